@@ -1,0 +1,31 @@
+# Two commands do everything on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint format bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m referee.demo
+
+test: $(STAMP)
+	$(BIN)/ruff check referee tests bench
+	$(BIN)/ruff format --check referee tests bench
+	$(BIN)/python -m pytest
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix referee tests bench
+	$(BIN)/ruff format referee tests bench
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache

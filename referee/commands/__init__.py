@@ -1,0 +1,5 @@
+"""CLI command modules. Each has ``register(app)``; add new ones to this list."""
+
+COMMAND_MODULES: list[str] = [
+    "check",
+]

@@ -1,0 +1,52 @@
+"""``referee check SRC``: load a module source and report every problem in one run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from referee.commands.common import print_json, resolve_source
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def check(
+        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
+        example: str | None = typer.Option(
+            None, "--example", help="Check a bundled example instead, e.g. sixth_fleet."),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    ) -> None:
+        """Check a module source; print every problem as file:line:col: message.
+
+        Exits 0 when clean (with a one-line summary), 1 on any error.
+        """
+        from referee.source.loader import load_module
+        from referee.source.summary import summarize
+
+        folder = resolve_source(src, example)
+        module, diags = load_module(folder)
+        summary = summarize(module) if module is not None else None
+        if as_json:
+            print_json({
+                "source": str(folder),
+                "ok": module is not None,
+                "errors": [d.to_json() for d in diags.errors],
+                "warnings": [d.to_json() for d in diags.warnings],
+                "summary": summary,
+            })
+        else:
+            for d in diags.items:
+                typer.echo(str(d), err=d.severity == "error")
+            if module is None:
+                n = len(diags.errors)
+                typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
+            else:
+                assert summary is not None
+                typer.echo(
+                    f"{folder}: ok: {module.name} {module.version} ({module.ruleset}): "
+                    f"{summary['units']} units ({summary['counters']} counters), "
+                    f"{summary['hexes']} hexes, {summary['tables']} tables, "
+                    f"{summary['scenarios']} scenarios"
+                )
+        raise typer.Exit(0 if module is not None else 1)

@@ -1,0 +1,1 @@
+"""SPI *Sixth Fleet* (1975). Case numbers in docstrings refer to that rulebook."""

@@ -1,0 +1,24 @@
+"""What the Sixth Fleet (1975) ruleset needs from a module source.
+
+Values are printed AntiAir-AntiSurface-AntiSub-Movement(Range for air)-Defense-ECM [3.2],
+categories are air, surface and submarine [3.2], ship types are those of [3.24].
+"""
+
+from referee.source.schema import RulesetSchema
+
+SCHEMA = RulesetSchema(
+    id="sixth_fleet_1975",
+    name="SPI Sixth Fleet (1975)",
+    values=("AA", "AS", "ASW", "MA", "DEF", "ECM"),
+    categories=("air", "surface", "submarine"),
+    unit_types={
+        "surface": ("CV", "CH", "CG", "CA", "DD", "DE"),
+        "submarine": ("SS", "SG", "SN"),
+        "air": (),  # any aircraft designation (F4, A7, T16, ...)
+    },
+    flags=("carrier", "daylight"),
+    tables=("crt", "victory", "terrain"),
+    terrain=("high_seas", "restricted", "coastal", "land", "prohibited_land", "prohibited_coastal"),
+    victory_conditions=("no_enemy_in_area", "israel_cut_off", "no_enemy_naval_in_area"),
+    optional_rules=("14.1", "14.2", "14.3", "14.4"),
+)

@@ -1,0 +1,1 @@
+"""Module sources: the plain-text folder a designer edits, its model, loader and checker."""

@@ -1,0 +1,478 @@
+"""The module model: one game's units, map, tables and scenarios, as loaded from its source.
+
+These immutable dataclasses are what every later stage reads: the renderers, the VASSAL
+writer, the rules engine and the PBEM referee. Nothing here knows a rulebook; what the values
+*mean* is the ruleset's business (``referee/rules/<id>/``). The model only records what the
+source folder says, with the file and line each fact came from, so a later stage can point a
+designer back at the line to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.hexgrid import HexGrid, hexside_key
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a fact came from: a file relative to the source root, and a line."""
+
+    file: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    id: str
+    name: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class Nationality:
+    code: str
+    name: str
+    side: str
+    color: str
+    text_color: str = "#000000"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueSpec:
+    """One printed value column of the roster (e.g. ``AA``), in printed order."""
+
+    key: str
+    label: str
+    air_label: str | None = None  # Sixth Fleet prints Range where ships print Movement
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutBox:
+    """One box of a counter face, in fractions of the counter's side (0..1, origin top-left).
+
+    ``kind`` is ``text`` (a template such as ``"{AA}-{AS}-{ASW}"``), ``symbol`` (a unit-type
+    symbol the renderer draws), ``image`` (the roster's image column), ``band`` (a coloured
+    stripe, shown when ``when`` holds) or ``mark``.
+    """
+
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+    text: str = ""
+    font: str = "bold"
+    align: str = "center"
+    color: str | None = None
+    fill: str | None = None
+    when: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CounterLayout:
+    name: str
+    boxes: tuple[LayoutBox, ...]
+    background: str | None = None  # None: the nationality colour
+
+
+@dataclass(frozen=True, slots=True)
+class CounterSpec:
+    size_in: float
+    dpi: int
+    layouts: dict[str, CounterLayout]  # by name; "default" always present
+    category_layouts: dict[str, str]  # category -> layout name
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDef:
+    """One roster row: a counter design and how many copies the counter mix has."""
+
+    id: str
+    side: str
+    nationality: str
+    category: str
+    type: str
+    number: str
+    name: str
+    values: dict[str, int]
+    flags: frozenset[str]
+    fleet: str = ""
+    count: int = 1
+    image: str | None = None
+    back: str | None = None
+    source: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+    @property
+    def piece_ids(self) -> tuple[str, ...]:
+        """Stable ids of the physical counters: ``US-CV-1``, or ``SO-T16.1``..``SO-T16.4``."""
+        if self.count == 1:
+            return (self.id,)
+        return tuple(f"{self.id}.{i}" for i in range(1, self.count + 1))
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One physical counter: a roster row plus its copy number."""
+
+    id: str
+    unit: UnitDef
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainType:
+    """A row of the Terrain Effects Chart; also the legend of the text map."""
+
+    id: str
+    char: str
+    name: str
+    color: str
+    costs: dict[str, int | None]  # movement cost by unit category; None = may not enter
+    blocks_zoc: bool = False
+    defense_multiplier: dict[str, int] = field(default_factory=dict)
+    notes: str = ""
+    rule: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class Country:
+    code: str
+    name: str
+    nationality: str | None = None  # the nationality code whose territory it is, if any
+    color: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    """A named region (a sea area, a boundary's far side), drawn with a boundary line."""
+
+    code: str
+    id: str
+    name: str
+    color: str = "#000000"
+
+
+@dataclass(frozen=True, slots=True)
+class Airbase:
+    hex: str
+    nationality: str
+    name: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class DefendedHex:
+    hex: str
+    side: str
+    defense: int
+    ecm: int
+    name: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A named stretch of map edge, used by retreat and line-of-communication rules."""
+
+    id: str
+    name: str
+    side: str  # north/south/east/west
+    hexes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    hex: str
+    name: str
+    label: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class HexDef:
+    id: str
+    terrain: str
+    country: str | None
+    areas: frozenset[str]
+    airbase: Airbase | None = None
+    defended: DefendedHex | None = None
+    setup_code: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MapDef:
+    title: str
+    grid: HexGrid
+    hexes: dict[str, HexDef]
+    terrain: dict[str, TerrainType]
+    countries: dict[str, Country]
+    areas: dict[str, Area]
+    all_land_hexsides: frozenset[tuple[str, str]]
+    edges: dict[str, Edge]
+    places: tuple[Place, ...]
+    setup_codes: dict[str, str]  # code -> nationality code ("So" -> "So")
+
+    def hex(self, hex_id: str) -> HexDef:
+        return self.hexes[hex_id]
+
+    def is_all_land_hexside(self, a: str, b: str) -> bool:
+        return hexside_key(a, b) in self.all_land_hexsides
+
+    def airbases(self) -> list[Airbase]:
+        return [h.airbase for h in self.hexes.values() if h.airbase is not None]
+
+    def defended_hexes(self) -> list[DefendedHex]:
+        return [h.defended for h in self.hexes.values() if h.defended is not None]
+
+    def in_area(self, hex_id: str, area_id: str) -> bool:
+        return area_id in self.hexes[hex_id].areas
+
+
+# ---- tables --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class CrtCell:
+    """A CRT entry: ``hi`` is the highest die roll that forces a retreat; ``None`` means ``*``
+    (no effect, no roll) [8.9]. ``lo`` is kept for printing ranges such as ``1-2``."""
+
+    lo: int | None
+    hi: int | None
+
+    @property
+    def no_effect(self) -> bool:
+        return self.hi is None
+
+    def __str__(self) -> str:
+        if self.hi is None:
+            return "*"
+        if self.lo == self.hi:
+            return str(self.hi)
+        return f"{self.lo}-{self.hi}"
+
+
+@dataclass(frozen=True, slots=True)
+class CombatResultsTable:
+    """Differential columns across, ECM rows down [8.8]/[8.9]."""
+
+    columns: tuple[int, ...]
+    rows: dict[int, tuple[CrtCell, ...]]
+    sources: dict[int, str]
+    title: str = "Combat Results Table"
+    row_label: str = "ECM"
+    column_label: str = "Combat Differential"
+
+    def column_for(self, differential: int) -> int | None:
+        """Round down to the nearest printed heading [8.9]; above the top: the top column;
+        below the lowest: ``None`` (the attack is not allowed)."""
+        if differential < self.columns[0]:
+            return None
+        best = self.columns[0]
+        for c in self.columns:
+            if c <= differential:
+                best = c
+        return best
+
+    def lookup(self, differential: int, ecm: int) -> tuple[int, int, CrtCell] | None:
+        col = self.column_for(differential)
+        if col is None:
+            return None
+        row = min(max(ecm, min(self.rows)), max(self.rows))
+        return col, row, self.rows[row][self.columns.index(col)]
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryLevel:
+    low: int | None
+    high: int | None
+    result: str
+
+    def matches(self, net: int) -> bool:
+        return (self.low is None or net >= self.low) and (self.high is None or net <= self.high)
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    crt: CombatResultsTable | None
+    victory: tuple[VictoryLevel, ...]
+    extra: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+
+    def level_of_victory(self, net: int) -> str | None:
+        for lv in self.victory:
+            if lv.matches(net):
+                return lv.result
+        return None
+
+
+# ---- scenarios -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class FixedPlacement:
+    unit: str  # piece id
+    hex: str
+    rule: str = ""
+    status: str | None = None  # e.g. "cap", "holding:US-CV-1"
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class ChoicePlacement:
+    unit: str
+    hexes: tuple[str, ...]
+    rule: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class SetupPool:
+    """Units whose placement is the player's choice, under constraints.
+
+    ``where`` is ``setup_code`` (hexes coded ``code``), ``airbase`` (airbases of
+    ``nationality``, optionally limited to ``countries``), ``carrier`` (on CAP over or in the
+    holding box of ``carrier``) or ``hexes`` (an explicit list).
+    """
+
+    side: str
+    units: tuple[str, ...]
+    where: str
+    rule: str = ""
+    code: str | None = None
+    nationality: str | None = None
+    countries: tuple[str, ...] = ()
+    carrier: str | None = None
+    hexes: tuple[str, ...] = ()
+    per_hex_min: int = 0
+    per_hex_max: int | None = None
+    fill_all: bool = False
+    text: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class Reinforcement:
+    side: str
+    units: tuple[str, ...]
+    after_turn: int
+    entry: str  # airbases | edge_adjacent | area
+    hexes: tuple[str, ...] = ()
+    edge: str | None = None
+    area: str | None = None
+    loc_edge: str | None = None
+    text: str = ""
+    rule: str = ""
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
+class Prohibition:
+    area: str
+    categories: tuple[str, ...]
+    until_turn: int  # may enter from this Game-Turn on
+    text: str = ""
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryBonus:
+    id: str
+    side: str
+    vp: int
+    condition: str
+    params: dict[str, object]
+    text: str = ""
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OptionalRule:
+    id: str
+    name: str
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    name: str
+    turns: int
+    first_player: str
+    setup_order: tuple[str, ...]
+    turn_states: tuple[str, ...]  # the day/night state of Game-Turn 1..turns
+    night_states: frozenset[str]
+    forces: dict[str, tuple[str, ...]]  # side -> piece ids in play at the start
+    fixed: tuple[FixedPlacement, ...]
+    choices: tuple[ChoicePlacement, ...]
+    pools: tuple[SetupPool, ...]
+    reinforcements: tuple[Reinforcement, ...]
+    prohibitions: tuple[Prohibition, ...]
+    victory_bonuses: tuple[VictoryBonus, ...]
+    unit_vp: str = "ECM"
+    unit_vp_minimum: int = 1
+    optional_rules: tuple[str, ...] = ()
+    description: str = ""
+    source: Origin = field(default_factory=lambda: Origin(""))
+
+    def turn_state(self, turn: int) -> str:
+        return self.turn_states[turn - 1]
+
+    def is_night(self, turn: int) -> bool:
+        return self.turn_state(turn) in self.night_states
+
+    def all_pieces(self) -> set[str]:
+        out: set[str] = set()
+        for ids in self.forces.values():
+            out.update(ids)
+        for r in self.reinforcements:
+            out.update(r.units)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A whole module source, loaded and checked."""
+
+    id: str
+    name: str
+    version: str
+    ruleset: str
+    description: str
+    root: Path
+    sides: tuple[Side, ...]
+    nationalities: dict[str, Nationality]
+    values: tuple[ValueSpec, ...]
+    counter: CounterSpec
+    units: tuple[UnitDef, ...]
+    map: MapDef
+    tables: Tables
+    scenarios: dict[str, Scenario]
+    optional_rules: dict[str, OptionalRule]
+    unit_types: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> attributes
+
+    def side(self, side_id: str) -> Side:
+        for s in self.sides:
+            if s.id == side_id:
+                return s
+        raise KeyError(side_id)
+
+    def pieces(self) -> dict[str, Piece]:
+        """Every physical counter by stable piece id, in roster order."""
+        out: dict[str, Piece] = {}
+        for u in self.units:
+            for pid in u.piece_ids:
+                out[pid] = Piece(pid, u)
+        return out
+
+    def unit(self, unit_id: str) -> UnitDef:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise KeyError(unit_id)
+
+    def piece(self, piece_id: str) -> Piece:
+        return self.pieces()[piece_id]

@@ -1,0 +1,47 @@
+"""What a ruleset asks of a module source.
+
+A module names its ruleset (``ruleset = "sixth_fleet_1975"``). The ruleset declares, as plain
+data, which value columns every unit must carry, which unit categories and types exist, which
+flags a roster may set, which tables it needs and which victory conditions and set-up kinds it
+understands. The source checker reads this declaration, so another game can define its own
+value columns without touching the loader.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetSchema:
+    id: str
+    name: str
+    values: tuple[str, ...]
+    categories: tuple[str, ...]
+    unit_types: dict[str, tuple[str, ...]] = field(default_factory=dict)  # category -> types
+    flags: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+    terrain: tuple[str, ...] = ()  # terrain ids the ruleset's code refers to
+    victory_conditions: tuple[str, ...] = ()
+    setup_kinds: tuple[str, ...] = ("setup_code", "airbase", "carrier", "hexes")
+    entry_kinds: tuple[str, ...] = ("airbases", "edge_adjacent", "area")
+    optional_rules: tuple[str, ...] = ()
+
+
+# Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.
+_SCHEMAS: dict[str, str] = {
+    "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.schema:SCHEMA",
+}
+
+
+def known_rulesets() -> list[str]:
+    return sorted(_SCHEMAS)
+
+
+def ruleset_schema(ruleset_id: str) -> RulesetSchema | None:
+    target = _SCHEMAS.get(ruleset_id)
+    if target is None:
+        return None
+    mod_name, attr = target.split(":")
+    return getattr(importlib.import_module(mod_name), attr)
