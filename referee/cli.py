@@ -59,7 +59,7 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("referee: interrupted", err=True)
         sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - last line of defence against tracebacks
+    except Exception as exc:
         if os.environ.get("REFEREE_DEBUG"):
             raise
         typer.echo(

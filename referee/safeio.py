@@ -21,8 +21,14 @@ MAX_TEXT_BYTES = 8 * 1024 * 1024
 class UnsafeInput(Exception):
     """Raised for input we refuse to read; ``str()`` is a message a user can act on."""
 
-    def __init__(self, path: str, message: str, hint: str | None = None,
-                 line: int | None = None, col: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        message: str,
+        hint: str | None = None,
+        line: int | None = None,
+        col: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.path = path
         self.message = message
@@ -51,18 +57,27 @@ def resolve_inside(root: Path, name: str, *, what: str = "file") -> Path:
         raise UnsafeInput(str(root), f"empty or invalid {what} name {name!r}")
     p = Path(name)
     if p.is_absolute() or name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
-        raise UnsafeInput(name, f"{what} reference {name!r} is an absolute path",
-                          "name files relative to the source folder")
+        raise UnsafeInput(
+            name,
+            f"{what} reference {name!r} is an absolute path",
+            "name files relative to the source folder",
+        )
     if any(part == ".." for part in p.parts) or "\\" in name:
-        raise UnsafeInput(name, f"{what} reference {name!r} escapes the source folder",
-                          "keep every file inside the source folder")
+        raise UnsafeInput(
+            name,
+            f"{what} reference {name!r} escapes the source folder",
+            "keep every file inside the source folder",
+        )
     real_root = root.resolve()
     target = (root / p).resolve()
     try:
         target.relative_to(real_root)
     except ValueError:
-        raise UnsafeInput(name, f"{what} reference {name!r} resolves outside the source folder "
-                          "(a symlink out?)", "copy the file into the source folder") from None
+        raise UnsafeInput(
+            name,
+            f"{what} reference {name!r} resolves outside the source folder (a symlink out?)",
+            "copy the file into the source folder",
+        ) from None
     return target
 
 
@@ -78,8 +93,11 @@ def read_text(path: Path, *, display: str | None = None, limit: int = MAX_TEXT_B
     if not path.is_file():
         raise UnsafeInput(shown, "is not a regular file")
     if st.st_size > limit:
-        raise UnsafeInput(shown, f"file is {st.st_size:,} bytes; the limit is {limit:,}",
-                          "is this the right file?")
+        raise UnsafeInput(
+            shown,
+            f"file is {st.st_size:,} bytes; the limit is {limit:,}",
+            "is this the right file?",
+        )
     data = path.read_bytes()[: limit + 1]
     return decode_text(data, shown)
 
@@ -94,8 +112,13 @@ def decode_text(data: bytes, shown: str) -> str:
         before = data[: exc.start]
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise UnsafeInput(shown, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
-                          "save the file as UTF-8", line=line, col=col) from None
+        raise UnsafeInput(
+            shown,
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+            "save the file as UTF-8",
+            line=line,
+            col=col,
+        ) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text.replace("\r\n", "\n")

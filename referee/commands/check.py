@@ -14,7 +14,8 @@ def register(app: typer.Typer) -> None:
     def check(
         src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
         example: str | None = typer.Option(
-            None, "--example", help="Check a bundled example instead, e.g. sixth_fleet."),
+            None, "--example", help="Check a bundled example instead, e.g. sixth_fleet."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     ) -> None:
         """Check a module source; print every problem as file:line:col: message.
@@ -28,13 +29,15 @@ def register(app: typer.Typer) -> None:
         module, diags = load_module(folder)
         summary = summarize(module) if module is not None else None
         if as_json:
-            print_json({
-                "source": str(folder),
-                "ok": module is not None,
-                "errors": [d.to_json() for d in diags.errors],
-                "warnings": [d.to_json() for d in diags.warnings],
-                "summary": summary,
-            })
+            print_json(
+                {
+                    "source": str(folder),
+                    "ok": module is not None,
+                    "errors": [d.to_json() for d in diags.errors],
+                    "warnings": [d.to_json() for d in diags.warnings],
+                    "summary": summary,
+                }
+            )
         else:
             for d in diags.items:
                 typer.echo(str(d), err=d.severity == "error")

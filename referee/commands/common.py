@@ -18,16 +18,20 @@ def resolve_source(src: Path | None, example: str | None) -> Path:
     if example:
         p = example_path(example)
         if p is None:
-            raise UserError(f"no bundled example {example!r}",
-                            hint="bundled examples: " + ", ".join(example_names()))
+            raise UserError(
+                f"no bundled example {example!r}",
+                hint="bundled examples: " + ", ".join(example_names()),
+            )
         return p
     if src is None:
-        raise UserError("name a module source folder, or use --example NAME",
-                        hint="e.g. referee check module_src/sixth_fleet")
+        raise UserError(
+            "name a module source folder, or use --example NAME",
+            hint="e.g. referee check module_src/sixth_fleet",
+        )
     return src
 
 
-def load_checked(src: Path, *, quiet: bool = False):  # noqa: ANN201 - returns Module
+def load_checked(src: Path, *, quiet: bool = False):
     """Load a module source; on any error print every diagnostic and exit 1 (as `check`)."""
     from referee.source.loader import load_module
 
@@ -36,8 +40,11 @@ def load_checked(src: Path, *, quiet: bool = False):  # noqa: ANN201 - returns M
         for d in diags.items:
             typer.echo(str(d), err=True)
         n = len(diags.errors)
-        typer.echo(f"{src}: {n} error{'s' if n != 1 else ''}; fix them and try again "
-                   "(run `referee check` for the full list)", err=True)
+        typer.echo(
+            f"{src}: {n} error{'s' if n != 1 else ''}; fix them and try again "
+            "(run `referee check` for the full list)",
+            err=True,
+        )
         raise typer.Exit(1)
     if not quiet:
         for d in diags.warnings:

@@ -50,8 +50,13 @@ def parse_map_picture(
         if m:
             current = m.group(1)
             if current not in LAYERS:
-                diags.error(file, lineno, f"unknown map layer [{current}]", col=1,
-                            hint="layers are " + ", ".join(f"[{x}]" for x in LAYERS))
+                diags.error(
+                    file,
+                    lineno,
+                    f"unknown map layer [{current}]",
+                    col=1,
+                    hint="layers are " + ", ".join(f"[{x}]" for x in LAYERS),
+                )
                 current = None
                 continue
             if current in layers:
@@ -61,22 +66,42 @@ def parse_map_picture(
             continue
         m = ROW_RE.match(line)
         if not m:
-            diags.error(file, lineno, "expected a row line like '25 | . . ~ #'", col=1,
-                        hint="start comments with '# ' (hash and a space) or ';'")
+            diags.error(
+                file,
+                lineno,
+                "expected a row line like '25 | . . ~ #'",
+                col=1,
+                hint="start comments with '# ' (hash and a space) or ';'",
+            )
             continue
         if current is None:
-            diags.error(file, lineno, "row before any layer header", col=1,
-                        hint="start the picture with [terrain]")
+            diags.error(
+                file,
+                lineno,
+                "row before any layer header",
+                col=1,
+                hint="start the picture with [terrain]",
+            )
             continue
         row = int(m.group(1))
         row_col = m.start(1) + 1
         if not grid.first_row <= row <= grid.last_row:
-            diags.error(file, lineno, f"row {row:02d} is outside the grid "
-                        f"(rows {grid.first_row:02d}-{grid.last_row:02d})", col=row_col)
+            diags.error(
+                file,
+                lineno,
+                f"row {row:02d} is outside the grid "
+                f"(rows {grid.first_row:02d}-{grid.last_row:02d})",
+                col=row_col,
+            )
             continue
         if row in seen_rows[current]:
-            diags.error(file, lineno, f"row {row:02d} drawn twice in [{current}] "
-                        f"(first on line {seen_rows[current][row]})", col=row_col)
+            diags.error(
+                file,
+                lineno,
+                f"row {row:02d} drawn twice in [{current}] "
+                f"(first on line {seen_rows[current][row]})",
+                col=row_col,
+            )
             continue
         seen_rows[current][row] = lineno
         body = m.group(2)
@@ -86,11 +111,20 @@ def parse_map_picture(
             cells.append((cm.group(0), body_start + cm.start()))
         for token, col in cells:
             if len(token) != 1:
-                diags.error(file, lineno, f"cell {token!r} is more than one character", col=col,
-                            hint="separate cells with spaces")
+                diags.error(
+                    file,
+                    lineno,
+                    f"cell {token!r} is more than one character",
+                    col=col,
+                    hint="separate cells with spaces",
+                )
         if len(cells) != grid.columns:
-            diags.error(file, lineno, f"row {row:02d} has {len(cells)} cells; the grid has "
-                        f"{grid.columns} columns", col=body_start)
+            diags.error(
+                file,
+                lineno,
+                f"row {row:02d} has {len(cells)} cells; the grid has {grid.columns} columns",
+                col=body_start,
+            )
         for i, (token, col) in enumerate(cells[: grid.columns]):
             hex_id = grid.hex_id(grid.first_column + i, row)
             layers[current][hex_id] = Cell(token[0], lineno, col)
@@ -99,9 +133,13 @@ def parse_map_picture(
     for name, rows in seen_rows.items():
         missing = [r for r in range(grid.first_row, grid.last_row + 1) if r not in rows]
         if missing:
-            diags.error(file, None, f"layer [{name}] is missing rows "
-                        + ", ".join(f"{r:02d}" for r in missing[:10])
-                        + (" ..." if len(missing) > 10 else ""))
+            diags.error(
+                file,
+                None,
+                f"layer [{name}] is missing rows "
+                + ", ".join(f"{r:02d}" for r in missing[:10])
+                + (" ..." if len(missing) > 10 else ""),
+            )
     return layers
 
 
@@ -118,8 +156,10 @@ def render_map_picture(grid: HexGrid, layers: dict[str, dict[str, str]]) -> str:
         for row in rows:
             shifted = (row % 2 == 1) == (grid.shifted == "odd")
             pad = "  " if shifted and grid.orientation == "pointy" else " "
-            cells = [layers[name][grid.hex_id(c, row)]
-                     for c in range(grid.first_column, grid.last_column + 1)]
+            cells = [
+                layers[name][grid.hex_id(c, row)]
+                for c in range(grid.first_column, grid.last_column + 1)
+            ]
             out.append(f"{row:02d} |{pad}" + " ".join(cells))
         out.append("")
     return "\n".join(out)

@@ -47,13 +47,23 @@ class _Raw:
         starts = self.tt.block_starts(key)
         if not isinstance(value, list):
             return []
-        return [(v, starts[i] if i < len(starts) else None) for i, v in enumerate(value)
-                if isinstance(v, dict)]
+        return [
+            (v, starts[i] if i < len(starts) else None)
+            for i, v in enumerate(value)
+            if isinstance(v, dict)
+        ]
 
 
-def load_scenarios(ctx: Ctx, files: list[str], line: int | None, units: tuple[UnitDef, ...],
-                   map_def: MapDef, sides: set[str], nats: dict[str, Nationality],
-                   optional: dict[str, OptionalRule]) -> dict[str, Scenario]:
+def load_scenarios(
+    ctx: Ctx,
+    files: list[str],
+    line: int | None,
+    units: tuple[UnitDef, ...],
+    map_def: MapDef,
+    sides: set[str],
+    nats: dict[str, Nationality],
+    optional: dict[str, OptionalRule],
+) -> dict[str, Scenario]:
     raws: dict[str, _Raw] = {}
     d = ctx.diags
     for name in files:
@@ -67,11 +77,17 @@ def load_scenarios(ctx: Ctx, files: list[str], line: int | None, units: tuple[Un
             continue
         sid = meta["id"]
         if not SCENARIO_ID_RE.match(sid):
-            d.error(name, tt.key_line("id", start=tt.table_start("scenario")),
-                    f"scenario id {sid!r} must be lower-case letters, digits, '-' or '_'")
+            d.error(
+                name,
+                tt.key_line("id", start=tt.table_start("scenario")),
+                f"scenario id {sid!r} must be lower-case letters, digits, '-' or '_'",
+            )
         if sid in raws:
-            d.error(name, tt.table_start("scenario"), f"duplicate scenario id {sid!r} (also in "
-                    f"{raws[sid].file})")
+            d.error(
+                name,
+                tt.table_start("scenario"),
+                f"duplicate scenario id {sid!r} (also in {raws[sid].file})",
+            )
             continue
         raws[sid] = _Raw(name, data, tt)
     pieces: dict[str, UnitDef] = {}
@@ -79,12 +95,13 @@ def load_scenarios(ctx: Ctx, files: list[str], line: int | None, units: tuple[Un
         for pid in u.piece_ids:
             pieces[pid] = u
     out: dict[str, Scenario] = {}
-    for sid, raw in raws.items():
+    for sid in raws:
         chain = _chain(ctx, sid, raws)
         if chain is None:
             continue
-        sc = _build(ctx, sid, chain, pieces, {u.id: u for u in units}, map_def, sides, nats,
-                    optional)
+        sc = _build(
+            ctx, sid, chain, pieces, {u.id: u for u in units}, map_def, sides, nats, optional
+        )
         if sc is not None:
             out[sid] = sc
     if not raws and not d.errors:
@@ -98,14 +115,19 @@ def _chain(ctx: Ctx, sid: str, raws: dict[str, _Raw]) -> list[_Raw] | None:
     cur: str | None = sid
     while cur is not None:
         if cur in seen:
-            ctx.diags.error(raws[sid].file, None, f"scenario {sid!r}: 'extends' loops back to "
-                            f"{cur!r}")
+            ctx.diags.error(
+                raws[sid].file, None, f"scenario {sid!r}: 'extends' loops back to {cur!r}"
+            )
             return None
         seen.add(cur)
         if cur not in raws:
             r = raws[sid]
-            ctx.diags.error(r.file, r.tt.key_line("extends"), f"scenario {sid!r} extends "
-                            f"unknown scenario {cur!r}", hint=did_you_mean(cur, list(raws)))
+            ctx.diags.error(
+                r.file,
+                r.tt.key_line("extends"),
+                f"scenario {sid!r} extends unknown scenario {cur!r}",
+                hint=did_you_mean(cur, list(raws)),
+            )
             return None
         chain.append(raws[cur])
         ext = raws[cur].data["scenario"].get("extends")
@@ -114,9 +136,17 @@ def _chain(ctx: Ctx, sid: str, raws: dict[str, _Raw]) -> list[_Raw] | None:
     return chain
 
 
-def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
-           rows: dict[str, UnitDef], map_def: MapDef, sides: set[str],
-           nats: dict[str, Nationality], optional: dict[str, OptionalRule]) -> Scenario | None:
+def _build(
+    ctx: Ctx,
+    sid: str,
+    chain: list[_Raw],
+    pieces: dict[str, UnitDef],
+    rows: dict[str, UnitDef],
+    map_def: MapDef,
+    sides: set[str],
+    nats: dict[str, Nationality],
+    optional: dict[str, OptionalRule],
+) -> Scenario | None:
     d = ctx.diags
     grid = map_def.grid
     meta: dict[str, Any] = {}
@@ -146,33 +176,54 @@ def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
                 out.extend(rows[x].piece_ids)
             else:
                 lnum, col = r.tt.value_pos(x, start=ln)
-                d.error(r.file, lnum, f"{what}: unknown unit {x!r}", col=col,
-                        hint=did_you_mean(x, list(pieces) + list(rows)))
+                d.error(
+                    r.file,
+                    lnum,
+                    f"{what}: unknown unit {x!r}",
+                    col=col,
+                    hint=did_you_mean(x, list(pieces) + list(rows)),
+                )
         return tuple(out)
 
     def hex_ok(r: _Raw, ln: int | None, hid: object, what: str) -> str | None:
         if not isinstance(hid, str) or not grid.is_valid_id(hid):
             lnum, col = r.tt.value_pos(str(hid), start=ln)
-            reason = "not a quoted 4-digit id" if not isinstance(hid, str) else (
-                "not a hex of this map" if not (len(hid) == 4 and hid.isdigit())
-                else "off the map")
+            reason = (
+                "not a quoted 4-digit id"
+                if not isinstance(hid, str)
+                else (
+                    "not a hex of this map"
+                    if not (len(hid) == 4 and hid.isdigit())
+                    else "off the map"
+                )
+            )
             d.error(r.file, lnum, f"{what}: hex {hid!r} is {reason}", col=col)
             return None
         return hid
 
     turns = meta.get("turns")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 999:
-        d.error(f, top.tt.key_line("turns", start=sl), f"scenario {sid!r}: 'turns' must be a "
-                f"whole number from 1 to 999, got {turns!r}")
+        d.error(
+            f,
+            top.tt.key_line("turns", start=sl),
+            f"scenario {sid!r}: 'turns' must be a whole number from 1 to 999, got {turns!r}",
+        )
         return None
     first = meta.get("first_player")
     if first not in sides:
-        d.error(f, top.tt.key_line("first_player", start=sl), f"scenario {sid!r}: unknown "
-                f"first_player {first!r}", hint=did_you_mean(str(first), sides))
+        d.error(
+            f,
+            top.tt.key_line("first_player", start=sl),
+            f"scenario {sid!r}: unknown first_player {first!r}",
+            hint=did_you_mean(str(first), sides),
+        )
     order = meta.get("setup_order", sorted(sides))
     if not isinstance(order, list) or sorted(order) != sorted(sides):
-        d.error(f, top.tt.key_line("setup_order", start=sl), f"scenario {sid!r}: setup_order "
-                "must list every side once")
+        d.error(
+            f,
+            top.tt.key_line("setup_order", start=sl),
+            f"scenario {sid!r}: setup_order must list every side once",
+        )
         order = sorted(sides)
 
     # day/night: either an explicit list per turn, or a repeating cycle
@@ -181,8 +232,11 @@ def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
     if "states" in calendar:
         states = [str(s) for s in calendar["states"]]
         if len(states) != turns:
-            d.error(f, top.tt.key_line("states", start=cl), f"calendar lists {len(states)} "
-                    f"turn states but the scenario has {turns} turns")
+            d.error(
+                f,
+                top.tt.key_line("states", start=cl),
+                f"calendar lists {len(states)} turn states but the scenario has {turns} turns",
+            )
     elif "cycle" in calendar:
         cycle = [str(s) for s in calendar["cycle"]]
         if not cycle:
@@ -208,14 +262,19 @@ def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
         for side, ids in fc.items():
             ln = r.tt.key_line(side, start=fl)
             if side not in sides:
-                d.error(r.file, ln, f"[forces]: unknown side {side!r}",
-                        hint=did_you_mean(side, sides))
+                d.error(
+                    r.file, ln, f"[forces]: unknown side {side!r}", hint=did_you_mean(side, sides)
+                )
                 continue
             for pid in expand(r, ln, ids, f"[forces] {side}"):
                 if pieces[pid].side != side:
                     lnum, col = r.tt.value_pos(pid, start=ln)
-                    d.error(r.file, lnum, f"[forces] {side}: {pid} belongs to "
-                            f"{pieces[pid].side}", col=col)
+                    d.error(
+                        r.file,
+                        lnum,
+                        f"[forces] {side}: {pid} belongs to {pieces[pid].side}",
+                        col=col,
+                    )
                 forces[side].append(pid)
     seen_pid: dict[str, str] = {}
     for side, ids in forces.items():
@@ -235,8 +294,7 @@ def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
     def claim(pid: str, r: _Raw, ln: int | None, what: str) -> None:
         if pid in placed:
             lnum, col = r.tt.value_pos(pid, start=ln)
-            d.error(r.file, lnum, f"{what}: unit {pid} is already placed by {placed[pid]}",
-                    col=col)
+            d.error(r.file, lnum, f"{what}: unit {pid} is already placed by {placed[pid]}", col=col)
         placed[pid] = what
 
     in_force = set(seen_pid)
@@ -250,20 +308,25 @@ def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
                     d.error(r.file, ln, f"[[fixed]]: {pid} is not in this scenario's [forces]")
                 if hid:
                     _check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[fixed]]")
-                    fixed.append(FixedPlacement(pid, hid, str(t.get("rule", "")),
-                                                t.get("status"), Origin(r.file, ln)))
+                    fixed.append(
+                        FixedPlacement(
+                            pid, hid, str(t.get("rule", "")), t.get("status"), Origin(r.file, ln)
+                        )
+                    )
         for t, ln in r.blocks("choice"):
             pids = expand(r, ln, [t.get("unit")], "[[choice]]")
-            hexes = tuple(h for h in (hex_ok(r, ln, x, "[[choice]]")
-                                      for x in t.get("hexes", [])) if h)
+            hexes = tuple(
+                h for h in (hex_ok(r, ln, x, "[[choice]]") for x in t.get("hexes", [])) if h
+            )
             if len(hexes) < 1:
                 d.error(r.file, ln, "[[choice]] needs hexes = [..] with at least one hex")
             for pid in pids:
                 claim(pid, r, ln, "[[choice]]")
                 for hid in hexes:
                     _check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[choice]]")
-                choices.append(ChoicePlacement(pid, hexes, str(t.get("rule", "")),
-                                               Origin(r.file, ln)))
+                choices.append(
+                    ChoicePlacement(pid, hexes, str(t.get("rule", "")), Origin(r.file, ln))
+                )
         for t, ln in r.blocks("pool"):
             pool = _pool(ctx, r, ln, t, expand, hex_ok, map_def, pieces, nats, sides)
             if pool is None:
@@ -280,102 +343,184 @@ def _build(ctx: Ctx, sid: str, chain: list[_Raw], pieces: dict[str, UnitDef],
             for pid in rf.units:
                 if pid in in_force:
                     lnum, col = r.tt.value_pos(pid, start=ln)
-                    d.error(r.file, lnum, f"[[reinforcement]]: {pid} is already in the starting"
-                            " forces", col=col)
+                    d.error(
+                        r.file,
+                        lnum,
+                        f"[[reinforcement]]: {pid} is already in the starting forces",
+                        col=col,
+                    )
                 claim(pid, r, ln, "[[reinforcement]]")
             reinf.append(rf)
         for t, ln in r.blocks("prohibition"):
             area = t.get("area")
             if area not in map_def.areas:
-                d.error(r.file, r.tt.key_line("area", start=ln), f"[[prohibition]]: unknown "
-                        f"area {area!r}", hint=did_you_mean(str(area), list(map_def.areas)))
+                d.error(
+                    r.file,
+                    r.tt.key_line("area", start=ln),
+                    f"[[prohibition]]: unknown area {area!r}",
+                    hint=did_you_mean(str(area), list(map_def.areas)),
+                )
                 continue
             cats = t.get("categories", [])
             until = t.get("until_turn")
             if not isinstance(until, int) or isinstance(until, bool):
-                d.error(r.file, r.tt.key_line("until_turn", start=ln), "[[prohibition]]: "
-                        "'until_turn' must be a Game-Turn number")
+                d.error(
+                    r.file,
+                    r.tt.key_line("until_turn", start=ln),
+                    "[[prohibition]]: 'until_turn' must be a Game-Turn number",
+                )
                 continue
-            prohib.append(Prohibition(str(area), tuple(str(c) for c in cats), until,
-                                      str(t.get("text", "")), str(t.get("rule", ""))))
+            prohib.append(
+                Prohibition(
+                    str(area),
+                    tuple(str(c) for c in cats),
+                    until,
+                    str(t.get("text", "")),
+                    str(t.get("rule", "")),
+                )
+            )
         v = r.data.get("victory", {})
         bl = r.tt.block_starts("victory.bonus")
         for i, t in enumerate(v.get("bonus", []) if isinstance(v, dict) else []):
             ln = bl[i] if i < len(bl) else None
             cond = str(t.get("condition", ""))
             if ctx.schema and cond not in ctx.schema.victory_conditions:
-                d.error(r.file, r.tt.key_line("condition", start=ln), f"unknown victory "
-                        f"condition {cond!r}", hint=did_you_mean(cond,
-                                                                 ctx.schema.victory_conditions))
+                d.error(
+                    r.file,
+                    r.tt.key_line("condition", start=ln),
+                    f"unknown victory condition {cond!r}",
+                    hint=did_you_mean(cond, ctx.schema.victory_conditions),
+                )
             side = str(t.get("side", ""))
             if side not in sides:
-                d.error(r.file, r.tt.key_line("side", start=ln), f"victory bonus: unknown side "
-                        f"{side!r}")
-            params = {k: x for k, x in t.items()
-                      if k not in ("id", "side", "vp", "condition", "text", "rule")}
+                d.error(
+                    r.file, r.tt.key_line("side", start=ln), f"victory bonus: unknown side {side!r}"
+                )
+            params = {
+                k: x
+                for k, x in t.items()
+                if k not in ("id", "side", "vp", "condition", "text", "rule")
+            }
             area = params.get("area")
             if area is not None and area not in map_def.areas:
-                d.error(r.file, r.tt.key_line("area", start=ln), f"victory bonus: unknown area "
-                        f"{area!r}", hint=did_you_mean(str(area), list(map_def.areas)))
+                d.error(
+                    r.file,
+                    r.tt.key_line("area", start=ln),
+                    f"victory bonus: unknown area {area!r}",
+                    hint=did_you_mean(str(area), list(map_def.areas)),
+                )
             vp = t.get("vp")
             if not isinstance(vp, int):
-                d.error(r.file, r.tt.key_line("vp", start=ln), "victory bonus: 'vp' must be a "
-                        "whole number")
+                d.error(
+                    r.file,
+                    r.tt.key_line("vp", start=ln),
+                    "victory bonus: 'vp' must be a whole number",
+                )
                 vp = 0
-            bonuses.append(VictoryBonus(str(t.get("id", cond)), side, vp, cond, params,
-                                        str(t.get("text", "")), str(t.get("rule", ""))))
+            bonuses.append(
+                VictoryBonus(
+                    str(t.get("id", cond)),
+                    side,
+                    vp,
+                    cond,
+                    params,
+                    str(t.get("text", "")),
+                    str(t.get("rule", "")),
+                )
+            )
     # every starting unit must be placed somehow
     for side, ids in forces.items():
         for pid in ids:
             if pid not in placed:
-                d.error(f, None, f"scenario {sid!r}: {side} unit {pid} is in the forces but no "
-                        "[[fixed]], [[choice]] or [[pool]] places it")
+                d.error(
+                    f,
+                    None,
+                    f"scenario {sid!r}: {side} unit {pid} is in the forces but no "
+                    "[[fixed]], [[choice]] or [[pool]] places it",
+                )
     opts = meta.get("optional_rules", [])
     for o in opts if isinstance(opts, list) else []:
         if o not in optional:
             lnum, col = top.tt.value_pos(str(o), start=sl)
-            d.error(f, lnum, f"scenario {sid!r}: unknown optional rule {o!r}", col=col,
-                    hint=did_you_mean(str(o), list(optional)))
+            d.error(
+                f,
+                lnum,
+                f"scenario {sid!r}: unknown optional rule {o!r}",
+                col=col,
+                hint=did_you_mean(str(o), list(optional)),
+            )
     return Scenario(
-        id=sid, name=str(meta.get("name", sid)), turns=turns, first_player=str(first),
-        setup_order=tuple(order), turn_states=tuple(states), night_states=night_states,
-        forces={s: tuple(ids) for s, ids in forces.items()}, fixed=tuple(fixed),
-        choices=tuple(choices), pools=tuple(pools), reinforcements=tuple(reinf),
-        prohibitions=tuple(prohib), victory_bonuses=tuple(bonuses),
+        id=sid,
+        name=str(meta.get("name", sid)),
+        turns=turns,
+        first_player=str(first),
+        setup_order=tuple(order),
+        turn_states=tuple(states),
+        night_states=night_states,
+        forces={s: tuple(ids) for s, ids in forces.items()},
+        fixed=tuple(fixed),
+        choices=tuple(choices),
+        pools=tuple(pools),
+        reinforcements=tuple(reinf),
+        prohibitions=tuple(prohib),
+        victory_bonuses=tuple(bonuses),
         unit_vp=str(victory.get("unit_vp", "ECM")),
         unit_vp_minimum=int(victory.get("minimum", 1)),
         optional_rules=tuple(str(o) for o in opts) if isinstance(opts, list) else (),
-        description=str(meta.get("description", "")), source=Origin(f, sl))
+        description=str(meta.get("description", "")),
+        source=Origin(f, sl),
+    )
 
 
-def _check_entry(ctx: Ctx, r: _Raw, ln: int | None, map_def: MapDef, unit: UnitDef, hid: str,
-                 what: str) -> None:
+def _check_entry(
+    ctx: Ctx, r: _Raw, ln: int | None, map_def: MapDef, unit: UnitDef, hid: str, what: str
+) -> None:
     h = map_def.hexes.get(hid)
     if h is None:
         return
     t = map_def.terrain.get(h.terrain)
     if t is not None and unit.category in t.costs and t.costs[unit.category] is None:
         lnum, col = r.tt.value_pos(hid, start=ln)
-        ctx.diags.error(r.file, lnum, f"{what}: {unit.id} ({unit.category}) cannot be placed in "
-                        f"hex {hid} ({t.name})", col=col)
+        ctx.diags.error(
+            r.file,
+            lnum,
+            f"{what}: {unit.id} ({unit.category}) cannot be placed in hex {hid} ({t.name})",
+            col=col,
+        )
 
 
-def _pool(ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], expand: Any, hex_ok: Any,
-          map_def: MapDef, pieces: dict[str, UnitDef], nats: dict[str, Nationality],
-          sides: set[str]) -> SetupPool | None:
+def _pool(
+    ctx: Ctx,
+    r: _Raw,
+    ln: int | None,
+    t: dict[str, Any],
+    expand: Any,
+    hex_ok: Any,
+    map_def: MapDef,
+    pieces: dict[str, UnitDef],
+    nats: dict[str, Nationality],
+    sides: set[str],
+) -> SetupPool | None:
     d = ctx.diags
     side = str(t.get("side", ""))
     if side not in sides:
-        d.error(r.file, r.tt.key_line("side", start=ln), f"[[pool]]: unknown side {side!r}",
-                hint=did_you_mean(side, sides))
+        d.error(
+            r.file,
+            r.tt.key_line("side", start=ln),
+            f"[[pool]]: unknown side {side!r}",
+            hint=did_you_mean(side, sides),
+        )
         return None
     units = expand(r, ln, t.get("units", []), "[[pool]]")
     where = str(t.get("where", ""))
-    kinds = ctx.schema.setup_kinds if ctx.schema else ("setup_code", "airbase", "carrier",
-                                                       "hexes")
+    kinds = ctx.schema.setup_kinds if ctx.schema else ("setup_code", "airbase", "carrier", "hexes")
     if where not in kinds:
-        d.error(r.file, r.tt.key_line("where", start=ln), f"[[pool]]: unknown where {where!r}",
-                hint="one of " + ", ".join(kinds))
+        d.error(
+            r.file,
+            r.tt.key_line("where", start=ln),
+            f"[[pool]]: unknown where {where!r}",
+            hint="one of " + ", ".join(kinds),
+        )
         return None
     pmin = t.get("per_hex_min", 0)
     pmax = t.get("per_hex_max")
@@ -383,8 +528,11 @@ def _pool(ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], expand: Any, hex
         d.error(r.file, ln, "[[pool]]: per_hex_min/per_hex_max must be whole numbers")
         return None
     if pmax is not None and pmax < pmin:
-        d.error(r.file, r.tt.key_line("per_hex_max", start=ln), f"[[pool]]: per_hex_max {pmax} "
-                f"is below per_hex_min {pmin}")
+        d.error(
+            r.file,
+            r.tt.key_line("per_hex_max", start=ln),
+            f"[[pool]]: per_hex_max {pmax} is below per_hex_min {pmin}",
+        )
         return None
     fill_all = bool(t.get("fill_all", False))
     code = t.get("code")
@@ -395,106 +543,179 @@ def _pool(ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], expand: Any, hex
     for pid in units:
         if pieces[pid].side != side:
             lnum, col = r.tt.value_pos(pid, start=ln)
-            d.error(r.file, lnum, f"[[pool]]: {pid} belongs to {pieces[pid].side}, not {side}",
-                    col=col)
+            d.error(
+                r.file, lnum, f"[[pool]]: {pid} belongs to {pieces[pid].side}, not {side}", col=col
+            )
     if where == "setup_code":
         if code not in map_def.setup_codes:
-            d.error(r.file, r.tt.key_line("code", start=ln), f"[[pool]]: unknown set-up code "
-                    f"{code!r}", hint=did_you_mean(str(code), list(map_def.setup_codes)))
+            d.error(
+                r.file,
+                r.tt.key_line("code", start=ln),
+                f"[[pool]]: unknown set-up code {code!r}",
+                hint=did_you_mean(str(code), list(map_def.setup_codes)),
+            )
             return None
         hexes = tuple(sorted(h.id for h in map_def.hexes.values() if h.setup_code == code))
         for pid in units:
             if pieces[pid].category == "air":
                 lnum, col = r.tt.value_pos(pid, start=ln)
-                d.error(r.file, lnum, f"[[pool]]: air unit {pid} cannot use naval set-up "
-                        f"code {code}", col=col)
+                d.error(
+                    r.file,
+                    lnum,
+                    f"[[pool]]: air unit {pid} cannot use naval set-up code {code}",
+                    col=col,
+                )
     elif where == "airbase":
         if nat not in nats:
-            d.error(r.file, r.tt.key_line("nationality", start=ln), f"[[pool]]: unknown "
-                    f"nationality {nat!r}", hint=did_you_mean(str(nat), list(nats)))
+            d.error(
+                r.file,
+                r.tt.key_line("nationality", start=ln),
+                f"[[pool]]: unknown nationality {nat!r}",
+                hint=did_you_mean(str(nat), list(nats)),
+            )
             return None
         for c in countries:
             if c not in map_def.countries:
-                d.error(r.file, r.tt.key_line("countries", start=ln), f"[[pool]]: unknown "
-                        f"country {c!r}", hint=did_you_mean(c, list(map_def.countries)))
-        hexes = tuple(sorted(
-            a.hex for a in map_def.airbases() if a.nationality == nat
-            and (not countries or map_def.hexes[a.hex].country in countries)))
+                d.error(
+                    r.file,
+                    r.tt.key_line("countries", start=ln),
+                    f"[[pool]]: unknown country {c!r}",
+                    hint=did_you_mean(c, list(map_def.countries)),
+                )
+        hexes = tuple(
+            sorted(
+                a.hex
+                for a in map_def.airbases()
+                if a.nationality == nat
+                and (not countries or map_def.hexes[a.hex].country in countries)
+            )
+        )
     elif where == "carrier":
         if carrier not in pieces or pieces[carrier].type != "CV":
-            d.error(r.file, r.tt.key_line("carrier", start=ln), f"[[pool]]: carrier {carrier!r}"
-                    " is not a CV of the roster",
-                    hint=did_you_mean(str(carrier), [p for p, u in pieces.items()
-                                                     if u.type == "CV"]))
+            d.error(
+                r.file,
+                r.tt.key_line("carrier", start=ln),
+                f"[[pool]]: carrier {carrier!r} is not a CV of the roster",
+                hint=did_you_mean(str(carrier), [p for p, u in pieces.items() if u.type == "CV"]),
+            )
             return None
         for pid in units:
             u = pieces[pid]
             if u.category != "air" or not u.has("carrier"):
                 lnum, col = r.tt.value_pos(pid, start=ln)
-                d.error(r.file, lnum, f"[[pool]]: {pid} is not a carrier-based air unit",
-                        col=col)
+                d.error(r.file, lnum, f"[[pool]]: {pid} is not a carrier-based air unit", col=col)
     elif where == "hexes":
-        hexes = tuple(h for h in (hex_ok(r, ln, x, "[[pool]]") for x in t.get("hexes", []))
-                      if h)
+        hexes = tuple(h for h in (hex_ok(r, ln, x, "[[pool]]") for x in t.get("hexes", [])) if h)
     if where in ("setup_code", "airbase", "hexes"):
         n = len(hexes)
         if n == 0:
-            d.error(r.file, ln, f"[[pool]] ({where}): no hex on the map qualifies",
-                    hint="check the set-up code, nationality or countries")
+            d.error(
+                r.file,
+                ln,
+                f"[[pool]] ({where}): no hex on the map qualifies",
+                hint="check the set-up code, nationality or countries",
+            )
             return None
         cap = None if pmax is None else pmax * n
         need = pmin * n if fill_all else 0
         if fill_all and pmin < 1:
             need = n
         if len(units) < need:
-            d.error(r.file, ln, f"[[pool]] can never be satisfied: {n} hexes must each get at "
-                    f"least {max(pmin, 1)} unit(s) but the pool has only {len(units)}",
-                    hint="add units, lower per_hex_min or drop fill_all")
+            d.error(
+                r.file,
+                ln,
+                f"[[pool]] can never be satisfied: {n} hexes must each get at "
+                f"least {max(pmin, 1)} unit(s) but the pool has only {len(units)}",
+                hint="add units, lower per_hex_min or drop fill_all",
+            )
         if cap is not None and len(units) > cap:
-            d.error(r.file, ln, f"[[pool]] can never be satisfied: {len(units)} units but {n} "
-                    f"hexes hold at most {pmax} each ({cap})",
-                    hint="raise per_hex_max or add set-up hexes")
-    return SetupPool(side=side, units=units, where=where, rule=str(t.get("rule", "")),
-                     code=code if isinstance(code, str) else None,
-                     nationality=nat if isinstance(nat, str) else None, countries=countries,
-                     carrier=carrier if isinstance(carrier, str) else None, hexes=hexes,
-                     per_hex_min=pmin, per_hex_max=pmax, fill_all=fill_all,
-                     text=str(t.get("text", "")), origin=Origin(r.file, ln))
+            d.error(
+                r.file,
+                ln,
+                f"[[pool]] can never be satisfied: {len(units)} units but {n} "
+                f"hexes hold at most {pmax} each ({cap})",
+                hint="raise per_hex_max or add set-up hexes",
+            )
+    return SetupPool(
+        side=side,
+        units=units,
+        where=where,
+        rule=str(t.get("rule", "")),
+        code=code if isinstance(code, str) else None,
+        nationality=nat if isinstance(nat, str) else None,
+        countries=countries,
+        carrier=carrier if isinstance(carrier, str) else None,
+        hexes=hexes,
+        per_hex_min=pmin,
+        per_hex_max=pmax,
+        fill_all=fill_all,
+        text=str(t.get("text", "")),
+        origin=Origin(r.file, ln),
+    )
 
 
-def _reinforcement(ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], expand: Any,
-                   hex_ok: Any, map_def: MapDef, sides: set[str],
-                   turns: int) -> Reinforcement | None:
+def _reinforcement(
+    ctx: Ctx,
+    r: _Raw,
+    ln: int | None,
+    t: dict[str, Any],
+    expand: Any,
+    hex_ok: Any,
+    map_def: MapDef,
+    sides: set[str],
+    turns: int,
+) -> Reinforcement | None:
     d = ctx.diags
     side = str(t.get("side", ""))
     if side not in sides:
-        d.error(r.file, r.tt.key_line("side", start=ln), f"[[reinforcement]]: unknown side "
-                f"{side!r}", hint=did_you_mean(side, sides))
+        d.error(
+            r.file,
+            r.tt.key_line("side", start=ln),
+            f"[[reinforcement]]: unknown side {side!r}",
+            hint=did_you_mean(side, sides),
+        )
         return None
     after = t.get("after_turn")
     if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < turns:
-        d.error(r.file, r.tt.key_line("after_turn", start=ln), f"[[reinforcement]]: after_turn "
-                f"must be a Game-Turn before the last ({turns}), got {after!r}")
+        d.error(
+            r.file,
+            r.tt.key_line("after_turn", start=ln),
+            f"[[reinforcement]]: after_turn "
+            f"must be a Game-Turn before the last ({turns}), got {after!r}",
+        )
         return None
     units = expand(r, ln, t.get("units", []), "[[reinforcement]]")
     entry = str(t.get("entry", ""))
     kinds = ctx.schema.entry_kinds if ctx.schema else ("airbases", "edge_adjacent", "area")
     if entry not in kinds:
-        d.error(r.file, r.tt.key_line("entry", start=ln), f"[[reinforcement]]: unknown entry "
-                f"{entry!r}", hint="one of " + ", ".join(kinds))
+        d.error(
+            r.file,
+            r.tt.key_line("entry", start=ln),
+            f"[[reinforcement]]: unknown entry {entry!r}",
+            hint="one of " + ", ".join(kinds),
+        )
         return None
-    hexes = tuple(h for h in (hex_ok(r, ln, x, "[[reinforcement]]") for x in t.get("hexes", []))
-                  if h)
+    hexes = tuple(
+        h for h in (hex_ok(r, ln, x, "[[reinforcement]]") for x in t.get("hexes", [])) if h
+    )
     edge = t.get("edge")
     area = t.get("area")
     loc = t.get("loc_edge")
     for key, val in (("edge", edge), ("loc_edge", loc)):
         if val is not None and val not in map_def.edges:
-            d.error(r.file, r.tt.key_line(key, start=ln), f"[[reinforcement]]: unknown edge "
-                    f"{val!r}", hint=did_you_mean(str(val), list(map_def.edges)))
+            d.error(
+                r.file,
+                r.tt.key_line(key, start=ln),
+                f"[[reinforcement]]: unknown edge {val!r}",
+                hint=did_you_mean(str(val), list(map_def.edges)),
+            )
     if area is not None and area not in map_def.areas:
-        d.error(r.file, r.tt.key_line("area", start=ln), f"[[reinforcement]]: unknown area "
-                f"{area!r}", hint=did_you_mean(str(area), list(map_def.areas)))
+        d.error(
+            r.file,
+            r.tt.key_line("area", start=ln),
+            f"[[reinforcement]]: unknown area {area!r}",
+            hint=did_you_mean(str(area), list(map_def.areas)),
+        )
     if entry == "airbases":
         for h in hexes:
             if map_def.hexes[h].airbase is None:
@@ -504,9 +725,16 @@ def _reinforcement(ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], expand:
         d.error(r.file, ln, "[[reinforcement]]: entry 'edge_adjacent' needs edge = \"..\"")
     if entry == "area" and area is None:
         d.error(r.file, ln, "[[reinforcement]]: entry 'area' needs area = \"..\"")
-    return Reinforcement(side=side, units=units, after_turn=after, entry=entry, hexes=hexes,
-                         edge=edge if isinstance(edge, str) else None,
-                         area=area if isinstance(area, str) else None,
-                         loc_edge=loc if isinstance(loc, str) else None,
-                         text=str(t.get("text", "")), rule=str(t.get("rule", "")),
-                         origin=Origin(r.file, ln))
+    return Reinforcement(
+        side=side,
+        units=units,
+        after_turn=after,
+        entry=entry,
+        hexes=hexes,
+        edge=edge if isinstance(edge, str) else None,
+        area=area if isinstance(area, str) else None,
+        loc_edge=loc if isinstance(loc, str) else None,
+        text=str(t.get("text", "")),
+        rule=str(t.get("rule", "")),
+        origin=Origin(r.file, ln),
+    )
