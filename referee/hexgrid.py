@@ -14,8 +14,8 @@ Coordinates:
 The orientation decides which offset axis zig-zags:
 
 * ``pointy``: pointy-topped hexes in horizontal rows; a *shifted* row sits half a hex east.
-* ``flat``: flat-topped hexes in vertical columns; a *shifted* column sits half a hex down the
-  page (toward the higher or lower row number depending on ``rows_grow``).
+* ``flat``: flat-topped hexes in vertical columns; a *shifted* column sits half a hex toward
+  the higher row numbers (down the page when rows grow south, up when they grow north).
 
 Adjacency does not depend on which way the rows grow on paper (a mirror image of a hex grid
 is a hex grid), only on which rows are shifted. Pixel centres do depend on it.
@@ -273,10 +273,13 @@ class HexGrid:
                 x += w / 2
             y = self.margin + s + self._row_index(row) * 1.5 * s
             return x, y
-        # flat: columns vertical, column pitch 1.5*s, row pitch w (side to side vertically)
+        # flat: columns vertical, column pitch 1.5*s, row pitch w (side to side vertically).
+        # A shifted column sits half a hex toward the higher row numbers (that is what the
+        # axial conversion assumes), which is down the page when rows grow south and up the
+        # page when they grow north; in the latter case we push the other columns down.
         x = self.margin + s + (col - self.first_column) * 1.5 * s
         y = self.margin + w / 2 + self._row_index(row) * w
-        if self._is_shifted(col):
+        if self._is_shifted(col) == (self.rows_grow == "south"):
             y += w / 2
         return x, y
 

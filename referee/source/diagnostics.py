@@ -75,7 +75,7 @@ class Diagnostics:
         col: int | None = None,
         hint: str | None = None,
     ) -> None:
-        self.items.append(Diagnostic(self.rel(file), line, col, message, hint, "error"))
+        self._add(Diagnostic(self.rel(file), line, col, message, hint, "error"))
 
     def warning(
         self,
@@ -86,7 +86,13 @@ class Diagnostics:
         col: int | None = None,
         hint: str | None = None,
     ) -> None:
-        self.items.append(Diagnostic(self.rel(file), line, col, message, hint, "warning"))
+        self._add(Diagnostic(self.rel(file), line, col, message, hint, "warning"))
+
+    def _add(self, d: Diagnostic) -> None:
+        """Keep the first of identical reports (a base scenario is read once per scenario
+        that extends it, and its problems should be listed once)."""
+        if d not in self.items:
+            self.items.append(d)
 
     @property
     def errors(self) -> list[Diagnostic]:

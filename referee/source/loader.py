@@ -190,11 +190,99 @@ def _num(
     return float(value)
 
 
-def _list_of_tables(ctx: Ctx, file: str, data: dict[str, Any], key: str) -> list[dict]:
+# the keys each table may hold; anything else is reported (often a key written after an
+# array-of-tables header by mistake, which TOML then files under that table)
+KNOWN_KEYS: dict[str, tuple[str, ...]] = {
+    "side": ("id", "name", "color"),
+    "nationality": ("code", "name", "side", "color", "text_color"),
+    "value": ("key", "label", "air_label"),
+    "unit_type": ("code", "category", "name", "symbol"),
+    "optional_rule": ("id", "name", "text"),
+    "country": ("char", "name", "nationality", "color"),
+    "area": ("char", "id", "name", "color"),
+    "airbase": ("hex", "nationality", "name"),
+    "defended": ("hex", "side", "defense", "ecm", "name"),
+    "place": ("hex", "name", "label"),
+    "edge": ("id", "name", "side", "from", "to"),
+}
+TOP_KEYS: dict[str, tuple[str, ...]] = {
+    "module": (
+        "module",
+        "files",
+        "side",
+        "nationality",
+        "value",
+        "unit_type",
+        "counter",
+        "optional_rule",
+    ),
+    "map": (
+        "map",
+        "grid",
+        "country",
+        "area",
+        "setup",
+        "airbase",
+        "defended",
+        "place",
+        "all_land_hexsides",
+        "edge",
+    ),
+}
+
+
+def check_top(ctx: Ctx, file: str, tt: TomlText, data: dict[str, Any], kind: str) -> None:
+    allowed = TOP_KEYS[kind]
+    for key in data:
+        if key not in allowed:
+            ln = tt.table_start(key) or tt.block_starts(key)[:1] or [tt.key_line(key)]
+            line = ln if isinstance(ln, int) else ln[0]
+            ctx.diags.error(
+                file,
+                line,
+                f"unknown top-level key or table {key!r}",
+                hint=did_you_mean(key, allowed) or "expected: " + ", ".join(allowed),
+            )
+
+
+def check_keys(
+    ctx: Ctx,
+    file: str,
+    tt: TomlText,
+    table: dict[str, Any],
+    ln: int | None,
+    header: str,
+    allowed: tuple[str, ...],
+) -> None:
+    for key in table:
+        if key not in allowed:
+            ctx.diags.error(
+                file,
+                tt.key_line(key, start=ln),
+                f"unknown key {key!r} in {header}",
+                hint=did_you_mean(key, allowed) or "keys: " + ", ".join(allowed),
+            )
+
+
+def _list_of_tables(
+    ctx: Ctx, file: str, data: dict[str, Any], key: str, tt: TomlText | None = None
+) -> list[dict]:
     value = data.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         ctx.diags.error(file, None, f"'{key}' must be an array of tables ([[{key}]])")
         return []
+    if tt is not None and key in KNOWN_KEYS:
+        starts = tt.block_starts(key)
+        for i, t in enumerate(value):
+            check_keys(
+                ctx,
+                file,
+                tt,
+                t,
+                starts[i] if i < len(starts) else None,
+                f"[[{key}]]",
+                KNOWN_KEYS[key],
+            )
     return value
 
 
@@ -217,6 +305,7 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         return None, diags
     data, tt = got
     f = MODULE_FILE
+    check_top(ctx, f, tt, data, "module")
 
     meta = data.get("module")
     if not isinstance(meta, dict):
@@ -364,7 +453,7 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
 def _load_sides(ctx: Ctx, data: dict, tt: TomlText) -> list[Side]:
     out: list[Side] = []
     starts = tt.block_starts("side")
-    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "side")):
+    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "side", tt)):
         ln = starts[i] if i < len(starts) else None
         sid = _str(ctx, MODULE_FILE, ln, t, "id", "[[side]]")
         if any(s.id == sid for s in out):
@@ -392,7 +481,7 @@ def _load_nationalities(
 ) -> dict[str, Nationality]:
     out: dict[str, Nationality] = {}
     starts = tt.block_starts("nationality")
-    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "nationality")):
+    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "nationality", tt)):
         ln = starts[i] if i < len(starts) else None
         code = _str(ctx, MODULE_FILE, ln, t, "code", "[[nationality]]")
         side = _str(ctx, MODULE_FILE, ln, t, "side", "[[nationality]]")
@@ -430,7 +519,7 @@ def _load_nationalities(
 def _load_values(ctx: Ctx, data: dict, tt: TomlText) -> list[ValueSpec]:
     out: list[ValueSpec] = []
     starts = tt.block_starts("value")
-    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "value")):
+    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "value", tt)):
         ln = starts[i] if i < len(starts) else None
         key = _str(ctx, MODULE_FILE, ln, t, "key", "[[value]]")
         if key and not re.match(r"^[A-Za-z][A-Za-z0-9_]*$", key):
@@ -462,7 +551,7 @@ def _load_unit_types(ctx: Ctx, data: dict, tt: TomlText) -> dict[str, dict[str, 
     out: dict[str, dict[str, str]] = {}
     starts = tt.block_starts("unit_type")
     cats = ctx.schema.categories if ctx.schema else ()
-    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "unit_type")):
+    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "unit_type", tt)):
         ln = starts[i] if i < len(starts) else None
         code = _str(ctx, MODULE_FILE, ln, t, "code", "[[unit_type]]")
         cat = _str(ctx, MODULE_FILE, ln, t, "category", "[[unit_type]]")
@@ -632,7 +721,7 @@ def _load_counter(
 def _load_optional(ctx: Ctx, data: dict, tt: TomlText) -> dict[str, OptionalRule]:
     out: dict[str, OptionalRule] = {}
     starts = tt.block_starts("optional_rule")
-    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "optional_rule")):
+    for i, t in enumerate(_list_of_tables(ctx, MODULE_FILE, data, "optional_rule", tt)):
         ln = starts[i] if i < len(starts) else None
         oid = _str(ctx, MODULE_FILE, ln, t, "id", "[[optional_rule]]")
         if oid in out:
@@ -1124,6 +1213,7 @@ def _load_map(
         return None
     data, tt = got
     d = ctx.diags
+    check_top(ctx, name, tt, data, "map")
     g = data.get("grid")
     if not isinstance(g, dict):
         d.error(name, None, "missing [grid] table")
@@ -1201,7 +1291,7 @@ def _load_map(
 
     countries: dict[str, Country] = {}
     cstarts = tt.block_starts("country")
-    for i, t in enumerate(_list_of_tables(ctx, name, data, "country")):
+    for i, t in enumerate(_list_of_tables(ctx, name, data, "country", tt)):
         ln = cstarts[i] if i < len(cstarts) else None
         code = _str(ctx, name, ln, t, "char", "[[country]]")
         nat = t.get("nationality")
@@ -1222,7 +1312,7 @@ def _load_map(
         )
     areas: dict[str, Area] = {}
     astarts = tt.block_starts("area")
-    for i, t in enumerate(_list_of_tables(ctx, name, data, "area")):
+    for i, t in enumerate(_list_of_tables(ctx, name, data, "area", tt)):
         ln = astarts[i] if i < len(astarts) else None
         ch = _str(ctx, name, ln, t, "char", "[[area]]")
         if len(ch) != 1:
@@ -1302,7 +1392,7 @@ def _load_map(
         return hid
 
     airbases: dict[str, Airbase] = {}
-    for i, t in enumerate(_list_of_tables(ctx, name, data, "airbase")):
+    for i, t in enumerate(_list_of_tables(ctx, name, data, "airbase", tt)):
         ln = (tt.block_starts("airbase") + [None] * (i + 1))[i]
         hid = check_hex(t.get("hex"), name, ln, "[[airbase]]")
         nat = _str(ctx, name, ln, t, "nationality", "[[airbase]]")
@@ -1324,7 +1414,7 @@ def _load_map(
                 d.error(name, ln, f"airbase {hid} is on terrain air units cannot enter")
             airbases[hid] = Airbase(hid, nat, str(t.get("name", "")), Origin(name, ln))
     defended: dict[str, DefendedHex] = {}
-    for i, t in enumerate(_list_of_tables(ctx, name, data, "defended")):
+    for i, t in enumerate(_list_of_tables(ctx, name, data, "defended", tt)):
         ln = (tt.block_starts("defended") + [None] * (i + 1))[i]
         hid = check_hex(t.get("hex"), name, ln, "[[defended]]")
         side = _str(ctx, name, ln, t, "side", "[[defended]]")
@@ -1374,7 +1464,7 @@ def _load_map(
                 setup_hexes[hid] = code
     places: list[Place] = []
     names: dict[str, str] = {}
-    for i, t in enumerate(_list_of_tables(ctx, name, data, "place")):
+    for i, t in enumerate(_list_of_tables(ctx, name, data, "place", tt)):
         ln = (tt.block_starts("place") + [None] * (i + 1))[i]
         hid = check_hex(t.get("hex"), name, ln, "[[place]]")
         pname = _str(ctx, name, ln, t, "name", "[[place]]")
@@ -1401,7 +1491,7 @@ def _load_map(
             else:
                 hexsides.add(hexside_key(a, b))
     edges: dict[str, Edge] = {}
-    for i, t in enumerate(_list_of_tables(ctx, name, data, "edge")):
+    for i, t in enumerate(_list_of_tables(ctx, name, data, "edge", tt)):
         ln = (tt.block_starts("edge") + [None] * (i + 1))[i]
         eid = _str(ctx, name, ln, t, "id", "[[edge]]")
         side = _str(ctx, name, ln, t, "side", "[[edge]]")

@@ -90,6 +90,7 @@ def load_scenarios(
             )
             continue
         raws[sid] = _Raw(name, data, tt)
+        _check_scenario_keys(ctx, raws[sid])
     pieces: dict[str, UnitDef] = {}
     for u in units:
         for pid in u.piece_ids:
@@ -107,6 +108,85 @@ def load_scenarios(
     if not raws and not d.errors:
         d.warning("module.toml", line, "no scenarios: the module has no set-ups")
     return out
+
+
+SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
+    "": (
+        "scenario",
+        "calendar",
+        "victory",
+        "forces",
+        "fixed",
+        "choice",
+        "pool",
+        "reinforcement",
+        "prohibition",
+    ),
+    "scenario": (
+        "id",
+        "name",
+        "extends",
+        "turns",
+        "first_player",
+        "setup_order",
+        "description",
+        "optional_rules",
+    ),
+    "calendar": ("cycle", "start", "night", "states"),
+    "victory": ("unit_vp", "minimum", "bonus"),
+    "fixed": ("unit", "hex", "rule", "status"),
+    "choice": ("unit", "hexes", "rule"),
+    "pool": (
+        "side",
+        "units",
+        "where",
+        "code",
+        "nationality",
+        "countries",
+        "carrier",
+        "hexes",
+        "per_hex_min",
+        "per_hex_max",
+        "fill_all",
+        "rule",
+        "text",
+    ),
+    "reinforcement": (
+        "side",
+        "units",
+        "after_turn",
+        "entry",
+        "hexes",
+        "edge",
+        "area",
+        "loc_edge",
+        "text",
+        "rule",
+    ),
+    "prohibition": ("area", "categories", "until_turn", "text", "rule"),
+}
+
+
+def _check_scenario_keys(ctx: Ctx, raw: _Raw) -> None:
+    """Unknown keys are usually typos or a key filed under the wrong table."""
+    from referee.source.loader import check_keys
+
+    check_keys(ctx, raw.file, raw.tt, raw.data, None, "the scenario file", SCENARIO_KEYS[""])
+    for table in ("scenario", "calendar", "victory"):
+        t = raw.data.get(table)
+        if isinstance(t, dict):
+            check_keys(
+                ctx,
+                raw.file,
+                raw.tt,
+                t,
+                raw.tt.table_start(table),
+                f"[{table}]",
+                SCENARIO_KEYS[table],
+            )
+    for block in ("fixed", "choice", "pool", "reinforcement", "prohibition"):
+        for t, ln in raw.blocks(block):
+            check_keys(ctx, raw.file, raw.tt, t, ln, f"[[{block}]]", SCENARIO_KEYS[block])
 
 
 def _chain(ctx: Ctx, sid: str, raws: dict[str, _Raw]) -> list[_Raw] | None:
