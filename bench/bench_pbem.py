@@ -1,0 +1,132 @@
+"""Benchmark the PBEM referee: one adjudication end to end, and verify of a long archive.
+
+Plain script (not a timed test): ``.venv/bin/python bench/bench_pbem.py [MODULE_SRC]``.
+It plays the mini test module (``tests/fixtures/modules/mini``, the longest scenario) with the
+real Sixth Fleet (1975) ruleset: a fixed legal set-up, then empty orders for every phase until
+the game ends or a decision is owed. (A full Sixth Fleet set-up needs a generator of legal
+placements for every pool; give another module source only if empty set-ups are legal there.)
+
+Each step adjudicated: read and authenticate the signed orders, validate, resolve with
+committed dice, render report.md, report.html with the position picture, the per-side views,
+sign, write the turn folder atomically.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from referee.pbem.adjudicate import adjudicate
+from referee.pbem.game import create_game
+from referee.pbem.keys import generate
+from referee.pbem.problems import Refusal
+from referee.pbem.signing import sign_orders
+from referee.pbem.verify import verify_archive
+from referee.source.loader import load_module
+from referee.source.model import Module
+
+REPO = Path(__file__).resolve().parents[1]
+SETUP = {
+    "NATO-setup": "[setup]\nplace US-DD-1 0202\nplace US-F4.2 box US-CV-1\n",
+    "Soviet-setup": "[setup]\nplace SO-DD-1 0506\nplace SO-SG-1 0405\nplace SO-T16.1 0608\n",
+    "Soviet-reinforcement": "[reinforcement]\nplace SO-T16.2 0608\n",
+}
+
+
+def pick_module(arg: str | None) -> Module:
+    m, diags = load_module(Path(arg) if arg else REPO / "tests/fixtures/modules/mini")
+    if m is None:
+        raise SystemExit(f"the module source does not load: {diags.errors[0]}")
+    return m
+
+
+def main() -> None:
+    module = pick_module(sys.argv[1] if len(sys.argv) > 1 else None)
+    scenario = max(module.scenarios, key=lambda s: module.scenarios[s].turns)
+    keys = {n: generate(n) for n in ("nato", "soviet", "ref")}
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        game = tmp / "game"
+        t0 = time.perf_counter()
+        create_game(
+            game,
+            module,
+            scenario=scenario,
+            players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
+            referee_key=keys["ref"],
+            game_id="bench",
+            referee_dir=tmp / "secret",
+            picture_dpi=40,
+        )
+        print(f"module {module.id}, scenario {scenario}: new game {time.perf_counter() - t0:.3f} s")
+        times: list[float] = []
+        steps = 0
+        while True:
+            state_side = _awaited(game)
+            if state_side is None:
+                break
+            side, section = state_side
+            text = SETUP.get(f"{side}-{section}", "") if module.id == "mini" else ""
+            text = text or f"[{section}]\n"
+            signed = sign_orders(text, "o.txt", keys["nato" if side == "NATO" else "soviet"], game)
+            path = tmp / f"o{steps}.txt"
+            path.write_text(signed.text)
+            t0 = time.perf_counter()
+            try:
+                adjudicate(
+                    game, [path], referee_key=keys["ref"], module=module, referee_dir=tmp / "secret"
+                )
+            except Refusal as exc:
+                print(f"stopped after {steps} steps: an empty orders file was refused: {exc}")
+                break
+            times.append(time.perf_counter() - t0)
+            steps += 1
+        if times:
+            print(
+                f"adjudicate one step end to end (picture at 40 dpi): median "
+                f"{statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms "
+                f"over {len(times)} steps"
+            )
+        sf, _ = load_module(REPO / "module_src/sixth_fleet")
+        if sf is not None:
+            from referee.pbem.picture import position_png
+
+            rs_state = _sf_state(sf)
+            t0 = time.perf_counter()
+            position_png(sf, None, rs_state, (), 40)
+            print(f"sixth_fleet position picture at 40 dpi: {time.perf_counter() - t0:.3f} s")
+        t0 = time.perf_counter()
+        v = verify_archive(game, module)
+        dt = time.perf_counter() - t0
+        per = dt / max(1, v.reports) * 1000
+        print(f"verify {v.reports} reports: {dt:.3f} s ({per:.0f} ms/report)")
+    finally:
+        shutil.rmtree(tmp)
+
+
+def _sf_state(sf: Module):
+    from referee.engine.ruleset import get_ruleset
+
+    scen = next(iter(sorted(sf.scenarios)))
+    return get_ruleset(sf.ruleset).new_game(sf, scen, "bench")
+
+
+def _awaited(game: Path) -> tuple[str, str] | None:
+    import json
+
+    st = json.loads((game / "state.json").read_text())
+    if st["active_side"] is None and not st["pending"]:
+        return None
+    if st["pending"]:
+        return None  # an empty file cannot answer a decision; stop here
+    phase = st["phase"]
+    section = {"setup": "setup", "movement": "movement", "combat": "combat"}.get(phase, phase)
+    return st["active_side"], section
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,405 @@
+"""``referee adjudicate``: authenticate, validate, resolve with verifiable dice, record.
+
+For each orders file, in order, the referee:
+
+1. reads it defensively (at most 1 MB of UTF-8 text, no control characters);
+2. **authenticates** it: signed by a player key of this game, the signature matches, the
+   signer is the side named in ``side:``, ``game:`` is this game;
+3. recognises a re-run (the same orders already made the latest turn: reports that result,
+   changes nothing) and refuses a *replay* (orders adjudicated earlier), a *fork*
+   (``previous-report:`` is not the latest report) and orders *out of turn* (not the awaited
+   side, Game-Turn or phase);
+4. **validates** the whole file (all-or-nothing: any violation refuses the file, listing every
+   violation with its rule case);
+5. **resolves** it with :class:`~referee.pbem.dice.CommittedDice` (the next revealed seed and
+   the orders hash), stopping at a decision the other player owes;
+6. writes the new turn folder and ``state.json`` as a transaction
+   (:mod:`referee.pbem.transaction`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import Ruleset, get_ruleset
+from referee.errors import UserError
+from referee.pbem import dice as dicemod
+from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex, slug
+from referee.pbem.envelope import Envelope, open_envelope, read_orders_file
+from referee.pbem.game import module_info
+from referee.pbem.keys import PrivateKey
+from referee.pbem.problems import Refusal
+from referee.pbem.record import (
+    awaiting_info,
+    base_report,
+    build_turn_files,
+    game_over,
+    phase_info,
+)
+from referee.pbem.transaction import game_lock, recover, write_state, write_turn
+from referee.source.model import Module
+
+
+@dataclass(frozen=True, slots=True)
+class StepResult:
+    """What one orders file led to."""
+
+    orders_file: str
+    status: str  # adjudicated | already-applied | dry-run
+    sequence: int
+    folder: str
+    report_sha256: str
+    report: dict[str, Any]
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.report
+        return {
+            "ok": True,
+            "orders_file": self.orders_file,
+            "status": self.status,
+            "sequence": self.sequence,
+            "folder": self.folder,
+            "report_sha256": self.report_sha256,
+            "rolls": r.get("rolls", []),
+            "events": r.get("events", []),
+            "pending": r.get("pending", []),
+            "awaiting": r.get("awaiting"),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(slots=True)
+class _Game:
+    """What one adjudication run knows about the archive, updated after each step."""
+
+    archive: Archive
+    cfg: GameConfig
+    game_toml_sha256: str
+    turns: list[TurnDir]
+    reports: list[dict[str, Any]]
+    report_shas: list[str]
+    state: GameState
+    secret: dicemod.SeedSecret | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
+    """Parse with the ruleset's own orders language if it has one, else the engine's."""
+    parser = getattr(ruleset, "parse_orders", None)
+    if parser is None:
+        from referee.engine.orders import parse_orders_any as parser
+    try:
+        return parser(body, file)
+    except Exception as exc:
+        errors = getattr(exc, "errors", None)  # OrdersSyntaxError lists every problem
+        if not isinstance(errors, list):
+            raise
+        raise Refusal(
+            "syntax",
+            f"{file}: the orders do not parse ({len(errors)} problem(s))",
+            details=[str(e) for e in errors],
+            hint="docs/orders.md has the grammar",
+        ) from None
+
+
+def load_game(archive: Archive) -> _Game:
+    archive.require()
+    cfg = archive.config()
+    turns = archive.turn_dirs()
+    reports = [archive.read_json(t.path / "report.json") for t in turns]
+    shas = [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
+    state = GameState.from_json(archive.read_json(turns[-1].path / "state.json"))
+    return _Game(
+        archive=archive,
+        cfg=cfg,
+        game_toml_sha256=sha256_hex(archive.read(archive.game_toml)),
+        turns=turns,
+        reports=reports,
+        report_shas=shas,
+        state=state,
+    )
+
+
+def adjudicate(
+    game_dir: Path,
+    orders_files: list[Path],
+    *,
+    referee_key: PrivateKey,
+    module: Module,
+    referee_dir: Path | None = None,
+    dry_run: bool = False,
+    ruleset: Ruleset | None = None,
+) -> list[StepResult]:
+    """Adjudicate each orders file in turn; raises :class:`Refusal` at the first refused
+    file (the files before it stay adjudicated: each is its own transaction)."""
+    archive = Archive(game_dir)
+    archive.require()
+    cfg = archive.config()
+    if referee_key.public.fingerprint != cfg.referee.fingerprint:
+        raise UserError(
+            f"{referee_key.name}.key is not the referee key of game {cfg.game_id} "
+            f"(that is {cfg.referee.short})",
+            hint="give the key `referee new --referee-key` used",
+        )
+    found = archive.key_files()
+    if found:
+        raise Refusal(
+            "archive",
+            f"{archive.rel(found[0])}: a private key or seed file inside the game archive",
+            hint="remove it (and make a new key: it has been exposed to the players)",
+        )
+    rs = ruleset or get_ruleset(cfg.ruleset)
+    envelopes: list[Envelope] = []
+    for path in orders_files:
+        text = read_orders_file(path)
+        sig_path = path.with_name(path.name + ".sig")
+        detached = read_orders_file(sig_path) if sig_path.is_file() else None
+        envelopes.append(open_envelope(text, path.name, detached))
+    batch = {e.sha256 for e in envelopes}
+    lock = contextlib.nullcontext() if dry_run else game_lock(archive)
+    results: list[StepResult] = []
+    with lock:
+        notes = [] if dry_run else recover(archive)
+        game = load_game(archive)
+        game.notes = notes
+        for env in envelopes:
+            results.append(
+                _one(game, env, module, rs, referee_key, referee_dir, batch, dry_run=dry_run)
+            )
+    return results
+
+
+def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> str:
+    """Steps 2-3 up to the turn check; returns the signer's side."""
+    cfg = game.cfg
+    if env.block is None:
+        raise Refusal(
+            "unsigned",
+            f"{env.file}: the orders are not signed",
+            hint=f"sign them: referee sign {env.file} --key YOUR.key --game GAME_DIR",
+        )
+    side = cfg.side_of(env.block.fingerprint)
+    if side is None:
+        raise Refusal(
+            "bad-signature",
+            f"{env.file}: signed by key {env.block.fingerprint[:16]}..., which is not a player "
+            f"key of game {cfg.game_id}",
+            hint="sign with the key whose .pub the referee put in game.toml",
+        )
+    if not env.signed_by(cfg.players[side]):
+        raise Refusal(
+            "bad-signature",
+            f"{env.file}: the signature does not match the orders "
+            "(changed after signing, or a broken signature)",
+            hint="sign the final text again with `referee sign`",
+        )
+    h = env.header
+    if h.side != side:
+        raise Refusal(
+            "wrong-signer",
+            f"{env.file}: signed with the key of {side}, but the orders say side: {h.side}",
+            hint="each side signs its own orders",
+        )
+    if h.game != cfg.game_id:
+        raise Refusal(
+            "wrong-game",
+            f"{env.file}: the orders are for game {h.game!r}; this is game {cfg.game_id!r}",
+        )
+    return side
+
+
+def _one(
+    game: _Game,
+    env: Envelope,
+    module: Module,
+    rs: Ruleset,
+    referee_key: PrivateKey,
+    referee_dir: Path | None,
+    batch: set[str],
+    *,
+    dry_run: bool,
+) -> StepResult:
+    cfg, state = game.cfg, game.state
+    side = _refuse_header(game, env, module, rs)
+    h = env.header
+    # -- already adjudicated?
+    for i, rep in enumerate(game.reports):
+        if (rep.get("orders") or {}).get("sha256") != env.sha256:
+            continue
+        later = [(r.get("orders") or {}).get("sha256") for r in game.reports[i + 1 :]]
+        if all(x in batch for x in later):
+            return StepResult(
+                env.file,
+                "already-applied",
+                i,
+                f"turns/{game.turns[i].name}",
+                game.report_shas[i],
+                rep,
+                (f"already adjudicated as turns/{game.turns[i].name}; nothing changed",),
+            )
+        raise Refusal(
+            "replayed",
+            f"{env.file}: these orders were already adjudicated as turns/{game.turns[i].name}",
+            hint=f"the game has moved on; the latest report is turns/{game.turns[-1].name}",
+        )
+    latest = game.report_shas[-1]
+    if h.previous_report is None:
+        raise Refusal(
+            "forked",
+            f"{env.file}: no 'previous-report:' header naming the report these orders answer",
+            hint=f"add 'previous-report: {latest}' (referee sign --game fills it in)",
+        )
+    if h.previous_report != latest:
+        if h.previous_report in game.report_shas:
+            k = game.report_shas.index(h.previous_report)
+            raise Refusal(
+                "forked",
+                f"{env.file}: the orders answer report turns/{game.turns[k].name}, but the "
+                f"latest report is turns/{game.turns[-1].name}",
+                hint="read the latest report and write orders for the position it shows",
+            )
+        raise Refusal(
+            "forked",
+            f"{env.file}:{h.lines.get('previous-report', 1)}: previous-report "
+            f"{h.previous_report[:16]}... is no report of game {cfg.game_id}",
+            hint=f"the latest report is {latest}",
+        )
+    if game_over(state):
+        raise Refusal("game-over", f"{env.file}: game {cfg.game_id} is over")
+    want_side, what = rs.awaiting(module, state)
+    if side != want_side or h.turn != state.turn:
+        raise Refusal(
+            "out-of-turn",
+            f"{env.file}: orders of {side} for Game-Turn {h.turn}, but the game waits for "
+            f"{what} (Game-Turn {state.turn})",
+        )
+    if h.phase is not None and not state.pending and h.phase.lower() != state.phase.lower():
+        raise Refusal(
+            "out-of-turn",
+            f"{env.file}:{h.lines.get('phase', 1)}: orders for phase {h.phase!r}, but the "
+            f"game waits for {what}",
+        )
+    k = len(game.turns)
+    if k > cfg.dice_length:
+        raise Refusal(
+            "dice-exhausted",
+            f"game {cfg.game_id}: all {cfg.dice_length} committed dice seeds are used",
+            hint="start the next game with a larger --turns-of-dice",
+        )
+    # -- validate (all or nothing), then resolve
+    doc = parse_orders_text(rs, env.body, env.file)
+    violations = list(rs.validate(module, state, doc))
+    if violations:
+        raise Refusal(
+            "violation",
+            f"{env.file}: refused: {len(violations)} order(s) break the rules; "
+            "nothing was adjudicated",
+            details=[str(v) for v in violations],
+            hint="fix every listed order and send the whole file again",
+        )
+    if game.secret is None:
+        folder = dicemod.referee_dir(cfg.game_id, referee_dir)
+        game.secret = dicemod.load_secret(folder, cfg.game_id, cfg.dice_head, cfg.dice_length)
+    seed = game.secret.seed(k)
+    dice = dicemod.CommittedDice(seed, k, env.sha256)
+    outcome = rs.resolve(module, state, doc, dice)
+    if outcome.violations:
+        raise Refusal(
+            "violation",
+            f"{env.file}: refused during resolution; nothing was adjudicated",
+            details=[str(v) for v in outcome.violations],
+        )
+    new = outcome.state
+    answering = bool(state.pending)
+    title = (
+        f"{side} answers {', '.join(p.id for p in state.pending)}"
+        if answering
+        else f"Game-Turn {state.turn}, {side} {state.phase}"
+    )
+    report = step_report(
+        game, module, rs, k, title, env, side, seed, state, new, outcome.events, outcome.rolls
+    )
+    name = f"{k:03d}-{slug(side)}-{slug('answer' if answering else state.phase)}"
+    files, rsha = build_turn_files(
+        module,
+        rs,
+        report=report,
+        state=new,
+        before=state,
+        events=outcome.events,
+        orders_text=env.stored_text(),
+        referee_key=referee_key,
+        picture_dpi=cfg.picture_dpi,
+    )
+    if not dry_run:
+        path = write_turn(game.archive, name, files)
+        write_state(game.archive, files["state.json"])
+        game.turns.append(TurnDir(k, name, path))
+    game.reports.append(report)
+    game.report_shas.append(rsha)
+    game.state = new
+    notes, game.notes = tuple(game.notes), []
+    return StepResult(
+        env.file, "dry-run" if dry_run else "adjudicated", k, f"turns/{name}", rsha, report, notes
+    )
+
+
+def step_report(
+    game: _Game,
+    module: Module,
+    rs: Ruleset,
+    k: int,
+    title: str,
+    env: Envelope,
+    side: str,
+    seed: bytes,
+    before: GameState,
+    after: GameState,
+    events: Any,
+    rolls: Any,
+) -> dict[str, Any]:
+    """The record of adjudication ``k`` (also rebuilt by ``verify`` to compare)."""
+    cfg = game.cfg
+    assert env.block is not None
+    report = base_report(
+        game_id=cfg.game_id,
+        sequence=k,
+        title=title,
+        previous_report=game.report_shas[-1],
+        game_toml_sha256=game.game_toml_sha256,
+        module=module_info(cfg),
+        ruleset=cfg.ruleset,
+        scenario=cfg.scenario,
+        options=cfg.options,
+        referee_fingerprint=cfg.referee.fingerprint,
+    )
+    report.update(
+        orders={
+            "file": "orders.txt",
+            "name": env.file,
+            "sha256": env.sha256,
+            "side": side,
+            "signer": env.block.fingerprint,
+            "turn": env.header.turn,
+            "phase": env.header.phase,
+            "answers": [p.id for p in before.pending],
+        },
+        dice={
+            "seed_index": k,
+            "seed": seed.hex(),
+            "previous_seed": dicemod.sha256(seed).hex(),
+        },
+        before=phase_info(before),
+        after=phase_info(after),
+        rolls=[r.to_json() for r in rolls],
+        events=[e.to_json() for e in events],
+        pending=[p.to_json() for p in after.pending],
+        awaiting=awaiting_info(module, rs, after),
+        score=dict(rs.score(module, after)),
+    )
+    return report

@@ -1,0 +1,304 @@
+"""The game archive on disk: plain, git-friendly files.
+
+::
+
+    GAME_DIR/
+      game.toml                  game id, module id/version/hash, ruleset, scenario, options,
+                                 public keys of the referee and the players, dice commitment
+      state.json                 the current position (canonical JSON), a copy of the latest
+                                 turn's state.json, replaced last in every adjudication
+      turns/000-setup-request/   one folder per adjudication, numbered from 000
+        report.json              the record (signed: report.json.sig)
+        report.md, report.html   the same report for people (HTML with position.png)
+        view-<SIDE>.json/.md     what each side may see (fog of war)
+        orders.txt               the signed orders that were adjudicated (not in 000)
+        state.json               the position after this step
+        manifest.json            SHA-256 of every file of the folder (signed: manifest.json.sig)
+      .gitignore                 ignores .lock and unfinished turns/.tmp-* folders
+
+Reading is defensive: an archive may come from anyone (``referee verify``), so files are size
+limited, symlinks are refused and folder names must match the numbering scheme.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.errors import UserError
+from referee.pbem.keys import PublicKey, parse_public_line
+from referee.pbem.problems import Refusal
+
+GAME_FORMAT = "referee-game/1"
+TURN_RE = re.compile(r"^(\d{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
+TMP_PREFIX = ".tmp-"
+MAX_ARCHIVE_FILE = 32 * 1024 * 1024
+GITIGNORE = ".lock\nturns/.tmp-*/\n"
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_.\-]+", "-", text).strip("-.")
+    return s or "x"
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """Everything ``game.toml`` says; it never changes after ``referee new``."""
+
+    game_id: str
+    ruleset: str
+    scenario: str
+    options: tuple[str, ...]
+    module_id: str
+    module_name: str
+    module_version: str
+    module_sha256: str
+    referee: PublicKey
+    players: dict[str, PublicKey]  # side -> key
+    dice_algorithm: str
+    dice_head: str
+    dice_length: int
+    picture_dpi: int
+
+    def side_of(self, fingerprint: str) -> str | None:
+        for side, key in sorted(self.players.items()):
+            if key.fingerprint == fingerprint:
+                return side
+        return None
+
+    def to_toml(self) -> str:
+        q = _toml_str
+        lines = [
+            "# A referee play-by-email game. Written once by `referee new`; report 000 records",
+            "# the SHA-256 of this file, so do not edit it.",
+            "[game]",
+            f"format = {q(GAME_FORMAT)}",
+            f"id = {q(self.game_id)}",
+            f"ruleset = {q(self.ruleset)}",
+            f"scenario = {q(self.scenario)}",
+            f"options = [{', '.join(q(o) for o in self.options)}]",
+            "",
+            "[module]",
+            f"id = {q(self.module_id)}",
+            f"name = {q(self.module_name)}",
+            f"version = {q(self.module_version)}",
+            f"sha256 = {q(self.module_sha256)}",
+            "",
+            "[referee]",
+            f"key = {q(self.referee.line())}",
+            f"fingerprint = {q(self.referee.fingerprint)}",
+            "",
+        ]
+        for side in sorted(self.players):
+            k = self.players[side]
+            lines += [
+                f"[players.{q(side)}]",
+                f"key = {q(k.line())}",
+                f"fingerprint = {q(k.fingerprint)}",
+                "",
+            ]
+        lines += [
+            "[dice]",
+            f"algorithm = {q(self.dice_algorithm)}",
+            f"head = {q(self.dice_head)}",
+            f"length = {self.dice_length}",
+            "",
+            "[reports]",
+            f"picture_dpi = {self.picture_dpi}",
+        ]
+        return "\n".join(lines) + "\n"
+
+    @staticmethod
+    def parse(text: str, file: str = "game.toml") -> GameConfig:
+        try:
+            d = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise Refusal("archive", f"{file}: malformed TOML: {exc}") from None
+        try:
+            g, m, r, dice = d["game"], d["module"], d["referee"], d["dice"]
+            if g.get("format") != GAME_FORMAT:
+                raise Refusal("archive", f"{file}: not a {GAME_FORMAT} game file")
+            referee = parse_public_line(r["key"], source=f"{file} [referee]")
+            players = {
+                str(side): parse_public_line(p["key"], source=f"{file} [players.{side}]")
+                for side, p in d.get("players", {}).items()
+            }
+            return GameConfig(
+                game_id=str(g["id"]),
+                ruleset=str(g["ruleset"]),
+                scenario=str(g["scenario"]),
+                options=tuple(str(o) for o in g.get("options", [])),
+                module_id=str(m["id"]),
+                module_name=str(m.get("name", m["id"])),
+                module_version=str(m["version"]),
+                module_sha256=str(m["sha256"]),
+                referee=referee,
+                players=players,
+                dice_algorithm=str(dice["algorithm"]),
+                dice_head=str(dice["head"]),
+                dice_length=int(dice["length"]),
+                picture_dpi=int(d.get("reports", {}).get("picture_dpi", 0)),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise Refusal("archive", f"{file}: missing or malformed entry ({exc})") from None
+        except UserError as exc:
+            raise Refusal("archive", str(exc)) from None
+
+
+def _toml_str(s: str) -> str:
+    """A TOML basic string (JSON's escapes are valid TOML escapes)."""
+    return json.dumps(s, ensure_ascii=True)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDir:
+    sequence: int
+    name: str
+    path: Path
+
+
+class Archive:
+    """Paths into one game folder, and safe reads from it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def game_toml(self) -> Path:
+        return self.root / "game.toml"
+
+    @property
+    def state_json(self) -> Path:
+        return self.root / "state.json"
+
+    @property
+    def turns(self) -> Path:
+        return self.root / "turns"
+
+    @property
+    def lock_path(self) -> Path:
+        return self.root / ".lock"
+
+    def exists(self) -> bool:
+        return self.game_toml.is_file()
+
+    def require(self) -> None:
+        if not self.root.is_dir() or not self.exists():
+            raise UserError(
+                f"{self.root}: not a game archive (no game.toml)",
+                hint="create one with `referee new`",
+            )
+
+    def read(self, path: Path, limit: int = MAX_ARCHIVE_FILE) -> bytes:
+        """Bytes of a file inside the archive; refuses symlinks, huge files and escapes."""
+        rel = self.rel(path)
+        if path.is_symlink():
+            raise Refusal("archive", f"{rel}: a symbolic link; an archive holds plain files")
+        try:
+            st = path.stat()
+        except OSError:
+            raise Refusal("archive", f"{rel}: missing") from None
+        if not path.is_file():
+            raise Refusal("archive", f"{rel}: not a regular file")
+        if st.st_size > limit:
+            raise Refusal("archive", f"{rel}: {st.st_size:,} bytes, over the {limit:,} limit")
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1)
+
+    def read_json(self, path: Path) -> Any:
+        data = self.read(path)
+        try:
+            return json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise Refusal("archive", f"{self.rel(path)}: not valid JSON ({exc})") from None
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def config(self) -> GameConfig:
+        data = self.read(self.game_toml, 1024 * 1024)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refusal("archive", "game.toml: not UTF-8") from None
+        return GameConfig.parse(text)
+
+    def turn_dirs(self) -> list[TurnDir]:
+        """The numbered turn folders, in order; refuses gaps, duplicates and strangers."""
+        if not self.turns.is_dir():
+            raise Refusal("archive", "turns/: missing")
+        out: list[TurnDir] = []
+        for p in sorted(self.turns.iterdir()):
+            if p.name.startswith(TMP_PREFIX):
+                continue  # an adjudication that never finished; ignored, removed on next run
+            m = TURN_RE.match(p.name)
+            if not m or p.is_symlink() or not p.is_dir():
+                raise Refusal(
+                    "archive",
+                    f"turns/{p.name}: not a turn folder",
+                    hint="turns/ holds only folders named NNN-what, as the referee writes them",
+                )
+            out.append(TurnDir(int(m.group(1)), p.name, p))
+        out.sort(key=lambda t: t.sequence)
+        for i, t in enumerate(out):
+            if t.sequence != i:
+                raise Refusal(
+                    "archive",
+                    f"turns/{t.name}: expected number {i:03d} here (a folder missing or doubled)",
+                )
+        if not out:
+            raise Refusal("archive", "turns/: no report 000")
+        return out
+
+    def stale_tmp_dirs(self) -> list[Path]:
+        if not self.turns.is_dir():
+            return []
+        return sorted(p for p in self.turns.iterdir() if p.name.startswith(TMP_PREFIX))
+
+    def key_files(self) -> list[Path]:
+        """Private-key-looking files inside the archive (which must never hold one)."""
+        found: list[Path] = []
+        for p in sorted(self.root.rglob("*")):
+            if p.is_file() and not p.is_symlink() and p.suffix == ".key":
+                found.append(p)
+            elif p.is_file() and p.stat().st_size < 64 * 1024:
+                try:
+                    head = p.read_bytes()[: 64 * 1024]
+                except OSError:
+                    continue
+                if b"PRIVATE KEY-----" in head or b'"format": "referee-seeds/1"' in head:
+                    found.append(p)
+        return found
+
+
+def module_sha256(root: Path) -> str:
+    """The hash of a module source: every regular file under ``root`` except dot-files, by
+    relative POSIX path in sorted order; text files with CRLF normalised to LF, so a Windows
+    checkout hashes the same. Replays use it to be sure they run the same rules data."""
+    h = hashlib.sha256()
+    files = sorted(
+        (p.relative_to(root).as_posix(), p)
+        for p in root.rglob("*")
+        if p.is_file()
+        and not any(
+            part.startswith(".") or part == "__pycache__" for part in p.relative_to(root).parts
+        )
+    )
+    for rel, p in files:
+        data = p.read_bytes()
+        if b"\x00" not in data:
+            data = data.replace(b"\r\n", b"\n")
+        h.update(rel.encode("utf-8") + b"\x00" + hashlib.sha256(data).digest())
+    return h.hexdigest()

@@ -1,0 +1,211 @@
+"""``referee new``: create a game archive and sign report 000, the set-up request.
+
+Report 000 fixes everything a replay needs and everything players must trust from the start:
+the module (by the hash of its source files), the ruleset, the scenario and optional rules,
+the players' and the referee's public keys (by the hash of ``game.toml``), the commitment to
+the dice seeds (``docs/dice.md``) and what the first player must send (``ruleset.awaiting``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.engine.ruleset import Ruleset, get_ruleset
+from referee.errors import UserError
+from referee.pbem import dice as dicemod
+from referee.pbem.archive import GITIGNORE, Archive, GameConfig, module_sha256, sha256_hex, slug
+from referee.pbem.keys import PrivateKey, PublicKey
+from referee.pbem.record import (
+    awaiting_info,
+    base_report,
+    build_turn_files,
+    phase_info,
+)
+from referee.pbem.transaction import write_turn
+from referee.safeio import write_bytes_atomic
+from referee.source.model import Module
+
+DEFAULT_PICTURE_DPI = 40
+SETUP_FOLDER = "000-setup-request"
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    game_dir: Path
+    game_id: str
+    seeds_path: Path
+    report_sha256: str
+    awaiting: dict[str, str] | None
+    config: GameConfig
+
+
+def refuse_private_inside(game_dir: Path, *paths: Path) -> None:
+    """A private key or seed file must never be inside the (public) archive."""
+    root = game_dir.resolve()
+    for p in paths:
+        try:
+            p.resolve().relative_to(root)
+        except ValueError:
+            continue
+        raise UserError(
+            f"{p} is inside the game archive {game_dir}, which players receive",
+            hint="keep private keys and --referee-dir outside the game folder",
+        )
+
+
+def create_game(
+    game_dir: Path,
+    module: Module,
+    *,
+    scenario: str,
+    players: dict[str, PublicKey],
+    referee_key: PrivateKey,
+    options: tuple[str, ...] = (),
+    game_id: str | None = None,
+    dice_length: int = dicemod.DEFAULT_LENGTH,
+    referee_dir: Path | None = None,
+    seed_root: bytes | None = None,
+    picture_dpi: int = DEFAULT_PICTURE_DPI,
+    ruleset: Ruleset | None = None,
+) -> NewGame:
+    gid = game_id or slug(game_dir.resolve().name)
+    if not dicemod.GAME_ID_RE.match(gid):
+        raise UserError(
+            f"game id {gid!r} is not allowed",
+            hint="use letters, digits, '-', '_' or '.' (at most 64), e.g. --game-id sf-2024-1",
+        )
+    if scenario not in module.scenarios:
+        raise UserError(
+            f"module {module.id} has no scenario {scenario!r}",
+            hint="scenarios: " + ", ".join(sorted(module.scenarios)),
+        )
+    sides = sorted(s.id for s in module.sides)
+    if sorted(players) != sides:
+        raise UserError(
+            f"name one public key per side: {', '.join(sides)} (got {', '.join(sorted(players))})",
+            hint="--player NATO=nato.pub --player Soviet=soviet.pub",
+        )
+    fps = [k.fingerprint for k in players.values()]
+    if len(set(fps)) != len(fps):
+        raise UserError("two sides have the same public key", hint="each player makes a key")
+    for o in options:
+        if o not in module.optional_rules:
+            raise UserError(
+                f"module {module.id} has no optional rule {o!r}",
+                hint="optional rules: " + (", ".join(sorted(module.optional_rules)) or "none"),
+            )
+    if not 0 <= picture_dpi <= 300:
+        raise UserError(f"picture dpi must be 0..300, not {picture_dpi}")
+    archive = Archive(game_dir)
+    if game_dir.exists():
+        if not game_dir.is_dir():
+            raise UserError(f"{game_dir} exists and is not a folder")
+        taken = [n for n in ("game.toml", "state.json", "turns") if (game_dir / n).exists()]
+        if taken:
+            raise UserError(
+                f"{game_dir} already holds a game ({', '.join(taken)})",
+                hint="choose a new folder",
+            )
+        keys = archive.key_files()
+        if keys:
+            raise UserError(
+                f"{keys[0]}: a private key or seed file inside the game folder",
+                hint="move private files out of the game folder; players receive the archive",
+            )
+    rs = ruleset or get_ruleset(module.ruleset)
+    options = tuple(sorted(set(options)))
+    state = rs.new_game(module, scenario, gid, options)
+    secret = dicemod.SeedSecret.new(gid, dice_length, seed_root)
+    folder = dicemod.referee_dir(gid, referee_dir)
+    refuse_private_inside(game_dir, folder)
+    cfg = GameConfig(
+        game_id=gid,
+        ruleset=rs.id,
+        scenario=scenario,
+        options=options,
+        module_id=module.id,
+        module_name=module.name,
+        module_version=module.version,
+        module_sha256=module_sha256(module.root),
+        referee=referee_key.public,
+        players=dict(players),
+        dice_algorithm=dicemod.ALGORITHM,
+        dice_head=secret.head.hex(),
+        dice_length=secret.length,
+        picture_dpi=picture_dpi,
+    )
+    toml_bytes = cfg.to_toml().encode()
+    report = base_report(
+        game_id=gid,
+        sequence=0,
+        title="set-up request",
+        previous_report=None,
+        game_toml_sha256=sha256_hex(toml_bytes),
+        module=module_info(cfg),
+        ruleset=rs.id,
+        scenario=scenario,
+        options=options,
+        referee_fingerprint=cfg.referee.fingerprint,
+    )
+    report.update(
+        players={
+            s: {"key": k.line(), "fingerprint": k.fingerprint} for s, k in sorted(players.items())
+        },
+        dice={"commitment": secret.commitment()},
+        orders=None,
+        before=None,
+        after=phase_info(state),
+        rolls=[],
+        events=[],
+        pending=[p.to_json() for p in state.pending],
+        awaiting=awaiting_info(module, rs, state),
+        score=dict(rs.score(module, state)),
+    )
+    files, rsha = build_turn_files(
+        module,
+        rs,
+        report=report,
+        state=state,
+        before=None,
+        events=(),
+        orders_text=None,
+        referee_key=referee_key,
+        picture_dpi=picture_dpi,
+    )
+    seeds_path = dicemod.save_secret(secret, folder)
+    try:
+        game_dir.mkdir(parents=True, exist_ok=True)
+        archive.turns.mkdir()
+        write_turn(archive, SETUP_FOLDER, files)
+        write_bytes_atomic(game_dir / ".gitignore", GITIGNORE.encode())
+        write_bytes_atomic(archive.game_toml, toml_bytes)
+        write_bytes_atomic(archive.state_json, files["state.json"])
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(seeds_path)
+        raise
+    return NewGame(game_dir, gid, seeds_path, rsha, report["awaiting"], cfg)
+
+
+def module_info(cfg: GameConfig) -> dict[str, str]:
+    return {
+        "id": cfg.module_id,
+        "name": cfg.module_name,
+        "version": cfg.module_version,
+        "sha256": cfg.module_sha256,
+    }
+
+
+_PLAYER_RE = re.compile(r"^([^=]+)=(.+)$")
+
+
+def parse_player_option(text: str) -> tuple[str, Path]:
+    """``SIDE=path/to/key.pub`` from ``--player``."""
+    m = _PLAYER_RE.match(text)
+    if not m:
+        raise UserError(f"--player {text!r}: expected SIDE=KEY.pub", hint="--player NATO=nato.pub")
+    return m.group(1).strip(), Path(m.group(2).strip())

@@ -1,0 +1,164 @@
+"""One turn folder's files: the signed record, its renderings, the views and the manifest.
+
+The record (``report.json``) is the authority: it holds the hash of the previous report
+(the chain), the orders hash, the revealed seed, every roll with its derivation, every event
+with its rule, the pending decisions, what the game awaits and the hash of the new state. It
+is signed (``report.json.sig``). Everything else in the folder is rendered from it and listed
+with its SHA-256 in ``manifest.json``, also signed, so changing any byte of any file is caught.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine.core import Event, GameState
+from referee.engine.ruleset import Ruleset
+from referee.pbem.archive import sha256_hex, slug
+from referee.pbem.envelope import SignatureBlock
+from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
+from referee.pbem.picture import position_png
+from referee.pbem.reports import render_html, render_markdown, templates_sha256
+from referee.source.model import Module
+
+REPORT_FORMAT = "referee-report/1"
+VIEW_FORMAT = "referee-view/1"
+MANIFEST_FORMAT = "referee-manifest/1"
+CONTEXT_MANIFEST = b"referee-manifest-v1\n"
+SIGNED_FILES = ("report.json", "report.json.sig", "manifest.json", "manifest.json.sig")
+
+
+def pretty_json(data: Any) -> bytes:
+    """Deterministic, diff-friendly JSON: sorted keys, two-space indent, final newline."""
+    return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+
+
+def sign_file(data: bytes, key: PrivateKey, context: bytes) -> bytes:
+    return SignatureBlock(key.public.fingerprint, key.sign(context, data)).armour().encode()
+
+
+def view_report(report: Mapping[str, Any], side: str) -> dict[str, Any]:
+    """The record as ``side`` may see it: events hidden from ``side`` left out."""
+    out = dict(report)
+    out["events"] = [e for e in report.get("events", []) if side not in e.get("hidden_from", [])]
+    return out
+
+
+def views(
+    module: Module,
+    ruleset: Ruleset,
+    report: dict[str, Any],
+    report_sha256: str,
+    state: GameState,
+) -> dict[str, bytes]:
+    """``view-<SIDE>.json`` and ``view-<SIDE>.md`` for every side (fog of war, ``view``)."""
+    out: dict[str, bytes] = {}
+    for s in module.sides:
+        seen = ruleset.view(module, state, s.id).to_json()
+        rep = view_report(report, s.id)
+        name = slug(s.id)
+        out[f"view-{name}.json"] = pretty_json(
+            {
+                "format": VIEW_FORMAT,
+                "side": s.id,
+                "report_sha256": report_sha256,
+                "report": rep,
+                "state": seen,
+            }
+        )
+        out[f"view-{name}.md"] = render_markdown(
+            module, rep, report_sha256, seen, viewer=s.id
+        ).encode()
+    return out
+
+
+def build_turn_files(
+    module: Module,
+    ruleset: Ruleset,
+    *,
+    report: dict[str, Any],
+    state: GameState,
+    before: GameState | None,
+    events: tuple[Event, ...],
+    orders_text: str | None,
+    referee_key: PrivateKey,
+    picture_dpi: int,
+) -> tuple[dict[str, bytes], str]:
+    """Every file of the turn folder, and the SHA-256 of its ``report.json``."""
+    state_bytes = state.canonical().encode()
+    report = dict(report)
+    report["state_sha256"] = sha256_hex(state_bytes)
+    report_bytes = pretty_json(report)
+    rsha = sha256_hex(report_bytes)
+    files: dict[str, bytes] = {
+        "report.json": report_bytes,
+        "report.json.sig": sign_file(report_bytes, referee_key, CONTEXT_REPORT),
+        "state.json": state_bytes,
+    }
+    if orders_text is not None:
+        files["orders.txt"] = orders_text.encode()
+    full = state.to_json()
+    files["report.md"] = render_markdown(module, report, rsha, full).encode()
+    picture = None
+    if picture_dpi > 0:
+        files["position.png"] = position_png(module, before, state, events, picture_dpi)
+        picture = "position.png"
+    files["report.html"] = render_html(module, report, rsha, full, picture).encode()
+    files.update(views(module, ruleset, report, rsha, state))
+    manifest = {
+        "format": MANIFEST_FORMAT,
+        "game_id": report["game_id"],
+        "sequence": report["sequence"],
+        "report_sha256": rsha,
+        "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
+    }
+    mbytes = pretty_json(manifest)
+    files["manifest.json"] = mbytes
+    files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
+    return files, rsha
+
+
+def phase_info(state: GameState) -> dict[str, Any]:
+    return {"turn": state.turn, "phase": state.phase, "active_side": state.active_side}
+
+
+def base_report(
+    *,
+    game_id: str,
+    sequence: int,
+    title: str,
+    previous_report: str | None,
+    game_toml_sha256: str,
+    module: Mapping[str, str],
+    ruleset: str,
+    scenario: str,
+    options: tuple[str, ...],
+    referee_fingerprint: str,
+) -> dict[str, Any]:
+    return {
+        "format": REPORT_FORMAT,
+        "game_id": game_id,
+        "sequence": sequence,
+        "title": title,
+        "previous_report": previous_report,
+        "game_toml_sha256": game_toml_sha256,
+        "module": dict(module),
+        "ruleset": ruleset,
+        "scenario": scenario,
+        "options": list(options),
+        "referee": {"fingerprint": referee_fingerprint},
+        "templates_sha256": templates_sha256(),
+    }
+
+
+def awaiting_info(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, str] | None:
+    """What the game waits for, or ``None`` when it is over (no active side, nothing owed)."""
+    if game_over(state):
+        return None
+    side, what = ruleset.awaiting(module, state)
+    return {"side": side, "what": what}
+
+
+def game_over(state: GameState) -> bool:
+    return state.active_side is None and not state.pending

@@ -1,0 +1,126 @@
+"""Turn reports for people: Markdown for an email body, HTML with the position picture.
+
+Both render from the Jinja2 templates in ``templates/reports/`` and only from the signed
+record (``report.json``), the position after it and the module, so ``referee verify`` can
+render the Markdown again and compare it byte for byte: the words a player reads say what
+the signed record says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+
+from referee.pbem.keys import short_fingerprint
+from referee.resources import templates_dir
+from referee.source.model import Module
+
+
+@lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir() / "reports")),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2")),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["short"] = short_fingerprint
+    return env
+
+
+@lru_cache(maxsize=1)
+def templates_sha256() -> str:
+    """The hash of the report templates. Recorded in every report, so ``verify`` re-renders
+    and compares the Markdown only when it has the very templates the referee used."""
+    h = hashlib.sha256()
+    for p in sorted((templates_dir() / "reports").glob("*.j2")):
+        h.update(p.name.encode() + b"\x00" + p.read_bytes().replace(b"\r\n", b"\n") + b"\x00")
+    return h.hexdigest()
+
+
+def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each side's pieces from a state's JSON: on the map by hex, off the map by box."""
+    pieces = module.pieces()
+    out: list[dict[str, Any]] = []
+    for side in module.sides:
+        on: list[dict[str, str]] = []
+        off: list[dict[str, str]] = []
+        for u in state.get("units", []):
+            if u.get("side") != side.id:
+                continue
+            p = pieces.get(u["id"])
+            row = {
+                "id": u["id"],
+                "name": p.unit.name if p else "",
+                "location": u.get("location") or "",
+                "box": u.get("box") or "",
+                "status": ", ".join(u.get("status", [])),
+            }
+            (on if u.get("location") else off).append(row)
+        on.sort(key=lambda r: (r["location"], r["id"]))
+        off.sort(key=lambda r: (r["box"], r["id"]))
+        out.append({"id": side.id, "name": side.name, "on_board": on, "off_board": off})
+    return out
+
+
+def next_header(report: dict[str, Any], report_sha256: str) -> str | None:
+    """The header lines the awaited player copies to the top of the next orders."""
+    aw = report.get("awaiting")
+    if not aw:
+        return None
+    lines = [
+        f"game: {report['game_id']}",
+        f"turn: {report['after']['turn']}",
+        f"side: {aw['side']}",
+    ]
+    if not report.get("pending"):
+        lines.append(f"phase: {report['after']['phase']}")
+    lines.append(f"previous-report: {report_sha256}")
+    if report.get("pending"):
+        lines += ["", "[answer]"] + [f"answer {p['id']} OPTION" for p in report["pending"]]
+    return "\n".join(lines)
+
+
+def _context(
+    module: Module,
+    report: dict[str, Any],
+    report_sha256: str,
+    state: dict[str, Any],
+    viewer: str | None,
+) -> dict[str, Any]:
+    return {
+        "r": report,
+        "report_sha256": report_sha256,
+        "viewer": viewer,
+        "positions": positions(module, state),
+        "next_header": next_header(report, report_sha256),
+        "module_name": module.name,
+    }
+
+
+def render_markdown(
+    module: Module,
+    report: dict[str, Any],
+    report_sha256: str,
+    state: dict[str, Any],
+    viewer: str | None = None,
+) -> str:
+    ctx = _context(module, report, report_sha256, state, viewer)
+    return _env().get_template("report.md.j2").render(ctx)
+
+
+def render_html(
+    module: Module,
+    report: dict[str, Any],
+    report_sha256: str,
+    state: dict[str, Any],
+    picture: str | None,
+) -> str:
+    ctx = _context(module, report, report_sha256, state, None)
+    ctx["picture"] = picture
+    return _env().get_template("report.html.j2").render(ctx)

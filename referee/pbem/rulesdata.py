@@ -1,0 +1,51 @@
+"""The rules data of a game: the module source it was created with, found and checked.
+
+``game.toml`` records the module's id, version and the SHA-256 of its source files
+(:func:`referee.pbem.archive.module_sha256`). Adjudication and verification load a module
+source (``--module SRC``, ``--example NAME``, by default the bundled example with the game's
+module id) and refuse it unless its hash matches: a replay with other rules data would prove
+nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.errors import UserError
+from referee.pbem.archive import GameConfig, module_sha256
+from referee.source.model import Module
+
+
+def module_source(cfg: GameConfig, src: Path | None, example: str | None) -> Path:
+    from referee.resources import example_names, example_path
+
+    if src is not None:
+        return src
+    name = example or cfg.module_id
+    p = example_path(name)
+    if p is None:
+        raise UserError(
+            f"no bundled module {name!r} for game {cfg.game_id}",
+            hint="give the module source with --module SRC (bundled: "
+            + (", ".join(example_names()) or "none")
+            + ")",
+        )
+    return p
+
+
+def load_game_module(cfg: GameConfig, folder: Path) -> Module:
+    """Load ``folder`` and check it is the module the game was created with."""
+    from referee.source.loader import load_module
+
+    got = module_sha256(folder)
+    if got != cfg.module_sha256:
+        raise UserError(
+            f"{folder}: this module source is not the one game {cfg.game_id} was created with "
+            f"(source SHA-256 {got[:16]}..., the game records {cfg.module_sha256[:16]}...)",
+            hint=f"use the {cfg.module_id} {cfg.module_version} source the game started with",
+        )
+    module, diags = load_module(folder)
+    if module is None:
+        first = diags.errors[0] if diags.errors else "unknown error"
+        raise UserError(f"{folder}: the module source does not load: {first}")
+    return module

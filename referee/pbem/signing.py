@@ -1,0 +1,82 @@
+"""``referee sign``: a player signs an orders file, with its envelope filled in.
+
+With ``--game GAME_DIR`` the envelope is checked and completed from the archive: ``game:``
+and ``side:`` (the side whose key signs) and ``turn:`` are added when missing and must agree
+when present; ``previous-report:`` is set to the SHA-256 of the latest report. An existing
+signature block is replaced (the body is signed again).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.engine.core import GameState
+from referee.errors import UserError
+from referee.pbem.archive import Archive, sha256_hex
+from referee.pbem.envelope import (
+    SignatureBlock,
+    normalise_body,
+    read_header,
+    set_header,
+    sign_body,
+    split_block,
+)
+from referee.pbem.keys import PrivateKey
+
+
+@dataclass(frozen=True, slots=True)
+class Signed:
+    body: str
+    block: SignatureBlock
+    notes: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return self.body + self.block.armour()
+
+
+def sign_orders(text: str, file: str, key: PrivateKey, game_dir: Path | None = None) -> Signed:
+    above, old = split_block(text, file)
+    notes: list[str] = []
+    if old is not None:
+        notes.append("replaced the old signature block")
+    body = normalise_body(above)
+    if game_dir is not None:
+        body = _fill_envelope(body, file, key, Archive(game_dir), notes)
+    return Signed(body, sign_body(body, key), tuple(notes))
+
+
+def _fill_envelope(
+    body: str, file: str, key: PrivateKey, archive: Archive, notes: list[str]
+) -> str:
+    archive.require()
+    cfg = archive.config()
+    side = cfg.side_of(key.public.fingerprint)
+    if side is None:
+        raise UserError(
+            f"{key.name}.key is not a player key of game {cfg.game_id}",
+            hint="players: " + ", ".join(f"{s} {k.short}" for s, k in sorted(cfg.players.items())),
+        )
+    turns = archive.turn_dirs()
+    latest = sha256_hex(archive.read(turns[-1].path / "report.json"))
+    state = GameState.from_json(archive.read_json(turns[-1].path / "state.json"))
+    h = read_header(body)
+    for name, have, want in (
+        ("game", h.game, cfg.game_id),
+        ("side", h.side, side),
+        ("turn", None if h.turn is None else str(h.turn), str(state.turn)),
+    ):
+        if have is None:
+            body = set_header(body, name, want)
+            notes.append(f"added '{name}: {want}'")
+        elif have != want:
+            raise UserError(
+                f"{file}:{h.lines.get(name, 1)}: '{name}: {have}' does not match game "
+                f"{cfg.game_id} ({name} should be {want})",
+                hint=f"the game waits for {state.active_side} in Game-Turn {state.turn}",
+            )
+    if h.previous_report != latest:
+        body = set_header(body, "previous-report", latest)
+        notes.append(f"set 'previous-report:' to turns/{turns[-1].name}")
+    return normalise_body(body)

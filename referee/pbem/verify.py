@@ -1,0 +1,377 @@
+"""``referee verify``: anyone can check a game archive without trusting the referee.
+
+Checks, in order, stopping at the first failure (later ones would only repeat it):
+
+* ``game.toml`` parses; the module source hashes to what it records;
+* every turn folder: the referee's signatures on ``manifest.json`` and ``report.json``, every
+  file's SHA-256 against the manifest, no file missing or added;
+* the hash chain: each report names the SHA-256 of the one before it, and of ``game.toml``;
+* report 000: its players and dice commitment are those of ``game.toml``;
+* every orders file: signed by the key of the side it names, answering the report before it;
+* the dice: each revealed seed hashes to the one before it (the first to the committed head),
+  every roll recomputes from the seed and the orders hash;
+* the replay: from the set-up, every step validated and resolved again with those dice gives
+  the same rolls, events, decisions and position, and the same Markdown reports and views;
+* ``state.json`` is the latest position (or, after an interrupted adjudication, the one
+  before it: accepted, with a note saying how to complete it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import Ruleset, get_ruleset
+from referee.errors import UserError
+from referee.pbem import dice as dicemod
+from referee.pbem.adjudicate import parse_orders_text
+from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
+from referee.pbem.envelope import open_envelope, split_block
+from referee.pbem.keys import CONTEXT_REPORT, PublicKey
+from referee.pbem.problems import Refusal
+from referee.pbem.record import (
+    CONTEXT_MANIFEST,
+    MANIFEST_FORMAT,
+    REPORT_FORMAT,
+    SIGNED_FILES,
+    awaiting_info,
+    views,
+)
+from referee.pbem.reports import render_markdown, templates_sha256
+from referee.source.model import Module
+
+
+class VerifyFailure(Exception):
+    """One failed check: the file it is about, the check's name, and what is wrong."""
+
+    def __init__(self, file: str, check: str, message: str) -> None:
+        super().__init__(f"{file}: {check}: {message}")
+        self.file = file
+        self.check = check
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": False, "file": self.file, "check": self.check, "message": self.message}
+
+
+@dataclass(slots=True)
+class Verified:
+    game_id: str
+    reports: int
+    last_report: str
+    last_report_sha256: str
+    referee: str
+    players: dict[str, str]
+    rolls: int
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "game_id": self.game_id,
+            "reports": self.reports,
+            "last_report": self.last_report,
+            "last_report_sha256": self.last_report_sha256,
+            "referee_fingerprint": self.referee,
+            "player_fingerprints": dict(self.players),
+            "rolls": self.rolls,
+            "notes": list(self.notes),
+        }
+
+
+def _check_sig(
+    archive: Archive, data_path: Path, sig_path: Path, key: PublicKey, ctx: bytes
+) -> bytes:
+    """The bytes of ``data_path``, after checking the referee's signature on them."""
+    rel, srel = archive.rel(data_path), archive.rel(sig_path)
+    data = archive.read(data_path)
+    try:
+        text = archive.read(sig_path, 64 * 1024).decode("ascii")
+        above, block = split_block(text, srel)
+    except (Refusal, UnicodeDecodeError) as exc:
+        raise VerifyFailure(srel, "signature", f"unreadable signature ({exc})") from None
+    if block is None or above.strip() or block.armour() != text:
+        raise VerifyFailure(srel, "signature", "not a signature block as the referee writes it")
+    if block.fingerprint != key.fingerprint:
+        raise VerifyFailure(srel, "signature", "made by a key that is not the referee's")
+    if not key.verify(ctx, data, block.signature):
+        raise VerifyFailure(
+            rel, "signature", f"does not match its signature {sig_path.name}: one was changed"
+        )
+    return data
+
+
+def find_archive(target: Path) -> tuple[Path, int | None]:
+    """A game folder, or a ``report.json`` inside one (verify up to that report)."""
+    if target.is_file():
+        turn = target.resolve().parent
+        root = turn.parent.parent
+        if turn.parent.name != "turns" or not (root / "game.toml").is_file():
+            raise Refusal(
+                "archive",
+                f"{target}: a report must be verified inside its game archive "
+                "(GAME_DIR/turns/NNN-.../report.json)",
+            )
+        try:
+            return root, int(turn.name.split("-", 1)[0])
+        except ValueError:
+            raise Refusal("archive", f"{target}: not inside a numbered turn folder") from None
+    return target, None
+
+
+def verify_archive(
+    game_dir: Path,
+    module: Module,
+    *,
+    upto: int | None = None,
+    ruleset: Ruleset | None = None,
+) -> Verified:
+    """Every check of the module docstring; raises :class:`VerifyFailure`."""
+    archive = Archive(game_dir)
+    try:
+        archive.require()
+        cfg = archive.config()
+        turns = archive.turn_dirs()
+        toml_sha = sha256_hex(archive.read(archive.game_toml))
+    except Refusal as exc:
+        raise VerifyFailure(str(game_dir), "archive", exc.message) from None
+    except UserError as exc:
+        raise VerifyFailure(str(game_dir), "archive", str(exc)) from None
+    if module_sha256(module.root) != cfg.module_sha256:
+        raise VerifyFailure("game.toml", "module", "the module source given is not the game's")
+    rs = ruleset or get_ruleset(cfg.ruleset)
+    if upto is not None:
+        turns = turns[: upto + 1]
+    prev_sha: str | None = None
+    prev_seed = bytes.fromhex(cfg.dice_head)
+    state: GameState | None = None
+    rolls = 0
+    skipped_render = 0
+    last_sha = ""
+    for t in turns:
+        rep, rsha, state_bytes = _check_folder(archive, t, cfg.referee)
+        f = f"turns/{t.name}/report.json"
+        expect = {
+            "format": REPORT_FORMAT,
+            "sequence": t.sequence,
+            "game_id": cfg.game_id,
+            "previous_report": prev_sha,
+            "game_toml_sha256": toml_sha,
+            "ruleset": cfg.ruleset,
+            "scenario": cfg.scenario,
+        }
+        if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
+            raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
+        for key, want in expect.items():
+            if rep.get(key) != want:
+                check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
+                raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+        if rep.get("state_sha256") != sha256_hex(state_bytes):
+            raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
+        if t.sequence == 0:
+            _check_setup(cfg, rep, f)
+            new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
+        else:
+            assert state is not None
+            new, prev_seed = _replay_step(
+                archive, t, rep, module, rs, cfg, state, prev_sha or "", prev_seed
+            )
+            rolls += len(rep.get("rolls", []))
+        if new.canonical().encode() != state_bytes:
+            raise VerifyFailure(
+                f"turns/{t.name}/state.json", "replay", "the replayed position differs"
+            )
+        want_aw = awaiting_info(module, rs, new)
+        if rep.get("awaiting") != want_aw or rep.get("pending") != [
+            p.to_json() for p in new.pending
+        ]:
+            raise VerifyFailure(f, "replay", "awaiting/pending differ from the replay")
+        if rep.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
+            raise VerifyFailure(f, "replay", "the score differs from the replay")
+        if rep.get("templates_sha256") == templates_sha256():
+            _check_renderings(archive, t, module, rs, rep, rsha, new)
+        else:
+            skipped_render += 1
+        state, prev_sha, last_sha = new, rsha, rsha
+    out = Verified(
+        game_id=cfg.game_id,
+        reports=len(turns),
+        last_report=f"turns/{turns[-1].name}",
+        last_report_sha256=last_sha,
+        referee=cfg.referee.fingerprint,
+        players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
+        rolls=rolls,
+    )
+    if skipped_render:
+        out.notes.append(
+            f"{skipped_render} report(s) were rendered with other report templates (another "
+            "referee version): their Markdown was checked by hash and signature only"
+        )
+    if upto is None:
+        _check_current_state(archive, turns, out)
+    return out
+
+
+def _check_folder(archive: Archive, t: TurnDir, referee: PublicKey) -> tuple[dict, str, bytes]:
+    base = f"turns/{t.name}"
+    try:
+        mbytes = _check_sig(
+            archive,
+            t.path / "manifest.json",
+            t.path / "manifest.json.sig",
+            referee,
+            CONTEXT_MANIFEST,
+        )
+        manifest = json.loads(mbytes)
+        if manifest.get("format") != MANIFEST_FORMAT:
+            raise VerifyFailure(f"{base}/manifest.json", "manifest", "not a referee manifest")
+        listed = dict(manifest["files"])
+        present = sorted(p.name for p in t.path.iterdir())
+        for name in present:
+            if name not in listed and name not in SIGNED_FILES:
+                raise VerifyFailure(f"{base}/{name}", "manifest", "a file the referee never wrote")
+        for name in [*sorted(listed), *SIGNED_FILES]:
+            if name not in present:
+                raise VerifyFailure(f"{base}/{name}", "manifest", "missing")
+        for name, want in sorted(listed.items()):
+            if sha256_hex(archive.read(t.path / name)) != want:
+                raise VerifyFailure(f"{base}/{name}", "hash", "changed since the referee signed it")
+        rbytes = _check_sig(
+            archive, t.path / "report.json", t.path / "report.json.sig", referee, CONTEXT_REPORT
+        )
+        rsha = sha256_hex(rbytes)
+        if manifest.get("report_sha256") != rsha:
+            raise VerifyFailure(f"{base}/manifest.json", "manifest", "names another report.json")
+        rep = json.loads(rbytes)
+        state_bytes = archive.read(t.path / "state.json")
+    except Refusal as exc:
+        raise VerifyFailure(base, "archive", exc.message) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise VerifyFailure(base, "record", f"malformed ({exc})") from None
+    if not isinstance(rep, dict):
+        raise VerifyFailure(f"{base}/report.json", "record", "not a report")
+    return rep, rsha, state_bytes
+
+
+def _check_setup(cfg: Any, rep: dict[str, Any], f: str) -> None:
+    players = {s: k.fingerprint for s, k in cfg.players.items()}
+    got = {s: (p or {}).get("fingerprint") for s, p in (rep.get("players") or {}).items()}
+    if got != players:
+        raise VerifyFailure(f, "players", "the players' keys differ from game.toml")
+    commit = (rep.get("dice") or {}).get("commitment") or {}
+    if (commit.get("head"), commit.get("length"), commit.get("algorithm")) != (
+        cfg.dice_head,
+        cfg.dice_length,
+        cfg.dice_algorithm,
+    ):
+        raise VerifyFailure(f, "dice commitment", "differs from game.toml")
+
+
+def _replay_step(
+    archive: Archive,
+    t: TurnDir,
+    rep: dict[str, Any],
+    module: Module,
+    rs: Ruleset,
+    cfg: Any,
+    state: GameState,
+    prev_sha: str,
+    prev_seed: bytes,
+) -> tuple[GameState, bytes]:
+    base = f"turns/{t.name}"
+    f = f"{base}/report.json"
+    o = rep.get("orders") or {}
+    of = f"{base}/orders.txt"
+    try:
+        text = archive.read(t.path / "orders.txt").decode("utf-8")
+    except (Refusal, UnicodeDecodeError) as exc:
+        raise VerifyFailure(of, "orders", str(exc)) from None
+    try:
+        env = open_envelope(text, str(o.get("name") or "orders.txt"))
+    except Refusal as exc:
+        raise VerifyFailure(of, "orders signature", exc.message) from None
+    if env.block is None or env.stored_text() != text:
+        raise VerifyFailure(of, "orders", "not stored as the referee stores orders")
+    side = env.header.side or ""
+    if env.block is None or side not in cfg.players or not env.signed_by(cfg.players[side]):
+        raise VerifyFailure(of, "orders signature", f"not signed by the key of side {side!r}")
+    if env.sha256 != o.get("sha256") or o.get("side") != side:
+        raise VerifyFailure(f, "record", "the recorded orders hash or side is not orders.txt's")
+    if env.header.previous_report != prev_sha:
+        raise VerifyFailure(of, "hash chain", "the orders answer another report")
+    if env.header.game != cfg.game_id:
+        raise VerifyFailure(of, "orders", "the orders are for another game")
+    want_side, _ = rs.awaiting(module, state)
+    if side != want_side or env.header.turn != state.turn:
+        raise VerifyFailure(of, "orders", f"out of turn: the game waited for {want_side}")
+    d = rep.get("dice") or {}
+    try:
+        seed = bytes.fromhex(str(d.get("seed")))
+    except ValueError:
+        raise VerifyFailure(f, "dice seed chain", "the revealed seed is not hex") from None
+    if d.get("seed_index") != t.sequence or not dicemod.links(seed, prev_seed):
+        raise VerifyFailure(
+            f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
+        )
+    problems = dicemod.check_rolls(list(rep.get("rolls", [])), seed, t.sequence, env.sha256)
+    if problems:
+        raise VerifyFailure(f, "dice", "; ".join(problems))
+    try:
+        doc = parse_orders_text(rs, env.body, env.file)
+    except Refusal as exc:
+        raise VerifyFailure(of, "replay", f"the orders do not parse: {exc}") from None
+    violations = rs.validate(module, state, doc)
+    if violations:
+        raise VerifyFailure(of, "replay", f"the orders break the rules: {violations[0]}")
+    dice = dicemod.CommittedDice(seed, t.sequence, env.sha256)
+    outcome = rs.resolve(module, state, doc, dice)
+    if [r.to_json() for r in outcome.rolls] != rep.get("rolls"):
+        raise VerifyFailure(f, "replay", "the replay rolls different dice")
+    got_events = json.loads(json.dumps([e.to_json() for e in outcome.events]))
+    if got_events != rep.get("events"):
+        raise VerifyFailure(f, "replay", "the replay's events differ from the record")
+    return outcome.state, seed
+
+
+def _check_renderings(
+    archive: Archive,
+    t: TurnDir,
+    module: Module,
+    rs: Ruleset,
+    rep: dict[str, Any],
+    rsha: str,
+    state: GameState,
+) -> None:
+    """The Markdown report and the per-side views say what the record says."""
+    want = {"report.md": render_markdown(module, rep, rsha, state.to_json()).encode()}
+    want.update(views(module, rs, rep, rsha, state))
+    for name, data in sorted(want.items()):
+        if archive.read(t.path / name) != data:
+            raise VerifyFailure(
+                f"turns/{t.name}/{name}", "rendering", "does not say what report.json records"
+            )
+
+
+def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) -> None:
+    try:
+        current = archive.read(archive.state_json)
+    except Refusal as exc:
+        raise VerifyFailure("state.json", "state", exc.message) from None
+    if current == archive.read(turns[-1].path / "state.json"):
+        pass
+    elif len(turns) >= 2 and current == archive.read(turns[-2].path / "state.json"):
+        out.notes.append(
+            f"state.json is the position before turns/{turns[-1].name}: an adjudication was "
+            "interrupted after writing its report; `referee adjudicate GAME_DIR` completes it"
+        )
+    else:
+        raise VerifyFailure("state.json", "state", "is not the position of the latest report")
+    stale = archive.stale_tmp_dirs()
+    if stale:
+        out.notes.append(f"ignored {len(stale)} unfinished turns/.tmp-* folder(s)")
+    found = archive.key_files()
+    if found:
+        out.notes.append(f"WARNING: {archive.rel(found[0])} looks like a private key or seeds")
