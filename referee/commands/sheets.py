@@ -1,0 +1,66 @@
+"""``referee sheets SRC``: printable counter sheets (PDF), optionally PNG previews."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from referee.commands.common import load_checked, print_json, resolve_source
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def sheets(
+        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
+        example: str | None = typer.Option(
+            None, "--example", help="Use a bundled example instead, e.g. sixth_fleet."
+        ),
+        out: Path = typer.Option(Path("build"), "-o", "--out", help="Output folder."),
+        paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
+        bleed: str = typer.Option(
+            "0", "--bleed", help="Bleed round each counter, e.g. 0.0625in or 1.5mm (default 0)."
+        ),
+        alignment_test: bool = typer.Option(
+            False, "--alignment-test", help="Write a printer alignment test sheet instead."
+        ),
+        png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    ) -> None:
+        """Write <id>-counters.pdf: every counter of the mix at exact size, with cut lines,
+        crop marks and mirrored back pages for long-edge duplex printing."""
+        from referee.render.playaids import write_sheets
+        from referee.render.sheets import paper_size, parse_length_in
+
+        paper_size(paper)  # refuse bad options before any work
+        if bleed.strip() not in ("", "0"):
+            parse_length_in(bleed)
+        folder = resolve_source(src, example)
+        module = load_checked(folder, quiet=quiet or as_json)
+        show = not quiet and not as_json
+        if show:
+            from referee.render.sheets import has_backs, sheet_pieces
+
+            total = 0 if alignment_test else len(sheet_pieces(module))
+            total *= 2 if has_backs(module) else 1
+            with typer.progressbar(length=total, label="counters", file=sys.stderr) as bar:
+                result = write_sheets(
+                    module,
+                    out,
+                    paper=paper,
+                    bleed=bleed,
+                    alignment_test=alignment_test,
+                    png=png,
+                    progress=bar.update,
+                )
+        else:
+            result = write_sheets(
+                module, out, paper=paper, bleed=bleed, alignment_test=alignment_test, png=png
+            )
+        if as_json:
+            print_json(result.to_json())
+        else:
+            for p in result.files:
+                typer.echo(str(p))

@@ -1,0 +1,507 @@
+"""Counter faces: the one rendering path for the VASSAL pieces and the printed counter sheet.
+
+A face is drawn from DATA: the module's ``[counter]`` layouts (boxes in fractions of the
+counter's side), the roster row and the nationality colours. Classic 1970s style: the
+nationality colour as background, text in the nationality's text colour, a thin darker border,
+the unit-type silhouette in the middle and the values along the bottom, printed
+AA-AS-ASW-MA-DEF-ECM [3.2] (air units print their Range Allowance in the MA place [3.23]).
+
+Text is measured with the shipped fonts and shrunk to fit its box, never clipped. Within one box
+of one layout every counter of the mix uses the same type size (the smallest that fits all of
+them), so a sheet reads evenly, as die-cut counters do. If a text cannot fit at the legible
+minimum (:data:`MIN_TEXT_PT`), rendering stops with an error naming the unit and the box.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, UnidentifiedImageError
+
+from referee.errors import UserError
+from referee.render.colors import contrast_text, darken, parse_color
+from referee.render.fonts import face_name, pil_font
+from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
+from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
+
+MIN_TEXT_PT = 4.0  # smallest printed type we accept on a counter (about 1.4 mm)
+MAX_IMAGE_PIXELS = 4096  # per side
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+IMAGE_FORMATS = ("PNG", "JPEG")
+
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class BoxFit:
+    """One text box of one face, measured: ``box`` and ``ink`` are pixel rects (x0, y0, x1,
+    y1) in the counter image at ``dpi``. ``fits`` is the promise the renderer keeps."""
+
+    unit: str
+    back: bool
+    layout: str
+    index: int
+    template: str
+    text: str
+    font: str
+    size_px: float
+    size_pt: float
+    dpi: int
+    box: Rect
+    ink: Rect
+
+    @property
+    def fits(self) -> bool:
+        bx0, by0, bx1, by1 = self.box
+        ix0, iy0, ix1, iy1 = self.ink
+        return ix0 >= bx0 and iy0 >= by0 and ix1 <= bx1 and iy1 <= by1
+
+    @property
+    def legible(self) -> bool:
+        return self.size_pt >= MIN_TEXT_PT - 1e-6
+
+
+# ---- which layout, which faces ---------------------------------------------------------------
+def face_layout(module: Module, unit: UnitDef, back: bool = False) -> CounterLayout:
+    """The layout of a face: the category's layout (else ``default``, else the first) on the
+    front; the layout ``unit.back`` names on the back."""
+    layouts = module.counter.layouts
+    if back:
+        if unit.back is None:
+            raise UserError(f"unit {unit.id} has no back face")
+        if unit.back not in layouts:
+            raise UserError(
+                f"{unit.origin}: unit {unit.id}: back face names unknown counter layout "
+                f"{unit.back!r}",
+                hint="layouts: " + ", ".join(sorted(layouts)),
+            )
+        return layouts[unit.back]
+    name = module.counter.category_layouts.get(unit.category)
+    if name in layouts:
+        return layouts[name]
+    if "default" in layouts:
+        return layouts["default"]
+    if not layouts:
+        raise UserError("the module declares no counter layout", hint="add [[counter.layout]]")
+    return layouts[sorted(layouts)[0]]
+
+
+def counter_faces(module: Module) -> list[tuple[UnitDef, bool]]:
+    """Every face to render, in roster order: each row's front, then its back if it has one."""
+    out: list[tuple[UnitDef, bool]] = []
+    for u in module.units:
+        out.append((u, False))
+        if u.back:
+            out.append((u, True))
+    return out
+
+
+def counter_px(module: Module, dpi: int | None = None) -> int:
+    """Side of a counter image in pixels: ``round(size_in * dpi)``."""
+    return round(module.counter.size_in * (dpi or module.counter.dpi))
+
+
+# ---- text -------------------------------------------------------------------------------------
+def unit_fields(module: Module, unit: UnitDef) -> dict[str, str]:
+    """The values a layout text template may name (``{AA}``, ``{number}``, ``{type}``...)."""
+    fields = {v.key: str(unit.values.get(v.key, "")) for v in module.values}
+    fields.update(
+        id=unit.id,
+        number=unit.number,
+        name=unit.name,
+        type=unit.type,
+        nationality=unit.nationality,
+        side=unit.side,
+        fleet=unit.fleet,
+        category=unit.category,
+        range_or_ma=str(unit.values.get("MA", "")),
+    )
+    return fields
+
+
+def fill_template(template: str, fields: Mapping[str, str], where: str) -> str:
+    try:
+        return string.Formatter().vformat(template, (), dict(fields)).strip()
+    except (KeyError, ValueError, IndexError) as exc:
+        raise UserError(
+            f"{where}: cannot fill counter text {template!r}: {exc}",
+            hint="fields are written {AA}, {number}, {type}, {name}...; "
+            "a literal brace is {{ or }}",
+        ) from None
+
+
+def box_shows(box: LayoutBox, unit: UnitDef) -> bool:
+    """A box with ``when = "flag"`` shows only on units with that flag (e.g. the daylight band
+    [9.52], the carrier "C" [3.2])."""
+    return box.when is None or unit.has(box.when)
+
+
+def _box_rect(box: LayoutBox, side: int, offset: int = 0) -> Rect:
+    """A layout box in whole pixels, rounded inward so measured ink that fits the rect is
+    inside the box the designer drew."""
+    eps = 1e-6
+    return (
+        float(offset + math.ceil(box.x * side - eps)),
+        float(offset + math.ceil(box.y * side - eps)),
+        float(offset + math.floor((box.x + box.w) * side + eps)),
+        float(offset + math.floor((box.y + box.h) * side + eps)),
+    )
+
+
+def _pad(side: int) -> float:
+    return max(1.0, round(side * 0.012))
+
+
+def _ink(text: str, font: str, size: float) -> Rect:
+    return tuple(float(v) for v in pil_font(font, size).getbbox(text, anchor="ls"))  # type: ignore[return-value]
+
+
+def _max_size(text: str, font: str, width: float, height: float) -> float:
+    """The largest type size (px, 1/8 px steps) whose ink fits ``width`` x ``height``."""
+    lo, hi = 0.0, max(1.0, height * 1.6)
+
+    def fits(size: float) -> bool:
+        x0, y0, x1, y1 = _ink(text, font, size)
+        return x1 - x0 <= width and y1 - y0 <= height
+
+    if fits(hi):
+        return hi
+    for _ in range(14):
+        mid = (lo + hi) / 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return round(lo * 8 - 0.5) / 8 if lo >= 0.125 else 0.0
+
+
+def _text_boxes(module: Module, unit: UnitDef, back: bool) -> list[tuple[int, LayoutBox, str]]:
+    """The text and mark boxes of a face that show, with their filled-in text."""
+    layout = face_layout(module, unit, back)
+    fields = unit_fields(module, unit)
+    out = []
+    for i, box in enumerate(layout.boxes):
+        if box.kind not in ("text", "mark") or not box_shows(box, unit):
+            continue
+        where = f"unit {unit.id} ({'back' if back else 'front'}, layout {layout.name!r} box {i})"
+        text = fill_template(box.text, fields, where)
+        if text:
+            out.append((i, box, text))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Sizing:
+    font: str
+    size_px: float
+
+
+_SIZING_CACHE: dict[tuple[int, int], tuple[Module, dict[tuple[str, int], _Sizing]]] = {}
+
+
+def _sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
+    """One type size per (layout, box): the largest that fits every face using that box.
+
+    The box's own font is used unless the condensed face lets the text be at least 5 % larger
+    (long value lines on a half-inch counter). Raises a UserError naming the first unit and box
+    whose text cannot fit at :data:`MIN_TEXT_PT`.
+    """
+    key = (id(module), dpi)
+    hit = _SIZING_CACHE.get(key)
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    side = counter_px(module, dpi)
+    pad = _pad(side)
+    min_px = MIN_TEXT_PT * dpi / 72.0
+    # (layout, box) -> {font: (size, unit, text)} keeping the most constraining text
+    best: dict[tuple[str, int], dict[str, tuple[float, str, str]]] = {}
+    for unit, back in counter_faces(module):
+        layout = face_layout(module, unit, back)
+        for i, box, text in _text_boxes(module, unit, back):
+            bx0, by0, bx1, by1 = _box_rect(box, side)
+            w, h = bx1 - bx0 - 2 * pad, by1 - by0
+            own = face_name(box.font)
+            fonts = [own] if own == "condensed" else [own, "condensed"]
+            slot = best.setdefault((layout.name, i), {})
+            for f in fonts:
+                size = _max_size(text, f, w, h)
+                if f not in slot or size < slot[f][0]:
+                    slot[f] = (size, unit.id, text)
+    out: dict[tuple[str, int], _Sizing] = {}
+    for (lname, i), by_font in sorted(best.items()):
+        own = face_name(module.counter.layouts[lname].boxes[i].font)
+        font = own
+        if "condensed" in by_font and by_font["condensed"][0] > by_font[own][0] * 1.05:
+            font = "condensed"
+        size, unit_id, text = by_font[font]
+        if size < min_px:
+            box = module.counter.layouts[lname].boxes[i]
+            raise UserError(
+                f"unit {unit_id}: text {text!r} does not fit box {i} of counter layout "
+                f"{lname!r} ({box.w:.2f} x {box.h:.2f} of a {module.counter.size_in} in "
+                f"counter) at the legible minimum of {MIN_TEXT_PT} pt",
+                hint="widen or heighten the box in [[counter.layout.box]], shorten the text, "
+                "or use a larger counter.size_in",
+            )
+        out[(lname, i)] = _Sizing(font, size)
+    if len(_SIZING_CACHE) > 32:
+        _SIZING_CACHE.clear()
+    _SIZING_CACHE[key] = (module, out)
+    return out
+
+
+def _placement(
+    text: str, font: str, size: float, rect: Rect, align: str, pad: float
+) -> tuple[tuple[int, int], Rect]:
+    """Where to draw ``text`` (baseline-left origin, whole pixels) so its ink is centred
+    vertically and aligned horizontally inside ``rect``; and the ink rect there."""
+    x0, y0, x1, y1 = _ink(text, font, size)
+    bx0, by0, bx1, by1 = rect
+    if align == "left":
+        ox = bx0 + pad - x0
+    elif align == "right":
+        ox = bx1 - pad - x1
+    else:
+        ox = (bx0 + bx1) / 2 - (x0 + x1) / 2
+    oy = (by0 + by1) / 2 - (y0 + y1) / 2
+    ix, iy = math.floor(ox + 0.5), math.floor(oy + 0.5)  # not banker's rounding
+    # rounding to whole pixels must not push the ink out of the box
+    if ix + x0 < bx0:
+        ix += 1
+    if ix + x1 > bx1:
+        ix -= 1
+    if iy + y0 < by0:
+        iy += 1
+    if iy + y1 > by1:
+        iy -= 1
+    return (ix, iy), (ix + x0, iy + y0, ix + x1, iy + y1)
+
+
+# ---- images -----------------------------------------------------------------------------------
+def _image_path(module: Module, unit: UnitDef) -> Path:
+    from referee.safeio import UnsafeInput, resolve_inside
+
+    assert unit.image is not None
+    try:
+        return resolve_inside(module.root, unit.image, what="image")
+    except UnsafeInput as exc:
+        raise UserError(f"{unit.origin}: unit {unit.id}: {exc.message}", hint=exc.hint) from None
+
+
+@lru_cache(maxsize=64)
+def _load_image(path: str, mtime_ns: int, size: int, where: str) -> Image.Image:
+    if size > MAX_IMAGE_BYTES:
+        raise UserError(
+            f"{where}: image {Path(path).name} is {size:,} bytes; the limit is {MAX_IMAGE_BYTES:,}",
+            hint="use a small PNG or JPEG (a counter is half an inch)",
+        )
+    try:
+        with Image.open(path) as im:
+            if im.format not in IMAGE_FORMATS:
+                raise UserError(
+                    f"{where}: {Path(path).name} is a {im.format} image; only PNG and JPEG "
+                    "are accepted",
+                    hint="convert it to PNG",
+                )
+            if max(im.size) > MAX_IMAGE_PIXELS:
+                raise UserError(
+                    f"{where}: image {Path(path).name} is {im.size[0]} x {im.size[1]} px; "
+                    f"the limit is {MAX_IMAGE_PIXELS} px a side",
+                    hint="scale it down; 300 px is plenty for a half-inch counter",
+                )
+            im.load()
+            return im.convert("RGBA")
+    except UserError:
+        raise
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
+        raise UserError(
+            f"{where}: {Path(path).name} is not a readable PNG or JPEG image ({exc})",
+            hint="name a PNG or JPEG file in the units.csv image column",
+        ) from None
+
+
+def unit_image(module: Module, unit: UnitDef) -> Image.Image:
+    """The roster's picture for a unit, checked: PNG/JPEG, at most 4096 px a side and 8 MB."""
+    path = _image_path(module, unit)
+    where = f"{unit.origin}: unit {unit.id}"
+    try:
+        st = path.stat()
+    except OSError:
+        raise UserError(
+            f"{where}: image {unit.image!r} not found", hint="check the image column"
+        ) from None
+    if not path.is_file():
+        raise UserError(f"{where}: image {unit.image!r} is not a file")
+    return _load_image(str(path), st.st_mtime_ns, st.st_size, where)
+
+
+def _paste_image(canvas: Image.Image, picture: Image.Image, rect: Rect) -> None:
+    from referee.render.symbols import fit_rect
+
+    x0, y0, x1, y1 = fit_rect(rect, picture.width / picture.height)
+    w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
+    scaled = picture.resize((w, h), Image.Resampling.LANCZOS)
+    canvas.paste(scaled, (round(x0), round(y0)), scaled)
+
+
+# ---- drawing ----------------------------------------------------------------------------------
+def face_colors(module: Module, unit: UnitDef, layout: CounterLayout) -> tuple[str, str]:
+    """Background and default text colour of a face."""
+    nat = module.nationalities.get(unit.nationality)
+    if layout.background:
+        return layout.background, contrast_text(layout.background)
+    if nat is None:
+        return "#FFFFFF", "#000000"
+    return nat.color, nat.text_color
+
+
+def symbol_key(module: Module, unit: UnitDef) -> str:
+    """The silhouette to draw: the unit type's ``symbol`` attribute, else by category."""
+    attrs = module.unit_types.get(unit.type, {})
+    key = attrs.get("symbol")
+    if key:
+        return key
+    return CATEGORY_DEFAULT.get(unit.category, "destroyer")
+
+
+def border_px(dpi: int) -> int:
+    return max(1, round(dpi / 150))
+
+
+def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int = 0) -> Image.Image:
+    layout = face_layout(module, unit, back)
+    side = counter_px(module, dpi)
+    bg, ink = face_colors(module, unit, layout)
+    full = side + 2 * bleed_px
+    img = Image.new("RGB", (full, full), parse_color(bg))
+    draw = ImageDraw.Draw(img)
+    sizings = _sizings(module, dpi)
+    texts = {i: text for i, _box, text in _text_boxes(module, unit, back)}
+    pad = _pad(side)
+    for i, box in enumerate(layout.boxes):
+        if not box_shows(box, unit):
+            continue
+        rect = _box_rect(box, side, bleed_px)
+        color = box.color or ink
+        if box.kind == "band":
+            fill = box.fill or module.side(unit.side).color
+            draw.rectangle(
+                [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
+                fill=parse_color(fill),
+            )
+        elif box.kind in ("symbol", "image"):
+            if box.fill:
+                draw.rectangle(
+                    [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
+                    fill=parse_color(box.fill),
+                )
+            if unit.image:
+                _paste_image(img, unit_image(module, unit), rect)
+            else:
+                draw_symbol(img, symbol_key(module, unit), rect, parse_color(color))
+        elif i in texts:
+            sizing = sizings[(layout.name, i)]
+            if box.fill:
+                draw.rectangle(
+                    [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
+                    fill=parse_color(box.fill),
+                )
+            (ox, oy), _ = _placement(texts[i], sizing.font, sizing.size_px, rect, box.align, pad)
+            draw.text(
+                (ox, oy),
+                texts[i],
+                font=pil_font(sizing.font, sizing.size_px),
+                fill=parse_color(color),
+                anchor="ls",
+            )
+    _border(draw, bg, side, bleed_px, dpi)
+    return img
+
+
+def _border(draw: ImageDraw.ImageDraw, bg: str, side: int, offset: int, dpi: int) -> None:
+    bw = border_px(dpi)
+    draw.rectangle(
+        [offset, offset, offset + side - 1, offset + side - 1],
+        outline=darken(bg, 0.45),
+        width=bw,
+    )
+
+
+def render_counter(
+    module: Module, unit: UnitDef, *, back: bool = False, dpi: int | None = None
+) -> Image.Image:
+    """One counter face as an RGB image exactly ``round(size_in * dpi)`` pixels square."""
+    return _render(module, unit, back, dpi or module.counter.dpi)
+
+
+def render_counter_bleed(
+    module: Module, unit: UnitDef, *, back: bool = False, dpi: int | None = None, bleed_px: int
+) -> Image.Image:
+    """The same face with the background carried ``bleed_px`` beyond every edge (for printing
+    with bleed): the counter itself sits at ``(bleed_px, bleed_px)``, pixel for pixel the image
+    :func:`render_counter` makes."""
+    return _render(module, unit, back, dpi or module.counter.dpi, bleed_px)
+
+
+def render_blank(
+    module: Module, unit: UnitDef, *, dpi: int | None = None, bleed_px: int = 0
+) -> Image.Image:
+    """The neutral back of a single-sided counter: its nationality colour and border only."""
+    d = dpi or module.counter.dpi
+    side = counter_px(module, d)
+    nat = module.nationalities.get(unit.nationality)
+    bg = nat.color if nat else "#FFFFFF"
+    img = Image.new("RGB", (side + 2 * bleed_px,) * 2, parse_color(bg))
+    _border(ImageDraw.Draw(img), bg, side, bleed_px, d)
+    return img
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    """Deterministic PNG: fixed compression level, no text chunks, no time, no dpi."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6, optimize=False)
+    return buf.getvalue()
+
+
+def counter_png(
+    module: Module, unit: UnitDef, *, back: bool = False, dpi: int | None = None
+) -> bytes:
+    return png_bytes(render_counter(module, unit, back=back, dpi=dpi))
+
+
+def fit_report(module: Module, dpi: int | None = None) -> list[BoxFit]:
+    """Every text box of every face, measured where the renderer draws it."""
+    d = dpi or module.counter.dpi
+    side = counter_px(module, d)
+    pad = _pad(side)
+    sizings = _sizings(module, d)
+    out: list[BoxFit] = []
+    for unit, back in counter_faces(module):
+        layout = face_layout(module, unit, back)
+        for i, box, text in _text_boxes(module, unit, back):
+            s = sizings[(layout.name, i)]
+            rect = _box_rect(box, side)
+            _, ink = _placement(text, s.font, s.size_px, rect, box.align, pad)
+            out.append(
+                BoxFit(
+                    unit=unit.id,
+                    back=back,
+                    layout=layout.name,
+                    index=i,
+                    template=box.text,
+                    text=text,
+                    font=s.font,
+                    size_px=s.size_px,
+                    size_pt=s.size_px * 72.0 / d,
+                    dpi=d,
+                    box=rect,
+                    ink=ink,
+                )
+            )
+    return out

@@ -1,0 +1,330 @@
+"""A small vector drawing model with two back ends: PDF (reportlab) and PNG (Pillow).
+
+Charts and counter sheets are described once, as a :class:`Drawing` of rectangles, lines,
+circles, polygons, text and pictures in points (1/72 in, origin top-left, y down), and then
+drawn by either back end. So the PDF page and its PNG preview come from the same geometry, and
+tests can check positions on the drawing itself. The PDF keeps text as text (crisp at any
+printer resolution, searchable) in the shipped DejaVu fonts, embedded.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from referee.render.colors import parse_color
+from referee.render.fonts import pil_font
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    points: tuple[Point, ...]
+    color: str = "#000000"
+    width: float = 0.5
+    dash: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Circle:
+    x: float
+    y: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = "#000000"
+    width: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    points: tuple[Point, ...]
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """``text`` with its baseline at ``y``; ``anchor`` start|middle|end says what ``x`` is."""
+
+    x: float
+    y: float
+    text: str
+    font: str = "regular"
+    size: float = 8.0
+    color: str = "#000000"
+    anchor: str = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A raster image placed at ``x, y`` (top-left) and ``w`` x ``h`` points."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    image: Image.Image = field(compare=False)
+
+
+Item = Rect | Line | Circle | Polygon | Text | Picture
+
+
+@dataclass(slots=True)
+class Drawing:
+    width: float
+    height: float
+    items: list[Item] = field(default_factory=list)
+
+    def add(self, *items: Item) -> None:
+        self.items.extend(items)
+
+    def extend(self, items: Sequence[Item]) -> None:
+        self.items.extend(items)
+
+    def placed(self, dx: float, dy: float, scale: float = 1.0) -> list[Item]:
+        """This drawing's items moved by ``dx, dy`` after scaling by ``scale`` (for packing
+        charts on a page)."""
+        return [_transform(it, dx, dy, scale) for it in self.items]
+
+
+def _transform(it: Item, dx: float, dy: float, k: float) -> Item:
+    def p(pt: Point) -> Point:
+        return (pt[0] * k + dx, pt[1] * k + dy)
+
+    if isinstance(it, Rect):
+        return Rect(
+            it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.fill, it.stroke, it.width * k
+        )
+    if isinstance(it, Line):
+        dash = (it.dash[0] * k, it.dash[1] * k) if it.dash else None
+        return Line(tuple(p(q) for q in it.points), it.color, it.width * k, dash)
+    if isinstance(it, Circle):
+        return Circle(it.x * k + dx, it.y * k + dy, it.r * k, it.fill, it.stroke, it.width * k)
+    if isinstance(it, Polygon):
+        return Polygon(tuple(p(q) for q in it.points), it.fill, it.stroke, it.width * k)
+    if isinstance(it, Text):
+        return Text(
+            it.x * k + dx, it.y * k + dy, it.text, it.font, it.size * k, it.color, it.anchor
+        )
+    return Picture(it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.image)
+
+
+# ---- PNG ---------------------------------------------------------------------------------------
+def to_image(drawing: Drawing, dpi: float, *, supersample: int = 2) -> Image.Image:
+    """Rasterise ``drawing`` at ``dpi`` (RGB, white paper), oversampled for smooth lines."""
+    k = dpi / 72.0 * supersample
+    w = max(1, round(drawing.width * dpi / 72.0))
+    h = max(1, round(drawing.height * dpi / 72.0))
+    img = Image.new("RGB", (w * supersample, h * supersample), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    for it in drawing.items:
+        _draw_pil(img, draw, it, k)
+    if supersample == 1:
+        return img
+    return img.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def _lw(width: float, k: float) -> int:
+    return max(1, round(width * k))
+
+
+def _draw_pil(img: Image.Image, draw: ImageDraw.ImageDraw, it: Item, k: float) -> None:
+    if isinstance(it, Rect):
+        box = [it.x * k, it.y * k, (it.x + it.w) * k, (it.y + it.h) * k]
+        draw.rectangle(
+            box,
+            fill=parse_color(it.fill) if it.fill else None,
+            outline=parse_color(it.stroke) if it.stroke else None,
+            width=_lw(it.width, k) if it.stroke else 0,
+        )
+    elif isinstance(it, Line):
+        pts = [(x * k, y * k) for x, y in it.points]
+        if it.dash is None:
+            draw.line(pts, fill=parse_color(it.color), width=_lw(it.width, k))
+        else:
+            for a, b in itertools.pairwise(pts):
+                _dash(draw, a, b, it.dash[0] * k, it.dash[1] * k, it.color, _lw(it.width, k))
+    elif isinstance(it, Circle):
+        r = it.r * k
+        draw.ellipse(
+            [it.x * k - r, it.y * k - r, it.x * k + r, it.y * k + r],
+            fill=parse_color(it.fill) if it.fill else None,
+            outline=parse_color(it.stroke) if it.stroke else None,
+            width=_lw(it.width, k) if it.stroke else 0,
+        )
+    elif isinstance(it, Polygon):
+        pts = [(x * k, y * k) for x, y in it.points]
+        if it.fill:
+            draw.polygon(pts, fill=parse_color(it.fill))
+        if it.stroke:
+            draw.line([*pts, pts[0]], fill=parse_color(it.stroke), width=_lw(it.width, k))
+    elif isinstance(it, Text):
+        if not it.text:
+            return
+        anchor = {"start": "ls", "middle": "ms", "end": "rs"}[it.anchor]
+        draw.text(
+            (it.x * k, it.y * k),
+            it.text,
+            font=pil_font(it.font, it.size * k),
+            fill=parse_color(it.color),
+            anchor=anchor,
+        )
+    elif isinstance(it, Picture):
+        w, h = max(1, round(it.w * k)), max(1, round(it.h * k))
+        pic = (
+            it.image
+            if it.image.size == (w, h)
+            else it.image.resize((w, h), Image.Resampling.LANCZOS)
+        )
+        img.paste(pic.convert("RGB"), (round(it.x * k), round(it.y * k)))
+
+
+def _dash(
+    draw: ImageDraw.ImageDraw, a: Point, b: Point, on: float, off: float, color: str, width: int
+) -> None:
+    import math
+
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length == 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    s = 0.0
+    while s < length:
+        e = min(length, s + on)
+        draw.line(
+            [(a[0] + ux * s, a[1] + uy * s), (a[0] + ux * e, a[1] + uy * e)],
+            fill=parse_color(color),
+            width=width,
+        )
+        s = e + off
+
+
+# ---- PDF ---------------------------------------------------------------------------------------
+def pdf_bytes(pages: Sequence[Drawing], *, title: str, subject: str = "") -> bytes:
+    """A PDF with one page per drawing, each page the drawing's size.
+
+    Deterministic: reportlab's invariant mode (fixed dates and document id), fixed metadata,
+    the shipped fonts embedded as subsets, identical images stored once.
+    """
+    from reportlab.pdfgen.canvas import Canvas
+
+    from referee.render.fonts import register_pdf_fonts
+
+    names = register_pdf_fonts()
+    buf = io.BytesIO()
+    first = pages[0] if pages else Drawing(612, 792)
+    c = Canvas(
+        buf,
+        pagesize=(first.width, first.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=names["regular"],
+        initialFontSize=8,
+    )
+    c.setTitle(title)
+    c.setAuthor("referee")
+    c.setCreator("referee")
+    c.setSubject(subject)
+    images: dict[int, object] = {}
+    for page in pages or [first]:
+        c.setPageSize((page.width, page.height))
+        for it in page.items:
+            _draw_pdf(c, it, page.height, names, images)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def _rgb(value: str):
+    from reportlab.lib.colors import Color
+
+    r, g, b = parse_color(value)
+    return Color(r / 255.0, g / 255.0, b / 255.0)
+
+
+def _draw_pdf(c, it: Item, page_h: float, names: dict[str, str], images: dict) -> None:
+    from reportlab.lib.utils import ImageReader
+
+    from referee.render.fonts import face_name
+
+    if isinstance(it, Rect):
+        if it.fill:
+            c.setFillColor(_rgb(it.fill))
+        if it.stroke:
+            c.setStrokeColor(_rgb(it.stroke))
+            c.setLineWidth(it.width)
+        c.rect(
+            it.x,
+            page_h - it.y - it.h,
+            it.w,
+            it.h,
+            stroke=1 if it.stroke else 0,
+            fill=1 if it.fill else 0,
+        )
+    elif isinstance(it, Line):
+        c.setStrokeColor(_rgb(it.color))
+        c.setLineWidth(it.width)
+        c.setDash(list(it.dash) if it.dash else [])
+        path = c.beginPath()
+        x, y = it.points[0]
+        path.moveTo(x, page_h - y)
+        for x, y in it.points[1:]:
+            path.lineTo(x, page_h - y)
+        c.drawPath(path, stroke=1, fill=0)
+        if it.dash:
+            c.setDash([])
+    elif isinstance(it, Circle):
+        if it.fill:
+            c.setFillColor(_rgb(it.fill))
+        if it.stroke:
+            c.setStrokeColor(_rgb(it.stroke))
+            c.setLineWidth(it.width)
+        c.circle(it.x, page_h - it.y, it.r, stroke=1 if it.stroke else 0, fill=1 if it.fill else 0)
+    elif isinstance(it, Polygon):
+        if it.fill:
+            c.setFillColor(_rgb(it.fill))
+        if it.stroke:
+            c.setStrokeColor(_rgb(it.stroke))
+            c.setLineWidth(it.width)
+        path = c.beginPath()
+        x, y = it.points[0]
+        path.moveTo(x, page_h - y)
+        for x, y in it.points[1:]:
+            path.lineTo(x, page_h - y)
+        path.close()
+        c.drawPath(path, stroke=1 if it.stroke else 0, fill=1 if it.fill else 0)
+    elif isinstance(it, Text):
+        if not it.text:
+            return
+        c.setFillColor(_rgb(it.color))
+        c.setFont(names[face_name(it.font)], it.size)
+        y = page_h - it.y
+        if it.anchor == "middle":
+            c.drawCentredString(it.x, y, it.text)
+        elif it.anchor == "end":
+            c.drawRightString(it.x, y, it.text)
+        else:
+            c.drawString(it.x, y, it.text)
+    elif isinstance(it, Picture):
+        reader = images.get(id(it.image))
+        if reader is None:
+            reader = ImageReader(it.image.convert("RGB"))
+            images[id(it.image)] = reader
+        c.drawImage(reader, it.x, page_h - it.y - it.h, it.w, it.h)

@@ -1,0 +1,139 @@
+"""Build the printable play aids and write them: the I/O edge of ``referee sheets`` and
+``referee charts``.
+
+Every output is made in memory first and written only when all of it has been made, each file
+atomically (temporary file, fsync, rename): a refused input leaves no file behind and a crash
+never leaves half a PDF.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.errors import UserError
+from referee.safeio import write_bytes_atomic
+from referee.source.model import Module
+
+PREVIEW_DPI = 100
+
+
+@dataclass(slots=True)
+class Written:
+    kind: str
+    files: list[Path] = field(default_factory=list)
+    pages: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "files": [str(p) for p in self.files],
+            "pages": self.pages,
+            **self.details,
+        }
+
+
+def _write_all(outputs: list[tuple[Path, bytes]]) -> list[Path]:
+    for path, data in outputs:
+        write_bytes_atomic(path, data)
+    return [p for p, _ in outputs]
+
+
+def _out_dir(out: Path) -> Path:
+    if out.exists() and not out.is_dir():
+        raise UserError(f"output folder {out} is a file", hint="name a folder with -o")
+    return out
+
+
+def build_sheets(
+    module: Module,
+    out: Path,
+    *,
+    paper: str = "letter",
+    bleed: str = "0",
+    alignment_test: bool = False,
+    png: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[tuple[Path, bytes]], Written]:
+    """The counter-sheet PDF (and previews) as bytes, not yet written."""
+    from referee.render.counters import png_bytes
+    from referee.render.drawing import pdf_bytes, to_image
+    from referee.render.sheets import (
+        alignment_pages,
+        counter_pages,
+        face_images,
+        parse_length_in,
+        sheet_geometry,
+        sheet_pieces,
+    )
+
+    bleed_in = parse_length_in(bleed) if bleed.strip() not in ("", "0") else 0.0
+    dpi = module.counter.dpi
+    geo = sheet_geometry(paper, module.counter.size_in, bleed_in, dpi)
+    folder = _out_dir(out)
+    if alignment_test:
+        pages = alignment_pages(module, geo)
+        name = f"{module.id}-alignment-test"
+        title = f"{module.name}: printer alignment test"
+    else:
+        bleed_px = round(bleed_in * dpi)
+        pages = counter_pages(module, geo, face_images(module, bleed_px), progress=progress)
+        name = f"{module.id}-counters"
+        title = f"{module.name} {module.version}: counter sheets"
+    outputs = [(folder / f"{name}.pdf", pdf_bytes(pages, title=title, subject="counter sheet"))]
+    if png:
+        for i, page in enumerate(pages, 1):
+            outputs.append(
+                (folder / f"{name}-p{i:02d}.png", png_bytes(to_image(page, PREVIEW_DPI)))
+            )
+    info = Written(
+        "sheets",
+        pages=len(pages),
+        details={
+            "paper": geo.paper,
+            "counters": 0 if alignment_test else len(sheet_pieces(module)),
+            "columns": geo.columns,
+            "rows": geo.rows,
+            "pitch_pt": round(geo.pitch, 4),
+            "bleed_in": round(geo.bleed_pt / 72.0, 5),
+        },
+    )
+    return outputs, info
+
+
+def write_sheets(module: Module, out: Path, **kwargs: Any) -> Written:
+    outputs, info = build_sheets(module, out, **kwargs)
+    info.files = _write_all(outputs)
+    return info
+
+
+def build_charts(
+    module: Module, out: Path, *, paper: str = "letter", dpi: int = 150
+) -> tuple[list[tuple[Path, bytes]], Written]:
+    """The charts PDF and one PNG per chart, as bytes, not yet written."""
+    from referee.render.charts import build_charts as make
+    from referee.render.charts import charts_pdf
+    from referee.render.counters import png_bytes
+    from referee.render.drawing import to_image
+
+    folder = _out_dir(out)
+    charts = make(module)
+    pdf, pages = charts_pdf(module, charts, paper)
+    outputs = [(folder / f"{module.id}-charts.pdf", pdf)]
+    for ch in charts:
+        outputs.append(
+            (folder / f"{module.id}-chart-{ch.name}.png", png_bytes(to_image(ch.drawing, dpi)))
+        )
+    info = Written(
+        "charts", pages=pages, details={"paper": paper, "charts": [c.name for c in charts]}
+    )
+    return outputs, info
+
+
+def write_charts(module: Module, out: Path, **kwargs: Any) -> Written:
+    outputs, info = build_charts(module, out, **kwargs)
+    info.files = _write_all(outputs)
+    return info
