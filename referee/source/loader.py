@@ -424,6 +424,16 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
             optional,
         )
 
+    if counter is not None:
+        for u in units:
+            if u.back is not None and u.back not in counter.layouts:
+                diags.error(
+                    u.origin.file,
+                    u.origin.line,
+                    f"unit {u.id}: back face names unknown counter layout {u.back!r}",
+                    hint=did_you_mean(u.back, list(counter.layouts))
+                    or "layouts: " + ", ".join(counter.layouts),
+                )
     if not units and "units" in files and not diags.errors:
         diags.error(str(files["units"]), None, "the unit roster is empty")
 
@@ -683,7 +693,7 @@ def _load_counter(
                     w=geo["w"],
                     h=geo["h"],
                     text=str(text),
-                    font=str(b.get("font", "bold")),
+                    font=_font(ctx, f, tt.key_line("font", start=bl), b),
                     align=str(b.get("align", "center")),
                     color=b.get("color"),
                     fill=b.get("fill"),
@@ -716,6 +726,17 @@ def _load_counter(
         layouts=layouts,
         category_layouts={str(k): str(v) for k, v in cat_layouts.items()},
     )
+
+
+FONTS = ("regular", "bold", "condensed")
+
+
+def _font(ctx: Ctx, file: str, line: int | None, box: dict[str, Any]) -> str:
+    font = str(box.get("font", "bold"))
+    if font not in FONTS:
+        ctx.diags.error(file, line, f"unknown font {font!r}", hint="fonts: " + ", ".join(FONTS))
+        return "bold"
+    return font
 
 
 def _load_optional(ctx: Ctx, data: dict, tt: TomlText) -> dict[str, OptionalRule]:
@@ -1412,6 +1433,14 @@ def _load_map(
                 and terrain[hexes[hid]["terrain"]].costs.get("air", 1) is None
             ):
                 d.error(name, ln, f"airbase {hid} is on terrain air units cannot enter")
+            if countries and hid in hexes and hexes[hid]["country"] is None:
+                d.error(
+                    name,
+                    ln,
+                    f"airbase {hid} is at sea: the [country] layer of the map "
+                    "picture gives that hex no country",
+                    hint="airbases sit on land or coast; check the hex id",
+                )
             airbases[hid] = Airbase(hid, nat, str(t.get("name", "")), Origin(name, ln))
     defended: dict[str, DefendedHex] = {}
     for i, t in enumerate(_list_of_tables(ctx, name, data, "defended", tt)):

@@ -411,6 +411,12 @@ def _build(
             pool = _pool(ctx, r, ln, t, expand, hex_ok, map_def, pieces, nats, sides)
             if pool is None:
                 continue
+            if pool.carrier is not None and pool.carrier not in in_force:
+                d.error(
+                    r.file,
+                    r.tt.key_line("carrier", start=ln),
+                    f"[[pool]]: carrier {pool.carrier} is not in this scenario's [forces]",
+                )
             for pid in pool.units:
                 claim(pid, r, ln, "[[pool]]")
                 if pid not in in_force:
@@ -507,6 +513,16 @@ def _build(
                     str(t.get("text", "")),
                     str(t.get("rule", "")),
                 )
+            )
+    ids = {b.id for b in bonuses}
+    for b in bonuses:
+        req = b.params.get("requires")
+        if req is not None and req not in ids:
+            d.error(
+                f,
+                None,
+                f"victory bonus {b.id!r} requires unknown bonus {req!r}",
+                hint=did_you_mean(str(req), ids),
             )
     # every starting unit must be placed somehow
     for side, ids in forces.items():
@@ -681,9 +697,18 @@ def _pool(
             return None
         for pid in units:
             u = pieces[pid]
+            lnum, col = r.tt.value_pos(pid, start=ln)
             if u.category != "air" or not u.has("carrier"):
-                lnum, col = r.tt.value_pos(pid, start=ln)
                 d.error(r.file, lnum, f"[[pool]]: {pid} is not a carrier-based air unit", col=col)
+            elif u.nationality != pieces[carrier].nationality:
+                d.error(
+                    r.file,
+                    lnum,
+                    f"[[pool]]: {pid} ({u.nationality}) cannot use "
+                    f"{carrier} ({pieces[carrier].nationality}): carrier air uses carriers "
+                    "of its own nationality [9.61]",
+                    col=col,
+                )
     elif where == "hexes":
         hexes = tuple(h for h in (hex_ok(r, ln, x, "[[pool]]") for x in t.get("hexes", [])) if h)
     if where in ("setup_code", "airbase", "hexes"):

@@ -243,3 +243,55 @@ def test_unknown_keys_are_reported(mini: Path, edit: Edit) -> None:
     )
     e = one(mini, "unknown key 'all_land_hexsids' in [[place]]")
     assert e.startswith("map.toml:")
+
+
+def test_airbase_at_sea(mini: Path, edit: Edit) -> None:
+    edit(mini / "map.toml", 'hex = "0608"\nnationality = "So"', 'hex = "0605"\nnationality = "So"')
+    one(mini, "airbase 0605 is at sea")
+
+
+def test_back_face_names_an_unknown_layout(mini: Path, edit: Edit) -> None:
+    edit(mini / "units.csv", "4,4,carrier,2,air_returning", "4,4,carrier,2,air_retrning")
+    e = one(mini, "unknown counter layout 'air_retrning'")
+    assert e.startswith("units.csv:4:") and "did you mean 'air_returning'" in e
+
+
+def test_unknown_font(mini: Path, edit: Edit) -> None:
+    edit(
+        mini / "module.toml",
+        'align = "left"',
+        'align = "left"\nfont = "comic"',
+    )
+    one(mini, "unknown font 'comic'")
+
+
+def test_carrier_air_of_another_nationality(mini: Path, edit: Edit) -> None:
+    """US carrier air uses US carriers only [9.61]."""
+    edit(
+        mini / "module.toml",
+        '[[nationality]]\ncode = "So"',
+        '[[nationality]]\ncode = "Fr"\nname = "France"\nside = "NATO"\ncolor = "#C0D0F0"'
+        '\n\n[[nationality]]\ncode = "So"',
+    )
+    edit(mini / "units.csv", "US-F4,NATO,US,", "US-F4,NATO,Fr,")
+    e = one(mini, "cannot use US-CV-1 (US)")
+    assert "[9.61]" in e and e.startswith("scenarios/skirmish.toml:")
+
+
+def test_carrier_pool_needs_its_carrier_in_play(mini: Path, edit: Edit) -> None:
+    edit(mini / "scenarios" / "skirmish.toml", 'NATO = ["US-CV-1", ', "NATO = [")
+    edit(
+        mini / "scenarios" / "skirmish.toml",
+        '[[fixed]]\nunit = "US-CV-1"\nhex = "0203"\nrule = "11.1A"\n',
+        "",
+    )
+    one(mini, "carrier US-CV-1 is not in this scenario's [forces]")
+
+
+def test_victory_bonus_requires_a_known_bonus(mini: Path, edit: Edit) -> None:
+    edit(
+        mini / "scenarios" / "skirmish.toml",
+        'rule = "13.11"',
+        'rule = "13.11"\nrequires = "israel_cut"',
+    )
+    one(mini, "requires unknown bonus 'israel_cut'")
