@@ -373,6 +373,22 @@ class Board(Protocol):
 
     def is_edge(self, location: str) -> bool: ...
 
+    def entry_cost(self, location: str, category: str) -> int | None:
+        """Cost for a unit category to enter; ``None`` when it may not enter."""
+        ...
+
+    def hexside_blocked(self, a: str, b: str, kind: str) -> bool:
+        """Whether the boundary between two adjacent locations stops ``kind``."""
+        ...
+
+    def blocks_zoc(self, location: str) -> bool: ...
+
+    def edge_of(self, location: str) -> tuple[str, ...]:
+        """The named map edges a location lies on."""
+        ...
+
+    def locations_in_area(self, area: str) -> tuple[str, ...]: ...
+
 
 # ---- the outcome of one adjudication step --------------------------------------------------
 

@@ -1,0 +1,235 @@
+"""``referee state new|show``: make the position before set-up, and look at a position.
+
+Also the helpers ``validate`` and ``options`` share: reading a state file (bounded, UTF-8,
+a clear message for anything else) and finding its module (``--module``, ``--example``, or the
+bundled example whose module id the state names).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from referee.errors import UserError
+
+
+def read_state(path: Path):  # -> GameState
+    """A state file as a GameState; anything else is a UserError (exit 2), never a traceback."""
+    from referee.engine.core import GameState
+    from referee.safeio import UnsafeInput, read_text
+
+    try:
+        text = read_text(path, limit=32 * 1024 * 1024)
+    except UnsafeInput as exc:
+        raise UserError(str(exc)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(
+            f"{path}:{exc.lineno}:{exc.colno}: not a JSON state file: {exc.msg}",
+            hint="pass the state.json written by `referee state new`",
+        ) from None
+    except RecursionError:
+        raise UserError(f"{path}: JSON nested too deep") from None
+    try:
+        return GameState.from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise UserError(
+            f"{path}: not a referee state file ({exc})",
+            hint="pass the state.json written by `referee state new`",
+        ) from None
+
+
+def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
+    """The module a state belongs to: ``--module``/``--example`` or the bundled example with
+    the state's module id."""
+    from referee.commands.common import load_checked, resolve_source
+    from referee.resources import example_names, example_path
+
+    if src is not None or example is not None:
+        module = load_checked(resolve_source(src, example), quiet=True)
+    else:
+        module = None
+        for name in example_names():
+            p = example_path(name)
+            if p is None:
+                continue
+            if _module_id(p / "module.toml") == state.module_id:
+                module = load_checked(p, quiet=True)
+                break
+        if module is None:
+            raise UserError(
+                f"no bundled example has module id {state.module_id!r}",
+                hint="name the module source with --module SRC",
+            )
+    if module.id != state.module_id:
+        raise UserError(f"the state is for module {state.module_id!r}, not {module.id!r}")
+    if state.scenario not in module.scenarios:
+        raise UserError(f"module {module.id!r} has no scenario {state.scenario!r}")
+    return module
+
+
+def _module_id(toml_path: Path) -> str | None:
+    import tomllib
+
+    try:
+        return str(tomllib.loads(toml_path.read_text("utf-8"))["module"]["id"])
+    except (OSError, KeyError, TypeError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return None
+
+
+def summary_lines(module: Any, state: Any) -> list[str]:
+    from referee.engine.ruleset import get_ruleset
+
+    rs = get_ruleset(state.ruleset)
+    side, what = rs.awaiting(module, state)
+    lines = [
+        f"game {state.game_id}: {module.name}, scenario {state.scenario}",
+        f"now: {what}" + (f" (awaiting {side})" if side else ""),
+    ]
+    if state.options:
+        lines.append("optional rules: " + ", ".join(state.options))
+    for pd in state.pending:
+        lines.append(
+            f"pending {pd.id} [{pd.rule}] {pd.side}: {pd.prompt}: " + " | ".join(pd.options)
+        )
+    for s in module.sides:
+        lines.append(f"{s.id}:")
+        for h, ids in sorted(state.stacks.items()):
+            mine = [u for u in ids if state.units[u].side == s.id]
+            if mine:
+                lines.append(
+                    f"  {h}: "
+                    + " ".join(
+                        u + ("*" if "returning" in state.units[u].status else "") for u in mine
+                    )
+                )
+        boxes: dict[str, list[str]] = {}
+        for u in sorted(state.units.values(), key=lambda x: x.id):
+            if u.side == s.id and u.location is None:
+                boxes.setdefault(u.box or "?", []).append(u.id)
+        for b, ids in sorted(boxes.items()):
+            lines.append(f"  [{b}] " + " ".join(ids))
+    sc = rs.score(module, state)
+    lines.append(
+        f"score: net {sc.get('net')} ({sc.get('level')})  VP "
+        + ", ".join(f"{k} {v}" for k, v in sorted(dict(sc.get("vp", {})).items()))
+    )
+    return lines
+
+
+def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None = None) -> None:
+    """The board with the position drawn on it (and optional hex marks, e.g. reachable)."""
+    try:
+        from referee.render.board import render_board
+        from referee.render.fonts import pil_font
+    except ImportError as exc:  # the render package is not available
+        raise UserError(f"cannot draw a PNG here: {exc}") from None
+    import io
+
+    from referee.safeio import write_bytes_atomic
+
+    colors = {s.id: s.color for s in module.sides}
+
+    def overlay(draw: Any, lay: Any) -> None:
+        w = lay.hex_width
+        font = pil_font("bold", max(8, w * 0.16))
+        for h, label in sorted((marks or {}).items()):
+            pts = lay.corners(h)
+            draw.polygon(pts, outline="#E08000", width=max(2, w // 18))
+            x, y = lay.pixel_centre(h)
+            draw.text((x, y + w * 0.28), label, fill="#E08000", font=font, anchor="mm")
+        for h, ids in sorted(state.stacks.items()):
+            x, y = lay.pixel_centre(h)
+            for i, u in enumerate(ids[:4]):
+                side = state.units[u].side
+                r = w * 0.3
+                cx, cy = x + (i - (min(len(ids), 4) - 1) / 2) * r * 0.5, y - i * r * 0.25
+                draw.rectangle(
+                    [cx - r, cy - r * 0.6, cx + r, cy + r * 0.6],
+                    fill=colors.get(side, "#888888"),
+                    outline="#000000",
+                )
+                draw.text((cx, cy), module_label(module, u), fill="#FFFFFF", font=font, anchor="mm")
+            if len(ids) > 4:
+                draw.text(
+                    (x, y + w * 0.35), f"+{len(ids) - 4}", fill="#000000", font=font, anchor="mm"
+                )
+
+    img = render_board(module, 100, overlay=overlay)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=False)
+    write_bytes_atomic(out, buf.getvalue())
+
+
+def module_label(module: Any, piece_id: str) -> str:
+    base = piece_id.split(".")[0]
+    try:
+        u = module.unit(base)
+    except KeyError:
+        return piece_id[:6]
+    return f"{u.type}{u.number}"[:6]
+
+
+def register(app: typer.Typer) -> None:
+    state_app = typer.Typer(
+        help="Create and inspect game positions (state files).", no_args_is_help=True
+    )
+    app.add_typer(state_app, name="state")
+
+    @state_app.command("new")
+    def new(
+        src: Path | None = typer.Argument(None, help="Module source folder."),
+        scenario: str = typer.Option(..., "--scenario", help="Scenario id, e.g. short."),
+        example: str | None = typer.Option(None, "--example", help="A bundled example."),
+        output: Path = typer.Option(Path("state.json"), "-o", "--output", help="State file."),
+        option: list[str] = typer.Option([], "--option", help="Optional rule, e.g. 14.1."),
+        game_id: str = typer.Option("game", "--game", help="Game id for the orders' header."),
+    ) -> None:
+        """Write the position before set-up (fixed placements made)."""
+        from referee.commands.common import load_checked, resolve_source
+        from referee.engine.ruleset import get_ruleset
+        from referee.safeio import write_text_atomic
+
+        module = load_checked(resolve_source(src, example), quiet=True)
+        rs = get_ruleset(module.ruleset)
+        st = rs.new_game(module, scenario, game_id, tuple(option))
+        write_text_atomic(output, st.canonical())
+        _side, what = rs.awaiting(module, st)
+        typer.echo(f"{output}: {module.name}, scenario {scenario}: awaiting {what}")
+
+    @state_app.command("show")
+    def show(
+        state_file: Path = typer.Argument(..., help="A state.json file."),
+        src: Path | None = typer.Option(None, "--module", help="Module source folder."),
+        example: str | None = typer.Option(None, "--example", help="A bundled example."),
+        png: Path | None = typer.Option(None, "--png", help="Also draw the position."),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        side: str | None = typer.Option(None, "--side", help="Show only what this side sees."),
+    ) -> None:
+        """Print a readable summary of a position (and draw it with --png)."""
+        from referee.commands.common import print_json
+        from referee.engine.ruleset import get_ruleset
+
+        st = read_state(state_file)
+        module = module_for(st, src, example)
+        rs = get_ruleset(st.ruleset)
+        if side is not None:
+            st = rs.view(module, st, side)
+        if as_json:
+            side_aw, what = rs.awaiting(module, st)
+            print_json(
+                {
+                    "state": st.to_json(),
+                    "awaiting": {"side": side_aw, "what": what},
+                    "score": dict(rs.score(module, st)),
+                }
+            )
+        else:
+            for line in summary_lines(module, st):
+                typer.echo(line)
+        if png is not None:
+            write_png(module, st, png)

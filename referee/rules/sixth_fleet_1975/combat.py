@@ -1,0 +1,329 @@
+"""Combat [8.0]: who may attack whom, the differential, and the Combat Results Table.
+
+:func:`analyse_attack` checks one declared attack against the position and the phase's
+record (who already attacked, who has been attacked) and, when it is legal, computes it the
+way the rulebook's procedure does [8.0]: the modified attack total [8.43][8.45], the modified
+defense total [8.44], the differential, the column rounded down [8.9], the highest ECM of the
+defenders [8.32] (or the Defended hex's ECM [10.44]) and the CRT entry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.strengths import (
+    attack_key_8_43,
+    attack_strength_8_45,
+    can_attack_6_41,
+    defense_strength_8_44,
+    fmt,
+)
+from referee.source.model import CrtCell
+
+PHASE_KEYS = ("attacked", "used", "retreated_824", "advanced", "attacked_from")
+
+
+def phase_record(state: GameState) -> dict[str, list[str]]:
+    """This Combat Phase's record: defenders attacked [7.44], attackers used [8.13], units
+    retreated under 8.24 [8.74][8.75], units that advanced [8.5], hexes that attacked [8.21]."""
+    rec = state.data.get("combat") or {}
+    return {k: list(rec.get(k, ())) for k in PHASE_KEYS}
+
+
+def with_record(state: GameState, rec: Mapping[str, list[str]]) -> GameState:
+    return state.with_data(combat={k: sorted(set(v)) for k, v in rec.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    rule: str
+    message: str
+    word: str | None = None  # the order word to point at
+    hint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackCalc:
+    """One attack, computed [8.0]."""
+
+    attackers: tuple[str, ...]
+    targets: tuple[str, ...]
+    target_hex: str
+    category: str  # air | surface | submarine | defended
+    strength_key: str
+    attack_total: Fraction
+    defense_total: Fraction
+    differential: Fraction
+    column: int | None
+    ecm_row: int
+    ecm_source: str
+    cell: CrtCell | None
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attackers": list(self.attackers),
+            "targets": list(self.targets),
+            "target_hex": self.target_hex,
+            "category": self.category,
+            "strength": self.strength_key,
+            "attack_total": fmt(self.attack_total),
+            "defense_total": fmt(self.defense_total),
+            "differential": fmt(self.differential),
+            "column": self.column,
+            "ecm_row": self.ecm_row,
+            "ecm_source": self.ecm_source,
+            "entry": str(self.cell) if self.cell is not None else None,
+        }
+
+
+def crt_lookup_8_9(game: Game, differential: Fraction, ecm: int) -> tuple[int, int, CrtCell] | None:
+    """Round the differential down to a printed column [8.9] and read the ECM row; ``None``
+    below the lowest column (a negative differential is never allowed [8.23])."""
+    crt = game.module.tables.crt
+    if crt is None:
+        return None
+    d = math.floor(differential)
+    if d > crt.columns[-1] and not game.flags.crt_top_column_caps:
+        return None
+    return crt.lookup(d, ecm)
+
+
+def analyse_attack(
+    game: Game,
+    state: GameState,
+    side: str,
+    attackers: tuple[str, ...],
+    targets: tuple[str, ...],
+    rec: Mapping[str, list[str]] | None = None,
+) -> tuple[AttackCalc | None, list[Problem]]:
+    """Check one attack and compute it. ``rec`` is the phase record (default: the state's)."""
+    rec = rec if rec is not None else phase_record(state)
+    probs: list[Problem] = []
+    hexes: set[str] = set()
+    for a in attackers:
+        u = state.units[a]
+        if u.side != side:
+            probs.append(
+                Problem("8.0", f"{a} is not a {side} unit: only the Phasing Player attacks", a)
+            )
+            continue
+        if u.location is None:
+            where = (
+                "in a holding box [9.62B]"
+                if u.box and u.box.startswith("holding:")
+                else "off the map"
+            )
+            probs.append(
+                Problem(
+                    "9.62" if "holding" in where else "8.11", f"{a} is {where} and cannot attack", a
+                )
+            )
+            continue
+        hexes.add(u.location)
+        if a in rec["used"]:
+            probs.append(Problem("8.13", f"{a} has already attacked this Combat Phase", a))
+        if a in rec["retreated_824"]:
+            probs.append(
+                Problem("8.74", f"{a} retreated under 8.24 and may not attack this phase", a)
+            )
+        if a in rec["advanced"]:
+            probs.append(Problem("8.5", f"{a} advanced after combat and may not attack again", a))
+    if len(set(attackers)) != len(attackers):
+        probs.append(Problem("8.42", "a unit is named twice in one attack"))
+    if len(hexes) > 1 and not game.flags.allow_multi_hex_attack:
+        probs.append(
+            Problem(
+                "8.12",
+                "units in different hexes must make separate attacks: " + ", ".join(sorted(hexes)),
+                hint="split the attack by hex",
+            )
+        )
+    if probs:
+        return None, probs
+    # -- the target
+    if len(targets) == 1 and targets[0].startswith("hex:"):
+        return _analyse_defended(game, state, side, attackers, targets[0][4:], hexes)
+    thexes: set[str] = set()
+    cats: set[str] = set()
+    for t in targets:
+        tu = state.units[t]
+        if tu.side == side:
+            probs.append(Problem("8.0", f"{t} is a friendly unit", t))
+            continue
+        if tu.location is None:
+            why = (
+                "in a holding box and cannot be attacked [9.62B]"
+                if tu.box and tu.box.startswith("holding:")
+                else "not on the map"
+            )
+            probs.append(Problem("9.62" if "holding" in why else "8.11", f"{t} is {why}", t))
+            continue
+        thexes.add(tu.location)
+        cats.add(game.category(t))
+    if len(set(targets)) != len(targets):
+        probs.append(Problem("8.31", "a defender is named twice in one attack"))
+    if probs:
+        return None, probs
+    if len(thexes) > 1:
+        return None, [
+            Problem(
+                "8.34",
+                "one attack goes into one enemy-occupied hex only: " + ", ".join(sorted(thexes)),
+            )
+        ]
+    (thex,) = thexes
+    for a in attackers:
+        loc = state.units[a].location
+        assert loc is not None
+        if not game.board.adjacent(loc, thex):
+            probs.append(Problem("8.11", f"{a} in {loc} is not adjacent to {thex}", a))
+    if len(cats) > 1:
+        probs.append(
+            Problem(
+                "8.36",
+                "air, surface and submarine units must be attacked separately: "
+                + ", ".join(f"{t} ({game.category(t)})" for t in targets),
+                hint="one attack per unit type",
+            )
+        )
+    if probs:
+        return None, probs
+    (cat,) = cats
+    for a in attackers:
+        if not can_attack_6_41(game, a, cat):
+            probs.append(
+                Problem(
+                    "8.41",
+                    f"{a} has no {attack_key_8_43(cat)} strength (0) "
+                    f"and may not attack {cat} units",
+                    a,
+                )
+            )
+    probs.extend(_stack_order_7_44(game, state, thex, attackers, targets, rec))
+    if probs:
+        return None, probs
+    key = attack_key_8_43(cat)
+    att = sum((attack_strength_8_45(game, state, a, cat) for a in attackers), Fraction(0))
+    dfn = sum((defense_strength_8_44(game, state, t, thex) for t in targets), Fraction(0))
+    top = max(targets, key=lambda t: (game.value(t, "ECM"), t))
+    ecm = game.value(top, "ECM")
+    diff = att - dfn
+    calc = _calc(game, attackers, targets, thex, cat, key, att, dfn, ecm, top)
+    if diff < 0:
+        return calc, [
+            Problem(
+                "8.23",
+                f"the differential is {fmt(diff)} ({key} {fmt(att)} - DEF {fmt(dfn)}): "
+                "an attack below 0 is never allowed",
+            )
+        ]
+    if calc.column is None:
+        return calc, [Problem("8.9", f"differential {fmt(diff)} is below the lowest CRT column")]
+    return calc, []
+
+
+def _calc(
+    game: Game,
+    attackers: tuple[str, ...],
+    targets: tuple[str, ...],
+    thex: str,
+    cat: str,
+    key: str,
+    att: Fraction,
+    dfn: Fraction,
+    ecm: int,
+    ecm_source: str,
+) -> AttackCalc:
+    diff = att - dfn
+    look = crt_lookup_8_9(game, diff, ecm) if diff >= 0 else None
+    col, row, cell = look if look is not None else (None, ecm, None)
+    return AttackCalc(
+        tuple(attackers), tuple(targets), thex, cat, key, att, dfn, diff, col, row, ecm_source, cell
+    )
+
+
+def _stack_order_7_44(
+    game: Game,
+    state: GameState,
+    thex: str,
+    attackers: tuple[str, ...],
+    targets: tuple[str, ...],
+    rec: Mapping[str, list[str]],
+) -> list[Problem]:
+    """Attack a stack from the top down [7.44]: every unit above a target must already have
+    been attacked this phase, or be in this attack, unless none of these attackers could
+    attack it (it may then be skipped [7.45])."""
+    stack = list(state.stacks.get(thex, ()))
+    attacked = set(rec["attacked"]) | set(targets)
+    probs: list[Problem] = []
+    for t in targets:
+        for above in stack[: stack.index(t)]:
+            if above in attacked:
+                continue
+            if not any(can_attack_6_41(game, a, game.category(above)) for a in attackers):
+                continue  # [7.45] it may be skipped
+            probs.append(
+                Problem(
+                    "7.44",
+                    f"{t} may not be attacked before {above}, which is above it in the stack "
+                    f"and has not been attacked this phase",
+                    t,
+                    hint=f"attack {above} first, or in the same attack if it is the same type",
+                )
+            )
+            break
+    return probs
+
+
+def _analyse_defended(
+    game: Game,
+    state: GameState,
+    side: str,
+    attackers: tuple[str, ...],
+    hex_id: str,
+    hexes: set[str],
+) -> tuple[AttackCalc | None, list[Problem]]:
+    """A Defended hex is attacked on its own, only when no unit occupies it [10.44]: total AS
+    against its intrinsic DEF (never doubled [10.41]), on its ECM row."""
+    d = game.board.defended(hex_id) if game.board.contains(hex_id) else None
+    if d is None:
+        return None, [Problem("10.44", f"{hex_id} is not a Defended hex")]
+    if d.side == side:
+        return None, [Problem("10.44", f"{hex_id} is a friendly Defended hex")]
+    if hex_id in game.destroyed_defended(state):
+        return None, [Problem("10.46", f"the Defended hex {hex_id} is already destroyed")]
+    probs: list[Problem] = []
+    if state.stacks.get(hex_id):
+        probs.append(
+            Problem(
+                "10.44",
+                f"the Defended hex {hex_id} may be attacked only when no units occupy it "
+                f"(now: {', '.join(state.stacks[hex_id])})",
+            )
+        )
+    for a in attackers:
+        loc = state.units[a].location
+        assert loc is not None
+        if not game.board.adjacent(loc, hex_id):
+            probs.append(Problem("8.11", f"{a} in {loc} is not adjacent to {hex_id}", a))
+        if game.value(a, "AS") <= 0:
+            probs.append(Problem("8.41", f"{a} has no AS strength to attack a Defended hex", a))
+    if probs:
+        return None, probs
+    att = sum((attack_strength_8_45(game, state, a, "surface") for a in attackers), Fraction(0))
+    dfn = Fraction(d.defense)
+    calc = _calc(game, attackers, (), hex_id, "defended", "AS", att, dfn, d.ecm, f"hex:{hex_id}")
+    if att - dfn < 0:
+        return calc, [
+            Problem(
+                "8.23", f"the differential is {fmt(att - dfn)}: an attack below 0 is never allowed"
+            )
+        ]
+    return calc, []

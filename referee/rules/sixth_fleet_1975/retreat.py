@@ -1,0 +1,101 @@
+"""Retreats [8.71]-[8.73] and displacement [8.71].
+
+A retreating unit moves exactly one hex [8.71], into a hex it could enter in movement
+(terrain, hexsides, closed areas, enemy Defended hexes), without breaking stacking [7.22] and
+never into an enemy-controlled hex [6.5] -- except one controlled only by enemy units that
+cannot attack it [8.71]. Only when no such hex exists may it retreat into a hex occupied only
+by enemy units that cannot attack it; those are displaced by their owner, and if they cannot
+be, the retreating unit is eliminated instead [8.71]. Air units never retreat: they are
+eliminated [8.72][9.51]. A unit with no retreat is eliminated [8.71][5.24].
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import GameState
+from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
+from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
+from referee.rules.sixth_fleet_1975.strengths import can_attack_unit
+from referee.rules.sixth_fleet_1975.zoc import in_enemy_zoc
+
+
+def _enterable(game: Game, state: GameState, unit: str, frm: str, to: str) -> bool:
+    """Could ``unit`` enter ``to`` from ``frm`` in normal movement (terrain and hexside only,
+    not MP) [8.71]?"""
+    if entry_cost_5_12(game, state, unit, to) is None:
+        return False
+    cat = game.category(unit)
+    if cat != "air" and game.board.hexside_blocked(frm, to, cat):
+        return False
+    if game.enemy_defended(state, to, state.units[unit].side):
+        return False
+    return closed_area_12_3(game, state, unit, to) is None
+
+
+def retreat_hexes_8_71(game: Game, state: GameState, unit: str) -> list[str]:
+    """The hexes ``unit`` may retreat into without displacing anyone, sorted."""
+    u = state.units[unit]
+    if u.location is None or game.is_air(unit):
+        return []
+    out: list[str] = []
+    for n in game.board.neighbours(u.location):
+        if not _enterable(game, state, unit, u.location, n):
+            continue
+        if any(state.units[e].side != u.side for e in state.stacks.get(n, ())):
+            continue
+        if not room_for_7_22(game, state, n, u.side, [unit]):
+            continue
+        if in_enemy_zoc(game, state, n, u.side, game.category(unit)):
+            continue
+        out.append(n)
+    return sorted(out)
+
+
+def displacement_hexes_8_71(game: Game, state: GameState, unit: str) -> list[str]:
+    """Hexes ``unit`` may retreat into by displacing the enemy units there: occupied only by
+    enemy units that cannot attack it, every one of which can itself be displaced [8.71]."""
+    u = state.units[unit]
+    if u.location is None or game.is_air(unit):
+        return []
+    out: list[str] = []
+    for n in game.board.neighbours(u.location):
+        occupants = list(state.stacks.get(n, ()))
+        if not occupants or any(state.units[e].side == u.side for e in occupants):
+            continue
+        if any(can_attack_unit(game, e, unit) for e in occupants):
+            continue
+        if not _enterable(game, state, unit, u.location, n):
+            continue
+        if in_enemy_zoc(game, state, n, u.side, game.category(unit)):
+            continue
+        if not room_for_7_22(game, state, n, u.side, [unit]):
+            continue
+        if all(displace_hexes_8_71(game, state, e, avoid=u.location) for e in occupants):
+            out.append(n)
+    return sorted(out)
+
+
+def displace_hexes_8_71(
+    game: Game, state: GameState, unit: str, avoid: str | None = None
+) -> list[str]:
+    """Where a displaced ``unit`` may go: an adjacent hex it could enter, within stacking,
+    not enemy-occupied and not enemy-controlled (for it) [8.71]. Displacement is not a
+    retreat, so air units may be displaced [8.71]."""
+    u = state.units[unit]
+    if u.location is None:
+        return []
+    out: list[str] = []
+    for n in game.board.neighbours(u.location):
+        if n == avoid:
+            continue
+        if not _enterable(game, state, unit, u.location, n):
+            continue
+        if any(state.units[e].side != u.side for e in state.stacks.get(n, ())):
+            continue
+        if not room_for_7_22(game, state, n, u.side, [unit]):
+            continue
+        if in_enemy_zoc(game, state, n, u.side, game.category(unit)):
+            continue
+        out.append(n)
+    return sorted(out)

@@ -1,0 +1,216 @@
+"""The Sixth Fleet (1975) ruleset object: the methods the engine and the PBEM referee call.
+
+``RULESET.new_game`` sets up the position before set-up [11.0]; ``awaiting`` says whose orders
+the game waits for; ``validate`` lists every violation of an orders file, each with its case;
+``resolve`` carries the orders out with injected dice until the next player's step or a
+pending decision; ``view`` is a side's view; ``score`` the victory points [13.0].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
+from referee.engine.driver import drive, push_front, queue_of
+from referee.engine.orders import OrdersDoc
+from referee.rules.sixth_fleet_1975 import sequence as seq
+from referee.rules.sixth_fleet_1975 import steps, tasks
+from referee.rules.sixth_fleet_1975.air import holding_box
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
+from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_1975.victory import score_13_0
+from referee.source.model import Module
+
+RULESET_ID = "sixth_fleet_1975"
+
+
+class SixthFleet1975:
+    id = RULESET_ID
+    name = "SPI Sixth Fleet (1975)"
+
+    # ---- a new game ---------------------------------------------------------------------------
+    def new_game(
+        self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
+    ) -> GameState:
+        """Every piece of the scenario: fixed placements made [11.1], the rest unplaced,
+        reinforcements waiting [12.2]; the first side's set-up is awaited."""
+        from referee.errors import UserError
+        from referee.source.diagnostics import did_you_mean
+
+        if scenario not in module.scenarios:
+            raise UserError(
+                f"module {module.id!r} has no scenario {scenario!r}",
+                hint=did_you_mean(scenario, list(module.scenarios))
+                or "scenarios: " + ", ".join(sorted(module.scenarios)),
+            )
+        known = set(OPTIONAL_RULES)
+        for o in options:
+            if o not in known:
+                raise UserError(
+                    f"unknown optional rule {o!r}",
+                    hint="optional rules: " + ", ".join(sorted(known)),
+                )
+        game = Game.for_scenario(module, scenario)
+        sc = game.scenario
+        units: dict[str, UnitState] = {}
+        for side, ids in sorted(sc.forces.items()):
+            for pid in ids:
+                units[pid] = UnitState(pid, side, None, "unplaced")
+        for r in sc.reinforcements:
+            for pid in r.units:
+                units[pid] = UnitState(pid, r.side, None, "reinforcements")
+        state = GameState(
+            game_id=game_id,
+            module_id=module.id,
+            ruleset=self.id,
+            scenario=scenario,
+            turn=0,
+            phase=seq.SETUP,
+            active_side=sc.setup_order[0],
+            units=units,
+            stacks={},
+            data={"losses": [], "destroyed_defended": [], "entered": True},
+            options=tuple(sorted(set(options))),
+        )
+        assigned: dict[str, str] = {}
+        for f in sorted(sc.fixed, key=lambda f: (f.status is not None, f.unit)):
+            if f.status and f.status.startswith("holding:"):
+                cv = f.status.split(":", 1)[1]
+                u = state.units[f.unit]
+                state = state.with_unit(UnitState(u.id, u.side, None, holding_box(cv)))
+                assigned[f.unit] = cv
+            else:
+                state = move_piece(game, state, f.unit, f.hex)
+        for pool in sc.pools:
+            if pool.where == "carrier" and pool.carrier:
+                for u in pool.units:
+                    assigned[u] = pool.carrier
+        return state.with_data(assigned=assigned)
+
+    # ---- whose turn -------------------------------------------------------------------------
+    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+        if state.pending:
+            pd = state.pending[0]
+            return pd.side, f"{pd.side} answer to {pd.id}: {pd.prompt} [{pd.rule}]"
+        if state.phase == seq.GAME_OVER:
+            return "", "nothing: the game is over [13.0]"
+        side = state.active_side or ""
+        return side, f"{seq.describe(state)}"
+
+    # ---- validation ---------------------------------------------------------------------------
+    def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        game = Game.of(module, state)
+        out = steps.check_header(game, state, orders)
+        side = orders.side if orders.side in game.sides else None
+        out += steps.check_words(game, state, orders, side)
+        if out:
+            return _sorted(out)
+        assert side is not None
+        out += steps.check_standing(game, state, side, orders)
+        if state.pending or orders.answers:
+            out += steps.check_answers(state, orders)
+            return _sorted(out)
+        if not [s for s in orders.sections if s != "standing"]:
+            return _sorted(out)  # standing orders only
+        phase = state.phase
+        if phase == seq.SETUP:
+            out += steps.simulate_setup(game, state, side, orders.orders).violations
+        elif phase == seq.MOVEMENT:
+            out += steps.simulate_movement(game, state, side, orders.orders).violations
+        elif phase == seq.REINFORCEMENT:
+            out += steps.simulate_reinforcement(game, state, side, orders.orders).violations
+        elif phase == seq.COMBAT:
+            out += steps.check_combat(game, state, side, orders.orders)
+        return _sorted(out)
+
+    # ---- resolution ---------------------------------------------------------------------------
+    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        violations = self.validate(module, state, orders)
+        if violations:
+            return Outcome(state, (), (), tuple(violations))
+        game = Game.of(module, state)
+        side = str(orders.side)
+        events: list[Event] = []
+        state = steps.apply_standing(state, side, orders)
+        if orders.answers:
+            pd = state.pending[0]
+            answer = orders.answers[0]
+            queue = queue_of(state)
+            if queue and queue[0].get("decision") == pd.id:
+                queue[0]["choice"] = answer.value
+            state = state.evolve(pending=state.pending[1:]).with_data(queue=queue)
+            events.append(
+                Event(
+                    "answer",
+                    pd.rule,
+                    f"{side} answers {pd.id}: {answer.value}",
+                    {"decision": pd.id, "choice": answer.value},
+                )
+            )
+        elif [s for s in orders.sections if s != "standing"]:
+            state = self._step(game, state, side, orders, events)
+        else:
+            return Outcome(state, (), ())
+        state = drive(state, tasks.handlers(game), lambda s: tasks.auto(game, s), dice, events)
+        return Outcome(state, tuple(events), tuple(dice.rolls))
+
+    def start(self, module: Module, state: GameState, dice: Dice) -> Outcome:
+        """Run whatever is automatic from ``state`` (entering phases, skipping empty ones)."""
+        game = Game.of(module, state)
+        events: list[Event] = []
+        state = drive(state, tasks.handlers(game), lambda s: tasks.auto(game, s), dice, events)
+        return Outcome(state, tuple(events), tuple(dice.rolls))
+
+    def _step(
+        self, game: Game, state: GameState, side: str, doc: OrdersDoc, events: list[Event]
+    ) -> GameState:
+        phase = state.phase
+        if phase == seq.SETUP:
+            sim = steps.simulate_setup(game, state, side, doc.orders)
+            events.extend(sim.events)
+            return push_front(sim.state, [{"t": "end_phase"}])
+        if phase == seq.MOVEMENT:
+            sim = steps.simulate_movement(game, state, side, doc.orders)
+            events.extend(sim.events)
+            return push_front(sim.state, [{"t": "end_movement"}])
+        if phase == seq.REINFORCEMENT:
+            sim = steps.simulate_reinforcement(game, state, side, doc.orders)
+            events.extend(sim.events)
+            return push_front(sim.state, [{"t": "end_phase"}])
+        if phase == seq.COMBAT:
+            kept = [o.to_json() for o in doc.orders if o.verb in ("retreat", "advance", "displace")]
+            state = state.with_data(phase_orders={"side": side, "orders": kept})
+            attack_tasks: list[dict[str, Any]] = [
+                {"t": "attack", "order": o.to_json()} for o in doc.orders if o.verb == "attack"
+            ]
+            return push_front(state, [*attack_tasks, {"t": "end_combat"}])
+        return state
+
+    # ---- views and score -------------------------------------------------------------------
+    def view(self, module: Module, state: GameState, side: str | None) -> GameState:
+        """Sixth Fleet is an open game: a side sees the whole board. It does not see the
+        other side's standing orders (they are decisions not yet taken)."""
+        if side is None:
+            return state
+        standing = {k: v for k, v in (state.data.get("standing") or {}).items() if k == side}
+        return state.with_data(standing=standing)
+
+    def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        return score_13_0(Game.of(module, state), state)
+
+
+def _sorted(vs: list[Violation]) -> list[Violation]:
+    return sorted(
+        vs,
+        key=lambda v: (
+            v.where.line if v.where else 0,
+            v.where.col if v.where else 0,
+            v.rule,
+            v.message,
+        ),
+    )
+
+
+RULESET = SixthFleet1975()

@@ -1,0 +1,219 @@
+"""Set-up [11.0]-[11.2]: checking a side's placements against the scenario's rules.
+
+The scenario says, as data, which pieces are placed for the player (``[[fixed]]``, done by
+``new_game``), which go in one of a few hexes (``[[choice]]``, e.g. the Soviet SN in 1902 or
+1404 [11.2A]) and which are the player's choice under constraints (``[[pool]]``: naval units
+in hexes coded with their nationality, 1 to 3 per coded hex, every coded hex filled [11.1];
+air units on the airbases of their nation, 1 to 6 each [11.1][11.2]; carrier air on CAP or in
+the carrier's holding box [11.1][11.2]).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from referee.engine.core import GameState
+from referee.engine.orders import Order
+from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
+from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT
+from referee.source.model import SetupPool
+
+
+@dataclass(frozen=True, slots=True)
+class SetupProblem:
+    rule: str
+    message: str
+    order: Order | None = None
+    word: str | None = None
+    hint: str | None = None
+
+
+def to_place_11_0(game: Game, state: GameState, side: str) -> list[str]:
+    """The pieces ``side`` still has to place, sorted."""
+    return sorted(u.id for u in state.units.values() if u.side == side and u.box == "unplaced")
+
+
+def _pool_of(game: Game, unit: str) -> SetupPool | None:
+    for p in game.scenario.pools:
+        if unit in p.units:
+            return p
+    return None
+
+
+def check_setup_11_1(
+    game: Game, state: GameState, side: str, orders: list[Order]
+) -> tuple[list[SetupProblem], dict[str, tuple[str, str]]]:
+    """Problems with a side's ``place`` orders, and the placements they make:
+    unit -> (``hex``|``cap``|``box``, hex or carrier)."""
+    probs: list[SetupProblem] = []
+    todo = set(to_place_11_0(game, state, side))
+    placed: dict[str, tuple[str, str]] = {}
+    choices = {c.unit: c for c in game.scenario.choices}
+    for o in orders:
+        if o.verb not in ("place", "stack"):
+            probs.append(SetupProblem("11.0", f"'{o.verb}' is not a set-up order", o))
+            continue
+        if o.verb == "stack":
+            continue
+        u = o.units[0]
+        if u not in todo:
+            why = (
+                "is already placed by the scenario"
+                if state.units[u].box != "unplaced"
+                else ("is not part of the set-up")
+            )
+            probs.append(SetupProblem("11.0", f"{u} {why}", o, u))
+            continue
+        if u in placed:
+            probs.append(SetupProblem("11.0", f"{u} is placed twice", o, u))
+            continue
+        if o.mode in ("cap", "box"):
+            assert o.carrier is not None
+            placed[u] = (o.mode, o.carrier)
+        else:
+            placed[u] = ("hex", o.hexes[0])
+    # where each unit went
+    pos: dict[str, str | None] = {}
+    for u, (kind, where) in placed.items():
+        if kind == "hex":
+            pos[u] = where
+    for u, (kind, cv) in placed.items():
+        if kind != "hex":
+            cvu = state.units.get(cv)
+            pos[u] = (cvu.location if cvu and cvu.location else None) or (
+                pos.get(cv) if kind == "cap" else None
+            )
+    order_of = {o.units[0]: o for o in orders if o.verb == "place"}
+    for u in sorted(todo - set(placed)):
+        probs.append(
+            SetupProblem("11.0", f"{u} has not been placed", None, None, hint=f"add: place {u} HEX")
+        )
+    for u, (kind, where) in sorted(placed.items()):
+        o = order_of[u]
+        pool = _pool_of(game, u)
+        ch = choices.get(u)
+        ud = game.unit(u)
+        rule = (pool.rule if pool else ch.rule if ch else "") or "11.0"
+        if kind == "hex":
+            if entry_cost_5_12(game, state, u, where) is None:
+                probs.append(
+                    SetupProblem("10.12", f"{u} ({ud.category}) may not be in {where}", o, where)
+                )
+                continue
+            if ch is not None and where not in ch.hexes:
+                probs.append(
+                    SetupProblem(rule, f"{u} must be set up in {' or '.join(ch.hexes)}", o, where)
+                )
+            if pool is not None:
+                if pool.where == "carrier":
+                    probs.append(
+                        SetupProblem(
+                            rule,
+                            f"{u} starts on CAP or in the holding box of {pool.carrier}",
+                            o,
+                            where,
+                            hint=f"place {u} cap {pool.carrier}",
+                        )
+                    )
+                elif where not in pool.hexes:
+                    probs.append(
+                        SetupProblem(
+                            rule, f"{u} may be set up only in {_hexes_text(pool)}", o, where
+                        )
+                    )
+        else:
+            cvd = game.pieces.get(where)
+            if cvd is None or cvd.type != "CV":
+                probs.append(SetupProblem("9.62", f"{where} is not a carrier", o, where))
+                continue
+            if pool is not None and pool.where == "carrier" and pool.carrier != where:
+                probs.append(
+                    SetupProblem(rule, f"{u} belongs to {pool.carrier}, not {where}", o, where)
+                )
+            if not ud.has("carrier") or cvd.nationality != ud.nationality:
+                probs.append(
+                    SetupProblem(
+                        "9.62",
+                        f"{u} cannot use {where} (carrier air of its nationality only)",
+                        o,
+                        where,
+                    )
+                )
+            if pos[u] is None and kind == "cap":
+                probs.append(SetupProblem("9.62A", f"{where} is not on the map", o, where))
+    # per-hex counts of each pool
+    for pool in game.scenario.pools:
+        if pool.side != side or pool.where == "carrier":
+            continue
+        cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
+        for h in pool.hexes:
+            n = cnt.get(h, 0)
+            low = max(pool.per_hex_min, 1) if pool.fill_all else pool.per_hex_min
+            if pool.fill_all and n < low:
+                probs.append(
+                    SetupProblem(
+                        pool.rule or "11.1",
+                        f"set-up hex {h} must get at least {low} unit(s) of this pool; it has {n}",
+                    )
+                )
+            elif pool.per_hex_max is not None and n > pool.per_hex_max:
+                probs.append(
+                    SetupProblem(
+                        pool.rule or "11.1",
+                        f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool; "
+                        f"it has {n}",
+                    )
+                )
+            elif not pool.fill_all and 0 < n < pool.per_hex_min:
+                probs.append(
+                    SetupProblem(
+                        pool.rule or "11.1",
+                        f"hex {h} needs at least {pool.per_hex_min} unit(s) of this pool "
+                        f"if used; it has {n}",
+                    )
+                )
+    # stacking [7.0] with what is already there
+    naval: Counter[str] = Counter()
+    air: Counter[str] = Counter()
+    for uid, us in state.units.items():
+        if us.side == side and us.location is not None:
+            (air if game.is_air(uid) else naval)[us.location] += 1
+    for u, h in pos.items():
+        if h is not None and placed[u][0] != "box":
+            (air if game.is_air(u) else naval)[h] += 1
+    for h in sorted(naval):
+        if naval[h] > NAVAL_LIMIT:
+            probs.append(
+                SetupProblem("7.0", f"{naval[h]} naval units in {h}; the limit is {NAVAL_LIMIT}")
+            )
+    for h in sorted(air):
+        if air[h] > AIR_LIMIT:
+            probs.append(
+                SetupProblem("9.41", f"{air[h]} air units in {h}; the limit is {AIR_LIMIT}")
+            )
+    boxes: Counter[str] = Counter()
+    for kind, cv in placed.values():
+        if kind == "box":
+            boxes[cv] += 1
+    for cv, n in sorted(boxes.items()):
+        total = n + len(box_contents(state, cv))
+        if total > HOLDING_BOX_LIMIT:
+            probs.append(
+                SetupProblem(
+                    "9.62B",
+                    f"{total} air units in the holding box of {cv}; "
+                    f"the limit is {HOLDING_BOX_LIMIT}",
+                )
+            )
+    return probs, placed
+
+
+def _hexes_text(pool: SetupPool) -> str:
+    if pool.where == "setup_code":
+        return f"hexes coded {pool.code}"
+    if pool.where == "airbase":
+        return f"{pool.nationality} airbases ({', '.join(pool.hexes)})"
+    return ", ".join(pool.hexes)

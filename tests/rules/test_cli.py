@@ -1,0 +1,100 @@
+"""``referee validate``, ``referee state`` and ``referee options`` from the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.errors import UserError
+from tests.conformance.harness import FIXTURES
+
+MINI = str(FIXTURES / "mini")
+RUN = CliRunner()
+
+
+def _new(tmp: Path) -> Path:
+    out = tmp / "s.json"
+    r = RUN.invoke(
+        app, ["state", "new", MINI, "--scenario", "skirmish", "-o", str(out), "--game", "g1"]
+    )
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def test_validate_clean_and_dirty(tmp_path: Path) -> None:
+    st = _new(tmp_path)
+    good = tmp_path / "good.txt"
+    good.write_text(
+        "game: g1\nturn: 0\nside: NATO\n[setup]\nplace US-DD-1 0202\nplace US-F4.2 box US-CV-1\n"
+    )
+    r = RUN.invoke(app, ["validate", "--state", str(st), "--module", MINI, str(good)])
+    assert r.exit_code == 0, r.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("game: g1\nturn: 0\nside: NATO\n[setup]\nplace US-DD-1 0505\n")
+    r = RUN.invoke(
+        app, ["validate", "--state", str(st), "--module", MINI, str(bad), "--format", "github"]
+    )
+    assert r.exit_code == 1
+    assert "::error file=" in r.output and "title=[11.1]::" in r.output
+    assert "line=5,col=15" in r.output
+    unknown = tmp_path / "unknown.txt"
+    unknown.write_text("game: g1\nturn: 0\nside: NATO\n[setup]\nplace US-F4.3 box US-CV-1\n")
+    r = RUN.invoke(app, ["validate", "--state", str(st), "--module", MINI, str(unknown), "--json"])
+    data = json.loads(r.stdout)
+    assert not data["ok"] and {v["rule"] for v in data["violations"]} == {"orders"}
+    assert "did you mean 'US-F4.2'?" in data["violations"][0]["hint"]
+
+
+def test_validate_unreadable_input_exits_2(tmp_path: Path) -> None:
+    st = _new(tmp_path)
+    binary = tmp_path / "b.txt"
+    binary.write_bytes(b"\x00\x01\x02")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "referee",
+            "validate",
+            "--state",
+            str(st),
+            "--module",
+            MINI,
+            str(binary),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "NUL" in done.stderr and "Traceback" not in done.stderr
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    r = RUN.invoke(app, ["validate", "--state", str(junk), "--module", MINI, str(binary)])
+    assert isinstance(r.exception, UserError) and r.exception.exit_code == 2
+
+
+def test_syntax_errors_are_violations(tmp_path: Path) -> None:
+    st = _new(tmp_path)
+    o = tmp_path / "o.txt"
+    o.write_text("game: g1\n[setup]\nplase US-DD-1 0202\n")
+    r = RUN.invoke(app, ["validate", "--state", str(st), "--module", MINI, str(o)])
+    assert r.exit_code == 1 and "o.txt:3:1:" in r.output and "did you mean 'place'" in r.output
+
+
+def test_state_show_and_options(tmp_path: Path) -> None:
+    st = _new(tmp_path)
+    r = RUN.invoke(app, ["state", "show", str(st), "--module", MINI])
+    assert r.exit_code == 0 and "NATO set-up" in r.output and "0203: US-CV-1" in r.output
+    r = RUN.invoke(app, ["state", "show", str(st), "--module", MINI, "--json"])
+    assert json.loads(r.stdout)["awaiting"]["side"] == "NATO"
+    r = RUN.invoke(app, ["options", "US-CV-1", "--state", str(st), "--module", MINI, "--json"])
+    info = json.loads(r.stdout)
+    costs = {m["hex"]: m["cost"] for m in info["moves"]}
+    assert costs["0204"] == 1 and costs["0205"] == 3  # Restricted Water costs 2 [10.14]
+    assert "0404" not in costs  # land [10.12]
+    r = RUN.invoke(app, ["options", "US-CV-9", "--state", str(st), "--module", MINI])
+    assert r.exit_code == 2 or "did you mean" in (r.output + str(r.exception))
