@@ -1,0 +1,66 @@
+"""``referee build SRC``: compile a module source into a VASSAL module (``.vmod``).
+
+The source is checked first with exactly the checks and messages of ``referee check``; a
+broken source is refused before anything is drawn. The module is written atomically, so an
+error at any point leaves no partial ``.vmod``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from referee.commands.common import load_checked, print_json, resolve_source
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def build(
+        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
+        example: str | None = typer.Option(
+            None, "--example", help="Build a bundled example instead, e.g. sixth_fleet."
+        ),
+        out: Path = typer.Option(
+            Path("build"), "-o", "--out", help="Folder to write <module-id>-<version>.vmod in."
+        ),
+        dpi: int = typer.Option(
+            150, "--dpi", min=50, max=600, help="Pixels per inch of board and counter images."
+        ),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or warnings."),
+        as_json: bool = typer.Option(
+            False, "--json", help="Print {path, counters, images, bytes, seconds} as JSON."
+        ),
+    ) -> None:
+        """Build a VASSAL 3.7 module (.vmod) from a module source.
+
+        The module has the map with its hex grid numbered like the rulebook, one palette
+        piece per counter, the charts, a die roller, turn tracks and carrier holding boxes.
+        """
+        from referee.errors import UserError
+        from referee.vassal.module_writer import picture_count, plan_build, write_module
+
+        folder = resolve_source(src, example)
+        module = load_checked(folder, quiet=quiet or as_json)
+        if out.exists() and not out.is_dir():
+            raise UserError(f"{out} is not a folder", hint="-o names the folder for the .vmod")
+        started = time.perf_counter()
+        plan = plan_build(module, dpi=dpi)
+        if not (quiet or as_json) and sys.stderr.isatty():
+            with typer.progressbar(
+                length=picture_count(plan), label="Rendering", file=sys.stderr, show_pos=True
+            ) as bar:
+                result = write_module(plan, out, progress=bar.update, started=started)
+        else:
+            result = write_module(plan, out, started=started)
+        if as_json:
+            print_json(result.to_json())
+        elif not quiet:
+            typer.echo(
+                f"{result.path}: {result.counters} counters, {result.images} images, "
+                f"{result.bytes:,} bytes in {result.seconds:.2f} s"
+            )
+        else:
+            typer.echo(str(result.path))

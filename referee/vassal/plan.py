@@ -1,0 +1,289 @@
+"""Everything the module will say, decided before a single image is drawn.
+
+:func:`plan_module` turns a :class:`~referee.source.model.Module` into a
+:class:`ModulePlan`: the board size and its hex grid attributes, one palette piece per
+physical counter with its gpid and PieceSlot text, the marker pieces, the prototypes, the
+carrier holding boxes, the charts and the list of images to render. The plan is cheap (no
+rendering), so other writers can use it too: the scenario set-up writer places pieces with
+:meth:`ModulePlan.hex_centre` and :meth:`ModulePlan.holding_centre` and copies their type
+and state from :attr:`ModulePlan.unit_slots`, and its ``.vsav`` files then plug into
+:func:`referee.vassal.module_writer.build_module`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Final
+
+from referee.errors import UserError
+from referee.source.model import Module, Nationality, Side, UnitDef
+from referee.vassal.artwork import HoldingLayout, holding_layout
+from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
+from referee.vassal.palette import (
+    UNIT_PROTOTYPE,
+    face_image,
+    is_carrier,
+    marker_piece,
+    piece_name,
+    prototype_name,
+    slot_text,
+    stable_gpids,
+    type_prototype,
+    unit_piece,
+    unit_prototype,
+)
+from referee.vassal.pieces import Piece
+
+__all__ = [
+    "ATTACKED_OVERLAY",
+    "BOARD_IMAGE",
+    "DEFAULT_DPI",
+    "HOLDING_IMAGE",
+    "HOLDING_MAP",
+    "MAIN_MAP",
+    "MAX_COUNTER_PX",
+    "MIN_COUNTER_PX",
+    "RETURNING_OVERLAY",
+    "ChartDef",
+    "MarkerDef",
+    "ModulePlan",
+    "PaletteList",
+    "SlotDef",
+    "plan_module",
+]
+
+DEFAULT_DPI: Final = 150
+"""Pixels per inch of the board and counter images in the module: counters and hexes
+keep their printed proportions, and counter text stays legible at 100% zoom."""
+MIN_COUNTER_PX: Final = 16
+MAX_COUNTER_PX: Final = 600
+"""Counter images outside this range (at the build dpi) are refused as absurd."""
+
+MAIN_MAP: Final = "Main Map"
+HOLDING_MAP: Final = "Holding Boxes"
+BOARD_IMAGE: Final = "board.png"
+HOLDING_IMAGE: Final = "holding_boxes.png"
+ATTACKED_OVERLAY: Final = "layer_attacked.png"
+RETURNING_OVERLAY: Final = "layer_returning.png"
+
+
+@dataclass(frozen=True, slots=True)
+class SlotDef:
+    """One PieceSlot: its palette name, gpid, decoded piece and encoded text."""
+
+    key: str  # the piece id ("SO-T16.2") or "marker:<Name>"
+    entry_name: str
+    gpid: int
+    piece: Piece
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PaletteList:
+    """The counters of one unit type of one nationality: a list in the palette."""
+
+    side: Side
+    nationality: Nationality
+    unit_type: str
+    title: str
+    slots: tuple[SlotDef, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerDef:
+    """A marker counter of the palette's Markers list, and the picture to draw for it."""
+
+    name: str
+    rule: str
+    note: str
+    image: str
+    fill: str
+    ink: str
+
+
+MARKERS: Final = (
+    MarkerDef("Destroyed", "10.44", "Defended hex [10.44]", "marker_destroyed.png", "#222222",
+              "#FFFFFF"),
+    MarkerDef("Attacked", "7.44", "this phase [7.44]", "marker_attacked.png", "#D01818",
+              "#FFFFFF"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class ChartDef:
+    """A chart of the chart window: its tab title, image name and renderer chart name."""
+
+    name: str
+    image: str
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class ModulePlan:
+    """What the ``.vmod`` will contain, in order, with every name and number fixed."""
+
+    module: Module
+    dpi: int
+    counter_px: int
+    board_name: str
+    board_size: tuple[int, int]
+    grid: GridAttrs
+    palette: tuple[PaletteList, ...]
+    unit_slots: Mapping[str, SlotDef]  # piece id -> slot, roster order
+    marker_slots: tuple[SlotDef, ...]
+    prototypes: tuple[tuple[str, str], ...]  # (name, text)
+    holding: HoldingLayout | None
+    charts: tuple[ChartDef, ...]
+    markers: tuple[MarkerDef, ...] = MARKERS
+    map_name: str = MAIN_MAP
+    holding_map_name: str = HOLDING_MAP
+    board_image: str = BOARD_IMAGE
+    holding_image: str = HOLDING_IMAGE
+    faces: tuple[tuple[UnitDef, bool], ...] = field(default=())
+
+    @property
+    def next_gpid(self) -> int:
+        """``nextPieceSlotId``: one more than every gpid in the module (§5.9)."""
+        gpids = [s.gpid for s in self.unit_slots.values()] + [s.gpid for s in self.marker_slots]
+        return max(gpids, default=0) + 1
+
+    @cached_property
+    def _centres(self) -> dict[str, tuple[int, int]]:
+        w, h = self.board_size
+        return label_centres(self.grid, w, h, self.module.map.grid.all_ids())
+
+    def hex_centre(self, hex_id: str) -> tuple[int, int]:
+        """Where VASSAL stores a piece snapped into ``hex_id`` on the Main Map (§4.3); the
+        map has no edge padding, so board and map coordinates agree (§4.2)."""
+        try:
+            return self._centres[hex_id]
+        except KeyError:
+            raise KeyError(f"hex {hex_id} is not on the board") from None
+
+    def holding_centre(self, carrier_piece_id: str) -> tuple[int, int]:
+        """Centre of a carrier's holding box on the Holding Boxes map [9.62B]."""
+        for box in self.holding.boxes if self.holding else ():
+            if box.piece_id == carrier_piece_id:
+                return box.centre
+        raise KeyError(f"no holding box for {carrier_piece_id}")
+
+    def image_names(self) -> list[str]:
+        """Every image the buildFile names (without the ``images/`` prefix), sorted."""
+        names = {self.board_image, ATTACKED_OVERLAY}
+        names.update(face_image(u, b) for u, b in self.faces)
+        if any(u.category == "air" and not u.back for u in self.module.units):
+            names.add(RETURNING_OVERLAY)
+        names.update(m.image for m in self.markers)
+        names.update(c.image for c in self.charts)
+        if self.holding is not None:
+            names.add(self.holding_image)
+        return sorted(names)
+
+
+def _counter_px(module: Module, dpi: int) -> int:
+    side = round(module.counter.size_in * dpi)
+    if not MIN_COUNTER_PX <= side <= MAX_COUNTER_PX:
+        raise UserError(
+            f"module.toml: [counter] size_in = {module.counter.size_in} makes {side} px "
+            f"counters at {dpi} dpi; the module needs {MIN_COUNTER_PX} to {MAX_COUNTER_PX} px",
+            hint="a printed counter is usually 0.5 to 1 inch; check size_in (and --dpi)",
+        )
+    return side
+
+
+def plan_module(
+    module: Module, *, dpi: int = DEFAULT_DPI, charts: tuple[ChartDef, ...] = ()
+) -> ModulePlan:
+    """Decide the whole module for ``module`` at ``dpi`` (no images are drawn here).
+
+    Raises :class:`UserError` for a source the module cannot be made from (no sides, no
+    counters, absurd counter sizes).
+    """
+    from referee.render.board import board_layout
+
+    if not module.sides:
+        raise UserError(
+            "module.toml: no [[side]] is declared; VASSAL needs at least one player side",
+            hint="add [[side]] tables (id, name, color)",
+        )
+    if not module.units:
+        raise UserError("the unit roster is empty", hint="add one row per counter design")
+    counter_px = _counter_px(module, dpi)
+    layout = board_layout(module, dpi)
+    try:
+        grid = vassal_grid_for(layout)
+    except ValueError as exc:
+        raise UserError(f"cannot number the board's hexes for VASSAL: {exc}") from None
+    pieces = module.pieces()
+    gpids = stable_gpids([*pieces, *(f"marker:{m.name}" for m in MARKERS)])
+    faces = _faces(module)
+    has_back = {u.id for u, back in faces if back}
+
+    slots: dict[str, SlotDef] = {}
+    for pid, piece in pieces.items():
+        unit = piece.unit
+        returning: str | None = None
+        if unit.category == "air":
+            returning = face_image(unit, True) if unit.id in has_back else RETURNING_OVERLAY
+        built = unit_piece(module, unit, pid, gpids[pid], returning)
+        slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
+
+    marker_slots = []
+    for m in MARKERS:
+        key = f"marker:{m.name}"
+        built = marker_piece(m.name, m.image, gpids[key], {"Marker": m.name, "Rule": m.rule})
+        marker_slots.append(SlotDef(key, m.name, gpids[key], built, slot_text(built)))
+
+    types: dict[str, str] = {}
+    for unit in module.units:
+        info = module.unit_types.get(unit.type, {})
+        types.setdefault(unit.type, info.get("name", "") or unit.type)
+    prototypes = [(UNIT_PROTOTYPE, slot_text(unit_prototype(ATTACKED_OVERLAY)))]
+    prototypes += [(prototype_name(t), slot_text(type_prototype(t, n))) for t, n in types.items()]
+
+    carriers = [(pid, piece_name(pid, p.unit)) for pid, p in pieces.items() if is_carrier(p.unit)]
+    holding = holding_layout(carriers, counter_px) if carriers else None
+
+    return ModulePlan(
+        module=module,
+        dpi=dpi,
+        counter_px=counter_px,
+        board_name=module.map.title or module.name,
+        board_size=(layout.width, layout.height),
+        grid=grid,
+        palette=_palette(module, slots, types),
+        unit_slots=slots,
+        marker_slots=tuple(marker_slots),
+        prototypes=tuple(prototypes),
+        holding=holding,
+        charts=charts,
+        faces=tuple(faces),
+    )
+
+
+def _faces(module: Module) -> list[tuple[UnitDef, bool]]:
+    from referee.render.counters import counter_faces
+
+    return counter_faces(module)
+
+
+def _palette(
+    module: Module, slots: Mapping[str, SlotDef], types: Mapping[str, str]
+) -> tuple[PaletteList, ...]:
+    """Side, then nationality (declaration order), then unit type (roster order)."""
+    pieces = module.pieces()
+    groups: dict[tuple[str, str, str], list[SlotDef]] = {}
+    for pid, slot in slots.items():
+        unit = pieces[pid].unit
+        groups.setdefault((unit.side, unit.nationality, unit.type), []).append(slot)
+    out: list[PaletteList] = []
+    for side in module.sides:
+        for nat in module.nationalities.values():
+            for unit_type, type_name in types.items():
+                chosen = groups.get((side.id, nat.code, unit_type))
+                if chosen:
+                    title = unit_type if type_name == unit_type else f"{unit_type} {type_name}"
+                    out.append(PaletteList(side, nat, unit_type, title, tuple(chosen)))
+    return tuple(out)
