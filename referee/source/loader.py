@@ -292,6 +292,7 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
     root = Path(root)
     diags = Diagnostics(root=root)
     if not root.is_dir():
+        diags.root = None
         diags.error(
             str(root),
             None,
@@ -300,6 +301,14 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         )
         return None, diags
     ctx = Ctx(root=root, diags=diags)
+    if not (root / MODULE_FILE).is_file():
+        diags.error(
+            MODULE_FILE,
+            None,
+            f"no {MODULE_FILE} in {root}",
+            hint="a module source folder holds module.toml; see docs/module-source.md",
+        )
+        return None, diags
     got = ctx.toml(MODULE_FILE, what="module file", file=MODULE_FILE)
     if got is None:
         return None, diags

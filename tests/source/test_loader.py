@@ -202,7 +202,14 @@ def test_symlink_out_of_the_folder(mini: Path, tmp_path: Path, edit: Edit) -> No
 
 def test_missing_folder() -> None:
     module, diags = load_module(Path("/nonexistent/module"))
-    assert module is None and "not found" in str(diags.errors[0])
+    assert module is None
+    assert str(diags.errors[0]).startswith("/nonexistent/module: error: module source folder")
+
+
+def test_folder_without_module_toml(tmp_path: Path) -> None:
+    module, diags = load_module(tmp_path)
+    assert module is None
+    assert str(diags.errors[0]).startswith(f"module.toml: error: no module.toml in {tmp_path}")
 
 
 def test_empty_roster(mini: Path) -> None:
