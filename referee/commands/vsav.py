@@ -1,0 +1,145 @@
+"""``referee show-vsav`` and ``referee import-vlog``: read VASSAL saves and logs.
+
+``show-vsav FILE`` lists the counters in a save (or at the end of a log): which unit, where
+(hex ids through the module's grid, holding boxes and set-up area by name), its place in
+its stack and its active layers. ``import-vlog LOG --game GAME_DIR`` turns a player's log
+into an orders file for the step the game awaits (see :mod:`referee.vassal.vlog_import`).
+
+Exit codes: 0 done; 1 ``import-vlog`` wrote the file but some of the log could not be
+translated (listed on stderr and as comments in the file); 2 refused (unreadable or hostile
+file, a log from another module, counters the module never had).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from referee.commands.common import load_checked, print_json, resolve_source
+
+
+def _table(module_src: Path | None, example: str | None, dpi: int):
+    from referee.vassal.placement import table_for
+
+    module = load_checked(resolve_source(module_src, example), quiet=True)
+    return table_for(module, dpi=dpi)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("show-vsav")
+    def show_vsav(
+        file: Path = typer.Argument(..., help="A .vsav save or .vlog log."),
+        module_src: Path | None = typer.Option(
+            None, "--module", help="Module source folder, to name hexes and boxes."
+        ),
+        example: str | None = typer.Option(None, "--example", help="A bundled module instead."),
+        dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="The module's build --dpi."),
+        start: bool = typer.Option(
+            False, "--start", help="For a log: the position it starts from, not where it ends."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    ) -> None:
+        """List the counters in a VASSAL save: unit, location, stack and layers.
+
+        Without --module/--example, locations are raw map pixels.
+        """
+        from referee.vassal.savefile import read_save
+        from referee.vassal.survey import check_ours, survey
+        from referee.vassal.tabletop import replay
+
+        table = _table(module_src, example, dpi) if (module_src or example) else None
+        save = read_save(file)
+        played = replay(save.commands)
+        counters = survey(table, played.start if start else played.end)
+        if table is not None:
+            check_ours(table, counters, str(file))
+        meta = save.module_metadata
+        if as_json:
+            print_json(
+                {
+                    "file": str(file),
+                    "module": {"name": meta.name, "version": meta.version} if meta else None,
+                    "counters": [c.to_json() for c in counters],
+                }
+            )
+            return
+        if meta is not None:
+            typer.echo(f"{file}: module {meta.name} {meta.version}, {len(counters)} counters")
+        else:
+            typer.echo(f"{file}: {len(counters)} counters (no moduledata)")
+        rows = [("COUNTER", "LOCATION", "STACK", "LAYERS")]
+        for c in counters:
+            depth = f"{c.depth + 1} of {len(c.stack)}" if len(c.stack) > 1 else "-"
+            rows.append((c.label, str(c.location), depth, ", ".join(c.active_layers) or "-"))
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        for r in rows:
+            typer.echo("  ".join(r[i].ljust(widths[i]) for i in range(3)) + "  " + r[3])
+
+    @app.command("import-vlog")
+    def import_vlog(
+        log: Path = typer.Argument(..., help="The player's VASSAL log (.vlog)."),
+        game: Path = typer.Option(..., "--game", help="The game archive (holds game.toml)."),
+        out: Path | None = typer.Option(
+            None, "-o", "--out", help="Write the orders here (default: standard output)."
+        ),
+        module_src: Path | None = typer.Option(None, "--module", help="Module source folder."),
+        example: str | None = typer.Option(None, "--example", help="A bundled module."),
+        dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="The module's build --dpi."),
+        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    ) -> None:
+        """Turn a VASSAL log into an orders file for the step the game awaits.
+
+        Drags become 'move' paths, chat lines starting 'attack' become attacks; what cannot
+        be translated is listed, never guessed. Review the file, then sign it as usual.
+        """
+        from referee.engine.core import GameState
+        from referee.engine.ruleset import get_ruleset
+        from referee.errors import UserError
+        from referee.pbem.archive import Archive
+        from referee.pbem.problems import Refusal
+        from referee.pbem.rulesdata import load_game_module, module_source
+        from referee.safeio import write_text_atomic
+        from referee.vassal.placement import table_for
+        from referee.vassal.savefile import read_save
+        from referee.vassal.vlog_import import Expected, import_log
+
+        archive = Archive(game)
+        archive.require()
+        try:
+            cfg = archive.config()
+            state = GameState.from_json(archive.read_json(archive.state_json))
+        except (Refusal, ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{game}: cannot read the game's position: {exc}") from None
+        module = load_game_module(cfg, module_source(cfg, module_src, example))
+        side, _ = get_ruleset(cfg.ruleset).awaiting(module, state)
+        if not side:
+            raise UserError(f"game {cfg.game_id} awaits no orders (the game is over)")
+        expected = Expected(
+            module_name=cfg.module_name,
+            module_version=cfg.module_version,
+            game_id=cfg.game_id,
+            turn=state.turn,
+            side=side,
+            phase=state.phase,
+        )
+        save = read_save(log)
+        result = import_log(table_for(module, dpi=dpi), save, state, expected, source=log.name)
+        if out is not None:
+            write_text_atomic(out, result.text)
+        if as_json:
+            data = result.to_json()
+            data["out"] = str(out) if out is not None else None
+            print_json(data)
+        elif out is None:
+            typer.echo(result.text, nl=False)
+        for p in result.problems:
+            typer.echo(f"referee: not translated: {log.name}: {p}", err=True)
+        if out is not None and not as_json:
+            n = len(result.orders)
+            typer.echo(
+                f"{out}: {n} order{'s' if n != 1 else ''} for {side}, {state.phase}, Game-Turn "
+                f"{state.turn}; {len(result.problems)} thing(s) not translated",
+                err=True,
+            )
+        raise typer.Exit(1 if result.problems else 0)

@@ -1,0 +1,172 @@
+"""An adjudicated position as a VASSAL save both players can open: ``position.vsav``.
+
+After each adjudication the referee writes the position beside the turn's reports. It is the
+engine's :class:`~referee.engine.core.GameState` laid out with our module's own counters:
+
+* a unit on the map sits at the snapped centre of its hex (vassal-format.md §4.3), stacked in
+  the recorded order (``state.stacks`` is top first; a VASSAL Stack is bottom first, §5.8);
+* an air unit in a carrier's holding box (``box = "holding:US-CV-1"``) sits in that box on
+  the Holding Boxes map [9.62B];
+* a returning air unit [9.22] has its Returning layer active (the back face);
+* an eliminated unit is left out; a unit not yet placed or a reinforcement still to come
+  [12.2] waits in its scenario's set-up area (when the module has one);
+* a Defended hex whose intrinsic DEF was destroyed [10.44] gets a Destroyed marker under its
+  stack.
+
+:func:`position_placements` is the pure part; :func:`position_vsav_bytes` and
+:func:`write_position_vsav` add the save format and the atomic write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from referee.engine.core import GameState
+from referee.errors import UserError
+from referee.source.model import Module
+from referee.vassal.palette import RETURNING_LAYER
+from referee.vassal.pieces import Piece
+from referee.vassal.placement import Table, table_for
+from referee.vassal.plan import DEFAULT_DPI
+from referee.vassal.savewriter import Placed, build_save
+from referee.vassal.setup_area import SETUP_MAP, carrier_pools
+
+__all__ = [
+    "STATUS_LAYERS",
+    "position_placements",
+    "position_vsav_bytes",
+    "write_position_vsav",
+]
+
+STATUS_LAYERS: Final[Mapping[str, str]] = {"returning": RETURNING_LAYER.name}
+"""Engine status flag -> the counter Layer that shows it [9.22]."""
+
+WAITING_BOXES: Final = ("unplaced", "reinforcements")
+"""Boxes whose units wait in the set-up area."""
+
+
+def _layers(status: frozenset[str]) -> frozenset[str]:
+    return frozenset(STATUS_LAYERS[s] for s in status if s in STATUS_LAYERS)
+
+
+def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
+    """Every counter of ``state`` as VASSAL stacks, each **top first**, in a fixed order:
+    hex stacks by hex id, then holding boxes by carrier, then the set-up area.
+
+    Raises :class:`UserError` when the state names a unit or hex the module does not have.
+    """
+    module = table.module
+    pieces = module.pieces()
+    unknown = sorted(u for u in state.units if u not in pieces)
+    if unknown:
+        raise UserError(
+            f"the position names units module {module.id} {module.version} has no counter "
+            f"for: {', '.join(unknown[:8])}",
+            hint="write the position with the module the game was created with",
+        )
+    out: list[list[Placed]] = []
+    listed: set[str] = set()
+    for hex_id in sorted(state.stacks):
+        ids = [u for u in state.stacks[hex_id] if u in state.units]
+        if not ids:
+            continue
+        try:
+            map_id, x, y = table.hex_point(hex_id)
+        except KeyError:
+            raise UserError(
+                f"the position has units in hex {hex_id}, which is not on the board",
+                hint="is this the module the game was created with?",
+            ) from None
+        out.append([Placed(u, map_id, x, y, _layers(state.units[u].status)) for u in ids])
+        listed.update(ids)
+    # a unit with a location the stacks forgot still belongs on the map (its own stack)
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if u.location is not None and u.id not in listed:
+            map_id, x, y = table.hex_point(u.location)
+            out.append([Placed(u.id, map_id, x, y, _layers(u.status))])
+            listed.add(u.id)
+    boxes: dict[str, list[str]] = {}
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if u.location is None and u.box and u.box.startswith("holding:"):
+            boxes.setdefault(u.box.split(":", 1)[1], []).append(u.id)
+    for cv in sorted(boxes):
+        if not table.has_holding_box(cv):
+            raise UserError(f"the position puts air units in a holding box of {cv}, not a CV")
+        for i, u in enumerate(boxes[cv]):
+            map_id, x, y = table.holding_point(cv, i)
+            out.append([Placed(u, map_id, x, y, _layers(state.units[u].status))])
+    waiting = [
+        u
+        for u in sorted(state.units.values(), key=lambda u: u.id)
+        if u.location is None and u.box in WAITING_BOXES
+    ]
+    # carrier air of a carrier pool waits in its carrier's holding box [9.62]
+    scenario = table.module.scenarios.get(state.scenario)
+    carrier_of = carrier_pools(scenario) if scenario is not None else {}
+    in_box: dict[str, int] = {cv: len(ids) for cv, ids in boxes.items()}
+    area = table.setup_area
+    for u in waiting:
+        group = area.group_of(state.scenario, u.id) if area is not None else None
+        if group is not None and area is not None:
+            x, y = area.slot(group, group.units.index(u.id))
+            out.append([Placed(u.id, SETUP_MAP, x, y, _layers(u.status))])
+            continue
+        cv = carrier_of.get(u.id)
+        if cv is not None and table.has_holding_box(cv) and u.box == "unplaced":
+            map_id, x, y = table.holding_point(cv, in_box.get(cv, 0))
+            in_box[cv] = in_box.get(cv, 0) + 1
+            out.append([Placed(u.id, map_id, x, y, _layers(u.status))])
+    return out
+
+
+def _destroyed_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
+    """A Destroyed marker for each Defended hex whose intrinsic DEF is gone [10.44]."""
+    slots = {s.key: s for s in table.plan.marker_slots}
+    slot = slots.get("marker:Destroyed")
+    hexes = state.data.get("destroyed_defended") or ()
+    if slot is None or not isinstance(hexes, list | tuple):
+        return []
+    out = []
+    for hex_id in sorted({str(h) for h in hexes}):
+        if table.module.map.grid.is_valid_id(hex_id):
+            map_id, x, y = table.hex_point(hex_id)
+            out.append((slot.piece, map_id, x, y))
+    return out
+
+
+def position_vsav_bytes(table: Table, state: GameState) -> bytes:
+    """The ``.vsav`` of ``state`` for the module laid out by ``table`` (deterministic)."""
+    where = f"Game {state.game_id}, {state.scenario}, Game-Turn {state.turn}, {state.phase}"
+    if state.active_side:
+        where += f" ({state.active_side})"
+    return build_save(
+        table,
+        position_placements(table, state),
+        notes=f"Position after adjudication. {where}.",
+        description=f"referee position: {where}",
+        extra=_destroyed_markers(table, state),
+    )
+
+
+def write_position_vsav(
+    module: Module,
+    state: GameState,
+    path: str | os.PathLike[str],
+    *,
+    dpi: int = DEFAULT_DPI,
+    setup_area: bool = True,
+) -> bytes:
+    """Write ``state`` as a VASSAL save at ``path`` (atomically) and return its bytes.
+
+    ``dpi`` must be the ``--dpi`` the players' module was built with (pixel positions
+    depend on it); ``setup_area=False`` for a module built without the set-up area.
+    """
+    from referee.safeio import write_bytes_atomic
+
+    table = table_for(module, dpi=dpi, setup_area=setup_area)
+    data = position_vsav_bytes(table, state)
+    write_bytes_atomic(Path(path), data, 0o644)
+    return data

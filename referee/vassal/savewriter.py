@@ -1,0 +1,143 @@
+"""Compose a ``.vsav`` that puts our module's counters where the game says (recipe §7.2).
+
+A save must use the very piece definitions of the module's palette, or VASSAL will not
+recognise the counters ("Refresh Counters" matches them by gpid, our tools by the ``UnitId``
+Marker property). So every counter is copied from its PieceSlot
+(:attr:`referee.vassal.plan.ModulePlan.unit_slots`) and only three things change: the
+BasicPiece's map and position (§5.3), and the Layer states (§5.4), e.g. the Returning layer of
+an inverted air unit [9.22]. Counters at the same point form one Stack, bottom first (§5.8).
+
+The stream is laid out as VASSAL's own ``GameState.getRestoreCommand`` writes it (§6.5):
+``begin_save``, the empty version-check slot, one group holding every piece and then every
+stack, the BoardPicker of each map, ``SETUP_STACK``, optional notes, ``end_save``. Piece ids
+are sequential from a fixed base, ``savedata`` has a fixed date and ``moduledata`` is the
+module's own, so the same position always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from referee.vassal.buildfile import DATE_SAVED, VASSAL_VERSION, moduledata_xml
+from referee.vassal.commands import (
+    AddPiece,
+    BeginSave,
+    BoardPlacement,
+    Command,
+    Compound,
+    EndSave,
+    Notes,
+    NullCommand,
+    SetBoards,
+    SetupStack,
+)
+from referee.vassal.pieces import Embellishment, Piece, Stack
+from referee.vassal.placement import Table
+from referee.vassal.savefile import build_savedata, save_to_bytes
+
+__all__ = ["PIECE_ID_BASE", "Placed", "build_save", "counter_piece"]
+
+PIECE_ID_BASE: Final = 1_000_000_000_000
+"""First piece id. VASSAL numbers pieces it creates with the current time in milliseconds
+(§5.9), which is larger, so ids never collide with pieces a player adds later."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """One counter to put in the save: a piece id of the module, where, and which layers are
+    active (by layer name, e.g. ``{"Returning"}``)."""
+
+    piece_id: str
+    map: str
+    x: int
+    y: int
+    layers: frozenset[str] = field(default_factory=frozenset)
+
+
+def counter_piece(table: Table, placed: Placed) -> Piece:
+    """The palette piece of ``placed.piece_id`` put at its point with its layers set.
+
+    Raises ``KeyError`` for a piece id the module has no counter for.
+    """
+    slot = table.plan.unit_slots.get(placed.piece_id)
+    if slot is None:
+        raise KeyError(f"the module has no counter {placed.piece_id!r}")
+    piece = slot.piece
+    for index, trait in enumerate(piece.traits):
+        if isinstance(trait, Embellishment):
+            wanted = trait.layer_name in placed.layers
+            level = trait.level
+            piece = piece.with_trait(index, trait.with_value(level if wanted else -level))
+    return piece.placed(placed.map, placed.x, placed.y)
+
+
+def build_save(
+    table: Table,
+    stacks: Sequence[Sequence[Placed]],
+    *,
+    notes: str = "",
+    description: str = "",
+    extra: Sequence[tuple[Piece, str, int, int]] = (),
+) -> bytes:
+    """The ``.vsav`` bytes for ``stacks``: each inner sequence is one stack, **top first**
+    (the engine's order), all at the same point. ``extra`` adds other pieces (markers) as
+    ``(piece, map, x, y)``; each goes at the bottom of the stack at its point, or alone.
+    """
+    next_id = PIECE_ID_BASE
+    pieces: list[Command] = []
+    stack_cmds: list[Command] = []
+    at_point: dict[tuple[str, int, int], list[str]] = {}
+
+    def add(piece: Piece) -> str:
+        nonlocal next_id
+        next_id += 1
+        pid = str(next_id)
+        pieces.append(AddPiece(pid, piece.type, piece.state))
+        return pid
+
+    for piece, map_id, x, y in extra:
+        at_point.setdefault((map_id, x, y), []).append(add(piece.placed(map_id, x, y)))
+    for stack in stacks:
+        if not stack:
+            continue
+        first = stack[0]
+        point = (first.map, first.x, first.y)
+        for p in stack:
+            if (p.map, p.x, p.y) != point:
+                raise ValueError(f"stack of {first.piece_id}: {p.piece_id} is at another point")
+        ids = [add(counter_piece(table, p)) for p in reversed(stack)]  # bottom first
+        at_point.setdefault(point, []).extend(ids)
+    for (map_id, x, y), ids in at_point.items():
+        next_id += 1
+        stack_piece = Stack.build(map_id, x, y, ids)
+        stack_cmds.append(AddPiece(str(next_id), stack_piece.type, stack_piece.state or ""))
+    tail: list[Command] = [
+        SetBoards(map_id, (BoardPlacement(board),)) for map_id, board in table.boards
+    ]
+    tail.append(SetupStack())
+    if notes:
+        tail.append(Notes(False, _one_line(notes)))
+    commands = Compound(
+        (
+            BeginSave(),
+            NullCommand(),
+            Compound((NullCommand(), *pieces, *stack_cmds)),
+            *tail,
+            EndSave(),
+        )
+    )
+    module = table.module
+    savedata = build_savedata(
+        module_version=module.version,
+        vassal_version=VASSAL_VERSION,
+        date_saved=int(DATE_SAVED),
+        description=_one_line(description),
+    )
+    moduledata = moduledata_xml(module.name, module.version, module.description)
+    return save_to_bytes(commands, savedata=savedata, moduledata=moduledata)
+
+
+def _one_line(text: str) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
