@@ -37,10 +37,12 @@ def register(app: typer.Typer) -> None:
         """Build a VASSAL 3.7 module (.vmod) from a module source.
 
         The module has the map with its hex grid numbered like the rulebook, one palette
-        piece per counter, the charts, a die roller, turn tracks and carrier holding boxes.
+        piece per counter, the charts, a die roller, turn tracks, carrier holding boxes, and
+        one predefined set-up per scenario (File > New Game).
         """
         from referee.errors import UserError
-        from referee.vassal.module_writer import picture_count, plan_build, write_module
+        from referee.vassal.module_writer import picture_count, plan_build
+        from referee.vassal.setups import build_module_with_setups
 
         folder = resolve_source(src, example)
         module = load_checked(folder, quiet=quiet or as_json)
@@ -50,11 +52,14 @@ def register(app: typer.Typer) -> None:
         plan = plan_build(module, dpi=dpi)
         if not (quiet or as_json) and sys.stderr.isatty():
             with typer.progressbar(
-                length=picture_count(plan), label="Rendering", file=sys.stderr, show_pos=True
+                length=picture_count(plan) + 1, label="Rendering", file=sys.stderr, show_pos=True
             ) as bar:
-                result = write_module(plan, out, progress=bar.update, started=started)
+                result = build_module_with_setups(
+                    module, out, dpi=dpi, progress=bar.update, plan=plan, started=started
+                )
+                bar.update(1)  # the set-up area picture
         else:
-            result = write_module(plan, out, started=started)
+            result = build_module_with_setups(module, out, dpi=dpi, plan=plan, started=started)
         if as_json:
             print_json(result.to_json())
         elif not quiet:

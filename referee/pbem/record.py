@@ -73,6 +73,40 @@ def views(
     return out
 
 
+_TABLES: dict[int, tuple[Module, Any]] = {}
+
+
+def _vassal_table(module: Module) -> Any:
+    """The VASSAL placement table of the module players built with ``referee build`` (same
+    default dpi), computed once per module object."""
+    from referee.vassal.placement import table_for
+
+    hit = _TABLES.get(id(module))
+    if hit is None or hit[0] is not module:
+        hit = (module, table_for(module))
+        _TABLES.clear()
+        _TABLES[id(module)] = hit
+    return hit[1]
+
+
+def positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, bytes]:
+    """The position as a VASSAL save, for players who play in VASSAL (``docs/vassal.md``).
+
+    One ``position.vsav`` when no side's view hides anything; otherwise one
+    ``position-<SIDE>.vsav`` per side from that side's view, so a save never shows a player
+    what the rules hide from him (fog of war)."""
+    from referee.vassal.position import position_vsav_bytes
+
+    table = _vassal_table(module)
+    seen = {s.id: ruleset.view(module, state, s.id) for s in module.sides}
+    full = state.to_json()
+    if all(v.to_json()["units"] == full["units"] for v in seen.values()):
+        return {"position.vsav": position_vsav_bytes(table, state)}
+    return {
+        f"position-{slug(side)}.vsav": position_vsav_bytes(table, v) for side, v in seen.items()
+    }
+
+
 def build_turn_files(
     module: Module,
     ruleset: Ruleset,
@@ -106,6 +140,7 @@ def build_turn_files(
         picture = "position.png"
     files["report.html"] = render_html(module, report, rsha, full, picture).encode()
     files.update(views(module, ruleset, report, rsha, state))
+    files.update(positions(module, ruleset, state))
     manifest = {
         "format": MANIFEST_FORMAT,
         "game_id": report["game_id"],

@@ -39,7 +39,7 @@ from referee.vassal.module_writer import (
     vmod_name,
 )
 from referee.vassal.placement import Table
-from referee.vassal.plan import DEFAULT_DPI
+from referee.vassal.plan import DEFAULT_DPI, ModulePlan
 from referee.vassal.position import position_vsav_bytes
 from referee.vassal.setup_area import (
     SETUP_IMAGE,
@@ -114,12 +114,15 @@ def build_module_with_setups(
     dpi: int = DEFAULT_DPI,
     progress: Progress | None = None,
     workers: int | None = None,
+    plan: ModulePlan | None = None,
+    started: float | None = None,
 ) -> BuildResult:
     """``referee build`` with the scenario set-ups: the module writer's archive plus the
     set-up area (its map and picture) and one set-up save and New Game entry per scenario.
-    Atomic and reproducible like :func:`referee.vassal.module_writer.build_module`."""
-    started = time.perf_counter()
-    plan = plan_build(module, dpi=dpi)
+    Atomic and reproducible like :func:`referee.vassal.module_writer.build_module`.
+    Pass ``plan`` when the caller already planned the build (e.g. to size a progress bar)."""
+    started = time.perf_counter() if started is None else started
+    plan = plan_build(module, dpi=dpi) if plan is None else plan
     table = Table(plan, setup_area_layout(module, plan.counter_px))
     files, setups = scenario_setups(table)
     entries = module_entries(plan, files, setups, progress=progress, workers=workers)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.core import GameState
 from referee.pbem.envelope import BEGIN
 from referee.pbem.problems import Refusal
 from referee.pbem.signing import sign_orders
@@ -246,3 +247,43 @@ def test_marks_draw_moves_attacks_retreats_and_eliminations(toy_module):
         ("eliminate", ["0101"]),
         ("move", ["0203", "0303", "0304"]),
     ]
+
+
+def _units_on_table(data: bytes, module) -> set[tuple[str, str | None]]:
+    from referee.vassal.placement import table_for
+    from referee.vassal.position import STATUS_LAYERS
+    from referee.vassal.savefile import read_save_bytes
+    from referee.vassal.survey import engine_position, survey
+    from referee.vassal.tabletop import replay
+
+    table = table_for(module)
+    got = engine_position(survey(table, replay(read_save_bytes(data).commands).end), STATUS_LAYERS)
+    return {(uid, u["location"]) for uid, u in got["units"].items() if u["location"]}
+
+
+def test_each_turn_folder_has_the_position_as_a_vassal_save(make_game):
+    """Players who play in VASSAL open the adjudicated position (docs/vassal.md)."""
+    g = make_game()
+    setup_both(g)
+    [r] = g.run(g.signed("NATO", ["move US-DD-1 0302"]))
+    folder = g.dir / r.folder
+    state = GameState.from_json(json.loads((folder / "state.json").read_text()))
+    on_map = {(u.id, u.location) for u in state.units.values() if u.location}
+    assert _units_on_table((folder / "position.vsav").read_bytes(), g.module) == on_map
+    assert ("US-DD-1", "0302") in on_map
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert "position.vsav" in manifest["files"]  # signed like every other file
+
+
+def test_a_side_that_may_not_see_a_unit_gets_its_own_vassal_save(make_game):
+    g = make_game()
+    setup_both(g)
+    g.run(g.signed("NATO", ["move US-DD-1 0302"]))
+    [r] = g.run(g.signed("Soviet", ["dive SO-SG-1"]))
+    folder = g.dir / r.folder
+    assert not (folder / "position.vsav").exists()
+    nato = {u for u, _ in _units_on_table((folder / "position-NATO.vsav").read_bytes(), g.module)}
+    soviet = {
+        u for u, _ in _units_on_table((folder / "position-Soviet.vsav").read_bytes(), g.module)
+    }
+    assert "SO-SG-1" in soviet and "SO-SG-1" not in nato
