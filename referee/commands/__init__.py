@@ -2,4 +2,12 @@
 
 COMMAND_MODULES: list[str] = [
     "check",
+    "build",
+    "sheets",
+    "charts",
+    "pbem",
+    "validate",
+    "state",
+    "options",
+    "vsav",
 ]
