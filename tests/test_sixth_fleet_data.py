@@ -73,14 +73,17 @@ def test_every_roster_row_names_its_source(m):
 
 
 # ---- unit values quoted in the rules [0 of the digest] ----------------------------------------
-@pytest.mark.parametrize("uid,quoted", [
-    ("SO-SG-1", "0-30-12-3-8-5"),   # 7.45 example, 8.0 example, Examples 3 and 4
-    ("GR-DD-1", "8-8-12-4-4-2"),    # 8.0 example
-    ("TU-DE-1", "6-6-12-2-6-1"),    # 8.0 example (OCR "]" = 1)
-    ("US-CV-1", "7-1-36-4-12-6"),   # Example 3 (8.23)
-    ("US-CV-2", "7-1-36-4-12-6"),   # the same CV values for the second US CV
-    ("US-SN-1", "0-30-15-5-10-6"),  # Example 4 (8.24)
-])
+@pytest.mark.parametrize(
+    "uid,quoted",
+    [
+        ("SO-SG-1", "0-30-12-3-8-5"),  # 7.45 example, 8.0 example, Examples 3 and 4
+        ("GR-DD-1", "8-8-12-4-4-2"),  # 8.0 example
+        ("TU-DE-1", "6-6-12-2-6-1"),  # 8.0 example (OCR "]" = 1)
+        ("US-CV-1", "7-1-36-4-12-6"),  # Example 3 (8.23)
+        ("US-CV-2", "7-1-36-4-12-6"),  # the same CV values for the second US CV
+        ("US-SN-1", "0-30-15-5-10-6"),  # Example 4 (8.24)
+    ],
+)
 def test_quoted_unit_values(m, uid, quoted):
     assert values(m, uid) == quoted
     assert m.unit(uid).source.startswith("rules:")
@@ -118,7 +121,8 @@ def test_c1_8_0_example(m):
 def test_c2_example_3(m):
     # SG vs the US CV in 1423: 30 - 12 x 2 = 6 -> column 5, ECM 6: no retreat possible
     d = m.unit("SO-SG-1").values["AS"] - m.unit("US-CV-1").values["DEF"] * dmult(
-        m, "1423", "surface")
+        m, "1423", "surface"
+    )
     assert d == 6 and m.tables.crt.column_for(d) == 5
     assert cell(m, d, m.unit("US-CV-1").values["ECM"]).no_effect
 
@@ -126,7 +130,8 @@ def test_c2_example_3(m):
 def test_example_4_submarine_defense(m):
     # SG ASW 12 vs the US SN 10 x 2 = 20 in 1423: a negative differential, no attack [8.23]
     d = m.unit("SO-SG-1").values["ASW"] - m.unit("US-SN-1").values["DEF"] * dmult(
-        m, "1423", "submarine")
+        m, "1423", "submarine"
+    )
     assert d == -8 and m.tables.crt.lookup(d, 6) is None
 
 
@@ -165,8 +170,11 @@ def test_c8_tu22_vs_cv(m):
 
 
 def test_c9_nimrod_p3_vs_victor(m):
-    d = m.unit("BR-NIM").values["ASW"] + m.unit("US-P3").values["ASW"] - m.unit(
-        "SO-SN-1").values["DEF"]
+    d = (
+        m.unit("BR-NIM").values["ASW"]
+        + m.unit("US-P3").values["ASW"]
+        - m.unit("SO-SN-1").values["DEF"]
+    )
     assert d == 30
     assert cell(m, 30, 5).hi >= 1
     assert cell(m, d, m.unit("SO-SN-1").values["ECM"]).hi >= 1
@@ -212,29 +220,55 @@ def test_crt_monotone(m):
 
 
 # ---- Level of Victory [13.2] -----------------------------------------------------------------
-@pytest.mark.parametrize("net,result", [
-    (51, "Soviet Decisive"), (200, "Soviet Decisive"), (50, "Soviet Substantive"),
-    (36, "Soviet Substantive"), (35, "Soviet Marginal"), (21, "Soviet Marginal"),
-    (20, "Draw"), (0, "Draw"), (-1, "NATO Marginal"), (-15, "NATO Marginal"),
-    (-16, "NATO Substantive"), (-30, "NATO Substantive"), (-31, "NATO Decisive"),
-    (-200, "NATO Decisive"),
-])
+@pytest.mark.parametrize(
+    "net,result",
+    [
+        (51, "Soviet Decisive"),
+        (200, "Soviet Decisive"),
+        (50, "Soviet Substantive"),
+        (36, "Soviet Substantive"),
+        (35, "Soviet Marginal"),
+        (21, "Soviet Marginal"),
+        (20, "Draw"),
+        (0, "Draw"),
+        (-1, "NATO Marginal"),
+        (-15, "NATO Marginal"),
+        (-16, "NATO Substantive"),
+        (-30, "NATO Substantive"),
+        (-31, "NATO Decisive"),
+        (-200, "NATO Decisive"),
+    ],
+)
 def test_level_of_victory(m, net, result):
     assert m.tables.level_of_victory(net).startswith(result)
 
 
 # ---- hexes the rules name ----------------------------------------------------------------------
-@pytest.mark.parametrize("hid,nat", [
-    ("1311", "US"), ("1022", "US"), ("1010", "Br"), ("1232", "Br"), ("1812", "It"),
-])
+@pytest.mark.parametrize(
+    "hid,nat",
+    [
+        ("1311", "US"),
+        ("1022", "US"),
+        ("1010", "Br"),
+        ("1232", "Br"),
+        ("1812", "It"),
+    ],
+)
 def test_named_airbases(m, hid, nat):
     base = m.map.hex(hid).airbase
     assert base is not None and base.nationality == nat
 
 
 def test_airbases_stand_in_their_own_country(m):
-    home = {"US": {"It", "Gr"}, "Br": {"Br"}, "It": {"It"}, "Gr": {"Gr"}, "Tu": {"Tu"},
-            "So": {"So"}, "Is": {"Is"}}
+    home = {
+        "US": {"It", "Gr"},
+        "Br": {"Br"},
+        "It": {"It"},
+        "Gr": {"Gr"},
+        "Tu": {"Tu"},
+        "So": {"So"},
+        "Is": {"Is"},
+    }
     for a in m.map.airbases():
         h = m.map.hex(a.hex)
         assert h.terrain in ("land", "coastal"), a.hex
@@ -308,11 +342,20 @@ def test_roster_air_counts(m):
     assert got[("So", "M25", False)] == 4 + 1 and got[("So", "M23", False)] == 6 + 3
     assert got[("So", "F", True)] == 2 + 2
     assert {k for k in got if k[0] == "So"} == {
-        ("So", t, t == "F") for t in ("T16", "T22", "B12", "M25", "M23", "F")}
+        ("So", t, t == "F") for t in ("T16", "T22", "B12", "M25", "M23", "F")
+    }
     assert {k for k in got if k[0] in ("US", "Br")} == {
-        ("US", "F4", False), ("US", "P3", False), ("US", "F4", True), ("US", "F14", True),
-        ("US", "A7", True), ("US", "S3", True), ("US", "A5", True), ("US", "A6", True),
-        ("Br", "NIM", False), ("Br", "LTG", False)}
+        ("US", "F4", False),
+        ("US", "P3", False),
+        ("US", "F4", True),
+        ("US", "F14", True),
+        ("US", "A7", True),
+        ("US", "S3", True),
+        ("US", "A5", True),
+        ("US", "A6", True),
+        ("Br", "NIM", False),
+        ("Br", "LTG", False),
+    }
     assert all(u.back == "air_returning" for u in m.units if u.category == "air")
 
 
@@ -391,21 +434,29 @@ def test_campaign_reinforcements_12_2(m):
         by_rule.setdefault(r.rule, []).append(r)
     (r21,) = by_rule["12.21"]
     assert types_of(m, r21.units) == Counter(F4=5)
-    assert all(not m.pieces()[u].unit.has("carrier") and m.pieces()[u].unit.nationality == "US"
-               for u in r21.units)
+    assert all(
+        not m.pieces()[u].unit.has("carrier") and m.pieces()[u].unit.nationality == "US"
+        for u in r21.units
+    )
     assert (r21.entry, set(r21.hexes), r21.loc_edge) == ("airbases", {"1311", "1022"}, "west")
     r22 = [u for r in by_rule["12.22"] for u in r.units]
-    want = {p for u in m.units if u.nationality in ("Fr", "Br") and u.category in NAVAL
-            for p in u.piece_ids}
-    want |= {p for u in m.units if u.nationality == "Fr" and u.has("carrier")
-             for p in u.piece_ids}
+    want = {
+        p
+        for u in m.units
+        if u.nationality in ("Fr", "Br") and u.category in NAVAL
+        for p in u.piece_ids
+    }
+    want |= {p for u in m.units if u.nationality == "Fr" and u.has("carrier") for p in u.piece_ids}
     assert set(r22) == want
     assert {r.entry for r in by_rule["12.22"]} == {"edge_adjacent"}
     assert {r.edge for r in by_rule["12.22"]} == {"west"}
     (r23,) = by_rule["12.23"]
     assert types_of(m, r23.units) == Counter(M25=1, M23=3)
-    bases = {a.hex for a in m.map.airbases() if a.nationality == "So"
-             and m.map.hex(a.hex).country in ("B", "R")}
+    bases = {
+        a.hex
+        for a in m.map.airbases()
+        if a.nationality == "So" and m.map.hex(a.hex).country in ("B", "R")
+    }
     assert set(r23.hexes) == bases and r23.loc_edge == "north"
     (r24,) = by_rule["12.24"]
     fleet_b = {p for u in m.units if u.fleet == "B" for p in u.piece_ids}
@@ -415,18 +466,29 @@ def test_campaign_reinforcements_12_2(m):
     assert any(u.type == "CV" and u.name == "Kiev" for u in m.units if u.fleet == "B")
     (pr,) = c.prohibitions
     assert (pr.area, set(pr.categories), pr.until_turn) == (
-        "black_sea", {"surface", "submarine"}, 11)
+        "black_sea",
+        {"surface", "submarine"},
+        11,
+    )
 
 
 def test_optional_14_3_units(m):
     roster = Counter()
     for u in m.units:
-        roster[(u.nationality, u.type, u.id[-3:] if u.id.endswith(("-SY", "-EG")) else "")] \
-            += u.count
+        roster[(u.nationality, u.type, u.id[-3:] if u.id.endswith(("-SY", "-EG")) else "")] += (
+            u.count
+        )
     assert roster[("Is", "F4", "")] == 6 and roster[("Is", "A4", "")] == 6
     # the worst rows of the 14.3 table: Syria 4 M23 4 M21 4 Y28; Egypt 2 M23 4 M21 4 Y28 2 I28
-    for key, n in {("M23", "-SY"): 4, ("M21", "-SY"): 4, ("Y28", "-SY"): 4, ("M23", "-EG"): 2,
-                   ("M21", "-EG"): 4, ("Y28", "-EG"): 4, ("I28", "-EG"): 2}.items():
+    for key, n in {
+        ("M23", "-SY"): 4,
+        ("M21", "-SY"): 4,
+        ("Y28", "-SY"): 4,
+        ("M23", "-EG"): 2,
+        ("M21", "-EG"): 4,
+        ("Y28", "-EG"): 4,
+        ("I28", "-EG"): 2,
+    }.items():
         assert roster[("So", key[0], key[1])] == n, key
     used = set()
     for s in m.scenarios.values():
@@ -444,9 +506,15 @@ def test_victory_bonuses(m):
     for s in m.scenarios.values():
         b = {v.rule: v for v in s.victory_bonuses}
         assert (b["13.11"].vp, b["13.11"].condition, b["13.11"].params["area"]) == (
-            10, "no_enemy_in_area", "aegean")
+            10,
+            "no_enemy_in_area",
+            "aegean",
+        )
         assert (b["13.12"].vp, b["13.12"].condition, b["13.12"].params["edge"]) == (
-            15, "israel_cut_off", "west")
+            15,
+            "israel_cut_off",
+            "west",
+        )
         assert (b["13.13"].vp, b["13.13"].params["area"]) == (15, "east_med")
         assert b["13.13"].params["requires"] == b["13.12"].id
         assert all(v.side == "Soviet" for v in b.values())
@@ -498,7 +566,8 @@ def test_sea_connections(m):
     med = naval_reach(m, "1602", blocked={"2025"})
     # every set-up hex of the short scenario lies on the one Mediterranean
     for hid in ["0812", "1902", "1404", "1212", "0615", "1422", "1423"] + [
-            x.id for x in m.map.hexes.values() if x.setup_code]:
+        x.id for x in m.map.hexes.values() if x.setup_code
+    ]:
         assert hid in med, hid
     # the Black Sea is reachable only through the Bosporus [12.3]
     assert not any("black_sea" in m.map.hex(x).areas for x in med)
