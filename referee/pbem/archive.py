@@ -268,12 +268,25 @@ class Archive:
         return sorted(p for p in self.turns.iterdir() if p.name.startswith(TMP_PREFIX))
 
     def key_files(self) -> list[Path]:
-        """Private-key-looking files inside the archive (which must never hold one)."""
+        """Private-key-looking files inside the archive (which must never hold one).
+
+        Every file is checked by name; contents are sniffed only outside the finished turn
+        folders, whose files we wrote ourselves and whose manifest ``verify`` checks. That
+        keeps each adjudication's cost independent of the length of the game."""
         found: list[Path] = []
+        turns = self.turns.resolve() if self.turns.is_dir() else None
         for p in sorted(self.root.rglob("*")):
-            if p.is_file() and not p.is_symlink() and p.suffix == ".key":
+            if not p.is_file():
+                continue
+            if p.name == "seeds.json" or (not p.is_symlink() and p.suffix == ".key"):
                 found.append(p)
-            elif p.is_file() and p.stat().st_size < 64 * 1024:
+                continue
+            inside_turn = (
+                turns is not None
+                and p.parent.parent == self.turns
+                and not p.parent.name.startswith(TMP_PREFIX)
+            )
+            if not inside_turn and p.stat().st_size < 64 * 1024:
                 try:
                     head = p.read_bytes()[: 64 * 1024]
                 except OSError:
@@ -284,8 +297,9 @@ class Archive:
 
 
 def module_sha256(root: Path) -> str:
-    """The hash of a module source: every regular file under ``root`` except dot-files, by
-    relative POSIX path in sorted order; text files with CRLF normalised to LF, so a Windows
+    """The hash of a module source: every regular file under ``root`` except dot-files,
+    Markdown and the ``examples/`` folder (none of which the rules read), by relative POSIX
+    path in sorted order; text files with CRLF normalised to LF, so a Windows
     checkout hashes the same. Replays use it to be sure they run the same rules data."""
     h = hashlib.sha256()
     files = sorted(
@@ -295,6 +309,8 @@ def module_sha256(root: Path) -> str:
         and not any(
             part.startswith(".") or part == "__pycache__" for part in p.relative_to(root).parts
         )
+        and p.relative_to(root).parts[0] != "examples"
+        and p.suffix.lower() != ".md"
     )
     for rel, p in files:
         data = p.read_bytes()

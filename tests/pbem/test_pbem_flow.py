@@ -287,3 +287,39 @@ def test_a_side_that_may_not_see_a_unit_gets_its_own_vassal_save(make_game):
         u for u, _ in _units_on_table((folder / "position-Soviet.vsav").read_bytes(), g.module)
     }
     assert "SO-SG-1" in soviet and "SO-SG-1" not in nato
+
+
+@pytest.mark.parametrize(
+    ("where", "content"),
+    [
+        ("referee.key", b"anything"),
+        ("notes.txt", b"-----BEGIN PRIVATE KEY-----\nMC4CAQ...\n"),
+        ("turns/000-setup-request/nato.key", b"x"),
+        ("seeds.json", b"{}"),
+    ],
+)
+def test_an_archive_holding_a_private_key_is_refused(make_game, where, content):
+    """A referee key or the dice seeds inside the public archive would be exposed."""
+    g = make_game()
+    (g.dir / where).write_bytes(content)
+    with pytest.raises(Refusal) as exc:
+        setup_both(g)
+    assert exc.value.code == "archive"
+    assert where in str(exc.value)
+
+
+def test_the_module_hash_ignores_examples_and_prose(tmp_path):
+    from referee.pbem.archive import module_sha256
+
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "modules" / "mini"
+    copy = tmp_path / "mini"
+    shutil.copytree(src, copy)
+    before = module_sha256(copy)
+    (copy / "examples").mkdir()
+    (copy / "examples" / "01-setup.txt").write_text("game: g1\n", encoding="utf-8")
+    (copy / "README.md").write_text("# notes\n", encoding="utf-8")
+    assert module_sha256(copy) == before
+    (copy / "units.csv").write_text(
+        (copy / "units.csv").read_text().replace("Saratoga,7,", "Saratoga,8,"), encoding="utf-8"
+    )
+    assert module_sha256(copy) != before  # rules data changed: a replay must notice
