@@ -1,0 +1,87 @@
+"""`make demo` end to end, into a temporary folder: every step works, the archive verifies,
+a second run starts clean and gives a byte-identical archive, a foreign folder is refused.
+(About 10 s: the play aids are built once, the replay run skips them.)"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.demo import DEMO_GAME_ID, MARKER, SRC, main
+from referee.pbem.verify import verify_archive
+from referee.source.loader import load_module
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("demo") / "out"
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main([str(out)])
+    assert code == 0, buf.getvalue()[-3000:]
+    return out, buf.getvalue()
+
+
+def test_the_demo_plays_every_example_and_the_archive_verifies(demo_run: tuple[Path, str]) -> None:
+    out, printed = demo_run
+    game = out / "game"
+    module, _ = load_module(SRC)
+    assert module is not None
+    result = verify_archive(game, module)
+    assert result.game_id == DEMO_GAME_ID
+    assert result.reports == 9  # report 000 + the eight example files
+    turns = sorted(p.name for p in (game / "turns").iterdir())
+    assert turns[-1] == "008-Soviet-movement"
+    pending = json.loads((game / "turns/006-Soviet-combat/report.json").read_text())["pending"]
+    assert [p["id"] for p in pending] == ["D2-1"]
+    assert "PENDING D2-1, owed by NATO" in printed
+    assert "replay matches" in printed
+    assert "Where everything is" in printed
+    for secret in (out / "keys" / "referee.key", out / "referee" / "seeds.json"):
+        assert secret.is_file() and not secret.resolve().is_relative_to(game.resolve())
+    latest = game / "turns" / turns[-1]
+    assert (latest / "report.md").is_file() and (latest / "report.html").is_file()
+
+
+def test_the_play_aids_are_listed_when_their_commands_work(demo_run: tuple[Path, str]) -> None:
+    out, printed = demo_run
+    made = {p.suffix for p in out.rglob("*") if p.is_file()}
+    for name, suffix in (("build", ".vmod"), ("sheets", ".pdf"), ("charts", ".png")):
+        skipped = f"no `{name}` command" in printed or f"without `referee {name}`" in printed
+        assert suffix in made or skipped, name
+
+
+def test_a_second_run_starts_clean_and_is_byte_identical(
+    demo_run: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, _ = demo_run
+    first = _digest(out / "game")
+    (out / "game" / "stray.txt").write_text("left over from an earlier run\n")
+    assert main([str(out), "--no-play-aids"]) == 0
+    capsys.readouterr()
+    assert _digest(out / "game") == first
+    assert not (out / "vassal").exists()  # emptied: this run built no play aids
+
+
+def test_a_folder_the_demo_did_not_make_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "precious.txt").write_text("keep me\n")
+    assert main([str(tmp_path), "--no-play-aids"]) == 1
+    assert "not made by the demo" in capsys.readouterr().err
+    assert (tmp_path / "precious.txt").read_text() == "keep me\n"
+    assert not (tmp_path / MARKER).exists()
