@@ -3,7 +3,10 @@
 1. validating one 60-order Movement Phase in-process (target < 50 ms);
 2. adjudicating a scripted 21-Game-Turn Campaign (every validate + resolve, target < 2 s);
 3. the whole ``referee validate`` process, start-up included (target < 0.5 s), and that it
-   imports no Pillow, lxml or reportlab.
+   imports no Pillow, lxml or reportlab;
+4. the ``referee options`` attack search [8.3]: every hex of the phasing side in every Combat
+   Phase of the recorded game (single and group attacks), slowest hex and total;
+5. a random legal game of the same scenario with optional rule 14.3 (Middle East air forces).
 
 Uses ``module_src/sixth_fleet`` when it loads cleanly, else the test fixture ``mini``.
 """
@@ -25,6 +28,8 @@ from referee.engine.core import ScriptedDice  # noqa: E402
 from referee.engine.orders import parse_orders  # noqa: E402
 from referee.engine.ruleset import get_ruleset  # noqa: E402
 from referee.rules.sixth_fleet_1975.context import Game  # noqa: E402
+from referee.rules.sixth_fleet_1975.group_attacks import group_attacks_8_3  # noqa: E402
+from referee.rules.sixth_fleet_1975.middle_east import read_table_14_3  # noqa: E402
 from referee.rules.sixth_fleet_1975.movement import reachable  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 from tests.rules.play import RandomDice, header, play  # noqa: E402
@@ -143,6 +148,40 @@ def main() -> None:
         f"3. `referee validate` whole process: best {best:.2f} s, median {med:.2f} s "
         f"[target < 0.5 s]; heavy imports on the path: {probe.stdout.strip() or probe.stderr}"
     )
+
+    # -- 4. the attack search of `referee options`
+    worst = (0.0, "", 0, 0)
+    total = 0.0
+    hexes = 0
+    for st in steps:
+        if st.phase != "combat" or st.pending or st.active_side is None:
+            continue
+        g = Game.of(module, st)
+        for h in sorted(st.stacks):
+            if st.units[st.stacks[h][0]].side != st.active_side:
+                continue
+            t = time.perf_counter()
+            found = group_attacks_8_3(g, st, st.active_side, h)
+            dt = time.perf_counter() - t
+            total += dt
+            hexes += 1
+            if dt > worst[0]:
+                worst = (dt, h, found.tried, len(found.attacks))
+    print(
+        f"4. options attack search over {hexes} hexes of {len(steps)} recorded steps: total "
+        f"{total * 1000:.0f} ms, slowest hex {worst[1]} {worst[0] * 1000:.1f} ms "
+        f"({worst[2]} combinations, {worst[3]} legal)"
+    )
+
+    # -- 5. with the Middle East air forces
+    if read_table_14_3(module) is not None:
+        t0 = time.perf_counter()
+        end = play(module, scenario, seed=7, steps=1000, options=("14.3",))
+        print(
+            f"5. random legal {scenario} with 14.3 to Game-Turn {end.turn} ({end.phase}): "
+            f"{time.perf_counter() - t0:.2f} s, 14.3 roll "
+            f"{end.data['middle_east_14_3']['roll']}"
+        )
 
 
 def _script(module, scenario):

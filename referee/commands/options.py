@@ -1,39 +1,90 @@
-"""``referee options``: what a unit may legally do now, from the validator's own code."""
+"""``referee options``: what a unit (or a hex's units) may legally do now, from the validator's
+own code: moves, single attacks and group attacks [8.3]."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from referee.errors import UserError
 
 
+def _attack_line(a: dict[str, Any]) -> str:
+    """``SO-SG-1 SO-DD-1 -> US-CV-1: AS 40 - DEF 24 = 16, column 15, ECM 6: 1-2 (die 1-2)``."""
+    target = " ".join(a["targets"]) or f"hex:{a['target_hex']}"
+    die = f"retreat on {a['die_range']}" if a["die_range"] else "no effect, no roll"
+    return (
+        f"{' '.join(a['attackers'])} -> {target}: {a['strength']} {a['attack_total']} - "
+        f"DEF {a['defense_total']} = {a['differential']}, column {a['column']}, "
+        f"ECM {a['ecm_row']}: {a['entry']} ({die})"
+    )
+
+
+def _echo_attacks(label: str, attacks: list[dict[str, Any]], untried: int, limit: int) -> None:
+    shown = attacks if limit == 0 else attacks[:limit]
+    for a in shown:
+        typer.echo(f"  {label} {_attack_line(a)}")
+    if len(shown) < len(attacks):
+        typer.echo(
+            f"  ... and {len(attacks) - len(shown)} more {label}s (--max-groups 0 lists all)"
+        )
+    if untried:
+        typer.echo(f"  note: {untried} combinations not examined (search limit) [8.3]")
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def options(
-        unit: str = typer.Argument(..., help="Unit (piece) id, e.g. US-CV-1."),
+        unit: str = typer.Argument(
+            ..., help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks."
+        ),
         state_file: Path = typer.Option(..., "--state", help="The position (state.json)."),
         src: Path | None = typer.Option(None, "--module", help="Module source folder."),
         example: str | None = typer.Option(None, "--example", help="A bundled example."),
         png: Path | None = typer.Option(None, "--png", help="Draw the reachable hexes."),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        max_groups: int = typer.Option(
+            20, "--max-groups", min=0, help="Group attacks to print (0: all); --json has all."
+        ),
     ) -> None:
-        """Reachable hexes with MP costs and forced stops, and possible attacks."""
+        """Reachable hexes with MP costs and forced stops, and possible attacks, single and
+        group [8.3]."""
         from referee.commands.common import print_json
         from referee.commands.state import module_for, read_state, write_png
         from referee.source.diagnostics import did_you_mean
 
         st = read_state(state_file)
         module = module_for(st, src, example)
-        if unit not in st.units:
-            raise UserError(f"unknown unit {unit!r}", hint=did_you_mean(unit, list(st.units)))
         if st.ruleset != "sixth_fleet_1975":
             raise UserError(f"options are not available for ruleset {st.ruleset!r}")
         from referee.rules.sixth_fleet_1975.context import Game
-        from referee.rules.sixth_fleet_1975.options import legal_moves
+        from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
 
-        info = legal_moves(Game.of(module, st), st, unit)
+        game = Game.of(module, st)
+        if unit not in st.units and game.board.contains(unit):
+            if png is not None:
+                raise UserError("--png draws a unit's moves", hint="name a unit, not a hex")
+            hinfo = hex_attacks(game, st, unit)
+            if as_json:
+                print_json(hinfo)
+                return
+            typer.echo(
+                f"{unit}: {' '.join(hinfo['units']) or 'no units'}"
+                + (f" ({hinfo['side']})" if hinfo["side"] else "")
+                + f"; {hinfo['phase']}"
+            )
+            _echo_attacks("attack", hinfo["attacks"], hinfo["untried"], max_groups)
+            for n in hinfo["notes"]:
+                typer.echo(f"  note: {n}")
+            return
+        if unit not in st.units:
+            raise UserError(
+                f"unknown unit {unit!r}",
+                hint=did_you_mean(unit, list(st.units)) or "name a unit id or a hex (RRCC)",
+            )
+        info = legal_moves(game, st, unit)
         if as_json:
             print_json(info)
         else:
@@ -46,13 +97,12 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"  move {m['hex']} cost {m['cost']}{flag}: {' '.join(m['path'])}")
             for a in info["attacks"]:
                 if a["legal"]:
-                    typer.echo(
-                        f"  attack {a['target']}: {a['strength']} {a['attack_total']} - "
-                        f"DEF {a['defense_total']} = {a['differential']}, column "
-                        f"{a['column']}, ECM {a['ecm_row']}: {a['entry']}"
-                    )
+                    typer.echo(f"  attack {_attack_line(a)}")
                 else:
                     typer.echo(f"  attack {a['target']}: not allowed: " + "; ".join(a["why_not"]))
+            _echo_attacks(
+                "group attack", info["group_attacks"], info["group_attacks_untried"], max_groups
+            )
             for n in info["notes"]:
                 typer.echo(f"  note: {n}")
         if png is not None:

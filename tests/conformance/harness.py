@@ -6,6 +6,7 @@ A case (``tests/conformance/sixth_fleet_1975/NNN-<case>-<slug>.json``) holds::
      "module": "sf75ex", "scenario": "test", "options": [],
      "turn": 2, "phase": "combat", "side": "Soviet",
      "units": [["SO-SG-1", "1422"], ["US-SN-1", "1423"], ["US-F4.2", "holding:US-CV-1"]],
+     "middle_east_roll": 4,   # with "options": ["14.3"]: the Soviet 14.3 roll already made
      "combat": {"attacked": [...]}, "data": {...}, "standing": {"NATO": ["retreat ..."]},
      "orders": "attack SO-SG-1 -> US-SN-1",
      "dice": [1],
@@ -16,7 +17,10 @@ A case (``tests/conformance/sixth_fleet_1975/NNN-<case>-<slug>.json``) holds::
                 "no_reach": {"SO-SG-1": ["1523"]}, "score": {"net": 5}}}
 
 Units are listed top of stack first; a unit not listed is not in the game. A location that
-is not a hex is a box (``holding:CV``, ``eliminated``, ``reinforcements``).
+is not a hex is a box (``holding:CV``, ``eliminated``, ``reinforcements``). ``module`` names a
+fixture of ``tests/fixtures/modules`` or, failing that, a data set of ``module_src``
+(``sixth_fleet``). With optional rule 14.3 the position is prepared as ``new_game`` does it
+(Israeli units unplaced, the 14.3 table kept) [14.3].
 """
 
 from __future__ import annotations
@@ -33,11 +37,17 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
+SOURCES = Path(__file__).resolve().parents[2] / "module_src"
 
 
 @cache
 def fixture_module(name: str) -> Module:
-    module, diags = load_module(FIXTURES / name)
+    """A test fixture module, or (when no fixture has the name) a module of ``module_src``,
+    e.g. ``sixth_fleet``, for cases that need the real data set's tables."""
+    root = FIXTURES / name
+    if not root.is_dir():
+        root = SOURCES / name
+    module, diags = load_module(root)
     assert module is not None, [str(d) for d in diags.items]
     return module
 
@@ -66,7 +76,7 @@ def build_state(module: Module, case: dict[str, Any]) -> GameState:
             doc = parse_orders("[standing]\n" + "\n".join(lines) + "\n", "standing.txt")
             standing[side] = [o.to_json() for o in doc.standing]
         data["standing"] = standing
-    return GameState(
+    state = GameState(
         game_id="t",
         module_id=module.id,
         ruleset=module.ruleset,
@@ -79,6 +89,42 @@ def build_state(module: Module, case: dict[str, Any]) -> GameState:
         data=data,
         options=tuple(case.get("options", ())),
     )
+    if "14.3" in state.options:
+        state = _with_middle_east_14_3(module, state, case)
+    return state
+
+
+def _with_middle_east_14_3(module: Module, state: GameState, case: dict[str, Any]) -> GameState:
+    """Optional rule 14.3 as ``new_game`` prepares it (the Israeli units unplaced, the table
+    kept), then the Soviet roll ``middle_east_roll`` if the case gives one; the 14.3 units the
+    case lists keep the place it gives them."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_1975.middle_east import (
+        middle_east_roll_14_3,
+        prepare_14_3,
+        read_table_14_3,
+    )
+
+    table = read_table_14_3(module)
+    assert table is not None, "a 14.3 case needs a module with the 14.3 table"
+    rows = {uid for r in table.rows for uid, _ in r.units}
+    pieces = module.pieces()
+    listed = {k: v for k, v in state.units.items() if pieces[k].unit.id in rows}
+    bare = state.evolve(units={k: v for k, v in state.units.items() if k not in listed})
+    game = Game.of(module, bare)
+    st = prepare_14_3(game, bare, table)
+    if "middle_east_roll" in case:
+        facts = st.data["middle_east_14_3"]
+        rolled = middle_east_roll_14_3(
+            game,
+            st.evolve(active_side=facts["roller"]),
+            ScriptedDice([int(case["middle_east_roll"])]),
+            [],
+        )
+        st = rolled.evolve(active_side=state.active_side)
+    units = dict(st.units)
+    units.update(listed)
+    return st.evolve(units=units)
 
 
 def orders_text(state: GameState, case: dict[str, Any]) -> str:

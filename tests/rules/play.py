@@ -25,6 +25,7 @@ from referee.rules.sixth_fleet_1975.mandatory import (
 from referee.rules.sixth_fleet_1975.movement import reachable
 from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_12_2
 from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
+from referee.rules.sixth_fleet_1975.setup import setup_pools
 from referee.rules.sixth_fleet_1975.stacking import counts
 from referee.source.model import Module
 
@@ -53,7 +54,7 @@ def setup_orders(game: Game, state: GameState, side: str) -> list[str]:
         if c.unit in todo:
             lines.append(f"place {c.unit} {c.hexes[0]}")
             todo.discard(c.unit)
-    for pool in game.scenario.pools:
+    for pool in setup_pools(game, state):
         units = [u for u in pool.units if u in todo]
         if not units:
             continue

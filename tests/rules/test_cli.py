@@ -98,3 +98,31 @@ def test_state_show_and_options(tmp_path: Path) -> None:
     assert "0404" not in costs  # land [10.12]
     r = RUN.invoke(app, ["options", "US-CV-9", "--state", str(st), "--module", MINI])
     assert r.exit_code == 2 or "did you mean" in (r.output + str(r.exception))
+
+
+def test_options_group_attacks(tmp_path: Path) -> None:
+    """``referee options UNIT`` prints the group attacks the unit can join, ``referee options
+    HEX`` every attack of the hex's units [8.3]; ``--max-groups`` caps the printout."""
+    from tests.conformance.harness import build_state, fixture_module
+    from tests.rules.test_group_attacks import EXAMPLE
+
+    m = fixture_module("sf75ex")
+    st = tmp_path / "s.json"
+    st.write_text(build_state(m, EXAMPLE).canonical())
+    ex = str(FIXTURES / "sf75ex")
+    r = RUN.invoke(app, ["options", "SO-T16.1", "--state", str(st), "--module", ex])
+    assert r.exit_code == 0, r.output
+    assert (
+        "group attack SO-SG-1 SO-T16.1 -> GR-DD-1 TU-DE-1: AS 51 - DEF 20 = 31, column 30, "
+        "ECM 2: 1-4 (retreat on 1-4)"
+    ) in r.output
+    r = RUN.invoke(app, ["options", "1422", "--state", str(st), "--module", ex, "--json"])
+    info = json.loads(r.stdout)
+    assert info["side"] == "Soviet" and len(info["attacks"]) == 8 and info["untried"] == 0
+    r = RUN.invoke(
+        app, ["options", "1422", "--state", str(st), "--module", ex, "--max-groups", "3"]
+    )
+    assert r.exit_code == 0 and "... and 5 more attacks" in r.output
+    assert "no effect, no roll" in r.output  # DD vs both F4s: '*' [8.9]
+    r = RUN.invoke(app, ["options", "1422", "--state", str(st), "--module", ex, "--png", "x.png"])
+    assert r.exit_code != 0

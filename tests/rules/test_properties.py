@@ -75,3 +75,22 @@ def test_random_legal_games_keep_the_invariants_mini(seed: int) -> None:
 def test_random_legal_games_keep_the_invariants_examples(seed: int) -> None:
     module = fixture_module("sf75ex")
     play(module, "test", seed, steps=120, check=lambda s: invariants(module, s))
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**6))
+def test_random_legal_games_with_the_middle_east_air_forces(seed: int) -> None:
+    """The Sixth Fleet data set with optional rules 14.1 and 14.3: the Israeli, Syrian and
+    Egyptian air units set up and fight under the normal rules [14.3]."""
+    module = fixture_module("sixth_fleet")
+    end = play(
+        module,
+        "short",
+        seed,
+        steps=40,
+        options=("14.1", "14.3"),
+        check=lambda s: invariants(module, s),
+    )
+    facts = end.data["middle_east_14_3"]
+    assert facts["roll"] in range(1, 7)
+    assert sum(len(f["units"]) for f in facts["forces"]) >= 12 + 12  # Israel + Syria/Egypt

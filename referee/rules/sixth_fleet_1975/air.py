@@ -59,6 +59,15 @@ def in_middle_east_14_3(game: Game, hex_id: str) -> bool:
     return any(m == code or m in name for m in game.flags.middle_east_countries)
 
 
+def closed_without_14_3(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+    """The base would be usable but for optional rule 14.3 being off: a Middle East base
+    [14.3][9.13][11.2]. Lets a violation cite 14.3 rather than 9.13."""
+    if "14.3" in state.options or not in_middle_east_14_3(game, hex_id):
+        return False
+    with_14_3 = state.evolve(options=tuple(sorted({*state.options, "14.3"})))
+    return game.is_air(unit) and airbase_usable_9_16(game, with_14_3, unit, hex_id)
+
+
 def carrier_here_9_62(game: Game, state: GameState, unit: str, hex_id: str) -> str | None:
     """A carrier (CV) of the air unit's nationality in ``hex_id``, for a carrier-based unit
     [9.11][9.17][9.62A]; land-based air never uses carriers [9.17]."""

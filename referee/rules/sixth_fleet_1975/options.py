@@ -1,7 +1,8 @@
 """What a unit may legally do now: the ``referee options`` answer, from the rules' own code.
 
 Movement comes from :func:`movement.reachable` (the validator checks paths with the same step
-rule); attacks from :func:`combat.analyse_attack` (the validator's own check).
+rule); attacks, single and group [8.3], from :func:`combat.analyse_attack` (the validator's own
+check), the groups enumerated by :func:`group_attacks.group_attacks_8_3`.
 """
 
 from __future__ import annotations
@@ -11,15 +12,30 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import is_based_9_22
-from referee.rules.sixth_fleet_1975.combat import analyse_attack
+from referee.rules.sixth_fleet_1975.combat import AttackCalc, analyse_attack
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.group_attacks import (
+    MAX_COMBINATIONS,
+    die_range_8_9,
+    group_attacks_8_3,
+)
 from referee.rules.sixth_fleet_1975.mandatory import adjacent_enemies, obligated_hexes_8_21
 from referee.rules.sixth_fleet_1975.movement import reachable, start_hex
 from referee.rules.sixth_fleet_1975.strengths import can_attack_unit
 
 
-def legal_moves(game: Game, state: GameState, unit: str) -> dict[str, Any]:
-    """Reachable hexes (cost, path, forced stops) and possible attacks for ``unit``."""
+def attack_json(calc: AttackCalc) -> dict[str, Any]:
+    """One legal attack as ``referee options`` shows it: the computation [8.0] and the die
+    rolls that force a retreat [8.9]."""
+    return {**calc.to_json(), "die_range": die_range_8_9(calc.cell)}
+
+
+def legal_moves(
+    game: Game, state: GameState, unit: str, *, cap: int = MAX_COMBINATIONS
+) -> dict[str, Any]:
+    """Reachable hexes (cost, path, forced stops), possible single attacks (with the reasons
+    an adjacent target cannot be attacked) and the legal group attacks [8.3] ``unit`` can
+    take part in."""
     u = state.units[unit]
     out: dict[str, Any] = {
         "unit": unit,
@@ -29,6 +45,8 @@ def legal_moves(game: Game, state: GameState, unit: str) -> dict[str, Any]:
         "phase": seq.describe(state),
         "moves": [],
         "attacks": [],
+        "group_attacks": [],
+        "group_attacks_untried": 0,
         "notes": [],
     }
     here = start_hex(game, state, unit)
@@ -50,7 +68,7 @@ def legal_moves(game: Game, state: GameState, unit: str) -> dict[str, Any]:
                     "target": e,
                     "legal": not probs,
                     "why_not": [f"[{p.rule}] {p.message}" for p in probs],
-                    **(calc.to_json() if calc is not None else {}),
+                    **(attack_json(calc) if calc is not None else {}),
                 }
             )
         for n in game.board.neighbours(u.location):
@@ -61,12 +79,47 @@ def legal_moves(game: Game, state: GameState, unit: str) -> dict[str, Any]:
                         "target": f"hex:{n}",
                         "legal": not probs,
                         "why_not": [f"[{p.rule}] {p.message}" for p in probs],
-                        **(calc.to_json() if calc is not None else {}),
+                        **(attack_json(calc) if calc is not None else {}),
                     }
                 )
+        groups = group_attacks_8_3(
+            game, state, side, u.location, including=unit, groups_only=True, cap=cap
+        )
+        out["group_attacks"] = [attack_json(c) for c in groups.attacks]
+        out["group_attacks_untried"] = groups.untried
         if u.location in obligated_hexes_8_21(game, state, side):
             out["notes"].append(
                 f"{u.location} is in an enemy zone of control: in a friendly Combat Phase a unit "
                 "there must attack, or retreat if it cannot [8.21]-[8.24]"
             )
+    return out
+
+
+def hex_attacks(
+    game: Game, state: GameState, hex_id: str, *, cap: int = MAX_COMBINATIONS
+) -> dict[str, Any]:
+    """Every legal attack, single or group [8.3], the units in ``hex_id`` could make now (a
+    hex holds the units of one side only [5.21])."""
+    here = list(state.stacks.get(hex_id, ()))
+    side = state.units[here[0]].side if here else None
+    out: dict[str, Any] = {
+        "hex": hex_id,
+        "side": side,
+        "units": here,
+        "phase": seq.describe(state),
+        "attacks": [],
+        "untried": 0,
+        "notes": [],
+    }
+    if side is None:
+        out["notes"].append(f"no unit in {hex_id}")
+        return out
+    found = group_attacks_8_3(game, state, side, hex_id, cap=cap)
+    out["attacks"] = [attack_json(c) for c in found.attacks]
+    out["untried"] = found.untried
+    if hex_id in obligated_hexes_8_21(game, state, side):
+        out["notes"].append(
+            f"{hex_id} is in an enemy zone of control: in a friendly Combat Phase one of these "
+            "attacks must be made, or the units retreat [8.21]-[8.24]"
+        )
     return out

@@ -18,6 +18,7 @@ from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975 import steps, tasks
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3, read_table_14_3
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.victory import score_13_0
@@ -35,7 +36,9 @@ class SixthFleet1975:
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
         """Every piece of the scenario: fixed placements made [11.1], the rest unplaced,
-        reinforcements waiting [12.2]; the first side's set-up is awaited."""
+        reinforcements waiting [12.2]; the first side's set-up is awaited. With optional rule
+        14.3 the Israeli air units are added, unplaced, and the 14.3 table is kept for the
+        Soviet roll [14.3]."""
         from referee.errors import UserError
         from referee.source.diagnostics import did_you_mean
 
@@ -87,7 +90,17 @@ class SixthFleet1975:
             if pool.where == "carrier" and pool.carrier:
                 for u in pool.units:
                     assigned[u] = pool.carrier
-        return state.with_data(assigned=assigned)
+        state = state.with_data(assigned=assigned)
+        if "14.3" in state.options:
+            table = read_table_14_3(module)
+            if table is None:
+                raise UserError(
+                    f"optional rule 14.3 needs the Middle East air table {TABLE_FILE} in the "
+                    f"module source ({module.root})",
+                    hint="columns d6,country,units; see docs/interpretations.md [14.3]",
+                )
+            state = prepare_14_3(game, state, table)
+        return state
 
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:

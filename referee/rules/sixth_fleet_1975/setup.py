@@ -5,7 +5,9 @@ The scenario says, as data, which pieces are placed for the player (``[[fixed]]`
 1404 [11.2A]) and which are the player's choice under constraints (``[[pool]]``: naval units
 in hexes coded with their nationality, 1 to 3 per coded hex, every coded hex filled [11.1];
 air units on the airbases of their nation, 1 to 6 each [11.1][11.2]; carrier air on CAP or in
-the carrier's holding box [11.1][11.2]).
+the carrier's holding box [11.1][11.2]). Optional rule 14.3 adds pools of its own: the Israeli,
+Syrian and Egyptian air units on their country's airbases, 1 to 6 per base [14.3]
+(:func:`middle_east.pools_14_3`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from referee.engine.core import GameState
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.middle_east import pools_14_3
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT
 from referee.source.model import SetupPool
@@ -36,8 +39,14 @@ def to_place_11_0(game: Game, state: GameState, side: str) -> list[str]:
     return sorted(u.id for u in state.units.values() if u.side == side and u.box == "unplaced")
 
 
-def _pool_of(game: Game, unit: str) -> SetupPool | None:
-    for p in game.scenario.pools:
+def setup_pools(game: Game, state: GameState) -> tuple[SetupPool, ...]:
+    """The scenario's pools [11.1][11.2] and, with optional rule 14.3, the Middle East air
+    forces in play [14.3]."""
+    return (*game.scenario.pools, *pools_14_3(game, state))
+
+
+def _pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
+    for p in pools:
         if unit in p.units:
             return p
     return None
@@ -49,6 +58,7 @@ def check_setup_11_1(
     """Problems with a side's ``place`` orders, and the placements they make:
     unit -> (``hex``|``cap``|``box``, hex or carrier)."""
     probs: list[SetupProblem] = []
+    pools = setup_pools(game, state)
     todo = set(to_place_11_0(game, state, side))
     placed: dict[str, tuple[str, str]] = {}
     choices = {c.unit: c for c in game.scenario.choices}
@@ -88,12 +98,23 @@ def check_setup_11_1(
             )
     order_of = {o.units[0]: o for o in orders if o.verb == "place"}
     for u in sorted(todo - set(placed)):
+        pool = _pool_of(pools, u)
+        if pool is not None and pool.rule == "14.3":
+            probs.append(
+                SetupProblem(
+                    "14.3",
+                    f"{u} has not been placed: optional rule 14.3 sets it up on an airbase in "
+                    f"{_country_names(game, pool)}",
+                    hint=f"add: place {u} HEX ({', '.join(pool.hexes)})",
+                )
+            )
+            continue
         probs.append(
             SetupProblem("11.0", f"{u} has not been placed", None, None, hint=f"add: place {u} HEX")
         )
     for u, (kind, where) in sorted(placed.items()):
         o = order_of[u]
-        pool = _pool_of(game, u)
+        pool = _pool_of(pools, u)
         ch = choices.get(u)
         ud = game.unit(u)
         rule = (pool.rule if pool else ch.rule if ch else "") or "11.0"
@@ -121,7 +142,7 @@ def check_setup_11_1(
                 elif where not in pool.hexes:
                     probs.append(
                         SetupProblem(
-                            rule, f"{u} may be set up only in {_hexes_text(pool)}", o, where
+                            rule, f"{u} may be set up only in {_hexes_text(game, pool)}", o, where
                         )
                     )
         else:
@@ -144,9 +165,10 @@ def check_setup_11_1(
                 )
             if pos[u] is None and kind == "cap":
                 probs.append(SetupProblem("9.62A", f"{where} is not on the map", o, where))
-    # per-hex counts of each pool
-    for pool in game.scenario.pools:
-        if pool.side != side or pool.where == "carrier":
+    # per-hex counts of each pool being set up now (a pool none of whose units is still to
+    # place is not part of this set-up)
+    for pool in pools:
+        if pool.side != side or pool.where == "carrier" or not set(pool.units) & todo:
             continue
         cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
         for h in pool.hexes:
@@ -156,15 +178,16 @@ def check_setup_11_1(
                 probs.append(
                     SetupProblem(
                         pool.rule or "11.1",
-                        f"set-up hex {h} must get at least {low} unit(s) of this pool; it has {n}",
+                        f"set-up hex {h} must get at least {low} unit(s) of this pool "
+                        f"({_hexes_text(game, pool)}); it has {n}",
                     )
                 )
             elif pool.per_hex_max is not None and n > pool.per_hex_max:
                 probs.append(
                     SetupProblem(
                         pool.rule or "11.1",
-                        f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool; "
-                        f"it has {n}",
+                        f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool "
+                        f"({_hexes_text(game, pool)}); it has {n}",
                     )
                 )
             elif not pool.fill_all and 0 < n < pool.per_hex_min:
@@ -211,9 +234,19 @@ def check_setup_11_1(
     return probs, placed
 
 
-def _hexes_text(pool: SetupPool) -> str:
+def _hexes_text(game: Game, pool: SetupPool) -> str:
     if pool.where == "setup_code":
         return f"hexes coded {pool.code}"
     if pool.where == "airbase":
-        return f"{pool.nationality} airbases ({', '.join(pool.hexes)})"
+        inside = f" in {_country_names(game, pool)}" if pool.countries else ""
+        nat = game.module.nationalities.get(pool.nationality or "")
+        return f"{nat.name if nat else pool.nationality} airbases{inside} ({', '.join(pool.hexes)})"
     return ", ".join(pool.hexes)
+
+
+def _country_names(game: Game, pool: SetupPool) -> str:
+    names = []
+    for code in pool.countries:
+        c = game.module.map.countries.get(code)
+        names.append(c.name if c is not None else code)
+    return " or ".join(names)

@@ -19,6 +19,7 @@ from referee.rules.sixth_fleet_1975.air import (
     airbase_usable_9_16,
     box_contents,
     carrier_of_box,
+    closed_without_14_3,
 )
 from referee.rules.sixth_fleet_1975.combat import analyse_attack, phase_record
 from referee.rules.sixth_fleet_1975.context import Game
@@ -27,6 +28,7 @@ from referee.rules.sixth_fleet_1975.mandatory import (
     must_retreat_8_24,
     obligated_hexes_8_21,
 )
+from referee.rules.sixth_fleet_1975.middle_east import only_with_14_3
 from referee.rules.sixth_fleet_1975.movement import check_path_5_0, entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_12_2
@@ -76,12 +78,28 @@ def check_words(game: Game, state: GameState, doc: OrdersDoc, side: str | None) 
         names = list(o.units) + ([o.carrier] if o.carrier else [])
         names += [t for t in o.targets if not t.startswith("hex:")]
         for u in names:
-            if u not in state.units:
+            if u in state.units:
+                continue
+            if only_with_14_3(game, state, u):
+                used = "14.3" in state.options
                 out.append(
                     Violation(
-                        "orders", f"unknown unit {u!r}", o.pos_of(u), u, did_you_mean(u, known)
+                        "14.3",
+                        f"{u} is not in this game: "
+                        + (
+                            "the 14.3 roll did not give it"
+                            if used
+                            else "it is used only with optional rule 14.3, which this game "
+                            "does not use"
+                        ),
+                        o.pos_of(u),
+                        u,
                     )
                 )
+                continue
+            out.append(
+                Violation("orders", f"unknown unit {u!r}", o.pos_of(u), u, did_you_mean(u, known))
+            )
         hexes = list(o.hexes) + [t[4:] for t in o.targets if t.startswith("hex:")]
         for h in hexes:
             if not game.board.contains(h):
@@ -389,7 +407,17 @@ def simulate_movement(game: Game, state: GameState, side: str, orders: tuple[Ord
                     u,
                 )
             elif not game.is_air(u) or not airbase_usable_9_16(game, st, u, h):
-                sim.v("9.13", f"{h} is not an airbase {u} may use", o, h, u)
+                if closed_without_14_3(game, st, u, h):
+                    sim.v(
+                        "14.3",
+                        f"{h} is an airbase of {game.country_name(h)}: used only with optional "
+                        "rule 14.3, which this game does not use",
+                        o,
+                        h,
+                        u,
+                    )
+                else:
+                    sim.v("9.13", f"{h} is not an airbase {u} may use", o, h, u)
         elif what == "cap":
             cv = o.carrier or ""
             if st.units[u].location is None or st.units[u].location != st.units[cv].location:

@@ -29,6 +29,7 @@ from referee.rules.sixth_fleet_1975.mandatory import (
     must_retreat_8_24,
     obligated_hexes_8_21,
 )
+from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.optional import black_sea_delay_14_4, first_strike_14_1
 from referee.rules.sixth_fleet_1975.position import eliminate, move_piece, set_status
@@ -64,6 +65,10 @@ def auto(game: Game, state: GameState) -> list[dict[str, Any]] | None:
 
 
 def enter(game: Game, state: GameState, task: Task, dice: Dice, events: list[Event]) -> GameState:
+    """Begin the current step [4.0]: the 14.3 roll as the Soviet set-up begins [14.3]; an
+    empty Combat Phase skipped [8.21]; the First Strike [14.1] and the [9.22] flags as a
+    Movement Phase begins; the Black Sea delay [14.4] and forfeits [12.2] in the Interphase;
+    the final score [13.2]."""
     state = state.with_data(entered=True)
     side = state.active_side
     events.append(
@@ -74,7 +79,10 @@ def enter(game: Game, state: GameState, task: Task, dice: Dice, events: list[Eve
             {"turn": state.turn, "phase": state.phase, "side": side},
         )
     )
-    if state.phase == seq.COMBAT:
+    if state.phase == seq.SETUP:
+        if roll_due_14_3(game, state):
+            state = middle_east_roll_14_3(game, state, dice, events)
+    elif state.phase == seq.COMBAT:
         state = state.with_data(combat=None)
         assert side is not None
         if not _combat_possible(game, state, side):

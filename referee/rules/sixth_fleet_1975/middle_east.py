@@ -1,0 +1,371 @@
+"""Optional rule [14.3], Middle East air forces: the Israeli, Syrian and Egyptian air units.
+
+With 14.3 NATO sets up 6 Israeli F4 and 6 Israeli A4 on the Israeli airbases, 1 to 6 per base;
+the Soviet player rolls a die at the start of his set-up and the 14.3 table gives the units he
+sets up on the Soviet airbases in Syria and in Egypt, 1 to 6 per base, in addition to the
+Bulgaria/Romania units [14.3][11.2]. The rule also opens the bases of those three countries
+(:func:`air.in_middle_east_14_3`); after the set-up the normal rules apply.
+
+The table is module data (``tables/middle_east_air.csv``, the rules folder's tables.md §A4),
+read here from the module source with the same safety as the loader, because the loader's
+schema has no place for it (docs/interpretations.md). :func:`read_table_14_3` is the only I/O;
+``new_game`` calls it once and keeps what the game needs in ``state.data["middle_east_14_3"]``,
+so validation and resolution read only the state:
+
+``{"roller": side, "roll": null | 1-6, "forces": [FORCE...], "table": {"1": [FORCE...], ...}}``
+with ``FORCE = {"country": code, "name": name, "side": side, "units": [piece ids]}``:
+``forces`` are the 14.3 units in play, ``table`` what each roll adds. Pieces are the
+lowest-numbered copies of each roster row that the scenario does not already use.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.source.diagnostics import did_you_mean
+from referee.source.model import Module, SetupPool
+
+TABLE_FILE = "tables/middle_east_air.csv"
+DATA_KEY = "middle_east_14_3"
+RULE = "14.3"
+# [14.3] "a minimum of one and a maximum of six air units may be deployed at each airbase"
+PER_AIRBASE_MIN = 1
+PER_AIRBASE_MAX = 6
+HEADER = ["d6", "country", "units"]
+
+
+@dataclass(frozen=True, slots=True)
+class Allotment:
+    """One row of the 14.3 table: copies of roster rows for one country, for one die roll
+    (``roll``) or for every game (``roll is None``, the Israeli units)."""
+
+    roll: int | None
+    country: str  # the map's country code
+    name: str  # the country's name, for messages
+    units: tuple[tuple[str, int], ...]  # (roster unit id, copies), in the order written
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class MiddleEastTable:
+    file: str
+    rows: tuple[Allotment, ...]
+
+    def always(self) -> tuple[Allotment, ...]:
+        return tuple(r for r in self.rows if r.roll is None)
+
+    def for_roll(self, roll: int) -> tuple[Allotment, ...]:
+        return tuple(r for r in self.rows if r.roll == roll)
+
+
+# ---- reading the table (the only I/O) -------------------------------------------------------
+
+_TABLES: dict[int, tuple[Module, MiddleEastTable | None]] = {}
+
+
+def read_table_14_3(module: Module) -> MiddleEastTable | None:
+    """The module's 14.3 table, or ``None`` when the module source has none. A malformed table
+    raises :class:`~referee.errors.UserError` naming ``file:line:col``. Cached per module."""
+    got = _TABLES.get(id(module))
+    if got is not None and got[0] is module:
+        return got[1]
+    from referee.errors import UserError
+    from referee.safeio import UnsafeInput, read_text, resolve_inside
+
+    try:
+        path = resolve_inside(module.root, TABLE_FILE)
+        if not path.exists():
+            table = None
+        else:
+            table = parse_table_14_3(read_text(path, display=TABLE_FILE), TABLE_FILE, module)
+    except UnsafeInput as exc:
+        raise UserError(str(exc), hint="optional rule 14.3 reads this table") from None
+    if len(_TABLES) > 32:
+        _TABLES.clear()
+    _TABLES[id(module)] = (module, table)
+    return table
+
+
+def parse_table_14_3(text: str, file: str, module: Module) -> MiddleEastTable:
+    """Parse and check the table against the module: a ``d6,country,units`` header; ``d6``
+    is ``-`` (no roll) or 1-6; the country is on the map and has airbases; each unit is
+    ``N ROSTER-ID`` naming an air unit of the roster with at least N copies; one side per row;
+    every die roll gives a row for the same countries, once each [14.3]."""
+    from referee.errors import UserError
+
+    def fail(line: int, col: int, message: str, hint: str | None = None) -> UserError:
+        return UserError(f"{file}:{line}:{col}: {message}", hint=hint)
+
+    countries = module.map.countries
+    by_name = {c.name.casefold(): c.code for c in countries.values()}
+    with_bases = {module.map.hex(a.hex).country for a in module.map.airbases()}
+    roster = {u.id: u for u in module.units}
+    rows: list[Allotment] = []
+    header_seen = False
+    for lnum, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cells = [c.strip() for c in next(csv.reader([raw]))]
+        if not header_seen:
+            if cells != HEADER:
+                raise fail(lnum, 1, f"expected the header {','.join(HEADER)}, found {line!r}")
+            header_seen = True
+            continue
+        if len(cells) != len(HEADER):
+            raise fail(
+                lnum,
+                1,
+                f"expected 3 columns (d6,country,units), found {len(cells)}",
+                hint='quote the units: 1,Syria,"4 SO-M21-SY, 2 SO-Y28-SY"',
+            )
+        d6, country, units_text = cells
+        if d6 == "-":
+            roll = None
+        elif d6.isdigit() and 1 <= int(d6) <= 6:
+            roll = int(d6)
+        else:
+            raise fail(lnum, 1, f"d6 must be 1 to 6, or '-' for no roll; found {d6!r}")
+        col = raw.find(country) + 1 if country else 1
+        code = country if country in countries else by_name.get(country.casefold())
+        if code is None:
+            names = [c.name for c in countries.values()]
+            raise fail(lnum, col, f"unknown country {country!r}", did_you_mean(country, names))
+        if code not in with_bases:
+            raise fail(lnum, col, f"{country} has no airbase on the map")
+        units: list[tuple[str, int]] = []
+        sides: set[str] = set()
+        for item in (x.strip() for x in units_text.split(",")):
+            icol = raw.find(item) + 1 if item else 1
+            parts = item.split()
+            if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) < 1:
+                raise fail(lnum, icol, f"expected 'N ROSTER-ID', found {item!r}", "e.g. 4 IS-F4")
+            n, uid = int(parts[0]), parts[1]
+            ud = roster.get(uid)
+            if ud is None:
+                raise fail(
+                    lnum, icol, f"unknown roster unit {uid!r}", did_you_mean(uid, list(roster))
+                )
+            if ud.category != "air":
+                raise fail(lnum, icol, f"{uid} is not an air unit (14.3 gives air units)")
+            if n > ud.count:
+                raise fail(lnum, icol, f"{n} {uid} asked for; the roster has {ud.count}")
+            if any(u == uid for u, _ in units):
+                raise fail(lnum, icol, f"{uid} is listed twice in one row")
+            units.append((uid, n))
+            sides.add(ud.side)
+        if len(sides) != 1:
+            raise fail(lnum, 1, "a row's units must all belong to one side")
+        if any(r.roll == roll and r.country == code for r in rows):
+            raise fail(lnum, 1, f"a second row for d6 {d6} and {country}")
+        rows.append(Allotment(roll, code, countries[code].name, tuple(units), lnum))
+    if not header_seen:
+        raise fail(1, 1, "the table is empty", hint=f"start with the header {','.join(HEADER)}")
+    rolled = [r for r in rows if r.roll is not None]
+    if rolled:
+        want = sorted({r.country for r in rolled})
+        for roll in range(1, 7):
+            got = sorted(r.country for r in rolled if r.roll == roll)
+            if got != want:
+                names = ", ".join(countries[c].name for c in want)
+                raise fail(1, 1, f"die roll {roll} needs one row for each of {names}")
+        roll_sides = {roster[r.units[0][0]].side for r in rolled}
+        if len(roll_sides) != 1:
+            raise fail(rolled[0].line, 1, "every rolled row must give units to the same side")
+    return MiddleEastTable(file, tuple(rows))
+
+
+# ---- preparing a game (new_game) --------------------------------------------------------------
+
+
+def prepare_14_3(game: Game, state: GameState, table: MiddleEastTable) -> GameState:
+    """Put the 14.3 units a game needs into the position before set-up: the rows without a
+    roll (the Israeli units) as unplaced units of their side, and every roll's units in
+    ``state.data`` for the roll [14.3]. Refuses (UserError) a table the scenario cannot use:
+    too few unused copies, a country with no usable base or too few or too many units for
+    1 to 6 per base, or a rolling side that sets up first (no dice before set-up)."""
+    from referee.errors import UserError
+
+    in_use = set(state.units)
+
+    def force(rows: tuple[Allotment, ...]) -> list[dict[str, Any]]:
+        taken: set[str] = set()
+        out: list[dict[str, Any]] = []
+        for r in rows:
+            pieces: list[str] = []
+            for uid, n in r.units:
+                ud = game.module.unit(uid)
+                free = [p for p in ud.piece_ids if p not in in_use and p not in taken]
+                if len(free) < n:
+                    raise UserError(
+                        f"{table.file}:{r.line}: optional rule 14.3 needs {n} {uid}, but only "
+                        f"{len(free)} copies are not already in scenario {game.scenario.id!r}",
+                        hint="add copies to the roster (count) or change the table",
+                    )
+                pieces += free[:n]
+                taken.update(free[:n])
+            out.append(
+                {
+                    "country": r.country,
+                    "name": r.name,
+                    "side": game.unit(pieces[0]).side,
+                    "units": pieces,
+                }
+            )
+        return out
+
+    always = force(table.always())
+    in_use.update(p for f in always for p in f["units"])
+    rolls = {str(d): force(table.for_roll(d)) for d in range(1, 7) if table.for_roll(d)}
+    roller = rolls["1"][0]["side"] if rolls else None
+    if roller is not None and game.scenario.setup_order and game.scenario.setup_order[0] == roller:
+        raise UserError(
+            f"optional rule 14.3: {roller} rolls at the start of his set-up, but sets up first "
+            f"in scenario {game.scenario.id!r}",
+            hint="the Soviet player deploys second [11.2]",
+        )
+    for f in [*always, *(f for fs in rolls.values() for f in fs)]:
+        check_room_14_3(game, state, f)
+    units = dict(state.units)
+    for f in always:
+        for p in f["units"]:
+            units[p] = UnitState(p, f["side"], None, "unplaced")
+    data = {"roller": roller, "roll": None, "forces": always, "table": rolls}
+    return state.evolve(units=units).with_data(**{DATA_KEY: data})
+
+
+def check_room_14_3(game: Game, state: GameState, force: Mapping[str, Any]) -> None:
+    """A force must fit its country's usable airbases at 1 to 6 per base [14.3]."""
+    from referee.errors import UserError
+
+    probe = state.evolve(options=tuple(sorted({*state.options, RULE})))
+    hexes = airbases_14_3(game, probe, force)
+    n = len(force["units"])
+    if not hexes:
+        raise UserError(f"optional rule 14.3: no airbase in {force['name']} for {force['side']}")
+    if not len(hexes) * PER_AIRBASE_MIN <= n <= len(hexes) * PER_AIRBASE_MAX:
+        raise UserError(
+            f"optional rule 14.3: {n} units cannot go {PER_AIRBASE_MIN} to {PER_AIRBASE_MAX} "
+            f"per airbase on the {len(hexes)} airbases in {force['name']}"
+        )
+
+
+def airbases_14_3(game: Game, state: GameState, force: Mapping[str, Any]) -> tuple[str, ...]:
+    """The airbases of the force's country that every one of its units may use [9.12][9.13]."""
+    units = list(force["units"])
+    return tuple(
+        sorted(
+            a.hex
+            for a in game.module.map.airbases()
+            if game.board.country(a.hex) == force["country"]
+            and all(airbase_usable_9_16(game, state, u, a.hex) for u in units)
+        )
+    )
+
+
+# ---- during the game ------------------------------------------------------------------------
+
+
+def facts_14_3(state: GameState) -> Mapping[str, Any] | None:
+    if RULE not in state.options:
+        return None
+    return state.data.get(DATA_KEY) or None
+
+
+def pools_14_3(game: Game, state: GameState) -> tuple[SetupPool, ...]:
+    """The 14.3 forces in play as set-up pools: their country's usable airbases, 1 to 6 units
+    on each, every base used [14.3]; violations cite 14.3."""
+    facts = facts_14_3(state)
+    if facts is None:
+        return ()
+    out: list[SetupPool] = []
+    for f in facts.get("forces", ()):
+        nat = game.unit(f["units"][0]).nationality
+        out.append(
+            SetupPool(
+                side=f["side"],
+                units=tuple(f["units"]),
+                where="airbase",
+                rule=RULE,
+                nationality=nat,
+                countries=(f["country"],),
+                hexes=airbases_14_3(game, state, f),
+                per_hex_min=PER_AIRBASE_MIN,
+                per_hex_max=PER_AIRBASE_MAX,
+                fill_all=True,
+                text=f"{f['name']} air units of optional rule 14.3: "
+                f"{PER_AIRBASE_MIN} to {PER_AIRBASE_MAX} per airbase, every base used",
+            )
+        )
+    return tuple(out)
+
+
+def roll_due_14_3(game: Game, state: GameState) -> bool:
+    """The 14.3 roll is made once, as the rolling side's set-up begins [14.3]."""
+    facts = facts_14_3(state)
+    return (
+        facts is not None
+        and facts.get("roll") is None
+        and bool(facts.get("table"))
+        and state.active_side == facts.get("roller")
+    )
+
+
+def middle_east_roll_14_3(
+    game: Game, state: GameState, dice: Dice, events: list[Event]
+) -> GameState:
+    """Roll for the 14.3 table and put the units it gives into the roller's set-up [14.3]."""
+    facts = dict(facts_14_3(state) or {})
+    rows = facts["table"]
+    names = " and ".join(f["name"] for f in rows["1"])
+    roll = dice.roll(6, f"Middle East air forces: the 14.3 table for {names}", RULE)
+    got = list(rows[str(roll)])
+    units = dict(state.units)
+    for f in got:
+        for p in f["units"]:
+            units[p] = UnitState(p, f["side"], None, "unplaced")
+    facts["roll"] = roll
+    facts["forces"] = [*facts.get("forces", ()), *got]
+    text = "; ".join(f"{f['name']} {_counted(game, f['units'])}" for f in got)
+    events.append(
+        Event(
+            "middle-east-air",
+            RULE,
+            f"Middle East air forces roll {roll}: {text}",
+            {"roll": roll, "units": {f["name"]: list(f["units"]) for f in got}},
+        )
+    )
+    return state.evolve(units=units).with_data(**{DATA_KEY: facts})
+
+
+def _counted(game: Game, pieces: list[str]) -> str:
+    """``4 M21, 2 Y28``: a force the way the table prints it."""
+    counts: dict[str, int] = {}
+    for p in pieces:
+        t = game.unit(p).type
+        counts[t] = counts.get(t, 0) + 1
+    return ", ".join(f"{n} {t}" for t, n in counts.items())
+
+
+def only_with_14_3(game: Game, state: GameState, piece: str) -> bool:
+    """A roster piece that is not in this game but that the 14.3 table could bring in: the
+    game does not use 14.3, or the roll did not give it [14.3]. Reads the module's table
+    (cached); a missing or broken table answers no."""
+    from referee.errors import UserError
+
+    if piece in state.units or piece not in game.pieces:
+        return False
+    try:
+        table = read_table_14_3(game.module)
+    except UserError:
+        return False
+    if table is None:
+        return False
+    uid = game.unit(piece).id
+    return any(u == uid for r in table.rows for u, _ in r.units)
