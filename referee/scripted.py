@@ -46,6 +46,7 @@ from referee.rules.sixth_fleet_1975.movement import reachable
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_12_2
 from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
+from referee.rules.sixth_fleet_1975.setup import setup_pools
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
 from referee.source.model import Module
 
@@ -118,7 +119,7 @@ def setup_orders(game: Game, state: GameState, side: str) -> list[str]:
             lines.append(f"place {c.unit} {c.hexes[0]}")
             naval[c.hexes[0]] += 0 if game.is_air(c.unit) else 1
             todo.discard(c.unit)
-    for pool in game.scenario.pools:
+    for pool in setup_pools(game, state):  # the scenario's, plus 14.3's when it is on
         units = [u for u in pool.units if u in todo]
         if not units:
             continue

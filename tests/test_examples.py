@@ -23,7 +23,7 @@ from referee.engine.core import GameState, ScriptedDice
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.pbem import dice as dicemod
-from referee.scripted import orders_sha256
+from referee.scripted import orders_for, orders_sha256
 from referee.scripted import play as scripted_play
 from referee.source.loader import load_module
 from referee.source.model import Module
@@ -192,3 +192,23 @@ def test_the_scripted_player_plays_the_whole_campaign_legally(root: bytes) -> No
             assert nxt.text.splitlines()[-1].startswith(f"answer {s.pending[0]} ")
     again, _ = scripted_play(m, "campaign", dice_for, game_id="scripted")
     assert [s.text for s in again] == [s.text for s in steps]  # deterministic
+
+
+def test_the_scripted_player_sets_up_the_middle_east_air_forces_with_14_3() -> None:
+    """With optional rule 14.3 the set-up includes the Israeli air and the rolled Soviet
+    Middle East air [14.3]; both scripted set-up files must validate clean."""
+    m = module()
+    rs = get_ruleset(m.ruleset)
+    state = rs.new_game(m, "short", "scripted", ("14.3",))
+    texts = []
+    for face in (4, 4):  # the Soviet 14.3 roll happens while NATO's set-up is resolved
+        text = orders_for(m, state, rs)
+        assert text is not None
+        doc = parse_orders(text, "scripted.txt")
+        assert rs.validate(m, state, doc) == []
+        state = rs.resolve(m, state, doc, ScriptedDice([face])).state
+        texts.append(text)
+    placed = "\n".join(texts)
+    assert "place IS-F4.1 " in placed and "place IS-A4.6 " in placed
+    assert any(line.startswith("place SO-I28-") for line in placed.splitlines())  # roll 4
+    assert state.phase != "setup"
