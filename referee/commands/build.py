@@ -52,12 +52,14 @@ def register(app: typer.Typer) -> None:
         plan = plan_build(module, dpi=dpi)
         if not (quiet or as_json) and sys.stderr.isatty():
             with typer.progressbar(
-                length=picture_count(plan) + 1, label="Rendering", file=sys.stderr, show_pos=True
+                length=picture_count(plan) + 1,  # + the set-up area picture
+                label="Rendering",
+                file=sys.stderr,
+                show_pos=True,
             ) as bar:
                 result = build_module_with_setups(
                     module, out, dpi=dpi, progress=bar.update, plan=plan, started=started
                 )
-                bar.update(1)  # the set-up area picture
         else:
             result = build_module_with_setups(module, out, dpi=dpi, plan=plan, started=started)
         if as_json:

@@ -162,8 +162,11 @@ def _ink(text: str, font: str, size: float) -> Rect:
     return tuple(float(v) for v in pil_font(font, size).getbbox(text, anchor="ls"))  # type: ignore[return-value]
 
 
+@lru_cache(maxsize=65536)
 def _max_size(text: str, font: str, width: float, height: float) -> float:
-    """The largest type size (px, 1/8 px steps) whose ink fits ``width`` x ``height``."""
+    """The largest type size (px, 1/8 px steps) whose ink fits ``width`` x ``height``.
+
+    Pure, and asked the same question for every copy of a value line, so it is cached."""
     lo, hi = 0.0, max(1.0, height * 1.6)
 
     def fits(size: float) -> bool:

@@ -128,7 +128,12 @@ def _transform(it: Item, dx: float, dy: float, k: float) -> Item:
 
 # ---- PNG ---------------------------------------------------------------------------------------
 def to_image(drawing: Drawing, dpi: float, *, supersample: int = 2) -> Image.Image:
-    """Rasterise ``drawing`` at ``dpi`` (RGB, white paper), oversampled for smooth lines."""
+    """Rasterise ``drawing`` at ``dpi`` (RGB, white paper), oversampled for smooth lines.
+
+    The oversized canvas is shrunk by averaging each ``supersample`` x ``supersample`` block
+    (:meth:`PIL.Image.Image.reduce`): the classic supersampling filter, several times cheaper
+    than a Lanczos resize, with no ringing halo round text and rules.
+    """
     k = dpi / 72.0 * supersample
     w = max(1, round(drawing.width * dpi / 72.0))
     h = max(1, round(drawing.height * dpi / 72.0))
@@ -138,7 +143,7 @@ def to_image(drawing: Drawing, dpi: float, *, supersample: int = 2) -> Image.Ima
         _draw_pil(img, draw, it, k)
     if supersample == 1:
         return img
-    return img.resize((w, h), Image.Resampling.LANCZOS)
+    return img.reduce(supersample)
 
 
 def _lw(width: float, k: float) -> int:

@@ -6,9 +6,10 @@ board, the charts, the module's own markers and holding boxes), writes ``buildFi
 ``moduledata`` (:mod:`referee.vassal.buildfile`) and zips it all atomically and reproducibly
 (:mod:`referee.vassal.zipwrite`). Any failure leaves no ``.vmod`` behind.
 
-Counter faces are independent pictures, so with many of them they are drawn in worker
-processes; each result is keyed by its image name, so the archive does not depend on which
-worker finished first.
+Pictures are independent of each other, so on a multi-core machine a worker process draws
+the board (the longest picture by far) while this process draws the rest, and any further
+workers share the counter faces; each result is keyed by its image name, so the archive does
+not depend on which process drew what or finished first (:func:`render_plan`).
 
 Hook for scenario set-ups: pass ``extra_files=[("skirmish.vsav", data)]`` and
 ``setups=[PredefinedSetup("Skirmish", "skirmish.vsav")]``; the files are stored in the
@@ -19,9 +20,12 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -52,16 +56,27 @@ from referee.vassal.zipwrite import write_zip_atomic
 __all__ = [
     "BuildResult",
     "PredefinedSetup",
+    "RenderPlan",
     "build_module",
     "module_entries",
     "picture_count",
     "plan_build",
+    "render_plan",
     "vmod_name",
     "write_module",
 ]
 
 PARALLEL_MIN_FACES: Final = 48
-"""Below this many counter faces a worker pool costs more than it saves."""
+"""From this many counter faces on, a worker pool pays for itself even with a small board."""
+PARALLEL_MIN_BOARD_PIXELS: Final = 1_000_000
+"""From this many board pixels on (about 0.1 s of drawing), the board alone pays for a worker
+process (about 0.01 to 0.02 s to fork and tear down)."""
+FACES_PER_TASK: Final = 8
+"""Fewest counter faces in one task: fewer, and sending the task costs more than drawing."""
+MAX_WORKERS: Final = 8
+IN_FLIGHT_PER_WORKER: Final = 2
+"""Tasks handed to each worker at a time: one to draw and one waiting, so a worker never
+idles while this process is busy with a task of its own."""
 MAX_EXTRA_BYTES: Final = 64 * 1024 * 1024
 RESERVED: Final = ("buildFile.xml", "buildFile", "moduledata")
 
@@ -100,12 +115,18 @@ Combat Results Table [8.8] and the Terrain Effects Chart [10.0]."""
 
 
 def chart_defs(module: Module) -> tuple[ChartDef, ...]:
-    """The module's charts that the renderer offers for this module (CRT, TEC)."""
-    from referee.render.charts import chart_names
+    """The module's charts that the renderer offers for this module (CRT, TEC).
 
-    offered = set(chart_names(module))
+    The renderer (:func:`referee.render.charts.build_charts`) draws the Terrain Effects Chart
+    for every module and the CRT when the module has one. That is decided here from the
+    module itself rather than by asking the renderer for its chart names, which would lay out
+    every chart (and load the PDF fonts) before a single picture can start: a tenth of a
+    second of a cold ``referee build`` spent before the board worker starts. A test holds
+    the two to the same answer.
+    """
+    offered = {"crt": module.tables.crt is not None, "tec": True}
     return tuple(
-        ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if name in offered
+        ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if offered[name]
     )
 
 
@@ -182,15 +203,20 @@ def module_entries(
     *,
     progress: Progress | None = None,
     workers: int | None = None,
+    extra_pictures: Sequence[tuple[str, Callable[[], bytes]]] = (),
 ) -> dict[str, bytes]:
     """Every archive entry of the module: ``buildFile.xml``, ``moduledata``, ``images/...``
-    and the extra files."""
+    and the extra files.
+
+    ``extra_pictures`` are ``(image name, draw)`` for pictures a caller adds to ``images/``
+    (the scenario set-up area, say): each ``draw()`` runs in this process while the workers
+    draw the board, so it costs no wall time on a multi-core machine.
+    """
     extras = _check_extras(extra_files, setups)
     module = plan.module
     _check_unit_images(module)
     tick: Progress = progress or (lambda n: None)
-    images = _render_module_art(plan, tick, workers)
-    images.update(_render_own_art(plan, tick))
+    images = _render_pictures(plan, tick, workers, _check_extra_pictures(extra_pictures, plan))
     missing = sorted(set(plan.image_names()) - set(images))
     if missing:  # a plan/renderer mismatch is our bug, not the user's
         raise RuntimeError(f"images named but not rendered: {missing}")
@@ -232,6 +258,25 @@ def _check_extras(
                 hint="pass the .vsav in extra_files",
             )
     return extras
+
+
+def _check_extra_pictures(
+    pictures: Sequence[tuple[str, Callable[[], bytes]]], plan: ModulePlan
+) -> list[tuple[str, Callable[[], bytes]]]:
+    """Refuse an extra picture whose name is not a plain file name, is given twice or is one
+    of the module's own (VASSAL finds images by file name in ``images/``)."""
+    taken = set(plan.image_names())
+    out: list[tuple[str, Callable[[], bytes]]] = []
+    for name, draw in pictures:
+        problem = check_entry_name(name) or ("it is not a plain file name" if "/" in name else None)
+        if problem or name in taken:
+            raise UserError(
+                f"extra module picture {name!r} is not allowed: {problem or 'name taken'}",
+                hint="name it after what it shows, e.g. setup_area.png",
+            )
+        taken.add(name)
+        out.append((name, draw))
+    return out
 
 
 def _check_unit_images(module: Module) -> None:
@@ -280,18 +325,54 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
     return out
 
 
-def _render_module_art(plan: ModulePlan, tick: Progress, workers: int | None) -> dict[str, bytes]:
-    """The board, the charts and every counter face: in worker processes when there are
-    many faces (the board is the first task, so it is drawn while the faces are)."""
+@dataclass(frozen=True, slots=True)
+class RenderPlan:
+    """The drawing tasks in queue order and how many processes share them (1: no pool)."""
+
+    tasks: tuple[Task, ...]
+    processes: int
+
+
+def render_plan(plan: ModulePlan, workers: int | None) -> RenderPlan:
+    """How the module art is split up: the tasks in queue order, and whether to use a pool.
+
+    The board comes first because it is by far the longest single picture (a 60-megapixel
+    canvas at 150 dpi, about 0.7 s), then the charts, then the counter faces in chunks small
+    enough that the processes finish together.
+    """
     module = plan.module
     index = {u.id: i for i, u in enumerate(module.units)}
     faces = [(index[u.id], back) for u, back in plan.faces]
-    n_workers = min(workers or os.cpu_count() or 1, 8)
-    parallel = n_workers > 1 and len(faces) >= PARALLEL_MIN_FACES
-    chunk = max(8, len(faces) // (n_workers * 8)) if parallel else 1
+    processes = max(1, min(workers or os.cpu_count() or 1, MAX_WORKERS))
+    board_pixels = plan.board_size[0] * plan.board_size[1]
+    parallel = processes > 1 and (
+        len(faces) >= PARALLEL_MIN_FACES or board_pixels >= PARALLEL_MIN_BOARD_PIXELS
+    )
+    chunk = max(FACES_PER_TASK, len(faces) // (processes * 16)) if parallel else 1
     tasks: list[Task] = [("board", "")]
     tasks += [("chart", c.source) for c in plan.charts]
     tasks += [("faces", tuple(faces[i : i + chunk])) for i in range(0, len(faces), chunk)]
+    return RenderPlan(tuple(tasks), processes if parallel else 1)
+
+
+def _render_pictures(
+    plan: ModulePlan,
+    tick: Progress,
+    workers: int | None,
+    extra_pictures: Sequence[tuple[str, Callable[[], bytes]]],
+) -> dict[str, bytes]:
+    """Every picture of the module, by image name.
+
+    With a pool, the ``processes - 1`` worker processes are handed tasks from the front of
+    the queue (the board first; :data:`IN_FLIGHT_PER_WORKER` at a time, as they finish),
+    while this process draws the module's own small pictures and ``extra_pictures`` and then
+    takes tasks from the back. Tasks are handed out, never taken back, so none can be drawn
+    twice or lost in a race. Each picture is a pure function of the module and the dpi and is
+    stored under its own name, so which process drew it, and when, cannot change a byte of
+    the archive. Should a worker die (killed, out of memory), the tasks it had are drawn here.
+    """
+    module = plan.module
+    work = render_plan(plan, workers)
     names = {("chart", c.source): c.image for c in plan.charts}
     out: dict[str, bytes] = {}
 
@@ -301,20 +382,136 @@ def _render_module_art(plan: ModulePlan, tick: Progress, workers: int | None) ->
             out[key] = data
         tick(len(part))
 
-    if not parallel:
-        _init_worker(module, plan.dpi)
-        try:
-            for task in tasks:
+    _init_worker(module, plan.dpi)
+    try:
+        queue = deque(work.tasks)
+        if work.processes > 1:
+            _draw_with_pool(plan, work.processes - 1, queue, collect, extra_pictures, out, tick)
+        else:
+            while queue:
+                task = queue.popleft()
                 collect(task, _draw(task))
-        finally:
-            _init_worker(None, 0)
-        return out
-    with ProcessPoolExecutor(
-        max_workers=n_workers, initializer=_init_worker, initargs=(module, plan.dpi)
-    ) as pool:
-        for task, part in zip(tasks, pool.map(_draw, tasks), strict=True):
-            collect(task, part)
+            _draw_here(plan, extra_pictures, out, tick)
+    finally:
+        _init_worker(None, 0)
     return out
+
+
+def _draw_here(
+    plan: ModulePlan,
+    extra_pictures: Sequence[tuple[str, Callable[[], bytes]]],
+    out: dict[str, bytes],
+    tick: Progress,
+) -> None:
+    """The pictures that are always drawn in this process: the module's own and the extras."""
+    out.update(_render_own_art(plan, tick))
+    for name, draw in extra_pictures:
+        out[name] = draw()
+        tick(1)
+
+
+def _draw_with_pool(
+    plan: ModulePlan,
+    n_workers: int,
+    queue: deque[Task],
+    collect: Callable[[Task, list[tuple[str, bytes]]], None],
+    extra_pictures: Sequence[tuple[str, Callable[[], bytes]]],
+    out: dict[str, bytes],
+    tick: Progress,
+) -> None:
+    """Share ``queue`` between ``n_workers`` processes (from the front) and this one (from
+    the back); see :func:`_render_pictures`.
+
+    A feeder thread hands the workers their tasks as they finish, so a worker never waits
+    for this process to finish a long task of its own (the first counter face works out the
+    type sizes of the whole roster). ``deque`` pops from either end are atomic, so each task
+    is taken exactly once, by one side or the other.
+    """
+    handed: list[tuple[Task, Future[list[tuple[str, bytes]]]]] = []
+    stop = threading.Event()  # an error anywhere: hand out nothing more
+    broken = threading.Event()  # a worker died: this process draws the rest
+
+    def limit(running: set[Future[list[tuple[str, bytes]]]]) -> int:
+        """Nothing waits behind the board: a lone worker would draw it only after the
+        board, while this process might be idle."""
+        board = any(task[0] == "board" for task, f in handed if f in running)
+        return IN_FLIGHT_PER_WORKER * n_workers - board
+
+    def fill(pool: ProcessPoolExecutor, running: set[Future[list[tuple[str, bytes]]]]) -> None:
+        """Hand the workers tasks from the front of the queue, up to the limit."""
+        while not (stop.is_set() or broken.is_set()) and len(running) < limit(running):
+            try:
+                task = queue.popleft()
+            except IndexError:
+                return
+            try:
+                future = pool.submit(_draw, task)
+            except BrokenProcessPool:
+                queue.appendleft(task)  # not lost: this process will draw it
+                broken.set()
+                return
+            handed.append((task, future))
+            running.add(future)
+
+    def feed(pool: ProcessPoolExecutor, running: set[Future[list[tuple[str, bytes]]]]) -> None:
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                error = future.exception()
+                if isinstance(error, BrokenProcessPool):
+                    broken.set()
+                elif error is not None:
+                    stop.set()
+            fill(pool, running)
+
+    seen = 0
+
+    def collect_finished(block: bool) -> list[Task]:
+        """Collect the workers' finished tasks in the order handed out; returns the tasks a
+        dead worker had."""
+        nonlocal seen
+        lost = []
+        while seen < len(handed):
+            task, future = handed[seen]
+            if not (block or future.done()):
+                break
+            try:
+                collect(task, future.result())
+            except BrokenProcessPool:
+                lost.append(task)
+            seen += 1
+        return lost
+
+    lost: list[Task] = []
+    with ProcessPoolExecutor(
+        max_workers=n_workers, initializer=_init_worker, initargs=(plan.module, plan.dpi)
+    ) as pool:
+        running: set[Future[list[tuple[str, bytes]]]] = set()
+        # the first hand-out here, in the main thread: with the "fork" start method the pool
+        # forks every worker on its first task, and a fork must not happen while a thread of
+        # ours might hold a lock (the child would wait on it forever)
+        fill(pool, running)
+        feeder = threading.Thread(
+            target=feed, args=(pool, running), name="referee-feeder", daemon=True
+        )
+        feeder.start()
+        try:
+            _draw_here(plan, extra_pictures, out, tick)
+            while not stop.is_set():
+                lost += collect_finished(block=False)
+                try:
+                    task = queue.pop()
+                except IndexError:
+                    break
+                collect(task, _draw(task))
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            feeder.join()
+        lost += collect_finished(block=True)  # raises a worker's error, if any
+    for task in lost:
+        collect(task, _draw(task))
 
 
 def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:

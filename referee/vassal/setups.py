@@ -125,10 +125,13 @@ def build_module_with_setups(
     plan = plan_build(module, dpi=dpi) if plan is None else plan
     table = Table(plan, setup_area_layout(module, plan.counter_px))
     files, setups = scenario_setups(table)
-    entries = module_entries(plan, files, setups, progress=progress, workers=workers)
+    area = table.setup_area
+    # the set-up picture is drawn here while a worker draws the board
+    pictures = [] if area is None else [(SETUP_IMAGE, lambda: setup_area_png(area))]
+    entries = module_entries(
+        plan, files, setups, progress=progress, workers=workers, extra_pictures=pictures
+    )
     entries["buildFile.xml"] = _with_setup_map(table, setups)
-    if table.setup_area is not None:
-        entries["images/" + SETUP_IMAGE] = setup_area_png(table.setup_area)
     target = out_dir / vmod_name(module)
     size = write_zip_atomic(target, entries)
     return BuildResult(
