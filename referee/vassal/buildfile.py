@@ -183,7 +183,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     return root
 
 
-def _map_helpers(map_el: etree._Element, zoom_levels: str, zoom_start: str) -> None:
+def map_helpers(map_el: etree._Element, zoom_levels: str, zoom_start: str) -> None:
     """The components the editor adds to a new map so pieces can be selected, dragged and
     right-clicked (§3.3)."""
     _el(
@@ -254,7 +254,7 @@ def _main_map(root: etree._Element, plan: ModulePlan) -> None:
     )
     grid = _el(board, BOARD + "HexGrid", plan.grid[HEXGRID])
     _el(grid, BOARD + "mapgrid.HexGridNumbering", plan.grid[NUMBERING])
-    _map_helpers(map_el, "0.25,0.33,0.5,0.67,0.75,1.0,1.5", "3")
+    map_helpers(map_el, "0.25,0.33,0.5,0.67,0.75,1.0,1.5", "3")
 
 
 def _holding_map(root: etree._Element, plan: ModulePlan) -> None:
@@ -275,7 +275,7 @@ def _holding_map(root: etree._Element, plan: ModulePlan) -> None:
             {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
              "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
         )  # fmt: skip
-    _map_helpers(map_el, "0.5,0.75,1.0", "3")
+    map_helpers(map_el, "0.5,0.75,1.0", "3")
 
 
 def _slot(parent: etree._Element, slot: SlotDef, size: int) -> None:

@@ -26,6 +26,7 @@ from typing import Final
 from lxml import etree
 
 from referee.source.model import Module, Scenario, SetupPool
+from referee.vassal.buildfile import map_helpers
 
 __all__ = [
     "SETUP_BOARD",
@@ -425,35 +426,7 @@ def setup_map_element(area: SetupArea) -> etree._Element:
             useHighlight="false",
             useParentGrid="false",
         )
-    el(
-        map_el,
-        m + "map.StackMetrics",
-        bottom="40,0",
-        disabled="false",
-        down="37,0",
-        exSepX="6",
-        exSepY="18",
-        top="38,0",
-        unexSepX="2",
-        unexSepY="4",
-        up="39,0",
-    )
-    for name in (
-        "ForwardToKeyBuffer",
-        "Scroller",
-        "ForwardToChatter",
-        "MenuDisplayer",
-        "MapCenterer",
-        "StackExpander",
-        "PieceMover",
-        "KeyBufferer",
-        "ImageSaver",
-        "CounterDetailViewer",
-        "Flare",
-    ):
-        el(map_el, m + "map." + name)
-    el(map_el, m + "map.Zoomer", zoomLevels="0.5,0.75,1.0", zoomStart="3")
-    el(map_el, m + "properties.GlobalProperties")
+    map_helpers(map_el, zoom_levels="0.5,0.75,1.0", zoom_start="3")
     el(map_el, m + "map.SelectionHighlighters")
     el(map_el, m + "map.HighlightLastMoved", color="255,0,0", enabled="true", thickness="2")
     return map_el
