@@ -568,6 +568,22 @@ def _build(
     )
 
 
+def _side(
+    ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], sides: set[str], what: str
+) -> str | None:
+    """The block's ``side``, or ``None`` after reporting an unknown one."""
+    side = str(t.get("side", ""))
+    if side not in sides:
+        ctx.diags.error(
+            r.file,
+            r.tt.key_line("side", start=ln),
+            f"{what}: unknown side {side!r}",
+            hint=did_you_mean(side, sides),
+        )
+        return None
+    return side
+
+
 def _check_entry(
     ctx: Ctx, r: _Raw, ln: int | None, map_def: MapDef, unit: UnitDef, hid: str, what: str
 ) -> None:
@@ -598,14 +614,8 @@ def _pool(
     sides: set[str],
 ) -> SetupPool | None:
     d = ctx.diags
-    side = str(t.get("side", ""))
-    if side not in sides:
-        d.error(
-            r.file,
-            r.tt.key_line("side", start=ln),
-            f"[[pool]]: unknown side {side!r}",
-            hint=did_you_mean(side, sides),
-        )
+    side = _side(ctx, r, ln, t, sides, "[[pool]]")
+    if side is None:
         return None
     units = expand(r, ln, t.get("units", []), "[[pool]]")
     where = str(t.get("where", ""))
@@ -771,14 +781,8 @@ def _reinforcement(
     turns: int,
 ) -> Reinforcement | None:
     d = ctx.diags
-    side = str(t.get("side", ""))
-    if side not in sides:
-        d.error(
-            r.file,
-            r.tt.key_line("side", start=ln),
-            f"[[reinforcement]]: unknown side {side!r}",
-            hint=did_you_mean(side, sides),
-        )
+    side = _side(ctx, r, ln, t, sides, "[[reinforcement]]")
+    if side is None:
         return None
     after = t.get("after_turn")
     if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < turns:
