@@ -70,6 +70,12 @@ def _fill_envelope(
         if have is None:
             body = set_header(body, name, want)
             notes.append(f"added '{name}: {want}'")
+        elif have != want and name == "side":
+            raise UserError(
+                f"{file}:{h.lines.get(name, 1)}: these orders are for {have}, but "
+                f"{key.name}.key is {want}'s key in game {cfg.game_id}",
+                hint=f"sign {have}'s orders with {have}'s key",
+            )
         elif have != want:
             raise UserError(
                 f"{file}:{h.lines.get(name, 1)}: '{name}: {have}' does not match game "

@@ -323,3 +323,13 @@ def test_the_module_hash_ignores_examples_and_prose(tmp_path):
         (copy / "units.csv").read_text().replace("Saratoga,7,", "Saratoga,8,"), encoding="utf-8"
     )
     assert module_sha256(copy) != before  # rules data changed: a replay must notice
+
+
+def test_signing_another_sides_orders_says_whose_key_it_is(make_game):
+    from referee.errors import UserError
+
+    g = make_game()
+    with pytest.raises(UserError) as exc:
+        sign_orders("side: NATO\n[setup]\n", "orders.txt", g.keys["soviet"], g.dir)
+    assert "these orders are for NATO" in str(exc.value)
+    assert "Soviet's key" in str(exc.value)
