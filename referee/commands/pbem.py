@@ -191,9 +191,15 @@ def register(app: typer.Typer) -> None:
         for r in results:
             for n in r.notes:
                 typer.echo(f"note: {n}")
-            verb = {"dry-run": "would write", "adjudicated": "wrote"}.get(r.status)
-            if verb:
-                typer.echo(f"{r.orders_file}: {verb} {game_dir}/{r.folder}")
+            if r.status == "dry-run":
+                # the verdict only: rolls and outcomes stay secret until the real adjudication
+                typer.echo(
+                    f"{r.orders_file}: accepted (signature, envelope, turn and every order "
+                    "checked); nothing written"
+                )
+                continue
+            if r.status == "adjudicated":
+                typer.echo(f"{r.orders_file}: wrote {game_dir}/{r.folder}")
             rep = r.report
             for roll in rep.get("rolls", []):
                 typer.echo(

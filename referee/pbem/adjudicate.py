@@ -58,6 +58,17 @@ class StepResult:
 
     def to_json(self) -> dict[str, Any]:
         r = self.report
+        if self.status == "dry-run":
+            # A dry run says only whether the file would be accepted: its rolls and their
+            # consequences must not be seen before the real adjudication publishes them
+            # (a player who saw them could try to have the file dropped and send another).
+            return {
+                "ok": True,
+                "orders_file": self.orders_file,
+                "status": self.status,
+                "sequence": self.sequence,
+                "notes": list(self.notes),
+            }
         return {
             "ok": True,
             "orders_file": self.orders_file,

@@ -195,6 +195,19 @@ def test_dry_run_writes_nothing(make_game):
     assert r.status == "dry-run" and files_of(g.dir) == before
 
 
+def test_a_dry_run_shows_the_verdict_but_no_roll_or_outcome(make_game):
+    """A dry run in a public CI log must not let a player see his rolls before the real
+    adjudication publishes them (docs/ci.md)."""
+    g = make_game()
+    setup_both(g)
+    orders = g.orders_rolling("NATO", ["attack US-DD-1 SO-SG-1"], first_roll={1, 2, 3, 4, 5, 6})
+    [r] = g.run(orders, dry_run=True)
+    assert r.report.get("rolls"), "the dry run did resolve with the real dice"
+    shown = json.dumps(r.to_json())
+    assert set(r.to_json()) == {"ok", "orders_file", "status", "sequence", "notes"}
+    assert "roll" not in shown and "retreat" not in shown
+
+
 def test_a_second_adjudication_is_locked_out(make_game):
     g = make_game()
     p = g.signed("NATO", ["place US-DD-1 0202"])
