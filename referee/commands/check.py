@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
                         github_annotation(
                             "error" if d.severity == "error" else "warning",
                             f"{d.message}{hint}",
-                            file=str(d.file),
+                            file=str(folder / d.file),  # GitHub wants repository paths
                             line=d.line,
                             col=d.col,
                             title="referee check",

@@ -240,6 +240,8 @@ def register(app: typer.Typer) -> None:
                 text = read_orders_file(orders)
             signed = sign_orders(text, name, load_private(key), game)
         except Refusal as exc:
+            if exc.code in ("bad-input", "too-large"):  # a file we cannot read: exit 2
+                raise UserError(str(exc)) from None
             _refused(exc, how == "json")
             return
         written: dict[str, str | None] = {"orders": None, "signature": None}

@@ -89,6 +89,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{file}: module {meta.name} {meta.version}, {len(counters)} counters")
         else:
             typer.echo(f"{file}: {len(counters)} counters (no moduledata)")
+        if table is None and not quiet:
+            typer.echo(
+                "locations are map pixels: give --module SRC or --example NAME to name the "
+                "hexes and boxes",
+                err=True,
+            )
         rows = [("COUNTER", "LOCATION", "STACK", "LAYERS")]
         for c in counters:
             depth = f"{c.depth + 1} of {len(c.stack)}" if len(c.stack) > 1 else "-"
