@@ -121,3 +121,13 @@ def test_the_ci_pull_request_loop_checks_every_file(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stdout + done.stderr
     for name in ("a-bad.txt", "b-good.txt", "c-bad.txt"):
         assert f"checked orders/{name}" in done.stdout
+
+
+def test_state_show_refuses_an_unknown_side(tmp_path: Path) -> None:
+    st = tmp_path / "s.json"
+    RUN.invoke(
+        app, ["state", "new", str(FIXTURES / "mini"), "--scenario", "skirmish", "-o", str(st)]
+    )
+    r = RUN.invoke(app, ["state", "show", str(st), "--side", "Nato"])
+    assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2
+    assert "did you mean 'NATO'?" in str(r.exception)

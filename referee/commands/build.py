@@ -47,7 +47,7 @@ def register(app: typer.Typer) -> None:
             min=50,
             max=600,
             metavar="DPI",
-            help="Pixels per inch of board and counter images (50 to 600).",
+            help="Pixels per inch of board and counter images.",
         ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),

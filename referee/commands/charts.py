@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
             "letter", "--paper", metavar="letter|a4", help="Paper size: letter or a4."
         ),
         dpi: int = typer.Option(
-            150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the PNGs (50 to 600)."
+            150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the PNGs."
         ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),

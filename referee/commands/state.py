@@ -274,6 +274,14 @@ def register(app: typer.Typer) -> None:
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
         if side is not None:
+            sides = [s.id for s in module.sides]
+            if side not in sides:
+                from referee.source.diagnostics import did_you_mean
+
+                raise UserError(
+                    f"unknown side {side!r}",
+                    hint=did_you_mean(side, sides) or "sides: " + ", ".join(sides),
+                )
             st = rs.view(module, st, side)
         if how == "json":
             side_aw, what = rs.awaiting(module, st)
