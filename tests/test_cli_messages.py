@@ -128,6 +128,8 @@ def test_state_show_refuses_an_unknown_side(tmp_path: Path) -> None:
     RUN.invoke(
         app, ["state", "new", str(FIXTURES / "mini"), "--scenario", "skirmish", "-o", str(st)]
     )
-    r = RUN.invoke(app, ["state", "show", str(st), "--side", "Nato"])
+    r = RUN.invoke(
+        app, ["state", "show", str(st), "--module", str(FIXTURES / "mini"), "--side", "Nato"]
+    )
     assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2
     assert "did you mean 'NATO'?" in str(r.exception)
