@@ -212,3 +212,16 @@ def test_check_speaks_github_too(tmp_path: Path) -> None:
     assert r.exit_code == 1
     line = next(ln for ln in r.stdout.splitlines() if "Ux" in ln)
     assert line.startswith("::error file=") and "mini%2C v2" in line and ",line=" in line
+
+
+def test_shell_completion_completes_commands() -> None:
+    script = Path(sys.executable).with_name("referee")
+    if not script.exists():
+        pytest.skip("the referee console script is not installed beside this Python")
+    env = {"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee bu", "COMP_CWORD": "1"}
+    done = subprocess.run([str(script)], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.split() == ["build"], done.stdout + done.stderr
+    shown = subprocess.run(
+        [str(script), "--show-completion", "bash"], capture_output=True, text=True, check=False
+    )
+    assert shown.returncode == 0 and "_referee_completion" in shown.stdout
