@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperArgument, TyperCommand
+from typer.core import TyperArgument, TyperCommand, TyperOption
 
 from referee.errors import UserError
 
@@ -51,14 +51,25 @@ class TextOrJson(enum.StrEnum):
 
 
 class RefereeCommand(TyperCommand):
-    """A Typer command whose help shows each argument by its name (``SRC``) without Typer's
-    Python type label (``<path>``, ``<list[Path]>``): the help text says what to give."""
+    """A Typer command whose help never shows Python types (``<path>``, ``<list[Path]>``,
+    ``<int range>``): an argument shows its name in capitals (``SRC``) and its help; an option
+    without a ``metavar`` shows its own name in capitals (``--referee-dir REFEREE_DIR``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for p in self.params:
             if isinstance(p, TyperArgument):
                 p.display_type_rich = _no_type_label  # type: ignore[method-assign]
+                if p.metavar is None and p.name:
+                    p.metavar = p.name.upper()
+            elif (
+                isinstance(p, TyperOption)
+                and p.metavar is None
+                and not p.is_flag
+                and not p.type_descriptor.is_choice
+            ):
+                longest = max(p.opts, key=len).lstrip("-")
+                p.metavar = longest.replace("-", "_").upper()
 
 
 def _no_type_label(ctx: Any = None) -> str:

@@ -290,7 +290,7 @@ def register(app: typer.Typer) -> None:
         game_dir: Path = typer.Argument(..., metavar="GAME_DIR", help="The game archive."),
         orders: list[Path] = typer.Argument(
             ...,
-            metavar="ORDERS...",
+            metavar="ORDERS",
             help="Signed orders files, in order (a detached ORDERS.sig beside each is used).",
         ),
         key: Path = typer.Option(
