@@ -67,7 +67,11 @@ def test_help_is_for_people(path: list[str]) -> None:
 def test_every_command_has_quiet_json_and_format(path: list[str]) -> None:
     cmd = dict((tuple(p), c) for p, c in _commands())[tuple(path)]
     opts = {o for p in cmd.params for o in getattr(p, "opts", [])}  # type: ignore[attr-defined]
-    assert {"-q", "--quiet", "--json", "--format", "-h", "--help"} <= opts | {"-h", "--help"}
+    missing = {"-q", "--quiet", "--json", "--format"} - opts
+    assert not missing, (
+        f"referee {' '.join(path)} lacks {sorted(missing)}: every command takes them "
+        "(quiet_option(), json_option(), format_option() in referee/commands/common.py)"
+    )
     r = RUN.invoke(app, [*path, "-h"])
     assert "-q, --quiet" in r.output and "--json" in r.output and "-h, --help" in r.output
 
