@@ -188,7 +188,7 @@ def atomic_path(target: Path, *, private: bool = False) -> Iterator[Path]:
         with open(tmp_path, "rb+") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp_path, target)
-        fsync_dir(target.parent)
+        _fsync_dir(target.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
@@ -205,7 +205,7 @@ def write_text_atomic(target: Path, text: str, *, private: bool = False) -> None
     write_bytes_atomic(target, text.encode("utf-8"), private=private)
 
 
-def fsync_dir(path: Path) -> None:
+def _fsync_dir(path: Path) -> None:
     """Make a rename in ``path`` durable (POSIX; Windows cannot open a folder, and skips it)."""
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)

@@ -192,7 +192,7 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
         raise Refusal(
             "unsigned",
             f"{env.file}: the orders are not signed",
-            hint=f"sign them: referee sign {env.file} --key YOUR.key --game-dir GAME_DIR",
+            hint=f"sign them: referee sign {env.file} --key YOUR.key --game GAME_DIR",
         )
     side = cfg.side_of(env.block.fingerprint)
     if side is None:
@@ -263,7 +263,7 @@ def _one(
         raise Refusal(
             "forked",
             f"{env.file}: no 'previous-report:' header naming the report these orders answer",
-            hint=f"add 'previous-report: {latest}' (referee sign --game-dir fills it in)",
+            hint=f"add 'previous-report: {latest}' (referee sign --game fills it in)",
         )
     if h.previous_report != latest:
         if h.previous_report in game.report_shas:

@@ -29,7 +29,7 @@ from filelock import FileLock, Timeout
 
 from referee.pbem.archive import TMP_PREFIX, Archive
 from referee.pbem.problems import Refusal
-from referee.safeio import fsync_dir, write_bytes_atomic, write_new_file
+from referee.safeio import _fsync_dir, write_bytes_atomic, write_new_file
 
 CRASH_ENV = "REFEREE_CRASH_AT"
 CRASH_POINTS = (
@@ -74,13 +74,13 @@ def write_turn(archive: Archive, name: str, files: dict[str, bytes]) -> Path:
         write_new_file(tmp / fname, data)
         if i == 0:
             crashpoint("turn-file-written")
-    fsync_dir(tmp)
+    _fsync_dir(tmp)
     crashpoint("turn-files-written")
     final = archive.turns / name
     if final.exists():
         raise Refusal("archive", f"turns/{name}: already exists")
     os.rename(tmp, final)
-    fsync_dir(archive.turns)
+    _fsync_dir(archive.turns)
     crashpoint("turn-renamed")
     return final
 
