@@ -114,7 +114,14 @@ from referee.pbem.transaction import game_lock
 from referee.safeio import write_bytes_atomic
 d = pathlib.Path(tempfile.mkdtemp())
 write_bytes_atomic(d / "k.key", b"x", private=True)
+from referee.pbem.problems import Refusal
 with game_lock(Archive(d)):
+    try:
+        with game_lock(Archive(d)):
+            raise SystemExit("a second adjudication got the lock")
+    except Refusal as exc:
+        assert exc.code == "locked", exc.code
+with game_lock(Archive(d)):  # released: free again
     pass
 print("ok", len(names))
 """
