@@ -6,11 +6,11 @@ sets up on the Soviet airbases in Syria and in Egypt, 1 to 6 per base, in additi
 Bulgaria/Romania units [14.3][11.2]. The rule also opens the bases of those three countries
 (:func:`air.in_middle_east_14_3`); after the set-up the normal rules apply.
 
-The table is module data (``tables/middle_east_air.csv``, the rules folder's tables.md §A4),
-read here from the module source with the same safety as the loader, because the loader's
-schema has no place for it (docs/interpretations.md). :func:`read_table_14_3` is the only I/O;
-``new_game`` calls it once and keeps what the game needs in ``state.data["middle_east_14_3"]``,
-so validation and resolution read only the state:
+The table is module data (``tables/middle_east_air.csv``, the rules folder's tables.md §A4): the
+named table ``middle_east_air`` that the ruleset's schema declares (``schema.MIDDLE_EAST_AIR``),
+loaded and checked by the module loader like every table. :func:`read_table_14_3` adds the
+checks that need the roster and the map; ``new_game`` calls it once and keeps what the game
+needs in ``state.data["middle_east_14_3"]``, so validation and resolution read only the state:
 
 ``{"roller": side, "roll": null | 1-6, "forces": [FORCE...], "table": {"1": [FORCE...], ...}}``
 with ``FORCE = {"country": code, "name": name, "side": side, "units": [piece ids]}``:
@@ -31,7 +31,8 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import Module, SetupPool
 
-TABLE_FILE = "tables/middle_east_air.csv"
+TABLE_FILE = "tables/middle_east_air.csv"  # the default file of the named table
+TABLE_NAME = "middle_east_air"
 DATA_KEY = "middle_east_14_3"
 RULE = "14.3"
 # [14.3] "a minimum of one and a maximum of six air units may be deployed at each airbase"
@@ -64,28 +65,27 @@ class MiddleEastTable:
         return tuple(r for r in self.rows if r.roll == roll)
 
 
-# ---- reading the table (the only I/O) -------------------------------------------------------
+# ---- reading the table ---------------------------------------------------------------------
 
 _TABLES: dict[int, tuple[Module, MiddleEastTable | None]] = {}
 
 
 def read_table_14_3(module: Module) -> MiddleEastTable | None:
-    """The module's 14.3 table, or ``None`` when the module source has none. A malformed table
-    raises :class:`~referee.errors.UserError` naming ``file:line:col``. Cached per module."""
+    """The module's 14.3 table (the named table ``middle_east_air``), or ``None`` when the
+    module source has none. A table the roster or the map cannot use raises
+    :class:`~referee.errors.UserError` naming ``file:line:col``. Cached per module."""
     got = _TABLES.get(id(module))
     if got is not None and got[0] is module:
         return got[1]
-    from referee.errors import UserError
-    from referee.safeio import UnsafeInput, read_text, resolve_inside
-
-    try:
-        path = resolve_inside(module.root, TABLE_FILE)
-        if not path.exists():
-            table = None
-        else:
-            table = parse_table_14_3(read_text(path, display=TABLE_FILE), TABLE_FILE, module)
-    except UnsafeInput as exc:
-        raise UserError(str(exc), hint="optional rule 14.3 reads this table") from None
+    named = module.tables.get(TABLE_NAME)
+    table = None
+    if named is not None:
+        units = named.column("units")
+        rows = [
+            (named.lines[i], named.raw[i], [*(p.text for p in key.parts), named.texts[i][units]])
+            for i, key in enumerate(named.row_keys)
+        ]
+        table = allotments_14_3(rows, named.file, module)
     if len(_TABLES) > 32:
         _TABLES.clear()
     _TABLES[id(module)] = (module, table)
@@ -93,8 +93,37 @@ def read_table_14_3(module: Module) -> MiddleEastTable | None:
 
 
 def parse_table_14_3(text: str, file: str, module: Module) -> MiddleEastTable:
-    """Parse and check the table against the module: a ``d6,country,units`` header; ``d6``
-    is ``-`` (no roll) or 1-6; the country is on the map and has airbases; each unit is
+    """Parse the table's CSV text (a ``d6,country,units`` header, then rows) and check it with
+    :func:`allotments_14_3`."""
+    from referee.errors import UserError
+
+    rows: list[tuple[int, str, list[str]]] = []
+    header_seen = False
+    for lnum, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        cells = [c.strip() for c in next(csv.reader([raw]))]
+        if not header_seen:
+            if cells != HEADER:
+                raise UserError(
+                    f"{file}:{lnum}:1: expected the header {','.join(HEADER)}, found {line!r}"
+                )
+            header_seen = True
+            continue
+        rows.append((lnum, raw, cells))
+    if not header_seen:
+        raise UserError(
+            f"{file}:1:1: the table is empty", hint=f"start with the header {','.join(HEADER)}"
+        )
+    return allotments_14_3(rows, file, module)
+
+
+def allotments_14_3(
+    lines: list[tuple[int, str, list[str]]], file: str, module: Module
+) -> MiddleEastTable:
+    """Check the table's rows ``(line, text, [d6, country, units])`` against the module:
+    ``d6`` is ``-`` (no roll) or 1-6; the country is on the map and has airbases; each unit is
     ``N ROSTER-ID`` naming an air unit of the roster with at least N copies; one side per row;
     every die roll gives a row for the same countries, once each [14.3]."""
     from referee.errors import UserError
@@ -107,17 +136,7 @@ def parse_table_14_3(text: str, file: str, module: Module) -> MiddleEastTable:
     with_bases = {module.map.hex(a.hex).country for a in module.map.airbases()}
     roster = {u.id: u for u in module.units}
     rows: list[Allotment] = []
-    header_seen = False
-    for lnum, raw in enumerate(text.split("\n"), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        cells = [c.strip() for c in next(csv.reader([raw]))]
-        if not header_seen:
-            if cells != HEADER:
-                raise fail(lnum, 1, f"expected the header {','.join(HEADER)}, found {line!r}")
-            header_seen = True
-            continue
+    for lnum, raw, cells in lines:
         if len(cells) != len(HEADER):
             raise fail(
                 lnum,
@@ -165,8 +184,6 @@ def parse_table_14_3(text: str, file: str, module: Module) -> MiddleEastTable:
         if any(r.roll == roll and r.country == code for r in rows):
             raise fail(lnum, 1, f"a second row for d6 {d6} and {country}")
         rows.append(Allotment(roll, code, countries[code].name, tuple(units), lnum))
-    if not header_seen:
-        raise fail(1, 1, "the table is empty", hint=f"start with the header {','.join(HEADER)}")
     rolled = [r for r in rows if r.roll is not None]
     if rolled:
         want = sorted({r.country for r in rolled})
