@@ -4,6 +4,7 @@ tables read through the one API, and `referee check`'s messages for broken table
 from __future__ import annotations
 
 import itertools
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from referee.cli import app
 from referee.source.loader import load_module
 from referee.source.tablemodel import Axis, Key, NamedTable, TableDecl, TableMiss, resolve
 from tests.source.tables_toy import TABLES_TOY, install
@@ -324,3 +327,15 @@ def test_the_documented_example_is_the_toy_module() -> None:
             if not ln.startswith("#")
         ]
         assert body.splitlines() == rows, name
+
+
+def test_referee_check_lists_every_broken_table_cell(toy: Path, edit: Edit) -> None:
+    edit(toy / "tables" / "detection.csv", "CV,4,3,3,2,1", "CV,4,three,3,2,1")
+    edit(toy / "tables" / "strike.csv", "8,1,1,2", "8,1,1,2.5")
+    r = CliRunner().invoke(app, ["check", str(toy), "--json"])
+    assert r.exit_code == 1, r.output
+    got = json.loads(r.stdout)
+    where = {(e["file"], e["line"], e["col"]): e["message"] for e in got["errors"]}
+    assert "three" in where[("tables/detection.csv", 3, 3)]
+    assert "(ECM difference -1, target CV)" in where[("tables/detection.csv", 3, 3)]
+    assert "(die roll 5-6, strength 8)" in where[("tables/strike.csv", 5, 4)]
