@@ -15,6 +15,7 @@ reads that kind of file. Imports go one way::
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -252,7 +253,25 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         optional_rules=optional,
         unit_types=unit_types,
     )
+    if _ruleset_table_checks(ctx, module):
+        return None, diags
     return module, diags
+
+
+def _ruleset_table_checks(ctx: Ctx, module: Module) -> bool:
+    """Run the ruleset's own checks of its tables (facts that need the whole module, such as
+    the roster ids a table names); ``True`` if they found a problem."""
+    if ctx.schema is None:
+        return False
+    before = len(ctx.diags.errors)
+    for name, target in ctx.schema.table_checks.items():
+        if name not in module.tables:
+            continue
+        mod_name, attr = target.split(":")
+        check = getattr(importlib.import_module(mod_name), attr)
+        for dg in check(module):
+            ctx.diags.error(dg.file, dg.line, dg.message, col=dg.col, hint=dg.hint)
+    return len(ctx.diags.errors) > before
 
 
 def _table_decls(

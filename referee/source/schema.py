@@ -32,6 +32,9 @@ class RulesetSchema:
     # named tables the ruleset reads beyond the standard ones, with their default file; a
     # module's own [[table]] of the same name replaces the declaration
     table_decls: tuple[TableDecl, ...] = ()
+    # table name -> "module:function(module) -> list[Diagnostic]": the ruleset's own checks of
+    # a table against the whole module (roster, map), run by the loader on a clean module
+    table_checks: dict[str, str] = field(default_factory=dict)
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.

@@ -339,3 +339,22 @@ def test_referee_check_lists_every_broken_table_cell(toy: Path, edit: Edit) -> N
     assert "three" in where[("tables/detection.csv", 3, 3)]
     assert "(ECM difference -1, target CV)" in where[("tables/detection.csv", 3, 3)]
     assert "(die roll 5-6, strength 8)" in where[("tables/strike.csv", 5, 4)]
+
+
+@pytest.fixture
+def sf_copy(tmp_path: Path) -> Path:
+    dst = tmp_path / "sf"
+    shutil.copytree(SF, dst, ignore=shutil.ignore_patterns("examples"))
+    return dst
+
+
+def test_check_reads_the_14_3_table(sf_copy: Path, edit: Edit) -> None:
+    """The 14.3 table is checked by `referee check`: its grammar by the table loader, its
+    roster and map facts by the ruleset's table check [14.3]."""
+    table = sf_copy / "tables" / "middle_east_air.csv"
+    edit(table, '-,Israel,"6 IS-F4, 6 IS-A4"', '-,Israel,"6 IS-F5, 6 IS-A4"')
+    e = one(sf_copy, "unknown roster unit 'IS-F5'")
+    assert e.startswith("tables/middle_east_air.csv:11:11:") and "did you mean 'IS-F4'" in e
+    edit(table, '"6 IS-F5, 6 IS-A4"', '"six IS-F4, 6 IS-A4"')
+    e = one(sf_copy, "units must be a list like '4 NAME, 2 NAME', got 'six IS-F4, 6 IS-A4'")
+    assert e.startswith("tables/middle_east_air.csv:11:3:")

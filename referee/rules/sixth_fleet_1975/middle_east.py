@@ -26,10 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.source.diagnostics import did_you_mean
+from referee.source.diagnostics import Diagnostic, did_you_mean
 from referee.source.model import Module, SetupPool
+from referee.source.tablemodel import NamedTable
 
 TABLE_FILE = "tables/middle_east_air.csv"  # the default file of the named table
 TABLE_NAME = "middle_east_air"
@@ -65,6 +67,14 @@ class MiddleEastTable:
         return tuple(r for r in self.rows if r.roll == roll)
 
 
+class TableProblem(UserError):
+    """A 14.3 table the roster or the map cannot use, at ``file:line:col``."""
+
+    def __init__(self, file: str, line: int, col: int, problem: str, hint: str | None) -> None:
+        super().__init__(f"{file}:{line}:{col}: {problem}", hint=hint)
+        self.file, self.line, self.col, self.problem = file, line, col, problem
+
+
 # ---- reading the table ---------------------------------------------------------------------
 
 _TABLES: dict[int, tuple[Module, MiddleEastTable | None]] = {}
@@ -78,25 +88,39 @@ def read_table_14_3(module: Module) -> MiddleEastTable | None:
     if got is not None and got[0] is module:
         return got[1]
     named = module.tables.get(TABLE_NAME)
-    table = None
-    if named is not None:
-        units = named.column("units")
-        rows = [
-            (named.lines[i], named.raw[i], [*(p.text for p in key.parts), named.texts[i][units]])
-            for i, key in enumerate(named.row_keys)
-        ]
-        table = allotments_14_3(rows, named.file, module)
+    table = None if named is None else allotments_14_3(_rows(named), named.file, module)
     if len(_TABLES) > 32:
         _TABLES.clear()
     _TABLES[id(module)] = (module, table)
     return table
 
 
+def _rows(named: NamedTable) -> list[tuple[int, str, list[str]]]:
+    """The named table's rows as ``(line, text, [d6, country, units])``."""
+    units = named.column("units")
+    return [
+        (named.lines[i], named.raw[i], [*(p.text for p in key.parts), named.texts[i][units]])
+        for i, key in enumerate(named.row_keys)
+    ]
+
+
+def check_table_14_3(module: Module) -> list[Diagnostic]:
+    """What ``referee check`` adds to the generic table checks: the roster and map facts of
+    :func:`allotments_14_3` (the first problem found) [14.3]. Named in the schema's
+    ``table_checks``."""
+    named = module.tables.get(TABLE_NAME)
+    if named is None:
+        return []
+    try:
+        allotments_14_3(_rows(named), named.file, module)
+    except TableProblem as exc:
+        return [Diagnostic(exc.file, exc.line, exc.col, exc.problem, exc.hint)]
+    return []
+
+
 def parse_table_14_3(text: str, file: str, module: Module) -> MiddleEastTable:
     """Parse the table's CSV text (a ``d6,country,units`` header, then rows) and check it with
     :func:`allotments_14_3`."""
-    from referee.errors import UserError
-
     rows: list[tuple[int, str, list[str]]] = []
     header_seen = False
     for lnum, raw in enumerate(text.split("\n"), start=1):
@@ -126,10 +150,9 @@ def allotments_14_3(
     ``d6`` is ``-`` (no roll) or 1-6; the country is on the map and has airbases; each unit is
     ``N ROSTER-ID`` naming an air unit of the roster with at least N copies; one side per row;
     every die roll gives a row for the same countries, once each [14.3]."""
-    from referee.errors import UserError
 
     def fail(line: int, col: int, message: str, hint: str | None = None) -> UserError:
-        return UserError(f"{file}:{line}:{col}: {message}", hint=hint)
+        return TableProblem(file, line, col, message, hint)
 
     countries = module.map.countries
     by_name = {c.name.casefold(): c.code for c in countries.values()}
