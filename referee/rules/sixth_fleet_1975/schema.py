@@ -44,5 +44,7 @@ SCHEMA = RulesetSchema(
     victory_conditions=("no_enemy_in_area", "israel_cut_off", "no_enemy_naval_in_area"),
     optional_rules=("14.1", "14.2", "14.3", "14.4"),
     table_decls=(MIDDLE_EAST_AIR,),
-    table_checks={"middle_east_air": "referee.rules.sixth_fleet_1975.middle_east:check_table_14_3"},
+    table_checks={
+        "middle_east_air": "referee.rules.sixth_fleet_1975.middle_east_table:check_table_14_3"
+    },
 )
