@@ -123,6 +123,17 @@ def module_option() -> Any:
     )
 
 
+def no_cache_option() -> Any:
+    """``--no-cache``: neither read nor write the cache (docs/performance.md says where it is:
+    ``$REFEREE_CACHE``, else ``$XDG_CACHE_HOME/referee``, else ``~/.cache/referee``)."""
+    return typer.Option(
+        False,
+        "--no-cache",
+        help="Do not use the cache of pictures and loaded sources ($REFEREE_CACHE, else "
+        "$XDG_CACHE_HOME/referee or ~/.cache/referee; REFEREE_CACHE=off turns it off).",
+    )
+
+
 def example_option(what: str = "A bundled module instead, e.g. sixth_fleet.") -> Any:
     return typer.Option(None, "--example", metavar="NAME", help=what)
 
