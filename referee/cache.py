@@ -64,7 +64,7 @@ MAGIC: Final = b"referee-cache 1\n"
 LAYOUT: Final = "v1"
 """Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
-KINDS: Final = frozenset({"png", "module"})
+KINDS: Final = frozenset({"png", "module", "measure"})
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent
 

@@ -282,10 +282,13 @@ def resolve_source(src: Path | None, example: str | None) -> Path:
 
 
 def load_checked(src: Path, *, quiet: bool = False):
-    """Load a module source; on any error print every diagnostic and exit 1 (as `check`)."""
-    from referee.source.loader import load_module
+    """Load a module source; on any error print every diagnostic and exit 1 (as `check`).
 
-    module, diags = load_module(src)
+    Answered from the active cache (:mod:`referee.source.cached`) when a command turned one
+    on and this exact source was loaded before."""
+    from referee.source.cached import load_module_cached
+
+    module, diags = load_module_cached(src)
     if module is None:
         for d in diags.items:
             typer.echo(str(d), err=True)

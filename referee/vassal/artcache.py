@@ -23,9 +23,11 @@ then save less time, but it can never hand back a picture its key does not descr
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from referee.cache import active, canonical, code_fingerprint, digest
@@ -52,6 +54,10 @@ BOARD_READS: Final = ("id", "name", "version", "map", "nationalities", "sides")
 FACE_READS: Final = ("counter", "values", "nationalities", "unit_types", "sides")
 """The module-wide fields a counter face is drawn from, besides its own row and the type
 sizes of the whole mix (:mod:`referee.render.counters`)."""
+
+CHART_READS: Final = {"crt": ("ruleset", "tables"), "tec": ("ruleset", "map")}
+"""The module fields each chart of the VASSAL module is laid out from
+(:mod:`referee.render.charts`, whose wording comes from the ruleset's chart texts)."""
 
 FACE_DRAW_READS: Final = (*FACE_READS, "units", "root")
 """What a face may read while drawn: also the roster, which reaches its key only through the
@@ -102,8 +108,22 @@ def narrowed(module: Module, reads: tuple[str, ...]) -> Module:
     return out
 
 
-def _fields(module: Module, reads: tuple[str, ...]) -> dict[str, object]:
-    return {name: getattr(module, name) for name in reads}
+_FIELD_DIGESTS: dict[tuple[int, str], tuple[Module, str]] = {}
+
+
+def _fields(module: Module, reads: tuple[str, ...]) -> dict[str, str]:
+    """The digest of each named field of ``module`` (each worked out once per module: the
+    board and the terrain chart both read the 900-hex map)."""
+    out: dict[str, str] = {}
+    for name in reads:
+        hit = _FIELD_DIGESTS.get((id(module), name))
+        if hit is None or hit[0] is not module:
+            if len(_FIELD_DIGESTS) > 256:
+                _FIELD_DIGESTS.clear()
+            hit = (module, digest(getattr(module, name)))
+            _FIELD_DIGESTS[(id(module), name)] = hit
+        out[name] = hit[1]
+    return out
 
 
 def board_key(module: Module, dpi: int) -> str:
@@ -112,11 +132,79 @@ def board_key(module: Module, dpi: int) -> str:
 
 def face_context(module: Module, dpi: int) -> str:
     """The part of every face's key that the whole module shares: its counter settings and
-    the type size of every layout box (which one edited value can change for all)."""
+    the type size of every layout box (which one edited value can change for all).
+
+    Working out the type sizes measures every text of the mix in several sizes; with a cache,
+    the measurements of earlier builds are reused (:func:`remembered_measures`)."""
     from referee.render.counters import _sizings
 
-    sizes = {f"{name}#{i}": (s.font, s.size_px) for (name, i), s in _sizings(module, dpi).items()}
+    with remembered_measures():
+        sizings = _sizings(module, dpi)
+    sizes = {f"{name}#{i}": (s.font, s.size_px) for (name, i), s in sizings.items()}
     return digest("faces", code_fingerprint(), dpi, _fields(module, FACE_READS), sizes)
+
+
+MAX_MEASURES: Final = 100_000
+"""Most text measurements kept (each a few dozen bytes)."""
+
+
+@contextlib.contextmanager
+def remembered_measures() -> Iterator[None]:
+    """While the block runs, the counter renderer's type-size search (the largest size at
+    which a text fits a box: a pure function of the text, the font and the box, given the
+    shipped fonts and Pillow) answers from the measurements of earlier builds, kept in the
+    active cache under the :func:`referee.cache.code_fingerprint`; new ones are added."""
+    cache = active()
+    if not cache.enabled:
+        yield
+        return
+    from referee.render import counters
+
+    original = counters._max_size
+    key = digest("type-measures", code_fingerprint())
+    known = _read_measures(cache.get("measure", key))
+    before = len(known)
+
+    def measured(text: str, font: str, width: float, height: float) -> float:
+        k = (text, font, width, height)
+        size = known.get(k)
+        if size is None:
+            size = known[k] = original(text, font, width, height)
+        return size
+
+    counters._max_size = measured  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        counters._max_size = original
+    if before < len(known) <= MAX_MEASURES:
+        rows = sorted([*k, v] for k, v in known.items())
+        cache.put("measure", key, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
+
+
+def _read_measures(data: bytes | None) -> dict[tuple[str, str, float, float], float]:
+    """The stored measurements, each checked for shape and type; anything else: none."""
+    if data is None:
+        return {}
+    try:
+        rows = json.loads(data)
+    except (ValueError, RecursionError):
+        return {}
+    out: dict[tuple[str, str, float, float], float] = {}
+    if not isinstance(rows, list):
+        return {}
+    for row in rows:
+        if not (
+            isinstance(row, list)
+            and len(row) == 5
+            and isinstance(row[0], str)
+            and isinstance(row[1], str)
+            and all(type(v) in (int, float) for v in row[2:])
+        ):
+            return {}
+        text, font, width, height, size = row
+        out[(text, font, float(width), float(height))] = float(size)
+    return out
 
 
 def face_key(module: Module, context: str, unit: UnitDef, back: bool) -> str:
@@ -132,14 +220,12 @@ def face_key(module: Module, context: str, unit: UnitDef, back: bool) -> str:
 
 
 def chart_key(module: Module, name: str, dpi: int) -> str | None:
-    """The key of a chart picture: its laid-out drawing. ``None`` when the drawing holds a
-    raster picture (then it is simply drawn)."""
-    from referee.render.charts import chart
-
-    try:
-        return digest("chart", code_fingerprint(), dpi, chart(module, name).drawing)
-    except TypeError:
+    """The key of a chart picture: the fields :data:`CHART_READS` names for it. ``None``
+    for a chart not listed there (then it is simply drawn)."""
+    reads = CHART_READS.get(name)
+    if reads is None:
         return None
+    return digest("chart", code_fingerprint(), dpi, name, _fields(module, reads))
 
 
 def picture_key(kind: str, *parts: object) -> str:

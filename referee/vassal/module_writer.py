@@ -314,13 +314,20 @@ module (its renderer read a field its cache key leaves out): it must not be cach
 def _draw(task: Task) -> list[tuple[str, bytes]]:
     """Draw one task's pictures; returns ``(image name, png)`` pairs.
 
-    The board and the faces are drawn from a module narrowed to what their cache keys cover
+    The board, the charts and the faces are drawn from a module narrowed to what their cache
+    keys cover
     (:func:`referee.vassal.artcache.narrowed`); should that fail, from the whole module, and
     the name is marked :data:`UNCACHED`."""
     from referee.render.board import board_png
     from referee.render.charts import chart_png
     from referee.render.counters import counter_png
-    from referee.vassal.artcache import BOARD_READS, FACE_DRAW_READS, NotDeclared, narrowed
+    from referee.vassal.artcache import (
+        BOARD_READS,
+        CHART_READS,
+        FACE_DRAW_READS,
+        NotDeclared,
+        narrowed,
+    )
 
     module, dpi = _WORKER_MODULE, _WORKER_DPI
     assert module is not None
@@ -332,7 +339,13 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
             return [(UNCACHED, board_png(module, dpi))]
     if kind == "chart":
         assert isinstance(arg, str)
-        return [(arg, chart_png(module, arg, dpi=dpi))]
+        reads = CHART_READS.get(arg)
+        try:
+            if reads is not None:
+                return [(arg, chart_png(narrowed(module, reads), arg, dpi=dpi))]
+        except NotDeclared:
+            pass
+        return [(UNCACHED + arg, chart_png(module, arg, dpi=dpi))]
     assert not isinstance(arg, str)
     out = []
     faces = narrowed(module, FACE_DRAW_READS)
@@ -410,10 +423,10 @@ def _render_pictures(
 
     def collect(task: Task, part: list[tuple[str, bytes]]) -> None:
         for name, data in part:
-            if name.startswith(UNCACHED):
-                name = name[len(UNCACHED) :]
-                uncached.add(plan.board_image if task[0] == "board" else name)
-            key = plan.board_image if task[0] == "board" else names.get((task[0], name), name)
+            plain = name.removeprefix(UNCACHED)
+            key = plan.board_image if task[0] == "board" else names.get((task[0], plain), plain)
+            if plain != name:
+                uncached.add(key)
             out[key] = data
         tick(len(part))
 
