@@ -186,7 +186,10 @@ class CacheStats:
     misses: int = 0
     refused: int = 0  # entries present but failing their checks (then recomputed)
     stored: int = 0
-    missed_keys: list[str] = field(default_factory=list)
+    missed: list[tuple[str, str]] = field(default_factory=list)  # (kind, key)
+
+    def misses_of(self, kind: str) -> int:
+        return sum(1 for k, _ in self.missed if k == kind)
 
     def to_json(self) -> dict[str, int]:
         return {
@@ -243,7 +246,7 @@ class Cache:
             if path is not None and path.exists():
                 self.stats.refused += 1
             self.stats.misses += 1
-            self.stats.missed_keys.append(key)
+            self.stats.missed.append((kind, key))
             return None
         self.stats.hits += 1
         with contextlib.suppress(OSError):

@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         refuse_stdio_folder(out)
         folder = resolve_source(src, example)
-        with activated(cache_from_env(enabled=not no_cache)) as cache:
+        with activated(cache_from_env(enabled=not no_cache)):
             module = load_checked(folder, quiet=quiet or as_json)
             if out.exists() and not out.is_dir():
                 raise UserError(f"{out} is not a folder", hint="-o names the folder for the .vmod")
@@ -91,7 +91,7 @@ def register(app: typer.Typer) -> None:
             else:
                 result = build_module_with_setups(module, out, dpi=dpi, plan=plan, started=started)
         if as_json:
-            print_json({**result.to_json(), "cache": cache.stats.to_json()})
+            print_json(result.to_json())
         elif not quiet:
             typer.echo(
                 f"{result.path}: {result.counters} counters, {result.images} images, "

@@ -162,10 +162,13 @@ def remembered_measures() -> Iterator[None]:
 
     original = counters._max_size
     key = digest("type-measures", code_fingerprint())
-    known = _read_measures(cache.get("measure", key))
-    before = len(known)
+    known: dict[tuple[str, str, float, float], float] = {}
+    read: list[int] = []  # the stored measurements are read on the first question only
 
     def measured(text: str, font: str, width: float, height: float) -> float:
+        if not read:
+            known.update(_read_measures(cache.get("measure", key)))
+            read.append(len(known))
         k = (text, font, width, height)
         size = known.get(k)
         if size is None:
@@ -177,7 +180,7 @@ def remembered_measures() -> Iterator[None]:
         yield
     finally:
         counters._max_size = original
-    if before < len(known) <= MAX_MEASURES:
+    if read and read[0] < len(known) <= MAX_MEASURES:
         rows = sorted([*k, v] for k, v in known.items())
         cache.put("measure", key, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
 

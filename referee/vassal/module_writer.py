@@ -480,7 +480,8 @@ def _cached_pictures(cache: Cache, keys: dict[str, str | None], tick: Progress) 
         data = None if key is None else cache.get("png", key)
         if data is not None and valid_png(data):
             out[name] = data
-    tick(len(out))
+    if out:
+        tick(len(out))
     return out
 
 
