@@ -20,6 +20,7 @@ from typing import Any
 from referee.hexgrid import HexGrid, hexside_key
 from referee.safeio import UnsafeInput, read_text, resolve_inside
 from referee.source.diagnostics import Diagnostics, did_you_mean
+from referee.source.load_layers import MAP_KIND_KEYS, add_layers, map_without_grid
 from referee.source.mappicture import parse_map_picture
 from referee.source.model import (
     Airbase,
@@ -227,6 +228,7 @@ TOP_KEYS: dict[str, tuple[str, ...]] = {
         "place",
         "all_land_hexsides",
         "edge",
+        *MAP_KIND_KEYS,  # zones and spaces: referee/source/load_layers.py
     ),
 }
 
@@ -1245,6 +1247,8 @@ def _load_map(
     d = ctx.diags
     check_top(ctx, name, tt, data, "map")
     g = data.get("grid")
+    if g is None and any(k in data for k in MAP_KIND_KEYS):
+        return map_without_grid(name, tt, data, d, terrain)  # an area or point-to-point map
     if not isinstance(g, dict):
         d.error(name, None, "missing [grid] table")
         return None
@@ -1588,7 +1592,7 @@ def _load_map(
                 "where naval units cannot be placed",
                 col=col,
             )
-    return MapDef(
+    hex_map = MapDef(
         title=title,
         grid=grid,
         hexes=hexdefs,
@@ -1600,6 +1604,7 @@ def _load_map(
         places=tuple(places),
         setup_codes=setup_codes,
     )
+    return add_layers(hex_map, name, tt, data, d)  # zones and spaces over the hex grid
 
 
 def _edge_hexes(grid: HexGrid, side: str) -> list[str]:
