@@ -52,6 +52,7 @@ def load_zones(mc: MapCtx, data: dict[str, Any]) -> ZoneLayer | None:
     zones: dict[str, Zone] = {}
     index: dict[str, int] = {}
     owner: dict[str, str] = {}  # hex -> zone
+    declared = {t.get("name") for t in raw}  # a broken zone is reported once, not per mention
     for i, t in enumerate(raw):
         ln = blocks.start(i)
         name = location_name(mc, t.get("name"), blocks.key(i, "name"), "[[zone]]")
@@ -85,7 +86,7 @@ def load_zones(mc: MapCtx, data: dict[str, Any]) -> ZoneLayer | None:
         )
         index[name] = i
     _check_overlaps(mc, zones, blocks, index)
-    _check_adjacency(mc, zones, blocks, index)
+    _check_adjacency(mc, zones, blocks, index, declared)
     boundaries = _boundaries(mc, data, zones)
     return ZoneLayer(types, zones, tuple(boundaries))
 
@@ -139,14 +140,6 @@ def _shape(
         pts.append(p)
     if len(pts) > 3 and pts[0] == pts[-1]:
         pts.pop()  # a closed ring: the first corner repeated at the end
-    area = abs(polygon_area(pts))
-    if area < MIN_AREA_SQIN:
-        mc.error(
-            ln,
-            f"{what}: the outline encloses no area (its corners are on one line or repeated)",
-            hint="list the corners in order round the zone",
-        )
-        return (), ()
     crossing = self_intersection(pts)
     if crossing is not None:
         a, b = crossing
@@ -154,6 +147,13 @@ def _shape(
             ln,
             f"{what}: outline edges {a + 1}-{a + 2} and {b + 1}-{(b + 1) % len(pts) + 1} cross",
             hint="list the corners in order round the zone, without a figure of eight",
+        )
+        return (), ()
+    if abs(polygon_area(pts)) < MIN_AREA_SQIN:
+        mc.error(
+            ln,
+            f"{what}: the outline encloses no area (its corners are on one line or repeated)",
+            hint="list the corners in order round the zone",
         )
         return (), ()
     return tuple(pts), ()
@@ -230,7 +230,7 @@ def _bbox(poly: tuple[Point, ...]) -> tuple[float, float, float, float]:
 
 
 def _check_adjacency(
-    mc: MapCtx, zones: dict[str, Zone], blocks: Blocks, index: dict[str, int]
+    mc: MapCtx, zones: dict[str, Zone], blocks: Blocks, index: dict[str, int], declared: set
 ) -> None:
     for z in zones.values():
         i = index[z.name]
@@ -239,6 +239,8 @@ def _check_adjacency(
             if other == z.name:
                 mc.error(lnum, f"zone {z.name!r} lists itself as adjacent", col=col)
             elif other not in zones:
+                if other in declared:
+                    continue  # declared, but with an error of its own
                 mc.error(
                     lnum,
                     f"zone {z.name!r}: unknown zone {other!r} in adjacent",
