@@ -17,6 +17,7 @@ from referee.source.load_mapkinds import MAP_KIND_KEYS, MapCtx, load_canvas
 from referee.source.load_points import load_spaces
 from referee.source.mapkinds import Canvas
 from referee.source.model import MapDef, TerrainType
+from referee.source.schema import RulesetSchema
 from referee.source.tomlpos import TomlText
 
 __all__ = ["MAP_KIND_KEYS", "add_layers", "has_layers", "map_without_grid"]
@@ -35,6 +36,7 @@ def map_without_grid(
     data: dict[str, Any],
     diags: Diagnostics,
     terrain: dict[str, TerrainType],
+    schema: RulesetSchema | None = None,
 ) -> MapDef | None:
     """An area and/or point-to-point map on a ``[board]``."""
     meta = data.get("map", {})
@@ -63,7 +65,7 @@ def map_without_grid(
     mc = MapCtx(name, tt, diags, canvas)
     zones = load_zones(mc, data)
     spaces = load_spaces(mc, data, tuple(zones.zones) if zones else ())
-    return MapDef(
+    out = MapDef(
         title=title,
         grid=None,
         hexes={},
@@ -78,10 +80,17 @@ def map_without_grid(
         spaces=spaces,
         canvas=canvas,
     )
+    _check_ruleset(out, schema, name, diags)
+    return out
 
 
 def add_layers(
-    map_def: MapDef, name: str, tt: TomlText, data: dict[str, Any], diags: Diagnostics
+    map_def: MapDef,
+    name: str,
+    tt: TomlText,
+    data: dict[str, Any],
+    diags: Diagnostics,
+    schema: RulesetSchema | None = None,
 ) -> MapDef:
     """Zones and spaces laid over a hex map; coordinates in pixels of the grid at 100 dpi."""
     if not has_layers(data):
@@ -101,7 +110,24 @@ def add_layers(
     spaces = load_spaces(mc, data, tuple(zones.zones) if zones else ())
     if spaces is not None:
         _check_space_hexes(mc, spaces, zones)
-    return replace(map_def, zones=zones, spaces=spaces)
+    out = replace(map_def, zones=zones, spaces=spaces)
+    _check_ruleset(out, schema, name, diags)
+    return out
+
+
+def _check_ruleset(
+    map_def: MapDef, schema: RulesetSchema | None, name: str, diags: Diagnostics
+) -> None:
+    """A warning, not an error: the module still builds (VASSAL module, board, play aids),
+    but the ruleset cannot referee a game on this kind of map."""
+    if schema is not None and map_def.kind not in schema.map_kinds:
+        diags.warning(
+            name,
+            None,
+            f"ruleset {schema.id} plays on {', '.join(schema.map_kinds)} maps and this map is "
+            f"{map_def.kind}: the module builds, but games on it cannot be refereed",
+            hint="the scenario set-ups in the VASSAL module show the [[fixed]] placements only",
+        )
 
 
 def _check_space_hexes(mc: MapCtx, spaces: Any, zones: Any) -> None:

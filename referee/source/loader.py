@@ -1248,7 +1248,7 @@ def _load_map(
     check_top(ctx, name, tt, data, "map")
     g = data.get("grid")
     if g is None and any(k in data for k in MAP_KIND_KEYS):
-        return map_without_grid(name, tt, data, d, terrain)  # an area or point-to-point map
+        return map_without_grid(name, tt, data, d, terrain, ctx.schema)  # area or point map
     if not isinstance(g, dict):
         d.error(name, None, "missing [grid] table")
         return None
@@ -1604,7 +1604,7 @@ def _load_map(
         places=tuple(places),
         setup_codes=setup_codes,
     )
-    return add_layers(hex_map, name, tt, data, d)  # zones and spaces over the hex grid
+    return add_layers(hex_map, name, tt, data, d, ctx.schema)  # zones, spaces over the hexes
 
 
 def _edge_hexes(grid: HexGrid, side: str) -> list[str]:

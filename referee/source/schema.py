@@ -27,6 +27,7 @@ class RulesetSchema:
     setup_kinds: tuple[str, ...] = ("setup_code", "airbase", "carrier", "hexes")
     entry_kinds: tuple[str, ...] = ("airbases", "edge_adjacent", "area")
     optional_rules: tuple[str, ...] = ()
+    map_kinds: tuple[str, ...] = ("hex",)  # MapDef.kind values the ruleset plays on
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.
