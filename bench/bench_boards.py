@@ -18,6 +18,7 @@ validation of a game would), and 2,000 ``distance`` calls. Best of 5; microsecon
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 import time
@@ -95,7 +96,7 @@ def synthetic_points() -> MapDef:
         for c, name in enumerate(names):
             spaces[name] = Space(name, "sea", (c + 0.5, r + 0.5), (f"Line {r}",))
         lines[f"Line {r}"] = Line(f"Line {r}", tuple(names))
-        links += [Link(a, b, line=f"Line {r}") for a, b in zip(names, names[1:], strict=False)]
+        links += [Link(a, b, line=f"Line {r}") for a, b in itertools.pairwise(names)]
         if r + 1 < N:
             links += [
                 Link(names[c], f"L{r + 1:02d} S{c:02d}", blocks=frozenset({"submarine"}))

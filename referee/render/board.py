@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from referee.hexgrid import HexGrid
+from referee.render.board_layers import canvas_layout, draw_layers, layer_legend, legend_swatch
 from referee.render.colors import mix, parse_color
 from referee.render.counters import png_bytes
 from referee.render.fonts import pil_font
-from referee.render.board_layers import canvas_layout, draw_layers, layer_legend, legend_swatch
 from referee.render.symbols import draw_symbol
 from referee.source.model import Module
 

@@ -149,11 +149,13 @@ def legend_swatch(
 
 
 # ---- drawing ----------------------------------------------------------------------------------
-def draw_layers(img: Image.Image, lay: BoardLayout, module: Module) -> None:
-    """Draw the map's zones and spaces on ``img`` (the whole map when it has no hex grid)."""
+def draw_layers(img: Image.Image, lay: BoardLayout, module: Module) -> list[tuple[str, Rect]]:
+    """Draw the map's zones and spaces on ``img`` (the whole map when it has no hex grid).
+    Returns every name written, with its box in image pixels (the tests check that no two
+    overlap and that a zone's name lies inside its zone)."""
     m = module.map
     if m.zones is None and m.spaces is None:
-        return
+        return []
     draw = ImageDraw.Draw(img)
     u = lay.dpi / 100.0
     ox, oy = lay.map_origin
@@ -161,16 +163,18 @@ def draw_layers(img: Image.Image, lay: BoardLayout, module: Module) -> None:
     if m.grid is None:
         draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], fill=parse_color(CANVAS))
     taken: list[Rect] = []
+    labels: list[tuple[str, Rect]] = []
     if m.zones is not None:
         _draw_zones(draw, lay, module, u)
     if m.spaces is not None:
-        _draw_spaces(draw, lay, module, u, taken)
+        _draw_spaces(draw, lay, module, u, taken, labels)
     if m.zones is not None:
         for z in m.zones.zones.values():
-            _zone_label(draw, lay, z, u, taken)
+            labels.append((z.name, _zone_label(draw, lay, z, u, taken)))
     if m.grid is None:
         fw = max(2, round(2.5 * u))
         draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], outline=parse_color(INK), width=fw)
+    return labels
 
 
 def _draw_zones(draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module, u: float) -> None:
@@ -194,9 +198,7 @@ def _draw_zones(draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module, u: 
     for b in layer.boundaries:
         a, c = layer.zones[b.zones[0]], layer.zones[b.zones[1]]
         for p, q in shared_segments(a.outline, c.outline):
-            draw.line(
-                [lay.px(p), lay.px(q)], fill=parse_color(BLOCKED), width=max(3, round(6 * u))
-            )
+            draw.line([lay.px(p), lay.px(q)], fill=parse_color(BLOCKED), width=max(3, round(6 * u)))
 
 
 def shared_segments(a: tuple[Point, ...], b: tuple[Point, ...]) -> list[tuple[Point, Point]]:
@@ -240,7 +242,7 @@ def _span(poly: list[tuple[float, float]], x: float, y: float) -> tuple[float, f
 
 def _zone_label(
     draw: ImageDraw.ImageDraw, lay: BoardLayout, z: Zone, u: float, taken: list[Rect]
-) -> None:
+) -> Rect:
     """The zone's name inside the zone: the largest size (down to a floor) whose box fits the
     zone's width at the top, middle and bottom of the text, clear of space names."""
     poly = [lay.px(p) for p in z.outline]
@@ -269,7 +271,8 @@ def _zone_label(
             x = cx
             break
         size = max(floor, size * 0.88)
-    taken.append((x - w / 2, cy - h / 2, x + w / 2, cy + h / 2))
+    box = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
+    taken.append(box)
     draw.text(
         (x, cy),
         z.name,
@@ -279,6 +282,7 @@ def _zone_label(
         stroke_width=max(1, round(1.5 * u)),
         stroke_fill=parse_color("#FFFFFF"),
     )
+    return box
 
 
 def _overlap(a: Rect, b: Rect) -> bool:
@@ -286,7 +290,12 @@ def _overlap(a: Rect, b: Rect) -> bool:
 
 
 def _draw_spaces(
-    draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module, u: float, taken: list[Rect]
+    draw: ImageDraw.ImageDraw,
+    lay: BoardLayout,
+    module: Module,
+    u: float,
+    taken: list[Rect],
+    labels: list[tuple[str, Rect]],
 ) -> None:
     layer = module.map.spaces
     assert layer is not None
@@ -329,7 +338,7 @@ def _draw_spaces(
         gap = r + 3 * u
         spots = [(x, y + gap + h / 2), (x, y - gap - h / 2), (x + gap + w / 2, y),
                  (x - gap - w / 2, y)]  # fmt: skip
-        _place(draw, n, spots, w, h, font, INK, taken, bounds, u)
+        labels.append((n, _place(draw, n, spots, w, h, font, INK, taken, bounds, u)))
     lsize = 11.0 * u
     lfont = pil_font("regular", lsize)
     for line in layer.lines.values():
@@ -340,7 +349,8 @@ def _draw_spaces(
         w, h = lfont.getlength(line.name), lsize * 1.15
         d = 0.22 * lay.dpi
         spots = [(mx + nx * d * f, my + ny * d * f) for f in (1, -1, 2, -2)]
-        _place(draw, line.name, spots, w, h, lfont, line.color, taken, bounds, u)
+        labels.append((line.name, _place(draw, line.name, spots, w, h, lfont, line.color, taken,
+                                         bounds, u)))  # fmt: skip
 
 
 def _place(
@@ -354,7 +364,7 @@ def _place(
     taken: list[Rect],
     bounds: Rect,
     u: float,
-) -> None:
+) -> Rect:
     """Write ``text`` centred on the first spot whose box is clear of ``taken`` and inside
     ``bounds`` (the first spot when none is)."""
     chosen = spots[0]
@@ -365,9 +375,11 @@ def _place(
             chosen = (sx, sy)
             break
     x, y = chosen
-    taken.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+    taken.append(box)
     draw.text((x, y), text, font=font, fill=parse_color(color), anchor="mm",  # type: ignore[arg-type]
               stroke_width=max(1, round(1.5 * u)), stroke_fill=parse_color("#FFFFFF"))  # fmt: skip
+    return box
 
 
 def _normal(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float]:

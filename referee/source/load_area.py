@@ -81,9 +81,7 @@ def load_zones(mc: MapCtx, data: dict[str, Any]) -> ZoneLayer | None:
         props = properties(mc, t.get("properties"), blocks.key(i, "properties"), what)
         if ztype is None or not outline:
             continue
-        zones[name] = Zone(
-            name, ztype, outline, adjacent, props, hexes, label, Origin(mc.file, ln)
-        )
+        zones[name] = Zone(name, ztype, outline, adjacent, props, hexes, label, Origin(mc.file, ln))
         index[name] = i
     _check_overlaps(mc, zones, blocks, index)
     _check_adjacency(mc, zones, blocks, index, declared)
@@ -91,9 +89,7 @@ def load_zones(mc: MapCtx, data: dict[str, Any]) -> ZoneLayer | None:
     return ZoneLayer(types, zones, tuple(boundaries))
 
 
-def _names(
-    mc: MapCtx, blocks: Blocks, i: int, raw: object, what: str, key: str
-) -> tuple[str, ...]:
+def _names(mc: MapCtx, blocks: Blocks, i: int, raw: object, what: str, key: str) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
         mc.error(blocks.key(i, key), f"{what}: {key} must be a list of names")
         return ()
@@ -217,8 +213,7 @@ def _check_overlaps(
                 first, second = sorted((a, b), key=lambda z: index[z.name])
                 mc.error(
                     blocks.key(index[second.name], "outline"),
-                    f"zone {second.name!r} overlaps zone {first.name!r} "
-                    f"(line {first.origin.line})",
+                    f"zone {second.name!r} overlaps zone {first.name!r} (line {first.origin.line})",
                     hint="neighbouring zones share a border: use the same corners on both",
                 )
 
@@ -265,7 +260,11 @@ def _boundaries(mc: MapCtx, data: dict[str, Any], zones: dict[str, Zone]) -> lis
     for i, t in enumerate(mc.tables(data, "boundary", BOUNDARY_KEYS)):
         ln = blocks.start(i)
         pair = t.get("zones")
-        if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(x, str) for x in pair):
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(x, str) for x in pair)
+        ):
             mc.error(blocks.key(i, "zones"), '[[boundary]] zones must be ["Zone A", "Zone B"]')
             continue
         bad = False

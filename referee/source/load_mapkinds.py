@@ -133,7 +133,9 @@ class MapCtx:
         k = self.canvas.per_inch
         p = (float(raw[0]) / k, float(raw[1]) / k)
         eps = 1e-9
-        if not (-eps <= p[0] <= self.canvas.width + eps and -eps <= p[1] <= self.canvas.height + eps):
+        if not (
+            -eps <= p[0] <= self.canvas.width + eps and -eps <= p[1] <= self.canvas.height + eps
+        ):
             w, h = self.canvas.to_source((self.canvas.width, self.canvas.height))
             self.error(
                 line,
@@ -145,9 +147,7 @@ class MapCtx:
         return p
 
 
-def load_canvas(
-    data: dict[str, Any], tt: TomlText, file: str, diags: Diagnostics
-) -> Canvas | None:
+def load_canvas(data: dict[str, Any], tt: TomlText, file: str, diags: Diagnostics) -> Canvas | None:
     """``[board]``: the surface of a map without a hex grid. ``width``/``height`` in ``unit``
     (``px`` with ``dpi``, ``in`` or ``mm``)."""
     b = data.get("board")
@@ -190,7 +190,7 @@ def load_canvas(
             return None
         per_inch = float(dpi)
     elif "dpi" in b:
-        diags.error(file, tt.key_line("dpi", start=bl), f'[board] dpi is only for unit = "px"')
+        diags.error(file, tt.key_line("dpi", start=bl), '[board] dpi is only for unit = "px"')
     size = []
     for k in ("width", "height"):
         v = b.get(k)
@@ -213,9 +213,7 @@ def load_canvas(
     return Canvas(size[0], size[1], str(unit), per_inch)
 
 
-def load_types(
-    mc: MapCtx, data: dict[str, Any], key: str
-) -> dict[str, LocationType]:
+def load_types(mc: MapCtx, data: dict[str, Any], key: str) -> dict[str, LocationType]:
     """``[[zone_type]]`` or ``[[space_type]]``: id, name, color, closed_to."""
     out: dict[str, LocationType] = {}
     blocks = Blocks(mc.tt, key)
@@ -223,7 +221,7 @@ def load_types(
         ln = blocks.start(i)
         tid = t.get("id")
         if not isinstance(tid, str) or not re.match(r"^[A-Za-z][A-Za-z0-9_\-]*$", tid):
-            mc.error(blocks.key(i, "id"), f"[[{key}]] id must be a word like \"sea\", got {tid!r}")
+            mc.error(blocks.key(i, "id"), f'[[{key}]] id must be a word like "sea", got {tid!r}')
             continue
         if tid in out:
             mc.error(
@@ -255,7 +253,7 @@ def kinds(mc: MapCtx, raw: object, line: int | None, what: str) -> frozenset[str
     ):
         mc.error(
             line,
-            f"{what} must be a list of movement kinds like [\"naval\", \"ground\"], got {raw!r}",
+            f'{what} must be a list of movement kinds like ["naval", "ground"], got {raw!r}',
             hint='kinds are lower-case words your ruleset uses; "*" means every kind',
         )
         return frozenset()
@@ -298,8 +296,13 @@ def location_name(mc: MapCtx, raw: object, line: int | None, what: str) -> str |
 
 
 def type_of(
-    mc: MapCtx, raw: object, types: dict[str, LocationType], line: int | None, col: int | None,
-    what: str, key: str,
+    mc: MapCtx,
+    raw: object,
+    types: dict[str, LocationType],
+    line: int | None,
+    col: int | None,
+    what: str,
+    key: str,
 ) -> str | None:
     if not isinstance(raw, str) or raw not in types:
         mc.error(

@@ -13,6 +13,7 @@ twice (by two links, or by a link and a line); two spaces drawn on the same poin
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from referee.source.diagnostics import did_you_mean
@@ -103,7 +104,7 @@ def _position(
     if ("at" in t) == ("hex" in t):
         mc.error(
             blocks.start(i),
-            f"{what} needs exactly one of at = [x, y] or hex = \"0101\"",
+            f'{what} needs exactly one of at = [x, y] or hex = "0101"',
             hint="hex only on a map with a [grid]",
         )
         return None, None
@@ -121,7 +122,12 @@ def _position(
 
 
 def _known(
-    mc: MapCtx, blocks: Blocks, i: int, name: object, spaces: dict[str, Space], key: str,
+    mc: MapCtx,
+    blocks: Blocks,
+    i: int,
+    name: object,
+    spaces: dict[str, Space],
+    key: str,
     what: str,
 ) -> str | None:
     if isinstance(name, str) and name in spaces:
@@ -155,7 +161,7 @@ def _lines(mc: MapCtx, data: dict[str, Any], spaces: dict[str, Space]) -> dict[s
         if None in got:
             continue
         seq = tuple(s for s in got if s is not None)
-        if any(a == b for a, b in zip(seq, seq[1:], strict=False)):
+        if any(a == b for a, b in itertools.pairwise(seq)):
             mc.error(blocks.key(i, "spaces"), f"line {name!r} lists a space twice in a row")
             continue
         color = t.get("color", "#1E2328")

@@ -277,7 +277,10 @@ def _on_boundary(p: Point, poly: tuple[Point, ...] | list[Point]) -> bool:
     for i in range(n):
         (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
         cross = (x1 - x0) * (p[1] - y0) - (y1 - y0) * (p[0] - x0)
-        if abs(cross) < 1e-9 and min(x0, x1) - 1e-9 <= p[0] <= max(x0, x1) + 1e-9:
-            if min(y0, y1) - 1e-9 <= p[1] <= max(y0, y1) + 1e-9:
-                return True
+        if (
+            abs(cross) < 1e-9
+            and min(x0, x1) - 1e-9 <= p[0] <= max(x0, x1) + 1e-9
+            and min(y0, y1) - 1e-9 <= p[1] <= max(y0, y1) + 1e-9
+        ):
+            return True
     return False
