@@ -240,8 +240,32 @@ def polygons_overlap(a: tuple[Point, ...], b: tuple[Point, ...]) -> bool:
         for j in range(nb):
             if _segments_cross(p, q, b[j], b[(j + 1) % nb]):
                 return True
-    # no crossing: one inside the other, or disjoint/touching. Test interior points.
-    return point_in_polygon(interior_point(a), b) or point_in_polygon(interior_point(b), a)
+    # no proper crossing: one inside the other, disjoint, touching, or overlapping along
+    # collinear edges. Points just inside each polygon (by every edge) must not be inside the
+    # other, and neither polygon's interior point may be.
+    if point_in_polygon(interior_point(a), b) or point_in_polygon(interior_point(b), a):
+        return True
+    return any(point_in_polygon(p, b) for p in _just_inside(a)) or any(
+        point_in_polygon(p, a) for p in _just_inside(b)
+    )
+
+
+def _just_inside(poly: tuple[Point, ...]) -> list[Point]:
+    """For each edge, a point a hair inside the polygon from the edge's middle."""
+    out = []
+    n = len(poly)
+    eps = 1e-4
+    for i in range(n):
+        (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % n]
+        dx, dy = x1 - x0, y1 - y0
+        length = (dx * dx + dy * dy) ** 0.5
+        if length == 0:
+            continue
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        nx, ny = -dy / length * eps, dx / length * eps
+        p = (mx + nx, my + ny)
+        out.append(p if point_in_polygon(p, poly) else (mx - nx, my - ny))
+    return out
 
 
 def interior_point(poly: tuple[Point, ...] | list[Point]) -> Point:
