@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,6 @@ def test_hex_board_path_respects_terrain_and_hexsides() -> None:
     # 0304/0305 is an all-land hexside: no ship crosses it
     assert "0305" not in board.neighbours("0304", "naval")
     assert "0305" in board.neighbours("0304")
-    for a, b in zip(path, path[1:], strict=False):
+    for a, b in itertools.pairwise(path):
         assert board.adjacent(a, b)
     assert board.properties("0101")["name"] == "Southport"

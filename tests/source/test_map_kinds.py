@@ -223,7 +223,8 @@ def test_zone_of_hexes_checks(tmp_path: Path) -> None:
     errs = _broken(tmp_path, "naval_mix", 'hexes = ["0107"', 'hexes = ["0103", "0107"')
     assert any(
         re.match(
-            r"map\.toml:\d+:\d+: error: zone 'East Basin': hex 0103 is already in zone 'West Basin'",
+            r"map\.toml:\d+:\d+: error: zone 'East Basin': hex 0103 is already in zone "
+            r"'West Basin'",
             e,
         )
         for e in errs
