@@ -30,7 +30,8 @@ def _scenario(names: tuple[str, ...]) -> str:
     out = [
         '[scenario]\nid = "opening"\nname = "Doc"\nturns = 1\nfirst_player = "NATO"',
         '[calendar]\ncycle = ["AM"]\nnight = []',
-        '[forces]\nNATO = ["US-CV-1", "US-DD-1", "US-F4"]\nSoviet = ["SO-SG-1", "SO-DD-1", "SO-T16"]',
+        '[forces]\nNATO = ["US-CV-1", "US-DD-1", "US-F4"]\n'
+        'Soviet = ["SO-SG-1", "SO-DD-1", "SO-T16"]',
     ]
     out += [f'[[fixed]]\nunit = "{u}"\nat = "{names[0]}"' for u in units]
     return "\n\n".join(out) + "\n"
