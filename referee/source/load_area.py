@@ -200,8 +200,9 @@ def _hex_shape(
 def _check_overlaps(
     mc: MapCtx, zones: dict[str, Zone], blocks: Blocks, index: dict[str, int]
 ) -> None:
-    """Two outlines that share interior (bounding boxes first: a map has dozens of zones)."""
-    items = [(z, _bbox(z.outline)) for z in zones.values() if not z.hexes]
+    """Two outlines that share interior (bounding boxes first: a map has dozens of zones).
+    Zones of hexes cannot share a hex, but an outline drawn over them could."""
+    items = [(z, _bbox(z.outline)) for z in zones.values()]
     items.sort(key=lambda zb: zb[1][0])
     for n, (a, ba) in enumerate(items):
         for b, bb in items[n + 1 :]:
@@ -211,8 +212,9 @@ def _check_overlaps(
                 continue
             if polygons_overlap(a.outline, b.outline):
                 first, second = sorted((a, b), key=lambda z: index[z.name])
+                key = "hexes" if second.hexes else "outline"
                 mc.error(
-                    blocks.key(index[second.name], "outline"),
+                    blocks.key(index[second.name], key),
                     f"zone {second.name!r} overlaps zone {first.name!r} (line {first.origin.line})",
                     hint="neighbouring zones share a border: use the same corners on both",
                 )
