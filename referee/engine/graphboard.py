@@ -92,7 +92,7 @@ class GraphBoard:
         self._out: dict[str, tuple[str, ...]] = {a: tuple(sorted(bs)) for a, bs in steps.items()}
         self._step_blocks = step_blocks
         self._by_kind: dict[str | None, dict[str, tuple[str, ...]]] = {None: self._out}
-        self._dist: dict[str, dict[str, int]] = {}
+        self._dist: dict[tuple[str | None, str], dict[str, int]] = {}
         self._in_group: dict[str, tuple[str, ...]] = {}
         for name in self._ids:
             self._in_group.setdefault(type_of[name], ())
@@ -118,13 +118,15 @@ class GraphBoard:
     def adjacent(self, a: str, b: str) -> bool:
         return b in self._out.get(a, ())
 
-    def distance(self, a: str, b: str) -> int:
-        """Steps on the shortest path ignoring blocking (``UNREACHABLE`` when there is none)."""
+    def distance(self, a: str, b: str, kind: str | None = None) -> int:
+        """Steps on the shortest path, for a ``kind`` move when given (``UNREACHABLE`` when
+        there is none). Each starting location's distances are computed once and kept."""
         if a == b:
             return 0
-        d = self._dist.get(a)
+        key = (kind, a)
+        d = self._dist.get(key)
         if d is None:
-            d = self._dist[a] = self.reachable(a)
+            d = self._dist[key] = self.reachable(a, None, kind)
         return d.get(b, UNREACHABLE)
 
     def terrain(self, location: str) -> str:

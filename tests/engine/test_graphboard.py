@@ -71,6 +71,8 @@ def test_area_paths_avoid_blocked_boundaries(area: AreaBoard) -> None:
     assert not area.hexside_blocked("Italy", "Balkans", "air")
     assert area.distance("Western Med", "Black Sea") == 3  # via Italy and the Balkans
     assert area.distance("Crete", "Crete") == 0
+    assert area.distance("Western Med", "Black Sea", "surface") == 4  # ships go round by sea
+    assert area.distance("Italy", "Turkey", "ground") == UNREACHABLE
 
 
 def test_area_facts(area: AreaBoard) -> None:
