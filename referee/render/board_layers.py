@@ -243,46 +243,68 @@ def _span(poly: list[tuple[float, float]], x: float, y: float) -> tuple[float, f
 def _zone_label(
     draw: ImageDraw.ImageDraw, lay: BoardLayout, z: Zone, u: float, taken: list[Rect]
 ) -> Rect:
-    """The zone's name inside the zone: the largest size (down to a floor) whose box fits the
-    zone's width at the top, middle and bottom of the text, clear of space names."""
+    """The zone's name inside the zone: the largest size (down to a floor) at which the name,
+    on one line or broken at a space onto two, fits the zone's width at the top, middle and
+    bottom of its box, clear of space names."""
     poly = [lay.px(p) for p in z.outline]
     cx, cy = lay.px(zone_label_point(z))
+    layouts = [z.name]
+    words = z.name.split(" ")
+    if len(words) > 1:  # the break that makes the longer line shortest
+        cut = min(range(1, len(words)), key=lambda k: max(len(" ".join(words[:k])),
+                                                           len(" ".join(words[k:]))))  # fmt: skip
+        layouts.append(" ".join(words[:cut]) + "\n" + " ".join(words[cut:]))
     size = 15.0 * u
     floor = 6.0 * u
-    while True:
+    chosen: tuple[str, float, float, float, float] | None = None  # text, size, x, w, h
+    while chosen is None:
         font = pil_font("bold", size)
-        w = font.getlength(z.name)
-        h = size * 1.1
-        left = right = None
-        fits = True
-        for y in (cy - h / 2, cy, cy + h / 2):
-            span = _span(poly, cx, y)
-            if span is None:
-                fits = False
-                break
-            left = span[0] if left is None else max(left, span[0])
-            right = span[1] if right is None else min(right, span[1])
-        if fits and left is not None and right is not None and right - left >= w + 4 * u:
-            x = min(max(cx, left + w / 2 + 2 * u), right - w / 2 - 2 * u)
-            box = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
-            if not any(_overlap(box, t) for t in taken):
-                break
-        if size <= floor:
-            x = cx
-            break
+        for text in layouts:
+            lines = text.split("\n")
+            w = max(font.getlength(t) for t in lines)
+            h = size * 1.15 * len(lines)
+            x = _fit(poly, cx, cy, w, h, 2 * u)
+            if x is not None:
+                box = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
+                if not any(_overlap(box, t) for t in taken):
+                    chosen = (text, size, x, w, h)
+                    break
+        if chosen is None and size <= floor:
+            w = font.getlength(z.name)
+            chosen = (z.name, size, cx, w, size * 1.15)
         size = max(floor, size * 0.88)
+    text, size, x, w, h = chosen
     box = (x - w / 2, cy - h / 2, x + w / 2, cy + h / 2)
     taken.append(box)
-    draw.text(
+    draw.multiline_text(
         (x, cy),
-        z.name,
+        text,
         font=pil_font("bold", size),
         fill=parse_color(INK),
         anchor="mm",
+        align="center",
+        spacing=size * 0.15,
         stroke_width=max(1, round(1.5 * u)),
         stroke_fill=parse_color("#FFFFFF"),
     )
     return box
+
+
+def _fit(
+    poly: list[tuple[float, float]], cx: float, cy: float, w: float, h: float, pad: float
+) -> float | None:
+    """The x nearest ``cx`` at which a ``w`` x ``h`` box centred at height ``cy`` lies inside
+    ``poly`` (tested at its top, middle and bottom), or ``None``."""
+    left = right = None
+    for y in (cy - h / 2, cy - h / 4, cy, cy + h / 4, cy + h / 2):
+        span = _span(poly, cx, y)
+        if span is None:
+            return None
+        left = span[0] if left is None else max(left, span[0])
+        right = span[1] if right is None else min(right, span[1])
+    if left is None or right is None or right - left < w + 2 * pad:
+        return None
+    return min(max(cx, left + w / 2 + pad), right - w / 2 - pad)
 
 
 def _overlap(a: Rect, b: Rect) -> bool:
