@@ -6,8 +6,8 @@ or point-to-point map we use VASSAL's own grid kinds, so the name is VASSAL's, n
 * **zones** become ``Zone`` elements of a ``ZonedGrid``, each with its outline as a polygon
   ``path`` in board pixels and ``locationFormat="$name$"``: a piece anywhere inside reports the
   zone's name. A zone drawn as an outline has no grid of its own (pieces stay where dropped);
-  a zone made of hexes of a hex map uses the board's hex grid (``useParentGrid``), so pieces
-  snap to hex centres and still report the zone;
+  a zone on a hex map (made of hexes, or an outline over them) uses the board's hex grid
+  (``useParentGrid``), so pieces snap to hex centres and still report the zone;
 * **spaces** of a map without zones become ``Region`` elements of a ``RegionGrid`` on the
   board: a piece dropped anywhere snaps to the nearest space and reports its name. On a map
   with zones (or a hex grid) a space becomes a small square ``Zone`` listed before the others
@@ -23,7 +23,7 @@ region grid), so the save writer and the tests agree with VASSAL on every pixel.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from referee.source.mapkinds import point_in_polygon
@@ -144,12 +144,13 @@ def map_layers(
     module: Module,
     px: Callable[[tuple[float, float]], tuple[float, float]],
     counter_px: int,
-    hex_centre: Callable[[str], IntPoint] | None = None,
+    hex_centres: Mapping[str, IntPoint] | None = None,
 ) -> MapLayers | None:
     """The VASSAL zones and regions of ``module``'s map, in board pixels (``px`` turns the
     map's inches into board pixels: ``BoardLayout.px``). ``None`` for a plain hex map.
 
-    ``hex_centre`` (a hex map's snapped hex centres) places pieces in zones made of hexes."""
+    ``hex_centres`` (a hex map's snapped hex centres, by hex id): on a hex map every zone
+    uses the hex grid, so a piece placed in it stands on the hex centre nearest its name."""
     from referee.render.board_layers import zone_label_point
 
     m = module.map
@@ -168,21 +169,22 @@ def map_layers(
         else:
             half = max(6, counter_px // 2)
             for s in m.spaces.spaces.values():
-                x, y = hex_centre(s.hex) if (s.hex and hex_centre) else ip(s.at)
+                x, y = hex_centres[s.hex] if (s.hex and hex_centres) else ip(s.at)
                 square = ((x - half, y - half), (x + half, y - half), (x + half, y + half),
                           (x - half, y + half))  # fmt: skip
                 zones.append(VZone(s.name, square, (x, y), False, (x, y)))
     if m.zones is not None:
         for z in m.zones.zones.values():
             poly = tuple(ip(p) for p in z.outline)
-            if z.hexes and hex_centre is not None:
-                lx, ly = px(zone_label_point(z))
-                centres = sorted(
-                    (((cx - lx) ** 2 + (cy - ly) ** 2, h), (cx, cy))
-                    for h in z.hexes
-                    for cx, cy in [hex_centre(h)]
+            inside = []
+            if hex_centres:
+                hexes = z.hexes or tuple(
+                    h for h, c in hex_centres.items() if awt_contains(poly, *c)
                 )
-                place = centres[0][1]
+                inside = [hex_centres[h] for h in hexes]
+            if inside:  # snap to the hex grid; stand on the hex centre nearest the name
+                lx, ly = px(zone_label_point(z))
+                place = min(inside, key=lambda c: ((c[0] - lx) ** 2 + (c[1] - ly) ** 2, c))
                 zones.append(VZone(z.name, poly, place, True))
             else:
                 zones.append(VZone(z.name, poly, _place_in(poly, px, z, counter_px)))

@@ -267,7 +267,7 @@ def plan_module(
             if module.map.grid is not None
             else {}
         )
-        layers = map_layers(module, layout.px, counter_px, hex_centres.__getitem__)
+        layers = map_layers(module, layout.px, counter_px, hex_centres)
 
     return ModulePlan(
         module=module,

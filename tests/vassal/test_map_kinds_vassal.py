@@ -216,3 +216,37 @@ def test_real_vassal_reports_every_piece_by_zone_or_space(
     setup = f"setup:{_module(name).scenarios[SCENARIO[name]].name}"
     assert pieces[setup] == expected  # the module's own New Game set-up
     assert pieces[str(save.resolve())] == expected  # the save writer's save
+
+
+def test_outline_zone_over_a_hex_map_snaps_to_hexes(tmp_path: Path) -> None:
+    """A zone drawn as an outline over a hex map (pixels of the grid at 100 dpi) uses the hex
+    grid like a zone of hexes: a piece placed in it stands on a hex centre inside it."""
+    root = tmp_path / "mix"
+    shutil.copytree(FIXTURES / "naval_mix", root)
+    grid = _module("naval_mix").map.grid
+    assert grid is not None
+    w, h = grid.pixel_size()
+    # right of every column-6 hex (Inner Basin), so the outline only meets that zone's border
+    x0 = 1 + round(
+        max(grid.centre(f"{r:02d}06")[0] + grid.hex_width / 2 for r in range(1, 7)) * 100
+    )
+    text = (root / "map.toml").read_text(encoding="utf-8")
+    start = text.index('name = "East Basin"')
+    end = text.index("adjacent", start)
+    right, bottom = f"{w * 100:.0f}", f"{h * 100:.0f}"
+    outline = f"outline = [[{x0}, 0], [{right}, 0], [{right}, {bottom}], [{x0}, {bottom}]]\n"
+    text = text[:start] + 'name = "East Basin"\ntype = "sea_zone"\n' + outline + text[end:]
+    (root / "map.toml").write_text(text, encoding="utf-8")
+    module, diags = load_module(root)
+    assert module is not None, [str(d) for d in diags.errors]
+    east = module.map.zones.zones["East Basin"]  # type: ignore[union-attr]
+    assert east.hexes == () and len(east.outline) == 4
+    table = table_for(module)
+    layers = table.plan.layers
+    assert layers is not None
+    zone = next(z for z in layers.zones if z.name == "East Basin")
+    assert zone.parent_grid
+    hex_id = table.point_hex(*zone.place)
+    assert hex_id is not None and table.plan.hex_centre(hex_id) == zone.place
+    got = table.locate(*table.location_point("East Basin"))
+    assert (got.kind, got.name) == ("zone", "East Basin")
