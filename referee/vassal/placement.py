@@ -39,7 +39,7 @@ MAIN_MAP_EDGE: Final = (0, 0)
 padding, so map and board coordinates agree (:meth:`ModulePlan.hex_centre` says so)."""
 
 LocationKind = Literal[
-    "hex", "zone", "space", "holding", "setup", "off-board", "unknown-map", "no-map"
+    "hex", "zone", "space", "holding", "setup", "off-board", "unknown-map", "no-map", "map-point"
 ]
 
 
@@ -50,8 +50,9 @@ class Location:
     ``kind`` is ``hex`` (``name`` = the hex id), ``zone`` or ``space`` (``name`` = the zone's
     or space's name, as VASSAL reports it), ``holding`` (``name`` = the carrier's piece
     id [9.62B]), ``setup`` (``name`` = the set-up group key), ``off-board`` (on a known map
-    but outside every hex or box), ``unknown-map`` (a map our module does not have) or
-    ``no-map`` (the piece is on no map, e.g. deleted into a palette).
+    but outside every hex or box), ``unknown-map`` (a map our module does not have),
+    ``no-map`` (the piece is on no map, e.g. deleted into a palette) or ``map-point`` (a pixel
+    position read without the module, so not known to be in a hex or not).
     """
 
     kind: LocationKind
@@ -69,6 +70,8 @@ class Location:
             return f"set-up area ({self.name})"
         if self.kind == "no-map":
             return "no map"
+        if self.kind == "map-point":
+            return f"{self.map} pixel ({self.x},{self.y})"
         return f"{self.map} ({self.x},{self.y}), {self.kind}"
 
     @property
