@@ -26,8 +26,8 @@ def register(app: typer.Typer) -> None:
         """List every violation in an orders file, each citing its rule case."""
         from referee.commands.common import print_json
         from referee.commands.state import module_for, read_state
-        from referee.engine.orders import OrdersSyntaxError, parse_orders_any
-        from referee.engine.ruleset import get_ruleset
+        from referee.engine.orders import OrdersSyntaxError
+        from referee.engine.ruleset import get_ruleset, parse_orders_for
         from referee.safeio import UnsafeInput, read_text
 
         if fmt not in ("text", "github"):
@@ -40,8 +40,9 @@ def register(app: typer.Typer) -> None:
             raise UserError(str(exc)) from None
         shown = str(orders)
         rows: list[dict[str, object]] = []
+        rs = get_ruleset(st.ruleset)
         try:
-            doc = parse_orders_any(text, shown)
+            doc = parse_orders_for(rs, text, shown)
         except OrdersSyntaxError as exc:
             for e in exc.errors:
                 rows.append(
@@ -55,7 +56,6 @@ def register(app: typer.Typer) -> None:
                     }
                 )
         else:
-            rs = get_ruleset(st.ruleset)
             for v in rs.validate(module, st, doc):
                 w = v.where
                 rows.append(

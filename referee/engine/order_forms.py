@@ -1,0 +1,212 @@
+"""Reading one order line's words against its verb's declared forms.
+
+A verb (:class:`~referee.engine.vocabulary.Verb`) has one or more forms, each a sequence of
+parts. Matching has two stages, so that a message points at the right word:
+
+1. **shape**: every way the words can be split over a form's parts (keywords in place, each
+   part one word or, for a list, one or more) -- a handful of splits for any real line;
+2. **words**: each split's words checked against their parts (a unit id, a location as the
+   vocabulary writes it, a rule number...).
+
+The first split whose words all fit wins, in form order (so ``retreat 1423 prefer 1524``
+reads the hex form before the unit form). When none fits, the split with the fewest bad
+words is reported; when no split has the right shape, the verb's ``expect`` is. Messages
+carry the verb's usage line as their hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from referee.engine.vocabulary import (
+    ID_RE,
+    NUMBER_RE,
+    RULE_RE,
+    Form,
+    Part,
+    Verb,
+    Vocabulary,
+    Word,
+)
+
+MAX_SPLITS = 200  # splits examined per line; a real order has a handful
+
+# Order fields a part's role may fill directly; any other role goes to Order.named.
+FIELD_ROLES = ("units", "hexes", "targets", "carrier", "value", "decision")
+
+
+@dataclass(slots=True)
+class Reading:
+    """A form applied to a line: the argument values by role, the mode, the argument words
+    with their columns, and the problems found (column, message)."""
+
+    form: Form
+    roles: dict[str, list[str]] = field(default_factory=dict)
+    mode: str | None = None
+    cols: list[tuple[str, int]] = field(default_factory=list)
+    problems: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _min_words(p: Part) -> int:
+    return 0 if p.optional else 1
+
+
+def _splits(parts: tuple[Part, ...], words: list[Word]) -> Iterator[list[list[Word]]]:
+    """Every assignment of ``words`` to ``parts`` that respects keywords and counts."""
+    need = [0] * (len(parts) + 1)
+    for i in range(len(parts) - 1, -1, -1):
+        need[i] = need[i + 1] + _min_words(parts[i])
+
+    def go(i: int, j: int) -> Iterator[list[list[Word]]]:
+        if i == len(parts):
+            if j == len(words):
+                yield []
+            return
+        p = parts[i]
+        left = len(words) - j
+        if p.kind == "keyword":
+            w = words[j] if j < len(words) else None
+            if w is not None and not w.quoted and w.text.lower() in (c.lower() for c in p.choices):
+                for rest in go(i + 1, j + 1):
+                    yield [[w], *rest]
+            if p.optional:
+                for rest in go(i + 1, j):
+                    yield [[], *rest]
+            return
+        most = left - need[i + 1] if p.many or p.kind == "text" else 1
+        for k in range(1, most + 1):
+            if k > left:
+                break
+            for rest in go(i + 1, j + k):
+                yield [words[j : j + k], *rest]
+
+    yield from go(0, 0)
+
+
+def read_order(
+    vocab: Vocabulary, verb: Verb, section: str, words: list[Word]
+) -> tuple[Reading | None, list[tuple[int, str]]]:
+    """The reading of ``words`` as an order of ``verb`` in ``section``, or ``(None,
+    problems)`` with the problems of the closest reading (column, message)."""
+    best: Reading | None = None
+    seen = 0
+    for f in verb.forms:
+        for split in _splits(f.parts, words):
+            seen += 1
+            r = _check(vocab, f, split, section)
+            if not r.problems:
+                return r, []
+            if best is None or len(r.problems) < len(best.problems):
+                best = r
+            if seen >= MAX_SPLITS:
+                break
+        if seen >= MAX_SPLITS:
+            break
+    if best is not None:
+        return None, best.problems
+    return None, [(_shape_col(verb, words), f"expected {verb.expect or _shape(vocab, verb)}")]
+
+
+def _shape(vocab: Vocabulary, verb: Verb) -> str:
+    f = verb.forms[0]
+    return " ".join(p.usage(vocab) for p in f.parts)
+
+
+def _shape_col(verb: Verb, words: list[Word]) -> int:
+    """Where the shape went wrong: after the last word when there are too few, else at the
+    first word no form has room for, else after the last word (a missing keyword)."""
+    fewest = min(sum(_min_words(p) for p in f.parts) for f in verb.forms)
+    end = words[-1].col + len(words[-1].written) if words else 0
+    if len(words) < fewest:
+        return end
+    first = verb.forms[0].parts
+    if all(not p.many and p.kind != "text" for p in first) and len(words) > len(first):
+        return words[len(first)].col
+    return end
+
+
+def _check(vocab: Vocabulary, f: Form, split: list[list[Word]], section: str) -> Reading:
+    r = Reading(f, mode=f.mode)
+    if f.sections and section not in f.sections:
+        first = next((ws[0].col for ws in split if ws), 1)
+        where = ", ".join(f"[{s}]" for s in f.sections)
+        r.problems.append((first, f"expected this form of the order only in {where}"))
+    for p, ws in zip(f.parts, split, strict=True):
+        if p.kind == "keyword":
+            if ws and p.sets_mode:
+                r.mode = ws[0].text.lower()
+            continue
+        if p.kind == "text":
+            _put(r, p, " ".join(w.text for w in ws))
+            r.cols.extend((w.text, w.col) for w in ws)
+            continue
+        for w in ws:
+            value = _word(vocab, p, w, r)
+            r.cols.append((w.text, w.col))
+            if value is not None:
+                _put(r, p, value)
+        located = any(_is_location_target(vocab, p, w) for w in ws)
+        if p.kind == "target" and p.alone and len(ws) > 1 and located:
+            r.problems.append((ws[0].col, f"expected {p.alone}"))
+    return r
+
+
+def _put(r: Reading, p: Part, value: str) -> None:
+    r.roles.setdefault(p.role or p.kind, []).append(value)
+
+
+def _is_location_target(vocab: Vocabulary, p: Part, w: Word) -> bool:
+    return bool(p.prefix) and w.text.lower().startswith(p.prefix.lower())
+
+
+def _word(vocab: Vocabulary, p: Part, w: Word, r: Reading) -> str | None:
+    """The value of one word for part ``p``, or ``None`` after recording the problem."""
+    bad = f", got {w.written!r}"
+    if p.kind == "unit":
+        if w.quoted or not ID_RE.match(w.text):
+            r.problems.append((w.col, f"expected a {vocab.unit_noun} id{bad}"))
+            return None
+        if p.not_location and vocab.is_location(w):
+            r.problems.append((w.col, f"expected a {vocab.unit_noun} id, not a location{bad}"))
+            return None
+        return w.text
+    if p.kind == "location":
+        if not vocab.is_location(w):
+            r.problems.append((w.col, f"expected {vocab.describe_location()}{bad}"))
+            return None
+        return w.text
+    if p.kind == "target":
+        if _is_location_target(vocab, p, w):
+            rest = Word(w.text[len(p.prefix) :], w.col + len(p.prefix))
+            if not vocab.is_location(rest):
+                got = f", got {rest.text!r}"
+                r.problems.append((rest.col, f"expected {vocab.describe_location()}{got}"))
+                return None
+            return p.prefix.lower() + rest.text
+        if not w.quoted and ID_RE.match(w.text):
+            return w.text
+        if not p.prefix and vocab.is_location(w):
+            return w.text
+        what = f"a {vocab.unit_noun} id" + (
+            f" or {p.prefix}LOCATION" if p.prefix else f" or {vocab.describe_location()}"
+        )
+        r.problems.append((w.col, f"expected {what}{bad}"))
+        return None
+    if p.kind == "rule":
+        if w.quoted or not RULE_RE.match(w.text):
+            r.problems.append((w.col, f"expected a rule number{bad}"))
+            return None
+        return w.text
+    if p.kind == "number":
+        if w.quoted or not NUMBER_RE.match(w.text):
+            r.problems.append((w.col, f"expected a whole number{bad}"))
+            return None
+        return w.text
+    if p.kind == "word" and p.choices:
+        low = w.text.lower()
+        if w.quoted or low not in (c.lower() for c in p.choices):
+            r.problems.append((w.col, f"expected one of {', '.join(p.choices)}{bad}"))
+            return None
+        return low
+    return w.text  # word, decision: any word
