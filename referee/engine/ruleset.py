@@ -118,6 +118,11 @@ def register(ruleset_id: str, target: str) -> None:
     _RULESETS[ruleset_id] = target
 
 
+def ruleset_ids() -> list[str]:
+    """The registered ruleset ids, sorted."""
+    return sorted(_RULESETS)
+
+
 def get_ruleset(ruleset_id: str) -> Ruleset:
     from referee.errors import UserError
 

@@ -387,5 +387,11 @@ def verb_table(vocab: Vocabulary) -> str:
         for (sections, meaning), texts in seen.items():
             usage = " / ".join(f"`{t}`" for t in texts)
             note = f" ({v.note})" if v.note else ""
-            rows.append(f"| {usage} | {', '.join(sections)} | {meaning}{note} |")
+            row = f"| {_cell(usage)} | {', '.join(sections)} | {_cell(meaning + note)} |"
+            rows.append(row)
     return "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    """A Markdown table cell: a ``|`` inside it (``cap|box``) must be escaped."""
+    return text.replace("|", "\\|")

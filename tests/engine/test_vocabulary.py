@@ -109,8 +109,8 @@ HEXES = Vocabulary(
 
 def test_area_game_zone_names_with_and_without_quotes() -> None:
     doc = parse_orders(
-        "game: g\n[actions]\nmove SO-CV-1 SO-DD-2 -> Aegean \"Eastern Med\"  # via the Aegean\n"
-        "strike SO-TU-16 -> \"Western Med\"\npatrol US-CV-1 \"tyrrhenian   sea\"\n",
+        'game: g\n[actions]\nmove SO-CV-1 SO-DD-2 -> Aegean "Eastern Med"  # via the Aegean\n'
+        'strike SO-TU-16 -> "Western Med"\npatrol US-CV-1 "tyrrhenian   sea"\n',
         "area.txt",
         AREA,
     )
@@ -126,7 +126,7 @@ def test_area_game_zone_names_with_and_without_quotes() -> None:
 def test_area_game_errors_name_the_kind_of_location() -> None:
     with pytest.raises(OrdersSyntaxError) as exc:
         parse_orders(
-            "[actions]\nmove SO-1 -> 1423\nmove SO-1 -> \"Eastern Med\npatol SO-1 Aegean\n",
+            '[actions]\nmove SO-1 -> 1423\nmove SO-1 -> "Eastern Med\npatol SO-1 Aegean\n',
             "area.txt",
             AREA,
         )
@@ -146,8 +146,8 @@ def test_unknown_zone_gets_the_nearest_name() -> None:
 
 def test_point_to_point_space_names_and_named_roles() -> None:
     doc = parse_orders(
-        "[movement]\nmove CVBG-1 \"Norwegian Sea 3\" \"Norwegian Sea 4\"\n"
-        "[launch]\nlaunch F14-1 F14-2 from CV-67 -> \"Norwegian Sea 4\"\n"
+        '[movement]\nmove CVBG-1 "Norwegian Sea 3" "Norwegian Sea 4"\n'
+        '[launch]\nlaunch F14-1 F14-2 from CV-67 -> "Norwegian Sea 4"\n'
         "[logistics]\nbuy 3 Crews\n",
         "cbg.txt",
         P2P,
@@ -165,9 +165,7 @@ def test_point_to_point_space_names_and_named_roles() -> None:
 
 
 def test_point_to_point_json_quotes_names_with_spaces() -> None:
-    data = {
-        "sections": {"movement": [{"verb": "move", "args": ["CVBG-1", "Norwegian Sea 3"]}]}
-    }
+    data = {"sections": {"movement": [{"verb": "move", "args": ["CVBG-1", "Norwegian Sea 3"]}]}}
     doc = parse_orders_json(json.dumps(data), "cbg.json", P2P)
     assert doc.orders[0].hexes == ("Norwegian Sea 3",)
 
@@ -216,7 +214,7 @@ def test_mixed_hexes_and_ports() -> None:
         locations=(LocationSyntax.hex(4), LocationSyntax.name("port")),
         verbs=(Verb("sail", ("naval",), (form(unit(), path()),)),),
     )
-    doc = parse_orders("[naval]\nsail T-1 Sevastopol 1423 \"Kerch Port\"\n", "n.txt", vocab)
+    doc = parse_orders('[naval]\nsail T-1 Sevastopol 1423 "Kerch Port"\n', "n.txt", vocab)
     assert doc.orders[0].hexes == ("Sevastopol", "1423", "Kerch Port")
     assert vocab.describe_location() == "a four-digit hex id or a port name"
 
