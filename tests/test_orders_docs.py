@@ -121,3 +121,22 @@ def test_each_ruleset_page_holds_its_declared_verb_table(ruleset: str) -> None:
         + verb_table(vocab)
     )
     assert f"orders/{ruleset}.md" in (DOCS / "orders.md").read_text(encoding="utf-8")
+
+
+def test_the_authors_guide_vocabulary_example_works() -> None:
+    """The declaration shown in ``docs/rulesets.md`` is real code that reads real orders."""
+    guide = (DOCS / "rulesets.md").read_text(encoding="utf-8")
+    code = next(b for k, _, b in _blocks(DOCS / "rulesets.md") if "VOCABULARY = " in b)
+    assert code in guide
+    scope: dict[str, object] = {}
+    exec(compile(code, "docs/rulesets.md", "exec"), scope)
+    from referee.engine.orders import parse_orders
+
+    doc = parse_orders(
+        '[movement]\nmove SO-1 SO-2 -> Aegean "Eastern Med"\n[combat]\npass final\nbuy 2 crews\n',
+        "guide.txt",
+        scope["VOCABULARY"],  # type: ignore[arg-type]
+    )
+    move, pas, buy = doc.orders
+    assert move.locations == ("Aegean", "Eastern Med")
+    assert pas.mode == "final" and buy.arg("count") == ("2",)
