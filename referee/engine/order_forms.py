@@ -10,8 +10,9 @@ parts. Matching has two stages, so that a message points at the right word:
 
 The first split whose words all fit wins, in form order (so ``retreat 1423 prefer 1524``
 reads the hex form before the unit form). When none fits, the split with the fewest bad
-words is reported; when no split has the right shape, the verb's ``expect`` is. Messages
-carry the verb's usage line as their hint.
+words is reported (counting at most :data:`PROBLEMS_KEPT`, so a hostile line of hundreds of
+``->`` costs about what a real one does); when no split has the right shape, the verb's
+``expect`` is. Messages carry the verb's usage line as their hint.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from referee.engine.vocabulary import (
     Word,
 )
 
-MAX_SPLITS = 200  # splits examined per line; a real order has a handful
+MAX_SPLITS = 16  # splits examined per line; a real order has one or two
+PROBLEMS_KEPT = 6  # per reading: a line of garbage is not worth a message per word
 
 # Order fields a part's role may fill directly; any other role goes to Order.named.
 FIELD_ROLES = ("units", "hexes", "targets", "carrier", "value", "decision")
@@ -75,9 +77,20 @@ def _splits(parts: tuple[Part, ...], words: list[Word]) -> Iterator[list[list[Wo
                     yield [[], *rest]
             return
         most = left - need[i + 1] if p.many or p.kind == "text" else 1
-        for k in range(1, most + 1):
-            if k > left:
-                break
+        fewest = 1
+        if i == len(parts) - 1:  # the last part takes every word left, or the split fails
+            fewest = max(1, left)
+        after = parts[i + 1] if i + 1 < len(parts) else None
+        anchor = (
+            {c.lower() for c in after.choices}
+            if after is not None and after.kind == "keyword" and not after.optional
+            else None
+        )
+        for k in range(fewest, min(most, left) + 1):
+            if anchor is not None and (
+                j + k >= len(words) or words[j + k].text.lower() not in anchor
+            ):
+                continue  # the keyword that must follow is not there: no split here
             for rest in go(i + 1, j + k):
                 yield [words[j : j + k], *rest]
 
@@ -91,10 +104,12 @@ def read_order(
     problems)`` with the problems of the closest reading (column, message)."""
     best: Reading | None = None
     seen = 0
+    memo: _Memo = {}
     for f in verb.forms:
         for split in _splits(f.parts, words):
             seen += 1
-            r = _check(vocab, f, split, section)
+            enough = min(len(best.problems), PROBLEMS_KEPT) if best else PROBLEMS_KEPT
+            r = _check(vocab, f, split, section, memo, enough)
             if not r.problems:
                 return r, []
             if best is None or len(r.problems) < len(best.problems):
@@ -126,7 +141,21 @@ def _shape_col(verb: Verb, words: list[Word]) -> int:
     return end
 
 
-def _check(vocab: Vocabulary, f: Form, split: list[list[Word]], section: str) -> Reading:
+# (part, word) -> (value, problems): a word is checked once per part however many splits
+# put it there, so a hostile line of many "->" costs little more than a real one.
+_Memo = dict[tuple[int, int], tuple[str | None, tuple[int, str] | None]]
+
+
+def _check(
+    vocab: Vocabulary,
+    f: Form,
+    split: list[list[Word]],
+    section: str,
+    memo: _Memo,
+    enough: int | None = None,
+) -> Reading:
+    """Check one split's words; stop early once it has ``enough`` problems (a reading with
+    more problems than the best so far is never reported)."""
     r = Reading(f, mode=f.mode)
     if f.sections and section not in f.sections:
         first = next((ws[0].col for ws in split if ws), 1)
@@ -142,12 +171,19 @@ def _check(vocab: Vocabulary, f: Form, split: list[list[Word]], section: str) ->
             r.cols.extend((w.text, w.col) for w in ws)
             continue
         for w in ws:
-            value = _word(vocab, p, w, r)
+            key = (id(p), id(w))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = _word(vocab, p, w)
+            value, problem = found
+            if problem is not None:
+                r.problems.append(problem)
+            if enough is not None and len(r.problems) >= enough:
+                return r
             r.cols.append((w.text, w.col))
             if value is not None:
                 _put(r, p, value)
-        located = any(_is_location_target(vocab, p, w) for w in ws)
-        if p.kind == "target" and p.alone and len(ws) > 1 and located:
+        if p.kind == "target" and p.alone and len(ws) > 1 and _any_location(vocab, p, ws):
             r.problems.append((ws[0].col, f"expected {p.alone}"))
     return r
 
@@ -156,57 +192,55 @@ def _put(r: Reading, p: Part, value: str) -> None:
     r.roles.setdefault(p.role or p.kind, []).append(value)
 
 
+def _any_location(vocab: Vocabulary, p: Part, ws: list[Word]) -> bool:
+    return any(_is_location_target(vocab, p, w) for w in ws)
+
+
 def _is_location_target(vocab: Vocabulary, p: Part, w: Word) -> bool:
     return bool(p.prefix) and w.text.lower().startswith(p.prefix.lower())
 
 
-def _word(vocab: Vocabulary, p: Part, w: Word, r: Reading) -> str | None:
-    """The value of one word for part ``p``, or ``None`` after recording the problem."""
-    bad = f", got {w.written!r}"
+def _word(vocab: Vocabulary, p: Part, w: Word) -> tuple[str | None, tuple[int, str] | None]:
+    """The value of one word for part ``p``, or ``None`` and the problem (column, message)."""
     if p.kind == "unit":
         if w.quoted or not ID_RE.match(w.text):
-            r.problems.append((w.col, f"expected a {vocab.unit_noun} id{bad}"))
-            return None
+            return None, (w.col, f"expected a {vocab.unit_noun} id, got {w.written!r}")
         if p.not_location and vocab.is_location(w):
-            r.problems.append((w.col, f"expected a {vocab.unit_noun} id, not a location{bad}"))
-            return None
-        return w.text
+            return None, (
+                w.col,
+                f"expected a {vocab.unit_noun} id, not a location, got {w.written!r}",
+            )
+        return w.text, None
     if p.kind == "location":
         if not vocab.is_location(w):
-            r.problems.append((w.col, f"expected {vocab.describe_location()}{bad}"))
-            return None
-        return w.text
+            return None, (w.col, f"expected {vocab.describe_location()}, got {w.written!r}")
+        return w.text, None
     if p.kind == "target":
         if _is_location_target(vocab, p, w):
             rest = Word(w.text[len(p.prefix) :], w.col + len(p.prefix))
             if not vocab.is_location(rest):
                 got = f", got {rest.text!r}"
-                r.problems.append((rest.col, f"expected {vocab.describe_location()}{got}"))
-                return None
-            return p.prefix.lower() + rest.text
+                return None, (rest.col, f"expected {vocab.describe_location()}{got}")
+            return p.prefix.lower() + rest.text, None
         if not w.quoted and ID_RE.match(w.text):
-            return w.text
+            return w.text, None
         if not p.prefix and vocab.is_location(w):
-            return w.text
+            return w.text, None
         what = f"a {vocab.unit_noun} id" + (
             f" or {p.prefix}LOCATION" if p.prefix else f" or {vocab.describe_location()}"
         )
-        r.problems.append((w.col, f"expected {what}{bad}"))
-        return None
+        return None, (w.col, f"expected {what}, got {w.written!r}")
     if p.kind == "rule":
         if w.quoted or not RULE_RE.match(w.text):
-            r.problems.append((w.col, f"expected a rule number{bad}"))
-            return None
-        return w.text
+            return None, (w.col, f"expected a rule number, got {w.written!r}")
+        return w.text, None
     if p.kind == "number":
         if w.quoted or not NUMBER_RE.match(w.text):
-            r.problems.append((w.col, f"expected a whole number{bad}"))
-            return None
-        return w.text
+            return None, (w.col, f"expected a whole number, got {w.written!r}")
+        return w.text, None
     if p.kind == "word" and p.choices:
         low = w.text.lower()
         if w.quoted or low not in (c.lower() for c in p.choices):
-            r.problems.append((w.col, f"expected one of {', '.join(p.choices)}{bad}"))
-            return None
-        return low
-    return w.text  # word, decision: any word
+            return None, (w.col, f"expected one of {', '.join(p.choices)}, got {w.written!r}")
+        return low, None
+    return w.text, None  # word, decision: any word

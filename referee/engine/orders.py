@@ -39,6 +39,7 @@ from referee.engine.vocabulary import ANSWER, STANDING, Vocabulary, Word
 MAX_ORDERS_BYTES = 1_000_000
 MAX_JSON_DEPTH = 20
 MAX_LINE_CHARS = 2_000
+MAX_PROBLEMS_PER_ORDER = 5  # a line of garbage gets a few messages, not one per word
 
 SIG_BEGIN = "-----BEGIN REFEREE SIGNATURE-----"
 SIG_END = "-----END REFEREE SIGNATURE-----"
@@ -222,6 +223,9 @@ def _tokens(line: str, quotes: bool) -> tuple[list[Word], int | None]:
                 return out, start + 1
             out.append(Word(word[1:-1].strip(), start + 1, True, word))
             continue
+        if "->" not in word:
+            out.append(Word(word, start + 1))
+            continue
         for part in re.finditer(r"->|(?:(?!->).)+", word):
             out.append(Word(part.group(0), start + part.start() + 1))
     return out, None
@@ -363,8 +367,11 @@ class _Parser:
         reading, problems = read_order(self.vocab, verb, self.section, args)
         if reading is None:
             hint = f"usage: {verb.usage(self.vocab)}"
-            for col, message in problems:
+            for col, message in problems[:MAX_PROBLEMS_PER_ORDER]:
                 self.err(n, col or vcol + len(verb_l), message, hint)
+            if len(problems) > MAX_PROBLEMS_PER_ORDER:
+                col = problems[MAX_PROBLEMS_PER_ORDER][0]
+                self.err(n, col, "... and more problems in this order", hint)
             return
         order = _order(verb_l, self.section, pos, reading, line.strip())
         if self.section == STANDING:
