@@ -140,3 +140,24 @@ def test_the_authors_guide_vocabulary_example_works() -> None:
     move, pas, buy = doc.orders
     assert move.locations == ("Aegean", "Eastern Med")
     assert pas.mode == "final" and buy.arg("count") == ("2",)
+
+
+def test_the_vocabulary_command_prints_the_declaration() -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    runner = CliRunner()
+    md = runner.invoke(app, ["vocabulary", "sixth_fleet_1975", "--markdown"])
+    assert md.exit_code == 0
+    page = (DOCS / "orders" / "sixth_fleet_1975.md").read_text(encoding="utf-8")
+    assert md.output.strip() in page
+    js = runner.invoke(app, ["vocabulary", "sixth_fleet_1975", "--json"])
+    import json
+
+    data = json.loads(js.output)
+    assert [v["verb"] for v in data["verbs"]][:3] == ["place", "move", "stack"]
+    text = runner.invoke(app, ["vocabulary", "sixth_fleet_1975"])
+    assert "  retreat HEX prefer HEX [HEX ...]" in text.output
+    bad = runner.invoke(app, ["vocabulary", "sixth_fleet_1957"])
+    assert "unknown ruleset 'sixth_fleet_1957'" in str(bad.exception)  # exit 2 via cli.main

@@ -238,3 +238,18 @@ def test_documentation_and_json_come_from_the_declaration() -> None:
     assert data["sections"] == ["movement", "detection", "combat", "answer", "standing"]
     assert [v["verb"] for v in data["verbs"]] == ["detect", "strike", "pass", "move", "answer"]
     assert AREA.to_json()["quotes"] is True and data["quotes"] is False
+
+
+def test_a_line_of_garbage_gets_a_few_messages_not_one_per_word() -> None:
+    line = "strike " + "-> " * 600
+    with pytest.raises(OrdersSyntaxError) as exc:
+        parse_orders(f"[combat]\n{line}\n", "g.txt", HEXES)
+    errs = exc.value.errors
+    assert 2 <= len(errs) <= 6
+    assert errs[-1].message == "... and more problems in this order"
+    assert all(e.line == 2 for e in errs)
+
+
+def test_names_differing_only_in_case_are_not_guessed() -> None:
+    assert match_name("aegean", ("AEGEAN", "Aegean"))[0] is None
+    assert match_name("Aegean", ("AEGEAN", "Aegean")) == ("Aegean", None)
