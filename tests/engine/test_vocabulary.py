@@ -253,3 +253,8 @@ def test_a_line_of_garbage_gets_a_few_messages_not_one_per_word() -> None:
 def test_names_differing_only_in_case_are_not_guessed() -> None:
     assert match_name("aegean", ("AEGEAN", "Aegean"))[0] is None
     assert match_name("Aegean", ("AEGEAN", "Aegean")) == ("Aegean", None)
+
+
+def test_an_answer_may_name_a_space_with_spaces() -> None:
+    doc = parse_orders('[answer]\nanswer D3-1 "Norwegian Sea 3"\n', "a.txt", P2P)
+    assert (doc.answers[0].decision, doc.answers[0].value) == ("D3-1", "Norwegian Sea 3")
