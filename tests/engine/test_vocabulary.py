@@ -258,3 +258,38 @@ def test_names_differing_only_in_case_are_not_guessed() -> None:
 def test_an_answer_may_name_a_space_with_spaces() -> None:
     doc = parse_orders('[answer]\nanswer D3-1 "Norwegian Sea 3"\n', "a.txt", P2P)
     assert (doc.answers[0].decision, doc.answers[0].value) == ("D3-1", "Norwegian Sea 3")
+
+
+class _AreaToy:
+    """Just enough of a ruleset for the registry-facing helpers: an id, a name, a vocabulary."""
+
+    id = "toy_area"
+    name = "Toy area game"
+    vocabulary = AREA
+
+
+def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.engine import ruleset as registry
+
+    registry.register("toy_area", "tests.engine.test_vocabulary:_AreaToy")
+    try:
+        rs = registry.get_ruleset("toy_area")
+        doc = registry.parse_orders_for(rs, '[actions]\npatrol US-CV-1 "Black Sea"\n', "t.txt")
+        assert doc.orders[0].hexes == ("Black Sea",)
+        out = CliRunner().invoke(app, ["vocabulary", "toy_area", "--json"])
+        assert json.loads(out.output)["locations"] == [
+            {"kind": "name", "noun": "zone", "digits": None}
+        ]
+    finally:
+        registry._RULESETS.pop("toy_area", None)
+
+
+def test_the_scripted_player_needs_the_rulesets_own_method() -> None:
+    from referee.errors import UserError
+    from referee.scripted import orders_for
+
+    with pytest.raises(UserError, match="has no scripted player"):
+        orders_for(None, None, _AreaToy())  # type: ignore[arg-type]
