@@ -106,10 +106,11 @@ def read_order(
     seen = 0
     memo: _Memo = {}
     for f in verb.forms:
+        elsewhere = _elsewhere(vocab, verb, f, section)
         for split in _splits(f.parts, words):
             seen += 1
             enough = min(len(best.problems), PROBLEMS_KEPT) if best else PROBLEMS_KEPT
-            r = _check(vocab, f, split, section, memo, enough)
+            r = _check(vocab, f, split, elsewhere, memo, enough)
             if not r.problems:
                 return r, []
             if best is None or len(r.problems) < len(best.problems):
@@ -121,6 +122,22 @@ def read_order(
     if best is not None:
         return None, best.problems
     return None, [(_shape_col(verb, words), f"expected {verb.expect or _shape(vocab, verb)}")]
+
+
+def _elsewhere(vocab: Vocabulary, verb: Verb, f: Form, section: str) -> str | None:
+    """The message for a form written outside the sections it is limited to, naming the
+    forms this section does take (``advance ... -> HEX when-vacated`` in [standing])."""
+    if not f.sections or section in f.sections:
+        return None
+    usage = " ".join([verb.name, *(p.usage(vocab) for p in f.parts)])
+    where = ", ".join(f"[{s}]" for s in f.sections)
+    here = [
+        " ".join([verb.name, *(p.usage(vocab) for p in g.parts)])
+        for g in verb.forms
+        if not g.sections or section in g.sections
+    ]
+    also = f"; in [{section}] write {' | '.join(here)}" if here else ""
+    return f"expected '{usage}' only in {where}{also}"
 
 
 def _shape(vocab: Vocabulary, verb: Verb) -> str:
@@ -150,17 +167,16 @@ def _check(
     vocab: Vocabulary,
     f: Form,
     split: list[list[Word]],
-    section: str,
+    elsewhere: str | None,
     memo: _Memo,
     enough: int | None = None,
 ) -> Reading:
     """Check one split's words; stop early once it has ``enough`` problems (a reading with
     more problems than the best so far is never reported)."""
     r = Reading(f, mode=f.mode)
-    if f.sections and section not in f.sections:
+    if elsewhere is not None:
         first = next((ws[0].col for ws in split if ws), 1)
-        where = ", ".join(f"[{s}]" for s in f.sections)
-        r.problems.append((first, f"expected this form of the order only in {where}"))
+        r.problems.append((first, elsewhere))
     for p, ws in zip(f.parts, split, strict=True):
         if p.kind == "keyword":
             if ws and p.sets_mode:

@@ -39,3 +39,16 @@ def test_same_documents_and_refusals_as_the_legacy_parser() -> None:
         if (got := _result(c["section"], c["line"])) != c["result"]
     ]
     assert diffs == []
+
+
+def test_a_form_in_the_wrong_section_says_what_this_section_takes() -> None:
+    import pytest
+
+    with pytest.raises(OrdersSyntaxError) as exc:
+        parse_orders("[standing]\nadvance US-DD-1 -> 1423\n", "o.txt")
+    (err,) = exc.value.errors
+    assert (err.line, err.col) == (2, 9)
+    assert err.message == (
+        "expected 'advance UNIT [UNIT ...] -> HEX' only in [combat]; "
+        "in [standing] write advance UNIT [UNIT ...] -> HEX when-vacated"
+    )
