@@ -13,6 +13,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from referee.engine.orders import OrdersSyntaxError
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 
@@ -42,8 +44,6 @@ def test_same_documents_and_refusals_as_the_legacy_parser() -> None:
 
 
 def test_a_form_in_the_wrong_section_says_what_this_section_takes() -> None:
-    import pytest
-
     with pytest.raises(OrdersSyntaxError) as exc:
         parse_orders("[standing]\nadvance US-DD-1 -> 1423\n", "o.txt")
     (err,) = exc.value.errors
