@@ -160,9 +160,6 @@ class Form:
     sections: tuple[str, ...] = ()
     meaning: str = ""
 
-    def keywords(self) -> set[str]:
-        return {c.lower() for p in self.parts if p.kind == "keyword" for c in p.choices}
-
 
 @dataclass(frozen=True, slots=True)
 class Verb:
