@@ -102,7 +102,13 @@ HEXES = Vocabulary(
             (form(keyword("final", sets_mode=True, optional=True)),),
             meaning="pass this impulse; `final` ends the phase for this player",
         ),
-        Verb("move", ("movement",), (form(unit(), path()),), meaning="hex by hex"),
+        Verb(
+            "move",
+            ("movement",),
+            (form(unit(), path()),),
+            meaning="hex by hex",
+            note="the starting hex may be left out",
+        ),
     ),
 )
 
@@ -234,6 +240,10 @@ def test_documentation_and_json_come_from_the_declaration() -> None:
     table = verb_table(HEXES)
     assert "| `pass [final]` | combat | pass this impulse;" in table
     assert "| `answer DECISION-ID OPTION` | answer |" in table
+    assert "| hex by hex (the starting hex may be left out) |" in table
+    move = HEXES.verb("move")
+    assert move is not None
+    assert move.usage(HEXES) == "move UNIT HEX [HEX ...]   (the starting hex may be left out)"
     data = HEXES.to_json()
     assert data["sections"] == ["movement", "detection", "combat", "answer", "standing"]
     assert [v["verb"] for v in data["verbs"]] == ["detect", "strike", "pass", "move", "answer"]
