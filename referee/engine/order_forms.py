@@ -93,6 +93,9 @@ def _splits(parts: tuple[Part, ...], words: list[Word]) -> Iterator[list[list[Wo
                 continue  # the keyword that must follow is not there: no split here
             for rest in go(i + 1, j + k):
                 yield [words[j : j + k], *rest]
+        if p.optional:  # an optional part may also take no word
+            for rest in go(i + 1, j):
+                yield [[], *rest]
 
     yield from go(0, 0)
 

@@ -128,9 +128,9 @@ class Part:
             text = "|".join(self.choices)
             return f"[{text}]" if self.optional else text
         lab = self.label or _default_label(self, vocab)
-        if self.kind == "text":
-            return lab
-        return f"{lab} [{lab} ...]" if self.many else lab
+        if self.kind != "text" and self.many:
+            lab = f"{lab} [{lab} ...]"
+        return f"[{lab}]" if self.optional else lab
 
 
 def _default_label(p: Part, vocab: Vocabulary) -> str:

@@ -250,6 +250,17 @@ def test_documentation_and_json_come_from_the_declaration() -> None:
     assert AREA.to_json()["quotes"] is True and data["quotes"] is False
 
 
+def test_an_optional_argument() -> None:
+    vocab = Vocabulary(
+        "toy_opt",
+        ("combat",),
+        (Verb("fire", ("combat",), (form(unit(), Part("number", "shots", optional=True)),)),),
+    )
+    doc = parse_orders("[combat]\nfire B-52\nfire B-52 3\n", "o.txt", vocab)
+    assert [o.arg("shots") for o in doc.orders] == [(), ("3",)]
+    assert vocab.verbs[0].usage(vocab) == "fire UNIT [N]"
+
+
 def test_a_line_of_garbage_gets_a_few_messages_not_one_per_word() -> None:
     line = "strike " + "-> " * 600
     with pytest.raises(OrdersSyntaxError) as exc:
