@@ -68,13 +68,15 @@ class Ruleset(Protocol):
 @dataclass(frozen=True, slots=True)
 class OptionsReport:
     """What ``referee options`` shows about one subject (a unit, or a location's units):
-    ``lines`` for people, ``data`` for ``--json``, and ``marks`` (location -> label) that
-    ``--png`` draws; ``marks`` is ``None`` when there is nothing to draw for the subject."""
+    ``lines`` for people, then ``notes`` (left out with ``--quiet``), ``data`` for
+    ``--format json``, and ``marks`` (location -> label) that ``--png`` draws; ``marks`` is
+    ``None`` when there is nothing to draw for the subject."""
 
     subject: str
     lines: tuple[str, ...]
     data: Mapping[str, Any]
     marks: Mapping[str, str] | None = field(default=None)
+    notes: tuple[str, ...] = ()
 
 
 class RulesetExtras(Protocol):

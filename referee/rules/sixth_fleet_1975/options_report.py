@@ -53,9 +53,8 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
             + (f" ({hinfo['side']})" if hinfo["side"] else "")
             + f"; {hinfo['phase']}",
             *_attacks("attack", hinfo["attacks"], hinfo["untried"], limit),
-            *(f"  note: {n}" for n in hinfo["notes"]),
         ]
-        return OptionsReport(subject, tuple(lines), hinfo, None)
+        return OptionsReport(subject, tuple(lines), hinfo, None, tuple(hinfo["notes"]))
     if subject not in st.units:
         raise UserError(
             f"unknown unit {subject!r}",
@@ -73,6 +72,5 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
         else:
             lines.append(f"  attack {a['target']}: not allowed: " + "; ".join(a["why_not"]))
     lines += _attacks("group attack", info["group_attacks"], info["group_attacks_untried"], limit)
-    lines += [f"  note: {n}" for n in info["notes"]]
     marks = {m["hex"]: str(m["cost"]) for m in info["moves"] if m["may_end"]}
-    return OptionsReport(subject, tuple(lines), info, marks)
+    return OptionsReport(subject, tuple(lines), info, marks, tuple(info["notes"]))
