@@ -166,7 +166,7 @@ def test_the_vocabulary_command_prints_the_declaration() -> None:
     from referee.cli import app
 
     runner = CliRunner()
-    md = runner.invoke(app, ["vocabulary", "sixth_fleet_1975", "--markdown"])
+    md = runner.invoke(app, ["vocabulary", "sixth_fleet_1975", "--format", "markdown"])
     assert md.exit_code == 0
     page = (DOCS / "orders" / "sixth_fleet_1975.md").read_text(encoding="utf-8")
     assert md.output.strip() in page
