@@ -152,12 +152,11 @@ def run(
         cover += page_outline(fit)
     mask = load_globe(cover)
     classified = classify(fit, mask, spec.classify)
-    failed = unmet(classified, spec.expectations)
-    for e in failed:
+    failed = unmet(fit, classified, spec.expectations)
+    for e, found in failed:
         echo(
             f"{anchors_file}:{e.line}:1: {'error' if opts.strict else 'warning'}: hex {e.hex} "
-            f"should be {e.terrain}{f' ({e.note})' if e.note else ''} but is "
-            f"{classified.terrain[e.hex]} (land fraction {classified.fraction[e.hex]:.2f})",
+            f"should be {_wanted(e)}{f' ({e.note})' if e.note else ''} but {found}",
             err=True,
         )
     if failed and opts.strict:
@@ -187,6 +186,17 @@ def run(
         + (f"; preview {png}" if png else "")
     )
     return 0
+
+
+def _wanted(e) -> str:  # Expectation -> words
+    parts = []
+    if e.terrain:
+        parts.append(" or ".join(e.terrain))
+    if e.lat_min is not None or e.lat_max is not None:
+        lo = f"{e.lat_min:g}" if e.lat_min is not None else "-90"
+        hi = f"{e.lat_max:g}" if e.lat_max is not None else "90"
+        parts.append(f"at latitude {lo}..{hi}")
+    return ", ".join(parts)
 
 
 def _with_options(spec, opts: Options):  # GeoSpec -> GeoSpec

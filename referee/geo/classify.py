@@ -81,9 +81,22 @@ def classify(fit: GridFit, mask: LandMask, options: Classify) -> Classified:
     return Classified(fraction, {h: terrain_of(f, options) for h, f in fraction.items()})
 
 
-def unmet(classified: Classified, expectations: tuple[Expectation, ...]) -> list[Expectation]:
-    """The expectations the classification does not meet, in file order."""
-    return [e for e in expectations if classified.terrain[e.hex] != e.terrain]
+def unmet(
+    fit: GridFit, classified: Classified, expectations: tuple[Expectation, ...]
+) -> list[tuple[Expectation, str]]:
+    """The expectations the fit and classification do not meet, each with what was found."""
+    out: list[tuple[Expectation, str]] = []
+    for e in expectations:
+        found = classified.terrain[e.hex]
+        if e.terrain and found not in e.terrain:
+            out.append((e, f"is {found} (land fraction {classified.fraction[e.hex]:.2f})"))
+            continue
+        lat = fit.centre_latlon(e.hex)[0]
+        if (e.lat_min is not None and lat < e.lat_min) or (
+            e.lat_max is not None and lat > e.lat_max
+        ):
+            out.append((e, f"has its centre at latitude {lat:.2f}"))
+    return out
 
 
 def picture_text(fit: GridFit, classified: Classified, options: Classify, header: list[str]) -> str:

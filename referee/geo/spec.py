@@ -31,7 +31,8 @@ One small TOML file (see ``docs/module-source.md``, "A map from real geography")
 
     [[expect]]                # optional: what the text says a hex must be
     hex = "0506"
-    terrain = "sea"
+    terrain = "sea"           # or a list, e.g. ["sea", "coastal"]
+    # lat_min = 68.0          # and/or bounds on the latitude of the hex's centre
 
 Loading collects every problem as a ``file:line:col`` diagnostic, like ``referee check``.
 """
@@ -63,7 +64,7 @@ TOP_KEYS = ("grid", "fit", "classify", "anchor", "expect")
 FIT_KEYS = ("projection", "model", "max_residual")
 CLASSIFY_KEYS = ("samples", "coastal_from", "land_from", "sea", "coastal", "land")
 ANCHOR_KEYS = ("hex", "name", "lat", "lon", "weight", "note", "off_map")
-EXPECT_KEYS = ("hex", "terrain", "note")
+EXPECT_KEYS = ("hex", "terrain", "lat_min", "lat_max", "note")
 TERRAINS = ("sea", "coastal", "land")
 CELL_RE = re.compile(r"^[^\s|]$")
 
@@ -86,8 +87,13 @@ class Classify:
 
 @dataclass(frozen=True, slots=True)
 class Expectation:
+    """What the designer (or the rulebook) says a hex must be: one of ``terrain`` (empty: any),
+    and its centre between ``lat_min`` and ``lat_max`` degrees when given."""
+
     hex: str
-    terrain: str
+    terrain: tuple[str, ...]
+    lat_min: float | None
+    lat_max: float | None
     note: str
     line: int | None
 
@@ -368,14 +374,30 @@ class _Reader:
         for t, ln in self._blocks(data, "expect"):
             self.unknown_keys(t, EXPECT_KEYS, ln, "[[expect]]")
             hex_id = self._hex(t, ln, grid, "expect")
-            terrain = t.get("terrain")
-            if terrain not in TERRAINS:
+            raw = t.get("terrain", [])
+            terrains = [raw] if isinstance(raw, str) else raw
+            if not isinstance(terrains, list) or any(x not in TERRAINS for x in terrains):
                 self.error(
                     self._key(ln, "terrain"),
-                    f"[[expect]] terrain must be one of {', '.join(TERRAINS)}, got {terrain!r}",
+                    f"[[expect]] terrain must be one of {', '.join(TERRAINS)} (or a list of "
+                    f"them), got {raw!r}",
                 )
+                continue
+            bounds: list[float | None] = []
+            for key in ("lat_min", "lat_max"):
+                v = t.get(key)
+                if v is not None and (
+                    isinstance(v, bool) or not isinstance(v, int | float) or abs(v) > 90
+                ):
+                    self.error(self._key(ln, key), f"[[expect]] {key} must be degrees, got {v!r}")
+                    v = None
+                bounds.append(None if v is None else float(v))
+            if not terrains and bounds == [None, None]:
+                self.error(ln, "[[expect]] needs terrain, lat_min or lat_max")
                 continue
             note = t.get("note", "")
             if hex_id is not None:
-                out.append(Expectation(hex_id, str(terrain), str(note), ln))
+                out.append(
+                    Expectation(hex_id, tuple(terrains), bounds[0], bounds[1], str(note), ln)
+                )
         return out
