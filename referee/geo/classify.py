@@ -26,14 +26,15 @@ def sample_offsets(grid: HexGrid, rings: int) -> list[tuple[float, float]]:
         return [(0.0, 0.0)]
     radius = 1.0 / SQRT3  # corner radius of a hex of width 1
     step = radius / (rings + 0.5)
-    # lattice directions (120 degrees apart, so that e1 + e2 is the third) pointing at the
-    # hex's corners: pointy hexes have a corner straight up, flat ones a corner due east
+    # lattice directions 120 degrees apart (e1, e2 and -(e1 + e2) are the three unit steps,
+    # so a point's hex distance is max(|a|, |b|, |a - b|)) pointing at the hex's corners:
+    # pointy hexes have a corner straight up, flat ones a corner due east
     start = 90.0 if grid.orientation == "pointy" else 0.0
     e1 = (math.cos(math.radians(start)), -math.sin(math.radians(start)))
     e2 = (math.cos(math.radians(start + 120)), -math.sin(math.radians(start + 120)))
     out: list[tuple[float, float]] = []
     for a in range(-rings, rings + 1):
-        for b in range(max(-rings, -a - rings), min(rings, -a + rings) + 1):
+        for b in range(max(-rings, a - rings), min(rings, a + rings) + 1):
             out.append((step * (a * e1[0] + b * e2[0]), step * (a * e1[1] + b * e2[1])))
     return out
 
