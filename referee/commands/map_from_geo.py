@@ -138,9 +138,11 @@ def run(
                 f"(limit {spec.max_residual:g}); the anchors are inconsistent",
                 err=True,
             )
+        worst = max(bad, key=lambda r: r.hexes).anchor
         echo(
-            f"{anchors_file}: refused; nothing written (hint: check the worst anchor's hex id "
-            "and coordinates, or try --model affine / another --projection)",
+            f"{anchors_file}: refused; nothing written (hint: the worst is {worst.hex} "
+            f"{worst.name}: check its hex id and coordinates, or try --model affine or another "
+            "--projection)",
             err=True,
         )
         return 1

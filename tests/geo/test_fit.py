@@ -62,7 +62,7 @@ def test_consistent_anchors_fit_exactly() -> None:
 
 def test_a_wrong_anchor_shows_in_its_residual() -> None:
     _, anchors = _true_fit(["0303", "2807", "1222", "0619", "2020"])
-    wrong = anchors[:4] + [Anchor("1010", anchors[4].lat, anchors[4].lon, name="misplaced")]
+    wrong = [*anchors[:4], Anchor("1010", anchors[4].lat, anchors[4].lon, name="misplaced")]
     fit = fit_grid(GRID, wrong, projection="mercator")
     worst = fit.worst()
     assert worst is not None and worst.anchor.name == "misplaced"

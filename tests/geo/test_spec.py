@@ -86,14 +86,18 @@ def test_missing_and_bad_values() -> None:
     assert spec is None
     text = "\n".join(msgs)
     assert "a.toml:8:1: error: [[anchor]] lat must be decimal degrees" in text
-    assert "a.toml:16:1: error: [[anchor]] lon must be decimal degrees within ±180, got 200.0" in text
+    assert (
+        "a.toml:16:1: error: [[anchor]] lon must be decimal degrees within ±180, got 200.0" in text
+    )
     assert "[[expect]] terrain must be one of sea, coastal, land" in text
 
 
 def test_unknown_keys_get_a_hint() -> None:
     spec, msgs = _parse(GOOD.replace('name = "A"', 'nmae = "A"'))
     assert spec is None
-    assert msgs == ["a.toml:10:1: error: unknown key 'nmae' in [[anchor]] (hint: did you mean 'name'?)"]
+    assert msgs == [
+        "a.toml:10:1: error: unknown key 'nmae' in [[anchor]] (hint: did you mean 'name'?)"
+    ]
 
 
 def test_missing_grid_and_thresholds_the_wrong_way() -> None:
