@@ -196,4 +196,9 @@ def test_denmark_strait_example_is_up_to_date(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "12/12 expectations met" in r.output
     assert out.read_text() == (DENMARK / "map.txt").read_text()
+    spec = parse_spec((DENMARK / "anchors.toml").read_text(), "a.toml", Diagnostics())
+    assert spec is not None
+    terrain = _terrain(out.read_text(), spec.grid)
+    # the places the text names are ports or bases on the coast, the retreat edge is open
+    assert [terrain[h] for h in ("2806", "2814", "0918", "2224", "3001")] == list("cccc.")
     assert (tmp_path / "p.toml").read_text() == (DENMARK / "places.toml").read_text()
