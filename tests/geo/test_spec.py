@@ -112,3 +112,27 @@ def test_terrain_chars_must_be_distinct_single_characters() -> None:
     assert spec is None
     assert any("[classify] sea must be one printable character" in m for m in msgs)
     assert any("need three chars" in m for m in msgs)
+
+
+def test_the_documented_example_is_the_gibraltar_fixture() -> None:
+    """docs/module-source.md shows a complete anchors file: it parses, and it is the fixture."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    doc = (root / "docs" / "module-source.md").read_text()
+    section = doc.split("### A map from real geography", 1)[1]
+    block = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    spec, msgs = _parse(block)
+    assert msgs == [] and spec is not None
+    fixture, _ = _parse((root / "tests" / "fixtures" / "geo" / "gibraltar.toml").read_text())
+    assert fixture is not None
+    strip = lambda s: (  # noqa: E731
+        s.grid,
+        [(a.hex, a.lat, a.lon, a.name) for a in s.anchors],
+        [(e.hex, e.terrain) for e in s.expectations],
+        s.classify,
+        s.projection,
+        s.model,
+        s.max_residual,
+    )
+    assert strip(spec) == strip(fixture)
