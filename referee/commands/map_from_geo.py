@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from referee.errors import UserError
+
+if TYPE_CHECKING:
+    from referee.geo.fit import GridFit
+    from referee.geo.spec import Expectation, GeoSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +194,7 @@ def run(
     return 0
 
 
-def _wanted(e) -> str:  # Expectation -> words
+def _wanted(e: Expectation) -> str:
     parts = []
     if e.terrain:
         parts.append(" or ".join(e.terrain))
@@ -201,7 +205,7 @@ def _wanted(e) -> str:  # Expectation -> words
     return ", ".join(parts)
 
 
-def _with_options(spec, opts: Options):  # GeoSpec -> GeoSpec
+def _with_options(spec: GeoSpec, opts: Options) -> GeoSpec:
     from referee.geo.fit import MODELS
     from referee.geo.projection import PROJECTIONS
 
@@ -236,7 +240,7 @@ def _deg(lat: float, lon: float) -> str:
     return f"{abs(lat):.3f}{'N' if lat >= 0 else 'S'} {abs(lon):.3f}{'E' if lon >= 0 else 'W'}"
 
 
-def fit_report(fit) -> list[str]:  # GridFit -> lines
+def fit_report(fit: GridFit) -> list[str]:
     """The fit in words, and each anchor's residual, for the designer."""
     p = fit.projection
     out = [
@@ -255,7 +259,7 @@ def fit_report(fit) -> list[str]:  # GridFit -> lines
     return out
 
 
-def picture_header(anchors_name: str, fit, spec) -> list[str]:
+def picture_header(anchors_name: str, fit: GridFit, spec: GeoSpec) -> list[str]:
     """The comment lines at the top of the picture: how it was made, so it can be remade."""
     from referee.geo.landmask import DATA_NAME
 
@@ -278,7 +282,7 @@ def picture_header(anchors_name: str, fit, spec) -> list[str]:
     return [x for x in lines if x]
 
 
-def places_toml(fit) -> str:
+def places_toml(fit: GridFit) -> str:
     """``[[place]]`` tables (the map.toml form) for every named anchor, in file order."""
     out = ["# Named anchors of referee map-from-geo, as map.toml [[place]] tables.", ""]
     for r in fit.residuals:

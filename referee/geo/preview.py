@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -19,6 +20,7 @@ from referee.geo.fit import GridFit, offset_of
 from referee.geo.landmask import LandMask
 from referee.geo.projection import wrap_longitude
 from referee.geo.spec import Expectation
+from referee.hexgrid import HexGrid
 from referee.render.fonts import pil_font
 
 FILL = {"sea": (169, 204, 227), "coastal": (217, 232, 184), "land": (201, 183, 140)}
@@ -111,7 +113,11 @@ def preview_png(
 
 
 def _coastline(
-    draw: ImageDraw.ImageDraw, place, mask: LandMask, grid, classified: Classified
+    draw: ImageDraw.ImageDraw,
+    place: Callable[[float, float], tuple[float, float]],
+    mask: LandMask,
+    grid: HexGrid,
+    classified: Classified,
 ) -> None:
     """Dark pixels where land meets sea, sampled every few pixels inside the hexes whose sample
     points were neither all land nor all sea (elsewhere there is no coast to draw)."""
