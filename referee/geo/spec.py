@@ -43,23 +43,29 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from referee.geo.fit import MODELS, Anchor, FitModel
 from referee.geo.projection import PROJECTIONS, ProjectionKind
 from referee.hexgrid import HexGrid
+from referee.source.base import Ctx
 from referee.source.diagnostics import Diagnostics, suggest
+from referee.source.maps import load_grid
 from referee.source.tomlpos import TomlText, toml_error_position
 
-# The [grid] keys and their choices are those of map.toml (referee/source loader), so a
-# designer can copy the table either way; the first choice is the default, as there.
-GRID_CHOICES: dict[str, tuple[str, ...]] = {
-    "orientation": ("pointy", "flat"),
-    "shifted": ("odd", "even"),
-    "rows_grow": ("north", "south"),
-    "id_format": ("RRCC", "CCRR"),
-}
-GRID_KEYS = ("columns", "rows", "first_column", "first_row", "hex_width_in", *GRID_CHOICES)
+# The [grid] table is map.toml's, read by the same function, so a designer copies it either way.
+GRID_KEYS = (
+    "columns",
+    "rows",
+    "orientation",
+    "shifted",
+    "rows_grow",
+    "id_format",
+    "first_column",
+    "first_row",
+    "hex_width_in",
+)
 TOP_KEYS = ("grid", "fit", "classify", "anchor", "expect")
 FIT_KEYS = ("projection", "model", "max_residual")
 CLASSIFY_KEYS = ("samples", "coastal_from", "land_from", "sea", "coastal", "land")
@@ -121,7 +127,7 @@ def parse_spec(text: str, file: str, diags: Diagnostics) -> GeoSpec | None:
     tt = TomlText(text)
     r = _Reader(file, tt, diags)
     r.unknown_keys(data, TOP_KEYS, None, "top level")
-    grid = r.grid(data.get("grid"))
+    grid = r.grid(data)
     fit = r.table(data, "fit", FIT_KEYS)
     projection = r.choice(fit, "projection", PROJECTIONS, "fit")
     model = r.choice(fit, "model", MODELS, "fit")
@@ -242,37 +248,13 @@ class _Reader:
             return default
         return v
 
-    def grid(self, g: object) -> HexGrid | None:
-        if not isinstance(g, dict):
-            self.error(None, "missing [grid] table", hint="copy [grid] from the map.toml")
-            return None
-        gl = self.tt.table_start("grid")
-        self.unknown_keys(g, GRID_KEYS, gl, "[grid]")
-        cols = self.integer(g, "columns", "grid", 0, 1, 99) if "columns" in g else 0
-        rows = self.integer(g, "rows", "grid", 0, 1, 99) if "rows" in g else 0
-        for key in ("columns", "rows"):
-            if key not in g:
-                self.error(gl, f"[grid] is missing {key!r}")
-        picked = {k: self.choice(g, k, allowed, "grid") for k, allowed in GRID_CHOICES.items()}
-        first_col = self.integer(g, "first_column", "grid", 1, 0, 99)
-        first_row = self.integer(g, "first_row", "grid", 1, 0, 99)
-        if "hex_width_in" in g:
-            self.number(g, "hex_width_in", "grid", 1.0, 0.2, 4.0)
-        if not cols or not rows:
-            return None
-        if first_col + cols - 1 > 99 or first_row + rows - 1 > 99:
-            self.error(gl, "the grid does not fit two-digit hex ids")
-            return None
-        return HexGrid(
-            columns=cols,
-            rows=rows,
-            orientation=picked["orientation"],  # type: ignore[arg-type]
-            shifted=picked["shifted"],  # type: ignore[arg-type]
-            rows_grow=picked["rows_grow"],  # type: ignore[arg-type]
-            id_format=picked["id_format"],  # type: ignore[arg-type]
-            first_column=first_col,
-            first_row=first_row,
-        )
+    def grid(self, data: dict[str, Any]) -> HexGrid | None:
+        """``[grid]``, read by the module source's own reader (``referee/source/maps.py``), so
+        the keys, defaults and messages are those of ``map.toml``."""
+        g = data.get("grid")
+        if isinstance(g, dict):
+            self.unknown_keys(g, GRID_KEYS, self.tt.table_start("grid"), "[grid]")
+        return load_grid(Ctx(Path("."), self.diags), self.file, self.tt, data)
 
     def _blocks(self, data: dict[str, Any], name: str) -> list[tuple[dict[str, Any], int | None]]:
         items = data.get(name, [])

@@ -135,7 +135,7 @@ def test_inconsistent_anchors_are_refused(tmp_path: Path) -> None:
 
 def test_bad_input_exits_1_with_file_line_col(tmp_path: Path) -> None:
     cases = {
-        ('id_format = "RRCC"', 'id_format = "RCRC"'): ":9:1: error: [grid] id_format must be",
+        ('id_format = "RRCC"', 'id_format = "RCRC"'): ":9: error: [grid] id_format must be",
         ('hex = "0807"', 'hex = "0817"'): ":23:8: error: [[anchor]] hex 0817 is off the map",
         ("lat = 36.0143", 'lat = "36.0143'): ":25:15: error: malformed TOML",
     }

@@ -67,7 +67,7 @@ def test_malformed_toml_has_line_and_column() -> None:
 def test_unknown_numbering_is_reported_at_its_line() -> None:
     spec, msgs = _parse(GOOD.replace('id_format = "CCRR"', 'id_format = "CRCR"'))
     assert spec is None
-    assert any(m.startswith("a.toml:6:1: error: [grid] id_format must be one of") for m in msgs)
+    assert any(m.startswith("a.toml:6: error: [grid] id_format must be one of") for m in msgs)
 
 
 def test_anchor_off_the_grid_names_line_and_column() -> None:
