@@ -117,7 +117,7 @@ def run(
     try:
         text = read_text(anchors_file, display=str(anchors_file), limit=1024 * 1024)
     except UnsafeInput as exc:
-        raise UserError(str(exc), hint="name the anchors TOML file") from None
+        raise UserError(str(exc)) from None
     diags = Diagnostics()
     spec = parse_spec(text, str(anchors_file), diags)
     for d in diags.items:
