@@ -119,3 +119,13 @@ def test_north_bearing_and_scale_of_a_north_up_fit() -> None:
     fit = fit_grid(grid, a, projection="equirectangular")
     assert fit.north_bearing() == pytest.approx(0.0, abs=1e-9)
     assert fit.hex_width_km() == pytest.approx(math.radians(1) * 6371.0088, rel=1e-9)
+
+
+def test_a_weight_0_anchor_does_not_move_the_fit_but_is_reported() -> None:
+    _, anchors = _true_fit(["0303", "2807", "1222", "0619"])
+    stray = Anchor("1515", anchors[0].lat, anchors[0].lon, name="stray", weight=0.0)
+    fit = fit_grid(GRID, [*anchors, stray], projection="mercator")
+    assert max(r.hexes for r in fit.residuals[:4]) < 1e-6
+    assert fit.residuals[4].anchor.name == "stray" and fit.residuals[4].lands_in == "0303"
+    with pytest.raises(FitError, match="weight 0"):
+        fit_grid(GRID, [Anchor(a.hex, a.lat, a.lon, weight=0.0) for a in anchors])
