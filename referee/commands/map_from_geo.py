@@ -104,7 +104,7 @@ def run(
     from referee.geo.classify import classify, picture_text, unmet
     from referee.geo.fit import FitError, fit_grid
     from referee.geo.landmask import load_globe
-    from referee.geo.preview import page_outline
+    from referee.geo.preview import page_places
     from referee.geo.spec import parse_spec
     from referee.safeio import UnsafeInput, read_text, write_bytes_atomic, write_text_atomic
     from referee.source.diagnostics import Diagnostics
@@ -155,7 +155,7 @@ def run(
 
     cover = [(lat, lon) for _, lat, lon in sample_places(fit, spec.classify.samples)]
     if png is not None:
-        cover += page_outline(fit)
+        cover += page_places(fit)
     mask = load_globe(cover)
     classified = classify(fit, mask, spec.classify)
     failed = unmet(fit, classified, spec.expectations)

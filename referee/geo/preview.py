@@ -42,19 +42,16 @@ def _margin(fit: GridFit, hex_px: int) -> float:
     return float(MARGIN + (math.ceil(need * hex_px) + 20 if need > 0 else 0))
 
 
-def page_outline(fit: GridFit, step: float = 0.25) -> list[tuple[float, float]]:
-    """Places along the edge of the page (hex width 1, plus a one-hex margin), for the land
-    mask band to cover everything the preview draws."""
+def page_places(fit: GridFit, step: float = 0.5) -> list[tuple[float, float]]:
+    """Places on a lattice over the whole page (hex width 1, plus a one-hex margin), for the
+    land-mask band to cover everything the preview draws, even a map around a pole."""
     w, h = fit.grid.pixel_size()
-    out = []
     n_x, n_y = int((w + 2) / step) + 1, int((h + 2) / step) + 1
-    for i in range(n_x + 1):
-        x = -1 + i * (w + 2) / n_x
-        out += [fit.latlon_of(x, -1), fit.latlon_of(x, h + 1)]
-    for j in range(n_y + 1):
-        y = -1 + j * (h + 2) / n_y
-        out += [fit.latlon_of(-1, y), fit.latlon_of(w + 1, y)]
-    return out
+    return [
+        fit.latlon_of(-1 + i * (w + 2) / n_x, -1 + j * (h + 2) / n_y)
+        for j in range(n_y + 1)
+        for i in range(n_x + 1)
+    ]
 
 
 def preview_png(
@@ -147,7 +144,7 @@ def graticule_step(span_degrees: float) -> float:
 
 def _graticule(draw: ImageDraw.ImageDraw, fit: GridFit, hex_px: int, margin: float) -> None:
     """Parallels and meridians at round intervals, as thin blue lines."""
-    outline = page_outline(fit, step=1.0)
+    outline = page_places(fit, step=1.0)
     lon0 = fit.projection.lon0
     lats = [la for la, _ in outline]
     rel = [wrap_longitude(lo - lon0) for _, lo in outline]
