@@ -1,24 +1,32 @@
 """``referee map-from-geo ANCHORS.toml``: a first map picture from real geography.
 
 The CLI edge of :mod:`referee.geo`: read the anchors file, fit, refuse a bad fit, classify
-every hex from the land mask, write the picture (and the preview, and the places). Exit codes:
-0 written; 1 bad input (a problem in the anchors file, too few or inconsistent anchors, an
-unmet ``[[expect]]`` with ``--strict``), nothing written; 2 usage (missing file, bad option,
-the land-mask package not installed).
+every hex from the land mask, write the picture (and the preview, and the places). Exit codes
+as every command (docs/ci.md): 0 written; 1 problems in the input (the anchors file, too few
+or inconsistent anchors, an unmet ``[[expect]]`` with ``--strict``), nothing written; 2 the
+command could not run (a missing or unreadable file, a bad option, the land mask not
+installed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from referee.commands.common import (
+    EXIT_PROBLEMS,
+    Format,
+    format_option,
+    json_option,
+    quiet_option,
+)
 from referee.errors import UserError
 
 if TYPE_CHECKING:
+    from referee.geo.classify import Classified
     from referee.geo.fit import GridFit
     from referee.geo.spec import Expectation, GeoSpec
 
@@ -41,117 +49,223 @@ def register(app: typer.Typer) -> None:
     @app.command("map-from-geo")
     def map_from_geo(
         anchors_file: Path = typer.Argument(
-            ..., help="TOML file: [grid] (as in map.toml) and [[anchor]] hexes with lat/lon."
+            ...,
+            metavar="ANCHORS.toml",
+            help="[grid] (as in map.toml) and [[anchor]] hexes with lat/lon; - reads stdin.",
         ),
-        output: Path | None = typer.Option(
-            None, "-o", "--output", help="Write the map picture here (default: standard output)."
+        out: Path = typer.Option(
+            Path("-"),
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="Where to write the map picture (map.txt); - is standard output.",
         ),
         png: Path | None = typer.Option(
-            None, "--png", help="Also draw a preview: classification, coastline, anchors."
+            None,
+            "--png",
+            metavar="FILE.png",
+            help="Also draw a preview: classification, coastline, anchors.",
         ),
         places: Path | None = typer.Option(
-            None, "--places", help="Also write the named anchors as [[place]] tables for map.toml."
+            None,
+            "--places",
+            metavar="FILE",
+            help="Also write the named anchors as [[place]] tables for map.toml.",
         ),
         projection: str | None = typer.Option(
-            None, help="stereographic (default), mercator or equirectangular; overrides [fit]."
+            None,
+            metavar="NAME",
+            help="stereographic (the default), mercator or equirectangular; overrides [fit].",
         ),
         model: str | None = typer.Option(
-            None, help="similarity (default: scale, rotation, shift) or affine; overrides [fit]."
+            None,
+            metavar="NAME",
+            help="similarity (the default: scale, rotation, shift) or affine; overrides [fit].",
         ),
         max_residual: float | None = typer.Option(
             None,
             min=0.01,
-            help="Refuse the fit when an anchor lies farther than this from its hex's centre, "
-            "in hexes (default 1.0).",
+            metavar="HEXES",
+            help="Refuse the fit when an anchor lies farther than this from its hex's centre "
+            "(1.0 unless [fit] says).",
         ),
         samples: int | None = typer.Option(
             None,
             min=0,
             max=12,
-            help="Rings of sample points per hex: 1+3n(n+1) points (default 3, i.e. 37 points).",
+            metavar="N",
+            help="Rings of sample points per hex, 1+3N(N+1) points (3, i.e. 37 points, unless "
+            "[classify] says).",
         ),
         coastal_from: float | None = typer.Option(
-            None, min=0.0, max=1.0, help="Land fraction from which a hex is coastal (default 0.1)."
+            None,
+            min=0.0,
+            max=1.0,
+            metavar="FRACTION",
+            help="Land fraction from which a hex is coastal (0.1 unless [classify] says).",
         ),
         land_from: float | None = typer.Option(
-            None, min=0.0, max=1.0, help="Land fraction from which a hex is land (default 0.9)."
+            None,
+            min=0.0,
+            max=1.0,
+            metavar="FRACTION",
+            help="Land fraction from which a hex is land (0.9 unless [classify] says).",
         ),
-        hex_px: int = typer.Option(40, "--hex-px", min=12, max=200, help="Preview hex width."),
+        hex_px: int = typer.Option(
+            40, "--hex-px", min=12, max=200, metavar="PIXELS", help="Preview hex width."
+        ),
         strict: bool = typer.Option(
             False, "--strict", help="Exit 1 and write nothing when an [[expect]] is not met."
         ),
+        fmt: Format = format_option(Format),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print only errors and warnings."),
     ) -> None:
         """Fit a projection to anchor hexes; write a text map picture of sea, coastal and land
-        hexes from the NOAA GLOBE land mask.
+        hexes from the NOAA GLOBE land mask (docs/module-source.md).
 
-        Exits 0 when written, 1 on bad input (anchors file, inconsistent anchors), 2 on usage.
+        Exits 0 when written; 1 on problems in the anchors file, too few or inconsistent
+        anchors (each with its residual in hexes), or an unmet [[expect]] with --strict, and
+        then writes nothing; 2 on bad usage, an unreadable file or no land mask installed.
         """
+        from referee.commands.common import output_format
+
+        how = output_format(fmt, as_json)
         opts = Options(
             projection, model, max_residual, samples, coastal_from, land_from, hex_px, strict
         )
-        raise typer.Exit(run(anchors_file, output, png, places, opts))
+        raise typer.Exit(run(anchors_file, out, png, places, opts, how=how, quiet=quiet))
+
+
+@dataclass(slots=True)
+class Report:
+    """Where the messages go: text for people, GitHub annotations, or one JSON object at the
+    end. When the picture goes to standard output, text goes to standard error."""
+
+    how: str
+    quiet: bool
+    to_err: bool
+    shown: str
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+
+    def problem(
+        self,
+        severity: str,
+        message: str,
+        line: int | None = None,
+        col: int | None = None,
+        hint: str | None = None,
+        file: str | None = None,
+    ) -> None:
+        from referee.commands.common import github_annotation
+
+        where = file or self.shown
+        self.problems.append(
+            {"severity": severity, "file": where, "line": line, "col": col}
+            | {"message": message, "hint": hint}
+        )
+        tail = f" (hint: {hint})" if hint else ""
+        if self.how == "github":
+            typer.echo(
+                github_annotation(
+                    severity,
+                    message + tail,
+                    file=where,
+                    line=line,
+                    col=col,
+                    title="referee map-from-geo",
+                ),
+                err=self.to_err,
+            )
+        elif self.how == "text":
+            pos = "".join(f":{n}" for n in (line, col if line else None) if n is not None)
+            typer.echo(f"{where}{pos}: {severity}: {message}{tail}", err=True)
+
+    def say(self, text: str) -> None:
+        if self.how == "text" and not self.quiet:
+            typer.echo(text, err=self.to_err)
+
+    def done(self, code: int, summary: str) -> int:
+        """Print the last line (or the JSON object) and hand back the exit code."""
+        from referee.commands.common import print_json
+
+        if self.how == "json":
+            print_json(
+                self.result
+                | {"ok": code == 0, "summary": summary, "anchors_file": self.shown}
+                | {"errors": [p for p in self.problems if p["severity"] == "error"]}
+                | {"warnings": [p for p in self.problems if p["severity"] == "warning"]}
+            )
+        elif code != 0:
+            typer.echo(f"{self.shown}: {summary}", err=True)
+        else:
+            self.say(summary)
+        return code
 
 
 def run(
     anchors_file: Path,
-    output: Path | None,
+    out: Path,
     png: Path | None,
     places: Path | None,
     opts: Options,
-    echo: Callable[..., Any] = typer.echo,
+    *,
+    how: str = "text",
+    quiet: bool = False,
 ) -> int:
     """Do the whole job; return the exit code. UserError (exit 2) for usage problems."""
-    from referee.geo.classify import classify, picture_text, unmet
+    from referee.commands.common import is_stdio, read_input_text, shown_name, write_output
+    from referee.geo.classify import classify, picture_text, sample_places, unmet
     from referee.geo.fit import FitError, fit_grid
     from referee.geo.landmask import load_globe
-    from referee.geo.preview import page_places
+    from referee.geo.preview import page_places, preview_png
     from referee.geo.spec import parse_spec
-    from referee.safeio import UnsafeInput, read_text, write_bytes_atomic, write_text_atomic
     from referee.source.diagnostics import Diagnostics
 
-    # the report goes where the picture does not
-    to_err = output is None
-    say = lambda text="": echo(text, err=to_err)  # noqa: E731
-
-    shown = anchors_file.name
-    try:
-        text = read_text(anchors_file, display=str(anchors_file), limit=1024 * 1024)
-    except UnsafeInput as exc:
-        raise UserError(str(exc)) from None
+    if is_stdio(out) and how != "text":
+        raise UserError(
+            f"the picture (-o -) and --format {how} both want standard output",
+            hint="write the picture to a file with -o map.txt",
+        )
+    for option, path in (("--png", png), ("--places", places)):
+        if path is not None and is_stdio(path):
+            raise UserError(f"{option} needs a file name, not -")
+    shown = shown_name(anchors_file)
+    rep = Report(how, quiet, is_stdio(out), shown)
+    text = read_input_text(anchors_file, 1024 * 1024)
     diags = Diagnostics()
-    spec = parse_spec(text, str(anchors_file), diags)
+    spec = parse_spec(text, shown, diags)
     for d in diags.items:
-        echo(str(d), err=True)
+        rep.problem(d.severity, d.message, d.line, d.col, d.hint, d.file)
     if spec is None:
-        echo(f"{anchors_file}: {len(diags.errors)} error(s); nothing written", err=True)
-        return 1
+        n = len(diags.errors)
+        return rep.done(EXIT_PROBLEMS, f"{n} error{'s' if n != 1 else ''}; nothing written")
     spec = _with_options(spec, opts)
     try:
         fit = fit_grid(spec.grid, list(spec.anchors), spec.projection, spec.model)
     except FitError as exc:
-        echo(f"{anchors_file}: error: {exc}; nothing written", err=True)
-        return 1
+        rep.problem("error", str(exc))
+        return rep.done(EXIT_PROBLEMS, "no fit; nothing written")
+    rep.result["fit"] = fit_json(fit)
     for line in fit_report(fit):
-        say(line)
+        rep.say(line)
     bad = [r for r in fit.residuals if r.hexes > spec.max_residual]
-    if bad:
-        for r in bad:
-            echo(
-                f"{anchors_file}:{r.anchor.line}:1: error: anchor {r.anchor.hex} "
-                f"{r.anchor.name or ''} is {r.hexes:.2f} hexes from its place after the fit "
-                f"(limit {spec.max_residual:g}); the anchors are inconsistent",
-                err=True,
-            )
-        worst = max(bad, key=lambda r: r.hexes).anchor
-        echo(
-            f"{anchors_file}: refused; nothing written (hint: the worst is {worst.hex} "
-            f"{worst.name}: check its hex id and coordinates, or try --model affine or another "
-            "--projection)",
-            err=True,
+    for r in bad:
+        rep.problem(
+            "error",
+            f"anchor {r.anchor.hex} {r.anchor.name or ''} is {r.hexes:.2f} hexes from its place "
+            f"after the fit (limit {spec.max_residual:g}); the anchors are inconsistent",
+            r.anchor.line,
+            1,
         )
-        return 1
-
-    from referee.geo.classify import sample_places
+    if bad:
+        worst = max(bad, key=lambda r: r.hexes).anchor
+        return rep.done(
+            EXIT_PROBLEMS,
+            f"refused; nothing written (hint: the worst is {worst.hex} {worst.name}: check its "
+            "hex id and coordinates, or try --model affine or another --projection)",
+        )
 
     cover = [(lat, lon) for _, lat, lon in sample_places(fit, spec.classify.samples)]
     if png is not None:
@@ -160,38 +274,35 @@ def run(
     classified = classify(fit, mask, spec.classify)
     failed = unmet(fit, classified, spec.expectations)
     for e, found in failed:
-        echo(
-            f"{anchors_file}:{e.line}:1: {'error' if opts.strict else 'warning'}: hex {e.hex} "
-            f"should be {_wanted(e)}{f' ({e.note})' if e.note else ''} but {found}",
-            err=True,
+        rep.problem(
+            "error" if opts.strict else "warning",
+            f"hex {e.hex} should be {_wanted(e)}{f' ({e.note})' if e.note else ''} but {found}",
+            e.line,
+            1,
         )
+    rep.result["map"] = map_json(classified, spec, len(failed))
     if failed and opts.strict:
-        echo(f"{anchors_file}: {len(failed)} expectation(s) not met; nothing written", err=True)
-        return 1
-    header = picture_header(shown, fit, spec)
-    picture = picture_text(fit, classified, spec.classify, header)
+        return rep.done(EXIT_PROBLEMS, f"{len(failed)} expectation(s) not met; nothing written")
+    picture = picture_text(fit, classified, spec.classify, picture_header(shown, fit, spec))
     preview = None
     if png is not None:
-        from referee.geo.preview import preview_png
-
         preview = preview_png(fit, classified, mask, spec.expectations, hex_px=opts.hex_px)
-    if output is None:
-        echo(picture, nl=False)
-    else:
-        write_text_atomic(output, picture)
+    write_output(out, picture)
     if preview is not None and png is not None:
-        write_bytes_atomic(png, preview)
+        write_output(png, preview)
     if places is not None:
-        write_text_atomic(places, places_toml(fit))
+        write_output(places, places_toml(fit))
+    rep.result |= {"out": str(out), "png": str(png) if png else None}
+    rep.result |= {"places": str(places) if places else None}
     counts = classified.counts()
     met = len(spec.expectations) - len(failed)
-    say(
+    return rep.done(
+        0,
         f"map: {counts['sea']} sea, {counts['coastal']} coastal, {counts['land']} land hexes"
         + (f"; {met}/{len(spec.expectations)} expectations met" if spec.expectations else "")
-        + (f" -> {output}" if output else "")
-        + (f"; preview {png}" if png else "")
+        + ("" if is_stdio(out) else f" -> {out}")
+        + (f"; preview {png}" if png else ""),
     )
-    return 0
 
 
 def _wanted(e: Expectation) -> str:
@@ -259,6 +370,36 @@ def fit_report(fit: GridFit) -> list[str]:
     return out
 
 
+def fit_json(fit: GridFit) -> dict[str, Any]:
+    p = fit.projection
+    return {
+        "projection": p.kind,
+        "model": fit.model,
+        "centre": [round(p.lat0, 6), round(p.lon0, 6)],
+        "hex_km": round(fit.hex_width_km(), 3),
+        "north_bearing": round(fit.north_bearing(), 3),
+        "anchors": [
+            {
+                "hex": r.anchor.hex,
+                "name": r.anchor.name,
+                "lat": r.anchor.lat,
+                "lon": r.anchor.lon,
+                "residual": round(r.hexes, 4),
+                "lands_in": r.lands_in,
+                "line": r.anchor.line,
+            }
+            for r in fit.residuals
+        ],
+    }
+
+
+def map_json(classified: Classified, spec: GeoSpec, unmet_count: int) -> dict[str, Any]:
+    return {
+        "counts": classified.counts(),
+        "expectations": {"total": len(spec.expectations), "unmet": unmet_count},
+    }
+
+
 def picture_header(anchors_name: str, fit: GridFit, spec: GeoSpec) -> list[str]:
     """The comment lines at the top of the picture: how it was made, so it can be remade."""
     from referee.geo.landmask import DATA_NAME
@@ -268,7 +409,7 @@ def picture_header(anchors_name: str, fit: GridFit, spec: GeoSpec) -> list[str]:
     worst = fit.worst()
     centre = _deg(fit.projection.lat0, fit.projection.lon0)
     lines = [
-        f"Made by `referee map-from-geo {anchors_name}` from the {DATA_NAME}.",
+        f"Made by `referee map-from-geo {Path(anchors_name).name}` from the {DATA_NAME}.",
         f"Fit: {fit.projection.kind} {fit.model}, centre {centre}, "
         f"hex {fit.hex_width_km():.1f} km, north {fit.north_bearing():.1f} deg clockwise, "
         f"worst anchor {worst.hexes:.2f} hex ({worst.anchor.hex})."
@@ -283,7 +424,7 @@ def picture_header(anchors_name: str, fit: GridFit, spec: GeoSpec) -> list[str]:
 
 
 def places_toml(fit: GridFit) -> str:
-    """``[[place]]`` tables (the map.toml form) for every named anchor, in file order."""
+    """``[[place]]`` tables (the map.toml form) for every named on-map anchor, in file order."""
     out = ["# Named anchors of referee map-from-geo, as map.toml [[place]] tables.", ""]
     for r in fit.residuals:
         if not r.anchor.name or r.anchor.off_map:

@@ -202,3 +202,34 @@ def test_denmark_strait_example_is_up_to_date(tmp_path: Path) -> None:
     # the places the text names are ports or bases on the coast, the retreat edge is open
     assert [terrain[h] for h in ("2806", "2814", "0918", "2224", "3001")] == list("cccc.")
     assert (tmp_path / "p.toml").read_text() == (DENMARK / "places.toml").read_text()
+
+
+def test_json_github_quiet_and_standard_input(tmp_path: Path) -> None:
+    import json
+
+    out = tmp_path / "map.txt"
+    r = _run(str(GIBRALTAR), "-o", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["ok"] is True and data["errors"] == [] and data["out"] == str(out)
+    assert [a["hex"] for a in data["fit"]["anchors"]] == ["1112", "0807", "0513", "0203"]
+    assert max(a["residual"] for a in data["fit"]["anchors"]) < 0.5
+    assert data["map"]["counts"] == {"sea": 109, "coastal": 30, "land": 53}
+    # the anchors file from standard input, quiet: nothing printed, the same picture
+    r = RUN.invoke(
+        app, ["map-from-geo", "-", "-o", str(tmp_path / "s.txt"), "-q"], input=GIBRALTAR.read_text()
+    )
+    assert r.exit_code == 0 and r.output == ""
+    body = (tmp_path / "s.txt").read_text().split("[terrain]")[1]
+    assert body == out.read_text().split("[terrain]")[1]
+    # refused anchors as GitHub annotations, and as JSON
+    bad = _variant(tmp_path, "lat = 36.1408\nlon = -5.3536", "lat = 35.7595\nlon = -5.8340")
+    r = _run(str(bad), "-o", str(tmp_path / "x.txt"), "--format", "github")
+    assert r.exit_code == 1
+    assert f"::error file={bad},line=16,col=1,title=referee map-from-geo::anchor 1112" in r.stdout
+    r = _run(str(bad), "-o", str(tmp_path / "x.txt"), "--json")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 1 and data["ok"] is False and len(data["errors"]) == 4
+    # the picture and a report format cannot share standard output
+    r = _run(str(GIBRALTAR), "--json")
+    assert r.exit_code != 0 and "both want standard output" in str(r.exception)
