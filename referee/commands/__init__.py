@@ -11,4 +11,5 @@ COMMAND_MODULES: list[str] = [
     "options",
     "vocabulary",
     "vsav",
+    "map_from_geo",
 ]
