@@ -137,9 +137,7 @@ def public_view(ruleset: Any, module: Module, state: GameState) -> GameState:
     if not views:
         return state
     first = views[0]
-    units = {
-        k: u for k, u in first.units.items() if all(v.units.get(k) == u for v in views[1:])
-    }
+    units = {k: u for k, u in first.units.items() if all(v.units.get(k) == u for v in views[1:])}
     stacks = {
         h: tuple(x for x in ids if x in units)
         for h, ids in first.stacks.items()

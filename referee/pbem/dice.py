@@ -190,9 +190,7 @@ def check_rolls(
             continue
         if value != want:
             what = "hidden roll" if r.get("hidden_from") else "roll"
-            problems.append(
-                f"{what} {index} ({r.get('purpose', '')}): recorded {value}, is {want}"
-            )
+            problems.append(f"{what} {index} ({r.get('purpose', '')}): recorded {value}, is {want}")
         elif (
             deriv.get("hmac") != mac
             or deriv.get("attempt") != attempt

@@ -139,9 +139,11 @@ def hidden_turn_files(
     if picture_dpi > 0:
         seen_before = None if before is None else public_view(ruleset, module, before)
         files["position.png"] = position_png(
-            module, seen_before, public_view(ruleset, module, state), _events(events, None), (
-                picture_dpi
-            )
+            module,
+            seen_before,
+            public_view(ruleset, module, state),
+            _events(events, None),
+            (picture_dpi),
         )
         files["report.html"] = render_html(
             module, pub, rsha, public_view(ruleset, module, state).to_json(), "position.png"
@@ -211,8 +213,6 @@ def side_positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[s
 
     table = _vassal_table(module)
     return {
-        f"position-{slug(s.id)}.vsav": position_vsav_bytes(
-            table, ruleset.view(module, state, s.id)
-        )
+        f"position-{slug(s.id)}.vsav": position_vsav_bytes(table, ruleset.view(module, state, s.id))
         for s in module.sides
     }
