@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset, public_view
+from referee.engine.ruleset import Ruleset, public_view, referee_sides
 from referee.pbem import commitments as cm
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
@@ -42,7 +42,16 @@ from referee.pbem.reports import render_html, render_markdown
 from referee.source.model import Module
 
 SECRETS_FORMAT = "referee-step-secret/1"
-PUBLIC_ORDERS_KEYS = ("side", "signer", "turn", "phase", "answers", "commitment", "sealed")
+PUBLIC_ORDERS_KEYS = (
+    "side",
+    "signer",
+    "turn",
+    "phase",
+    "answers",
+    "commitment",
+    "sealed",
+    "dice_key",
+)
 
 
 def public_orders(orders: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -189,7 +198,7 @@ def public_renderings(
             module, public, rsha, public_view(ruleset, module, state).to_json()
         ).encode()
     }
-    for s in module.sides:
+    for s in player_sides(module, ruleset):
         seen = ruleset.view(module, state, s.id)
         rep = side_record(record, public, s.id, seen)
         name = slug(s.id)
@@ -214,5 +223,12 @@ def side_positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[s
     table = _vassal_table(module)
     return {
         f"position-{slug(s.id)}.vsav": position_vsav_bytes(table, ruleset.view(module, state, s.id))
-        for s in module.sides
+        for s in player_sides(module, ruleset)
     }
+
+
+def player_sides(module: Module, ruleset: Ruleset) -> list[Any]:
+    """The sides with a player: a side the ruleset plays itself gets no view, which would
+    only publish what it hides."""
+    automatic = referee_sides(ruleset)
+    return [s for s in module.sides if s.id not in automatic]
