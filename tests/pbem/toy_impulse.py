@@ -154,7 +154,8 @@ class ImpulseRuleset:
             )
             state = toys_common.moved(state, unit, to)
             watchers = [
-                e for e in state.units.values()
+                e
+                for e in state.units.values()
                 if e.side == "Soviet" and e.location and grid.distance(e.location, to) <= 1
             ]
             if not watchers:

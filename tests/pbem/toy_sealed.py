@@ -136,9 +136,7 @@ class SealedRuleset:
             r = dice.roll(6, f"search for {uid}", "S3", hidden_from=(searcher,))
             if r >= 5:
                 events.append(
-                    Event(
-                        "detect", "S3", f"{uid} detected at {u.location}", {"unit": uid}
-                    )
+                    Event("detect", "S3", f"{uid} detected at {u.location}", {"unit": uid})
                 )
                 state = state.with_data(detected=[*state.data.get("detected", []), uid])
             else:

@@ -155,17 +155,18 @@ class SolitaireRuleset:
         steps = sorted(
             grid.neighbours(g["hex"]), key=lambda h: min(grid.distance(h, n) for n in nato)
         )
-        best = [h for h in steps if min(grid.distance(h, n) for n in nato) == min(
-            grid.distance(steps[0], n) for n in nato
-        )]
+        best = [
+            h
+            for h in steps
+            if min(grid.distance(h, n) for n in nato)
+            == min(grid.distance(steps[0], n) for n in nato)
+        ]
         to = best[0]
         if len(best) > 1:
             to = best[dice.roll(len(best), "SBG-1 tie", "C6", hidden_from=("NATO",)) - 1]
         groups = dict(state.data["groups"])
         groups[GROUP] = {**g, "hex": to}
-        events.append(
-            Event("move", "C6", f"{GROUP} to {to}", {"from": g["hex"], "to": to})
-        )
+        events.append(Event("move", "C6", f"{GROUP} to {to}", {"from": g["hex"], "to": to}))
         state = state.with_data(groups=groups)
         for uid in GROUP_UNITS:
             state = toys_common.moved(state, uid, to)
@@ -177,7 +178,9 @@ class SolitaireRuleset:
         groups = dict(state.data["groups"])
         groups[group] = {**groups[group], "revealed": True}
         at = groups[group]["hex"]
-        units = sorted(u.id for u in state.units.values() if u.location == at and u.side == "Soviet")
+        units = sorted(
+            u.id for u in state.units.values() if u.location == at and u.side == "Soviet"
+        )
         events.append(
             Event("reveal", rule, f"{group} revealed: {', '.join(units)}", {"units": units})
         )
