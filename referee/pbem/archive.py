@@ -15,6 +15,12 @@
         state.json               the position after this step
         manifest.json            SHA-256 of every file of the folder (signed: manifest.json.sig)
       .gitignore                 ignores .lock and unfinished turns/.tmp-* folders
+                                 (and secret/, in a game with commitments)
+      secret/                    a game with commitments only: the referee-only part, never
+                                 published (full positions, full records, sealed orders,
+                                 hidden seeds); in a game hiding information the current
+                                 position is secret/state.json and turn folders hold none
+      revealed/                  what `referee reveal` released: a copy of secret/turns/
 
 Reading is defensive: an archive may come from anyone (``referee verify``), so files are size
 limited, symlinks are refused and folder names must match the numbering scheme.
