@@ -129,7 +129,8 @@ class CommittedDice:
         the referee-only part of the archive until ``referee reveal`` (``docs/dice.md``)."""
         if self.hidden_seed is None:
             raise RuntimeError(
-                f"a hidden roll ({purpose}) in a game without a hidden-dice commitment"
+                f"a hidden roll ({purpose}) in a game whose ruleset hides nothing "
+                "(a ruleset that hides rolls declares hides_information = True)"
             )
         value, attempt, mac = derive(self.hidden_seed, self._orders_raw, index, sides)
         self.rolls.append(

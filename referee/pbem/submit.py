@@ -153,7 +153,7 @@ def committed_step(
         if not hides:
             orders["file"] = f"orders-{slug(side)}.txt"
         orders["dice_key"] = cm.sealed_key(commits)
-        dice = dicemod.CommittedDice(seed, k, orders["dice_key"], hseed)
+        dice = dicemod.CommittedDice(seed, k, orders["dice_key"], hseed if hides else None)
         outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
         refuse_outcome(env, outcome)
         title = f"Game-Turn {state.turn}, sealed orders of {', '.join(sorted(commits))} opened"
@@ -164,7 +164,7 @@ def committed_step(
             public_extra[f"orders-{slug(side)}.txt"] = stored.encode()
     else:
         orders["dice_key"] = orders["commitment"] if hides else env.sha256
-        dice = dicemod.CommittedDice(seed, k, orders["dice_key"], hseed)
+        dice = dicemod.CommittedDice(seed, k, orders["dice_key"], hseed if hides else None)
         outcome = rs.resolve(module, state, doc, dice)
         refuse_outcome(env, outcome)
         answering = d.kind == "answer"

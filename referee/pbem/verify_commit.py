@@ -482,7 +482,7 @@ def _resolve(
         violations = rs.validate(module, state, docs[s])
         if violations:
             raise VerifyFailure(f, "replay", f"the orders break the rules: {violations[0]}")
-    dice = dicemod.CommittedDice(seed, t.sequence, key, hseed)
+    dice = dicemod.CommittedDice(seed, t.sequence, key, hseed if w.cfg.hides_information else None)
     if (record.get("orders") or {}).get("sealed") == "resolved":
         outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
     else:
