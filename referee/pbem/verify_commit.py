@@ -38,10 +38,15 @@ from referee.source.model import Module
 class _Walk:
     """What the walk through the turn folders carries from one step to the next."""
 
-    def __init__(self, archive: Archive, cfg: GameConfig, hidden_root: Path | None) -> None:
+    def __init__(self, archive: Archive, cfg: GameConfig) -> None:
         self.archive = archive
         self.cfg = cfg
-        self.hidden_root = hidden_root  # revealed/turns (or secret/turns), when present
+        # where a step's hidden part is looked for: what `reveal` released, then (on the
+        # referee's own copy) the referee-only part
+        self.hidden_roots = [
+            p for p in (archive.revealed / "turns", archive.secret / "turns") if p.is_dir()
+        ]
+        self.hidden_from: dict[str, int] = {}  # root label -> steps checked from it
         self.prev_sha: str | None = None
         self.prev_public: dict[str, Any] | None = None
         self.prev_seed = bytes.fromhex(cfg.dice_head)
@@ -67,12 +72,7 @@ def verify_committed(
     upto: int | None,
 ) -> Verified:
     hides = cfg.hides_information
-    source = None
-    for folder, label in ((archive.revealed, "revealed/"), (archive.secret, "secret/")):
-        if (folder / "turns").is_dir():
-            source = (folder / "turns", label)
-            break
-    w = _Walk(archive, cfg, source[0] if source else None)
+    w = _Walk(archive, cfg)
     for t in turns:
         _step(w, t, toml_sha, module, rs, hides)
     out = Verified(
@@ -90,9 +90,10 @@ def verify_committed(
             "step(s): signatures, the hash chain, the dice seed chain and every public roll "
             "were checked; hidden rolls, commitments and the replay wait for `referee reveal`"
         )
-    elif source is not None and hides:
+    if hides and w.hidden_from:
+        where = " and ".join(f"{k} ({n} step(s))" for k, n in sorted(w.hidden_from.items()))
         out.notes.append(
-            f"hidden part checked from {source[1]}: {w.hidden_rolls} hidden roll(s), every "
+            f"hidden part checked from {where}: {w.hidden_rolls} hidden roll(s), every "
             "commitment and the replay"
         )
     if w.skipped_render:
@@ -147,7 +148,9 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
     if record is not None:
         new = _replay(w, t, rep, record, module, rs, hseed, secret, hides)
         if new.canonical().encode() != state_bytes:
-            where = f"{_label(w)}{t.name}/state.json" if hides else f"{base}/state.json"
+            where = (
+                f"{w.archive.rel(secret)}/state.json" if secret and hides else f"{base}/state.json"
+            )
             raise VerifyFailure(where, "replay", "the replayed position differs")
         want_aw = awaiting_info(module, rs, new, _sealed_sides(w, record))
         if record.get("awaiting") != want_aw:
@@ -177,16 +180,21 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
     w.prev_sha, w.prev_public = rsha, rep
 
 
-def _label(w: _Walk) -> str:
-    assert w.hidden_root is not None
-    return w.archive.rel(w.hidden_root) + "/"
+def _hidden_dir(w: _Walk, name: str) -> Path | None:
+    """The folder holding the hidden part of step ``name``, if anyone released it here."""
+    for root in w.hidden_roots:
+        p = root / name
+        if p.is_dir() and not p.is_symlink():
+            return p
+    return None
 
 
 def _secret_folder(w: _Walk, t: TurnDir) -> Path | None:
-    if w.hidden_root is None:
-        return None
-    p = w.hidden_root / t.name
-    return p if p.is_dir() and not p.is_symlink() else None
+    p = _hidden_dir(w, t.name)
+    if p is not None:
+        label = w.archive.rel(p.parent.parent) + "/"
+        w.hidden_from[label] = w.hidden_from.get(label, 0) + 1
+    return p
 
 
 def _read_json(w: _Walk, path: Path) -> Any:
@@ -358,7 +366,7 @@ def _replay(
     if o.get("sealed") == "submitted":
         if secret is not None:
             env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f)
-            _check_commitment(w, o, raw, hseed, f"{_label(w)}{t.name}/orders.txt")
+            _check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
             if env.header.previous_report not in window:
                 raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
         if record.get("rolls") or record.get("events"):
@@ -421,8 +429,10 @@ def _replay_sealed(
         if rec_o.get("side") != s:
             raise VerifyFailure(f, "commitment", f"step {i} sealed the orders of another side")
         if hides:
-            assert w.hidden_root is not None
-            path = w.hidden_root / (t.name if i == t.sequence else _turn_name(w, i)) / "orders.txt"
+            kept = _hidden_dir(w, t.name if i == t.sequence else _turn_name(w, i))
+            if kept is None:
+                raise VerifyFailure(f, "replay", f"the sealed orders of {s} are not revealed")
+            path = kept / "orders.txt"
         else:
             path = t.path / str(r.get("file"))
         env, raw = _orders_env(w, path, str(r.get("file")), s, f)
@@ -470,7 +480,12 @@ def _resolve(
         list(record.get("rolls", [])), seed, t.sequence, key, hidden_seed=hseed
     )
     if problems:
-        where = f if not w.cfg.hides_information else f"{_label(w)}{t.name}/record.json"
+        kept = _hidden_dir(w, t.name)
+        where = (
+            f
+            if not w.cfg.hides_information or kept is None
+            else w.archive.rel(kept / "record.json")
+        )
         raise VerifyFailure(where, "dice", "; ".join(problems))
     w.hidden_rolls += sum(1 for r in record.get("rolls", []) if r.get("hidden_from"))
     docs = {}

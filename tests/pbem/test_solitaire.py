@@ -129,3 +129,40 @@ def test_new_refuses_a_key_for_the_referee_side(tmp_path: Path) -> None:
     t = Table(tmp_path, toys_common.module_dir(tmp_path, toy_solitaire.ID), ("NATO", "Soviet"))
     with pytest.raises(AssertionError, match="Soviet is played by the ruleset"):
         t.new()
+
+
+class EarlyRevealRuleset(toy_solitaire.SolitaireRuleset):
+    """The solitaire toy whose rules allow a reveal from Game-Turn 2 on."""
+
+    id = "toy_solitaire_early"
+
+    def may_reveal(self, module, state) -> bool:  # type: ignore[no-untyped-def]
+        return state.turn >= 2
+
+    def new_game(self, *args, **kw):  # type: ignore[no-untyped-def]
+        return super().new_game(*args, **kw).evolve(ruleset=self.id)
+
+
+RULESET = EARLY = EarlyRevealRuleset()
+SCHEMA = toys_common.schema_for(EARLY.id)
+toys_common.install(EARLY.id, __name__)
+
+
+def test_a_reveal_where_the_ruleset_allows_it(tmp_path: Path) -> None:
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, EARLY.id), SIDES)
+    t.new()
+    code, out = cli("reveal", t.game, "--module", t.module)
+    assert code == 2 and "is not over" in out
+    t.send("NATO", *MOVES[0])
+    code, out = cli("reveal", t.game, "--module", t.module)
+    assert code == 0 and "revealed 2 step(s)" in out, out
+    t.send("NATO", *MOVES[1])  # the game goes on; this step stays hidden
+    assert not (t.game / "revealed/turns/002-NATO-move").exists()
+    code, out = t.verify(t.player_copy())
+    assert code == 0, out
+    notes = " ".join(out["notes"])
+    assert "not revealed for 1 of 3 step(s)" in notes
+    assert "revealed/ (2 step(s))" in notes
+    # the referee's own copy checks the rest from secret/
+    code, out = t.verify()
+    assert code == 0 and "secret/ (1 step(s))" in " ".join(out["notes"]), out
