@@ -45,3 +45,27 @@ def test_the_old_archive_still_fails_when_changed(tmp_path: Path) -> None:
         assert exc.file == "turns/003-NATO-move/state.json"
     else:
         raise AssertionError("a changed state.json passed verify")
+
+
+def test_todays_templates_render_the_old_reports_byte_for_byte() -> None:
+    """The report templates gained sections for sealed and committed orders; a report of a
+    game without them renders exactly as before."""
+    import json
+
+    from referee.engine.core import GameState
+    from referee.engine.ruleset import get_ruleset
+    from referee.pbem.archive import sha256_hex
+    from referee.pbem.record import views
+    from referee.pbem.reports import render_markdown
+
+    module, rs = _module(), get_ruleset("toy")
+    for t in sorted((OLD / "game/turns").iterdir()):
+        raw = (t / "report.json").read_bytes()
+        rep, sha = json.loads(raw), sha256_hex(raw)
+        state = GameState.from_json(json.loads((t / "state.json").read_text()))
+        assert (
+            render_markdown(module, rep, sha, state.to_json()).encode()
+            == (t / "report.md").read_bytes()
+        )
+        for name, data in views(module, rs, rep, sha, state).items():
+            assert data == (t / name).read_bytes(), f"{t.name}/{name}"
