@@ -110,6 +110,11 @@ def register(app: typer.Typer) -> None:
         )
         typer.echo(f"created game {made.game_id} in {game_dir}")
         typer.echo(f"dice seeds (secret, keep them): {made.seeds_path}")
+        if made.config.secrets is not None:
+            typer.echo(
+                f"referee-only part (never publish it; `referee reveal` at the end): "
+                f"{game_dir}/secret/"
+            )
         typer.echo(f"report: {game_dir}/turns/000-setup-request/report.md")
         typer.echo(f"report SHA-256: {made.report_sha256}")
         if made.awaiting:
