@@ -253,7 +253,8 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(
             f"{game_dir}: ok: game {result.game_id}, {result.reports} report(s) to "
-            f"{result.last_report}, {result.rolls} die roll(s) checked, replay matches"
+            f"{result.last_report}, {result.rolls} die roll(s) checked, "
+            + ("replay matches" if result.replayed else "replay waits for `referee reveal`")
         )
         typer.echo(f"  referee key {result.referee[:16]}")
         for side, fp_ in sorted(result.players.items()):

@@ -67,9 +67,12 @@ class Verified:
     players: dict[str, str]
     rolls: int
     notes: list[str] = field(default_factory=list)
+    replayed: bool = True  # False: hidden steps wait for `referee reveal`
 
     def to_json(self) -> dict[str, Any]:
+        extra = {} if self.replayed else {"replayed": False}
         return {
+            **extra,
             "ok": True,
             "game_id": self.game_id,
             "reports": self.reports,

@@ -85,6 +85,7 @@ def verify_committed(
         rolls=w.rolls,
     )
     if hides and w.replayed < len(turns):
+        out.replayed = False
         out.notes.append(
             f"the hidden part is not revealed for {len(turns) - w.replayed} of {len(turns)} "
             "step(s): signatures, the hash chain, the dice seed chain and every public roll "

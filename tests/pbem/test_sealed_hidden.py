@@ -139,7 +139,10 @@ def test_verify_before_and_after_reveal(played: Table) -> None:
     code, out = played.verify(mine)
     assert code == 0, out
     assert any("not revealed" in n for n in out["notes"])
+    assert out["replayed"] is False
     assert out["rolls"] >= len(PLOTS)  # the public weather rolls were checked
+    code, text = cli("verify", mine, "--module", played.module)
+    assert code == 0 and "replay waits for `referee reveal`" in text
     code, out = cli("reveal", played.game, "--module", played.module)
     assert code == 0, out
     assert (played.game / "revealed/turns/001-NATO-sealed/orders.txt").is_file()
@@ -147,6 +150,7 @@ def test_verify_before_and_after_reveal(played: Table) -> None:
     code, out = played.verify(mine)
     assert code == 0, out
     assert any("hidden part checked from revealed/" in n for n in out["notes"])
+    assert "replayed" not in out
 
 
 def test_a_changed_hidden_roll_fails_verify(played: Table, tmp_path: Path) -> None:
