@@ -2,10 +2,10 @@
 referee-run sides (``docs/pbem.md``).
 
 Before ``referee reveal`` a player can check everything that was published: the referee's
-signatures and manifests, the hash chain, the dice seed chain, every public roll (derived from
-the public seed and the orders commitment), that each submission came from a side that was
-due (by its signer's key), and, in a game that hides nothing, the whole replay (sealed orders
-are checked against their commitments when they are opened).
+signatures and manifests, the hash chain, the dice seed chain, every public roll (derived
+from the public seed and the orders commitment), that the record names as each submission's
+signer the key of a side that was due, and, in a game that hides nothing, the whole replay
+(sealed orders are checked against their commitments when they are opened).
 
 After ``referee reveal`` (or for the referee, who holds ``secret/``) it also checks the
 hidden-dice chain, every hidden roll, every commitment (the full state, the full record, each
