@@ -73,6 +73,7 @@ def verify_committed(
 ) -> Verified:
     hides = cfg.hides_information
     w = _Walk(archive, cfg)
+    _check_revealed_complete(archive, turns)
     for t in turns:
         _step(w, t, toml_sha, module, rs, hides)
     out = Verified(
@@ -179,6 +180,25 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
     w.records.append(record if record is not None else rep)
     w.shas.append(rsha)
     w.prev_sha, w.prev_public = rsha, rep
+
+
+def _check_revealed_complete(archive: Archive, turns: list[TurnDir]) -> None:
+    """``reveal`` releases every step up to the point of the reveal: a gap would hide one."""
+    root = archive.revealed / "turns"
+    if not root.is_dir():
+        return
+    names = {p.name for p in root.iterdir()}
+    known = {t.name for t in archive.turn_dirs()}
+    for name in sorted(names - known):
+        raise VerifyFailure(f"revealed/turns/{name}", "revealed", "a step the archive lacks")
+    last = max((t.sequence for t in turns if t.name in names), default=-1)
+    for t in turns:
+        if t.sequence <= last and t.name not in names:
+            raise VerifyFailure(
+                f"revealed/turns/{t.name}",
+                "revealed",
+                "missing (reveal releases every step up to the last one it shows)",
+            )
 
 
 def _hidden_dir(w: _Walk, name: str) -> Path | None:

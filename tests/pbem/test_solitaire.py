@@ -111,6 +111,11 @@ def test_reveal_then_verify_and_tampering(played: Table) -> None:
     assert (
         code == 1 and "hidden roll" in out["message"] and "Soviet incident chit" in out["message"]
     ), out
+    # a step left out of what was revealed
+    copy = played.player_copy("gap")
+    shutil.rmtree(copy / "revealed/turns/002-NATO-move")
+    code, out = played.verify(copy)
+    assert code == 1 and out["file"] == "revealed/turns/002-NATO-move", out
 
 
 def test_reveal_is_refused_before_the_end(tmp_path: Path) -> None:
