@@ -42,15 +42,15 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Table:
     return t
 
 
-def _hidden_from_nato(t: Table, folder: str) -> set[str]:
-    """Soviet units hidden from NATO both before and after one step (the referee's copy)."""
+def _hidden_from(t: Table, folder: str, side: str = "NATO") -> set[str]:
+    """Units hidden from ``side`` both before and after one step (the referee's copy)."""
     secret = t.game / "secret" / "turns"
     names = sorted(p.name for p in secret.iterdir())
     i = names.index(folder)
     sets = []
     for name in names[max(i - 1, 0) : i + 1]:
         state = GameState.from_json(json.loads((secret / name / "state.json").read_text()))
-        shown = toy_sealed.RULESET.view(None, state, "NATO")  # type: ignore[arg-type]
+        shown = toy_sealed.RULESET.view(None, state, side)  # type: ignore[arg-type]
         sets.append({u for u in state.units if u not in shown.units})
     return set.intersection(*sets)  # a unit detected in this step may show in it
 
@@ -80,24 +80,30 @@ def test_a_sealed_submission_publishes_a_commitment_only(played: Table) -> None:
 def test_no_published_file_holds_a_hidden_fact(played: Table) -> None:
     sealed_texts = sorted((played.game / "secret" / "turns").glob("*/orders.txt"))
     assert len(sealed_texts) == 2 * len(PLOTS)
-    plots = {soviet_line for _, soviet in PLOTS for soviet_line in soviet}
+    plots = {
+        "NATO": {line for nato, _ in PLOTS for line in nato},
+        "Soviet": {line for _, soviet in PLOTS for line in soviet},
+    }
     bodies = [open_envelope(p.read_text(), "o") for p in sealed_texts]
-    searched = 0
+    searched = {"NATO": 0, "Soviet": 0}
     for folder in sorted((played.game / "turns").iterdir()):
-        hidden = _hidden_from_nato(played, folder.name)
-        searched += len(hidden)
         public = [p for p in folder.iterdir() if not p.name.startswith(("view-", "position-"))]
-        for p in received_by(folder, "NATO", SIDES):
-            text = readable(p)
-            for uid in hidden:
-                assert uid not in text, f"{folder.name}/{p.name} shows {uid}"
-            for line in plots:
-                assert line not in text, f"{folder.name}/{p.name} shows the plot {line!r}"
+        for side in SIDES:
+            hidden = _hidden_from(played, folder.name, side)
+            searched[side] += len(hidden)
+            enemy = "Soviet" if side == "NATO" else "NATO"
+            for p in received_by(folder, side, SIDES):
+                text = readable(p)
+                for uid in hidden:
+                    assert uid not in text, f"{folder.name}/{p.name} shows {uid} to {side}"
+                for line in plots[enemy]:
+                    assert line not in text, f"{folder.name}/{p.name} shows the plot {line!r}"
         for p in public:  # nothing a player receives holds a sealed file or its plain hash
             text = readable(p)
             for env in bodies:
                 assert env.sha256 not in text and env.body not in text
-    assert searched >= 2  # SO-SG-1 is hidden at least in the set-up and the first turn
+    # SO-SG-1 and US-DD-1 are hidden at least in the set-up and the first turn
+    assert searched["NATO"] >= 2 and searched["Soviet"] >= 2
     assert "secret/" in (played.game / ".gitignore").read_text().splitlines()
     assert not (played.game / "state.json").exists()
     assert not list((played.game / "turns").glob("*/state.json"))
