@@ -193,3 +193,11 @@ def test_a_side_that_is_not_due_is_refused_naming_who_is(tmp_path: Path) -> None
     out = t.send("NATO", "hold US-CV-1", expect=1)
     assert "refused (out-of-turn)" in out
     assert "NATO already sent sealed orders" in out and "Soviet (sealed)" in out
+
+
+def test_the_search_would_find_a_unit_in_a_save(played: Table) -> None:
+    """The searches above are meaningful: a side's own save and view do name its hidden unit."""
+    folder = played.game / "turns/000-setup-request"
+    assert "SO-SG-1" in readable(folder / "position-Soviet.vsav")
+    assert "SO-SG-1" in readable(folder / "view-Soviet.md")
+    assert "US-DD-1" in readable(folder / "position-NATO.vsav")
