@@ -165,6 +165,11 @@ def register(app: typer.Typer) -> None:
                     "report": str(report),
                     "report_sha256": made.report_sha256,
                     "awaiting": made.awaiting,
+                    **(
+                        {"referee_only": str(game_dir / "secret")}
+                        if made.config.secrets is not None
+                        else {}
+                    ),
                 }
             )
             return

@@ -72,10 +72,10 @@ class Table:
         return out
 
     def send(self, side: str, *lines: str, expect: int = 0) -> str:
-        """Write, sign (``referee sign --game``) and adjudicate one orders file."""
+        """Write, sign (``referee sign --game-dir``) and adjudicate one orders file."""
         path = self.root / f"orders-{len(self.sent):03d}-{side}.txt"
         path.write_text("\n".join(lines) + "\n")
-        code, out = cli("sign", path, "--key", self.key(side.lower()), "--game", self.game)
+        code, out = cli("sign", path, "--key", self.key(side.lower()), "--game-dir", self.game)
         assert code == 0, out
         self.sent.append(path)
         code, out = cli(

@@ -46,7 +46,7 @@ def test_crash_between_the_two_folders_is_recovered(tmp_path: Path) -> None:
 def t_sign(t: Table, orders: Path) -> int:
     from tests.pbem.cliflow import cli
 
-    return cli("sign", orders, "--key", t.key("nato"), "--game", t.game)[0]
+    return cli("sign", orders, "--key", t.key("nato"), "--game-dir", t.game)[0]
 
 
 def _run(t: Table, orders: Path, env: dict[str, str]) -> int:
