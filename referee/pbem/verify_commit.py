@@ -75,7 +75,12 @@ def verify_committed(
     w = _Walk(archive, cfg)
     _check_revealed_complete(archive, turns)
     for t in turns:
-        _step(w, t, toml_sha, module, rs, hides)
+        try:
+            _step(w, t, toml_sha, module, rs, hides)
+        except Refusal as exc:  # a file missing, too large, a symlink...
+            raise VerifyFailure(f"turns/{t.name}", "archive", exc.message) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise VerifyFailure(f"turns/{t.name}", "record", f"malformed ({exc!r})") from None
     out = Verified(
         game_id=cfg.game_id,
         reports=len(turns),
@@ -296,9 +301,14 @@ def _revealed_record(
     state_bytes = w.archive.read(secret / "state.json")
     try:
         record = json.loads(record_bytes)
+        if not isinstance(record, dict):
+            raise ValueError("not a record")
+    except ValueError as exc:
+        raise VerifyFailure(f"{rel}/record.json", "revealed", f"malformed ({exc})") from None
+    try:
         revealed_state = GameState.from_json(json.loads(state_bytes))
-    except (ValueError, KeyError, TypeError) as exc:
-        raise VerifyFailure(rel, "revealed", f"malformed ({exc})") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise VerifyFailure(f"{rel}/state.json", "revealed", f"malformed ({exc})") from None
     if t.sequence == 0:
         committed = (rep.get("commitments") or {}).get("pools") or {}
         problems = cm.check_pools(committed, hseed, hidden_pools(rs, module, revealed_state))

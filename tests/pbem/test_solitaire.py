@@ -171,3 +171,20 @@ def test_a_reveal_where_the_ruleset_allows_it(tmp_path: Path) -> None:
     # the referee's own copy checks the rest from secret/
     code, out = t.verify()
     assert code == 0 and "secret/ (1 step(s))" in " ".join(out["notes"]), out
+
+
+def test_a_damaged_revealed_part_fails_verify_cleanly(played: Table) -> None:
+    if not (played.game / "revealed").is_dir():
+        assert cli("reveal", played.game, "--module", played.module)[0] == 0
+    copy = played.player_copy("damaged")
+    (copy / "revealed/turns/001-NATO-move/record.json").unlink()
+    code, out = played.verify(copy)
+    assert code == 1 and out["file"] == "turns/001-NATO-move", out
+    copy = played.player_copy("garbled")
+    (copy / "revealed/turns/001-NATO-move/secrets.json").write_text('{"format": 3}')
+    code, out = played.verify(copy)
+    assert code == 1 and out["check"] == "hidden dice seed chain", out
+    copy = played.player_copy("not-json")
+    (copy / "revealed/turns/001-NATO-move/record.json").write_text("{")
+    code, out = played.verify(copy)
+    assert code == 1 and "record.json" in out["file"], out
