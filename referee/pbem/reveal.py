@@ -54,9 +54,11 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
                 f"{archive.rel(kept)}/{missing[0]}: the referee-only part of this step is missing",
                 hint="reveal runs on the referee's own copy of the archive (with secret/)",
             )
-        state = GameState.from_json(
-            archive.read_json(archive.state_path(turns[-1], cfg.hides_information))
-        )
+        where = archive.state_path(turns[-1], cfg.hides_information)
+        try:
+            state = GameState.from_json(archive.read_json(where))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise UserError(f"{archive.rel(where)}: not a position ({exc})") from None
         if not may_reveal(rs, module, state):
             raise UserError(
                 f"game {cfg.game_id} is not over, and its ruleset does not allow a reveal now",
