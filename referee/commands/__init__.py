@@ -10,5 +10,6 @@ COMMAND_MODULES: list[str] = [
     "validate",
     "state",
     "options",
+    "vocabulary",
     "vsav",
 ]
