@@ -34,6 +34,7 @@ __all__ = ["decode", "encode", "load_module_cached", "source_key"]
 MODEL_MODULES: Final = (
     "referee.source.model",
     "referee.source.tablemodel",
+    "referee.source.mapkinds",
     "referee.source.diagnostics",
     "referee.hexgrid",
 )
@@ -102,7 +103,8 @@ def _classes() -> dict[str, type]:
 @lru_cache(maxsize=128)
 def _fields(cls: type) -> tuple[tuple[str, Decoder], ...]:
     """Each field of a model class with the decoder of its type hint."""
-    hints = typing.get_type_hints(cls)
+    names: dict[str, Any] = {c.__name__: c for c in _classes().values()}
+    hints = typing.get_type_hints(cls, localns=names)  # some names are imported for typing only
     return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
 
 
@@ -324,6 +326,8 @@ def _rebuild(data: bytes, root: Path) -> tuple[Module, Diagnostics] | None:
         module = decode(doc["module"], Module)
         items = decode(doc["diagnostics"], list[Diagnostic])
     except (Refused, ValueError, TypeError, KeyError, RecursionError):
+        return None
+    except Exception:  # a type hint the codec cannot read is our gap: load the source
         return None
     module = dataclasses.replace(module, root=root.resolve())
     return module, Diagnostics(root=root, items=items)

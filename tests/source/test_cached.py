@@ -19,7 +19,11 @@ from referee.source.model import Module
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "modules"
-SOURCES = [REPO / "module_src" / "sixth_fleet", FIXTURES / "mini", FIXTURES / "sf75ex"]
+SOURCES = [
+    REPO / "module_src" / "sixth_fleet",
+    *(FIXTURES / name for name in ("mini", "sf75ex", "area_med", "naval_mix", "point_north")),
+]
+"""Every kind of map: a module holding a class the codec does not know would not be cached."""
 
 
 @pytest.mark.parametrize("src", SOURCES, ids=lambda p: p.name)
