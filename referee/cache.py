@@ -79,21 +79,22 @@ def canonical(value: object) -> object:
     where a fact came from and is left out: moving a row must not change a picture's key);
     dicts become sorted ``[key, value]`` pairs (keys need not be strings); sets are sorted.
     Anything else raises ``TypeError``, so nothing of unknown meaning slips into a key."""
-    if value is None or isinstance(value, bool | int | str):
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
         return value
+    if kind is tuple or kind is list:
+        return [canonical(v) for v in value]  # type: ignore[attr-defined]
+    names = _field_names(kind)
+    if names is not None:
+        return [kind.__name__, {n: canonical(getattr(value, n)) for n in names}]
     if isinstance(value, float):
         return ["float", value.hex()]
     if isinstance(value, enum.Enum):
-        return ["enum", type(value).__name__, canonical(value.value)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [
-            type(value).__name__,
-            {
-                f.name: canonical(getattr(value, f.name))
-                for f in dataclasses.fields(value)
-                if f.name != "origin"
-            },
-        ]
+        return ["enum", kind.__name__, canonical(value.value)]
+    if isinstance(value, str):  # a str subclass: its text
+        return str(value)
+    if isinstance(value, int):  # an int subclass: its number
+        return int(value)
     if isinstance(value, dict):
         pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
         return ["dict", sorted(pairs, key=_sort_key)]
@@ -105,7 +106,15 @@ def canonical(value: object) -> object:
         return ["bytes", hashlib.sha256(value).hexdigest()]
     if isinstance(value, PurePath):
         return ["path", value.as_posix()]
-    raise TypeError(f"cannot put a {type(value).__name__} into a cache key")
+    raise TypeError(f"cannot put a {kind.__name__} into a cache key")
+
+
+@lru_cache(maxsize=256)
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type that go into a key (``None``: not a dataclass)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name != "origin")
 
 
 def _sort_key(item: object) -> str:
