@@ -55,6 +55,7 @@ __all__ = [
     "code_fingerprint",
     "default_location",
     "digest",
+    "valid_png",
 ]
 
 ENV_DIR: Final = "REFEREE_CACHE"
@@ -64,7 +65,7 @@ MAGIC: Final = b"referee-cache 1\n"
 LAYOUT: Final = "v1"
 """Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
-KINDS: Final = frozenset({"png", "module", "measure"})
+KINDS: Final = frozenset({"png", "pdf", "module", "measure"})
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -182,6 +183,12 @@ def code_fingerprint(scope: str = "all") -> str:
         ).encode()
     )
     return h.hexdigest()
+
+
+def valid_png(data: bytes) -> bool:
+    """A cached picture must at least be a whole PNG (its bytes were also checked against
+    their SHA-256 when read)."""
+    return data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82")
 
 
 # ---- the store -------------------------------------------------------------------------------

@@ -121,16 +121,63 @@ def build_charts(
 
     folder = _out_dir(out)
     charts = make(module)
-    pdf, pages = charts_pdf(module, charts, paper)
+    pdf, pages = _cached_pdf(
+        ("charts-pdf", paper, module.name, module.version, [c.drawing for c in charts]),
+        lambda: charts_pdf(module, charts, paper),
+    )
     outputs = [(folder / f"{module.id}-charts.pdf", pdf)]
     for ch in charts:
-        outputs.append(
-            (folder / f"{module.id}-chart-{ch.name}.png", png_bytes(to_image(ch.drawing, dpi)))
+        png = _cached_png(
+            ("chart-png", dpi, ch.drawing), lambda d=ch.drawing: png_bytes(to_image(d, dpi))
         )
+        outputs.append((folder / f"{module.id}-chart-{ch.name}.png", png))
     info = Written(
         "charts", pages=pages, details={"paper": paper, "charts": [c.name for c in charts]}
     )
     return outputs, info
+
+
+def _key(parts: tuple[object, ...]) -> str | None:
+    """The cache key of a play aid drawn from ``parts`` (its vector drawings: every line,
+    box and word, hence exactly what the picture shows); ``None`` when the cache is off or a
+    drawing holds a raster picture the key cannot spell."""
+    from referee.cache import active, code_fingerprint, digest
+
+    if not active().enabled:
+        return None
+    try:
+        return digest(code_fingerprint(), *parts)
+    except TypeError:
+        return None
+
+
+def _cached_png(parts: tuple[object, ...], draw: Callable[[], bytes]) -> bytes:
+    from referee.cache import active, valid_png
+
+    key = _key(parts)
+    return draw() if key is None else active().fetch("png", key, draw, valid_png)
+
+
+def _cached_pdf(
+    parts: tuple[object, ...], make: Callable[[], tuple[bytes, int]]
+) -> tuple[bytes, int]:
+    """A PDF and its page count, from the cache when these drawings were printed before (the
+    entry is the page count on a line, then the PDF)."""
+    from referee.cache import active
+
+    key = _key(parts)
+    if key is None:
+        return make()
+    cache = active()
+    data = cache.get("pdf", key)
+    if data is not None:
+        head, _, pdf = data.partition(b"\n")
+        if head.isdigit() and pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF"):
+            return pdf, int(head)
+        cache.stats.refused += 1
+    pdf, pages = make()
+    cache.put("pdf", key, b"%d\n" % pages + pdf)
+    return pdf, pages
 
 
 def write_charts(module: Module, out: Path, **kwargs: Any) -> Written:

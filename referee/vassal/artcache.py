@@ -30,7 +30,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from referee.cache import active, canonical, code_fingerprint, digest
+from referee.cache import active, canonical, code_fingerprint, digest, valid_png
 from referee.source.model import Module, UnitDef
 
 __all__ = [
@@ -45,7 +45,6 @@ __all__ = [
     "face_key",
     "narrowed",
     "picture_key",
-    "valid_png",
 ]
 
 BOARD_READS: Final = ("id", "name", "version", "map", "nationalities", "sides")
@@ -234,12 +233,6 @@ def chart_key(module: Module, name: str, dpi: int) -> str | None:
 def picture_key(kind: str, *parts: object) -> str:
     """The key of one of the module's own pictures, drawn from ``parts`` alone."""
     return digest(kind, code_fingerprint(), *parts)
-
-
-def valid_png(data: bytes) -> bool:
-    """A cached picture must at least be a whole PNG (its bytes were also checked against
-    their SHA-256 when read)."""
-    return data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82")
 
 
 def cached_png(kind: str, parts: tuple[object, ...], draw: Callable[[], bytes]) -> bytes:

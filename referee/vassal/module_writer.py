@@ -473,7 +473,7 @@ def _picture_keys(plan: ModulePlan) -> dict[str, str | None]:
 def _cached_pictures(cache: Cache, keys: dict[str, str | None], tick: Progress) -> dict[str, bytes]:
     """The pictures of ``keys`` that the cache holds (each a whole PNG whose bytes match the
     SHA-256 stored with them)."""
-    from referee.vassal.artcache import valid_png
+    from referee.cache import valid_png
 
     out: dict[str, bytes] = {}
     for name, key in keys.items():
