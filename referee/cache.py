@@ -23,7 +23,7 @@ owns or can write to is not used at all (POSIX). Entries are written with
 entry after a crash fails its check and is simply drawn again.
 
 This module is stdlib only; what each picture depends on is said at the call sites
-(:mod:`referee.vassal.artcache`, :mod:`referee.source.cached`).
+(:mod:`referee.render.artcache`, :mod:`referee.source.cached`).
 """
 
 from __future__ import annotations

@@ -59,6 +59,7 @@ def build_sheets(
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The counter-sheet PDF (and previews) as bytes, not yet written."""
+    from referee.render.aidcache import cached_faces, cached_pdf, cached_png, spelled
     from referee.render.counters import png_bytes
     from referee.render.drawing import pdf_bytes, to_image
     from referee.render.sheets import (
@@ -80,15 +81,22 @@ def build_sheets(
         title = f"{module.name}: printer alignment test"
     else:
         bleed_px = round(bleed_in * dpi)
-        pages = counter_pages(module, geo, face_images(module, bleed_px), progress=progress)
+        faces = cached_faces(module, bleed_px, face_images)
+        pages = counter_pages(module, geo, faces, progress=progress)
         name = f"{module.id}-counters"
         title = f"{module.name} {module.version}: counter sheets"
-    outputs = [(folder / f"{name}.pdf", pdf_bytes(pages, title=title, subject="counter sheet"))]
+    pdf, _ = cached_pdf(
+        ("sheets-pdf", title, [spelled(p) for p in pages]),
+        lambda: (pdf_bytes(pages, title=title, subject="counter sheet"), len(pages)),
+    )
+    outputs = [(folder / f"{name}.pdf", pdf)]
     if png:
         for i, page in enumerate(pages, 1):
-            outputs.append(
-                (folder / f"{name}-p{i:02d}.png", png_bytes(to_image(page, PREVIEW_DPI)))
+            preview = cached_png(
+                ("sheet-png", PREVIEW_DPI, spelled(page)),
+                lambda page=page: png_bytes(to_image(page, PREVIEW_DPI)),
             )
+            outputs.append((folder / f"{name}-p{i:02d}.png", preview))
     info = Written(
         "sheets",
         pages=len(pages),
@@ -114,6 +122,7 @@ def build_charts(
     module: Module, out: Path, *, paper: str = "letter", dpi: int = 150
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The charts PDF and one PNG per chart, as bytes, not yet written."""
+    from referee.render.aidcache import cached_pdf, cached_png
     from referee.render.charts import build_charts as make
     from referee.render.charts import charts_pdf
     from referee.render.counters import png_bytes
@@ -121,13 +130,13 @@ def build_charts(
 
     folder = _out_dir(out)
     charts = make(module)
-    pdf, pages = _cached_pdf(
+    pdf, pages = cached_pdf(
         ("charts-pdf", paper, module.name, module.version, [c.drawing for c in charts]),
         lambda: charts_pdf(module, charts, paper),
     )
     outputs = [(folder / f"{module.id}-charts.pdf", pdf)]
     for ch in charts:
-        png = _cached_png(
+        png = cached_png(
             ("chart-png", dpi, ch.drawing), lambda d=ch.drawing: png_bytes(to_image(d, dpi))
         )
         outputs.append((folder / f"{module.id}-chart-{ch.name}.png", png))
@@ -135,49 +144,6 @@ def build_charts(
         "charts", pages=pages, details={"paper": paper, "charts": [c.name for c in charts]}
     )
     return outputs, info
-
-
-def _key(parts: tuple[object, ...]) -> str | None:
-    """The cache key of a play aid drawn from ``parts`` (its vector drawings: every line,
-    box and word, hence exactly what the picture shows); ``None`` when the cache is off or a
-    drawing holds a raster picture the key cannot spell."""
-    from referee.cache import active, code_fingerprint, digest
-
-    if not active().enabled:
-        return None
-    try:
-        return digest(code_fingerprint(), *parts)
-    except TypeError:
-        return None
-
-
-def _cached_png(parts: tuple[object, ...], draw: Callable[[], bytes]) -> bytes:
-    from referee.cache import active, valid_png
-
-    key = _key(parts)
-    return draw() if key is None else active().fetch("png", key, draw, valid_png)
-
-
-def _cached_pdf(
-    parts: tuple[object, ...], make: Callable[[], tuple[bytes, int]]
-) -> tuple[bytes, int]:
-    """A PDF and its page count, from the cache when these drawings were printed before (the
-    entry is the page count on a line, then the PDF)."""
-    from referee.cache import active
-
-    key = _key(parts)
-    if key is None:
-        return make()
-    cache = active()
-    data = cache.get("pdf", key)
-    if data is not None:
-        head, _, pdf = data.partition(b"\n")
-        if head.isdigit() and pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF"):
-            return pdf, int(head)
-        cache.stats.refused += 1
-    pdf, pages = make()
-    cache.put("pdf", key, b"%d\n" % pages + pdf)
-    return pdf, pages
 
 
 def write_charts(module: Module, out: Path, **kwargs: Any) -> Written:

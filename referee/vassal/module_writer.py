@@ -11,7 +11,7 @@ the board (the longest picture by far) while this process draws the rest, and an
 workers share the counter faces; each result is keyed by its image name, so the archive does
 not depend on which process drew what or finished first (:func:`render_plan`). Pictures whose
 inputs have not changed since an earlier build come from the picture cache
-(:mod:`referee.cache`, keys in :mod:`referee.vassal.artcache`) and are not drawn at all.
+(:mod:`referee.cache`, keys in :mod:`referee.render.artcache`) and are not drawn at all.
 
 Hook for scenario set-ups: pass ``extra_files=[("skirmish.vsav", data)]`` and
 ``setups=[PredefinedSetup("Skirmish", "skirmish.vsav")]``; the files are stored in the
@@ -316,18 +316,18 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
 
     The board, the charts and the faces are drawn from a module narrowed to what their cache
     keys cover
-    (:func:`referee.vassal.artcache.narrowed`); should that fail, from the whole module, and
+    (:func:`referee.render.artcache.narrowed`); should that fail, from the whole module, and
     the name is marked :data:`UNCACHED`."""
-    from referee.render.board import board_png
-    from referee.render.charts import chart_png
-    from referee.render.counters import counter_png
-    from referee.vassal.artcache import (
+    from referee.render.artcache import (
         BOARD_READS,
         CHART_READS,
         FACE_DRAW_READS,
         NotDeclared,
         narrowed,
     )
+    from referee.render.board import board_png
+    from referee.render.charts import chart_png
+    from referee.render.counters import counter_png
 
     module, dpi = _WORKER_MODULE, _WORKER_DPI
     assert module is not None
@@ -451,7 +451,7 @@ def _render_pictures(
 def _picture_keys(plan: ModulePlan) -> dict[str, str | None]:
     """The cache key of every picture the workers draw, by image name (``None``: not
     cacheable)."""
-    from referee.vassal.artcache import (
+    from referee.render.artcache import (
         FACE_DRAW_READS,
         board_key,
         chart_key,
@@ -604,7 +604,7 @@ def _draw_with_pool(
 
 def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     """The module's own pictures: the layers, the markers and the holding-box board."""
-    from referee.vassal.artcache import cached_png as _own
+    from referee.render.artcache import cached_png as _own
 
     out: dict[str, bytes] = {}
     side = plan.counter_px

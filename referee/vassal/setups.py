@@ -30,9 +30,9 @@ from lxml import etree
 from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
+from referee.render.artcache import cached_png
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
-from referee.vassal.artcache import cached_png
 from referee.vassal.buildfile import XML_DECLARATION, PredefinedSetup, buildfile_tree
 from referee.vassal.module_writer import (
     BuildResult,

@@ -1,4 +1,4 @@
-"""The picture cache of ``referee build`` (referee/vassal/artcache.py).
+"""The picture cache of ``referee build`` (referee/render/artcache.py).
 
 The module must come out byte-identical with the cache cold, warm and off; a rebuild after
 editing one unit's value draws that unit's faces and nothing else; a picture whose renderer
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import referee.vassal.artcache as artcache
+import referee.render.artcache as artcache
 from referee.cache import Cache, activated
 from referee.cli import app
 from referee.source.loader import load_module
