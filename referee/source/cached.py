@@ -248,18 +248,23 @@ def _tagged(data: object, tag: str, kind: type) -> Any:
 
 
 def _decode_dataclass(data: object, expected: type | None) -> Any:
-    if not (isinstance(data, dict) and set(data) == {"C", "v"} and isinstance(data["v"], list)):
+    if type(data) is not dict or len(data) != 2:
         raise Refused("expected a model object")
-    cls = _classes().get(data["C"]) if isinstance(data["C"], str) else None
-    if cls is None or (expected is not None and not issubclass(cls, expected)):
-        raise Refused(f"{data['C']!r:.80} is not an expected model class")
+    name, values = data.get("C"), data.get("v")
+    if type(name) is not str or type(values) is not list:
+        raise Refused("expected a model object")
+    cls = _classes().get(name)
+    if cls is None or (
+        expected is not None and cls is not expected and not issubclass(cls, expected)
+    ):
+        raise Refused(f"{name!r:.80} is not an expected model class")
     fields = _fields(cls)
-    if len(fields) != len(data["v"]):
+    if len(fields) != len(values):
         raise Refused(f"{cls.__name__}: wrong number of fields")
     obj = object.__new__(cls)
     setter = object.__setattr__
-    for (name, dec), raw in zip(fields, data["v"], strict=True):
-        setter(obj, name, dec(raw))
+    for (field_name, dec), raw in zip(fields, values, strict=True):
+        setter(obj, field_name, dec(raw))
     return obj
 
 
