@@ -6,6 +6,7 @@ Cases, each a fresh process, timed ``--repeat`` times (median and best of wall t
 median CPU time the process used, user + system, which a busy shared machine inflates less):
 
 - ``validate`` an orders file with a warm cache and with ``--no-cache``;
+- ``sheets`` and ``charts`` with a warm cache and with ``--no-cache``;
 - ``build`` of the bundled Sixth Fleet source with a cold cache, a warm cache, ``--no-cache``,
   and after editing one unit's value in a copy of the source (what a designer does), with
   the number of new cache entries that rebuild made, i.e. what it computed (the edited
@@ -83,7 +84,7 @@ def _entries(folder: Path) -> set[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--only", choices=("validate", "build"))
+    parser.add_argument("--only", choices=("validate", "build", "playaids"))
     args = parser.parse_args()
     referee = [sys.executable, "-m", "referee"]
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -105,6 +106,16 @@ def main() -> None:
             run(cmd, env)  # warm the cache and the bytecode
             timed("validate, warm cache", args.repeat, lambda: run(cmd, env))
             timed("validate --no-cache", args.repeat, lambda: run([*cmd, "--no-cache"], env))
+        if args.only in (None, "playaids"):
+            for command in ("sheets", "charts"):
+                cmd = [*referee, command, str(SRC), "-q", "-o", str(tmp / command)]
+                run(cmd, env)  # cold
+                timed(f"{command}, warm cache", max(1, args.repeat // 2), lambda c=cmd: run(c, env))
+                timed(
+                    f"{command} --no-cache",
+                    max(1, args.repeat // 2),
+                    lambda c=cmd: run([*c, "--no-cache"], env),
+                )
         if args.only in (None, "build"):
             build = [*referee, "build", "--json"]
 
