@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
             help="Private folder for the dice seeds (default ~/.referee/games/GAME_ID).",
         ),
         picture_dpi: int = typer.Option(
-            40, "--picture-dpi", help="Resolution of the position picture; 0 for none."
+            100, "--picture-dpi", help="Resolution of the position picture; 0 for none."
         ),
     ) -> None:
         """Create a game archive and sign report 000, the set-up request."""
