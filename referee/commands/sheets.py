@@ -26,6 +26,9 @@ def register(app: typer.Typer) -> None:
             False, "--alignment-test", help="Write a printer alignment test sheet instead."
         ),
         png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
+        dpi: int = typer.Option(
+            150, "--dpi", min=50, max=600, help="Resolution of the --png previews."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     ) -> None:
@@ -53,11 +56,18 @@ def register(app: typer.Typer) -> None:
                     bleed=bleed,
                     alignment_test=alignment_test,
                     png=png,
+                    png_dpi=dpi,
                     progress=bar.update,
                 )
         else:
             result = write_sheets(
-                module, out, paper=paper, bleed=bleed, alignment_test=alignment_test, png=png
+                module,
+                out,
+                paper=paper,
+                bleed=bleed,
+                alignment_test=alignment_test,
+                png=png,
+                png_dpi=dpi,
             )
         if as_json:
             print_json(result.to_json())

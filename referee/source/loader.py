@@ -707,6 +707,7 @@ def _load_counter(
                     color=b.get("color"),
                     fill=b.get("fill"),
                     when=b.get("when"),
+                    legend=str(b["legend"]) if b.get("legend") else None,
                 )
             )
         bg = lay.get("background")
