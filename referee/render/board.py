@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from referee.hexgrid import HexGrid
-from referee.render.colors import mix, parse_color
+from referee.render.board_labels import hex_markers, id_size, plan_labels
+from referee.render.colors import contrast_text, mix, parse_color
 from referee.render.counters import png_bytes
 from referee.render.fonts import pil_font
 from referee.render.symbols import draw_symbol
@@ -290,8 +291,9 @@ def _airbase_badge(
         outline=parse_color(INK),
         width=max(1, round(h / 12)),
     )
-    draw_symbol(img, "fighter", (x0 + h * 0.1, y0 + h * 0.1, x0 + h * 0.9, y1 - h * 0.1), INK)
-    _text(draw, ((x0 + h + x1) / 2, cy), code, "bold", h * 0.62, INK)
+    ink = contrast_text(color)  # dark on pale colours, white on the strong US blue
+    draw_symbol(img, "fighter", (x0 + h * 0.1, y0 + h * 0.1, x0 + h * 0.9, y1 - h * 0.1), ink)
+    _text(draw, ((x0 + h + x1) / 2, cy), code, "bold", h * 0.62, ink)
 
 
 def _defended_box(
@@ -315,7 +317,7 @@ def _setup_box(
         outline=parse_color(INK),
         width=max(1, round(h / 14)),
     )
-    _text(draw, (cx, cy), code, "bold", h * 0.6, INK)
+    _text(draw, (cx, cy), code, "bold", h * 0.6, contrast_text(color))
 
 
 def _nat_color(module: Module, code: str | None) -> str:
@@ -328,7 +330,6 @@ def _nat_color(module: Module, code: str | None) -> str:
 def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names: bool) -> None:
     draw = ImageDraw.Draw(img)
     m = module.map
-    hw = lay.grid.hex_width
     s = lay.grid.size
     u = lay.dpi / 100.0
     ids = sorted(m.hexes)
@@ -350,20 +351,11 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
     for hid in ids:
         pts = lay.corners(hid)
         draw.line([*pts, pts[0]], fill=parse_color(GRID_LINE), width=gw)
-    # country names, large and faint, at the middle of each country's hexes
-    if country_names:
-        for code in sorted(m.countries):
-            mine = [hid for hid in ids if m.hexes[hid].country == code]
-            if not mine:
-                continue
-            pts = [lay.pixel_centre(hid) for hid in mine]
-            mx = sum(p[0] for p in pts) / len(pts)
-            my = sum(p[1] for p in pts) / len(pts)
-            # the country's own hex nearest its middle, so the name sits on its land
-            cx, cy = min(pts, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))
-            name = m.countries[code].name.upper()
-            size = min(hw * 0.26, hw * 2.2 * math.sqrt(len(mine)) / max(4, len(name)))
-            _text(draw, (cx, cy + s * 0.32), name, "bold", size, "#6E6250")
+    # names: placed so none covers a hex number or a marker (board_labels)
+    plan = plan_labels(module, lay, country_names)
+    for lab in plan.labels:
+        if lab.kind == "country":
+            _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color)
     # political boundaries
     for a, b in _country_borders(module):
         p, q = lay.hexside(a, b)
@@ -389,23 +381,13 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
         ty = (p[1] - q[1]) * 0.12
         draw.line([(p[0] - tx, p[1] - ty), (q[0] + tx, q[1] + ty)], fill=ALL_LAND, width=bw)
     # per-hex content: number, airbase, Defended hex, set-up code, name
-    id_size = max(4.0, hw * 0.13)
+    size_of_ids = id_size(lay)
     for hid in ids:
         h = m.hexes[hid]
         cx, cy = lay.pixel_centre(hid)
-        _text(draw, (cx, cy - s * 0.66), hid, "regular", id_size, "#2B3440", anchor="mm")
-        items: list[tuple[str, float, float]] = []
-        if h.airbase is not None:
-            items.append(("airbase", hw * 0.6, hw * 0.2))
-        if h.defended is not None:
-            items.append(("defended", hw * 0.56, hw * 0.21))
-        if h.setup_code:
-            items.append(("setup", hw * 0.36, hw * 0.2))
-        gap = hw * 0.04
-        total = sum(it[2] for it in items) + gap * max(0, len(items) - 1)
-        y = cy - s * 0.02 - total / 2
-        for kind, w, ih in items:
-            yc = y + ih / 2
+        _text(draw, (cx, cy - s * 0.66), hid, "regular", size_of_ids, "#2B3440", anchor="mm")
+        for kind, (x0, y0, x1, y1) in hex_markers(module, lay, hid):
+            w, ih, yc = x1 - x0, y1 - y0, (y0 + y1) / 2
             if kind == "airbase" and h.airbase is not None:
                 nat = h.airbase.nationality
                 _airbase_badge(img, draw, cx, yc, w, ih, _nat_color(module, nat), nat)
@@ -416,21 +398,10 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
             elif kind == "setup" and h.setup_code:
                 nat = m.setup_codes.get(h.setup_code)
                 _setup_box(draw, cx, yc, w, ih, _nat_color(module, nat), h.setup_code)
-            y += ih + gap
-    for place in m.places:
-        if not place.label or place.hex not in m.hexes:
-            continue
-        cx, cy = lay.pixel_centre(place.hex)
-        _text(
-            draw,
-            (cx, cy + s * 0.62),
-            place.name,
-            "bold",
-            hw * 0.14,
-            INK,
-            halo=max(1.0, 2 * u),
-            halo_fill="#FFFFFF",
-        )
+    for lab in plan.labels:
+        if lab.kind == "place":
+            _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color,
+                  halo=lab.halo, halo_fill="#FFFFFF")  # fmt: skip
     # frame
     fw = max(2, round(2.5 * u))
     draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], outline=parse_color(INK), width=fw)
