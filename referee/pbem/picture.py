@@ -5,8 +5,8 @@ printed map and the VASSAL module, then cropped to the region of play (every occ
 every hex an event of this step names, plus a margin of one hex) and given a key below it.
 At the default 100 dpi a hex is 84 px wide and its printed number about 11 px high.
 
-* each occupied hex: a disc in the owning side's colour holding the stack's key letter, set
-  low in the hex so the hex number above it stays readable; the key lists every stack: its
+* each occupied hex: a disc in the owning side's colour holding the stack's key letter, sized
+  so the hex number above it and a place name below it stay readable; the key lists every stack: its
   letter, hex, side and unit ids;
 * a move or an advance: a solid black arrow along its path; a retreat or displacement: a
   dashed orange arrow; an attack: a red arrow from the attackers to the target; an
@@ -148,9 +148,9 @@ def position_png(
     board = render_board(module, dpi)
     draw = ImageDraw.Draw(board)
     hw = lay.hex_width
-    r = max(6.0, hw * 0.25)
-    w = max(2, round(hw / 24))
-    drop = hw * 0.08  # the disc sits a little low: the hex number is at the top of the hex
+    r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
+    w = max(2, round(hw / 16))
+    drop = 0.0  # centred: the hex number is above the disc, a place name below it
     occupied = [
         h for h in sorted(after.stacks) if after.stacks[h] and module.map.grid.is_valid_id(h)
     ]
