@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from referee.commands.common import TextOrJson
 from referee.errors import UserError
 
 
@@ -38,23 +39,42 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def options(
         unit: str = typer.Argument(
-            ..., help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks."
+            ...,
+            metavar="UNIT|HEX",
+            help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks.",
         ),
-        state_file: Path = typer.Option(..., "--state", help="The position (state.json)."),
-        src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled example."),
-        png: Path | None = typer.Option(None, "--png", help="Draw the reachable hexes."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        state_file: Path = typer.Option(
+            ..., "--state", metavar="STATE.json", help="The position (state.json); - for stdin."
+        ),
+        src: Path | None = typer.Option(
+            None, "--module", metavar="SRC", help="Module source folder (holds module.toml)."
+        ),
+        example: str | None = typer.Option(
+            None, "--example", metavar="NAME", help="A bundled module instead, e.g. sixth_fleet."
+        ),
+        png: Path | None = typer.Option(
+            None, "--png", metavar="FILE.png", help="Draw the reachable hexes."
+        ),
         max_groups: int = typer.Option(
-            20, "--max-groups", min=0, help="Group attacks to print (0: all); --json has all."
+            20,
+            "--max-groups",
+            min=0,
+            metavar="N",
+            help="Group attacks to print (0: all); --format json has all.",
         ),
+        fmt: TextOrJson = typer.Option(
+            "text", "--format", metavar="text|json", help="text for people, json for scripts."
+        ),
+        as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+        quiet: bool = typer.Option(False, "-q", "--quiet", help="Leave out the notes."),
     ) -> None:
         """Reachable hexes with MP costs and forced stops, and possible attacks, single and
         group [8.3]."""
-        from referee.commands.common import print_json
+        from referee.commands.common import output_format, print_json
         from referee.commands.state import module_for, read_state, write_png
         from referee.source.diagnostics import did_you_mean
 
+        as_json = output_format(fmt, as_json) == "json"
         st = read_state(state_file)
         module = module_for(st, src, example)
         if st.ruleset != "sixth_fleet_1975":
@@ -76,7 +96,7 @@ def register(app: typer.Typer) -> None:
                 + f"; {hinfo['phase']}"
             )
             _echo_attacks("attack", hinfo["attacks"], hinfo["untried"], max_groups)
-            for n in hinfo["notes"]:
+            for n in [] if quiet else hinfo["notes"]:
                 typer.echo(f"  note: {n}")
             return
         if unit not in st.units:
@@ -103,7 +123,7 @@ def register(app: typer.Typer) -> None:
             _echo_attacks(
                 "group attack", info["group_attacks"], info["group_attacks_untried"], max_groups
             )
-            for n in info["notes"]:
+            for n in [] if quiet else info["notes"]:
                 typer.echo(f"  note: {n}")
         if png is not None:
             marks = {m["hex"]: str(m["cost"]) for m in info["moves"] if m["may_end"]}

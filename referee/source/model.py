@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.hexgrid import HexGrid, hexside_key
+from referee.source.tablemodel import NamedTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,9 +302,23 @@ class VictoryLevel:
 
 @dataclass(frozen=True, slots=True)
 class Tables:
+    """The module's tables. Every table is a :class:`NamedTable` in ``named`` (``tables["crt"]``
+    looks one up by name); ``crt`` and ``victory`` are the Sixth Fleet-shaped views of the
+    ``crt`` and ``victory`` tables that rulesets and charts have always read."""
+
     crt: CombatResultsTable | None
     victory: tuple[VictoryLevel, ...]
     extra: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    named: dict[str, NamedTable] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> NamedTable:
+        return self.named[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.named
+
+    def get(self, name: str) -> NamedTable | None:
+        return self.named.get(name)
 
     def level_of_victory(self, net: int) -> str | None:
         for lv in self.victory:

@@ -8,7 +8,7 @@ from referee.source.model import Module
 
 
 def summarize(module: Module) -> dict[str, Any]:
-    tables = (
+    tables = len(module.tables.named) or (
         sum(1 for t in (module.tables.crt,) if t is not None)
         + (1 if module.tables.victory else 0)
         + (1 if module.map.terrain else 0)

@@ -38,7 +38,7 @@ MAIN_MAP_EDGE: Final = (0, 0)
 """``edgeWidth``/``edgeHeight`` of the Main Map as the module writer builds it (§4.2): no
 padding, so map and board coordinates agree (:meth:`ModulePlan.hex_centre` says so)."""
 
-LocationKind = Literal["hex", "holding", "setup", "off-board", "unknown-map", "no-map"]
+LocationKind = Literal["hex", "holding", "setup", "off-board", "unknown-map", "no-map", "map-point"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +47,9 @@ class Location:
 
     ``kind`` is ``hex`` (``name`` = the hex id), ``holding`` (``name`` = the carrier's piece
     id [9.62B]), ``setup`` (``name`` = the set-up group key), ``off-board`` (on a known map
-    but outside every hex or box), ``unknown-map`` (a map our module does not have) or
-    ``no-map`` (the piece is on no map, e.g. deleted into a palette).
+    but outside every hex or box), ``unknown-map`` (a map our module does not have),
+    ``no-map`` (the piece is on no map, e.g. deleted into a palette) or ``map-point`` (a pixel
+    position read without the module, so not known to be in a hex or not).
     """
 
     kind: LocationKind
@@ -66,6 +67,8 @@ class Location:
             return f"set-up area ({self.name})"
         if self.kind == "no-map":
             return "no map"
+        if self.kind == "map-point":
+            return f"{self.map} pixel ({self.x},{self.y})"
         return f"{self.map} ({self.x},{self.y}), {self.kind}"
 
     @property

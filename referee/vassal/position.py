@@ -168,5 +168,5 @@ def write_position_vsav(
 
     table = table_for(module, dpi=dpi, setup_area=setup_area)
     data = position_vsav_bytes(table, state)
-    write_bytes_atomic(Path(path), data, 0o644)
+    write_bytes_atomic(Path(path), data)
     return data
