@@ -41,7 +41,7 @@ def test_every_name_once_and_corsica_labelled(sixth_fleet: Module) -> None:
     plan = plan_labels(sixth_fleet, board_layout(sixth_fleet, 100).scaled(SUPERSAMPLE))
     names = [lab.text.casefold() for lab in plan.labels]
     assert len(names) == len(set(names))  # not "SICILY" and "Sicily", "MALTA" and "Malta"
-    for name in ("sicily", "malta", "cyprus", "corsica", "syria", "sea of marmara"):
+    for name in ("sicily", "malta", "cyprus", "corsica", "syria", "sea of marmara", "rhodes"):
         assert name in names, name
     countries = {c.name.upper() for c in sixth_fleet.map.countries.values()}
     assert {lab.text for lab in plan.labels if lab.kind == "country"} == countries
@@ -51,3 +51,19 @@ def test_the_checker_sees_an_overlap() -> None:
     a = text_box("1824", "regular", 12, 100, 100, 0)
     assert hits(a, text_box("Sea of Marmara", "bold", 12, 110, 102, 2))
     assert not hits(a, text_box("Sea of Marmara", "bold", 12, 100, 160, 2))
+
+
+def test_aegean_islands_are_drawn_as_land(sixth_fleet: Module) -> None:
+    from referee.render.board import island_hexes, render_board
+    from referee.render.colors import parse_color
+
+    islands = island_hexes(sixth_fleet)
+    assert {"1226", "1323", "1022"} <= set(islands)  # Rhodes, the Cyclades, Crete
+    assert all(sixth_fleet.map.hexes[h].terrain == "coastal" for h in islands)
+    lay = board_layout(sixth_fleet, 100)
+    img = render_board(sixth_fleet, 100)
+    land = parse_color(sixth_fleet.map.terrain["land"].color)
+    for h in ("1226", "1323"):
+        x, y = lay.pixel_centre(h)
+        px = img.getpixel((round(x - lay.hex_width * 0.12), round(y + lay.hex_width * 0.08)))
+        assert max(abs(a - b) for a, b in zip(px, land, strict=True)) <= 6, (h, px)
