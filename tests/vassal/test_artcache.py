@@ -158,3 +158,24 @@ def test_cli_build_cold_warm_and_no_cache(tmp_path: Path, monkeypatch) -> None:
         outs[name] = Path(result.stdout.strip()).read_bytes()
     assert outs["cold"] == outs["warm"] == outs["none"]
     assert any((tmp_path / "cache" / "v1" / "png").rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "src",
+    [REPO / "module_src" / "sixth_fleet"]
+    + [REPO / "tests" / "fixtures" / "modules" / n for n in ("area_med", "point_north", "sf75ex")],
+    ids=lambda p: p.name,
+)
+def test_every_picture_of_every_kind_of_map_is_cached(src: Path, tmp_path: Path) -> None:
+    """No renderer reads more than its key covers (else its picture would be drawn every
+    time: correct, but the cache would not help); a second build draws nothing."""
+    module, _ = load_module(src)
+    assert module is not None
+    plan = plan_build(module, dpi=100)
+    with activated(Cache(tmp_path / "c")) as cold:
+        first = module_entries(plan, workers=1)
+    assert cold.stats.misses_of("png") == cold.stats.stored - cold.stats.misses_of("measure")
+    with activated(Cache(tmp_path / "c")) as warm:
+        again = module_entries(plan_build(module, dpi=100), workers=1)
+    assert warm.stats.misses == 0
+    assert again == first
