@@ -151,7 +151,7 @@ def main() -> None:
                 header = next(csv.reader([lines[first]]))
                 at = next(i for i in range(first + 1, len(lines)) if lines[i][0] not in "#\n")
                 row = next(csv.reader([lines[at]]))
-                row[header.index("DEF")] = str(counter[0] % 9 + 1)
+                row[header.index("DEF")] = str(12 + counter[0])  # two digits, never seen
                 out = io.StringIO()
                 csv.writer(out, lineterminator="\n").writerow(row)
                 new = [*lines[:at], out.getvalue(), *lines[at + 1 :]]

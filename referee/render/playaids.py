@@ -61,6 +61,7 @@ def build_sheets(
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The counter-sheet PDF (and previews) as bytes, not yet written."""
     from referee.render.aidcache import cached_faces, cached_pdf, cached_png, spelled
+    from referee.render.artcache import remembered_measures
     from referee.render.counters import png_bytes
     from referee.render.drawing import pdf_bytes, to_image
     from referee.render.sheets import (
@@ -82,8 +83,9 @@ def build_sheets(
         title = f"{module.name}: printer alignment test"
     else:
         bleed_px = round(bleed_in * dpi)
-        faces = cached_faces(module, bleed_px, face_images)
-        pages = counter_pages(module, geo, faces, progress=progress)
+        with remembered_measures():  # the legend's sample counters measure their texts too
+            faces = cached_faces(module, bleed_px, face_images)
+            pages = counter_pages(module, geo, faces, progress=progress)
         name = f"{module.id}-counters"
         title = f"{module.name} {module.version}: counter sheets"
     pdf, _ = cached_pdf(
