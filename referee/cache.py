@@ -17,8 +17,9 @@ Trust: an entry is a small header (magic, its key, the SHA-256 and length of the
 and the payload bytes. It is used only when all of these match, so a truncated, corrupted
 or renamed file is ignored and recomputed. Payloads are data a caller validates again (PNG
 bytes; canonical JSON from which the module model is rebuilt field by field with its types),
-never pickles, so a hostile entry can at worst be refused. A cache folder that another user
-owns or can write to is not used at all (POSIX). Entries are written with
+never pickles, so a planted entry can never run code; at worst a well-formed one shows a
+wrong picture, which is why a cache folder that another user owns or can write to is not
+used at all (POSIX): only the user, who could change the program itself, can plant one. Entries are written with
 :func:`referee.safeio.write_bytes_atomic` (temporary file, rename) without fsync: a torn
 entry after a crash fails its check and is simply drawn again.
 
