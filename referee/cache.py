@@ -19,9 +19,9 @@ or renamed file is ignored and recomputed. Payloads are data a caller validates 
 bytes; canonical JSON from which the module model is rebuilt field by field with its types),
 never pickles, so a planted entry can never run code; at worst a well-formed one shows a
 wrong picture, which is why a cache folder that another user owns or can write to is not
-used at all (POSIX): only the user, who could change the program itself, can plant one. Entries are written with
-:func:`referee.safeio.write_bytes_atomic` (temporary file, rename) without fsync: a torn
-entry after a crash fails its check and is simply drawn again.
+used at all (POSIX): only the user, who could change the program itself, can plant one.
+Entries are written with :func:`referee.safeio.write_bytes_atomic` (temporary file, rename)
+without fsync: a torn entry after a crash fails its check and is simply drawn again.
 
 This module is stdlib only; what each picture depends on is said at the call sites
 (:mod:`referee.render.artcache`, :mod:`referee.source.cached`).
