@@ -38,6 +38,7 @@ import os
 import platform
 import stat
 import sys
+import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -67,6 +68,7 @@ LAYOUT: Final = "v1"
 """Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
 KINDS: Final = frozenset({"png", "pdf", "module", "measure"})
+STALE_TEMP_SECONDS: Final = 3600
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -305,7 +307,7 @@ class Cache:
 
     def prune(self) -> int:
         """Remove least recently used entries until the cache holds at most ``max_bytes``;
-        returns the bytes removed. Also clears temporary files left by a crash."""
+        returns the bytes removed. Also clears temporary files a crash left (an hour old)."""
         folder = self._folder()
         if folder is None or not folder.is_dir():
             return 0
@@ -318,9 +320,10 @@ class Cache:
                     st = p.stat()
                 except OSError:
                     continue
-                if name.startswith("."):  # an unfinished temporary file
-                    with contextlib.suppress(OSError):
-                        p.unlink()
+                if name.startswith("."):  # a temporary file: another run's, or a crash's
+                    if st.st_mtime < time.time() - STALE_TEMP_SECONDS:
+                        with contextlib.suppress(OSError):
+                            p.unlink()
                     continue
                 entries.append((st.st_mtime, st.st_size, p))
                 total += st.st_size

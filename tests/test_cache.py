@@ -175,3 +175,17 @@ def test_canonical_keys() -> None:
     assert digest(_Fact("a")) != digest(_Fact("b"))
     with pytest.raises(TypeError):
         canonical(object())
+
+
+def test_prune_clears_only_old_temporary_files(tmp_path: Path) -> None:
+    cache = Cache(tmp_path / "c")
+    cache.put("png", KEY, b"payload")
+    folder = _entry(cache).parent
+    old, new = folder / ".old.tmp", folder / ".new.tmp"
+    old.write_bytes(b"x")
+    new.write_bytes(b"x")
+    os.utime(old, (1000, 1000))
+    cache.prune()
+    assert not old.exists()
+    assert new.exists()  # perhaps another run's entry being written
+    assert cache.get("png", KEY) == b"payload"
