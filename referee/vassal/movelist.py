@@ -1,0 +1,446 @@
+"""A VASSAL log as a move list a player can read, in the module's own location names.
+
+:func:`read_log` walks a ``.vsav``/``.vlog`` command tree (vassal-format.md §6.3-§6.6) with a
+:class:`~referee.vassal.tabletop.Tabletop` for the pieces and a
+:class:`~referee.vassal.locations.BoardLayout` for the boards (board choices can change in
+the middle of a log), and turns every logged command into :class:`LogEvent` records:
+
+* ``move``: a piece or a whole stack dragged (``M/``), or moved by a state change (``D/``
+  whose BasicPiece position changed, as pre-3.0 logs record moves), with the location
+  names before and after, and the stack it left and the stack it joined;
+* ``change``: what a ``D/`` changed, in words where the traits say it: a Layer's level
+  names (``flipped``, ``Eliminated``...), Marker properties, text labels, and the trait
+  kinds whose state changed otherwise (rotated, masked, hidden...);
+* ``create`` and ``delete`` (``+/`` and ``-/``), ``chat`` (``CHAT``), ``roll`` (a chat line
+  that a Dice Button of the module writes, found through its ``reportFormat``), ``boards``,
+  ``property`` (global properties), ``undo``.
+
+Everything is pure apart from reading the files; the CLI (``referee log``) formats it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from referee.vassal.commands import (
+    AddPiece,
+    BeginSave,
+    ChangePiece,
+    Chat,
+    Command,
+    EndSave,
+    MovePiece,
+    RemovePiece,
+    SetBoards,
+    SetGlobalProperty,
+    Undo,
+    iter_leaves,
+)
+from referee.vassal.locations import BoardLayout, ModuleLocations
+from referee.vassal.pieces import (
+    BasicPiece,
+    Embellishment,
+    Labeler,
+    Marker,
+    Piece,
+    Stack,
+    decode_piece,
+    layer_states,
+)
+from referee.vassal.tabletop import Tabletop
+
+__all__ = ["LogEvent", "LogReading", "PieceAt", "dice_patterns", "read_log"]
+
+# Trait prefixes (vassal-format.md §5.11) and what a change of their state means.
+_TRAIT_WORDS: Final[Mapping[str, str]] = {
+    "rotate;": "rotated",
+    "pivot;": "pivoted",
+    "obs;": "mask changed",
+    "hide;": "visibility changed",
+    "markmoved;": "moved flag changed",
+    "PROP;": "dynamic property changed",
+    "footprint;": "movement trail changed",
+    "AreaOfEffect;": "area of effect changed",
+    "mat;": "mat changed",
+    "matPiece;": "mat cargo changed",
+    "basicName;": "renamed",
+    "attach;": "attachments changed",
+    "deselect;": "deselected",
+    "border;": "border changed",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PieceAt:
+    """A piece on the table: VASSAL id, name, map, point, location name, stack (top first,
+    by name) and its place in it (0 = top), and its active layers."""
+
+    id: str
+    name: str
+    map: str | None
+    x: int
+    y: int
+    location: str
+    stack: tuple[str, ...]
+    depth: int
+    layers: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "map": self.map,
+            "x": self.x,
+            "y": self.y,
+            "location": self.location,
+            "stack": list(self.stack),
+            "depth": self.depth,
+            "layers": list(self.layers),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class LogEvent:
+    """One thing a logged command did. ``step`` counts ``LOG`` entries from 1, as VASSAL's
+    Step button does; ``changes`` are words (``"layer Step: Reduced (was Full)"``)."""
+
+    step: int
+    kind: str
+    piece: str = ""
+    piece_id: str = ""
+    map_from: str | None = None
+    from_location: str = ""
+    map_to: str | None = None
+    to_location: str = ""
+    text: str = ""
+    changes: tuple[str, ...] = ()
+    with_stack: tuple[str, ...] = ()  # pieces moved along (a dragged stack)
+    left: tuple[str, ...] = ()  # the pieces of the stack it left
+    joined: tuple[str, ...] = ()  # the pieces of the stack it joined
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"step": self.step, "kind": self.kind}
+        for key in ("piece", "piece_id", "text"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.kind in ("move", "create", "delete", "change"):
+            if self.kind != "create":
+                out["from"] = {"map": self.map_from, "location": self.from_location}
+            if self.kind in ("move", "create"):
+                out["to"] = {"map": self.map_to, "location": self.to_location}
+        for key in ("changes", "with_stack", "left", "joined"):
+            if getattr(self, key):
+                out[key] = list(getattr(self, key))
+        return out
+
+
+@dataclass
+class LogReading:
+    """The position when the file is opened, at its end, and the events between."""
+
+    start: list[PieceAt]
+    end: list[PieceAt]
+    events: list[LogEvent] = field(default_factory=list)
+    maps_seen: set[str] = field(default_factory=set)
+
+
+def piece_name(piece: Piece) -> str:
+    """A readable name: the BasicPiece name, with a text label when the piece shows one."""
+    basic = piece.basic_piece
+    name = basic.name if basic is not None else ""
+    labels = [t.label for t in piece.find(Labeler) if t.label]
+    if labels and labels[0] not in name:
+        name = f"{name} ({labels[0]})" if name else labels[0]
+    return name or "(unnamed piece)"
+
+
+def _pattern(fmt: str) -> re.Pattern[str] | None:
+    """A regex matching what a Dice Button's ``reportFormat`` writes."""
+    if "$result$" not in fmt:
+        return None
+    parts = re.split(r"(\$[A-Za-z0-9_]+\$)", fmt.strip())
+    regex = ""
+    for part in parts:
+        if part == "$result$":
+            regex += r"(?P<result>.+?)"
+        elif part.startswith("$") and part.endswith("$") and len(part) > 2:
+            regex += ".*?"
+        else:
+            regex += re.escape(part)
+    return re.compile(r"\s*(?:\*\s*)?" + regex + r"\s*$")
+
+
+def dice_patterns(buttons: Iterable[tuple[str, str]]) -> list[tuple[str, re.Pattern[str]]]:
+    """``(button name, pattern)`` for each Dice Button ``(name, reportFormat)``."""
+    out = []
+    for name, fmt in buttons:
+        pattern = _pattern(fmt.replace("$name$", name))
+        if pattern is not None:
+            out.append((name, pattern))
+    return out
+
+
+class _Reader:
+    def __init__(self, module: ModuleLocations, dice: list[tuple[str, re.Pattern[str]]]) -> None:
+        self.module = module
+        self.dice = dice
+        self.table = Tabletop()
+        self.boards = module.layout()
+        self.events: list[LogEvent] = []
+        self.maps_seen: set[str] = set()
+
+    # ---- queries -------------------------------------------------------------------------
+    def where(self, map_id: str | None, x: int, y: int) -> str:
+        if map_id is not None:
+            self.maps_seen.add(map_id)
+        return self.boards.name(map_id, x, y)
+
+    def name_of(self, pid: str) -> str:
+        piece = self.table.pieces.get(pid)
+        return piece_name(piece) if piece is not None else f"piece {pid}"
+
+    def stack_names(self, pid: str) -> tuple[str, ...]:
+        return tuple(self.name_of(p) for p in self.table.stack_order(pid))
+
+    def snapshot(self) -> list[PieceAt]:
+        out = []
+        for group in self.table.groups():
+            names = tuple(self.name_of(p) for p in group)
+            for depth, pid in enumerate(group):
+                map_id, x, y = self.table.point(pid)
+                layers = tuple(
+                    ls.level_name or ls.name
+                    for ls in layer_states(self.table.pieces[pid])
+                    if ls.active
+                )
+                out.append(
+                    PieceAt(
+                        pid,
+                        names[depth],
+                        map_id,
+                        x,
+                        y,
+                        self.where(map_id, x, y),
+                        names,
+                        depth,
+                        layers,
+                    )
+                )
+        return out
+
+    # ---- the set-up part -----------------------------------------------------------------
+    def setup(self, command: Command) -> None:
+        if isinstance(command, BeginSave):
+            self.table = Tabletop()
+        elif isinstance(command, AddPiece):
+            self.table.add(command)
+        elif isinstance(command, ChangePiece):
+            self.table.change(command)
+        elif isinstance(command, MovePiece):
+            self.table.move(command)
+        elif isinstance(command, RemovePiece):
+            self.table.remove(command)
+        elif isinstance(command, SetBoards):
+            self.boards.set_boards(command)
+
+    # ---- logged steps --------------------------------------------------------------------
+    def step(self, command: Command, step: int) -> None:
+        if isinstance(command, MovePiece):
+            self._move(command, step)
+        elif isinstance(command, ChangePiece):
+            self._change(command, step)
+        elif isinstance(command, AddPiece):
+            pid = self.table.add(command)
+            if pid is not None:
+                m, x, y = self.table.point(pid)
+                self.events.append(
+                    LogEvent(
+                        step, "create", self.name_of(pid), pid, map_to=m, to_location=self.where(m, x, y)
+                    )
+                )
+        elif isinstance(command, RemovePiece):
+            members = list(self.table.stacks.get(command.id, [])) or [command.id]
+            for pid in members:
+                if pid in self.table.pieces:
+                    m, x, y = self.table.point(pid)
+                    self.events.append(
+                        LogEvent(
+                            step,
+                            "delete",
+                            self.name_of(pid),
+                            pid,
+                            map_from=m,
+                            from_location=self.where(m, x, y),
+                        )
+                    )
+            self.table.remove(command)
+        elif isinstance(command, Chat):
+            self.events.append(self._chat(command.message, step))
+        elif isinstance(command, SetBoards):
+            self.boards.set_boards(command)
+            text = ", ".join(
+                f"{b.name}{' (reversed)' if b.reversed else ''} at column {b.x}, row {b.y}"
+                for b in command.boards
+            )
+            self.events.append(LogEvent(step, "boards", map_to=command.map_id, text=text))
+        elif isinstance(command, SetGlobalProperty):
+            self.events.append(
+                LogEvent(step, "property", text=f"{command.name} = {command.value}")
+            )
+        elif isinstance(command, Undo):
+            self.events.append(
+                LogEvent(step, "undo", text="undo starts" if command.in_progress else "undo ends")
+            )
+
+    def _chat(self, message: str, step: int) -> LogEvent:
+        for name, pattern in self.dice:
+            match = pattern.match(message)
+            if match:
+                return LogEvent(step, "roll", text=message, changes=(f"{name}: {match['result']}",))
+        return LogEvent(step, "chat", text=message)
+
+    def _move(self, command: MovePiece, step: int) -> None:
+        moving = command.id
+        is_stack = moving in self.table.stacks
+        members = [m for m in self.table.stacks.get(moving, [moving]) if m in self.table.pieces]
+        if not members:
+            return
+        lead = members[-1] if is_stack else moving  # top of a dragged stack
+        old_map, old_x, old_y = self.table.point(lead)
+        before = self.stack_names(lead)
+        self.table.move(command)
+        new_map, new_x, new_y = self.table.point(lead)
+        after = self.stack_names(lead)
+        mine = {self.name_of(m) for m in members}
+        left = tuple(n for n in before if n not in mine) if not is_stack else ()
+        joined = tuple(n for n in after if n not in mine)
+        self.events.append(
+            LogEvent(
+                step,
+                "move",
+                self.name_of(lead),
+                lead,
+                old_map,
+                self.where(old_map, old_x, old_y),
+                new_map,
+                self.where(new_map, new_x, new_y),
+                with_stack=tuple(self.name_of(m) for m in reversed(members) if m != lead),
+                left=left,
+                joined=joined,
+            )
+        )
+
+    def _change(self, command: ChangePiece, step: int) -> None:
+        old = self.table.pieces.get(command.id)
+        if old is None:
+            return
+        before_stack = self.stack_names(command.id)
+        moved = self.table.change(command)
+        new = self.table.pieces[command.id]
+        words = describe_change(old, new)
+        name = piece_name(new)
+        if moved is not None:
+            (m0, x0, y0), (m1, x1, y1) = moved
+            self.events.append(
+                LogEvent(
+                    step,
+                    "move",
+                    name,
+                    command.id,
+                    m0,
+                    self.where(m0, x0, y0),
+                    m1,
+                    self.where(m1, x1, y1),
+                    changes=tuple(words),
+                    left=tuple(n for n in before_stack if n != name),
+                )
+            )
+        elif words:
+            m, x, y = self.table.point(command.id)
+            loc = self.where(m, x, y)
+            self.events.append(
+                LogEvent(
+                    step,
+                    "change",
+                    name,
+                    command.id,
+                    map_from=m,
+                    from_location=loc,
+                    changes=tuple(words),
+                )
+            )
+
+
+def _layer_word(old: Embellishment, new: Embellishment) -> str:
+    names = new.level_names
+
+    def level(e: Embellishment) -> str:
+        i = e.level - 1
+        label = names[i].strip("+").strip() if 0 <= i < len(names) else ""
+        return label or f"level {e.level}"
+
+    layer = new.layer_name or "layer"
+    if old.active != new.active:
+        state = level(new) if new.active else "off"
+        return f"{layer}: {state}" + ("" if new.active else f" (was {level(old)})")
+    return f"{layer}: {level(new)} (was {level(old)})"
+
+
+def describe_change(old: Piece, new: Piece) -> list[str]:
+    """What changed between two states of one piece, in words (traits matched by place)."""
+    words: list[str] = []
+    if len(old.traits) != len(new.traits):
+        return ["traits changed"]
+    for a, b in zip(old.traits, new.traits, strict=True):
+        if a.state == b.state:
+            continue
+        if isinstance(a, Embellishment) and isinstance(b, Embellishment):
+            if a.value != b.value:
+                words.append(_layer_word(a, b))
+        elif isinstance(a, Marker) and isinstance(b, Marker):
+            pa, pb = a.properties, b.properties
+            for key, value in pb.items():
+                if pa.get(key) != value:
+                    words.append(f"{key} = {value} (was {pa.get(key, '')})")
+        elif isinstance(a, Labeler) and isinstance(b, Labeler):
+            words.append(f"label: {b.label!r} (was {a.label!r})")
+        elif isinstance(a, BasicPiece) and isinstance(b, BasicPiece):
+            pa, pb = a.persistent_properties, b.persistent_properties
+            for key, value in pb.items():
+                if pa.get(key) != value:
+                    words.append(f"{key} = {value} (was {pa.get(key, '')})")
+        elif isinstance(a, Stack):
+            continue
+        else:
+            prefix = next((p for p in _TRAIT_WORDS if a.type.startswith(p)), None)
+            words.append(_TRAIT_WORDS[prefix] if prefix else f"{a.type.split(';')[0]} changed")
+    return words
+
+
+def read_log(
+    commands: Command,
+    module: ModuleLocations,
+    dice: list[tuple[str, re.Pattern[str]]] | None = None,
+) -> LogReading:
+    """Replay a whole ``.vsav``/``.vlog`` command tree through ``module``'s maps."""
+    reader = _Reader(module, dice or [])
+    start: list[PieceAt] | None = None
+    step = 0
+    for command, logged in iter_leaves(commands):
+        if not logged and start is None:
+            if isinstance(command, EndSave):
+                start = reader.snapshot()
+            else:
+                reader.setup(command)
+            continue
+        if start is None:
+            start = reader.snapshot()
+        step += 1
+        reader.step(command, step)
+    if start is None:
+        start = reader.snapshot()
+    end = reader.snapshot()
+    return LogReading(start, end, reader.events, reader.maps_seen)
