@@ -10,4 +10,5 @@ COMMAND_MODULES: list[str] = [
     "state",
     "options",
     "vsav",
+    "vlog",
 ]

@@ -118,8 +118,12 @@ class BoardLayout:
 
     module: ModuleLocations
     chosen: dict[str, list[_Placed]] = field(default_factory=dict)
+    used: dict[tuple[str, str], BoardSpec] = field(default_factory=dict)
+    """Every board chosen at some time, by ``(map, board)``."""
 
     def __post_init__(self) -> None:
+        if self.chosen:
+            return
         for spec in self.module.maps.values():
             if spec.default_boards:
                 self.chosen[spec.name] = self._lay_out(spec, spec.default_boards)
@@ -134,12 +138,10 @@ class BoardLayout:
         if spec is not None:
             self.chosen[spec.name] = self._lay_out(spec, command.boards)
 
-    def copy(self) -> BoardLayout:
-        return BoardLayout(self.module, {k: list(v) for k, v in self.chosen.items()})
-
-    @staticmethod
-    def _lay_out(spec: MapSpec, boards: tuple[BoardPlacement, ...]) -> list[_Placed]:
+    def _lay_out(self, spec: MapSpec, boards: tuple[BoardPlacement, ...]) -> list[_Placed]:
         known = [(spec.boards[b.name], b) for b in boards if b.name in spec.boards]
+        for board, _ in known:
+            self.used[(spec.name, board.name)] = board
         widths: dict[tuple[int, int], int] = {}
         heights: dict[tuple[int, int], int] = {}
         for board, b in known:

@@ -42,6 +42,7 @@ from referee.vassal.commands import (
 from referee.vassal.locations import BoardLayout, ModuleLocations
 from referee.vassal.pieces import (
     BasicPiece,
+    Deck,
     Embellishment,
     Labeler,
     Marker,
@@ -71,6 +72,10 @@ _TRAIT_WORDS: Final[Mapping[str, str]] = {
     "deselect;": "deselected",
     "border;": "border changed",
 }
+
+
+_SILENT: Final = ("report;", "macro;", "globalkey;", "locCommand;", "cmt;")
+"""Traits whose state is bookkeeping (the last report sent, a trigger's counter)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +150,7 @@ class LogReading:
     end: list[PieceAt]
     events: list[LogEvent] = field(default_factory=list)
     maps_seen: set[str] = field(default_factory=set)
+    layout: BoardLayout | None = None  # the boards at the end
 
 
 def piece_name(piece: Piece) -> str:
@@ -191,6 +197,35 @@ class _Reader:
         self.boards = module.layout()
         self.events: list[LogEvent] = []
         self.maps_seen: set[str] = set()
+        self.decks: dict[str, tuple[tuple[str | None, int, int], list[str]]] = {}
+
+    # ---- decks (the Tabletop leaves them out) ---------------------------------------------
+    def add(self, command: AddPiece) -> str | None:
+        piece = decode_piece(command.type, command.state)
+        if isinstance(piece.basic, Deck) and command.id is not None:
+            deck = piece.basic
+            x, y = deck.position
+            self.decks[command.id] = ((deck.map_id, x, y), list(deck.piece_ids))
+            return None
+        return self.table.add(command)
+
+    def deck_point(self, pid: str) -> tuple[str | None, int, int] | None:
+        for point, ids in self.decks.values():
+            if pid in ids:
+                return point
+        return None
+
+    def point(self, pid: str) -> tuple[str | None, int, int]:
+        """Where a piece is: its own point, or its deck's while it lies in one."""
+        own = self.table.point(pid)
+        if own[0] is None:
+            return self.deck_point(pid) or own
+        return own
+
+    def leave_deck(self, pid: str) -> None:
+        for _, ids in self.decks.values():
+            if pid in ids:
+                ids.remove(pid)
 
     # ---- queries -------------------------------------------------------------------------
     def where(self, map_id: str | None, x: int, y: int) -> str:
@@ -207,10 +242,17 @@ class _Reader:
 
     def snapshot(self) -> list[PieceAt]:
         out = []
-        for group in self.table.groups():
+        in_decks = {p for _, ids in self.decks.values() for p in ids if p in self.table.pieces}
+        groups = [
+            tuple(p for p in reversed(ids) if p in self.table.pieces) for _, ids in self.decks.values()
+        ]
+        groups += [g for g in self.table.groups() if not set(g) & in_decks]
+        for group in groups:
+            if not group:
+                continue
             names = tuple(self.name_of(p) for p in group)
             for depth, pid in enumerate(group):
-                map_id, x, y = self.table.point(pid)
+                map_id, x, y = self.point(pid)
                 layers = tuple(
                     ls.level_name or ls.name
                     for ls in layer_states(self.table.pieces[pid])
@@ -236,7 +278,7 @@ class _Reader:
         if isinstance(command, BeginSave):
             self.table = Tabletop()
         elif isinstance(command, AddPiece):
-            self.table.add(command)
+            self.add(command)
         elif isinstance(command, ChangePiece):
             self.table.change(command)
         elif isinstance(command, MovePiece):
@@ -253,9 +295,9 @@ class _Reader:
         elif isinstance(command, ChangePiece):
             self._change(command, step)
         elif isinstance(command, AddPiece):
-            pid = self.table.add(command)
+            pid = self.add(command)
             if pid is not None:
-                m, x, y = self.table.point(pid)
+                m, x, y = self.point(pid)
                 self.events.append(
                     LogEvent(
                         step, "create", self.name_of(pid), pid, map_to=m, to_location=self.where(m, x, y)
@@ -265,7 +307,7 @@ class _Reader:
             members = list(self.table.stacks.get(command.id, [])) or [command.id]
             for pid in members:
                 if pid in self.table.pieces:
-                    m, x, y = self.table.point(pid)
+                    m, x, y = self.point(pid)
                     self.events.append(
                         LogEvent(
                             step,
@@ -309,9 +351,11 @@ class _Reader:
         if not members:
             return
         lead = members[-1] if is_stack else moving  # top of a dragged stack
-        old_map, old_x, old_y = self.table.point(lead)
+        old_map, old_x, old_y = self.point(lead)
         before = self.stack_names(lead)
         self.table.move(command)
+        for m in members:
+            self.leave_deck(m)
         new_map, new_x, new_y = self.table.point(lead)
         after = self.stack_names(lead)
         mine = {self.name_of(m) for m in members}
@@ -338,12 +382,15 @@ class _Reader:
         if old is None:
             return
         before_stack = self.stack_names(command.id)
-        moved = self.table.change(command)
+        m0, x0, y0 = self.point(command.id)
+        self.table.change(command)
         new = self.table.pieces[command.id]
+        if self.table.point(command.id)[0] is not None:
+            self.leave_deck(command.id)
+        m1, x1, y1 = self.point(command.id)
         words = describe_change(old, new)
         name = piece_name(new)
-        if moved is not None:
-            (m0, x0, y0), (m1, x1, y1) = moved
+        if (m0, x0, y0) != (m1, x1, y1):
             self.events.append(
                 LogEvent(
                     step,
@@ -354,21 +401,19 @@ class _Reader:
                     self.where(m0, x0, y0),
                     m1,
                     self.where(m1, x1, y1),
-                    changes=tuple(words),
+                    changes=tuple(w for w in words if not w.startswith("position")),
                     left=tuple(n for n in before_stack if n != name),
                 )
             )
         elif words:
-            m, x, y = self.table.point(command.id)
-            loc = self.where(m, x, y)
             self.events.append(
                 LogEvent(
                     step,
                     "change",
                     name,
                     command.id,
-                    map_from=m,
-                    from_location=loc,
+                    map_from=m1,
+                    from_location=self.where(m1, x1, y1),
                     changes=tuple(words),
                 )
             )
@@ -398,7 +443,7 @@ def describe_change(old: Piece, new: Piece) -> list[str]:
         if a.state == b.state:
             continue
         if isinstance(a, Embellishment) and isinstance(b, Embellishment):
-            if a.value != b.value:
+            if (a.active, a.level) != (b.active, b.level):
                 words.append(_layer_word(a, b))
         elif isinstance(a, Marker) and isinstance(b, Marker):
             pa, pb = a.properties, b.properties
@@ -415,6 +460,8 @@ def describe_change(old: Piece, new: Piece) -> list[str]:
         elif isinstance(a, Stack):
             continue
         else:
+            if a.type.startswith(_SILENT):
+                continue
             prefix = next((p for p in _TRAIT_WORDS if a.type.startswith(p)), None)
             words.append(_TRAIT_WORDS[prefix] if prefix else f"{a.type.split(';')[0]} changed")
     return words
@@ -443,4 +490,4 @@ def read_log(
     if start is None:
         start = reader.snapshot()
     end = reader.snapshot()
-    return LogReading(start, end, reader.events, reader.maps_seen)
+    return LogReading(start, end, reader.events, reader.maps_seen, reader.boards)

@@ -236,9 +236,29 @@ class Stack(Trait):
 
 @dataclass(frozen=True)
 class Deck(Trait):
-    """A deck (``deck;``), a basic piece like a stack; kept opaque (§5.2)."""
+    """A deck (``deck;``), a basic piece like a stack (§5.2). Its type is kept opaque; its
+    state starts ``mapId;x;y;faceDown;id,id,...`` (``Deck.setState``), bottom first."""
 
     ID: ClassVar[str] = "deck;"
+
+    @property
+    def map_id(self) -> str | None:
+        decoder = SequenceDecoder(self.state or "", ";")
+        token = decoder.next_token("null")
+        return None if token == "null" else token
+
+    @property
+    def position(self) -> tuple[int, int]:
+        decoder = SequenceDecoder(self.state or "", ";")
+        decoder.next_token("")
+        return decoder.next_int(0), decoder.next_int(0)
+
+    @property
+    def piece_ids(self) -> tuple[str, ...]:
+        decoder = SequenceDecoder(self.state or "", ";")
+        for _ in range(4):
+            decoder.next_token("")
+        return tuple(t for t in decode_sequence(decoder.next_token(""), ",") if t)
 
 
 @dataclass(frozen=True)
