@@ -63,7 +63,9 @@ def board_warnings(layout: BoardLayout) -> list[str]:
     ]
 
 
-def read_foreign(save_path: str | os.PathLike[str], vmod_path: str | os.PathLike[str]) -> ForeignReading:
+def read_foreign(
+    save_path: str | os.PathLike[str], vmod_path: str | os.PathLike[str]
+) -> ForeignReading:
     """Read ``save_path`` through the module at ``vmod_path`` (both untrusted)."""
     vmod = read_vmod(vmod_path)
     module = module_locations(vmod, os.fspath(vmod_path))

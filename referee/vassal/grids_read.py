@@ -227,7 +227,9 @@ class Numbering:
         """``RegularGridNumbering.locationName`` once the row and column are known."""
         row_name = _name(row + self.v_off, self.v_type, self.v_leading)
         col_name = _name(col + self.h_off, self.h_type, self.h_leading)
-        grid = col_name + self.sep + row_name if self.first == "H" else row_name + self.sep + col_name
+        grid = (
+            col_name + self.sep + row_name if self.first == "H" else row_name + self.sep + col_name
+        )
         values: dict[str, str | None] = dict(props)
         values.update({"gridLocation": grid, "row": row_name, "column": col_name})
         return expand_format(self.location_format, values, localized=True)
@@ -520,7 +522,7 @@ def read_grid(el: etree._Element, source: str) -> GridSpec:
     if tag == HEX_GRID:
         dx = _HEX_DEFAULT_DX
         dy = _HEX_DEFAULT_DY
-        for key in el.keys():  # HexGrid.setAttribute, in document order
+        for key in el.attrib:  # HexGrid.setAttribute, in document order
             if key == "dy":
                 dy = _float(el, "dy", dy, source)
                 if dx == _HEX_DEFAULT_DX:

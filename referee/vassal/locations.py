@@ -195,7 +195,7 @@ def _image_size(entries: Mapping[str, bytes], image: str, source: str) -> Size |
             warnings.simplefilter("ignore")
             with Image.open(io.BytesIO(data)) as img:
                 return (int(img.size[0]), int(img.size[1]))
-    except Exception:  # noqa: BLE001 - any unreadable image is reported, not raised
+    except Exception:
         return None
 
 

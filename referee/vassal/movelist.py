@@ -244,7 +244,8 @@ class _Reader:
         out = []
         in_decks = {p for _, ids in self.decks.values() for p in ids if p in self.table.pieces}
         groups = [
-            tuple(p for p in reversed(ids) if p in self.table.pieces) for _, ids in self.decks.values()
+            tuple(p for p in reversed(ids) if p in self.table.pieces)
+            for _, ids in self.decks.values()
         ]
         groups += [g for g in self.table.groups() if not set(g) & in_decks]
         for group in groups:
@@ -300,7 +301,12 @@ class _Reader:
                 m, x, y = self.point(pid)
                 self.events.append(
                     LogEvent(
-                        step, "create", self.name_of(pid), pid, map_to=m, to_location=self.where(m, x, y)
+                        step,
+                        "create",
+                        self.name_of(pid),
+                        pid,
+                        map_to=m,
+                        to_location=self.where(m, x, y),
                     )
                 )
         elif isinstance(command, RemovePiece):
@@ -329,9 +335,7 @@ class _Reader:
             )
             self.events.append(LogEvent(step, "boards", map_to=command.map_id, text=text))
         elif isinstance(command, SetGlobalProperty):
-            self.events.append(
-                LogEvent(step, "property", text=f"{command.name} = {command.value}")
-            )
+            self.events.append(LogEvent(step, "property", text=f"{command.name} = {command.value}"))
         elif isinstance(command, Undo):
             self.events.append(
                 LogEvent(step, "undo", text="undo starts" if command.in_progress else "undo ends")
@@ -419,7 +423,8 @@ class _Reader:
             )
 
 
-def _layer_word(old: Embellishment, new: Embellishment) -> str:
+def _layer_word(old: Embellishment, new: Embellishment) -> str | None:
+    """``Layer: new level (was old level)``; ``None`` when both levels read the same."""
     names = new.level_names
 
     def level(e: Embellishment) -> str:
@@ -431,6 +436,8 @@ def _layer_word(old: Embellishment, new: Embellishment) -> str:
     if old.active != new.active:
         state = level(new) if new.active else "off"
         return f"{layer}: {state}" + ("" if new.active else f" (was {level(old)})")
+    if level(new) == level(old):
+        return None
     return f"{layer}: {level(new)} (was {level(old)})"
 
 
@@ -444,7 +451,9 @@ def describe_change(old: Piece, new: Piece) -> list[str]:
             continue
         if isinstance(a, Embellishment) and isinstance(b, Embellishment):
             if (a.active, a.level) != (b.active, b.level):
-                words.append(_layer_word(a, b))
+                word = _layer_word(a, b)
+                if word is not None:
+                    words.append(word)
         elif isinstance(a, Marker) and isinstance(b, Marker):
             pa, pb = a.properties, b.properties
             for key, value in pb.items():

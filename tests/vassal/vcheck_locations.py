@@ -167,8 +167,12 @@ def build_save(vmod: Path, probe: Probe, out: Path) -> list[tuple[str, int, int]
     tail = []
     for map_name, placed in layout.chosen.items():
         wanted = (probe.boards or {}).get(map_name)
-        tail.append(SetBoards(map_name, wanted or tuple(BoardPlacement(p.board.name) for p in placed)))
-    commands = Compound((BeginSave(), NullCommand(), Compound((NullCommand(), *pieces)), *tail, EndSave()))
+        tail.append(
+            SetBoards(map_name, wanted or tuple(BoardPlacement(p.board.name) for p in placed))
+        )
+    commands = Compound(
+        (BeginSave(), NullCommand(), Compound((NullCommand(), *pieces)), *tail, EndSave())
+    )
     out.write_bytes(save_to_bytes(commands))
     assert isinstance(slot.piece.basic_piece, BasicPiece)
     return points
@@ -198,6 +202,36 @@ def run_vcheck(vmod: Path, saves: list[Path], work: Path) -> str:
     return out.read_text(encoding="utf-8")
 
 
+SAVES: tuple[tuple[str, str, str], ...] = (
+    ("zxvt-log", "zxvt-capture-the-territory", "5x5_startup.vlog"),
+    ("tour-log", "vassal-tour", "tour.log"),
+)
+"""Real fixture logs, checked against the fixture module as it is (no stand-in images)."""
+
+
+def save_module(folder: str, out_dir: Path) -> Path:
+    """The fixture's buildFile and moduledata zipped as a module, nothing added."""
+    return build_module(Probe(folder, folder, {}), out_dir)
+
+
+def record_saves(work: Path) -> dict[str, list[list[object]]]:
+    """VASSAL's piece listing at the end of each fixture log: ``[map, x, y, location]``."""
+    result: dict[str, list[list[object]]] = {}
+    for key, folder, name in SAVES:
+        d = work / key
+        d.mkdir(parents=True, exist_ok=True)
+        vmod = save_module(folder, d)
+        save = d / (Path(name).stem + ".vlog")
+        save.write_bytes((FIXTURES / folder / name).read_bytes())
+        rows = []
+        for line in run_vcheck(vmod, [save], d).splitlines():
+            f = line.split("\t")
+            if f[0] == "PIECE":
+                rows.append([f[2], int(f[3]), int(f[4]), f[5]])
+        result[key] = sorted(rows)
+    return result
+
+
 def record(work: Path) -> dict[str, dict[str, str]]:
     """VASSAL's names for every probe: ``{probe: {"map|x|y": name}}``."""
     result: dict[str, dict[str, str]] = {}
@@ -219,6 +253,6 @@ if __name__ == "__main__":
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        data = record(Path(tmp))
+        data: dict[str, object] = {"probes": record(Path(tmp)), "saves": record_saves(Path(tmp))}
     DATA.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
-    print(f"{DATA}: {sum(len(v) for v in data.values())} points", file=sys.stderr)
+    print(f"{DATA}: recorded", file=sys.stderr)
