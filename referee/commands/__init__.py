@@ -6,9 +6,12 @@ COMMAND_MODULES: list[str] = [
     "sheets",
     "charts",
     "pbem",
+    "reveal",
     "validate",
     "state",
     "options",
+    "vocabulary",
     "vsav",
     "vlog",
+    "map_from_geo",
 ]

@@ -76,10 +76,17 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
             elif not quiet:
                 assert summary is not None
+                where = f"{summary['hexes']} hexes"
+                if "map_kind" in summary:  # an area or point-to-point map
+                    where = (
+                        f"{summary['map_kind']} map: {summary['zones']} zones, "
+                        f"{summary['spaces']} spaces, {summary['links']} links"
+                        + (f", {summary['hexes']} hexes" if summary["hexes"] else "")
+                    )
                 typer.echo(
                     f"{folder}: ok: {module.name} {module.version} ({module.ruleset}): "
                     f"{summary['units']} units ({summary['counters']} counters), "
-                    f"{summary['hexes']} hexes, {summary['tables']} tables, "
+                    f"{where}, {summary['tables']} tables, "
                     f"{summary['scenarios']} scenarios"
                 )
         raise typer.Exit(0 if module is not None else EXIT_PROBLEMS)

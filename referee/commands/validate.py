@@ -47,8 +47,8 @@ def register(app: typer.Typer) -> None:
             shown_name,
         )
         from referee.commands.state import module_for, read_state
-        from referee.engine.orders import OrdersSyntaxError, parse_orders_any
-        from referee.engine.ruleset import get_ruleset
+        from referee.engine.orders import OrdersSyntaxError
+        from referee.engine.ruleset import get_ruleset, parse_orders_for
 
         how = output_format(fmt, as_json)
         if is_stdio(orders) and is_stdio(state_file):
@@ -58,8 +58,9 @@ def register(app: typer.Typer) -> None:
         text = read_input_text(orders, limit=1_000_000)
         shown = shown_name(orders)
         rows: list[dict[str, object]] = []
+        rs = get_ruleset(st.ruleset)
         try:
-            doc = parse_orders_any(text, shown)
+            doc = parse_orders_for(rs, text, shown)
         except OrdersSyntaxError as exc:
             for e in exc.errors:
                 rows.append(
@@ -73,7 +74,6 @@ def register(app: typer.Typer) -> None:
                     }
                 )
         else:
-            rs = get_ruleset(st.ruleset)
             for v in rs.validate(module, st, doc):
                 w = v.where
                 rows.append(

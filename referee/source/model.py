@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.hexgrid import HexGrid, hexside_key
+from referee.source.mapkinds import Canvas, SpaceLayer, ZoneLayer
 from referee.source.tablemodel import NamedTable
 
 
@@ -211,8 +212,13 @@ class HexDef:
 
 @dataclass(frozen=True, slots=True)
 class MapDef:
+    """A map of one, two or three kinds (docs/module-source.md): a hex grid (``grid``, with
+    ``hexes`` and everything keyed by hex), zones (``zones``, an area map) and spaces
+    (``spaces``, a point-to-point map). A map without a hex grid has ``grid = None``, no
+    hexes and a ``canvas`` giving the size its coordinates are drawn on."""
+
     title: str
-    grid: HexGrid
+    grid: HexGrid | None
     hexes: dict[str, HexDef]
     terrain: dict[str, TerrainType]
     countries: dict[str, Country]
@@ -221,6 +227,40 @@ class MapDef:
     edges: dict[str, Edge]
     places: tuple[Place, ...]
     setup_codes: dict[str, str]  # code -> nationality code ("So" -> "So")
+    zones: ZoneLayer | None = None
+    spaces: SpaceLayer | None = None
+    canvas: Canvas | None = None
+
+    @property
+    def kind(self) -> str:
+        """``hex``, ``area``, ``point``, or a combination joined by ``+`` (``hex+area``)."""
+        parts = [
+            k
+            for k, present in (
+                ("hex", self.grid is not None),
+                ("area", self.zones is not None),
+                ("point", self.spaces is not None),
+            )
+            if present
+        ]
+        return "+".join(parts)
+
+    def location_names(self) -> tuple[str, ...]:
+        """Every zone and space name, in source order (hex ids are not listed here)."""
+        out: list[str] = []
+        if self.zones is not None:
+            out.extend(self.zones.zones)
+        if self.spaces is not None:
+            out.extend(self.spaces.spaces)
+        return tuple(out)
+
+    def is_location(self, name: str) -> bool:
+        """Whether ``name`` is a hex of the grid, a zone or a space of this map."""
+        if self.grid is not None and name in self.hexes:
+            return True
+        if self.zones is not None and name in self.zones.zones:
+            return True
+        return self.spaces is not None and name in self.spaces.spaces
 
     def hex(self, hex_id: str) -> HexDef:
         return self.hexes[hex_id]

@@ -35,6 +35,7 @@ class RulesetSchema:
     # table name -> "module:function(module) -> list[Diagnostic]": the ruleset's own checks of
     # a table against the whole module (roster, map), run by the loader on a clean module
     table_checks: dict[str, str] = field(default_factory=dict)
+    map_kinds: tuple[str, ...] = ("hex",)  # MapDef.kind values the ruleset plays on
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.

@@ -13,7 +13,7 @@ def summarize(module: Module) -> dict[str, Any]:
         + (1 if module.tables.victory else 0)
         + (1 if module.map.terrain else 0)
     )
-    return {
+    out = {
         "id": module.id,
         "name": module.name,
         "version": module.version,
@@ -27,3 +27,10 @@ def summarize(module: Module) -> dict[str, Any]:
         "scenarios": len(module.scenarios),
         "scenario_ids": sorted(module.scenarios),
     }
+    m = module.map
+    if m.kind != "hex":  # area and point-to-point maps (a hex map's summary is unchanged)
+        out["map_kind"] = m.kind
+        out["zones"] = len(m.zones.zones) if m.zones else 0
+        out["spaces"] = len(m.spaces.spaces) if m.spaces else 0
+        out["links"] = len(m.spaces.links) if m.spaces else 0
+    return out

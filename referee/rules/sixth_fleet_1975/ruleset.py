@@ -14,6 +14,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.driver import drive, push_front, queue_of
 from referee.engine.orders import OrdersDoc
+from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975 import steps, tasks
 from referee.rules.sixth_fleet_1975.air import holding_box
@@ -22,6 +23,7 @@ from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3,
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.victory import score_13_0
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_1975"
@@ -212,6 +214,23 @@ class SixthFleet1975:
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         return score_13_0(Game.of(module, state), state)
+
+    # ---- the orders vocabulary and the optional services ------------------------------------
+    vocabulary = VOCABULARY
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        """``referee options``: a unit's moves and attacks, or a hex's attacks [5.0][8.3]."""
+        from referee.rules.sixth_fleet_1975.options_report import options_report
+
+        return options_report(module, state, subject, limit)
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        """The scripted player's orders for the awaited step (``scripted.py``)."""
+        from referee.rules.sixth_fleet_1975.scripted import orders_for
+
+        return orders_for(module, state, self)
 
 
 def _sorted(vs: list[Violation]) -> list[Violation]:
