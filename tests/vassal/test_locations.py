@@ -3,13 +3,19 @@
 Two kinds of evidence, both from VASSAL 3.7.26 itself (``../shared/tools/vassal-check``):
 
 * **Recorded answers** (``tests/vassal/data/vassal_locations.json``), produced on 2026-11-24
-  by running ``vcheck`` through ``python -m tests.vassal.vcheck_locations``: for each fixture
-  module (zxvt's square grid, the same with map edge padding, Vive l'Empereur's zoned hex
-  grid, the VASSAL tour with four boards on one map — square, region+zones with their own
-  grids, a reversed hex board, a square grid with a fixed format — plus edge padding), a
-  probe save with one piece at each of ~7,000 points, and VASSAL's ``Map.locationName``
-  for each; and VASSAL's piece listing at the end of each fixture log. These tests need
-  only the fixtures, not Java.
+  by running ``vcheck`` through ``python -m tests.vassal.vcheck_locations``: for each probe
+  module, a save with one piece at each of ~16,000 points (a lattice over every board, zone
+  corners and their neighbours, region origins, decks, points off the boards) and VASSAL's
+  ``Map.locationName`` for each; and VASSAL's piece listing at the end of each fixture log.
+  The probes: zxvt's square grid, the same with map edge padding, Vive l'Empereur's zoned
+  hex grid, the VASSAL tour with four boards on one map (square; regions and zones with
+  their own grids; a reversed hex board; a square grid with a fixed format) plus edge
+  padding, and three variants of those buildFiles that turn on the settings the fixtures
+  leave off: a sideways hex grid, vertical part first, letters, stagger, both directions
+  descending, offsets; descending columns with a ``$column$``/``$row$`` format and a zone
+  using its parent grid; numbered square grids inside zones (sized by the zone) with an
+  unknown ``$property$`` in the zone's format, and a staggered hex board with descending
+  rows. These tests need only the fixtures, not Java.
 * **A live run** of ``vcheck`` where Java is installed (always under ``CI=true``), on the
   zxvt probe and the zxvt log, compared point by point with ``show-vsav --vmod``.
 
@@ -54,20 +60,20 @@ def test_every_probed_point_is_named_as_vassal_names_it(
     probe: probes.Probe, tmp_path: Path
 ) -> None:
     _need_fixtures()
-    expected = _recorded()["probes"][probe.key]
     vmod = probes.build_module(probe, tmp_path)
+    points = probes.build_save(vmod, probe, tmp_path / "probe.vsav")
+    expected = probes.decode_names(_recorded()["probes"][probe.key], points)
     module = read_module_locations(vmod)
     layout = module.layout()
     for map_name, boards in (probe.boards or {}).items():
         layout.set_boards(SetBoards(map_name, boards))
     wrong = []
-    for key, name in expected.items():
-        map_name, x, y = key.split("|")
-        ours = layout.name(map_name, int(x), int(y))
+    for (map_name, x, y), name in zip(points, expected, strict=True):
+        ours = layout.name(map_name, x, y)
         if ours != name:
-            wrong.append((key, name, ours))
+            wrong.append(((map_name, x, y), name, ours))
     assert not wrong, f"{len(wrong)} of {len(expected)} differ, e.g. {wrong[:5]}"
-    assert len(set(expected.values())) > 40  # the probe meets many different names
+    assert len(set(expected)) > 40  # the probe meets many different names
 
 
 def _show(save: Path, vmod: Path) -> list[list[object]]:

@@ -14,6 +14,7 @@ Run as a script to re-record ``tests/vassal/data/vassal_locations.json`` (needs 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -56,6 +57,73 @@ class Probe:
     images: dict[str, tuple[int, int]]  # board image -> size of the stand-in PNG
     edge: tuple[int, int] | None = None  # (edgeWidth, edgeHeight) forced on every map
     boards: dict[str, tuple[BoardPlacement, ...]] | None = None  # map -> board layout
+    edit: str = ""  # name of a function in EDITS that changes the buildFile's grid settings
+    lattice: tuple[int, int] = (23, 19)  # lattice points across and down each board
+
+
+_G = "VASSAL.build.module.map.boardPicker.board."
+
+
+def _hex_numbering(root: etree._Element) -> etree._Element:
+    return next(root.iter(_G + "mapgrid.HexGridNumbering"))
+
+
+def _vive_sideways(root: etree._Element) -> None:
+    """Sideways grid, vertical part first, letters, stagger, both directions descending."""
+    next(root.iter(_G + "HexGrid")).set("sideways", "true")
+    _hex_numbering(root).attrib.update(
+        {
+            "first": "V",
+            "sep": "-",
+            "hType": "A",
+            "hLeading": "0",
+            "stagger": "true",
+            "vDescend": "true",
+            "hDescend": "true",
+            "hOff": "3",
+            "vOff": "-2",
+        }
+    )
+
+
+def _vive_parent_grid(root: etree._Element) -> None:
+    """Descending columns and a ``$column$``/``$row$`` format; the big 'Board' zone uses the
+    parent grid and names itself with ``$name$`` and ``$gridLocation$``. (VASSAL 3.7.26 has
+    no ObliqueHexGridNumbering, so the oblique rows cannot be checked with it.)"""
+    _hex_numbering(root).attrib.update(
+        {"hDescend": "true", "stagger": "true", "locationFormat": "c$column$ r$row$"}
+    )
+    for z in root.iter(_G + "mapgrid.Zone"):
+        if z.get("name") == "Board":
+            z.attrib.update({"useParentGrid": "true", "locationFormat": "$name$ $gridLocation$"})
+
+
+def _tour_zone_grids(root: etree._Element) -> None:
+    """Numbered square grids inside the POC Track zones (sized by the zone: descending rows),
+    a staggered hex board with descending rows, and a region format with an unknown name."""
+    for z in root.iter(_G + "mapgrid.Zone"):
+        if z.get("name", "").startswith("POC Track"):
+            z.set("locationFormat", "$name$ at $gridLocation$ $nothing$")
+            grid = next(z.iter(_G + "SquareGrid"))
+            etree.SubElement(
+                grid,
+                _G + "mapgrid.SquareGridNumbering",
+                {
+                    "first": "V",
+                    "sep": "/",
+                    "hType": "A",
+                    "vDescend": "true",
+                    "hDescend": "true",
+                    "vLeading": "2",
+                    "hOff": "0",
+                    "vOff": "0",
+                },
+            )
+    n = _hex_numbering(root)
+    n.attrib.update({"stagger": "true", "vDescend": "true", "locationFormat": "$gridLocation$"})
+
+
+EDITS = {f.__name__: f for f in (_vive_sideways, _vive_parent_grid, _tour_zone_grids)}
 
 
 PROBES: tuple[Probe, ...] = (
@@ -80,6 +148,30 @@ PROBES: tuple[Probe, ...] = (
             ),
         },
     ),
+    Probe(
+        "vive-sideways",
+        "vive-lempereur",
+        {"vive-lempereur map v2.png": (2640, 2040)},
+        edit="_vive_sideways",
+        lattice=(37, 31),
+    ),
+    Probe(
+        "vive-parent-grid",
+        "vive-lempereur",
+        {"vive-lempereur map v2.png": (2640, 2040)},
+        edit="_vive_parent_grid",
+        lattice=(37, 31),
+    ),
+    Probe(
+        "tour-zone-grids",
+        "vassal-tour",
+        {"VIP-map2.png": (2680, 670), "bd41.gif": (1800, 645)},
+        edit="_tour_zone_grids",
+        lattice=(41, 23),
+        boards={
+            "Main Map": (BoardPlacement("VIP", False, 0, 0), BoardPlacement("SL", False, 0, 1))
+        },
+    ),
 )
 
 
@@ -98,12 +190,15 @@ def build_module(probe: Probe, out_dir: Path) -> Path:
     for name in ("buildFile.xml", "buildFile", "moduledata"):
         if (src / name).is_file():
             entries[name] = (src / name).read_bytes()
-    if probe.edge is not None:
+    if probe.edge is not None or probe.edit:
         name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
         root = etree.fromstring(entries[name])
-        for el in root.iter("VASSAL.build.module.Map"):
-            el.set("edgeWidth", str(probe.edge[0]))
-            el.set("edgeHeight", str(probe.edge[1]))
+        if probe.edge is not None:
+            for el in root.iter("VASSAL.build.module.Map"):
+                el.set("edgeWidth", str(probe.edge[0]))
+                el.set("edgeHeight", str(probe.edge[1]))
+        if probe.edit:
+            EDITS[probe.edit](root)
         entries[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
     for image, size in probe.images.items():
         entries["images/" + image] = _png(size)
@@ -126,7 +221,7 @@ def _board_points(layout_module: ModuleLocations, probe: Probe) -> list[tuple[st
             points.add((map_name, deck.x + spec.edge[0], deck.y + spec.edge[1]))
         for placed in placed_list:
             w, h = placed.board.size
-            step_x, step_y = max(w // 23, 7), max(h // 19, 7)
+            step_x, step_y = max(w // probe.lattice[0], 7), max(h // probe.lattice[1], 7)
             for x in range(-3, w + 4, step_x):
                 for y in range(-2, h + 3, step_y):
                     points.add((map_name, placed.x + x, placed.y + y))
@@ -232,9 +327,34 @@ def record_saves(work: Path) -> dict[str, list[list[object]]]:
     return result
 
 
-def record(work: Path) -> dict[str, dict[str, str]]:
-    """VASSAL's names for every probe: ``{probe: {"map|x|y": name}}``."""
-    result: dict[str, dict[str, str]] = {}
+def points_digest(points: list[tuple[str, int, int]]) -> str:
+    """A fingerprint of the probed points, so a change to the probe asks for a re-record."""
+    text = "\n".join(f"{m}|{x}|{y}" for m, x, y in points)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def encode_names(points: list[tuple[str, int, int]], names: dict) -> dict[str, object]:
+    """VASSAL's name of each point, compactly: a table of names and one index per point."""
+    table = sorted({names[p] for p in points})
+    where = {n: i for i, n in enumerate(table)}
+    return {
+        "points": len(points),
+        "points_sha256": points_digest(points),
+        "names": table,
+        "at": [where[names[p]] for p in points],
+    }
+
+
+def decode_names(entry: dict, points: list[tuple[str, int, int]]) -> list[str]:
+    """The recorded name of each of ``points`` (which must be the recorded probe)."""
+    if entry["points_sha256"] != points_digest(points):
+        raise AssertionError("the probe points changed: re-record with vcheck (see module doc)")
+    return [entry["names"][i] for i in entry["at"]]
+
+
+def record(work: Path) -> dict[str, dict[str, object]]:
+    """VASSAL's names for every probe (see :func:`encode_names`)."""
+    result: dict[str, dict[str, object]] = {}
     for probe in PROBES:
         d = work / probe.key
         d.mkdir(parents=True, exist_ok=True)
@@ -245,7 +365,7 @@ def record(work: Path) -> dict[str, dict[str, str]]:
         missing = [p for p in points if p not in names]
         if missing:
             raise SystemExit(f"{probe.key}: vcheck listed no piece at {missing[:5]}")
-        result[probe.key] = {f"{m}|{x}|{y}": names[(m, x, y)] for m, x, y in points}
+        result[probe.key] = encode_names(points, names)
     return result
 
 
@@ -254,5 +374,5 @@ if __name__ == "__main__":
 
     with tempfile.TemporaryDirectory() as tmp:
         data: dict[str, object] = {"probes": record(Path(tmp)), "saves": record_saves(Path(tmp))}
-    DATA.write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    DATA.write_text(json.dumps(data, sort_keys=True, ensure_ascii=False) + "\n")
     print(f"{DATA}: recorded", file=sys.stderr)
