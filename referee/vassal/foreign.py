@@ -44,7 +44,7 @@ def check_same_module(
             f"not by {module.name!r} {module.version} ({vmod_name})",
             hint="give the .vmod the game is played with",
         )
-    unknown = sorted(m for m in reading.maps_seen if m not in module.maps)
+    unknown = sorted(m for m in reading.maps_seen if module.find(m) is None)
     if unknown:
         raise UserError(
             f"{save_name}: pieces lie on map(s) {', '.join(map(repr, unknown))} that module "

@@ -97,6 +97,17 @@ class ModuleLocations:
     version: str
     maps: Mapping[str, MapSpec]
     properties: Mapping[str, str]
+    ids: Mapping[str, str] = field(default_factory=dict)
+    """VASSAL's own map ids (``Map0``, ``Map1``... in build order) -> map name: a file may
+    name a map either way (``UniqueIdManager.findInstance``)."""
+
+    def find(self, map_id: str | None) -> MapSpec | None:
+        if map_id is None:
+            return None
+        spec = self.maps.get(map_id)
+        if spec is None and map_id in self.ids:
+            spec = self.maps.get(self.ids[map_id])
+        return spec
 
     def layout(self) -> BoardLayout:
         """The boards as a game starts: each map's default set-up, or its only board."""
@@ -134,7 +145,7 @@ class BoardLayout:
     def set_boards(self, command: SetBoards) -> None:
         """Apply a ``BoardPicker`` command (``BoardPicker.decode``: unknown boards are
         skipped; a map the module lacks is ignored, as VASSAL ignores the command)."""
-        spec = self.module.maps.get(command.map_id)
+        spec = self.module.find(command.map_id)
         if spec is not None:
             self.chosen[spec.name] = self._lay_out(spec, command.boards)
 
@@ -155,6 +166,7 @@ class BoardLayout:
         return out
 
     def board_at(self, map_name: str, x: int, y: int) -> _Placed | None:
+        """The first chosen board of ``map_name`` whose bounds hold the point."""
         for placed in self.chosen.get(map_name, ()):
             w, h = placed.board.size
             if placed.x <= x < placed.x + w and placed.y <= y < placed.y + h:
@@ -163,9 +175,7 @@ class BoardLayout:
 
     def name(self, map_name: str | None, x: int, y: int) -> str:
         """``Map.locationName(x, y)`` on map ``map_name`` (a ``mapName``)."""
-        if map_name is None:
-            return OFFBOARD
-        spec = self.module.maps.get(map_name)
+        spec = self.module.find(map_name)
         if spec is None:
             return OFFBOARD
         for deck in spec.decks:  # DrawPile.getPosition adds the edge padding
@@ -241,8 +251,8 @@ def _default_boards(picker: etree._Element, map_name: str) -> tuple[BoardPlaceme
     return ()
 
 
-def _map(el: etree._Element, entries: Mapping[str, bytes], source: str) -> MapSpec:
-    name = el.get("mapName", "")
+def _map(el: etree._Element, entries: Mapping[str, bytes], source: str, map_id: str) -> MapSpec:
+    name = el.get("mapName") or map_id  # UniqueIdManager.getIdentifier
     edge = (_int_attr(el, "edgeWidth", 0, source), _int_attr(el, "edgeHeight", 0, source))
     legacy = el.get("edge")
     if legacy and "," in legacy and legacy.index(",") > 0:
@@ -267,16 +277,18 @@ def module_locations(vmod: VmodContents, source: str) -> ModuleLocations:
     """The maps of a read module (see :func:`referee.vassal.vmod.read_vmod`)."""
     root = vmod.buildfile
     maps: dict[str, MapSpec] = {}
-    for el in root.iter(*MAP_TAGS):
-        spec = _map(el, vmod.entries, source)
+    ids: dict[str, str] = {}
+    for index, el in enumerate(root.iter(*MAP_TAGS)):
+        spec = _map(el, vmod.entries, source, f"Map{index}")
         maps.setdefault(spec.name, spec)
+        ids[f"Map{index}"] = spec.name
     props: dict[str, str] = {}
     for gp in root.iter(GLOBAL_PROPERTY):
         parent = gp.getparent()
         grand = parent.getparent() if parent is not None else None
         if grand is root and gp.get("name"):  # module-level only
             props[gp.get("name", "")] = gp.get("initialValue", "")
-    return ModuleLocations(root.get("name", ""), root.get("version", ""), maps, props)
+    return ModuleLocations(root.get("name", ""), root.get("version", ""), maps, props, ids)
 
 
 def read_module_locations(path: str | os.PathLike[str]) -> ModuleLocations:

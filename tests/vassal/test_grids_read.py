@@ -251,3 +251,44 @@ def test_truncated_and_hostile_archives_are_refused(tmp_path: Path) -> None:
     traversal.write_bytes(buf.getvalue())
     r = RUN.invoke(app, ["log", str(vlog), "--vmod", str(traversal)])
     assert _code(r) == 2
+
+
+def test_maps_are_found_by_name_or_by_vassal_id_and_boards_lay_out_in_a_grid(
+    tmp_path: Path,
+) -> None:
+    """``Map0``/``Map1`` are VASSAL's own ids for maps (``UniqueIdManager``); boards sit side
+    by side (``Map.setBoardBoundaries``) after the edge padding; a reversed board is turned
+    round (``Board.localCoordinates``)."""
+    from referee.vassal.commands import BoardPlacement, SetBoards
+    from referee.vassal.locations import read_module_locations
+
+    board = (
+        '<VASSAL.build.module.map.boardPicker.Board name="{n}" width="200" height="100">'
+        '<VASSAL.build.module.map.boardPicker.board.SquareGrid dx="50" dy="50" x0="25" y0="25">'
+        '<VASSAL.build.module.map.boardPicker.board.mapgrid.SquareGridNumbering hType="A" '
+        'hOff="0" vOff="1" locationFormat="{n}-$gridLocation$"/>'
+        "</VASSAL.build.module.map.boardPicker.board.SquareGrid>"
+        "</VASSAL.build.module.map.boardPicker.Board>"
+    )
+    xml = (
+        '<VASSAL.build.GameModule name="T" version="1">'
+        '<VASSAL.build.module.Map mapName="Other"/>'
+        '<VASSAL.build.module.Map mapName="Main" edgeWidth="10" edgeHeight="5">'
+        "<VASSAL.build.module.map.BoardPicker>"
+        + board.format(n="a")
+        + board.format(n="b")
+        + "</VASSAL.build.module.map.BoardPicker></VASSAL.build.module.Map>"
+        "</VASSAL.build.GameModule>"
+    )
+    module = read_module_locations(_vmod(tmp_path, xml.encode()))
+    layout = module.layout()
+    layout.set_boards(
+        SetBoards("Map1", (BoardPlacement("a", False, 0, 0), BoardPlacement("b", True, 1, 0)))
+    )
+    assert layout.name("Main", 10 + 30, 5 + 30) == "a-A01"
+    assert layout.name("Map1", 10 + 30, 5 + 30) == "a-A01"
+    # board b starts at x = 10 + 200; reversed, (30, 30) on it is (170, 70): column D, row 2
+    assert layout.name("Main", 210 + 30, 5 + 30) == "b-D02"
+    assert layout.name("Main", 5, 5) == "offboard"  # the edge padding
+    assert layout.name("Main", 420, 50) == "offboard"  # beyond the last board
+    assert layout.name("Nowhere", 30, 30) == "offboard"
