@@ -201,9 +201,9 @@ class _Reader:
 
     # ---- decks (the Tabletop leaves them out) ---------------------------------------------
     def add(self, command: AddPiece) -> str | None:
-        piece = decode_piece(command.type, command.state)
-        if isinstance(piece.basic, Deck) and command.id is not None:
-            deck = piece.basic
+        if command.type.startswith(Deck.ID) and command.id is not None:
+            deck = decode_piece(command.type, command.state).basic
+            assert isinstance(deck, Deck)
             x, y = deck.position
             self.decks[command.id] = ((deck.map_id, x, y), list(deck.piece_ids))
             return None
