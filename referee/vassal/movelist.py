@@ -39,6 +39,7 @@ from referee.vassal.commands import (
     Undo,
     iter_leaves,
 )
+from referee.vassal.grids_read import expand_format
 from referee.vassal.locations import BoardLayout, ModuleLocations
 from referee.vassal.pieces import (
     BasicPiece,
@@ -50,7 +51,9 @@ from referee.vassal.pieces import (
     Stack,
     decode_piece,
     layer_states,
+    marker_properties,
 )
+from referee.vassal.sequence import SequenceDecoder
 from referee.vassal.tabletop import Tabletop
 
 __all__ = ["LogEvent", "LogReading", "PieceAt", "dice_patterns", "read_log"]
@@ -154,13 +157,45 @@ class LogReading:
 
 
 def piece_name(piece: Piece) -> str:
-    """A readable name: the BasicPiece name, with a text label when the piece shows one."""
+    """The piece's name as VASSAL's ``GamePiece.getName`` gives it: the BasicPiece name,
+    changed from the inside out by each active Layer's level name (``+suffix``,
+    ``prefix+`` or a whole new name, ``Embellishment.getName``) and each text label's name
+    format (default ``$pieceName$ ($label$)``, ``Labeler.getName``)."""
     basic = piece.basic_piece
     name = basic.name if basic is not None else ""
-    labels = [t.label for t in piece.find(Labeler) if t.label]
-    if labels and labels[0] not in name:
-        name = f"{name} ({labels[0]})" if name else labels[0]
+    props = marker_properties(piece)
+    for trait in reversed(piece.traits[:-1]):
+        if isinstance(trait, Embellishment):
+            name = _layer_name(trait, name)
+        elif isinstance(trait, Labeler):
+            name = _label_name(trait, name, props)
     return name or "(unnamed piece)"
+
+
+def _layer_name(layer: Embellishment, inner: str) -> str:
+    names = layer.level_names
+    value = layer.value
+    common = names[value - 1] if 0 < value <= len(names) else ""
+    if not common:
+        return inner
+    parts = SequenceDecoder(common, "+")
+    first = parts.next_token()
+    if parts.has_more():
+        second = parts.next_token()
+        return inner + second if not first else first + inner
+    return first
+
+
+def _label_name(label: Labeler, inner: str, props: Mapping[str, str]) -> str:
+    fields = label._fields(Labeler.ID)
+    always = len(fields) > 17 and fields[17] == "true"
+    if not label.label and not always:
+        return inner
+    fmt = fields[11] if len(fields) > 11 else "$pieceName$ ($label$)"
+    fmt = fmt.replace("$PieceName$", "$pieceName$")
+    values: dict[str, str | None] = dict(props)
+    values.update({"pieceName": inner, "label": label.label})
+    return expand_format(fmt, values, localized=False)
 
 
 def _pattern(fmt: str) -> re.Pattern[str] | None:

@@ -79,7 +79,8 @@ def test_every_probed_point_is_named_as_vassal_names_it(
 def _show(save: Path, vmod: Path) -> list[list[object]]:
     r = RUN.invoke(app, ["show-vsav", str(save), "--vmod", str(vmod), "--json"])
     assert r.exit_code == 0, r.output
-    return sorted([p["map"], p["x"], p["y"], p["location"]] for p in json.loads(r.stdout)["pieces"])
+    pieces = json.loads(r.stdout)["pieces"]
+    return sorted([p["map"], p["x"], p["y"], p["location"], p["name"]] for p in pieces)
 
 
 @pytest.mark.parametrize("key,folder,name", probes.SAVES, ids=[s[0] for s in probes.SAVES])
@@ -93,7 +94,9 @@ def test_show_vsav_and_log_name_the_pieces_of_each_fixture_log_as_vassal(
     assert _show(save, vmod) == expected
     r = RUN.invoke(app, ["log", str(save), "--vmod", str(vmod), "--json", "--position"])
     assert r.exit_code == 0, r.output
-    end = sorted([p["map"], p["x"], p["y"], p["location"]] for p in json.loads(r.stdout)["end"])
+    end = sorted(
+        [p["map"], p["x"], p["y"], p["location"], p["name"]] for p in json.loads(r.stdout)["end"]
+    )
     assert end == expected
 
 
@@ -120,7 +123,7 @@ def test_live_vassal_names_the_zxvt_probe_and_log_as_show_vsav(tmp_path: Path) -
     for line in output.splitlines():
         f = line.split("\t")
         if f[0] == "PIECE":
-            blocks.setdefault(Path(f[1]).name, []).append([f[2], int(f[3]), int(f[4]), f[5]])
+            blocks.setdefault(Path(f[1]).name, []).append([f[2], int(f[3]), int(f[4]), f[5], f[6]])
     assert len(blocks.get("probe.vsav", [])) > 400
     for file in (save, vlog):
         assert _show(file, vmod) == sorted(blocks[file.name]), file.name
@@ -135,7 +138,8 @@ REPORT = re.compile(
 def test_log_locations_match_vassals_own_2005_auto_reports(tmp_path: Path) -> None:
     """The tour log carries VASSAL's auto-reports, written when the log was recorded with the
     real module ("* 1ME moves G7 -> H6 *"). With stand-in board images of the probe sizes,
-    every move, creation and deletion referee reads names the same locations."""
+    every move, creation and deletion referee reads names the same locations, and the piece
+    by the same name (``GamePiece.getName``: layer and label names included)."""
     _need_fixtures()
     tour = next(p for p in probes.PROBES if p.key == "tour")
     plain = probes.Probe("tour-images", tour.folder, tour.images)
@@ -151,6 +155,8 @@ def test_log_locations_match_vassals_own_2005_auto_reports(tmp_path: Path) -> No
         m = REPORT.match(nxt["text"].strip())
         if m is None:
             continue
+        if m["piece"] != "?":  # "?" is a masked piece, as the other player saw it
+            assert event["piece"] == m["piece"], (event, nxt)
         if m["a"] is not None:
             assert event["kind"] == "move", (event, nxt)
             got = (event["from"]["location"], event["to"]["location"])

@@ -310,7 +310,7 @@ def save_module(folder: str, out_dir: Path) -> Path:
 
 
 def record_saves(work: Path) -> dict[str, list[list[object]]]:
-    """VASSAL's piece listing at the end of each fixture log: ``[map, x, y, location]``."""
+    """VASSAL's piece listing at the end of each fixture log: ``[map, x, y, location, name]``."""
     result: dict[str, list[list[object]]] = {}
     for key, folder, name in SAVES:
         d = work / key
@@ -322,7 +322,7 @@ def record_saves(work: Path) -> dict[str, list[list[object]]]:
         for line in run_vcheck(vmod, [save], d).splitlines():
             f = line.split("\t")
             if f[0] == "PIECE":
-                rows.append([f[2], int(f[3]), int(f[4]), f[5]])
+                rows.append([f[2], int(f[3]), int(f[4]), f[5], f[6]])
         result[key] = sorted(rows)
     return result
 
