@@ -23,6 +23,8 @@ from referee.vassal.vmod import read_vmod
 __all__ = ["ForeignReading", "board_warnings", "check_same_module", "read_foreign"]
 
 DICE_BUTTON: Final = "VASSAL.build.module.DiceButton"
+DEFAULT_DICE_REPORT: Final = "** $name$ = $result$ *** &lt;$playerName$&gt;"
+"""``DiceButton.reportFormat``'s default."""
 
 
 @dataclass
@@ -70,7 +72,7 @@ def read_foreign(
     vmod = read_vmod(vmod_path)
     module = module_locations(vmod, os.fspath(vmod_path))
     dice = dice_patterns(
-        (el.get("name", ""), el.get("reportFormat") or el.get("format") or "")
+        (el.get("name", ""), el.get("reportFormat") or el.get("format") or DEFAULT_DICE_REPORT)
         for el in vmod.buildfile.iter(DICE_BUTTON)
     )
     save = read_save(save_path)

@@ -198,20 +198,36 @@ def _label_name(label: Labeler, inner: str, props: Mapping[str, str]) -> str:
     return expand_format(fmt, values, localized=False)
 
 
+_RESULT_NAMES: Final = re.compile(r"result\d*|numericalTotal|summary|keepDice|rawRolls")
+"""The Dice Button properties that carry the roll (``DiceButton.formatResult``)."""
+
+
 def _pattern(fmt: str) -> re.Pattern[str] | None:
-    """A regex matching what a Dice Button's ``reportFormat`` writes."""
-    if "$result$" not in fmt:
+    """A regex matching the chat line a Dice Button's report format writes: VASSAL puts
+    ``"* "`` (or ``"*"`` before a leading ``*``) in front of it. ``None`` when the format
+    shows no result (or is BeanShell, which cannot be matched)."""
+    text = fmt.strip()
+    if text.startswith("{"):
         return None
-    parts = re.split(r"(\$[A-Za-z0-9_]+\$)", fmt.strip())
     regex = ""
-    for part in parts:
-        if part == "$result$":
-            regex += r"(?P<result>.+?)"
-        elif part.startswith("$") and part.endswith("$") and len(part) > 2:
-            regex += ".*?"
+    rolls = 0
+    for part in re.split(r"(\$[A-Za-z0-9_]+\$)", text):
+        if len(part) > 2 and part.startswith("$") and part.endswith("$"):
+            if _RESULT_NAMES.fullmatch(part[1:-1]):
+                regex += f"(?P<r{rolls}>.+?)"
+                rolls += 1
+            else:
+                regex += ".*?"
         else:
             regex += re.escape(part)
-    return re.compile(r"\s*(?:\*\s*)?" + regex + r"\s*$")
+    if not rolls:
+        return None
+    return re.compile(r"\*\s?" + regex + r"\s*$")
+
+
+def _roll(match: re.Match[str]) -> str:
+    groups = [k for k in match.groupdict() if match[k] is not None]
+    return match.string[match.start(groups[0]) : match.end(groups[-1])]
 
 
 def dice_patterns(buttons: Iterable[tuple[str, str]]) -> list[tuple[str, re.Pattern[str]]]:
@@ -380,7 +396,7 @@ class _Reader:
         for name, pattern in self.dice:
             match = pattern.match(message)
             if match:
-                return LogEvent(step, "roll", text=message, changes=(f"{name}: {match['result']}",))
+                return LogEvent(step, "roll", text=message, changes=(f"{name}: {_roll(match)}",))
         return LogEvent(step, "chat", text=message)
 
     def _move(self, command: MovePiece, step: int) -> None:

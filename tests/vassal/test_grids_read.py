@@ -292,3 +292,36 @@ def test_maps_are_found_by_name_or_by_vassal_id_and_boards_lay_out_in_a_grid(
     assert layout.name("Main", 5, 5) == "offboard"  # the edge padding
     assert layout.name("Main", 420, 50) == "offboard"  # beyond the last board
     assert layout.name("Nowhere", 30, 30) == "offboard"
+
+
+def test_die_rolls_of_the_modules_dice_buttons_are_recognised(tmp_path: Path) -> None:
+    """A chat line as ``DiceButton.formatResult`` writes it ("*" + the report format) is a
+    roll of that button; other chat stays chat."""
+    from referee.vassal.commands import Chat, Compound, LogEntry
+    from referee.vassal.savefile import read_save, save_to_bytes
+
+    _, vlog = _zxvt(tmp_path)
+    build = (probes.FIXTURES / "zxvt-capture-the-territory" / "buildFile").read_bytes()
+    build = build.replace(
+        b"</VASSAL.launch.BasicModule>",
+        b'<VASSAL.build.module.DiceButton name="2d6" nDice="2" nSides="6"/>'
+        b'<VASSAL.build.module.DiceButton name="Fire" '
+        b'reportFormat="** $name$: $result1$ and $result2$ ($playerName$)"/>'
+        b"</VASSAL.launch.BasicModule>",
+    )
+    vmod = _vmod(tmp_path, build, "buildFile")
+    save = read_save(vlog)
+    lines = ("*** 2d6 = 3,5 *** &lt;alex&gt;", "*** Fire: 6 and 1 (bob)", "<alex> - good luck")
+    logged = Compound((save.commands, *(LogEntry(Chat(t)) for t in lines)))
+    out = tmp_path / "rolls.vlog"
+    out.write_bytes(save_to_bytes(logged))
+    r = RUN.invoke(app, ["log", str(out), "--vmod", str(vmod), "--json"])
+    assert r.exit_code == 0, r.output
+    tail = json.loads(r.stdout)["events"][-3:]
+    assert [(e["kind"], e.get("changes")) for e in tail] == [
+        ("roll", ["2d6: 3,5"]),
+        ("roll", ["Fire: 6 and 1"]),
+        ("chat", None),
+    ]
+    text = RUN.invoke(app, ["log", str(out), "--vmod", str(vmod)]).stdout
+    assert "roll 2d6: 3,5" in text
