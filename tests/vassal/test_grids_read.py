@@ -325,3 +325,14 @@ def test_die_rolls_of_the_modules_dice_buttons_are_recognised(tmp_path: Path) ->
     ]
     text = RUN.invoke(app, ["log", str(out), "--vmod", str(vmod)]).stdout
     assert "roll 2d6: 3,5" in text
+
+
+def test_show_vsav_start_is_where_the_log_begins(tmp_path: Path) -> None:
+    vmod, vlog = _zxvt(tmp_path)
+    start = RUN.invoke(app, ["show-vsav", str(vlog), "--vmod", str(vmod), "--start", "--json"])
+    end = RUN.invoke(app, ["show-vsav", str(vlog), "--vmod", str(vmod), "--json"])
+    assert start.exit_code == end.exit_code == 0
+    assert json.loads(start.stdout)["pieces"] == []  # every piece is created in the log
+    assert len(json.loads(end.stdout)["pieces"]) == 6
+    both = RUN.invoke(app, ["show-vsav", str(vlog), "--vmod", str(vmod), "--example", "x"])
+    assert _code(both) == 2
