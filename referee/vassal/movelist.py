@@ -474,22 +474,40 @@ class _Reader:
             )
 
 
+def _layer_label(layer: Embellishment) -> str:
+    """What the module calls a Layer: its name, else its menu command, else ``layer``."""
+    if layer.layer_name:
+        return layer.layer_name
+    activate, up, down = layer.commands
+    for command in (activate, up, down):
+        if command and command != "Activate":
+            return command.strip("+- ") or "layer"
+    return "layer"
+
+
+def _level_label(layer: Embellishment) -> str:
+    """A level in words: its level name, else its image's name, else its number."""
+    i = layer.level - 1
+    names, images = layer.level_names, layer.image_names
+    name = names[i].replace("+", " ").strip() if 0 <= i < len(names) else ""
+    if not name and 0 <= i < len(images):
+        name = images[i].rsplit(".", 1)[0] if images[i] else "none"  # a blank level
+    return name or f"level {layer.level}"
+
+
 def _layer_word(old: Embellishment, new: Embellishment) -> str | None:
-    """``Layer: new level (was old level)``; ``None`` when both levels read the same."""
-    names = new.level_names
-
-    def level(e: Embellishment) -> str:
-        i = e.level - 1
-        label = names[i].strip("+").strip() if 0 <= i < len(names) else ""
-        return label or f"level {e.level}"
-
-    layer = new.layer_name or "layer"
+    """``Layer: new level (was old level)``, ``Layer: on``/``off``; ``None`` when both
+    states read the same."""
+    label = _layer_label(new)
     if old.active != new.active:
-        state = level(new) if new.active else "off"
-        return f"{layer}: {state}" + ("" if new.active else f" (was {level(old)})")
-    if level(new) == level(old):
+        if len(new.image_names) <= 1:
+            return f"{label}: {'on' if new.active else 'off'}"
+        return f"{label}: " + (
+            _level_label(new) if new.active else f"off (was {_level_label(old)})"
+        )
+    if _level_label(new) == _level_label(old):
         return None
-    return f"{layer}: {level(new)} (was {level(old)})"
+    return f"{label}: {_level_label(new)} (was {_level_label(old)})"
 
 
 def describe_change(old: Piece, new: Piece) -> list[str]:

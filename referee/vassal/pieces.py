@@ -324,6 +324,11 @@ class Embellishment(Trait):
         return self._field(18)
 
     @property
+    def commands(self) -> tuple[str, str, str]:
+        """The menu texts of activate, increase and decrease (fields 1, 4, 7)."""
+        return (self._field(0), self._field(3), self._field(6))
+
+    @property
     def image_names(self) -> tuple[str, ...]:
         """One image per level (field 16)."""
         return tuple(decode_string_array(self._field(15)))

@@ -167,3 +167,16 @@ def test_log_locations_match_vassals_own_2005_auto_reports(tmp_path: Path) -> No
             assert event["from"]["location"] == m["d"], (event, nxt)
         checked += 1
     assert checked >= 25, checked
+
+
+def test_layer_changes_are_told_in_the_modules_words(tmp_path: Path) -> None:
+    """Layers are named by their name or menu command, levels by level name or image."""
+    _need_fixtures()
+    vmod = probes.save_module("vassal-tour", tmp_path)
+    log = probes.FIXTURES / "vassal-tour" / "tour.log"
+    r = RUN.invoke(app, ["log", str(log), "--vmod", str(vmod), "--json"])
+    changes = {e["step"]: e.get("changes") for e in json.loads(r.stdout)["events"]}
+    assert changes[29] == ["Smoking: on"]
+    assert changes[96] == ["Disrupt: Cntr-Disrupt2 (was Cntr-Disrupt1)"]
+    assert changes[110] == ["Rotate Right: CA = 5 (was CA = 4)"]
+    assert changes[17] == ["rotated"]
