@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
             None, "--referee-dir", metavar="DIR", envvar="REFEREE_DIR", help=REFEREE_DIR_HELP
         ),
         picture_dpi: int = typer.Option(
-            40, "--picture-dpi", metavar="DPI", help="Resolution of the position picture; 0: none."
+            100, "--picture-dpi", metavar="DPI", help="Resolution of the position picture; 0: none."
         ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),

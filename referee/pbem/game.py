@@ -48,7 +48,7 @@ from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
 
-DEFAULT_PICTURE_DPI = 40
+DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (picture.py)
 SETUP_FOLDER = "000-setup-request"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 
 from referee.pbem.keys import short_fingerprint
+from referee.pbem.scoreboard import scoreboard
 from referee.resources import templates_dir
 from referee.source.model import Module
 
@@ -113,6 +114,9 @@ def _context(
         "next_header": next_header(report, report_sha256, viewer),
         "next_side": next_side(report, viewer),
         "module_name": module.name,
+        "score": scoreboard(module, report["score"], str(report.get("scenario", "")))
+        if report.get("score")
+        else None,
     }
 
 

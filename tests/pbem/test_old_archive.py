@@ -47,9 +47,18 @@ def test_the_old_archive_still_fails_when_changed(tmp_path: Path) -> None:
         raise AssertionError("a changed state.json passed verify")
 
 
+def _without_score(text: bytes) -> bytes:
+    """The report with its "## Score" section cut out (up to the next "## " heading)."""
+    import re
+
+    return re.sub(rb"\n## Score[^\n]*\n.*?(?=\n## )", b"\n", text, flags=re.S)
+
+
 def test_todays_templates_render_the_old_reports_byte_for_byte() -> None:
     """The report templates gained sections for sealed and committed orders; a report of a
-    game without them renders exactly as before."""
+    game without them renders exactly as before, except for the score section, which issue 12
+    §3 deliberately turned from raw JSON into tables (``referee/pbem/scoreboard.py``). That is
+    why ``verify`` checks an old archive's Markdown by hash and signature, with a note."""
     import json
 
     from referee.engine.core import GameState
@@ -63,9 +72,10 @@ def test_todays_templates_render_the_old_reports_byte_for_byte() -> None:
         raw = (t / "report.json").read_bytes()
         rep, sha = json.loads(raw), sha256_hex(raw)
         state = GameState.from_json(json.loads((t / "state.json").read_text()))
-        assert (
+        assert _without_score(
             render_markdown(module, rep, sha, state.to_json()).encode()
-            == (t / "report.md").read_bytes()
-        )
+        ) == _without_score((t / "report.md").read_bytes())
         for name, data in views(module, rs, rep, sha, state).items():
-            assert data == (t / name).read_bytes(), f"{t.name}/{name}"
+            assert _without_score(data) == _without_score((t / name).read_bytes()), (
+                f"{t.name}/{name}"
+            )
