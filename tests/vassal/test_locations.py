@@ -17,7 +17,8 @@ Two kinds of evidence, both from VASSAL 3.7.26 itself (``../shared/tools/vassal-
   unknown ``$property$`` in the zone's format, and a staggered hex board with descending
   rows. These tests need only the fixtures, not Java.
 * **A live run** of ``vcheck`` where Java is installed (always under ``CI=true``), on the
-  zxvt probe and the zxvt log, compared point by point with ``show-vsav --vmod``.
+  zxvt probe and the zxvt log, compared point by point with ``show-vsav --vmod``; marked
+  ``vassal`` (about 20 s), so ``pytest -m "not vassal"`` leaves it out.
 
 Board images missing from a fixture are replaced by plain PNGs of stated sizes (see
 ``PROBES``); both VASSAL and referee read the same archive, so the sizes agree.
@@ -109,6 +110,7 @@ def _java() -> bool:
     return False
 
 
+@pytest.mark.vassal
 def test_live_vassal_names_the_zxvt_probe_and_log_as_show_vsav(tmp_path: Path) -> None:
     _need_fixtures()
     _java()
