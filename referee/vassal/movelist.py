@@ -56,7 +56,7 @@ from referee.vassal.pieces import (
 from referee.vassal.sequence import SequenceDecoder
 from referee.vassal.tabletop import Tabletop
 
-__all__ = ["LogEvent", "LogReading", "PieceAt", "dice_patterns", "read_log"]
+__all__ = ["DiceReport", "LogEvent", "LogReading", "PieceAt", "dice_patterns", "read_log"]
 
 # Trait prefixes (vassal-format.md §5.11) and what a change of their state means.
 _TRAIT_WORDS: Final[Mapping[str, str]] = {
@@ -187,12 +187,9 @@ def _layer_name(layer: Embellishment, inner: str) -> str:
 
 
 def _label_name(label: Labeler, inner: str, props: Mapping[str, str]) -> str:
-    fields = label._fields(Labeler.ID)
-    always = len(fields) > 17 and fields[17] == "true"
-    if not label.label and not always:
+    if not label.label and not label.always_use_format:
         return inner
-    fmt = fields[11] if len(fields) > 11 else "$pieceName$ ($label$)"
-    fmt = fmt.replace("$PieceName$", "$pieceName$")
+    fmt = label.name_format.replace("$PieceName$", "$pieceName$")  # Labeler.clean
     values: dict[str, str | None] = dict(props)
     values.update({"pieceName": inner, "label": label.label})
     return expand_format(fmt, values, localized=False)
@@ -202,46 +199,76 @@ _RESULT_NAMES: Final = re.compile(r"result\d*|numericalTotal|summary|keepDice|ra
 """The Dice Button properties that carry the roll (``DiceButton.formatResult``)."""
 
 
-def _pattern(fmt: str) -> re.Pattern[str] | None:
-    """A regex matching the chat line a Dice Button's report format writes: VASSAL puts
-    ``"* "`` (or ``"*"`` before a leading ``*``) in front of it. ``None`` when the format
-    shows no result (or is BeanShell, which cannot be matched)."""
-    text = fmt.strip()
-    if text.startswith("{"):
-        return None
-    regex = ""
-    rolls = 0
-    for part in re.split(r"(\$[A-Za-z0-9_]+\$)", text):
-        if len(part) > 2 and part.startswith("$") and part.endswith("$"):
-            if _RESULT_NAMES.fullmatch(part[1:-1]):
-                regex += f"(?P<r{rolls}>.+?)"
-                rolls += 1
-            else:
-                regex += ".*?"
+@dataclass(frozen=True, slots=True)
+class DiceReport:
+    """What one Dice Button writes: its report format cut into literal pieces.
+
+    ``literals[i]`` is the text before placeholder ``i`` (the last one follows the last
+    placeholder); ``results`` are the indexes of the placeholders that carry the roll.
+    Matching finds the literals in order with ``str.find`` (linear time: a module is
+    untrusted input, so no backtracking regular expression is built from it)."""
+
+    name: str
+    literals: tuple[str, ...]
+    results: tuple[int, ...]
+
+    @classmethod
+    def parse(cls, name: str, fmt: str) -> DiceReport | None:
+        """``None`` for a BeanShell format or one that shows no result."""
+        text = fmt.replace("$name$", name).strip()
+        if text.startswith("{"):
+            return None
+        parts = re.split(r"(\$[A-Za-z0-9_]+\$)", text)
+        literals = tuple(parts[0::2])
+        holders = [p[1:-1] for p in parts[1::2]]
+        results = tuple(i for i, h in enumerate(holders) if _RESULT_NAMES.fullmatch(h))
+        return cls(name, literals, results) if results else None
+
+    def roll(self, message: str) -> str | None:
+        """The roll in a chat line this button wrote, else ``None``. VASSAL writes
+        ``"*" + text`` when the text starts with ``*``, else ``"* " + text``; each
+        placeholder takes the text up to the first place its next literal follows."""
+        body = message.strip()
+        lits = self.literals
+        if body.startswith("* ") and not lits[0].startswith("*"):
+            body = body[2:]
+        elif body.startswith("*") and (lits[0].startswith("*") or not lits[0]):
+            body = body[1:]
         else:
-            regex += re.escape(part)
-    if not rolls:
-        return None
-    return re.compile(r"\*\s?" + regex + r"\s*$")
+            return None
+        if not body.startswith(lits[0]):
+            return None
+        spans: list[tuple[int, int]] = []  # the text of each placeholder
+        at = len(lits[0])
+        for i in range(1, len(lits)):
+            lit = lits[i]
+            if i == len(lits) - 1:  # the last literal ends the line
+                found = len(body) - len(lit)
+                if not body.endswith(lit) or found < at:
+                    return None
+            else:
+                found = body.find(lit, at) if lit else at
+                if found < 0:
+                    return None
+            spans.append((at, found))
+            at = found + len(lit)
+        rolled = body[spans[self.results[0]][0] : spans[self.results[-1]][1]].strip()
+        return rolled or None
 
 
-def _roll(match: re.Match[str]) -> str:
-    groups = [k for k in match.groupdict() if match[k] is not None]
-    return match.string[match.start(groups[0]) : match.end(groups[-1])]
-
-
-def dice_patterns(buttons: Iterable[tuple[str, str]]) -> list[tuple[str, re.Pattern[str]]]:
-    """``(button name, pattern)`` for each Dice Button ``(name, reportFormat)``."""
+def dice_patterns(buttons: Iterable[tuple[str, str]]) -> list[DiceReport]:
+    """One :class:`DiceReport` for each Dice Button ``(name, reportFormat)`` that shows a
+    result."""
     out = []
     for name, fmt in buttons:
-        pattern = _pattern(fmt.replace("$name$", name))
-        if pattern is not None:
-            out.append((name, pattern))
+        report = DiceReport.parse(name, fmt)
+        if report is not None:
+            out.append(report)
     return out
 
 
 class _Reader:
-    def __init__(self, module: ModuleLocations, dice: list[tuple[str, re.Pattern[str]]]) -> None:
+    def __init__(self, module: ModuleLocations, dice: list[DiceReport]) -> None:
         self.module = module
         self.dice = dice
         self.table = Tabletop()
@@ -393,10 +420,10 @@ class _Reader:
             )
 
     def _chat(self, message: str, step: int) -> LogEvent:
-        for name, pattern in self.dice:
-            match = pattern.match(message)
-            if match:
-                return LogEvent(step, "roll", text=message, changes=(f"{name}: {_roll(match)}",))
+        for report in self.dice:
+            rolled = report.roll(message)
+            if rolled is not None:
+                return LogEvent(step, "roll", text=message, changes=(f"{report.name}: {rolled}",))
         return LogEvent(step, "chat", text=message)
 
     def _move(self, command: MovePiece, step: int) -> None:
@@ -548,7 +575,7 @@ def describe_change(old: Piece, new: Piece) -> list[str]:
 def read_log(
     commands: Command,
     module: ModuleLocations,
-    dice: list[tuple[str, re.Pattern[str]]] | None = None,
+    dice: list[DiceReport] | None = None,
 ) -> LogReading:
     """Replay a whole ``.vsav``/``.vlog`` command tree through ``module``'s maps."""
     reader = _Reader(module, dice or [])

@@ -388,6 +388,18 @@ class Labeler(Trait):
         return fields[15] if len(fields) > 15 else "TextLabel"
 
     @property
+    def name_format(self) -> str:
+        """How the label enters the piece's name (field 12, default ``$pieceName$ ($label$)``)."""
+        fields = self._fields(self.ID)
+        return fields[11] if len(fields) > 11 else "$pieceName$ ($label$)"
+
+    @property
+    def always_use_format(self) -> bool:
+        """Field 18: use the name format even when the label is empty."""
+        fields = self._fields(self.ID)
+        return len(fields) > 17 and fields[17] == "true"
+
+    @property
     def label(self) -> str:
         """The label text, trimmed as ``Labeler.mySetState`` does."""
         return (self.state or "").strip()

@@ -336,3 +336,21 @@ def test_show_vsav_start_is_where_the_log_begins(tmp_path: Path) -> None:
     assert len(json.loads(end.stdout)["pieces"]) == 6
     both = RUN.invoke(app, ["show-vsav", str(vlog), "--vmod", str(vmod), "--example", "x"])
     assert _code(both) == 2
+
+
+def test_dice_reports_match_in_linear_time_whatever_the_module_says() -> None:
+    """A module is untrusted: its report formats are matched with str.find, never turned
+    into a backtracking regular expression."""
+    import time
+
+    from referee.vassal.movelist import dice_patterns
+
+    (report,) = dice_patterns([("d", "** $a$" + "x$a$" * 40 + " = $result$ $b$")])
+    message = "*** " + "x" * 200_000
+    t = time.perf_counter()
+    assert report.roll(message) is None
+    assert time.perf_counter() - t < 1.0
+    (plain,) = dice_patterns([("2d6", "** $name$ = $result$ *** &lt;$playerName$&gt;")])
+    assert plain.roll("*** 2d6 = 3,5 *** &lt;alex&gt;") == "3,5"
+    assert plain.roll("* someone said ** 2d6 = 3") is None
+    assert dice_patterns([("b", '{"** " + result}')]) == []  # BeanShell: not matched
