@@ -22,6 +22,7 @@ from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3,
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.victory import score_13_0
+from referee.source.boxes import carrier_of
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_1975"
@@ -79,8 +80,8 @@ class SixthFleet1975:
         )
         assigned: dict[str, str] = {}
         for f in sorted(sc.fixed, key=lambda f: (f.status is not None, f.unit)):
-            if f.status and f.status.startswith("holding:"):
-                cv = f.status.split(":", 1)[1]
+            cv = carrier_of(f.status)
+            if cv is not None:
                 u = state.units[f.unit]
                 state = state.with_unit(UnitState(u.id, u.side, None, holding_box(cv)))
                 assigned[f.unit] = cv

@@ -21,7 +21,11 @@ from referee.rules.sixth_fleet_1975.air import (
     carrier_of_box,
     closed_without_14_3,
 )
-from referee.rules.sixth_fleet_1975.combat import analyse_attack, phase_record
+from referee.rules.sixth_fleet_1975.combat import (
+    DEFENDED_HEX_OCCUPIED,
+    analyse_attack,
+    phase_record,
+)
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.mandatory import (
     best_attacks_from,
@@ -654,9 +658,7 @@ def check_combat(
             probs = [
                 p
                 for p in probs
-                if not (
-                    p.rule == "10.44" and "occupy" in p.message and occupants <= declared_targets
-                )
+                if not (p.code == DEFENDED_HEX_OCCUPIED and occupants <= declared_targets)
             ]
         for p in probs:
             sim.v(p.rule, p.message, o, p.word, hint=p.hint)
