@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from referee.engine.core import Event, GameState, SourcePos, UnitState, Violation
 from referee.engine.orders import Order, OrdersDoc
+from referee.engine.problems import violations
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import (
     HOLDING_BOX_LIMIT,
@@ -21,6 +22,7 @@ from referee.rules.sixth_fleet_1975.air import (
     carrier_of_box,
     closed_without_14_3,
 )
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.combat import (
     DEFENDED_HEX_OCCUPIED,
     analyse_attack,
@@ -37,8 +39,8 @@ from referee.rules.sixth_fleet_1975.movement import check_path_5_0, entry_cost_5
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_12_2
 from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
-from referee.rules.sixth_fleet_1975.setup import check_setup_11_1
-from referee.rules.sixth_fleet_1975.stacking import normalise, overstacked_7_0
+from referee.rules.sixth_fleet_1975.setup import setup_11_0
+from referee.rules.sixth_fleet_1975.stacking import overstacked_7_0, stack_order_7_42
 from referee.rules.sixth_fleet_1975.strengths import fmt
 from referee.source.diagnostics import did_you_mean
 
@@ -266,73 +268,16 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc) -> list[Violation
 
 
 def simulate_setup(game: Game, state: GameState, side: str, orders: tuple[Order, ...]) -> Sim:
-    sim = Sim(state)
-    probs, placed = check_setup_11_1(game, state, side, list(orders))
-    for p in probs:
-        sim.v(p.rule, p.message, p.order, p.word, hint=p.hint)
-    if sim.violations:
-        return sim
-    st = state
-    assigned = dict(st.data.get("assigned") or {})
-    for pool in game.scenario.pools:
-        if pool.where == "carrier" and pool.carrier:
-            for u in pool.units:
-                assigned[u] = pool.carrier
-    for u, (kind, where) in sorted(placed.items(), key=lambda kv: kv[1][0] != "hex"):
-        if kind == "hex":
-            st = move_piece(game, st, u, where)
-    for u, (kind, where) in sorted(placed.items()):
-        if kind == "cap":
-            loc = st.units[where].location
-            assert loc is not None
-            st = move_piece(game, st, u, loc)
-        elif kind == "box":
-            st = to_box(st, u, where)
-    st = st.with_data(assigned=assigned)
-    sim.state = st
-    for o in orders:
-        if o.verb == "stack":
-            _stack_order(game, sim, side, o)
-    sim.events.append(
-        Event(
-            "setup",
-            "11.0",
-            f"{side} set-up: {len(placed)} units placed",
-            {"side": side, "placed": sorted(placed)},
-        )
-    )
-    return sim
+    carry = setup_11_0(game, state, side, orders)
+    return Sim(carry.state, violations(carry.problems), carry.events)
 
 
 def _stack_order(game: Game, sim: Sim, side: str, o: Order) -> None:
-    """``stack HEX UNIT ...``: the owner's order of his naval units, top first [7.42]; air
-    units stay on top [7.43]; only in his own Movement Phase or set-up [7.47]."""
-    h = o.hexes[0]
-    st = sim.state
-    here = list(st.stacks.get(h, ()))
-    mine = [u for u in here if st.units[u].side == side]
-    listed = list(o.units)
-    if sorted(set(listed)) != sorted(listed):
-        sim.v("7.42", "a unit is listed twice", o)
-        return
-    missing = [u for u in listed if u not in mine]
-    if missing:
-        sim.v("7.42", f"{', '.join(missing)} not in {h} (at the end of the orders)", o, missing[0])
-        return
-    naval = [u for u in mine if not game.is_air(u)]
-    if any(u not in listed for u in naval):
-        sim.v("7.42", f"list every naval unit in {h}: {' '.join(naval)}", o)
-        return
-    air_listed = [u for u in listed if game.is_air(u)]
-    naval_listed = [u for u in listed if not game.is_air(u)]
-    if listed != air_listed + naval_listed:
-        sim.v("7.43", "air units always sit above the naval units of their hex", o)
-        return
-    others = [u for u in here if u not in listed]
-    air_rest = [u for u in others if game.is_air(u)]
-    new = tuple(air_listed + air_rest + naval_listed + [u for u in others if not game.is_air(u)])
-    sim.state = normalise(game, st.with_stack_order(h, new), h)
-    sim.events.append(Event("stack", "7.42", f"{h} stacked " + " ".join(new), {"hex": h}))
+    carry = Carry(sim.state)
+    stack_order_7_42(game, carry, side, o)
+    sim.state = carry.state
+    sim.violations.extend(violations(carry.problems))
+    sim.events.extend(carry.events)
 
 
 # ---- movement -----------------------------------------------------------------------------
@@ -374,8 +319,7 @@ def simulate_movement(game: Game, state: GameState, side: str, orders: tuple[Ord
             probs = check_path_5_0(game, st, u, o.hexes)
             if probs:
                 for p in probs:
-                    word = o.hexes[p.index] if p.index < len(o.hexes) else None
-                    sim.v(p.rule, p.message, o, word, u, p.hint)
+                    sim.v(p.rule, p.message, o, p.word, u, p.hint)
                 continue
             frm = start_hex(game, st, u)
             sim.state = move_piece(game, st, u, o.hexes[-1])
