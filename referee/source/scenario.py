@@ -9,8 +9,9 @@ That is how the Sixth Fleet Campaign "simply extends the short game" [11.0].
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from referee.source.base import Ctx, check_keys
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import (
     ChoicePlacement,
@@ -26,32 +27,14 @@ from referee.source.model import (
     UnitDef,
     VictoryBonus,
 )
-from referee.source.tomlpos import TomlText
-
-if TYPE_CHECKING:
-    from referee.source.loader import Ctx
+from referee.source.scenario_forces import (
+    ScenarioFile,
+    check_entry,
+    load_pool,
+    load_reinforcement,
+)
 
 SCENARIO_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
-
-
-class _Raw:
-    """One scenario file's data with its text, for positions."""
-
-    def __init__(self, file: str, data: dict[str, Any], tt: TomlText) -> None:
-        self.file = file
-        self.data = data
-        self.tt = tt
-
-    def blocks(self, key: str) -> list[tuple[dict[str, Any], int | None]]:
-        value = self.data.get(key, [])
-        starts = self.tt.block_starts(key)
-        if not isinstance(value, list):
-            return []
-        return [
-            (v, starts[i] if i < len(starts) else None)
-            for i, v in enumerate(value)
-            if isinstance(v, dict)
-        ]
 
 
 def load_scenarios(
@@ -64,7 +47,7 @@ def load_scenarios(
     nats: dict[str, Nationality],
     optional: dict[str, OptionalRule],
 ) -> dict[str, Scenario]:
-    raws: dict[str, _Raw] = {}
+    raws: dict[str, ScenarioFile] = {}
     d = ctx.diags
     for name in files:
         got = ctx.toml(name, what="scenario file", line=line)
@@ -89,7 +72,7 @@ def load_scenarios(
                 f"duplicate scenario id {sid!r} (also in {raws[sid].file})",
             )
             continue
-        raws[sid] = _Raw(name, data, tt)
+        raws[sid] = ScenarioFile(name, data, tt)
         _check_scenario_keys(ctx, raws[sid])
     pieces: dict[str, UnitDef] = {}
     for u in units:
@@ -167,10 +150,8 @@ SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _check_scenario_keys(ctx: Ctx, raw: _Raw) -> None:
+def _check_scenario_keys(ctx: Ctx, raw: ScenarioFile) -> None:
     """Unknown keys are usually typos or a key filed under the wrong table."""
-    from referee.source.loader import check_keys
-
     check_keys(ctx, raw.file, raw.tt, raw.data, None, "the scenario file", SCENARIO_KEYS[""])
     for table in ("scenario", "calendar", "victory"):
         t = raw.data.get(table)
@@ -189,8 +170,8 @@ def _check_scenario_keys(ctx: Ctx, raw: _Raw) -> None:
             check_keys(ctx, raw.file, raw.tt, t, ln, f"[[{block}]]", SCENARIO_KEYS[block])
 
 
-def _chain(ctx: Ctx, sid: str, raws: dict[str, _Raw]) -> list[_Raw] | None:
-    chain: list[_Raw] = []
+def _chain(ctx: Ctx, sid: str, raws: dict[str, ScenarioFile]) -> list[ScenarioFile] | None:
+    chain: list[ScenarioFile] = []
     seen: set[str] = set()
     cur: str | None = sid
     while cur is not None:
@@ -219,7 +200,7 @@ def _chain(ctx: Ctx, sid: str, raws: dict[str, _Raw]) -> list[_Raw] | None:
 def _build(
     ctx: Ctx,
     sid: str,
-    chain: list[_Raw],
+    chain: list[ScenarioFile],
     pieces: dict[str, UnitDef],
     rows: dict[str, UnitDef],
     map_def: MapDef,
@@ -242,7 +223,7 @@ def _build(
     f = top.file
     sl = top.tt.table_start("scenario")
 
-    def expand(r: _Raw, ln: int | None, ids: object, what: str) -> tuple[str, ...]:
+    def expand(r: ScenarioFile, ln: int | None, ids: object, what: str) -> tuple[str, ...]:
         """Piece ids; a roster id stands for all its copies."""
         if not isinstance(ids, list):
             d.error(r.file, ln, f"{what}: expected a list of unit ids")
@@ -265,7 +246,7 @@ def _build(
                 )
         return tuple(out)
 
-    def hex_ok(r: _Raw, ln: int | None, hid: object, what: str) -> str | None:
+    def hex_ok(r: ScenarioFile, ln: int | None, hid: object, what: str) -> str | None:
         if not isinstance(hid, str) or not grid.is_valid_id(hid):
             lnum, col = r.tt.value_pos(str(hid), start=ln)
             reason = (
@@ -371,7 +352,7 @@ def _build(
     bonuses: list[VictoryBonus] = []
     placed: dict[str, str] = {}
 
-    def claim(pid: str, r: _Raw, ln: int | None, what: str) -> None:
+    def claim(pid: str, r: ScenarioFile, ln: int | None, what: str) -> None:
         if pid in placed:
             lnum, col = r.tt.value_pos(pid, start=ln)
             d.error(r.file, lnum, f"{what}: unit {pid} is already placed by {placed[pid]}", col=col)
@@ -387,7 +368,7 @@ def _build(
                 if pid not in in_force:
                     d.error(r.file, ln, f"[[fixed]]: {pid} is not in this scenario's [forces]")
                 if hid:
-                    _check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[fixed]]")
+                    check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[fixed]]")
                     fixed.append(
                         FixedPlacement(
                             pid, hid, str(t.get("rule", "")), t.get("status"), Origin(r.file, ln)
@@ -403,12 +384,12 @@ def _build(
             for pid in pids:
                 claim(pid, r, ln, "[[choice]]")
                 for hid in hexes:
-                    _check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[choice]]")
+                    check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[choice]]")
                 choices.append(
                     ChoicePlacement(pid, hexes, str(t.get("rule", "")), Origin(r.file, ln))
                 )
         for t, ln in r.blocks("pool"):
-            pool = _pool(ctx, r, ln, t, expand, hex_ok, map_def, pieces, nats, sides)
+            pool = load_pool(ctx, r, ln, t, expand, hex_ok, map_def, pieces, nats, sides)
             if pool is None:
                 continue
             if pool.carrier is not None and pool.carrier not in in_force:
@@ -423,7 +404,7 @@ def _build(
                     d.error(r.file, ln, f"[[pool]]: {pid} is not in this scenario's [forces]")
             pools.append(pool)
         for t, ln in r.blocks("reinforcement"):
-            rf = _reinforcement(ctx, r, ln, t, expand, hex_ok, map_def, sides, turns)
+            rf = load_reinforcement(ctx, r, ln, t, expand, hex_ok, map_def, sides, turns)
             if rf is None:
                 continue
             for pid in rf.units:
@@ -565,285 +546,4 @@ def _build(
         optional_rules=tuple(str(o) for o in opts) if isinstance(opts, list) else (),
         description=str(meta.get("description", "")),
         source=Origin(f, sl),
-    )
-
-
-def _side(
-    ctx: Ctx, r: _Raw, ln: int | None, t: dict[str, Any], sides: set[str], what: str
-) -> str | None:
-    """The block's ``side``, or ``None`` after reporting an unknown one."""
-    side = str(t.get("side", ""))
-    if side not in sides:
-        ctx.diags.error(
-            r.file,
-            r.tt.key_line("side", start=ln),
-            f"{what}: unknown side {side!r}",
-            hint=did_you_mean(side, sides),
-        )
-        return None
-    return side
-
-
-def _check_entry(
-    ctx: Ctx, r: _Raw, ln: int | None, map_def: MapDef, unit: UnitDef, hid: str, what: str
-) -> None:
-    h = map_def.hexes.get(hid)
-    if h is None:
-        return
-    t = map_def.terrain.get(h.terrain)
-    if t is not None and unit.category in t.costs and t.costs[unit.category] is None:
-        lnum, col = r.tt.value_pos(hid, start=ln)
-        ctx.diags.error(
-            r.file,
-            lnum,
-            f"{what}: {unit.id} ({unit.category}) cannot be placed in hex {hid} ({t.name})",
-            col=col,
-        )
-
-
-def _pool(
-    ctx: Ctx,
-    r: _Raw,
-    ln: int | None,
-    t: dict[str, Any],
-    expand: Any,
-    hex_ok: Any,
-    map_def: MapDef,
-    pieces: dict[str, UnitDef],
-    nats: dict[str, Nationality],
-    sides: set[str],
-) -> SetupPool | None:
-    d = ctx.diags
-    side = _side(ctx, r, ln, t, sides, "[[pool]]")
-    if side is None:
-        return None
-    units = expand(r, ln, t.get("units", []), "[[pool]]")
-    where = str(t.get("where", ""))
-    kinds = ctx.schema.setup_kinds if ctx.schema else ("setup_code", "airbase", "carrier", "hexes")
-    if where not in kinds:
-        d.error(
-            r.file,
-            r.tt.key_line("where", start=ln),
-            f"[[pool]]: unknown where {where!r}",
-            hint="one of " + ", ".join(kinds),
-        )
-        return None
-    pmin = t.get("per_hex_min", 0)
-    pmax = t.get("per_hex_max")
-    if not isinstance(pmin, int) or (pmax is not None and not isinstance(pmax, int)):
-        d.error(r.file, ln, "[[pool]]: per_hex_min/per_hex_max must be whole numbers")
-        return None
-    if pmax is not None and pmax < pmin:
-        d.error(
-            r.file,
-            r.tt.key_line("per_hex_max", start=ln),
-            f"[[pool]]: per_hex_max {pmax} is below per_hex_min {pmin}",
-        )
-        return None
-    fill_all = bool(t.get("fill_all", False))
-    code = t.get("code")
-    nat = t.get("nationality")
-    countries = tuple(str(c) for c in t.get("countries", []))
-    carrier = t.get("carrier")
-    hexes: tuple[str, ...] = ()
-    for pid in units:
-        if pieces[pid].side != side:
-            lnum, col = r.tt.value_pos(pid, start=ln)
-            d.error(
-                r.file, lnum, f"[[pool]]: {pid} belongs to {pieces[pid].side}, not {side}", col=col
-            )
-    if where == "setup_code":
-        if code not in map_def.setup_codes:
-            d.error(
-                r.file,
-                r.tt.key_line("code", start=ln),
-                f"[[pool]]: unknown set-up code {code!r}",
-                hint=did_you_mean(str(code), list(map_def.setup_codes)),
-            )
-            return None
-        hexes = tuple(sorted(h.id for h in map_def.hexes.values() if h.setup_code == code))
-        for pid in units:
-            if pieces[pid].category == "air":
-                lnum, col = r.tt.value_pos(pid, start=ln)
-                d.error(
-                    r.file,
-                    lnum,
-                    f"[[pool]]: air unit {pid} cannot use naval set-up code {code}",
-                    col=col,
-                )
-    elif where == "airbase":
-        if nat not in nats:
-            d.error(
-                r.file,
-                r.tt.key_line("nationality", start=ln),
-                f"[[pool]]: unknown nationality {nat!r}",
-                hint=did_you_mean(str(nat), list(nats)),
-            )
-            return None
-        for c in countries:
-            if c not in map_def.countries:
-                d.error(
-                    r.file,
-                    r.tt.key_line("countries", start=ln),
-                    f"[[pool]]: unknown country {c!r}",
-                    hint=did_you_mean(c, list(map_def.countries)),
-                )
-        hexes = tuple(
-            sorted(
-                a.hex
-                for a in map_def.airbases()
-                if a.nationality == nat
-                and (not countries or map_def.hexes[a.hex].country in countries)
-            )
-        )
-    elif where == "carrier":
-        if carrier not in pieces or pieces[carrier].type != "CV":
-            d.error(
-                r.file,
-                r.tt.key_line("carrier", start=ln),
-                f"[[pool]]: carrier {carrier!r} is not a CV of the roster",
-                hint=did_you_mean(str(carrier), [p for p, u in pieces.items() if u.type == "CV"]),
-            )
-            return None
-        for pid in units:
-            u = pieces[pid]
-            lnum, col = r.tt.value_pos(pid, start=ln)
-            if u.category != "air" or not u.has("carrier"):
-                d.error(r.file, lnum, f"[[pool]]: {pid} is not a carrier-based air unit", col=col)
-            elif u.nationality != pieces[carrier].nationality:
-                d.error(
-                    r.file,
-                    lnum,
-                    f"[[pool]]: {pid} ({u.nationality}) cannot use "
-                    f"{carrier} ({pieces[carrier].nationality}): carrier air uses carriers "
-                    "of its own nationality [9.61]",
-                    col=col,
-                )
-    elif where == "hexes":
-        hexes = tuple(h for h in (hex_ok(r, ln, x, "[[pool]]") for x in t.get("hexes", [])) if h)
-    if where in ("setup_code", "airbase", "hexes"):
-        n = len(hexes)
-        if n == 0:
-            d.error(
-                r.file,
-                ln,
-                f"[[pool]] ({where}): no hex on the map qualifies",
-                hint="check the set-up code, nationality or countries",
-            )
-            return None
-        cap = None if pmax is None else pmax * n
-        need = pmin * n if fill_all else 0
-        if fill_all and pmin < 1:
-            need = n
-        if len(units) < need:
-            d.error(
-                r.file,
-                ln,
-                f"[[pool]] can never be satisfied: {n} hexes must each get at "
-                f"least {max(pmin, 1)} unit(s) but the pool has only {len(units)}",
-                hint="add units, lower per_hex_min or drop fill_all",
-            )
-        if cap is not None and len(units) > cap:
-            d.error(
-                r.file,
-                ln,
-                f"[[pool]] can never be satisfied: {len(units)} units but {n} "
-                f"hexes hold at most {pmax} each ({cap})",
-                hint="raise per_hex_max or add set-up hexes",
-            )
-    return SetupPool(
-        side=side,
-        units=units,
-        where=where,
-        rule=str(t.get("rule", "")),
-        code=code if isinstance(code, str) else None,
-        nationality=nat if isinstance(nat, str) else None,
-        countries=countries,
-        carrier=carrier if isinstance(carrier, str) else None,
-        hexes=hexes,
-        per_hex_min=pmin,
-        per_hex_max=pmax,
-        fill_all=fill_all,
-        text=str(t.get("text", "")),
-        origin=Origin(r.file, ln),
-    )
-
-
-def _reinforcement(
-    ctx: Ctx,
-    r: _Raw,
-    ln: int | None,
-    t: dict[str, Any],
-    expand: Any,
-    hex_ok: Any,
-    map_def: MapDef,
-    sides: set[str],
-    turns: int,
-) -> Reinforcement | None:
-    d = ctx.diags
-    side = _side(ctx, r, ln, t, sides, "[[reinforcement]]")
-    if side is None:
-        return None
-    after = t.get("after_turn")
-    if not isinstance(after, int) or isinstance(after, bool) or not 0 <= after < turns:
-        d.error(
-            r.file,
-            r.tt.key_line("after_turn", start=ln),
-            f"[[reinforcement]]: after_turn "
-            f"must be a Game-Turn before the last ({turns}), got {after!r}",
-        )
-        return None
-    units = expand(r, ln, t.get("units", []), "[[reinforcement]]")
-    entry = str(t.get("entry", ""))
-    kinds = ctx.schema.entry_kinds if ctx.schema else ("airbases", "edge_adjacent", "area")
-    if entry not in kinds:
-        d.error(
-            r.file,
-            r.tt.key_line("entry", start=ln),
-            f"[[reinforcement]]: unknown entry {entry!r}",
-            hint="one of " + ", ".join(kinds),
-        )
-        return None
-    hexes = tuple(
-        h for h in (hex_ok(r, ln, x, "[[reinforcement]]") for x in t.get("hexes", [])) if h
-    )
-    edge = t.get("edge")
-    area = t.get("area")
-    loc = t.get("loc_edge")
-    for key, val in (("edge", edge), ("loc_edge", loc)):
-        if val is not None and val not in map_def.edges:
-            d.error(
-                r.file,
-                r.tt.key_line(key, start=ln),
-                f"[[reinforcement]]: unknown edge {val!r}",
-                hint=did_you_mean(str(val), list(map_def.edges)),
-            )
-    if area is not None and area not in map_def.areas:
-        d.error(
-            r.file,
-            r.tt.key_line("area", start=ln),
-            f"[[reinforcement]]: unknown area {area!r}",
-            hint=did_you_mean(str(area), list(map_def.areas)),
-        )
-    if entry == "airbases":
-        for h in hexes:
-            if map_def.hexes[h].airbase is None:
-                lnum, col = r.tt.value_pos(h, start=ln)
-                d.error(r.file, lnum, f"[[reinforcement]]: hex {h} has no airbase", col=col)
-    if entry == "edge_adjacent" and edge is None:
-        d.error(r.file, ln, "[[reinforcement]]: entry 'edge_adjacent' needs edge = \"..\"")
-    if entry == "area" and area is None:
-        d.error(r.file, ln, "[[reinforcement]]: entry 'area' needs area = \"..\"")
-    return Reinforcement(
-        side=side,
-        units=units,
-        after_turn=after,
-        entry=entry,
-        hexes=hexes,
-        edge=edge if isinstance(edge, str) else None,
-        area=area if isinstance(area, str) else None,
-        loc_edge=loc if isinstance(loc, str) else None,
-        text=str(t.get("text", "")),
-        rule=str(t.get("rule", "")),
-        origin=Origin(r.file, ln),
     )
