@@ -11,8 +11,7 @@ a refusal (a warning never refuses a file).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from referee.engine.core import SourcePos, Violation
 from referee.engine.orders import Order
@@ -20,12 +19,12 @@ from referee.engine.orders import Order
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """A rule the orders break: ``rule`` is the case (``"8.24"``), ``code`` a short stable
     name of the fault (``"defended-hex-occupied"``), ``word`` the order word it is about,
     ``unit`` the unit it concerns (reported with the violation), ``where`` its place in the
-    orders file once known."""
+    orders file once known. (A named tuple, immutable and cheap: the legal-move searches
+    make one for every step they try and refuse.)"""
 
     rule: str
     message: str
@@ -42,7 +41,7 @@ class Problem:
         if order is None:
             return self
         w = word if word is not None else self.word
-        return replace(self, where=order.pos_of(w) if w else order.pos)
+        return self._replace(where=order.pos_of(w) if w else order.pos)
 
     def violation(self) -> Violation:
         return Violation(self.rule, self.message, self.where, self.unit, self.hint)

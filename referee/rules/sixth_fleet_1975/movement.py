@@ -13,7 +13,8 @@ options shown.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.engine.core import GameState
 from referee.engine.problems import Problem
@@ -75,15 +76,16 @@ def entry_cost_5_12(game: Game, state: GameState, unit: str, hex_id: str) -> int
 
 
 def entry_problem_10_1(
-    game: Game, state: GameState, unit: str, frm: str, to: str
+    game: Game, state: GameState, unit: str, frm: str, to: str, cost: int | None
 ) -> tuple[str, str] | None:
     """``(case, reason)`` when ``unit`` may not enter ``to`` from adjacent ``frm`` in
-    movement, else ``None``: terrain [10.11][10.12][10.13], all-land hexsides [10.12], an
-    undestroyed enemy Defended hex [10.15], a closed area [12.3][14.4], an enemy-occupied hex
-    whose units could attack it [5.21][6.42a]."""
+    movement, else ``None``: terrain [10.11][10.12][10.13] (``cost`` is
+    :func:`entry_cost_5_12`, ``None`` when the terrain forbids it), all-land hexsides [10.12],
+    an undestroyed enemy Defended hex [10.15], a closed area [12.3][14.4], an enemy-occupied
+    hex whose units could attack it [5.21][6.42a]."""
     cat = game.category(unit)
     side = state.units[unit].side
-    if entry_cost_5_12(game, state, unit, to) is None:
+    if cost is None:
         t = game.board.terrain_type(to)
         case = "10.11" if not t.costs.get("air") else "10.12"
         return case, f"{game.unit(unit).category} units may not enter {t.name} ({to})"
@@ -100,15 +102,10 @@ def entry_problem_10_1(
     return None
 
 
-def _enemy_occupied(state: GameState, hex_id: str, side: str) -> bool:
-    return any(state.units[e].side != side for e in state.stacks.get(hex_id, ()))
-
-
 # ---- one step: the rule every movement question asks ----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Mover:
+class Mover(NamedTuple):
     """The facts about one unit's move that do not change along its path [5.0]."""
 
     unit: str
@@ -118,11 +115,11 @@ class Mover:
     start: str
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """A unit standing in ``hex`` after entering ``moved`` hexes for ``cost`` MP; ``ezoc``:
     the hex is enemy-controlled for it (it must stop there [6.11]); ``occupied``: enemy units
-    are there (it may pass under them, never end there [5.21][6.42a])."""
+    are there (it may pass under them, never end there [5.21][6.42a]). (A named tuple: the
+    search makes one per step tried.)"""
 
     hex: str
     cost: int
@@ -177,10 +174,18 @@ def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Ste
             f"{m.unit} entered the enemy-controlled hex {here.hex} and must stop there",
             "must-stop",
         )
-    bad = entry_problem_10_1(game, state, m.unit, here.hex, to)
+    return enter_5_0(game, state, m, here, to, entry_cost_5_12(game, state, m.unit, to))
+
+
+def enter_5_0(
+    game: Game, state: GameState, m: Mover, here: Step, to: str, cost: int | None
+) -> Step | Problem:
+    """The second half of :func:`step_5_0`, for a hex ``to`` next to ``here`` that the unit
+    did not have to stop in; ``cost`` is :func:`entry_cost_5_12` of ``to``. (The search in
+    :func:`reachable` only ever asks about such hexes, so it starts here.)"""
+    bad = entry_problem_10_1(game, state, m.unit, here.hex, to, cost)
     if bad is not None:
         return Problem(bad[0], bad[1], "may-not-enter")
-    cost = entry_cost_5_12(game, state, m.unit, to)
     assert cost is not None
     if here.cost + cost > m.allowance:
         what = "Range Allowance" if m.category == "air" else "Movement Allowance"
@@ -197,7 +202,9 @@ def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Ste
             f"the enemy-controlled hex {to}",
             "zoc-to-zoc",
         )
-    return Step(to, here.cost + cost, here.moved + 1, ezoc, _enemy_occupied(state, to, m.side))
+    stack = state.stacks.get(to)
+    occupied = stack is not None and any(state.units[e].side != m.side for e in stack)
+    return Step(to, here.cost + cost, here.moved + 1, ezoc, occupied)
 
 
 def end_problem_5_21(m: Mover, at: Step) -> Problem | None:
@@ -232,10 +239,14 @@ def reachable(game: Game, state: GameState, unit: str) -> dict[str, Reach]:
         at = steps[here]
         if at.moved > 0 and at.ezoc:
             continue  # must stop here [6.11]: step_5_0 would refuse every next step
-        for n in game.board.neighbours(here):
+        for n in game.board.neighbours(here):  # on the map [5.24] and adjacent [5.1]
             if n == m.start or n in done:
                 continue
-            s = step_5_0(game, state, m, at, n)
+            # a shortcut, not a rule: enter_5_0 refuses a hex the unit cannot pay for [5.23]
+            cost = entry_cost_5_12(game, state, unit, n)
+            if cost is None or at.cost + cost > m.allowance:
+                continue
+            s = enter_5_0(game, state, m, at, n, cost)
             if isinstance(s, Problem) or (s.ezoc and s.occupied):
                 continue
             old = out.get(n)
@@ -284,12 +295,12 @@ def check_path_5_0(
     at = first_step(game, state, m)
     left = leave_problem_6_43(game, state, m, at)
     if left is not None:
-        return [replace(left, word=word(offset))]
+        return [left._replace(word=word(offset))]
     for i, h in enumerate(path):
         idx = i + offset
         s = step_5_0(game, state, m, at, h)
         if isinstance(s, Problem):
-            return [replace(s, word=word(idx - 1 if s.code == "must-stop" else idx))]
+            return [s._replace(word=word(idx - 1 if s.code == "must-stop" else idx))]
         at = s
     end = end_problem_5_21(m, at)
-    return [replace(end, word=word(len(written) - 1))] if end is not None else []
+    return [end._replace(word=word(len(written) - 1))] if end is not None else []

@@ -12,7 +12,6 @@ grounded [9.15] or eliminated [9.22], over-stacked units are removed at the oppo
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState
@@ -151,7 +150,7 @@ def move_order_5_0(game: Game, carry: Carry, o: Order, moved: set[str], cv_moved
     probs = check_path_5_0(game, st, u, o.hexes)
     if probs:
         for p in probs:
-            carry.refuse(replace(p, unit=u), o)
+            carry.refuse(p._replace(unit=u), o)
         return
     frm = start_hex(game, st, u)
     carry.state = move_piece(game, st, u, o.hexes[-1])
