@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.core import ScriptedDice  # noqa: E402
-from referee.engine.orders import parse_orders  # noqa: E402
 from referee.engine.ruleset import get_ruleset  # noqa: E402
 from referee.rules.sixth_fleet_1975.context import Game  # noqa: E402
 from referee.rules.sixth_fleet_1975.group_attacks import group_attacks_8_3  # noqa: E402
 from referee.rules.sixth_fleet_1975.middle_east import read_table_14_3  # noqa: E402
 from referee.rules.sixth_fleet_1975.movement import reachable  # noqa: E402
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 from tests.rules.play import RandomDice, header, play  # noqa: E402
 

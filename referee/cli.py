@@ -15,15 +15,40 @@ import typer
 
 from referee import __version__
 from referee.commands import COMMAND_MODULES
+from referee.commands.common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, RefereeTyper
 
-app = typer.Typer(
+EPILOG = """\b
+Every command takes -h/--help, -q/--quiet and --format text|json (--json is the same
+as --format json; check and validate also have --format github). A file argument of
+'-' reads standard input; -o - writes to standard output where a command writes one file.
+
+\b
+Exit codes (the same for every command):
+  0    done (or already done)
+  1    problems found in the input: errors, rule violations, a refusal
+       (unsigned, out of turn, illegal orders), a failed verification
+  2    the command could not run: bad usage, a missing or unreadable file
+  70   internal error (please report it; REFEREE_DEBUG=1 shows the traceback)
+  75   the game is locked by another adjudication (try again later)
+  130  interrupted
+
+\b
+Environment:
+  REFEREE_HOME   the referee's private folder; dice seeds go to
+                 $REFEREE_HOME/games/GAME_ID (default ~/.referee)
+  REFEREE_DIR    the dice-seed folder of one game (same as --referee-dir)
+  REFEREE_KEY    the referee's private key file (same as adjudicate --key)
+  REFEREE_DEBUG  set to 1 to see tracebacks of internal errors
+
+Shell completion: referee --install-completion (or --show-completion)."""
+
+app = RefereeTyper(
     name="referee",
     help="Build VASSAL modules and printable play aids from a plain-text module source, "
     "and referee play-by-email games with signed reports and verifiable dice.",
+    epilog=EPILOG,
     no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    add_completion=True,
 )
 
 
@@ -55,10 +80,10 @@ def main() -> None:
         app()
     except (UserError, UnsafeInput) as exc:
         typer.echo(f"referee: error: {exc}", err=True)
-        sys.exit(getattr(exc, "exit_code", 2))
+        sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
     except KeyboardInterrupt:
         typer.echo("referee: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:
         if os.environ.get("REFEREE_DEBUG"):
             raise
@@ -67,7 +92,7 @@ def main() -> None:
             "(please report it; set REFEREE_DEBUG=1 to see the traceback)",
             err=True,
         )
-        sys.exit(70)
+        sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

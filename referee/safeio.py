@@ -4,14 +4,15 @@ Inputs come from strangers (module sources, orders, VASSAL files), so reading re
 that are too large, are not UTF-8, or lie outside the folder they were named from (``../``,
 absolute paths, symlinks out). Outputs are never half-written: write a temporary file in the
 same folder, ``fsync`` it, then ``os.replace`` it over the target, so a crash leaves either the
-old file or the new one.
+old file or the new one. This module is the one writer: private files (keys, dice seeds) are
+written 0600, everything else follows the umask.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,14 +125,64 @@ def decode_text(data: bytes, shown: str) -> str:
     return text.replace("\r\n", "\n")
 
 
+# Who may read what we write. Shared files (game.toml, state.json, reports, signed orders,
+# modules, PDFs, PNGs) are created 0666 and the umask decides, as for any other program; only
+# private keys and dice seeds are private (0600) whatever the umask.
+SHARED_MODE = 0o666
+PRIVATE_MODE = 0o600
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+def create_file(path: Path, *, private: bool = False) -> int:
+    """Create ``path`` (which must not exist) for writing and return its descriptor.
+
+    A private file is 0600 from the first byte (no window in which the umask's 0644 shows
+    it); a shared one gets 0666 less the umask. Works the same on POSIX and Windows (where
+    only the read-only bit of a mode means anything)."""
+    fd = os.open(path, _CREATE_FLAGS, PRIVATE_MODE if private else SHARED_MODE)
+    if private:
+        try:
+            os.chmod(path, PRIVATE_MODE)  # a umask may have removed bits; never adds any
+        except BaseException:
+            os.close(fd)
+            raise
+    return fd
+
+
+def write_new_file(path: Path, data: bytes, *, private: bool = False) -> None:
+    """Write ``data`` to a new file and fsync it (no rename: for files inside a folder that
+    is itself renamed into place, as a PBEM turn folder is)."""
+    fd = create_file(path, private=private)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _temp_beside(target: Path, private: bool) -> Path:
+    for _ in range(100):
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            os.close(create_file(tmp, private=private))
+        except FileExistsError:
+            continue
+        return tmp
+    raise FileExistsError(f"cannot make a temporary file beside {target}")
+
+
 @contextlib.contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
+def atomic_path(target: Path, *, private: bool = False) -> Iterator[Path]:
     """Yield a temporary path beside ``target``; on success fsync it and rename it over
-    ``target``. On any exception the temporary file is removed and ``target`` is untouched."""
+    ``target``. On any exception the temporary file is removed and ``target`` is untouched.
+
+    This is the program's one way of replacing a file: ``private=True`` for private keys and
+    dice seeds (0600), the umask for everything else. Write to the yielded path by name
+    (``open(tmp, "wb")`` keeps its mode)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path = _temp_beside(target, private)
     try:
         yield tmp_path
         with open(tmp_path, "rb+") as fh:
@@ -144,18 +195,18 @@ def atomic_path(target: Path) -> Iterator[Path]:
         raise
 
 
-def write_bytes_atomic(target: Path, data: bytes, mode: int | None = None) -> None:
-    with atomic_path(target) as tmp:
+def write_bytes_atomic(target: Path, data: bytes, *, private: bool = False) -> None:
+    """Replace ``target`` with ``data``, whole or not at all (see :func:`atomic_path`)."""
+    with atomic_path(target, private=private) as tmp:
         tmp.write_bytes(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
 
 
-def write_text_atomic(target: Path, text: str, mode: int | None = None) -> None:
-    write_bytes_atomic(target, text.encode("utf-8"), mode)
+def write_text_atomic(target: Path, text: str, *, private: bool = False) -> None:
+    write_bytes_atomic(target, text.encode("utf-8"), private=private)
 
 
 def _fsync_dir(path: Path) -> None:
+    """Make a rename in ``path`` durable (POSIX; Windows cannot open a folder, and skips it)."""
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
         try:

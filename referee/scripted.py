@@ -1,61 +1,24 @@
-"""A scripted player for Sixth Fleet (1975): simple, deterministic and always legal orders.
+"""A scripted player: simple, deterministic and always legal orders, for any ruleset.
 
-For benchmarks and long end-to-end tests it writes, for whatever step a position awaits, the
-orders text a plain but lawful player would send:
-
-* **set-up** [11.1][11.2]: each ``[[choice]]`` unit on its first hex; each pool's units dealt
-  round-robin over the pool's hexes (every coded hex and airbase filled, 1-3 naval units per
-  hex [7.0], at most the pool's limit of air units [9.41]); carrier air in its carrier's
-  holding box [9.62B], where it moves with the carrier;
-* **movement** [5.0]: every naval unit goes to the reachable hex nearest to an enemy unit
-  (ties: the cheaper, then the lower hex id), within the stacking limit [7.0]; air units stay
-  on their bases, and one that must return [9.22] flies to the nearest base it can reach;
-* **combat** [8.0]: exactly the mandatory attacks -- from every hex in an enemy zone of
-  control, its best legal attack by differential [8.21]; when a hex has none, its units
-  retreat [8.24] to their first legal hex;
-* **reinforcements** [12.2]: carriers first, each unit on its first legal hex, carrier air in
-  the holding box of its carrier;
-* **answers**: the first option of the pending decision.
-
-Every move and attack comes from the rules' own legal-option functions (``reachable``,
-``best_attacks_from``, ``retreat_hexes_8_71``, ``entry_hexes_12_2``: what ``referee options``
-shows), so the orders are legal by construction; :func:`play` still validates every file and
-raises :class:`ScriptError` naming the step, the orders and the violations if one is not.
-The functions here compute; they do no I/O.
+For benchmarks, property tests and long end-to-end tests, :func:`play` plays a whole game
+in-process with the ruleset's own scripted player on both sides: the ruleset's optional
+``scripted_orders(module, state)`` method (``docs/rulesets.md``) writes the orders text a plain
+but lawful player would send for the step the position awaits; this module parses it in the
+ruleset's vocabulary, validates it, and resolves it with the dice it is given. A file the
+ruleset refuses raises :class:`ScriptError` naming the step, the orders and the violations.
+The functions here compute; they do no I/O, and they reach the ruleset only through the
+registry (:func:`referee.engine.ruleset.get_ruleset`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.engine.core import Dice, GameState
-from referee.engine.orders import parse_orders
-from referee.engine.ruleset import Ruleset, get_ruleset
-from referee.rules.sixth_fleet_1975 import sequence as seq
-from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16, carrier_here_9_62
-from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.mandatory import (
-    best_attacks_from,
-    must_retreat_8_24,
-    obligated_hexes_8_21,
-)
-from referee.rules.sixth_fleet_1975.movement import reachable
-from referee.rules.sixth_fleet_1975.position import move_piece
-from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_12_2
-from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
-from referee.rules.sixth_fleet_1975.setup import setup_pools
-from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
+from referee.engine.ruleset import Ruleset, get_ruleset, parse_orders_for
 from referee.source.model import Module
-
-SECTION = {
-    seq.SETUP: "setup",
-    seq.MOVEMENT: "movement",
-    seq.COMBAT: "combat",
-    seq.REINFORCEMENT: "reinforcement",
-}
 
 
 class ScriptError(RuntimeError):
@@ -74,179 +37,19 @@ class Step:
     pending: tuple[str, ...]  # decision ids pending after it
 
 
-# ---- the orders for one step ----------------------------------------------------------------
-
-
-def header(state: GameState, side: str) -> str:
-    return f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\nphase: {state.phase}\n"
-
-
 def orders_for(module: Module, state: GameState, ruleset: Ruleset | None = None) -> str | None:
     """The orders text for the step ``state`` awaits; ``None`` when the game is over."""
     rs = ruleset or get_ruleset(module.ruleset)
-    side, _what = rs.awaiting(module, state)
-    if not side:
-        return None
-    if state.pending:
-        pd = state.pending[0]
-        return header(state, pd.side) + f"[answer]\nanswer {pd.id} {pd.options[0]}\n"
-    game = Game.of(module, state)
-    if state.phase == seq.SETUP:
-        body = setup_orders(game, state, side)
-    elif state.phase == seq.MOVEMENT:
-        body = movement_orders(game, state, side)
-    elif state.phase == seq.COMBAT:
-        body = combat_orders(game, state, side)
-    elif state.phase == seq.REINFORCEMENT:
-        body = reinforcement_orders(game, state, side)
-    else:
-        return None
-    lines = [f"[{SECTION[state.phase]}]", *body]
-    return header(state, side) + "\n".join(lines) + "\n"
+    write = getattr(rs, "scripted_orders", None)
+    if write is None:
+        from referee.errors import UserError
 
-
-def setup_orders(game: Game, state: GameState, side: str) -> list[str]:
-    """Choices on their first hex; pools dealt round-robin within their limits [11.0]."""
-    todo = {u.id for u in state.units.values() if u.side == side and u.box == "unplaced"}
-    lines: list[str] = []
-    naval: Counter[str] = Counter()
-    air: Counter[str] = Counter()
-    for u in state.units.values():
-        if u.side == side and u.location is not None:
-            (air if game.is_air(u.id) else naval)[u.location] += 1
-    for c in game.scenario.choices:
-        if c.unit in todo:
-            lines.append(f"place {c.unit} {c.hexes[0]}")
-            naval[c.hexes[0]] += 0 if game.is_air(c.unit) else 1
-            todo.discard(c.unit)
-    for pool in setup_pools(game, state):  # the scenario's, plus 14.3's when it is on
-        units = [u for u in pool.units if u in todo]
-        if not units:
-            continue
-        if pool.where == "carrier":
-            lines += [f"place {u} box {pool.carrier}" for u in units]
-            todo.difference_update(units)
-            continue
-        hexes = list(pool.hexes)
-        per_pool: Counter[str] = Counter()
-        cap = pool.per_hex_max if pool.per_hex_max is not None else AIR_LIMIT
-        for i, u in enumerate(units):
-            is_air = game.is_air(u)
-            box, limit = (air, AIR_LIMIT) if is_air else (naval, NAVAL_LIMIT)
-            for k in range(len(hexes)):
-                h = hexes[(i + k) % len(hexes)]
-                if per_pool[h] < cap and box[h] < limit:
-                    per_pool[h] += 1
-                    box[h] += 1
-                    lines.append(f"place {u} {h}")
-                    todo.discard(u)
-                    break
-    return lines
-
-
-def distance_to_nearest(game: Game, sources: list[str]) -> dict[str, int]:
-    """Hex -> hexes to the nearest of ``sources`` (a breadth-first search over the whole map
-    from all of them at once: one pass instead of a distance per hex and enemy)."""
-    dist = {h: 0 for h in sources}
-    frontier = list(sources)
-    while frontier:
-        nxt: list[str] = []
-        for h in frontier:
-            for n in game.board.neighbours(h):
-                if n not in dist:
-                    dist[n] = dist[h] + 1
-                    nxt.append(n)
-        frontier = nxt
-    return dist
-
-
-def _is_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
-    return (
-        airbase_usable_9_16(game, state, unit, hex_id)
-        or carrier_here_9_62(game, state, unit, hex_id) is not None
-    )
-
-
-def movement_orders(game: Game, state: GameState, side: str) -> list[str]:
-    """Naval units toward the nearest enemy; returning air units to the nearest base."""
-    enemy_hexes = sorted(
-        {u.location for u in state.units.values() if u.side != side and u.location is not None}
-    )
-    far = 1_000_000  # no enemy on the map: nothing to move toward
-    dist = distance_to_nearest(game, enemy_hexes)
-    naval: Counter[str] = Counter()
-    air: Counter[str] = Counter()
-    for h in state.stacks:
-        naval[h], air[h] = counts(game, state, h, side)
-    lines: list[str] = []
-    mine = sorted(u.id for u in state.units.values() if u.side == side and u.location is not None)
-    for uid in mine:
-        here = state.units[uid].location
-        assert here is not None
-        is_air = game.is_air(uid)
-        if is_air and "returning" not in state.units[uid].status:
-            continue  # based air stays where it is
-        reach = reachable(game, state, uid)
-        box, limit = (air, AIR_LIMIT) if is_air else (naval, NAVAL_LIMIT)
-        cands = [r for h, r in reach.items() if h != here and r.may_end and box[h] < limit]
-        if is_air:  # the nearest base it can use [9.22]
-            cands = [r for r in cands if _is_base(game, state, uid, r.hex)]
-            ranked = sorted(cands, key=lambda r: (r.cost, r.hex))
-        else:  # closer to the nearest enemy unit, then cheaper
-            now = dist.get(here, far)
-            cands = [r for r in cands if dist.get(r.hex, far) < now]
-            ranked = sorted(cands, key=lambda r: (dist.get(r.hex, far), r.cost, r.hex))
-        if not ranked:
-            continue
-        best = ranked[0]
-        box[here] -= 1
-        box[best.hex] += 1
-        lines.append(f"move {uid} {' '.join(best.path[1:])}")
-    return lines
-
-
-def combat_orders(game: Game, state: GameState, side: str) -> list[str]:
-    """Exactly the mandatory attacks [8.21], and the retreats of hexes that have none [8.24]."""
-    lines: list[str] = []
-    used: set[str] = set()
-    for h in obligated_hexes_8_21(game, state, side):
-        best = [b for b in best_attacks_from(game, state, side, h) if not set(b.attackers) & used]
-        if best:
-            b = best[0]
-            lines.append(f"attack {' '.join(b.attackers)} -> {' '.join(b.targets)}")
-            used.update(b.attackers)
-            continue
-        if best_attacks_from(game, state, side, h):
-            continue  # its attackers are busy elsewhere: the obligation goes unmet [8.21]
-        for u in must_retreat_8_24(game, state, side, h):
-            opts = retreat_hexes_8_71(game, state, u) or displacement_hexes_8_71(game, state, u)
-            if len(opts) > 1:
-                lines.append(f"retreat {u} -> {opts[0]}")
-    return lines
-
-
-def reinforcement_orders(game: Game, state: GameState, side: str) -> list[str]:
-    """Carriers first, then every unit on its first legal hex; carrier air boxed [12.2]."""
-    due = sorted(due_12_2(game, state, side), key=lambda ur: (game.unit(ur[0]).type != "CV", ur[0]))
-    lines: list[str] = []
-    for u, r in due:
-        ud = game.unit(u)
-        if ud.has("carrier") and r.entry != "airbases":
-            cvs = [
-                x
-                for x, _ in due
-                if game.unit(x).type == "CV"
-                and game.unit(x).nationality == ud.nationality
-                and state.units[x].location is not None
-            ]
-            if cvs:
-                lines.append(f"place {u} box {cvs[0]}")
-                continue
-        hexes = entry_hexes_12_2(game, state, u, r)
-        if hexes:
-            lines.append(f"place {u} {hexes[0]}")
-            state = move_piece(game, state, u, hexes[0])
-    return lines
+        raise UserError(
+            f"ruleset {rs.id!r} has no scripted player",
+            hint="a ruleset offers one with a scripted_orders method (docs/rulesets.md)",
+        )
+    text: str | None = write(module, state)
+    return text
 
 
 # ---- a whole game -----------------------------------------------------------------------------
@@ -280,11 +83,11 @@ def play(
         text = orders_for(module, state, rs)
         if text is None:
             return steps, state
-        doc = parse_orders(text, f"step-{k:03d}.txt")
+        doc = parse_orders_for(rs, text, f"step-{k:03d}.txt")
         problems = rs.validate(module, state, doc)
         if problems:
             raise ScriptError(
-                f"step {k} ({seq.describe(state)}): the scripted orders were refused:\n"
+                f"step {k} ({rs.awaiting(module, state)[1]}): the scripted orders were refused:\n"
                 + "\n".join(str(p) for p in problems)
                 + "\n--- orders ---\n"
                 + text
@@ -315,7 +118,7 @@ def replay(
     rs = get_ruleset(module.ruleset)
     state = rs.new_game(module, scenario, game_id)
     for k, text in enumerate(texts, start=1):
-        doc = parse_orders(text, f"step-{k:03d}.txt")
+        doc = parse_orders_for(rs, text, f"step-{k:03d}.txt")
         if rs.validate(module, state, doc):
             raise ScriptError(f"step {k}: the recorded orders no longer validate")
         state = rs.resolve(module, state, doc, dice_for(k, text)).state

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from referee.demo import DEMO_GAME_ID, DEMO_SCENARIO, DEMO_SEED_ROOT, example_files, example_side
 from referee.engine.core import GameState, ScriptedDice
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.pbem import dice as dicemod
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.scripted import orders_for, orders_sha256
 from referee.scripted import play as scripted_play
 from referee.source.loader import load_module

@@ -9,5 +9,6 @@ COMMAND_MODULES: list[str] = [
     "validate",
     "state",
     "options",
+    "vocabulary",
     "vsav",
 ]

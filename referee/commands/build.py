@@ -13,26 +13,45 @@ from pathlib import Path
 
 import typer
 
-from referee.commands.common import load_checked, print_json, resolve_source
+from referee.commands.common import (
+    TextOrJson,
+    example_option,
+    format_option,
+    json_option,
+    load_checked,
+    output_format,
+    print_json,
+    quiet_option,
+    refuse_stdio_folder,
+    resolve_source,
+)
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def build(
-        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
-        example: str | None = typer.Option(
-            None, "--example", help="Build a bundled example instead, e.g. sixth_fleet."
+        src: Path | None = typer.Argument(
+            None, metavar="SRC", help="Module source folder (holds module.toml)."
         ),
+        example: str | None = example_option("Build a bundled example instead, e.g. sixth_fleet."),
         out: Path = typer.Option(
-            Path("build"), "-o", "--out", help="Folder to write <module-id>-<version>.vmod in."
+            Path("build"),
+            "-o",
+            "--out",
+            metavar="DIR",
+            help="Folder to write <module-id>-<version>.vmod in.",
         ),
         dpi: int = typer.Option(
-            150, "--dpi", min=50, max=600, help="Pixels per inch of board and counter images."
+            150,
+            "--dpi",
+            min=50,
+            max=600,
+            metavar="DPI",
+            help="Pixels per inch of board and counter images.",
         ),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or warnings."),
-        as_json: bool = typer.Option(
-            False, "--json", help="Print {path, counters, images, bytes, seconds} as JSON."
-        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("No progress bar or warnings; print only the .vmod path."),
     ) -> None:
         """Build a VASSAL 3.7 module (.vmod) from a module source.
 
@@ -44,6 +63,8 @@ def register(app: typer.Typer) -> None:
         from referee.vassal.module_writer import picture_count, plan_build
         from referee.vassal.setups import build_module_with_setups
 
+        as_json = output_format(fmt, as_json) == "json"
+        refuse_stdio_folder(out)
         folder = resolve_source(src, example)
         module = load_checked(folder, quiet=quiet or as_json)
         if out.exists() and not out.is_dir():

@@ -6,29 +6,50 @@ from pathlib import Path
 
 import typer
 
-from referee.commands.common import load_checked, print_json, resolve_source
+from referee.commands.common import (
+    TextOrJson,
+    example_option,
+    format_option,
+    json_option,
+    load_checked,
+    output_format,
+    print_json,
+    quiet_option,
+    refuse_stdio_folder,
+    resolve_source,
+)
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def charts(
-        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
-        example: str | None = typer.Option(
-            None, "--example", help="Use a bundled example instead, e.g. sixth_fleet."
+        src: Path | None = typer.Argument(
+            None, metavar="SRC", help="Module source folder (holds module.toml)."
         ),
-        out: Path = typer.Option(Path("build"), "-o", "--out", help="Output folder."),
-        paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
-        dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="Resolution of the PNGs."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        example: str | None = example_option("Use a bundled example instead, e.g. sixth_fleet."),
+        out: Path = typer.Option(
+            Path("build"), "-o", "--out", metavar="DIR", help="Output folder."
+        ),
+        paper: str = typer.Option(
+            "letter", "--paper", metavar="letter|a4", help="Paper size: letter or a4."
+        ),
+        dpi: int = typer.Option(
+            150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the PNGs."
+        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("No warnings; print only the files written."),
     ) -> None:
         """Write <id>-charts.pdf (CRT, TEC, victory, turn record, set-up cards, sequence of
         play) and <id>-chart-<name>.png for each chart."""
         from referee.render.playaids import write_charts
         from referee.render.sheets import paper_size
 
+        as_json = output_format(fmt, as_json) == "json"
+        refuse_stdio_folder(out)
         paper_size(paper)  # refuse an unknown paper before any work
         folder = resolve_source(src, example)
-        module = load_checked(folder, quiet=as_json)
+        module = load_checked(folder, quiet=quiet or as_json)
         result = write_charts(module, out, paper=paper, dpi=dpi)
         if as_json:
             print_json(result.to_json())

@@ -6,29 +6,44 @@ from pathlib import Path
 
 import typer
 
-from referee.commands.common import print_json, resolve_source
+from referee.commands.common import (
+    EXIT_PROBLEMS,
+    Format,
+    example_option,
+    format_option,
+    github_annotation,
+    json_option,
+    output_format,
+    print_json,
+    quiet_option,
+    resolve_source,
+)
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def check(
-        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
-        example: str | None = typer.Option(
-            None, "--example", help="Check a bundled example instead, e.g. sixth_fleet."
+        src: Path | None = typer.Argument(
+            None, metavar="SRC", help="Module source folder (holds module.toml)."
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        example: str | None = example_option("Check a bundled example instead, e.g. sixth_fleet."),
+        fmt: Format = format_option(Format),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print errors only: no warnings, no summary."),
     ) -> None:
         """Check a module source; print every problem as file:line:col: message.
 
-        Exits 0 when clean (with a one-line summary), 1 on any error.
+        Exits 0 when clean (with a one-line summary), 1 on any error, 2 when SRC is not a
+        folder.
         """
         from referee.source.loader import load_module
         from referee.source.summary import summarize
 
+        how = output_format(fmt, as_json)
         folder = resolve_source(src, example)
         module, diags = load_module(folder)
         summary = summarize(module) if module is not None else None
-        if as_json:
+        if how == "json":
             print_json(
                 {
                     "source": str(folder),
@@ -40,16 +55,38 @@ def register(app: typer.Typer) -> None:
             )
         else:
             for d in diags.items:
-                typer.echo(str(d), err=d.severity == "error")
+                if quiet and d.severity != "error":
+                    continue
+                if how == "github":
+                    hint = f" (hint: {d.hint})" if d.hint else ""
+                    typer.echo(
+                        github_annotation(
+                            "error" if d.severity == "error" else "warning",
+                            f"{d.message}{hint}",
+                            file=str(folder / d.file),  # GitHub wants repository paths
+                            line=d.line,
+                            col=d.col,
+                            title="referee check",
+                        )
+                    )
+                else:
+                    typer.echo(str(d), err=d.severity == "error")
             if module is None:
                 n = len(diags.errors)
                 typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
-            else:
+            elif not quiet:
                 assert summary is not None
+                where = f"{summary['hexes']} hexes"
+                if "map_kind" in summary:  # an area or point-to-point map
+                    where = (
+                        f"{summary['map_kind']} map: {summary['zones']} zones, "
+                        f"{summary['spaces']} spaces, {summary['links']} links"
+                        + (f", {summary['hexes']} hexes" if summary["hexes"] else "")
+                    )
                 typer.echo(
                     f"{folder}: ok: {module.name} {module.version} ({module.ruleset}): "
                     f"{summary['units']} units ({summary['counters']} counters), "
-                    f"{summary['hexes']} hexes, {summary['tables']} tables, "
+                    f"{where}, {summary['tables']} tables, "
                     f"{summary['scenarios']} scenarios"
                 )
-        raise typer.Exit(0 if module is not None else 1)
+        raise typer.Exit(0 if module is not None else EXIT_PROBLEMS)

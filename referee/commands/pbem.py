@@ -1,8 +1,8 @@
 """The play-by-email commands: ``keygen``, ``new``, ``sign``, ``adjudicate``, ``verify``.
 
-Exit codes (docs/ci.md): 0 done (or already done); 1 refused (orders unsigned, out of turn,
-illegal...) or verification failed; 2 bad invocation or unreadable input; 75 the game is
-locked by another adjudication (try again later).
+Exit codes (docs/ci.md, :mod:`referee.commands.common`): 0 done (or already done); 1 refused
+(orders unsigned, out of turn, illegal...) or verification failed; 2 bad invocation or
+unreadable input; 75 the game is locked by another adjudication (try again later).
 """
 
 from __future__ import annotations
@@ -11,10 +11,24 @@ from pathlib import Path
 
 import typer
 
-from referee.commands.common import print_json
+from referee.commands.common import (
+    EXIT_LOCKED,
+    EXIT_PROBLEMS,
+    TextOrJson,
+    example_option,
+    format_option,
+    json_option,
+    module_option,
+    output_format,
+    print_json,
+    quiet_option,
+)
 
-EXIT_REFUSED = 1
-EXIT_LOCKED = 75
+EXIT_REFUSED = EXIT_PROBLEMS
+REFEREE_DIR_HELP = (
+    "Private folder for the dice seeds (default $REFEREE_HOME/games/GAME_ID, "
+    "else ~/.referee/games/GAME_ID)."
+)
 
 
 def _refused(exc: Exception, as_json: bool) -> None:
@@ -41,46 +55,78 @@ def _game_module(game_dir: Path, module_src: Path | None, example: str | None):
 def register(app: typer.Typer) -> None:
     @app.command()
     def keygen(
-        name: str = typer.Argument(..., help="Key name: writes NAME.key and NAME.pub."),
-        out: Path = typer.Option(Path("."), "-o", "--out", help="Folder to write the keys in."),
+        name: str = typer.Argument(
+            ..., metavar="NAME", help="Key name: writes NAME.key and NAME.pub."
+        ),
+        out: Path = typer.Option(
+            Path("."), "-o", "--out", metavar="DIR", help="Folder to write the keys in."
+        ),
         force: bool = typer.Option(False, "--force", help="Replace an existing key."),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print only the fingerprint."),
     ) -> None:
         """Make an Ed25519 key pair: NAME.key (private, mode 0600) and NAME.pub (public).
 
         Give NAME.pub to the referee; keep NAME.key to yourself.
         """
+        from referee.commands.common import refuse_stdio_folder
         from referee.pbem.keys import generate, write_key_pair
 
+        how = output_format(fmt, as_json)
+        refuse_stdio_folder(out)
         key = generate(name)
         key_path, pub_path = write_key_pair(key, out, force=force)
-        typer.echo(f"private key: {key_path} (mode 0600; never share it)")
-        typer.echo(f"public key:  {pub_path}")
-        typer.echo(f"fingerprint: {key.public.short}")
+        if how == "json":
+            print_json(
+                {
+                    "private_key": str(key_path),
+                    "public_key": str(pub_path),
+                    "fingerprint": key.public.short,
+                }
+            )
+        elif quiet:
+            typer.echo(key.public.short)
+        else:
+            typer.echo(f"private key: {key_path} (mode 0600; never share it)")
+            typer.echo(f"public key:  {pub_path}")
+            typer.echo(f"fingerprint: {key.public.short}")
 
     @app.command()
     def new(
-        game_dir: Path = typer.Argument(..., help="Folder for the new game archive."),
-        module_src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled module."),
-        scenario: str = typer.Option(..., "--scenario", help="Scenario id."),
-        player: list[str] = typer.Option(
-            [], "--player", help="SIDE=KEY.pub, once per side, e.g. --player NATO=nato.pub."
+        game_dir: Path = typer.Argument(
+            ..., metavar="GAME_DIR", help="Folder for the new game archive."
         ),
-        referee_key: Path = typer.Option(..., "--referee-key", help="The referee's .key."),
-        option: list[str] = typer.Option([], "--option", help="Optional rule, e.g. 14.1."),
-        game_id: str | None = typer.Option(None, "--game-id", help="Default: folder name."),
+        module_src: Path | None = module_option(),
+        example: str | None = example_option(),
+        scenario: str = typer.Option(..., "--scenario", metavar="ID", help="Scenario id."),
+        player: list[str] = typer.Option(
+            [],
+            "--player",
+            metavar="SIDE=KEY.pub",
+            help="A player's public key, once per side, e.g. --player NATO=nato.pub.",
+        ),
+        referee_key: Path = typer.Option(
+            ..., "--referee-key", metavar="FILE.key", help="The referee's private key."
+        ),
+        option: list[str] = typer.Option(
+            [], "--option", metavar="CASE", help="Optional rule, e.g. 14.1 (repeatable)."
+        ),
+        game_id: str | None = typer.Option(
+            None, "--game-id", metavar="ID", help="Game id (default: the folder's name)."
+        ),
         turns_of_dice: int = typer.Option(
-            1024, "--turns-of-dice", help="Adjudications the dice commitment covers."
+            1024, "--turns-of-dice", metavar="N", help="Adjudications the dice commitment covers."
         ),
         referee_dir: Path | None = typer.Option(
-            None,
-            "--referee-dir",
-            envvar="REFEREE_DIR",
-            help="Private folder for the dice seeds (default ~/.referee/games/GAME_ID).",
+            None, "--referee-dir", metavar="DIR", envvar="REFEREE_DIR", help=REFEREE_DIR_HELP
         ),
         picture_dpi: int = typer.Option(
-            40, "--picture-dpi", help="Resolution of the position picture; 0 for none."
+            40, "--picture-dpi", metavar="DPI", help="Resolution of the position picture; 0: none."
         ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print only the game folder."),
     ) -> None:
         """Create a game archive and sign report 000, the set-up request."""
         from referee.commands.common import load_checked, resolve_source
@@ -88,6 +134,7 @@ def register(app: typer.Typer) -> None:
         from referee.pbem.game import create_game, parse_player_option, refuse_private_inside
         from referee.pbem.keys import load_private, load_public
 
+        how = output_format(fmt, as_json)
         refuse_private_inside(game_dir, referee_key)
         module = load_checked(resolve_source(module_src, example), quiet=True)
         players = {}
@@ -108,69 +155,167 @@ def register(app: typer.Typer) -> None:
             referee_dir=referee_dir,
             picture_dpi=picture_dpi,
         )
+        report = game_dir / "turns" / "000-setup-request" / "report.md"
+        if how == "json":
+            print_json(
+                {
+                    "game_id": made.game_id,
+                    "game_dir": str(game_dir),
+                    "seeds": str(made.seeds_path),
+                    "report": str(report),
+                    "report_sha256": made.report_sha256,
+                    "awaiting": made.awaiting,
+                }
+            )
+            return
+        if quiet:
+            typer.echo(str(game_dir))
+            return
         typer.echo(f"created game {made.game_id} in {game_dir}")
         typer.echo(f"dice seeds (secret, keep them): {made.seeds_path}")
-        typer.echo(f"report: {game_dir}/turns/000-setup-request/report.md")
+        typer.echo(f"report: {report}")
         typer.echo(f"report SHA-256: {made.report_sha256}")
         if made.awaiting:
             typer.echo(f"waiting for: {made.awaiting['what']}")
 
     @app.command()
     def sign(
-        orders: Path = typer.Argument(..., help="The orders file to sign."),
-        key: Path = typer.Option(..., "--key", help="Your private .key."),
-        game: Path | None = typer.Option(
-            None, "--game", help="The game archive: fill in and check the envelope headers."
+        orders: Path = typer.Argument(
+            ..., metavar="ORDERS", help="The orders file to sign; - reads standard input."
         ),
+        key: Path = typer.Option(..., "--key", metavar="FILE.key", help="Your private key."),
+        game_dir: Path | None = typer.Option(
+            None,
+            "--game-dir",
+            metavar="GAME_DIR",
+            help="The game archive: fill in and check the envelope headers.",
+        ),
+        game_old: Path | None = typer.Option(None, "--game", hidden=True),
         detached: bool = typer.Option(
-            False, "--detached", help="Write the signature to ORDERS.sig instead."
+            False,
+            "--detached",
+            help="Write only the signature, to ORDERS.sig (or -o FILE.sig), and leave ORDERS "
+            "as it is.",
         ),
-        out: Path | None = typer.Option(None, "-o", "--out", help="Write here, not in place."),
+        out: Path | None = typer.Option(
+            None,
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="Write the signed orders (with --detached: the signature) here, not in place; "
+            "- for standard output.",
+        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print nothing but errors."),
     ) -> None:
-        """Sign an orders file (an armoured block at the end, or ORDERS.sig)."""
-        from referee.pbem.envelope import read_orders_file
+        """Sign an orders file: an armoured block at its end, or (--detached) a separate
+        signature file."""
+        from referee.commands.common import (
+            is_stdio,
+            read_input_bytes,
+            renamed,
+            shown_name,
+            write_output,
+        )
+        from referee.errors import UserError
+        from referee.pbem.envelope import (
+            MAX_ORDERS_BYTES,
+            decode_orders,
+            normalise_body,
+            read_orders_file,
+        )
         from referee.pbem.keys import load_private
         from referee.pbem.problems import Refusal
         from referee.pbem.signing import sign_orders
-        from referee.safeio import write_text_atomic
 
+        how = output_format(fmt, as_json)
+        game = renamed(game_dir, game_old, "--game-dir", "--game")
+        from_stdin = is_stdio(orders)
+        name = "orders.txt" if from_stdin else orders.name
         try:
-            text = read_orders_file(orders)
-            signed = sign_orders(text, orders.name, load_private(key), game)
+            if from_stdin:
+                text = decode_orders(read_input_bytes(orders, MAX_ORDERS_BYTES), "<stdin>")
+            else:
+                text = read_orders_file(orders)
+            signed = sign_orders(text, name, load_private(key), game)
         except Refusal as exc:
-            _refused(exc, False)
+            if exc.code in ("bad-input", "too-large"):  # a file we cannot read: exit 2
+                raise UserError(str(exc)) from None
+            _refused(exc, how == "json")
             return
-        target = out or orders
+        written: dict[str, str | None] = {"orders": None, "signature": None}
+        notes = list(signed.notes)
         if detached:
-            write_text_atomic(target, signed.body)
-            sig = target.with_name(target.name + ".sig")
-            write_text_atomic(sig, signed.block.armour())
-            typer.echo(f"signed: {target} (signature in {sig})")
+            sig = out if out is not None else (orders if from_stdin else None)
+            if sig is None:
+                sig = orders.with_name(orders.name + ".sig")
+            if signed.body != normalise_body(text):
+                # the signature covers headers (or the removal of an old block) that the
+                # file lacks: it would never verify against the file as it is
+                if from_stdin:
+                    raise UserError(
+                        "signing changed the orders (" + "; ".join(notes) + "), so a detached "
+                        "signature would not match what you send",
+                        hint="sign a file, or put those headers in yourself",
+                    )
+                write_output(orders, signed.body)
+                written["orders"] = str(orders)
+                notes.append(f"rewrote {orders} so that it matches its signature")
+            if is_stdio(sig) and how == "json":
+                raise UserError("-o - and --json both want standard output", hint="give one")
+            write_output(sig, signed.block.armour())
+            written["signature"] = shown_name(sig)
         else:
-            write_text_atomic(target, signed.text)
-            typer.echo(f"signed: {target}")
-        for n in signed.notes:
-            typer.echo(f"  {n}")
+            target = out if out is not None else orders
+            if is_stdio(target) and how == "json":
+                raise UserError("-o - and --json both want standard output", hint="give one")
+            write_output(target, signed.text)
+            written["orders"] = shown_name(target)
+        if how == "json":
+            print_json({"ok": True, **written, "notes": notes})
+            return
+        if quiet:
+            return
+        to_stdout = is_stdio(out if out is not None else orders)
+        if written["signature"]:
+            typer.echo(f"signed: {name} (signature in {written['signature']})", err=to_stdout)
+        else:
+            typer.echo(f"signed: {written['orders']}", err=to_stdout)
+        for n in notes:
+            typer.echo(f"  {n}", err=to_stdout)
 
     @app.command()
     def adjudicate(
-        game_dir: Path = typer.Argument(..., help="The game archive."),
-        orders: list[Path] = typer.Argument(..., help="Signed orders files, in order."),
-        key: Path = typer.Option(..., "--key", envvar="REFEREE_KEY", help="The referee .key."),
-        module_src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled module."),
+        game_dir: Path = typer.Argument(..., metavar="GAME_DIR", help="The game archive."),
+        orders: list[Path] = typer.Argument(
+            ...,
+            metavar="ORDERS",
+            help="Signed orders files, in order (a detached ORDERS.sig beside each is used).",
+        ),
+        key: Path = typer.Option(
+            ..., "--key", metavar="FILE.key", envvar="REFEREE_KEY", help="The referee's key."
+        ),
+        module_src: Path | None = module_option(),
+        example: str | None = example_option(),
         referee_dir: Path | None = typer.Option(
-            None, "--referee-dir", envvar="REFEREE_DIR", help="Folder with the dice seeds."
+            None, "--referee-dir", metavar="DIR", envvar="REFEREE_DIR", help=REFEREE_DIR_HELP
         ),
         dry_run: bool = typer.Option(False, "--dry-run", help="Check and resolve; write nothing."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print only the folders written (or the verdicts)."),
     ) -> None:
-        """Authenticate, validate and resolve signed orders; write signed reports."""
+        """Authenticate, validate and resolve signed orders; write signed reports.
+
+        Exits 75 when another adjudication of the same game is running.
+        """
         from referee.pbem.adjudicate import adjudicate as run
         from referee.pbem.game import refuse_private_inside
         from referee.pbem.keys import load_private
         from referee.pbem.problems import Refusal
 
+        as_json = output_format(fmt, as_json) == "json"
         refuse_private_inside(game_dir, key)
         module = _game_module(game_dir, module_src, example)
         try:
@@ -189,6 +334,12 @@ def register(app: typer.Typer) -> None:
             print_json({"ok": True, "results": [r.to_json() for r in results]})
             return
         for r in results:
+            if quiet:
+                if r.status == "adjudicated":
+                    typer.echo(f"{game_dir}/{r.folder}")
+                elif r.status == "dry-run":
+                    typer.echo(f"{r.orders_file}: accepted")
+                continue
             for n in r.notes:
                 typer.echo(f"note: {n}")
             if r.status == "dry-run":
@@ -214,18 +365,26 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def verify(
-        target: Path = typer.Argument(..., help="A game archive, or a report.json inside one."),
-        module_src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled module."),
-        referee_fingerprint: str | None = typer.Option(
-            None, "--referee-fingerprint", help="Also require this referee key (hex prefix)."
+        target: Path = typer.Argument(
+            ..., metavar="GAME_DIR|REPORT", help="A game archive, or a report.json inside one."
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        module_src: Path | None = module_option(),
+        example: str | None = example_option(),
+        referee_fingerprint: str | None = typer.Option(
+            None,
+            "--referee-fingerprint",
+            metavar="HEX",
+            help="Also require this referee key (hex prefix).",
+        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print nothing: the exit code says it (0 ok, 1 failed)."),
     ) -> None:
         """Check every signature, the hash chain, every die roll, and replay the game."""
         from referee.pbem.problems import Refusal
         from referee.pbem.verify import VerifyFailure, find_archive, verify_archive
 
+        as_json = output_format(fmt, as_json) == "json"
         try:
             game_dir, upto = find_archive(target)
         except Refusal as exc:
@@ -245,6 +404,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from None
         if as_json:
             print_json(result.to_json())
+            return
+        if quiet:
             return
         typer.echo(
             f"{game_dir}: ok: game {result.game_id}, {result.reports} report(s) to "

@@ -7,33 +7,54 @@ from pathlib import Path
 
 import typer
 
-from referee.commands.common import load_checked, print_json, resolve_source
+from referee.commands.common import (
+    TextOrJson,
+    example_option,
+    format_option,
+    json_option,
+    load_checked,
+    output_format,
+    print_json,
+    quiet_option,
+    refuse_stdio_folder,
+    resolve_source,
+)
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def sheets(
-        src: Path | None = typer.Argument(None, help="Module source folder (holds module.toml)."),
-        example: str | None = typer.Option(
-            None, "--example", help="Use a bundled example instead, e.g. sixth_fleet."
+        src: Path | None = typer.Argument(
+            None, metavar="SRC", help="Module source folder (holds module.toml)."
         ),
-        out: Path = typer.Option(Path("build"), "-o", "--out", help="Output folder."),
-        paper: str = typer.Option("letter", "--paper", help="Paper size: letter or a4."),
+        example: str | None = example_option("Use a bundled example instead, e.g. sixth_fleet."),
+        out: Path = typer.Option(
+            Path("build"), "-o", "--out", metavar="DIR", help="Output folder."
+        ),
+        paper: str = typer.Option(
+            "letter", "--paper", metavar="letter|a4", help="Paper size: letter or a4."
+        ),
         bleed: str = typer.Option(
-            "0", "--bleed", help="Bleed round each counter, e.g. 0.0625in or 1.5mm (default 0)."
+            "0",
+            "--bleed",
+            metavar="LENGTH",
+            help="Bleed round each counter, e.g. 0.0625in or 1.5mm.",
         ),
         alignment_test: bool = typer.Option(
             False, "--alignment-test", help="Write a printer alignment test sheet instead."
         ),
         png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("No progress bar or warnings; print only the files written."),
     ) -> None:
         """Write <id>-counters.pdf: every counter of the mix at exact size, with cut lines,
         crop marks and mirrored back pages for long-edge duplex printing."""
         from referee.render.playaids import write_sheets
         from referee.render.sheets import paper_size, parse_length_in
 
+        as_json = output_format(fmt, as_json) == "json"
+        refuse_stdio_folder(out)
         paper_size(paper)  # refuse bad options before any work
         if bleed.strip() not in ("", "0"):
             parse_length_in(bleed)

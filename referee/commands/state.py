@@ -13,18 +13,26 @@ from typing import Any
 
 import typer
 
+from referee.commands.common import (
+    RefereeTyper,
+    TextOrJson,
+    example_option,
+    format_option,
+    json_option,
+    module_option,
+    quiet_option,
+)
 from referee.errors import UserError
 
 
 def read_state(path: Path):  # -> GameState
-    """A state file as a GameState; anything else is a UserError (exit 2), never a traceback."""
+    """A state file (``-``: standard input) as a GameState; anything else is a UserError
+    (exit 2), never a traceback."""
+    from referee.commands.common import read_input_text, shown_name
     from referee.engine.core import GameState
-    from referee.safeio import UnsafeInput, read_text
 
-    try:
-        text = read_text(path, limit=32 * 1024 * 1024)
-    except UnsafeInput as exc:
-        raise UserError(str(exc)) from None
+    text = read_input_text(path, limit=32 * 1024 * 1024)
+    path = Path(shown_name(path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -175,51 +183,107 @@ def module_label(module: Any, piece_id: str) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    state_app = typer.Typer(
+    state_app = RefereeTyper(
         help="Create and inspect game positions (state files).", no_args_is_help=True
     )
     app.add_typer(state_app, name="state")
 
     @state_app.command("new")
     def new(
-        src: Path | None = typer.Argument(None, help="Module source folder."),
-        scenario: str = typer.Option(..., "--scenario", help="Scenario id, e.g. short."),
-        example: str | None = typer.Option(None, "--example", help="A bundled example."),
-        output: Path = typer.Option(Path("state.json"), "-o", "--output", help="State file."),
-        option: list[str] = typer.Option([], "--option", help="Optional rule, e.g. 14.1."),
-        game_id: str = typer.Option("game", "--game", help="Game id for the orders' header."),
+        src: Path | None = typer.Argument(None, metavar="SRC", help="Module source folder."),
+        scenario: str = typer.Option(
+            ..., "--scenario", metavar="ID", help="Scenario id, e.g. short."
+        ),
+        example: str | None = example_option(),
+        out: Path = typer.Option(
+            Path("state.json"), "-o", "--out", metavar="FILE", help="State file; - for stdout."
+        ),
+        output_old: Path | None = typer.Option(None, "--output", hidden=True),
+        option: list[str] = typer.Option(
+            [], "--option", metavar="CASE", help="Optional rule, e.g. 14.1 (repeatable)."
+        ),
+        game_id: str = typer.Option(
+            "game", "--game-id", metavar="ID", help="Game id for the orders' header."
+        ),
+        game_old: str | None = typer.Option(None, "--game", hidden=True),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print nothing but errors."),
     ) -> None:
         """Write the position before set-up (fixed placements made)."""
-        from referee.commands.common import load_checked, resolve_source
+        from referee.commands.common import (
+            is_stdio,
+            load_checked,
+            output_format,
+            print_json,
+            renamed,
+            resolve_source,
+            write_output,
+        )
         from referee.engine.ruleset import get_ruleset
-        from referee.safeio import write_text_atomic
 
+        how = output_format(fmt, as_json)
+        out = renamed(out if output_old is None else None, output_old, "-o/--out", "--output")
+        gid = game_old if game_old is not None else game_id  # --game: the old spelling
         module = load_checked(resolve_source(src, example), quiet=True)
         rs = get_ruleset(module.ruleset)
-        st = rs.new_game(module, scenario, game_id, tuple(option))
-        write_text_atomic(output, st.canonical())
-        _side, what = rs.awaiting(module, st)
-        typer.echo(f"{output}: {module.name}, scenario {scenario}: awaiting {what}")
+        st = rs.new_game(module, scenario, gid, tuple(option))
+        if is_stdio(out):
+            if how == "json":
+                raise UserError("-o - and --json both want standard output", hint="give one")
+            write_output(out, st.canonical())
+            return
+        write_output(out, st.canonical())
+        side, what = rs.awaiting(module, st)
+        if how == "json":
+            print_json(
+                {
+                    "out": str(out),
+                    "module": module.id,
+                    "scenario": scenario,
+                    "game_id": gid,
+                    "awaiting": {"side": side, "what": what},
+                }
+            )
+        elif not quiet:
+            typer.echo(f"{out}: {module.name}, scenario {scenario}: awaiting {what}")
 
     @state_app.command("show")
     def show(
-        state_file: Path = typer.Argument(..., help="A state.json file."),
-        src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled example."),
-        png: Path | None = typer.Option(None, "--png", help="Also draw the position."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-        side: str | None = typer.Option(None, "--side", help="Show only what this side sees."),
+        state_file: Path = typer.Argument(
+            ..., metavar="STATE.json", help="A state.json file; - reads standard input."
+        ),
+        src: Path | None = module_option(),
+        example: str | None = example_option(),
+        png: Path | None = typer.Option(
+            None, "--png", metavar="FILE.png", help="Also draw the position."
+        ),
+        side: str | None = typer.Option(
+            None, "--side", metavar="SIDE", help="Show only what this side sees."
+        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print nothing but errors (with --png: just draw)."),
     ) -> None:
         """Print a readable summary of a position (and draw it with --png)."""
-        from referee.commands.common import print_json
+        from referee.commands.common import output_format, print_json
         from referee.engine.ruleset import get_ruleset
 
+        how = output_format(fmt, as_json)
         st = read_state(state_file)
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
         if side is not None:
+            sides = [s.id for s in module.sides]
+            if side not in sides:
+                from referee.source.diagnostics import did_you_mean
+
+                raise UserError(
+                    f"unknown side {side!r}",
+                    hint=did_you_mean(side, sides) or "sides: " + ", ".join(sides),
+                )
             st = rs.view(module, st, side)
-        if as_json:
+        if how == "json":
             side_aw, what = rs.awaiting(module, st)
             print_json(
                 {
@@ -228,7 +292,7 @@ def register(app: typer.Typer) -> None:
                     "score": dict(rs.score(module, st)),
                 }
             )
-        else:
+        elif not quiet:
             for line in summary_lines(module, st):
                 typer.echo(line)
         if png is not None:

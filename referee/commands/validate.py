@@ -1,7 +1,8 @@
 """``referee validate``: check an orders file against a position; no dice, nothing written.
 
 Exit 0 when the orders are legal, 1 when any violation is found (each printed with its rule
-case), 2 when the input cannot be read. ``--format github`` prints workflow annotations.
+case), 2 when the input cannot be read. ``--format github`` prints workflow annotations;
+``-`` as the orders file reads them from standard input.
 """
 
 from __future__ import annotations
@@ -10,38 +11,56 @@ from pathlib import Path
 
 import typer
 
+from referee.commands.common import (
+    Format,
+    example_option,
+    format_option,
+    json_option,
+    module_option,
+    quiet_option,
+)
 from referee.errors import UserError
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def validate(
-        orders: Path = typer.Argument(..., help="The orders file (text or JSON)."),
-        state_file: Path = typer.Option(..., "--state", help="The position (state.json)."),
-        src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled example."),
-        fmt: str = typer.Option("text", "--format", help="text or github."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        orders: Path = typer.Argument(
+            ..., metavar="ORDERS", help="The orders file (text or JSON); - reads standard input."
+        ),
+        state_file: Path = typer.Option(
+            ..., "--state", metavar="STATE.json", help="The position (state.json)."
+        ),
+        src: Path | None = module_option(),
+        example: str | None = example_option(),
+        fmt: Format = format_option(Format),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print the violations only (no 'ok' line, no count)."),
     ) -> None:
         """List every violation in an orders file, each citing its rule case."""
-        from referee.commands.common import print_json
+        from referee.commands.common import (
+            github_annotation,
+            is_stdio,
+            output_format,
+            print_json,
+            read_input_text,
+            shown_name,
+        )
         from referee.commands.state import module_for, read_state
-        from referee.engine.orders import OrdersSyntaxError, parse_orders_any
-        from referee.engine.ruleset import get_ruleset
-        from referee.safeio import UnsafeInput, read_text
+        from referee.engine.orders import OrdersSyntaxError
+        from referee.engine.ruleset import get_ruleset, parse_orders_for
 
-        if fmt not in ("text", "github"):
-            raise UserError(f"unknown --format {fmt!r}", hint="text or github")
+        how = output_format(fmt, as_json)
+        if is_stdio(orders) and is_stdio(state_file):
+            raise UserError("only one of ORDERS and --state can be '-' (standard input)")
         st = read_state(state_file)
         module = module_for(st, src, example)
-        try:
-            text = read_text(orders, limit=1_000_000)
-        except UnsafeInput as exc:
-            raise UserError(str(exc)) from None
-        shown = str(orders)
+        text = read_input_text(orders, limit=1_000_000)
+        shown = shown_name(orders)
         rows: list[dict[str, object]] = []
+        rs = get_ruleset(st.ruleset)
         try:
-            doc = parse_orders_any(text, shown)
+            doc = parse_orders_for(rs, text, shown)
         except OrdersSyntaxError as exc:
             for e in exc.errors:
                 rows.append(
@@ -55,7 +74,6 @@ def register(app: typer.Typer) -> None:
                     }
                 )
         else:
-            rs = get_ruleset(st.ruleset)
             for v in rs.validate(module, st, doc):
                 w = v.where
                 rows.append(
@@ -69,22 +87,29 @@ def register(app: typer.Typer) -> None:
                         "unit": v.unit,
                     }
                 )
-        if as_json:
+        if how == "json":
             print_json({"orders": shown, "ok": not rows, "violations": rows})
         else:
             for r in rows:
                 hint = f" (hint: {r['hint']})" if r.get("hint") else ""
-                if fmt == "github":
-                    msg = str(r["message"]).replace("%", "%25").replace("\n", "%0A")
+                if how == "github":
                     typer.echo(
-                        f"::error file={r['file']},line={r['line']},col={r['col']},"
-                        f"title=[{r['rule']}]::{msg}{hint}"
+                        github_annotation(
+                            "error",
+                            f"{r['message']}{hint}",
+                            file=str(r["file"]),
+                            line=int(str(r["line"])),
+                            col=int(str(r["col"])),
+                            title=f"[{r['rule']}]",
+                        )
                     )
                 else:
                     typer.echo(
                         f"{r['file']}:{r['line']}:{r['col']}: [{r['rule']}] {r['message']}{hint}"
                     )
-            if not rows:
+            if quiet:
+                pass
+            elif not rows:
                 typer.echo(f"{shown}: ok: no violations")
             else:
                 typer.echo(

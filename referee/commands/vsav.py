@@ -2,7 +2,7 @@
 
 ``show-vsav FILE`` lists the counters in a save (or at the end of a log): which unit, where
 (hex ids through the module's grid, holding boxes and set-up area by name), its place in
-its stack and its active layers. ``import-vlog LOG --game GAME_DIR`` turns a player's log
+its stack and its active layers. ``import-vlog LOG --game-dir GAME_DIR`` turns a player's log
 into an orders file for the step the game awaits (see :mod:`referee.vassal.vlog_import`).
 
 Exit codes: 0 done; 1 ``import-vlog`` wrote the file but some of the log could not be
@@ -16,7 +16,18 @@ from pathlib import Path
 
 import typer
 
-from referee.commands.common import load_checked, print_json, resolve_source
+from referee.commands.common import (
+    TextOrJson,
+    example_option,
+    format_option,
+    json_option,
+    load_checked,
+    module_option,
+    output_format,
+    print_json,
+    quiet_option,
+    resolve_source,
+)
 
 
 def _table(module_src: Path | None, example: str | None, dpi: int):
@@ -29,16 +40,23 @@ def _table(module_src: Path | None, example: str | None, dpi: int):
 def register(app: typer.Typer) -> None:
     @app.command("show-vsav")
     def show_vsav(
-        file: Path = typer.Argument(..., help="A .vsav save or .vlog log."),
+        file: Path = typer.Argument(..., metavar="FILE", help="A .vsav save or .vlog log."),
         module_src: Path | None = typer.Option(
-            None, "--module", help="Module source folder, to name hexes and boxes."
+            None,
+            "--module",
+            metavar="SRC",
+            help="Module source folder, to name hexes and boxes.",
         ),
-        example: str | None = typer.Option(None, "--example", help="A bundled module instead."),
-        dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="The module's build --dpi."),
+        example: str | None = example_option(),
+        dpi: int = typer.Option(
+            150, "--dpi", min=50, max=600, metavar="DPI", help="The module's build --dpi."
+        ),
         start: bool = typer.Option(
             False, "--start", help="For a log: the position it starts from, not where it ends."
         ),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Leave out the heading line."),
     ) -> None:
         """List the counters in a VASSAL save: unit, location, stack and layers.
 
@@ -48,6 +66,7 @@ def register(app: typer.Typer) -> None:
         from referee.vassal.survey import check_ours, survey
         from referee.vassal.tabletop import replay
 
+        as_json = output_format(fmt, as_json) == "json"
         table = _table(module_src, example, dpi) if (module_src or example) else None
         save = read_save(file)
         played = replay(save.commands)
@@ -64,10 +83,18 @@ def register(app: typer.Typer) -> None:
                 }
             )
             return
-        if meta is not None:
+        if quiet:
+            pass
+        elif meta is not None:
             typer.echo(f"{file}: module {meta.name} {meta.version}, {len(counters)} counters")
         else:
             typer.echo(f"{file}: {len(counters)} counters (no moduledata)")
+        if table is None and not quiet:
+            typer.echo(
+                "locations are map pixels: give --module SRC or --example NAME to name the "
+                "hexes and boxes",
+                err=True,
+            )
         rows = [("COUNTER", "LOCATION", "STACK", "LAYERS")]
         for c in counters:
             depth = f"{c.depth + 1} of {len(c.stack)}" if len(c.stack) > 1 else "-"
@@ -78,21 +105,33 @@ def register(app: typer.Typer) -> None:
 
     @app.command("import-vlog")
     def import_vlog(
-        log: Path = typer.Argument(..., help="The player's VASSAL log (.vlog)."),
-        game: Path = typer.Option(..., "--game", help="The game archive (holds game.toml)."),
-        out: Path | None = typer.Option(
-            None, "-o", "--out", help="Write the orders here (default: standard output)."
+        log: Path = typer.Argument(..., metavar="LOG", help="The player's VASSAL log (.vlog)."),
+        game_dir: Path | None = typer.Option(
+            None, "--game-dir", metavar="GAME_DIR", help="The game archive (holds game.toml)."
         ),
-        module_src: Path | None = typer.Option(None, "--module", help="Module source folder."),
-        example: str | None = typer.Option(None, "--example", help="A bundled module."),
-        dpi: int = typer.Option(150, "--dpi", min=50, max=600, help="The module's build --dpi."),
-        as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+        game_old: Path | None = typer.Option(None, "--game", hidden=True),
+        out: Path | None = typer.Option(
+            None,
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="Write the orders here (default, or -: standard output).",
+        ),
+        module_src: Path | None = module_option(),
+        example: str | None = example_option(),
+        dpi: int = typer.Option(
+            150, "--dpi", min=50, max=600, metavar="DPI", help="The module's build --dpi."
+        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("No summary line (problems are still listed)."),
     ) -> None:
         """Turn a VASSAL log into an orders file for the step the game awaits.
 
         Drags become 'move' paths, chat lines starting 'attack' become attacks; what cannot
         be translated is listed, never guessed. Review the file, then sign it as usual.
         """
+        from referee.commands.common import is_stdio, renamed
         from referee.engine.core import GameState
         from referee.engine.ruleset import get_ruleset
         from referee.errors import UserError
@@ -104,6 +143,12 @@ def register(app: typer.Typer) -> None:
         from referee.vassal.savefile import read_save
         from referee.vassal.vlog_import import Expected, import_log
 
+        how = output_format(fmt, as_json)
+        game = renamed(game_dir, game_old, "--game-dir", "--game")
+        if game is None:
+            raise UserError("name the game archive with --game-dir GAME_DIR")
+        if is_stdio(out):
+            out = None
         archive = Archive(game)
         archive.require()
         try:
@@ -127,7 +172,7 @@ def register(app: typer.Typer) -> None:
         result = import_log(table_for(module, dpi=dpi), save, state, expected, source=log.name)
         if out is not None:
             write_text_atomic(out, result.text)
-        if as_json:
+        if how == "json":
             data = result.to_json()
             data["out"] = str(out) if out is not None else None
             print_json(data)
@@ -135,7 +180,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(result.text, nl=False)
         for p in result.problems:
             typer.echo(f"referee: not translated: {log.name}: {p}", err=True)
-        if out is not None and not as_json:
+        if out is not None and how != "json" and not quiet:
             n = len(result.orders)
             typer.echo(
                 f"{out}: {n} order{'s' if n != 1 else ''} for {side}, {state.phase}, Game-Turn "

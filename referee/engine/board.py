@@ -12,7 +12,9 @@ these questions thousands of times per adjudication, and a 60-order validation m
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 from referee.hexgrid import hexside_key
 from referee.source.model import Airbase, DefendedHex, MapDef, TerrainType
@@ -29,6 +31,8 @@ class HexBoard:
     def __init__(self, map_def: MapDef) -> None:
         self.map = map_def
         grid = map_def.grid
+        if grid is None:
+            raise ValueError("HexBoard needs a map with a hex grid (see board_for)")
         self._ids: tuple[str, ...] = tuple(sorted(map_def.hexes))
         self._set = frozenset(self._ids)
         self._nbrs: dict[str, tuple[str, ...]] = {
@@ -39,6 +43,7 @@ class HexBoard:
             for h in edge.hexes:
                 self._edge_of.setdefault(h, ())
                 self._edge_of[h] = (*self._edge_of[h], edge.id)
+        self._by_kind: dict[str, dict[str, tuple[str, ...]]] = {}
         self._areas: dict[str, tuple[str, ...]] = {}
         for h in self._ids:
             for a in sorted(map_def.hexes[h].areas):
@@ -52,8 +57,12 @@ class HexBoard:
     def contains(self, location: str) -> bool:
         return location in self._set
 
-    def neighbours(self, location: str) -> list[str]:
-        return list(self._nbrs.get(location, ()))
+    def neighbours(self, location: str, kind: str | None = None) -> list[str]:
+        """Adjacent hexes; with ``kind``, only those a ``kind`` move may enter across the
+        hexside (see :meth:`path`)."""
+        if kind is None:
+            return list(self._nbrs.get(location, ()))
+        return list(self._table(kind).get(location, ()))
 
     def adjacent(self, a: str, b: str) -> bool:
         return b in self._nbrs.get(a, ())
@@ -66,6 +75,66 @@ class HexBoard:
 
     def is_edge(self, location: str) -> bool:
         return len(self._nbrs.get(location, ())) < 6
+
+    def path(self, a: str, b: str, kind: str | None = None) -> list[str] | None:
+        """A shortest path in hexes (ends included) for a ``kind`` move, or ``None``.
+
+        ``kind`` is a movement kind or unit category: hexsides that block it
+        (:meth:`hexside_blocked`) and hexes its category may not enter (the Terrain Effects
+        Chart's ``-`` [5.12]) are avoided. This is topology only; movement points and zones
+        of control are the ruleset's. Ties go to the lowest hex id at each step."""
+        if a not in self._set or b not in self._set:
+            return None
+        if a == b:
+            return [a]
+        table = self._table(kind)
+        parent = {a: a}
+        queue = deque((a,))
+        while queue:
+            cur = queue.popleft()
+            for nxt in table.get(cur, ()):
+                if nxt in parent:
+                    continue
+                parent[nxt] = cur
+                if nxt == b:
+                    out = [b]
+                    while out[-1] != a:
+                        out.append(parent[out[-1]])
+                    return out[::-1]
+                queue.append(nxt)
+        return None
+
+    def properties(self, location: str) -> dict[str, Any]:
+        """A hex's named facts (name, country, airbase, set-up code), for generic code that
+        reads any board; rulesets usually ask the specific methods below."""
+        h = self.map.hexes[location]
+        out: dict[str, Any] = {"terrain": h.terrain}
+        if h.name:
+            out["name"] = h.name
+        if h.country:
+            out["country"] = h.country
+        if h.airbase is not None:
+            out["airbase"] = h.airbase.nationality
+        if h.setup_code:
+            out["setup_code"] = h.setup_code
+        return out
+
+    def _table(self, kind: str) -> dict[str, tuple[str, ...]]:
+        table = self._by_kind.get(kind)
+        if table is None:
+            table = {}
+            for h, ns in self._nbrs.items():
+                table[h] = tuple(
+                    n
+                    for n in ns
+                    if not self.hexside_blocked(h, n, kind)
+                    and not (
+                        kind in self.terrain_type(n).costs
+                        and self.terrain_type(n).costs[kind] is None
+                    )
+                )
+            self._by_kind[kind] = table
+        return table
 
     # ---- extensions rulesets use --------------------------------------------------------------
     def terrain_type(self, location: str) -> TerrainType:

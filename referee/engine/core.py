@@ -389,6 +389,15 @@ class Board(Protocol):
 
     def locations_in_area(self, area: str) -> tuple[str, ...]: ...
 
+    def path(self, a: str, b: str, kind: str | None = None) -> list[str] | None:
+        """A shortest path for a ``kind`` move (ends included), or ``None``: boundaries,
+        hexsides and links that block ``kind`` and locations closed to it are avoided."""
+        ...
+
+    def properties(self, location: str) -> dict[str, Any]:
+        """What the module says about a location beyond its type (bases, capacity...)."""
+        ...
+
 
 # ---- the outcome of one adjudication step --------------------------------------------------
 

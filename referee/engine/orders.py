@@ -1,21 +1,24 @@
 """The orders language: what a player types into an email, parsed into :class:`OrdersDoc`.
 
-The grammar (``docs/orders.md`` has it in full, with examples)::
+One core syntax for every game (``docs/orders.md``); the words come from the ruleset's
+:class:`~referee.engine.vocabulary.Vocabulary` (``docs/orders/<ruleset>.md``)::
 
     file      := { line }
     line      := blank | comment | header | section | order
     comment   := "#" text                       (a "#" anywhere starts a comment)
     header    := key ":" value                  (before the first section)
     key       := "game" | "turn" | "side" | "phase" | "previous-report"
-    section   := "[" name "]"                   (setup, combat, movement, reinforcement,
-                                                 answer, standing)
-    order     := verb { arg }                   (one per line, words split on spaces)
+    section   := "[" name "]"                   (the ruleset's sections, "answer", "standing")
+    order     := verb { word }                  (one per line, words split on spaces; "->" is
+                                                 a word of its own; where the vocabulary
+                                                 writes names, "a quoted name" is one word)
 
-Verbs and their arguments are listed in :data:`VERBS`. This module checks only the *shape*
-of each order (does ``move`` have a unit and hexes, is ``2025`` four digits); whether the unit
-exists, belongs to the sender and may do it is the ruleset's business (``validate``). Every
-problem in a file is collected and reported as ``file:line:col: expected ..., hint ...``;
-nothing here raises anything but :class:`OrdersSyntaxError`.
+Each verb's argument shapes are the vocabulary's. This module checks only the *shape* of each
+order (does ``move`` have a unit and hexes, is ``2025`` a hex id as the ruleset writes them);
+whether the unit exists, belongs to the sender and may do it, or whether a zone name is on
+the map, is the ruleset's business (``validate``). Every problem in a file is collected and
+reported as ``file:line:col: expected ..., hint ...``; nothing here raises anything but
+:class:`OrdersSyntaxError`.
 
 A signed report pasted into a reply, or a player's own armoured signature block, is skipped
 (``-----BEGIN REFEREE SIGNATURE-----`` ... ``-----END REFEREE SIGNATURE-----``).
@@ -30,53 +33,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine.core import SourcePos
+from referee.engine.order_forms import FIELD_ROLES, Reading, read_order
+from referee.engine.vocabulary import ANSWER, STANDING, Vocabulary, Word
 
 MAX_ORDERS_BYTES = 1_000_000
 MAX_JSON_DEPTH = 20
 MAX_LINE_CHARS = 2_000
+MAX_PROBLEMS_PER_ORDER = 5  # a line of garbage gets a few messages, not one per word
 
 SIG_BEGIN = "-----BEGIN REFEREE SIGNATURE-----"
 SIG_END = "-----END REFEREE SIGNATURE-----"
 
 HEADER_KEYS = ("game", "turn", "side", "phase", "previous-report")
-SECTIONS = ("setup", "combat", "movement", "reinforcement", "answer", "standing")
-
-# verb -> sections where it may appear
-VERBS: dict[str, tuple[str, ...]] = {
-    "place": ("setup", "reinforcement"),
-    "move": ("movement",),
-    "stack": ("setup", "movement", "reinforcement"),
-    "base": ("setup", "movement", "reinforcement"),
-    "cap": ("setup", "movement", "reinforcement"),
-    "box": ("setup", "movement", "reinforcement"),
-    "attack": ("combat",),
-    "advance": ("combat", "standing"),
-    "retreat": ("combat", "standing"),
-    "displace": ("combat", "standing"),
-    "eliminate": ("standing",),
-    "option": ("movement", "combat", "setup"),
-    "answer": ("answer",),
-}
-
-USAGE: dict[str, str] = {
-    "place": "place UNIT HEX | place UNIT cap CARRIER | place UNIT box CARRIER",
-    "move": "move UNIT HEX [HEX ...]",
-    "stack": "stack HEX UNIT [UNIT ...]   (top first)",
-    "base": "base UNIT HEX",
-    "cap": "cap UNIT CARRIER",
-    "box": "box UNIT CARRIER",
-    "attack": "attack UNIT [UNIT ...] -> TARGET [TARGET ...]   (a target is a unit or hex:NNNN)",
-    "advance": "advance UNIT [UNIT ...] -> HEX [when-vacated]",
-    "retreat": "retreat UNIT -> HEX | retreat UNIT prefer HEX ... | retreat HEX prefer HEX ...",
-    "displace": "displace UNIT prefer HEX [HEX ...]",
-    "eliminate": "eliminate UNIT [UNIT ...]   (enemy units, first choice first)",
-    "option": "option RULE   (e.g. option 14.2)",
-    "answer": "answer DECISION-ID OPTION",
-}
-
-_HEX_RE = re.compile(r"^\d{4}$")
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-_RULE_RE = re.compile(r"^\d+(\.\d+)*[A-Za-z]?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +91,12 @@ class Order:
     * ``mode``: ``cap``/``box`` (place), ``prefer`` (standing retreat/displace),
       ``when-vacated`` (standing advance), ``to`` (a definite retreat);
     * ``value``: the rule of ``option``, the chosen option of ``answer``;
-    * ``decision``: the decision id an ``answer`` is for.
+    * ``decision``: the decision id an ``answer`` is for;
+    * ``named``: the values of any other role a vocabulary declares (``count``, ``item``...),
+      read with :meth:`arg`.
 
+    Which field each argument fills is the vocabulary's declaration (a part's ``role``);
+    ``hexes`` holds locations however the game writes them (hex ids, zone names...).
     ``cols`` maps each argument word to its column, so a validator can point at the word.
     """
 
@@ -140,6 +112,19 @@ class Order:
     decision: str | None = None
     cols: tuple[tuple[str, int], ...] = ()
     text: str = ""
+    named: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        """The order's locations (the ``hexes`` field, named for the hex game it began in)."""
+        return self.hexes
+
+    def arg(self, role: str) -> tuple[str, ...]:
+        """The values of a role the vocabulary declared (a standard field or a named one)."""
+        if role in FIELD_ROLES:
+            v = getattr(self, role)
+            return v if isinstance(v, tuple) else (() if v is None else (v,))
+        return dict(self.named).get(role, ())
 
     def col_of(self, word: str) -> int:
         for w, c in self.cols:
@@ -151,7 +136,7 @@ class Order:
         return SourcePos(self.pos.file, self.pos.line, self.col_of(word))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "verb": self.verb,
             "section": self.section,
             "pos": self.pos.to_json(),
@@ -165,6 +150,9 @@ class Order:
             "cols": [list(c) for c in self.cols],
             "text": self.text,
         }
+        if self.named:  # absent when empty, so older records keep their exact form
+            d["named"] = {k: list(v) for k, v in self.named}
+        return d
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> Order:
@@ -182,6 +170,7 @@ class Order:
             decision=d.get("decision"),
             cols=tuple((str(a), int(b)) for a, b in d.get("cols", ())),
             text=str(d.get("text", "")),
+            named=tuple((str(k), tuple(map(str, v))) for k, v in (d.get("named") or {}).items()),
         )
 
 
@@ -221,14 +210,25 @@ class OrdersDoc:
 # ---- the text parser -----------------------------------------------------------------------
 
 
-def _tokens(line: str) -> list[tuple[str, int]]:
-    """Words and their 1-based columns; ``->`` is always a word of its own."""
-    out: list[tuple[str, int]] = []
-    for m in re.finditer(r"\S+", line):
+def _tokens(line: str, quotes: bool) -> tuple[list[Word], int | None]:
+    """Words and their 1-based columns; ``->`` is always a word of its own. With ``quotes``
+    (a vocabulary that writes names), ``"Norwegian Sea 3"`` is one word. The second value is
+    the column of an unclosed quote, if any."""
+    out: list[Word] = []
+    pattern = r'"[^"]*"|[^\s"]+|"' if quotes else r"\S+"
+    for m in re.finditer(pattern, line):
         word, start = m.group(0), m.start()
+        if quotes and word.startswith('"'):
+            if len(word) < 2 or not word.endswith('"'):
+                return out, start + 1
+            out.append(Word(word[1:-1].strip(), start + 1, True, word))
+            continue
+        if "->" not in word:
+            out.append(Word(word, start + 1))
+            continue
         for part in re.finditer(r"->|(?:(?!->).)+", word):
-            out.append((part.group(0), start + part.start() + 1))
-    return out
+            out.append(Word(part.group(0), start + part.start() + 1))
+    return out, None
 
 
 def _strip_comment(line: str) -> str:
@@ -237,8 +237,10 @@ def _strip_comment(line: str) -> str:
 
 
 class _Parser:
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, vocab: Vocabulary) -> None:
         self.file = file
+        self.vocab = vocab
+        self.section_names = vocab.all_sections()
         self.errors: list[OrderError] = []
         self.header: dict[str, str] = {}
         self.header_pos: dict[str, SourcePos] = {}
@@ -274,18 +276,19 @@ class _Parser:
         self.order_line(n, line)
 
     def open_section(self, n: int, col: int, text: str) -> None:
+        example = f"[{self.vocab.sections[0]}]" if self.vocab.sections else "[standing]"
         if not text.endswith("]"):
-            self.err(n, col, f"expected a section such as [movement], got {text!r}")
+            self.err(n, col, f"expected a section such as {example}, got {text!r}")
             return
         name = text[1:-1].strip().lower()
-        if name not in SECTIONS:
+        if name not in self.section_names:
             from referee.source.diagnostics import did_you_mean
 
             self.err(
                 n,
                 col + 1,
-                f"expected a section name ({', '.join(SECTIONS)}), got [{name}]",
-                did_you_mean(name, SECTIONS),
+                f"expected a section name ({', '.join(self.section_names)}), got [{name}]",
+                did_you_mean(name, self.section_names),
             )
             self.section = "?"
             return
@@ -295,11 +298,16 @@ class _Parser:
 
     def header_line(self, n: int, col: int, text: str) -> None:
         if ":" not in text:
+            first = text.split()[0].lower()
+            verb = self.vocab.verb(first)
+            secs = verb.sections if verb is not None else self.vocab.sections
+            shown = [f"[{x}]" for x in secs] or ["[standing]"]
+            more = f" (or {', '.join(shown[1:3])}...)" if len(shown) > 1 else ""
             self.err(
                 n,
                 col,
-                "expected a header line 'key: value' or a section such as [movement]",
-                "orders go inside a section; put [movement] (or [combat], [setup]...) above",
+                f"expected a header line 'key: value' or a section such as {shown[0]}",
+                f"orders go inside a section; put {shown[0]}{more} above",
             )
             return
         key, _, value = text.partition(":")
@@ -325,302 +333,53 @@ class _Parser:
         self.header_pos[key] = SourcePos(self.file, n, col)
 
     def order_line(self, n: int, line: str) -> None:
-        toks = _tokens(line)
-        verb, vcol = toks[0]
-        verb_l = verb.lower()
-        pos = SourcePos(self.file, n, vcol)
         if self.section == "?":
             return  # the unknown section was reported once
         assert self.section is not None
-        if verb_l not in VERBS:
+        toks, open_quote = _tokens(line, self.vocab.quotes)
+        if open_quote is not None:
+            self.err(n, open_quote, "expected a closing '\"' after a quoted name")
+            return
+        verb_word, args = toks[0], toks[1:]
+        verb_l = verb_word.text.lower()
+        vcol = verb_word.col
+        pos = SourcePos(self.file, n, vcol)
+        verb = None if verb_word.quoted else self.vocab.verb(verb_l)
+        if verb is None:
             from referee.source.diagnostics import did_you_mean
 
+            names = self.vocab.verb_names()
             self.err(
                 n,
                 vcol,
-                f"expected an order verb ({', '.join(sorted(VERBS))}), got {verb!r}",
-                did_you_mean(verb_l, list(VERBS)),
+                f"expected an order verb ({', '.join(sorted(names))}), got {verb_word.written!r}",
+                did_you_mean(verb_l, names),
             )
             return
-        if self.section not in VERBS[verb_l]:
+        if self.section not in verb.sections:
             self.err(
                 n,
                 vcol,
                 f"'{verb_l}' is not an order of the [{self.section}] section",
-                f"it belongs in: {', '.join('[' + s + ']' for s in VERBS[verb_l])}",
+                f"it belongs in: {', '.join('[' + s + ']' for s in verb.sections)}",
             )
             return
-        args = toks[1:]
-        order = getattr(self, f"_{verb_l}")(n, pos, args)
-        if order is None:
+        reading, problems = read_order(self.vocab, verb, self.section, args)
+        if reading is None:
+            hint = f"usage: {verb.usage(self.vocab)}"
+            for col, message in problems[:MAX_PROBLEMS_PER_ORDER]:
+                self.err(n, col or vcol + len(verb_l), message, hint)
+            if len(problems) > MAX_PROBLEMS_PER_ORDER:
+                col = problems[MAX_PROBLEMS_PER_ORDER][0]
+                self.err(n, col, "... and more problems in this order", hint)
             return
-        order = _with(order, section=self.section, text=line.strip())
-        if self.section == "standing":
+        order = _order(verb_l, self.section, pos, reading, line.strip())
+        if self.section == STANDING:
             self.standing.append(order)
-        elif self.section == "answer":
+        elif self.section == ANSWER:
             self.answers.append(order)
         else:
             self.orders.append(order)
-
-    # -- argument helpers
-    def usage(self, n: int, col: int, verb: str, what: str) -> None:
-        self.err(n, col, f"expected {what}", f"usage: {USAGE[verb]}")
-
-    def unit_ok(self, n: int, w: str, c: int, verb: str) -> bool:
-        if not _ID_RE.match(w):
-            self.usage(n, c, verb, f"a unit id, got {w!r}")
-            return False
-        return True
-
-    def hex_ok(self, n: int, w: str, c: int, verb: str) -> bool:
-        if not _HEX_RE.match(w):
-            self.usage(n, c, verb, f"a four-digit hex id, got {w!r}")
-            return False
-        return True
-
-    def end_col(self, pos: SourcePos, args: list[tuple[str, int]]) -> int:
-        return args[-1][1] + len(args[-1][0]) if args else pos.col + 1
-
-    # -- verbs
-    def _place(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) == 2:
-            (u, uc), (h, hc) = args
-            if self.unit_ok(n, u, uc, "place") and self.hex_ok(n, h, hc, "place"):
-                return Order("place", "", pos, units=(u,), hexes=(h,), cols=((u, uc), (h, hc)))
-            return None
-        if len(args) == 3 and args[1][0].lower() in ("cap", "box"):
-            (u, uc), (m, _), (cv, cc) = args
-            if self.unit_ok(n, u, uc, "place") and self.unit_ok(n, cv, cc, "place"):
-                return Order(
-                    "place",
-                    "",
-                    pos,
-                    units=(u,),
-                    carrier=cv,
-                    mode=m.lower(),
-                    cols=((u, uc), (cv, cc)),
-                )
-            return None
-        self.usage(n, self.end_col(pos, args) if len(args) < 2 else args[2][1], "place", "UNIT HEX")
-        return None
-
-    def _move(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) < 2:
-            self.usage(n, self.end_col(pos, args), "move", "a unit id and at least one hex")
-            return None
-        (u, uc), rest = args[0], args[1:]
-        ok = self.unit_ok(n, u, uc, "move")
-        for h, hc in rest:
-            ok = self.hex_ok(n, h, hc, "move") and ok
-        if not ok:
-            return None
-        return Order(
-            "move",
-            "",
-            pos,
-            units=(u,),
-            hexes=tuple(h for h, _ in rest),
-            cols=((u, uc), *rest),
-        )
-
-    def _stack(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) < 2:
-            self.usage(n, self.end_col(pos, args), "stack", "a hex and the units top first")
-            return None
-        (h, hc), rest = args[0], args[1:]
-        ok = self.hex_ok(n, h, hc, "stack")
-        for u, c in rest:
-            ok = self.unit_ok(n, u, c, "stack") and ok
-        if not ok:
-            return None
-        return Order(
-            "stack",
-            "",
-            pos,
-            units=tuple(u for u, _ in rest),
-            hexes=(h,),
-            cols=((h, hc), *rest),
-        )
-
-    def _base(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) != 2:
-            self.usage(n, self.end_col(pos, args), "base", "UNIT HEX")
-            return None
-        (u, uc), (h, hc) = args
-        if self.unit_ok(n, u, uc, "base") and self.hex_ok(n, h, hc, "base"):
-            return Order("base", "", pos, units=(u,), hexes=(h,), cols=((u, uc), (h, hc)))
-        return None
-
-    def _carrier_verb(
-        self, verb: str, n: int, pos: SourcePos, args: list[tuple[str, int]]
-    ) -> Order | None:
-        if len(args) != 2:
-            self.usage(n, self.end_col(pos, args), verb, "UNIT CARRIER")
-            return None
-        (u, uc), (cv, cc) = args
-        if self.unit_ok(n, u, uc, verb) and self.unit_ok(n, cv, cc, verb):
-            return Order(verb, "", pos, units=(u,), carrier=cv, cols=((u, uc), (cv, cc)))
-        return None
-
-    def _cap(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        return self._carrier_verb("cap", n, pos, args)
-
-    def _box(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        return self._carrier_verb("box", n, pos, args)
-
-    def _split_arrow(
-        self, verb: str, n: int, pos: SourcePos, args: list[tuple[str, int]]
-    ) -> tuple[list[tuple[str, int]], list[tuple[str, int]]] | None:
-        idx = [i for i, (w, _) in enumerate(args) if w == "->"]
-        if len(idx) != 1:
-            self.usage(
-                n,
-                args[idx[1]][1] if len(idx) > 1 else self.end_col(pos, args),
-                verb,
-                "one '->' between the units and the target(s)",
-            )
-            return None
-        left, right = args[: idx[0]], args[idx[0] + 1 :]
-        if not left:
-            self.usage(n, args[idx[0]][1], verb, "at least one unit before '->'")
-            return None
-        if not right:
-            self.usage(n, self.end_col(pos, args), verb, "a target after '->'")
-            return None
-        return left, right
-
-    def _attack(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        parts = self._split_arrow("attack", n, pos, args)
-        if parts is None:
-            return None
-        left, right = parts
-        ok = all([self.unit_ok(n, u, c, "attack") for u, c in left])
-        targets: list[str] = []
-        for t, c in right:
-            if t.lower().startswith("hex:"):
-                h = t[4:]
-                if self.hex_ok(n, h, c + 4, "attack"):
-                    targets.append("hex:" + h)
-                else:
-                    ok = False
-            elif self.unit_ok(n, t, c, "attack"):
-                targets.append(t)
-            else:
-                ok = False
-        if any(t.startswith("hex:") for t in targets) and len(targets) > 1:
-            self.usage(n, right[0][1], "attack", "a Defended hex to be attacked on its own [10.44]")
-            ok = False
-        if not ok:
-            return None
-        return Order(
-            "attack",
-            "",
-            pos,
-            units=tuple(u for u, _ in left),
-            targets=tuple(targets),
-            cols=(*left, *right),
-        )
-
-    def _advance(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        parts = self._split_arrow("advance", n, pos, args)
-        if parts is None:
-            return None
-        left, right = parts
-        mode = None
-        if len(right) == 2 and right[1][0].lower() == "when-vacated":
-            mode = "when-vacated"
-            right = right[:1]
-        if self.section == "standing" and mode is None:
-            self.usage(n, self.end_col(pos, args), "advance", "'when-vacated' in [standing]")
-            return None
-        if self.section != "standing" and mode is not None:
-            self.usage(n, right[0][1], "advance", "'when-vacated' only in [standing]")
-            return None
-        if len(right) != 1:
-            self.usage(n, right[1][1], "advance", "exactly one hex after '->'")
-            return None
-        ok = all([self.unit_ok(n, u, c, "advance") for u, c in left])
-        h, hc = right[0]
-        ok = self.hex_ok(n, h, hc, "advance") and ok
-        if not ok:
-            return None
-        return Order(
-            "advance",
-            "",
-            pos,
-            units=tuple(u for u, _ in left),
-            hexes=(h,),
-            mode=mode,
-            cols=(*left, (h, hc)),
-        )
-
-    def _retreat(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) >= 3 and args[1][0].lower() == "prefer":
-            return self._prefer("retreat", n, pos, args)
-        if len(args) == 3 and args[1][0] == "->":
-            (u, uc), _, (h, hc) = args
-            if self.section == "standing":
-                self.usage(n, args[1][1], "retreat", "'prefer' in [standing]")
-                return None
-            if self.unit_ok(n, u, uc, "retreat") and self.hex_ok(n, h, hc, "retreat"):
-                return Order(
-                    "retreat", "", pos, units=(u,), hexes=(h,), mode="to", cols=((u, uc), (h, hc))
-                )
-            return None
-        self.usage(n, args[0][1] if args else pos.col + 8, "retreat", "UNIT -> HEX")
-        return None
-
-    def _displace(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) >= 3 and args[1][0].lower() == "prefer":
-            return self._prefer("displace", n, pos, args)
-        self.usage(n, args[0][1] if args else pos.col + 9, "displace", "UNIT prefer HEX ...")
-        return None
-
-    def _prefer(
-        self, verb: str, n: int, pos: SourcePos, args: list[tuple[str, int]]
-    ) -> Order | None:
-        (who, wc), rest = args[0], args[2:]
-        ok = True
-        for h, hc in rest:
-            ok = self.hex_ok(n, h, hc, verb) and ok
-        if not ok:
-            return None
-        hexes = tuple(h for h, _ in rest)
-        if _HEX_RE.match(who):
-            if verb != "retreat":
-                self.usage(n, wc, verb, "a unit id")
-                return None
-            # a whole hex's preference: the hex it applies to comes first
-            return Order(
-                verb, "", pos, hexes=(who, *hexes), mode="prefer-hex", cols=((who, wc), *rest)
-            )
-        if not self.unit_ok(n, who, wc, verb):
-            return None
-        return Order(
-            verb, "", pos, units=(who,), hexes=hexes, mode="prefer", cols=((who, wc), *rest)
-        )
-
-    def _eliminate(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if not args:
-            self.usage(n, pos.col + 10, "eliminate", "at least one unit id")
-            return None
-        if not all([self.unit_ok(n, u, c, "eliminate") for u, c in args]):
-            return None
-        return Order("eliminate", "", pos, units=tuple(u for u, _ in args), cols=tuple(args))
-
-    def _option(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) != 1 or not _RULE_RE.match(args[0][0]):
-            self.usage(n, args[0][1] if args else pos.col + 7, "option", "a rule number")
-            return None
-        return Order("option", "", pos, value=args[0][0], cols=tuple(args))
-
-    def _answer(self, n: int, pos: SourcePos, args: list[tuple[str, int]]) -> Order | None:
-        if len(args) < 2:
-            self.usage(n, self.end_col(pos, args), "answer", "a decision id and an option")
-            return None
-        (d, dc), rest = args[0], args[1:]
-        value = " ".join(w for w, _ in rest)
-        return Order("answer", "", pos, decision=d, value=value, cols=((d, dc), *rest))
 
     # -- the document
     def finish(self) -> OrdersDoc:
@@ -644,20 +403,40 @@ class _Parser:
             standing=tuple(self.standing),
             answers=tuple(self.answers),
             file=self.file,
-            sections=tuple(s for s in self.sections if s != "standing"),
+            sections=tuple(s for s in self.sections if s != STANDING),
             header_pos=dict(self.header_pos),
         )
 
 
-def _with(order: Order, **changes: Any) -> Order:
-    from dataclasses import replace
+def _order(verb: str, section: str, pos: SourcePos, r: Reading, text: str) -> Order:
+    """An :class:`Order` from a reading: the standard roles to their fields, any other role
+    to ``named``."""
+    roles = r.roles
 
-    return replace(order, **changes)
+    def one(role: str) -> str | None:
+        vals = roles.get(role)
+        return vals[0] if vals else None
+
+    return Order(
+        verb=verb,
+        section=section,
+        pos=pos,
+        units=tuple(roles.get("units", ())),
+        hexes=tuple(roles.get("hexes", ())),
+        targets=tuple(roles.get("targets", ())),
+        carrier=one("carrier"),
+        mode=r.mode,
+        value=one("value"),
+        decision=one("decision"),
+        cols=tuple(r.cols),
+        text=text,
+        named=tuple((k, tuple(v)) for k, v in roles.items() if k not in FIELD_ROLES),
+    )
 
 
-def parse_orders(text: str, file: str) -> OrdersDoc:
-    """Parse an orders file (see the module docstring). Raises :class:`OrdersSyntaxError`
-    listing every problem; never anything else."""
+def parse_orders(text: str, file: str, vocabulary: Vocabulary) -> OrdersDoc:
+    """Parse an orders file written in ``vocabulary`` (see the module docstring). Raises
+    :class:`OrdersSyntaxError` listing every problem; never anything else."""
     size = len(text.encode("utf-8", errors="replace"))
     if size > MAX_ORDERS_BYTES:
         raise OrdersSyntaxError(
@@ -677,7 +456,7 @@ def parse_orders(text: str, file: str) -> OrdersDoc:
             [OrderError(file, line, 1, "binary data (a NUL byte) in an orders file")]
         )
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    p = _Parser(file)
+    p = _Parser(file, vocabulary)
     in_sig = False
     for n, raw in enumerate(text.split("\n"), start=1):
         s = raw.strip()
@@ -719,12 +498,13 @@ def _json_depth(text: str) -> int:
     return best
 
 
-def parse_orders_json(text: str | bytes, file: str) -> OrdersDoc:
+def parse_orders_json(text: str | bytes, file: str, vocabulary: Vocabulary) -> OrdersDoc:
     """Machine-made orders: ``{"game": .., "turn": .., "side": .., "phase": ..,
     "previous_report": .., "sections": {"movement": [ORDER, ...], "standing": [...]}}`` where
     an ORDER is a line of the text language (``"move US-CV-1 0203 0204"``) or an object
     ``{"verb": "move", "args": ["US-CV-1", "0203", "0204"]}``. Bounded: at most 1 MB, nesting
-    at most 20 deep, UTF-8 only."""
+    at most 20 deep, UTF-8 only. Where the vocabulary writes names, an argument holding
+    spaces (``"Norwegian Sea 3"``) is quoted for the text language."""
 
     def fail(msg: str, hint: str | None = None, line: int = 1, col: int = 1) -> OrdersSyntaxError:
         return OrdersSyntaxError([OrderError(file, line, col, msg, hint)])
@@ -791,8 +571,8 @@ def parse_orders_json(text: str | bytes, file: str) -> OrdersDoc:
                 ):
                     problems.append(OrderError(file, 1, 1, f"{where}: 'args' must be strings"))
                     continue
-                words = [item["verb"], *(str(a) for a in args)]
-                if any(not w or any(c.isspace() for c in w) for w in words):
+                words = [item["verb"], *(_json_word(str(a), vocabulary) for a in args)]
+                if any(not w or (any(c.isspace() for c in w) and w[0] != '"') for w in words):
                     problems.append(OrderError(file, 1, 1, f"{where}: words may not hold spaces"))
                     continue
                 lines.append(" ".join(words))
@@ -807,11 +587,20 @@ def parse_orders_json(text: str | bytes, file: str) -> OrdersDoc:
                 )
     if problems:
         raise OrdersSyntaxError(problems)
-    return parse_orders("\n".join(lines) + "\n", file)
+    return parse_orders("\n".join(lines) + "\n", file, vocabulary)
 
 
-def parse_orders_any(text: str, file: str) -> OrdersDoc:
+def _json_word(arg: str, vocab: Vocabulary) -> str:
+    """A JSON argument as a word of the text language: quoted when it holds spaces and the
+    vocabulary writes names (a name cannot hold a quote or a comment sign)."""
+    spaced = arg.strip() and any(c.isspace() for c in arg)
+    if vocab.quotes and spaced and not any(c in arg for c in '"#\n'):
+        return f'"{arg}"'
+    return arg
+
+
+def parse_orders_any(text: str, file: str, vocabulary: Vocabulary) -> OrdersDoc:
     """JSON when the file looks like JSON (starts with ``{``), the text language otherwise."""
     if text.lstrip().startswith("{"):
-        return parse_orders_json(text, file)
-    return parse_orders(text, file)
+        return parse_orders_json(text, file, vocabulary)
+    return parse_orders(text, file, vocabulary)

@@ -1,27 +1,36 @@
 """The ruleset plug-in interface and registry.
 
-A ruleset is an object with the methods of :class:`Ruleset`. The engine core and the PBEM
-referee call only these methods, so a new rule system (the DTP revision, the 2019 edition,
-Carrier Battlegroup, the naval module) is a new package under ``referee/rules/`` plus one line
-in :data:`_RULESETS`. ``docs/rulesets.md`` is the author's guide.
+A ruleset is an object with the methods of :class:`Ruleset`. The engine core, the PBEM
+referee and every command call only these methods (and the optional ones of
+:class:`RulesetExtras`), so a new rule system (the DTP revision, the 2019 edition, Carrier
+Battlegroup, the naval module) is a new package under ``referee/rules/`` plus one line in
+:data:`_RULESETS`. Nothing outside ``referee/rules/`` imports a ruleset package (a test scans
+the imports). ``docs/rulesets.md`` is the author's guide.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.engine.core import Dice, GameState, Outcome, Violation
 
 if TYPE_CHECKING:
     from referee.engine.orders import OrdersDoc
+    from referee.engine.vocabulary import Vocabulary
     from referee.source.model import Module
 
 
 class Ruleset(Protocol):
+    """What every ruleset provides. ``vocabulary`` is the orders vocabulary its players write
+    (``docs/orders/<ruleset>.md``); a ruleset with a language of its own may instead define
+    ``parse_orders(text, file)`` (see :func:`parse_orders_for`)."""
+
     id: str
     name: str
+    vocabulary: Vocabulary
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -56,6 +65,50 @@ class Ruleset(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class OptionsReport:
+    """What ``referee options`` shows about one subject (a unit, or a location's units):
+    ``lines`` for people, then ``notes`` (left out with ``--quiet``), ``data`` for
+    ``--format json``, and ``marks`` (location -> label) that ``--png`` draws; ``marks`` is
+    ``None`` when there is nothing to draw for the subject."""
+
+    subject: str
+    lines: tuple[str, ...]
+    data: Mapping[str, Any]
+    marks: Mapping[str, str] | None = field(default=None)
+    notes: tuple[str, ...] = ()
+
+
+class RulesetExtras(Protocol):
+    """Optional methods. A command that needs one and finds it missing says so plainly.
+
+    * ``options`` serves ``referee options``: every legal thing ``subject`` may do now, from
+      the validator's own code. ``limit`` caps long lists in ``lines`` (0: all); ``data`` has
+      everything. Raise :class:`referee.errors.UserError` for an unknown subject.
+    * ``scripted_orders`` serves the scripted player (benchmarks, property tests, demos):
+      the orders text of a plain but lawful player for the step ``state`` awaits, or
+      ``None`` when the game is over.
+    """
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport: ...
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None: ...
+
+
+def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
+    """Parse an orders file (text or JSON) in ``ruleset``'s words: its own ``parse_orders``
+    if it has one, else the core language with its ``vocabulary``. Raises
+    :class:`~referee.engine.orders.OrdersSyntaxError` listing every problem."""
+    own = getattr(ruleset, "parse_orders", None)
+    if own is not None:
+        return own(text, file)  # type: ignore[no-any-return]
+    from referee.engine.orders import parse_orders_any
+
+    return parse_orders_any(text, file, ruleset.vocabulary)
+
+
 # ruleset id -> "module:attribute" of an object implementing Ruleset; imported lazily
 _RULESETS: dict[str, str] = {
     "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.ruleset:RULESET",
@@ -65,6 +118,11 @@ _RULESETS: dict[str, str] = {
 def register(ruleset_id: str, target: str) -> None:
     """Register a ruleset (tests use this for toy rulesets)."""
     _RULESETS[ruleset_id] = target
+
+
+def ruleset_ids() -> list[str]:
+    """The registered ruleset ids, sorted."""
+    return sorted(_RULESETS)
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

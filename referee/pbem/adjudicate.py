@@ -100,12 +100,11 @@ class _Game:
 
 
 def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
-    """Parse with the ruleset's own orders language if it has one, else the engine's."""
-    parser = getattr(ruleset, "parse_orders", None)
-    if parser is None:
-        from referee.engine.orders import parse_orders_any as parser
+    """Parse in the ruleset's words (its vocabulary, or its own orders language)."""
+    from referee.engine.ruleset import parse_orders_for
+
     try:
-        return parser(body, file)
+        return parse_orders_for(ruleset, body, file)
     except Exception as exc:
         errors = getattr(exc, "errors", None)  # OrdersSyntaxError lists every problem
         if not isinstance(errors, list):
@@ -114,7 +113,7 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
             "syntax",
             f"{file}: the orders do not parse ({len(errors)} problem(s))",
             details=[str(e) for e in errors],
-            hint="docs/orders.md has the grammar",
+            hint=f"docs/orders.md has the grammar, docs/orders/{ruleset.id}.md the orders",
         ) from None
 
 

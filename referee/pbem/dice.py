@@ -32,7 +32,7 @@ from typing import Any
 
 from referee.engine.core import Roll
 from referee.errors import UserError
-from referee.pbem.keys import write_private_file
+from referee.safeio import write_bytes_atomic
 
 ALGORITHM = "referee-dice/1"
 SEED_BYTES = 32
@@ -194,7 +194,7 @@ def save_secret(secret: SeedSecret, folder: Path, *, force: bool = False) -> Pat
             hint="use another --game-id, or another --referee-dir",
         )
     text = json.dumps(secret.to_json(), indent=2, sort_keys=True) + "\n"
-    write_private_file(path, text.encode("ascii"), 0o600)
+    write_bytes_atomic(path, text.encode("ascii"), private=True)
     return path
 
 

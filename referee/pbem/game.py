@@ -28,6 +28,7 @@ from referee.pbem.record import (
 from referee.pbem.transaction import write_turn
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
+from referee.source.schema import ruleset_schema
 
 DEFAULT_PICTURE_DPI = 40
 SETUP_FOLDER = "000-setup-request"
@@ -117,6 +118,13 @@ def create_game(
                 hint="move private files out of the game folder; players receive the archive",
             )
     rs = ruleset or get_ruleset(module.ruleset)
+    schema = ruleset_schema(module.ruleset) if ruleset is None else None
+    if schema is not None and module.map.kind not in schema.map_kinds:
+        raise UserError(
+            f"ruleset {module.ruleset} plays on {', '.join(schema.map_kinds)} maps; "
+            f"the map of module {module.id} is {module.map.kind}",
+            hint="a game on this map needs a ruleset that declares its map kind (map_kinds)",
+        )
     options = tuple(sorted(set(options)))
     state = rs.new_game(module, scenario, gid, options)
     secret = dicemod.SeedSecret.new(gid, dice_length, seed_root)

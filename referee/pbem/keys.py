@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import hashlib
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from referee.errors import UserError
-from referee.safeio import _fsync_dir
+from referee.safeio import write_bytes_atomic
 
 PUBLIC_PREFIX = "referee-ed25519"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
@@ -181,7 +179,8 @@ def load_private(path: Path) -> PrivateKey:
 
 
 def write_key_pair(key: PrivateKey, folder: Path, *, force: bool = False) -> tuple[Path, Path]:
-    """Write ``NAME.key`` (mode 0600, created 0600 from the start) and ``NAME.pub``.
+    """Write ``NAME.key`` (mode 0600, created 0600 from the start) and ``NAME.pub`` (shared:
+    its mode follows the umask).
 
     Both are written atomically: a temporary file in ``folder``, fsync, rename. Refuses to
     overwrite an existing key unless ``force``.
@@ -196,25 +195,6 @@ def write_key_pair(key: PrivateKey, folder: Path, *, force: bool = False) -> tup
                     f"{p} exists; refusing to overwrite a key",
                     hint="use another name, or --force if you really mean to replace it",
                 )
-    write_private_file(key_path, key.pem(), 0o600)
-    write_private_file(pub_path, (key.public.line() + "\n").encode("ascii"), 0o644)
+    write_bytes_atomic(key_path, key.pem(), private=True)
+    write_bytes_atomic(pub_path, (key.public.line() + "\n").encode("ascii"))
     return key_path, pub_path
-
-
-def write_private_file(target: Path, data: bytes, mode: int) -> None:
-    """Atomic write whose temporary file is created with ``mode`` (no window of 0644)."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        try:
-            os.fchmod(fd, mode)  # umask may have removed bits we want; never adds any
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-    _fsync_dir(target.parent)

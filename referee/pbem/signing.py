@@ -1,6 +1,6 @@
 """``referee sign``: a player signs an orders file, with its envelope filled in.
 
-With ``--game GAME_DIR`` the envelope is checked and completed from the archive: ``game:``
+With ``--game-dir GAME_DIR`` the envelope is checked and completed from the archive: ``game:``
 and ``side:`` (the side whose key signs) and ``turn:`` are added when missing and must agree
 when present; ``previous-report:`` is set to the SHA-256 of the latest report. An existing
 signature block is replaced (the body is signed again).

@@ -11,22 +11,25 @@ removes. A crash between 2 and 3 leaves ``state.json`` one step behind the lates
 folder: ``verify`` accepts that (and says so), and the next ``adjudicate`` completes it.
 
 ``REFEREE_CRASH_AT=<point>`` makes the process die (``os._exit(137)``, like ``kill -9``) at a
-named point, so the tests can prove the above. A lock (``fcntl.flock`` on ``GAME_DIR/.lock``)
-refuses a second adjudication of the same game while one runs.
+named point, so the tests can prove the above. A lock on ``GAME_DIR/.lock`` refuses a second
+adjudication of the same game while one runs. It is taken with ``filelock`` (``flock`` on
+POSIX, ``msvcrt.locking`` on Windows), so referees on Windows and macOS are covered the same
+way; the operating system releases it when the process dies, even by ``kill -9``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+from filelock import FileLock, Timeout
+
 from referee.pbem.archive import TMP_PREFIX, Archive
 from referee.pbem.problems import Refusal
-from referee.safeio import _fsync_dir, write_bytes_atomic
+from referee.safeio import _fsync_dir, write_bytes_atomic, write_new_file
 
 CRASH_ENV = "REFEREE_CRASH_AT"
 CRASH_POINTS = (
@@ -46,19 +49,19 @@ def crashpoint(name: str) -> None:
 
 @contextlib.contextmanager
 def game_lock(archive: Archive) -> Iterator[None]:
-    fd = os.open(archive.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    lock = FileLock(archive.lock_path, timeout=0)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise Refusal(
-                "locked",
-                f"{archive.root}: another adjudication of this game is running",
-                hint="wait for it to finish, then try again",
-            ) from None
+        lock.acquire()
+    except Timeout:
+        raise Refusal(
+            "locked",
+            f"{archive.root}: another adjudication of this game is running",
+            hint="wait for it to finish, then try again",
+        ) from None
+    try:
         yield
     finally:
-        os.close(fd)  # closing releases the lock
+        lock.release()
 
 
 def write_turn(archive: Archive, name: str, files: dict[str, bytes]) -> Path:
@@ -68,12 +71,7 @@ def write_turn(archive: Archive, name: str, files: dict[str, bytes]) -> Path:
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
     for i, (fname, data) in enumerate(sorted(files.items())):
-        fd = os.open(tmp / fname, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        write_new_file(tmp / fname, data)
         if i == 0:
             crashpoint("turn-file-written")
     _fsync_dir(tmp)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from referee.hexgrid import HexGrid
+from referee.render.board_layers import canvas_layout, draw_layers, layer_legend, legend_swatch
 from referee.render.colors import mix, parse_color
 from referee.render.counters import png_bytes
 from referee.render.fonts import pil_font
@@ -64,7 +65,7 @@ class BoardLayout:
     """
 
     dpi: int
-    grid: HexGrid
+    grid: HexGrid | None
     width: int
     height: int
     map_origin: tuple[int, int]
@@ -74,22 +75,33 @@ class BoardLayout:
     legend_height: int
     legend_columns: int
     legend: tuple[LegendEntry, ...] = field(default=())
+    scale: float = 0.0  # image pixels per inch of the map's own coordinates (zones, spaces)
+    offset: tuple[float, float] = (0.0, 0.0)  # the image pixel of the map's (0, 0)
 
     @property
     def hex_width(self) -> int:
-        return round(self.grid.hex_width)
+        return round(self.grid.hex_width) if self.grid is not None else round(0.5 * self.dpi)
+
+    def px(self, p: tuple[float, float]) -> tuple[float, float]:
+        """A point of the map's zones and spaces (inches from the map's top-left) in image
+        pixels. On a hex map the inches are those of the hex grid without its margin."""
+        return self.offset[0] + p[0] * self.scale, self.offset[1] + p[1] * self.scale
 
     def pixel_centre(self, hex_id: str) -> tuple[float, float]:
         """Centre of ``hex_id`` in image pixels (origin top-left, y down)."""
+        assert self.grid is not None, "a map without a hex grid has no hex centres"
         x, y = self.grid.centre(hex_id)
         return x + self.map_origin[0], y + self.map_origin[1]
 
     def hex_at(self, x: float, y: float) -> str | None:
         """The hex under image pixel ``(x, y)``, or ``None`` (title band, legend, margin)."""
+        if self.grid is None:
+            return None
         return self.grid.hex_at(x - self.map_origin[0], y - self.map_origin[1])
 
     def corners(self, hex_id: str) -> list[tuple[float, float]]:
         """The six corners of a hex in image pixels."""
+        assert self.grid is not None, "a map without a hex grid has no hexes"
         ox, oy = self.map_origin
         return [(x + ox, y + oy) for x, y in self.grid.corners(hex_id)]
 
@@ -101,9 +113,12 @@ class BoardLayout:
 
     def scaled(self, k: int) -> BoardLayout:
         """The same layout ``k`` times larger (for oversampled drawing)."""
+        grid = self.grid
         return BoardLayout(
             dpi=self.dpi * k,
-            grid=self.grid.scaled(hex_width=self.grid.hex_width * k, margin=self.grid.margin * k),
+            grid=None
+            if grid is None
+            else grid.scaled(hex_width=grid.hex_width * k, margin=grid.margin * k),
             width=self.width * k,
             height=self.height * k,
             map_origin=(self.map_origin[0] * k, self.map_origin[1] * k),
@@ -113,12 +128,16 @@ class BoardLayout:
             legend_height=self.legend_height * k,
             legend_columns=self.legend_columns,
             legend=self.legend,
+            scale=self.scale * k,
+            offset=(self.offset[0] * k, self.offset[1] * k),
         )
 
 
 def legend_entries(module: Module) -> list[LegendEntry]:
     """What the legend explains, in a fixed order: terrain types as listed, then symbols."""
     m = module.map
+    if m.grid is None:  # an area or point-to-point map: its own legend
+        return layer_legend(module)
     out = [LegendEntry("terrain", t.name, t.id) for t in m.terrain.values()]
     if m.airbases():
         out.append(LegendEntry("airbase", "Airbase (nationality) [9.1]"))
@@ -132,7 +151,7 @@ def legend_entries(module: Module) -> list[LegendEntry]:
         out.append(LegendEntry("all_land", "All-land hexside [10.12]"))
     if _country_borders(module):
         out.append(LegendEntry("border", "Political boundary"))
-    return out
+    return out + layer_legend(module)  # zones and spaces over the hex grid, if any
 
 
 def board_layout(module: Module, dpi: int = 100) -> BoardLayout:
@@ -142,6 +161,8 @@ def board_layout(module: Module, dpi: int = 100) -> BoardLayout:
 
         raise UserError(f"board dpi {dpi} is out of range", hint="use 20..600 (100 is usual)")
     g = module.map.grid
+    if g is None:
+        return canvas_layout(module, dpi, legend_entries(module), _legend_grid)
     hw = max(8, 2 * round(g.hex_width * dpi / 2))
     margin = max(4, round(0.2 * dpi))
     grid = g.scaled(hex_width=hw, margin=margin)
@@ -164,6 +185,8 @@ def board_layout(module: Module, dpi: int = 100) -> BoardLayout:
         legend_height=legend_h,
         legend_columns=cols,
         legend=entries,
+        scale=hw / g.hex_width,
+        offset=(float(margin), float(title_h + margin)),
     )
 
 
@@ -463,7 +486,7 @@ def _draw_legend(img: Image.Image, lay: BoardLayout, module: Module) -> None:
     row_h = round(0.32 * lay.dpi)
     cell_w = (lay.width - 2 * pad) / lay.legend_columns
     y0 = top + pad + round(0.3 * lay.dpi)
-    hw = lay.grid.hex_width
+    hw = lay.grid.hex_width if lay.grid is not None else 0.5 * lay.dpi
     sw = max(0.42 * lay.dpi, hw * 0.9)  # swatch width
     for n, e in enumerate(lay.legend):
         col, row = n % lay.legend_columns, n // lay.legend_columns
@@ -497,6 +520,8 @@ def _draw_legend(img: Image.Image, lay: BoardLayout, module: Module) -> None:
             draw.line([(x, cy), (x + sw, cy)], fill=ALL_LAND, width=max(3, round(5 * u)))
         elif e.kind == "border":
             _dashed(draw, (x, cy), (x + sw, cy), 4 * u, BOUNDARY, max(1, round(1.6 * u)))
+        else:  # zone and space types, blocked boundaries, lines
+            legend_swatch(draw, module, e, x, cy, sw, row_h, u)
         _text(draw, (x + sw + 10 * u, cy), e.label, "regular", 12 * u, INK, "lm")
 
 
@@ -515,7 +540,9 @@ def render_board(
     lay = board_layout(module, dpi)
     big = lay.scaled(SUPERSAMPLE)
     img = Image.new("RGB", (big.width, big.height), parse_color(PAPER))
-    _draw_map(img, big, module, country_names)
+    if module.map.grid is not None:
+        _draw_map(img, big, module, country_names)
+    draw_layers(img, big, module)  # zones and spaces (nothing on a plain hex map)
     _draw_title(img, big, module)
     _draw_legend(img, big, module)
     out = img.reduce(SUPERSAMPLE)

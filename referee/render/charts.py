@@ -726,6 +726,11 @@ def build_charts(module: Module) -> list[Chart]:
     out.append(tec_chart(module))
     if module.tables.victory:
         out.append(victory_chart(module))
+    # every other declared table, laid out from its declaration (imported here: tablechart
+    # builds on this module's Builder)
+    from referee.render.tablechart import table_charts
+
+    out.extend(table_charts(module))
     for scn in module.scenarios.values():
         out.append(turns_chart(module, scn))
         for side in setup_sides(scn):

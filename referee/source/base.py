@@ -231,10 +231,20 @@ def list_of_tables(
 
 
 # ---- CSV -----------------------------------------------------------------------------------
-def read_csv(
+@dataclass(frozen=True, slots=True)
+class CsvFile:
+    """A CSV file's header (and its line) and rows: ``(line, cells by column, line text)``."""
+
+    header_line: int
+    header: list[str]
+    rows: list[tuple[int, dict[str, str], str]]
+
+
+def read_csv_file(
     ctx: Ctx, name: str, *, what: str, line: int | None, required: list[str]
-) -> tuple[list[tuple[int, dict[str, str]]], list[str]] | None:
-    """Rows of a CSV file with their line numbers; blank lines and ``#`` lines are skipped."""
+) -> CsvFile | None:
+    """A CSV file named on ``line`` of module.toml; blank lines and ``#`` lines are skipped.
+    Rows with the wrong number of cells are reported and left out."""
     got = ctx.read(name, what=what, line=line)
     if got is None:
         return None
@@ -264,7 +274,7 @@ def read_csv(
     dup = {h for h in header if header.count(h) > 1}
     for h in sorted(dup):
         ctx.diags.error(name, lines[0][0], f"column {h!r} appears twice")
-    rows: list[tuple[int, dict[str, str]]] = []
+    rows: list[tuple[int, dict[str, str], str]] = []
     for lineno, raw in lines[1:]:
         try:
             cells = next(csv.reader(io.StringIO(raw)))
@@ -279,8 +289,18 @@ def read_csv(
                 hint="check for a missing or extra comma",
             )
             continue
-        rows.append((lineno, {h: c.strip() for h, c in zip(header, cells, strict=True)}))
-    return rows, header
+        rows.append((lineno, {h: c.strip() for h, c in zip(header, cells, strict=True)}, raw))
+    return CsvFile(lines[0][0], header, rows)
+
+
+def read_csv(
+    ctx: Ctx, name: str, *, what: str, line: int | None, required: list[str]
+) -> tuple[list[tuple[int, dict[str, str]]], list[str]] | None:
+    """Rows of a CSV file with their line numbers (see :func:`read_csv_file`)."""
+    got = read_csv_file(ctx, name, what=what, line=line, required=required)
+    if got is None:
+        return None
+    return [(ln, cells) for ln, cells, _ in got.rows], got.header
 
 
 def col_of(header: list[str], key: str) -> int:

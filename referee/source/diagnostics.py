@@ -117,6 +117,9 @@ def suggest(word: str, choices: list[str] | set[str] | tuple[str, ...]) -> str |
         if word.lower() in lowered:
             return lowered[word.lower()]
         match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+        if not match and len(word) <= 3:
+            # a short code has few letters to compare: 'Gx' is half 'Gr', the nearest code
+            match = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.5)
         return lowered[match[0]] if match else None
     return match[0]
 

@@ -15,8 +15,10 @@ reads that kind of file. Imports go one way::
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
+from typing import Any
 
 from referee.source.base import (
     ID_RE,
@@ -38,7 +40,10 @@ from referee.source.maps import load_map
 from referee.source.model import MapDef, Module, Tables, TerrainType, UnitDef, VictoryLevel
 from referee.source.scenario import load_scenarios
 from referee.source.schema import known_rulesets, ruleset_schema
-from referee.source.tables import load_crt, load_terrain, load_victory
+from referee.source.table_loader import load_named_table, load_table_decls, table_file_exists
+from referee.source.tablemodel import NamedTable, TableDecl
+from referee.source.tables import STANDARD, crt_view, terrain_view, victory_view
+from referee.source.tomlpos import TomlText
 from referee.source.units import load_units
 
 MODULE_TOP_KEYS: tuple[str, ...] = (
@@ -50,6 +55,7 @@ MODULE_TOP_KEYS: tuple[str, ...] = (
     "unit_type",
     "counter",
     "optional_rule",
+    "table",
 )
 
 
@@ -142,9 +148,19 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
     else:
         diags.error(f, fline, "[files] has no 'units' (the unit roster CSV)")
 
+    decls, decl_lines = _table_decls(ctx, data, tt, files, fline)
+    named: dict[str, NamedTable] = {}
+
+    def table(tname: str) -> NamedTable | None:
+        got = load_named_table(ctx, decls[tname], decl_lines[tname])
+        if got is not None:
+            named[tname] = got
+        return got
+
     terrain: dict[str, TerrainType] = {}
-    if "terrain" in files:
-        terrain = load_terrain(ctx, str(files["terrain"]), tt.key_line("terrain", start=fline))
+    if "terrain" in decls:
+        tec = table("terrain")
+        terrain = terrain_view(ctx, tec) if tec is not None else {}
     else:
         diags.error(f, fline, "[files] has no 'terrain' (the Terrain Effects Chart CSV)")
 
@@ -162,15 +178,20 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         diags.error(f, fline, "[files] has no 'map' (map.toml)")
 
     crt = None
-    if "crt" in files:
-        crt = load_crt(ctx, str(files["crt"]), tt.key_line("crt", start=fline))
+    if "crt" in decls:
+        got = table("crt")
+        crt = crt_view(ctx, got) if got is not None else None
     elif ctx.schema and "crt" in ctx.schema.tables:
         diags.error(f, fline, "[files] has no 'crt' (the Combat Results Table CSV)")
     victory: tuple[VictoryLevel, ...] = ()
-    if "victory" in files:
-        victory = load_victory(ctx, str(files["victory"]), tt.key_line("victory", start=fline))
+    if "victory" in decls:
+        got = table("victory")
+        victory = victory_view(ctx, got) if got is not None else ()
     elif ctx.schema and "victory" in ctx.schema.tables:
         diags.error(f, fline, "[files] has no 'victory' (the Level of Victory CSV)")
+    for tname in decls:
+        if tname not in STANDARD:
+            table(tname)
     for key in files:
         if key not in {"units", "terrain", "map", "crt", "victory", "scenarios"}:
             diags.error(
@@ -227,9 +248,62 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         counter=counter,
         units=units,
         map=map_def,
-        tables=Tables(crt=crt, victory=victory),
+        tables=Tables(crt=crt, victory=victory, named=named),
         scenarios=scenarios,
         optional_rules=optional,
         unit_types=unit_types,
     )
+    if _ruleset_table_checks(ctx, module):
+        return None, diags
     return module, diags
+
+
+def _ruleset_table_checks(ctx: Ctx, module: Module) -> bool:
+    """Run the ruleset's own checks of its tables (facts that need the whole module, such as
+    the roster ids a table names); ``True`` if they found a problem."""
+    if ctx.schema is None:
+        return False
+    before = len(ctx.diags.errors)
+    for name, target in ctx.schema.table_checks.items():
+        if name not in module.tables:
+            continue
+        mod_name, attr = target.split(":")
+        check = getattr(importlib.import_module(mod_name), attr)
+        for dg in check(module):
+            ctx.diags.error(dg.file, dg.line, dg.message, col=dg.col, hint=dg.hint)
+    return len(ctx.diags.errors) > before
+
+
+def _table_decls(
+    ctx: Ctx, data: dict[str, Any], tt: TomlText, files: dict[str, Any], fline: int | None
+) -> tuple[dict[str, TableDecl], dict[str, int | None]]:
+    """Every table of the module, by name, with the line that names its file: the
+    ``[[table]]`` declarations, the ``[files]`` shorthands for the standard tables
+    (:data:`referee.source.tables.STANDARD`), and the tables the ruleset declares (one that is
+    not required only when its file exists)."""
+    decls: dict[str, TableDecl] = {}
+    lines: dict[str, int | None] = {}
+    for decl in load_table_decls(ctx, data, tt):
+        decls[decl.name] = decl
+        lines[decl.name] = tt.key_line("file", start=decl.line)
+    for name, std in STANDARD.items():
+        if name not in files:
+            continue
+        ln = tt.key_line(name, start=fline)
+        if name in decls:
+            ctx.diags.error(
+                MODULE_FILE,
+                ln,
+                f"table {name!r} is declared twice: in [files] and as a [[table]]",
+                hint="keep one of them",
+            )
+            continue
+        decls[name] = std.with_file(str(files[name]), ln)
+        lines[name] = ln
+    if ctx.schema is not None:
+        for decl in ctx.schema.table_decls:
+            if decl.name in decls or not (decl.required or table_file_exists(ctx, decl)):
+                continue
+            decls[decl.name] = decl
+            lines[decl.name] = None
+    return decls, lines

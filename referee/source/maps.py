@@ -14,6 +14,7 @@ from typing import Any
 from referee.hexgrid import HexGrid, hexside_key
 from referee.source.base import Ctx, check_top, get_int, get_num, get_str, list_of_tables
 from referee.source.diagnostics import Diagnostics, did_you_mean
+from referee.source.load_layers import MAP_KIND_KEYS, add_layers, map_without_grid
 from referee.source.mappicture import Cell, parse_map_picture
 from referee.source.model import (
     Airbase,
@@ -41,6 +42,7 @@ MAP_TOP_KEYS: tuple[str, ...] = (
     "place",
     "all_land_hexsides",
     "edge",
+    *MAP_KIND_KEYS,  # zones and spaces: referee/source/load_layers.py
 )
 # the keys each array-of-tables entry may hold (see basics.KNOWN_KEYS)
 KNOWN_KEYS: dict[str, tuple[str, ...]] = {
@@ -68,6 +70,8 @@ def load_map(
     data, tt = got
     d = ctx.diags
     check_top(ctx, name, tt, data, MAP_TOP_KEYS)
+    if "grid" not in data and any(k in data for k in MAP_KIND_KEYS):
+        return map_without_grid(name, tt, data, d, terrain, ctx.schema)  # area or point map
     grid = load_grid(ctx, name, tt, data)
     if grid is None:
         return None
@@ -120,7 +124,7 @@ def load_map(
                 "where naval units cannot be placed",
                 col=col,
             )
-    return MapDef(
+    hex_map = MapDef(
         title=title,
         grid=grid,
         hexes=hexdefs,
@@ -132,6 +136,7 @@ def load_map(
         places=tuple(places),
         setup_codes=setup_codes,
     )
+    return add_layers(hex_map, name, tt, data, d, ctx.schema)  # zones, spaces over the hexes
 
 
 def load_grid(ctx: Ctx, name: str, tt: TomlText, data: dict[str, Any]) -> HexGrid | None:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.hexgrid import HexGrid, hexside_key
+from referee.source.mapkinds import Canvas, SpaceLayer, ZoneLayer
+from referee.source.tablemodel import NamedTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +212,13 @@ class HexDef:
 
 @dataclass(frozen=True, slots=True)
 class MapDef:
+    """A map of one, two or three kinds (docs/module-source.md): a hex grid (``grid``, with
+    ``hexes`` and everything keyed by hex), zones (``zones``, an area map) and spaces
+    (``spaces``, a point-to-point map). A map without a hex grid has ``grid = None``, no
+    hexes and a ``canvas`` giving the size its coordinates are drawn on."""
+
     title: str
-    grid: HexGrid
+    grid: HexGrid | None
     hexes: dict[str, HexDef]
     terrain: dict[str, TerrainType]
     countries: dict[str, Country]
@@ -220,6 +227,40 @@ class MapDef:
     edges: dict[str, Edge]
     places: tuple[Place, ...]
     setup_codes: dict[str, str]  # code -> nationality code ("So" -> "So")
+    zones: ZoneLayer | None = None
+    spaces: SpaceLayer | None = None
+    canvas: Canvas | None = None
+
+    @property
+    def kind(self) -> str:
+        """``hex``, ``area``, ``point``, or a combination joined by ``+`` (``hex+area``)."""
+        parts = [
+            k
+            for k, present in (
+                ("hex", self.grid is not None),
+                ("area", self.zones is not None),
+                ("point", self.spaces is not None),
+            )
+            if present
+        ]
+        return "+".join(parts)
+
+    def location_names(self) -> tuple[str, ...]:
+        """Every zone and space name, in source order (hex ids are not listed here)."""
+        out: list[str] = []
+        if self.zones is not None:
+            out.extend(self.zones.zones)
+        if self.spaces is not None:
+            out.extend(self.spaces.spaces)
+        return tuple(out)
+
+    def is_location(self, name: str) -> bool:
+        """Whether ``name`` is a hex of the grid, a zone or a space of this map."""
+        if self.grid is not None and name in self.hexes:
+            return True
+        if self.zones is not None and name in self.zones.zones:
+            return True
+        return self.spaces is not None and name in self.spaces.spaces
 
     def hex(self, hex_id: str) -> HexDef:
         return self.hexes[hex_id]
@@ -300,9 +341,23 @@ class VictoryLevel:
 
 @dataclass(frozen=True, slots=True)
 class Tables:
+    """The module's tables. Every table is a :class:`NamedTable` in ``named`` (``tables["crt"]``
+    looks one up by name); ``crt`` and ``victory`` are the Sixth Fleet-shaped views of the
+    ``crt`` and ``victory`` tables that rulesets and charts have always read."""
+
     crt: CombatResultsTable | None
     victory: tuple[VictoryLevel, ...]
     extra: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    named: dict[str, NamedTable] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> NamedTable:
+        return self.named[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.named
+
+    def get(self, name: str) -> NamedTable | None:
+        return self.named.get(name)
 
     def level_of_victory(self, net: int) -> str | None:
         for lv in self.victory:

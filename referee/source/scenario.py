@@ -117,7 +117,7 @@ SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
     ),
     "calendar": ("cycle", "start", "night", "states"),
     "victory": ("unit_vp", "minimum", "bonus"),
-    "fixed": ("unit", "hex", "rule", "status"),
+    "fixed": ("unit", "hex", "at", "rule", "status"),
     "choice": ("unit", "hexes", "rule"),
     "pool": (
         "side",
@@ -210,6 +210,7 @@ def _build(
 ) -> Scenario | None:
     d = ctx.diags
     grid = map_def.grid
+    names = list(map_def.location_names())
     meta: dict[str, Any] = {}
     calendar: dict[str, Any] = {}
     victory: dict[str, Any] = {}
@@ -247,6 +248,19 @@ def _build(
         return tuple(out)
 
     def hex_ok(r: ScenarioFile, ln: int | None, hid: object, what: str) -> str | None:
+        if isinstance(hid, str) and hid in names:
+            return hid  # a zone or space of an area or point-to-point map
+        digits = isinstance(hid, str) and len(hid) == 4 and hid.isdigit()
+        if grid is None or (names and not digits):
+            lnum, col = r.tt.value_pos(str(hid), start=ln)
+            d.error(
+                r.file,
+                lnum,
+                f"{what}: {hid!r} is not a {'hex, ' if grid else ''}zone or space of this map",
+                col=col,
+                hint=did_you_mean(str(hid), names) or "names: " + ", ".join(names[:8]),
+            )
+            return None
         if not isinstance(hid, str) or not grid.is_valid_id(hid):
             lnum, col = r.tt.value_pos(str(hid), start=ln)
             reason = (
@@ -362,7 +376,7 @@ def _build(
     for r in chain:
         for t, ln in r.blocks("fixed"):
             pids = expand(r, ln, [t.get("unit")], "[[fixed]]")
-            hid = hex_ok(r, ln, t.get("hex"), "[[fixed]]")
+            hid = hex_ok(r, ln, t.get("at", t.get("hex")), "[[fixed]]")
             for pid in pids:
                 claim(pid, r, ln, "[[fixed]]")
                 if pid not in in_force:

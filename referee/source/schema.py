@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
+from referee.source.tablemodel import TableDecl
+
 
 @dataclass(frozen=True, slots=True)
 class RulesetSchema:
@@ -27,6 +29,13 @@ class RulesetSchema:
     setup_kinds: tuple[str, ...] = ("setup_code", "airbase", "carrier", "hexes")
     entry_kinds: tuple[str, ...] = ("airbases", "edge_adjacent", "area")
     optional_rules: tuple[str, ...] = ()
+    # named tables the ruleset reads beyond the standard ones, with their default file; a
+    # module's own [[table]] of the same name replaces the declaration
+    table_decls: tuple[TableDecl, ...] = ()
+    # table name -> "module:function(module) -> list[Diagnostic]": the ruleset's own checks of
+    # a table against the whole module (roster, map), run by the loader on a clean module
+    table_checks: dict[str, str] = field(default_factory=dict)
+    map_kinds: tuple[str, ...] = ("hex",)  # MapDef.kind values the ruleset plays on
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.

@@ -1,229 +1,198 @@
-"""The game's tables: the Terrain Effects Chart, the Combat Results Table and the Level of
-Victory table (``[files] terrain``, ``crt``, ``victory``), each a CSV.
+"""The three tables every hex-and-counter module has always had, as named tables plus the views
+rulesets and charts read: the Terrain Effects Chart (``terrain``), the Combat Results Table
+(``crt``) and the Level of Victory table (``victory``).
+
+``[files] terrain = "tables/terrain.csv"`` (and ``crt``, ``victory``) is shorthand for a
+``[[table]]`` with the declaration below; a module may instead declare the table itself with
+``[[table]] name = "crt"``, and the view then checks the declaration has the shape it needs.
+The views are thin: :class:`~referee.source.model.TerrainType` rows for the map,
+:class:`~referee.source.model.CombatResultsTable` (columns read at or below [8.9]) and
+:class:`~referee.source.model.VictoryLevel` bands [13.2].
 """
 
 from __future__ import annotations
 
-import itertools
-import re
-
-from referee.source.base import COLOR_RE, Ctx, col_of, read_csv
+from referee.source.base import MODULE_FILE, Ctx
+from referee.source.cellgrammar import die_or_less
 from referee.source.model import CombatResultsTable, CrtCell, Origin, TerrainType, VictoryLevel
+from referee.source.table_loader import grammar_for
+from referee.source.tablemodel import Axis, NamedTable, TableDecl
+
+TERRAIN = TableDecl(
+    name="terrain",
+    file="tables/terrain.csv",
+    rows=Axis(kind="name", columns=("id",), label="Terrain", word="terrain id"),
+    columns=Axis(kind="name"),
+    title="Terrain Effects Chart",
+    short="TEC",
+    cells=(
+        ("cost_*", "cost"),
+        ("defense_x_*", "int?"),
+        ("color", "color"),
+        ("blocks_zoc", "yes_no"),
+        ("*", "text"),
+    ),
+    require=("char", "name", "color"),
+)
+CRT = TableDecl(
+    name="crt",
+    file="tables/crt.csv",
+    rows=Axis(
+        kind="int",
+        columns=("ECM",),
+        lookup="exact",
+        below="clamp",
+        above="clamp",
+        label="ECM",
+        word="ECM",
+        contiguous=True,
+    ),
+    columns=Axis(
+        kind="int",
+        lookup="at_or_below",
+        below="fail",
+        above="clamp",
+        label="Combat Differential",
+        word="differential",
+    ),
+    title="Combat Results Table",
+    short="CRT",
+    rule="8.9",
+    cells=(("*", "die_or_less"),),
+    notes=("source",),
+)
+VICTORY = TableDecl(
+    name="victory",
+    file="tables/victory.csv",
+    rows=Axis(kind="range", columns=("min", "max"), label="Net victory points", word="net VP"),
+    columns=Axis(kind="name"),
+    title="Level of Victory",
+    short="victory table",
+    rule="13.2",
+    notes=("source",),
+    require=("result",),
+)
+STANDARD: dict[str, TableDecl] = {d.name: d for d in (TERRAIN, CRT, VICTORY)}
+WHAT = {
+    "terrain": "the Terrain Effects Chart CSV",
+    "crt": "the Combat Results Table CSV",
+    "victory": "the Level of Victory CSV",
+}
 
 
-def _cost(raw: str) -> int | str | None:
-    if raw in ("-", "no", "none", ""):
-        return None
-    if re.fullmatch(r"\d+", raw):
-        return int(raw)
-    return "bad"
-
-
-def load_terrain(ctx: Ctx, name: str, line: int | None) -> dict[str, TerrainType]:
-    got = read_csv(
-        ctx, name, what="terrain effects chart", line=line, required=["id", "char", "name", "color"]
+def _shape_error(ctx: Ctx, table: NamedTable, need: str) -> None:
+    ctx.diags.error(
+        MODULE_FILE,
+        table.decl.line,
+        f"table {table.name!r} cannot serve as the {table.decl.title or table.name}: {need}",
+        hint="see the standard declaration in docs/module-source.md",
     )
-    if got is None:
-        return {}
-    rows, header = got
-    cats = list(ctx.schema.categories) if ctx.schema else []
-    for c in cats:
-        if f"cost_{c}" not in header:
-            ctx.diags.error(name, 1, f"missing column 'cost_{c}' (movement cost for {c} units)")
-    out: dict[str, TerrainType] = {}
-    chars: dict[str, str] = {}
-    for lineno, r in rows:
-        tid, ch = r["id"], r["char"]
-        if tid in out:
-            ctx.diags.error(name, lineno, f"duplicate terrain id {tid!r}")
-        if len(ch) != 1 or ch.isspace() or ch in "|":
-            ctx.diags.error(
-                name,
-                lineno,
-                f"terrain char {ch!r} must be one visible character other than '|'",
-                col=col_of(header, "char"),
-            )
-        elif ch in chars:
-            ctx.diags.error(
-                name,
-                lineno,
-                f"terrain char {ch!r} is already used by {chars[ch]!r}",
-                col=col_of(header, "char"),
-            )
-        chars[ch] = tid
-        costs: dict[str, int | None] = {}
-        for h in header:
-            if h.startswith("cost_"):
-                v = _cost(r[h])
-                if v == "bad":
-                    ctx.diags.error(
-                        name,
-                        lineno,
-                        f"{h} must be a whole number or '-' (no entry), got {r[h]!r}",
-                        col=col_of(header, h),
-                    )
-                    v = None
-                costs[h[5:]] = v  # type: ignore[assignment]
-        mult: dict[str, int] = {}
-        for h in header:
-            if h.startswith("defense_x_"):
-                raw = r[h] or "1"
-                if not re.fullmatch(r"\d+", raw):
-                    ctx.diags.error(
-                        name,
-                        lineno,
-                        f"{h} must be a whole number, got {raw!r}",
-                        col=col_of(header, h),
-                    )
-                    raw = "1"
-                mult[h[len("defense_x_") :]] = int(raw)
-        if not COLOR_RE.match(r["color"]):
-            ctx.diags.error(
-                name,
-                lineno,
-                f"color must be like #A0C4E8, got {r['color']!r}",
-                col=col_of(header, "color"),
-            )
-        out[tid] = TerrainType(
-            id=tid,
-            char=ch,
-            name=r["name"],
-            color=r["color"].upper(),
-            costs=costs,
-            blocks_zoc=r.get("blocks_zoc", "").lower() in ("yes", "true", "1"),
-            defense_multiplier=mult,
-            notes=r.get("notes", ""),
-            rule=r.get("rule", ""),
-            origin=Origin(name, lineno),
-        )
-    if ctx.schema:
-        for need in ctx.schema.terrain:
-            if need not in out:
-                ctx.diags.error(name, None, f"ruleset {ctx.schema.id} needs terrain {need!r}")
-    return out
-
-
-CELL_RE = re.compile(r"^(?:\*|(\d)(?:-(\d))?)$")
 
 
 def parse_crt_cell(raw: str) -> CrtCell | None:
     """``*`` (no effect), ``0``, ``1``, ``1-2``... Returns ``None`` when unparsable."""
-    m = CELL_RE.match(raw.strip())
-    if not m:
-        return None
-    if raw.strip() == "*":
-        return CrtCell(None, None)
-    lo = int(m.group(1))
-    hi = int(m.group(2)) if m.group(2) else lo
-    if m.group(2) is None:
-        lo = 1 if hi >= 1 else 0
-    if hi > 6 or lo > hi or (m.group(2) and lo != 1):
+    try:
+        lo, hi = die_or_less(raw)
+    except ValueError:
         return None
     return CrtCell(lo, hi)
 
 
-def load_crt(ctx: Ctx, name: str, line: int | None) -> CombatResultsTable | None:
-    got = read_csv(ctx, name, what="combat results table", line=line, required=["ECM"])
-    if got is None:
-        return None
-    rows, header = got
-    cols: list[int] = []
-    for h in header[1:]:
-        if h == "source":
-            continue
-        if not re.fullmatch(r"-?\d+", h):
-            ctx.diags.error(
+def terrain_view(ctx: Ctx, table: NamedTable) -> dict[str, TerrainType]:
+    """The TEC rows as terrain types; each terrain's ``char`` is its letter in map.txt."""
+    name, header = table.file, list(table.header)
+    d = ctx.diags
+    if table.decl.rows.kind != "name" or table.decl.columns.kind != "name":
+        _shape_error(ctx, table, "rows keyed by terrain id and named columns")
+        return {}
+    cats = list(ctx.schema.categories) if ctx.schema else []
+    for c in cats:
+        if f"cost_{c}" not in header:
+            d.error(
                 name,
-                1,
-                f"column heading {h!r} is not a whole-number differential",
-                col=col_of(header, h),
+                table.header_line,
+                f"missing column 'cost_{c}' (movement cost for {c} units)",
             )
-            return None
-        cols.append(int(h))
-    if cols != sorted(set(cols)):
-        ctx.diags.error(name, 1, "differential columns must increase left to right")
-    table: dict[int, tuple[CrtCell, ...]] = {}
+    out: dict[str, TerrainType] = {}
+    chars: dict[str, str] = {}
+    for i, key in enumerate(table.row_keys):
+        r = table.record(i)
+        ln = table.lines[i]
+        tid, ch = key.text, str(r.get("char", ""))
+        if len(ch) != 1 or ch.isspace() or ch in "|":
+            d.error(
+                name,
+                ln,
+                f"terrain char {ch!r} must be one visible character other than '|'",
+                col=header.index("char") + 1 if "char" in header else 1,
+            )
+        elif ch in chars:
+            d.error(
+                name,
+                ln,
+                f"terrain char {ch!r} is already used by {chars[ch]!r}",
+                col=header.index("char") + 1,
+            )
+        chars[ch] = tid
+        costs = {h[5:]: v for h, v in r.items() if h.startswith("cost_")}
+        mult = {
+            h[len("defense_x_") :]: 1 if v is None else v
+            for h, v in r.items()
+            if h.startswith("defense_x_")
+        }
+        color = r.get("color")
+        out[tid] = TerrainType(
+            id=tid,
+            char=ch,
+            name=str(r.get("name", "")),
+            color=color if isinstance(color, str) else "#808080",
+            costs=costs,
+            blocks_zoc=bool(r.get("blocks_zoc", False)),
+            defense_multiplier=mult,
+            notes=str(r.get("notes", "") or ""),
+            rule=str(r.get("rule", "") or ""),
+            origin=Origin(name, ln),
+        )
+    if ctx.schema:
+        for need in ctx.schema.terrain:
+            if need not in out:
+                d.error(name, None, f"ruleset {ctx.schema.id} needs terrain {need!r}")
+    return out
+
+
+def crt_view(ctx: Ctx, table: NamedTable) -> CombatResultsTable | None:
+    """The CRT: differential columns read at or below, ECM rows [8.8]/[8.9]."""
+    decl = table.decl
+    if decl.rows.kind != "int" or decl.columns.kind != "int":
+        _shape_error(ctx, table, "whole-number rows (ECM) and columns (differential)")
+        return None
+    if any(grammar_for(decl, k.text) != "die_or_less" for k in table.column_keys):
+        _shape_error(ctx, table, 'cells = "die_or_less"')
+        return None
+    if not table.row_keys or not table.column_keys:
+        return None
+    rows: dict[int, tuple[CrtCell, ...]] = {}
     sources: dict[int, str] = {}
-    ok = True
-    for lineno, r in rows:
-        if not re.fullmatch(r"\d+", r["ECM"]):
-            ctx.diags.error(
-                name, lineno, f"ECM row key must be a whole number, got {r['ECM']!r}", col=1
-            )
-            ok = False
-            continue
-        ecm = int(r["ECM"])
-        if ecm in table:
-            ctx.diags.error(name, lineno, f"ECM row {ecm} appears twice")
-        cells = []
-        for c in cols:
-            raw = r[str(c)]
-            cell = parse_crt_cell(raw)
-            if cell is None:
-                ctx.diags.error(
-                    name,
-                    lineno,
-                    f"unparsable CRT cell {raw!r} (differential {c}, ECM {ecm})",
-                    col=col_of(header, str(c)),
-                    hint="write '*' for no effect, or a die range like 1 or 1-2",
-                )
-                ok = False
-                cell = CrtCell(None, None)
-            cells.append(cell)
-        table[ecm] = tuple(cells)
-        sources[ecm] = r.get("source", "")
-    if table:
-        expected = list(range(min(table), max(table) + 1))
-        missing = [e for e in expected if e not in table]
-        if missing:
-            ctx.diags.error(
-                name,
-                None,
-                "CRT is missing ECM rows " + ", ".join(map(str, missing)),
-                hint="every ECM value from the lowest to the highest needs a row",
-            )
-            ok = False
-    else:
-        ctx.diags.error(name, None, "CRT has no rows")
-        ok = False
-    if not ok or not cols:
-        return None
-    return CombatResultsTable(columns=tuple(cols), rows=table, sources=sources)
-
-
-def load_victory(ctx: Ctx, name: str, line: int | None) -> tuple[VictoryLevel, ...]:
-    got = read_csv(
-        ctx, name, what="level of victory table", line=line, required=["min", "max", "result"]
+    for key, cells, notes in zip(table.row_keys, table.cells, table.notes, strict=True):
+        assert key.lo is not None
+        rows[key.lo] = tuple(CrtCell(*c) if c is not None else CrtCell(None, None) for c in cells)
+        sources[key.lo] = notes.get("source", "")
+    return CombatResultsTable(
+        columns=tuple(k.lo for k in table.column_keys if k.lo is not None),
+        rows=rows,
+        sources=sources,
+        title=decl.title or CRT.title,
+        row_label=decl.rows.label or CRT.rows.label,
+        column_label=decl.columns.label or CRT.columns.label,
     )
-    if got is None:
+
+
+def victory_view(ctx: Ctx, table: NamedTable) -> tuple[VictoryLevel, ...]:
+    """The Level of Victory bands [13.2], in the order written."""
+    if table.decl.rows.kind != "range" or "result" not in {k.text for k in table.column_keys}:
+        _shape_error(ctx, table, "range rows (min, max) and a 'result' column")
         return ()
-    rows, header = got
-    out: list[VictoryLevel] = []
-    for lineno, r in rows:
-        bounds: list[int | None] = []
-        for k in ("min", "max"):
-            raw = r[k]
-            if raw == "":
-                bounds.append(None)
-            elif re.fullmatch(r"[+-]?\d+", raw):
-                bounds.append(int(raw))
-            else:
-                ctx.diags.error(
-                    name,
-                    lineno,
-                    f"'{k}' must be a whole number or empty, got {raw!r}",
-                    col=col_of(header, k),
-                )
-                bounds.append(None)
-        out.append(VictoryLevel(bounds[0], bounds[1], r["result"]))
-    # bands must not overlap and must leave no gaps
-    ordered = sorted(out, key=lambda v: -(10**9) if v.low is None else v.low)
-    for a, b in itertools.pairwise(ordered):
-        if a.high is None or b.low is None or b.low != a.high + 1:
-            ctx.diags.error(
-                name,
-                None,
-                f"victory bands {a.result!r} and {b.result!r} overlap or leave a gap",
-                hint="each band's min must be the previous max + 1",
-            )
-    return tuple(out)
+    col = table.column("result")
+    return tuple(
+        VictoryLevel(k.lo, k.hi, str(table.texts[i][col])) for i, k in enumerate(table.row_keys)
+    )

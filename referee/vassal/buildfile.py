@@ -252,9 +252,43 @@ def _main_map(root: etree._Element, plan: ModulePlan) -> None:
         BP + "Board",
         {"image": plan.board_image, "name": plan.board_name, "reversible": "false"},
     )
-    grid = _el(board, BOARD + "HexGrid", plan.grid[HEXGRID])
-    _el(grid, BOARD + "mapgrid.HexGridNumbering", plan.grid[NUMBERING])
+    if plan.layers is None:
+        grid = _el(board, BOARD + "HexGrid", plan.grid[HEXGRID])
+        _el(grid, BOARD + "mapgrid.HexGridNumbering", plan.grid[NUMBERING])
+    else:
+        _layer_grids(board, plan)
     map_helpers(map_el, "0.25,0.33,0.5,0.67,0.75,1.0,1.5", "3")
+
+
+def _layer_grids(board: etree._Element, plan: ModulePlan) -> None:
+    """Zones and spaces (``referee/vassal/layers.py``): a RegionGrid of the spaces on a map
+    of spaces only, otherwise a ZonedGrid of the zones (spaces first, as small zones with
+    their own one-region grid) over the hex grid when the map has one."""
+    layers = plan.layers
+    assert layers is not None
+    if not layers.zones:
+        regions = _el(board, BOARD + "RegionGrid", {"fontsize": "9", "snapto": "true",
+                                                   "visible": "false"})  # fmt: skip
+        for r in layers.regions:
+            _el(regions, BOARD + "Region", {"name": r.name, "originx": str(r.x),
+                                            "originy": str(r.y)})  # fmt: skip
+        return
+    zoned = _el(board, BOARD + "ZonedGrid")
+    if plan.grid:
+        grid = _el(zoned, BOARD + "HexGrid", plan.grid[HEXGRID])
+        _el(grid, BOARD + "mapgrid.HexGridNumbering", plan.grid[NUMBERING])
+    for z in layers.zones:
+        zone = _el(
+            zoned,
+            BOARD + "mapgrid.Zone",
+            {"highlightProperty": "", "locationFormat": "$name$", "name": z.name, "path": z.path,
+             "useHighlight": "false", "useParentGrid": _bool(z.parent_grid)},
+        )  # fmt: skip
+        if z.region is not None:
+            regions = _el(zone, BOARD + "RegionGrid", {"fontsize": "9", "snapto": "true",
+                                                      "visible": "false"})  # fmt: skip
+            _el(regions, BOARD + "Region", {"name": z.name, "originx": str(z.region[0]),
+                                            "originy": str(z.region[1])})  # fmt: skip
 
 
 def _holding_map(root: etree._Element, plan: ModulePlan) -> None:

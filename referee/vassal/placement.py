@@ -39,17 +39,21 @@ MAIN_MAP_EDGE: Final = (0, 0)
 """``edgeWidth``/``edgeHeight`` of the Main Map as the module writer builds it (§4.2): no
 padding, so map and board coordinates agree (:meth:`ModulePlan.hex_centre` says so)."""
 
-LocationKind = Literal["hex", "holding", "setup", "off-board", "unknown-map", "no-map"]
+LocationKind = Literal[
+    "hex", "zone", "space", "holding", "setup", "off-board", "unknown-map", "no-map", "map-point"
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Location:
     """What a VASSAL position means for the game.
 
-    ``kind`` is ``hex`` (``name`` = the hex id), ``holding`` (``name`` = the carrier's piece
+    ``kind`` is ``hex`` (``name`` = the hex id), ``zone`` or ``space`` (``name`` = the zone's
+    or space's name, as VASSAL reports it), ``holding`` (``name`` = the carrier's piece
     id [9.62B]), ``setup`` (``name`` = the set-up group key), ``off-board`` (on a known map
-    but outside every hex or box), ``unknown-map`` (a map our module does not have) or
-    ``no-map`` (the piece is on no map, e.g. deleted into a palette).
+    but outside every hex or box), ``unknown-map`` (a map our module does not have),
+    ``no-map`` (the piece is on no map, e.g. deleted into a palette) or ``map-point`` (a pixel
+    position read without the module, so not known to be in a hex or not).
     """
 
     kind: LocationKind
@@ -59,7 +63,7 @@ class Location:
     y: int = 0
 
     def __str__(self) -> str:
-        if self.kind == "hex":
+        if self.kind in ("hex", "zone", "space"):
             return self.name
         if self.kind == "holding":
             return f"holding box {self.name}"
@@ -67,6 +71,8 @@ class Location:
             return f"set-up area ({self.name})"
         if self.kind == "no-map":
             return "no map"
+        if self.kind == "map-point":
+            return f"{self.map} pixel ({self.x},{self.y})"
         return f"{self.map} ({self.x},{self.y}), {self.kind}"
 
     @property
@@ -116,7 +122,7 @@ class Table:
         is outside the board or names no hex of the map."""
         bx, by = x - MAIN_MAP_EDGE[0], y - MAIN_MAP_EDGE[1]
         w, h = self.plan.board_size
-        if not (0 <= bx < w and 0 <= by < h):
+        if not (0 <= bx < w and 0 <= by < h) or self.module.map.grid is None:
             return None
         label = vassal_label(self.plan.grid, w, h, bx, by)
         return label if self.module.map.grid.is_valid_id(label) else None
@@ -126,6 +132,28 @@ class Table:
         a dropped counter); a log made with a module built at another ``--dpi`` is not."""
         hex_id = self.point_hex(x, y)
         return hex_id is not None and self.hex_point(hex_id)[1:] == (x, y)
+
+    # ---- zones and spaces ------------------------------------------------------------------
+    def location_point(self, location: str) -> tuple[str, int, int]:
+        """``(map, x, y)`` where VASSAL stores a counter placed at ``location``: a hex id, or
+        a zone or space name of an area or point-to-point map (:mod:`referee.vassal.layers`)."""
+        x, y = self.plan.location_centre(location)
+        return self.plan.map_name, x + MAIN_MAP_EDGE[0], y + MAIN_MAP_EDGE[1]
+
+    def point_place(self, x: int, y: int) -> tuple[str, str] | None:
+        """``(kind, name)`` of the zone or space VASSAL names a Main Map point, or ``None``."""
+        layers = self.plan.layers
+        if layers is None:
+            return None
+        bx, by = x - MAIN_MAP_EDGE[0], y - MAIN_MAP_EDGE[1]
+        w, h = self.plan.board_size
+        if not (0 <= bx < w and 0 <= by < h):
+            return None
+        name = layers.name_at(bx, by)
+        if name is None:
+            return None
+        spaces = self.module.map.spaces
+        return ("space" if spaces is not None and name in spaces.spaces else "zone"), name
 
     # ---- holding boxes [9.62B] -----------------------------------------------------------
     @cached_property
@@ -161,6 +189,11 @@ class Table:
         if map_id is None:
             return Location("no-map")
         if map_id == self.plan.map_name:
+            place = self.point_place(x, y)
+            if place is not None:
+                return Location(place[0], place[1], map_id, x, y)  # type: ignore[arg-type]
+            if self.module.map.grid is None:
+                return Location("off-board", "", map_id, x, y)
             hex_id = self.point_hex(x, y)
             if hex_id is not None:
                 return Location("hex", hex_id, map_id, x, y)

@@ -21,6 +21,7 @@ from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
 from referee.vassal.artwork import HoldingLayout, holding_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
+from referee.vassal.layers import MapLayers, map_layers
 from referee.vassal.palette import (
     UNIT_PROTOTYPE,
     face_image,
@@ -142,6 +143,7 @@ class ModulePlan:
     board_image: str = BOARD_IMAGE
     holding_image: str = HOLDING_IMAGE
     faces: tuple[tuple[UnitDef, bool], ...] = field(default=())
+    layers: MapLayers | None = None  # zones and spaces (area and point-to-point maps)
 
     @property
     def next_gpid(self) -> int:
@@ -152,7 +154,17 @@ class ModulePlan:
     @cached_property
     def _centres(self) -> dict[str, tuple[int, int]]:
         w, h = self.board_size
-        return label_centres(self.grid, w, h, self.module.map.grid.all_ids())
+        grid = self.module.map.grid
+        if grid is None:  # an area or point-to-point map: no hexes
+            return {}
+        return label_centres(self.grid, w, h, grid.all_ids())
+
+    def location_centre(self, location: str) -> tuple[int, int]:
+        """Where VASSAL stores a piece placed at ``location`` on the Main Map: a hex id
+        (:meth:`hex_centre`), or a zone or space name of an area or point-to-point map."""
+        if self.layers is not None and location not in self._centres:
+            return self.layers.point(location)
+        return self.hex_centre(location)
 
     def hex_centre(self, hex_id: str) -> tuple[int, int]:
         """Where VASSAL stores a piece snapped into ``hex_id`` on the Main Map (§4.3); the
@@ -212,10 +224,12 @@ def plan_module(
         raise UserError("the unit roster is empty", hint="add one row per counter design")
     counter_px = _counter_px(module, dpi)
     layout = board_layout(module, dpi)
-    try:
-        grid = vassal_grid_for(layout)
-    except ValueError as exc:
-        raise UserError(f"cannot number the board's hexes for VASSAL: {exc}") from None
+    grid: GridAttrs = {}
+    if module.map.grid is not None:
+        try:
+            grid = vassal_grid_for(layout)
+        except ValueError as exc:
+            raise UserError(f"cannot number the board's hexes for VASSAL: {exc}") from None
     pieces = module.pieces()
     gpids = stable_gpids([*pieces, *(f"marker:{m.name}" for m in MARKERS)])
     faces = _faces(module)
@@ -246,6 +260,15 @@ def plan_module(
     carriers = [(pid, piece_name(pid, p.unit)) for pid, p in pieces.items() if is_carrier(p.unit)]
     holding = holding_layout(carriers, counter_px) if carriers else None
 
+    layers = None
+    if module.map.kind != "hex":
+        hex_centres = (
+            label_centres(grid, layout.width, layout.height, module.map.grid.all_ids())
+            if module.map.grid is not None
+            else {}
+        )
+        layers = map_layers(module, layout.px, counter_px, hex_centres)
+
     return ModulePlan(
         module=module,
         dpi=dpi,
@@ -260,6 +283,7 @@ def plan_module(
         holding=holding,
         charts=charts,
         faces=tuple(faces),
+        layers=layers,
     )
 
 

@@ -75,10 +75,10 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
         if not ids:
             continue
         try:
-            map_id, x, y = table.hex_point(hex_id)
+            map_id, x, y = table.location_point(hex_id)
         except KeyError:
             raise UserError(
-                f"the position has units in hex {hex_id}, which is not on the board",
+                f"the position has units in {hex_id}, which is not on the board",
                 hint="is this the module the game was created with?",
             ) from None
         out.append([Placed(u, map_id, x, y, _layers(state.units[u].status)) for u in ids])
@@ -86,7 +86,7 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     # a unit with a location the stacks forgot still belongs on the map (its own stack)
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.location is not None and u.id not in listed:
-            map_id, x, y = table.hex_point(u.location)
+            map_id, x, y = table.location_point(u.location)
             out.append([Placed(u.id, map_id, x, y, _layers(u.status))])
             listed.add(u.id)
     boxes: dict[str, list[str]] = {}
@@ -133,8 +133,9 @@ def _destroyed_markers(table: Table, state: GameState) -> list[tuple[Piece, str,
         return []
     out = []
     for hex_id in sorted({str(h) for h in hexes}):
-        if table.module.map.grid.is_valid_id(hex_id):
-            map_id, x, y = table.hex_point(hex_id)
+        grid = table.module.map.grid
+        if grid is not None and grid.is_valid_id(hex_id):
+            map_id, x, y = table.location_point(hex_id)
             out.append((slot.piece, map_id, x, y))
     return out
 
@@ -170,5 +171,5 @@ def write_position_vsav(
 
     table = table_for(module, dpi=dpi, setup_area=setup_area)
     data = position_vsav_bytes(table, state)
-    write_bytes_atomic(Path(path), data, 0o644)
+    write_bytes_atomic(Path(path), data)
     return data

@@ -56,7 +56,6 @@ SAVED_GAME: Final = "savedGame"
 SAVEDATA: Final = "savedata"
 MODULEDATA: Final = "moduledata"
 _ENTRIES: Final = (SAVED_GAME, SAVEDATA, MODULEDATA)
-_NEW_FILE_MODE: Final = 0o644
 
 
 @dataclass(frozen=True)
@@ -241,8 +240,7 @@ def write_save(
     )
     target = Path(path)
     try:
-        mode = target.stat().st_mode & 0o7777 if target.exists() else _NEW_FILE_MODE
-        write_bytes_atomic(target, data, mode)
+        write_bytes_atomic(target, data)
     except OSError as exc:
         raise VassalFormatError(
             target, f"cannot write file: {exc.strerror or exc}", "check the folder and permissions"

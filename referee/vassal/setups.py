@@ -27,9 +27,11 @@ from pathlib import Path
 
 from lxml import etree
 
+from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.source.model import Module
+from referee.source.schema import ruleset_schema
 from referee.vassal.buildfile import XML_DECLARATION, PredefinedSetup, buildfile_tree
 from referee.vassal.module_writer import (
     BuildResult,
@@ -75,8 +77,39 @@ def scenario_setup_vsav(table: Table, scenario_id: str, options: tuple[str, ...]
             f"module {module.id} has no scenario {scenario_id!r}",
             hint="scenarios: " + ", ".join(module.scenarios),
         )
-    state = get_ruleset(module.ruleset).new_game(module, scenario_id, SETUP_GAME_ID, options)
+    schema = ruleset_schema(module.ruleset)
+    if schema is not None and module.map.kind not in schema.map_kinds:
+        state = fixed_setup_state(module, scenario_id)  # the ruleset cannot play this map
+    else:
+        state = get_ruleset(module.ruleset).new_game(module, scenario_id, SETUP_GAME_ID, options)
     return position_vsav_bytes(table, state)
+
+
+def fixed_setup_state(module: Module, scenario_id: str) -> GameState:
+    """The scenario's ``[[fixed]]`` placements as a position, every other piece of its forces
+    unplaced (in the set-up area): the set-up of a module whose ruleset does not play on its
+    kind of map (``RulesetSchema.map_kinds``), so its VASSAL module still has a New Game."""
+    scenario = module.scenarios[scenario_id]
+    units: dict[str, UnitState] = {}
+    for side, ids in scenario.forces.items():
+        for pid in ids:
+            units[pid] = UnitState(pid, side)
+    stacks: dict[str, tuple[str, ...]] = {}
+    for f in scenario.fixed:
+        side = units[f.unit].side if f.unit in units else module.piece(f.unit).unit.side
+        units[f.unit] = UnitState(f.unit, side, location=f.hex, box=None)
+        stacks[f.hex] = (*stacks.get(f.hex, ()), f.unit)
+    return GameState(
+        game_id=SETUP_GAME_ID,
+        module_id=module.id,
+        ruleset=module.ruleset,
+        scenario=scenario.id,
+        turn=1,
+        phase="set-up",
+        active_side=None,
+        units=units,
+        stacks=stacks,
+    )
 
 
 def scenario_setups(table: Table) -> tuple[list[tuple[str, bytes]], list[PredefinedSetup]]:

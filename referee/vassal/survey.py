@@ -74,7 +74,8 @@ class CounterAt:
 
 def survey(table: Table | None, top: Tabletop) -> list[CounterAt]:
     """Every game piece on ``top``, stack by stack (top first). Without a ``table`` (no
-    module given) every location is reported as a raw map point."""
+    module given) every location is reported as a raw map point (``map-point``): which hex
+    or box that is needs the module's layout."""
     out: list[CounterAt] = []
     for group in top.groups():
         labels = tuple(_label(top, pid) for pid in group)
@@ -87,7 +88,7 @@ def survey(table: Table | None, top: Tabletop) -> list[CounterAt]:
             elif map_id is None:
                 loc = Location("no-map")
             else:
-                loc = Location("off-board", "", map_id, x, y)
+                loc = Location("map-point", "", map_id, x, y)
             out.append(
                 CounterAt(
                     vassal_id=pid,

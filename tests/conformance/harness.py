@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState, ScriptedDice, UnitState
-from referee.engine.orders import Order, parse_orders
+from referee.engine.orders import Order
 from referee.engine.ruleset import get_ruleset
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -185,10 +186,11 @@ def run_case(case: dict[str, Any]) -> list[str]:
     problems += _direct_checks(module, state, exp)
     if "orders" not in case and "answer" not in case and "raw_orders" not in case:
         return problems
-    from referee.engine.orders import OrdersSyntaxError, parse_orders_any
+    from referee.engine.orders import OrdersSyntaxError
+    from referee.engine.ruleset import parse_orders_for
 
     try:
-        doc = parse_orders_any(orders_text(state, case), "orders.txt")
+        doc = parse_orders_for(rs, orders_text(state, case), "orders.txt")
     except OrdersSyntaxError as exc:
         if exp.get("syntax_error"):
             return problems

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.orders import (
-    Order,
-    OrdersSyntaxError,
+from referee.engine.orders import Order, OrdersSyntaxError
+from referee.rules.sixth_fleet_1975.vocabulary import (
     parse_orders,
     parse_orders_any,
     parse_orders_json,

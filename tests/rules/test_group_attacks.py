@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import GameState
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.combat import analyse_attack
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.group_attacks import die_range_8_9, group_attacks_8_3
 from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import CrtCell
 from tests.conformance.harness import build_state, fixture_module
 

@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import GameState, NoDice, ScriptedDice
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
@@ -28,6 +27,7 @@ from referee.rules.sixth_fleet_1975.middle_east import (
     parse_table_14_3,
     read_table_14_3,
 )
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import Module
 from tests.conformance.harness import fixture_module
 from tests.rules.play import header, setup_orders

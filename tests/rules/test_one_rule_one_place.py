@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import Event, GameState
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import check_path_5_0, reachable, start_hex
 from referee.rules.sixth_fleet_1975.phases import PHASES, TASKS
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import Module
 from tests.conformance.harness import build_state, fixture_module
 from tests.rules import play as P

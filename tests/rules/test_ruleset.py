@@ -7,9 +7,9 @@ import json
 import pytest
 
 from referee.engine.core import GameState, NoDice, ScriptedDice
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from tests.conformance.harness import build_state, fixture_module
 from tests.rules.play import header, setup_orders
 

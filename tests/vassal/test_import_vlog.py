@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.engine.core import GameState, ScriptedDice
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import reachable
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.buildfile import moduledata_xml

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import GameState, ScriptedDice, UnitState
-from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
+from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.commands import AddPiece, iter_leaves

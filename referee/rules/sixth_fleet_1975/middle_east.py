@@ -6,11 +6,11 @@ sets up on the Soviet airbases in Syria and in Egypt, 1 to 6 per base, in additi
 Bulgaria/Romania units [14.3][11.2]. The rule also opens the bases of those three countries
 (:func:`air.in_middle_east_14_3`); after the set-up the normal rules apply.
 
-The table is module data (``tables/middle_east_air.csv``, the rules folder's tables.md §A4),
-read here from the module source with the same safety as the loader, because the loader's
-schema has no place for it (docs/interpretations.md). :func:`read_table_14_3` is the only I/O;
-``new_game`` calls it once and keeps what the game needs in ``state.data["middle_east_14_3"]``,
-so validation and resolution read only the state:
+The table is module data (``tables/middle_east_air.csv``, the rules folder's tables.md §A4): the
+named table ``middle_east_air`` that the ruleset's schema declares (``schema.MIDDLE_EAST_AIR``),
+loaded and checked by the module loader like every table. :func:`read_table_14_3` adds the
+checks that need the roster and the map; ``new_game`` calls it once and keeps what the game
+needs in ``state.data["middle_east_14_3"]``, so validation and resolution read only the state:
 
 ``{"roller": side, "roll": null | 1-6, "forces": [FORCE...], "table": {"1": [FORCE...], ...}}``
 with ``FORCE = {"country": code, "name": name, "side": side, "units": [piece ids]}``:
@@ -20,165 +20,29 @@ lowest-numbered copies of each roster row that the scenario does not already use
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.source.diagnostics import did_you_mean
-from referee.source.model import Module, SetupPool
 
-TABLE_FILE = "tables/middle_east_air.csv"
+# reading and checking the table lives in middle_east_table (which `referee check` imports
+# without the rules engine); TABLE_FILE and parse_table_14_3 stay importable from here
+from referee.rules.sixth_fleet_1975.middle_east_table import (
+    TABLE_FILE,  # noqa: F401
+    Allotment,
+    MiddleEastTable,
+    parse_table_14_3,  # noqa: F401
+    read_table_14_3,
+)
+from referee.source.model import SetupPool
+
 DATA_KEY = "middle_east_14_3"
 RULE = "14.3"
 # [14.3] "a minimum of one and a maximum of six air units may be deployed at each airbase"
 PER_AIRBASE_MIN = 1
 PER_AIRBASE_MAX = 6
-HEADER = ["d6", "country", "units"]
-
-
-@dataclass(frozen=True, slots=True)
-class Allotment:
-    """One row of the 14.3 table: copies of roster rows for one country, for one die roll
-    (``roll``) or for every game (``roll is None``, the Israeli units)."""
-
-    roll: int | None
-    country: str  # the map's country code
-    name: str  # the country's name, for messages
-    units: tuple[tuple[str, int], ...]  # (roster unit id, copies), in the order written
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class MiddleEastTable:
-    file: str
-    rows: tuple[Allotment, ...]
-
-    def always(self) -> tuple[Allotment, ...]:
-        return tuple(r for r in self.rows if r.roll is None)
-
-    def for_roll(self, roll: int) -> tuple[Allotment, ...]:
-        return tuple(r for r in self.rows if r.roll == roll)
-
-
-# ---- reading the table (the only I/O) -------------------------------------------------------
-
-_TABLES: dict[int, tuple[Module, MiddleEastTable | None]] = {}
-
-
-def read_table_14_3(module: Module) -> MiddleEastTable | None:
-    """The module's 14.3 table, or ``None`` when the module source has none. A malformed table
-    raises :class:`~referee.errors.UserError` naming ``file:line:col``. Cached per module."""
-    got = _TABLES.get(id(module))
-    if got is not None and got[0] is module:
-        return got[1]
-    from referee.errors import UserError
-    from referee.safeio import UnsafeInput, read_text, resolve_inside
-
-    try:
-        path = resolve_inside(module.root, TABLE_FILE)
-        if not path.exists():
-            table = None
-        else:
-            table = parse_table_14_3(read_text(path, display=TABLE_FILE), TABLE_FILE, module)
-    except UnsafeInput as exc:
-        raise UserError(str(exc), hint="optional rule 14.3 reads this table") from None
-    if len(_TABLES) > 32:
-        _TABLES.clear()
-    _TABLES[id(module)] = (module, table)
-    return table
-
-
-def parse_table_14_3(text: str, file: str, module: Module) -> MiddleEastTable:
-    """Parse and check the table against the module: a ``d6,country,units`` header; ``d6``
-    is ``-`` (no roll) or 1-6; the country is on the map and has airbases; each unit is
-    ``N ROSTER-ID`` naming an air unit of the roster with at least N copies; one side per row;
-    every die roll gives a row for the same countries, once each [14.3]."""
-    from referee.errors import UserError
-
-    def fail(line: int, col: int, message: str, hint: str | None = None) -> UserError:
-        return UserError(f"{file}:{line}:{col}: {message}", hint=hint)
-
-    countries = module.map.countries
-    by_name = {c.name.casefold(): c.code for c in countries.values()}
-    with_bases = {module.map.hex(a.hex).country for a in module.map.airbases()}
-    roster = {u.id: u for u in module.units}
-    rows: list[Allotment] = []
-    header_seen = False
-    for lnum, raw in enumerate(text.split("\n"), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        cells = [c.strip() for c in next(csv.reader([raw]))]
-        if not header_seen:
-            if cells != HEADER:
-                raise fail(lnum, 1, f"expected the header {','.join(HEADER)}, found {line!r}")
-            header_seen = True
-            continue
-        if len(cells) != len(HEADER):
-            raise fail(
-                lnum,
-                1,
-                f"expected 3 columns (d6,country,units), found {len(cells)}",
-                hint='quote the units: 1,Syria,"4 SO-M21-SY, 2 SO-Y28-SY"',
-            )
-        d6, country, units_text = cells
-        if d6 == "-":
-            roll = None
-        elif d6.isdigit() and 1 <= int(d6) <= 6:
-            roll = int(d6)
-        else:
-            raise fail(lnum, 1, f"d6 must be 1 to 6, or '-' for no roll; found {d6!r}")
-        col = raw.find(country) + 1 if country else 1
-        code = country if country in countries else by_name.get(country.casefold())
-        if code is None:
-            names = [c.name for c in countries.values()]
-            raise fail(lnum, col, f"unknown country {country!r}", did_you_mean(country, names))
-        if code not in with_bases:
-            raise fail(lnum, col, f"{country} has no airbase on the map")
-        units: list[tuple[str, int]] = []
-        sides: set[str] = set()
-        for item in (x.strip() for x in units_text.split(",")):
-            icol = raw.find(item) + 1 if item else 1
-            parts = item.split()
-            if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) < 1:
-                raise fail(lnum, icol, f"expected 'N ROSTER-ID', found {item!r}", "e.g. 4 IS-F4")
-            n, uid = int(parts[0]), parts[1]
-            ud = roster.get(uid)
-            if ud is None:
-                raise fail(
-                    lnum, icol, f"unknown roster unit {uid!r}", did_you_mean(uid, list(roster))
-                )
-            if ud.category != "air":
-                raise fail(lnum, icol, f"{uid} is not an air unit (14.3 gives air units)")
-            if n > ud.count:
-                raise fail(lnum, icol, f"{n} {uid} asked for; the roster has {ud.count}")
-            if any(u == uid for u, _ in units):
-                raise fail(lnum, icol, f"{uid} is listed twice in one row")
-            units.append((uid, n))
-            sides.add(ud.side)
-        if len(sides) != 1:
-            raise fail(lnum, 1, "a row's units must all belong to one side")
-        if any(r.roll == roll and r.country == code for r in rows):
-            raise fail(lnum, 1, f"a second row for d6 {d6} and {country}")
-        rows.append(Allotment(roll, code, countries[code].name, tuple(units), lnum))
-    if not header_seen:
-        raise fail(1, 1, "the table is empty", hint=f"start with the header {','.join(HEADER)}")
-    rolled = [r for r in rows if r.roll is not None]
-    if rolled:
-        want = sorted({r.country for r in rolled})
-        for roll in range(1, 7):
-            got = sorted(r.country for r in rolled if r.roll == roll)
-            if got != want:
-                names = ", ".join(countries[c].name for c in want)
-                raise fail(1, 1, f"die roll {roll} needs one row for each of {names}")
-        roll_sides = {roster[r.units[0][0]].side for r in rolled}
-        if len(roll_sides) != 1:
-            raise fail(rolled[0].line, 1, "every rolled row must give units to the same side")
-    return MiddleEastTable(file, tuple(rows))
 
 
 # ---- preparing a game (new_game) --------------------------------------------------------------

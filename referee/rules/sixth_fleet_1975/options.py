@@ -19,7 +19,11 @@ from referee.rules.sixth_fleet_1975.group_attacks import (
     die_range_8_9,
     group_attacks_8_3,
 )
-from referee.rules.sixth_fleet_1975.mandatory import adjacent_enemies, obligated_hexes_8_21
+from referee.rules.sixth_fleet_1975.mandatory import (
+    adjacent_enemies,
+    must_retreat_8_24,
+    obligated_hexes_8_21,
+)
 from referee.rules.sixth_fleet_1975.movement import reachable, start_hex
 from referee.rules.sixth_fleet_1975.strengths import can_attack_unit
 
@@ -117,9 +121,19 @@ def hex_attacks(
     found = group_attacks_8_3(game, state, side, hex_id, cap=cap)
     out["attacks"] = [attack_json(c) for c in found.attacks]
     out["untried"] = found.untried
-    if hex_id in obligated_hexes_8_21(game, state, side):
+    if hex_id in obligated_hexes_8_21(game, state, side) and found.attacks:
         out["notes"].append(
-            f"{hex_id} is in an enemy zone of control: in a friendly Combat Phase one of these "
-            "attacks must be made, or the units retreat [8.21]-[8.24]"
+            f"{hex_id} is in an enemy zone of control: in a friendly Combat Phase one of the "
+            f"{len(found.attacks)} attacks listed must be made, or the units retreat "
+            "[8.21]-[8.24]"
+        )
+    elif hex_id in obligated_hexes_8_21(game, state, side):
+        retreat = must_retreat_8_24(game, state, side, hex_id)
+        stay = [u for u in here if state.units[u].side == side and u not in retreat]
+        out["notes"].append(
+            f"{hex_id} is in an enemy zone of control, but no legal attack can be made from it "
+            "(none reaches differential 0): in a friendly Combat Phase "
+            + (f"{' '.join(retreat)} must retreat [8.24]" if retreat else "no unit retreats")
+            + (f"; {' '.join(stay)} stay (no strength against the enemy) [8.22]" if stay else "")
         )
     return out

@@ -15,6 +15,7 @@ from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Viol
 from referee.engine.driver import drive
 from referee.engine.orders import OrdersDoc
 from referee.engine.problems import violations
+from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
@@ -31,6 +32,7 @@ from referee.rules.sixth_fleet_1975.orders_file import (
 from referee.rules.sixth_fleet_1975.phases import PHASES, auto, handlers, section_of
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.victory import score_13_0
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.boxes import carrier_of
 from referee.source.model import Module
 
@@ -184,6 +186,23 @@ class SixthFleet1975:
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         return score_13_0(Game.of(module, state), state)
+
+    # ---- the orders vocabulary and the optional services ------------------------------------
+    vocabulary = VOCABULARY
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        """``referee options``: a unit's moves and attacks, or a hex's attacks [5.0][8.3]."""
+        from referee.rules.sixth_fleet_1975.options_report import options_report
+
+        return options_report(module, state, subject, limit)
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        """The scripted player's orders for the awaited step (``scripted.py``)."""
+        from referee.rules.sixth_fleet_1975.scripted import orders_for
+
+        return orders_for(module, state, self)
 
 
 def _sorted(vs: list[Violation]) -> list[Violation]:

@@ -5,6 +5,28 @@ categories are air, surface and submarine [3.2], ship types are those of [3.24].
 """
 
 from referee.source.schema import RulesetSchema
+from referee.source.tablemodel import Axis, TableDecl
+
+# [14.3] Middle East air forces: what each d6 roll (or "-": no roll, always) gives each
+# country. The roster and map checks are the ruleset's (middle_east.parse_table_14_3).
+MIDDLE_EAST_AIR = TableDecl(
+    name="middle_east_air",
+    file="tables/middle_east_air.csv",
+    rows=Axis(
+        kind="composite",
+        columns=("d6", "country"),
+        parts=("die", "name"),
+        blank="-",
+        label="d6 / country",
+        word="d6 and country",
+    ),
+    columns=Axis(kind="name"),
+    title="Middle East Air Forces",
+    source="[14.3]; the rules folder's tables.md A4",
+    rule="14.3",
+    cells=(("units", "counts"),),
+    required=False,
+)
 
 SCHEMA = RulesetSchema(
     id="sixth_fleet_1975",
@@ -21,4 +43,8 @@ SCHEMA = RulesetSchema(
     terrain=("high_seas", "restricted", "coastal", "land", "prohibited_land", "prohibited_coastal"),
     victory_conditions=("no_enemy_in_area", "israel_cut_off", "no_enemy_naval_in_area"),
     optional_rules=("14.1", "14.2", "14.3", "14.4"),
+    table_decls=(MIDDLE_EAST_AIR,),
+    table_checks={
+        "middle_east_air": "referee.rules.sixth_fleet_1975.middle_east_table:check_table_14_3"
+    },
 )

@@ -294,7 +294,10 @@ def check_setup_11_1(
 
 def _hexes_text(game: Game, pool: SetupPool) -> str:
     if pool.where == "setup_code":
-        return f"hexes coded {pool.code}"
+        shown = ", ".join(pool.hexes[:12]) + (
+            f" and {len(pool.hexes) - 12} more" if len(pool.hexes) > 12 else ""
+        )
+        return f"hexes coded {pool.code}: {shown}"
     if pool.where == "airbase":
         inside = f" in {_country_names(game, pool)}" if pool.countries else ""
         nat = game.module.nationalities.get(pool.nationality or "")

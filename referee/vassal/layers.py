@@ -1,0 +1,211 @@
+"""Zones and spaces in VASSAL: the grids that make a dropped piece report its place's name.
+
+VASSAL names a point of a board by the board's grid (vassal-format.md §3.5, §4.5). For an area
+or point-to-point map we use VASSAL's own grid kinds, so the name is VASSAL's, not ours:
+
+* **zones** become ``Zone`` elements of a ``ZonedGrid``, each with its outline as a polygon
+  ``path`` in board pixels and ``locationFormat="$name$"``: a piece anywhere inside reports the
+  zone's name. A zone drawn as an outline has no grid of its own (pieces stay where dropped);
+  a zone on a hex map (made of hexes, or an outline over them) uses the board's hex grid
+  (``useParentGrid``), so pieces snap to hex centres and still report the zone;
+* **spaces** of a map without zones become ``Region`` elements of a ``RegionGrid`` on the
+  board: a piece dropped anywhere snaps to the nearest space and reports its name. On a map
+  with zones (or a hex grid) a space becomes a small square ``Zone`` listed before the others
+  (VASSAL takes the first zone that holds a point), with a ``RegionGrid`` of that one space
+  inside, so a piece dropped on it snaps to its centre and reports its name (a port over its
+  sea zone).
+
+:class:`MapLayers` also says where a piece placed in a zone or on a space is stored
+(:meth:`MapLayers.point`) and reads a stored point back with VASSAL's own rules
+(:meth:`MapLayers.name_at`: ``java.awt.Polygon.contains`` for zones, nearest region for a
+region grid), so the save writer and the tests agree with VASSAL on every pixel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from referee.source.mapkinds import point_in_polygon
+from referee.source.model import Module
+
+__all__ = ["MapLayers", "VRegion", "VZone", "awt_contains", "map_layers"]
+
+IntPoint = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class VZone:
+    """One VASSAL ``Zone``: its name, polygon (board pixels), where pieces placed in it are
+    stored, whether it uses the board's hex grid, and the one region of a space's zone."""
+
+    name: str
+    polygon: tuple[IntPoint, ...]
+    place: IntPoint
+    parent_grid: bool = False
+    region: IntPoint | None = None
+
+    @property
+    def path(self) -> str:
+        """The ``path`` attribute: ``x,y;x,y;...``."""
+        return ";".join(f"{x},{y}" for x, y in self.polygon)
+
+
+@dataclass(frozen=True, slots=True)
+class VRegion:
+    """One ``Region`` of a board's ``RegionGrid``: a named snap point."""
+
+    name: str
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class MapLayers:
+    """The zones (in VASSAL's order) and board regions of the main map."""
+
+    zones: tuple[VZone, ...]
+    regions: tuple[VRegion, ...]
+
+    def point(self, name: str) -> IntPoint:
+        """Where VASSAL stores a piece placed in zone or on space ``name``."""
+        for z in self.zones:
+            if z.name == name:
+                return z.place
+        for r in self.regions:
+            if r.name == name:
+                return r.x, r.y
+        raise KeyError(f"{name!r} is no zone or space of the board")
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(z.name for z in self.zones) + tuple(r.name for r in self.regions)
+
+    def name_at(self, x: int, y: int) -> str | None:
+        """The zone or space VASSAL names board point ``(x, y)``: the first zone whose
+        polygon holds it; else, on a board with a region grid, the nearest region (VASSAL
+        iterates a hash map there, so equidistant regions are an ambiguity we report as the
+        first in source order). ``None``: outside every zone of a zoned board."""
+        for z in self.zones:
+            if awt_contains(z.polygon, x, y):
+                return z.name
+        if self.regions:
+            best = min(self.regions, key=lambda r: (r.x - x) ** 2 + (r.y - y) ** 2)
+            return best.name
+        return None
+
+
+def awt_contains(poly: tuple[IntPoint, ...], x: float, y: float) -> bool:
+    """``java.awt.Polygon.contains(x, y)`` transcribed (even-odd; a point on a left or top
+    edge is inside, on a right or bottom edge outside), as VASSAL's ``Zone.contains`` uses."""
+    n = len(poly)
+    if n <= 2:
+        return False
+    hits = 0
+    lastx, lasty = poly[n - 1]
+    for curx, cury in poly:
+        if cury == lasty:
+            lastx, lasty = curx, cury
+            continue
+        if curx < lastx:
+            if x >= lastx:
+                lastx, lasty = curx, cury
+                continue
+            leftx = curx
+        else:
+            if x >= curx:
+                lastx, lasty = curx, cury
+                continue
+            leftx = lastx
+        if cury < lasty:
+            if y < cury or y >= lasty:
+                lastx, lasty = curx, cury
+                continue
+            if x < leftx:
+                hits += 1
+                lastx, lasty = curx, cury
+                continue
+            test1, test2 = x - curx, y - cury
+        else:
+            if y < lasty or y >= cury:
+                lastx, lasty = curx, cury
+                continue
+            if x < leftx:
+                hits += 1
+                lastx, lasty = curx, cury
+                continue
+            test1, test2 = x - lastx, y - lasty
+        if test1 < test2 / (lasty - cury) * (lastx - curx):
+            hits += 1
+        lastx, lasty = curx, cury
+    return (hits & 1) != 0
+
+
+def map_layers(
+    module: Module,
+    px: Callable[[tuple[float, float]], tuple[float, float]],
+    counter_px: int,
+    hex_centres: Mapping[str, IntPoint] | None = None,
+) -> MapLayers | None:
+    """The VASSAL zones and regions of ``module``'s map, in board pixels (``px`` turns the
+    map's inches into board pixels: ``BoardLayout.px``). ``None`` for a plain hex map.
+
+    ``hex_centres`` (a hex map's snapped hex centres, by hex id): on a hex map every zone
+    uses the hex grid, so a piece placed in it stands on the hex centre nearest its name."""
+    from referee.render.board_layers import zone_label_point
+
+    m = module.map
+    if m.zones is None and m.spaces is None:
+        return None
+
+    def ip(p: tuple[float, float]) -> IntPoint:
+        x, y = px(p)
+        return round(x), round(y)
+
+    zones: list[VZone] = []
+    regions: list[VRegion] = []
+    if m.spaces is not None:
+        if m.zones is None and m.grid is None:
+            regions = [VRegion(s.name, *ip(s.at)) for s in m.spaces.spaces.values()]
+        else:
+            half = max(6, counter_px // 2)
+            for s in m.spaces.spaces.values():
+                x, y = hex_centres[s.hex] if (s.hex and hex_centres) else ip(s.at)
+                square = ((x - half, y - half), (x + half, y - half), (x + half, y + half),
+                          (x - half, y + half))  # fmt: skip
+                zones.append(VZone(s.name, square, (x, y), False, (x, y)))
+    if m.zones is not None:
+        for z in m.zones.zones.values():
+            poly = tuple(ip(p) for p in z.outline)
+            inside = []
+            if hex_centres:
+                hexes = z.hexes or tuple(
+                    h for h, c in hex_centres.items() if awt_contains(poly, *c)
+                )
+                inside = [hex_centres[h] for h in hexes]
+            if inside:  # snap to the hex grid; stand on the hex centre nearest the name
+                lx, ly = px(zone_label_point(z))
+                place = min(inside, key=lambda c: ((c[0] - lx) ** 2 + (c[1] - ly) ** 2, c))
+                zones.append(VZone(z.name, poly, place, True))
+            else:
+                zones.append(VZone(z.name, poly, _place_in(poly, px, z, counter_px)))
+    return MapLayers(tuple(zones), tuple(regions))
+
+
+def _place_in(
+    poly: tuple[IntPoint, ...],
+    px: Callable[[tuple[float, float]], tuple[float, float]],
+    zone: object,
+    counter_px: int,
+) -> IntPoint:
+    """A point inside the zone for its pieces: a counter's height under its name (so the
+    name stays readable), else the name's point, else any interior point."""
+    from referee.render.board_layers import zone_label_point
+    from referee.source.mapkinds import interior_point
+
+    lx, ly = px(zone_label_point(zone))  # type: ignore[arg-type]
+    for cand in ((lx, ly + counter_px), (lx, ly - counter_px), (lx, ly)):
+        x, y = round(cand[0]), round(cand[1])
+        if awt_contains(poly, x, y) and point_in_polygon((x, y), poly):
+            return x, y
+    x, y = interior_point(poly)
+    return round(x), round(y)
