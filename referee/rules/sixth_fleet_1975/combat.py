@@ -28,6 +28,28 @@ from referee.rules.sixth_fleet_1975.strengths import (
 from referee.source.boxes import carrier_of
 from referee.source.model import CrtCell
 
+HEX_TARGET = "hex:"
+"""How an attack names a vacant Defended hex as its target (``attack UNIT -> hex:1324``)
+[10.44]; :func:`hex_target` and :func:`is_hex_target` are the only readers and writers."""
+
+
+def hex_target(hex_id: str) -> str:
+    """The attack target that is the Defended hex ``hex_id`` [10.44]."""
+    return HEX_TARGET + hex_id
+
+
+def is_hex_target(target: str) -> bool:
+    return target.startswith(HEX_TARGET)
+
+
+def defended_target_10_44(targets: tuple[str, ...]) -> str | None:
+    """The hex of an attack on a Defended hex (its one target is ``hex:NNNN``) [10.44], or
+    ``None`` for an attack on units."""
+    if len(targets) == 1 and is_hex_target(targets[0]):
+        return targets[0][len(HEX_TARGET) :]
+    return None
+
+
 DEFENDED_HEX_OCCUPIED = "defended-hex-occupied"
 """The code of the [10.44] problem "a Defended hex is attacked only when no unit occupies
 it": the validator lifts it when this file's earlier attacks target every occupant."""
@@ -162,8 +184,9 @@ def analyse_attack(
     if probs:
         return None, probs
     # -- the target
-    if len(targets) == 1 and targets[0].startswith("hex:"):
-        return _analyse_defended(game, state, side, attackers, targets[0][4:], hexes)
+    defended = defended_target_10_44(targets)
+    if defended is not None:
+        return _analyse_defended(game, state, side, attackers, defended, hexes)
     thexes: set[str] = set()
     cats: set[str] = set()
     for t in targets:
@@ -360,7 +383,7 @@ def _analyse_defended(
         return None, probs
     att = sum((attack_strength_8_45(game, state, a, "surface") for a in attackers), Fraction(0))
     dfn = Fraction(d.defense)
-    calc = _calc(game, attackers, (), hex_id, "defended", "AS", att, dfn, d.ecm, f"hex:{hex_id}")
+    calc = _calc(game, attackers, (), hex_id, "defended", "AS", att, dfn, d.ecm, hex_target(hex_id))
     if att - dfn < 0:
         return calc, [
             Problem(

@@ -23,6 +23,8 @@ from referee.rules.sixth_fleet_1975.advance import check_advances_8_5
 from referee.rules.sixth_fleet_1975.combat import (
     DEFENDED_HEX_OCCUPIED,
     analyse_attack,
+    defended_target_10_44,
+    is_hex_target,
     phase_record,
     with_record,
 )
@@ -108,12 +110,13 @@ def check_attacks_8_0(
         if o.verb != "attack":
             continue
         if any(u not in state.units for u in o.units) or any(
-            t not in state.units for t in o.targets if not t.startswith("hex:")
+            t not in state.units for t in o.targets if not is_hex_target(t)
         ):
             continue
         calc, found = analyse_attack(game, state, side, o.units, o.targets, rec)
-        if len(o.targets) == 1 and o.targets[0].startswith("hex:"):
-            occupants = set(state.stacks.get(o.targets[0][4:], ()))
+        defended = defended_target_10_44(o.targets)
+        if defended is not None:
+            occupants = set(state.stacks.get(defended, ()))
             if occupants <= declared_targets:
                 found = [p for p in found if p.code != DEFENDED_HEX_OCCUPIED]
         probs.extend(p.at(o) for p in found)

@@ -14,6 +14,7 @@ from referee.engine.core import Event, GameState, SourcePos, Violation
 from referee.engine.driver import queue_of
 from referee.engine.orders import OrdersDoc
 from referee.rules.sixth_fleet_1975 import sequence as seq
+from referee.rules.sixth_fleet_1975.combat import HEX_TARGET, is_hex_target
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import only_with_14_3
 from referee.source.diagnostics import did_you_mean
@@ -29,7 +30,7 @@ def check_words(game: Game, state: GameState, doc: OrdersDoc, side: str | None) 
     known = list(state.units)
     for o in (*doc.orders, *doc.standing):
         names = list(o.units) + ([o.carrier] if o.carrier else [])
-        names += [t for t in o.targets if not t.startswith("hex:")]
+        names += [t for t in o.targets if not is_hex_target(t)]
         for u in names:
             if u in state.units:
                 continue
@@ -53,7 +54,7 @@ def check_words(game: Game, state: GameState, doc: OrdersDoc, side: str | None) 
             out.append(
                 Violation("orders", f"unknown unit {u!r}", o.pos_of(u), u, did_you_mean(u, known))
             )
-        hexes = list(o.hexes) + [t[4:] for t in o.targets if t.startswith("hex:")]
+        hexes = list(o.hexes) + [t[len(HEX_TARGET) :] for t in o.targets if is_hex_target(t)]
         for h in hexes:
             if not game.board.contains(h):
                 rule = "5.24" if o.verb == "move" else "orders"
