@@ -77,28 +77,36 @@ def entry_cost_5_12(game: Game, state: GameState, unit: str, hex_id: str) -> int
 
 def entry_problem_10_1(
     game: Game, state: GameState, unit: str, frm: str, to: str, cost: int | None
-) -> tuple[str, str] | None:
-    """``(case, reason)`` when ``unit`` may not enter ``to`` from adjacent ``frm`` in
-    movement, else ``None``: terrain [10.11][10.12][10.13] (``cost`` is
-    :func:`entry_cost_5_12`, ``None`` when the terrain forbids it), all-land hexsides [10.12],
-    an undestroyed enemy Defended hex [10.15], a closed area [12.3][14.4], an enemy-occupied
-    hex whose units could attack it [5.21][6.42a]."""
+) -> Problem | None:
+    """Why ``unit`` may not enter ``to`` from adjacent ``frm`` in movement, else ``None``:
+    terrain [10.11][10.12][10.13] (``cost`` is :func:`entry_cost_5_12`, ``None`` when the
+    terrain forbids it), all-land hexsides [10.12], an undestroyed enemy Defended hex [10.15],
+    a closed area [12.3][14.4], an enemy-occupied hex whose units could attack it
+    [5.21][6.42a]."""
     cat = game.category(unit)
     side = state.units[unit].side
     if cost is None:
         t = game.board.terrain_type(to)
         case = "10.11" if not t.costs.get("air") else "10.12"
-        return case, f"{game.unit(unit).category} units may not enter {t.name} ({to})"
+        return Problem(
+            case, f"{game.unit(unit).category} units may not enter {t.name} ({to})", "terrain"
+        )
     if cat != "air" and game.board.hexside_blocked(frm, to, cat):
-        return "10.12", f"naval units may not cross the all-land hexside {frm}/{to}"
+        return Problem(
+            "10.12", f"naval units may not cross the all-land hexside {frm}/{to}", "hexside"
+        )
     if game.enemy_defended(state, to, side):
-        return "10.15", f"{to} is an enemy Defended hex that has not been destroyed"
+        return Problem(
+            "10.15",
+            f"{to} is an enemy Defended hex that has not been destroyed",
+            "enemy-defended-hex",
+        )
     closed = closed_area_12_3(game, state, unit, to)
     if closed is not None:
-        return closed, f"{to} is closed to {cat} units until a later Game-Turn"
+        return Problem(closed, f"{to} is closed to {cat} units until a later Game-Turn", "closed")
     enemies = [e for e in state.stacks.get(to, ()) if state.units[e].side != side]
     if any(can_attack_unit(game, e, unit) for e in enemies):
-        return "5.21", f"{to} holds enemy units that can attack {unit}"
+        return Problem("5.21", f"{to} holds enemy units that can attack {unit}", "enemy-units")
     return None
 
 
@@ -185,7 +193,7 @@ def enter_5_0(
     :func:`reachable` only ever asks about such hexes, so it starts here.)"""
     bad = entry_problem_10_1(game, state, m.unit, here.hex, to, cost)
     if bad is not None:
-        return Problem(bad[0], bad[1], "may-not-enter")
+        return bad
     assert cost is not None
     if here.cost + cost > m.allowance:
         what = "Range Allowance" if m.category == "air" else "Movement Allowance"
