@@ -23,7 +23,7 @@ from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import check_path_5_0, reachable, start_hex
-from referee.rules.sixth_fleet_1975.phases import PHASES, TASKS
+from referee.rules.sixth_fleet_1975.phases import FLOW, PHASES, TASKS
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import Module
 from tests.conformance.harness import build_state, fixture_module
@@ -212,6 +212,11 @@ def test_a_path_is_accepted_exactly_when_reachable_offers_it(seed: int) -> None:
 # ---- the structure itself -------------------------------------------------------------------
 
 
+def _a_state() -> GameState:
+    module = fixture_module("mini")
+    return get_ruleset(module.ruleset).new_game(module, "long", "t")
+
+
 def test_every_phase_and_task_is_declared() -> None:
     """The phases are data: each phase of the sequence of play has its entry, and each task
     kind the ruleset queues has its handler."""
@@ -222,7 +227,9 @@ def test_every_phase_and_task_is_declared() -> None:
     for path in RULESET_DIR.glob("*.py"):
         queued |= set(re.findall(r'"t": "(\w+)"', path.read_text(encoding="utf-8")))
     assert queued, "no task kinds found"
-    assert queued <= set(TASKS), queued - set(TASKS)
+    declared = set(FLOW.handlers(Game.of(fixture_module("mini"), _a_state())))
+    assert declared == {*TASKS, "enter"}
+    assert queued <= declared, queued - declared
 
 
 def _attributes(node: ast.AST) -> set[str]:

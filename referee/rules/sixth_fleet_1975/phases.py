@@ -140,12 +140,6 @@ PHASES: Mapping[str, Phase] = {
 }
 
 
-def section_of(state: GameState) -> str | None:
-    """The orders section the current phase takes."""
-    p = PHASES.get(state.phase)
-    return p.section if p is not None else None
-
-
 # ---- the automatic steps --------------------------------------------------------------------
 
 
@@ -158,8 +152,15 @@ def auto(game: Game, state: GameState) -> list[dict[str, Any]] | None:
     return None
 
 
-def enter(game: Game, state: GameState, task: Task, dice: Dice, events: list[Event]) -> GameState:
-    """Begin the current step [4.0], then the phase's own automatic step."""
+def enter(
+    game: Game,
+    phases: Mapping[str, Phase],
+    state: GameState,
+    task: Task,
+    dice: Dice,
+    events: list[Event],
+) -> GameState:
+    """Begin the current step [4.0], then the phase's own automatic step (from ``phases``)."""
     state = state.with_data(entered=True)
     events.append(
         Event(
@@ -169,7 +170,7 @@ def enter(game: Game, state: GameState, task: Task, dice: Dice, events: list[Eve
             {"turn": state.turn, "phase": state.phase, "side": state.active_side},
         )
     )
-    phase = PHASES.get(state.phase)
+    phase = phases.get(state.phase)
     return phase.enter(game, state, dice, events) if phase is not None else state
 
 
@@ -186,7 +187,6 @@ def end_phase(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Eve
 TaskFn = Callable[[Game, GameState, Task, Dice, list[Event]], GameState]
 
 TASKS: Mapping[str, TaskFn] = {
-    "enter": enter,
     "end_phase": end_phase,
     "attack": attack,
     "retreat": retreat,
@@ -200,10 +200,34 @@ TASKS: Mapping[str, TaskFn] = {
 }
 
 
-def handlers(game: Game) -> dict[str, Handler]:
-    """The driver's handlers, bound to ``game``."""
+@dataclass(frozen=True)
+class Flow:
+    """A ruleset's flow: its phases and the handlers of the tasks its resolution queues.
+    ``enter`` (beginning the current phase) is the flow's own task. A ruleset derived from
+    this one builds its own ``Flow`` from these phases and tasks, replacing the ones it
+    changes."""
 
-    def bind(fn: TaskFn) -> Handler:
-        return lambda s, t, d, e: fn(game, s, t, d, e)
+    phases: Mapping[str, Phase]
+    tasks: Mapping[str, TaskFn]
 
-    return {kind: bind(fn) for kind, fn in TASKS.items()}
+    def phase(self, state: GameState) -> Phase | None:
+        return self.phases.get(state.phase)
+
+    def section_of(self, state: GameState) -> str | None:
+        """The orders section the current phase takes."""
+        p = self.phase(state)
+        return p.section if p is not None else None
+
+    def handlers(self, game: Game) -> dict[str, Handler]:
+        """The driver's handlers, bound to ``game``."""
+
+        def bind(fn: TaskFn) -> Handler:
+            return lambda s, t, d, e: fn(game, s, t, d, e)
+
+        out = {kind: bind(fn) for kind, fn in self.tasks.items()}
+        out["enter"] = lambda s, t, d, e: enter(game, self.phases, s, t, d, e)
+        return out
+
+
+FLOW = Flow(PHASES, TASKS)
+"""The Sixth Fleet (1975) flow."""

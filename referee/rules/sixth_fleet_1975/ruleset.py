@@ -29,7 +29,7 @@ from referee.rules.sixth_fleet_1975.orders_file import (
     check_standing,
     check_words,
 )
-from referee.rules.sixth_fleet_1975.phases import PHASES, auto, handlers, section_of
+from referee.rules.sixth_fleet_1975.phases import FLOW, Flow, auto
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.victory import score_13_0
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
@@ -42,6 +42,8 @@ RULESET_ID = "sixth_fleet_1975"
 class SixthFleet1975:
     id = RULESET_ID
     name = "SPI Sixth Fleet (1975)"
+    flow: Flow = FLOW
+    """The phases and tasks (:mod:`phases`); a derived ruleset gives its own."""
 
     # ---- a new game ---------------------------------------------------------------------------
     def new_game(
@@ -127,9 +129,9 @@ class SixthFleet1975:
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """The file as a whole (:mod:`orders_file`), then the orders of the current phase by
-        that phase's own check (:data:`phases.PHASES`)."""
+        that phase's own check (:attr:`flow`)."""
         game = Game.of(module, state)
-        out = check_header(game, state, orders, section_of(state))
+        out = check_header(game, state, orders, self.flow.section_of(state))
         side = orders.side if orders.side in game.sides else None
         out += check_words(game, state, orders, side)
         if out:
@@ -141,7 +143,7 @@ class SixthFleet1975:
             return _sorted(out)
         if not [s for s in orders.sections if s != "standing"]:
             return _sorted(out)  # standing orders only
-        phase = PHASES.get(state.phase)
+        phase = self.flow.phase(state)
         if phase is not None and phase.check is not None:
             out += violations(phase.check(game, state, side, orders.orders))
         return _sorted(out)
@@ -160,19 +162,19 @@ class SixthFleet1975:
         if orders.answers:
             state = carry_out_answer(state, side, orders, events)
         elif [s for s in orders.sections if s != "standing"]:
-            phase = PHASES.get(state.phase)
+            phase = self.flow.phase(state)
             if phase is not None and phase.carry_out is not None:
                 state = phase.carry_out(game, state, side, orders.orders, events)
         else:
             return Outcome(state, (), ())
-        state = drive(state, handlers(game), lambda s: auto(game, s), dice, events)
+        state = drive(state, self.flow.handlers(game), lambda s: auto(game, s), dice, events)
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
     def start(self, module: Module, state: GameState, dice: Dice) -> Outcome:
         """Run whatever is automatic from ``state`` (entering phases, skipping empty ones)."""
         game = Game.of(module, state)
         events: list[Event] = []
-        state = drive(state, handlers(game), lambda s: auto(game, s), dice, events)
+        state = drive(state, self.flow.handlers(game), lambda s: auto(game, s), dice, events)
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
     # ---- views and score -------------------------------------------------------------------
