@@ -6,9 +6,11 @@ COMMAND_MODULES: list[str] = [
     "sheets",
     "charts",
     "pbem",
+    "reveal",
     "validate",
     "state",
     "options",
     "vocabulary",
     "vsav",
+    "map_from_geo",
 ]

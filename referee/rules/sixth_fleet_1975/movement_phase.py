@@ -28,7 +28,12 @@ from referee.rules.sixth_fleet_1975.carriers import carrier_order_9_62, check_ca
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.decisions import elimination_preference, pend
-from referee.rules.sixth_fleet_1975.movement import check_path_5_0, reachable, start_hex
+from referee.rules.sixth_fleet_1975.movement import (
+    check_path_5_0,
+    path_after_start,
+    reachable,
+    start_hex,
+)
 from referee.rules.sixth_fleet_1975.optional import announce_14_2, first_strike_14_1
 from referee.rules.sixth_fleet_1975.position import eliminate, move_piece, set_status
 from referee.rules.sixth_fleet_1975.stacking import (
@@ -160,7 +165,7 @@ def move_order_5_0(game: Game, carry: Carry, o: Order, moved: set[str], cv_moved
         Event(
             "move",
             "5.0",
-            f"{u} {frm} -> {' '.join(o.hexes)}",
+            f"{u} {frm} -> {' '.join(path_after_start(frm, o.hexes))}",
             {"unit": u, "from": frm, "path": list(o.hexes)},
         )
     )
