@@ -79,7 +79,7 @@ _PACKAGE = Path(__file__).resolve().parent
 def canonical(value: object) -> object:
     """``value`` as plain JSON data with one spelling per value, for hashing.
 
-    Dataclasses become ``[class name, {field: value}]`` (a field named ``origin`` only says
+    Dataclasses become ``[class name, [field values]]`` (a field named ``origin`` only says
     where a fact came from and is left out: moving a row must not change a picture's key);
     dicts become sorted ``[key, value]`` pairs (keys need not be strings); sets are sorted.
     Anything else raises ``TypeError``, so nothing of unknown meaning slips into a key."""
@@ -90,7 +90,7 @@ def canonical(value: object) -> object:
         return [canonical(v) for v in value]  # type: ignore[attr-defined]
     names = _field_names(kind)
     if names is not None:
-        return [kind.__name__, {n: canonical(getattr(value, n)) for n in names}]
+        return [kind.__name__, [canonical(getattr(value, n)) for n in names]]
     if isinstance(value, float):
         return ["float", value.hex()]
     if isinstance(value, enum.Enum):
@@ -100,11 +100,15 @@ def canonical(value: object) -> object:
     if isinstance(value, int):  # an int subclass: its number
         return int(value)
     if isinstance(value, dict):
+        if all(type(k) is str for k in value):  # the common case: sort by the keys alone
+            return ["dict", [[k, canonical(value[k])] for k in sorted(value)]]
         pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
         return ["dict", sorted(pairs, key=_sort_key)]
     if isinstance(value, list | tuple):
         return [canonical(v) for v in value]
     if isinstance(value, set | frozenset):
+        if all(type(v) is str for v in value):
+            return ["set", sorted(value)]
         return ["set", sorted((canonical(v) for v in value), key=_sort_key)]
     if isinstance(value, bytes):
         return ["bytes", hashlib.sha256(value).hexdigest()]
