@@ -121,7 +121,8 @@ def run_case(case: dict[str, Any]) -> list[str]:
         return problems
     section = "events" if state.phase.endswith("_events") else "actions"
     side = case.get("orders_side", state.active_side)
-    text = f"game: t\nturn: {case.get('orders_turn', state.turn)}\nside: {side}\n[{section}]\n{case['orders']}\n"
+    turn = case.get("orders_turn", state.turn)
+    text = f"game: t\nturn: {turn}\nside: {side}\n[{section}]\n{case['orders']}\n"
     doc = parse_orders_for(rs, text, "orders.txt")
     bad = rs.validate(module, state, doc)
     got = sorted(v.rule for v in bad)
