@@ -51,6 +51,11 @@ def check_invariants(game: Game, state: GameState) -> list[str]:
         bad.append("a sudden-death victory holds but the game goes on")
     if int(state.data.get("actions_left", 0)) < 0:
         bad.append("negative actions")
+    if state.phase.endswith("_actions"):
+        c2 = "NATO-C2" if state.active_side == "NATO" else "SO-C2"
+        want = f"{state.active_side} Actions {state.data['actions_left']}"
+        if state.units[c2].location != want:
+            bad.append(f"the C2 marker is at {state.units[c2].location}, not {want} [6.0]")
     return bad
 
 

@@ -154,3 +154,20 @@ def after_step(game: Game, state: GameState, zones: set[str], events: list[Event
             result={"by": "sudden_death", "winner": side, "rule": rule}
         )
     return state
+
+
+def track_markers_6_0(game: Game, state: GameState) -> GameState:
+    """Each side's C2 marker shows its actions left on its Action Track [6.0]; the Game Turn
+    markers show the turn [5.3]. Markers only mirror the position (nothing reads them)."""
+    for uid, u in sorted(state.units.items()):
+        kind = game.unit(uid).type
+        if kind == "C2":
+            left = int(state.data.get("actions_left", 0)) if state.active_side == u.side else 0
+            where = f"{u.side} Actions {max(0, min(7, left))}"
+        elif kind == "TURN":
+            where = f"Turn {max(1, min(15, state.turn))}"
+        else:
+            continue
+        if u.location != where and game.board.contains(where):
+            state = state.with_unit(UnitState(uid, u.side, where, None, u.status))
+    return state

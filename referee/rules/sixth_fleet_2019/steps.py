@@ -25,6 +25,7 @@ from referee.rules.sixth_fleet_2019.sequence import (
     is_actions,
     is_events,
     start_action_phase_6_1,
+    track_markers_6_0,
 )
 from referee.rules.sixth_fleet_2019.stacking import enforce_7_2
 
@@ -119,6 +120,14 @@ def one_order(
 
 
 def run(
+    game: Game, state: GameState, doc: OrdersDoc, dice: Dice, events: list[Event], *, checking: bool
+) -> tuple[list[Violation], GameState]:
+    """Walk a whole orders file (:func:`_walk`), then set the track markers [6.0]."""
+    bad, after = _walk(game, state, doc, dice, events, checking=checking)
+    return bad, track_markers_6_0(game, after)
+
+
+def _walk(
     game: Game, state: GameState, doc: OrdersDoc, dice: Dice, events: list[Event], *, checking: bool
 ) -> tuple[list[Violation], GameState]:
     """Walk a whole orders file. ``checking``: collect every violation; otherwise (resolve,
