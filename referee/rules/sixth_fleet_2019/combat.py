@@ -31,6 +31,7 @@ from referee.rules.sixth_fleet_2019.movement import (
     entry_problem,
     force_kind,
     force_problems,
+    naval_distance,
     problem,
     resolve_zone,
     slowest,
@@ -95,20 +96,22 @@ def check_attack(
                 ], None
     elif kind == "naval":
         if zone != start:
-            d = game.board.distance(start, zone, "naval")
+            d = naval_distance(game, state, side, start, zone)
             rate = slowest(game, order.units)
-            if d >= 10**6 or (rate is not None and d > rate):
+            if d is None or (rate is not None and d > rate):
+                bad_entry = entry_problem(game, state, side, "naval", zone, last=True)
+                if bad_entry:
+                    return [problem(bad_entry[0], bad_entry[1], order, written)], None
                 return [
                     problem(
                         "8.4",
-                        f"the force cannot reach {zone} within its range ({rate})",
+                        f"the force cannot reach {zone} by sea within its range ({rate})",
                         order,
                         written,
+                        hint="naval units move through sea zones only; the Turkish Straits "
+                        "only while their side controls Istanbul (3.3.1)",
                     )
                 ], None
-            bad_entry = entry_problem(game, state, side, "naval", zone, last=True)
-            if bad_entry:
-                return [problem(bad_entry[0], bad_entry[1], order, written)], None
     elif zone != start:
         return [
             problem(

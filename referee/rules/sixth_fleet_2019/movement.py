@@ -428,3 +428,35 @@ def air_distance(game: Game, a: str, b: str) -> int | None:
     areas are never entered [2.1.2]."""
     d = game.board.distance(a, b, "air")
     return None if d >= 10**6 else d
+
+
+def naval_distance(game: Game, state: GameState, side: str, a: str, b: str) -> int | None:
+    """Zones a naval force enters on its shortest lawful way from ``a`` to ``b``: through sea
+    zones and its own off-map base, the Turkish Straits only while its side controls
+    Istanbul [3.3.1], a naval base only at the end [8.4.1], never on past a zone with enemy
+    naval units on patrol [8.4]; ``None`` when there is no way."""
+    if a == b:
+        return 0
+    patrols = {
+        zone_of(game, state, u)
+        for u in state.data.get("patrol", [])
+        if u in state.units and state.units[u].side not in (side, NEUTRAL) and game.is_naval(u)
+    }
+    seen = {a: 0}
+    frontier = [a]
+    while frontier:
+        nxt: list[str] = []
+        for z in frontier:
+            if z != a and z in patrols:
+                continue
+            for n in sorted(game.board.neighbours(z)):
+                if n in seen or game.board.boundary_blocked(z, n, "naval"):
+                    continue
+                if n == b:
+                    ok = entry_problem(game, state, side, "naval", n, last=True) is None
+                    return seen[z] + 1 if ok else None
+                if entry_problem(game, state, side, "naval", n, last=False) is None:
+                    seen[n] = seen[z] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return None
