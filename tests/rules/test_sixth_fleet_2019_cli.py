@@ -47,3 +47,19 @@ def test_bad_orders_get_one_clear_line(
     assert hint in res.output
     assert "Traceback" not in res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_options_lists_what_validate_accepts() -> None:
+    """`referee options` for a ship: its moves and attacks, each one action the validator
+    accepts; a land zone without a naval base and a move beyond its range are not listed."""
+    from referee.engine.ruleset import get_ruleset
+
+    module = module_2019()
+    units = [["US-CG-1", "Ionian Sea"], ["SO-KR-1", "Central Med"], ["TK-MECH-1", "Istanbul"]]
+    state = build_state(module, {"turn": 2, "phase": "nato_actions", "units": units})
+    report = get_ruleset(module.ruleset).options(module, state, "US-CG-1", limit=0)  # type: ignore[attr-defined]
+    moves = {m["zone"]: m["path"] for m in report.data["moves"]}
+    assert "Central Med" in moves and "Naples" in moves  # a sea zone; a NATO naval base [8.4.1]
+    assert "Sicily" not in moves and "Sardinia" not in moves  # land without a naval base [8.4]
+    assert all(len(p) <= 4 for p in moves.values())  # the CG's movement of 4 [8.4]
+    assert [a["target"] for a in report.data["attacks"]] == ["SO-KR-1"]

@@ -7,6 +7,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import OrdersDoc
+from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.control import all_control
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
@@ -111,6 +112,13 @@ class SixthFleet2019:
             out["result"] = state.data["result"]
         out["provisional"] = PROVISIONAL + ": combat (9.0), events and the VP chart"
         return out
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        from referee.rules.sixth_fleet_2019.options import options_report
+
+        return options_report(module, state, subject, limit)
 
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.sixth_fleet_2019.scripted import scripted_orders
