@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, UnitState, Violation
+from referee.engine.core import GameState, UnitState
 from referee.engine.orders import Order
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.game import HOLDING, PROVISIONAL, Game, aboard, zone_of
 from referee.rules.sixth_fleet_2019.movement import (
@@ -35,7 +36,7 @@ class Landing:
 
 def check_land(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Violation], Landing | None]:
+) -> tuple[list[Problem], Landing | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None
@@ -109,7 +110,7 @@ def check_land(
 
 def check_embark(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Violation], Landing | None]:
+) -> tuple[list[Problem], Landing | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import Dice, Event, GameState, UnitState, Violation
+from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_2019.control import base_owner, functional, may_base
 from referee.rules.sixth_fleet_2019.game import (
     HOLDING,
@@ -58,7 +59,7 @@ def target_kind(game: Game, target: str) -> str:
 
 def check_attack(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Violation], Attack | None]:
+) -> tuple[list[Problem], Attack | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, SourcePos, UnitState, Violation
+from referee.engine.core import GameState, UnitState
 from referee.engine.orders import Order
+from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.control import may_base, straits_problem_3_3_1
@@ -34,32 +35,33 @@ def problem(
     *,
     unit: str | None = None,
     hint: str | None = None,
-) -> Violation:
-    where: SourcePos | None = None
-    if order is not None:
-        where = order.pos_of(word) if word is not None else order.pos
-    return Violation(rule, message, where, unit, hint)
+    code: str = "",
+) -> Problem:
+    """A :class:`Problem` placed at ``word`` of ``order`` (or the order's start)."""
+    return Problem(rule, message, code, word, unit, hint).at(order, word)
 
 
 # ---- names ------------------------------------------------------------------------------------
 
 
-def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Violation | None]:
+def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Problem | None]:
     """A written zone name as the board spells it, or the problem with the nearest names."""
     name, hint = match_name(written, game.board.zones())
     if name is None:
-        return None, problem("8.0", f"unknown zone {written!r}", order, written, hint=hint)
+        return None, problem(
+            "8.0", f"unknown zone {written!r}", order, written, hint=hint, code="unknown-zone"
+        )
     return name, None
 
 
 # ---- the force [8.1], [6.6], [2.11] -------------------------------------------------------------
 
 
-def force_problems(game: Game, state: GameState, side: str, order: Order) -> list[Violation]:
+def force_problems(game: Game, state: GameState, side: str, order: Order) -> list[Problem]:
     """A force: known units of the acting side, on the map, all starting in one zone [8.1],
     of one nationality [6.6], none that already landed away from its base this phase
     [8.3.2], none that can never move or act (markers, strike units, neutrals) [2.11]."""
-    out: list[Violation] = []
+    out: list[Problem] = []
     zones = set()
     for uid in order.units:
         if uid not in state.units:
@@ -130,6 +132,7 @@ def force_problems(game: Game, state: GameState, side: str, order: Order) -> lis
                     "6.6",
                     msg,
                     order,
+                    code="mixed-nationalities",
                     hint="NATO may combine nationalities while Naples has a functional NATO "
                     "base, after turn 1 (6.2); ACE units join any NATO force (8.2)",
                 )
@@ -234,7 +237,7 @@ class Move:
 
 def check_move(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Violation], Move | None]:
+) -> tuple[list[Problem], Move | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None

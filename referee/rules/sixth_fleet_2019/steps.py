@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import Order, OrdersDoc
+from referee.engine.problems import violations
 from referee.rules.sixth_fleet_2019.amphibious import carry_out_landing, check_embark, check_land
 from referee.rules.sixth_fleet_2019.combat import carry_out_attack, check_attack
 from referee.rules.sixth_fleet_2019.events import random_event_5_1
@@ -72,7 +73,7 @@ def one_order(
     if order.verb == "move":
         bad, mv = check_move(game, state, side, order)
         if bad or mv is None:
-            return bad, state
+            return violations(bad), state
         touched = {mv.start, *mv.path}
         state = carry_out_move(state, mv)
         events.append(
@@ -88,13 +89,13 @@ def one_order(
     elif order.verb == "attack":
         bad, atk = check_attack(game, state, side, order)
         if bad or atk is None:
-            return bad, state
+            return violations(bad), state
         touched = {atk.zone, atk.start}
         state = carry_out_attack(game, state, side, atk, dice, events)
     elif order.verb in ("land", "embark"):
         bad, ld = (check_land if order.verb == "land" else check_embark)(game, state, side, order)
         if bad or ld is None:
-            return bad, state
+            return violations(bad), state
         touched = {ld.zone}
         state = carry_out_landing(state, ld)
         rule = "7.1.2" if order.verb == "land" else "8.5.1"
@@ -113,7 +114,7 @@ def one_order(
             )
         )
     else:
-        return [problem("6.7", f"{order.verb!r} is not an action", order)], state
+        return [problem("6.7", f"{order.verb!r} is not an action", order).violation()], state
     state = enforce_7_2(game, state, events)
     touched |= {z for z in (zone_of(game, state, u) for u in order.units if u in state.units) if z}
     return [], after_step(game, state, touched, events)
@@ -177,7 +178,8 @@ def _walk(
                 extra,
                 hint="each player has one action plus the extras 6.2/6.3 and events give, "
                 "fixed at the start of his Action Phase",
-            )
+                code="beyond-actions",
+            ).violation()
         )
         acts = acts[:left]
     for order in acts:
