@@ -301,7 +301,6 @@ def check_move(
             )
         ], None
     prev = start
-    patrols = set(state.data.get("patrol", []))
     for i, z in enumerate(zones):
         w = _word_for(order, z)
         if not game.board.adjacent(prev, z) or game.board.boundary_blocked(prev, z, kind):
@@ -328,20 +327,13 @@ def check_move(
         if bad_entry:
             return [problem(bad_entry[0], bad_entry[1], order, w)], None
         if kind == "naval" and i < len(zones) - 1:
-            enemy_patrol = [
-                u
-                for u in patrols
-                if u in state.units
-                and state.units[u].side not in (side, NEUTRAL)
-                and zone_of(game, state, u) == z
-                and game.is_naval(u)
-            ]
+            enemy_patrol = stoppers_8_4(game, state, side, z)
             if enemy_patrol:
                 return [
                     problem(
                         "8.4",
-                        f"the force must stop in {z}: enemy naval units on patrol there "
-                        f"({', '.join(sorted(enemy_patrol))})",
+                        f"the force must stop in {z}: enemy units on patrol there "
+                        f"({', '.join(enemy_patrol)})",
                         order,
                         w,
                     )
@@ -440,17 +432,12 @@ def naval_distance(game: Game, state: GameState, side: str, a: str, b: str) -> i
     naval units on patrol [8.4]; ``None`` when there is no way."""
     if a == b:
         return 0
-    patrols = {
-        zone_of(game, state, u)
-        for u in state.data.get("patrol", [])
-        if u in state.units and state.units[u].side not in (side, NEUTRAL) and game.is_naval(u)
-    }
     seen = {a: 0}
     frontier = [a]
     while frontier:
         nxt: list[str] = []
         for z in frontier:
-            if z != a and z in patrols:
+            if z != a and stoppers_8_4(game, state, side, z):
                 continue
             for n in sorted(game.board.neighbours(z)):
                 if n in seen or game.board.boundary_blocked(z, n, "naval"):
@@ -463,3 +450,17 @@ def naval_distance(game: Game, state: GameState, side: str, a: str, b: str) -> i
                     nxt.append(n)
         frontier = nxt
     return None
+
+
+def stoppers_8_4(game: Game, state: GameState, side: str, zone: str) -> list[str]:
+    """The enemy units in ``zone`` that stop a naval force entering it [8.4]: naval units on
+    patrol [15.2], and air units on patrol, which intercept it [15.1] (provisional: 15.0 is
+    not in the seed; a unit is on patrol from its `patrol` action until it acts again)."""
+    return sorted(
+        u
+        for u in state.data.get("patrol", [])
+        if u in state.units
+        and state.units[u].side not in (side, NEUTRAL)
+        and state.units[u].location == zone
+        and (game.is_naval(u) or game.category(u) == "air")
+    )

@@ -18,6 +18,7 @@ from referee.rules.sixth_fleet_2019.combat import carry_out_attack, check_attack
 from referee.rules.sixth_fleet_2019.events import random_event_5_1
 from referee.rules.sixth_fleet_2019.game import Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move, problem
+from referee.rules.sixth_fleet_2019.patrol import carry_out_patrol, check_patrol
 from referee.rules.sixth_fleet_2019.sequence import (
     BY_ID,
     OVER,
@@ -75,7 +76,7 @@ def one_order(
         if bad or mv is None:
             return violations(bad), state
         touched = {mv.start, *mv.path}
-        state = carry_out_move(state, mv)
+        state = carry_out_move(_off_patrol(state, order.units), mv)
         events.append(
             Event(
                 "move",
@@ -91,13 +92,13 @@ def one_order(
         if bad or atk is None:
             return violations(bad), state
         touched = {atk.zone, atk.start}
-        state = carry_out_attack(game, state, side, atk, dice, events)
+        state = carry_out_attack(game, _off_patrol(state, order.units), side, atk, dice, events)
     elif order.verb in ("land", "embark"):
         bad, ld = (check_land if order.verb == "land" else check_embark)(game, state, side, order)
         if bad or ld is None:
             return violations(bad), state
         touched = {ld.zone}
-        state = carry_out_landing(state, ld)
+        state = carry_out_landing(_off_patrol(state, order.units), ld)
         rule = "7.1.2" if order.verb == "land" else "8.5.1"
         events.append(
             Event(
@@ -113,11 +114,35 @@ def one_order(
                 {"units": list(ld.units), "to": ld.box or ld.zone},
             )
         )
+    elif order.verb == "patrol":
+        bad, pt = check_patrol(game, state, side, order)
+        if bad or pt is None:
+            return violations(bad), state
+        touched = {pt.zone}
+        state = _off_patrol(state, order.units)
+        state = carry_out_patrol(state, pt)
+        events.append(
+            Event(
+                "patrol",
+                "8.4",
+                f"{', '.join(pt.units)} on patrol in {pt.zone} "
+                "(provisional: not from the rulebook; 15.0 is not in the seed)",
+                {"units": list(pt.units), "zone": pt.zone, "provisional": True},
+            )
+        )
     else:
         return [problem("6.7", f"{order.verb!r} is not an action", order).violation()], state
     state = enforce_7_2(game, state, events)
     touched |= {z for z in (zone_of(game, state, u) for u in order.units if u in state.units) if z}
     return [], after_step(game, state, touched, events)
+
+
+def _off_patrol(state: GameState, units: tuple[str, ...]) -> GameState:
+    """A unit that acts again is no longer on patrol (provisional 15.0)."""
+    patrol = state.data.get("patrol", [])
+    if not any(u in patrol for u in units):
+        return state
+    return state.with_data(patrol=[u for u in patrol if u not in units])
 
 
 def run(

@@ -87,6 +87,19 @@ VOCABULARY = Vocabulary(
             ),
         ),
         Verb(
+            "patrol",
+            (ACTIONS,),
+            (
+                form(
+                    units(),
+                    ARROW,
+                    location(label="ZONE"),
+                    meaning="one action: naval units patrol their sea zone, air units fly to "
+                    "one; a naval force entering it must stop [8.4] (provisional 15.0)",
+                ),
+            ),
+        ),
+        Verb(
             "pass",
             (ACTIONS,),
             (form(meaning="take no (more) actions; unused actions are lost [6.0]"),),
