@@ -48,6 +48,28 @@ def _units(data: Mapping[str, Any], *keys: str) -> list[str]:
     return out
 
 
+class _Places:
+    """Where a location is drawn: a hex of the grid, or a space of a point-to-point map
+    (a hex map's own named points are not locations of play here)."""
+
+    def __init__(self, module: Module) -> None:
+        self.grid = module.map.grid
+        layer = module.map.spaces
+        self.spaces = (
+            {n: sp.at for n, sp in layer.spaces.items()} if layer and self.grid is None else {}
+        )
+
+    def is_valid_id(self, loc: str) -> bool:
+        if self.grid is not None:
+            return self.grid.is_valid_id(loc)
+        return loc in self.spaces
+
+    def centre(self, lay: Any, loc: str) -> Point:
+        if self.grid is not None:
+            return lay.pixel_centre(loc)  # type: ignore[no-any-return]
+        return lay.px(self.spaces[loc])  # type: ignore[no-any-return]
+
+
 def marks(
     module: Module, before: GameState | None, after: GameState, events: Iterable[Event]
 ) -> list[tuple[str, list[str]]]:
@@ -60,7 +82,7 @@ def marks(
                 return st.units[unit].location
         return None
 
-    grid = module.map.grid
+    grid = _Places(module)
     out: list[tuple[str, list[str]]] = []
     for ev in events:
         d = ev.data
@@ -120,7 +142,7 @@ def play_region(
     module: Module, after: GameState, todo: Sequence[tuple[str, list[str]]]
 ) -> list[str]:
     """The hexes the picture must show: every occupied hex and every hex a mark names."""
-    grid = module.map.grid
+    grid = _Places(module)
     hexes = {h for h, ids in after.stacks.items() if ids and grid.is_valid_id(h)}
     for _kind, hs in todo:
         hexes.update(h for h in hs if grid.is_valid_id(h))
@@ -151,12 +173,11 @@ def position_png(
     r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
     w = max(2, round(hw / 16))
     drop = 0.0  # centred: the hex number is above the disc, a place name below it
-    occupied = [
-        h for h in sorted(after.stacks) if after.stacks[h] and module.map.grid.is_valid_id(h)
-    ]
+    places = _Places(module)
+    occupied = [h for h in sorted(after.stacks) if after.stacks[h] and places.is_valid_id(h)]
     keys = stack_keys(occupied)
     for hx in occupied:
-        x, y = lay.pixel_centre(hx)
+        x, y = places.centre(lay, hx)
         y += drop
         first = after.units.get(after.stacks[hx][0])
         fill = side_color.get(first.side if first else "", (128, 128, 128))
@@ -170,7 +191,7 @@ def position_png(
             anchor="mm",
         )
     for kind, hexes in todo:
-        pts = [lay.pixel_centre(h) for h in hexes]
+        pts = [places.centre(lay, h) for h in hexes]
         pts = [(x, y + drop) for x, y in pts]
         if kind == "eliminate":
             (x, y) = pts[0]
@@ -184,7 +205,7 @@ def position_png(
         if hexes[-1] in keys and len(pts) >= 2:
             end = _towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
         _arrow(draw, [*pts[:-1], end], color, w, dashed=kind == "retreat", head=r * 0.9)
-    x0, y0, x1, y1 = _crop_box(lay, play_region(module, after, todo))
+    x0, y0, x1, y1 = _crop_box(lay, places, play_region(module, after, todo))
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
         module, after, keys, _eliminated_units(module, before, events), dpi, region.width
@@ -210,15 +231,15 @@ def _towards(a: Point, b: Point, d: float) -> Point:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-def _crop_box(lay: Any, hexes: Sequence[str]) -> tuple[int, int, int, int]:
+def _crop_box(lay: Any, places: _Places, hexes: Sequence[str]) -> tuple[int, int, int, int]:
     """The map pixels round ``hexes`` with one hex to spare, inside the map; the whole map
     when nothing is on it."""
     ox, oy = lay.map_origin
     mw, mh = lay.map_size
     if not hexes:
         return ox, oy, ox + mw, oy + mh
-    xs = [lay.pixel_centre(h)[0] for h in hexes]
-    ys = [lay.pixel_centre(h)[1] for h in hexes]
+    xs = [places.centre(lay, h)[0] for h in hexes]
+    ys = [places.centre(lay, h)[1] for h in hexes]
     pad = lay.hex_width * 1.5
     return (
         max(ox, math.floor(min(xs) - pad)),
