@@ -19,6 +19,8 @@ def draw(
     """One id drawn at random; returns (id, the pool without it)."""
     if not pool:
         raise ValueError(f"the pool is empty ({purpose})")
+    if len(pool) == 1:
+        return pool[0], []  # one possibility: nothing to roll [2.4]
     i = dice.roll(len(pool), purpose, rule, hidden_from=HIDDEN_FROM_PLAYER if hidden else ())
     rest = list(pool)
     got = rest.pop(i - 1)
