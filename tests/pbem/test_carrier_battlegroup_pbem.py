@@ -6,6 +6,7 @@ passes, and a changed committed pool entry or hidden roll makes it fail, naming 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,15 @@ def test_reveal_then_verify_and_tampering(played: tuple[Table, list[str]]) -> No
     code, res = t.verify(copy)
     assert code == 1 and "hidden roll" in res["message"], res
     shutil.rmtree(copy)
+
+
+def test_bad_orders_are_refused_citing_the_case_and_nothing_is_written(tmp_path: Path) -> None:
+    t = Table(tmp_path, MODULE, SIDES)
+    t.new("mission")
+    t.send("USN", "[setup]", "begin")
+    before = sorted(p.name for p in (t.game / "turns").iterdir())
+    out = t.send("USN", "[outfit]", "escort SO-KIROV.1", "buy 99 fuel", expect=1)
+    assert re.search(r"orders-001-USN\.txt:\d+:\d+: \[2\.2\] SO-KIROV\.1 is a Soviet unit", out), (
+        out
+    )
+    assert sorted(p.name for p in (t.game / "turns").iterdir()) == before
