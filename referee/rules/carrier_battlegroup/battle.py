@@ -52,6 +52,8 @@ class Battle:
     ammo: int
     events: list[Event] = field(default_factory=list)
     carrier_sunk: bool = False
+    crew: dict[str, int] = field(default_factory=dict)  # [21.5] the carrier's special crews
+    pilots: dict[str, int] = field(default_factory=dict)  # Top Gun: its carrier aircraft
 
     def side(self, s: str) -> list[Fighter]:
         return [f for f in self.fighters if f.side == s]
@@ -110,7 +112,7 @@ def _fire_side(
     shots: list[tuple[Fighter, Fighter, list[str]]] = []
     picked: set[str] = set()
     for f in mine:
-        strength = fire.strength_21_5(factors(b, f).get(cat, 0), 0)
+        strength = fire.strength_21_5(factors(b, f).get(cat, 0), _crew_bonus(b, f, cat))
         if strength <= 0 or f.glitch:
             continue  # [21.5] a 0 factor may not fire
         cands = _eligible(f, cat, theirs)
@@ -155,6 +157,16 @@ def _fire_side(
             f.cond = replace(f.cond, sunk=True)  # [21.6] expended after its attack
             f.zone = "expended"
     _apply(b, dice, shots)
+
+
+def _crew_bonus(b: Battle, f: Fighter, cat: str) -> int:
+    """[21.5] the Crew Chart: the carrier's crews add to its fire, Top Gun pilots to its
+    aircraft (docs/interpretations.md, CBG 21.5); never to a 0 factor (strength_21_5)."""
+    if f.carrier:
+        return b.crew.get(cat, 0)
+    if f.side == "USN" and f.category == "air":
+        return b.pilots.get(cat, 0)
+    return 0
 
 
 def _apply(b: Battle, dice: Dice, shots: list[tuple[Fighter, Fighter, list[str]]]) -> None:

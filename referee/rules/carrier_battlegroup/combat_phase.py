@@ -40,6 +40,21 @@ def _fighter(module: Module, state: GameState, pid: str) -> Fighter:
     )
 
 
+def crew_bonuses_21_5(module: Module, state: GameState) -> tuple[dict[str, int], dict[str, int]]:
+    """The Crew Chart's additions of the crews aboard: (to the carrier, to its aircraft)."""
+    table = module.tables["crew"]
+    carrier: dict[str, int] = {}
+    pilots: dict[str, int] = {}
+    for pid in state.data["crews"]:
+        found = table.find(row=module.piece(pid).unit.name, col="AA")
+        if found is None:
+            continue
+        to = pilots if found.row.text == "Top Gun" else carrier
+        for cat in ("AA", "AS", "ASW"):
+            to[cat] = to.get(cat, 0) + int(table.lookup(row=found.row.text, col=cat).value)
+    return carrier, pilots
+
+
 def soviet_here(state: GameState, space: str) -> list[str]:
     return sorted(
         u.id
@@ -181,6 +196,7 @@ def _one_battle(
         if got is not None:
             return got
     b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
+    b.crew, b.pilots = crew_bonuses_21_5(module, state)
     events.append(
         Event(
             "battle",
@@ -396,6 +412,7 @@ def bombard_23_1(module: Module, state: GameState, dice: Dice, events: list[Even
     state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
     fighters = [_fighter(module, state, p) for p in [*state.data["cvbg"]["ships"], *coastal]]
     b = Battle(space, "USN", "USN", fighters, dict(state.data["carrier"]), state.data["ammo"])
+    b.crew, b.pilots = crew_bonuses_21_5(module, state)
     for f in b.fighters:
         f.zone = "Inner"
     battle.fight_20_2(b, module, dice)

@@ -371,8 +371,9 @@ def carry_out_turn(
             )
     # 8 Recovery [15.2]
     state = _recovery_15_2(module, state, ev)
-    # 9 Victory [24.1]
+    # 9 Victory [24.1]; the turn's Alert Level Chart events, netted [6.0], [6.1]
     state = _victory_phase_24_1(module, state, ev)
+    state = _alert_events_6_0(module, state, ev)
     # 10 End of turn [5.0], [24.3]
     return _end_of_turn(module, state, dice, ev)
 
@@ -438,6 +439,33 @@ def _recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameSta
     if aloft:
         ev.append(Event("recovery", "15.2", f"{len(aloft)} aircraft recovered"))
     return state.with_data(air=air, losses=losses)
+
+
+def _alert_events_6_0(module: Module, state: GameState, ev: list[Event]) -> GameState:
+    """[6.0] the Alert Level Chart's events of this turn, netted together [6.1]: each Soviet
+    warship sunk, and the CVBG entering a Soviet naval base."""
+    t = module.tables["alert_events"]
+    changes: list[int] = []
+    sunk = [
+        x for x in state.data["losses"] if x["turn"] == state.turn and x["what"] == "soviet_sunk"
+    ]
+    changes += [int(t.lookup(row="soviet_ship_sunk", col="change").value)] * len(sunk)
+    entered = state.data.get("entered")
+    if entered and PointBoard(module.map).terrain(entered) == "soviet_base":
+        changes.append(int(t.lookup(row="enter_soviet_base", col="change").value))
+    if not changes:
+        return state
+    level = alert.net_alert_6_1(state.data["alert"], changes)
+    if level != state.data["alert"]:
+        ev.append(
+            Event(
+                "alert",
+                "6.0",
+                f"Alert {state.data['alert']} -> {level} (changes {changes})",
+                {"alert": level},
+            )
+        )
+    return state.with_data(alert=level)
 
 
 def _victory_phase_24_1(module: Module, state: GameState, ev: list[Event]) -> GameState:

@@ -416,3 +416,27 @@ def test_25_1_an_sbg_moves_the_higher_of_2d6() -> None:
 def test_pools_draw_is_one_face_per_item() -> None:
     got, rest = pools.draw(["a", "b", "c"], ScriptedDice([2]), "x", "2.4", hidden=True)
     assert got == "b" and rest == ["a", "c"]
+
+
+def test_21_5_crews_add_to_non_zero_factors_only() -> None:
+    from referee.rules.carrier_battlegroup.combat_phase import crew_bonuses_21_5
+
+    st = played(steps=2)
+    st = st.with_data(crews=["US-CREW-TG", "US-CREW-DC.1"])
+    carrier, pilots = crew_bonuses_21_5(module(), st)
+    assert pilots == {"AA": 1, "AS": 1, "ASW": 0} and carrier == {"AA": 0, "AS": 0, "ASW": 0}
+    f14 = _f("US-F14.1", "USN", "air", "F-14", 2, AA=4)
+    b = Battle("X", "USN", "USN", [f14], {}, ammo=3, pilots=pilots)
+    assert battle._crew_bonus(b, f14, "AA") == 1
+    assert battle.fire.strength_21_5(0, battle._crew_bonus(b, f14, "ASW")) == 0
+
+
+def test_6_0_a_sunk_soviet_ship_raises_the_alert_netted() -> None:
+    from referee.rules.carrier_battlegroup.turn import _alert_events_6_0
+
+    st = played(steps=2)
+    st = st.with_data(
+        alert=2, losses=[{"unit": "SO-KARA.1", "what": "soviet_sunk", "turn": st.turn}] * 2
+    )
+    ev: list = []  # type: ignore[type-arg]
+    assert _alert_events_6_0(module(), st, ev).data["alert"] == 4 and ev[0].rule == "6.0"
