@@ -29,7 +29,9 @@ SRC = ROOT / "module_src" / "carrier_battlegroup"
 DEFAULT_OUT = ROOT / "build" / "demo-solitaire"
 GAME_ID = "cbg-demo"
 SCENARIO = "mission"
-SEED_ROOT = hashlib.sha256(b"referee demo: Carrier Battlegroup, game cbg-demo").digest()
+# fixed and public (demo only); this take plays 11 turns with contact rolls and battles
+SEED_ROOT = hashlib.sha256(b"referee demo: Carrier Battlegroup, game cbg-demo, take 1").digest()
+MIN_STEPS = 6  # set-up, outfitting and at least four turns
 MAX_STEPS = 40
 SHOWN_KINDS = ("mission", "incidents", "chit", "contact", "battle", "battle_result", "game_over")
 
@@ -132,6 +134,9 @@ def demo(out: Path, *, play_aids_too: bool = True) -> Path:
     missing = {"incidents", "contact", "battle", "game_over"} - seen
     if missing:
         raise DemoFailed(f"the demo game showed no {', '.join(sorted(missing))}")
+    steps = len([p for p in (game / "turns").iterdir() if p.is_dir()])
+    if steps < MIN_STEPS:
+        raise DemoFailed(f"the demo game lasted {steps} steps; it should show several turns")
     run("Anyone can check the game before the reveal", ["verify", shown(game)])
     run("The referee reveals the hidden pools and rolls", ["reveal", shown(game)])
     run("Anyone can now check every draw", ["verify", shown(game)])
