@@ -48,28 +48,6 @@ def _units(data: Mapping[str, Any], *keys: str) -> list[str]:
     return out
 
 
-class _Places:
-    """Where a location is drawn: a hex of the grid, or a space of a point-to-point map
-    (a hex map's own named points are not locations of play here)."""
-
-    def __init__(self, module: Module) -> None:
-        self.grid = module.map.grid
-        layer = module.map.spaces
-        self.spaces = (
-            {n: sp.at for n, sp in layer.spaces.items()} if layer and self.grid is None else {}
-        )
-
-    def is_valid_id(self, loc: str) -> bool:
-        if self.grid is not None:
-            return self.grid.is_valid_id(loc)
-        return loc in self.spaces
-
-    def centre(self, lay: Any, loc: str) -> Point:
-        if self.grid is not None:
-            return lay.pixel_centre(loc)  # type: ignore[no-any-return]
-        return lay.px(self.spaces[loc])  # type: ignore[no-any-return]
-
-
 def marks(
     module: Module, before: GameState | None, after: GameState, events: Iterable[Event]
 ) -> list[tuple[str, list[str]]]:
@@ -82,7 +60,6 @@ def marks(
                 return st.units[unit].location
         return None
 
-    grid = _Places(module)
     out: list[tuple[str, list[str]]] = []
     for ev in events:
         d = ev.data
@@ -94,7 +71,7 @@ def marks(
             path = start + _hexes(d.get("to"))
         if ev.kind in ("move", "advance", "retreat", "displace", "place") and len(path) >= 2:
             kind = "retreat" if ev.kind in ("retreat", "displace") else "move"
-            out.append((kind, [h for h in path if grid.is_valid_id(h)]))
+            out.append((kind, [h for h in path if is_place(module, h)]))
         elif ev.kind == "attack":
             src = [where(u) for u in _units(d, "unit", "units", "attackers")]
             tgt = [where(u) for u in _units(d, "target", "targets")] + [
@@ -102,16 +79,26 @@ def marks(
             ]
             tgt += _hexes(d.get("hex"))
             for s in sorted({h for h in src if h}):
-                for t in sorted({h for h in tgt if h and grid.is_valid_id(h)}):
+                for t in sorted({h for h in tgt if h and is_place(module, h)}):
                     if s != t:
                         out.append(("attack", [s, t]))
         elif ev.kind == "eliminate":
             for u in _units(d, "unit", "units"):
                 hx = before.units[u].location if before and u in before.units else None
                 hx = hx or _first(_hexes(d.get("hex")))
-                if hx and grid.is_valid_id(hx):
+                if hx and is_place(module, hx):
                     out.append(("eliminate", [hx]))
     return out
+
+
+def is_place(module: Module, name: str) -> bool:
+    """A hex of the grid, or a zone or space of an area or point-to-point map."""
+    m = module.map
+    if m.grid is not None and m.grid.is_valid_id(name):
+        return True
+    return (m.zones is not None and name in m.zones.zones) or (
+        m.spaces is not None and name in m.spaces.spaces
+    )
 
 
 def _first(xs: list[str]) -> str | None:
@@ -142,10 +129,9 @@ def play_region(
     module: Module, after: GameState, todo: Sequence[tuple[str, list[str]]]
 ) -> list[str]:
     """The hexes the picture must show: every occupied hex and every hex a mark names."""
-    grid = _Places(module)
-    hexes = {h for h, ids in after.stacks.items() if ids and grid.is_valid_id(h)}
+    hexes = {h for h, ids in after.stacks.items() if ids and is_place(module, h)}
     for _kind, hs in todo:
-        hexes.update(h for h in hs if grid.is_valid_id(h))
+        hexes.update(h for h in hs if is_place(module, h))
     return sorted(hexes)
 
 
@@ -161,6 +147,7 @@ def position_png(
     from PIL import Image, ImageDraw
 
     from referee.render.board import board_layout, render_board
+    from referee.render.board_layers import anchor
     from referee.render.colors import parse_color
     from referee.render.counters import png_bytes
 
@@ -169,15 +156,14 @@ def position_png(
     lay = board_layout(module, dpi)
     board = render_board(module, dpi)
     draw = ImageDraw.Draw(board)
-    hw = lay.hex_width
+    hw = lay.hex_width if module.map.grid is not None else dpi * 0.4
     r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
     w = max(2, round(hw / 16))
     drop = 0.0  # centred: the hex number is above the disc, a place name below it
-    places = _Places(module)
-    occupied = [h for h in sorted(after.stacks) if after.stacks[h] and places.is_valid_id(h)]
+    occupied = [h for h in sorted(after.stacks) if after.stacks[h] and is_place(module, h)]
     keys = stack_keys(occupied)
     for hx in occupied:
-        x, y = places.centre(lay, hx)
+        x, y = anchor(module, lay, hx)
         y += drop
         first = after.units.get(after.stacks[hx][0])
         fill = side_color.get(first.side if first else "", (128, 128, 128))
@@ -191,7 +177,7 @@ def position_png(
             anchor="mm",
         )
     for kind, hexes in todo:
-        pts = [places.centre(lay, h) for h in hexes]
+        pts = [anchor(module, lay, h) for h in hexes]
         pts = [(x, y + drop) for x, y in pts]
         if kind == "eliminate":
             (x, y) = pts[0]
@@ -205,7 +191,8 @@ def position_png(
         if hexes[-1] in keys and len(pts) >= 2:
             end = _towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
         _arrow(draw, [*pts[:-1], end], color, w, dashed=kind == "retreat", head=r * 0.9)
-    x0, y0, x1, y1 = _crop_box(lay, places, play_region(module, after, todo))
+    region_of_play = play_region(module, after, todo) if module.map.grid is not None else []
+    x0, y0, x1, y1 = _crop_box(lay, region_of_play)
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
         module, after, keys, _eliminated_units(module, before, events), dpi, region.width
@@ -231,15 +218,15 @@ def _towards(a: Point, b: Point, d: float) -> Point:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-def _crop_box(lay: Any, places: _Places, hexes: Sequence[str]) -> tuple[int, int, int, int]:
+def _crop_box(lay: Any, hexes: Sequence[str]) -> tuple[int, int, int, int]:
     """The map pixels round ``hexes`` with one hex to spare, inside the map; the whole map
     when nothing is on it."""
     ox, oy = lay.map_origin
     mw, mh = lay.map_size
     if not hexes:
         return ox, oy, ox + mw, oy + mh
-    xs = [places.centre(lay, h)[0] for h in hexes]
-    ys = [places.centre(lay, h)[1] for h in hexes]
+    xs = [lay.pixel_centre(h)[0] for h in hexes]
+    ys = [lay.pixel_centre(h)[1] for h in hexes]
     pad = lay.hex_width * 1.5
     return (
         max(ox, math.floor(min(xs) - pad)),
