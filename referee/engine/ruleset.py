@@ -199,6 +199,15 @@ class RulesetExtras(Protocol):
     def scripted_orders(self, module: Module, state: GameState) -> str | None: ...
 
 
+def warnings_of(
+    ruleset: Any, module: Module, state: GameState, orders: OrdersDoc
+) -> list[Violation]:
+    """What legal orders make certain before any die, as warnings (``validate`` and
+    ``adjudicate --dry-run``); a ruleset without a ``warnings`` method foresees nothing."""
+    own = getattr(ruleset, "warnings", None)
+    return list(own(module, state, orders)) if own is not None else []
+
+
 def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
     """Parse an orders file (text or JSON) in ``ruleset``'s words: its own ``parse_orders``
     if it has one, else the core language with its ``vocabulary``. Raises

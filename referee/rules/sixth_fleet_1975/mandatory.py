@@ -202,6 +202,7 @@ def check_obligations_8_21(
         for u in must_retreat_8_24(game, state, side, h):
             must.add(u)
             opts = retreat_options_8_71(game, state, u)
+            probs.append(_retreat_warning(h, u, opts))
             if u not in retreats and len(opts) > 1:
                 probs.append(
                     Problem(
@@ -244,6 +245,30 @@ def check_obligations_8_21(
                 ).at(o)
             )
     return probs
+
+
+def _retreat_warning(hex_id: str, unit: str, opts: list[str]) -> Problem:
+    """What ``validate`` foresees for a unit that must retreat: the retreat [8.24], or its
+    elimination when no hex may take it [8.72] (the general obligation cited second)."""
+    if not opts:
+        return Problem(
+            "8.72",
+            f"{unit} in {hex_id} must retreat [8.24] but has no hex to retreat into: "
+            "it will be eliminated",
+            "will-be-eliminated",
+            None,
+            unit,
+            severity="warning",
+        )
+    return Problem(
+        "8.24",
+        f"{unit} in {hex_id} has no attack at 0 or better and will retreat "
+        f"(into {' or '.join(opts)})",
+        "will-retreat",
+        None,
+        unit,
+        severity="warning",
+    )
 
 
 def retreats_owed_8_24(
