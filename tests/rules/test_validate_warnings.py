@@ -93,3 +93,22 @@ def test_wrong_section_is_placed_at_its_header(tmp_path: Path) -> None:
     data = json.loads(_validate(st, orders, "--json").stdout)
     wrong = [v for v in data["violations"] if "expected a [movement] section" in v["message"]]
     assert wrong and (wrong[0]["line"], wrong[0]["col"]) == (5, 1)
+
+
+def test_a_stack_over_the_limit_is_a_warning(tmp_path: Path) -> None:
+    case = {
+        "turn": 2,
+        "phase": "movement",
+        "side": "Soviet",
+        "units": [
+            ["SO-DD-1", "1620"],
+            ["SO-DD-2", "1620"],
+            ["SO-CG-1", "1620"],
+            ["SO-DE-1", "1621"],
+        ],
+    }
+    st, orders = _files(tmp_path, case, "movement", "move SO-DE-1 1620")
+    data = json.loads(_validate(st, orders, "--json").stdout)
+    assert data["ok"], data
+    over = [w for w in data["warnings"] if w["rule"] == "7.0"]
+    assert over and "over-stacked" in over[0]["message"], data["warnings"]
