@@ -19,6 +19,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3, read_table_14_3
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
 from referee.rules.sixth_fleet_1975.orders_file import (
@@ -88,7 +89,14 @@ class SixthFleet1975:
             active_side=sc.setup_order[0],
             units=units,
             stacks={},
-            data={"losses": [], "destroyed_defended": [], "entered": True},
+            data={
+                "losses": [],
+                "destroyed_defended": [],
+                "entered": True,
+                # rulings made after games began to be played: recorded so that an older
+                # archive (no key) keeps replaying with the reading it was played under
+                "flags": dict(NEW_GAME_FLAGS),
+            },
             options=tuple(sorted(set(options))),
         )
         assigned: dict[str, str] = {}
