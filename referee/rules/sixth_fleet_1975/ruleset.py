@@ -124,6 +124,22 @@ class SixthFleet1975:
             state = prepare_14_3(game, state, table)
         return state
 
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The start an older version of this ruleset made for the same game: without the
+        flags of later rulings (:data:`NEW_GAME_FLAGS`), i.e. under the older readings [8.5].
+        ``verify`` accepts it as the start of an archive begun before the ruling."""
+        flags = dict(state.data.get("flags") or {})
+        if not any(k in flags for k in NEW_GAME_FLAGS):
+            return ()
+        for k in NEW_GAME_FLAGS:
+            flags.pop(k, None)
+        data = dict(state.data)
+        if flags:
+            data["flags"] = flags
+        else:
+            data.pop("flags", None)
+        return (state.evolve(data=data),)
+
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         if state.pending:
