@@ -6,7 +6,8 @@ enter it at once (``advance UNIT ... -> HEX`` in the Combat Phase's orders) [8.5
 they may not attack again this phase [8.5]. After an 8.24 retreat leaves a hex empty, the
 non-phasing player may advance into it "if he wishes" [8.5]: by his standing orders
 (``advance ... when-vacated``) or, when none covers the hex, by answering a pending decision
-(flag ``ask_advance_after_824``; older games: standing orders only). Whether a unit may enter the hex is :func:`advance_problem_8_5`, asked by the validator
+(flag ``ask_advance_after_824``; older games: standing orders only). Whether a unit may
+enter the hex is :func:`advance_problem_8_5`, asked by the validator
 on the position the orders are written against and by the referee after the dice.
 """
 
