@@ -40,7 +40,7 @@ from referee.vassal.palette import (
     unit_piece,
     unit_prototype,
 )
-from referee.vassal.pieces import Piece
+from referee.vassal.pieces import Piece, expand_prototypes
 from referee.vassal.tracker import TrackerPlan, plan_tracker
 from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone
 
@@ -179,6 +179,13 @@ class ModulePlan:
     eliminated: HoldingLayout | None = None  # one dead-pile box per side
     marker_layers: tuple[MarkerLayer, ...] = ()
     tracker: TrackerPlan | None = None
+    shown_markers: tuple[tuple[str, str], ...] = ()  # (marker id, counter Layer name)
+    prototype_pieces: Mapping[str, Piece] = field(default_factory=dict)
+
+    def expanded(self, slot: SlotDef) -> Piece:
+        """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
+        (what a save must hold for a layer of a prototype to keep its state)."""
+        return expand_prototypes(slot.piece, self.prototype_pieces)
     eliminated_map_name: str = ELIMINATED_MAP
     eliminated_image: str = ELIMINATED_IMAGE
     about_image: str = ABOUT_IMAGE
@@ -301,10 +308,9 @@ def plan_module(
     for unit in module.units:
         info = module.unit_types.get(unit.type, {})
         types.setdefault(unit.type, info.get("name", "") or unit.type)
-    prototypes = [
-        (UNIT_PROTOTYPE, slot_text(unit_prototype(ATTACKED_OVERLAY, MOVED_IMAGE, counter_px)))
-    ]
-    prototypes += [(prototype_name(t), slot_text(type_prototype(t, n))) for t, n in types.items()]
+    proto_pieces = {UNIT_PROTOTYPE: unit_prototype(ATTACKED_OVERLAY, MOVED_IMAGE, counter_px)}
+    proto_pieces.update((prototype_name(t), type_prototype(t, n)) for t, n in types.items())
+    prototypes = [(name, slot_text(piece)) for name, piece in proto_pieces.items()]
 
     carriers = [(pid, piece_name(pid, p.unit)) for pid, p in pieces.items() if is_carrier(p.unit)]
     holding = holding_layout(carriers, counter_px) if carriers else None
@@ -348,6 +354,8 @@ def plan_module(
         eliminated=eliminated,
         marker_layers=marker_layers,
         tracker=plan_tracker(module, shown),
+        shown_markers=tuple(shown.items()),
+        prototype_pieces=proto_pieces,
     )
 
 

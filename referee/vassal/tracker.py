@@ -97,7 +97,8 @@ class TrackerPlan:
                 role = "first"
             elif side in _sides(scenario):
                 role = "second"
-        candidates = [i for i, s in enumerate(self.steps) if s.id == phase]
+        wanted = phase.replace("-", "")  # "set-up" and "setup" are one step
+        candidates = [i for i, s in enumerate(self.steps) if s.id.replace("-", "") == wanted]
         for i in candidates:
             if self.steps[i].player in ("", role):
                 return i
