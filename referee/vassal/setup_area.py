@@ -426,7 +426,7 @@ def setup_map_element(area: SetupArea) -> etree._Element:
             useHighlight="false",
             useParentGrid="false",
         )
+    # map_helpers already adds the one SelectionHighlighters and HighlightLastMoved VASSAL
+    # allows per map; a second of either makes VASSAL warn on load.
     map_helpers(map_el, zoom_levels="0.5,0.75,1.0", zoom_start="3")
-    el(map_el, m + "map.SelectionHighlighters")
-    el(map_el, m + "map.HighlightLastMoved", color="255,0,0", enabled="true", thickness="2")
     return map_el

@@ -9,6 +9,7 @@ it, so what a player is shown as legal is exactly what the validator accepts.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.engine.core import GameState
@@ -58,6 +59,15 @@ def start_hex(game: Game, state: GameState, unit: str) -> str | None:
         cv = state.units.get(u.box.split(":", 1)[1])
         return cv.location if cv is not None else None
     return None
+
+
+def path_after_start(start: str | None, path: Sequence[str]) -> tuple[str, ...]:
+    """The hexes a move enters, for its report line: a path written from the unit's own hex
+    ("move X 1602 1603 1604" from 1602) does not list that hex twice ("1602 -> 1603 1604")."""
+    hexes = tuple(path)
+    if len(hexes) > 1 and start is not None and hexes[0] == start:
+        return hexes[1:]
+    return hexes
 
 
 def entry_cost_5_12(game: Game, state: GameState, unit: str, hex_id: str) -> int | None:

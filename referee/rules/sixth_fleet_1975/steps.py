@@ -29,7 +29,12 @@ from referee.rules.sixth_fleet_1975.mandatory import (
     obligated_hexes_8_21,
 )
 from referee.rules.sixth_fleet_1975.middle_east import only_with_14_3
-from referee.rules.sixth_fleet_1975.movement import check_path_5_0, entry_cost_5_12, start_hex
+from referee.rules.sixth_fleet_1975.movement import (
+    check_path_5_0,
+    entry_cost_5_12,
+    path_after_start,
+    start_hex,
+)
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_12_2
 from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
@@ -381,7 +386,7 @@ def simulate_movement(game: Game, state: GameState, side: str, orders: tuple[Ord
                 Event(
                     "move",
                     "5.0",
-                    f"{u} {frm} -> {' '.join(o.hexes)}",
+                    f"{u} {frm} -> {' '.join(path_after_start(frm, o.hexes))}",
                     {"unit": u, "from": frm, "path": list(o.hexes)},
                 )
             )
