@@ -19,9 +19,9 @@ from referee.render.fonts import pil_font
 
 __all__ = [
     "HOLDING_CAPACITY",
-    "about_png",
     "HoldingBox",
     "HoldingLayout",
+    "about_png",
     "attacked_overlay_png",
     "holding_board_png",
     "holding_layout",

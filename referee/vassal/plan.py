@@ -186,6 +186,7 @@ class ModulePlan:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
         (what a save must hold for a layer of a prototype to keep its state)."""
         return expand_prototypes(slot.piece, self.prototype_pieces)
+
     eliminated_map_name: str = ELIMINATED_MAP
     eliminated_image: str = ELIMINATED_IMAGE
     about_image: str = ABOUT_IMAGE

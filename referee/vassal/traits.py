@@ -28,8 +28,8 @@ from referee.vassal.sequence import encode_sequence
 __all__ = [
     "CLONE_KEY",
     "DELETE_KEY",
-    "ELIMINATE_KEY",
     "ELIMINATED_MAP",
+    "ELIMINATE_KEY",
     "MOVED_KEY",
     "clone_trait",
     "delete_trait",

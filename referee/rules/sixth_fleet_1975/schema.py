@@ -46,8 +46,9 @@ SEQUENCE = (
 # the phase record's ``attacked`` list), and an inverted air unit returning to base [9.22]
 MARKERS = (
     MarkerDecl("attacked", "Attacked", "7.44", "attacked this Combat Phase", "combat.attacked"),
-    MarkerDecl("returning", "Returning", "9.22", "returning to base", categories=("air",),
-               phasing=True),
+    MarkerDecl(
+        "returning", "Returning", "9.22", "returning to base", categories=("air",), phasing=True
+    ),
 )
 
 SCHEMA = RulesetSchema(
