@@ -1,12 +1,15 @@
 """``buildFile.xml`` and ``moduledata``: the component tree of the module, built with lxml.
 
 The tree follows vassal-format.md §3.4 with full class names, in the order VASSAL's editor
-writes a new module: the command encoder, documentation, the player roster (one entry per
-side), global options, the chatter, the Main Map (one Board carrying the board image, a
-HexGrid and a HexGridNumbering from :mod:`referee.vassal.grid`, plus the helper components a
-usable map needs, §3.3), the Holding Boxes map (one Zone per carrier [9.62B]), prototypes,
-the counter palette, a 1d6 DiceButton, one TurnTracker per scenario (Game-Turn and its
-day/night state), the chart window and any predefined set-ups.
+writes a new module: the command encoder, documentation (About screen and rules summary,
+:mod:`referee.vassal.tools`), the player roster (one entry per side), global options, the
+chatter, the Main Map (one Board carrying the board image, a HexGrid and a HexGridNumbering
+from :mod:`referee.vassal.grid`, plus the helper components a usable map needs, §3.3, moved
+markers, hide-pieces, the line-of-sight thread and the configured stack viewer), the Holding
+Boxes map (one Zone per carrier [9.62B]), the Eliminated map (one dead pile per side),
+prototypes, the counter palette, a 1d6 DiceButton, the Notes window, the Inventory, the one
+TurnTracker (:mod:`referee.vassal.tracker`) with its clearing commands, the chart window and
+any predefined set-ups.
 
 Output is deterministic: attributes are written in sorted order (as VASSAL writes them),
 elements in plan order, indentation is four spaces and PieceSlot texts keep literal TABs.

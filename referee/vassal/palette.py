@@ -12,7 +12,12 @@ that a saved game alone says everything the referee needs:
   has one, else a generic overlay), toggled with Ctrl+R;
 * through the ``Unit`` prototype, a Layer "Attacked" that marks a unit attacked this Combat
   Phase, because units in a stack must be attacked from the top down [7.44] (Ctrl+T);
-* through a prototype per unit type (§5.7), the type's long name (``TypeName``).
+* through a prototype per unit type (§5.7), the type's long name (``TypeName``);
+* through the ``Unit`` prototype, the play traits of :mod:`referee.vassal.traits`: Report
+  Action, Delete, Send To the side's dead pile (Eliminate, Ctrl+E) and the moved marker;
+  markers have Report Action, Delete and Clone; a Layer for each further marker the
+  ruleset declares (``RulesetSchema.markers``), with a Report Action above a unit's own
+  layers.
 
 Marker pieces (``Destroyed`` for a Defended hex whose intrinsic DEF was destroyed [10.44],
 ``Attacked`` for a Defended hex attacked this phase) come from a separate palette list.

@@ -14,9 +14,9 @@ good.
 
 When a step ends, the markers it ends are cleared: a ``TurnGlobalHotkey`` fires on the step
 after it and a module ``GlobalKeyCommand`` sends the marker layer's own key to every counter
-whose layer is on (of the phasing side, for a step of one player): "Attacked" at the end of
-each Combat Phase [7.44], "Returning" at the end of its side's Movement Phase, when air units
-have landed [9.22].
+whose layer is on (only the phasing side's, for a marker declared ``phasing``): "Attacked"
+at the end of each Combat Phase [7.44], "Returning" at the end of its side's Movement Phase,
+when air units have landed [9.22].
 
 The tracker's saved state (``TURNTurnTracker0<TAB>state``) is written by
 :func:`tracker_state` in the format of VASSAL 3.7's ``TurnTracker.getState``.
