@@ -7,8 +7,8 @@ layers, e.g. ``SO-SG-1 Charlie (attacked)``). Asserted here: no problem at all; 
 Notes, Inventory, turn tracker (Game-Turn and Phase levels, hotkeys), clearing commands,
 line-of-sight thread, hide-pieces button, Eliminated map and every chart; Delete, Send To,
 Report Action and moved marker on every unit and Delete and Clone on every marker; and a
-``position.vsav`` written by the referee shows the markers the state lists (its tracker
-command is decoded by VASSAL: an undecodable command would be a problem).
+``position.vsav`` written by the referee shows the markers the state lists, and VASSAL,
+writing its live state back out, holds the tracker exactly where the save put it.
 
 Marked ``vassal`` (about 10 s a module); skipped with the reason where Java or the checker
 is missing.
@@ -19,12 +19,16 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from referee.vassal.commands import AddPiece, SetTurn, iter_leaves
+from referee.vassal.pieces import Embellishment, decode_piece, marker_properties
 from referee.vassal.placement import table_for
 from referee.vassal.position import position_vsav_bytes
+from referee.vassal.savefile import SaveGame, read_save_bytes
 from referee.vassal.setups import build_module_with_setups
 from tests.vassal.test_play_features import KINDS, _mini_state, _module
 
@@ -111,3 +115,50 @@ def test_real_vassal_lists_the_play_features(name: str, tmp_path: Path) -> None:
         assert names["SO-SG-1"].endswith("(attacked)")  # the phase record's attacked [7.44]
         assert names["US-F4.1"].endswith("(returning)")  # the status flag [9.22]
         assert not names["SO-DD-1"].endswith(")") and not names["US-DD-1"].endswith(")")
+
+
+@pytest.mark.skipif(_reason() is not None, reason=str(_reason()))
+def test_vassal_holds_the_tracker_and_markers_of_a_referee_save(tmp_path: Path) -> None:
+    """VASSAL loads a ``position.vsav`` and writes its own state back out (vcheck's
+    ``--write-vlog``: the log starts with ``GameState.getRestoreCommand`` of the live game):
+    its turn tracker stands where the referee put it and the markers are on.
+
+    The harness names the piece to move by its VASSAL name, one word, so one unit of the
+    test module is given an empty name (its piece name is then its id)."""
+    module = _module("mini")
+    module = replace(
+        module, units=tuple(replace(u, name="") if u.id == "US-DD-1" else u for u in module.units)
+    )
+    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    save, vlog = tmp_path / "position.vsav", tmp_path / "out.vlog"
+    state = _mini_state()
+    save.write_bytes(position_vsav_bytes(table_for(module), state))
+    env = dict(os.environ, VCHECK_OUT=str(tmp_path / "vcheck.txt"))
+    env["VCHECK_ARGS"] = f"--no-slots --no-setups --write-vlog {save} US-DD-1 0303 {vlog}"
+    env.pop("VCHECK_ALLOW", None)
+    run = subprocess.run(
+        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600,
+        check=False,
+    )  # fmt: skip
+    if run.returncode == 2 and "missing" in run.stderr:
+        pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
+    assert run.returncode == 0, run.stderr
+    ours = read_save_bytes(save.read_bytes())
+    theirs = read_save_bytes(vlog.read_bytes())
+
+    def turns(s: SaveGame) -> list[str]:
+        return [c.state for c, _ in iter_leaves(s.commands) if isinstance(c, SetTurn)]
+
+    assert len(turns(ours)) == 1 and turns(theirs) == turns(ours)
+    layers = {}
+    for command, _ in iter_leaves(theirs.commands):
+        if isinstance(command, AddPiece) and command.type != "stack":
+            piece = decode_piece(command.type, command.state)
+            active = {t.layer_name for t in piece.find(Embellishment) if t.active}
+            layers[marker_properties(piece)["UnitId"]] = active
+    assert layers == {
+        "SO-SG-1": {"Attacked"},
+        "SO-DD-1": set(),
+        "US-F4.1": {"Returning"},
+        "US-DD-1": set(),
+    }
