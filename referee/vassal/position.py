@@ -178,6 +178,31 @@ def _destroyed_markers(table: Table, state: GameState) -> list[tuple[Piece, str,
     return out
 
 
+def _location_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
+    """A marker counter for each location a declared marker's ``data`` list names instead
+    of a unit (``hex:2025``, a vacant Defended hex attacked this phase [7.44][10.4]), when
+    the palette has a marker of that name."""
+    schema = ruleset_schema(table.module.ruleset)
+    slots = {s.key: s for s in table.plan.marker_slots}
+    grid = table.module.map.grid
+    out = []
+    for decl in schema.markers if schema is not None else ():
+        slot = slots.get(f"marker:{decl.name}")
+        if slot is None or not decl.data:
+            continue
+        places = set()
+        for entry in _data_list(state.data, decl.data):
+            if entry in state.units:
+                continue
+            where = entry.split(":", 1)[1] if entry.startswith("hex:") else entry
+            if grid is not None and grid.is_valid_id(where):
+                places.add(where)
+        for where in sorted(places):
+            map_id, x, y = table.location_point(where)
+            out.append((slot.piece, map_id, x, y))
+    return out
+
+
 def position_vsav_bytes(table: Table, state: GameState) -> bytes:
     """The ``.vsav`` of ``state`` for the module laid out by ``table`` (deterministic)."""
     where = f"Game {state.game_id}, {state.scenario}, Game-Turn {state.turn}, {state.phase}"
@@ -188,7 +213,7 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         position_placements(table, state),
         notes=f"Position after adjudication. {where}.",
         description=f"referee position: {where}",
-        extra=_destroyed_markers(table, state),
+        extra=_destroyed_markers(table, state) + _location_markers(table, state),
         turn=_turn(table, state),
     )
 

@@ -308,6 +308,25 @@ def test_position_save_carries_the_tracker_and_the_markers() -> None:
     assert decode_string_array(phase[3])[0] == "false"  # set-up: shown once, then skipped
 
 
+def test_an_attacked_vacant_defended_hex_gets_the_attacked_marker() -> None:
+    """``hex:NNNN`` in the phase record's attacked list [7.44][10.4]: the Attacked marker
+    counter stands in that hex (a location, not a unit)."""
+    module = _module("mini")
+    table = table_for(module)
+    hex_id = next(h for h in sorted(module.map.hexes) if h not in ("0203", "0204"))
+    state = _mini_state().with_data(combat={"attacked": ["SO-SG-1", f"hex:{hex_id}"]})
+    save = read_save_bytes(position_vsav_bytes(table, state))
+    markers = []
+    for command, _ in iter_leaves(save.commands):
+        if isinstance(command, AddPiece) and command.type != "stack":
+            piece = decode_piece(command.type, command.state)
+            if marker_properties(piece).get("Marker") == "Attacked":
+                basic = piece.basic_piece
+                assert basic is not None
+                markers.append(basic.position)
+    assert markers == [table.location_point(hex_id)[1:]]
+
+
 def test_a_ruleset_marker_becomes_a_layer_and_shows_in_the_save(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
