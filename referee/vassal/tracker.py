@@ -157,7 +157,8 @@ def plan_tracker(module: Module, layers: Mapping[str, str]) -> TrackerPlan:
     schema = ruleset_schema(module.ruleset)
     steps = tuple(schema.sequence) if schema is not None else ()
     players = _players(module)
-    phasing = {m.id for m in schema.markers if m.phasing} if schema is not None else set()
+    markers = {m.id: m for m in schema.markers} if schema is not None else {}
+    phasing = {m.id for m in markers.values() if m.phasing}
     phases = tuple(_step_name(module, s, players) for s in steps)
     clears: list[ClearDef] = []
     for i, step in enumerate(steps):
@@ -180,7 +181,7 @@ def plan_tracker(module: Module, layers: Mapping[str, str]) -> TrackerPlan:
                     layer=layer,
                     side=side,
                     hotkey=f"{F1 + len(clears)},{CTRL_SHIFT}",
-                    rule=step.rule,
+                    rule=markers[marker].rule if marker in markers else step.rule,
                 )
             )
     return TrackerPlan(tuple(turns), ranges, phases, steps, players, tuple(clears[:12]))
