@@ -63,3 +63,14 @@ def test_the_referee_walks_the_declared_sequence() -> None:
         ("combat", "second"),
         ("movement", "second"),
     ]
+
+
+def test_the_2019_schema_declares_the_2019_sequence() -> None:
+    """DG Sixth Fleet (2019) [5.0]: the schema's steps are the phases its referee walks."""
+    from referee.rules.sixth_fleet_2019.sequence import PHASES
+
+    schema = ruleset_schema("sixth_fleet_2019")
+    assert schema is not None
+    assert [(s.id, s.name, s.rule) for s in schema.sequence] == [
+        (p.id, p.title, p.rule) for p in PHASES
+    ]
