@@ -1,0 +1,407 @@
+"""``import-vmod``: a module source from an existing VASSAL module (issue 19 §3).
+
+Pure: :func:`import_module` turns a module already read safely (:func:`referee.vassal.vmod.
+read_vmod`, which goes through ``safezip`` and ``xmlsafe``) into the files of a module source
+(name -> bytes) and a report of everything the source cannot express. The command
+(:mod:`referee.commands.import_vmod`) writes them; nothing here touches the disk.
+
+What is carried over (docs/vassal.md, "import-vmod"):
+
+* every map, its boards with their images copied to ``boards/`` and their grids with every
+  setting exactly as VASSAL had them (element kind and attributes, zones and numbering nested),
+  so hex ids are the module's own;
+* every PieceSlot as one roster row: name, the palette path it sits in, its image (copied to
+  ``images/``) and one column per Marker property, with the Markers of prototypes that hold
+  nothing but properties folded in (``Decorator.getProperty``: the outermost definition wins);
+* every predefined set-up whose save is in the archive as a scenario: each piece's map,
+  location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point.
+
+Everything else (other traits, prototypes with behaviour, layer images, module components
+such as dice buttons or charts, missing images, set-ups without a file) is a report item.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from referee.vassal.errors import VassalFormatError
+from referee.vassal.locations import ModuleLocations, module_locations
+from referee.vassal.movelist import read_log
+from referee.vassal.pieces import BasicPiece, Marker, Piece, UsePrototype
+from referee.vassal.safezip import check_entry_name
+from referee.vassal.savefile import read_save_bytes
+from referee.vassal.vmod import PieceDefinition, VmodContents
+
+__all__ = ["Imported", "ReportItem", "import_module", "toml_value"]
+
+MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
+BOARD = "VASSAL.build.module.map.boardPicker.Board"
+SETUP = "VASSAL.build.module.PredefinedSetup"
+PIECE_WINDOW = "VASSAL.build.module.PieceWindow"
+CARRIED = (*MAP_TAGS, PIECE_WINDOW, SETUP, "VASSAL.build.module.PrototypesContainer")
+_GRID_TAGS = (
+    "HexGrid",
+    "SquareGrid",
+    "RegionGrid",
+    "ZonedGrid",
+)
+FIXED_COLUMNS = ("id", "name", "palette", "image", "prototypes")
+REPORT_TXT = "import-report.txt"
+REPORT_JSON = "import-report.json"
+
+
+@dataclass(frozen=True, slots=True)
+class ReportItem:
+    """One thing of the module the source does not carry: where it is and what it is."""
+
+    where: str
+    what: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"where": self.where, "what": self.what}
+
+
+@dataclass
+class Imported:
+    """The files of the new module source and the report of what was not carried over."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    report: list[ReportItem] = field(default_factory=list)
+    units: int = 0
+    maps: int = 0
+    scenarios: int = 0
+
+    def note(self, where: str, what: str) -> None:
+        self.report.append(ReportItem(where, what))
+
+
+def toml_value(value: object) -> str:
+    """A TOML value: strings as basic strings (JSON escapes are valid TOML), integers,
+    booleans, lists and inline tables (dict)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=True)
+    if isinstance(value, Mapping):
+        inner = ", ".join(f"{_key(k)} = {toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML for {type(value).__name__}")
+
+
+def _key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=True)
+
+
+def _short(tag: str) -> str:
+    return tag.rsplit(".", 1)[-1]
+
+
+def _element_table(el: etree._Element) -> dict[str, object]:
+    """A grid element as VASSAL had it: ``kind``, every attribute (as text) and ``children``."""
+    table: dict[str, object] = {"kind": _short(el.tag)}
+    table.update({str(k): str(v) for k, v in sorted(el.attrib.items())})
+    kids = [_element_table(c) for c in el if isinstance(c.tag, str)]
+    if kids:
+        table["children"] = kids
+    return table
+
+
+def slug(text: str) -> str:
+    """A file- and id-safe form of a name (lower case, ``-`` between words)."""
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s or "x"
+
+
+def _safe_image(name: str, where: str) -> str:
+    """``images/NAME`` inside the archive; a name that climbs out or is absolute is refused."""
+    why = check_entry_name(name) or check_entry_name("images/" + name)
+    if why is not None:
+        raise VassalFormatError(where, f"image name refused: {why}")
+    return name
+
+
+def _copy_image(out: Imported, vmod: VmodContents, name: str, folder: str, where: str) -> str:
+    """Copy ``images/name`` to ``folder/name`` of the source; ``""`` (and a report item)
+    when the archive lacks it."""
+    _safe_image(name, where)
+    data = vmod.entries.get("images/" + name)
+    if data is None:
+        out.note(where, f"image {name!r} is not in the archive (not carried over)")
+        return ""
+    out.files[f"{folder}/{name}"] = data
+    return f"{folder}/{name}"
+
+
+def _palette_paths(root: etree._Element) -> dict[int, str]:
+    """Each PieceSlot element (by id) -> the palette path above it (``Pieces/Territory``)."""
+    paths: dict[int, str] = {}
+    for window in root.iter(PIECE_WINDOW):
+        for slot in window.iter("VASSAL.build.widget.PieceSlot"):
+            names = [
+                a.get("entryName") or a.get("name") or ""
+                for a in slot.iterancestors()
+                if a.tag.startswith("VASSAL.build.widget.")
+            ]
+            top = window.get("name") or window.get("text") or ""
+            parts = [top, *reversed([n for n in names if n])]
+            paths[id(slot)] = "/".join(p for p in parts if p)
+    return paths
+
+
+def _prototype_properties(
+    definitions: Iterable[PieceDefinition], out: Imported
+) -> dict[str, dict[str, str] | None]:
+    """Prototype name -> its Marker properties when it holds nothing but properties (and an
+    empty BasicPiece); ``None`` (with a report item) when it has behaviour we cannot carry."""
+    result: dict[str, dict[str, str] | None] = {}
+    for d in definitions:
+        if d.kind != "prototype":
+            continue
+        props: dict[str, str] = {}
+        other: list[str] = []
+        for trait in d.piece.traits[:-1]:
+            if isinstance(trait, Marker):
+                for k, v in trait.properties.items():
+                    props.setdefault(k, v)
+            else:
+                other.append(trait.prefix.rstrip(";"))
+        if other:
+            result[d.name] = None
+            out.note(
+                f"prototype {d.name!r}",
+                "traits not expressible in a roster: " + ", ".join(sorted(set(other))),
+            )
+        else:
+            result[d.name] = props
+    return result
+
+
+def _roster(vmod: VmodContents, out: Imported) -> tuple[bytes, dict[str, str]]:
+    """``units.csv`` and gpid -> unit id (for the scenarios)."""
+    protos = _prototype_properties(vmod.definitions, out)
+    paths = _palette_paths(vmod.buildfile)
+    slots = [el for el in vmod.buildfile.iter("VASSAL.build.widget.PieceSlot")]
+    defs = [d for d in vmod.definitions if d.kind == "slot"]
+    rows: list[dict[str, str]] = []
+    columns: list[str] = []
+    ids: set[str] = set()
+    by_gpid: dict[str, str] = {}
+    for el, d in zip(slots, defs, strict=True):
+        where = f"piece slot {d.name!r} (line {el.sourceline})"
+        uid = base = slug(d.name)
+        n = 2
+        while uid in ids:
+            uid, n = f"{base}-{n}", n + 1
+        ids.add(uid)
+        if d.attrs.get("gpid"):
+            by_gpid[d.attrs["gpid"]] = uid
+        props, used, other = _slot_properties(d.piece, protos)
+        if other:
+            out.note(where, "traits not expressible in a roster: " + ", ".join(sorted(set(other))))
+        basic = d.piece.basic_piece
+        image = ""
+        if basic is not None and basic.image:
+            image = _copy_image(out, vmod, basic.image, "images", where)
+        for k in props:
+            if k not in columns:
+                columns.append(k)
+        row = {
+            "id": uid,
+            "name": basic.name if basic is not None else d.name,
+            "palette": paths.get(id(el), ""),
+            "image": image,
+            "prototypes": ";".join(used),
+        }
+        row.update({f"prop:{k}": v for k, v in props.items()})
+        rows.append(row)
+    buf = io.StringIO()
+    header = [*FIXED_COLUMNS, *(f"prop:{c}" for c in columns)]
+    writer = csv.DictWriter(buf, header, lineterminator="\n", restval="")
+    writer.writeheader()
+    writer.writerows(rows)
+    out.units = len(rows)
+    return buf.getvalue().encode("utf-8"), by_gpid
+
+
+def _slot_properties(
+    piece: Piece, protos: Mapping[str, dict[str, str] | None]
+) -> tuple[dict[str, str], list[str], list[str]]:
+    """Marker properties of a slot with simple prototypes folded in (outermost first wins),
+    the prototypes used, and the kinds of trait the roster cannot carry."""
+    props: dict[str, str] = {}
+    used: list[str] = []
+    other: list[str] = []
+    for trait in piece.traits[:-1]:
+        if isinstance(trait, Marker):
+            for k, v in trait.properties.items():
+                props.setdefault(k, v)
+        elif isinstance(trait, UsePrototype):
+            used.append(trait.name)
+            folded = protos.get(trait.name)
+            if folded is None:
+                other.append(f"prototype {trait.name}")
+            else:
+                for k, v in folded.items():
+                    props.setdefault(k, v)
+        else:
+            other.append(trait.prefix.rstrip(";"))
+    if not isinstance(piece.basic, BasicPiece):
+        other.append("basic " + piece.basic.prefix.rstrip(";"))
+    return props, used, other
+
+
+def _maps(vmod: VmodContents, out: Imported) -> bytes:
+    """``maps.toml``: every map, its boards, board images and grids as VASSAL had them."""
+    lines = ["# Maps, boards and grids imported from a VASSAL module: grid settings are", ""]
+    lines[0] += " VASSAL's own."
+    for m in (el for el in vmod.buildfile.iter(*MAP_TAGS)):
+        name = m.get("mapName", "")
+        lines += ["[[map]]", f"name = {toml_value(name)}"]
+        for attr in ("edgeWidth", "edgeHeight"):
+            if m.get(attr):
+                lines.append(f"{attr} = {toml_value(m.get(attr, ''))}")
+        lines.append("")
+        for b in m.iter(BOARD):
+            where = f"map {name!r} board {b.get('name', '')!r}"
+            lines += ["[[map.board]]", f"name = {toml_value(b.get('name', ''))}"]
+            image = b.get("image", "")
+            if image:
+                copied = _copy_image(out, vmod, image, "boards", where)
+                lines.append(f"image = {toml_value(copied)}")
+                if not copied:
+                    lines.append(f"missing_image = {toml_value(image)}")
+            for attr in ("width", "height", "reversible", "color"):
+                if b.get(attr) is not None:
+                    lines.append(f"{attr} = {toml_value(b.get(attr, ''))}")
+            grids = [c for c in b if isinstance(c.tag, str) and _short(c.tag) in _GRID_TAGS]
+            if grids:
+                lines.append(f"grid = {toml_value(_element_table(grids[0]))}")
+            lines.append("")
+        for child in m:
+            if isinstance(child.tag, str) and _short(child.tag) not in (
+                "BoardPicker",
+                "StackMetrics",
+            ):
+                out.note(f"map {name!r}", f"component {_short(child.tag)} is not carried over")
+        out.maps += 1
+    return "\n".join(lines).encode("utf-8")
+
+
+def _scenarios(
+    vmod: VmodContents, locations: ModuleLocations, by_gpid: Mapping[str, str], out: Imported
+) -> list[str]:
+    """One scenario TOML per predefined set-up whose save file is in the archive."""
+    names: list[str] = []
+    for el in vmod.buildfile.iter(SETUP):
+        if el.get("isMenu") == "true" or el.get("useFile") == "false":
+            continue
+        title = el.get("name", "")
+        where = f"set-up {title!r}"
+        file = el.get("file", "")
+        why = check_entry_name(file) if file else "it names no file"
+        if why is not None:
+            out.note(where, f"not carried over: {why}")
+            continue
+        data = vmod.entries.get(file)
+        if data is None:
+            out.note(where, f"its save {file!r} is not in the archive (not carried over)")
+            continue
+        save = read_save_bytes(data, f"{where}!{file}")
+        reading = read_log(save.commands, locations)
+        sid = slug(title)
+        path = f"scenarios/{sid}.toml"
+        n = 2
+        while path in out.files:
+            path, n = f"scenarios/{sid}-{n}.toml", n + 1
+        lines = [
+            "[scenario]",
+            f"name = {toml_value(title)}",
+            f"file = {toml_value(file)}",
+            "",
+        ]
+        for p in reading.start:
+            lines += [
+                "[[piece]]",
+                f"name = {toml_value(p.name)}",
+                f"map = {toml_value(p.map or '')}",
+                f"location = {toml_value(p.location)}",
+                f"x = {p.x}",
+                f"y = {p.y}",
+                "",
+            ]
+        out.files[path] = "\n".join(lines).encode("utf-8")
+        names.append(path)
+    return names
+
+
+def _components(vmod: VmodContents, out: Imported) -> None:
+    for el in vmod.buildfile:
+        if isinstance(el.tag, str) and el.tag not in CARRIED:
+            label = el.get("name") or el.get("text") or el.get("buttonText") or ""
+            out.note(
+                f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""),
+                "not carried over",
+            )
+
+
+def import_module(vmod: VmodContents, source: str) -> Imported:
+    """The module source files for ``vmod`` (read from ``source``) and the report.
+
+    Raises :class:`VassalFormatError` for a grid kind referee cannot read (named), an image
+    name that climbs out of the archive, or a damaged set-up save.
+    """
+    locations = module_locations(vmod, source)  # refuses unknown grid kinds, by name
+    out = Imported()
+    roster, by_gpid = _roster(vmod, out)
+    out.files["units.csv"] = roster
+    out.files["maps.toml"] = _maps(vmod, out)
+    scenarios = _scenarios(vmod, locations, by_gpid, out)
+    out.scenarios = len(scenarios)
+    _components(vmod, out)
+    name = locations.name or "Imported module"
+    lines = [
+        "# Imported from a VASSAL module by `referee import-vmod`; see import-report.txt.",
+        "[module]",
+        f"id = {toml_value(slug(name).replace('-', '_'))}",
+        f"name = {toml_value(name)}",
+        f"version = {toml_value(locations.version or '0')}",
+        'ruleset = "none"',
+        "",
+        "[files]",
+        'units = "units.csv"',
+        'maps = "maps.toml"',
+        f"scenarios = {toml_value(scenarios)}",
+        "",
+    ]
+    out.files["module.toml"] = "\n".join(lines).encode("utf-8")
+    out.files[REPORT_JSON] = (json.dumps(report_json(out), indent=2) + "\n").encode("utf-8")
+    out.files[REPORT_TXT] = report_text(out).encode("utf-8")
+    return out
+
+
+def report_json(out: Imported) -> dict[str, object]:
+    return {
+        "units": out.units,
+        "maps": out.maps,
+        "scenarios": out.scenarios,
+        "not_carried_over": [r.to_json() for r in out.report],
+    }
+
+
+def report_text(out: Imported) -> str:
+    head = (
+        f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported; "
+        f"{len(out.report)} thing(s) not carried over:\n"
+    )
+    return head + "".join(f"  {r.where}: {r.what}\n" for r in out.report)
