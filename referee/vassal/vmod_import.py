@@ -52,7 +52,7 @@ _GRID_TAGS = (
     "RegionGrid",
     "ZonedGrid",
 )
-FIXED_COLUMNS = ("id", "name", "palette", "image", "prototypes")
+FIXED_COLUMNS = ("id", "name", "palette", "image", "prototypes", "traits")
 REPORT_TXT = "import-report.txt"
 REPORT_JSON = "import-report.json"
 
@@ -103,15 +103,33 @@ def _key(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=True)
 
 
+def _path(el: etree._Element) -> str:
+    """A stable key for an element (lxml proxies, and so their ``id``, do not last)."""
+    return str(el.getroottree().getpath(el))
+
+
 def _short(tag: str) -> str:
     return tag.rsplit(".", 1)[-1]
 
 
-def _element_table(el: etree._Element) -> dict[str, object]:
-    """A grid element as VASSAL had it: ``kind``, every attribute (as text) and ``children``."""
-    table: dict[str, object] = {"kind": _short(el.tag)}
-    table.update({str(k): str(v) for k, v in sorted(el.attrib.items())})
-    kids = [_element_table(c) for c in el if isinstance(c.tag, str)]
+def element_table(
+    el: etree._Element, skip: tuple[str, ...] = (), slots: Mapping[str, str] | None = None
+) -> dict[str, object]:
+    """A component as VASSAL had it: its ``class`` (the element's tag), every attribute as
+    text, its text and ``children``; ``skip`` leaves out children of those classes, and a
+    PieceSlot named in ``slots`` (element path -> unit id) keeps its attributes and names its
+    roster ``unit`` instead of carrying its definition text."""
+    table: dict[str, object] = {"class": str(el.tag)}
+    table["attrs"] = {str(k): str(v) for k, v in sorted(el.attrib.items())}
+    if slots is not None and _path(el) in slots:
+        table["unit"] = slots[_path(el)]
+        return table
+    text = (el.text or "").strip()
+    if text:
+        table["text"] = text
+    kids = [
+        element_table(c, skip, slots) for c in el if isinstance(c.tag, str) and c.tag not in skip
+    ]
     if kids:
         table["children"] = kids
     return table
@@ -124,104 +142,123 @@ def slug(text: str) -> str:
 
 
 def _safe_image(name: str, where: str) -> str:
-    """``images/NAME`` inside the archive; a name that climbs out or is absolute is refused."""
+    """A board or piece image name; one that climbs out or is absolute is refused."""
     why = check_entry_name(name) or check_entry_name("images/" + name)
     if why is not None:
         raise VassalFormatError(where, f"image name refused: {why}")
     return name
 
 
-def _copy_image(out: Imported, vmod: VmodContents, name: str, folder: str, where: str) -> str:
-    """Copy ``images/name`` to ``folder/name`` of the source; ``""`` (and a report item)
-    when the archive lacks it."""
-    _safe_image(name, where)
-    data = vmod.entries.get("images/" + name)
-    if data is None:
-        out.note(where, f"image {name!r} is not in the archive (not carried over)")
-        return ""
-    out.files[f"{folder}/{name}"] = data
-    return f"{folder}/{name}"
+def _images(vmod: VmodContents, boards: set[str], out: Imported, source: str) -> None:
+    """Copy every image of the archive: board images to ``boards/``, the rest to
+    ``images/`` (layer and prototype images are named inside the traits, so all are kept)."""
+    for entry in sorted(vmod.entries):
+        if not entry.startswith("images/") or entry.endswith("/"):
+            continue
+        name = _safe_image(entry[len("images/") :], f"{source}!{entry}")
+        folder = "boards" if name in boards else "images"
+        out.files[f"{folder}/{name}"] = vmod.entries[entry]
 
 
-def _palette_paths(root: etree._Element) -> dict[int, str]:
+def _palette_paths(root: etree._Element) -> dict[str, str]:
     """Each PieceSlot element (by id) -> the palette path above it (``Pieces/Territory``)."""
-    paths: dict[int, str] = {}
+    paths: dict[str, str] = {}
     for window in root.iter(PIECE_WINDOW):
+        top = window.get("name") or window.get("text") or ""
         for slot in window.iter("VASSAL.build.widget.PieceSlot"):
             names = [
                 a.get("entryName") or a.get("name") or ""
                 for a in slot.iterancestors()
-                if a.tag.startswith("VASSAL.build.widget.")
+                if str(a.tag).startswith("VASSAL.build.widget.")
             ]
-            top = window.get("name") or window.get("text") or ""
-            parts = [top, *reversed([n for n in names if n])]
-            paths[id(slot)] = "/".join(p for p in parts if p)
+            parts = [top, *reversed(names)]
+            paths[_path(slot)] = "/".join(p for p in parts if p)
     return paths
 
 
 def _prototype_properties(
     definitions: Iterable[PieceDefinition], out: Imported
-) -> dict[str, dict[str, str] | None]:
-    """Prototype name -> its Marker properties when it holds nothing but properties (and an
-    empty BasicPiece); ``None`` (with a report item) when it has behaviour we cannot carry."""
-    result: dict[str, dict[str, str] | None] = {}
-    for d in definitions:
-        if d.kind != "prototype":
-            continue
+) -> dict[str, dict[str, str]]:
+    """Prototype name -> the Marker properties it gives a piece (prototypes it uses folded
+    in, outermost first wins). A prototype with other traits is reported: those are kept as
+    VASSAL text in ``prototypes.toml``, not as roster columns."""
+    protos = {d.name: d for d in definitions if d.kind == "prototype"}
+    result: dict[str, dict[str, str]] = {}
+
+    def fold(name: str, seen: tuple[str, ...]) -> dict[str, str]:
+        if name in result:
+            return result[name]
         props: dict[str, str] = {}
-        other: list[str] = []
+        d = protos.get(name)
+        if d is None or name in seen:
+            return props
         for trait in d.piece.traits[:-1]:
             if isinstance(trait, Marker):
                 for k, v in trait.properties.items():
                     props.setdefault(k, v)
-            else:
-                other.append(trait.prefix.rstrip(";"))
+            elif isinstance(trait, UsePrototype):
+                for k, v in fold(trait.name, (*seen, name)).items():
+                    props.setdefault(k, v)
+        result[name] = props
+        return props
+
+    for name, d in protos.items():
+        fold(name, ())
+        other = [
+            t.prefix.rstrip(";")
+            for t in d.piece.traits[:-1]
+            if not isinstance(t, Marker | UsePrototype)
+        ]
         if other:
-            result[d.name] = None
             out.note(
-                f"prototype {d.name!r}",
-                "traits not expressible in a roster: " + ", ".join(sorted(set(other))),
+                f"prototype {name!r}",
+                "traits kept as VASSAL text in prototypes.toml, not roster columns: "
+                + ", ".join(sorted(set(other))),
             )
-        else:
-            result[d.name] = props
     return result
 
 
-def _roster(vmod: VmodContents, out: Imported) -> tuple[bytes, dict[str, str]]:
-    """``units.csv`` and gpid -> unit id (for the scenarios)."""
+def _roster(vmod: VmodContents, out: Imported) -> dict[str, str]:
+    """``units.csv`` and ``pieces/<id>.txt``; returns PieceSlot element id -> unit id."""
     protos = _prototype_properties(vmod.definitions, out)
     paths = _palette_paths(vmod.buildfile)
-    slots = [el for el in vmod.buildfile.iter("VASSAL.build.widget.PieceSlot")]
+    slots = list(vmod.buildfile.iter("VASSAL.build.widget.PieceSlot"))
     defs = [d for d in vmod.definitions if d.kind == "slot"]
     rows: list[dict[str, str]] = []
     columns: list[str] = []
-    ids: set[str] = set()
-    by_gpid: dict[str, str] = {}
+    by_element: dict[str, str] = {}
     for el, d in zip(slots, defs, strict=True):
         where = f"piece slot {d.name!r} (line {el.sourceline})"
         uid = base = slug(d.name)
         n = 2
-        while uid in ids:
+        while f"pieces/{uid}.txt" in out.files:
             uid, n = f"{base}-{n}", n + 1
-        ids.add(uid)
-        if d.attrs.get("gpid"):
-            by_gpid[d.attrs["gpid"]] = uid
+        by_element[_path(el)] = uid
+        out.files[f"pieces/{uid}.txt"] = (d.text + "\n").encode("utf-8")
         props, used, other = _slot_properties(d.piece, protos)
         if other:
-            out.note(where, "traits not expressible in a roster: " + ", ".join(sorted(set(other))))
+            out.note(
+                where,
+                "traits kept as VASSAL text in pieces/" + uid + ".txt, not roster columns: "
+                + ", ".join(sorted(set(other))),
+            )
         basic = d.piece.basic_piece
         image = ""
         if basic is not None and basic.image:
-            image = _copy_image(out, vmod, basic.image, "images", where)
+            _safe_image(basic.image, where)
+            image = "images/" + basic.image
+            if "images/" + basic.image not in vmod.entries:
+                out.note(where, f"image {basic.image!r} is not in the archive")
         for k in props:
             if k not in columns:
                 columns.append(k)
         row = {
             "id": uid,
-            "name": basic.name if basic is not None else d.name,
-            "palette": paths.get(id(el), ""),
+            "name": basic.name if basic is not None else "",
+            "palette": paths.get(_path(el), ""),
             "image": image,
             "prototypes": ";".join(used),
+            "traits": f"pieces/{uid}.txt",
         }
         row.update({f"prop:{k}": v for k, v in props.items()})
         rows.append(row)
@@ -230,15 +267,16 @@ def _roster(vmod: VmodContents, out: Imported) -> tuple[bytes, dict[str, str]]:
     writer = csv.DictWriter(buf, header, lineterminator="\n", restval="")
     writer.writeheader()
     writer.writerows(rows)
+    out.files["units.csv"] = buf.getvalue().encode("utf-8")
     out.units = len(rows)
-    return buf.getvalue().encode("utf-8"), by_gpid
+    return by_element
 
 
 def _slot_properties(
-    piece: Piece, protos: Mapping[str, dict[str, str] | None]
+    piece: Piece, protos: Mapping[str, dict[str, str]]
 ) -> tuple[dict[str, str], list[str], list[str]]:
     """Marker properties of a slot with simple prototypes folded in (outermost first wins),
-    the prototypes used, and the kinds of trait the roster cannot carry."""
+    the prototypes used, and the kinds of trait the roster cannot express."""
     props: dict[str, str] = {}
     used: list[str] = []
     other: list[str] = []
@@ -248,12 +286,8 @@ def _slot_properties(
                 props.setdefault(k, v)
         elif isinstance(trait, UsePrototype):
             used.append(trait.name)
-            folded = protos.get(trait.name)
-            if folded is None:
-                other.append(f"prototype {trait.name}")
-            else:
-                for k, v in folded.items():
-                    props.setdefault(k, v)
+            for k, v in protos.get(trait.name, {}).items():
+                props.setdefault(k, v)
         else:
             other.append(trait.prefix.rstrip(";"))
     if not isinstance(piece.basic, BasicPiece):
@@ -261,47 +295,81 @@ def _slot_properties(
     return props, used, other
 
 
-def _maps(vmod: VmodContents, out: Imported) -> bytes:
-    """``maps.toml``: every map, its boards, board images and grids as VASSAL had them."""
-    lines = ["# Maps, boards and grids imported from a VASSAL module: grid settings are", ""]
-    lines[0] += " VASSAL's own."
-    for m in (el for el in vmod.buildfile.iter(*MAP_TAGS)):
+MAP_KEPT = ("VASSAL.build.module.map.BoardPicker", "VASSAL.build.module.map.StackMetrics")
+
+
+def _maps(vmod: VmodContents, out: Imported) -> set[str]:
+    """``maps.toml``: every map with its attributes, board picker, boards (image, attributes,
+    grid as VASSAL had them). Returns the board image names."""
+    lines = ["# Maps, boards and grids imported from a VASSAL module: settings are VASSAL's.", ""]
+    images: set[str] = set()
+    for m in vmod.buildfile.iter(*MAP_TAGS):
         name = m.get("mapName", "")
-        lines += ["[[map]]", f"name = {toml_value(name)}"]
-        for attr in ("edgeWidth", "edgeHeight"):
-            if m.get(attr):
-                lines.append(f"{attr} = {toml_value(m.get(attr, ''))}")
+        lines += [
+            "[[map]]",
+            f"name = {toml_value(name)}",
+            f"class = {toml_value(str(m.tag))}",
+            f"attrs = {toml_value(dict(sorted(m.attrib.items())))}",
+        ]
+        picker = m.find("VASSAL.build.module.map.BoardPicker")
+        if picker is not None:
+            lines.append(f"picker = {toml_value(element_table(picker, skip=(BOARD,)))}")
         lines.append("")
         for b in m.iter(BOARD):
             where = f"map {name!r} board {b.get('name', '')!r}"
             lines += ["[[map.board]]", f"name = {toml_value(b.get('name', ''))}"]
             image = b.get("image", "")
             if image:
-                copied = _copy_image(out, vmod, image, "boards", where)
-                lines.append(f"image = {toml_value(copied)}")
-                if not copied:
-                    lines.append(f"missing_image = {toml_value(image)}")
-            for attr in ("width", "height", "reversible", "color"):
-                if b.get(attr) is not None:
-                    lines.append(f"{attr} = {toml_value(b.get(attr, ''))}")
+                images.add(_safe_image(image, where))
+                lines.append(f"image = {toml_value('boards/' + image)}")
+                if "images/" + image not in vmod.entries:
+                    out.note(where, f"board image {image!r} is not in the archive")
+            attrs = {k: v for k, v in sorted(b.attrib.items()) if k != "image"}
+            lines.append(f"attrs = {toml_value(attrs)}")
             grids = [c for c in b if isinstance(c.tag, str) and _short(c.tag) in _GRID_TAGS]
             if grids:
-                lines.append(f"grid = {toml_value(_element_table(grids[0]))}")
+                lines.append(f"grid = {toml_value(element_table(grids[0]))}")
             lines.append("")
         for child in m:
-            if isinstance(child.tag, str) and _short(child.tag) not in (
-                "BoardPicker",
-                "StackMetrics",
-            ):
-                out.note(f"map {name!r}", f"component {_short(child.tag)} is not carried over")
+            if isinstance(child.tag, str) and child.tag not in MAP_KEPT:
+                label = child.get("name") or ""
+                out.note(
+                    f"map {name!r}",
+                    f"component {_short(child.tag)}"
+                    + (f" {label!r}" if label else "")
+                    + " is not carried over (build adds the standard map helpers)",
+                )
         out.maps += 1
-    return "\n".join(lines).encode("utf-8")
+    out.files["maps.toml"] = "\n".join(lines).encode("utf-8")
+    return images
 
 
-def _scenarios(
-    vmod: VmodContents, locations: ModuleLocations, by_gpid: Mapping[str, str], out: Imported
-) -> list[str]:
-    """One scenario TOML per predefined set-up whose save file is in the archive."""
+def _palette(vmod: VmodContents, slots: Mapping[str, str], out: Imported) -> None:
+    """``palette.toml``: every piece window and its widgets (tabs, panels, lists, boxes) as
+    VASSAL had them, each PieceSlot naming its roster unit."""
+    lines = ["# The piece palette of the VASSAL module: widgets as VASSAL had them.", ""]
+    for w in vmod.buildfile.iter(PIECE_WINDOW):
+        lines += ["[[window]]", f"component = {toml_value(element_table(w, slots=slots))}", ""]
+    out.files["palette.toml"] = "\n".join(lines).encode("utf-8")
+
+
+def _prototypes(vmod: VmodContents, out: Imported) -> None:
+    """``prototypes.toml``: every prototype definition, its VASSAL text verbatim."""
+    lines = ["# Prototype definitions of the VASSAL module, verbatim.", ""]
+    for d in vmod.definitions:
+        if d.kind == "prototype":
+            lines += [
+                "[[prototype]]",
+                f"name = {toml_value(d.name)}",
+                f"text = {toml_value(d.text)}",
+                "",
+            ]
+    out.files["prototypes.toml"] = "\n".join(lines).encode("utf-8")
+
+
+def _scenarios(vmod: VmodContents, locations: ModuleLocations, out: Imported) -> list[str]:
+    """One scenario TOML per predefined set-up whose save file is in the archive: every
+    piece with its map, location name and point."""
     names: list[str] = []
     for el in vmod.buildfile.iter(SETUP):
         if el.get("isMenu") == "true" or el.get("useFile") == "false":
@@ -341,6 +409,7 @@ def _scenarios(
                 "",
             ]
         out.files[path] = "\n".join(lines).encode("utf-8")
+        out.files[f"scenarios/{sid}.vsav"] = data
         names.append(path)
     return names
 
@@ -363,13 +432,16 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     """
     locations = module_locations(vmod, source)  # refuses unknown grid kinds, by name
     out = Imported()
-    roster, by_gpid = _roster(vmod, out)
-    out.files["units.csv"] = roster
-    out.files["maps.toml"] = _maps(vmod, out)
-    scenarios = _scenarios(vmod, locations, by_gpid, out)
+    slots = _roster(vmod, out)
+    board_images = _maps(vmod, out)
+    _images(vmod, board_images, out, source)
+    _palette(vmod, slots, out)
+    _prototypes(vmod, out)
+    scenarios = _scenarios(vmod, locations, out)
     out.scenarios = len(scenarios)
     _components(vmod, out)
     name = locations.name or "Imported module"
+    root = {k: v for k, v in sorted(vmod.buildfile.attrib.items())}
     lines = [
         "# Imported from a VASSAL module by `referee import-vmod`; see import-report.txt.",
         "[module]",
@@ -377,11 +449,17 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
         f"name = {toml_value(name)}",
         f"version = {toml_value(locations.version or '0')}",
         'ruleset = "none"',
+        f"description = {toml_value(root.get('description', ''))}",
         "",
         "[files]",
         'units = "units.csv"',
         'maps = "maps.toml"',
+        'palette = "palette.toml"',
+        'prototypes = "prototypes.toml"',
         f"scenarios = {toml_value(scenarios)}",
+        "",
+        "[vassal]",
+        f"attrs = {toml_value(root)}",
         "",
     ]
     out.files["module.toml"] = "\n".join(lines).encode("utf-8")
