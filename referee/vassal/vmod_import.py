@@ -239,7 +239,9 @@ def _roster(vmod: VmodContents, out: Imported) -> dict[str, str]:
         if other:
             out.note(
                 where,
-                "traits kept as VASSAL text in pieces/" + uid + ".txt, not roster columns: "
+                "traits kept as VASSAL text in pieces/"
+                + uid
+                + ".txt, not roster columns: "
                 + ", ".join(sorted(set(other))),
             )
         basic = d.piece.basic_piece
@@ -295,12 +297,10 @@ def _slot_properties(
     return props, used, other
 
 
-MAP_KEPT = ("VASSAL.build.module.map.BoardPicker", "VASSAL.build.module.map.StackMetrics")
-
-
-def _maps(vmod: VmodContents, out: Imported) -> set[str]:
+def _maps(vmod: VmodContents, slots: Mapping[str, str], out: Imported) -> set[str]:
     """``maps.toml``: every map with its attributes, board picker, boards (image, attributes,
-    grid as VASSAL had them). Returns the board image names."""
+    grid as VASSAL had them) and its other components as VASSAL had them (at-start stacks
+    and decks included; their PieceSlots name roster units). Returns the board images."""
     lines = ["# Maps, boards and grids imported from a VASSAL module: settings are VASSAL's.", ""]
     images: set[str] = set()
     for m in vmod.buildfile.iter(*MAP_TAGS):
@@ -314,6 +314,7 @@ def _maps(vmod: VmodContents, out: Imported) -> set[str]:
         picker = m.find("VASSAL.build.module.map.BoardPicker")
         if picker is not None:
             lines.append(f"picker = {toml_value(element_table(picker, skip=(BOARD,)))}")
+        at = len(lines)
         lines.append("")
         for b in m.iter(BOARD):
             where = f"map {name!r} board {b.get('name', '')!r}"
@@ -330,15 +331,18 @@ def _maps(vmod: VmodContents, out: Imported) -> set[str]:
             if grids:
                 lines.append(f"grid = {toml_value(element_table(grids[0]))}")
             lines.append("")
-        for child in m:
-            if isinstance(child.tag, str) and child.tag not in MAP_KEPT:
-                label = child.get("name") or ""
-                out.note(
-                    f"map {name!r}",
-                    f"component {_short(child.tag)}"
-                    + (f" {label!r}" if label else "")
-                    + " is not carried over (build adds the standard map helpers)",
-                )
+        kept = [
+            element_table(c, slots=slots)
+            for c in m
+            if isinstance(c.tag, str) and c.tag != "VASSAL.build.module.map.BoardPicker"
+        ]
+        if kept:
+            lines.insert(at, f"components = {toml_value(kept)}")
+        for card in m.iter("VASSAL.build.widget.CardSlot"):
+            out.note(
+                f"map {name!r} card {card.get('entryName', '')!r}",
+                "a deck's card, kept as VASSAL text in maps.toml (not a roster row)",
+            )
         out.maps += 1
     out.files["maps.toml"] = "\n".join(lines).encode("utf-8")
     return images
@@ -433,7 +437,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     locations = module_locations(vmod, source)  # refuses unknown grid kinds, by name
     out = Imported()
     slots = _roster(vmod, out)
-    board_images = _maps(vmod, out)
+    board_images = _maps(vmod, slots, out)
     _images(vmod, board_images, out, source)
     _palette(vmod, slots, out)
     _prototypes(vmod, out)
