@@ -103,10 +103,12 @@ def _build_vassal_only(folder: Path, out: Path, as_json: bool, quiet: bool) -> N
     """``build`` of a source without a ruleset (``ruleset = "none"``): the VASSAL module
     again, from its maps, images, roster and palette (:mod:`referee.vassal.rebuild`)."""
     from referee.errors import UserError
-    from referee.source.vassal_only import load_vassal_only
-    from referee.vassal.rebuild import write_rebuilt
+    from referee.vassal.rebuild import (
+        load_for_vassal,
+        write_rebuilt,
+    )
 
-    source, diags = load_vassal_only(folder)
+    source, diags = load_for_vassal(folder)
     if source is None:
         for d in diags.errors:
             typer.echo(str(d), err=True)

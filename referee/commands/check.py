@@ -107,9 +107,9 @@ def register(app: typer.Typer) -> None:
 
 def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
     """``check`` of a source without a ruleset (``ruleset = "none"``, issue 19 §3)."""
-    from referee.source.vassal_only import load_vassal_only
+    from referee.vassal.rebuild import load_for_vassal
 
-    source, diags = load_vassal_only(folder)
+    source, diags = load_for_vassal(folder)
     summary = (
         {
             "units": len(source.units),

@@ -310,12 +310,6 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         scenarios,
         images,
     )
-    from referee.vassal.rebuild import check_grids
-
-    problem = check_grids(source)
-    if problem:
-        diags.error(names["maps"], None, problem)
-        return None, diags
     return source, diags
 
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from lxml import etree
 
-from referee.source.vassal_only import UnitRow, VassalOnlySource
+from referee.source.diagnostics import Diagnostics
+from referee.source.vassal_only import UnitRow, VassalOnlySource, load_vassal_only
 from referee.vassal.buildfile import VASSAL_VERSION, _serialise, map_helpers, moduledata_xml
 from referee.vassal.commands import AddPiece, encode_command
 from referee.vassal.errors import VassalFormatError
@@ -29,7 +30,14 @@ from referee.vassal.safezip import build_zip, check_entry_name
 from referee.vassal.sequence import decode_sequence, encode_sequence
 from referee.vassal.vmod import VmodContents, decode_definition, piece_definitions
 
-__all__ = ["check_grids", "piece_text", "rebuild_entries", "vmod_file_name", "write_rebuilt"]
+__all__ = [
+    "check_grids",
+    "load_for_vassal",
+    "piece_text",
+    "rebuild_entries",
+    "vmod_file_name",
+    "write_rebuilt",
+]
 
 M = "VASSAL.build.module."
 BOARD = M + "map.boardPicker.Board"
@@ -201,6 +209,18 @@ def check_grids(src: VassalOnlySource) -> str | None:
     except VassalFormatError as exc:
         return str(exc)
     return None
+
+
+def load_for_vassal(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
+    """:func:`load_vassal_only`, then the grids read as VASSAL reads them (a grid kind
+    referee cannot read is named, in ``maps.toml``)."""
+    source, diags = load_vassal_only(root)
+    if source is not None:
+        problem = check_grids(source)
+        if problem:
+            diags.error("maps.toml", None, problem)
+            return None, diags
+    return source, diags
 
 
 def vmod_file_name(src: VassalOnlySource) -> str:
