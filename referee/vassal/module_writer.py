@@ -9,7 +9,9 @@ board, the charts, the module's own markers and holding boxes), writes ``buildFi
 Pictures are independent of each other, so on a multi-core machine a worker process draws
 the board (the longest picture by far) while this process draws the rest, and any further
 workers share the counter faces; each result is keyed by its image name, so the archive does
-not depend on which process drew what or finished first (:func:`render_plan`).
+not depend on which process drew what or finished first (:func:`render_plan`). Pictures whose
+inputs have not changed since an earlier build come from the picture cache
+(:mod:`referee.cache`, keys in :mod:`referee.render.artcache`) and are not drawn at all.
 
 Hook for scenario set-ups: pass ``extra_files=[("skirmish.vsav", data)]`` and
 ``setups=[PredefinedSetup("Skirmish", "skirmish.vsav")]``; the files are stored in the
@@ -32,25 +34,31 @@ from typing import Final
 
 from lxml import etree
 
+from referee.cache import Cache, active
 from referee.errors import UserError
 from referee.source.model import Module
 from referee.vassal.artwork import (
+    about_png,
     attacked_overlay_png,
     holding_board_png,
     marker_png,
+    moved_marker_png,
     returning_overlay_png,
+    tag_overlay_png,
 )
 from referee.vassal.buildfile import PredefinedSetup, buildfile_xml, moduledata_xml
-from referee.vassal.palette import face_image
+from referee.vassal.palette import face_image, moved_size
 from referee.vassal.plan import (
     ATTACKED_OVERLAY,
     DEFAULT_DPI,
+    MOVED_IMAGE,
     RETURNING_OVERLAY,
     ChartDef,
     ModulePlan,
     plan_module,
 )
 from referee.vassal.safezip import check_entry_name
+from referee.vassal.tools import HELP_FILE, help_html
 from referee.vassal.zipwrite import write_zip_atomic
 
 __all__ = [
@@ -78,7 +86,7 @@ IN_FLIGHT_PER_WORKER: Final = 2
 """Tasks handed to each worker at a time: one to draw and one waiting, so a worker never
 idles while this process is busy with a task of its own."""
 MAX_EXTRA_BYTES: Final = 64 * 1024 * 1024
-RESERVED: Final = ("buildFile.xml", "buildFile", "moduledata")
+RESERVED: Final = ("buildFile.xml", "buildFile", "moduledata", HELP_FILE)
 
 Progress = Callable[[int], None]
 
@@ -110,24 +118,46 @@ def vmod_name(module: Module) -> str:
 
 
 CHARTS: Final = (("crt", "CRT"), ("tec", "TEC"))
-"""Renderer chart names shown in the module's chart window, with their tab titles: the
-Combat Results Table [8.8] and the Terrain Effects Chart [10.0]."""
+"""The first tabs of the module's chart window, with their titles: the Combat Results
+Table [8.8] and the Terrain Effects Chart [10.0]; every other chart of the print set
+follows (:func:`chart_defs`)."""
 
 
 def chart_defs(module: Module) -> tuple[ChartDef, ...]:
-    """The module's charts that the renderer offers for this module (CRT, TEC).
+    """Every chart the renderer offers for this module, as tabs of the chart window: CRT and
+    TEC first, then the sequence of play, the victory table, any named table, and each
+    scenario's turn record and set-up cards (:func:`referee.render.charts.build_charts`).
 
-    The renderer (:func:`referee.render.charts.build_charts`) draws the Terrain Effects Chart
-    for every module and the CRT when the module has one. That is decided here from the
-    module itself rather than by asking the renderer for its chart names, which would lay out
-    every chart (and load the PDF fonts) before a single picture can start: a tenth of a
-    second of a cold ``referee build`` spent before the board worker starts. A test holds
-    the two to the same answer.
+    The names are decided here from the module itself rather than by asking the renderer,
+    which would lay out every chart (and load the PDF fonts) before a single picture can
+    start: a tenth of a second of a cold ``referee build`` spent before the board worker
+    starts. A test holds the two to the same answer.
     """
+    from referee.render.charts import ruleset_texts, setup_sides
+    from referee.render.tablechart import chart_name, generic_tables
+
     offered = {"crt": module.tables.crt is not None, "tec": True}
-    return tuple(
-        ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if offered[name]
-    )
+    out = [ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if offered[name]]
+    if ruleset_texts(module.ruleset).get("sequence"):
+        out.append(ChartDef("Sequence of Play", "chart_sequence.png", "sequence"))
+    if module.tables.victory:
+        out.append(ChartDef("Victory", "chart_victory.png", "victory"))
+    for table in generic_tables(module):
+        name = chart_name(table.name)
+        out.append(ChartDef(table.title or table.name, _chart_file(name), name))
+    for scn in module.scenarios.values():
+        out.append(ChartDef(f"{scn.name}: turns", _chart_file(f"turns-{scn.id}"),
+                            f"turns-{scn.id}"))  # fmt: skip
+        for side in setup_sides(scn):
+            name = f"setup-{scn.id}-{side.lower()}"
+            out.append(ChartDef(f"{scn.name}: {side} set-up", _chart_file(name), name))
+    return tuple(out)
+
+
+def _chart_file(name: str) -> str:
+    """The image of a chart: ``chart_<name>.png`` with anything unsafe in a file name
+    replaced (the renderer's chart names come from scenario and table ids)."""
+    return "chart_" + re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".png"
 
 
 def plan_build(module: Module, *, dpi: int = DEFAULT_DPI) -> ModulePlan:
@@ -228,7 +258,7 @@ def module_entries(
             f"cannot write the module's XML: {exc}",
             hint="remove control characters from names and descriptions in the source",
         ) from None
-    entries = {"buildFile.xml": buildfile, "moduledata": moduledata}
+    entries = {"buildFile.xml": buildfile, "moduledata": moduledata, HELP_FILE: help_html(plan)}
     entries.update((f"images/{name}", data) for name, data in images.items())
     entries.update(extras)
     return entries
@@ -303,8 +333,25 @@ def _init_worker(module: Module | None, dpi: int) -> None:
     _WORKER_MODULE, _WORKER_DPI = module, dpi
 
 
+UNCACHED: Final = "!"
+"""Prefix :func:`_draw` puts on a picture's name when it had to be drawn from the whole
+module (its renderer read a field its cache key leaves out): it must not be cached."""
+
+
 def _draw(task: Task) -> list[tuple[str, bytes]]:
-    """Draw one task's pictures; returns ``(image name, png)`` pairs."""
+    """Draw one task's pictures; returns ``(image name, png)`` pairs.
+
+    The board, the charts and the faces are drawn from a module narrowed to what their cache
+    keys cover
+    (:func:`referee.render.artcache.narrowed`); should that fail, from the whole module, and
+    the name is marked :data:`UNCACHED`."""
+    from referee.render.artcache import (
+        BOARD_READS,
+        CHART_READS,
+        FACE_DRAW_READS,
+        NotDeclared,
+        narrowed,
+    )
     from referee.render.board import board_png
     from referee.render.charts import chart_png
     from referee.render.counters import counter_png
@@ -313,15 +360,29 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
     assert module is not None
     kind, arg = task
     if kind == "board":
-        return [("", board_png(module, dpi))]
+        try:
+            return [("", board_png(narrowed(module, BOARD_READS), dpi))]
+        except NotDeclared:
+            return [(UNCACHED, board_png(module, dpi))]
     if kind == "chart":
         assert isinstance(arg, str)
-        return [(arg, chart_png(module, arg, dpi=dpi))]
+        reads = CHART_READS.get(arg)
+        try:
+            if reads is not None:
+                return [(arg, chart_png(narrowed(module, reads), arg, dpi=dpi))]
+        except NotDeclared:
+            pass
+        return [(UNCACHED + arg, chart_png(module, arg, dpi=dpi))]
     assert not isinstance(arg, str)
     out = []
+    faces = narrowed(module, FACE_DRAW_READS)
     for i, back in arg:
         unit = module.units[i]
-        out.append((face_image(unit, back), counter_png(module, unit, back=back, dpi=dpi)))
+        name = face_image(unit, back)
+        try:
+            out.append((name, counter_png(faces, unit, back=back, dpi=dpi)))
+        except NotDeclared:
+            out.append((UNCACHED + name, counter_png(module, unit, back=back, dpi=dpi)))
     return out
 
 
@@ -333,24 +394,28 @@ class RenderPlan:
     processes: int
 
 
-def render_plan(plan: ModulePlan, workers: int | None) -> RenderPlan:
+def render_plan(
+    plan: ModulePlan, workers: int | None, done: frozenset[str] = frozenset()
+) -> RenderPlan:
     """How the module art is split up: the tasks in queue order, and whether to use a pool.
 
     The board comes first because it is by far the longest single picture (a 60-megapixel
     canvas at 150 dpi, about 0.7 s), then the charts, then the counter faces in chunks small
-    enough that the processes finish together.
+    enough that the processes finish together. Pictures named in ``done`` (found in the
+    cache) are left out, and a pool is used only if what is left pays for one.
     """
     module = plan.module
     index = {u.id: i for i, u in enumerate(module.units)}
-    faces = [(index[u.id], back) for u, back in plan.faces]
+    faces = [(index[u.id], back) for u, back in plan.faces if face_image(u, back) not in done]
     processes = max(1, min(workers or os.cpu_count() or 1, MAX_WORKERS))
-    board_pixels = plan.board_size[0] * plan.board_size[1]
+    board = plan.board_image not in done
+    board_pixels = plan.board_size[0] * plan.board_size[1] if board else 0
     parallel = processes > 1 and (
         len(faces) >= PARALLEL_MIN_FACES or board_pixels >= PARALLEL_MIN_BOARD_PIXELS
     )
     chunk = max(FACES_PER_TASK, len(faces) // (processes * 16)) if parallel else 1
-    tasks: list[Task] = [("board", "")]
-    tasks += [("chart", c.source) for c in plan.charts]
+    tasks: list[Task] = [("board", "")] if board else []
+    tasks += [("chart", c.source) for c in plan.charts if c.image not in done]
     tasks += [("faces", tuple(faces[i : i + chunk])) for i in range(0, len(faces), chunk)]
     return RenderPlan(tuple(tasks), processes if parallel else 1)
 
@@ -370,15 +435,25 @@ def _render_pictures(
     twice or lost in a race. Each picture is a pure function of the module and the dpi and is
     stored under its own name, so which process drew it, and when, cannot change a byte of
     the archive. Should a worker die (killed, out of memory), the tasks it had are drawn here.
+
+    Pictures found in the picture cache are taken from it and not drawn; what is drawn is
+    stored in it afterwards (see :func:`_cached_pictures`).
     """
     module = plan.module
-    work = render_plan(plan, workers)
+    cache = active()
+    keys = _picture_keys(plan) if cache.enabled else {}
+    out = _cached_pictures(cache, keys, tick)
+    from_cache = frozenset(out)
+    work = render_plan(plan, workers, from_cache)
     names = {("chart", c.source): c.image for c in plan.charts}
-    out: dict[str, bytes] = {}
+    uncached: set[str] = set()
 
     def collect(task: Task, part: list[tuple[str, bytes]]) -> None:
         for name, data in part:
-            key = plan.board_image if task[0] == "board" else names.get((task[0], name), name)
+            plain = name.removeprefix(UNCACHED)
+            key = plan.board_image if task[0] == "board" else names.get((task[0], plain), plain)
+            if plain != name:
+                uncached.add(key)
             out[key] = data
         tick(len(part))
 
@@ -394,6 +469,46 @@ def _render_pictures(
             _draw_here(plan, extra_pictures, out, tick)
     finally:
         _init_worker(None, 0)
+    for name, key in keys.items():
+        if key is not None and name in out and name not in uncached | from_cache:
+            cache.put("png", key, out[name])
+    return out
+
+
+def _picture_keys(plan: ModulePlan) -> dict[str, str | None]:
+    """The cache key of every picture the workers draw, by image name (``None``: not
+    cacheable)."""
+    from referee.render.artcache import (
+        FACE_DRAW_READS,
+        board_key,
+        chart_key,
+        face_context,
+        face_key,
+        narrowed,
+    )
+
+    module, dpi = plan.module, plan.dpi
+    keys: dict[str, str | None] = {plan.board_image: board_key(module, dpi)}
+    for c in plan.charts:
+        keys[c.image] = chart_key(module, c.source, dpi)
+    context = face_context(narrowed(module, FACE_DRAW_READS), dpi)
+    for unit, back in plan.faces:
+        keys[face_image(unit, back)] = face_key(module, context, unit, back)
+    return keys
+
+
+def _cached_pictures(cache: Cache, keys: dict[str, str | None], tick: Progress) -> dict[str, bytes]:
+    """The pictures of ``keys`` that the cache holds (each a whole PNG whose bytes match the
+    SHA-256 stored with them)."""
+    from referee.cache import valid_png
+
+    out: dict[str, bytes] = {}
+    for name, key in keys.items():
+        data = None if key is None else cache.get("png", key)
+        if data is not None and valid_png(data):
+            out[name] = data
+    if out:
+        tick(len(out))
     return out
 
 
@@ -516,19 +631,38 @@ def _draw_with_pool(
 
 def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     """The module's own pictures: the layers, the markers and the holding-box board."""
+    from referee.render.artcache import cached_png as _own
+
     out: dict[str, bytes] = {}
     side = plan.counter_px
-    out[ATTACKED_OVERLAY] = attacked_overlay_png(side)
+    out[ATTACKED_OVERLAY] = _own("attacked", (side,), lambda: attacked_overlay_png(side))
     tick(1)
     if RETURNING_OVERLAY in plan.image_names():
-        out[RETURNING_OVERLAY] = returning_overlay_png(side)
+        out[RETURNING_OVERLAY] = _own("returning", (side,), lambda: returning_overlay_png(side))
         tick(1)
     for marker in plan.markers:
-        out[marker.image] = marker_png(
-            side, marker.name.upper(), marker.note, marker.fill, marker.ink
+        args = (side, marker.name.upper(), marker.note, marker.fill, marker.ink)
+        out[marker.image] = _own("marker", args, lambda args=args: marker_png(*args))
+        tick(1)
+    holding = plan.holding
+    if holding is not None:
+        out[plan.holding_image] = _own("holding", (holding,), lambda: holding_board_png(holding))
+        tick(1)
+    out[MOVED_IMAGE] = moved_marker_png(moved_size(side))
+    tick(1)
+    for layer in plan.marker_layers:
+        out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill)
+        tick(1)
+    if plan.eliminated is not None:
+        out[plan.eliminated_image] = holding_board_png(
+            plan.eliminated, "Eliminated units: one dead pile per side (Ctrl+E)"
         )
         tick(1)
-    if plan.holding is not None:
-        out[plan.holding_image] = holding_board_png(plan.holding)
-        tick(1)
+    module = plan.module
+    facts = [f"Version {module.version}", module.description[:90]]
+    facts += [f"Sides: {', '.join(s.name for s in module.sides)}"]
+    facts += [f"Scenarios: {', '.join(s.name for s in module.scenarios.values())}"]
+    facts += ["Built from its module source by referee"]
+    out[plan.about_image] = about_png(module.name, [f for f in facts if f])
+    tick(1)
     return out
