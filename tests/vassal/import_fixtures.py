@@ -12,9 +12,29 @@ from pathlib import Path
 
 from lxml import etree
 
+from referee.vassal.commands import (
+    AddPiece,
+    BeginSave,
+    BoardPlacement,
+    Compound,
+    EndSave,
+    NullCommand,
+    SetBoards,
+)
+from referee.vassal.locations import read_module_locations
 from referee.vassal.pieces import BasicPiece, Embellishment
+from referee.vassal.savefile import save_to_bytes
 from referee.vassal.vmod import decode_definition, read_vmod
-from tests.vassal.vcheck_locations import FIXTURES, PROBES, Probe, _png, build_module, build_save
+from tests.vassal.vcheck_locations import (
+    FIXTURES,
+    PROBES,
+    Probe,
+    _board_points,
+    _png,
+    build_module,
+)
+
+MAX_SETUP_PIECES = 120
 
 FOLDERS = ("zxvt-capture-the-territory", "vassal-tour", "vive-lempereur")
 PIECE_SIZE = (40, 40)
@@ -77,7 +97,7 @@ def fixture_vmod(folder: str, out: Path, *, setup: bool = False) -> Path:
         save = out / "setup.vsav"
         with_images = out / "with-images.vmod"
         _zip(entries, with_images)
-        build_save(with_images, small, save)
+        _setup_save(with_images, small, save)
         entries["Lattice.vsav"] = save.read_bytes()
         name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
         root = etree.fromstring(entries[name])
@@ -93,6 +113,29 @@ def fixture_vmod(folder: str, out: Path, *, setup: bool = False) -> Path:
     path = out / f"{probe.key}{'-setup' if setup else ''}.vmod"
     _zip(entries, path)
     return path
+
+
+def _setup_save(vmod: Path, probe: Probe, out: Path) -> None:
+    """A save with the first slot's piece at up to :data:`MAX_SETUP_PIECES` of the probe's
+    points (lattice, zone corners and their neighbours, region origins, decks), evenly
+    sampled so every board and zone is visited while vcheck stays quick."""
+    contents = read_vmod(vmod)
+    slot = next(d for d in contents.definitions if d.kind == "slot" and d.piece.basic_piece)
+    points = _board_points(read_module_locations(vmod), probe)
+    step = max(1, -(-len(points) // MAX_SETUP_PIECES))
+    pieces = []
+    for i, (map_name, x, y) in enumerate(points[::step]):
+        piece = slot.piece.placed(map_name, x, y)
+        pieces.append(AddPiece(str(1_000_000 + i), piece.type, piece.state))
+    module = read_module_locations(vmod)
+    tail = [
+        SetBoards(name, tuple(BoardPlacement(p.board.name) for p in placed))
+        for name, placed in module.layout().chosen.items()
+    ]
+    commands = Compound(
+        (BeginSave(), NullCommand(), Compound((NullCommand(), *pieces)), *tail, EndSave())
+    )
+    out.write_bytes(save_to_bytes(commands))
 
 
 def _zip(entries: dict[str, bytes], path: Path) -> None:
