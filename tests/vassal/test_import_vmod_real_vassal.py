@@ -43,7 +43,13 @@ def _tagged(lines: list[str], tag: str) -> list[str]:
     return [line.split("\t", 1)[1] for line in lines if line.split("\t", 1)[0] == tag]
 
 
-@pytest.mark.parametrize("folder", FOLDERS)
+# vive-lempereur is left out here: with a set-up added, VASSAL 3.7.26 itself stops on the
+# ORIGINAL module with an uncaught NullPointerException (String.startsWith) in vcheck, so there
+# is nothing to compare with; test_import_vmod.py compares its slots and grids without VASSAL.
+LIVE = tuple(f for f in FOLDERS if f != "vive-lempereur")
+
+
+@pytest.mark.parametrize("folder", LIVE)
 def test_vassal_loads_the_rebuilt_module_like_the_original(folder: str, tmp_path: Path) -> None:
     if not VCHECK.is_file():
         pytest.skip(f"the real-VASSAL checker is not here ({VCHECK})")
