@@ -14,4 +14,5 @@ COMMAND_MODULES: list[str] = [
     "vsav",
     "vlog",
     "map_from_geo",
+    "import_vmod",
 ]

@@ -72,6 +72,11 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         refuse_stdio_folder(out)
         folder = resolve_source(src, example)
+        from referee.source.vassal_only import is_vassal_only
+
+        if is_vassal_only(folder):
+            _build_vassal_only(folder, out, as_json, quiet)
+            return
         with activated(cache_from_env(enabled=not no_cache)):
             module = load_checked(folder, quiet=quiet or as_json)
             if out.exists() and not out.is_dir():
@@ -99,3 +104,45 @@ def register(app: typer.Typer) -> None:
             )
         else:
             typer.echo(str(result.path))
+
+
+def _build_vassal_only(folder: Path, out: Path, as_json: bool, quiet: bool) -> None:
+    """``build`` of a source without a ruleset (``ruleset = "none"``): the VASSAL module
+    again, from its maps, images, roster and palette (:mod:`referee.vassal.rebuild`)."""
+    from referee.errors import UserError
+    from referee.vassal.rebuild import (
+        load_for_vassal,
+        write_rebuilt,
+    )
+
+    source, diags = load_for_vassal(folder)
+    if source is None:
+        for d in diags.errors:
+            typer.echo(str(d), err=True)
+        raise UserError(
+            f"{folder}: {len(diags.errors)} error(s); nothing built",
+            hint=f"run `referee check {folder}`",
+            exit_code=1,
+        )
+    if out.exists() and not out.is_dir():
+        raise UserError(f"{out} is not a folder", hint="-o names the folder for the .vmod")
+    started = time.perf_counter()
+    path, size = write_rebuilt(source, out)
+    seconds = time.perf_counter() - started
+    if as_json:
+        print_json(
+            {
+                "path": str(path),
+                "units": len(source.units),
+                "images": len(source.images),
+                "bytes": size,
+                "seconds": round(seconds, 3),
+            }
+        )
+    elif not quiet:
+        typer.echo(
+            f"{path}: {len(source.units)} pieces, {len(source.images)} images, "
+            f"{size:,} bytes in {seconds:.2f} s"
+        )
+    else:
+        typer.echo(str(path))

@@ -44,6 +44,10 @@ def register(app: typer.Typer) -> None:
 
         how = output_format(fmt, as_json)
         folder = resolve_source(src, example)
+        from referee.source.vassal_only import is_vassal_only
+
+        if is_vassal_only(folder):
+            _check_vassal_only(folder, how, quiet)
         module, diags = load_module(folder)
         if module is not None:
             # what build and sheets would refuse: a counter text that cannot fit its box
@@ -99,3 +103,62 @@ def register(app: typer.Typer) -> None:
                     f"{summary['scenarios']} scenarios"
                 )
         raise typer.Exit(0 if module is not None else EXIT_PROBLEMS)
+
+
+def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
+    """``check`` of a source without a ruleset (``ruleset = "none"``, issue 19 §3)."""
+    from referee.vassal.rebuild import load_for_vassal
+
+    source, diags = load_for_vassal(folder)
+    summary = (
+        {
+            "units": len(source.units),
+            "properties": source.columns,
+            "maps": len(source.maps),
+            "boards": sum(len(m.get("board", []) or []) for m in source.maps),
+            "images": len(source.images),
+            "scenarios": len(source.scenarios),
+        }
+        if source is not None
+        else None
+    )
+    if how == "json":
+        print_json(
+            {
+                "source": str(folder),
+                "ok": source is not None,
+                "errors": [d.to_json() for d in diags.errors],
+                "warnings": [d.to_json() for d in diags.warnings],
+                "summary": summary,
+            }
+        )
+    else:
+        for d in diags.items:
+            if quiet and d.severity != "error":
+                continue
+            if how == "github":
+                hint = f" (hint: {d.hint})" if d.hint else ""
+                typer.echo(
+                    github_annotation(
+                        "error" if d.severity == "error" else "warning",
+                        f"{d.message}{hint}",
+                        file=str(folder / d.file),
+                        line=d.line,
+                        col=d.col,
+                        title="referee check",
+                    )
+                )
+            else:
+                typer.echo(str(d), err=d.severity == "error")
+        if source is None:
+            n = len(diags.errors)
+            typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
+        elif not quiet:
+            assert summary is not None
+            typer.echo(
+                f"{folder}: ok: {source.name} {source.version} (no ruleset: VASSAL only): "
+                f"{summary['units']} units, {len(source.columns)} property columns, "
+                f"{summary['maps']} maps, {summary['boards']} boards, "
+                f"{summary['scenarios']} scenarios"
+            )
+    raise typer.Exit(0 if source is not None else EXIT_PROBLEMS)

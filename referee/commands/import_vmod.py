@@ -1,0 +1,104 @@
+"""``referee import-vmod FILE.vmod -o module_src/<game>/``: a module source from an existing
+VASSAL module (issue 19 §3; :mod:`referee.vassal.vmod_import` does the work).
+
+The module is a stranger's file: it is read through ``safezip`` and ``xmlsafe`` (size and
+entry limits, no path traversal, no XML entities), image names that climb out are refused,
+and a grid kind referee cannot read is named. The source is written into a temporary folder
+beside the target and renamed into place, so a refusal leaves nothing behind; an existing
+target is never overwritten.
+
+Exit codes: 0 done; 2 refused (unreadable or hostile module, unsupported grid kind, the
+target exists).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from referee.commands.common import (
+    TextOrJson,
+    format_option,
+    json_option,
+    output_format,
+    print_json,
+    quiet_option,
+    refuse_stdio_folder,
+)
+from referee.errors import UserError
+
+
+def write_source(files: dict[str, bytes], out: Path) -> None:
+    """Write every file under ``out`` at once: into a temporary sibling folder, then rename.
+
+    Names come from the importer (fixed names, slugs, and image names already checked by
+    ``safezip.check_entry_name``); each is checked again to stay inside the folder.
+    """
+    from referee.safeio import resolve_inside
+
+    if out.exists():
+        raise UserError(f"{out} already exists; give a new folder to -o (nothing written)")
+    parent = out.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    try:
+        for name in sorted(files):
+            path = resolve_inside(tmp, name, what="imported file")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(files[name])
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("import-vmod")
+    def import_vmod_command(
+        file: Path = typer.Argument(..., metavar="FILE", help="The VASSAL module (.vmod)."),
+        out: Path = typer.Option(
+            ...,
+            "-o",
+            "--out",
+            metavar="FOLDER",
+            help="The new module source folder (must not exist yet).",
+        ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print only the summary line."),
+    ) -> None:
+        """Make a module source from an existing VASSAL module: boards and grids, pieces as
+        the roster, palette, set-ups as scenarios; what cannot be carried over is listed in
+        import-report.txt (and .json) beside the source and printed here.
+        """
+        from referee.vassal.errors import VassalFormatError
+        from referee.vassal.vmod import read_vmod
+        from referee.vassal.vmod_import import import_module, report_json
+
+        how = output_format(fmt, as_json)
+        refuse_stdio_folder(out)
+        if not file.is_file():
+            raise UserError(f"{file}: no such module file")
+        try:
+            vmod = read_vmod(file)
+            imported = import_module(vmod, str(file))
+        except VassalFormatError as exc:
+            raise UserError(f"{exc} (nothing written)") from exc
+        write_source(imported.files, out)
+        data: dict[str, Any] = {"source": str(out), **report_json(imported)}
+        if how == "json":
+            print_json(data)
+            return
+        typer.echo(
+            f"{out}: {imported.units} unit(s), {imported.maps} map(s), "
+            f"{imported.scenarios} scenario(s); {len(imported.report)} thing(s) not carried "
+            "over (import-report.txt)"
+        )
+        if not quiet:
+            for r in imported.report:
+                typer.echo(f"  {r.where}: {r.what}")
