@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import deque
+from pathlib import Path
 
 from referee.hexgrid import HexGrid
 
@@ -76,8 +77,10 @@ def hex_of(lat: float, lon: float) -> str:
     px, py = ax + x / KM, ay + y / KM
     best = min(
         GRID.all_ids(),
-        key=lambda h: (GRID.centre_of(*GRID.parse_id(h))[0] - px) ** 2
-        + (GRID.centre_of(*GRID.parse_id(h))[1] - py) ** 2,
+        key=lambda h: (
+            (GRID.centre_of(*GRID.parse_id(h))[0] - px) ** 2
+            + (GRID.centre_of(*GRID.parse_id(h))[1] - py) ** 2
+        ),
     )
     return best
 
@@ -111,7 +114,7 @@ def zone_by_position(lat: float, lon: float) -> str:
 def read_terrain(path: str) -> dict[str, str]:
     out: dict[str, str] = {}
     in_terrain = False
-    for line in open(path, encoding="utf-8"):
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
         s = line.rstrip("\n")
         if s.startswith("["):
             in_terrain = s.strip() == "[terrain]"
