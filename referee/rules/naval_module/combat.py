@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.orders import Order
 from referee.rules.naval_module.amphibious import eligible_30_13a, special_transport_30_3
-from referee.rules.naval_module.context import enemy_of
+from referee.rules.naval_module.context import enemy_of, place
 from referee.rules.naval_module.losses import parse_result
 from referee.rules.naval_module.movement import land
 from referee.rules.naval_module.sinking import damage_ship
@@ -346,6 +346,15 @@ def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
                 f"{hid}: {h['target']} cleared: the assaulters must advance onto it",
                 handoff=hid,
             )
+            side = w.state.units[h["units"][0]].side
+            for pid in w.game.ground_at(w.state, h["target"], enemy_of(w.game, side)):
+                w.state = place(w.state, pid, None, "host")
+                w.note(
+                    "defender_gone",
+                    "30.16a",
+                    f"{pid} leaves {h['target']} by the host game's result (retreat or loss)",
+                    unit=pid,
+                )
             for sid in sorted(set(h["ships"])):
                 mine = [p for p, s in zip(h["units"], h["ships"], strict=True) if s == sid]
                 mine = [p for p in mine if w.state.units[p].box == f"aboard:{sid}"]

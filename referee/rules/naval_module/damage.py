@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.rules.naval_module.ships import Ship, sinks_at
+from referee.source.model import Module
 
 CADRE = "cadre"
 ELIMINATED = "eliminated"
@@ -65,3 +66,9 @@ def apply_damage(s: Ship, points: int, cargo: tuple[str, ...] = ()) -> DamageRes
 def half_protection_effects(s: Ship) -> dict[str, Any]:
     """The 27.36 figures, for reports: NMP and artillery now, capacity unchanged."""
     return {"nmp": s.nmp, "artillery": s.artillery, "capacity": s.capacity, "aa": s.has_aa}
+
+
+def damage_piece(module: Module, piece_id: str, damage: int, points: int) -> DamageResult:
+    """``points`` more damage on a roster piece that already has ``damage`` [27.31]."""
+    unit = module.piece(piece_id).unit
+    return apply_damage(Ship(piece_id, unit, damage, "ready"), points)

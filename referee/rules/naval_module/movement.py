@@ -507,7 +507,8 @@ def unload(w: Work, o: Order) -> None:
                 f"unloading {need} NTP at {where} exceeds the port's capacity: "
                 f"{left} of {cap.value} left this player turn",
                 o.pos_of(units[0]),
-                hint="units that do not fit stay aboard until capacity opens [28.14f]",
+                hint="; ".join(f"{what} -> {v} [{r}]" for r, what, v in cap.steps)
+                + "; units that do not fit stay aboard until capacity opens [28.14f]",
             )
             return
         _use_port(w, where, need)

@@ -30,8 +30,8 @@ class Work:
     ) -> None:
         self.violations.append(Violation(rule, message, where, unit, hint))
 
-    def note(self, kind: str, rule: str, text: str, **data: Any) -> None:
-        self.events.append(Event(kind, rule, text, data))
+    def note(self, event_kind: str, rule: str, text: str, /, **data: Any) -> None:
+        self.events.append(Event(event_kind, rule, text, data))
 
     @property
     def live(self) -> bool:
