@@ -82,7 +82,7 @@ def invariants(game: Game, before: GameState, after: GameState) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_scripted_campaigns_keep_the_invariants(seed: int) -> None:
     m = module()
-    game = Game(m)
+    game = Game.of(m)
     rs = get_ruleset("naval_module")
     state = rs.new_game(m, "kerch_feodosia", f"prop-{seed}")
     seen: set[str] = set()

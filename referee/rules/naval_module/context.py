@@ -16,9 +16,23 @@ from referee.source.model import Module, UnitDef
 ABOARD = "aboard:"
 
 
+_GAMES: dict[int, Game] = {}
+
+
 @dataclass
 class Game:
     module: Module
+
+    @staticmethod
+    def of(module: Module) -> Game:
+        """One Game per loaded module: its boards are built once (a hex board of 2 232 hexes
+        is the costliest thing a step would otherwise do)."""
+        g = _GAMES.get(id(module))
+        if g is None or g.module is not module:
+            if len(_GAMES) > 16:
+                _GAMES.clear()
+            g = _GAMES[id(module)] = Game(module)
+        return g
 
     @cached_property
     def hexes(self) -> HexBoard:

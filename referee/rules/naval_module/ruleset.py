@@ -43,7 +43,7 @@ class NavalModule:
         if options:
             raise UserError("the naval module has no optional rules", hint="drop the options")
         sc = module.scenarios[scenario]
-        game = Game(module)
+        game = Game.of(module)
         units = {
             pid: UnitState(pid, side, None, "unplaced")
             for side, ids in sorted(sc.forces.items())
@@ -74,11 +74,11 @@ class NavalModule:
             return pd.side, f"{pd.side} answer to {pd.id}: {pd.prompt} [{pd.rule}]"
         if state.phase == seq.GAME_OVER:
             return "", "nothing: the game is over"
-        game = Game(module)
+        game = Game.of(module)
         return seq.actor(state, game.sides), seq.describe(state, game.sides)
 
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
-        game = Game(module)
+        game = Game.of(module)
         out = steps.check_header(game, state, orders, self.awaiting(module, state)[0])
         if out:
             return out
@@ -88,7 +88,7 @@ class NavalModule:
         violations = self.validate(module, state, orders)
         if violations:
             return Outcome(state, (), (), tuple(violations))
-        w = steps.run(Game(module), state, orders, dice)
+        w = steps.run(Game.of(module), state, orders, dice)
         return Outcome(w.state, tuple(w.events), tuple(dice.rolls))
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
@@ -105,7 +105,7 @@ class NavalModule:
         lost = sorted(
             u.id
             for u in state.units.values()
-            if u.box == "eliminated" and Game(module).unit(u.id).category == "ground"
+            if u.box == "eliminated" and Game.of(module).unit(u.id).category == "ground"
         )
         return {
             "rule": "27.31",

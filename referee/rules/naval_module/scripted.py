@@ -44,7 +44,7 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
 
     if state.phase == seq.GAME_OVER:
         return None
-    game = Game(module)
+    game = Game.of(module)
     side, _ = RULESET.awaiting(module, state)
     head = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
     if state.pending:
