@@ -6,6 +6,7 @@ COMMAND_MODULES: list[str] = [
     "sheets",
     "charts",
     "pbem",
+    "reveal",
     "validate",
     "state",
     "options",

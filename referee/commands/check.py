@@ -33,6 +33,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check a module source; print every problem as file:line:col: message.
 
+        Includes the counter-layout fit: every counter text must fit its box at a legible
+        size, as build and sheets require.
+
         Exits 0 when clean (with a one-line summary), 1 on any error, 2 when SRC is not a
         folder.
         """
@@ -42,6 +45,12 @@ def register(app: typer.Typer) -> None:
         how = output_format(fmt, as_json)
         folder = resolve_source(src, example)
         module, diags = load_module(folder)
+        if module is not None:
+            # what build and sheets would refuse: a counter text that cannot fit its box
+            from referee.render.fit_check import layout_fit_diagnostics
+
+            if layout_fit_diagnostics(module, diags):
+                module = None
         summary = summarize(module) if module is not None else None
         if how == "json":
             print_json(

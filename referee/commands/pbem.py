@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
             None, "--referee-dir", metavar="DIR", envvar="REFEREE_DIR", help=REFEREE_DIR_HELP
         ),
         picture_dpi: int = typer.Option(
-            40, "--picture-dpi", metavar="DPI", help="Resolution of the position picture; 0: none."
+            100, "--picture-dpi", metavar="DPI", help="Resolution of the position picture; 0: none."
         ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
@@ -165,6 +165,11 @@ def register(app: typer.Typer) -> None:
                     "report": str(report),
                     "report_sha256": made.report_sha256,
                     "awaiting": made.awaiting,
+                    **(
+                        {"referee_only": str(game_dir / "secret")}
+                        if made.config.secrets is not None
+                        else {}
+                    ),
                 }
             )
             return
@@ -173,6 +178,11 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(f"created game {made.game_id} in {game_dir}")
         typer.echo(f"dice seeds (secret, keep them): {made.seeds_path}")
+        if made.config.secrets is not None:
+            typer.echo(
+                f"referee-only part (never publish it; `referee reveal` at the end): "
+                f"{game_dir}/secret/"
+            )
         typer.echo(f"report: {report}")
         typer.echo(f"report SHA-256: {made.report_sha256}")
         if made.awaiting:
@@ -409,7 +419,8 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(
             f"{game_dir}: ok: game {result.game_id}, {result.reports} report(s) to "
-            f"{result.last_report}, {result.rolls} die roll(s) checked, replay matches"
+            f"{result.last_report}, {result.rolls} die roll(s) checked, "
+            + ("replay matches" if result.replayed else "replay waits for `referee reveal`")
         )
         typer.echo(f"  referee key {result.referee[:16]}")
         for side, fp_ in sorted(result.players.items()):

@@ -44,6 +44,9 @@ def register(app: typer.Typer) -> None:
             False, "--alignment-test", help="Write a printer alignment test sheet instead."
         ),
         png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
+        dpi: int = typer.Option(
+            150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the --png previews."
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No progress bar or warnings; print only the files written."),
@@ -74,11 +77,18 @@ def register(app: typer.Typer) -> None:
                     bleed=bleed,
                     alignment_test=alignment_test,
                     png=png,
+                    png_dpi=dpi,
                     progress=bar.update,
                 )
         else:
             result = write_sheets(
-                module, out, paper=paper, bleed=bleed, alignment_test=alignment_test, png=png
+                module,
+                out,
+                paper=paper,
+                bleed=bleed,
+                alignment_test=alignment_test,
+                png=png,
+                png_dpi=dpi,
             )
         if as_json:
             print_json(result.to_json())

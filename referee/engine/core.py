@@ -109,9 +109,15 @@ class Roll:
     purpose: str
     rule: str = ""
     derivation: Mapping[str, Any] = field(default_factory=dict)
+    hidden_from: tuple[str, ...] = ()
+
+    @property
+    def hidden(self) -> bool:
+        """A roll some side may not see: kept out of the public record (``docs/dice.md``)."""
+        return bool(self.hidden_from)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "index": self.index,
             "sides": self.sides,
             "value": self.value,
@@ -119,14 +125,24 @@ class Roll:
             "rule": self.rule,
             "derivation": dict(self.derivation),
         }
+        if self.hidden_from:  # absent when public, so older records read the same
+            out["hidden_from"] = list(self.hidden_from)
+        return out
 
 
 class Dice(Protocol):
-    """Injected die source. ``roll`` must record every roll it makes in ``rolls``."""
+    """Injected die source. ``roll`` must record every roll it makes in ``rolls``.
+
+    ``hidden_from`` names the sides that must not learn the value (a referee-run side's
+    draw, a detection roll against a hidden unit): the PBEM referee derives such a roll from
+    a seed that stays secret until ``referee reveal`` and leaves it out of what those sides
+    receive (``docs/dice.md``)."""
 
     rolls: list[Roll]
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int: ...
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int: ...
 
 
 class NoDice:
@@ -135,7 +151,9 @@ class NoDice:
     def __init__(self) -> None:
         self.rolls: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
         raise RuntimeError(f"validation must not roll dice (asked for: {purpose})")
 
 
@@ -146,14 +164,18 @@ class ScriptedDice:
         self._values: Iterator[int] = iter(values)
         self.rolls: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
         try:
             v = next(self._values)
         except StopIteration:
             raise RuntimeError(f"scripted dice ran out (asked for: {purpose})") from None
         if not 1 <= v <= sides:
             raise ValueError(f"scripted roll {v} is not a d{sides} value")
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
+        self.rolls.append(
+            Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=tuple(hidden_from))
+        )
         return v
 
 

@@ -11,7 +11,7 @@ the imports). ``docs/rulesets.md`` is the author's guide.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -63,6 +63,108 @@ class Ruleset(Protocol):
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """Victory points and the level of victory so far, with rule citations."""
         ...
+
+    # Optional (see the functions below and docs/rulesets.md): ``due(module, state)`` ->
+    # tuple of :class:`Due`; ``resolve_sealed(module, state, orders_by_side, dice)`` ->
+    # Outcome; ``hides_information: bool``; ``public_view(module, state)``;
+    # ``hidden_pools(module, state)``; ``referee_sides: tuple[str, ...]``;
+    # ``may_reveal(module, state)``; ``parse_orders(text, file)``.
+
+
+# ---- the optional parts of the contract -------------------------------------------------
+#
+# A ruleset written for Sixth Fleet needs none of these; the referee falls back to the
+# behaviour of one side at a time with nothing hidden. ``docs/rulesets.md`` describes each.
+
+KINDS = ("orders", "answer", "sealed")
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """One submission the game waits for: ``side`` owes ``kind`` (``orders`` for a phase or
+    an impulse, ``answer`` to a pending decision, ``sealed`` orders that stay sealed until
+    every side due in the phase has sent its own); ``what`` is a sentence for reports."""
+
+    side: str
+    what: str
+    kind: str = "orders"
+
+    def to_json(self) -> dict[str, str]:
+        return {"side": self.side, "what": self.what, "kind": self.kind}
+
+
+def due_of(ruleset: Any, module: Module, state: GameState) -> tuple[Due, ...]:
+    """Every submission the game waits for now. A ruleset may define ``due(module, state)``
+    (alternating impulses, simultaneous sealed orders); otherwise its ``awaiting`` names one
+    side, as Sixth Fleet's does."""
+    own = getattr(ruleset, "due", None)
+    if own is not None:
+        out = tuple(own(module, state))
+        for d in out:
+            if d.kind not in KINDS:
+                raise ValueError(f"ruleset {ruleset.id}: unknown kind of submission {d.kind!r}")
+        return out
+    side, what = ruleset.awaiting(module, state)
+    return (Due(side, what, "answer" if state.pending else "orders"),)
+
+
+def hides_information(ruleset: Any) -> bool:
+    """Whether some fact of the position is hidden from some side (undetected units,
+    face-down chits, sealed plots): the referee then publishes only views and commitments."""
+    return bool(getattr(ruleset, "hides_information", False))
+
+
+def uses_commitments(ruleset: Any) -> bool:
+    """Whether a game of this ruleset needs the hidden-dice chain (hidden information, or
+    submissions that are sealed): rulesets written to the newer contract (with ``due``)."""
+    return hides_information(ruleset) or hasattr(ruleset, "due")
+
+
+def referee_sides(ruleset: Any) -> tuple[str, ...]:
+    """The sides that the ruleset's own procedure plays (Carrier Battlegroup's Soviet
+    system): they have no player and never submit orders."""
+    return tuple(getattr(ruleset, "referee_sides", ()))
+
+
+def hidden_pools(ruleset: Any, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+    """The hidden pools of a position (a chit cup, the contents of face-down groups), each a
+    canonical listing of plain strings; committed item by item at set-up."""
+    own = getattr(ruleset, "hidden_pools", None)
+    return {} if own is None else dict(own(module, state))
+
+
+def public_view(ruleset: Any, module: Module, state: GameState) -> GameState:
+    """What every player may see: the ruleset's ``public_view`` when it has one, else the
+    units, stacks, ``data`` entries and pending decisions that every side's view shows alike."""
+    own = getattr(ruleset, "public_view", None)
+    if own is not None:
+        return own(module, state)
+    if not hides_information(ruleset):
+        return state
+    views = [ruleset.view(module, state, s.id) for s in module.sides]
+    if not views:
+        return state
+    first = views[0]
+    units = {k: u for k, u in first.units.items() if all(v.units.get(k) == u for v in views[1:])}
+    stacks = {
+        h: tuple(x for x in ids if x in units)
+        for h, ids in first.stacks.items()
+        if any(x in units for x in ids)
+    }
+    data = {
+        k: v for k, v in first.data.items() if all(w.data.get(k, object()) == v for w in views[1:])
+    }
+    pending = tuple(p for p in first.pending if all(p in v.pending for v in views[1:]))
+    return first.evolve(units=units, stacks=stacks, data=data, pending=pending)
+
+
+def may_reveal(ruleset: Any, module: Module, state: GameState) -> bool:
+    """Whether ``referee reveal`` may release the hidden part now: at the end of the game, or
+    where the ruleset's ``may_reveal`` allows it."""
+    own = getattr(ruleset, "may_reveal", None)
+    if own is not None and own(module, state):
+        return True
+    return state.active_side is None and not state.pending
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,12 +118,21 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
 
 
 def load_game(archive: Archive) -> _Game:
+    """The archive as the referee sees it. In a game that hides information ``reports``
+    holds the full records (``secret/turns/*/record.json``), ``report_shas`` the hashes of
+    the published ``report.json`` files (the chain)."""
     archive.require()
     cfg = archive.config()
     turns = archive.turn_dirs()
-    reports = [archive.read_json(t.path / "report.json") for t in turns]
+    hides = cfg.hides_information
+    reports = [
+        archive.read_json(archive.secret / "turns" / t.name / "record.json")
+        if hides
+        else archive.read_json(t.path / "report.json")
+        for t in turns
+    ]
     shas = [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
-    state = GameState.from_json(archive.read_json(turns[-1].path / "state.json"))
+    state = GameState.from_json(archive.read_json(archive.state_path(turns[-1], hides)))
     return _Game(
         archive=archive,
         cfg=cfg,
@@ -174,7 +183,7 @@ def adjudicate(
     lock = contextlib.nullcontext() if dry_run else game_lock(archive)
     results: list[StepResult] = []
     with lock:
-        notes = [] if dry_run else recover(archive)
+        notes = [] if dry_run else recover(archive, cfg.hides_information)
         game = load_game(archive)
         game.notes = notes
         for env in envelopes:
@@ -234,53 +243,18 @@ def _one(
     *,
     dry_run: bool,
 ) -> StepResult:
-    cfg, state = game.cfg, game.state
     side = _refuse_header(game, env, module, rs)
+    done = _already_applied(game, env, batch)
+    if done is not None:
+        return done
+    if game.cfg.secrets is not None:
+        from referee.pbem.submit import committed_step
+
+        return committed_step(
+            game, env, side, module, rs, referee_key, referee_dir, dry_run=dry_run
+        )
+    cfg, state = game.cfg, game.state
     h = env.header
-    # -- already adjudicated?
-    for i, rep in enumerate(game.reports):
-        if (rep.get("orders") or {}).get("sha256") != env.sha256:
-            continue
-        later = [(r.get("orders") or {}).get("sha256") for r in game.reports[i + 1 :]]
-        if all(x in batch for x in later):
-            return StepResult(
-                env.file,
-                "already-applied",
-                i,
-                f"turns/{game.turns[i].name}",
-                game.report_shas[i],
-                rep,
-                (f"already adjudicated as turns/{game.turns[i].name}; nothing changed",),
-            )
-        raise Refusal(
-            "replayed",
-            f"{env.file}: these orders were already adjudicated as turns/{game.turns[i].name}",
-            hint=f"the game has moved on; the latest report is turns/{game.turns[-1].name}",
-        )
-    latest = game.report_shas[-1]
-    if h.previous_report is None:
-        raise Refusal(
-            "forked",
-            f"{env.file}: no 'previous-report:' header naming the report these orders answer",
-            hint=f"add 'previous-report: {latest}' (referee sign --game fills it in)",
-        )
-    if h.previous_report != latest:
-        if h.previous_report in game.report_shas:
-            k = game.report_shas.index(h.previous_report)
-            raise Refusal(
-                "forked",
-                f"{env.file}: the orders answer report turns/{game.turns[k].name}, but the "
-                f"latest report is turns/{game.turns[-1].name}",
-                hint="read the latest report and write orders for the position it shows",
-            )
-        raise Refusal(
-            "forked",
-            f"{env.file}:{h.lines.get('previous-report', 1)}: previous-report "
-            f"{h.previous_report[:16]}... is no report of game {cfg.game_id}",
-            hint=f"the latest report is {latest}",
-        )
-    if game_over(state):
-        raise Refusal("game-over", f"{env.file}: game {cfg.game_id} is over")
     want_side, what = rs.awaiting(module, state)
     if side != want_side or h.turn != state.turn:
         raise Refusal(
@@ -294,36 +268,13 @@ def _one(
             f"{env.file}:{h.lines.get('phase', 1)}: orders for phase {h.phase!r}, but the "
             f"game waits for {what}",
         )
-    k = len(game.turns)
-    if k > cfg.dice_length:
-        raise Refusal(
-            "dice-exhausted",
-            f"game {cfg.game_id}: all {cfg.dice_length} committed dice seeds are used",
-            hint="start the next game with a larger --turns-of-dice",
-        )
+    k = next_sequence(game)
     # -- validate (all or nothing), then resolve
-    doc = parse_orders_text(rs, env.body, env.file)
-    violations = list(rs.validate(module, state, doc))
-    if violations:
-        raise Refusal(
-            "violation",
-            f"{env.file}: refused: {len(violations)} order(s) break the rules; "
-            "nothing was adjudicated",
-            details=[str(v) for v in violations],
-            hint="fix every listed order and send the whole file again",
-        )
-    if game.secret is None:
-        folder = dicemod.referee_dir(cfg.game_id, referee_dir)
-        game.secret = dicemod.load_secret(folder, cfg.game_id, cfg.dice_head, cfg.dice_length)
-    seed = game.secret.seed(k)
+    doc = validated(rs, module, state, env)
+    seed = seed_secret(game, referee_dir).seed(k)
     dice = dicemod.CommittedDice(seed, k, env.sha256)
     outcome = rs.resolve(module, state, doc, dice)
-    if outcome.violations:
-        raise Refusal(
-            "violation",
-            f"{env.file}: refused during resolution; nothing was adjudicated",
-            details=[str(v) for v in outcome.violations],
-        )
+    refuse_outcome(env, outcome)
     new = outcome.state
     answering = bool(state.pending)
     title = (
@@ -359,6 +310,130 @@ def _one(
     )
 
 
+def next_sequence(game: _Game) -> int:
+    """The number of the next adjudication; refuses when the dice commitment is used up."""
+    k = len(game.turns)
+    if k > game.cfg.dice_length:
+        raise Refusal(
+            "dice-exhausted",
+            f"game {game.cfg.game_id}: all {game.cfg.dice_length} committed dice seeds are used",
+            hint="start the next game with a larger --turns-of-dice",
+        )
+    return k
+
+
+def validated(rs: Ruleset, module: Module, state: GameState, env: Envelope) -> Any:
+    """The parsed orders, refused (all or nothing) when any order breaks the rules."""
+    doc = parse_orders_text(rs, env.body, env.file)
+    violations = list(rs.validate(module, state, doc))
+    if violations:
+        raise Refusal(
+            "violation",
+            f"{env.file}: refused: {len(violations)} order(s) break the rules; "
+            "nothing was adjudicated",
+            details=[str(v) for v in violations],
+            hint="fix every listed order and send the whole file again",
+        )
+    return doc
+
+
+def seed_secret(game: _Game, referee_dir: Path | None) -> dicemod.SeedSecret:
+    if game.secret is None:
+        cfg = game.cfg
+        folder = dicemod.referee_dir(cfg.game_id, referee_dir)
+        game.secret = dicemod.load_secret(folder, cfg.game_id, cfg.dice_head, cfg.dice_length)
+    return game.secret
+
+
+def refuse_outcome(env: Envelope, outcome: Any) -> None:
+    if outcome.violations:
+        raise Refusal(
+            "violation",
+            f"{env.file}: refused during resolution; nothing was adjudicated",
+            details=[str(v) for v in outcome.violations],
+        )
+
+
+def _orders_sha(game: _Game, i: int) -> str | None:
+    """The SHA-256 of the orders adjudicated in step ``i`` (sealed orders of a game without
+    hidden information keep theirs in the referee-only part until they are revealed)."""
+    o = game.reports[i].get("orders") or {}
+    if o.get("sha256") is None and o.get("sealed") == "submitted":
+        kept = game.archive.secret / "turns" / game.turns[i].name / "orders.txt"
+        if kept.is_file():
+            return open_envelope(game.archive.read(kept).decode("utf-8"), "orders.txt").sha256
+    return o.get("sha256")
+
+
+def sealed_trail(reports: list[dict[str, Any]]) -> list[int]:
+    """Indexes of the latest steps that took sealed orders still unopened (in order)."""
+    out: list[int] = []
+    for i in range(len(reports) - 1, 0, -1):
+        if (reports[i].get("orders") or {}).get("sealed") != "submitted":
+            break
+        out.insert(0, i)
+    return out
+
+
+def _already_applied(game: _Game, env: Envelope, batch: set[str]) -> StepResult | None:
+    """A re-run of orders that made the latest step(s): their result. Refuses orders
+    adjudicated earlier, orders answering another report, and orders after the end."""
+    h = env.header
+    for i, rep in enumerate(game.reports):
+        if _orders_sha(game, i) != env.sha256:
+            continue
+        later = [_orders_sha(game, j) for j in range(i + 1, len(game.reports))]
+        if all(x in batch for x in later):
+            shown = rep
+            if game.cfg.hides_information:
+                shown = game.archive.read_json(game.turns[i].path / "report.json")
+            return StepResult(
+                env.file,
+                "already-applied",
+                i,
+                f"turns/{game.turns[i].name}",
+                game.report_shas[i],
+                shown,
+                (f"already adjudicated as turns/{game.turns[i].name}; nothing changed",),
+            )
+        raise Refusal(
+            "replayed",
+            f"{env.file}: these orders were already adjudicated as turns/{game.turns[i].name}",
+            hint=f"the game has moved on; the latest report is turns/{game.turns[-1].name}",
+        )
+    latest = game.report_shas[-1]
+    # Sealed orders are written at the same time: each may answer the report that opened
+    # the sealed phase, or any report of the other sides' sealed submissions since.
+    window = {latest}
+    trail = sealed_trail(game.reports)
+    if trail:
+        window.update(game.report_shas[trail[0] - 1 :])
+    if h.previous_report is None:
+        raise Refusal(
+            "forked",
+            f"{env.file}: no 'previous-report:' header naming the report these orders answer",
+            hint=f"add 'previous-report: {latest}' (referee sign --game fills it in)",
+        )
+    if h.previous_report not in window:
+        if h.previous_report in game.report_shas:
+            k = game.report_shas.index(h.previous_report)
+            raise Refusal(
+                "forked",
+                f"{env.file}: the orders answer report turns/{game.turns[k].name}, but the "
+                f"latest report is turns/{game.turns[-1].name}",
+                hint="read the latest report and write orders for the position it shows",
+            )
+        raise Refusal(
+            "forked",
+            f"{env.file}:{h.lines.get('previous-report', 1)}: previous-report "
+            f"{h.previous_report[:16]}... is no report of game {game.cfg.game_id}",
+            hint=f"the latest report is {latest}",
+        )
+    if game_over(game.state):
+        raise Refusal("game-over", f"{env.file}: game {game.cfg.game_id} is over")
+    return None
+
+
 def step_report(
     game: _Game,
     module: Module,
@@ -372,8 +447,12 @@ def step_report(
     after: GameState,
     events: Any,
     rolls: Any,
+    *,
+    orders: dict[str, Any] | None = None,
+    sealed_in: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The record of adjudication ``k`` (also rebuilt by ``verify`` to compare)."""
+    """The record of adjudication ``k``. ``orders`` replaces the orders entry (sealed and
+    committed orders); ``sealed_in`` names the sides whose sealed orders wait unopened."""
     cfg = game.cfg
     assert env.block is not None
     report = base_report(
@@ -389,7 +468,8 @@ def step_report(
         referee_fingerprint=cfg.referee.fingerprint,
     )
     report.update(
-        orders={
+        orders=orders
+        or {
             "file": "orders.txt",
             "name": env.file,
             "sha256": env.sha256,
@@ -409,7 +489,7 @@ def step_report(
         rolls=[r.to_json() for r in rolls],
         events=[e.to_json() for e in events],
         pending=[p.to_json() for p in after.pending],
-        awaiting=awaiting_info(module, rs, after),
+        awaiting=awaiting_info(module, rs, after, sealed_in),
         score=dict(rs.score(module, after)),
     )
     return report

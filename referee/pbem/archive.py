@@ -15,6 +15,12 @@
         state.json               the position after this step
         manifest.json            SHA-256 of every file of the folder (signed: manifest.json.sig)
       .gitignore                 ignores .lock and unfinished turns/.tmp-* folders
+                                 (and secret/, in a game with commitments)
+      secret/                    a game with commitments only: the referee-only part, never
+                                 published (full positions, full records, sealed orders,
+                                 hidden seeds); in a game hiding information the current
+                                 position is secret/state.json and turn folders hold none
+      revealed/                  what `referee reveal` released: a copy of secret/turns/
 
 Reading is defensive: an archive may come from anyone (``referee verify``), so files are size
 limited, symlinks are refused and folder names must match the numbering scheme.
@@ -39,6 +45,10 @@ TURN_RE = re.compile(r"^(\d{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
 TMP_PREFIX = ".tmp-"
 MAX_ARCHIVE_FILE = 32 * 1024 * 1024
 GITIGNORE = ".lock\nturns/.tmp-*/\n"
+# Games with commitments keep a referee-only part that must never be published.
+SECRET_DIR = "secret"
+REVEALED_DIR = "revealed"
+GITIGNORE_SECRET = GITIGNORE + f"{SECRET_DIR}/\n"
 
 
 def sha256_hex(data: bytes) -> str:
@@ -68,6 +78,11 @@ class GameConfig:
     dice_head: str
     dice_length: int
     picture_dpi: int
+    secrets: Secrets | None = None
+
+    @property
+    def hides_information(self) -> bool:
+        return self.secrets is not None and self.secrets.hides_information
 
     def side_of(self, fingerprint: str) -> str | None:
         for side, key in sorted(self.players.items()):
@@ -115,6 +130,16 @@ class GameConfig:
             "[reports]",
             f"picture_dpi = {self.picture_dpi}",
         ]
+        if self.secrets is not None:
+            sec = self.secrets
+            lines += [
+                "",
+                "[secrets]",
+                f"hides_information = {'true' if sec.hides_information else 'false'}",
+                f"hidden_algorithm = {q(sec.hidden_algorithm)}",
+                f"hidden_head = {q(sec.hidden_head)}",
+                f"referee_sides = [{', '.join(q(s) for s in sec.referee_sides)}]",
+            ]
         return "\n".join(lines) + "\n"
 
     @staticmethod
@@ -147,11 +172,39 @@ class GameConfig:
                 dice_head=str(dice["head"]),
                 dice_length=int(dice["length"]),
                 picture_dpi=int(d.get("reports", {}).get("picture_dpi", 0)),
+                secrets=_secrets(d.get("secrets")),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Refusal("archive", f"{file}: missing or malformed entry ({exc})") from None
         except UserError as exc:
             raise Refusal("archive", str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Secrets:
+    """The ``[secrets]`` table of a game with commitments (``docs/pbem.md``): whether the
+    ruleset hides information, the head of the hidden-dice chain, the referee-run sides."""
+
+    hides_information: bool
+    hidden_algorithm: str
+    hidden_head: str
+    referee_sides: tuple[str, ...] = ()
+
+
+def _secrets(d: Any) -> Secrets | None:
+    if d is None:
+        return None
+    if not isinstance(d, dict) or not isinstance(d.get("hides_information"), bool):
+        raise TypeError("[secrets] needs hides_information = true/false")
+    head = str(d["hidden_head"])
+    if not re.fullmatch(r"[0-9a-f]{64}", head):
+        raise ValueError("[secrets] hidden_head must be 64 hex digits")
+    sides = d.get("referee_sides", [])
+    if not isinstance(sides, list):
+        raise TypeError("[secrets] referee_sides must be a list")
+    return Secrets(
+        d["hides_information"], str(d["hidden_algorithm"]), head, tuple(str(s) for s in sides)
+    )
 
 
 def _toml_str(s: str) -> str:
@@ -187,6 +240,25 @@ class Archive:
     @property
     def lock_path(self) -> Path:
         return self.root / ".lock"
+
+    @property
+    def secret(self) -> Path:
+        """The referee-only part: never published (``.gitignore``d), released by reveal."""
+        return self.root / SECRET_DIR
+
+    @property
+    def revealed(self) -> Path:
+        """What ``referee reveal`` released: a copy of the referee-only turn folders."""
+        return self.root / REVEALED_DIR
+
+    def state_path(self, turn: TurnDir | None, hides_information: bool) -> Path:
+        """Where the full position after ``turn`` (``None``: the current one) is kept."""
+        base = self.secret if hides_information else self.root
+        if turn is None:
+            return base / "state.json"
+        return (self.secret / "turns" / turn.name if hides_information else turn.path) / (
+            "state.json"
+        )
 
     def exists(self) -> bool:
         return self.game_toml.is_file()

@@ -35,6 +35,7 @@ from referee.errors import UserError
 from referee.safeio import write_bytes_atomic
 
 ALGORITHM = "referee-dice/1"
+HIDDEN_ALGORITHM = "referee-hidden-dice/1"
 SEED_BYTES = 32
 DEFAULT_LENGTH = 1024
 MAX_LENGTH = 1_000_000
@@ -81,15 +82,26 @@ class CommittedDice:
     """The :class:`referee.engine.core.Dice` of one adjudication: rolls derived from the
     revealed seed ``seed_index`` and the orders hash, each recorded with its derivation."""
 
-    def __init__(self, seed: bytes, seed_index: int, orders_sha256: str) -> None:
+    def __init__(
+        self,
+        seed: bytes,
+        seed_index: int,
+        orders_sha256: str,
+        hidden_seed: bytes | None = None,
+    ) -> None:
         self.seed = seed
+        self.hidden_seed = hidden_seed
         self.seed_index = seed_index
         self.orders_sha256 = orders_sha256
         self._orders_raw = bytes.fromhex(orders_sha256)
         self.rolls: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
         index = len(self.rolls)
+        if hidden_from:
+            return self._hidden_roll(index, sides, purpose, rule, tuple(hidden_from))
         value, attempt, mac = derive(self.seed, self._orders_raw, index, sides)
         self.rolls.append(
             Roll(
@@ -110,26 +122,76 @@ class CommittedDice:
         )
         return value
 
+    def _hidden_roll(
+        self, index: int, sides: int, purpose: str, rule: str, hidden_from: tuple[str, ...]
+    ) -> int:
+        """A roll some side may not see: keyed with this step's *hidden* seed, which stays in
+        the referee-only part of the archive until ``referee reveal`` (``docs/dice.md``)."""
+        if self.hidden_seed is None:
+            raise RuntimeError(
+                f"a hidden roll ({purpose}) in a game whose ruleset hides nothing "
+                "(a ruleset that hides rolls declares hides_information = True)"
+            )
+        value, attempt, mac = derive(self.hidden_seed, self._orders_raw, index, sides)
+        self.rolls.append(
+            Roll(
+                index=index,
+                sides=sides,
+                value=value,
+                purpose=purpose,
+                rule=rule,
+                derivation={
+                    "algorithm": HIDDEN_ALGORITHM,
+                    "seed_index": self.seed_index,
+                    "orders_sha256": self.orders_sha256,
+                    "counter": index,
+                    "attempt": attempt,
+                    "hmac": mac,
+                },
+                hidden_from=hidden_from,
+            )
+        )
+        return value
+
 
 def check_rolls(
-    rolls: list[dict[str, Any]], seed: bytes, seed_index: int, orders_sha256: str
+    rolls: list[dict[str, Any]],
+    seed: bytes,
+    seed_index: int,
+    orders_sha256: str,
+    *,
+    hidden_seed: bytes | None = None,
+    numbered: bool = True,
 ) -> list[str]:
-    """Recompute every recorded roll; a list of what does not match (empty: all good)."""
+    """Recompute every recorded roll; a list of what does not match (empty: all good).
+
+    A roll with ``hidden_from`` is recomputed from ``hidden_seed`` (known only after
+    ``referee reveal``); ``numbered=False`` accepts a public record from which hidden rolls
+    were left out (the indexes then have gaps)."""
     problems: list[str] = []
     raw = bytes.fromhex(orders_sha256)
+    last = -1
     for pos, r in enumerate(rolls):
         try:
             sides, value, index = int(r["sides"]), int(r["value"]), int(r["index"])
             deriv = r.get("derivation", {})
-            if index != pos:
+            if (numbered and index != pos) or index <= last:
                 problems.append(f"roll {pos}: recorded as number {index}")
                 continue
-            want, attempt, mac = derive(seed, raw, index, sides)
+            last = index
+            key = seed
+            if r.get("hidden_from"):
+                if hidden_seed is None:
+                    problems.append(f"roll {index}: a hidden roll where none can be checked")
+                    continue
+                key = hidden_seed
+            want, attempt, mac = derive(key, raw, index, sides)
         except (KeyError, TypeError, ValueError) as exc:
             problems.append(f"roll {pos}: malformed record ({exc})")
             continue
         if value != want:
-            problems.append(f"roll {pos} ({r.get('purpose', '')}): recorded {value}, is {want}")
+            what = "hidden roll" if r.get("hidden_from") else "roll"
+            problems.append(f"{what} {index} ({r.get('purpose', '')}): recorded {value}, is {want}")
         elif (
             deriv.get("hmac") != mac
             or deriv.get("attempt") != attempt
@@ -158,6 +220,20 @@ class SeedSecret:
 
     def commitment(self) -> dict[str, Any]:
         return {"algorithm": ALGORITHM, "head": self.head.hex(), "length": self.length}
+
+    # The hidden chain: a second SHA-256 chain from a root derived from the same secret, for
+    # what must stay hidden until ``referee reveal`` (hidden rolls, salts of commitments).
+    # Step ``k`` (0 = the set-up) uses element ``k + 1``; element 0, its head, is published.
+    @property
+    def hidden_root(self) -> bytes:
+        return sha256(HIDDEN_ALGORITHM.encode("ascii") + b"\n" + self.root)
+
+    @property
+    def hidden_head(self) -> bytes:
+        return seed_at(self.hidden_root, self.length + 1, 0)
+
+    def hidden_seed(self, step: int) -> bytes:
+        return seed_at(self.hidden_root, self.length + 1, step + 1)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -14,10 +14,28 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.engine.ruleset import Ruleset, get_ruleset
+from referee.engine.core import GameState
+from referee.engine.ruleset import (
+    Ruleset,
+    get_ruleset,
+    hidden_pools,
+    hides_information,
+    referee_sides,
+    uses_commitments,
+)
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
-from referee.pbem.archive import GITIGNORE, Archive, GameConfig, module_sha256, sha256_hex, slug
+from referee.pbem.archive import (
+    GITIGNORE,
+    GITIGNORE_SECRET,
+    Archive,
+    GameConfig,
+    Secrets,
+    module_sha256,
+    sha256_hex,
+    slug,
+)
+from referee.pbem.commitments import pool_commitments
 from referee.pbem.keys import PrivateKey, PublicKey
 from referee.pbem.record import (
     awaiting_info,
@@ -30,7 +48,7 @@ from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
 
-DEFAULT_PICTURE_DPI = 40
+DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (picture.py)
 SETUP_FOLDER = "000-setup-request"
 
 
@@ -84,11 +102,15 @@ def create_game(
             f"module {module.id} has no scenario {scenario!r}",
             hint="scenarios: " + ", ".join(sorted(module.scenarios)),
         )
-    sides = sorted(s.id for s in module.sides)
+    rs = ruleset or get_ruleset(module.ruleset)
+    automatic = referee_sides(rs)
+    sides = sorted(s.id for s in module.sides if s.id not in automatic)
     if sorted(players) != sides:
+        played = f" ({', '.join(automatic)} is played by the ruleset)" if automatic else ""
         raise UserError(
-            f"name one public key per side: {', '.join(sides)} (got {', '.join(sorted(players))})",
-            hint="--player NATO=nato.pub --player Soviet=soviet.pub",
+            f"name one public key per side: {', '.join(sides)}{played} "
+            f"(got {', '.join(sorted(players))})",
+            hint=" ".join(f"--player {s}={s.lower()}.pub" for s in sides),
         )
     fps = [k.fingerprint for k in players.values()]
     if len(set(fps)) != len(fps):
@@ -117,7 +139,6 @@ def create_game(
                 f"{keys[0]}: a private key or seed file inside the game folder",
                 hint="move private files out of the game folder; players receive the archive",
             )
-    rs = ruleset or get_ruleset(module.ruleset)
     schema = ruleset_schema(module.ruleset) if ruleset is None else None
     if schema is not None and module.map.kind not in schema.map_kinds:
         raise UserError(
@@ -145,6 +166,16 @@ def create_game(
         dice_head=secret.head.hex(),
         dice_length=secret.length,
         picture_dpi=picture_dpi,
+        secrets=(
+            Secrets(
+                hides_information(rs),
+                dicemod.HIDDEN_ALGORITHM,
+                secret.hidden_head.hex(),
+                automatic,
+            )
+            if uses_commitments(rs)
+            else None
+        ),
     )
     toml_bytes = cfg.to_toml().encode()
     report = base_report(
@@ -173,30 +204,91 @@ def create_game(
         awaiting=awaiting_info(module, rs, state),
         score=dict(rs.score(module, state)),
     )
-    files, rsha = build_turn_files(
-        module,
-        rs,
-        report=report,
-        state=state,
-        before=None,
-        events=(),
-        orders_text=None,
-        referee_key=referee_key,
-        picture_dpi=picture_dpi,
-    )
+    secret_files: dict[str, bytes] | None = None
+    if cfg.secrets is None:
+        files, rsha = build_turn_files(
+            module,
+            rs,
+            report=report,
+            state=state,
+            before=None,
+            events=(),
+            orders_text=None,
+            referee_key=referee_key,
+            picture_dpi=picture_dpi,
+        )
+        state_bytes = files["state.json"]
+    else:
+        files, secret_files, rsha, state_bytes = _setup_with_commitments(
+            module, rs, report, state, secret, referee_key, picture_dpi
+        )
     seeds_path = dicemod.save_secret(secret, folder)
     try:
         game_dir.mkdir(parents=True, exist_ok=True)
         archive.turns.mkdir()
-        write_turn(archive, SETUP_FOLDER, files)
-        write_bytes_atomic(game_dir / ".gitignore", GITIGNORE.encode())
+        write_turn(archive, SETUP_FOLDER, files, secret_files)
+        gitignore = GITIGNORE if cfg.secrets is None else GITIGNORE_SECRET
+        write_bytes_atomic(game_dir / ".gitignore", gitignore.encode())
         write_bytes_atomic(archive.game_toml, toml_bytes)
-        write_bytes_atomic(archive.state_json, files["state.json"])
+        write_bytes_atomic(archive.state_path(None, cfg.hides_information), state_bytes)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(seeds_path)
         raise
     return NewGame(game_dir, gid, seeds_path, rsha, report["awaiting"], cfg)
+
+
+def _setup_with_commitments(
+    module: Module,
+    rs: Ruleset,
+    report: dict,
+    state: GameState,
+    secret: dicemod.SeedSecret,
+    referee_key: PrivateKey,
+    picture_dpi: int,
+) -> tuple[dict[str, bytes], dict[str, bytes], str, bytes]:
+    """Report 000 of a game with commitments: the hidden-dice head and a commitment to
+    every entry of every hidden pool (``docs/pbem.md``); what is hidden goes to
+    ``secret/turns/000-setup-request/``."""
+    from referee.pbem.publish import hidden_turn_files
+    from referee.pbem.submit import secrets_json
+
+    hseed = secret.hidden_seed(0)
+    report["dice"]["hidden"] = {
+        "algorithm": dicemod.HIDDEN_ALGORITHM,
+        "head": secret.hidden_head.hex(),
+        "length": secret.length + 1,
+    }
+    pools = hidden_pools(rs, module, state)
+    if pools:
+        report["commitments"] = {"pools": pool_commitments(hseed, pools)}
+    if not hides_information(rs):
+        files, rsha = build_turn_files(
+            module,
+            rs,
+            report=report,
+            state=state,
+            before=None,
+            events=(),
+            orders_text=None,
+            referee_key=referee_key,
+            picture_dpi=picture_dpi,
+        )
+        return files, {"secrets.json": secrets_json(0, hseed)}, rsha, files["state.json"]
+    files, kept, rsha = hidden_turn_files(
+        module,
+        rs,
+        record=report,
+        state=state,
+        before=None,
+        events=(),
+        secret_orders={},
+        hidden_seed=hseed,
+        step=0,
+        referee_key=referee_key,
+        picture_dpi=picture_dpi,
+    )
+    return files, kept, rsha, kept["state.json"]
 
 
 def module_info(cfg: GameConfig) -> dict[str, str]:

@@ -1,13 +1,17 @@
-"""The picture of the position in an HTML report: the board with the pieces and what moved.
+"""The picture of the position in an HTML report: the region of play, legible on a phone.
 
-Drawn on top of :func:`referee.render.board.render_board` through its ``overlay`` hook, so the
-hexes are exactly those of the printed map and the VASSAL module. Marks:
+Drawn on :func:`referee.render.board.render_board`, so the hexes are exactly those of the
+printed map and the VASSAL module, then cropped to the region of play (every occupied hex and
+every hex an event of this step names, plus a margin of one hex) and given a key below it.
+At the default 100 dpi a hex is 84 px wide and its printed number about 11 px high.
 
-* each occupied hex: a disc in the owning side's colour with the number of pieces;
-* a move: a solid arrow along its path; a retreat: a dashed arrow; an advance after combat:
-  a solid arrow;
-* an attack: a red arrow from the attackers to the target;
-* an elimination: a red cross on the hex where the piece was.
+* each occupied hex: a disc in the owning side's colour holding the stack's key letter, sized
+  so the hex number above it and a place name below it stay readable; the key lists every stack: its
+  letter, hex, side and unit ids;
+* a move or an advance: a solid black arrow along its path; a retreat or displacement: a
+  dashed orange arrow; an attack: a red arrow from the attackers to the target; an
+  elimination: a red cross on the hex where the piece was (and its id in the key);
+* a legend of those marks and of the side colours.
 
 Event ``data`` is read generically (``unit``/``units``, ``from``/``to``/``path``/``hex``,
 ``target``/``targets``), so any ruleset that records those keys gets arrows.
@@ -92,50 +96,251 @@ def _first(xs: list[str]) -> str | None:
     return xs[0] if xs else None
 
 
+DEFAULT_DPI = 100
+"""Board resolution of the picture: hex numbers about 11 px high, unit keys 20 px."""
+PANEL = (243, 239, 226)
+INK = (30, 35, 40)
+HALO = (255, 255, 255)
+
+
+def stack_keys(hexes: Sequence[str]) -> dict[str, str]:
+    """Key letters for stacks, in hex order: A..Z, then AA, AB..."""
+    out: dict[str, str] = {}
+    for n, hx in enumerate(sorted(hexes)):
+        key = ""
+        n += 1
+        while n:
+            n, r = divmod(n - 1, 26)
+            key = chr(65 + r) + key
+        out[hx] = key
+    return out
+
+
+def play_region(
+    module: Module, after: GameState, todo: Sequence[tuple[str, list[str]]]
+) -> list[str]:
+    """The hexes the picture must show: every occupied hex and every hex a mark names."""
+    grid = module.map.grid
+    hexes = {h for h, ids in after.stacks.items() if ids and grid.is_valid_id(h)}
+    for _kind, hs in todo:
+        hexes.update(h for h in hs if grid.is_valid_id(h))
+    return sorted(hexes)
+
+
 def position_png(
     module: Module,
     before: GameState | None,
     after: GameState,
     events: Iterable[Event],
-    dpi: int,
+    dpi: int = DEFAULT_DPI,
 ) -> bytes:
-    """The board at ``dpi`` with the pieces of ``after`` and the marks of ``events``."""
-    from PIL import ImageDraw
+    """The region of play at ``dpi`` with the pieces of ``after``, the marks of ``events``
+    and a key listing every stack (see the module docstring)."""
+    from PIL import Image, ImageDraw
 
-    from referee.render.board import BoardLayout, render_board
+    from referee.render.board import board_layout, render_board
     from referee.render.colors import parse_color
     from referee.render.counters import png_bytes
-    from referee.render.fonts import pil_font
 
     todo = marks(module, before, after, events)
     side_color = {s.id: parse_color(s.color) for s in module.sides}
+    lay = board_layout(module, dpi)
+    board = render_board(module, dpi)
+    draw = ImageDraw.Draw(board)
+    hw = lay.hex_width
+    r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
+    w = max(2, round(hw / 16))
+    drop = 0.0  # centred: the hex number is above the disc, a place name below it
+    occupied = [
+        h for h in sorted(after.stacks) if after.stacks[h] and module.map.grid.is_valid_id(h)
+    ]
+    keys = stack_keys(occupied)
+    for hx in occupied:
+        x, y = lay.pixel_centre(hx)
+        y += drop
+        first = after.units.get(after.stacks[hx][0])
+        fill = side_color.get(first.side if first else "", (128, 128, 128))
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=HALO, width=max(1, w // 2))
+        label = keys[hx]
+        draw.text(
+            (x, y),
+            label,
+            fill=HALO,
+            font=_font("bold", r * (1.05 if len(label) < 2 else 0.8)),
+            anchor="mm",
+        )
+    for kind, hexes in todo:
+        pts = [lay.pixel_centre(h) for h in hexes]
+        pts = [(x, y + drop) for x, y in pts]
+        if kind == "eliminate":
+            (x, y) = pts[0]
+            k = r * 1.15
+            for a, b in (((x - k, y - k), (x + k, y + k)), ((x - k, y + k), (x + k, y - k))):
+                draw.line((a, b), fill=HALO, width=w + 4)
+                draw.line((a, b), fill=ATTACK, width=w + 2)
+            continue
+        color = {"attack": ATTACK, "retreat": RETREAT}.get(kind, MOVE)
+        end = pts[-1]
+        if hexes[-1] in keys and len(pts) >= 2:
+            end = _towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
+        _arrow(draw, [*pts[:-1], end], color, w, dashed=kind == "retreat", head=r * 0.9)
+    x0, y0, x1, y1 = _crop_box(lay, play_region(module, after, todo))
+    region = board.crop((x0, y0, x1, y1))
+    panel = _key_panel(
+        module, after, keys, _eliminated_units(module, before, events), dpi, region.width
+    )
+    out = Image.new("RGB", (max(region.width, panel.width), region.height + panel.height), PANEL)
+    out.paste(region, (0, 0))
+    out.paste(panel, (0, region.height))
+    return png_bytes(out)
 
-    def overlay(draw: ImageDraw.ImageDraw, lay: BoardLayout) -> None:
-        r = max(4.0, lay.hex_width * 0.28)
-        w = max(2, round(lay.hex_width / 14))
-        font = pil_font("bold", max(8.0, r * 1.1))
-        for hx in sorted(after.stacks):
-            ids = after.stacks[hx]
-            if not ids or not module.map.grid.is_valid_id(hx):
-                continue
-            x, y = lay.pixel_centre(hx)
-            first = after.units.get(ids[0])
-            fill = side_color.get(first.side if first else "", (128, 128, 128))
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(0, 0, 0), width=1)
-            draw.text((x, y), str(len(ids)), fill=(255, 255, 255), font=font, anchor="mm")
-        for kind, hexes in todo:
-            pts = [lay.pixel_centre(h) for h in hexes]
-            if kind == "eliminate":
-                (x, y) = pts[0]
-                k = r * 1.2
-                draw.line((x - k, y - k, x + k, y + k), fill=ATTACK, width=w + 1)
-                draw.line((x - k, y + k, x + k, y - k), fill=ATTACK, width=w + 1)
-                continue
-            color = {"attack": ATTACK, "retreat": RETREAT}.get(kind, MOVE)
-            _arrow(draw, pts, color, w, dashed=kind == "retreat", head=r * 0.9)
 
-    img = render_board(module, dpi, overlay=overlay)
-    return png_bytes(img)
+def _font(role: str, size: float) -> Any:
+    from referee.render.fonts import pil_font
+
+    return pil_font(role, size)
+
+
+def _towards(a: Point, b: Point, d: float) -> Point:
+    """The point ``d`` short of ``b`` on the segment from ``a``."""
+    length = math.dist(a, b)
+    if length <= d:
+        return b
+    t = (length - d) / length
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
+def _crop_box(lay: Any, hexes: Sequence[str]) -> tuple[int, int, int, int]:
+    """The map pixels round ``hexes`` with one hex to spare, inside the map; the whole map
+    when nothing is on it."""
+    ox, oy = lay.map_origin
+    mw, mh = lay.map_size
+    if not hexes:
+        return ox, oy, ox + mw, oy + mh
+    xs = [lay.pixel_centre(h)[0] for h in hexes]
+    ys = [lay.pixel_centre(h)[1] for h in hexes]
+    pad = lay.hex_width * 1.5
+    return (
+        max(ox, math.floor(min(xs) - pad)),
+        max(oy, math.floor(min(ys) - pad)),
+        min(ox + mw, math.ceil(max(xs) + pad)),
+        min(oy + mh, math.ceil(max(ys) + pad)),
+    )
+
+
+def _eliminated_units(
+    module: Module, before: GameState | None, events: Iterable[Event]
+) -> list[tuple[str, str]]:
+    out = []
+    for ev in events:
+        if ev.kind != "eliminate":
+            continue
+        for u in _units(ev.data, "unit", "units"):
+            hx = before.units[u].location if before and u in before.units else None
+            out.append((u, hx or _first(_hexes(ev.data.get("hex"))) or ""))
+    return out
+
+
+def _key_panel(
+    module: Module,
+    after: GameState,
+    keys: Mapping[str, str],
+    eliminated: Sequence[tuple[str, str]],
+    dpi: int,
+    min_width: int,
+) -> Any:
+    """The key below the map: what the marks mean, the side colours, every stack listed."""
+    from PIL import Image, ImageDraw
+
+    from referee.render.colors import parse_color
+
+    u = dpi / 100.0
+    size = 15 * u
+    font, bold = _font("regular", size), _font("bold", size)
+    line = round(size * 1.45)
+    pad = round(12 * u)
+    entries: list[tuple[str, str, tuple[int, int, int], str]] = []
+    for hx, key in keys.items():
+        ids = after.stacks[hx]
+        first = after.units.get(ids[0])
+        side = first.side if first else ""
+        color = parse_color(next((s.color for s in module.sides if s.id == side), "#808080"))
+        entries.append((key, f"{hx}", color, ", ".join(ids)))
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    col_w = max(
+        [
+            round(probe.textlength(f"{k}  {h}  {ids}", font=font) + size * 2.5)
+            for k, h, _, ids in entries
+        ]
+        or [0]
+    )
+    width = max(min_width, round(680 * u), col_w + 2 * pad)
+    cols = max(1, (width - 2 * pad) // max(1, col_w)) if entries else 1
+    rows = math.ceil(len(entries) / cols)
+    legend_rows = 2
+    elim_rows = 1 if eliminated else 0
+    height = pad * 2 + line * (1 + legend_rows + elim_rows + rows)
+    img = Image.new("RGB", (width, height), PANEL)
+    d = ImageDraw.Draw(img)
+    y = pad
+    d.text((pad, y), f"Game-Turn {after.turn}, {after.phase}: stacks by key", fill=INK, font=bold)
+    y += line
+    # legend: the marks, then the sides
+    x = pad
+    seg = 36 * u
+    for label, color, dashed in (
+        ("move / advance", MOVE, False),
+        ("retreat", RETREAT, True),
+        ("attack", ATTACK, False),
+    ):
+        cy = y + line / 2
+        _arrow(d, [(x, cy), (x + seg, cy)], color, max(2, round(3 * u)), dashed=dashed, head=9 * u)
+        d.text((x + seg + 6 * u, cy), label, fill=INK, font=font, anchor="lm")
+        x += seg + 16 * u + d.textlength(label, font=font)
+    cy = y + line / 2
+    k = 7 * u
+    d.line(((x, cy - k), (x + 2 * k, cy + k)), fill=ATTACK, width=max(2, round(3 * u)))
+    d.line(((x, cy + k), (x + 2 * k, cy - k)), fill=ATTACK, width=max(2, round(3 * u)))
+    d.text((x + 2 * k + 6 * u, cy), "eliminated", fill=INK, font=font, anchor="lm")
+    y += line
+    x = pad
+    for s in module.sides:
+        cy = y + line / 2
+        rr = size * 0.55
+        d.ellipse((x, cy - rr, x + 2 * rr, cy + rr), fill=parse_color(s.color))
+        d.text((x + 2 * rr + 6 * u, cy), s.name, fill=INK, font=font, anchor="lm")
+        x += 2 * rr + 24 * u + d.textlength(s.name, font=font)
+    d.text(
+        (x, y + line / 2),
+        "(the disc's letter is the stack's key below)",
+        fill=INK,
+        font=font,
+        anchor="lm",
+    )
+    y += line
+    if eliminated:
+        text = "Eliminated: " + ", ".join(
+            f"{unit} ({hx})" if hx else unit for unit, hx in eliminated
+        )
+        d.text((pad, y + line / 2), text, fill=ATTACK, font=bold, anchor="lm")
+        y += line
+    for n, (key, hx, color, ids) in enumerate(entries):
+        col, row = divmod(n, rows) if rows else (0, 0)
+        x = pad + col * col_w
+        cy = y + row * line + line / 2
+        rr = size * 0.62
+        d.ellipse((x, cy - rr, x + 2 * rr, cy + rr), fill=color)
+        d.text(
+            (x + rr, cy),
+            key,
+            fill=HALO,
+            font=_font("bold", size * (0.8 if len(key) < 2 else 0.6)),
+            anchor="mm",
+        )
+        tx = x + 2 * rr + 6 * u
+        d.text((tx, cy), hx, fill=INK, font=bold, anchor="lm")
+        d.text((tx + d.textlength(hx + "  ", font=bold), cy), ids, fill=INK, font=font, anchor="lm")
+    return img
 
 
 def _arrow(

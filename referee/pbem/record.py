@@ -10,11 +10,11 @@ with its SHA-256 in ``manifest.json``, also signed, so changing any byte of any 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset
+from referee.engine.ruleset import Ruleset, due_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.envelope import SignatureBlock
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
@@ -118,8 +118,10 @@ def build_turn_files(
     orders_text: str | None,
     referee_key: PrivateKey,
     picture_dpi: int,
+    extra_files: Mapping[str, bytes] | None = None,
 ) -> tuple[dict[str, bytes], str]:
-    """Every file of the turn folder, and the SHA-256 of its ``report.json``."""
+    """Every file of the turn folder, and the SHA-256 of its ``report.json``.
+    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too."""
     state_bytes = state.canonical().encode()
     report = dict(report)
     report["state_sha256"] = sha256_hex(state_bytes)
@@ -132,6 +134,7 @@ def build_turn_files(
     }
     if orders_text is not None:
         files["orders.txt"] = orders_text.encode()
+    files.update(extra_files or {})
     full = state.to_json()
     files["report.md"] = render_markdown(module, report, rsha, full).encode()
     picture = None
@@ -187,12 +190,26 @@ def base_report(
     }
 
 
-def awaiting_info(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, str] | None:
-    """What the game waits for, or ``None`` when it is over (no active side, nothing owed)."""
+def awaiting_info(
+    module: Module, ruleset: Ruleset, state: GameState, sealed_in: Collection[str] = ()
+) -> dict[str, Any] | None:
+    """What the game waits for, or ``None`` when it is over (no active side, nothing owed).
+
+    A ruleset with ``due`` (several sides, sealed orders) also gets the list ``due``: every
+    submission still owed, leaving out the sides whose sealed orders are in (``sealed_in``)."""
     if game_over(state):
         return None
-    side, what = ruleset.awaiting(module, state)
-    return {"side": side, "what": what}
+    if not hasattr(ruleset, "due"):
+        side, what = ruleset.awaiting(module, state)
+        return {"side": side, "what": what}
+    due = [d for d in due_of(ruleset, module, state) if d.side not in sealed_in]
+    if not due:
+        return None
+    return {
+        "side": due[0].side,
+        "what": "; ".join(d.what for d in due),
+        "due": [d.to_json() for d in due],
+    }
 
 
 def game_over(state: GameState) -> bool:

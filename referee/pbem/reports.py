@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 
 from referee.pbem.keys import short_fingerprint
+from referee.pbem.scoreboard import scoreboard
 from referee.resources import templates_dir
 from referee.source.model import Module
 
@@ -68,15 +69,27 @@ def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def next_header(report: dict[str, Any], report_sha256: str) -> str | None:
-    """The header lines the awaited player copies to the top of the next orders."""
+def next_side(report: dict[str, Any], viewer: str | None = None) -> str | None:
+    """The side whose header the report shows: the viewer when the game waits for the
+    viewer among several sides (``awaiting.due``), else the first side awaited."""
     aw = report.get("awaiting")
     if not aw:
+        return None
+    due = [d.get("side") for d in aw.get("due", []) if isinstance(d, dict)]
+    return viewer if viewer is not None and viewer in due else aw["side"]
+
+
+def next_header(
+    report: dict[str, Any], report_sha256: str, viewer: str | None = None
+) -> str | None:
+    """The header lines the awaited player copies to the top of the next orders."""
+    side = next_side(report, viewer)
+    if side is None:
         return None
     lines = [
         f"game: {report['game_id']}",
         f"turn: {report['after']['turn']}",
-        f"side: {aw['side']}",
+        f"side: {side}",
     ]
     if not report.get("pending"):
         lines.append(f"phase: {report['after']['phase']}")
@@ -98,8 +111,12 @@ def _context(
         "report_sha256": report_sha256,
         "viewer": viewer,
         "positions": positions(module, state),
-        "next_header": next_header(report, report_sha256),
+        "next_header": next_header(report, report_sha256, viewer),
+        "next_side": next_side(report, viewer),
         "module_name": module.name,
+        "score": scoreboard(module, report["score"], str(report.get("scenario", "")))
+        if report.get("score")
+        else None,
     }
 
 

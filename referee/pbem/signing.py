@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.engine.core import GameState
 from referee.errors import UserError
 from referee.pbem.archive import Archive, sha256_hex
 from referee.pbem.envelope import (
@@ -23,6 +22,12 @@ from referee.pbem.envelope import (
     split_block,
 )
 from referee.pbem.keys import PrivateKey
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    turn: int
+    active_side: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +64,12 @@ def _fill_envelope(
             hint="players: " + ", ".join(f"{s} {k.short}" for s, k in sorted(cfg.players.items())),
         )
     turns = archive.turn_dirs()
-    latest = sha256_hex(archive.read(turns[-1].path / "report.json"))
-    state = GameState.from_json(archive.read_json(turns[-1].path / "state.json"))
+    report_bytes = archive.read(turns[-1].path / "report.json")
+    latest = sha256_hex(report_bytes)
+    # the published report says where the game stands (a game that hides information
+    # publishes no state.json)
+    after = (archive.read_json(turns[-1].path / "report.json").get("after")) or {}
+    state = _Where(int(after.get("turn", 0)), after.get("active_side"))
     h = read_header(body)
     for name, have, want in (
         ("game", h.game, cfg.game_id),

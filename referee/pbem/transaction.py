@@ -64,53 +64,89 @@ def game_lock(archive: Archive) -> Iterator[None]:
         lock.release()
 
 
-def write_turn(archive: Archive, name: str, files: dict[str, bytes]) -> Path:
-    """Steps 1 and 2: the new turn folder appears whole or not at all."""
-    tmp = archive.turns / f"{TMP_PREFIX}{name}-{os.getpid()}"
+def write_turn(
+    archive: Archive,
+    name: str,
+    files: dict[str, bytes],
+    secret: dict[str, bytes] | None = None,
+) -> Path:
+    """Steps 1 and 2: the new turn folder appears whole or not at all. ``secret`` files go
+    to ``secret/turns/<name>/`` first, the same way (a game with commitments); a crash
+    between the two leaves a referee-only folder with no turn, which :func:`recover`
+    removes."""
+    if secret is not None:
+        _write_folder(archive, archive.secret / "turns", name, secret, crash=False)
+    return _write_folder(archive, archive.turns, name, files, crash=True)
+
+
+def _write_folder(
+    archive: Archive, turns: Path, name: str, files: dict[str, bytes], *, crash: bool
+) -> Path:
+    if not crash:
+        turns.mkdir(parents=True, exist_ok=True)
+    tmp = turns / f"{TMP_PREFIX}{name}-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
     for i, (fname, data) in enumerate(sorted(files.items())):
         write_new_file(tmp / fname, data)
-        if i == 0:
+        if i == 0 and crash:
             crashpoint("turn-file-written")
     _fsync_dir(tmp)
-    crashpoint("turn-files-written")
-    final = archive.turns / name
+    if crash:
+        crashpoint("turn-files-written")
+    final = turns / name
     if final.exists():
-        raise Refusal("archive", f"turns/{name}: already exists")
+        raise Refusal("archive", f"{archive.rel(final)}: already exists")
     os.rename(tmp, final)
-    _fsync_dir(archive.turns)
-    crashpoint("turn-renamed")
+    _fsync_dir(turns)
+    if crash:
+        crashpoint("turn-renamed")
     return final
 
 
-def write_state(archive: Archive, state_bytes: bytes) -> None:
-    """Step 3."""
-    write_bytes_atomic(archive.state_json, state_bytes)
+def write_state(archive: Archive, state_bytes: bytes, hides_information: bool = False) -> None:
+    """Step 3 (a game that hides information keeps its position in ``secret/``)."""
+    write_bytes_atomic(archive.state_path(None, hides_information), state_bytes)
     crashpoint("state-written")
 
 
-def recover(archive: Archive) -> list[str]:
+def _recover_secret(archive: Archive) -> list[str]:
+    """Remove referee-only turn folders that no published turn folder matches."""
+    done: list[str] = []
+    turns = archive.secret / "turns"
+    if not turns.is_dir():
+        return done
+    for p in sorted(turns.iterdir()):
+        if p.name.startswith(TMP_PREFIX) or not (archive.turns / p.name).is_dir():
+            shutil.rmtree(p)
+            done.append(f"removed the unfinished secret/turns/{p.name}")
+    return done
+
+
+def recover(archive: Archive, hides_information: bool = False) -> list[str]:
     """Finish or undo what a crashed adjudication left; a list of what was done."""
     done: list[str] = []
     for p in archive.stale_tmp_dirs():
         shutil.rmtree(p)
         done.append(f"removed the unfinished turns/{p.name}")
+    done += _recover_secret(archive)
     turns = archive.turn_dirs()
-    latest = archive.read(turns[-1].path / "state.json")
+    latest = archive.read(archive.state_path(turns[-1], hides_information))
     try:
-        current = archive.read(archive.state_json)
+        current = archive.read(archive.state_path(None, hides_information))
     except Refusal:
         current = None
     if current != latest:
-        behind = len(turns) >= 2 and current == archive.read(turns[-2].path / "state.json")
+        behind = len(turns) >= 2 and current == archive.read(
+            archive.state_path(turns[-2], hides_information)
+        )
         if current is not None and not behind:
             raise Refusal(
                 "archive",
                 "state.json matches neither the latest turn nor the one before it",
                 hint="was it edited by hand? `referee verify` shows what is wrong",
             )
-        write_bytes_atomic(archive.state_json, latest)
+        write_bytes_atomic(archive.state_path(None, hides_information), latest)
         done.append(f"completed state.json from turns/{turns[-1].name}")
     return done

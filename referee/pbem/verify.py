@@ -67,9 +67,12 @@ class Verified:
     players: dict[str, str]
     rolls: int
     notes: list[str] = field(default_factory=list)
+    replayed: bool = True  # False: hidden steps wait for `referee reveal`
 
     def to_json(self) -> dict[str, Any]:
+        extra = {} if self.replayed else {"replayed": False}
         return {
+            **extra,
             "ok": True,
             "game_id": self.game_id,
             "reports": self.reports,
@@ -145,6 +148,10 @@ def verify_archive(
     rs = ruleset or get_ruleset(cfg.ruleset)
     if upto is not None:
         turns = turns[: upto + 1]
+    if cfg.secrets is not None:
+        from referee.pbem.verify_commit import verify_committed
+
+        return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
     prev_sha: str | None = None
     prev_seed = bytes.fromhex(cfg.dice_head)
     state: GameState | None = None
@@ -215,7 +222,11 @@ def verify_archive(
     return out
 
 
-def _check_folder(archive: Archive, t: TurnDir, referee: PublicKey) -> tuple[dict, str, bytes]:
+def _check_folder(
+    archive: Archive, t: TurnDir, referee: PublicKey, *, with_state: bool = True
+) -> tuple[dict, str, bytes]:
+    """Signatures and manifest of one turn folder: ``(report, its SHA-256, state.json)``
+    (``b""`` for the state when the folder publishes none: a game hiding information)."""
     base = f"turns/{t.name}"
     try:
         mbytes = _check_sig(
@@ -246,7 +257,7 @@ def _check_folder(archive: Archive, t: TurnDir, referee: PublicKey) -> tuple[dic
         if manifest.get("report_sha256") != rsha:
             raise VerifyFailure(f"{base}/manifest.json", "manifest", "names another report.json")
         rep = json.loads(rbytes)
-        state_bytes = archive.read(t.path / "state.json")
+        state_bytes = archive.read(t.path / "state.json") if with_state else b""
     except Refusal as exc:
         raise VerifyFailure(base, "archive", exc.message) from None
     except (ValueError, KeyError, TypeError, AttributeError) as exc:

@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from referee.hexgrid import HexGrid
+from referee.render.board_labels import hex_markers, id_size, plan_labels
 from referee.render.board_layers import canvas_layout, draw_layers, layer_legend, legend_swatch
-from referee.render.colors import mix, parse_color
+from referee.render.colors import contrast_text, darken, mix, parse_color
 from referee.render.counters import png_bytes
 from referee.render.fonts import pil_font
 from referee.render.symbols import draw_symbol
@@ -313,8 +314,9 @@ def _airbase_badge(
         outline=parse_color(INK),
         width=max(1, round(h / 12)),
     )
-    draw_symbol(img, "fighter", (x0 + h * 0.1, y0 + h * 0.1, x0 + h * 0.9, y1 - h * 0.1), INK)
-    _text(draw, ((x0 + h + x1) / 2, cy), code, "bold", h * 0.62, INK)
+    ink = contrast_text(color)  # dark on pale colours, white on the strong US blue
+    draw_symbol(img, "fighter", (x0 + h * 0.1, y0 + h * 0.1, x0 + h * 0.9, y1 - h * 0.1), ink)
+    _text(draw, ((x0 + h + x1) / 2, cy), code, "bold", h * 0.62, ink)
 
 
 def _defended_box(
@@ -338,7 +340,48 @@ def _setup_box(
         outline=parse_color(INK),
         width=max(1, round(h / 14)),
     )
-    _text(draw, (cx, cy), code, "bold", h * 0.6, INK)
+    _text(draw, (cx, cy), code, "bold", h * 0.6, contrast_text(color))
+
+
+def island_hexes(module: Module) -> list[str]:
+    """Coastal hexes ("part land and part sea" [10.0]) of a group of coastal hexes that touches
+    no land hex: islands (Crete, Rhodes, the Cyclades on the Sixth Fleet map). Terrain is
+    read by name: a terrain id containing ``coast`` is coastal, one containing ``land`` land."""
+    m = module.map
+    coast = {h for h, d in m.hexes.items() if "coast" in d.terrain}
+    land = {h for h, d in m.hexes.items() if "land" in d.terrain and "coast" not in d.terrain}
+    out: list[str] = []
+    seen: set[str] = set()
+    for start in sorted(coast):
+        if start in seen:
+            continue
+        group, todo = [start], [start]
+        seen.add(start)
+        while todo:
+            for n in m.grid.neighbours(todo.pop()):
+                if n in coast and n not in seen:
+                    seen.add(n)
+                    group.append(n)
+                    todo.append(n)
+        if not any(n in land for h in group for n in m.grid.neighbours(h)):
+            out.extend(group)
+    return sorted(out)
+
+
+def _land_color(module: Module) -> tuple[int, int, int] | None:
+    t = module.map.terrain.get("land")
+    return parse_color(t.color) if t is not None else None
+
+
+def _island_outline(hid: str, cx: float, cy: float, hw: float) -> list[tuple[float, float]]:
+    """A small irregular island round the hex centre, the same for the same hex id."""
+    seed = sum(ord(c) * (i + 1) for i, c in enumerate(hid))
+    pts = []
+    for k in range(18):
+        a = 2 * math.pi * k / 18
+        r = 1.0 + 0.16 * math.sin(3 * a + seed % 7) + 0.08 * math.cos(5 * a + seed % 5)
+        pts.append((cx + math.cos(a) * hw * 0.3 * r, cy + math.sin(a) * hw * 0.17 * r))
+    return pts
 
 
 def _nat_color(module: Module, code: str | None) -> str:
@@ -351,7 +394,6 @@ def _nat_color(module: Module, code: str | None) -> str:
 def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names: bool) -> None:
     draw = ImageDraw.Draw(img)
     m = module.map
-    hw = lay.grid.hex_width
     s = lay.grid.size
     u = lay.dpi / 100.0
     ids = sorted(m.hexes)
@@ -368,25 +410,23 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
         if country is not None and country.color:
             color = mix(color, country.color, 0.45)
         draw.polygon(lay.corners(hid), fill=color)
+    # islands: the land of a coastal hex that touches no land hex is drawn in it
+    land = _land_color(module)
+    if land is not None:
+        for hid in island_hexes(module):
+            cx, cy = lay.pixel_centre(hid)
+            pts = _island_outline(hid, cx, cy, lay.grid.hex_width)
+            draw.polygon(pts, fill=land, outline=darken(land, 0.35), width=max(1, round(u)))
     # hex grid
     gw = max(1, round(1.0 * u))
     for hid in ids:
         pts = lay.corners(hid)
         draw.line([*pts, pts[0]], fill=parse_color(GRID_LINE), width=gw)
-    # country names, large and faint, at the middle of each country's hexes
-    if country_names:
-        for code in sorted(m.countries):
-            mine = [hid for hid in ids if m.hexes[hid].country == code]
-            if not mine:
-                continue
-            pts = [lay.pixel_centre(hid) for hid in mine]
-            mx = sum(p[0] for p in pts) / len(pts)
-            my = sum(p[1] for p in pts) / len(pts)
-            # the country's own hex nearest its middle, so the name sits on its land
-            cx, cy = min(pts, key=lambda p: ((p[0] - mx) ** 2 + (p[1] - my) ** 2, p))
-            name = m.countries[code].name.upper()
-            size = min(hw * 0.26, hw * 2.2 * math.sqrt(len(mine)) / max(4, len(name)))
-            _text(draw, (cx, cy + s * 0.32), name, "bold", size, "#6E6250")
+    # names: placed so none covers a hex number or a marker (board_labels)
+    plan = plan_labels(module, lay, country_names)
+    for lab in plan.labels:
+        if lab.kind == "country":
+            _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color)
     # political boundaries
     for a, b in _country_borders(module):
         p, q = lay.hexside(a, b)
@@ -412,23 +452,13 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
         ty = (p[1] - q[1]) * 0.12
         draw.line([(p[0] - tx, p[1] - ty), (q[0] + tx, q[1] + ty)], fill=ALL_LAND, width=bw)
     # per-hex content: number, airbase, Defended hex, set-up code, name
-    id_size = max(4.0, hw * 0.13)
+    size_of_ids = id_size(lay)
     for hid in ids:
         h = m.hexes[hid]
         cx, cy = lay.pixel_centre(hid)
-        _text(draw, (cx, cy - s * 0.66), hid, "regular", id_size, "#2B3440", anchor="mm")
-        items: list[tuple[str, float, float]] = []
-        if h.airbase is not None:
-            items.append(("airbase", hw * 0.6, hw * 0.2))
-        if h.defended is not None:
-            items.append(("defended", hw * 0.56, hw * 0.21))
-        if h.setup_code:
-            items.append(("setup", hw * 0.36, hw * 0.2))
-        gap = hw * 0.04
-        total = sum(it[2] for it in items) + gap * max(0, len(items) - 1)
-        y = cy - s * 0.02 - total / 2
-        for kind, w, ih in items:
-            yc = y + ih / 2
+        _text(draw, (cx, cy - s * 0.66), hid, "regular", size_of_ids, "#2B3440", anchor="mm")
+        for kind, (x0, y0, x1, y1) in hex_markers(module, lay, hid):
+            w, ih, yc = x1 - x0, y1 - y0, (y0 + y1) / 2
             if kind == "airbase" and h.airbase is not None:
                 nat = h.airbase.nationality
                 _airbase_badge(img, draw, cx, yc, w, ih, _nat_color(module, nat), nat)
@@ -439,21 +469,10 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
             elif kind == "setup" and h.setup_code:
                 nat = m.setup_codes.get(h.setup_code)
                 _setup_box(draw, cx, yc, w, ih, _nat_color(module, nat), h.setup_code)
-            y += ih + gap
-    for place in m.places:
-        if not place.label or place.hex not in m.hexes:
-            continue
-        cx, cy = lay.pixel_centre(place.hex)
-        _text(
-            draw,
-            (cx, cy + s * 0.62),
-            place.name,
-            "bold",
-            hw * 0.14,
-            INK,
-            halo=max(1.0, 2 * u),
-            halo_fill="#FFFFFF",
-        )
+    for lab in plan.labels:
+        if lab.kind == "place":
+            _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color,
+                  halo=lab.halo, halo_fill="#FFFFFF")  # fmt: skip
     # frame
     fw = max(2, round(2.5 * u))
     draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], outline=parse_color(INK), width=fw)

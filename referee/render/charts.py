@@ -15,6 +15,7 @@ window). Every text cell is measured with the embedded font's metrics and record
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import UserError
-from referee.render.drawing import Drawing, Line, Rect, Text, to_image
+from referee.render.drawing import Circle, Drawing, Line, Rect, Text, to_image
 from referee.render.fonts import text_width_pt
 from referee.resources import templates_dir
+from referee.source.boxes import carrier_of
 from referee.source.model import Module, Reinforcement, Scenario, SetupPool
 
 MAX_WIDTH = 540.0  # 7.5 in: the printable width of letter and A4 with 0.5 in margins
@@ -90,20 +92,28 @@ def ruleset_texts(ruleset: str) -> dict[str, Any]:
 
 # ---- text measuring and wrapping ---------------------------------------------------------------
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap to ``width`` points (a word longer than the line stays whole, and the
-    cell is then reported as not fitting)."""
+    """Greedy word wrap to ``width`` points. A word may also break after a slash
+    ("Yugoslav/Albanian"); a piece longer than the line stays whole, and the cell is then
+    reported as not fitting."""
     out: list[str] = []
     for para in text.split("\n"):
         line = ""
         for word in para.split():
-            trial = f"{line} {word}" if line else word
-            if not line or text_width_pt(trial, font, size) <= width:
-                line = trial
-            else:
-                out.append(line)
-                line = word
+            for k, piece in enumerate(_word_pieces(word)):
+                sep = "" if k else " "
+                trial = f"{line}{sep}{piece}" if line else piece
+                if not line or text_width_pt(trial, font, size) <= width:
+                    line = trial
+                else:
+                    out.append(line)
+                    line = piece
         out.append(line)
     return out
+
+
+def _word_pieces(word: str) -> list[str]:
+    """``word`` split after each slash that has a letter after it."""
+    return re.split(r"(?<=/)(?=\w)", word)
 
 
 @dataclass(slots=True)
@@ -292,12 +302,37 @@ class Builder:
         room = self.inner - sum(fixed)
         wraps = [i for i, c in enumerate(columns) if c.wrap]
         out = list(fixed)
+        # each wrapped column wants its natural width (capped at max_w); when they do not all
+        # fit, the room is shared in proportion to what each wants, so a long Notes column
+        # is not squeezed while a short Terrain column keeps space it does not need
+        want: dict[int, float] = {}
+        least: dict[int, float] = {}
         for i in wraps:
             c = columns[i]
             natural = max([text_width_pt(r[i], c.font, size) for r in rows] or [0.0])
             head = max(text_width_pt(ln, "bold", hsize) for ln in c.header.split("\n"))
-            share = room / len(wraps)
-            out[i] = max(min(natural + 2 * PAD_X + 2, c.max_w, share), head + 2 * PAD_X + 2, 40.0)
+            extra = 12.0 if c.swatch else 0.0
+            want[i] = min(natural + extra + 2 * PAD_X + 2, c.max_w)
+            longest_word = max(
+                [
+                    text_width_pt(piece, c.font, size)
+                    for r in rows
+                    for w in r[i].split()
+                    for piece in _word_pieces(w)
+                ]
+                or [0.0]
+            )
+            least[i] = max(head + 2 * PAD_X + 2, 40.0 + extra, longest_word + extra + 2 * PAD_X + 2)
+        if sum(max(want[i], least[i]) for i in wraps) <= room:
+            for i in wraps:
+                out[i] = max(want[i], least[i])
+            return out
+        # each gets its least, then the rest of the room in proportion to what it still wants
+        spare = max(0.0, room - sum(least.values()))
+        more = {i: max(0.0, want[i] - least[i]) for i in wraps}
+        total = sum(more.values()) or 1.0
+        for i in wraps:
+            out[i] = least[i] + spare * more[i] / total
         return out
 
     def finish(self) -> Chart:
@@ -479,11 +514,11 @@ def tec_chart(module: Module) -> Chart:
         for c in t.defense_multiplier:
             if c not in mults:
                 mults.append(c)
-    cols = [Column("Terrain", "left", font="bold", swatch=True)]
+    cols = [Column("Terrain", "left", font="bold", swatch=True, wrap=True, max_w=120)]
     cols += [Column(f"{c.capitalize()}\nMP cost") for c in cats]
     cols += [Column("Blocks\nZOC")]
     cols += [Column(f"DEF \u00d7\n{c}") for c in mults]
-    cols += [Column("Notes", "left", wrap=True, max_w=170), Column("Rule")]
+    cols += [Column("Notes", "left", wrap=True, max_w=330), Column("Rule", wrap=True, max_w=60)]
     rows, swatches = [], []
     for t in module.map.terrain.values():
         row = [t.name]
@@ -550,7 +585,7 @@ def turns_chart(module: Module, scn: Scenario) -> Chart:
         row = list(range(turn, min(scn.turns, turn + per_row - 1) + 1))
         total = len(row) * (bw + gap) - gap
         x = MARGIN + (b.inner - total) / 2
-        y = b.y + 4
+        y = b.y + (14 if prohibited_until & set(row) else 4)
         for t in row:
             state = scn.turn_state(t) if t <= len(scn.turn_states) else ""
             night = t <= len(scn.turn_states) and scn.is_night(t)
@@ -565,7 +600,10 @@ def turns_chart(module: Module, scn: Scenario) -> Chart:
             b.items.append(Text(x + bw / 2, y + 35, label, "bold", 6.2, BLACK, "middle"))
             b._fit(f"turn {t}", label, "bold", 6.2, bw - 4, 8)
             if t in prohibited_until:
-                b.items.append(Text(x + 3, y + bh - 3, "P", "bold", 6.5, BLACK))
+                # a circled P above the box's top right corner, clear of the turn's own text
+                px, py = x + bw - 7, y - 7
+                b.items.append(Circle(px, py, 5.2, "#FFFFFF", BLACK, 0.9))
+                b.items.append(Text(px, py + 2.4, "P", "bold", 6.5, BLACK, "middle"))
             if t in arrivals and t < scn.turns:
                 bx = x + bw + gap / 2
                 b.items.append(Line(((bx, y - 3), (bx, y + bh + 3)), BLACK, 2.2))
@@ -616,6 +654,12 @@ def setup_sides(scn: Scenario) -> list[str]:
     return sides
 
 
+def _status_text(status: str | None) -> str:
+    """A fixed placement's status for the set-up card: "holding box of US-CV-1" [9.62B]."""
+    cv = carrier_of(status)
+    return f"holding box of {cv}" if cv is not None else (status or "").replace(":", " ")
+
+
 def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     pieces = module.pieces()
     name = f"setup-{scn.id}-{side.lower()}"
@@ -633,12 +677,14 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     fixed = [f for f in scn.fixed if mine(f.unit)]
     if fixed:
         b.heading("Fixed placements")
+        # a Status column only when some placement has one (a holding box [9.62B])
+        with_status = any(f.status for f in fixed)
         rows = [
             [
                 units_phrase(module, [f.unit]),
                 f.unit,
                 f.hex,
-                (f.status or "").replace(":", " ").replace("holding", "holding box of"),
+                *([_status_text(f.status)] if with_status else []),
                 _rules(f.rule),
             ]
             for f in fixed
@@ -648,7 +694,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
                 Column("Unit", "left", wrap=True, max_w=180),
                 Column("Piece"),
                 Column("Hex"),
-                Column("Status", "left", wrap=True, max_w=120),
+                *([Column("Status", "left", wrap=True, max_w=120)] if with_status else []),
                 Column("Rule"),
             ],
             rows,

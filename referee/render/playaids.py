@@ -17,7 +17,7 @@ from referee.errors import UserError
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
 
-PREVIEW_DPI = 100
+PREVIEW_DPI = 150  # `sheets --png` default: 6.8 pt counter values are 14 px high
 
 
 @dataclass(slots=True)
@@ -56,6 +56,7 @@ def build_sheets(
     bleed: str = "0",
     alignment_test: bool = False,
     png: bool = False,
+    png_dpi: int = PREVIEW_DPI,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The counter-sheet PDF (and previews) as bytes, not yet written."""
@@ -86,9 +87,7 @@ def build_sheets(
     outputs = [(folder / f"{name}.pdf", pdf_bytes(pages, title=title, subject="counter sheet"))]
     if png:
         for i, page in enumerate(pages, 1):
-            outputs.append(
-                (folder / f"{name}-p{i:02d}.png", png_bytes(to_image(page, PREVIEW_DPI)))
-            )
+            outputs.append((folder / f"{name}-p{i:02d}.png", png_bytes(to_image(page, png_dpi))))
     info = Written(
         "sheets",
         pages=len(pages),

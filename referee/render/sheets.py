@@ -269,7 +269,34 @@ def counter_pages(
             )
             page.extend(_header(geo, title, note))
             pages.append(page)
+    _add_legend(module, geo, pages, pieces)
     return pages
+
+
+def _add_legend(
+    module: Module, geo: SheetGeometry, pages: list[Drawing], pieces: list[tuple[str, UnitDef]]
+) -> None:
+    """The counter legend (:mod:`referee.render.counter_legend`) below the counters of the
+    last front page when it fits there, else on a page of its own at the end."""
+    from referee.render.counter_legend import legend_height, legend_items
+
+    if not pieces:
+        return
+    backs = has_backs(module)
+    last_front = len(pages) - (2 if backs else 1)
+    on_last = len(pieces) - (math.ceil(len(pieces) / geo.per_page) - 1) * geo.per_page
+    used_rows = math.ceil(on_last / geo.columns)
+    top = geo.grid_y + used_rows * geo.pitch + CROP_GAP_PT + CROP_LEN_PT + 8
+    room = geo.page_h - MARGIN_PT - FOOTER_PT - top
+    width = geo.grid_w
+    if legend_height(module, width) <= room:
+        pages[last_front].extend(legend_items(module, geo.grid_x, top, width))
+        return
+    page = Drawing(geo.page_w, geo.page_h)
+    page.extend(registration_marks(geo.page_w, geo.page_h))
+    page.extend(_header(geo, f"{module.name} {module.version}: counter legend", ""))
+    page.extend(legend_items(module, geo.grid_x, geo.grid_y, width, scale=3.0))
+    pages.append(page)
 
 
 def alignment_pages(module: Module, geo: SheetGeometry) -> list[Drawing]:

@@ -282,6 +282,7 @@ def load_counter(ctx: Ctx, data: dict, tt: TomlText, values: list[ValueSpec]) ->
                     color=b.get("color"),
                     fill=b.get("fill"),
                     when=b.get("when"),
+                    legend=str(b["legend"]) if b.get("legend") else None,
                 )
             )
         bg = lay.get("background")

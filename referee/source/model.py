@@ -73,6 +73,7 @@ class LayoutBox:
     color: str | None = None
     fill: str | None = None
     when: str | None = None
+    legend: str | None = None  # what the box means, for the counter-sheet legend
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from typing import Final
 
 from lxml import etree
 
+from referee.source.boxes import is_holding
 from referee.source.model import Module, Scenario, SetupPool
 from referee.vassal.buildfile import map_helpers
 
@@ -159,9 +160,7 @@ def _boxed_carriers(module: Module, sc: Scenario) -> set[str]:
     return {
         f.unit
         for f in sc.fixed
-        if not (f.status or "").startswith("holding:")
-        and f.unit in pieces
-        and is_carrier(pieces[f.unit].unit)
+        if not is_holding(f.status) and f.unit in pieces and is_carrier(pieces[f.unit].unit)
     }
 
 
@@ -426,7 +425,7 @@ def setup_map_element(area: SetupArea) -> etree._Element:
             useHighlight="false",
             useParentGrid="false",
         )
+    # map_helpers already adds the one SelectionHighlighters and HighlightLastMoved VASSAL
+    # allows per map; a second of either makes VASSAL warn on load.
     map_helpers(map_el, zoom_levels="0.5,0.75,1.0", zoom_start="3")
-    el(map_el, m + "map.SelectionHighlighters")
-    el(map_el, m + "map.HighlightLastMoved", color="255,0,0", enabled="true", thickness="2")
     return map_el

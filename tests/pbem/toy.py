@@ -64,6 +64,11 @@ _ARITY = {"place": 2, "move": 2, "attack": 2, "dive": 1, "standing": 1, "answer"
 
 
 def parse_orders(text: str, file: str) -> ToyOrdersDoc:
+    return parse_with(text, file, _ARITY)
+
+
+def parse_with(text: str, file: str, arity: Mapping[str, int | tuple[int, ...]]) -> ToyOrdersDoc:
+    """The toy orders language with a given vocabulary: verb -> number(s) of words."""
     head: dict[str, str] = {}
     orders: list[ToyOrder] = []
     standing: list[ToyOrder] = []
@@ -91,10 +96,12 @@ def parse_orders(text: str, file: str) -> ToyOrdersDoc:
         words = line.split()
         verb, args = words[0].lower(), tuple(words[1:])
         pos = SourcePos(file, n, 1)
-        if verb not in _ARITY:
+        want = arity.get(verb)
+        counts = (want,) if isinstance(want, int) else want
+        if counts is None:
             errors.append(f"{pos}: unknown order {verb!r}")
-        elif len(args) != _ARITY[verb]:
-            errors.append(f"{pos}: '{verb}' takes {_ARITY[verb]} word(s)")
+        elif len(args) not in counts:
+            errors.append(f"{pos}: '{verb}' takes {' or '.join(map(str, counts))} word(s)")
         elif verb == "standing":
             standing.append(ToyOrder(verb, args, pos))
         elif verb == "answer":

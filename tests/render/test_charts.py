@@ -144,3 +144,67 @@ def test_cli_unknown_paper(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["charts", str(MINI), "-o", str(tmp_path / "o"), "--paper", "x"])
     assert r.exit_code != 0 and isinstance(r.exception, UserError)
     assert not (tmp_path / "o").exists()
+
+
+# ---- charts as a wargamer reads them (issue 12 §4) ---------------------------------------------
+def _chart(module: Module, name: str):
+    return next(ch for ch in build_charts(module) if ch.name == name)
+
+
+def _col_width(ch, header: str) -> float:
+    """The width of the table column whose header cell reads ``header``."""
+    from referee.render.drawing import Rect, Text
+
+    head = next(it for it in ch.drawing.items if isinstance(it, Text) and it.text == header)
+    boxes = [
+        it
+        for it in ch.drawing.items
+        if isinstance(it, Rect) and it.x <= head.x <= it.x + it.w and it.y <= head.y <= it.y + it.h
+    ]
+    return min(b.w for b in boxes)
+
+
+def test_tec_gives_the_notes_the_room(sixth_fleet: Module) -> None:
+    ch = _chart(sixth_fleet, "tec")
+    notes, terrain = _col_width(ch, "Notes"), _col_width(ch, "Terrain")
+    assert notes > 1.3 * terrain
+    # the terrain column is not half empty: its longest line fills most of it
+    names = {t.name for t in sixth_fleet.map.terrain.values()}
+    lines = [c for c in ch.cells if c.where.endswith("col 0") and c.text in " ".join(names)]
+    assert max(c.text_w for c in lines) >= 0.75 * max(c.room_w for c in lines)
+    # the terrain names wrap (also after a slash) rather than leave the column half empty
+    assert {c.text for c in ch.cells} >= {"(Yugoslav/", "Albanian"}
+
+
+def test_no_designer_note_on_a_player_chart(sixth_fleet: Module) -> None:
+    from referee.render.drawing import Text
+
+    for ch in build_charts(sixth_fleet):
+        words = " ".join(it.text for it in ch.drawing.items if isinstance(it, Text))
+        for note in ("not stated", "estimate", "the rules do not"):
+            assert note not in words, (ch.name, note)
+
+
+def test_turn_track_p_marker_stays_out_of_the_turn_boxes(sixth_fleet: Module) -> None:
+    from referee.render.drawing import Rect, Text
+
+    ch = _chart(sixth_fleet, "turns-campaign")
+    boxes = [it for it in ch.drawing.items if isinstance(it, Rect) and 43 < it.w < 45]
+    assert len(boxes) == 21
+    p = [it for it in ch.drawing.items if isinstance(it, Text) and it.text == "P"]
+    assert len(p) == 1
+    for b in boxes:
+        assert not (b.x <= p[0].x <= b.x + b.w and b.y <= p[0].y <= b.y + b.h)
+
+
+def test_setup_card_has_no_always_empty_status_column(sixth_fleet: Module, mini: Module) -> None:
+    from referee.render.drawing import Text
+
+    for module in (sixth_fleet, mini):
+        for ch in build_charts(module):
+            if not ch.name.startswith("setup-"):
+                continue
+            scn = module.scenarios[ch.name.split("-")[1]]
+            headers = {it.text for it in ch.drawing.items if isinstance(it, Text)}
+            has_status = any(f.status for f in scn.fixed)
+            assert ("Status" in headers) == has_status or not scn.fixed, ch.name

@@ -160,3 +160,57 @@ def test_layout_box_kinds_drawn(mini: Module) -> None:
         "mark",
     }
     assert isinstance(mini.counter.layouts["air"].boxes[0], LayoutBox)
+
+
+# ---- Sixth Fleet counters as a wargamer reads them (issue 12 §4) ------------------------------
+VALUE_MIN_PT = 5.5  # published half-inch counters print values at about 6 pt
+
+
+def test_sixth_fleet_values_print_at_least_5_5_pt(sixth_fleet: Module) -> None:
+    keys = {v.key for v in sixth_fleet.values}
+    values = [f for f in fit_report(sixth_fleet) if any("{" + k + "}" in f.template for k in keys)]
+    assert values, "the layouts print the values"
+    assert sixth_fleet.counter.size_in == 0.5
+    small = sorted(
+        {(f.layout, f.template, round(f.size_pt, 2)) for f in values if f.size_pt < VALUE_MIN_PT}
+    )
+    assert small == []
+    # every value of every front is printed (two lines: AA-AS-ASW over MA-DEF-ECM)
+    for unit, back in counter_faces(sixth_fleet):
+        if back:
+            continue
+        printed = "-".join(f.text for f in values if f.unit == unit.id and not f.back)
+        want = "-".join(str(unit.values[v.key]) for v in sixth_fleet.values)
+        assert printed == want, unit.id
+
+
+def test_every_sixth_fleet_counter_shows_its_nationality(sixth_fleet: Module) -> None:
+    shown: dict[str, set[str]] = {}
+    for f in fit_report(sixth_fleet):
+        if not f.back:
+            shown.setdefault(f.unit, set()).add(f.text)
+    missing = [u.id for u in sixth_fleet.units if u.nationality not in shown.get(u.id, set())]
+    assert missing == []
+
+
+def test_nationality_colours_stay_apart_for_colour_blind_players(sixth_fleet: Module) -> None:
+    from itertools import combinations
+
+    from referee.render.colors import worst_cvd_difference
+
+    close = []
+    for a, b in combinations(sorted(sixth_fleet.nationalities.values(), key=lambda n: n.code), 2):
+        d, who = worst_cvd_difference(a.color, b.color)
+        if d < 20:
+            close.append((a.code, b.code, round(d, 1), who))
+    assert close == []
+
+
+def test_cvd_simulation_merges_red_and_green_for_deuteranopes() -> None:
+    from referee.render.colors import delta_e, simulate_cvd, worst_cvd_difference
+
+    red, green = "#D62728", "#2CA02C"
+    assert delta_e(red, green) > 50  # plainly different to most viewers
+    d, who = worst_cvd_difference(red, green)
+    assert d < delta_e(red, green) / 2 and who in ("protanopia", "deuteranopia")
+    assert simulate_cvd("#123456", "normal") == (0x12, 0x34, 0x56)

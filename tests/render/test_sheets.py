@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -180,3 +181,43 @@ def test_cli_bad_paper_is_a_clean_error(tmp_path: Path) -> None:
     assert r.exit_code != 0
     assert isinstance(r.exception, UserError)
     assert not (tmp_path / "o").exists()
+
+
+def test_sixth_fleet_sheet_has_a_legend_of_band_c_fleet_values_and_nationalities(
+    sixth_fleet: Module,
+) -> None:
+    """The sheet explains the orange band [9.52], the C [9.11], M and B [3.25], the value
+    order and the nationalities, below the counters, inside the printable area."""
+    from referee.render.drawing import Text
+    from referee.render.sheets import FOOTER_PT, counter_pages, face_images
+
+    geo = sheet_geometry("letter", sixth_fleet.counter.size_in)
+    pages = counter_pages(sixth_fleet, geo, face_images(sixth_fleet, 0))
+    texts = [(it.text, it.y) for page in pages for it in page.items if isinstance(it, Text)]
+    words = " ".join(t for t, _ in texts)
+    assert "How to read a counter" in words
+    for needle in ("[9.52]", "[9.11]", "M Mediterranean", "B Black Sea", "[3.25]"):
+        assert needle in words, needle
+    assert "AA-AS-ASW: Anti-Air" in words and "MA-DEF-ECM: Range Allowance" in words
+    for nat in sixth_fleet.nationalities.values():
+        assert f"{nat.code} {nat.name}" in words
+    rows = math.ceil(len(sheet_pieces(sixth_fleet)) / geo.columns)
+    top = geo.grid_y + rows * geo.pitch
+    legend_y = [y for t, y in texts if t == "How to read a counter"]
+    assert legend_y and legend_y[0] > top
+    body = [y for t, y in texts if not t.startswith("Print at 100")]
+    assert max(body) <= geo.page_h - MARGIN_PT - FOOTER_PT + 1e-6
+
+
+@pytest.mark.parametrize(("args", "width"), [([], 1275), (["--dpi", "75"], 638)])
+def test_png_previews_take_a_dpi(tmp_path: Path, args: list[str], width: int) -> None:
+    from PIL import Image
+
+    from .conftest import MINI
+
+    r = CliRunner().invoke(
+        app, ["sheets", str(MINI), "-o", str(tmp_path), "--quiet", "--png", *args]
+    )
+    assert r.exit_code == 0, r.output
+    with Image.open(tmp_path / "mini-counters-p01.png") as im:
+        assert im.width == width  # letter paper, 8.5 in: 150 dpi by default

@@ -150,3 +150,16 @@ def test_standing_orders_only_file_is_accepted_any_time() -> None:
     s = build_state(m, {"turn": 2, "phase": "combat", "side": "Soviet", "units": []})
     doc = _doc(s, "NATO", "[standing]\nretreat 1423 prefer 1524\n")
     assert RS.validate(m, s, doc) == []
+
+
+def test_a_move_written_from_its_own_hex_reports_that_hex_once() -> None:
+    """Report line of a path that starts with the unit's hex: "1321 -> 1322", not
+    "1321 -> 1321 1322" [5.0]."""
+    m = fixture_module("sf75ex")
+    s = build_state(
+        m,
+        {"turn": 2, "phase": "movement", "side": "Soviet", "units": [["SO-DD-2", "1321"]]},
+    )
+    out = RS.resolve(m, s, _doc(s, "Soviet", "[movement]\nmove SO-DD-2 1321 1322\n"), NoDice())
+    moves = [e.text for e in out.events if e.kind == "move"]
+    assert moves == ["SO-DD-2 1321 -> 1322"], [str(v) for v in out.violations]

@@ -141,3 +141,16 @@ def test_decode_piece_of_setup_counter_keeps_unit_id() -> None:
     assert "US-CV-1" in found
     piece = mini_table().plan.unit_slots["US-CV-1"].piece
     assert decode_piece(piece.type, piece.state).type == piece.type
+
+
+def test_setup_map_has_one_of_each_map_component() -> None:
+    """VASSAL allows one SelectionHighlighters and one HighlightLastMoved per map and warns
+    on a second ("No more than one [Last Move Highlighter] allowed in Set-up")."""
+    from collections import Counter
+
+    from referee.vassal.setup_area import setup_map_element
+
+    area = mini_table().setup_area
+    assert area is not None
+    counts = Counter(child.tag.rsplit(".", 1)[-1] for child in setup_map_element(area))
+    assert {tag: n for tag, n in counts.items() if n > 1} == {}

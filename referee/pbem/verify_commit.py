@@ -1,0 +1,593 @@
+"""``referee verify`` for a game with commitments: sealed orders, hidden information,
+referee-run sides (``docs/pbem.md``).
+
+Before ``referee reveal`` a player can check everything that was published: the referee's
+signatures and manifests, the hash chain, the dice seed chain, every public roll (derived
+from the public seed and the orders commitment), that the record names as each submission's
+signer the key of a side that was due, and, in a game that hides nothing, the whole replay
+(sealed orders are checked against their commitments when they are opened).
+
+After ``referee reveal`` (or for the referee, who holds ``secret/``) it also checks the
+hidden-dice chain, every hidden roll, every commitment (the full state, the full record, each
+orders file, each entry of each hidden pool) and replays the game from the set-up, rebuilding
+every published ``report.json`` and view from the revealed record to compare byte for byte.
+A failure names the file and what differs (``pool chits entry 3``, ``hidden roll 2``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import Ruleset, due_of, hidden_pools
+from referee.pbem import commitments as cm
+from referee.pbem import dice as dicemod
+from referee.pbem.adjudicate import parse_orders_text, sealed_trail
+from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
+from referee.pbem.envelope import Envelope, open_envelope
+from referee.pbem.problems import Refusal
+from referee.pbem.publish import SECRETS_FORMAT, public_record, public_renderings
+from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json, views
+from referee.pbem.reports import render_markdown, templates_sha256
+from referee.pbem.verify import Verified, VerifyFailure, _check_folder, _check_setup
+from referee.source.model import Module
+
+
+class _Walk:
+    """What the walk through the turn folders carries from one step to the next."""
+
+    def __init__(self, archive: Archive, cfg: GameConfig) -> None:
+        self.archive = archive
+        self.cfg = cfg
+        # where a step's hidden part is looked for: what `reveal` released, then (on the
+        # referee's own copy) the referee-only part
+        self.hidden_roots = [
+            p for p in (archive.revealed / "turns", archive.secret / "turns") if p.is_dir()
+        ]
+        self.hidden_from: dict[str, int] = {}  # root label -> steps checked from it
+        self.prev_sha: str | None = None
+        self.prev_public: dict[str, Any] | None = None
+        self.prev_seed = bytes.fromhex(cfg.dice_head)
+        assert cfg.secrets is not None
+        self.prev_hseed: bytes | None = bytes.fromhex(cfg.secrets.hidden_head)
+        self.state: GameState | None = None  # the full position, while it can be replayed
+        self.records: list[dict[str, Any]] = []
+        self.shas: list[str] = []
+        self.rolls = 0
+        self.hidden_rolls = 0
+        self.replayed = 0
+        self.skipped_render = 0
+
+
+def verify_committed(
+    archive: Archive,
+    cfg: GameConfig,
+    turns: list[TurnDir],
+    toml_sha: str,
+    module: Module,
+    rs: Ruleset,
+    *,
+    upto: int | None,
+) -> Verified:
+    hides = cfg.hides_information
+    w = _Walk(archive, cfg)
+    _check_revealed_complete(archive, turns)
+    for t in turns:
+        try:
+            _step(w, t, toml_sha, module, rs, hides)
+        except Refusal as exc:  # a file missing, too large, a symlink...
+            raise VerifyFailure(f"turns/{t.name}", "archive", exc.message) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise VerifyFailure(f"turns/{t.name}", "record", f"malformed ({exc!r})") from None
+    out = Verified(
+        game_id=cfg.game_id,
+        reports=len(turns),
+        last_report=f"turns/{turns[-1].name}",
+        last_report_sha256=w.shas[-1],
+        referee=cfg.referee.fingerprint,
+        players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
+        rolls=w.rolls,
+    )
+    if hides and w.replayed < len(turns):
+        out.replayed = False
+        out.notes.append(
+            f"the hidden part is not revealed for {len(turns) - w.replayed} of {len(turns)} "
+            "step(s): signatures, the hash chain, the dice seed chain and every public roll "
+            "were checked; hidden rolls, commitments and the replay wait for `referee reveal`"
+        )
+    if hides and w.hidden_from:
+        where = " and ".join(f"{k} ({n} step(s))" for k, n in sorted(w.hidden_from.items()))
+        out.notes.append(
+            f"hidden part checked from {where}: {w.hidden_rolls} hidden roll(s), every "
+            "commitment and the replay"
+        )
+    if w.skipped_render:
+        out.notes.append(
+            f"{w.skipped_render} report(s) were rendered with other report templates (another "
+            "referee version): their Markdown was checked by hash and signature only"
+        )
+    if upto is None:
+        _check_current(w, turns, out, hides)
+    return out
+
+
+def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides: bool) -> None:
+    cfg, archive = w.cfg, w.archive
+    base = f"turns/{t.name}"
+    f = f"{base}/report.json"
+    rep, rsha, public_state = _check_folder(archive, t, cfg.referee, with_state=not hides)
+    expect = {
+        "format": REPORT_FORMAT,
+        "sequence": t.sequence,
+        "game_id": cfg.game_id,
+        "previous_report": w.prev_sha,
+        "game_toml_sha256": toml_sha,
+        "ruleset": cfg.ruleset,
+        "scenario": cfg.scenario,
+    }
+    for key, want in expect.items():
+        if rep.get(key) != want:
+            check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
+            raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+    secret = _secret_folder(w, t)
+    hseed = _hidden_seed(w, t, secret) if secret is not None else None
+    if secret is None:
+        w.prev_hseed = None  # the hidden chain cannot be followed past an unrevealed step
+    if t.sequence == 0:
+        _check_setup(cfg, rep, f)
+        hidden = (rep.get("dice") or {}).get("hidden") or {}
+        assert cfg.secrets is not None
+        if hidden.get("head") != cfg.secrets.hidden_head:
+            raise VerifyFailure(f, "dice commitment", "the hidden-dice head differs from game.toml")
+    else:
+        _public_step_checks(w, t, rep)
+    # -- the full record and position: public, or revealed
+    if not hides:
+        record, state_bytes = rep, public_state
+        if rep.get("state_sha256") != sha256_hex(state_bytes):
+            raise VerifyFailure(f"{base}/state.json", "record", "not the recorded state")
+    elif secret is not None and hseed is not None and (t.sequence == 0 or w.state is not None):
+        record, state_bytes = _revealed_record(w, t, rep, secret, hseed, module, rs)
+    else:
+        record, state_bytes = None, b""
+    if record is not None:
+        new = _replay(w, t, rep, record, module, rs, hseed, secret, hides)
+        if new.canonical().encode() != state_bytes:
+            where = (
+                f"{w.archive.rel(secret)}/state.json" if secret and hides else f"{base}/state.json"
+            )
+            raise VerifyFailure(where, "replay", "the replayed position differs")
+        want_aw = awaiting_info(module, rs, new, _sealed_sides(w, record))
+        if record.get("awaiting") != want_aw:
+            raise VerifyFailure(f, "replay", "awaiting differs from the replay")
+        if record.get("pending") != [p.to_json() for p in new.pending]:
+            raise VerifyFailure(f, "replay", "the pending decisions differ from the replay")
+        if record.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
+            raise VerifyFailure(f, "replay", "the score differs from the replay")
+        if hides:
+            assert hseed is not None
+            rebuilt = public_record(
+                module, rs, record, new, hseed, state_bytes, pretty_json(record)
+            )
+            if pretty_json(rebuilt) != archive.read(t.path / "report.json"):
+                raise VerifyFailure(
+                    f,
+                    "commitment",
+                    "the published record is not the public part of the revealed one",
+                )
+        _renderings(w, t, module, rs, rep, record, rsha, new, hides)
+        w.state = new
+        w.replayed += 1
+    else:
+        w.state = None
+    w.records.append(record if record is not None else rep)
+    w.shas.append(rsha)
+    w.prev_sha, w.prev_public = rsha, rep
+
+
+def _check_revealed_complete(archive: Archive, turns: list[TurnDir]) -> None:
+    """``reveal`` releases every step up to the point of the reveal: a gap would hide one."""
+    root = archive.revealed / "turns"
+    if not root.is_dir():
+        return
+    names = {p.name for p in root.iterdir()}
+    known = {t.name for t in archive.turn_dirs()}
+    for name in sorted(names - known):
+        raise VerifyFailure(f"revealed/turns/{name}", "revealed", "a step the archive lacks")
+    last = max((t.sequence for t in turns if t.name in names), default=-1)
+    for t in turns:
+        if t.sequence <= last and t.name not in names:
+            raise VerifyFailure(
+                f"revealed/turns/{t.name}",
+                "revealed",
+                "missing (reveal releases every step up to the last one it shows)",
+            )
+
+
+def _hidden_dir(w: _Walk, name: str) -> Path | None:
+    """The folder holding the hidden part of step ``name``, if anyone released it here."""
+    for root in w.hidden_roots:
+        p = root / name
+        if p.is_dir() and not p.is_symlink():
+            return p
+    return None
+
+
+def _secret_folder(w: _Walk, t: TurnDir) -> Path | None:
+    p = _hidden_dir(w, t.name)
+    if p is not None:
+        label = w.archive.rel(p.parent.parent) + "/"
+        w.hidden_from[label] = w.hidden_from.get(label, 0) + 1
+    return p
+
+
+def _read_json(w: _Walk, path: Path) -> Any:
+    try:
+        return w.archive.read_json(path)
+    except Refusal as exc:
+        raise VerifyFailure(w.archive.rel(path), "revealed", exc.message) from None
+
+
+def _hidden_seed(w: _Walk, t: TurnDir, secret: Path) -> bytes | None:
+    """The step's hidden seed, checked against the hidden-dice chain of report 000."""
+    rel = w.archive.rel(secret / "secrets.json")
+    data = _read_json(w, secret / "secrets.json")
+    try:
+        if data.get("format") != SECRETS_FORMAT or data.get("step") != t.sequence:
+            raise ValueError("not the secrets of this step")
+        seed = bytes.fromhex(str(data["hidden_seed"]))
+    except (ValueError, KeyError, AttributeError) as exc:
+        raise VerifyFailure(rel, "hidden dice seed chain", f"malformed ({exc})") from None
+    if w.prev_hseed is None:
+        return None
+    if not dicemod.links(seed, w.prev_hseed):
+        raise VerifyFailure(
+            rel,
+            "hidden dice seed chain",
+            f"the hidden seed of step {t.sequence} does not hash to the one before it",
+        )
+    w.prev_hseed = seed
+    return seed
+
+
+def _public_step_checks(w: _Walk, t: TurnDir, rep: dict[str, Any]) -> None:
+    """What anyone can check of a step without its hidden part."""
+    cfg = w.cfg
+    f = f"turns/{t.name}/report.json"
+    o = rep.get("orders") or {}
+    side = o.get("side")
+    if side not in cfg.players or o.get("signer") != cfg.players[side].fingerprint:
+        raise VerifyFailure(f, "orders signature", f"not signed by the key of side {side!r}")
+    aw = (w.prev_public or {}).get("awaiting") or {}
+    due = {d.get("side") for d in aw.get("due", [])} if aw.get("due") else {aw.get("side")}
+    if side not in due:
+        raise VerifyFailure(f, "orders", f"out of turn: the game waited for {aw.get('what')!r}")
+    d = rep.get("dice") or {}
+    try:
+        seed = bytes.fromhex(str(d.get("seed")))
+    except ValueError:
+        raise VerifyFailure(f, "dice seed chain", "the revealed seed is not hex") from None
+    if d.get("seed_index") != t.sequence or not dicemod.links(seed, w.prev_seed):
+        raise VerifyFailure(
+            f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
+        )
+    w.prev_seed = seed
+    public = [r for r in rep.get("rolls", []) if not r.get("hidden_from")]
+    if public:
+        key = o.get("dice_key")
+        if not isinstance(key, str):
+            raise VerifyFailure(f, "dice", "rolls without the key they are derived from")
+        problems = dicemod.check_rolls(public, seed, t.sequence, key, numbered=False)
+        if problems:
+            raise VerifyFailure(f, "dice", "; ".join(problems))
+    w.rolls += len(public)
+
+
+def _revealed_record(
+    w: _Walk,
+    t: TurnDir,
+    rep: dict[str, Any],
+    secret: Path,
+    hseed: bytes,
+    module: Module,
+    rs: Ruleset,
+) -> tuple[dict[str, Any], bytes]:
+    """The revealed full record and state of a step, each checked against its commitment.
+    Rolls and pools are checked first, so that a changed roll or chit is named."""
+    rel = w.archive.rel(secret)
+    record_bytes = w.archive.read(secret / "record.json")
+    state_bytes = w.archive.read(secret / "state.json")
+    try:
+        record = json.loads(record_bytes)
+        if not isinstance(record, dict):
+            raise ValueError("not a record")
+    except ValueError as exc:
+        raise VerifyFailure(f"{rel}/record.json", "revealed", f"malformed ({exc})") from None
+    try:
+        revealed_state = GameState.from_json(json.loads(state_bytes))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise VerifyFailure(f"{rel}/state.json", "revealed", f"malformed ({exc})") from None
+    if t.sequence == 0:
+        committed = (rep.get("commitments") or {}).get("pools") or {}
+        problems = cm.check_pools(committed, hseed, hidden_pools(rs, module, revealed_state))
+        if problems:
+            raise VerifyFailure(f"{rel}/state.json", "commitment", "; ".join(problems))
+    else:
+        seed = bytes.fromhex(str((rep.get("dice") or {}).get("seed")))
+        key = (record.get("orders") or {}).get("dice_key")
+        if record.get("rolls"):
+            problems = dicemod.check_rolls(
+                list(record["rolls"]), seed, t.sequence, str(key), hidden_seed=hseed
+            )
+            if problems:
+                raise VerifyFailure(f"{rel}/record.json", "dice", "; ".join(problems))
+    c = rep.get("commitments") or {}
+    if cm.record_commitment(hseed, record_bytes) != c.get("record"):
+        raise VerifyFailure(
+            f"{rel}/record.json", "commitment", "not the record committed in report.json"
+        )
+    if cm.state_commitment(hseed, state_bytes) != c.get("state"):
+        raise VerifyFailure(
+            f"{rel}/state.json", "commitment", "not the position committed in report.json"
+        )
+    if record.get("state_sha256") != sha256_hex(state_bytes):
+        raise VerifyFailure(f"{rel}/record.json", "record", "names another state.json")
+    return record, state_bytes
+
+
+def _sealed_sides(w: _Walk, record: dict[str, Any]) -> tuple[str, ...]:
+    records = [*w.records, record]
+    return tuple(records[i]["orders"]["side"] for i in sealed_trail(records))
+
+
+def _orders_env(w: _Walk, path: Path, name: str, side: str, f: str) -> tuple[Envelope, bytes]:
+    rel = w.archive.rel(path)
+    try:
+        raw = w.archive.read(path)
+        text = raw.decode("utf-8")
+        env = open_envelope(text, name)
+    except (Refusal, UnicodeDecodeError) as exc:
+        raise VerifyFailure(rel, "orders", str(exc)) from None
+    if env.block is None or env.stored_text() != text:
+        raise VerifyFailure(rel, "orders", "not stored as the referee stores orders")
+    if side not in w.cfg.players or not env.signed_by(w.cfg.players[side]):
+        raise VerifyFailure(rel, "orders signature", f"not signed by the key of side {side!r}")
+    if env.header.side != side or env.header.game != w.cfg.game_id:
+        raise VerifyFailure(rel, "orders", "the header names another side or game")
+    return env, raw
+
+
+def _replay(
+    w: _Walk,
+    t: TurnDir,
+    rep: dict[str, Any],
+    record: dict[str, Any],
+    module: Module,
+    rs: Ruleset,
+    hseed: bytes | None,
+    secret: Path | None,
+    hides: bool,
+) -> GameState:
+    cfg = w.cfg
+    base = f"turns/{t.name}"
+    f = f"{base}/report.json"
+    if t.sequence == 0:
+        new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
+        committed = (record.get("commitments") or {}).get("pools")
+        if not hides and hseed is not None and committed is not None:
+            problems = cm.check_pools(committed, hseed, hidden_pools(rs, module, new))
+            if problems:
+                raise VerifyFailure(f, "commitment", "; ".join(problems))
+        return new
+    assert w.state is not None
+    state = w.state
+    o = record.get("orders") or {}
+    side = str(o.get("side"))
+    seed = bytes.fromhex(str((record.get("dice") or {}).get("seed")))
+    window = {w.prev_sha}
+    trail = sealed_trail(w.records)
+    if trail:
+        window.update(w.shas[trail[0] - 1 :])
+    sealed = {w.records[i]["orders"]["side"]: i for i in trail}
+    due = [d for d in due_of(rs, module, state) if d.side not in sealed]
+    if side not in {d.side for d in due}:
+        raise VerifyFailure(f, "orders", f"out of turn: {side} was not due")
+    if o.get("sealed") == "submitted":
+        if secret is not None:
+            env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f)
+            _check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
+            if env.header.previous_report not in window:
+                raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
+        if record.get("rolls") or record.get("events"):
+            raise VerifyFailure(f, "replay", "a sealed submission that changed the game")
+        return state
+    if o.get("sealed") == "resolved":
+        return _replay_sealed(w, t, record, module, rs, state, seed, hseed, secret, hides, window)
+    path = (secret / "orders.txt") if hides else (t.path / "orders.txt")
+    if hides and secret is None:
+        raise VerifyFailure(f, "replay", "no revealed orders")
+    env, raw = _orders_env(w, path, str(o.get("name") or "orders.txt"), side, f)
+    if env.sha256 != o.get("sha256"):
+        raise VerifyFailure(f, "record", "the recorded orders hash is not orders.txt's")
+    if hides:
+        _check_commitment(w, o, raw, hseed, w.archive.rel(path))
+    if env.header.previous_report != w.prev_sha:
+        raise VerifyFailure(w.archive.rel(path), "hash chain", "the orders answer another report")
+    if env.header.turn != state.turn:
+        raise VerifyFailure(w.archive.rel(path), "orders", "orders for another Game-Turn")
+    key = o.get("dice_key")
+    if key != (o.get("commitment") if hides else env.sha256):
+        raise VerifyFailure(f, "dice", "the rolls are derived from the wrong key")
+    return _resolve(w, t, record, rs, module, state, seed, hseed, key, {side: env})
+
+
+def _check_commitment(
+    w: _Walk, o: dict[str, Any], raw: bytes, hseed: bytes | None, rel: str
+) -> None:
+    if hseed is not None and cm.orders_commitment(hseed, raw) != o.get("commitment"):
+        raise VerifyFailure(rel, "commitment", "not the orders committed when they arrived")
+
+
+def _replay_sealed(
+    w: _Walk,
+    t: TurnDir,
+    record: dict[str, Any],
+    module: Module,
+    rs: Ruleset,
+    state: GameState,
+    seed: bytes,
+    hseed: bytes | None,
+    secret: Path | None,
+    hides: bool,
+    window: set[str | None],
+) -> GameState:
+    """The step that opened every side's sealed orders: each checked against the commitment
+    recorded when it arrived, then all resolved together."""
+    f = f"turns/{t.name}/report.json"
+    o = record["orders"]
+    envs: dict[str, Envelope] = {}
+    commits: dict[str, str] = {}
+    for r in o.get("reveals", []):
+        s, i = str(r.get("side")), int(r.get("sequence", -1))
+        if i == t.sequence:
+            rec_o = o
+        elif 0 < i < t.sequence and w.records[i]["orders"].get("sealed") == "submitted":
+            rec_o = w.records[i]["orders"]
+        else:
+            raise VerifyFailure(f, "commitment", f"sealed orders of {s} from no sealed step")
+        if rec_o.get("side") != s:
+            raise VerifyFailure(f, "commitment", f"step {i} sealed the orders of another side")
+        if hides:
+            kept = _hidden_dir(w, t.name if i == t.sequence else _turn_name(w, i))
+            if kept is None:
+                raise VerifyFailure(f, "replay", f"the sealed orders of {s} are not revealed")
+            path = kept / "orders.txt"
+        else:
+            path = t.path / str(r.get("file"))
+        env, raw = _orders_env(w, path, str(r.get("file")), s, f)
+        rel = w.archive.rel(path)
+        try:
+            salt = bytes.fromhex(str(r.get("salt")))
+        except ValueError:
+            raise VerifyFailure(f, "commitment", f"the salt of {s}'s orders is not hex") from None
+        if cm.commit("orders", salt, raw) != rec_o.get("commitment") or env.sha256 != r.get(
+            "sha256"
+        ):
+            raise VerifyFailure(rel, "commitment", "not the orders committed when they arrived")
+        if env.header.previous_report not in window or env.header.turn != state.turn:
+            raise VerifyFailure(rel, "hash chain", "the sealed orders answer another report")
+        envs[s] = env
+        commits[s] = str(rec_o.get("commitment"))
+    trail = sealed_trail(w.records)
+    if sorted(commits) != sorted([*(w.records[i]["orders"]["side"] for i in trail), o["side"]]):
+        raise VerifyFailure(f, "commitment", "not every sealed submission was opened")
+    key = cm.sealed_key(commits)
+    if o.get("dice_key") != key:
+        raise VerifyFailure(f, "dice", "the rolls are derived from the wrong key")
+    return _resolve(w, t, record, rs, module, state, seed, hseed, key, envs)
+
+
+def _turn_name(w: _Walk, i: int) -> str:
+    turns = w.archive.turn_dirs()
+    return turns[i].name
+
+
+def _resolve(
+    w: _Walk,
+    t: TurnDir,
+    record: dict[str, Any],
+    rs: Ruleset,
+    module: Module,
+    state: GameState,
+    seed: bytes,
+    hseed: bytes | None,
+    key: str,
+    envs: dict[str, Envelope],
+) -> GameState:
+    f = f"turns/{t.name}/report.json"
+    problems = dicemod.check_rolls(
+        list(record.get("rolls", [])), seed, t.sequence, key, hidden_seed=hseed
+    )
+    if problems:
+        kept = _hidden_dir(w, t.name)
+        where = (
+            f
+            if not w.cfg.hides_information or kept is None
+            else w.archive.rel(kept / "record.json")
+        )
+        raise VerifyFailure(where, "dice", "; ".join(problems))
+    w.hidden_rolls += sum(1 for r in record.get("rolls", []) if r.get("hidden_from"))
+    docs = {}
+    for s, env in sorted(envs.items()):
+        try:
+            docs[s] = parse_orders_text(rs, env.body, env.file)
+        except Refusal as exc:
+            raise VerifyFailure(f, "replay", f"the orders do not parse: {exc}") from None
+        violations = rs.validate(module, state, docs[s])
+        if violations:
+            raise VerifyFailure(f, "replay", f"the orders break the rules: {violations[0]}")
+    dice = dicemod.CommittedDice(seed, t.sequence, key, hseed if w.cfg.hides_information else None)
+    if (record.get("orders") or {}).get("sealed") == "resolved":
+        outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
+    else:
+        [doc] = docs.values()
+        outcome = rs.resolve(module, state, doc, dice)
+    if [r.to_json() for r in outcome.rolls] != record.get("rolls"):
+        raise VerifyFailure(f, "replay", "the replay rolls different dice")
+    if json.loads(json.dumps([e.to_json() for e in outcome.events])) != record.get("events"):
+        raise VerifyFailure(f, "replay", "the replay's events differ from the record")
+    return outcome.state
+
+
+def _renderings(
+    w: _Walk,
+    t: TurnDir,
+    module: Module,
+    rs: Ruleset,
+    rep: dict[str, Any],
+    record: dict[str, Any],
+    rsha: str,
+    state: GameState,
+    hides: bool,
+) -> None:
+    if rep.get("templates_sha256") != templates_sha256():
+        w.skipped_render += 1
+        return
+    if hides:
+        want = public_renderings(module, rs, record, rep, rsha, state)
+    else:
+        want = {"report.md": render_markdown(module, rep, rsha, state.to_json()).encode()}
+        want.update(views(module, rs, rep, rsha, state))
+    for name, data in sorted(want.items()):
+        if w.archive.read(t.path / name) != data:
+            raise VerifyFailure(
+                f"turns/{t.name}/{name}", "rendering", "does not say what the record says"
+            )
+
+
+def _check_current(w: _Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:
+    archive = w.archive
+    if hides:
+        current_path, latest = archive.secret / "state.json", None
+        if not current_path.is_file():
+            return  # a player's copy: the current position is the referee's
+        kept = archive.secret / "turns" / turns[-1].name / "state.json"
+        latest = archive.read(kept) if kept.is_file() else None
+        if latest is not None and archive.read(current_path) != latest:
+            out.notes.append("secret/state.json is not the latest position")
+        return
+    try:
+        current = archive.read(archive.state_json)
+    except Refusal as exc:
+        raise VerifyFailure("state.json", "state", exc.message) from None
+    if current == archive.read(turns[-1].path / "state.json"):
+        return
+    if len(turns) >= 2 and current == archive.read(turns[-2].path / "state.json"):
+        out.notes.append(
+            f"state.json is the position before turns/{turns[-1].name}: an adjudication was "
+            "interrupted after writing its report; `referee adjudicate GAME_DIR` completes it"
+        )
+        return
+    raise VerifyFailure("state.json", "state", "is not the position of the latest report")

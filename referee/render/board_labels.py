@@ -1,0 +1,184 @@
+"""Where the board's names go: placed by testing for collisions, never over a hex number or a
+marker.
+
+A wargame map must leave every hex number and every printed marker (airbase, Defended hex,
+set-up code) readable: a name printed over hex 1824 or over Malta's airbase hides what the
+rules refer to. So names are not put at fixed offsets: each label tries candidate positions,
+largest type first, and takes the first whose box (the text's measured ink, plus its white
+halo and a small gap) touches no hex-number box, no marker box, no label already placed and
+stays inside the map. What cannot be placed is left off and reported (:attr:`LabelPlan.unplaced`),
+never drawn over something.
+
+Order: place names first (each belongs to a hex: the name sits in the free band below that
+hex's markers, or beside it), then country names, each on the country's own hexes nearest its
+middle. A place whose name is the name of a country ("Sicily", "Malta", "Cyprus") is not
+labelled twice: the country name says it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from referee.render.fonts import pil_font
+from referee.source.model import Module
+
+if TYPE_CHECKING:
+    from referee.render.board import BoardLayout
+
+Box = tuple[float, float, float, float]
+
+PLACE_INK = "#1E2328"
+COUNTRY_INK = "#6E6250"
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    kind: str  # place | country
+    text: str
+    font: str
+    size: float
+    x: float  # centre of the text ("mm" anchor)
+    y: float
+    color: str
+    halo: float
+    box: Box  # what it covers, halo included
+
+
+@dataclass(slots=True)
+class LabelPlan:
+    labels: list[Label] = field(default_factory=list)
+    unplaced: list[str] = field(default_factory=list)
+
+
+def hits(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap (touching edges do not count)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def text_box(text: str, font: str, size: float, x: float, y: float, halo: float) -> Box:
+    """The ink box of ``text`` drawn centred ("mm") at ``(x, y)``, grown by its halo."""
+    x0, y0, x1, y1 = pil_font(font, size).getbbox(text, anchor="mm")
+    return (x + x0 - halo, y + y0 - halo, x + x1 + halo, y + y1 + halo)
+
+
+def id_size(lay: BoardLayout) -> float:
+    return max(4.0, lay.grid.hex_width * 0.13)
+
+
+def hex_id_boxes(module: Module, lay: BoardLayout) -> dict[str, Box]:
+    """The box of every printed hex number (drawn at the top of its hex)."""
+    s = lay.grid.size
+    size = id_size(lay)
+    out = {}
+    for hid in sorted(module.map.hexes):
+        cx, cy = lay.pixel_centre(hid)
+        out[hid] = text_box(hid, "regular", size, cx, cy - s * 0.66, 0.0)
+    return out
+
+
+def hex_markers(module: Module, lay: BoardLayout, hid: str) -> list[tuple[str, Box]]:
+    """The markers printed in a hex, stacked round its centre: airbase [9.1], Defended hex
+    [10.4], set-up code [11.0]; each as (kind, box). The board draws them where this says."""
+    h = module.map.hexes[hid]
+    hw = lay.grid.hex_width
+    s = lay.grid.size
+    cx, cy = lay.pixel_centre(hid)
+    items: list[tuple[str, float, float]] = []
+    if h.airbase is not None:
+        items.append(("airbase", hw * 0.6, hw * 0.2))
+    if h.defended is not None:
+        items.append(("defended", hw * 0.56, hw * 0.21))
+    if h.setup_code:
+        items.append(("setup", hw * 0.36, hw * 0.2))
+    gap = hw * 0.04
+    total = sum(it[2] for it in items) + gap * max(0, len(items) - 1)
+    y = cy - s * 0.02 - total / 2
+    out = []
+    for kind, w, ih in items:
+        out.append((kind, (cx - w / 2, y, cx + w / 2, y + ih)))
+        y += ih + gap
+    return out
+
+
+def marker_boxes(module: Module, lay: BoardLayout) -> list[Box]:
+    return [b for hid in sorted(module.map.hexes) for _, b in hex_markers(module, lay, hid)]
+
+
+def _country_named(module: Module, name: str) -> bool:
+    return any(c.name.casefold() == name.casefold() for c in module.map.countries.values())
+
+
+def plan_labels(module: Module, lay: BoardLayout, country_names: bool = True) -> LabelPlan:
+    """Every place and country label, positioned without covering hex numbers or markers."""
+    m = module.map
+    hw = lay.grid.hex_width
+    s = lay.grid.size
+    u = lay.dpi / 100.0
+    ox, oy = lay.map_origin
+    mw, mh = lay.map_size
+    frame = max(2, round(2.5 * u))
+    inside = (ox + frame, oy + frame, ox + mw - frame, oy + mh - frame)
+    gap = max(1.0, hw * 0.015)
+    blocked: list[Box] = list(hex_id_boxes(module, lay).values()) + marker_boxes(module, lay)
+    plan = LabelPlan()
+
+    def free(box: Box) -> bool:
+        if box[0] < inside[0] or box[1] < inside[1] or box[2] > inside[2] or box[3] > inside[3]:
+            return False
+        grown = (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
+        return not any(hits(grown, b) for b in blocked)
+
+    def place(kind: str, text: str, sizes: list[float], spots: list[tuple[float, float]],
+              color: str, halo: float) -> bool:  # fmt: skip
+        font = "bold"
+        for size in sizes:
+            for x, y in spots:
+                box = text_box(text, font, size, x, y, halo)
+                if free(box):
+                    plan.labels.append(Label(kind, text, font, size, x, y, color, halo, box))
+                    blocked.append(box)
+                    return True
+        return False
+
+    # names of places: in the band below the hex's markers, else beside or above it
+    halo = max(1.0, 2 * u)
+    base = hw * 0.14
+    for p in m.places:
+        if not p.label or p.hex not in m.hexes or _country_named(module, p.name):
+            continue
+        cx, cy = lay.pixel_centre(p.hex)
+        spots = [
+            (cx + dx * hw, cy + dy * s)
+            for dy in (0.5, 0.42, 0.58)
+            for dx in (0.0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75)
+        ]
+        spots += [
+            (cx + dx * hw, cy + dy * s) for dy in (-0.35, 2.0, -1.0) for dx in (0.0, -0.5, 0.5)
+        ]
+        sizes = [base, base * 0.88, base * 0.76]
+        if not place("place", p.name, sizes, spots, PLACE_INK, halo):
+            plan.unplaced.append(p.name)
+    # country names: large and faint, on the country's own hexes nearest its middle
+    if country_names:
+        for code in sorted(m.countries):
+            mine = [hid for hid in sorted(m.hexes) if m.hexes[hid].country == code]
+            if not mine:
+                continue
+            pts = {hid: lay.pixel_centre(hid) for hid in mine}
+            mx = sum(p[0] for p in pts.values()) / len(pts)
+            my = sum(p[1] for p in pts.values()) / len(pts)
+            near = sorted(mine, key=lambda h: (math.dist(pts[h], (mx, my)), h))
+            name = m.countries[code].name.upper()
+            big = min(hw * 0.26, hw * 2.2 * math.sqrt(len(mine)) / max(4, len(name)))
+            sizes = [big * k for k in (1.0, 0.85, 0.72, 0.6)]
+            spots = [
+                (pts[h][0] + dx * hw, pts[h][1] + dy * s)
+                for h in near[:12]
+                for dy in (0.47, 0.4)
+                for dx in (0.0, -0.5, 0.5)
+            ]
+            if not place("country", name, sizes, spots, COUNTRY_INK, 0.0):
+                plan.unplaced.append(name)
+    return plan

@@ -1,0 +1,252 @@
+"""The legend of the counter sheet: what each part of a counter means.
+
+Nothing on a bare counter sheet says what the orange band, the ``C``, the ``M`` or the ``B``
+mean, or in which order the values are printed. The legend shows one sample counter of each
+front layout, enlarged, with a leader line from each part to its meaning, and the
+nationalities with their colours. It is made from DATA only:
+
+* a box's ``legend`` text in ``[[counter.layout.box]]`` (e.g. the daylight band [9.52], the
+  carrier mark [9.11], the fleet letter [3.25]);
+* a box printing values (``{AA}-{AS}-{ASW}``) is explained from the ``[[value]]`` labels
+  (the ``air_label`` on a layout only air units use, e.g. Range Allowance [3.23]);
+* the ``[[nationality]]`` table (code, name, colour).
+
+The sample of a layout is the roster's first unit that shows the most explained boxes, so the
+band, the ``C`` and the fleet letter all appear when any unit has them. The sample is drawn as
+vector shapes (the same layout boxes, type sizes and symbol outlines as the counter images),
+so it is sharp at any size and the sheet's only images stay the counters themselves.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from referee.render.colors import darken, hex_rgb
+from referee.render.counters import (
+    box_shows,
+    face_colors,
+    face_layout,
+    fit_report,
+    symbol_key,
+    unit_fields,
+)
+from referee.render.drawing import Item, Line, Polygon, Rect, Text
+from referee.render.fonts import pil_font
+from referee.render.symbols import fit_rect, symbol
+from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
+
+TEXT_PT = 6.5
+TITLE_PT = 8.0
+LEADER = "#555555"
+
+
+@dataclass(frozen=True, slots=True)
+class Callout:
+    """One explained part of a sample counter: the box (fractions of the side) and its text."""
+
+    box: LayoutBox
+    text: str
+
+
+def _value_labels(module: Module, template: str, air: bool) -> str:
+    keys = re.findall(r"\{([^}:]+)\}", template)
+    by_key = {v.key: v for v in module.values}
+    parts = []
+    for k in keys:
+        v = by_key.get(k)
+        if v is None:
+            return ""
+        parts.append(v.air_label if air and v.air_label else v.label)
+    return "-".join(keys) + ": " + ", ".join(parts)
+
+
+def _air_only(module: Module, layout: CounterLayout) -> bool:
+    cats = {u.category for u in module.units if face_layout(module, u).name == layout.name}
+    return cats == {"air"}
+
+
+def callouts(module: Module, layout: CounterLayout, unit: UnitDef) -> list[Callout]:
+    """The explained boxes of ``layout`` that show on ``unit``, top to bottom."""
+    fields = unit_fields(module, unit)
+    air = _air_only(module, layout)
+    out = []
+    for box in layout.boxes:
+        if not box_shows(box, unit):
+            continue
+        if box.kind in ("text", "mark") and box.text:
+            try:
+                filled = box.text.format(**fields).strip()
+            except (KeyError, ValueError, IndexError):
+                filled = ""
+            if not filled:
+                continue
+        text = box.legend or ""
+        if not text and box.kind == "text":
+            text = _value_labels(module, box.text, air)
+        if text:
+            out.append(Callout(box, text))
+    # top to bottom; in one row right to left, so the leader lines do not cross
+    return sorted(out, key=lambda c: (round((c.box.y + c.box.h / 2) * 10), -c.box.x))
+
+
+def sample_units(module: Module) -> list[tuple[CounterLayout, UnitDef]]:
+    """One sample unit per front layout in use, in roster order of first use."""
+    best: dict[str, tuple[int, int, UnitDef]] = {}
+    order: list[str] = []
+    for n, u in enumerate(module.units):
+        lay = face_layout(module, u)
+        score = len(callouts(module, lay, u))
+        if lay.name not in best:
+            order.append(lay.name)
+        if lay.name not in best or score > best[lay.name][0]:
+            best[lay.name] = (score, n, u)
+    return [(module.counter.layouts[name], best[name][2]) for name in order]
+
+
+def sample_counter(
+    module: Module, layout: CounterLayout, unit: UnitDef, x: float, y: float, side: float
+) -> list[Item]:
+    """``unit``'s front as vector items, ``side`` points square, top-left at ``(x, y)``."""
+    bg, ink = face_colors(module, unit, layout)
+    k = side / (module.counter.size_in * 72.0)  # points on the sample per point printed
+    sizes = {f.index: f for f in fit_report(module) if f.unit == unit.id and not f.back}
+    fields = unit_fields(module, unit)
+    items: list[Item] = [Rect(x, y, side, side, bg, hex_rgb(darken(bg, 0.45)), 0.6)]
+    for i, box in enumerate(layout.boxes):
+        if not box_shows(box, unit):
+            continue
+        bx, by, bw, bh = x + box.x * side, y + box.y * side, box.w * side, box.h * side
+        color = box.color or ink
+        if box.kind == "band":
+            items.append(Rect(bx, by, bw, bh, box.fill or module.side(unit.side).color, None))
+        elif box.kind in ("symbol", "image"):
+            items.extend(_symbol(symbol_key(module, unit), (bx, by, bx + bw, by + bh), color))
+        elif i in sizes:
+            f = sizes[i]
+            size = f.size_pt * k
+            text = box.text.format(**fields).strip()
+            base = by + bh / 2 + size * 0.36  # cap height centred in the box
+            pad = side * 0.012
+            if box.align == "left":
+                items.append(Text(bx + pad, base, text, f.font, size, color, "start"))
+            elif box.align == "right":
+                items.append(Text(bx + bw - pad, base, text, f.font, size, color, "end"))
+            else:
+                items.append(Text(bx + bw / 2, base, text, f.font, size, color, "middle"))
+    return items
+
+
+def _symbol(key: str, rect: tuple[float, float, float, float], color: str) -> list[Item]:
+    sym = symbol(key)
+    x0, y0, x1, y1 = fit_rect(rect, sym.aspect)
+    sw, sh = x1 - x0, y1 - y0
+
+    def pt(p: tuple[float, float]) -> tuple[float, float]:
+        return x0 + p[0] * sw, y0 + p[1] * sh
+
+    out: list[Item] = []
+    for shape in sym.shapes:
+        pts = [pt(p) for p in shape.points]
+        if shape.kind == "poly":
+            out.append(Polygon(tuple(pts), color, None))
+        elif shape.kind == "rect":
+            (ax, ay), (bx, by) = pts
+            out.append(Rect(ax, ay, bx - ax, by - ay, color, None))
+        elif shape.kind == "ellipse":
+            (ax, ay), (bx, by) = pts
+            cx, cy, rx, ry = (ax + bx) / 2, (ay + by) / 2, (bx - ax) / 2, (by - ay) / 2
+            ring = tuple(
+                (cx + rx * math.cos(2 * math.pi * n / 32), cy + ry * math.sin(2 * math.pi * n / 32))
+                for n in range(32)
+            )
+            out.append(Polygon(ring, color, None))
+        elif shape.kind == "line":
+            out.append(Line(tuple(pts), color, max(0.3, shape.width * sh)))
+    return out
+
+
+def _width(text: str, size: float) -> float:
+    return pil_font("condensed", size).getlength(text)
+
+
+def _wrap(text: str, room: float) -> list[str]:
+    """``text`` in lines of at most ``room`` points (a word longer than that gets a line)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and _width(lines[-1] + " " + word, TEXT_PT) <= room:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _nationalities(module: Module) -> list[tuple[str, str, str]]:
+    used = {u.nationality for u in module.units}
+    return [
+        (n.code, n.name, n.color)
+        for n in sorted(module.nationalities.values(), key=lambda n: n.code)
+        if n.code in used
+    ]
+
+
+def legend_height(module: Module, width: float, scale: float = 2.0) -> float:
+    """Points the legend needs at ``width`` points wide."""
+    return _layout(module, 0.0, 0.0, width, scale)[1]
+
+
+def legend_items(
+    module: Module, x: float, y: float, width: float, scale: float = 2.0
+) -> list[Item]:
+    """The legend's drawing items, top-left at ``(x, y)``, ``width`` points wide."""
+    items, _ = _layout(module, x, y, width, scale)
+    return items
+
+
+def _layout(
+    module: Module, x0: float, y0: float, width: float, scale: float
+) -> tuple[list[Item], float]:
+    side = module.counter.size_in * 72.0 * scale
+    items: list[Item] = [Text(x0, y0 + TITLE_PT, "How to read a counter", "bold", TITLE_PT)]
+    top = y0 + TITLE_PT + 6
+    samples = sample_units(module)
+    cell = width / max(1, len(samples))
+    line_h = TEXT_PT * 1.35
+    bottom = top
+    for i, (layout, unit) in enumerate(samples):
+        cx = x0 + i * cell
+        items.extend(sample_counter(module, layout, unit, cx, top, side))
+        notes = callouts(module, layout, unit)
+        tx = cx + side + 14
+        room = cell - side - 18
+        wrapped = [_wrap(c.text, room) for c in notes]
+        rows = sum(len(w) for w in wrapped)
+        span = max(side, rows * line_h + (len(notes) - 1) * 1.5)
+        gap = (span - rows * line_h) / max(1, len(notes))
+        ty = top + gap / 2
+        for c, lines in zip(notes, wrapped, strict=True):
+            bx = cx + (c.box.x + c.box.w) * side
+            by = top + (c.box.y + c.box.h / 2) * side
+            mid = ty + line_h * 0.7
+            items.append(Line(((bx - 2, by), (tx - 2, mid - TEXT_PT * 0.35)), LEADER, 0.35))
+            for k, text in enumerate(lines):
+                items.append(Text(tx, mid + k * line_h, text, "condensed", TEXT_PT))
+            ty += len(lines) * line_h + gap
+        bottom = max(bottom, top + span)
+    # nationalities: a swatch and the code as printed, then the name
+    nats = _nationalities(module)
+    if nats:
+        y = bottom + 8
+        items.append(Text(x0, y + TEXT_PT, "Nationalities:", "bold", TEXT_PT))
+        x = x0 + _width("Nationalities:", TEXT_PT) + 10
+        for code, name, color in nats:
+            w = _width(f"{code} {name}", TEXT_PT) + 16
+            if x + w > x0 + width:
+                x = x0 + _width("Nationalities:", TEXT_PT) + 10
+                y += line_h + 2
+            items.append(Rect(x, y, 8, 8, color, "#000000", 0.4))
+            items.append(Text(x + 11, y + TEXT_PT, f"{code} {name}", "condensed", TEXT_PT))
+            x += w + 6
+        bottom = y + line_h + 2
+    return items, bottom - y0

@@ -1,0 +1,134 @@
+"""Driving the signed PBEM workflow through the command line, in-process, for the toy
+rulesets of issue 10 (keygen, new, sign, adjudicate, verify, reveal), and searching what a
+player receives."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.errors import UserError
+from referee.vassal.obfuscation import deobfuscate
+
+
+def cli(*args: Any) -> tuple[int, str]:
+    """``referee ARGS``: (exit code, stdout and stderr); a UserError exits 2 as in main()."""
+    r = CliRunner().invoke(app, [str(a) for a in args])
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        if isinstance(r.exception, UserError):
+            return getattr(r.exception, "exit_code", 2), str(r.exception)
+        raise r.exception
+    return r.exit_code, r.output
+
+
+@dataclass
+class Table:
+    """A game on the referee's disk, with the players' keys."""
+
+    root: Path
+    module: Path
+    sides: tuple[str, ...]
+    sent: list[Path] = field(default_factory=list)
+
+    @property
+    def game(self) -> Path:
+        return self.root / "game"
+
+    def key(self, name: str) -> Path:
+        return self.root / "keys" / f"{name}.key"
+
+    def new(self, scenario: str = "skirmish") -> str:
+        for name in [*(s.lower() for s in self.sides), "referee"]:
+            code, out = cli("keygen", name, "--out", self.root / "keys")
+            assert code == 0, out
+        players = [
+            a for s in self.sides for a in ("--player", f"{s}={self.root}/keys/{s.lower()}.pub")
+        ]
+        code, out = cli(
+            "new",
+            self.game,
+            "--module",
+            self.module,
+            "--scenario",
+            scenario,
+            *players,
+            "--referee-key",
+            self.key("referee"),
+            "--referee-dir",
+            self.root / "referee-secret",
+            "--game-id",
+            "g",
+            "--picture-dpi",
+            "20",
+        )
+        assert code == 0, out
+        return out
+
+    def send(self, side: str, *lines: str, expect: int = 0) -> str:
+        """Write, sign (``referee sign --game-dir``) and adjudicate one orders file."""
+        path = self.root / f"orders-{len(self.sent):03d}-{side}.txt"
+        path.write_text("\n".join(lines) + "\n")
+        code, out = cli("sign", path, "--key", self.key(side.lower()), "--game-dir", self.game)
+        assert code == 0, out
+        self.sent.append(path)
+        code, out = cli(
+            "adjudicate",
+            self.game,
+            path,
+            "--key",
+            self.key("referee"),
+            "--module",
+            self.module,
+            "--referee-dir",
+            self.root / "referee-secret",
+        )
+        assert code == expect, out
+        return out
+
+    def verify(self, game: Path | None = None) -> tuple[int, dict[str, Any]]:
+        code, out = cli("verify", game or self.game, "--module", self.module, "--json")
+        return code, json.loads(out)
+
+    def player_copy(self, name: str = "player-copy") -> Path:
+        """What a player has: the archive as git would publish it (no ``secret/``)."""
+        out = self.root / name
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(self.game, out, ignore=shutil.ignore_patterns("secret", ".lock"))
+        return out
+
+
+def readable(path: Path) -> str:
+    """A published file as text a person (or a program) could read out of it: a VASSAL save
+    unzipped and de-obfuscated, anything else decoded leniently."""
+    data = path.read_bytes()
+    if path.suffix == ".vsav":
+        parts = []
+        with zipfile.ZipFile(path) as z:
+            for n in z.namelist():
+                raw = z.read(n)
+                parts.append(
+                    deobfuscate(raw).decode("utf-8", "replace")
+                    if n == "savedGame"
+                    else raw.decode("utf-8", "replace")
+                )
+        return "\n".join(parts)
+    return data.decode("utf-8", "replace")
+
+
+def received_by(folder: Path, side: str, sides: tuple[str, ...]) -> list[Path]:
+    """The files of one turn folder that ``side`` receives: the public ones and its own."""
+    out = []
+    for p in sorted(folder.iterdir()):
+        own = any(
+            p.name.startswith(f"{k}-{s}.") for k in ("view", "position") for s in sides if s != side
+        )
+        if not own:
+            out.append(p)
+    return out

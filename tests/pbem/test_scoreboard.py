@@ -1,0 +1,99 @@
+"""The score in a report is a table a player reads: VP by side, each unit lost with the rule
+that removed it and who scored it, each bonus with its condition, the level of victory."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from referee.pbem.reports import render_html, render_markdown
+from referee.pbem.scoreboard import scoreboard
+from referee.source.loader import load_module
+from referee.source.model import Module
+
+SF = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet"
+
+SCORE: dict[str, Any] = {
+    "rule": "13.0",
+    "vp": {"NATO": 6, "Soviet": 4},
+    "destroyed": {
+        "NATO": [{"unit": "SO-SS-1", "vp": 6, "rule": "8.8"}],
+        "Soviet": [{"unit": "GR-DD-2", "vp": 4, "rule": "8.24"}],
+    },
+    "bonuses": [
+        {"id": "aegean", "side": "Soviet", "vp": 10, "holds": True, "rule": "13.11"},
+        {"id": "israel_cut_off", "side": "Soviet", "vp": 0, "holds": False, "rule": "13.12"},
+    ],
+    "neutral_airspace_penalty": 0,
+    "net": 8,
+    "level": "Draw",
+    "final": False,
+}
+
+
+@cache
+def sixth_fleet() -> Module:
+    module, diags = load_module(SF)
+    assert module is not None, [str(d) for d in diags.items]
+    return module
+
+
+def _report(score: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "game_id": "g",
+        "sequence": 3,
+        "title": "Soviet combat",
+        "previous_report": None,
+        "referee": {"fingerprint": "ab" * 32},
+        "module": {"id": "sixth_fleet", "version": "1.0.0", "sha256": "cd" * 32},
+        "ruleset": "sixth_fleet_1975",
+        "scenario": "short",
+        "options": [],
+        "orders": None,
+        "dice": {},
+        "events": [],
+        "pending": [],
+        "after": {"turn": 2, "phase": "combat"},
+        "score": score,
+        "awaiting": None,
+    }
+
+
+def test_scoreboard_says_who_lost_and_who_scored() -> None:
+    board = scoreboard(sixth_fleet(), SCORE, "short")
+    sides = {
+        s["name"]: (s["units"], s["bonus"], s["total"], s["destroyed"]) for s in board["sides"]
+    }
+    assert sides == {"NATO": (6, 0, 6, 1), "Soviet": (4, 10, 14, 1)}
+    lost = {
+        row["unit"]: (row["owner"], row["rule"], row["vp"], row["scorer"])
+        for row in board["losses"]
+    }
+    assert lost == {
+        "SO-SS-1": ("Soviet", "8.8", 6, "NATO"),
+        "GR-DD-2": ("NATO", "8.24", 4, "Soviet"),
+    }
+    aegean = board["bonuses"][0]
+    assert aegean["holds"] and aegean["vp"] == 10 and "Aegean" in aegean["text"]
+    assert ("neutral airspace penalty", "0") in board["others"]
+
+
+def test_markdown_and_html_show_tables_not_json() -> None:
+    md = render_markdown(sixth_fleet(), _report(SCORE), "ef" * 32, {"units": []})
+    score = md[md.index("## Score") :]
+    assert '"destroyed"' not in md and "```" not in score
+    assert "| NATO | 6 (1 unit) | 0 | **6** |" in score
+    assert "| Soviet | 4 (1 unit) | 10 | **14** |" in score
+    assert "| GR-DD-2 |" in score and "| NATO | [8.24] | 4 | Soviet |" in score
+    assert "| aegean | Soviet | [13.11] | yes | 10 |" in score
+    assert "level of victory now **Draw**" in score
+    html = render_html(sixth_fleet(), _report(SCORE), "ef" * 32, {"units": []}, None)
+    assert '"destroyed"' not in html and "<th>Scored by</th>" in html
+    assert "<td>SO-SS-1</td>" in html
+
+
+def test_a_score_without_losses_says_so() -> None:
+    empty = dict(SCORE, vp={"NATO": 0, "Soviet": 0}, destroyed={"NATO": [], "Soviet": []})
+    md = render_markdown(sixth_fleet(), _report(empty), "ef" * 32, {"units": []})
+    assert "No unit has been destroyed." in md

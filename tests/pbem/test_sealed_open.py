@@ -1,0 +1,70 @@
+"""Sealed orders in a game that hides nothing (issue 10 §4): commitments on arrival, the
+files published with their salts when the last side's arrive, and `verify` checks each one
+against its commitment before any reveal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.source.model import Module
+from tests.pbem import toy_sealed, toys_common
+from tests.pbem.cliflow import Table
+
+
+class OpenSealedRuleset(toy_sealed.SealedRuleset):
+    """toy_sealed with nothing hidden: the plots are the only secret, until both are in."""
+
+    id = "toy_sealed_open"
+    hides_information = False
+
+    def view(self, module: Module, state: GameState, side: str | None) -> GameState:
+        return state
+
+    def _hidden(self, state: GameState) -> set[str]:
+        return set()  # no hidden units, so no hidden search rolls
+
+    def new_game(self, *args: Any, **kw: Any) -> GameState:
+        return super().new_game(*args, **kw).evolve(ruleset=self.id)
+
+
+RULESET = OpenSealedRuleset()
+SCHEMA = toys_common.schema_for(RULESET.id)
+toys_common.install(RULESET.id, __name__)
+
+
+def test_sealed_orders_open_when_both_are_in(tmp_path: Path) -> None:
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, RULESET.id), ("NATO", "Soviet"))
+    t.new()
+    t.send("Soviet", "move SO-DD-1 0404")
+    first = t.game / "turns/001-Soviet-sealed"
+    rep = json.loads((first / "report.json").read_text())
+    assert set(rep["orders"]) == {
+        "side",
+        "signer",
+        "turn",
+        "phase",
+        "answers",
+        "commitment",
+        "sealed",
+    }
+    assert not list(first.glob("orders*.txt"))
+    for p in first.iterdir():
+        assert b"SO-DD-1 0404" not in p.read_bytes() and b"to 0404" not in p.read_bytes()
+    # the other side signs against the same report the first one answered: accepted
+    t.send("NATO", "move US-DD-1 0303")
+    second = t.game / "turns/002-NATO-sealed"
+    rep = json.loads((second / "report.json").read_text())
+    assert rep["orders"]["sealed"] == "resolved"
+    assert [r["side"] for r in rep["orders"]["reveals"]] == ["NATO", "Soviet"]
+    assert (second / "orders-Soviet.txt").is_file() and (second / "orders-NATO.txt").is_file()
+    code, out = t.verify(t.player_copy())
+    assert code == 0, out
+    # a sealed file that is not what was committed when it arrived
+    copy = t.player_copy("tampered")
+    p = copy / "turns/002-NATO-sealed/orders-Soviet.txt"
+    p.write_text(p.read_text().replace("0404", "0405"))
+    code, out = t.verify(copy)
+    assert code == 1 and "orders-Soviet.txt" in out["file"], out
