@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, GameState, PendingDecision, SourcePos, Violation
 from referee.engine.orders import Order, OrdersDoc
-from referee.rules.naval_module import combat, movement, phases
+from referee.rules.naval_module import combat, movement, phases, sortie
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.work import Work
@@ -135,6 +135,8 @@ def _movement(w: Work, orders: list[Order]) -> None:
     for o in orders:
         if o.verb == "evacuate":
             movement.evacuate(w, o)
+        elif o.verb == "capture":
+            sortie.capture(w, o)
         elif o.verb == "load":
             movement.load(w, o)
         elif o.verb == "move":

@@ -86,6 +86,15 @@ VOCABULARY = Vocabulary(
             expect="one or more units aboard a ship in port",
         ),
         Verb(
+            "capture",
+            (MOVEMENT,),
+            (form(location()),),
+            meaning="the host game's ground movement takes an enemy port: enemy ships there "
+            "sortie at once with a loss roll [26.12b]; the port is usable from the next turn "
+            "[26.28]",
+            expect="a port name",
+        ),
+        Verb(
             "evacuate",
             (MOVEMENT,),
             (form(location()),),
