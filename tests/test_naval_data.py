@@ -29,7 +29,7 @@ def test_check_is_clean_and_the_tables_hold_the_books_numbers() -> None:
 
 
 def test_every_row_says_where_it_comes_from() -> None:
-    for path in sorted((SRC / "tables").glob("*.csv")) + [SRC / "units.csv"]:
+    for path in [*sorted((SRC / "tables").glob("*.csv")), SRC / "units.csv"]:
         lines = [ln for ln in path.read_text("utf-8").splitlines() if not ln.startswith("#")]
         for row in csv.DictReader(lines):
             assert row["source"].strip(), f"{path.name}: {row}"
