@@ -37,6 +37,7 @@ __all__ = [
     "ATTACKED_LAYER",
     "CARRIER_TYPES",
     "GPID_SPAN",
+    "BACK_LAYER",
     "RETURNING_LAYER",
     "UNIT_PROTOTYPE",
     "LayerSpec",
@@ -96,6 +97,15 @@ RETURNING_LAYER: Final = LayerSpec(
 
 def _se(tokens: Iterable[str | int | bool | None], delimiter: str) -> str:
     return encode_sequence(tokens, delimiter) or ""
+
+
+BACK_LAYER: Final = LayerSpec(
+    name="Back",
+    command="Flip to the back",
+    key="B",
+    level_name="+ (back)",
+    description="The counter's back face (a naval unit's Sailed side [25.31])",
+)
 
 
 def layer_trait(spec: LayerSpec, image: str) -> Embellishment:
@@ -190,14 +200,19 @@ def unit_piece(
     piece_id: str,
     gpid: int,
     returning_image: str | None,
+    back_image: str | None = None,
 ) -> Piece:
     """The palette piece of one physical counter (outermost trait first).
 
     ``returning_image`` adds the Returning layer (air units); ``None`` leaves it out.
+    ``back_image`` adds the Back layer: the counter's printed back face (a naval unit's Sailed
+    side [25.31] in the naval module), flipped with Ctrl+B.
     """
     traits: list[Trait] = [_use_prototype(prototype_name(unit.type))]
     if returning_image is not None:
         traits.append(layer_trait(RETURNING_LAYER, returning_image))
+    if back_image is not None:
+        traits.append(layer_trait(BACK_LAYER, back_image))
     traits.append(Marker.build(unit_properties(module, unit, piece_id)))
     traits.append(BasicPiece.build(piece_name(piece_id, unit), face_image(unit), gpid=str(gpid)))
     return Piece(tuple(traits))

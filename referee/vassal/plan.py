@@ -239,9 +239,12 @@ def plan_module(
     for pid, piece in pieces.items():
         unit = piece.unit
         returning: str | None = None
+        back: str | None = None
         if unit.category == "air":
             returning = face_image(unit, True) if unit.id in has_back else RETURNING_OVERLAY
-        built = unit_piece(module, unit, pid, gpids[pid], returning)
+        elif unit.id in has_back:
+            back = face_image(unit, True)
+        built = unit_piece(module, unit, pid, gpids[pid], returning, back)
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
     marker_slots = []
