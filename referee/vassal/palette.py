@@ -35,9 +35,9 @@ from referee.vassal.sequence import encode_sequence, encode_string_array
 
 __all__ = [
     "ATTACKED_LAYER",
+    "BACK_LAYER",
     "CARRIER_TYPES",
     "GPID_SPAN",
-    "BACK_LAYER",
     "RETURNING_LAYER",
     "UNIT_PROTOTYPE",
     "LayerSpec",
