@@ -132,11 +132,21 @@ class Game:
 
 
 def set_ship(state: GameState, pid: str, **facts: Any) -> GameState:
+    """Change a ship's facts; a Sailed ship also shows its back face (the unit status
+    ``back``, which the VASSAL position save turns into the counter's Back layer) [25.31]."""
     ships = {k: dict(v) for k, v in (state.data.get("ships") or {}).items()}
     f = ship_facts(dict(state.data), pid)
     f.update(facts)
     ships[pid] = f
-    return state.with_data(ships=ships)
+    state = state.with_data(ships=ships)
+    if "status" in facts:
+        u = state.units[pid]
+        status = u.status | {"back"} if f["status"] == "sailed" else u.status - {"back"}
+        if status != u.status:
+            units = dict(state.units)  # same place, same stack order
+            units[pid] = UnitState(u.id, u.side, u.location, u.box, status)
+            state = state.evolve(units=units)
+    return state
 
 
 def place(state: GameState, pid: str, location: str | None, box: str | None = None) -> GameState:
