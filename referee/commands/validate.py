@@ -17,6 +17,7 @@ from referee.commands.common import (
     format_option,
     json_option,
     module_option,
+    no_cache_option,
     quiet_option,
 )
 from referee.errors import UserError
@@ -36,8 +37,10 @@ def register(app: typer.Typer) -> None:
         fmt: Format = format_option(Format),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print the violations only (no 'ok' line, no count)."),
+        no_cache: bool = no_cache_option(),
     ) -> None:
         """List every violation in an orders file, each citing its rule case."""
+        from referee.cache import activated, cache_from_env
         from referee.commands.common import (
             github_annotation,
             is_stdio,
@@ -54,7 +57,8 @@ def register(app: typer.Typer) -> None:
         if is_stdio(orders) and is_stdio(state_file):
             raise UserError("only one of ORDERS and --state can be '-' (standard input)")
         st = read_state(state_file)
-        module = module_for(st, src, example)
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = module_for(st, src, example)
         text = read_input_text(orders, limit=1_000_000)
         shown = shown_name(orders)
         rows: list[dict[str, object]] = []
