@@ -11,7 +11,7 @@ A case is either a position and a list of orders files played in turn through th
                 "expect": {...}}]}
 
 or a call of one pure function of the ruleset (``"call": "ports.capacity_26_27"``, ``"args"``,
-``"expect"``). A step's ``expect`` may hold ``violations`` (the rule cases, in any order;
+``"expect"``: attribute paths of the result, ``__self__`` for the result itself). A step's ``expect`` may hold ``violations`` (the rule cases, in any order;
 empty when the file must be accepted), ``messages`` (substrings of the violation messages),
 ``events`` (each ``kind``/``rule``, optional ``text`` substring and ``data`` subset),
 ``no_events`` (kinds that must not occur), ``units`` (piece -> location or box), ``ships``
@@ -200,7 +200,7 @@ def _run_call(case: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     for path, want in case["expect"].items():
         got: Any = result
-        for part in path.split("."):
+        for part in [] if path == "__self__" else path.split("."):
             got = got[int(part)] if isinstance(got, list | tuple) else getattr(got, part)
         if isinstance(got, tuple):
             got = [list(x) if isinstance(x, tuple) else x for x in got]
