@@ -11,7 +11,8 @@ A case is either a position and a list of orders files played in turn through th
                 "expect": {...}}]}
 
 or a call of one pure function of the ruleset (``"call": "ports.capacity_26_27"``, ``"args"``,
-``"expect"``: attribute paths of the result, ``__self__`` for the result itself). A step's ``expect`` may hold ``violations`` (the rule cases, in any order;
+``"expect"``: attribute paths of the result, ``__self__`` for the result itself). A step's
+``expect`` may hold ``violations`` (the rule cases, in any order;
 empty when the file must be accepted), ``messages`` (substrings of the violation messages),
 ``events`` (each ``kind``/``rule``, optional ``text`` substring and ``data`` subset),
 ``no_events`` (kinds that must not occur), ``units`` (piece -> location or box), ``ships``
