@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo naval-demo demo-2019 test lint format bench clean
+.PHONY: demo naval-demo demo-solitaire demo-2019 test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,9 @@ demo: $(STAMP)
 
 naval-demo: $(STAMP)
 	$(BIN)/python -m referee.naval_demo
+
+demo-solitaire: $(STAMP)
+	$(BIN)/python -m referee.demo_solitaire
 
 # the Sixth Fleet (2019) variant: a signed game of two turns, then verify (referee/demo_2019.py)
 demo-2019: $(STAMP)

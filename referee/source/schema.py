@@ -42,6 +42,7 @@ class RulesetSchema:
 _SCHEMAS: dict[str, str] = {
     "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.schema:SCHEMA",
     "naval_module": "referee.rules.naval_module.schema:SCHEMA",
+    "carrier_battlegroup": "referee.rules.carrier_battlegroup.schema:SCHEMA",
     "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.schema:SCHEMA",
 }
 
