@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-solitaire demo-2019 test lint format bench clean
+.PHONY: demo naval-demo demo-solitaire demo-2019 test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/python -m referee.demo
+
+naval-demo: $(STAMP)
+	$(BIN)/python -m referee.naval_demo
 
 demo-solitaire: $(STAMP)
 	$(BIN)/python -m referee.demo_solitaire

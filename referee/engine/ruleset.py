@@ -228,6 +228,7 @@ def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
 # ruleset id -> "module:attribute" of an object implementing Ruleset; imported lazily
 _RULESETS: dict[str, str] = {
     "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.ruleset:RULESET",
+    "naval_module": "referee.rules.naval_module.ruleset:RULESET",
     "carrier_battlegroup": "referee.rules.carrier_battlegroup.ruleset:RULESET",
     "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.ruleset:RULESET",
 }

@@ -192,7 +192,9 @@ def position_png(
             end = _towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
         _arrow(draw, [*pts[:-1], end], color, w, dashed=kind == "retreat", head=r * 0.9)
     region_of_play = play_region(module, after, todo) if module.map.grid is not None else []
-    x0, y0, x1, y1 = _crop_box(lay, region_of_play)
+    # a zone or port of a combined map (hexes with zones and spaces over them) is placed where
+    # the board draws it, like a hex
+    x0, y0, x1, y1 = _crop_box(lay, [anchor(module, lay, h) for h in region_of_play])
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
         module, after, keys, _eliminated_units(module, before, events), dpi, region.width
@@ -218,15 +220,15 @@ def _towards(a: Point, b: Point, d: float) -> Point:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-def _crop_box(lay: Any, hexes: Sequence[str]) -> tuple[int, int, int, int]:
-    """The map pixels round ``hexes`` with one hex to spare, inside the map; the whole map
-    when nothing is on it."""
+def _crop_box(lay: Any, points: Sequence[Point]) -> tuple[int, int, int, int]:
+    """The map pixels round ``points`` (the places in play) with one hex to spare, inside the
+    map; the whole map when nothing is on it."""
     ox, oy = lay.map_origin
     mw, mh = lay.map_size
-    if not hexes:
+    if not points:
         return ox, oy, ox + mw, oy + mh
-    xs = [lay.pixel_centre(h)[0] for h in hexes]
-    ys = [lay.pixel_centre(h)[1] for h in hexes]
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
     pad = lay.hex_width * 1.5
     return (
         max(ox, math.floor(min(xs) - pad)),

@@ -50,6 +50,7 @@ from referee.vassal.traits import (
 
 __all__ = [
     "ATTACKED_LAYER",
+    "BACK_LAYER",
     "CARRIER_TYPES",
     "GPID_SPAN",
     "RETURNING_LAYER",
@@ -113,6 +114,15 @@ RETURNING_LAYER: Final = LayerSpec(
 
 def _se(tokens: Iterable[str | int | bool | None], delimiter: str) -> str:
     return encode_sequence(tokens, delimiter) or ""
+
+
+BACK_LAYER: Final = LayerSpec(
+    name="Back",
+    command="Flip to the back",
+    key="B",
+    level_name="+ (back)",
+    description="The counter's back face (a naval unit's Sailed side [25.31])",
+)
 
 
 def layer_trait(spec: LayerSpec, image: str) -> Embellishment:

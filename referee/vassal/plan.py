@@ -25,6 +25,7 @@ from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
 from referee.vassal.palette import (
     ATTACKED_LAYER,
+    BACK_LAYER,
     RETURNING_LAYER,
     UNIT_PROTOTYPE,
     LayerSpec,
@@ -86,7 +87,7 @@ BUILTIN_LAYERS: Final = {"attacked": ATTACKED_LAYER, "returning": RETURNING_LAYE
 """Ruleset marker ids shown by the module's own layers (Attacked on every unit [7.44],
 Returning on air units [9.22]); any other declared marker gets a layer of its own."""
 FREE_KEYS: Final = "GHJKLNOPUY"
-"""Ctrl letters left for ruleset marker layers (C, D, E, M, R and T are taken)."""
+"""Ctrl letters left for ruleset marker layers (B, C, D, E, M, R and T are taken)."""
 MARKER_COLOURS: Final = ("#1F5FBF", "#7A3DB8", "#0E8A4B", "#B86A00", "#5A5A5A")
 
 
@@ -296,6 +297,8 @@ def plan_module(
             for m in marker_layers
             if not m.categories or unit.category in m.categories
         ]
+        if unit.category != "air" and unit.id in has_back:
+            extra.append((BACK_LAYER, face_image(unit, True)))  # e.g. a Sailed ship [25.31]
         built = unit_piece(module, unit, pid, gpids[pid], returning, extra)
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 

@@ -35,7 +35,7 @@ from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
 from referee.vassal.commands import SetTurn
-from referee.vassal.palette import RETURNING_LAYER
+from referee.vassal.palette import BACK_LAYER, RETURNING_LAYER
 from referee.vassal.pieces import Piece
 from referee.vassal.placement import Table, table_for
 from referee.vassal.plan import DEFAULT_DPI
@@ -50,8 +50,12 @@ __all__ = [
     "write_position_vsav",
 ]
 
-STATUS_LAYERS: Final[Mapping[str, str]] = {"returning": RETURNING_LAYER.name}
-"""Engine status flag -> the counter Layer that shows it [9.22]."""
+STATUS_LAYERS: Final[Mapping[str, str]] = {
+    "returning": RETURNING_LAYER.name,
+    "back": BACK_LAYER.name,
+}
+"""Engine status flag -> the counter Layer that shows it: an air unit returning to base
+[9.22]; a counter turned to its printed back face (a naval unit's Sailed side [25.31])."""
 
 WAITING_BOXES: Final = ("unplaced", "reinforcements")
 """Boxes whose units wait in the set-up area."""

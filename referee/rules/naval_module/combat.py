@@ -1,0 +1,372 @@
+"""The Combat Phase's naval parts and the host-game hand-off [29.x], [30.1x], [30.3], [31.2x].
+
+Ground combat is the host series'. The referee checks what the naval rules govern (which ship
+may support which Defender hex, who may assault from where) and records a **hand-off** for
+the host game: an artillery support value for a Declared Attack, an assault's legality and
+placement. An assault's result comes back as a ``host`` order, signed first by the phasing
+player and then, identically, by the other; only then does it take effect [30.16].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.orders import Order
+from referee.rules.naval_module.amphibious import eligible_30_13a, special_transport_30_3
+from referee.rules.naval_module.context import enemy_of, place
+from referee.rules.naval_module.losses import parse_result
+from referee.rules.naval_module.movement import land
+from referee.rules.naval_module.sinking import damage_ship
+from referee.rules.naval_module.work import Work
+
+MAX_SHIPPING = 3  # [31.23]
+
+
+def _handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
+    offs = list(w.data("handoffs", []))
+    hid = f"H{len(w.data('handoff_log', [])) + len(offs) + 1}"
+    offs.append({"id": hid, "kind": kind, **data})
+    w.set(handoffs=offs)
+    w.note("handoff", rule, f"{hid} for the host game: {text}", handoff=hid, kind=kind, **data)
+    return hid
+
+
+# ---- naval artillery --------------------------------------------------------------------------
+def support(w: Work, o: Order) -> None:
+    """At sea: one ship, on an all-sea hex, in range, attacking only [29.11], [29.12]. In port:
+    one ship alone, or two (or one with one ground artillery) within an HQ's command range,
+    which the host game checks [29.21]-[29.23]. Readiness does not matter [29.24]."""
+    g = w.game
+    target = o.hexes[0]
+    if target not in g.module.map.hexes:
+        w.bad("29.11", f"{target!r} is not a hex: support goes to a Defender hex", o.pos)
+        return
+    ships = list(o.units)
+    at_sea = []
+    for sid in ships:
+        u = w.state.units.get(sid)
+        if u is None or not g.is_ship(sid) or u.side != w.side or u.location is None:
+            w.bad("29.11", f"{sid} is not a naval unit of yours in play", o.pos_of(sid), sid)
+            return
+        s = g.ship(w.state, sid)
+        if s.artillery <= 0:
+            w.bad("29.11", f"{sid} has no artillery support value", o.pos_of(sid), sid)
+            return
+        here = g.hex_of(u.location)
+        if here is None:
+            w.bad(
+                "29.11",
+                f"{sid} is at sea in a zone, not on an all-sea hex: end its move on "
+                "a hex in range to support",
+                o.pos_of(sid),
+                sid,
+            )
+            return
+        if u.location not in g.ports:
+            at_sea.append(sid)
+        dist = g.hexes.distance(here, target)
+        if dist > s.range:
+            w.bad(
+                "25.12e",
+                f"{sid} is {dist} hexes from {target} (its own hex not counted); "
+                f"its Range is {s.range}",
+                o.pos_of(sid),
+                sid,
+            )
+            return
+    if at_sea and len(ships) > 1:
+        w.bad("29.11", "at sea only one naval unit supports a Declared Attack", o.pos)
+        return
+    if len(ships) > 2:
+        w.bad("29.23", "at most two naval units combine for one attack", o.pos)
+        return
+    used = {h.get("target") for h in w.data("handoffs", []) if h["kind"] == "support"}
+    if at_sea and target in used:
+        w.bad("29.11", f"{target} already has naval support from a ship at sea", o.pos)
+        return
+    value = sum(g.ship(w.state, s).artillery for s in ships)
+    needs = "HQ command range for both [29.23]" if len(ships) == 2 else ""
+    _handoff(
+        w,
+        "support",
+        "29.11" if at_sea else "29.21",
+        f"{' + '.join(ships)} give {value} artillery support points against {target}"
+        + (f" (the host checks {needs})" if needs else ""),
+        ships=ships,
+        target=target,
+        value=value,
+        at_sea=bool(at_sea),
+    )
+    if at_sea:
+        back = list(w.data("return_to_port", []))
+        w.set(return_to_port=sorted(set(back + at_sea)))
+
+
+# ---- amphibious assault -----------------------------------------------------------------------
+def assault(w: Work, o: Order) -> None:
+    g = w.game
+    target = o.hexes[0]
+    if target not in g.module.map.hexes or g.terrain(target) != "coastal":
+        w.bad(
+            "30.14c",
+            f"{target} is not a coastal hex: assaults go against a coastal hex",
+            o.pos_of(target) if target in o.hexes else o.pos,
+        )
+        return
+    enemy = enemy_of(g, w.side)
+    placed = dict(w.data("assault_hexes", {}))
+    units: list[str] = []
+    ships: list[str] = []
+    for pid in o.units:
+        u = w.state.units.get(pid)
+        box = (u.box or "") if u else ""
+        if u is None or u.side != w.side or not box.startswith("aboard:"):
+            w.bad("30.11", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid)
+            return
+        sid = box[7:]
+        sea = w.state.units[sid].location
+        if sea in g.ports:
+            w.bad("30.14d", f"{sid} is in port: assaults go from ships at sea", o.pos_of(pid), pid)
+            return
+        if sea not in g.module.map.hexes or g.terrain(sea) != "sea":
+            w.bad(
+                "30.11",
+                f"{sid} is not on an all-sea hex opposite the target",
+                o.pos_of(pid),
+                pid,
+                "end its move on an all-sea hex next to the coastal hex",
+            )
+            return
+        if not g.hexes.adjacent(sea, target):
+            w.bad(
+                "30.14c",
+                f"{pid} is at {sea}, not adjacent to {target}: an assault attacks "
+                "only an adjacent coastal hex",
+                o.pos_of(pid),
+                pid,
+            )
+            return
+        d = g.unit(pid)
+        special = special_transport_30_3(pid, d, bool(g.ground_at(w.state, target, w.side)))
+        if d.type in ("MSU", "HQ"):
+            if special is not None:
+                w.bad(special.rule, special.message, o.pos_of(pid), pid, special.hint)
+                return
+        else:
+            problem = eligible_30_13a(pid, d)
+            if problem is not None:
+                w.bad(problem.rule, problem.message, o.pos_of(pid), pid, problem.hint)
+                return
+            if pid in w.data("evacuated", []):
+                w.bad(
+                    "30.13b",
+                    f"{pid} left a port by Evacuation: it must land at a port first",
+                    o.pos_of(pid),
+                    pid,
+                )
+                return
+            if sea in placed and placed[sea] != pid:
+                w.bad(
+                    "30.14a",
+                    f"{placed[sea]} already assaults from {sea}: one combat unit per "
+                    "all-sea hex per phase",
+                    o.pos_of(pid),
+                    pid,
+                )
+                return
+            placed[sea] = pid
+        units.append(pid)
+        ships.append(sid)
+    w.set(assault_hexes=placed)
+    assaulted = sorted(set(w.data("assaulted", [])) | set(ships))
+    w.set(assaulted=assaulted)
+    defenders = g.ground_at(w.state, target, enemy)
+    if not defenders:
+        w.note(
+            "assault_vacant",
+            "30.15b",
+            f"{target} is vacant: {', '.join(units)} land without combat",
+            hex=target,
+            units=units,
+        )
+        for sid in sorted(set(ships)):
+            land(
+                w, sid, [p for p, s in zip(units, ships, strict=True) if s == sid], target, "30.15b"
+            )
+        return
+    _handoff(
+        w,
+        "assault",
+        "30.15a",
+        f"amphibious assault by {', '.join(units)} on {target} ({', '.join(defenders)}): "
+        "no attack supply, no AA, no retreat, ZOC ignored across the sea hexside; only "
+        "the Defender may take Additional Retreat [30.13d], [30.15a], [30.16a]",
+        units=units,
+        ships=ships,
+        target=target,
+        defenders=defenders,
+    )
+
+
+# ---- shipping attacks -------------------------------------------------------------------------
+def shipping(w: Work, o: Order) -> None:
+    """Interdiction-rated air units strike one declared ship, at sea or in port, in the
+    Combat Phase: one Shipping Attack Table roll each [31.21]-[31.26], [32.14]."""
+    g = w.game
+    target = (o.arg("target") or ("",))[0]
+    tu = w.state.units.get(target)
+    if tu is None or not g.is_ship(target) or tu.side == w.side or tu.location is None:
+        w.bad("31.24", f"{target!r} is not an enemy naval unit in play", o.pos_of(target))
+        return
+    if g.ship(w.state, target).is_flotilla:
+        w.bad(
+            "32.14", f"{target} is a flotilla: air units cannot attack flotillas", o.pos_of(target)
+        )
+        return
+    flown = list(w.data("shipping_flown", []))
+    for pid in o.units:
+        u = w.state.units.get(pid)
+        if u is None or u.side != w.side or g.unit(pid).category != "air":
+            w.bad("31.21", f"{pid} is not an air unit of yours", o.pos_of(pid), pid)
+            return
+        if pid in flown:
+            w.bad("31.24", f"{pid} already flies a Shipping Attack this phase", o.pos_of(pid), pid)
+            return
+        flown.append(pid)
+    if len(flown) > MAX_SHIPPING:
+        w.bad(
+            "31.23",
+            "at most three air units (with escorts) fly Shipping Attacks",
+            o.pos_of(o.units[-1]),
+        )
+        return
+    strikers = [p for p in o.units if g.unit(p).values.get("INT", 0) > 0]
+    if not strikers:
+        w.bad("31.21", "none of these air units has an Interdiction rating", o.pos)
+        return
+    w.set(shipping_flown=flown)
+    queue = list(w.data("shipping_queue", []))
+    queue.append({"air": strikers, "target": target})
+    w.set(shipping_queue=queue)
+
+
+def shipping_column(ship_type: str) -> str:
+    if ship_type == "BB":
+        return "BB"
+    if ship_type in ("CL", "DL"):
+        return "CL/DL"
+    return "DD/T/Flotilla"
+
+
+def resolve_shipping(w: Work) -> None:
+    """All targets are declared before any roll [31.24]; then one roll per air unit."""
+    queue = list(w.data("shipping_queue", []))
+    w.set(shipping_queue=[], shipping_flown=[])
+    if not w.live:
+        return
+    table = w.game.module.tables["shipping_attack"]
+    for entry in queue:
+        sid = entry["target"]
+        for pid in entry["air"]:
+            if w.state.units[sid].location is None:
+                break
+            col = shipping_column(w.game.unit(sid).type)
+            a, b = w.roll2d6(f"Shipping Attack by {pid} on {sid}", "31.26")
+            found = table.lookup(row=a + b, col=col)
+            r = parse_result(str(found.text))
+            w.note(
+                "shipping_attack",
+                "31.26",
+                f"{pid} attacks {sid}: {col} column, 2d6 {a}+{b} = {a + b}: {r.text}",
+                air=pid,
+                ship=sid,
+                roll=a + b,
+                result=r.text,
+            )
+            damage_ship(w, sid, r.damage, "31.26")
+            if r.abort and w.state.units[sid].location is not None:
+                in_port = w.state.units[sid].location in w.game.ports
+                if not in_port:
+                    due = dict(w.data("abort_due", {}))
+                    due[sid] = w.state.units[sid].side
+                    w.set(abort_due=due)
+
+
+# ---- the host game's results --------------------------------------------------------------
+def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
+    """Every open assault hand-off needs one result; the second signature must repeat the
+    first exactly."""
+    open_ = {h["id"]: h for h in w.data("handoffs", []) if h["kind"] == "assault"}
+    given: dict[str, str] = {}
+    for o in orders:
+        hid = (o.arg("handoff") or ("",))[0]
+        if hid not in open_:
+            w.bad(
+                "30.16",
+                f"no open assault hand-off {hid!r}",
+                o.pos,
+                hint="open: " + (", ".join(sorted(open_)) or "none"),
+            )
+            continue
+        given[hid] = str(o.mode)
+    for hid in sorted(set(open_) - set(given)):
+        w.bad(
+            "30.16",
+            f"hand-off {hid} needs the host game's result (cleared or held)",
+            orders[0].pos if orders else None,
+        )
+    if confirming:
+        first = w.data("host_signed", {})
+        for hid, res in given.items():
+            if first.get(hid) != res:
+                w.bad(
+                    "30.16",
+                    f"hand-off {hid}: the other player signed {first.get(hid)!r}, not {res!r}",
+                    None,
+                    hint="both players sign the same host result",
+                )
+    if w.violations:
+        return
+    if not confirming:
+        w.set(host_signed=given)
+        w.note(
+            "host_signed",
+            "30.16",
+            "host results signed by the phasing player: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(given.items())),
+            results=given,
+        )
+        return
+    for hid, res in sorted(given.items()):
+        h = open_[hid]
+        if res == "cleared":
+            w.note(
+                "assault_cleared",
+                "30.16b",
+                f"{hid}: {h['target']} cleared: the assaulters must advance onto it",
+                handoff=hid,
+            )
+            side = w.state.units[h["units"][0]].side
+            for pid in w.game.ground_at(w.state, h["target"], enemy_of(w.game, side)):
+                w.state = place(w.state, pid, None, "host")
+                w.note(
+                    "defender_gone",
+                    "30.16a",
+                    f"{pid} leaves {h['target']} by the host game's result (retreat or loss)",
+                    unit=pid,
+                )
+            for sid in sorted(set(h["ships"])):
+                mine = [p for p, s in zip(h["units"], h["ships"], strict=True) if s == sid]
+                mine = [p for p in mine if w.state.units[p].box == f"aboard:{sid}"]
+                if mine:
+                    land(w, sid, mine, h["target"], "30.16b")
+        else:
+            w.note(
+                "assault_held",
+                "30.16c",
+                f"{hid}: {h['target']} held: the survivors stay at "
+                "sea and may assault again next turn without a new loss roll",
+                handoff=hid,
+            )
+    log = list(w.data("handoff_log", [])) + list(w.data("handoffs", []))
+    w.set(handoffs=[], host_signed={}, handoff_log=log)

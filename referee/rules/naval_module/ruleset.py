@@ -1,0 +1,127 @@
+"""The naval module ruleset object: the methods the engine and the PBEM referee call.
+
+``validate`` and ``resolve`` run the same step code (``steps.run``); ``validate`` rolls
+nothing. The phases are data (``sequence.PHASES``); a pending decision (an Abort's choice
+[27.32b]) stops resolution until its owner answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
+from referee.engine.orders import OrdersDoc
+from referee.rules.naval_module import sequence as seq
+from referee.rules.naval_module import steps
+from referee.rules.naval_module.context import Game, place
+from referee.rules.naval_module.vocabulary import VOCABULARY
+from referee.source.model import Module
+
+RULESET_ID = "naval_module"
+
+
+class NavalModule:
+    id = RULESET_ID
+    name = "Naval units module (rules 25.0-32.0)"
+    vocabulary = VOCABULARY
+
+    def new_game(
+        self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
+    ) -> GameState:
+        """The scenario's forces, placed where it fixes them (ports, zones, hexes); every ship
+        Ready and undamaged; the first player's Naval Readiness Phase of Game-Turn 1."""
+        from referee.errors import UserError
+        from referee.source.diagnostics import did_you_mean
+
+        if scenario not in module.scenarios:
+            raise UserError(
+                f"module {module.id!r} has no scenario {scenario!r}",
+                hint=did_you_mean(scenario, list(module.scenarios))
+                or "scenarios: " + ", ".join(sorted(module.scenarios)),
+            )
+        if options:
+            raise UserError("the naval module has no optional rules", hint="drop the options")
+        sc = module.scenarios[scenario]
+        game = Game.of(module)
+        units = {
+            pid: UnitState(pid, side, None, "unplaced")
+            for side, ids in sorted(sc.forces.items())
+            for pid in ids
+        }
+        control = {
+            name: str(sp.properties.get("control", "")) for name, sp in sorted(game.ports.items())
+        }
+        state = GameState(
+            game_id=game_id,
+            module_id=module.id,
+            ruleset=self.id,
+            scenario=scenario,
+            turn=1,
+            phase=seq.PHASES[0].id,
+            active_side=sc.first_player,
+            units=units,
+            stacks={},
+            data={"phasing": sc.first_player, "first": sc.first_player, "control": control},
+        )
+        for f in sorted(sc.fixed, key=lambda f: f.unit):
+            state = place(state, f.unit, f.hex)
+        return state
+
+    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+        if state.pending:
+            pd = state.pending[0]
+            return pd.side, f"{pd.side} answer to {pd.id}: {pd.prompt} [{pd.rule}]"
+        if state.phase == seq.GAME_OVER:
+            return "", "nothing: the game is over"
+        game = Game.of(module)
+        return seq.actor(state, game.sides), seq.describe(state, game.sides)
+
+    def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        game = Game.of(module)
+        out = steps.check_header(game, state, orders, self.awaiting(module, state)[0])
+        if out:
+            return out
+        return steps.run(game, state, orders, None).violations
+
+    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        violations = self.validate(module, state, orders)
+        if violations:
+            return Outcome(state, (), (), tuple(violations))
+        w = steps.run(Game.of(module), state, orders, dice)
+        return Outcome(w.state, tuple(w.events), tuple(dice.rolls))
+
+    def view(self, module: Module, state: GameState, side: str | None) -> GameState:
+        """Everything on the naval side of the game is open information."""
+        return state
+
+    def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        """The naval rules give no victory conditions (the host series does): the ledger of
+        ships sunk and passengers lost, with their cases."""
+        sunk = list(state.data.get("sunk", []))
+        by_side: dict[str, list[str]] = {}
+        for sid in sunk:
+            by_side.setdefault(state.units[sid].side, []).append(sid)
+        lost = sorted(
+            u.id
+            for u in state.units.values()
+            if u.box == "eliminated" and Game.of(module).unit(u.id).category == "ground"
+        )
+        return {
+            "rule": "27.31",
+            "ships_sunk": {k: sorted(v) for k, v in sorted(by_side.items())},
+            "passengers_lost": lost,
+            "note": "victory is the host series' [25.0]",
+        }
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        from referee.rules.naval_module.scripted import scripted_orders
+
+        return scripted_orders(module, state)
+
+
+def events_text(events: list[Event]) -> list[str]:
+    return [f"[{e.rule}] {e.text}" for e in events]
+
+
+RULESET = NavalModule()

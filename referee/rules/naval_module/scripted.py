@@ -1,0 +1,247 @@
+"""The scripted player of the naval module: simple, deterministic and always legal.
+
+For whatever step a position awaits it writes the orders a plain player would send:
+
+* **readiness** [25.32], [27.42]: Readiness for every undamaged Sailed ship, Repair for every
+  damaged ship in port and every transport in the Cadre Box [27.44];
+* **interdiction** [31.11]: up to three interdiction-rated air units in the box;
+* **movement** [26.1x], [28.1x], [30.11]: transports load the ground units of their port
+  (evacuating a port an enemy unit stands next to [28.21]); a transport carrying an assault
+  unit sails to an all-sea hex next to an enemy-held coastal hex when one is in reach, other
+  ships to the nearest other friendly port (alternating by Game-Turn), and carried units are
+  unloaded on arrival;
+* **combat** [29.11], [30.15], [31.2x]: every ship on an all-sea hex supports an attack on an
+  enemy hex in range, every assault unit at sea assaults its adjacent target, interdiction-rated
+  air attacks the first enemy ship at sea;
+* **host** [30.16]: the phasing player signs "cleared" on odd Game-Turns and "held" on even
+  ones; the other player signs the same;
+* **answers** [27.32b]: an Abort is taken as damage when the ship survives it, else a return.
+
+Each candidate order is kept only if the file still validates (``RULESET.validate``), so the
+orders are legal by construction: the validator is the referee's own.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from referee.engine.core import GameState
+from referee.rules.naval_module import ports as P
+from referee.rules.naval_module import sequence as seq
+from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.ships import SAILED, sinks_at
+from referee.source.model import Module
+
+SECTION = {"host_confirm": "host"}
+
+
+def _q(name: str) -> str:
+    return f'"{name}"' if " " in name else name
+
+
+def scripted_orders(module: Module, state: GameState) -> str | None:
+    from referee.rules.naval_module.ruleset import RULESET
+
+    if state.phase == seq.GAME_OVER:
+        return None
+    game = Game.of(module)
+    side, _ = RULESET.awaiting(module, state)
+    head = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
+    if state.pending:
+        pd = state.pending[0]
+        sid = str(pd.context.get("ship"))
+        s = game.ship(state, sid)
+        choice = "damage" if s.damage + 1 < sinks_at(s) else "return"
+        return head + f"[answer]\nanswer {pd.id} {choice}\n"
+    section = SECTION.get(state.phase, state.phase)
+    lines = _candidates(game, state, side)
+    kept: list[str] = []
+    for line in lines:
+        trial = head + f"[{section}]\n" + "".join(x + "\n" for x in [*kept, line])
+        if _valid(module, state, trial):
+            kept.append(line)
+    return head + f"[{section}]\n" + "".join(x + "\n" for x in kept)
+
+
+def _valid(module: Module, state: GameState, text: str) -> bool:
+    from referee.engine.orders import OrdersSyntaxError
+    from referee.engine.ruleset import parse_orders_for
+    from referee.rules.naval_module.ruleset import RULESET
+
+    try:
+        doc = parse_orders_for(RULESET, text, "scripted.txt")
+    except OrdersSyntaxError:
+        return False
+    return not RULESET.validate(module, state, doc)
+
+
+def _candidates(game: Game, state: GameState, side: str) -> list[str]:
+    phase = state.phase
+    if phase == "readiness":
+        return _readiness(game, state, side)
+    if phase == "interdiction":
+        air = [
+            u.id
+            for u in _mine(state, side)
+            if game.unit(u.id).category == "air" and game.unit(u.id).values.get("INT", 0) > 0
+        ]
+        return [f"interdict {' '.join(air[:3])}"] if air else []
+    if phase == "movement":
+        return _movement(game, state, side)
+    if phase == "combat":
+        return _combat(game, state, side)
+    if phase == "host":
+        res = "cleared" if state.turn % 2 else "held"
+        return [
+            f"host {h['id']} {res}"
+            for h in state.data.get("handoffs", [])
+            if h["kind"] == "assault"
+        ]
+    if phase == "host_confirm":
+        signed = state.data.get("host_signed") or {}
+        return [f"host {k} {v}" for k, v in sorted(signed.items())]
+    return []
+
+
+def _mine(state: GameState, side: str) -> list:
+    return sorted((u for u in state.units.values() if u.side == side), key=lambda u: u.id)
+
+
+def _readiness(game: Game, state: GameState, side: str) -> list[str]:
+    out: list[str] = []
+    for u in _mine(state, side):
+        if not game.is_ship(u.id):
+            continue
+        s = game.ship(state, u.id)
+        if u.box == "cadre" or (s.damage and u.location in game.ports):
+            out.append(f"repair {u.id}")
+        elif s.status == SAILED and u.location is not None:
+            out.append(f"ready {u.id}")
+    return out
+
+
+def _zone_steps(game: Game, start: str) -> dict[str, list[str]]:
+    """Shortest zone paths from a zone."""
+    paths = {start: [start]}
+    todo = deque([start])
+    while todo:
+        z = todo.popleft()
+        for n in game.zones[z].adjacent:
+            if n not in paths:
+                paths[n] = [*paths[z], n]
+                todo.append(n)
+    return paths
+
+
+def _movement(game: Game, state: GameState, side: str) -> list[str]:
+    out: list[str] = []
+    enemy = next(s for s in game.sides if s != side)
+    control = state.data.get("control") or {}
+    ships = [u for u in _mine(state, side) if game.is_ship(u.id) and u.location is not None]
+    for u in ships:
+        s = game.ship(state, u.id)
+        if s.is_flotilla or s.status == SAILED:
+            continue
+        here = str(u.location)
+        if s.is_transport and s.capacity > 0 and here in game.ports:
+            hex_id = game.hex_of(here) or ""
+            if any(game.ground_at(state, n, enemy) for n in game.hexes.neighbours(hex_id)):
+                out.append(f"evacuate {_q(here)}")
+            for g in game.ground_at(state, hex_id, side):
+                out.append(f"load {g} -> {u.id}")
+        start_zone = P.port_zone(game.module, here) if here in game.ports else game.zone_of(here)
+        if start_zone is None:
+            continue
+        paths = _zone_steps(game, start_zone)
+        budget = s.nmp - (1 if here in game.ports else 0)  # zones entered after the first
+        plan = None
+        if s.is_transport and (game.cargo(state, u.id) or s.capacity):
+            plan = _assault_spot(game, state, enemy, paths, budget)
+        elif s.artillery and state.turn % 2 == 0:
+            plan = _bombard_spot(game, state, enemy, paths, budget, s.range)
+        if plan is None:
+            plan = _port_plan(game, control, side, here, paths, budget, state.turn, s.type)
+        if plan is None:
+            continue
+        first = 0 if here in game.ports else 1  # at sea the path starts after its zone
+        words = " ".join(_q(x) for x in plan[first:] if x != here)
+        if words:
+            out.append(f"move {u.id} -> {words}")
+            out.extend(f"unload {c}" for c in game.cargo(state, u.id))
+    return out
+
+
+def _assault_spot(game: Game, state: GameState, enemy: str, paths: dict, budget: int):
+    for zone, path in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0])):
+        if len(path) - 1 > budget:
+            continue
+        for h in sorted(game.zones[zone].hexes):
+            if game.terrain(h) != "sea":
+                continue
+            if any(
+                game.terrain(n) == "coastal" and game.ground_at(state, n, enemy)
+                for n in game.hexes.neighbours(h)
+            ):
+                return [*path, h]
+    return None
+
+
+def _bombard_spot(game: Game, state: GameState, enemy: str, paths: dict, budget: int, rng: int):
+    """An all-sea hex from which an enemy-held hex is in range [29.11]."""
+    held = sorted({game.hex_of(u.location) for u in _mine(state, enemy) if u.location} - {None})
+    for zone, path in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0])):
+        if len(path) - 1 > budget:
+            continue
+        for h in sorted(game.zones[zone].hexes):
+            if game.terrain(h) == "sea" and any(
+                game.hexes.distance(h, str(t)) <= rng for t in held
+            ):
+                return [*path, h]
+    return None
+
+
+def _port_plan(game, control, side, here, paths, budget, turn, ship_type):
+    options = []
+    for name, sp in sorted(game.ports.items()):
+        if name == here or control.get(name) != side or sp.zone not in paths:
+            continue
+        if not P.admits(game.module, name, ship_type):
+            continue
+        path = paths[sp.zone]
+        if len(path) - 1 <= budget:
+            options.append((len(path), name, [*path, name]))
+    if not options:
+        return None
+    options.sort()
+    return options[turn % len(options)][2]
+
+
+def _combat(game: Game, state: GameState, side: str) -> list[str]:
+    out: list[str] = []
+    enemy = next(s for s in game.sides if s != side)
+    targets = sorted({game.hex_of(u.location) for u in _mine(state, enemy) if u.location} - {None})
+    for u in _mine(state, side):
+        if not game.is_ship(u.id) or u.location is None or not str(u.location).isdigit():
+            continue
+        for t in targets:
+            if game.hexes.distance(str(u.location), str(t)) <= game.ship(state, u.id).range:
+                out.append(f"support {u.id} -> {t}")
+                break
+        for c in game.cargo(state, u.id):
+            for n in game.hexes.neighbours(str(u.location)):
+                if game.terrain(n) == "coastal" and game.ground_at(state, n, enemy):
+                    out.append(f"assault {c} -> {n}")
+                    break
+    air = [
+        u.id
+        for u in _mine(state, side)
+        if game.unit(u.id).category == "air" and game.unit(u.id).values.get("INT", 0) > 0
+    ]
+    at_sea = [
+        u.id
+        for u in _mine(state, enemy)
+        if game.is_ship(u.id) and u.location is not None and u.location not in game.ports
+    ]
+    if air and at_sea and not game.ship(state, at_sea[0]).is_flotilla:
+        out.append(f"shipping {air[0]} -> {at_sea[0]}")
+    return out

@@ -1,0 +1,58 @@
+"""The sequence of play the naval rules use, declared as data.
+
+The host series' sequence (Naval Readiness, Air Interdiction, Motorized Movement, Movement,
+Reaction, Combat, Engineering, Supply Status, Interphase) is not in the text; the naval rules
+act in four of its phases, which is what this referee plays: for each player turn the phasing
+player's Naval Readiness Phase, the enemy's Air Interdiction (the Naval Movement Interdiction
+Box), the phasing player's Movement Phase and Combat Phase, then -- when an assault was handed
+to the host game -- its result, signed first by the phasing player and then by the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.core import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    id: str
+    by: str  # "phasing" or "enemy": who writes its orders
+    title: str
+    rule: str
+
+
+PHASES: tuple[Phase, ...] = (
+    Phase("readiness", "phasing", "Naval Readiness Phase", "25.32"),
+    Phase("interdiction", "enemy", "Air Interdiction Phase (Naval Movement Interdiction)", "31.1"),
+    Phase("movement", "phasing", "Movement Phase", "26.12a"),
+    Phase("combat", "phasing", "Combat Phase", "29.0"),
+    Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
+    Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
+)
+BY_ID = {p.id: p for p in PHASES}
+GAME_OVER = "game_over"
+
+
+def other(sides: tuple[str, ...], side: str) -> str:
+    return next(s for s in sides if s != side)
+
+
+def player_order(first: str, sides: tuple[str, ...]) -> tuple[str, str]:
+    return first, other(sides, first)
+
+
+def actor(state: GameState, sides: tuple[str, ...]) -> str:
+    """Whose orders the current phase takes."""
+    phase = BY_ID[state.phase]
+    phasing = str(state.data["phasing"])
+    return phasing if phase.by == "phasing" else other(sides, phasing)
+
+
+def describe(state: GameState, sides: tuple[str, ...]) -> str:
+    phase = BY_ID[state.phase]
+    return (
+        f"{actor(state, sides)} orders for the {state.data['phasing']} {phase.title}, "
+        f"Game-Turn {state.turn} [{phase.rule}]"
+    )

@@ -1,0 +1,282 @@
+"""One orders file, checked and carried out by the same code, phase by phase.
+
+``run`` takes the position, the file and the dice (``None`` to check only) and returns the
+:class:`Work`: the new position, the events and the violations. The phases come from
+``sequence.PHASES``; the end of a player turn and of a Game-Turn are here too.
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import Dice, GameState, PendingDecision, SourcePos, Violation
+from referee.engine.orders import Order, OrdersDoc
+from referee.rules.naval_module import combat, movement, phases, sortie
+from referee.rules.naval_module import sequence as seq
+from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.work import Work
+
+ABORT_OPTIONS = ("return", "damage")
+
+
+def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> list[Violation]:
+    """The file is for this game, this Game-Turn, the awaited side and step."""
+    out: list[Violation] = []
+    top = SourcePos(doc.file, 1, 1)
+    hp = doc.header_pos
+    if doc.game_id != state.game_id:
+        out.append(
+            Violation(
+                "orders",
+                f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
+                hp.get("game", top),
+                hint=f"game: {state.game_id}",
+            )
+        )
+    if doc.turn != state.turn:
+        out.append(
+            Violation(
+                "orders",
+                f"these orders are for Game-Turn {doc.turn}; the game is at Game-Turn {state.turn}",
+                hp.get("turn", top),
+                hint=f"turn: {state.turn}",
+            )
+        )
+    if state.phase == seq.GAME_OVER:
+        out.append(Violation("orders", "the game is over", top))
+    elif doc.side != awaited:
+        out.append(
+            Violation(
+                "orders",
+                f"the game awaits {awaited}'s orders, not {doc.side!r}'s",
+                hp.get("side", top),
+                hint=f"side: {awaited}",
+            )
+        )
+    if doc.phase is not None and doc.phase != state.phase:
+        out.append(
+            Violation(
+                "orders",
+                f"the game is in the {state.phase} step, not {doc.phase!r}",
+                hp.get("phase", top),
+                hint=f"phase: {state.phase}",
+            )
+        )
+    for o in doc.orders:
+        if o.section != _section(state.phase):
+            out.append(
+                Violation(
+                    "orders",
+                    f"[{o.section}] orders are not for the {state.phase} step",
+                    o.pos,
+                    hint=f"write them under [{_section(state.phase)}]",
+                )
+            )
+            break
+    return out
+
+
+def _section(phase: str) -> str:
+    return "host" if phase in ("host", "host_confirm") else phase
+
+
+def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work:
+    side = str(doc.side)
+    w = Work(game, state, side, dice)
+    if doc.standing:
+        _standing(w, doc)
+    if state.pending:
+        _answer(w, doc)
+        return w
+    if doc.answers:
+        w.bad("orders", "there is no pending decision to answer", doc.answers[0].pos)
+        return w
+    if not [s for s in doc.sections if s != "standing"] and doc.standing:
+        return w  # standing orders only
+    orders = list(doc.orders)
+    phase = state.phase
+    if phase == "readiness":
+        phases.readiness_phase(w, orders)
+    elif phase == "interdiction":
+        phases.interdiction_phase(w, orders, against=str(state.data["phasing"]))
+    elif phase == "movement":
+        _movement(w, orders)
+        if w.state.pending:
+            return w
+    elif phase == "combat":
+        for o in orders:
+            {"support": combat.support, "assault": combat.assault, "shipping": combat.shipping}[
+                o.verb
+            ](w, o)
+        combat.resolve_shipping(w)
+        _ask_aborts(w, orders, "combat")
+        if w.state.pending:
+            return w
+    elif phase == "host":
+        combat.host_results(w, orders, confirming=False)
+    elif phase == "host_confirm":
+        combat.host_results(w, orders, confirming=True)
+    if not w.violations:
+        advance(w)
+    return w
+
+
+def _standing(w: Work, doc: OrdersDoc) -> None:
+    for o in doc.standing:
+        for sid in o.units:
+            u = w.state.units.get(sid)
+            if u is None or u.side != w.side or not w.game.is_ship(sid):
+                w.bad("27.32b", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+    standing = dict(w.data("standing", {}))
+    standing[w.side] = [o.to_json() for o in doc.standing]
+    w.set(standing=standing)
+
+
+# ---- the Movement Phase ------------------------------------------------------------------------
+def _movement(w: Work, orders: list[Order]) -> None:
+    for o in orders:
+        if o.verb == "evacuate":
+            movement.evacuate(w, o)
+        elif o.verb == "capture":
+            sortie.capture(w, o)
+        elif o.verb == "load":
+            movement.load(w, o)
+        elif o.verb == "move":
+            movement.move(w, o)
+        elif o.verb == "abort":
+            for sid in o.units:
+                u = w.state.units.get(sid)
+                if u is None or u.side != w.side or not w.game.is_ship(sid):
+                    w.bad("27.32b", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+    if w.violations:
+        return
+    movement.resolve_losses(w)
+    unloads = [o.to_json() for o in orders if o.verb == "unload"]
+    w.set(deferred=unloads)
+    _ask_aborts(w, orders, "movement")
+    if w.state.pending:
+        return
+    _finish_movement(w)
+
+
+def _finish_movement(w: Work) -> None:
+    for j in w.data("deferred", []):
+        movement.unload(w, Order.from_json(j))
+    w.set(deferred=[])
+    movement.end_movement(w)
+
+
+def _ask_aborts(w: Work, orders: list[Order], phase: str) -> None:
+    """Take each Abort choice from the orders or standing orders; otherwise ask [27.32b]."""
+    for sid, owner in sorted(w.data("abort_due", {}).items()):
+        mine = orders if owner == w.side else []
+        choice = movement.choice_for(w, sid, mine)
+        if choice is not None:
+            movement.abort_choice(w, sid, choice)
+            continue
+        back = w.state.data["ships"][sid].get("departure", "its departure port")
+        pd = PendingDecision(
+            id=f"abort-{sid}",
+            side=owner,
+            kind="abort",
+            rule="27.32b",
+            prompt=f"Abort for {sid}: return to {back}, or take one more damage point and stay",
+            options=ABORT_OPTIONS,
+            context={"ship": sid, "phase": phase},
+        )
+        w.state = w.state.evolve(pending=(*w.state.pending, pd))
+        w.note("decision", "27.32b", f"{owner} decides the Abort of {sid}", decision=pd.id)
+        return
+
+
+def _answer(w: Work, doc: OrdersDoc) -> None:
+    pd = w.state.pending[0]
+    if not doc.answers:
+        w.bad(
+            "orders",
+            f"the game awaits the answer to {pd.id}",
+            None,
+            hint=f"[answer] answer {pd.id} {'|'.join(pd.options)}",
+        )
+        return
+    a = doc.answers[0]
+    if a.decision != pd.id:
+        w.bad("orders", f"no pending decision {a.decision!r}", a.pos, hint=f"pending: {pd.id}")
+        return
+    if a.value not in pd.options:
+        w.bad(
+            "27.32b",
+            f"{a.value!r} is not an option of {pd.id}",
+            a.pos,
+            hint="options: " + ", ".join(pd.options),
+        )
+        return
+    w.state = w.state.evolve(pending=w.state.pending[1:])
+    w.note("answer", pd.rule, f"{w.side} answers {pd.id}: {a.value}", decision=pd.id)
+    movement.abort_choice(w, str(pd.context["ship"]), str(a.value))
+    phase = str(pd.context["phase"])
+    _ask_aborts(w, [], phase)
+    if w.state.pending:
+        return
+    if phase == "movement":
+        _finish_movement(w)
+    advance(w)
+
+
+# ---- phases, player turns, Game-Turns ----------------------------------------------------------
+def advance(w: Work) -> None:
+    order = [p.id for p in seq.PHASES]
+    i = order.index(w.state.phase) + 1
+    while i < len(order) and order[i].startswith("host") and not _open_assaults(w):
+        i += 1
+    if i < len(order):
+        w.state = w.state.evolve(
+            phase=order[i], active_side=seq.actor(w.state.evolve(phase=order[i]), w.game.sides)
+        )
+        return
+    end_player_turn(w)
+
+
+def _open_assaults(w: Work) -> bool:
+    return any(h["kind"] == "assault" for h in w.data("handoffs", []))
+
+
+def end_player_turn(w: Work) -> None:
+    """The phasing player's turn ends: port capacity is used per player turn [26.25]; the
+    landing turn's Engineering Phase turns "Do Not Move 2 GTs" into "1 GT" [28.24]."""
+    phasing = str(w.state.data["phasing"])
+    dnm = {k: dict(v) for k, v in w.data("do_not_move", {}).items()}
+    for uid, m in dnm.items():
+        if m["n"] == 2 and m.get("side") == phasing:
+            m["n"] = 1
+            w.note("do_not_move", "28.24", f"{uid}: Do Not Move 1 GT", unit=uid)
+    supported = [h for h in w.data("handoffs", []) if h["kind"] == "support"]
+    log = list(w.data("handoff_log", [])) + supported
+    w.set(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
+    first = str(w.state.data["first"])
+    nxt = seq.other(w.game.sides, phasing)
+    if nxt == first:
+        end_game_turn(w)
+        if w.state.phase == seq.GAME_OVER:
+            return
+    w.set(phasing=nxt)
+    w.state = w.state.evolve(phase=seq.PHASES[0].id, active_side=nxt)
+    w.note("player_turn", "25.32", f"{nxt} player turn, Game-Turn {w.state.turn}")
+
+
+def end_game_turn(w: Work) -> None:
+    """The Game-Turn Interphase: Evacuation markers go [28.22], "1 GT" markers placed before
+    this turn go [28.24], the interdiction box is emptied [31.13]."""
+    turn = w.state.turn
+    dnm = {
+        k: v
+        for k, v in w.data("do_not_move", {}).items()
+        if not (v["n"] == 1 and int(v["landed"]) < turn)
+    }
+    for k in sorted(set(w.data("do_not_move", {})) - set(dnm)):
+        w.note("do_not_move", "28.24", f"{k}: Do Not Move marker removed", unit=k)
+    w.set(do_not_move=dnm, evacuation={}, interdiction={}, assaulted=[])
+    total = int(w.state.data.get("last_turn") or w.game.module.scenarios[w.state.scenario].turns)
+    if turn >= total:
+        w.state = w.state.evolve(phase=seq.GAME_OVER, active_side=None)
+        w.note("game_over", "25.0", f"the scenario's {total} Game-Turns are played")
+        return
+    w.state = w.state.evolve(turn=turn + 1)

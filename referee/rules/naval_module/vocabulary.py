@@ -1,0 +1,152 @@
+"""The orders vocabulary of the naval module: sections, verbs and their argument shapes.
+
+Locations are sea zones and ports by name (a name with spaces in double quotes) and hexes by
+their four digits (an all-sea hex at sea, a coastal target hex). ``docs/orders/naval_module.md``
+holds the verb table made from this declaration (a test keeps them equal). What each order
+means and when it is legal is checked by ``steps.py``.
+"""
+
+from __future__ import annotations
+
+from referee.engine.vocabulary import (
+    LocationSyntax,
+    Part,
+    Verb,
+    Vocabulary,
+    form,
+    keyword,
+    location,
+    path,
+    unit,
+    units,
+)
+
+READINESS, INTERDICTION, MOVEMENT, COMBAT, HOST = (
+    "readiness",
+    "interdiction",
+    "movement",
+    "combat",
+    "host",
+)
+STANDING = "standing"
+ARROW = keyword("->")
+SHIP = unit(role="carrier", label="SHIP")
+
+VOCABULARY = Vocabulary(
+    ruleset="naval_module",
+    sections=(READINESS, INTERDICTION, MOVEMENT, COMBAT, HOST),
+    locations=(LocationSyntax.hex(4), LocationSyntax.name("zone or port")),
+    unit_noun="unit",
+    verbs=(
+        Verb(
+            "ready",
+            (READINESS,),
+            (form(units()),),
+            meaning="roll Readiness for Sailed naval units: d6 + DRM at or below Recovery [25.32]",
+            expect="one or more Sailed naval units",
+        ),
+        Verb(
+            "repair",
+            (READINESS,),
+            (form(units()),),
+            meaning="roll Damage Repair for damaged naval units (not Readiness too) [27.41]",
+            expect="one or more damaged naval units",
+        ),
+        Verb(
+            "interdict",
+            (INTERDICTION,),
+            (form(units()),),
+            meaning="air units in the Naval Movement Interdiction Box, at most 3, the ones "
+            "left after the host game's air combat [31.11]-[31.13]",
+            expect="one to three air units",
+        ),
+        Verb(
+            "load",
+            (MOVEMENT,),
+            (form(units(), ARROW, SHIP),),
+            meaning="ground units board a naval unit in their port, within its capacity and "
+            "the port's [28.13], [28.14a], [26.25]",
+            expect="UNIT [UNIT ...] -> SHIP",
+        ),
+        Verb(
+            "move",
+            (MOVEMENT,),
+            (form(units(), ARROW, path()),),
+            meaning="naval movement zone by zone, ending in a port, a zone (at sea) or an "
+            "all-sea hex of the last zone; Axis ships that start together may move as a group "
+            "[26.1x], [26.12a]",
+            expect="SHIP [SHIP ...] -> ZONE-OR-PORT [...] [HEX]",
+        ),
+        Verb(
+            "unload",
+            (MOVEMENT,),
+            (form(units()),),
+            meaning="ground units go ashore from a naval unit in a port, within its capacity "
+            "[28.14e], [26.25]",
+            expect="one or more units aboard a ship in port",
+        ),
+        Verb(
+            "capture",
+            (MOVEMENT,),
+            (form(location()),),
+            meaning="the host game's ground movement takes an enemy port: enemy ships there "
+            "sortie at once with a loss roll [26.12b]; the port is usable from the next turn "
+            "[26.28]",
+            expect="a port name",
+        ),
+        Verb(
+            "evacuate",
+            (MOVEMENT,),
+            (form(location()),),
+            meaning="declare Evacuation of a friendly port: loading doubled, no unloading "
+            "[28.21]-[28.23]",
+            expect="a port name",
+        ),
+        Verb(
+            "abort",
+            (MOVEMENT, STANDING),
+            (form(units(), keyword("return", "damage", sets_mode=True)),),
+            meaning="the choice on an Abort result made in advance: return to the departure "
+            "port, or take one more damage point and stay [27.32b]",
+            expect="SHIP [SHIP ...] return|damage",
+        ),
+        Verb(
+            "support",
+            (COMBAT,),
+            (form(units(), ARROW, location()),),
+            meaning="naval artillery support for a Declared Attack on a hex: its value goes to "
+            "the host game [29.1x], [29.2x]",
+            expect="SHIP [SHIP ...] -> HEX",
+        ),
+        Verb(
+            "assault",
+            (COMBAT,),
+            (form(units(), ARROW, location()),),
+            meaning="amphibious assault (or special transport) from the all-sea hex the "
+            "carrying ship holds against an adjacent coastal hex; the combat goes to the host "
+            "game [30.1x], [30.3]",
+            expect="UNIT [UNIT ...] -> HEX",
+        ),
+        Verb(
+            "shipping",
+            (COMBAT,),
+            (form(units(), ARROW, unit(role="target", label="SHIP")),),
+            meaning="a Shipping Attack by interdiction-rated air units (at most 3) on one "
+            "declared naval unit: one Shipping Attack Table roll each [31.2x]",
+            expect="AIR [AIR ...] -> SHIP",
+        ),
+        Verb(
+            "host",
+            (HOST,),
+            (
+                form(
+                    Part("word", "handoff", label="HANDOFF"),
+                    keyword("cleared", "held", sets_mode=True),
+                ),
+            ),
+            meaning="the host game's result of a handed-off combat, signed by both players in "
+            "turn: `cleared` (the assaulters land) or `held` (they stay at sea) [30.16]",
+            expect="HANDOFF cleared|held",
+        ),
+    ),
+)

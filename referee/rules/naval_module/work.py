@@ -1,0 +1,52 @@
+"""One orders file being checked or carried out: the position as it changes, the events, the
+violations. ``dice`` is ``None`` while validating: nothing is rolled and the checks run on the
+position the orders would make without any loss."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, SourcePos, Violation
+from referee.rules.naval_module.context import Game
+
+
+@dataclass
+class Work:
+    game: Game
+    state: GameState
+    side: str
+    dice: Dice | None
+    events: list[Event] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+
+    def bad(
+        self,
+        rule: str,
+        message: str,
+        where: SourcePos | None,
+        unit: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        self.violations.append(Violation(rule, message, where, unit, hint))
+
+    def note(self, event_kind: str, rule: str, text: str, /, **data: Any) -> None:
+        self.events.append(Event(event_kind, rule, text, data))
+
+    @property
+    def live(self) -> bool:
+        """Carrying out (dice given), not only checking."""
+        return self.dice is not None
+
+    def roll2d6(self, purpose: str, rule: str) -> tuple[int, int]:
+        assert self.dice is not None
+        a = self.dice.roll(6, purpose + " (first die)", rule)
+        b = self.dice.roll(6, purpose + " (second die)", rule)
+        return a, b
+
+    def data(self, key: str, default: Any) -> Any:
+        v = self.state.data.get(key)
+        return default if v is None else v
+
+    def set(self, **changes: Any) -> None:
+        self.state = self.state.with_data(**changes)
