@@ -89,6 +89,7 @@ def verify_committed(
         referee=cfg.referee.fingerprint,
         players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
         rolls=w.rolls,
+        report_shas=list(w.shas),
     )
     if hides and w.replayed < len(turns):
         out.replayed = False
