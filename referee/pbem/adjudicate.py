@@ -299,6 +299,7 @@ def _one(
     outcome = rs.resolve(module, state, doc, dice)
     refuse_outcome(env, outcome)
     new = outcome.state
+    refuse_no_progress(env, state, new)
     title, name = step_names(k, side, state)
     report = step_report(
         game, module, rs, k, title, env, side, seed, state, new, outcome.events, outcome.rolls
@@ -383,6 +384,29 @@ def refuse_outcome(env: Envelope, outcome: Any) -> None:
             f"{env.file}: refused during resolution; nothing was adjudicated",
             details=[str(v) for v in outcome.violations],
         )
+
+
+def progress_of(state: GameState) -> tuple[Any, ...]:
+    """What a step must change to advance the game: the position, the turn and phase, the
+    side to act, or the decisions owed. Standing orders alone change none of them."""
+    j = state.to_json()
+    return (j["turn"], j["phase"], j["active_side"], j["units"], j["stacks"], j["pending"])
+
+
+def refuse_no_progress(env: Envelope, before: GameState, after: GameState) -> None:
+    """Refuse a submission that leaves the game where it was (issue 11: files of standing
+    orders only, each used to take a seed and a turn folder, could burn the dice chain and
+    reroll an outcome not yet seen). Nothing is written and no seed is used."""
+    if progress_of(before) != progress_of(after):
+        return
+    owed = ", ".join(f"{p.id} ({p.side})" for p in before.pending)
+    raise Refusal(
+        "no-progress",
+        f"{env.file}: these orders do not advance the game (the position, phase and the "
+        "decisions owed stay as they are); nothing was adjudicated",
+        hint=(f"answer the decision(s) owed: {owed}" if owed else "give the orders of the step")
+        + "; standing orders go in the same file",
+    )
 
 
 def _orders_sha(game: _Game, i: int) -> str | None:

@@ -259,3 +259,65 @@ def test_copying_an_archive_keeps_it_verifying(make_game, tmp_path):
     shutil.copytree(g.dir, copy)
     assert verify_archive(copy, g.module).reports == 3
     assert Path(copy / "game.toml").is_file()
+
+
+# -- dice: a submission that does not advance the game ------------------------------------
+
+
+def test_standing_orders_only_are_refused_and_use_no_seed(make_game, monkeypatch):
+    """Both bundled rulesets already refuse such a file in validation ([T6], [4.0]); the
+    referee's own guard holds for a ruleset that accepts it, as Sixth Fleet once did."""
+    from referee.engine.ruleset import get_ruleset
+    from referee.pbem.problems import Refusal
+    from tests.pbem.test_pbem_flow import files_of
+
+    rs = type(get_ruleset("toy"))
+    lenient = rs.validate
+
+    def accept_standing_only(self, module, state, orders):
+        if state.pending and not orders.answers:
+            return []
+        return lenient(self, module, state, orders)
+
+    resolve = rs.resolve
+
+    def resolve_standing_only(self, module, state, orders, dice):
+        if state.pending and not orders.answers:  # record the standing orders, nothing else
+            from referee.engine.core import Outcome
+
+            standing = {**state.data.get("standing", {}), orders.side: "retreat-first"}
+            return Outcome(state.with_data(standing=standing), (), ())
+        return resolve(self, module, state, orders, dice)
+
+    monkeypatch.setattr(rs, "validate", accept_standing_only)
+    monkeypatch.setattr(rs, "resolve", resolve_standing_only)
+    g = make_game()
+    setup_both(g)
+    p = g.orders_rolling("NATO", ["attack US-DD-1 SO-SG-1", "move US-CV-1 0303"], {3, 4})
+    [r] = g.run(p)
+    assert r.report["pending"], "the test needs a decision owed"
+    before = files_of(g.dir)
+    for i in range(3):
+        idle = g.signed("Soviet", ["standing retreat-first", f"# try {i}"], name=f"idle{i}.txt")
+        with pytest.raises(Refusal) as info:
+            g.run(idle)
+        assert info.value.code == "no-progress" and "retreat-SO-SG-1" in str(info.value)
+        with pytest.raises(Refusal):
+            g.run(idle, dry_run=True)
+    assert files_of(g.dir) == before  # no turn folder, no seed index used
+    option = r.report["pending"][0]["options"][0]
+    [a] = g.run(g.signed("Soviet", ["standing retreat-first", f"answer retreat-SO-SG-1 {option}"]))
+    assert a.sequence == 4
+    verify_archive(g.dir, g.module)
+
+
+def test_the_documented_ci_prints_no_outcome_before_it_is_pushed():
+    """docs/ci.md: the adjudication's output goes to a file, printed only after git push."""
+    text = (Path(__file__).parents[2] / "docs" / "ci.md").read_text()
+    flow = text.split("```yaml", 1)[1].split("```", 1)[0]
+    adjudicate = flow.index("referee adjudicate game --key")
+    push = flow.index("git push")
+    shown = flow.index('cat "$RUNNER_TEMP/result.json"')
+    step = flow[adjudicate : flow.index("- name:", adjudicate)]
+    assert "tee" not in step and '> "$RUNNER_TEMP/result.json"' in step
+    assert adjudicate < push < shown
