@@ -73,6 +73,23 @@ def register(app: typer.Typer) -> None:
                         "col": e.col,
                     }
                 )
+        except Exception as exc:
+            # a ruleset with its own orders language reports syntax errors as a list in
+            # ``errors`` (the protocol pbem.adjudicate.parse_orders_text relies on too)
+            errors = getattr(exc, "errors", None)
+            if not isinstance(errors, list):
+                raise
+            for e in errors:
+                rows.append(
+                    {
+                        "rule": "syntax",
+                        "message": str(getattr(e, "message", e)),
+                        "hint": getattr(e, "hint", None),
+                        "file": getattr(e, "file", shown),
+                        "line": getattr(e, "line", 1),
+                        "col": getattr(e, "col", 1),
+                    }
+                )
         else:
             for v in rs.validate(module, st, doc):
                 w = v.where

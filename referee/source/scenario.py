@@ -457,7 +457,7 @@ def _build(
             reinf.append(rf)
         for t, ln in r.blocks("prohibition"):
             area = t.get("area")
-            if area not in map_def.areas:
+            if not isinstance(area, str) or area not in map_def.areas:
                 d.error(
                     r.file,
                     r.tt.key_line("area", start=ln),
@@ -506,7 +506,7 @@ def _build(
                 if k not in ("id", "side", "vp", "condition", "text", "rule")
             }
             area = params.get("area")
-            if area is not None and area not in map_def.areas:
+            if area is not None and (not isinstance(area, str) or area not in map_def.areas):
                 d.error(
                     r.file,
                     r.tt.key_line("area", start=ln),

@@ -67,3 +67,40 @@ def test_a_source_of_the_wrong_shape_is_reported_with_its_line(sixth, case):
     module, diags = load_module(sixth)
     assert module is None
     assert any(where in str(e) for e in diags.errors), [str(e) for e in diags.errors]
+
+
+TOY_CASES: dict[str, Callable[[Path], None]] = {
+    # found by tests/fuzz (module target): a reinforcement's hexes not a list
+    "reinforcement hexes a number": lambda r: (r / "scenarios/long.toml").write_text(
+        (r / "scenarios/long.toml").read_text().replace('hexes = ["0608"]', "hexes = 1e999")
+    ),
+    # a terrain table cut short: the map lacks hexes a scenario names (was KeyError '0608')
+    "terrain table cut short": lambda r: (r / "tables/terrain.csv").write_text(
+        (r / "tables/terrain.csv").read_text().split("\nland,")[0] + "\nland,#,Land,#C8B88A,-"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TOY_CASES))
+def test_fuzz_found_sources_are_reported_not_crashed(tmp_path, case):
+    from tests.pbem import toy
+
+    toy.install()
+    dst = tmp_path / "toy"
+    shutil.copytree(toy.TOY_FIXTURE, dst)
+    TOY_CASES[case](dst)
+    module, diags = load_module(dst)
+    assert module is None and diags.errors
+
+
+def test_a_prohibition_area_that_is_a_list_is_reported(tmp_path):
+    """Found by tests/fuzz (module target, seed 11): `area = []` was a TypeError."""
+    from tests.pbem import toy
+
+    toy.install()
+    dst = tmp_path / "toy"
+    shutil.copytree(toy.TOY_FIXTURE, dst)
+    p = dst / "scenarios/long.toml"
+    p.write_text(p.read_text().replace('area = "inner_sea"', "area = []"))
+    module, diags = load_module(dst)
+    assert module is None and any("long.toml:" in str(e) for e in diags.errors)
