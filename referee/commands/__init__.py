@@ -12,5 +12,6 @@ COMMAND_MODULES: list[str] = [
     "options",
     "vocabulary",
     "vsav",
+    "vlog",
     "map_from_geo",
 ]

@@ -28,6 +28,7 @@ from referee.commands.common import (
     quiet_option,
     resolve_source,
 )
+from referee.errors import UserError
 
 
 def _table(module_src: Path | None, example: str | None, dpi: int):
@@ -35,6 +36,31 @@ def _table(module_src: Path | None, example: str | None, dpi: int):
 
     module = load_checked(resolve_source(module_src, example), quiet=True)
     return table_for(module, dpi=dpi)
+
+
+def _show_foreign(file: Path, vmod: Path, *, start: bool, as_json: bool, quiet: bool) -> None:
+    """``show-vsav --vmod``: the pieces of any module's save, located as VASSAL does."""
+    from referee.commands.vlog import print_position
+    from referee.vassal.foreign import read_foreign
+
+    got = read_foreign(file, vmod)
+    pieces = got.reading.start if start else got.reading.end
+    module = got.module
+    if as_json:
+        print_json(
+            {
+                "file": str(file),
+                "module": {"name": module.name, "version": module.version},
+                "pieces": [p.to_json() for p in pieces],
+                "warnings": got.warnings,
+            }
+        )
+        return
+    if not quiet:
+        typer.echo(f"{file}: module {module.name} {module.version}, {len(pieces)} pieces")
+        for w in got.warnings:
+            typer.echo(f"referee: warning: {w}", err=True)
+    print_position(pieces, next(iter(module.maps), None))
 
 
 def register(app: typer.Typer) -> None:
@@ -48,6 +74,12 @@ def register(app: typer.Typer) -> None:
             help="Module source folder, to name hexes and boxes.",
         ),
         example: str | None = example_option(),
+        vmod: Path | None = typer.Option(
+            None,
+            "--vmod",
+            metavar="MODULE.vmod",
+            help="Any VASSAL module the file belongs to: name locations as VASSAL does.",
+        ),
         dpi: int = typer.Option(
             150, "--dpi", min=50, max=600, metavar="DPI", help="The module's build --dpi."
         ),
@@ -60,13 +92,20 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List the counters in a VASSAL save: unit, location, stack and layers.
 
-        Without --module/--example, locations are raw map pixels.
+        With --vmod MODULE.vmod (any VASSAL module), locations are the names VASSAL gives;
+        with --module/--example (a module built by referee), hexes and boxes; without
+        either, raw map pixels.
         """
         from referee.vassal.savefile import read_save
         from referee.vassal.survey import check_ours, survey
         from referee.vassal.tabletop import replay
 
         as_json = output_format(fmt, as_json) == "json"
+        if vmod is not None:
+            if module_src or example:
+                raise UserError("give either --vmod or --module/--example, not both")
+            _show_foreign(file, vmod, start=start, as_json=as_json, quiet=quiet)
+            return
         table = _table(module_src, example, dpi) if (module_src or example) else None
         save = read_save(file)
         played = replay(save.commands)

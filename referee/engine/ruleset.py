@@ -214,6 +214,7 @@ def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
 # ruleset id -> "module:attribute" of an object implementing Ruleset; imported lazily
 _RULESETS: dict[str, str] = {
     "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.ruleset:RULESET",
+    "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.ruleset:RULESET",
 }
 
 

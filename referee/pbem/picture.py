@@ -60,7 +60,6 @@ def marks(
                 return st.units[unit].location
         return None
 
-    grid = module.map.grid
     out: list[tuple[str, list[str]]] = []
     for ev in events:
         d = ev.data
@@ -72,7 +71,7 @@ def marks(
             path = start + _hexes(d.get("to"))
         if ev.kind in ("move", "advance", "retreat", "displace", "place") and len(path) >= 2:
             kind = "retreat" if ev.kind in ("retreat", "displace") else "move"
-            out.append((kind, [h for h in path if grid.is_valid_id(h)]))
+            out.append((kind, [h for h in path if is_place(module, h)]))
         elif ev.kind == "attack":
             src = [where(u) for u in _units(d, "unit", "units", "attackers")]
             tgt = [where(u) for u in _units(d, "target", "targets")] + [
@@ -80,16 +79,26 @@ def marks(
             ]
             tgt += _hexes(d.get("hex"))
             for s in sorted({h for h in src if h}):
-                for t in sorted({h for h in tgt if h and grid.is_valid_id(h)}):
+                for t in sorted({h for h in tgt if h and is_place(module, h)}):
                     if s != t:
                         out.append(("attack", [s, t]))
         elif ev.kind == "eliminate":
             for u in _units(d, "unit", "units"):
                 hx = before.units[u].location if before and u in before.units else None
                 hx = hx or _first(_hexes(d.get("hex")))
-                if hx and grid.is_valid_id(hx):
+                if hx and is_place(module, hx):
                     out.append(("eliminate", [hx]))
     return out
+
+
+def is_place(module: Module, name: str) -> bool:
+    """A hex of the grid, or a zone or space of an area or point-to-point map."""
+    m = module.map
+    if m.grid is not None and m.grid.is_valid_id(name):
+        return True
+    return (m.zones is not None and name in m.zones.zones) or (
+        m.spaces is not None and name in m.spaces.spaces
+    )
 
 
 def _first(xs: list[str]) -> str | None:
@@ -120,10 +129,9 @@ def play_region(
     module: Module, after: GameState, todo: Sequence[tuple[str, list[str]]]
 ) -> list[str]:
     """The hexes the picture must show: every occupied hex and every hex a mark names."""
-    grid = module.map.grid
-    hexes = {h for h, ids in after.stacks.items() if ids and grid.is_valid_id(h)}
+    hexes = {h for h, ids in after.stacks.items() if ids and is_place(module, h)}
     for _kind, hs in todo:
-        hexes.update(h for h in hs if grid.is_valid_id(h))
+        hexes.update(h for h in hs if is_place(module, h))
     return sorted(hexes)
 
 
@@ -139,6 +147,7 @@ def position_png(
     from PIL import Image, ImageDraw
 
     from referee.render.board import board_layout, render_board
+    from referee.render.board_layers import anchor
     from referee.render.colors import parse_color
     from referee.render.counters import png_bytes
 
@@ -147,16 +156,14 @@ def position_png(
     lay = board_layout(module, dpi)
     board = render_board(module, dpi)
     draw = ImageDraw.Draw(board)
-    hw = lay.hex_width
+    hw = lay.hex_width if module.map.grid is not None else dpi * 0.4
     r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
     w = max(2, round(hw / 16))
     drop = 0.0  # centred: the hex number is above the disc, a place name below it
-    occupied = [
-        h for h in sorted(after.stacks) if after.stacks[h] and module.map.grid.is_valid_id(h)
-    ]
+    occupied = [h for h in sorted(after.stacks) if after.stacks[h] and is_place(module, h)]
     keys = stack_keys(occupied)
     for hx in occupied:
-        x, y = lay.pixel_centre(hx)
+        x, y = anchor(module, lay, hx)
         y += drop
         first = after.units.get(after.stacks[hx][0])
         fill = side_color.get(first.side if first else "", (128, 128, 128))
@@ -170,7 +177,7 @@ def position_png(
             anchor="mm",
         )
     for kind, hexes in todo:
-        pts = [lay.pixel_centre(h) for h in hexes]
+        pts = [anchor(module, lay, h) for h in hexes]
         pts = [(x, y + drop) for x, y in pts]
         if kind == "eliminate":
             (x, y) = pts[0]
@@ -184,7 +191,8 @@ def position_png(
         if hexes[-1] in keys and len(pts) >= 2:
             end = _towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
         _arrow(draw, [*pts[:-1], end], color, w, dashed=kind == "retreat", head=r * 0.9)
-    x0, y0, x1, y1 = _crop_box(lay, play_region(module, after, todo))
+    region_of_play = play_region(module, after, todo) if module.map.grid is not None else []
+    x0, y0, x1, y1 = _crop_box(lay, region_of_play)
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
         module, after, keys, _eliminated_units(module, before, events), dpi, region.width

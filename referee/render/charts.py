@@ -26,6 +26,7 @@ from referee.errors import UserError
 from referee.render.drawing import Circle, Drawing, Line, Rect, Text, to_image
 from referee.render.fonts import text_width_pt
 from referee.resources import templates_dir
+from referee.source.boxes import carrier_of
 from referee.source.model import Module, Reinforcement, Scenario, SetupPool
 
 MAX_WIDTH = 540.0  # 7.5 in: the printable width of letter and A4 with 0.5 in margins
@@ -653,6 +654,12 @@ def setup_sides(scn: Scenario) -> list[str]:
     return sides
 
 
+def _status_text(status: str | None) -> str:
+    """A fixed placement's status for the set-up card: "holding box of US-CV-1" [9.62B]."""
+    cv = carrier_of(status)
+    return f"holding box of {cv}" if cv is not None else (status or "").replace(":", " ")
+
+
 def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     pieces = module.pieces()
     name = f"setup-{scn.id}-{side.lower()}"
@@ -677,11 +684,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
                 units_phrase(module, [f.unit]),
                 f.unit,
                 f.hex,
-                *(
-                    [(f.status or "").replace(":", " ").replace("holding", "holding box of")]
-                    if with_status
-                    else []
-                ),
+                *([_status_text(f.status)] if with_status else []),
                 _rules(f.rule),
             ]
             for f in fixed

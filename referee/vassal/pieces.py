@@ -236,9 +236,29 @@ class Stack(Trait):
 
 @dataclass(frozen=True)
 class Deck(Trait):
-    """A deck (``deck;``), a basic piece like a stack; kept opaque (§5.2)."""
+    """A deck (``deck;``), a basic piece like a stack (§5.2). Its type is kept opaque; its
+    state starts ``mapId;x;y;faceDown;id,id,...`` (``Deck.setState``), bottom first."""
 
     ID: ClassVar[str] = "deck;"
+
+    @property
+    def map_id(self) -> str | None:
+        decoder = SequenceDecoder(self.state or "", ";")
+        token = decoder.next_token("null")
+        return None if token == "null" else token
+
+    @property
+    def position(self) -> tuple[int, int]:
+        decoder = SequenceDecoder(self.state or "", ";")
+        decoder.next_token("")
+        return decoder.next_int(0), decoder.next_int(0)
+
+    @property
+    def piece_ids(self) -> tuple[str, ...]:
+        decoder = SequenceDecoder(self.state or "", ";")
+        for _ in range(4):
+            decoder.next_token("")
+        return tuple(t for t in decode_sequence(decoder.next_token(""), ",") if t)
 
 
 @dataclass(frozen=True)
@@ -304,6 +324,11 @@ class Embellishment(Trait):
         return self._field(18)
 
     @property
+    def commands(self) -> tuple[str, str, str]:
+        """The menu texts of activate, increase and decrease (fields 1, 4, 7)."""
+        return (self._field(0), self._field(3), self._field(6))
+
+    @property
     def image_names(self) -> tuple[str, ...]:
         """One image per level (field 16)."""
         return tuple(decode_string_array(self._field(15)))
@@ -361,6 +386,18 @@ class Labeler(Trait):
         """Name of the property that exposes the label (field 16, default ``TextLabel``)."""
         fields = self._fields(self.ID)
         return fields[15] if len(fields) > 15 else "TextLabel"
+
+    @property
+    def name_format(self) -> str:
+        """How the label enters the piece's name (field 12, default ``$pieceName$ ($label$)``)."""
+        fields = self._fields(self.ID)
+        return fields[11] if len(fields) > 11 else "$pieceName$ ($label$)"
+
+    @property
+    def always_use_format(self) -> bool:
+        """Field 18: use the name format even when the label is empty."""
+        fields = self._fields(self.ID)
+        return len(fields) > 17 and fields[17] == "true"
 
     @property
     def label(self) -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Final, Literal
 
+from referee.source.boxes import holding_box
 from referee.source.model import Module
 from referee.vassal.artwork import HOLDING_CAPACITY, HoldingBox
 from referee.vassal.grid import vassal_label
@@ -77,7 +78,7 @@ class Location:
     @property
     def box(self) -> str | None:
         """The engine's ``UnitState.box`` for this location, if it is a holding box."""
-        return f"holding:{self.name}" if self.kind == "holding" else None
+        return holding_box(self.name) if self.kind == "holding" else None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from typing import Final
 
 from referee.engine.core import GameState
 from referee.errors import UserError
+from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
 from referee.vassal.palette import RETURNING_LAYER
 from referee.vassal.pieces import Piece
@@ -90,8 +91,9 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
             listed.add(u.id)
     boxes: dict[str, list[str]] = {}
     for u in sorted(state.units.values(), key=lambda u: u.id):
-        if u.location is None and u.box and u.box.startswith("holding:"):
-            boxes.setdefault(u.box.split(":", 1)[1], []).append(u.id)
+        carrier = holding_carrier(u.box) if u.location is None else None
+        if carrier is not None:
+            boxes.setdefault(carrier, []).append(u.id)
     for cv in sorted(boxes):
         if not table.has_holding_box(cv):
             raise UserError(f"the position puts air units in a holding box of {cv}, not a CV")

@@ -25,6 +25,7 @@ from typing import Final
 
 from lxml import etree
 
+from referee.source.boxes import is_holding
 from referee.source.model import Module, Scenario, SetupPool
 from referee.vassal.buildfile import map_helpers
 
@@ -159,9 +160,7 @@ def _boxed_carriers(module: Module, sc: Scenario) -> set[str]:
     return {
         f.unit
         for f in sc.fixed
-        if not (f.status or "").startswith("holding:")
-        and f.unit in pieces
-        and is_carrier(pieces[f.unit].unit)
+        if not is_holding(f.status) and f.unit in pieces and is_carrier(pieces[f.unit].unit)
     }
 
 

@@ -10,18 +10,10 @@ from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.source.boxes import carrier_of as carrier_of_box
+from referee.source.boxes import holding_box
 
 HOLDING_BOX_LIMIT = 6  # [9.62B]
-
-
-def holding_box(cv: str) -> str:
-    return f"holding:{cv}"
-
-
-def carrier_of_box(box: str | None) -> str | None:
-    if box and box.startswith("holding:"):
-        return box.split(":", 1)[1]
-    return None
 
 
 def airbase_usable_9_16(

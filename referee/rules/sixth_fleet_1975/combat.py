@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from referee.engine.core import GameState
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.strengths import (
     attack_key_8_43,
@@ -24,7 +25,34 @@ from referee.rules.sixth_fleet_1975.strengths import (
     defense_strength_8_44,
     fmt,
 )
+from referee.source.boxes import carrier_of
 from referee.source.model import CrtCell
+
+HEX_TARGET = "hex:"
+"""How an attack names a vacant Defended hex as its target (``attack UNIT -> hex:1324``)
+[10.44]; :func:`hex_target` and :func:`is_hex_target` are the only readers and writers."""
+
+
+def hex_target(hex_id: str) -> str:
+    """The attack target that is the Defended hex ``hex_id`` [10.44]."""
+    return HEX_TARGET + hex_id
+
+
+def is_hex_target(target: str) -> bool:
+    return target.startswith(HEX_TARGET)
+
+
+def defended_target_10_44(targets: tuple[str, ...]) -> str | None:
+    """The hex of an attack on a Defended hex (its one target is ``hex:NNNN``) [10.44], or
+    ``None`` for an attack on units."""
+    if len(targets) == 1 and is_hex_target(targets[0]):
+        return targets[0][len(HEX_TARGET) :]
+    return None
+
+
+DEFENDED_HEX_OCCUPIED = "defended-hex-occupied"
+"""The code of the [10.44] problem "a Defended hex is attacked only when no unit occupies
+it": the validator lifts it when this file's earlier attacks target every occupant."""
 
 PHASE_KEYS = ("attacked", "used", "retreated_824", "advanced", "attacked_from")
 
@@ -38,14 +66,6 @@ def phase_record(state: GameState) -> dict[str, list[str]]:
 
 def with_record(state: GameState, rec: Mapping[str, list[str]]) -> GameState:
     return state.with_data(combat={k: sorted(set(v)) for k, v in rec.items()})
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    rule: str
-    message: str
-    word: str | None = None  # the order word to point at
-    hint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,64 +131,86 @@ def analyse_attack(
         u = state.units[a]
         if u.side != side:
             probs.append(
-                Problem("8.0", f"{a} is not a {side} unit: only the Phasing Player attacks", a)
-            )
-            continue
-        if u.location is None:
-            where = (
-                "in a holding box [9.62B]"
-                if u.box and u.box.startswith("holding:")
-                else "off the map"
-            )
-            probs.append(
                 Problem(
-                    "9.62" if "holding" in where else "8.11", f"{a} is {where} and cannot attack", a
+                    "8.0",
+                    f"{a} is not a {side} unit: only the Phasing Player attacks",
+                    "not-phasing",
+                    a,
                 )
             )
             continue
+        if u.location is None:
+            if carrier_of(u.box) is not None:
+                probs.append(
+                    Problem(
+                        "9.62",
+                        f"{a} is in a holding box [9.62B] and cannot attack",
+                        "in-holding-box",
+                        a,
+                    )
+                )
+            else:
+                probs.append(Problem("8.11", f"{a} is off the map and cannot attack", "off-map", a))
+            continue
         hexes.add(u.location)
         if a in rec["used"]:
-            probs.append(Problem("8.13", f"{a} has already attacked this Combat Phase", a))
+            probs.append(
+                Problem("8.13", f"{a} has already attacked this Combat Phase", "attacked", a)
+            )
         if a in rec["retreated_824"]:
             probs.append(
-                Problem("8.74", f"{a} retreated under 8.24 and may not attack this phase", a)
+                Problem(
+                    "8.74",
+                    f"{a} retreated under 8.24 and may not attack this phase",
+                    "retreated-8.24",
+                    a,
+                )
             )
         if a in rec["advanced"]:
-            probs.append(Problem("8.5", f"{a} advanced after combat and may not attack again", a))
+            probs.append(
+                Problem("8.5", f"{a} advanced after combat and may not attack again", "advanced", a)
+            )
     if len(set(attackers)) != len(attackers):
-        probs.append(Problem("8.42", "a unit is named twice in one attack"))
+        probs.append(Problem("8.42", "a unit is named twice in one attack", "attacker-twice"))
     if len(hexes) > 1 and not game.flags.allow_multi_hex_attack:
         probs.append(
             Problem(
                 "8.12",
                 "units in different hexes must make separate attacks: " + ", ".join(sorted(hexes)),
+                "several-hexes",
                 hint="split the attack by hex",
             )
         )
     if probs:
         return None, probs
     # -- the target
-    if len(targets) == 1 and targets[0].startswith("hex:"):
-        return _analyse_defended(game, state, side, attackers, targets[0][4:], hexes)
+    defended = defended_target_10_44(targets)
+    if defended is not None:
+        return _analyse_defended(game, state, side, attackers, defended, hexes)
     thexes: set[str] = set()
     cats: set[str] = set()
     for t in targets:
         tu = state.units[t]
         if tu.side == side:
-            probs.append(Problem("8.0", f"{t} is a friendly unit", t))
+            probs.append(Problem("8.0", f"{t} is a friendly unit", "friendly-target", t))
             continue
         if tu.location is None:
-            why = (
-                "in a holding box and cannot be attacked [9.62B]"
-                if tu.box and tu.box.startswith("holding:")
-                else "not on the map"
-            )
-            probs.append(Problem("9.62" if "holding" in why else "8.11", f"{t} is {why}", t))
+            if carrier_of(tu.box) is not None:
+                probs.append(
+                    Problem(
+                        "9.62",
+                        f"{t} is in a holding box and cannot be attacked [9.62B]",
+                        "in-holding-box",
+                        t,
+                    )
+                )
+            else:
+                probs.append(Problem("8.11", f"{t} is not on the map", "off-map", t))
             continue
         thexes.add(tu.location)
         cats.add(game.category(t))
     if len(set(targets)) != len(targets):
-        probs.append(Problem("8.31", "a defender is named twice in one attack"))
+        probs.append(Problem("8.31", "a defender is named twice in one attack", "defender-twice"))
     if probs:
         return None, probs
     if len(thexes) > 1:
@@ -176,6 +218,7 @@ def analyse_attack(
             Problem(
                 "8.34",
                 "one attack goes into one enemy-occupied hex only: " + ", ".join(sorted(thexes)),
+                "several-target-hexes",
             )
         ]
     (thex,) = thexes
@@ -183,13 +226,16 @@ def analyse_attack(
         loc = state.units[a].location
         assert loc is not None
         if not game.board.adjacent(loc, thex):
-            probs.append(Problem("8.11", f"{a} in {loc} is not adjacent to {thex}", a))
+            probs.append(
+                Problem("8.11", f"{a} in {loc} is not adjacent to {thex}", "not-adjacent", a)
+            )
     if len(cats) > 1:
         probs.append(
             Problem(
                 "8.36",
                 "air, surface and submarine units must be attacked separately: "
                 + ", ".join(f"{t} ({game.category(t)})" for t in targets),
+                "mixed-types",
                 hint="one attack per unit type",
             )
         )
@@ -203,6 +249,7 @@ def analyse_attack(
                     "8.41",
                     f"{a} has no {attack_key_8_43(cat)} strength (0) "
                     f"and may not attack {cat} units",
+                    "no-strength",
                     a,
                 )
             )
@@ -222,10 +269,13 @@ def analyse_attack(
                 "8.23",
                 f"the differential is {fmt(diff)} ({key} {fmt(att)} - DEF {fmt(dfn)}): "
                 "an attack below 0 is never allowed",
+                "below-zero",
             )
         ]
     if calc.column is None:
-        return calc, [Problem("8.9", f"differential {fmt(diff)} is below the lowest CRT column")]
+        return calc, [
+            Problem("8.9", f"differential {fmt(diff)} is below the lowest CRT column", "below-crt")
+        ]
     return calc, []
 
 
@@ -274,6 +324,7 @@ def _stack_order_7_44(
                     "7.44",
                     f"{t} may not be attacked before {above}, which is above it in the stack "
                     f"and has not been attacked this phase",
+                    "stack-order",
                     t,
                     hint=f"attack {above} first, or in the same attack if it is the same type",
                 )
@@ -294,11 +345,17 @@ def _analyse_defended(
     against its intrinsic DEF (never doubled [10.41]), on its ECM row."""
     d = game.board.defended(hex_id) if game.board.contains(hex_id) else None
     if d is None:
-        return None, [Problem("10.44", f"{hex_id} is not a Defended hex")]
+        return None, [Problem("10.44", f"{hex_id} is not a Defended hex", "not-defended-hex")]
     if d.side == side:
-        return None, [Problem("10.44", f"{hex_id} is a friendly Defended hex")]
+        return None, [
+            Problem("10.44", f"{hex_id} is a friendly Defended hex", "friendly-defended-hex")
+        ]
     if hex_id in game.destroyed_defended(state):
-        return None, [Problem("10.46", f"the Defended hex {hex_id} is already destroyed")]
+        return None, [
+            Problem(
+                "10.46", f"the Defended hex {hex_id} is already destroyed", "defended-destroyed"
+            )
+        ]
     probs: list[Problem] = []
     if state.stacks.get(hex_id):
         probs.append(
@@ -306,24 +363,33 @@ def _analyse_defended(
                 "10.44",
                 f"the Defended hex {hex_id} may be attacked only when no units occupy it "
                 f"(now: {', '.join(state.stacks[hex_id])})",
+                DEFENDED_HEX_OCCUPIED,
             )
         )
     for a in attackers:
         loc = state.units[a].location
         assert loc is not None
         if not game.board.adjacent(loc, hex_id):
-            probs.append(Problem("8.11", f"{a} in {loc} is not adjacent to {hex_id}", a))
+            probs.append(
+                Problem("8.11", f"{a} in {loc} is not adjacent to {hex_id}", "not-adjacent", a)
+            )
         if game.value(a, "AS") <= 0:
-            probs.append(Problem("8.41", f"{a} has no AS strength to attack a Defended hex", a))
+            probs.append(
+                Problem(
+                    "8.41", f"{a} has no AS strength to attack a Defended hex", "no-strength", a
+                )
+            )
     if probs:
         return None, probs
     att = sum((attack_strength_8_45(game, state, a, "surface") for a in attackers), Fraction(0))
     dfn = Fraction(d.defense)
-    calc = _calc(game, attackers, (), hex_id, "defended", "AS", att, dfn, d.ecm, f"hex:{hex_id}")
+    calc = _calc(game, attackers, (), hex_id, "defended", "AS", att, dfn, d.ecm, hex_target(hex_id))
     if att - dfn < 0:
         return calc, [
             Problem(
-                "8.23", f"the differential is {fmt(att - dfn)}: an attack below 0 is never allowed"
+                "8.23",
+                f"the differential is {fmt(att - dfn)}: an attack below 0 is never allowed",
+                "below-zero",
             )
         ]
     return calc, []

@@ -22,7 +22,12 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from referee.engine.core import GameState
-from referee.rules.sixth_fleet_1975.combat import AttackCalc, analyse_attack, phase_record
+from referee.rules.sixth_fleet_1975.combat import (
+    AttackCalc,
+    analyse_attack,
+    hex_target,
+    phase_record,
+)
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41
 from referee.source.model import CrtCell
@@ -126,7 +131,7 @@ def group_attacks_8_3(
                 pairs.extend((att, t) for t in targets)
         if not enemies and game.enemy_defended(state, n, side):
             able = [u for u in units if game.value(u, "AS") > 0]
-            pairs.extend((att, (f"hex:{n}",)) for att in attacker_groups_8_33(able, including))
+            pairs.extend((att, (hex_target(n),)) for att in attacker_groups_8_33(able, including))
     if groups_only:
         pairs = [(a, t) for a, t in pairs if len(a) > 1 or len(t) > 1]
     found: list[AttackCalc] = []

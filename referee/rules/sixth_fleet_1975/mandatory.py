@@ -6,16 +6,30 @@ the obligation [8.21][8.23]. If no attack from the hex can reach a differential 
 its units that has the right strength against some adjacent enemy must retreat [8.24]; units
 with no such strength stay [8.22]. Units that advanced [8.5] or already retreated under 8.24
 [8.75] are exempt for the rest of the phase.
+
+Both halves of the rule live here: :func:`check_obligations_8_21` is what ``validate`` asks
+of a Combat Phase's orders, :func:`retreats_owed_8_24` what the referee carries out when the
+attacks are over, and :func:`after_retreat_8_24` what follows such a retreat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from referee.engine.core import GameState
-from referee.rules.sixth_fleet_1975.combat import AttackCalc, analyse_attack, phase_record
+from referee.engine.core import Event, GameState
+from referee.engine.driver import push_front
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.combat import (
+    AttackCalc,
+    analyse_attack,
+    phase_record,
+    with_record,
+)
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41
+from referee.rules.sixth_fleet_1975.retreat import RetreatCause, retreat_options_8_71
+from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41, fmt
 from referee.rules.sixth_fleet_1975.zoc import controllers
 
 
@@ -86,3 +100,132 @@ def must_retreat_8_24(game: Game, state: GameState, side: str, hex_id: str) -> l
         if any(can_attack_6_41(game, u, game.category(e)) for e in enemies):
             out.append(u)
     return sorted(out)
+
+
+# ---- the obligation checked (validate) and carried out (end of the attacks) ------------------
+
+
+def check_obligations_8_21(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: tuple[Order, ...],
+    attacks_from: set[str],
+) -> list[Problem]:
+    """Every obligated hex that declared no attack had none to make [8.21]; its units that
+    must retreat are given a hex when there is a choice [8.24]; a ``retreat UNIT -> HEX``
+    order is only for such a unit [8.24], into a hex it may retreat into [8.71]."""
+    probs: list[Problem] = []
+    retreats = {o.units[0]: o for o in orders if o.verb == "retreat" and o.mode == "to"}
+    must: set[str] = set()
+    for h, _units in obligated_hexes_8_21(game, state, side).items():
+        if h in attacks_from:
+            continue
+        best = best_attacks_from(game, state, side, h)
+        if best:
+            b = best[0]
+            probs.append(
+                Problem(
+                    "8.21",
+                    f"units in {h} are in an enemy zone of control and must attack "
+                    f"(e.g. attack {' '.join(b.attackers)} -> {' '.join(b.targets)} at "
+                    f"{fmt(b.differential)})",
+                    "attack-owed",
+                    hint=f"attack {' '.join(b.attackers)} -> {' '.join(b.targets)}",
+                )
+            )
+            continue
+        for u in must_retreat_8_24(game, state, side, h):
+            must.add(u)
+            opts = retreat_options_8_71(game, state, u)
+            if u not in retreats and len(opts) > 1:
+                probs.append(
+                    Problem(
+                        "8.24",
+                        f"{u} in {h} cannot attack at 0 or better and must retreat; "
+                        f"choose the hex ({' '.join(opts)})",
+                        "retreat-hex-owed",
+                        None,
+                        u,
+                        hint=f"retreat {u} -> {opts[0]}",
+                    )
+                )
+    for u, o in retreats.items():
+        if u not in state.units:
+            continue
+        if u not in must:
+            probs.append(
+                Problem(
+                    "8.24",
+                    f"{u} is not obliged to retreat: the phasing player retreats only "
+                    "units that cannot make a mandatory attack",
+                    "not-obliged",
+                    u,
+                    u,
+                ).at(o)
+            )
+            continue
+        opts = retreat_options_8_71(game, state, u)
+        if o.hexes[0] not in opts:
+            probs.append(
+                Problem(
+                    "8.71",
+                    f"{u} may not retreat into {o.hexes[0]}",
+                    "not-a-retreat-hex",
+                    o.hexes[0],
+                    u,
+                    hint=("legal: " + " ".join(opts))
+                    if opts
+                    else "no legal retreat: it is eliminated; leave the order out",
+                ).at(o)
+            )
+    return probs
+
+
+def retreats_owed_8_24(
+    game: Game, state: GameState, side: str, ev: list[Event]
+) -> list[dict[str, Any]]:
+    """The phasing player's attacks are over: units of obligated hexes that made no attack
+    and had none at 0 or better retreat now [8.24] (digest §16.5); a hex that had a legal
+    attack and made none is reported [8.21]. Returns the ``retreat`` tasks."""
+    rec = phase_record(state)
+    tasks: list[dict[str, Any]] = []
+    for hex_id, _units in obligated_hexes_8_21(game, state, side, rec).items():
+        if hex_id in rec["attacked_from"]:
+            continue
+        if best_attacks_from(game, state, side, hex_id, rec):
+            ev.append(
+                Event(
+                    "obligation-unmet",
+                    "8.21",
+                    f"{hex_id} had a legal attack but made none",
+                    {"hex": hex_id},
+                )
+            )
+            continue
+        for u in must_retreat_8_24(game, state, side, hex_id):
+            ev.append(
+                Event(
+                    "must-retreat",
+                    "8.24",
+                    f"{u} in {hex_id} cannot attack at 0 or better and must retreat",
+                    {"unit": u, "hex": hex_id},
+                )
+            )
+            tasks.append({"t": "retreat", "unit": u, "cause": RetreatCause.MANDATORY_8_24.value})
+    return tasks
+
+
+def after_retreat_8_24(game: Game, state: GameState, unit: str, frm: str) -> GameState:
+    """A unit that retreated under 8.24 may not attack for the rest of the phase [8.74] and
+    is exempt from the obligation [8.75]; when its hex is left empty of its side, the other
+    player may advance into it [8.5] (``advance ... when-vacated``)."""
+    side = state.units[unit].side
+    rec = phase_record(state)
+    rec["retreated_824"].append(unit)
+    state = with_record(state, rec)
+    if not any(state.units[x].side == side for x in state.stacks.get(frm, ())):
+        state = push_front(
+            state, [{"t": "advance_vacated", "hex": frm, "side": game.enemy_of(side)}]
+        )
+    return state

@@ -1,9 +1,13 @@
 """Movement [5.0], terrain [10.1x] and the movement side of zones of control [6.1x]-[6.44].
 
-One step function, :func:`entry_problem_10_1`, says whether a unit may enter a hex from an
-adjacent one. :func:`reachable` (used by ``referee options`` and by the property tests) and
-:func:`check_path_5_0` (used by the validator for an explicit ``move`` path) both build on
-it, so what a player is shown as legal is exactly what the validator accepts.
+One step function, :func:`step_5_0`, says whether a unit that has come so far may enter the
+next hex, and what it costs: terrain and hexsides [10.1x], enemy Defended hexes [10.15],
+closed areas [12.3][14.4], enemy units [5.21][6.42a], the MA or Range [5.23], stopping in an
+enemy zone of control [6.11] and leaving one [6.43][6.44]. :func:`reachable` (the legal
+options: ``referee options``, the scripted players, the property tests) and
+:func:`check_path_5_0` (the validator's and the resolver's check of a written ``move``) are
+two walks over that one function, so a path is accepted exactly when it is among the legal
+options shown.
 """
 
 from __future__ import annotations
@@ -11,12 +15,15 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.engine.core import GameState
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.strengths import can_attack_unit
 from referee.rules.sixth_fleet_1975.zoc import in_enemy_zoc, may_leave_6_43
+from referee.source.boxes import carrier_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,22 +48,15 @@ class Reach:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class PathProblem:
-    rule: str
-    message: str
-    index: int  # which hex of the written path (0 = the first written hex)
-    hint: str | None = None
-
-
 def start_hex(game: Game, state: GameState, unit: str) -> str | None:
     """Where a unit starts moving: its hex, or its carrier's hex when it is in the carrier's
     holding box [9.62B]."""
     u = state.units[unit]
     if u.location is not None:
         return u.location
-    if u.box and u.box.startswith("holding:"):
-        cv = state.units.get(u.box.split(":", 1)[1])
+    carrier = carrier_of(u.box)
+    if carrier is not None:
+        cv = state.units.get(carrier)
         return cv.location if cv is not None else None
     return None
 
@@ -86,165 +86,239 @@ def entry_cost_5_12(game: Game, state: GameState, unit: str, hex_id: str) -> int
 
 
 def entry_problem_10_1(
-    game: Game, state: GameState, unit: str, frm: str, to: str
-) -> tuple[str, str] | None:
-    """``(case, reason)`` when ``unit`` may not enter ``to`` from adjacent ``frm`` in
-    movement, else ``None``: terrain [10.11][10.12][10.13], all-land hexsides [10.12], an
-    undestroyed enemy Defended hex [10.15], a closed area [12.3][14.4], an enemy-occupied hex
-    whose units could attack it [5.21][6.42a]."""
+    game: Game, state: GameState, unit: str, frm: str, to: str, cost: int | None
+) -> Problem | None:
+    """Why ``unit`` may not enter ``to`` from adjacent ``frm`` in movement, else ``None``:
+    terrain [10.11][10.12][10.13] (``cost`` is :func:`entry_cost_5_12`, ``None`` when the
+    terrain forbids it), all-land hexsides [10.12], an undestroyed enemy Defended hex [10.15],
+    a closed area [12.3][14.4], an enemy-occupied hex whose units could attack it
+    [5.21][6.42a]."""
     cat = game.category(unit)
     side = state.units[unit].side
-    if entry_cost_5_12(game, state, unit, to) is None:
+    if cost is None:
         t = game.board.terrain_type(to)
         case = "10.11" if not t.costs.get("air") else "10.12"
-        return case, f"{game.unit(unit).category} units may not enter {t.name} ({to})"
+        return Problem(
+            case, f"{game.unit(unit).category} units may not enter {t.name} ({to})", "terrain"
+        )
     if cat != "air" and game.board.hexside_blocked(frm, to, cat):
-        return "10.12", f"naval units may not cross the all-land hexside {frm}/{to}"
+        return Problem(
+            "10.12", f"naval units may not cross the all-land hexside {frm}/{to}", "hexside"
+        )
     if game.enemy_defended(state, to, side):
-        return "10.15", f"{to} is an enemy Defended hex that has not been destroyed"
+        return Problem(
+            "10.15",
+            f"{to} is an enemy Defended hex that has not been destroyed",
+            "enemy-defended-hex",
+        )
     closed = closed_area_12_3(game, state, unit, to)
     if closed is not None:
-        return closed, f"{to} is closed to {cat} units until a later Game-Turn"
+        return Problem(closed, f"{to} is closed to {cat} units until a later Game-Turn", "closed")
     enemies = [e for e in state.stacks.get(to, ()) if state.units[e].side != side]
     if any(can_attack_unit(game, e, unit) for e in enemies):
-        return "5.21", f"{to} holds enemy units that can attack {unit}"
+        return Problem("5.21", f"{to} holds enemy units that can attack {unit}", "enemy-units")
     return None
 
 
-def _enemy_occupied(state: GameState, hex_id: str, side: str) -> bool:
-    return any(state.units[e].side != side for e in state.stacks.get(hex_id, ()))
+# ---- one step: the rule every movement question asks ----------------------------------------
+
+
+class Mover(NamedTuple):
+    """The facts about one unit's move that do not change along its path [5.0]."""
+
+    unit: str
+    side: str
+    category: str
+    allowance: int  # MA, or Range Allowance for air units [3.3][5.23]
+    start: str
+
+
+class Step(NamedTuple):
+    """A unit standing in ``hex`` after entering ``moved`` hexes for ``cost`` MP; ``ezoc``:
+    the hex is enemy-controlled for it (it must stop there [6.11]); ``occupied``: enemy units
+    are there (it may pass under them, never end there [5.21][6.42a]). (A named tuple: the
+    search makes one per step tried.)"""
+
+    hex: str
+    cost: int
+    moved: int
+    ezoc: bool
+    occupied: bool
+
+
+def mover_5_0(game: Game, state: GameState, unit: str) -> Mover | None:
+    """``unit`` about to move, or ``None`` when it is not on the map (nor in a holding box
+    whose carrier is) [5.1][9.62B]."""
+    start = start_hex(game, state, unit)
+    if start is None:
+        return None
+    side = state.units[unit].side
+    return Mover(unit, side, game.category(unit), game.movement_allowance(unit), start)
+
+
+def first_step(game: Game, state: GameState, m: Mover) -> Step:
+    """The unit in its starting hex, nothing spent yet."""
+    return Step(m.start, 0, 0, in_enemy_zoc(game, state, m.start, m.side, m.category), False)
+
+
+def leave_problem_6_43(game: Game, state: GameState, m: Mover, at: Step) -> Problem | None:
+    """A unit that starts in an enemy-controlled hex leaves it only as [6.43] allows."""
+    if at.ezoc and not may_leave_6_43(game, state, m.unit, m.start)[0]:
+        return Problem(
+            "6.11",
+            f"{m.unit} starts in the enemy-controlled hex {m.start} and may not leave it "
+            "(no case of 6.43 applies)",
+            "may-not-leave",
+        )
+    return None
+
+
+def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Step | Problem:
+    """Enter ``to`` from ``here``: the new :class:`Step`, or the first rule that forbids it.
+
+    In order: the hex is on the map [5.24] and adjacent [5.1]; the unit did not have to stop
+    in ``here`` [6.11]; it may enter ``to`` at all (:func:`entry_problem_10_1`); it has the MP
+    [5.23]; it does not go straight from one enemy-controlled hex into another, unless it is a
+    submarine [6.44]. :func:`reachable` (``referee options``, the scripted players) and
+    :func:`check_path_5_0` (the validator and resolution of ``move``) both take steps only
+    through here, so what a player is shown as legal is exactly what is accepted."""
+    if not game.board.contains(to):
+        return Problem("5.24", f"hex {to} is not on the map", "off-map")
+    if not game.board.adjacent(here.hex, to):
+        return Problem("5.1", f"{to} is not adjacent to {here.hex}", "not-adjacent")
+    if here.moved > 0 and here.ezoc:
+        return Problem(
+            "6.11",
+            f"{m.unit} entered the enemy-controlled hex {here.hex} and must stop there",
+            "must-stop",
+        )
+    return enter_5_0(game, state, m, here, to, entry_cost_5_12(game, state, m.unit, to))
+
+
+def enter_5_0(
+    game: Game, state: GameState, m: Mover, here: Step, to: str, cost: int | None
+) -> Step | Problem:
+    """The second half of :func:`step_5_0`, for a hex ``to`` next to ``here`` that the unit
+    did not have to stop in; ``cost`` is :func:`entry_cost_5_12` of ``to``. (The search in
+    :func:`reachable` only ever asks about such hexes, so it starts here.)"""
+    bad = entry_problem_10_1(game, state, m.unit, here.hex, to, cost)
+    if bad is not None:
+        return bad
+    assert cost is not None
+    if here.cost + cost > m.allowance:
+        what = "Range Allowance" if m.category == "air" else "Movement Allowance"
+        return Problem(
+            "5.23",
+            f"{m.unit} needs {here.cost + cost} MP to enter {to}; its {what} is {m.allowance}",
+            "allowance",
+        )
+    ezoc = in_enemy_zoc(game, state, to, m.side, m.category)
+    if ezoc and here.ezoc and here.moved == 0 and m.category != "submarine":
+        return Problem(
+            "6.44",
+            f"{m.unit} may not move directly from the enemy-controlled hex {here.hex} into "
+            f"the enemy-controlled hex {to}",
+            "zoc-to-zoc",
+        )
+    stack = state.stacks.get(to)
+    occupied = stack is not None and any(state.units[e].side != m.side for e in stack)
+    return Step(to, here.cost + cost, here.moved + 1, ezoc, occupied)
+
+
+def end_problem_5_21(m: Mover, at: Step) -> Problem | None:
+    """A move may not end in an enemy-occupied hex [5.21]."""
+    if at.occupied:
+        return Problem(
+            "5.21", f"{m.unit} may not end its move in enemy-occupied {at.hex}", "ends-occupied"
+        )
+    return None
 
 
 def reachable(game: Game, state: GameState, unit: str) -> dict[str, Reach]:
-    """Every hex ``unit`` may move to (or through) now, with the cheapest legal path.
-
-    Dijkstra over hexes; entering an enemy-controlled hex ends the move [5.25][6.11]; a unit
-    in an enemy-controlled hex leaves only as [6.43] allows and never directly into another
-    one, except a submarine's one-hex move [6.44]; no hex beyond the MA or Range [5.23]."""
-    start = start_hex(game, state, unit)
-    if start is None:
+    """Every hex ``unit`` may move to (or through) now, with the cheapest legal path: the
+    legal options :func:`step_5_0` generates, searched cheapest first (Dijkstra). A hex where
+    the unit would have to stop [6.11] but may not end [5.21] leads nowhere and is left out."""
+    m = mover_5_0(game, state, unit)
+    if m is None:
         return {}
-    side = state.units[unit].side
-    cat = game.category(unit)
-    ma = game.movement_allowance(unit)
-    out: dict[str, Reach] = {start: Reach(start, 0, (start,), None, True)}
-    start_ezoc = in_enemy_zoc(game, state, start, side, cat)
-    if start_ezoc and not may_leave_6_43(game, state, unit, start)[0]:
+    first = first_step(game, state, m)
+    out: dict[str, Reach] = {m.start: Reach(m.start, 0, (m.start,), None, True)}
+    if leave_problem_6_43(game, state, m, first) is not None:
         return out
-    heap: list[tuple[int, tuple[str, ...]]] = [(0, (start,))]
+    steps: dict[str, Step] = {m.start: first}
+    heap: list[tuple[int, tuple[str, ...]]] = [(0, (m.start,))]
     done: set[str] = set()
     while heap:
-        cost, path = heapq.heappop(heap)
+        _cost, path = heapq.heappop(heap)
         here = path[-1]
         if here in done:
             continue
         done.add(here)
-        if here != start and out[here].stop is not None:
-            continue  # must stop here
-        for n in game.board.neighbours(here):
-            if n == start or n in done:
+        at = steps[here]
+        if at.moved > 0 and at.ezoc:
+            continue  # must stop here [6.11]: step_5_0 would refuse every next step
+        for n in game.board.neighbours(here):  # on the map [5.24] and adjacent [5.1]
+            if n == m.start or n in done:
                 continue
-            step = entry_cost_5_12(game, state, unit, n)
-            if step is None or cost + step > ma:
+            # a shortcut, not a rule: enter_5_0 refuses a hex the unit cannot pay for [5.23]
+            cost = entry_cost_5_12(game, state, unit, n)
+            if cost is None or at.cost + cost > m.allowance:
                 continue
-            if entry_problem_10_1(game, state, unit, here, n) is not None:
+            s = enter_5_0(game, state, m, at, n, cost)
+            if isinstance(s, Problem) or (s.ezoc and s.occupied):
                 continue
-            n_ezoc = in_enemy_zoc(game, state, n, side, cat)
-            if n_ezoc and here == start and start_ezoc and cat != "submarine":
-                continue  # [6.44]
-            occupied = _enemy_occupied(state, n, side)
-            if occupied and n_ezoc:
-                continue  # would have to stop where it may not end [5.21]
-            total = cost + step
             old = out.get(n)
             cand = (*path, n)
-            if old is None or (total, cand) < (old.cost, old.path):
-                out[n] = Reach(n, total, cand, "6.11" if n_ezoc else None, not occupied)
-                heapq.heappush(heap, (total, cand))
+            if old is None or (s.cost, cand) < (old.cost, old.path):
+                out[n] = Reach(n, s.cost, cand, "6.11" if s.ezoc else None, not s.occupied)
+                steps[n] = s
+                heapq.heappush(heap, (s.cost, cand))
     return out
 
 
 def check_path_5_0(
     game: Game, state: GameState, unit: str, written: tuple[str, ...]
-) -> list[PathProblem]:
-    """Problems with one explicit path (the starting hex may be written first or left out).
-    Checks each step with the same rules as :func:`reachable`."""
-    start = start_hex(game, state, unit)
-    if start is None:
-        return [PathProblem("5.1", f"{unit} is not on the map and cannot move", 0)]
+) -> list[Problem]:
+    """Problems with one explicit path (the starting hex may be written first or left out):
+    each step through :func:`step_5_0`, the end by :func:`end_problem_5_21`. Each problem
+    points at the written hex it is about (``word``); the unit is not set."""
+    m = mover_5_0(game, state, unit)
+    if m is None:
+        return [
+            Problem(
+                "5.1",
+                f"{unit} is not on the map and cannot move",
+                "not-on-map",
+                written[0] if written else None,
+            )
+        ]
     offset = 0
     path = list(written)
-    if path and path[0] == start:
+    if path and path[0] == m.start:
         path = path[1:]
         offset = 1
+
+    def word(idx: int) -> str | None:
+        return written[idx] if idx < len(written) else None
+
     if not path:
-        return [PathProblem("5.1", f"{unit} is already in {start}; name the hexes it enters", 0)]
-    side = state.units[unit].side
-    cat = game.category(unit)
-    ma = game.movement_allowance(unit)
-    probs: list[PathProblem] = []
-    here = start
-    spent = 0
-    ezoc_here = in_enemy_zoc(game, state, start, side, cat)
-    if ezoc_here:
-        ok, _case = may_leave_6_43(game, state, unit, start)
-        if not ok:
-            return [
-                PathProblem(
-                    "6.11",
-                    f"{unit} starts in the enemy-controlled hex {start} and may not leave it "
-                    "(no case of 6.43 applies)",
-                    offset,
-                )
-            ]
+        return [
+            Problem(
+                "5.1",
+                f"{unit} is already in {m.start}; name the hexes it enters",
+                "no-path",
+                word(0),
+            )
+        ]
+    at = first_step(game, state, m)
+    left = leave_problem_6_43(game, state, m, at)
+    if left is not None:
+        return [left._replace(word=word(offset))]
     for i, h in enumerate(path):
         idx = i + offset
-        if not game.board.contains(h):
-            return [*probs, PathProblem("5.24", f"hex {h} is not on the map", idx)]
-        if not game.board.adjacent(here, h):
-            return [*probs, PathProblem("5.1", f"{h} is not adjacent to {here}", idx)]
-        if i > 0 and ezoc_here:
-            return [
-                *probs,
-                PathProblem(
-                    "6.11",
-                    f"{unit} entered the enemy-controlled hex {here} and must stop there",
-                    idx - 1,
-                ),
-            ]
-        bad = entry_problem_10_1(game, state, unit, here, h)
-        if bad is not None:
-            return [*probs, PathProblem(bad[0], bad[1], idx)]
-        step = entry_cost_5_12(game, state, unit, h)
-        assert step is not None
-        if spent + step > ma:
-            what = "Range Allowance" if cat == "air" else "Movement Allowance"
-            return [
-                *probs,
-                PathProblem(
-                    "5.23",
-                    f"{unit} needs {spent + step} MP to enter {h}; its {what} is {ma}",
-                    idx,
-                ),
-            ]
-        spent += step
-        n_ezoc = in_enemy_zoc(game, state, h, side, cat)
-        if n_ezoc and ezoc_here and i == 0 and cat != "submarine":
-            return [
-                *probs,
-                PathProblem(
-                    "6.44",
-                    f"{unit} may not move directly from the enemy-controlled hex {here} into "
-                    f"the enemy-controlled hex {h}",
-                    idx,
-                ),
-            ]
-        here = h
-        ezoc_here = n_ezoc
-    if _enemy_occupied(state, here, side):
-        probs.append(
-            PathProblem(
-                "5.21", f"{unit} may not end its move in enemy-occupied {here}", len(written) - 1
-            )
-        )
-    return probs
+        s = step_5_0(game, state, m, at, h)
+        if isinstance(s, Problem):
+            return [s._replace(word=word(idx - 1 if s.code == "must-stop" else idx))]
+        at = s
+    end = end_problem_5_21(m, at)
+    return [end._replace(word=word(len(written) - 1))] if end is not None else []

@@ -12,7 +12,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import is_based_9_22
-from referee.rules.sixth_fleet_1975.combat import AttackCalc, analyse_attack
+from referee.rules.sixth_fleet_1975.combat import AttackCalc, analyse_attack, hex_target
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.group_attacks import (
     MAX_COMBINATIONS,
@@ -77,10 +77,10 @@ def legal_moves(
             )
         for n in game.board.neighbours(u.location):
             if game.enemy_defended(state, n, side) and game.value(unit, "AS") > 0:
-                calc, probs = analyse_attack(game, state, side, (unit,), (f"hex:{n}",))
+                calc, probs = analyse_attack(game, state, side, (unit,), (hex_target(n),))
                 out["attacks"].append(
                     {
-                        "target": f"hex:{n}",
+                        "target": hex_target(n),
                         "legal": not probs,
                         "why_not": [f"[{p.rule}] {p.message}" for p in probs],
                         **(attack_json(calc) if calc is not None else {}),

@@ -13,6 +13,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
+from referee.rules.sixth_fleet_1975.combat import hex_target
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
 from referee.source.model import Module
@@ -20,7 +21,7 @@ from referee.source.model import Module
 
 def attack_line(a: dict[str, Any]) -> str:
     """``SO-SG-1 SO-DD-1 -> US-CV-1: AS 40 - DEF 24 = 16, column 15, ECM 6: 1-2 (die 1-2)``."""
-    target = " ".join(a["targets"]) or f"hex:{a['target_hex']}"
+    target = " ".join(a["targets"]) or hex_target(a["target_hex"])
     die = f"retreat on {a['die_range']}" if a["die_range"] else "no effect, no roll"
     return (
         f"{' '.join(a['attackers'])} -> {target}: {a['strength']} {a['attack_total']} - "

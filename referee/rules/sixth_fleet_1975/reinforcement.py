@@ -1,4 +1,6 @@
-"""Reinforcements [12.2x]: where they may be placed, and lines of communication [12.21].
+"""Reinforcements [12.2x]: where they may be placed, lines of communication [12.21], and the
+Reinforcement Interphase that places them (its start, its ``place`` orders checked and
+carried out).
 
 An LOC is an unbroken path of hexes, of any length, from the entry hex to the named map edge,
 not through enemy-occupied hexes, enemy-controlled hexes (even friendly-occupied ones),
@@ -11,11 +13,18 @@ from __future__ import annotations
 
 from collections import deque
 
-from referee.engine.core import GameState
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.driver import push_front
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
+from referee.rules.sixth_fleet_1975.carriers import place_on_carrier_9_62
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
-from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
+from referee.rules.sixth_fleet_1975.optional import black_sea_delay_14_4
+from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_1975.stacking import room_for_7_22, stack_order_7_42
 from referee.rules.sixth_fleet_1975.zoc import exerts_zoc_into_6_21
 from referee.source.model import Reinforcement
 
@@ -101,3 +110,118 @@ def entry_hexes_12_2(game: Game, state: GameState, unit: str, r: Reinforcement) 
             continue
         out.append(h)
     return out
+
+
+# ---- the Reinforcement Interphase: its start, its orders ----------------------------------
+
+
+def enter_reinforcement(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    """The Black Sea delay roll [14.4]; reinforcements that cannot be placed (no LOC, no
+    room) are forfeited [12.2]; with nothing left to place, the Interphase ends."""
+    side = state.active_side
+    assert side is not None
+    if (
+        "14.4" in state.options
+        and side == game.flags.soviet_side
+        and "gate_turn" not in state.data
+        and game.flags.black_sea_gate
+    ):
+        state = black_sea_delay_14_4(game, state, dice, events)
+    left = 0
+    for unit, r in due_12_2(game, state, side):
+        if entry_hexes_12_2(game, state, unit, r):
+            left += 1
+            continue
+        u = state.units[unit]
+        state = state.with_unit(UnitState(u.id, u.side, None, "forfeited", frozenset()))
+        events.append(
+            Event(
+                "forfeit",
+                r.rule or "12.2",
+                f"{unit} cannot be placed (no LOC or no room) and is forfeited",
+                {"unit": unit},
+            )
+        )
+    if left == 0:
+        return push_front(state, [{"t": "end_phase"}])
+    return state
+
+
+def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Order, ...]) -> Carry:
+    """Place the reinforcements [12.2x], one order at a time; they may not be delayed
+    [12.2]; then the ``stack`` orders [7.42]."""
+    carry = Carry(state)
+    due = dict(due_12_2(game, state, side))
+    placed: set[str] = set()
+    for o in orders:
+        st = carry.state
+        if o.verb == "stack":
+            continue
+        if o.verb != "place":
+            carry.refuse(
+                Problem("12.2", f"'{o.verb}' is not a reinforcement order", "not-a-placement"), o
+            )
+            continue
+        u = o.units[0]
+        if u not in due:
+            carry.refuse(
+                Problem("12.2", f"{u} is not a reinforcement arriving now", "not-due", u, u), o
+            )
+            continue
+        if u in placed:
+            carry.refuse(Problem("12.2", f"{u} is placed twice", "placed-twice", u, u), o)
+            continue
+        placed.add(u)
+        r = due[u]
+        if o.mode in ("cap", "box"):
+            place_on_carrier_9_62(game, carry, o, u)
+            continue
+        h = o.hexes[0]
+        ok = entry_hexes_12_2(game, st, u, r)
+        if h not in ok:
+            carry.refuse(
+                Problem(
+                    r.rule or "12.2",
+                    f"{u} may not be placed in {h}",
+                    "not-an-entry-hex",
+                    h,
+                    u,
+                    hint=("legal: " + " ".join(ok)) if ok else "no legal hex",
+                ),
+                o,
+            )
+            continue
+        carry.state = move_piece(game, st, u, h)
+        carry.events.append(
+            Event("reinforce", r.rule or "12.2", f"{u} arrives in {h}", {"unit": u, "hex": h})
+        )
+    for u, r in sorted(due.items()):
+        if u not in placed and entry_hexes_12_2(game, carry.state, u, r):
+            carry.refuse(
+                Problem(
+                    "12.2",
+                    f"{u} must be placed now (reinforcements may not be delayed)",
+                    "delayed",
+                    None,
+                    u,
+                    hint=f"place {u} HEX",
+                )
+            )
+    for o in orders:
+        if o.verb == "stack":
+            stack_order_7_42(game, carry, side, o)
+    return carry
+
+
+def check_reinforcement(
+    game: Game, state: GameState, side: str, orders: tuple[Order, ...]
+) -> list[Problem]:
+    return reinforcement_12_2(game, state, side, orders).problems
+
+
+def carry_out_reinforcement(
+    game: Game, state: GameState, side: str, orders: tuple[Order, ...], events: list[Event]
+) -> GameState:
+    carry = reinforcement_12_2(game, state, side, orders)
+    events.extend(carry.events)
+    return push_front(carry.state, [{"t": "end_phase"}])

@@ -11,6 +11,10 @@ eliminated [8.72][9.51]. A unit with no retreat is eliminated [8.71][5.24].
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.context import Game
@@ -99,3 +103,29 @@ def displace_hexes_8_71(
             continue
         out.append(n)
     return sorted(out)
+
+
+class RetreatCause(StrEnum):
+    """Why a unit retreats; the value is what a queued ``retreat`` task records as its
+    ``cause`` (kept as it is in saved games)."""
+
+    CRT = "crt"  # a combat result [8.9][8.71]
+    MANDATORY_8_24 = "8.24"  # it could not make its mandatory attack [8.24]
+
+    @staticmethod
+    def of(task: Mapping[str, Any]) -> RetreatCause:
+        try:
+            return RetreatCause(str(task.get("cause")))
+        except ValueError:
+            return RetreatCause.CRT
+
+    @property
+    def rule(self) -> str:
+        """The case a retreat of this cause is carried out under."""
+        return "8.24" if self is RetreatCause.MANDATORY_8_24 else "8.71"
+
+
+def retreat_options_8_71(game: Game, state: GameState, unit: str) -> list[str]:
+    """Where ``unit`` may retreat now: the plain retreat hexes, or else the hexes it may
+    enter by displacing enemy units [8.71]."""
+    return retreat_hexes_8_71(game, state, unit) or displacement_hexes_8_71(game, state, unit)

@@ -12,18 +12,28 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
-from referee.engine.driver import drive, push_front, queue_of
+from referee.engine.driver import drive
 from referee.engine.orders import OrdersDoc
+from referee.engine.problems import violations
 from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_1975 import sequence as seq
-from referee.rules.sixth_fleet_1975 import steps, tasks
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3, read_table_14_3
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
+from referee.rules.sixth_fleet_1975.orders_file import (
+    apply_standing,
+    carry_out_answer,
+    check_answers,
+    check_header,
+    check_standing,
+    check_words,
+)
+from referee.rules.sixth_fleet_1975.phases import FLOW, Flow, auto
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.victory import score_13_0
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
+from referee.source.boxes import carrier_of
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_1975"
@@ -32,6 +42,8 @@ RULESET_ID = "sixth_fleet_1975"
 class SixthFleet1975:
     id = RULESET_ID
     name = "SPI Sixth Fleet (1975)"
+    flow: Flow = FLOW
+    """The phases and tasks (:mod:`phases`); a derived ruleset gives its own."""
 
     # ---- a new game ---------------------------------------------------------------------------
     def new_game(
@@ -81,8 +93,8 @@ class SixthFleet1975:
         )
         assigned: dict[str, str] = {}
         for f in sorted(sc.fixed, key=lambda f: (f.status is not None, f.unit)):
-            if f.status and f.status.startswith("holding:"):
-                cv = f.status.split(":", 1)[1]
+            cv = carrier_of(f.status)
+            if cv is not None:
                 u = state.units[f.unit]
                 state = state.with_unit(UnitState(u.id, u.side, None, holding_box(cv)))
                 assigned[f.unit] = cv
@@ -116,92 +128,54 @@ class SixthFleet1975:
 
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        """The file as a whole (:mod:`orders_file`), then the orders of the current phase by
+        that phase's own check (:attr:`flow`)."""
         game = Game.of(module, state)
-        out = steps.check_header(game, state, orders)
+        out = check_header(game, state, orders, self.flow.section_of(state))
         side = orders.side if orders.side in game.sides else None
-        out += steps.check_words(game, state, orders, side)
+        out += check_words(game, state, orders, side)
         if out:
             return _sorted(out)
         assert side is not None
-        out += steps.check_standing(game, state, side, orders)
+        out += check_standing(game, state, side, orders)
         if state.pending or orders.answers:
-            out += steps.check_answers(state, orders)
+            out += check_answers(state, orders)
             return _sorted(out)
         if not [s for s in orders.sections if s != "standing"]:
             return _sorted(out)  # standing orders only
-        phase = state.phase
-        if phase == seq.SETUP:
-            out += steps.simulate_setup(game, state, side, orders.orders).violations
-        elif phase == seq.MOVEMENT:
-            out += steps.simulate_movement(game, state, side, orders.orders).violations
-        elif phase == seq.REINFORCEMENT:
-            out += steps.simulate_reinforcement(game, state, side, orders.orders).violations
-        elif phase == seq.COMBAT:
-            out += steps.check_combat(game, state, side, orders.orders)
+        phase = self.flow.phase(state)
+        if phase is not None and phase.check is not None:
+            out += violations(phase.check(game, state, side, orders.orders))
         return _sorted(out)
 
     # ---- resolution ---------------------------------------------------------------------------
     def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        """Valid orders carried out by the current phase (or the answer given to the pending
+        decision), then the queued tasks run until a player must act."""
         violations = self.validate(module, state, orders)
         if violations:
             return Outcome(state, (), (), tuple(violations))
         game = Game.of(module, state)
         side = str(orders.side)
         events: list[Event] = []
-        state = steps.apply_standing(state, side, orders)
+        state = apply_standing(state, side, orders)
         if orders.answers:
-            pd = state.pending[0]
-            answer = orders.answers[0]
-            queue = queue_of(state)
-            if queue and queue[0].get("decision") == pd.id:
-                queue[0]["choice"] = answer.value
-            state = state.evolve(pending=state.pending[1:]).with_data(queue=queue)
-            events.append(
-                Event(
-                    "answer",
-                    pd.rule,
-                    f"{side} answers {pd.id}: {answer.value}",
-                    {"decision": pd.id, "choice": answer.value},
-                )
-            )
+            state = carry_out_answer(state, side, orders, events)
         elif [s for s in orders.sections if s != "standing"]:
-            state = self._step(game, state, side, orders, events)
+            phase = self.flow.phase(state)
+            if phase is not None and phase.carry_out is not None:
+                state = phase.carry_out(game, state, side, orders.orders, events)
         else:
             return Outcome(state, (), ())
-        state = drive(state, tasks.handlers(game), lambda s: tasks.auto(game, s), dice, events)
+        state = drive(state, self.flow.handlers(game), lambda s: auto(game, s), dice, events)
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
     def start(self, module: Module, state: GameState, dice: Dice) -> Outcome:
         """Run whatever is automatic from ``state`` (entering phases, skipping empty ones)."""
         game = Game.of(module, state)
         events: list[Event] = []
-        state = drive(state, tasks.handlers(game), lambda s: tasks.auto(game, s), dice, events)
+        state = drive(state, self.flow.handlers(game), lambda s: auto(game, s), dice, events)
         return Outcome(state, tuple(events), tuple(dice.rolls))
-
-    def _step(
-        self, game: Game, state: GameState, side: str, doc: OrdersDoc, events: list[Event]
-    ) -> GameState:
-        phase = state.phase
-        if phase == seq.SETUP:
-            sim = steps.simulate_setup(game, state, side, doc.orders)
-            events.extend(sim.events)
-            return push_front(sim.state, [{"t": "end_phase"}])
-        if phase == seq.MOVEMENT:
-            sim = steps.simulate_movement(game, state, side, doc.orders)
-            events.extend(sim.events)
-            return push_front(sim.state, [{"t": "end_movement"}])
-        if phase == seq.REINFORCEMENT:
-            sim = steps.simulate_reinforcement(game, state, side, doc.orders)
-            events.extend(sim.events)
-            return push_front(sim.state, [{"t": "end_phase"}])
-        if phase == seq.COMBAT:
-            kept = [o.to_json() for o in doc.orders if o.verb in ("retreat", "advance", "displace")]
-            state = state.with_data(phase_orders={"side": side, "orders": kept})
-            attack_tasks: list[dict[str, Any]] = [
-                {"t": "attack", "order": o.to_json()} for o in doc.orders if o.verb == "attack"
-            ]
-            return push_front(state, [*attack_tasks, {"t": "end_combat"}])
-        return state
 
     # ---- views and score -------------------------------------------------------------------
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:

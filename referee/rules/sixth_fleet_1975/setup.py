@@ -13,25 +13,31 @@ Syrian and Egyptian air units on their country's airbases, 1 to 6 per base [14.3
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
-from referee.engine.core import GameState
+from referee.engine.core import Event, GameState
+from referee.engine.driver import push_front
 from referee.engine.orders import Order
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import pools_14_3
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
-from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT
+from referee.rules.sixth_fleet_1975.position import move_piece, to_box
+from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, stack_order_7_42
 from referee.source.model import SetupPool
 
 
-@dataclass(frozen=True, slots=True)
-class SetupProblem:
-    rule: str
-    message: str
-    order: Order | None = None
-    word: str | None = None
-    hint: str | None = None
+def _problem(
+    rule: str,
+    message: str,
+    order: Order | None = None,
+    word: str | None = None,
+    hint: str | None = None,
+    *,
+    code: str,
+) -> Problem:
+    return Problem(rule, message, code, word, hint=hint).at(order)
 
 
 def to_place_11_0(game: Game, state: GameState, side: str) -> list[str]:
@@ -54,17 +60,19 @@ def _pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
 
 def check_setup_11_1(
     game: Game, state: GameState, side: str, orders: list[Order]
-) -> tuple[list[SetupProblem], dict[str, tuple[str, str]]]:
+) -> tuple[list[Problem], dict[str, tuple[str, str]]]:
     """Problems with a side's ``place`` orders, and the placements they make:
     unit -> (``hex``|``cap``|``box``, hex or carrier)."""
-    probs: list[SetupProblem] = []
+    probs: list[Problem] = []
     pools = setup_pools(game, state)
     todo = set(to_place_11_0(game, state, side))
     placed: dict[str, tuple[str, str]] = {}
     choices = {c.unit: c for c in game.scenario.choices}
     for o in orders:
         if o.verb not in ("place", "stack"):
-            probs.append(SetupProblem("11.0", f"'{o.verb}' is not a set-up order", o))
+            probs.append(
+                _problem("11.0", f"'{o.verb}' is not a set-up order", o, code="not-a-setup-order")
+            )
             continue
         if o.verb == "stack":
             continue
@@ -75,10 +83,10 @@ def check_setup_11_1(
                 if state.units[u].box != "unplaced"
                 else ("is not part of the set-up")
             )
-            probs.append(SetupProblem("11.0", f"{u} {why}", o, u))
+            probs.append(_problem("11.0", f"{u} {why}", o, u, code="not-to-place"))
             continue
         if u in placed:
-            probs.append(SetupProblem("11.0", f"{u} is placed twice", o, u))
+            probs.append(_problem("11.0", f"{u} is placed twice", o, u, code="placed-twice"))
             continue
         if o.mode in ("cap", "box"):
             assert o.carrier is not None
@@ -101,16 +109,24 @@ def check_setup_11_1(
         pool = _pool_of(pools, u)
         if pool is not None and pool.rule == "14.3":
             probs.append(
-                SetupProblem(
+                _problem(
                     "14.3",
                     f"{u} has not been placed: optional rule 14.3 sets it up on an airbase in "
                     f"{_country_names(game, pool)}",
                     hint=f"add: place {u} HEX ({', '.join(pool.hexes)})",
+                    code="unplaced-14.3",
                 )
             )
             continue
         probs.append(
-            SetupProblem("11.0", f"{u} has not been placed", None, None, hint=f"add: place {u} HEX")
+            _problem(
+                "11.0",
+                f"{u} has not been placed",
+                None,
+                None,
+                hint=f"add: place {u} HEX",
+                code="unplaced",
+            )
         )
     for u, (kind, where) in sorted(placed.items()):
         o = order_of[u]
@@ -121,50 +137,80 @@ def check_setup_11_1(
         if kind == "hex":
             if entry_cost_5_12(game, state, u, where) is None:
                 probs.append(
-                    SetupProblem("10.12", f"{u} ({ud.category}) may not be in {where}", o, where)
+                    _problem(
+                        "10.12",
+                        f"{u} ({ud.category}) may not be in {where}",
+                        o,
+                        where,
+                        code="terrain",
+                    )
                 )
                 continue
             if ch is not None and where not in ch.hexes:
                 probs.append(
-                    SetupProblem(rule, f"{u} must be set up in {' or '.join(ch.hexes)}", o, where)
+                    _problem(
+                        rule,
+                        f"{u} must be set up in {' or '.join(ch.hexes)}",
+                        o,
+                        where,
+                        code="choice",
+                    )
                 )
             if pool is not None:
                 if pool.where == "carrier":
                     probs.append(
-                        SetupProblem(
+                        _problem(
                             rule,
                             f"{u} starts on CAP or in the holding box of {pool.carrier}",
                             o,
                             where,
                             hint=f"place {u} cap {pool.carrier}",
+                            code="carrier-pool",
                         )
                     )
                 elif where not in pool.hexes:
                     probs.append(
-                        SetupProblem(
-                            rule, f"{u} may be set up only in {_hexes_text(game, pool)}", o, where
+                        _problem(
+                            rule,
+                            f"{u} may be set up only in {_hexes_text(game, pool)}",
+                            o,
+                            where,
+                            code="pool-hexes",
                         )
                     )
         else:
             cvd = game.pieces.get(where)
             if cvd is None or cvd.type != "CV":
-                probs.append(SetupProblem("9.62", f"{where} is not a carrier", o, where))
+                probs.append(
+                    _problem("9.62", f"{where} is not a carrier", o, where, code="not-a-carrier")
+                )
                 continue
             if pool is not None and pool.where == "carrier" and pool.carrier != where:
                 probs.append(
-                    SetupProblem(rule, f"{u} belongs to {pool.carrier}, not {where}", o, where)
+                    _problem(
+                        rule,
+                        f"{u} belongs to {pool.carrier}, not {where}",
+                        o,
+                        where,
+                        code="other-carrier",
+                    )
                 )
             if not ud.has("carrier") or cvd.nationality != ud.nationality:
                 probs.append(
-                    SetupProblem(
+                    _problem(
                         "9.62",
                         f"{u} cannot use {where} (carrier air of its nationality only)",
                         o,
                         where,
+                        code="carrier-nationality",
                     )
                 )
             if pos[u] is None and kind == "cap":
-                probs.append(SetupProblem("9.62A", f"{where} is not on the map", o, where))
+                probs.append(
+                    _problem(
+                        "9.62A", f"{where} is not on the map", o, where, code="carrier-off-map"
+                    )
+                )
     # per-hex counts of each pool being set up now (a pool none of whose units is still to
     # place is not part of this set-up)
     for pool in pools:
@@ -176,26 +222,29 @@ def check_setup_11_1(
             low = max(pool.per_hex_min, 1) if pool.fill_all else pool.per_hex_min
             if pool.fill_all and n < low:
                 probs.append(
-                    SetupProblem(
+                    _problem(
                         pool.rule or "11.1",
                         f"set-up hex {h} must get at least {low} unit(s) of this pool "
                         f"({_hexes_text(game, pool)}); it has {n}",
+                        code="too-few",
                     )
                 )
             elif pool.per_hex_max is not None and n > pool.per_hex_max:
                 probs.append(
-                    SetupProblem(
+                    _problem(
                         pool.rule or "11.1",
                         f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool "
                         f"({_hexes_text(game, pool)}); it has {n}",
+                        code="too-many",
                     )
                 )
             elif not pool.fill_all and 0 < n < pool.per_hex_min:
                 probs.append(
-                    SetupProblem(
+                    _problem(
                         pool.rule or "11.1",
                         f"hex {h} needs at least {pool.per_hex_min} unit(s) of this pool "
                         f"if used; it has {n}",
+                        code="too-few-if-used",
                     )
                 )
     # stacking [7.0] with what is already there
@@ -210,12 +259,20 @@ def check_setup_11_1(
     for h in sorted(naval):
         if naval[h] > NAVAL_LIMIT:
             probs.append(
-                SetupProblem("7.0", f"{naval[h]} naval units in {h}; the limit is {NAVAL_LIMIT}")
+                _problem(
+                    "7.0",
+                    f"{naval[h]} naval units in {h}; the limit is {NAVAL_LIMIT}",
+                    code="naval-stacking",
+                )
             )
     for h in sorted(air):
         if air[h] > AIR_LIMIT:
             probs.append(
-                SetupProblem("9.41", f"{air[h]} air units in {h}; the limit is {AIR_LIMIT}")
+                _problem(
+                    "9.41",
+                    f"{air[h]} air units in {h}; the limit is {AIR_LIMIT}",
+                    code="air-stacking",
+                )
             )
     boxes: Counter[str] = Counter()
     for kind, cv in placed.values():
@@ -225,10 +282,11 @@ def check_setup_11_1(
         total = n + len(box_contents(state, cv))
         if total > HOLDING_BOX_LIMIT:
             probs.append(
-                SetupProblem(
+                _problem(
                     "9.62B",
                     f"{total} air units in the holding box of {cv}; "
                     f"the limit is {HOLDING_BOX_LIMIT}",
+                    code="holding-box-full",
                 )
             )
     return probs, placed
@@ -253,3 +311,57 @@ def _country_names(game: Game, pool: SetupPool) -> str:
         c = game.module.map.countries.get(code)
         names.append(c.name if c is not None else code)
     return " or ".join(names)
+
+
+def setup_11_0(game: Game, state: GameState, side: str, orders: tuple[Order, ...]) -> Carry:
+    """A side's set-up, checked (:func:`check_setup_11_1`) and, when it is legal, carried out:
+    the units placed (carrier air on CAP or in the holding box [11.1][9.62]), the carriers of
+    the scenario's carrier pools recorded [9.62], then the ``stack`` orders [7.42]."""
+    carry = Carry(state)
+    probs, placed = check_setup_11_1(game, state, side, list(orders))
+    carry.problems.extend(probs)
+    if carry.problems:
+        return carry
+    st = state
+    assigned = dict(st.data.get("assigned") or {})
+    for pool in game.scenario.pools:
+        if pool.where == "carrier" and pool.carrier:
+            for u in pool.units:
+                assigned[u] = pool.carrier
+    for u, (kind, where) in sorted(placed.items(), key=lambda kv: kv[1][0] != "hex"):
+        if kind == "hex":
+            st = move_piece(game, st, u, where)
+    for u, (kind, where) in sorted(placed.items()):
+        if kind == "cap":
+            loc = st.units[where].location
+            assert loc is not None
+            st = move_piece(game, st, u, loc)
+        elif kind == "box":
+            st = to_box(st, u, where)
+    carry.state = st.with_data(assigned=assigned)
+    for o in orders:
+        if o.verb == "stack":
+            stack_order_7_42(game, carry, side, o)
+    carry.events.append(
+        Event(
+            "setup",
+            "11.0",
+            f"{side} set-up: {len(placed)} units placed",
+            {"side": side, "placed": sorted(placed)},
+        )
+    )
+    return carry
+
+
+def check_setup(
+    game: Game, state: GameState, side: str, orders: tuple[Order, ...]
+) -> list[Problem]:
+    return setup_11_0(game, state, side, orders).problems
+
+
+def carry_out_setup(
+    game: Game, state: GameState, side: str, orders: tuple[Order, ...], events: list[Event]
+) -> GameState:
+    carry = setup_11_0(game, state, side, orders)
+    events.extend(carry.events)
+    return push_front(carry.state, [{"t": "end_phase"}])

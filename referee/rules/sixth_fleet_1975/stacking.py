@@ -7,7 +7,10 @@ naval units of their hex [7.43]; naval order is the owner's choice [7.42].
 
 from __future__ import annotations
 
-from referee.engine.core import GameState
+from referee.engine.core import Event, GameState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 
 NAVAL_LIMIT = 3
@@ -64,3 +67,49 @@ def normalise(game: Game, state: GameState, hex_id: str) -> GameState:
     if order == state.stacks[hex_id]:
         return state
     return state.with_stack_order(hex_id, order)
+
+
+def stack_order_7_42(game: Game, carry: Carry, side: str, o: Order) -> None:
+    """``stack HEX UNIT ...``: check and carry out the owner's order of his naval units, top
+    first [7.42]; air units stay on top [7.43]; only in his own Movement Phase or set-up
+    [7.47] (the phases that take the order)."""
+    h = o.hexes[0]
+    st = carry.state
+    here = list(st.stacks.get(h, ()))
+    mine = [u for u in here if st.units[u].side == side]
+    listed = list(o.units)
+    if sorted(set(listed)) != sorted(listed):
+        carry.refuse(Problem("7.42", "a unit is listed twice", "listed-twice"), o)
+        return
+    missing = [u for u in listed if u not in mine]
+    if missing:
+        carry.refuse(
+            Problem(
+                "7.42",
+                f"{', '.join(missing)} not in {h} (at the end of the orders)",
+                "not-there",
+                missing[0],
+            ),
+            o,
+        )
+        return
+    naval = [u for u in mine if not game.is_air(u)]
+    if any(u not in listed for u in naval):
+        carry.refuse(
+            Problem("7.42", f"list every naval unit in {h}: {' '.join(naval)}", "not-all-listed"),
+            o,
+        )
+        return
+    air_listed = [u for u in listed if game.is_air(u)]
+    naval_listed = [u for u in listed if not game.is_air(u)]
+    if listed != air_listed + naval_listed:
+        carry.refuse(
+            Problem("7.43", "air units always sit above the naval units of their hex", "air-below"),
+            o,
+        )
+        return
+    others = [u for u in here if u not in listed]
+    air_rest = [u for u in others if game.is_air(u)]
+    new = tuple(air_listed + air_rest + naval_listed + [u for u in others if not game.is_air(u)])
+    carry.state = normalise(game, st.with_stack_order(h, new), h)
+    carry.events.append(Event("stack", "7.42", f"{h} stacked " + " ".join(new), {"hex": h}))

@@ -41,8 +41,18 @@ def controllers(
 
 
 def in_enemy_zoc(game: Game, state: GameState, hex_id: str, side: str, category: str) -> bool:
-    """An enemy-controlled hex *for a unit of this side and category* [6.11][6.42]."""
-    return bool(controllers(game, state, hex_id, side, category))
+    """An enemy-controlled hex *for a unit of this side and category* [6.11][6.42]: whether
+    :func:`controllers` would name anyone (stopping at the first; every search asks this)."""
+    units = state.units
+    for n in game.board.neighbours(hex_id):
+        for e in state.stacks.get(n, ()):
+            if (
+                units[e].side != side
+                and can_attack_6_41(game, e, category)
+                and exerts_zoc_into_6_21(game, state, e, hex_id)
+            ):
+                return True
+    return False
 
 
 def may_leave_6_43(game: Game, state: GameState, unit: str, hex_id: str) -> tuple[bool, str]:

@@ -1,0 +1,120 @@
+"""Benchmark the Sixth Fleet (2019) ruleset: a whole scripted game in-process, and one phase
+adjudicated as a whole process (``referee adjudicate`` in a fresh interpreter).
+
+Plain script (not a timed test): ``.venv/bin/python bench/bench_sixth_fleet_2019.py``.
+
+1. The scripted player plays the 1980s scenario to its end (15 turns, 60 orders files) with
+   seeded dice, in-process: the total, and the median validate + resolve of one file.
+2. ``make demo-2019``'s signed game (two turns, into a temporary folder), then the next four
+   steps (both sides' Random Events and Action Phases of turn 3), each signed in-process and
+   adjudicated by ``python -m referee adjudicate`` as its own process: the wall time of each,
+   which includes Python's start-up, loading the module source and writing the turn folder
+   (reports, position picture, position.vsav, signatures).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from referee import demo_2019
+from referee.engine.core import GameState, Roll
+from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.pbem.keys import load_private
+from referee.pbem.signing import sign_orders
+from referee.source.loader import load_module
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+class SeededDice:
+    def __init__(self, seed: int) -> None:
+        self.r = random.Random(seed)
+        self.rolls: list[Roll] = []
+
+    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+        v = self.r.randint(1, sides)
+        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
+        return v
+
+
+def in_process() -> None:
+    module, _ = load_module(demo_2019.SRC)
+    assert module is not None
+    rs = get_ruleset(module.ruleset)
+    state = rs.new_game(module, "s1980", "bench")
+    times = []
+    t0 = time.perf_counter()
+    k = 0
+    while (text := rs.scripted_orders(module, state)) is not None:  # type: ignore[attr-defined]
+        k += 1
+        t1 = time.perf_counter()
+        doc = parse_orders_for(rs, text, f"s{k}.txt")
+        assert not rs.validate(module, state, doc)
+        state = rs.resolve(module, state, doc, SeededDice(k)).state
+        times.append(time.perf_counter() - t1)
+    total = time.perf_counter() - t0
+    print(
+        f"scripted 1980s game: {k} orders files, {state.turn} turns, {total:.2f} s in all "
+        f"(scripted player included); validate + resolve median "
+        f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"
+    )
+
+
+def whole_process() -> None:
+    tmp = Path(tempfile.mkdtemp())
+    try:
+        import contextlib
+        import io
+
+        with contextlib.redirect_stdout(io.StringIO()):
+            game = demo_2019.demo(tmp / "demo", play_aids_too=False)
+        keys = tmp / "demo" / "keys"
+        module, _ = load_module(demo_2019.SRC)
+        assert module is not None
+        rs = get_ruleset(module.ruleset)
+        t0 = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "referee", "--help"], check=True, cwd=REPO, capture_output=True
+        )
+        print(f"baseline: python -m referee --help (start-up): {time.perf_counter() - t0:.2f} s")
+        for k in range(4):
+            state = GameState.from_json(json.loads((game / "state.json").read_text("utf-8")))
+            text = rs.scripted_orders(module, state)  # type: ignore[attr-defined]
+            assert text is not None
+            side = "nato" if "side: NATO" in text else "soviet"
+            signed = sign_orders(text, "o.txt", load_private(keys / f"{side}.key"), game)
+            path = tmp / f"o{k}.txt"
+            path.write_text(signed.text, encoding="utf-8")
+            cmd = [
+                sys.executable,
+                "-m",
+                "referee",
+                "adjudicate",
+                str(game),
+                str(path),
+                "--key",
+                str(keys / "referee.key"),
+                "--referee-dir",
+                str(tmp / "demo" / "referee"),
+                "-q",
+            ]
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, cwd=REPO)
+            dt = time.perf_counter() - t0
+            what = f"{state.phase} of turn {state.turn}"
+            print(f"referee adjudicate, {what} (whole process): {dt:.2f} s")
+    finally:
+        shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    in_process()
+    whole_process()

@@ -1,0 +1,195 @@
+"""Advance after combat [8.5][10.45]: one rule, checked the same way in validation and in
+resolution.
+
+After an attack empties the attacked hex of enemy units, up to three of the attackers may
+enter it at once (``advance UNIT ... -> HEX`` in the Combat Phase's orders) [8.5][10.45];
+they may not attack again this phase [8.5]. After an 8.24 retreat leaves a hex empty, the
+non-phasing player may advance into it by his standing orders (``advance ... when-vacated``)
+[8.5]. Whether a unit may enter the hex is :func:`advance_problem_8_5`, asked by the validator
+on the position the orders are written against and by the referee after the dice.
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import Dice, Event, GameState
+from referee.engine.driver import Task
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
+from referee.rules.sixth_fleet_1975.combat import phase_record, with_record
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.decisions import phase_orders, standing_orders
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
+from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
+
+
+def advance_problem_8_5(
+    game: Game, state: GameState, unit: str, hex_id: str, side: str
+) -> Problem | None:
+    """Why ``unit`` of ``side`` may not advance into ``hex_id`` now, or ``None``: it is on
+    the map, next to the hex, may enter its terrain [5.12], the hex is not closed to it
+    [12.3][14.4] nor an undestroyed enemy Defended hex [10.15], and stacking allows it
+    [7.22][8.5]. The message completes "UNIT ..." / "UNIT cannot advance: ..."; the rule is
+    the case that forbids the hex (the refusal event cites [8.5])."""
+    u = state.units[unit]
+    if u.location is None or u.side != side:
+        return Problem("8.5", "not on the map", "not-on-map", unit, unit)
+    if not game.board.adjacent(u.location, hex_id):
+        return Problem("8.5", f"{u.location} is not adjacent to {hex_id}", "not-adjacent", unit)
+    if entry_cost_5_12(game, state, unit, hex_id) is None:
+        return Problem("8.5", f"cannot enter the terrain of {hex_id}", "terrain", unit, unit)
+    closed = closed_area_12_3(game, state, unit, hex_id)
+    if closed is not None:
+        return Problem(closed, f"may not enter {hex_id}", "closed", unit, unit)
+    if game.enemy_defended(state, hex_id, side):
+        return Problem("10.15", f"may not enter {hex_id}", "enemy-defended-hex", unit, unit)
+    if not room_for_7_22(game, state, hex_id, side, [unit]):
+        return Problem("8.5", "stacking limit", "stacking", unit, unit)
+    return None
+
+
+def over_limit_8_5(game: Game, count: int) -> bool:
+    """More units than may advance into one hex [8.5] (a flag: 3 by the rulebook)."""
+    return count > game.flags.advance_limit
+
+
+def check_advances_8_5(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: tuple[Order, ...],
+    attackers_of: dict[str, set[str]],
+    defended_attacked: set[str],
+) -> list[Problem]:
+    """The Combat Phase's ``advance`` orders, against the attacks declared before them
+    (``attackers_of``: attacked hex -> attackers): only attackers of a unit in the hex
+    advance into it, each one able to, at most three per hex [8.5][10.45]. Whether a unit
+    is able to is :func:`advance_problem_8_5` on the position the orders are written
+    against, with each attacked Defended hex destroyed (an advance into it follows only
+    that result [10.44][10.45])."""
+    if defended_attacked:
+        gone = {*state.data.get("destroyed_defended", ()), *defended_attacked}
+        state = state.with_data(destroyed_defended=sorted(gone))
+    probs: list[Problem] = []
+    per_hex: dict[str, int] = {}
+    for o in orders:
+        if o.verb != "advance":
+            continue
+        h = o.hexes[0]
+        allowed = attackers_of.get(h, set())
+        for u in o.units:
+            if u not in state.units:
+                continue
+            if u not in allowed:
+                probs.append(
+                    Problem(
+                        "8.5",
+                        f"{u} may advance into {h} only after attacking a unit in it",
+                        "not-an-attacker",
+                        u,
+                        u,
+                    ).at(o)
+                )
+                continue
+            why = advance_problem_8_5(game, state, u, h, side)
+            if why is not None:
+                probs.append(
+                    Problem(why.rule, f"{u} {why.message}", why.code, u, u, why.hint).at(o)
+                )
+            per_hex[h] = per_hex.get(h, 0) + 1
+        if over_limit_8_5(game, per_hex.get(h, 0)):
+            probs.append(
+                Problem(
+                    "8.5",
+                    f"at most {game.flags.advance_limit} units may advance into {h}",
+                    "too-many",
+                ).at(o)
+            )
+    return probs
+
+
+def advance_check(
+    game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
+) -> GameState:
+    """Advance after combat: when the attacked hex is empty of enemy units, up to three of
+    the attackers may enter it at once [8.5][10.45]; they may not attack again [8.5]."""
+    hex_id = str(task["hex"])
+    side = state.active_side
+    assert side is not None
+    if any(state.units[e].side != side for e in state.stacks.get(hex_id, ())):
+        return state
+    attackers = set(task.get("attackers", ()))
+    rec = phase_record(state)
+    n = 0
+    for o in phase_orders(state, side):
+        if o.verb != "advance" or o.hexes[0] != hex_id:
+            continue
+        for unit in o.units:
+            if unit not in attackers or unit in rec["advanced"]:
+                continue
+            if over_limit_8_5(game, n + 1):
+                ev.append(
+                    Event(
+                        "advance-refused",
+                        "8.5",
+                        f"{unit}: at most {game.flags.advance_limit} units may advance",
+                        {"unit": unit},
+                    )
+                )
+                continue
+            why = advance_problem_8_5(game, state, unit, hex_id, side)
+            if why is not None:
+                ev.append(
+                    Event(
+                        "advance-refused",
+                        "8.5",
+                        f"{unit} cannot advance: {why.message}",
+                        {"unit": unit},
+                    )
+                )
+                continue
+            frm = state.units[unit].location
+            state = move_piece(game, state, unit, hex_id)
+            rec["advanced"].append(unit)
+            n += 1
+            ev.append(
+                Event(
+                    "advance",
+                    "8.5",
+                    f"{unit} advances {frm} -> {hex_id}",
+                    {"unit": unit, "from": frm, "to": hex_id},
+                )
+            )
+    return with_record(state, rec)
+
+
+def advance_vacated(
+    game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
+) -> GameState:
+    """The non-phasing player's advance into a hex emptied by 8.24 retreats, by his standing
+    orders (``advance UNIT -> HEX when-vacated``) [8.5]."""
+    hex_id, side = str(task["hex"]), str(task["side"])
+    if any(state.units[e].side != side for e in state.stacks.get(hex_id, ())):
+        return state
+    n = 0
+    for o in standing_orders(state, side):
+        if o.verb != "advance" or o.hexes[0] != hex_id:
+            continue
+        for unit in o.units:
+            if unit not in state.units or over_limit_8_5(game, n + 1):
+                continue
+            if advance_problem_8_5(game, state, unit, hex_id, side) is not None:
+                continue
+            frm = state.units[unit].location
+            state = move_piece(game, state, unit, hex_id)
+            n += 1
+            ev.append(
+                Event(
+                    "advance",
+                    "8.5",
+                    f"{unit} advances {frm} -> {hex_id} (standing)",
+                    {"unit": unit, "from": frm, "to": hex_id},
+                )
+            )
+    return state

@@ -1,0 +1,233 @@
+"""The flow of the game as data: each phase, who acts in it, the orders section it takes, how
+its orders are checked and carried out, and what it does on its own when it begins.
+
+Like boardgame.io's flow declaration, this table is the one place that says what a phase is;
+``validate`` and ``resolve`` (:mod:`ruleset`) look the current phase up here rather than
+branching on it. The order of the phases is the sequence of play [4.0] (:mod:`sequence`).
+A ruleset derived from this one (DTP) declares its own table, reusing these entries where its
+phases keep SPI's and replacing the rest.
+
+The tasks the phase driver runs while resolving (one attack, one retreat...) are declared in
+:data:`TASKS`: kind -> handler, each in the module of its rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState
+from referee.engine.driver import Handler, Task
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975 import sequence as seq
+from referee.rules.sixth_fleet_1975.advance import advance_check, advance_vacated
+from referee.rules.sixth_fleet_1975.combat_phase import (
+    attack,
+    carry_out_combat,
+    check_combat,
+    end_combat,
+    enter_combat,
+)
+from referee.rules.sixth_fleet_1975.combat_results import displace, finish_retreat, retreat
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
+from referee.rules.sixth_fleet_1975.movement_phase import (
+    carry_out_movement,
+    check_movement,
+    end_movement,
+    enter_movement,
+    overstack,
+)
+from referee.rules.sixth_fleet_1975.reinforcement import (
+    carry_out_reinforcement,
+    check_reinforcement,
+    enter_reinforcement,
+)
+from referee.rules.sixth_fleet_1975.setup import carry_out_setup, check_setup
+from referee.rules.sixth_fleet_1975.victory import score_13_0
+
+Check = Callable[[Game, GameState, str, tuple[Order, ...]], list[Problem]]
+CarryOut = Callable[[Game, GameState, str, tuple[Order, ...], list[Event]], GameState]
+Enter = Callable[[Game, GameState, Dice, list[Event]], GameState]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of the sequence of play.
+
+    ``id`` is ``state.phase``; ``acts`` who gives orders (``"active"``: the side in
+    ``state.active_side``; ``"nobody"``); ``section`` the orders section it takes (``None``:
+    none); ``check`` lists the problems of its orders (no dice, no change); ``carry_out``
+    applies orders that passed the check and queues the tasks that finish the phase;
+    ``enter`` is its automatic step when it begins (rolls, flags, skipping an empty phase)."""
+
+    id: str
+    name: str
+    acts: str
+    section: str | None
+    check: Check | None
+    carry_out: CarryOut | None
+    enter: Enter
+
+
+def enter_setup(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    """The Middle East roll as the Soviet set-up begins, with optional rule 14.3 [14.3]."""
+    if roll_due_14_3(game, state):
+        state = middle_east_roll_14_3(game, state, dice, events)
+    return state
+
+
+def enter_game_over(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    """The final score and level of victory [13.2]."""
+    sc = score_13_0(game, state)
+    events.append(
+        Event("victory", "13.2", f"Game over: net {sc['net']} VP, {sc['level']}", {"score": sc})
+    )
+    return state
+
+
+PHASES: Mapping[str, Phase] = {
+    p.id: p
+    for p in (
+        Phase(
+            seq.SETUP,
+            seq.PHASE_NAMES[seq.SETUP],
+            "active",
+            "setup",
+            check_setup,
+            carry_out_setup,
+            enter_setup,
+        ),
+        Phase(
+            seq.COMBAT,
+            seq.PHASE_NAMES[seq.COMBAT],
+            "active",
+            "combat",
+            check_combat,
+            carry_out_combat,
+            enter_combat,
+        ),
+        Phase(
+            seq.MOVEMENT,
+            seq.PHASE_NAMES[seq.MOVEMENT],
+            "active",
+            "movement",
+            check_movement,
+            carry_out_movement,
+            enter_movement,
+        ),
+        Phase(
+            seq.REINFORCEMENT,
+            seq.PHASE_NAMES[seq.REINFORCEMENT],
+            "active",
+            "reinforcement",
+            check_reinforcement,
+            carry_out_reinforcement,
+            enter_reinforcement,
+        ),
+        Phase(
+            seq.GAME_OVER,
+            seq.PHASE_NAMES[seq.GAME_OVER],
+            "nobody",
+            None,
+            None,
+            None,
+            enter_game_over,
+        ),
+    )
+}
+
+
+# ---- the automatic steps --------------------------------------------------------------------
+
+
+def auto(game: Game, state: GameState) -> list[dict[str, Any]] | None:
+    """What the current phase does on its own: enter it once; otherwise wait for orders."""
+    if state.phase == seq.GAME_OVER and state.data.get("entered"):
+        return None
+    if not state.data.get("entered"):
+        return [{"t": "enter"}]
+    return None
+
+
+def enter(
+    game: Game,
+    phases: Mapping[str, Phase],
+    state: GameState,
+    task: Task,
+    dice: Dice,
+    events: list[Event],
+) -> GameState:
+    """Begin the current step [4.0], then the phase's own automatic step (from ``phases``)."""
+    state = state.with_data(entered=True)
+    events.append(
+        Event(
+            "phase",
+            "4.0",
+            f"{seq.describe(state)} begins",
+            {"turn": state.turn, "phase": state.phase, "side": state.active_side},
+        )
+    )
+    phase = phases.get(state.phase)
+    return phase.enter(game, state, dice, events) if phase is not None else state
+
+
+def end_phase(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]) -> GameState:
+    """On to the next step of the sequence of play; the Game-Turn Indication [4.0]."""
+    turn, phase, side = seq.next_step_4_0(game, state)
+    if turn > state.turn and state.phase != seq.SETUP:
+        ev.append(Event("turn", "4.0", f"Game-Turn Indication: Game-Turn {turn}", {"turn": turn}))
+    return state.evolve(turn=turn, phase=phase, active_side=side).with_data(
+        entered=False, combat=None, phase_orders=None
+    )
+
+
+TaskFn = Callable[[Game, GameState, Task, Dice, list[Event]], GameState]
+
+TASKS: Mapping[str, TaskFn] = {
+    "end_phase": end_phase,
+    "attack": attack,
+    "retreat": retreat,
+    "displace": displace,
+    "finish_retreat": finish_retreat,
+    "advance_check": advance_check,
+    "advance_vacated": advance_vacated,
+    "end_combat": end_combat,
+    "end_movement": end_movement,
+    "overstack": overstack,
+}
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A ruleset's flow: its phases and the handlers of the tasks its resolution queues.
+    ``enter`` (beginning the current phase) is the flow's own task. A ruleset derived from
+    this one builds its own ``Flow`` from these phases and tasks, replacing the ones it
+    changes."""
+
+    phases: Mapping[str, Phase]
+    tasks: Mapping[str, TaskFn]
+
+    def phase(self, state: GameState) -> Phase | None:
+        return self.phases.get(state.phase)
+
+    def section_of(self, state: GameState) -> str | None:
+        """The orders section the current phase takes."""
+        p = self.phase(state)
+        return p.section if p is not None else None
+
+    def handlers(self, game: Game) -> dict[str, Handler]:
+        """The driver's handlers, bound to ``game``."""
+
+        def bind(fn: TaskFn) -> Handler:
+            return lambda s, t, d, e: fn(game, s, t, d, e)
+
+        out = {kind: bind(fn) for kind, fn in self.tasks.items()}
+        out["enter"] = lambda s, t, d, e: enter(game, self.phases, s, t, d, e)
+        return out
+
+
+FLOW = Flow(PHASES, TASKS)
+"""The Sixth Fleet (1975) flow."""

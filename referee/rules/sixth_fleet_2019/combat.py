@@ -1,0 +1,349 @@
+"""Attacks: the provisional combat procedure (9.0 is not in the seed) and the air mission's
+range and return to base, which the seed does give [8.3.1], [8.3.2].
+
+Provisional, not from the rulebook (docs/interpretations.md, 9.0): a force attacks units of
+ONE kind (ground, air, surface, submarine) or the base in one zone. Its total of the factor the
+module's ``target_factors`` table names for that kind [2.2.1] is looked up, with one d6, on the
+module's ``strike`` table; each hit eliminates one listed target, in the order written (every
+unit has one step [2.8.3]) and puts it in the Refit Box; a hit on a base destroys it. There is
+no return fire. Everything a designer would change is in those two tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_2019.control import base_owner, functional, may_base
+from referee.rules.sixth_fleet_2019.game import (
+    HOLDING,
+    NEUTRAL,
+    PROVISIONAL,
+    REFIT,
+    Game,
+    aboard,
+    other,
+    zone_of,
+)
+from referee.rules.sixth_fleet_2019.movement import (
+    air_distance,
+    entry_problem,
+    force_kind,
+    force_problems,
+    naval_distance,
+    problem,
+    resolve_zone,
+    slowest,
+)
+from referee.rules.sixth_fleet_2019.stacking import air_capacity_7_1_3, fits_aboard
+
+BASE = "base"
+
+
+@dataclass(frozen=True)
+class Attack:
+    units: tuple[str, ...]
+    start: str
+    zone: str
+    kind: str  # the target kind: ground, air, surface, submarine or base
+    targets: tuple[str, ...]
+    factor: int
+    factor_key: str
+
+
+def target_kind(game: Game, target: str) -> str:
+    return BASE if target == BASE else game.category(target)
+
+
+def check_attack(
+    game: Game, state: GameState, side: str, order: Order
+) -> tuple[list[Problem], Attack | None]:
+    out = force_problems(game, state, side, order)
+    if out:
+        return out, None
+    kind = force_kind(game, order.units)
+    if kind is None:
+        return [
+            problem(
+                "8.1",
+                "an attacking force is all air, all naval or all ground units (provisional: "
+                "not from the rulebook)",
+                order,
+            )
+        ], None
+    start = zone_of(game, state, order.units[0])
+    assert start is not None
+    written = order.locations[0]
+    zone, bad = resolve_zone(game, order, written)
+    if bad:
+        return [bad], None
+    assert zone is not None
+    if kind == "air":
+        for uid in order.units:
+            rng = game.ma(uid)
+            d = air_distance(game, start, zone)
+            if d is None or (rng is not None and d > rng):
+                return [
+                    problem(
+                        "8.3.1",
+                        f"{uid} has range {rng}; {zone} is {d} zones away",
+                        order,
+                        written,
+                        unit=uid,
+                        hint="count each zone entered on the way, not the starting zone (8.3.1)",
+                    )
+                ], None
+    elif kind == "naval":
+        if zone != start:
+            d = naval_distance(game, state, side, start, zone)
+            rate = slowest(game, order.units)
+            if d is None or (rate is not None and d > rate):
+                bad_entry = entry_problem(game, state, side, "naval", zone, last=True)
+                if bad_entry:
+                    return [problem(bad_entry[0], bad_entry[1], order, written)], None
+                return [
+                    problem(
+                        "8.4",
+                        f"the force cannot reach {zone} by sea within its range ({rate})",
+                        order,
+                        written,
+                        hint="naval units move through sea zones only; the Turkish Straits "
+                        "only while their side controls Istanbul (3.3.1)",
+                    )
+                ], None
+    elif zone != start:
+        return [
+            problem(
+                "9.0",
+                f"ground units attack in their own zone ({start}) ({PROVISIONAL})",
+                order,
+                written,
+            )
+        ], None
+    if game.zone_type(zone) in ("no_entry", "box"):
+        return [
+            problem("2.1.2", f"{zone} cannot be entered by units of either side", order, written)
+        ], None
+    if not order.targets:
+        return [problem("9.0", "name the targets (units, or `base`)", order)], None
+    kinds = {
+        target_kind(game, t) if (t == BASE or t in state.units) else "?" for t in order.targets
+    }
+    for t in order.targets:
+        if t == BASE:
+            owner = base_owner(game, state, zone)
+            if owner != other(side) or not functional(game, state, zone):
+                return [
+                    problem("9.0", f"{zone} has no functional enemy base to attack", order, t)
+                ], None
+            continue
+        if t not in state.units:
+            return [problem("9.0", f"no unit {t!r} in this game", order, t)], None
+        tu = state.units[t]
+        if tu.side == NEUTRAL:
+            return [
+                problem(
+                    "2.11",
+                    f"{t} is neutral: neutral units are controlled by neither side and "
+                    "cannot be attacked",
+                    order,
+                    t,
+                    unit=t,
+                )
+            ], None
+        if tu.side == side:
+            return [problem("9.0", f"{t} is a friendly unit", order, t, unit=t)], None
+        if tu.location != zone:
+            return [
+                problem(
+                    "9.0",
+                    f"{t} is not in {zone} (units aboard a ship are attacked with it)",
+                    order,
+                    t,
+                    unit=t,
+                )
+            ], None
+    if len(kinds) != 1:
+        return [
+            problem("9.0", f"one attack is against one kind of target ({PROVISIONAL})", order)
+        ], None
+    tkind = kinds.pop()
+    key = str(game.module.tables["target_factors"].lookup(row=tkind, col="factor").value)
+    total = sum(game.unit(u).values[key] for u in order.units)
+    if total <= 0:
+        return [
+            problem(
+                "9.0",
+                f"the force has no {key} factor against {tkind} targets ({PROVISIONAL})",
+                order,
+            )
+        ], None
+    return [], Attack(tuple(order.units), start, zone, tkind, tuple(order.targets), total, key)
+
+
+def carry_out_attack(
+    game: Game, state: GameState, side: str, atk: Attack, dice: Dice, events: list[Event]
+) -> GameState:
+    roll = dice.roll(6, f"attack on {atk.zone} ({PROVISIONAL})", "9.0")
+    found = game.module.tables["strike"].lookup(row=atk.factor, col=roll)
+    hits = int(found.value)
+    events.append(
+        Event(
+            "attack",
+            "9.0",
+            f"{', '.join(atk.units)} attack {atk.kind} targets in {atk.zone}: "
+            f"{atk.factor_key} {atk.factor}, die {roll}, {hits} hit(s) ({PROVISIONAL}; "
+            f"{found.how})",
+            {
+                "zone": atk.zone,
+                "factor": atk.factor,
+                "roll": roll,
+                "hits": hits,
+                "provisional": True,
+            },
+        )
+    )
+    if game.kind(atk.units[0]) == "naval" and atk.zone != atk.start:
+        for uid in atk.units:
+            u = state.units[uid]
+            state = state.with_unit(UnitState(uid, u.side, atk.zone, None, u.status))
+    for t in atk.targets[:hits]:
+        if t == BASE:
+            state = state.with_data(
+                destroyed_bases=sorted({*state.data.get("destroyed_bases", []), atk.zone})
+            )
+            events.append(
+                Event(
+                    "base_destroyed",
+                    "9.0",
+                    f"the base at {atk.zone} is destroyed ({PROVISIONAL})",
+                    {"zone": atk.zone},
+                )
+            )
+        else:
+            state = eliminate(
+                game,
+                state,
+                t,
+                "9.0",
+                events,
+                f"{t} is eliminated to the Refit Box (one step, 2.8.3; {PROVISIONAL})",
+            )
+    if game.kind(atk.units[0]) == "air":
+        state = return_to_base_8_3_2(game, state, side, atk.units, atk.zone, events)
+    return state
+
+
+def eliminate(
+    game: Game, state: GameState, uid: str, rule: str, events: list[Event], text: str
+) -> GameState:
+    """A unit to the Refit Box; what it carried lands elsewhere or is lost [8.3.2]."""
+    u = state.units[uid]
+    zone = zone_of(game, state, uid)
+    carried = aboard(state, uid)
+    state = state.with_unit(UnitState(uid, u.side, REFIT, None, frozenset()))
+    events.append(Event("eliminated", rule, text, {"unit": uid, "zone": zone}))
+    for c in carried:
+        if game.category(c) == "air" and zone is not None:
+            state = _land_elsewhere(game, state, c, zone, events)
+        else:
+            cu = state.units[c]
+            state = state.with_unit(UnitState(c, cu.side, REFIT, None, frozenset()))
+            events.append(
+                Event(
+                    "eliminated",
+                    "7.1.2",
+                    f"{c} was aboard {uid}: eliminated to the Refit Box",
+                    {"unit": c},
+                )
+            )
+    return state
+
+
+def return_to_base_8_3_2(
+    game: Game,
+    state: GameState,
+    side: str,
+    units: tuple[str, ...],
+    target: str,
+    events: list[Event],
+) -> GameState:
+    """After the attack each air unit flies back to the base or carrier it launched from, up to
+    its full range again, the target zone not counted [8.3.1], [8.3.2]."""
+    for uid in units:
+        home = state.units[uid].location
+        assert home is not None
+        home_zone = zone_of(game, state, uid)
+        ok = False
+        if home_zone is not None:
+            d = air_distance(game, target, home_zone)
+            rng = game.ma(uid)
+            in_range = d is not None and (rng is None or d <= rng)
+            usable = home.startswith(HOLDING) or may_base(game, state, home, side)
+            ok = in_range and usable
+        if ok:
+            events.append(
+                Event("returned", "8.3.2", f"{uid} returns to {home}", {"unit": uid, "to": home})
+            )
+        else:
+            state = _land_elsewhere(game, state, uid, target, events)
+    return state
+
+
+def _land_elsewhere(
+    game: Game, state: GameState, uid: str, from_zone: str, events: list[Event]
+) -> GameState:
+    """Land on another friendly base or carrier within range and capacity, with the 8.3.2
+    penalty (no more actions this phase), or be eliminated [8.3.2]. The nearest, then the
+    first in map order, is chosen (docs/interpretations.md, 8.3.2)."""
+    u = state.units[uid]
+    rng = game.ma(uid)
+    best: tuple[int, str] | None = None
+    for z in game.map_zones():
+        d = air_distance(game, from_zone, z)
+        if d is None or (rng is not None and d > rng):
+            continue
+        if game.is_land(z) or game.zone_type(z) == "off_map":
+            cap = air_capacity_7_1_3(game, state, z, u.side)
+            here = [
+                x
+                for x, s in state.units.items()
+                if s.location == z and s.side == u.side and game.category(x) == "air" and x != uid
+            ]
+            if (cap is None or len(here) < cap) and (best is None or d < best[0]):
+                best = (d, z)
+        for ship in [
+            x
+            for x, s in state.units.items()
+            if s.location == z and s.side == u.side and game.holding_box(x)
+        ]:
+            if x_fits(game, state, ship, uid) and (best is None or d < best[0]):
+                best = (d, HOLDING + ship)
+    if best is None:
+        state = state.with_unit(UnitState(uid, u.side, REFIT, None, frozenset()))
+        events.append(
+            Event(
+                "eliminated",
+                "8.3.2",
+                f"{uid} cannot return to a friendly base or carrier: eliminated",
+                {"unit": uid},
+            )
+        )
+        return state
+    state = state.with_unit(UnitState(uid, u.side, best[1], None, frozenset({"landed_elsewhere"})))
+    events.append(
+        Event(
+            "landed_elsewhere",
+            "8.3.2",
+            f"{uid} cannot return to its base and lands at {best[1]}: no further actions "
+            "this phase",
+            {"unit": uid, "to": best[1]},
+        )
+    )
+    return state
+
+
+def x_fits(game: Game, state: GameState, ship: str, uid: str) -> bool:
+    return fits_aboard(game, ship, [*[a for a in aboard(state, ship) if a != uid], uid])

@@ -1,0 +1,70 @@
+"""The Random Events Phase [5.1] and neutrals joining a side [2.3].
+
+The acting player rolls one die on his Random Events Table; an event whose criteria are not met
+is rolled again until an event occurs [5.1]. The tables are not in the seed: the module's
+``events_soviet`` and ``events_nato`` tables are provisional data (docs/interpretations.md).
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.rules.sixth_fleet_2019.game import NATO, NEUTRAL, PROVISIONAL, Game
+
+MAX_ROLLS = 60  # every table has an event that is always possible; this only bounds bad data
+
+
+def random_event_5_1(
+    game: Game, state: GameState, side: str, dice: Dice, events: list[Event]
+) -> GameState:
+    table = game.module.tables["events_nato" if side == NATO else "events_soviet"]
+    for _ in range(MAX_ROLLS):
+        roll = dice.roll(6, f"{side} Random Events Table", "5.1")
+        event, param, text = (
+            str(table.lookup(row=roll, col=c).value) for c in ("event", "param", "text")
+        )
+        if event == "neutral_joins" and param in state.data.get("joined", {}):
+            events.append(
+                Event(
+                    "event_void",
+                    "5.1",
+                    f"{side} rolls {roll}: {text} -- already joined, roll again",
+                    {"roll": roll},
+                )
+            )
+            continue
+        events.append(
+            Event(
+                "random_event",
+                "5.1",
+                f"{side} rolls {roll}: {text} ({PROVISIONAL})",
+                {"roll": roll, "event": event, "param": param, "provisional": True},
+            )
+        )
+        if event == "extra_action":
+            extra = state.data.get("event_actions", 0) + int(param)
+            return state.with_data(event_actions=extra)
+        if event == "neutral_joins":
+            return join_2_3(game, state, param, side, events)
+        return state
+    raise ValueError("the Random Events Table never gives a possible event")
+
+
+def join_2_3(
+    game: Game, state: GameState, nation: str, side: str, events: list[Event]
+) -> GameState:
+    """A neutral joins ``side``: its units become that side's and its country that side's
+    [2.3], [2.11]."""
+    joined = {**state.data.get("joined", {}), nation: side}
+    state = state.with_data(joined=joined)
+    for uid, u in sorted(state.units.items()):
+        if game.unit(uid).nationality == nation and u.side == NEUTRAL:
+            state = state.with_unit(UnitState(uid, side, u.location, u.box, u.status))
+    events.append(
+        Event(
+            "neutral_joins",
+            "2.3",
+            f"{nation} joins the {side} side: its units and country are now {side}'s",
+            {"nation": nation, "side": side},
+        )
+    )
+    return state

@@ -1,0 +1,466 @@
+"""Forces and movement [8.0]-[8.4.1], with the zone rules of [2.1.2] and [3.3.1].
+
+A force is the units of one action: they start in the same zone [8.1], [2.12], stay together
+and move at the speed of the slowest [8.1]. Each zone entered must be adjacent to the last,
+across a vertex too [8.0]; an island covering a whole boundary keeps the two sea zones from
+touching (the map's geometry) [8.0]. Every check returns a list of :class:`Problem` (rule,
+message, the word at fault); the carry-out functions sit next to their checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.core import GameState, UnitState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.engine.vocabulary import match_name
+from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
+from referee.rules.sixth_fleet_2019.control import may_base, straits_problem_3_3_1
+from referee.rules.sixth_fleet_2019.game import (
+    HOLDING,
+    NEUTRAL,
+    Game,
+    aboard,
+    zone_of,
+)
+from referee.rules.sixth_fleet_2019.stacking import air_capacity_7_1_3, fits_aboard
+
+
+def problem(
+    rule: str,
+    message: str,
+    order: Order | None,
+    word: str | None = None,
+    *,
+    unit: str | None = None,
+    hint: str | None = None,
+    code: str = "",
+) -> Problem:
+    """A :class:`Problem` placed at ``word`` of ``order`` (or the order's start)."""
+    return Problem(rule, message, code, word, unit, hint).at(order, word)
+
+
+# ---- names ------------------------------------------------------------------------------------
+
+
+def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Problem | None]:
+    """A written zone name as the board spells it, or the problem with the nearest names."""
+    name, hint = match_name(written, game.board.zones())
+    if name is None:
+        return None, problem(
+            "8.0", f"unknown zone {written!r}", order, written, hint=hint, code="unknown-zone"
+        )
+    return name, None
+
+
+# ---- the force [8.1], [6.6], [2.11] -------------------------------------------------------------
+
+
+def force_problems(game: Game, state: GameState, side: str, order: Order) -> list[Problem]:
+    """A force: known units of the acting side, on the map, all starting in one zone [8.1],
+    of one nationality [6.6], none that already landed away from its base this phase
+    [8.3.2], none that can never move or act (markers, strike units, neutrals) [2.11]."""
+    out: list[Problem] = []
+    zones = set()
+    for uid in order.units:
+        if uid not in state.units:
+            hint = match_name(uid, state.units)[1]
+            out.append(problem("8.1", f"no unit {uid!r} in this game", order, uid, hint=hint))
+            continue
+        u = state.units[uid]
+        if u.side == NEUTRAL:
+            out.append(
+                problem(
+                    "2.11",
+                    f"{uid} is neutral: neutral units join a side only by an event",
+                    order,
+                    uid,
+                    unit=uid,
+                )
+            )
+            continue
+        if u.side != side:
+            out.append(problem("2.11", f"{uid} is not a {side} unit", order, uid, unit=uid))
+            continue
+        if game.category(uid) in ("marker", "strike"):
+            out.append(
+                problem(
+                    "2.9",
+                    f"{uid} is a marker or strike unit: it does not move as a force (17.0 is "
+                    "not in the seed)",
+                    order,
+                    uid,
+                    unit=uid,
+                )
+            )
+            continue
+        z = zone_of(game, state, uid)
+        if z is None:
+            out.append(
+                problem("8.1", f"{uid} is not on the map ({u.location})", order, uid, unit=uid)
+            )
+            continue
+        if "landed_elsewhere" in u.status:
+            out.append(
+                problem(
+                    "8.3.2",
+                    f"{uid} landed away from its base this phase and takes no further action",
+                    order,
+                    uid,
+                    unit=uid,
+                )
+            )
+        zones.add(z)
+    if len(set(order.units)) != len(order.units):
+        out.append(problem("8.1", "a unit is listed twice in the force", order))
+    if len(zones) > 1:
+        out.append(
+            problem(
+                "8.1",
+                "all units of a force must start the action in the same zone ("
+                + ", ".join(sorted(zones))
+                + ")",
+                order,
+            )
+        )
+    if not out:
+        msg = nationality_problem_6_6(game, state, list(order.units))
+        if msg:
+            out.append(
+                problem(
+                    "6.6",
+                    msg,
+                    order,
+                    code="mixed-nationalities",
+                    hint="NATO may combine nationalities while Naples has a functional NATO "
+                    "base, after turn 1 (6.2); ACE units join any NATO force (8.2)",
+                )
+            )
+    return out
+
+
+def force_kind(game: Game, units: tuple[str, ...]) -> str | None:
+    kinds = {game.kind(u) for u in units}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def slowest(game: Game, units: tuple[str, ...]) -> int | None:
+    """The force moves at its slowest unit's rate [8.1]; ``None`` is unlimited [8.3.1]."""
+    rates = [r for r in (game.ma(u) for u in units) if r is not None]
+    return min(rates) if rates else None
+
+
+# ---- one step ---------------------------------------------------------------------------------
+
+
+def entry_problem(
+    game: Game,
+    state: GameState,
+    side: str,
+    kind: str,
+    zone: str,
+    *,
+    last: bool,
+    mission: bool = False,
+) -> tuple[str, str] | None:
+    """(rule, why) when a ``kind`` force may not enter ``zone``; ``last`` when it ends there."""
+    ztype = game.zone_type(zone)
+    if ztype in ("no_entry", "box"):
+        return "2.1.2", f"{zone} is a No Entry area: no unit of either side may enter it"
+    if kind == "naval":
+        if ztype == "sea":
+            if zone == "Turkish Straits":
+                msg = straits_problem_3_3_1(game, state, side)
+                if msg:
+                    return "3.3.1", msg
+            return None
+        if ztype == "off_map":
+            return (
+                None
+                if game.prop(zone, "side") == side
+                else ("8.4", f"{zone} is the other side's off-map base")
+            )
+        if last and game.prop(zone, "base") == "naval" and may_base(game, state, zone, side):
+            return None
+        return (
+            "8.4",
+            f"naval units may not enter the land zone {zone} (only sea zones, off-map bases "
+            "and their side's naval bases [8.4.1])",
+        )
+    if kind == "ground":
+        if ztype in ("sea", "off_map"):
+            return (
+                "7.1.2",
+                f"ground units cross the sea zone {zone} only by amphibious or airborne "
+                "movement (8.5.1, 8.6)",
+            )
+        if ztype == "neutral" and game.prop(zone, "nationality") not in state.data.get(
+            "joined", {}
+        ):
+            return (
+                "2.1.2",
+                f"{zone} is neutral: not affiliated with either side unless brought in by an event",
+            )
+        if not game.has_base(zone):
+            return (
+                "2.1.2",
+                f"{zone} has no base: only air units flying a mission to a zone with a base "
+                "may enter it",
+            )
+        return None
+    # air
+    if ztype == "off_map" and game.prop(zone, "side") != side:
+        return "8.3", f"{zone} is the other side's off-map base"
+    if last and not mission:
+        if not (game.is_land(zone) or ztype == "off_map"):
+            return (
+                "8.3",
+                f"air units must end an action on a friendly base, not in {zone} (patrol, "
+                "15.2, is not in the seed)",
+            )
+        if not may_base(game, state, zone, side):
+            return "8.3.3", f"{zone} has no functional base {side} may use"
+    return None
+
+
+# ---- move: one force along a path ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    units: tuple[str, ...]
+    start: str
+    path: tuple[str, ...]  # zones entered, in order
+    box: str | None  # a holding box the force ends in (air onto a carrier, ground aboard)
+
+
+def check_move(
+    game: Game, state: GameState, side: str, order: Order
+) -> tuple[list[Problem], Move | None]:
+    out = force_problems(game, state, side, order)
+    if out:
+        return out, None
+    kind = force_kind(game, order.units)
+    if kind is None:
+        return [
+            problem(
+                "8.1",
+                "a force moves by one kind of movement: naval, air or ground units, not a mix",
+                order,
+            )
+        ], None
+    start = zone_of(game, state, order.units[0])
+    assert start is not None
+    if kind == "ground" and any(state.units[u].location.startswith(HOLDING) for u in order.units):  # type: ignore[union-attr]
+        return [
+            problem(
+                "7.1.2", "ground units aboard a ship leave it by amphibious assault (`land`)", order
+            )
+        ], None
+    if kind == "ground":
+        frozen = [u for u in order.units if game.ma(u) == 0]
+        if frozen:
+            return [
+                problem(
+                    "2.8.2",
+                    f"{frozen[0]} has a printed movement allowance of 0: it may not move "
+                    "once placed",
+                    order,
+                    frozen[0],
+                    unit=frozen[0],
+                )
+            ], None
+    words = list(order.locations)
+    zones: list[str] = []
+    box = None
+    for i, w in enumerate(words):
+        z, bad = resolve_zone(game, order, w)
+        if bad:
+            return [bad], None
+        assert z is not None
+        if z.startswith(HOLDING) and i == len(words) - 1:
+            box = z
+            continue
+        zones.append(z)
+    if zones and zones[0] == start:
+        zones = zones[1:]
+    if not zones and box is None:
+        return [problem("8.0", "the path enters no zone", order)], None
+    rate = slowest(game, order.units)
+    if kind == "ground":
+        rate = None if rate is None else rate * game.param("ground_ma_zones")
+    rule_len = {"naval": "8.4", "air": "8.3.1", "ground": "8.1"}[kind]
+    if rate is not None and len(zones) > rate:
+        return [
+            problem(
+                rule_len,
+                f"the force enters {len(zones)} zones; its slowest unit allows {rate}",
+                order,
+                hint="a force moves at the rate of its slowest unit (8.1)",
+            )
+        ], None
+    prev = start
+    for i, z in enumerate(zones):
+        w = _word_for(order, z)
+        if not game.board.adjacent(prev, z) or game.board.boundary_blocked(prev, z, kind):
+            return [
+                problem(
+                    "8.0",
+                    f"{z} is not adjacent to {prev}",
+                    order,
+                    w,
+                    hint="each zone entered must be adjacent to the last (a shared border or "
+                    "vertex); an island covering the whole boundary separates two sea zones",
+                )
+            ], None
+        last = i == len(zones) - 1 and box is None
+        bad_entry = entry_problem(
+            game,
+            state,
+            side,
+            kind,
+            z,
+            last=last or (kind == "air" and box is not None and i == len(zones) - 1),
+            mission=kind == "air" and box is not None,
+        )
+        if bad_entry:
+            return [problem(bad_entry[0], bad_entry[1], order, w)], None
+        if kind == "naval" and i < len(zones) - 1:
+            enemy_patrol = stoppers_8_4(game, state, side, z)
+            if enemy_patrol:
+                return [
+                    problem(
+                        "8.4",
+                        f"the force must stop in {z}: enemy units on patrol there "
+                        f"({', '.join(enemy_patrol)})",
+                        order,
+                        w,
+                    )
+                ], None
+        prev = z
+    end = zones[-1] if zones else start
+    if box is not None:
+        ship = box[len(HOLDING) :]
+        if (
+            ship not in state.units
+            or zone_of(game, state, ship) != end
+            or state.units[ship].side != side
+        ):
+            return [
+                problem(
+                    "8.3.4",
+                    f"{box}: the ship is not a {side} ship in {end}",
+                    order,
+                    _word_for(order, box),
+                )
+            ], None
+        if not fits_aboard(game, ship, [*aboard(state, ship), *order.units]):
+            return [
+                problem(
+                    "8.3.4" if kind == "air" else "7.1.2",
+                    f"{ship}'s holding box has no room for the force (only CV-capable air "
+                    "[2.7], within the printed capacity)",
+                    order,
+                    _word_for(order, box),
+                )
+            ], None
+    elif kind == "air":
+        cap = air_capacity_7_1_3(game, state, end, side)
+        here = [
+            u
+            for u, s in state.units.items()
+            if s.location == end and s.side == side and game.category(u) == "air"
+        ]
+        if cap is not None and len(here) + len(order.units) > cap:
+            return [
+                problem(
+                    "7.1.3",
+                    f"the base at {end} holds {cap} {side} air units; {len(here)} are there",
+                    order,
+                    _word_for(order, end),
+                )
+            ], None
+    elif kind == "ground" and game.zone_type(end) == "small_island":
+        here = [
+            u
+            for u, s in state.units.items()
+            if s.location == end and s.side == side and game.category(u) == "ground"
+        ]
+        if len(here) + len(order.units) > game.param("small_island_ground"):
+            return [
+                problem(
+                    "7.1.2",
+                    f"only {game.param('small_island_ground')} {side} ground units may stack "
+                    f"on {end}",
+                    order,
+                    _word_for(order, end),
+                )
+            ], None
+    return [], Move(tuple(order.units), start, tuple(zones), box)
+
+
+def carry_out_move(state: GameState, mv: Move) -> GameState:
+    dest = mv.box or (mv.path[-1] if mv.path else mv.start)
+    for uid in mv.units:
+        u = state.units[uid]
+        state = state.with_unit(UnitState(uid, u.side, dest, None, u.status))
+    return state
+
+
+def _word_for(order: Order, zone: str) -> str | None:
+    for w in order.locations:
+        if w == zone or " ".join(w.split()).casefold() == zone.casefold():
+            return w
+    return None
+
+
+# ---- distances for missions [8.3.1] ---------------------------------------------------------
+
+
+def air_distance(game: Game, a: str, b: str) -> int | None:
+    """Zones entered flying from ``a`` to ``b``: the start is not counted [8.3.1]; No Entry
+    areas are never entered [2.1.2]."""
+    d = game.board.distance(a, b, "air")
+    return None if d >= 10**6 else d
+
+
+def naval_distance(game: Game, state: GameState, side: str, a: str, b: str) -> int | None:
+    """Zones a naval force enters on its shortest lawful way from ``a`` to ``b``: through sea
+    zones and its own off-map base, the Turkish Straits only while its side controls
+    Istanbul [3.3.1], a naval base only at the end [8.4.1], never on past a zone with enemy
+    naval units on patrol [8.4]; ``None`` when there is no way."""
+    if a == b:
+        return 0
+    seen = {a: 0}
+    frontier = [a]
+    while frontier:
+        nxt: list[str] = []
+        for z in frontier:
+            if z != a and stoppers_8_4(game, state, side, z):
+                continue
+            for n in sorted(game.board.neighbours(z)):
+                if n in seen or game.board.boundary_blocked(z, n, "naval"):
+                    continue
+                if n == b:
+                    ok = entry_problem(game, state, side, "naval", n, last=True) is None
+                    return seen[z] + 1 if ok else None
+                if entry_problem(game, state, side, "naval", n, last=False) is None:
+                    seen[n] = seen[z] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return None
+
+
+def stoppers_8_4(game: Game, state: GameState, side: str, zone: str) -> list[str]:
+    """The enemy units in ``zone`` that stop a naval force entering it [8.4]: naval units on
+    patrol [15.2], and air units on patrol, which intercept it [15.1] (provisional: 15.0 is
+    not in the seed; a unit is on patrol from its `patrol` action until it acts again)."""
+    return sorted(
+        u
+        for u in state.data.get("patrol", [])
+        if u in state.units
+        and state.units[u].side not in (side, NEUTRAL)
+        and state.units[u].location == zone
+        and (game.is_naval(u) or game.category(u) == "air")
+    )

@@ -1,0 +1,117 @@
+"""What a unit may do now (``referee options``), computed by the validator itself: every
+candidate one-unit action is written as an orders line and kept only if ``steps.validate``
+accepts it, so what ``options`` lists is what ``validate`` accepts [6.0]-[9.0]."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.orders import parse_orders
+from referee.engine.ruleset import OptionsReport
+from referee.errors import UserError
+from referee.rules.sixth_fleet_2019 import steps
+from referee.rules.sixth_fleet_2019.game import NEUTRAL, Game, other, zone_of
+from referee.rules.sixth_fleet_2019.sequence import BY_ID
+from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
+
+
+def q(zone: str) -> str:
+    return f'"{zone}"' if " " in zone else zone
+
+
+def _legal(game: Game, state: GameState, side: str, line: str) -> bool:
+    text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[actions]\n{line}\n"
+    return not steps.validate(
+        game, state.with_data(actions_left=1), parse_orders(text, "o", VOCABULARY)
+    )
+
+
+def _paths(game: Game, state: GameState, side: str, uid: str, start: str) -> dict[str, list[str]]:
+    """A shortest path to every zone, for the unit's kind of movement: breadth first over the
+    zones the validator's own entry rules let it pass [2.1.2], [3.3.1], [8.4]."""
+    from referee.rules.sixth_fleet_2019.movement import entry_problem
+
+    kind = game.kind(uid)
+    parent = {start: start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for z in frontier:
+            for n in sorted(game.board.neighbours(z)):
+                if n in parent or game.board.boundary_blocked(z, n, kind):
+                    continue
+                parent[n] = z
+                if entry_problem(game, state, side, kind, n, last=False, mission=True) is None:
+                    nxt.append(n)
+        frontier = nxt
+    out = {}
+    for z in parent:
+        if z == start:
+            continue
+        path = [z]
+        while parent[path[-1]] != start:
+            path.append(parent[path[-1]])
+        out[z] = path[::-1]
+    return out
+
+
+def options_report(module: Any, state: GameState, subject: str, limit: int) -> OptionsReport:
+    game = Game.of(module)
+    if subject not in state.units:
+        from referee.source.diagnostics import did_you_mean
+
+        raise UserError(
+            f"unknown unit {subject!r}",
+            hint=did_you_mean(subject, list(state.units)) or "name a unit id",
+        )
+    u = state.units[subject]
+    phase = BY_ID[state.phase].title if state.phase in BY_ID else "the game is over"
+    head = f"{subject} ({u.side}) at {u.location}; {phase} of turn {state.turn}"
+    start = zone_of(game, state, subject)
+    moves: list[dict[str, Any]] = []
+    attacks: list[dict[str, Any]] = []
+    if (
+        start is not None
+        and u.side != NEUTRAL
+        and state.phase.endswith("_actions")
+        and BY_ID[state.phase].side == u.side
+    ):
+        for z, path in sorted(
+            _paths(game, state, u.side, subject, start).items(), key=lambda kv: (len(kv[1]), kv[0])
+        ):
+            line = f"move {subject} -> " + " ".join(q(p) for p in path)
+            if _legal(game, state, u.side, line):
+                moves.append({"zone": z, "path": path, "order": line})
+        for t, tu in sorted(state.units.items()):
+            if (
+                tu.side != other(u.side)
+                or tu.location is None
+                or zone_of(game, state, t) != tu.location
+            ):
+                continue
+            line = f"attack {subject} -> {q(tu.location)} hitting {t}"
+            if _legal(game, state, u.side, line):
+                attacks.append({"target": t, "zone": tu.location, "order": line})
+    lines = [head]
+    shown = moves if not limit else moves[:limit]
+    lines += [f"  {m['order']}" for m in shown]
+    if limit and len(moves) > limit:
+        lines.append(f"  ... and {len(moves) - limit} more moves")
+    shown_a = attacks if not limit else attacks[:limit]
+    lines += [f"  {a['order']}  (provisional combat)" for a in shown_a]
+    if limit and len(attacks) > limit:
+        lines.append(f"  ... and {len(attacks) - limit} more attacks")
+    if len(lines) == 1:
+        lines.append("  no action now")
+    marks = {m["zone"]: "move" for m in moves}
+    marks.update({a["zone"]: "attack" for a in attacks})
+    data = {
+        "unit": subject,
+        "side": u.side,
+        "location": u.location,
+        "moves": moves,
+        "attacks": attacks,
+    }
+    notes = ("each line is one action [6.1]; combat is provisional: not from the rulebook",)
+    return OptionsReport(subject, tuple(lines), data, marks or None, notes)

@@ -1,0 +1,129 @@
+"""The Sixth Fleet (2019) ruleset object: the registry's entry point (``docs/rulesets.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
+from referee.engine.orders import OrdersDoc
+from referee.engine.ruleset import OptionsReport
+from referee.rules.sixth_fleet_2019 import steps
+from referee.rules.sixth_fleet_2019.control import all_control
+from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
+from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
+from referee.rules.sixth_fleet_2019.victory import level_4_4, victory_points_4_3
+from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
+from referee.source.model import Module
+
+
+class SixthFleet2019:
+    id = "sixth_fleet_2019"
+    name = "Decision Games Sixth Fleet (2019)"
+    vocabulary = VOCABULARY
+
+    def new_game(
+        self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
+    ) -> GameState:
+        """Every unit of the scenario where it sets up (22.0 is not in the seed: the module's
+        scenario placements are estimates); neutrals neutral [2.3]; control as the countries
+        start [3.2]; turn 1, the Soviet Random Events Phase [5.0]."""
+        from referee.errors import UserError
+
+        game = Game.of(module)
+        if scenario not in module.scenarios:
+            raise UserError(
+                f"unknown scenario {scenario!r}",
+                hint="scenarios: " + ", ".join(sorted(module.scenarios)),
+            )
+        if options:
+            raise UserError(
+                "Sixth Fleet (2019) has no optional rules here (20.0 is not in the seed)"
+            )
+        sc = module.scenarios[scenario]
+        fixed = {f.unit: f.hex for f in sc.fixed}
+        units: dict[str, UnitState] = {}
+        stacks: dict[str, list[str]] = {}
+        for side, ids in sorted(sc.forces.items()):
+            for uid in ids:
+                nat = game.unit(uid).nationality
+                owner = NEUTRAL if nat in NEUTRAL_NATIONS else side
+                loc = fixed.get(uid)
+                units[uid] = UnitState(uid, owner, loc, None if loc else "unplaced")
+                if loc:
+                    stacks.setdefault(loc, []).append(uid)
+        state = GameState(
+            game_id=game_id,
+            module_id=module.id,
+            ruleset=self.id,
+            scenario=scenario,
+            turn=1,
+            phase="soviet_events",
+            active_side="Soviet",
+            units=units,
+            stacks={k: tuple(v) for k, v in stacks.items()},
+            data={
+                "joined": {},
+                "destroyed_bases": [],
+                "patrol": [],
+                "actions_left": 0,
+                "event_actions": 0,
+            },
+        )
+        return state.with_data(control=all_control(game, state))
+
+    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+        if state.phase == OVER:
+            return "", "nothing: the game is over [4.0]"
+        ph = BY_ID[state.phase]
+        if ph.id.endswith("_events"):
+            return str(ph.side), f"{ph.title} of turn {state.turn}: `roll` [5.1]"
+        return str(
+            ph.side
+        ), f"{ph.title} of turn {state.turn}: {state.data.get('actions_left', 0)} action(s) [6.1]"
+
+    def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        return steps.validate(Game.of(module), state, orders)
+
+    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        game = Game.of(module)
+        bad = steps.validate(game, state, orders)
+        if bad:
+            return Outcome(state, (), tuple(dice.rolls), tuple(bad))
+        events: list[Event] = []
+        _, after = steps.run(game, state, orders, dice, events, checking=False)
+        return Outcome(after, tuple(events), tuple(dice.rolls))
+
+    def view(self, module: Module, state: GameState, side: str | None) -> GameState:
+        """Fog of war (18.0) is not in the seed: both players see everything."""
+        return state
+
+    def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        game = Game.of(module)
+        vp = victory_points_4_3(game, state)
+        out: dict[str, Any] = {
+            "rule": "4.3",
+            "vp": {s: v["vp"] for s, v in vp.items()},
+            "detail": vp,
+            "note": "VP values are estimates (the VP chart is not in the seed)",
+            **level_4_4(game, vp),
+        }
+        if "result" in state.data:
+            out["result"] = state.data["result"]
+        out["provisional"] = PROVISIONAL + ": combat (9.0), events and the VP chart"
+        return out
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        from referee.rules.sixth_fleet_2019.options import options_report
+
+        return options_report(module, state, subject, limit)
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        from referee.rules.sixth_fleet_2019.scripted import scripted_orders
+
+        return scripted_orders(Game.of(module), state)
+
+
+RULESET = SixthFleet2019()

@@ -1,0 +1,54 @@
+"""What the Sixth Fleet (2019) ruleset needs from a module source.
+
+Factors are Anti-Ground, EW, Anti-Aircraft, Anti-Submarine, Anti-Surface Ship and
+Movement/Range [2.2.1]; units are ground, naval (surface, submarine [2.12]) and air, plus
+strike units [2.9] and markers [2.10]; the map is an area map [2.1].
+"""
+
+from referee.source.schema import RulesetSchema
+
+SCHEMA = RulesetSchema(
+    id="sixth_fleet_2019",
+    name="Decision Games Sixth Fleet (2019)",
+    values=("AG", "EW", "AA", "ASW", "ASU", "MA"),
+    categories=("ground", "surface", "submarine", "air", "strike", "marker"),
+    unit_types={
+        "surface": (
+            "CV",
+            "CVN",
+            "CVH",
+            "BBG",
+            "BC",
+            "CA",
+            "CG",
+            "CGa",
+            "CGN",
+            "CSGN",
+            "DDG",
+            "DD",
+            "FF",
+            "FFG",
+            "AWG",
+            "SCG",
+            "LCC",
+            "AO",
+            "BPK",
+            "EM",
+            "KR",
+            "RKR",
+            "SKR",
+            "TARKR",
+        ),
+        "submarine": ("SS", "SSGN", "SSN", "SSN-A"),
+        "air": (),
+        "ground": ("MECH", "ABN", "MAR", "TRG"),
+        "strike": ("CM", "EWS", "SOF"),
+        "marker": ("C2", "TURN"),
+    },
+    flags=("cv", "vstol", "ace", "no_amphibious", "unlimited_range", "s1970", "s1980", "optional"),
+    tables=("victory", "terrain"),
+    terrain=("sea", "nato", "soviet_bloc", "neutral", "no_entry", "small_island", "off_map", "box"),
+    victory_conditions=(),
+    setup_kinds=("setup_code", "airbase", "carrier", "hexes"),
+    map_kinds=("area",),
+)

@@ -1,0 +1,46 @@
+"""The Sixth Fleet (2019) conformance catalogue: one JSON case per rule situation, each citing
+its case; every ``DG19-*`` golden case of the shared examples has a case with its numbers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conformance.harness_2019 import run_case
+
+CASES = sorted((Path(__file__).parent / "sixth_fleet_2019").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = json.loads(path.read_text("utf-8"))
+    assert case.get("cites"), "every case cites the rule it tests"
+    problems = run_case(case)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_dg19_golden_case_has_a_case() -> None:
+    shared = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules" / "examples.json"
+    if not shared.is_file():
+        pytest.skip("the shared rules folder is not available")
+    ids = {
+        c["id"]
+        for c in json.loads(shared.read_text("utf-8"))["cases"]
+        if c["id"].startswith("DG19")
+    }
+    covered = {json.loads(p.read_text("utf-8")).get("example") for p in CASES}
+    assert ids <= covered, sorted(ids - covered)
+
+
+def test_every_seed_rule_case_has_a_case() -> None:
+    """One case at least for each rule case the ruleset implements from the seed."""
+    cited = {c for p in CASES for c in json.loads(p.read_text("utf-8"))["cites"]}
+    wanted = {
+        "2.1", "2.1.2", "2.3", "2.8", "2.8.2", "2.8.3", "2.11", "3.2", "3.2.1", "3.3.1",
+        "4.1", "4.2", "4.3", "4.3.1", "4.4", "5.0", "5.1", "5.3", "6.0", "6.1", "6.2",
+        "6.3", "6.6", "7.1.1", "7.1.2", "7.1.3", "7.2", "8.0", "8.1", "8.2", "8.3",
+        "8.3.1", "8.3.2", "8.3.4", "8.4", "8.4.1",
+    }  # fmt: skip
+    assert wanted <= cited, sorted(wanted - cited)

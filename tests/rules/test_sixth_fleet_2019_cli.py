@@ -1,0 +1,65 @@
+"""Bad Sixth Fleet (2019) orders through the real CLI (`referee validate --state`): each gets
+one clear line citing its case, exit code 1, and nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from tests.conformance.harness_2019 import SOURCE, build_state, module_2019
+
+RUN = CliRunner()
+UNITS = [
+    ["US-FF-1", "Tyrrhenian Sea"],
+    ["SP-DDG-1", "Tyrrhenian Sea"],
+    ["SO-EM-1.1", "Western Black Sea"],
+    ["TK-MECH-1", "Istanbul"],
+]
+TS = '"Turkish Straits"'
+BAD = [
+    ('move US-FF-1 -> "Tyrhenian Sea"', "NATO", "[8.0] unknown zone", "'Tyrrhenian Sea'"),
+    ('move US-FF-1 SP-DDG-1 -> "Ionian Sea"', "NATO", "[6.6] units of different", "Naples"),
+    ("move US-FF-1 -> Sardinia", "NATO", "[8.4] naval units may not enter the land zone", ""),
+    ('move US-FF-1 -> "Ionian Sea"\nmove US-FF-1 -> "Central Med"', "NATO", "[6.1] 2 actions", ""),
+    (f"move SO-EM-1.1 -> {TS}", "Soviet", "[3.3.1] Soviet naval units may enter the Turkish", ""),
+]
+
+
+@pytest.mark.parametrize(("orders", "side", "message", "hint"), BAD)
+def test_bad_orders_get_one_clear_line(
+    tmp_path: Path, orders: str, side: str, message: str, hint: str
+) -> None:
+    phase = "nato_actions" if side == "NATO" else "soviet_actions"
+    state = build_state(module_2019(), {"turn": 1, "phase": phase, "actions": 1, "units": UNITS})
+    (tmp_path / "state.json").write_text(state.canonical(), encoding="utf-8")
+    path = tmp_path / "orders.txt"
+    path.write_text(f"game: t\nturn: 1\nside: {side}\n[actions]\n{orders}\n", encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    res = RUN.invoke(
+        app,
+        ["validate", "--state", str(tmp_path / "state.json"), "--module", str(SOURCE), str(path)],
+    )
+    assert res.exit_code == 1, res.output
+    assert message in res.output
+    assert hint in res.output
+    assert "Traceback" not in res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_options_lists_what_validate_accepts() -> None:
+    """`referee options` for a ship: its moves and attacks, each one action the validator
+    accepts; a land zone without a naval base and a move beyond its range are not listed."""
+    from referee.engine.ruleset import get_ruleset
+
+    module = module_2019()
+    units = [["US-CG-1", "Ionian Sea"], ["SO-KR-1", "Central Med"], ["TK-MECH-1", "Istanbul"]]
+    state = build_state(module, {"turn": 2, "phase": "nato_actions", "units": units})
+    report = get_ruleset(module.ruleset).options(module, state, "US-CG-1", limit=0)  # type: ignore[attr-defined]
+    moves = {m["zone"]: m["path"] for m in report.data["moves"]}
+    assert "Central Med" in moves and "Naples" in moves  # a sea zone; a NATO naval base [8.4.1]
+    assert "Sicily" not in moves and "Sardinia" not in moves  # land without a naval base [8.4]
+    assert all(len(p) <= 4 for p in moves.values())  # the CG's movement of 4 [8.4]
+    assert [a["target"] for a in report.data["attacks"]] == ["SO-KR-1"]

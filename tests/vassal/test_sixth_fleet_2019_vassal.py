@@ -1,0 +1,65 @@
+"""Real VASSAL loads the Sixth Fleet (2019) module and the position saves of its demo game
+with no warning, and every piece reports its zone's name: the set-ups' placements, and in each
+position.vsav the zone, holding box or Refit Box the referee's state puts the unit in. Marked
+``vassal`` (Java start-up); skipped where the checker or Java is missing, except under CI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from referee import demo_2019
+from referee.source.loader import load_module
+from referee.vassal.setups import build_module_with_setups
+
+ROOT = Path(__file__).resolve().parents[2]
+VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
+
+pytestmark = pytest.mark.vassal
+
+
+def _pieces(out: str) -> dict[str, dict[str, str]]:
+    """vcheck's ``PIECE`` lines by load source, then unit id: the location name."""
+    got: dict[str, dict[str, str]] = {}
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0] != "PIECE" or f[2] != "Main Map":
+            continue
+        props = dict(p.split("=", 1) for p in f[-1].split(";") if "=" in p)
+        if "UnitId" in props:
+            got.setdefault(f[1], {})[props["UnitId"]] = f[5]
+    return got
+
+
+def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
+    if not VCHECK.is_file() or shutil.which("java") is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("under CI=true the real-VASSAL check must run")
+        pytest.skip("the real-VASSAL checker or Java is missing")
+    module, _ = load_module(demo_2019.SRC)
+    assert module is not None
+    vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
+    game = demo_2019.demo(tmp_path / "demo", play_aids_too=False)
+    saves = sorted(game.glob("turns/*/position.vsav"))[-3:]
+    out = tmp_path / "vcheck.txt"
+    run = subprocess.run(
+        [str(VCHECK), str(vmod), *map(str, saves)],
+        env=dict(os.environ, VCHECK_OUT=str(out)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    pieces = _pieces(out.read_text(encoding="utf-8"))
+    for sc in module.scenarios.values():
+        want = {f.unit: f.hex for f in sc.fixed}
+        assert pieces[f"setup:{sc.name}"] == want
+    for save in saves:
+        state = json.loads((save.parent / "state.json").read_text("utf-8"))
+        want = {s["id"]: s["location"] for s in state["units"] if s.get("location")}
+        assert pieces[str(save.resolve())] == want, save.parent.name
