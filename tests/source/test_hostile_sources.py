@@ -104,3 +104,17 @@ def test_a_prohibition_area_that_is_a_list_is_reported(tmp_path):
     p.write_text(p.read_text().replace('area = "inner_sea"', "area = []"))
     module, diags = load_module(dst)
     assert module is None and any("long.toml:" in str(e) for e in diags.errors)
+
+
+def test_a_country_nationality_that_is_a_table_is_reported(tmp_path):
+    """Found by tests/fuzz (module target, seed 9): `nationality = {}` was a TypeError."""
+    from tests.pbem import toy
+
+    toy.install()
+    dst = tmp_path / "toy"
+    shutil.copytree(toy.TOY_FIXTURE, dst)
+    p = dst / "map.toml"
+    assert 'nationality = "So"' in p.read_text()
+    p.write_text(p.read_text().replace('nationality = "So"', "nationality = {}", 1))
+    module, diags = load_module(dst)
+    assert module is None and any("map.toml:" in str(e) for e in diags.errors)
