@@ -15,6 +15,10 @@ never passed silently:
   accepted, each with the one section today's templates render differently, which is cut
   out of both sides before comparing (a note says so); any other value fails, and a game
   never goes back to older templates than a report before it used.
+
+Whoever changes ``templates/reports/`` adds today's ``templates_sha256()`` to
+:data:`KNOWN_TEMPLATES` (with what the change renders differently), so that the archives
+played with it keep verifying.
 """
 
 from __future__ import annotations

@@ -131,3 +131,22 @@ def test_a_picture_drawn_by_another_pillow_is_not_compared_and_says_so(make_game
     v = verify_archive(g.dir, g.module)
     assert any("position.png: not compared" in n and "0.0-elsewhere" in n for n in v.notes)
     assert png != other.read_bytes()
+
+
+def test_a_committed_game_with_unknown_templates_fails(tmp_path):
+    """The same check in a game with commitments (verify_commit)."""
+    from referee.pbem.keys import load_private
+    from tests.pbem import toys_common
+    from tests.pbem.cliflow import Table
+    from tests.pbem.test_sealed_open import RULESET
+
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, RULESET.id), ("NATO", "Soviet"))
+    t.new()
+    t.send("Soviet", "move SO-DD-1 0404")
+    assert t.verify()[0] == 0
+    folder = t.game / "turns/001-Soviet-sealed"
+    rep = json.loads((folder / "report.json").read_text())
+    rep["templates_sha256"] = "ab" * 32
+    forge(folder, load_private(t.key("referee")), {}, rep)
+    code, out = t.verify()
+    assert code == 1 and out["check"] == "rendering" and "001-Soviet-sealed" in out["file"]
