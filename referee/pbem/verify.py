@@ -132,6 +132,12 @@ def find_archive(target: Path) -> tuple[Path, int | None]:
     return target, None
 
 
+# Every report of a game without commitments has these (all referee versions wrote them).
+OPEN_REPORT_KEYS = (
+    "title", "options", "referee", "module", "templates_sha256", "state_sha256", "dice",
+    "orders", "rolls", "events", "pending", "awaiting", "score", "before", "after",
+)  # fmt: skip
+
 _HEAD_PATTERNS = (
     re.compile(r"report\.json`? SHA-256 `?([0-9a-f]{64})"),  # report.md, view-*.md, HTML
     re.compile(r"(?m)^previous-report:\s*([0-9a-f]{64})\s*$"),  # a signed orders file
@@ -228,6 +234,9 @@ def verify_archive(
             "referee": {"fingerprint": cfg.referee.fingerprint},
             "module": module_info(cfg),
         }
+        missing = [k for k in OPEN_REPORT_KEYS if k not in rep]
+        if missing or (t.sequence == 0 and "players" not in rep):
+            raise VerifyFailure(f, "record", f"malformed: $.{(missing or ['players'])[0]} missing")
         if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
             raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
         for key, want in expect.items():
@@ -239,6 +248,7 @@ def verify_archive(
         events: tuple = ()
         if t.sequence == 0:
             _check_setup(cfg, rep, f)
+            _check_open_setup(rep, f)
             new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
             title, folder = "set-up request", SETUP_FOLDER
         else:
@@ -376,11 +386,26 @@ def _shaped(checker: Any, value: Any, file: str) -> None:
         raise VerifyFailure(file, "record", f"malformed: {exc}") from None
 
 
+def _check_open_setup(rep: dict[str, Any], f: str) -> None:
+    """Report 000 of a game without commitments: nothing adjudicated, one dice entry."""
+    for key, want in (("orders", None), ("rolls", []), ("events", [])):
+        if rep.get(key, want) != want:
+            raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r} in the set-up request")
+    if set(rep.get("dice") or {}) != {"commitment"}:
+        raise VerifyFailure(f, "dice commitment", "the set-up request's dice hold other entries")
+
+
 def _check_setup(cfg: Any, rep: dict[str, Any], f: str) -> None:
     players = {s: k.fingerprint for s, k in cfg.players.items()}
     got = {s: (p or {}).get("fingerprint") for s, p in (rep.get("players") or {}).items()}
     if got != players:
         raise VerifyFailure(f, "players", "the players' keys differ from game.toml")
+    keys = {s: (p or {}).get("key") for s, p in (rep.get("players") or {}).items()}
+    if "key" in next(iter((rep.get("players") or {None: {}}).values()), {}) and keys != {
+        s: k.line() for s, k in cfg.players.items()
+    }:
+        raise VerifyFailure(f, "players", "the players' key lines differ from game.toml")
+
     commit = (rep.get("dice") or {}).get("commitment") or {}
     if (commit.get("head"), commit.get("length"), commit.get("algorithm")) != (
         cfg.dice_head,
@@ -420,6 +445,21 @@ def _replay_step(
         raise VerifyFailure(of, "orders signature", f"not signed by the key of side {side!r}")
     if env.sha256 != o.get("sha256") or o.get("side") != side:
         raise VerifyFailure(f, "record", "the recorded orders hash or side is not orders.txt's")
+    want_o = {
+        "file": "orders.txt",
+        "name": o.get("name") if isinstance(o.get("name"), str) else "(a file name)",
+        "sha256": env.sha256,
+        "side": side,
+        "signer": env.block.fingerprint,
+        "turn": env.header.turn,
+        "phase": env.header.phase,
+        "answers": [p.id for p in state.pending],
+    }
+    if {k: o.get(k) for k in (*want_o, *o)} != {k: want_o.get(k) for k in (*want_o, *o)}:
+        bad = next(k for k in (*want_o, *o) if o.get(k) != want_o.get(k))
+        raise VerifyFailure(
+            f, "record", f"orders.{bad} is {o.get(bad)!r}, expected {want_o.get(bad)!r}"
+        )
     if env.header.previous_report != prev_sha:
         raise VerifyFailure(of, "hash chain", "the orders answer another report")
     if env.header.game != cfg.game_id:
@@ -436,6 +476,8 @@ def _replay_step(
         raise VerifyFailure(
             f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
         )
+    if d != {"seed_index": t.sequence, "seed": seed.hex(), "previous_seed": prev_seed.hex()}:
+        raise VerifyFailure(f, "dice seed chain", "the dice entry records other values")
     problems = dicemod.check_rolls(list(rep.get("rolls", [])), seed, t.sequence, env.sha256)
     if problems:
         raise VerifyFailure(f, "dice", "; ".join(problems))

@@ -150,3 +150,26 @@ def test_a_committed_game_with_unknown_templates_fails(tmp_path):
     forge(folder, load_private(t.key("referee")), {}, rep)
     code, out = t.verify()
     assert code == 1 and out["check"] == "rendering" and "001-Soviet-sealed" in out["file"]
+
+
+@pytest.mark.parametrize(
+    ("folder", "change", "word"),
+    [
+        ("003-NATO-move", lambda r: r["orders"].update(signer="00" * 32), "orders.signer"),
+        ("003-NATO-move", lambda r: r["orders"].update(answers=["x"]), "orders.answers"),
+        ("003-NATO-move", lambda r: r["orders"].update(extra=1), "orders.extra"),
+        ("003-NATO-move", lambda r: r["dice"].update(note="x"), "dice"),
+        ("000-setup-request", lambda r: r.pop("events"), "events"),
+        ("000-setup-request", lambda r: r.update(rolls=[]) or r.update(events=[{}]), "events"),
+        ("000-setup-request", lambda r: r["players"]["NATO"].update(key="x"), "key"),
+    ],
+)
+def test_nested_record_fields_are_bound(make_game, folder, change, word):
+    """Found by tests/fuzz (report target, seed 21): these passed verify or crashed it."""
+    g = played(make_game)
+    where = g.dir / "turns" / folder
+    rep = json.loads((where / "report.json").read_text())
+    change(rep)
+    forge(where, g.keys["ref"], {}, rep)
+    exc = _fails(g, f"turns/{folder}/report.json")
+    assert word in exc.message or word in exc.check
