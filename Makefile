@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-2019 test lint format bench clean
+.PHONY: demo demo-solitaire demo-2019 test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/python -m referee.demo
+
+demo-solitaire: $(STAMP)
+	$(BIN)/python -m referee.demo_solitaire
 
 # the Sixth Fleet (2019) variant: a signed game of two turns, then verify (referee/demo_2019.py)
 demo-2019: $(STAMP)

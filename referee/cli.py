@@ -23,6 +23,9 @@ from referee.commands.common import (
     EXIT_USAGE,
     RefereeTyper,
 )
+from referee.commands.fastparams import install as install_fast_params
+
+install_fast_params()  # plain options parse without importing pydantic (fastparams.py)
 
 EPILOG = """\b
 Every command takes -h/--help, -q/--quiet and --format text|json (--json is the same
@@ -46,6 +49,8 @@ Environment:
   REFEREE_DIR    the dice-seed folder of one game (same as --referee-dir)
   REFEREE_KEY    the referee's private key file (same as adjudicate --key)
   REFEREE_DEBUG  set to 1 to see tracebacks of internal errors
+  REFEREE_CACHE  the cache of pictures and loaded sources (default
+                 $XDG_CACHE_HOME/referee or ~/.cache/referee; off turns it off)
 
 Shell completion: referee --install-completion (or --show-completion)."""
 

@@ -174,30 +174,36 @@ def _temp_beside(target: Path, private: bool) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_path(target: Path, *, private: bool = False) -> Iterator[Path]:
+def atomic_path(target: Path, *, private: bool = False, durable: bool = True) -> Iterator[Path]:
     """Yield a temporary path beside ``target``; on success fsync it and rename it over
     ``target``. On any exception the temporary file is removed and ``target`` is untouched.
 
     This is the program's one way of replacing a file: ``private=True`` for private keys and
     dice seeds (0600), the umask for everything else. Write to the yielded path by name
-    (``open(tmp, "wb")`` keeps its mode)."""
+    (``open(tmp, "wb")`` keeps its mode). ``durable=False`` skips the fsyncs: still whole or
+    not at all, but a crash may lose the file; only for files that are checked when read
+    and can be made again (cache entries)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp_path = _temp_beside(target, private)
     try:
         yield tmp_path
-        with open(tmp_path, "rb+") as fh:
-            os.fsync(fh.fileno())
+        if durable:
+            with open(tmp_path, "rb+") as fh:
+                os.fsync(fh.fileno())
         os.replace(tmp_path, target)
-        _fsync_dir(target.parent)
+        if durable:
+            _fsync_dir(target.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
 
 
-def write_bytes_atomic(target: Path, data: bytes, *, private: bool = False) -> None:
+def write_bytes_atomic(
+    target: Path, data: bytes, *, private: bool = False, durable: bool = True
+) -> None:
     """Replace ``target`` with ``data``, whole or not at all (see :func:`atomic_path`)."""
-    with atomic_path(target, private=private) as tmp:
+    with atomic_path(target, private=private, durable=durable) as tmp:
         tmp.write_bytes(data)
 
 

@@ -19,6 +19,7 @@ from referee.commands.common import (
     format_option,
     json_option,
     load_checked,
+    no_cache_option,
     output_format,
     print_json,
     quiet_option,
@@ -52,13 +53,18 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No progress bar or warnings; print only the .vmod path."),
+        no_cache: bool = no_cache_option(),
     ) -> None:
         """Build a VASSAL 3.7 module (.vmod) from a module source.
 
         The module has the map with its hex grid numbered like the rulebook, one palette
         piece per counter, the charts, a die roller, turn tracks, carrier holding boxes, and
         one predefined set-up per scenario (File > New Game).
+
+        Pictures whose inputs did not change since an earlier build come from the picture
+        cache (see docs/performance.md; --no-cache draws everything).
         """
+        from referee.cache import activated, cache_from_env
         from referee.errors import UserError
         from referee.vassal.module_writer import picture_count, plan_build
         from referee.vassal.setups import build_module_with_setups
@@ -66,23 +72,24 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         refuse_stdio_folder(out)
         folder = resolve_source(src, example)
-        module = load_checked(folder, quiet=quiet or as_json)
-        if out.exists() and not out.is_dir():
-            raise UserError(f"{out} is not a folder", hint="-o names the folder for the .vmod")
-        started = time.perf_counter()
-        plan = plan_build(module, dpi=dpi)
-        if not (quiet or as_json) and sys.stderr.isatty():
-            with typer.progressbar(
-                length=picture_count(plan) + 1,  # + the set-up area picture
-                label="Rendering",
-                file=sys.stderr,
-                show_pos=True,
-            ) as bar:
-                result = build_module_with_setups(
-                    module, out, dpi=dpi, progress=bar.update, plan=plan, started=started
-                )
-        else:
-            result = build_module_with_setups(module, out, dpi=dpi, plan=plan, started=started)
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = load_checked(folder, quiet=quiet or as_json)
+            if out.exists() and not out.is_dir():
+                raise UserError(f"{out} is not a folder", hint="-o names the folder for the .vmod")
+            started = time.perf_counter()
+            plan = plan_build(module, dpi=dpi)
+            if not (quiet or as_json) and sys.stderr.isatty():
+                with typer.progressbar(
+                    length=picture_count(plan) + 1,  # + the set-up area picture
+                    label="Rendering",
+                    file=sys.stderr,
+                    show_pos=True,
+                ) as bar:
+                    result = build_module_with_setups(
+                        module, out, dpi=dpi, progress=bar.update, plan=plan, started=started
+                    )
+            else:
+                result = build_module_with_setups(module, out, dpi=dpi, plan=plan, started=started)
         if as_json:
             print_json(result.to_json())
         elif not quiet:

@@ -12,6 +12,7 @@ from referee.commands.common import (
     format_option,
     json_option,
     load_checked,
+    no_cache_option,
     output_format,
     print_json,
     quiet_option,
@@ -39,9 +40,11 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No warnings; print only the files written."),
+        no_cache: bool = no_cache_option(),
     ) -> None:
         """Write <id>-charts.pdf (CRT, TEC, victory, turn record, set-up cards, sequence of
         play) and <id>-chart-<name>.png for each chart."""
+        from referee.cache import activated, cache_from_env
         from referee.render.playaids import write_charts
         from referee.render.sheets import paper_size
 
@@ -49,8 +52,9 @@ def register(app: typer.Typer) -> None:
         refuse_stdio_folder(out)
         paper_size(paper)  # refuse an unknown paper before any work
         folder = resolve_source(src, example)
-        module = load_checked(folder, quiet=quiet or as_json)
-        result = write_charts(module, out, paper=paper, dpi=dpi)
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = load_checked(folder, quiet=quiet or as_json)
+            result = write_charts(module, out, paper=paper, dpi=dpi)
         if as_json:
             print_json(result.to_json())
         else:

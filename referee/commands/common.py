@@ -123,6 +123,17 @@ def module_option() -> Any:
     )
 
 
+def no_cache_option() -> Any:
+    """``--no-cache``: neither read nor write the cache (docs/performance.md says where it is:
+    ``$REFEREE_CACHE``, else ``$XDG_CACHE_HOME/referee``, else ``~/.cache/referee``)."""
+    return typer.Option(
+        False,
+        "--no-cache",
+        help="Do not use the cache of pictures and loaded sources ($REFEREE_CACHE, else "
+        "$XDG_CACHE_HOME/referee or ~/.cache/referee; REFEREE_CACHE=off turns it off).",
+    )
+
+
 def example_option(what: str = "A bundled module instead, e.g. sixth_fleet.") -> Any:
     return typer.Option(None, "--example", metavar="NAME", help=what)
 
@@ -271,10 +282,13 @@ def resolve_source(src: Path | None, example: str | None) -> Path:
 
 
 def load_checked(src: Path, *, quiet: bool = False):
-    """Load a module source; on any error print every diagnostic and exit 1 (as `check`)."""
-    from referee.source.loader import load_module
+    """Load a module source; on any error print every diagnostic and exit 1 (as `check`).
 
-    module, diags = load_module(src)
+    Answered from the active cache (:mod:`referee.source.cached`) when a command turned one
+    on and this exact source was loaded before."""
+    from referee.source.cached import load_module_cached
+
+    module, diags = load_module_cached(src)
     if module is None:
         for d in diags.items:
             typer.echo(str(d), err=True)

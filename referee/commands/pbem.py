@@ -353,7 +353,12 @@ def register(app: typer.Typer) -> None:
             for n in r.notes:
                 typer.echo(f"note: {n}")
             if r.status == "dry-run":
-                # the verdict only: rolls and outcomes stay secret until the real adjudication
+                # the verdict and what is certain before any die (warnings): rolls and their
+                # outcomes stay secret until the real adjudication
+                for w in r.warnings:
+                    pos = w.get("where") or {}
+                    at = f"{pos['file']}:{pos['line']}:{pos['col']}: " if pos else ""
+                    typer.echo(f"{at}warning: [{w['rule']}] {w['message']}")
                 typer.echo(
                     f"{r.orders_file}: accepted (signature, envelope, turn and every order "
                     "checked); nothing written"

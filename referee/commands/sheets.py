@@ -13,6 +13,7 @@ from referee.commands.common import (
     format_option,
     json_option,
     load_checked,
+    no_cache_option,
     output_format,
     print_json,
     quiet_option,
@@ -50,9 +51,11 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No progress bar or warnings; print only the files written."),
+        no_cache: bool = no_cache_option(),
     ) -> None:
         """Write <id>-counters.pdf: every counter of the mix at exact size, with cut lines,
         crop marks and mirrored back pages for long-edge duplex printing."""
+        from referee.cache import activated, cache_from_env
         from referee.render.playaids import write_sheets
         from referee.render.sheets import paper_size, parse_length_in
 
@@ -62,14 +65,26 @@ def register(app: typer.Typer) -> None:
         if bleed.strip() not in ("", "0"):
             parse_length_in(bleed)
         folder = resolve_source(src, example)
-        module = load_checked(folder, quiet=quiet or as_json)
-        show = not quiet and not as_json
-        if show:
-            from referee.render.sheets import has_backs, sheet_pieces
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = load_checked(folder, quiet=quiet or as_json)
+            show = not quiet and not as_json
+            if show:
+                from referee.render.sheets import has_backs, sheet_pieces
 
-            total = 0 if alignment_test else len(sheet_pieces(module))
-            total *= 2 if has_backs(module) else 1
-            with typer.progressbar(length=total, label="counters", file=sys.stderr) as bar:
+                total = 0 if alignment_test else len(sheet_pieces(module))
+                total *= 2 if has_backs(module) else 1
+                with typer.progressbar(length=total, label="counters", file=sys.stderr) as bar:
+                    result = write_sheets(
+                        module,
+                        out,
+                        paper=paper,
+                        bleed=bleed,
+                        alignment_test=alignment_test,
+                        png=png,
+                        png_dpi=dpi,
+                        progress=bar.update,
+                    )
+            else:
                 result = write_sheets(
                     module,
                     out,
@@ -78,18 +93,7 @@ def register(app: typer.Typer) -> None:
                     alignment_test=alignment_test,
                     png=png,
                     png_dpi=dpi,
-                    progress=bar.update,
                 )
-        else:
-            result = write_sheets(
-                module,
-                out,
-                paper=paper,
-                bleed=bleed,
-                alignment_test=alignment_test,
-                png=png,
-                png_dpi=dpi,
-            )
         if as_json:
             print_json(result.to_json())
         else:

@@ -1,7 +1,11 @@
 """``referee validate``: check an orders file against a position; no dice, nothing written.
 
 Exit 0 when the orders are legal, 1 when any violation is found (each printed with its rule
-case), 2 when the input cannot be read. ``--format github`` prints workflow annotations;
+case), 2 when the input cannot be read. Syntax, reference and rule problems come in one pass:
+the rule checks run on every order that parsed. Legal orders also get warnings: what they
+make certain before any die (units eliminated or retreated, decisions left to a player,
+victory points at stake), each with its rule case; warnings change the exit code only with
+``--strict``. ``--format github`` prints workflow annotations;
 ``-`` as the orders file reads them from standard input.
 """
 
@@ -17,8 +21,10 @@ from referee.commands.common import (
     format_option,
     json_option,
     module_option,
+    no_cache_option,
     quiet_option,
 )
+from referee.engine.core import Violation
 from referee.errors import UserError
 
 
@@ -36,8 +42,14 @@ def register(app: typer.Typer) -> None:
         fmt: Format = format_option(Format),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print the violations only (no 'ok' line, no count)."),
+        no_cache: bool = no_cache_option(),
+        strict: bool = typer.Option(
+            False, "--strict", help="Exit 1 on warnings too (what the orders make certain)."
+        ),
     ) -> None:
-        """List every violation in an orders file, each citing its rule case."""
+        """List every violation in an orders file, each citing its rule case, and as
+        warnings what the orders make certain before any die (losses, retreats, VP)."""
+        from referee.cache import activated, cache_from_env
         from referee.commands.common import (
             github_annotation,
             is_stdio,
@@ -48,17 +60,19 @@ def register(app: typer.Typer) -> None:
         )
         from referee.commands.state import module_for, read_state
         from referee.engine.orders import OrdersSyntaxError
-        from referee.engine.ruleset import get_ruleset, parse_orders_for
+        from referee.engine.ruleset import get_ruleset, parse_orders_for, warnings_of
 
         how = output_format(fmt, as_json)
         if is_stdio(orders) and is_stdio(state_file):
             raise UserError("only one of ORDERS and --state can be '-' (standard input)")
         st = read_state(state_file)
-        module = module_for(st, src, example)
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = module_for(st, src, example)
         text = read_input_text(orders, limit=1_000_000)
         shown = shown_name(orders)
-        rows: list[dict[str, object]] = []
         rs = get_ruleset(st.ruleset)
+        rows: list[dict[str, object]] = []
+        doc = None
         try:
             doc = parse_orders_for(rs, text, shown)
         except OrdersSyntaxError as exc:
@@ -73,6 +87,9 @@ def register(app: typer.Typer) -> None:
                         "col": e.col,
                     }
                 )
+            partial = getattr(exc, "partial", None)
+            # every order that parsed is still checked: references and rules (one pass)
+            rows += _rows(rs.validate(module, st, partial), shown) if partial else []
         except Exception as exc:
             # a ruleset with its own orders language reports syntax errors as a list in
             # ``errors`` (the protocol pbem.adjudicate.parse_orders_text relies on too)
@@ -91,28 +108,20 @@ def register(app: typer.Typer) -> None:
                     }
                 )
         else:
-            for v in rs.validate(module, st, doc):
-                w = v.where
-                rows.append(
-                    {
-                        "rule": v.rule,
-                        "message": v.message,
-                        "hint": v.hint,
-                        "file": w.file if w else shown,
-                        "line": w.line if w else 1,
-                        "col": w.col if w else 1,
-                        "unit": v.unit,
-                    }
-                )
+            rows += _rows(rs.validate(module, st, doc), shown)
+        rows.sort(key=lambda r: (int(str(r["line"])), int(str(r["col"]))))
+        warns = _rows(warnings_of(rs, module, st, doc), shown) if doc and not rows else []
+        failed = bool(rows) or (strict and bool(warns))
         if how == "json":
-            print_json({"orders": shown, "ok": not rows, "violations": rows})
+            print_json({"orders": shown, "ok": not rows, "violations": rows, "warnings": warns})
         else:
-            for r in rows:
+            tagged = [("error", r) for r in rows] + [("warning", r) for r in warns]
+            for level, r in tagged:
                 hint = f" (hint: {r['hint']})" if r.get("hint") else ""
                 if how == "github":
                     typer.echo(
                         github_annotation(
-                            "error",
+                            level,
                             f"{r['message']}{hint}",
                             file=str(r["file"]),
                             line=int(str(r["line"])),
@@ -121,15 +130,39 @@ def register(app: typer.Typer) -> None:
                         )
                     )
                 else:
+                    tag = "warning: " if level == "warning" else ""
                     typer.echo(
-                        f"{r['file']}:{r['line']}:{r['col']}: [{r['rule']}] {r['message']}{hint}"
+                        f"{r['file']}:{r['line']}:{r['col']}: {tag}[{r['rule']}] "
+                        f"{r['message']}{hint}"
                     )
+            nw = f"{len(warns)} warning{'s' if len(warns) != 1 else ''}"
             if quiet:
                 pass
             elif not rows:
-                typer.echo(f"{shown}: ok: no violations")
+                more = f" ({nw}{'; --strict: refused' if failed else ''})" if warns else ""
+                typer.echo(f"{shown}: ok: no violations{more}", err=failed)
             else:
                 typer.echo(
                     f"{shown}: {len(rows)} violation{'s' if len(rows) != 1 else ''}", err=True
                 )
-        raise typer.Exit(1 if rows else 0)
+        raise typer.Exit(1 if failed else 0)
+
+
+def _rows(vs: list[Violation], shown: str) -> list[dict[str, object]]:
+    """Violations (or warnings) as the rows ``validate`` prints. A problem that no line
+    owns stays at 1:1 only when the file has no header or section to point at."""
+    out: list[dict[str, object]] = []
+    for v in vs:
+        w = v.where
+        out.append(
+            {
+                "rule": v.rule,
+                "message": v.message,
+                "hint": v.hint,
+                "file": w.file if w else shown,
+                "line": w.line if w else 1,
+                "col": w.col if w else 1,
+                "unit": v.unit,
+            }
+        )
+    return out

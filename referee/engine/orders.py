@@ -74,8 +74,11 @@ class OrderError:
 class OrdersSyntaxError(Exception):
     """The orders file could not be read as orders; ``errors`` lists every problem found."""
 
-    def __init__(self, errors: Sequence[OrderError]) -> None:
+    def __init__(self, errors: Sequence[OrderError], partial: OrdersDoc | None = None) -> None:
         self.errors = list(errors)
+        # the lines that did parse, so that reference and rule checks can run on them in
+        # the same pass (``validate`` reports every problem at once, issue 12 §2)
+        self.partial = partial
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
@@ -295,6 +298,7 @@ class _Parser:
         self.section = name
         if name not in self.sections:
             self.sections.append(name)
+            self.header_pos[f"[{name}]"] = SourcePos(self.file, n, col)
 
     def header_line(self, n: int, col: int, text: str) -> None:
         if ":" not in text:
@@ -391,9 +395,7 @@ class _Parser:
             else:
                 p = self.header_pos["turn"]
                 self.err(p.line, p.col, f"expected a Game-Turn number after 'turn:', got {t!r}")
-        if self.errors:
-            raise OrdersSyntaxError(self.errors)
-        return OrdersDoc(
+        doc = OrdersDoc(
             game_id=self.header.get("game"),
             turn=turn,
             side=self.header.get("side"),
@@ -406,6 +408,9 @@ class _Parser:
             sections=tuple(s for s in self.sections if s != STANDING),
             header_pos=dict(self.header_pos),
         )
+        if self.errors:
+            raise OrdersSyntaxError(self.errors, doc)
+        return doc
 
 
 def _order(verb: str, section: str, pos: SourcePos, r: Reading, text: str) -> Order:

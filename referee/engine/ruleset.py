@@ -190,6 +190,9 @@ class RulesetExtras(Protocol):
     * ``scripted_orders`` serves the scripted player (benchmarks, property tests, demos):
       the orders text of a plain but lawful player for the step ``state`` awaits, or
       ``None`` when the game is over.
+    * ``warnings`` serves ``validate`` and ``adjudicate --dry-run``: for orders with no
+      violation, what they make certain before any die (losses, retreats, decisions, victory
+      points), each a :class:`Violation` citing its case; read through :func:`warnings_of`.
     """
 
     def options(
@@ -197,6 +200,17 @@ class RulesetExtras(Protocol):
     ) -> OptionsReport: ...
 
     def scripted_orders(self, module: Module, state: GameState) -> str | None: ...
+
+    def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]: ...
+
+
+def warnings_of(
+    ruleset: Any, module: Module, state: GameState, orders: OrdersDoc
+) -> list[Violation]:
+    """What legal orders make certain before any die, as warnings (``validate`` and
+    ``adjudicate --dry-run``); a ruleset without a ``warnings`` method foresees nothing."""
+    own = getattr(ruleset, "warnings", None)
+    return list(own(module, state, orders)) if own is not None else []
 
 
 def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
@@ -214,6 +228,7 @@ def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
 # ruleset id -> "module:attribute" of an object implementing Ruleset; imported lazily
 _RULESETS: dict[str, str] = {
     "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.ruleset:RULESET",
+    "carrier_battlegroup": "referee.rules.carrier_battlegroup.ruleset:RULESET",
     "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.ruleset:RULESET",
 }
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, get_ruleset
+from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex, slug
@@ -55,6 +55,9 @@ class StepResult:
     report_sha256: str
     report: dict[str, Any]
     notes: tuple[str, ...] = ()
+    # a dry run's warnings: what the orders make certain before any die (issue 12 §1); they
+    # reveal no roll, so a dry run may show them
+    warnings: tuple[dict[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         r = self.report
@@ -68,7 +71,7 @@ class StepResult:
                 "status": self.status,
                 "sequence": self.sequence,
                 "notes": list(self.notes),
-            }
+            } | ({"warnings": list(self.warnings)} if self.warnings else {})
         return {
             "ok": True,
             "orders_file": self.orders_file,
@@ -294,6 +297,7 @@ def _one(
     k = next_sequence(game)
     # -- validate (all or nothing), then resolve
     doc = validated(rs, module, state, env)
+    warns = tuple(w.to_json() for w in warnings_of(rs, module, state, doc)) if dry_run else ()
     seed = seed_secret(game, referee_dir).seed(k)
     dice = dicemod.CommittedDice(seed, k, env.sha256)
     outcome = rs.resolve(module, state, doc, dice)
@@ -326,7 +330,14 @@ def _one(
     game.state = new
     notes, game.notes = tuple(game.notes), []
     return StepResult(
-        env.file, "dry-run" if dry_run else "adjudicated", k, f"turns/{name}", rsha, report, notes
+        env.file,
+        "dry-run" if dry_run else "adjudicated",
+        k,
+        f"turns/{name}",
+        rsha,
+        report,
+        notes,
+        warns,
     )
 
 

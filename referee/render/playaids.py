@@ -60,6 +60,8 @@ def build_sheets(
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The counter-sheet PDF (and previews) as bytes, not yet written."""
+    from referee.render.aidcache import cached_faces, cached_pdf, cached_png, spelled
+    from referee.render.artcache import remembered_measures
     from referee.render.counters import png_bytes
     from referee.render.drawing import pdf_bytes, to_image
     from referee.render.sheets import (
@@ -81,13 +83,23 @@ def build_sheets(
         title = f"{module.name}: printer alignment test"
     else:
         bleed_px = round(bleed_in * dpi)
-        pages = counter_pages(module, geo, face_images(module, bleed_px), progress=progress)
+        with remembered_measures():  # the legend's sample counters measure their texts too
+            faces = cached_faces(module, bleed_px, face_images)
+            pages = counter_pages(module, geo, faces, progress=progress)
         name = f"{module.id}-counters"
         title = f"{module.name} {module.version}: counter sheets"
-    outputs = [(folder / f"{name}.pdf", pdf_bytes(pages, title=title, subject="counter sheet"))]
+    pdf, _ = cached_pdf(
+        ("sheets-pdf", title, [spelled(p) for p in pages]),
+        lambda: (pdf_bytes(pages, title=title, subject="counter sheet"), len(pages)),
+    )
+    outputs = [(folder / f"{name}.pdf", pdf)]
     if png:
         for i, page in enumerate(pages, 1):
-            outputs.append((folder / f"{name}-p{i:02d}.png", png_bytes(to_image(page, png_dpi))))
+            preview = cached_png(
+                ("sheet-png", png_dpi, spelled(page)),
+                lambda page=page: png_bytes(to_image(page, png_dpi)),
+            )
+            outputs.append((folder / f"{name}-p{i:02d}.png", preview))
     info = Written(
         "sheets",
         pages=len(pages),
@@ -113,6 +125,7 @@ def build_charts(
     module: Module, out: Path, *, paper: str = "letter", dpi: int = 150
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The charts PDF and one PNG per chart, as bytes, not yet written."""
+    from referee.render.aidcache import cached_pdf, cached_png
     from referee.render.charts import build_charts as make
     from referee.render.charts import charts_pdf
     from referee.render.counters import png_bytes
@@ -120,12 +133,16 @@ def build_charts(
 
     folder = _out_dir(out)
     charts = make(module)
-    pdf, pages = charts_pdf(module, charts, paper)
+    pdf, pages = cached_pdf(
+        ("charts-pdf", paper, module.name, module.version, [c.drawing for c in charts]),
+        lambda: charts_pdf(module, charts, paper),
+    )
     outputs = [(folder / f"{module.id}-charts.pdf", pdf)]
     for ch in charts:
-        outputs.append(
-            (folder / f"{module.id}-chart-{ch.name}.png", png_bytes(to_image(ch.drawing, dpi)))
+        png = cached_png(
+            ("chart-png", dpi, ch.drawing), lambda d=ch.drawing: png_bytes(to_image(d, dpi))
         )
+        outputs.append((folder / f"{module.id}-chart-{ch.name}.png", png))
     info = Written(
         "charts", pages=pages, details={"paper": paper, "charts": [c.name for c in charts]}
     )

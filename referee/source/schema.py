@@ -41,6 +41,7 @@ class RulesetSchema:
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.
 _SCHEMAS: dict[str, str] = {
     "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.schema:SCHEMA",
+    "carrier_battlegroup": "referee.rules.carrier_battlegroup.schema:SCHEMA",
     "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.schema:SCHEMA",
 }
 

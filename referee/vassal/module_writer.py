@@ -9,7 +9,9 @@ board, the charts, the module's own markers and holding boxes), writes ``buildFi
 Pictures are independent of each other, so on a multi-core machine a worker process draws
 the board (the longest picture by far) while this process draws the rest, and any further
 workers share the counter faces; each result is keyed by its image name, so the archive does
-not depend on which process drew what or finished first (:func:`render_plan`).
+not depend on which process drew what or finished first (:func:`render_plan`). Pictures whose
+inputs have not changed since an earlier build come from the picture cache
+(:mod:`referee.cache`, keys in :mod:`referee.render.artcache`) and are not drawn at all.
 
 Hook for scenario set-ups: pass ``extra_files=[("skirmish.vsav", data)]`` and
 ``setups=[PredefinedSetup("Skirmish", "skirmish.vsav")]``; the files are stored in the
@@ -32,6 +34,7 @@ from typing import Final
 
 from lxml import etree
 
+from referee.cache import Cache, active
 from referee.errors import UserError
 from referee.source.model import Module
 from referee.vassal.artwork import (
@@ -303,8 +306,25 @@ def _init_worker(module: Module | None, dpi: int) -> None:
     _WORKER_MODULE, _WORKER_DPI = module, dpi
 
 
+UNCACHED: Final = "!"
+"""Prefix :func:`_draw` puts on a picture's name when it had to be drawn from the whole
+module (its renderer read a field its cache key leaves out): it must not be cached."""
+
+
 def _draw(task: Task) -> list[tuple[str, bytes]]:
-    """Draw one task's pictures; returns ``(image name, png)`` pairs."""
+    """Draw one task's pictures; returns ``(image name, png)`` pairs.
+
+    The board, the charts and the faces are drawn from a module narrowed to what their cache
+    keys cover
+    (:func:`referee.render.artcache.narrowed`); should that fail, from the whole module, and
+    the name is marked :data:`UNCACHED`."""
+    from referee.render.artcache import (
+        BOARD_READS,
+        CHART_READS,
+        FACE_DRAW_READS,
+        NotDeclared,
+        narrowed,
+    )
     from referee.render.board import board_png
     from referee.render.charts import chart_png
     from referee.render.counters import counter_png
@@ -313,15 +333,29 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
     assert module is not None
     kind, arg = task
     if kind == "board":
-        return [("", board_png(module, dpi))]
+        try:
+            return [("", board_png(narrowed(module, BOARD_READS), dpi))]
+        except NotDeclared:
+            return [(UNCACHED, board_png(module, dpi))]
     if kind == "chart":
         assert isinstance(arg, str)
-        return [(arg, chart_png(module, arg, dpi=dpi))]
+        reads = CHART_READS.get(arg)
+        try:
+            if reads is not None:
+                return [(arg, chart_png(narrowed(module, reads), arg, dpi=dpi))]
+        except NotDeclared:
+            pass
+        return [(UNCACHED + arg, chart_png(module, arg, dpi=dpi))]
     assert not isinstance(arg, str)
     out = []
+    faces = narrowed(module, FACE_DRAW_READS)
     for i, back in arg:
         unit = module.units[i]
-        out.append((face_image(unit, back), counter_png(module, unit, back=back, dpi=dpi)))
+        name = face_image(unit, back)
+        try:
+            out.append((name, counter_png(faces, unit, back=back, dpi=dpi)))
+        except NotDeclared:
+            out.append((UNCACHED + name, counter_png(module, unit, back=back, dpi=dpi)))
     return out
 
 
@@ -333,24 +367,28 @@ class RenderPlan:
     processes: int
 
 
-def render_plan(plan: ModulePlan, workers: int | None) -> RenderPlan:
+def render_plan(
+    plan: ModulePlan, workers: int | None, done: frozenset[str] = frozenset()
+) -> RenderPlan:
     """How the module art is split up: the tasks in queue order, and whether to use a pool.
 
     The board comes first because it is by far the longest single picture (a 60-megapixel
     canvas at 150 dpi, about 0.7 s), then the charts, then the counter faces in chunks small
-    enough that the processes finish together.
+    enough that the processes finish together. Pictures named in ``done`` (found in the
+    cache) are left out, and a pool is used only if what is left pays for one.
     """
     module = plan.module
     index = {u.id: i for i, u in enumerate(module.units)}
-    faces = [(index[u.id], back) for u, back in plan.faces]
+    faces = [(index[u.id], back) for u, back in plan.faces if face_image(u, back) not in done]
     processes = max(1, min(workers or os.cpu_count() or 1, MAX_WORKERS))
-    board_pixels = plan.board_size[0] * plan.board_size[1]
+    board = plan.board_image not in done
+    board_pixels = plan.board_size[0] * plan.board_size[1] if board else 0
     parallel = processes > 1 and (
         len(faces) >= PARALLEL_MIN_FACES or board_pixels >= PARALLEL_MIN_BOARD_PIXELS
     )
     chunk = max(FACES_PER_TASK, len(faces) // (processes * 16)) if parallel else 1
-    tasks: list[Task] = [("board", "")]
-    tasks += [("chart", c.source) for c in plan.charts]
+    tasks: list[Task] = [("board", "")] if board else []
+    tasks += [("chart", c.source) for c in plan.charts if c.image not in done]
     tasks += [("faces", tuple(faces[i : i + chunk])) for i in range(0, len(faces), chunk)]
     return RenderPlan(tuple(tasks), processes if parallel else 1)
 
@@ -370,15 +408,25 @@ def _render_pictures(
     twice or lost in a race. Each picture is a pure function of the module and the dpi and is
     stored under its own name, so which process drew it, and when, cannot change a byte of
     the archive. Should a worker die (killed, out of memory), the tasks it had are drawn here.
+
+    Pictures found in the picture cache are taken from it and not drawn; what is drawn is
+    stored in it afterwards (see :func:`_cached_pictures`).
     """
     module = plan.module
-    work = render_plan(plan, workers)
+    cache = active()
+    keys = _picture_keys(plan) if cache.enabled else {}
+    out = _cached_pictures(cache, keys, tick)
+    from_cache = frozenset(out)
+    work = render_plan(plan, workers, from_cache)
     names = {("chart", c.source): c.image for c in plan.charts}
-    out: dict[str, bytes] = {}
+    uncached: set[str] = set()
 
     def collect(task: Task, part: list[tuple[str, bytes]]) -> None:
         for name, data in part:
-            key = plan.board_image if task[0] == "board" else names.get((task[0], name), name)
+            plain = name.removeprefix(UNCACHED)
+            key = plan.board_image if task[0] == "board" else names.get((task[0], plain), plain)
+            if plain != name:
+                uncached.add(key)
             out[key] = data
         tick(len(part))
 
@@ -394,6 +442,46 @@ def _render_pictures(
             _draw_here(plan, extra_pictures, out, tick)
     finally:
         _init_worker(None, 0)
+    for name, key in keys.items():
+        if key is not None and name in out and name not in uncached | from_cache:
+            cache.put("png", key, out[name])
+    return out
+
+
+def _picture_keys(plan: ModulePlan) -> dict[str, str | None]:
+    """The cache key of every picture the workers draw, by image name (``None``: not
+    cacheable)."""
+    from referee.render.artcache import (
+        FACE_DRAW_READS,
+        board_key,
+        chart_key,
+        face_context,
+        face_key,
+        narrowed,
+    )
+
+    module, dpi = plan.module, plan.dpi
+    keys: dict[str, str | None] = {plan.board_image: board_key(module, dpi)}
+    for c in plan.charts:
+        keys[c.image] = chart_key(module, c.source, dpi)
+    context = face_context(narrowed(module, FACE_DRAW_READS), dpi)
+    for unit, back in plan.faces:
+        keys[face_image(unit, back)] = face_key(module, context, unit, back)
+    return keys
+
+
+def _cached_pictures(cache: Cache, keys: dict[str, str | None], tick: Progress) -> dict[str, bytes]:
+    """The pictures of ``keys`` that the cache holds (each a whole PNG whose bytes match the
+    SHA-256 stored with them)."""
+    from referee.cache import valid_png
+
+    out: dict[str, bytes] = {}
+    for name, key in keys.items():
+        data = None if key is None else cache.get("png", key)
+        if data is not None and valid_png(data):
+            out[name] = data
+    if out:
+        tick(len(out))
     return out
 
 
@@ -516,19 +604,21 @@ def _draw_with_pool(
 
 def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     """The module's own pictures: the layers, the markers and the holding-box board."""
+    from referee.render.artcache import cached_png as _own
+
     out: dict[str, bytes] = {}
     side = plan.counter_px
-    out[ATTACKED_OVERLAY] = attacked_overlay_png(side)
+    out[ATTACKED_OVERLAY] = _own("attacked", (side,), lambda: attacked_overlay_png(side))
     tick(1)
     if RETURNING_OVERLAY in plan.image_names():
-        out[RETURNING_OVERLAY] = returning_overlay_png(side)
+        out[RETURNING_OVERLAY] = _own("returning", (side,), lambda: returning_overlay_png(side))
         tick(1)
     for marker in plan.markers:
-        out[marker.image] = marker_png(
-            side, marker.name.upper(), marker.note, marker.fill, marker.ink
-        )
+        args = (side, marker.name.upper(), marker.note, marker.fill, marker.ink)
+        out[marker.image] = _own("marker", args, lambda args=args: marker_png(*args))
         tick(1)
-    if plan.holding is not None:
-        out[plan.holding_image] = holding_board_png(plan.holding)
+    holding = plan.holding
+    if holding is not None:
+        out[plan.holding_image] = _own("holding", (holding,), lambda: holding_board_png(holding))
         tick(1)
     return out

@@ -30,6 +30,7 @@ from lxml import etree
 from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
+from referee.render.artcache import cached_png
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
 from referee.vassal.buildfile import XML_DECLARATION, PredefinedSetup, buildfile_tree
@@ -160,7 +161,10 @@ def build_module_with_setups(
     files, setups = scenario_setups(table)
     area = table.setup_area
     # the set-up picture is drawn here while a worker draws the board
-    pictures = [] if area is None else [(SETUP_IMAGE, lambda: setup_area_png(area))]
+    pictures = []
+    if area is not None:
+        draw = lambda: setup_area_png(area)  # noqa: E731
+        pictures.append((SETUP_IMAGE, lambda: cached_png("setup-area", (area,), draw)))
     entries = module_entries(
         plan, files, setups, progress=progress, workers=workers, extra_pictures=pictures
     )

@@ -6,6 +6,7 @@ Run one case: ``pytest tests/conformance -k 024``.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,32 @@ def test_case(path: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
+SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules" / "examples.json"
+
+
+def shared_examples_or_skip(path: Path) -> Path:
+    """``path`` when it exists; otherwise skip, except under ``CI=true``, where a missing
+    ``../shared`` must fail the run rather than let the check pass silently."""
+    if path.is_file():
+        return path
+    why = f"the shared rules folder is not available ({path})"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(why + " and CI=true: a CI run must have ../shared")
+    pytest.skip(why)
+
+
+def test_missing_shared_fails_under_ci(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true"):
+        shared_examples_or_skip(tmp_path / "examples.json")
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception):
+        shared_examples_or_skip(tmp_path / "examples.json")
+
+
 def test_every_worked_example_has_a_case() -> None:
     """Every SF75-* example of the shared examples.json is covered by a case."""
-    shared = Path(__file__).resolve().parents[2] / ".." / "shared" / "rules" / "examples.json"
-    if not shared.is_file():
-        pytest.skip("the shared rules folder is not available")
+    shared = shared_examples_or_skip(SHARED_EXAMPLES)
     ids = {
         c["id"]
         for c in json.loads(shared.read_text("utf-8"))["cases"]

@@ -346,3 +346,20 @@ def test_signing_another_sides_orders_says_whose_key_it_is(make_game):
         sign_orders("side: NATO\n[setup]\n", "orders.txt", g.keys["soviet"], g.dir)
     assert "these orders are for NATO" in str(exc.value)
     assert "Soviet's key" in str(exc.value)
+
+
+def test_a_dry_run_shows_the_rulesets_warnings(make_game, monkeypatch):
+    """What the orders make certain before any die is shown by a dry run (issue 12 §1): it
+    reveals no roll, so the secrecy of the dry run holds."""
+    from referee.engine.core import SourcePos, Violation
+    from tests.pbem import toy
+
+    def warnings(module, state, doc):
+        return [Violation("9.22", "X eliminated (did not return to a base)", SourcePos("o", 3, 6))]
+
+    monkeypatch.setattr(toy.ToyRuleset, "warnings", staticmethod(warnings), raising=False)
+    g = make_game()
+    [r] = g.run(g.signed("NATO", ["place US-DD-1 0202"]), dry_run=True)
+    assert [w["rule"] for w in r.to_json()["warnings"]] == ["9.22"]
+    [real] = g.run(g.signed("NATO", ["place US-DD-1 0202"], name="again.txt"))
+    assert "warnings" not in real.to_json()

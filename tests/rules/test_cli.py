@@ -46,8 +46,12 @@ def test_validate_clean_and_dirty(tmp_path: Path) -> None:
     unknown.write_text("game: g1\nturn: 0\nside: NATO\n[setup]\nplace US-F4.3 box US-CV-1\n")
     r = RUN.invoke(app, ["validate", "--state", str(st), "--module", MINI, str(unknown), "--json"])
     data = json.loads(r.stdout)
-    assert not data["ok"] and {v["rule"] for v in data["violations"]} == {"orders"}
-    assert "did you mean 'US-F4.2'?" in data["violations"][0]["hint"]
+    # one pass (issue 12 §2): the unknown unit and the set-up quota it leaves unmet, the
+    # latter at the [setup] header (line 4), not at 1:1
+    assert not data["ok"] and {v["rule"] for v in data["violations"]} == {"orders", "11.0"}
+    unknown_row = next(v for v in data["violations"] if v["rule"] == "orders")
+    assert "did you mean 'US-F4.2'?" in unknown_row["hint"]
+    assert {(v["line"], v["col"]) for v in data["violations"] if v["rule"] == "11.0"} == {(4, 1)}
 
 
 def test_validate_unreadable_input_exits_2(tmp_path: Path) -> None:

@@ -43,6 +43,28 @@ def airbase_usable_9_16(
     return base.nationality == ud.nationality
 
 
+def unusable_base_rule(game: Game, state: GameState, unit: str, hex_id: str) -> str | None:
+    """The most specific case that keeps air ``unit`` from using an airbase in ``hex_id``
+    (``None``: no airbase there, or it may use it). Cited first when the unit is lost for
+    not returning to a base, with the general [9.22] second."""
+    base = game.board.airbase(hex_id)
+    if base is None or airbase_usable_9_16(game, state, unit, hex_id):
+        return None
+    if hex_id in game.destroyed_defended(state):
+        return "10.48"
+    if hex_id in state.data.get("destroyed_bases", ()):
+        return "9.16"
+    ud = game.unit(unit)
+    nat = game.module.nationalities.get(base.nationality)
+    if (nat.side if nat is not None else None) != ud.side:
+        return "9.16"
+    if ud.nationality in game.flags.carrier_only_nationalities:
+        return "9.61"
+    if "14.3" not in state.options and in_middle_east_14_3(game, hex_id):
+        return "14.3"
+    return "9.13"
+
+
 def in_middle_east_14_3(game: Game, hex_id: str) -> bool:
     """An airbase of Syria, Egypt or Israel: usable only with optional rule 14.3 [14.3]
     (countries matched by code or by name, as ``flags.middle_east_countries`` lists them)."""

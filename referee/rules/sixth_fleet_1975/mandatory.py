@@ -15,6 +15,7 @@ attacks are over, and :func:`after_retreat_8_24` what follows such a retreat.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from referee.engine.core import Event, GameState
@@ -29,7 +30,12 @@ from referee.rules.sixth_fleet_1975.combat import (
 )
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.retreat import RetreatCause, retreat_options_8_71
-from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41, fmt
+from referee.rules.sixth_fleet_1975.strengths import (
+    attack_strength_8_45,
+    can_attack_6_41,
+    defense_strength_8_44,
+    fmt,
+)
 from referee.rules.sixth_fleet_1975.zoc import controllers
 
 
@@ -67,9 +73,11 @@ def best_attacks_from(
     hex_id: str,
     rec: Mapping[str, list[str]] | None = None,
 ) -> list[AttackCalc]:
-    """Legal attacks from ``hex_id`` worth trying: for each adjacent enemy unit, all the
-    hex's able units together and, when stack order stops that, those that may skip the units
-    above [7.45]; sorted best differential first. Empty means no legal attack [8.24]."""
+    """Legal attacks from ``hex_id`` worth trying, best differential first; empty means no
+    legal attack [8.24]. For each adjacent enemy unit: all the hex's able units together,
+    each unit alone, and every largest group of them that is legal (a smaller group may be
+    legal where the whole stack is not, e.g. subs that may skip an air unit above the target
+    [7.45] while a fighter in the hex may not) -- see :func:`legal_groups_8_24`."""
     rec = rec if rec is not None else phase_record(state)
     ex = _exempt(rec) | set(rec["used"])
     mine = [u for u in state.stacks.get(hex_id, ()) if state.units[u].side == side and u not in ex]
@@ -77,14 +85,70 @@ def best_attacks_from(
     for t in adjacent_enemies(game, state, hex_id, side):
         cat = game.category(t)
         able = tuple(u for u in mine if can_attack_6_41(game, u, cat))
-        tries = [able, *((u,) for u in able)]
-        for group in tries:
-            if not group:
-                continue
-            calc, probs = analyse_attack(game, state, side, group, (t,), rec)
-            if calc is not None and not probs:
-                found[(group, (t,))] = calc
+        for group, calc in legal_groups_8_24(game, state, side, able, t, rec):
+            found[(group, (t,))] = calc
     return sorted(found.values(), key=lambda c: (-c.differential, c.targets, c.attackers))
+
+
+# Refusals that no smaller group of attackers can cure: taking units away only lowers the
+# attack total [8.45], so a differential below 0 [8.23] or below the CRT [8.9] stays so.
+_MONOTONE = frozenset({"below-zero", "below-crt"})
+
+
+def legal_groups_8_24(
+    game: Game,
+    state: GameState,
+    side: str,
+    able: tuple[str, ...],
+    target: str,
+    rec: Mapping[str, list[str]],
+) -> list[tuple[tuple[str, ...], AttackCalc]]:
+    """Groups of ``able`` (in stack order) that may legally attack ``target``: the whole
+    group and each unit alone when legal, and every legal group with no legal group above it
+    in size that contains it. The search walks down from the whole group one unit at a time
+    and prunes (a) groups whose summed attack strength is below the target's Defense [8.23],
+    (b) the subgroups of a legal group (they only lower the differential), (c) the subgroups
+    of a group refused for its differential alone [8.23][8.9]. At most 2^9 groups (stacking
+    [7.11][9.41]), far fewer in play."""
+    if not able:
+        return []
+    cat = game.category(target)
+    thex = state.units[target].location
+    if thex is None:
+        return []
+    need = defense_strength_8_44(game, state, target, thex)
+    strength = {u: attack_strength_8_45(game, state, u, cat) for u in able}
+    out: dict[tuple[str, ...], AttackCalc] = {}
+
+    def legal(group: tuple[str, ...]) -> tuple[AttackCalc | None, list[Problem]]:
+        calc, probs = analyse_attack(game, state, side, group, (target,), rec)
+        if calc is not None and not probs:
+            out[group] = calc
+        return calc, probs
+
+    for group in [able, *((u,) for u in able)]:
+        legal(group)
+    seen: set[tuple[str, ...]] = set()
+    level = [able]
+    while level:
+        nxt: list[tuple[str, ...]] = []
+        for group in level:
+            if group in seen:
+                continue
+            seen.add(group)
+            if sum((strength[u] for u in group), Fraction(0)) < need:
+                continue
+            if group in out:
+                continue  # legal: its subgroups only lower the differential
+            _calc, probs = legal(group)
+            if not probs:
+                continue
+            if probs and all(p.code in _MONOTONE for p in probs):
+                continue
+            if len(group) > 1:
+                nxt.extend(tuple(x for x in group if x != u) for u in group)
+        level = nxt
+    return sorted(out.items())
 
 
 def must_retreat_8_24(game: Game, state: GameState, side: str, hex_id: str) -> list[str]:
@@ -138,6 +202,7 @@ def check_obligations_8_21(
         for u in must_retreat_8_24(game, state, side, h):
             must.add(u)
             opts = retreat_options_8_71(game, state, u)
+            probs.append(_retreat_warning(h, u, opts))
             if u not in retreats and len(opts) > 1:
                 probs.append(
                     Problem(
@@ -180,6 +245,30 @@ def check_obligations_8_21(
                 ).at(o)
             )
     return probs
+
+
+def _retreat_warning(hex_id: str, unit: str, opts: list[str]) -> Problem:
+    """What ``validate`` foresees for a unit that must retreat: the retreat [8.24], or its
+    elimination when no hex may take it [8.72] (the general obligation cited second)."""
+    if not opts:
+        return Problem(
+            "8.72",
+            f"{unit} in {hex_id} must retreat [8.24] but has no hex to retreat into: "
+            "it will be eliminated",
+            "will-be-eliminated",
+            None,
+            unit,
+            severity="warning",
+        )
+    return Problem(
+        "8.24",
+        f"{unit} in {hex_id} has no attack at 0 or better and will retreat "
+        f"(into {' or '.join(opts)})",
+        "will-retreat",
+        None,
+        unit,
+        severity="warning",
+    )
 
 
 def retreats_owed_8_24(

@@ -23,6 +23,7 @@ from referee.rules.sixth_fleet_1975.air import (
     carrier_of_box,
     closed_without_14_3,
     is_based_9_22,
+    unusable_base_rule,
 )
 from referee.rules.sixth_fleet_1975.carriers import carrier_order_9_62, check_cap_claim_9_62A
 from referee.rules.sixth_fleet_1975.carry import Carry
@@ -298,12 +299,16 @@ def end_movement(
                 box="grounded",
             )
         else:
+            # the case that forbade the base it ended on, first; the general 9.22 second
+            specific = unusable_base_rule(game, state, u.id, loc)
             state = eliminate(
                 game,
                 state,
                 u.id,
-                "9.22",
-                "did not return to a base",
+                specific or "9.22",
+                f"may not use the base at {loc}: did not return to a base [9.22]"
+                if specific
+                else "did not return to a base",
                 ev,
                 scores=game.flags.air_return_losses_score,
             )

@@ -111,7 +111,14 @@ def check_header(
     ``expected`` is the section the current phase takes."""
     out: list[Violation] = []
     hp = doc.header_pos
-    top = SourcePos(doc.file, 1, 1)
+    # a missing header line is reported where the header is (its first line), else at the
+    # first section; a problem of a section at that section's header -- never at a 1:1
+    # that may be a comment (issue 12 §2)
+    top = min(hp.values(), key=lambda p: (p.line, p.col)) if hp else SourcePos(doc.file, 1, 1)
+
+    def sec(name: str) -> SourcePos:
+        return hp.get(f"[{name}]", top)
+
     if doc.game_id is None:
         out.append(
             Violation(
@@ -156,7 +163,7 @@ def check_header(
                 "4.0",
                 "one orders file covers one step of the sequence of play; "
                 f"this one has {', '.join('[' + s + ']' for s in step_sections)}",
-                top,
+                sec(step_sections[1]),
             )
         )
     if state.pending:
@@ -173,20 +180,22 @@ def check_header(
                     "4.0",
                     f"the game waits for an answer to {pd.id} "
                     f"({pd.prompt}); send an [answer] section",
-                    top,
+                    sec(step_sections[0]),
                     hint=f"answer {pd.id} {pd.options[0] if pd.options else ''}",
                 )
             )
         return out
     if "answer" in step_sections:
-        out.append(Violation("4.0", "no decision is pending; [answer] is not expected", top))
+        out.append(
+            Violation("4.0", "no decision is pending; [answer] is not expected", sec("answer"))
+        )
     elif step_sections and expected and step_sections[0] != expected:
         out.append(
             Violation(
                 "4.0",
                 f"the game is in the {seq.describe(state)}: expected a "
                 f"[{expected}] section, not [{step_sections[0]}]",
-                top,
+                sec(step_sections[0]),
             )
         )
     if step_sections and doc.side is not None and doc.side != state.active_side:
@@ -210,7 +219,7 @@ def check_header(
             )
         )
     if state.phase == seq.GAME_OVER and step_sections:
-        out.append(Violation("13.0", "the game is over", top))
+        out.append(Violation("13.0", "the game is over", sec(step_sections[0])))
     return out
 
 
@@ -229,7 +238,9 @@ def check_answers(state: GameState, doc: OrdersDoc) -> list[Violation]:
             Violation(
                 "4.0",
                 f"expected: answer {pd.id} <one of {', '.join(pd.options)}>",
-                SourcePos(doc.file, 1, 1),
+                doc.header_pos.get("[answer]")
+                or min(doc.header_pos.values(), key=lambda p: (p.line, p.col), default=None)
+                or SourcePos(doc.file, 1, 1),
             )
         )
     for a in doc.answers:

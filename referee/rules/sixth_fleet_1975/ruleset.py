@@ -14,7 +14,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.driver import drive
 from referee.engine.orders import OrdersDoc
-from referee.engine.problems import violations
+from referee.engine.problems import Problem
 from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
@@ -129,24 +129,65 @@ class SixthFleet1975:
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """The file as a whole (:mod:`orders_file`), then the orders of the current phase by
-        that phase's own check (:attr:`flow`)."""
+        that phase's own check (:attr:`flow`) -- in one pass: the rule check runs on every
+        order whose words are known even when other lines are at fault (issue 12 §2). A
+        problem that concerns no one order is placed at the header of its section."""
+        return _sorted(
+            [p.violation() for p in self._problems(module, state, orders) if p.severity == "error"]
+        )
+
+    def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        """What legal orders make certain before any die: units eliminated, grounded or
+        retreated, decisions left to a player, victory points at stake (:mod:`forecast`).
+        Only for orders with no violation: a refused file changes nothing."""
+        from referee.rules.sixth_fleet_1975.forecast import forecast
+
+        probs = self._problems(module, state, orders)
+        if any(p.severity == "error" for p in probs):
+            return []
+        out = [p for p in probs if p.severity == "warning"]
+        phase = self.flow.phase(state)
+        if not orders.answers and [s for s in orders.sections if s != "standing"] and phase:
+            game = Game.of(module, state)
+            out += forecast(
+                game,
+                state,
+                orders,
+                phase.carry_out,
+                self.flow.handlers(game),
+                lambda s: auto(game, s),
+            )
+        seen: set[tuple[str, str]] = set()
+        uniq = []
+        for p in out:
+            key = (p.rule, p.unit or p.message)  # one warning per unit and rule
+            if key not in seen:
+                seen.add(key)
+                uniq.append(_at_section(p, orders, self.flow.section_of(state)).violation())
+        return _sorted(uniq)
+
+    def _problems(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Problem]:
         game = Game.of(module, state)
-        out = check_header(game, state, orders, self.flow.section_of(state))
+        section = self.flow.section_of(state)
+        head = check_header(game, state, orders, section)
         side = orders.side if orders.side in game.sides else None
-        out += check_words(game, state, orders, side)
-        if out:
-            return _sorted(out)
-        assert side is not None
-        out += check_standing(game, state, side, orders)
+        words = check_words(game, state, orders, side)
+        out = [_problem_of(v) for v in head + words]
+        if side is None:
+            return out
+        out += [_problem_of(v) for v in check_standing(game, state, side, orders)]
         if state.pending or orders.answers:
-            out += check_answers(state, orders)
-            return _sorted(out)
-        if not [s for s in orders.sections if s != "standing"]:
-            return _sorted(out)  # standing orders only
+            out += [_problem_of(v) for v in check_answers(state, orders)]
+            return out
+        step = [s for s in orders.sections if s != "standing"]
+        if not step or (section is not None and step[0] != section) or side != state.active_side:
+            return out  # standing orders only, or orders for another step
+        bad_lines = {v.where.line for v in words if v.where is not None}
+        known = tuple(o for o in orders.orders if o.pos.line not in bad_lines)
         phase = self.flow.phase(state)
         if phase is not None and phase.check is not None:
-            out += violations(phase.check(game, state, side, orders.orders))
-        return _sorted(out)
+            out += [_at_section(p, orders, section) for p in phase.check(game, state, side, known)]
+        return out
 
     # ---- resolution ---------------------------------------------------------------------------
     def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
@@ -205,6 +246,19 @@ class SixthFleet1975:
         from referee.rules.sixth_fleet_1975.scripted import orders_for
 
         return orders_for(module, state, self)
+
+
+def _problem_of(v: Violation) -> Problem:
+    return Problem(v.rule, v.message, "", None, v.unit, v.hint, v.where)
+
+
+def _at_section(p: Problem, doc: OrdersDoc, section: str | None) -> Problem:
+    """An unplaced problem at the header of the section it concerns (never at 1:1, which
+    may be a comment)."""
+    if p.where is not None or section is None:
+        return p
+    pos = doc.header_pos.get(f"[{section}]")
+    return p._replace(where=pos) if pos is not None else p
 
 
 def _sorted(vs: list[Violation]) -> list[Violation]:

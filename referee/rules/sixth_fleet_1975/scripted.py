@@ -8,9 +8,13 @@ lawful player would send:
   round-robin over the pool's hexes (every coded hex and airbase filled, 1-3 naval units per
   hex [7.0], at most the pool's limit of air units [9.41]); carrier air in its carrier's
   holding box [9.62B], where it moves with the carrier;
-* **movement** [5.0]: every naval unit goes to the reachable hex nearest to an enemy unit
-  (ties: the cheaper, then the lower hex id), within the stacking limit [7.0]; air units stay
-  on their bases, and one that must return [9.22] flies to the nearest base it can reach;
+* **movement** [5.0]: a side that scores for cutting a coast off [13.12] keeps its
+  ``PICKETS`` nearest naval units on (or heading for) the sea hex next to the most of that
+  coast's hexes; every other naval unit goes to the reachable hex nearest to an enemy unit --
+  for a side with area bonuses [13.11][13.13], an enemy unit inside those areas (none: it
+  stays) -- (ties: the cheaper, then the lower hex id), within the stacking limit [7.0]; air
+  units stay on their bases, and one that must return [9.22] flies to the nearest base it
+  can reach;
 * **combat** [8.0]: exactly the mandatory attacks -- from every hex in an enemy zone of
   control, its best legal attack by differential [8.21]; when a hex has none, its units
   retreat [8.24] to their first legal hex;
@@ -43,6 +47,7 @@ from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_1
 from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
 from referee.rules.sixth_fleet_1975.setup import setup_pools
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
+from referee.rules.sixth_fleet_1975.victory import coast_13_12
 from referee.source.model import Module
 
 SECTION = {
@@ -145,13 +150,70 @@ def _is_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
     )
 
 
+def objective_areas_13_1(game: Game, side: str) -> set[str]:
+    """The areas ``side`` scores for keeping clear of enemy units [13.11][13.13]."""
+    return {
+        str(b.params["area"])
+        for b in game.scenario.victory_bonuses
+        if b.side == side
+        and b.condition in ("no_enemy_in_area", "no_enemy_naval_in_area")
+        and b.params.get("area")
+    }
+
+
+PICKETS = 2
+"""Naval units the scripted player keeps on its [13.12] picket hex (the stacking limit is 3)."""
+
+
+def picket_hexes_13_12(game: Game, side: str) -> list[str]:
+    """Where ``side``'s naval units stand to earn a [13.12] bonus of its own: the sea hexes
+    next to the most coastal hexes the line of communications would start from (a unit there
+    controls them all, and a controlled starting hex cuts the line -- docs/interpretations.md
+    [13.12]); best first, ties by hex id. Empty when ``side`` has no such bonus."""
+    out: list[str] = []
+    for b in game.scenario.victory_bonuses:
+        if b.side != side or b.condition != "israel_cut_off":
+            continue
+        starts = set(coast_13_12(game, b))
+        cover: Counter[str] = Counter()
+        for h in starts:
+            for n in game.board.neighbours(h):
+                if game.board.terrain(n) in ("high_seas", "restricted") and n not in starts:
+                    cover[n] += 1
+        out += [h for h, _ in sorted(cover.items(), key=lambda hc: (-hc[1], hc[0]))]
+    return out
+
+
+def pickets(game: Game, state: GameState, side: str) -> dict[str, str]:
+    """Naval unit -> the picket hex it holds or heads for [13.12]: the nearest naval unit
+    (by hexes, ties by id) to the best picket hex, ``PICKETS`` of them (a lone picket is
+    soon sunk), so that the rest keep fighting."""
+    hexes = picket_hexes_13_12(game, side)[:1]
+    if not hexes:
+        return {}
+    dist = distance_to_nearest(game, hexes)
+    naval = sorted(
+        (dist.get(u.location, 1_000_000), u.id)
+        for u in state.units.values()
+        if u.side == side and u.location is not None and not game.is_air(u.id)
+    )
+    return {uid: hexes[0] for _, uid in naval[:PICKETS]}
+
+
 def movement_orders(game: Game, state: GameState, side: str) -> list[str]:
-    """Naval units toward the nearest enemy; returning air units to the nearest base."""
+    """Naval units toward the nearest enemy, except a picket that holds the hex earning its
+    side's [13.12] bonus; returning air units to the nearest base."""
     enemy_hexes = sorted(
         {u.location for u in state.units.values() if u.side != side and u.location is not None}
     )
+    wanted = objective_areas_13_1(game, side)
+    if wanted:  # a side with area bonuses hunts the enemy units that deny them [13.11][13.13]
+        inside = {h for a in sorted(wanted) for h in game.board.locations_in_area(a)}
+        enemy_hexes = [h for h in enemy_hexes if h in inside]
     far = 1_000_000  # no enemy on the map: nothing to move toward
     dist = distance_to_nearest(game, enemy_hexes)
+    posts = pickets(game, state, side)
+    post_dist = {h: distance_to_nearest(game, [h]) for h in set(posts.values())}
     naval: Counter[str] = Counter()
     air: Counter[str] = Counter()
     for h in state.stacks:
@@ -170,6 +232,11 @@ def movement_orders(game: Game, state: GameState, side: str) -> list[str]:
         if is_air:  # the nearest base it can use [9.22]
             cands = [r for r in cands if _is_base(game, state, uid, r.hex)]
             ranked = sorted(cands, key=lambda r: (r.cost, r.hex))
+        elif uid in posts:  # the picket: toward its post, and stay there [13.12]
+            d = post_dist[posts[uid]]
+            now = d.get(here, far)
+            cands = [r for r in cands if d.get(r.hex, far) < now]
+            ranked = sorted(cands, key=lambda r: (d.get(r.hex, far), r.cost, r.hex))
         else:  # closer to the nearest enemy unit, then cheaper
             now = dist.get(here, far)
             cands = [r for r in cands if dist.get(r.hex, far) < now]

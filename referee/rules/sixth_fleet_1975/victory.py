@@ -30,6 +30,18 @@ def _enemy_units_in_area(game: Game, state: GameState, area: str, side: str, nav
     return False
 
 
+def coast_13_12(game: Game, bonus: VictoryBonus) -> list[str]:
+    """The coastal hexes of the country a [13.12] bonus names: where the line of
+    communications starts (each must itself pass the control test)."""
+    country = str(bonus.params.get("country", game.flags.israel_country))
+    return [
+        h
+        for h in game.board.locations()
+        if game.board.terrain(h) == "coastal"
+        and (game.board.country(h) == country or country in (game.country_name(h) or ""))
+    ]
+
+
 def cut_off_13_12(game: Game, state: GameState, bonus: VictoryBonus) -> bool:
     """[13.12]: the other side cannot trace a path of sea and coastal hexes from any coastal
     hex of the named country to the named map edge, avoiding hexes occupied by ``bonus.side``,
@@ -37,7 +49,6 @@ def cut_off_13_12(game: Game, state: GameState, bonus: VictoryBonus) -> bool:
     Defended hexes and Prohibited hexes (digest §16.7: a separate LOC from [12.21])."""
     p = bonus.params
     tracer = game.enemy_of(bonus.side)
-    country = str(p.get("country", game.flags.israel_country))
     edge = str(p.get("edge", "west"))
     sea = {"high_seas", "restricted", "coastal"} | set(p.get("terrain", ()))
 
@@ -58,12 +69,7 @@ def cut_off_13_12(game: Game, state: GameState, bonus: VictoryBonus) -> bool:
             state.units[u].side == tracer and game.is_naval(u) for u in here
         )
 
-    starts = [
-        h
-        for h in game.board.locations()
-        if game.board.terrain(h) == "coastal"
-        and (game.board.country(h) == country or country in (game.country_name(h) or ""))
-    ]
+    starts = coast_13_12(game, bonus)
     if not starts:
         return False  # no such coast on this map: the condition cannot be met
     goal = set(game.board.edge_hexes(edge))

@@ -1,0 +1,422 @@
+"""A content-addressed cache of rendered pictures and loaded module sources.
+
+Why: a designer who changes one counter value rebuilds the whole module, and CI validates
+orders files one process at a time. Every picture is a pure function of its inputs, and a
+loaded module source is a pure function of the folder's bytes, so each result is stored under
+the SHA-256 of exactly what it depends on (:func:`digest` of the inputs plus
+:func:`code_fingerprint`: this package's own files, the shipped fonts, the Python, Pillow and
+zlib versions). A changed input is a different key, so an entry can never be stale; deleting
+the cache only costs the time to draw again.
+
+Where: ``$REFEREE_CACHE`` if set (``off`` or ``0`` turns the cache off), else
+``$XDG_CACHE_HOME/referee``, else ``~/.cache/referee`` (``%LOCALAPPDATA%\\referee\\cache`` on
+Windows). Commands take ``--no-cache``. The cache holds at most ``$REFEREE_CACHE_MAX_MB``
+megabytes (default 256); the least recently used entries go first.
+
+Trust: an entry is a small header (magic, its key, the SHA-256 and length of the payload)
+and the payload bytes. It is used only when all of these match, so a truncated, corrupted
+or renamed file is ignored and recomputed. Payloads are data a caller validates again (PNG
+bytes; canonical JSON from which the module model is rebuilt field by field with its types),
+never pickles, so a planted entry can never run code; at worst a well-formed one shows a
+wrong picture, which is why a cache folder that another user owns or can write to is not
+used at all (POSIX): only the user, who could change the program itself, can plant one.
+Entries are written with :func:`referee.safeio.write_bytes_atomic` (temporary file, rename)
+without fsync: a torn entry after a crash fails its check and is simply drawn again.
+
+This module is stdlib only; what each picture depends on is said at the call sites
+(:mod:`referee.render.artcache`, :mod:`referee.source.cached`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import hashlib
+import json
+import os
+import platform
+import stat
+import sys
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path, PurePath
+from typing import Final
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "Cache",
+    "CacheStats",
+    "activated",
+    "active",
+    "cache_from_env",
+    "canonical",
+    "code_fingerprint",
+    "default_location",
+    "digest",
+    "valid_png",
+]
+
+ENV_DIR: Final = "REFEREE_CACHE"
+ENV_MAX_MB: Final = "REFEREE_CACHE_MAX_MB"
+DEFAULT_MAX_BYTES: Final = 256 * 1024 * 1024
+MAGIC: Final = b"referee-cache 1\n"
+LAYOUT: Final = "v1"
+"""Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
+MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
+KINDS: Final = frozenset({"png", "pdf", "module", "measure"})
+STALE_TEMP_SECONDS: Final = 3600
+OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
+_PACKAGE = Path(__file__).resolve().parent
+
+
+# ---- keys -------------------------------------------------------------------------------------
+
+
+def canonical(value: object) -> object:
+    """``value`` as plain JSON data with one spelling per value, for hashing.
+
+    Dataclasses become ``[class name, [field values]]`` (a field named ``origin`` only says
+    where a fact came from and is left out: moving a row must not change a picture's key);
+    dicts become sorted ``[key, value]`` pairs (keys need not be strings); sets are sorted.
+    Anything else raises ``TypeError``, so nothing of unknown meaning slips into a key."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is tuple or kind is list:
+        return [canonical(v) for v in value]  # type: ignore[attr-defined]
+    names = _field_names(kind)
+    if names is not None:
+        return [kind.__name__, [canonical(getattr(value, n)) for n in names]]
+    if isinstance(value, float):
+        return ["float", value.hex()]
+    if isinstance(value, enum.Enum):
+        return ["enum", kind.__name__, canonical(value.value)]
+    if isinstance(value, str):  # a str subclass: its text
+        return str(value)
+    if isinstance(value, int):  # an int subclass: its number
+        return int(value)
+    if isinstance(value, dict):
+        if all(type(k) is str for k in value):  # the common case: sort by the keys alone
+            return ["dict", [[k, canonical(value[k])] for k in sorted(value)]]
+        pairs = [[canonical(k), canonical(v)] for k, v in value.items()]
+        return ["dict", sorted(pairs, key=_sort_key)]
+    if isinstance(value, list | tuple):
+        return [canonical(v) for v in value]
+    if isinstance(value, set | frozenset):
+        if all(type(v) is str for v in value):
+            return ["set", sorted(value)]
+        return ["set", sorted((canonical(v) for v in value), key=_sort_key)]
+    if isinstance(value, bytes):
+        return ["bytes", hashlib.sha256(value).hexdigest()]
+    if isinstance(value, PurePath):
+        return ["path", value.as_posix()]
+    raise TypeError(f"cannot put a {kind.__name__} into a cache key")
+
+
+@lru_cache(maxsize=256)
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type that go into a key (``None``: not a dataclass)."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name != "origin")
+
+
+def _sort_key(item: object) -> str:
+    return json.dumps(item, sort_keys=True, ensure_ascii=False)
+
+
+def digest(*parts: object) -> str:
+    """SHA-256 (hex) of the canonical JSON of ``parts``."""
+    text = json.dumps([canonical(p) for p in parts], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _pillow_version() -> str:
+    """Pillow's version, read from its ``_version.py`` without importing Pillow (a warm
+    build needs no Pillow at all)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("PIL")
+    if spec is None or not spec.submodule_search_locations:
+        return "none"
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / "_version.py"
+        with contextlib.suppress(OSError):
+            return hashlib.sha256(path.read_bytes()).hexdigest()
+    return "unknown"
+
+
+def _tree_files(root: Path, suffixes: tuple[str, ...] | None) -> Iterator[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith((".pyc", ".pyo")):
+                continue
+            if suffixes is None or name.endswith(suffixes):
+                yield Path(dirpath) / name
+
+
+@lru_cache(maxsize=4)
+def code_fingerprint(scope: str = "all") -> str:
+    """SHA-256 of what the program itself brings to a result: every file of this package
+    (``scope="all"``: code, fonts, data) or only its Python code and templates
+    (``scope="code"``, enough for loading a module source), the bundled templates, and the
+    Python, Pillow and zlib versions and the platform. Computed once per process."""
+    from referee.resources import templates_dir
+
+    h = hashlib.sha256()
+    suffixes = None if scope == "all" else (".py", ".toml", ".csv", ".txt", ".json", ".j2")
+    for base in (_PACKAGE, templates_dir()):
+        if not base.is_dir():
+            continue
+        for path in _tree_files(base, suffixes):
+            data = path.read_bytes()
+            h.update(f"{path.relative_to(base).as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    h.update(
+        "\0".join(
+            [
+                scope,
+                sys.version,
+                platform.machine(),
+                sys.platform,
+                zlib.ZLIB_RUNTIME_VERSION,
+                _pillow_version(),
+            ]
+        ).encode()
+    )
+    return h.hexdigest()
+
+
+def valid_png(data: bytes) -> bool:
+    """A cached picture must at least be a whole PNG (its bytes were also checked against
+    their SHA-256 when read)."""
+    return data.startswith(b"\x89PNG\r\n\x1a\n") and data.endswith(b"IEND\xaeB`\x82")
+
+
+# ---- the store -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CacheStats:
+    """What one run asked of the cache: ``misses`` is how many results were computed."""
+
+    hits: int = 0
+    misses: int = 0
+    refused: int = 0  # entries present but failing their checks (then recomputed)
+    stored: int = 0
+    missed: list[tuple[str, str]] = field(default_factory=list)  # (kind, key)
+
+    def misses_of(self, kind: str) -> int:
+        return sum(1 for k, _ in self.missed if k == kind)
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "hits": self.hits,
+            "misses": self.misses,
+            "refused": self.refused,
+            "stored": self.stored,
+        }
+
+
+class Cache:
+    """One cache folder (``root``), or a disabled cache (``root=None``) that stores nothing
+    and misses every time, so callers need no second code path."""
+
+    def __init__(self, root: Path | None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.root = root
+        self.max_bytes = max_bytes
+        self.stats = CacheStats()
+        self._checked = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.root is not None
+
+    def _folder(self) -> Path | None:
+        """The entry folder, created private on first use; ``None`` (cache off) when it is
+        not ours alone."""
+        if self.root is None:
+            return None
+        if not self._checked:
+            self._checked = True
+            try:
+                self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+                if not _safe_folder(self.root):
+                    self.root = None
+                    return None
+            except OSError:
+                self.root = None
+                return None
+        return self.root / LAYOUT
+
+    def _path(self, kind: str, key: str) -> Path | None:
+        if kind not in KINDS or len(key) != 64 or not all(c in "0123456789abcdef" for c in key):
+            raise ValueError(f"bad cache key {kind}/{key}")
+        folder = self._folder()
+        return None if folder is None else folder / kind / key[:2] / key
+
+    def get(self, kind: str, key: str) -> bytes | None:
+        """The payload stored under ``key``, or ``None`` (absent, unreadable or failing a
+        check). Counts a hit or a miss."""
+        path = self._path(kind, key)
+        data = None if path is None else _read_entry(path, key)
+        if data is None:
+            if path is not None and path.exists():
+                self.stats.refused += 1
+            self.stats.misses += 1
+            self.stats.missed.append((kind, key))
+            return None
+        self.stats.hits += 1
+        with contextlib.suppress(OSError):
+            os.utime(path)  # least recently used goes first when pruning
+        return data
+
+    def put(self, kind: str, key: str, data: bytes) -> None:
+        """Store ``data`` under ``key``; any failure (disk full, read-only) is ignored:
+        the cache only ever saves time."""
+        from referee.safeio import write_bytes_atomic
+
+        path = self._path(kind, key)
+        if path is None or len(data) > MAX_ENTRY_BYTES:
+            return
+        header = b"%s%s\n%s\n%d\n" % (
+            MAGIC,
+            key.encode(),
+            hashlib.sha256(data).hexdigest().encode(),
+            len(data),
+        )
+        with contextlib.suppress(OSError):
+            write_bytes_atomic(path, header + data, durable=False)
+            self.stats.stored += 1
+
+    def fetch(
+        self, kind: str, key: str, make: Callable[[], bytes], valid: Callable[[bytes], bool]
+    ) -> bytes:
+        """The cached payload if present and ``valid``, else ``make()`` (stored)."""
+        data = self.get(kind, key)
+        if data is not None:
+            if valid(data):
+                return data
+            self.stats.hits -= 1
+            self.stats.misses += 1
+            self.stats.refused += 1
+        data = make()
+        self.put(kind, key, data)
+        return data
+
+    def prune(self) -> int:
+        """Remove least recently used entries until the cache holds at most ``max_bytes``;
+        returns the bytes removed. Also clears temporary files a crash left (an hour old)."""
+        folder = self._folder()
+        if folder is None or not folder.is_dir():
+            return 0
+        entries: list[tuple[float, int, Path]] = []
+        total = 0
+        for dirpath, _dirs, files in os.walk(folder):
+            for name in files:
+                p = Path(dirpath) / name
+                try:
+                    st = p.stat()
+                except OSError:
+                    continue
+                if name.startswith("."):  # a temporary file: another run's, or a crash's
+                    if st.st_mtime < time.time() - STALE_TEMP_SECONDS:
+                        with contextlib.suppress(OSError):
+                            p.unlink()
+                    continue
+                entries.append((st.st_mtime, st.st_size, p))
+                total += st.st_size
+        removed = 0
+        for _mtime, size, p in sorted(entries):
+            if total - removed <= self.max_bytes:
+                break
+            with contextlib.suppress(OSError):
+                p.unlink()
+                removed += size
+        return removed
+
+
+def _safe_folder(path: Path) -> bool:
+    """Ours alone: owned by this user and writable by no one else (POSIX); always on
+    Windows, where the user's profile folder is private already."""
+    if os.name != "posix":
+        return True
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    return st.st_uid == os.getuid() and not (st.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _read_entry(path: Path, key: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            blob = fh.read(MAX_ENTRY_BYTES + 512)
+    except OSError:
+        return None
+    if not blob.startswith(MAGIC):
+        return None
+    lines = blob[len(MAGIC) :].split(b"\n", 3)
+    if len(lines) != 4:
+        return None
+    got_key, got_sha, got_len, payload = lines
+    if got_key != key.encode() or not got_len.isdigit() or int(got_len) != len(payload):
+        return None
+    if hashlib.sha256(payload).hexdigest().encode() != got_sha:
+        return None
+    return payload
+
+
+# ---- where, and the one cache of this process ----------------------------------------------
+
+
+def default_location() -> Path | None:
+    """``$REFEREE_CACHE``, else the platform's user cache folder; ``None`` when turned off."""
+    env = os.environ.get(ENV_DIR)
+    if env is not None:
+        return None if env.strip().lower() in OFF_VALUES else Path(env)
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "referee" / "cache"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "referee"
+    return Path.home() / ".cache" / "referee"
+
+
+def cache_from_env(*, enabled: bool = True) -> Cache:
+    """The cache the environment names (see the module docstring); disabled with
+    ``enabled=False`` (``--no-cache``)."""
+    root = default_location() if enabled else None
+    limit = DEFAULT_MAX_BYTES
+    with contextlib.suppress(ValueError):
+        limit = max(0, int(float(os.environ.get(ENV_MAX_MB, "")) * 1024 * 1024))
+    return Cache(root, max_bytes=limit)
+
+
+_ACTIVE: Cache = Cache(None)
+
+
+def active() -> Cache:
+    """The cache of this run: disabled unless a command turned one on with
+    :func:`activated` (library callers and tests never touch the user's cache folder)."""
+    return _ACTIVE
+
+
+@contextlib.contextmanager
+def activated(cache: Cache) -> Iterator[Cache]:
+    """Make ``cache`` the one :func:`active` returns while the block runs; prune it after
+    anything was stored."""
+    global _ACTIVE
+    previous, _ACTIVE = _ACTIVE, cache
+    try:
+        yield cache
+    finally:
+        _ACTIVE = previous
+        if cache.stats.stored:
+            with contextlib.suppress(OSError):
+                cache.prune()

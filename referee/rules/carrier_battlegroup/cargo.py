@@ -1,0 +1,193 @@
+"""Cargo and Logistics Points [9.0]-[9.3], [8.0].
+
+LP buy Cargo [9.1] at the Cargo Table's prices; Cargo is bought only with the task force at
+a NATO base, except land-based aircraft [9.0]; carrier aircraft never exceed the Hangar
+[9.1 note]; cruise missiles go under ships that can carry them, up to each ship's capacity
+[9.2], [15.1]; buying any Cargo skips the Movement Phase [9.1 note].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine.core import GameState, UnitState, Violation
+from referee.engine.orders import Order
+from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.setup import CARRIER
+from referee.source.model import Module
+
+TRACK_ITEMS = {
+    "fuel": "fuel",
+    "ammunition": "ammo",
+    "ew_enhancement": "EW",
+    "air_defense": "Air Defense",
+}
+
+
+def item_of(module: Module, pid: str) -> str | None:
+    """The Cargo Table row a piece is bought under [9.2]."""
+    u = module.piece(pid).unit
+    if u.side != "USN":
+        return None
+    if u.category == "air":
+        return "land_aircraft" if "land" in u.flags else "carrier_aircraft"
+    if u.category == "missile":
+        return "cruise_missile"
+    if u.type == "Crew":
+        return "special_crew"
+    return None
+
+
+def price(module: Module, item: str) -> int:
+    return int(module.tables["cargo"].lookup(row=item, col="lp").value)
+
+
+def capacity_of(module: Module, pid: str) -> int:
+    """[9.2], [15.1] cruise missiles a ship carries (SSN 0: docs/interpretations.md)."""
+    u = module.piece(pid).unit
+    key = "CG Aegis" if "aegis" in u.flags else u.type
+    t = module.tables["missile_capacity"]
+    found = t.find(row=key) or t.lookup(row="other")
+    return int(found.value)
+
+
+@dataclass
+class Basket:
+    """What one orders file buys."""
+
+    lp: int = 0
+    tracks: dict[str, int] = field(default_factory=dict)
+    pieces: list[str] = field(default_factory=list)
+
+
+def check_buys(
+    module: Module, state: GameState, orders: list[Order], ships: list[str], *, at_base: bool
+) -> tuple[Basket, list[Violation]]:
+    """[9.0]-[9.2]: every ``buy`` order priced and checked against LP, place and capacity."""
+    out: list[Violation] = []
+    b = Basket()
+    for o in orders:
+        if o.units:
+            for pid in o.units:
+                if pid not in state.units:
+                    out.append(at(o, "9.2", f"no piece {pid}", unit=pid))
+                    continue
+                item = item_of(module, pid)
+                if item is None:
+                    out.append(
+                        at(
+                            o,
+                            "9.2",
+                            f"{pid} is not Cargo the USN can buy",
+                            "aircraft, crews and cruise missiles",
+                            pid,
+                        )
+                    )
+                    continue
+                if state.units[pid].box != "available" or pid in b.pieces:
+                    out.append(
+                        at(
+                            o,
+                            "9.1",
+                            f"{pid} is not in the available box",
+                            "Cargo counters are a design limit",
+                            pid,
+                        )
+                    )
+                    continue
+                if not at_base and item != "land_aircraft":
+                    out.append(
+                        at(
+                            o,
+                            "9.0",
+                            f"{pid}: Cargo is bought only with the CVBG at a NATO base",
+                            unit=pid,
+                        )
+                    )
+                    continue
+                b.lp += price(module, item)
+                b.pieces.append(pid)
+        else:
+            item, n = o.arg("item")[0], int(o.arg("count")[0])
+            if not at_base:
+                out.append(
+                    at(o, "9.0", f"{item}: Cargo is bought only with the CVBG at a NATO base")
+                )
+                continue
+            if n < 1:
+                out.append(at(o, "9.1", "buy at least one"))
+                continue
+            b.lp += n * price(module, item)
+            b.tracks[item] = b.tracks.get(item, 0) + n
+    if b.lp > state.data["lp"]:
+        out.append(
+            at(
+                orders[0] if orders else None,
+                "9.1",
+                f"the purchases cost {b.lp} LP; {state.data['lp']} LP are left",
+            )
+        )
+    air = [p for p in b.pieces if item_of(module, p) == "carrier_aircraft"]
+    aboard = sum(1 for v in state.data["air"].values() if v == "hangar")
+    hangar = state.data.get("carrier", {}).get("Hangar", 8)
+    if air and aboard + len(air) > hangar:
+        out.append(
+            at(
+                orders[0],
+                "9.1",
+                f"{aboard + len(air)} carrier aircraft exceed the Hangar ({hangar})",
+            )
+        )
+    missiles = [p for p in b.pieces if item_of(module, p) == "cruise_missile"]
+    room = sum(capacity_of(module, s) for s in ships) - len(state.data["missiles"])
+    if len(missiles) > room:
+        out.append(
+            at(
+                orders[0],
+                "9.2",
+                f"{len(missiles)} cruise missiles; room for {max(room, 0)} under the CVBG's ships",
+                "BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
+            )
+        )
+    return b, out
+
+
+def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]) -> GameState:
+    """Place what was bought [9.2], [4.0 step 9]."""
+    data: dict[str, Any] = dict(state.data)
+    data["lp"] = data["lp"] - b.lp
+    carrier = dict(data.get("carrier", {}))
+    for item, n in sorted(b.tracks.items()):
+        key = TRACK_ITEMS[item]
+        if key in ("fuel", "ammo"):
+            data[key] = data[key] + n
+        else:
+            carrier[key] = carrier.get(key, 0) + n
+    data["carrier"] = carrier
+    air = dict(data["air"])
+    missiles = dict(data["missiles"])
+    crews = list(data["crews"])
+    space = data["cvbg"]["space"]
+    for pid in b.pieces:
+        item = item_of(module, pid)
+        side = "USN"
+        if item == "carrier_aircraft":
+            air[pid] = "hangar"
+            state = state.with_unit(UnitState(pid, side, None, f"hangar:{CARRIER}"))
+        elif item == "land_aircraft":
+            air[pid] = space
+            state = state.with_unit(UnitState(pid, side, space, None))
+        elif item == "special_crew":
+            crews.append(pid)
+            state = state.with_unit(UnitState(pid, side, None, f"crew:{CARRIER}"))
+        else:
+            ship = next(
+                s
+                for s in ships
+                if capacity_of(module, s) > sum(1 for v in missiles.values() if v == s)
+            )
+            missiles[pid] = ship
+            state = state.with_unit(UnitState(pid, side, None, f"carried:{ship}"))
+    data.update(air=air, missiles=missiles, crews=sorted(crews))
+    return state.evolve(data=data)

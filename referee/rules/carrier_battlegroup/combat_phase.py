@@ -1,0 +1,420 @@
+"""The Combat Phase [5.0 step 6]: contact [18.0] and the Tactical Routine [20.0] in every
+space where USN and Soviet units meet, then after the battle [22.8], the result and its
+fruits [20.2 step 5], [20.3], withdrawal of the loser, and ammunition [20.5]. One battle per
+space per turn [20.4].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.graphboard import PointBoard
+from referee.rules.carrier_battlegroup import battle, contact, soviet, victory
+from referee.rules.carrier_battlegroup.battle import Battle, Fighter
+from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.setup import CARRIER
+from referee.source.model import Module
+
+
+def _cond(module: Module, state: GameState, pid: str) -> Condition:
+    u = module.piece(pid).unit
+    c = state.data["conditions"].get(pid, {})
+    carried = sum(1 for s in state.data["missiles"].values() if s == pid)
+    return Condition(
+        u.values["DEF"], int(c.get("damage", 0)), bool(c.get("crippled", False)), missiles=carried
+    )
+
+
+def _fighter(module: Module, state: GameState, pid: str) -> Fighter:
+    u = module.piece(pid).unit
+    return Fighter(
+        pid,
+        u.side,
+        u.category,
+        u.type,
+        dict(u.values),
+        _cond(module, state, pid),
+        glitch="glitch" in u.flags,
+        carrier=pid == CARRIER,
+    )
+
+
+def crew_bonuses_21_5(module: Module, state: GameState) -> tuple[dict[str, int], dict[str, int]]:
+    """The Crew Chart's additions of the crews aboard: (to the carrier, to its aircraft)."""
+    table = module.tables["crew"]
+    carrier: dict[str, int] = {}
+    pilots: dict[str, int] = {}
+    for pid in state.data["crews"]:
+        found = table.find(row=module.piece(pid).unit.name, col="AA")
+        if found is None:
+            continue
+        to = pilots if found.row.text == "Top Gun" else carrier
+        for cat in ("AA", "AS", "ASW"):
+            to[cat] = to.get(cat, 0) + int(table.lookup(row=found.row.text, col=cat).value)
+    return carrier, pilots
+
+
+def soviet_here(state: GameState, space: str) -> list[str]:
+    return sorted(
+        u.id
+        for u in state.units.values()
+        if u.side == "Soviet" and u.location == space and not u.id.startswith("SO-SBG")
+    )
+
+
+def combat_phase(
+    module: Module,
+    state: GameState,
+    dice: Dice,
+    strikes: dict[str, list[str]],
+    standing: dict[str, Any],
+    events: list[Event],
+) -> GameState:
+    """[5.0 step 6] every space with both sides, the CVBG's first."""
+    cvbg_space = state.data["cvbg"]["space"]
+    spaces = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
+    inc = state.data.get("incident") or {}
+    for space in spaces:
+        sov = soviet_here(state, space)
+        usn = list(state.data["cvbg"]["ships"]) if space == cvbg_space else []
+        usn += strikes.get(space, [])
+        if not sov or not usn:
+            continue
+        auto = bool(inc.get("contact")) and inc.get("space") == space
+        state = _one_battle(module, state, dice, space, usn, sov, auto, standing, events)
+    return state.with_data(incident=None)
+
+
+def _attacker_20_1(state: GameState, space: str, auto: bool) -> str:
+    """[20.1] the side that entered; incident units attack, except with a Contact chit."""
+    if auto:
+        return "USN"
+    inc = state.data.get("incident") or {}
+    if inc.get("space") == space and inc.get("generated"):
+        return "Soviet"
+    return (
+        "USN"
+        if state.data.get("entered") == space or space != state.data["cvbg"]["space"]
+        else "Soviet"
+    )
+
+
+def _one_battle(
+    module: Module,
+    state: GameState,
+    dice: Dice,
+    space: str,
+    usn: list[str],
+    sov: list[str],
+    auto: bool,
+    standing: dict[str, Any],
+    events: list[Event],
+) -> GameState:
+    standoff_only = space != state.data["cvbg"]["space"]
+    fighters = [_fighter(module, state, p) for p in usn + sov]
+    systems = dict(state.data["carrier"])
+    attacker = _attacker_20_1(state, space, auto)
+    if auto:
+        edge = "USN"
+        events.append(
+            Event(
+                "contact",
+                "18.0",
+                f"{space}: a Contact chit makes contact automatic; the USN attacks",
+            )
+        )
+    else:
+        usn_ews = [
+            systems["EW"] if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn
+        ]
+        sov_ews = [
+            module.piece(p).unit.values["EW"]
+            for p in sov
+            if module.piece(p).unit.category != "coastal"
+        ]
+        u_r = contact.usn_rating_18_1(
+            systems["CIC"], systems["CAG"], usn_ews, standoff_only=standoff_only
+        )
+        s_r = contact.soviet_rating_18_1(sov_ews, state.data["alert"])
+        r = dice.roll(6, f"contact at {space}", "18.1")
+        res = contact.read_chart_18_1(module, u_r, s_r, r)
+        events.append(
+            Event(
+                "contact",
+                "18.1",
+                f"{space}: USN {u_r} - Soviet {s_r} + d6 {r} = {res.total}: "
+                + (f"contact, Tactical Edge {res.edge}" if res.contact else "no contact")
+                + f" ({res.how})",
+                {
+                    "usn": u_r,
+                    "soviet": s_r,
+                    "roll": r,
+                    "total": res.total,
+                    "contact": res.contact,
+                    "edge": res.edge,
+                },
+            )
+        )
+        if not res.contact:
+            return state
+        edge = res.edge
+    # [17.0] contact reveals every Soviet unit in the space
+    hidden = [p for p in sov if p not in state.data["revealed"]]
+    for name, g in state.data["sbgs"].items():
+        if g["space"] == space and not g["revealed"]:
+            state = soviet.reveal_sbg(state, name, "17.0", events)
+    if state.data["coastal"]["space"] == space and not state.data["coastal"]["revealed"]:
+        state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
+    state = soviet.reveal_17_0(
+        state,
+        [
+            p
+            for p in hidden
+            if p in state.units
+            and state.units[p].location == space
+            and p not in state.data["revealed"]
+        ],
+        "17.0",
+        events,
+    )
+    sov = soviet_here(state, space)
+    if "SO-KIEV" in sov:  # [15.0], [20.2 step 2] the five CVL-1 aircraft deploy with it
+        sov += [
+            p
+            for p, pc in module.pieces().items()
+            if pc.unit.side == "Soviet"
+            and "carrier" in pc.unit.flags
+            and state.units[p].box != "sunk"
+        ]
+    fighters = [f for f in fighters if f.side == "USN"] + [_fighter(module, state, p) for p in sov]
+    if not sov:
+        events.append(Event("battle", "17.1", f"{space}: only Glitches were there; no battle"))
+        return state
+    if edge == "USN" and standing.get("breakoff") and space == state.data["cvbg"]["space"]:
+        got = _break_off_18_2(module, state, space, events)
+        if got is not None:
+            return got
+    b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
+    b.crew, b.pilots = crew_bonuses_21_5(module, state)
+    events.append(
+        Event(
+            "battle",
+            "20.0",
+            f"Tactical Routine at {space}: attacker {attacker}, Tactical Edge {edge}",
+            {"space": space},
+        )
+    )
+    battle.deploy_20_2(b, dice, set(standing.get("outer", ())))
+    battle.fight_20_2(b, module, dice)
+    events.extend(b.events)
+    return _after_battle_22_8(module, state, b, events)
+
+
+def _break_off_18_2(
+    module: Module, state: GameState, space: str, events: list[Event]
+) -> GameState | None:
+    """[18.2]: one space closer to a NATO base, never into an SBG; 1 Fuel for non-nuclear
+    ships; no combat and no incident."""
+    needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
+    if needs and state.data["fuel"] < 1:
+        events.append(Event("breakoff", "18.2", "no Fuel: the CVBG cannot break off"))
+        return None
+    to = _toward_base(module, state, space, "nato_base")
+    if to is None:
+        events.append(Event("breakoff", "18.2", "no space to break off into"))
+        return None
+    state = _move_cvbg(state, to)
+    if needs:
+        state = state.with_data(fuel=state.data["fuel"] - 1)
+    events.append(
+        Event(
+            "breakoff",
+            "18.2",
+            f"the CVBG breaks off to {to}" + (" (1 Fuel)" if needs else ""),
+            {"to": to},
+        )
+    )
+    return state
+
+
+def _toward_base(module: Module, state: GameState, space: str, base: str) -> str | None:
+    """An adjacent space closer to a friendly base with no enemy SBG/warships [18.2], [20.2 5]."""
+    board = PointBoard(module.map)
+    bases = [s for s in board.locations() if board.terrain(s) == base]
+
+    def dist(s: str) -> int:
+        return min(board.distance(s, b) for b in bases)
+
+    here = dist(space)
+    enemy = (
+        {g["space"] for g in state.data["sbgs"].values()}
+        if base == "nato_base"
+        else soviet.usn_spaces(state)
+    )
+    for n in sorted(board.neighbours(space), key=lambda s: (dist(s), s)):
+        if dist(n) < here and n not in enemy:
+            return n
+    return None
+
+
+def _move_cvbg(state: GameState, to: str) -> GameState:
+    for pid in [*state.data["cvbg"]["ships"], "US-CVBG"]:
+        u = state.units[pid]
+        state = state.with_unit(UnitState(pid, u.side, to, None, u.status))
+    return state.with_data(cvbg={**state.data["cvbg"], "space": to})
+
+
+def _after_battle_22_8(
+    module: Module, state: GameState, b: Battle, events: list[Event]
+) -> GameState:
+    data: dict[str, Any] = dict(state.data)
+    conds = dict(data["conditions"])
+    ships = list(data["cvbg"]["ships"])
+    missiles = dict(data["missiles"])
+    air = dict(data["air"])
+    pools_ = {k: list(v) for k, v in data["pools"].items()}
+    sbgs = {k: dict(v) for k, v in data["sbgs"].items()}
+    losses = list(data["losses"])
+    data["carrier"] = b.systems
+    for f in b.fighters:
+        if f.side == "USN":
+            if f.category == "missile":
+                state = state.with_unit(UnitState(f.id, "USN", None, "available"))  # [22.8 USN 1]
+                missiles.pop(f.id, None)
+                continue
+            if f.carrier:
+                if f.cond.sunk:
+                    losses.append({"unit": f.id, "what": "sunk", "turn": state.turn})
+                continue
+            for m, s in list(missiles.items()):
+                if s == f.id and (
+                    f.cond.sunk
+                    or f.cond.crippled
+                    or sum(1 for x in missiles.values() if x == f.id) > f.cond.missiles
+                ):
+                    missiles.pop(m)
+                    state = state.with_unit(UnitState(m, "USN", None, "available"))
+            if f.cond.sunk:
+                state = state.with_unit(UnitState(f.id, "USN", None, "sunk"))
+                ships = [s for s in ships if s != f.id]
+                air.pop(f.id, None)
+                conds.pop(f.id, None)
+                losses.append(
+                    {
+                        "unit": f.id,
+                        "what": "sunk" if f.category != "air" else "aircraft",
+                        "turn": state.turn,
+                    }
+                )
+            elif f.cond.crippled and f.category != "air":
+                state = state.with_unit(UnitState(f.id, "USN", None, "crippled"))  # [22.8 USN 2]
+                ships = [s for s in ships if s != f.id]
+                conds[f.id] = {"damage": f.cond.damage, "crippled": True}
+                losses.append({"unit": f.id, "what": "crippled", "turn": state.turn})
+            elif f.cond.damage and f.category != "air":
+                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
+                losses.append({"unit": f.id, "what": "damaged", "turn": state.turn})
+            continue
+        # Soviet [22.8]
+        in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)
+        if f.category == "coastal":
+            if f.cond.sunk:
+                state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
+                data["coastal"] = {
+                    **data["coastal"],
+                    "units": [x for x in data["coastal"]["units"] if x != f.id],
+                }
+                losses.append({"unit": f.id, "what": "coastal", "turn": state.turn})
+            continue  # [22.8 Soviet 4] otherwise repaired in place
+        if f.cond.sunk:
+            state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
+            losses.append(
+                {
+                    "unit": f.id,
+                    "what": "soviet_air" if f.category in ("air", "missile") else "soviet_sunk",
+                    "turn": state.turn,
+                }
+            )
+        elif f.category in ("surface", "submarine") and (f.cond.damage or f.cond.crippled):
+            state = state.with_unit(UnitState(f.id, "Soviet", None, "damaged"))  # out of play
+            losses.append({"unit": f.id, "what": "soviet_damaged", "turn": state.turn})
+        elif in_sbg is not None:
+            continue  # [22.8 Soviet 3] back to its SBG, revealed
+        else:
+            pool = "standoff" if f.category in ("air", "missile") else "warships"
+            if "carrier" in module.piece(f.id).unit.flags:
+                continue  # the CVL-1 aircraft stay with CVL-1 [15.0]
+            pools_[pool].append(f.id)
+            state = state.with_unit(UnitState(f.id, "Soviet", None, "pool"))  # [22.8 Soviet 1, 5]
+            continue
+        if in_sbg is not None:
+            sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
+    data.update(
+        conditions=conds,
+        missiles=missiles,
+        air=air,
+        pools=pools_,
+        sbgs=sbgs,
+        losses=losses,
+        cvbg={**data["cvbg"], "ships": ships},
+    )
+    data["revealed"] = sorted(p for p in data["revealed"] if state.units[p].location is not None)
+    state = state.evolve(data=data)
+    state = soviet.drop_empty_sbgs(state, events)
+    result = battle.result_20_2(b)
+    cvbg_in = any(f.id == CARRIER for f in b.fighters)
+    aircraft_only = not cvbg_in and all(f.category == "air" for f in b.side("USN"))
+    events.append(
+        Event(
+            "battle_result",
+            "20.2",
+            f"battle at {b.space}: " + ("a draw" if result == "draw" else f"{result} wins"),
+            {"result": result},
+        )
+    )
+    fruits = victory.fruits_20_3(result, cvbg=cvbg_in, aircraft_only=aircraft_only)
+    if fruits:
+        sysd = dict(state.data["carrier"])
+        for k, d in fruits.items():
+            sysd[k] = max(0, sysd[k] + d)
+        state = state.with_data(carrier=sysd)
+        events.append(
+            Event("fruits", "20.3", ", ".join(f"{k} {d:+d}" for k, d in fruits.items()), fruits)
+        )
+    if result == "Soviet" and cvbg_in and not b.carrier_sunk:
+        to = _toward_base(module, state, b.space, "nato_base")
+        if to:
+            state = _move_cvbg(state, to)
+            events.append(Event("withdraw", "20.2", f"the CVBG withdraws to {to}", {"to": to}))
+    elif result == "USN":
+        for name, g in sorted(state.data["sbgs"].items()):
+            if g["space"] == b.space:
+                to = _toward_base(module, state, b.space, "soviet_base")
+                if to:
+                    state = soviet.move_sbg_13_0(module, state, name, 1, to, "20.2", events)
+    if not aircraft_only:
+        ammo = max(0, state.data["ammo"] - 1)
+        state = state.with_data(ammo=ammo)
+        events.append(Event("ammunition", "20.5", f"Ammunition -> {ammo}", {"ammo": ammo}))
+    if b.carrier_sunk:
+        state = state.with_data(result="defeat: the carrier is sunk [24.2]")
+    return state
+
+
+def bombard_23_1(module: Module, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    """[23.1]: the USN attacks the coastal defense units here, all in the Inner Zone, as in
+    a normal battle [21.0]."""
+    space = state.data["cvbg"]["space"]
+    coastal = list(state.data["coastal"]["units"])
+    hidden = [p for p in coastal if p not in state.data["revealed"]]
+    state = soviet.reveal_17_0(state, hidden, "23.1", events)
+    state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
+    fighters = [_fighter(module, state, p) for p in [*state.data["cvbg"]["ships"], *coastal]]
+    b = Battle(space, "USN", "USN", fighters, dict(state.data["carrier"]), state.data["ammo"])
+    b.crew, b.pilots = crew_bonuses_21_5(module, state)
+    for f in b.fighters:
+        f.zone = "Inner"
+    battle.fight_20_2(b, module, dice)
+    events.extend(b.events)
+    return _after_battle_22_8(module, state, b, events)

@@ -1,0 +1,118 @@
+"""Fire outcomes on ships, submarines, air and coastal units [22.1]-[22.7].
+
+Damage points sink a unit when they reach its Defense [22.3]; any damage halves the printed
+combat factors, EW and speed, rounding up, never the Defense [22.3]; each damage point
+destroys one carried cruise missile [22.3], [15.1]. An Explosion cripples on a d6 at or
+below the Defense and eliminates above it [22.4]. A crippled unit has 0 factors, EW and
+speed and loses what it carries; any further damage sinks it (a coastal unit is
+eliminated) [22.5]. The carrier is handled by system hits [22.2].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+HALVED = ("AA", "AS", "ASW", "EW", "SPD")  # [22.3] DEF never changes
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A non-carrier unit's state in a battle [22.3]-[22.7]."""
+
+    defense: int
+    damage: int = 0
+    crippled: bool = False
+    sunk: bool = False
+    withdrawn: bool = False
+    missiles: int = 0
+
+
+def half_up_22_3(value: int) -> int:
+    """[22.3] half, fractions rounded up."""
+    return -(-value // 2)
+
+
+def factors_22_3(printed: dict[str, int], c: Condition) -> dict[str, int]:
+    """[22.3], [22.5] the factors a unit fires and moves with now."""
+    out = dict(printed)
+    for k in HALVED:
+        if k in out:
+            if c.crippled:
+                out[k] = 0
+            elif c.damage > 0:
+                out[k] = half_up_22_3(out[k])
+    return out
+
+
+def damage_22_3(c: Condition, points: int) -> Condition:
+    """[22.3], [22.5]: add damage points; sinks at the Defense, or on any damage once
+    crippled; one carried cruise missile lost per point [22.3]."""
+    if c.sunk or points <= 0:
+        return c
+    if c.crippled:
+        return replace(c, sunk=True, missiles=0)
+    dmg = c.damage + points
+    if dmg >= c.defense:
+        return replace(c, damage=dmg, sunk=True, missiles=0)
+    return replace(c, damage=dmg, missiles=max(0, c.missiles - points))
+
+
+def cripple_22_5(c: Condition) -> Condition:
+    """[22.5] crippled: factors to 0, carried air and missiles lost; twice crippled sinks."""
+    if c.sunk:
+        return c
+    if c.crippled:
+        return replace(c, sunk=True, missiles=0)
+    return replace(c, crippled=True, missiles=0)
+
+
+def explosion_22_4(c: Condition, roll: int) -> Condition:
+    """[22.4] d6 at or below the printed Defense cripples; above it eliminates."""
+    if roll <= c.defense:
+        return cripple_22_5(c)
+    return replace(c, sunk=True, missiles=0)
+
+
+def apply_outcome_22_0(c: Condition, outcome: str, explosion_roll: int | None = None) -> Condition:
+    """One Hit Table outcome [22.1]-[22.7] on a non-carrier unit."""
+    word = outcome.strip().lower()
+    if word.endswith("damage"):
+        return damage_22_3(c, int(word.split()[0]))
+    if word == "explosion":
+        if explosion_roll is None:
+            raise ValueError("an explosion needs its d6 [22.4]")
+        return explosion_22_4(c, explosion_roll)
+    if word == "crippled":
+        return cripple_22_5(c)
+    if word == "eliminated":
+        return replace(c, sunk=True, missiles=0)
+    if word == "withdraw":
+        return c if c.sunk else replace(c, withdrawn=True)
+    raise ValueError(f"unknown Hit Table outcome {outcome!r}")
+
+
+CARRIER_SYSTEMS = (
+    "CIC",
+    "CAG",
+    "Hangar",
+    "Flight Deck",
+    "Air Defense",
+    "Propulsion",
+    "EW",
+    "Hull",
+    "Crew",
+)
+
+
+def carrier_hit_22_2(systems: dict[str, int], system: str) -> tuple[dict[str, int], bool]:
+    """[22.2] one hit on a carrier system: never below 0; Hull 0 sinks the carrier.
+    Returns (systems, sunk)."""
+    out = dict(systems)
+    out[system] = max(0, out[system] - 1)
+    return out, out["Hull"] == 0
+
+
+def hangar_losses_14_1(aircraft_aboard: int, hangar: int, flight_deck: int) -> int:
+    """[14.1], [15.2] (docs/interpretations.md, CBG 14.1): aircraft over Hangar + Flight
+    Deck are lost."""
+    return max(0, aircraft_aboard - (hangar + flight_deck))

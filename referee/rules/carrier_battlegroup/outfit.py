@@ -1,0 +1,111 @@
+"""Outfitting [4.0 steps 7-9]: the escorts picked within the rolled classes, the purchases
+with the mission's LP, and the task force placed at the NATO Base Area.
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import Event, GameState, UnitState, Violation
+from referee.engine.orders import OrdersDoc
+from referee.rules.carrier_battlegroup import cargo, escorts
+from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.setup import CARRIER, NATO_BASE
+from referee.source.model import Module
+
+
+def class_of(module: Module, pid: str) -> tuple[str | None, str]:
+    """(the Escort Selection class, the type as 4.0 names it) of a USN ship."""
+    u = module.piece(pid).unit
+    if u.side != "USN" or "optional" in u.flags or pid == CARRIER:
+        return None, u.type
+    t = "CG Aegis" if "aegis" in u.flags else u.type
+    for k, types in escorts.CLASSES_4_0.items():
+        if t in types:
+            return k, t
+    return None, t
+
+
+def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Violation]:
+    out: list[Violation] = []
+    esc = [o for o in doc.orders if o.verb == "escort"]
+    picks: list[str] = []
+    for o in doc.orders:
+        for pid in o.units:
+            if pid in state.units and state.units[pid].side != "USN":
+                out.append(
+                    at(o, "2.2", f"{pid} is a Soviet unit: the game runs the Soviet side", unit=pid)
+                )
+            elif pid not in state.units:
+                out.append(at(o, "4.0", f"no piece {pid}", unit=pid))
+    if out:
+        return out
+    if not esc:
+        out.append(
+            at(
+                None,
+                "4.0",
+                "pick the escorts: `escort UNIT ...` in [outfit]",
+                "the classes rolled: "
+                + ", ".join(f"{v} x {k}" for k, v in state.data["escort_classes"].items() if v),
+            )
+        )
+    for o in esc:
+        for pid in o.units:
+            k, t = class_of(module, pid)
+            if k is None:
+                out.append(at(o, "4.0", f"{pid} ({t}) is not an escort of any class", unit=pid))
+            picks.append(pid)
+    if esc and not out:
+        want = {k: v for k, v in state.data["escort_classes"].items() if v}
+        got: dict[str, int] = {}
+        for pid in picks:
+            k = class_of(module, pid)[0] or ""
+            got[k] = got.get(k, 0) + 1
+        if got != want:
+            out.append(
+                at(
+                    esc[0],
+                    "4.0",
+                    "the escorts do not match the roll: "
+                    + ", ".join(f"{v} x {k}" for k, v in sorted(want.items())),
+                    "pick within each class, e.g. 2 x destroyer = DDG and/or DD",
+                )
+            )
+        if not escorts.aegis_ok_4_0_7([class_of(module, p)[1] for p in picks]):
+            out.append(at(esc[0], "4.0", "never more than one Aegis CG per task force"))
+        if len(set(picks)) != len(picks):
+            out.append(at(esc[0], "4.0", "a ship is picked twice"))
+    buys = [o for o in doc.orders if o.verb == "buy"]
+    if buys:
+        _b, errs = cargo.check_buys(module, state, buys, [CARRIER, *picks], at_base=True)
+        out += errs
+    return out
+
+
+def carry_out_outfit(
+    module: Module, state: GameState, doc: OrdersDoc
+) -> tuple[GameState, list[Event]]:
+    ev: list[Event] = []
+    picks = [p for o in doc.orders if o.verb == "escort" for p in o.units]
+    ships = [CARRIER, *picks]
+    for pid in picks:
+        state = state.with_unit(UnitState(pid, "USN", NATO_BASE, None))
+    state = state.with_data(cvbg={"space": NATO_BASE, "ships": ships})
+    ev.append(Event("escorts", "4.0", "the CVBG: " + ", ".join(ships), {"ships": ships}))
+    buys = [o for o in doc.orders if o.verb == "buy"]
+    if buys:
+        b, _ = cargo.check_buys(module, state, buys, ships, at_base=True)
+        state = cargo.carry_out_buys(module, state, b, ships)
+        ev.append(
+            Event(
+                "outfit",
+                "4.0",
+                f"bought for {b.lp} LP: "
+                + ", ".join([*b.pieces, *(f"{n} {k}" for k, n in sorted(b.tracks.items()))])
+                + f"; {state.data['lp']} LP left",
+                {"lp": b.lp},
+            )
+        )
+    ev.append(Event("place", "4.0", f"the task force is at {NATO_BASE}"))
+    state = state.evolve(phase="turn", turn=1)
+    ev.append(Event("phase", "5.0", "turn 1 begins"))
+    return state, ev

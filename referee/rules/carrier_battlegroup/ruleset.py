@@ -1,0 +1,108 @@
+"""The Carrier Battlegroup ruleset: the player's USN against the Soviet side the referee runs.
+
+``validate`` checks the step's orders with the phase's check; ``resolve`` validates, then
+carries them out with the injected dice [5.0]. Hidden: the pools, the SBGs' and coastal
+units' contents (committed at set-up by ``hidden_pools``), every roll that draws from them
+(``hidden_from=("USN",)``) until ``referee reveal`` at the end of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, Outcome, Violation
+from referee.engine.orders import OrdersDoc
+from referee.engine.ruleset import Due
+from referee.rules.carrier_battlegroup import scripted, setup, view
+from referee.rules.carrier_battlegroup.phases import PHASES
+from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
+from referee.source.model import Module
+
+
+class CarrierBattlegroup:
+    id = "carrier_battlegroup"
+    name = "Carrier Battlegroup"
+    vocabulary = VOCABULARY
+    hides_information = True
+    referee_sides = ("Soviet",)
+
+    def new_game(
+        self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
+    ) -> GameState:
+        return setup.new_game(module, scenario, game_id, options)
+
+    def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
+        if state.active_side is None or state.phase not in PHASES:
+            return ()
+        p = PHASES[state.phase]
+        when = "set-up" if state.turn == 0 else f"turn {state.turn}"
+        return (Due("USN", f"USN {p.name}, {when} [{p.rule}]"),)
+
+    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+        d = self.due(module, state)
+        return (d[0].side, d[0].what) if d else ("", "the game is over")
+
+    def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        if state.phase not in PHASES or state.active_side is None:
+            return [Violation("24.0", "the game is over")]
+        p = PHASES[state.phase]
+        out: list[Violation] = []
+        for o in orders.orders:
+            if o.section not in p.section:
+                out.append(
+                    Violation(
+                        p.rule,
+                        f"[{o.section}] orders are not for the {p.name}",
+                        o.pos,
+                        hint="sections now: " + ", ".join(f"[{s}]" for s in p.section),
+                    )
+                )
+        return out + p.check(module, state, orders)
+
+    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        bad = self.validate(module, state, orders)
+        if bad:
+            return Outcome(state, (), tuple(dice.rolls), tuple(bad))
+        state, events = PHASES[state.phase].carry_out(module, state, orders, dice)
+        return Outcome(state, tuple(events), tuple(dice.rolls))
+
+    def view(self, module: Module, state: GameState, side: str | None) -> GameState:
+        return state if side in (None, "Soviet") else view.player_view(state)
+
+    def public_view(self, module: Module, state: GameState) -> GameState:
+        return view.player_view(state)
+
+    def hidden_pools(self, module: Module, state: GameState) -> dict[str, list[str]]:
+        """[4.0], [16.2]: each pool as committed at set-up (and SBG/coastal contents once
+        drawn), so ``verify`` can replay every draw after ``reveal``."""
+        out = {f"pool:{k}": list(v) for k, v in sorted(state.data["pools"].items())}
+        for n, g in sorted(state.data["sbgs"].items()):
+            if not g["revealed"]:
+                out[n] = list(g["units"])
+        c = state.data["coastal"]
+        if c["units"] and not c["revealed"]:
+            out["coastal"] = list(c["units"])
+        return out
+
+    def may_reveal(self, module: Module, state: GameState) -> bool:
+        return state.active_side is None
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        return scripted.scripted_orders(module, state)
+
+    def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        d = state.data
+        return {
+            "vp": d["vp"],
+            "alert": d["alert"],
+            "lp": d["lp"],
+            "result": d["result"],
+            "turns": (d.get("mission") or {}).get("turns"),
+            "rule": "24.1",
+        }
+
+
+RULESET = CarrierBattlegroup()
+
+__all__ = ["RULESET", "CarrierBattlegroup", "Event"]

@@ -1,0 +1,41 @@
+"""What the player may see [2.2 "Unrevealed"], [17.0]: every face-down Soviet unit, every
+pool's contents and every SBG's or coastal group's contents stay out of his view until the
+rules reveal them; counts and SBG markers are public (they are on the table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.core import GameState
+
+
+def hidden_ids(state: GameState) -> set[str]:
+    """Soviet pieces the player may not see: face down, or in a pool."""
+    revealed = set(state.data["revealed"])
+    out = set()
+    for u in state.units.values():
+        if u.side != "Soviet" or u.id.startswith("SO-SBG"):
+            continue
+        if u.id not in revealed and u.box not in ("sunk", "damaged"):
+            out.add(u.id)
+    return out
+
+
+def player_view(state: GameState) -> GameState:
+    hidden = hidden_ids(state)
+    units = {k: v for k, v in state.units.items() if k not in hidden}
+    stacks = {h: tuple(x for x in ids if x not in hidden) for h, ids in state.stacks.items()}
+    stacks = {h: ids for h, ids in stacks.items() if ids}
+    d: dict[str, Any] = dict(state.data)
+    d["pools"] = {k: len(v) for k, v in state.data["pools"].items()}
+    d.pop("chit_order", None)
+    d["sbgs"] = {
+        n: {**g, "units": g["units"] if g["revealed"] else len(g["units"])}
+        for n, g in state.data["sbgs"].items()
+    }
+    c = state.data["coastal"]
+    d["coastal"] = {**c, "units": c["units"] if c["revealed"] else len(c["units"])}
+    inc = state.data.get("incident")
+    if inc:
+        d["incident"] = {**inc, "generated": len(inc["generated"])}
+    return state.evolve(units=units, stacks=stacks, data=d)

@@ -1,0 +1,137 @@
+"""The orders vocabulary of Carrier Battlegroup: the player's (USN) words only.
+
+Spaces are names, written in double quotes when they hold spaces (``"Norwegian Sea 3"``).
+The Soviet side has no words: the ruleset plays it [1.0]. ``docs/orders/carrier_battlegroup.md``
+holds the verb table made from this declaration.
+"""
+
+from __future__ import annotations
+
+from referee.engine.vocabulary import (
+    LocationSyntax,
+    Part,
+    Verb,
+    Vocabulary,
+    form,
+    keyword,
+    location,
+    path,
+    units,
+)
+
+SETUP, OUTFIT, INTELLIGENCE, LOGISTICS, MOVEMENT, LAUNCH, OBJECTIVE = (
+    "setup",
+    "outfit",
+    "intelligence",
+    "logistics",
+    "movement",
+    "launch",
+    "objective",
+)
+STANDING = "standing"
+
+VOCABULARY = Vocabulary(
+    ruleset="carrier_battlegroup",
+    sections=(SETUP, OUTFIT, INTELLIGENCE, LOGISTICS, MOVEMENT, LAUNCH, OBJECTIVE),
+    locations=(LocationSyntax.name("space"),),
+    verbs=(
+        Verb(
+            "begin",
+            (SETUP,),
+            (form(meaning="roll set-up steps 1-7: Orders, Alert, SBGs, carrier, escorts [4.0]"),),
+        ),
+        Verb(
+            "escort",
+            (OUTFIT,),
+            (form(units(), meaning="the escorts picked within the rolled classes [4.0 step 7]"),),
+        ),
+        Verb(
+            "buy",
+            (OUTFIT, LOGISTICS),
+            (
+                form(
+                    Part("number", "count"),
+                    Part(
+                        "word",
+                        "item",
+                        choices=("fuel", "ammunition", "ew_enhancement", "air_defense"),
+                    ),
+                    meaning="track cargo for LP [9.1], [9.2]",
+                ),
+                form(units(), meaning="aircraft, crews or cruise missiles for LP [9.1], [9.2]"),
+            ),
+            expect="COUNT ITEM | UNIT [UNIT ...]",
+        ),
+        Verb(
+            "intel",
+            (INTELLIGENCE,),
+            (form(units(), meaning="one Intelligence attempt by a ship of the CVBG [11.1]"),),
+        ),
+        Verb(
+            "repair",
+            (LOGISTICS,),
+            (
+                form(
+                    Part("text", "system"),
+                    meaning="repair one carrier system; skips Movement [10.1]",
+                ),
+            ),
+        ),
+        Verb(
+            "move",
+            (MOVEMENT,),
+            (
+                form(
+                    keyword("max", sets_mode=True, optional=True),
+                    path(),
+                    meaning="the CVBG space by space; `max` spends Fuel for +2 [12.1], [12.2]",
+                ),
+            ),
+            expect="[max] SPACE [SPACE ...]",
+        ),
+        Verb(
+            "strike",
+            (LAUNCH,),
+            (
+                form(
+                    units(),
+                    keyword("->"),
+                    location(),
+                    meaning="launch aircraft and missiles at a space [19.0]",
+                ),
+            ),
+            expect="UNIT [UNIT ...] -> SPACE",
+        ),
+        Verb(
+            "bombard",
+            (OBJECTIVE,),
+            (form(meaning="shore bombardment of the coastal defense units here [23.1]"),),
+        ),
+        Verb(
+            "land",
+            (OBJECTIVE,),
+            (form(units(), meaning="amphibious landing of Marines or SEALs [23.2]"),),
+        ),
+        Verb(
+            "breakoff",
+            (STANDING,),
+            (
+                form(
+                    keyword("yes", "no", sets_mode=True),
+                    meaning="break off with the Tactical Edge [18.2]",
+                ),
+            ),
+        ),
+        Verb(
+            "deploy",
+            (STANDING,),
+            (
+                form(
+                    keyword("outer", "inner", sets_mode=True),
+                    units(),
+                    meaning="the zone of USN units in battle [20.2]",
+                ),
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,146 @@
+"""Issue 14 end to end: a Carrier Battlegroup game by email against the referee-run Soviet
+side, through the CLI (new, sign, adjudicate, verify, reveal): nothing a player receives
+before ``reveal`` names a face-down unit or an undrawn chit; after ``reveal`` ``verify``
+passes, and a changed committed pool entry or hidden roll makes it fail, naming what."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import get_ruleset
+from referee.source.loader import load_module
+from tests.pbem.cliflow import Table, cli, readable, received_by
+
+ROOT = Path(__file__).resolve().parents[2]
+MODULE = ROOT / "module_src" / "carrier_battlegroup"
+SIDES = ("USN",)
+MAX_STEPS = 24
+
+
+def _state(t: Table) -> dict[str, Any]:
+    folders = sorted((t.game / "turns").iterdir())
+    return json.loads((folders[-1] / "report.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, list[str]]:
+    root = tmp_path_factory.mktemp("cbg")
+    t = Table(root, MODULE, SIDES)
+    out = t.new("red_oktober")
+    assert "waiting for: USN" in out
+    module, _ = load_module(MODULE)
+    assert module is not None
+    rs = get_ruleset("carrier_battlegroup")
+    texts: list[str] = []
+    for _ in range(MAX_STEPS):
+        # the referee's own full position: the scripted player writes what the rules allow
+        state = GameState.from_json(json.loads((t.game / "secret" / "state.json").read_text()))
+        text = rs.scripted_orders(module, state)  # type: ignore[attr-defined]
+        if text is None:
+            break
+        texts.append(text)
+        t.send("USN", *text.splitlines())
+    return t, texts
+
+
+def test_the_game_runs_to_its_end(played: tuple[Table, list[str]]) -> None:
+    t, texts = played
+    assert len(texts) < MAX_STEPS
+    rep = _state(t)
+    kinds = {
+        e["kind"]
+        for f in (t.game / "turns").iterdir()
+        for e in json.loads((f / "report.json").read_text())["events"]
+    }
+    assert {"sbg", "incidents", "chit", "game_over"} <= kinds, kinds
+    assert rep["events"][-1]["kind"] == "game_over"
+
+
+def test_the_pools_are_committed_at_set_up(played: tuple[Table, list[str]]) -> None:
+    t, _ = played
+    rep = json.loads((t.game / "turns/000-setup-request/report.json").read_text())
+    pools = rep["commitments"]["pools"]
+    assert {"pool:chits", "pool:warships", "pool:standoff", "pool:coastal", "pool:orders"} <= set(
+        pools
+    )
+    assert pools["pool:chits"]["count"] == 30
+    text = json.dumps(rep)
+    assert "CHIT-" not in text and "SO-KIROV" not in text
+
+
+def test_nothing_received_before_reveal_names_a_face_down_unit_or_undrawn_chit(
+    played: tuple[Table, list[str]],
+) -> None:
+    t, _ = played
+    module, _ = load_module(MODULE)
+    assert module is not None
+    shown: set[str] = set()
+    for folder in sorted((t.game / "turns").iterdir()):
+        for e in json.loads((folder / "report.json").read_text())["events"]:
+            if e["kind"] == "reveal":
+                shown |= set(e["data"]["units"])
+            if e["kind"] == "chit":
+                shown.add(e["data"]["chit"])
+            if e["kind"] == "glitch":  # revealed, then back to the pool [17.1]
+                shown.add(e["data"]["unit"])
+    secret = [
+        p
+        for p, pc in module.pieces().items()
+        if pc.unit.side == "Soviet" and not p.startswith("SO-SBG") and p not in shown
+    ]
+    assert secret, "some Soviet units and chits stay hidden"
+    for folder in sorted((t.game / "turns").iterdir()):
+        for p in received_by(folder, "USN", SIDES):
+            text = readable(p)
+            for pid in secret:
+                assert f'"{pid}"' not in text and f"{pid} " not in text and f"{pid}," not in text, (
+                    f"{folder.name}/{p.name} shows {pid}"
+                )
+
+
+def test_reveal_then_verify_and_tampering(played: tuple[Table, list[str]]) -> None:
+    t, _ = played
+    code, out = cli("reveal", t.game, "--module", t.module)
+    assert code == 0, out
+    code, res = t.verify(t.player_copy("after"))
+    assert code == 0, res
+    copy = t.player_copy("pool")
+    p = copy / "revealed/turns/000-setup-request/state.json"
+    text = p.read_text()
+    assert "SO-KIROV.1" in text
+    p.write_text(text.replace("SO-KIROV.1", "SO-KIROV.9", 1))
+    code, res = t.verify(copy)
+    assert code == 1 and res["check"] == "commitment", res
+    copy = t.player_copy("draw")
+    recs = sorted(copy.glob("revealed/turns/*/record.json"))
+    for rec in recs:
+        full = json.loads(rec.read_text())
+        hidden = [r for r in full.get("rolls", []) if r.get("hidden_from")]
+        if hidden:
+            hidden[0]["value"] = hidden[0]["value"] % hidden[0]["sides"] + 1
+            rec.write_text(json.dumps(full, indent=2, sort_keys=True) + "\n")
+            break
+    else:
+        pytest.fail("no hidden roll was made")
+    code, res = t.verify(copy)
+    assert code == 1 and "hidden roll" in res["message"], res
+    shutil.rmtree(copy)
+
+
+def test_bad_orders_are_refused_citing_the_case_and_nothing_is_written(tmp_path: Path) -> None:
+    t = Table(tmp_path, MODULE, SIDES)
+    t.new("mission")
+    t.send("USN", "[setup]", "begin")
+    before = sorted(p.name for p in (t.game / "turns").iterdir())
+    out = t.send("USN", "[outfit]", "escort SO-KIROV.1", "buy 99 fuel", expect=1)
+    assert re.search(r"orders-001-USN\.txt:\d+:\d+: \[2\.2\] SO-KIROV\.1 is a Soviet unit", out), (
+        out
+    )
+    assert sorted(p.name for p in (t.game / "turns").iterdir()) == before
