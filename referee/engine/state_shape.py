@@ -103,10 +103,18 @@ def check_state_fits(state: Any, module: Any, board: Any) -> None:
             raise ShapeError(f"{p}.id", f"a unit of module {module.id}", uid)
         if u.side not in sides:
             raise ShapeError(f"{p}.side", "one of the sides " + ", ".join(sorted(sides)), u.side)
-        if u.location is not None and not board.contains(u.location):
+        if u.location is not None and not _known_location(module, board, u.location):
             raise ShapeError(f"{p}.location", "a location on the map (or null)", u.location)
     if state.active_side is not None and state.active_side not in sides:
         raise ShapeError("$.active_side", "a side of the module", state.active_side)
     for i, pd in enumerate(state.pending):
         if pd.side not in sides:
             raise ShapeError(f"$.pending[{i}].side", "a side of the module", pd.side)
+
+
+def _known_location(module: Any, board: Any, loc: str) -> bool:
+    """On the board, or (a hex map) a well-formed hex id off this map's excerpt: the rules
+    treat such a hex as off the map, as a test module cut from a larger map needs."""
+    if board.contains(loc):
+        return True
+    return module.map.grid is not None and len(loc) == 4 and loc.isdigit()

@@ -218,8 +218,8 @@ def test_a_state_with_a_unit_off_the_map_does_not_fit_the_module(make_game):
     s = _state(g)
     placed = next(u for u in s["units"] if u["location"])
     old = placed["location"]
-    placed["location"] = "9999"
-    s["stacks"]["9999"] = s["stacks"].pop(old)
+    placed["location"] = "nowhere"
+    s["stacks"]["nowhere"] = s["stacks"].pop(old)
     st = GameState.from_json(s)
     with pytest.raises(ShapeError, match=r"location on the map"):
         check_state_fits(st, g.module, board_for(g.module.map))
