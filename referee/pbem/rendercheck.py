@@ -119,4 +119,8 @@ def compare(
             and cut(name, got) == cut(name, want)
         ):
             continue
+        if cut is not None and name.endswith(".vsav"):
+            # an earlier referee version's VASSAL writer (saves gained the turn tracker since):
+            # checked by hash and signature only, which verify's note on the templates says
+            continue
         raise RenderMismatch(f"{base}/{name}", "does not say what report.json records")

@@ -315,7 +315,8 @@ def verify_archive(
         out.notes.append(
             f"{skipped_render} report(s) were rendered with other report templates (an "
             "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently"
+            "except for the one section today's templates render differently; their VASSAL "
+            "saves (an earlier VASSAL writer) by hash and signature only"
         )
     out.notes.extend(notes)
     if upto is None:
