@@ -15,7 +15,14 @@ import typer
 
 from referee import __version__
 from referee.commands import COMMAND_MODULES
-from referee.commands.common import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_USAGE, RefereeTyper
+from referee.commands.common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_LOCKED,
+    EXIT_PROBLEMS,
+    EXIT_USAGE,
+    RefereeTyper,
+)
 from referee.commands.fastparams import install as install_fast_params
 
 install_fast_params()  # plain options parse without importing pydantic (fastparams.py)
@@ -79,10 +86,14 @@ for _name in COMMAND_MODULES:
 def main() -> None:
     """Console entry point: user errors become one clear line, never a traceback."""
     from referee.errors import UserError
+    from referee.pbem.problems import Refusal
     from referee.safeio import UnsafeInput
 
     try:
         app()
+    except Refusal as exc:  # a refusal no command caught: exit 1 (75: the game is locked)
+        typer.echo(f"referee: refused ({exc.code}): {exc}", err=True)
+        sys.exit(EXIT_LOCKED if exc.code == "locked" else EXIT_PROBLEMS)
     except (UserError, UnsafeInput) as exc:
         typer.echo(f"referee: error: {exc}", err=True)
         sys.exit(getattr(exc, "exit_code", EXIT_USAGE))

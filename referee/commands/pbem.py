@@ -391,13 +391,27 @@ def register(app: typer.Typer) -> None:
             metavar="HEX",
             help="Also require this referee key (hex prefix).",
         ),
+        head: str | None = typer.Option(
+            None,
+            "--head",
+            metavar="HASH|FILE",
+            help="The latest report you hold (its report.json SHA-256, the report.json, "
+            "report.md or view, or your signed orders answering it): fail when the archive "
+            "does not reach it (truncated or forked).",
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing: the exit code says it (0 ok, 1 failed)."),
     ) -> None:
         """Check every signature, the hash chain, every die roll, and replay the game."""
         from referee.pbem.problems import Refusal
-        from referee.pbem.verify import VerifyFailure, find_archive, verify_archive
+        from referee.pbem.verify import (
+            VerifyFailure,
+            check_head,
+            find_archive,
+            head_of,
+            verify_archive,
+        )
 
         as_json = output_format(fmt, as_json) == "json"
         try:
@@ -405,9 +419,15 @@ def register(app: typer.Typer) -> None:
         except Refusal as exc:
             _refused(exc, as_json)
             return
-        module = _game_module(game_dir, module_src, example)
         try:
+            try:
+                module = _game_module(game_dir, module_src, example)
+            except Refusal as exc:  # a damaged game.toml: the archive fails verification
+                raise VerifyFailure("game.toml", "archive", exc.message) from None
+            want_head = head_of(head) if head is not None else None
             result = verify_archive(game_dir, module, upto=upto)
+            if want_head is not None:
+                check_head(result, want_head)
             fp = (referee_fingerprint or "").replace(":", "").lower()
             if fp and not result.referee.startswith(fp):
                 raise VerifyFailure("game.toml", "referee key", "not the fingerprint you expect")

@@ -46,7 +46,7 @@ def read_state(path: Path):  # -> GameState
         return GameState.from_json(data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UserError(
-            f"{path}: not a referee state file ({exc})",
+            f"{path}: not a referee state file: {exc}",
             hint="pass the state.json written by `referee state new`",
         ) from None
 
@@ -77,6 +77,17 @@ def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
         raise UserError(f"the state is for module {state.module_id!r}, not {module.id!r}")
     if state.scenario not in module.scenarios:
         raise UserError(f"module {module.id!r} has no scenario {state.scenario!r}")
+    from referee.engine.graphboard import board_for
+    from referee.engine.state_shape import check_state_fits
+    from referee.shapes import ShapeError
+
+    try:
+        check_state_fits(state, module, board_for(module.map))
+    except ShapeError as exc:
+        raise UserError(
+            f"the state does not fit module {module.id!r}: {exc}",
+            hint="pass the state.json written by `referee state new` for this module",
+        ) from None
     return module
 
 

@@ -90,6 +90,23 @@ def register(app: typer.Typer) -> None:
             partial = getattr(exc, "partial", None)
             # every order that parsed is still checked: references and rules (one pass)
             rows += _rows(rs.validate(module, st, partial), shown) if partial else []
+        except Exception as exc:
+            # a ruleset with its own orders language reports syntax errors as a list in
+            # ``errors`` (the protocol pbem.adjudicate.parse_orders_text relies on too)
+            errors = getattr(exc, "errors", None)
+            if not isinstance(errors, list):
+                raise
+            for e in errors:
+                rows.append(
+                    {
+                        "rule": "syntax",
+                        "message": str(getattr(e, "message", e)),
+                        "hint": getattr(e, "hint", None),
+                        "file": getattr(e, "file", shown),
+                        "line": getattr(e, "line", 1),
+                        "col": getattr(e, "col", 1),
+                    }
+                )
         else:
             rows += _rows(rs.validate(module, st, doc), shown)
         rows.sort(key=lambda r: (int(str(r["line"])), int(str(r["col"]))))

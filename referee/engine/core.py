@@ -342,8 +342,11 @@ class GameState:
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> GameState:
-        if d.get("format") != "referee-state/1":
+        from referee.engine.state_shape import check_state_json
+
+        if not isinstance(d, Mapping) or d.get("format") != "referee-state/1":
             raise ValueError("not a referee state file (format 'referee-state/1' expected)")
+        check_state_json(d)  # a ShapeError (a ValueError) names the JSON path
         units = {u["id"]: UnitState.from_json(u) for u in d["units"]}
         return GameState(
             game_id=str(d["game_id"]),

@@ -100,6 +100,7 @@ class _Game:
     state: GameState
     secret: dicemod.SeedSecret | None = None
     notes: list[str] = field(default_factory=list)
+    written: int = 1_000_000_000  # turns on disk; a dry run's previews come after them
 
 
 def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
@@ -120,6 +121,20 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
         ) from None
 
 
+def _checked_report(archive: Archive, path: Path) -> dict[str, Any]:
+    """A signed report (or a referee-only record) read and checked against its declared
+    shape (``report_shape.py``) before any field is used."""
+    from referee.pbem.report_shape import check_report
+    from referee.shapes import ShapeError
+
+    rep = archive.read_json(path)
+    try:
+        check_report(rep)
+    except ShapeError as exc:
+        raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
+    return rep
+
+
 def load_game(archive: Archive) -> _Game:
     """The archive as the referee sees it. In a game that hides information ``reports``
     holds the full records (``secret/turns/*/record.json``), ``report_shas`` the hashes of
@@ -129,13 +144,20 @@ def load_game(archive: Archive) -> _Game:
     turns = archive.turn_dirs()
     hides = cfg.hides_information
     reports = [
-        archive.read_json(archive.secret / "turns" / t.name / "record.json")
-        if hides
-        else archive.read_json(t.path / "report.json")
+        _checked_report(
+            archive,
+            archive.secret / "turns" / t.name / "record.json" if hides else t.path / "report.json",
+        )
         for t in turns
     ]
     shas = [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
-    state = GameState.from_json(archive.read_json(archive.state_path(turns[-1], hides)))
+    state_path = archive.state_path(turns[-1], hides)
+    try:
+        state = GameState.from_json(archive.read_json(state_path))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise Refusal(
+            "archive", f"{archive.rel(state_path)}: not a referee state file: {exc}"
+        ) from None
     return _Game(
         archive=archive,
         cfg=cfg,
@@ -189,6 +211,7 @@ def adjudicate(
         notes = [] if dry_run else recover(archive, cfg.hides_information)
         game = load_game(archive)
         game.notes = notes
+        game.written = len(game.turns)
         for env in envelopes:
             results.append(
                 _one(game, env, module, rs, referee_key, referee_dir, batch, dry_run=dry_run)
@@ -280,16 +303,11 @@ def _one(
     outcome = rs.resolve(module, state, doc, dice)
     refuse_outcome(env, outcome)
     new = outcome.state
-    answering = bool(state.pending)
-    title = (
-        f"{side} answers {', '.join(p.id for p in state.pending)}"
-        if answering
-        else f"Game-Turn {state.turn}, {side} {state.phase}"
-    )
+    refuse_no_progress(env, state, new)
+    title, name = step_names(k, side, state)
     report = step_report(
         game, module, rs, k, title, env, side, seed, state, new, outcome.events, outcome.rolls
     )
-    name = f"{k:03d}-{slug(side)}-{slug('answer' if answering else state.phase)}"
     files, rsha = build_turn_files(
         module,
         rs,
@@ -305,6 +323,8 @@ def _one(
         path = write_turn(game.archive, name, files)
         write_state(game.archive, files["state.json"])
         game.turns.append(TurnDir(k, name, path))
+    else:  # the preview goes on as if written: the next file gets the next seed
+        game.turns.append(TurnDir(k, name, game.archive.turns / name))
     game.reports.append(report)
     game.report_shas.append(rsha)
     game.state = new
@@ -318,6 +338,18 @@ def _one(
         report,
         notes,
         warns,
+    )
+
+
+def step_names(k: int, side: str, state: GameState) -> tuple[str, str]:
+    """The title of step ``k`` (orders of ``side`` in ``state``) and its turn folder's name;
+    ``verify`` recomputes both, so a renamed folder or a retitled report is caught."""
+    if state.pending:
+        title = f"{side} answers {', '.join(p.id for p in state.pending)}"
+        return title, f"{k:03d}-{slug(side)}-{slug('answer')}"
+    return (
+        f"Game-Turn {state.turn}, {side} {state.phase}",
+        f"{k:03d}-{slug(side)}-{slug(state.phase)}",
     )
 
 
@@ -365,6 +397,29 @@ def refuse_outcome(env: Envelope, outcome: Any) -> None:
         )
 
 
+def progress_of(state: GameState) -> tuple[Any, ...]:
+    """What a step must change to advance the game: the position, the turn and phase, the
+    side to act, or the decisions owed. Standing orders alone change none of them."""
+    j = state.to_json()
+    return (j["turn"], j["phase"], j["active_side"], j["units"], j["stacks"], j["pending"])
+
+
+def refuse_no_progress(env: Envelope, before: GameState, after: GameState) -> None:
+    """Refuse a submission that leaves the game where it was (issue 11: files of standing
+    orders only, each used to take a seed and a turn folder, could burn the dice chain and
+    reroll an outcome not yet seen). Nothing is written and no seed is used."""
+    if progress_of(before) != progress_of(after):
+        return
+    owed = ", ".join(f"{p.id} ({p.side})" for p in before.pending)
+    raise Refusal(
+        "no-progress",
+        f"{env.file}: these orders do not advance the game (the position, phase and the "
+        "decisions owed stay as they are); nothing was adjudicated",
+        hint=(f"answer the decision(s) owed: {owed}" if owed else "give the orders of the step")
+        + "; standing orders go in the same file",
+    )
+
+
 def _orders_sha(game: _Game, i: int) -> str | None:
     """The SHA-256 of the orders adjudicated in step ``i`` (sealed orders of a game without
     hidden information keep theirs in the referee-only part until they are revealed)."""
@@ -394,6 +449,16 @@ def _already_applied(game: _Game, env: Envelope, batch: set[str]) -> StepResult 
         if _orders_sha(game, i) != env.sha256:
             continue
         later = [_orders_sha(game, j) for j in range(i + 1, len(game.reports))]
+        if i >= game.written:  # previewed earlier in this dry run: a real run re-uses it
+            return StepResult(
+                env.file,
+                "dry-run",
+                i,
+                f"turns/{game.turns[i].name}",
+                game.report_shas[i],
+                {},
+                (f"the same orders as an earlier file of this run (turns/{game.turns[i].name})",),
+            )
         if all(x in batch for x in later):
             shown = rep
             if game.cfg.hides_information:

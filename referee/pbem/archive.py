@@ -39,6 +39,17 @@ from typing import Any
 from referee.errors import UserError
 from referee.pbem.keys import PublicKey, parse_public_line
 from referee.pbem.problems import Refusal
+from referee.shapes import (
+    HEX64,
+    ShapeError,
+    boolean,
+    check,
+    integer,
+    list_of,
+    map_of,
+    obj,
+    string,
+)
 
 GAME_FORMAT = "referee-game/1"
 TURN_RE = re.compile(r"^(\d{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
@@ -147,7 +158,11 @@ class GameConfig:
         try:
             d = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise Refusal("archive", f"{file}: malformed TOML: {exc}") from None
+            raise Refusal("archive", f"{toml_where(file, exc)}: malformed TOML") from None
+        try:
+            check(d, GAME_TOML, "game.toml")
+        except ShapeError as exc:
+            raise Refusal("archive", f"{file}: {exc}") from None
         try:
             g, m, r, dice = d["game"], d["module"], d["referee"], d["dice"]
             if g.get("format") != GAME_FORMAT:
@@ -189,6 +204,38 @@ class Secrets:
     hidden_algorithm: str
     hidden_head: str
     referee_sides: tuple[str, ...] = ()
+
+
+# The declared shape of game.toml (GameConfig.to_toml writes it); paths read game.toml.dice...
+GAME_TOML = obj(
+    {
+        "game": obj(
+            {"format": string, "id": string, "ruleset": string, "scenario": string},
+            {"options": list_of(string)},
+        ),
+        "module": obj({"id": string, "version": string, "sha256": string}, {"name": string}),
+        "referee": obj({"key": string}),
+        "dice": obj({"algorithm": string, "head": HEX64, "length": integer}),
+    },
+    {
+        "players": map_of(obj({"key": string})),
+        "reports": obj({}, {"picture_dpi": integer}),
+        "secrets": obj(
+            {"hides_information": boolean, "hidden_algorithm": string, "hidden_head": HEX64},
+            {"referee_sides": list_of(string)},
+        ),
+    },
+)
+
+
+def toml_where(file: str, exc: Exception) -> str:
+    """``file:line:col: what`` from a :class:`tomllib.TOMLDecodeError` (whose message ends
+    in ``(at line L, column C)``)."""
+    text = str(exc)
+    m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", text)
+    if m is None:
+        return f"{file}: {text}"
+    return f"{file}:{m.group(1)}:{m.group(2)}: {text[: m.start()]}"
 
 
 def _secrets(d: Any) -> Secrets | None:

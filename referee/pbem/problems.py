@@ -23,6 +23,7 @@ REASONS: dict[str, str] = {
     "out-of-turn": "the game is not waiting for this side, turn or phase",
     "syntax": "the orders do not parse",
     "violation": "the orders break the rules (every violation is listed)",
+    "no-progress": "the orders do not advance the game (standing orders only, nothing owed)",
     "game-over": "the game has ended",
     "dice-exhausted": "the dice commitment has no seeds left",
     "locked": "another adjudication of this game is running",

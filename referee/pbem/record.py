@@ -107,6 +107,35 @@ def positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, b
     }
 
 
+def player_files(
+    module: Module,
+    ruleset: Ruleset,
+    report: dict[str, Any],
+    rsha: str,
+    state: GameState,
+    before: GameState | None,
+    events: tuple[Event, ...],
+    picture_dpi: int,
+    *,
+    picture: bool = True,
+) -> dict[str, bytes]:
+    """Every file of a turn folder a player opens (Markdown, HTML, per-side views, the
+    picture, VASSAL saves), rendered from the signed record alone. ``verify`` renders them
+    again with this same function and compares byte for byte (``picture=False`` leaves the
+    PNG out when this machine cannot draw it exactly; the HTML still names it)."""
+    full = state.to_json()
+    out: dict[str, bytes] = {"report.md": render_markdown(module, report, rsha, full).encode()}
+    shown = None
+    if picture_dpi > 0:
+        if picture:
+            out["position.png"] = position_png(module, before, state, events, picture_dpi)
+        shown = "position.png"
+    out["report.html"] = render_html(module, report, rsha, full, shown).encode()
+    out.update(views(module, ruleset, report, rsha, state))
+    out.update(positions(module, ruleset, state))
+    return out
+
+
 def build_turn_files(
     module: Module,
     ruleset: Ruleset,
@@ -135,15 +164,7 @@ def build_turn_files(
     if orders_text is not None:
         files["orders.txt"] = orders_text.encode()
     files.update(extra_files or {})
-    full = state.to_json()
-    files["report.md"] = render_markdown(module, report, rsha, full).encode()
-    picture = None
-    if picture_dpi > 0:
-        files["position.png"] = position_png(module, before, state, events, picture_dpi)
-        picture = "position.png"
-    files["report.html"] = render_html(module, report, rsha, full, picture).encode()
-    files.update(views(module, ruleset, report, rsha, state))
-    files.update(positions(module, ruleset, state))
+    files.update(player_files(module, ruleset, report, rsha, state, before, events, picture_dpi))
     manifest = {
         "format": MANIFEST_FORMAT,
         "game_id": report["game_id"],
@@ -151,6 +172,10 @@ def build_turn_files(
         "report_sha256": rsha,
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
+    if "position.png" in files:  # verify compares the picture exactly with the same Pillow
+        from referee.pbem.rendercheck import pillow_version
+
+        manifest["renderer"] = {"pillow": pillow_version()}
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)

@@ -231,6 +231,8 @@ def committed_step(
         path = write_turn(game.archive, name, files, secret_files)
         write_state(game.archive, state_bytes, hides)
         game.turns.append(TurnDir(k, name, path))
+    else:  # the preview goes on as if written: the next file gets the next seed
+        game.turns.append(TurnDir(k, name, game.archive.turns / name))
     game.reports.append(record)
     game.report_shas.append(rsha)
     game.state = new

@@ -19,6 +19,7 @@ Checks, in order, stopping at the first failure (later ones would only repeat it
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,10 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
-from referee.pbem.adjudicate import parse_orders_text
+from referee.pbem.adjudicate import parse_orders_text, step_names
 from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
 from referee.pbem.envelope import open_envelope, split_block
+from referee.pbem.game import SETUP_FOLDER, module_info
 from referee.pbem.keys import CONTEXT_REPORT, PublicKey
 from referee.pbem.problems import Refusal
 from referee.pbem.record import (
@@ -38,9 +40,13 @@ from referee.pbem.record import (
     REPORT_FORMAT,
     SIGNED_FILES,
     awaiting_info,
-    views,
+    phase_info,
+    player_files,
 )
-from referee.pbem.reports import render_markdown, templates_sha256
+from referee.pbem.rendercheck import RenderMismatch, compare, template_rank
+from referee.pbem.report_shape import check_manifest, check_report
+from referee.pbem.reports import templates_sha256
+from referee.shapes import ShapeError
 from referee.source.model import Module
 
 
@@ -68,6 +74,7 @@ class Verified:
     rolls: int
     notes: list[str] = field(default_factory=list)
     replayed: bool = True  # False: hidden steps wait for `referee reveal`
+    report_shas: list[str] = field(default_factory=list)  # every report, in order
 
     def to_json(self) -> dict[str, Any]:
         extra = {} if self.replayed else {"replayed": False}
@@ -125,6 +132,57 @@ def find_archive(target: Path) -> tuple[Path, int | None]:
     return target, None
 
 
+# Every report of a game without commitments has these (all referee versions wrote them).
+OPEN_REPORT_KEYS = (
+    "title", "options", "referee", "module", "templates_sha256", "state_sha256", "dice",
+    "orders", "rolls", "events", "pending", "awaiting", "score", "before", "after",
+)  # fmt: skip
+
+_HEAD_PATTERNS = (
+    re.compile(r"report\.json`? SHA-256 `?([0-9a-f]{64})"),  # report.md, view-*.md, HTML
+    re.compile(r"(?m)^previous-report:\s*([0-9a-f]{64})\s*$"),  # a signed orders file
+    re.compile(r'"report_sha256":\s*"([0-9a-f]{64})"'),  # view-*.json
+)
+
+
+def head_of(value: str) -> str:
+    """The report hash a player holds: a SHA-256 in hex, a ``report.json`` (its hash), a
+    ``report.md``/``view-*.md``/``report.html``/``view-*.json`` (the hash it states), or a
+    signed orders file (the report it answers, its ``previous-report:``)."""
+    v = value.strip().lower()
+    if re.fullmatch(r"[0-9a-f]{64}", v):
+        return v
+    path = Path(value)
+    try:
+        data = path.read_bytes()[: 32 * 1024 * 1024]
+    except OSError:
+        raise UserError(
+            f"--head {value}: neither a report SHA-256 (64 hex digits) nor a readable file",
+            hint="give the report.json SHA-256 printed in your latest report, or that report",
+        ) from None
+    if path.name == "report.json":
+        return sha256_hex(data)
+    text = data.decode("utf-8", "replace")
+    for rx in _HEAD_PATTERNS:
+        m = rx.search(text)
+        if m:
+            return m.group(1)
+    raise UserError(f"--head {value}: no report SHA-256 found in this file")
+
+
+def check_head(result: Verified, head: str) -> None:
+    """The archive reaches the report a player holds, or it was truncated or forked."""
+    if head in result.report_shas:
+        return
+    raise VerifyFailure(
+        result.last_report,
+        "truncation",
+        f"the archive does not reach report {head[:16]}... that you hold: it ends at "
+        f"{result.last_report} ({result.last_report_sha256[:16]}...), so reports were removed "
+        "or the game was forked after you saw it",
+    )
+
+
 def verify_archive(
     game_dir: Path,
     module: Module,
@@ -158,8 +216,11 @@ def verify_archive(
     rolls = 0
     skipped_render = 0
     last_sha = ""
+    rank = 0
+    notes: list[str] = []
+    shas: list[str] = []
     for t in turns:
-        rep, rsha, state_bytes = _check_folder(archive, t, cfg.referee)
+        rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
         f = f"turns/{t.name}/report.json"
         expect = {
             "format": REPORT_FORMAT,
@@ -169,7 +230,13 @@ def verify_archive(
             "game_toml_sha256": toml_sha,
             "ruleset": cfg.ruleset,
             "scenario": cfg.scenario,
+            "options": list(cfg.options),
+            "referee": {"fingerprint": cfg.referee.fingerprint},
+            "module": module_info(cfg),
         }
+        missing = [k for k in OPEN_REPORT_KEYS if k not in rep]
+        if missing or (t.sequence == 0 and "players" not in rep):
+            raise VerifyFailure(f, "record", f"malformed: $.{(missing or ['players'])[0]} missing")
         if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
             raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
         for key, want in expect.items():
@@ -178,16 +245,31 @@ def verify_archive(
                 raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
         if rep.get("state_sha256") != sha256_hex(state_bytes):
             raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
+        events: tuple = ()
         if t.sequence == 0:
             _check_setup(cfg, rep, f)
+            _check_open_setup(rep, f)
             new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
             new = matching_start(rs, new, state_bytes)
+            title, folder = "set-up request", SETUP_FOLDER
         else:
             assert state is not None
-            new, prev_seed = _replay_step(
+            new, prev_seed, events, side = _replay_step(
                 archive, t, rep, module, rs, cfg, state, prev_sha or "", prev_seed
             )
+            title, folder = step_names(t.sequence, side, state)
             rolls += len(rep.get("rolls", []))
+        if t.name != folder:
+            raise VerifyFailure(
+                f"turns/{t.name}", "record", f"the folder of this step is named {folder}"
+            )
+        for key, want in (
+            ("title", title),
+            ("before", None if state is None else phase_info(state)),
+            ("after", phase_info(new)),
+        ):
+            if rep.get(key) != want:
+                raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r}, expected {want!r}")
         if new.canonical().encode() != state_bytes:
             raise VerifyFailure(
                 f"turns/{t.name}/state.json", "replay", "the replayed position differs"
@@ -199,11 +281,27 @@ def verify_archive(
             raise VerifyFailure(f, "replay", "awaiting/pending differ from the replay")
         if rep.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
             raise VerifyFailure(f, "replay", "the score differs from the replay")
-        if rep.get("templates_sha256") == templates_sha256():
-            _check_renderings(archive, t, module, rs, rep, rsha, new)
-        else:
-            skipped_render += 1
+        try:
+            here = template_rank(rep, f)
+            if here < rank:
+                raise RenderMismatch(f, "rendered with older templates than a report before it")
+            rank = here
+            if rep.get("templates_sha256") != templates_sha256():
+                skipped_render += 1
+            rendered = player_files(module, rs, rep, rsha, new, state, events, cfg.picture_dpi)
+            compare(
+                f"turns/{t.name}",
+                rendered,
+                lambda name, _t=t: archive.read(_t.path / name),
+                dict(manifest["files"]),
+                rep,
+                manifest,
+                notes,
+            )
+        except RenderMismatch as exc:
+            raise VerifyFailure(exc.file, "rendering", exc.message) from None
         state, prev_sha, last_sha = new, rsha, rsha
+        shas.append(rsha)
     out = Verified(
         game_id=cfg.game_id,
         reports=len(turns),
@@ -212,12 +310,16 @@ def verify_archive(
         referee=cfg.referee.fingerprint,
         players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
         rolls=rolls,
+        report_shas=shas,
     )
     if skipped_render:
         out.notes.append(
-            f"{skipped_render} report(s) were rendered with other report templates (another "
-            "referee version): their Markdown was checked by hash and signature only"
+            f"{skipped_render} report(s) were rendered with other report templates (an "
+            "earlier referee version): their Markdown and HTML were re-rendered and compared "
+            "except for the one section today's templates render differently; their VASSAL "
+            "saves (an earlier VASSAL writer) by hash and signature only"
         )
+    out.notes.extend(notes)
     if upto is None:
         _check_current_state(archive, turns, out)
     return out
@@ -228,6 +330,14 @@ def _check_folder(
 ) -> tuple[dict, str, bytes]:
     """Signatures and manifest of one turn folder: ``(report, its SHA-256, state.json)``
     (``b""`` for the state when the folder publishes none: a game hiding information)."""
+    rep, rsha, state_bytes, _ = _check_folder_full(archive, t, referee, with_state=with_state)
+    return rep, rsha, state_bytes
+
+
+def _check_folder_full(
+    archive: Archive, t: TurnDir, referee: PublicKey, *, with_state: bool = True
+) -> tuple[dict, str, bytes, dict]:
+    """:func:`_check_folder`, and the folder's manifest."""
     base = f"turns/{t.name}"
     try:
         mbytes = _check_sig(
@@ -238,6 +348,7 @@ def _check_folder(
             CONTEXT_MANIFEST,
         )
         manifest = json.loads(mbytes)
+        _shaped(check_manifest, manifest, f"{base}/manifest.json")
         if manifest.get("format") != MANIFEST_FORMAT:
             raise VerifyFailure(f"{base}/manifest.json", "manifest", "not a referee manifest")
         listed = dict(manifest["files"])
@@ -258,6 +369,7 @@ def _check_folder(
         if manifest.get("report_sha256") != rsha:
             raise VerifyFailure(f"{base}/manifest.json", "manifest", "names another report.json")
         rep = json.loads(rbytes)
+        _shaped(check_report, rep, f"{base}/report.json")
         state_bytes = archive.read(t.path / "state.json") if with_state else b""
     except Refusal as exc:
         raise VerifyFailure(base, "archive", exc.message) from None
@@ -265,7 +377,24 @@ def _check_folder(
         raise VerifyFailure(base, "record", f"malformed ({exc})") from None
     if not isinstance(rep, dict):
         raise VerifyFailure(f"{base}/report.json", "record", "not a report")
-    return rep, rsha, state_bytes
+    return rep, rsha, state_bytes, manifest
+
+
+def _shaped(checker: Any, value: Any, file: str) -> None:
+    """Check a decoded signed file against its declared shape (``report_shape.py``)."""
+    try:
+        checker(value)
+    except ShapeError as exc:
+        raise VerifyFailure(file, "record", f"malformed: {exc}") from None
+
+
+def _check_open_setup(rep: dict[str, Any], f: str) -> None:
+    """Report 000 of a game without commitments: nothing adjudicated, one dice entry."""
+    for key, want in (("orders", None), ("rolls", []), ("events", [])):
+        if rep.get(key, want) != want:
+            raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r} in the set-up request")
+    if set(rep.get("dice") or {}) != {"commitment"}:
+        raise VerifyFailure(f, "dice commitment", "the set-up request's dice hold other entries")
 
 
 def _check_setup(cfg: Any, rep: dict[str, Any], f: str) -> None:
@@ -273,6 +402,12 @@ def _check_setup(cfg: Any, rep: dict[str, Any], f: str) -> None:
     got = {s: (p or {}).get("fingerprint") for s, p in (rep.get("players") or {}).items()}
     if got != players:
         raise VerifyFailure(f, "players", "the players' keys differ from game.toml")
+    keys = {s: (p or {}).get("key") for s, p in (rep.get("players") or {}).items()}
+    if "key" in next(iter((rep.get("players") or {None: {}}).values()), {}) and keys != {
+        s: k.line() for s, k in cfg.players.items()
+    }:
+        raise VerifyFailure(f, "players", "the players' key lines differ from game.toml")
+
     commit = (rep.get("dice") or {}).get("commitment") or {}
     if (commit.get("head"), commit.get("length"), commit.get("algorithm")) != (
         cfg.dice_head,
@@ -292,7 +427,7 @@ def _replay_step(
     state: GameState,
     prev_sha: str,
     prev_seed: bytes,
-) -> tuple[GameState, bytes]:
+) -> tuple[GameState, bytes, tuple, str]:
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
     o = rep.get("orders") or {}
@@ -312,6 +447,21 @@ def _replay_step(
         raise VerifyFailure(of, "orders signature", f"not signed by the key of side {side!r}")
     if env.sha256 != o.get("sha256") or o.get("side") != side:
         raise VerifyFailure(f, "record", "the recorded orders hash or side is not orders.txt's")
+    want_o = {
+        "file": "orders.txt",
+        "name": o.get("name") if isinstance(o.get("name"), str) else "(a file name)",
+        "sha256": env.sha256,
+        "side": side,
+        "signer": env.block.fingerprint,
+        "turn": env.header.turn,
+        "phase": env.header.phase,
+        "answers": [p.id for p in state.pending],
+    }
+    if {k: o.get(k) for k in (*want_o, *o)} != {k: want_o.get(k) for k in (*want_o, *o)}:
+        bad = next(k for k in (*want_o, *o) if o.get(k) != want_o.get(k))
+        raise VerifyFailure(
+            f, "record", f"orders.{bad} is {o.get(bad)!r}, expected {want_o.get(bad)!r}"
+        )
     if env.header.previous_report != prev_sha:
         raise VerifyFailure(of, "hash chain", "the orders answer another report")
     if env.header.game != cfg.game_id:
@@ -328,6 +478,8 @@ def _replay_step(
         raise VerifyFailure(
             f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
         )
+    if d != {"seed_index": t.sequence, "seed": seed.hex(), "previous_seed": prev_seed.hex()}:
+        raise VerifyFailure(f, "dice seed chain", "the dice entry records other values")
     problems = dicemod.check_rolls(list(rep.get("rolls", [])), seed, t.sequence, env.sha256)
     if problems:
         raise VerifyFailure(f, "dice", "; ".join(problems))
@@ -345,26 +497,7 @@ def _replay_step(
     got_events = json.loads(json.dumps([e.to_json() for e in outcome.events]))
     if got_events != rep.get("events"):
         raise VerifyFailure(f, "replay", "the replay's events differ from the record")
-    return outcome.state, seed
-
-
-def _check_renderings(
-    archive: Archive,
-    t: TurnDir,
-    module: Module,
-    rs: Ruleset,
-    rep: dict[str, Any],
-    rsha: str,
-    state: GameState,
-) -> None:
-    """The Markdown report and the per-side views say what the record says."""
-    want = {"report.md": render_markdown(module, rep, rsha, state.to_json()).encode()}
-    want.update(views(module, rs, rep, rsha, state))
-    for name, data in sorted(want.items()):
-        if archive.read(t.path / name) != data:
-            raise VerifyFailure(
-                f"turns/{t.name}/{name}", "rendering", "does not say what report.json records"
-            )
+    return outcome.state, seed, tuple(outcome.events), side
 
 
 def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) -> None:

@@ -95,6 +95,7 @@ def verify_committed(
         referee=cfg.referee.fingerprint,
         players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
         rolls=w.rolls,
+        report_shas=list(w.shas),
     )
     if hides and w.replayed < len(turns):
         out.replayed = False
@@ -561,6 +562,12 @@ def _renderings(
     hides: bool,
 ) -> None:
     if rep.get("templates_sha256") != templates_sha256():
+        from referee.pbem.rendercheck import RenderMismatch, template_rank
+
+        try:  # a hash of no referee version's templates fails (issue 11)
+            template_rank(rep, f"turns/{t.name}/report.json")
+        except RenderMismatch as exc:
+            raise VerifyFailure(exc.file, "rendering", exc.message) from None
         w.skipped_render += 1
         return
     if hides:

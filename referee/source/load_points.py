@@ -61,7 +61,7 @@ def load_spaces(
         stype = type_of(mc, t.get("type"), types, lnum, col, what, "space_type")
         at, hex_id = _position(mc, blocks, i, t, what)
         zone = t.get("zone")
-        if zone is not None and zone not in zone_names:
+        if zone is not None and (not isinstance(zone, str) or zone not in zone_names):
             lnum, col = blocks.value(i, str(zone), "zone")
             mc.error(
                 lnum,

@@ -236,7 +236,7 @@ def _load_countries(
         ln = cstarts[i] if i < len(cstarts) else None
         code = get_str(ctx, name, ln, t, "char", "[[country]]")
         nat = t.get("nationality")
-        if nat is not None and nat not in nats:
+        if nat is not None and (not isinstance(nat, str) or nat not in nats):
             d.error(
                 name,
                 tt.key_line("nationality", start=ln),

@@ -197,6 +197,16 @@ def _chain(ctx: Ctx, sid: str, raws: dict[str, ScenarioFile]) -> list[ScenarioFi
     return chain
 
 
+SCENARIO_SHAPE: tuple[tuple[str, type, str], ...] = (
+    ("name", str, "a string"),
+    ("extends", str, "a string"),
+    ("first_player", str, "a side id (a string)"),
+    ("description", str, "a string"),
+    ("setup_order", list, "a list of side ids"),
+    ("optional_rules", list, "a list of rule cases"),
+)
+
+
 def _build(
     ctx: Ctx,
     sid: str,
@@ -215,14 +225,27 @@ def _build(
     calendar: dict[str, Any] = {}
     victory: dict[str, Any] = {}
     for r in chain:
-        meta.update(r.data.get("scenario", {}))
-        calendar.update(r.data.get("calendar", {}))
+        for table, into in (("scenario", meta), ("calendar", calendar)):
+            got = r.data.get(table, {})
+            if not isinstance(got, dict):
+                d.error(r.file, r.tt.table_start(table), f"[{table}] must be a table")
+                return None
+            into.update(got)
         v = r.data.get("victory", {})
         if isinstance(v, dict):
             victory.update({k: x for k, x in v.items() if k != "bonus"})
     top = chain[-1]
     f = top.file
     sl = top.tt.table_start("scenario")
+    # the declared shape of [scenario]: a value of the wrong type is reported, never used
+    for key, want, words in SCENARIO_SHAPE:
+        if key in meta and not isinstance(meta[key], want):
+            d.error(
+                f,
+                top.tt.key_line(key, start=sl),
+                f"scenario {sid!r}: '{key}' must be {words}, got {meta[key]!r}",
+            )
+            return None
 
     def expand(r: ScenarioFile, ln: int | None, ids: object, what: str) -> tuple[str, ...]:
         """Piece ids; a roster id stands for all its copies."""
@@ -434,7 +457,7 @@ def _build(
             reinf.append(rf)
         for t, ln in r.blocks("prohibition"):
             area = t.get("area")
-            if area not in map_def.areas:
+            if not isinstance(area, str) or area not in map_def.areas:
                 d.error(
                     r.file,
                     r.tt.key_line("area", start=ln),
@@ -483,7 +506,7 @@ def _build(
                 if k not in ("id", "side", "vp", "condition", "text", "rule")
             }
             area = params.get("area")
-            if area is not None and area not in map_def.areas:
+            if area is not None and (not isinstance(area, str) or area not in map_def.areas):
                 d.error(
                     r.file,
                     r.tt.key_line("area", start=ln),

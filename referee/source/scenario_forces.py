@@ -278,9 +278,19 @@ def load_reinforcement(
             hint="one of " + ", ".join(kinds),
         )
         return None
-    hexes = tuple(
-        h for h in (hex_ok(r, ln, x, "[[reinforcement]]") for x in t.get("hexes", [])) if h
-    )
+    listed = t.get("hexes", [])
+    for key in ("hexes", "edge", "area", "loc_edge"):
+        want = list if key == "hexes" else str
+        if key in t and not isinstance(t[key], want):
+            d.error(
+                r.file,
+                r.tt.key_line(key, start=ln),
+                f"[[reinforcement]]: '{key}' must be "
+                + ("a list of hex ids" if want is list else "a string")
+                + f", got {t[key]!r}",
+            )
+            return None
+    hexes = tuple(h for h in (hex_ok(r, ln, x, "[[reinforcement]]") for x in listed) if h)
     edge = t.get("edge")
     area = t.get("area")
     loc = t.get("loc_edge")
@@ -292,7 +302,7 @@ def load_reinforcement(
                 f"[[reinforcement]]: unknown edge {val!r}",
                 hint=did_you_mean(str(val), list(map_def.edges)),
             )
-    if area is not None and area not in map_def.areas:
+    if area is not None and (not isinstance(area, str) or area not in map_def.areas):
         d.error(
             r.file,
             r.tt.key_line("area", start=ln),
@@ -301,7 +311,8 @@ def load_reinforcement(
         )
     if entry == "airbases":
         for h in hexes:
-            if map_def.hexes[h].airbase is None:
+            hx = map_def.hexes.get(h)  # None: the map failed to load (reported already)
+            if hx is not None and hx.airbase is None:
                 lnum, col = r.tt.value_pos(h, start=ln)
                 d.error(r.file, lnum, f"[[reinforcement]]: hex {h} has no airbase", col=col)
     if entry == "edge_adjacent" and edge is None:

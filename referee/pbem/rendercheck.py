@@ -1,0 +1,126 @@
+"""``verify``: every file a player opens is what the referee's code renders from the record.
+
+A turn folder's Markdown and HTML reports, per-side views (JSON and Markdown), the position
+picture and the VASSAL saves are rendered again here from the signed ``report.json`` and the
+replayed position, with the same function that wrote them
+(:func:`referee.pbem.record.player_files`), and compared byte for byte. A file that differs
+is named. Where an exact re-render is impossible the check that could not be made is said,
+never passed silently:
+
+* ``position.png`` depends on the Pillow build that drew it (the fonts are bundled). The
+  manifest records that Pillow's version; when this machine has another, the picture is not
+  compared and a note says so. With the same version a different picture fails.
+* A report rendered by an earlier referee version records the hash of its templates
+  (``templates_sha256``). Only the template sets listed in :data:`KNOWN_TEMPLATES` are
+  accepted, each with the one section today's templates render differently, which is cut
+  out of both sides before comparing (a note says so); any other value fails, and a game
+  never goes back to older templates than a report before it used.
+
+Whoever changes ``templates/reports/`` adds today's ``templates_sha256()`` to
+:data:`KNOWN_TEMPLATES` (with what the change renders differently), so that the archives
+played with it keep verifying.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from referee.pbem.reports import templates_sha256
+
+# Template sets of earlier referee versions: hash -> (what differs today, how to cut it out).
+_SCORE_MD = re.compile(rb"\n## Score[^\n]*\n.*?(?=\n## )", re.S)
+_SCORE_HTML = re.compile(rb"<h2>Score[ <].*?(?=<h2>)", re.S)
+
+
+def _without_score(name: str, data: bytes) -> bytes:
+    if name.endswith(".md"):
+        return _SCORE_MD.sub(b"\n", data)
+    if name.endswith(".html"):
+        return _SCORE_HTML.sub(b"", data)
+    return data
+
+
+KNOWN_TEMPLATES: dict[str, tuple[str, Callable[[str, bytes], bytes]]] = {
+    "cd777dd0e35ca150d2c70c6d8557fe87f77211d538cf7a1320995ffde4efc867": (
+        "the Score section (raw JSON before issue 12 §3, tables since)",
+        _without_score,
+    ),
+}
+TEMPLATE_ORDER = (*KNOWN_TEMPLATES, "current")
+
+
+class RenderMismatch(Exception):
+    """``file`` is not what the record renders to; ``check`` and ``message`` say why."""
+
+    def __init__(self, file: str, message: str) -> None:
+        super().__init__(f"{file}: {message}")
+        self.file = file
+        self.message = message
+
+
+def pillow_version() -> str:
+    import PIL
+
+    return str(PIL.__version__)
+
+
+def template_rank(rep: dict[str, Any], file: str) -> int:
+    """The place of the report's templates in :data:`TEMPLATE_ORDER`; fails for a hash of
+    no referee version's templates."""
+    got = rep.get("templates_sha256")
+    if got == templates_sha256():
+        return len(TEMPLATE_ORDER) - 1
+    if got in KNOWN_TEMPLATES:
+        return TEMPLATE_ORDER.index(got)
+    raise RenderMismatch(
+        file,
+        f"templates_sha256 {str(got)[:16]}... is the hash of no referee version's report "
+        "templates, so its Markdown and HTML cannot be checked",
+    )
+
+
+def compare(
+    base: str,
+    rendered: dict[str, bytes],
+    on_disk: Callable[[str], bytes],
+    listed: dict[str, str],
+    rep: dict[str, Any],
+    manifest: dict[str, Any],
+    notes: list[str],
+) -> None:
+    """Compare the re-rendered ``rendered`` with the folder's files; raises
+    :class:`RenderMismatch` naming the first file that differs."""
+    tsha = rep.get("templates_sha256")
+    cut = KNOWN_TEMPLATES[tsha][1] if tsha in KNOWN_TEMPLATES else None
+    for name in sorted(rendered):
+        if name not in listed:
+            raise RenderMismatch(f"{base}/{name}", "missing: the record renders it")
+    for name, want in sorted(rendered.items()):
+        got = on_disk(name)
+        if got == want:
+            continue
+        if name == "position.png":
+            drawn = (manifest.get("renderer") or {}).get("pillow")
+            if drawn == pillow_version():
+                raise RenderMismatch(
+                    f"{base}/{name}", "does not show the position the record renders to"
+                )
+            notes.append(
+                f"{base}/position.png: not compared: drawn with Pillow "
+                f"{drawn or '(unrecorded)'}, this machine has Pillow {pillow_version()}, and "
+                "a picture is exact only with the same build"
+            )
+            continue
+        if (
+            cut is not None
+            and name.endswith((".md", ".html"))
+            and cut(name, got) == cut(name, want)
+        ):
+            continue
+        if cut is not None and name.endswith(".vsav"):
+            # an earlier referee version's VASSAL writer (saves gained the turn tracker since):
+            # checked by hash and signature only, which verify's note on the templates says
+            continue
+        raise RenderMismatch(f"{base}/{name}", "does not say what report.json records")

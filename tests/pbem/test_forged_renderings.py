@@ -1,0 +1,175 @@
+"""Issue 11, "what a player reads is what verify checks": a referee who rewrites a file a
+player opens, or the record's fields, or a folder's name, and signs again, is caught; the
+failure names the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.pbem.archive import sha256_hex
+from referee.pbem.keys import CONTEXT_REPORT
+from referee.pbem.record import CONTEXT_MANIFEST, pretty_json, sign_file
+from referee.pbem.verify import VerifyFailure, verify_archive
+from tests.pbem.conftest import setup_both
+
+STEP = "turns/003-NATO-move"
+
+
+def played(make_game, dpi: int = 0):
+    g = make_game(dpi=dpi)
+    setup_both(g)
+    g.run(g.signed("NATO", ["attack US-DD-1 SO-SG-1", "move US-CV-1 0303"]))
+    verify_archive(g.dir, g.module)
+    return g
+
+
+def forge(folder: Path, key, files: dict[str, bytes], report: dict | None = None) -> None:
+    """A dishonest referee: replace files, fix the manifest, sign everything again."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+        manifest["files"][name] = sha256_hex(data)
+    if report is not None:
+        rbytes = pretty_json(report)
+        (folder / "report.json").write_bytes(rbytes)
+        (folder / "report.json.sig").write_bytes(sign_file(rbytes, key, CONTEXT_REPORT))
+        manifest["report_sha256"] = sha256_hex(rbytes)
+    mbytes = pretty_json(manifest)
+    (folder / "manifest.json").write_bytes(mbytes)
+    (folder / "manifest.json.sig").write_bytes(sign_file(mbytes, key, CONTEXT_MANIFEST))
+
+
+def _fails(g, file: str, check: str | None = None) -> VerifyFailure:
+    with pytest.raises(VerifyFailure) as info:
+        verify_archive(g.dir, g.module)
+    assert info.value.file == file, str(info.value)
+    if check:
+        assert info.value.check == check, str(info.value)
+    return info.value
+
+
+def test_other_templates_and_a_rewritten_report_md_are_caught(make_game):
+    g = played(make_game)
+    folder = g.dir / STEP
+    rep = json.loads((folder / "report.json").read_text())
+    rep["templates_sha256"] = "ab" * 32
+    md = (folder / "report.md").read_bytes().replace(b"= 6", b"= 1").replace(b"NATO", b"NAT0")
+    forge(folder, g.keys["ref"], {"report.md": md}, rep)
+    exc = _fails(g, f"{STEP}/report.json", "rendering")
+    assert "no referee version" in exc.message
+
+
+@pytest.mark.parametrize("name", ["report.md", "view-NATO.md", "view-Soviet.json", "report.html"])
+def test_a_rewritten_file_a_player_reads_is_named(make_game, name):
+    g = played(make_game)
+    folder = g.dir / STEP
+    data = (folder / name).read_bytes()
+    forge(folder, g.keys["ref"], {name: data.replace(b"US-DD-1", b"US-DD-2", 1)})
+    _fails(g, f"{STEP}/{name}", "rendering")
+
+
+def test_an_earlier_position_swapped_in_is_caught(make_game):
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    earlier = g.dir / "turns/002-Soviet-setup"
+    forge(
+        folder,
+        g.keys["ref"],
+        {n: (earlier / n).read_bytes() for n in ("position.vsav", "position.png")},
+    )
+    _fails(g, f"{STEP}/position.png", "rendering")
+
+
+def test_an_earlier_vassal_save_swapped_in_is_caught(make_game):
+    g = played(make_game)
+    folder = g.dir / STEP
+    earlier = g.dir / "turns/001-NATO-setup/position.vsav"
+    forge(folder, g.keys["ref"], {"position.vsav": earlier.read_bytes()})
+    _fails(g, f"{STEP}/position.vsav", "rendering")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("title", "Game-Turn 1, NATO wins"),
+        ("options", ["14.1"]),
+        ("referee", {"fingerprint": "00" * 32}),
+        ("after", {"turn": 9, "phase": "end", "active_side": None}),
+        ("before", None),
+    ],
+)
+def test_every_report_field_is_bound(make_game, key, value):
+    g = played(make_game)
+    folder = g.dir / STEP
+    rep = json.loads((folder / "report.json").read_text())
+    rep[key] = value
+    forge(folder, g.keys["ref"], {}, rep)
+    exc = _fails(g, f"{STEP}/report.json")
+    assert key in exc.message
+
+
+def test_a_renamed_turn_folder_is_caught(make_game):
+    g = played(make_game)
+    (g.dir / STEP).rename(g.dir / "turns/003-Soviet-setup")
+    exc = _fails(g, "turns/003-Soviet-setup", "record")
+    assert "003-NATO-move" in exc.message
+
+
+def test_a_picture_drawn_by_another_pillow_is_not_compared_and_says_so(make_game):
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["renderer"]["pillow"]
+    png = (folder / "position.png").read_bytes()
+    other = g.dir / "turns/002-Soviet-setup/position.png"
+    manifest["renderer"]["pillow"] = "0.0-elsewhere"
+    (folder / "manifest.json").write_bytes(pretty_json(manifest))
+    forge(folder, g.keys["ref"], {"position.png": other.read_bytes()})
+    v = verify_archive(g.dir, g.module)
+    assert any("position.png: not compared" in n and "0.0-elsewhere" in n for n in v.notes)
+    assert png != other.read_bytes()
+
+
+def test_a_committed_game_with_unknown_templates_fails(tmp_path):
+    """The same check in a game with commitments (verify_commit)."""
+    from referee.pbem.keys import load_private
+    from tests.pbem import toys_common
+    from tests.pbem.cliflow import Table
+    from tests.pbem.test_sealed_open import RULESET
+
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, RULESET.id), ("NATO", "Soviet"))
+    t.new()
+    t.send("Soviet", "move SO-DD-1 0404")
+    assert t.verify()[0] == 0
+    folder = t.game / "turns/001-Soviet-sealed"
+    rep = json.loads((folder / "report.json").read_text())
+    rep["templates_sha256"] = "ab" * 32
+    forge(folder, load_private(t.key("referee")), {}, rep)
+    code, out = t.verify()
+    assert code == 1 and out["check"] == "rendering" and "001-Soviet-sealed" in out["file"]
+
+
+@pytest.mark.parametrize(
+    ("folder", "change", "word"),
+    [
+        ("003-NATO-move", lambda r: r["orders"].update(signer="00" * 32), "orders.signer"),
+        ("003-NATO-move", lambda r: r["orders"].update(answers=["x"]), "orders.answers"),
+        ("003-NATO-move", lambda r: r["orders"].update(extra=1), "orders.extra"),
+        ("003-NATO-move", lambda r: r["dice"].update(note="x"), "dice"),
+        ("000-setup-request", lambda r: r.pop("events"), "events"),
+        ("000-setup-request", lambda r: r.update(rolls=[]) or r.update(events=[{}]), "events"),
+        ("000-setup-request", lambda r: r["players"]["NATO"].update(key="x"), "key"),
+    ],
+)
+def test_nested_record_fields_are_bound(make_game, folder, change, word):
+    """Found by tests/fuzz (report target, seed 21): these passed verify or crashed it."""
+    g = played(make_game)
+    where = g.dir / "turns" / folder
+    rep = json.loads((where / "report.json").read_text())
+    change(rep)
+    forge(where, g.keys["ref"], {}, rep)
+    exc = _fails(g, f"turns/{folder}/report.json")
+    assert word in exc.message or word in exc.check
