@@ -99,3 +99,22 @@ def test_poppler_reads_the_boxes(mini: Module, tmp_path: Path) -> None:
     bleed = sheet_geometry("letter", 0.5, 1.5 / 25.4, 300).bleed_pt
     assert box["BleedBox"][0] == pytest.approx(box["TrimBox"][0] - bleed, abs=0.01)
     assert box["MediaBox"] == [0.0, 0.0, 612.0, 792.0]
+
+
+def test_art_dpi_embeds_sharper_counter_images(mini: Module, tmp_path: Path) -> None:
+    """[issue 18 §7] `sheets --art-dpi`: the same sheet, counter images at the asked
+    resolution (a 0.5 in counter is 300 px wide at 600 dpi), deterministically."""
+    base = write_sheets(mini, tmp_path / "base")
+    sharp = write_sheets(mini, tmp_path / "sharp", art_dpi=600)
+    assert sharp.details["art_dpi"] == 600 and base.details["art_dpi"] == mini.counter.dpi
+    widths = {
+        int(w)
+        for w in re.findall(rb"/Width (\d+)", (tmp_path / "sharp/mini-counters.pdf").read_bytes())
+    }
+    assert 300 in widths
+    assert base.details["pitch_pt"] == sharp.details["pitch_pt"]
+    again = write_sheets(mini, tmp_path / "again", art_dpi=600)
+    assert again.details == sharp.details
+    assert (tmp_path / "again/mini-counters.pdf").read_bytes() == (
+        tmp_path / "sharp/mini-counters.pdf"
+    ).read_bytes()
