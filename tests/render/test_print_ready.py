@@ -118,3 +118,24 @@ def test_art_dpi_embeds_sharper_counter_images(mini: Module, tmp_path: Path) -> 
     assert (tmp_path / "again/mini-counters.pdf").read_bytes() == (
         tmp_path / "sharp/mini-counters.pdf"
     ).read_bytes()
+
+
+def test_bleed_carries_edge_bands_into_the_bleed(sixth_fleet: Module) -> None:
+    """[issue 18 §8] real bleed art: the daylight band along the top edge of an air counter
+    [9.52] runs into the bleed, and the counter itself is unchanged pixel for pixel."""
+    from PIL import ImageChops
+
+    from referee.render.colors import parse_color
+    from referee.render.counters import render_counter, render_counter_bleed
+
+    unit = next(u for u in sixth_fleet.units if u.has("daylight"))
+    plain = render_counter(sixth_fleet, unit)
+    b = 19
+    bled = render_counter_bleed(sixth_fleet, unit, bleed_px=b)
+    band = parse_color("#D35400")
+    mid = bled.width // 2
+    assert bled.getpixel((mid, 0)) == band  # top of the bleed
+    assert bled.getpixel((0, b + 1)) == band  # left bleed beside the band
+    assert bled.getpixel((mid, bled.height - 1)) != band  # the band is on the top only
+    inner = bled.crop((b, b, b + plain.width, b + plain.height))
+    assert ImageChops.difference(inner, plain).getbbox() is None
