@@ -16,6 +16,47 @@ from referee.source.tablemodel import TableDecl
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseDecl:
+    """One step of a ruleset's sequence of play, as data (the hook the VASSAL turn tracker
+    reads, so the module's tracker follows the same steps as the referee).
+
+    ``id`` is the engine's ``GameState.phase`` for this step (a step the engine passes
+    through on its own, such as a Game-Turn indication, has an id of its own); ``player`` is
+    ``"first"`` or ``"second"`` for a step of one player (the scenario's first or second
+    player), ``""`` for a step of both or of neither; ``ends`` lists the unit markers
+    (:class:`MarkerDecl` ids) that end with this step; ``once`` marks a step played once
+    before Game-Turn 1 (set-up).
+    """
+
+    id: str
+    name: str
+    rule: str
+    player: str = ""
+    ends: tuple[str, ...] = ()
+    once: bool = False  # played once, before Game-Turn 1 (set-up), not in every Game-Turn
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerDecl:
+    """A state a unit can be in that the players must see on the counter (attacked this
+    phase, returning to base, detected, damaged, readiness...).
+
+    ``id`` is the flag in ``UnitState.status``; ``data`` optionally names a list of unit ids
+    in ``GameState.data`` that also carry it (``"combat.attacked"``: the ``attacked`` list
+    of the ``combat`` object), for a ruleset that keeps the flag in its phase record;
+    ``categories`` limits it to units of those categories (empty: every unit).
+    """
+
+    id: str
+    name: str
+    rule: str
+    note: str = ""
+    data: str = ""
+    categories: tuple[str, ...] = ()
+    phasing: bool = False  # only the phasing player's units carry it (cleared for that side)
+
+
+@dataclass(frozen=True, slots=True)
 class RulesetSchema:
     id: str
     name: str
@@ -36,6 +77,10 @@ class RulesetSchema:
     # a table against the whole module (roster, map), run by the loader on a clean module
     table_checks: dict[str, str] = field(default_factory=dict)
     map_kinds: tuple[str, ...] = ("hex",)  # MapDef.kind values the ruleset plays on
+    # the sequence of play of one Game-Turn, in order (the VASSAL turn tracker's phases)
+    sequence: tuple[PhaseDecl, ...] = ()
+    # unit markers the referee records and the VASSAL module shows (layers, position.vsav)
+    markers: tuple[MarkerDecl, ...] = ()
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.

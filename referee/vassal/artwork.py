@@ -21,11 +21,14 @@ __all__ = [
     "HOLDING_CAPACITY",
     "HoldingBox",
     "HoldingLayout",
+    "about_png",
     "attacked_overlay_png",
     "holding_board_png",
     "holding_layout",
     "marker_png",
+    "moved_marker_png",
     "returning_overlay_png",
+    "tag_overlay_png",
 ]
 
 HOLDING_CAPACITY: Final = 6
@@ -76,6 +79,45 @@ def attacked_overlay_png(side: int) -> bytes:
     tag_h = max(8, side // 4)
     draw.rectangle((0, side - tag_h, side - 1, side - 1), fill=red)
     _centred_text(draw, "ATTACKED", (w, side - tag_h + 1, side - w, side - 2), "#FFFFFF")
+    return png_bytes(img)
+
+
+def tag_overlay_png(side: int, text: str, fill: str) -> bytes:
+    """Layer image of a ruleset-declared unit marker: a coloured frame and a tag at the top
+    (the Attacked tag is at the bottom, so both can show at once)."""
+    img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    colour = (*parse_color(fill), 255)
+    w = max(2, side // 20)
+    draw.rectangle((0, 0, side - 1, side - 1), outline=colour, width=w)
+    tag_h = max(8, side // 4)
+    draw.rectangle((0, 0, side - 1, tag_h), fill=colour)
+    _centred_text(draw, text.upper(), (w, 1, side - w, tag_h - 1), "#FFFFFF")
+    return png_bytes(img)
+
+
+def moved_marker_png(size: int) -> bytes:
+    """The small "moved" flag VASSAL draws on a counter that moved (mark moved)."""
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.ellipse((0, 0, size - 1, size - 1), fill=(*parse_color("#F2C200"), 255),
+                 outline=(*parse_color(INK), 255), width=max(1, size // 12))  # fmt: skip
+    _centred_text(draw, "M", (size * 0.2, size * 0.2, size * 0.8, size * 0.8), INK)
+    return png_bytes(img)
+
+
+def about_png(title: str, lines: Sequence[str], width: int = 640) -> bytes:
+    """The About screen: the module's name large, then a few lines of facts."""
+    line_h = width // 22
+    height = width // 6 + line_h * (len(lines) + 1)
+    img = Image.new("RGB", (width, height), parse_color(PAPER))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, width - 1, height - 1), outline=parse_color(INK), width=3)
+    _centred_text(draw, title, (16, 12, width - 16, width // 8), INK)
+    y = width // 6
+    for line in lines:
+        _centred_text(draw, line, (16, y, width - 16, y + line_h * 0.8), INK, "regular")
+        y += line_h
     return png_bytes(img)
 
 
@@ -132,14 +174,23 @@ class HoldingLayout:
     boxes: tuple[HoldingBox, ...]
 
 
-def holding_layout(carriers: Sequence[tuple[str, str]], counter_px: int) -> HoldingLayout:
+def holding_layout(
+    carriers: Sequence[tuple[str, str]],
+    counter_px: int,
+    *,
+    zone_format: str = "Holding box {}",
+    across: int = 3,
+    down: int = 2,
+) -> HoldingLayout:
     """Place one box per carrier ``(piece_id, title)``, three boxes to a row.
 
-    A box is sized for its six air units [9.62B] laid out three by two, with a title band.
+    A box is sized for its six air units [9.62B] laid out three by two (``across`` by
+    ``down`` counters for other boxes, such as a side's dead pile), with a title band.
     """
     pad = max(8, counter_px // 4)
     band = max(18, counter_px // 2)
-    inner_w, inner_h = 3 * counter_px + 4 * pad, 2 * counter_px + 3 * pad
+    inner_w = across * counter_px + (across + 1) * pad
+    inner_h = down * counter_px + (down + 1) * pad
     per_row = min(3, max(1, len(carriers)))
     title_h = band + pad
     boxes: list[HoldingBox] = []
@@ -148,7 +199,7 @@ def holding_layout(carriers: Sequence[tuple[str, str]], counter_px: int) -> Hold
         x0 = pad + col * (inner_w + pad)
         y0 = title_h + pad + row * (inner_h + band + pad) + band
         boxes.append(
-            HoldingBox(pid, title, f"Holding box {pid}", (x0, y0, x0 + inner_w, y0 + inner_h))
+            HoldingBox(pid, title, zone_format.format(pid), (x0, y0, x0 + inner_w, y0 + inner_h))
         )
     rows = (len(carriers) + per_row - 1) // per_row
     width = max(pad + per_row * (inner_w + pad), 7 * counter_px)  # room for the title line
@@ -156,14 +207,15 @@ def holding_layout(carriers: Sequence[tuple[str, str]], counter_px: int) -> Hold
     return HoldingLayout(width, height, title_h, band, tuple(boxes))
 
 
-def holding_board_png(layout: HoldingLayout) -> bytes:
-    """The holding-box board: a title, and a labelled frame for each box."""
+def holding_board_png(layout: HoldingLayout, title: str | None = None) -> bytes:
+    """The holding-box board: a title, and a labelled frame for each box (also drawn for
+    the Eliminated map's dead piles, with their own ``title``)."""
     img = Image.new("RGB", (layout.width, layout.height), parse_color(PAPER))
     draw = ImageDraw.Draw(img)
     ink = parse_color(INK)
     _centred_text(
         draw,
-        f"Carrier holding boxes: at most {HOLDING_CAPACITY} air units each [9.62B]",
+        title or f"Carrier holding boxes: at most {HOLDING_CAPACITY} air units each [9.62B]",
         (8, 4, layout.width - 8, layout.title_height - 4),
         INK,
     )

@@ -1,12 +1,15 @@
 """``buildFile.xml`` and ``moduledata``: the component tree of the module, built with lxml.
 
 The tree follows vassal-format.md §3.4 with full class names, in the order VASSAL's editor
-writes a new module: the command encoder, documentation, the player roster (one entry per
-side), global options, the chatter, the Main Map (one Board carrying the board image, a
-HexGrid and a HexGridNumbering from :mod:`referee.vassal.grid`, plus the helper components a
-usable map needs, §3.3), the Holding Boxes map (one Zone per carrier [9.62B]), prototypes,
-the counter palette, a 1d6 DiceButton, one TurnTracker per scenario (Game-Turn and its
-day/night state), the chart window and any predefined set-ups.
+writes a new module: the command encoder, documentation (About screen and rules summary,
+:mod:`referee.vassal.tools`), the player roster (one entry per side), global options, the
+chatter, the Main Map (one Board carrying the board image, a HexGrid and a HexGridNumbering
+from :mod:`referee.vassal.grid`, plus the helper components a usable map needs, §3.3, moved
+markers, hide-pieces, the line-of-sight thread and the configured stack viewer), the Holding
+Boxes map (one Zone per carrier [9.62B]), the Eliminated map (one dead pile per side),
+prototypes, the counter palette, a 1d6 DiceButton, the Notes window, the Inventory, the one
+TurnTracker (:mod:`referee.vassal.tracker`) with its clearing commands, the chart window and
+any predefined set-ups.
 
 Output is deterministic: attributes are written in sorted order (as VASSAL writes them),
 elements in plan order, indentation is four spaces and PieceSlot texts keep literal TABs.
@@ -20,10 +23,15 @@ from typing import Final
 
 from lxml import etree
 
-from referee.source.model import Scenario
 from referee.vassal.grid import HEXGRID, NUMBERING
 from referee.vassal.plan import ModulePlan, SlotDef
-from referee.vassal.sequence import encode_string_array
+from referee.vassal.tools import (
+    documentation,
+    inventory,
+    main_map_tools,
+    notes_window,
+    turn_tracker,
+)
 
 __all__ = [
     "DATE_SAVED",
@@ -95,7 +103,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
         },
     )
     _el(root, M + "BasicCommandEncoder")
-    _el(root, M + "Documentation")
+    documentation(_el(root, M + "Documentation"), plan)
     roster = _el(
         root,
         M + "PlayerRoster",
@@ -128,6 +136,8 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     _main_map(root, plan)
     if plan.holding is not None:
         _holding_map(root, plan)
+    if plan.eliminated is not None:
+        _eliminated_map(root, plan)
     protos = _el(root, M + "PrototypesContainer")
     for name, text in plan.prototypes:
         _el(protos, M + "PrototypeDefinition", {"description": "", "name": name}, text)
@@ -158,14 +168,15 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
             "tooltip": "Roll one six-sided die",
         },
     )
-    for scenario in module.scenarios.values():
-        _turn_tracker(root, scenario)
+    notes_window(root)
+    inventory(root)
+    turn_tracker(root, plan)
     if plan.charts:
         charts = _el(
             root,
             M + "ChartWindow",
             {"hotkey": "", "icon": "", "name": "Charts", "text": "Charts",
-             "tooltip": "Combat Results Table and Terrain Effects Chart"},
+             "tooltip": "Sequence of play, CRT, TEC, victory, turn records, set-up cards"},
         )  # fmt: skip
         tabs = _el(charts, W + "TabWidget", {"entryName": "Charts"})
         for chart in plan.charts:
@@ -213,11 +224,23 @@ def map_helpers(map_el: etree._Element, zoom_levels: str, zoom_start: str) -> No
                                              "thickness": "2"})  # fmt: skip
 
 
-def _map(parent: etree._Element, name: str, button: str, launch: bool) -> etree._Element:
+def _map(
+    parent: etree._Element, name: str, button: str, launch: bool, mark_moved: bool = False
+) -> etree._Element:
+    """A map window; ``mark_moved`` turns on the moved markers and the "Clear moved"
+    button (the main map)."""
+    marks = (
+        {"markMoved": "Always", "markUnmovedHotkey": "", "markUnmovedIcon": "",
+         "markUnmovedReport": "", "markUnmovedText": "Clear moved",
+         "markUnmovedTooltip": "Clear the moved markers of every counter"}
+        if mark_moved
+        else {"markMoved": "Never"}
+    )  # fmt: skip
     return _el(
         parent,
         M + "Map",
-        {
+        marks
+        | {
             "allowMultiple": "false",
             "backgroundcolor": "255,255,255",
             "buttonName": button,
@@ -229,7 +252,6 @@ def _map(parent: etree._Element, name: str, button: str, launch: bool) -> etree.
             "icon": "",
             "launch": _bool(launch),
             "mapName": name,
-            "markMoved": "Never",
             "moveToFormat": REPORT_MOVE,
             "moveWithinFormat": REPORT_MOVE,
         },
@@ -246,7 +268,7 @@ def _picker(map_el: etree._Element) -> etree._Element:
 
 
 def _main_map(root: etree._Element, plan: ModulePlan) -> None:
-    map_el = _map(root, plan.map_name, "Map", launch=False)
+    map_el = _map(root, plan.map_name, "Map", launch=False, mark_moved=True)
     board = _el(
         _picker(map_el),
         BP + "Board",
@@ -258,6 +280,7 @@ def _main_map(root: etree._Element, plan: ModulePlan) -> None:
     else:
         _layer_grids(board, plan)
     map_helpers(map_el, "0.25,0.33,0.5,0.67,0.75,1.0,1.5", "3")
+    main_map_tools(map_el, plan)
 
 
 def _layer_grids(board: etree._Element, plan: ModulePlan) -> None:
@@ -312,6 +335,28 @@ def _holding_map(root: etree._Element, plan: ModulePlan) -> None:
     map_helpers(map_el, "0.5,0.75,1.0", "3")
 
 
+def _eliminated_map(root: etree._Element, plan: ModulePlan) -> None:
+    """The dead piles: one Zone per side, where a unit's "Eliminate" (Ctrl+E) sends it."""
+    layout = plan.eliminated
+    assert layout is not None
+    map_el = _map(root, plan.eliminated_map_name, "Eliminated", launch=True)
+    board = _el(
+        _picker(map_el),
+        BP + "Board",
+        {"image": plan.eliminated_image, "name": plan.eliminated_map_name,
+         "reversible": "false"},
+    )  # fmt: skip
+    zoned = _el(board, BOARD + "ZonedGrid")
+    for box in layout.boxes:
+        _el(
+            zoned,
+            BOARD + "mapgrid.Zone",
+            {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
+             "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
+        )  # fmt: skip
+    map_helpers(map_el, "0.5,0.75,1.0", "3")
+
+
 def _slot(parent: etree._Element, slot: SlotDef, size: int) -> None:
     _el(
         parent,
@@ -348,42 +393,6 @@ def _palette(root: etree._Element, plan: ModulePlan) -> None:
     markers = _el(top, W + "ListWidget", {"entryName": "Markers", "scale": "1.0"})
     for slot in plan.marker_slots:
         _slot(markers, slot, plan.counter_px)
-
-
-def turn_list(scenario: Scenario) -> list[str]:
-    """The turn track of a scenario: ``GT 1 AM``, ``GT 2 PM``, ``GT 3 Night``..."""
-    return [f"GT {i} {state}" for i, state in enumerate(scenario.turn_states, start=1)]
-
-
-def _turn_tracker(root: etree._Element, scenario: Scenario) -> None:
-    """A TurnTracker showing the Game-Turn and its day/night state [8.45, 9.52]."""
-    prop = f"GameTurn_{scenario.id}"
-    tracker = _el(
-        root,
-        M + "turn.TurnTracker",
-        {
-            "buttonText": f"Turn ({scenario.name})",
-            "hotkey": "",
-            "icon": "",
-            "name": f"Game-Turn: {scenario.name}",
-            "reportFormat": f"* {scenario.name}: $newTurn$ *",
-            "tooltip": f"Game-Turn track of the {scenario.name} scenario",
-            "turnFormat": "$level1$",
-        },
-    )
-    _el(
-        tracker,
-        M + "turn.ListTurnLevel",
-        {
-            "configFirst": "false",
-            "configList": "false",
-            "list": encode_string_array(turn_list(scenario)),
-            "name": "Game-Turn",
-            "prompt": "",
-            "property": prop,
-            "turnFormat": "$value$",
-        },
-    )
 
 
 def buildfile_xml(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> bytes:

@@ -38,22 +38,27 @@ from referee.cache import Cache, active
 from referee.errors import UserError
 from referee.source.model import Module
 from referee.vassal.artwork import (
+    about_png,
     attacked_overlay_png,
     holding_board_png,
     marker_png,
+    moved_marker_png,
     returning_overlay_png,
+    tag_overlay_png,
 )
 from referee.vassal.buildfile import PredefinedSetup, buildfile_xml, moduledata_xml
-from referee.vassal.palette import face_image
+from referee.vassal.palette import face_image, moved_size
 from referee.vassal.plan import (
     ATTACKED_OVERLAY,
     DEFAULT_DPI,
+    MOVED_IMAGE,
     RETURNING_OVERLAY,
     ChartDef,
     ModulePlan,
     plan_module,
 )
 from referee.vassal.safezip import check_entry_name
+from referee.vassal.tools import HELP_FILE, help_html
 from referee.vassal.zipwrite import write_zip_atomic
 
 __all__ = [
@@ -81,7 +86,7 @@ IN_FLIGHT_PER_WORKER: Final = 2
 """Tasks handed to each worker at a time: one to draw and one waiting, so a worker never
 idles while this process is busy with a task of its own."""
 MAX_EXTRA_BYTES: Final = 64 * 1024 * 1024
-RESERVED: Final = ("buildFile.xml", "buildFile", "moduledata")
+RESERVED: Final = ("buildFile.xml", "buildFile", "moduledata", HELP_FILE)
 
 Progress = Callable[[int], None]
 
@@ -113,24 +118,46 @@ def vmod_name(module: Module) -> str:
 
 
 CHARTS: Final = (("crt", "CRT"), ("tec", "TEC"))
-"""Renderer chart names shown in the module's chart window, with their tab titles: the
-Combat Results Table [8.8] and the Terrain Effects Chart [10.0]."""
+"""The first tabs of the module's chart window, with their titles: the Combat Results
+Table [8.8] and the Terrain Effects Chart [10.0]; every other chart of the print set
+follows (:func:`chart_defs`)."""
 
 
 def chart_defs(module: Module) -> tuple[ChartDef, ...]:
-    """The module's charts that the renderer offers for this module (CRT, TEC).
+    """Every chart the renderer offers for this module, as tabs of the chart window: CRT and
+    TEC first, then the sequence of play, the victory table, any named table, and each
+    scenario's turn record and set-up cards (:func:`referee.render.charts.build_charts`).
 
-    The renderer (:func:`referee.render.charts.build_charts`) draws the Terrain Effects Chart
-    for every module and the CRT when the module has one. That is decided here from the
-    module itself rather than by asking the renderer for its chart names, which would lay out
-    every chart (and load the PDF fonts) before a single picture can start: a tenth of a
-    second of a cold ``referee build`` spent before the board worker starts. A test holds
-    the two to the same answer.
+    The names are decided here from the module itself rather than by asking the renderer,
+    which would lay out every chart (and load the PDF fonts) before a single picture can
+    start: a tenth of a second of a cold ``referee build`` spent before the board worker
+    starts. A test holds the two to the same answer.
     """
+    from referee.render.charts import ruleset_texts, setup_sides
+    from referee.render.tablechart import chart_name, generic_tables
+
     offered = {"crt": module.tables.crt is not None, "tec": True}
-    return tuple(
-        ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if offered[name]
-    )
+    out = [ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if offered[name]]
+    if ruleset_texts(module.ruleset).get("sequence"):
+        out.append(ChartDef("Sequence of Play", "chart_sequence.png", "sequence"))
+    if module.tables.victory:
+        out.append(ChartDef("Victory", "chart_victory.png", "victory"))
+    for table in generic_tables(module):
+        name = chart_name(table.name)
+        out.append(ChartDef(table.title or table.name, _chart_file(name), name))
+    for scn in module.scenarios.values():
+        out.append(ChartDef(f"{scn.name}: turns", _chart_file(f"turns-{scn.id}"),
+                            f"turns-{scn.id}"))  # fmt: skip
+        for side in setup_sides(scn):
+            name = f"setup-{scn.id}-{side.lower()}"
+            out.append(ChartDef(f"{scn.name}: {side} set-up", _chart_file(name), name))
+    return tuple(out)
+
+
+def _chart_file(name: str) -> str:
+    """The image of a chart: ``chart_<name>.png`` with anything unsafe in a file name
+    replaced (the renderer's chart names come from scenario and table ids)."""
+    return "chart_" + re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".png"
 
 
 def plan_build(module: Module, *, dpi: int = DEFAULT_DPI) -> ModulePlan:
@@ -231,7 +258,7 @@ def module_entries(
             f"cannot write the module's XML: {exc}",
             hint="remove control characters from names and descriptions in the source",
         ) from None
-    entries = {"buildFile.xml": buildfile, "moduledata": moduledata}
+    entries = {"buildFile.xml": buildfile, "moduledata": moduledata, HELP_FILE: help_html(plan)}
     entries.update((f"images/{name}", data) for name, data in images.items())
     entries.update(extras)
     return entries
@@ -621,4 +648,21 @@ def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     if holding is not None:
         out[plan.holding_image] = _own("holding", (holding,), lambda: holding_board_png(holding))
         tick(1)
+    out[MOVED_IMAGE] = moved_marker_png(moved_size(side))
+    tick(1)
+    for layer in plan.marker_layers:
+        out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill)
+        tick(1)
+    if plan.eliminated is not None:
+        out[plan.eliminated_image] = holding_board_png(
+            plan.eliminated, "Eliminated units: one dead pile per side (Ctrl+E)"
+        )
+        tick(1)
+    module = plan.module
+    facts = [f"Version {module.version}", module.description[:90]]
+    facts += [f"Sides: {', '.join(s.name for s in module.sides)}"]
+    facts += [f"Scenarios: {', '.join(s.name for s in module.scenarios.values())}"]
+    facts += ["Built from its module source by referee"]
+    out[plan.about_image] = about_png(module.name, [f for f in facts if f])
+    tick(1)
     return out

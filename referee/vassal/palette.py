@@ -12,7 +12,12 @@ that a saved game alone says everything the referee needs:
   has one, else a generic overlay), toggled with Ctrl+R;
 * through the ``Unit`` prototype, a Layer "Attacked" that marks a unit attacked this Combat
   Phase, because units in a stack must be attacked from the top down [7.44] (Ctrl+T);
-* through a prototype per unit type (§5.7), the type's long name (``TypeName``).
+* through a prototype per unit type (§5.7), the type's long name (``TypeName``);
+* through the ``Unit`` prototype, the play traits of :mod:`referee.vassal.traits`: Report
+  Action, Delete, Send To the side's dead pile (Eliminate, Ctrl+E) and the moved marker;
+  markers have Report Action, Delete and Clone; a Layer for each further marker the
+  ruleset declares (``RulesetSchema.markers``), with a Report Action above a unit's own
+  layers.
 
 Marker pieces (``Destroyed`` for a Defended hex whose intrinsic DEF was destroyed [10.44],
 ``Attacked`` for a Defended hex attacked this phase) come from a separate palette list.
@@ -32,6 +37,16 @@ from referee.source.model import Module, UnitDef
 from referee.vassal.commands import AddPiece, encode_command
 from referee.vassal.pieces import BasicPiece, Embellishment, Marker, Piece, Trait, UsePrototype
 from referee.vassal.sequence import encode_sequence, encode_string_array
+from referee.vassal.traits import (
+    CLONE_KEY,
+    DELETE_KEY,
+    ELIMINATE_KEY,
+    clone_trait,
+    delete_trait,
+    moved_trait,
+    report_trait,
+    send_to_eliminated_trait,
+)
 
 __all__ = [
     "ATTACKED_LAYER",
@@ -43,7 +58,9 @@ __all__ = [
     "face_image",
     "is_carrier",
     "layer_trait",
+    "marker_layer",
     "marker_piece",
+    "moved_size",
     "piece_name",
     "prototype_name",
     "slot_text",
@@ -190,32 +207,69 @@ def unit_piece(
     piece_id: str,
     gpid: int,
     returning_image: str | None,
+    extra_layers: Sequence[tuple[LayerSpec, str]] = (),
 ) -> Piece:
     """The palette piece of one physical counter (outermost trait first).
 
     ``returning_image`` adds the Returning layer (air units); ``None`` leaves it out.
+    ``extra_layers`` are the ruleset's other marker layers this unit can carry, with their
+    images. A Report Action above this piece's own layers logs each of their keys.
     """
     traits: list[Trait] = [_use_prototype(prototype_name(unit.type))]
-    if returning_image is not None:
-        traits.append(layer_trait(RETURNING_LAYER, returning_image))
+    own = [(RETURNING_LAYER, returning_image)] if returning_image is not None else []
+    own += list(extra_layers)
+    if own:
+        traits.append(report_trait([spec.key for spec, _ in own], "Report marker changes"))
+    for spec, image in own:
+        traits.append(layer_trait(spec, image))
     traits.append(Marker.build(unit_properties(module, unit, piece_id)))
     traits.append(BasicPiece.build(piece_name(piece_id, unit), face_image(unit), gpid=str(gpid)))
     return Piece(tuple(traits))
 
 
 def marker_piece(name: str, image: str, gpid: int, properties: Mapping[str, str]) -> Piece:
-    """A game marker such as ``Destroyed`` [10.44]: a Marker and a BasicPiece."""
+    """A game marker such as ``Destroyed`` [10.44]: reported Delete and Clone, a Marker and
+    a BasicPiece."""
     return Piece(
         (
+            report_trait([DELETE_KEY, CLONE_KEY], "Report marker removed or added"),
+            delete_trait("Remove the marker"),
+            clone_trait(),
             Marker.build(dict(properties)),
             BasicPiece.build(name, image, gpid=str(gpid)),
         )
     )
 
 
-def unit_prototype(attacked_image: str) -> Piece:
-    """The ``Unit`` prototype: the Attacked layer [7.44] every unit has."""
-    return Piece((layer_trait(ATTACKED_LAYER, attacked_image), BasicPiece.build("")))
+def unit_prototype(attacked_image: str, moved_image: str, counter_px: int) -> Piece:
+    """The ``Unit`` prototype every unit has: a Report Action (Attacked, Eliminate, Delete),
+    Delete, Send To the side's dead pile, the moved marker and the Attacked layer [7.44]."""
+    return Piece(
+        (
+            report_trait([ATTACKED_LAYER.key, ELIMINATE_KEY, DELETE_KEY], "Report to the log"),
+            delete_trait(),
+            send_to_eliminated_trait(),
+            moved_trait(moved_image, counter_px // 2 - moved_size(counter_px), -(counter_px // 2)),
+            layer_trait(ATTACKED_LAYER, attacked_image),
+            BasicPiece.build(""),
+        )
+    )
+
+
+def moved_size(counter_px: int) -> int:
+    """Side of the moved marker drawn on a counter's top right corner."""
+    return max(8, counter_px // 4)
+
+
+def marker_layer(name: str, key: str, note: str, rule: str) -> LayerSpec:
+    """The Layer of a ruleset-declared unit marker (detected, damaged...), Ctrl+``key``."""
+    return LayerSpec(
+        name=name,
+        command=name,
+        key=key,
+        level_name=f"+ ({name.lower()})",
+        description=f"{note or name} [{rule}]",
+    )
 
 
 def type_prototype(unit_type: str, type_name: str) -> Piece:

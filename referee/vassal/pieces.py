@@ -41,6 +41,7 @@ __all__ = [
     "UnknownTrait",
     "UsePrototype",
     "decode_piece",
+    "expand_prototypes",
     "layer_states",
     "marker_properties",
     "type_prefix",
@@ -573,3 +574,28 @@ def layer_states(piece: Piece) -> list[LayerState]:
             )
         )
     return states
+
+
+def expand_prototypes(piece: Piece, prototypes: Mapping[str, Piece]) -> Piece:
+    """The piece as VASSAL puts it on the table (``PieceCloner.clonePiece``): every
+    ``UsePrototype`` replaced, in place, by its prototype's traits (its own prototypes
+    expanded in turn; the prototype's empty BasicPiece dropped), each with the state the
+    prototype gives it. A prototype the module does not have is dropped, as VASSAL drops it.
+
+    A piece dragged from the palette is expanded so, and only an expanded piece keeps the
+    state of its prototype's traits (a layer switched on) in a save: ``UsePrototype`` itself
+    saves no state.
+    """
+
+    def expand(traits: tuple[Trait, ...], depth: int) -> list[Trait]:
+        out: list[Trait] = []
+        for trait in traits:
+            if not isinstance(trait, UsePrototype):
+                out.append(trait)
+                continue
+            proto = prototypes.get(trait.name)
+            if proto is not None and depth < 32:  # VASSAL's RecursionLimiter stops loops
+                out.extend(expand(proto.traits[:-1], depth + 1))
+        return out
+
+    return Piece((*expand(piece.traits[:-1], 0), piece.traits[-1]))

@@ -19,13 +19,18 @@ from typing import Final
 
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
+from referee.source.schema import ruleset_schema
 from referee.vassal.artwork import HoldingLayout, holding_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
 from referee.vassal.palette import (
+    ATTACKED_LAYER,
+    RETURNING_LAYER,
     UNIT_PROTOTYPE,
+    LayerSpec,
     face_image,
     is_carrier,
+    marker_layer,
     marker_piece,
     piece_name,
     prototype_name,
@@ -35,20 +40,25 @@ from referee.vassal.palette import (
     unit_piece,
     unit_prototype,
 )
-from referee.vassal.pieces import Piece
+from referee.vassal.pieces import Piece, expand_prototypes
+from referee.vassal.tracker import TrackerPlan, plan_tracker
+from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone
 
 __all__ = [
     "ATTACKED_OVERLAY",
     "BOARD_IMAGE",
     "DEFAULT_DPI",
+    "ELIMINATED_IMAGE",
     "HOLDING_IMAGE",
     "HOLDING_MAP",
     "MAIN_MAP",
     "MAX_COUNTER_PX",
     "MIN_COUNTER_PX",
+    "MOVED_IMAGE",
     "RETURNING_OVERLAY",
     "ChartDef",
     "MarkerDef",
+    "MarkerLayer",
     "ModulePlan",
     "PaletteList",
     "SlotDef",
@@ -68,6 +78,28 @@ BOARD_IMAGE: Final = "board.png"
 HOLDING_IMAGE: Final = "holding_boxes.png"
 ATTACKED_OVERLAY: Final = "layer_attacked.png"
 RETURNING_OVERLAY: Final = "layer_returning.png"
+MOVED_IMAGE: Final = "moved.png"
+ELIMINATED_IMAGE: Final = "eliminated.png"
+ABOUT_IMAGE: Final = "about.png"
+
+BUILTIN_LAYERS: Final = {"attacked": ATTACKED_LAYER, "returning": RETURNING_LAYER}
+"""Ruleset marker ids shown by the module's own layers (Attacked on every unit [7.44],
+Returning on air units [9.22]); any other declared marker gets a layer of its own."""
+FREE_KEYS: Final = "GHJKLNOPUY"
+"""Ctrl letters left for ruleset marker layers (C, D, E, M, R and T are taken)."""
+MARKER_COLOURS: Final = ("#1F5FBF", "#7A3DB8", "#0E8A4B", "#B86A00", "#5A5A5A")
+
+
+@dataclass(frozen=True, slots=True)
+class MarkerLayer:
+    """A ruleset-declared unit marker (detected, damaged, readiness...) as a counter Layer:
+    the marker id, its Layer, image and the unit categories that carry it (empty: all)."""
+
+    marker: str
+    spec: LayerSpec
+    image: str
+    fill: str
+    categories: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +176,20 @@ class ModulePlan:
     holding_image: str = HOLDING_IMAGE
     faces: tuple[tuple[UnitDef, bool], ...] = field(default=())
     layers: MapLayers | None = None  # zones and spaces (area and point-to-point maps)
+    eliminated: HoldingLayout | None = None  # one dead-pile box per side
+    marker_layers: tuple[MarkerLayer, ...] = ()
+    tracker: TrackerPlan | None = None
+    shown_markers: tuple[tuple[str, str], ...] = ()  # (marker id, counter Layer name)
+    prototype_pieces: Mapping[str, Piece] = field(default_factory=dict)
+
+    def expanded(self, slot: SlotDef) -> Piece:
+        """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
+        (what a save must hold for a layer of a prototype to keep its state)."""
+        return expand_prototypes(slot.piece, self.prototype_pieces)
+
+    eliminated_map_name: str = ELIMINATED_MAP
+    eliminated_image: str = ELIMINATED_IMAGE
+    about_image: str = ABOUT_IMAGE
 
     @property
     def next_gpid(self) -> int:
@@ -183,7 +229,10 @@ class ModulePlan:
 
     def image_names(self) -> list[str]:
         """Every image the buildFile names (without the ``images/`` prefix), sorted."""
-        names = {self.board_image, ATTACKED_OVERLAY}
+        names = {self.board_image, ATTACKED_OVERLAY, MOVED_IMAGE, self.about_image}
+        names.update(m.image for m in self.marker_layers)
+        if self.eliminated is not None:
+            names.add(self.eliminated_image)
         names.update(face_image(u, b) for u, b in self.faces)
         if any(u.category == "air" and not u.back for u in self.module.units):
             names.add(RETURNING_OVERLAY)
@@ -235,13 +284,19 @@ def plan_module(
     faces = _faces(module)
     has_back = {u.id for u, back in faces if back}
 
+    marker_layers = _marker_layers(module)
     slots: dict[str, SlotDef] = {}
     for pid, piece in pieces.items():
         unit = piece.unit
         returning: str | None = None
         if unit.category == "air":
             returning = face_image(unit, True) if unit.id in has_back else RETURNING_OVERLAY
-        built = unit_piece(module, unit, pid, gpids[pid], returning)
+        extra = [
+            (m.spec, m.image)
+            for m in marker_layers
+            if not m.categories or unit.category in m.categories
+        ]
+        built = unit_piece(module, unit, pid, gpids[pid], returning, extra)
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
     marker_slots = []
@@ -254,8 +309,9 @@ def plan_module(
     for unit in module.units:
         info = module.unit_types.get(unit.type, {})
         types.setdefault(unit.type, info.get("name", "") or unit.type)
-    prototypes = [(UNIT_PROTOTYPE, slot_text(unit_prototype(ATTACKED_OVERLAY)))]
-    prototypes += [(prototype_name(t), slot_text(type_prototype(t, n))) for t, n in types.items()]
+    proto_pieces = {UNIT_PROTOTYPE: unit_prototype(ATTACKED_OVERLAY, MOVED_IMAGE, counter_px)}
+    proto_pieces.update((prototype_name(t), type_prototype(t, n)) for t, n in types.items())
+    prototypes = [(name, slot_text(piece)) for name, piece in proto_pieces.items()]
 
     carriers = [(pid, piece_name(pid, p.unit)) for pid, p in pieces.items() if is_carrier(p.unit)]
     holding = holding_layout(carriers, counter_px) if carriers else None
@@ -268,6 +324,18 @@ def plan_module(
             else {}
         )
         layers = map_layers(module, layout.px, counter_px, hex_centres)
+
+    eliminated = holding_layout(
+        [(s.id, f"{s.name}: eliminated") for s in module.sides],
+        counter_px,
+        zone_format=eliminated_zone("{}"),
+        across=6,
+        down=3,
+    )
+    shown = {"attacked": ATTACKED_LAYER.name}
+    if any(u.category == "air" for u in module.units):
+        shown["returning"] = RETURNING_LAYER.name
+    shown.update((m.marker, m.spec.name) for m in marker_layers)
 
     return ModulePlan(
         module=module,
@@ -284,7 +352,26 @@ def plan_module(
         charts=charts,
         faces=tuple(faces),
         layers=layers,
+        eliminated=eliminated,
+        marker_layers=marker_layers,
+        tracker=plan_tracker(module, shown),
+        shown_markers=tuple(shown.items()),
+        prototype_pieces=proto_pieces,
     )
+
+
+def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
+    """A Layer for each marker the ruleset declares beyond Attacked and Returning."""
+    schema = ruleset_schema(module.ruleset)
+    out: list[MarkerLayer] = []
+    for decl in schema.markers if schema is not None else ():
+        if decl.id in BUILTIN_LAYERS or len(out) >= len(FREE_KEYS):
+            continue
+        key = FREE_KEYS[len(out)]
+        spec = marker_layer(decl.name, key, decl.note, decl.rule)
+        colour = MARKER_COLOURS[len(out) % len(MARKER_COLOURS)]
+        out.append(MarkerLayer(decl.id, spec, f"layer_{decl.id}.png", colour, decl.categories))
+    return tuple(out)
 
 
 def _faces(module: Module) -> list[tuple[UnitDef, bool]]:

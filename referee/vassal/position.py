@@ -11,7 +11,12 @@ engine's :class:`~referee.engine.core.GameState` laid out with our module's own 
 * an eliminated unit is left out; a unit not yet placed or a reinforcement still to come
   [12.2] waits in its scenario's set-up area (when the module has one);
 * a Defended hex whose intrinsic DEF was destroyed [10.44] gets a Destroyed marker under its
-  stack.
+  stack;
+* every unit marker the ruleset declares (``RulesetSchema.markers``: attacked this phase
+  [7.44], detected, damaged, readiness...) shows as the counter's layer, whether the engine
+  keeps it in ``UnitState.status`` or in a list of ``GameState.data`` the declaration names;
+* the turn tracker stands at the state's Game-Turn and step, with only the scenario's turns
+  active (:func:`referee.vassal.tracker.tracker_state`).
 
 :func:`position_placements` is the pure part; :func:`position_vsav_bytes` and
 :func:`write_position_vsav` add the save format and the atomic write.
@@ -28,12 +33,15 @@ from referee.engine.core import GameState
 from referee.errors import UserError
 from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
+from referee.source.schema import ruleset_schema
+from referee.vassal.commands import SetTurn
 from referee.vassal.palette import RETURNING_LAYER
 from referee.vassal.pieces import Piece
 from referee.vassal.placement import Table, table_for
 from referee.vassal.plan import DEFAULT_DPI
 from referee.vassal.savewriter import Placed, build_save
 from referee.vassal.setup_area import SETUP_MAP, carrier_pools
+from referee.vassal.tracker import TRACKER_ID, tracker_state
 
 __all__ = [
     "STATUS_LAYERS",
@@ -49,8 +57,33 @@ WAITING_BOXES: Final = ("unplaced", "reinforcements")
 """Boxes whose units wait in the set-up area."""
 
 
-def _layers(status: frozenset[str]) -> frozenset[str]:
-    return frozenset(STATUS_LAYERS[s] for s in status if s in STATUS_LAYERS)
+def _data_list(data: Mapping[str, object], path: str) -> list[str]:
+    """The unit ids at ``path`` (``"combat.attacked"``) of ``GameState.data``, or none."""
+    node: object = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping):
+            return []
+        node = node.get(part)
+    return [str(u) for u in node] if isinstance(node, list | tuple) else []
+
+
+def marker_layers(table: Table, state: GameState) -> dict[str, frozenset[str]]:
+    """Unit id -> the counter layers its markers turn on: the engine's status flags and the
+    ``data`` lists of the ruleset's marker declarations, through the module's layers."""
+    shown = dict(table.plan.shown_markers)
+    shown.update((k, v) for k, v in STATUS_LAYERS.items() if k not in shown)
+    schema = ruleset_schema(table.module.ruleset)
+    listed: dict[str, set[str]] = {}
+    for decl in schema.markers if schema is not None else ():
+        if decl.data and decl.id in shown:
+            for unit in _data_list(state.data, decl.data):
+                listed.setdefault(unit, set()).add(shown[decl.id])
+    out: dict[str, frozenset[str]] = {}
+    for u in state.units.values():
+        names = {shown[s] for s in u.status if s in shown} | listed.get(u.id, set())
+        if names:
+            out[u.id] = frozenset(names)
+    return out
 
 
 def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
@@ -60,6 +93,11 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     Raises :class:`UserError` when the state names a unit or hex the module does not have.
     """
     module = table.module
+    marks = marker_layers(table, state)
+
+    def _layers(unit_id: str) -> frozenset[str]:
+        return marks.get(unit_id, frozenset())
+
     pieces = module.pieces()
     unknown = sorted(u for u in state.units if u not in pieces)
     if unknown:
@@ -81,13 +119,13 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
                 f"the position has units in {hex_id}, which is not on the board",
                 hint="is this the module the game was created with?",
             ) from None
-        out.append([Placed(u, map_id, x, y, _layers(state.units[u].status)) for u in ids])
+        out.append([Placed(u, map_id, x, y, _layers(u)) for u in ids])
         listed.update(ids)
     # a unit with a location the stacks forgot still belongs on the map (its own stack)
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.location is not None and u.id not in listed:
             map_id, x, y = table.location_point(u.location)
-            out.append([Placed(u.id, map_id, x, y, _layers(u.status))])
+            out.append([Placed(u.id, map_id, x, y, _layers(u.id))])
             listed.add(u.id)
     boxes: dict[str, list[str]] = {}
     for u in sorted(state.units.values(), key=lambda u: u.id):
@@ -99,7 +137,7 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
             raise UserError(f"the position puts air units in a holding box of {cv}, not a CV")
         for i, u in enumerate(boxes[cv]):
             map_id, x, y = table.holding_point(cv, i)
-            out.append([Placed(u, map_id, x, y, _layers(state.units[u].status))])
+            out.append([Placed(u, map_id, x, y, _layers(u))])
     waiting = [
         u
         for u in sorted(state.units.values(), key=lambda u: u.id)
@@ -114,13 +152,13 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
         group = area.group_of(state.scenario, u.id) if area is not None else None
         if group is not None and area is not None:
             x, y = area.slot(group, group.units.index(u.id))
-            out.append([Placed(u.id, SETUP_MAP, x, y, _layers(u.status))])
+            out.append([Placed(u.id, SETUP_MAP, x, y, _layers(u.id))])
             continue
         cv = carrier_of.get(u.id)
         if cv is not None and table.has_holding_box(cv) and u.box == "unplaced":
             map_id, x, y = table.holding_point(cv, in_box.get(cv, 0))
             in_box[cv] = in_box.get(cv, 0) + 1
-            out.append([Placed(u.id, map_id, x, y, _layers(u.status))])
+            out.append([Placed(u.id, map_id, x, y, _layers(u.id))])
     return out
 
 
@@ -140,6 +178,31 @@ def _destroyed_markers(table: Table, state: GameState) -> list[tuple[Piece, str,
     return out
 
 
+def _location_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
+    """A marker counter for each location a declared marker's ``data`` list names instead
+    of a unit (``hex:2025``, a vacant Defended hex attacked this phase [7.44][10.4]), when
+    the palette has a marker of that name."""
+    schema = ruleset_schema(table.module.ruleset)
+    slots = {s.key: s for s in table.plan.marker_slots}
+    grid = table.module.map.grid
+    out = []
+    for decl in schema.markers if schema is not None else ():
+        slot = slots.get(f"marker:{decl.name}")
+        if slot is None or not decl.data:
+            continue
+        places = set()
+        for entry in _data_list(state.data, decl.data):
+            if entry in state.units:
+                continue
+            where = entry.split(":", 1)[1] if entry.startswith("hex:") else entry
+            if grid is not None and grid.is_valid_id(where):
+                places.add(where)
+        for where in sorted(places):
+            map_id, x, y = table.location_point(where)
+            out.append((slot.piece, map_id, x, y))
+    return out
+
+
 def position_vsav_bytes(table: Table, state: GameState) -> bytes:
     """The ``.vsav`` of ``state`` for the module laid out by ``table`` (deterministic)."""
     where = f"Game {state.game_id}, {state.scenario}, Game-Turn {state.turn}, {state.phase}"
@@ -150,8 +213,19 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         position_placements(table, state),
         notes=f"Position after adjudication. {where}.",
         description=f"referee position: {where}",
-        extra=_destroyed_markers(table, state),
+        extra=_destroyed_markers(table, state) + _location_markers(table, state),
+        turn=_turn(table, state),
     )
+
+
+def _turn(table: Table, state: GameState) -> SetTurn | None:
+    """The turn tracker at the state's Game-Turn and step, only its scenario's turns on."""
+    tracker = table.plan.tracker
+    if tracker is None:
+        return None
+    scenario = table.module.scenarios.get(state.scenario)
+    text = tracker_state(tracker, scenario, state.turn, state.phase, state.active_side)
+    return SetTurn(TRACKER_ID, text)
 
 
 def write_position_vsav(

@@ -31,6 +31,7 @@ from referee.vassal.commands import (
     Notes,
     NullCommand,
     SetBoards,
+    SetTurn,
     SetupStack,
 )
 from referee.vassal.pieces import Embellishment, Piece, Stack
@@ -57,14 +58,16 @@ class Placed:
 
 
 def counter_piece(table: Table, placed: Placed) -> Piece:
-    """The palette piece of ``placed.piece_id`` put at its point with its layers set.
+    """The palette piece of ``placed.piece_id`` put at its point with its layers set, its
+    prototypes expanded as VASSAL expands a counter dragged from the palette (so the layers
+    of a prototype, such as Attacked, keep their state in the save).
 
     Raises ``KeyError`` for a piece id the module has no counter for.
     """
     slot = table.plan.unit_slots.get(placed.piece_id)
     if slot is None:
         raise KeyError(f"the module has no counter {placed.piece_id!r}")
-    piece = slot.piece
+    piece = table.plan.expanded(slot)
     for index, trait in enumerate(piece.traits):
         if isinstance(trait, Embellishment):
             wanted = trait.layer_name in placed.layers
@@ -80,10 +83,12 @@ def build_save(
     notes: str = "",
     description: str = "",
     extra: Sequence[tuple[Piece, str, int, int]] = (),
+    turn: SetTurn | None = None,
 ) -> bytes:
     """The ``.vsav`` bytes for ``stacks``: each inner sequence is one stack, **top first**
     (the engine's order), all at the same point. ``extra`` adds other pieces (markers) as
     ``(piece, map, x, y)``; each goes at the bottom of the stack at its point, or alone.
+    ``turn`` sets the module's turn tracker (:func:`referee.vassal.tracker.tracker_state`).
     """
     next_id = PIECE_ID_BASE
     pieces: list[Command] = []
@@ -116,6 +121,8 @@ def build_save(
     tail: list[Command] = [
         SetBoards(map_id, (BoardPlacement(board),)) for map_id, board in table.boards
     ]
+    if turn is not None:
+        tail.append(turn)
     tail.append(SetupStack())
     if notes:
         tail.append(Notes(False, _one_line(notes)))

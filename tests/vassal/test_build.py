@@ -90,10 +90,13 @@ def _image_names(vmod: VmodContents) -> set[str]:
     root = vmod.buildfile
     names = {el.get("image") for el in root.iter(BOARD + "Board")}
     names |= {el.get("fileName") for el in root.iter(W + "Chart")}
+    names |= {el.get("fileName") for el in root.iter(M + "documentation.AboutScreen")}
     for d in vmod.definitions:
         for trait in d.piece.traits:
             if isinstance(trait, BasicPiece) and trait.image:
                 names.add(trait.image)
+            if trait.prefix == "markmoved;":  # MovementMarkable: its image comes first
+                names.add(trait.type.split(";")[1])
             if isinstance(trait, Embellishment):
                 names.update(trait.image_names)
     return {n for n in names if n}
@@ -173,22 +176,39 @@ def test_skeleton(built: tuple[Path, VmodContents], mini: Module) -> None:
 
 
 def test_turn_tracks(built: tuple[Path, VmodContents], mini: Module) -> None:
+    """One tracker for every scenario (issue 18 §2): each scenario's turns, with their
+    day/night state, are a run of the Game-Turn level's items; the Phase level below it
+    lists the ruleset's sequence of play."""
     _, vmod = built
     trackers = vmod.buildfile.findall(M + "turn.TurnTracker")
-    assert len(trackers) == len(mini.scenarios)
-    for tracker, scenario in zip(trackers, mini.scenarios.values(), strict=True):
-        level = tracker.find(M + "turn.ListTurnLevel")
-        items = level.get("list").split(",")
-        assert len(items) == scenario.turns
-        assert items[2] == f"GT 3 {scenario.turn_state(3)}"
-        assert items[2] == "GT 3 Night"
+    assert len(trackers) == 1
+    level = trackers[0].find(M + "turn.ListTurnLevel")
+    items = level.get("list").split(",")
+    assert len(items) <= sum(s.turns for s in mini.scenarios.values())
+    for scenario in mini.scenarios.values():
+        run = [f"GT {t} {scenario.turn_state(t)}" for t in range(1, scenario.turns + 1)]
+        starts = [i for i in range(len(items)) if items[i : i + len(run)] == run]
+        assert starts, scenario.id
+        assert run[2] == "GT 3 Night"
+    phases = level.find(M + "turn.ListTurnLevel").get("list").split(",")
+    assert phases[0] == "Set-up"
+    assert phases[1:5] == [
+        "NATO Combat Phase",
+        "NATO Movement Phase",
+        "Soviet Combat Phase",
+        "Soviet Movement Phase",
+    ]
 
 
 def test_charts_and_holding_boxes(built: tuple[Path, VmodContents], mini: Module) -> None:
     _, vmod = built
     charts = [c.get("chartName") for c in vmod.buildfile.iter(W + "Chart")]
     assert len(charts) >= 2
-    holding = [m for m in vmod.buildfile.findall(M + "Map") if m.get("mapName") != "Main Map"]
+    holding = [
+        m
+        for m in vmod.buildfile.findall(M + "Map")
+        if m.get("mapName") not in ("Main Map", "Eliminated")
+    ]
     assert len(holding) == 1
     zones = [z.get("name") for z in holding[0].iter(BOARD + "board.mapgrid.Zone")]
     carriers = [pid for pid, p in mini.pieces().items() if p.unit.type == "CV"]

@@ -123,14 +123,17 @@ def test_eliminated_units_are_left_out_and_returning_layers_set() -> None:
 
 
 def test_pieces_are_the_palette_definitions() -> None:
-    """Same type string and UnitId as the module's PieceSlot, so VASSAL recognises them."""
+    """Same type string and UnitId as the module's PieceSlot with its prototypes expanded
+    (what VASSAL puts on the table from the palette), so VASSAL recognises them."""
     table = mini_table()
     save = read_save_bytes(position_vsav_bytes(table, after_setup()))
     seen = 0
     for command, _ in iter_leaves(save.commands):
         if isinstance(command, AddPiece) and command.type != "stack":
             unit = marker_properties(decode_piece(command.type, command.state))["UnitId"]
-            assert command.type == table.plan.unit_slots[unit].piece.type
+            slot = table.plan.unit_slots[unit]
+            assert command.type == table.plan.expanded(slot).type
+            assert "prototype;" not in command.type
             seen += 1
     assert seen == len(after_setup().units)
 

@@ -11,7 +11,8 @@ from lxml import etree
 
 from referee.errors import UserError
 from referee.source.loader import load_module
-from referee.vassal.pieces import decode_piece
+from referee.vassal.commands import AddPiece, parse_command
+from referee.vassal.pieces import Piece, decode_piece, expand_prototypes
 from referee.vassal.placement import Table, table_for
 from referee.vassal.savefile import read_save_bytes
 from referee.vassal.setup_area import SETUP_MAP, carrier_pools
@@ -110,15 +111,27 @@ def test_built_module_has_one_setup_per_scenario(tmp_path: Path) -> None:
         z.get("name") for z in root.iter("VASSAL.build.module.map.boardPicker.board.mapgrid.Zone")
     }
     assert "Skirmish: Soviet choice [11.2A]" in zones
-    # every piece in the saves is a PieceSlot definition of the module (same type text)
-    slot_types = set()
-    for slot in root.iter("VASSAL.build.widget.PieceSlot"):
-        text = slot.text or ""
-        body = text[len("+/null/") :]
-        slot_types.add(body)
+
+    # every piece in the saves is a PieceSlot definition of the module (same type text) with
+    # its prototypes expanded from the buildFile's own PrototypeDefinitions, as VASSAL puts a
+    # palette counter on the table
+    def definition(el: etree._Element) -> Piece:
+        command = parse_command(el.text or "")
+        assert isinstance(command, AddPiece)
+        return decode_piece(command.type, command.state)
+
+    protos = {
+        el.get("name"): definition(el)
+        for el in root.iter("VASSAL.build.module.PrototypeDefinition")
+    }
+    slot_types = {
+        expand_prototypes(definition(slot), protos).type
+        for slot in root.iter("VASSAL.build.widget.PieceSlot")
+    }
     for data in saves.values():
         for c in replay(read_save_bytes(data).commands).end.pieces.values():
-            assert any(t.startswith(c.type + "/") for t in slot_types)
+            assert c.type in slot_types
+            assert "prototype;" not in c.type
     # reproducible
     again = build_module_with_setups(module, tmp_path / "again", workers=1)
     assert again.path.read_bytes() == result.path.read_bytes()

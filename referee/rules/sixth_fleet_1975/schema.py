@@ -4,7 +4,7 @@ Values are printed AntiAir-AntiSurface-AntiSub-Movement(Range for air)-Defense-E
 categories are air, surface and submarine [3.2], ship types are those of [3.24].
 """
 
-from referee.source.schema import RulesetSchema
+from referee.source.schema import MarkerDecl, PhaseDecl, RulesetSchema
 from referee.source.tablemodel import Axis, TableDecl
 
 # [14.3] Middle East air forces: what each d6 roll (or "-": no roll, always) gives each
@@ -28,6 +28,29 @@ MIDDLE_EAST_AIR = TableDecl(
     required=False,
 )
 
+# [4.0] one Game-Turn: each player's Combat Phase, then his Movement Phase (combat BEFORE
+# movement [4.1]), then the Game-Turn Indication Phase; the Reinforcement Interphase [12.2]
+# follows the indication of a turn after which reinforcements arrive. The ids are the
+# engine's ``state.phase`` values of sequence.py (a test holds the two together).
+SEQUENCE = (
+    PhaseDecl("setup", "Set-up", "11.0", once=True),
+    PhaseDecl("combat", "Combat Phase", "8.0", "first", ends=("attacked",)),
+    PhaseDecl("movement", "Movement Phase", "5.0", "first", ends=("returning",)),
+    PhaseDecl("combat", "Combat Phase", "8.0", "second", ends=("attacked",)),
+    PhaseDecl("movement", "Movement Phase", "5.0", "second", ends=("returning",)),
+    PhaseDecl("indication", "Game-Turn Indication", "4.0"),
+    PhaseDecl("reinforcement", "Reinforcement Interphase", "12.2"),
+)
+
+# what a counter shows: attacked this Combat Phase (units below may now be attacked [7.44];
+# the phase record's ``attacked`` list), and an inverted air unit returning to base [9.22]
+MARKERS = (
+    MarkerDecl("attacked", "Attacked", "7.44", "attacked this Combat Phase", "combat.attacked"),
+    MarkerDecl(
+        "returning", "Returning", "9.22", "returning to base", categories=("air",), phasing=True
+    ),
+)
+
 SCHEMA = RulesetSchema(
     id="sixth_fleet_1975",
     name="SPI Sixth Fleet (1975)",
@@ -47,4 +70,6 @@ SCHEMA = RulesetSchema(
     table_checks={
         "middle_east_air": "referee.rules.sixth_fleet_1975.middle_east_table:check_table_14_3"
     },
+    sequence=SEQUENCE,
+    markers=MARKERS,
 )

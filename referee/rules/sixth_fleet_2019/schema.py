@@ -5,7 +5,18 @@ Movement/Range [2.2.1]; units are ground, naval (surface, submarine [2.12]) and 
 strike units [2.9] and markers [2.10]; the map is an area map [2.1].
 """
 
-from referee.source.schema import RulesetSchema
+from referee.source.schema import PhaseDecl, RulesetSchema
+
+# [5.0] one turn, as the referee walks it (sequence.PHASES; a test holds the two together):
+# the VASSAL module's turn tracker reads it from here. Each step belongs to a fixed side, so
+# the side is in its name and no step is "first" or "second" player's.
+SEQUENCE = (
+    PhaseDecl("soviet_events", "Soviet Random Events Phase", "5.1"),
+    PhaseDecl("soviet_actions", "Soviet Action Phase", "5.2"),
+    PhaseDecl("nato_events", "NATO Random Events Phase", "5.1"),
+    PhaseDecl("nato_actions", "NATO Action Phase", "5.2"),
+    PhaseDecl("turn_record", "Turn Record Phase", "5.3"),
+)
 
 SCHEMA = RulesetSchema(
     id="sixth_fleet_2019",
@@ -51,4 +62,5 @@ SCHEMA = RulesetSchema(
     victory_conditions=(),
     setup_kinds=("setup_code", "airbase", "carrier", "hexes"),
     map_kinds=("area",),
+    sequence=SEQUENCE,
 )

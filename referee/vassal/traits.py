@@ -1,0 +1,127 @@
+"""The play traits of our counters: Delete, Clone, Send To, mark moved and Report Action.
+
+Each builder writes the trait's type and state exactly as VASSAL 3.7's ``myGetType`` and
+``myGetState`` write them (``Delete``, ``Clone``, ``SendToLocation``, ``MovementMarkable``,
+``ReportState``), so a piece we write and the same piece saved by VASSAL are the same text.
+
+* **Delete** (Ctrl+D): a marker dragged from the palette, or a unit put on the map by
+  mistake, can be removed.
+* **Clone** (Ctrl+C), on markers only: a marker is a token of which the game has as many as
+  needed; a unit is one physical counter of the countermix, and a second copy of it would be
+  a counter the game does not have (``import-vlog`` refuses a counter on the table twice).
+* **Send To** "Eliminate" (Ctrl+E), on units: the counter goes to its side's box of the
+  Eliminated map (zone ``Eliminated <side id>``, chosen from the counter's ``Side``).
+* **Mark moved**: the moved marker of the map's "mark moved" option, cleared by the map's
+  toolbar button.
+* **Report Action**: the Ctrl keys that flip a counter or set a marker layer, eliminate,
+  clone or delete it, each reported in the log the opponent reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from referee.vassal.pieces import Trait, UnknownTrait
+from referee.vassal.sequence import encode_sequence
+
+__all__ = [
+    "CLONE_KEY",
+    "DELETE_KEY",
+    "ELIMINATED_MAP",
+    "ELIMINATE_KEY",
+    "MOVED_KEY",
+    "clone_trait",
+    "delete_trait",
+    "eliminated_zone",
+    "key_stroke",
+    "moved_trait",
+    "report_trait",
+    "send_to_eliminated_trait",
+]
+
+CTRL: Final = 130
+DELETE_KEY: Final = "D"
+CLONE_KEY: Final = "C"
+ELIMINATE_KEY: Final = "E"
+MOVED_KEY: Final = "M"
+ELIMINATED_MAP: Final = "Eliminated"
+"""The map window holding one dead-pile box per side."""
+
+REPORT_FORMAT: Final = "$location$: $menuCommand$ - $newPieceName$ *"
+
+
+def key_stroke(letter: str) -> str:
+    """``NamedHotKeyConfigurer.encode`` of Ctrl+letter: ``keycode,modifiers``."""
+    return f"{ord(letter.upper())},{CTRL}"
+
+
+def _se(tokens: Iterable[str | int | bool | None], delimiter: str) -> str:
+    return encode_sequence(tokens, delimiter) or ""
+
+
+def eliminated_zone(side_id: str) -> str:
+    """The Zone of the Eliminated map where ``side_id``'s eliminated units go."""
+    return f"Eliminated {side_id}"
+
+
+def delete_trait(description: str = "Remove the counter from play") -> Trait:
+    """``delete;Delete;68,130;description`` with an empty state."""
+    return UnknownTrait("delete;" + _se(["Delete", key_stroke(DELETE_KEY), description], ";"), "")
+
+
+def clone_trait(description: str = "Another marker like this one") -> Trait:
+    """``clone;Clone;67,130;description`` with an empty state."""
+    return UnknownTrait("clone;" + _se(["Clone", key_stroke(CLONE_KEY), description], ";"), "")
+
+
+def send_to_eliminated_trait() -> Trait:
+    """Send To Location, destination a Zone (``Z``) of the Eliminated map named after the
+    counter's side (``Eliminated $Side$``); the state is "no way back stored yet"."""
+    fields: list[str | int | bool | None] = [
+        "Eliminate",  # commandName
+        key_stroke(ELIMINATE_KEY),  # key
+        ELIMINATED_MAP,  # mapId
+        ELIMINATED_MAP,  # boardName
+        "0",  # x
+        "0",  # y
+        "",  # backCommandName
+        "",  # backKey
+        "0",  # xIndex
+        "0",  # yIndex
+        "1",  # xOffset
+        "1",  # yOffset
+        "Eliminated: to the side's dead pile",  # description
+        "Z",  # destination: a zone
+        eliminated_zone("$Side$"),  # zone (a format evaluated on the piece)
+        "",  # region
+        "",  # propertyFilter
+        "",  # gridLocation
+    ]
+    return UnknownTrait("sendto;" + _se(fields, ";"), _se(["", "", ""], ";"))
+
+
+def moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
+    """Mark Moved: ``image`` drawn with its top left corner at ``(x_offset, y_offset)`` from
+    the counter's centre while the counter has moved (until the map's "clear moved")."""
+    fields: list[str | int | bool | None] = [
+        image,
+        x_offset,
+        y_offset,
+        "Mark moved",
+        key_stroke(MOVED_KEY),
+        "Moved this phase",
+        False,  # ignoreSameLocation
+        "",
+        "",
+        "",
+        "",
+    ]
+    return UnknownTrait("markmoved;" + _se(fields, ";"), "false")
+
+
+def report_trait(letters: Sequence[str], description: str = "Report to the log") -> Trait:
+    """Report Action on the Ctrl+letter keys: ``location: command - new name`` in the log."""
+    keys = _se([key_stroke(k) for k in letters], ",")
+    fields: list[str | int | bool | None] = [keys, REPORT_FORMAT, "", "", description, False]
+    return UnknownTrait("report;" + _se(fields, ";"), "-1")
