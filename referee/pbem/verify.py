@@ -181,6 +181,7 @@ def verify_archive(
         if t.sequence == 0:
             _check_setup(cfg, rep, f)
             new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
+            new = matching_start(rs, new, state_bytes)
         else:
             assert state is not None
             new, prev_seed = _replay_step(
@@ -386,3 +387,19 @@ def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) 
     found = archive.key_files()
     if found:
         out.notes.append(f"WARNING: {archive.rel(found[0])} looks like a private key or seeds")
+
+
+def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
+    """The starting position ``new_game`` makes, or -- when the archive's recorded start
+    differs -- the earlier start the ruleset made before a later ruling, if it is that one.
+
+    A ruleset that records a ruling in new games (Sixth Fleet's [8.5] flag) offers the starts
+    its older versions made through an optional ``earlier_starts(state)`` method; an archive
+    begun before the ruling then replays under the reading it was played with."""
+    if new.canonical().encode() == recorded:
+        return new
+    earlier = getattr(rs, "earlier_starts", None)
+    for alt in earlier(new) if earlier is not None else ():
+        if alt.canonical().encode() == recorded:
+            return alt
+    return new

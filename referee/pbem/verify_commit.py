@@ -31,7 +31,13 @@ from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT, public_record, public_renderings
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json, views
 from referee.pbem.reports import render_markdown, templates_sha256
-from referee.pbem.verify import Verified, VerifyFailure, _check_folder, _check_setup
+from referee.pbem.verify import (
+    Verified,
+    VerifyFailure,
+    _check_folder,
+    _check_setup,
+    matching_start,
+)
 from referee.source.model import Module
 
 
@@ -154,6 +160,8 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
         record, state_bytes = None, b""
     if record is not None:
         new = _replay(w, t, rep, record, module, rs, hseed, secret, hides)
+        if t.sequence == 0:
+            new = matching_start(rs, new, state_bytes)
         if new.canonical().encode() != state_bytes:
             where = (
                 f"{w.archive.rel(secret)}/state.json" if secret and hides else f"{base}/state.json"

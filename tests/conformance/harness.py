@@ -14,7 +14,11 @@ A case (``tests/conformance/sixth_fleet_1975/NNN-<case>-<slug>.json``) holds::
                 "data": {"differential": "10"}}], "units": {"US-SN-1": "1424"},
                 "pending": {"side": "NATO", "kind": "retreat", "options": [...]},
                 "phase": "movement", "reach": {"SO-SG-1": {"1424": 1}},
-                "no_reach": {"SO-SG-1": ["1523"]}, "score": {"net": 5}}}
+                "no_reach": {"SO-SG-1": ["1523"]}, "score": {"net": 5},
+                "reach_after": {"SO-DE-1": {"1623": 3}}}}
+
+``reach``/``no_reach``/``stop`` are asked on the case's position; ``reach_after`` on the
+position the orders leave (movement after a retreat [8.73]).
 
 Units are listed top of stack first; a unit not listed is not in the game. A location that
 is not a hex is a box (``holding:CV``, ``eliminated``, ``reinforcements``). ``module`` names a
@@ -234,6 +238,7 @@ def run_case(case: dict[str, Any]) -> list[str]:
             problems.append(f"pending {st.pending[0].to_json()} != {exp['pending']}")
     if "phase" in exp and f"{st.phase}:{st.active_side}" != exp["phase"]:
         problems.append(f"now {st.phase}:{st.active_side}, expected {exp['phase']}")
+    problems += _reach_after(module, st, exp)
     if "score" in exp and not _subset(exp["score"], dict(rs.score(module, st))):
         problems.append(f"score {dict(rs.score(module, st))} != {exp['score']}")
     if "data" in exp and not _subset(exp["data"], dict(st.data)):
@@ -245,6 +250,24 @@ def run_case(case: dict[str, Any]) -> list[str]:
         problems.append("state does not survive a JSON round trip")
     _ = Order
     return problems
+
+
+def _reach_after(module: Module, st: GameState, exp: dict[str, Any]) -> list[str]:
+    """``reach_after``: what a unit may reach on the position the orders left (e.g. in the
+    Movement Phase that follows a retreat [8.73]), hex -> MP cost as ``reach`` does."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_1975.movement import reachable
+
+    out: list[str] = []
+    game = Game.of(module, st)
+    for unit, hexes in exp.get("reach_after", {}).items():
+        r = reachable(game, st, unit)
+        for h, cost in hexes.items():
+            if h not in r:
+                out.append(f"after the orders, {unit} should reach {h}")
+            elif cost is not None and r[h].cost != cost:
+                out.append(f"after the orders, {unit} reaches {h} at cost {r[h].cost}, not {cost}")
+    return out
 
 
 def _direct_checks(module: Module, state: GameState, exp: dict[str, Any]) -> list[str]:

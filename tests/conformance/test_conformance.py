@@ -57,3 +57,14 @@ def test_every_worked_example_has_a_case() -> None:
     }
     covered = {json.loads(p.read_text("utf-8")).get("example") for p in CASES}
     assert ids <= covered, sorted(ids - covered)
+
+
+def test_reach_after_checks_the_position_the_orders_leave() -> None:
+    """``reach_after`` can fail: a cost the unit does not pay after its retreat [8.73]."""
+    path = next((Path(__file__).parent / "sixth_fleet_1975").glob("142-*.json"))
+    case = json.loads(path.read_text("utf-8"))
+    assert run_case(case) == []
+    case["expect"]["reach_after"] = {"SO-DE-1": {"1623": 2, "0101": None}}
+    problems = run_case(case)
+    assert any("reaches 1623 at cost 3, not 2" in p for p in problems), problems
+    assert any("should reach 0101" in p for p in problems), problems

@@ -4,8 +4,10 @@ resolution.
 After an attack empties the attacked hex of enemy units, up to three of the attackers may
 enter it at once (``advance UNIT ... -> HEX`` in the Combat Phase's orders) [8.5][10.45];
 they may not attack again this phase [8.5]. After an 8.24 retreat leaves a hex empty, the
-non-phasing player may advance into it by his standing orders (``advance ... when-vacated``)
-[8.5]. Whether a unit may enter the hex is :func:`advance_problem_8_5`, asked by the validator
+non-phasing player may advance into it "if he wishes" [8.5]: by his standing orders
+(``advance ... when-vacated``) or, when none covers the hex, by answering a pending decision
+(flag ``ask_advance_after_824``; older games: standing orders only). Whether a unit may
+enter the hex is :func:`advance_problem_8_5`, asked by the validator
 on the position the orders are written against and by the referee after the dice.
 """
 
@@ -18,7 +20,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.combat import phase_record, with_record
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.decisions import phase_orders, standing_orders
+from referee.rules.sixth_fleet_1975.decisions import pend, phase_orders, standing_orders
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
@@ -167,15 +169,31 @@ def advance_check(
 def advance_vacated(
     game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
 ) -> GameState:
-    """The non-phasing player's advance into a hex emptied by 8.24 retreats, by his standing
-    orders (``advance UNIT -> HEX when-vacated``) [8.5]."""
+    """The non-phasing player's advance into a hex emptied by 8.24 retreats, "if he wishes"
+    [8.5]. His standing orders for the hex (``advance UNIT -> HEX when-vacated``) decide when
+    he wrote any; otherwise, under ``ask_advance_after_824``, it is his decision, asked one
+    unit at a time (:func:`_ask_advance`); under the older reading he does not advance."""
     hex_id, side = str(task["hex"]), str(task["side"])
     if any(state.units[e].side != side for e in state.stacks.get(hex_id, ())):
         return state
+    standing = [
+        o for o in standing_orders(state, side) if o.verb == "advance" and o.hexes[0] == hex_id
+    ]
+    if standing or not game.flags.ask_advance_after_824:
+        return _advance_standing(game, state, hex_id, side, standing, ev)
+    return _ask_advance(game, state, task, hex_id, side, ev)
+
+
+def _advance_standing(
+    game: Game,
+    state: GameState,
+    hex_id: str,
+    side: str,
+    standing: list[Order],
+    ev: list[Event],
+) -> GameState:
     n = 0
-    for o in standing_orders(state, side):
-        if o.verb != "advance" or o.hexes[0] != hex_id:
-            continue
+    for o in standing:
         for unit in o.units:
             if unit not in state.units or over_limit_8_5(game, n + 1):
                 continue
@@ -193,3 +211,72 @@ def advance_vacated(
                 )
             )
     return state
+
+
+NO_ADVANCE = "none"
+"""The answer that ends the non-phasing player's advance after an 8.24 retreat [8.5]."""
+
+
+def advance_candidates_8_5(game: Game, state: GameState, hex_id: str, side: str) -> list[str]:
+    """The units of ``side`` that may advance into ``hex_id`` now: next to it, able to enter
+    it [8.5] (:func:`advance_problem_8_5`), not air units [8.72]."""
+    return [
+        uid
+        for uid, u in sorted(state.units.items())
+        if u.side == side
+        and u.location is not None
+        and not game.is_air(uid)
+        and advance_problem_8_5(game, state, uid, hex_id, side) is None
+    ]
+
+
+def _ask_advance(
+    game: Game, state: GameState, task: Task, hex_id: str, side: str, ev: list[Event]
+) -> GameState:
+    """One unit per decision: the answer names a unit that advances, or ``none``; the
+    question is asked again while units may still enter, up to the limit [8.5]."""
+    advanced = [str(u) for u in task.get("advanced", ())]
+    choice = task.get("choice")
+    rest = {k: v for k, v in task.items() if k not in ("choice", "decision")}
+    if choice == NO_ADVANCE:
+        return state
+    if choice is not None:
+        if choice in advance_candidates_8_5(game, state, hex_id, side):
+            frm = state.units[str(choice)].location
+            state = move_piece(game, state, str(choice), hex_id)
+            advanced.append(str(choice))
+            ev.append(
+                Event(
+                    "advance",
+                    "8.5",
+                    f"{choice} advances {frm} -> {hex_id}",
+                    {"unit": choice, "from": frm, "to": hex_id},
+                )
+            )
+        else:
+            ev.append(
+                Event(
+                    "advance-refused",
+                    "8.5",
+                    f"{choice} cannot advance into {hex_id}",
+                    {"unit": choice},
+                )
+            )
+    if over_limit_8_5(game, len(advanced) + 1):
+        return state
+    options = advance_candidates_8_5(game, state, hex_id, side)
+    if not options:
+        return state
+    rest["advanced"] = advanced
+    return pend(
+        state,
+        rest,
+        side=side,
+        kind="advance",
+        rule="8.5",
+        prompt=(
+            f"{hex_id} was left empty by an 8.24 retreat: choose a unit to advance into it, "
+            f"or {NO_ADVANCE}"
+        ),
+        options=[*options, NO_ADVANCE],
+    )

@@ -28,6 +28,12 @@ class RuleFlags:
     # [8.24] retreats of units that failed a mandatory attack happen at the end of the phase
     # (after the phasing player's attacks) (§16.5)
     retreats_824_at_end_of_phase: bool = True
+    # [8.5] the non-phasing player's advance into a hex emptied by 8.24 retreats is his
+    # decision ("if he wishes"): with no standing order for the hex he is asked (a pending
+    # decision). False is the reading of games created before this ruling (standing orders
+    # only, no advance otherwise); ``new_game`` records True in ``state.data["flags"]``, so a
+    # state without the key replays as it was played (docs/interpretations.md [8.5])
+    ask_advance_after_824: bool = False
     # [8.5]/[10.45] units that may advance after combat; stacking limits still apply (§16.11)
     advance_limit: int = 3
     # [13.0] VP for units lost to over-stacking [7.0] and to [9.22] (§16.13: they score)
@@ -75,3 +81,8 @@ class RuleFlags:
 
 
 DEFAULT_FLAGS = RuleFlags()
+
+NEW_GAME_FLAGS: dict[str, Any] = {"ask_advance_after_824": True}
+"""Flags ``new_game`` records in a new game's ``state.data["flags"]``: rulings adopted after
+games were already being played, whose dataclass default stays the old reading so that a
+state without the key (an older archive) replays unchanged [8.5]."""

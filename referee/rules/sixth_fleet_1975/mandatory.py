@@ -29,7 +29,11 @@ from referee.rules.sixth_fleet_1975.combat import (
     with_record,
 )
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.retreat import RetreatCause, retreat_options_8_71
+from referee.rules.sixth_fleet_1975.retreat import (
+    RetreatCause,
+    retreat_barrier,
+    retreat_options_8_71,
+)
 from referee.rules.sixth_fleet_1975.strengths import (
     attack_strength_8_45,
     can_attack_6_41,
@@ -232,10 +236,13 @@ def check_obligations_8_21(
             continue
         opts = retreat_options_8_71(game, state, u)
         if o.hexes[0] not in opts:
+            # the retreat order answers to [8.71]; the case that forbids the hex itself
+            # (e.g. stacking [7.22]) is named in the message
+            case, why = retreat_barrier(game, state, u, o.hexes[0])
             probs.append(
                 Problem(
                     "8.71",
-                    f"{u} may not retreat into {o.hexes[0]}",
+                    f"{u} may not retreat into {o.hexes[0]}: {why} [{case}]",
                     "not-a-retreat-hex",
                     o.hexes[0],
                     u,

@@ -162,12 +162,14 @@ def first_step(game: Game, state: GameState, m: Mover) -> Step:
 
 
 def leave_problem_6_43(game: Game, state: GameState, m: Mover, at: Step) -> Problem | None:
-    """A unit that starts in an enemy-controlled hex leaves it only as [6.43] allows."""
+    """A unit that starts in an enemy-controlled hex leaves it only as [6.43] allows. The
+    zone-of-control case [6.11] (with its exceptions) leads; the Movement chapter's general
+    statement of it [5.26] is the second citation."""
     if at.ezoc and not may_leave_6_43(game, state, m.unit, m.start)[0]:
         return Problem(
             "6.11",
             f"{m.unit} starts in the enemy-controlled hex {m.start} and may not leave it "
-            "(no case of 6.43 applies)",
+            "(no case of 6.43 applies) [5.26]",
             "may-not-leave",
         )
     return None

@@ -37,6 +37,33 @@ def _enterable(game: Game, state: GameState, unit: str, frm: str, to: str) -> bo
     return closed_area_12_3(game, state, unit, to) is None
 
 
+def retreat_barrier(game: Game, state: GameState, unit: str, hex_id: str) -> tuple[str, str]:
+    """Why ``unit`` may not retreat into ``hex_id``: ``(case, reason)`` with the most
+    specific case that forbids it -- stacking [7.22], an enemy zone of control [6.5], an
+    enemy Defended hex [10.15], a closed area [12.3][14.4], terrain [5.12] -- or the general
+    [8.71] (not adjacent, a blocked hexside, enemy units that cannot be displaced)."""
+    u = state.units[unit]
+    if u.location is None or not game.board.adjacent(u.location, hex_id):
+        return "8.71", "a retreat is exactly one hex"
+    if entry_cost_5_12(game, state, unit, hex_id) is None:
+        return "5.12", "it could not enter the terrain in movement"
+    closed = closed_area_12_3(game, state, unit, hex_id)
+    if closed is not None:
+        return closed, "the area is closed to it"
+    if game.enemy_defended(state, hex_id, u.side):
+        return "10.15", "an undestroyed enemy Defended hex"
+    cat = game.category(unit)
+    if cat != "air" and game.board.hexside_blocked(u.location, hex_id, cat):
+        return "8.71", "it could not cross that hexside in movement"
+    if any(state.units[e].side != u.side for e in state.stacks.get(hex_id, ())):
+        return "8.71", "enemy units there (entered only by displacing them, if no other hex)"
+    if not room_for_7_22(game, state, hex_id, u.side, [unit]):
+        return "7.22", "it would break the stacking limit"
+    if in_enemy_zoc(game, state, hex_id, u.side, cat):
+        return "6.5", "an enemy-controlled hex"
+    return "8.71", "not a legal retreat hex now"
+
+
 def retreat_hexes_8_71(game: Game, state: GameState, unit: str) -> list[str]:
     """The hexes ``unit`` may retreat into without displacing anyone, sorted."""
     u = state.units[unit]

@@ -19,6 +19,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3, read_table_14_3
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
 from referee.rules.sixth_fleet_1975.orders_file import (
@@ -88,7 +89,14 @@ class SixthFleet1975:
             active_side=sc.setup_order[0],
             units=units,
             stacks={},
-            data={"losses": [], "destroyed_defended": [], "entered": True},
+            data={
+                "losses": [],
+                "destroyed_defended": [],
+                "entered": True,
+                # rulings made after games began to be played: recorded so that an older
+                # archive (no key) keeps replaying with the reading it was played under
+                "flags": dict(NEW_GAME_FLAGS),
+            },
             options=tuple(sorted(set(options))),
         )
         assigned: dict[str, str] = {}
@@ -115,6 +123,22 @@ class SixthFleet1975:
                 )
             state = prepare_14_3(game, state, table)
         return state
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The start an older version of this ruleset made for the same game: without the
+        flags of later rulings (:data:`NEW_GAME_FLAGS`), i.e. under the older readings [8.5].
+        ``verify`` accepts it as the start of an archive begun before the ruling."""
+        flags = dict(state.data.get("flags") or {})
+        if not any(k in flags for k in NEW_GAME_FLAGS):
+            return ()
+        for k in NEW_GAME_FLAGS:
+            flags.pop(k, None)
+        data = dict(state.data)
+        if flags:
+            data["flags"] = flags
+        else:
+            data.pop("flags", None)
+        return (state.evolve(data=data),)
 
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
