@@ -48,6 +48,15 @@ def register(app: typer.Typer) -> None:
         dpi: int = typer.Option(
             150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the --png previews."
         ),
+        art_dpi: int | None = typer.Option(
+            None,
+            "--art-dpi",
+            min=150,
+            max=1200,
+            metavar="DPI",
+            help="Resolution of the counter images in the PDF (default: the module's "
+            "counter.dpi); 600 or 1200 for a laser printer.",
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No progress bar or warnings; print only the files written."),
@@ -82,6 +91,7 @@ def register(app: typer.Typer) -> None:
                         alignment_test=alignment_test,
                         png=png,
                         png_dpi=dpi,
+                        art_dpi=art_dpi,
                         progress=bar.update,
                     )
             else:
@@ -93,6 +103,7 @@ def register(app: typer.Typer) -> None:
                     alignment_test=alignment_test,
                     png=png,
                     png_dpi=dpi,
+                    art_dpi=art_dpi,
                 )
         if as_json:
             print_json(result.to_json())

@@ -35,7 +35,7 @@ def spelled(drawing: object) -> object:
             items.append(("picture", item.x, item.y, item.w, item.h, img.mode, img.size, pixels))
         else:
             items.append(item)
-    return (drawing.width, drawing.height, items)
+    return (drawing.width, drawing.height, drawing.trim, drawing.bleed, items)
 
 
 def _key(parts: tuple[object, ...]) -> str | None:

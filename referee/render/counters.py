@@ -394,16 +394,10 @@ def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int =
         color = box.color or ink
         if box.kind == "band":
             fill = box.fill or module.side(unit.side).color
-            draw.rectangle(
-                [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
-                fill=parse_color(fill),
-            )
+            _fill(draw, _into_bleed(rect, box, full), fill)
         elif box.kind in ("symbol", "image"):
             if box.fill:
-                draw.rectangle(
-                    [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
-                    fill=parse_color(box.fill),
-                )
+                _fill(draw, _into_bleed(rect, box, full), box.fill)
             if unit.image:
                 _paste_image(img, unit_image(module, unit), rect)
             else:
@@ -411,10 +405,7 @@ def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int =
         elif i in texts:
             sizing = sizings[(layout.name, i)]
             if box.fill:
-                draw.rectangle(
-                    [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
-                    fill=parse_color(box.fill),
-                )
+                _fill(draw, _into_bleed(rect, box, full), box.fill)
             (ox, oy), _ = _placement(texts[i], sizing.font, sizing.size_px, rect, box.align, pad)
             draw.text(
                 (ox, oy),
@@ -425,6 +416,27 @@ def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int =
             )
     _border(draw, bg, side, bleed_px, dpi)
     return img
+
+
+def _fill(draw: ImageDraw.ImageDraw, rect: Rect, color: str) -> None:
+    draw.rectangle(
+        [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
+        fill=parse_color(color),
+    )
+
+
+def _into_bleed(rect: Rect, box: LayoutBox, full: int) -> Rect:
+    """A filled box that touches an edge of the counter runs on to the edge of the image, so
+    with bleed the colour band carries into the bleed (a cut a hair outside the line shows the
+    band, not the background). Without bleed the image edge is the counter edge: no change."""
+    eps = 1e-6
+    x0, y0, x1, y1 = rect
+    return (
+        0.0 if box.x <= eps else x0,
+        0.0 if box.y <= eps else y0,
+        float(full) if box.x + box.w >= 1 - eps else x1,
+        float(full) if box.y + box.h >= 1 - eps else y1,
+    )
 
 
 def _border(draw: ImageDraw.ImageDraw, bg: str, side: int, offset: int, dpi: int) -> None:

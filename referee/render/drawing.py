@@ -86,11 +86,20 @@ class Picture:
 Item = Rect | Line | Circle | Polygon | Text | Picture
 
 
+Box = tuple[float, float, float, float]  # x, y (top-left), w, h in points
+
+
 @dataclass(slots=True)
 class Drawing:
+    """One page. ``trim`` is where the finished piece is cut and ``bleed`` how far its art
+    runs beyond that (both ``x, y, w, h`` on the page); ``None`` means the whole page, so the
+    PDF's TrimBox and BleedBox always say what a print shop may cut and trim away."""
+
     width: float
     height: float
     items: list[Item] = field(default_factory=list)
+    trim: Box | None = None
+    bleed: Box | None = None
 
     def add(self, *items: Item) -> None:
         self.items.extend(items)
@@ -227,6 +236,13 @@ def pdf_bytes(pages: Sequence[Drawing], *, title: str, subject: str = "") -> byt
 
     Deterministic: reportlab's invariant mode (fixed dates and document id), fixed metadata,
     the shipped fonts embedded as subsets, identical images stored once.
+
+    Printing right by default: the viewer preferences ask the print dialog for actual size
+    (``/PrintScaling /None``, no "fit to page" that would shrink counters) and long-edge
+    duplex (fronts and backs of counter sheets line up); every page carries a TrimBox and a
+    BleedBox (see :class:`Drawing`); the font subsets are named with a prefix drawn from the
+    title (:func:`subset_prefix`), so two of our PDFs merged into one never share a subset
+    name for different glyphs.
     """
     from reportlab.pdfgen.canvas import Canvas
 
@@ -247,14 +263,70 @@ def pdf_bytes(pages: Sequence[Drawing], *, title: str, subject: str = "") -> byt
     c.setAuthor("referee")
     c.setCreator("referee")
     c.setSubject(subject)
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", "DuplexFlipLongEdge")
     images: dict[int, object] = {}
     for page in pages or [first]:
         c.setPageSize((page.width, page.height))
+        trim = page.trim or (0.0, 0.0, page.width, page.height)
+        bleed = page.bleed or trim
+        c.setTrimBox(_pdf_box(trim, page.height))
+        c.setBleedBox(_pdf_box(bleed, page.height))
         for it in page.items:
             _draw_pdf(c, it, page.height, names, images)
         c.showPage()
-    c.save()
+    with _subset_names(title):
+        c.save()
     return buf.getvalue()
+
+
+def _pdf_box(box: Box, page_h: float) -> list[float]:
+    """``x, y, w, h`` (top-left origin) as a PDF rectangle ``[llx lly urx ury]``."""
+    x, y, w, h = box
+    return [round(v, 4) for v in (x, page_h - y - h, x + w, page_h - y)]
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def subset_prefix(tag: str, n: int) -> bytes:
+    """The six-letter subset tag of font subset ``n`` in the document ``tag``.
+
+    reportlab numbers subsets AAAAAA, AAAAAB, ... in every document, so the counter sheet and
+    the charts both hold an ``AAAAAA+DejaVuSans`` with different glyphs, and a PDF merged from
+    the two may draw one's text with the other's glyphs. Starting from a number drawn from the
+    document's title keeps the tag deterministic, distinct between documents, and still
+    distinct between the subsets of one document (consecutive numbers).
+    """
+    import hashlib
+
+    start = int.from_bytes(hashlib.sha256(tag.encode("utf-8")).digest()[:8], "big")
+    v = (start + n) % 26**6
+    out = []
+    for _ in range(6):
+        v, r = divmod(v, 26)
+        out.append(_LETTERS[r])
+    return "".join(reversed(out)).encode("ascii")
+
+
+class _subset_names:
+    """While the PDF is written, name font subsets by :func:`subset_prefix` (reportlab reads
+    the module-level ``SUBSETN`` when it writes its font objects)."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+        self.saved = None
+
+    def __enter__(self) -> None:
+        from reportlab.pdfbase import ttfonts
+
+        self.saved = ttfonts.SUBSETN
+        ttfonts.SUBSETN = lambda n, *_a: subset_prefix(self.tag, n)
+
+    def __exit__(self, *exc: object) -> None:
+        from reportlab.pdfbase import ttfonts
+
+        ttfonts.SUBSETN = self.saved
 
 
 def _rgb(value: str):

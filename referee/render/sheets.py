@@ -109,6 +109,16 @@ class SheetGeometry:
         x, y = self.front_origin(slot)
         return self.page_w - x - self.counter_pt, y
 
+    def bleed_box(self, rows: int) -> tuple[float, float, float, float]:
+        """The counter grid of ``rows`` rows with its bleed: what a print shop prints to."""
+        return (self.grid_x, self.grid_y, self.grid_w, rows * self.pitch)
+
+    def trim_box(self, rows: int) -> tuple[float, float, float, float]:
+        """The outer cut lines of ``rows`` rows: the finished counters' extent (the PDF's
+        TrimBox). Cuts between counters lie inside it."""
+        b = self.bleed_pt
+        return (self.grid_x + b, self.grid_y + b, self.grid_w - 2 * b, rows * self.pitch - 2 * b)
+
     def cut_positions(self) -> tuple[list[float], list[float]]:
         """x and y of every cut line (the counters' true edges), sorted, de-duplicated."""
         xs: set[float] = set()
@@ -249,8 +259,11 @@ def counter_pages(
     for sheet in range(n_sheets):
         chunk = pieces[sheet * geo.per_page : (sheet + 1) * geo.per_page]
         sides = [False, True] if backs else [False]
+        rows = math.ceil(len(chunk) / geo.columns)
         for back in sides:
-            page = Drawing(geo.page_w, geo.page_h)
+            page = Drawing(
+                geo.page_w, geo.page_h, trim=geo.trim_box(rows), bleed=geo.bleed_box(rows)
+            )
             for slot, (_pid, unit) in enumerate(chunk):
                 img = faces(unit, back)
                 x, y = geo.back_origin(slot) if back else geo.front_origin(slot)
@@ -258,7 +271,7 @@ def counter_pages(
                 page.add(Picture(x - b, y - b, geo.counter_pt + 2 * b, geo.counter_pt + 2 * b, img))
                 if progress is not None:
                     progress(1)
-            page.extend(_cut_and_crop(geo, math.ceil(len(chunk) / geo.columns)))
+            page.extend(_cut_and_crop(geo, rows))
             page.extend(registration_marks(geo.page_w, geo.page_h))
             title = (
                 f"{module.name} {module.version}: counters, sheet {sheet + 1} of {n_sheets}, "
