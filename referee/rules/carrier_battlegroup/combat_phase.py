@@ -180,13 +180,18 @@ def _one_battle(
     )
     sov = soviet_here(state, space)
     if "SO-KIEV" in sov:  # [15.0], [20.2 step 2] the five CVL-1 aircraft deploy with it
-        sov += [
+        aircraft = [
             p
             for p, pc in module.pieces().items()
             if pc.unit.side == "Soviet"
             and "carrier" in pc.unit.flags
             and state.units[p].box != "sunk"
         ]
+        # [17.0]: they fight on the Tactical Display, so the player sees them from now on
+        state = soviet.reveal_17_0(
+            state, [p for p in aircraft if p not in state.data["revealed"]], "17.0", events
+        )
+        sov += aircraft
     fighters = [f for f in fighters if f.side == "USN"] + [_fighter(module, state, p) for p in sov]
     if not sov:
         events.append(Event("battle", "17.1", f"{space}: only Glitches were there; no battle"))
