@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from tests.vassal.import_fixtures import FOLDERS, fixture_vmod
-from tests.vassal.test_real_vassal import VCHECK, _unavailable
+from tests.vassal.vcheck_run import VCHECK
+from tests.vassal.vcheck_run import unavailable as _unavailable
 
 pytestmark = pytest.mark.vassal
 RUN = CliRunner()

@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -27,34 +25,11 @@ from referee.demo import DEMO_SCENARIO, SRC, demo
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.vassal.setups import SETUP_GAME_ID, build_module_with_setups
+from tests.vassal.vcheck_run import pieces, run_vcheck
 
-ROOT = Path(__file__).resolve().parents[2]
-VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
 MAIN_MAP = "Main Map"
 
 pytestmark = pytest.mark.vassal
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"under CI=true the real-VASSAL check must run, but {reason}")
-    pytest.skip(reason)
-
-
-def _pieces(out: str) -> dict[str, dict[str, tuple[str, str]]]:
-    """``PIECE`` lines of vcheck's output by load source, then unit id: (map, location)."""
-    by_source: dict[str, dict[str, tuple[str, str]]] = {}
-    for line in out.splitlines():
-        f = line.split("\t")
-        if f[0] == "LOAD":
-            by_source.setdefault(f[1], {})
-        if f[0] != "PIECE":
-            continue
-        source, map_name, location, props = f[1], f[2], f[5], f[-1]
-        unit = dict(p.split("=", 1) for p in props.split(";") if "=" in p).get("UnitId")
-        if unit:
-            by_source.setdefault(source, {})[unit] = (map_name, location)
-    return by_source
 
 
 def _hexes(state: dict[str, object]) -> dict[str, str]:
@@ -65,8 +40,6 @@ def _hexes(state: dict[str, object]) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str, Path]:
-    if not VCHECK.is_file():
-        pytest.skip(f"the real-VASSAL checker is not here ({VCHECK}); it lives in ../shared")
     out = tmp_path_factory.mktemp("real-vassal")
     module, _ = load_module(SRC)
     assert module is not None
@@ -75,21 +48,8 @@ def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str,
         game = demo(out / "demo", play_aids_too=False)
     saves = sorted(str(p) for p in (game / "turns").glob("*/position.vsav"))
     assert len(saves) >= 8
-    listing = out / "vcheck.txt"
-    env = dict(os.environ, VCHECK_OUT=str(listing))
-    env.pop("VCHECK_ALLOW", None)
-    proc = subprocess.run(
-        [str(VCHECK), str(vmod), *saves],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    if proc.returncode == 2 and "missing" in proc.stderr:
-        _unavailable("vcheck's prerequisites are missing: " + proc.stderr.strip())
-    text = listing.read_text(encoding="utf-8") if listing.is_file() else ""
-    return proc.returncode, proc.stderr, text, game
+    code, stderr, text = run_vcheck(vmod, saves, out / "vcheck.txt")
+    return code, stderr, text, game
 
 
 def test_vassal_loads_module_setups_and_saves_without_a_warning(
@@ -105,7 +65,7 @@ def test_every_piece_stands_where_the_state_puts_it(
     vassal_run: tuple[int, str, str, Path],
 ) -> None:
     _, _, out, game = vassal_run
-    seen = _pieces(out)
+    seen = pieces(out)
     module, _ = load_module(SRC)
     assert module is not None
     checked = 0

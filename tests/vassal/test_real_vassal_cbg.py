@@ -11,8 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,15 +18,14 @@ import pytest
 from referee import demo_solitaire
 from referee.source.loader import load_module
 from referee.vassal.setups import build_module_with_setups
-from tests.vassal.test_real_vassal import MAIN_MAP, VCHECK, _pieces, _unavailable
+from tests.vassal.test_real_vassal import MAIN_MAP
+from tests.vassal.vcheck_run import pieces, run_vcheck
 
 pytestmark = pytest.mark.vassal
 
 
 @pytest.fixture(scope="module")
 def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str, Path]:
-    if not VCHECK.is_file():
-        pytest.skip(f"the real-VASSAL checker is not here ({VCHECK}); it lives in ../shared")
     out = tmp_path_factory.mktemp("real-vassal-cbg")
     module, _ = load_module(demo_solitaire.SRC)
     assert module is not None
@@ -37,21 +34,8 @@ def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str,
         game = demo_solitaire.demo(out / "demo", play_aids_too=False)
     saves = sorted(str(p) for p in (game / "turns").glob("*/position-USN.vsav"))
     assert len(saves) >= 5
-    listing = out / "vcheck.txt"
-    env = dict(os.environ, VCHECK_OUT=str(listing))
-    env.pop("VCHECK_ALLOW", None)
-    proc = subprocess.run(
-        [str(VCHECK), str(vmod), *saves],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
-    if proc.returncode == 2 and "missing" in proc.stderr:
-        _unavailable("vcheck's prerequisites are missing: " + proc.stderr.strip())
-    text = listing.read_text(encoding="utf-8") if listing.is_file() else ""
-    return proc.returncode, proc.stderr, text, game
+    code, stderr, text = run_vcheck(vmod, saves, out / "vcheck.txt")
+    return code, stderr, text, game
 
 
 def test_vassal_loads_the_module_and_the_player_positions(
@@ -64,7 +48,7 @@ def test_vassal_loads_the_module_and_the_player_positions(
 
 def test_every_piece_reports_its_space_name(vassal_run: tuple[int, str, str, Path]) -> None:
     _, _, out, game = vassal_run
-    seen = _pieces(out)
+    seen = pieces(out)
     checked = 0
     for turn in sorted((game / "turns").iterdir()):
         save = turn / "position-USN.vsav"
