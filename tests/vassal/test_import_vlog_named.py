@@ -209,3 +209,53 @@ def test_a_log_written_by_real_vassal_becomes_a_zone_move(tmp_path: Path) -> Non
     result = import_named_log(table, log, state, expected, vocab, source="turn.vlog")
     assert result.problems == ()
     assert result.orders == ("move SO-SU24.1 -> Anatolia Syria",)
+
+
+def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
+    tmp_path: Path,
+) -> None:
+    """``referee import-vlog LOG --game-dir GAME``: a Sixth Fleet (2019) game's position,
+    a log of one drag and one chat attack, the orders file signed and adjudicated."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from referee import demo as base
+    from referee import demo_2019
+    from referee.cli import app
+
+    run = CliRunner()
+    keys = base.make_keys(tmp_path)
+    game, secret = demo_2019.new_game(tmp_path, keys)
+
+    def referee(*args: str) -> str:
+        r = run.invoke(app, list(args))
+        assert r.exit_code == 0, r.output
+        return r.stdout
+
+    roll = tmp_path / "roll.txt"
+    roll.write_text(f"game: {demo_2019.GAME_ID}\nturn: 1\nside: Soviet\n[events]\nroll\n")
+    referee("sign", str(roll), "--key", str(keys / "soviet.key"), "--game-dir", str(game))
+    referee("adjudicate", str(game), str(roll), "--key", str(keys / "referee.key"),
+            "--referee-dir", str(secret))  # fmt: skip
+    folder, _ = base.latest_report(game)
+    table = _table("sixth_fleet_2019")
+    p = NamedPlayer(table, (folder / "position.vsav").read_bytes())
+    p.drag("SO-RKR-2", "Ionian Sea")
+    p.chat("attack SO-SU24.1 SO-SU24.2 -> Istanbul hitting base")
+    log, orders = tmp_path / "turn.vlog", tmp_path / "orders.txt"
+    log.write_bytes(p.log_bytes())
+    data = json.loads(
+        referee("import-vlog", str(log), "--game-dir", str(game), "-o", str(orders), "--json")
+    )
+    assert data["orders"] == [
+        'move SO-RKR-2 -> "Ionian Sea"',
+        "attack SO-SU24.1 SO-SU24.2 -> Istanbul hitting base",
+    ]
+    assert data["problems"] == [] and orders.read_text(encoding="utf-8") == data["text"]
+    referee("sign", str(orders), "--key", str(keys / "soviet.key"), "--game-dir", str(game))
+    referee("adjudicate", str(game), str(orders), "--key", str(keys / "referee.key"),
+            "--referee-dir", str(secret))  # fmt: skip
+    state = json.loads((game / "state.json").read_text(encoding="utf-8"))
+    where = {u["id"]: u["location"] for u in state["units"]}
+    assert where["SO-RKR-2"] == "Ionian Sea"
