@@ -246,7 +246,9 @@ def _moves(
     stacked: dict[str, bool] = {}
     for d in drags:
         if d.new.kind not in PLACES:
-            w.problem(section, d.step, f"{d.unit} was dragged to {d.new}, not to a zone or space")
+            w.problem(
+                section, d.step, f"{d.unit} was dragged to {d.new}, not to a zone or space", d.unit
+            )
             continue
         if d.unit not in paths:
             paths[d.unit] = []

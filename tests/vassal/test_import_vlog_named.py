@@ -162,6 +162,26 @@ def test_a_point_to_point_move_without_units_names_the_spaces() -> None:
     assert [o.verb for o in doc.orders] == ["move", "strike"]
 
 
+def test_zones_and_ports_over_hexes_name_the_port_and_the_zone() -> None:
+    """The naval module: a ship leaves its port for the sea zone the port opens on [26.1x]."""
+    module = _module("naval_module")
+    rs = get_ruleset(module.ruleset)
+    state = rs.new_game(module, "kerch_feodosia", "g1")
+    assert state.units["RO-DD-RF"].location == "Ak-Mechet"
+    table = _table("naval_module")
+    p = NamedPlayer(table, position_vsav_bytes(table, state))
+    p.drag("RO-DD-RF", "Karkinit Sea Zone")
+    p.drag("DE-ARM-1", "3621")  # a land hex in no sea zone: not a zone or port
+    result = _run("naval_module", p, state, "Axis")
+    assert result.orders == ('move RO-DD-RF -> "Karkinit Sea Zone"',)
+    assert "[movement]" in result.text
+    assert [x.unit for x in result.problems] == ["DE-ARM-1"]
+    assert "DE-ARM-1 was dragged to 3621, not to a zone or space" in result.problems[0].message
+    assert adjacent(module, "Ak-Mechet", "Karkinit Sea Zone")
+    doc = parse_orders_for(rs, result.text, "o.txt")
+    assert [o.verb for o in doc.orders] == ["move"]
+
+
 def test_written_names() -> None:
     assert written_name("Crete") == "Crete"
     assert written_name("Ionian Sea") == '"Ionian Sea"'
