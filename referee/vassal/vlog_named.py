@@ -42,10 +42,10 @@ from referee.vassal.vlog_import import (
     Expected,
     Imported,
     Problem,
-    _chat_text,
-    _drop_undone,
-    _units_by_vassal_id,
+    chat_text,
     check_module,
+    drop_undone,
+    units_by_vassal_id,
 )
 
 __all__ = ["import_named_log", "written_name"]
@@ -175,7 +175,7 @@ def import_named_log(
     start = survey(table, played.start)
     end = survey(table, played.end)
     check_ours(table, start + end, source)
-    units_of = _units_by_vassal_id(played.end) | _units_by_vassal_id(played.start)
+    units_of = units_by_vassal_id(played.end) | units_by_vassal_id(played.start)
     section, with_units, arrow = _move_shape(vocab)
     w = _Writer(vocab)
     w.problems.extend(problems)
@@ -188,7 +188,7 @@ def import_named_log(
         return us is not None and us.side == expected.side
 
     drags: list[_Drag] = []
-    for s in _drop_undone(played.steps):
+    for s in drop_undone(played.steps):
         unit = units_of.get(s.piece) if s.piece else None
         if s.kind == "drag" and unit:
             old = table.locate(*s.old) if s.old else Location("no-map")
@@ -204,7 +204,7 @@ def import_named_log(
         elif s.kind == "delete" and unit:
             w.problem(section, s.index, f"{unit} was deleted; eliminations are the referee's", unit)
         elif s.kind == "chat":
-            _chat_order(w, vocab, section, s.index, _chat_text(s.text))
+            _chat_order(w, vocab, section, s.index, chat_text(s.text))
     _moves(w, table.module, drags, section, with_units, arrow)
     if not w.has_orders(section):
         w.comment(section, 10**9, f"no counter of {expected.side}'s was moved in this log")
