@@ -306,6 +306,8 @@ def tile_page(
         f"{' and '.join(under)} so the crosses meet."
         if trims
         else "The top-left tile: lay the others over its dotted lines."
+        if geo.rows * geo.columns > 1
+        else "The whole map fits on this page."
     )
     page.extend(
         _frame(

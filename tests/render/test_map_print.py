@@ -284,3 +284,18 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "referee", *args], capture_output=True, text=True, check=False
     )
+
+
+def test_a_map_that_fits_one_page_has_no_assembly_page_and_no_seams(mini: Module) -> None:
+    from PIL import Image
+
+    from referee.render.drawing import Text
+    from referee.render.mapprint import map_pages
+
+    image = Image.new("RGB", (400, 300), (200, 220, 240))
+    geo, pages = map_pages(mini, image, 0.72, "letter", 0.5)
+    assert (geo.rows, geo.columns, geo.pages, len(pages)) == (1, 1, 1, 1)
+    assert not any(isinstance(i, Circle) and i.r == 5.0 for i in pages[0].items)
+    words = " ".join(i.text for i in pages[0].items if isinstance(i, Text))
+    assert "The whole map fits on this page." in words
+    assert "tile A1" in words and "neighbours: none" in words
