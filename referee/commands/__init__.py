@@ -5,6 +5,7 @@ COMMAND_MODULES: list[str] = [
     "build",
     "sheets",
     "charts",
+    "mapprint",
     "pbem",
     "reveal",
     "validate",

@@ -167,8 +167,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Turn a VASSAL log into an orders file for the step the game awaits.
 
-        Drags become 'move' paths, chat lines starting 'attack' become attacks; what cannot
-        be translated is listed, never guessed. Review the file, then sign it as usual.
+        Drags become 'move' paths (hexes, or zones and spaces by name on an area or
+        point-to-point map), chat lines starting with a verb ('attack') become orders; what
+        cannot be translated is listed, never guessed. Review the file, then sign it.
         """
         from referee.commands.common import is_stdio, renamed
         from referee.engine.core import GameState
@@ -208,7 +209,16 @@ def register(app: typer.Typer) -> None:
             phase=state.phase,
         )
         save = read_save(log)
-        result = import_log(table_for(module, dpi=dpi), save, state, expected, source=log.name)
+        vocab = get_ruleset(cfg.ruleset).vocabulary
+        named = any(loc.kind == "name" for loc in vocab.locations)
+        if named and (module.map.zones is not None or module.map.spaces is not None):
+            from referee.vassal.vlog_named import import_named_log
+
+            result = import_named_log(
+                table_for(module, dpi=dpi), save, state, expected, vocab, source=log.name
+            )
+        else:
+            result = import_log(table_for(module, dpi=dpi), save, state, expected, source=log.name)
         if out is not None:
             write_text_atomic(out, result.text)
         if how == "json":

@@ -417,6 +417,11 @@ def pool_text(module: Module, pool: SetupPool) -> str:
     elif pool.where == "carrier":
         where = f"on CAP over {units_phrase(module, [pool.carrier or ''])} or in its holding box"
         unit = "hex"
+    elif pool.where in ("zones", "spaces"):
+        from referee.source.scenario_forces import pool_places_text
+
+        where = pool_places_text(module.map, pool)
+        unit = pool.where[:-1]
     else:
         where = "in any of hexes " + ", ".join(pool.hexes)
         unit = "hex"

@@ -231,7 +231,13 @@ def _dash(
 
 
 # ---- PDF ---------------------------------------------------------------------------------------
-def pdf_bytes(pages: Sequence[Drawing], *, title: str, subject: str = "") -> bytes:
+def pdf_bytes(
+    pages: Sequence[Drawing],
+    *,
+    title: str,
+    subject: str = "",
+    duplex: str = "DuplexFlipLongEdge",
+) -> bytes:
     """A PDF with one page per drawing, each page the drawing's size.
 
     Deterministic: reportlab's invariant mode (fixed dates and document id), fixed metadata,
@@ -239,7 +245,8 @@ def pdf_bytes(pages: Sequence[Drawing], *, title: str, subject: str = "") -> byt
 
     Printing right by default: the viewer preferences ask the print dialog for actual size
     (``/PrintScaling /None``, no "fit to page" that would shrink counters) and long-edge
-    duplex (fronts and backs of counter sheets line up); every page carries a TrimBox and a
+    duplex (fronts and backs of counter sheets line up; ``duplex="Simplex"`` for pages printed
+    one-sided, such as map tiles); every page carries a TrimBox and a
     BleedBox (see :class:`Drawing`); the font subsets are named with a prefix drawn from the
     title (:func:`subset_prefix`), so two of our PDFs merged into one never share a subset
     name for different glyphs.
@@ -264,7 +271,7 @@ def pdf_bytes(pages: Sequence[Drawing], *, title: str, subject: str = "") -> byt
     c.setCreator("referee")
     c.setSubject(subject)
     c.setViewerPreference("PrintScaling", "None")
-    c.setViewerPreference("Duplex", "DuplexFlipLongEdge")
+    c.setViewerPreference("Duplex", duplex)
     images: dict[int, object] = {}
     for page in pages or [first]:
         c.setPageSize((page.width, page.height))

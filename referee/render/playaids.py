@@ -1,5 +1,5 @@
-"""Build the printable play aids and write them: the I/O edge of ``referee sheets`` and
-``referee charts``.
+"""Build the printable play aids and write them: the I/O edge of ``referee sheets``,
+``referee charts`` and ``referee map``.
 
 Every output is made in memory first and written only when all of it has been made, each file
 atomically (temporary file, fsync, rename): a refused input leaves no file behind and a crash
@@ -161,5 +161,113 @@ def build_charts(
 
 def write_charts(module: Module, out: Path, **kwargs: Any) -> Written:
     outputs, info = build_charts(module, out, **kwargs)
+    info.files = _write_all(outputs)
+    return info
+
+
+def build_map(
+    module: Module,
+    out: Path,
+    *,
+    paper: str = "letter",
+    overlap: str = "0.5in",
+    art_dpi: int = 150,
+    png: bool = False,
+    png_dpi: int = PREVIEW_DPI,
+) -> tuple[list[tuple[Path, bytes]], Written]:
+    """The printed map (``<id>-map.pdf``: the board at its declared size, tiled with overlap
+    strips, cut lines and registration crosses; :mod:`referee.render.mapprint`) and, with
+    ``png``, a preview of each page, as bytes, not yet written."""
+    import io
+
+    from PIL import Image
+
+    from referee.render.aidcache import cached_pdf, cached_png, spelled
+    from referee.render.board import board_layout
+    from referee.render.counters import png_bytes
+    from referee.render.drawing import pdf_bytes, to_image
+    from referee.render.mapprint import map_pages, parse_overlap_in
+    from referee.render.sheets import paper_size
+
+    paper_size(paper)
+    overlap_in = parse_overlap_in(overlap)
+    if not 100 <= art_dpi <= 300:
+        raise UserError(
+            f"map art dpi {art_dpi} is out of range", hint="use 100..300 (150 is usual)"
+        )
+    folder = _out_dir(out)
+    lay = board_layout(module, art_dpi)
+    image = Image.open(io.BytesIO(_board_png(module, art_dpi)))
+    image.load()
+    geo, pages = map_pages(module, image.convert("RGB"), 72.0 / lay.scale, paper, overlap_in)
+    name = f"{module.id}-map"
+    title = f"{module.name} {module.version}: printed map"
+    pdf, _ = cached_pdf(
+        ("map-pdf", title, [spelled(p) for p in pages]),
+        lambda: (pdf_bytes(pages, title=title, subject="map", duplex="Simplex"), len(pages)),
+    )
+    outputs = [(folder / f"{name}.pdf", pdf)]
+    if png:
+        for i, page in enumerate(pages, 1):
+            preview = cached_png(
+                ("map-png", png_dpi, spelled(page)),
+                lambda page=page: png_bytes(to_image(page, png_dpi)),
+            )
+            outputs.append((folder / f"{name}-p{i:02d}.png", preview))
+    first = 1 if len(pages) > 1 else 0
+    tiles = []
+    for n, t in enumerate(geo.tiles(), first + 1):
+        x, y = geo.map_point_in(t.x0, t.y0)
+        w, h = geo.map_point_in(t.x1 - t.x0, t.y1 - t.y0)
+        tiles.append(
+            {
+                "page": n,
+                "tile": t.label,
+                "row": t.row + 1,
+                "column": t.col + 1,
+                "map_box_in": [round(v, 4) for v in (x, y, w, h)],
+            }
+        )
+    mw, mh = geo.map_point_in(geo.image_w, geo.image_h)
+    info = Written(
+        "map",
+        pages=len(pages),
+        details={
+            "paper": geo.paper,
+            "orientation": geo.orientation,
+            "rows": geo.rows,
+            "columns": geo.columns,
+            "assembly_page": bool(first),
+            "overlap_in": round(geo.overlap * geo.pt_per_px / 72.0, 4),
+            "art_dpi": art_dpi,
+            "map_size_in": [round(mw, 4), round(mh, 4)],
+            "map_kind": module.map.kind,
+            "tiles": tiles,
+        },
+    )
+    return outputs, info
+
+
+def _board_png(module: Module, dpi: int) -> bytes:
+    """The board picture at ``dpi``, from the cache under the key the VASSAL build uses
+    (:func:`referee.render.artcache.board_key`) when the cache is on."""
+    from referee.cache import active, valid_png
+    from referee.render.artcache import BOARD_READS, NotDeclared, board_key, narrowed
+    from referee.render.board import board_png
+
+    def draw() -> bytes:
+        try:
+            return board_png(narrowed(module, BOARD_READS), dpi)
+        except NotDeclared:
+            return board_png(module, dpi)
+
+    cache = active()
+    if not cache.enabled:
+        return draw()
+    return cache.fetch("png", board_key(module, dpi), draw, valid_png)
+
+
+def write_map(module: Module, out: Path, **kwargs: Any) -> Written:
+    outputs, info = build_map(module, out, **kwargs)
     info.files = _write_all(outputs)
     return info

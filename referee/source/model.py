@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.hexgrid import HexGrid, hexside_key
-from referee.source.mapkinds import Canvas, SpaceLayer, ZoneLayer
+from referee.source.mapkinds import Canvas, PropValue, SpaceLayer, ZoneLayer
 from referee.source.tablemodel import NamedTable
 
 
@@ -391,7 +391,10 @@ class SetupPool:
 
     ``where`` is ``setup_code`` (hexes coded ``code``), ``airbase`` (airbases of
     ``nationality``, optionally limited to ``countries``), ``carrier`` (on CAP over or in the
-    holding box of ``carrier``) or ``hexes`` (an explicit list).
+    holding box of ``carrier``), ``hexes`` (an explicit list of hexes, zones or spaces), or,
+    on a map with zones or spaces, ``zones`` (every zone of one of ``types`` whose properties
+    include ``properties``) and ``spaces`` (every space on one of ``lines`` and of one of
+    ``types``, with ``properties``). ``hexes`` always holds the locations that qualify.
     """
 
     side: str
@@ -408,6 +411,9 @@ class SetupPool:
     fill_all: bool = False
     text: str = ""
     origin: Origin = field(default_factory=lambda: Origin(""))
+    types: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()
+    properties: dict[str, PropValue] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

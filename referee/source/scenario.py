@@ -133,6 +133,9 @@ SCENARIO_KEYS: dict[str, tuple[str, ...]] = {
         "fill_all",
         "rule",
         "text",
+        "types",
+        "lines",
+        "properties",
     ),
     "reinforcement": (
         "side",

@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.source.base import Ctx
 from referee.source.diagnostics import did_you_mean
+from referee.source.mapkinds import PropValue
 from referee.source.model import (
     MapDef,
     Nationality,
@@ -93,7 +94,7 @@ def load_pool(
         return None
     units = expand(r, ln, t.get("units", []), "[[pool]]")
     where = str(t.get("where", ""))
-    kinds = ctx.schema.setup_kinds if ctx.schema else ("setup_code", "airbase", "carrier", "hexes")
+    kinds = ctx.schema.setup_kinds if ctx.schema else SETUP_KINDS
     if where not in kinds:
         d.error(
             r.file,
@@ -195,14 +196,20 @@ def load_pool(
                 )
     elif where == "hexes":
         hexes = tuple(h for h in (hex_ok(r, ln, x, "[[pool]]") for x in t.get("hexes", [])) if h)
-    if where in ("setup_code", "airbase", "hexes"):
+    elif where in ("zones", "spaces"):
+        picked = places_by_kind(ctx, r, ln, t, map_def, where)
+        if picked is None:
+            return None
+        hexes = picked
+    if where in ("setup_code", "airbase", "hexes", "zones", "spaces"):
         n = len(hexes)
+        plural = {"zones": "zones", "spaces": "spaces"}.get(where, "hexes")
         if n == 0:
             d.error(
                 r.file,
                 ln,
-                f"[[pool]] ({where}): no hex on the map qualifies",
-                hint="check the set-up code, nationality or countries",
+                f"[[pool]] ({where}): no {_NOUN.get(where, 'hex')} on the map qualifies",
+                hint=_HINT.get(where, "check the set-up code, nationality or countries"),
             )
             return None
         cap = None if pmax is None else pmax * n
@@ -213,7 +220,7 @@ def load_pool(
             d.error(
                 r.file,
                 ln,
-                f"[[pool]] can never be satisfied: {n} hexes must each get at "
+                f"[[pool]] can never be satisfied: {n} {plural} must each get at "
                 f"least {max(pmin, 1)} unit(s) but the pool has only {len(units)}",
                 hint="add units, lower per_hex_min or drop fill_all",
             )
@@ -222,7 +229,7 @@ def load_pool(
                 r.file,
                 ln,
                 f"[[pool]] can never be satisfied: {len(units)} units but {n} "
-                f"hexes hold at most {pmax} each ({cap})",
+                f"{plural} hold at most {pmax} each ({cap})",
                 hint="raise per_hex_max or add set-up hexes",
             )
     return SetupPool(
@@ -240,7 +247,110 @@ def load_pool(
         fill_all=fill_all,
         text=str(t.get("text", "")),
         origin=Origin(r.file, ln),
+        types=_strings(t.get("types")),
+        lines=_strings(t.get("lines")),
+        properties=_props(t.get("properties")),
     )
+
+
+SETUP_KINDS = ("setup_code", "airbase", "carrier", "hexes", "zones", "spaces")
+_NOUN = {"zones": "zone", "spaces": "space"}
+_HINT = {
+    "zones": "check the zone types and properties",
+    "spaces": "check the lines, space types and properties",
+}
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _props(value: object) -> dict[str, PropValue]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, str | int | float | bool)}
+
+
+def places_by_kind(
+    ctx: Ctx, r: ScenarioFile, ln: int | None, t: dict[str, Any], map_def: MapDef, where: str
+) -> tuple[str, ...] | None:
+    """The zones (``where = "zones"``) or spaces (``"spaces"``) a pool may use, in source
+    order: of one of ``types`` (all types when none is given), on one of ``lines`` (spaces
+    only), and whose ``properties`` include every pair of the pool's ``properties`` table
+    (``{ base = "NATO" }``). The area and point-to-point counterpart of set-up codes and
+    airbases, which are hex-map features [11.1], [9.1]. ``None`` after reporting a problem
+    at its ``file:line:col``."""
+    d = ctx.diags
+    layer = map_def.zones if where == "zones" else map_def.spaces
+    if layer is None:
+        d.error(
+            r.file,
+            r.tt.key_line("where", start=ln),
+            f"[[pool]]: where = {where!r}, but this map has no {where}",
+            hint='use where = "hexes" with a list, or the map\'s set-up codes and airbases',
+        )
+        return None
+    ok = True
+    allowed = {"zones": ("types",), "spaces": ("types", "lines")}[where]
+    for key in ("types", "lines"):
+        value = t.get(key)
+        if value is None:
+            continue
+        if key not in allowed:
+            d.error(
+                r.file,
+                r.tt.key_line(key, start=ln),
+                f"[[pool]]: zones are not on lines; '{key}' is for where = \"spaces\"",
+            )
+            ok = False
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            d.error(
+                r.file, r.tt.key_line(key, start=ln), f"[[pool]]: {key} must be a list of names"
+            )
+            ok = False
+            continue
+        known = list(layer.types) if key == "types" else list(map_def.spaces.lines)  # type: ignore[union-attr]
+        for v in value:
+            if v not in known:
+                lnum, col = r.tt.value_pos(v, start=ln)
+                noun = "space type" if where == "spaces" else "zone type"
+                d.error(
+                    r.file,
+                    lnum,
+                    f"[[pool]]: unknown {noun if key == 'types' else 'line'} {v!r}",
+                    col=col,
+                    hint=did_you_mean(v, known) or "declared: " + ", ".join(known[:8]),
+                )
+                ok = False
+    props = t.get("properties")
+    if props is not None and (
+        not isinstance(props, dict)
+        or not all(isinstance(v, str | int | float | bool) for v in props.values())
+    ):
+        d.error(
+            r.file,
+            r.tt.key_line("properties", start=ln),
+            "[[pool]]: properties must be a table of plain values",
+            hint='write e.g. properties = { base = "NATO" }',
+        )
+        ok = False
+    if not ok:
+        return None
+    types = set(_strings(t.get("types")))
+    lines = set(_strings(t.get("lines")))
+    want = _props(props)
+    places = layer.zones.values() if where == "zones" else layer.spaces.values()  # type: ignore[union-attr]
+    out = []
+    for place in places:
+        if types and place.type not in types:
+            continue
+        if lines and not lines & set(getattr(place, "lines", ())):
+            continue
+        if any(place.properties.get(k) != v for k, v in want.items()):
+            continue
+        out.append(place.name)
+    return tuple(out)
 
 
 def load_reinforcement(
@@ -332,3 +442,17 @@ def load_reinforcement(
         rule=str(t.get("rule", "")),
         origin=Origin(r.file, ln),
     )
+
+
+def pool_places_text(map_def: MapDef, pool: SetupPool) -> str:
+    """Where a ``zones`` or ``spaces`` pool may place its units, in words ("in any Sea zone
+    with base NATO", "on any space of the Atlantic Line"), for set-up cards and VASSAL."""
+    layer = map_def.zones if pool.where == "zones" else map_def.spaces
+    names = [layer.types[t].name if layer and t in layer.types else t for t in pool.types]
+    kind = " or ".join(names) if names else ("zone" if pool.where == "zones" else "space")
+    text = ("in any " if pool.where == "zones" else "on any ") + kind
+    if pool.lines:
+        text += " of the " + " or the ".join(pool.lines)
+    if pool.properties:
+        text += " with " + ", ".join(f"{k} {v}" for k, v in pool.properties.items())
+    return text + f" ({len(pool.hexes)})"

@@ -67,7 +67,7 @@ class RulesetSchema:
     tables: tuple[str, ...] = ()
     terrain: tuple[str, ...] = ()  # terrain ids the ruleset's code refers to
     victory_conditions: tuple[str, ...] = ()
-    setup_kinds: tuple[str, ...] = ("setup_code", "airbase", "carrier", "hexes")
+    setup_kinds: tuple[str, ...] = ("setup_code", "airbase", "carrier", "hexes", "zones", "spaces")
     entry_kinds: tuple[str, ...] = ("airbases", "edge_adjacent", "area")
     optional_rules: tuple[str, ...] = ()
     # named tables the ruleset reads beyond the standard ones, with their default file; a

@@ -181,6 +181,10 @@ def group_description(module: Module, pool: SetupPool) -> str:
             what += " in " + ", ".join(pool.countries)
     elif pool.where == "carrier":
         what = f"on CAP over {pool.carrier} or in its holding box [9.62]"
+    elif pool.where in ("zones", "spaces"):
+        from referee.source.scenario_forces import pool_places_text
+
+        what = pool_places_text(module.map, pool)
     else:
         what = "in " + _hex_list(pool.hexes)
     limits = []
@@ -188,10 +192,11 @@ def group_description(module: Module, pool: SetupPool) -> str:
         limits.append(f"at least {pool.per_hex_min}")
     if pool.per_hex_max is not None:
         limits.append(f"at most {pool.per_hex_max}")
+    unit = pool.where[:-1] if pool.where in ("zones", "spaces") else "hex"
     if limits:
-        what += " (" + " and ".join(limits) + " per hex)"
+        what += " (" + " and ".join(limits) + f" per {unit})"
     if pool.fill_all:
-        what += "; every such hex must be filled"
+        what += f"; every such {unit} must be filled"
     return what
 
 

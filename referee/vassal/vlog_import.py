@@ -147,7 +147,7 @@ class _Drag:
     as_stack: bool
 
 
-def _units_by_vassal_id(top: Tabletop) -> dict[str, str]:
+def units_by_vassal_id(top: Tabletop) -> dict[str, str]:
     out: dict[str, str] = {}
     for pid in top.pieces:
         unit = top.properties(pid).get("UnitId")
@@ -156,7 +156,7 @@ def _units_by_vassal_id(top: Tabletop) -> dict[str, str]:
     return out
 
 
-def _drop_undone(steps: Sequence[Step]) -> list[Step]:
+def drop_undone(steps: Sequence[Step]) -> list[Step]:
     """Drop each drag an Undo block reverses, with the reversing drag itself (§6.4 UNDO)."""
     kept: list[Step] = []
     undoing = False
@@ -340,7 +340,7 @@ class _Writer:
         return out
 
 
-def _chat_text(message: str) -> str:
+def chat_text(message: str) -> str:
     """The typed text of a chat line: without the ``<player> -`` prefix, HTML unescaped."""
     return html.unescape(_CHAT_PREFIX.sub("", message, count=1)).strip()
 
@@ -371,7 +371,7 @@ def import_log(
     end = survey(table, played.end)
     check_ours(table, start + end, source)
     _check_snapped(table, start, source)
-    units_of = _units_by_vassal_id(played.end) | _units_by_vassal_id(played.start)
+    units_of = units_by_vassal_id(played.end) | units_by_vassal_id(played.start)
 
     w = _Writer(table, state, expected, source)
     w.problems.extend(problems)
@@ -387,7 +387,7 @@ def import_log(
     for u in doubled:
         w.problem(0, f"{u} is on the table more than once (a copy taken from the palette?)", u)
 
-    steps = _drop_undone(played.steps)
+    steps = drop_undone(played.steps)
     drags: list[_Drag] = []
     last_step: dict[str, int] = {}
     for s in steps:
@@ -406,7 +406,7 @@ def import_log(
         elif s.kind == "delete" and unit:
             w.problem(s.index, f"{unit} was deleted; eliminations are the referee's", unit)
         elif s.kind == "chat":
-            text = _chat_text(s.text)
+            text = chat_text(s.text)
             if ATTACK_CHAT.match(text):
                 if section == "combat":
                     w.order(" ".join(text.split()))
