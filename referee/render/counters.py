@@ -25,7 +25,9 @@ from pathlib import Path
 from PIL import Image, ImageDraw, UnidentifiedImageError
 
 from referee.errors import UserError
-from referee.render.colors import contrast_text, darken, parse_color
+from referee.render.colors import contrast_text, darken, hex_rgb, parse_color
+from referee.render.drawing import Item, Mark, Picture, Text
+from referee.render.drawing import Rect as Shape
 from referee.render.fonts import face_name, pil_font
 from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
 from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
@@ -344,13 +346,33 @@ def unit_image(module: Module, unit: UnitDef) -> Image.Image:
     return _load_image(str(path), st.st_mtime_ns, st.st_size, where)
 
 
-def _paste_image(canvas: Image.Image, picture: Image.Image, rect: Rect) -> None:
+def _fitted_picture(picture: Image.Image, rect: Rect) -> Picture:
+    """The roster picture scaled (Lanczos) to whole pixels of the face and centred in
+    ``rect`` at its own aspect: genuinely raster art, so the PDF holds it at the art's
+    resolution (``sheets --art-dpi``) and the PNG pastes the same pixels."""
     from referee.render.symbols import fit_rect
 
     x0, y0, x1, y1 = fit_rect(rect, picture.width / picture.height)
     w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
-    scaled = picture.resize((w, h), Image.Resampling.LANCZOS)
-    canvas.paste(scaled, (round(x0), round(y0)), scaled)
+    return Picture(round(x0), round(y0), w, h, _scaled(picture, w, h))
+
+
+_SCALED: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _scaled(picture: Image.Image, w: int, h: int) -> Image.Image:
+    """``picture`` resized to ``w`` x ``h``, once per picture and size (a roster picture is
+    shared by every copy of its unit; the entry keeps the source alive, so its id stays its
+    own)."""
+    key = (id(picture), w, h)
+    hit = _SCALED.get(key)
+    if hit is not None and hit[0] is picture:
+        return hit[1]
+    if len(_SCALED) > 256:
+        _SCALED.clear()
+    out = picture.resize((w, h), Image.Resampling.LANCZOS)
+    _SCALED[key] = (picture, out)
+    return out
 
 
 # ---- drawing ----------------------------------------------------------------------------------
@@ -377,13 +399,30 @@ def border_px(dpi: int) -> int:
     return max(1, round(dpi / 150))
 
 
-def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int = 0) -> Image.Image:
+@dataclass(frozen=True, slots=True)
+class FaceArt:
+    """One counter face as vector items (:mod:`referee.render.drawing`) in pixels of its
+    image at ``dpi``, origin at the image's top-left (bleed included): the one model that
+    both back ends draw. :func:`paint_face` rasterises it for VASSAL (whole-pixel boxes,
+    Pillow's text, the symbol's anti-aliased mask); the counter sheet places the same items
+    in the PDF as vector paths and embedded-font text
+    (:func:`referee.render.drawing.transformed`, 72 / ``dpi`` points a pixel)."""
+
+    size_px: int  # the image's side, bleed included
+    dpi: int
+    items: tuple[Item, ...]
+
+
+def face_art(
+    module: Module, unit: UnitDef, back: bool = False, dpi: int | None = None, bleed_px: int = 0
+) -> FaceArt:
+    """The face of ``unit`` (front or ``back``) with ``bleed_px`` of bleed, as a model."""
+    dpi = dpi or module.counter.dpi
     layout = face_layout(module, unit, back)
     side = counter_px(module, dpi)
     bg, ink = face_colors(module, unit, layout)
     full = side + 2 * bleed_px
-    img = Image.new("RGB", (full, full), parse_color(bg))
-    draw = ImageDraw.Draw(img)
+    items: list[Item] = [_area((0.0, 0.0, float(full), float(full)), bg)]
     sizings = _sizings(module, dpi)
     texts = {i: text for i, _box, text in _text_boxes(module, unit, back)}
     pad = _pad(side)
@@ -391,38 +430,104 @@ def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int =
         if not box_shows(box, unit):
             continue
         rect = _box_rect(box, side, bleed_px)
-        color = box.color or ink
+        color = _hex(box.color or ink)
         if box.kind == "band":
             fill = box.fill or module.side(unit.side).color
-            _fill(draw, _into_bleed(rect, box, full), fill)
+            items.append(_area(_into_bleed(rect, box, full), fill))
         elif box.kind in ("symbol", "image"):
             if box.fill:
-                _fill(draw, _into_bleed(rect, box, full), box.fill)
+                items.append(_area(_into_bleed(rect, box, full), box.fill))
             if unit.image:
-                _paste_image(img, unit_image(module, unit), rect)
+                items.append(_fitted_picture(unit_image(module, unit), rect))
             else:
-                draw_symbol(img, symbol_key(module, unit), rect, parse_color(color))
+                x0, y0, x1, y1 = rect
+                items.append(Mark(symbol_key(module, unit), x0, y0, x1 - x0, y1 - y0, color))
         elif i in texts:
             sizing = sizings[(layout.name, i)]
             if box.fill:
-                _fill(draw, _into_bleed(rect, box, full), box.fill)
+                items.append(_area(_into_bleed(rect, box, full), box.fill))
             (ox, oy), _ = _placement(texts[i], sizing.font, sizing.size_px, rect, box.align, pad)
-            draw.text(
-                (ox, oy),
-                texts[i],
-                font=pil_font(sizing.font, sizing.size_px),
-                fill=parse_color(color),
-                anchor="ls",
-            )
-    _border(draw, bg, side, bleed_px, dpi)
-    return img
+            track = _tracking(texts[i], sizing.font, sizing.size_px)
+            items.append(Text(ox, oy, texts[i], sizing.font, sizing.size_px, color, "start", track))
+    items.append(_border(bg, side, bleed_px, dpi))
+    return FaceArt(full, dpi, tuple(items))
 
 
-def _fill(draw: ImageDraw.ImageDraw, rect: Rect, color: str) -> None:
-    draw.rectangle(
-        [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
-        fill=parse_color(color),
+@lru_cache(maxsize=4096)
+def _tracking(text: str, font: str, size_px: float) -> float:
+    """Extra advance per character that spreads ``text`` in the PDF's exact font metrics to
+    the width Pillow's hinted layout gives it in the image, so a printed value line lines up
+    with the VASSAL picture glyph for glyph (within a pixel) instead of drifting by several."""
+    from referee.render.fonts import text_width_pt
+
+    if len(text) < 2:
+        return 0.0
+    hinted = pil_font(font, size_px).getlength(text)
+    exact = text_width_pt(text, font, size_px)
+    return round((hinted - exact) / len(text), 4)
+
+
+def blank_art(module: Module, unit: UnitDef, dpi: int | None = None, bleed_px: int = 0) -> FaceArt:
+    """The neutral back of a single-sided counter: its nationality colour and border only."""
+    d = dpi or module.counter.dpi
+    side = counter_px(module, d)
+    nat = module.nationalities.get(unit.nationality)
+    bg = nat.color if nat else "#FFFFFF"
+    full = side + 2 * bleed_px
+    return FaceArt(
+        full, d, (_area((0.0, 0.0, float(full), float(full)), bg), _border(bg, side, bleed_px, d))
     )
+
+
+def _hex(color: str) -> str:
+    return hex_rgb(parse_color(color))
+
+
+def _area(rect: Rect, color: str) -> Shape:
+    """A filled box covering the pixels ``x0 <= x < x1``, ``y0 <= y < y1`` (rounded)."""
+    x0, y0, x1, y1 = (float(round(v)) for v in rect)
+    return Shape(x0, y0, x1 - x0, y1 - y0, _hex(color), None)
+
+
+def _border(bg: str, side: int, offset: int, dpi: int) -> Shape:
+    """The thin darker border, ``border_px`` wide just inside the counter's edge: a stroke
+    centred half its width inside the edge."""
+    bw = border_px(dpi)
+    half = bw / 2
+    return Shape(
+        offset + half, offset + half, side - bw, side - bw, None, hex_rgb(darken(bg, 0.45)), bw
+    )
+
+
+def paint_face(art: FaceArt) -> Image.Image:
+    """Rasterise a face model as the VASSAL images have always been drawn: whole pixels for
+    boxes, Pillow's text at whole-pixel baselines, the symbol's anti-aliased mask."""
+    img = Image.new("RGB", (art.size_px, art.size_px), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    for it in art.items:
+        if isinstance(it, Shape) and it.stroke:
+            h = it.width / 2
+            x0, y0 = round(it.x - h), round(it.y - h)
+            x1, y1 = round(it.x + it.w + h) - 1, round(it.y + it.h + h) - 1
+            draw.rectangle([x0, y0, x1, y1], outline=parse_color(it.stroke), width=round(it.width))
+        elif isinstance(it, Shape) and it.fill:
+            draw.rectangle(
+                [round(it.x), round(it.y), round(it.x + it.w) - 1, round(it.y + it.h) - 1],
+                fill=parse_color(it.fill),
+            )
+        elif isinstance(it, Mark):
+            box = (it.x, it.y, it.x + it.w, it.y + it.h)
+            draw_symbol(img, it.key, box, parse_color(it.color))
+        elif isinstance(it, Picture):
+            at = (round(it.x), round(it.y))
+            if it.image.mode == "RGBA":
+                img.paste(it.image, at, it.image)
+            else:
+                img.paste(it.image.convert("RGB"), at)
+        elif isinstance(it, Text):
+            font = pil_font(it.font, it.size)
+            draw.text((it.x, it.y), it.text, font=font, fill=parse_color(it.color), anchor="ls")
+    return img
 
 
 def _into_bleed(rect: Rect, box: LayoutBox, full: int) -> Rect:
@@ -439,20 +544,11 @@ def _into_bleed(rect: Rect, box: LayoutBox, full: int) -> Rect:
     )
 
 
-def _border(draw: ImageDraw.ImageDraw, bg: str, side: int, offset: int, dpi: int) -> None:
-    bw = border_px(dpi)
-    draw.rectangle(
-        [offset, offset, offset + side - 1, offset + side - 1],
-        outline=darken(bg, 0.45),
-        width=bw,
-    )
-
-
 def render_counter(
     module: Module, unit: UnitDef, *, back: bool = False, dpi: int | None = None
 ) -> Image.Image:
     """One counter face as an RGB image exactly ``round(size_in * dpi)`` pixels square."""
-    return _render(module, unit, back, dpi or module.counter.dpi)
+    return paint_face(face_art(module, unit, back, dpi))
 
 
 def render_counter_bleed(
@@ -461,20 +557,14 @@ def render_counter_bleed(
     """The same face with the background carried ``bleed_px`` beyond every edge (for printing
     with bleed): the counter itself sits at ``(bleed_px, bleed_px)``, pixel for pixel the image
     :func:`render_counter` makes."""
-    return _render(module, unit, back, dpi or module.counter.dpi, bleed_px)
+    return paint_face(face_art(module, unit, back, dpi, bleed_px))
 
 
 def render_blank(
     module: Module, unit: UnitDef, *, dpi: int | None = None, bleed_px: int = 0
 ) -> Image.Image:
-    """The neutral back of a single-sided counter: its nationality colour and border only."""
-    d = dpi or module.counter.dpi
-    side = counter_px(module, d)
-    nat = module.nationalities.get(unit.nationality)
-    bg = nat.color if nat else "#FFFFFF"
-    img = Image.new("RGB", (side + 2 * bleed_px,) * 2, parse_color(bg))
-    _border(ImageDraw.Draw(img), bg, side, bleed_px, d)
-    return img
+    """The neutral back of a single-sided counter as an image (:func:`blank_art`)."""
+    return paint_face(blank_art(module, unit, dpi, bleed_px))
 
 
 def png_bytes(img: Image.Image) -> bytes:
