@@ -20,12 +20,12 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, UnidentifiedImageError
+from PIL import Image, ImageDraw
 
 from referee.errors import UserError
 from referee.render.colors import contrast_text, darken, hex_rgb, parse_color
+from referee.render.counter_images import fitted_picture, unit_image
 from referee.render.drawing import Item, Mark, Picture, Text
 from referee.render.drawing import Rect as Shape
 from referee.render.fonts import face_name, pil_font
@@ -33,9 +33,6 @@ from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
 from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
 
 MIN_TEXT_PT = 4.0  # smallest printed type we accept on a counter (about 1.4 mm)
-MAX_IMAGE_PIXELS = 4096  # per side
-MAX_IMAGE_BYTES = 8 * 1024 * 1024
-IMAGE_FORMATS = ("PNG", "JPEG")
 
 Rect = tuple[float, float, float, float]
 
@@ -288,93 +285,6 @@ def _placement(
     return (ix, iy), (ix + x0, iy + y0, ix + x1, iy + y1)
 
 
-# ---- images -----------------------------------------------------------------------------------
-def _image_path(module: Module, unit: UnitDef) -> Path:
-    from referee.safeio import UnsafeInput, resolve_inside
-
-    assert unit.image is not None
-    try:
-        return resolve_inside(module.root, unit.image, what="image")
-    except UnsafeInput as exc:
-        raise UserError(f"{unit.origin}: unit {unit.id}: {exc.message}", hint=exc.hint) from None
-
-
-@lru_cache(maxsize=64)
-def _load_image(path: str, mtime_ns: int, size: int, where: str) -> Image.Image:
-    if size > MAX_IMAGE_BYTES:
-        raise UserError(
-            f"{where}: image {Path(path).name} is {size:,} bytes; the limit is {MAX_IMAGE_BYTES:,}",
-            hint="use a small PNG or JPEG (a counter is half an inch)",
-        )
-    try:
-        with Image.open(path) as im:
-            if im.format not in IMAGE_FORMATS:
-                raise UserError(
-                    f"{where}: {Path(path).name} is a {im.format} image; only PNG and JPEG "
-                    "are accepted",
-                    hint="convert it to PNG",
-                )
-            if max(im.size) > MAX_IMAGE_PIXELS:
-                raise UserError(
-                    f"{where}: image {Path(path).name} is {im.size[0]} x {im.size[1]} px; "
-                    f"the limit is {MAX_IMAGE_PIXELS} px a side",
-                    hint="scale it down; 300 px is plenty for a half-inch counter",
-                )
-            im.load()
-            return im.convert("RGBA")
-    except UserError:
-        raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
-        raise UserError(
-            f"{where}: {Path(path).name} is not a readable PNG or JPEG image ({exc})",
-            hint="name a PNG or JPEG file in the units.csv image column",
-        ) from None
-
-
-def unit_image(module: Module, unit: UnitDef) -> Image.Image:
-    """The roster's picture for a unit, checked: PNG/JPEG, at most 4096 px a side and 8 MB."""
-    path = _image_path(module, unit)
-    where = f"{unit.origin}: unit {unit.id}"
-    try:
-        st = path.stat()
-    except OSError:
-        raise UserError(
-            f"{where}: image {unit.image!r} not found", hint="check the image column"
-        ) from None
-    if not path.is_file():
-        raise UserError(f"{where}: image {unit.image!r} is not a file")
-    return _load_image(str(path), st.st_mtime_ns, st.st_size, where)
-
-
-def _fitted_picture(picture: Image.Image, rect: Rect) -> Picture:
-    """The roster picture scaled (Lanczos) to whole pixels of the face and centred in
-    ``rect`` at its own aspect: genuinely raster art, so the PDF holds it at the art's
-    resolution (``sheets --art-dpi``) and the PNG pastes the same pixels."""
-    from referee.render.symbols import fit_rect
-
-    x0, y0, x1, y1 = fit_rect(rect, picture.width / picture.height)
-    w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
-    return Picture(round(x0), round(y0), w, h, _scaled(picture, w, h))
-
-
-_SCALED: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
-
-
-def _scaled(picture: Image.Image, w: int, h: int) -> Image.Image:
-    """``picture`` resized to ``w`` x ``h``, once per picture and size (a roster picture is
-    shared by every copy of its unit; the entry keeps the source alive, so its id stays its
-    own)."""
-    key = (id(picture), w, h)
-    hit = _SCALED.get(key)
-    if hit is not None and hit[0] is picture:
-        return hit[1]
-    if len(_SCALED) > 256:
-        _SCALED.clear()
-    out = picture.resize((w, h), Image.Resampling.LANCZOS)
-    _SCALED[key] = (picture, out)
-    return out
-
-
 # ---- drawing ----------------------------------------------------------------------------------
 def face_colors(module: Module, unit: UnitDef, layout: CounterLayout) -> tuple[str, str]:
     """Background and default text colour of a face."""
@@ -438,7 +348,7 @@ def face_art(
             if box.fill:
                 items.append(_area(_into_bleed(rect, box, full), box.fill))
             if unit.image:
-                items.append(_fitted_picture(unit_image(module, unit), rect))
+                items.append(fitted_picture(unit_image(module, unit), rect))
             else:
                 x0, y0, x1, y1 = rect
                 items.append(Mark(symbol_key(module, unit), x0, y0, x1 - x0, y1 - y0, color))
