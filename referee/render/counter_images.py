@@ -82,15 +82,17 @@ def unit_image(module: Module, unit: UnitDef) -> Image.Image:
     return _load_image(str(path), st.st_mtime_ns, st.st_size, where)
 
 
-def fitted_picture(picture: Image.Image, rect: Rect) -> Picture:
-    """The roster picture scaled (Lanczos) to whole pixels of the face and centred in
-    ``rect`` at its own aspect: genuinely raster art, so the PDF holds it at the art's
-    resolution (``sheets --art-dpi``) and the PNG pastes the same pixels."""
+def fitted_picture(picture: Image.Image, rect: Rect, scale: float = 1.0) -> Picture:
+    """The roster picture centred in ``rect`` (pixels of the face) at its own aspect, in a
+    box of whole face pixels, its image resampled (Lanczos) to ``scale`` image pixels per face
+    pixel: 1 for the VASSAL image, ``art_dpi / counter.dpi`` for the sheet
+    (``sheets --art-dpi``), so the printed picture is sharper in exactly the same place."""
     from referee.render.symbols import fit_rect
 
     x0, y0, x1, y1 = fit_rect(rect, picture.width / picture.height)
     w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
-    return Picture(round(x0), round(y0), w, h, _scaled(picture, w, h))
+    pw, ph = max(1, round(w * scale)), max(1, round(h * scale))
+    return Picture(round(x0), round(y0), w, h, _scaled(picture, pw, ph))
 
 
 _SCALED: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}

@@ -96,11 +96,18 @@ def sample_units(module: Module) -> list[tuple[CounterLayout, UnitDef]]:
 
 
 def sample_counter(
-    module: Module, layout: CounterLayout, unit: UnitDef, x: float, y: float, side: float
+    module: Module,
+    layout: CounterLayout,
+    unit: UnitDef,
+    x: float,
+    y: float,
+    side: float,
+    picture_dpi: int | None = None,
 ) -> list[Item]:
     """``unit``'s front (its ``layout``) as vector items, ``side`` points square, top-left
-    at ``(x, y)``: the face model the counters themselves are drawn from, enlarged."""
-    art = face_art(module, unit)
+    at ``(x, y)``: the face model the counters themselves are drawn from, enlarged (a roster
+    picture in it is the counters' own, at ``picture_dpi``)."""
+    art = face_art(module, unit, picture_dpi=picture_dpi)
     assert face_layout(module, unit).name == layout.name
     return transformed(art.items, x, y, side / art.size_px)
 
@@ -131,19 +138,25 @@ def _nationalities(module: Module) -> list[tuple[str, str, str]]:
 
 def legend_height(module: Module, width: float, scale: float = 2.0) -> float:
     """Points the legend needs at ``width`` points wide."""
-    return _layout(module, 0.0, 0.0, width, scale)[1]
+    return _layout(module, 0.0, 0.0, width, scale, None)[1]
 
 
 def legend_items(
-    module: Module, x: float, y: float, width: float, scale: float = 2.0
+    module: Module,
+    x: float,
+    y: float,
+    width: float,
+    scale: float = 2.0,
+    picture_dpi: int | None = None,
 ) -> list[Item]:
-    """The legend's drawing items, top-left at ``(x, y)``, ``width`` points wide."""
-    items, _ = _layout(module, x, y, width, scale)
+    """The legend's drawing items, top-left at ``(x, y)``, ``width`` points wide; roster
+    pictures at ``picture_dpi`` (``sheets --art-dpi``)."""
+    items, _ = _layout(module, x, y, width, scale, picture_dpi)
     return items
 
 
 def _layout(
-    module: Module, x0: float, y0: float, width: float, scale: float
+    module: Module, x0: float, y0: float, width: float, scale: float, picture_dpi: int | None
 ) -> tuple[list[Item], float]:
     side = module.counter.size_in * 72.0 * scale
     items: list[Item] = [Text(x0, y0 + TITLE_PT, "How to read a counter", "bold", TITLE_PT)]
@@ -154,7 +167,7 @@ def _layout(
     bottom = top
     for i, (layout, unit) in enumerate(samples):
         cx = x0 + i * cell
-        items.extend(sample_counter(module, layout, unit, cx, top, side))
+        items.extend(sample_counter(module, layout, unit, cx, top, side, picture_dpi))
         notes = callouts(module, layout, unit)
         tx = cx + side + 14
         room = cell - side - 18

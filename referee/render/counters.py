@@ -324,9 +324,17 @@ class FaceArt:
 
 
 def face_art(
-    module: Module, unit: UnitDef, back: bool = False, dpi: int | None = None, bleed_px: int = 0
+    module: Module,
+    unit: UnitDef,
+    back: bool = False,
+    dpi: int | None = None,
+    bleed_px: int = 0,
+    *,
+    picture_dpi: int | None = None,
 ) -> FaceArt:
-    """The face of ``unit`` (front or ``back``) with ``bleed_px`` of bleed, as a model."""
+    """The face of ``unit`` (front or ``back``) with ``bleed_px`` of bleed, as a model laid
+    out on the pixel grid of ``dpi`` (the module's ``counter.dpi``, as VASSAL's images);
+    a roster picture in it is resampled at ``picture_dpi`` (default ``dpi``)."""
     dpi = dpi or module.counter.dpi
     layout = face_layout(module, unit, back)
     side = counter_px(module, dpi)
@@ -348,7 +356,8 @@ def face_art(
             if box.fill:
                 items.append(_area(_into_bleed(rect, box, full), box.fill))
             if unit.image:
-                items.append(fitted_picture(unit_image(module, unit), rect))
+                scale = (picture_dpi or dpi) / dpi
+                items.append(fitted_picture(unit_image(module, unit), rect, scale))
             else:
                 x0, y0, x1, y1 = rect
                 items.append(Mark(symbol_key(module, unit), x0, y0, x1 - x0, y1 - y0, color))
@@ -430,10 +439,13 @@ def paint_face(art: FaceArt) -> Image.Image:
             draw_symbol(img, it.key, box, parse_color(it.color))
         elif isinstance(it, Picture):
             at = (round(it.x), round(it.y))
-            if it.image.mode == "RGBA":
-                img.paste(it.image, at, it.image)
+            pic = it.image
+            if pic.size != (round(it.w), round(it.h)):
+                pic = pic.resize((round(it.w), round(it.h)), Image.Resampling.LANCZOS)
+            if pic.mode == "RGBA":
+                img.paste(pic, at, pic)
             else:
-                img.paste(it.image.convert("RGB"), at)
+                img.paste(pic.convert("RGB"), at)
         elif isinstance(it, Text):
             font = pil_font(it.font, it.size)
             draw.text((it.x, it.y), it.text, font=font, fill=parse_color(it.color), anchor="ls")

@@ -8,7 +8,6 @@ never leaves half a PDF.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,10 +66,11 @@ def build_sheets(
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The counter-sheet PDF (and previews) as bytes, not yet written.
 
-    Counters are vector drawings in the PDF; ``art_dpi`` is the resolution of what stays
-    raster (a roster picture) and of the pixel grid the faces are laid out on (the module's
-    ``counter.dpi`` by default). ``png`` previews are rasterised from the PDF itself and
-    ``cmyk`` writes the PDF in that output profile's CMYK."""
+    Counters are vector drawings in the PDF, laid out on the module's ``counter.dpi`` grid
+    exactly as the VASSAL images; ``art_dpi`` is the resolution of what stays raster (a
+    roster picture; the module's ``counter.dpi`` by default). ``png`` previews are
+    rasterised from the PDF itself and ``cmyk`` writes the PDF in that output profile's
+    CMYK."""
     from referee.render.aidcache import cached_pdf, cached_previews, spelled
     from referee.render.artcache import remembered_measures
     from referee.render.drawing import pdf_bytes
@@ -83,10 +83,6 @@ def build_sheets(
         sheet_pieces,
     )
 
-    if art_dpi is not None and art_dpi != module.counter.dpi:
-        module = dataclasses.replace(
-            module, counter=dataclasses.replace(module.counter, dpi=art_dpi)
-        )
     bleed_in = parse_length_in(bleed) if bleed.strip() not in ("", "0") else 0.0
     dpi = module.counter.dpi
     geo = sheet_geometry(paper, module.counter.size_in, bleed_in, dpi)
@@ -98,7 +94,8 @@ def build_sheets(
     else:
         bleed_px = round(bleed_in * dpi)
         with remembered_measures():  # the legend's sample counters measure their texts too
-            pages = counter_pages(module, geo, face_arts(module, bleed_px), progress=progress)
+            faces = face_arts(module, bleed_px, art_dpi or dpi)
+            pages = counter_pages(module, geo, faces, progress=progress, picture_dpi=art_dpi or dpi)
         name = f"{module.id}-counters"
         title = f"{module.name} {module.version}: counter sheets"
     pdf, _ = cached_pdf(
@@ -119,7 +116,7 @@ def build_sheets(
             "rows": geo.rows,
             "pitch_pt": round(geo.pitch, 4),
             "bleed_in": round(geo.bleed_pt / 72.0, 5),
-            "art_dpi": dpi,
+            "art_dpi": art_dpi or dpi,
             "colour": _colour_name(cmyk),
         },
     )

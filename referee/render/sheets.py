@@ -226,18 +226,20 @@ def _header(geo: SheetGeometry, text: str, note: str) -> list[Text]:
 FaceArts = Callable[[UnitDef, bool], FaceArt]
 
 
-def face_arts(module: Module, bleed_px: int, dpi: int | None = None) -> FaceArts:
+def face_arts(module: Module, bleed_px: int, picture_dpi: int | None = None) -> FaceArts:
     """A memoised face model: ``(unit, back)`` -> its :class:`FaceArt` with ``bleed_px``
-    bleed (a single-sided counter's back is its plain :func:`blank_art`)."""
+    bleed, laid out on the module's ``counter.dpi`` grid as the VASSAL images are, roster
+    pictures at ``picture_dpi`` (a single-sided counter's back is its plain
+    :func:`blank_art`)."""
     cache: dict[tuple[str, bool], FaceArt] = {}
 
     def get(unit: UnitDef, back: bool) -> FaceArt:
         key = (unit.id, back)
         if key not in cache:
             if back and not unit.back:
-                cache[key] = blank_art(module, unit, dpi=dpi, bleed_px=bleed_px)
+                cache[key] = blank_art(module, unit, bleed_px=bleed_px)
             else:
-                cache[key] = face_art(module, unit, back, dpi, bleed_px)
+                cache[key] = face_art(module, unit, back, None, bleed_px, picture_dpi=picture_dpi)
         return cache[key]
 
     return get
@@ -249,8 +251,10 @@ def counter_pages(
     faces: FaceArts,
     *,
     progress: Callable[[int], None] | None = None,
+    picture_dpi: int | None = None,
 ) -> list[Drawing]:
-    """Front pages, each followed by its back page when any counter has a back face."""
+    """Front pages, each followed by its back page when any counter has a back face (the
+    legend's samples show roster pictures at ``picture_dpi``, as ``faces`` does)."""
     pieces = sheet_pieces(module)
     backs = has_backs(module)
     pages: list[Drawing] = []
@@ -282,12 +286,16 @@ def counter_pages(
             )
             page.extend(_header(geo, title, note))
             pages.append(page)
-    _add_legend(module, geo, pages, pieces)
+    _add_legend(module, geo, pages, pieces, picture_dpi)
     return pages
 
 
 def _add_legend(
-    module: Module, geo: SheetGeometry, pages: list[Drawing], pieces: list[tuple[str, UnitDef]]
+    module: Module,
+    geo: SheetGeometry,
+    pages: list[Drawing],
+    pieces: list[tuple[str, UnitDef]],
+    picture_dpi: int | None = None,
 ) -> None:
     """The counter legend (:mod:`referee.render.counter_legend`) below the counters of the
     last front page when it fits there, else on a page of its own at the end."""
@@ -303,12 +311,14 @@ def _add_legend(
     room = geo.page_h - MARGIN_PT - FOOTER_PT - top
     width = geo.grid_w
     if legend_height(module, width) <= room:
-        pages[last_front].extend(legend_items(module, geo.grid_x, top, width))
+        pages[last_front].extend(
+            legend_items(module, geo.grid_x, top, width, picture_dpi=picture_dpi)
+        )
         return
     page = Drawing(geo.page_w, geo.page_h)
     page.extend(registration_marks(geo.page_w, geo.page_h))
     page.extend(_header(geo, f"{module.name} {module.version}: counter legend", ""))
-    page.extend(legend_items(module, geo.grid_x, geo.grid_y, width, scale=3.0))
+    page.extend(legend_items(module, geo.grid_x, geo.grid_y, width, 3.0, picture_dpi))
     pages.append(page)
 
 
