@@ -82,32 +82,43 @@ def unit_image(module: Module, unit: UnitDef) -> Image.Image:
     return _load_image(str(path), st.st_mtime_ns, st.st_size, where)
 
 
-def fitted_picture(picture: Image.Image, rect: Rect, scale: float = 1.0) -> Picture:
+def fitted_picture(picture: Image.Image, rect: Rect, under: str, scale: float = 1.0) -> Picture:
     """The roster picture centred in ``rect`` (pixels of the face) at its own aspect, in a
     box of whole face pixels, its image resampled (Lanczos) to ``scale`` image pixels per face
     pixel: 1 for the VASSAL image, ``art_dpi / counter.dpi`` for the sheet
-    (``sheets --art-dpi``), so the printed picture is sharper in exactly the same place."""
+    (``sheets --art-dpi``), so the printed picture is sharper in exactly the same place.
+
+    A transparent picture is composited on ``under`` (the colour of its box) here, once:
+    the same pixels as pasting it with its alpha on the face, and an opaque image that the
+    PDF carries as it is, in RGB or converted to a print shop's CMYK (no soft mask)."""
     from referee.render.symbols import fit_rect
 
     x0, y0, x1, y1 = fit_rect(rect, picture.width / picture.height)
     w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
     pw, ph = max(1, round(w * scale)), max(1, round(h * scale))
-    return Picture(round(x0), round(y0), w, h, _scaled(picture, pw, ph))
+    return Picture(round(x0), round(y0), w, h, _scaled(picture, pw, ph, under))
 
 
-_SCALED: dict[tuple[int, int, int], tuple[Image.Image, Image.Image]] = {}
+_SCALED: dict[tuple[int, int, int, str], tuple[Image.Image, Image.Image]] = {}
 
 
-def _scaled(picture: Image.Image, w: int, h: int) -> Image.Image:
-    """``picture`` resized to ``w`` x ``h``, once per picture and size (a roster picture is
-    shared by every copy of its unit; the entry keeps the source alive, so its id stays its
-    own)."""
-    key = (id(picture), w, h)
+def _scaled(picture: Image.Image, w: int, h: int, under: str) -> Image.Image:
+    """``picture`` resized to ``w`` x ``h`` and flattened on ``under``, once per picture,
+    size and colour (a roster picture is shared by every copy of its unit; the entry keeps
+    the source alive, so its id stays its own)."""
+    from referee.render.colors import parse_color
+
+    key = (id(picture), w, h, under)
     hit = _SCALED.get(key)
     if hit is not None and hit[0] is picture:
         return hit[1]
     if len(_SCALED) > 256:
         _SCALED.clear()
-    out = picture.resize((w, h), Image.Resampling.LANCZOS)
+    scaled = picture.resize((w, h), Image.Resampling.LANCZOS)
+    out = Image.new("RGB", (w, h), parse_color(under))
+    if scaled.mode == "RGBA":
+        out.paste(scaled, (0, 0), scaled)
+    else:
+        out.paste(scaled.convert("RGB"), (0, 0))
     _SCALED[key] = (picture, out)
     return out

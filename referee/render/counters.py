@@ -357,7 +357,8 @@ def face_art(
                 items.append(_area(_into_bleed(rect, box, full), box.fill))
             if unit.image:
                 scale = (picture_dpi or dpi) / dpi
-                items.append(fitted_picture(unit_image(module, unit), rect, scale))
+                under = _hex(box.fill or bg)
+                items.append(fitted_picture(unit_image(module, unit), rect, under, scale))
             else:
                 x0, y0, x1, y1 = rect
                 items.append(Mark(symbol_key(module, unit), x0, y0, x1 - x0, y1 - y0, color))
@@ -442,10 +443,7 @@ def paint_face(art: FaceArt) -> Image.Image:
             pic = it.image
             if pic.size != (round(it.w), round(it.h)):
                 pic = pic.resize((round(it.w), round(it.h)), Image.Resampling.LANCZOS)
-            if pic.mode == "RGBA":
-                img.paste(pic, at, pic)
-            else:
-                img.paste(pic.convert("RGB"), at)
+            img.paste(pic.convert("RGB"), at)
         elif isinstance(it, Text):
             font = pil_font(it.font, it.size)
             draw.text((it.x, it.y), it.text, font=font, fill=parse_color(it.color), anchor="ls")

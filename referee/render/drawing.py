@@ -83,7 +83,8 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A raster image placed at ``x, y`` (top-left) and ``w`` x ``h`` points."""
+    """An opaque raster image placed at ``x, y`` (top-left) and ``w`` x ``h`` points (a
+    transparent picture is flattened on its background before it becomes one)."""
 
     x: float
     y: float
@@ -245,11 +246,7 @@ def _draw_pil(img: Image.Image, draw: ImageDraw.ImageDraw, it: Item, k: float) -
             if it.image.size == (w, h)
             else it.image.resize((w, h), Image.Resampling.LANCZOS)
         )
-        at = (round(it.x * k), round(it.y * k))
-        if pic.mode == "RGBA":
-            img.paste(pic, at, pic)
-        else:
-            img.paste(pic.convert("RGB"), at)
+        img.paste(pic.convert("RGB"), (round(it.x * k), round(it.y * k)))
     elif isinstance(it, Mark):
         from referee.render.symbols import draw_symbol
 
@@ -430,27 +427,16 @@ class _Paint:
         r, g, b = parse_color(value)
         return Color(r / 255.0, g / 255.0, b / 255.0)
 
-    def picture(self, image: Image.Image) -> tuple[object, str | None]:
-        """The image reader of ``image`` (RGB, or the profile's CMYK) and its mask mode."""
+    def picture(self, image: Image.Image) -> object:
+        """The image reader of ``image`` (RGB, or the profile's CMYK), made once per image."""
         from reportlab.lib.utils import ImageReader
 
         hit = self.images.get(id(image))
         if hit is None:
-            alpha = image.mode in ("RGBA", "LA") or "transparency" in image.info
-            if self.cmyk is not None:
-                if alpha:  # flatten on white: a CMYK image with a soft mask is not PDF/X-1a
-                    flat = Image.new("RGB", image.size, (255, 255, 255))
-                    flat.paste(image.convert("RGBA"), (0, 0), image.convert("RGBA"))
-                    image_out = self.cmyk.image(flat)
-                else:
-                    image_out = self.cmyk.image(image)
-                hit = (ImageReader(image_out), None)
-            elif alpha:
-                hit = (ImageReader(image.convert("RGBA")), "auto")
-            else:
-                hit = (ImageReader(image.convert("RGB")), None)
+            rgb = image.convert("RGB")
+            hit = ImageReader(self.cmyk.image(rgb) if self.cmyk is not None else rgb)
             self.images[id(image)] = hit
-        return hit  # type: ignore[return-value]
+        return hit
 
 
 def _ellipse_path(c, x0: float, y0: float, x1: float, y1: float):
@@ -567,5 +553,4 @@ def _draw_pdf(c, it: Item, page_h: float, paint: _Paint) -> None:
     elif isinstance(it, Mark):
         _draw_mark(c, it, page_h, paint)
     elif isinstance(it, Picture):
-        reader, mask = paint.picture(it.image)
-        c.drawImage(reader, it.x, page_h - it.y - it.h, it.w, it.h, mask=mask)
+        c.drawImage(paint.picture(it.image), it.x, page_h - it.y - it.h, it.w, it.h)

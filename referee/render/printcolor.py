@@ -42,8 +42,7 @@ class CmykProfile:
         return _convert(self, parse_color(value))
 
     def image(self, img: Image.Image) -> Image.Image:
-        """A picture in this profile's CMYK (alpha, if any, is dropped: callers flatten it
-        on the page's colour first)."""
+        """An opaque picture in this profile's CMYK."""
         return ImageCms.applyTransform(img.convert("RGB"), self.transform)
 
 

@@ -234,3 +234,39 @@ def test_cmyk_cli_for_sheets_and_charts_and_bad_profiles(tmp_path: Path) -> None
         assert isinstance(r.exception, UserError) and r.exception.exit_code == 2, r.output
         assert words in str(r.exception)
         assert not (tmp_path / "bad").exists()
+
+
+@needs_profile
+def test_a_transparent_roster_picture_prints_on_its_box_in_rgb_and_cmyk(
+    mini_copy: Path, tmp_path: Path
+) -> None:
+    """A roster picture is composited on its box's colour once, in the face model: the
+    VASSAL image, the RGB PDF and the CMYK PDF (DeviceCMYK, no soft mask, so no white box
+    round a transparent silhouette) all show the counter's colour around it."""
+    from PIL import ImageDraw
+
+    from referee.render.colors import parse_color
+    from referee.render.counters import face_colors, face_layout
+    from referee.render.printcolor import load_cmyk_profile
+    from referee.source.loader import load_module
+
+    units = mini_copy / "units.csv"
+    lines = units.read_text().splitlines()
+    lines[0] += ",image"
+    lines[1:] = [ln + (",pic.png" if i == 0 else ",") for i, ln in enumerate(lines[1:])]
+    units.write_text("\n".join(lines) + "\n")
+    pic = Image.new("RGBA", (400, 200), (0, 0, 0, 0))
+    ImageDraw.Draw(pic).ellipse((40, 20, 360, 180), fill=(0, 160, 0, 255))
+    pic.save(mini_copy / "pic.png")
+    module, _ = load_module(mini_copy)
+    assert module is not None
+    unit = module.units[0]
+    (picture,) = [it for it in face_art(module, unit).items if isinstance(it, Picture)]
+    box = next(b for b in face_layout(module, unit).boxes if b.kind in ("symbol", "image"))
+    under = parse_color(box.fill or face_colors(module, unit, face_layout(module, unit))[0])
+    assert picture.image.mode == "RGB" and picture.image.getpixel((0, 0)) == under
+    assert render_counter(module, unit).getpixel((round(picture.x), round(picture.y))) == under
+    assert CMYK_PROFILE is not None
+    write_sheets(module, tmp_path, cmyk=load_cmyk_profile(CMYK_PROFILE))
+    pdf = (tmp_path / "mini-counters.pdf").read_bytes()
+    assert b"/ColorSpace /DeviceCMYK" in pdf and b"/SMask" not in pdf
