@@ -270,3 +270,28 @@ def test_a_transparent_roster_picture_prints_on_its_box_in_rgb_and_cmyk(
     write_sheets(module, tmp_path, cmyk=load_cmyk_profile(CMYK_PROFILE))
     pdf = (tmp_path / "mini-counters.pdf").read_bytes()
     assert b"/ColorSpace /DeviceCMYK" in pdf and b"/SMask" not in pdf
+
+
+def test_vector_bleed_carries_the_band_beyond_the_cut(sixth_fleet: Module, tmp_path: Path) -> None:
+    """[issue 18 §8] `--bleed` on the vector sheet: above a daylight air counter [9.52] the
+    orange band runs on into the bleed, past the cut line at the counter's true edge; below
+    it, the counter's own colour does."""
+    from referee.render.colors import parse_color
+    from referee.render.sheets import sheet_geometry, sheet_pieces
+
+    write_sheets(sixth_fleet, tmp_path, bleed="0.0625in")
+    pdf = (tmp_path / "sixth_fleet-counters.pdf").read_bytes()
+    (front, *_rest) = pdf_page_images(pdf, 300)
+    geo = sheet_geometry("letter", sixth_fleet.counter.size_in, 0.0625, 300)
+    slot, unit = next(
+        (i, u) for i, (_p, u) in enumerate(sheet_pieces(sixth_fleet)) if u.has("daylight")
+    )
+    x, y = geo.front_origin(slot)
+    k = 300 / 72
+    mid = round((x + geo.counter_pt / 2) * k)
+    above = front.getpixel((mid, round((y - geo.bleed_pt / 2) * k)))
+    below = front.getpixel((mid, round((y + geo.counter_pt + geo.bleed_pt / 2) * k)))
+    band = parse_color("#D35400")
+    assert max(abs(a - b) for a, b in zip(above, band, strict=True)) <= 2, above
+    colour = parse_color(sixth_fleet.nationalities[unit.nationality].color)
+    assert max(abs(a - b) for a, b in zip(below, colour, strict=True)) <= 2, below
