@@ -37,24 +37,37 @@ def register(app: typer.Typer) -> None:
         dpi: int = typer.Option(
             150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the PNGs."
         ),
+        png: bool = typer.Option(
+            False, "--png", help="Also write a PNG preview of each PDF page, rasterised from it."
+        ),
+        cmyk: Path | None = typer.Option(
+            None,
+            "--cmyk",
+            metavar="PROFILE",
+            help="Write the PDF in CMYK for a print shop: PROFILE is the shop's CMYK output "
+            "ICC profile, embedded as the PDF's output intent (see docs/play-aids.md).",
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No warnings; print only the files written."),
         no_cache: bool = no_cache_option(),
     ) -> None:
         """Write <id>-charts.pdf (CRT, TEC, victory, turn record, set-up cards, sequence of
-        play) and <id>-chart-<name>.png for each chart."""
+        play), <id>-chart-<name>.png for each chart and, with --png, <id>-charts-pNN.png
+        previews of the PDF's pages."""
         from referee.cache import activated, cache_from_env
         from referee.render.playaids import write_charts
+        from referee.render.printcolor import load_cmyk_profile
         from referee.render.sheets import paper_size
 
         as_json = output_format(fmt, as_json) == "json"
         refuse_stdio_folder(out)
         paper_size(paper)  # refuse an unknown paper before any work
+        profile = load_cmyk_profile(cmyk) if cmyk is not None else None
         folder = resolve_source(src, example)
         with activated(cache_from_env(enabled=not no_cache)):
             module = load_checked(folder, quiet=quiet or as_json)
-            result = write_charts(module, out, paper=paper, dpi=dpi)
+            result = write_charts(module, out, paper=paper, dpi=dpi, png=png, cmyk=profile)
         if as_json:
             print_json(result.to_json())
         else:

@@ -44,7 +44,9 @@ def register(app: typer.Typer) -> None:
         alignment_test: bool = typer.Option(
             False, "--alignment-test", help="Write a printer alignment test sheet instead."
         ),
-        png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
+        png: bool = typer.Option(
+            False, "--png", help="Also write a PNG preview of each page, rasterised from the PDF."
+        ),
         dpi: int = typer.Option(
             150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the --png previews."
         ),
@@ -54,8 +56,16 @@ def register(app: typer.Typer) -> None:
             min=150,
             max=1200,
             metavar="DPI",
-            help="Resolution of the counter images in the PDF (default: the module's "
-            "counter.dpi); 600 or 1200 for a laser printer.",
+            help="Resolution of what stays raster on the sheet (roster pictures; the counters "
+            "themselves are vector) and of the face layout grid (default: the module's "
+            "counter.dpi).",
+        ),
+        cmyk: Path | None = typer.Option(
+            None,
+            "--cmyk",
+            metavar="PROFILE",
+            help="Write the PDF in CMYK for a print shop: PROFILE is the shop's CMYK output "
+            "ICC profile, embedded as the PDF's output intent (see docs/play-aids.md).",
         ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
@@ -66,6 +76,7 @@ def register(app: typer.Typer) -> None:
         crop marks and mirrored back pages for long-edge duplex printing."""
         from referee.cache import activated, cache_from_env
         from referee.render.playaids import write_sheets
+        from referee.render.printcolor import load_cmyk_profile
         from referee.render.sheets import paper_size, parse_length_in
 
         as_json = output_format(fmt, as_json) == "json"
@@ -73,6 +84,7 @@ def register(app: typer.Typer) -> None:
         paper_size(paper)  # refuse bad options before any work
         if bleed.strip() not in ("", "0"):
             parse_length_in(bleed)
+        profile = load_cmyk_profile(cmyk) if cmyk is not None else None
         folder = resolve_source(src, example)
         with activated(cache_from_env(enabled=not no_cache)):
             module = load_checked(folder, quiet=quiet or as_json)
@@ -92,6 +104,7 @@ def register(app: typer.Typer) -> None:
                         png=png,
                         png_dpi=dpi,
                         art_dpi=art_dpi,
+                        cmyk=profile,
                         progress=bar.update,
                     )
             else:
@@ -104,6 +117,7 @@ def register(app: typer.Typer) -> None:
                     png=png,
                     png_dpi=dpi,
                     art_dpi=art_dpi,
+                    cmyk=profile,
                 )
         if as_json:
             print_json(result.to_json())

@@ -1,24 +1,20 @@
 """The play aids through the cache (:mod:`referee.cache`): ``referee sheets`` and ``referee
 charts`` draw again only what changed.
 
-A chart picture, a sheet preview and a PDF are keyed by their vector drawings (every line,
-box, word and placed picture: exactly what they show) with the program's fingerprint; a
-counter face on the sheet by its face key (:mod:`referee.render.artcache`) and the bleed.
-A placed picture is spelled by the SHA-256 of its pixels, mode and size.
+A chart picture and a PDF are keyed by their vector drawings (every line, box, word and placed
+picture: exactly what they show) with the program's fingerprint; a page preview by the bytes
+of the PDF it is rasterised from. A placed picture is spelled by the SHA-256 of its pixels,
+mode and size.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Callable
 
 from referee.cache import active, code_fingerprint, digest, valid_png
-from referee.source.model import Module, UnitDef
 
-__all__ = ["cached_faces", "cached_pdf", "cached_png", "spelled"]
-
-FaceImages = Callable[[UnitDef, bool], object]
+__all__ = ["cached_pdf", "cached_png", "cached_previews", "spelled"]
 
 
 def spelled(drawing: object) -> object:
@@ -74,49 +70,24 @@ def cached_pdf(
     return pdf, pages
 
 
-def cached_faces(
-    module: Module, bleed_px: int, face_images: Callable[[Module, int], FaceImages]
-) -> FaceImages:
-    """:func:`referee.render.sheets.face_images` answering from the cache: each face (or
-    blank back) by its face key and the bleed, drawn from the module narrowed to what that
-    key covers; one that reads more is drawn from the whole module and not stored."""
+def cached_previews(pdf: bytes, pages: int, dpi: int) -> list[bytes]:
+    """The PNG previews of the ``pages`` pages of ``pdf`` at ``dpi``
+    (:func:`referee.render.rasterise.pdf_page_pngs`), keyed by the PDF's bytes: from the
+    cache when every page is there, else rasterised and stored."""
+    from referee.render.rasterise import pdf_page_pngs
+
+    if not active().enabled:
+        return pdf_page_pngs(pdf, dpi)
     cache = active()
-    if not cache.enabled:
-        return face_images(module, bleed_px)
-    from PIL import Image
-
-    from referee.render.artcache import FACE_DRAW_READS, NotDeclared, face_context, narrowed
-    from referee.render.artcache import face_key as key_of
-    from referee.render.counters import png_bytes
-
-    dpi = module.counter.dpi
-    narrow = narrowed(module, FACE_DRAW_READS)
-    context = face_context(narrow, dpi)
-    draw_narrow = face_images(narrow, bleed_px)
-    draw_whole = face_images(module, bleed_px)
-    memo: dict[tuple[str, bool], object] = {}
-
-    def get(unit: UnitDef, back: bool) -> object:
-        if (unit.id, back) in memo:
-            return memo[(unit.id, back)]
-        blank = back and not unit.back
-        key = digest("sheet-face", key_of(module, context, unit, back), blank, bleed_px)
-        data = cache.get("png", key)
-        img = None
-        if data is not None and valid_png(data):
-            try:
-                with Image.open(io.BytesIO(data)) as im:
-                    im.load()
-                    img = im.copy()
-            except (OSError, ValueError, Image.DecompressionBombError):
-                img = None
-        if img is None:
-            try:
-                img = draw_narrow(unit, back)
-                cache.put("png", key, png_bytes(img))  # type: ignore[arg-type]
-            except NotDeclared:
-                img = draw_whole(unit, back)
-        memo[(unit.id, back)] = img
-        return img
-
-    return get
+    base = hashlib.sha256(pdf).hexdigest()
+    if pages:
+        keys = [_key(("pdf-page-png", base, dpi, i)) for i in range(pages)]
+        got = [cache.get("png", k) if k else None for k in keys]
+        if all(g is not None and valid_png(g) for g in got):
+            return [g for g in got if g is not None]
+    out = pdf_page_pngs(pdf, dpi)
+    for i, png in enumerate(out):
+        key = _key(("pdf-page-png", base, dpi, i))
+        if key:
+            cache.put("png", key, png)
+    return out

@@ -210,12 +210,12 @@ def _read_measures(data: bytes | None) -> dict[tuple[str, str, float, float], fl
 
 
 def face_key(module: Module, context: str, unit: UnitDef, back: bool) -> str:
+    from referee.render.counter_images import image_path
+
     picture = ""
     if unit.image:
-        from referee.render.counters import _image_path
-
         try:
-            picture = hashlib.sha256(_image_path(module, unit).read_bytes()).hexdigest()
+            picture = hashlib.sha256(image_path(module, unit).read_bytes()).hexdigest()
         except OSError:
             picture = "unreadable"  # the renderer reports it
     return digest("face", context, canonical(unit), back, picture)

@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import UserError
 from referee.render.drawing import Circle, Drawing, Line, Rect, Text, to_image
@@ -28,6 +28,9 @@ from referee.render.fonts import text_width_pt
 from referee.resources import templates_dir
 from referee.source.boxes import carrier_of
 from referee.source.model import Module, Reinforcement, Scenario, SetupPool
+
+if TYPE_CHECKING:
+    from referee.render.printcolor import CmykProfile
 
 MAX_WIDTH = 540.0  # 7.5 in: the printable width of letter and A4 with 0.5 in margins
 MIN_WIDTH = 360.0
@@ -813,9 +816,12 @@ def chart_png(module: Module, name: str, dpi: int = 150) -> bytes:
     return png_bytes(to_image(chart(module, name).drawing, dpi))
 
 
-def charts_pdf(module: Module, charts: list[Chart], paper: str = "letter") -> tuple[bytes, int]:
+def charts_pdf(
+    module: Module, charts: list[Chart], paper: str = "letter", *, cmyk: CmykProfile | None = None
+) -> tuple[bytes, int]:
     """All charts packed top to bottom on pages of ``paper`` at 100 % (scaled down only when a
-    chart is larger than the printable area). Returns the PDF and its page count."""
+    chart is larger than the printable area), in RGB or the ``cmyk`` output profile's CMYK.
+    Returns the PDF and its page count."""
     from referee.render.drawing import pdf_bytes
     from referee.render.sheets import MARGIN_PT, paper_size
 
@@ -849,4 +855,5 @@ def charts_pdf(module: Module, charts: list[Chart], paper: str = "letter") -> tu
                 "middle",
             )
         )
-    return pdf_bytes(pages, title=f"{module.name}: charts and tables", subject="charts"), len(pages)
+    title = f"{module.name}: charts and tables"
+    return pdf_bytes(pages, title=title, subject="charts", cmyk=cmyk), len(pages)

@@ -12,29 +12,19 @@ nationalities with their colours. It is made from DATA only:
 * the ``[[nationality]]`` table (code, name, colour).
 
 The sample of a layout is the roster's first unit that shows the most explained boxes, so the
-band, the ``C`` and the fleet letter all appear when any unit has them. The sample is drawn as
-vector shapes (the same layout boxes, type sizes and symbol outlines as the counter images),
-so it is sharp at any size and the sheet's only images stay the counters themselves.
+band, the ``C`` and the fleet letter all appear when any unit has them. The sample is the
+counter's own face model (:func:`referee.render.counters.face_art`) enlarged: vector shapes
+and text, sharp at any size.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
-from referee.render.colors import darken, hex_rgb
-from referee.render.counters import (
-    box_shows,
-    face_colors,
-    face_layout,
-    fit_report,
-    symbol_key,
-    unit_fields,
-)
-from referee.render.drawing import Item, Line, Polygon, Rect, Text
+from referee.render.counters import box_shows, face_art, face_layout, unit_fields
+from referee.render.drawing import Item, Line, Rect, Text, transformed
 from referee.render.fonts import pil_font
-from referee.render.symbols import fit_rect, symbol
 from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
 
 TEXT_PT = 6.5
@@ -106,65 +96,20 @@ def sample_units(module: Module) -> list[tuple[CounterLayout, UnitDef]]:
 
 
 def sample_counter(
-    module: Module, layout: CounterLayout, unit: UnitDef, x: float, y: float, side: float
+    module: Module,
+    layout: CounterLayout,
+    unit: UnitDef,
+    x: float,
+    y: float,
+    side: float,
+    picture_dpi: int | None = None,
 ) -> list[Item]:
-    """``unit``'s front as vector items, ``side`` points square, top-left at ``(x, y)``."""
-    bg, ink = face_colors(module, unit, layout)
-    k = side / (module.counter.size_in * 72.0)  # points on the sample per point printed
-    sizes = {f.index: f for f in fit_report(module) if f.unit == unit.id and not f.back}
-    fields = unit_fields(module, unit)
-    items: list[Item] = [Rect(x, y, side, side, bg, hex_rgb(darken(bg, 0.45)), 0.6)]
-    for i, box in enumerate(layout.boxes):
-        if not box_shows(box, unit):
-            continue
-        bx, by, bw, bh = x + box.x * side, y + box.y * side, box.w * side, box.h * side
-        color = box.color or ink
-        if box.kind == "band":
-            items.append(Rect(bx, by, bw, bh, box.fill or module.side(unit.side).color, None))
-        elif box.kind in ("symbol", "image"):
-            items.extend(_symbol(symbol_key(module, unit), (bx, by, bx + bw, by + bh), color))
-        elif i in sizes:
-            f = sizes[i]
-            size = f.size_pt * k
-            text = box.text.format(**fields).strip()
-            base = by + bh / 2 + size * 0.36  # cap height centred in the box
-            pad = side * 0.012
-            if box.align == "left":
-                items.append(Text(bx + pad, base, text, f.font, size, color, "start"))
-            elif box.align == "right":
-                items.append(Text(bx + bw - pad, base, text, f.font, size, color, "end"))
-            else:
-                items.append(Text(bx + bw / 2, base, text, f.font, size, color, "middle"))
-    return items
-
-
-def _symbol(key: str, rect: tuple[float, float, float, float], color: str) -> list[Item]:
-    sym = symbol(key)
-    x0, y0, x1, y1 = fit_rect(rect, sym.aspect)
-    sw, sh = x1 - x0, y1 - y0
-
-    def pt(p: tuple[float, float]) -> tuple[float, float]:
-        return x0 + p[0] * sw, y0 + p[1] * sh
-
-    out: list[Item] = []
-    for shape in sym.shapes:
-        pts = [pt(p) for p in shape.points]
-        if shape.kind == "poly":
-            out.append(Polygon(tuple(pts), color, None))
-        elif shape.kind == "rect":
-            (ax, ay), (bx, by) = pts
-            out.append(Rect(ax, ay, bx - ax, by - ay, color, None))
-        elif shape.kind == "ellipse":
-            (ax, ay), (bx, by) = pts
-            cx, cy, rx, ry = (ax + bx) / 2, (ay + by) / 2, (bx - ax) / 2, (by - ay) / 2
-            ring = tuple(
-                (cx + rx * math.cos(2 * math.pi * n / 32), cy + ry * math.sin(2 * math.pi * n / 32))
-                for n in range(32)
-            )
-            out.append(Polygon(ring, color, None))
-        elif shape.kind == "line":
-            out.append(Line(tuple(pts), color, max(0.3, shape.width * sh)))
-    return out
+    """``unit``'s front (its ``layout``) as vector items, ``side`` points square, top-left
+    at ``(x, y)``: the face model the counters themselves are drawn from, enlarged (a roster
+    picture in it is the counters' own, at ``picture_dpi``)."""
+    art = face_art(module, unit, picture_dpi=picture_dpi)
+    assert face_layout(module, unit).name == layout.name
+    return transformed(art.items, x, y, side / art.size_px)
 
 
 def _width(text: str, size: float) -> float:
@@ -193,19 +138,25 @@ def _nationalities(module: Module) -> list[tuple[str, str, str]]:
 
 def legend_height(module: Module, width: float, scale: float = 2.0) -> float:
     """Points the legend needs at ``width`` points wide."""
-    return _layout(module, 0.0, 0.0, width, scale)[1]
+    return _layout(module, 0.0, 0.0, width, scale, None)[1]
 
 
 def legend_items(
-    module: Module, x: float, y: float, width: float, scale: float = 2.0
+    module: Module,
+    x: float,
+    y: float,
+    width: float,
+    scale: float = 2.0,
+    picture_dpi: int | None = None,
 ) -> list[Item]:
-    """The legend's drawing items, top-left at ``(x, y)``, ``width`` points wide."""
-    items, _ = _layout(module, x, y, width, scale)
+    """The legend's drawing items, top-left at ``(x, y)``, ``width`` points wide; roster
+    pictures at ``picture_dpi`` (``sheets --art-dpi``)."""
+    items, _ = _layout(module, x, y, width, scale, picture_dpi)
     return items
 
 
 def _layout(
-    module: Module, x0: float, y0: float, width: float, scale: float
+    module: Module, x0: float, y0: float, width: float, scale: float, picture_dpi: int | None
 ) -> tuple[list[Item], float]:
     side = module.counter.size_in * 72.0 * scale
     items: list[Item] = [Text(x0, y0 + TITLE_PT, "How to read a counter", "bold", TITLE_PT)]
@@ -216,7 +167,7 @@ def _layout(
     bottom = top
     for i, (layout, unit) in enumerate(samples):
         cx = x0 + i * cell
-        items.extend(sample_counter(module, layout, unit, cx, top, side))
+        items.extend(sample_counter(module, layout, unit, cx, top, side, picture_dpi))
         notes = callouts(module, layout, unit)
         tx = cx + side + 14
         room = cell - side - 18

@@ -20,20 +20,19 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, UnidentifiedImageError
+from PIL import Image, ImageDraw
 
 from referee.errors import UserError
-from referee.render.colors import contrast_text, darken, parse_color
+from referee.render.colors import contrast_text, darken, hex_rgb, parse_color
+from referee.render.counter_images import fitted_picture, unit_image
+from referee.render.drawing import Item, Mark, Picture, Text
+from referee.render.drawing import Rect as Shape
 from referee.render.fonts import face_name, pil_font
 from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
 from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
 
 MIN_TEXT_PT = 4.0  # smallest printed type we accept on a counter (about 1.4 mm)
-MAX_IMAGE_PIXELS = 4096  # per side
-MAX_IMAGE_BYTES = 8 * 1024 * 1024
-IMAGE_FORMATS = ("PNG", "JPEG")
 
 Rect = tuple[float, float, float, float]
 
@@ -286,73 +285,6 @@ def _placement(
     return (ix, iy), (ix + x0, iy + y0, ix + x1, iy + y1)
 
 
-# ---- images -----------------------------------------------------------------------------------
-def _image_path(module: Module, unit: UnitDef) -> Path:
-    from referee.safeio import UnsafeInput, resolve_inside
-
-    assert unit.image is not None
-    try:
-        return resolve_inside(module.root, unit.image, what="image")
-    except UnsafeInput as exc:
-        raise UserError(f"{unit.origin}: unit {unit.id}: {exc.message}", hint=exc.hint) from None
-
-
-@lru_cache(maxsize=64)
-def _load_image(path: str, mtime_ns: int, size: int, where: str) -> Image.Image:
-    if size > MAX_IMAGE_BYTES:
-        raise UserError(
-            f"{where}: image {Path(path).name} is {size:,} bytes; the limit is {MAX_IMAGE_BYTES:,}",
-            hint="use a small PNG or JPEG (a counter is half an inch)",
-        )
-    try:
-        with Image.open(path) as im:
-            if im.format not in IMAGE_FORMATS:
-                raise UserError(
-                    f"{where}: {Path(path).name} is a {im.format} image; only PNG and JPEG "
-                    "are accepted",
-                    hint="convert it to PNG",
-                )
-            if max(im.size) > MAX_IMAGE_PIXELS:
-                raise UserError(
-                    f"{where}: image {Path(path).name} is {im.size[0]} x {im.size[1]} px; "
-                    f"the limit is {MAX_IMAGE_PIXELS} px a side",
-                    hint="scale it down; 300 px is plenty for a half-inch counter",
-                )
-            im.load()
-            return im.convert("RGBA")
-    except UserError:
-        raise
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError) as exc:
-        raise UserError(
-            f"{where}: {Path(path).name} is not a readable PNG or JPEG image ({exc})",
-            hint="name a PNG or JPEG file in the units.csv image column",
-        ) from None
-
-
-def unit_image(module: Module, unit: UnitDef) -> Image.Image:
-    """The roster's picture for a unit, checked: PNG/JPEG, at most 4096 px a side and 8 MB."""
-    path = _image_path(module, unit)
-    where = f"{unit.origin}: unit {unit.id}"
-    try:
-        st = path.stat()
-    except OSError:
-        raise UserError(
-            f"{where}: image {unit.image!r} not found", hint="check the image column"
-        ) from None
-    if not path.is_file():
-        raise UserError(f"{where}: image {unit.image!r} is not a file")
-    return _load_image(str(path), st.st_mtime_ns, st.st_size, where)
-
-
-def _paste_image(canvas: Image.Image, picture: Image.Image, rect: Rect) -> None:
-    from referee.render.symbols import fit_rect
-
-    x0, y0, x1, y1 = fit_rect(rect, picture.width / picture.height)
-    w, h = max(1, round(x1 - x0)), max(1, round(y1 - y0))
-    scaled = picture.resize((w, h), Image.Resampling.LANCZOS)
-    canvas.paste(scaled, (round(x0), round(y0)), scaled)
-
-
 # ---- drawing ----------------------------------------------------------------------------------
 def face_colors(module: Module, unit: UnitDef, layout: CounterLayout) -> tuple[str, str]:
     """Background and default text colour of a face."""
@@ -377,13 +309,38 @@ def border_px(dpi: int) -> int:
     return max(1, round(dpi / 150))
 
 
-def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int = 0) -> Image.Image:
+@dataclass(frozen=True, slots=True)
+class FaceArt:
+    """One counter face as vector items (:mod:`referee.render.drawing`) in pixels of its
+    image at ``dpi``, origin at the image's top-left (bleed included): the one model that
+    both back ends draw. :func:`paint_face` rasterises it for VASSAL (whole-pixel boxes,
+    Pillow's text, the symbol's anti-aliased mask); the counter sheet places the same items
+    in the PDF as vector paths and embedded-font text
+    (:func:`referee.render.drawing.transformed`, 72 / ``dpi`` points a pixel)."""
+
+    size_px: int  # the image's side, bleed included
+    dpi: int
+    items: tuple[Item, ...]
+
+
+def face_art(
+    module: Module,
+    unit: UnitDef,
+    back: bool = False,
+    dpi: int | None = None,
+    bleed_px: int = 0,
+    *,
+    picture_dpi: int | None = None,
+) -> FaceArt:
+    """The face of ``unit`` (front or ``back``) with ``bleed_px`` of bleed, as a model laid
+    out on the pixel grid of ``dpi`` (the module's ``counter.dpi``, as VASSAL's images);
+    a roster picture in it is resampled at ``picture_dpi`` (default ``dpi``)."""
+    dpi = dpi or module.counter.dpi
     layout = face_layout(module, unit, back)
     side = counter_px(module, dpi)
     bg, ink = face_colors(module, unit, layout)
     full = side + 2 * bleed_px
-    img = Image.new("RGB", (full, full), parse_color(bg))
-    draw = ImageDraw.Draw(img)
+    items: list[Item] = [_area((0.0, 0.0, float(full), float(full)), bg)]
     sizings = _sizings(module, dpi)
     texts = {i: text for i, _box, text in _text_boxes(module, unit, back)}
     pad = _pad(side)
@@ -391,38 +348,106 @@ def _render(module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int =
         if not box_shows(box, unit):
             continue
         rect = _box_rect(box, side, bleed_px)
-        color = box.color or ink
+        color = _hex(box.color or ink)
         if box.kind == "band":
             fill = box.fill or module.side(unit.side).color
-            _fill(draw, _into_bleed(rect, box, full), fill)
+            items.append(_area(_into_bleed(rect, box, full), fill))
         elif box.kind in ("symbol", "image"):
             if box.fill:
-                _fill(draw, _into_bleed(rect, box, full), box.fill)
+                items.append(_area(_into_bleed(rect, box, full), box.fill))
             if unit.image:
-                _paste_image(img, unit_image(module, unit), rect)
+                scale = (picture_dpi or dpi) / dpi
+                under = _hex(box.fill or bg)
+                items.append(fitted_picture(unit_image(module, unit), rect, under, scale))
             else:
-                draw_symbol(img, symbol_key(module, unit), rect, parse_color(color))
+                x0, y0, x1, y1 = rect
+                items.append(Mark(symbol_key(module, unit), x0, y0, x1 - x0, y1 - y0, color))
         elif i in texts:
             sizing = sizings[(layout.name, i)]
             if box.fill:
-                _fill(draw, _into_bleed(rect, box, full), box.fill)
+                items.append(_area(_into_bleed(rect, box, full), box.fill))
             (ox, oy), _ = _placement(texts[i], sizing.font, sizing.size_px, rect, box.align, pad)
-            draw.text(
-                (ox, oy),
-                texts[i],
-                font=pil_font(sizing.font, sizing.size_px),
-                fill=parse_color(color),
-                anchor="ls",
-            )
-    _border(draw, bg, side, bleed_px, dpi)
-    return img
+            track = _tracking(texts[i], sizing.font, sizing.size_px)
+            items.append(Text(ox, oy, texts[i], sizing.font, sizing.size_px, color, "start", track))
+    items.append(_border(bg, side, bleed_px, dpi))
+    return FaceArt(full, dpi, tuple(items))
 
 
-def _fill(draw: ImageDraw.ImageDraw, rect: Rect, color: str) -> None:
-    draw.rectangle(
-        [round(rect[0]), round(rect[1]), round(rect[2]) - 1, round(rect[3]) - 1],
-        fill=parse_color(color),
+@lru_cache(maxsize=4096)
+def _tracking(text: str, font: str, size_px: float) -> float:
+    """Extra advance per character that spreads ``text`` in the PDF's exact font metrics to
+    the width Pillow's hinted layout gives it in the image, so a printed value line lines up
+    with the VASSAL picture glyph for glyph (within a pixel) instead of drifting by several."""
+    from referee.render.fonts import text_width_pt
+
+    if len(text) < 2:
+        return 0.0
+    hinted = pil_font(font, size_px).getlength(text)
+    exact = text_width_pt(text, font, size_px)
+    return round((hinted - exact) / len(text), 4)
+
+
+def blank_art(module: Module, unit: UnitDef, dpi: int | None = None, bleed_px: int = 0) -> FaceArt:
+    """The neutral back of a single-sided counter: its nationality colour and border only."""
+    d = dpi or module.counter.dpi
+    side = counter_px(module, d)
+    nat = module.nationalities.get(unit.nationality)
+    bg = nat.color if nat else "#FFFFFF"
+    full = side + 2 * bleed_px
+    return FaceArt(
+        full, d, (_area((0.0, 0.0, float(full), float(full)), bg), _border(bg, side, bleed_px, d))
     )
+
+
+def _hex(color: str) -> str:
+    return hex_rgb(parse_color(color))
+
+
+def _area(rect: Rect, color: str) -> Shape:
+    """A filled box covering the pixels ``x0 <= x < x1``, ``y0 <= y < y1`` (rounded)."""
+    x0, y0, x1, y1 = (float(round(v)) for v in rect)
+    return Shape(x0, y0, x1 - x0, y1 - y0, _hex(color), None)
+
+
+def _border(bg: str, side: int, offset: int, dpi: int) -> Shape:
+    """The thin darker border, ``border_px`` wide just inside the counter's edge: a stroke
+    centred half its width inside the edge."""
+    bw = border_px(dpi)
+    half = bw / 2
+    return Shape(
+        offset + half, offset + half, side - bw, side - bw, None, hex_rgb(darken(bg, 0.45)), bw
+    )
+
+
+def paint_face(art: FaceArt) -> Image.Image:
+    """Rasterise a face model as the VASSAL images have always been drawn: whole pixels for
+    boxes, Pillow's text at whole-pixel baselines, the symbol's anti-aliased mask."""
+    img = Image.new("RGB", (art.size_px, art.size_px), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    for it in art.items:
+        if isinstance(it, Shape) and it.stroke:
+            h = it.width / 2
+            x0, y0 = round(it.x - h), round(it.y - h)
+            x1, y1 = round(it.x + it.w + h) - 1, round(it.y + it.h + h) - 1
+            draw.rectangle([x0, y0, x1, y1], outline=parse_color(it.stroke), width=round(it.width))
+        elif isinstance(it, Shape) and it.fill:
+            draw.rectangle(
+                [round(it.x), round(it.y), round(it.x + it.w) - 1, round(it.y + it.h) - 1],
+                fill=parse_color(it.fill),
+            )
+        elif isinstance(it, Mark):
+            box = (it.x, it.y, it.x + it.w, it.y + it.h)
+            draw_symbol(img, it.key, box, parse_color(it.color))
+        elif isinstance(it, Picture):
+            at = (round(it.x), round(it.y))
+            pic = it.image
+            if pic.size != (round(it.w), round(it.h)):
+                pic = pic.resize((round(it.w), round(it.h)), Image.Resampling.LANCZOS)
+            img.paste(pic.convert("RGB"), at)
+        elif isinstance(it, Text):
+            font = pil_font(it.font, it.size)
+            draw.text((it.x, it.y), it.text, font=font, fill=parse_color(it.color), anchor="ls")
+    return img
 
 
 def _into_bleed(rect: Rect, box: LayoutBox, full: int) -> Rect:
@@ -439,20 +464,11 @@ def _into_bleed(rect: Rect, box: LayoutBox, full: int) -> Rect:
     )
 
 
-def _border(draw: ImageDraw.ImageDraw, bg: str, side: int, offset: int, dpi: int) -> None:
-    bw = border_px(dpi)
-    draw.rectangle(
-        [offset, offset, offset + side - 1, offset + side - 1],
-        outline=darken(bg, 0.45),
-        width=bw,
-    )
-
-
 def render_counter(
     module: Module, unit: UnitDef, *, back: bool = False, dpi: int | None = None
 ) -> Image.Image:
     """One counter face as an RGB image exactly ``round(size_in * dpi)`` pixels square."""
-    return _render(module, unit, back, dpi or module.counter.dpi)
+    return paint_face(face_art(module, unit, back, dpi))
 
 
 def render_counter_bleed(
@@ -461,20 +477,14 @@ def render_counter_bleed(
     """The same face with the background carried ``bleed_px`` beyond every edge (for printing
     with bleed): the counter itself sits at ``(bleed_px, bleed_px)``, pixel for pixel the image
     :func:`render_counter` makes."""
-    return _render(module, unit, back, dpi or module.counter.dpi, bleed_px)
+    return paint_face(face_art(module, unit, back, dpi, bleed_px))
 
 
 def render_blank(
     module: Module, unit: UnitDef, *, dpi: int | None = None, bleed_px: int = 0
 ) -> Image.Image:
-    """The neutral back of a single-sided counter: its nationality colour and border only."""
-    d = dpi or module.counter.dpi
-    side = counter_px(module, d)
-    nat = module.nationalities.get(unit.nationality)
-    bg = nat.color if nat else "#FFFFFF"
-    img = Image.new("RGB", (side + 2 * bleed_px,) * 2, parse_color(bg))
-    _border(ImageDraw.Draw(img), bg, side, bleed_px, d)
-    return img
+    """The neutral back of a single-sided counter as an image (:func:`blank_art`)."""
+    return paint_face(blank_art(module, unit, dpi, bleed_px))
 
 
 def png_bytes(img: Image.Image) -> bytes:

@@ -13,11 +13,15 @@ import io
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
 from referee.render.colors import parse_color
 from referee.render.fonts import pil_font
+
+if TYPE_CHECKING:
+    from referee.render.printcolor import CmykProfile
 
 Point = tuple[float, float]
 
@@ -61,7 +65,11 @@ class Polygon:
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """``text`` with its baseline at ``y``; ``anchor`` start|middle|end says what ``x`` is."""
+    """``text`` with its baseline at ``y``; ``anchor`` start|middle|end says what ``x`` is.
+
+    ``tracking`` is extra advance after each character in the PDF (the ``Tc`` operator):
+    a counter face sets it so the printed glyphs sit where Pillow's hinted layout put them
+    in the VASSAL image (:func:`referee.render.counters.face_art`)."""
 
     x: float
     y: float
@@ -70,11 +78,13 @@ class Text:
     size: float = 8.0
     color: str = "#000000"
     anchor: str = "start"
+    tracking: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Picture:
-    """A raster image placed at ``x, y`` (top-left) and ``w`` x ``h`` points."""
+    """An opaque raster image placed at ``x, y`` (top-left) and ``w`` x ``h`` points (a
+    transparent picture is flattened on its background before it becomes one)."""
 
     x: float
     y: float
@@ -83,7 +93,21 @@ class Picture:
     image: Image.Image = field(compare=False)
 
 
-Item = Rect | Line | Circle | Polygon | Text | Picture
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A unit-type symbol drawn by the program (:mod:`referee.render.symbols`), kept at its
+    own aspect and centred in the box ``x, y, w, h``: outlines in the PDF, the symbol's
+    anti-aliased mask in a PNG (the pixels of a VASSAL counter image)."""
+
+    key: str
+    x: float
+    y: float
+    w: float
+    h: float
+    color: str = "#000000"
+
+
+Item = Rect | Line | Circle | Polygon | Text | Picture | Mark
 
 
 Box = tuple[float, float, float, float]  # x, y (top-left), w, h in points
@@ -110,7 +134,13 @@ class Drawing:
     def placed(self, dx: float, dy: float, scale: float = 1.0) -> list[Item]:
         """This drawing's items moved by ``dx, dy`` after scaling by ``scale`` (for packing
         charts on a page)."""
-        return [_transform(it, dx, dy, scale) for it in self.items]
+        return transformed(self.items, dx, dy, scale)
+
+
+def transformed(items: Sequence[Item], dx: float, dy: float, k: float = 1.0) -> list[Item]:
+    """``items`` scaled by ``k`` and then moved by ``dx, dy`` (a counter face drawn in its
+    own pixels, placed on a page in points; a chart packed on a page)."""
+    return [_transform(it, dx, dy, k) for it in items]
 
 
 def _transform(it: Item, dx: float, dy: float, k: float) -> Item:
@@ -130,8 +160,17 @@ def _transform(it: Item, dx: float, dy: float, k: float) -> Item:
         return Polygon(tuple(p(q) for q in it.points), it.fill, it.stroke, it.width * k)
     if isinstance(it, Text):
         return Text(
-            it.x * k + dx, it.y * k + dy, it.text, it.font, it.size * k, it.color, it.anchor
+            it.x * k + dx,
+            it.y * k + dy,
+            it.text,
+            it.font,
+            it.size * k,
+            it.color,
+            it.anchor,
+            it.tracking * k,
         )
+    if isinstance(it, Mark):
+        return Mark(it.key, it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.color)
     return Picture(it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.image)
 
 
@@ -208,6 +247,11 @@ def _draw_pil(img: Image.Image, draw: ImageDraw.ImageDraw, it: Item, k: float) -
             else it.image.resize((w, h), Image.Resampling.LANCZOS)
         )
         img.paste(pic.convert("RGB"), (round(it.x * k), round(it.y * k)))
+    elif isinstance(it, Mark):
+        from referee.render.symbols import draw_symbol
+
+        box = (it.x * k, it.y * k, (it.x + it.w) * k, (it.y + it.h) * k)
+        draw_symbol(img, it.key, box, parse_color(it.color))
 
 
 def _dash(
@@ -237,6 +281,7 @@ def pdf_bytes(
     title: str,
     subject: str = "",
     duplex: str = "DuplexFlipLongEdge",
+    cmyk: CmykProfile | None = None,
 ) -> bytes:
     """A PDF with one page per drawing, each page the drawing's size.
 
@@ -250,6 +295,10 @@ def pdf_bytes(
     BleedBox (see :class:`Drawing`); the font subsets are named with a prefix drawn from the
     title (:func:`subset_prefix`), so two of our PDFs merged into one never share a subset
     name for different glyphs.
+
+    With ``cmyk`` (issue 18 §8) every colour and picture is written in that output profile's
+    CMYK (:mod:`referee.render.printcolor`) and the profile is embedded as the document's
+    PDF/X-style OutputIntent, named by the profile's description.
     """
     from reportlab.pdfgen.canvas import Canvas
 
@@ -272,7 +321,9 @@ def pdf_bytes(
     c.setSubject(subject)
     c.setViewerPreference("PrintScaling", "None")
     c.setViewerPreference("Duplex", duplex)
-    images: dict[int, object] = {}
+    if cmyk is not None:
+        _output_intent(c, cmyk)
+    paint = _Paint(names, cmyk)
     for page in pages or [first]:
         c.setPageSize((page.width, page.height))
         trim = page.trim or (0.0, 0.0, page.width, page.height)
@@ -280,7 +331,7 @@ def pdf_bytes(
         c.setTrimBox(_pdf_box(trim, page.height))
         c.setBleedBox(_pdf_box(bleed, page.height))
         for it in page.items:
-            _draw_pdf(c, it, page.height, names, images)
+            _draw_pdf(c, it, page.height, paint)
         c.showPage()
     with _subset_names(title):
         c.save()
@@ -336,18 +387,112 @@ class _subset_names:
         ttfonts.SUBSETN = self.saved
 
 
-def _rgb(value: str):
-    from reportlab.lib.colors import Color
+def _output_intent(c, profile: CmykProfile) -> None:
+    """The PDF/X-style ``/OutputIntents`` of the catalogue: the output condition the CMYK
+    values were made for, with the ICC profile embedded (``/DestOutputProfile``)."""
+    from reportlab.pdfbase.pdfdoc import (
+        PDFArray,
+        PDFDictionary,
+        PDFName,
+        PDFStream,
+        PDFString,
+        PDFZCompress,
+    )
 
-    r, g, b = parse_color(value)
-    return Color(r / 255.0, g / 255.0, b / 255.0)
+    doc = c._doc
+    icc = PDFStream(PDFDictionary({"N": 4}), profile.data, [PDFZCompress])
+    intent = PDFDictionary(
+        {
+            "Type": PDFName("OutputIntent"),
+            "S": PDFName("GTS_PDFX"),
+            "OutputConditionIdentifier": PDFString(profile.name),
+            "Info": PDFString(profile.name),
+            "RegistryName": PDFString(""),
+            "DestOutputProfile": doc.Reference(icc),
+        }
+    )
+    catalog = doc.Catalog
+    catalog.__NoDefault__ = [*catalog.__NoDefault__, "OutputIntents"]
+    catalog.OutputIntents = PDFArray([intent])
 
 
-def _draw_pdf(c, it: Item, page_h: float, names: dict[str, str], images: dict) -> None:
-    from reportlab.lib.utils import ImageReader
+class _Paint:
+    """What the PDF back end draws with: the registered font names, the colour model (RGB,
+    or the CMYK of an output profile) and the pictures already placed (each stored once)."""
 
+    def __init__(self, names: dict[str, str], cmyk: CmykProfile | None) -> None:
+        self.names = names
+        self.cmyk = cmyk
+        self.images: dict[int, object] = {}
+
+    def color(self, value: str):
+        from reportlab.lib.colors import CMYKColor, Color
+
+        if self.cmyk is not None:
+            return CMYKColor(*self.cmyk.color(value))
+        r, g, b = parse_color(value)
+        return Color(r / 255.0, g / 255.0, b / 255.0)
+
+    def picture(self, image: Image.Image) -> object:
+        """The image reader of ``image`` (RGB, or the profile's CMYK), made once per image."""
+        from reportlab.lib.utils import ImageReader
+
+        hit = self.images.get(id(image))
+        if hit is None:
+            rgb = image.convert("RGB")
+            hit = ImageReader(self.cmyk.image(rgb) if self.cmyk is not None else rgb)
+            self.images[id(image)] = hit
+        return hit
+
+
+def _ellipse_path(c, x0: float, y0: float, x1: float, y1: float):
+    path = c.beginPath()
+    path.ellipse(x0, y0, x1 - x0, y1 - y0)
+    return path
+
+
+def _draw_mark(c, it: Mark, page_h: float, paint: _Paint) -> None:
+    """A program-drawn symbol as filled outlines (and stroked masts and rotor blades)."""
+    from referee.render.symbols import fit_rect, symbol
+
+    sym = symbol(it.key)
+    x0, y0, x1, y1 = fit_rect((it.x, it.y, it.x + it.w, it.y + it.h), sym.aspect)
+    sw, sh = x1 - x0, y1 - y0
+
+    def pt(p: Point) -> Point:
+        return x0 + p[0] * sw, page_h - (y0 + p[1] * sh)
+
+    color = paint.color(it.color)
+    c.setFillColor(color)
+    c.setStrokeColor(color)
+    for shape in sym.shapes:
+        pts = [pt(p) for p in shape.points]
+        if shape.kind == "line":
+            c.setLineWidth(max(0.05, shape.width * sh))
+            c.setLineCap(0)
+            c.line(pts[0][0], pts[0][1], pts[1][0], pts[1][1])
+            continue
+        if shape.kind == "poly":
+            path = c.beginPath()
+            path.moveTo(*pts[0])
+            for q in pts[1:]:
+                path.lineTo(*q)
+            path.close()
+        elif shape.kind == "rect":
+            (ax, ay), (bx, by) = pts
+            path = c.beginPath()
+            path.rect(min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay))
+        else:  # ellipse
+            (ax, ay), (bx, by) = pts
+            path = _ellipse_path(c, min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
+        c.drawPath(path, stroke=0, fill=1)
+
+
+def _draw_pdf(c, it: Item, page_h: float, paint: _Paint) -> None:
     from referee.render.fonts import face_name
 
+    _rgb = paint.color
+    names = paint.names
     if isinstance(it, Rect):
         if it.fill:
             c.setFillColor(_rgb(it.fill))
@@ -400,15 +545,18 @@ def _draw_pdf(c, it: Item, page_h: float, names: dict[str, str], images: dict) -
         c.setFillColor(_rgb(it.color))
         c.setFont(names[face_name(it.font)], it.size)
         y = page_h - it.y
-        if it.anchor == "middle":
+        if it.tracking and it.anchor == "start":
+            t = c.beginText(it.x, y)
+            t.setCharSpace(it.tracking)
+            t.textOut(it.text)
+            c.drawText(t)
+        elif it.anchor == "middle":
             c.drawCentredString(it.x, y, it.text)
         elif it.anchor == "end":
             c.drawRightString(it.x, y, it.text)
         else:
             c.drawString(it.x, y, it.text)
+    elif isinstance(it, Mark):
+        _draw_mark(c, it, page_h, paint)
     elif isinstance(it, Picture):
-        reader = images.get(id(it.image))
-        if reader is None:
-            reader = ImageReader(it.image.convert("RGB"))
-            images[id(it.image)] = reader
-        c.drawImage(reader, it.x, page_h - it.y - it.h, it.w, it.h)
+        c.drawImage(paint.picture(it.image), it.x, page_h - it.y - it.h, it.w, it.h)

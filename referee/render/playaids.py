@@ -8,15 +8,17 @@ never leaves half a PDF.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import UserError
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
+
+if TYPE_CHECKING:
+    from referee.render.printcolor import CmykProfile
 
 PREVIEW_DPI = 150  # `sheets --png` default: 6.8 pt counter values are 14 px high
 
@@ -59,29 +61,28 @@ def build_sheets(
     png: bool = False,
     png_dpi: int = PREVIEW_DPI,
     art_dpi: int | None = None,
+    cmyk: CmykProfile | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[tuple[Path, bytes]], Written]:
     """The counter-sheet PDF (and previews) as bytes, not yet written.
 
-    ``art_dpi`` draws the counter images at that resolution instead of the module's
-    ``counter.dpi`` (600 or 1200 for a laser printer: 5-8 pt values print soft at 300)."""
-    from referee.render.aidcache import cached_faces, cached_pdf, cached_png, spelled
+    Counters are vector drawings in the PDF, laid out on the module's ``counter.dpi`` grid
+    exactly as the VASSAL images; ``art_dpi`` is the resolution of what stays raster (a
+    roster picture; the module's ``counter.dpi`` by default). ``png`` previews are
+    rasterised from the PDF itself and ``cmyk`` writes the PDF in that output profile's
+    CMYK."""
+    from referee.render.aidcache import cached_pdf, cached_previews, spelled
     from referee.render.artcache import remembered_measures
-    from referee.render.counters import png_bytes
-    from referee.render.drawing import pdf_bytes, to_image
+    from referee.render.drawing import pdf_bytes
     from referee.render.sheets import (
         alignment_pages,
         counter_pages,
-        face_images,
+        face_arts,
         parse_length_in,
         sheet_geometry,
         sheet_pieces,
     )
 
-    if art_dpi is not None and art_dpi != module.counter.dpi:
-        module = dataclasses.replace(
-            module, counter=dataclasses.replace(module.counter, dpi=art_dpi)
-        )
     bleed_in = parse_length_in(bleed) if bleed.strip() not in ("", "0") else 0.0
     dpi = module.counter.dpi
     geo = sheet_geometry(paper, module.counter.size_in, bleed_in, dpi)
@@ -93,21 +94,17 @@ def build_sheets(
     else:
         bleed_px = round(bleed_in * dpi)
         with remembered_measures():  # the legend's sample counters measure their texts too
-            faces = cached_faces(module, bleed_px, face_images)
-            pages = counter_pages(module, geo, faces, progress=progress)
+            faces = face_arts(module, bleed_px, art_dpi or dpi)
+            pages = counter_pages(module, geo, faces, progress=progress, picture_dpi=art_dpi or dpi)
         name = f"{module.id}-counters"
         title = f"{module.name} {module.version}: counter sheets"
     pdf, _ = cached_pdf(
-        ("sheets-pdf", title, [spelled(p) for p in pages]),
-        lambda: (pdf_bytes(pages, title=title, subject="counter sheet"), len(pages)),
+        ("sheets-pdf", title, _colour_key(cmyk), [spelled(p) for p in pages]),
+        lambda: (pdf_bytes(pages, title=title, subject="counter sheet", cmyk=cmyk), len(pages)),
     )
     outputs = [(folder / f"{name}.pdf", pdf)]
     if png:
-        for i, page in enumerate(pages, 1):
-            preview = cached_png(
-                ("sheet-png", png_dpi, spelled(page)),
-                lambda page=page: png_bytes(to_image(page, png_dpi)),
-            )
+        for i, preview in enumerate(cached_previews(pdf, len(pages), png_dpi), 1):
             outputs.append((folder / f"{name}-p{i:02d}.png", preview))
     info = Written(
         "sheets",
@@ -119,10 +116,21 @@ def build_sheets(
             "rows": geo.rows,
             "pitch_pt": round(geo.pitch, 4),
             "bleed_in": round(geo.bleed_pt / 72.0, 5),
-            "art_dpi": dpi,
+            "art_dpi": art_dpi or dpi,
+            "colour": _colour_name(cmyk),
         },
     )
     return outputs, info
+
+
+def _colour_key(cmyk: CmykProfile | None) -> object:
+    import hashlib
+
+    return None if cmyk is None else ("cmyk", hashlib.sha256(cmyk.data).hexdigest())
+
+
+def _colour_name(cmyk: CmykProfile | None) -> str:
+    return "RGB" if cmyk is None else f"CMYK ({cmyk.name})"
 
 
 def write_sheets(module: Module, out: Path, **kwargs: Any) -> Written:
@@ -132,10 +140,19 @@ def write_sheets(module: Module, out: Path, **kwargs: Any) -> Written:
 
 
 def build_charts(
-    module: Module, out: Path, *, paper: str = "letter", dpi: int = 150
+    module: Module,
+    out: Path,
+    *,
+    paper: str = "letter",
+    dpi: int = 150,
+    png: bool = False,
+    cmyk: CmykProfile | None = None,
 ) -> tuple[list[tuple[Path, bytes]], Written]:
-    """The charts PDF and one PNG per chart, as bytes, not yet written."""
-    from referee.render.aidcache import cached_pdf, cached_png
+    """The charts PDF and one PNG per chart (the pictures the VASSAL module shows, drawn by
+    Pillow from the same vector drawings), as bytes, not yet written; with ``png`` also a
+    preview of each PDF page rasterised from the PDF itself; with ``cmyk`` the PDF is in
+    that output profile's CMYK."""
+    from referee.render.aidcache import cached_pdf, cached_png, cached_previews
     from referee.render.charts import build_charts as make
     from referee.render.charts import charts_pdf
     from referee.render.counters import png_bytes
@@ -144,17 +161,33 @@ def build_charts(
     folder = _out_dir(out)
     charts = make(module)
     pdf, pages = cached_pdf(
-        ("charts-pdf", paper, module.name, module.version, [c.drawing for c in charts]),
-        lambda: charts_pdf(module, charts, paper),
+        (
+            "charts-pdf",
+            paper,
+            module.name,
+            module.version,
+            _colour_key(cmyk),
+            [c.drawing for c in charts],
+        ),
+        lambda: charts_pdf(module, charts, paper, cmyk=cmyk),
     )
     outputs = [(folder / f"{module.id}-charts.pdf", pdf)]
     for ch in charts:
-        png = cached_png(
+        picture = cached_png(
             ("chart-png", dpi, ch.drawing), lambda d=ch.drawing: png_bytes(to_image(d, dpi))
         )
-        outputs.append((folder / f"{module.id}-chart-{ch.name}.png", png))
+        outputs.append((folder / f"{module.id}-chart-{ch.name}.png", picture))
+    if png:
+        for i, preview in enumerate(cached_previews(pdf, pages, dpi), 1):
+            outputs.append((folder / f"{module.id}-charts-p{i:02d}.png", preview))
     info = Written(
-        "charts", pages=pages, details={"paper": paper, "charts": [c.name for c in charts]}
+        "charts",
+        pages=pages,
+        details={
+            "paper": paper,
+            "charts": [c.name for c in charts],
+            "colour": _colour_name(cmyk),
+        },
     )
     return outputs, info
 

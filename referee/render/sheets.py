@@ -9,8 +9,10 @@ behind its front (:meth:`SheetGeometry.back_origin`).
 
 With bleed, each counter image is carried ``bleed`` beyond its edge on every side (so a cut a
 hair off the line shows no white) and the pitch grows by twice the bleed; cut lines stay at the
-counter's true edge. The counter images are :func:`referee.render.counters.render_counter`'s,
-the same pixels the VASSAL module uses.
+counter's true edge. The counters are drawn as vector graphics (issue 18 §7: boxes and symbol
+outlines as paths, values as text in the embedded fonts, sharp on a 1200 dpi laser) from
+:func:`referee.render.counters.face_art`, the same model the VASSAL module's images are
+rasterised from; only a roster picture stays an image, at the art's resolution.
 """
 
 from __future__ import annotations
@@ -20,11 +22,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PIL import Image
-
 from referee.errors import UserError
-from referee.render.counters import render_blank, render_counter_bleed
-from referee.render.drawing import Circle, Drawing, Line, Picture, Rect, Text
+from referee.render.counters import FaceArt, blank_art, face_art
+from referee.render.drawing import Circle, Drawing, Line, Rect, Text, transformed
 from referee.source.model import Module, UnitDef
 
 PAPERS: dict[str, tuple[float, float]] = {
@@ -223,22 +223,23 @@ def _header(geo: SheetGeometry, text: str, note: str) -> list[Text]:
 
 
 # ---- pages -------------------------------------------------------------------------------------
-FaceImages = Callable[[UnitDef, bool], Image.Image]
+FaceArts = Callable[[UnitDef, bool], FaceArt]
 
 
-def face_images(module: Module, bleed_px: int, dpi: int | None = None) -> FaceImages:
-    """A cached face renderer: ``(unit, back)`` -> image with ``bleed_px`` bleed."""
-    cache: dict[tuple[str, bool], Image.Image] = {}
+def face_arts(module: Module, bleed_px: int, picture_dpi: int | None = None) -> FaceArts:
+    """A memoised face model: ``(unit, back)`` -> its :class:`FaceArt` with ``bleed_px``
+    bleed, laid out on the module's ``counter.dpi`` grid as the VASSAL images are, roster
+    pictures at ``picture_dpi`` (a single-sided counter's back is its plain
+    :func:`blank_art`)."""
+    cache: dict[tuple[str, bool], FaceArt] = {}
 
-    def get(unit: UnitDef, back: bool) -> Image.Image:
+    def get(unit: UnitDef, back: bool) -> FaceArt:
         key = (unit.id, back)
         if key not in cache:
             if back and not unit.back:
-                cache[key] = render_blank(module, unit, dpi=dpi, bleed_px=bleed_px)
+                cache[key] = blank_art(module, unit, bleed_px=bleed_px)
             else:
-                cache[key] = render_counter_bleed(
-                    module, unit, back=back, dpi=dpi, bleed_px=bleed_px
-                )
+                cache[key] = face_art(module, unit, back, None, bleed_px, picture_dpi=picture_dpi)
         return cache[key]
 
     return get
@@ -247,11 +248,13 @@ def face_images(module: Module, bleed_px: int, dpi: int | None = None) -> FaceIm
 def counter_pages(
     module: Module,
     geo: SheetGeometry,
-    faces: FaceImages,
+    faces: FaceArts,
     *,
     progress: Callable[[int], None] | None = None,
+    picture_dpi: int | None = None,
 ) -> list[Drawing]:
-    """Front pages, each followed by its back page when any counter has a back face."""
+    """Front pages, each followed by its back page when any counter has a back face (the
+    legend's samples show roster pictures at ``picture_dpi``, as ``faces`` does)."""
     pieces = sheet_pieces(module)
     backs = has_backs(module)
     pages: list[Drawing] = []
@@ -265,10 +268,11 @@ def counter_pages(
                 geo.page_w, geo.page_h, trim=geo.trim_box(rows), bleed=geo.bleed_box(rows)
             )
             for slot, (_pid, unit) in enumerate(chunk):
-                img = faces(unit, back)
+                art = faces(unit, back)
                 x, y = geo.back_origin(slot) if back else geo.front_origin(slot)
                 b = geo.bleed_pt
-                page.add(Picture(x - b, y - b, geo.counter_pt + 2 * b, geo.counter_pt + 2 * b, img))
+                scale = (geo.counter_pt + 2 * b) / art.size_px
+                page.extend(transformed(art.items, x - b, y - b, scale))
                 if progress is not None:
                     progress(1)
             page.extend(_cut_and_crop(geo, rows))
@@ -282,12 +286,16 @@ def counter_pages(
             )
             page.extend(_header(geo, title, note))
             pages.append(page)
-    _add_legend(module, geo, pages, pieces)
+    _add_legend(module, geo, pages, pieces, picture_dpi)
     return pages
 
 
 def _add_legend(
-    module: Module, geo: SheetGeometry, pages: list[Drawing], pieces: list[tuple[str, UnitDef]]
+    module: Module,
+    geo: SheetGeometry,
+    pages: list[Drawing],
+    pieces: list[tuple[str, UnitDef]],
+    picture_dpi: int | None = None,
 ) -> None:
     """The counter legend (:mod:`referee.render.counter_legend`) below the counters of the
     last front page when it fits there, else on a page of its own at the end."""
@@ -303,12 +311,14 @@ def _add_legend(
     room = geo.page_h - MARGIN_PT - FOOTER_PT - top
     width = geo.grid_w
     if legend_height(module, width) <= room:
-        pages[last_front].extend(legend_items(module, geo.grid_x, top, width))
+        pages[last_front].extend(
+            legend_items(module, geo.grid_x, top, width, picture_dpi=picture_dpi)
+        )
         return
     page = Drawing(geo.page_w, geo.page_h)
     page.extend(registration_marks(geo.page_w, geo.page_h))
     page.extend(_header(geo, f"{module.name} {module.version}: counter legend", ""))
-    page.extend(legend_items(module, geo.grid_x, geo.grid_y, width, scale=3.0))
+    page.extend(legend_items(module, geo.grid_x, geo.grid_y, width, 3.0, picture_dpi))
     pages.append(page)
 
 

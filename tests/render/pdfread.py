@@ -43,3 +43,25 @@ def image_placements(pdf: bytes) -> list[list[tuple[float, float, float, float]]
         if found:
             out.append(found)
     return out  # type: ignore[return-value]
+
+
+FILLED_RE = re.compile(rb"n ([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re f\*")
+
+
+def page_contents(pdf: bytes) -> list[bytes]:
+    """The decoded page content streams (those that set the coordinate system first)."""
+    return [s for s in _streams(pdf) if s.startswith(b"1 0 0 1 0 0 cm")]
+
+
+def filled_squares(pdf: bytes, side: float) -> list[list[tuple[float, float]]]:
+    """Per page, the lower-left corners of the filled squares ``side`` points wide (a vector
+    counter's background), in drawing order."""
+    out = []
+    for data in page_contents(pdf):
+        found = []
+        for m in FILLED_RE.finditer(data):
+            x, y, w, h = (float(v) for v in m.groups())
+            if abs(w - side) < 0.01 and abs(h - side) < 0.01:
+                found.append((x, y))
+        out.append(found)
+    return out

@@ -59,8 +59,11 @@ def test_cli_sheets_cold_warm_and_no_cache(tmp_path: Path, monkeypatch) -> None:
     assert _files(tmp_path / "cold") == _files(tmp_path / "warm") == _files(tmp_path / "none")
 
 
-def test_a_warm_sheet_draws_no_face(tmp_path: Path, monkeypatch) -> None:
-    import referee.render.sheets as sheets
+def test_a_warm_sheet_rasterises_nothing(tmp_path: Path, monkeypatch) -> None:
+    """The PDF and its page previews come from the cache: no PDF is written and no page is
+    rasterised again."""
+    import referee.render.drawing as drawing
+    import referee.render.rasterise as rasterise
     from referee.render.playaids import build_sheets
 
     module, _ = load_module(MINI)
@@ -69,10 +72,10 @@ def test_a_warm_sheet_draws_no_face(tmp_path: Path, monkeypatch) -> None:
         cold, _ = build_sheets(module, tmp_path / "out", png=True)
 
     def refuse(*args, **kwargs):
-        raise AssertionError("a face was drawn although the cache holds it")
+        raise AssertionError("drawn again although the cache holds it")
 
-    monkeypatch.setattr(sheets, "render_counter_bleed", refuse)
-    monkeypatch.setattr(sheets, "render_blank", refuse)
+    monkeypatch.setattr(rasterise, "pdf_page_pngs", refuse)
+    monkeypatch.setattr(drawing, "pdf_bytes", refuse)
     with activated(Cache(tmp_path / "c")) as warm:
         again, _ = build_sheets(replace(module), tmp_path / "out", png=True)
     assert again == cold

@@ -101,19 +101,36 @@ def test_poppler_reads_the_boxes(mini: Module, tmp_path: Path) -> None:
     assert box["MediaBox"] == [0.0, 0.0, 612.0, 792.0]
 
 
-def test_art_dpi_embeds_sharper_counter_images(mini: Module, tmp_path: Path) -> None:
-    """[issue 18 §7] `sheets --art-dpi`: the same sheet, counter images at the asked
-    resolution (a 0.5 in counter is 300 px wide at 600 dpi), deterministically."""
-    base = write_sheets(mini, tmp_path / "base")
-    sharp = write_sheets(mini, tmp_path / "sharp", art_dpi=600)
-    assert sharp.details["art_dpi"] == 600 and base.details["art_dpi"] == mini.counter.dpi
-    widths = {
-        int(w)
-        for w in re.findall(rb"/Width (\d+)", (tmp_path / "sharp/mini-counters.pdf").read_bytes())
-    }
-    assert 300 in widths
+def test_art_dpi_sets_the_resolution_of_raster_art_only(mini_copy: Path, tmp_path: Path) -> None:
+    """[issue 18 §7] the counters are vector; `sheets --art-dpi` is the resolution of what is
+    genuinely raster, a roster picture: twice the pixels in the same place at 600 dpi as at
+    the module's 300, deterministically, on an unchanged sheet geometry; the vector faces
+    stay laid out on the module's grid, as the VASSAL images."""
+    from PIL import Image
+
+    from referee.source.loader import load_module
+
+    units = mini_copy / "units.csv"
+    lines = units.read_text().splitlines()
+    lines[0] += ",image"
+    lines[1:] = [ln + (",pic.png" if i == 0 else ",") for i, ln in enumerate(lines[1:])]
+    units.write_text("\n".join(lines) + "\n")
+    Image.new("RGB", (400, 200), (0, 200, 0)).save(mini_copy / "pic.png")
+    module, _ = load_module(mini_copy)
+    assert module is not None
+    base = write_sheets(module, tmp_path / "base")
+    sharp = write_sheets(module, tmp_path / "sharp", art_dpi=600)
+    assert sharp.details["art_dpi"] == 600 and base.details["art_dpi"] == module.counter.dpi
+
+    def widths(folder: str) -> set[int]:
+        pdf = (tmp_path / folder / "mini-counters.pdf").read_bytes()
+        return {int(w) for w in re.findall(rb"/Width (\d+)", pdf)}
+
+    assert len(widths("base")) == 1 and len(widths("sharp")) == 1
+    (w300,), (w600,) = widths("base"), widths("sharp")
+    assert w300 > 50 and w600 == 2 * w300
     assert base.details["pitch_pt"] == sharp.details["pitch_pt"]
-    again = write_sheets(mini, tmp_path / "again", art_dpi=600)
+    again = write_sheets(module, tmp_path / "again", art_dpi=600)
     assert again.details == sharp.details
     assert (tmp_path / "again/mini-counters.pdf").read_bytes() == (
         tmp_path / "sharp/mini-counters.pdf"

@@ -25,7 +25,7 @@ from referee.render.sheets import (
 )
 from referee.source.model import Module
 
-from .pdfread import image_placements, media_boxes
+from .pdfread import filled_squares, image_placements, media_boxes
 
 
 def test_half_inch_counters_on_letter_edge_to_edge() -> None:
@@ -81,15 +81,15 @@ def test_pdf_pages_and_image_positions(mini: Module, tmp_path: Path) -> None:
     assert info.pages == 2  # a front and its back: the mini mix has double-sided counters
     assert media_boxes(pdf) == [(0.0, 0.0, 612.0, 792.0)] * 2
     geo = sheet_geometry("letter", 0.5)
-    front, back = image_placements(pdf)
+    assert image_placements(pdf) == []  # [issue 18 §7] the counters are vector drawings
+    front, back = filled_squares(pdf, 36.0)  # each counter's background square
     n = len(sheet_pieces(mini))
     assert len(front) == len(back) == n
-    for slot, (w, h, x, y) in enumerate(front):
+    for slot, (x, y) in enumerate(front):
         fx, fy = geo.front_origin(slot)
-        assert (w, h) == (36.0, 36.0)
         assert x == pytest.approx(fx, abs=0.1)
         assert y == pytest.approx(792 - fy - 36, abs=0.1)  # PDF y grows up
-    for slot, (_w, _h, x, _y) in enumerate(back):
+    for slot, (x, _y) in enumerate(back):
         assert x == pytest.approx(geo.back_origin(slot)[0], abs=0.1)
 
 
@@ -105,8 +105,7 @@ def test_a4_and_bleed(mini: Module, tmp_path: Path) -> None:
     boxes = media_boxes(pdf)
     assert boxes[0][2:] == (pytest.approx(595.2756, abs=0.01), pytest.approx(841.8898, abs=0.01))
     geo = sheet_geometry("a4", 0.5, 0.0625, 300)
-    w, _h, x, _y = image_placements(pdf)[0][0]
-    assert w == pytest.approx(36 + 2 * geo.bleed_pt, abs=0.01)
+    x, _y = filled_squares(pdf, 36 + 2 * geo.bleed_pt)[0][0]  # background with its bleed
     assert x == pytest.approx(geo.front_origin(0)[0] - geo.bleed_pt, abs=0.1)
 
 
@@ -189,10 +188,10 @@ def test_sixth_fleet_sheet_has_a_legend_of_band_c_fleet_values_and_nationalities
     """The sheet explains the orange band [9.52], the C [9.11], M and B [3.25], the value
     order and the nationalities, below the counters, inside the printable area."""
     from referee.render.drawing import Text
-    from referee.render.sheets import FOOTER_PT, counter_pages, face_images
+    from referee.render.sheets import FOOTER_PT, counter_pages, face_arts
 
     geo = sheet_geometry("letter", sixth_fleet.counter.size_in)
-    pages = counter_pages(sixth_fleet, geo, face_images(sixth_fleet, 0))
+    pages = counter_pages(sixth_fleet, geo, face_arts(sixth_fleet, 0))
     texts = [(it.text, it.y) for page in pages for it in page.items if isinstance(it, Text)]
     words = " ".join(t for t, _ in texts)
     assert "How to read a counter" in words
