@@ -24,7 +24,10 @@ def register(app: typer.Typer) -> None:
             help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks.",
         ),
         state_file: Path = typer.Option(
-            ..., "--state", metavar="STATE.json", help="The position (state.json); - for stdin."
+            ...,
+            "--state",
+            metavar="STATE.json",
+            help="The position: a state.json (- for stdin) or a turn folder's view-SIDE.json.",
         ),
         src: Path | None = typer.Option(
             None, "--module", metavar="SRC", help="Module source folder (holds module.toml)."
