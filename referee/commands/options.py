@@ -24,7 +24,11 @@ def register(app: typer.Typer) -> None:
             help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks.",
         ),
         state_file: Path = typer.Option(
-            ..., "--state", metavar="STATE.json", help="The position (state.json); - for stdin."
+            ...,
+            "--state",
+            metavar="STATE.json",
+            help="The position: a state.json (- for stdin), a turn folder's view-SIDE.json, "
+            "or the game folder.",
         ),
         src: Path | None = typer.Option(
             None, "--module", metavar="SRC", help="Module source folder (holds module.toml)."
@@ -47,15 +51,18 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
         quiet: bool = typer.Option(False, "-q", "--quiet", help="Leave out the notes."),
+        side: str | None = typer.Option(
+            None, "--side", metavar="SIDE", help="With a game folder as --state: whose view."
+        ),
     ) -> None:
         """Reachable hexes with MP costs and forced stops, and possible attacks, single and
         group [8.3]."""
         from referee.commands.common import output_format, print_json
-        from referee.commands.state import module_for, read_state, write_png
+        from referee.commands.state import module_for, read_position, write_png
         from referee.engine.ruleset import get_ruleset
 
         as_json = output_format(fmt, as_json) == "json"
-        st = read_state(state_file)
+        st = read_position(state_file, side).state
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
         ask = getattr(rs, "options", None)

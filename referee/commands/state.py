@@ -8,6 +8,7 @@ bundled example whose module id the state names).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,31 +25,106 @@ from referee.commands.common import (
 )
 from referee.errors import UserError
 
+# the format of a turn folder's view-SIDE.json (written by referee/pbem/record.py and
+# publish.py; named here so that reading a view does not import the PBEM renderers)
+VIEW_FORMAT = "referee-view/1"
+STATE_HINT = (
+    "pass a state.json (`referee state new`, or a game folder's), a turn folder's "
+    "view-SIDE.json, or the game folder"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """The position a command works on: ``state``, read from ``source``; ``side`` is set when
+    it is that side's published view (``view-SIDE.json``) rather than a full position."""
+
+    state: Any  # GameState
+    source: str
+    side: str | None = None
+
 
 def read_state(path: Path):  # -> GameState
     """A state file (``-``: standard input) as a GameState; anything else is a UserError
     (exit 2), never a traceback."""
-    from referee.commands.common import read_input_text, shown_name
+    return read_position(path).state
+
+
+def read_position(path: Path, side: str | None = None) -> Position:
+    """The position ``--state`` names: a ``state.json`` (``-``: standard input); a turn
+    folder's ``view-SIDE.json``, the position as that side may see it; or a game folder, whose
+    ``state.json`` when the game hides nothing, else the latest turn's view of ``side`` (a
+    game that hides information publishes no full position: issue 10 §5). Anything else is a
+    UserError (exit 2), never a traceback."""
+    from referee.commands.common import is_stdio, read_input_text, shown_name
+
+    if not is_stdio(path) and path.is_dir():
+        return _game_position(path, side)
+    text = read_input_text(path, limit=32 * 1024 * 1024)
+    return _position_from_text(text, shown_name(path), side)
+
+
+def _position_from_text(text: str, shown: str, side: str | None) -> Position:
     from referee.engine.core import GameState
 
-    text = read_input_text(path, limit=32 * 1024 * 1024)
-    path = Path(shown_name(path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(
-            f"{path}:{exc.lineno}:{exc.colno}: not a JSON state file: {exc.msg}",
-            hint="pass the state.json written by `referee state new`",
+            f"{shown}:{exc.lineno}:{exc.colno}: not a JSON state file: {exc.msg}", hint=STATE_HINT
         ) from None
     except RecursionError:
-        raise UserError(f"{path}: JSON nested too deep") from None
+        raise UserError(f"{shown}: JSON nested too deep") from None
+    seen_by: str | None = None
+    where = ""
+    if isinstance(data, dict) and data.get("format") == VIEW_FORMAT:
+        seen_by = data.get("side")
+        if not isinstance(seen_by, str):
+            raise UserError(f"{shown}: $.side: expected the side whose view this is")
+        if side is not None and side != seen_by:
+            raise UserError(
+                f"{shown} is {seen_by}'s view; these orders are {side}'s",
+                hint=f"use view-{side}.json of the same turn folder",
+            )
+        data, where = data.get("state"), "$.state: "
     try:
-        return GameState.from_json(data)
+        state = GameState.from_json(data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UserError(
-            f"{path}: not a referee state file: {exc}",
-            hint="pass the state.json written by `referee state new`",
+            f"{shown}: {where}not a referee state file: {exc}", hint=STATE_HINT
         ) from None
+    return Position(state, shown, seen_by)
+
+
+def _game_position(game_dir: Path, side: str | None) -> Position:
+    """The current position of a game folder as a player may read it (see
+    :func:`read_position`)."""
+    from referee.pbem.archive import Archive, slug
+    from referee.pbem.problems import Refusal
+
+    archive = Archive(game_dir)
+    try:
+        archive.require()
+        cfg = archive.config()
+        latest = archive.turn_dirs()[-1]
+        if not cfg.hides_information:
+            path = archive.state_json
+            return _position_from_text(
+                archive.read(path).decode("utf-8", "replace"), str(path), side=None
+            )
+        if side is None or side not in cfg.players:
+            players = ", ".join(sorted(cfg.players))
+            raise UserError(
+                f"{game_dir}: game {cfg.game_id} hides information, so it publishes no "
+                "full position; a player validates on his own side's view"
+                + (f" (no player side {side!r})" if side is not None else ""),
+                hint=f"name your side (--side, or the orders' `side:` header; players: "
+                f"{players}), or pass turns/{latest.name}/view-SIDE.json",
+            )
+        path = latest.path / f"view-{slug(side)}.json"
+        return _position_from_text(archive.read(path).decode("utf-8", "replace"), str(path), side)
+    except Refusal as exc:
+        raise UserError(f"{game_dir}: {exc}", hint="`referee verify` says what is wrong") from None
 
 
 def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
@@ -262,7 +338,9 @@ def register(app: typer.Typer) -> None:
     @state_app.command("show")
     def show(
         state_file: Path = typer.Argument(
-            ..., metavar="STATE.json", help="A state.json file; - reads standard input."
+            ...,
+            metavar="STATE.json",
+            help="A state.json (- reads standard input), a view-SIDE.json, or a game folder.",
         ),
         src: Path | None = module_option(),
         example: str | None = example_option(),
@@ -281,10 +359,11 @@ def register(app: typer.Typer) -> None:
         from referee.engine.ruleset import get_ruleset
 
         how = output_format(fmt, as_json)
-        st = read_state(state_file)
+        pos = read_position(state_file, side)
+        st = pos.state
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
-        if side is not None:
+        if side is not None and pos.side is None:
             sides = [s.id for s in module.sides]
             if side not in sides:
                 from referee.source.diagnostics import did_you_mean

@@ -35,7 +35,10 @@ def register(app: typer.Typer) -> None:
             ..., metavar="ORDERS", help="The orders file (text or JSON); - reads standard input."
         ),
         state_file: Path = typer.Option(
-            ..., "--state", metavar="STATE.json", help="The position (state.json)."
+            ...,
+            "--state",
+            metavar="STATE.json",
+            help="The position: a state.json, a turn folder's view-SIDE.json, or the game folder.",
         ),
         src: Path | None = module_option(),
         example: str | None = example_option(),
@@ -45,6 +48,12 @@ def register(app: typer.Typer) -> None:
         no_cache: bool = no_cache_option(),
         strict: bool = typer.Option(
             False, "--strict", help="Exit 1 on warnings too (what the orders make certain)."
+        ),
+        side: str | None = typer.Option(
+            None,
+            "--side",
+            metavar="SIDE",
+            help="With a game folder as --state: whose view (default: the orders' side:).",
         ),
     ) -> None:
         """List every violation in an orders file, each citing its rule case, and as
@@ -58,18 +67,25 @@ def register(app: typer.Typer) -> None:
             read_input_text,
             shown_name,
         )
-        from referee.commands.state import module_for, read_state
+        from referee.commands.state import module_for, read_position
         from referee.engine.orders import OrdersSyntaxError
-        from referee.engine.ruleset import get_ruleset, parse_orders_for, warnings_of
+        from referee.engine.ruleset import (
+            get_ruleset,
+            hides_information,
+            parse_orders_for,
+            view_notes_of,
+            warnings_of,
+        )
 
         how = output_format(fmt, as_json)
         if is_stdio(orders) and is_stdio(state_file):
             raise UserError("only one of ORDERS and --state can be '-' (standard input)")
-        st = read_state(state_file)
-        with activated(cache_from_env(enabled=not no_cache)):
-            module = module_for(st, src, example)
         text = read_input_text(orders, limit=1_000_000)
         shown = shown_name(orders)
+        pos = read_position(state_file, side or header_side(text))
+        st = pos.state
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
         rows: list[dict[str, object]] = []
         doc = None
@@ -112,10 +128,36 @@ def register(app: typer.Typer) -> None:
         rows.sort(key=lambda r: (int(str(r["line"])), int(str(r["col"]))))
         warns = _rows(warnings_of(rs, module, st, doc), shown) if doc and not rows else []
         failed = bool(rows) or (strict and bool(warns))
+        # on a side's view of a game that hides information: say what was not consulted,
+        # and where the verdict could turn on it, without telling it (issue 10 §5)
+        on_view = pos.side is not None and hides_information(rs)
+        notes = (
+            _rows(view_notes_of(rs, module, st, pos.side, doc), shown) if on_view and doc else []
+        )
+        general = (
+            [
+                f"validated on {pos.side}'s view ({pos.source}): what the rules hide from "
+                f"{pos.side} was not consulted; the referee checks these orders against the "
+                "full position when they arrive"
+            ]
+            if on_view
+            else []
+        )
         if how == "json":
-            print_json({"orders": shown, "ok": not rows, "violations": rows, "warnings": warns})
+            extra = (
+                {"view": {"side": pos.side, "file": pos.source}, "notes": general + notes}
+                if on_view
+                else {}
+            )
+            print_json(
+                {"orders": shown, "ok": not rows, "violations": rows, "warnings": warns} | extra
+            )
         else:
-            tagged = [("error", r) for r in rows] + [("warning", r) for r in warns]
+            tagged = (
+                [("error", r) for r in rows]
+                + [("warning", r) for r in warns]
+                + [("notice", r) for r in notes]
+            )
             for level, r in tagged:
                 hint = f" (hint: {r['hint']})" if r.get("hint") else ""
                 if how == "github":
@@ -130,11 +172,18 @@ def register(app: typer.Typer) -> None:
                         )
                     )
                 else:
-                    tag = "warning: " if level == "warning" else ""
+                    tag = {"warning": "warning: ", "notice": "note: "}.get(level, "")
                     typer.echo(
                         f"{r['file']}:{r['line']}:{r['col']}: {tag}[{r['rule']}] "
                         f"{r['message']}{hint}"
                     )
+            for g in [] if quiet else general:
+                if how == "github":
+                    typer.echo(
+                        github_annotation("notice", g, file=shown, line=1, col=1, title="[view]")
+                    )
+                else:
+                    typer.echo(f"note: {g}")
             nw = f"{len(warns)} warning{'s' if len(warns) != 1 else ''}"
             if quiet:
                 pass
@@ -146,6 +195,21 @@ def register(app: typer.Typer) -> None:
                     f"{shown}: {len(rows)} violation{'s' if len(rows) != 1 else ''}", err=True
                 )
         raise typer.Exit(1 if failed else 0)
+
+
+def header_side(text: str) -> str | None:
+    """The ``side:`` header of an orders text (the envelope lines before the first order
+    or section), to pick that side's view of a game folder; ``None`` when there is none."""
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        key, colon, value = s.partition(":")
+        if not colon or not key.replace("-", "").isalpha():
+            return None
+        if key.lower() == "side":
+            return value.strip() or None
+    return None
 
 
 def _rows(vs: list[Violation], shown: str) -> list[dict[str, object]]:

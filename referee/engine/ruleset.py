@@ -193,6 +193,12 @@ class RulesetExtras(Protocol):
     * ``warnings`` serves ``validate`` and ``adjudicate --dry-run``: for orders with no
       violation, what they make certain before any die (losses, retreats, decisions, victory
       points), each a :class:`Violation` citing its case; read through :func:`warnings_of`.
+    * ``view_notes`` serves ``validate`` on a side's published view (a game that hides
+      information has no public ``state.json``): for each order whose verdict could turn on
+      what the rules hide from ``side``, a :class:`Violation` citing its case that says so
+      without telling it; read through :func:`view_notes_of`. ``validate`` on the view must
+      not refuse what a hidden fact could allow: a side's legal orders get the same verdict
+      on its view as on the full position.
     """
 
     def options(
@@ -203,6 +209,10 @@ class RulesetExtras(Protocol):
 
     def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]: ...
 
+    def view_notes(
+        self, module: Module, view: GameState, side: str, orders: OrdersDoc
+    ) -> list[Violation]: ...
+
 
 def warnings_of(
     ruleset: Any, module: Module, state: GameState, orders: OrdersDoc
@@ -211,6 +221,15 @@ def warnings_of(
     ``adjudicate --dry-run``); a ruleset without a ``warnings`` method foresees nothing."""
     own = getattr(ruleset, "warnings", None)
     return list(own(module, state, orders)) if own is not None else []
+
+
+def view_notes_of(
+    ruleset: Any, module: Module, view: GameState, side: str, orders: OrdersDoc
+) -> list[Violation]:
+    """Where orders validated on ``side``'s view could meet a fact hidden from ``side`` (issue
+    10 §5): notes, never the fact; a ruleset without ``view_notes`` has none to give."""
+    own = getattr(ruleset, "view_notes", None)
+    return list(own(module, view, side, orders)) if own is not None else []
 
 
 def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:

@@ -101,6 +101,18 @@ class _Game:
     secret: dicemod.SeedSecret | None = None
     notes: list[str] = field(default_factory=list)
     written: int = 1_000_000_000  # turns on disk; a dry run's previews come after them
+    # the referee-only files of the steps a dry run previewed (turn folder name -> files):
+    # kept in memory, never written, so that a later file of the same dry-run batch (the
+    # other side's sealed orders, issue 10 §4) reads them as the real batch reads the disk
+    previewed: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+    def secret_file(self, turn: str, name: str) -> bytes | None:
+        """A referee-only file of a turn folder (``secret/turns/TURN/NAME``), from a step
+        previewed earlier in this dry run or from the archive; ``None`` when there is none."""
+        if turn in self.previewed:
+            return self.previewed[turn].get(name)
+        path = self.archive.secret / "turns" / turn / name
+        return self.archive.read(path) if path.is_file() else None
 
 
 def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
@@ -211,7 +223,8 @@ def adjudicate(
         notes = [] if dry_run else recover(archive, cfg.hides_information)
         game = load_game(archive)
         game.notes = notes
-        game.written = len(game.turns)
+        if dry_run:  # a real run writes each step: a repeated file is already applied
+            game.written = len(game.turns)
         for env in envelopes:
             results.append(
                 _one(game, env, module, rs, referee_key, referee_dir, batch, dry_run=dry_run)
@@ -425,9 +438,9 @@ def _orders_sha(game: _Game, i: int) -> str | None:
     hidden information keep theirs in the referee-only part until they are revealed)."""
     o = game.reports[i].get("orders") or {}
     if o.get("sha256") is None and o.get("sealed") == "submitted":
-        kept = game.archive.secret / "turns" / game.turns[i].name / "orders.txt"
-        if kept.is_file():
-            return open_envelope(game.archive.read(kept).decode("utf-8"), "orders.txt").sha256
+        kept = game.secret_file(game.turns[i].name, "orders.txt")
+        if kept is not None:
+            return open_envelope(kept.decode("utf-8"), "orders.txt").sha256
     return o.get("sha256")
 
 

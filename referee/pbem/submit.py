@@ -138,9 +138,14 @@ def committed_step(
         commits = {side: orders["commitment"]}
         reveals = []
         for s, i in sorted(sealed.items()):
-            text = game.archive.read(
-                game.archive.secret / "turns" / game.turns[i].name / "orders.txt"
-            )
+            text = game.secret_file(game.turns[i].name, "orders.txt")
+            if text is None:
+                raise Refusal(
+                    "archive",
+                    f"secret/turns/{game.turns[i].name}/orders.txt: missing (the sealed "
+                    f"orders of {s}, committed in turns/{game.turns[i].name})",
+                    hint="restore the referee-only secret/ folder from its backup",
+                )
             other = open_envelope(text.decode("utf-8"), f"orders-{slug(s)}.txt")
             docs[s] = parse_orders_text(rs, other.body, other.file)
             commits[s] = game.reports[i]["orders"]["commitment"]
@@ -231,8 +236,18 @@ def committed_step(
         path = write_turn(game.archive, name, files, secret_files)
         write_state(game.archive, state_bytes, hides)
         game.turns.append(TurnDir(k, name, path))
-    else:  # the preview goes on as if written: the next file gets the next seed
+    else:  # the preview goes on as if written: the next file gets the next seed, and a
+        # later sealed file of the batch opens this one's orders from memory
         game.turns.append(TurnDir(k, name, game.archive.turns / name))
+        game.previewed[name] = secret_files
+        if d.kind == "sealed":  # what the real run would do; who is due is public
+            game.notes.append(
+                f"{side}'s sealed orders would be committed unopened; still due: "
+                f"{awaited_text([x for x in due if x.side != side])}"
+                if orders["sealed"] == "submitted"
+                else f"the sealed orders of {', '.join(orders['sealed_sides'])} would be "
+                "opened and resolved together"
+            )
     game.reports.append(record)
     game.report_shas.append(rsha)
     game.state = new

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import get_ruleset
+from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.loader import load_module
 from tests.pbem.cliflow import Table, cli, readable, received_by
 
@@ -75,10 +75,8 @@ def test_the_pools_are_committed_at_set_up(played: tuple[Table, list[str]]) -> N
     assert "CHIT-" not in text and "SO-KIROV" not in text
 
 
-def test_nothing_received_before_reveal_names_a_face_down_unit_or_undrawn_chit(
-    played: tuple[Table, list[str]],
-) -> None:
-    t, _ = played
+def _never_shown(t: Table) -> list[str]:
+    """The Soviet units and chits the published reports never showed the player."""
     module, _ = load_module(MODULE)
     assert module is not None
     shown: set[str] = set()
@@ -96,6 +94,18 @@ def test_nothing_received_before_reveal_names_a_face_down_unit_or_undrawn_chit(
         if pc.unit.side == "Soviet" and not p.startswith("SO-SBG") and p not in shown
     ]
     assert secret, "some Soviet units and chits stay hidden"
+    return secret
+
+
+def _names_any(text: str, ids: list[str]) -> str | None:
+    return next((p for p in ids if f'"{p}"' in text or f"{p} " in text or f"{p}," in text), None)
+
+
+def test_nothing_received_before_reveal_names_a_face_down_unit_or_undrawn_chit(
+    played: tuple[Table, list[str]],
+) -> None:
+    t, _ = played
+    secret = _never_shown(t)
     for folder in sorted((t.game / "turns").iterdir()):
         for p in received_by(folder, "USN", SIDES):
             text = readable(p)
@@ -103,6 +113,38 @@ def test_nothing_received_before_reveal_names_a_face_down_unit_or_undrawn_chit(
                 assert f'"{pid}"' not in text and f"{pid} " not in text and f"{pid}," not in text, (
                     f"{folder.name}/{p.name} shows {pid}"
                 )
+
+
+def test_each_orders_file_validates_alike_on_the_players_view(
+    played: tuple[Table, list[str]], tmp_path: Path
+) -> None:
+    """The player has no state.json (issue 10 §5): `validate --state turns/NNN/view-USN.json`
+    gives each of his files the verdict of the referee's full position, and neither the
+    verdict nor the notes name a unit he has not seen."""
+    t, texts = played
+    module, _ = load_module(MODULE)
+    assert module is not None
+    rs = get_ruleset("carrier_battlegroup")
+    secret = _never_shown(t)
+    folders = sorted((t.game / "turns").iterdir())
+    for k, text in enumerate(texts):
+        full = GameState.from_json(
+            json.loads((t.game / "secret/turns" / folders[k].name / "state.json").read_text())
+        )
+        assert rs.validate(module, full, parse_orders_for(rs, text, "o.txt")) == []
+        p = tmp_path / f"orders-{k}.txt"
+        p.write_text(text)
+        view = folders[k] / "view-USN.json"
+        code, out = cli("validate", "--state", view, p, "--module", MODULE, "--json")
+        assert code == 0, out
+        res = json.loads(out)
+        assert res["ok"] and res["violations"] == [] and res["view"]["side"] == "USN"
+        assert _names_any(out, secret) is None, f"validate on {view.name} names a hidden unit"
+    # the game folder itself stands for the latest view; the game is over, so it refuses
+    p = tmp_path / "late.txt"
+    p.write_text(texts[-1])
+    code, out = cli("validate", "--state", t.game, p, "--module", MODULE)
+    assert code == 1 and "[24.0] the game is over" in out and "note: validated on USN" in out
 
 
 def test_reveal_then_verify_and_tampering(played: tuple[Table, list[str]]) -> None:

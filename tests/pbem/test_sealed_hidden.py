@@ -201,3 +201,67 @@ def test_the_search_would_find_a_unit_in_a_save(played: Table) -> None:
     assert "SO-SG-1" in readable(folder / "position-Soviet.vsav")
     assert "SO-SG-1" in readable(folder / "view-Soviet.md")
     assert "US-DD-1" in readable(folder / "position-NATO.vsav")
+
+
+# -- validating on a side's own view (a hidden game publishes no state.json) ---------------
+
+
+def test_a_side_validates_on_its_own_view_with_the_referees_verdict(tmp_path: Path) -> None:
+    """`referee validate --state GAME_DIR` takes the latest published view of the orders'
+    side; the verdict and every violation are those of the referee's full position, and
+    nothing it prints names a unit hidden from that side (unless the side wrote it)."""
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, toy_sealed.ID), SIDES)
+    t.new()
+    t.send("NATO", *PLOTS[0][0])
+    t.send("Soviet", *PLOTS[0][1])
+    full_path = t.game / "secret" / "state.json"
+    full = GameState.from_json(json.loads(full_path.read_text()))
+    hidden = {
+        s: {u for u in full.units if u not in toy_sealed.RULESET.view(None, full, s).units}  # type: ignore[arg-type]
+        for s in SIDES
+    }
+    assert hidden["NATO"] or hidden["Soviet"], "nothing is hidden at this point"
+    cases = {
+        "NATO": [["move US-DD-1 0304", "hold US-CV-1"], ["move US-CV-1 0207"], ["hold SO-SG-1"]],
+        "Soviet": [list(PLOTS[1][1]), ["move SO-SG-1 0609"], ["hold US-DD-1"]],
+    }
+    verdicts = set()
+    for side, plots in cases.items():
+        for i, lines in enumerate(plots):
+            p = tmp_path / f"{side}-{i}.txt"
+            p.write_text(f"game: g\nturn: 2\nside: {side}\n" + "\n".join(lines) + "\n")
+            code, out = cli("validate", "--state", t.game, p, "--module", t.module, "--json")
+            fcode, fout = cli("validate", "--state", full_path, p, "--module", t.module, "--json")
+            seen, ref = json.loads(out), json.loads(fout)
+            assert (code, seen["violations"]) == (fcode, ref["violations"]), (side, lines)
+            assert seen["view"]["side"] == side and "view" not in ref
+            assert seen["view"]["file"].endswith(f"turns/002-Soviet-sealed/view-{side}.json")
+            assert "not consulted" in seen["notes"][0]
+            verdicts.add(code)
+            _, text = cli("validate", "--state", t.game, p, "--module", t.module)
+            assert f"note: validated on {side}'s view" in text
+            named = {w for ln in lines for w in ln.split()}
+            for uid in hidden[side] - named:
+                assert uid not in out and uid not in text, f"validate shows {uid} to {side}"
+    assert verdicts == {0, 1}
+    for side in SIDES:
+        code, out = cli("state", "show", t.game, "--side", side, "--module", t.module, "--json")
+        assert code == 0, out
+        for uid in hidden[side]:
+            assert uid not in out, f"state show shows {uid} to {side}"
+    # without a side there is no position to give, and the message says where to find one
+    bare = tmp_path / "bare.txt"
+    bare.write_text("hold US-CV-1\n")
+    code, out = cli("validate", "--state", t.game, bare, "--module", t.module)
+    assert code == 2 and "publishes no full position" in out and "--side" in out
+    # a view is one side's: another side's orders are refused on it
+    view = t.game / "turns/002-Soviet-sealed/view-Soviet.json"
+    code, out = cli("validate", "--state", view, tmp_path / "NATO-0.txt", "--module", t.module)
+    assert code == 2 and "is Soviet's view; these orders are NATO's" in out
+
+
+def test_validate_reads_views_in_the_format_the_referee_writes() -> None:
+    from referee.commands import state
+    from referee.pbem import record
+
+    assert state.VIEW_FORMAT == record.VIEW_FORMAT

@@ -11,7 +11,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.source.model import Module
 from tests.pbem import toy_sealed, toys_common
-from tests.pbem.cliflow import Table
+from tests.pbem.cliflow import Table, cli
 
 
 class OpenSealedRuleset(toy_sealed.SealedRuleset):
@@ -68,3 +68,18 @@ def test_sealed_orders_open_when_both_are_in(tmp_path: Path) -> None:
     p.write_text(p.read_text().replace("0404", "0405"))
     code, out = t.verify(copy)
     assert code == 1 and "orders-Soviet.txt" in out["file"], out
+
+
+def test_validate_on_the_game_folder_of_a_game_that_hides_nothing(tmp_path: Path) -> None:
+    """The game folder stands for its state.json when the ruleset hides nothing: the full
+    position, no view note."""
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, RULESET.id), ("NATO", "Soviet"))
+    t.new()
+    p = tmp_path / "plot.txt"
+    p.write_text("game: g\nturn: 1\nside: NATO\nmove US-DD-1 0303\n")
+    code, out = cli("validate", "--state", t.game, p, "--module", t.module, "--json")
+    res = json.loads(out)
+    assert code == 0 and res["ok"] and "view" not in res and "notes" not in res, out
+    p.write_text("game: g\nturn: 1\nside: NATO\nmove US-DD-1 0909\n")
+    code, out = cli("validate", "--state", t.game, p, "--module", t.module)
+    assert code == 1 and "[S1]" in out and "note:" not in out, out

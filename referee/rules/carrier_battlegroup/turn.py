@@ -24,6 +24,7 @@ from referee.rules.carrier_battlegroup import (
     rows,
     soviet,
     victory,
+    view,
 )
 from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS, hangar_losses_14_1
 from referee.rules.carrier_battlegroup.problems import at
@@ -38,6 +39,40 @@ def _space(board: PointBoard, o: Order, written: str, out: list[Violation]) -> s
     if got is None:
         out.append(at(o, "12.1", f"no space {written!r}", hint))
     return got
+
+
+def strike_target_19_1(state: GameState, dest: str) -> bool | None:
+    """Whether ``dest`` holds Soviet units to strike [19.1]: a unit there or an SBG marker.
+    The player's view (:func:`view.is_player_view`) leaves face-down units out [2.2], so
+    where none shows there the answer is ``None``: the referee's, on the full position
+    (``validate`` on the view must not refuse what a hidden unit could allow)."""
+    if combat_phase.soviet_here(state, dest) or any(
+        g["space"] == dest for g in state.data["sbgs"].values()
+    ):
+        return True
+    return None if view.is_player_view(state) else False
+
+
+def view_notes_19_1(module: Module, seen: GameState, doc: OrdersDoc) -> list[Violation]:
+    """On the player's view: each strike at a space where no Soviet unit shows, whose
+    target the hidden face-down units decide [19.1][2.2] (said without telling them)."""
+    board = PointBoard(module.map)
+    out: list[Violation] = []
+    for o in doc.orders:
+        if o.verb != "strike" or not o.hexes:
+            continue
+        dest, _hint = match_name(o.hexes[0], board.locations())
+        if dest is not None and strike_target_19_1(seen, dest) is None:
+            out.append(
+                at(
+                    o,
+                    "19.1",
+                    f"no Soviet unit shows in {dest} in your view, and face-down units are "
+                    "hidden from it: the referee accepts the strike only if Soviet units "
+                    "are there",
+                )
+            )
+    return out
 
 
 def standing_of(doc: OrdersDoc) -> dict[str, Any]:
@@ -196,9 +231,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
                         pid,
                     )
                 )
-        if not combat_phase.soviet_here(state, dest) and not any(
-            g["space"] == dest for g in state.data["sbgs"].values()
-        ):
+        if strike_target_19_1(state, dest) is False:
             out.append(at(o, "19.1", f"{dest} holds no Soviet units to strike"))
     deck = state.data["carrier"]["Flight Deck"] + sum(
         1 for c in state.data["crews"] if c.startswith("US-CREW-FD")

@@ -21,7 +21,7 @@ from referee.engine.core import GameState
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.strengths import can_attack_unit
+from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41
 from referee.rules.sixth_fleet_1975.zoc import in_enemy_zoc, may_leave_6_43
 from referee.source.boxes import carrier_of
 
@@ -73,7 +73,11 @@ def path_after_start(start: str | None, path: Sequence[str]) -> tuple[str, ...]:
 def entry_cost_5_12(game: Game, state: GameState, unit: str, hex_id: str) -> int | None:
     """MP to enter: terrain data by category [5.12][10.14]; air units may enter Prohibited
     neutral hexes once the Soviet player has violated neutral air space [14.2]."""
-    cat = game.category(unit)
+    return _entry_cost(game, state, game.category(unit), hex_id)
+
+
+def _entry_cost(game: Game, state: GameState, cat: str, hex_id: str) -> int | None:
+    """:func:`entry_cost_5_12` for a unit of category ``cat`` (the search knows it)."""
     cost = game.board.entry_cost(hex_id, cat)
     if (
         cost is None
@@ -93,8 +97,23 @@ def entry_problem_10_1(
     terrain forbids it), all-land hexsides [10.12], an undestroyed enemy Defended hex [10.15],
     a closed area [12.3][14.4], an enemy-occupied hex whose units could attack it
     [5.21][6.42a]."""
-    cat = game.category(unit)
-    side = state.units[unit].side
+    return _entry_problem(
+        game, state, unit, game.category(unit), state.units[unit].side, frm, to, cost
+    )
+
+
+def _entry_problem(
+    game: Game,
+    state: GameState,
+    unit: str,
+    cat: str,
+    side: str,
+    frm: str,
+    to: str,
+    cost: int | None,
+) -> Problem | None:
+    """:func:`entry_problem_10_1` with the unit's category and side already looked up (the
+    search asks it once per hex tried, so these are taken from its :class:`Mover`)."""
     if cost is None:
         t = game.board.terrain_type(to)
         case = "10.11" if not t.costs.get("air") else "10.12"
@@ -114,8 +133,8 @@ def entry_problem_10_1(
     closed = closed_area_12_3(game, state, unit, to)
     if closed is not None:
         return Problem(closed, f"{to} is closed to {cat} units until a later Game-Turn", "closed")
-    enemies = [e for e in state.stacks.get(to, ()) if state.units[e].side != side]
-    if any(can_attack_unit(game, e, unit) for e in enemies):
+    stack = state.stacks.get(to)
+    if stack and any(state.units[e].side != side and can_attack_6_41(game, e, cat) for e in stack):
         return Problem("5.21", f"{to} holds enemy units that can attack {unit}", "enemy-units")
     return None
 
@@ -194,7 +213,7 @@ def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Ste
             f"{m.unit} entered the enemy-controlled hex {here.hex} and must stop there",
             "must-stop",
         )
-    return enter_5_0(game, state, m, here, to, entry_cost_5_12(game, state, m.unit, to))
+    return enter_5_0(game, state, m, here, to, _entry_cost(game, state, m.category, to))
 
 
 def enter_5_0(
@@ -203,7 +222,7 @@ def enter_5_0(
     """The second half of :func:`step_5_0`, for a hex ``to`` next to ``here`` that the unit
     did not have to stop in; ``cost`` is :func:`entry_cost_5_12` of ``to``. (The search in
     :func:`reachable` only ever asks about such hexes, so it starts here.)"""
-    bad = entry_problem_10_1(game, state, m.unit, here.hex, to, cost)
+    bad = _entry_problem(game, state, m.unit, m.category, m.side, here.hex, to, cost)
     if bad is not None:
         return bad
     assert cost is not None
@@ -259,11 +278,11 @@ def reachable(game: Game, state: GameState, unit: str) -> dict[str, Reach]:
         at = steps[here]
         if at.moved > 0 and at.ezoc:
             continue  # must stop here [6.11]: step_5_0 would refuse every next step
-        for n in game.board.neighbours(here):  # on the map [5.24] and adjacent [5.1]
+        for n in game.board.adjacent_hexes(here):  # on the map [5.24] and adjacent [5.1]
             if n == m.start or n in done:
                 continue
             # a shortcut, not a rule: enter_5_0 refuses a hex the unit cannot pay for [5.23]
-            cost = entry_cost_5_12(game, state, unit, n)
+            cost = _entry_cost(game, state, m.category, n)
             if cost is None or at.cost + cost > m.allowance:
                 continue
             s = enter_5_0(game, state, m, at, n, cost)

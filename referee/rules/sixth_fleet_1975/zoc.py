@@ -44,7 +44,7 @@ def in_enemy_zoc(game: Game, state: GameState, hex_id: str, side: str, category:
     """An enemy-controlled hex *for a unit of this side and category* [6.11][6.42]: whether
     :func:`controllers` would name anyone (stopping at the first; every search asks this)."""
     units = state.units
-    for n in game.board.neighbours(hex_id):
+    for n in game.board.adjacent_hexes(hex_id):
         for e in state.stacks.get(n, ()):
             if (
                 units[e].side != side
