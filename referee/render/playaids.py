@@ -215,10 +215,9 @@ def build_map(
 
     from PIL import Image
 
-    from referee.render.aidcache import cached_pdf, cached_png, spelled
+    from referee.render.aidcache import cached_pdf, cached_previews, spelled
     from referee.render.board import board_layout
-    from referee.render.counters import png_bytes
-    from referee.render.drawing import pdf_bytes, to_image
+    from referee.render.drawing import pdf_bytes
     from referee.render.mapprint import map_pages, parse_overlap_in
     from referee.render.sheets import paper_size
 
@@ -241,11 +240,8 @@ def build_map(
     )
     outputs = [(folder / f"{name}.pdf", pdf)]
     if png:
-        for i, page in enumerate(pages, 1):
-            preview = cached_png(
-                ("map-png", png_dpi, spelled(page)),
-                lambda page=page: png_bytes(to_image(page, png_dpi)),
-            )
+        # previews rasterised from the PDF itself, so a preview is exactly what prints [#18 §7]
+        for i, preview in enumerate(cached_previews(pdf, len(pages), png_dpi), 1):
             outputs.append((folder / f"{name}-p{i:02d}.png", preview))
     first = 1 if len(pages) > 1 else 0
     tiles = []

@@ -220,6 +220,16 @@ def test_the_map_pdf_is_byte_identical_twice(area_med: Module, tmp_path: Path) -
     assert [d for _, d in a] == [d for _, d in b]
 
 
+def test_map_previews_are_the_pdf_rasterised(area_med: Module, tmp_path: Path) -> None:
+    """A preview is exactly what prints: each PNG is the PDF's own page rasterised [#18 §7]."""
+    from referee.render.rasterise import pdf_page_pngs
+
+    out, info = build_map(area_med, tmp_path, png=True, png_dpi=60)
+    pdf = out[0][1]
+    assert [d for _, d in out[1:]] == pdf_page_pngs(pdf, 60)
+    assert len(out) == 1 + info.pages
+
+
 def test_overlap_and_labels() -> None:
     assert parse_overlap_in("12.7mm") == pytest.approx(0.5)
     assert parse_overlap_in("36pt") == pytest.approx(0.5)
