@@ -14,7 +14,9 @@ ruleset"):
   piece's VASSAL definition text (``pieces/<id>.txt``);
 * ``maps.toml``: each map with its board images (files of the source, not a drawn
   ``map.txt``) and grids with VASSAL's own settings;
-* ``palette.toml``, ``prototypes.toml``; scenarios (a listing plus the VASSAL save).
+* ``palette.toml``, ``prototypes.toml``; scenarios (a listing plus the VASSAL save);
+* ``tools.toml`` (optional): dice buttons, chart windows, turn trackers
+  (:mod:`referee.source.vassal_tools`).
 
 :func:`load_vassal_only` reads and checks one, reporting every problem as a diagnostic; the
 existing loader (:mod:`referee.source.loader`) is not involved, so other sources load exactly
@@ -34,6 +36,7 @@ from typing import Any
 from referee.safeio import UnsafeInput, read_text, resolve_inside
 from referee.source.diagnostics import Diagnostics
 from referee.source.tomlpos import toml_error_position
+from referee.source.vassal_tools import check_tools
 
 __all__ = [
     "FIXED_COLUMNS",
@@ -82,6 +85,7 @@ class VassalOnlySource:
     prototypes: list[tuple[str, str]]
     scenarios: list[tuple[str, bytes, str]]  # name, VASSAL save bytes, file name
     images: dict[str, bytes] = field(default_factory=dict)  # images/NAME -> bytes
+    tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tools.toml
 
     @property
     def ruleset(self) -> str:
@@ -293,6 +297,12 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         else:
             diags.error(names["prototypes"], None, "each [[prototype]] needs name and text")
     scenarios = _scenarios(root, files.get("scenarios", []), diags)
+    tools: dict[str, list[dict[str, Any]]] = {}
+    if "tools" in files:  # optional: sources written before tools.toml existed load as before
+        tools_name = _str(files, "tools", "module.toml", "[files]", diags)
+        tools_t = _toml(root, tools_name, diags) if tools_name else None
+        if tools_t is not None:
+            tools = check_tools(tools_t, tools_name, root, diags)
     if diags.errors:
         return None, diags
     source = VassalOnlySource(
@@ -309,6 +319,7 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         prototypes,
         scenarios,
         images,
+        tools,
     )
     return source, diags
 

@@ -16,8 +16,12 @@ What is carried over (docs/vassal.md, "import-vmod"):
 * every predefined set-up whose save is in the archive as a scenario: each piece's map,
   location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point.
 
-Everything else (other traits, prototypes with behaviour, layer images, module components
-such as dice buttons or charts, missing images, set-ups without a file) is a report item.
+* dice buttons, special dice, chart windows (charts as images) and turn trackers into
+  ``tools.toml`` (:mod:`referee.vassal.vmod_tools`).
+
+Everything else (other traits, prototypes with behaviour, layer images, other module
+components such as toolbar menus or action buttons, missing images, set-ups without a
+file) is a report item.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from referee.vassal.pieces import BasicPiece, Marker, Piece, UsePrototype
 from referee.vassal.safezip import check_entry_name
 from referee.vassal.savefile import read_save_bytes
 from referee.vassal.vmod import PieceDefinition, VmodContents
+from referee.vassal.vmod_tools import TOOL_TAGS, read_tools
 
 __all__ = ["Imported", "ReportItem", "import_module", "toml_value"]
 
@@ -45,7 +50,13 @@ MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
 BOARD = "VASSAL.build.module.map.boardPicker.Board"
 SETUP = "VASSAL.build.module.PredefinedSetup"
 PIECE_WINDOW = "VASSAL.build.module.PieceWindow"
-CARRIED = (*MAP_TAGS, PIECE_WINDOW, SETUP, "VASSAL.build.module.PrototypesContainer")
+CARRIED = (
+    *MAP_TAGS,
+    PIECE_WINDOW,
+    SETUP,
+    "VASSAL.build.module.PrototypesContainer",
+    *TOOL_TAGS,
+)
 _GRID_TAGS = (
     "HexGrid",
     "SquareGrid",
@@ -77,6 +88,7 @@ class Imported:
     units: int = 0
     maps: int = 0
     scenarios: int = 0
+    tools: dict[str, int] = field(default_factory=dict)  # tools.toml array -> how many
 
     def note(self, where: str, what: str) -> None:
         self.report.append(ReportItem(where, what))
@@ -381,7 +393,14 @@ def _scenarios(vmod: VmodContents, locations: ModuleLocations, out: Imported) ->
         title = el.get("name", "")
         where = f"set-up {title!r}"
         file = el.get("file", "")
-        why = check_entry_name(file) if file else "it names no file"
+        if not file:
+            out.note(
+                where,
+                "not carried over: it names no file (VASSAL starts a blank game for it); "
+                "every scenario of the source is a save",
+            )
+            continue
+        why = check_entry_name(file)
         if why is not None:
             out.note(where, f"not carried over: {why}")
             continue
@@ -418,6 +437,24 @@ def _scenarios(vmod: VmodContents, locations: ModuleLocations, out: Imported) ->
     return names
 
 
+def _tools(vmod: VmodContents, out: Imported) -> None:
+    """``tools.toml``: dice buttons, special dice, chart windows (their images are copied
+    with every other image) and turn trackers (:mod:`referee.vassal.vmod_tools`)."""
+    tools = read_tools(vmod.buildfile, vmod.entries, out.note)
+    lines = [
+        "# Dice buttons, chart windows and turn trackers of the VASSAL module; `attrs` are",
+        "# VASSAL's other settings of each, as they were (docs/module-source.md).",
+        "",
+    ]
+    for key, items in tools.items():
+        out.tools[key] = len(items)
+        for item in items:
+            lines.append(f"[[{key}]]")
+            lines += [f"{_key(k)} = {toml_value(v)}" for k, v in item.items()]
+            lines.append("")
+    out.files["tools.toml"] = "\n".join(lines).encode("utf-8")
+
+
 def _components(vmod: VmodContents, out: Imported) -> None:
     for el in vmod.buildfile:
         if isinstance(el.tag, str) and el.tag not in CARRIED:
@@ -441,6 +478,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     _images(vmod, board_images, out, source)
     _palette(vmod, slots, out)
     _prototypes(vmod, out)
+    _tools(vmod, out)
     scenarios = _scenarios(vmod, locations, out)
     out.scenarios = len(scenarios)
     _components(vmod, out)
@@ -460,6 +498,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
         'maps = "maps.toml"',
         'palette = "palette.toml"',
         'prototypes = "prototypes.toml"',
+        'tools = "tools.toml"',
         f"scenarios = {toml_value(scenarios)}",
         "",
         "[vassal]",
@@ -477,13 +516,17 @@ def report_json(out: Imported) -> dict[str, object]:
         "units": out.units,
         "maps": out.maps,
         "scenarios": out.scenarios,
+        "tools": dict(out.tools),
         "not_carried_over": [r.to_json() for r in out.report],
     }
 
 
 def report_text(out: Imported) -> str:
+    tools = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in out.tools.items())
     head = (
-        f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported; "
+        f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported"
+        + (f" (tools.toml: {tools})" if tools else "")
+        + "; "
         f"{len(out.report)} thing(s) not carried over:\n"
     )
     return head + "".join(f"  {r.where}: {r.what}\n" for r in out.report)
