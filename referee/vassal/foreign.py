@@ -25,6 +25,10 @@ __all__ = ["ForeignReading", "board_warnings", "check_same_module", "read_foreig
 DICE_BUTTON: Final = "VASSAL.build.module.DiceButton"
 DEFAULT_DICE_REPORT: Final = "** $name$ = $result$ *** &lt;$playerName$&gt;"
 """``DiceButton.reportFormat``'s default."""
+SPECIAL_DICE_BUTTON: Final = "VASSAL.build.module.SpecialDiceButton"
+DEFAULT_SPECIAL_REPORT: Final = "** $name$ = [$result1$] *** &lt;$PlayerName$&gt;"
+"""``SpecialDiceButton.format``'s default (VASSAL 3.7); its ``$resultN$`` are the faces'
+texts."""
 
 
 @dataclass
@@ -71,10 +75,15 @@ def read_foreign(
     """Read ``save_path`` through the module at ``vmod_path`` (both untrusted)."""
     vmod = read_vmod(vmod_path)
     module = module_locations(vmod, os.fspath(vmod_path))
-    dice = dice_patterns(
-        (el.get("name", ""), el.get("reportFormat") or el.get("format") or DEFAULT_DICE_REPORT)
+    buttons = [
+        (el.get("name", ""), el.get("reportFormat") or DEFAULT_DICE_REPORT)
         for el in vmod.buildfile.iter(DICE_BUTTON)
-    )
+    ]
+    buttons += [
+        (el.get("name", ""), el.get("format") or DEFAULT_SPECIAL_REPORT)
+        for el in vmod.buildfile.iter(SPECIAL_DICE_BUTTON)
+    ]
+    dice = dice_patterns(buttons)
     save = read_save(save_path)
     reading = read_log(save.commands, module, dice)
     check_same_module(save, module, reading, os.fspath(save_path), os.fspath(vmod_path))

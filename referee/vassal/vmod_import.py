@@ -41,6 +41,7 @@ from referee.vassal.movelist import read_log
 from referee.vassal.pieces import BasicPiece, Marker, Piece, UsePrototype
 from referee.vassal.safezip import check_entry_name
 from referee.vassal.savefile import read_save_bytes
+from referee.vassal.sequence import decode_string_array
 from referee.vassal.vmod import PieceDefinition, VmodContents
 from referee.vassal.vmod_tools import TOOL_TAGS, read_tools
 
@@ -459,10 +460,14 @@ def _components(vmod: VmodContents, out: Imported) -> None:
     for el in vmod.buildfile:
         if isinstance(el.tag, str) and el.tag not in CARRIED:
             label = el.get("name") or el.get("text") or el.get("buttonText") or ""
-            out.note(
-                f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""),
-                "not carried over",
-            )
+            what = "not carried over"
+            if el.tag == "VASSAL.build.module.ToolbarMenu":
+                items = ", ".join(map(repr, decode_string_array(el.get("menuItems", ""))))
+                what += (
+                    f": of the buttons it groups ({items}), those carried over (dice, charts, "
+                    "turn trackers) stand on the toolbar one by one"
+                )
+            out.note(f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""), what)
 
 
 def import_module(vmod: VmodContents, source: str) -> Imported:

@@ -83,7 +83,13 @@ def _table(
         if not isinstance(child.tag, str):
             continue
         tag = str(child.tag)
-        label = child.get("name") or child.get("entryName") or child.get("chartName") or ""
+        label = (
+            child.get("name")
+            or child.get("entryName")
+            or child.get("chartName")
+            or child.get("text")
+            or ""
+        )
         inner = f"{where} > {_short(tag)}" + (f" {label!r}" if label else "")
         if tag not in kinds:
             note(inner, _why_not(tag))

@@ -327,6 +327,26 @@ def test_die_rolls_of_the_modules_dice_buttons_are_recognised(tmp_path: Path) ->
     assert "roll 2d6: 3,5" in text
 
 
+def test_special_dice_rolls_are_recognised(tmp_path: Path) -> None:
+    """zxvt's own Special Dice Buttons ("Wall": faces with texts) write their ``format``
+    with each die's face text as ``$result1$`` (``SpecialDiceButton.setFormat``)."""
+    from referee.vassal.commands import Chat, Compound, LogEntry
+    from referee.vassal.savefile import read_save, save_to_bytes
+
+    vmod, vlog = _zxvt(tmp_path)
+    save = read_save(vlog)
+    lines = ("*** Wall = [Capture] *** <alex>", "*** Walls = [Capture] *** <alex>")
+    out = tmp_path / "special.vlog"
+    out.write_bytes(save_to_bytes(Compound((save.commands, *(LogEntry(Chat(t)) for t in lines)))))
+    r = RUN.invoke(app, ["log", str(out), "--vmod", str(vmod), "--json"])
+    assert r.exit_code == 0, r.output
+    tail = json.loads(r.stdout)["events"][-2:]
+    assert [(e["kind"], e.get("changes")) for e in tail] == [
+        ("roll", ["Wall: Capture"]),
+        ("chat", None),
+    ]
+
+
 def test_show_vsav_start_is_where_the_log_begins(tmp_path: Path) -> None:
     vmod, vlog = _zxvt(tmp_path)
     start = RUN.invoke(app, ["show-vsav", str(vlog), "--vmod", str(vmod), "--start", "--json"])
