@@ -207,3 +207,28 @@ def test_vive_lempereur_file_less_set_up_is_recorded(built) -> None:
     assert fileless == ["No Setup"]
     report = (src / "import-report.txt").read_text(encoding="utf-8")
     assert "set-up 'No Setup': not carried over: it names no file (VASSAL starts a blank" in report
+
+
+def test_the_documented_tools_toml_example_is_valid(tmp_path: Path) -> None:
+    """docs/module-source.md's ``tools.toml`` example passes the checks (its images are not
+    here, so they are the only warnings) and builds the components it says."""
+    from referee.source.diagnostics import Diagnostics
+    from referee.source.vassal_tools import check_tools
+    from referee.vassal.vmod_tools import add_tools
+
+    text = (Path(__file__).parents[2] / "docs" / "module-source.md").read_text(encoding="utf-8")
+    start = text.index("[[dice]]")
+    data = tomllib.loads(text[start : text.index("```", start)])
+    diags = Diagnostics(root=tmp_path)
+    tools = check_tools(data, "tools.toml", tmp_path, diags)
+    assert not diags.errors
+    assert all("is not in the source" in d.message for d in diags.warnings)
+    root = etree.Element("VASSAL.build.GameModule")
+    add_tools(root, tools)
+    level = next(root.iter("VASSAL.build.module.turn.CounterTurnLevel"))
+    assert (level.get("start"), level.get("incr"), level.get("loopLimit")) == ("1", "1", "12")
+    assert next(level.iter("VASSAL.build.module.turn.ListTurnLevel")).get("list") == (
+        "Red move,Blue move"
+    )
+    die = next(root.iter("VASSAL.build.module.DiceButton"))
+    assert (die.get("nDice"), die.get("nSides"), die.get("reportTotal")) == ("2", "6", "false")
