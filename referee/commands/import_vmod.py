@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         """
         from referee.vassal.errors import VassalFormatError
         from referee.vassal.vmod import read_vmod
-        from referee.vassal.vmod_import import import_module, report_json
+        from referee.vassal.vmod_import import import_module, report_json, tools_summary
 
         how = output_format(fmt, as_json)
         refuse_stdio_folder(out)
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         if how == "json":
             print_json(data)
             return
-        tools = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in imported.tools.items() if n)
+        tools = tools_summary(imported.tools)
         typer.echo(
             f"{out}: {imported.units} unit(s), {imported.maps} map(s), "
             f"{imported.scenarios} scenario(s)"

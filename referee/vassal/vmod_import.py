@@ -45,7 +45,7 @@ from referee.vassal.sequence import decode_string_array
 from referee.vassal.vmod import PieceDefinition, VmodContents
 from referee.vassal.vmod_tools import TOOL_TAGS, read_tools
 
-__all__ = ["Imported", "ReportItem", "import_module", "toml_value"]
+__all__ = ["Imported", "ReportItem", "import_module", "toml_value", "tools_summary"]
 
 MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
 BOARD = "VASSAL.build.module.map.boardPicker.Board"
@@ -526,8 +526,21 @@ def report_json(out: Imported) -> dict[str, object]:
     }
 
 
+TOOL_LABELS = {
+    "dice": "dice button(s)",
+    "special_dice": "special dice button(s)",
+    "chart_window": "chart window(s)",
+    "turn_tracker": "turn tracker(s)",
+}
+
+
+def tools_summary(counts: Mapping[str, int], *, zeros: bool = False) -> str:
+    """``3 dice button(s), 1 chart window(s)``: what ``tools.toml`` holds."""
+    return ", ".join(f"{n} {TOOL_LABELS[k]}" for k, n in counts.items() if n or zeros)
+
+
 def report_text(out: Imported) -> str:
-    tools = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in out.tools.items())
+    tools = tools_summary(out.tools, zeros=True)
     head = (
         f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported"
         + (f" (tools.toml: {tools})" if tools else "")
