@@ -7,6 +7,7 @@ the archive is made in a temporary folder."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import zipfile
 from pathlib import Path
 
@@ -67,11 +68,19 @@ def piece_images(vmod: Path) -> set[str]:
 
 
 def _icons_and_boards(entries: dict[str, bytes]) -> set[str]:
-    """Toolbar icons, die face icons, chart images and board images the fixture names
-    (boards the probe gives no size get a small stand-in)."""
+    """Icons (toolbar, die face, showing/hidden...), images of Game Piece Image layouts,
+    chart images and board images the fixture names (boards the probe gives no size get a
+    small stand-in)."""
     name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
     root = etree.fromstring(entries[name])
-    found = {el.get("icon", "") for el in root.iter() if el.get("icon", "").strip()}
+    found = {
+        value
+        for el in root.iter()
+        for key, value in el.attrib.items()
+        if key.lower().endswith("icon") and value.strip()
+    }
+    for el in root.iter("VASSAL.build.module.gamepieceimage.GamePieceLayout"):
+        found |= set(re.findall(r"(?:^|\|)Image;([^;|]+);", el.get("layout", "")))
     found |= {
         el.get("image", "")
         for el in root.iter("VASSAL.build.module.map.boardPicker.Board")

@@ -46,6 +46,13 @@ def _tagged(lines: list[str], tag: str) -> list[str]:
     return [line.split("\t", 1)[1] for line in lines if line.split("\t", 1)[0] == tag]
 
 
+OWN_PROBLEMS = {
+    "zxvt-capture-the-territory": {"board-image"},
+    "vassal-tour": {"dialog"},
+    "vive-lempereur": set(),
+}
+
+
 def _tool_classes() -> set[str]:
     """Every VASSAL class ``tools.toml`` carries (dice, special dice and faces, chart windows
     and their widgets, turn trackers and levels)."""
@@ -97,8 +104,11 @@ def test_vassal_loads_the_rebuilt_module_like_the_original(folder: str, tmp_path
     for p in pieces:
         location = p.split("\t")[4]
         assert f"location = {location!r}".replace("'", '"') in listing
-    new_problems = set(_tagged(after, "PROBLEM")) - set(_tagged(before, "PROBLEM"))
-    assert not new_problems, new_problems
+    problems = set(_tagged(after, "PROBLEM"))
+    assert problems == set(_tagged(before, "PROBLEM"))
+    # what remains is the module's own (the same stand-in images are in both): zxvt's board
+    # without an image, the tour's board chooser (several boards, no default)
+    assert {p.split("\t")[0] for p in problems} == OWN_PROBLEMS[folder], problems
     tools = _tool_classes()
     shown = Counter(c for c in _tagged(before, "COMP") if c.split("\t")[1] in tools)
     assert sum(n for c, n in shown.items() if "DiceButton" in c) >= 1, "every fixture has dice"
