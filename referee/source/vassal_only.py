@@ -16,7 +16,8 @@ ruleset"):
   ``map.txt``) and grids with VASSAL's own settings;
 * ``palette.toml``, ``prototypes.toml``; scenarios (a listing plus the VASSAL save);
 * ``tools.toml`` (optional): dice buttons, chart windows, turn trackers
-  (:mod:`referee.source.vassal_tools`).
+  (:mod:`referee.source.vassal_tools`); ``piece_images.toml`` (optional): the Game Piece
+  Image definitions (colours, fonts, layouts, images), as VASSAL had them.
 
 :func:`load_vassal_only` reads and checks one, reporting every problem as a diagnostic; the
 existing loader (:mod:`referee.source.loader`) is not involved, so other sources load exactly
@@ -86,6 +87,7 @@ class VassalOnlySource:
     scenarios: list[tuple[str, bytes, str]]  # name, VASSAL save bytes, file name
     images: dict[str, bytes] = field(default_factory=dict)  # images/NAME -> bytes
     tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tools.toml
+    components: list[dict[str, Any]] = field(default_factory=list)  # piece_images.toml
 
     @property
     def ruleset(self) -> str:
@@ -303,6 +305,12 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         tools_t = _toml(root, tools_name, diags) if tools_name else None
         if tools_t is not None:
             tools = check_tools(tools_t, tools_name, root, diags)
+    components: list[dict[str, Any]] = []
+    if "piece_images" in files:  # optional: Game Piece Image definitions, verbatim
+        images_name = _str(files, "piece_images", "module.toml", "[files]", diags)
+        images_t = _toml(root, images_name, diags) if images_name else None
+        if images_t is not None:
+            components = _piece_image_components(images_t, images_name, diags)
     if diags.errors:
         return None, diags
     source = VassalOnlySource(
@@ -320,8 +328,42 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         scenarios,
         images,
         tools,
+        components,
     )
     return source, diags
+
+
+PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"
+
+
+def _element_ok(table: Any, path: str, file: str, diags: Diagnostics) -> bool:
+    """A component as VASSAL had it: ``class``, ``attrs`` (strings), optional ``text`` and
+    ``children`` (the same, nested)."""
+    if not isinstance(table, dict) or not isinstance(table.get("class"), str):
+        diags.error(file, None, f"{path}: expected a table with a class")
+        return False
+    attrs = table.get("attrs", {})
+    if not isinstance(attrs, dict) or not all(isinstance(v, str) for v in attrs.values()):
+        diags.error(file, None, f"{path}.attrs: expected a table of strings")
+        return False
+    kids = table.get("children", [])
+    if not isinstance(kids, list):
+        diags.error(file, None, f"{path}.children: expected a list")
+        return False
+    return all(_element_ok(k, f"{path}.children[{i}]", file, diags) for i, k in enumerate(kids))
+
+
+def _piece_image_components(data: dict[str, Any], file: str, diags: Diagnostics) -> list[Any]:
+    out = []
+    items = data.get("component", [])
+    for i, item in enumerate(items if isinstance(items, list) else [None]):
+        path = f"component[{i}]"
+        if _element_ok(item, path, file, diags):
+            if item["class"] != PIECE_IMAGES:
+                diags.error(file, None, f"{path}.class: expected {PIECE_IMAGES}")
+            else:
+                out.append(item)
+    return out
 
 
 _FILE_KEYS = ("units", "maps", "palette", "prototypes")

@@ -144,6 +144,8 @@ def _module_tree(src: VassalOnlySource) -> etree._Element:
     for part in ("BasicCommandEncoder", "Documentation", "Chatter", "KeyNamer"):
         etree.SubElement(root, M + part)
     etree.SubElement(root, M + "GlobalOptions", {"autoReport": "Always"})
+    for component in src.components:  # Game Piece Image definitions, before the pieces
+        _add(root, component)
     for m in src.maps:
         map_el = etree.SubElement(root, str(m["class"]), {k: str(v) for k, v in m["attrs"].items()})
         picker = _add(map_el, m.get("picker") or {"class": M + "map.BoardPicker"})

@@ -17,7 +17,8 @@ What is carried over (docs/vassal.md, "import-vmod"):
   location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point.
 
 * dice buttons, special dice, chart windows (charts as images) and turn trackers into
-  ``tools.toml`` (:mod:`referee.vassal.vmod_tools`).
+  ``tools.toml`` (:mod:`referee.vassal.vmod_tools`); Game Piece Image definitions
+  verbatim into ``piece_images.toml``.
 
 Everything else (other traits, prototypes with behaviour, layer images, other module
 components such as toolbar menus or action buttons, missing images, set-ups without a
@@ -51,7 +52,9 @@ MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
 BOARD = "VASSAL.build.module.map.boardPicker.Board"
 SETUP = "VASSAL.build.module.PredefinedSetup"
 PIECE_WINDOW = "VASSAL.build.module.PieceWindow"
+PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"
 CARRIED = (
+    PIECE_IMAGES,
     *MAP_TAGS,
     PIECE_WINDOW,
     SETUP,
@@ -451,9 +454,27 @@ def _tools(vmod: VmodContents, out: Imported) -> None:
         out.tools[key] = len(items)
         for item in items:
             lines.append(f"[[{key}]]")
-            lines += [f"{_key(k)} = {toml_value(v)}" for k, v in item.items()]
+            lines += _table_lines(item)
             lines.append("")
     out.files["tools.toml"] = "\n".join(lines).encode("utf-8")
+
+
+def _piece_images(vmod: VmodContents, out: Imported) -> bool:
+    """``piece_images.toml``: the module's Game Piece Image definitions (colours, fonts,
+    layouts, images) as VASSAL had them, so the rebuilt module has the same components.
+    False when the module has none with content."""
+    found = [el for el in vmod.buildfile if el.tag == PIECE_IMAGES and len(el)]
+    if not found:
+        return False
+    lines = ["# Game Piece Image definitions of the VASSAL module, as VASSAL had them.", ""]
+    for el in found:
+        lines += ["[[component]]", *_table_lines(element_table(el)), ""]
+    out.files["piece_images.toml"] = "\n".join(lines).encode("utf-8")
+    return True
+
+
+def _table_lines(table: Mapping[str, object]) -> list[str]:
+    return [f"{_key(k)} = {toml_value(v)}" for k, v in table.items()]
 
 
 def _components(vmod: VmodContents, out: Imported) -> None:
@@ -484,6 +505,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     _palette(vmod, slots, out)
     _prototypes(vmod, out)
     _tools(vmod, out)
+    piece_images = _piece_images(vmod, out)
     scenarios = _scenarios(vmod, locations, out)
     out.scenarios = len(scenarios)
     _components(vmod, out)
@@ -504,6 +526,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
         'palette = "palette.toml"',
         'prototypes = "prototypes.toml"',
         'tools = "tools.toml"',
+        *(['piece_images = "piece_images.toml"'] if piece_images else []),
         f"scenarios = {toml_value(scenarios)}",
         "",
         "[vassal]",

@@ -64,8 +64,17 @@ def _canon(el: etree._Element) -> tuple:
     return (el.tag, tuple(sorted(el.attrib.items())), kids)
 
 
+PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"
+
+
 def _tools(vmod: Path) -> list[tuple]:
-    return [_canon(el) for el in read_vmod(vmod).buildfile if el.tag in TOOL_TAGS]
+    """The dice, chart and tracker components, and Game Piece Image definitions that hold
+    anything (zxvt draws its pieces from them)."""
+    return [
+        _canon(el)
+        for el in read_vmod(vmod).buildfile
+        if el.tag in TOOL_TAGS or (el.tag == PIECE_IMAGES and len(el))
+    ]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -74,6 +83,15 @@ def test_rebuilt_module_has_the_same_dice_charts_and_trackers(built, case: str) 
     before = _tools(vmod)
     assert before, "every case has dice buttons"
     assert sorted(_tools(rebuilt), key=repr) == sorted(before, key=repr)
+
+
+def test_game_piece_image_definitions_are_carried(built) -> None:
+    _, src, rebuilt = built["zxvt-capture-the-territory"]
+    text = (src / "piece_images.toml").read_text(encoding="utf-8")
+    assert 'name = "Captured by Red"' in text or '"Captured by Red"' in text
+    report = (src / "import-report.txt").read_text(encoding="utf-8")
+    assert "GamePieceImageDefinitions" not in report
+    assert sum(1 for _ in read_vmod(rebuilt).buildfile.iter(PIECE_IMAGES)) == 1
 
 
 def test_tools_toml_says_what_a_designer_edits(built) -> None:
