@@ -250,3 +250,25 @@ def test_the_documented_tools_toml_example_is_valid(tmp_path: Path) -> None:
     )
     die = next(root.iter("VASSAL.build.module.DiceButton"))
     assert (die.get("nDice"), die.get("nSides"), die.get("reportTotal")) == ("2", "6", "false")
+
+
+@pytest.mark.parametrize(
+    ("tag", "attr"),
+    [("VASSAL.build.widget.Chart", "fileName"), ("VASSAL.build.module.SpecialDieFace", "icon")],
+)
+def test_a_chart_or_face_image_that_climbs_out_is_refused(built, tmp_path, tag, attr) -> None:
+    vmod, _, _ = built["vive-lempereur" if "Chart" in tag else "zxvt-capture-the-territory"]
+    with zipfile.ZipFile(vmod) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
+    root = etree.fromstring(entries[name])
+    next(root.iter(tag)).set(attr, "../../etc/passwd")
+    entries[name] = etree.tostring(root)
+    bad = tmp_path / "bad.vmod"
+    with zipfile.ZipFile(bad, "w") as z:
+        for n, data in sorted(entries.items()):
+            z.writestr(n, data)
+    code, out = _run("import-vmod", str(bad), "-o", str(tmp_path / "src"))
+    assert code == 2, out
+    assert "image name refused" in out and "'../../etc/passwd'" in out and "nothing written" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.vmod"]
