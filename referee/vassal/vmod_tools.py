@@ -45,7 +45,7 @@ def _typed(raw: str, f: Field, where: str, entries: Mapping[str, bytes], note: N
     """The TOML value of attribute text ``raw`` for ``f``, or None when it is not of the
     field's type (then the text stays in ``attrs``)."""
     if f.kind == "int":
-        return int(raw) if _INT.fullmatch(raw.strip()) else None
+        return int(raw) if _INT.fullmatch(raw) else None
     if f.kind == "bool":
         return {"true": True, "false": False}.get(raw)
     if f.kind == "list":

@@ -272,3 +272,25 @@ def test_a_chart_or_face_image_that_climbs_out_is_refused(built, tmp_path, tag, 
     assert code == 2, out
     assert "image name refused" in out and "'../../etc/passwd'" in out and "nothing written" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.vmod"]
+
+
+def test_a_setting_not_of_its_type_stays_as_vassal_text(built, tmp_path) -> None:
+    vmod, _, _ = built["zxvt-capture-the-territory"]
+    with zipfile.ZipFile(vmod) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    root = etree.fromstring(entries["buildFile"])
+    first = next(root.iter("VASSAL.build.module.DiceButton"))
+    first.set("nDice", " 2")  # not an integer as written: kept, not re-spelled
+    entries["buildFile"] = etree.tostring(root)
+    odd = tmp_path / "odd.vmod"
+    with zipfile.ZipFile(odd, "w") as z:
+        for n, data in sorted(entries.items()):
+            z.writestr(n, data)
+    src = tmp_path / "src"
+    assert _run("import-vmod", str(odd), "-o", str(src), "-q")[0] == 0
+    dice = tomllib.loads((src / "tools.toml").read_text(encoding="utf-8"))["dice"][0]
+    assert "dice" not in dice and dice["attrs"]["nDice"] == " 2"
+    code, out = _run("build", str(src), "-o", str(tmp_path / "b"), "-q")
+    assert code == 0, out
+    rebuilt = next(read_vmod(Path(out.strip())).buildfile.iter("VASSAL.build.module.DiceButton"))
+    assert rebuilt.get("nDice") == " 2"
