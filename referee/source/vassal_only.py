@@ -84,7 +84,7 @@ class VassalOnlySource:
     maps: list[dict[str, Any]]
     windows: list[dict[str, Any]]
     prototypes: list[tuple[str, str]]
-    scenarios: list[tuple[str, bytes, str]]  # name, VASSAL save bytes, file name
+    scenarios: list[tuple[str, bytes | None, str]]  # name, save bytes (None: blank), file
     images: dict[str, bytes] = field(default_factory=dict)  # images/NAME -> bytes
     tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tools.toml
     components: list[dict[str, Any]] = field(default_factory=list)  # piece_images.toml
@@ -381,9 +381,10 @@ def _more_images(root: Path, images: dict[str, bytes], diags: Diagnostics) -> No
             images["images/" + path.relative_to(folder).as_posix()] = path.read_bytes()
 
 
-def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, bytes, str]]:
-    """Each scenario listing and the VASSAL save beside it (``x.toml`` -> ``x.vsav``)."""
-    out: list[tuple[str, bytes, str]] = []
+def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, bytes | None, str]]:
+    """Each scenario listing and the VASSAL save beside it (``x.toml`` -> ``x.vsav``), or a
+    blank one (``blank = true``: a New Game entry without a set-up file)."""
+    out: list[tuple[str, bytes | None, str]] = []
     if not isinstance(names, list):
         diags.error("module.toml", None, "[files] scenarios must be a list of file names")
         return out
@@ -394,6 +395,16 @@ def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, by
         scen = table.get("scenario", {})
         title = scen.get("name") if isinstance(scen, dict) else None
         file = scen.get("file") if isinstance(scen, dict) else None
+        blank = scen.get("blank", False) if isinstance(scen, dict) else False
+        if not isinstance(blank, bool):
+            diags.error(str(name), None, "[scenario] blank must be true or false")
+            continue
+        if blank:
+            if not isinstance(title, str) or not title or file is not None:
+                diags.error(str(name), None, "a blank [scenario] needs a name and no file")
+            else:
+                out.append((title, None, ""))
+            continue
         if not isinstance(title, str) or not isinstance(file, str) or not file:
             diags.error(str(name), None, "[scenario] needs name and file")
             continue

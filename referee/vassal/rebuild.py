@@ -170,12 +170,11 @@ def _module_tree(src: VassalOnlySource) -> etree._Element:
     for name, text in src.prototypes:
         etree.SubElement(container, M + "PrototypeDefinition", {"name": name}).text = text
     add_tools(root, src.tools)
-    for title, _, file in src.scenarios:
-        etree.SubElement(
-            root,
-            M + "PredefinedSetup",
-            {"file": file, "isMenu": "false", "name": title, "useFile": "true"},
-        )
+    for title, data, file in src.scenarios:
+        attrs = {"file": file, "isMenu": "false", "name": title, "useFile": "true"}
+        if data is None:  # a blank game: VASSAL loads a file only with useFile and a file
+            attrs = {"isMenu": "false", "name": title, "useFile": "false"}
+        etree.SubElement(root, M + "PredefinedSetup", attrs)
     return root
 
 
@@ -196,6 +195,8 @@ def rebuild_entries(src: VassalOnlySource) -> dict[str, bytes]:
     }
     entries.update(src.images)
     for title, data, file in src.scenarios:
+        if data is None:
+            continue
         why = check_entry_name(file)
         if why is not None or file in entries:
             raise VassalFormatError(title, f"set-up file name refused: {why or 'used twice'}")

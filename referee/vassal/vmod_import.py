@@ -14,15 +14,15 @@ What is carried over (docs/vassal.md, "import-vmod"):
   ``images/``) and one column per Marker property, with the Markers of prototypes that hold
   nothing but properties folded in (``Decorator.getProperty``: the outermost definition wins);
 * every predefined set-up whose save is in the archive as a scenario: each piece's map,
-  location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point.
-
+  location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point; a set-up
+  without a file as a blank scenario (VASSAL starts a blank game for it);
 * dice buttons, special dice, chart windows (charts as images) and turn trackers into
   ``tools.toml`` (:mod:`referee.vassal.vmod_tools`); Game Piece Image definitions
   verbatim into ``piece_images.toml``.
 
 Everything else (other traits, prototypes with behaviour, layer images, other module
-components such as toolbar menus or action buttons, missing images, set-ups without a
-file) is a report item.
+components such as toolbar menus or action buttons, missing images, set-up menus, set-ups
+whose save is not in the archive) is a report item.
 """
 
 from __future__ import annotations
@@ -392,17 +392,15 @@ def _scenarios(vmod: VmodContents, locations: ModuleLocations, out: Imported) ->
     piece with its map, location name and point."""
     names: list[str] = []
     for el in vmod.buildfile.iter(SETUP):
-        if el.get("isMenu") == "true" or el.get("useFile") == "false":
+        if el.get("isMenu") == "true":
             continue
         title = el.get("name", "")
         where = f"set-up {title!r}"
         file = el.get("file", "")
-        if not file:
-            out.note(
-                where,
-                "not carried over: it names no file (VASSAL starts a blank game for it); "
-                "every scenario of the source is a save",
-            )
+        if el.get("useFile") == "false" or not file:
+            # PredefinedSetup.launch loads a file only when useFile is set and a file is
+            # named; otherwise the entry starts a blank game
+            names.append(_blank_scenario(title, out))
             continue
         why = check_entry_name(file)
         if why is not None:
@@ -475,6 +473,24 @@ def _piece_images(vmod: VmodContents, out: Imported) -> bool:
 
 def _table_lines(table: Mapping[str, object]) -> list[str]:
     return [f"{_key(k)} = {toml_value(v)}" for k, v in table.items()]
+
+
+def _blank_scenario(title: str, out: Imported) -> str:
+    """A scenario that starts a blank game (a set-up without a file, as VASSAL runs it)."""
+    sid = slug(title)
+    path = f"scenarios/{sid}.toml"
+    n = 2
+    while path in out.files:
+        path, n = f"scenarios/{sid}-{n}.toml", n + 1
+    lines = [
+        "# A New Game entry that starts a blank game (no set-up file), as in the module.",
+        "[scenario]",
+        f"name = {toml_value(title)}",
+        "blank = true",
+        "",
+    ]
+    out.files[path] = "\n".join(lines).encode("utf-8")
+    return path
 
 
 def _components(vmod: VmodContents, out: Imported) -> None:

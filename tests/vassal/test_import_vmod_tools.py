@@ -210,21 +210,43 @@ def test_missing_chart_image_is_a_report_item_and_a_check_warning(built, tmp_pat
     assert "chart_window[1].widgets[0].image: image 'images/player aid.jpg' is not in" in out
 
 
-def test_vive_lempereur_file_less_set_up_is_recorded(built) -> None:
+def test_vive_lempereur_file_less_set_up_is_carried_as_a_blank_game(built) -> None:
     """The set-up that stopped vcheck on vive-lempereur's original: "No Setup" is not a menu,
-    says useFile="true" and names no file. VASSAL's Player starts a blank game for it; the
-    vcheck harness instead asks the archive for a file named null (an uncaught
-    NullPointerException, then a JVM that does not exit). The import lists it, and the live
-    comparison loads the original without it (test_import_vmod_real_vassal.py)."""
-    vmod, src, _ = built["vive-lempereur"]
+    says useFile="true" and names no file. VASSAL's Player starts a blank game for it
+    (``PredefinedSetup.launch`` loads a file only with ``useFile`` and a file); the vcheck
+    harness instead asks the archive for a file named null (an uncaught
+    NullPointerException, then a JVM that does not exit). The import keeps it as a blank
+    scenario, which ``build`` writes with ``useFile="false"`` (the same blank game, and a
+    set-up vcheck skips); the live comparison loads the original without it
+    (test_import_vmod_real_vassal.py)."""
+    vmod, src, rebuilt = built["vive-lempereur"]
     fileless = [
         el.get("name")
         for el in read_vmod(vmod).buildfile.iter("VASSAL.build.module.PredefinedSetup")
         if el.get("isMenu") == "false" and el.get("useFile") == "true" and not el.get("file")
     ]
     assert fileless == ["No Setup"]
-    report = (src / "import-report.txt").read_text(encoding="utf-8")
-    assert "set-up 'No Setup': not carried over: it names no file (VASSAL starts a blank" in report
+    scenario = tomllib.loads((src / "scenarios" / "no-setup.toml").read_text(encoding="utf-8"))
+    assert scenario == {"scenario": {"name": "No Setup", "blank": True}}
+    assert "No Setup" not in (src / "import-report.txt").read_text(encoding="utf-8")
+    (blank,) = [
+        el
+        for el in read_vmod(rebuilt).buildfile.iter("VASSAL.build.module.PredefinedSetup")
+        if el.get("name") == "No Setup"
+    ]
+    assert dict(blank.attrib) == {"isMenu": "false", "name": "No Setup", "useFile": "false"}
+
+
+def test_a_blank_scenario_with_a_file_is_an_error(built, tmp_path) -> None:
+    _, src, _ = built["vive-lempereur"]
+    copy = tmp_path / "src"
+    shutil.copytree(src, copy)
+    (copy / "scenarios" / "no-setup.toml").write_text(
+        '[scenario]\nname = "No Setup"\nblank = true\nfile = "x.vsav"\n', encoding="utf-8"
+    )
+    code, out = _run("check", str(copy))
+    assert code == 1
+    assert "scenarios/no-setup.toml: error: a blank [scenario] needs a name and no file" in out
 
 
 def test_the_documented_tools_toml_example_is_valid(tmp_path: Path) -> None:
