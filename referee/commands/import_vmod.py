@@ -73,12 +73,13 @@ def register(app: typer.Typer) -> None:
         quiet: bool = quiet_option("Print only the summary line."),
     ) -> None:
         """Make a module source from an existing VASSAL module: boards and grids, pieces as
-        the roster, palette, set-ups as scenarios; what cannot be carried over is listed in
-        import-report.txt (and .json) beside the source and printed here.
+        the roster, palette, set-ups as scenarios, dice buttons, chart windows and turn
+        trackers (tools.toml); what cannot be carried over is listed in import-report.txt
+        (and .json) beside the source and printed here.
         """
         from referee.vassal.errors import VassalFormatError
         from referee.vassal.vmod import read_vmod
-        from referee.vassal.vmod_import import import_module, report_json
+        from referee.vassal.vmod_import import import_module, report_json, tools_summary
 
         how = output_format(fmt, as_json)
         refuse_stdio_folder(out)
@@ -94,10 +95,12 @@ def register(app: typer.Typer) -> None:
         if how == "json":
             print_json(data)
             return
+        tools = tools_summary(imported.tools)
         typer.echo(
             f"{out}: {imported.units} unit(s), {imported.maps} map(s), "
-            f"{imported.scenarios} scenario(s); {len(imported.report)} thing(s) not carried "
-            "over (import-report.txt)"
+            f"{imported.scenarios} scenario(s)"
+            + (f", {tools}" if tools else "")
+            + f"; {len(imported.report)} thing(s) not carried over (import-report.txt)"
         )
         if not quiet:
             for r in imported.report:

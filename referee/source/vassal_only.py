@@ -14,7 +14,10 @@ ruleset"):
   piece's VASSAL definition text (``pieces/<id>.txt``);
 * ``maps.toml``: each map with its board images (files of the source, not a drawn
   ``map.txt``) and grids with VASSAL's own settings;
-* ``palette.toml``, ``prototypes.toml``; scenarios (a listing plus the VASSAL save).
+* ``palette.toml``, ``prototypes.toml``; scenarios (a listing plus the VASSAL save);
+* ``tools.toml`` (optional): dice buttons, chart windows, turn trackers
+  (:mod:`referee.source.vassal_tools`); ``piece_images.toml`` (optional): the Game Piece
+  Image definitions (colours, fonts, layouts, images), as VASSAL had them.
 
 :func:`load_vassal_only` reads and checks one, reporting every problem as a diagnostic; the
 existing loader (:mod:`referee.source.loader`) is not involved, so other sources load exactly
@@ -34,6 +37,7 @@ from typing import Any
 from referee.safeio import UnsafeInput, read_text, resolve_inside
 from referee.source.diagnostics import Diagnostics
 from referee.source.tomlpos import toml_error_position
+from referee.source.vassal_tools import check_tools
 
 __all__ = [
     "FIXED_COLUMNS",
@@ -80,8 +84,10 @@ class VassalOnlySource:
     maps: list[dict[str, Any]]
     windows: list[dict[str, Any]]
     prototypes: list[tuple[str, str]]
-    scenarios: list[tuple[str, bytes, str]]  # name, VASSAL save bytes, file name
+    scenarios: list[tuple[str, bytes | None, str]]  # name, save bytes (None: blank), file
     images: dict[str, bytes] = field(default_factory=dict)  # images/NAME -> bytes
+    tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tools.toml
+    components: list[dict[str, Any]] = field(default_factory=list)  # piece_images.toml
 
     @property
     def ruleset(self) -> str:
@@ -293,6 +299,18 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         else:
             diags.error(names["prototypes"], None, "each [[prototype]] needs name and text")
     scenarios = _scenarios(root, files.get("scenarios", []), diags)
+    tools: dict[str, list[dict[str, Any]]] = {}
+    if "tools" in files:  # optional: sources written before tools.toml existed load as before
+        tools_name = _str(files, "tools", "module.toml", "[files]", diags)
+        tools_t = _toml(root, tools_name, diags) if tools_name else None
+        if tools_t is not None:
+            tools = check_tools(tools_t, tools_name, root, diags)
+    components: list[dict[str, Any]] = []
+    if "piece_images" in files:  # optional: Game Piece Image definitions, verbatim
+        images_name = _str(files, "piece_images", "module.toml", "[files]", diags)
+        images_t = _toml(root, images_name, diags) if images_name else None
+        if images_t is not None:
+            components = _piece_image_components(images_t, images_name, diags)
     if diags.errors:
         return None, diags
     source = VassalOnlySource(
@@ -309,8 +327,43 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         prototypes,
         scenarios,
         images,
+        tools,
+        components,
     )
     return source, diags
+
+
+PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"
+
+
+def _element_ok(table: Any, path: str, file: str, diags: Diagnostics) -> bool:
+    """A component as VASSAL had it: ``class``, ``attrs`` (strings), optional ``text`` and
+    ``children`` (the same, nested)."""
+    if not isinstance(table, dict) or not isinstance(table.get("class"), str):
+        diags.error(file, None, f"{path}: expected a table with a class")
+        return False
+    attrs = table.get("attrs", {})
+    if not isinstance(attrs, dict) or not all(isinstance(v, str) for v in attrs.values()):
+        diags.error(file, None, f"{path}.attrs: expected a table of strings")
+        return False
+    kids = table.get("children", [])
+    if not isinstance(kids, list):
+        diags.error(file, None, f"{path}.children: expected a list")
+        return False
+    return all(_element_ok(k, f"{path}.children[{i}]", file, diags) for i, k in enumerate(kids))
+
+
+def _piece_image_components(data: dict[str, Any], file: str, diags: Diagnostics) -> list[Any]:
+    out = []
+    items = data.get("component", [])
+    for i, item in enumerate(items if isinstance(items, list) else [None]):
+        path = f"component[{i}]"
+        if _element_ok(item, path, file, diags):
+            if item["class"] != PIECE_IMAGES:
+                diags.error(file, None, f"{path}.class: expected {PIECE_IMAGES}")
+            else:
+                out.append(item)
+    return out
 
 
 _FILE_KEYS = ("units", "maps", "palette", "prototypes")
@@ -328,9 +381,10 @@ def _more_images(root: Path, images: dict[str, bytes], diags: Diagnostics) -> No
             images["images/" + path.relative_to(folder).as_posix()] = path.read_bytes()
 
 
-def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, bytes, str]]:
-    """Each scenario listing and the VASSAL save beside it (``x.toml`` -> ``x.vsav``)."""
-    out: list[tuple[str, bytes, str]] = []
+def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, bytes | None, str]]:
+    """Each scenario listing and the VASSAL save beside it (``x.toml`` -> ``x.vsav``), or a
+    blank one (``blank = true``: a New Game entry without a set-up file)."""
+    out: list[tuple[str, bytes | None, str]] = []
     if not isinstance(names, list):
         diags.error("module.toml", None, "[files] scenarios must be a list of file names")
         return out
@@ -341,6 +395,16 @@ def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, by
         scen = table.get("scenario", {})
         title = scen.get("name") if isinstance(scen, dict) else None
         file = scen.get("file") if isinstance(scen, dict) else None
+        blank = scen.get("blank", False) if isinstance(scen, dict) else False
+        if not isinstance(blank, bool):
+            diags.error(str(name), None, "[scenario] blank must be true or false")
+            continue
+        if blank:
+            if not isinstance(title, str) or not title or file is not None:
+                diags.error(str(name), None, "a blank [scenario] needs a name and no file")
+            else:
+                out.append((title, None, ""))
+            continue
         if not isinstance(title, str) or not isinstance(file, str) or not file:
             diags.error(str(name), None, "[scenario] needs name and file")
             continue

@@ -3,7 +3,8 @@
 ``show-vsav --vmod`` and ``referee log`` read a ``.vsav``/``.vlog`` through the ``.vmod``
 it belongs to. Before naming anything, :func:`check_same_module` refuses a file that was
 written by another module (its ``moduledata`` name differs, or its pieces lie on maps the
-module does not have), and :func:`board_warnings` says which chosen boards have no image
+module does not have); :func:`image_warnings` says when a file that does not name its module
+shows no image the module has, and :func:`board_warnings` says which chosen boards have no image
 in the archive (VASSAL then sees a board of 0 x 0 pixels and calls every point on it
 ``offboard``, and so do we).
 """
@@ -15,16 +16,29 @@ from dataclasses import dataclass
 from typing import Final
 
 from referee.errors import UserError
+from referee.vassal.commands import AddPiece, iter_leaves
 from referee.vassal.locations import BoardLayout, ModuleLocations, module_locations
 from referee.vassal.movelist import LogReading, dice_patterns, read_log
+from referee.vassal.pieces import BasicPiece, Embellishment, decode_piece
 from referee.vassal.savefile import SaveGame, read_save
 from referee.vassal.vmod import read_vmod
 
-__all__ = ["ForeignReading", "board_warnings", "check_same_module", "read_foreign"]
+__all__ = [
+    "ForeignReading",
+    "board_warnings",
+    "check_same_module",
+    "image_warnings",
+    "piece_images",
+    "read_foreign",
+]
 
 DICE_BUTTON: Final = "VASSAL.build.module.DiceButton"
 DEFAULT_DICE_REPORT: Final = "** $name$ = $result$ *** &lt;$playerName$&gt;"
 """``DiceButton.reportFormat``'s default."""
+SPECIAL_DICE_BUTTON: Final = "VASSAL.build.module.SpecialDiceButton"
+DEFAULT_SPECIAL_REPORT: Final = "** $name$ = [$result1$] *** &lt;$PlayerName$&gt;"
+"""``SpecialDiceButton.format``'s default (VASSAL 3.7); its ``$resultN$`` are the faces'
+texts."""
 
 
 @dataclass
@@ -35,10 +49,38 @@ class ForeignReading:
     warnings: list[str]
 
 
+def piece_images(save: SaveGame) -> set[str]:
+    """Every image the pieces a file creates show (BasicPiece and layer images)."""
+    names: set[str] = set()
+    for visit in iter_leaves(save.commands):
+        command = visit.command
+        if not isinstance(command, AddPiece) or not command.type:
+            continue
+        for trait in decode_piece(command.type, command.state).traits:
+            if isinstance(trait, BasicPiece):
+                names.add(trait.image)
+            elif isinstance(trait, Embellishment):
+                names.update(trait.image_names)
+    return {n for n in names if n.strip()}
+
+
+def _stem(name: str) -> str:
+    """An image name without folder, extension or case: old modules name ``AlbC`` for
+    ``AlbC.gif``, so only a file none of whose images is in the module under any spelling
+    is refused."""
+    base = name.rsplit("/", 1)[-1].lower()
+    return base.rsplit(".", 1)[0] if "." in base else base
+
+
 def check_same_module(
-    save: SaveGame, module: ModuleLocations, reading: LogReading, save_name: str, vmod_name: str
+    save: SaveGame,
+    module: ModuleLocations,
+    reading: LogReading,
+    save_name: str,
+    vmod_name: str,
 ) -> None:
-    """Refuse a save or log that another module wrote."""
+    """Refuse a save or log that another module wrote: its ``moduledata`` names another
+    module, or its pieces lie on maps the module lacks."""
     meta = save.module_metadata
     if meta is not None and meta.name and module.name and meta.name != module.name:
         raise UserError(
@@ -53,6 +95,28 @@ def check_same_module(
             f"{module.name!r} ({vmod_name}) does not have",
             hint="was this file made with another module? give the .vmod it belongs to",
         )
+
+
+def image_warnings(
+    save: SaveGame, module: ModuleLocations, module_images: set[str], vmod_name: str
+) -> list[str]:
+    """For a file without ``moduledata`` (VASSAL before 3.0, some later saves) whose pieces
+    lie only on maps the module has too: a warning when none of the images its pieces show
+    is in the module (``module_images``: names under ``images/`` and the module's Game
+    Piece Image definitions). A warning, not a refusal: a module whose piece images come
+    from an extension is read correctly all the same."""
+    if save.module_metadata is not None or not module_images:
+        return []
+    shown = piece_images(save)
+    if not shown or {_stem(n) for n in shown} & {_stem(n) for n in module_images}:
+        return []
+    some = ", ".join(map(repr, sorted(shown)[:3])) + (", ..." if len(shown) > 3 else "")
+    return [
+        f"none of the {len(shown)} image(s) its pieces show ({some}) is in module "
+        f"{module.name!r} ({vmod_name}), and the file does not say which module wrote it: "
+        "was it made with another module? (the locations are named as this module names "
+        "them)"
+    ]
 
 
 def board_warnings(layout: BoardLayout) -> list[str]:
@@ -71,12 +135,23 @@ def read_foreign(
     """Read ``save_path`` through the module at ``vmod_path`` (both untrusted)."""
     vmod = read_vmod(vmod_path)
     module = module_locations(vmod, os.fspath(vmod_path))
-    dice = dice_patterns(
-        (el.get("name", ""), el.get("reportFormat") or el.get("format") or DEFAULT_DICE_REPORT)
+    buttons = [
+        (el.get("name", ""), el.get("reportFormat") or DEFAULT_DICE_REPORT)
         for el in vmod.buildfile.iter(DICE_BUTTON)
-    )
+    ]
+    buttons += [
+        (el.get("name", ""), el.get("format") or DEFAULT_SPECIAL_REPORT)
+        for el in vmod.buildfile.iter(SPECIAL_DICE_BUTTON)
+    ]
+    dice = dice_patterns(buttons)
     save = read_save(save_path)
     reading = read_log(save.commands, module, dice)
+    images = {e[len("images/") :] for e in vmod.entries if e.startswith("images/")}
+    images |= {  # images the module draws itself (Game Piece Image definitions)
+        el.get("name", "")
+        for el in vmod.buildfile.iter("VASSAL.build.module.gamepieceimage.GamePieceImage")
+    }
     check_same_module(save, module, reading, os.fspath(save_path), os.fspath(vmod_path))
     layout = reading.layout or module.layout()
-    return ForeignReading(module, save, reading, board_warnings(layout))
+    warnings = image_warnings(save, module, images - {""}, os.fspath(vmod_path))
+    return ForeignReading(module, save, reading, warnings + board_warnings(layout))

@@ -8,8 +8,9 @@ original module; board and piece images are copied as they are; each palette slo
 piece's VASSAL text with the roster's name, image and property columns applied (a property
 whose value differs from what the piece's traits and prototypes give it goes into an
 outermost Marker, which wins as in ``Decorator.getProperty``). The standard map helpers are
-added (:func:`referee.vassal.buildfile.map_helpers`); the original's other map and module
-components are not carried (they are listed in the import report).
+added (:func:`referee.vassal.buildfile.map_helpers`); dice buttons, chart windows and turn
+trackers come from ``tools.toml`` (:mod:`referee.vassal.vmod_tools`); the original's other
+module components are not carried (they are listed in the import report).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from referee.vassal.pieces import BasicPiece, Marker, Piece, UsePrototype
 from referee.vassal.safezip import build_zip, check_entry_name
 from referee.vassal.sequence import decode_sequence, encode_sequence
 from referee.vassal.vmod import VmodContents, decode_definition, piece_definitions
+from referee.vassal.vmod_tools import add_tools
 
 __all__ = [
     "check_grids",
@@ -142,6 +144,8 @@ def _module_tree(src: VassalOnlySource) -> etree._Element:
     for part in ("BasicCommandEncoder", "Documentation", "Chatter", "KeyNamer"):
         etree.SubElement(root, M + part)
     etree.SubElement(root, M + "GlobalOptions", {"autoReport": "Always"})
+    for component in src.components:  # Game Piece Image definitions, before the pieces
+        _add(root, component)
     for m in src.maps:
         map_el = etree.SubElement(root, str(m["class"]), {k: str(v) for k, v in m["attrs"].items()})
         picker = _add(map_el, m.get("picker") or {"class": M + "map.BoardPicker"})
@@ -165,12 +169,12 @@ def _module_tree(src: VassalOnlySource) -> etree._Element:
     container = etree.SubElement(root, M + "PrototypesContainer")
     for name, text in src.prototypes:
         etree.SubElement(container, M + "PrototypeDefinition", {"name": name}).text = text
-    for title, _, file in src.scenarios:
-        etree.SubElement(
-            root,
-            M + "PredefinedSetup",
-            {"file": file, "isMenu": "false", "name": title, "useFile": "true"},
-        )
+    add_tools(root, src.tools)
+    for title, data, file in src.scenarios:
+        attrs = {"file": file, "isMenu": "false", "name": title, "useFile": "true"}
+        if data is None:  # a blank game: VASSAL loads a file only with useFile and a file
+            attrs = {"isMenu": "false", "name": title, "useFile": "false"}
+        etree.SubElement(root, M + "PredefinedSetup", attrs)
     return root
 
 
@@ -191,6 +195,8 @@ def rebuild_entries(src: VassalOnlySource) -> dict[str, bytes]:
     }
     entries.update(src.images)
     for title, data, file in src.scenarios:
+        if data is None:
+            continue
         why = check_entry_name(file)
         if why is not None or file in entries:
             raise VassalFormatError(title, f"set-up file name refused: {why or 'used twice'}")

@@ -14,10 +14,15 @@ What is carried over (docs/vassal.md, "import-vmod"):
   ``images/``) and one column per Marker property, with the Markers of prototypes that hold
   nothing but properties folded in (``Decorator.getProperty``: the outermost definition wins);
 * every predefined set-up whose save is in the archive as a scenario: each piece's map,
-  location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point.
+  location name (as VASSAL names it, :mod:`referee.vassal.locations`) and point; a set-up
+  without a file as a blank scenario (VASSAL starts a blank game for it);
+* dice buttons, special dice, chart windows (charts as images) and turn trackers into
+  ``tools.toml`` (:mod:`referee.vassal.vmod_tools`); Game Piece Image definitions
+  verbatim into ``piece_images.toml``.
 
-Everything else (other traits, prototypes with behaviour, layer images, module components
-such as dice buttons or charts, missing images, set-ups without a file) is a report item.
+Everything else (other traits, prototypes with behaviour, layer images, other module
+components such as toolbar menus or action buttons, missing images, set-up menus, set-ups
+whose save is not in the archive) is a report item.
 """
 
 from __future__ import annotations
@@ -37,15 +42,25 @@ from referee.vassal.movelist import read_log
 from referee.vassal.pieces import BasicPiece, Marker, Piece, UsePrototype
 from referee.vassal.safezip import check_entry_name
 from referee.vassal.savefile import read_save_bytes
+from referee.vassal.sequence import decode_string_array
 from referee.vassal.vmod import PieceDefinition, VmodContents
+from referee.vassal.vmod_tools import TOOL_TAGS, read_tools
 
-__all__ = ["Imported", "ReportItem", "import_module", "toml_value"]
+__all__ = ["Imported", "ReportItem", "import_module", "toml_value", "tools_summary"]
 
 MAP_TAGS = ("VASSAL.build.module.Map", "VASSAL.build.module.PrivateMap")
 BOARD = "VASSAL.build.module.map.boardPicker.Board"
 SETUP = "VASSAL.build.module.PredefinedSetup"
 PIECE_WINDOW = "VASSAL.build.module.PieceWindow"
-CARRIED = (*MAP_TAGS, PIECE_WINDOW, SETUP, "VASSAL.build.module.PrototypesContainer")
+PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"
+CARRIED = (
+    PIECE_IMAGES,
+    *MAP_TAGS,
+    PIECE_WINDOW,
+    SETUP,
+    "VASSAL.build.module.PrototypesContainer",
+    *TOOL_TAGS,
+)
 _GRID_TAGS = (
     "HexGrid",
     "SquareGrid",
@@ -77,6 +92,7 @@ class Imported:
     units: int = 0
     maps: int = 0
     scenarios: int = 0
+    tools: dict[str, int] = field(default_factory=dict)  # tools.toml array -> how many
 
     def note(self, where: str, what: str) -> None:
         self.report.append(ReportItem(where, what))
@@ -376,12 +392,17 @@ def _scenarios(vmod: VmodContents, locations: ModuleLocations, out: Imported) ->
     piece with its map, location name and point."""
     names: list[str] = []
     for el in vmod.buildfile.iter(SETUP):
-        if el.get("isMenu") == "true" or el.get("useFile") == "false":
+        if el.get("isMenu") == "true":
             continue
         title = el.get("name", "")
         where = f"set-up {title!r}"
         file = el.get("file", "")
-        why = check_entry_name(file) if file else "it names no file"
+        if el.get("useFile") == "false" or not file:
+            # PredefinedSetup.launch loads a file only when useFile is set and a file is
+            # named; otherwise the entry starts a blank game
+            names.append(_blank_scenario(title, out))
+            continue
+        why = check_entry_name(file)
         if why is not None:
             out.note(where, f"not carried over: {why}")
             continue
@@ -418,14 +439,72 @@ def _scenarios(vmod: VmodContents, locations: ModuleLocations, out: Imported) ->
     return names
 
 
+def _tools(vmod: VmodContents, out: Imported) -> None:
+    """``tools.toml``: dice buttons, special dice, chart windows (their images are copied
+    with every other image) and turn trackers (:mod:`referee.vassal.vmod_tools`)."""
+    tools = read_tools(vmod.buildfile, vmod.entries, out.note)
+    lines = [
+        "# Dice buttons, chart windows and turn trackers of the VASSAL module; `attrs` are",
+        "# VASSAL's other settings of each, as they were (docs/module-source.md).",
+        "",
+    ]
+    for key, items in tools.items():
+        out.tools[key] = len(items)
+        for item in items:
+            lines.append(f"[[{key}]]")
+            lines += _table_lines(item)
+            lines.append("")
+    out.files["tools.toml"] = "\n".join(lines).encode("utf-8")
+
+
+def _piece_images(vmod: VmodContents, out: Imported) -> bool:
+    """``piece_images.toml``: the module's Game Piece Image definitions (colours, fonts,
+    layouts, images) as VASSAL had them, so the rebuilt module has the same components.
+    False when the module has none with content."""
+    found = [el for el in vmod.buildfile if el.tag == PIECE_IMAGES and len(el)]
+    if not found:
+        return False
+    lines = ["# Game Piece Image definitions of the VASSAL module, as VASSAL had them.", ""]
+    for el in found:
+        lines += ["[[component]]", *_table_lines(element_table(el)), ""]
+    out.files["piece_images.toml"] = "\n".join(lines).encode("utf-8")
+    return True
+
+
+def _table_lines(table: Mapping[str, object]) -> list[str]:
+    return [f"{_key(k)} = {toml_value(v)}" for k, v in table.items()]
+
+
+def _blank_scenario(title: str, out: Imported) -> str:
+    """A scenario that starts a blank game (a set-up without a file, as VASSAL runs it)."""
+    sid = slug(title)
+    path = f"scenarios/{sid}.toml"
+    n = 2
+    while path in out.files:
+        path, n = f"scenarios/{sid}-{n}.toml", n + 1
+    lines = [
+        "# A New Game entry that starts a blank game (no set-up file), as in the module.",
+        "[scenario]",
+        f"name = {toml_value(title)}",
+        "blank = true",
+        "",
+    ]
+    out.files[path] = "\n".join(lines).encode("utf-8")
+    return path
+
+
 def _components(vmod: VmodContents, out: Imported) -> None:
     for el in vmod.buildfile:
         if isinstance(el.tag, str) and el.tag not in CARRIED:
             label = el.get("name") or el.get("text") or el.get("buttonText") or ""
-            out.note(
-                f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""),
-                "not carried over",
-            )
+            what = "not carried over"
+            if el.tag == "VASSAL.build.module.ToolbarMenu":
+                items = ", ".join(map(repr, decode_string_array(el.get("menuItems", ""))))
+                what += (
+                    f": of the buttons it groups ({items}), those carried over (dice, charts, "
+                    "turn trackers) stand on the toolbar one by one"
+                )
+            out.note(f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""), what)
 
 
 def import_module(vmod: VmodContents, source: str) -> Imported:
@@ -441,6 +520,8 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     _images(vmod, board_images, out, source)
     _palette(vmod, slots, out)
     _prototypes(vmod, out)
+    _tools(vmod, out)
+    piece_images = _piece_images(vmod, out)
     scenarios = _scenarios(vmod, locations, out)
     out.scenarios = len(scenarios)
     _components(vmod, out)
@@ -460,6 +541,8 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
         'maps = "maps.toml"',
         'palette = "palette.toml"',
         'prototypes = "prototypes.toml"',
+        'tools = "tools.toml"',
+        *(['piece_images = "piece_images.toml"'] if piece_images else []),
         f"scenarios = {toml_value(scenarios)}",
         "",
         "[vassal]",
@@ -477,13 +560,30 @@ def report_json(out: Imported) -> dict[str, object]:
         "units": out.units,
         "maps": out.maps,
         "scenarios": out.scenarios,
+        "tools": dict(out.tools),
         "not_carried_over": [r.to_json() for r in out.report],
     }
 
 
+TOOL_LABELS = {
+    "dice": "dice button(s)",
+    "special_dice": "special dice button(s)",
+    "chart_window": "chart window(s)",
+    "turn_tracker": "turn tracker(s)",
+}
+
+
+def tools_summary(counts: Mapping[str, int], *, zeros: bool = False) -> str:
+    """``3 dice button(s), 1 chart window(s)``: what ``tools.toml`` holds."""
+    return ", ".join(f"{n} {TOOL_LABELS[k]}" for k, n in counts.items() if n or zeros)
+
+
 def report_text(out: Imported) -> str:
+    tools = tools_summary(out.tools, zeros=True)
     head = (
-        f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported; "
+        f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported"
+        + (f" (tools.toml: {tools})" if tools else "")
+        + "; "
         f"{len(out.report)} thing(s) not carried over:\n"
     )
     return head + "".join(f"  {r.where}: {r.what}\n" for r in out.report)

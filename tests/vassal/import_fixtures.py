@@ -7,6 +7,7 @@ the archive is made in a temporary folder."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import zipfile
 from pathlib import Path
 
@@ -67,15 +68,28 @@ def piece_images(vmod: Path) -> set[str]:
 
 
 def _icons_and_boards(entries: dict[str, bytes]) -> set[str]:
-    """Toolbar icons and board images the fixture names (boards the probe gives no size get
-    a small stand-in)."""
+    """Icons (toolbar, die face, showing/hidden...), images of Game Piece Image layouts,
+    chart images and board images the fixture names (boards the probe gives no size get a
+    small stand-in)."""
     name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
     root = etree.fromstring(entries[name])
-    found = {el.get("icon", "") for el in root.iter() if el.get("icon", "").strip()}
+    found = {
+        value
+        for el in root.iter()
+        for key, value in el.attrib.items()
+        if key.lower().endswith("icon") and value.strip()
+    }
+    for el in root.iter("VASSAL.build.module.gamepieceimage.GamePieceLayout"):
+        found |= set(re.findall(r"(?:^|\|)Image;([^;|]+);", el.get("layout", "")))
     found |= {
         el.get("image", "")
         for el in root.iter("VASSAL.build.module.map.boardPicker.Board")
         if el.get("image", "").strip()
+    }
+    found |= {
+        el.get("fileName", "")
+        for el in root.iter("VASSAL.build.widget.Chart")
+        if el.get("fileName", "").strip()
     }
     return {n for n in found if not n.startswith("/")}
 
@@ -145,3 +159,45 @@ def _zip(entries: dict[str, bytes], path: Path) -> None:
 
 
 assert FIXTURES  # the fixtures live in ../shared, never in this repository
+
+
+TRACKER = b"""<VASSAL.build.module.turn.TurnTracker buttonText="Turn" hotkey="" icon=""
+ length="-1" lengthStyle="Maximum" name="Game Turn" reportFormat="* $newTurn$ *"
+ tooltip="Turn and phase" turnFormat="$level1$ $level2$">
+ <VASSAL.build.module.turn.CounterTurnLevel incr="1" loop="true" loopLimit="12" name="Turn"
+  property="Turn" start="1" turnFormat="Turn $value$">
+  <VASSAL.build.module.turn.ListTurnLevel configFirst="false" configList="false"
+   list="Red move,Blue move,Capture\\, then score" name="Phase" prompt="" property="Phase"
+   turnFormat="$value$"/>
+ </VASSAL.build.module.turn.CounterTurnLevel>
+ <VASSAL.build.module.turn.TurnGlobalHotkey hotkey="65,130" match="" name="Clear"
+  reportFormat=""/>
+</VASSAL.build.module.turn.TurnTracker>"""
+"""No fixture module has a turn tracker: tests add this one (a counter level with a list level
+nested, an escaped comma in an item, and a global hotkey the format does not carry)."""
+
+
+def edited_vmod(vmod: Path, out: Path, *, tracker: bool = False, fileless: bool = True) -> Path:
+    """A copy of ``vmod`` with :data:`TRACKER` added (``tracker``) and, unless ``fileless``,
+    its set-ups that name no file removed: vcheck's harness (VCheck.java, the set-up loop)
+    calls ``PredefinedSetup.getSavedGameContents`` on every non-menu set-up with
+    ``useFile="true"``, and for one without a ``file`` (vive-lempereur's "No Setup")
+    ``DataArchive.getInputStream(null)`` throws a NullPointerException that the harness does
+    not catch; the JVM then does not exit. VASSAL's Player starts a blank game for such a
+    set-up (``PredefinedSetup.launch``: a file is loaded only when ``useFile`` and ``file``)."""
+    entries: dict[str, bytes] = {}
+    with zipfile.ZipFile(vmod) as z:
+        for name in z.namelist():
+            entries[name] = z.read(name)
+    name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
+    root = etree.fromstring(entries[name])
+    if tracker:
+        root.append(etree.fromstring(TRACKER))
+    if not fileless:
+        for el in list(root.iter("VASSAL.build.module.PredefinedSetup")):
+            if el.get("isMenu") != "true" and el.get("useFile") != "false" and not el.get("file"):
+                el.getparent().remove(el)
+    entries[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _zip(entries, out)
+    return out

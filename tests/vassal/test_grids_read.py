@@ -211,6 +211,38 @@ def test_a_log_of_another_module_is_refused(tmp_path: Path) -> None:
     assert _code(r) == 2 and "'Main Map'" in str(r.exception)
 
 
+def test_a_file_without_moduledata_whose_images_the_module_lacks_is_said(
+    tmp_path: Path,
+) -> None:
+    """No ``moduledata`` (VASSAL before 3.0, some later saves) and only maps the module has
+    too: the pieces' images tell, as a warning (a module may take its piece images from an
+    extension). zxvt draws its pieces from Game Piece Image definitions, so its own module
+    reads the file without the warning."""
+    zxvt, vlog = _zxvt(tmp_path)
+    with zipfile.ZipFile(vlog) as z:
+        entries = {n: z.read(n) for n in z.namelist() if n != "moduledata"}
+    bare = tmp_path / "bare.vlog"
+    with zipfile.ZipFile(bare, "w") as z:
+        for n, data in entries.items():
+            z.writestr(n, data)
+    r = RUN.invoke(app, ["log", str(bare), "--vmod", str(zxvt), "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["warnings"] == []
+    other = tmp_path / "other.vmod"
+    with zipfile.ZipFile(other, "w") as z:
+        z.writestr(
+            "buildFile.xml",
+            b'<VASSAL.build.GameModule name="Other Game" version="2"><VASSAL.build.module.Map '
+            b'mapName="Main Map"/></VASSAL.build.GameModule>',
+        )
+        z.writestr("images/counter.png", b"\x89PNG")
+    for command in ("log", "show-vsav"):
+        r = RUN.invoke(app, [command, str(bare), "--vmod", str(other), "--json"])
+        assert r.exit_code == 0, r.output
+        (warning,) = json.loads(r.stdout)["warnings"]
+        assert warning.startswith("none of the 5 image(s) its pieces show ('Captured by Gray'")
+        assert "was it made with another module?" in warning
+
+
 def test_a_grid_kind_referee_cannot_read_is_named(tmp_path: Path) -> None:
     _, vlog = _zxvt(tmp_path)
     vmod = _vmod(
@@ -325,6 +357,26 @@ def test_die_rolls_of_the_modules_dice_buttons_are_recognised(tmp_path: Path) ->
     ]
     text = RUN.invoke(app, ["log", str(out), "--vmod", str(vmod)]).stdout
     assert "roll 2d6: 3,5" in text
+
+
+def test_special_dice_rolls_are_recognised(tmp_path: Path) -> None:
+    """zxvt's own Special Dice Buttons ("Wall": faces with texts) write their ``format``
+    with each die's face text as ``$result1$`` (``SpecialDiceButton.setFormat``)."""
+    from referee.vassal.commands import Chat, Compound, LogEntry
+    from referee.vassal.savefile import read_save, save_to_bytes
+
+    vmod, vlog = _zxvt(tmp_path)
+    save = read_save(vlog)
+    lines = ("*** Wall = [Capture] *** <alex>", "*** Walls = [Capture] *** <alex>")
+    out = tmp_path / "special.vlog"
+    out.write_bytes(save_to_bytes(Compound((save.commands, *(LogEntry(Chat(t)) for t in lines)))))
+    r = RUN.invoke(app, ["log", str(out), "--vmod", str(vmod), "--json"])
+    assert r.exit_code == 0, r.output
+    tail = json.loads(r.stdout)["events"][-2:]
+    assert [(e["kind"], e.get("changes")) for e in tail] == [
+        ("roll", ["Wall: Capture"]),
+        ("chat", None),
+    ]
 
 
 def test_show_vsav_start_is_where_the_log_begins(tmp_path: Path) -> None:
