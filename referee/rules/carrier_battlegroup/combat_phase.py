@@ -320,6 +320,9 @@ def _after_battle_22_8(
             elif f.cond.damage and f.category != "air":
                 conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
                 losses.append({"unit": f.id, "what": "damaged", "turn": state.turn})
+            elif f.category == "air" and (f.cond.damage or f.cond.crippled):
+                # a USN aircraft keeps its Damaged or Crippled marker [22.8 USN 3], [10.3]
+                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
             continue
         # Soviet [22.8]
         in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)
