@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, OptionsReport
 from referee.rules.carrier_battlegroup import scripted, setup, view
 from referee.rules.carrier_battlegroup.phases import PHASES
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
@@ -90,6 +90,14 @@ class CarrierBattlegroup:
 
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         return scripted.scripted_orders(module, state)
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        """What the USN may do now, from the validator's own checks; nothing hidden."""
+        from referee.rules.carrier_battlegroup.options import options_report
+
+        return options_report(module, state, subject, limit)
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         d = state.data
