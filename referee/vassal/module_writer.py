@@ -658,6 +658,19 @@ def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
             plan.eliminated, "Eliminated units: one dead pile per side (Ctrl+E)"
         )
         tick(1)
+    if plan.mask_images:
+        from referee.render.counters import counter_png
+
+        units = {u.id: u for u in plan.module.units}
+        for image, uid in plan.mask_images:
+            out[image] = counter_png(plan.module, units[uid], back=True, dpi=plan.dpi)
+            tick(1)
+    for display in plan.displays:
+        lay, title = display.layout, display.decl.title
+        out[display.image] = _own(
+            "display", (lay, title), lambda lay=lay, title=title: holding_board_png(lay, title)
+        )
+        tick(1)
     module = plan.module
     facts = [f"Version {module.version}", module.description[:90]]
     facts += [f"Sides: {', '.join(s.name for s in module.sides)}"]
