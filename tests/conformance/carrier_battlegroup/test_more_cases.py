@@ -105,3 +105,87 @@ def test_23_2_a_landing_needs_orders_that_allow_it_and_marines_aboard() -> None:
     assert _rules(ruleset().validate(module(), notaboard, doc("[objective]\nland US-MEU\n"))) == [
         "23.2"
     ]
+
+
+# ---- 6.2 alert effects, 18.3 the Soviet edge ------------------------------------------------
+
+
+def test_6_2_the_alert_sets_the_chit_count_and_the_soviet_contact_rating() -> None:
+    from referee.rules.carrier_battlegroup import contact, incidents
+
+    for alert in range(1, 7):
+        assert incidents.chits_to_draw_16_0(module(), alert, "high_seas", objective=False) == alert
+        assert contact.soviet_rating_18_1([3], alert) == 3 + alert
+
+
+def test_18_3_with_the_soviet_edge_there_is_no_break_off() -> None:
+    from referee.rules.carrier_battlegroup import contact
+
+    assert contact.may_break_off_18_2("USN", cruise_missiles_only=False, fuel=1, needs_fuel=True)
+    assert not contact.may_break_off_18_2(
+        "Soviet", cruise_missiles_only=False, fuel=9, needs_fuel=False
+    )
+
+
+# ---- 20.1 the attacker ----------------------------------------------------------------------
+
+
+def test_20_1_the_side_that_entered_attacks_incident_units_attack_but_a_contact_chit() -> None:
+    st = played(steps=2)
+    here = st.data["cvbg"]["space"]
+    attacker = combat_phase._attacker_20_1
+    assert attacker(st.with_data(entered=here, incident=None), here, False) == "USN"
+    assert attacker(st.with_data(entered=None, incident=None), here, False) == "Soviet"
+    gen = st.with_data(entered=here, incident={"space": here, "generated": ["SO-TU22.1"]})
+    assert attacker(gen, here, False) == "Soviet"
+    assert attacker(gen, here, True) == "USN"  # a Contact chit
+    assert attacker(st.with_data(entered=None, incident=None), "Murmansk", False) == "USN"
+
+
+# ---- 24.1 victory points, 24.2 automatic defeat, 25.2 Red Oktober ----------------------------
+
+
+def test_24_1_a_ship_damaged_then_sunk_counts_only_as_sunk() -> None:
+    from referee.rules.carrier_battlegroup import turn
+
+    st = played(steps=2)
+    t = module().tables["victory_points"]
+    vp = {k: int(t.lookup(row=k, col="vp").value) for k in ("usn_ship_sunk", "usn_ship_damaged")}
+    losses = [
+        {"unit": "US-FFG.1", "what": "damaged", "turn": st.turn},
+        {"unit": "US-FFG.1", "what": "sunk", "turn": st.turn},
+    ]
+    ev: list[Event] = []
+    got = turn._victory_phase_24_1(module(), st.with_data(losses=losses, vp=0), ev)
+    assert got.data["vp"] == vp["usn_ship_sunk"] and ev[0].rule == "24.1"
+    again = turn._victory_phase_24_1(module(), got, [])  # scored once, not again
+    assert again.data["vp"] == vp["usn_ship_sunk"]
+
+
+def test_24_2_a_sunk_carrier_ends_the_mission_in_defeat() -> None:
+    from referee.engine.core import ScriptedDice
+    from referee.rules.carrier_battlegroup import turn
+
+    st = played(steps=2).with_data(result="defeat: the carrier is sunk [24.2]", vp=0)
+    out, ev = turn._end_of_turn(module(), st, ScriptedDice([]), [])
+    assert out.phase == "over" and out.active_side is None
+    assert ev[-1].rule == "24.0" and "[24.2]" in ev[-1].text
+
+
+def test_25_2_red_oktober_sunk_is_victory_and_at_the_entry_defeat() -> None:
+    from referee.engine.core import ScriptedDice, UnitState
+    from referee.rules.carrier_battlegroup import turn
+    from referee.rules.carrier_battlegroup.setup import SSBN
+
+    st = played("red_oktober", steps=2)
+    assert st.data["kind"] == "red_oktober"
+    sunk = st.with_unit(UnitState(SSBN, "Soviet", None, "sunk"))
+    out, _ = turn._end_of_turn(module(), sunk, ScriptedDice([]), [])
+    assert out.data["result"].startswith("victory") and "[25.2]" in out.data["result"]
+    entry = "Atlantic Ocean Entry"
+    there = st.with_unit(UnitState(SSBN, "Soviet", entry, None))
+    sbgs = {
+        n: {**g, "space": entry} if SSBN in g["units"] else g for n, g in st.data["sbgs"].items()
+    }
+    out, _ = turn._end_of_turn(module(), there.with_data(sbgs=sbgs), ScriptedDice([]), [])
+    assert out.data["result"].startswith("defeat") and "[25.2]" in out.data["result"]
