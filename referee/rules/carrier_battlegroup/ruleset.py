@@ -9,15 +9,18 @@ units' contents (committed at set-up by ``hidden_pools``), every roll that draws
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.ruleset import Due, OptionsReport
+from referee.engine.ruleset import Due
 from referee.rules.carrier_battlegroup import scripted, setup, view
 from referee.rules.carrier_battlegroup.phases import PHASES
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
 from referee.source.model import Module
+
+if TYPE_CHECKING:  # the return type of options only
+    from referee.engine.ruleset import OptionsReport
 
 
 class CarrierBattlegroup:
