@@ -52,3 +52,28 @@ def test_the_fast_path_keeps_typers_messages() -> None:
     word = runner.invoke(app, ["build", "--example", "sixth_fleet", "--dpi", "abc"])
     assert word.exit_code == 2
     assert "valid integer" in word.output
+
+
+def test_the_fast_path_gives_typers_list_of_paths() -> None:
+    """``adjudicate GAME ORDERS...``: several paths convert as Typer's own adapter does."""
+    from pathlib import Path
+
+    import typer.core as core
+    from typer._coercion import build_runtime_param, resolve_type_descriptor
+    from typer.models import ArgumentInfo
+
+    from referee.commands import fastparams
+
+    assert fastparams.install()
+    desc = resolve_type_descriptor(list[Path], ArgumentInfo(default=...))
+    fast = core.build_runtime_param(desc)
+    slow = build_runtime_param(desc)
+    value = ("orders/a.txt", "b.txt", "-")
+    want = slow._coerce_value(value, param=None, ctx=None)
+    got = fast._coerce_value(value, param=None, ctx=None)
+    assert (
+        got == want
+        and type(got) is type(want)
+        and all(type(p) is type(q) for p, q in zip(got, want, strict=True))
+    )
+    assert "memo" in type(fast).__dataclass_fields__ and "slow" not in fast.memo  # no adapter

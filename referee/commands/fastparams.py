@@ -9,9 +9,10 @@ What: :func:`install` wraps Typer's ``build_runtime_param`` so that such a param
 tries a direct conversion that uses Typer's own helpers (``coerce_cli_path`` for paths, with
 every existence and permission check Typer makes; ``coerce_cli_choice`` for enums) and
 yields exactly what the adapter would. Anything else (a value that does not convert, is out
-of range, a list, a file, a custom parser) goes to Typer's own adapter, built only then, so
-every error message is Typer's own, word for word. Should Typer's internals not be what this
-module expects (another Typer version), nothing is installed and Typer works as shipped.
+of range, a list other than of plain paths, a file, a custom parser) goes to Typer's own
+adapter, built only then, so every error message is Typer's own, word for word. Should
+Typer's internals not be what this module expects (another Typer version), nothing is
+installed and Typer works as shipped.
 """
 
 from __future__ import annotations
@@ -86,6 +87,24 @@ def install() -> bool:
     return True
 
 
+def _path_list(descriptor: Any, coerce_path: Any) -> Fast | None:
+    """``list[Path]`` (several orders files): each item converted as one ``Path`` is, into
+    a list, as the adapter's ``list[Path]`` gives; anything else to Typer's own adapter."""
+    info = descriptor.parameter_info
+    args = typing.get_args(descriptor.annotation)
+    if len(args) != 1 or args[0] is not Path or getattr(info, "path_type", None) is not None:
+        return None
+    if any(getattr(info, k, v) != v for k, v in _PATH_DEFAULTS.items()):
+        return None
+
+    def paths(value: Any, param: Any, ctx: Any) -> Any:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            return _SLOW
+        return [coerce_path(Path(v), info, path_type=Path, param=param, ctx=ctx) for v in value]
+
+    return paths
+
+
 def _plain(annotation: Any) -> Any:
     """``X`` for ``X`` or ``X | None``; ``None`` for anything else."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
@@ -99,8 +118,10 @@ def _fast_for(descriptor: Any, coerce_path: Any, coerce_choice: Any) -> Fast | N
     info = descriptor.parameter_info
     if getattr(info, "parser", None) is not None or getattr(info, "click_type", None) is not None:
         return None
-    if descriptor.is_file or descriptor.is_list or descriptor.is_tuple:
+    if descriptor.is_file or descriptor.is_tuple:
         return None
+    if descriptor.is_list:
+        return _path_list(descriptor, coerce_path)
     kind = _plain(descriptor.annotation)
     if kind is None:
         return None

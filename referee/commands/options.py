@@ -21,7 +21,8 @@ def register(app: typer.Typer) -> None:
         unit: str = typer.Argument(
             ...,
             metavar="UNIT|HEX",
-            help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks.",
+            help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks; "
+            "the ruleset may take more (Carrier Battlegroup: CVBG, cargo, USN).",
         ),
         state_file: Path = typer.Option(
             ...,
@@ -79,4 +80,8 @@ def register(app: typer.Typer) -> None:
             for n in [] if quiet else report.notes:
                 typer.echo(f"  note: {n}")
         if png is not None and report.marks is not None:
-            write_png(module, st, png, dict(report.marks))
+            from referee.engine.ruleset import public_view
+
+            # a game with hidden information draws only what every player may see
+            shown = public_view(rs, module, st) if getattr(rs, "hides_information", False) else st
+            write_png(module, shown, png, dict(report.marks))

@@ -19,6 +19,7 @@ from referee.commands.common import (
     format_option,
     json_option,
     module_option,
+    no_cache_option,
     output_format,
     print_json,
     quiet_option,
@@ -315,11 +316,13 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print only the folders written (or the verdicts)."),
+        no_cache: bool = no_cache_option(),
     ) -> None:
         """Authenticate, validate and resolve signed orders; write signed reports.
 
         Exits 75 when another adjudication of the same game is running.
         """
+        from referee.cache import activated, cache_from_env
         from referee.pbem.adjudicate import adjudicate as run
         from referee.pbem.game import refuse_private_inside
         from referee.pbem.keys import load_private
@@ -327,16 +330,19 @@ def register(app: typer.Typer) -> None:
 
         as_json = output_format(fmt, as_json) == "json"
         refuse_private_inside(game_dir, key)
-        module = _game_module(game_dir, module_src, example)
         try:
-            results = run(
-                game_dir,
-                list(orders),
-                referee_key=load_private(key),
-                module=module,
-                referee_dir=referee_dir,
-                dry_run=dry_run,
-            )
+            # the cache answers the module's load and the bare board of position.png (the
+            # same bytes as without it; see docs/performance.md)
+            with activated(cache_from_env(enabled=not no_cache)):
+                module = _game_module(game_dir, module_src, example)
+                results = run(
+                    game_dir,
+                    list(orders),
+                    referee_key=load_private(key),
+                    module=module,
+                    referee_dir=referee_dir,
+                    dry_run=dry_run,
+                )
         except Refusal as exc:
             _refused(exc, as_json)
             return

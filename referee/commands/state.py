@@ -229,16 +229,23 @@ def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None =
 
     colors = {s.id: s.color for s in module.sides}
 
+    from referee.render.board_layers import anchor
+
     def overlay(draw: Any, lay: Any) -> None:
         w = lay.hex_width
         font = pil_font("bold", max(8, w * 0.16))
         for h, label in sorted((marks or {}).items()):
-            pts = lay.corners(h)
-            draw.polygon(pts, outline="#E08000", width=max(2, w // 18))
-            x, y = lay.pixel_centre(h)
-            draw.text((x, y + w * 0.28), label, fill="#E08000", font=font, anchor="mm")
+            x, y = anchor(module, lay, h)
+            below = y + w * 0.28
+            if lay.grid is not None and lay.grid.is_valid_id(h):
+                draw.polygon(lay.corners(h), outline="#E08000", width=max(2, w // 18))
+            else:  # a zone or a space of a point-to-point map: a ring, the label above it
+                r = w * 0.45
+                draw.ellipse([x - r, y - r, x + r, y + r], outline="#E08000", width=max(2, w // 18))
+                below = y - r - w * 0.2
+            draw.text((x, below), label, fill="#E08000", font=font, anchor="mm")
         for h, ids in sorted(state.stacks.items()):
-            x, y = lay.pixel_centre(h)
+            x, y = anchor(module, lay, h)
             for i, u in enumerate(ids[:4]):
                 side = state.units[u].side
                 r = w * 0.3

@@ -20,10 +20,40 @@ from referee.resources import templates_dir
 from referee.source.model import Module
 
 
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Jinja2's compiled report templates kept in the active cache (``referee.cache``),
+    keyed by the template's name and source checksum, Jinja2's and Python's versions:
+    compiling the report templates is a fifth of a turn's adjudication, and the rendered
+    text is the same either way. No active cache: compiled each time."""
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        import sys
+
+        from referee.cache import digest
+
+        return digest("jinja", bucket.key, bucket.checksum, jinja2.__version__, sys.version)
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from referee.cache import active
+
+        cache = active()
+        data = cache.get("jinja", self._key(bucket)) if cache.enabled else None
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        from referee.cache import active
+
+        cache = active()
+        if cache.enabled:
+            cache.put("jinja", self._key(bucket), bucket.bytecode_to_string())
+
+
 @lru_cache(maxsize=1)
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir() / "reports")),
+        bytecode_cache=_CompiledTemplates(),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html", "html.j2")),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

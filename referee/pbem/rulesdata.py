@@ -34,8 +34,9 @@ def module_source(cfg: GameConfig, src: Path | None, example: str | None) -> Pat
 
 
 def load_game_module(cfg: GameConfig, folder: Path) -> Module:
-    """Load ``folder`` and check it is the module the game was created with."""
-    from referee.source.loader import load_module
+    """Load ``folder`` and check it is the module the game was created with (answered from
+    the active cache when this exact source was loaded before: ``load_module_cached``)."""
+    from referee.source.cached import load_module_cached as load_module
 
     got = module_sha256(folder)
     if got != cfg.module_sha256:

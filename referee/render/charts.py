@@ -746,8 +746,31 @@ def sequence_chart(module: Module) -> Chart | None:
     seq = ruleset_texts(module.ruleset).get("sequence")
     if not seq:
         return None
-    b = Builder("sequence", str(seq.get("title", "Sequence of Play")), MAX_WIDTH)
-    b.title_band(str(seq.get("title", "Sequence of Play")))
+    return steps_chart(module, "sequence", seq, "Sequence of Play")
+
+
+def card_charts(module: Module) -> list[Chart]:
+    """The ruleset's play-aid cards (``[[card]]`` in its chart texts: a Tactical Routine
+    card, a fire card...), each laid out like the sequence of play: titled sections of
+    numbered steps, each with the rule it summarises, then notes."""
+    out = []
+    for card in ruleset_texts(module.ruleset).get("card", []):
+        name = str(card.get("name", ""))
+        if not name:
+            raise UserError(
+                f"templates/charts/{module.ruleset}.toml: a [[card]] has no name",
+                hint='give each [[card]] a name = "..." (its chart name)',
+            )
+        out.append(steps_chart(module, name, card, name))
+    return out
+
+
+def steps_chart(module: Module, name: str, seq: dict[str, Any], default_title: str) -> Chart:
+    """A card of titled sections of numbered steps (phase, what happens, rule), then the
+    module's named tables it lists under ``tables`` (drawn from their data), then notes."""
+    title = str(seq.get("title", default_title))
+    b = Builder(name, title, MAX_WIDTH)
+    b.title_band(title)
     if seq.get("intro"):
         b.paragraph(str(seq["intro"]))
     for section in seq.get("section", []):
@@ -759,12 +782,26 @@ def sequence_chart(module: Module) -> Chart | None:
         b.table(
             [
                 Column("#"),
-                Column("Phase", "left", font="bold"),
+                Column(str(seq.get("step_label", "Phase")), "left", font="bold"),
                 Column("What happens", "left", wrap=True, max_w=380),
                 Column("Rule"),
             ],
             rows,
         )
+    for tname in seq.get("tables", []):
+        from referee.render.tablechart import draw_table
+
+        table = module.tables.named.get(str(tname))
+        if table is None:
+            raise UserError(
+                f"templates/charts/{module.ruleset}.toml: card {name!r} lists no table {tname!r}",
+                hint="tables: " + ", ".join(module.tables.named),
+            )
+        b.heading(table.title + (f" [{table.decl.rule}]" if table.decl.rule else ""))
+        draw_table(b, table)
+    notes = [str(n) for n in seq.get("notes", [])]
+    if notes:
+        b.notes(notes)
     return b.finish()
 
 
@@ -775,6 +812,7 @@ def build_charts(module: Module) -> list[Chart]:
     seq = sequence_chart(module)
     if seq is not None:
         out.append(seq)
+    out.extend(card_charts(module))
     if module.tables.crt is not None:
         out.append(crt_chart(module))
     out.append(tec_chart(module))

@@ -42,6 +42,19 @@ def table_chart(module: Module, table: NamedTable) -> Chart:
     title = table.title + (f" [{decl.rule}]" if decl.rule else "")
     b = Builder(name, table.title, MAX_WIDTH)
     b.title_band(title)
+    draw_table(b, table)
+    texts = ruleset_texts(module.ruleset).get(name, {})
+    lines = [str(n) for n in texts.get("notes", [])]
+    if decl.source:
+        lines.append(f"Source: {decl.source}")
+    b.notes(lines)
+    return b.finish()
+
+
+def draw_table(b: Builder, table: NamedTable) -> None:
+    """A named table as a ruled table in ``b``: key column(s), one column per column key
+    (under the column label when keyed), then any note column."""
+    decl = table.decl
     key_cols = (
         [decl.rows.label or "/".join(decl.rows.columns)]
         if decl.rows.kind in ("range", "int", "die", "name")
@@ -63,12 +76,6 @@ def table_chart(module: Module, table: NamedTable) -> Chart:
     if keyed and decl.columns.label:
         group = (decl.columns.label, len(key_cols), len(key_cols) + len(table.column_keys) - 1)
     b.table(cols, rows, group=group)
-    texts = ruleset_texts(module.ruleset).get(name, {})
-    lines = [str(n) for n in texts.get("notes", [])]
-    if decl.source:
-        lines.append(f"Source: {decl.source}")
-    b.notes(lines)
-    return b.finish()
 
 
 def table_charts(module: Module) -> list[Chart]:

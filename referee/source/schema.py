@@ -57,6 +57,27 @@ class MarkerDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class DisplayRow:
+    """One row of boxes on a display; each box holds ``across`` x ``down`` counters."""
+
+    boxes: tuple[str, ...]
+    across: int = 1
+    down: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayDecl:
+    """A display of the game (a ship's system tracks, a battle display, a side's boxes) that
+    the VASSAL module adds as a map window of its own: rows of named boxes, each a Zone, so a
+    counter put in one reports the box's name as its location."""
+
+    name: str
+    title: str
+    rows: tuple[DisplayRow, ...]
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class RulesetSchema:
     id: str
     name: str
@@ -81,6 +102,12 @@ class RulesetSchema:
     sequence: tuple[PhaseDecl, ...] = ()
     # unit markers the referee records and the VASSAL module shows (layers, position.vsav)
     markers: tuple[MarkerDecl, ...] = ()
+    # counter layouts that are the backs of face-down counters (chits, hidden warships): the
+    # VASSAL module gives their units VASSAL's own Mask trait showing that back, so players
+    # at one table can keep them face down (the referee's saves leave hidden units out)
+    masked_backs: tuple[str, ...] = ()
+    # the game's displays beyond the map (VASSAL map windows of named boxes)
+    displays: tuple[DisplayDecl, ...] = ()
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.

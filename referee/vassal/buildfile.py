@@ -23,6 +23,7 @@ from typing import Final
 
 from lxml import etree
 
+from referee.vassal.displays import DisplayPlan
 from referee.vassal.grid import HEXGRID, NUMBERING
 from referee.vassal.plan import ModulePlan, SlotDef
 from referee.vassal.tools import (
@@ -138,6 +139,8 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
         _holding_map(root, plan)
     if plan.eliminated is not None:
         _eliminated_map(root, plan)
+    for display in plan.displays:
+        _display_map(root, display)
     protos = _el(root, M + "PrototypesContainer")
     for name, text in plan.prototypes:
         _el(protos, M + "PrototypeDefinition", {"description": "", "name": name}, text)
@@ -348,6 +351,25 @@ def _eliminated_map(root: etree._Element, plan: ModulePlan) -> None:
     )  # fmt: skip
     zoned = _el(board, BOARD + "ZonedGrid")
     for box in layout.boxes:
+        _el(
+            zoned,
+            BOARD + "mapgrid.Zone",
+            {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
+             "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
+        )  # fmt: skip
+    map_helpers(map_el, "0.5,0.75,1.0", "3")
+
+
+def _display_map(root: etree._Element, display: DisplayPlan) -> None:
+    """One of the ruleset's displays (a ship's tracks, a battle display): a map window with
+    one Zone per box, named as the box, so VASSAL reports a counter there by the box's name."""
+    name = display.decl.name
+    map_el = _map(root, name, name, launch=True)
+    board = _el(
+        _picker(map_el), BP + "Board", {"image": display.image, "name": name, "reversible": "false"}
+    )
+    zoned = _el(board, BOARD + "ZonedGrid")
+    for box in display.layout.boxes:
         _el(
             zoned,
             BOARD + "mapgrid.Zone",

@@ -125,8 +125,9 @@ follows (:func:`chart_defs`)."""
 
 def chart_defs(module: Module) -> tuple[ChartDef, ...]:
     """Every chart the renderer offers for this module, as tabs of the chart window: CRT and
-    TEC first, then the sequence of play, the victory table, any named table, and each
-    scenario's turn record and set-up cards (:func:`referee.render.charts.build_charts`).
+    TEC first, then the sequence of play, the ruleset's cards, the victory table, any named
+    table, and each scenario's turn record and set-up cards
+    (:func:`referee.render.charts.build_charts`).
 
     The names are decided here from the module itself rather than by asking the renderer,
     which would lay out every chart (and load the PDF fonts) before a single picture can
@@ -138,8 +139,12 @@ def chart_defs(module: Module) -> tuple[ChartDef, ...]:
 
     offered = {"crt": module.tables.crt is not None, "tec": True}
     out = [ChartDef(title, f"chart_{name}.png", name) for name, title in CHARTS if offered[name]]
-    if ruleset_texts(module.ruleset).get("sequence"):
+    texts = ruleset_texts(module.ruleset)
+    if texts.get("sequence"):
         out.append(ChartDef("Sequence of Play", "chart_sequence.png", "sequence"))
+    for card in texts.get("card", []):  # the ruleset's play-aid cards, in print order
+        name = str(card.get("name", ""))
+        out.append(ChartDef(str(card.get("title", name)), _chart_file(name), name))
     if module.tables.victory:
         out.append(ChartDef("Victory", "chart_victory.png", "victory"))
     for table in generic_tables(module):
@@ -656,6 +661,19 @@ def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     if plan.eliminated is not None:
         out[plan.eliminated_image] = holding_board_png(
             plan.eliminated, "Eliminated units: one dead pile per side (Ctrl+E)"
+        )
+        tick(1)
+    if plan.mask_images:
+        from referee.render.counters import counter_png
+
+        units = {u.id: u for u in plan.module.units}
+        for image, uid in plan.mask_images:
+            out[image] = counter_png(plan.module, units[uid], back=True, dpi=plan.dpi)
+            tick(1)
+    for display in plan.displays:
+        lay, title = display.layout, display.decl.title
+        out[display.image] = _own(
+            "display", (lay, title), lambda lay=lay, title=title: holding_board_png(lay, title)
         )
         tick(1)
     module = plan.module

@@ -218,14 +218,19 @@ def unit_piece(
     gpid: int,
     returning_image: str | None,
     extra_layers: Sequence[tuple[LayerSpec, str]] = (),
+    mask: Trait | None = None,
 ) -> Piece:
     """The palette piece of one physical counter (outermost trait first).
 
     ``returning_image`` adds the Returning layer (air units); ``None`` leaves it out.
     ``extra_layers`` are the ruleset's other marker layers this unit can carry, with their
-    images. A Report Action above this piece's own layers logs each of their keys.
+    images. A Report Action above this piece's own layers logs each of their keys. ``mask``
+    (VASSAL's Mask trait, for face-down counters) sits just inside the prototype, so it
+    hides the counter's name, values and layers.
     """
     traits: list[Trait] = [_use_prototype(prototype_name(unit.type))]
+    if mask is not None:
+        traits.append(mask)
     own = [(RETURNING_LAYER, returning_image)] if returning_image is not None else []
     own += list(extra_layers)
     if own:

@@ -21,6 +21,7 @@ from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
 from referee.source.schema import ruleset_schema
 from referee.vassal.artwork import HoldingLayout, holding_layout
+from referee.vassal.displays import DisplayPlan, display_image, display_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
 from referee.vassal.palette import (
@@ -43,7 +44,7 @@ from referee.vassal.palette import (
 )
 from referee.vassal.pieces import Piece, expand_prototypes
 from referee.vassal.tracker import TrackerPlan, plan_tracker
-from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone
+from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone, mask_trait
 
 __all__ = [
     "ATTACKED_OVERLAY",
@@ -181,6 +182,10 @@ class ModulePlan:
     marker_layers: tuple[MarkerLayer, ...] = ()
     tracker: TrackerPlan | None = None
     shown_markers: tuple[tuple[str, str], ...] = ()  # (marker id, counter Layer name)
+    displays: tuple[DisplayPlan, ...] = ()  # the ruleset's displays, a map window each
+    # (image, unit id): the shared back a Mask shows, drawn from one unit of that back, so
+    # the image's name never says which counter is under it
+    mask_images: tuple[tuple[str, str], ...] = ()
     prototype_pieces: Mapping[str, Piece] = field(default_factory=dict)
 
     def expanded(self, slot: SlotDef) -> Piece:
@@ -241,6 +246,8 @@ class ModulePlan:
         names.update(c.image for c in self.charts)
         if self.holding is not None:
             names.add(self.holding_image)
+        names.update(d.image for d in self.displays)
+        names.update(image for image, _unit in self.mask_images)
         return sorted(names)
 
 
@@ -286,6 +293,9 @@ def plan_module(
     has_back = {u.id for u, back in faces if back}
 
     marker_layers = _marker_layers(module)
+    schema = ruleset_schema(module.ruleset)
+    masked = set(schema.masked_backs) if schema is not None else set()
+    mask_images: dict[str, str] = {}
     slots: dict[str, SlotDef] = {}
     for pid, piece in pieces.items():
         unit = piece.unit
@@ -297,9 +307,13 @@ def plan_module(
             for m in marker_layers
             if not m.categories or unit.category in m.categories
         ]
-        if unit.category != "air" and unit.id in has_back:
+        mask = None
+        if unit.back is not None and unit.back in masked and unit.id in has_back:
+            mask_images.setdefault(mask_image(unit.back), unit.id)
+            mask = mask_trait(mask_image(unit.back), mask_name(unit.back), unit.side)
+        elif unit.category != "air" and unit.id in has_back:
             extra.append((BACK_LAYER, face_image(unit, True)))  # e.g. a Sailed ship [25.31]
-        built = unit_piece(module, unit, pid, gpids[pid], returning, extra)
+        built = unit_piece(module, unit, pid, gpids[pid], returning, extra, mask)
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
     marker_slots = []
@@ -360,6 +374,11 @@ def plan_module(
         tracker=plan_tracker(module, shown),
         shown_markers=tuple(shown.items()),
         prototype_pieces=proto_pieces,
+        mask_images=tuple(sorted(mask_images.items())),
+        displays=tuple(
+            DisplayPlan(d, display_layout(d, counter_px), display_image(d))
+            for d in (schema.displays if schema is not None else ())
+        ),
     )
 
 
@@ -375,6 +394,17 @@ def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
         colour = MARKER_COLOURS[len(out) % len(MARKER_COLOURS)]
         out.append(MarkerLayer(decl.id, spec, f"layer_{decl.id}.png", colour, decl.categories))
     return tuple(out)
+
+
+def mask_image(back: str) -> str:
+    """The image a Mask shows for every counter of the back layout ``back``."""
+    return f"mask_{back}.png"
+
+
+def mask_name(back: str) -> str:
+    """What a masked counter is called to the other sides: its back's kind, never its name
+    (``warship_back`` -> ``face-down warship``)."""
+    return "face-down " + back.removesuffix("_back").replace("_", " ")
 
 
 def _faces(module: Module) -> list[tuple[UnitDef, bool]]:

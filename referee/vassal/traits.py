@@ -13,6 +13,9 @@ Each builder writes the trait's type and state exactly as VASSAL 3.7's ``myGetTy
   Eliminated map (zone ``Eliminated <side id>``, chosen from the counter's ``Side``).
 * **Mark moved**: the moved marker of the map's "mark moved" option, cleared by the map's
   toolbar button.
+* **Mask** (Ctrl+F), on face-down counters (chits, hidden warships): VASSAL's own
+  ``Obscurable``; masked by a player, the counter shows its printed back and the name
+  ``mask_name`` to every other side, and the whole piece to the side that masked it.
 * **Report Action**: the Ctrl keys that flip a counter or set a marker layer, eliminate,
   clone or delete it, each reported in the log the opponent reads.
 """
@@ -35,6 +38,7 @@ __all__ = [
     "delete_trait",
     "eliminated_zone",
     "key_stroke",
+    "mask_trait",
     "moved_trait",
     "report_trait",
     "send_to_eliminated_trait",
@@ -45,6 +49,7 @@ DELETE_KEY: Final = "D"
 CLONE_KEY: Final = "C"
 ELIMINATE_KEY: Final = "E"
 MOVED_KEY: Final = "M"
+MASK_KEY: Final = "F"  # Ctrl+F: face down / face up
 ELIMINATED_MAP: Final = "Eliminated"
 """The map window holding one dead-pile box per side."""
 
@@ -125,3 +130,26 @@ def report_trait(letters: Sequence[str], description: str = "Report to the log")
     keys = _se([key_stroke(k) for k in letters], ",")
     fields: list[str | int | bool | None] = [keys, REPORT_FORMAT, "", "", description, False]
     return UnknownTrait("report;" + _se(fields, ";"), "-1")
+
+
+def mask_trait(back_image: str, mask_name: str, side: str) -> Trait:
+    """VASSAL's Mask (``Obscurable``): ``obs;`` then keyCommand, the back image, the menu
+    command, the display style (``I``: the owner sees the face with the back inset), the
+    name others see, the access (``sides:SIDE``: the players of ``side`` may unmask), the
+    peek command, the description, auto-peek on rollover (off), the deal key and
+    expression (none). State ``null`` = not masked (``Obscurable.myGetType``/``myGetState``
+    of VASSAL 3.7)."""
+    fields: list[str | int | bool | None] = [
+        key_stroke(MASK_KEY),
+        back_image,
+        "Face down",
+        "I",
+        mask_name,
+        f"sides:{side}",
+        "Peek",
+        "Face down until the rules reveal it",
+        False,
+        "",
+        "",
+    ]
+    return UnknownTrait("obs;" + _se(fields, ";"), _se(["null", ""], ";"))

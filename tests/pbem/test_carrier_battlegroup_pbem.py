@@ -6,6 +6,7 @@ passes, and a changed committed pool entry or hidden roll makes it fail, naming 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -186,3 +187,47 @@ def test_bad_orders_are_refused_citing_the_case_and_nothing_is_written(tmp_path:
         out
     )
     assert sorted(p.name for p in (t.game / "turns").iterdir()) == before
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def test_adjudicate_writes_the_same_bytes_with_and_without_the_cache(tmp_path: Path) -> None:
+    """The cache ``adjudicate`` turns on (module, bare board, compiled templates) saves time
+    and changes no byte of what is written (docs/performance.md): every step is adjudicated
+    twice from the same files, with the cache and with ``--no-cache``."""
+    t = Table(tmp_path / "a", MODULE, SIDES)
+    t.new("mission")
+    module, _ = load_module(MODULE)
+    assert module is not None
+    rs = get_ruleset("carrier_battlegroup")
+    compared = 0
+    for k in range(4):  # set-up, outfitting, turns 1-2 (fewer if the mission ends first)
+        full = json.loads((t.game / "secret" / "state.json").read_text())
+        text = rs.scripted_orders(module, GameState.from_json(full))  # type: ignore[attr-defined]
+        if text is None:
+            break
+        orders = t.root / f"step{k}.txt"
+        orders.write_text(text)
+        code, out = cli("sign", orders, "--key", t.key("usn"), "--game-dir", t.game)
+        assert code == 0, out
+        shutil.rmtree(tmp_path / "b", ignore_errors=True)
+        shutil.copytree(t.root, tmp_path / "b", symlinks=True)
+        runs = {}
+        for name, extra in (("a", []), ("b", ["--no-cache"])):
+            root = tmp_path / name
+            code, out = cli(
+                "adjudicate", root / "game", root / orders.name, "--key",
+                root / "keys" / "referee.key", "--module", MODULE, "--referee-dir",
+                root / "referee-secret", *extra,
+            )  # fmt: skip
+            assert code == 0, out
+            runs[name] = _tree(root / "game")
+        assert runs["a"] == runs["b"], k
+        compared += 1
+    assert compared >= 3
+    cache = Path(os.environ["REFEREE_CACHE"]) / "v1"  # the cached runs did use the cache
+    assert {"module", "png"} <= {p.name for p in cache.iterdir()}

@@ -2,7 +2,10 @@
 without a warning, and every piece reports its space's name (issue 14 §5).
 
 Runs ``../shared/tools/vassal-check/vcheck`` on the built module (both scenario set-ups) and
-the ``position-USN.vsav`` of every step of ``referee.demo_solitaire``. Marked ``vassal``
+the ``position-USN.vsav`` of every step of ``referee.demo_solitaire``. The face-down counters
+carry VASSAL's own Mask trait, and the Ship Display (system tracks), the Tactical Display
+(Inner and Outer zones) and the Soviet Display (SBG boxes) are map windows of named boxes,
+read both from the buildFile and from what VASSAL itself built. Marked ``vassal``
 (about 30 s); skipped where the checker is absent, as ``test_real_vassal.py`` explains.
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -62,3 +66,73 @@ def test_every_piece_reports_its_space_name(vassal_run: tuple[int, str, str, Pat
         assert set(got) <= set(want)  # VASSAL shows the player nothing the view hides
         checked += len(want)
     assert checked > 20
+
+
+MASKED_BACKS = {"chit_back", "warship_back", "standoff_back", "coastal_back"}
+DISPLAYS = {
+    "Ship Display": {"CIC 0", "Hangar 8", "Flight Deck 6", "Air Defense 3", "Propulsion 6",
+                     "EW 5", "Hull 12", "Crew 8", "CAG 6"},
+    "Tactical Display": {"USN Outer Zone", "USN Inner Zone", "Soviet Inner Zone",
+                         "Soviet Outer Zone"},
+    "Soviet Display": {"SBG-1", "SBG-6", "Warship pool", "Incident chit pool"},
+}  # fmt: skip
+
+
+def _vmod(game: Path) -> Path:
+    return next(game.parents[1].glob("vassal/*.vmod"))
+
+
+def test_face_down_counters_carry_vassals_mask_trait(
+    vassal_run: tuple[int, str, str, Path],
+) -> None:
+    _, _, out, game = vassal_run
+    module, _ = load_module(demo_solitaire.SRC)
+    assert module is not None
+    masked = {p for p, pc in module.pieces().items() if pc.unit.back in MASKED_BACKS}
+    assert {"SO-KIROV.1", "CHIT-UP.1", "ORD-O1"} <= masked
+    with zipfile.ZipFile(_vmod(game)) as z:
+        build = z.read("buildFile.xml").decode("utf-8")
+    for line in build.splitlines():
+        if "PieceSlot" not in line or 'entryName="' not in line:
+            continue
+        pid = line.split('entryName="', 1)[1].split(" ", 1)[0].split('"', 1)[0]
+        if pid in masked:
+            back = f"mask_{module.piece(pid).unit.back}.png"  # shared: it names no counter
+            assert f"obs;70,130;{back};Face down;I;face-down " in line, pid
+            mask = line.split("obs;", 1)[1].split("\t", 1)[0]  # the Mask's own fields
+            assert module.piece(pid).unit.id not in mask and module.piece(pid).unit.name not in mask
+        elif pid in module.pieces():
+            assert "obs;" not in line, pid
+    slots = {}
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0] == "SLOT":
+            slots[f[1].split(" ", 1)[0]] = f[3].split(",")
+    assert all("Obscurable" in slots[p] for p in masked), "VASSAL built every Mask"
+    assert "Obscurable" not in slots["US-CVN-68"]
+
+
+def test_the_displays_are_map_windows_of_named_boxes(
+    vassal_run: tuple[int, str, str, Path],
+) -> None:
+    _, _, out, game = vassal_run
+    with zipfile.ZipFile(_vmod(game)) as z:
+        build = z.read("buildFile.xml").decode("utf-8")
+        names = set(z.namelist())
+    maps: dict[str, set[str]] = {}
+    current = None
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0] != "COMP":
+            continue
+        if f[2] == "VASSAL.build.module.Map":
+            current = f[3]
+            maps.setdefault(current, set())
+        elif f[2].endswith("mapgrid.Zone") and current is not None:
+            maps[current].add(f[3])
+    for name, boxes in DISPLAYS.items():
+        assert boxes <= maps.get(name, set()), (name, sorted(maps.get(name, set()))[:8])
+        assert f'mapName="{name}"' in build
+        slug = name.lower().replace(" ", "_")
+        assert f"images/display_{slug}.png" in names
+    assert {f"images/mask_{b}.png" for b in MASKED_BACKS} <= names

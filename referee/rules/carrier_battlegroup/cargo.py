@@ -3,7 +3,8 @@
 LP buy Cargo [9.1] at the Cargo Table's prices; Cargo is bought only with the task force at
 a NATO base, except land-based aircraft [9.0]; carrier aircraft never exceed the Hangar
 [9.1 note]; cruise missiles go under ships that can carry them, up to each ship's capacity
-[9.2], [15.1]; buying any Cargo skips the Movement Phase [9.1 note].
+[9.2], [15.1]; buying any Cargo skips the Movement Phase [9.1 note], unless a Cargo
+aircraft alone replenished the CVBG [9.3].
 """
 
 from __future__ import annotations
@@ -61,10 +62,32 @@ class Basket:
     pieces: list[str] = field(default_factory=list)
 
 
+COD_ITEMS = ("fuel", "ammunition", "cruise_missile", "special_crew")  # [9.3]
+AT_SEA_HINT = "or with a Cargo aircraft (COD) aboard within its range of a NATO base [9.3]"
+
+
+def items_of(module: Module, b: Basket) -> set[str]:
+    """The Cargo Table rows a basket buys [9.2]."""
+    return {*b.tracks, *(str(item_of(module, p)) for p in b.pieces)}
+
+
+def by_cod_only_9_3(module: Module, b: Basket, *, cod: bool) -> bool:
+    """[9.3]: the whole basket is Fuel, Ammunition, Cruise Missiles or Crews and a COD can
+    bring them, so the Movement Phase is not skipped."""
+    return cod and bool(b.lp or b.pieces) and items_of(module, b) <= set(COD_ITEMS)
+
+
 def check_buys(
-    module: Module, state: GameState, orders: list[Order], ships: list[str], *, at_base: bool
+    module: Module,
+    state: GameState,
+    orders: list[Order],
+    ships: list[str],
+    *,
+    at_base: bool,
+    cod: bool = False,
 ) -> tuple[Basket, list[Violation]]:
-    """[9.0]-[9.2]: every ``buy`` order priced and checked against LP, place and capacity."""
+    """[9.0]-[9.3]: every ``buy`` order priced and checked against LP, place and capacity;
+    ``cod`` says a Cargo aircraft can replenish the CVBG away from a base [9.3]."""
     out: list[Violation] = []
     b = Basket()
     for o in orders:
@@ -96,12 +119,13 @@ def check_buys(
                         )
                     )
                     continue
-                if not at_base and item != "land_aircraft":
+                if not at_base and item != "land_aircraft" and not (cod and item in COD_ITEMS):
                     out.append(
                         at(
                             o,
                             "9.0",
                             f"{pid}: Cargo is bought only with the CVBG at a NATO base",
+                            AT_SEA_HINT if item in COD_ITEMS else None,
                             unit=pid,
                         )
                     )
@@ -110,9 +134,14 @@ def check_buys(
                 b.pieces.append(pid)
         else:
             item, n = o.arg("item")[0], int(o.arg("count")[0])
-            if not at_base:
+            if not at_base and not (cod and item in COD_ITEMS):
                 out.append(
-                    at(o, "9.0", f"{item}: Cargo is bought only with the CVBG at a NATO base")
+                    at(
+                        o,
+                        "9.0",
+                        f"{item}: Cargo is bought only with the CVBG at a NATO base",
+                        AT_SEA_HINT if item in COD_ITEMS else None,
+                    )
                 )
                 continue
             if n < 1:

@@ -76,6 +76,7 @@ def combat_phase(
     spaces = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
     inc = state.data.get("incident") or {}
     for space in spaces:
+        state = recon_11_3(module, state, space, strikes.get(space, []), events)
         sov = soviet_here(state, space)
         usn = list(state.data["cvbg"]["ships"]) if space == cvbg_space else []
         usn += strikes.get(space, [])
@@ -98,6 +99,52 @@ def _attacker_20_1(state: GameState, space: str, auto: bool) -> str:
         if state.data.get("entered") == space or space != state.data["cvbg"]["space"]
         else "Soviet"
     )
+
+
+def reveal_space(
+    state: GameState, space: str, sov: list[str], rule: str, events: list[Event]
+) -> GameState:
+    """Every Soviet unit in ``space`` face up for good: the SBGs there, the coastal defense
+    units, the rest; a Glitch goes back to its pool [17.0], [17.1]. ``rule`` is what
+    revealed them: contact [17.0] or an aircraft's reconnaissance [11.3]."""
+    hidden = [p for p in sov if p not in state.data["revealed"]]
+    for name, g in state.data["sbgs"].items():
+        if g["space"] == space and not g["revealed"]:
+            state = soviet.reveal_sbg(state, name, rule, events)
+    if state.data["coastal"]["space"] == space and not state.data["coastal"]["revealed"]:
+        state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
+    return soviet.reveal_17_0(
+        state,
+        [
+            p
+            for p in hidden
+            if p in state.units
+            and state.units[p].location == space
+            and p not in state.data["revealed"]
+        ],
+        rule,
+        events,
+    )
+
+
+def recon_11_3(
+    module: Module, state: GameState, space: str, flown: list[str], events: list[Event]
+) -> GameState:
+    """[11.3]: air units flown into a space with an SBG or coastal defense units reveal every
+    enemy unit there, contact or not (the battle usually follows)."""
+    if not any(module.piece(p).unit.category == "air" for p in flown):
+        return state
+    sbg = any(g["space"] == space for g in state.data["sbgs"].values())
+    coastal = state.data["coastal"]["space"] == space and bool(state.data["coastal"]["units"])
+    if not (sbg or coastal):
+        return state
+    sov = soviet_here(state, space)
+    if all(p in state.data["revealed"] for p in sov):
+        return state
+    events.append(
+        Event("recon", "11.3", f"{space}: aircraft reconnoitre the space; every unit is revealed")
+    )
+    return reveal_space(state, space, sov, "11.3", events)
 
 
 def _one_battle(
@@ -160,24 +207,7 @@ def _one_battle(
             return state
         edge = res.edge
     # [17.0] contact reveals every Soviet unit in the space
-    hidden = [p for p in sov if p not in state.data["revealed"]]
-    for name, g in state.data["sbgs"].items():
-        if g["space"] == space and not g["revealed"]:
-            state = soviet.reveal_sbg(state, name, "17.0", events)
-    if state.data["coastal"]["space"] == space and not state.data["coastal"]["revealed"]:
-        state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
-    state = soviet.reveal_17_0(
-        state,
-        [
-            p
-            for p in hidden
-            if p in state.units
-            and state.units[p].location == space
-            and p not in state.data["revealed"]
-        ],
-        "17.0",
-        events,
-    )
+    state = reveal_space(state, space, sov, "17.0", events)
     sov = soviet_here(state, space)
     if "SO-KIEV" in sov:  # [15.0], [20.2 step 2] the five CVL-1 aircraft deploy with it
         aircraft = [
@@ -320,6 +350,9 @@ def _after_battle_22_8(
             elif f.cond.damage and f.category != "air":
                 conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
                 losses.append({"unit": f.id, "what": "damaged", "turn": state.turn})
+            elif f.category == "air" and (f.cond.damage or f.cond.crippled):
+                # a USN aircraft keeps its Damaged or Crippled marker [22.8 USN 3], [10.3]
+                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
             continue
         # Soviet [22.8]
         in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)

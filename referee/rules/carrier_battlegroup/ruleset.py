@@ -9,7 +9,7 @@ units' contents (committed at set-up by ``hidden_pools``), every roll that draws
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import OrdersDoc
@@ -18,6 +18,9 @@ from referee.rules.carrier_battlegroup import scripted, setup, turn, view
 from referee.rules.carrier_battlegroup.phases import PHASES
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
 from referee.source.model import Module
+
+if TYPE_CHECKING:  # the return type of options only
+    from referee.engine.ruleset import OptionsReport
 
 
 class CarrierBattlegroup:
@@ -96,6 +99,14 @@ class CarrierBattlegroup:
 
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         return scripted.scripted_orders(module, state)
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        """What the USN may do now, from the validator's own checks; nothing hidden."""
+        from referee.rules.carrier_battlegroup.options import options_report
+
+        return options_report(module, state, subject, limit)
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         d = state.data

@@ -6,7 +6,65 @@ submarine), standoff weapons (air, missile), coastal defense units, and the mark
 [3.5]-[3.7] that are not combat units. The map is point-to-point [3.1], [12.4].
 """
 
-from referee.source.schema import RulesetSchema
+from referee.source.schema import DisplayDecl, DisplayRow, RulesetSchema
+
+# The Ship Display's tracks [4.0 step 6], [10.0]: each system from 0 (out of action [22.2])
+# to the top printed on its track. The start values are the text's; the room above them
+# for EW and Air Defense purchases [9.2], CIC/CAG [20.3] and the Fuel and Ammunition tracks
+# [9.2] are estimates (module_src/carrier_battlegroup/README.md).
+TRACKS = (
+    ("CIC", 7),
+    ("CAG", 7),
+    ("Hangar", 8),
+    ("Flight Deck", 6),
+    ("Air Defense", 6),
+    ("Propulsion", 6),
+    ("EW", 8),
+    ("Hull", 12),
+    ("Crew", 8),
+    ("Fuel", 9),
+    ("Ammunition", 9),
+)
+SHIP_DISPLAY = DisplayDecl(
+    "Ship Display",
+    "Nimitz CVN-68 Ship Display: system tracks [4.0 step 6], [22.2]",
+    (
+        *(DisplayRow(tuple(f"{name} {n}" for n in range(top + 1))) for name, top in TRACKS),
+        DisplayRow(("Crew box", "USN Crippled Ship box"), across=4, down=1),
+    ),
+    "4.0",
+)
+TACTICAL_DISPLAY = DisplayDecl(
+    "Tactical Display",
+    "Tactical Display: Outer Zone combat first, then Inner [20.2]",
+    (
+        DisplayRow(
+            ("USN Outer Zone", "USN Inner Zone", "Soviet Inner Zone", "Soviet Outer Zone"),
+            across=3,
+            down=4,
+        ),
+    ),
+    "20.2",
+)
+SOVIET_DISPLAY = DisplayDecl(
+    "Soviet Display",
+    "Soviet boxes: SBGs face down [4.0 4d], pools [4.0 4b], [16.2], losses [22.8]",
+    (
+        DisplayRow(tuple(f"SBG-{n}" for n in range(1, 7)), across=3, down=2),
+        DisplayRow(
+            (
+                "Warship pool",
+                "Standoff pool",
+                "Incident chit pool",
+                "Soviet Sunk box",
+                "Damaged/Crippled box",
+            ),
+            across=3,
+            down=2,
+        ),
+    ),
+    "4.0",
+)
 
 SCHEMA = RulesetSchema(
     id="carrier_battlegroup",
@@ -30,4 +88,7 @@ SCHEMA = RulesetSchema(
     victory_conditions=("occupy_objective", "sink_ssbn"),
     setup_kinds=("hexes",),
     map_kinds=("point",),
+    # face-down chits, Orders markers, warships, standoff and coastal units [2.2], [3.7], [4.0]
+    masked_backs=("chit_back", "warship_back", "standoff_back", "coastal_back"),
+    displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
 )

@@ -1,12 +1,13 @@
 """The scripted player: plain, lawful USN orders for each step (benchmarks, property tests,
-the demo). It sails the mission's route to the Objective, strikes a revealed or face-down
-SBG within its aircraft's range, and bombards coastal defense units at the Objective."""
+the demo). It sails the mission's route to the Objective, in lane [12.5] when it can,
+strikes a revealed or face-down SBG within its aircraft's range, and bombards coastal
+defense units at the Objective."""
 
 from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.engine.graphboard import PointBoard
-from referee.rules.carrier_battlegroup import cargo, outfit, turn
+from referee.rules.carrier_battlegroup import cargo, movement, outfit, turn
 from referee.rules.carrier_battlegroup.escorts import AEGIS_LIMIT
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -77,7 +78,10 @@ def _turn(module: Module, state: GameState) -> str:
     here = state.data["cvbg"]["space"]
     goal = state.data["mission"]["objective"]
     lines = ["", "[standing]", "breakoff no"]
-    route = board.path(here, goal) or [here]
+    lanes = state.data["mission"].get("lanes", [])
+    route = (
+        movement.lane_path_12_5(board, here, goal, lanes) or board.path(here, goal) or [here]
+    )  # in lane when it can be [12.5]
     sbg = {g["space"] for g in state.data["sbgs"].values()}
     allow = turn.allowance(module, state, spend_fuel=False)
     path: list[str] = []

@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
-from referee.rules.carrier_battlegroup import alert, pools, rows
+from referee.rules.carrier_battlegroup import alert, movement, pools, rows
 from referee.source.model import Module
 
 RULESET_ID = "carrier_battlegroup"
@@ -187,6 +187,7 @@ def setup_4_0(module: Module, state: GameState, dice: Dice) -> tuple[GameState, 
         "coastal": int(row["coastal"]),
         "landing": bool(row["landing"]),
         "kill": str(row.get("kill") or ""),
+        "lanes": list(movement.lanes_of_orders(str(row.get("lanes") or ""))),  # [12.5]
     }
     data["mission"] = mission
     data["lp"] = int(row["lp"])

@@ -186,6 +186,17 @@ def incident_phase_16_0(
                 generated.append(got)
         if int(rec["alert"]):
             changes.append(int(rec["alert"]))
+        sanction = int(rec.get("lane_alert") or 0)
+        if sanction and state.data.get("out_of_lane"):
+            changes.append(sanction)
+            events.append(
+                Event(
+                    "out_of_lane",
+                    "12.5",
+                    f"{rec['chit']}: the CVBG is Out of Lane, Alert {sanction:+d}",
+                    {"chit": pid, "alert": sanction},
+                )
+            )
         if rec["contact"]:
             contact = True
         if int(rec["sbg_move"]):

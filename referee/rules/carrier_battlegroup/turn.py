@@ -26,7 +26,8 @@ from referee.rules.carrier_battlegroup import (
     victory,
     view,
 )
-from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS, hangar_losses_14_1
+from referee.rules.carrier_battlegroup import logistics as logistics_
+from referee.rules.carrier_battlegroup.damage import hangar_losses_14_1
 from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.setup import CARRIER, CVBG, RED_OKTOBER, SSBN
 from referee.source.model import Module
@@ -132,16 +133,15 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
             out.append(
                 at(o, "11.1", "name one ship of the CVBG", unit=o.units[0] if o.units else None)
             )
-    logistics = bool(by["buy"] or by["repair"])
+    logistics = logistics_.skips_movement(state, by["repair"])
     if by["buy"]:
-        _b, errs = cargo.check_buys(
-            module, state, by["buy"], ships, at_base=board.terrain(here) == "nato_base"
+        cod = logistics_.cod_range_9_3(module, state, board) is not None
+        basket, errs = cargo.check_buys(
+            module, state, by["buy"], ships, at_base=board.terrain(here) == "nato_base", cod=cod
         )
         out += errs
-    for o in by["repair"]:
-        sysname, hint = match_name(" ".join(o.arg("system")), CARRIER_SYSTEMS)
-        if sysname is None:
-            out.append(at(o, "10.0", f"no carrier system {' '.join(o.arg('system'))!r}", hint))
+        logistics = logistics or not cargo.by_cod_only_9_3(module, basket, cod=cod)
+    out += logistics_.check_repairs(module, state, by["repair"])
     if len(by["move"]) > 1:
         out.append(at(by["move"][1], "12.1", "the CVBG moves once per Movement Phase"))
     for o in by["move"][:1]:
@@ -151,7 +151,8 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
                     o,
                     "5.0",
                     "Logistics (buying Cargo or repairing) skips the Movement Phase",
-                    "see 9.1 and 10.1",
+                    "see 9.1 and 10.1; a Cargo aircraft [9.3] or an aircraft repair [10.3] "
+                    "does not",
                 )
             )
             continue
@@ -315,25 +316,39 @@ def carry_out_turn(
             )
     # 2 Logistics [8.0]-[10.0]
     if by["buy"]:
+        cod = logistics_.cod_range_9_3(module, state, board) is not None
         b, _ = cargo.check_buys(
             module,
             state,
             by["buy"],
             state.data["cvbg"]["ships"],
             at_base=board.terrain(state.data["cvbg"]["space"]) == "nato_base",
+            cod=cod,
         )
         state = cargo.carry_out_buys(module, state, b, state.data["cvbg"]["ships"])
-        ev.append(
-            Event(
-                "logistics",
-                "9.1",
-                f"Cargo bought for {b.lp} LP; {state.data['lp']} LP left; Movement Phase skipped",
+        if cargo.by_cod_only_9_3(module, b, cod=cod):
+            ev.append(
+                Event(
+                    "logistics",
+                    "9.3",
+                    f"the Cargo aircraft replenishes the CVBG for {b.lp} LP; "
+                    f"{state.data['lp']} LP left; the Movement Phase is not skipped",
+                )
             )
-        )
+        else:
+            ev.append(
+                Event(
+                    "logistics",
+                    "9.1",
+                    f"Cargo bought for {b.lp} LP; {state.data['lp']} LP left; "
+                    "Movement Phase skipped",
+                )
+            )
     for o in by["repair"]:
-        state = _repair_10_1(module, state, o, dice, ev)
+        state = logistics_.repair_10_1(module, state, o, dice, ev)
     # 3 Movement [12.0]
     state = state.with_data(entered=None)
+    moved = [state.data["cvbg"]["space"]]
     for o in by["move"]:
         route = [match_name(w, board.locations())[0] for w in o.hexes]
         route = [r for r in route if r and r != state.data["cvbg"]["space"]]
@@ -345,9 +360,12 @@ def carry_out_turn(
         if o.mode == "max" and needs:
             state = state.with_data(fuel=state.data["fuel"] - 1)
             ev.append(Event("fuel", "12.2", f"1 Fuel for maximum speed: Fuel {state.data['fuel']}"))
+        start = state.data["cvbg"]["space"]
         state = combat_phase._move_cvbg(state, route[-1])
         state = state.with_data(entered=route[-1])
         ev.append(Event("move", "12.1", "the CVBG moves " + " -> ".join(route), {"path": route}))
+        moved = [start, *route]
+    state = _lane_12_5(board, state, moved, ev)
     # 4 Incidents [16.0]
     state = soviet.incident_phase_16_0(module, state, dice, ev)
     # 5 Launch [19.0]
@@ -411,33 +429,21 @@ def carry_out_turn(
     return _end_of_turn(module, state, dice, ev)
 
 
-def _repair_10_1(
-    module: Module, state: GameState, o: Order, dice: Dice, ev: list[Event]
-) -> GameState:
-    """[10.1]-[10.4]: dice from the Repair Chart, a bonus at a NATO base, one per crew."""
-    board = PointBoard(module.map)
-    system = match_name(" ".join(o.arg("system")), CARRIER_SYSTEMS)[0] or ""
-    t = module.tables["repair"]
-    base = board.terrain(state.data["cvbg"]["space"]) == "nato_base"
-    row, _how = rows.row_record(t, "nato_base" if base else "at_sea")
-    n = int(row["dice"]) + int(t.lookup(row="crew", col="dice").value) * sum(
-        1 for c in state.data["crews"] if c.startswith(("US-CREW-DC", "US-CREW-FD"))
-    )
-    rolls = [dice.roll(6, f"repair {system} die {k + 1}", "10.1") for k in range(n)]
-    ok = sum(1 for r in rolls if r >= int(row["succeeds"]))
-    sysd = dict(state.data["carrier"])
-    cap = state.data["carrier_start"][system]
-    new = min(cap, sysd[system] + ok)
-    ev.append(
-        Event(
-            "repair",
-            "10.1",
-            f"repair {system}: {n} dice {rolls}, {ok} success(es): {sysd[system]} -> {new}",
-            {"rolls": rolls},
+def _lane_12_5(board: PointBoard, state: GameState, moved: list[str], ev: list[Event]) -> GameState:
+    """[12.5]: note whether the CVBG is Out of Lane for this turn's Incident chits."""
+    lanes = state.data["mission"].get("lanes", [])
+    out = movement.out_of_lane_12_5(board, moved, lanes)
+    if out:
+        ev.append(
+            Event(
+                "out_of_lane",
+                "12.5",
+                f"the CVBG at {moved[-1]} is Out of Lane (its Orders' lines: "
+                f"{'; '.join(lanes)}): Incident chits may sanction it",
+                {"space": moved[-1]},
+            )
         )
-    )
-    sysd[system] = new
-    return state.with_data(carrier=sysd)
+    return state.with_data(out_of_lane=out)
 
 
 def _recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameState:

@@ -73,7 +73,7 @@ VOCABULARY = Vocabulary(
             (
                 form(
                     Part("text", "system"),
-                    meaning="repair one carrier system; skips Movement [10.1]",
+                    meaning="a carrier system (skips Movement [10.1]) or a damaged aircraft [10.3]",
                 ),
             ),
         ),

@@ -1,0 +1,295 @@
+"""What the USN player may do now (``referee options``), computed by the validator itself.
+
+Every candidate is written as an orders line and kept only when ``turn.check_turn`` (or the
+purchase check of [9.0]-[9.3]) accepts it, so what ``options`` lists is what ``validate``
+accepts: moves to spaces with their cost, Fuel and stop rule [12.1]-[12.5], launches within
+the Flight Deck and range [15.0], [19.0]-[19.2], purchases within the LP [9.0]-[9.3], repairs
+[10.0]-[10.3] and the Intelligence attempt [11.0].
+
+Hidden stays hidden [17.0]: the candidates come only from what the player sees
+(``view.player_view``: SBG markers, revealed units, the count of coastal defense units), and a
+Soviet piece is never described, so the report is the same whatever lies face down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.graphboard import PointBoard
+from referee.engine.orders import Order, parse_orders
+from referee.engine.ruleset import OptionsReport
+from referee.errors import UserError
+from referee.rules.carrier_battlegroup import cargo, incidents, logistics, movement, turn, view
+from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS
+from referee.rules.carrier_battlegroup.setup import CARRIER, CVBG
+from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
+from referee.source.model import Module
+
+ALL = ("USN", "all")
+CARGO = ("cargo", "buy", "LP")
+TRACKS = ("fuel", "ammunition", "ew_enhancement", "air_defense")
+
+
+def q(space: str) -> str:
+    return f'"{space}"' if " " in space else space
+
+
+def _doc_lines(state: GameState, section: str, line: str) -> Any:
+    text = f"game: {state.game_id}\nturn: {state.turn}\nside: USN\n[{section}]\n{line}\n"
+    return parse_orders(text, "options", VOCABULARY)
+
+
+def _legal(module: Module, state: GameState, section: str, line: str) -> bool:
+    return not turn.check_turn(module, state, _doc_lines(state, section, line))
+
+
+def _public_targets(seen: GameState) -> dict[str, str]:
+    """Spaces the player sees Soviet units in, and what he sees there [17.0]."""
+    out: dict[str, str] = {}
+    for name, g in sorted(seen.data["sbgs"].items()):
+        out[g["space"]] = name + ("" if g["revealed"] else " (face down)")
+    for u in sorted(seen.units.values(), key=lambda u: u.id):
+        if u.side == "Soviet" and u.location and not u.id.startswith("SO-SBG"):
+            out.setdefault(u.location, "revealed Soviet units")
+    c = seen.data["coastal"]
+    n = c["units"] if isinstance(c["units"], int) else len(c["units"])
+    if n:
+        out.setdefault(c["space"], f"{n} coastal defense unit(s)")
+    return out
+
+
+def moves(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """[12.1]-[12.5]: every space the CVBG may reach, its cost, Fuel, stop and chits."""
+    board = PointBoard(module.map)
+    here = seen.data["cvbg"]["space"]
+    cruise = turn.allowance(module, seen, spend_fuel=False)
+    fast = turn.allowance(module, seen, spend_fuel=True)
+    sbg = {g["space"] for g in seen.data["sbgs"].values()}
+    parent: dict[str, str] = {here: here}
+    frontier = [here]
+    for _ in range(fast):
+        nxt: list[str] = []
+        for s in frontier:
+            if s != here and movement.must_stop_12_4(board.terrain(s), sbg_here=s in sbg):
+                continue
+            for n in sorted(board.neighbours(s)):
+                if n not in parent:
+                    parent[n] = s
+                    nxt.append(n)
+        frontier = nxt
+    lanes = seen.data["mission"].get("lanes", [])
+    out: list[dict[str, Any]] = []
+    for dest in sorted(parent, key=lambda s: (_depth(parent, s), s)):
+        if dest == here:
+            continue
+        path = [dest]
+        while parent[path[-1]] != here:
+            path.append(parent[path[-1]])
+        path.reverse()
+        cost = len(path)
+        mode = "" if cost <= cruise else "max "
+        line = f"move {mode}" + " ".join(q(p) for p in path)
+        if not _legal(module, state, "movement", line):
+            continue
+        kind = board.terrain(dest)
+        stop = movement.must_stop_12_4(kind, sbg_here=dest in sbg)
+        chits = incidents.chits_to_draw_16_0(
+            module, seen.data["alert"], kind, objective=dest == seen.data["mission"]["objective"]
+        )
+        fuel = 1 if mode and fast > cruise and _needs_fuel(module, seen) else 0
+        out.append(
+            {
+                "space": dest,
+                "path": path,
+                "spaces": cost,
+                "fuel": fuel,
+                "stop": (kind.replace("_", " ") + (", an SBG" if dest in sbg else ""))
+                if stop
+                else None,
+                "chits": chits,
+                "out_of_lane": movement.out_of_lane_12_5(board, [here, *path], lanes),
+                "order": line,
+            }
+        )
+    return out
+
+
+def _depth(parent: dict[str, str], s: str) -> int:
+    d = 0
+    while parent[s] != s:
+        s, d = parent[s], d + 1
+    return d
+
+
+def _needs_fuel(module: Module, seen: GameState) -> bool:
+    return any("nuclear" not in module.piece(p).unit.flags for p in seen.data["cvbg"]["ships"])
+
+
+def launches(module: Module, state: GameState, seen: GameState, pid: str) -> list[dict[str, Any]]:
+    """[19.0]-[19.2]: the public Soviet spaces this aircraft or missile may strike."""
+    out = []
+    for space, what in sorted(_public_targets(seen).items()):
+        line = f"strike {pid} -> {q(space)}"
+        if _legal(module, state, "launch", line):
+            out.append({"unit": pid, "space": space, "target": what, "order": line})
+    return out
+
+
+def purchases(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """[9.0]-[9.3]: each kind of Cargo the LP and the place allow now, one at a time."""
+    board = PointBoard(module.map)
+    here = seen.data["cvbg"]["space"]
+    at_base = state.phase == "outfit" or board.terrain(here) == "nato_base"
+    cod = logistics.cod_range_9_3(module, seen, board) is not None
+    ships = seen.data["cvbg"]["ships"]
+    section = "outfit" if state.phase == "outfit" else "logistics"
+    out: list[dict[str, Any]] = []
+
+    def ok(line: str) -> list[Order]:
+        orders = list(_doc_lines(seen, section, line).orders)
+        _b, errs = cargo.check_buys(module, state, orders, ships, at_base=at_base, cod=cod)
+        return [] if errs else orders
+
+    for item in TRACKS:
+        price = cargo.price(module, item)
+        most = seen.data["lp"] // price
+        if most and ok(f"buy 1 {item}"):
+            out.append({"item": item, "lp": price, "most": most, "order": f"buy {most} {item}"})
+    seen_kinds: set[tuple[str, str]] = set()
+    for pid in sorted(seen.units):
+        u = seen.units[pid]
+        if u.side != "USN" or u.box != "available":
+            continue
+        item = cargo.item_of(module, pid)
+        kind = (str(item), module.piece(pid).unit.id)
+        if item is None or kind in seen_kinds or not ok(f"buy {pid}"):
+            continue
+        seen_kinds.add(kind)
+        out.append(
+            {"item": item, "unit": pid, "lp": cargo.price(module, item), "order": f"buy {pid}"}
+        )
+    return out
+
+
+def repairs(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """[10.0]-[10.3]: carrier systems below their start value; Damaged aircraft."""
+    out = []
+    for s in CARRIER_SYSTEMS:
+        if seen.data["carrier"][s] < seen.data["carrier_start"][s]:
+            line = f"repair {s}"
+            if _legal(module, state, "logistics", line):
+                out.append({"repair": s, "skips_movement": True, "order": line})
+    for pid in sorted(seen.data["air"]):
+        line = f"repair {pid}"
+        if seen.data["conditions"].get(pid, {}).get("damage") and _legal(
+            module, state, "logistics", line
+        ):
+            out.append({"repair": pid, "skips_movement": False, "order": line})
+    return out
+
+
+def _subject(module: Module, seen: GameState, subject: str) -> str:
+    """The subject's kind: all, cvbg, cargo, air (aircraft or missile); or a clear error."""
+    if subject in ALL:
+        return "all"
+    if subject in CARGO:
+        return "cargo"
+    if subject in ("CVBG", CVBG) or subject in seen.data["cvbg"]["ships"]:
+        return "cvbg"
+    if subject in seen.data["air"] or subject in seen.data["missiles"]:
+        return "air"
+    try:
+        side = module.piece(subject).unit.side
+    except KeyError:
+        side = None
+    if side == "Soviet":
+        raise UserError(
+            f"{subject} is a Soviet piece: the game runs the Soviet side [2.2]",
+            hint="name a USN unit, CVBG, cargo or USN",
+        )
+    from referee.source.diagnostics import did_you_mean
+
+    usn = sorted(p for p, u in seen.units.items() if u.side == "USN")
+    raise UserError(
+        f"{subject!r} is not a USN unit in play",
+        hint=did_you_mean(subject, [*usn, "CVBG", "USN", "cargo"])
+        or "name a USN unit id, CVBG, cargo or USN",
+    )
+
+
+def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
+    """The report ``referee options SUBJECT`` prints (see the module docstring)."""
+    seen = view.player_view(state) if isinstance(state.data["pools"].get("chits"), list) else state
+    kind = _subject(module, seen, subject)
+    data: dict[str, Any] = {"subject": subject, "phase": state.phase, "turn": state.turn}
+    lines = [f"{subject}: {state.phase} of turn {state.turn}; LP {seen.data['lp']}"]
+    if state.phase not in ("turn", "outfit"):
+        lines.append("  no options now" + (": the game is over" if state.phase == "over" else ""))
+        return OptionsReport(subject, tuple(lines), data, None, ())
+    sections: dict[str, list[dict[str, Any]]] = {}
+    if state.phase == "turn" and kind in ("all", "cvbg"):
+        sections["moves"] = moves(module, state, seen)
+        ships = seen.data["cvbg"]["ships"] if subject in (*ALL, "CVBG", CVBG) else [subject]
+        sections["intel"] = [
+            {"unit": s, "order": f"intel {s}"}
+            for s in ships
+            if _legal(module, state, "intelligence", f"intel {s}")
+        ]
+    if state.phase == "turn" and kind in ("all", "air"):
+        units = sorted([*seen.data["air"], *seen.data["missiles"]]) if kind == "all" else [subject]
+        sections["launches"] = [x for p in units for x in launches(module, state, seen, p)]
+    if kind in ("all", "cargo"):
+        sections["purchases"] = purchases(module, state, seen)
+    if state.phase == "turn" and kind in ("all", "cvbg", "air"):
+        rep = repairs(module, state, seen)
+        sections["repairs"] = [r for r in rep if kind != "air" or r["repair"] == subject]
+    for name, items in sections.items():
+        data[name] = items
+        if not items:
+            continue
+        lines.append(f"  {name}:")
+        shown = items if not limit else items[:limit]
+        lines += [f"    {_describe(name, x)}" for x in shown]
+        if limit and len(items) > limit:
+            lines.append(f"    ... and {len(items) - limit} more")
+    if all(not v for v in sections.values()):
+        lines.append("  no action now")
+    marks = {m["space"]: "move" for m in sections.get("moves", [])}
+    marks.update({x["space"]: "strike" for x in sections.get("launches", [])})
+    notes = _notes(module, seen)
+    return OptionsReport(subject, tuple(lines), data, marks or None, notes)
+
+
+def _describe(section: str, x: dict[str, Any]) -> str:
+    if section == "moves":
+        extra = [f"{x['spaces']} space(s)"]
+        if x["fuel"]:
+            extra.append("1 Fuel [12.2]")
+        if x["stop"]:
+            extra.append(f"stops: {x['stop']} [12.4]")
+        extra.append("no chits" if x["chits"] == 0 else f"{x['chits']} chit(s) [16.0]")
+        if x["out_of_lane"]:
+            extra.append("Out of Lane [12.5]")
+        return f"{x['order']}  ({', '.join(extra)})"
+    if section == "launches":
+        return f"{x['order']}  ({x['target']})"
+    if section == "purchases":
+        most = f", up to {x['most']}" if "most" in x else ""
+        return f"{x['order']}  ({x['lp']} LP each{most})"
+    if section == "repairs":
+        return x["order"] + ("  (skips Movement [10.1])" if x["skips_movement"] else "  [10.3]")
+    return str(x["order"])
+
+
+def _notes(module: Module, seen: GameState) -> tuple[str, ...]:
+    deck = seen.data["carrier"]["Flight Deck"]
+    notes = [
+        f"at most {deck} aircraft launch from the carrier per Launch Phase [15.0], [19.0]",
+        "buying Cargo or repairing a carrier system skips the Movement Phase [9.1], [10.1]; "
+        "a Cargo aircraft [9.3] or an aircraft's repair [10.3] does not",
+        "face-down Soviet units are shown only as what is on the table [17.0]",
+    ]
+    if CARRIER not in seen.data["cvbg"]["ships"]:
+        notes.append("the carrier is not with the CVBG")
+    return tuple(notes)
