@@ -182,7 +182,8 @@ def check_obligations_8_21(
 ) -> list[Problem]:
     """Every obligated hex that declared no attack had none to make [8.21]; its units that
     must retreat are given a hex when there is a choice [8.24]; a ``retreat UNIT -> HEX``
-    order is only for such a unit [8.24], into a hex it may retreat into [8.71]."""
+    order is only for such a unit [8.24], into a hex it may retreat into [8.71]. A refused
+    hex cites the case that forbids it first (:func:`retreat_barrier`), [8.71] second."""
     probs: list[Problem] = []
     retreats = {o.units[0]: o for o in orders if o.verb == "retreat" and o.mode == "to"}
     must: set[str] = set()
@@ -236,13 +237,14 @@ def check_obligations_8_21(
             continue
         opts = retreat_options_8_71(game, state, u)
         if o.hexes[0] not in opts:
-            # the retreat order answers to [8.71]; the case that forbids the hex itself
-            # (e.g. stacking [7.22]) is named in the message
+            # the most specific case first: the one that forbids the hex (stacking [7.22],
+            # an enemy ZOC [6.5], ...), the general retreat case [8.71] second
             case, why = retreat_barrier(game, state, u, o.hexes[0])
+            second = "" if case == "8.71" else " [8.71]"
             probs.append(
                 Problem(
-                    "8.71",
-                    f"{u} may not retreat into {o.hexes[0]}: {why} [{case}]",
+                    case,
+                    f"{u} may not retreat into {o.hexes[0]}: {why}{second}",
                     "not-a-retreat-hex",
                     o.hexes[0],
                     u,
