@@ -207,7 +207,7 @@ def check_obligations_8_21(
         for u in must_retreat_8_24(game, state, side, h):
             must.add(u)
             opts = retreat_options_8_71(game, state, u)
-            probs.append(_retreat_warning(h, u, opts))
+            probs.append(_retreat_warning(h, u, opts, game.is_air(u)))
             if u not in retreats and len(opts) > 1:
                 probs.append(
                     Problem(
@@ -256,14 +256,16 @@ def check_obligations_8_21(
     return probs
 
 
-def _retreat_warning(hex_id: str, unit: str, opts: list[str]) -> Problem:
+def _retreat_warning(hex_id: str, unit: str, opts: list[str], air: bool) -> Problem:
     """What ``validate`` foresees for a unit that must retreat: the retreat [8.24], or its
-    elimination when no hex may take it [8.72] (the general obligation cited second)."""
+    elimination -- an air unit because it never retreats [8.72], a naval unit because no
+    hex may take it [8.71] -- with the general obligation [8.24] cited second."""
     if not opts:
         return Problem(
-            "8.72",
-            f"{unit} in {hex_id} must retreat [8.24] but has no hex to retreat into: "
-            "it will be eliminated",
+            "8.72" if air else "8.71",
+            f"{unit} in {hex_id} must retreat [8.24] but "
+            + ("is an air unit, which never retreats" if air else "has no hex to retreat into")
+            + ": it will be eliminated",
             "will-be-eliminated",
             None,
             unit,
