@@ -347,9 +347,9 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
     the name is marked :data:`UNCACHED`."""
     from referee.render.artcache import (
         BOARD_READS,
-        CHART_READS,
         FACE_DRAW_READS,
         NotDeclared,
+        chart_reads,
         narrowed,
     )
     from referee.render.board import board_png
@@ -366,10 +366,8 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
             return [(UNCACHED, board_png(module, dpi))]
     if kind == "chart":
         assert isinstance(arg, str)
-        reads = CHART_READS.get(arg)
         try:
-            if reads is not None:
-                return [(arg, chart_png(narrowed(module, reads), arg, dpi=dpi))]
+            return [(arg, chart_png(narrowed(module, chart_reads(arg)), arg, dpi=dpi))]
         except NotDeclared:
             pass
         return [(UNCACHED + arg, chart_png(module, arg, dpi=dpi))]
