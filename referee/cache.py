@@ -35,7 +35,6 @@ import enum
 import hashlib
 import json
 import os
-import platform
 import stat
 import sys
 import time
@@ -182,7 +181,7 @@ def code_fingerprint(scope: str = "all") -> str:
             [
                 scope,
                 sys.version,
-                platform.machine(),
+                _machine(),
                 sys.platform,
                 zlib.ZLIB_RUNTIME_VERSION,
                 _pillow_version(),
@@ -190,6 +189,16 @@ def code_fingerprint(scope: str = "all") -> str:
         ).encode()
     )
     return h.hexdigest()
+
+
+def _machine() -> str:
+    """``platform.machine()``: on POSIX the same ``uname`` field, without importing
+    ``platform`` on every start-up."""
+    if hasattr(os, "uname"):
+        return os.uname().machine
+    import platform
+
+    return platform.machine()
 
 
 def valid_png(data: bytes) -> bool:
