@@ -35,7 +35,6 @@ import enum
 import hashlib
 import json
 import os
-import platform
 import stat
 import sys
 import time
@@ -160,36 +159,69 @@ def _tree_files(root: Path, suffixes: tuple[str, ...] | None) -> Iterator[Path]:
                 yield Path(dirpath) / name
 
 
+CODE_SUFFIXES = (".py", ".toml", ".csv", ".txt", ".json", ".j2")
+
+
 @lru_cache(maxsize=4)
 def code_fingerprint(scope: str = "all") -> str:
     """SHA-256 of what the program itself brings to a result: every file of this package
     (``scope="all"``: code, fonts, data) or only its Python code and templates
     (``scope="code"``, enough for loading a module source), the bundled templates, and the
-    Python, Pillow and zlib versions and the platform. Computed once per process."""
+    Python, Pillow and zlib versions and the platform. Computed once per process, both
+    scopes in one reading of the files (a build asks for both)."""
+    return _fingerprints()[scope] if scope in ("all", "code") else _fingerprint(scope)
+
+
+@lru_cache(maxsize=1)
+def _fingerprints() -> dict[str, str]:
+    """``code_fingerprint("all")`` and ``("code")``: the same bytes fed to each as
+    :func:`_fingerprint` feeds them, read once."""
+    hashes = {"all": hashlib.sha256(), "code": hashlib.sha256()}
+    for base, path in _program_files(None):
+        data = path.read_bytes()
+        head = f"{path.relative_to(base).as_posix()}\0{len(data)}\0".encode()
+        for scope, h in hashes.items():
+            if scope == "all" or path.name.endswith(CODE_SUFFIXES):
+                h.update(head)
+                h.update(data)
+    for scope, h in hashes.items():
+        h.update(_platform_line(scope))
+    return {scope: h.hexdigest() for scope, h in hashes.items()}
+
+
+def _fingerprint(scope: str) -> str:
+    h = hashlib.sha256()
+    for base, path in _program_files(None if scope == "all" else CODE_SUFFIXES):
+        data = path.read_bytes()
+        h.update(f"{path.relative_to(base).as_posix()}\0{len(data)}\0".encode())
+        h.update(data)
+    h.update(_platform_line(scope))
+    return h.hexdigest()
+
+
+def _program_files(suffixes: tuple[str, ...] | None) -> Iterator[tuple[Path, Path]]:
     from referee.resources import templates_dir
 
-    h = hashlib.sha256()
-    suffixes = None if scope == "all" else (".py", ".toml", ".csv", ".txt", ".json", ".j2")
     for base in (_PACKAGE, templates_dir()):
-        if not base.is_dir():
-            continue
-        for path in _tree_files(base, suffixes):
-            data = path.read_bytes()
-            h.update(f"{path.relative_to(base).as_posix()}\0{len(data)}\0".encode())
-            h.update(data)
-    h.update(
-        "\0".join(
-            [
-                scope,
-                sys.version,
-                platform.machine(),
-                sys.platform,
-                zlib.ZLIB_RUNTIME_VERSION,
-                _pillow_version(),
-            ]
-        ).encode()
-    )
-    return h.hexdigest()
+        if base.is_dir():
+            for path in _tree_files(base, suffixes):
+                yield base, path
+
+
+def _platform_line(scope: str) -> bytes:
+    return "\0".join(
+        [scope, sys.version, _machine(), sys.platform, zlib.ZLIB_RUNTIME_VERSION, _pillow_version()]
+    ).encode()
+
+
+def _machine() -> str:
+    """``platform.machine()``: on POSIX the same ``uname`` field, without importing
+    ``platform`` on every start-up."""
+    if hasattr(os, "uname"):
+        return os.uname().machine
+    import platform
+
+    return platform.machine()
 
 
 def valid_png(data: bytes) -> bool:

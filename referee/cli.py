@@ -1,8 +1,10 @@
 """The ``referee`` command line. It stays thin: parse arguments, call one function, print.
 
 Each command lives in its own module under ``referee/commands/`` and registers itself on
-:data:`app`. Heavy libraries (Pillow, lxml, reportlab, cryptography) are imported inside the
-command functions, so ``referee --help`` and ``referee validate`` start fast.
+the app; ``referee.cli.app`` has every command, and :func:`main` registers only the command
+it runs (:func:`app_for`). Heavy libraries (Pillow, lxml, reportlab, cryptography) are
+imported inside the command functions, so ``referee --help`` and ``referee validate`` start
+fast.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 import typer
 
 from referee import __version__
-from referee.commands import COMMAND_MODULES
+from referee.commands import COMMAND_MODULES, COMMAND_NAMES
 from referee.commands.common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -54,15 +56,6 @@ Environment:
 
 Shell completion: referee --install-completion (or --show-completion)."""
 
-app = RefereeTyper(
-    name="referee",
-    help="Build VASSAL modules and printable play aids from a plain-text module source, "
-    "and referee play-by-email games with signed reports and verifiable dice.",
-    epilog=EPILOG,
-    no_args_is_help=True,
-    add_completion=True,
-)
-
 
 def _version(value: bool) -> None:
     if value:
@@ -70,7 +63,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
@@ -79,8 +71,42 @@ def _root(
     """Build VASSAL modules and play aids; referee play-by-email games."""
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"referee.commands.{_name}").register(app)
+def build_app(modules: list[str] | None = None) -> RefereeTyper:
+    """The Typer app with the commands of ``modules`` (default: every command module, in
+    help order)."""
+    out = RefereeTyper(
+        name="referee",
+        help="Build VASSAL modules and printable play aids from a plain-text module source, "
+        "and referee play-by-email games with signed reports and verifiable dice.",
+        epilog=EPILOG,
+        no_args_is_help=True,
+        add_completion=True,
+    )
+    out.callback()(_root)
+    for name in COMMAND_MODULES if modules is None else modules:
+        importlib.import_module(f"referee.commands.{name}").register(out)
+    return out
+
+
+def app_for(args: list[str]) -> RefereeTyper:
+    """The app that runs ``referee ARGS``: with only the named command's module when the
+    first argument names a command (Typer then builds and Click parses one command, not
+    nineteen: start-up time, issue 12 §8); with every command for help, completion, options
+    before the command and unknown commands, so those read exactly as before."""
+    module = COMMAND_NAMES.get(args[0]) if args else None
+    return build_app(None if module is None else [module])
+
+
+_FULL: list[RefereeTyper] = []
+
+
+def __getattr__(name: str) -> RefereeTyper:
+    """``referee.cli.app``: the app with every command, built on first use (PEP 562)."""
+    if name == "app":
+        if not _FULL:
+            _FULL.append(build_app())
+        return _FULL[0]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
@@ -90,7 +116,7 @@ def main() -> None:
     from referee.safeio import UnsafeInput
 
     try:
-        app()
+        app_for(sys.argv[1:])()
     except Refusal as exc:  # a refusal no command caught: exit 1 (75: the game is locked)
         typer.echo(f"referee: refused ({exc.code}): {exc}", err=True)
         sys.exit(EXIT_LOCKED if exc.code == "locked" else EXIT_PROBLEMS)

@@ -200,13 +200,22 @@ class HexGrid:
 
     # ---- topology ---------------------------------------------------------------------------
     def neighbours(self, hex_id: str) -> list[str]:
-        """The on-map hexes adjacent to ``hex_id``, in a fixed direction order."""
+        """The on-map hexes adjacent to ``hex_id``, in a fixed direction order.
+
+        The same as ``from_cube(axial_to_cube(q + dq, r + dr))`` for each direction, written
+        out without the intermediate objects: every board asks it for every hex when it is
+        built, on every command that loads a ruleset (start-up time)."""
         q, r = self.offset_to_axial(*self.parse_id(hex_id))
+        p = 1 if self.shifted == "odd" else 0
+        pointy = self.orientation == "pointy"
+        c0, c1, r0, r1 = self.first_column, self.last_column, self.first_row, self.last_row
+        rrcc = self.id_format == "RRCC"
         out: list[str] = []
         for dq, dr in AXIAL_DIRECTIONS:
-            other = self.from_cube(axial_to_cube(q + dq, r + dr))
-            if other is not None:
-                out.append(other)
+            nq, nr = q + dq, r + dr
+            col, row = (nq + (nr + (1 - p)) // 2, nr) if pointy else (nq, nr + (nq + (1 - p)) // 2)
+            if c0 <= col <= c1 and r0 <= row <= r1:
+                out.append(f"{row:02d}{col:02d}" if rrcc else f"{col:02d}{row:02d}")
         return out
 
     def is_edge(self, hex_id: str) -> bool:

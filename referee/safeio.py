@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -164,7 +163,7 @@ def write_new_file(path: Path, data: bytes, *, private: bool = False) -> None:
 
 def _temp_beside(target: Path, private: bool) -> Path:
     for _ in range(100):
-        tmp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+        tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
         try:
             os.close(create_file(tmp, private=private))
         except FileExistsError:

@@ -189,3 +189,14 @@ def test_prune_clears_only_old_temporary_files(tmp_path: Path) -> None:
     assert not old.exists()
     assert new.exists()  # perhaps another run's entry being written
     assert cache.get("png", KEY) == b"payload"
+
+
+def test_both_code_fingerprints_from_one_reading_are_the_per_scope_ones() -> None:
+    """``code_fingerprint`` reads the program's files once for both scopes; each digest is
+    the one a reading for that scope alone gives (and the scopes differ)."""
+    from referee import cache as c
+
+    both = c._fingerprints()
+    assert both["all"] == c._fingerprint("all") and both["code"] == c._fingerprint("code")
+    assert both["all"] != both["code"]
+    assert c.code_fingerprint("all") == both["all"] and c.code_fingerprint("code") == both["code"]

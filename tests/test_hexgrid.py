@@ -148,3 +148,20 @@ def test_cube_distance_zero_only_for_the_same_hex() -> None:
     g = GRIDS[1]
     a = g.to_cube("0303")
     assert cube_distance(a, a) == 0
+
+
+@pytest.mark.parametrize("orientation", ["pointy", "flat"])
+@pytest.mark.parametrize("shifted", ["odd", "even"])
+@pytest.mark.parametrize("id_format", ["RRCC", "CCRR"])
+def test_neighbours_is_the_cube_walk_written_out(
+    orientation: str, shifted: str, id_format: str
+) -> None:
+    """The fast ``neighbours`` gives exactly the hexes, in the order, of stepping in each
+    axial direction and converting back through cube coordinates."""
+    from referee.hexgrid import AXIAL_DIRECTIONS, axial_to_cube
+
+    g = HexGrid(7, 6, orientation, shifted, "north", id_format, first_column=2, first_row=3)  # type: ignore[arg-type]
+    for h in g.all_ids():
+        q, r = g.offset_to_axial(*g.parse_id(h))
+        walk = [g.from_cube(axial_to_cube(q + dq, r + dr)) for dq, dr in AXIAL_DIRECTIONS]
+        assert g.neighbours(h) == [n for n in walk if n is not None], h

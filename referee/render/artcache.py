@@ -8,13 +8,14 @@ Each picture gets a key that is the digest of exactly its inputs:
   (one size per layout box for every counter, :mod:`referee.render.counters`), the roster
   picture's bytes if it has one, and the dpi;
 - the **board**: the parts of the module :data:`BOARD_READS` names, and the dpi;
-- a **chart**: its laid-out vector drawing (every line, box and word) and the dpi;
+- a **chart**: the parts of the module :func:`chart_reads` names for it (a set-up card the
+  roster without the counter values, :data:`ROSTER`), its name and the dpi;
 - the module's **own pictures** (markers, overlays, holding boxes, the set-up area): the
   arguments or the layout they are drawn from;
 
 each together with :func:`referee.cache.code_fingerprint` (the program, its fonts, Pillow).
 
-A declared list of reads could fall behind the renderer, so a board or face missing from the
+A declared list of reads could fall behind the renderer, so a board, chart or face missing from the
 cache is drawn from a *narrowed* module in which every field the key leaves out is replaced
 by a guard that raises :class:`NotDeclared` when touched. Should the renderer read anything
 undeclared, the picture is drawn again from the whole module and not stored: the cache may
@@ -37,10 +38,12 @@ __all__ = [
     "BOARD_READS",
     "FACE_DRAW_READS",
     "FACE_READS",
+    "ROSTER",
     "NotDeclared",
     "board_key",
     "cached_png",
     "chart_key",
+    "chart_reads",
     "face_context",
     "face_key",
     "narrowed",
@@ -54,9 +57,37 @@ FACE_READS: Final = ("counter", "values", "nationalities", "unit_types", "sides"
 """The module-wide fields a counter face is drawn from, besides its own row and the type
 sizes of the whole mix (:mod:`referee.render.counters`)."""
 
-CHART_READS: Final = {"crt": ("ruleset", "tables"), "tec": ("ruleset", "map")}
+ROSTER: Final = "roster"
+"""A pseudo-field for :func:`narrowed` and the keys: the unit roster without the counters'
+values and provenance (:data:`ROSTER_FIELDS` of every unit), which is what the set-up cards
+list, so editing a counter value does not redraw them."""
+
+ROSTER_FIELDS: Final = ("id", "side", "nationality", "category", "type", "number", "name",
+                        "flags", "fleet", "count")  # fmt: skip
+
+CHART_READS: Final = {
+    "crt": ("ruleset", "tables"),
+    "tec": ("ruleset", "map"),
+    "sequence": ("ruleset",),
+    "victory": ("map", "ruleset", "scenarios", "sides", "tables"),  # bonuses name map areas
+}
 """The module fields each chart of the VASSAL module is laid out from
-(:mod:`referee.render.charts`, whose wording comes from the ruleset's chart texts)."""
+(:mod:`referee.render.charts`, whose wording comes from the ruleset's chart texts); the
+others are :func:`chart_reads`."""
+
+
+def chart_reads(name: str) -> tuple[str, ...]:
+    """What chart ``name`` reads: :data:`CHART_READS`, else by its kind -- a scenario's turn
+    track (``turns-<scenario>``), its set-up cards (``setup-<scenario>-<side>``, which list
+    units by name, not by value: :data:`ROSTER`), or a declared table's chart. (The charts
+    before it in print order are passed over by name, reading ``tables`` on the way.) Should
+    a chart read more, :func:`narrowed` finds out and it is drawn uncached."""
+    if name in CHART_READS:
+        return CHART_READS[name]
+    if name.startswith(("turns-", "setup-")):  # units named, set-up hexes counted on the map
+        return ("map", "nationalities", "ruleset", "scenarios", "sides", "tables", ROSTER)
+    return ("ruleset", "tables")
+
 
 FACE_DRAW_READS: Final = (*FACE_READS, "units", "root")
 """What a face may read while drawn: also the roster, which reaches its key only through the
@@ -99,12 +130,37 @@ def narrowed(module: Module, reads: tuple[str, ...]) -> Module:
     hit = _NARROWED.get(memo_key)
     if hit is not None and hit[0] is module:
         return hit[1]
-    guards = {f.name: _Unread(f.name) for f in dataclasses.fields(module) if f.name not in reads}
+    guards: dict[str, object] = {
+        f.name: _Unread(f.name) for f in dataclasses.fields(module) if f.name not in reads
+    }
+    if ROSTER in reads and "units" not in reads:
+        guards["units"] = _roster(module)
     out = dataclasses.replace(module, **guards)  # type: ignore[arg-type]
     if len(_NARROWED) > 16:
         _NARROWED.clear()
     _NARROWED[memo_key] = (module, out)
     return out
+
+
+def _roster(module: Module) -> tuple[UnitDef, ...]:
+    """The units with every field but :data:`ROSTER_FIELDS` guarded."""
+    return tuple(
+        dataclasses.replace(
+            u,
+            **{  # type: ignore[arg-type]
+                f.name: _Unread(f"units.{f.name}")
+                for f in dataclasses.fields(u)
+                if f.name not in ROSTER_FIELDS
+            },
+        )
+        for u in module.units
+    )
+
+
+def _field_value(module: Module, name: str) -> object:
+    if name == ROSTER:
+        return [[getattr(u, f) for f in ROSTER_FIELDS] for u in module.units]
+    return getattr(module, name)
 
 
 _FIELD_DIGESTS: dict[tuple[int, str], tuple[Module, str]] = {}
@@ -119,7 +175,7 @@ def _fields(module: Module, reads: tuple[str, ...]) -> dict[str, str]:
         if hit is None or hit[0] is not module:
             if len(_FIELD_DIGESTS) > 256:
                 _FIELD_DIGESTS.clear()
-            hit = (module, digest(getattr(module, name)))
+            hit = (module, digest(_field_value(module, name)))
             _FIELD_DIGESTS[(id(module), name)] = hit
         out[name] = hit[1]
     return out
@@ -222,11 +278,8 @@ def face_key(module: Module, context: str, unit: UnitDef, back: bool) -> str:
 
 
 def chart_key(module: Module, name: str, dpi: int) -> str | None:
-    """The key of a chart picture: the fields :data:`CHART_READS` names for it. ``None``
-    for a chart not listed there (then it is simply drawn)."""
-    reads = CHART_READS.get(name)
-    if reads is None:
-        return None
+    """The key of a chart picture: the fields :func:`chart_reads` names for it."""
+    reads = chart_reads(name)
     return digest("chart", code_fingerprint(), dpi, name, _fields(module, reads))
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from referee.hexgrid import HexGrid
+from referee.render.board_islands import island_shapes
 from referee.render.board_labels import hex_markers, id_size, plan_labels
 from referee.render.board_layers import canvas_layout, draw_layers, layer_legend, legend_swatch
 from referee.render.colors import contrast_text, darken, mix, parse_color
@@ -343,45 +344,9 @@ def _setup_box(
     _text(draw, (cx, cy), code, "bold", h * 0.6, contrast_text(color))
 
 
-def island_hexes(module: Module) -> list[str]:
-    """Coastal hexes ("part land and part sea" [10.0]) of a group of coastal hexes that touches
-    no land hex: islands (Crete, Rhodes, the Cyclades on the Sixth Fleet map). Terrain is
-    read by name: a terrain id containing ``coast`` is coastal, one containing ``land`` land."""
-    m = module.map
-    coast = {h for h, d in m.hexes.items() if "coast" in d.terrain}
-    land = {h for h, d in m.hexes.items() if "land" in d.terrain and "coast" not in d.terrain}
-    out: list[str] = []
-    seen: set[str] = set()
-    for start in sorted(coast):
-        if start in seen:
-            continue
-        group, todo = [start], [start]
-        seen.add(start)
-        while todo:
-            for n in m.grid.neighbours(todo.pop()):
-                if n in coast and n not in seen:
-                    seen.add(n)
-                    group.append(n)
-                    todo.append(n)
-        if not any(n in land for h in group for n in m.grid.neighbours(h)):
-            out.extend(group)
-    return sorted(out)
-
-
 def _land_color(module: Module) -> tuple[int, int, int] | None:
     t = module.map.terrain.get("land")
     return parse_color(t.color) if t is not None else None
-
-
-def _island_outline(hid: str, cx: float, cy: float, hw: float) -> list[tuple[float, float]]:
-    """A small irregular island round the hex centre, the same for the same hex id."""
-    seed = sum(ord(c) * (i + 1) for i, c in enumerate(hid))
-    pts = []
-    for k in range(18):
-        a = 2 * math.pi * k / 18
-        r = 1.0 + 0.16 * math.sin(3 * a + seed % 7) + 0.08 * math.cos(5 * a + seed % 5)
-        pts.append((cx + math.cos(a) * hw * 0.3 * r, cy + math.sin(a) * hw * 0.17 * r))
-    return pts
 
 
 def _nat_color(module: Module, code: str | None) -> str:
@@ -410,12 +375,10 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
         if country is not None and country.color:
             color = mix(color, country.color, 0.45)
         draw.polygon(lay.corners(hid), fill=color)
-    # islands: the land of a coastal hex that touches no land hex is drawn in it
+    # islands: the land of island hexes, and the declared islands (decoration; board_islands)
     land = _land_color(module)
     if land is not None:
-        for hid in island_hexes(module):
-            cx, cy = lay.pixel_centre(hid)
-            pts = _island_outline(hid, cx, cy, lay.grid.hex_width)
+        for pts in island_shapes(module, lay):
             draw.polygon(pts, fill=land, outline=darken(land, 0.35), width=max(1, round(u)))
     # hex grid
     gw = max(1, round(1.0 * u))

@@ -6,11 +6,12 @@ set-up code) readable: a name printed over hex 1824 or over Malta's airbase hide
 rules refer to. So names are not put at fixed offsets: each label tries candidate positions,
 largest type first, and takes the first whose box (the text's measured ink, plus its white
 halo and a small gap) touches no hex-number box, no marker box, no label already placed and
-stays inside the map. What cannot be placed is left off and reported (:attr:`LabelPlan.unplaced`),
-never drawn over something.
+stays inside the map, and hides no small island. What cannot be placed is left off and reported
+(:attr:`LabelPlan.unplaced`), never drawn over something.
 
 Order: place names first (each belongs to a hex: the name sits in the free band below that
-hex's markers, or beside it), then country names, each on the country's own hexes nearest its
+hex's markers, or beside it), then the names of declared islands (beside the island), then
+country names, each on the country's own hexes nearest its
 middle. A place whose name is the name of a country ("Sicily", "Malta", "Cyprus") is not
 labelled twice: the country name says it.
 """
@@ -21,6 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from referee.render.board_islands import island_centre, island_outline
 from referee.render.fonts import pil_font
 from referee.source.model import Module
 
@@ -31,6 +33,7 @@ Box = tuple[float, float, float, float]
 
 PLACE_INK = "#1E2328"
 COUNTRY_INK = "#6E6250"
+SMALL_ISLAND = 0.6  # hex widths: a declared island this long or shorter is never covered
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,18 @@ def marker_boxes(module: Module, lay: BoardLayout) -> list[Box]:
     return [b for hid in sorted(module.map.hexes) for _, b in hex_markers(module, lay, hid)]
 
 
+def small_island_boxes(module: Module, lay: BoardLayout) -> list[Box]:
+    """The boxes of the declared islands small enough to vanish under a name (Kasos, Leros):
+    no label may hide them. Long islands (Crete, Euboea) stay visible round a label."""
+    out = []
+    for isl in module.map.islands:
+        if isl.hex in module.map.hexes and isl.size[0] <= SMALL_ISLAND:
+            pts = island_outline(isl, lay)
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            out.append((min(xs), min(ys), max(xs), max(ys)))
+    return out
+
+
 def _country_named(module: Module, name: str) -> bool:
     return any(c.name.casefold() == name.casefold() for c in module.map.countries.values())
 
@@ -122,6 +137,7 @@ def plan_labels(module: Module, lay: BoardLayout, country_names: bool = True) ->
     inside = (ox + frame, oy + frame, ox + mw - frame, oy + mh - frame)
     gap = max(1.0, hw * 0.015)
     blocked: list[Box] = list(hex_id_boxes(module, lay).values()) + marker_boxes(module, lay)
+    blocked += small_island_boxes(module, lay)
     plan = LabelPlan()
 
     def free(box: Box) -> bool:
@@ -160,6 +176,21 @@ def plan_labels(module: Module, lay: BoardLayout, country_names: bool = True) ->
         sizes = [base, base * 0.88, base * 0.76]
         if not place("place", p.name, sizes, spots, PLACE_INK, halo):
             plan.unplaced.append(p.name)
+    # names of declared islands (decoration): beside the island, below it first
+    for isl in m.islands:
+        if not isl.label or isl.hex not in m.hexes:
+            continue
+        ix, iy = island_centre(isl, lay)
+        reach = max(isl.size) * hw / 2
+        spots = [
+            (ix + dx * reach, iy + dy)
+            for dy in (reach * 0.6 + s * 0.2, -(reach * 0.6 + s * 0.2), 0.0)
+            for dx in (0.0, -0.6, 0.6, -1.6, 1.6)
+        ]
+        spots += [(ix + dx * hw, iy + dy * s) for dy in (0.8, -0.8) for dx in (0.0, -0.3, 0.3)]
+        sizes = [base * 0.88, base * 0.76]
+        if not place("place", isl.name, sizes, spots, PLACE_INK, halo):
+            plan.unplaced.append(isl.name)
     # country names: large and faint, on the country's own hexes nearest its middle
     if country_names:
         for code in sorted(m.countries):

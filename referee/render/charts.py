@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -749,10 +750,11 @@ def sequence_chart(module: Module) -> Chart | None:
     return steps_chart(module, "sequence", seq, "Sequence of Play")
 
 
-def card_charts(module: Module) -> list[Chart]:
+def _cards(module: Module) -> list[tuple[str, dict[str, Any]]]:
     """The ruleset's play-aid cards (``[[card]]`` in its chart texts: a Tactical Routine
-    card, a fire card...), each laid out like the sequence of play: titled sections of
-    numbered steps, each with the rule it summarises, then notes."""
+    card, a fire card...) as ``(name, card)``; each is laid out like the sequence of play
+    (:func:`steps_chart`): titled sections of numbered steps, each with the rule it
+    summarises, then notes."""
     out = []
     for card in ruleset_texts(module.ruleset).get("card", []):
         name = str(card.get("name", ""))
@@ -761,7 +763,7 @@ def card_charts(module: Module) -> list[Chart]:
                 f"templates/charts/{module.ruleset}.toml: a [[card]] has no name",
                 hint='give each [[card]] a name = "..." (its chart name)',
             )
-        out.append(steps_chart(module, name, card, name))
+        out.append((name, card))
     return out
 
 
@@ -806,28 +808,36 @@ def steps_chart(module: Module, name: str, seq: dict[str, Any], default_title: s
 
 
 # ---- the list, PNG and PDF ----------------------------------------------------------------------
-def build_charts(module: Module) -> list[Chart]:
-    """Every chart of the module, in print order."""
-    out: list[Chart] = []
-    seq = sequence_chart(module)
-    if seq is not None:
-        out.append(seq)
-    out.extend(card_charts(module))
+def _chart_makers(module: Module) -> Iterator[tuple[str, Callable[[], Chart | None]]]:
+    """Every chart of the module as ``(name, make)``, in print order, without laying any out:
+    :func:`chart` lays out only the one asked for (so a chart read from a narrowed module,
+    :func:`referee.render.artcache.narrowed`, touches only what that chart reads)."""
+    yield "sequence", lambda: sequence_chart(module)
+    for name, card in _cards(module):
+        yield name, lambda name=name, card=card: steps_chart(module, name, card, name)
     if module.tables.crt is not None:
-        out.append(crt_chart(module))
-    out.append(tec_chart(module))
+        yield "crt", lambda: crt_chart(module)
+    yield "tec", lambda: tec_chart(module)
     if module.tables.victory:
-        out.append(victory_chart(module))
+        yield "victory", lambda: victory_chart(module)
     # every other declared table, laid out from its declaration (imported here: tablechart
     # builds on this module's Builder)
-    from referee.render.tablechart import table_charts
+    from referee.render.tablechart import chart_name, generic_tables, table_chart
 
-    out.extend(table_charts(module))
+    for t in generic_tables(module):
+        yield chart_name(t.name), lambda t=t: table_chart(module, t)
     for scn in module.scenarios.values():
-        out.append(turns_chart(module, scn))
+        yield f"turns-{scn.id}", lambda scn=scn: turns_chart(module, scn)
         for side in setup_sides(scn):
-            out.append(setup_chart(module, scn, side))
-    return out
+            yield (
+                f"setup-{scn.id}-{side.lower()}",
+                lambda scn=scn, side=side: setup_chart(module, scn, side),
+            )
+
+
+def build_charts(module: Module) -> list[Chart]:
+    """Every chart of the module, in print order."""
+    return [c for _, make in _chart_makers(module) if (c := make()) is not None]
 
 
 def chart_names(module: Module) -> list[str]:
@@ -837,13 +847,16 @@ def chart_names(module: Module) -> list[str]:
 
 
 def chart(module: Module, name: str) -> Chart:
+    """The chart called ``name`` (the first of that name in print order), laid out alone."""
     if name == "crt":
         return crt_chart(module)
     if name == "tec":
         return tec_chart(module)
-    for c in build_charts(module):
-        if c.name == name:
-            return c
+    for n, make in _chart_makers(module):
+        if n == name:
+            c = make()
+            if c is not None:
+                return c
     raise UserError(f"no chart named {name!r}", hint="charts: " + ", ".join(chart_names(module)))
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from referee.hexgrid import HexGrid, hexside_key
 from referee.source.base import Ctx, check_top, get_int, get_num, get_str, list_of_tables
 from referee.source.diagnostics import Diagnostics, did_you_mean
+from referee.source.load_islands import load_islands
 from referee.source.load_layers import MAP_KIND_KEYS, add_layers, map_without_grid
 from referee.source.mappicture import Cell, parse_map_picture
 from referee.source.model import (
@@ -40,6 +41,7 @@ MAP_TOP_KEYS: tuple[str, ...] = (
     "airbase",
     "defended",
     "place",
+    "island",
     "all_land_hexsides",
     "edge",
     *MAP_KIND_KEYS,  # zones and spaces: referee/source/load_layers.py
@@ -87,6 +89,7 @@ def load_map(
     defended = _load_defended(ctx, name, tt, data, check_hex, sides)
     setup_codes, setup_hexes = _load_setup(ctx, name, tt, data, check_hex, nats)
     places, names = _load_places(ctx, name, tt, data, check_hex)
+    islands = load_islands(ctx, name, tt, data, check_hex)
     hexsides = _load_hexsides(ctx, name, tt, data, check_hex, grid)
     edges = _load_edges(ctx, name, tt, data, check_hex, grid)
     scl = tt.table_start("setup")
@@ -135,6 +138,7 @@ def load_map(
         edges=edges,
         places=tuple(places),
         setup_codes=setup_codes,
+        islands=tuple(islands),
     )
     return add_layers(hex_map, name, tt, data, d, ctx.schema)  # zones, spaces over the hexes
 

@@ -200,6 +200,25 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
+class Island:
+    """An island drawn on the board as a small land mark, for the eye only.
+
+    Its land is not in the terrain layer: no rule reads it, and the hex it sits in keeps
+    the terrain the rules use (a small Aegean island in a Restricted Water hex stays
+    Restricted Water [10.14]). ``at`` is its centre, east and north of ``hex``'s centre, and
+    ``size`` its length and breadth, both in hex widths; ``angle`` turns its length
+    anticlockwise from east, in degrees. ``label`` prints its name beside it.
+    """
+
+    name: str
+    hex: str
+    at: tuple[float, float] = (0.0, 0.0)
+    size: tuple[float, float] = (0.3, 0.2)
+    angle: float = 0.0
+    label: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HexDef:
     id: str
     terrain: str
@@ -231,6 +250,7 @@ class MapDef:
     zones: ZoneLayer | None = None
     spaces: SpaceLayer | None = None
     canvas: Canvas | None = None
+    islands: tuple[Island, ...] = ()  # decoration drawn on the board, read by no rule
 
     @property
     def kind(self) -> str:

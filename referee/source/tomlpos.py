@@ -15,14 +15,19 @@ from dataclasses import dataclass, field
 class TomlText:
     text: str
     lines: list[str] = field(init=False)
+    _starts: dict[str, list[int]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.lines = self.text.split("\n")
 
     def block_starts(self, header: str) -> list[int]:
-        """1-based line numbers of each ``[[header]]`` in order."""
-        pat = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]\s*(#.*)?$")
-        return [i + 1 for i, ln in enumerate(self.lines) if pat.match(ln)]
+        """1-based line numbers of each ``[[header]]`` in order (each header's scan made once:
+        the loaders ask again for every entry of a file)."""
+        got = self._starts.get(header)
+        if got is None:
+            pat = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]\s*(#.*)?$")
+            got = self._starts[header] = [i + 1 for i, ln in enumerate(self.lines) if pat.match(ln)]
+        return list(got)
 
     def table_start(self, header: str) -> int | None:
         pat = re.compile(r"^\s*\[\s*" + re.escape(header) + r"\s*\]\s*(#.*)?$")

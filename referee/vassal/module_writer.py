@@ -26,11 +26,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from lxml import etree
 
@@ -60,6 +58,9 @@ from referee.vassal.plan import (
 from referee.vassal.safezip import check_entry_name
 from referee.vassal.tools import HELP_FILE, help_html
 from referee.vassal.zipwrite import write_zip_atomic
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = [
     "BuildResult",
@@ -352,9 +353,9 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
     the name is marked :data:`UNCACHED`."""
     from referee.render.artcache import (
         BOARD_READS,
-        CHART_READS,
         FACE_DRAW_READS,
         NotDeclared,
+        chart_reads,
         narrowed,
     )
     from referee.render.board import board_png
@@ -371,10 +372,8 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
             return [(UNCACHED, board_png(module, dpi))]
     if kind == "chart":
         assert isinstance(arg, str)
-        reads = CHART_READS.get(arg)
         try:
-            if reads is not None:
-                return [(arg, chart_png(narrowed(module, reads), arg, dpi=dpi))]
+            return [(arg, chart_png(narrowed(module, chart_reads(arg)), arg, dpi=dpi))]
         except NotDeclared:
             pass
         return [(UNCACHED + arg, chart_png(module, arg, dpi=dpi))]
@@ -547,6 +546,10 @@ def _draw_with_pool(
     type sizes of the whole roster). ``deque`` pops from either end are atomic, so each task
     is taken exactly once, by one side or the other.
     """
+    # imported here: a build that draws no more than a few pictures needs no pool (start-up)
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     handed: list[tuple[Task, Future[list[tuple[str, bytes]]]]] = []
     stop = threading.Event()  # an error anywhere: hand out nothing more
     broken = threading.Event()  # a worker died: this process draws the rest

@@ -130,3 +130,24 @@ def test_options_group_attacks(tmp_path: Path) -> None:
     assert "no effect, no roll" in r.output  # DD vs both F4s: '*' [8.9]
     r = RUN.invoke(app, ["options", "1422", "--state", str(st), "--module", ex, "--png", "x.png"])
     assert r.exit_code != 0
+
+
+def test_a_state_with_a_hex_off_the_map_is_refused(tmp_path: Path) -> None:
+    """``validate --state`` checks that every unit stands on the module's map (the check
+    asks the hex map itself, without building the board)."""
+    st = _new(tmp_path)
+    data = json.loads(st.read_text())
+    placed = next(u for u in data["units"] if u["location"])
+    stack = data["stacks"].pop(placed["location"])
+    data["stacks"]["Atlantis"] = stack
+    for u in data["units"]:
+        if u["id"] in stack:
+            u["location"] = "Atlantis"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    orders = tmp_path / "o.txt"
+    orders.write_text("game: g1\nturn: 0\nside: NATO\n[setup]\n")
+    r = RUN.invoke(app, ["validate", "--state", str(bad), "--module", MINI, str(orders)])
+    why = str(r.exception)  # the UserError main() prints as one line
+    assert isinstance(r.exception, UserError) and "does not fit module" in why, r
+    assert "'Atlantis'" in why and "on the map" in why, why

@@ -21,7 +21,7 @@ from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.combat import phase_record, with_record
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.decisions import pend, phase_orders, standing_orders
-from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
 
@@ -30,24 +30,31 @@ def advance_problem_8_5(
     game: Game, state: GameState, unit: str, hex_id: str, side: str
 ) -> Problem | None:
     """Why ``unit`` of ``side`` may not advance into ``hex_id`` now, or ``None``: it is on
-    the map, next to the hex, may enter its terrain [5.12], the hex is not closed to it
-    [12.3][14.4] nor an undestroyed enemy Defended hex [10.15], and stacking allows it
-    [7.22][8.5]. The message completes "UNIT ..." / "UNIT cannot advance: ..."; the rule is
-    the case that forbids the hex (the refusal event cites [8.5])."""
+    the map, next to the hex, may enter its terrain [10.11][10.12], the hex is not closed to
+    it [12.3][14.4] nor an undestroyed enemy Defended hex [10.15], and stacking allows it (the
+    limit holds throughout the Combat Phase [9.41]). The message completes "UNIT ..." /
+    "UNIT cannot advance: ..."; the rule is the case that forbids the hex, most specific
+    first, with the advance rule [8.5] second (so does the refusal event)."""
     u = state.units[unit]
     if u.location is None or u.side != side:
         return Problem("8.5", "not on the map", "not-on-map", unit, unit)
     if not game.board.adjacent(u.location, hex_id):
         return Problem("8.5", f"{u.location} is not adjacent to {hex_id}", "not-adjacent", unit)
     if entry_cost_5_12(game, state, unit, hex_id) is None:
-        return Problem("8.5", f"cannot enter the terrain of {hex_id}", "terrain", unit, unit)
+        return Problem(
+            terrain_case_10_1(game, hex_id),
+            f"cannot enter the terrain of {hex_id} [8.5]",
+            "terrain",
+            unit,
+            unit,
+        )
     closed = closed_area_12_3(game, state, unit, hex_id)
     if closed is not None:
         return Problem(closed, f"may not enter {hex_id}", "closed", unit, unit)
     if game.enemy_defended(state, hex_id, side):
         return Problem("10.15", f"may not enter {hex_id}", "enemy-defended-hex", unit, unit)
     if not room_for_7_22(game, state, hex_id, side, [unit]):
-        return Problem("8.5", "stacking limit", "stacking", unit, unit)
+        return Problem("9.41", "would break the stacking limit [8.5]", "stacking", unit, unit)
     return None
 
 
@@ -145,7 +152,7 @@ def advance_check(
                 ev.append(
                     Event(
                         "advance-refused",
-                        "8.5",
+                        why.rule,  # the case that forbids the hex first; [8.5] in the message
                         f"{unit} cannot advance: {why.message}",
                         {"unit": unit},
                     )

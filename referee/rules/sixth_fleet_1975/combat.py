@@ -143,8 +143,8 @@ def analyse_attack(
             if carrier_of(u.box) is not None:
                 probs.append(
                     Problem(
-                        "9.62",
-                        f"{a} is in a holding box [9.62B] and cannot attack",
+                        "9.62B",
+                        f"{a} is in a holding box and cannot attack [9.62]",
                         "in-holding-box",
                         a,
                     )
@@ -198,8 +198,8 @@ def analyse_attack(
             if carrier_of(tu.box) is not None:
                 probs.append(
                     Problem(
-                        "9.62",
-                        f"{t} is in a holding box and cannot be attacked [9.62B]",
+                        "9.62B",
+                        f"{t} is in a holding box and cannot be attacked [9.62]",
                         "in-holding-box",
                         t,
                     )

@@ -182,7 +182,8 @@ def check_obligations_8_21(
 ) -> list[Problem]:
     """Every obligated hex that declared no attack had none to make [8.21]; its units that
     must retreat are given a hex when there is a choice [8.24]; a ``retreat UNIT -> HEX``
-    order is only for such a unit [8.24], into a hex it may retreat into [8.71]."""
+    order is only for such a unit [8.24], into a hex it may retreat into [8.71]. A refused
+    hex cites the case that forbids it first (:func:`retreat_barrier`), [8.71] second."""
     probs: list[Problem] = []
     retreats = {o.units[0]: o for o in orders if o.verb == "retreat" and o.mode == "to"}
     must: set[str] = set()
@@ -206,7 +207,7 @@ def check_obligations_8_21(
         for u in must_retreat_8_24(game, state, side, h):
             must.add(u)
             opts = retreat_options_8_71(game, state, u)
-            probs.append(_retreat_warning(h, u, opts))
+            probs.append(_retreat_warning(h, u, opts, game.is_air(u)))
             if u not in retreats and len(opts) > 1:
                 probs.append(
                     Problem(
@@ -236,13 +237,14 @@ def check_obligations_8_21(
             continue
         opts = retreat_options_8_71(game, state, u)
         if o.hexes[0] not in opts:
-            # the retreat order answers to [8.71]; the case that forbids the hex itself
-            # (e.g. stacking [7.22]) is named in the message
+            # the most specific case first: the one that forbids the hex (stacking [7.22],
+            # an enemy ZOC [6.5], ...), the general retreat case [8.71] second
             case, why = retreat_barrier(game, state, u, o.hexes[0])
+            second = "" if case == "8.71" else " [8.71]"
             probs.append(
                 Problem(
-                    "8.71",
-                    f"{u} may not retreat into {o.hexes[0]}: {why} [{case}]",
+                    case,
+                    f"{u} may not retreat into {o.hexes[0]}: {why}{second}",
                     "not-a-retreat-hex",
                     o.hexes[0],
                     u,
@@ -254,14 +256,16 @@ def check_obligations_8_21(
     return probs
 
 
-def _retreat_warning(hex_id: str, unit: str, opts: list[str]) -> Problem:
+def _retreat_warning(hex_id: str, unit: str, opts: list[str], air: bool) -> Problem:
     """What ``validate`` foresees for a unit that must retreat: the retreat [8.24], or its
-    elimination when no hex may take it [8.72] (the general obligation cited second)."""
+    elimination -- an air unit because it never retreats [8.72], a naval unit because no
+    hex may take it [8.71] -- with the general obligation [8.24] cited second."""
     if not opts:
         return Problem(
-            "8.72",
-            f"{unit} in {hex_id} must retreat [8.24] but has no hex to retreat into: "
-            "it will be eliminated",
+            "8.72" if air else "8.71",
+            f"{unit} in {hex_id} must retreat [8.24] but "
+            + ("is an air unit, which never retreats" if air else "has no hex to retreat into")
+            + ": it will be eliminated",
             "will-be-eliminated",
             None,
             unit,

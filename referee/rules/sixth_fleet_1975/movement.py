@@ -89,6 +89,15 @@ def _entry_cost(game: Game, state: GameState, cat: str, hex_id: str) -> int | No
     return cost
 
 
+def terrain_case_10_1(game: Game, hex_id: str) -> str:
+    """The case that keeps a unit out of the terrain of ``hex_id`` (asked only when
+    :func:`entry_cost_5_12` says it may not enter): Prohibited hexes, which no unit may enter
+    or retreat into [10.11] (air units cannot enter them either), else the all-land hexes
+    closed to naval units [10.12]."""
+    t = game.board.terrain_type(hex_id)
+    return "10.11" if not t.costs.get("air") else "10.12"
+
+
 def entry_problem_10_1(
     game: Game, state: GameState, unit: str, frm: str, to: str, cost: int | None
 ) -> Problem | None:
@@ -116,9 +125,10 @@ def _entry_problem(
     search asks it once per hex tried, so these are taken from its :class:`Mover`)."""
     if cost is None:
         t = game.board.terrain_type(to)
-        case = "10.11" if not t.costs.get("air") else "10.12"
         return Problem(
-            case, f"{game.unit(unit).category} units may not enter {t.name} ({to})", "terrain"
+            terrain_case_10_1(game, to),
+            f"{game.unit(unit).category} units may not enter {t.name} ({to})",
+            "terrain",
         )
     if cat != "air" and game.board.hexside_blocked(frm, to, cat):
         return Problem(

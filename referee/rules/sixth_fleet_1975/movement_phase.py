@@ -174,7 +174,9 @@ def move_order_5_0(game: Game, carry: Carry, o: Order, moved: set[str], cv_moved
 
 def check_base_claim_9_22(game: Game, carry: Carry, o: Order) -> None:
     """``base UNIT HEX``: the unit ends the phase on an airbase it may use [9.22][9.13], or
-    the claim is refused (citing [14.3] when only that optional rule would open the base)."""
+    the claim is refused, citing the most specific case that forbids the base first
+    (:func:`unusable_base_rule`; [14.3] when only that optional rule would open it) and
+    [9.22] second."""
     st = carry.state
     u = o.units[0] if o.units else ""
     if u not in st.units:
@@ -205,8 +207,12 @@ def check_base_claim_9_22(game: Game, carry: Carry, o: Order) -> None:
                 o,
             )
         else:
+            # the case that forbids this base leads (9.16 the other side's or a Destroyed
+            # base, 10.48, 9.61, 9.13 another NATO nation's), [9.22] second
+            case = (unusable_base_rule(game, st, u, h) if game.is_air(u) else None) or "9.13"
             carry.refuse(
-                Problem("9.13", f"{h} is not an airbase {u} may use", "not-its-base", h, u), o
+                Problem(case, f"{h} is not an airbase {u} may use [9.22]", "not-its-base", h, u),
+                o,
             )
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
 from referee.rules.sixth_fleet_1975.strengths import can_attack_unit
 from referee.rules.sixth_fleet_1975.zoc import in_enemy_zoc
@@ -40,13 +40,14 @@ def _enterable(game: Game, state: GameState, unit: str, frm: str, to: str) -> bo
 def retreat_barrier(game: Game, state: GameState, unit: str, hex_id: str) -> tuple[str, str]:
     """Why ``unit`` may not retreat into ``hex_id``: ``(case, reason)`` with the most
     specific case that forbids it -- stacking [7.22], an enemy zone of control [6.5], an
-    enemy Defended hex [10.15], a closed area [12.3][14.4], terrain [5.12] -- or the general
-    [8.71] (not adjacent, a blocked hexside, enemy units that cannot be displaced)."""
+    enemy Defended hex [10.15], a closed area [12.3][14.4], terrain (Prohibited [10.11], land
+    for naval units [10.12]) -- or the general [8.71] (not adjacent, a blocked hexside, enemy
+    units that cannot be displaced)."""
     u = state.units[unit]
     if u.location is None or not game.board.adjacent(u.location, hex_id):
         return "8.71", "a retreat is exactly one hex"
     if entry_cost_5_12(game, state, unit, hex_id) is None:
-        return "5.12", "it could not enter the terrain in movement"
+        return terrain_case_10_1(game, hex_id), "it could not enter the terrain in movement"
     closed = closed_area_12_3(game, state, unit, hex_id)
     if closed is not None:
         return closed, "the area is closed to it"

@@ -22,7 +22,7 @@ from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import pools_14_3
-from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, stack_order_7_42
 from referee.source.model import SetupPool
@@ -138,7 +138,7 @@ def check_setup_11_1(
             if entry_cost_5_12(game, state, u, where) is None:
                 probs.append(
                     _problem(
-                        "10.12",
+                        terrain_case_10_1(game, where),  # Prohibited [10.11], land [10.12]
                         f"{u} ({ud.category}) may not be in {where}",
                         o,
                         where,
