@@ -15,4 +15,5 @@ COMMAND_MODULES: list[str] = [
     "vlog",
     "map_from_geo",
     "import_vmod",
+    "viewer",
 ]
