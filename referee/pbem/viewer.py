@@ -73,23 +73,34 @@ def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-_CACHE: dict[str, tuple[Module, dict[str, Any]]] = {}
+_CACHE: dict[str, Any] = {}
 
 
 def _cached(module: Module, key: str, make: Any) -> Any:
-    """One computation per module object and key (the board and charts are drawn once per
-    process, however many steps and sides are rendered)."""
-    k = f"{id(module)}:{key}"
-    hit = _CACHE.get(k)
-    if hit is None or hit[0] is not module:
-        hit = (module, make())
-        _CACHE[k] = hit
-    return hit[1]
+    """One computation per module content and key: the board and charts are drawn once per
+    process, however many steps, sides and module loads (the demo, ``verify``) ask for them.
+    The key is a digest of every field of the module (what the board and the charts read)."""
+    import dataclasses
+
+    from referee.cache import digest
+    from referee.render.artcache import _fields
+
+    names = tuple(f.name for f in dataclasses.fields(module))
+    k = f"{digest('viewer', VIEWER_DPI, CHART_DPI, _fields(module, names))}:{key}"
+    if k not in _CACHE:
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        _CACHE[k] = make()
+    return _CACHE[k]
 
 
 def board(module: Module) -> dict[str, Any]:
     """The board picture and its geometry: every place's anchor in image pixels, zone
-    outlines (area maps) and the hex width (hex maps), for the pointer's place and the marks."""
+    outlines (area maps) and the hex width (hex maps), for the pointer's place and the marks.
+
+    Hex centres are listed in :meth:`referee.hexgrid.HexGrid.all_ids` order and the script
+    spells the ids (``RRCC`` or ``CCRR``), so the file holds no hex id but those its steps
+    name: searching a side's file for a hex id finds only what that side was shown."""
 
     def make() -> dict[str, Any]:
         from referee.render.board import board_layout, render_board
@@ -99,11 +110,17 @@ def board(module: Module) -> dict[str, Any]:
         m = module.map
         places: dict[str, list[float]] = {}
         kinds: dict[str, str] = {}
-        if m.grid is not None:
-            for h in sorted(m.hexes):
-                x, y = lay.pixel_centre(h)
-                places[h] = [round(x, 1), round(y, 1)]
-                kinds[h] = "hex"
+        grid: dict[str, Any] | None = None
+        if m.grid is not None:  # centres in id order; the script spells the ids
+            g = m.grid
+            grid = {
+                "id_format": g.id_format,
+                "first_column": g.first_column,
+                "first_row": g.first_row,
+                "columns": g.columns,
+                "rows": g.rows,
+                "centres": [round(v, 1) for h in g.all_ids() for v in lay.pixel_centre(h)],
+            }
         zones: dict[str, list[list[float]]] = {}
         if m.zones is not None:
             for name in sorted(m.zones.zones):
@@ -124,6 +141,7 @@ def board(module: Module) -> dict[str, Any]:
             "width": lay.width,
             "height": lay.height,
             "hex_width": lay.hex_width,
+            "grid": grid,
             "places": places,
             "kinds": kinds,
             "zones": zones,
@@ -238,3 +256,33 @@ def viewer_files(
         html = render_viewer(module, docs, side=side, referee=referee)
         out[f"viewer-{slug(side)}.html"] = html.encode()
     return out
+
+
+def step_viewers(
+    module: Module,
+    ruleset: Any,
+    rendered: Mapping[str, bytes],
+    history: Mapping[str, Sequence[Mapping[str, Any]]],
+    referee: str,
+) -> dict[str, bytes]:
+    """The viewer files of a turn folder from its just-rendered ``view-SIDE.json`` files
+    (``rendered``) and the same files of every step before (``history``): one per player
+    side (a side the ruleset plays itself has no player to read it)."""
+    from referee.engine.ruleset import referee_sides
+    from referee.pbem.archive import slug
+
+    automatic = referee_sides(ruleset)
+    views = {
+        s.id: json.loads(rendered[f"view-{slug(s.id)}.json"])
+        for s in module.sides
+        if s.id not in automatic and f"view-{slug(s.id)}.json" in rendered
+    }
+    return viewer_files(module, history, views, referee)
+
+
+def viewer_manifest() -> dict[str, str]:
+    """What a manifest records of the viewer's making: ``verify`` compares the viewer files
+    byte for byte only with the same templates and the same Pillow (the board picture)."""
+    from referee.pbem.rendercheck import pillow_version
+
+    return {"templates_sha256": viewer_templates_sha256(), "pillow": pillow_version()}

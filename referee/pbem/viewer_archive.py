@@ -101,4 +101,19 @@ def published_history(
     return out
 
 
-__all__ = ["REFEREE", "archive_steps", "published_history", "side_ids", "step_from_view"]
+def history_for(
+    archive: Archive, turns: Sequence[TurnDir], module: Module, ruleset: Any, picture_dpi: int
+) -> dict[str, list[dict[str, Any]]] | None:
+    """The documents the next step's viewer files need (:func:`published_history`), or
+    ``None`` when the game writes no pictures (``picture_dpi = 0``: no viewer either) or an
+    earlier folder has no view of some side (an archive from before views)."""
+    if picture_dpi <= 0:
+        return None
+    from referee.engine.ruleset import referee_sides
+
+    automatic = referee_sides(ruleset)
+    sides = [s.id for s in module.sides if s.id not in automatic]
+    try:
+        return published_history(archive, turns, sides)
+    except Refusal:
+        return None

@@ -22,6 +22,18 @@
     return e;
   }
   function clear(e) { while (e.firstChild) { e.removeChild(e.firstChild); } }
+  function pad2(n) { return (n < 10 ? "0" : "") + n; }
+  if (B.grid) {  /* the hex ids, spelled as referee/hexgrid.py HexGrid.hex_id does */
+    var G = B.grid, i = 0;
+    for (var r = G.first_row; r < G.first_row + G.rows; r++) {
+      for (var c = G.first_column; c < G.first_column + G.columns; c++) {
+        var id = G.id_format === "RRCC" ? pad2(r) + pad2(c) : pad2(c) + pad2(r);
+        B.places[id] = [G.centres[2 * i], G.centres[2 * i + 1]];
+        B.kinds[id] = "hex";
+        i++;
+      }
+    }
+  }
   var sideColor = {}, sideName = {};
   D.sides.forEach(function (s) { sideColor[s.id] = s.color; sideName[s.id] = s.name; });
 
