@@ -282,7 +282,8 @@
   function zoomCentre(f) { zoomAt(f, vp.clientWidth / 2, vp.clientHeight / 2); }
   function fit() {
     var k = Math.min(vp.clientWidth / B.width, vp.clientHeight / B.height);
-    view = { k: k, x: (vp.clientWidth - B.width * k) / 2, y: (vp.clientHeight - B.height * k) / 2 }; apply();
+    view.k = k; view.x = (vp.clientWidth - B.width * k) / 2; view.y = (vp.clientHeight - B.height * k) / 2;
+    apply();
   }
   $("zoomin").onclick = function () { zoomCentre(1.25); };
   $("zoomout").onclick = function () { zoomCentre(0.8); };
@@ -346,22 +347,32 @@
     for (var i = 0; i < zs.length; i++) { if (inside(B.zones[zs[i]], x, y)) { return zs[i]; } }
     return null;
   }
+  function counterAt(cx, cy) {
+    var under = document.elementsFromPoint(cx, cy);
+    for (var i = 0; i < under.length; i++) {
+      var c = under[i].closest ? under[i].closest(".counter") : null;
+      if (c) { return c; }
+    }
+    return null;
+  }
   function placeUnder(e) {
     var r = vp.getBoundingClientRect();
     if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) { return; }
     var x = (e.clientX - r.left - view.x) / view.k, y = (e.clientY - r.top - view.y) / view.k;
     var p = placeAt(x, y);
     $("here").textContent = p || "\u2013";
-    var c = e.target.closest ? e.target.closest(".counter") : null;
-    if (!pinned) { showUnit(c ? c.getAttribute("data-unit") : null); }
+    if (!pinned) {  /* a counter under the marks (an attack ends on it) still answers */
+      var c = counterAt(e.clientX, e.clientY);
+      showUnit(c ? c.getAttribute("data-unit") : null);
+    }
   }
 
   /* ---- clicks and taps: counters, marks, events, play aids ---- */
   $("overlay").addEventListener("click", function (e) {
     if (moved > 4) { return; }
-    var c = e.target.closest(".counter"), m = e.target.closest(".mark");
-    if (c) { pinned = c.getAttribute("data-unit"); showUnit(pinned); return; }
+    var m = e.target.closest(".mark"), c = m ? null : counterAt(e.clientX, e.clientY);
     if (m) { selectEvent(parseInt(m.getAttribute("data-event"), 10)); return; }
+    if (c) { pinned = c.getAttribute("data-unit"); showUnit(pinned); return; }
     pinned = null; showUnit(null);
   });
   $("events").addEventListener("click", function (e) {
