@@ -150,3 +150,31 @@ def compare(
             # checked by hash and signature only, which verify's note on the templates says
             continue
         raise RenderMismatch(f"{base}/{name}", "does not say what report.json records")
+
+
+def check_viewers(
+    base: str,
+    module: Any,
+    ruleset: Any,
+    rep: dict[str, Any],
+    views: dict[str, bytes],
+    history: dict[str, list[dict[str, Any]]],
+    manifest: dict[str, Any],
+    on_disk: Callable[[str], bytes],
+    notes: list[str],
+    *,
+    required: bool,
+) -> bool:
+    """A folder's ``viewer-SIDE.html`` files, made again from its checked ``views`` and the
+    views of every step before (``history``), compared with :func:`compare`. ``required``:
+    the steps before had viewers, so this one must too. Returns whether it has them."""
+    from referee.pbem.viewer import step_viewers
+
+    listed = dict(manifest["files"])
+    has = any(n.startswith("viewer-") for n in listed)
+    if required and not has:
+        raise RenderMismatch(base, "no viewer-SIDE.html, though the steps before have them")
+    if has:
+        made = step_viewers(module, ruleset, views, history, rep["referee"]["fingerprint"])
+        compare(base, made, on_disk, listed, rep, manifest, notes)
+    return has

@@ -165,3 +165,23 @@ def test_the_viewer_of_a_step_shows_that_sides_view(sealed: Table) -> None:
     ref = json.loads((folders[0] / "report.json").read_text())["referee"]["fingerprint"]
     html = render_viewer(module, docs, side="NATO", referee=ref)
     assert html.encode() == (folders[-1] / "viewer-NATO.html").read_bytes()
+
+
+def test_after_reveal_verify_checks_each_viewer_and_catches_a_forged_one(sealed: Table) -> None:
+    from referee.pbem.keys import load_private
+    from tests.pbem.test_forged_renderings import forge
+
+    assert cli("reveal", sealed.game, "--module", sealed.module)[0] == 0
+    copy = sealed.player_copy("viewer-revealed")
+    code, out = sealed.verify(copy)
+    assert code == 0, out
+    assert not any("viewer" in n for n in out.get("notes", [])), out
+    folder = _turns(copy)[-1]
+    html = (folder / "viewer-Soviet.html").read_bytes()
+    forged = html.replace(b'"text":"', b'"text":"(the referee says) ', 1)
+    assert forged != html
+    forge(folder, load_private(sealed.key("referee")), {"viewer-Soviet.html": forged})
+    code, out = sealed.verify(copy)
+    assert code == 1
+    assert out["file"] == f"turns/{folder.name}/viewer-Soviet.html", out
+    assert out["check"] == "rendering", out
