@@ -99,6 +99,7 @@ def _rolls(report: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "hmac": d.get("hmac", ""),
                 "counter": d.get("counter"),
                 "attempt": d.get("attempt"),
+                "orders_sha256": d.get("orders_sha256", ""),
             }
         )
     return out

@@ -204,7 +204,46 @@
       box.appendChild(el("p", {}, ["Seed " + st.dice.seed_index + " revealed: ", el("code", {}, [st.dice.seed]),
         ". Check: its SHA-256 is seed " + (st.dice.seed_index - 1) + ", ", el("code", {}, [st.dice.previous_seed || ""]),
         "; roll j = the first 4 bytes of HMAC-SHA256(seed, orders SHA-256 \u2016 j \u2016 attempt), mod the die's sides, plus 1 (docs/dice.md). `referee verify` checks every roll."]));
+      if (st.rolls.length) {
+        var b = el("button", { type: "button", id: "checkdice" }, ["Check these dice here"]);
+        b.onclick = checkDice;
+        box.appendChild(b);
+        box.appendChild(el("div", { id: "dicecheck", role: "status", "aria-live": "polite" }, []));
+      }
     }
+  }
+  /* the dice recomputed here, as docs/dice.md says (Web Crypto; file: pages may use it) */
+  function hexBytes(h) {
+    var a = new Uint8Array(h.length / 2);
+    for (var i = 0; i < a.length; i++) { a[i] = parseInt(h.substr(2 * i, 2), 16); }
+    return a;
+  }
+  function bytesHex(b) {
+    return Array.prototype.map.call(new Uint8Array(b), function (x) { return (x < 16 ? "0" : "") + x.toString(16); }).join("");
+  }
+  function u32(n) { return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]; }
+  function checkDice() {
+    var st = D.steps[step], out = $("dicecheck"); clear(out);
+    if (!window.crypto || !crypto.subtle) {
+      out.textContent = "This browser cannot compute SHA-256 for a local file: run referee verify."; return;
+    }
+    var seed = hexBytes(st.dice.seed), lines = [];
+    crypto.subtle.digest("SHA-256", seed).then(function (h) {
+      var ok = bytesHex(h) === st.dice.previous_seed;
+      lines.push([ok, "SHA-256 of seed " + st.dice.seed_index + (ok ? " is " : " is NOT ") + "seed " + (st.dice.seed_index - 1)]);
+      return crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    }).then(function (key) {
+      return Promise.all(st.rolls.map(function (r) {
+        var msg = new Uint8Array(Array.from(hexBytes(r.orders_sha256)).concat(u32(r.counter), u32(r.attempt)));
+        return crypto.subtle.sign("HMAC", key, msg).then(function (mac) {
+          var m = new Uint8Array(mac), x = ((m[0] << 24) >>> 0) + (m[1] << 16) + (m[2] << 8) + m[3];
+          var v = (x % r.sides) + 1, ok = bytesHex(mac) === r.hmac && v === r.value;
+          lines.push([ok, "roll " + r.index + " (" + r.purpose + "): HMAC " + (bytesHex(mac) === r.hmac ? "matches" : "DIFFERS") + ", d" + r.sides + " = " + v + (v === r.value ? ", as recorded" : ", NOT the recorded " + r.value)]);
+        });
+      }));
+    }).then(function () {
+      lines.forEach(function (l) { out.appendChild(el("p", { "class": l[0] ? "ok" : "bad" }, [(l[0] ? "\u2713 " : "\u2717 ") + l[1]])); });
+    });
   }
   function drawCheck() {
     var st = D.steps[step], box = $("check"); clear(box);
@@ -404,5 +443,5 @@
   go(m ? parseInt(m[1], 10) - 1 : D.steps.length - 1);
   fit();
   window.addEventListener("resize", fit);
-  window.refereeViewer = { go: go, step: function () { return step; }, view: view };
+  window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D };
 }());

@@ -243,3 +243,26 @@ def test_readable_at_phone_width(browser: Any, nato: Path, shots: Path) -> None:
     browser.execute_script("document.getElementById('events').scrollIntoView()")
     browser.save_screenshot(str(shots / "viewer-phone-events.png"))
     assert browser.find_element("css selector", "#events li").is_displayed()
+
+
+def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    _open(browser, nato)
+    _go_to(browser, "Game-Turn 2, Soviet combat")
+    browser.find_element("id", "checkdice").click()
+    box = browser.find_element("id", "dicecheck")
+    WebDriverWait(browser, 10).until(lambda d: len(box.find_elements("tag name", "p")) == 2)
+    lines = [p.text for p in box.find_elements("tag name", "p")]
+    assert lines[0] == "\u2713 SHA-256 of seed 6 is seed 5", lines
+    assert (
+        lines[1].startswith("\u2713 roll 0 (combat: attack SO-T22")
+        and "d6 = 1, as recorded" in (lines[1])
+    )
+    # a recorded value changed in the page is caught
+    browser.execute_script(
+        "window.refereeViewer.data.steps[window.refereeViewer.step()].rolls[0].value = 4;"
+    )
+    browser.find_element("id", "checkdice").click()
+    WebDriverWait(browser, 10).until(lambda d: len(box.find_elements("tag name", "p")) == 2)
+    assert "NOT the recorded 4" in box.text and "\u2717" in box.text
