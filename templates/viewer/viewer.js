@@ -324,9 +324,23 @@
     view.k = k; view.x = (vp.clientWidth - B.width * k) / 2; view.y = (vp.clientHeight - B.height * k) / 2;
     apply();
   }
+  function region() {  /* where this step happened (its marks), else every unit shown */
+    var xs = [], ys = [];
+    function add(p) { var q = B.places[p]; if (q) { xs.push(q[0]); ys.push(q[1]); } }
+    D.steps[step].events.forEach(function (ev) { ev.marks.forEach(function (m) { m[1].forEach(add); }); });
+    var pad = B.hex_width * (xs.length ? 3 : 1.5);
+    if (!xs.length) { Object.keys(placements[step]).forEach(function (u) { add(placements[step][u][0]); }); }
+    if (!xs.length) { fit(); return; }
+    var x0 = Math.min.apply(null, xs) - pad, x1 = Math.max.apply(null, xs) + pad;
+    var y0 = Math.min.apply(null, ys) - pad, y1 = Math.max.apply(null, ys) + pad;
+    var k = Math.min(vp.clientWidth / (x1 - x0), vp.clientHeight / (y1 - y0), 2);
+    view.k = k; view.x = vp.clientWidth / 2 - k * (x0 + x1) / 2; view.y = vp.clientHeight / 2 - k * (y0 + y1) / 2;
+    apply();
+  }
   $("zoomin").onclick = function () { zoomCentre(1.25); };
   $("zoomout").onclick = function () { zoomCentre(0.8); };
   $("fit").onclick = fit;
+  $("region").onclick = function () { region(); };
   vp.addEventListener("wheel", function (e) {
     e.preventDefault();
     var r = vp.getBoundingClientRect();
@@ -422,7 +436,7 @@
     b.onclick = function () { $("aid-" + b.getAttribute("data-aid")).showModal(); };
   });
 
-  /* ---- keyboard: arrows step, + and - zoom, 0 fits, Enter on a focused item opens it ---- */
+  /* ---- keyboard: arrows step, + and - zoom, 0 the whole map, R the region of play, Enter opens ---- */
   document.addEventListener("keydown", function (e) {
     var t = e.target;
     if (t && t.id === "slider") { return; }
@@ -433,6 +447,7 @@
     else if (e.key === "+" || e.key === "=") { zoomCentre(1.25); }
     else if (e.key === "-" || e.key === "_") { zoomCentre(0.8); }
     else if (e.key === "0") { fit(); }
+    else if (e.key === "r" || e.key === "R") { region(); }
     else if (e.key === "Enter" && t && t.getAttribute) {
       if (t.getAttribute("data-event") !== null && t.tagName === "LI") { selectEvent(parseInt(t.getAttribute("data-event"), 10)); }
       else if (t.getAttribute("data-unit") !== null) { pinned = t.getAttribute("data-unit"); showUnit(pinned); }
@@ -441,7 +456,7 @@
 
   var m = /step=(\d+)/.exec(location.hash);
   go(m ? parseInt(m[1], 10) - 1 : D.steps.length - 1);
-  fit();
-  window.addEventListener("resize", fit);
+  region();
+  window.addEventListener("resize", region);
   window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D };
 }());

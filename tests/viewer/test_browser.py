@@ -188,7 +188,10 @@ def test_keyboard_zoom_and_the_screenshot_matches_the_position(
     _open(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     body = browser.find_element("tag name", "body")
+    k_region = browser.execute_script("return window.refereeViewer.view.k")
+    body.send_keys("0")  # the whole map: smaller than the region of play it opens on
     k0 = browser.execute_script("return window.refereeViewer.view.k")
+    assert k0 < k_region
     for _ in range(4):
         body.send_keys("+")
     k1 = browser.execute_script("return window.refereeViewer.view.k")
@@ -266,3 +269,60 @@ def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path) -> None:
     browser.find_element("id", "checkdice").click()
     WebDriverWait(browser, 10).until(lambda d: len(box.find_elements("tag name", "p")) == 2)
     assert "NOT the recorded 4" in box.text and "\u2717" in box.text
+
+
+def test_wheel_drag_and_two_finger_pinch(browser: Any, nato: Path) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    _open(browser, nato)
+
+    def view() -> dict[str, float]:
+        return browser.execute_script("return Object.assign({}, window.refereeViewer.view)")
+
+    vp = browser.find_element("id", "viewport")
+    before = view()
+    browser.execute_script(  # a mouse wheel (or a trackpad's scroll) over the map zooms in
+        "const r = arguments[0].getBoundingClientRect();"
+        "arguments[0].dispatchEvent(new WheelEvent('wheel', {deltaY: -400, clientX: r.left + 100,"
+        " clientY: r.top + 100, bubbles: true, cancelable: true}));",
+        vp,
+    )
+    assert view()["k"] > before["k"] * 1.5
+    browser.execute_script(  # a trackpad pinch: the wheel with ctrlKey, small deltas
+        "const r = arguments[0].getBoundingClientRect();"
+        "arguments[0].dispatchEvent(new WheelEvent('wheel', {deltaY: 30, ctrlKey: true,"
+        " clientX: r.left + 100, clientY: r.top + 100, bubbles: true, cancelable: true}));",
+        vp,
+    )
+    zoomed = view()
+    assert zoomed["k"] < before["k"] * 2.0
+    ActionChains(browser).move_to_element(vp).click_and_hold().move_by_offset(
+        120, 80
+    ).release().perform()
+    dragged = view()
+    assert dragged["x"] == pytest.approx(zoomed["x"] + 120, abs=2)
+    assert dragged["y"] == pytest.approx(zoomed["y"] + 80, abs=2)
+    # two fingers moving apart (touch events through DevTools): the map zooms in
+    r = vp.rect
+    cx, cy = r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
+
+    def touch(kind: str, d: float) -> None:
+        pts = (
+            []
+            if kind == "touchEnd"
+            else [
+                {"x": cx - d, "y": cy, "id": 1},
+                {"x": cx + d, "y": cy, "id": 2},
+            ]
+        )
+        browser.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
+
+    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True})
+    try:
+        touch("touchStart", 40)
+        for d in (60, 80, 100, 120):
+            touch("touchMove", d)
+        touch("touchEnd", 0)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    assert view()["k"] == pytest.approx(dragged["k"] * 3, rel=0.1)
