@@ -17,6 +17,8 @@ works; event marks come from :func:`referee.pbem.picture.marks`, the same readin
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,8 +47,22 @@ def step_from_view(view: Mapping[str, Any]) -> StepDoc:
     return StepDoc(view["report"], str(view["report_sha256"]), view["state"])
 
 
-def _state(doc: Mapping[str, Any]) -> GameState:
-    return GameState.from_json(doc)
+_PARSED: dict[str, tuple[GameState, dict[str, list[Any]]]] = {}
+
+
+def _state(doc: Mapping[str, Any]) -> tuple[GameState, dict[str, list[Any]]]:
+    """A position document read (its shape checked) and its placements, once per content
+    in a process: ``verify`` and each adjudication render a viewer over every step so far,
+    so the same documents come back at every step."""
+    key = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+    hit = _PARSED.get(key)
+    if hit is None:
+        state = GameState.from_json(doc)
+        hit = (state, _placements(state))
+        if len(_PARSED) > 4096:
+            _PARSED.clear()
+        _PARSED[key] = hit
+    return hit
 
 
 def _event(e: Mapping[str, Any]) -> Event:
@@ -220,9 +236,8 @@ def viewer_model(
     before: GameState | None = None
     shown: dict[str, list[Any]] = {}
     for doc in steps:
-        after = _state(doc.state)
+        after, now = _state(doc.state)
         step = _step(module, doc, before, after)
-        now = _placements(after)
         step["set"] = {u: p for u, p in now.items() if shown.get(u) != p}
         step["gone"] = sorted(u for u in shown if u not in now)
         seen.update(now)
