@@ -7,7 +7,8 @@ The scripted player plays the 21 Game-Turn Campaign as a real signed archive (as
 ``viewer-SIDE.html``. Printed: the size of the last step's viewer per side (target: under
 5 MB, small enough to email), the time to render it, the whole archive's size, and, when
 Debian's Chromium and chromedriver are installed and ``selenium`` is importable, the time a
-headless Chromium takes to open the file and draw the last step (target: under a second).
+headless Chromium takes to open the file and draw the last step (target: under a second),
+and the time ``verify`` takes over the archive, every viewer file re-rendered.
 """
 
 from __future__ import annotations
@@ -100,6 +101,13 @@ def main() -> None:
         print(
             f"campaign: {steps} adjudicated steps in {t_play:.1f} s; archive {size / 1e6:.1f} MB "
             f"of which viewer files {viewers / 1e6:.1f} MB"
+        )
+        from referee.pbem.verify import verify_archive
+
+        t0 = time.perf_counter()
+        verify_archive(game, module)  # type: ignore[arg-type]
+        print(
+            f"verify of that archive (every viewer re-rendered): {time.perf_counter() - t0:.1f} s"
         )
         from referee.pbem.viewer import render_viewer
         from referee.pbem.viewer_data import step_from_view

@@ -12,11 +12,11 @@ documents of the steps before, which :func:`referee.pbem.record.player_files` ad
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from referee.engine.core import GameState
 from referee.errors import UserError
 from referee.pbem.archive import Archive, TurnDir, sha256_hex, slug
 from referee.pbem.problems import Refusal
@@ -47,6 +47,41 @@ def _json(archive: Archive, path: Path) -> Any:
     return archive.read_json(path)
 
 
+def _checked(archive: Archive, path: Path, kind: str) -> Any:
+    """A view (``kind = "view"``), record (``"report"``) or position (``"state"``) document,
+    its shape checked before any field is read: a malformed file is refused with its name
+    and the JSON path of the first value that does not fit, never an internal error."""
+    from referee.pbem.report_shape import REPORT, check_report
+    from referee.shapes import HEX64, check, json_value, map_of, obj, string
+
+    doc = _json(archive, path)
+    try:
+        if kind == "view":
+            check(
+                doc,
+                obj(
+                    {
+                        "format": string,
+                        "side": string,
+                        "report_sha256": HEX64,
+                        "report": REPORT,
+                        "state": map_of(json_value),
+                    }
+                ),
+            )
+            try:
+                GameState.from_json(doc["state"])
+            except ValueError as exc:
+                raise ValueError(str(exc).replace("$", "$.state", 1)) from None
+        elif kind == "report":
+            check_report(doc)
+        else:
+            GameState.from_json(doc)
+    except ValueError as exc:
+        raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
+    return doc
+
+
 def archive_steps(
     game_dir: Path, module: Module, ruleset: Any, side: str
 ) -> tuple[list[StepDoc], list[str], str]:
@@ -67,13 +102,15 @@ def archive_steps(
     for t in archive.turn_dirs():
         sigs.append(_signature(archive, t, cfg))
         if side != REFEREE:
-            steps.append(step_from_view(_json(archive, t.path / f"view-{slug(side)}.json")))
+            steps.append(
+                step_from_view(_checked(archive, t.path / f"view-{slug(side)}.json", "view"))
+            )
             continue
         rbytes = archive.read(t.path / "report.json")
         rsha = sha256_hex(rbytes)
         if not cfg.hides_information:
-            rep = json.loads(rbytes)
-            state = _json(archive, archive.state_path(t, False))
+            rep = _checked(archive, t.path / "report.json", "report")
+            state = _checked(archive, archive.state_path(t, False), "state")
         else:
             kept = archive.secret / "turns" / t.name
             if not (kept / "record.json").is_file():
@@ -83,8 +120,8 @@ def archive_steps(
                     "is only in the referee's copy of the game",
                     hint="a player makes the viewer of his side: --side SIDE",
                 )
-            rep = _json(archive, kept / "record.json")
-            state = _json(archive, kept / "state.json")
+            rep = _checked(archive, kept / "record.json", "report")
+            state = _checked(archive, kept / "state.json", "state")
         steps.append(StepDoc(rep, rsha, state))
     return steps, sigs, cfg.referee.fingerprint
 

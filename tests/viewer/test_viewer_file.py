@@ -97,6 +97,27 @@ def test_the_command(demo_game: Path, tmp_path: Path) -> None:
         sig.write_bytes(saved)
 
 
+def test_a_malformed_view_is_refused_naming_the_file_and_the_value(
+    demo_game: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    game = tmp_path / "game"
+    shutil.copytree(demo_game / "game", game)
+    view = game / "turns/003-Soviet-movement/view-NATO.json"
+    doc = json.loads(view.read_text())
+    doc["state"]["units"][0]["location"] = 5
+    view.write_text(json.dumps(doc))
+    out = tmp_path / "v.html"
+    code, msg = cli("viewer", game, "--side", "NATO", "-o", out)
+    assert code == 1, msg
+    assert "turns/003-Soviet-movement/view-NATO.json: malformed: $.state.units[0].location" in msg
+    assert not out.exists()
+    view.write_text("[1, 2]")
+    code, msg = cli("viewer", game, "--side", "NATO", "-o", out, "--json")
+    assert code == 1 and json.loads(msg)["reason"] == "archive" and not out.exists()
+
+
 # ---- hidden information ----------------------------------------------------------------------
 
 
