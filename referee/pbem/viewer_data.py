@@ -202,14 +202,16 @@ def _step(
     }
 
 
-def _unit_info(module: Module, seen: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Counter facts of the units shown (and only those): name, side, type, values."""
+def _unit_info(module: Module, seen: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+    """Counter facts of the units shown (and only those): name, side, type, values. A unit
+    the roster does not name (a face-down marker a view shows instead of a hidden unit) gets
+    only its id and the side its position gives it."""
     pieces = module.pieces()
     out: dict[str, dict[str, Any]] = {}
     for uid in sorted(seen):
         p = pieces.get(uid)
         if p is None:
-            out[uid] = {"name": uid, "side": "", "type": "", "values": {}, "flags": []}
+            out[uid] = {"name": uid, "side": seen[uid], "type": "", "values": {}, "flags": []}
             continue
         u = p.unit
         out[uid] = {
@@ -232,7 +234,7 @@ def viewer_model(
     step before (``set``: ``id -> [location, box, status, stack place]``; ``gone``: ids no
     longer shown), so a long game stays small."""
     out_steps: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # unit id -> its side, as the documents show it
     before: GameState | None = None
     shown: dict[str, list[Any]] = {}
     for doc in steps:
@@ -240,7 +242,7 @@ def viewer_model(
         step = _step(module, doc, before, after)
         step["set"] = {u: p for u, p in now.items() if shown.get(u) != p}
         step["gone"] = sorted(u for u in shown if u not in now)
-        seen.update(now)
+        seen.update({u: after.units[u].side for u in now})
         shown = now
         before = after
         out_steps.append(step)
@@ -254,6 +256,6 @@ def viewer_model(
         "module": {"name": module.name, "version": module.version},
         "referee": referee,
         "sides": [{"id": s.id, "name": s.name, "color": s.color} for s in module.sides],
-        "units": _unit_info(module, sorted(seen)),
+        "units": _unit_info(module, seen),
         "steps": out_steps,
     }

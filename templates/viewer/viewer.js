@@ -81,7 +81,7 @@
         var cg = sv("g", { "class": "counter", "data-unit": u, tabindex: "0", role: "button",
           "aria-label": u + " " + (info.name || "") });
         cg.appendChild(sv("rect", { x: x, y: y, width: size, height: size, rx: 3,
-          fill: sideColor[(placements[step][u] && info.side) || ""] || sideColor[info.side] || "#808080" }));
+          fill: sideColor[info.side] || "#808080" }));
         if (i === 0) {
           var t1 = sv("text", { x: at[0], y: at[1] - size * 0.12 });
           t1.textContent = info.type || u;
