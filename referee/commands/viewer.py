@@ -53,12 +53,19 @@ def register(app: typer.Typer) -> None:
         """
         from referee.commands.pbem import _game_module, _refused
         from referee.engine.ruleset import get_ruleset
+        from referee.errors import UserError
         from referee.pbem.archive import Archive
         from referee.pbem.problems import Refusal
         from referee.pbem.viewer import render_viewer
         from referee.pbem.viewer_archive import REFEREE, archive_steps
 
         as_json = output_format(fmt, as_json) == "json"
+        if str(out) != "-" and (out.is_dir() or not out.parent.is_dir()):
+            raise UserError(
+                f"{out}: "
+                + ("a folder" if out.is_dir() else f"no folder {out.parent} to write it in"),
+                hint="-o names the HTML file to write, e.g. -o viewer-NATO.html",
+            )
         module = _game_module(game_dir, module_src, example)
         ruleset = get_ruleset(Archive(game_dir).config().ruleset)
         try:

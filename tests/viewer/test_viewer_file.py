@@ -82,6 +82,9 @@ def test_the_command(demo_game: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "k.html").exists()
     code, out = cli("viewer", tmp_path / "nowhere", "-o", tmp_path / "n.html")
     assert code == 2 and "not a game archive" in out
+    for where in (tmp_path, tmp_path / "no-such-folder" / "v.html"):
+        code, out = cli("viewer", game, "-o", where)
+        assert code == 2 and "-o names the HTML file to write" in out, out
     code, out = cli("viewer", game, "-o", tmp_path / "r.html", "-q")
     assert code == 0 and out == ""
     # the file says when a folder's signatures do not hold
