@@ -17,8 +17,6 @@ works; event marks come from :func:`referee.pbem.picture.marks`, the same readin
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,22 +45,24 @@ def step_from_view(view: Mapping[str, Any]) -> StepDoc:
     return StepDoc(view["report"], str(view["report_sha256"]), view["state"])
 
 
-_PARSED: dict[str, tuple[GameState, dict[str, list[Any]]]] = {}
+_PARSED: dict[int, tuple[Mapping[str, Any], GameState, dict[str, list[Any]]]] = {}
+_STEPS: dict[tuple[int, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+_MEMO_SIZE = 8192
 
 
 def _state(doc: Mapping[str, Any]) -> tuple[GameState, dict[str, list[Any]]]:
-    """A position document read (its shape checked) and its placements, once per content
-    in a process: ``verify`` and each adjudication render a viewer over every step so far,
-    so the same documents come back at every step."""
-    key = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
-    hit = _PARSED.get(key)
-    if hit is None:
+    """A position document read (its shape checked) and its placements, once per document
+    object: ``verify`` renders each step's viewers over the documents of every step so far,
+    which it keeps, so the same objects come back at every step. The entry holds the object
+    itself, so an id reused by another object never answers."""
+    hit = _PARSED.get(id(doc))
+    if hit is None or hit[0] is not doc:
         state = GameState.from_json(doc)
-        hit = (state, _placements(state))
-        if len(_PARSED) > 4096:
+        hit = (doc, state, _placements(state))
+        if len(_PARSED) > _MEMO_SIZE:
             _PARSED.clear()
-        _PARSED[key] = hit
-    return hit
+        _PARSED[id(doc)] = hit
+    return hit[1], hit[2]
 
 
 def _event(e: Mapping[str, Any]) -> Event:
@@ -239,7 +239,15 @@ def viewer_model(
     shown: dict[str, list[Any]] = {}
     for doc in steps:
         after, now = _state(doc.state)
-        step = _step(module, doc, before, after)
+        refs = (module, doc.report, doc.state, before)
+        key = tuple(id(x) for x in refs)
+        hit = _STEPS.get(key)
+        if hit is None or any(a is not b for a, b in zip(hit[0], refs, strict=True)):
+            hit = (refs, _step(module, doc, before, after))
+            if len(_STEPS) > _MEMO_SIZE:
+                _STEPS.clear()
+            _STEPS[key] = hit
+        step = dict(hit[1])  # the caller adds to it; the remembered one stays as computed
         step["set"] = {u: p for u, p in now.items() if shown.get(u) != p}
         step["gone"] = sorted(u for u in shown if u not in now)
         seen.update({u: after.units[u].side for u in now})
