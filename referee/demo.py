@@ -10,7 +10,8 @@ it, so the demo proves the commands work end to end from a fresh clone:
    signed with its side's key (``referee sign --game-dir`` fills in ``previous-report:``) and
    adjudicated -- through the Game-Turn 2 Soviet attack that stops at NATO's retreat
    decision [8.71] and NATO's answer;
-4. verify the whole archive, and list where everything is.
+4. verify the whole archive, write the game viewer of each side (``referee viewer``), and
+   list where everything is.
 
 The demo is deterministic: the keys come from fixed seeds and the game's dice seed chain from
 a fixed root (:data:`DEMO_SEED_ROOT`; the ``referee new`` command always draws a random one,
@@ -321,6 +322,24 @@ def play_examples(out: Path, game: Path, keys: Path, secret: Path) -> None:
         print(f"   -> {shown(folder)}: {summary(report)}")
 
 
+def viewers(out: Path, game: Path) -> list[Path]:
+    """The game viewer of each side (``referee viewer``; issue 17): one offline HTML file to
+    step through the game on the map, made from that side's views only. Every turn folder
+    also holds them (``viewer-SIDE.html``), for the game so far."""
+    made: list[Path] = []
+    for n, side in enumerate(["NATO", "Soviet"]):
+        path = out / "viewer" / f"viewer-{side}.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        run(
+            "The game viewer of each side (open it in a browser; it works offline)"
+            if n == 0
+            else None,
+            ["viewer", shown(game), "--side", side, "-o", shown(path)],
+        )
+        made.append(path)
+    return made
+
+
 def listing(out: Path, game: Path, missing: Sequence[str]) -> None:
     folder, _ = latest_report(game)
     rows: list[tuple[str, list[Path]]] = [
@@ -335,6 +354,7 @@ def listing(out: Path, game: Path, missing: Sequence[str]) -> None:
                 if (p := folder / n).is_file()
             ],
         ),
+        ("game viewer, per side", sorted((out / "viewer").glob("viewer-*.html"))),
         ("signed orders", [out / "orders"]),
         ("demo keys, dice seeds", [out / "keys", out / "referee"]),
     ]
@@ -356,6 +376,7 @@ def demo(out: Path, *, play_aids_too: bool = True) -> Path:
     game, secret = new_game(out, keys)
     play_examples(out, game, keys, secret)
     run("Anyone can check the whole game", ["verify", shown(game)])
+    viewers(out, game)
     listing(out, game, missing)
     print(f"\nDemo finished in {time.perf_counter() - t0:.1f} s.")
     return game

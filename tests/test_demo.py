@@ -57,6 +57,18 @@ def test_the_demo_plays_every_example_and_the_archive_verifies(demo_run: tuple[P
     assert (latest / "report.md").is_file() and (latest / "report.html").is_file()
 
 
+def test_the_demo_writes_and_lists_the_viewer_of_each_side(demo_run: tuple[Path, str]) -> None:
+    out, printed = demo_run
+    assert "== The game viewer of each side" in printed
+    line = next(x for x in printed.splitlines() if "game viewer, per side:" in x)
+    for side in ("NATO", "Soviet"):
+        path = out / "viewer" / f"viewer-{side}.html"
+        assert path.name in line and path.stat().st_size < 5_000_000
+        text = path.read_text()
+        assert text.startswith("<!DOCTYPE html>") and f"viewer for {side}" in text
+        assert (out / "game/turns/008-Soviet-movement" / f"viewer-{side}.html").is_file()
+
+
 def test_the_play_aids_are_listed_when_their_commands_work(demo_run: tuple[Path, str]) -> None:
     out, printed = demo_run
     made = {p.suffix for p in out.rglob("*") if p.is_file()}

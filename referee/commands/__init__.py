@@ -17,6 +17,7 @@ COMMAND_MODULES: list[str] = [
     "vlog",
     "map_from_geo",
     "import_vmod",
+    "viewer",
 ]
 
 COMMAND_NAMES: dict[str, str] = {

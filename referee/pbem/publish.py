@@ -20,7 +20,7 @@ from the revealed one and compares the bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Event, GameState
@@ -35,6 +35,7 @@ from referee.pbem.record import (
     SIGNED_FILES,
     VIEW_FORMAT,
     _vassal_table,
+    add_viewer_manifest,
     pretty_json,
     sign_file,
 )
@@ -131,8 +132,11 @@ def hidden_turn_files(
     step: int,
     referee_key: PrivateKey,
     picture_dpi: int,
+    history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], str]:
-    """``(published files, referee-only files, SHA-256 of the published report.json)``."""
+    """``(published files, referee-only files, SHA-256 of the published report.json)``.
+    With ``history`` and pictures on, each player side's ``viewer-SIDE.html`` too, made from
+    that side's published views only (:mod:`referee.pbem.viewer`)."""
     state_bytes = state.canonical().encode()
     full = dict(record)
     full["state_sha256"] = sha256_hex(state_bytes)
@@ -162,6 +166,10 @@ def hidden_turn_files(
             module, pub, rsha, public_view(ruleset, module, state).to_json(), None
         ).encode()
     files.update(side_positions(module, ruleset, state))
+    if history is not None and picture_dpi > 0:
+        from referee.pbem.viewer import step_viewers
+
+        files.update(step_viewers(module, ruleset, files, history, pub["referee"]["fingerprint"]))
     manifest = {
         "format": MANIFEST_FORMAT,
         "game_id": pub["game_id"],
@@ -169,6 +177,7 @@ def hidden_turn_files(
         "report_sha256": rsha,
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
+    add_viewer_manifest(manifest, files)
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)

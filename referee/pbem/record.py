@@ -10,7 +10,7 @@ with its SHA-256 in ``manifest.json``, also signed, so changing any byte of any 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Event, GameState
@@ -118,11 +118,15 @@ def player_files(
     picture_dpi: int,
     *,
     picture: bool = True,
+    history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> dict[str, bytes]:
     """Every file of a turn folder a player opens (Markdown, HTML, per-side views, the
-    picture, VASSAL saves), rendered from the signed record alone. ``verify`` renders them
-    again with this same function and compares byte for byte (``picture=False`` leaves the
-    PNG out when this machine cannot draw it exactly; the HTML still names it)."""
+    picture, VASSAL saves, the game viewers), rendered from the signed record alone.
+    ``verify`` renders them again with this same function and compares byte for byte
+    (``picture=False`` leaves the PNG out when this machine cannot draw it exactly; the HTML
+    still names it). With ``history`` (each side's ``view-SIDE.json`` of the steps before)
+    and pictures on, each player side also gets ``viewer-SIDE.html`` over the whole game so
+    far (:mod:`referee.pbem.viewer`)."""
     full = state.to_json()
     out: dict[str, bytes] = {"report.md": render_markdown(module, report, rsha, full).encode()}
     shown = None
@@ -133,6 +137,10 @@ def player_files(
     out["report.html"] = render_html(module, report, rsha, full, shown).encode()
     out.update(views(module, ruleset, report, rsha, state))
     out.update(positions(module, ruleset, state))
+    if history is not None and picture_dpi > 0:
+        from referee.pbem.viewer import step_viewers
+
+        out.update(step_viewers(module, ruleset, out, history, report["referee"]["fingerprint"]))
     return out
 
 
@@ -148,9 +156,11 @@ def build_turn_files(
     referee_key: PrivateKey,
     picture_dpi: int,
     extra_files: Mapping[str, bytes] | None = None,
+    history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> tuple[dict[str, bytes], str]:
     """Every file of the turn folder, and the SHA-256 of its ``report.json``.
-    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too."""
+    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too;
+    ``history`` is what the viewer files need (:func:`player_files`)."""
     state_bytes = state.canonical().encode()
     report = dict(report)
     report["state_sha256"] = sha256_hex(state_bytes)
@@ -164,7 +174,11 @@ def build_turn_files(
     if orders_text is not None:
         files["orders.txt"] = orders_text.encode()
     files.update(extra_files or {})
-    files.update(player_files(module, ruleset, report, rsha, state, before, events, picture_dpi))
+    files.update(
+        player_files(
+            module, ruleset, report, rsha, state, before, events, picture_dpi, history=history
+        )
+    )
     manifest = {
         "format": MANIFEST_FORMAT,
         "game_id": report["game_id"],
@@ -176,10 +190,19 @@ def build_turn_files(
         from referee.pbem.rendercheck import pillow_version
 
         manifest["renderer"] = {"pillow": pillow_version()}
+    add_viewer_manifest(manifest, files)
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
     return files, rsha
+
+
+def add_viewer_manifest(manifest: dict[str, Any], files: Mapping[str, bytes]) -> None:
+    """Record in ``manifest`` how the folder's viewer files were made, when it has any."""
+    if any(n.startswith("viewer-") for n in files):
+        from referee.pbem.viewer import viewer_manifest
+
+        manifest["viewer"] = viewer_manifest()
 
 
 def phase_info(state: GameState) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """``verify``: every file a player opens is what the referee's code renders from the record.
 
 A turn folder's Markdown and HTML reports, per-side views (JSON and Markdown), the position
-picture and the VASSAL saves are rendered again here from the signed ``report.json`` and the
+picture, the VASSAL saves and the game viewers (``viewer-SIDE.html``, made from the views of
+every step so far) are rendered again here from the signed ``report.json`` and the
 replayed position, with the same function that wrote them
 (:func:`referee.pbem.record.player_files`), and compared byte for byte. A file that differs
 is named. Where an exact re-render is impossible the check that could not be made is said,
@@ -15,6 +16,8 @@ never passed silently:
   accepted, each with the one section today's templates render differently, which is cut
   out of both sides before comparing (a note says so); any other value fails, and a game
   never goes back to older templates than a report before it used.
+* A viewer file embeds the board picture and depends on the viewer's templates: the
+  manifest records both (``viewer``); with others here it is not compared and a note says so.
 
 Whoever changes ``templates/reports/`` adds today's ``templates_sha256()`` to
 :data:`KNOWN_TEMPLATES` (with what the change renders differently), so that the archives
@@ -58,6 +61,12 @@ class RenderMismatch(Exception):
         super().__init__(f"{file}: {message}")
         self.file = file
         self.message = message
+
+
+def viewer_manifest() -> dict[str, str]:
+    from referee.pbem.viewer import viewer_manifest as made
+
+    return made()
 
 
 def pillow_version() -> str:
@@ -113,6 +122,23 @@ def compare(
                 "a picture is exact only with the same build"
             )
             continue
+        if name.startswith("viewer-"):
+            made = manifest.get("viewer") or {}
+            here = viewer_manifest()
+            if made != here:
+                why = (
+                    "other viewer templates"
+                    if made.get("templates_sha256") != here["templates_sha256"]
+                    else f"Pillow {made.get('pillow')} (this machine has {here['pillow']})"
+                )
+                notes.append(
+                    f"{base}/{name}: not compared: made with {why}, and the viewer is exact "
+                    "only with the same ones; its hash is checked against the signed manifest"
+                )
+                continue
+            raise RenderMismatch(
+                f"{base}/{name}", "does not show what the views of this game's steps record"
+            )
         if (
             cut is not None
             and name.endswith((".md", ".html"))
@@ -124,3 +150,31 @@ def compare(
             # checked by hash and signature only, which verify's note on the templates says
             continue
         raise RenderMismatch(f"{base}/{name}", "does not say what report.json records")
+
+
+def check_viewers(
+    base: str,
+    module: Any,
+    ruleset: Any,
+    rep: dict[str, Any],
+    views: dict[str, bytes],
+    history: dict[str, list[dict[str, Any]]],
+    manifest: dict[str, Any],
+    on_disk: Callable[[str], bytes],
+    notes: list[str],
+    *,
+    required: bool,
+) -> bool:
+    """A folder's ``viewer-SIDE.html`` files, made again from its checked ``views`` and the
+    views of every step before (``history``), compared with :func:`compare`. ``required``:
+    the steps before had viewers, so this one must too. Returns whether it has them."""
+    from referee.pbem.viewer import step_viewers
+
+    listed = dict(manifest["files"])
+    has = any(n.startswith("viewer-") for n in listed)
+    if required and not has:
+        raise RenderMismatch(base, "no viewer-SIDE.html, though the steps before have them")
+    if has:
+        made = step_viewers(module, ruleset, views, history, rep["referee"]["fingerprint"])
+        compare(base, made, on_disk, listed, rep, manifest, notes)
+    return has

@@ -219,6 +219,8 @@ def verify_archive(
     rank = 0
     notes: list[str] = []
     shas: list[str] = []
+    history: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (the viewer)
+    viewer_on = False
     for t in turns:
         rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
         f = f"turns/{t.name}/report.json"
@@ -288,7 +290,23 @@ def verify_archive(
             rank = here
             if rep.get("templates_sha256") != templates_sha256():
                 skipped_render += 1
-            rendered = player_files(module, rs, rep, rsha, new, state, events, cfg.picture_dpi)
+            has_viewer = any(n.startswith("viewer-") for n in manifest["files"])
+            if viewer_on and not has_viewer and cfg.picture_dpi > 0:
+                raise RenderMismatch(
+                    f"turns/{t.name}", "no viewer-SIDE.html, though the steps before have them"
+                )
+            viewer_on = viewer_on or has_viewer
+            rendered = player_files(
+                module,
+                rs,
+                rep,
+                rsha,
+                new,
+                state,
+                events,
+                cfg.picture_dpi,
+                history=history if has_viewer else None,
+            )
             compare(
                 f"turns/{t.name}",
                 rendered,
@@ -300,6 +318,10 @@ def verify_archive(
             )
         except RenderMismatch as exc:
             raise VerifyFailure(exc.file, "rendering", exc.message) from None
+        for name, data in sorted(rendered.items()):  # what the next step's viewer shows
+            if name.startswith("view-") and name.endswith(".json"):
+                doc = json.loads(data)
+                history.setdefault(str(doc["side"]), []).append(doc)
         state, prev_sha, last_sha = new, rsha, rsha
         shas.append(rsha)
     out = Verified(

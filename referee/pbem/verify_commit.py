@@ -65,6 +65,9 @@ class _Walk:
         self.hidden_rolls = 0
         self.replayed = 0
         self.skipped_render = 0
+        self.views: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (viewer)
+        self.viewer_on = False
+        self.notes: list[str] = []
 
 
 def verify_committed(
@@ -115,6 +118,7 @@ def verify_committed(
             f"{w.skipped_render} report(s) were rendered with other report templates (another "
             "referee version): their Markdown was checked by hash and signature only"
         )
+    out.notes.extend(w.notes)
     if upto is None:
         _check_current(w, turns, out, hides)
     return out
@@ -191,6 +195,9 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
         w.replayed += 1
     else:
         w.state = None
+    for p in sorted(t.path.glob("view-*.json")):  # hash-checked; the next viewer shows them
+        doc = json.loads(archive.read(p))
+        w.views.setdefault(str(doc["side"]), []).append(doc)
     w.records.append(record if record is not None else rep)
     w.shas.append(rsha)
     w.prev_sha, w.prev_public = rsha, rep
@@ -580,6 +587,31 @@ def _renderings(
             raise VerifyFailure(
                 f"turns/{t.name}/{name}", "rendering", "does not say what the record says"
             )
+    _viewers(w, t, module, rs, rep, want)
+
+
+def _viewers(
+    w: _Walk, t: TurnDir, module: Module, rs: Ruleset, rep: dict[str, Any], views: Any
+) -> None:
+    """The step's viewer files against the views of every step before and this step's."""
+    from referee.pbem.rendercheck import RenderMismatch, check_viewers
+
+    manifest = json.loads(w.archive.read(t.path / "manifest.json"))  # signature checked
+    try:
+        w.viewer_on = check_viewers(
+            f"turns/{t.name}",
+            module,
+            rs,
+            rep,
+            views,
+            w.views,
+            manifest,
+            lambda name: w.archive.read(t.path / name),
+            w.notes,
+            required=w.viewer_on and w.cfg.picture_dpi > 0,
+        )
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "rendering", exc.message) from None
 
 
 def _check_current(w: _Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:

@@ -127,7 +127,10 @@ def received_by(folder: Path, side: str, sides: tuple[str, ...]) -> list[Path]:
     out = []
     for p in sorted(folder.iterdir()):
         own = any(
-            p.name.startswith(f"{k}-{s}.") for k in ("view", "position") for s in sides if s != side
+            p.name.startswith(f"{k}-{s}.")
+            for k in ("view", "position", "viewer")
+            for s in sides
+            if s != side
         )
         if not own:
             out.append(p)

@@ -1,0 +1,135 @@
+"""Benchmark the game viewer (issue 17) on a whole Sixth Fleet campaign: 21 Game-Turns.
+
+Plain script: ``.venv/bin/python bench/bench_viewer.py [--dpi N] [--keep DIR]``.
+
+The scripted player plays the 21 Game-Turn Campaign as a real signed archive (as
+``bench_campaign.py`` (b) does) with pictures on, so every turn folder writes each side's
+``viewer-SIDE.html``. Printed: the size of the last step's viewer per side (target: under
+5 MB, small enough to email), the time to render it, the whole archive's size, and, when
+Debian's Chromium and chromedriver are installed and ``selenium`` is importable, the time a
+headless Chromium takes to open the file and draw the last step (target: under a second),
+and the time ``verify`` takes over the archive, every viewer file re-rendered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from bench.bench_campaign import SCENARIO, SEED_ROOT, load
+from referee.engine.core import GameState
+from referee.pbem.adjudicate import adjudicate
+from referee.pbem.game import create_game
+from referee.pbem.keys import generate
+from referee.pbem.signing import sign_orders
+from referee.scripted import orders_for
+
+
+def play(game: Path, tmp: Path, module: object, dpi: int) -> int:
+    keys = {n: generate(n) for n in ("nato", "soviet", "ref")}
+    side_key = {"NATO": keys["nato"], "Soviet": keys["soviet"]}
+    create_game(
+        game,
+        module,  # type: ignore[arg-type]
+        scenario=SCENARIO,
+        players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
+        referee_key=keys["ref"],
+        game_id="bench",
+        referee_dir=tmp / "secret",
+        seed_root=SEED_ROOT,
+        picture_dpi=dpi,
+    )
+    steps = 0
+    while True:
+        state = GameState.from_json(json.loads((game / "state.json").read_text()))
+        text = orders_for(module, state)  # type: ignore[arg-type]
+        if text is None:
+            return steps
+        side = text.split("side: ", 1)[1].split("\n", 1)[0]
+        signed = sign_orders(text, f"{steps + 1:03d}.txt", side_key[side], game)
+        path = tmp / f"{steps + 1:03d}.txt"
+        path.write_text(signed.text)
+        adjudicate(game, [path], referee_key=keys["ref"], module=module, referee_dir=tmp / "secret")  # type: ignore[arg-type]
+        steps += 1
+
+
+def open_time(path: Path) -> float | None:
+    """Seconds from navigation to the last step drawn, in headless Chromium (best of 3)."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return None
+    if not (Path("/usr/bin/chromium").is_file() and Path("/usr/bin/chromedriver").is_file()):
+        return None
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        opts.add_argument(a)
+    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    try:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            d.get(path.resolve().as_uri())
+            d.execute_script("return window.refereeViewer.step()")
+            best = min(best, time.perf_counter() - t0)
+        return best
+    finally:
+        d.quit()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dpi", type=int, default=40, help="position picture dpi (not 0)")
+    parser.add_argument("--keep", type=Path, help="keep the archive in this folder")
+    ns = parser.parse_args()
+    module = load()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-viewer-"))
+    try:
+        game = (ns.keep or tmp) / "game"
+        t0 = time.perf_counter()
+        steps = play(game, tmp, module, ns.dpi)
+        t_play = time.perf_counter() - t0
+        last = sorted((game / "turns").iterdir())[-1]
+        size = sum(p.stat().st_size for p in game.rglob("*") if p.is_file())
+        viewers = sum(p.stat().st_size for p in game.rglob("viewer-*.html"))
+        print(
+            f"campaign: {steps} adjudicated steps in {t_play:.1f} s; archive {size / 1e6:.1f} MB "
+            f"of which viewer files {viewers / 1e6:.1f} MB"
+        )
+        from referee.pbem.verify import verify_archive
+
+        t0 = time.perf_counter()
+        verify_archive(game, module)  # type: ignore[arg-type]
+        print(
+            f"verify of that archive (every viewer re-rendered): {time.perf_counter() - t0:.1f} s"
+        )
+        from referee.pbem.viewer import render_viewer
+        from referee.pbem.viewer_data import step_from_view
+
+        for side in ("NATO", "Soviet"):
+            f = last / f"viewer-{side}.html"
+            docs = [
+                step_from_view(json.loads((t / f"view-{side}.json").read_text()))
+                for t in sorted((game / "turns").iterdir())
+            ]
+            t0 = time.perf_counter()
+            html = render_viewer(module, docs, side=side, referee="0" * 64)
+            t_render = time.perf_counter() - t0
+            opened = open_time(f)
+            print(
+                f"{last.name}/{f.name}: {f.stat().st_size / 1e6:.2f} MB, {len(docs)} steps, "
+                f"rendered in {t_render:.2f} s ({len(html) / 1e6:.2f} MB)"
+                + ("" if opened is None else f", opened in Chromium in {opened:.2f} s")
+            )
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

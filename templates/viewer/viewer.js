@@ -1,0 +1,462 @@
+/* The game viewer's script (copied into each viewer file; no library, nothing fetched).
+   Reads the JSON in #viewer-data (referee/pbem/viewer_data.py) and draws the step shown:
+   counters over the board, the step's events as marks, the text panels. Every text from the
+   data goes in through textContent, never as HTML. */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("viewer-data").textContent);
+  var NS = "http://www.w3.org/2000/svg";
+  var B = D.board;
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    (kids || []).forEach(function (c) {
+      e.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return e;
+  }
+  function sv(tag, attrs) {
+    var e = document.createElementNS(NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+  function clear(e) { while (e.firstChild) { e.removeChild(e.firstChild); } }
+  function pad2(n) { return (n < 10 ? "0" : "") + n; }
+  if (B.grid) {  /* the hex ids, spelled as referee/hexgrid.py HexGrid.hex_id does */
+    var G = B.grid, i = 0;
+    for (var r = G.first_row; r < G.first_row + G.rows; r++) {
+      for (var c = G.first_column; c < G.first_column + G.columns; c++) {
+        var id = G.id_format === "RRCC" ? pad2(r) + pad2(c) : pad2(c) + pad2(r);
+        B.places[id] = [G.centres[2 * i], G.centres[2 * i + 1]];
+        B.kinds[id] = "hex";
+        i++;
+      }
+    }
+  }
+  var sideColor = {}, sideName = {};
+  D.sides.forEach(function (s) { sideColor[s.id] = s.color; sideName[s.id] = s.name; });
+
+  /* placements per step, rebuilt from the changes each step records */
+  var placements = [], cur = {};
+  D.steps.forEach(function (st) {
+    var next = Object.assign({}, cur);
+    st.gone.forEach(function (u) { delete next[u]; });
+    Object.keys(st.set).forEach(function (u) { next[u] = st.set[u]; });
+    placements.push(next);
+    cur = next;
+  });
+  var step = D.steps.length - 1, selected = -1, pinned = null;
+
+  function values(info) {
+    return Object.keys(info.values || {}).map(function (k) { return info.values[k]; }).join("-");
+  }
+  function stacksAt(n) {
+    var by = {};
+    Object.keys(placements[n]).forEach(function (u) {
+      var p = placements[n][u];
+      if (!p[0]) { return; }
+      (by[p[0]] = by[p[0]] || []).push(u);
+    });
+    Object.keys(by).forEach(function (loc) {
+      by[loc].sort(function (a, b) { return placements[n][a][3] - placements[n][b][3] || (a < b ? -1 : 1); });
+    });
+    return by;
+  }
+
+  /* ---- the map: counters and marks ---- */
+  var size = Math.max(30, Math.round(B.hex_width * 0.6));
+  function drawUnits() {
+    var g = $("units"); clear(g);
+    var by = stacksAt(step);
+    Object.keys(by).sort().forEach(function (loc) {
+      var at = B.places[loc];
+      if (!at) { return; }
+      var ids = by[loc];
+      var sg = sv("g", { "class": "stack", "data-place": loc });
+      for (var i = ids.length - 1; i >= 0; i--) {
+        var u = ids[i], info = D.units[u] || { side: "", values: {} };
+        var off = Math.min(i, 4) * 4;
+        var x = at[0] - size / 2 + off, y = at[1] - size / 2 + off;
+        var cg = sv("g", { "class": "counter", "data-unit": u, tabindex: "0", role: "button",
+          "aria-label": u + " " + (info.name || "") });
+        cg.appendChild(sv("rect", { x: x, y: y, width: size, height: size, rx: 3,
+          fill: sideColor[info.side] || "#808080" }));
+        if (i === 0) {
+          var t1 = sv("text", { x: at[0], y: at[1] - size * 0.12 });
+          t1.textContent = info.type || u;
+          var t2 = sv("text", { x: at[0], y: at[1] + size * 0.3, "class": "vals" });
+          t2.textContent = values(info);
+          if (t2.textContent.length > 5) { t2.setAttribute("textLength", size - 6); t2.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+          cg.appendChild(t1); cg.appendChild(t2);
+          if (ids.length > 1) {
+            var n = sv("text", { x: at[0] + size / 2 + off - 1, y: at[1] - size / 2 - 2, "class": "count" });
+            n.textContent = "\u00d7" + ids.length;
+            cg.appendChild(n);
+          }
+        }
+        sg.appendChild(cg);
+      }
+      g.appendChild(sg);
+    });
+  }
+  function mid(a, b) { return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]; }
+  function drawMarks() {
+    var g = $("marks"); clear(g);
+    D.steps[step].events.forEach(function (ev, i) {
+      ev.marks.forEach(function (m) {
+        var kind = m[0], pts = m[1].map(function (p) { return B.places[p]; }).filter(Boolean);
+        if (!pts.length) { return; }
+        var mg = sv("g", { "class": "mark" + (i === selected ? " sel" : ""), "data-event": i, "data-kind": kind });
+        var title = sv("title"); title.textContent = "[" + ev.rule + "] " + ev.text; mg.appendChild(title);
+        if (kind === "eliminate") {
+          var k = size * 0.6, p = pts[0];
+          [[-k, -k, k, k], [-k, k, k, -k]].forEach(function (d) {
+            mg.appendChild(sv("line", { x1: p[0] + d[0], y1: p[1] + d[1], x2: p[0] + d[2], y2: p[1] + d[3],
+              stroke: "#c81e1e", "stroke-width": 6, "stroke-linecap": "round" }));
+          });
+        } else if (pts.length >= 2) {
+          var color = { attack: "#c81e1e", retreat: "#e67800" }[kind] || "#141414";
+          mg.appendChild(sv("polyline", { points: pts.map(function (q) { return q.join(","); }).join(" "),
+            fill: "none", stroke: color, "stroke-width": 4, "stroke-dasharray": kind === "retreat" ? "10 7" : "none",
+            "marker-end": "url(#head-" + (kind === "attack" || kind === "retreat" ? kind : "move") + ")" }));
+          if (kind === "attack" && ev.data.differential !== undefined) {
+            var c = mid(pts[0], pts[pts.length - 1]);
+            var lab = sv("text", { x: c[0], y: c[1] - 6, "class": "dlabel" });
+            lab.textContent = String(ev.data.differential);
+            mg.appendChild(lab);
+          }
+        }
+        g.appendChild(mg);
+      });
+    });
+  }
+
+  /* ---- the text panels ---- */
+  function row(cells, th) {
+    return el("tr", {}, cells.map(function (c) { return el(th ? "th" : "td", {}, [c]); }));
+  }
+  function drawSummary() {
+    var st = D.steps[step], box = $("summary"); clear(box);
+    box.appendChild(el("h2", {}, ["Game-Turn " + st.turn + ", " + st.phase]));
+    box.appendChild(el("p", {}, [st.active_side ? "Whose move: " + (sideName[st.active_side] || st.active_side) : "No side is to move."]));
+    box.appendChild(el("p", { id: "awaiting" }, [st.awaiting ? "Waiting for: " + st.awaiting : "The game is over."]));
+    st.pending.forEach(function (p) {
+      box.appendChild(el("div", { "class": "pending" }, [p.side + " must answer " + p.id + " [" + p.rule + "]: " +
+        p.prompt + ". Options: " + p.options.join(", ") + "."]));
+    });
+    if (st.score) {
+      var t = el("table", { id: "score" }, [row(["Side", "VP"], true)]);
+      st.score.sides.forEach(function (s) { t.appendChild(row([s[0], String(s[1])])); });
+      box.appendChild(el("h2", {}, ["Score" + (st.score.final ? " (final)" : "") + (st.score.rule ? " [" + st.score.rule + "]" : "")]));
+      box.appendChild(t);
+      if (st.score.net !== null && st.score.net !== undefined) {
+        box.appendChild(el("p", { id: "level" }, ["Net " + st.score.net + (st.score.level ? "; level of victory now: " + st.score.level : "")]));
+      }
+    }
+  }
+  function drawEvents() {
+    var st = D.steps[step], ol = $("events"); clear(ol);
+    if (!st.events.length) { ol.appendChild(el("li", {}, ["Nothing happened on the map in this step."])); }
+    st.events.forEach(function (ev, i) {
+      var li = el("li", { "data-event": i, tabindex: "0", "class": i === selected ? "sel" : "" },
+        [el("span", { "class": "rule" }, ["[" + ev.rule + "] "]), ev.text]);
+      ol.appendChild(li);
+    });
+    $("maptext").textContent = "Step " + (step + 1) + ": " + st.title + ". " +
+      st.events.map(function (ev) { return ev.text + " [" + ev.rule + "]"; }).join("; ");
+    showEvent();
+  }
+  function showEvent() {
+    var box = $("eventinfo"); clear(box);
+    var ev = D.steps[step].events[selected];
+    if (!ev) { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(el("p", {}, [el("b", {}, [ev.kind]), " [" + ev.rule + "] " + ev.text]));
+    if (ev.data.differential !== undefined) {
+      box.appendChild(el("p", { "class": "differential" }, ["Differential: " + ev.data.differential]));
+    }
+    (ev.dice || []).forEach(function (d) {
+      box.appendChild(el("p", { "class": "die" }, ["Die: " + d.roll + " [" + d.rule + "] " + d.text]));
+    });
+    var t = el("table", {}, []);
+    Object.keys(ev.data).forEach(function (k) {
+      var v = ev.data[k];
+      t.appendChild(row([k, Array.isArray(v) ? v.join(", ") : (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v))]));
+    });
+    box.appendChild(t);
+  }
+  function selectEvent(i) {
+    selected = selected === i ? -1 : i;
+    drawMarks(); drawEvents();
+  }
+  function drawDice() {
+    var st = D.steps[step], box = $("dice"); clear(box);
+    if (!st.rolls.length) { box.appendChild(el("p", {}, ["No die rolled in this step (or none this side may see)."])); }
+    else {
+      var t = el("table", { id: "rolls" }, [row(["#", "Purpose", "Rule", "Die", "Roll", "HMAC"], true)]);
+      st.rolls.forEach(function (r) {
+        t.appendChild(row([String(r.index), r.purpose, r.rule, "d" + r.sides, String(r.value), el("code", {}, [r.hmac])]));
+      });
+      box.appendChild(t);
+    }
+    if (st.dice) {
+      box.appendChild(el("p", {}, ["Seed " + st.dice.seed_index + " revealed: ", el("code", {}, [st.dice.seed]),
+        ". Check: its SHA-256 is seed " + (st.dice.seed_index - 1) + ", ", el("code", {}, [st.dice.previous_seed || ""]),
+        "; roll j = the first 4 bytes of HMAC-SHA256(seed, orders SHA-256 \u2016 j \u2016 attempt), mod the die's sides, plus 1 (docs/dice.md). `referee verify` checks every roll."]));
+      if (st.rolls.length) {
+        var b = el("button", { type: "button", id: "checkdice" }, ["Check these dice here"]);
+        b.onclick = checkDice;
+        box.appendChild(b);
+        box.appendChild(el("div", { id: "dicecheck", role: "status", "aria-live": "polite" }, []));
+      }
+    }
+  }
+  /* the dice recomputed here, as docs/dice.md says (Web Crypto; file: pages may use it) */
+  function hexBytes(h) {
+    var a = new Uint8Array(h.length / 2);
+    for (var i = 0; i < a.length; i++) { a[i] = parseInt(h.substr(2 * i, 2), 16); }
+    return a;
+  }
+  function bytesHex(b) {
+    return Array.prototype.map.call(new Uint8Array(b), function (x) { return (x < 16 ? "0" : "") + x.toString(16); }).join("");
+  }
+  function u32(n) { return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]; }
+  function checkDice() {
+    var st = D.steps[step], out = $("dicecheck"); clear(out);
+    if (!window.crypto || !crypto.subtle) {
+      out.textContent = "This browser cannot compute SHA-256 for a local file: run referee verify."; return;
+    }
+    var seed = hexBytes(st.dice.seed), lines = [];
+    crypto.subtle.digest("SHA-256", seed).then(function (h) {
+      var ok = bytesHex(h) === st.dice.previous_seed;
+      lines.push([ok, "SHA-256 of seed " + st.dice.seed_index + (ok ? " is " : " is NOT ") + "seed " + (st.dice.seed_index - 1)]);
+      return crypto.subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    }).then(function (key) {
+      return Promise.all(st.rolls.map(function (r) {
+        var msg = new Uint8Array(Array.from(hexBytes(r.orders_sha256)).concat(u32(r.counter), u32(r.attempt)));
+        return crypto.subtle.sign("HMAC", key, msg).then(function (mac) {
+          var m = new Uint8Array(mac), x = ((m[0] << 24) >>> 0) + (m[1] << 16) + (m[2] << 8) + m[3];
+          var v = (x % r.sides) + 1, ok = bytesHex(mac) === r.hmac && v === r.value;
+          lines.push([ok, "roll " + r.index + " (" + r.purpose + "): HMAC " + (bytesHex(mac) === r.hmac ? "matches" : "DIFFERS") + ", d" + r.sides + " = " + v + (v === r.value ? ", as recorded" : ", NOT the recorded " + r.value)]);
+        });
+      }));
+    }).then(function () {
+      lines.forEach(function (l) { out.appendChild(el("p", { "class": l[0] ? "ok" : "bad" }, [(l[0] ? "\u2713 " : "\u2717 ") + l[1]])); });
+    });
+  }
+  function drawCheck() {
+    var st = D.steps[step], box = $("check"); clear(box);
+    box.appendChild(el("p", {}, ["Report " + String(st.sequence).padStart(3, "0") + ", report.json SHA-256 ", el("code", { id: "sha" }, [st.report_sha256])]));
+    box.appendChild(el("p", {}, ["Previous report: ", el("code", {}, [st.previous_report || "none (the first)"])]));
+    box.appendChild(el("p", { id: "signature" }, ["Signature: " + st.signature + "; referee key ", el("code", {}, [D.referee.slice(0, 16)])]));
+    if (st.orders) {
+      box.appendChild(el("p", {}, [st.orders.side + "'s orders, " + (st.orders.committed ? "committed as " : "SHA-256 "), el("code", {}, [st.orders.sha256 || ""])]));
+    }
+    box.appendChild(el("p", {}, ["Check it: ", el("code", { id: "verifyline" }, ["referee verify " + D.game_dir + " --head " + st.report_sha256])]));
+  }
+  function drawUnitTable() {
+    var box = $("unittable"); clear(box);
+    var t = el("table", {}, [row(["Unit", "Name", "Side", "Where", "Status"], true)]);
+    Object.keys(placements[step]).sort().forEach(function (u) {
+      var p = placements[step][u], info = D.units[u] || {};
+      t.appendChild(row([u, info.name || "", sideName[info.side] || info.side || "", p[0] || (p[1] ? "box " + p[1] : ""), p[2].join(", ")]));
+    });
+    box.appendChild(t);
+  }
+  function showUnit(u) {
+    var box = $("unitinfo"); clear(box);
+    if (!u) { box.hidden = true; return; }
+    var p = placements[step][u], info = D.units[u] || { values: {} };
+    if (!p) { box.hidden = true; return; }
+    var stack = stacksAt(step)[p[0]] || [u];
+    box.hidden = false;
+    box.appendChild(el("b", {}, [u + (info.name ? " \u2014 " + info.name : "")]));
+    var t = el("table", {}, []);
+    t.appendChild(row(["Side", sideName[info.side] || info.side || ""]));
+    t.appendChild(row(["Type", (info.type || "") + (info.category ? " (" + info.category + ")" : "")]));
+    Object.keys(info.values || {}).forEach(function (k) { t.appendChild(row([k, String(info.values[k])])); });
+    t.appendChild(row(["Where", p[0] || ""]));
+    t.appendChild(row(["Status", p[2].length ? p[2].join(", ") : "normal"]));
+    t.appendChild(row(["Stack", stack.join(", ")]));
+    box.appendChild(t);
+  }
+
+  /* ---- steps ---- */
+  function go(n) {
+    step = Math.max(0, Math.min(D.steps.length - 1, n));
+    selected = -1; pinned = null;
+    var st = D.steps[step];
+    $("slider").value = step;
+    $("stepno").textContent = (step + 1) + " / " + D.steps.length;
+    $("status").textContent = "Step " + (step + 1) + " of " + D.steps.length + ": " + st.title +
+      " \u2014 Game-Turn " + st.turn + ", " + st.phase;
+    drawUnits(); drawMarks(); drawSummary(); drawEvents(); drawDice(); drawCheck(); drawUnitTable();
+    showUnit(null);
+  }
+  var timer = null;
+  function play() {
+    if (timer) { clearInterval(timer); timer = null; $("play").textContent = "Play"; return; }
+    if (step >= D.steps.length - 1) { go(0); }
+    $("play").textContent = "Pause";
+    timer = setInterval(function () {
+      if (step >= D.steps.length - 1) { play(); return; }
+      go(step + 1);
+    }, 1400);
+  }
+  $("first").onclick = function () { go(0); };
+  $("prev").onclick = function () { go(step - 1); };
+  $("next").onclick = function () { go(step + 1); };
+  $("last").onclick = function () { go(D.steps.length - 1); };
+  $("play").onclick = play;
+  $("slider").oninput = function () { go(parseInt(this.value, 10)); };
+
+  /* ---- zoom and pan: wheel, trackpad (ctrl+wheel pinch), drag, two-finger pinch ---- */
+  var vp = $("viewport"), world = $("world"), view = { k: 1, x: 0, y: 0 };
+  function apply() { world.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.k + ")"; }
+  function zoomAt(f, cx, cy) {
+    var k = Math.max(0.05, Math.min(8, view.k * f));
+    view.x = cx - (cx - view.x) * (k / view.k); view.y = cy - (cy - view.y) * (k / view.k); view.k = k; apply();
+  }
+  function zoomCentre(f) { zoomAt(f, vp.clientWidth / 2, vp.clientHeight / 2); }
+  function fit() {
+    var k = Math.min(vp.clientWidth / B.width, vp.clientHeight / B.height);
+    view.k = k; view.x = (vp.clientWidth - B.width * k) / 2; view.y = (vp.clientHeight - B.height * k) / 2;
+    apply();
+  }
+  function region() {  /* where this step happened (its marks), else every unit shown */
+    var xs = [], ys = [];
+    function add(p) { var q = B.places[p]; if (q) { xs.push(q[0]); ys.push(q[1]); } }
+    D.steps[step].events.forEach(function (ev) { ev.marks.forEach(function (m) { m[1].forEach(add); }); });
+    var pad = B.hex_width * (xs.length ? 3 : 1.5);
+    if (!xs.length) { Object.keys(placements[step]).forEach(function (u) { add(placements[step][u][0]); }); }
+    if (!xs.length) { fit(); return; }
+    var x0 = Math.min.apply(null, xs) - pad, x1 = Math.max.apply(null, xs) + pad;
+    var y0 = Math.min.apply(null, ys) - pad, y1 = Math.max.apply(null, ys) + pad;
+    var k = Math.min(vp.clientWidth / (x1 - x0), vp.clientHeight / (y1 - y0), 2);
+    view.k = k; view.x = vp.clientWidth / 2 - k * (x0 + x1) / 2; view.y = vp.clientHeight / 2 - k * (y0 + y1) / 2;
+    apply();
+  }
+  $("zoomin").onclick = function () { zoomCentre(1.25); };
+  $("zoomout").onclick = function () { zoomCentre(0.8); };
+  $("fit").onclick = fit;
+  $("region").onclick = function () { region(); };
+  vp.addEventListener("wheel", function (e) {
+    e.preventDefault();
+    var r = vp.getBoundingClientRect();
+    zoomAt(Math.exp(-e.deltaY * (e.ctrlKey ? 0.01 : 0.0015)), e.clientX - r.left, e.clientY - r.top);
+  }, { passive: false });
+  var pts = {}, moved = 0, last = null;
+  function centre() {
+    var ks = Object.keys(pts), r = vp.getBoundingClientRect();
+    var x = 0, y = 0;
+    ks.forEach(function (k) { x += pts[k][0]; y += pts[k][1]; });
+    x = x / ks.length - r.left; y = y / ks.length - r.top;
+    var d = ks.length > 1 ? Math.hypot(pts[ks[0]][0] - pts[ks[1]][0], pts[ks[0]][1] - pts[ks[1]][1]) : 0;
+    return { x: x, y: y, d: d, n: ks.length };
+  }
+  vp.addEventListener("pointerdown", function (e) {
+    pts[e.pointerId] = [e.clientX, e.clientY]; moved = 0; last = centre();
+  });
+  window.addEventListener("pointermove", function (e) {
+    placeUnder(e);
+    if (!pts[e.pointerId]) { return; }
+    pts[e.pointerId] = [e.clientX, e.clientY];
+    var c = centre();
+    if (last && c.n === last.n) {
+      view.x += c.x - last.x; view.y += c.y - last.y;
+      moved += Math.abs(c.x - last.x) + Math.abs(c.y - last.y);
+      if (c.n > 1 && last.d > 0) { zoomAt(c.d / last.d, c.x, c.y); } else { apply(); }
+      if (moved > 4) { vp.classList.add("dragging"); }
+    }
+    last = c;
+  });
+  function up(e) {
+    delete pts[e.pointerId]; last = Object.keys(pts).length ? centre() : null;
+    vp.classList.remove("dragging");
+  }
+  window.addEventListener("pointerup", up);
+  window.addEventListener("pointercancel", up);
+
+  /* ---- the place under the pointer ---- */
+  function inside(poly, x, y) {
+    var c = false;
+    for (var i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      if ((poly[i][1] > y) !== (poly[j][1] > y) &&
+          x < (poly[j][0] - poly[i][0]) * (y - poly[i][1]) / (poly[j][1] - poly[i][1]) + poly[i][0]) { c = !c; }
+    }
+    return c;
+  }
+  function placeAt(x, y) {
+    var best = null, bd = Infinity;
+    Object.keys(B.places).forEach(function (p) {
+      if (B.kinds[p] === "zone") { return; }
+      var q = B.places[p], d = Math.hypot(q[0] - x, q[1] - y);
+      var reach = B.kinds[p] === "hex" ? B.hex_width * 0.58 : B.hex_width * 0.6;
+      if (d < bd && d <= reach) { bd = d; best = p; }
+    });
+    if (best) { return best; }
+    var zs = Object.keys(B.zones);
+    for (var i = 0; i < zs.length; i++) { if (inside(B.zones[zs[i]], x, y)) { return zs[i]; } }
+    return null;
+  }
+  function counterAt(cx, cy) {
+    var under = document.elementsFromPoint(cx, cy);
+    for (var i = 0; i < under.length; i++) {
+      var c = under[i].closest ? under[i].closest(".counter") : null;
+      if (c) { return c; }
+    }
+    return null;
+  }
+  function placeUnder(e) {
+    var r = vp.getBoundingClientRect();
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) { return; }
+    var x = (e.clientX - r.left - view.x) / view.k, y = (e.clientY - r.top - view.y) / view.k;
+    var p = placeAt(x, y);
+    $("here").textContent = p || "\u2013";
+    if (!pinned) {  /* a counter under the marks (an attack ends on it) still answers */
+      var c = counterAt(e.clientX, e.clientY);
+      showUnit(c ? c.getAttribute("data-unit") : null);
+    }
+  }
+
+  /* ---- clicks and taps: counters, marks, events, play aids ---- */
+  $("overlay").addEventListener("click", function (e) {
+    if (moved > 4) { return; }
+    var m = e.target.closest(".mark"), c = m ? null : counterAt(e.clientX, e.clientY);
+    if (m) { selectEvent(parseInt(m.getAttribute("data-event"), 10)); return; }
+    if (c) { pinned = c.getAttribute("data-unit"); showUnit(pinned); return; }
+    pinned = null; showUnit(null);
+  });
+  $("events").addEventListener("click", function (e) {
+    var li = e.target.closest("li[data-event]");
+    if (li) { selectEvent(parseInt(li.getAttribute("data-event"), 10)); }
+  });
+  document.querySelectorAll("button.aid").forEach(function (b) {
+    b.onclick = function () { $("aid-" + b.getAttribute("data-aid")).showModal(); };
+  });
+
+  /* ---- keyboard: arrows step, + and - zoom, 0 the whole map, R the region of play, Enter opens ---- */
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    if (t && t.id === "slider") { return; }
+    if (e.key === "ArrowRight") { go(step + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft") { go(step - 1); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(D.steps.length - 1); e.preventDefault(); }
+    else if (e.key === "+" || e.key === "=") { zoomCentre(1.25); }
+    else if (e.key === "-" || e.key === "_") { zoomCentre(0.8); }
+    else if (e.key === "0") { fit(); }
+    else if (e.key === "r" || e.key === "R") { region(); }
+    else if (e.key === "Enter" && t && t.getAttribute) {
+      if (t.getAttribute("data-event") !== null && t.tagName === "LI") { selectEvent(parseInt(t.getAttribute("data-event"), 10)); }
+      else if (t.getAttribute("data-unit") !== null) { pinned = t.getAttribute("data-unit"); showUnit(pinned); }
+    }
+  });
+
+  var m = /step=(\d+)/.exec(location.hash);
+  go(m ? parseInt(m[1], 10) - 1 : D.steps.length - 1);
+  region();
+  window.addEventListener("resize", region);
+  window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D };
+}());

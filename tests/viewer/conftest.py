@@ -1,0 +1,88 @@
+"""Fixtures of the viewer tests: the demo game (its archive holds each step's viewer files),
+and a real headless Chromium from Debian's packages driven through Selenium.
+
+The browser is the system one (``/usr/bin/chromium`` with its matching
+``/usr/bin/chromedriver``, ``apt-get install chromium chromium-driver``); nothing is
+downloaded at run time. Where it or ``selenium`` is missing the browser tests are skipped
+with the reason, except under ``CI=true`` when the browser is installed: there they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("REFEREE_CHROMEDRIVER", "/usr/bin/chromedriver"))
+BLOCKED = ["http://*", "https://*", "ws://*", "wss://*", "ftp://*"]
+
+
+@pytest.fixture(scope="session")
+def demo_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``make demo`` output folder (no play aids): ``game/``, ``viewer/``..."""
+    from referee.demo import demo
+
+    out = tmp_path_factory.mktemp("viewer-demo") / "out"
+    with contextlib.redirect_stdout(io.StringIO()):
+        demo(out, play_aids_too=False)
+    return out
+
+
+def _why_no_browser() -> str | None:
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[dev]')"
+    for p in (CHROMIUM, CHROMEDRIVER):
+        if not p.is_file() and shutil.which(p.name) is None:
+            return f"{p} is missing (apt-get install chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium with every network request blocked (DevTools ``setBlockedURLs``) and
+    the performance log on, so a test can list every URL the page asked for."""
+    why = _why_no_browser()
+    if why is not None:
+        if os.environ.get("CI") == "true" and CHROMIUM.is_file():
+            pytest.fail(f"CI=true and Chromium is installed, but: {why}")
+        pytest.skip(f"no headless browser: {why}")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = str(CHROMIUM)
+    for a in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+        "--force-device-scale-factor=1",
+        "--proxy-server=127.0.0.1:9",  # nothing may leave the machine either
+    ):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
+    try:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": BLOCKED})
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$REFEREE_VIEWER_SHOTS`` (to look at them), else a tmp dir."""
+    folder = Path(os.environ.get("REFEREE_VIEWER_SHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
