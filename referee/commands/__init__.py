@@ -41,6 +41,7 @@ COMMAND_NAMES: dict[str, str] = {
     "log": "vlog",
     "map-from-geo": "map_from_geo",
     "import-vmod": "import_vmod",
+    "viewer": "viewer",
 }
 """Which module registers each command: running one command imports and registers only its
 module (:func:`referee.cli.app_for`), so a process pays for one command, not fourteen."""
