@@ -248,9 +248,14 @@ def test_readable_at_phone_width(browser: Any, nato: Path, shots: Path) -> None:
     assert browser.find_element("css selector", "#events li").is_displayed()
 
 
-def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path) -> None:
+def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path, demo_game: Path) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
+    # the die the archive recorded for this step (the dice follow from the signed record, so
+    # the value is read from it, not written into the test)
+    events = _view(demo_game, STEP)["report"]["events"]
+    rolled = next(e for e in events if e["kind"] == "roll")["data"]["roll"]
+    forged = rolled % 6 + 1
     _open(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     browser.find_element("id", "checkdice").click()
@@ -260,15 +265,17 @@ def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path) -> None:
     assert lines[0] == "\u2713 SHA-256 of seed 6 is seed 5", lines
     assert (
         lines[1].startswith("\u2713 roll 0 (combat: attack SO-T22")
-        and "d6 = 1, as recorded" in (lines[1])
+        and f"d6 = {rolled}, as recorded" in (lines[1])
     )
     # a recorded value changed in the page is caught
     browser.execute_script(
-        "window.refereeViewer.data.steps[window.refereeViewer.step()].rolls[0].value = 4;"
+        "window.refereeViewer.data.steps[window.refereeViewer.step()].rolls[0].value = "
+        + str(forged)
+        + ";"
     )
     browser.find_element("id", "checkdice").click()
     WebDriverWait(browser, 10).until(lambda d: len(box.find_elements("tag name", "p")) == 2)
-    assert "NOT the recorded 4" in box.text and "\u2717" in box.text
+    assert f"NOT the recorded {forged}" in box.text and "\u2717" in box.text
 
 
 def test_wheel_drag_and_two_finger_pinch(browser: Any, nato: Path) -> None:

@@ -41,14 +41,18 @@ def test_the_changes_rebuild_every_steps_position(demo_game: Path) -> None:
 
 
 def test_an_attack_carries_its_marks_differential_and_die(demo_game: Path) -> None:
-    model, _ = _model(demo_game, "Soviet")
+    model, views = _model(demo_game, "Soviet")
     step = model["steps"][6]
+    # the die follows from the signed record (docs/dice.md), so it is read from the report
+    recorded = next(e for e in views[6]["report"]["events"] if e["kind"] == "roll")
+    roll = recorded["data"]["roll"]
     attack = next(e for e in step["events"] if e["kind"] == "attack")
     assert attack["rule"] == "8.0" and attack["data"]["differential"] == "126"
-    assert attack["dice"] == [{"roll": 1, "rule": "8.9", "text": "die 1: retreat"}]
+    assert attack["dice"] == [{"roll": roll, "rule": "8.9", "text": recorded["text"]}]
+    assert recorded["text"] == f"die {roll}: retreat"  # the demo's retreat (any of 1..6 at 126)
     assert {m[0] for m in attack["marks"]} == {"attack"}
     assert all(m[1][-1] == "1720" for m in attack["marks"])
-    assert step["rolls"][0]["value"] == 1 and len(step["rolls"][0]["hmac"]) == 64
+    assert step["rolls"][0]["value"] == roll and len(step["rolls"][0]["hmac"]) == 64
     assert step["pending"][0]["id"] == "D2-1" and step["score"]["level"] == "Draw"
 
 
