@@ -3,6 +3,8 @@ one clear line citing its case, exit code 1, and nothing is written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,32 @@ def test_options_lists_what_validate_accepts() -> None:
     assert "Sicily" not in moves and "Sardinia" not in moves  # land without a naval base [8.4]
     assert all(len(p) <= 4 for p in moves.values())  # the CG's movement of 4 [8.4]
     assert [a["target"] for a in report.data["attacks"]] == ["SO-KR-1"]
+
+
+def test_validate_accepts_a_state_with_neutral_units(tmp_path: Path) -> None:
+    """Regression: `validate --state` refused every 2019 state written by `state new`, since
+    its neutral units carry the side "neutral" [2.3] and the core knew only the module's
+    sides. A side no ruleset declares is still refused, naming the JSON path."""
+    import json
+
+    state = tmp_path / "state.json"
+    res = RUN.invoke(app, ["state", "new", str(SOURCE), "--scenario", "s1980", "-o", str(state)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(state.read_text("utf-8"))
+    assert "neutral" in {u["side"] for u in doc["units"]}
+    orders = tmp_path / "orders.txt"
+    orders.write_text("game: game\nturn: 1\nside: Soviet\n[events]\nroll\n", encoding="utf-8")
+    args = ["validate", "--state", str(state), "--module", str(SOURCE), str(orders)]
+    res = RUN.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "no violations" in res.output
+    i = next(i for i, u in enumerate(doc["units"]) if u["side"] == "neutral")
+    assert i == 10  # the first neutral in the file; the message names its path
+    doc["units"][i]["side"] = "Martian"
+    state.write_text(json.dumps(doc), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2, proc.stderr  # a state that does not fit: unusable input
+    assert "$.units[10].side: expected one of the sides NATO, Soviet, neutral" in proc.stderr
+    assert "'Martian'" in proc.stderr and "Traceback" not in proc.stderr
