@@ -94,3 +94,20 @@ def test_validate_accepts_a_state_with_neutral_units(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr  # a state that does not fit: unusable input
     assert "$.units[10].side: expected one of the sides NATO, Soviet, neutral" in proc.stderr
     assert "'Martian'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_options_lists_the_refits_validate_accepts() -> None:
+    """A ship in the Refit Box: `options` lists a refit to each base its side may use where
+    a ship may lie (provisional 11.0); an air base (Bulgaria) and an enemy base are not."""
+    from referee.engine.ruleset import get_ruleset
+
+    module = module_2019()
+    units = [["SO-KR-1", "Refit Box"], ["SO-MIG21", "Refit Box"], ["US-CG-1", "Ionian Sea"]]
+    state = build_state(module, {"turn": 2, "phase": "soviet_actions", "units": units})
+    rs = get_ruleset(module.ruleset)
+    ship = rs.options(module, state, "SO-KR-1", limit=0)  # type: ignore[attr-defined]
+    zones = [r["zone"] for r in ship.data["refits"]]
+    assert "Ukraine" in zones and "Bulgaria" not in zones and "Naples" not in zones
+    assert not ship.data["moves"] and not ship.data["attacks"]
+    plane = rs.options(module, state, "SO-MIG21", limit=0)  # type: ignore[attr-defined]
+    assert "Bulgaria" in [r["zone"] for r in plane.data["refits"]]
