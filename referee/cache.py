@@ -66,7 +66,8 @@ MAGIC: Final = b"referee-cache 1\n"
 LAYOUT: Final = "v1"
 """Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
-KINDS: Final = frozenset({"png", "pdf", "module", "measure", "jinja"})
+KINDS: Final = frozenset({"png", "pdf", "module", "measure", "jinja", "raw"})
+"""``raw``: uncompressed pixels (a board layer read back without decoding a PNG)."""
 STALE_TEMP_SECONDS: Final = 3600
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent

@@ -93,16 +93,21 @@ def check_state_json(d: Any) -> None:
 
 
 def check_state_fits(state: Any, module: Any, board: Any) -> None:
-    """The state's units, sides and locations are the module's (``board``: its Board)."""
+    """The state's units, sides and locations are the module's (``board``: its Board).
+
+    A unit's side is one of the module's sides or one its ruleset declares for units that no
+    player controls (``RulesetSchema.unit_sides``, e.g. neutrals); only a module side acts."""
     pieces = module.pieces()
     sides = {s.id for s in module.sides}
+    unit_sides = sides | set(_uncontrolled_sides(module))
     for i, uid in enumerate(sorted(state.units)):
         u = state.units[uid]
         p = f"$.units[{i}]"
         if uid not in pieces:
             raise ShapeError(f"{p}.id", f"a unit of module {module.id}", uid)
-        if u.side not in sides:
-            raise ShapeError(f"{p}.side", "one of the sides " + ", ".join(sorted(sides)), u.side)
+        if u.side not in unit_sides:
+            expected = "one of the sides " + ", ".join(sorted(unit_sides))
+            raise ShapeError(f"{p}.side", expected, u.side)
         if u.location is not None and not _known_location(module, board, u.location):
             raise ShapeError(f"{p}.location", "a location on the map (or null)", u.location)
     if state.active_side is not None and state.active_side not in sides:
@@ -110,6 +115,15 @@ def check_state_fits(state: Any, module: Any, board: Any) -> None:
     for i, pd in enumerate(state.pending):
         if pd.side not in sides:
             raise ShapeError(f"$.pending[{i}].side", "a side of the module", pd.side)
+
+
+def _uncontrolled_sides(module: Any) -> tuple[str, ...]:
+    """The sides the module's ruleset declares for units no player controls (none if the
+    ruleset is unknown: the registry, not this core, knows rulesets)."""
+    from referee.source.schema import ruleset_schema
+
+    schema = ruleset_schema(getattr(module, "ruleset", ""))
+    return schema.unit_sides if schema is not None else ()
 
 
 def _known_location(module: Any, board: Any, loc: str) -> bool:

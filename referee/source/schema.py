@@ -108,6 +108,10 @@ class RulesetSchema:
     masked_backs: tuple[str, ...] = ()
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
+    # sides a unit may carry beyond the module's playing sides: units no player controls
+    # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
+    # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's
+    unit_sides: tuple[str, ...] = ()
 
 
 # Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.

@@ -3,6 +3,8 @@ one clear line citing its case, exit code 1, and nothing is written."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,49 @@ def test_options_lists_what_validate_accepts() -> None:
     assert "Sicily" not in moves and "Sardinia" not in moves  # land without a naval base [8.4]
     assert all(len(p) <= 4 for p in moves.values())  # the CG's movement of 4 [8.4]
     assert [a["target"] for a in report.data["attacks"]] == ["SO-KR-1"]
+
+
+def test_validate_accepts_a_state_with_neutral_units(tmp_path: Path) -> None:
+    """Regression: `validate --state` refused every 2019 state written by `state new`, since
+    its neutral units carry the side "neutral" [2.3] and the core knew only the module's
+    sides. A side no ruleset declares is still refused, naming the JSON path."""
+    import json
+
+    state = tmp_path / "state.json"
+    res = RUN.invoke(app, ["state", "new", str(SOURCE), "--scenario", "s1980", "-o", str(state)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(state.read_text("utf-8"))
+    assert "neutral" in {u["side"] for u in doc["units"]}
+    orders = tmp_path / "orders.txt"
+    orders.write_text("game: game\nturn: 1\nside: Soviet\n[events]\nroll\n", encoding="utf-8")
+    args = ["validate", "--state", str(state), "--module", str(SOURCE), str(orders)]
+    res = RUN.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "no violations" in res.output
+    i = next(i for i, u in enumerate(doc["units"]) if u["side"] == "neutral")
+    assert i == 10  # the first neutral in the file; the message names its path
+    doc["units"][i]["side"] = "Martian"
+    state.write_text(json.dumps(doc), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2, proc.stderr  # a state that does not fit: unusable input
+    assert "$.units[10].side: expected one of the sides NATO, Soviet, neutral" in proc.stderr
+    assert "'Martian'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_options_lists_the_refits_validate_accepts() -> None:
+    """A ship in the Refit Box: `options` lists a refit to each base its side may use where
+    a ship may lie (provisional 11.0); an air base (Bulgaria) and an enemy base are not."""
+    from referee.engine.ruleset import get_ruleset
+
+    module = module_2019()
+    units = [["SO-KR-1", "Refit Box"], ["SO-MIG21", "Refit Box"], ["US-CG-1", "Ionian Sea"]]
+    state = build_state(module, {"turn": 2, "phase": "soviet_actions", "units": units})
+    rs = get_ruleset(module.ruleset)
+    ship = rs.options(module, state, "SO-KR-1", limit=0)  # type: ignore[attr-defined]
+    zones = [r["zone"] for r in ship.data["refits"]]
+    assert "Ukraine" in zones and "Bulgaria" not in zones and "Naples" not in zones
+    assert not ship.data["moves"] and not ship.data["attacks"]
+    plane = rs.options(module, state, "SO-MIG21", limit=0)  # type: ignore[attr-defined]
+    assert "Bulgaria" in [r["zone"] for r in plane.data["refits"]]

@@ -96,3 +96,10 @@ def test_same_seed_same_game() -> None:
 def test_a_control_change_happens() -> None:
     _, kinds = play("s1980", 1)
     assert "control" in kinds
+
+
+def test_refits_happen_under_the_invariants() -> None:
+    """The scripted player refits units from the Refit Box (provisional 11.0), so whole games
+    check refit against stacking and control after every step."""
+    _, kinds = play("s1980", 1)
+    assert kinds.count("refit") >= 1

@@ -11,7 +11,7 @@ from referee.engine.orders import parse_orders
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
-from referee.rules.sixth_fleet_2019.game import NEUTRAL, Game, other, zone_of
+from referee.rules.sixth_fleet_2019.game import NEUTRAL, REFIT, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.sequence import BY_ID
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 
@@ -93,7 +93,18 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
             line = f"attack {subject} -> {q(tu.location)} hitting {t}"
             if _legal(game, state, u.side, line):
                 attacks.append({"target": t, "zone": tu.location, "order": line})
+    refits: list[dict[str, Any]] = []
+    if (
+        u.location == REFIT
+        and state.phase.endswith("_actions")
+        and BY_ID[state.phase].side == u.side
+    ):
+        for z in game.map_zones():
+            line = f"refit {subject} -> {q(z)}"
+            if game.has_base(z) and _legal(game, state, u.side, line):
+                refits.append({"zone": z, "order": line})
     lines = [head]
+    lines += [f"  {r['order']}  (provisional refit)" for r in refits]
     shown = moves if not limit else moves[:limit]
     lines += [f"  {m['order']}" for m in shown]
     if limit and len(moves) > limit:
@@ -104,7 +115,8 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         lines.append(f"  ... and {len(attacks) - limit} more attacks")
     if len(lines) == 1:
         lines.append("  no action now")
-    marks = {m["zone"]: "move" for m in moves}
+    marks = {r["zone"]: "move" for r in refits}
+    marks.update({m["zone"]: "move" for m in moves})
     marks.update({a["zone"]: "attack" for a in attacks})
     data = {
         "unit": subject,
@@ -112,6 +124,9 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "location": u.location,
         "moves": moves,
         "attacks": attacks,
+        "refits": refits,
     }
-    notes = ("each line is one action [6.1]; combat is provisional: not from the rulebook",)
+    notes = (
+        "each line is one action [6.1]; combat and refit are provisional: not from the rulebook",
+    )
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)

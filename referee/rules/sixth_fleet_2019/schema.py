@@ -63,4 +63,5 @@ SCHEMA = RulesetSchema(
     setup_kinds=("setup_code", "airbase", "carrier", "hexes"),
     map_kinds=("area",),
     sequence=SEQUENCE,
+    unit_sides=("neutral",),  # game.NEUTRAL: a neutral's side until it joins [2.3]
 )

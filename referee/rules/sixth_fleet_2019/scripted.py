@@ -3,8 +3,10 @@
 Events phase: ``roll``. Action phase: candidate actions in a fixed order of preference --
 take Istanbul (Soviet ground from Bulgaria, air strikes on its base), clear the Western Med
 (NATO), strike the nearest enemy ship or key-zone ground unit in range with a base's air units
-or a zone's naval units -- each kept only if the whole file still validates, until the phase's
-actions are used. Every choice is checked with the validator itself.
+or a zone's naval units; refit units from the Refit Box at the first base that takes them
+(provisional 11.0): one unit's refit first when the phase has two actions or more, the rest
+last -- each kept only if the whole file still validates, until the phase's actions are used.
+Every choice is checked with the validator itself.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from referee.engine.core import GameState
 from referee.engine.orders import parse_orders
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.control import base_owner, controller, functional
-from referee.rules.sixth_fleet_2019.game import KEY_ZONES, SOVIET, Game, other, zone_of
+from referee.rules.sixth_fleet_2019.game import KEY_ZONES, REFIT, SOVIET, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import air_distance
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
@@ -95,7 +97,25 @@ def candidates(game: Game, state: GameState, side: str) -> list[str]:
         for nat in sorted({game.unit(u).nationality for u in navy}):
             force = [u for u in navy if game.unit(u).nationality == nat]
             out.append(f"attack {' '.join(force)} -> {q(z)} hitting {t}")
-    return out
+    refits = _refits(game, state, side)
+    if refits and int(state.data.get("actions_left", 0)) >= 2:
+        # with actions to spare, the first unit's refit first (provisional 11.0)
+        first = refits[0].split()[1]
+        mine = [r for r in refits if r.split()[1] == first]
+        return mine + out + refits[len(mine) :]
+    return out + refits
+
+
+def _refits(game: Game, state: GameState, side: str) -> list[str]:
+    """One candidate per unit in the Refit Box and base (provisional 11.0), in map order;
+    the validator keeps the first that fits."""
+    bases = [z for z in game.map_zones() if game.has_base(z)]
+    return [
+        f"refit {uid} -> {q(z)}"
+        for uid, u in sorted(state.units.items())
+        if u.side == side and u.location == REFIT
+        for z in bases
+    ]
 
 
 def _friendly_in(game: Game, state: GameState, side: str, zone: str) -> list[str]:

@@ -19,6 +19,7 @@ from referee.rules.sixth_fleet_2019.events import random_event_5_1
 from referee.rules.sixth_fleet_2019.game import Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move, problem
 from referee.rules.sixth_fleet_2019.patrol import carry_out_patrol, check_patrol
+from referee.rules.sixth_fleet_2019.refit import carry_out_refit, check_refit
 from referee.rules.sixth_fleet_2019.sequence import (
     BY_ID,
     OVER,
@@ -128,6 +129,21 @@ def one_order(
                 f"{', '.join(pt.units)} on patrol in {pt.zone} "
                 "(provisional: not from the rulebook; 15.0 is not in the seed)",
                 {"units": list(pt.units), "zone": pt.zone, "provisional": True},
+            )
+        )
+    elif order.verb == "refit":
+        bad, rf = check_refit(game, state, side, order)
+        if bad or rf is None:
+            return violations(bad), state
+        touched = {rf.zone}
+        state = carry_out_refit(state, rf)
+        events.append(
+            Event(
+                "refit",
+                "6.4",
+                f"{', '.join(rf.units)} refit: from the Refit Box to {rf.zone} "
+                "(provisional: not from the rulebook; 11.0 is not in the seed)",
+                {"units": list(rf.units), "zone": rf.zone, "provisional": True},
             )
         )
     else:

@@ -100,6 +100,19 @@ VOCABULARY = Vocabulary(
             ),
         ),
         Verb(
+            "refit",
+            (ACTIONS,),
+            (
+                form(
+                    units(),
+                    ARROW,
+                    location(label="ZONE"),
+                    meaning="one action: units of one nationality leave the Refit Box for a "
+                    "base their side may use [6.4], [7.2] (provisional 11.0)",
+                ),
+            ),
+        ),
+        Verb(
             "pass",
             (ACTIONS,),
             (form(meaning="take no (more) actions; unused actions are lost [6.0]"),),

@@ -1,0 +1,122 @@
+"""Refit: the provisional procedure (11.0 Refit is not in the seed).
+
+What the seed states: units eliminated by over-stacking go to the Refit Box [7.2]; Refit is a
+G4 (Logistics) action [6.4]; "units and bases that were destroyed but refit do not count as
+VP", while units in the Refit Box count for the enemy [4.3]; one force per action, of one
+nationality [6.6]; a side uses only the bases of the zones it controls [3.2.1].
+
+Provisional (docs/interpretations.md, 11.0): ``refit UNITS -> ZONE`` is one action; the units
+are the acting side's, all in the Refit Box, of one nationality [6.6], at most
+``refit_units_per_action`` of them (module data, ``tables/parameters.csv``); they return to
+``ZONE``, a base the side may use [3.2.1] (naval units: a naval or off-map base [8.4.1];
+ground units: a land zone with a base), within its stacking limits [7.1.2], [7.1.3].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.core import GameState, UnitState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.engine.vocabulary import match_name
+from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
+from referee.rules.sixth_fleet_2019.control import may_base
+from referee.rules.sixth_fleet_2019.game import NEUTRAL, PROVISIONAL, REFIT, Game
+from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone
+from referee.rules.sixth_fleet_2019.stacking import overstacked_7_2
+
+
+@dataclass(frozen=True)
+class Refit:
+    units: tuple[str, ...]
+    zone: str
+
+
+def check_refit(
+    game: Game, state: GameState, side: str, order: Order
+) -> tuple[list[Problem], Refit | None]:
+    """Every reason the refit order may not be carried out (none: the :class:`Refit`)."""
+    out: list[Problem] = []
+    for uid in order.units:
+        if uid not in state.units:
+            hint = match_name(uid, state.units)[1]
+            out.append(problem("11.0", f"no unit {uid!r} in this game", order, uid, hint=hint))
+        elif state.units[uid].side != side:
+            who = "neutral" if state.units[uid].side == NEUTRAL else f"not a {side} unit"
+            out.append(problem("2.11", f"{uid} is {who}", order, uid, unit=uid))
+        elif state.units[uid].location != REFIT:
+            out.append(
+                problem(
+                    "7.2",
+                    f"{uid} is not in the Refit Box ({state.units[uid].location}): only "
+                    f"eliminated units refit ({PROVISIONAL})",
+                    order,
+                    uid,
+                    unit=uid,
+                )
+            )
+    if len(set(order.units)) != len(order.units):
+        out.append(problem("6.6", "a unit is listed twice in the force", order))
+    most = game.param("refit_units_per_action")
+    if len(order.units) > most:
+        out.append(
+            problem(
+                "6.4",
+                f"{len(order.units)} units in one refit: at most {most} a Refit action "
+                f"({PROVISIONAL})",
+                order,
+                order.units[most],
+            )
+        )
+    if out:
+        return out, None
+    msg = nationality_problem_6_6(game, state, list(order.units))
+    if msg:
+        return [problem("6.6", msg, order, code="mixed-nationalities")], None
+    written = order.locations[0]
+    zone, bad = resolve_zone(game, order, written)
+    if bad:
+        return [bad], None
+    assert zone is not None
+    if not game.has_base(zone) or not may_base(game, state, zone, side):
+        return [
+            problem(
+                "3.2.1",
+                f"{zone} has no functional base {side} may use: refitted units return to one "
+                f"({PROVISIONAL})",
+                order,
+                written,
+            )
+        ], None
+    for uid in order.units:
+        kind = game.kind(uid)
+        base = str(game.prop(zone, "base", "none"))
+        if kind == "naval" and base not in ("naval", "off_map"):
+            return [
+                problem("8.4.1", f"{uid} refits only at a naval base", order, written, unit=uid)
+            ], None
+        if kind == "ground" and not game.is_land(zone):
+            return [
+                problem("7.1.2", f"{uid} refits only in a land zone", order, written, unit=uid)
+            ], None
+    after = carry_out_refit(state, Refit(tuple(order.units), zone))
+    for rule, loc, excess in overstacked_7_2(game, after):
+        if loc == zone and any(u in order.units for u in excess):
+            return [
+                problem(
+                    rule,
+                    f"{zone} is full: {', '.join(excess)} would be over-stacked",
+                    order,
+                    written,
+                )
+            ], None
+    return [], Refit(tuple(order.units), zone)
+
+
+def carry_out_refit(state: GameState, rf: Refit) -> GameState:
+    """The units leave the Refit Box for the base (no VP for them now [4.3])."""
+    for uid in rf.units:
+        u = state.units[uid]
+        state = state.with_unit(UnitState(uid, u.side, rf.zone, None, frozenset()))
+    return state

@@ -1,0 +1,40 @@
+"""The 2019 position picture reads its static board layer from the cache as raw pixels (the
+whole board is drawn for an area map, so the layer is most of the picture's work): the bytes
+are the same without a cache, with a cold one, a warm one, and a damaged raw entry, since
+``verify`` compares the picture byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.cache import Cache, activated, digest
+from referee.pbem.picture import _from_raw, position_png
+from referee.render.artcache import board_key
+from tests.conformance.harness_2019 import build_state, module_2019
+
+DPI = 40  # small: the test draws the whole board several times
+
+
+def test_board_layer_from_raw_pixels_gives_the_same_picture(tmp_path: Path) -> None:
+    module = module_2019()
+    units = [["US-FF-1", "Tyrrhenian Sea"], ["SO-EM-1.1", "Western Black Sea"]]
+    state = build_state(module, {"turn": 2, "phase": "nato_actions", "units": units})
+    plain = position_png(module, None, state, (), DPI)
+    cache = Cache(tmp_path / "cache")
+    with activated(cache):
+        cold = position_png(module, None, state, (), DPI)
+        raw_key = digest("board-rgb", board_key(module, DPI))
+        entry = cache.get("raw", raw_key)
+        assert entry is not None and entry.startswith(b"%d " % _from_raw(entry).width)
+        warm = position_png(module, None, state, (), DPI)
+        cache.put("raw", raw_key, entry[:-3])  # a damaged entry: one pixel short
+        damaged = position_png(module, None, state, (), DPI)
+    assert plain == cold == warm == damaged
+
+
+def test_a_raw_entry_must_hold_exactly_its_pixels() -> None:
+    assert _from_raw(b"2 1\n" + bytes(6)) is not None
+    assert _from_raw(b"2 1\n" + bytes(5)) is None
+    assert _from_raw(b"2 x\n" + bytes(6)) is None
+    assert _from_raw(b"0 0\n") is None
+    assert _from_raw(bytes(6)) is None
