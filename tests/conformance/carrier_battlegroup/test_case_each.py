@@ -6,7 +6,14 @@ behaviour and the case the referee cites."""
 from __future__ import annotations
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
-from referee.rules.carrier_battlegroup import battle, cargo, combat_phase, soviet, turn
+from referee.rules.carrier_battlegroup import (
+    battle,
+    cargo,
+    combat_phase,
+    end_of_turn,
+    movement_phase,
+    soviet,
+)
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
 from referee.rules.carrier_battlegroup.setup import CARRIER, CVBG, NATO_BASE
@@ -137,7 +144,7 @@ def test_11_4_a_glitch_is_never_a_target_and_never_destroyed() -> None:
 
 def test_12_0_the_cvbg_moves_at_its_slowest_ships_speed() -> None:
     st = played(steps=2)
-    cruise = turn.allowance(module(), st, spend_fuel=False)
+    cruise = movement_phase.allowance(module(), st, spend_fuel=False)
     slowest = min(
         module().piece(p).unit.values["SPD"]
         for p in st.data["cvbg"]["ships"]
@@ -145,7 +152,7 @@ def test_12_0_the_cvbg_moves_at_its_slowest_ships_speed() -> None:
     )
     assert cruise == slowest
     slow = st.with_data(cvbg={**st.data["cvbg"], "ships": [*st.data["cvbg"]["ships"], "US-AO"]})
-    assert turn.allowance(module(), slow, spend_fuel=False) == min(
+    assert movement_phase.allowance(module(), slow, spend_fuel=False) == min(
         slowest, module().piece("US-AO").unit.values["SPD"]
     )
     stay = _turn(st, "[standing]\nbreakoff no\n", [])
@@ -324,12 +331,12 @@ def test_24_0_the_objective_held_at_the_end_wins_else_defeat() -> None:
     st = played(steps=2)
     last = st.evolve(turn=st.data["mission"]["turns"]).with_data(vp=0)
     ev: list[Event] = []
-    lost, _ = turn._end_of_turn(module(), last, ScriptedDice([]), ev)
+    lost, _ = end_of_turn.end_of_turn_5_0(module(), last, ScriptedDice([]), ev)
     assert lost.phase == "over" and lost.data["result"].startswith("defeat")
     assert ev[-1].rule == "24.0"
     held = combat_phase._move_cvbg(last, st.data["mission"]["objective"])
-    won, _ = turn._end_of_turn(module(), held, ScriptedDice([]), [])
+    won, _ = end_of_turn.end_of_turn_5_0(module(), held, ScriptedDice([]), [])
     assert won.data["result"] == "victory: the Objective is held [24.0]"
     early = st.with_data(vp=0)
-    going, _ = turn._end_of_turn(module(), early, ScriptedDice([]), [])
+    going, _ = end_of_turn.end_of_turn_5_0(module(), early, ScriptedDice([]), [])
     assert going.data["result"] is None and going.turn == st.turn + 1
