@@ -15,7 +15,8 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.graphboard import PointBoard
-from referee.engine.orders import OrdersDoc
+from referee.engine.orders import Order, OrdersDoc
+from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import (
     cargo,
     combat_phase,
@@ -42,6 +43,53 @@ def standing_of(doc: OrdersDoc) -> dict[str, Any]:
     return out
 
 
+UNIT_RULE = {"intel": "11.1", "buy": "9.2", "repair": "10.1", "strike": "19.0", "land": "23.2"}
+"""The case that says which units an order of each verb names."""
+
+
+def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
+    """Every unit an order names is a counter of the game and a USN one: the game runs the
+    Soviet side [2.2] (the roster is public, so saying a unit is Soviet reveals nothing,
+    even of a unit hidden from the player's view); the CVBG moves as one, by its spaces
+    [7.0], [12.1]."""
+    pieces = module.pieces()
+    out: list[Violation] = []
+    for pid in o.units:
+        if pid not in pieces:
+            _got, hint = match_name(pid, pieces)
+            out.append(at(o, UNIT_RULE.get(o.verb, "2.2"), f"no unit {pid!r}", hint, pid))
+        elif pieces[pid].unit.side != "USN":
+            out.append(
+                at(
+                    o,
+                    "2.2",
+                    f"{pid} is a Soviet unit: the game runs the Soviet side",
+                    "order only USN units",
+                    pid,
+                )
+            )
+    for written in o.hexes if o.verb == "move" else ():
+        if written in pieces and pieces[written].unit.side != "USN":
+            out.append(
+                at(
+                    o,
+                    "2.2",
+                    f"{written} is a Soviet unit: the game runs the Soviet side",
+                    "move names the spaces the CVBG moves through",
+                )
+            )
+        elif written in pieces:
+            out.append(
+                at(
+                    o,
+                    "7.0",
+                    f"{written} is a unit: the CVBG's ships move together",
+                    "move names the spaces the CVBG moves through",
+                )
+            )
+    return out
+
+
 def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violation]:
     """Every order of the file against [9.0]-[23.2]; nothing changes."""
     out: list[Violation] = []
@@ -53,17 +101,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     here = state.data["cvbg"]["space"]
     ships = state.data["cvbg"]["ships"]
     for o in doc.orders:
-        for pid in (*o.units,):
-            if pid in state.units and state.units[pid].side != "USN":
-                out.append(
-                    at(
-                        o,
-                        "2.2",
-                        f"{pid} is a Soviet unit: the game runs the Soviet side",
-                        "order only USN units",
-                        pid,
-                    )
-                )
+        out += _units_of_2_2(module, o)
     if out:
         return out
     out += intelligence.check_intel_11_0(by["intel"], ships)

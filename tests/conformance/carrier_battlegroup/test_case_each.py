@@ -60,7 +60,27 @@ def test_7_0_every_ship_of_the_cvbg_moves_with_its_marker() -> None:
     assert len(ships) > 1 and out.state.data["cvbg"]["space"] == "North Sea 1"
     assert {out.state.units[p].location for p in [*ships, CVBG]} == {"North Sea 1"}
     bad = ruleset().validate(module(), st, doc('[movement]\nmove US-FFG.1 "North Sea 1"\n'))
-    assert bad  # a ship is never ordered apart from its CVBG
+    assert _rules(bad) == ["7.0"]  # a ship is never ordered apart from its CVBG
+
+
+def test_2_2_units_hidden_from_the_view_or_unknown_are_refused_clearly() -> None:
+    """On the player's view (validate before sending) a face-down Soviet unit is not in the
+    position: naming it is still [2.2], and an id no counter has is a clear refusal with
+    the nearest ids, not a crash."""
+    st = played(steps=2)
+    seen = ruleset().view(module(), st, "USN")
+    _name, _space, hidden = _sbg_unit(st)
+    assert hidden not in seen.units
+    for text, rule in (
+        (f'[launch]\nstrike {hidden} -> "North Sea 1"\n', "2.2"),
+        (f'[movement]\nmove {hidden} "North Sea 1"\n', "2.2"),
+        ('[launch]\nstrike US-F14.9 -> "North Sea 1"\n', "19.0"),
+        ("[intelligence]\nintel US-CGN.7\n", "11.1"),
+    ):
+        bad = ruleset().validate(module(), seen, doc(text))
+        assert _rules(bad) == [rule], text
+    unknown = ruleset().validate(module(), seen, doc("[intelligence]\nintel US-CGN.7\n"))
+    assert "no unit 'US-CGN.7'" in unknown[0].message and "US-CGN" in (unknown[0].hint or "")
 
 
 # ---- 8.0 / 8.1 logistics ---------------------------------------------------------------------
