@@ -66,6 +66,19 @@ class DisplayRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TrackMarker:
+    """A marker counter on a display's track (a ship's Hull, its Fuel): ``piece`` is its
+    counter in the roster, ``track`` the boxes' name before the number ("Hull" for "Hull 0"
+    .. "Hull 12"), ``data`` the path in ``GameState.data`` of the value it marks
+    (``"carrier.Hull"``, ``"fuel"``). Every position the referee writes puts the marker in
+    the box of the state's value, so a player opening the save sees what the report says."""
+
+    piece: str
+    track: str
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
 class DisplayDecl:
     """A display of the game (a ship's system tracks, a battle display, a side's boxes) that
     the VASSAL module adds as a map window of its own: rows of named boxes, each a Zone, so a
@@ -75,6 +88,7 @@ class DisplayDecl:
     title: str
     rows: tuple[DisplayRow, ...]
     rule: str = ""
+    markers: tuple[TrackMarker, ...] = ()  # one per track whose value the state records
 
 
 @dataclass(frozen=True, slots=True)

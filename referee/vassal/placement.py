@@ -109,7 +109,20 @@ class Table:
             out.append((self.plan.holding_map_name, "Holding Boxes"))
         if self.setup_area is not None:
             out.append((SETUP_MAP, SETUP_BOARD))
+        out.extend((d.decl.name, d.decl.name) for d in self.plan.displays)
         return tuple(out)
+
+    # ---- the ruleset's displays (a ship's tracks) ----------------------------------------
+    def display_point(self, display: str, box: str) -> tuple[str, int, int]:
+        """``(map, x, y)``: the centre of ``box`` on the display map ``display``; its map has
+        no edge padding, so board and map coordinates agree. ``KeyError`` for no such box."""
+        for d in self.plan.displays:
+            if d.decl.name == display:
+                for b in d.layout.boxes:
+                    if b.zone == box:
+                        x, y = b.centre
+                        return display, x, y
+        raise KeyError(f"no box {box!r} on the display {display!r}")
 
     # ---- hexes ---------------------------------------------------------------------------
     def hex_point(self, hex_id: str) -> tuple[str, int, int]:

@@ -15,6 +15,9 @@ engine's :class:`~referee.engine.core.GameState` laid out with our module's own 
 * every unit marker the ruleset declares (``RulesetSchema.markers``: attacked this phase
   [7.44], detected, damaged, readiness...) shows as the counter's layer, whether the engine
   keeps it in ``UnitState.status`` or in a list of ``GameState.data`` the declaration names;
+* every track marker of the ruleset's displays (``DisplayDecl.markers``: the carrier's Hull,
+  its Fuel [4.0 step 6], [9.2]) stands in the box of the value the state records, on the
+  display's map window; a value beyond the printed track sits in its end box;
 * the turn tracker stands at the state's Game-Turn and step, with only the scenario's turns
   active (:func:`referee.vassal.tracker.tracker_state`).
 
@@ -45,6 +48,7 @@ from referee.vassal.tracker import TRACKER_ID, tracker_state
 
 __all__ = [
     "STATUS_LAYERS",
+    "display_placements",
     "position_placements",
     "position_vsav_bytes",
     "write_position_vsav",
@@ -166,6 +170,42 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     return out
 
 
+def _data_value(data: Mapping[str, object], path: str) -> int | None:
+    """The integer at ``path`` (``"carrier.Hull"``) of ``GameState.data``, or ``None``."""
+    node: object = data
+    for part in path.split("."):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node if isinstance(node, int) and not isinstance(node, bool) else None
+
+
+def display_placements(table: Table, state: GameState) -> list[list[Placed]]:
+    """Each track marker of the ruleset's displays in the box of the state's value
+    (``"Hull 9"``), one stack each, in declaration order. A marker whose counter the module
+    lacks, or whose value the state does not record yet, is left out; a value beyond the
+    track's boxes sits in the nearest end box (the track's printed end)."""
+    pieces = table.module.pieces()
+    out: list[list[Placed]] = []
+    for display in table.plan.displays:
+        names = {b.zone for b in display.layout.boxes}
+        for mark in display.decl.markers:
+            value = _data_value(state.data, mark.data)
+            if mark.piece not in pieces or value is None:
+                continue
+            values = sorted(
+                int(n[len(mark.track) + 1 :])
+                for n in names
+                if n.startswith(mark.track + " ") and n[len(mark.track) + 1 :].isdigit()
+            )
+            if not values:
+                continue
+            value = min(max(value, values[0]), values[-1])
+            map_id, x, y = table.display_point(display.decl.name, f"{mark.track} {value}")
+            out.append([Placed(mark.piece, map_id, x, y)])
+    return out
+
+
 def _destroyed_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
     """A Destroyed marker for each Defended hex whose intrinsic DEF is gone [10.44]."""
     slots = {s.key: s for s in table.plan.marker_slots}
@@ -214,7 +254,7 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         where += f" ({state.active_side})"
     return build_save(
         table,
-        position_placements(table, state),
+        position_placements(table, state) + display_placements(table, state),
         notes=f"Position after adjudication. {where}.",
         description=f"referee position: {where}",
         extra=_destroyed_markers(table, state) + _location_markers(table, state),

@@ -161,6 +161,16 @@ def test_reveal_then_verify_and_tampering(played: tuple[Table, list[str]]) -> No
     p.write_text(text.replace("SO-KIROV.1", "SO-KIROV.9", 1))
     code, res = t.verify(copy)
     assert code == 1 and res["check"] == "commitment", res
+    copy = t.player_copy("chit")  # one committed chit swapped: verify names the pool and chit
+    p = copy / "revealed/turns/000-setup-request/state.json"
+    state = json.loads(p.read_text())
+    chits = state["data"]["pools"]["chits"]
+    k = next(i for i, c in enumerate(chits) if c.split(".")[0] != chits[0].split(".")[0])
+    chits[0], chits[k] = chits[k], chits[0]
+    p.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
+    code, res = t.verify(copy)
+    assert code == 1 and res["check"] == "commitment", res
+    assert "pool:chits entry 0" in res["message"] and repr(chits[0]) in res["message"], res
     copy = t.player_copy("draw")
     recs = sorted(copy.glob("revealed/turns/*/record.json"))
     for rec in recs:
@@ -174,6 +184,7 @@ def test_reveal_then_verify_and_tampering(played: tuple[Table, list[str]]) -> No
         pytest.fail("no hidden roll was made")
     code, res = t.verify(copy)
     assert code == 1 and "hidden roll" in res["message"], res
+    assert "recorded" in res["message"] and res["file"].endswith("record.json"), res
     shutil.rmtree(copy)
 
 
@@ -231,3 +242,44 @@ def test_adjudicate_writes_the_same_bytes_with_and_without_the_cache(tmp_path: P
     assert compared >= 3
     cache = Path(os.environ["REFEREE_CACHE"]) / "v1"  # the cached runs did use the cache
     assert {"module", "png"} <= {p.name for p in cache.iterdir()}
+
+
+def test_validate_refuses_the_issues_bad_inputs_citing_the_case(tmp_path: Path) -> None:
+    """Issue 14 "How it is checked": an order for a Soviet unit [2.2], a launch beyond the
+    Flight Deck [15.0] or beyond range [19.1], a purchase beyond the LP [9.1], a move past
+    a stop space [12.4]: ``referee validate`` on the player's view gives each a located
+    message citing its case, exit 1, and writes nothing; the adjudicator refuses them too."""
+    t = Table(tmp_path, MODULE, SIDES)
+    t.new("mission")
+    module, _ = load_module(MODULE)
+    assert module is not None
+    rs = get_ruleset("carrier_battlegroup")
+    for _ in range(2):  # set-up and outfitting, as the scripted player writes them
+        state = GameState.from_json(json.loads((t.game / "secret" / "state.json").read_text()))
+        t.send("USN", *rs.scripted_orders(module, state).splitlines())  # type: ignore[attr-defined]
+    state = GameState.from_json(json.loads((t.game / "secret" / "state.json").read_text()))
+    assert state.phase == "turn" and state.data["cvbg"]["space"] == "NATO Base (Britain)"
+    aboard = sorted(p for p, w in state.data["air"].items() if w == "hangar")
+    deck = state.data["carrier"]["Flight Deck"]
+    assert len(aboard) > deck
+    head = f"game: {state.game_id}\nturn: {state.turn}\nside: USN\n\n"
+    cases = {
+        "2.2": '[movement]\nmove SO-KIROV.1 "North Sea 1"\n',
+        "15.0": f'[launch]\nstrike {" ".join(aboard[: deck + 1])} -> "North Sea 1"\n',
+        "19.1": f'[launch]\nstrike {aboard[0]} -> "Murmansk"\n',
+        "9.1": f"[logistics]\nbuy {state.data['lp']} fuel\n",
+        "12.4": '[movement]\nmove "North Sea 1" "North Sea 2" "Shetland Gap" "Norwegian Sea 1"\n',
+    }
+    view = sorted((t.game / "turns").iterdir())[-1] / "view-USN.json"
+    before = _tree(t.game)
+    for rule, body in cases.items():
+        p = tmp_path / f"bad-{rule}.txt"
+        p.write_text(head + body)
+        code, out = cli("validate", "--state", view, p, "--module", MODULE, "-q")
+        assert code == 1 and re.search(rf"bad-{rule}\.txt:\d+:\d+: \[{re.escape(rule)}\] ", out), (
+            rule,
+            out,
+        )
+    out = t.send("USN", *(head + cases["9.1"]).splitlines(), expect=1)
+    assert "[9.1]" in out
+    assert _tree(t.game) == before  # nothing written, by validate or by the refusal

@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from referee import demo_solitaire
+from referee.engine.ruleset import get_ruleset
+from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
 from referee.source.loader import load_module
 from referee.vassal.setups import build_module_with_setups
 from tests.vassal.test_real_vassal import MAIN_MAP
@@ -60,12 +62,59 @@ def test_every_piece_reports_its_space_name(vassal_run: tuple[int, str, str, Pat
             continue
         view = json.loads((turn / "view-USN.json").read_text(encoding="utf-8"))["state"]
         want = {u["id"]: u["location"] for u in view["units"] if u.get("location")}
-        got = seen[str(save.resolve())]
+        got = dict(seen[str(save.resolve())])
+        for mark in TRACK_MARKERS:
+            got.pop(mark.piece, None)  # the Ship Display's markers: checked below
         wrong = {u: (s, got.get(u)) for u, s in want.items() if got.get(u) != (MAIN_MAP, s)}
         assert wrong == {}, f"{save}: unit -> (its space, VASSAL's (map, location))"
         assert set(got) <= set(want)  # VASSAL shows the player nothing the view hides
         checked += len(want)
     assert checked > 20
+
+
+def _track_boxes(data: dict[str, object]) -> dict[str, tuple[str, str]]:
+    """Each track marker -> (Ship Display, the box of the value ``data`` records)."""
+    out = {}
+    for mark in TRACK_MARKERS:
+        node: object = data
+        for part in mark.data.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, int):
+            out[mark.piece] = ("Ship Display", f"{mark.track} {node}")
+    return out
+
+
+def test_the_ship_display_markers_stand_at_the_engines_values(
+    vassal_run: tuple[int, str, str, Path],
+) -> None:
+    """[4.0 step 6], [9.2]: in every position the player receives, each system track's
+    marker reports the box of the value the engine's state (his view) records; each
+    scenario set-up shows the printed start values (CIC and CAG wait for their d6)."""
+    _, _, out, game = vassal_run
+    seen = pieces(out)
+    saves = 0
+    for turn in sorted((game / "turns").iterdir()):
+        save = turn / "position-USN.vsav"
+        if not save.is_file():
+            continue
+        view = json.loads((turn / "view-USN.json").read_text(encoding="utf-8"))["state"]
+        want = _track_boxes(view["data"])
+        # every track has its value, but CIC and CAG before set-up rolls them [4.0 step 6]
+        assert len(want) == len(TRACK_MARKERS) - 2 * ("carrier_start" not in view["data"])
+        got = {u: w for u, w in seen[str(save.resolve())].items() if u in want}
+        assert got == want, save
+        saves += len(want) == len(TRACK_MARKERS)
+    assert saves >= 5
+    module, _ = load_module(demo_solitaire.SRC)
+    assert module is not None
+    for sc in module.scenarios.values():
+        start = get_ruleset(module.ruleset).new_game(module, sc.id, "setup")
+        want = _track_boxes(start.data)
+        assert want["US-TRK-HULL"] == ("Ship Display", "Hull 12")
+        assert "US-TRK-CIC" not in want
+        setup = next(v for k, v in seen.items() if k.endswith(sc.name) or sc.id in k)
+        got = {u: w for u, w in setup.items() if u.startswith("US-TRK-")}
+        assert got == want, sc.id
 
 
 MASKED_BACKS = {"chit_back", "warship_back", "standoff_back", "coastal_back"}

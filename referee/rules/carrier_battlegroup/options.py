@@ -20,7 +20,15 @@ from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order, parse_orders
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
-from referee.rules.carrier_battlegroup import cargo, incidents, logistics, movement, turn, view
+from referee.rules.carrier_battlegroup import (
+    cargo,
+    incidents,
+    logistics,
+    movement,
+    movement_phase,
+    turn,
+    view,
+)
 from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS
 from referee.rules.carrier_battlegroup.setup import CARRIER, CVBG
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
@@ -63,8 +71,8 @@ def moves(module: Module, state: GameState, seen: GameState) -> list[dict[str, A
     """[12.1]-[12.5]: every space the CVBG may reach, its cost, Fuel, stop and chits."""
     board = PointBoard(module.map)
     here = seen.data["cvbg"]["space"]
-    cruise = turn.allowance(module, seen, spend_fuel=False)
-    fast = turn.allowance(module, seen, spend_fuel=True)
+    cruise = movement_phase.allowance(module, seen, spend_fuel=False)
+    fast = movement_phase.allowance(module, seen, spend_fuel=True)
     sbg = {g["space"] for g in seen.data["sbgs"].values()}
     parent: dict[str, str] = {here: here}
     frontier = [here]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import Due
-from referee.rules.carrier_battlegroup import scripted, setup, turn, view
+from referee.rules.carrier_battlegroup import launch, scripted, setup, view
 from referee.rules.carrier_battlegroup.phases import PHASES
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
 from referee.source.model import Module
@@ -77,7 +77,7 @@ class CarrierBattlegroup:
         self, module: Module, seen: GameState, side: str, orders: OrdersDoc
     ) -> list[Violation]:
         """Orders whose verdict the units hidden from the player could decide [19.1]."""
-        return turn.view_notes_19_1(module, seen, orders) if seen.phase == "turn" else []
+        return launch.view_notes_19_1(module, seen, orders) if seen.phase == "turn" else []
 
     def public_view(self, module: Module, state: GameState) -> GameState:
         return view.player_view(state)

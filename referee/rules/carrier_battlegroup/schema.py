@@ -6,7 +6,7 @@ submarine), standoff weapons (air, missile), coastal defense units, and the mark
 [3.5]-[3.7] that are not combat units. The map is point-to-point [3.1], [12.4].
 """
 
-from referee.source.schema import DisplayDecl, DisplayRow, RulesetSchema
+from referee.source.schema import DisplayDecl, DisplayRow, RulesetSchema, TrackMarker
 
 # The Ship Display's tracks [4.0 step 6], [10.0]: each system from 0 (out of action [22.2])
 # to the top printed on its track. The start values are the text's; the room above them
@@ -25,6 +25,16 @@ TRACKS = (
     ("Fuel", 9),
     ("Ammunition", 9),
 )
+# The marker of each track (units.csv) and where the state keeps its value: the systems in
+# ``carrier`` [4.0 step 6], Fuel and Ammunition in ``fuel`` and ``ammo`` [9.2], [12.2], [20.5].
+TRACK_IDS = {"CIC": "CIC", "CAG": "CAG", "Hangar": "HANGAR", "Flight Deck": "DECK",
+             "Air Defense": "AD", "Propulsion": "PROP", "EW": "EW", "Hull": "HULL",
+             "Crew": "CREW", "Fuel": "FUEL", "Ammunition": "AMMO"}  # fmt: skip
+TRACK_DATA = {"Fuel": "fuel", "Ammunition": "ammo"}
+TRACK_MARKERS = tuple(
+    TrackMarker(f"US-TRK-{TRACK_IDS[name]}", name, TRACK_DATA.get(name, f"carrier.{name}"))
+    for name, _top in TRACKS
+)
 SHIP_DISPLAY = DisplayDecl(
     "Ship Display",
     "Nimitz CVN-68 Ship Display: system tracks [4.0 step 6], [22.2]",
@@ -33,6 +43,7 @@ SHIP_DISPLAY = DisplayDecl(
         DisplayRow(("Crew box", "USN Crippled Ship box"), across=4, down=1),
     ),
     "4.0",
+    TRACK_MARKERS,
 )
 TACTICAL_DISPLAY = DisplayDecl(
     "Tactical Display",

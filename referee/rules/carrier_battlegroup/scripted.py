@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.engine.graphboard import PointBoard
-from referee.rules.carrier_battlegroup import cargo, movement, outfit, turn
+from referee.rules.carrier_battlegroup import cargo, movement, movement_phase, outfit
 from referee.rules.carrier_battlegroup.escorts import AEGIS_LIMIT
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -83,7 +83,7 @@ def _turn(module: Module, state: GameState) -> str:
         movement.lane_path_12_5(board, here, goal, lanes) or board.path(here, goal) or [here]
     )  # in lane when it can be [12.5]
     sbg = {g["space"] for g in state.data["sbgs"].values()}
-    allow = turn.allowance(module, state, spend_fuel=False)
+    allow = movement_phase.allowance(module, state, spend_fuel=False)
     path: list[str] = []
     for s in route[1 : 1 + allow]:
         path.append(s)

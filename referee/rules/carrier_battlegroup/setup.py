@@ -14,6 +14,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, movement, pools, rows
+from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
 from referee.source.model import Module
 
 RULESET_ID = "carrier_battlegroup"
@@ -80,6 +81,8 @@ def new_game(
             "vp": 0,
             "fuel": 0,
             "ammo": 0,
+            # the printed start values [4.0 step 6]; CIC and CAG come with their d6 in set-up
+            "carrier": printed_systems(module),
             "sbgs": {},
             "coastal": {"space": None, "units": [], "revealed": False},
             "revealed": [],
@@ -97,12 +100,26 @@ def new_game(
         options=tuple(options),
     )
     fixed = {f.unit: f.hex for f in sc.fixed}
+    tracks = {m.piece for m in TRACK_MARKERS}  # the Ship Display's markers show data
     for pid, piece in module.pieces().items():
+        if pid in tracks:
+            continue
         u = piece.unit
         at = fixed.get(pid)
         box = None if at else ("available" if u.side == "USN" else "pool")
         state = state.with_unit(UnitState(pid, u.side, at, box), top=False)
     return state
+
+
+def printed_systems(module: Module) -> dict[str, int]:
+    """The carrier's systems whose start the Carrier Chart prints [4.0 step 6] (Hangar 8,
+    Hull 12...): what the Ship Display shows before set-up rolls CIC and CAG."""
+    out: dict[str, int] = {}
+    for rec in rows.all_rows(module.tables["carrier"]):
+        start = str(rec["start"])
+        if start.isdigit():
+            out[str(rec["key"])] = int(start)
+    return out
 
 
 def line_spaces(module: Module, name: str) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ def hidden_ids(state: GameState) -> set[str]:
 def is_player_view(state: GameState) -> bool:
     """Whether ``state`` is :func:`player_view` of a position rather than the position: the
     view keeps only the number of units in each pool. ``validate`` on it must not refuse
-    what the units it leaves out could allow ([19.1], ``turn.strike_target_19_1``)."""
+    what the units it leaves out could allow ([19.1], ``launch.strike_target_19_1``)."""
     counts = state.data.get("pools") or {}
     return bool(counts) and all(isinstance(v, int) for v in counts.values())
 

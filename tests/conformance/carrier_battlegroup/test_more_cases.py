@@ -146,7 +146,7 @@ def test_20_1_the_side_that_entered_attacks_incident_units_attack_but_a_contact_
 
 
 def test_24_1_a_ship_damaged_then_sunk_counts_only_as_sunk() -> None:
-    from referee.rules.carrier_battlegroup import turn
+    from referee.rules.carrier_battlegroup import end_of_turn
 
     st = played(steps=2)
     t = module().tables["victory_points"]
@@ -156,36 +156,36 @@ def test_24_1_a_ship_damaged_then_sunk_counts_only_as_sunk() -> None:
         {"unit": "US-FFG.1", "what": "sunk", "turn": st.turn},
     ]
     ev: list[Event] = []
-    got = turn._victory_phase_24_1(module(), st.with_data(losses=losses, vp=0), ev)
+    got = end_of_turn.victory_phase_24_1(module(), st.with_data(losses=losses, vp=0), ev)
     assert got.data["vp"] == vp["usn_ship_sunk"] and ev[0].rule == "24.1"
-    again = turn._victory_phase_24_1(module(), got, [])  # scored once, not again
+    again = end_of_turn.victory_phase_24_1(module(), got, [])  # scored once, not again
     assert again.data["vp"] == vp["usn_ship_sunk"]
 
 
 def test_24_2_a_sunk_carrier_ends_the_mission_in_defeat() -> None:
     from referee.engine.core import ScriptedDice
-    from referee.rules.carrier_battlegroup import turn
+    from referee.rules.carrier_battlegroup import end_of_turn
 
     st = played(steps=2).with_data(result="defeat: the carrier is sunk [24.2]", vp=0)
-    out, ev = turn._end_of_turn(module(), st, ScriptedDice([]), [])
+    out, ev = end_of_turn.end_of_turn_5_0(module(), st, ScriptedDice([]), [])
     assert out.phase == "over" and out.active_side is None
     assert ev[-1].rule == "24.0" and "[24.2]" in ev[-1].text
 
 
 def test_25_2_red_oktober_sunk_is_victory_and_at_the_entry_defeat() -> None:
     from referee.engine.core import ScriptedDice, UnitState
-    from referee.rules.carrier_battlegroup import turn
+    from referee.rules.carrier_battlegroup import end_of_turn
     from referee.rules.carrier_battlegroup.setup import SSBN
 
     st = played("red_oktober", steps=2)
     assert st.data["kind"] == "red_oktober"
     sunk = st.with_unit(UnitState(SSBN, "Soviet", None, "sunk"))
-    out, _ = turn._end_of_turn(module(), sunk, ScriptedDice([]), [])
+    out, _ = end_of_turn.end_of_turn_5_0(module(), sunk, ScriptedDice([]), [])
     assert out.data["result"].startswith("victory") and "[25.2]" in out.data["result"]
     entry = "Atlantic Ocean Entry"
     there = st.with_unit(UnitState(SSBN, "Soviet", entry, None))
     sbgs = {
         n: {**g, "space": entry} if SSBN in g["units"] else g for n, g in st.data["sbgs"].items()
     }
-    out, _ = turn._end_of_turn(module(), there.with_data(sbgs=sbgs), ScriptedDice([]), [])
+    out, _ = end_of_turn.end_of_turn_5_0(module(), there.with_data(sbgs=sbgs), ScriptedDice([]), [])
     assert out.data["result"].startswith("defeat") and "[25.2]" in out.data["result"]

@@ -432,7 +432,7 @@ def test_21_5_crews_add_to_non_zero_factors_only() -> None:
 
 
 def test_6_0_a_sunk_soviet_ship_raises_the_alert_netted() -> None:
-    from referee.rules.carrier_battlegroup.turn import _alert_events_6_0
+    from referee.rules.carrier_battlegroup.end_of_turn import alert_events_6_0 as _alert_events_6_0
 
     st = played(steps=2)
     st = st.with_data(

@@ -1,0 +1,152 @@
+"""The last phases of a turn [5.0 steps 8-10]: Recovery [15.2], Victory [24.1] with the turn's
+Alert Level Chart events netted [6.0], [6.1], and the End of Turn: the VP defeat check
+[24.3], Red Oktober's end [25.2] and the mission's end [24.0]."""
+
+from __future__ import annotations
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.graphboard import PointBoard
+from referee.rules.carrier_battlegroup import alert, pools, soviet, victory
+from referee.rules.carrier_battlegroup.damage import hangar_losses_14_1
+from referee.rules.carrier_battlegroup.setup import CARRIER, RED_OKTOBER, SSBN
+from referee.source.model import Module
+
+
+def recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameState:
+    """[15.2]: every aircraft aloft lands; the carrier holds Hangar + Flight Deck."""
+    air = dict(state.data["air"])
+    aloft = sorted(
+        p
+        for p, w in air.items()
+        if w == "aloft"
+        or (
+            state.units[p].location
+            and module.piece(p).unit.category == "air"
+            and "carrier" in module.piece(p).unit.flags
+        )
+    )
+    for pid in aloft:
+        air[pid] = "hangar"
+        state = state.with_unit(UnitState(pid, "USN", None, f"hangar:{CARRIER}"))
+    for pid, w in list(air.items()):
+        u = module.piece(pid).unit
+        if "land" in u.flags and state.units[pid].location not in (None, w):
+            state = state.with_unit(UnitState(pid, "USN", w, None))
+    sysd = state.data["carrier"]
+    aboard = sorted(p for p, w in air.items() if w == "hangar")
+    lost = hangar_losses_14_1(len(aboard), sysd["Hangar"], sysd["Flight Deck"])
+    losses = list(state.data["losses"])
+    for pid in aboard[len(aboard) - lost :] if lost else []:
+        air.pop(pid)
+        state = state.with_unit(UnitState(pid, "USN", None, "sunk"))
+        losses.append({"unit": pid, "what": "aircraft", "turn": state.turn})
+        ev.append(Event("lost", "15.2", f"{pid} has no room aboard and is lost"))
+    if aloft:
+        ev.append(Event("recovery", "15.2", f"{len(aloft)} aircraft recovered"))
+    return state.with_data(air=air, losses=losses)
+
+
+def alert_events_6_0(module: Module, state: GameState, ev: list[Event]) -> GameState:
+    """[6.0] the Alert Level Chart's events of this turn, netted together [6.1]: each Soviet
+    warship sunk, and the CVBG entering a Soviet naval base."""
+    t = module.tables["alert_events"]
+    changes: list[int] = []
+    sunk = [
+        x for x in state.data["losses"] if x["turn"] == state.turn and x["what"] == "soviet_sunk"
+    ]
+    changes += [int(t.lookup(row="soviet_ship_sunk", col="change").value)] * len(sunk)
+    entered = state.data.get("entered")
+    if entered and PointBoard(module.map).terrain(entered) == "soviet_base":
+        changes.append(int(t.lookup(row="enter_soviet_base", col="change").value))
+    if not changes:
+        return state
+    level = alert.net_alert_6_1(state.data["alert"], changes)
+    if level != state.data["alert"]:
+        ev.append(
+            Event(
+                "alert",
+                "6.0",
+                f"Alert {state.data['alert']} -> {level} (changes {changes})",
+                {"alert": level},
+            )
+        )
+    return state.with_data(alert=level)
+
+
+def victory_phase_24_1(module: Module, state: GameState, ev: list[Event]) -> GameState:
+    """[24.1]: VP for this turn's losses; a ship damaged then sunk counts only as sunk."""
+    t = module.tables["victory_points"]
+    key = {
+        "sunk": "usn_ship_sunk",
+        "crippled": "usn_ship_crippled",
+        "damaged": "usn_ship_damaged",
+        "aircraft": "usn_aircraft_lost",
+        "soviet_sunk": "soviet_warship_sunk",
+        "soviet_damaged": "soviet_warship_damaged",
+        "soviet_air": "soviet_air_eliminated",
+        "coastal": "coastal_eliminated",
+    }
+    scored = dict(state.data.get("scored", {}))
+    vp = state.data["vp"]
+    for loss in state.data["losses"]:
+        if loss["turn"] != state.turn:
+            continue
+        k = key[loss["what"]]
+        prev = scored.get(loss["unit"])
+        if prev == k:
+            continue
+        if prev is not None:
+            vp -= int(t.lookup(row=prev, col="vp").value)
+        vp += int(t.lookup(row=k, col="vp").value)
+        scored[loss["unit"]] = k
+    if vp != state.data["vp"]:
+        ev.append(Event("vp", "24.1", f"VP {state.data['vp']} -> {vp}", {"vp": vp}))
+    return state.with_data(vp=vp, scored=scored)
+
+
+def end_of_turn_5_0(
+    module: Module, state: GameState, dice: Dice, ev: list[Event]
+) -> tuple[GameState, list[Event]]:
+    """[5.0 step 10], [24.2], [24.3], [25.2]."""
+    d = state.data
+    if d["result"] is None and d["kind"] == RED_OKTOBER:
+        if state.units[SSBN].box == "sunk":
+            state = state.with_data(result="victory: Red Oktober is destroyed [25.2]")
+        elif soviet.ssbn_at_entry_25_2(state):
+            state = state.with_data(
+                result="defeat: Red Oktober reached the Atlantic Ocean Entry [25.2]"
+            )
+    elif d["result"] is None:
+        chk = victory.vp_check_24_3(d["vp"])
+        if chk.needed:
+            r = pools.roll_dice(dice, 2, "VP defeat check", "24.3")
+            lost = victory.vp_defeat_24_3(d["vp"], r)
+            ev.append(
+                Event(
+                    "vp_check",
+                    "24.3",
+                    f"VP {d['vp']}: 2d6 {r} "
+                    + ("<=" if lost else ">")
+                    + f" {chk.lose_at_most}"
+                    + (": defeat" if lost else ""),
+                    {"roll": r, "lost": lost},
+                )
+            )
+            if lost:
+                state = state.with_data(result="defeat: VP too low [24.3]")
+    if state.data["result"] is None and state.turn >= state.data["mission"]["turns"]:
+        if state.data["kind"] == RED_OKTOBER:
+            state = state.with_data(result="defeat: Red Oktober was not destroyed [25.2]")
+        else:
+            held = state.data["cvbg"]["space"] == state.data["mission"]["objective"]
+            state = state.with_data(
+                result="victory: the Objective is held [24.0]"
+                if held
+                else "defeat: the Objective is not held [24.0]"
+            )
+    if state.data["result"] is not None:
+        ev.append(Event("game_over", "24.0", state.data["result"]))
+        return state.evolve(phase="over", active_side=None), ev
+    state = state.evolve(turn=state.turn + 1)
+    ev.append(Event("phase", "5.0", f"turn {state.turn} begins"))
+    return state, ev

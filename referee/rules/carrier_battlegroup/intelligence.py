@@ -1,0 +1,77 @@
+"""The Intelligence Phase [11.0]-[11.2]: one attempt per turn by a ship of the CVBG, d6 times
+its intelligence value (its EW [3.1]; the carrier's EW track) read on the Intelligence
+Table, the result applied at once: the Alert level, the nearest face-down SBG revealed, a
+turn gained."""
+
+from __future__ import annotations
+
+from referee.engine.core import Dice, Event, GameState, Violation
+from referee.engine.graphboard import PointBoard
+from referee.engine.orders import Order
+from referee.rules.carrier_battlegroup import alert, rows, soviet
+from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.setup import CARRIER
+from referee.source.model import Module
+
+
+def check_intel_11_0(orders: list[Order], ships: list[str]) -> list[Violation]:
+    """[11.0] one attempt per turn; [11.1] by one named ship of the CVBG."""
+    out: list[Violation] = []
+    if len(orders) > 1:
+        out.append(at(orders[1], "11.0", "one Intelligence attempt per turn"))
+    for o in orders:
+        if len(o.units) != 1 or o.units[0] not in ships:
+            out.append(
+                at(o, "11.1", "name one ship of the CVBG", unit=o.units[0] if o.units else None)
+            )
+    return out
+
+
+def intelligence_phase_11_0(
+    module: Module,
+    state: GameState,
+    board: PointBoard,
+    orders: list[Order],
+    dice: Dice,
+    ev: list[Event],
+) -> GameState:
+    """[11.1] roll and read the table; [11.2] apply the result immediately."""
+    for o in orders:
+        ew = (
+            state.data["carrier"]["EW"]
+            if o.units[0] == CARRIER
+            else module.piece(o.units[0]).unit.values["EW"]
+        )
+        r = dice.roll(6, "Intelligence", "11.1")
+        v, _how = rows.row_record(module.tables["intelligence"], r * ew)
+        ev.append(
+            Event(
+                "intel",
+                "11.1",
+                f"Intelligence by {o.units[0]}: d6 {r} x {ew} = {r * ew}: {v['result']}",
+                {"roll": r, "total": r * ew},
+            )
+        )
+        if int(v["alert"]):
+            lvl = alert.net_alert_6_1(state.data["alert"], [int(v["alert"])])
+            state = state.with_data(alert=lvl)
+            ev.append(Event("alert", "11.2", f"Alert -> {lvl}", {"alert": lvl}))
+        if v["reveal"]:
+            hidden = sorted(
+                (board.distance(state.data["cvbg"]["space"], g["space"]), n)
+                for n, g in state.data["sbgs"].items()
+                if not g["revealed"]
+            )
+            if hidden:
+                state = soviet.reveal_sbg(state, hidden[0][1], "11.2", ev)
+        if int(v["turns"]):
+            m = state.data["mission"]
+            state = state.with_data(mission={**m, "turns": m["turns"] + int(v["turns"])})
+            ev.append(
+                Event(
+                    "turns",
+                    "11.2",
+                    f"a turn gained: the mission now ends after turn {m['turns'] + 1}",
+                )
+            )
+    return state
