@@ -124,13 +124,15 @@ PLAYERS = TableDecl(
 # neither. Detection attempts happen inside the movement phases [DTP 4.0].
 SEQUENCE = (
     PhaseDecl("setup", "Set-up", "11.0", once=True),
-    PhaseDecl("ship_movement", "Ship and Sub Movement", "DTP 4.1", "first"),
-    PhaseDecl("ship_movement", "Ship and Sub Movement", "DTP 4.1", "second"),
-    PhaseDecl("air_movement", "Air Movement", "DTP 4.1", "second"),
-    PhaseDecl("air_movement", "Air Movement", "DTP 4.1", "first"),
-    PhaseDecl("combat", "Combat Phase (impulses)", "DTP 8.2", ends=("attacked",)),
-    PhaseDecl("rebasing", "Rebasing and Readiness", "DTP 9.22"),
-    PhaseDecl("night", "Night: remove surface Detected markers", "DTP 6.62"),
+    PhaseDecl("ship_movement_a", "Player A ship and sub movement", "DTP 4.1", "first"),
+    PhaseDecl("ship_movement_b", "Player B ship and sub movement", "DTP 4.1", "second"),
+    PhaseDecl("air_movement_b", "Player B air movement", "DTP 4.1", "second"),
+    PhaseDecl("air_movement_a", "Player A air movement", "DTP 4.1", "first"),
+    PhaseDecl("combat", "Combat phase", "DTP 8.2", ends=("attacked",)),
+    PhaseDecl("rebasing", "Air rebasing and readiness", "DTP 9.22"),
+    PhaseDecl(
+        "night", "Night: surface Detected markers removed", "DTP 6.62", ends=("detected_surface",)
+    ),
 )
 
 MARKERS = (
