@@ -197,8 +197,9 @@ def _impulses(s: Mapping[str, Any]) -> dict[str, Any]:
     answers: list[list[str]] = []
     for act in s["acts"]:
         side = act["side"]
-        if impulses.due_8_2(rec) != side:
-            return {"error": f"impulse of {side} out of turn", "due": due}
+        refused = impulses.turn_problems_8_2(rec, side)
+        if refused:
+            return {"due": due, "refused": _rules(refused), "codes": [p.code for p in refused]}
         answers.append(list(impulses.may_answer_8_21(rec, side, act.get("attackers", ()))))
         if act["act"] == "pass":
             rec = impulses.after_pass_8_2(rec, sides, side)
@@ -207,7 +208,7 @@ def _impulses(s: Mapping[str, Any]) -> dict[str, Any]:
                 rec, sides, side, act.get("damaged", ()), not act.get("first_strike", False)
             )
         due.append(impulses.due_8_2(rec))
-    return {"due": due, "answers": answers, "answer_back": rec.get("answer_back")}
+    return {"due": due, "answers": answers, "answer_back": rec.get("answer_back"), "refused": []}
 
 
 def _target(s: Mapping[str, Any]) -> dict[str, Any]:
@@ -256,6 +257,21 @@ def _halve(s: Mapping[str, Any]) -> dict[str, Any]:
     from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
 
     return {"half": halve_down_4_01a(s["value"])}
+
+
+def _attempt(s: Mapping[str, Any]) -> dict[str, Any]:
+    p = detection.attempt_problems_6_2(
+        [unit(u) for u in s["detectors"]],
+        s["target_category"],
+        s["distance"],
+        [tuple(x) for x in s.get("tried", ())],
+        s["target_key"],
+    )
+    return {"legal": not p, "rules": _rules(p), "codes": sorted(x.code for x in p)}
+
+
+def _base_detects(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"detected": detection.base_detects_6_43(s["target_category"], s["adjacent"])}
 
 
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
@@ -307,6 +323,8 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "detected_after": _detected_after,
     "damage": _damage,
     "halve": _halve,
+    "attempt": _attempt,
+    "base_detects": _base_detects,
     "vp": _vp,
     "level": _level,
     "base": _base,

@@ -38,3 +38,18 @@ def test_every_dtp_golden_case_but_westpac_has_a_case() -> None:
     }
     covered = {json.loads(p.read_text("utf-8")).get("example") for p in CASES}
     assert ids - WESTPAC <= covered, sorted(ids - WESTPAC - covered)
+
+
+def test_every_implemented_dtp_case_has_a_case() -> None:
+    """One case at least for each DTP case the rules package implements."""
+    cited = {c for p in CASES for c in json.loads(p.read_text("utf-8"))["cites"]}
+    wanted = {
+        "DTP 4.01a", "DTP 4.01b", "DTP 4.01c", "DTP 4.01d", "DTP 4.1", "DTP 6.0c", "DTP 6.0d",
+        "DTP 6.1", "DTP 6.2", "DTP 6.2a", "DTP 6.2b", "DTP 6.21", "DTP 6.22", "DTP 6.23",
+        "DTP 6.24", "DTP 6.3", "DTP 6.41", "DTP 6.42", "DTP 6.43", "DTP 6.51", "DTP 6.52",
+        "DTP 6.62", "DTP 6.63", "DTP 6.64", "DTP 6.65", "DTP 8.14", "DTP 8.15", "DTP 8.2",
+        "DTP 8.21", "DTP 8.22", "DTP 8.231", "DTP 8.232", "DTP 8.233", "DTP 8.234",
+        "DTP 8.51", "DTP 8.52", "DTP 8.54", "DTP 8.55", "DTP 8.57", "DTP 9.15", "DTP 9.23",
+        "DTP 9.24", "DTP 9.27", "DTP 9.29", "DTP 10.42", "DTP 10.44", "DTP 11.0",
+    }  # fmt: skip
+    assert wanted <= cited, sorted(wanted - cited)

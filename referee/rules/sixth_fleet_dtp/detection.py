@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.strengths import attack_key_8_43
 from referee.rules.sixth_fleet_dtp.rounding import Reading, read
 from referee.rules.sixth_fleet_dtp.tables import DetectionEntry, parse_detection, unit_row
@@ -165,3 +166,61 @@ def max_rolls_6_2(detecting_categories: Sequence[str], target_categories: Sequen
     """How many attempts a hex can make on a hex: each detecting category (air, surface, sub)
     tries separately [DTP 6.2b] against each target category (surface, sub) [DTP 6.2a]."""
     return len(set(detecting_categories)) * len(set(target_categories))
+
+
+def in_zone_6_1(distance: int) -> bool:
+    """A unit's detection zone is its own hex and the six adjacent hexes [DTP 6.1]."""
+    return 0 <= distance <= 1
+
+
+def attempt_problems_6_2(
+    detectors: Sequence[Unit],
+    target_category: str,
+    distance: int,
+    tried: Sequence[tuple[str, str]],
+    target_key: str,
+) -> list[Problem]:
+    """Why a detection attempt may not be made, each with its case: no unit with a strength
+    above 0 against the target type [DTP 6.21]; the target outside the detection zone
+    [DTP 6.1, 6.2]; this detector already tried this target this movement phase [DTP 6.22]
+    (``tried`` holds ``(detector id, target key)`` pairs of the phase)."""
+    probs: list[Problem] = []
+    key = attack_key_8_43(target_category)
+    if not any(may_attempt_6_21(u, target_category) for u in detectors):
+        names = ", ".join(u.id for u in detectors)
+        probs.append(
+            Problem(
+                "DTP 6.21",
+                f"{names} cannot detect {target_category} units: {key} is 0",
+                "detect-strength-0",
+                detectors[0].id if detectors else None,
+                hint=f"only a unit with {key} above 0 may try to detect {target_category} units",
+            )
+        )
+    if not in_zone_6_1(distance):
+        probs.append(
+            Problem(
+                "DTP 6.1",
+                f"the target is {distance} hexes away, outside the detection zone",
+                "detect-out-of-zone",
+                hint="a detection zone is the unit's hex and the six around it",
+            )
+        )
+    again = [u.id for u in detectors if (u.id, target_key) in set(tried)]
+    if again:
+        probs.append(
+            Problem(
+                "DTP 6.22",
+                f"{', '.join(again)} already tried to detect {target_key} this movement phase",
+                "detect-twice",
+                again[0],
+                hint="once per movement phase per detector and target; other units may try",
+            )
+        )
+    return probs
+
+
+def base_detects_6_43(target_category: str, adjacent_to_enemy_base: bool) -> bool:
+    """Bases have no detection zone, but an enemy surface unit next to a base is Detected
+    automatically [DTP 6.43]."""
+    return target_category == "surface" and adjacent_to_enemy_base

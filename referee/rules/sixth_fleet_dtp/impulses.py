@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from referee.engine.problems import Problem
+
 Record = Mapping[str, Any]
 
 
@@ -83,3 +85,28 @@ def may_answer_8_21(rec: Record, side: str, attackers: Iterable[str]) -> tuple[s
         return ()
     allowed = set(ab.get("units", ()))
     return tuple(a for a in attackers if a in allowed)
+
+
+def turn_problems_8_2(rec: Record, side: str) -> list[Problem]:
+    """An impulse out of turn: Player B opens, players alternate, a player who has passed has
+    no more impulses (bounces excepted) [DTP 8.2]."""
+    if side in rec.get("passed", ()):
+        return [
+            Problem(
+                "DTP 8.2",
+                f"{side} has passed and has no more impulses this combat phase",
+                "impulse-after-pass",
+                hint="after a pass only bounces are allowed [DTP 8.232]",
+            )
+        ]
+    due = due_8_2(rec)
+    if due != side:
+        return [
+            Problem(
+                "DTP 8.2",
+                f"it is {due}'s impulse, not {side}'s" if due else "the combat phase is over",
+                "impulse-out-of-turn",
+                hint="impulses alternate, Player B first",
+            )
+        ]
+    return []
