@@ -24,6 +24,7 @@ from referee.rules.sixth_fleet_dtp import (
     detection,
     hits,
     impulses,
+    movement,
     sequence,
     strikes,
     victory,
@@ -274,6 +275,42 @@ def _base_detects(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"detected": detection.base_detects_6_43(s["target_category"], s["adjacent"])}
 
 
+def _through(s: Mapping[str, Any]) -> dict[str, Any]:
+    p = movement.through_problem_5_25(
+        s["unit"], s["category"], s["enemies"], s.get("ends_here", False), s["hex"]
+    )
+    return {"legal": p is None, "rules": _rules([p] if p else []), "code": p.code if p else None}
+
+
+def _exit(s: Mapping[str, Any]) -> dict[str, Any]:
+    edge = movement.retreat_edge_11_0(module(), s["side"])
+    p = movement.exit_problem_5_24(
+        s["unit"], s["category"], s.get("damage", 0), s["hex"], edge, s.get("for_victory", False)
+    )
+    return {
+        "legal": p is None,
+        "rules": _rules([p] if p else []),
+        "code": p.code if p else None,
+        "edge_ends": [edge[0], edge[-1]],
+        "edge_size": len(edge),
+    }
+
+
+def _flags(s: Mapping[str, Any]) -> dict[str, Any]:
+    from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, other_nato_base_extra_9_15
+
+    try:
+        f = DEFAULT_FLAGS.with_overrides(s.get("overrides"))
+    except ValueError as e:
+        return {"error": str(e)}
+    return {
+        "skip_harmless_units": f.skip_harmless_units,
+        "extra_9_15": other_nato_base_extra_9_15(f),
+        "bases_attack_air": f.bases_attack_air,
+        "error": None,
+    }
+
+
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
     vp = victory.unit_vp_8_57(s["full"], s["damage"])
     return {"vp": str(vp)}
@@ -325,6 +362,9 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "halve": _halve,
     "attempt": _attempt,
     "base_detects": _base_detects,
+    "through": _through,
+    "exit": _exit,
+    "flags": _flags,
     "vp": _vp,
     "level": _level,
     "base": _base,

@@ -50,6 +50,7 @@ def test_every_implemented_dtp_case_has_a_case() -> None:
         "DTP 6.62", "DTP 6.63", "DTP 6.64", "DTP 6.65", "DTP 8.14", "DTP 8.15", "DTP 8.2",
         "DTP 8.21", "DTP 8.22", "DTP 8.231", "DTP 8.232", "DTP 8.233", "DTP 8.234",
         "DTP 8.51", "DTP 8.52", "DTP 8.54", "DTP 8.55", "DTP 8.57", "DTP 9.15", "DTP 9.23",
-        "DTP 9.24", "DTP 9.27", "DTP 9.29", "DTP 10.42", "DTP 10.44", "DTP 11.0",
+        "DTP 9.24", "DTP 9.27", "DTP 9.29", "DTP 10.42", "DTP 10.44", "DTP 11.0", "DTP 5.24",
+        "DTP 5.25",
     }  # fmt: skip
     assert wanted <= cited, sorted(wanted - cited)

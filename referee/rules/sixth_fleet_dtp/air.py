@@ -3,8 +3,8 @@
 * [DTP 8.51] an air unit hit on the CRT aborts: 2d6 minus its Readiness rating is the number
   of turns, the current one not counted, before it returns as a reinforcement; at least 2;
 * [DTP 9.15] a NATO unit landing at another NATO nation's base recycles with an extra -3 on
-  the 2d6 (the literal text; the flag ``dtp_9_15_adds`` takes the evident intent, +3: digest
-  9.13);
+  the 2d6 (the literal text; the flag ``other_nato_base_literal`` = False takes the evident
+  intent, +3: digest 9.13, ``flags.other_nato_base_extra_9_15``);
 * [DTP 9.29] face-down units on a base that reaches D3 recycle with +6;
 * [DTP 9.23] in phase 6 a landing unit stays active on a d6 at or below its rating, else it
   is turned face down until it passes in a later phase 6; CAP over its own base does not
@@ -20,7 +20,6 @@ from referee.rules.sixth_fleet_dtp.tables import unit_row
 from referee.source.model import Module
 
 MIN_DELAY_8_51 = 2
-OTHER_NATO_BASE_9_15 = -3
 BASE_DESTROYED_9_29 = 6
 
 
