@@ -19,6 +19,7 @@ from typing import Any
 from referee.rules.sixth_fleet_dtp import (
     air,
     bases,
+    combat,
     contact,
     crt,
     detection,
@@ -311,6 +312,33 @@ def _flags(s: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
+    from referee.engine.core import ScriptedDice
+
+    dice = ScriptedDice(s["dice"])
+    sit = combat.Situation(
+        turn=s.get("turn", 1),
+        night=s.get("night", False),
+        restricted=s.get("restricted", False),
+        damage=s.get("damage", {}),
+        answering=frozenset(s.get("answering", ())),
+        daylight=frozenset(s.get("daylight", ())),
+    )
+    out = combat.resolve_attack_8_0(
+        module(), [unit(a) for a in s["attackers"]], [unit(t) for t in s["targets"]], sit, dice
+    )
+    return {
+        "attack_total": out.crt.attack_total,
+        "defense_total": out.crt.defense_total,
+        "success": out.crt.success,
+        "damage": out.damage,
+        "aborted": out.aborted,
+        "detected": list(out.detected),
+        "rolls": [r.value for r in dice.rolls],
+        "rules": [e.rule for e in out.events],
+    }
+
+
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
     vp = victory.unit_vp_8_57(s["full"], s["damage"])
     return {"vp": str(vp)}
@@ -365,6 +393,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "through": _through,
     "exit": _exit,
     "flags": _flags,
+    "attack": _attack,
     "vp": _vp,
     "level": _level,
     "base": _base,
