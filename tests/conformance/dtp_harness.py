@@ -339,6 +339,38 @@ def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _attempt_roll(s: Mapping[str, Any]) -> dict[str, Any]:
+    from referee.engine.core import ScriptedDice
+
+    dice = ScriptedDice(s["dice"])
+    r, events = detection.attempt_6_3(
+        module(),
+        [unit(u) for u in s["detectors"]],
+        [unit(u) for u in s["targets"]],
+        s["target_category"],
+        s.get("restricted_or_coastal", False),
+        dice,
+    )
+    return {
+        "column": r.reading.column,
+        "entry": str(r.entry) if r.entry else None,
+        "detected": r.detected,
+        "rolls": [x.value for x in dice.rolls],
+        "rules": [e.rule for e in events],
+    }
+
+
+def _rebase(s: Mapping[str, Any]) -> dict[str, Any]:
+    p = air.rebase_problems_9_22(
+        s["unit"], s["distance"], s["range"], s.get("open", True), s.get("room", True)
+    )
+    return {"legal": not p, "rules": _rules(p), "codes": sorted(x.code for x in p)}
+
+
+def _carrier_air(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"air": air.carrier_air_9_27(s["cv_damage"])}
+
+
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
     vp = victory.unit_vp_8_57(s["full"], s["damage"])
     return {"vp": str(vp)}
@@ -394,6 +426,9 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "exit": _exit,
     "flags": _flags,
     "attack": _attack,
+    "attempt_roll": _attempt_roll,
+    "rebase": _rebase,
+    "carrier_air": _carrier_air,
     "vp": _vp,
     "level": _level,
     "base": _base,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_dtp.tables import unit_row
 from referee.source.model import Module
 
@@ -57,3 +58,48 @@ def lands_9_24(on_cap_over_own_base: bool, left_base_hex: bool) -> bool:
     """CAP over its own base (land or CV) that never left the hex neither lands nor rolls
     [DTP 9.24]; every other air unit lands in phase 6 [DTP 9.22]."""
     return not (on_cap_over_own_base and not left_base_hex)
+
+
+def rebase_problems_9_22(
+    unit: str, distance: int, range_allowance: int, base_open: bool, room: bool
+) -> list[Problem]:
+    """Phase 6 landing [DTP 9.22, 9.25]: a base within the unit's range, open (an airbase at
+    D2 or worse is closed [DTP 10.44]), with room under the stacking limits [9.4]."""
+    out: list[Problem] = []
+    if distance > range_allowance:
+        out.append(
+            Problem(
+                "DTP 9.22",
+                f"{unit} cannot reach that base: {distance} hexes, range {range_allowance}",
+                "rebase-out-of-range",
+                unit,
+                hint="pick a base within range, or the unit is eliminated and recycles [DTP 8.51]",
+            )
+        )
+    if not base_open:
+        out.append(
+            Problem(
+                "DTP 10.44",
+                f"{unit} cannot land: the airbase is closed (D2 or worse)",
+                "rebase-closed-base",
+                unit,
+            )
+        )
+    if not room:
+        out.append(
+            Problem(
+                "DTP 9.25",
+                f"{unit} cannot land: the base is full (6 air units [9.4])",
+                "rebase-full",
+                unit,
+            )
+        )
+    return out
+
+
+def carrier_air_9_27(cv_damage: int) -> str:
+    """What happens to the air units aboard a CV [DTP 9.27]: ``"aboard"`` below D2,
+    ``"stuck"`` at D2 (no air operations [DTP 8.55]), ``"sunk"`` with the CV at D3."""
+    if cv_damage >= 3:
+        return "sunk"
+    return "stuck" if cv_damage >= 2 else "aboard"

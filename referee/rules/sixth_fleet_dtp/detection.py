@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from referee.engine.core import Dice, Event
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.strengths import attack_key_8_43
 from referee.rules.sixth_fleet_dtp.rounding import Reading, read
@@ -224,3 +225,42 @@ def base_detects_6_43(target_category: str, adjacent_to_enemy_base: bool) -> boo
     """Bases have no detection zone, but an enemy surface unit next to a base is Detected
     automatically [DTP 6.43]."""
     return target_category == "surface" and adjacent_to_enemy_base
+
+
+def attempt_6_3(
+    module: Module,
+    detectors: Sequence[Unit],
+    targets: Sequence[Unit],
+    target_category: str,
+    restricted_or_coastal: bool,
+    dice: Dice,
+) -> tuple[DetectionRoll, tuple[Event, ...]]:
+    """One whole detection attempt [DTP 6.3]: the stack ECM of the able detectors [DTP 6.23],
+    the target's best ECM of the category [DTP 6.23], the table row of the target named by
+    its best-ECM unit of that category, a d6 only when the entry needs one [DTP 6.41]. The
+    caller has checked :func:`attempt_problems_6_2`."""
+    sec = stack_ecm_6_23(detectors, target_category)
+    of_cat = [t for t in targets if t.category == target_category]
+    tecm = target_ecm_6_23(targets, target_category)
+    row_unit = max(of_cat, key=lambda t: (t.value("ECM"), -of_cat.index(t)))
+    pre = detection_6_3(module, sec.ecm, tecm, row_unit, restricted_or_coastal, None)
+    roll = None
+    if pre.entry is not None and not pre.entry.automatic:
+        roll = dice.roll(6, f"detection of {row_unit.id}", "DTP 6.3")
+    res = detection_6_3(module, sec.ecm, tecm, row_unit, restricted_or_coastal, roll)
+    text = (
+        f"{', '.join(sec.able)} try to detect {', '.join(t.id for t in of_cat)}: ECM "
+        f"{sec.ecm} (+{sec.bonus} stack) against {tecm}, {res.reading.how}"
+    )
+    if res.entry is not None and res.entry.automatic:
+        text += ": automatic [DTP 6.41]"
+    elif roll is not None:
+        text += f": rolled {roll}" + (f" + {res.modifier}" if res.modifier else "")
+    text += "; Detected" if res.detected else "; not detected"
+    ev = Event(
+        "detect",
+        "DTP 6.3",
+        text,
+        {"units": [t.id for t in of_cat], "detected": res.detected, "roll": roll},
+    )
+    return res, (ev,)
