@@ -371,6 +371,30 @@ def _carrier_air(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"air": air.carrier_air_9_27(s["cv_damage"])}
 
 
+def _contact_roll(s: Mapping[str, Any]) -> dict[str, Any]:
+    from referee.engine.core import ScriptedDice
+
+    dice = ScriptedDice(s["dice"])
+    t = contact.Target(
+        s["target_ecm"],
+        s.get("detected", False),
+        s.get("coastal", False),
+        s.get("restricted", False),
+    )
+    strikers = [tuple(x) for x in s["strikers"]]
+    r, ev = contact.contact_8_15(
+        module(), strikers, t, s.get("night", False), s.get("above_light_line", False), dice
+    )
+    return {
+        "row": r.reading.row,
+        "column": r.reading.column,
+        "contact": r.contact,
+        "modifier": r.modifier,
+        "rule": ev.rule,
+        "ends_impulse": "impulse ends" in ev.text,
+    }
+
+
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
     vp = victory.unit_vp_8_57(s["full"], s["damage"])
     return {"vp": str(vp)}
@@ -429,6 +453,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "attempt_roll": _attempt_roll,
     "rebase": _rebase,
     "carrier_air": _carrier_air,
+    "contact_roll": _contact_roll,
     "vp": _vp,
     "level": _level,
     "base": _base,

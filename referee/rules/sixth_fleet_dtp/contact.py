@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from referee.engine.core import Dice, Event
 from referee.rules.sixth_fleet_dtp.rounding import Reading, read
 from referee.source.model import Module
 
@@ -85,3 +86,47 @@ def strike_contact_8_15(
     if not reading.fails and roll is not None:
         ok = roll + sum(v for _, v in modifiers) >= int(reading.value)
     return ContactRoll(distance, units, reading, modifiers, roll, ok)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where and what an air strike hits, for Strike Contact [DTP 8.15]."""
+
+    best_ecm: int
+    detected: bool
+    coastal: bool = False
+    restricted: bool = False
+
+
+def contact_8_15(
+    module: Module,
+    strikers: Sequence[tuple[str, int, int]],
+    target: Target,
+    night: bool,
+    above_light_line: bool,
+    dice: Dice,
+) -> tuple[ContactRoll, Event]:
+    """Roll Strike Contact for one attacking stack [DTP 8.15]: ``strikers`` are the units that
+    actually attack, each ``(id, ECM, hexes from its origin)``; the row is the shortest
+    distance, the column their number; one d6 with the modifiers. A failed contact still
+    ends the impulse [DTP 8.2]."""
+    mods = modifiers_8_15(
+        target.best_ecm,
+        max(e for _, e, _ in strikers),
+        target.detected,
+        target.coastal,
+        target.restricted,
+        night,
+        above_light_line,
+    )
+    dist = distance_8_15([d for _, _, d in strikers])
+    roll = dice.roll(6, "Strike Contact", "DTP 8.15")
+    res = strike_contact_8_15(module, dist, len(strikers), mods, roll)
+    shown = ", ".join(f"{name} {v:+d}" for name, v in mods) or "no modifier"
+    text = (
+        f"Strike Contact for {', '.join(n for n, _, _ in strikers)}: {res.reading.how}; "
+        f"rolled {roll} ({shown}) = {roll + res.modifier}: "
+        + ("contact" if res.contact else "no contact, the impulse ends [DTP 8.2]")
+    )
+    ev = Event("contact", "DTP 8.15", text, {"roll": roll, "contact": res.contact})
+    return res, ev
