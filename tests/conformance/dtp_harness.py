@@ -27,6 +27,7 @@ from referee.rules.sixth_fleet_dtp import (
     impulses,
     movement,
     sequence,
+    standing,
     strikes,
     victory,
 )
@@ -395,6 +396,26 @@ def _contact_roll(s: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _standing(s: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if "stacks" in s:
+        best = standing.best_stack_6_23(
+            {h: [unit(u) for u in us] for h, us in s["stacks"].items()}, s["target_category"]
+        )
+        out["detect_from"] = best[0] if best else None
+        out["detect_ecm"] = best[1].ecm if best else None
+    if "candidates" in s:
+        out["bouncers"] = list(
+            standing.bouncers_8_232(
+                [(unit(c["unit"]), c["attacked"], c["adjacent"]) for c in s["candidates"]],
+                s["min_aa"],
+            )
+        )
+    if "below" in s:
+        out["passes"] = standing.passes_8_2(s.get("best_differential"), s["below"])
+    return out
+
+
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
     vp = victory.unit_vp_8_57(s["full"], s["damage"])
     return {"vp": str(vp)}
@@ -454,6 +475,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "rebase": _rebase,
     "carrier_air": _carrier_air,
     "contact_roll": _contact_roll,
+    "standing": _standing,
     "vp": _vp,
     "level": _level,
     "base": _base,
