@@ -416,6 +416,11 @@ def _standing(s: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _reach(s: Mapping[str, Any]) -> dict[str, Any]:
+    p = strikes.reach_problems_8_1([tuple(x) for x in s["attackers_at"]], s["target_hex"])
+    return {"legal": not p, "rules": _rules(p), "units": [x.unit or x.word for x in p]}
+
+
 def _vp(s: Mapping[str, Any]) -> dict[str, Any]:
     vp = victory.unit_vp_8_57(s["full"], s["damage"])
     return {"vp": str(vp)}
@@ -476,6 +481,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "carrier_air": _carrier_air,
     "contact_roll": _contact_roll,
     "standing": _standing,
+    "reach": _reach,
     "vp": _vp,
     "level": _level,
     "base": _base,

@@ -108,3 +108,20 @@ def detected_after_attack_8_234(attacker: Unit) -> bool:
     """Every attacking surface or sub unit is Detected once its results apply [DTP 8.234,
     6.42]; air units are always detected anyway [DTP 6.0b]."""
     return attacker.category in NAVAL
+
+
+def reach_problems_8_1(attackers_at: Sequence[tuple[str, int]], target_hex: str) -> list[Problem]:
+    """Every attacker must be next to (or, for air over its target, in) the target's hex
+    [8.1, kept by DTP]; an air unit got there in its air movement phase within its Range
+    Allowance [5.23] (``path.check_path_5_0``). ``attackers_at`` are ``(unit, distance)``."""
+    return [
+        Problem(
+            "8.1",
+            f"{u} is {d} hexes from {target_hex}: the target is beyond its reach",
+            "beyond-reach",
+            u,
+            hint="attackers must be adjacent to the target; move within range first [5.23]",
+        )
+        for u, d in attackers_at
+        if d > 1
+    ]
