@@ -136,3 +136,24 @@ def test_malformed_cells_are_reported_with_their_case(tmp_path: Path) -> None:
     text = [str(d) for d in diags.errors]
     assert any("tables/hit.csv:26:6" in s and "'x'" in s and "[DTP 8.52]" in s for s in text)
     assert any("tables/readiness.csv" in s and "[DTP 9.23]" in s for s in text), text
+
+
+def test_a_bad_players_table_is_reported(tmp_path: Path) -> None:
+    """[DTP 11.0]: one Player A and one Player B, each with a retreat edge of hex ids."""
+    bad = tmp_path / "dtp"
+    shutil.copytree(DTP, bad)
+    players = bad / "tables" / "players.csv"
+    players.write_text(
+        players.read_text(encoding="utf-8")
+        .replace("Soviet,A,2525-2536", "Soviet,C,2525-2536")
+        .replace("NATO,B,1301-2101", "NATO,B,west edge"),
+        encoding="utf-8",
+    )
+    m, diags = load_module(bad)
+    assert m is None
+    text = [str(d) for d in diags.errors]
+    assert any("tables/players.csv:5:8" in s and "'C'" in s and "[DTP 4.1]" in s for s in text), (
+        text
+    )
+    assert any("'west edge'" in s and "[DTP 5.24]" in s for s in text), text
+    assert any("one Player A and one Player B" in s for s in text), text
