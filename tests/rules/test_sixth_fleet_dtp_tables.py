@@ -48,7 +48,11 @@ def test_the_module_checks_clean_with_the_four_dtp_tables() -> None:
 @pytest.mark.parametrize("name", SHARED)
 def test_shared_files_are_the_spi_files(name: str) -> None:
     """DTP keeps SPI's counters and map [DTP 100.3]: the copies must not drift."""
-    assert (DTP / name).read_bytes() == (SPI / name).read_bytes(), name
+    assert (DTP / name).read_bytes() == (SPI / name).read_bytes(), (
+        f"module_src/sixth_fleet_dtp/{name} differs from the SPI file it copies; after "
+        f"editing the SPI data set run: cp module_src/sixth_fleet/{name} "
+        f"module_src/sixth_fleet_dtp/{name}"
+    )
 
 
 def test_module_toml_differs_from_spi_only_in_its_header() -> None:
