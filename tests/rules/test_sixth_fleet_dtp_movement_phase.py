@@ -105,3 +105,31 @@ def test_carrying_out_detects_and_the_other_player_answers() -> None:
     assert "detected_surface" in after.units["US-CV-1"].status
     assert "moments" not in after.data
     assert [e.rule for e in events] == ["5.0", "DTP 6.3", "DTP 6.3"]
+
+
+def test_the_other_player_answers_a_kept_moment_in_his_next_file() -> None:
+    """[DTP 6.2b] by email (interpretations DTP-18): the Soviet CG's chance at the CV, kept
+    from NATO's phase, is taken in the Soviet player's next movement file, at the positions
+    of the moment; unanswered, it lapses with that file."""
+    game, state = start()
+    state = carry_out_movement(game, state, "NATO", orders("NATO", MOVE), ScriptedDice([]), [])
+    state = state.with_unit(UnitState("US-CV-1", "NATO", "0812", None))  # it has sailed on
+    assert codes(game, state, "Soviet", "detect SO-CG-2 -> US-CV-1") == []
+    assert ("DTP 6.2a", "detect-no-moment") in codes(
+        game, state, "Soviet", "detect SO-CA-2 -> US-CV-1"
+    )
+    events: list[Event] = []
+    after = carry_out_movement(
+        game,
+        state,
+        "Soviet",
+        orders("Soviet", "detect SO-CG-2 -> US-CV-1"),
+        ScriptedDice([5]),
+        events,
+    )
+    assert "detected_surface" in after.units["US-CV-1"].status  # ECM 3 vs 6: needs 4
+    assert after.data["moments"] == []
+    lapsed = carry_out_movement(
+        game, state, "Soviet", orders("Soviet", "move SO-CA-2 0818"), ScriptedDice([]), []
+    )
+    assert lapsed.data["moments"] == []

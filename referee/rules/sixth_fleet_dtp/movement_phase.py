@@ -43,6 +43,16 @@ def _detect_check(
             return [Problem("DTP 6.2", f"{u} is not on the map", "not-on-map", u)]
     if any(state.units[u].side != side for u in o.units):
         return [Problem("DTP 6.2", "detectors must be your own units", "not-own", o.units[0])]
+    tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+    kept = kept_moment_6_2b(state, side, o.units, o.targets)
+    if kept is not None:  # the answer to an enemy move, at the moment's positions [DTP 6.2b]
+        return attempt_problems_6_2(
+            [unit_of(game, u) for u in o.units],
+            game.category(o.targets[0]),
+            game.board.distance(kept["from"], kept["at"]),
+            [(a, b) for a, b in tried],
+            o.targets[0],
+        )
     dhex = {state.units[u].location for u in o.units}
     thex = {state.units[t].location for t in o.targets}
     cats = {game.category(t) for t in o.targets}
@@ -55,7 +65,6 @@ def _detect_check(
             )
         ]
     d, t, cat = dhex.pop() or "", thex.pop() or "", cats.pop()
-    tried = {tuple(x) for x in state.data.get("detect_tried", ())}
     key = next((x for x in o.targets if any((u, x) in tried for u in o.units)), o.targets[0])
     probs = attempt_problems_6_2(
         [unit_of(game, u) for u in o.units],
@@ -76,6 +85,21 @@ def _detect_check(
             )
         )
     return probs
+
+
+def kept_moment_6_2b(
+    state: GameState, side: str, detectors: Sequence[str], targets: Sequence[str]
+) -> dict[str, Any] | None:
+    """The kept moment (``state.data["moments"]``) this ``detect`` answers: an enemy mover
+    that entered the zone of these stationary units of ``side`` [DTP 6.2b]."""
+    for m in state.data.get("moments") or ():
+        if (
+            list(targets) == [m["mover"]]
+            and set(detectors) <= set(m["units"])
+            and state.units[m["mover"]].side != side
+        ):
+            return dict(m)
+    return None
 
 
 def check_movement(
@@ -130,9 +154,11 @@ def _try(
     targets: Sequence[str],
     dice: Dice,
     events: list[Event],
+    at: str | None = None,
 ) -> GameState:
+    """One attempt; ``at`` is the target's hex at a kept moment [DTP 6.2b] (default: now)."""
     cat = game.category(targets[0])
-    thex = state.units[targets[0]].location or ""
+    thex = at or state.units[targets[0]].location or ""
     res, evs = attempt_6_3(
         game.module,
         [unit_of(game, d) for d in detectors],
@@ -202,5 +228,10 @@ def carry_out_movement(
                     game, state, u, m, other_detects_whenever_allowed, dice, events
                 )
         elif o.verb == "detect":
-            state = _try(game, state, o.units, o.targets, dice, events)
+            kept = kept_moment_6_2b(state, side, o.units, o.targets)
+            state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])
+    # the moments kept for this player are answered in this file or not at all (DTP-18)
+    left = [m for m in state.data.get("moments") or () if state.units[m["mover"]].side == side]
+    if state.data.get("moments"):
+        state = state.with_data(moments=left)
     return state
