@@ -133,3 +133,35 @@ def test_the_other_player_answers_a_kept_moment_in_his_next_file() -> None:
         game, state, "Soviet", orders("Soviet", "move SO-CA-2 0818"), ScriptedDice([]), []
     )
     assert lapsed.data["moments"] == []
+
+
+def test_returning_air_units_are_based_by_their_owner() -> None:
+    """[DTP 8.51]: an aborted unit whose turn has come is based by its owner at the start of
+    his air movement, on an open airbase of its side; not earlier, not in a ship phase."""
+    game, state = start()
+    state = state.with_unit(UnitState("US-F4.1", "NATO", None, "recycle"))
+    state = state.evolve(turn=3).with_data(recycle={"US-F4.1": 3})
+
+    def air(body: str, kind: str = "air") -> list[tuple[str, str]]:
+        return [
+            (p.rule, p.code)
+            for p in check_movement(game, state, "NATO", orders("NATO", body), kind)
+        ]
+
+    assert air("base US-F4.1 1311") == []  # Sigonella, a US base
+    assert air("base US-F4.1 1311", "ship") == [("DTP 8.51", "not-returning")]
+    assert air("base US-F4.1 1209") == [("DTP 8.51", "returning-base")]  # open sea
+    closed = state.with_data(base_damage={"1311": 2})  # D2: closed [DTP 10.44]
+    got = check_movement(game, closed, "NATO", orders("NATO", "base US-F4.1 1311"), "air")
+    assert [p.code for p in got] == ["returning-base"]
+    early = state.with_data(recycle={"US-F4.1": 4})
+    assert [
+        p.code
+        for p in check_movement(game, early, "NATO", orders("NATO", "base US-F4.1 1311"), "air")
+    ] == ["not-returning"]
+    events: list[Event] = []
+    after = carry_out_movement(
+        game, state, "NATO", orders("NATO", "base US-F4.1 1311"), ScriptedDice([]), events
+    )
+    assert after.units["US-F4.1"].location == "1311" and after.data["recycle"] == {}
+    assert [e.rule for e in events] == ["DTP 8.51"]

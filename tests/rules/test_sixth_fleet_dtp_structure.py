@@ -72,11 +72,11 @@ def test_the_new_orders_parse() -> None:
 
 
 def test_the_orders_page_is_the_declaration_and_its_example_parses() -> None:
-    """``docs/sixth_fleet_dtp-orders.md``: its verb table is made from the vocabulary, and its
+    """``docs/orders/sixth_fleet_dtp.md``: its verb table is made from the vocabulary, and its
     example file parses (the core's docs test covers registered rulesets only)."""
     from referee.engine.vocabulary import verb_table
 
-    page = (ROOT / "docs" / "sixth_fleet_dtp-orders.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "orders" / "sixth_fleet_dtp.md").read_text(encoding="utf-8")
     start = page.index("<!-- verb table")
     table = page[page.index("\n", start) + 1 : page.index("<!-- end of verb table -->")]
     assert table.strip() == verb_table(VOCABULARY).strip()

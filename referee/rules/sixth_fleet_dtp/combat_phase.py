@@ -95,6 +95,15 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     8.14, 8.15, 8.231, 8.233, 7.44]."""
     probs: list[Problem] = []
     rec = record(state)
+    if any(t.startswith("hex:") for t in o.targets):
+        return [
+            Problem(
+                "DTP 10.44",
+                "attacks on bases and Defended hexes are not carried out by the referee yet",
+                "base-attack",
+                hint="attack the units in the hex; see docs/rulesets.md",
+            )
+        ]
     for u in (*o.units, *o.targets):
         if u not in state.units or state.units[u].location is None:
             return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]

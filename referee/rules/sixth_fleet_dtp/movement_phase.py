@@ -102,6 +102,40 @@ def kept_moment_6_2b(
     return None
 
 
+def returning_problems_8_51(
+    game: Game, state: GameState, side: str, o: Order, kind: str
+) -> list[Problem]:
+    """``base UNIT HEX`` in an air movement phase brings back an aborted air unit whose turn
+    has come: it arrives at the start of its owner's air movement phase on a usable airbase
+    of its side, before the on-map air units move [DTP 8.51, 9.25, 10.44]."""
+    from referee.rules.sixth_fleet_dtp.rebasing import AIR_PER_HEX_9_4, usable_base
+
+    u, to = o.units[0], (o.hexes[0] if o.hexes else "")
+    st = state.units.get(u)
+    due = int((state.data.get("recycle") or {}).get(u, 10**6))
+    if kind != "air" or st is None or st.side != side or st.box != "recycle" or due > state.turn:
+        return [
+            Problem(
+                "DTP 8.51",
+                f"{u} is not an air unit of yours returning from the turn track this turn",
+                "not-returning",
+                u,
+                hint="returning units are based at the start of their owner's air movement",
+            )
+        ]
+    air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
+    if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
+        return [
+            Problem(
+                "DTP 8.51",
+                f"{u} cannot be based at {to}: not an open airbase of its side with room",
+                "returning-base",
+                to,
+            )
+        ]
+    return []
+
+
 def check_movement(
     game: Game, state: GameState, side: str, orders: Sequence[Order], kind: str
 ) -> list[Problem]:
@@ -130,6 +164,13 @@ def check_movement(
             hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
             last = detection_moments_6_2(game, work, u, hexes)
             work = move_piece(game, work, u, hexes[-1])
+        elif o.verb == "base":
+            bad = returning_problems_8_51(game, work, side, o, kind)
+            probs += bad
+            if not bad:
+                u = o.units[0]
+                placed = work.with_unit(UnitState(u, side, None, None))
+                work = move_piece(game, placed, u, o.hexes[0])
         elif o.verb == "detect":
             bad = _detect_check(game, work, side, o, last)
             probs += bad
@@ -216,6 +257,14 @@ def carry_out_movement(
     """Carry out a checked movement file: each move (with the other player's [DTP 6.2b]
     reactions at each moment it opens), each detection attempt [DTP 6.3]."""
     for o in orders:
+        if o.verb == "base":  # a returning unit arrives [DTP 8.51]
+            u, to = o.units[0], o.hexes[0]
+            st = state.units[u]
+            state = move_piece(game, state.with_unit(UnitState(u, st.side, None, None)), u, to)
+            recycle = dict(state.data.get("recycle") or {})
+            recycle.pop(u, None)
+            state = state.with_data(recycle=recycle)
+            events.append(Event("return", "DTP 8.51", f"{u} returns at {to}", {"unit": u}))
         if o.verb == "move":
             u = o.units[0]
             start = start_hex(game, state, u) or ""

@@ -26,7 +26,7 @@ from referee.rules.sixth_fleet_dtp.removal import night_removal_6_62
 AIR_PER_HEX_9_4 = 6
 
 
-def _usable_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+def usable_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
     """An airbase of the unit's side [9.1, kept], not closed by damage [DTP 10.44]."""
     base = game.board.airbase(hex_id)
     if base is None:
@@ -70,7 +70,7 @@ def check_rebasing(
                 u,
                 game.board.distance(here, to),
                 game.movement_allowance(u),
-                _usable_base(game, state, u, to),
+                usable_base(game, state, u, to),
                 room,
             )
         ]

@@ -159,7 +159,7 @@ MARKERS = (
         "face down: failed its readiness roll",
         categories=("air",),
     ),
-    MarkerDecl("attacked", "Attacked", "7.44", "attacked this Combat Phase", "combat.attacked"),
+    MarkerDecl("attacked", "Attacked", "7.44", "attacked this combat phase", "combat.engaged"),
 )
 
 SCHEMA: RulesetSchema = replace(
