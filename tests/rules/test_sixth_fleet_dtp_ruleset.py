@@ -125,3 +125,35 @@ def quarter_of_the_cg(state: GameState) -> object:
     from referee.rules.sixth_fleet_1975.victory import unit_vp_13_0
 
     return Fraction(unit_vp_13_0(Game.of(module(), state), "SO-CG-2"), 4)  # D1 = 1/4 [8.57]
+
+
+def test_standing_pass_below_passes_without_a_file() -> None:
+    """NATO's standing 'pass below 99' [DTP 8.2]: with no attack that can reach 99 the
+    referee passes NATO's first impulse itself, and the Soviet player is awaited."""
+    state = setup()
+    state = play(state, "Soviet", "movement", "", [])
+    doc = parse_orders(
+        text(state, "NATO", "movement", "") + "\n[standing]\npass below 99\n", "o.txt"
+    )
+    out = RULESET.resolve(module(), state, doc, ScriptedDice([]))
+    assert out.ok, [str(v) for v in out.violations]
+    state = play(out.state, "NATO", "movement", "", [])
+    state = play(state, "Soviet", "movement", "", [])
+    assert state.phase == "combat"
+    assert state.data["impulses"]["passed"] == ["NATO"]
+    assert RULESET.awaiting(module(), state)[0] == "Soviet"
+    state = play(state, "Soviet", "combat", "pass", [])
+    assert state.phase == "rebasing"
+
+
+def test_the_pass_bound_is_an_upper_bound() -> None:
+    from referee.rules.sixth_fleet_dtp.detection import Unit
+    from referee.rules.sixth_fleet_dtp.standing import best_differential_bound_8_2
+
+    a = Unit("a", "surface", {"AS": 20})
+    t1, t2 = Unit("t1", "surface", {"DEF": 4}), Unit("t2", "surface", {"DEF": 9})
+    got = best_differential_bound_8_2(
+        {"h|surface": [(a, 20), (a, 12)]}, {"h|surface": [(t1, 4), (t2, 9)]}
+    )
+    assert got == 28  # everything on the weakest target
+    assert best_differential_bound_8_2({"h|surface": [(a, 0)]}, {"h|surface": [(t1, 4)]}) is None

@@ -417,6 +417,39 @@ def _strike(
     return state.with_data(strike=pending)
 
 
+def best_differential(game: Game, state: GameState, side: str) -> int | None:
+    """The upper bound of ``side``'s best open attack now [DTP 8.2] (``standing.py``): his
+    on-map units that have not attacked, with their strength against each target category
+    [8.43] (0 at D2 [DTP 8.55]), against the weakest enemy unit of that category within one
+    hex (DEF doubled in Restricted Water for ships [8.44])."""
+    from referee.rules.sixth_fleet_dtp.standing import best_differential_bound_8_2
+
+    rec = record(state)
+    sit = _situation(game, state)
+    attack: dict[str, list[tuple[Unit, int]]] = {}
+    near: dict[str, list[tuple[Unit, int]]] = {}
+    for hex_id, stack in state.stacks.items():
+        mine = [u for u in stack if state.units[u].side == side and u not in rec["attacked"]]
+        if not mine:
+            continue
+        for z in game.board.within(hex_id, 1):
+            for t in state.stacks.get(z, ()):
+                if state.units[t].side == side:
+                    continue
+                cat = game.category(t)
+                key = f"{hex_id}|{cat}"
+                if key not in attack:
+                    attack[key] = [
+                        (a, combat.strength_8_43(a, cat, sit))
+                        for a in map(lambda x: unit_of(game, x), mine)
+                    ]
+                dfn = game.value(t, "DEF")
+                if cat in NAVAL and game.board.terrain(z) == "restricted":
+                    dfn *= 2
+                near.setdefault(key, []).append((unit_of(game, t), dfn))
+    return best_differential_bound_8_2(attack, near)
+
+
 def due_8_2(state: GameState) -> str | None:
     """Who is awaited in the combat phase: the defender while a strike waits for bounces
     [DTP 8.232], else whose impulse it is [DTP 8.2]; ``None`` when both have passed."""

@@ -54,6 +54,12 @@ def section_of(state: GameState) -> str | None:
     return p.section if p else None
 
 
+def _named_int(o: dict[str, Any], role: str) -> int:
+    """A whole number a standing order names (``Order.to_json`` keeps them as lists)."""
+    v = (o.get("named") or {}).get(role, 0)
+    return int(v[0] if isinstance(v, list) else v)
+
+
 def _standing(state: GameState, side: str, verb: str) -> list[dict[str, Any]]:
     return [o for o in (state.data.get("standing") or {}).get(side, ()) if o.get("verb") == verb]
 
@@ -106,10 +112,11 @@ def carry_out(
             state = state.with_data(moved_air=sorted(moved))
         return _next(game, state, dice, events)
     if p.section == "combat":
-        mins = [int(o.get("named", {}).get("min_aa", 0)) for o in _standing(state, other, "bounce")]
+        mins = [_named_int(o, "min_aa") for o in _standing(state, other, "bounce")]
         state = combat_phase.carry_out_impulse_8_2(
             game, state, side, orders, dice, events, min(mins) if mins else None
         )
+        state = auto_pass_8_2(game, state, events)
         due = combat_phase.due_8_2(state)
         return _next(game, state, dice, events) if due is None else state.evolve(active_side=due)
     # rebasing [DTP 9.22-9.24]: CAP over its own base that never left it stays up
@@ -128,6 +135,34 @@ def carry_out(
     done = sorted(set(state.data.get("rebased") or ()) | {side})
     state = state.with_data(rebased=done)
     return _next(game, state, dice, events) if len(done) == len(game.sides) else state
+
+
+def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameState:
+    """A player whose standing ``pass below N`` covers his impulse passes without a file
+    [DTP 8.2]: no open attack of his can reach differential N (an upper bound, so a player
+    who might reach it is asked). Never while a strike waits for bounces."""
+    from referee.rules.sixth_fleet_dtp.impulses import after_pass_8_2
+    from referee.rules.sixth_fleet_dtp.standing import passes_8_2
+
+    while not state.data.get("strike"):
+        side = combat_phase.due_8_2(state)
+        if side is None:
+            return state
+        below = [
+            _named_int(o, "differential")
+            for o in _standing(state, side, "pass")
+            if o.get("mode") == "below"
+        ]
+        if not below or not passes_8_2(
+            combat_phase.best_differential(game, state, side), max(below)
+        ):
+            return state
+        rec = after_pass_8_2(state.data.get("impulses") or {}, list(game.sides), side)
+        events.append(
+            Event("pass", "DTP 8.2", f"{side} passes (standing: pass below {max(below)})", {})
+        )
+        state = state.with_data(impulses=rec)
+    return state
 
 
 def _own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
@@ -168,6 +203,9 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         state = state.with_data(detect_tried=[])
     elif phase == "combat":
         state = state.with_data(impulses=start_8_2(player(game, "B")), combat={}, strike=None)
+        state = auto_pass_8_2(game, state, events)
+        if combat_phase.due_8_2(state) is None:
+            return _next(game, state, dice, events)
         state = state.evolve(active_side=combat_phase.due_8_2(state))
     elif phase == "rebasing":
         state = state.with_data(rebased=[], moments=[])

@@ -27,8 +27,6 @@ from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_dtp"
-NOT_YET = {("pass", "below"): "DTP 8.2"}
-"""Standing forms the referee does not carry out yet: refused, so nothing is silently ignored."""
 
 
 class SixthFleetDTP:
@@ -71,22 +69,11 @@ class SixthFleetDTP:
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """The header (game, Game-Turn, side awaited, phase, section [DTP 4.1]), the words
-        (unknown units and hexes), the standing orders, and the phase's own check."""
+        (unknown units and hexes), and the phase's own check."""
         game = Game.of(module, state)
         out = self._header(game, state, orders)
         side = orders.side if orders.side in game.sides else None
         out += check_words(game, state, orders, side)
-        for o in orders.standing:
-            rule = NOT_YET.get((o.verb, o.mode or ""))
-            if rule:
-                out.append(
-                    Violation(
-                        rule,
-                        f"the standing order '{o.text}' is not carried out yet",
-                        o.pos,
-                        hint="send the pass in the impulse's own file",
-                    )
-                )
         if out or side is None:
             return _sorted(out)
         step = [s for s in orders.sections if s != "standing"]

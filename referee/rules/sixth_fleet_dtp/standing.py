@@ -47,3 +47,24 @@ def passes_8_2(best_differential: int | None, below: int) -> bool:
     """A ``pass below N`` order passes when the best attack open (``None``: none at all)
     does not reach differential ``below`` [DTP 8.2]."""
     return best_differential is None or best_differential < below
+
+
+def best_differential_bound_8_2(
+    attack_hexes: Mapping[str, Sequence[tuple[Unit, int]]],
+    targets_near: Mapping[str, Sequence[tuple[Unit, int]]],
+) -> int | None:
+    """An upper bound of the best differential a player's open attacks can reach [DTP 8.2]:
+    for each hex of his (units with their current strengths by target category are worked
+    out by the caller as ``(unit, strength)`` pairs keyed ``hex|category``), all of them on
+    the weakest single target of that category next to them (``targets_near`` keyed the same
+    way, ``(target, defense)``). Detection and stack order can only lower the real best, so a
+    ``pass below N`` that passes on this bound never passes a player who had an attack
+    reaching N. ``None``: no attack at all."""
+    best: int | None = None
+    for key, attackers in attack_hexes.items():
+        strength = sum(s for _, s in attackers)
+        if strength <= 0 or not targets_near.get(key):
+            continue
+        diff = strength - min(d for _, d in targets_near[key])
+        best = diff if best is None else max(best, diff)
+    return best
