@@ -250,6 +250,7 @@ _RULESETS: dict[str, str] = {
     "naval_module": "referee.rules.naval_module.ruleset:RULESET",
     "carrier_battlegroup": "referee.rules.carrier_battlegroup.ruleset:RULESET",
     "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.ruleset:RULESET",
+    "sixth_fleet_dtp": "referee.rules.sixth_fleet_dtp.ruleset:RULESET",
 }
 
 

@@ -134,6 +134,7 @@ _SCHEMAS: dict[str, str] = {
     "naval_module": "referee.rules.naval_module.schema:SCHEMA",
     "carrier_battlegroup": "referee.rules.carrier_battlegroup.schema:SCHEMA",
     "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.schema:SCHEMA",
+    "sixth_fleet_dtp": "referee.rules.sixth_fleet_dtp.schema:SCHEMA",
 }
 
 

@@ -1,0 +1,105 @@
+"""[DTP 8.51, 9.15, 9.22-9.29] air aborts, recycling on the turn track, and readiness.
+
+* [DTP 8.51] an air unit hit on the CRT aborts: 2d6 minus its Readiness rating is the number
+  of turns, the current one not counted, before it returns as a reinforcement; at least 2;
+* [DTP 9.15] a NATO unit landing at another NATO nation's base recycles with an extra -3 on
+  the 2d6 (the literal text; the flag ``other_nato_base_literal`` = False takes the evident
+  intent, +3: digest 9.13, ``flags.other_nato_base_extra_9_15``);
+* [DTP 9.29] face-down units on a base that reaches D3 recycle with +6;
+* [DTP 9.23] in phase 6 a landing unit stays active on a d6 at or below its rating, else it
+  is turned face down until it passes in a later phase 6; CAP over its own base does not
+  land and does not roll [DTP 9.24];
+* Soviet air at Keflavik subtracts 1 from its rating [DTP 11.3 rule 5, 11.31 rule 2].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_dtp.tables import unit_row
+from referee.source.model import Module
+
+MIN_DELAY_8_51 = 2
+BASE_DESTROYED_9_29 = 6
+
+
+def rating_9_23(module: Module, nationality: str, type_code: str, modifier: int = 0) -> int:
+    """A unit's Readiness rating from the module's table [DTP 9.23], plus scenario
+    modifiers (Keflavik -1 [DTP 11.3])."""
+    row = unit_row(nationality, type_code)
+    return int(module.tables["readiness"].lookup(row=row, col="rating").value) + modifier
+
+
+@dataclass(frozen=True, slots=True)
+class Recycle:
+    """An aborted air unit's time off the map [DTP 8.51]."""
+
+    roll_2d6: int
+    rating: int
+    extra: int
+    delay: int
+    return_turn: int
+
+
+def recycle_8_51(turn: int, roll_2d6: int, rating: int, extra: int = 0) -> Recycle:
+    """2d6 - rating (+ the [DTP 9.15]/[DTP 9.29] extra) turns, at least 2, the current turn
+    not counted: on turn 3 a result of 7 returns on turn 10 [DTP 8.51]."""
+    delay = max(MIN_DELAY_8_51, roll_2d6 - rating + extra)
+    return Recycle(roll_2d6, rating, extra, delay, turn + delay)
+
+
+def readiness_9_23(roll: int, rating: int) -> bool:
+    """Active next turn on a d6 at or below the rating [DTP 9.23]."""
+    return roll <= rating
+
+
+def lands_9_24(on_cap_over_own_base: bool, left_base_hex: bool) -> bool:
+    """CAP over its own base (land or CV) that never left the hex neither lands nor rolls
+    [DTP 9.24]; every other air unit lands in phase 6 [DTP 9.22]."""
+    return not (on_cap_over_own_base and not left_base_hex)
+
+
+def rebase_problems_9_22(
+    unit: str, distance: int, range_allowance: int, base_open: bool, room: bool
+) -> list[Problem]:
+    """Phase 6 landing [DTP 9.22, 9.25]: a base within the unit's range, open (an airbase at
+    D2 or worse is closed [DTP 10.44]), with room under the stacking limits [9.4]."""
+    out: list[Problem] = []
+    if distance > range_allowance:
+        out.append(
+            Problem(
+                "DTP 9.22",
+                f"{unit} cannot reach that base: {distance} hexes, range {range_allowance}",
+                "rebase-out-of-range",
+                unit,
+                hint="pick a base within range, or the unit is eliminated and recycles [DTP 8.51]",
+            )
+        )
+    if not base_open:
+        out.append(
+            Problem(
+                "DTP 10.44",
+                f"{unit} cannot land: the airbase is closed (D2 or worse)",
+                "rebase-closed-base",
+                unit,
+            )
+        )
+    if not room:
+        out.append(
+            Problem(
+                "DTP 9.25",
+                f"{unit} cannot land: the base is full (6 air units [9.4])",
+                "rebase-full",
+                unit,
+            )
+        )
+    return out
+
+
+def carrier_air_9_27(cv_damage: int) -> str:
+    """What happens to the air units aboard a CV [DTP 9.27]: ``"aboard"`` below D2,
+    ``"stuck"`` at D2 (no air operations [DTP 8.55]), ``"sunk"`` with the CV at D3."""
+    if cv_damage >= 3:
+        return "sunk"
+    return "stuck" if cv_damage >= 2 else "aboard"

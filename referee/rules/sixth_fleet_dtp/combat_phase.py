@@ -1,0 +1,459 @@
+"""[DTP 8.2] the combat phase on a game position: checking and carrying out one impulse.
+
+The phase record lives in ``state.data``: ``impulses`` (whose impulse, who has passed, the
+answer-back chance [DTP 8.2, 8.21]), ``combat`` (``attacked``: units that have attacked this
+phase, once each [8.13]; ``engaged``: units attacked this phase, for the stack order [7.44] and
+CAP [DTP 8.233]), ``strike`` (a strike that made contact and waits for the defender's bounces
+[DTP 8.232]), ``damage`` (unit -> level [DTP 8.54]) and ``recycle`` (aborted air unit -> the
+turn it returns [DTP 8.51]). Detected markers are the unit statuses of ``detection.STATUS``.
+
+An impulse is one of: ``attack`` (ships and subs on anything, air on air), ``strike`` (air on
+ships, subs or a base: Strike Contact first [DTP 8.15]), ``pass`` [DTP 8.2]; while a strike
+waits, the defender's ``bounce`` orders (an empty bounce file lets it go on) [DTP 8.232].
+:func:`check_impulse_8_2` lists the problems (no dice); :func:`carry_out_impulse_8_2` applies
+a checked impulse with the dice. The play-by-email wrapper (the ``Ruleset`` object) is not
+built yet; these are the functions it will call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.position import eliminate
+from referee.rules.sixth_fleet_dtp import combat, contact, impulses, strikes
+from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
+from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
+from referee.rules.sixth_fleet_dtp.removal import unit_of
+from referee.rules.sixth_fleet_dtp.sequence import is_night_4_0
+
+NAVAL = ("surface", "submarine")
+
+
+def record(state: GameState) -> dict[str, list[str]]:
+    rec = state.data.get("combat") or {}
+    return {"attacked": list(rec.get("attacked", ())), "engaged": list(rec.get("engaged", ()))}
+
+
+def is_detected(game: Game, state: GameState, pid: str) -> bool:
+    """Air units and bases are always detected [DTP 6.0b]; ships and subs by their marker."""
+    cat = game.category(pid)
+    return cat == "air" or STATUS[cat] in state.units[pid].status
+
+
+def flags_of(state: GameState) -> DtpFlags:
+    return DEFAULT_FLAGS.with_overrides(state.data.get("dtp_flags"))
+
+
+def _situation(game: Game, state: GameState, answering: Sequence[str] = ()) -> combat.Situation:
+    """The facts an attack reads from the position: turn, night [DTP 4.0], damage, the units
+    answering back [DTP 8.21], the daylight air units [9.52]."""
+    return combat.Situation(
+        turn=state.turn,
+        night=is_night_4_0(state.turn),
+        damage=dict(state.data.get("damage") or {}),
+        answering=frozenset(answering),
+        daylight=frozenset(u for u in state.units if game.unit(u).has("daylight")),
+    )
+
+
+def _one_hex(state: GameState, ids: Sequence[str]) -> str | None:
+    locs = {state.units[i].location for i in ids}
+    return next(iter(locs)) if len(locs) == 1 else None
+
+
+def _stack_problems_7_44(
+    game: Game, state: GameState, attackers: list[Unit], targets: Sequence[str], thex: str
+) -> list[Problem]:
+    """Top down [7.44]: every unit above a target engaged this phase, in this attack, or one
+    these attackers may skip [7.45; digest 9.2 flag]."""
+    engaged = set(record(state)["engaged"]) | set(targets)
+    stack = list(state.stacks.get(thex, ()))
+    skip = flags_of(state).skip_harmless_units
+    for t in targets:
+        for above in stack[: stack.index(t)]:
+            if above in engaged or strikes.may_skip_7_45(attackers, unit_of(game, above), skip):
+                continue
+            return [
+                Problem(
+                    "7.44",
+                    f"{t} may not be attacked before {above}, above it in the stack",
+                    "stack-order",
+                    t,
+                    hint=f"attack {above} first",
+                )
+            ]
+    return []
+
+
+def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Problem]:
+    """One ``attack`` or ``strike`` order against the kept SPI rules and DTP's [8.1, 8.13,
+    8.14, 8.15, 8.231, 8.233, 7.44]."""
+    probs: list[Problem] = []
+    rec = record(state)
+    if any(t.startswith("hex:") for t in o.targets):
+        return [
+            Problem(
+                "DTP 10.44",
+                "attacks on bases and Defended hexes are not carried out by the referee yet",
+                "base-attack",
+                hint="attack the units in the hex; see docs/rulesets.md",
+            )
+        ]
+    for u in (*o.units, *o.targets):
+        if u not in state.units or state.units[u].location is None:
+            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
+    if any(state.units[u].side != side for u in o.units):
+        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
+    if any(state.units[t].side == side for t in o.targets):
+        return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
+    ahex, thex = _one_hex(state, o.units), _one_hex(state, o.targets)
+    if ahex is None or thex is None:
+        return [Problem("8.12", "attackers, and targets, must each be in one hex", "hexes")]
+    cats = {game.category(t) for t in o.targets}
+    if len(cats) != 1:
+        return [Problem("8.34", "targets must be all air, all surface or all sub units", "mixed")]
+    tcat = cats.pop()
+    attackers = [unit_of(game, a) for a in o.units]
+    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
+    if o.verb == "strike" and not air_on_naval:
+        probs.append(Problem("DTP 8.15", "a strike is air units on ships or subs", "strike-kind"))
+    if o.verb == "attack" and air_on_naval:
+        probs.append(
+            Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
+        )
+    again = [a for a in o.units if a in rec["attacked"]]
+    if again:
+        probs.append(
+            Problem(
+                "8.13",
+                f"{', '.join(again)} already attacked this phase",
+                "attacked-twice",
+                again[0],
+            )
+        )
+    probs += strikes.reach_problems_8_1(
+        [(a, game.board.distance(ahex, thex)) for a in o.units], thex
+    )
+    answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+    sit = _situation(game, state, answering)
+    if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
+        probs.append(
+            Problem(
+                "8.41",
+                f"these units have no strength against {tcat} units "
+                "(D2 units attack only when answering back [DTP 8.21])",
+                "no-strength",
+            )
+        )
+    if o.mode == "first-strike":
+        probs += strikes.first_strike_8_231(
+            any(is_detected(game, state, a) for a in o.units if game.category(a) != "air"),
+            attackers[0],
+            [unit_of(game, t) for t in o.targets],
+            all(is_detected(game, state, t) for t in o.targets),
+        )
+    elif any(a.category in NAVAL for a in attackers):
+        for t in o.targets:
+            probs += strikes.detected_target_8_14(
+                attackers[0], unit_of(game, t), is_detected(game, state, t)
+            )
+    probs += _stack_problems_7_44(game, state, attackers, o.targets, thex)
+    if o.verb == "strike":
+        cap = [
+            u
+            for u in state.stacks.get(thex, ())
+            if game.category(u) == "air" and state.units[u].side != side and u not in rec["engaged"]
+        ]
+        probs += strikes.cap_first_8_233(attackers, cap)
+    return probs
+
+
+def check_impulse_8_2(
+    game: Game, state: GameState, side: str, orders: Sequence[Order]
+) -> list[Problem]:
+    """The problems of one impulse file: whose turn [DTP 8.2], one attack, strike or pass,
+    and that order's own problems; or, while a strike waits, the defender's bounces
+    [DTP 8.232]."""
+    strike = state.data.get("strike")
+    if strike:
+        if side != strike["defender"]:
+            return [
+                Problem(
+                    "DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce"
+                )
+            ]
+        probs: list[Problem] = []
+        rec = record(state)
+        for o in orders:
+            if o.verb != "bounce":
+                probs.append(Problem("DTP 8.232", "only bounces answer a strike", "not-bounce"))
+                continue
+            for b in o.units:
+                probs += strikes.may_bounce_8_232(
+                    unit_of(game, b),
+                    b in rec["attacked"],
+                    game.board.distance(state.units[b].location or "", strike["hex"]) <= 1,
+                )
+            if not set(o.targets) <= set(strike["units"]):
+                probs.append(
+                    Problem("DTP 8.232", "bounce only the strike's units", "bounce-target")
+                )
+        return probs
+    probs = impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
+    acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
+    if len(acts) != 1:
+        one = Problem(
+            "DTP 8.2", "an impulse is one attack, one strike or a pass", "one-per-impulse"
+        )
+        return [*probs, one]
+    if acts[0].verb != "pass":
+        probs += check_attack(game, state, side, acts[0])
+    return probs
+
+
+# ---- carrying out ------------------------------------------------------------------------------
+def _apply(
+    game: Game,
+    state: GameState,
+    out: combat.AttackOutcome,
+    attackers: Sequence[str],
+    targets: Sequence[str],
+    events: list[Event],
+) -> tuple[GameState, list[str]]:
+    """An attack's outcome on the position: damage levels [DTP 8.54], sunk ships eliminated
+    [DTP 8.55], aborted air off to the turn track [DTP 8.51], attackers Detected [DTP 8.234],
+    the phase record [8.13, 7.44]. Returns the state and the enemy units put out of action
+    (sunk, D2 or aborted: they may answer back [DTP 8.21, 8.22])."""
+    events.extend(out.events)
+    damage = dict(state.data.get("damage") or {})
+    before = dict(damage)
+    hurt: list[str] = []
+    for t, lvl in out.damage.items():
+        damage[t] = lvl
+        if lvl >= 2 > before.get(t, 0):
+            hurt.append(t)
+    state = state.with_data(damage=damage)
+    for t, lvl in sorted(out.damage.items()):
+        if lvl >= 3:
+            state = eliminate(game, state, t, "DTP 8.55", "sunk at D3", events)
+    recycle = dict(state.data.get("recycle") or {})
+    for t, turn in sorted(out.aborted.items()):
+        u = state.units[t]
+        state = state.with_unit(UnitState(u.id, u.side, None, "recycle", frozenset()))
+        recycle[t] = turn
+        hurt.append(t)
+    state = state.with_data(recycle=recycle)
+    for a in out.detected:
+        u = state.units[a]
+        if u.location is not None:
+            marker = STATUS[game.category(a)]
+            state = state.with_unit(UnitState(u.id, u.side, u.location, u.box, u.status | {marker}))
+    rec = record(state)
+    rec["attacked"] = sorted(set(rec["attacked"]) | set(attackers))
+    rec["engaged"] = sorted(set(rec["engaged"]) | set(targets))
+    return state.with_data(combat=rec), hurt
+
+
+def _resolve(
+    game: Game,
+    state: GameState,
+    side: str,
+    attackers: Sequence[str],
+    targets: Sequence[str],
+    dice: Dice,
+    events: list[Event],
+) -> tuple[GameState, list[str]]:
+    answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, attackers)
+    sit = _situation(game, state, answering)
+    thex = state.units[targets[0]].location or ""
+    sit = combat.Situation(
+        sit.turn,
+        sit.night,
+        game.board.terrain(thex) == "restricted",
+        sit.damage,
+        sit.answering,
+        sit.daylight,
+    )
+    order = [t for t in state.stacks.get(thex, ()) if t in targets]
+    out = combat.resolve_attack_8_0(
+        game.module,
+        [unit_of(game, a) for a in attackers],
+        [unit_of(game, t) for t in order],
+        sit,
+        dice,
+    )
+    return _apply(game, state, out, attackers, order, events)
+
+
+def _sides(game: Game) -> list[str]:
+    return list(game.sides)
+
+
+def _after(
+    game: Game, state: GameState, side: str, hurt: Sequence[str], answerable: bool
+) -> GameState:
+    rec = impulses.after_attack_8_2(
+        state.data.get("impulses") or {}, _sides(game), side, hurt, answerable
+    )
+    return state.with_data(impulses=rec)
+
+
+def _strike_resolves(
+    game: Game, state: GameState, strike: Mapping[str, Any], dice: Dice, events: list[Event]
+) -> GameState:
+    """The strike after the bounces: its units still in the air attack [DTP 8.232]."""
+    side = strike["side"]
+    left = [u for u in strike["units"] if state.units[u].location is not None]
+    state = state.with_data(strike=None)
+    hurt: list[str] = []
+    targets = [t for t in strike["targets"] if state.units[t].location is not None]
+    if left and targets:
+        state, hurt = _resolve(game, state, side, left, targets, dice, events)
+    else:
+        events.append(Event("strike", "DTP 8.232", "the strike is broken up by the bounces", {}))
+    return _after(game, state, side, hurt, True)
+
+
+def carry_out_impulse_8_2(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+    bounce_min_aa: int | None = None,
+) -> GameState:
+    """Carry out a checked impulse file. A strike that makes contact waits for the defender's
+    bounces unless none of his fighters may bounce, or his standing ``bounce min-aa N``
+    answers at once (``bounce_min_aa``) [DTP 8.232]."""
+    strike = state.data.get("strike")
+    if strike:
+        for o in orders:
+            if o.verb == "bounce":
+                tops = [t for t in strike["units"] if t in o.targets]
+                state, _ = _resolve(game, state, side, o.units, tops, dice, events)
+        return _strike_resolves(game, state, strike, dice, events)
+    o = next(x for x in orders if x.verb in ("attack", "strike", "pass"))
+    if o.verb == "pass":
+        rec = impulses.after_pass_8_2(state.data.get("impulses") or {}, _sides(game), side)
+        events.append(Event("pass", "DTP 8.2", f"{side} passes", {}))
+        return state.with_data(impulses=rec)
+    if o.verb == "attack":
+        state, hurt = _resolve(game, state, side, o.units, o.targets, dice, events)
+        return _after(game, state, side, hurt, o.mode != "first-strike")
+    return _strike(game, state, side, o, dice, events, bounce_min_aa)
+
+
+def _strike(
+    game: Game,
+    state: GameState,
+    side: str,
+    o: Order,
+    dice: Dice,
+    events: list[Event],
+    bounce_min_aa: int | None,
+) -> GameState:
+    """Strike Contact [DTP 8.15], then the bounce window [DTP 8.232]."""
+    from referee.rules.sixth_fleet_dtp.standing import bouncers_8_232
+
+    thex = state.units[o.targets[0]].location or ""
+    origins = state.data.get("origin") or {}
+    strikers = [
+        (
+            a,
+            game.value(a, "ECM"),
+            game.board.distance(origins.get(a, state.units[a].location or thex), thex),
+        )
+        for a in o.units
+    ]
+    tgt = contact.Target(
+        max(game.value(t, "ECM") for t in o.targets),
+        all(is_detected(game, state, t) for t in o.targets),
+        coastal=game.board.terrain(thex) == "coastal",
+        restricted=game.board.terrain(thex) == "restricted",
+    )
+    res, ev = contact.contact_8_15(
+        game.module, strikers, tgt, is_night_4_0(state.turn), False, dice
+    )
+    events.append(ev)
+    if not res.contact:
+        return _after(game, state, side, (), True)
+    defender = next(s for s in game.sides if s != side)
+    shex = state.units[o.units[0]].location or ""
+    rec = record(state)
+    candidates = [
+        (
+            unit_of(game, u),
+            u in rec["attacked"],
+            game.board.distance(state.units[u].location or "", shex) <= 1,
+        )
+        for u in sorted(state.units)
+        if state.units[u].side == defender
+        and state.units[u].location is not None
+        and game.category(u) == "air"
+    ]
+    may = [c for c in candidates if not strikes.may_bounce_8_232(*c)]
+    pending = {
+        "side": side,
+        "defender": defender,
+        "units": list(o.units),
+        "targets": list(o.targets),
+        "hex": shex,
+    }
+    if not may:
+        return _strike_resolves(game, state, pending, dice, events)
+    if bounce_min_aa is not None:
+        for b in bouncers_8_232(candidates, bounce_min_aa):
+            top = next((u for u in o.units if state.units[u].location is not None), None)
+            if top is not None:
+                state, _ = _resolve(game, state, defender, [b], [top], dice, events)
+        return _strike_resolves(game, state, pending, dice, events)
+    events.append(Event("strike", "DTP 8.232", f"contact made: {defender} may bounce", pending))
+    return state.with_data(strike=pending)
+
+
+def best_differential(game: Game, state: GameState, side: str) -> int | None:
+    """The upper bound of ``side``'s best open attack now [DTP 8.2] (``standing.py``): his
+    on-map units that have not attacked, with their strength against each target category
+    [8.43] (0 at D2 [DTP 8.55]), against the weakest enemy unit of that category within one
+    hex (DEF doubled in Restricted Water for ships [8.44])."""
+    from referee.rules.sixth_fleet_dtp.standing import best_differential_bound_8_2
+
+    rec = record(state)
+    sit = _situation(game, state)
+    attack: dict[str, list[tuple[Unit, int]]] = {}
+    near: dict[str, list[tuple[Unit, int]]] = {}
+    for hex_id, stack in state.stacks.items():
+        mine = [u for u in stack if state.units[u].side == side and u not in rec["attacked"]]
+        if not mine:
+            continue
+        for z in game.board.within(hex_id, 1):
+            for t in state.stacks.get(z, ()):
+                if state.units[t].side == side:
+                    continue
+                cat = game.category(t)
+                key = f"{hex_id}|{cat}"
+                if key not in attack:
+                    attack[key] = [
+                        (a, combat.strength_8_43(a, cat, sit))
+                        for a in map(lambda x: unit_of(game, x), mine)
+                    ]
+                dfn = game.value(t, "DEF")
+                if cat in NAVAL and game.board.terrain(z) == "restricted":
+                    dfn *= 2
+                near.setdefault(key, []).append((unit_of(game, t), dfn))
+    return best_differential_bound_8_2(attack, near)
+
+
+def due_8_2(state: GameState) -> str | None:
+    """Who is awaited in the combat phase: the defender while a strike waits for bounces
+    [DTP 8.232], else whose impulse it is [DTP 8.2]; ``None`` when both have passed."""
+    strike = state.data.get("strike")
+    if strike:
+        return str(strike["defender"])
+    return impulses.due_8_2(state.data.get("impulses") or {})

@@ -1,0 +1,47 @@
+"""DTP rule flags: each interpretation of an unclear DTP case that a group may want to play
+the other way, as a switch with the documented default (``docs/interpretations.md``, DTP-2
+and DTP-13; digest 9.2 and 9.13 recommend a flag for each).
+
+A game may override a flag in ``state.data["dtp_flags"]`` (field name -> value), as SPI
+games do with ``state.data["flags"]`` (the SPI flags stay SPI's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class DtpFlags:
+    # digest 9.2: an attacker may also skip stacked units that cannot attack it (zero strength
+    # against its category), as the combat example's Tu22 skips the S3s [DTP 8.233, 7.45]
+    skip_harmless_units: bool = True
+    # digest 9.13: [DTP 9.15] "deduct 3 from the 2D6 roll" read literally (-3, a shorter
+    # delay); False takes the evident intent (+3, a longer one)
+    other_nato_base_literal: bool = True
+    # digest 9.6: bases attack air units [DTP 10.41] only when the scenario gives a strength
+    bases_attack_air: bool = False
+
+    def with_overrides(self, raw: Mapping[str, Any] | None) -> DtpFlags:
+        """These flags with a game's overrides; unknown names and wrong types are refused."""
+        if not raw:
+            return self
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for name, value in raw.items():
+            if name not in known:
+                raise ValueError(f"unknown DTP rule flag {name!r}; flags: {', '.join(known)}")
+            if type(value) is not type(getattr(self, name)):
+                raise ValueError(f"DTP rule flag {name!r} must be {type(getattr(self, name))}")
+            changes[name] = value
+        return replace(self, **changes)
+
+
+DEFAULT_FLAGS = DtpFlags()
+
+
+def other_nato_base_extra_9_15(flags: DtpFlags) -> int:
+    """The extra on the 2d6 of [DTP 9.15]: -3 as written, or +3 (digest 9.13)."""
+    return -3 if flags.other_nato_base_literal else 3

@@ -1,0 +1,219 @@
+"""[DTP 4.1] the game's flow: which phase checks and carries out a file, and what happens on
+its own between files (entering phases, removing sub markers, starting the impulses, the
+Night phase, the end of the game).
+
+The phase functions are the modules of the kit's parts (``movement_phase``, ``combat_phase``,
+``rebasing``) and SPI's set-up, which DTP keeps [11.0]; this module only strings them
+together in the order of [DTP 4.1].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.setup import setup_11_0
+from referee.rules.sixth_fleet_dtp import combat_phase, movement_phase, rebasing
+from referee.rules.sixth_fleet_dtp.impulses import start_8_2
+from referee.rules.sixth_fleet_dtp.removal import sub_removal_6_63
+from referee.rules.sixth_fleet_dtp.sequence import BY_ID, is_night_4_0, next_phase_4_1, players_11_0
+
+SETUP, GAME_OVER = "setup", "game-over"
+
+
+def player(game: Game, letter: str) -> str:
+    return players_11_0(game.module)[letter]
+
+
+def due_sides(game: Game, state: GameState) -> list[str]:
+    """The sides whose file the game waits for, in order."""
+    if state.phase == GAME_OVER:
+        return []
+    if state.phase == SETUP:
+        return [state.active_side] if state.active_side else []
+    p = BY_ID[state.phase]
+    if p.acts in ("A", "B"):
+        return [player(game, p.acts)]
+    if p.acts == "impulses":
+        side = combat_phase.due_8_2(state)
+        return [side] if side else []
+    if p.acts == "both":
+        done = set(state.data.get("rebased") or ())
+        return [s for s in (player(game, "A"), player(game, "B")) if s not in done]
+    return []
+
+
+def section_of(state: GameState) -> str | None:
+    if state.phase == SETUP:
+        return "setup"
+    p = BY_ID.get(state.phase)
+    return p.section if p else None
+
+
+def _named_int(o: dict[str, Any], role: str) -> int:
+    """A whole number a standing order names (``Order.to_json`` keeps them as lists)."""
+    v = (o.get("named") or {}).get(role, 0)
+    return int(v[0] if isinstance(v, list) else v)
+
+
+def _standing(state: GameState, side: str, verb: str) -> list[dict[str, Any]]:
+    return [o for o in (state.data.get("standing") or {}).get(side, ()) if o.get("verb") == verb]
+
+
+def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> list[Problem]:
+    """The current phase's check of a file's orders [DTP 4.1]."""
+    if state.phase == SETUP:
+        return setup_11_0(game, state, side, tuple(orders)).problems
+    p = BY_ID[state.phase]
+    if p.section == "movement":
+        kind = "ship" if p.id.startswith("ship") else "air"
+        return movement_phase.check_movement(game, state, side, orders, kind)
+    if p.section == "combat":
+        return combat_phase.check_impulse_8_2(game, state, side, orders)
+    if p.section == "rebasing":
+        return rebasing.check_rebasing(game, state, side, orders)
+    return []
+
+
+def carry_out(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+) -> GameState:
+    """Carry out a checked file, then everything automatic up to the next file awaited."""
+    if state.phase == SETUP:
+        carry = setup_11_0(game, state, side, tuple(orders))
+        events.extend(carry.events)
+        state = carry.state
+        order = list(game.scenario.setup_order)
+        i = order.index(side)
+        if i + 1 < len(order):
+            return state.evolve(active_side=order[i + 1])
+        return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
+    p = BY_ID[state.phase]
+    other = next(s for s in game.sides if s != side)
+    if p.section == "movement":
+        kind = "ship" if p.id.startswith("ship") else "air"
+        whenever = any(
+            o.get("mode") == "whenever-allowed" for o in _standing(state, other, "detect")
+        )
+        state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
+        if kind == "air":
+            moved = set(state.data.get("moved_air") or ()) | {
+                o.units[0] for o in orders if o.verb == "move"
+            }
+            state = state.with_data(moved_air=sorted(moved))
+        return _next(game, state, dice, events)
+    if p.section == "combat":
+        mins = [_named_int(o, "min_aa") for o in _standing(state, other, "bounce")]
+        state = combat_phase.carry_out_impulse_8_2(
+            game, state, side, orders, dice, events, min(mins) if mins else None
+        )
+        state = auto_pass_8_2(game, state, events)
+        due = combat_phase.due_8_2(state)
+        return _next(game, state, dice, events) if due is None else state.evolve(active_side=due)
+    # rebasing [DTP 9.22-9.24]: CAP over its own base that never left it stays up
+    moved = set(state.data.get("moved_air") or ())
+    cap = frozenset(
+        u
+        for u, st in state.units.items()
+        if st.side == side
+        and st.location is not None
+        and game.category(u) == "air"
+        and u not in moved
+        and _own_base_here(game, state, u, st.location)
+        and not any(o.verb == "rebase" and o.units[0] == u for o in orders)
+    )
+    state = rebasing.carry_out_rebasing(game, state, side, orders, dice, events, cap)
+    done = sorted(set(state.data.get("rebased") or ()) | {side})
+    state = state.with_data(rebased=done)
+    return _next(game, state, dice, events) if len(done) == len(game.sides) else state
+
+
+def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameState:
+    """A player whose standing ``pass below N`` covers his impulse passes without a file
+    [DTP 8.2]: no open attack of his can reach differential N (an upper bound, so a player
+    who might reach it is asked). Never while a strike waits for bounces."""
+    from referee.rules.sixth_fleet_dtp.impulses import after_pass_8_2
+    from referee.rules.sixth_fleet_dtp.standing import passes_8_2
+
+    while not state.data.get("strike"):
+        side = combat_phase.due_8_2(state)
+        if side is None:
+            return state
+        below = [
+            _named_int(o, "differential")
+            for o in _standing(state, side, "pass")
+            if o.get("mode") == "below"
+        ]
+        if not below or not passes_8_2(
+            combat_phase.best_differential(game, state, side), max(below)
+        ):
+            return state
+        rec = after_pass_8_2(state.data.get("impulses") or {}, list(game.sides), side)
+        events.append(
+            Event("pass", "DTP 8.2", f"{side} passes (standing: pass below {max(below)})", {})
+        )
+        state = state.with_data(impulses=rec)
+    return state
+
+
+def _own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+    """The unit is over a base of its own [DTP 9.24]: an airbase of its side, or, for carrier
+    air, a CV of its side in the hex [9.6x kept]."""
+    side = state.units[unit].side
+    base = game.board.airbase(hex_id)
+    if base is not None:
+        nat = game.module.nationalities.get(base.nationality)
+        if nat is not None and nat.side == side:
+            return True
+    return game.unit(unit).has("carrier") and any(
+        state.units[o].side == side and game.unit(o).type == "CV"
+        for o in state.stacks.get(hex_id, ())
+    )
+
+
+def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    phase, turn = next_phase_4_1(state.phase, state.turn)
+    if turn != state.turn and state.turn >= game.scenario.turns:
+        events.append(Event("phase", "DTP 4.1", "the last Game-Turn is over", {}))
+        return state.evolve(phase=GAME_OVER, active_side=None)
+    return _enter(game, state.evolve(turn=turn), phase, dice, events)
+
+
+def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Event]) -> GameState:
+    """Begin ``phase``: its automatic steps [DTP 6.63, 8.2, 4.1 phase 7]."""
+    p = BY_ID[phase]
+    acts = p.acts
+    side = player(game, acts) if acts in ("A", "B") else None
+    state = state.evolve(phase=phase, active_side=side)
+    events.append(Event("phase", p.rule, f"Game-Turn {state.turn}: {p.name}", {"phase": phase}))
+    if phase.startswith("ship_movement"):
+        assert side is not None
+        state = state.with_data(detect_tried=[])
+        state = sub_removal_6_63(game, state, side, events)
+    elif phase.startswith("air_movement"):
+        state = state.with_data(detect_tried=[])
+    elif phase == "combat":
+        state = state.with_data(impulses=start_8_2(player(game, "B")), combat={}, strike=None)
+        state = auto_pass_8_2(game, state, events)
+        if combat_phase.due_8_2(state) is None:
+            return _next(game, state, dice, events)
+        state = state.evolve(active_side=combat_phase.due_8_2(state))
+    elif phase == "rebasing":
+        state = state.with_data(rebased=[], moments=[])
+    elif phase == "night":
+        assert is_night_4_0(state.turn)
+        state = rebasing.night_phase_4_1(game, state, dice, events)
+        state = state.with_data(moved_air=[])
+        return _next(game, state, dice, events)
+    if phase == "ship_movement_a":
+        state = state.with_data(moved_air=[])
+    return state

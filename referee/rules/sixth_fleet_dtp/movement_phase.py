@@ -1,0 +1,286 @@
+"""[DTP 4.1 phases 1-4] a movement phase on a game position: moves and the detection attempts
+they open [DTP 5.0, 5.25, 6.2, 6.22].
+
+Orders are carried out in the order written, so a ``detect`` line sees the position the moves
+above it have made. The moving player may try to detect enemy units that a move has just
+brought within one hex: the ``detect`` line comes right after that ``move`` and is made by
+units in the mover's hex [DTP 6.2a]. The same moment lets the other player try to detect the
+mover [DTP 6.2b]: with a standing ``detect whenever-allowed`` his best eligible stack in the
+hex whose zone was entered tries at once [DTP 6.23]; otherwise the moment is kept in
+``state.data["moments"]`` for his decision (docs/interpretations.md DTP-18). Ship and sub
+phases move ships and subs; air phases move air units [DTP 4.1]. Each detector tries a target
+once per phase [DTP 6.22] (``state.data["detect_tried"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.movement import start_hex
+from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
+from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
+from referee.rules.sixth_fleet_dtp.removal import unit_of
+from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+
+MOVES = {"ship": ("surface", "submarine"), "air": ("air",)}
+
+
+def _inshore(game: Game, hex_id: str) -> bool:
+    return game.board.terrain(hex_id) in ("restricted", "coastal")
+
+
+def _detect_check(
+    game: Game, state: GameState, side: str, o: Order, last: Sequence[Moment]
+) -> list[Problem]:
+    for u in (*o.units, *o.targets):
+        if u not in state.units or state.units[u].location is None:
+            return [Problem("DTP 6.2", f"{u} is not on the map", "not-on-map", u)]
+    if any(state.units[u].side != side for u in o.units):
+        return [Problem("DTP 6.2", "detectors must be your own units", "not-own", o.units[0])]
+    tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+    kept = kept_moment_6_2b(state, side, o.units, o.targets)
+    if kept is not None:  # the answer to an enemy move, at the moment's positions [DTP 6.2b]
+        return attempt_problems_6_2(
+            [unit_of(game, u) for u in o.units],
+            game.category(o.targets[0]),
+            game.board.distance(kept["from"], kept["at"]),
+            [(a, b) for a, b in tried],
+            o.targets[0],
+        )
+    dhex = {state.units[u].location for u in o.units}
+    thex = {state.units[t].location for t in o.targets}
+    cats = {game.category(t) for t in o.targets}
+    if len(dhex) != 1 or len(thex) != 1 or len(cats) != 1 or "air" in cats:
+        return [
+            Problem(
+                "DTP 6.2a",
+                "detect enemy ships or subs of one category in one hex, from units in one hex",
+                "detect-shape",
+            )
+        ]
+    d, t, cat = dhex.pop() or "", thex.pop() or "", cats.pop()
+    key = next((x for x in o.targets if any((u, x) in tried for u in o.units)), o.targets[0])
+    probs = attempt_problems_6_2(
+        [unit_of(game, u) for u in o.units],
+        cat,
+        game.board.distance(d, t),
+        [(a, b) for a, b in tried],
+        key,
+    )
+    if not any(m.at == d and m.their_hex == t for m in last):
+        probs.append(
+            Problem(
+                "DTP 6.2a",
+                f"no move just brought the units in {t} within one hex of {d}",
+                "detect-no-moment",
+                o.units[0],
+                hint="write the detect line right after the move that brings them into the "
+                "detection zone",
+            )
+        )
+    return probs
+
+
+def kept_moment_6_2b(
+    state: GameState, side: str, detectors: Sequence[str], targets: Sequence[str]
+) -> dict[str, Any] | None:
+    """The kept moment (``state.data["moments"]``) this ``detect`` answers: an enemy mover
+    that entered the zone of these stationary units of ``side`` [DTP 6.2b]."""
+    for m in state.data.get("moments") or ():
+        if (
+            list(targets) == [m["mover"]]
+            and set(detectors) <= set(m["units"])
+            and state.units[m["mover"]].side != side
+        ):
+            return dict(m)
+    return None
+
+
+def returning_problems_8_51(
+    game: Game, state: GameState, side: str, o: Order, kind: str
+) -> list[Problem]:
+    """``base UNIT HEX`` in an air movement phase brings back an aborted air unit whose turn
+    has come: it arrives at the start of its owner's air movement phase on a usable airbase
+    of its side, before the on-map air units move [DTP 8.51, 9.25, 10.44]."""
+    from referee.rules.sixth_fleet_dtp.rebasing import AIR_PER_HEX_9_4, usable_base
+
+    u, to = o.units[0], (o.hexes[0] if o.hexes else "")
+    st = state.units.get(u)
+    due = int((state.data.get("recycle") or {}).get(u, 10**6))
+    if kind != "air" or st is None or st.side != side or st.box != "recycle" or due > state.turn:
+        return [
+            Problem(
+                "DTP 8.51",
+                f"{u} is not an air unit of yours returning from the turn track this turn",
+                "not-returning",
+                u,
+                hint="returning units are based at the start of their owner's air movement",
+            )
+        ]
+    air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
+    if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
+        return [
+            Problem(
+                "DTP 8.51",
+                f"{u} cannot be based at {to}: not an open airbase of its side with room",
+                "returning-base",
+                to,
+            )
+        ]
+    return []
+
+
+def check_movement(
+    game: Game, state: GameState, side: str, orders: Sequence[Order], kind: str
+) -> list[Problem]:
+    """Every problem of a ship-and-sub (``kind="ship"``) or air (``"air"``) movement file,
+    each order checked on the position the orders above it leave."""
+    probs: list[Problem] = []
+    last: tuple[Moment, ...] = ()
+    work = state
+    for o in orders:
+        if o.verb == "move":
+            u = o.units[0]
+            if u not in work.units or work.units[u].side != side:
+                probs.append(Problem("5.1", f"{u} is not one of your units", "not-own", u))
+                continue
+            if game.category(u) not in MOVES[kind]:
+                probs.append(
+                    Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u)
+                )
+                continue
+            damage = int((work.data.get("damage") or {}).get(u, 0))
+            bad = check_path_5_0(game, work, u, o.hexes, damage)
+            if bad:
+                probs += bad
+                continue
+            start = start_hex(game, work, u) or ""
+            hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
+            last = detection_moments_6_2(game, work, u, hexes)
+            work = move_piece(game, work, u, hexes[-1])
+        elif o.verb == "base":
+            bad = returning_problems_8_51(game, work, side, o, kind)
+            probs += bad
+            if not bad:
+                u = o.units[0]
+                placed = work.with_unit(UnitState(u, side, None, None))
+                work = move_piece(game, placed, u, o.hexes[0])
+        elif o.verb == "detect":
+            bad = _detect_check(game, work, side, o, last)
+            probs += bad
+            if not bad:
+                tried = [list(x) for x in work.data.get("detect_tried", ())]
+                tried += [[d, t] for d in o.units for t in o.targets]
+                work = work.with_data(detect_tried=tried)
+    return probs
+
+
+def _mark(state: GameState, pid: str, category: str) -> GameState:
+    u = state.units[pid]
+    return state.with_unit(
+        UnitState(u.id, u.side, u.location, u.box, u.status | {STATUS[category]})
+    )
+
+
+def _try(
+    game: Game,
+    state: GameState,
+    detectors: Sequence[str],
+    targets: Sequence[str],
+    dice: Dice,
+    events: list[Event],
+    at: str | None = None,
+) -> GameState:
+    """One attempt; ``at`` is the target's hex at a kept moment [DTP 6.2b] (default: now)."""
+    cat = game.category(targets[0])
+    thex = at or state.units[targets[0]].location or ""
+    res, evs = attempt_6_3(
+        game.module,
+        [unit_of(game, d) for d in detectors],
+        [unit_of(game, t) for t in targets],
+        cat,
+        _inshore(game, thex),
+        dice,
+    )
+    events.extend(evs)
+    tried = [list(x) for x in state.data.get("detect_tried", ())]
+    tried += [[d, t] for d in detectors for t in targets]
+    state = state.with_data(detect_tried=sorted(tried))
+    if res.detected:
+        for t in targets:
+            if game.category(t) == cat:
+                state = _mark(state, t, cat)
+    return state
+
+
+def _reaction_6_2b(
+    game: Game,
+    state: GameState,
+    mover: str,
+    m: Moment,
+    standing: bool,
+    dice: Dice,
+    events: list[Event],
+) -> GameState:
+    """The stationary player's chance at the mover [DTP 6.2b]: his standing order, or a kept
+    moment for his decision."""
+    cat = game.category(mover)
+    if cat == "air":
+        return state  # air units are always detected [DTP 6.0b]
+    if standing:
+        stack = {m.their_hex: [unit_of(game, e) for e in m.enemies]}
+        best = best_stack_6_23(stack, cat)
+        tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+        if best is not None and not any((u, mover) in tried for u in best[1].able):
+            return _try(game, state, best[1].able, [mover], dice, events)
+        return state
+    kept: list[Any] = list(state.data.get("moments") or [])
+    kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": list(m.enemies)})
+    return state.with_data(moments=kept)
+
+
+def carry_out_movement(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+    other_detects_whenever_allowed: bool = False,
+) -> GameState:
+    """Carry out a checked movement file: each move (with the other player's [DTP 6.2b]
+    reactions at each moment it opens), each detection attempt [DTP 6.3]."""
+    for o in orders:
+        if o.verb == "base":  # a returning unit arrives [DTP 8.51]
+            u, to = o.units[0], o.hexes[0]
+            st = state.units[u]
+            state = move_piece(game, state.with_unit(UnitState(u, st.side, None, None)), u, to)
+            recycle = dict(state.data.get("recycle") or {})
+            recycle.pop(u, None)
+            state = state.with_data(recycle=recycle)
+            events.append(Event("return", "DTP 8.51", f"{u} returns at {to}", {"unit": u}))
+        if o.verb == "move":
+            u = o.units[0]
+            start = start_hex(game, state, u) or ""
+            hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
+            moments = detection_moments_6_2(game, state, u, hexes)
+            state = move_piece(game, state, u, hexes[-1])
+            events.append(Event("move", "5.0", f"{u} moves {' '.join(hexes)}", {"unit": u}))
+            for m in moments:
+                state = _reaction_6_2b(
+                    game, state, u, m, other_detects_whenever_allowed, dice, events
+                )
+        elif o.verb == "detect":
+            kept = kept_moment_6_2b(state, side, o.units, o.targets)
+            state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])
+    # the moments kept for this player are answered in this file or not at all (DTP-18)
+    left = [m for m in state.data.get("moments") or () if state.units[m["mover"]].side == side]
+    if state.data.get("moments"):
+        state = state.with_data(moments=left)
+    return state

@@ -1,0 +1,131 @@
+"""A ship's, sub's or aircraft's move along a written path under DTP, and the moments it opens
+for detection [DTP 5.0, 5.25, 6.2].
+
+SPI's movement pieces DTP keeps are reused, not copied: where a unit starts [5.1, 9.62B]
+(``start_hex``), what a hex costs [5.12, 10.14] (``entry_cost_5_12``), terrain, all-land
+hexsides, Defended hexes and closed areas [10.11-10.15, 12.3] (``entry_problem_10_1``, whose
+last test, SPI's enemy-occupied hex [5.21, 6.42a], DTP replaces by [DTP 5.25]: its code
+``enemy-units`` is read as "the kept tests passed"). Zones of control are deleted [DTP 6.0],
+so nothing here stops a unit next to the enemy. A D2 ship or sub moves half its MA, rounded
+down [DTP 8.55, 4.01a].
+
+:func:`detection_moments_6_2` lists each step at which the mover brings enemy units into its
+detection zone, which is also the moment it enters theirs: the moving player may then try
+to detect them [DTP 6.2a], and the other player may try to detect the mover [DTP 6.2b],
+"even though it is the other player's phase".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.engine.core import GameState
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.movement import (
+    entry_cost_5_12,
+    entry_problem_10_1,
+    start_hex,
+)
+from referee.rules.sixth_fleet_dtp.movement import through_problem_5_25
+from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
+
+
+def allowance_8_55(game: Game, unit: str, damage: int) -> int:
+    """MA (Range Allowance for air [5.23]); halved, rounded down, for a D2 ship or sub
+    [DTP 8.55, 4.01a]."""
+    ma = game.movement_allowance(unit)
+    return halve_down_4_01a(ma) if damage >= 2 and game.is_naval(unit) else ma
+
+
+def check_path_5_0(
+    game: Game, state: GameState, unit: str, written: Sequence[str], damage: int = 0
+) -> list[Problem]:
+    """Problems with one explicit path (the start may be written first): each hex adjacent
+    [5.1], enterable (SPI's kept tests), within the allowance [5.23], through enemy hexes
+    only as [DTP 5.25] allows, and not ending in one [DTP 5.25]."""
+    start = start_hex(game, state, unit)
+    if start is None:
+        return [Problem("5.1", f"{unit} is not on the map and cannot move", "not-on-map")]
+    path = list(written[1:] if written and written[0] == start else written)
+    if not path:
+        return [
+            Problem("5.1", f"{unit} is already in {start}; name the hexes it enters", "no-path")
+        ]
+    side = state.units[unit].side
+    allowance = allowance_8_55(game, unit, damage)
+    here, spent = start, 0
+    for i, to in enumerate(path):
+        if not game.board.contains(to):
+            return [Problem("DTP 5.24", f"hex {to} is not on the map", "off-map", to)]
+        if not game.board.adjacent(here, to):
+            return [Problem("5.1", f"{to} is not adjacent to {here}", "not-adjacent", to)]
+        cost = entry_cost_5_12(game, state, unit, to)
+        kept = entry_problem_10_1(game, state, unit, here, to, cost)
+        if kept is not None and kept.code != "enemy-units":
+            return [kept._replace(word=to)]
+        assert cost is not None
+        spent += cost
+        if spent > allowance:
+            return [
+                Problem(
+                    "5.23",
+                    f"{unit} needs {spent} MP to enter {to}; its allowance is {allowance}"
+                    + (
+                        " (halved at D2 [DTP 8.55])"
+                        if allowance < game.movement_allowance(unit)
+                        else ""
+                    ),
+                    "allowance",
+                    to,
+                )
+            ]
+        enemies = {
+            game.category(e) for e in state.stacks.get(to, ()) if state.units[e].side != side
+        }
+        bad = through_problem_5_25(unit, game.category(unit), enemies, i == len(path) - 1, to)
+        if bad is not None:
+            return [bad]
+        here = to
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A detection moment [DTP 6.2]: after ``step`` hexes the mover stands in ``at`` and the
+    enemy units ``enemies`` in ``their_hex`` have just come within one hex of it."""
+
+    step: int
+    at: str
+    their_hex: str
+    enemies: tuple[str, ...]
+
+
+def detection_moments_6_2(
+    game: Game, state: GameState, unit: str, hexes: Sequence[str]
+) -> tuple[Moment, ...]:
+    """Every moment the move ``hexes`` (start first) brings enemy units into the mover's
+    detection zone [DTP 6.1, 6.2a], which is also when it enters theirs [DTP 6.2b]. Enemies
+    already within one hex at the start give no moment until they have been left behind."""
+    side = state.units[unit].side
+
+    def near(h: str) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for z in game.board.within(h, 1):
+            es = tuple(
+                e for e in state.stacks.get(z, ()) if state.units[e].side != side and e != unit
+            )
+            if es:
+                out[z] = es
+        return out
+
+    before = near(hexes[0]) if hexes else {}
+    moments: list[Moment] = []
+    for i, h in enumerate(hexes[1:], start=1):
+        now = near(h)
+        for z, es in sorted(now.items()):
+            if z not in before:
+                moments.append(Moment(i, h, z, es))
+        before = now
+    return tuple(moments)

@@ -1,0 +1,157 @@
+"""[DTP 4.1 phases 6 and 7] rebasing and readiness, and the Night phase, on a game position.
+
+Phase 6 [DTP 9.22-9.29]: every air unit of both sides is picked up and placed on a suitable
+base within its range (a ``rebase UNIT HEX`` order of its owner; no map movement, no
+detection); CAP over its own base that never left it neither lands nor rolls [DTP 9.24]; as
+each unit lands a d6 at or below its readiness keeps it active, otherwise it is turned face
+down (``inactive``) until it passes in a later phase 6 [DTP 9.23]; an air unit that cannot
+land is eliminated and recycles [DTP 8.51 note]. Stacking limits apply [DTP 9.25, 9.4].
+
+Phase 7, Night turns only: surface Detected markers come off (``removal.py``) and each damaged
+base repairs one level on a d6 of 1-3, D3 permanent [DTP 10.44].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_dtp import air, bases
+from referee.rules.sixth_fleet_dtp.removal import night_removal_6_62
+
+AIR_PER_HEX_9_4 = 6
+
+
+def usable_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+    """An airbase of the unit's side [9.1, kept], not closed by damage [DTP 10.44]."""
+    base = game.board.airbase(hex_id)
+    if base is None:
+        return False
+    nat = game.module.nationalities.get(base.nationality)
+    level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+    return (
+        nat is not None
+        and nat.side == state.units[unit].side
+        and not bases.airbase_closed_10_44(level)
+    )
+
+
+def _air_at(game: Game, state: GameState, hex_id: str) -> int:
+    return sum(1 for u in state.stacks.get(hex_id, ()) if game.category(u) == "air")
+
+
+def check_rebasing(
+    game: Game, state: GameState, side: str, orders: Sequence[Order]
+) -> list[Problem]:
+    """Each ``rebase``: the side's own air unit, to a usable airbase within range, with room
+    [DTP 9.22, 9.25, 10.44]."""
+    probs: list[Problem] = []
+    landing: dict[str, int] = {}
+    for o in orders:
+        if o.verb != "rebase":
+            continue
+        u, to = o.units[0], o.hexes[0]
+        if u not in state.units or state.units[u].side != side or game.category(u) != "air":
+            probs.append(Problem("DTP 9.22", f"{u} is not one of your air units", "not-own", u))
+            continue
+        here = state.units[u].location
+        if here is None:
+            probs.append(Problem("DTP 9.22", f"{u} is not on the map", "not-on-map", u))
+            continue
+        landing[to] = landing.get(to, 0) + (0 if here == to else 1)
+        room = _air_at(game, state, to) + landing[to] <= AIR_PER_HEX_9_4
+        probs += [
+            p._replace(word=to)
+            for p in air.rebase_problems_9_22(
+                u,
+                game.board.distance(here, to),
+                game.movement_allowance(u),
+                usable_base(game, state, u, to),
+                room,
+            )
+        ]
+        if game.board.airbase(to) is None:
+            probs.append(Problem("DTP 9.22", f"{to} is not an airbase", "not-a-base", to))
+    return probs
+
+
+def carry_out_rebasing(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+    cap_over_own_base: frozenset[str] = frozenset(),
+) -> GameState:
+    """Land each rebased unit and roll its readiness [DTP 9.22, 9.23]; units of ``side`` left
+    in the air (not rebased, not CAP over their own base [DTP 9.24]) are eliminated and
+    recycle [DTP 8.51]."""
+    rebased = {o.units[0]: o.hexes[0] for o in orders if o.verb == "rebase"}
+    recycle = dict(state.data.get("recycle") or {})
+    for u in sorted(state.units):
+        st = state.units[u]
+        if st.side != side or st.location is None or game.category(u) != "air":
+            continue
+        if u in cap_over_own_base:
+            continue  # [DTP 9.24]: no landing, no roll
+        if u not in rebased:
+            r = air.recycle_8_51(
+                state.turn,
+                dice.roll(6, f"recycle {u}", "DTP 8.51") + dice.roll(6, f"recycle {u}", "DTP 8.51"),
+                air.rating_9_23(game.module, game.unit(u).nationality, game.unit(u).type),
+            )
+            recycle[u] = r.return_turn
+            state = state.with_unit(UnitState(u, st.side, None, "recycle", frozenset()))
+            events.append(
+                Event(
+                    "recycle",
+                    "DTP 8.51",
+                    f"{u} cannot land: back on turn {r.return_turn}",
+                    {"unit": u},
+                )
+            )
+            continue
+        state = move_piece(game, state, u, rebased[u])
+        rating = air.rating_9_23(game.module, game.unit(u).nationality, game.unit(u).type)
+        roll = dice.roll(6, f"readiness {u}", "DTP 9.23")
+        ok = air.readiness_9_23(roll, rating)
+        st = state.units[u]
+        status = st.status - {"inactive"} if ok else st.status | {"inactive"}
+        state = state.with_unit(UnitState(u, st.side, st.location, st.box, status))
+        events.append(
+            Event(
+                "readiness",
+                "DTP 9.23",
+                f"{u} lands at {rebased[u]}: rolled {roll} against readiness {rating}: "
+                + ("active" if ok else "face down (inactive)"),
+                {"unit": u, "roll": roll},
+            )
+        )
+    return state.with_data(recycle=recycle)
+
+
+def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    """Phase 7 of a Night turn: surface Detected markers off [DTP 6.62], then each damaged
+    base's repair roll [DTP 10.44]."""
+    state = night_removal_6_62(game, state, events)
+    damage = dict(state.data.get("base_damage") or {})
+    for hex_id in sorted(damage):
+        level = int(damage[hex_id])
+        if level <= 0 or level >= bases.DESTROYED or game.board.airbase(hex_id) is None:
+            continue
+        roll = dice.roll(6, f"repair {hex_id}", "DTP 10.44")
+        damage[hex_id] = bases.repair_10_44(level, True, roll)
+        events.append(
+            Event(
+                "repair",
+                "DTP 10.44",
+                f"base {hex_id} rolls {roll}: D{damage[hex_id]}",
+                {"hex": hex_id, "roll": roll},
+            )
+        )
+    return state.with_data(base_damage=damage)

@@ -1,0 +1,201 @@
+"""The DTP revised rules as a ruleset (``sixth_fleet_dtp``): the methods the engine and the
+play-by-email referee call, over the kit's parts (``flow.py`` strings the phases together).
+
+The game is open (every ship is visible; Detected is a status, not a secret [DTP 6.0]), so a
+side's view is the position without the other side's standing orders. Set-up is SPI's [11.0,
+DTP 11.0]; the scenario's players and retreat edges are the module's players table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from referee.engine.core import Dice, Event, GameState, Outcome, Violation
+from referee.engine.orders import OrdersDoc
+from referee.engine.problems import Problem
+from referee.engine.ruleset import Due
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
+from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
+from referee.rules.sixth_fleet_1975.victory import unit_vp_13_0
+from referee.rules.sixth_fleet_dtp import flow
+from referee.rules.sixth_fleet_dtp.sequence import BY_ID
+from referee.rules.sixth_fleet_dtp.victory import level_13_2, unit_vp_8_57
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
+from referee.source.model import Module
+
+RULESET_ID = "sixth_fleet_dtp"
+
+
+class SixthFleetDTP:
+    id = RULESET_ID
+    name = "Sixth Fleet, DTP revised rules"
+    vocabulary = VOCABULARY
+
+    def new_game(
+        self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
+    ) -> GameState:
+        """SPI's start [11.0] (fixed placements, the rest to set up), under this ruleset."""
+        from referee.errors import UserError
+
+        if options:
+            raise UserError(
+                "the DTP rules take no optional rules yet", hint="leave out the options"
+            )
+        st = SPI.new_game(module, scenario, game_id, ())
+        data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
+        return st.evolve(ruleset=self.id, data=data)
+
+    # ---- whose turn ---------------------------------------------------------------------------
+    def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
+        game = Game.of(module, state)
+        return tuple(Due(s, self._what(state, s)) for s in flow.due_sides(game, state))
+
+    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+        d = self.due(module, state)
+        if not d:
+            return "", "nothing: the game is over [DTP 4.1]"
+        return d[0].side, d[0].what
+
+    @staticmethod
+    def _what(state: GameState, side: str) -> str:
+        if state.phase == flow.SETUP:
+            return f"{side} set-up [11.0]"
+        p = BY_ID[state.phase]
+        return f"{side}: Game-Turn {state.turn}, {p.name} [{p.rule}]"
+
+    # ---- validation ---------------------------------------------------------------------------
+    def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        """The header (game, Game-Turn, side awaited, phase, section [DTP 4.1]), the words
+        (unknown units and hexes), and the phase's own check."""
+        game = Game.of(module, state)
+        out = self._header(game, state, orders)
+        side = orders.side if orders.side in game.sides else None
+        out += check_words(game, state, orders, side)
+        if out or side is None:
+            return _sorted(out)
+        step = [s for s in orders.sections if s != "standing"]
+        if not step:
+            return []
+        probs = flow.check(game, state, side, orders.orders)
+        return _sorted([_placed(p, orders).violation() for p in probs if p.severity == "error"])
+
+    def _header(self, game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:
+        top = (
+            min(doc.header_pos.values(), key=lambda p: (p.line, p.col)) if doc.header_pos else None
+        )
+        out: list[Violation] = []
+        if doc.game_id != state.game_id:
+            out.append(
+                Violation(
+                    "orders",
+                    f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
+                    top,
+                )
+            )
+        if doc.turn != state.turn:
+            out.append(
+                Violation(
+                    "DTP 4.1",
+                    f"these orders are for Game-Turn {doc.turn}; the "
+                    f"game is at Game-Turn {state.turn}",
+                    top,
+                )
+            )
+        due = flow.due_sides(game, state)
+        step = [s for s in doc.sections if s != "standing"]
+        if step and doc.side not in due:
+            who = " or ".join(due) or "nobody"
+            out.append(Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top))
+        expected = flow.section_of(state)
+        if step and (len(step) > 1 or step[0] != expected):
+            out.append(
+                Violation(
+                    "DTP 4.1",
+                    f"expected one [{expected}] section",
+                    doc.header_pos.get(f"[{step[0]}]", top),
+                )
+            )
+        if step and doc.phase is not None and doc.phase.lower() != state.phase:
+            out.append(
+                Violation(
+                    "DTP 4.1",
+                    f"phase {doc.phase!r}: the game is in {state.phase!r}",
+                    doc.header_pos.get("phase", top),
+                )
+            )
+        return out
+
+    # ---- resolution ---------------------------------------------------------------------------
+    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        violations = self.validate(module, state, orders)
+        if violations:
+            return Outcome(state, (), (), tuple(violations))
+        game = Game.of(module, state)
+        side = str(orders.side)
+        events: list[Event] = []
+        state = apply_standing(state, side, orders)
+        if [s for s in orders.sections if s != "standing"]:
+            state = flow.carry_out(game, state, side, orders.orders, dice, events)
+        return Outcome(state, tuple(events), tuple(dice.rolls))
+
+    # ---- views and score ----------------------------------------------------------------------
+    def view(self, module: Module, state: GameState, side: str | None) -> GameState:
+        """An open game: a side sees the board, not the other side's standing orders."""
+        if side is None:
+            return state
+        standing = {k: v for k, v in (state.data.get("standing") or {}).items() if k == side}
+        return state.with_data(standing=standing)
+
+    def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        """[DTP 8.57]: sunk and eliminated units their full value [13.0], damaged ships and
+        subs 1/4 (D1) or 1/2 (D2), air units not back on the map as eliminated; fractions
+        kept; SPI's levels as half-open bands (digest 9.10)."""
+        game = Game.of(module, state)
+        vp: dict[str, Fraction] = {s: Fraction(0) for s in game.sides}
+        lost = {loss["unit"] for loss in state.data.get("losses", ())}
+        damage = state.data.get("damage") or {}
+        for pid, u in state.units.items():
+            enemy = next(s for s in game.sides if s != u.side)
+            full = unit_vp_13_0(game, pid)
+            if pid in lost or u.box == "recycle":
+                vp[enemy] += full
+            elif pid in damage:
+                vp[enemy] += unit_vp_8_57(full, int(damage[pid]))
+        soviet, nato = game.flags.soviet_side, game.flags.nato_side
+        net = vp.get(soviet, Fraction(0)) - vp.get(nato, Fraction(0))
+        return {
+            "rule": "DTP 8.57",
+            "vp": {s: str(v) for s, v in vp.items()},
+            "net": str(net),
+            "level": level_13_2(module, net),
+            "final": state.phase == flow.GAME_OVER,
+        }
+
+
+def _placed(p: Problem, doc: OrdersDoc) -> Problem:
+    """A problem at the order whose words name its word, else at its section's header."""
+    if p.where is not None:
+        return p
+    for o in doc.orders:
+        if p.word and p.word in (*o.units, *o.targets, *o.hexes):
+            return p.at(o)
+    pos = next(iter(doc.header_pos.values()), None)
+    return p._replace(where=pos)
+
+
+def _sorted(vs: list[Violation]) -> list[Violation]:
+    return sorted(
+        vs,
+        key=lambda v: (
+            v.where.line if v.where else 0,
+            v.where.col if v.where else 0,
+            v.rule,
+            v.message,
+        ),
+    )
+
+
+RULESET = SixthFleetDTP()

@@ -1,0 +1,85 @@
+"""Phase 6 and phase 7 on the Med map [DTP 9.22-9.25, 8.51, 6.62, 10.44]: landing within range
+on an open base of one's side, the readiness roll, units left in the air recycling, CAP over
+its own base staying up, and the Night phase's repairs."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from referee.engine.core import Event, GameState, ScriptedDice, UnitState
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.rebasing import (
+    carry_out_rebasing,
+    check_rebasing,
+    night_phase_4_1,
+)
+from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.source.loader import load_module
+from referee.source.model import Module
+
+SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_dtp"
+
+
+@cache
+def module() -> Module:
+    m, diags = load_module(SRC)
+    assert m is not None, [str(d) for d in diags.items]
+    return m
+
+
+def start() -> tuple[Game, GameState]:
+    """NATO's P3 and an F4 over the sea west of Sicily; a second F4 on CAP over Sigonella."""
+    m = module()
+    state = GameState("g", m.id, "sixth_fleet_dtp", "short", 3, "rebasing", None, {}, {})
+    for pid, hex_id in (("US-P3", "1209"), ("US-F4.1", "1210"), ("US-F4.2", "1311")):
+        state = state.with_unit(UnitState(pid, "NATO", hex_id, None))
+    return Game.of(m, state), state
+
+
+def orders(body: str):  # type: ignore[no-untyped-def]
+    text = f"game: g\nturn: 3\nside: NATO\nphase: rebasing\n\n[rebasing]\n{body}\n"
+    return parse_orders(text, "o.txt").orders
+
+
+def test_landing_checks() -> None:
+    game, state = start()
+    assert check_rebasing(game, state, "NATO", orders("rebase US-P3 1311")) == []
+    closed = state.with_data(base_damage={"1311": 2})
+    got = [
+        (p.rule, p.code) for p in check_rebasing(game, closed, "NATO", orders("rebase US-P3 1311"))
+    ]
+    assert got == [("DTP 10.44", "rebase-closed-base")]
+    got = [
+        (p.rule, p.code) for p in check_rebasing(game, state, "NATO", orders("rebase US-P3 1209"))
+    ]
+    assert ("DTP 9.22", "not-a-base") in got
+
+
+def test_readiness_rolls_and_recycling() -> None:
+    game, state = start()
+    events: list[Event] = []
+    # P3 lands at Sigonella and rolls 6 against 5: face down; the F4 in 1210 is not rebased:
+    # 2d6 3 + 4 = 7 - readiness 5 = 2 turns; the CAP F4 over Sigonella stays up [DTP 9.24]
+    after = carry_out_rebasing(
+        game,
+        state,
+        "NATO",
+        orders("rebase US-P3 1311"),
+        ScriptedDice([3, 4, 6]),
+        events,
+        cap_over_own_base=frozenset({"US-F4.2"}),
+    )
+    assert after.units["US-P3"].location == "1311" and "inactive" in after.units["US-P3"].status
+    assert after.units["US-F4.1"].box == "recycle" and after.data["recycle"] == {"US-F4.1": 5}
+    assert after.units["US-F4.2"].location == "1311" and not after.units["US-F4.2"].status
+    assert [e.rule for e in events] == ["DTP 8.51", "DTP 9.23"]
+
+
+def test_night_phase_repairs_bases() -> None:
+    game, state = start()
+    state = state.with_data(base_damage={"1311": 2, "1010": 3})
+    events: list[Event] = []
+    after = night_phase_4_1(game, state, ScriptedDice([2]), events)
+    assert after.data["base_damage"] == {"1311": 1, "1010": 3}  # D3 is permanent
+    assert [e.rule for e in events] == ["DTP 10.44"]
