@@ -241,7 +241,7 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
             "bad-signature",
             f"{env.file}: the signature does not match the orders "
             "(changed after signing, or a broken signature)",
-            hint="sign the final text again with `referee sign`",
+            hint=env.signature_hint(cfg.players[side]),
         )
     h = env.header
     if h.side != side:

@@ -14,7 +14,7 @@ from pathlib import Path
 from referee.errors import UserError
 from referee.pbem.archive import Archive, sha256_hex
 from referee.pbem.envelope import (
-    SignatureBlock,
+    Signature,
     normalise_body,
     read_header,
     set_header,
@@ -33,7 +33,7 @@ class _Where:
 @dataclass(frozen=True, slots=True)
 class Signed:
     body: str
-    block: SignatureBlock
+    block: Signature
     notes: tuple[str, ...]
 
     @property

@@ -30,7 +30,7 @@ from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem.adjudicate import parse_orders_text, step_names
 from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
-from referee.pbem.envelope import open_envelope, split_block
+from referee.pbem.envelope import open_envelope, signature_ok, split_block
 from referee.pbem.game import SETUP_FOLDER, module_info
 from referee.pbem.keys import CONTEXT_REPORT, PublicKey
 from referee.pbem.problems import Refusal
@@ -107,7 +107,7 @@ def _check_sig(
         raise VerifyFailure(srel, "signature", "not a signature block as the referee writes it")
     if block.fingerprint != key.fingerprint:
         raise VerifyFailure(srel, "signature", "made by a key that is not the referee's")
-    if not key.verify(ctx, data, block.signature):
+    if not signature_ok(block, key, ctx, data):
         raise VerifyFailure(
             rel, "signature", f"does not match its signature {sig_path.name}: one was changed"
         )
