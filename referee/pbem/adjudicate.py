@@ -28,6 +28,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
+from referee.pbem import nonces
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex, slug
 from referee.pbem.envelope import Envelope, open_envelope, read_orders_file
 from referee.pbem.game import module_info
@@ -219,6 +220,23 @@ def adjudicate(
     return results
 
 
+def _refuse_nonce(game: _Game, env: Envelope, side: str) -> None:
+    """A game with player nonces takes only files that reveal the side's last committed nonce
+    and commit to a fresh one (``docs/dice.md``); the refusal burns no seed."""
+    past = nonces.history(r.get("orders") for r in game.reports)
+    h = env.header
+    why = nonces.problem(
+        past, nonces.Accepted(side, h.nonce, h.nonce_commit), required=game.cfg.player_nonces
+    )
+    if why is not None:
+        line = h.lines.get("nonce" if "'nonce:'" in why else "nonce-commit", 1)
+        raise Refusal(
+            "bad-nonce",
+            f"{env.file}:{line}: {why}",
+            hint="sign with `referee sign --game-dir GAME_DIR`, which fills in both headers",
+        )
+
+
 def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> str:
     """Steps 2-3 up to the turn check; returns the signer's side."""
     cfg = game.cfg
@@ -273,6 +291,7 @@ def _one(
     done = _already_applied(game, env, batch)
     if done is not None:
         return done
+    _refuse_nonce(game, env, side)
     if game.cfg.secrets is not None:
         from referee.pbem.submit import committed_step
 
@@ -554,6 +573,7 @@ def step_report(
             "turn": env.header.turn,
             "phase": env.header.phase,
             "answers": [p.id for p in before.pending],
+            **nonces.fields(env.header.nonce, env.header.nonce_commit),
         },
         dice={
             "seed_index": k,

@@ -51,6 +51,9 @@ PUBLIC_ORDERS_KEYS = (
     "commitment",
     "sealed",
     "dice_key",
+    # the dice nonces (docs/dice.md): random, independent of the orders, so public
+    "nonce",
+    "nonce_commit",
 )
 
 

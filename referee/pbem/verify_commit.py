@@ -24,6 +24,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
+from referee.pbem import nonces
 from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
@@ -65,6 +66,7 @@ class _Walk:
         self.hidden_rolls = 0
         self.replayed = 0
         self.skipped_render = 0
+        self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
 
 
 def verify_committed(
@@ -115,6 +117,10 @@ def verify_committed(
             f"{w.skipped_render} report(s) were rendered with other report templates (another "
             "referee version): their Markdown was checked by hash and signature only"
         )
+    if not cfg.player_nonces and w.rolls:
+        from referee.pbem.verify import NO_NONCES_NOTE
+
+        out.notes.append(NO_NONCES_NOTE)
     if upto is None:
         _check_current(w, turns, out, hides)
     return out
@@ -150,6 +156,11 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
             raise VerifyFailure(f, "dice commitment", "the hidden-dice head differs from game.toml")
     else:
         _public_step_checks(w, t, rep)
+        for acc in nonces.history([rep.get("orders")]):
+            why = nonces.problem(w.nonce_trail, acc, required=cfg.player_nonces)
+            if why is not None:
+                raise VerifyFailure(f, "dice nonce", why)
+            w.nonce_trail.append(acc)
     # -- the full record and position: public, or revealed
     if not hides:
         record, state_bytes = rep, public_state
@@ -351,7 +362,10 @@ def _sealed_sides(w: _Walk, record: dict[str, Any]) -> tuple[str, ...]:
     return tuple(records[i]["orders"]["side"] for i in sealed_trail(records))
 
 
-def _orders_env(w: _Walk, path: Path, name: str, side: str, f: str) -> tuple[Envelope, bytes]:
+def _orders_env(
+    w: _Walk, path: Path, name: str, side: str, f: str, o: dict[str, Any]
+) -> tuple[Envelope, bytes]:
+    """The signed orders kept at ``path``, checked against the record ``o`` names them in."""
     rel = w.archive.rel(path)
     try:
         raw = w.archive.read(path)
@@ -365,6 +379,9 @@ def _orders_env(w: _Walk, path: Path, name: str, side: str, f: str) -> tuple[Env
         raise VerifyFailure(rel, "orders signature", f"not signed by the key of side {side!r}")
     if env.header.side != side or env.header.game != w.cfg.game_id:
         raise VerifyFailure(rel, "orders", "the header names another side or game")
+    recorded = {k: o[k] for k in ("nonce", "nonce_commit") if k in o}
+    if recorded != nonces.fields(env.header.nonce, env.header.nonce_commit):
+        raise VerifyFailure(f, "dice nonce", "the recorded nonces are not those of the orders")
     return env, raw
 
 
@@ -405,7 +422,7 @@ def _replay(
         raise VerifyFailure(f, "orders", f"out of turn: {side} was not due")
     if o.get("sealed") == "submitted":
         if secret is not None:
-            env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f)
+            env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f, o)
             _check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
             if env.header.previous_report not in window:
                 raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
@@ -417,7 +434,7 @@ def _replay(
     path = (secret / "orders.txt") if hides else (t.path / "orders.txt")
     if hides and secret is None:
         raise VerifyFailure(f, "replay", "no revealed orders")
-    env, raw = _orders_env(w, path, str(o.get("name") or "orders.txt"), side, f)
+    env, raw = _orders_env(w, path, str(o.get("name") or "orders.txt"), side, f, o)
     if env.sha256 != o.get("sha256"):
         raise VerifyFailure(f, "record", "the recorded orders hash is not orders.txt's")
     if hides:
@@ -475,7 +492,7 @@ def _replay_sealed(
             path = kept / "orders.txt"
         else:
             path = t.path / str(r.get("file"))
-        env, raw = _orders_env(w, path, str(r.get("file")), s, f)
+        env, raw = _orders_env(w, path, str(r.get("file")), s, f, rec_o)
         rel = w.archive.rel(path)
         try:
             salt = bytes.fromhex(str(r.get("salt")))
