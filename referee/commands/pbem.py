@@ -58,7 +58,7 @@ def _new_passphrase(file: Path | None, ask: bool) -> bytes | None:
     if file is not None and ask:
         raise UserError("give --passphrase-file or --ask-passphrase, not both")
     if file is not None:
-        secret = passphrase_source(file)()
+        secret = passphrase_source(file)(file)
         if not secret:
             raise UserError(f"{file}: the first line (the passphrase) is empty")
         return secret

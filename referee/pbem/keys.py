@@ -236,7 +236,7 @@ def load_public(path: Path) -> PublicKey:
     return parse_public_line(text, source=str(path))
 
 
-Passphrase = Callable[[], bytes | None]
+Passphrase = Callable[[Path], bytes | None]  # given the key file, its passphrase (or None)
 
 
 def passphrase_source(file: Path | None = None, *, prompt: bool = True) -> Passphrase:
@@ -244,7 +244,7 @@ def passphrase_source(file: Path | None = None, *, prompt: bool = True) -> Passp
     first line), else ``$REFEREE_PASSPHRASE``, else a prompt when standard input is a
     terminal (never echoed), else none."""
 
-    def get() -> bytes | None:
+    def get(key_file: Path) -> bytes | None:
         if file is not None:
             data = _read_small(file, "passphrase file")
             return data.split(b"\n", 1)[0].rstrip(b"\r")
@@ -252,13 +252,13 @@ def passphrase_source(file: Path | None = None, *, prompt: bool = True) -> Passp
         if env is not None:
             return env.encode("utf-8")
         if prompt and sys.stdin is not None and sys.stdin.isatty():
-            return getpass.getpass("passphrase for the key: ").encode("utf-8")
+            return getpass.getpass(f"passphrase for {key_file}: ").encode("utf-8")
         return None
 
     return get
 
 
-def no_passphrase() -> bytes | None:
+def no_passphrase(key_file: Path) -> bytes | None:
     return None
 
 
@@ -271,7 +271,7 @@ def load_private(path: Path, passphrase: Passphrase = no_passphrase) -> PrivateK
         try:
             key = serialization.load_ssh_private_key(data, password=None)
         except TypeError:  # encrypted: ask for the passphrase
-            secret = passphrase()
+            secret = passphrase(path)
             if not secret:
                 raise UserError(
                     f"{path}: the key is protected by a passphrase and none was given",

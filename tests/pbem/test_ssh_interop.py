@@ -229,3 +229,43 @@ def test_referee_signatures_are_what_ssh_keygen_would_write(make_game, tmp_path)
     assert mine == (tmp_path / "nato.txt.sig").read_text()
     env = open_envelope(orders.read_text(), "o", mine)
     assert env.signed_by(g.keys["nato"].public)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+def test_the_passphrase_is_asked_in_a_terminal(tmp_path: Path) -> None:
+    """keygen --ask-passphrase asks twice (refuses two different answers); sign asks for the
+    key's passphrase, naming the key, and a wrong one is exit 2 without a traceback."""
+    import pty
+    import select
+
+    def run(args: list[str], answers: list[bytes]) -> tuple[int, str]:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: the real command line, in the pseudo-terminal
+            os.chdir(tmp_path)
+            os.environ.pop("REFEREE_PASSPHRASE", None)
+            code = "from referee.cli import main; main()"
+            os.execv(sys.executable, [sys.executable, "-c", code, *args])
+        out, todo = b"", list(answers)
+        while select.select([fd], [], [], 60)[0]:
+            try:
+                data = os.read(fd, 1024)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+            if b"passphrase" in data and todo:
+                os.write(fd, todo.pop(0) + b"\n")
+        _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status), out.decode(errors="replace")
+
+    code, out = run(["keygen", "dave", "--ask-passphrase"], [b"abc", b"abd"])
+    assert code == 2 and "differ" in out and not (tmp_path / "dave.key").exists()
+    code, out = run(["keygen", "carol", "--ask-passphrase"], [b"abc", b"abc"])
+    assert code == 0 and "protected by a passphrase" in out and "abc" not in out
+    (tmp_path / "o.txt").write_text("hello\n")
+    code, out = run(["sign", "o.txt", "--key", "carol.key"], [b"nope"])
+    assert code == 2 and "passphrase for carol.key" in out and "wrong passphrase" in out
+    assert "Traceback" not in out and (tmp_path / "o.txt").read_text() == "hello\n"
+    code, out = run(["sign", "o.txt", "--key", "carol.key"], [b"abc"])
+    assert code == 0 and BEGIN in (tmp_path / "o.txt").read_text()
