@@ -173,3 +173,29 @@ def test_own_nonces_are_kept_and_a_lost_one_is_a_clear_error(make_game) -> None:
     [r] = g.run(path)
     assert r.report["orders"]["nonce"] == mine
     assert verify_archive(g.dir, g.module).reports == 4
+
+
+def test_a_hidden_game_publishes_the_nonces_and_its_players_check_them(tmp_path) -> None:
+    """A game that hides information: the public records carry the nonces (random, they say
+    nothing of the orders), so a player's `verify` checks the chain before any reveal; a
+    forged nonce in a re-signed public record fails it."""
+    from referee.pbem.keys import load_private
+    from tests.pbem import toy_solitaire, toys_common
+    from tests.pbem.cliflow import Table
+    from tests.pbem.test_forged_renderings import forge
+
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, toy_solitaire.ID), ("NATO",))
+    t.new()
+    t.send("NATO", "move US-DD-1 0304")
+    t.send("NATO", "move US-CV-1 0404")
+    copy = t.player_copy()
+    code, out = t.verify(copy)
+    assert code == 0, out
+    step = sorted((copy / "turns").iterdir())[-1]
+    rep = json.loads((step / "report.json").read_text())
+    first = json.loads((sorted((copy / "turns").iterdir())[1] / "report.json").read_text())
+    assert nonces.commit_of(rep["orders"]["nonce"]) == first["orders"]["nonce_commit"]
+    rep["orders"]["nonce"] = "00" * 32
+    forge(step, load_private(t.key("referee")), {}, rep)
+    code, out = t.verify(copy)
+    assert code == 1 and out["check"] == "dice nonce" and "does not hash" in out["message"]
