@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import GameState
+from referee.engine.core import Event, GameState
 from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
@@ -29,13 +29,13 @@ from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.problems import Refusal
-from referee.pbem.publish import SECRETS_FORMAT, public_record, public_renderings
-from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json, views
-from referee.pbem.reports import render_markdown, templates_sha256
+from referee.pbem.publish import SECRETS_FORMAT, public_record, published_player_files
+from referee.pbem.record import REPORT_FORMAT, awaiting_info, player_files, pretty_json
+from referee.pbem.reports import templates_sha256
 from referee.pbem.verify import (
     Verified,
     VerifyFailure,
-    _check_folder,
+    _check_folder_full,
     _check_setup,
     matching_start,
 )
@@ -67,6 +67,8 @@ class _Walk:
         self.replayed = 0
         self.skipped_render = 0
         self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
+        self.events: tuple[Event, ...] = ()  # the events of the step being checked
+        self.render_notes: list[str] = []  # re-render checks that could not be made, and why
 
 
 def verify_committed(
@@ -114,9 +116,12 @@ def verify_committed(
         )
     if w.skipped_render:
         out.notes.append(
-            f"{w.skipped_render} report(s) were rendered with other report templates (another "
-            "referee version): their Markdown was checked by hash and signature only"
+            f"{w.skipped_render} report(s) were rendered with other report templates (an "
+            "earlier referee version): their Markdown and HTML were re-rendered and compared "
+            "except for the one section today's templates render differently; their VASSAL "
+            "saves (an earlier VASSAL writer) by hash and signature only"
         )
+    out.notes.extend(w.render_notes)
     if not cfg.player_nonces and w.rolls:
         from referee.pbem.verify import NO_NONCES_NOTE
 
@@ -130,7 +135,10 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
     cfg, archive = w.cfg, w.archive
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
-    rep, rsha, public_state = _check_folder(archive, t, cfg.referee, with_state=not hides)
+    rep, rsha, public_state, manifest = _check_folder_full(
+        archive, t, cfg.referee, with_state=not hides
+    )
+    w.events = ()
     expect = {
         "format": REPORT_FORMAT,
         "sequence": t.sequence,
@@ -197,7 +205,7 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
                     "commitment",
                     "the published record is not the public part of the revealed one",
                 )
-        _renderings(w, t, module, rs, rep, record, rsha, new, hides)
+        _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest)
         w.state = new
         w.replayed += 1
     else:
@@ -564,6 +572,7 @@ def _resolve(
         raise VerifyFailure(f, "replay", "the replay rolls different dice")
     if json.loads(json.dumps([e.to_json() for e in outcome.events])) != record.get("events"):
         raise VerifyFailure(f, "replay", "the replay's events differ from the record")
+    w.events = tuple(outcome.events)  # the picture marks them (_renderings)
     return outcome.state
 
 
@@ -577,26 +586,39 @@ def _renderings(
     rsha: str,
     state: GameState,
     hides: bool,
+    manifest: dict[str, Any],
 ) -> None:
-    if rep.get("templates_sha256") != templates_sha256():
-        from referee.pbem.rendercheck import RenderMismatch, template_rank
+    """Every file a player opens in the folder (reports, views, picture, VASSAL saves) is
+    rendered again from the (revealed) record and the replayed position with the code that
+    wrote it, and compared byte for byte (``referee/pbem/rendercheck.py``); what cannot be
+    compared exactly (another Pillow, an earlier referee version's templates) is noted."""
+    from referee.pbem.rendercheck import RenderMismatch, compare, template_rank
 
-        try:  # a hash of no referee version's templates fails (issue 11)
-            template_rank(rep, f"turns/{t.name}/report.json")
-        except RenderMismatch as exc:
-            raise VerifyFailure(exc.file, "rendering", exc.message) from None
+    base = f"turns/{t.name}"
+    try:  # a hash of no referee version's templates fails (issue 11)
+        template_rank(rep, f"{base}/report.json")
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "rendering", exc.message) from None
+    if rep.get("templates_sha256") != templates_sha256():
         w.skipped_render += 1
-        return
+    dpi = w.cfg.picture_dpi
+    before = w.state if t.sequence else None
     if hides:
-        want = public_renderings(module, rs, record, rep, rsha, state)
+        want = published_player_files(module, rs, record, rep, rsha, state, before, w.events, dpi)
     else:
-        want = {"report.md": render_markdown(module, rep, rsha, state.to_json()).encode()}
-        want.update(views(module, rs, rep, rsha, state))
-    for name, data in sorted(want.items()):
-        if w.archive.read(t.path / name) != data:
-            raise VerifyFailure(
-                f"turns/{t.name}/{name}", "rendering", "does not say what the record says"
-            )
+        want = player_files(module, rs, rep, rsha, state, before, w.events, dpi)
+    try:
+        compare(
+            base,
+            want,
+            lambda name: w.archive.read(t.path / name),
+            dict(manifest.get("files") or {}),
+            rep,
+            manifest,
+            w.render_notes,
+        )
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "rendering", exc.message) from None
 
 
 def _check_current(w: _Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:
