@@ -244,7 +244,7 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
         raise Refusal(
             "unsigned",
             f"{env.file}: the orders are not signed",
-            hint=f"sign them: referee sign {env.file} --key YOUR.key --game GAME_DIR",
+            hint=f"sign them: referee sign {env.file} --key YOUR.key --game-dir GAME_DIR",
         )
     side = cfg.side_of(env.block.fingerprint)
     if side is None:

@@ -205,6 +205,8 @@ def parse_public_line(text: str, *, source: str = "public key") -> PublicKey:
     if len(raw) != 32:
         raise UserError(f"{source}: an Ed25519 public key has 32 bytes, this one {len(raw)}")
     name = parts[2].strip() if len(parts) == 3 else ""
+    if any(not c.isprintable() for c in name):
+        raise UserError(f"{source}: the key's comment holds control characters")
     return PublicKey(raw, name, old_spelling=parts[0] == OLD_PUBLIC_PREFIX)
 
 
@@ -246,8 +248,7 @@ def passphrase_source(file: Path | None = None, *, prompt: bool = True) -> Passp
 
     def get(key_file: Path) -> bytes | None:
         if file is not None:
-            data = _read_small(file, "passphrase file")
-            return data.split(b"\n", 1)[0].rstrip(b"\r")
+            return _read_passphrase_file(file)
         env = os.environ.get(PASSPHRASE_ENV)
         if env is not None:
             return env.encode("utf-8")
@@ -256,6 +257,18 @@ def passphrase_source(file: Path | None = None, *, prompt: bool = True) -> Passp
         return None
 
     return get
+
+
+def _read_passphrase_file(path: Path) -> bytes:
+    """The first line of ``path``: a file, or a pipe such as ``<(pass show referee)``."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_KEY_FILE)
+    except FileNotFoundError:
+        raise UserError(f"{path}: passphrase file not found") from None
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the passphrase file: {exc.strerror}") from None
+    return data.split(b"\n", 1)[0].rstrip(b"\r")
 
 
 def no_passphrase(key_file: Path) -> bytes | None:
