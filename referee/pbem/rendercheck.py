@@ -124,3 +124,38 @@ def compare(
             # checked by hash and signature only, which verify's note on the templates says
             continue
         raise RenderMismatch(f"{base}/{name}", "does not say what report.json records")
+
+
+def check_committed(
+    base: str,
+    on_disk: Callable[[str], bytes],
+    module: Any,
+    ruleset: Any,
+    rep: dict[str, Any],
+    record: dict[str, Any],
+    rsha: str,
+    state: Any,
+    before: Any,
+    events: tuple[Any, ...],
+    picture_dpi: int,
+    hides: bool,
+    manifest: dict[str, Any],
+    notes: list[str],
+) -> int:
+    """A turn folder of a game with commitments whose position is known (sealed orders only,
+    or revealed): every file a player opens rendered again from the (full) ``record`` and
+    the replayed ``state`` with the function that wrote it, then :func:`compare`. Returns 1
+    when the report used an earlier referee version's templates (for ``verify``'s note),
+    else 0; raises :class:`RenderMismatch`."""
+    from referee.pbem.publish import published_player_files
+    from referee.pbem.record import player_files
+
+    template_rank(rep, f"{base}/report.json")  # no referee version's templates: fails
+    if hides:
+        want = published_player_files(
+            module, ruleset, record, rep, rsha, state, before, events, picture_dpi
+        )
+    else:
+        want = player_files(module, ruleset, rep, rsha, state, before, events, picture_dpi)
+    compare(base, want, on_disk, dict(manifest.get("files") or {}), rep, manifest, notes)
+    return 0 if rep.get("templates_sha256") == templates_sha256() else 1

@@ -29,9 +29,8 @@ from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.problems import Refusal
-from referee.pbem.publish import SECRETS_FORMAT, public_record, published_player_files
-from referee.pbem.record import REPORT_FORMAT, awaiting_info, player_files, pretty_json
-from referee.pbem.reports import templates_sha256
+from referee.pbem.publish import SECRETS_FORMAT, public_record
+from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.verify import (
     Verified,
     VerifyFailure,
@@ -588,37 +587,30 @@ def _renderings(
     hides: bool,
     manifest: dict[str, Any],
 ) -> None:
-    """Every file a player opens in the folder (reports, views, picture, VASSAL saves) is
-    rendered again from the (revealed) record and the replayed position with the code that
-    wrote it, and compared byte for byte (``referee/pbem/rendercheck.py``); what cannot be
-    compared exactly (another Pillow, an earlier referee version's templates) is noted."""
-    from referee.pbem.rendercheck import RenderMismatch, compare, template_rank
+    """Every file a player opens in the folder, rendered again and compared
+    (:func:`referee.pbem.rendercheck.check_committed`)."""
+    from referee.pbem.rendercheck import RenderMismatch, check_committed
 
-    base = f"turns/{t.name}"
-    try:  # a hash of no referee version's templates fails (issue 11)
-        template_rank(rep, f"{base}/report.json")
-    except RenderMismatch as exc:
-        raise VerifyFailure(exc.file, "rendering", exc.message) from None
-    if rep.get("templates_sha256") != templates_sha256():
-        w.skipped_render += 1
-    dpi = w.cfg.picture_dpi
-    before = w.state if t.sequence else None
-    if hides:
-        want = published_player_files(module, rs, record, rep, rsha, state, before, w.events, dpi)
-    else:
-        want = player_files(module, rs, rep, rsha, state, before, w.events, dpi)
     try:
-        compare(
-            base,
-            want,
+        older = check_committed(
+            f"turns/{t.name}",
             lambda name: w.archive.read(t.path / name),
-            dict(manifest.get("files") or {}),
+            module,
+            rs,
             rep,
+            record,
+            rsha,
+            state,
+            w.state if t.sequence else None,
+            w.events,
+            w.cfg.picture_dpi,
+            hides,
             manifest,
             w.render_notes,
         )
     except RenderMismatch as exc:
         raise VerifyFailure(exc.file, "rendering", exc.message) from None
+    w.skipped_render += older
 
 
 def _check_current(w: _Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:
