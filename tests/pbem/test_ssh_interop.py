@@ -269,3 +269,20 @@ def test_the_passphrase_is_asked_in_a_terminal(tmp_path: Path) -> None:
     assert "Traceback" not in out and (tmp_path / "o.txt").read_text() == "hello\n"
     code, out = run(["sign", "o.txt", "--key", "carol.key"], [b"abc"])
     assert code == 0 and BEGIN in (tmp_path / "o.txt").read_text()
+
+
+@needs_ssh
+def test_referee_sign_detached_verifies_with_ssh_keygen(make_game, tmp_path) -> None:
+    """`referee sign --detached` (with the envelope already complete, so the file is left as
+    it is) writes ORDERS.sig that plain ssh-keygen accepts for the file as it is."""
+    g: Game = make_game()
+    key, _ = write_key_pair(g.keys["nato"], tmp_path / "k", passphrase=b"pw")
+    orders = tmp_path / "nato.txt"
+    orders.write_text(sign_orders("\n".join(SETUP) + "\n", "o", g.keys["nato"], g.dir).body)
+    r = _cli("sign", str(orders), "--key", str(key), "--detached", "--game-dir", str(g.dir),
+             env={"REFEREE_PASSPHRASE": "pw"})  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    nato = _allowed(tmp_path, "NATO", g.keys["nato"].public.line())
+    res = _verify(nato, "NATO", "referee-orders-v1", tmp_path / "nato.txt.sig", orders.read_bytes())
+    assert res.returncode == 0, res.stderr
+    assert b"Good" in res.stdout + res.stderr
