@@ -141,12 +141,13 @@ def check_committed(
     hides: bool,
     manifest: dict[str, Any],
     notes: list[str],
-) -> int:
+) -> tuple[int, dict[str, bytes]]:
     """A turn folder of a game with commitments whose position is known (sealed orders only,
     or revealed): every file a player opens rendered again from the (full) ``record`` and
-    the replayed ``state`` with the function that wrote it, then :func:`compare`. Returns 1
-    when the report used an earlier referee version's templates (for ``verify``'s note),
-    else 0; raises :class:`RenderMismatch`."""
+    the replayed ``state`` with the function that wrote it, then :func:`compare`. Returns
+    (1 when the report used an earlier referee version's templates, for ``verify``'s note,
+    else 0; the files rendered, which checks of files made from them can reuse); raises
+    :class:`RenderMismatch`."""
     from referee.pbem.publish import published_player_files
     from referee.pbem.record import player_files
 
@@ -158,4 +159,4 @@ def check_committed(
     else:
         want = player_files(module, ruleset, rep, rsha, state, before, events, picture_dpi)
     compare(base, want, on_disk, dict(manifest.get("files") or {}), rep, manifest, notes)
-    return 0 if rep.get("templates_sha256") == templates_sha256() else 1
+    return (0 if rep.get("templates_sha256") == templates_sha256() else 1), want

@@ -586,13 +586,13 @@ def _renderings(
     state: GameState,
     hides: bool,
     manifest: dict[str, Any],
-) -> None:
+) -> dict[str, bytes]:
     """Every file a player opens in the folder, rendered again and compared
-    (:func:`referee.pbem.rendercheck.check_committed`)."""
+    (:func:`referee.pbem.rendercheck.check_committed`); returns the files rendered."""
     from referee.pbem.rendercheck import RenderMismatch, check_committed
 
     try:
-        older = check_committed(
+        older, want = check_committed(
             f"turns/{t.name}",
             lambda name: w.archive.read(t.path / name),
             module,
@@ -611,6 +611,7 @@ def _renderings(
     except RenderMismatch as exc:
         raise VerifyFailure(exc.file, "rendering", exc.message) from None
     w.skipped_render += older
+    return want
 
 
 def _check_current(w: _Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:
