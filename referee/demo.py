@@ -7,7 +7,8 @@ it, so the demo proves the commands work end to end from a fresh clone:
    only when its command is registered; a failing play-aid step is reported, not fatal);
 2. make the demo keys and a play-by-email game of the 10 Game-Turn scenario;
 3. play the hand-written orders of ``module_src/sixth_fleet/examples/`` in order -- each is
-   signed with its side's key (``referee sign --game-dir`` fills in ``previous-report:``) and
+   signed with its side's key (``referee sign --game-dir`` fills in ``previous-report:`` and
+   the dice nonces, derived from the key, ``docs/dice.md``) and
    adjudicated -- through the Game-Turn 2 Soviet attack that stops at NATO's retreat
    decision [8.71] and NATO's answer;
 4. verify the whole archive, write the game viewer of each side (``referee viewer``), and

@@ -32,6 +32,47 @@ REFEREE_DIR_HELP = (
 )
 
 
+def passphrase_file_option() -> typer.models.OptionInfo:
+    return typer.Option(
+        None,
+        "--passphrase-file",
+        metavar="FILE",
+        help="The key's passphrase (first line of FILE). Default: $REFEREE_PASSPHRASE, else "
+        "asked in a terminal; only a protected key needs one.",
+    )
+
+
+def _load_key(path: Path, passphrase_file: Path | None):
+    """A private key, asking for its passphrase only if it has one (docs/pbem.md)."""
+    from referee.pbem.keys import load_private, passphrase_source
+
+    return load_private(path, passphrase_source(passphrase_file))
+
+
+def _new_passphrase(file: Path | None, ask: bool) -> bytes | None:
+    """The passphrase to protect a new key with: from ``file``, or asked twice."""
+    import getpass
+
+    from referee.errors import UserError
+    from referee.pbem.keys import passphrase_source
+
+    if file is not None and ask:
+        raise UserError("give --passphrase-file or --ask-passphrase, not both")
+    if file is not None:
+        secret = passphrase_source(file)(file)
+        if not secret:
+            raise UserError(f"{file}: the first line (the passphrase) is empty")
+        return secret
+    if not ask:
+        return None
+    first = getpass.getpass("passphrase for the new key: ")
+    if not first:
+        raise UserError("an empty passphrase", hint="leave out --ask-passphrase for no passphrase")
+    if getpass.getpass("the same passphrase again: ") != first:
+        raise UserError("the two passphrases differ; no key was written")
+    return first.encode("utf-8")
+
+
 def _refused(exc: Exception, as_json: bool) -> None:
     from referee.pbem.problems import Refusal
 
@@ -63,35 +104,54 @@ def register(app: typer.Typer) -> None:
             Path("."), "-o", "--out", metavar="DIR", help="Folder to write the keys in."
         ),
         force: bool = typer.Option(False, "--force", help="Replace an existing key."),
+        passphrase_file: Path | None = typer.Option(
+            None,
+            "--passphrase-file",
+            metavar="FILE",
+            help="Protect the private key with the passphrase on the first line of FILE.",
+        ),
+        ask: bool = typer.Option(
+            False,
+            "--ask-passphrase",
+            help="Protect the private key with a passphrase (asked twice).",
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print only the fingerprint."),
     ) -> None:
-        """Make an Ed25519 key pair: NAME.key (private, mode 0600) and NAME.pub (public).
+        """Make an OpenSSH Ed25519 key pair: NAME.key (private, mode 0600, optionally
+        passphrase-protected) and NAME.pub (public, one `ssh-ed25519 AAAA... NAME` line).
 
-        Give NAME.pub to the referee; keep NAME.key to yourself.
+        Give NAME.pub to the referee; keep NAME.key to yourself. Both are OpenSSH files:
+        `ssh-add NAME.key` and `ssh-keygen -Y sign -f NAME.key` work with them, and an
+        existing ~/.ssh/id_ed25519 key can be used instead.
         """
         from referee.commands.common import refuse_stdio_folder
         from referee.pbem.keys import generate, write_key_pair
 
         how = output_format(fmt, as_json)
         refuse_stdio_folder(out)
+        secret = _new_passphrase(passphrase_file, ask)
         key = generate(name)
-        key_path, pub_path = write_key_pair(key, out, force=force)
+        key_path, pub_path = write_key_pair(key, out, force=force, passphrase=secret)
         if how == "json":
             print_json(
                 {
                     "private_key": str(key_path),
                     "public_key": str(pub_path),
                     "fingerprint": key.public.short,
+                    "ssh_fingerprint": key.public.ssh_fingerprint,
+                    "passphrase": secret is not None,
                 }
             )
         elif quiet:
             typer.echo(key.public.short)
         else:
-            typer.echo(f"private key: {key_path} (mode 0600; never share it)")
+            guard = "protected by a passphrase" if secret else "no passphrase"
+            typer.echo(f"private key: {key_path} (mode 0600, {guard}; never share it)")
             typer.echo(f"public key:  {pub_path}")
             typer.echo(f"fingerprint: {key.public.short}")
+            typer.echo(f"ssh-keygen -l shows: {key.public.ssh_fingerprint}")
 
     @app.command()
     def new(
@@ -110,6 +170,7 @@ def register(app: typer.Typer) -> None:
         referee_key: Path = typer.Option(
             ..., "--referee-key", metavar="FILE.key", help="The referee's private key."
         ),
+        passphrase_file: Path | None = passphrase_file_option(),
         option: list[str] = typer.Option(
             [], "--option", metavar="CASE", help="Optional rule, e.g. 14.1 (repeatable)."
         ),
@@ -133,7 +194,7 @@ def register(app: typer.Typer) -> None:
         from referee.commands.common import load_checked, resolve_source
         from referee.errors import UserError
         from referee.pbem.game import create_game, parse_player_option, refuse_private_inside
-        from referee.pbem.keys import load_private, load_public
+        from referee.pbem.keys import load_public
 
         how = output_format(fmt, as_json)
         refuse_private_inside(game_dir, referee_key)
@@ -149,7 +210,7 @@ def register(app: typer.Typer) -> None:
             module,
             scenario=scenario,
             players=players,
-            referee_key=load_private(referee_key),
+            referee_key=_load_key(referee_key, passphrase_file),
             options=tuple(option),
             game_id=game_id,
             dice_length=turns_of_dice,
@@ -195,6 +256,7 @@ def register(app: typer.Typer) -> None:
             ..., metavar="ORDERS", help="The orders file to sign; - reads standard input."
         ),
         key: Path = typer.Option(..., "--key", metavar="FILE.key", help="Your private key."),
+        passphrase_file: Path | None = passphrase_file_option(),
         game_dir: Path | None = typer.Option(
             None,
             "--game-dir",
@@ -236,7 +298,6 @@ def register(app: typer.Typer) -> None:
             normalise_body,
             read_orders_file,
         )
-        from referee.pbem.keys import load_private
         from referee.pbem.problems import Refusal
         from referee.pbem.signing import sign_orders
 
@@ -249,7 +310,7 @@ def register(app: typer.Typer) -> None:
                 text = decode_orders(read_input_bytes(orders, MAX_ORDERS_BYTES), "<stdin>")
             else:
                 text = read_orders_file(orders)
-            signed = sign_orders(text, name, load_private(key), game)
+            signed = sign_orders(text, name, _load_key(key, passphrase_file), game)
         except Refusal as exc:
             if exc.code in ("bad-input", "too-large"):  # a file we cannot read: exit 2
                 raise UserError(str(exc)) from None
@@ -307,6 +368,7 @@ def register(app: typer.Typer) -> None:
         key: Path = typer.Option(
             ..., "--key", metavar="FILE.key", envvar="REFEREE_KEY", help="The referee's key."
         ),
+        passphrase_file: Path | None = passphrase_file_option(),
         module_src: Path | None = module_option(),
         example: str | None = example_option(),
         referee_dir: Path | None = typer.Option(
@@ -325,7 +387,6 @@ def register(app: typer.Typer) -> None:
         from referee.cache import activated, cache_from_env
         from referee.pbem.adjudicate import adjudicate as run
         from referee.pbem.game import refuse_private_inside
-        from referee.pbem.keys import load_private
         from referee.pbem.problems import Refusal
 
         as_json = output_format(fmt, as_json) == "json"
@@ -338,7 +399,7 @@ def register(app: typer.Typer) -> None:
                 results = run(
                     game_dir,
                     list(orders),
-                    referee_key=load_private(key),
+                    referee_key=_load_key(key, passphrase_file),
                     module=module,
                     referee_dir=referee_dir,
                     dry_run=dry_run,

@@ -7,7 +7,8 @@ One core syntax for every game (``docs/orders.md``); the words come from the rul
     line      := blank | comment | header | section | order
     comment   := "#" text                       (a "#" anywhere starts a comment)
     header    := key ":" value                  (before the first section)
-    key       := "game" | "turn" | "side" | "phase" | "previous-report"
+    key       := "game" | "turn" | "side" | "phase" | "previous-report" | "nonce"
+                 | "nonce-commit"
     section   := "[" name "]"                   (the ruleset's sections, "answer", "standing")
     order     := verb { word }                  (one per line, words split on spaces; "->" is
                                                  a word of its own; where the vocabulary
@@ -20,8 +21,10 @@ the map, is the ruleset's business (``validate``). Every problem in a file is co
 reported as ``file:line:col: expected ..., hint ...``; nothing here raises anything but
 :class:`OrdersSyntaxError`.
 
-A signed report pasted into a reply, or a player's own armoured signature block, is skipped
-(``-----BEGIN REFEREE SIGNATURE-----`` ... ``-----END REFEREE SIGNATURE-----``).
+A player's own armoured signature block is skipped: an SSH signature
+(``-----BEGIN SSH SIGNATURE-----`` ... ``-----END SSH SIGNATURE-----``) or the old
+``-----BEGIN REFEREE SIGNATURE-----`` ... ``-----END REFEREE SIGNATURE-----``. The headers
+``nonce:`` and ``nonce-commit:`` carry the player's dice nonces (``docs/dice.md``).
 """
 
 from __future__ import annotations
@@ -43,8 +46,11 @@ MAX_PROBLEMS_PER_ORDER = 5  # a line of garbage gets a few messages, not one per
 
 SIG_BEGIN = "-----BEGIN REFEREE SIGNATURE-----"
 SIG_END = "-----END REFEREE SIGNATURE-----"
+SSH_SIG_BEGIN = "-----BEGIN SSH SIGNATURE-----"
+SSH_SIG_END = "-----END SSH SIGNATURE-----"
+_SIG_ENDS = {SIG_BEGIN: SIG_END, SSH_SIG_BEGIN: SSH_SIG_END}
 
-HEADER_KEYS = ("game", "turn", "side", "phase", "previous-report")
+HEADER_KEYS = ("game", "turn", "side", "phase", "previous-report", "nonce", "nonce-commit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,19 +468,19 @@ def parse_orders(text: str, file: str, vocabulary: Vocabulary) -> OrdersDoc:
         )
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     p = _Parser(file, vocabulary)
-    in_sig = False
+    in_sig: str | None = None  # the END line of the open signature block
     for n, raw in enumerate(text.split("\n"), start=1):
         s = raw.strip()
-        if s == SIG_BEGIN:
-            in_sig = True
+        if in_sig is None and s in _SIG_ENDS:
+            in_sig = _SIG_ENDS[s]
             continue
-        if in_sig:
-            if s == SIG_END:
-                in_sig = False
+        if in_sig is not None:
+            if s == in_sig:
+                in_sig = None
             continue
         p.feed(n, raw)
-    if in_sig:
-        p.err(1, 1, f"expected {SIG_END!r} to close the signature block")
+    if in_sig is not None:
+        p.err(1, 1, f"expected {in_sig!r} to close the signature block")
     return p.finish()
 
 
@@ -546,6 +552,8 @@ def parse_orders_json(text: str | bytes, file: str, vocabulary: Vocabulary) -> O
         ("side", "side"),
         ("phase", "phase"),
         ("previous-report", "previous_report"),
+        ("nonce", "nonce"),
+        ("nonce-commit", "nonce_commit"),
     ):
         v = data.get(jkey, data.get(key))
         if v is None:

@@ -28,6 +28,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
+from referee.pbem import nonces
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex, slug
 from referee.pbem.envelope import Envelope, open_envelope, read_orders_file
 from referee.pbem.game import module_info
@@ -233,6 +234,23 @@ def adjudicate(
     return results
 
 
+def _refuse_nonce(game: _Game, env: Envelope, side: str) -> None:
+    """A game with player nonces takes only files that reveal the side's last committed nonce
+    and commit to a fresh one (``docs/dice.md``); the refusal burns no seed."""
+    past = nonces.history(r.get("orders") for r in game.reports)
+    h = env.header
+    why = nonces.problem(
+        past, nonces.Accepted(side, h.nonce, h.nonce_commit), required=game.cfg.player_nonces
+    )
+    if why is not None:
+        line = h.lines.get("nonce" if "'nonce:'" in why else "nonce-commit", 1)
+        raise Refusal(
+            "bad-nonce",
+            f"{env.file}:{line}: {why}",
+            hint="sign with `referee sign --game-dir GAME_DIR`, which fills in both headers",
+        )
+
+
 def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> str:
     """Steps 2-3 up to the turn check; returns the signer's side."""
     cfg = game.cfg
@@ -240,7 +258,7 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
         raise Refusal(
             "unsigned",
             f"{env.file}: the orders are not signed",
-            hint=f"sign them: referee sign {env.file} --key YOUR.key --game GAME_DIR",
+            hint=f"sign them: referee sign {env.file} --key YOUR.key --game-dir GAME_DIR",
         )
     side = cfg.side_of(env.block.fingerprint)
     if side is None:
@@ -255,7 +273,7 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
             "bad-signature",
             f"{env.file}: the signature does not match the orders "
             "(changed after signing, or a broken signature)",
-            hint="sign the final text again with `referee sign`",
+            hint=env.signature_hint(cfg.players[side]),
         )
     h = env.header
     if h.side != side:
@@ -287,6 +305,7 @@ def _one(
     done = _already_applied(game, env, batch)
     if done is not None:
         return done
+    _refuse_nonce(game, env, side)
     if game.cfg.secrets is not None:
         from referee.pbem.submit import committed_step
 
@@ -571,6 +590,7 @@ def step_report(
             "turn": env.header.turn,
             "phase": env.header.phase,
             "answers": [p.id for p in before.pending],
+            **nonces.fields(env.header.nonce, env.header.nonce_commit),
         },
         dice={
             "seed_index": k,

@@ -90,6 +90,9 @@ class GameConfig:
     dice_length: int
     picture_dpi: int
     secrets: Secrets | None = None
+    # every orders file mixes a player nonce into the dice (referee/pbem/nonces.py); games
+    # made before player nonces have no such line in game.toml
+    player_nonces: bool = False
 
     @property
     def hides_information(self) -> bool:
@@ -137,6 +140,7 @@ class GameConfig:
             f"algorithm = {q(self.dice_algorithm)}",
             f"head = {q(self.dice_head)}",
             f"length = {self.dice_length}",
+            *(["player_nonces = true"] if self.player_nonces else []),
             "",
             "[reports]",
             f"picture_dpi = {self.picture_dpi}",
@@ -188,6 +192,7 @@ class GameConfig:
                 dice_length=int(dice["length"]),
                 picture_dpi=int(d.get("reports", {}).get("picture_dpi", 0)),
                 secrets=_secrets(d.get("secrets")),
+                player_nonces=bool(dice.get("player_nonces", False)),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise Refusal("archive", f"{file}: missing or malformed entry ({exc})") from None
@@ -215,7 +220,9 @@ GAME_TOML = obj(
         ),
         "module": obj({"id": string, "version": string, "sha256": string}, {"name": string}),
         "referee": obj({"key": string}),
-        "dice": obj({"algorithm": string, "head": HEX64, "length": integer}),
+        "dice": obj(
+            {"algorithm": string, "head": HEX64, "length": integer}, {"player_nonces": boolean}
+        ),
     },
     {
         "players": map_of(obj({"key": string})),

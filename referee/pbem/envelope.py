@@ -2,22 +2,30 @@
 signature that ties it to one player.
 
 An orders file is plain text that a player can paste into an email. Its first lines are
-headers (``game:``, ``turn:``, ``side:``, optional ``phase:``, ``previous-report:``); the
-signature is an armoured block at the end::
+headers (``game:``, ``turn:``, ``side:``, optional ``phase:``, ``previous-report:``,
+``nonce:``, ``nonce-commit:``); the signature is an SSH signature (:mod:`referee.pbem.sshsig`,
+namespace ``referee-orders-v1``) armoured at the end::
+
+    -----BEGIN SSH SIGNATURE-----
+    <base64, wrapped at 70 columns>
+    -----END SSH SIGNATURE-----
+
+or the same block alone in a detached ``ORDERS.sig`` file (what ``ssh-keygen -Y sign -n
+referee-orders-v1 ORDERS`` writes). Files signed before the switch carry the project's own
+block, still accepted::
 
     -----BEGIN REFEREE SIGNATURE-----
     Key: <64 hex digits: SHA-256 of the signer's public key>
-    <base64 Ed25519 signature, wrapped at 64 columns>
+    <base64 Ed25519 signature over context + body, wrapped at 64 columns>
     -----END REFEREE SIGNATURE-----
-
-or the same block alone in a detached ``ORDERS.sig`` file.
 
 **What is signed** (see ``docs/pbem.md``): the *normalised body*, the text above the block
 with line endings made LF, trailing spaces and tabs removed from every line, leading and
-trailing blank lines removed, and exactly one final LF, encoded as UTF-8, prefixed with the
-context ``referee-orders-v1\\n``. Normalising keeps a signature valid through mail clients
-that re-wrap line endings or strip trailing blanks. The *orders hash* is SHA-256 of the
-normalised body (without the context); dice rolls are derived from it (``docs/dice.md``).
+trailing blank lines removed, and exactly one final LF, encoded as UTF-8 (an old block signed
+it prefixed with the context ``referee-orders-v1\\n``). Normalising keeps a signature valid
+through mail clients that re-wrap line endings or strip trailing blanks. The *orders hash* is
+SHA-256 of the normalised body (without the context); dice rolls are derived from it
+(``docs/dice.md``).
 """
 
 from __future__ import annotations
@@ -29,15 +37,19 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.pbem.keys import CONTEXT_ORDERS, PrivateKey, PublicKey
+from referee.pbem import sshsig
+from referee.pbem.keys import CONTEXT_ORDERS, PrivateKey, PublicKey, namespace
 from referee.pbem.problems import Refusal
+from referee.pbem.sshsig import SshSigError, SshSignature
 from referee.safeio import UnsafeInput, decode_text
 
 BEGIN = "-----BEGIN REFEREE SIGNATURE-----"
 END = "-----END REFEREE SIGNATURE-----"
 MAX_ORDERS_BYTES = 1_000_000
-HEADER_KEYS = ("game", "turn", "side", "phase", "previous-report")
-HEADER_RE = re.compile(r"^(game|turn|side|phase|previous-report)\s*:\s*(.*)$", re.IGNORECASE)
+HEADER_KEYS = ("game", "turn", "side", "phase", "previous-report", "nonce", "nonce-commit")
+HEADER_RE = re.compile(
+    r"^(game|turn|side|phase|previous-report|nonce|nonce-commit)\s*:\s*(.*)$", re.IGNORECASE
+)
 HASH_RE = re.compile(r"^[0-9a-f]{64}$")
 # Characters that can make text display differently from what it is ("Trojan Source"),
 # or that drive a terminal: refused anywhere in an orders file.
@@ -48,6 +60,8 @@ _FORBIDDEN = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class SignatureBlock:
+    """The project's old signature block (archives made before SSH signatures)."""
+
     fingerprint: str
     signature: bytes
 
@@ -57,6 +71,20 @@ class SignatureBlock:
         lines += [b64[i : i + 64] for i in range(0, len(b64), 64)]
         lines.append(END)
         return "\n".join(lines) + "\n"
+
+
+Signature = SignatureBlock | SshSignature
+
+
+def signature_ok(block: Signature, key: PublicKey, context: bytes, message: bytes) -> bool:
+    """Is ``block`` a valid signature of ``message`` by ``key`` for ``context``'s kind of file?
+    An SSH signature must carry the context's namespace; an old block signed
+    ``context + message``."""
+    if block.fingerprint != key.fingerprint:
+        return False
+    if isinstance(block, SshSignature):
+        return block.verifies(key.raw, namespace(context), message)
+    return key.verify(context, message, block.signature)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +97,8 @@ class Header:
     phase: str | None
     previous_report: str | None
     lines: dict[str, int]
+    nonce: str | None = None
+    nonce_commit: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +107,9 @@ class Envelope:
 
     file: str
     body: str
-    block: SignatureBlock | None
+    block: Signature | None
     header: Header
+    signed_text: str = ""  # what was signed as given: the text above the block, or the file
 
     @property
     def message(self) -> bytes:
@@ -89,11 +120,32 @@ class Envelope:
         return hashlib.sha256(self.message).hexdigest()
 
     def signed_by(self, key: PublicKey) -> bool:
-        return (
-            self.block is not None
-            and self.block.fingerprint == key.fingerprint
-            and key.verify(CONTEXT_ORDERS, self.message, self.block.signature)
+        return self.block is not None and signature_ok(
+            self.block, key, CONTEXT_ORDERS, self.message
         )
+
+    def signature_hint(self, key: PublicKey) -> str:
+        """What to do about a signature that does not verify (a hint for the refusal)."""
+        block = self.block
+        if isinstance(block, SshSignature):
+            want = namespace(CONTEXT_ORDERS)
+            if block.namespace != want:
+                return (
+                    f"it was made for namespace {block.namespace!r}: sign with "
+                    f"`ssh-keygen -Y sign -n {want}` or `referee sign`"
+                )
+            as_given = self.signed_text.encode("utf-8")  # CRLF was made LF on reading
+            if self.signed_text and any(
+                block.verifies(key.raw, want, m)
+                for m in (as_given, as_given.replace(b"\n", b"\r\n"))
+            ):
+                return (
+                    "the signature covers the file as it is, but what is signed and kept is "
+                    "the normalised text (LF line ends, no trailing blanks, no blank lines at "
+                    "the start or end, one final newline): normalise it and sign again, or use "
+                    "`referee sign`"
+                )
+        return "sign the final text again with `referee sign`"
 
     def stored_text(self) -> str:
         """The canonical file kept in the archive: normalised body plus the armoured block."""
@@ -154,11 +206,12 @@ def read_orders_file(path: Path) -> str:
     return decode_orders(data, str(path))
 
 
-def split_block(text: str, file: str) -> tuple[str, SignatureBlock | None]:
-    """``(text above the block, block)``. Text after the END line (a mail footer) is not
-    signed and is dropped. More than one block is refused."""
+def split_block(text: str, file: str) -> tuple[str, Signature | None]:
+    """``(text above the block, block)``: an SSH signature or an old referee block. Text after
+    the END line (a mail footer) is not signed and is dropped. More than one block is
+    refused."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    starts = [i for i, ln in enumerate(lines) if ln.strip() == BEGIN]
+    starts = [i for i, ln in enumerate(lines) if ln.strip() in (BEGIN, sshsig.BEGIN)]
     if not starts:
         return text, None
     if len(starts) > 1:
@@ -168,10 +221,19 @@ def split_block(text: str, file: str) -> tuple[str, SignatureBlock | None]:
             hint="sign the file once; remove old signature blocks before signing again",
         )
     start = starts[0]
-    ends = [i for i, ln in enumerate(lines) if i > start and ln.strip() == END]
+    ssh = lines[start].strip() == sshsig.BEGIN
+    end_line = sshsig.END if ssh else END
+    ends = [i for i, ln in enumerate(lines) if i > start and ln.strip() == end_line]
     if not ends:
         raise Refusal("bad-signature", f"{file}:{start + 1}: signature block has no END line")
-    block = parse_block(lines[start + 1 : ends[0]], file, start + 2)
+    inner = lines[start + 1 : ends[0]]
+    if ssh:
+        try:
+            block: Signature = sshsig.decode_armour_lines(inner)
+        except SshSigError as exc:
+            raise Refusal("bad-signature", f"{file}:{start + 2}: {exc}") from None
+    else:
+        block = parse_block(inner, file, start + 2)
     return "\n".join(lines[:start]) + "\n", block
 
 
@@ -230,6 +292,8 @@ def read_header(body: str) -> Header:
         phase=found.get("phase") or None,
         previous_report=(found.get("previous-report") or "").lower() or None,
         lines=lines,
+        nonce=(found.get("nonce") or "").lower() or None,
+        nonce_commit=(found.get("nonce-commit") or "").lower() or None,
     )
 
 
@@ -264,10 +328,15 @@ def open_envelope(text: str, file: str, detached: str | None = None) -> Envelope
                 f"{file}.sig: a detached signature file holds only the signature block",
             )
     body = normalise_body(above)
-    return Envelope(file=file, body=body, block=block, header=read_header(body))
+    return Envelope(file=file, body=body, block=block, header=read_header(body), signed_text=above)
 
 
-def sign_body(body: str, key: PrivateKey) -> SignatureBlock:
-    body = normalise_body(body)
-    sig = key.sign(CONTEXT_ORDERS, body.encode("utf-8"))
+def sign_body(body: str, key: PrivateKey) -> SshSignature:
+    """An SSH signature (namespace ``referee-orders-v1``) of the normalised body."""
+    return key.sign_ssh(CONTEXT_ORDERS, normalise_body(body).encode("utf-8"))
+
+
+def sign_body_old(body: str, key: PrivateKey) -> SignatureBlock:
+    """The old block (tests of archives made before SSH signatures)."""
+    sig = key.sign(CONTEXT_ORDERS, normalise_body(body).encode("utf-8"))
     return SignatureBlock(key.public.fingerprint, sig)

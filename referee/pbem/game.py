@@ -90,6 +90,7 @@ def create_game(
     seed_root: bytes | None = None,
     picture_dpi: int = DEFAULT_PICTURE_DPI,
     ruleset: Ruleset | None = None,
+    player_nonces: bool = True,
 ) -> NewGame:
     gid = game_id or slug(game_dir.resolve().name)
     if not dicemod.GAME_ID_RE.match(gid):
@@ -166,6 +167,7 @@ def create_game(
         dice_head=secret.head.hex(),
         dice_length=secret.length,
         picture_dpi=picture_dpi,
+        player_nonces=player_nonces,
         secrets=(
             Secrets(
                 hides_information(rs),

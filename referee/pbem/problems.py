@@ -20,6 +20,7 @@ REASONS: dict[str, str] = {
     "wrong-game": "the orders name another game",
     "replayed": "these exact orders were already adjudicated earlier in the game",
     "forked": "the orders answer a report that is not the latest one",
+    "bad-nonce": "the dice nonce headers are missing or do not reveal the side's last commitment",
     "out-of-turn": "the game is not waiting for this side, turn or phase",
     "syntax": "the orders do not parse",
     "violation": "the orders break the rules (every violation is listed)",

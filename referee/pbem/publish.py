@@ -52,6 +52,9 @@ PUBLIC_ORDERS_KEYS = (
     "commitment",
     "sealed",
     "dice_key",
+    # the dice nonces (docs/dice.md): random, independent of the orders, so public
+    "nonce",
+    "nonce_commit",
 )
 
 
@@ -119,6 +122,38 @@ def _events(events: tuple[Event, ...], side: str | None) -> tuple[Event, ...]:
     return tuple(e for e in events if side not in e.hidden_from)
 
 
+def published_player_files(
+    module: Module,
+    ruleset: Ruleset,
+    record: Mapping[str, Any],
+    public: dict[str, Any],
+    rsha: str,
+    state: GameState,
+    before: GameState | None,
+    events: tuple[Event, ...],
+    picture_dpi: int,
+    *,
+    picture: bool = True,
+) -> dict[str, bytes]:
+    """Every published file a player opens in a turn folder of a game that hides
+    information (reports, per-side views, the picture, per-side VASSAL saves), rendered from
+    the full record and position; ``verify`` renders them again after ``reveal`` with this
+    same function and compares byte for byte (``picture=False`` leaves the PNG out)."""
+    files = public_renderings(module, ruleset, record, public, rsha, state)
+    seen = public_view(ruleset, module, state)
+    shown = None
+    if picture_dpi > 0:
+        if picture:
+            seen_before = None if before is None else public_view(ruleset, module, before)
+            files["position.png"] = position_png(
+                module, seen_before, seen, _events(events, None), picture_dpi
+            )
+        shown = "position.png"
+    files["report.html"] = render_html(module, public, rsha, seen.to_json(), shown).encode()
+    files.update(side_positions(module, ruleset, state))
+    return files
+
+
 def hidden_turn_files(
     module: Module,
     ruleset: Ruleset,
@@ -148,24 +183,9 @@ def hidden_turn_files(
         "report.json": report_bytes,
         "report.json.sig": sign_file(report_bytes, referee_key, CONTEXT_REPORT),
     }
-    files.update(public_renderings(module, ruleset, full, pub, rsha, state))
-    if picture_dpi > 0:
-        seen_before = None if before is None else public_view(ruleset, module, before)
-        files["position.png"] = position_png(
-            module,
-            seen_before,
-            public_view(ruleset, module, state),
-            _events(events, None),
-            (picture_dpi),
-        )
-        files["report.html"] = render_html(
-            module, pub, rsha, public_view(ruleset, module, state).to_json(), "position.png"
-        ).encode()
-    else:
-        files["report.html"] = render_html(
-            module, pub, rsha, public_view(ruleset, module, state).to_json(), None
-        ).encode()
-    files.update(side_positions(module, ruleset, state))
+    files.update(
+        published_player_files(module, ruleset, full, pub, rsha, state, before, events, picture_dpi)
+    )
     if history is not None and picture_dpi > 0:
         from referee.pbem.viewer import step_viewers
 
@@ -178,6 +198,10 @@ def hidden_turn_files(
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
     add_viewer_manifest(manifest, files)
+    if "position.png" in files:  # verify compares the picture exactly with the same Pillow
+        from referee.pbem.rendercheck import pillow_version
+
+        manifest["renderer"] = {"pillow": pillow_version()}
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)

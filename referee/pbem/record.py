@@ -16,7 +16,6 @@ from typing import Any
 from referee.engine.core import Event, GameState
 from referee.engine.ruleset import Ruleset, due_of
 from referee.pbem.archive import sha256_hex, slug
-from referee.pbem.envelope import SignatureBlock
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
 from referee.pbem.picture import position_png
 from referee.pbem.reports import render_html, render_markdown, templates_sha256
@@ -35,7 +34,9 @@ def pretty_json(data: Any) -> bytes:
 
 
 def sign_file(data: bytes, key: PrivateKey, context: bytes) -> bytes:
-    return SignatureBlock(key.public.fingerprint, key.sign(context, data)).armour().encode()
+    """A detached SSH signature of ``data`` (``FILE.sig``), in the namespace of ``context``:
+    ``ssh-keygen -Y verify -n referee-report-v1 -s report.json.sig < report.json`` checks it."""
+    return key.sign_ssh(context, data).armour().encode("ascii")
 
 
 def view_report(report: Mapping[str, Any], side: str) -> dict[str, Any]:

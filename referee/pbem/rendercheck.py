@@ -178,3 +178,39 @@ def check_viewers(
         made = step_viewers(module, ruleset, views, history, rep["referee"]["fingerprint"])
         compare(base, made, on_disk, listed, rep, manifest, notes)
     return has
+
+
+def check_committed(
+    base: str,
+    on_disk: Callable[[str], bytes],
+    module: Any,
+    ruleset: Any,
+    rep: dict[str, Any],
+    record: dict[str, Any],
+    rsha: str,
+    state: Any,
+    before: Any,
+    events: tuple[Any, ...],
+    picture_dpi: int,
+    hides: bool,
+    manifest: dict[str, Any],
+    notes: list[str],
+) -> tuple[int, dict[str, bytes]]:
+    """A turn folder of a game with commitments whose position is known (sealed orders only,
+    or revealed): every file a player opens rendered again from the (full) ``record`` and
+    the replayed ``state`` with the function that wrote it, then :func:`compare`. Returns
+    (1 when the report used an earlier referee version's templates, for ``verify``'s note,
+    else 0; the files rendered, which checks of files made from them can reuse); raises
+    :class:`RenderMismatch`."""
+    from referee.pbem.publish import published_player_files
+    from referee.pbem.record import player_files
+
+    template_rank(rep, f"{base}/report.json")  # no referee version's templates: fails
+    if hides:
+        want = published_player_files(
+            module, ruleset, record, rep, rsha, state, before, events, picture_dpi
+        )
+    else:
+        want = player_files(module, ruleset, rep, rsha, state, before, events, picture_dpi)
+    compare(base, want, on_disk, dict(manifest.get("files") or {}), rep, manifest, notes)
+    return (0 if rep.get("templates_sha256") == templates_sha256() else 1), want

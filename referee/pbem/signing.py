@@ -2,8 +2,10 @@
 
 With ``--game-dir GAME_DIR`` the envelope is checked and completed from the archive: ``game:``
 and ``side:`` (the side whose key signs) and ``turn:`` are added when missing and must agree
-when present; ``previous-report:`` is set to the SHA-256 of the latest report. An existing
-signature block is replaced (the body is signed again).
+when present; ``previous-report:`` is set to the SHA-256 of the latest report; in a game with
+player nonces, ``nonce:`` and ``nonce-commit:`` are set from the key
+(:mod:`referee.pbem.nonces`). An existing signature block is replaced (the body is signed
+again).
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import UserError
+from referee.pbem import nonces
 from referee.pbem.archive import Archive, sha256_hex
 from referee.pbem.envelope import (
-    SignatureBlock,
+    Header,
+    Signature,
     normalise_body,
     read_header,
     set_header,
@@ -33,7 +37,7 @@ class _Where:
 @dataclass(frozen=True, slots=True)
 class Signed:
     body: str
-    block: SignatureBlock
+    block: Signature
     notes: tuple[str, ...]
 
     @property
@@ -94,4 +98,50 @@ def _fill_envelope(
     if h.previous_report != latest:
         body = set_header(body, "previous-report", latest)
         notes.append(f"set 'previous-report:' to turns/{turns[-1].name}")
+    if cfg.player_nonces:
+        body = _fill_nonces(body, file, key, archive, cfg.game_id, side, h, notes)
     return normalise_body(body)
+
+
+def _fill_nonces(
+    body: str,
+    file: str,
+    key: PrivateKey,
+    archive: Archive,
+    game_id: str,
+    side: str,
+    h: Header,
+    notes: list[str],
+) -> str:
+    """Reveal this side's last committed nonce and commit to the next, both derived from the
+    key (``docs/dice.md``), so they need not be stored anywhere. Headers the player wrote
+    himself are kept when they are valid (a nonce of his own making)."""
+    past = nonces.history(
+        archive.read_json(t.path / "report.json").get("orders") for t in archive.turn_dirs()
+    )
+    mine = [a for a in past if a.side == side]
+    i = len(mine)
+    if not i and h.nonce is not None:
+        raise UserError(
+            f"{file}:{h.lines.get('nonce', 1)}: 'nonce:' in {side}'s first orders of the game: "
+            "there is nothing to reveal yet",
+            hint="remove the 'nonce:' line",
+        )
+    if i and (h.nonce is None or nonces.commit_of_or_none(h.nonce) != mine[-1].nonce_commit):
+        derived = nonces.derive_nonce(key, game_id, side, i - 1)
+        if nonces.commit_of(derived) != mine[-1].nonce_commit:
+            raise UserError(
+                f"{side}'s previous orders committed to a nonce that this key does not derive "
+                "and this file does not reveal",
+                hint="they were signed with other tools: put the nonce you committed to in a "
+                "'nonce:' header yourself",
+            )
+        body = set_header(body, "nonce", derived)
+        notes.append(f"set 'nonce:' (reveals dice nonce {i - 1} of {side})")
+    used = {a.nonce_commit for a in mine}
+    own = h.nonce_commit
+    if own is None or not nonces.HEX64.match(own) or own in used:
+        fresh = nonces.commit_of(nonces.derive_nonce(key, game_id, side, i))
+        body = set_header(body, "nonce-commit", fresh)
+        notes.append(f"set 'nonce-commit:' (dice nonce {i} of {side}, derived from the key)")
+    return body

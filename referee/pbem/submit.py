@@ -27,6 +27,7 @@ from referee.engine.core import Outcome
 from referee.engine.ruleset import Due, Ruleset, due_of
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
+from referee.pbem import nonces
 from referee.pbem.adjudicate import (
     StepResult,
     _Game,
@@ -117,6 +118,7 @@ def committed_step(
         "turn": env.header.turn,
         "phase": env.header.phase,
         "answers": [p.id for p in state.pending],
+        **nonces.fields(env.header.nonce, env.header.nonce_commit),
     }
     if hides or d.kind == "sealed":
         orders["commitment"] = cm.orders_commitment(hseed, stored.encode())

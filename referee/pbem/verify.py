@@ -28,9 +28,10 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
+from referee.pbem import nonces
 from referee.pbem.adjudicate import parse_orders_text, step_names
 from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
-from referee.pbem.envelope import open_envelope, split_block
+from referee.pbem.envelope import open_envelope, signature_ok, split_block
 from referee.pbem.game import SETUP_FOLDER, module_info
 from referee.pbem.keys import CONTEXT_REPORT, PublicKey
 from referee.pbem.problems import Refusal
@@ -92,6 +93,13 @@ class Verified:
         }
 
 
+NO_NONCES_NOTE = (
+    "this game was made before player nonces: its rolls depend on the referee's seeds and the "
+    "orders only, so the referee could have computed them before the orders were sent "
+    "(docs/dice.md); every roll was still checked"
+)
+
+
 def _check_sig(
     archive: Archive, data_path: Path, sig_path: Path, key: PublicKey, ctx: bytes
 ) -> bytes:
@@ -107,7 +115,7 @@ def _check_sig(
         raise VerifyFailure(srel, "signature", "not a signature block as the referee writes it")
     if block.fingerprint != key.fingerprint:
         raise VerifyFailure(srel, "signature", "made by a key that is not the referee's")
-    if not key.verify(ctx, data, block.signature):
+    if not signature_ok(block, key, ctx, data):
         raise VerifyFailure(
             rel, "signature", f"does not match its signature {sig_path.name}: one was changed"
         )
@@ -221,6 +229,7 @@ def verify_archive(
     shas: list[str] = []
     history: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (the viewer)
     viewer_on = False
+    trail: list[nonces.Accepted] = []
     for t in turns:
         rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
         f = f"turns/{t.name}/report.json"
@@ -261,6 +270,11 @@ def verify_archive(
             )
             title, folder = step_names(t.sequence, side, state)
             rolls += len(rep.get("rolls", []))
+            for acc in nonces.history([rep.get("orders")]):  # bound to orders.txt above
+                why = nonces.problem(trail, acc, required=cfg.player_nonces)
+                if why is not None:
+                    raise VerifyFailure(f"turns/{t.name}/orders.txt", "dice nonce", why)
+                trail.append(acc)
         if t.name != folder:
             raise VerifyFailure(
                 f"turns/{t.name}", "record", f"the folder of this step is named {folder}"
@@ -342,6 +356,8 @@ def verify_archive(
             "saves (an earlier VASSAL writer) by hash and signature only"
         )
     out.notes.extend(notes)
+    if not cfg.player_nonces and rolls:
+        out.notes.append(NO_NONCES_NOTE)
     if upto is None:
         _check_current_state(archive, turns, out)
     return out
@@ -478,6 +494,7 @@ def _replay_step(
         "turn": env.header.turn,
         "phase": env.header.phase,
         "answers": [p.id for p in state.pending],
+        **nonces.fields(env.header.nonce, env.header.nonce_commit),
     }
     if {k: o.get(k) for k in (*want_o, *o)} != {k: want_o.get(k) for k in (*want_o, *o)}:
         bad = next(k for k in (*want_o, *o) if o.get(k) != want_o.get(k))

@@ -20,21 +20,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import GameState
+from referee.engine.core import Event, GameState
 from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
+from referee.pbem import nonces
 from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.problems import Refusal
-from referee.pbem.publish import SECRETS_FORMAT, public_record, public_renderings
-from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json, views
-from referee.pbem.reports import render_markdown, templates_sha256
+from referee.pbem.publish import SECRETS_FORMAT, public_record
+from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.verify import (
     Verified,
     VerifyFailure,
-    _check_folder,
+    _check_folder_full,
     _check_setup,
     matching_start,
 )
@@ -68,6 +68,9 @@ class _Walk:
         self.views: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (viewer)
         self.viewer_on = False
         self.notes: list[str] = []
+        self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
+        self.events: tuple[Event, ...] = ()  # the events of the step being checked
+        self.render_notes: list[str] = []  # re-render checks that could not be made, and why
 
 
 def verify_committed(
@@ -115,10 +118,17 @@ def verify_committed(
         )
     if w.skipped_render:
         out.notes.append(
-            f"{w.skipped_render} report(s) were rendered with other report templates (another "
-            "referee version): their Markdown was checked by hash and signature only"
+            f"{w.skipped_render} report(s) were rendered with other report templates (an "
+            "earlier referee version): their Markdown and HTML were re-rendered and compared "
+            "except for the one section today's templates render differently; their VASSAL "
+            "saves (an earlier VASSAL writer) by hash and signature only"
         )
     out.notes.extend(w.notes)
+    out.notes.extend(w.render_notes)
+    if not cfg.player_nonces and w.rolls:
+        from referee.pbem.verify import NO_NONCES_NOTE
+
+        out.notes.append(NO_NONCES_NOTE)
     if upto is None:
         _check_current(w, turns, out, hides)
     return out
@@ -128,7 +138,10 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
     cfg, archive = w.cfg, w.archive
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
-    rep, rsha, public_state = _check_folder(archive, t, cfg.referee, with_state=not hides)
+    rep, rsha, public_state, manifest = _check_folder_full(
+        archive, t, cfg.referee, with_state=not hides
+    )
+    w.events = ()
     expect = {
         "format": REPORT_FORMAT,
         "sequence": t.sequence,
@@ -154,6 +167,11 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
             raise VerifyFailure(f, "dice commitment", "the hidden-dice head differs from game.toml")
     else:
         _public_step_checks(w, t, rep)
+        for acc in nonces.history([rep.get("orders")]):
+            why = nonces.problem(w.nonce_trail, acc, required=cfg.player_nonces)
+            if why is not None:
+                raise VerifyFailure(f, "dice nonce", why)
+            w.nonce_trail.append(acc)
     # -- the full record and position: public, or revealed
     if not hides:
         record, state_bytes = rep, public_state
@@ -190,7 +208,7 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
                     "commitment",
                     "the published record is not the public part of the revealed one",
                 )
-        _renderings(w, t, module, rs, rep, record, rsha, new, hides)
+        _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest)
         w.state = new
         w.replayed += 1
     else:
@@ -358,7 +376,10 @@ def _sealed_sides(w: _Walk, record: dict[str, Any]) -> tuple[str, ...]:
     return tuple(records[i]["orders"]["side"] for i in sealed_trail(records))
 
 
-def _orders_env(w: _Walk, path: Path, name: str, side: str, f: str) -> tuple[Envelope, bytes]:
+def _orders_env(
+    w: _Walk, path: Path, name: str, side: str, f: str, o: dict[str, Any]
+) -> tuple[Envelope, bytes]:
+    """The signed orders kept at ``path``, checked against the record ``o`` names them in."""
     rel = w.archive.rel(path)
     try:
         raw = w.archive.read(path)
@@ -372,6 +393,9 @@ def _orders_env(w: _Walk, path: Path, name: str, side: str, f: str) -> tuple[Env
         raise VerifyFailure(rel, "orders signature", f"not signed by the key of side {side!r}")
     if env.header.side != side or env.header.game != w.cfg.game_id:
         raise VerifyFailure(rel, "orders", "the header names another side or game")
+    recorded = {k: o[k] for k in ("nonce", "nonce_commit") if k in o}
+    if recorded != nonces.fields(env.header.nonce, env.header.nonce_commit):
+        raise VerifyFailure(f, "dice nonce", "the recorded nonces are not those of the orders")
     return env, raw
 
 
@@ -412,7 +436,7 @@ def _replay(
         raise VerifyFailure(f, "orders", f"out of turn: {side} was not due")
     if o.get("sealed") == "submitted":
         if secret is not None:
-            env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f)
+            env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f, o)
             _check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
             if env.header.previous_report not in window:
                 raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
@@ -424,7 +448,7 @@ def _replay(
     path = (secret / "orders.txt") if hides else (t.path / "orders.txt")
     if hides and secret is None:
         raise VerifyFailure(f, "replay", "no revealed orders")
-    env, raw = _orders_env(w, path, str(o.get("name") or "orders.txt"), side, f)
+    env, raw = _orders_env(w, path, str(o.get("name") or "orders.txt"), side, f, o)
     if env.sha256 != o.get("sha256"):
         raise VerifyFailure(f, "record", "the recorded orders hash is not orders.txt's")
     if hides:
@@ -482,7 +506,7 @@ def _replay_sealed(
             path = kept / "orders.txt"
         else:
             path = t.path / str(r.get("file"))
-        env, raw = _orders_env(w, path, str(r.get("file")), s, f)
+        env, raw = _orders_env(w, path, str(r.get("file")), s, f, rec_o)
         rel = w.archive.rel(path)
         try:
             salt = bytes.fromhex(str(r.get("salt")))
@@ -554,6 +578,7 @@ def _resolve(
         raise VerifyFailure(f, "replay", "the replay rolls different dice")
     if json.loads(json.dumps([e.to_json() for e in outcome.events])) != record.get("events"):
         raise VerifyFailure(f, "replay", "the replay's events differ from the record")
+    w.events = tuple(outcome.events)  # the picture marks them (_renderings)
     return outcome.state
 
 
@@ -567,27 +592,34 @@ def _renderings(
     rsha: str,
     state: GameState,
     hides: bool,
-) -> None:
-    if rep.get("templates_sha256") != templates_sha256():
-        from referee.pbem.rendercheck import RenderMismatch, template_rank
+    manifest: dict[str, Any],
+) -> dict[str, bytes]:
+    """Every file a player opens in the folder, rendered again and compared
+    (:func:`referee.pbem.rendercheck.check_committed`); returns the files rendered."""
+    from referee.pbem.rendercheck import RenderMismatch, check_committed
 
-        try:  # a hash of no referee version's templates fails (issue 11)
-            template_rank(rep, f"turns/{t.name}/report.json")
-        except RenderMismatch as exc:
-            raise VerifyFailure(exc.file, "rendering", exc.message) from None
-        w.skipped_render += 1
-        return
-    if hides:
-        want = public_renderings(module, rs, record, rep, rsha, state)
-    else:
-        want = {"report.md": render_markdown(module, rep, rsha, state.to_json()).encode()}
-        want.update(views(module, rs, rep, rsha, state))
-    for name, data in sorted(want.items()):
-        if w.archive.read(t.path / name) != data:
-            raise VerifyFailure(
-                f"turns/{t.name}/{name}", "rendering", "does not say what the record says"
-            )
+    try:
+        older, want = check_committed(
+            f"turns/{t.name}",
+            lambda name: w.archive.read(t.path / name),
+            module,
+            rs,
+            rep,
+            record,
+            rsha,
+            state,
+            w.state if t.sequence else None,
+            w.events,
+            w.cfg.picture_dpi,
+            hides,
+            manifest,
+            w.render_notes,
+        )
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "rendering", exc.message) from None
+    w.skipped_render += older
     _viewers(w, t, module, rs, rep, want)
+    return want
 
 
 def _viewers(

@@ -98,7 +98,9 @@ class Game:
 def make_game(
     tmp_path: Path, toy_module: Module, keys: dict[str, PrivateKey]
 ) -> Callable[..., Game]:
-    def make(name: str = "g1", dpi: int = 0, scenario: str = "skirmish") -> Game:
+    def make(
+        name: str = "g1", dpi: int = 0, scenario: str = "skirmish", player_nonces: bool = True
+    ) -> Game:
         game_dir = tmp_path / name
         ref_dir = tmp_path / f"{name}-secret"
         create_game(
@@ -112,6 +114,7 @@ def make_game(
             referee_dir=ref_dir,
             seed_root=SEED_ROOT,
             picture_dpi=dpi,
+            player_nonces=player_nonces,
         )
         return Game(game_dir, ref_dir, toy_module, keys)
 

@@ -28,7 +28,15 @@ def test_an_archive_made_before_commitments_verifies(tmp_path: Path) -> None:
     assert v.last_report == "turns/005-Soviet-move"
     # the report templates changed since, so the Markdown is checked by hash and signature
     # only (the note says so); everything else is checked and replayed as before
-    assert all("other report templates" in n for n in v.notes)
+    # and it was made before player nonces: a note says the referee could have previewed
+    # its rolls (docs/dice.md)
+    from referee.pbem.verify import NO_NONCES_NOTE
+
+    assert NO_NONCES_NOTE in v.notes
+    assert all("other report templates" in n for n in v.notes if n != NO_NONCES_NOTE)
+    # its keys and signatures are of the project's own old format, still read
+    assert "referee-ed25519 " in (game / "game.toml").read_text()
+    assert "BEGIN REFEREE SIGNATURE" in (game / "turns/001-NATO-setup/report.json.sig").read_text()
     assert not (game / "secret").exists() and "[secrets]" not in (game / "game.toml").read_text()
 
 

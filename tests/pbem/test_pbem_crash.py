@@ -38,7 +38,7 @@ def test_a_killed_adjudication_leaves_a_consistent_archive(make_game, tmp_path, 
     orders = g.signed("NATO", ["place US-DD-1 0202"])
     key = tmp_path / "keys" / "ref.key"
     key.parent.mkdir()
-    key.write_bytes(g.keys["ref"].pem())
+    key.write_bytes(g.keys["ref"].openssh())
     args = ["adjudicate", str(g.dir), str(orders), "--key", str(key)]
     args += ["--module", str(TOY_DIR), "--referee-dir", str(g.referee_dir)]
     died = cli(*args, crash=point)
@@ -61,7 +61,7 @@ def test_cli_refusals_exit_1_with_a_reason(make_game, tmp_path):
     plain = tmp_path / "plain.txt"
     plain.write_text("game: g1\nturn: 1\nside: NATO\nplace US-DD-1 0202\n")
     key = tmp_path / "ref.key"
-    key.write_bytes(g.keys["ref"].pem())
+    key.write_bytes(g.keys["ref"].openssh())
     args = ["adjudicate", str(g.dir), str(plain), "--key", str(key), "--module", str(TOY_DIR)]
     r = cli(*args, "--referee-dir", str(g.referee_dir), "--json")
     assert r.returncode == 1

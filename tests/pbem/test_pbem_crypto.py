@@ -40,7 +40,9 @@ def test_keygen_writes_a_0600_private_key_and_never_prints_it(tmp_path):
     key, pub = tmp_path / "alice.key", tmp_path / "alice.pub"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     assert "PRIVATE" not in r.output and key.read_text() not in r.output
-    assert pub.read_text().startswith("referee-ed25519 ") and pub.read_text().endswith(" alice\n")
+    # OpenSSH formats: a `ssh-ed25519 AAAA... alice` line and an OpenSSH private key
+    assert pub.read_text().startswith("ssh-ed25519 AAAA") and pub.read_text().endswith(" alice\n")
+    assert key.read_text().startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
     pk = load_private(key)
     assert load_public(pub).fingerprint == pk.public.fingerprint
     assert pk.public.short in r.output

@@ -128,7 +128,10 @@ def test_all_or_nothing_validation_lists_every_violation(make_game):
     before = files_of(g.dir)
     err = refusal(g, p)
     assert err.code == "violation" and len(err.details) == 2
-    assert "[T1]" in err.details[0] and ":5:" in err.details[0]
+    # placed at the line of the bad order (after the envelope headers `referee sign` wrote)
+    line = p.read_text().splitlines().index("place US-DD-1 9999") + 1
+    assert line == 6  # game, side, turn, previous-report, nonce-commit, then the orders
+    assert "[T1]" in err.details[0] and f":{line}:" in err.details[0]
     assert files_of(g.dir) == before
 
 

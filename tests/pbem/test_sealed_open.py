@@ -49,6 +49,7 @@ def test_sealed_orders_open_when_both_are_in(tmp_path: Path) -> None:
         "answers",
         "commitment",
         "sealed",
+        "nonce_commit",  # the dice nonce commitment: random, says nothing of the orders
     }
     assert not list(first.glob("orders*.txt"))
     for p in first.iterdir():

@@ -88,6 +88,8 @@ def parse_with(text: str, file: str, arity: Mapping[str, int | tuple[int, ...]])
                 "side",
                 "phase",
                 "previous-report",
+                "nonce",
+                "nonce-commit",
             )
         ):
             k, v = line.split(":", 1)
