@@ -234,7 +234,7 @@ def adjudicate(
     return results
 
 
-def _refuse_nonce(game: _Game, env: Envelope, side: str) -> None:
+def refuse_nonce(game: _Game, env: Envelope, side: str) -> None:
     """A game with player nonces takes only files that reveal the side's last committed nonce
     and commit to a fresh one (``docs/dice.md``); the refusal burns no seed."""
     past = nonces.history(r.get("orders") for r in game.reports)
@@ -305,8 +305,7 @@ def _one(
     done = _already_applied(game, env, batch)
     if done is not None:
         return done
-    _refuse_nonce(game, env, side)
-    if game.cfg.secrets is not None:
+    if game.cfg.secrets is not None:  # checks whose turn it is, then the nonces
         from referee.pbem.submit import committed_step
 
         return committed_step(
@@ -327,6 +326,7 @@ def _one(
             f"{env.file}:{h.lines.get('phase', 1)}: orders for phase {h.phase!r}, but the "
             f"game waits for {what}",
         )
+    refuse_nonce(game, env, side)  # after whose turn it is: that refusal says more
     k = next_sequence(game)
     # -- validate (all or nothing), then resolve
     doc = validated(rs, module, state, env)

@@ -33,6 +33,7 @@ from referee.pbem.adjudicate import (
     _Game,
     next_sequence,
     parse_orders_text,
+    refuse_nonce,
     refuse_outcome,
     sealed_trail,
     seed_secret,
@@ -103,6 +104,7 @@ def committed_step(
     hides = cfg.hides_information
     due, sealed = due_now(game, module, rs)
     d = _refuse_not_due(game, env, side, due, sealed)
+    refuse_nonce(game, env, side)  # after whose turn it is: that refusal says more
     k = next_sequence(game)
     doc = validated(rs, module, state, env)
     secret = seed_secret(game, referee_dir)

@@ -119,7 +119,7 @@ def test_verify_fails_on_a_file_that_breaks_the_nonce_chain(make_game, monkeypat
     setup_both(g)
     from referee.pbem import adjudicate as adj
 
-    monkeypatch.setattr(adj, "_refuse_nonce", lambda *a: None)
+    monkeypatch.setattr(adj, "refuse_nonce", lambda *a: None)
     g.run(_resigned(g, "NATO", MOVE, "bad.txt", nonce="00" * 32))
     with pytest.raises(VerifyFailure) as info:
         verify_archive(g.dir, g.module)
