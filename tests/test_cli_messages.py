@@ -133,3 +133,16 @@ def test_state_show_refuses_an_unknown_side(tmp_path: Path) -> None:
     )
     assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2
     assert "did you mean 'NATO'?" in str(r.exception)
+
+
+def test_a_json_file_that_is_no_state_says_so_once_with_its_path(tmp_path: Path) -> None:
+    # `{"format": 1}` or `[1, 2]` given as a state: one message naming $.format, not
+    # "not a referee state file: not a referee state file (...)"
+    for i, text in enumerate(('{"format": 1}', "[1, 2]")):
+        st = tmp_path / f"s{i}.json"
+        st.write_text(text, encoding="utf-8")
+        r = RUN.invoke(app, ["state", "show", str(st)])
+        assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2
+        msg = str(r.exception)
+        assert msg.count("not a referee state file") == 1, msg
+        assert "$.format: expected 'referee-state/1'" in msg, msg
