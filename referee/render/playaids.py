@@ -41,13 +41,28 @@ class Written:
 
 def _write_all(outputs: list[tuple[Path, bytes]]) -> list[Path]:
     for path, data in outputs:
-        write_bytes_atomic(path, data)
+        try:
+            write_bytes_atomic(path, data)
+        except OSError as exc:  # a full disk, a folder made read-only meanwhile: exit 2
+            raise UserError(
+                f"cannot write {path}: {exc.strerror or exc}", hint="name another folder with -o"
+            ) from None
     return [p for p, _ in outputs]
 
 
 def _out_dir(out: Path) -> Path:
+    """The output folder, made now (with its parents): a path that cannot be a folder (a
+    file on the way, a read-only place) is refused before anything is drawn, with exit 2
+    and a hint, not as an internal error."""
     if out.exists() and not out.is_dir():
         raise UserError(f"output folder {out} is a file", hint="name a folder with -o")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(
+            f"cannot make the output folder {out}: {exc.strerror or exc}",
+            hint="name a folder you can write with -o",
+        ) from None
     return out
 
 
