@@ -160,6 +160,8 @@ def test_play_aids_refuse_an_output_folder_that_cannot_be_made(tmp_path: Path) -
             command,
             repr(r.exception),
         )
-        assert f"cannot make the output folder {blocker / 'sub'}" in str(r.exception), command
+        assert f"cannot make the output folder {blocker / 'sub'}: {blocker} is a file" in str(
+            r.exception
+        ), command
         assert "hint:" in str(r.exception)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
