@@ -254,3 +254,12 @@ def test_an_output_path_the_system_refuses_is_exit_2_not_an_internal_error(
         assert "a file stands where a folder is needed" in lines[0] and "hint:" in lines[0]
         assert "internal error" not in done.stderr and "Traceback" not in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "k.key", "k.pub", "orders.txt"]
+
+
+def test_sheets_off_a_terminal_prints_only_what_it_wrote(tmp_path: Path) -> None:
+    # the progress bar's label "counters" reached CI logs on standard error; like build,
+    # sheets shows its bar only on a terminal
+    done = _run("sheets", MINI, "-o", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "", done.stderr
+    assert done.stdout.strip().endswith("-counters.pdf"), done.stdout
