@@ -126,15 +126,32 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("referee: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
-    except Exception as exc:
-        if os.environ.get("REFEREE_DEBUG"):
-            raise
+    except OSError as exc:  # a path the system refused (-o under a file, no permission)
+        if exc.filename is None or os.environ.get("REFEREE_DEBUG"):
+            _internal(exc)
+        what = exc.strerror or str(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            what = f"{what} (a file stands where a folder is needed)"
         typer.echo(
-            f"referee: internal error: {type(exc).__name__}: {exc} "
-            "(please report it; set REFEREE_DEBUG=1 to see the traceback)",
+            f"referee: error: {exc.filename}: {what} "
+            "(hint: check the path and its permissions; -o names where to write)",
             err=True,
         )
-        sys.exit(EXIT_INTERNAL)
+        sys.exit(EXIT_USAGE)
+    except Exception as exc:
+        _internal(exc)
+
+
+def _internal(exc: Exception) -> None:
+    """Exit 70 for a bug: one line, or the traceback with ``REFEREE_DEBUG=1``."""
+    if os.environ.get("REFEREE_DEBUG"):
+        raise exc
+    typer.echo(
+        f"referee: internal error: {type(exc).__name__}: {exc} "
+        "(please report it; set REFEREE_DEBUG=1 to see the traceback)",
+        err=True,
+    )
+    sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

@@ -229,3 +229,37 @@ def test_shell_completion_completes_commands() -> None:
         [str(script), "--show-completion", "bash"], capture_output=True, text=True, check=False
     )
     assert shown.returncode == 0 and "_referee_completion" in shown.stdout
+
+
+def test_an_output_path_the_system_refuses_is_exit_2_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    # `-o a-file/x` ended in "referee: internal error: FileExistsError ... (exit 70)" for
+    # state new, keygen, sign, map-from-geo, import-vmod, build, new, options --png...: a path
+    # the file system refuses is the user's to fix (exit 2), named, with a hint
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    orders = tmp_path / "orders.txt"
+    orders.write_text("[setup]\n", encoding="utf-8")
+    assert _run("keygen", "k", "-q", "-o", str(tmp_path)).returncode == 0
+    for args in (
+        ["state", "new", MINI, "--scenario", "skirmish", "-o", str(blocker / "s.json")],
+        ["keygen", "zz", "-o", str(blocker / "keys")],
+        ["sign", str(orders), "--key", str(tmp_path / "k.key"), "-o", str(blocker / "o.txt")],
+    ):
+        done = _run(*args)
+        assert done.returncode == 2, (args, done.stderr)
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"referee: error: {blocker}"), lines
+        assert "a file stands where a folder is needed" in lines[0] and "hint:" in lines[0]
+        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "k.key", "k.pub", "orders.txt"]
+
+
+def test_sheets_off_a_terminal_prints_only_what_it_wrote(tmp_path: Path) -> None:
+    # the progress bar's label "counters" reached CI logs on standard error; like build,
+    # sheets shows its bar only on a terminal
+    done = _run("sheets", MINI, "-o", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "", done.stderr
+    assert done.stdout.strip().endswith("-counters.pdf"), done.stdout

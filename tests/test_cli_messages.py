@@ -133,3 +133,35 @@ def test_state_show_refuses_an_unknown_side(tmp_path: Path) -> None:
     )
     assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2
     assert "did you mean 'NATO'?" in str(r.exception)
+
+
+def test_a_json_file_that_is_no_state_says_so_once_with_its_path(tmp_path: Path) -> None:
+    # `{"format": 1}` or `[1, 2]` given as a state: one message naming $.format, not
+    # "not a referee state file: not a referee state file (...)"
+    for i, text in enumerate(('{"format": 1}', "[1, 2]")):
+        st = tmp_path / f"s{i}.json"
+        st.write_text(text, encoding="utf-8")
+        r = RUN.invoke(app, ["state", "show", str(st)])
+        assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2
+        msg = str(r.exception)
+        assert msg.count("not a referee state file") == 1, msg
+        assert "$.format: expected 'referee-state/1'" in msg, msg
+
+
+def test_play_aids_refuse_an_output_folder_that_cannot_be_made(tmp_path: Path) -> None:
+    # `referee map -o a-file/sub` and `charts` ended in "internal error: NotADirectoryError"
+    # (exit 70); every play-aid command now says which folder it cannot make, exit 2, and
+    # draws and writes nothing
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    for command in ("map", "charts", "sheets"):
+        r = RUN.invoke(app, [command, str(FIXTURES / "mini"), "-q", "-o", str(blocker / "sub")])
+        assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2, (
+            command,
+            repr(r.exception),
+        )
+        assert f"cannot make the output folder {blocker / 'sub'}: {blocker} is a file" in str(
+            r.exception
+        ), command
+        assert "hint:" in str(r.exception)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]

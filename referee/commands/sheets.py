@@ -88,7 +88,8 @@ def register(app: typer.Typer) -> None:
         folder = resolve_source(src, example)
         with activated(cache_from_env(enabled=not no_cache)):
             module = load_checked(folder, quiet=quiet or as_json)
-            show = not quiet and not as_json
+            # the bar only on a terminal: a CI log would get a stray "counters" line (as build)
+            show = not quiet and not as_json and sys.stderr.isatty()
             if show:
                 from referee.render.sheets import has_backs, sheet_pieces
 

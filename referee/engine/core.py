@@ -345,7 +345,8 @@ class GameState:
         from referee.engine.state_shape import check_state_json
 
         if not isinstance(d, Mapping) or d.get("format") != "referee-state/1":
-            raise ValueError("not a referee state file (format 'referee-state/1' expected)")
+            # a JSON path like every other shape error; callers add "not a referee state file"
+            raise ValueError("$.format: expected 'referee-state/1'")
         check_state_json(d)  # a ShapeError (a ValueError) names the JSON path
         units = {u["id"]: UnitState.from_json(u) for u in d["units"]}
         return GameState(

@@ -120,8 +120,8 @@ def parse_spec(text: str, file: str, diags: Diagnostics) -> GeoSpec | None:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        ln, col = toml_error_position(str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        ln, col = toml_error_position(str(exc), text)
+        msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
         diags.error(file, ln, f"malformed TOML: {msg}", col=col, hint="check quotes and '='")
         return None
     tt = TomlText(text)

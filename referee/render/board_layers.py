@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from referee.render.colors import mix, parse_color
+from referee.render.colors import hex_rgb, mix, parse_color, readable_on_white
 from referee.render.fonts import pil_font
 from referee.source.mapkinds import Point, Zone, interior_point
 from referee.source.model import Module
@@ -371,7 +371,8 @@ def _draw_spaces(
         w, h = lfont.getlength(line.name), lsize * 1.15
         d = 0.22 * lay.dpi
         spots = [(mx + nx * d * f, my + ny * d * f) for f in (1, -1, 2, -2)]
-        labels.append((line.name, _place(draw, line.name, spots, w, h, lfont, line.color, taken,
+        ink = hex_rgb(readable_on_white(line.color))  # a white route still gets a legible name
+        labels.append((line.name, _place(draw, line.name, spots, w, h, lfont, ink, taken,
                                          bounds, u)))  # fmt: skip
 
 

@@ -54,6 +54,23 @@ def contrast_text(background: str | RGB) -> str:
     return "#000000" if luminance(background) > 0.179 else "#FFFFFF"
 
 
+def contrast_ratio(a: str | RGB, b: str | RGB) -> float:
+    """WCAG contrast ratio of two colours, 1 (none) .. 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable_on_white(value: str | RGB, ratio: float = 4.5) -> RGB:
+    """``value`` darkened just enough to read as text on white (WCAG AA, 4.5:1), so a label
+    written in a white or pale map colour (a route drawn white on the sea) can be read on
+    its white halo; a colour that already reads is returned as it is."""
+    rgb = parse_color(value) if isinstance(value, str) else value
+    amount = 0.0
+    while contrast_ratio(darken(rgb, amount), (255, 255, 255)) < ratio and amount < 1.0:
+        amount = min(1.0, amount + 0.05)
+    return darken(rgb, amount)
+
+
 def hex_rgb(rgb: RGB) -> str:
     return "#{:02X}{:02X}{:02X}".format(*rgb)
 

@@ -116,14 +116,37 @@ def _width(text: str, size: float) -> float:
     return pil_font("condensed", size).getlength(text)
 
 
+def _pieces(word: str, room: float) -> list[str]:
+    """``word`` cut to fit ``room`` points: after its hyphens ("Anti-" "Submarine"), then, for
+    a piece still too long, letter by letter; a word that fits stays whole. Without this a
+    long value label ("AG-EW-AA-AS-AS-MA:", "Anti-Submarine") ran under the next sample
+    counter and was cut off (Sixth Fleet 2019, Naval Module sheets)."""
+    if _width(word, TEXT_PT) <= room:
+        return [word]
+    out: list[str] = []
+    for part in re.findall(r"[^-]*-|[^-]+$", word):
+        if out and _width(out[-1] + part, TEXT_PT) <= room:
+            out[-1] += part
+            continue
+        out.append("")
+        for ch in part:
+            # punctuation stays on its word's line (a line of its own reads as a typo)
+            if out[-1] and ch not in ",.;:" and _width(out[-1] + ch, TEXT_PT) > room:
+                out.append("")
+            out[-1] += ch
+    return out
+
+
 def _wrap(text: str, room: float) -> list[str]:
-    """``text`` in lines of at most ``room`` points (a word longer than that gets a line)."""
+    """``text`` in lines of at most ``room`` points (a longer word is cut, ``_pieces``)."""
     lines: list[str] = []
     for word in text.split():
-        if lines and _width(lines[-1] + " " + word, TEXT_PT) <= room:
-            lines[-1] += " " + word
+        first, *rest = _pieces(word, room)
+        if lines and _width(lines[-1] + " " + first, TEXT_PT) <= room:
+            lines[-1] += " " + first
         else:
-            lines.append(word)
+            lines.append(first)
+        lines.extend(rest)
     return lines or [""]
 
 

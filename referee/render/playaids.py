@@ -8,6 +8,7 @@ never leaves half a PDF.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,13 +42,30 @@ class Written:
 
 def _write_all(outputs: list[tuple[Path, bytes]]) -> list[Path]:
     for path, data in outputs:
-        write_bytes_atomic(path, data)
+        try:
+            write_bytes_atomic(path, data)
+        except OSError as exc:  # a full disk, a folder made read-only meanwhile: exit 2
+            raise UserError(
+                f"cannot write {path}: {exc.strerror or exc}", hint="name another folder with -o"
+            ) from None
     return [p for p, _ in outputs]
 
 
 def _out_dir(out: Path) -> Path:
+    """The output folder, checked before anything is drawn and made only when the files
+    are written (nothing half-written): a file on its way or a folder we may not write is
+    refused with exit 2 and a hint, not as an internal error."""
     if out.exists() and not out.is_dir():
         raise UserError(f"output folder {out} is a file", hint="name a folder with -o")
+    nearest = out
+    while not nearest.exists() and nearest.parent != nearest:
+        nearest = nearest.parent
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        why = "is a file" if nearest.exists() and not nearest.is_dir() else "is not writable"
+        raise UserError(
+            f"cannot make the output folder {out}: {nearest} {why}",
+            hint="name a folder you can write with -o",
+        )
     return out
 
 

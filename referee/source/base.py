@@ -67,8 +67,8 @@ class Ctx:
         try:
             return tomllib.loads(text), TomlText(text)
         except tomllib.TOMLDecodeError as exc:
-            ln, col = toml_error_position(str(exc))
-            msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+            ln, col = toml_error_position(str(exc), text)
+            msg = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
             self.diags.error(
                 name,
                 ln,

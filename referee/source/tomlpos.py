@@ -69,10 +69,17 @@ class TomlText:
         return start, None
 
 
-def toml_error_position(message: str) -> tuple[int | None, int | None]:
-    """Pull ``(line, col)`` out of a ``tomllib.TOMLDecodeError`` message."""
+def toml_error_position(message: str, text: str | None = None) -> tuple[int | None, int | None]:
+    """Pull ``(line, col)`` out of a ``tomllib.TOMLDecodeError`` message.
+
+    An error found at the end of the input (an unclosed array or string) says only
+    ``(at end of document)``; given the ``text``, that is its last line, just past its last
+    character, so the reader still gets a ``file:line:col`` to go to."""
     m = re.search(r"line (\d+), column (\d+)", message)
     if m:
         return int(m.group(1)), int(m.group(2))
+    if text is not None and "at end of document" in message:
+        lines = text.split("\n")
+        return len(lines), len(lines[-1]) + 1
     m = re.search(r"line (\d+)", message)
     return (int(m.group(1)), None) if m else (None, None)

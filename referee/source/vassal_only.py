@@ -115,7 +115,7 @@ def _toml(root: Path, name: str, diags: Diagnostics) -> dict[str, Any] | None:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line, col = toml_error_position(str(exc))
+        line, col = toml_error_position(str(exc), text)
         diags.error(name, line, f"not valid TOML: {exc}", col=col)
         return None
 

@@ -64,6 +64,15 @@ def test_malformed_toml_has_line_and_column() -> None:
     assert "malformed TOML" in msgs[0]
 
 
+def test_toml_cut_short_is_placed_at_its_end() -> None:
+    # tomllib says only "(at end of document)" for an unclosed array: the message still
+    # names the file's last line and column, and does not repeat tomllib's wording
+    spec, msgs = _parse("[grid]\ncolumns = [\n")
+    assert spec is None
+    assert len(msgs) == 1 and msgs[0].startswith("a.toml:3:1: error: malformed TOML"), msgs
+    assert "end of document" not in msgs[0]
+
+
 def test_unknown_numbering_is_reported_at_its_line() -> None:
     spec, msgs = _parse(GOOD.replace('id_format = "CCRR"', 'id_format = "CRCR"'))
     assert spec is None

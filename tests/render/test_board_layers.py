@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import shutil
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from referee.render.board import board_layout, board_png, render_board
-from referee.render.board_layers import anchor, draw_layers, shared_segments
+from referee.render.board_layers import CANVAS, anchor, draw_layers, shared_segments
+from referee.render.colors import contrast_ratio, hex_rgb, luminance, readable_on_white
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -18,6 +20,12 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
 
 def _load(name: str) -> Module:
     module, diags = load_module(FIXTURES / name)
+    assert module is not None, [str(d) for d in diags.errors]
+    return module
+
+
+def _load_from(root: Path) -> Module:
+    module, diags = load_module(root)
     assert module is not None, [str(d) for d in diags.errors]
     return module
 
@@ -111,3 +119,24 @@ def test_legend_lists_the_types_and_lines() -> None:
     assert [e.label for e in lay.legend if e.kind == "zone_type"] == [
         "Sea zone", "Land zone", "Strait", "Small island", "No entry"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("color", ["#FFFFFF", "#F0D000", "#2E7D32"])
+def test_a_line_name_reads_whatever_the_line_colour(tmp_path: Path, color: str) -> None:
+    # Carrier Battlegroup draws its transit routes white: their names were written white on
+    # a white halo over the pale sea and could not be read. The name is darkened until it
+    # reads on white (WCAG 4.5:1); a dark route colour is kept as it is.
+    src = tmp_path / "point_north"
+    shutil.copytree(FIXTURES / "point_north", src)
+    toml = src / "map.toml"
+    toml.write_text(toml.read_text().replace('"#2E7D32"', f'"{color}"'), encoding="utf-8")
+    module = _load_from(src)
+    lay = board_layout(module, 100)
+    img = Image.new("RGB", (lay.width, lay.height), CANVAS)
+    box = dict(draw_layers(img, lay, module))["Atlantic Line"]
+    inside = img.crop(tuple(round(v) for v in box))
+    w, h = inside.size
+    darkest = min((inside.getpixel((x, y)) for x in range(w) for y in range(h)), key=luminance)
+    assert contrast_ratio(darkest, "#FFFFFF") >= 4.5, (color, darkest)
+    if color == "#2E7D32":  # dark enough already: the route's own colour
+        assert hex_rgb(readable_on_white(color)) == color

@@ -157,6 +157,14 @@ def test_malformed_toml(mini: Path, edit: Edit) -> None:
     assert e.startswith("module.toml:4:")
 
 
+def test_malformed_toml_at_the_end_of_the_file(mini: Path) -> None:
+    # an unclosed array at the end: tomllib gives no line, the message still has line:col
+    text = (mini / "module.toml").read_text(encoding="utf-8").rstrip("\n")
+    (mini / "module.toml").write_text(text + "\nextra = [", encoding="utf-8")
+    e = one(mini, "malformed TOML")
+    assert e.startswith(f"module.toml:{text.count(chr(10)) + 2}:10:"), e
+
+
 def test_malformed_csv(mini: Path, edit: Edit) -> None:
     edit(mini / "units.csv", "US-DD-1,NATO,US,,", "US-DD-1,NATO,US,")
     e = one(mini, "cells but the header has 18 columns")
