@@ -16,6 +16,7 @@ import pytest
 
 from referee.engine.core import GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp import contact
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
 from referee.rules.sixth_fleet_dtp.path import check_path_5_0
 from referee.source.loader import load_module
@@ -78,6 +79,12 @@ def _night(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"night": ds.night_applies_11_3_8(s["night"], frozenset(areas))}
 
 
+def _contact(s: Mapping[str, Any]) -> dict[str, Any]:
+    above = ds.above_light_line_11_3_8(module().map, s["hex"])
+    mods = contact.modifiers_8_15(4, 4, False, False, False, s["night"], above)
+    return {"above": above, "modifiers": [v for _, v in mods]}
+
+
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "move": _move,
     "pack_ice": _pack_ice,
@@ -86,6 +93,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "dock": _dock,
     "naval_infantry": _infantry,
     "night": _night,
+    "contact": _contact,
 }
 
 

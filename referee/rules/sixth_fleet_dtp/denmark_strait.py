@@ -14,8 +14,10 @@ cannot is here:
 - on or above the Arctic light line day-rated air is not halved at night and Strike Contact
   has no night -2 [DTP 11.3 rule 8] (the map area ``above_light_line``).
 
-The hook into movement is one call in ``path.check_path_5_0`` (:func:`pack_ice_problem_11_3_6`);
-it answers ``None`` on every map without pack ice, so the Med is untouched.
+Two neutral hooks call in: movement (``path.check_path_5_0`` asks
+:func:`pack_ice_problem_11_3_6`) and Strike Contact (``combat_phase`` asks
+:func:`above_light_line_11_3_8` for the target hex). Both answer "no effect" on every map
+without pack ice or a light-line area, so the Med is untouched.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from referee.engine.problems import Problem
+from referee.source.model import MapDef
 
 PACK_ICE = "pack_ice"
 NUCLEAR_SUBS = frozenset({"SN", "SG"})
@@ -112,3 +115,10 @@ def night_applies_11_3_8(night: bool, target_areas: frozenset[str]) -> bool:
     line (May-July): no halving of day-rated air, no -2 on Strike Contact [DTP 11.3 rule 8,
     8.15 step 9, 9.52]."""
     return night and LIGHT_LINE_AREA not in target_areas
+
+
+def above_light_line_11_3_8(map_def: MapDef, hex_id: str) -> bool:
+    """Is this hex on or above the Arctic light line, the map area ``above_light_line``
+    [DTP 11.3 rule 8]? False on maps without that area (the Med)."""
+    h = map_def.hexes.get(hex_id)
+    return h is not None and LIGHT_LINE_AREA in h.areas
