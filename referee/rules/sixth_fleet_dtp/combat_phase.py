@@ -26,6 +26,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 from referee.rules.sixth_fleet_dtp import combat, contact, impulses, strikes
+from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
 from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
 from referee.rules.sixth_fleet_dtp.removal import unit_of
@@ -378,7 +379,12 @@ def _strike(
         restricted=game.board.terrain(thex) == "restricted",
     )
     res, ev = contact.contact_8_15(
-        game.module, strikers, tgt, is_night_4_0(state.turn), False, dice
+        game.module,
+        strikers,
+        tgt,
+        is_night_4_0(state.turn),
+        above_light_line_11_3_8(game.module.map, thex),
+        dice,
     )
     events.append(ev)
     if not res.contact:

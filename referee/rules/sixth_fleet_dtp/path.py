@@ -28,6 +28,7 @@ from referee.rules.sixth_fleet_1975.movement import (
     entry_problem_10_1,
     start_hex,
 )
+from referee.rules.sixth_fleet_dtp.denmark_strait import pack_ice_problem_11_3_6
 from referee.rules.sixth_fleet_dtp.movement import through_problem_5_25
 from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
 
@@ -66,6 +67,9 @@ def check_path_5_0(
         if kept is not None and kept.code != "enemy-units":
             return [kept._replace(word=to)]
         assert cost is not None
+        ice = pack_ice_problem_11_3_6(game.board.terrain(to), game.unit(unit).type, unit, to)
+        if ice is not None:
+            return [ice]
         spent += cost
         if spent > allowance:
             return [

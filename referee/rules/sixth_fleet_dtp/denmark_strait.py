@@ -1,0 +1,124 @@
+"""The special rules of Denmark Strait and Iceland that need code [DTP 11.3, 11.31].
+
+Pure functions, one per rule, each citing its case. What a scenario file can say as data (the
+set-up, the places, the light line as a map area) is in module_src/dtp_denmark_strait; what it
+cannot is here:
+
+- only nuclear subs (SN, SG) may enter pack ice, and under the ice only nuclear subs (under
+  the ice or in an adjacent ocean hex) may detect or attack them [DTP 11.3 rule 6];
+- the convoy (0-0-0/3-7-*) takes the ECM of the unit stacked above it, is sunk at D12 and not
+  D3, moves 2 MP from D2 on, and scores one elimination's VP per 3 damage levels, the
+  remainder at the 8.57 fractions [DTP 11.3 rule 7, 8.57];
+- a stack of three Soviet surface units entering Tromso or Keflavik, once its defences are
+  destroyed, lands naval infantry and occupies it [DTP 11.3 rule 5];
+- on or above the Arctic light line day-rated air is not halved at night and Strike Contact
+  has no night -2 [DTP 11.3 rule 8] (the map area ``above_light_line``).
+
+Two neutral hooks call in: movement (``path.check_path_5_0`` asks
+:func:`pack_ice_problem_11_3_6`) and Strike Contact (``combat_phase`` asks
+:func:`above_light_line_11_3_8` for the target hex). Both answer "no effect" on every map
+without pack ice or a light-line area, so the Med is untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from referee.engine.problems import Problem
+from referee.source.model import MapDef
+
+PACK_ICE = "pack_ice"
+NUCLEAR_SUBS = frozenset({"SN", "SG"})
+LIGHT_LINE_AREA = "above_light_line"
+CONVOY_SUNK_AT = 12
+CONVOY_SLOW_FROM = 2
+CONVOY_SLOW_MA = 2
+NAVAL_INFANTRY_STACK = 3
+NAVAL_INFANTRY_HEXES = ("Tromso", "Keflavik")
+
+
+def pack_ice_problem_11_3_6(terrain: str, unit_type: str, unit: str, hex_id: str) -> Problem | None:
+    """Entering pack ice: only nuclear subs may [DTP 11.3 rule 6]."""
+    if terrain != PACK_ICE or unit_type in NUCLEAR_SUBS:
+        return None
+    return Problem(
+        "DTP 11.3",
+        f"{unit} ({unit_type}) may not enter pack ice in {hex_id}: only nuclear subs (SN, SG) "
+        "may (rule 6)",
+        "pack-ice",
+        hex_id,
+        unit,
+        hint="go around the ice, or use a nuclear sub",
+    )
+
+
+def may_reach_under_ice_11_3_6(
+    target_terrain: str, by_type: str, by_terrain: str, by_distance: int
+) -> bool:
+    """May a unit detect or attack a sub under pack ice? Only a nuclear sub, under the ice
+    itself or in an adjacent ocean hex [DTP 11.3 rule 6]; any unit may if the target is not
+    under the ice (then the ordinary rules decide)."""
+    if target_terrain != PACK_ICE:
+        return True
+    return by_type in NUCLEAR_SUBS and by_distance <= 1 and by_terrain in (PACK_ICE, "high_seas")
+
+
+def convoy_ecm_11_3_7(stack_above: Sequence[int]) -> int:
+    """The convoy's ECM is that of the unit stacked immediately above it; with none, 0
+    [DTP 11.3 rule 7]. ``stack_above`` lists the ECMs of the units above it, nearest first."""
+    return stack_above[0] if stack_above else 0
+
+
+def convoy_sunk_11_3_7(damage: int) -> bool:
+    """The convoy is not sunk at D3; it is sunk at D12 [DTP 11.3 rule 7]."""
+    return damage >= CONVOY_SUNK_AT
+
+
+def convoy_allowance_11_3_7(printed_ma: int, damage: int) -> int:
+    """From D2 on the convoy moves 2 MP, not half its MA [DTP 11.3 rule 7 over 8.55]."""
+    return min(printed_ma, CONVOY_SLOW_MA) if damage >= CONVOY_SLOW_FROM else printed_ma
+
+
+def convoy_vp_11_3_7(damage: int, unit_vp: int) -> Fraction:
+    """Soviet VP for the convoy's damage: one elimination's worth per 3 levels, the rest at
+    the 8.57 fractions (1 level 1/4, 2 levels 1/2); it is 4 ships, so D12 scores 4 times
+    [DTP 11.3 rule 7, 8.57]."""
+    d = min(max(damage, 0), CONVOY_SUNK_AT)
+    whole, rest = divmod(d, 3)
+    return unit_vp * (whole + (Fraction(0), Fraction(1, 4), Fraction(1, 2))[rest])
+
+
+def naval_infantry_11_3_5(
+    place: str | None, soviet_surface_units: int, defences_destroyed: bool
+) -> bool:
+    """Does a Soviet stack entering this hex land naval infantry and occupy it? Only Tromso or
+    Keflavik, only three surface units, only once the hex's defences are destroyed
+    [DTP 11.3 rule 5]."""
+    return (
+        place in NAVAL_INFANTRY_HEXES
+        and soviet_surface_units >= NAVAL_INFANTRY_STACK
+        and defences_destroyed
+    )
+
+
+def convoy_may_dock_11_3_7(port: str, tromso_occupied: bool) -> bool:
+    """The convoy docks at Tromso; at Trondheim only if Tromso is occupied by naval infantry
+    [DTP 11.3 rule 7]."""
+    if port == "Tromso":
+        return not tromso_occupied
+    return port == "Trondheim" and tromso_occupied
+
+
+def night_applies_11_3_8(night: bool, target_areas: frozenset[str]) -> bool:
+    """Does night count for this strike? Not when its target is on or above the Arctic light
+    line (May-July): no halving of day-rated air, no -2 on Strike Contact [DTP 11.3 rule 8,
+    8.15 step 9, 9.52]."""
+    return night and LIGHT_LINE_AREA not in target_areas
+
+
+def above_light_line_11_3_8(map_def: MapDef, hex_id: str) -> bool:
+    """Is this hex on or above the Arctic light line, the map area ``above_light_line``
+    [DTP 11.3 rule 8]? False on maps without that area (the Med)."""
+    h = map_def.hexes.get(hex_id)
+    return h is not None and LIGHT_LINE_AREA in h.areas

@@ -1,0 +1,119 @@
+"""Conformance cases of the Denmark Strait / Iceland special rules [DTP 11.3, 11.31]
+(``dtp_denmark_strait/*.json``): one case per rule of referee/rules/sixth_fleet_dtp/
+denmark_strait.py at least, each citing it, plus a move through the whole movement check on
+the scenario's own map (pack ice refused to a conventional sub, allowed to a nuclear one)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.engine.core import GameState, UnitState
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp import contact
+from referee.rules.sixth_fleet_dtp import denmark_strait as ds
+from referee.rules.sixth_fleet_dtp.path import check_path_5_0
+from referee.source.loader import load_module
+from referee.source.model import Module
+
+HERE = Path(__file__).resolve().parent / "dtp_denmark_strait"
+CASES = sorted(HERE.glob("*.json"))
+SOURCE = Path(__file__).resolve().parents[2] / "module_src" / "dtp_denmark_strait"
+
+
+@cache
+def module() -> Module:
+    m, diags = load_module(SOURCE)
+    assert m is not None, [str(d) for d in diags.items]
+    return m
+
+
+def _move(s: Mapping[str, Any]) -> dict[str, Any]:
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    side = game.unit(s["unit"]).side
+    state = GameState(
+        "g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "ship_movement_a", side, {}, {}
+    )
+    state = state.with_unit(UnitState(s["unit"], side, s["from"], None))
+    p = check_path_5_0(game, state, s["unit"], s["path"])
+    return {"legal": not p, "rules": sorted({x.rule for x in p}), "codes": [x.code for x in p]}
+
+
+def _pack_ice(s: Mapping[str, Any]) -> dict[str, Any]:
+    p = ds.pack_ice_problem_11_3_6(s["terrain"], s["type"], "U", "0000")
+    return {"legal": p is None, "rules": [p.rule] if p else []}
+
+
+def _under_ice(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"may": ds.may_reach_under_ice_11_3_6(s["target"], s["by"], s["by_terrain"], s["d"])}
+
+
+def _convoy(s: Mapping[str, Any]) -> dict[str, Any]:
+    d = s["damage"]
+    return {
+        "sunk": ds.convoy_sunk_11_3_7(d),
+        "ma": ds.convoy_allowance_11_3_7(3, d),
+        "vp": str(ds.convoy_vp_11_3_7(d, s.get("unit_vp", 1))),
+        "ecm": ds.convoy_ecm_11_3_7(s.get("above", [])),
+    }
+
+
+def _dock(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"may": ds.convoy_may_dock_11_3_7(s["port"], s["tromso_occupied"])}
+
+
+def _infantry(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"occupies": ds.naval_infantry_11_3_5(s["place"], s["units"], s["destroyed"])}
+
+
+def _night(s: Mapping[str, Any]) -> dict[str, Any]:
+    m = module()
+    areas = m.map.hex(s["hex"]).areas
+    return {"night": ds.night_applies_11_3_8(s["night"], frozenset(areas))}
+
+
+def _contact(s: Mapping[str, Any]) -> dict[str, Any]:
+    above = ds.above_light_line_11_3_8(module().map, s["hex"])
+    mods = contact.modifiers_8_15(4, 4, False, False, False, s["night"], above)
+    return {"above": above, "modifiers": [v for _, v in mods]}
+
+
+STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "move": _move,
+    "pack_ice": _pack_ice,
+    "under_ice": _under_ice,
+    "convoy": _convoy,
+    "dock": _dock,
+    "naval_infantry": _infantry,
+    "night": _night,
+    "contact": _contact,
+}
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = json.loads(path.read_text("utf-8"))
+    assert case.get("cites"), "every case cites the rule it tests"
+    out = []
+    for i, step in enumerate(case["steps"]):
+        got = STEPS[step["do"]](step)
+        for k, want in step["expect"].items():
+            if got[k] != want:
+                out.append(f"step {i} ({step['do']}): {k} = {got[k]!r}, expected {want!r}")
+    assert not out, "\n".join(out)
+
+
+def test_every_special_rule_has_a_case() -> None:
+    cited = {c for p in CASES for c in json.loads(p.read_text("utf-8"))["cites"]}
+    assert {"DTP 11.3 rule 5", "DTP 11.3 rule 6", "DTP 11.3 rule 7", "DTP 11.3 rule 8"} <= cited
+
+
+def test_convoy_vp_is_exact() -> None:
+    assert ds.convoy_vp_11_3_7(7, 4) == Fraction(9)  # 2 eliminations + 1/4 of 4

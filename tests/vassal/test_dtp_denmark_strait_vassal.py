@@ -1,0 +1,78 @@
+"""Real VASSAL 3.7.26 loads the Denmark Strait / Iceland module [DTP 11.3, 11.31] cleanly.
+
+The map is new (30 x 24, flat-topped, ids column then row growing south), so this checks that
+VASSAL's own grid numbering names each hex the text names as the module source does, and that
+every set-up piece of both scenarios lands in the hex the scenario gives it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from referee.source.loader import load_module
+from referee.vassal.setups import build_module_with_setups
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "module_src" / "dtp_denmark_strait"
+VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
+NAMED = (
+    "2806",
+    "2814",
+    "0918",
+    "2224",
+    "3003",
+    "3001",
+    "3002",
+    "2603",
+    "1023",
+    "0110",
+    "2010",
+    "3005",
+    "0121",
+    "0101",
+    "3024",
+)
+
+pytestmark = pytest.mark.vassal
+
+
+def _reason() -> str | None:
+    if not VCHECK.is_file():
+        return f"the real-VASSAL checker is not at {VCHECK}"
+    if shutil.which("java") is None and not list(Path("/usr/lib/jvm").glob("java-17-*/bin/java")):
+        return "Java is not installed (run ../shared/tools/vassal-check/setup)"
+    return None
+
+
+@pytest.mark.skipif(_reason() is not None, reason=str(_reason()))
+def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> None:
+    module, diags = load_module(SOURCE)
+    assert module is not None, [str(d) for d in diags.items]
+    vmod = build_module_with_setups(module, tmp_path / "build", workers=1).path
+    out = tmp_path / "vcheck.txt"
+    env = dict(os.environ, VCHECK_OUT=str(out))
+    env.pop("VCHECK_ALLOW", None)
+    env["VCHECK_ARGS"] = " ".join(f"--hex {h}" for h in NAMED)
+    run = subprocess.run(
+        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600, check=False
+    )
+    if run.returncode == 2 and "missing" in run.stderr:
+        pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
+    lines = [ln.split("\t") for ln in out.read_text(encoding="utf-8").splitlines()]
+    assert run.returncode == 0, run.stderr
+    assert [ln for ln in lines if ln[0] in ("PROBLEM", "WARN", "ERROR")] == []
+
+    named = {ln[1]: ln[5] for ln in lines if ln[0] == "HEX"}
+    assert named == {h: h for h in NAMED}
+
+    placed: dict[tuple[str, str], str] = {}
+    for ln in lines:
+        if ln[0] == "PIECE" and ln[1].startswith("setup:"):
+            placed[(ln[1][len("setup:") :], ln[6].split(" ")[0])] = ln[5]
+    expected = {(s.name, f.unit): f.hex for s in module.scenarios.values() for f in s.fixed}
+    assert placed == expected
