@@ -114,6 +114,13 @@ class NavalModule:
             "note": "victory is the host series' [25.0]",
         }
 
+    def options(self, module: Module, state: GameState, subject: str, *, limit: int = 20) -> Any:
+        """``referee options``: a naval unit's status and its legal moves now, each checked
+        by the validator itself [25.31], [26.14b] (``options.py``)."""
+        from referee.rules.naval_module.options import options_report
+
+        return options_report(module, state, subject, limit)
+
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.naval_module.scripted import scripted_orders
 
