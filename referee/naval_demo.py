@@ -87,9 +87,8 @@ def abort_choices(game: Path) -> list[str]:
 def new_game(out: Path, keys: Path, seed: int) -> tuple[Path, Path]:
     from referee.commands.common import load_checked
     from referee.pbem.game import create_game
-    from referee.pbem.keys import load_private, load_public, write_key_pair
+    from referee.pbem.keys import load_private, load_public
 
-    write_key_pair(demo_key("axis"), keys)
     game, secret = out / "game", out / "referee"
     print(f"\n== A new play-by-email game of {SCENARIO} (fixed demo dice seed root {seed})")
     t0 = time.perf_counter()
@@ -168,7 +167,10 @@ def demo(out: Path, *, play_aids_too: bool = True) -> Path:
     run("Check the module source", ["check", src])
     if play_aids_too:
         play_aids(out, src)
+    from referee.pbem.keys import write_key_pair
+
     keys = make_keys(out)
+    write_key_pair(demo_key("axis"), keys)
     for seed in range(FIRST_SEED, FIRST_SEED + SEED_TRIES):
         for folder in ("game", "referee", "orders"):
             shutil.rmtree(out / folder, ignore_errors=True)
