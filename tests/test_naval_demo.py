@@ -1,4 +1,8 @@
-"""`make naval-demo` plays the naval module's example orders by email and verifies the game."""
+"""`make naval-demo` plays the naval module's example orders by email and verifies the game.
+
+The demo must show a Naval Movement Loss roll with an Abort choice [27.32b] whatever the dice
+derivation gives: it tries its fixed seed roots in order and answers any open Abort decision
+(``referee/naval_demo.py``). These tests check the game as played, never particular rolls."""
 
 from __future__ import annotations
 
@@ -6,17 +10,40 @@ from pathlib import Path
 
 import pytest
 
-from referee.naval_demo import demo
+from referee import naval_demo
+from referee.naval_demo import abort_choices, demo
 
 
 def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = demo(tmp_path / "out", play_aids_too=False)
     out = capsys.readouterr().out
-    assert "ok: game nm-demo, 16 report(s)" in out
-    # the abort choice written in advance [27.32b]; the seed root was chosen for it
-    assert "ignores the Abort: one more damage point" in out or "turns back to" in out
+    assert "replay matches" in out or "ok: game nm-demo" in out
+    # a loss roll with an Abort result and the owner's choice [27.2], [27.32b]
+    choices = abort_choices(game)
+    assert choices, "no Abort choice after a Naval Movement Loss roll"
+    assert all("ignores the Abort" in c or "turns back to" in c for c in choices)
     assert "board Gp-B at Sevastopol" in out  # a transport [28.14b]
     assert "H2 for the host game: amphibious assault by SU-INF-1330 on 2923" in out  # [30.15a]
     assert "SU-INF-1330 land at 2923" in out  # the host result signed by both [30.16b]
     assert "SU-DD-BO Readiness: d6" in out  # a readiness roll [25.32]
     assert (game / "turns").is_dir()
+
+
+def test_naval_demo_answers_an_open_abort_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the choices written in advance, each Abort is a pending decision [27.32b] that
+    the owner answers in a file of its own; the game still plays to the end and verifies."""
+    bare = tmp_path / "examples"
+    bare.mkdir()
+    for f in naval_demo.example_files():
+        lines = f.read_text(encoding="utf-8").splitlines(keepends=True)
+        (bare / f.name).write_text("".join(x for x in lines if not x.startswith("abort ")))
+    monkeypatch.setattr(naval_demo, "example_files", lambda: sorted(bare.glob("[0-9][0-9]-*.txt")))
+    game = demo(tmp_path / "out", play_aids_too=False)
+    out = capsys.readouterr().out
+    answers = sorted((tmp_path / "out" / "orders").glob("*-answer-abort-*.txt"))
+    assert answers, "no Abort decision was answered"
+    assert all("answer abort-" in a.read_text(encoding="utf-8") for a in answers)
+    assert "answers abort-" in out
+    assert any("turns back to" in c for c in abort_choices(game))

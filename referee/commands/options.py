@@ -22,7 +22,8 @@ def register(app: typer.Typer) -> None:
             ...,
             metavar="UNIT|HEX",
             help="Unit (piece) id, e.g. US-CV-1; or a hex, e.g. 1423, for its attacks; "
-            "the ruleset may take more (Carrier Battlegroup: CVBG, cargo, USN).",
+            "the ruleset may take more (Carrier Battlegroup: CVBG, cargo, USN; "
+            "naval module: a port or a sea zone).",
         ),
         state_file: Path = typer.Option(
             ...,

@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import OrdersDoc
+from referee.engine.ruleset import Due
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
@@ -68,14 +69,27 @@ class NavalModule:
             state = place(state, f.unit, f.hex)
         return state
 
-    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+    def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
+        """The one submission the game waits for (docs/rulesets.md, ``Due``): the answer to
+        the first pending decision (an Abort's choice [27.32b]), else the orders of the side
+        whose step it is -- the phasing player's readiness, movement and combat, the other
+        player's Naval Movement Interdiction [31.1], each host-result signature in turn
+        [30.16] -- or nothing once the game is over. Every naval fact is open, so ``what`` is
+        the same for both sides."""
         if state.pending:
             pd = state.pending[0]
-            return pd.side, f"{pd.side} answer to {pd.id}: {pd.prompt} [{pd.rule}]"
-        if state.phase == seq.GAME_OVER:
-            return "", "nothing: the game is over"
+            return (
+                Due(pd.side, f"{pd.side} answer to {pd.id}: {pd.prompt} [{pd.rule}]", "answer"),
+            )
+        if state.phase == seq.GAME_OVER or state.active_side is None:
+            return ()
         game = Game.of(module)
-        return seq.actor(state, game.sides), seq.describe(state, game.sides)
+        return (Due(seq.actor(state, game.sides), seq.describe(state, game.sides)),)
+
+    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
+        """The first :meth:`due`, for older callers."""
+        d = self.due(module, state)
+        return (d[0].side, d[0].what) if d else ("", "nothing: the game is over")
 
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         game = Game.of(module)
@@ -113,6 +127,13 @@ class NavalModule:
             "passengers_lost": lost,
             "note": "victory is the host series' [25.0]",
         }
+
+    def options(self, module: Module, state: GameState, subject: str, *, limit: int = 20) -> Any:
+        """``referee options``: a naval unit's status and its legal moves now, each checked
+        by the validator itself [25.31], [26.14b] (``options.py``)."""
+        from referee.rules.naval_module.options import options_report
+
+        return options_report(module, state, subject, limit)
 
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.naval_module.scripted import scripted_orders

@@ -1,0 +1,95 @@
+"""`referee options` for the naval module: what it lists is what `validate` accepts [26.14b].
+
+Reached through the registry's optional ``options`` method (``get_ruleset``), as the core does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.commands.common import load_checked
+from referee.engine.core import GameState
+from referee.engine.orders import parse_orders
+from referee.engine.ruleset import get_ruleset
+from referee.errors import UserError
+from referee.rules.naval_module.context import set_ship
+from referee.rules.naval_module.vocabulary import VOCABULARY
+
+SRC = Path(__file__).resolve().parents[1] / "module_src" / "naval_module"
+NM = get_ruleset("naval_module")
+
+
+@pytest.fixture(scope="module")
+def module() -> Any:
+    return load_checked(SRC, quiet=True)
+
+
+def movement(module: Any, side: str = "Soviet") -> GameState:
+    """The scenario's opening position, in ``side``'s Movement Phase [26.12a]."""
+    st = NM.new_game(module, "kerch_feodosia", "nm-opt")
+    return st.evolve(phase="movement", active_side=side).with_data(phasing=side)
+
+
+def verdict(module: Any, st: GameState, side: str, line: str) -> list[Any]:
+    text = f"game: {st.game_id}\nturn: {st.turn}\nside: {side}\n[movement]\n{line}\n"
+    return NM.validate(module, st, parse_orders(text, "t", VOCABULARY))
+
+
+def test_options_lists_only_moves_validate_accepts(module: Any) -> None:
+    st = movement(module)
+    rep = NM.options(module, st, "SU-CL-KK", limit=0)
+    (unit,) = rep.data["units"]
+    assert unit["status"] == "ready" and unit["refused"] is None
+    moves = unit["moves"]
+    assert moves[0]["path"] == ["Sevastopol Sea Zone"] and moves[0]["nmp"] == 1  # [26.14a]
+    assert all(m["nmp"] <= unit["nmp"] for m in moves)  # the allowance [26.14]
+    zones = {m["path"][-1] for m in moves if m["to"] == m["path"][-1]}
+    assert "Caucasus Sea Zone" in zones  # three zones on 3 NMP
+    sample = [m for m in moves if not m["to"].isdigit()] + [m for m in moves if m["to"].isdigit()][
+        ::50
+    ]
+    for m in sample:
+        assert verdict(module, st, "Soviet", m["line"]) == [], m["line"]
+    # a hex is never a shallow or coastal one [26.12d], [30.14a]
+    assert all(module.map.hexes[m["to"]].terrain == "sea" for m in moves if m["to"].isdigit())
+    # one zone too far is not listed, and validate refuses it [26.14]
+    far = (
+        'move SU-CL-KK -> "Sevastopol Sea Zone" "Crimea Sea Zone" "Kerch Sea Zone" '
+        '"Caucasus Sea Zone"'
+    )
+    assert far not in {m["line"] for m in moves}
+    assert [v.rule for v in verdict(module, st, "Soviet", far)] == ["26.14"]
+    assert any("all-sea hexes of the Sevastopol Sea Zone (1 NMP)" in x for x in rep.lines)
+
+
+def test_a_sailed_ship_has_no_move_and_says_why(module: Any) -> None:
+    st = set_ship(movement(module), "SU-CL-KK", status="sailed")
+    (unit,) = NM.options(module, st, "SU-CL-KK").data["units"]
+    assert unit["moves"] == []
+    assert unit["refused"]["rule"] == "26.31"
+
+
+def test_not_the_sides_step(module: Any) -> None:
+    st = movement(module, "Axis")
+    rep = NM.options(module, st, "Sevastopol")
+    assert rep.data["units"] and all(u["moves"] == [] for u in rep.data["units"])
+    assert all(u["refused"]["rule"] == "orders" for u in rep.data["units"])
+    assert any("no move now" in x for x in rep.lines)
+
+
+def test_bad_subjects_are_clear(module: Any) -> None:
+    st = movement(module)
+    with pytest.raises(UserError, match="did you mean 'SU-CL-KK'"):
+        NM.options(module, st, "SU-CL-KKX")
+    with pytest.raises(UserError, match=r"not a naval unit.*\[25\.1\]"):
+        NM.options(module, st, "SU-INF-1330")
+
+
+def test_options_is_deterministic(module: Any) -> None:
+    st = movement(module)
+    a = NM.options(module, st, "Sevastopol", limit=5)
+    b = NM.options(module, st, "Sevastopol", limit=5)
+    assert a == b and a.lines
