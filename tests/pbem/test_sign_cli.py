@@ -86,3 +86,16 @@ def test_the_old_game_option_still_works(make_game, tmp_path) -> None:
     r = RUN.invoke(app, ["sign", str(orders), "--key", str(key), "--game", str(g.dir), "--json"])
     assert r.exit_code == 0, r.output
     assert '"orders":' in r.stdout and "-----BEGIN" in orders.read_text()
+
+
+def test_signing_a_file_to_standard_output_names_the_file(make_game, tmp_path) -> None:
+    """``sign orders.txt -o -`` read a file: the note must name it, not ``<stdin>``."""
+    g: Game = make_game()
+    key = _key_file(g, tmp_path)
+    orders = tmp_path / "nato.txt"
+    orders.write_text(_complete_orders(g))
+    r = RUN.invoke(app, ["sign", str(orders), "--key", str(key), "-o", "-"])
+    assert r.exit_code == 0, r.output
+    assert "-----BEGIN" in r.stdout and "signed:" not in r.stdout
+    assert f"signed: {orders} (to standard output)" in r.stderr
+    assert "<stdin>" not in r.stderr
