@@ -321,3 +321,25 @@ def test_the_documented_ci_prints_no_outcome_before_it_is_pushed():
     step = flow[adjudicate : flow.index("- name:", adjudicate)]
     assert "tee" not in step and '> "$RUNNER_TEMP/result.json"' in step
     assert adjudicate < push < shown
+
+
+@pytest.mark.parametrize(
+    ("cut", "where"),
+    [
+        ("\n[notes", "game.toml:{n}:7: Expected ']'"),
+        ("\nextra = [1,\n2", "game.toml:{n}:2: Unclosed"),
+    ],
+)
+def test_a_game_toml_cut_short_still_gets_a_line_and_column(make_game, cut, where) -> None:
+    """tomllib says only ``(at end of document)`` for an unclosed header or array: the
+    refusal still points at the file's last line, not at the bare file name."""
+    from referee.pbem.archive import GameConfig
+    from referee.pbem.problems import Refusal
+
+    g = make_game()
+    text = (g.dir / "game.toml").read_text() + cut
+    with pytest.raises(Refusal) as info:
+        GameConfig.parse(text)
+    n = len(text.split("\n"))
+    assert str(info.value).startswith(where.format(n=n)), info.value
+    assert "end of document" not in str(info.value)
