@@ -63,7 +63,7 @@ def test_setup_hex_messages_list_the_hexes(tmp_path: Path) -> None:
         app, ["state", "new", "--example", "sixth_fleet", "--scenario", "short", "-o", str(st)]
     )
     assert r.exit_code == 0, r.output
-    orders = "game: game\nturn: 0\nside: NATO\n[setup]\nplace US-DD-1 1211\n"
+    orders = "game: sixth_fleet-short\nturn: 0\nside: NATO\n[setup]\nplace US-DD-1 1211\n"
     r = RUN.invoke(app, ["validate", "-", "--state", str(st), "--json"], input=orders)
     msgs = [v["message"] for v in json.loads(r.stdout)["violations"]]
     only = next(m for m in msgs if "may be set up only in" in m)
