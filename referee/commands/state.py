@@ -230,6 +230,23 @@ def summary_lines(module: Any, state: Any) -> list[str]:
     return lines
 
 
+def check_png_destination(out: Path) -> None:
+    """Refuse (exit 2, a hint) a ``--png`` that cannot be written, before anything is
+    printed or drawn: a folder of that name, a file on its way, a folder we may not write."""
+    import os
+
+    if out.is_dir():
+        raise UserError(f"--png {out} is a folder", hint="name a FILE.png")
+    nearest = out.parent
+    while not nearest.exists() and nearest.parent != nearest:
+        nearest = nearest.parent
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        why = "is a file" if nearest.exists() and not nearest.is_dir() else "is not writable"
+        raise UserError(
+            f"cannot write --png {out}: {nearest} {why}", hint="name a FILE.png you can write"
+        )
+
+
 def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None = None) -> None:
     """The board with the position drawn on it (and optional hex marks, e.g. reachable)."""
     try:
