@@ -263,3 +263,18 @@ def test_sheets_off_a_terminal_prints_only_what_it_wrote(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr
     assert done.stdout.strip().endswith("-counters.pdf"), done.stdout
+
+
+def test_state_new_without_a_game_id_names_the_module_and_scenario(tmp_path: Path) -> None:
+    """Without --game-id, `state show` printed "game game: ..." and validate's hint read
+    `add: game: game`: the default id is now MODULE-SCENARIO."""
+    out = tmp_path / "s.json"
+    r = RUN.invoke(app, ["state", "new", MINI, "--scenario", "skirmish", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    gid = json.loads(out.read_text())["game_id"]
+    assert gid != "game" and gid.endswith("-skirmish"), gid
+    r = RUN.invoke(app, ["state", "show", str(out), "--module", MINI])
+    assert r.exit_code == 0 and r.output.startswith(f"game {gid}: "), r.output
+    orders = "turn: 0\nside: NATO\n[setup]\nplace US-DD-1 0202\n"
+    r = RUN.invoke(app, ["validate", "-", "--state", str(out), "--module", MINI], input=orders)
+    assert f"add: game: {gid}" in r.output and "game: game" not in r.output, r.output

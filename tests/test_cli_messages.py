@@ -63,7 +63,7 @@ def test_setup_hex_messages_list_the_hexes(tmp_path: Path) -> None:
         app, ["state", "new", "--example", "sixth_fleet", "--scenario", "short", "-o", str(st)]
     )
     assert r.exit_code == 0, r.output
-    orders = "game: game\nturn: 0\nside: NATO\n[setup]\nplace US-DD-1 1211\n"
+    orders = "game: sixth_fleet-short\nturn: 0\nside: NATO\n[setup]\nplace US-DD-1 1211\n"
     r = RUN.invoke(app, ["validate", "-", "--state", str(st), "--json"], input=orders)
     msgs = [v["message"] for v in json.loads(r.stdout)["violations"]]
     only = next(m for m in msgs if "may be set up only in" in m)
@@ -165,3 +165,20 @@ def test_play_aids_refuse_an_output_folder_that_cannot_be_made(tmp_path: Path) -
         ), command
         assert "hint:" in str(r.exception)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_options_checks_the_png_destination_before_printing(tmp_path: Path) -> None:
+    # `options US-CV-1 --png afile/x.png` printed the whole text answer, then failed (exit 2):
+    # the destination is now checked first, and nothing is printed or written
+    st = tmp_path / "s.json"
+    r = RUN.invoke(
+        app, ["state", "new", "--example", "sixth_fleet", "--scenario", "short", "-o", str(st)]
+    )
+    assert r.exit_code == 0, r.output
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder", encoding="utf-8")
+    r = RUN.invoke(app, ["options", "US-CV-1", "--state", str(st), "--png", str(blocker / "x.png")])
+    assert r.exception is not None and getattr(r.exception, "exit_code", 0) == 2, repr(r.exception)
+    assert f"cannot write --png {blocker / 'x.png'}: {blocker} is a file" in str(r.exception)
+    assert r.stdout == "", r.stdout
+    assert blocker.read_text(encoding="utf-8") == "not a folder"

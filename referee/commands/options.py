@@ -60,10 +60,17 @@ def register(app: typer.Typer) -> None:
         """Reachable hexes with MP costs and forced stops, and possible attacks, single and
         group [8.3]."""
         from referee.commands.common import output_format, print_json
-        from referee.commands.state import module_for, read_position, write_png
+        from referee.commands.state import (
+            check_png_destination,
+            module_for,
+            read_position,
+            write_png,
+        )
         from referee.engine.ruleset import get_ruleset
 
         as_json = output_format(fmt, as_json) == "json"
+        if png is not None:  # refused before the answer is printed, not after
+            check_png_destination(png)
         st = read_position(state_file, side).state
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)

@@ -352,8 +352,10 @@ def register(app: typer.Typer) -> None:
         to_stdout = is_stdio(out if out is not None else orders)
         if written["signature"]:
             typer.echo(f"signed: {name} (signature in {written['signature']})", err=to_stdout)
+        elif to_stdout:  # name the input, not the stream the signed text went to
+            typer.echo(f"signed: {shown_name(orders)} (to standard output)", err=True)
         else:
-            typer.echo(f"signed: {written['orders']}", err=to_stdout)
+            typer.echo(f"signed: {written['orders']}")
         for n in notes:
             typer.echo(f"  {n}", err=to_stdout)
 

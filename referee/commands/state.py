@@ -230,6 +230,23 @@ def summary_lines(module: Any, state: Any) -> list[str]:
     return lines
 
 
+def check_png_destination(out: Path) -> None:
+    """Refuse (exit 2, a hint) a ``--png`` that cannot be written, before anything is
+    printed or drawn: a folder of that name, a file on its way, a folder we may not write."""
+    import os
+
+    if out.is_dir():
+        raise UserError(f"--png {out} is a folder", hint="name a FILE.png")
+    nearest = out.parent
+    while not nearest.exists() and nearest.parent != nearest:
+        nearest = nearest.parent
+    if not nearest.is_dir() or not os.access(nearest, os.W_OK | os.X_OK):
+        why = "is a file" if nearest.exists() and not nearest.is_dir() else "is not writable"
+        raise UserError(
+            f"cannot write --png {out}: {nearest} {why}", hint="name a FILE.png you can write"
+        )
+
+
 def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None = None) -> None:
     """The board with the position drawn on it (and optional hex marks, e.g. reachable)."""
     try:
@@ -290,6 +307,16 @@ def module_label(module: Any, piece_id: str) -> str:
     return f"{u.type}{u.number}"[:6]
 
 
+def _default_game_id(module_id: str, scenario: str) -> str:
+    """``state new``'s game id when none is given: ``MODULE-SCENARIO`` (``sixth_fleet-short``),
+    so that ``state show`` and the ``game:`` header hint name the position, not "game game";
+    ``game`` only if that is no valid id (letters, digits, ``_.-``, at most 64)."""
+    from referee.pbem.dice import GAME_ID_RE
+
+    gid = f"{module_id}-{scenario}"
+    return gid if GAME_ID_RE.match(gid) else "game"
+
+
 def register(app: typer.Typer) -> None:
     state_app = RefereeTyper(
         help="Create and inspect game positions (state files).", no_args_is_help=True
@@ -310,8 +337,12 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option(
             [], "--option", metavar="CASE", help="Optional rule, e.g. 14.1 (repeatable)."
         ),
-        game_id: str = typer.Option(
-            "game", "--game-id", metavar="ID", help="Game id for the orders' header."
+        game_id: str | None = typer.Option(
+            None,
+            "--game-id",
+            metavar="ID",
+            help="Game id for the orders' header (default: MODULE-SCENARIO, e.g. "
+            "sixth_fleet-short).",
         ),
         game_old: str | None = typer.Option(None, "--game", hidden=True),
         fmt: TextOrJson = format_option(),
@@ -334,6 +365,8 @@ def register(app: typer.Typer) -> None:
         out = renamed(out if output_old is None else None, output_old, "-o/--out", "--output")
         gid = game_old if game_old is not None else game_id  # --game: the old spelling
         module = load_checked(resolve_source(src, example), quiet=True)
+        if gid is None:  # a name that says what the position is, not "game game: ..."
+            gid = _default_game_id(module.id, scenario)
         rs = get_ruleset(module.ruleset)
         st = rs.new_game(module, scenario, gid, tuple(option))
         if is_stdio(out):

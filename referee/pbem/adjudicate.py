@@ -217,7 +217,7 @@ def adjudicate(
         text = read_orders_file(path)
         sig_path = path.with_name(path.name + ".sig")
         detached = read_orders_file(sig_path) if sig_path.is_file() else None
-        envelopes.append(open_envelope(text, path.name, detached))
+        envelopes.append(open_envelope(text, str(path), detached, name=path.name))
     batch = {e.sha256 for e in envelopes}
     lock = contextlib.nullcontext() if dry_run else game_lock(archive)
     results: list[StepResult] = []
@@ -583,7 +583,7 @@ def step_report(
         orders=orders
         or {
             "file": "orders.txt",
-            "name": env.file,
+            "name": env.name,
             "sha256": env.sha256,
             "side": side,
             "signer": env.block.fingerprint,

@@ -162,7 +162,7 @@ class GameConfig:
         try:
             d = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise Refusal("archive", f"{toml_where(file, exc)}: malformed TOML") from None
+            raise Refusal("archive", f"{toml_where(file, exc, text)}: malformed TOML") from None
         try:
             check(d, GAME_TOML, "game.toml")
         except ShapeError as exc:
@@ -235,14 +235,18 @@ GAME_TOML = obj(
 )
 
 
-def toml_where(file: str, exc: Exception) -> str:
+def toml_where(file: str, exc: Exception, text: str | None = None) -> str:
     """``file:line:col: what`` from a :class:`tomllib.TOMLDecodeError` (whose message ends
-    in ``(at line L, column C)``)."""
-    text = str(exc)
-    m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", text)
-    if m is None:
-        return f"{file}: {text}"
-    return f"{file}:{m.group(1)}:{m.group(2)}: {text[: m.start()]}"
+    in ``(at line L, column C)``, or ``(at end of document)`` for a file cut short: then,
+    given the ``text``, its last line)."""
+    from referee.source.tomlpos import toml_error_position
+
+    msg = str(exc)
+    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)$", "", msg)
+    line, col = toml_error_position(msg, text)
+    if line is None:
+        return f"{file}: {what}"
+    return f"{file}:{line}:{col}: {what}" if col is not None else f"{file}:{line}: {what}"
 
 
 def _secrets(d: Any) -> Secrets | None:

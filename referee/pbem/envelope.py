@@ -110,6 +110,7 @@ class Envelope:
     block: Signature | None
     header: Header
     signed_text: str = ""  # what was signed as given: the text above the block, or the file
+    name: str = ""  # the name kept in the report (the base name); ``file`` is as the user typed it
 
     @property
     def message(self) -> bytes:
@@ -317,8 +318,14 @@ def set_header(body: str, key: str, value: str) -> str:
     return "\n".join(out)
 
 
-def open_envelope(text: str, file: str, detached: str | None = None) -> Envelope:
-    """Split an orders text into body and signature (embedded, or from ``detached``)."""
+def open_envelope(
+    text: str, file: str, detached: str | None = None, *, name: str | None = None
+) -> Envelope:
+    """Split an orders text into body and signature (embedded, or from ``detached``).
+
+    ``file`` names the orders in messages, as the user typed the path (so a CI annotation
+    lands on the right file); ``name`` (default ``file``) is what the report records: a
+    base name only, so that no local folder of the referee's machine enters the archive."""
     above, block = split_block(text, file)
     if block is None and detached is not None:
         d_above, block = split_block(detached, file + ".sig")
@@ -328,7 +335,14 @@ def open_envelope(text: str, file: str, detached: str | None = None) -> Envelope
                 f"{file}.sig: a detached signature file holds only the signature block",
             )
     body = normalise_body(above)
-    return Envelope(file=file, body=body, block=block, header=read_header(body), signed_text=above)
+    return Envelope(
+        file=file,
+        body=body,
+        block=block,
+        header=read_header(body),
+        signed_text=above,
+        name=name or file,
+    )
 
 
 def sign_body(body: str, key: PrivateKey) -> SshSignature:

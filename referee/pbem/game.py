@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -225,6 +226,8 @@ def create_game(
         files, secret_files, rsha, state_bytes = _setup_with_commitments(
             module, rs, report, state, secret, referee_key, picture_dpi
         )
+    ref_made, game_made = _missing_folders(folder), _missing_folders(game_dir)
+    before = set() if game_made else {p.name for p in game_dir.iterdir()}
     seeds_path = dicemod.save_secret(secret, folder)
     try:
         game_dir.mkdir(parents=True, exist_ok=True)
@@ -235,10 +238,34 @@ def create_game(
         write_bytes_atomic(archive.game_toml, toml_bytes)
         write_bytes_atomic(archive.state_path(None, cfg.hides_information), state_bytes)
     except BaseException:
+        # a refused `new` leaves nothing behind: not the seeds, nor a folder it made
         with contextlib.suppress(OSError):
             os.unlink(seeds_path)
+        for d in ref_made:  # deepest first; a folder something else filled meanwhile stays
+            with contextlib.suppress(OSError):
+                d.rmdir()
+        if game_made:
+            shutil.rmtree(game_made[-1], ignore_errors=True)
+        else:  # the folder was there (without a game): take back only what this run added
+            for p in game_dir.iterdir():
+                if p.name not in before:
+                    if p.is_dir() and not p.is_symlink():
+                        shutil.rmtree(p, ignore_errors=True)
+                    else:
+                        with contextlib.suppress(OSError):
+                            p.unlink()
         raise
     return NewGame(game_dir, gid, seeds_path, rsha, report["awaiting"], cfg)
+
+
+def _missing_folders(path: Path) -> list[Path]:
+    """The folders that must be made for ``path`` to exist, deepest first (what a failed
+    ``new`` must remove again)."""
+    made: list[Path] = []
+    while not os.path.lexists(path) and path != path.parent:
+        made.append(path)
+        path = path.parent
+    return made
 
 
 def _setup_with_commitments(

@@ -113,7 +113,7 @@ def committed_step(
     assert env.block is not None
     orders: dict[str, Any] = {
         "file": "orders.txt",
-        "name": env.file,
+        "name": env.name,
         "sha256": env.sha256,
         "side": side,
         "signer": env.block.fingerprint,

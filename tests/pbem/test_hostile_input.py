@@ -321,3 +321,51 @@ def test_the_documented_ci_prints_no_outcome_before_it_is_pushed():
     step = flow[adjudicate : flow.index("- name:", adjudicate)]
     assert "tee" not in step and '> "$RUNNER_TEMP/result.json"' in step
     assert adjudicate < push < shown
+
+
+@pytest.mark.parametrize(
+    ("cut", "where"),
+    [
+        ("\n[notes", "game.toml:{n}:7: Expected ']'"),
+        ("\nextra = [1,\n2", "game.toml:{n}:2: Unclosed"),
+    ],
+)
+def test_a_game_toml_cut_short_still_gets_a_line_and_column(make_game, cut, where) -> None:
+    """tomllib says only ``(at end of document)`` for an unclosed header or array: the
+    refusal still points at the file's last line, not at the bare file name."""
+    from referee.pbem.archive import GameConfig
+    from referee.pbem.problems import Refusal
+
+    g = make_game()
+    text = (g.dir / "game.toml").read_text() + cut
+    with pytest.raises(Refusal) as info:
+        GameConfig.parse(text)
+    n = len(text.split("\n"))
+    assert str(info.value).startswith(where.format(n=n)), info.value
+    assert "end of document" not in str(info.value)
+
+
+def test_a_refused_new_leaves_no_referee_folder_behind(tmp_path, toy_module, keys) -> None:
+    """`referee new afile/g --referee-dir ref9/deep` (afile a regular file) is refused, and
+    neither ``ref9/deep`` nor ``ref9`` (made for the seeds) is left behind."""
+    from referee.errors import UserError
+    from referee.pbem.game import create_game
+    from tests.pbem.conftest import SEED_ROOT
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    with pytest.raises((OSError, UserError)):
+        create_game(
+            blocker / "g",
+            toy_module,
+            scenario="skirmish",
+            players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
+            referee_key=keys["ref"],
+            game_id="g",
+            dice_length=64,
+            referee_dir=tmp_path / "ref9" / "deep",
+            seed_root=SEED_ROOT,
+            picture_dpi=0,
+        )
+    assert not (tmp_path / "ref9").exists()
+    assert blocker.read_text() == "not a folder"

@@ -86,3 +86,42 @@ def test_the_old_game_option_still_works(make_game, tmp_path) -> None:
     r = RUN.invoke(app, ["sign", str(orders), "--key", str(key), "--game", str(g.dir), "--json"])
     assert r.exit_code == 0, r.output
     assert '"orders":' in r.stdout and "-----BEGIN" in orders.read_text()
+
+
+def test_signing_a_file_to_standard_output_names_the_file(make_game, tmp_path) -> None:
+    """``sign orders.txt -o -`` read a file: the note must name it, not ``<stdin>``."""
+    g: Game = make_game()
+    key = _key_file(g, tmp_path)
+    orders = tmp_path / "nato.txt"
+    orders.write_text(_complete_orders(g))
+    r = RUN.invoke(app, ["sign", str(orders), "--key", str(key), "-o", "-"])
+    assert r.exit_code == 0, r.output
+    assert "-----BEGIN" in r.stdout and "signed:" not in r.stdout
+    assert f"signed: {orders} (to standard output)" in r.stderr
+    assert "<stdin>" not in r.stderr
+
+
+def test_refusals_name_the_orders_as_typed_and_the_report_keeps_the_base_name(
+    make_game, tmp_path
+) -> None:
+    """A refusal names ``orders/nato.txt``, not ``nato.txt`` (a CI annotation must land on the
+    file the user gave); the report still records only the base name (no local folder)."""
+    import json
+
+    import pytest
+
+    from referee.pbem.problems import Refusal
+
+    g: Game = make_game()
+    folder = g.dir.parent / "orders"
+    folder.mkdir()
+    unsigned = folder / "01-nato-setup.txt"
+    unsigned.write_text("\n".join(SETUP) + "\n")
+    with pytest.raises(Refusal) as info:
+        g.run(unsigned)
+    assert str(info.value).startswith(f"{unsigned}: the orders are not signed"), info.value
+    good = g.signed("NATO", SETUP, name="orders/02-nato-setup.txt")
+    (result,) = g.run(good)
+    assert result.status == "adjudicated"
+    report = json.loads((g.dir / result.folder / "report.json").read_text())
+    assert report["orders"]["name"] == "02-nato-setup.txt"

@@ -79,7 +79,8 @@ def test_validate_accepts_a_state_with_neutral_units(tmp_path: Path) -> None:
     doc = json.loads(state.read_text("utf-8"))
     assert "neutral" in {u["side"] for u in doc["units"]}
     orders = tmp_path / "orders.txt"
-    orders.write_text("game: game\nturn: 1\nside: Soviet\n[events]\nroll\n", encoding="utf-8")
+    head = f"game: {doc['game_id']}\nturn: 1\nside: Soviet\n"
+    orders.write_text(head + "[events]\nroll\n", encoding="utf-8")
     args = ["validate", "--state", str(state), "--module", str(SOURCE), str(orders)]
     res = RUN.invoke(app, args)
     assert res.exit_code == 0, res.output
