@@ -204,7 +204,7 @@ def position_png(
     board = _board_image(module, dpi)
     draw = ImageDraw.Draw(board)
     hw = lay.hex_width if module.map.grid is not None else dpi * 0.4
-    r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
+    r = disc_radius(module, lay)
     w = max(2, round(hw / 16))
     drop = 0.0  # centred: the hex number is above the disc, a place name below it
     occupied = [h for h in sorted(after.stacks) if after.stacks[h] and is_place(module, h)]
@@ -250,6 +250,15 @@ def position_png(
     out.paste(region, (0, 0))
     out.paste(panel, (0, region.height))
     return png_bytes(out)
+
+
+def disc_radius(module: Module, lay: Any) -> float:
+    """A stack disc's radius in pixels. On a hex map a fifth of the hex width, clear of the
+    hex number above and the place name below; on a map of spaces or zones 0.14 inch, so the
+    key letter inside (about its diameter's half) reads at the default size, not a speck."""
+    if module.map.grid is not None:
+        return max(6.0, lay.hex_width * 0.2)
+    return max(6.0, lay.dpi * 0.14)
 
 
 def _font(role: str, size: float) -> Any:
