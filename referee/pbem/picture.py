@@ -194,7 +194,7 @@ def position_png(
     from PIL import Image, ImageDraw
 
     from referee.render.board import board_layout
-    from referee.render.board_layers import anchor
+    from referee.render.board_layers import anchor, disc_point, name_boxes
     from referee.render.colors import parse_color
     from referee.render.counters import png_bytes
 
@@ -209,8 +209,13 @@ def position_png(
     drop = 0.0  # centred: the hex number is above the disc, a place name below it
     occupied = [h for h in sorted(after.stacks) if after.stacks[h] and is_place(module, h)]
     keys = stack_keys(occupied)
+    names = name_boxes(module, lay) if module.map.zones is not None else {}
+
+    def at(name: str) -> tuple[float, float]:
+        return disc_point(module, lay, name, r, names)  # a zone's disc keeps off its name
+
     for hx in occupied:
-        x, y = anchor(module, lay, hx)
+        x, y = at(hx)
         y += drop
         first = after.units.get(after.stacks[hx][0])
         fill = side_color.get(first.side if first else "", (128, 128, 128))
@@ -224,7 +229,7 @@ def position_png(
             anchor="mm",
         )
     for kind, hexes in todo:
-        pts = [anchor(module, lay, h) for h in hexes]
+        pts = [at(h) for h in hexes]
         pts = [(x, y + drop) for x, y in pts]
         if kind == "eliminate":
             (x, y) = pts[0]
