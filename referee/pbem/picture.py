@@ -188,9 +188,11 @@ def position_png(
     after: GameState,
     events: Iterable[Event],
     dpi: int = DEFAULT_DPI,
+    phase_title: str | None = None,
 ) -> bytes:
     """The region of play at ``dpi`` with the pieces of ``after``, the marks of ``events``
-    and a key listing every stack (see the module docstring)."""
+    and a key listing every stack, headed by ``phase_title`` (the phase's human name; its id
+    when ``None``) (see the module docstring)."""
     from PIL import Image, ImageDraw
 
     from referee.render.board import board_layout
@@ -249,7 +251,13 @@ def position_png(
     x0, y0, x1, y1 = _crop_box(lay, [anchor(module, lay, h) for h in region_of_play])
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
-        module, after, keys, _eliminated_units(module, before, events), dpi, region.width
+        module,
+        after,
+        keys,
+        _eliminated_units(module, before, events),
+        dpi,
+        region.width,
+        phase_title or after.phase,
     )
     out = Image.new("RGB", (max(region.width, panel.width), region.height + panel.height), PANEL)
     out.paste(region, (0, 0))
@@ -319,8 +327,10 @@ def _key_panel(
     eliminated: Sequence[tuple[str, str]],
     dpi: int,
     min_width: int,
+    phase_title: str,
 ) -> Any:
-    """The key below the map: what the marks mean, the side colours, every stack listed."""
+    """The key below the map: what the marks mean, the side colours, every stack listed;
+    headed by the turn and the phase's human name (``phase_title``)."""
     from PIL import Image, ImageDraw
 
     from referee.render.colors import parse_color
@@ -354,7 +364,7 @@ def _key_panel(
     img = Image.new("RGB", (width, height), PANEL)
     d = ImageDraw.Draw(img)
     y = pad
-    d.text((pad, y), f"Game-Turn {after.turn}, {after.phase}: stacks by key", fill=INK, font=bold)
+    d.text((pad, y), f"Game-Turn {after.turn}, {phase_title}: stacks by key", fill=INK, font=bold)
     y += line
     # legend: the marks, then the sides
     x = pad

@@ -56,3 +56,17 @@ def test_stack_discs_never_cover_a_zone_name() -> None:
         x, y = disc_point(m, lay, zone, r, names)
         nx0, ny0, nx1, ny1 = names[zone]
         assert not (x - r < nx1 and nx0 < x + r and y - r < ny1 and ny0 < y + r), zone
+
+
+def test_the_picture_names_the_phase_not_its_id() -> None:
+    """The walk-through saw "Game-Turn 3, soviet_events" over the key: the picture's heading
+    takes the phase's name from the sequence of play [5.0]; the id stays in folder names."""
+    from referee.engine.ruleset import get_ruleset, phase_title_of
+
+    module = module_2019()
+    units = [["US-FF-1", "Tyrrhenian Sea"]]
+    state = build_state(module, {"turn": 2, "phase": "nato_actions", "units": units})
+    title = phase_title_of(get_ruleset("sixth_fleet_2019"), module, state)
+    assert title == "NATO Action Phase"
+    named = position_png(module, None, state, (), DPI, title)
+    assert named != position_png(module, None, state, (), DPI)  # the heading changed
