@@ -25,6 +25,11 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
     assert "[6.2] " in reports or "6.2 Crete" in reports  # a NATO extra action
     assert "[3.2.1] control of Istanbul changes" in reports
     assert "provisional: not from the rulebook" in reports
+    # an attack cites its rule once, before its text, not again after the table reading [9.0]
+    attacks = [
+        line for line in reports.splitlines() if line.startswith("- [9.0]") and "die" in line
+    ]
+    assert attacks and not [line for line in attacks if line.count("[9.0]") > 1]
     assert (game / "turns").is_dir() and len(list(game.glob("turns/*/position.vsav"))) >= 8
     again = demo_2019.demo(tmp_path / "b", play_aids_too=False)
     assert _digest(game) == _digest(again)

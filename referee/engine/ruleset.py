@@ -108,6 +108,15 @@ def due_of(ruleset: Any, module: Module, state: GameState) -> tuple[Due, ...]:
     return (Due(side, what, "answer" if state.pending else "orders"),)
 
 
+def phase_title_of(ruleset: Any, module: Module, state: GameState) -> str:
+    """The human name of ``state``'s phase ("Soviet Random Events Phase"), from the ruleset's
+    optional ``phase_title``; the phase id where the ruleset names none. For what people read
+    (pictures); folder names and signed titles keep the id."""
+    own = getattr(ruleset, "phase_title", None)
+    title = own(module, state) if own is not None else None
+    return title or state.phase
+
+
 def hides_information(ruleset: Any) -> bool:
     """Whether some fact of the position is hidden from some side (undetected units,
     face-down chits, sealed plots): the referee then publishes only views and commitments."""

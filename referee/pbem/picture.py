@@ -188,13 +188,15 @@ def position_png(
     after: GameState,
     events: Iterable[Event],
     dpi: int = DEFAULT_DPI,
+    phase_title: str | None = None,
 ) -> bytes:
     """The region of play at ``dpi`` with the pieces of ``after``, the marks of ``events``
-    and a key listing every stack (see the module docstring)."""
+    and a key listing every stack, headed by ``phase_title`` (the phase's human name; its id
+    when ``None``) (see the module docstring)."""
     from PIL import Image, ImageDraw
 
     from referee.render.board import board_layout
-    from referee.render.board_layers import anchor
+    from referee.render.board_layers import anchor, disc_point, name_boxes
     from referee.render.colors import parse_color
     from referee.render.counters import png_bytes
 
@@ -204,13 +206,18 @@ def position_png(
     board = _board_image(module, dpi)
     draw = ImageDraw.Draw(board)
     hw = lay.hex_width if module.map.grid is not None else dpi * 0.4
-    r = max(6.0, hw * 0.2)  # clear of the hex number above and the place name below
+    r = disc_radius(module, lay)
     w = max(2, round(hw / 16))
     drop = 0.0  # centred: the hex number is above the disc, a place name below it
     occupied = [h for h in sorted(after.stacks) if after.stacks[h] and is_place(module, h)]
     keys = stack_keys(occupied)
+    names = name_boxes(module, lay) if module.map.zones is not None else {}
+
+    def at(name: str) -> tuple[float, float]:
+        return disc_point(module, lay, name, r, names)  # a zone's disc keeps off its name
+
     for hx in occupied:
-        x, y = anchor(module, lay, hx)
+        x, y = at(hx)
         y += drop
         first = after.units.get(after.stacks[hx][0])
         fill = side_color.get(first.side if first else "", (128, 128, 128))
@@ -224,7 +231,7 @@ def position_png(
             anchor="mm",
         )
     for kind, hexes in todo:
-        pts = [anchor(module, lay, h) for h in hexes]
+        pts = [at(h) for h in hexes]
         pts = [(x, y + drop) for x, y in pts]
         if kind == "eliminate":
             (x, y) = pts[0]
@@ -244,12 +251,27 @@ def position_png(
     x0, y0, x1, y1 = _crop_box(lay, [anchor(module, lay, h) for h in region_of_play])
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
-        module, after, keys, _eliminated_units(module, before, events), dpi, region.width
+        module,
+        after,
+        keys,
+        _eliminated_units(module, before, events),
+        dpi,
+        region.width,
+        phase_title or after.phase,
     )
     out = Image.new("RGB", (max(region.width, panel.width), region.height + panel.height), PANEL)
     out.paste(region, (0, 0))
     out.paste(panel, (0, region.height))
     return png_bytes(out)
+
+
+def disc_radius(module: Module, lay: Any) -> float:
+    """A stack disc's radius in pixels. On a hex map a fifth of the hex width, clear of the
+    hex number above and the place name below; on a map of spaces or zones 0.14 inch, so the
+    key letter inside (about its diameter's half) reads at the default size, not a speck."""
+    if module.map.grid is not None:
+        return max(6.0, lay.hex_width * 0.2)
+    return max(6.0, lay.dpi * 0.14)
 
 
 def _font(role: str, size: float) -> Any:
@@ -305,8 +327,10 @@ def _key_panel(
     eliminated: Sequence[tuple[str, str]],
     dpi: int,
     min_width: int,
+    phase_title: str,
 ) -> Any:
-    """The key below the map: what the marks mean, the side colours, every stack listed."""
+    """The key below the map: what the marks mean, the side colours, every stack listed;
+    headed by the turn and the phase's human name (``phase_title``)."""
     from PIL import Image, ImageDraw
 
     from referee.render.colors import parse_color
@@ -340,7 +364,7 @@ def _key_panel(
     img = Image.new("RGB", (width, height), PANEL)
     d = ImageDraw.Draw(img)
     y = pad
-    d.text((pad, y), f"Game-Turn {after.turn}, {after.phase}: stacks by key", fill=INK, font=bold)
+    d.text((pad, y), f"Game-Turn {after.turn}, {phase_title}: stacks by key", fill=INK, font=bold)
     y += line
     # legend: the marks, then the sides
     x = pad

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset, public_view, referee_sides
+from referee.engine.ruleset import Ruleset, phase_title_of, public_view, referee_sides
 from referee.pbem import commitments as cm
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
@@ -146,7 +146,12 @@ def published_player_files(
         if picture:
             seen_before = None if before is None else public_view(ruleset, module, before)
             files["position.png"] = position_png(
-                module, seen_before, seen, _events(events, None), picture_dpi
+                module,
+                seen_before,
+                seen,
+                _events(events, None),
+                picture_dpi,
+                phase_title_of(ruleset, module, seen),
             )
         shown = "position.png"
     files["report.html"] = render_html(module, public, rsha, seen.to_json(), shown).encode()

@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset, due_of
+from referee.engine.ruleset import Ruleset, due_of, phase_title_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
 from referee.pbem.picture import position_png
@@ -133,7 +133,9 @@ def player_files(
     shown = None
     if picture_dpi > 0:
         if picture:
-            out["position.png"] = position_png(module, before, state, events, picture_dpi)
+            out["position.png"] = position_png(
+                module, before, state, events, picture_dpi, phase_title_of(ruleset, module, state)
+            )
         shown = "position.png"
     out["report.html"] = render_html(module, report, rsha, full, shown).encode()
     out.update(views(module, ruleset, report, rsha, state))

@@ -92,6 +92,43 @@ def anchor(module: Module, lay: BoardLayout, name: str) -> tuple[float, float]:
     return lay.pixel_centre(name)
 
 
+def disc_point(
+    module: Module, lay: BoardLayout, name: str, r: float, names: dict[str, Rect]
+) -> tuple[float, float]:
+    """Where a disc of radius ``r`` marking ``name`` goes: a zone's name is written at its
+    anchor, so the disc sits just below that name (or above, left, right: the first spot inside
+    the zone whose disc covers no name in ``names``, the boxes :func:`name_boxes` gives);
+    anything else at its :func:`anchor`."""
+    x, y = anchor(module, lay, name)
+    zones = module.map.zones
+    if zones is None or name not in zones.zones or name not in names:
+        return x, y
+    x0, y0, x1, y1 = names[name]
+    gap = r * 0.25
+    cx = (x0 + x1) / 2
+    spots = [(cx, y1 + gap + r), (cx, y0 - gap - r), (x0 - gap - r, y), (x1 + gap + r, y)]
+    poly = [lay.px(p) for p in zones.zones[name].outline]
+    for sx, sy in spots:
+        disc = (sx - r, sy - r, sx + r, sy + r)
+        inside = all(_span(poly, px, py) is not None for px, py in _corners(disc))
+        if inside and not any(_overlap(disc, b) for b in names.values()):
+            return sx, sy
+    return spots[0]
+
+
+def _corners(box: Rect) -> list[tuple[float, float]]:
+    return [(box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])]
+
+
+def name_boxes(module: Module, lay: BoardLayout) -> dict[str, Rect]:
+    """The box of every zone and space name the board writes, in image pixels: the same
+    placement as :func:`draw_layers` (it is run on a one-pixel image, which clips the ink but
+    not the measuring), so a picture drawn over the board can keep clear of the names."""
+    if module.map.zones is None and module.map.spaces is None:
+        return {}
+    return dict(draw_layers(Image.new("RGB", (1, 1)), lay, module))
+
+
 # ---- legend -----------------------------------------------------------------------------------
 def layer_legend(module: Module) -> list[LegendEntry]:
     from referee.render.board import LegendEntry

@@ -66,3 +66,13 @@ def test_the_picture_is_the_region_of_play_with_discs_and_a_key() -> None:
         assert parse_color(side.color) in colors, side.id
     # deterministic
     assert position_png(m, s, s, [move]) == position_png(m, s, s, [move])
+
+
+def test_stack_letters_on_a_map_of_spaces_are_legible_at_the_default_size() -> None:
+    """Carrier Battlegroup's map of spaces has no hex width: the disc (and the key letter in it,
+    drawn at about the radius) must still be big enough to read, at least 12 px at 100 dpi."""
+    from referee.pbem.picture import disc_radius
+
+    m, _ = load_module(SF.parent / "carrier_battlegroup")
+    assert m is not None and m.map.grid is None
+    assert disc_radius(m, board_layout(m, DEFAULT_DPI)) >= 12

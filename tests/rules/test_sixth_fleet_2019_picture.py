@@ -38,3 +38,35 @@ def test_a_raw_entry_must_hold_exactly_its_pixels() -> None:
     assert _from_raw(b"2 x\n" + bytes(6)) is None
     assert _from_raw(b"0 0\n") is None
     assert _from_raw(bytes(6)) is None
+
+
+def test_stack_discs_never_cover_a_zone_name() -> None:
+    """The walk-through saw "Fr●nce", "Sp●in": a disc drawn at the zone's anchor, where the
+    board writes the zone's name. Every zone's disc now keeps off every name the board writes."""
+    from referee.pbem.picture import DEFAULT_DPI, disc_radius
+    from referee.render.board import board_layout
+    from referee.render.board_layers import disc_point, name_boxes
+
+    m = module_2019()
+    lay = board_layout(m, DEFAULT_DPI)
+    r = disc_radius(m, lay)
+    names = name_boxes(m, lay)
+    assert m.map.zones is not None and {"France", "Spain", "Romania", "Libya"} <= set(names)
+    for zone in m.map.zones.zones:
+        x, y = disc_point(m, lay, zone, r, names)
+        nx0, ny0, nx1, ny1 = names[zone]
+        assert not (x - r < nx1 and nx0 < x + r and y - r < ny1 and ny0 < y + r), zone
+
+
+def test_the_picture_names_the_phase_not_its_id() -> None:
+    """The walk-through saw "Game-Turn 3, soviet_events" over the key: the picture's heading
+    takes the phase's name from the sequence of play [5.0]; the id stays in folder names."""
+    from referee.engine.ruleset import get_ruleset, phase_title_of
+
+    module = module_2019()
+    units = [["US-FF-1", "Tyrrhenian Sea"]]
+    state = build_state(module, {"turn": 2, "phase": "nato_actions", "units": units})
+    title = phase_title_of(get_ruleset("sixth_fleet_2019"), module, state)
+    assert title == "NATO Action Phase"
+    named = position_png(module, None, state, (), DPI, title)
+    assert named != position_png(module, None, state, (), DPI)  # the heading changed

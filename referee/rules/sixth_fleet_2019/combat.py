@@ -195,7 +195,7 @@ def carry_out_attack(
             "9.0",
             f"{', '.join(atk.units)} attack {atk.kind} targets in {atk.zone}: "
             f"{atk.factor_key} {atk.factor}, die {roll}, {hits} hit(s) ({PROVISIONAL}; "
-            f"{found.how})",
+            f"{_without_rule(found.how, '9.0')})",
             {
                 "zone": atk.zone,
                 "factor": atk.factor,
@@ -234,6 +234,13 @@ def carry_out_attack(
     if game.kind(atk.units[0]) == "air":
         state = return_to_base_8_3_2(game, state, side, atk.units, atk.zone, events)
     return state
+
+
+def _without_rule(how: str, rule: str) -> str:
+    """The table reading without its trailing ``[rule]`` when that is the event's own rule:
+    the report already cites it once before the event's text [9.0]."""
+    tail = f" [{rule}]"
+    return how[: -len(tail)] if how.endswith(tail) else how
 
 
 def eliminate(

@@ -120,6 +120,13 @@ class SixthFleet2019:
 
         return options_report(module, state, subject, limit)
 
+    def phase_title(self, module: Module, state: GameState) -> str | None:
+        """The phase's name as the sequence of play [5.0] gives it."""
+        from referee.rules.sixth_fleet_2019.sequence import BY_ID
+
+        phase = BY_ID.get(state.phase)
+        return phase.title if phase is not None else None
+
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.sixth_fleet_2019.scripted import scripted_orders
 
