@@ -203,10 +203,10 @@ def hidden_turn_files(
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
     add_viewer_manifest(manifest, files)
-    if "position.png" in files:  # verify compares the picture exactly with the same Pillow
-        from referee.pbem.rendercheck import pillow_version
+    if "position.png" in files:  # verify compares the picture exactly with the same drawing
+        from referee.pbem.rendercheck import renderer
 
-        manifest["renderer"] = {"pillow": pillow_version()}
+        manifest["renderer"] = renderer()
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)

@@ -189,10 +189,10 @@ def build_turn_files(
         "report_sha256": rsha,
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
-    if "position.png" in files:  # verify compares the picture exactly with the same Pillow
-        from referee.pbem.rendercheck import pillow_version
+    if "position.png" in files:  # verify compares the picture exactly with the same drawing
+        from referee.pbem.rendercheck import renderer
 
-        manifest["renderer"] = {"pillow": pillow_version()}
+        manifest["renderer"] = renderer()
     add_viewer_manifest(manifest, files)
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes

@@ -75,6 +75,30 @@ def pillow_version() -> str:
     return str(PIL.__version__)
 
 
+def drawing_fingerprint() -> str:
+    """SHA-256 over the code and fonts that draw a turn's pictures (``referee/render``,
+    ``referee/pbem/picture.py``, the shipped fonts): a picture drawn by another referee
+    version cannot be drawn again byte for byte here, so ``verify`` says so instead of
+    failing an honest archive (issue 11: "say which check could not be made and why")."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    files = [*sorted((root / "render").glob("*.py")), root / "pbem" / "picture.py"]
+    files += sorted((root / "fonts").glob("*.ttf"))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def renderer() -> dict[str, str]:
+    """What a manifest records of how its pictures were drawn: the Pillow version and the
+    drawing code (:func:`drawing_fingerprint`)."""
+    return {"pillow": pillow_version(), "drawing": drawing_fingerprint()}
+
+
 def template_rank(rep: dict[str, Any], file: str) -> int:
     """The place of the report's templates in :data:`TEMPLATE_ORDER`; fails for a hash of
     no referee version's templates."""
@@ -111,26 +135,38 @@ def compare(
         if got == want:
             continue
         if name == "position.png":
-            drawn = (manifest.get("renderer") or {}).get("pillow")
-            if drawn == pillow_version():
+            made = manifest.get("renderer") or {}
+            here = renderer()
+            if made.get("pillow") != here["pillow"]:
+                why = (
+                    f"drawn with Pillow {made.get('pillow') or '(unrecorded)'}, this machine "
+                    f"has Pillow {here['pillow']}, and a picture is exact only with the same build"
+                )
+            elif made.get("drawing") != here["drawing"]:
+                why = (
+                    "drawn by another referee version (drawing code "
+                    f"{str(made.get('drawing') or '(unrecorded)')[:16]}..., this one "
+                    f"{here['drawing'][:16]}...), and a picture is exact only with the same code"
+                )
+            else:
                 raise RenderMismatch(
                     f"{base}/{name}", "does not show the position the record renders to"
                 )
             notes.append(
-                f"{base}/position.png: not compared: drawn with Pillow "
-                f"{drawn or '(unrecorded)'}, this machine has Pillow {pillow_version()}, and "
-                "a picture is exact only with the same build"
+                f"{base}/position.png: not compared: {why}; its hash is checked against the "
+                "signed manifest"
             )
             continue
         if name.startswith("viewer-"):
             made = manifest.get("viewer") or {}
             here = viewer_manifest()
             if made != here:
-                why = (
-                    "other viewer templates"
-                    if made.get("templates_sha256") != here["templates_sha256"]
-                    else f"Pillow {made.get('pillow')} (this machine has {here['pillow']})"
-                )
+                if made.get("templates_sha256") != here["templates_sha256"]:
+                    why = "other viewer templates"
+                elif made.get("pillow") != here["pillow"]:
+                    why = f"Pillow {made.get('pillow')} (this machine has {here['pillow']})"
+                else:
+                    why = "another referee version's drawing code (the board picture)"
                 notes.append(
                     f"{base}/{name}: not compared: made with {why}, and the viewer is exact "
                     "only with the same ones; its hash is checked against the signed manifest"

@@ -283,6 +283,10 @@ def step_viewers(
 def viewer_manifest() -> dict[str, str]:
     """What a manifest records of the viewer's making: ``verify`` compares the viewer files
     byte for byte only with the same templates and the same Pillow (the board picture)."""
-    from referee.pbem.rendercheck import pillow_version
+    from referee.pbem.rendercheck import drawing_fingerprint, pillow_version
 
-    return {"templates_sha256": viewer_templates_sha256(), "pillow": pillow_version()}
+    return {
+        "templates_sha256": viewer_templates_sha256(),
+        "pillow": pillow_version(),
+        "drawing": drawing_fingerprint(),
+    }

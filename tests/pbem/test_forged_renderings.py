@@ -12,6 +12,7 @@ import pytest
 from referee.pbem.archive import sha256_hex
 from referee.pbem.keys import CONTEXT_REPORT
 from referee.pbem.record import CONTEXT_MANIFEST, pretty_json, sign_file
+from referee.pbem.rendercheck import renderer
 from referee.pbem.verify import VerifyFailure, verify_archive
 from tests.pbem.conftest import setup_both
 
@@ -131,6 +132,36 @@ def test_a_picture_drawn_by_another_pillow_is_not_compared_and_says_so(make_game
     v = verify_archive(g.dir, g.module)
     assert any("position.png: not compared" in n and "0.0-elsewhere" in n for n in v.notes)
     assert png != other.read_bytes()
+
+
+def test_a_picture_drawn_by_another_referee_version_is_not_compared_and_says_so(make_game):
+    """An honest archive whose pictures an earlier referee drew (other drawing code, same
+    Pillow) is not failed for it: verify says which check it could not make, and why."""
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["renderer"]["drawing"] == renderer()["drawing"]
+    other = g.dir / "turns/002-Soviet-setup/position.png"
+    manifest["renderer"]["drawing"] = "0" * 64
+    (folder / "manifest.json").write_bytes(pretty_json(manifest))
+    forge(folder, g.keys["ref"], {"position.png": other.read_bytes()})
+    v = verify_archive(g.dir, g.module)
+    assert any(
+        "position.png: not compared" in n and "another referee version" in n for n in v.notes
+    )
+
+
+def test_a_swapped_picture_with_todays_drawing_code_fails(make_game):
+    """The same swap with the drawing code this referee has is a forgery, and fails."""
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    forge(
+        folder,
+        g.keys["ref"],
+        {"position.png": (g.dir / "turns/002-Soviet-setup/position.png").read_bytes()},
+    )
+    exc = _fails(g, f"{STEP}/position.png")
+    assert "does not show the position" in exc.message
 
 
 def test_a_committed_game_with_unknown_templates_fails(tmp_path):

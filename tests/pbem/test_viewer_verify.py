@@ -16,7 +16,7 @@ def test_every_step_writes_each_sides_viewer_and_verify_checks_it(make_game) -> 
     for folder in sorted((g.dir / "turns").iterdir()):
         manifest = json.loads((folder / "manifest.json").read_text())
         assert {"viewer-NATO.html", "viewer-Soviet.html"} <= set(manifest["files"])
-        assert set(manifest["viewer"]) == {"templates_sha256", "pillow"}
+        assert set(manifest["viewer"]) == {"templates_sha256", "pillow", "drawing"}
     assert verify_archive(g.dir, g.module).notes == []
 
 
