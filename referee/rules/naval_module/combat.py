@@ -22,7 +22,8 @@ from referee.rules.naval_module.work import Work
 MAX_SHIPPING = 3  # [31.23]
 
 
-def _handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
+def handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
+    """Record what goes to the host game: a numbered hand-off and its event [30.15a]."""
     offs = list(w.data("handoffs", []))
     hid = f"H{len(w.data('handoff_log', [])) + len(offs) + 1}"
     offs.append({"id": hid, "kind": kind, **data})
@@ -86,7 +87,7 @@ def support(w: Work, o: Order) -> None:
         return
     value = sum(g.ship(w.state, s).artillery for s in ships)
     needs = "HQ command range for both [29.23]" if len(ships) == 2 else ""
-    _handoff(
+    handoff(
         w,
         "support",
         "29.11" if at_sea else "29.21",
@@ -194,7 +195,7 @@ def assault(w: Work, o: Order) -> None:
                 w, sid, [p for p, s in zip(units, ships, strict=True) if s == sid], target, "30.15b"
             )
         return
-    _handoff(
+    handoff(
         w,
         "assault",
         "30.15a",
