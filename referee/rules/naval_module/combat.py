@@ -212,8 +212,12 @@ def assault(w: Work, o: Order) -> None:
 # ---- shipping attacks -------------------------------------------------------------------------
 def shipping(w: Work, o: Order) -> None:
     """Interdiction-rated air units strike one declared ship, at sea or in port, in the
-    Combat Phase: one Shipping Attack Table roll each [31.21]-[31.26], [32.14]."""
+    Axis Combat Phase [31.22]: one Shipping Attack Table roll each [31.21]-[31.26], [32.14];
+    the AA fire against them is handed to the host game first (``air.py``) [31.25]."""
     g = w.game
+    if w.side != "Axis":
+        w.bad("31.22", "Shipping Attack missions fly in the Axis Combat Phase", o.pos)
+        return
     target = (o.arg("target") or ("",))[0]
     tu = w.state.units.get(target)
     if tu is None or not g.is_ship(target) or tu.side == w.side or tu.location is None:
@@ -265,6 +269,9 @@ def resolve_shipping(w: Work) -> None:
     w.set(shipping_queue=[], shipping_flown=[])
     if not w.live:
         return
+    from referee.rules.naval_module.air import aa_handoffs  # air imports this module
+
+    aa_handoffs(w, queue)
     table = w.game.module.tables["shipping_attack"]
     for entry in queue:
         sid = entry["target"]

@@ -271,7 +271,7 @@ def end_player_turn(w: Work) -> None:
         if m["n"] == 2 and m.get("side") == phasing:
             m["n"] = 1
             w.note("do_not_move", "28.24", f"{uid}: Do Not Move 1 GT", unit=uid)
-    supported = [h for h in w.data("handoffs", []) if h["kind"] in ("support", "cd_support")]
+    supported = [h for h in w.data("handoffs", []) if h["kind"] in ("support", "cd_support", "aa")]
     log = list(w.data("handoff_log", [])) + supported
     w.set(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
     first = str(w.state.data["first"])
