@@ -22,7 +22,8 @@ from referee.rules.naval_module.work import Work
 MAX_SHIPPING = 3  # [31.23]
 
 
-def _handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
+def handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
+    """Record what goes to the host game: a numbered hand-off and its event [30.15a]."""
     offs = list(w.data("handoffs", []))
     hid = f"H{len(w.data('handoff_log', [])) + len(offs) + 1}"
     offs.append({"id": hid, "kind": kind, **data})
@@ -86,7 +87,7 @@ def support(w: Work, o: Order) -> None:
         return
     value = sum(g.ship(w.state, s).artillery for s in ships)
     needs = "HQ command range for both [29.23]" if len(ships) == 2 else ""
-    _handoff(
+    handoff(
         w,
         "support",
         "29.11" if at_sea else "29.21",
@@ -194,7 +195,7 @@ def assault(w: Work, o: Order) -> None:
                 w, sid, [p for p, s in zip(units, ships, strict=True) if s == sid], target, "30.15b"
             )
         return
-    _handoff(
+    handoff(
         w,
         "assault",
         "30.15a",
@@ -211,8 +212,12 @@ def assault(w: Work, o: Order) -> None:
 # ---- shipping attacks -------------------------------------------------------------------------
 def shipping(w: Work, o: Order) -> None:
     """Interdiction-rated air units strike one declared ship, at sea or in port, in the
-    Combat Phase: one Shipping Attack Table roll each [31.21]-[31.26], [32.14]."""
+    Axis Combat Phase [31.22]: one Shipping Attack Table roll each [31.21]-[31.26], [32.14];
+    the AA fire against them is handed to the host game first (``air.py``) [31.25]."""
     g = w.game
+    if w.side != "Axis":
+        w.bad("31.22", "Shipping Attack missions fly in the Axis Combat Phase", o.pos)
+        return
     target = (o.arg("target") or ("",))[0]
     tu = w.state.units.get(target)
     if tu is None or not g.is_ship(target) or tu.side == w.side or tu.location is None:
@@ -264,6 +269,9 @@ def resolve_shipping(w: Work) -> None:
     w.set(shipping_queue=[], shipping_flown=[])
     if not w.live:
         return
+    from referee.rules.naval_module.air import aa_handoffs  # air imports this module
+
+    aa_handoffs(w, queue)
     table = w.game.module.tables["shipping_attack"]
     for entry in queue:
         sid = entry["target"]

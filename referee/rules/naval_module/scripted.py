@@ -90,6 +90,8 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
         return _movement(game, state, side)
     if phase == "combat":
         return _combat(game, state, side)
+    if phase == "coast":
+        return _coast(game, state, side)
     if phase == "host":
         res = "cleared" if state.turn % 2 else "held"
         return [
@@ -101,6 +103,20 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
         signed = state.data.get("host_signed") or {}
         return [f"host {k} {v}" for k, v in sorted(signed.items())]
     return []
+
+
+def _coast(game: Game, state: GameState, side: str) -> list[str]:
+    """Each CD unit fires at the first enemy ship it reaches, else supports an attacked hex
+    [27.12], [30.25]; candidates the validator refuses are dropped."""
+    cds = [u.id for u in _mine(state, side) if game.unit(u.id).type == "CD"]
+    ships = [
+        u.id
+        for u in sorted(state.units.values(), key=lambda x: x.id)
+        if u.side != side and u.location is not None and game.is_ship(u.id)
+    ]
+    hexes = sorted({str(h["target"]) for h in state.data.get("handoffs", []) if "target" in h})
+    out = [f"coastfire {c} -> {s}" for c in cds for s in ships]
+    return out + [f"coastsupport {c} -> {h}" for c in cds for h in hexes]
 
 
 def _mine(state: GameState, side: str) -> list:

@@ -4,8 +4,10 @@ The host series' sequence (Naval Readiness, Air Interdiction, Motorized Movement
 Reaction, Combat, Engineering, Supply Status, Interphase) is not in the text; the naval rules
 act in four of its phases, which is what this referee plays: for each player turn the phasing
 player's Naval Readiness Phase, the enemy's Air Interdiction (the Naval Movement Interdiction
-Box), the phasing player's Movement Phase and Combat Phase, then -- when an assault was handed
-to the host game -- its result, signed first by the phasing player and then by the other.
+Box), the phasing player's Movement Phase and Combat Phase, the other player's coast artillery
+in that Combat Phase (only when a CD unit has something in reach) [27.12], [30.25], then -- when
+an assault was handed to the host game -- its result, signed first by the phasing player and
+then by the other.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ PHASES: tuple[Phase, ...] = (
     Phase("interdiction", "enemy", "Air Interdiction Phase (Naval Movement Interdiction)", "31.1"),
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
     Phase("combat", "phasing", "Combat Phase", "29.0"),
+    Phase("coast", "enemy", "Combat Phase: the enemy's coast artillery", "27.12"),
     Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
     Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, GameState, PendingDecision, SourcePos, Violation
 from referee.engine.orders import Order, OrdersDoc
-from referee.rules.naval_module import combat, movement, phases, sortie
+from referee.rules.naval_module import coast, combat, movement, phases, sortie
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.work import Work
@@ -110,6 +110,14 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
         _ask_aborts(w, orders, "combat")
         if w.state.pending:
             return w
+    elif phase == "coast":
+        for o in orders:
+            {"coastfire": coast.coast_fire, "coastsupport": coast.coast_support}[o.verb](w, o)
+        coast.resolve_coast_fire(w)
+        w.set(cd_used={})
+        _ask_aborts(w, orders, "coast")
+        if w.state.pending:
+            return w
     elif phase == "host":
         combat.host_results(w, orders, confirming=False)
     elif phase == "host_confirm":
@@ -159,7 +167,12 @@ def _movement(w: Work, orders: list[Order]) -> None:
 
 def _finish_movement(w: Work) -> None:
     for j in w.data("deferred", []):
-        movement.unload(w, Order.from_json(j))
+        o = Order.from_json(j)
+        if all(w.state.units[p].box == "eliminated" for p in o.units if p in w.state.units):
+            # passengers lost with their ship in this phase's loss roll: nothing to unload
+            w.note("unload_void", "27.33", f"no unload of {', '.join(o.units)}: lost at sea")
+            continue
+        movement.unload(w, o)
     w.set(deferred=[])
     movement.end_movement(w)
 
@@ -225,7 +238,7 @@ def _answer(w: Work, doc: OrdersDoc) -> None:
 def advance(w: Work) -> None:
     order = [p.id for p in seq.PHASES]
     i = order.index(w.state.phase) + 1
-    while i < len(order) and order[i].startswith("host") and not _open_assaults(w):
+    while i < len(order) and _skipped(w, order[i]):
         i += 1
     if i < len(order):
         w.state = w.state.evolve(
@@ -233,6 +246,16 @@ def advance(w: Work) -> None:
         )
         return
     end_player_turn(w)
+
+
+def _skipped(w: Work, phase: str) -> bool:
+    """The host steps wait for an assault; the coast step for a CD unit with something in
+    reach [27.12], [30.25]."""
+    if phase.startswith("host"):
+        return not _open_assaults(w)
+    if phase == "coast":
+        return not coast.coast_phase_due(w.game, w.state, str(w.state.data["phasing"]))
+    return False
 
 
 def _open_assaults(w: Work) -> bool:
@@ -248,7 +271,7 @@ def end_player_turn(w: Work) -> None:
         if m["n"] == 2 and m.get("side") == phasing:
             m["n"] = 1
             w.note("do_not_move", "28.24", f"{uid}: Do Not Move 1 GT", unit=uid)
-    supported = [h for h in w.data("handoffs", []) if h["kind"] == "support"]
+    supported = [h for h in w.data("handoffs", []) if h["kind"] in ("support", "cd_support", "aa")]
     log = list(w.data("handoff_log", [])) + supported
     w.set(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
     first = str(w.state.data["first"])

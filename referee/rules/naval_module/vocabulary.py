@@ -21,11 +21,12 @@ from referee.engine.vocabulary import (
     units,
 )
 
-READINESS, INTERDICTION, MOVEMENT, COMBAT, HOST = (
+READINESS, INTERDICTION, MOVEMENT, COMBAT, COAST, HOST = (
     "readiness",
     "interdiction",
     "movement",
     "combat",
+    "coast",
     "host",
 )
 STANDING = "standing"
@@ -34,7 +35,7 @@ SHIP = unit(role="carrier", label="SHIP")
 
 VOCABULARY = Vocabulary(
     ruleset="naval_module",
-    sections=(READINESS, INTERDICTION, MOVEMENT, COMBAT, HOST),
+    sections=(READINESS, INTERDICTION, MOVEMENT, COMBAT, COAST, HOST),
     locations=(LocationSyntax.hex(4), LocationSyntax.name("zone or port")),
     unit_noun="unit",
     verbs=(
@@ -134,6 +135,23 @@ VOCABULARY = Vocabulary(
             meaning="a Shipping Attack by interdiction-rated air units (at most 3) on one "
             "declared naval unit: one Shipping Attack Table roll each [31.2x]",
             expect="AIR [AIR ...] -> SHIP",
+        ),
+        Verb(
+            "coastfire",
+            (COAST,),
+            (form(units(), ARROW, unit(role="target", label="SHIP")),),
+            meaning="in the enemy's Combat Phase, a Shipping Attack by CD units on one enemy "
+            "naval or flotilla unit in range; one roll per target, the CD points totalled "
+            "into its DRM [27.12], [27.31], [30.23]",
+            expect="CD [CD ...] -> SHIP",
+        ),
+        Verb(
+            "coastsupport",
+            (COAST,),
+            (form(units(), ARROW, location()),),
+            meaning="in the enemy's Combat Phase, CD support strength for one Defender hex, "
+            "undoubled; its value goes to the host game [30.25]",
+            expect="CD [CD ...] -> HEX",
         ),
         Verb(
             "host",
