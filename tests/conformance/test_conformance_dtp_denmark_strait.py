@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, ScriptedDice, SourcePos, UnitState
+from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import contact
+from referee.rules.sixth_fleet_dtp import combat_phase, contact
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
-from referee.rules.sixth_fleet_dtp.path import check_path_5_0
+from referee.rules.sixth_fleet_dtp.path import allowance_8_55, check_path_5_0
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -44,6 +45,34 @@ def _move(s: Mapping[str, Any]) -> dict[str, Any]:
     state = state.with_unit(UnitState(s["unit"], side, s["from"], None))
     p = check_path_5_0(game, state, s["unit"], s["path"])
     return {"legal": not p, "rules": sorted({x.rule for x in p}), "codes": [x.code for x in p]}
+
+
+def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
+    """One attack impulse played through the combat phase [DTP 8.2] on the scenario's own
+    units: the convoy's damage past D3 and its sinking at D12 [DTP 11.3 rule 7]."""
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    att, tgt = s["attacker"], s["target"]
+    side = game.unit(att).side
+    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "combat", side, {}, {})
+    state = state.with_unit(UnitState(att, side, s["hex"], None))
+    state = state.with_unit(UnitState(tgt, game.unit(tgt).side, s["hex"], None))
+    state = state.with_data(damage={tgt: s["damage"]})
+    order = Order("attack", "combat", SourcePos("case", 1), units=(att,), targets=(tgt,))
+    events: list[Any] = []
+    after = combat_phase.carry_out_impulse_8_2(
+        game, state, side, [order], ScriptedDice(s["dice"]), events
+    )
+    return {
+        "damage": (after.data.get("damage") or {}).get(tgt),
+        "sunk": after.units[tgt].location is None,
+        "rules": sorted({e.rule for e in events}),
+    }
+
+
+def _allowance(s: Mapping[str, Any]) -> dict[str, Any]:
+    game = Game.for_scenario(module(), "denmark_strait")
+    return {"ma": allowance_8_55(game, s["unit"], s["damage"])}
 
 
 def _pack_ice(s: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,6 +116,8 @@ def _contact(s: Mapping[str, Any]) -> dict[str, Any]:
 
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "move": _move,
+    "attack": _attack,
+    "allowance": _allowance,
     "pack_ice": _pack_ice,
     "under_ice": _under_ice,
     "convoy": _convoy,

@@ -25,7 +25,7 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
-from referee.rules.sixth_fleet_dtp import combat, contact, impulses, strikes
+from referee.rules.sixth_fleet_dtp import combat, contact, denmark_strait, hits, impulses, strikes
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
 from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
@@ -240,8 +240,10 @@ def _apply(
             hurt.append(t)
     state = state.with_data(damage=damage)
     for t, lvl in sorted(out.damage.items()):
-        if lvl >= 3:
-            state = eliminate(game, state, t, "DTP 8.55", "sunk at D3", events)
+        sunk_at = denmark_strait.sunk_at_11_3_7(game.unit(t).flags)
+        if lvl >= sunk_at:
+            rule = "DTP 8.55" if sunk_at == hits.SUNK else "DTP 11.3"
+            state = eliminate(game, state, t, rule, f"sunk at D{sunk_at}", events)
     recycle = dict(state.data.get("recycle") or {})
     for t, turn in sorted(out.aborted.items()):
         u = state.units[t]
