@@ -49,12 +49,14 @@ def _move(s: Mapping[str, Any]) -> dict[str, Any]:
 
 def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
     """One attack impulse played through the combat phase [DTP 8.2] on the scenario's own
-    units: the convoy's damage past D3 and its sinking at D12 [DTP 11.3 rule 7]."""
+    units: the convoy's damage past D3 and its sinking at D12 [DTP 11.3 rule 7]; day-rated
+    air at night not halved on or above the light line [DTP 11.3 rule 8]."""
     m = module()
     game = Game.for_scenario(m, "denmark_strait")
     att, tgt = s["attacker"], s["target"]
     side = game.unit(att).side
-    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "combat", side, {}, {})
+    turn = s.get("turn", 1)
+    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", turn, "combat", side, {}, {})
     state = state.with_unit(UnitState(att, side, s["hex"], None))
     state = state.with_unit(UnitState(tgt, game.unit(tgt).side, s["hex"], None))
     state = state.with_data(damage={tgt: s["damage"]})
@@ -67,6 +69,7 @@ def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
         "damage": (after.data.get("damage") or {}).get(tgt),
         "sunk": after.units[tgt].location is None,
         "rules": sorted({e.rule for e in events}),
+        "strength": next(e.data["attack"] for e in events if e.kind == "attack"),
     }
 
 

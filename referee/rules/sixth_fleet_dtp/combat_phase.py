@@ -274,9 +274,13 @@ def _resolve(
     answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, attackers)
     sit = _situation(game, state, answering)
     thex = state.units[targets[0]].location or ""
+    # day-rated air is not halved when its target is on or above the Arctic light line
+    # [DTP 11.3 rule 8, 9.52]: night does not count there for the attack
+    target_hex = game.module.map.hexes.get(thex)
+    areas = frozenset(target_hex.areas) if target_hex is not None else frozenset()
     sit = combat.Situation(
         sit.turn,
-        sit.night,
+        denmark_strait.night_applies_11_3_8(sit.night, areas),
         game.board.terrain(thex) == "restricted",
         sit.damage,
         sit.answering,
