@@ -19,6 +19,7 @@ from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import combat_phase, contact
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
+from referee.rules.sixth_fleet_dtp.movement_phase import check_movement
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, check_path_5_0
 from referee.source.loader import load_module
 from referee.source.model import Module
@@ -73,6 +74,43 @@ def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _check_attack(s: Mapping[str, Any]) -> dict[str, Any]:
+    """An attack order checked by the combat phase [DTP 8.1] on the scenario's map: is it
+    refused for reaching under the pack ice [DTP 11.3 rule 6]?"""
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    att, tgt = s["attacker"], s["target"]
+    side = game.unit(att).side
+    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "combat", side, {}, {})
+    state = state.with_unit(UnitState(att, side, s["from"], None))
+    state = state.with_unit(
+        UnitState(tgt, game.unit(tgt).side, s["at"], None, frozenset({"detected_sub"}))
+    )
+    order = Order("attack", "combat", SourcePos("case", 1), units=(att,), targets=(tgt,))
+    probs = combat_phase.check_attack(game, state, side, order)
+    return {"under_ice": any(p.code == "under-ice" for p in probs)}
+
+
+def _check_detect(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A move then a detection attempt, checked by the movement phase [DTP 6.2a]: refused
+    under the pack ice [DTP 11.3 rule 6]?"""
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    det, tgt = s["detector"], s["target"]
+    side = game.unit(det).side
+    state = GameState(
+        "g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "ship_movement_a", side, {}, {}
+    )
+    state = state.with_unit(UnitState(det, side, s["path"][0], None))
+    state = state.with_unit(UnitState(tgt, game.unit(tgt).side, s["at"], None))
+    orders = [
+        Order("move", "ship", SourcePos("case", 1), units=(det,), hexes=tuple(s["path"])),
+        Order("detect", "ship", SourcePos("case", 2), units=(det,), targets=(tgt,)),
+    ]
+    probs = check_movement(game, state, side, orders, "ship")
+    return {"codes": [p.code for p in probs]}
+
+
 def _allowance(s: Mapping[str, Any]) -> dict[str, Any]:
     game = Game.for_scenario(module(), "denmark_strait")
     return {"ma": allowance_8_55(game, s["unit"], s["damage"])}
@@ -121,6 +159,8 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "move": _move,
     "attack": _attack,
     "allowance": _allowance,
+    "check_attack": _check_attack,
+    "check_detect": _check_detect,
     "pack_ice": _pack_ice,
     "under_ice": _under_ice,
     "convoy": _convoy,

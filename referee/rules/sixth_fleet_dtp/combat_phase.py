@@ -140,6 +140,15 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     probs += strikes.reach_problems_8_1(
         [(a, game.board.distance(ahex, thex)) for a in o.units], thex
     )
+    ice = denmark_strait.under_ice_problem_11_3_6(
+        "attack",
+        game.board.terrain(thex),
+        [(a, game.unit(a).type, game.board.terrain(ahex)) for a in o.units],
+        game.board.distance(ahex, thex),
+        thex,
+    )
+    if ice is not None:
+        probs.append(ice)
     answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
     sit = _situation(game, state, answering)
     if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:

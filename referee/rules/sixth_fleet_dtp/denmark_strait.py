@@ -15,7 +15,8 @@ cannot is here:
   has no night -2 [DTP 11.3 rule 8] (the map area ``above_light_line``).
 
 Neutral hooks call in: movement (``path.check_path_5_0`` asks
-:func:`pack_ice_problem_11_3_6`; ``path.allowance_8_55`` asks :func:`allowance_11_3_7`),
+:func:`pack_ice_problem_11_3_6`; detection and attack checks ask
+:func:`under_ice_problem_11_3_6`; ``path.allowance_8_55`` asks :func:`allowance_11_3_7`),
 Strike Contact (``combat_phase`` asks :func:`above_light_line_11_3_8` for the target hex) and
 the Hit Table (``combat`` and ``combat_phase`` ask :func:`sunk_at_11_3_7`). The convoy is
 marked by the unit flag ``convoy`` in the manifest, not by its id. Every hook answers "no
@@ -67,6 +68,33 @@ def may_reach_under_ice_11_3_6(
     if target_terrain != PACK_ICE:
         return True
     return by_type in NUCLEAR_SUBS and by_distance <= 1 and by_terrain in (PACK_ICE, "high_seas")
+
+
+def under_ice_problem_11_3_6(
+    verb: str,
+    target_terrain: str,
+    by: Sequence[tuple[str, str, str]],
+    distance: int,
+    target_hex: str,
+) -> Problem | None:
+    """A detection attempt or attack on a sub under pack ice by units that may not reach it
+    [DTP 11.3 rule 6]: ``by`` lists (unit, type, terrain of its hex); every one must be a
+    nuclear sub under the ice or in an adjacent ocean hex. None when the target is not under
+    the ice (the ordinary rules decide)."""
+    bad = [
+        u for u, t, ter in by if not may_reach_under_ice_11_3_6(target_terrain, t, ter, distance)
+    ]
+    if not bad:
+        return None
+    return Problem(
+        "DTP 11.3",
+        f"{', '.join(bad)} may not {verb} a sub under the pack ice in {target_hex}: only a "
+        "nuclear sub (SN, SG) under the ice or in an adjacent ocean hex may (rule 6)",
+        "under-ice",
+        target_hex,
+        bad[0],
+        hint="use a nuclear sub under the ice or next to it",
+    )
 
 
 def convoy_ecm_11_3_7(stack_above: Sequence[int]) -> int:
