@@ -150,8 +150,18 @@ MARKERS = (
         "detected submarine; removed at its owner's ship and sub phase [DTP 6.63]",
         categories=("submarine",),
     ),
-    MarkerDecl("D1", "D1", "DTP 8.54", "one damage level"),
-    MarkerDecl("D2", "D2", "DTP 8.55", "movement halved, attack strengths 0"),
+    MarkerDecl(
+        "D1", "D1", "DTP 8.54", "one damage level", "damage", ("surface", "submarine"), level=1
+    ),
+    MarkerDecl(
+        "D2",
+        "D2",
+        "DTP 8.55",
+        "movement halved, attack strengths 0",
+        "damage",
+        ("surface", "submarine"),
+        level=2,
+    ),
     MarkerDecl(
         "inactive",
         "Inactive",
