@@ -19,6 +19,7 @@ from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import combat_phase, contact
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
+from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
 from referee.rules.sixth_fleet_dtp.movement_phase import check_movement
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, check_path_5_0
 from referee.source.loader import load_module
@@ -111,6 +112,12 @@ def _check_detect(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"codes": [p.code for p in probs]}
 
 
+def _retreat_edge(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A side's retreat edge hexes from the players table [DTP 5.24, 11.3]."""
+    edge = retreat_edge_11_0(module(), s["side"])
+    return {"has": [h for h in s["hexes"] if h in edge], "count": len(edge)}
+
+
 def _allowance(s: Mapping[str, Any]) -> dict[str, Any]:
     game = Game.for_scenario(module(), "denmark_strait")
     return {"ma": allowance_8_55(game, s["unit"], s["damage"])}
@@ -161,6 +168,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "allowance": _allowance,
     "check_attack": _check_attack,
     "check_detect": _check_detect,
+    "retreat_edge": _retreat_edge,
     "pack_ice": _pack_ice,
     "under_ice": _under_ice,
     "convoy": _convoy,
