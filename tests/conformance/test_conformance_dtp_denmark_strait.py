@@ -61,6 +61,9 @@ def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
     state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", turn, "combat", side, {}, {})
     state = state.with_unit(UnitState(att, side, s["hex"], None))
     state = state.with_unit(UnitState(tgt, game.unit(tgt).side, s["hex"], None))
+    for u in reversed(s.get("above", ())):  # stacked above the target (listed top first;
+        # a unit placed later goes on top)
+        state = state.with_unit(UnitState(u, game.unit(u).side, s["hex"], None))
     state = state.with_data(damage={tgt: s["damage"]})
     order = Order("attack", "combat", SourcePos("case", 1), units=(att,), targets=(tgt,))
     events: list[Any] = []
@@ -72,6 +75,8 @@ def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
         "sunk": after.units[tgt].location is None,
         "rules": sorted({e.rule for e in events}),
         "strength": next(e.data["attack"] for e in events if e.kind == "attack"),
+        "crt_text": next(e.text for e in events if e.kind == "attack"),
+        "stack": list(after.stacks.get(s["hex"], ())),
     }
 
 

@@ -18,6 +18,7 @@ built yet; these are the functions it will call.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
@@ -271,6 +272,18 @@ def _apply(
     return state.with_data(combat=rec), hurt
 
 
+def _target_unit(game: Game, state: GameState, hex_id: str, pid: str) -> Unit:
+    """A target's values for the CRT; the convoy's ``*`` ECM is that of the unit stacked
+    directly above it, 0 with none [DTP 11.3 rule 7]."""
+    unit = unit_of(game, pid)
+    if denmark_strait.CONVOY_FLAG not in unit.flags:
+        return unit
+    side = state.units[pid].side
+    stack = [u for u in state.stacks.get(hex_id, ()) if state.units[u].side == side]  # top first
+    above = [unit_of(game, u).value("ECM") for u in reversed(stack[: stack.index(pid)])]
+    return replace(unit, values={**unit.values, "ECM": denmark_strait.convoy_ecm_11_3_7(above)})
+
+
 def _resolve(
     game: Game,
     state: GameState,
@@ -299,7 +312,7 @@ def _resolve(
     out = combat.resolve_attack_8_0(
         game.module,
         [unit_of(game, a) for a in attackers],
-        [unit_of(game, t) for t in order],
+        [_target_unit(game, state, thex, t) for t in order],
         sit,
         dice,
     )
