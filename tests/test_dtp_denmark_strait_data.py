@@ -17,6 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
+from referee.rules.sixth_fleet_dtp.tables import parse_edges
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -111,6 +113,10 @@ def test_retreat_edges(m: Module) -> None:
     south = m.map.edges["nato_retreat_south"].hexes
     assert all(m.map.hex(h).terrain == "high_seas" for h in west + south)
     assert "1024" not in south and "0924" in south
+    # the players table holds both NATO segments, the same hexes as the map edges [DTP 11.3]
+    assert retreat_edge_11_0(m, "NATO") == tuple(dict.fromkeys(west + south))
+    assert parse_edges("0116-0124 0124-0924") == [("0116", "0124"), ("0124", "0924")]
+    assert parse_edges("0116-0124 west") is None and parse_edges("") is None
 
 
 def test_the_named_units_and_the_values_the_text_gives(m: Module) -> None:

@@ -354,7 +354,9 @@ def _num(n: int) -> str:
 
 
 def _rules(rule: str) -> str:
-    return ", ".join(rule.split()) if rule else ""
+    """A space-separated list of rule cases as "a, b"; a word before a case number stays with
+    it ("DTP 8.2 DTP 8.21" is "DTP 8.2, DTP 8.21")."""
+    return ", ".join(re.findall(r"(?:[A-Za-z]+\s+)?\S+", rule)) if rule else ""
 
 
 def _cite(rule: str) -> str:

@@ -44,7 +44,9 @@ class MarkerDecl:
     ``id`` is the flag in ``UnitState.status``; ``data`` optionally names a list of unit ids
     in ``GameState.data`` that also carry it (``"combat.attacked"``: the ``attacked`` list
     of the ``combat`` object), for a ruleset that keeps the flag in its phase record;
-    ``categories`` limits it to units of those categories (empty: every unit).
+    ``categories`` limits it to units of those categories (empty: every unit). With
+    ``level``, ``data`` names a mapping unit id -> level instead (``"damage"``) and the unit
+    carries the marker when its level equals ``level`` (damage markers D1-D12 [DTP 8.54]).
     """
 
     id: str
@@ -54,6 +56,7 @@ class MarkerDecl:
     data: str = ""
     categories: tuple[str, ...] = ()
     phasing: bool = False  # only the phasing player's units carry it (cleared for that side)
+    level: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

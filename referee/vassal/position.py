@@ -65,13 +65,18 @@ WAITING_BOXES: Final = ("unplaced", "reinforcements")
 """Boxes whose units wait in the set-up area."""
 
 
-def _data_list(data: Mapping[str, object], path: str) -> list[str]:
-    """The unit ids at ``path`` (``"combat.attacked"``) of ``GameState.data``, or none."""
+def _data_list(data: Mapping[str, object], path: str, level: int | None = None) -> list[str]:
+    """The unit ids at ``path`` (``"combat.attacked"``) of ``GameState.data``, or none; with
+    ``level``, the ids of the mapping at ``path`` whose value is ``level`` (``"damage"``)."""
     node: object = data
     for part in path.split("."):
         if not isinstance(node, Mapping):
             return []
         node = node.get(part)
+    if level is not None:
+        if not isinstance(node, Mapping):
+            return []
+        return sorted(str(u) for u, v in node.items() if v == level)
     return [str(u) for u in node] if isinstance(node, list | tuple) else []
 
 
@@ -84,7 +89,7 @@ def marker_layers(table: Table, state: GameState) -> dict[str, frozenset[str]]:
     listed: dict[str, set[str]] = {}
     for decl in schema.markers if schema is not None else ():
         if decl.data and decl.id in shown:
-            for unit in _data_list(state.data, decl.data):
+            for unit in _data_list(state.data, decl.data, decl.level):
                 listed.setdefault(unit, set()).add(shown[decl.id])
     out: dict[str, frozenset[str]] = {}
     for u in state.units.values():
@@ -235,7 +240,7 @@ def _location_markers(table: Table, state: GameState) -> list[tuple[Piece, str, 
         if slot is None or not decl.data:
             continue
         places = set()
-        for entry in _data_list(state.data, decl.data):
+        for entry in _data_list(state.data, decl.data, decl.level):
             if entry in state.units:
                 continue
             where = entry.split(":", 1)[1] if entry.startswith("hex:") else entry

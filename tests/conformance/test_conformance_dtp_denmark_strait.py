@@ -14,11 +14,14 @@ from typing import Any
 
 import pytest
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, ScriptedDice, SourcePos, UnitState
+from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import contact
+from referee.rules.sixth_fleet_dtp import combat_phase, contact
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
-from referee.rules.sixth_fleet_dtp.path import check_path_5_0
+from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
+from referee.rules.sixth_fleet_dtp.movement_phase import check_movement
+from referee.rules.sixth_fleet_dtp.path import allowance_8_55, check_path_5_0
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -44,6 +47,85 @@ def _move(s: Mapping[str, Any]) -> dict[str, Any]:
     state = state.with_unit(UnitState(s["unit"], side, s["from"], None))
     p = check_path_5_0(game, state, s["unit"], s["path"])
     return {"legal": not p, "rules": sorted({x.rule for x in p}), "codes": [x.code for x in p]}
+
+
+def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
+    """One attack impulse played through the combat phase [DTP 8.2] on the scenario's own
+    units: the convoy's damage past D3 and its sinking at D12 [DTP 11.3 rule 7]; day-rated
+    air at night not halved on or above the light line [DTP 11.3 rule 8]."""
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    att, tgt = s["attacker"], s["target"]
+    side = game.unit(att).side
+    turn = s.get("turn", 1)
+    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", turn, "combat", side, {}, {})
+    state = state.with_unit(UnitState(att, side, s["hex"], None))
+    state = state.with_unit(UnitState(tgt, game.unit(tgt).side, s["hex"], None))
+    for u in reversed(s.get("above", ())):  # stacked above the target (listed top first;
+        # a unit placed later goes on top)
+        state = state.with_unit(UnitState(u, game.unit(u).side, s["hex"], None))
+    state = state.with_data(damage={tgt: s["damage"]})
+    order = Order("attack", "combat", SourcePos("case", 1), units=(att,), targets=(tgt,))
+    events: list[Any] = []
+    after = combat_phase.carry_out_impulse_8_2(
+        game, state, side, [order], ScriptedDice(s["dice"]), events
+    )
+    return {
+        "damage": (after.data.get("damage") or {}).get(tgt),
+        "sunk": after.units[tgt].location is None,
+        "rules": sorted({e.rule for e in events}),
+        "strength": next(e.data["attack"] for e in events if e.kind == "attack"),
+        "crt_text": next(e.text for e in events if e.kind == "attack"),
+        "stack": list(after.stacks.get(s["hex"], ())),
+    }
+
+
+def _check_attack(s: Mapping[str, Any]) -> dict[str, Any]:
+    """An attack order checked by the combat phase [DTP 8.1] on the scenario's map: is it
+    refused for reaching under the pack ice [DTP 11.3 rule 6]?"""
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    att, tgt = s["attacker"], s["target"]
+    side = game.unit(att).side
+    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "combat", side, {}, {})
+    state = state.with_unit(UnitState(att, side, s["from"], None))
+    state = state.with_unit(
+        UnitState(tgt, game.unit(tgt).side, s["at"], None, frozenset({"detected_sub"}))
+    )
+    order = Order("attack", "combat", SourcePos("case", 1), units=(att,), targets=(tgt,))
+    probs = combat_phase.check_attack(game, state, side, order)
+    return {"under_ice": any(p.code == "under-ice" for p in probs)}
+
+
+def _check_detect(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A move then a detection attempt, checked by the movement phase [DTP 6.2a]: refused
+    under the pack ice [DTP 11.3 rule 6]?"""
+    m = module()
+    game = Game.for_scenario(m, "denmark_strait")
+    det, tgt = s["detector"], s["target"]
+    side = game.unit(det).side
+    state = GameState(
+        "g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "ship_movement_a", side, {}, {}
+    )
+    state = state.with_unit(UnitState(det, side, s["path"][0], None))
+    state = state.with_unit(UnitState(tgt, game.unit(tgt).side, s["at"], None))
+    orders = [
+        Order("move", "ship", SourcePos("case", 1), units=(det,), hexes=tuple(s["path"])),
+        Order("detect", "ship", SourcePos("case", 2), units=(det,), targets=(tgt,)),
+    ]
+    probs = check_movement(game, state, side, orders, "ship")
+    return {"codes": [p.code for p in probs]}
+
+
+def _retreat_edge(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A side's retreat edge hexes from the players table [DTP 5.24, 11.3]."""
+    edge = retreat_edge_11_0(module(), s["side"])
+    return {"has": [h for h in s["hexes"] if h in edge], "count": len(edge)}
+
+
+def _allowance(s: Mapping[str, Any]) -> dict[str, Any]:
+    game = Game.for_scenario(module(), "denmark_strait")
+    return {"ma": allowance_8_55(game, s["unit"], s["damage"])}
 
 
 def _pack_ice(s: Mapping[str, Any]) -> dict[str, Any]:
@@ -87,6 +169,11 @@ def _contact(s: Mapping[str, Any]) -> dict[str, Any]:
 
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "move": _move,
+    "attack": _attack,
+    "allowance": _allowance,
+    "check_attack": _check_attack,
+    "check_detect": _check_detect,
+    "retreat_edge": _retreat_edge,
     "pack_ice": _pack_ice,
     "under_ice": _under_ice,
     "convoy": _convoy,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from referee.engine.core import Dice, Event
 from referee.rules.sixth_fleet_1975.strengths import attack_key_8_43
-from referee.rules.sixth_fleet_dtp import air, crt, hits
+from referee.rules.sixth_fleet_dtp import air, crt, denmark_strait, hits
 from referee.rules.sixth_fleet_dtp.detection import Unit
 from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
 from referee.rules.sixth_fleet_dtp.strikes import detected_after_attack_8_234
@@ -48,6 +48,13 @@ class AttackOutcome:
     aborted: dict[str, int]
     detected: tuple[str, ...]
     events: tuple[Event, ...]
+
+
+def _sunk_note(sunk_at: int) -> str:
+    """The event's note on a sinking, citing the rule that set the level [8.55, 11.3 rule 7]."""
+    if sunk_at == hits.SUNK:
+        return " (sunk [DTP 8.55])"
+    return f" (the convoy is sunk at D{sunk_at} [DTP 11.3 rule 7])"
 
 
 def strength_8_43(unit: Unit, target_category: str, s: Situation) -> int:
@@ -105,14 +112,15 @@ def resolve_attack_8_0(
             )
             h = hits.hit_8_52(module, split[t.id], t.value("DEF"), hroll)
             before = s.damage.get(t.id, 0)
-            damage[t.id] = hits.add_damage_8_54(before, h.levels)
+            sunk_at = denmark_strait.sunk_at_11_3_7(t.flags)
+            damage[t.id] = hits.add_damage_8_54(before, h.levels, sunk_at)
             events.append(
                 Event(
                     "hit",
                     "DTP 8.52",
                     f"{t.id}: strength {split[t.id]} on DEF {t.value('DEF')}, {h.reading.how}; "
                     f"D{before} -> D{damage[t.id]}"
-                    + (" (sunk [DTP 8.55])" if damage[t.id] >= hits.SUNK else ""),
+                    + (_sunk_note(sunk_at) if damage[t.id] >= sunk_at else ""),
                     {"unit": t.id, "strength": split[t.id], "roll": hroll, "damage": damage[t.id]},
                 )
             )

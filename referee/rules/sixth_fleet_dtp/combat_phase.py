@@ -18,6 +18,7 @@ built yet; these are the functions it will call.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
@@ -25,7 +26,7 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
-from referee.rules.sixth_fleet_dtp import combat, contact, impulses, strikes
+from referee.rules.sixth_fleet_dtp import combat, contact, denmark_strait, hits, impulses, strikes
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
 from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
@@ -140,6 +141,15 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     probs += strikes.reach_problems_8_1(
         [(a, game.board.distance(ahex, thex)) for a in o.units], thex
     )
+    ice = denmark_strait.under_ice_problem_11_3_6(
+        "attack",
+        game.board.terrain(thex),
+        [(a, game.unit(a).type, game.board.terrain(ahex)) for a in o.units],
+        game.board.distance(ahex, thex),
+        thex,
+    )
+    if ice is not None:
+        probs.append(ice)
     answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
     sit = _situation(game, state, answering)
     if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
@@ -240,8 +250,10 @@ def _apply(
             hurt.append(t)
     state = state.with_data(damage=damage)
     for t, lvl in sorted(out.damage.items()):
-        if lvl >= 3:
-            state = eliminate(game, state, t, "DTP 8.55", "sunk at D3", events)
+        sunk_at = denmark_strait.sunk_at_11_3_7(game.unit(t).flags)
+        if lvl >= sunk_at:
+            rule = "DTP 8.55" if sunk_at == hits.SUNK else "DTP 11.3"
+            state = eliminate(game, state, t, rule, f"sunk at D{sunk_at}", events)
     recycle = dict(state.data.get("recycle") or {})
     for t, turn in sorted(out.aborted.items()):
         u = state.units[t]
@@ -260,6 +272,18 @@ def _apply(
     return state.with_data(combat=rec), hurt
 
 
+def _target_unit(game: Game, state: GameState, hex_id: str, pid: str) -> Unit:
+    """A target's values for the CRT; the convoy's ``*`` ECM is that of the unit stacked
+    directly above it, 0 with none [DTP 11.3 rule 7]."""
+    unit = unit_of(game, pid)
+    if denmark_strait.CONVOY_FLAG not in unit.flags:
+        return unit
+    side = state.units[pid].side
+    stack = [u for u in state.stacks.get(hex_id, ()) if state.units[u].side == side]  # top first
+    above = [unit_of(game, u).value("ECM") for u in reversed(stack[: stack.index(pid)])]
+    return replace(unit, values={**unit.values, "ECM": denmark_strait.convoy_ecm_11_3_7(above)})
+
+
 def _resolve(
     game: Game,
     state: GameState,
@@ -272,9 +296,13 @@ def _resolve(
     answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, attackers)
     sit = _situation(game, state, answering)
     thex = state.units[targets[0]].location or ""
+    # day-rated air is not halved when its target is on or above the Arctic light line
+    # [DTP 11.3 rule 8, 9.52]: night does not count there for the attack
+    target_hex = game.module.map.hexes.get(thex)
+    areas = frozenset(target_hex.areas) if target_hex is not None else frozenset()
     sit = combat.Situation(
         sit.turn,
-        sit.night,
+        denmark_strait.night_applies_11_3_8(sit.night, areas),
         game.board.terrain(thex) == "restricted",
         sit.damage,
         sit.answering,
@@ -284,7 +312,7 @@ def _resolve(
     out = combat.resolve_attack_8_0(
         game.module,
         [unit_of(game, a) for a in attackers],
-        [unit_of(game, t) for t in order],
+        [_target_unit(game, state, thex, t) for t in order],
         sit,
         dice,
     )

@@ -14,10 +14,14 @@ cannot is here:
 - on or above the Arctic light line day-rated air is not halved at night and Strike Contact
   has no night -2 [DTP 11.3 rule 8] (the map area ``above_light_line``).
 
-Two neutral hooks call in: movement (``path.check_path_5_0`` asks
-:func:`pack_ice_problem_11_3_6`) and Strike Contact (``combat_phase`` asks
-:func:`above_light_line_11_3_8` for the target hex). Both answer "no effect" on every map
-without pack ice or a light-line area, so the Med is untouched.
+Neutral hooks call in: movement (``path.check_path_5_0`` asks
+:func:`pack_ice_problem_11_3_6`; detection and attack checks ask
+:func:`under_ice_problem_11_3_6`; ``path.allowance_8_55`` asks :func:`allowance_11_3_7`),
+Strike Contact (``combat_phase`` asks :func:`above_light_line_11_3_8` for the target hex) and
+the Hit Table (``combat`` and ``combat_phase`` ask :func:`sunk_at_11_3_7`). The convoy is
+marked by the unit flag ``convoy`` in the manifest, not by its id. Every hook answers "no
+effect" on maps without pack ice or a light-line area and for units without the flag, so the
+Med is untouched.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from referee.source.model import MapDef
 PACK_ICE = "pack_ice"
 NUCLEAR_SUBS = frozenset({"SN", "SG"})
 LIGHT_LINE_AREA = "above_light_line"
+CONVOY_FLAG = "convoy"
 CONVOY_SUNK_AT = 12
+ORDINARY_SUNK_AT = 3
 CONVOY_SLOW_FROM = 2
 CONVOY_SLOW_MA = 2
 NAVAL_INFANTRY_STACK = 3
@@ -64,6 +70,33 @@ def may_reach_under_ice_11_3_6(
     return by_type in NUCLEAR_SUBS and by_distance <= 1 and by_terrain in (PACK_ICE, "high_seas")
 
 
+def under_ice_problem_11_3_6(
+    verb: str,
+    target_terrain: str,
+    by: Sequence[tuple[str, str, str]],
+    distance: int,
+    target_hex: str,
+) -> Problem | None:
+    """A detection attempt or attack on a sub under pack ice by units that may not reach it
+    [DTP 11.3 rule 6]: ``by`` lists (unit, type, terrain of its hex); every one must be a
+    nuclear sub under the ice or in an adjacent ocean hex. None when the target is not under
+    the ice (the ordinary rules decide)."""
+    bad = [
+        u for u, t, ter in by if not may_reach_under_ice_11_3_6(target_terrain, t, ter, distance)
+    ]
+    if not bad:
+        return None
+    return Problem(
+        "DTP 11.3",
+        f"{', '.join(bad)} may not {verb} a sub under the pack ice in {target_hex}: only a "
+        "nuclear sub (SN, SG) under the ice or in an adjacent ocean hex may (rule 6)",
+        "under-ice",
+        target_hex,
+        bad[0],
+        hint="use a nuclear sub under the ice or next to it",
+    )
+
+
 def convoy_ecm_11_3_7(stack_above: Sequence[int]) -> int:
     """The convoy's ECM is that of the unit stacked immediately above it; with none, 0
     [DTP 11.3 rule 7]. ``stack_above`` lists the ECMs of the units above it, nearest first."""
@@ -73,6 +106,18 @@ def convoy_ecm_11_3_7(stack_above: Sequence[int]) -> int:
 def convoy_sunk_11_3_7(damage: int) -> bool:
     """The convoy is not sunk at D3; it is sunk at D12 [DTP 11.3 rule 7]."""
     return damage >= CONVOY_SUNK_AT
+
+
+def sunk_at_11_3_7(flags: frozenset[str]) -> int:
+    """The damage level that sinks this ship: D12 for the convoy (flag ``convoy``), D3 for any
+    other [DTP 11.3 rule 7, 8.55]."""
+    return CONVOY_SUNK_AT if CONVOY_FLAG in flags else ORDINARY_SUNK_AT
+
+
+def allowance_11_3_7(flags: frozenset[str], printed_ma: int, damage: int) -> int | None:
+    """The convoy's movement allowance at this damage level, or None for any other unit (the
+    8.55 halving applies) [DTP 11.3 rule 7 over 8.55]."""
+    return convoy_allowance_11_3_7(printed_ma, damage) if CONVOY_FLAG in flags else None
 
 
 def convoy_allowance_11_3_7(printed_ma: int, damage: int) -> int:

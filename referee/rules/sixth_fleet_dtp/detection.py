@@ -44,6 +44,7 @@ class Unit:
     values: Mapping[str, int]
     nationality: str = ""
     type: str = ""
+    flags: frozenset[str] = frozenset()
 
     def value(self, key: str) -> int:
         return int(self.values.get(key, 0))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.engine.problems import Problem
-from referee.rules.sixth_fleet_dtp.tables import parse_edge
+from referee.rules.sixth_fleet_dtp.tables import parse_edges
 from referee.source.model import Module
 
 
@@ -50,12 +50,20 @@ def through_problem_5_25(
 
 
 def edge_hexes_5_24(edge: str) -> tuple[str, ...]:
-    """The hexes of a retreat edge written ``first-last`` with four-digit ids: the two share
-    their first two digits (a row: 2525-2536) or their last two (a column: 1301-2101)."""
-    ends = parse_edge(edge)
-    if ends is None:
+    """The hexes of a retreat edge of one or more segments separated by spaces, each in
+    order, a hex shared by two segments once [DTP 5.24, 11.3]."""
+    segments = parse_edges(edge)
+    if segments is None:
         raise ValueError(f"not a retreat edge: {edge!r}")
-    a, b = ends
+    out: list[str] = []
+    for a, b in segments:
+        out += [h for h in _segment_hexes(a, b, edge) if h not in out]
+    return tuple(out)
+
+
+def _segment_hexes(a: str, b: str, edge: str) -> tuple[str, ...]:
+    """The hexes of one segment ``first-last`` with four-digit ids: the two share their first
+    two digits (a row: 2525-2536) or their last two (a column: 1301-2101)."""
     if a[:2] == b[:2]:
         lo, hi = sorted((int(a[2:]), int(b[2:])))
         return tuple(f"{a[:2]}{c:02d}" for c in range(lo, hi + 1))

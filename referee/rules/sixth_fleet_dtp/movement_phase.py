@@ -23,6 +23,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_dtp import denmark_strait
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
 from referee.rules.sixth_fleet_dtp.removal import unit_of
@@ -73,6 +74,15 @@ def _detect_check(
         [(a, b) for a, b in tried],
         key,
     )
+    ice = denmark_strait.under_ice_problem_11_3_6(
+        "detect",
+        game.board.terrain(t),
+        [(u, game.unit(u).type, game.board.terrain(d)) for u in o.units],
+        game.board.distance(d, t),
+        t,
+    )
+    if ice is not None:
+        probs.append(ice)
     if not any(m.at == d and m.their_hex == t for m in last):
         probs.append(
             Problem(

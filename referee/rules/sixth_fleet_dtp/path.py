@@ -28,6 +28,7 @@ from referee.rules.sixth_fleet_1975.movement import (
     entry_problem_10_1,
     start_hex,
 )
+from referee.rules.sixth_fleet_dtp import denmark_strait
 from referee.rules.sixth_fleet_dtp.denmark_strait import pack_ice_problem_11_3_6
 from referee.rules.sixth_fleet_dtp.movement import through_problem_5_25
 from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
@@ -35,8 +36,11 @@ from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
 
 def allowance_8_55(game: Game, unit: str, damage: int) -> int:
     """MA (Range Allowance for air [5.23]); halved, rounded down, for a D2 ship or sub
-    [DTP 8.55, 4.01a]."""
+    [DTP 8.55, 4.01a]; the convoy moves 2 MP from D2 instead [DTP 11.3 rule 7]."""
     ma = game.movement_allowance(unit)
+    convoy = denmark_strait.allowance_11_3_7(game.unit(unit).flags, ma, damage)
+    if convoy is not None:
+        return convoy
     return halve_down_4_01a(ma) if damage >= 2 and game.is_naval(unit) else ma
 
 

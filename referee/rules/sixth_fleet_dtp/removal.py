@@ -23,7 +23,7 @@ from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit, keeps_detectio
 def unit_of(game: Game, pid: str) -> Unit:
     """A piece's printed values as the detection rules read them."""
     d = game.unit(pid)
-    return Unit(pid, d.category, dict(d.values), d.nationality, d.type)
+    return Unit(pid, d.category, dict(d.values), d.nationality, d.type, d.flags)
 
 
 def _enemy_base_adjacent(game: Game, state: GameState, hex_id: str, side: str) -> bool:

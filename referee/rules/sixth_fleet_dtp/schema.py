@@ -150,8 +150,18 @@ MARKERS = (
         "detected submarine; removed at its owner's ship and sub phase [DTP 6.63]",
         categories=("submarine",),
     ),
-    MarkerDecl("D1", "D1", "DTP 8.54", "one damage level"),
-    MarkerDecl("D2", "D2", "DTP 8.55", "movement halved, attack strengths 0"),
+    MarkerDecl(
+        "D1", "D1", "DTP 8.54", "one damage level", "damage", ("surface", "submarine"), level=1
+    ),
+    MarkerDecl(
+        "D2",
+        "D2",
+        "DTP 8.55",
+        "movement halved, attack strengths 0",
+        "damage",
+        ("surface", "submarine"),
+        level=2,
+    ),
     MarkerDecl(
         "inactive",
         "Inactive",
@@ -166,6 +176,8 @@ SCHEMA: RulesetSchema = replace(
     SPI_SCHEMA,
     id="sixth_fleet_dtp",
     name="Sixth Fleet, DTP revised rules",
+    # 'convoy': the Denmark Strait convoy, sunk at D12 not D3, 2 MP from D2 [DTP 11.3 rule 7]
+    flags=(*SPI_SCHEMA.flags, "convoy"),
     table_decls=(*SPI_SCHEMA.table_decls, DETECTION, STRIKE_CONTACT, HIT, READINESS, PLAYERS),
     table_checks={
         **SPI_SCHEMA.table_checks,

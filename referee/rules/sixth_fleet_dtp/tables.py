@@ -93,9 +93,20 @@ def parse_hit(text: str) -> HitEntry | None:
 
 
 def parse_edge(text: str) -> tuple[str, str] | None:
-    """A retreat edge ``1301-2101``: its two end hexes [DTP 5.24]."""
+    """A retreat edge segment ``1301-2101``: its two end hexes [DTP 5.24]."""
     m = _EDGE.match(text.strip())
     return (m.group(1), m.group(2)) if m else None
+
+
+def parse_edges(text: str) -> list[tuple[str, str]] | None:
+    """A side's retreat edge: one or more segments separated by spaces
+    (``0116-0124 0124-0924``: NATO's west and south edges in Denmark Strait [DTP 11.3, 5.24]);
+    None if there is none or any is malformed."""
+    parts = text.split()
+    ends = [parse_edge(p) for p in parts]
+    if not parts or any(e is None for e in ends):
+        return None
+    return [e for e in ends if e is not None]
 
 
 def unit_row(nationality: str, type_code: str) -> str:
@@ -217,14 +228,14 @@ def check_players_11_0(module: Module) -> list[Diagnostic]:
                     "write A or B",
                 )
             )
-        if parse_edge(row[ec]) is None:
+        if parse_edges(row[ec]) is None:
             out.append(
                 Diagnostic(
                     t.file,
                     line,
                     _col(t, r, ec),
                     f"retreat edge {row[ec]!r} is not a range of hex ids [DTP 5.24]",
-                    "e.g. 1301-2101",
+                    "e.g. 1301-2101, or several separated by spaces: 0116-0124 0124-0924",
                 )
             )
         if sides and t.row_keys[r].text not in sides:
