@@ -97,3 +97,15 @@ def test_a_folder_the_demo_did_not_make_is_refused(
     assert "not made by the demo" in capsys.readouterr().err
     assert (tmp_path / "precious.txt").read_text() == "keep me\n"
     assert not (tmp_path / MARKER).exists()
+
+
+def test_no_folder_of_the_referees_machine_enters_the_archive(demo_run: tuple[Path, str]) -> None:
+    """The demo adjudicates orders given as paths in a folder: what the archive keeps (the
+    position, with its standing orders' places, and every report) names the orders file by
+    its base name only, so the replay of `verify` makes the same position and no local folder
+    is published (a regression: the typed path once entered the standing orders' places)."""
+    out, _ = demo_run
+    orders_dir = str(out / "orders")
+    for p in sorted((out / "game").rglob("*")):
+        if p.is_file() and p.suffix in {".json", ".md", ".html", ".txt"}:
+            assert orders_dir not in p.read_text(encoding="utf-8", errors="replace"), p

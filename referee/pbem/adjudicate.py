@@ -403,7 +403,10 @@ def next_sequence(game: _Game) -> int:
 
 def validated(rs: Ruleset, module: Module, state: GameState, env: Envelope) -> Any:
     """The parsed orders, refused (all or nothing) when any order breaks the rules."""
-    doc = parse_orders_text(rs, env.body, env.file)
+    # parsed under the name the report records (a base name): what the orders leave in the
+    # position (a standing order's place) must be what verify's replay makes of them, and no
+    # folder of the referee's machine may enter the archive
+    doc = parse_orders_text(rs, env.body, env.name or env.file)
     violations = list(rs.validate(module, state, doc))
     if violations:
         raise Refusal(
