@@ -141,6 +141,12 @@ class SixthFleetDTP:
             state = flow.carry_out(game, state, side, orders.orders, dice, events)
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        """The seeded random scripted player's orders for the awaited step (``scripted.py``)."""
+        from referee.rules.sixth_fleet_dtp.scripted import scripted_orders
+
+        return scripted_orders(module, state)
+
     # ---- views and score ----------------------------------------------------------------------
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """An open game: a side sees the board, not the other side's standing orders."""
