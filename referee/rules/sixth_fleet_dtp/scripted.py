@@ -10,14 +10,15 @@ with it, so the files are legal by construction:
 * **set-up** [11.0, DTP 11.0 kept]: SPI's scripted set-up (``sixth_fleet_1975.scripted``);
 * **movement** [DTP 4.1 phases 1-4, 5.0]: each ship and sub (ship phases) or air unit (air
   phases, about one in three) walks a random path of one to its allowance in hexes, each step
-  toward the nearest enemy seven times in ten, and keeps the longest prefix the path check
-  [DTP 5.24, 5.25, 8.55, 7.21] accepts; detection attempts [DTP 6.2] by the units before
-  anyone moves and by each unit right after its move, on every enemy
-  unit within one hex the attempt rules [DTP 6.21, 6.2a/b] allow;
+  toward the nearest enemy (a fighter: the nearest enemy air unit, else its own ships, as
+  CAP) seven times in ten, and keeps the longest prefix the path check [DTP 5.24, 5.25, 8.55,
+  7.21] accepts; detection attempts [DTP 6.2] by the units before anyone moves and by each
+  unit right after its move, on every enemy unit within one hex the attempt rules [DTP 6.21,
+  6.2a/b] allow;
 * **combat** [DTP 8.2]: an impulse is one attack (ships and subs) or strike (air) on a random
   enemy within reach the attack check accepts (first strike when it is accepted [DTP 8.231])
   -- or, one time in five and whenever nothing is accepted, a pass; while a strike waits,
-  the defender bounces it with every fighter allowed [DTP 8.232] one time in two;
+  the defender bounces it with every fighter allowed [DTP 8.232] nine times in ten;
 * **rebasing** [DTP 9.22]: every air unit on the map lands at the nearest airbase the
   rebasing check accepts (its own hex first).
 """
@@ -41,7 +42,7 @@ from referee.source.model import Module
 
 SHIPS = ("surface", "submarine")
 PASS_CHANCE_8_2 = 0.2
-BOUNCE_CHANCE_8_232 = 0.5
+BOUNCE_CHANCE_8_232 = 0.9
 AIR_MOVE_CHANCE = 1 / 3
 CLOSE_IN = 0.7
 REACH = 6  # hexes within which combat candidates are tried (the check decides range)
@@ -151,6 +152,20 @@ def movement_lines(
     goals = sorted(
         {s.location for s in state.units.values() if s.side != side and s.location is not None}
     )
+    enemy_air = sorted(
+        {
+            s.location
+            for u, s in state.units.items()
+            if s.side != side and s.location is not None and game.category(u) == "air"
+        }
+    )
+    own_ships = sorted(
+        {
+            s.location
+            for u, s in state.units.items()
+            if s.side == side and s.location is not None and game.category(u) in SHIPS
+        }
+    )
     lines: list[str] = []
     for u in _mine(state, side):  # detection before anyone moves [DTP 6.2a]
         here = state.units[u].location
@@ -167,7 +182,12 @@ def movement_lines(
         if start is None:
             continue
         mp = max(1, game.movement_allowance(u))
-        path = _walk(game, start, rng.randint(1, mp), goals, rng)
+        aim = goals
+        if kind == "air" and game.value(u, "AA") > 0 and (enemy_air or own_ships):
+            # fighters close on the enemy's air, or fly CAP over their own ships, to be within
+            # reach of a strike to bounce [DTP 8.232]
+            aim = enemy_air or own_ships
+        path = _walk(game, start, rng.randint(1, mp), aim, rng)
         for end in range(len(path), 1, -1):
             cand = f"move {u} {' '.join(path[1:end])}"
             if _ok(game, state, side, [*lines, cand]):
