@@ -166,3 +166,23 @@ def test_the_scripted_player_is_reached_through_the_registry() -> None:
     state = get_ruleset(m.ruleset).new_game(m, "short", "reg")
     text = orders_for(m, state)
     assert text is not None and "[setup]" in text and "side: NATO" in text
+
+
+def test_the_rebasing_phase_names_a_side_so_a_pbem_game_goes_on() -> None:
+    """Both players file in phase 6 [DTP 9.22]; the position names the first still owed as
+    its active side after each file -- a position with no active side is a finished game to
+    the play-by-email layer, which refused the next file as 'game over'."""
+    from referee.pbem.record import game_over
+
+    m = module("dtp_denmark_strait")
+    rs = get_ruleset(m.ruleset)
+    state = rs.new_game(m, "denmark_strait", "rb-1")
+    seen = 0
+    for k in range(1, 60):
+        if state.phase == "rebasing":
+            assert not game_over(state) and state.active_side == rs.due(m, state)[0].side  # type: ignore[attr-defined]
+            seen += 1
+        text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
+        assert text is not None
+        state = rs.resolve(m, state, parse_orders_for(rs, text, "s"), SeededDice(k)).state
+    assert seen >= 2  # both players' files of at least one phase 6
