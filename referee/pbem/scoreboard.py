@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from referee.source.model import Module
@@ -80,20 +81,20 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
                     "name": p.unit.name if p else "",
                     "owner": _side_name(module, owner) if owner else "",
                     "rule": str(loss.get("rule", "")),
-                    "vp": int(loss.get("vp", 0) or 0),
+                    "vp": _number(Fraction(str(loss.get("vp", 0) or 0))),
                     "scorer": _side_name(module, str(scorer)),
                 }
             )
     sides = []
     for s in module.sides:
-        units = int(vp.get(s.id, 0) or 0)
+        units = Fraction(str(vp.get(s.id, 0) or 0))
         extra = bonus_vp.get(s.id, 0)
         sides.append(
             {
                 "name": s.name,
-                "units": units,
+                "units": _number(units),
                 "bonus": extra,
-                "total": units + extra,
+                "total": _number(units + extra),
                 "destroyed": sum(1 for row in losses if row["scorer"] == s.name),
             }
         )
@@ -112,3 +113,9 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
         "final": bool(score.get("final")),
         "others": others,
     }
+
+
+def _number(v: Fraction) -> int | str:
+    """A whole number as such; a fraction (the DTP rules keep 1/4 and 1/2 [DTP 8.57]) as its
+    exact text, ``19/4``."""
+    return int(v) if v.denominator == 1 else str(v)

@@ -3,6 +3,7 @@ that removed it and who scored it, each bonus with its condition, the level of v
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -97,3 +98,11 @@ def test_a_score_without_losses_says_so() -> None:
     empty = dict(SCORE, vp={"NATO": 0, "Soviet": 0}, destroyed={"NATO": [], "Soviet": []})
     md = render_markdown(sixth_fleet(), _report(empty), "ef" * 32, {"units": []})
     assert "No unit has been destroyed." in md
+
+
+def test_fractional_vp_of_the_dtp_rules_are_kept_exact() -> None:
+    """[DTP 8.57] keeps 1/4 and 1/2: the scoreboard shows 19/4, not a crash or a rounding."""
+    from referee.pbem.scoreboard import _number
+
+    assert _number(Fraction(19, 4)) == "19/4"
+    assert _number(Fraction(8, 2)) == 4

@@ -165,3 +165,16 @@ def test_returning_air_units_are_based_by_their_owner() -> None:
     )
     assert after.units["US-F4.1"].location == "1311" and after.data["recycle"] == {}
     assert [e.rule for e in events] == ["DTP 8.51"]
+
+
+def test_stacking_holds_at_the_end_of_the_movement_phase_7_21() -> None:
+    """SPI's limit, kept by DTP: a fourth naval unit may pass through a full hex but not end
+    there [7.21][7.11]; a hex already over the limit before the file is not its fault."""
+    game, state = start()
+    for pid in ("US-CG-1", "US-CG-2"):
+        state = state.with_unit(UnitState(pid, "NATO", "0813", None))
+    assert codes(game, state, "NATO", "move US-DD-1 0813") == []
+    assert codes(game, state, "NATO", "move US-DD-1 0813\nmove US-CV-1 0813") == [
+        ("7.21", "naval-stacking")
+    ]
+    assert codes(game, state, "NATO", "move US-CV-1 0813 0814") == []

@@ -74,5 +74,12 @@ def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> Non
     for ln in lines:
         if ln[0] == "PIECE" and ln[1].startswith("setup:"):
             placed[(ln[1][len("setup:") :], ln[6].split(" ")[0])] = ln[5]
-    expected = {(s.name, f.unit): f.hex for s in module.scenarios.values() for f in s.fixed}
+    from referee.source.boxes import carrier_of
+
+    # the Nimitz's air group starts below decks, in its holding box [DTP 11.3 rule 1][9.62B]
+    expected = {
+        (s.name, f.unit): (f"Holding box {carrier_of(f.status)}" if carrier_of(f.status) else f.hex)
+        for s in module.scenarios.values()
+        for f in s.fixed
+    }
     assert placed == expected

@@ -364,8 +364,14 @@ def carry_out_impulse_8_2(
     if strike:
         for o in orders:
             if o.verb == "bounce":
-                tops = [t for t in strike["units"] if t in o.targets]
-                state, _ = _resolve(game, state, side, o.units, tops, dice, events)
+                # a striker an earlier bounce of this file aborted or shot down is gone
+                tops = [
+                    t
+                    for t in strike["units"]
+                    if t in o.targets and state.units[t].location is not None
+                ]
+                if tops:
+                    state, _ = _resolve(game, state, side, o.units, tops, dice, events)
         return _strike_resolves(game, state, strike, dice, events)
     o = next(x for x in orders if x.verb in ("attack", "strike", "pass"))
     if o.verb == "pass":

@@ -134,7 +134,9 @@ def carry_out(
     state = rebasing.carry_out_rebasing(game, state, side, orders, dice, events, cap)
     done = sorted(set(state.data.get("rebased") or ()) | {side})
     state = state.with_data(rebased=done)
-    return _next(game, state, dice, events) if len(done) == len(game.sides) else state
+    if len(done) == len(game.sides):
+        return _next(game, state, dice, events)
+    return state.evolve(active_side=due_sides(game, state)[0])
 
 
 def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameState:
@@ -208,7 +210,9 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
             return _next(game, state, dice, events)
         state = state.evolve(active_side=combat_phase.due_8_2(state))
     elif phase == "rebasing":
-        state = state.with_data(rebased=[], moments=[])
+        # both players file, in either order [DTP 9.22]; the game names the first still owed
+        # as its active side (a game with no active side is over for the play-by-email layer)
+        state = state.with_data(rebased=[], moments=[]).evolve(active_side=player(game, "A"))
     elif phase == "night":
         assert is_night_4_0(state.turn)
         state = rebasing.night_phase_4_1(game, state, dice, events)

@@ -23,6 +23,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
 from referee.rules.sixth_fleet_dtp import denmark_strait
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
@@ -188,7 +189,26 @@ def check_movement(
                 tried = [list(x) for x in work.data.get("detect_tried", ())]
                 tried += [[d, t] for d in o.units for t in o.targets]
                 work = work.with_data(detect_tried=tried)
-    return probs
+    return probs + stacking_problems_7_21(game, state, work, side)
+
+
+def stacking_problems_7_21(
+    game: Game, before: GameState, after: GameState, side: str
+) -> list[Problem]:
+    """SPI's limit, which DTP keeps [DTP 101.1]: at the end of a movement phase at most three
+    naval and six air units of a side in a hex [7.21][7.11][9.41]. Only a hex the file makes
+    over-stacked (or more so) is the file's fault."""
+    was = overstacked_7_0(game, before, side)
+    out = []
+    for hex_id, (naval, air) in overstacked_7_0(game, after, side).items():
+        n0, a0 = was.get(hex_id, (0, 0))
+        if naval > n0:
+            msg = f"{NAVAL_LIMIT + naval} naval units of yours end in {hex_id}; the limit is 3"
+            out.append(Problem("7.21", msg, "naval-stacking", hex_id))
+        if air > a0:
+            msg = f"{AIR_LIMIT + air} air units of yours end in {hex_id}; the limit is 6"
+            out.append(Problem("9.41", msg, "air-stacking", hex_id))
+    return out
 
 
 def _mark(state: GameState, pid: str, category: str) -> GameState:

@@ -141,6 +141,19 @@ class SixthFleetDTP:
             state = flow.carry_out(game, state, side, orders.orders, dice, events)
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
+    def options(self, module: Module, state: GameState, subject: str, *, limit: int = 20) -> Any:
+        """``referee options``: a unit's moves with MP, detection attempts and attacks now
+        (``options.py``) [5.0][DTP 6.2][DTP 8.2]."""
+        from referee.rules.sixth_fleet_dtp.options import options_report
+
+        return options_report(module, state, subject, limit)
+
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        """The seeded random scripted player's orders for the awaited step (``scripted.py``)."""
+        from referee.rules.sixth_fleet_dtp.scripted import scripted_orders
+
+        return scripted_orders(module, state)
+
     # ---- views and score ----------------------------------------------------------------------
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """An open game: a side sees the board, not the other side's standing orders."""

@@ -1,0 +1,160 @@
+"""What a unit may do now under the DTP rules (``referee options``), computed by the rules'
+own checks, so what ``options`` lists is what ``validate`` accepts:
+
+* in its side's movement phase for its kind [DTP 4.1]: every hex it can end in, with the MP
+  the cheapest path costs [5.12][5.23][DTP 8.55] -- the paths are searched cheapest first
+  over the hexes the path check [DTP 5.24, 5.25] lets it pass (through an enemy hex where
+  5.25 allows, never ending there), each destination kept only if the phase's check accepts
+  the ``move`` line (so also the stacking limit [7.21]);
+* in any movement phase its side files: the detection attempts it may make now, on the
+  enemy units within one hex [DTP 6.1, 6.2, 6.21, 6.22];
+* in its side's impulse [DTP 8.2]: the attacks (ships and subs, with ``first-strike`` where
+  [DTP 8.231] allows it) or strikes (air) the impulse check accepts, with the distance.
+
+The functions compute; no I/O.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import OptionsReport
+from referee.errors import UserError
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
+from referee.rules.sixth_fleet_dtp import flow
+from referee.rules.sixth_fleet_dtp.path import check_path_5_0
+from referee.rules.sixth_fleet_dtp.scripted import _ok
+from referee.rules.sixth_fleet_dtp.sequence import BY_ID
+from referee.source.model import Module
+
+PASSABLE = ("", "ends-in-enemy-hex")  # a path may go on from a hex it may not end in [5.25]
+ATTACK_RADIUS = 12  # candidates tried; the impulse check decides reach [8.1]
+
+
+def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
+    """Every hex ``unit`` may end in this phase, cheapest path first [5.12][5.23][DTP 5.25]."""
+    start = start_hex(game, state, unit)
+    if start is None:
+        return []
+    damage = int((state.data.get("damage") or {}).get(unit, 0))
+    best: dict[str, int] = {start: 0}
+    heap: list[tuple[int, str, tuple[str, ...]]] = [(0, start, ())]
+    found: dict[str, dict[str, Any]] = {}
+    while heap:
+        mp, here, path = heapq.heappop(heap)
+        if mp > best.get(here, mp):
+            continue
+        if path and here not in found:
+            line = f"move {unit} {' '.join(path)}"
+            if _ok(game, state, side, [line]):
+                found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
+        for to in sorted(game.board.neighbours(here)):
+            cost = entry_cost_5_12(game, state, unit, to)
+            if cost is None or to in path or to == start:
+                continue
+            step = (*path, to)
+            probs = check_path_5_0(game, state, unit, step, damage)
+            if any(p.code not in PASSABLE for p in probs):
+                continue
+            if mp + cost < best.get(to, 1 << 30):
+                best[to] = mp + cost
+                heapq.heappush(heap, (mp + cost, to, step))
+    return sorted(found.values(), key=lambda m: (m["mp"], m["hex"]))
+
+
+def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
+    """The attempts ``unit`` may make now, before any move of the file [DTP 6.2]."""
+    here = state.units[unit].location
+    if here is None:
+        return []
+    out = []
+    for t, ts in sorted(state.units.items()):
+        if ts.side == side or ts.location is None:
+            continue
+        if game.board.distance(here, ts.location) > 1:
+            continue
+        line = f"detect {unit} -> {t}"
+        if _ok(game, state, side, [line]):
+            out.append({"target": t, "hex": ts.location, "order": line})
+    return out
+
+
+def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
+    """The impulse's attacks or strikes ``unit`` may make now [DTP 8.1, 8.2, 8.231]."""
+    here = state.units[unit].location
+    if here is None or state.data.get("strike"):
+        return []
+    verb = "strike" if game.category(unit) == "air" else "attack"
+    out = []
+    for t, ts in sorted(state.units.items()):
+        if ts.side == side or ts.location is None:
+            continue
+        d = game.board.distance(here, ts.location)
+        if d > ATTACK_RADIUS:
+            continue
+        forms = [f"{verb} {unit} -> {t}"]
+        if verb == "attack":
+            forms.append(f"attack {unit} -> {t} first-strike")
+        for line in forms:
+            if _ok(game, state, side, [line]):
+                out.append({"target": t, "hex": ts.location, "distance": d, "order": line})
+    return out
+
+
+def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
+    game = Game.of(module, state)
+    if subject not in state.units:
+        from referee.source.diagnostics import did_you_mean
+
+        raise UserError(
+            f"unknown unit {subject!r}",
+            hint=did_you_mean(subject, list(state.units)) or "name a unit id",
+        )
+    u = state.units[subject]
+    p = BY_ID.get(state.phase)
+    phase = p.name if p else state.phase
+    where = u.location or u.box or "off the map"
+    head = f"{subject} ({u.side}) at {where}; Game-Turn {state.turn}, {phase}"
+    due = u.side in flow.due_sides(game, state)
+    moves: list[dict[str, Any]] = []
+    detections: list[dict[str, Any]] = []
+    attacks: list[dict[str, Any]] = []
+    if due and p is not None and p.section == "movement":
+        kinds = ("surface", "submarine") if p.id.startswith("ship") else ("air",)
+        if game.category(subject) in kinds:
+            moves = moves_5_0(game, state, u.side, subject)
+        detections = detections_6_2(game, state, u.side, subject)
+    elif due and p is not None and p.section == "combat":
+        attacks = attacks_8_2(game, state, u.side, subject)
+    lines = [head]
+    for title, items, fmt in (
+        ("moves", moves, lambda m: f"  {m['order']}  ({m['mp']} MP)"),
+        ("detection attempts", detections, lambda d: f"  {d['order']}  (in {d['hex']})"),
+        ("attacks", attacks, lambda a: f"  {a['order']}  ({a['distance']} hexes)"),
+    ):
+        shown = items if not limit else items[:limit]
+        lines += [fmt(x) for x in shown]
+        if limit and len(items) > limit:
+            lines.append(f"  ... and {len(items) - limit} more {title}")
+    if len(lines) == 1:
+        lines.append("  nothing now" + ("" if due else ": the game waits for another side"))
+    marks = {m["hex"]: "move" for m in moves}
+    marks.update({d["hex"]: "detect" for d in detections})
+    marks.update({a["hex"]: "attack" for a in attacks})
+    data = {
+        "unit": subject,
+        "side": u.side,
+        "location": u.location,
+        "phase": state.phase,
+        "moves": moves,
+        "detections": detections,
+        "attacks": attacks,
+    }
+    notes = (
+        "each line is accepted by the phase's own check; detection attempts are those allowed "
+        "before any move of the file (a move opens more [DTP 6.2a])",
+    )
+    return OptionsReport(subject, tuple(lines), data, marks or None, notes)

@@ -1,0 +1,248 @@
+"""The scripted random player of the DTP rules (``RULESET.scripted_orders``): seeded, always
+legal, for whole-game property tests, the DTP benchmark and the demo.
+
+It decides nothing for a real player: it stands in for both players in tests. Every choice is
+random but seeded by the game id and the position (turn, phase, impulse record, waiting
+strike), so the same game replays byte for byte; every candidate order is kept only if the
+phase's own check (``flow.check``: the same check ``validate`` runs) still accepts the file
+with it, so the files are legal by construction:
+
+* **set-up** [11.0, DTP 11.0 kept]: SPI's scripted set-up (``sixth_fleet_1975.scripted``);
+* **movement** [DTP 4.1 phases 1-4, 5.0]: each ship and sub (ship phases) or air unit (air
+  phases, about one in three) walks a random path of one to its allowance in hexes, each step
+  toward the nearest enemy (a fighter: the nearest enemy air unit, else its own ships, as
+  CAP) seven times in ten, and keeps the longest prefix the path check [DTP 5.24, 5.25, 8.55,
+  7.21] accepts; detection attempts [DTP 6.2] by the units before anyone moves and by each
+  unit right after its move, on every enemy unit within one hex the attempt rules [DTP 6.21,
+  6.2a/b] allow;
+* **combat** [DTP 8.2]: an impulse is one attack (ships and subs) or strike (air) on a random
+  enemy within reach the attack check accepts (first strike when it is accepted [DTP 8.231])
+  -- or, one time in five and whenever nothing is accepted, a pass; while a strike waits,
+  the defender bounces it with every fighter allowed [DTP 8.232] nine times in ten;
+* **rebasing** [DTP 9.22]: every air unit on the map lands at the nearest airbase the
+  rebasing check accepts (its own hex first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Sequence
+
+from referee.engine.core import GameState
+from referee.engine.orders import Order, OrdersSyntaxError
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.movement import start_hex
+from referee.rules.sixth_fleet_1975.scripted import setup_orders
+from referee.rules.sixth_fleet_dtp import flow
+from referee.rules.sixth_fleet_dtp.sequence import BY_ID
+from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.source.model import Module
+
+SHIPS = ("surface", "submarine")
+PASS_CHANCE_8_2 = 0.2
+BOUNCE_CHANCE_8_232 = 0.9
+AIR_MOVE_CHANCE = 1 / 3
+CLOSE_IN = 0.7
+REACH = 6  # hexes within which combat candidates are tried (the check decides range)
+
+
+def seed_of(state: GameState) -> int:
+    """A seed from the game id and the position's step, so a game replays exactly."""
+    key = json.dumps(
+        [
+            state.game_id,
+            state.turn,
+            state.phase,
+            state.active_side,
+            state.data.get("impulses"),
+            state.data.get("strike"),
+            sorted(state.data.get("rebased") or ()),
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
+
+
+def header(state: GameState, side: str) -> str:
+    return f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\nphase: {state.phase}\n\n"
+
+
+def scripted_orders(module: Module, state: GameState) -> str | None:
+    """The orders text for the step ``state`` awaits; ``None`` when the game is over."""
+    game = Game.of(module, state)
+    due = flow.due_sides(game, state)
+    if not due:
+        return None
+    side = due[0]
+    rng = random.Random(seed_of(state))
+    section = flow.section_of(state)
+    if state.phase == flow.SETUP:
+        lines = setup_orders(game, state, side)
+    else:
+        p = BY_ID[state.phase]
+        if p.section == "movement":
+            kind = "ship" if p.id.startswith("ship") else "air"
+            lines = movement_lines(game, state, side, kind, rng)
+        elif p.section == "combat":
+            lines = impulse_lines(game, state, side, rng)
+        else:
+            lines = rebasing_lines(game, state, side)
+    body = "\n".join(lines)
+    return header(state, side) + f"[{section}]\n" + (body + "\n" if body else "")
+
+
+def _orders(state: GameState, side: str, lines: Sequence[str]) -> tuple[Order, ...]:
+    text = header(state, side) + f"[{flow.section_of(state)}]\n" + "\n".join(lines) + "\n"
+    return parse_orders(text, "scripted.txt").orders
+
+
+def _ok(game: Game, state: GameState, side: str, lines: Sequence[str]) -> bool:
+    """The phase's own check accepts the file (the words are the module's by construction)."""
+    try:
+        orders = _orders(state, side, lines)
+    except OrdersSyntaxError:  # a candidate the parser refuses is simply not kept
+        return False
+    if len(orders) != len(lines):
+        return False
+    return not [p for p in flow.check(game, state, side, orders) if p.severity == "error"]
+
+
+def _mine(state: GameState, side: str) -> list[str]:
+    return sorted(u for u, s in state.units.items() if s.side == side)
+
+
+def _enemies_near(game: Game, state: GameState, side: str, hex_id: str, radius: int) -> list[str]:
+    return sorted(
+        u
+        for u, s in state.units.items()
+        if s.side != side
+        and s.location is not None
+        and game.board.distance(s.location, hex_id) <= radius
+    )
+
+
+def _walk(
+    game: Game, start: str, steps: int, goals: Sequence[str], rng: random.Random
+) -> list[str]:
+    """A random path, each step toward the nearest enemy (``goals``) with chance
+    :data:`CLOSE_IN`, so that the sides meet and detect and fight."""
+    path = [start]
+    for _ in range(steps):
+        nxt = [h for h in game.board.neighbours(path[-1]) if h not in path]
+        if not nxt:
+            break
+        if goals and rng.random() < CLOSE_IN:
+            nxt = [min(nxt, key=lambda h: (min(game.board.distance(h, g) for g in goals), h))]
+        path.append(rng.choice(nxt))
+    return path
+
+
+def _detections(game: Game, state: GameState, side: str, unit: str, where: str) -> list[str]:
+    return [f"detect {unit} -> {t}" for t in _enemies_near(game, state, side, where, 1)]
+
+
+def movement_lines(
+    game: Game, state: GameState, side: str, kind: str, rng: random.Random
+) -> list[str]:
+    """Random paths and every detection the rules allow [DTP 5.0, 6.2]."""
+    cats = SHIPS if kind == "ship" else ("air",)
+    goals = sorted(
+        {s.location for s in state.units.values() if s.side != side and s.location is not None}
+    )
+    enemy_air = sorted(
+        {
+            s.location
+            for u, s in state.units.items()
+            if s.side != side and s.location is not None and game.category(u) == "air"
+        }
+    )
+    own_ships = sorted(
+        {
+            s.location
+            for u, s in state.units.items()
+            if s.side == side and s.location is not None and game.category(u) in SHIPS
+        }
+    )
+    lines: list[str] = []
+    for u in _mine(state, side):  # detection before anyone moves [DTP 6.2a]
+        here = state.units[u].location
+        if here is not None:
+            for cand in _detections(game, state, side, u, here):
+                if _ok(game, state, side, [*lines, cand]):
+                    lines.append(cand)
+    for u in _mine(state, side):
+        if game.category(u) not in cats:
+            continue
+        if kind == "air" and rng.random() >= AIR_MOVE_CHANCE:
+            continue
+        start = start_hex(game, state, u)
+        if start is None:
+            continue
+        mp = max(1, game.movement_allowance(u))
+        aim = goals
+        if kind == "air" and game.value(u, "AA") > 0 and (enemy_air or own_ships):
+            # fighters close on the enemy's air, or fly CAP over their own ships, to be within
+            # reach of a strike to bounce [DTP 8.232]
+            aim = enemy_air or own_ships
+        path = _walk(game, start, rng.randint(1, mp), aim, rng)
+        for end in range(len(path), 1, -1):
+            cand = f"move {u} {' '.join(path[1:end])}"
+            if _ok(game, state, side, [*lines, cand]):
+                lines.append(cand)
+                for det in _detections(game, state, side, u, path[end - 1]):
+                    if _ok(game, state, side, [*lines, det]):
+                        lines.append(det)
+                break
+    return lines
+
+
+def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -> list[str]:
+    """One impulse [DTP 8.2], or the defender's bounces while a strike waits [DTP 8.232]."""
+    strike = state.data.get("strike")
+    if strike:
+        if rng.random() >= BOUNCE_CHANCE_8_232:
+            return []
+        lines: list[str] = []
+        targets = " ".join(strike["units"])
+        for u in _mine(state, side):
+            if game.category(u) == "air" and state.units[u].location is not None:
+                cand = f"bounce {u} -> {targets}"
+                if _ok(game, state, side, [*lines, cand]):
+                    lines.append(cand)
+        return lines
+    if rng.random() < PASS_CHANCE_8_2:
+        return ["pass"]
+    cands: list[str] = []
+    for u in _mine(state, side):
+        here = state.units[u].location
+        if here is None:
+            continue
+        verb = "strike" if game.category(u) == "air" else "attack"
+        for t in _enemies_near(game, state, side, here, REACH):
+            cands.append(f"{verb} {u} -> {t}")
+            if verb == "attack":
+                cands.append(f"attack {u} -> {t} first-strike")
+    rng.shuffle(cands)
+    for cand in cands:
+        if _ok(game, state, side, [cand]):
+            return [cand]
+    return ["pass"]
+
+
+def rebasing_lines(game: Game, state: GameState, side: str) -> list[str]:
+    """Every air unit on the map to the nearest airbase it may use [DTP 9.22-9.25]."""
+    lines: list[str] = []
+    bases = game.board.airbase_hexes()
+    for u in _mine(state, side):
+        here = state.units[u].location
+        if game.category(u) != "air" or here is None:
+            continue
+        for b in sorted(bases, key=lambda h: (game.board.distance(here, h), h)):
+            cand = f"rebase {u} {b}"
+            if _ok(game, state, side, [*lines, cand]):
+                lines.append(cand)
+                break
+    return lines
