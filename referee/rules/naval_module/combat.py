@@ -42,7 +42,10 @@ def support(w: Work, o: Order) -> None:
     if target not in g.module.map.hexes:
         w.bad("29.11", f"{target!r} is not a hex: support goes to a Defender hex", o.pos)
         return
-    ships = list(o.units)
+    guns = [u for u in o.units if not g.is_ship(u) and u in g.pieces]
+    ships = [u for u in o.units if u not in guns]
+    if guns and not _ground_artillery_29_22(w, o, guns, ships, target):
+        return
     at_sea = []
     for sid in ships:
         u = w.state.units.get(sid)
@@ -87,20 +90,108 @@ def support(w: Work, o: Order) -> None:
         return
     value = sum(g.ship(w.state, s).artillery for s in ships)
     needs = "HQ command range for both [29.23]" if len(ships) == 2 else ""
+    rule = "29.11" if at_sea else "29.21"
+    extra: dict[str, Any] = {}
+    if guns:
+        rule = "29.22"
+        needs = f"that {ships[0]} and {guns[0]} are in one HQ's command range [29.22]"
+        extra = {"artillery": guns[0]}
     handoff(
         w,
         "support",
-        "29.11" if at_sea else "29.21",
+        rule,
         f"{' + '.join(ships)} give {value} artillery support points against {target}"
+        + (f", combined with {guns[0]}" if guns else "")
         + (f" (the host checks {needs})" if needs else ""),
         ships=ships,
         target=target,
         value=value,
         at_sea=bool(at_sea),
+        **extra,
     )
     if at_sea:
         back = list(w.data("return_to_port", []))
         w.set(return_to_port=sorted(set(back + at_sea)))
+
+
+def _ground_artillery_29_22(
+    w: Work, o: Order, guns: list[str], ships: list[str], target: str
+) -> bool:
+    """A single naval unit in port may combine with a single ground artillery unit [29.22];
+    a ship at sea supports alone [29.11]. The ground unit's own strength and the HQ's command
+    range are the host game's: the hand-off names both units so the host checks them."""
+    g = w.game
+    gun = guns[0]
+    u = w.state.units.get(gun)
+    d = g.unit(gun)
+    if u is None or u.side != w.side or u.location is None:
+        w.bad("29.22", f"{gun} is not a unit of yours in play", o.pos_of(gun), gun)
+        return False
+    if d.category != "ground" or d.values.get("ART", 0) <= 0 or d.type == "CD":
+        w.bad(
+            "29.22",
+            f"{gun} is not a ground artillery unit: only one may combine with a ship",
+            o.pos_of(gun),
+            gun,
+        )
+        return False
+    if len(guns) > 1 or len(ships) != 1:
+        w.bad(
+            "29.22",
+            "a single naval unit combines with a single ground artillery unit",
+            o.pos_of(guns[-1]),
+            guns[-1],
+            "name one ship and one ground artillery unit",
+        )
+        return False
+    s = w.state.units.get(ships[0])
+    if s is not None and s.location is not None and s.location not in g.ports:
+        w.bad(
+            "29.11",
+            f"{ships[0]} is at sea: a ship at sea supports a Declared Attack alone, "
+            "combining is for ships in port [29.2]",
+            o.pos_of(ships[0]),
+            ships[0],
+        )
+        return False
+    return True
+
+
+def must_return_29_13(w: Work) -> None:
+    """A ship that supported a Declared Attack from the sea returns to port during its side's
+    next Movement Phase [29.13]: each must be ordered into a port; the duty ends with that
+    phase."""
+    g = w.game
+    for sid in w.data("return_to_port", []):
+        u = w.state.units.get(sid)
+        if u is None or u.side != w.side or u.location is None:
+            continue
+        if u.location in g.ports and sid in w.data("moved", []):
+            continue
+        w.bad(
+            "29.13",
+            f"{sid} supported a Declared Attack from the sea: it returns to port this "
+            "Movement Phase",
+            None,
+            sid,
+            f"move {sid} -> <a friendly port>",
+        )
+
+
+def returned_29_13(w: Work) -> None:
+    """The Movement Phase is over: the phasing side's return duties are met [29.13]."""
+    left = [
+        sid
+        for sid in w.data("return_to_port", [])
+        if (u := w.state.units.get(sid)) is not None and u.side != w.side
+    ]
+    if left == list(w.data("return_to_port", [])):
+        return  # nothing was due: the position stays as it was
+    for sid in sorted(set(w.data("return_to_port", [])) - set(left)):
+        u = w.state.units.get(sid)
+        if u is not None and u.location in w.game.ports:
+            w.note("returned", "29.13", f"{sid} is back in {u.location} [29.13]", ship=sid)
+    w.set(return_to_port=left)
 
 
 # ---- amphibious assault -----------------------------------------------------------------------

@@ -48,8 +48,10 @@ def capacity_now(w: Work, port: str, side: str, *, loading: bool) -> P.Capacity:
     if _enemy_adjacent(w, hex_id, enemy) and not w.game.ground_at(w.state, hex_id, side):
         return P.Capacity(0, (("26.27c", "enemy adjacent and no friendly ground unit", 0),))
     artillery = sum(p for _, p, _ in w.game.in_range(w.state, enemy, hex_id, ARTILLERY))
-    bases = w.data("naval_bases", {})
-    base = port in bases and int(bases[port]) < w.state.turn  # [32.22]
+    base = any(
+        int(w.data("naval_bases", {}).get(port, 0)) < w.state.turn
+        for _ in naval_bases_at(w, hex_id, side)
+    )  # [32.22]: from the turn after placement; one set up with the scenario counts at once
     evac = loading and port in w.data("evacuation", {})
     return P.port_capacity(
         w.game.module,
@@ -62,6 +64,11 @@ def capacity_now(w: Work, port: str, side: str, *, loading: bool) -> P.Capacity:
 
 
 ARTILLERY = ("ART", "RRA", "SHA", "CD")
+
+
+def naval_bases_at(w: Work, hex_id: str, side: str) -> list[str]:
+    """The side's Naval Base units on a port's hex [32.2]."""
+    return [u for u in w.game.ground_at(w.state, hex_id, side) if w.game.unit(u).type == "NB"]
 
 
 def _enemy_adjacent(w: Work, hex_id: str, enemy: str) -> bool:
@@ -401,8 +408,13 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
     places = [facts.get("departure"), w.state.units[first].location]
     cd = cd_points_against(g, w.state, enemy, places, facts.get("passed", []))
     column, why = column_27_2(level, cd)
+    storm = w.data("weather", {}).get(str(w.state.turn)) == "storm"  # [26.12b note]
     mods = modifiers_27_2(
-        g.module, interdiction_level=level, cd_points=cd, forced_sortie_sailed=sailed
+        g.module,
+        interdiction_level=level,
+        cd_points=cd,
+        forced_sortie_sailed=sailed,
+        storm=storm,
     )
     if not w.live:
         return
@@ -511,8 +523,30 @@ def unload(w: Work, o: Order) -> None:
                 + "; units that do not fit stay aboard until capacity opens [28.14f]",
             )
             return
+        bases = [p for p in units if g.unit(p).type == "NB"]
+        hex_id = g.hex_of(where) or where
+        if bases and (len(bases) > 1 or naval_bases_at(w, hex_id, w.side)):
+            w.bad(
+                "32.21",
+                f"{where} would hold two Naval Base units: at most one per port hex",
+                o.pos_of(bases[-1]),
+                bases[-1],
+            )
+            return
         _use_port(w, where, need)
-        land(w, sid, units, g.hex_of(where) or where, "28.14e")
+        land(w, sid, units, hex_id, "28.14e")
+        if bases:
+            placed = dict(w.data("naval_bases", {}))
+            placed[where] = w.state.turn
+            w.set(naval_bases=placed)
+            w.note(
+                "naval_base",
+                "32.22",
+                f"{bases[0]} placed at {where}: its capacity doubles from Game-Turn "
+                f"{w.state.turn + 1}",
+                unit=bases[0],
+                port=where,
+            )
 
 
 def land(w: Work, sid: str, units: list[str], hex_id: str, rule: str) -> None:

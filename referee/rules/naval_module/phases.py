@@ -17,6 +17,9 @@ def readiness_phase(w: Work, orders: list[Order]) -> None:
     """``ready`` and ``repair`` orders; a unit does one or the other [25.35], [27.41]."""
     named: dict[str, str] = {}
     for o in orders:
+        if o.verb == "weather":
+            _weather(w, o)
+            continue
         for sid in o.units:
             if sid in named:
                 w.bad(
@@ -33,6 +36,22 @@ def readiness_phase(w: Work, orders: list[Order]) -> None:
             else:
                 _repair(w, o, sid)
     _flotillas_27_43(w)
+
+
+def _weather(w: Work, o: Order) -> None:
+    """The host game's weather for this Game-Turn, written by the phasing player: Storm is
+    the only weather that modifies the Naval Movement Loss Table [26.12b note], [27.32a]."""
+    storm = o.mode == "storm"
+    weather = dict(w.data("weather", {}))
+    weather[str(w.state.turn)] = "storm" if storm else "clear"
+    w.set(weather=weather)
+    w.note(
+        "weather",
+        "27.32a" if storm else "26.12b",
+        f"Game-Turn {w.state.turn}: "
+        + ("Storm: the Storm DRM on every Naval Movement Loss roll" if storm else "no Storm"),
+        storm=storm,
+    )
 
 
 def _mine(w: Work, o: Order, sid: str) -> bool:

@@ -8,7 +8,8 @@ For whatever step a position awaits it writes the orders a plain player would se
 * **movement** [26.1x], [28.1x], [30.11]: transports load the ground units of their port
   (evacuating a port an enemy unit stands next to [28.21]); a transport carrying an assault
   unit sails to an all-sea hex next to an enemy-held coastal hex when one is in reach, other
-  ships to the nearest other friendly port (alternating by Game-Turn), and carried units are
+  ships to the nearest other friendly port (alternating by Game-Turn; a ship that supported
+  from the sea always, all such returns in one candidate [29.13]), and carried units are
   unloaded on arrival;
 * **combat** [29.11], [30.15], [31.2x]: every ship on an all-sea hex supports an attack on an
   enemy hex in range, every assault unit at sea assaults its adjacent target, interdiction-rated
@@ -154,6 +155,8 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
     enemy = next(s for s in game.sides if s != side)
     control = state.data.get("control") or {}
     ships = [u for u in _mine(state, side) if game.is_ship(u.id) and u.location is not None]
+    due = set(state.data.get("return_to_port") or [])
+    returns: list[str] = []  # the 29.13 returns, one candidate: a file validates only whole
     for u in ships:
         s = game.ship(state, u.id)
         if s.is_flotilla or s.status == SAILED:
@@ -173,7 +176,7 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
         plan = None
         if s.is_transport and (game.cargo(state, u.id) or s.capacity):
             plan = _assault_spot(game, state, enemy, paths, budget)
-        elif s.artillery and state.turn % 2 == 0:
+        elif s.artillery and state.turn % 2 == 0 and u.id not in due:
             plan = _bombard_spot(game, state, enemy, paths, budget, s.range)
         if plan is None:
             plan = _port_plan(game, control, side, here, paths, budget, state.turn, s.type)
@@ -181,10 +184,12 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
             continue
         first = 0 if here in game.ports else 1  # at sea the path starts after its zone
         words = " ".join(_q(x) for x in plan[first:] if x != here)
-        if words:
+        if words and u.id in due:
+            returns.append(f"move {u.id} -> {words}")
+        elif words:
             out.append(f"move {u.id} -> {words}")
             out.extend(f"unload {c}" for c in game.cargo(state, u.id))
-    return out
+    return (["\n".join(returns)] if returns else []) + out
 
 
 def _assault_spot(game: Game, state: GameState, enemy: str, paths: dict, budget: int):

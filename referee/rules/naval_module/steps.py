@@ -154,6 +154,8 @@ def _movement(w: Work, orders: list[Order]) -> None:
                 u = w.state.units.get(sid)
                 if u is None or u.side != w.side or not w.game.is_ship(sid):
                     w.bad("27.32b", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+    if not w.violations:
+        combat.must_return_29_13(w)
     if w.violations:
         return
     movement.resolve_losses(w)
@@ -175,6 +177,7 @@ def _finish_movement(w: Work) -> None:
         movement.unload(w, o)
     w.set(deferred=[])
     movement.end_movement(w)
+    combat.returned_29_13(w)
 
 
 def _ask_aborts(w: Work, orders: list[Order], phase: str) -> None:

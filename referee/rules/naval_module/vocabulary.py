@@ -54,6 +54,14 @@ VOCABULARY = Vocabulary(
             expect="one or more damaged naval units",
         ),
         Verb(
+            "weather",
+            (READINESS,),
+            (form(keyword("storm", "clear", sets_mode=True)),),
+            meaning="the host game's weather this Game-Turn: Storm gives the Naval Movement "
+            "Loss DRM and its damage limit [26.12b note], [27.32a]",
+            expect="storm|clear",
+        ),
+        Verb(
             "interdict",
             (INTERDICTION,),
             (form(units()),),
