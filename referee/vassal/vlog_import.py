@@ -345,6 +345,29 @@ def chat_text(message: str) -> str:
     return html.unescape(_CHAT_PREFIX.sub("", message, count=1)).strip()
 
 
+def read_log(
+    table: Table, save: SaveGame, state: GameState, expected: Expected, source: str
+) -> tuple[list[Problem], Replay, list[CounterAt], list[CounterAt], dict[str, str]]:
+    """What both importers (hex ids here, zone and space names in :mod:`vlog_named`) read
+    first: refused when the game awaits an answer (a log cannot give one), from another
+    module, or holding counters the module never had; the log replayed, its counters at
+    the start and the end, and the units by VASSAL piece id."""
+    if state.pending:
+        pd = state.pending[0]
+        raise UserError(
+            f"the game awaits {pd.side}'s answer to {pd.id} ({pd.prompt}); a VASSAL log "
+            "cannot give it",
+            hint=f"write an [answer] section by hand: answer {pd.id} OPTION",
+        )
+    problems = check_module(save, expected, source)
+    played: Replay = replay(save.commands)
+    start = survey(table, played.start)
+    end = survey(table, played.end)
+    check_ours(table, start + end, source)
+    units_of = units_by_vassal_id(played.end) | units_by_vassal_id(played.start)
+    return problems, played, start, end, units_of
+
+
 def import_log(
     table: Table,
     save: SaveGame,
@@ -358,20 +381,8 @@ def import_log(
     Raises :class:`UserError` for a log from another module or holding counters the module
     never had; everything else that cannot be translated is a :class:`Problem`.
     """
-    if state.pending:
-        pd = state.pending[0]
-        raise UserError(
-            f"the game awaits {pd.side}'s answer to {pd.id} ({pd.prompt}); a VASSAL log "
-            "cannot give it",
-            hint=f"write an [answer] section by hand: answer {pd.id} OPTION",
-        )
-    problems = check_module(save, expected, source)
-    played: Replay = replay(save.commands)
-    start = survey(table, played.start)
-    end = survey(table, played.end)
-    check_ours(table, start + end, source)
+    problems, played, start, end, units_of = read_log(table, save, state, expected, source)
     _check_snapped(table, start, source)
-    units_of = units_by_vassal_id(played.end) | units_by_vassal_id(played.start)
 
     w = _Writer(table, state, expected, source)
     w.problems.extend(problems)

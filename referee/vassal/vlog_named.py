@@ -36,16 +36,13 @@ from referee.errors import UserError
 from referee.source.model import Module
 from referee.vassal.placement import Location, Table
 from referee.vassal.savefile import SaveGame
-from referee.vassal.survey import check_ours, survey
-from referee.vassal.tabletop import Replay, replay
 from referee.vassal.vlog_import import (
     Expected,
     Imported,
     Problem,
     chat_text,
-    check_module,
     drop_undone,
-    units_by_vassal_id,
+    read_log,
 )
 
 __all__ = ["import_named_log", "written_name"]
@@ -163,19 +160,7 @@ def import_named_log(
     Raises :class:`UserError` for a log from another module, holding counters the module
     never had, or a game awaiting an answer; everything else that cannot be translated is a
     :class:`Problem`."""
-    if state.pending:
-        pd = state.pending[0]
-        raise UserError(
-            f"the game awaits {pd.side}'s answer to {pd.id} ({pd.prompt}); a VASSAL log "
-            "cannot give it",
-            hint=f"write an [answer] section by hand: answer {pd.id} OPTION",
-        )
-    problems = check_module(save, expected, source)
-    played: Replay = replay(save.commands)
-    start = survey(table, played.start)
-    end = survey(table, played.end)
-    check_ours(table, start + end, source)
-    units_of = units_by_vassal_id(played.end) | units_by_vassal_id(played.start)
+    problems, played, _start, end, units_of = read_log(table, save, state, expected, source)
     section, with_units, arrow = _move_shape(vocab)
     w = _Writer(vocab)
     w.problems.extend(problems)
