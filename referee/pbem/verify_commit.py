@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
@@ -29,7 +29,7 @@ from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.problems import Refusal
-from referee.pbem.publish import SECRETS_FORMAT, public_record
+from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.verify import (
     Verified,
@@ -38,39 +38,17 @@ from referee.pbem.verify import (
     _check_setup,
     matching_start,
 )
+from referee.pbem.verify_hidden import (
+    Walk,
+    check_commitment,
+    check_revealed_complete,
+    hidden_dir,
+    hidden_seed,
+    public_step_checks,
+    revealed_record,
+    secret_folder,
+)
 from referee.source.model import Module
-
-
-class _Walk:
-    """What the walk through the turn folders carries from one step to the next."""
-
-    def __init__(self, archive: Archive, cfg: GameConfig) -> None:
-        self.archive = archive
-        self.cfg = cfg
-        # where a step's hidden part is looked for: what `reveal` released, then (on the
-        # referee's own copy) the referee-only part
-        self.hidden_roots = [
-            p for p in (archive.revealed / "turns", archive.secret / "turns") if p.is_dir()
-        ]
-        self.hidden_from: dict[str, int] = {}  # root label -> steps checked from it
-        self.prev_sha: str | None = None
-        self.prev_public: dict[str, Any] | None = None
-        self.prev_seed = bytes.fromhex(cfg.dice_head)
-        assert cfg.secrets is not None
-        self.prev_hseed: bytes | None = bytes.fromhex(cfg.secrets.hidden_head)
-        self.state: GameState | None = None  # the full position, while it can be replayed
-        self.records: list[dict[str, Any]] = []
-        self.shas: list[str] = []
-        self.rolls = 0
-        self.hidden_rolls = 0
-        self.replayed = 0
-        self.skipped_render = 0
-        self.views: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (viewer)
-        self.viewer_on = False
-        self.notes: list[str] = []
-        self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
-        self.events: tuple[Event, ...] = ()  # the events of the step being checked
-        self.render_notes: list[str] = []  # re-render checks that could not be made, and why
 
 
 def verify_committed(
@@ -84,8 +62,8 @@ def verify_committed(
     upto: int | None,
 ) -> Verified:
     hides = cfg.hides_information
-    w = _Walk(archive, cfg)
-    _check_revealed_complete(archive, turns)
+    w = Walk(archive, cfg)
+    check_revealed_complete(archive, turns)
     for t in turns:
         try:
             _step(w, t, toml_sha, module, rs, hides)
@@ -134,7 +112,7 @@ def verify_committed(
     return out
 
 
-def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides: bool) -> None:
+def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides: bool) -> None:
     cfg, archive = w.cfg, w.archive
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
@@ -155,8 +133,8 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
         if rep.get(key) != want:
             check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
             raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
-    secret = _secret_folder(w, t)
-    hseed = _hidden_seed(w, t, secret) if secret is not None else None
+    secret = secret_folder(w, t)
+    hseed = hidden_seed(w, t, secret) if secret is not None else None
     if secret is None:
         w.prev_hseed = None  # the hidden chain cannot be followed past an unrevealed step
     if t.sequence == 0:
@@ -166,7 +144,7 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
         if hidden.get("head") != cfg.secrets.hidden_head:
             raise VerifyFailure(f, "dice commitment", "the hidden-dice head differs from game.toml")
     else:
-        _public_step_checks(w, t, rep)
+        public_step_checks(w, t, rep)
         for acc in nonces.history([rep.get("orders")]):
             why = nonces.problem(w.nonce_trail, acc, required=cfg.player_nonces)
             if why is not None:
@@ -178,7 +156,7 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
         if rep.get("state_sha256") != sha256_hex(state_bytes):
             raise VerifyFailure(f"{base}/state.json", "record", "not the recorded state")
     elif secret is not None and hseed is not None and (t.sequence == 0 or w.state is not None):
-        record, state_bytes = _revealed_record(w, t, rep, secret, hseed, module, rs)
+        record, state_bytes = revealed_record(w, t, rep, secret, hseed, module, rs)
     else:
         record, state_bytes = None, b""
     if record is not None:
@@ -221,163 +199,13 @@ def _step(w: _Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hide
     w.prev_sha, w.prev_public = rsha, rep
 
 
-def _check_revealed_complete(archive: Archive, turns: list[TurnDir]) -> None:
-    """``reveal`` releases every step up to the point of the reveal: a gap would hide one."""
-    root = archive.revealed / "turns"
-    if not root.is_dir():
-        return
-    names = {p.name for p in root.iterdir()}
-    known = {t.name for t in archive.turn_dirs()}
-    for name in sorted(names - known):
-        raise VerifyFailure(f"revealed/turns/{name}", "revealed", "a step the archive lacks")
-    last = max((t.sequence for t in turns if t.name in names), default=-1)
-    for t in turns:
-        if t.sequence <= last and t.name not in names:
-            raise VerifyFailure(
-                f"revealed/turns/{t.name}",
-                "revealed",
-                "missing (reveal releases every step up to the last one it shows)",
-            )
-
-
-def _hidden_dir(w: _Walk, name: str) -> Path | None:
-    """The folder holding the hidden part of step ``name``, if anyone released it here."""
-    for root in w.hidden_roots:
-        p = root / name
-        if p.is_dir() and not p.is_symlink():
-            return p
-    return None
-
-
-def _secret_folder(w: _Walk, t: TurnDir) -> Path | None:
-    p = _hidden_dir(w, t.name)
-    if p is not None:
-        label = w.archive.rel(p.parent.parent) + "/"
-        w.hidden_from[label] = w.hidden_from.get(label, 0) + 1
-    return p
-
-
-def _read_json(w: _Walk, path: Path) -> Any:
-    try:
-        return w.archive.read_json(path)
-    except Refusal as exc:
-        raise VerifyFailure(w.archive.rel(path), "revealed", exc.message) from None
-
-
-def _hidden_seed(w: _Walk, t: TurnDir, secret: Path) -> bytes | None:
-    """The step's hidden seed, checked against the hidden-dice chain of report 000."""
-    rel = w.archive.rel(secret / "secrets.json")
-    data = _read_json(w, secret / "secrets.json")
-    try:
-        if data.get("format") != SECRETS_FORMAT or data.get("step") != t.sequence:
-            raise ValueError("not the secrets of this step")
-        seed = bytes.fromhex(str(data["hidden_seed"]))
-    except (ValueError, KeyError, AttributeError) as exc:
-        raise VerifyFailure(rel, "hidden dice seed chain", f"malformed ({exc})") from None
-    if w.prev_hseed is None:
-        return None
-    if not dicemod.links(seed, w.prev_hseed):
-        raise VerifyFailure(
-            rel,
-            "hidden dice seed chain",
-            f"the hidden seed of step {t.sequence} does not hash to the one before it",
-        )
-    w.prev_hseed = seed
-    return seed
-
-
-def _public_step_checks(w: _Walk, t: TurnDir, rep: dict[str, Any]) -> None:
-    """What anyone can check of a step without its hidden part."""
-    cfg = w.cfg
-    f = f"turns/{t.name}/report.json"
-    o = rep.get("orders") or {}
-    side = o.get("side")
-    if side not in cfg.players or o.get("signer") != cfg.players[side].fingerprint:
-        raise VerifyFailure(f, "orders signature", f"not signed by the key of side {side!r}")
-    aw = (w.prev_public or {}).get("awaiting") or {}
-    due = {d.get("side") for d in aw.get("due", [])} if aw.get("due") else {aw.get("side")}
-    if side not in due:
-        raise VerifyFailure(f, "orders", f"out of turn: the game waited for {aw.get('what')!r}")
-    d = rep.get("dice") or {}
-    try:
-        seed = bytes.fromhex(str(d.get("seed")))
-    except ValueError:
-        raise VerifyFailure(f, "dice seed chain", "the revealed seed is not hex") from None
-    if d.get("seed_index") != t.sequence or not dicemod.links(seed, w.prev_seed):
-        raise VerifyFailure(
-            f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
-        )
-    w.prev_seed = seed
-    public = [r for r in rep.get("rolls", []) if not r.get("hidden_from")]
-    if public:
-        key = o.get("dice_key")
-        if not isinstance(key, str):
-            raise VerifyFailure(f, "dice", "rolls without the key they are derived from")
-        problems = dicemod.check_rolls(public, seed, t.sequence, key, numbered=False)
-        if problems:
-            raise VerifyFailure(f, "dice", "; ".join(problems))
-    w.rolls += len(public)
-
-
-def _revealed_record(
-    w: _Walk,
-    t: TurnDir,
-    rep: dict[str, Any],
-    secret: Path,
-    hseed: bytes,
-    module: Module,
-    rs: Ruleset,
-) -> tuple[dict[str, Any], bytes]:
-    """The revealed full record and state of a step, each checked against its commitment.
-    Rolls and pools are checked first, so that a changed roll or chit is named."""
-    rel = w.archive.rel(secret)
-    record_bytes = w.archive.read(secret / "record.json")
-    state_bytes = w.archive.read(secret / "state.json")
-    try:
-        record = json.loads(record_bytes)
-        if not isinstance(record, dict):
-            raise ValueError("not a record")
-    except ValueError as exc:
-        raise VerifyFailure(f"{rel}/record.json", "revealed", f"malformed ({exc})") from None
-    try:
-        revealed_state = GameState.from_json(json.loads(state_bytes))
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise VerifyFailure(f"{rel}/state.json", "revealed", f"malformed ({exc})") from None
-    if t.sequence == 0:
-        committed = (rep.get("commitments") or {}).get("pools") or {}
-        problems = cm.check_pools(committed, hseed, hidden_pools(rs, module, revealed_state))
-        if problems:
-            raise VerifyFailure(f"{rel}/state.json", "commitment", "; ".join(problems))
-    else:
-        seed = bytes.fromhex(str((rep.get("dice") or {}).get("seed")))
-        key = (record.get("orders") or {}).get("dice_key")
-        if record.get("rolls"):
-            problems = dicemod.check_rolls(
-                list(record["rolls"]), seed, t.sequence, str(key), hidden_seed=hseed
-            )
-            if problems:
-                raise VerifyFailure(f"{rel}/record.json", "dice", "; ".join(problems))
-    c = rep.get("commitments") or {}
-    if cm.record_commitment(hseed, record_bytes) != c.get("record"):
-        raise VerifyFailure(
-            f"{rel}/record.json", "commitment", "not the record committed in report.json"
-        )
-    if cm.state_commitment(hseed, state_bytes) != c.get("state"):
-        raise VerifyFailure(
-            f"{rel}/state.json", "commitment", "not the position committed in report.json"
-        )
-    if record.get("state_sha256") != sha256_hex(state_bytes):
-        raise VerifyFailure(f"{rel}/record.json", "record", "names another state.json")
-    return record, state_bytes
-
-
-def _sealed_sides(w: _Walk, record: dict[str, Any]) -> tuple[str, ...]:
+def _sealed_sides(w: Walk, record: dict[str, Any]) -> tuple[str, ...]:
     records = [*w.records, record]
     return tuple(records[i]["orders"]["side"] for i in sealed_trail(records))
 
 
 def _orders_env(
-    w: _Walk, path: Path, name: str, side: str, f: str, o: dict[str, Any]
+    w: Walk, path: Path, name: str, side: str, f: str, o: dict[str, Any]
 ) -> tuple[Envelope, bytes]:
     """The signed orders kept at ``path``, checked against the record ``o`` names them in."""
     rel = w.archive.rel(path)
@@ -400,7 +228,7 @@ def _orders_env(
 
 
 def _replay(
-    w: _Walk,
+    w: Walk,
     t: TurnDir,
     rep: dict[str, Any],
     record: dict[str, Any],
@@ -437,7 +265,7 @@ def _replay(
     if o.get("sealed") == "submitted":
         if secret is not None:
             env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f, o)
-            _check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
+            check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
             if env.header.previous_report not in window:
                 raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
         if record.get("rolls") or record.get("events"):
@@ -452,7 +280,7 @@ def _replay(
     if env.sha256 != o.get("sha256"):
         raise VerifyFailure(f, "record", "the recorded orders hash is not orders.txt's")
     if hides:
-        _check_commitment(w, o, raw, hseed, w.archive.rel(path))
+        check_commitment(w, o, raw, hseed, w.archive.rel(path))
     if env.header.previous_report != w.prev_sha:
         raise VerifyFailure(w.archive.rel(path), "hash chain", "the orders answer another report")
     if env.header.turn != state.turn:
@@ -463,15 +291,8 @@ def _replay(
     return _resolve(w, t, record, rs, module, state, seed, hseed, key, {side: env})
 
 
-def _check_commitment(
-    w: _Walk, o: dict[str, Any], raw: bytes, hseed: bytes | None, rel: str
-) -> None:
-    if hseed is not None and cm.orders_commitment(hseed, raw) != o.get("commitment"):
-        raise VerifyFailure(rel, "commitment", "not the orders committed when they arrived")
-
-
 def _replay_sealed(
-    w: _Walk,
+    w: Walk,
     t: TurnDir,
     record: dict[str, Any],
     module: Module,
@@ -500,7 +321,7 @@ def _replay_sealed(
         if rec_o.get("side") != s:
             raise VerifyFailure(f, "commitment", f"step {i} sealed the orders of another side")
         if hides:
-            kept = _hidden_dir(w, t.name if i == t.sequence else _turn_name(w, i))
+            kept = hidden_dir(w, t.name if i == t.sequence else _turn_name(w, i))
             if kept is None:
                 raise VerifyFailure(f, "replay", f"the sealed orders of {s} are not revealed")
             path = kept / "orders.txt"
@@ -529,13 +350,13 @@ def _replay_sealed(
     return _resolve(w, t, record, rs, module, state, seed, hseed, key, envs)
 
 
-def _turn_name(w: _Walk, i: int) -> str:
+def _turn_name(w: Walk, i: int) -> str:
     turns = w.archive.turn_dirs()
     return turns[i].name
 
 
 def _resolve(
-    w: _Walk,
+    w: Walk,
     t: TurnDir,
     record: dict[str, Any],
     rs: Ruleset,
@@ -551,7 +372,7 @@ def _resolve(
         list(record.get("rolls", [])), seed, t.sequence, key, hidden_seed=hseed
     )
     if problems:
-        kept = _hidden_dir(w, t.name)
+        kept = hidden_dir(w, t.name)
         where = (
             f
             if not w.cfg.hides_information or kept is None
@@ -583,7 +404,7 @@ def _resolve(
 
 
 def _renderings(
-    w: _Walk,
+    w: Walk,
     t: TurnDir,
     module: Module,
     rs: Ruleset,
@@ -623,7 +444,7 @@ def _renderings(
 
 
 def _viewers(
-    w: _Walk, t: TurnDir, module: Module, rs: Ruleset, rep: dict[str, Any], views: Any
+    w: Walk, t: TurnDir, module: Module, rs: Ruleset, rep: dict[str, Any], views: Any
 ) -> None:
     """The step's viewer files against the views of every step before and this step's."""
     from referee.pbem.rendercheck import RenderMismatch, check_viewers
@@ -646,7 +467,7 @@ def _viewers(
         raise VerifyFailure(exc.file, "rendering", exc.message) from None
 
 
-def _check_current(w: _Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:
+def _check_current(w: Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:
     archive = w.archive
     if hides:
         current_path, latest = archive.secret / "state.json", None
