@@ -110,47 +110,111 @@ def __getattr__(name: str) -> RefereeTyper:
 
 
 def main() -> None:
-    """Console entry point: user errors become one clear line, never a traceback."""
+    """Console entry point: user errors become one clear line, never a traceback. With
+    ``--json``/``--format json`` the error is also printed on standard output as
+    ``{"ok": false, "error": {...}}`` (:func:`_error_json`), usage errors included, so a
+    script reading the output always gets JSON (docs/ci.md, "Exit codes")."""
     from referee.errors import UserError
     from referee.pbem.problems import Refusal
     from referee.safeio import UnsafeInput
 
+    argv = sys.argv[1:]
+    as_json = _asks_json(argv)
     try:
-        app_for(sys.argv[1:])()
+        if not as_json:
+            app_for(argv)()
+        else:  # click hands usage errors to us instead of printing them itself
+            code = app_for(argv)(standalone_mode=False)
+            sys.exit(code if isinstance(code, int) else 0)
+    except typer.TyperException as exc:  # click's usage errors, raised only when JSON is asked
+        hint = f"Try 'referee {argv[0]} -h' for help." if argv else "Try 'referee -h'."
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        _fail(as_json, getattr(exc, "exit_code", EXIT_USAGE), "usage", message, hint)
+    except typer.Abort:
+        _fail(as_json, EXIT_INTERRUPTED, "interrupted", "interrupted")
     except Refusal as exc:  # a refusal no command caught: exit 1 (75: the game is locked)
-        typer.echo(f"referee: refused ({exc.code}): {exc}", err=True)
-        sys.exit(EXIT_LOCKED if exc.code == "locked" else EXIT_PROBLEMS)
-    except (UserError, UnsafeInput) as exc:
-        typer.echo(f"referee: error: {exc}", err=True)
-        sys.exit(getattr(exc, "exit_code", EXIT_USAGE))
+        code = EXIT_LOCKED if exc.code == "locked" else EXIT_PROBLEMS
+        _fail(as_json, code, "refused", str(exc), refusal=exc.code)
+    except UserError as exc:
+        _fail(as_json, exc.exit_code, "error", exc.message, exc.hint)
+    except UnsafeInput as exc:  # str() places it: path[:line[:col]]: message
+        text = str(exc)
+        if exc.hint and text.endswith(f" (hint: {exc.hint})"):
+            text = text[: -len(f" (hint: {exc.hint})")]
+        _fail(as_json, EXIT_USAGE, "error", text, exc.hint)
     except KeyboardInterrupt:
-        typer.echo("referee: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        _fail(as_json, EXIT_INTERRUPTED, "interrupted", "interrupted")
     except OSError as exc:  # a path the system refused (-o under a file, no permission)
         if exc.filename is None or os.environ.get("REFEREE_DEBUG"):
-            _internal(exc)
+            _internal(exc, as_json)
         what = exc.strerror or str(exc)
         if isinstance(exc, FileExistsError | NotADirectoryError):
             what = f"{what} (a file stands where a folder is needed)"
-        typer.echo(
-            f"referee: error: {exc.filename}: {what} "
-            "(hint: check the path and its permissions; -o names where to write)",
-            err=True,
+        _fail(
+            as_json,
+            EXIT_USAGE,
+            "error",
+            f"{exc.filename}: {what}",
+            "check the path and its permissions; -o names where to write",
         )
-        sys.exit(EXIT_USAGE)
     except Exception as exc:
-        _internal(exc)
+        _internal(exc, as_json)
 
 
-def _internal(exc: Exception) -> None:
+def _asks_json(argv: list[str]) -> bool:
+    """Whether the command line asks for JSON output (before ``--``, which ends options)."""
+    args = argv[: argv.index("--")] if "--" in argv else argv
+    for i, a in enumerate(args):
+        if a == "--json" or a == "--format=json":
+            return True
+        if a == "--format" and i + 1 < len(args) and args[i + 1] == "json":
+            return True
+    return False
+
+
+def _error_json(code: int, kind: str, message: str, hint: str | None, refusal: str | None) -> str:
+    import json
+
+    error: dict[str, object] = {"exit_code": code, "kind": kind, "message": message}
+    if hint:
+        error["hint"] = hint
+    if refusal:
+        error["refusal"] = refusal
+    return json.dumps({"ok": False, "error": error}, indent=2, sort_keys=True)
+
+
+def _fail(
+    as_json: bool,
+    code: int,
+    kind: str,
+    message: str,
+    hint: str | None = None,
+    *,
+    refusal: str | None = None,
+) -> None:
+    """One line on standard error (and, with ``--json``, the same as JSON on standard
+    output); then exit with ``code``."""
+    if kind == "refused":
+        line = f"referee: refused ({refusal}): {message}"
+    elif kind == "interrupted":
+        line = "referee: interrupted"
+    else:
+        line = f"referee: error: {message}" + (f" (hint: {hint})" if hint else "")
+    typer.echo(line, err=True)
+    if as_json:
+        typer.echo(_error_json(code, kind, message, hint, refusal))
+    sys.exit(code)
+
+
+def _internal(exc: Exception, as_json: bool = False) -> None:
     """Exit 70 for a bug: one line, or the traceback with ``REFEREE_DEBUG=1``."""
     if os.environ.get("REFEREE_DEBUG"):
         raise exc
-    typer.echo(
-        f"referee: internal error: {type(exc).__name__}: {exc} "
-        "(please report it; set REFEREE_DEBUG=1 to see the traceback)",
-        err=True,
-    )
+    message = f"{type(exc).__name__}: {exc}"
+    hint = "please report it; set REFEREE_DEBUG=1 to see the traceback"
+    typer.echo(f"referee: internal error: {message} ({hint})", err=True)
+    if as_json:
+        typer.echo(_error_json(EXIT_INTERNAL, "internal", message, hint, None))
     sys.exit(EXIT_INTERNAL)
 
 
