@@ -14,65 +14,42 @@ window). Every text cell is measured with the embedded font's metrics and record
 
 from __future__ import annotations
 
-import math
-import re
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import UserError
+from referee.render.chart_layout import (
+    BLACK,
+    DASH,
+    MARGIN,
+    MAX_WIDTH,
+    NIGHT_FILL,
+    SMALL,
+    Builder,
+    Chart,
+    Column,
+)
+from referee.render.chart_phrases import (
+    area_name,
+    bonus_text,
+    cite,
+    pool_text,
+    reinforcement_text,
+    rule_list,
+    side_name,
+    signed,
+    units_phrase,
+)
 from referee.render.drawing import Circle, Drawing, Line, Rect, Text, to_image
-from referee.render.fonts import text_width_pt
 from referee.resources import templates_dir
 from referee.source.boxes import carrier_of
-from referee.source.model import Module, Reinforcement, Scenario, SetupPool
+from referee.source.model import Module, Scenario
 
 if TYPE_CHECKING:
     from referee.render.printcolor import CmykProfile
-
-MAX_WIDTH = 540.0  # 7.5 in: the printable width of letter and A4 with 0.5 in margins
-MIN_WIDTH = 360.0
-MARGIN = 10.0
-BODY = 8.0
-SMALL = 6.8
-MIN_BODY = 6.0
-PAD_X = 4.0
-PAD_Y = 2.6
-LEADING = 1.22
-HEADER_FILL = "#D4D4D4"
-STRIPE = "#F0F0F0"
-NIGHT_FILL = "#A8A8A8"
-BLACK = "#000000"
-DASH = "\u2013"  # en dash: may not enter / no value
-MINUS = "\u2212"
-
-
-@dataclass(frozen=True, slots=True)
-class CellFit:
-    """A measured text cell: ``text_w`` of the longest line against the room in its box."""
-
-    chart: str
-    where: str
-    text: str
-    text_w: float
-    room_w: float
-    text_h: float
-    room_h: float
-
-    @property
-    def fits(self) -> bool:
-        return self.text_w <= self.room_w + 1e-6 and self.text_h <= self.room_h + 1e-6
-
-
-@dataclass(slots=True)
-class Chart:
-    name: str
-    title: str
-    drawing: Drawing
-    cells: list[CellFit] = field(default_factory=list)
 
 
 # ---- ruleset texts -----------------------------------------------------------------------------
@@ -92,394 +69,6 @@ def ruleset_texts(ruleset: str) -> dict[str, Any]:
     if not path.is_file():
         return {}
     return _ruleset_texts_cached(str(path), path.stat().st_mtime_ns)
-
-
-# ---- text measuring and wrapping ---------------------------------------------------------------
-def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap to ``width`` points. A word may also break after a slash
-    ("Yugoslav/Albanian"); a piece longer than the line stays whole, and the cell is then
-    reported as not fitting."""
-    out: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split():
-            for k, piece in enumerate(_word_pieces(word)):
-                sep = "" if k else " "
-                trial = f"{line}{sep}{piece}" if line else piece
-                if not line or text_width_pt(trial, font, size) <= width:
-                    line = trial
-                else:
-                    out.append(line)
-                    line = piece
-        out.append(line)
-    return out
-
-
-def _word_pieces(word: str) -> list[str]:
-    """``word`` split after each slash that has a letter after it."""
-    return re.split(r"(?<=/)(?=\w)", word)
-
-
-@dataclass(slots=True)
-class Column:
-    header: str
-    align: str = "center"  # left | center | right
-    wrap: bool = False
-    max_w: float = 200.0
-    font: str = "regular"
-    swatch: bool = False
-
-
-class Builder:
-    """Lays a chart out top to bottom at a cursor ``y``."""
-
-    def __init__(self, name: str, title: str, width: float) -> None:
-        self.name = name
-        self.title = title
-        self.width = width
-        self.items: list[Any] = []
-        self.cells: list[CellFit] = []
-        self.y = 0.0
-
-    @property
-    def inner(self) -> float:
-        return self.width - 2 * MARGIN
-
-    def title_band(self, text: str) -> None:
-        """The black title band; a long title is set smaller (down to 7 pt), never clipped."""
-        h = 22.0
-        room = self.width - 2 * MARGIN
-        size = 11.5
-        natural = text_width_pt(text, "bold", size)
-        if natural > room:
-            size = max(7.0, math.floor(size * room / natural * 10) / 10)
-        self.items.append(Rect(0, 0, self.width, h, BLACK))
-        self.items.append(Text(MARGIN, 11 + size * 0.36, text, "bold", size, "#FFFFFF"))
-        self._fit("title", text, "bold", size, room, h)
-        self.y = h + 8
-
-    def heading(self, text: str) -> None:
-        self.y += 4
-        self.items.append(Text(MARGIN, self.y + 9, text, "bold", 9.0, BLACK))
-        self._fit("heading", text, "bold", 9.0, self.inner, 12)
-        self.y += 13
-
-    def paragraph(
-        self, text: str, size: float = BODY, font: str = "regular", indent: float = 0.0
-    ) -> None:
-        width = self.inner - indent
-        for line in wrap(text, font, size, width):
-            self.items.append(Text(MARGIN + indent, self.y + size, line, font, size, BLACK))
-            self._fit("paragraph", line, font, size, width, size * LEADING)
-            self.y += size * LEADING
-        self.y += 2
-
-    def notes(self, notes: list[str]) -> None:
-        for note in notes:
-            self.paragraph(note, SMALL, indent=0)
-
-    def _fit(
-        self, where: str, text: str, font: str, size: float, room_w: float, room_h: float
-    ) -> None:
-        self.cells.append(
-            CellFit(
-                self.name, where, text, text_width_pt(text, font, size), room_w, size * 1.0, room_h
-            )
-        )
-
-    def table(
-        self,
-        columns: list[Column],
-        rows: list[list[str]],
-        *,
-        group: tuple[str, int, int] | None = None,
-        swatches: list[str | None] | None = None,
-        shade: set[int] | None = None,
-        size: float = BODY,
-    ) -> None:
-        """A ruled table at the cursor: bold header (optionally a group header spanning
-        columns ``group[1]..group[2]``), striped rows, wrapped text where a column says so."""
-        widths = self._widths(columns, rows, size, swatches)
-        total = sum(widths)
-        if total > self.inner + 1e-6 and size > MIN_BODY:
-            self.table(
-                columns,
-                rows,
-                group=group,
-                swatches=swatches,
-                shade=shade,
-                size=max(MIN_BODY, size - 0.5),
-            )
-            return
-        x0 = (
-            MARGIN + max(0.0, (self.inner - total) / 2)
-            if not any(c.wrap for c in columns)
-            else MARGIN
-        )
-        xs = [x0]
-        for w in widths:
-            xs.append(xs[-1] + w)
-        hsize = size - 0.3
-        lead = size * LEADING
-        top = self.y
-        if group is not None:
-            text, a, b = group
-            gh = hsize * LEADING + 2 * PAD_Y
-            self.items.append(Rect(xs[a], self.y, xs[b + 1] - xs[a], gh, HEADER_FILL, BLACK, 0.5))
-            cx = (xs[a] + xs[b + 1]) / 2
-            self.items.append(
-                Text(cx, self.y + PAD_Y + hsize, text, "bold", hsize, BLACK, "middle")
-            )
-            self._fit(f"group {text}", text, "bold", hsize, xs[b + 1] - xs[a] - 2 * PAD_X, gh)
-            self.y += gh
-        # header
-        head_lines = [c.header.split("\n") for c in columns]
-        hh = max(len(ls) for ls in head_lines) * hsize * LEADING + 2 * PAD_Y
-        for i in range(len(columns)):
-            self.items.append(Rect(xs[i], self.y, widths[i], hh, HEADER_FILL, BLACK, 0.5))
-            lines = head_lines[i]
-            y = self.y + PAD_Y + hsize + (hh - 2 * PAD_Y - len(lines) * hsize * LEADING) / 2
-            for ln in lines:
-                self._cell_text(xs[i], widths[i], y, ln, "bold", hsize, "center")
-                self._fit(f"header {i}", ln, "bold", hsize, widths[i] - 2 * PAD_X, hh)
-                y += hsize * LEADING
-        self.y += hh
-        # body
-        for r, row in enumerate(rows):
-            wrapped = []
-            for i, c in enumerate(columns):
-                room = widths[i] - 2 * PAD_X - (12.0 if c.swatch else 0.0)
-                lines = wrap(row[i], c.font, size, room) if c.wrap else [row[i]]
-                wrapped.append((lines, room))
-            rh = max(len(ls) for ls, _ in wrapped) * lead + 2 * PAD_Y
-            fill = NIGHT_FILL if shade and r in shade else (STRIPE if r % 2 else "#FFFFFF")
-            for i, c in enumerate(columns):
-                self.items.append(Rect(xs[i], self.y, widths[i], rh, fill, BLACK, 0.5))
-                lines, room = wrapped[i]
-                x = xs[i]
-                w = widths[i]
-                if c.swatch and swatches and swatches[r]:
-                    self.items.append(
-                        Rect(x + PAD_X, self.y + PAD_Y + 1, 9, 9, swatches[r], BLACK, 0.4)
-                    )
-                    x += 12.0
-                    w -= 12.0
-                y = self.y + PAD_Y + size * 0.95
-                if not c.wrap:
-                    y = self.y + (rh - size * LEADING) / 2 + size * 0.95
-                for ln in lines:
-                    self._cell_text(x, w, y, ln, c.font, size, c.align)
-                    self._fit(f"row {r} col {i}", ln, c.font, size, room, rh)
-                    y += lead
-            self.y += rh
-        # heavy outer rule
-        self.items.append(Rect(xs[0], top, total, self.y - top, None, BLACK, 1.0))
-        self.y += 6
-
-    def _cell_text(
-        self, x: float, w: float, y: float, text: str, font: str, size: float, align: str
-    ) -> None:
-        if align == "left":
-            self.items.append(Text(x + PAD_X, y, text, font, size, BLACK, "start"))
-        elif align == "right":
-            self.items.append(Text(x + w - PAD_X, y, text, font, size, BLACK, "end"))
-        else:
-            self.items.append(Text(x + w / 2, y, text, font, size, BLACK, "middle"))
-
-    def _widths(
-        self,
-        columns: list[Column],
-        rows: list[list[str]],
-        size: float,
-        swatches: list[str | None] | None,
-    ) -> list[float]:
-        hsize = size - 0.3
-        fixed: list[float] = []
-        for i, c in enumerate(columns):
-            head = max(text_width_pt(ln, "bold", hsize) for ln in c.header.split("\n"))
-            extra = 12.0 if c.swatch else 0.0
-            if c.wrap:
-                fixed.append(0.0)
-                continue
-            body = max([text_width_pt(r[i], c.font, size) for r in rows] or [0.0])
-            fixed.append(max(head, body + extra) + 2 * PAD_X + 2)
-        room = self.inner - sum(fixed)
-        wraps = [i for i, c in enumerate(columns) if c.wrap]
-        out = list(fixed)
-        # each wrapped column wants its natural width (capped at max_w); when they do not all
-        # fit, the room is shared in proportion to what each wants, so a long Notes column
-        # is not squeezed while a short Terrain column keeps space it does not need
-        want: dict[int, float] = {}
-        least: dict[int, float] = {}
-        for i in wraps:
-            c = columns[i]
-            natural = max([text_width_pt(r[i], c.font, size) for r in rows] or [0.0])
-            head = max(text_width_pt(ln, "bold", hsize) for ln in c.header.split("\n"))
-            extra = 12.0 if c.swatch else 0.0
-            want[i] = min(natural + extra + 2 * PAD_X + 2, c.max_w)
-            longest_word = max(
-                [
-                    text_width_pt(piece, c.font, size)
-                    for r in rows
-                    for w in r[i].split()
-                    for piece in _word_pieces(w)
-                ]
-                or [0.0]
-            )
-            least[i] = max(head + 2 * PAD_X + 2, 40.0 + extra, longest_word + extra + 2 * PAD_X + 2)
-        if sum(max(want[i], least[i]) for i in wraps) <= room:
-            for i in wraps:
-                out[i] = max(want[i], least[i])
-            return out
-        # each gets its least, then the rest of the room in proportion to what it still wants
-        spare = max(0.0, room - sum(least.values()))
-        more = {i: max(0.0, want[i] - least[i]) for i in wraps}
-        total = sum(more.values()) or 1.0
-        for i in wraps:
-            out[i] = least[i] + spare * more[i] / total
-        return out
-
-    def finish(self) -> Chart:
-        height = self.y + MARGIN - 4
-        d = Drawing(self.width, height)
-        d.add(Rect(0, 0, self.width, height, "#FFFFFF", None))
-        d.extend(self.items)
-        d.add(Rect(0.5, 0.5, self.width - 1, height - 1, None, BLACK, 1.0))
-        return Chart(self.name, self.title, d, self.cells)
-
-
-# ---- helpers ------------------------------------------------------------------------------------
-def _num(n: int) -> str:
-    return f"{MINUS}{-n}" if n < 0 else f"+{n}" if n > 0 else "0"
-
-
-def _rules(rule: str) -> str:
-    """A space-separated list of rule cases as "a, b"; a word before a case number stays with
-    it ("DTP 8.2 DTP 8.21" is "DTP 8.2, DTP 8.21")."""
-    return ", ".join(re.findall(r"(?:[A-Za-z]+\s+)?\S+", rule)) if rule else ""
-
-
-def _cite(rule: str) -> str:
-    return f" [{_rules(rule)}]" if rule else ""
-
-
-def units_phrase(module: Module, piece_ids: tuple[str, ...] | list[str]) -> str:
-    """``2x F4 Phantom, CV 1 Saratoga``: pieces grouped by roster row, in the order given."""
-    pieces = module.pieces()
-    groups: dict[str, list[str]] = {}
-    for pid in piece_ids:
-        unit_id = pieces[pid].unit.id if pid in pieces else pid
-        groups.setdefault(unit_id, []).append(pid)
-    parts = []
-    for unit_id, pids in groups.items():
-        try:
-            u = module.unit(unit_id)
-        except KeyError:
-            parts.append(", ".join(pids))
-            continue
-        label = " ".join(p for p in (u.type, u.number, u.name) if p)
-        parts.append(f"{len(pids)}\u00d7 {label}" if len(pids) > 1 else label)
-    return ", ".join(parts)
-
-
-def _side_name(module: Module, side: str) -> str:
-    try:
-        return module.side(side).name
-    except KeyError:
-        return side
-
-
-def _enemy(module: Module, side: str) -> str:
-    others = [s.name for s in module.sides if s.id != side]
-    return " or ".join(others) if others else "enemy"
-
-
-def _area_name(module: Module, area: str | None) -> str:
-    for a in module.map.areas.values():
-        if area in (a.id, a.code):
-            return a.name
-    return area or "?"
-
-
-def pool_text(module: Module, pool: SetupPool) -> str:
-    """A pool's constraint in plain words: its own ``text``, else made from its fields."""
-    if pool.text:
-        return pool.text
-    units = units_phrase(module, pool.units)
-    if pool.where == "setup_code":
-        n = sum(1 for h in module.map.hexes.values() if h.setup_code == pool.code)
-        where = f"in the hexes coded \u201c{pool.code}\u201d ({n} hex{'es' if n != 1 else ''})"
-        unit = "hex"
-    elif pool.where == "airbase":
-        nat = module.nationalities.get(pool.nationality or "")
-        where = f"on {nat.name if nat else pool.nationality} airbases"
-        if pool.countries:
-            names = [
-                module.map.countries[c].name if c in module.map.countries else c
-                for c in pool.countries
-            ]
-            where += " in " + " or ".join(names)
-        unit = "airbase"
-    elif pool.where == "carrier":
-        where = f"on CAP over {units_phrase(module, [pool.carrier or ''])} or in its holding box"
-        unit = "hex"
-    elif pool.where in ("zones", "spaces"):
-        from referee.source.scenario_forces import pool_places_text
-
-        where = pool_places_text(module.map, pool)
-        unit = pool.where[:-1]
-    else:
-        where = "in any of hexes " + ", ".join(pool.hexes)
-        unit = "hex"
-    limits = []
-    if pool.per_hex_min and pool.per_hex_max is not None:
-        limits.append(f"{pool.per_hex_min} to {pool.per_hex_max} per {unit}")
-    elif pool.per_hex_min:
-        limits.append(f"at least {pool.per_hex_min} per {unit}")
-    elif pool.per_hex_max is not None:
-        limits.append(f"at most {pool.per_hex_max} per {unit}")
-    if pool.fill_all:
-        limits.append(f"every such {unit} must be filled")
-    text = f"Place {units} {where}"
-    if limits:
-        text += "; " + "; ".join(limits)
-    return text + "."
-
-
-def reinforcement_text(module: Module, r: Reinforcement) -> str:
-    if r.text:
-        return r.text
-    units = units_phrase(module, r.units)
-    if r.entry == "airbases":
-        where = "on airbases" + (f" ({', '.join(r.hexes)})" if r.hexes else "")
-    elif r.entry == "edge_adjacent":
-        edge = module.map.edges.get(r.edge or "")
-        where = f"in any hex adjacent to the {edge.name if edge else r.edge}"
-    elif r.entry == "area":
-        where = f"anywhere in {_area_name(module, r.area)}"
-    else:
-        where = "in hexes " + ", ".join(r.hexes) if r.hexes else r.entry
-    text = f"{_side_name(module, r.side)}: {units}, {where}"
-    if r.loc_edge:
-        edge = module.map.edges.get(r.loc_edge)
-        text += f"; needs a line of communication to the {edge.name if edge else r.loc_edge}"
-    return text + "."
-
-
-def bonus_text(
-    module: Module, side: str, condition: str, params: dict[str, object], text: str
-) -> str:
-    if text:
-        return text
-    enemy = _enemy(module, side)
-    area = _area_name(module, str(params.get("area", "")))
-    if condition == "no_enemy_in_area":
-        return f"no {enemy} unit in {area} at the end of the game"
-    if condition == "no_enemy_naval_in_area":
-        return f"no {enemy} naval unit in {area} at the end of the game"
-    words = condition.replace("_", " ")
-    extra = ", ".join(f"{k} {v}" for k, v in sorted(params.items()))
-    return f"{words} ({extra})" if extra else words
 
 
 # ---- the charts ---------------------------------------------------------------------------------
@@ -541,7 +130,7 @@ def tec_chart(module: Module) -> Chart:
             m = t.defense_multiplier.get(c)
             row.append(f"\u00d7{m}" if m and m != 1 else DASH)
         row.append(t.notes or "")
-        row.append(_rules(t.rule))
+        row.append(rule_list(t.rule))
         rows.append(row)
         swatches.append(t.color)
     b.table(cols, rows, swatches=swatches)
@@ -556,11 +145,11 @@ def victory_chart(module: Module) -> Chart:
     rows = []
     for lv in module.tables.victory:
         if lv.low is not None and lv.high is not None:
-            net = f"{_num(lv.low)} to {_num(lv.high)}"
+            net = f"{signed(lv.low)} to {signed(lv.high)}"
         elif lv.low is not None:
-            net = f"{_num(lv.low)} or more"
+            net = f"{signed(lv.low)} or more"
         elif lv.high is not None:
-            net = f"{_num(lv.high)} or less"
+            net = f"{signed(lv.high)} or less"
         else:
             net = "any"
         rows.append([net, lv.result])
@@ -575,7 +164,7 @@ def victory_chart(module: Module) -> Chart:
         b.heading("Bonus victory points")
         for (side, line, vp, rule), names in bonuses.items():
             b.paragraph(
-                f"{_side_name(module, side)} {_num(vp)} VP: {line}{_cite(rule)} "
+                f"{side_name(module, side)} {signed(vp)} VP: {line}{cite(rule)} "
                 f"({', '.join(names)})",
                 SMALL,
             )
@@ -639,7 +228,7 @@ def turns_chart(module: Module, scn: Scenario) -> Chart:
         for r in sorted(scn.reinforcements, key=lambda r: (r.after_turn, r.side)):
             b.paragraph(
                 f"After Game-Turn {r.after_turn} ({inter}): "
-                f"{reinforcement_text(module, r)}{_cite(r.rule)}",
+                f"{reinforcement_text(module, r)}{cite(r.rule)}",
                 SMALL,
             )
     if scn.prohibitions:
@@ -647,9 +236,9 @@ def turns_chart(module: Module, scn: Scenario) -> Chart:
         for p in scn.prohibitions:
             text = p.text or (
                 f"{', '.join(c.capitalize() for c in p.categories)} units may not enter "
-                f"{_area_name(module, p.area)} before Game-Turn {p.until_turn}"
+                f"{area_name(module, p.area)} before Game-Turn {p.until_turn}"
             )
-            b.paragraph(f"{text}{_cite(p.rule)}.", SMALL)
+            b.paragraph(f"{text}{cite(p.rule)}.", SMALL)
     return b.finish()
 
 
@@ -674,12 +263,12 @@ def _status_text(status: str | None) -> str:
 def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     pieces = module.pieces()
     name = f"setup-{scn.id}-{side.lower()}"
-    b = Builder(name, f"{scn.name}: {_side_name(module, side)} set-up", MAX_WIDTH)
-    b.title_band(f"{scn.name}: {_side_name(module, side)} Set-up Card")
+    b = Builder(name, f"{scn.name}: {side_name(module, side)} set-up", MAX_WIDTH)
+    b.title_band(f"{scn.name}: {side_name(module, side)} Set-up Card")
     order = scn.setup_order.index(side) + 1 if side in scn.setup_order else 0
-    facts = [f"{scn.turns} Game-Turns; first player {_side_name(module, scn.first_player)}."]
+    facts = [f"{scn.turns} Game-Turns; first player {side_name(module, scn.first_player)}."]
     if order:
-        facts.insert(0, f"{_side_name(module, side)} sets up {_ordinal(order)} [11.0].")
+        facts.insert(0, f"{side_name(module, side)} sets up {_ordinal(order)} [11.0].")
     b.paragraph(" ".join(facts))
 
     def mine(pid: str) -> bool:
@@ -696,7 +285,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
                 f.unit,
                 f.hex,
                 *([_status_text(f.status)] if with_status else []),
-                _rules(f.rule),
+                rule_list(f.rule),
             ]
             for f in fixed
         ]
@@ -714,7 +303,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     if choices:
         b.heading("Choose one hex")
         rows = [
-            [units_phrase(module, [c.unit]), c.unit, " or ".join(c.hexes), _rules(c.rule)]
+            [units_phrase(module, [c.unit]), c.unit, " or ".join(c.hexes), rule_list(c.rule)]
             for c in choices
         ]
         b.table(
@@ -729,7 +318,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     pools = [p for p in scn.pools if p.side == side]
     if pools:
         b.heading("Place as you choose, within these limits")
-        rows = [[pool_text(module, p), _rules(p.rule)] for p in pools]
+        rows = [[pool_text(module, p), rule_list(p.rule)] for p in pools]
         b.table(
             [Column("Units and where they may go", "left", wrap=True, max_w=470), Column("Rule")],
             rows,
@@ -739,7 +328,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
         b.heading("Reinforcements")
         for r in reinf:
             b.paragraph(
-                f"After Game-Turn {r.after_turn}: {reinforcement_text(module, r)}{_cite(r.rule)}",
+                f"After Game-Turn {r.after_turn}: {reinforcement_text(module, r)}{cite(r.rule)}",
                 SMALL,
             )
     return b.finish()
@@ -780,7 +369,12 @@ def steps_chart(module: Module, name: str, seq: dict[str, Any], default_title: s
     for section in seq.get("section", []):
         b.heading(str(section.get("heading", "")))
         rows = [
-            [str(i), str(s.get("name", "")), str(s.get("text", "")), _rules(str(s.get("rule", "")))]
+            [
+                str(i),
+                str(s.get("name", "")),
+                str(s.get("text", "")),
+                rule_list(str(s.get("rule", ""))),
+            ]
             for i, s in enumerate(section.get("steps", []), 1)
         ]
         b.table(

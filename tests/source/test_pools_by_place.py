@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from referee.render.charts import pool_text
+from referee.render.chart_phrases import pool_text
 from referee.source.loader import load_module
 from referee.vassal.setup_area import group_description
 
