@@ -15,41 +15,29 @@ import typer
 
 from referee.commands.common import (
     TextOrJson,
+    dpi_option,
     example_option,
     format_option,
     json_option,
     load_checked,
     no_cache_option,
+    out_dir_option,
     output_format,
     print_json,
     quiet_option,
     refuse_stdio_folder,
     resolve_source,
+    source_argument,
 )
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def build(
-        src: Path | None = typer.Argument(
-            None, metavar="SRC", help="Module source folder (holds module.toml)."
-        ),
+        src: Path | None = source_argument(),
         example: str | None = example_option("Build a bundled example instead, e.g. sixth_fleet."),
-        out: Path = typer.Option(
-            Path("build"),
-            "-o",
-            "--out",
-            metavar="DIR",
-            help="Folder to write <module-id>-<version>.vmod in.",
-        ),
-        dpi: int = typer.Option(
-            150,
-            "--dpi",
-            min=50,
-            max=600,
-            metavar="DPI",
-            help="Pixels per inch of board and counter images.",
-        ),
+        out: Path = out_dir_option("Folder to write <module-id>-<version>.vmod in."),
+        dpi: int = dpi_option("Pixels per inch of board and counter images."),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No progress bar or warnings; print only the .vmod path."),

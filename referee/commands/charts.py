@@ -8,45 +8,36 @@ import typer
 
 from referee.commands.common import (
     TextOrJson,
+    cmyk_option,
+    dpi_option,
     example_option,
     format_option,
     json_option,
     load_checked,
     no_cache_option,
+    out_dir_option,
     output_format,
+    paper_option,
     print_json,
     quiet_option,
     refuse_stdio_folder,
     resolve_source,
+    source_argument,
 )
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def charts(
-        src: Path | None = typer.Argument(
-            None, metavar="SRC", help="Module source folder (holds module.toml)."
-        ),
+        src: Path | None = source_argument(),
         example: str | None = example_option("Use a bundled example instead, e.g. sixth_fleet."),
-        out: Path = typer.Option(
-            Path("build"), "-o", "--out", metavar="DIR", help="Output folder."
-        ),
-        paper: str = typer.Option(
-            "letter", "--paper", metavar="letter|a4", help="Paper size: letter or a4."
-        ),
-        dpi: int = typer.Option(
-            150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the PNGs."
-        ),
+        out: Path = out_dir_option(),
+        paper: str = paper_option(),
+        dpi: int = dpi_option("Resolution of the PNGs."),
         png: bool = typer.Option(
             False, "--png", help="Also write a PNG preview of each PDF page, rasterised from it."
         ),
-        cmyk: Path | None = typer.Option(
-            None,
-            "--cmyk",
-            metavar="PROFILE",
-            help="Write the PDF in CMYK for a print shop: PROFILE is the shop's CMYK output "
-            "ICC profile, embedded as the PDF's output intent (see docs/play-aids.md).",
-        ),
+        cmyk: Path | None = cmyk_option(),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No warnings; print only the files written."),

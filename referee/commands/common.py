@@ -134,6 +134,35 @@ def no_cache_option() -> Any:
     )
 
 
+def source_argument() -> Any:
+    """``SRC``: the module source folder of the commands that read one (or ``--example``)."""
+    return typer.Argument(None, metavar="SRC", help="Module source folder (holds module.toml).")
+
+
+def out_dir_option(what: str = "Output folder.") -> Any:
+    return typer.Option(Path("build"), "-o", "--out", metavar="DIR", help=what)
+
+
+def paper_option() -> Any:
+    return typer.Option("letter", "--paper", metavar="letter|a4", help="Paper size: letter or a4.")
+
+
+def dpi_option(what: str) -> Any:
+    """``--dpi`` of the commands that write pictures: 50 to 600, 150 by default."""
+    return typer.Option(150, "--dpi", min=50, max=600, metavar="DPI", help=what)
+
+
+def cmyk_option() -> Any:
+    """``--cmyk PROFILE`` of the printed play aids (docs/play-aids.md)."""
+    return typer.Option(
+        None,
+        "--cmyk",
+        metavar="PROFILE",
+        help="Write the PDF in CMYK for a print shop: PROFILE is the shop's CMYK output "
+        "ICC profile, embedded as the PDF's output intent (see docs/play-aids.md).",
+    )
+
+
 def example_option(what: str = "A bundled module instead, e.g. sixth_fleet.") -> Any:
     return typer.Option(None, "--example", metavar="NAME", help=what)
 

@@ -8,32 +8,30 @@ import typer
 
 from referee.commands.common import (
     TextOrJson,
+    dpi_option,
     example_option,
     format_option,
     json_option,
     load_checked,
     no_cache_option,
+    out_dir_option,
     output_format,
+    paper_option,
     print_json,
     quiet_option,
     refuse_stdio_folder,
     resolve_source,
+    source_argument,
 )
 
 
 def register(app: typer.Typer) -> None:
     @app.command(name="map")
     def map_(
-        src: Path | None = typer.Argument(
-            None, metavar="SRC", help="Module source folder (holds module.toml)."
-        ),
+        src: Path | None = source_argument(),
         example: str | None = example_option("Use a bundled example instead, e.g. sixth_fleet."),
-        out: Path = typer.Option(
-            Path("build"), "-o", "--out", metavar="DIR", help="Output folder."
-        ),
-        paper: str = typer.Option(
-            "letter", "--paper", metavar="letter|a4", help="Paper size: letter or a4."
-        ),
+        out: Path = out_dir_option(),
+        paper: str = paper_option(),
         overlap: str = typer.Option(
             "0.5in",
             "--overlap",
@@ -49,9 +47,7 @@ def register(app: typer.Typer) -> None:
             help="Resolution of the board picture in the PDF.",
         ),
         png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
-        dpi: int = typer.Option(
-            150, "--dpi", min=50, max=600, metavar="DPI", help="Resolution of the --png previews."
-        ),
+        dpi: int = dpi_option("Resolution of the --png previews."),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No warnings; print only the files written."),
