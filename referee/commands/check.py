@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -18,6 +19,9 @@ from referee.commands.common import (
     quiet_option,
     resolve_source,
 )
+
+if TYPE_CHECKING:
+    from referee.source.diagnostics import Diagnostics
 
 
 def register(app: typer.Typer) -> None:
@@ -56,34 +60,7 @@ def register(app: typer.Typer) -> None:
             if layout_fit_diagnostics(module, diags):
                 module = None
         summary = summarize(module) if module is not None else None
-        if how == "json":
-            print_json(
-                {
-                    "source": str(folder),
-                    "ok": module is not None,
-                    "errors": [d.to_json() for d in diags.errors],
-                    "warnings": [d.to_json() for d in diags.warnings],
-                    "summary": summary,
-                }
-            )
-        else:
-            for d in diags.items:
-                if quiet and d.severity != "error":
-                    continue
-                if how == "github":
-                    hint = f" (hint: {d.hint})" if d.hint else ""
-                    typer.echo(
-                        github_annotation(
-                            "error" if d.severity == "error" else "warning",
-                            f"{d.message}{hint}",
-                            file=str(folder / d.file),  # GitHub wants repository paths
-                            line=d.line,
-                            col=d.col,
-                            title="referee check",
-                        )
-                    )
-                else:
-                    typer.echo(str(d), err=d.severity == "error")
+        if _print_diagnostics(folder, diags, how, quiet, summary):
             if module is None:
                 n = len(diags.errors)
                 typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
@@ -122,34 +99,7 @@ def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
         if source is not None
         else None
     )
-    if how == "json":
-        print_json(
-            {
-                "source": str(folder),
-                "ok": source is not None,
-                "errors": [d.to_json() for d in diags.errors],
-                "warnings": [d.to_json() for d in diags.warnings],
-                "summary": summary,
-            }
-        )
-    else:
-        for d in diags.items:
-            if quiet and d.severity != "error":
-                continue
-            if how == "github":
-                hint = f" (hint: {d.hint})" if d.hint else ""
-                typer.echo(
-                    github_annotation(
-                        "error" if d.severity == "error" else "warning",
-                        f"{d.message}{hint}",
-                        file=str(folder / d.file),
-                        line=d.line,
-                        col=d.col,
-                        title="referee check",
-                    )
-                )
-            else:
-                typer.echo(str(d), err=d.severity == "error")
+    if _print_diagnostics(folder, diags, how, quiet, summary):
         if source is None:
             n = len(diags.errors)
             typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
@@ -162,3 +112,39 @@ def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
                 f"{summary['scenarios']} scenarios"
             )
     raise typer.Exit(0 if source is not None else EXIT_PROBLEMS)
+
+
+def _print_diagnostics(
+    folder: Path, diags: Diagnostics, how: str, quiet: bool, summary: dict[str, Any] | None
+) -> bool:
+    """Print every diagnostic in the asked format (JSON: the whole result, with ``ok`` true
+    when ``summary`` is not None). Returns whether the text result line is still to print."""
+    if how == "json":
+        print_json(
+            {
+                "source": str(folder),
+                "ok": summary is not None,
+                "errors": [d.to_json() for d in diags.errors],
+                "warnings": [d.to_json() for d in diags.warnings],
+                "summary": summary,
+            }
+        )
+        return False
+    for d in diags.items:
+        if quiet and d.severity != "error":
+            continue
+        if how == "github":
+            hint = f" (hint: {d.hint})" if d.hint else ""
+            typer.echo(
+                github_annotation(
+                    "error" if d.severity == "error" else "warning",
+                    f"{d.message}{hint}",
+                    file=str(folder / d.file),  # GitHub wants repository paths
+                    line=d.line,
+                    col=d.col,
+                    title="referee check",
+                )
+            )
+        else:
+            typer.echo(str(d), err=d.severity == "error")
+    return True
