@@ -28,7 +28,7 @@ def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFix
     assert "SU-DD-BO Readiness: d6" in out  # a readiness roll [25.32]
     # a naval fighter opposes the box: the air combat goes to the host game, both sign [31.13]
     assert "H1 for the host game: air combat in the Naval Movement Interdiction Box" in out
-    assert "DE-He111.1, DE-He111.2; Interdiction Level 2" in out
+    assert "DE-He111.1 (DE-He111.2 lost in air combat); Interdiction Level 1" in out
     assert "DE-Ju87 attacks SU-DL-TA" in out  # the Axis Reaction Phase [31.22]
     assert (game / "turns").is_dir()
 

@@ -31,7 +31,9 @@ class NavalModule:
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
         """The scenario's forces, placed where it fixes them (ports, zones, hexes); every ship
-        Ready and undamaged; the first player's Naval Readiness Phase of Game-Turn 1."""
+        Ready and undamaged; the first player's Naval Readiness Phase of Game-Turn 1. A Naval
+        Base set up off a port its side controls, or a second one on a port, is refused
+        [32.21]."""
         from referee.errors import UserError
         from referee.source.diagnostics import did_you_mean
 
@@ -67,6 +69,15 @@ class NavalModule:
         )
         for f in sorted(sc.fixed, key=lambda f: f.unit):
             state = place(state, f.unit, f.hex)
+        from referee.rules.naval_module.bases import setup_32_21
+
+        problems = setup_32_21(game, state)
+        if problems:
+            raise UserError(
+                f"scenario {scenario!r}: {problems[0]}",
+                hint="move the Naval Base to a port its side controls in the scenario's [[fixed]]",
+                exit_code=1,
+            )
         return state
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:

@@ -31,10 +31,15 @@ class Phase:
 PHASES: tuple[Phase, ...] = (
     Phase("readiness", "phasing", "Naval Readiness Phase", "25.32"),
     Phase("interdiction", "enemy", "Air Interdiction Phase (Naval Movement Interdiction)", "31.1"),
-    Phase("aircombat", "enemy", "host game air combat in the box, mission side", "31.13"),
-    Phase("aircombat_confirm", "phasing", "host game air combat in the box, Soviet side", "31.13"),
+    Phase("aircombat", "enemy", "Air Interdiction Phase: host air combat, mission side", "31.13"),
+    Phase(
+        "aircombat_confirm",
+        "phasing",
+        "Air Interdiction Phase: host air combat, the other side",
+        "31.13",
+    ),
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
-    Phase("reaction", "enemy", "Axis Reaction Phase: air against Soviet ships at sea", "31.22"),
+    Phase("reaction", "enemy", "Reaction Phase (Axis air against ships at sea)", "31.22"),
     Phase("combat", "phasing", "Combat Phase", "29.0"),
     Phase("coast", "enemy", "Combat Phase: the enemy's coast artillery", "27.12"),
     Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
