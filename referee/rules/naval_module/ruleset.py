@@ -2,7 +2,8 @@
 
 ``validate`` and ``resolve`` run the same step code (``steps.run``); ``validate`` rolls
 nothing. The phases are data (``sequence.PHASES``); a pending decision (an Abort's choice
-[27.32b]) stops resolution until its owner answers.
+[27.32b], the naval fighters opposing the interdiction box [31.13]) stops resolution until its
+owner answers.
 """
 
 from __future__ import annotations
@@ -82,11 +83,12 @@ class NavalModule:
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
         """The one submission the game waits for (docs/rulesets.md, ``Due``): the answer to
-        the first pending decision (an Abort's choice [27.32b]), else the orders of the side
-        whose step it is -- the phasing player's readiness, movement and combat, the other
-        player's Naval Movement Interdiction [31.1], each host-result signature in turn
-        [30.16] -- or nothing once the game is over. Every naval fact is open, so ``what`` is
-        the same for both sides."""
+        the first pending decision (an Abort's choice [27.32b], the naval fighters opposing the
+        box [31.13]), else the orders of the side whose step it is -- the phasing player's
+        readiness, movement and combat, the other player's Naval Movement Interdiction [31.1]
+        and Axis Reaction Phase [31.22], each host-result signature in turn [30.16], [31.13]
+        -- or nothing once the game is over. Every naval fact is open, so ``what`` is the same
+        for both sides."""
         if state.pending:
             pd = state.pending[0]
             return (

@@ -270,8 +270,9 @@ def advance(w: Work) -> None:
 
 
 def _skipped(w: Work, phase: str) -> bool:
-    """The host steps wait for an assault; the coast step for a CD unit with something in
-    reach [27.12], [30.25]."""
+    """The host steps wait for an assault; the air combat steps for naval fighters opposing
+    the box [31.13]; the Reaction Phase for a Soviet ship at sea and Ready Axis strike air
+    [31.22]; the coast step for a CD unit with something in reach [27.12], [30.25]."""
     if phase.startswith("host"):
         return not _open_assaults(w)
     if phase.startswith("aircombat"):
