@@ -3,9 +3,11 @@
 The variant of ``make demo`` (``referee/demo.py``) for the ruleset ``naval_module`` on
 ``module_src/naval_module``: check the source, build the VASSAL module and the play aids, make
 the demo keys and a game of the Kerch-Feodosia scenario, then sign and adjudicate the orders of
-``module_src/naval_module/examples/`` in order -- a Naval Movement Interdiction Box, a transport
-loading at Sevastopol, naval movement with its loss rolls and an Abort choice written in
-advance [27.32b], naval artillery support and an amphibious assault handed to the host game,
+``module_src/naval_module/examples/`` in order -- a Naval Movement Interdiction Box opposed by a
+Soviet naval fighter (a standing order) with the host game's air combat result signed by both
+players [31.13], a transport loading at Sevastopol, naval movement with its loss rolls and an
+Abort choice written in advance [27.32b], an Axis Reaction Phase strike on a ship still at sea
+[31.22], naval artillery support and an amphibious assault handed to the host game,
 the host result signed by both players [30.16], a Readiness roll [25.32] -- and verify the
 whole archive. Deterministic: fixed public keys and dice seed roots (demo only).
 
@@ -51,7 +53,7 @@ DEFAULT_OUT = ROOT / "build" / "naval-demo"
 GAME_ID = "nm-demo"
 SCENARIO = "kerch_feodosia"
 # the seed roots tried in order until a game shows a 27.32b Abort choice (see the docstring)
-FIRST_SEED, SEED_TRIES = 2, 12
+FIRST_SEED, SEED_TRIES = 2, 24
 SIDE_KEYS = {"Soviet": "soviet", "Axis": "axis"}
 
 

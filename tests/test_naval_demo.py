@@ -23,9 +23,13 @@ def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFix
     assert choices, "no Abort choice after a Naval Movement Loss roll"
     assert all("ignores the Abort" in c or "turns back to" in c for c in choices)
     assert "board Gp-B at Sevastopol" in out  # a transport [28.14b]
-    assert "H2 for the host game: amphibious assault by SU-INF-1330 on 2923" in out  # [30.15a]
+    assert "H4 for the host game: amphibious assault by SU-INF-1330 on 2923" in out  # [30.15a]
     assert "SU-INF-1330 land at 2923" in out  # the host result signed by both [30.16b]
     assert "SU-DD-BO Readiness: d6" in out  # a readiness roll [25.32]
+    # a naval fighter opposes the box: the air combat goes to the host game, both sign [31.13]
+    assert "H1 for the host game: air combat in the Naval Movement Interdiction Box" in out
+    assert "DE-He111.1 (DE-He111.2 lost in air combat); Interdiction Level 1" in out
+    assert "DE-Ju87 attacks SU-DL-TA" in out  # the Axis Reaction Phase [31.22]
     assert (game / "turns").is_dir()
 
 

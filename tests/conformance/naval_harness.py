@@ -34,7 +34,7 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 
 SOURCES = Path(__file__).resolve().parents[2] / "module_src"
-SECTION = {"host_confirm": "host"}
+SECTION = {"host_confirm": "host", "aircombat_confirm": "aircombat"}
 
 
 @cache

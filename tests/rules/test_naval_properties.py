@@ -1,7 +1,8 @@
 """Whole naval campaigns by the scripted player, with the issue's invariants checked after every
 step: no ship over its capacity [28.13], port capacity never negative [26.25], a sunk ship never
 returns (a transport only from the Cadre Box [27.44]), a transport's passengers lost with it
-[27.33], Sailed ships never moving [26.31]."""
+[27.33], Sailed ships never moving [26.31], an air unit in the Flown Box never flying, a
+Reaction Phase attack only on a ship at sea [31.22]."""
 
 from __future__ import annotations
 
@@ -79,6 +80,20 @@ def invariants(game: Game, before: GameState, after: GameState) -> None:
         assert used <= cap, (port, used, cap)
 
 
+def flown_never_flies(game: Game, before: GameState, events: list) -> None:
+    """An air unit in the Flown Box flies no mission until it is Ready again [31.13], [31.22],
+    [31.26]; a Reaction Phase attack hits only a ship at sea [31.22]."""
+    gone = {p for units in (before.data.get("flown") or {}).values() for p in units}
+    for e in events:
+        if e.kind == "shipping_attack":
+            assert e.data["air"] not in gone, (e.data["air"], "flew from the Flown Box")
+            if before.phase == "reaction":
+                where = before.units[e.data["ship"]].location
+                assert where is not None and where not in game.ports, where
+        if e.kind == "interdiction" and before.phase == "interdiction":
+            assert not set(e.data["units"]) & gone, (e.data["units"], "from the Flown Box")
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_scripted_campaigns_keep_the_invariants(seed: int) -> None:
     m = module()
@@ -95,8 +110,12 @@ def test_scripted_campaigns_keep_the_invariants(seed: int) -> None:
         out = rs.resolve(m, state, doc, SeededDice(seed * 1000 + k))
         assert not out.violations
         invariants(game, state, out.state)
+        flown_never_flies(game, state, list(out.events))
         seen.update(e.kind for e in out.events)
+        seen.update(f"phase:{state.phase}" for _ in out.events[:1])
         state = out.state
     assert state.phase == "game_over"
     # the campaign exercised the rules the issue names
     assert {"readiness", "loss_roll", "load", "move", "interdiction"} <= seen, seen
+    # the opposed box and its signed air combat [31.13], the Axis Reaction Phase [31.22]
+    assert {"phase:aircombat_confirm", "phase:reaction", "no_opposition"} <= seen, seen

@@ -302,17 +302,21 @@ def assault(w: Work, o: Order) -> None:
 
 # ---- shipping attacks -------------------------------------------------------------------------
 def shipping(w: Work, o: Order) -> None:
-    """Interdiction-rated air units strike one declared ship, at sea or in port, in the
-    Axis Combat Phase [31.22]: one Shipping Attack Table roll each [31.21]-[31.26], [32.14];
-    the AA fire against them is handed to the host game first (``air.py``) [31.25]."""
+    """Interdiction-rated Ready air units strike one declared ship, at sea or in port, in the
+    Axis Combat Phase, at sea only in the Axis Reaction Phase [31.22]: one Shipping Attack
+    Table roll each [31.21]-[31.26], [32.14]; the AA fire against them is handed to the host
+    game first (``air.py``) [31.25]."""
+    from referee.rules.naval_module import air  # air imports this module
+
     g = w.game
-    if w.side != "Axis":
-        w.bad("31.22", "Shipping Attack missions fly in the Axis Combat Phase", o.pos)
+    if not air.shipping_side_31_22(w, o):
         return
     target = (o.arg("target") or ("",))[0]
     tu = w.state.units.get(target)
     if tu is None or not g.is_ship(target) or tu.side == w.side or tu.location is None:
         w.bad("31.24", f"{target!r} is not an enemy naval unit in play", o.pos_of(target))
+        return
+    if not air.shipping_target_31_22(w, o, target):
         return
     if g.ship(w.state, target).is_flotilla:
         w.bad(
@@ -321,9 +325,7 @@ def shipping(w: Work, o: Order) -> None:
         return
     flown = list(w.data("shipping_flown", []))
     for pid in o.units:
-        u = w.state.units.get(pid)
-        if u is None or u.side != w.side or g.unit(pid).category != "air":
-            w.bad("31.21", f"{pid} is not an air unit of yours", o.pos_of(pid), pid)
+        if not air.ready_air(w, o, pid, "31.21"):
             return
         if pid in flown:
             w.bad("31.24", f"{pid} already flies a Shipping Attack this phase", o.pos_of(pid), pid)
@@ -355,14 +357,16 @@ def shipping_column(ship_type: str) -> str:
 
 
 def resolve_shipping(w: Work) -> None:
-    """All targets are declared before any roll [31.24]; then one roll per air unit."""
+    """All targets are declared before any roll [31.24]; then one roll per air unit; every
+    unit that flew goes to the Flown Box [31.26]."""
+    from referee.rules.naval_module import air  # air imports this module
+
     queue = list(w.data("shipping_queue", []))
+    air.to_flown_box(w, list(w.data("shipping_flown", [])))  # [31.26]
     w.set(shipping_queue=[], shipping_flown=[])
     if not w.live:
         return
-    from referee.rules.naval_module.air import aa_handoffs  # air imports this module
-
-    aa_handoffs(w, queue)
+    air.aa_handoffs(w, queue)
     table = w.game.module.tables["shipping_attack"]
     for entry in queue:
         sid = entry["target"]

@@ -1,5 +1,5 @@
-"""The Naval Readiness Phase and the Naval Movement Interdiction Box [25.3x], [27.4x],
-[31.1x]: each order checked and carried out by the same code."""
+"""The Naval Readiness Phase [25.3x], [27.4x]: each order checked and carried out by the same
+code. (The Naval Movement Interdiction Box [31.1x] is ``air.py``'s.)"""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ from referee.rules.naval_module.context import place, set_ship
 from referee.rules.naval_module.readiness import check_25_32, readiness_drm, repair_drm
 from referee.rules.naval_module.ships import READY, SAILED
 from referee.rules.naval_module.work import Work
-
-MAX_BOX = 3  # [31.11]
-MAX_LEVEL = 2  # [31.13]
 
 
 def readiness_phase(w: Work, orders: list[Order]) -> None:
@@ -165,49 +162,3 @@ def _flotillas_27_43(w: Work) -> None:
         if s.is_flotilla and s.damage:
             w.state = set_ship(w.state, u.id, damage=0)
             w.note("flotilla_repair", "27.43", f"{u.id} recovers fully", ship=u.id)
-
-
-def interdiction_phase(w: Work, orders: list[Order], against: str) -> None:
-    """Up to three air units in the box; the survivors' Interdiction ratings give the level,
-    at most 2 [31.11]-[31.13]. Air combat with Soviet naval fighters is the host game's: the
-    order lists the units that survived it (no AA fire against this mission [31.13])."""
-    listed: list[str] = []
-    for o in orders:
-        for pid in o.units:
-            u = w.state.units.get(pid)
-            if u is None or u.side != w.side or w.game.unit(pid).category != "air":
-                w.bad("31.11", f"{pid} is not an air unit of yours", o.pos_of(pid), pid)
-                continue
-            if pid in listed:
-                w.bad("31.11", f"{pid} is listed twice", o.pos_of(pid), pid)
-                continue
-            listed.append(pid)
-            if len(listed) > MAX_BOX:
-                w.bad(
-                    "31.11",
-                    "at most three air units (mission and escort) in the Naval "
-                    "Movement Interdiction Box",
-                    o.pos_of(pid),
-                    pid,
-                )
-    rated = [p for p in listed if w.game.unit(p).values.get("INT", 0) > 0]
-    if listed and not rated:
-        w.bad(
-            "31.11",
-            "no air unit with an Interdiction rating: escorts alone fly no mission",
-            orders[0].pos,
-        )
-    total = sum(w.game.unit(p).values.get("INT", 0) for p in rated)
-    level = min(MAX_LEVEL, total)
-    inter = dict(w.data("interdiction", {}))
-    inter[against] = level
-    w.set(interdiction=inter)
-    if listed:
-        w.note(
-            "interdiction",
-            "31.13",
-            f"Naval Movement Interdiction Box: {', '.join(listed)}; "
-            f"Interdiction Level {level}" + (" (excess ignored)" if total > level else ""),
-            units=listed,
-            level=level,
-        )

@@ -2,7 +2,8 @@
 
 ``validate`` and ``resolve`` run the same step code (``steps.run``); ``validate`` rolls
 nothing. The phases are data (``sequence.PHASES``); a pending decision (an Abort's choice
-[27.32b]) stops resolution until its owner answers.
+[27.32b], the naval fighters opposing the interdiction box [31.13]) stops resolution until its
+owner answers.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ class NavalModule:
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
         """The scenario's forces, placed where it fixes them (ports, zones, hexes); every ship
-        Ready and undamaged; the first player's Naval Readiness Phase of Game-Turn 1."""
+        Ready and undamaged; the first player's Naval Readiness Phase of Game-Turn 1. A Naval
+        Base set up off a port its side controls, or a second one on a port, is refused
+        [32.21]."""
         from referee.errors import UserError
         from referee.source.diagnostics import did_you_mean
 
@@ -67,15 +70,25 @@ class NavalModule:
         )
         for f in sorted(sc.fixed, key=lambda f: f.unit):
             state = place(state, f.unit, f.hex)
+        from referee.rules.naval_module.bases import setup_32_21
+
+        problems = setup_32_21(game, state)
+        if problems:
+            raise UserError(
+                f"scenario {scenario!r}: {problems[0]}",
+                hint="move the Naval Base to a port its side controls in the scenario's [[fixed]]",
+                exit_code=1,
+            )
         return state
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
         """The one submission the game waits for (docs/rulesets.md, ``Due``): the answer to
-        the first pending decision (an Abort's choice [27.32b]), else the orders of the side
-        whose step it is -- the phasing player's readiness, movement and combat, the other
-        player's Naval Movement Interdiction [31.1], each host-result signature in turn
-        [30.16] -- or nothing once the game is over. Every naval fact is open, so ``what`` is
-        the same for both sides."""
+        the first pending decision (an Abort's choice [27.32b], the naval fighters opposing the
+        box [31.13]), else the orders of the side whose step it is -- the phasing player's
+        readiness, movement and combat, the other player's Naval Movement Interdiction [31.1]
+        and Axis Reaction Phase [31.22], each host-result signature in turn [30.16], [31.13]
+        -- or nothing once the game is over. Every naval fact is open, so ``what`` is the same
+        for both sides."""
         if state.pending:
             pd = state.pending[0]
             return (

@@ -4,7 +4,13 @@ For whatever step a position awaits it writes the orders a plain player would se
 
 * **readiness** [25.32], [27.42]: Readiness for every undamaged Sailed ship, Repair for every
   damaged ship in port and every transport in the Cadre Box [27.44];
-* **interdiction** [31.11]: up to three interdiction-rated air units in the box;
+* **interdiction** [31.11]: up to three Ready interdiction-rated air units in the box, all but
+  the last when there are two or more (kept back for a Reaction Phase strike); the
+  Soviet player, asked, opposes with up to three naval fighters on odd Game-Turns and with none
+  on even ones [31.13]; the host's air combat (``aircombat``) loses the first box unit, and the
+  Soviet player signs the same;
+* **reaction** [31.22]: the first Ready interdiction-rated Axis air unit attacks the first
+  Soviet ship at sea;
 * **movement** [26.1x], [28.1x], [30.11]: transports load the ground units of their port
   (evacuating a port an enemy unit stands next to [28.21]); a transport carrying an assault
   unit sails to an all-sea hex next to an enemy-held coastal hex when one is in reach, other
@@ -12,11 +18,12 @@ For whatever step a position awaits it writes the orders a plain player would se
   from the sea always, all such returns in one candidate [29.13]), and carried units are
   unloaded on arrival;
 * **combat** [29.11], [30.15], [31.2x]: every ship on an all-sea hex supports an attack on an
-  enemy hex in range, every assault unit at sea assaults its adjacent target, interdiction-rated
-  air attacks the first enemy ship at sea;
+  enemy hex in range, every assault unit at sea assaults its adjacent target, a Ready
+  interdiction-rated air unit attacks the first enemy ship at sea;
 * **host** [30.16]: the phasing player signs "cleared" on odd Game-Turns and "held" on even
   ones; the other player signs the same;
-* **answers** [27.32b]: an Abort is taken as damage when the ship survives it, else a return.
+* **answers** [27.32b], [31.13]: an Abort is taken as damage when the ship survives it, else a
+  return; the opposition as above.
 
 Each candidate order is kept only if the file still validates (``RULESET.validate``), so the
 orders are legal by construction: the validator is the referee's own.
@@ -33,7 +40,7 @@ from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.ships import SAILED, sinks_at
 from referee.source.model import Module
 
-SECTION = {"host_confirm": "host"}
+SECTION = seq.SECTION
 
 
 def _q(name: str) -> str:
@@ -50,6 +57,8 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
     head = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
     if state.pending:
         pd = state.pending[0]
+        if pd.kind == "oppose":  # [31.13]: every fighter able, on odd Game-Turns
+            return head + f"[answer]\nanswer {pd.id} {pd.options[-1 if state.turn % 2 else 0]}\n"
         sid = str(pd.context.get("ship"))
         s = game.ship(state, sid)
         choice = "damage" if s.damage + 1 < sinks_at(s) else "return"
@@ -81,12 +90,19 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
     if phase == "readiness":
         return _readiness(game, state, side)
     if phase == "interdiction":
-        air = [
-            u.id
-            for u in _mine(state, side)
-            if game.unit(u.id).category == "air" and game.unit(u.id).values.get("INT", 0) > 0
-        ]
-        return [f"interdict {' '.join(air[:3])}"] if air else []
+        air = _ready_air(game, state, side)  # the last one kept back for the Reaction Phase
+        box = air[: min(3, len(air) - 1)] if len(air) > 1 else air
+        return [f"interdict {' '.join(box)}"] if box else []
+    if phase == "aircombat":  # the host's air combat: the first box unit is lost
+        bc = state.data.get("box_combat") or {}
+        alive = bc["units"][1:]
+        return [f"survivors {bc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
+    if phase == "aircombat_confirm":
+        bc = state.data.get("box_combat") or {}
+        alive = state.data.get("box_signed") or []
+        return [f"survivors {bc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
+    if phase == "reaction":
+        return _shipping(game, state, side)
     if phase == "movement":
         return _movement(game, state, side)
     if phase == "combat":
@@ -253,16 +269,32 @@ def _combat(game: Game, state: GameState, side: str) -> list[str]:
                 if game.terrain(n) == "coastal" and game.ground_at(state, n, enemy):
                     out.append(f"assault {c} -> {n}")
                     break
-    air = [
+    return out + _shipping(game, state, side)
+
+
+def _ready_air(game: Game, state: GameState, side: str) -> list[str]:
+    """The side's interdiction-rated air units not in the Flown Box [31.22]."""
+    gone = set((state.data.get("flown") or {}).get(side, []))
+    return [
         u.id
         for u in _mine(state, side)
-        if game.unit(u.id).category == "air" and game.unit(u.id).values.get("INT", 0) > 0
+        if game.unit(u.id).category == "air"
+        and game.unit(u.id).values.get("INT", 0) > 0
+        and u.id not in gone
     ]
+
+
+def _shipping(game: Game, state: GameState, side: str) -> list[str]:
+    """The first Ready interdiction-rated air unit attacks the first enemy ship at sea
+    [31.22]; the validator drops it where the rules do not allow it."""
+    enemy = next(s for s in game.sides if s != side)
+    air = _ready_air(game, state, side)
     at_sea = [
         u.id
         for u in _mine(state, enemy)
-        if game.is_ship(u.id) and u.location is not None and u.location not in game.ports
+        if game.is_ship(u.id)
+        and u.location is not None
+        and u.location not in game.ports
+        and not game.ship(state, u.id).is_flotilla
     ]
-    if air and at_sea and not game.ship(state, at_sea[0]).is_flotilla:
-        out.append(f"shipping {air[0]} -> {at_sea[0]}")
-    return out
+    return [f"shipping {air[0]} -> {at_sea[0]}"] if air and at_sea else []

@@ -2,9 +2,12 @@
 
 The host series' sequence (Naval Readiness, Air Interdiction, Motorized Movement, Movement,
 Reaction, Combat, Engineering, Supply Status, Interphase) is not in the text; the naval rules
-act in four of its phases, which is what this referee plays: for each player turn the phasing
+act in five of its phases, which is what this referee plays: for each player turn the phasing
 player's Naval Readiness Phase, the enemy's Air Interdiction (the Naval Movement Interdiction
-Box), the phasing player's Movement Phase and Combat Phase, the other player's coast artillery
+Box) -- with, when Soviet naval fighters oppose it, the host game's air combat result signed by
+the mission player and then the Soviet player [31.13] --, the phasing player's Movement Phase,
+the Axis Reaction Phase when Soviet ships are at sea and Axis air could strike them [31.22], the
+phasing player's Combat Phase, the other player's coast artillery
 in that Combat Phase (only when a CD unit has something in reach) [27.12], [30.25], then -- when
 an assault was handed to the host game -- its result, signed first by the phasing player and
 then by the other.
@@ -28,13 +31,23 @@ class Phase:
 PHASES: tuple[Phase, ...] = (
     Phase("readiness", "phasing", "Naval Readiness Phase", "25.32"),
     Phase("interdiction", "enemy", "Air Interdiction Phase (Naval Movement Interdiction)", "31.1"),
+    Phase("aircombat", "enemy", "Air Interdiction Phase: host air combat, mission side", "31.13"),
+    Phase(
+        "aircombat_confirm",
+        "phasing",
+        "Air Interdiction Phase: host air combat, the other side",
+        "31.13",
+    ),
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
+    Phase("reaction", "enemy", "Reaction Phase (Axis air against ships at sea)", "31.22"),
     Phase("combat", "phasing", "Combat Phase", "29.0"),
     Phase("coast", "enemy", "Combat Phase: the enemy's coast artillery", "27.12"),
     Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
     Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
 )
 BY_ID = {p.id: p for p in PHASES}
+# the orders section of a step: a second signature is written under the first one's section
+SECTION = {"host_confirm": "host", "aircombat_confirm": "aircombat"}
 GAME_OVER = "game_over"
 
 

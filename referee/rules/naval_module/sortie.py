@@ -1,5 +1,5 @@
 """A port taken by the host game's ground movement: forced sortie [26.12b], the capture
-[26.28], the end of an Evacuation [28.22].
+[26.28], the end of an Evacuation [28.22], the loss of a Naval Base there (NM-26).
 
 Ground movement is the host series'; the moving player reports that a combat unit of his
 entered an enemy port with ``capture PORT`` in his Movement Phase orders. The enemy ships in
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from referee.engine.orders import Order
 from referee.rules.naval_module import ports as P
+from referee.rules.naval_module.bases import captured_32_2
 from referee.rules.naval_module.context import enemy_of, place, set_ship
 from referee.rules.naval_module.movement import roll_for
 from referee.rules.naval_module.ships import READY, SAILED
@@ -37,6 +38,7 @@ def capture(w: Work, o: Order) -> None:
     w.note(
         "capture", "26.28", f"{port} is taken: usable from Game-Turn {w.state.turn + 1}", port=port
     )
+    captured_32_2(w, port, enemy)
     zone = P.port_zone(g.module, port)
     for u in sorted(w.state.units.values(), key=lambda x: x.id):
         if u.side != enemy or u.location != port or not g.is_ship(u.id):

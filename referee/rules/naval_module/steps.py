@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, GameState, PendingDecision, SourcePos, Violation
 from referee.engine.orders import Order, OrdersDoc
-from referee.rules.naval_module import coast, combat, movement, phases, sortie
+from referee.rules.naval_module import air, coast, combat, movement, phases, sortie
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.work import Work
@@ -75,7 +75,7 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
 
 
 def _section(phase: str) -> str:
-    return "host" if phase in ("host", "host_confirm") else phase
+    return seq.SECTION.get(phase, phase)
 
 
 def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work:
@@ -96,7 +96,11 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
     if phase == "readiness":
         phases.readiness_phase(w, orders)
     elif phase == "interdiction":
-        phases.interdiction_phase(w, orders, against=str(state.data["phasing"]))
+        air.interdiction_phase(w, orders, against=str(state.data["phasing"]))
+        if w.state.pending:
+            return w
+    elif phase in ("aircombat", "aircombat_confirm"):
+        air.air_combat_result(w, orders, confirming=phase == "aircombat_confirm")
     elif phase == "movement":
         _movement(w, orders)
         if w.state.pending:
@@ -108,6 +112,13 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
             ](w, o)
         combat.resolve_shipping(w)
         _ask_aborts(w, orders, "combat")
+        if w.state.pending:
+            return w
+    elif phase == "reaction":
+        for o in orders:
+            combat.shipping(w, o)
+        combat.resolve_shipping(w)
+        _ask_aborts(w, orders, "reaction")
         if w.state.pending:
             return w
     elif phase == "coast":
@@ -129,6 +140,9 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
 
 def _standing(w: Work, doc: OrdersDoc) -> None:
     for o in doc.standing:
+        if o.verb == "oppose":
+            air.check_oppose_order(w, o)
+            continue
         for sid in o.units:
             u = w.state.units.get(sid)
             if u is None or u.side != w.side or not w.game.is_ship(sid):
@@ -227,6 +241,10 @@ def _answer(w: Work, doc: OrdersDoc) -> None:
         return
     w.state = w.state.evolve(pending=w.state.pending[1:])
     w.note("answer", pd.rule, f"{w.side} answers {pd.id}: {a.value}", decision=pd.id)
+    if pd.kind == "oppose":
+        air.answer_opposition(w, dict(pd.context["box"]), str(a.value))
+        advance(w)
+        return
     movement.abort_choice(w, str(pd.context["ship"]), str(a.value))
     phase = str(pd.context["phase"])
     _ask_aborts(w, [], phase)
@@ -252,10 +270,15 @@ def advance(w: Work) -> None:
 
 
 def _skipped(w: Work, phase: str) -> bool:
-    """The host steps wait for an assault; the coast step for a CD unit with something in
-    reach [27.12], [30.25]."""
+    """The host steps wait for an assault; the air combat steps for naval fighters opposing
+    the box [31.13]; the Reaction Phase for a Soviet ship at sea and Ready Axis strike air
+    [31.22]; the coast step for a CD unit with something in reach [27.12], [30.25]."""
     if phase.startswith("host"):
         return not _open_assaults(w)
+    if phase.startswith("aircombat"):
+        return not w.data("box_combat", {})
+    if phase == "reaction":
+        return not air.reaction_due(w.game, w.state)
     if phase == "coast":
         return not coast.coast_phase_due(w.game, w.state, str(w.state.data["phasing"]))
     return False
@@ -290,7 +313,8 @@ def end_player_turn(w: Work) -> None:
 
 def end_game_turn(w: Work) -> None:
     """The Game-Turn Interphase: Evacuation markers go [28.22], "1 GT" markers placed before
-    this turn go [28.24], the interdiction box is emptied [31.13]."""
+    this turn go [28.24], the interdiction box is emptied [31.13], the Flown Box's air units
+    are Ready again (NM-25)."""
     turn = w.state.turn
     dnm = {
         k: v
@@ -299,7 +323,9 @@ def end_game_turn(w: Work) -> None:
     }
     for k in sorted(set(w.data("do_not_move", {})) - set(dnm)):
         w.note("do_not_move", "28.24", f"{k}: Do Not Move marker removed", unit=k)
-    w.set(do_not_move=dnm, evacuation={}, interdiction={}, assaulted=[])
+    if any(w.data("flown", {}).values()):
+        w.note("air_ready", "31.22", "the air units in the Flown Box are Ready again")
+    w.set(do_not_move=dnm, evacuation={}, interdiction={}, assaulted=[], flown={})
     total = int(w.state.data.get("last_turn") or w.game.module.scenarios[w.state.scenario].turns)
     if turn >= total:
         w.state = w.state.evolve(phase=seq.GAME_OVER, active_side=None)

@@ -29,13 +29,14 @@ READINESS, INTERDICTION, MOVEMENT, COMBAT, COAST, HOST = (
     "coast",
     "host",
 )
+AIRCOMBAT, REACTION = "aircombat", "reaction"
 STANDING = "standing"
 ARROW = keyword("->")
 SHIP = unit(role="carrier", label="SHIP")
 
 VOCABULARY = Vocabulary(
     ruleset="naval_module",
-    sections=(READINESS, INTERDICTION, MOVEMENT, COMBAT, COAST, HOST),
+    sections=(READINESS, INTERDICTION, AIRCOMBAT, MOVEMENT, REACTION, COMBAT, COAST, HOST),
     locations=(LocationSyntax.hex(4), LocationSyntax.name("zone or port")),
     unit_noun="unit",
     verbs=(
@@ -65,9 +66,28 @@ VOCABULARY = Vocabulary(
             "interdict",
             (INTERDICTION,),
             (form(units()),),
-            meaning="air units in the Naval Movement Interdiction Box, at most 3, the ones "
-            "left after the host game's air combat [31.11]-[31.13]",
+            meaning="air units allocated to the Naval Movement Interdiction Box, at most 3 "
+            "(mission and escort); Soviet naval fighters may oppose them [31.11]-[31.13]",
             expect="one to three air units",
+        ),
+        Verb(
+            "oppose",
+            (STANDING,),
+            (form(keyword("none", sets_mode=True)), form(units())),
+            meaning="the Soviet naval fighters (at most 3) that oppose every Naval Movement "
+            "Interdiction mission, or none; without it the Soviet player is asked [31.13]",
+            expect="none|FIGHTER [FIGHTER ...]",
+        ),
+        Verb(
+            "survivors",
+            (AIRCOMBAT,),
+            (
+                form(Part("word", "handoff", label="HANDOFF"), ARROW, units()),
+                form(Part("word", "handoff", label="HANDOFF"), keyword("none", sets_mode=True)),
+            ),
+            meaning="the host game's air combat result in the Naval Movement Interdiction Box: "
+            "the box units that survived, signed by both players in turn [31.13]",
+            expect="HANDOFF -> AIR [AIR ...] | HANDOFF none",
         ),
         Verb(
             "load",
@@ -138,10 +158,11 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "shipping",
-            (COMBAT,),
+            (COMBAT, REACTION),
             (form(units(), ARROW, unit(role="target", label="SHIP")),),
-            meaning="a Shipping Attack by interdiction-rated air units (at most 3) on one "
-            "declared naval unit: one Shipping Attack Table roll each [31.2x]",
+            meaning="a Shipping Attack by Ready interdiction-rated air units (at most 3) on one "
+            "declared naval unit (in the Axis Reaction Phase one at sea): one Shipping Attack "
+            "Table roll each [31.2x]",
             expect="AIR [AIR ...] -> SHIP",
         ),
         Verb(
