@@ -14,6 +14,8 @@ For whatever step a position awaits it writes the orders a plain player would se
 * **combat** [29.11], [30.15], [31.2x]: every ship on an all-sea hex supports an attack on an
   enemy hex in range, every assault unit at sea assaults its adjacent target, interdiction-rated
   air attacks the first enemy ship at sea;
+* **coast** [27.12], [29.25], [30.25]: CD units fire at enemy ships they reach or support an
+  attacked hex; ships in port give defensive support to an attacked hex in Range;
 * **host** [30.16]: the phasing player signs "cleared" on odd Game-Turns and "held" on even
   ones; the other player signs the same;
 * **answers** [27.32b]: an Abort is taken as damage when the ship survives it, else a return.
@@ -30,6 +32,7 @@ from referee.engine.core import GameState
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.defence import attacked_hexes
 from referee.rules.naval_module.ships import SAILED, sinks_at
 from referee.source.model import Module
 
@@ -108,7 +111,8 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
 
 def _coast(game: Game, state: GameState, side: str) -> list[str]:
     """Each CD unit fires at the first enemy ship it reaches, else supports an attacked hex
-    [27.12], [30.25]; candidates the validator refuses are dropped."""
+    [27.12], [30.25]; each ship in port supports the first attacked hex of his it reaches
+    [29.25]; candidates the validator refuses are dropped."""
     cds = [u.id for u in _mine(state, side) if game.unit(u.id).type == "CD"]
     ships = [
         u.id
@@ -117,7 +121,13 @@ def _coast(game: Game, state: GameState, side: str) -> list[str]:
     ]
     hexes = sorted({str(h["target"]) for h in state.data.get("handoffs", []) if "target" in h})
     out = [f"coastfire {c} -> {s}" for c in cds for s in ships]
-    return out + [f"coastsupport {c} -> {h}" for c in cds for h in hexes]
+    out += [f"coastsupport {c} -> {h}" for c in cds for h in hexes]
+    in_port = [
+        u.id
+        for u in _mine(state, side)
+        if game.is_ship(u.id) and u.location in game.ports and game.ship(state, u.id).artillery
+    ]
+    return out + [f"defend {s} -> {h}" for h in attacked_hexes(state) for s in in_port]
 
 
 def _mine(state: GameState, side: str) -> list:

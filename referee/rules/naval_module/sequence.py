@@ -5,7 +5,8 @@ Reaction, Combat, Engineering, Supply Status, Interphase) is not in the text; th
 act in four of its phases, which is what this referee plays: for each player turn the phasing
 player's Naval Readiness Phase, the enemy's Air Interdiction (the Naval Movement Interdiction
 Box), the phasing player's Movement Phase and Combat Phase, the other player's coast artillery
-in that Combat Phase (only when a CD unit has something in reach) [27.12], [30.25], then -- when
+and defensive naval support in that Combat Phase (only when a CD unit has something in reach or
+a ship in port is in Range of an attacked hex he holds) [27.12], [29.25], [30.25], then -- when
 an assault was handed to the host game -- its result, signed first by the phasing player and
 then by the other.
 """
@@ -30,7 +31,12 @@ PHASES: tuple[Phase, ...] = (
     Phase("interdiction", "enemy", "Air Interdiction Phase (Naval Movement Interdiction)", "31.1"),
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
     Phase("combat", "phasing", "Combat Phase", "29.0"),
-    Phase("coast", "enemy", "Combat Phase: the enemy's coast artillery", "27.12"),
+    Phase(
+        "coast",
+        "enemy",
+        "Combat Phase: the enemy's coast artillery and defensive naval support",
+        "27.12",
+    ),
     Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
     Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
 )

@@ -128,6 +128,14 @@ VOCABULARY = Vocabulary(
             expect="SHIP [SHIP ...] -> HEX",
         ),
         Verb(
+            "attack",
+            (COMBAT,),
+            (form(path()),),
+            meaning="Declared Attacks of the host game on these Defender hexes with no naval "
+            "part, named so the other player may support them from port [29.25]",
+            expect="HEX [HEX ...]",
+        ),
+        Verb(
             "assault",
             (COMBAT,),
             (form(units(), ARROW, location()),),
@@ -160,6 +168,16 @@ VOCABULARY = Vocabulary(
             meaning="in the enemy's Combat Phase, CD support strength for one Defender hex, "
             "undoubled; its value goes to the host game [30.25]",
             expect="CD [CD ...] -> HEX",
+        ),
+        Verb(
+            "defend",
+            (COAST,),
+            (form(units(), ARROW, location()),),
+            meaning="in the enemy's Combat Phase, defensive naval artillery support from port "
+            "for one attacked Defender hex: one ship, or two (or one and a ground artillery "
+            "unit) within an HQ's command range; its value goes to the host game [29.12], "
+            "[29.2x], [29.25]",
+            expect="SHIP [SHIP|ARTILLERY] -> HEX",
         ),
         Verb(
             "host",
