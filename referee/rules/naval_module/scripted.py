@@ -10,7 +10,8 @@ For whatever step a position awaits it writes the orders a plain player would se
   unit sails to an all-sea hex next to an enemy-held coastal hex when one is in reach, other
   ships to the nearest other friendly port (alternating by Game-Turn; a ship that supported
   from the sea always, all such returns in one candidate [29.13]), and carried units are
-  unloaded on arrival;
+  unloaded on arrival; a flotilla puts out from port to the nearest all-sea hex, and back to
+  the nearest friendly port [32.11];
 * **combat** [29.11], [30.15], [31.2x]: every ship on an all-sea hex supports an attack on an
   enemy hex in range, every assault unit at sea assaults its adjacent target, interdiction-rated
   air attacks the first enemy ship at sea;
@@ -29,6 +30,7 @@ from __future__ import annotations
 from collections import deque
 
 from referee.engine.core import GameState
+from referee.rules.naval_module import flotilla
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
@@ -169,7 +171,10 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
     returns: list[str] = []  # the 29.13 returns, one candidate: a file validates only whole
     for u in ships:
         s = game.ship(state, u.id)
-        if s.is_flotilla or s.status == SAILED:
+        if s.is_flotilla:
+            out.extend(_flotilla(game, state, u.id, control, side))
+            continue
+        if s.status == SAILED:
             continue
         here = str(u.location)
         if s.is_transport and s.capacity > 0 and here in game.ports:
@@ -200,6 +205,18 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
             out.append(f"move {u.id} -> {words}")
             out.extend(f"unload {c}" for c in game.cargo(state, u.id))
     return (["\n".join(returns)] if returns else []) + out
+
+
+def _flotilla(game: Game, state: GameState, sid: str, control: dict, side: str) -> list[str]:
+    """A flotilla in port puts out to the nearest all-sea hex; at sea or on the coast it
+    makes for the nearest friendly port it reaches [32.11]."""
+    reach = sorted((c, h, p) for h, (c, p) in flotilla.reachable(game, state, sid).items())
+    in_port = state.units[sid].location in game.ports
+    ports = {sp.hex: n for n, sp in game.ports.items() if control.get(n) == side}
+    for _, h, path in reach:
+        if (in_port and game.terrain(h) == "sea") or (not in_port and h in ports):
+            return [f"move {sid} -> {' '.join(path)}"]
+    return []
 
 
 def _assault_spot(game: Game, state: GameState, enemy: str, paths: dict, budget: int):

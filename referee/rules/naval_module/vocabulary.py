@@ -83,7 +83,8 @@ VOCABULARY = Vocabulary(
             (form(units(), ARROW, path()),),
             meaning="naval movement zone by zone, ending in a port, a zone (at sea) or an "
             "all-sea hex of the last zone; Axis ships that start together may move as a group "
-            "[26.1x], [26.12a]",
+            "[26.1x], [26.12a]; a flotilla moves alone hex by hex, naming each hex entered "
+            "[32.11]",
             expect="SHIP [SHIP ...] -> ZONE-OR-PORT [...] [HEX]",
         ),
         Verb(
