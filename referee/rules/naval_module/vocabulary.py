@@ -141,8 +141,8 @@ VOCABULARY = Vocabulary(
             (COMBAT,),
             (form(units(), ARROW, location()),),
             meaning="amphibious assault (or special transport) from the all-sea hex the "
-            "carrying ship holds against an adjacent coastal hex; the combat goes to the host "
-            "game [30.1x], [30.3]",
+            "carrying ship holds against an adjacent coastal hex, with any adjacent flotilla "
+            "named; the combat goes to the host game [30.1x], [30.16e], [30.3]",
             expect="UNIT [UNIT ...] -> HEX",
         ),
         Verb(
