@@ -121,7 +121,7 @@ def _coast(game: Game, state: GameState, side: str) -> list[str]:
         for u in sorted(state.units.values(), key=lambda x: x.id)
         if u.side != side and u.location is not None and game.is_ship(u.id)
     ]
-    hexes = sorted({str(h["target"]) for h in state.data.get("handoffs", []) if "target" in h})
+    hexes = attacked_hexes(state)
     out = [f"coastfire {c} -> {s}" for c in cds for s in ships]
     out += [f"coastsupport {c} -> {h}" for c in cds for h in hexes]
     in_port = [
