@@ -44,7 +44,7 @@ def support(w: Work, o: Order) -> None:
         return
     guns = [u for u in o.units if not g.is_ship(u) and u in g.pieces]
     ships = [u for u in o.units if u not in guns]
-    if guns and not _ground_artillery_29_22(w, o, guns, ships, target):
+    if guns and not ground_artillery_29_22(w, o, guns, ships, target):
         return
     at_sea = []
     for sid in ships:
@@ -114,7 +114,7 @@ def support(w: Work, o: Order) -> None:
         w.set(return_to_port=sorted(set(back + at_sea)))
 
 
-def _ground_artillery_29_22(
+def ground_artillery_29_22(
     w: Work, o: Order, guns: list[str], ships: list[str], target: str
 ) -> bool:
     """A single naval unit in port may combine with a single ground artillery unit [29.22];

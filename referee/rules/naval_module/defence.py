@@ -19,7 +19,7 @@ from typing import Any
 
 from referee.engine.core import GameState
 from referee.engine.orders import Order
-from referee.rules.naval_module.combat import _ground_artillery_29_22, handoff
+from referee.rules.naval_module.combat import ground_artillery_29_22, handoff
 from referee.rules.naval_module.context import Game, enemy_of
 from referee.rules.naval_module.work import Work
 
@@ -120,7 +120,7 @@ def defend(w: Work, o: Order) -> None:
         if guns[0] in done:
             w.bad("29.22", f"{guns[0]} already supports {done[guns[0]]}", o.pos_of(guns[0]))
             return
-        if not _ground_artillery_29_22(w, o, guns, ships, target):
+        if not ground_artillery_29_22(w, o, guns, ships, target):
             return
     value = sum(g.ship(w.state, s).artillery for s in ships)
     rule, needs, extra = "29.21", "", {}

@@ -220,12 +220,11 @@ def move(w: Work, o: Order) -> None:
         w.bad("26.12a", "a group moves only if its ships begin together", o.pos, ships[0])
         return
     moved = list(w.data("moved", []))
-    flotillas = [s for s in ships if g.ship(st, s).is_flotilla]
-    if flotillas and len(ships) > 1:
-        w.bad("32.11", f"{flotillas[0]} is a flotilla: it moves alone", o.pos_of(flotillas[0]))
-        return
-    if flotillas:
-        move_flotilla(w, o, ships[0])
+    if any(g.ship(st, s).is_flotilla for s in ships):  # hex by hex, alone [32.11]
+        if len(ships) > 1:
+            w.bad("32.11", "a flotilla moves alone, not in a group of naval units", o.pos)
+        else:
+            move_flotilla(w, o, ships[0])
         return
     for s in ships:
         sh = g.ship(st, s)
