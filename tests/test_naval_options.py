@@ -93,3 +93,20 @@ def test_options_is_deterministic(module: Any) -> None:
     a = NM.options(module, st, "Sevastopol", limit=5)
     b = NM.options(module, st, "Sevastopol", limit=5)
     assert a == b and a.lines
+
+
+def test_flotilla_options_are_hex_moves_validate_accepts(module: Any) -> None:
+    """A flotilla's options are flotilla movement hex by hex within its allowance [32.11],
+    [22.41] (NM-41): every one is accepted by ``validate``, none enters land, none costs more
+    than the allowance."""
+    st = movement(module)
+    rep = NM.options(module, st, "SU-FL-AZ", limit=3)
+    (unit,) = rep.data["units"]
+    assert unit["refused"] is None and unit["nmp"] == 6
+    moves = unit["moves"]
+    assert moves and all(m["nmp"] <= 6 for m in moves)
+    assert all(module.map.hexes[h].terrain != "land" for m in moves for h in m["path"])
+    for m in moves[::7]:
+        assert verdict(module, st, "Soviet", m["line"]) == [], m["line"]
+    assert "(1 MP, flotilla movement) [32.11]" in "\n".join(rep.lines)
+    assert any(line.startswith("  ... ") for line in rep.lines)  # the limit

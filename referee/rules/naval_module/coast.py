@@ -18,6 +18,7 @@ from referee.engine.core import GameState
 from referee.engine.orders import Order
 from referee.rules.naval_module.combat import handoff, shipping_column
 from referee.rules.naval_module.context import Game, enemy_of
+from referee.rules.naval_module.defence import attacked_hexes
 from referee.rules.naval_module.losses import parse_result
 from referee.rules.naval_module.ranges import cd_reaches_30_23
 from referee.rules.naval_module.sinking import damage_ship
@@ -190,10 +191,11 @@ def coast_support(w: Work, o: Order) -> None:
 
 def coast_phase_due(game: Game, state: GameState, phasing: str) -> bool:
     """The enemy's coast artillery step is played only when one of its CD units reaches a
-    phasing naval unit's hex or is within Range of a hex the phasing player attacks [27.12],
-    [30.25]; otherwise there is nothing to decide and it is skipped."""
+    phasing naval unit's hex or is within Range of a hex the phasing player attacks (his naval
+    support and assault targets and his declared ``attack`` hexes) [27.12], [29.25], [30.25];
+    otherwise there is nothing to decide and it is skipped."""
     enemy = enemy_of(game, phasing)
-    targets = [str(h["target"]) for h in state.data.get("handoffs", []) if "target" in h]
+    targets = attacked_hexes(state)
     ships = []
     for u in state.units.values():
         if u.side == phasing and u.location is not None and game.is_ship(u.id):

@@ -44,7 +44,7 @@ def support(w: Work, o: Order) -> None:
         return
     guns = [u for u in o.units if not g.is_ship(u) and u in g.pieces]
     ships = [u for u in o.units if u not in guns]
-    if guns and not _ground_artillery_29_22(w, o, guns, ships, target):
+    if guns and not ground_artillery_29_22(w, o, guns, ships, target):
         return
     at_sea = []
     for sid in ships:
@@ -114,7 +114,7 @@ def support(w: Work, o: Order) -> None:
         w.set(return_to_port=sorted(set(back + at_sea)))
 
 
-def _ground_artillery_29_22(
+def ground_artillery_29_22(
     w: Work, o: Order, guns: list[str], ships: list[str], target: str
 ) -> bool:
     """A single naval unit in port may combine with a single ground artillery unit [29.22];
@@ -209,7 +209,11 @@ def assault(w: Work, o: Order) -> None:
     placed = dict(w.data("assault_hexes", {}))
     units: list[str] = []
     ships: list[str] = []
-    for pid in o.units:
+    flotillas = [p for p in o.units if g.is_ship(p) and g.ship(w.state, p).is_flotilla]
+    for fid in flotillas:
+        if not _flotilla_joins_30_16e(w, o, fid, target):
+            return
+    for pid in [p for p in o.units if p not in flotillas]:
         u = w.state.units.get(pid)
         box = (u.box or "") if u else ""
         if u is None or u.side != w.side or not box.startswith("aboard:"):
@@ -269,6 +273,14 @@ def assault(w: Work, o: Order) -> None:
             placed[sea] = pid
         units.append(pid)
         ships.append(sid)
+    if not units:
+        w.bad(
+            "30.16e",
+            "a flotilla joins an amphibious assault; it makes none alone",
+            o.pos,
+            hint="name the assaulting ground units too",
+        )
+        return
     w.set(assault_hexes=placed)
     assaulted = sorted(set(w.data("assaulted", [])) | set(ships))
     w.set(assaulted=assaulted)
@@ -285,6 +297,7 @@ def assault(w: Work, o: Order) -> None:
             land(
                 w, sid, [p for p, s in zip(units, ships, strict=True) if s == sid], target, "30.15b"
             )
+        advance_flotillas(w, flotillas, target)
         return
     handoff(
         w,
@@ -292,12 +305,45 @@ def assault(w: Work, o: Order) -> None:
         "30.15a",
         f"amphibious assault by {', '.join(units)} on {target} ({', '.join(defenders)}): "
         "no attack supply, no AA, no retreat, ZOC ignored across the sea hexside; only "
-        "the Defender may take Additional Retreat [30.13d], [30.15a], [30.16a]",
+        "the Defender may take Additional Retreat [30.13d], [30.15a], [30.16a]"
+        + (f"; with {', '.join(flotillas)} in the combat [30.16e]" if flotillas else ""),
         units=units,
         ships=ships,
         target=target,
         defenders=defenders,
+        **({"flotillas": flotillas} if flotillas else {}),
     )
+
+
+def _flotilla_joins_30_16e(w: Work, o: Order, fid: str, target: str) -> bool:
+    """A flotilla of the assaulting side next to the target hex may be included in the
+    combat [30.16e] (docs/interpretations.md, NM-42)."""
+    g = w.game
+    u = w.state.units.get(fid)
+    at = g.hex_of(u.location) if u is not None else None
+    if u is None or u.side != w.side or at is None:
+        w.bad("30.16e", f"{fid} is not a flotilla of yours on the map", o.pos_of(fid), fid)
+        return False
+    if not g.hexes.adjacent(at, target):
+        w.bad(
+            "30.16e",
+            f"{fid} at {at} is not adjacent to {target}: a flotilla joins the assault "
+            "on a hex next to it",
+            o.pos_of(fid),
+            fid,
+        )
+        return False
+    return True
+
+
+def advance_flotillas(w: Work, flotillas: list[str], target: str) -> None:
+    """Flotillas included in an assault that clears the coastal hex advance onto it
+    [30.16e]."""
+    for fid in flotillas:
+        if w.state.units[fid].location is None:
+            continue
+        w.state = place(w.state, fid, target)
+        w.note("flotilla_advance", "30.16e", f"{fid} advances onto {target}", ship=fid, hex=target)
 
 
 # ---- shipping attacks -------------------------------------------------------------------------
@@ -463,6 +509,7 @@ def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
                 mine = [p for p in mine if w.state.units[p].box == f"aboard:{sid}"]
                 if mine:
                     land(w, sid, mine, h["target"], "30.16b")
+            advance_flotillas(w, list(h.get("flotillas", [])), h["target"])
         else:
             w.note(
                 "assault_held",

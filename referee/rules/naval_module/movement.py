@@ -15,6 +15,7 @@ from typing import Any
 from referee.engine.orders import Order
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module.context import aboard, enemy_of, place, set_ship
+from referee.rules.naval_module.flotilla import cd_points_on_path, move_flotilla
 from referee.rules.naval_module.losses import (
     apply_27_32,
     column_27_2,
@@ -219,16 +220,14 @@ def move(w: Work, o: Order) -> None:
         w.bad("26.12a", "a group moves only if its ships begin together", o.pos, ships[0])
         return
     moved = list(w.data("moved", []))
+    if any(g.ship(st, s).is_flotilla for s in ships):  # hex by hex, alone [32.11]
+        if len(ships) > 1:
+            w.bad("32.11", "a flotilla moves alone, not in a group of naval units", o.pos)
+        else:
+            move_flotilla(w, o, ships[0])
+        return
     for s in ships:
         sh = g.ship(st, s)
-        if sh.is_flotilla:
-            w.bad(
-                "32.11",
-                f"{s} is a flotilla: it moves by the host's flotilla rules [22.41]",
-                o.pos_of(s),
-                s,
-            )
-            return
         if sh.status != READY:
             w.bad(
                 "26.31",
@@ -406,7 +405,10 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
     enemy = enemy_of(g, owner)
     level = int(w.data("interdiction", {}).get(owner, 0))
     places = [facts.get("departure"), w.state.units[first].location]
-    cd = cd_points_against(g, w.state, enemy, places, facts.get("passed", []))
+    if facts.get("path"):  # a flotilla's hexes, each CD unit once [32.11]
+        cd = cd_points_on_path(g, w.state, enemy, list(facts["path"]))
+    else:
+        cd = cd_points_against(g, w.state, enemy, places, facts.get("passed", []))
     column, why = column_27_2(level, cd)
     storm = w.data("weather", {}).get(str(w.state.turn)) == "storm"  # [26.12b note]
     mods = modifiers_27_2(
@@ -576,6 +578,8 @@ def end_movement(w: Work) -> None:
     [28.23d]."""
     for sid in w.data("moved", []):
         u = w.state.units[sid]
+        if w.game.ship(w.state, sid).is_flotilla:
+            continue  # no Ready/Sailed status: flotillas are not naval units [32.1]
         if u.location in w.game.ports and u.location not in w.data("evacuation", {}):
             if port_friendly(w, u.location, u.side):
                 w.state = set_ship(w.state, sid, status=SAILED)

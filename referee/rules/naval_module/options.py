@@ -19,16 +19,16 @@ from referee.engine.core import GameState, Violation
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
+from referee.rules.naval_module import flotilla, steps
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
-from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.vocabulary import VOCABULARY
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import Module
 
 # refusals about the unit or the step, not the destination: no other move will do
-UNIT_MAY_NOT_MOVE = ("orders", "26.31", "26.12a", "32.11", "30.16f")
+UNIT_MAY_NOT_MOVE = ("orders", "26.31", "26.12a", "30.16f")
 
 
 def q(name: str) -> str:
@@ -123,6 +123,8 @@ def ship_options(module: Module, state: GameState, sid: str) -> dict[str, Any]:
     if start is None:
         out["refused"] = {"rule": "27.31", "message": f"{sid} is not on the map"}
         return out
+    if sh.is_flotilla:
+        return _flotilla_options(module, state, sid, out)
     moves: list[dict[str, Any]] = []
     first_refusal: Violation | None = None
     for zone, path in sorted(paths(game, start, sh.nmp).items()):
@@ -156,6 +158,33 @@ def ship_options(module: Module, state: GameState, sid: str) -> dict[str, Any]:
     return out
 
 
+def _flotilla_options(
+    module: Module, state: GameState, sid: str, out: dict[str, Any]
+) -> dict[str, Any]:
+    """A flotilla's moves: the cheapest hex path to each hex within its allowance [32.11],
+    [22.41] (docs/interpretations.md, NM-41), each kept only when ``validate`` accepts it."""
+    game = Game.of(module)
+    side = state.units[sid].side
+    out["nmp"] = flotilla.allowance(game, sid)
+    moves: list[dict[str, Any]] = []
+    first: Violation | None = None
+    for hex_id, (cost, path) in sorted(flotilla.reachable(game, state, sid).items()):
+        line = f"move {sid} -> " + " ".join(path)
+        refused = _check(state, side, line, module)
+        if refused:
+            first = first or refused[0]
+            if refused[0].rule in ("orders", "26.12a"):
+                out["refused"] = {"rule": refused[0].rule, "message": refused[0].message}
+                return out
+            continue
+        to = next((p for p, sp in sorted(game.ports.items()) if sp.hex == hex_id), hex_id)
+        moves.append({"to": to, "path": path, "nmp": cost, "line": line})
+    out["moves"] = sorted(moves, key=lambda m: (m["nmp"], m["path"]))
+    if not moves and first is not None:
+        out["refused"] = {"rule": first.rule, "message": first.message}
+    return out
+
+
 def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
     """``referee options SUBJECT`` for the naval module (see the module docstring)."""
     game = Game.of(module)
@@ -177,6 +206,14 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         if o["refused"]:
             r = o["refused"]
             lines.append(f"  no move now: {r['message']} [{r['rule']}]")
+            continue
+        if game.ship(state, sid).is_flotilla:
+            shown = o["moves"] if limit <= 0 else o["moves"][:limit]
+            for m in shown:
+                lines.append(f"  {m['line']}  ({m['nmp']} MP, flotilla movement) [32.11]")
+                marks.setdefault(game.hex_of(m["to"]) or m["to"], f"{m['nmp']}")
+            if len(shown) < len(o["moves"]):
+                lines.append(f"  ... {len(o['moves']) - len(shown)} more (--format json lists all)")
             continue
         ends = [m for m in o["moves"] if m["to"] not in game.module.map.hexes]
         at_sea = [m for m in o["moves"] if m["to"] in game.module.map.hexes]

@@ -32,9 +32,10 @@ class NavalModule:
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
         """The scenario's forces, placed where it fixes them (ports, zones, hexes); every ship
-        Ready and undamaged; the first player's Naval Readiness Phase of Game-Turn 1. A Naval
-        Base set up off a port its side controls, or a second one on a port, is refused
-        [32.21]."""
+        undamaged and Ready unless its placement says ``status = "sailed"``, ground units
+        embarked where it says ``status = "aboard:SHIP"``; the first player's Naval Readiness
+        Phase of Game-Turn 1. A Naval Base set up off a port its side controls, or a second one
+        on a port, is refused [32.21]."""
         from referee.errors import UserError
         from referee.source.diagnostics import did_you_mean
 
@@ -79,7 +80,7 @@ class NavalModule:
                 hint="move the Naval Base to a port its side controls in the scenario's [[fixed]]",
                 exit_code=1,
             )
-        return state
+        return setup_status(game, state, sc.fixed)
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
         """The one submission the game waits for (docs/rulesets.md, ``Due``): the answer to
@@ -152,6 +153,51 @@ class NavalModule:
         from referee.rules.naval_module.scripted import scripted_orders
 
         return scripted_orders(module, state)
+
+
+def setup_status(game: Game, state: GameState, fixed: Any) -> GameState:
+    """A ``[[fixed]]`` placement's ``status``: ``"sailed"`` sets a naval unit up Sailed
+    [25.31]; ``"aboard:SHIP"`` sets a ground unit up embarked on a naval unit of its side
+    (its ``at`` names the ship's port, sea zone or hex), within the ship's capacity [28.13].
+    Anything else is refused (exit 2) before the game is made."""
+    from referee.errors import UserError
+    from referee.rules.naval_module.context import aboard, set_ship
+    from referee.rules.naval_module.ships import SAILED
+    from referee.rules.naval_module.transport import load_problems
+
+    for f in sorted(fixed, key=lambda f: f.unit):
+        status = str(f.status or "")
+        where = f"{f.origin.file}:{f.origin.line}: [[fixed]] {f.unit}"
+        if not status:
+            continue
+        if status == SAILED and game.is_ship(f.unit):
+            state = set_ship(state, f.unit, status=SAILED)
+            continue
+        if not status.startswith("aboard:"):
+            raise UserError(
+                f"{where}: unknown status {status!r}",
+                hint='status = "sailed" (a naval unit) or "aboard:SHIP" (a ground unit)',
+            )
+        sid = status[len("aboard:") :]
+        ship_at = state.units[sid].location if sid in state.units else None
+        if (
+            not game.is_ship(sid)
+            or ship_at is None
+            or state.units[sid].side != (state.units[f.unit].side)
+        ):
+            raise UserError(f"{where}: {sid!r} is not a naval unit of its side set up on the map")
+        if f.hex not in (ship_at, game.zone_of(ship_at)):
+            raise UserError(
+                f"{where}: at {f.hex!r}, but {sid} is at {ship_at}",
+                hint=f'at = "{game.zone_of(ship_at) or ship_at}"',
+            )
+        s = game.ship(state, sid)
+        onboard = [game.unit(c) for c in game.cargo(state, sid)]
+        for p in load_problems(s.unit.name, s.capacity, onboard, [(f.unit, game.unit(f.unit))]):
+            raise UserError(f"{where}: {p.message} [{p.rule}]", hint=p.hint)
+        state = place(state, f.unit, None, aboard(sid))
+        state = set_ship(state, sid, cargo=[*game.cargo(state, sid), f.unit])
+    return state
 
 
 def events_text(events: list[Event]) -> list[str]:

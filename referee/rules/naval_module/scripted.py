@@ -16,10 +16,13 @@ For whatever step a position awaits it writes the orders a plain player would se
   unit sails to an all-sea hex next to an enemy-held coastal hex when one is in reach, other
   ships to the nearest other friendly port (alternating by Game-Turn; a ship that supported
   from the sea always, all such returns in one candidate [29.13]), and carried units are
-  unloaded on arrival;
+  unloaded on arrival; a flotilla puts out from port to the nearest all-sea hex, and back to
+  the nearest friendly port [32.11];
 * **combat** [29.11], [30.15], [31.2x]: every ship on an all-sea hex supports an attack on an
   enemy hex in range, every assault unit at sea assaults its adjacent target, a Ready
   interdiction-rated air unit attacks the first enemy ship at sea;
+* **coast** [27.12], [29.25], [30.25]: CD units fire at enemy ships they reach or support an
+  attacked hex; ships in port give defensive support to an attacked hex in Range;
 * **host** [30.16]: the phasing player signs "cleared" on odd Game-Turns and "held" on even
   ones; the other player signs the same;
 * **answers** [27.32b], [31.13]: an Abort is taken as damage when the ship survives it, else a
@@ -34,9 +37,11 @@ from __future__ import annotations
 from collections import deque
 
 from referee.engine.core import GameState
+from referee.rules.naval_module import flotilla
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.defence import attacked_hexes
 from referee.rules.naval_module.ships import SAILED, sinks_at
 from referee.source.model import Module
 
@@ -124,16 +129,23 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
 
 def _coast(game: Game, state: GameState, side: str) -> list[str]:
     """Each CD unit fires at the first enemy ship it reaches, else supports an attacked hex
-    [27.12], [30.25]; candidates the validator refuses are dropped."""
+    [27.12], [30.25]; each ship in port supports the first attacked hex of his it reaches
+    [29.25]; candidates the validator refuses are dropped."""
     cds = [u.id for u in _mine(state, side) if game.unit(u.id).type == "CD"]
     ships = [
         u.id
         for u in sorted(state.units.values(), key=lambda x: x.id)
         if u.side != side and u.location is not None and game.is_ship(u.id)
     ]
-    hexes = sorted({str(h["target"]) for h in state.data.get("handoffs", []) if "target" in h})
+    hexes = attacked_hexes(state)
     out = [f"coastfire {c} -> {s}" for c in cds for s in ships]
-    return out + [f"coastsupport {c} -> {h}" for c in cds for h in hexes]
+    out += [f"coastsupport {c} -> {h}" for c in cds for h in hexes]
+    in_port = [
+        u.id
+        for u in _mine(state, side)
+        if game.is_ship(u.id) and u.location in game.ports and game.ship(state, u.id).artillery
+    ]
+    return out + [f"defend {s} -> {h}" for h in attacked_hexes(state) for s in in_port]
 
 
 def _mine(state: GameState, side: str) -> list:
@@ -175,7 +187,10 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
     returns: list[str] = []  # the 29.13 returns, one candidate: a file validates only whole
     for u in ships:
         s = game.ship(state, u.id)
-        if s.is_flotilla or s.status == SAILED:
+        if s.is_flotilla:
+            out.extend(_flotilla(game, state, u.id, control, side))
+            continue
+        if s.status == SAILED:
             continue
         here = str(u.location)
         if s.is_transport and s.capacity > 0 and here in game.ports:
@@ -206,6 +221,18 @@ def _movement(game: Game, state: GameState, side: str) -> list[str]:
             out.append(f"move {u.id} -> {words}")
             out.extend(f"unload {c}" for c in game.cargo(state, u.id))
     return (["\n".join(returns)] if returns else []) + out
+
+
+def _flotilla(game: Game, state: GameState, sid: str, control: dict, side: str) -> list[str]:
+    """A flotilla in port puts out to the nearest all-sea hex; at sea or on the coast it
+    makes for the nearest friendly port it reaches [32.11]."""
+    reach = sorted((c, h, p) for h, (c, p) in flotilla.reachable(game, state, sid).items())
+    in_port = state.units[sid].location in game.ports
+    ports = {sp.hex: n for n, sp in game.ports.items() if control.get(n) == side}
+    for _, h, path in reach:
+        if (in_port and game.terrain(h) == "sea") or (not in_port and h in ports):
+            return [f"move {sid} -> {' '.join(path)}"]
+    return []
 
 
 def _assault_spot(game: Game, state: GameState, enemy: str, paths: dict, budget: int):

@@ -7,8 +7,9 @@ player's Naval Readiness Phase, the enemy's Air Interdiction (the Naval Movement
 Box) -- with, when Soviet naval fighters oppose it, the host game's air combat result signed by
 the mission player and then the Soviet player [31.13] --, the phasing player's Movement Phase,
 the Axis Reaction Phase when Soviet ships are at sea and Axis air could strike them [31.22], the
-phasing player's Combat Phase, the other player's coast artillery
-in that Combat Phase (only when a CD unit has something in reach) [27.12], [30.25], then -- when
+phasing player's Combat Phase, the other player's coast artillery and defensive naval support
+in that Combat Phase (only when a CD unit has something in reach or a ship in port is in Range
+of an attacked hex he holds) [27.12], [29.25], [30.25], then -- when
 an assault was handed to the host game -- its result, signed first by the phasing player and
 then by the other.
 """
@@ -41,7 +42,12 @@ PHASES: tuple[Phase, ...] = (
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
     Phase("reaction", "enemy", "Reaction Phase (Axis air against ships at sea)", "31.22"),
     Phase("combat", "phasing", "Combat Phase", "29.0"),
-    Phase("coast", "enemy", "Combat Phase: the enemy's coast artillery", "27.12"),
+    Phase(
+        "coast",
+        "enemy",
+        "Combat Phase: the enemy's coast artillery and defensive naval support",
+        "27.12",
+    ),
     Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
     Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
 )

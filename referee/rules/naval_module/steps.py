@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, GameState, PendingDecision, SourcePos, Violation
 from referee.engine.orders import Order, OrdersDoc
-from referee.rules.naval_module import air, coast, combat, movement, phases, sortie
+from referee.rules.naval_module import air, coast, combat, defence, movement, phases, sortie
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.work import Work
@@ -107,9 +107,12 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
             return w
     elif phase == "combat":
         for o in orders:
-            {"support": combat.support, "assault": combat.assault, "shipping": combat.shipping}[
-                o.verb
-            ](w, o)
+            {
+                "support": combat.support,
+                "assault": combat.assault,
+                "shipping": combat.shipping,
+                "attack": defence.declare_attack,
+            }[o.verb](w, o)
         combat.resolve_shipping(w)
         _ask_aborts(w, orders, "combat")
         if w.state.pending:
@@ -123,9 +126,13 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
             return w
     elif phase == "coast":
         for o in orders:
-            {"coastfire": coast.coast_fire, "coastsupport": coast.coast_support}[o.verb](w, o)
+            {
+                "coastfire": coast.coast_fire,
+                "coastsupport": coast.coast_support,
+                "defend": defence.defend,
+            }[o.verb](w, o)
         coast.resolve_coast_fire(w)
-        w.set(cd_used={})
+        w.set(cd_used={}, defended={})
         _ask_aborts(w, orders, "coast")
         if w.state.pending:
             return w
@@ -272,7 +279,8 @@ def advance(w: Work) -> None:
 def _skipped(w: Work, phase: str) -> bool:
     """The host steps wait for an assault; the air combat steps for naval fighters opposing
     the box [31.13]; the Reaction Phase for a Soviet ship at sea and Ready Axis strike air
-    [31.22]; the coast step for a CD unit with something in reach [27.12], [30.25]."""
+    [31.22]; the coast step for a CD unit with something in reach [27.12], [30.25] or a naval
+    unit in port in Range of an attacked Defender hex [29.25]."""
     if phase.startswith("host"):
         return not _open_assaults(w)
     if phase.startswith("aircombat"):
@@ -280,7 +288,11 @@ def _skipped(w: Work, phase: str) -> bool:
     if phase == "reaction":
         return not air.reaction_due(w.game, w.state)
     if phase == "coast":
-        return not coast.coast_phase_due(w.game, w.state, str(w.state.data["phasing"]))
+        phasing = str(w.state.data["phasing"])
+        return not (
+            coast.coast_phase_due(w.game, w.state, phasing)
+            or defence.defence_due(w.game, w.state, phasing)
+        )
     return False
 
 
@@ -297,9 +309,12 @@ def end_player_turn(w: Work) -> None:
         if m["n"] == 2 and m.get("side") == phasing:
             m["n"] = 1
             w.note("do_not_move", "28.24", f"{uid}: Do Not Move 1 GT", unit=uid)
-    supported = [h for h in w.data("handoffs", []) if h["kind"] in ("support", "cd_support", "aa")]
+    kinds = ("support", "cd_support", "defensive_support", "aa")
+    supported = [h for h in w.data("handoffs", []) if h["kind"] in kinds]
     log = list(w.data("handoff_log", [])) + supported
     w.set(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
+    if w.data("declared_attacks", []):
+        w.set(declared_attacks=[])
     first = str(w.state.data["first"])
     nxt = seq.other(w.game.sides, phasing)
     if nxt == first:

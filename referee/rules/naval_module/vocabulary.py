@@ -103,7 +103,8 @@ VOCABULARY = Vocabulary(
             (form(units(), ARROW, path()),),
             meaning="naval movement zone by zone, ending in a port, a zone (at sea) or an "
             "all-sea hex of the last zone; Axis ships that start together may move as a group "
-            "[26.1x], [26.12a]",
+            "[26.1x], [26.12a]; a flotilla moves alone hex by hex, naming each hex entered "
+            "[32.11]",
             expect="SHIP [SHIP ...] -> ZONE-OR-PORT [...] [HEX]",
         ),
         Verb(
@@ -148,12 +149,20 @@ VOCABULARY = Vocabulary(
             expect="SHIP [SHIP ...] -> HEX",
         ),
         Verb(
+            "attack",
+            (COMBAT,),
+            (form(path()),),
+            meaning="Declared Attacks of the host game on these Defender hexes with no naval "
+            "part, named so the other player may support them from port [29.25]",
+            expect="HEX [HEX ...]",
+        ),
+        Verb(
             "assault",
             (COMBAT,),
             (form(units(), ARROW, location()),),
             meaning="amphibious assault (or special transport) from the all-sea hex the "
-            "carrying ship holds against an adjacent coastal hex; the combat goes to the host "
-            "game [30.1x], [30.3]",
+            "carrying ship holds against an adjacent coastal hex, with any adjacent flotilla "
+            "named; the combat goes to the host game [30.1x], [30.16e], [30.3]",
             expect="UNIT [UNIT ...] -> HEX",
         ),
         Verb(
@@ -181,6 +190,16 @@ VOCABULARY = Vocabulary(
             meaning="in the enemy's Combat Phase, CD support strength for one Defender hex, "
             "undoubled; its value goes to the host game [30.25]",
             expect="CD [CD ...] -> HEX",
+        ),
+        Verb(
+            "defend",
+            (COAST,),
+            (form(units(), ARROW, location()),),
+            meaning="in the enemy's Combat Phase, defensive naval artillery support from port "
+            "for one attacked Defender hex: one ship, or two (or one and a ground artillery "
+            "unit) within an HQ's command range; its value goes to the host game [29.12], "
+            "[29.2x], [29.25]",
+            expect="SHIP [SHIP|ARTILLERY] -> HEX",
         ),
         Verb(
             "host",
