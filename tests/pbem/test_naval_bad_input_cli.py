@@ -38,15 +38,15 @@ cycle = ["Game-Turn"]
 night = []
 
 [forces]
-Soviet = ["SU-DD-BO", "SU-T-GPA", "SU-DL-TA", "SU-MOT-1", "SU-T-GPB", "SU-MTN-63", \
-"SU-INF-7NB", "SU-CL-KO", "SU-INF-1330", "SU-CL-MO", "SU-ENG-1", "SU-CL-KK", "SU-NB-SEV"]
+Soviet = ["SU-DD-BO", "SU-T-GPA", "SU-DL-TA", "SU-MOT-1.1", "SU-T-GPB", "SU-MTN-63", \
+"SU-INF-7NB", "SU-CL-KO", "SU-INF-1330", "SU-CL-MO", "SU-ENG-1", "SU-CL-KK", "SU-MOT-1.2"]
 Axis = ["DE-INF-46"]
 """
 PLACED = [
     ("SU-DD-BO", "Novorossiysk", "sailed"),
     ("SU-T-GPA", "Novorossiysk", None),
     ("SU-DL-TA", "Novorossiysk", None),
-    ("SU-MOT-1", "Novorossiysk", None),
+    ("SU-MOT-1.1", "Novorossiysk", None),
     ("SU-T-GPB", "Anapa", None),
     ("SU-MTN-63", "Anapa", None),
     ("SU-INF-7NB", "Anapa", None),
@@ -55,7 +55,7 @@ PLACED = [
     ("SU-CL-MO", "2925", None),
     ("SU-ENG-1", "Crimea Sea Zone", "aboard:SU-CL-MO"),
     ("SU-CL-KK", "2925", None),
-    ("SU-NB-SEV", "Crimea Sea Zone", "aboard:SU-CL-KK"),
+    ("SU-MOT-1.2", "Crimea Sea Zone", "aboard:SU-CL-KK"),
     ("DE-INF-46", "2824", None),
 ]
 
@@ -77,11 +77,24 @@ def _tree(folder: Path) -> dict[str, bytes]:
     }
 
 
+def _copy_module(root: Path) -> Path:
+    """The naval module source with two counters of the motorized regiment: one for the
+    loading checks in port, one aboard at sea for the ineligible assault [30.13a] (a Naval
+    Base, the other ineligible unit that could be carried, may not start at sea [32.21])."""
+    src = root / "naval_module"
+    shutil.copytree(SOURCE, src, ignore=shutil.ignore_patterns("examples", "geo"))
+    units = src / "units.csv"
+    rows = units.read_text(encoding="utf-8")
+    one = "SU-MOT-1,Soviet,SU,,ground,MOT,1,1 Mot Regt,0,0,0,0,0,0,1,0,motorized,1,"
+    assert rows.count(one) == 1
+    units.write_text(rows.replace(one, one[:-3] + ",2,"), encoding="utf-8")
+    return src
+
+
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Table:
     root = tmp_path_factory.mktemp("naval-bad")
-    src = root / "naval_module"
-    shutil.copytree(SOURCE, src, ignore=shutil.ignore_patterns("examples", "geo"))
+    src = _copy_module(root)
     (src / "scenarios" / "audit.toml").write_text(_scenario_text(), encoding="utf-8")
     toml = src / "module.toml"
     text = toml.read_text(encoding="utf-8")
@@ -157,7 +170,7 @@ def test_a_motorized_unit_split_across_ships(table: Table) -> None:
         table,
         "Soviet",
         "movement",
-        ["load SU-MOT-1 -> SU-T-GPA", "load SU-MOT-1 -> SU-DL-TA"],
+        ["load SU-MOT-1.1 -> SU-T-GPA", "load SU-MOT-1.1 -> SU-DL-TA"],
         "28.13c",
         "a unit is carried whole by one ship",
     )
@@ -165,9 +178,9 @@ def test_a_motorized_unit_split_across_ships(table: Table) -> None:
         table,
         "Soviet",
         "movement",
-        ["load SU-MOT-1 -> SU-DL-TA"],
+        ["load SU-MOT-1.1 -> SU-DL-TA"],
         "28.13c",
-        "SU-MOT-1 is motorized and needs 2 capacity points on one ship",
+        "SU-MOT-1.1 is motorized and needs 2 capacity points on one ship",
     )
 
 
@@ -188,9 +201,9 @@ def test_assaults_in_the_combat_phase(table: Table) -> None:
         table,
         "Soviet",
         "combat",
-        ["assault SU-NB-SEV -> 2824"],
+        ["assault SU-MOT-1.2 -> 2824"],
         "30.13a",
-        "SU-NB-SEV (NB) may not make an amphibious assault",
+        "SU-MOT-1.2 (MOT) may not make an amphibious assault",
     )
     _refused(
         table,
@@ -211,7 +224,7 @@ def test_assaults_in_the_combat_phase(table: Table) -> None:
     [
         ("SU-DD-BO", "Novorossiysk", "sunk", "unknown status 'sunk'"),
         ("SU-ENG-1", "Kerch Sea Zone", "aboard:SU-CL-MO", "but SU-CL-MO is at 2925"),
-        ("SU-MOT-1", "Crimea Sea Zone", "aboard:SU-CL-MO", "motorized and needs 2 capacity"),
+        ("SU-MOT-1.1", "Crimea Sea Zone", "aboard:SU-CL-MO", "motorized and needs 2 capacity"),
     ],
 )
 def test_a_bad_setup_status_is_refused(
@@ -219,8 +232,7 @@ def test_a_bad_setup_status_is_refused(
 ) -> None:
     """A scenario's ``status`` that the naval rules cannot set up is refused by ``new`` with
     exit 2 and the file:line, and no game folder is left behind [25.31], [28.13]."""
-    src = tmp_path / "naval_module"
-    shutil.copytree(SOURCE, src, ignore=shutil.ignore_patterns("examples", "geo"))
+    src = _copy_module(tmp_path)
     placed = [p for p in PLACED if p[0] not in (unit, "SU-ENG-1")] + [(unit, at, status)]
     if unit != "SU-ENG-1":
         placed.append(("SU-ENG-1", "Novorossiysk", None))
