@@ -24,7 +24,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
-from referee.rules.sixth_fleet_dtp import denmark_strait
+from referee.rules.sixth_fleet_dtp import air, denmark_strait
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
 from referee.rules.sixth_fleet_dtp.removal import unit_of
@@ -48,13 +48,15 @@ def _detect_check(
     tried = {tuple(x) for x in state.data.get("detect_tried", ())}
     kept = kept_moment_6_2b(state, side, o.units, o.targets)
     if kept is not None:  # the answer to an enemy move, at the moment's positions [DTP 6.2b]
-        return attempt_problems_6_2(
+        probs = attempt_problems_6_2(
             [unit_of(game, u) for u in o.units],
             game.category(o.targets[0]),
             game.board.distance(kept["from"], kept["at"]),
             [(a, b) for a, b in tried],
             o.targets[0],
         )
+        ice = _under_ice(game, "detect", o.units, kept["from"], kept["at"])
+        return probs if ice is None else [*probs, ice]
     dhex = {state.units[u].location for u in o.units}
     thex = {state.units[t].location for t in o.targets}
     cats = {game.category(t) for t in o.targets}
@@ -75,13 +77,7 @@ def _detect_check(
         [(a, b) for a, b in tried],
         key,
     )
-    ice = denmark_strait.under_ice_problem_11_3_6(
-        "detect",
-        game.board.terrain(t),
-        [(u, game.unit(u).type, game.board.terrain(d)) for u in o.units],
-        game.board.distance(d, t),
-        t,
-    )
+    ice = _under_ice(game, "detect", o.units, d, t)
     if ice is not None:
         probs.append(ice)
     if not any(m.at == d and m.their_hex == t for m in last):
@@ -96,6 +92,20 @@ def _detect_check(
             )
         )
     return probs
+
+
+def _under_ice(
+    game: Game, verb: str, units: Sequence[str], from_hex: str, target_hex: str
+) -> Problem | None:
+    """The pack-ice limit on ``units`` in ``from_hex`` reaching a sub in ``target_hex``
+    [DTP 11.3 rule 6] (``denmark_strait.py``): None off the ice and on maps without it."""
+    return denmark_strait.under_ice_problem_11_3_6(
+        verb,
+        game.board.terrain(target_hex),
+        [(u, game.unit(u).type, game.board.terrain(from_hex)) for u in units],
+        game.board.distance(from_hex, target_hex),
+        target_hex,
+    )
 
 
 def kept_moment_6_2b(
@@ -166,6 +176,10 @@ def check_movement(
                     Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u)
                 )
                 continue
+            grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
+            if grounded is not None:
+                probs.append(grounded)
+                continue
             damage = int((work.data.get("damage") or {}).get(u, 0))
             bad = check_path_5_0(game, work, u, o.hexes, damage)
             if bad:
@@ -200,13 +214,13 @@ def stacking_problems_7_21(
     over-stacked (or more so) is the file's fault."""
     was = overstacked_7_0(game, before, side)
     out = []
-    for hex_id, (naval, air) in overstacked_7_0(game, after, side).items():
+    for hex_id, (naval, aircraft) in overstacked_7_0(game, after, side).items():
         n0, a0 = was.get(hex_id, (0, 0))
         if naval > n0:
             msg = f"{NAVAL_LIMIT + naval} naval units of yours end in {hex_id}; the limit is 3"
             out.append(Problem("7.21", msg, "naval-stacking", hex_id))
-        if air > a0:
-            msg = f"{AIR_LIMIT + air} air units of yours end in {hex_id}; the limit is 6"
+        if aircraft > a0:
+            msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
             out.append(Problem("9.41", msg, "air-stacking", hex_id))
     return out
 
@@ -259,19 +273,24 @@ def _reaction_6_2b(
     events: list[Event],
 ) -> GameState:
     """The stationary player's chance at the mover [DTP 6.2b]: his standing order, or a kept
-    moment for his decision."""
+    moment for his decision. Only his units that may reach the mover where it is count: under
+    the pack ice, nuclear subs under the ice or in an adjacent ocean hex [DTP 11.3 rule 6];
+    with none, the moment gives him nothing."""
     cat = game.category(mover)
     if cat == "air":
         return state  # air units are always detected [DTP 6.0b]
+    able = [e for e in m.enemies if _under_ice(game, "detect", [e], m.their_hex, m.at) is None]
+    if not able:
+        return state
     if standing:
-        stack = {m.their_hex: [unit_of(game, e) for e in m.enemies]}
+        stack = {m.their_hex: [unit_of(game, e) for e in able]}
         best = best_stack_6_23(stack, cat)
         tried = {tuple(x) for x in state.data.get("detect_tried", ())}
         if best is not None and not any((u, mover) in tried for u in best[1].able):
             return _try(game, state, best[1].able, [mover], dice, events)
         return state
     kept: list[Any] = list(state.data.get("moments") or [])
-    kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": list(m.enemies)})
+    kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": able})
     return state.with_data(moments=kept)
 
 
