@@ -198,7 +198,7 @@ def check_movement(
                 work = move_piece(game, placed, u, o.hexes[0])
         elif o.verb == "detect":
             bad = _detect_check(game, work, side, o, last)
-            probs += bad
+            probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
             if not bad:
                 tried = [list(x) for x in work.data.get("detect_tried", ())]
                 tried += [[d, t] for d in o.units for t in o.targets]
