@@ -90,8 +90,36 @@ def _cached(module: Module, key: str, make: Any) -> Any:
     if k not in _CACHE:
         if len(_CACHE) > 16:
             _CACHE.clear()
-        _CACHE[k] = make()
+        _CACHE[k] = _stored(k, make)
     return _CACHE[k]
+
+
+def _stored(k: str, make: Any) -> Any:
+    """``make()`` kept in the picture cache between processes, as JSON (the board and charts
+    are JSON already, their order kept), keyed by the code as well: without it each whole-process
+    ``adjudicate`` redrew the board and every chart, most of its time (docs/performance.md).
+    A run with the cache off computes it; either way the value is the JSON read back, so a
+    hit and a miss give the same bytes."""
+    from referee.cache import active, code_fingerprint, digest
+
+    cache = active()
+    if not cache.enabled:
+        return make()
+    data = cache.fetch(
+        "viewer",
+        digest("viewer-part", code_fingerprint(), k),
+        lambda: json.dumps(make(), separators=(",", ":")).encode("utf-8"),
+        _is_json,
+    )
+    return json.loads(data)
+
+
+def _is_json(data: bytes) -> bool:
+    try:
+        json.loads(data)
+    except ValueError:
+        return False
+    return True
 
 
 def board(module: Module) -> dict[str, Any]:
