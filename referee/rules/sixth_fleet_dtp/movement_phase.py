@@ -24,11 +24,12 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
-from referee.rules.sixth_fleet_dtp import air, denmark_strait
+from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+from referee.source.boxes import carrier_of
 
 MOVES = {"ship": ("surface", "submarine"), "air": ("air",)}
 
@@ -165,6 +166,7 @@ def check_movement(
     probs: list[Problem] = []
     last: tuple[Moment, ...] = ()
     work = state
+    claims: list[Order] = []
     for o in orders:
         if o.verb == "move":
             u = o.units[0]
@@ -203,6 +205,20 @@ def check_movement(
                 tried = [list(x) for x in work.data.get("detect_tried", ())]
                 tried += [[d, t] for d in o.units for t in o.targets]
                 work = work.with_data(detect_tried=tried)
+        elif o.verb in carriers.VERBS:
+            if kind != "air":
+                msg = "carrier air launches and lands in an air movement phase"
+                probs.append(Problem("DTP 4.1", msg, "wrong-phase", o.units[0]).at(o))
+                continue
+            bad = carriers.check_carrier_order(game, work, side, o)
+            probs += [p.at(o) for p in bad]
+            if not bad:
+                if o.verb == "cap" and carrier_of(work.units[o.units[0]].box) != o.carrier:
+                    claims.append(o)
+                work = carriers.carry_out_carrier_order(game, work, o, [])
+    for o in claims:  # [9.62A] a claimed CAP ends over its carrier
+        claim = carriers.cap_claim_problem_9_62A(work, o)
+        probs += [claim.at(o)] if claim else []
     return probs + stacking_problems_7_21(game, state, work, side)
 
 
@@ -325,6 +341,8 @@ def carry_out_movement(
                 state = _reaction_6_2b(
                     game, state, u, m, other_detects_whenever_allowed, dice, events
                 )
+        elif o.verb in carriers.VERBS:
+            state = carriers.carry_out_carrier_order(game, state, o, events)
         elif o.verb == "detect":
             kept = kept_moment_6_2b(state, side, o.units, o.targets)
             state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])
