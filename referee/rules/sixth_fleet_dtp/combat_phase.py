@@ -32,6 +32,7 @@ from referee.rules.sixth_fleet_1975.position import eliminate
 from referee.rules.sixth_fleet_dtp import (
     air,
     base_combat,
+    bases,
     combat,
     contact,
     denmark_strait,
@@ -499,7 +500,9 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
     """The upper bound of ``side``'s best open attack now [DTP 8.2] (``standing.py``): his
     on-map units that have not attacked, with their strength against each target category
     [8.43] (0 at D2 [DTP 8.55]), against the weakest enemy unit of that category within one
-    hex (DEF doubled in Restricted Water for ships [8.44])."""
+    hex (DEF doubled in Restricted Water for ships [8.44]), or an enemy base or Defended hex
+    within one hex, with AS against its intrinsic DEF [DTP 10.44] (its friendly units,
+    which must go first, only lower the real best)."""
     from referee.rules.sixth_fleet_dtp.standing import best_differential_bound_8_2
 
     rec = record(state)
@@ -511,20 +514,28 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
         if not mine:
             continue
         for z in game.board.within(hex_id, 1):
-            for t in state.stacks.get(z, ()):
-                if state.units[t].side == side:
-                    continue
-                cat = game.category(t)
+            double = 2 if game.board.terrain(z) == "restricted" else 1
+            targets = [
+                (
+                    unit_of(game, t),
+                    game.category(t),
+                    game.value(t, "DEF") * (double if game.category(t) in NAVAL else 1),
+                )
+                for t in state.stacks.get(z, ())
+                if state.units[t].side != side
+            ]
+            base = base_combat.base_at(game, state, z)
+            if base is not None and base.side != side and base.level < bases.DESTROYED:
+                pseudo = Unit(f"{HEX}{z}", base_combat.SURFACE, {"DEF": base.defense})
+                targets.append((pseudo, base_combat.SURFACE, base.defense))  # never doubled
+            for target, cat, dfn in targets:
                 key = f"{hex_id}|{cat}"
                 if key not in attack:
                     attack[key] = [
                         (a, combat.strength_8_43(a, cat, sit))
-                        for a in map(lambda x: unit_of(game, x), mine)
+                        for a in (unit_of(game, x) for x in mine)
                     ]
-                dfn = game.value(t, "DEF")
-                if cat in NAVAL and game.board.terrain(z) == "restricted":
-                    dfn *= 2
-                near.setdefault(key, []).append((unit_of(game, t), dfn))
+                near.setdefault(key, []).append((target, dfn))
     return best_differential_bound_8_2(attack, near)
 
 
