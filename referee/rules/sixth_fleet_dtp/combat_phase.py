@@ -13,8 +13,7 @@ waits, the defender's ``bounce`` orders (an empty bounce file lets it go on) [DT
 attack or strike on ``hex:NNNN`` is on a base or Defended hex (``base_combat.py``)
 [DTP 10.44].
 :func:`check_impulse_8_2` lists the problems (no dice); :func:`carry_out_impulse_8_2` applies
-a checked impulse with the dice. The play-by-email wrapper (the ``Ruleset`` object) is not
-built yet; these are the functions it will call.
+a checked impulse with the dice; ``flow.py`` calls both for the ruleset object.
 """
 
 from __future__ import annotations
