@@ -2,8 +2,9 @@
 British air units fly next to the Soviet Defended hex of Tartus, strike `hex:1334` in NATO's
 impulse (Player B first [DTP 8.2]); the contact roll lets the Soviet Forger next to them bounce
 [DTP 8.232]; the Soviet file answers; the strike resolves on the CRT against the hex's DEF and,
-on a hit, the Hit Table at DEF 2 x ECM [DTP 10.44]. The reports cite each case, the turn folder
-is written for both sides, and `verify` replays every die."""
+on a hit, the Hit Table at DEF 2 x ECM [DTP 10.44]. A strike on a base beyond reach is
+refused first, citing [8.1], exit 1, with nothing written to the game folder. The reports cite
+each case, the turn folder is written for both sides, and `verify` replays every die."""
 
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ def test_a_signed_strike_on_a_base_with_a_bounce_window(tmp_path: Path) -> None:
         "move BR-NIM.2 1232 1332 1333", "move BR-LTG 1232 1332 1333",
     )  # fmt: skip
     t.send("Soviet", *_head("Soviet", "air_movement_a", "movement"))
+    before = {p: p.read_bytes() for p in t.game.rglob("*") if p.is_file()}
+    out = t.send(
+        "NATO", *_head("NATO", "combat", "combat"), "strike BR-NIM.2 -> hex:1434", expect=1
+    )  # Latakia is two hexes away: refused, citing the case, nothing written [8.1]
+    assert "[8.1]" in out and "beyond its reach" in out, out
+    assert {p: p.read_bytes() for p in t.game.rglob("*") if p.is_file()} == before
     out = t.send("NATO", *_head("NATO", "combat", "combat"), "strike BR-NIM.2 BR-LTG -> hex:1334")
     reports = sorted(t.game.glob("turns/*/report.md"))
     text = reports[-1].read_text(encoding="utf-8")
