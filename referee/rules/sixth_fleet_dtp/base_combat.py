@@ -97,6 +97,7 @@ def check_base_attack(
     """The problems of one ``attack``/``strike`` on ``hex:NNNN`` [DTP 10.44, 8.1, 8.13, 8.15]
     (``attacked``: the units that attacked this phase [8.13])."""
     hex_id = defended_target_10_44(o.targets) or ""
+    word = o.targets[0]  # the problems point at ``hex:NNNN`` in the order
     base = base_at(game, state, hex_id)
     if base is None:
         return [
@@ -104,19 +105,19 @@ def check_base_attack(
                 "DTP 10.44",
                 f"{hex_id} is not a base or Defended hex",
                 "not-a-base",
-                hex_id,
+                word,
                 hint="name a hex with an enemy airbase or Defended hex: hex:NNNN",
             )
         ]
     if base.side == side:
-        return [Problem("DTP 10.44", f"{hex_id} is your own base", "own-base", hex_id)]
+        return [Problem("DTP 10.44", f"{hex_id} is your own base", "own-base", word)]
     if base.level >= bases.DESTROYED:
         return [
             Problem(
                 "DTP 10.44",
                 f"the base in {hex_id} is destroyed (D3 is permanent)",
                 "base-destroyed",
-                hex_id,
+                word,
             )
         ]
     for u in o.units:
@@ -135,7 +136,7 @@ def check_base_attack(
                 f"the base in {hex_id} may be attacked only once every unit friendly to it is "
                 f"gone (now: {', '.join(left)})",
                 "base-occupied",
-                hex_id,
+                word,
                 hint="attack those units first, earlier in this combat phase",
             )
         )
