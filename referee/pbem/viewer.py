@@ -96,30 +96,25 @@ def _cached(module: Module, key: str, make: Any) -> Any:
 
 def _stored(k: str, make: Any) -> Any:
     """``make()`` kept in the picture cache between processes, as JSON (the board and charts
-    are JSON already, their order kept), keyed by the code as well: without it each whole-process
-    ``adjudicate`` redrew the board and every chart, most of its time (docs/performance.md).
-    A run with the cache off computes it; either way the value is the JSON read back, so a
-    hit and a miss give the same bytes."""
+    are JSON already; key order kept), keyed by the code as well: without it each
+    whole-process ``adjudicate`` redrew the board and every chart, most of its time
+    (docs/performance.md). A run with the cache off computes it; with it on the value is the
+    JSON read back, so a hit and a miss give the same bytes."""
     from referee.cache import active, code_fingerprint, digest
 
     cache = active()
     if not cache.enabled:
         return make()
-    data = cache.fetch(
-        "viewer",
-        digest("viewer-part", code_fingerprint(), k),
-        lambda: json.dumps(make(), separators=(",", ":")).encode("utf-8"),
-        _is_json,
-    )
+    key = digest("viewer-part", code_fingerprint(), k)
+    data = cache.get("viewer", key)  # checked against its SHA-256 by the cache
+    if data is not None:
+        try:
+            return json.loads(data)
+        except ValueError:
+            pass
+    data = json.dumps(make(), separators=(",", ":")).encode("utf-8")
+    cache.put("viewer", key, data)
     return json.loads(data)
-
-
-def _is_json(data: bytes) -> bool:
-    try:
-        json.loads(data)
-    except ValueError:
-        return False
-    return True
 
 
 def board(module: Module) -> dict[str, Any]:
