@@ -20,10 +20,16 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
-from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
+from referee.rules.sixth_fleet_1975.stacking import (
+    AIR_LIMIT,
+    NAVAL_LIMIT,
+    overstacked_7_0,
+    stack_order_7_42,
+)
 from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
@@ -205,6 +211,11 @@ def check_movement(
                 tried = [list(x) for x in work.data.get("detect_tried", ())]
                 tried += [[d, t] for d in o.units for t in o.targets]
                 work = work.with_data(detect_tried=tried)
+        elif o.verb == "stack":  # SPI's order of the naval units, top first [7.42]
+            carry = Carry(work)
+            stack_order_7_42(game, carry, side, o)
+            probs += carry.problems
+            work = carry.state
         elif o.verb in carriers.VERBS:
             if kind != "air":
                 msg = "carrier air launches and lands in an air movement phase"
@@ -343,6 +354,11 @@ def carry_out_movement(
                 )
         elif o.verb in carriers.VERBS:
             state = carriers.carry_out_carrier_order(game, state, o, events)
+        elif o.verb == "stack":
+            carry = Carry(state)
+            stack_order_7_42(game, carry, side, o)
+            events.extend(carry.events)
+            state = carry.state
         elif o.verb == "detect":
             kept = kept_moment_6_2b(state, side, o.units, o.targets)
             state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])
