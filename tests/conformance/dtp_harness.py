@@ -500,6 +500,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         "events": sorted({e.rule for e in out.events}),
         "damage": dict(after.data.get("damage") or {}),
         "base_damage": dict(after.data.get("base_damage") or {}),
+        "destroyed": sorted(after.data.get("destroyed_defended") or ()),
         "where": {
             u["id"]: after.units[u["id"]].location or after.units[u["id"]].box for u in s["units"]
         },
