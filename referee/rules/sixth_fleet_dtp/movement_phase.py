@@ -9,7 +9,11 @@ mover [DTP 6.2b]: with a standing ``detect whenever-allowed`` his best eligible 
 hex whose zone was entered tries at once [DTP 6.23]; otherwise the moment is kept in
 ``state.data["moments"]`` for his decision (docs/interpretations.md DTP-18). Ship and sub
 phases move ships and subs; air phases move air units [DTP 4.1]. Each detector tries a target
-once per phase [DTP 6.22] (``state.data["detect_tried"]``).
+once per phase [DTP 6.22] (``state.data["detect_tried"]``). Only units that may reach a sub
+under the pack ice count, for either player [DTP 11.3 rule 6]. Air aboard a D2 carrier or on
+a closed airbase does not move [DTP 9.27, 10.44]; ``cap``/``box`` launch and land carrier air
+in the air phases (``carriers.py``) and ``stack`` orders the naval units [7.42], both SPI's
+orders that DTP keeps.
 """
 
 from __future__ import annotations
