@@ -66,8 +66,9 @@ MAGIC: Final = b"referee-cache 1\n"
 LAYOUT: Final = "v1"
 """Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
-KINDS: Final = frozenset({"png", "pdf", "module", "measure", "jinja", "raw"})
-"""``raw``: uncompressed pixels (a board layer read back without decoding a PNG)."""
+KINDS: Final = frozenset({"png", "pdf", "module", "measure", "jinja", "raw", "viewer"})
+"""``raw``: uncompressed pixels (a board layer read back without decoding a PNG); ``viewer``:
+the offline viewer's board and play aids as JSON (``pbem/viewer.py``)."""
 STALE_TEMP_SECONDS: Final = 3600
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent

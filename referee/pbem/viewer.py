@@ -90,8 +90,31 @@ def _cached(module: Module, key: str, make: Any) -> Any:
     if k not in _CACHE:
         if len(_CACHE) > 16:
             _CACHE.clear()
-        _CACHE[k] = make()
+        _CACHE[k] = _stored(k, make)
     return _CACHE[k]
+
+
+def _stored(k: str, make: Any) -> Any:
+    """``make()`` kept in the picture cache between processes, as JSON (the board and charts
+    are JSON already; key order kept), keyed by the code as well: without it each
+    whole-process ``adjudicate`` redrew the board and every chart, most of its time
+    (docs/performance.md). A run with the cache off computes it; with it on the value is the
+    JSON read back, so a hit and a miss give the same bytes."""
+    from referee.cache import active, code_fingerprint, digest
+
+    cache = active()
+    if not cache.enabled:
+        return make()
+    key = digest("viewer-part", code_fingerprint(), k)
+    data = cache.get("viewer", key)  # checked against its SHA-256 by the cache
+    if data is not None:
+        try:
+            return json.loads(data)
+        except ValueError:
+            pass
+    data = json.dumps(make(), separators=(",", ":")).encode("utf-8")
+    cache.put("viewer", key, data)
+    return json.loads(data)
 
 
 def board(module: Module) -> dict[str, Any]:

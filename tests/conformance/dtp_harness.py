@@ -448,6 +448,70 @@ def _phases(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"next": seen, "players": sequence.players_11_0(module())}
 
 
+@cache
+def _module_named(name: str) -> Module:
+    m, diags = load_module(SRC.parent / name)
+    assert m is not None, [str(d) for d in diags.items]
+    return m
+
+
+def _play(s: Mapping[str, Any]) -> dict[str, Any]:
+    """One orders file of ``side`` played through the ruleset (``validate`` then ``resolve``)
+    on a position set up by the case: ``module`` (``sixth_fleet_dtp`` or
+    ``dtp_denmark_strait``), ``scenario``, ``turn``, ``phase``, ``units`` (``{"id", "hex"}``
+    or ``{"id", "box"}``, optional ``status``), ``data`` (merged over empty damage, recycle
+    and base-damage records; a combat phase starts with ``side``'s impulse), ``orders`` (the
+    section's lines) and ``dice``. Answers the refusals' cases (``rules``), the events' cases
+    (``events``), the damage records, where units are, their status and the recycle track."""
+    from referee.engine.core import GameState, ScriptedDice, UnitState
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_dtp.flow import section_of
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+
+    m = _module_named(s.get("module", "sixth_fleet_dtp"))
+    game = Game.for_scenario(m, s["scenario"])
+    state = GameState(
+        "g", m.id, "sixth_fleet_dtp", s["scenario"], s.get("turn", 1), s["phase"], s["side"], {}, {}
+    )
+    for u in s["units"]:
+        st = UnitState(
+            u["id"],
+            game.unit(u["id"]).side,
+            u.get("hex"),
+            u.get("box"),
+            frozenset(u.get("status", ())),
+        )
+        state = state.with_unit(st)
+    data: dict[str, Any] = {"damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
+    if s["phase"] == "combat":
+        data["impulses"] = impulses.start_8_2(s["side"])
+    state = state.with_data(**{**data, **s.get("data", {})})
+    text = (
+        f"game: g\nturn: {state.turn}\nside: {s['side']}\nphase: {state.phase}\n\n"
+        f"[{section_of(state)}]\n" + "\n".join(s.get("orders", ())) + "\n"
+    )
+    out = RULESET.resolve(m, state, parse_orders(text, "case.txt"), ScriptedDice(s.get("dice", [])))
+    after = out.state
+    return {
+        "ok": out.ok,
+        "rules": sorted({v.rule for v in out.violations}),
+        "messages": [v.message for v in out.violations],
+        "events": sorted({e.rule for e in out.events}),
+        "damage": dict(after.data.get("damage") or {}),
+        "base_damage": dict(after.data.get("base_damage") or {}),
+        "destroyed": sorted(after.data.get("destroyed_defended") or ()),
+        "where": {
+            u["id"]: after.units[u["id"]].location or after.units[u["id"]].box for u in s["units"]
+        },
+        "status": {u["id"]: sorted(after.units[u["id"]].status) for u in s["units"]},
+        "recycle": dict(after.data.get("recycle") or {}),
+        "phase": after.phase,
+        "due": RULESET.awaiting(m, after)[0],
+        "moments": [[k["mover"], k["from"], k["units"]] for k in after.data.get("moments") or ()],
+    }
+
+
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "may_attempt": _may_attempt,
     "stack_ecm": _stack_ecm,
@@ -486,6 +550,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "level": _level,
     "base": _base,
     "phases": _phases,
+    "play": _play,
 }
 
 

@@ -113,3 +113,24 @@ def test_the_cheapest_path_and_the_allowance() -> None:
     assert "nothing now" in rs.options(m, state, nato).lines[-1]  # type: ignore[attr-defined]
     with pytest.raises(UserError, match="unknown unit"):
         rs.options(m, state, "SO-NOPE")  # type: ignore[attr-defined]
+
+
+def test_an_attack_on_an_enemy_base_is_listed() -> None:
+    """An SG next to Tromso in its impulse may attack the base [DTP 10.44, 11.3 rule 4]; not
+    while a NATO unit is still in the hex."""
+    from referee.engine.core import UnitState
+    from referee.rules.sixth_fleet_dtp.impulses import start_8_2
+
+    m, _ = load_module(SRC.parent / "dtp_denmark_strait")
+    assert m is not None
+    st = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "combat", "Soviet", {}, {})
+    st = st.with_unit(UnitState("SO-SG-1.1", "Soviet", "2805", None))
+    st = st.with_data(
+        damage={}, recycle={}, base_damage={}, combat={}, impulses=start_8_2("Soviet")
+    )
+    rs = get_ruleset("sixth_fleet_dtp")
+    orders = [a["order"] for a in rs.options(m, st, "SO-SG-1.1", limit=0).data["attacks"]]  # type: ignore[attr-defined]
+    assert orders == ["attack SO-SG-1.1 -> hex:2806"]
+    st = st.with_unit(UnitState("US-F4.1", "NATO", "2806", None))
+    orders = [a["order"] for a in rs.options(m, st, "SO-SG-1.1", limit=0).data["attacks"]]  # type: ignore[attr-defined]
+    assert "attack SO-SG-1.1 -> hex:2806" not in orders

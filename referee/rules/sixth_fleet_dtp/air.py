@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.engine.core import GameState
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp import bases
 from referee.rules.sixth_fleet_dtp.tables import unit_row
+from referee.source.boxes import carrier_of
 from referee.source.model import Module
 
 MIN_DELAY_8_51 = 2
@@ -103,3 +107,38 @@ def carrier_air_9_27(cv_damage: int) -> str:
     if cv_damage >= 3:
         return "sunk"
     return "stuck" if cv_damage >= 2 else "aboard"
+
+
+def grounded_problem(game: Game, state: GameState, unit: str) -> Problem | None:
+    """Why an air unit cannot operate (move, attack, bounce) now, or ``None``: it is aboard a
+    carrier at D2, stuck there [DTP 9.27, 8.55]; or it is on an airbase of its side at D2,
+    closed to air operations [DTP 10.44]."""
+    st = state.units.get(unit)
+    if st is None or game.category(unit) != "air":
+        return None
+    cv = carrier_of(st.box)
+    if cv is not None:
+        level = int((state.data.get("damage") or {}).get(cv, 0))
+        if carrier_air_9_27(level) != "aboard":
+            return Problem(
+                "DTP 9.27",
+                f"{unit} is aboard {cv}, which is at D{level}: its air units are stuck aboard "
+                "(a D2 carrier conducts no air operations [DTP 8.55])",
+                "carrier-air-stuck",
+                unit,
+            )
+        return None
+    if st.location is None or game.board.airbase(st.location) is None:
+        return None
+    base = game.board.airbase(st.location)
+    nat = game.module.nationalities.get(base.nationality) if base is not None else None
+    level = int((state.data.get("base_damage") or {}).get(st.location, 0))
+    if nat is not None and nat.side == st.side and bases.airbase_closed_10_44(level):
+        return Problem(
+            "DTP 10.44",
+            f"{unit} is on the airbase in {st.location}, which is at D{min(level, 3)}: a closed "
+            "airbase's air units cannot operate",
+            "base-closed",
+            unit,
+        )
+    return None

@@ -9,10 +9,11 @@ turn it returns [DTP 8.51]). Detected markers are the unit statuses of ``detecti
 
 An impulse is one of: ``attack`` (ships and subs on anything, air on air), ``strike`` (air on
 ships, subs or a base: Strike Contact first [DTP 8.15]), ``pass`` [DTP 8.2]; while a strike
-waits, the defender's ``bounce`` orders (an empty bounce file lets it go on) [DTP 8.232].
+waits, the defender's ``bounce`` orders (an empty bounce file lets it go on) [DTP 8.232]. An
+attack or strike on ``hex:NNNN`` is on a base or Defended hex (``base_combat.py``)
+[DTP 10.44].
 :func:`check_impulse_8_2` lists the problems (no dice); :func:`carry_out_impulse_8_2` applies
-a checked impulse with the dice. The play-by-email wrapper (the ``Ruleset`` object) is not
-built yet; these are the functions it will call.
+a checked impulse with the dice; ``flow.py`` calls both for the ruleset object.
 """
 
 from __future__ import annotations
@@ -24,9 +25,20 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
-from referee.rules.sixth_fleet_dtp import combat, contact, denmark_strait, hits, impulses, strikes
+from referee.rules.sixth_fleet_dtp import (
+    air,
+    base_combat,
+    bases,
+    combat,
+    contact,
+    denmark_strait,
+    hits,
+    impulses,
+    strikes,
+)
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
 from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
@@ -34,6 +46,8 @@ from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.sequence import is_night_4_0
 
 NAVAL = ("surface", "submarine")
+HEX = "hex:"
+"""An attack or strike on a base or Defended hex names it ``hex:NNNN`` [DTP 10.44]."""
 
 
 def record(state: GameState) -> dict[str, list[str]]:
@@ -97,15 +111,10 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     8.14, 8.15, 8.231, 8.233, 7.44]."""
     probs: list[Problem] = []
     rec = record(state)
-    if any(t.startswith("hex:") for t in o.targets):
-        return [
-            Problem(
-                "DTP 10.44",
-                "attacks on bases and Defended hexes are not carried out by the referee yet",
-                "base-attack",
-                hint="attack the units in the hex; see docs/rulesets.md",
-            )
-        ]
+    if any(t.startswith(HEX) for t in o.targets):
+        answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+        sit = _situation(game, state, answering)
+        return base_combat.check_base_attack(game, state, side, o, rec["attacked"], sit)
     for u in (*o.units, *o.targets):
         if u not in state.units or state.units[u].location is None:
             return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
@@ -128,6 +137,7 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         probs.append(
             Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
         )
+    probs += [p for p in (air.grounded_problem(game, state, a) for a in o.units) if p]
     again = [a for a in o.units if a in rec["attacked"]]
     if again:
         probs.append(
@@ -205,6 +215,8 @@ def check_impulse_8_2(
                 probs.append(Problem("DTP 8.232", "only bounces answer a strike", "not-bounce"))
                 continue
             for b in o.units:
+                grounded = air.grounded_problem(game, state, b)
+                probs += [grounded] if grounded else []
                 probs += strikes.may_bounce_8_232(
                     unit_of(game, b),
                     b in rec["attacked"],
@@ -253,7 +265,19 @@ def _apply(
         sunk_at = denmark_strait.sunk_at_11_3_7(game.unit(t).flags)
         if lvl >= sunk_at:
             rule = "DTP 8.55" if sunk_at == hits.SUNK else "DTP 11.3"
+            for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
+                state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
             state = eliminate(game, state, t, rule, f"sunk at D{sunk_at}", events)
+        elif lvl >= 2 > before.get(t, 0) and box_contents(state, t):
+            events.append(
+                Event(
+                    "carrier",
+                    "DTP 9.27",
+                    f"{t} at D{lvl}: {', '.join(box_contents(state, t))} stuck aboard; no air "
+                    "operations [DTP 8.55]",
+                    {"unit": t},
+                )
+            )
     recycle = dict(state.data.get("recycle") or {})
     for t, turn in sorted(out.aborted.items()):
         u = state.units[t]
@@ -340,8 +364,12 @@ def _strike_resolves(
     left = [u for u in strike["units"] if state.units[u].location is not None]
     state = state.with_data(strike=None)
     hurt: list[str] = []
-    targets = [t for t in strike["targets"] if state.units[t].location is not None]
-    if left and targets:
+    base = [t[len(HEX) :] for t in strike["targets"] if t.startswith(HEX)]
+    targets = [t for t in strike["targets"] if t in state.units and state.units[t].location]
+    if left and base:
+        sit = _situation(game, state)
+        state = base_combat.resolve_base_attack_10_44(game, state, left, base[0], sit, dice, events)
+    elif left and targets:
         state, hurt = _resolve(game, state, side, left, targets, dice, events)
     else:
         events.append(Event("strike", "DTP 8.232", "the strike is broken up by the bounces", {}))
@@ -378,6 +406,14 @@ def carry_out_impulse_8_2(
         rec = impulses.after_pass_8_2(state.data.get("impulses") or {}, _sides(game), side)
         events.append(Event("pass", "DTP 8.2", f"{side} passes", {}))
         return state.with_data(impulses=rec)
+    if o.verb == "attack" and o.targets[0].startswith(HEX):
+        answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+        sit = _situation(game, state, answering)
+        hex_id = o.targets[0][len(HEX) :]
+        state = base_combat.resolve_base_attack_10_44(
+            game, state, o.units, hex_id, sit, dice, events
+        )
+        return _after(game, state, side, (), True)
     if o.verb == "attack":
         state, hurt = _resolve(game, state, side, o.units, o.targets, dice, events)
         return _after(game, state, side, hurt, o.mode != "first-strike")
@@ -396,7 +432,8 @@ def _strike(
     """Strike Contact [DTP 8.15], then the bounce window [DTP 8.232]."""
     from referee.rules.sixth_fleet_dtp.standing import bouncers_8_232
 
-    thex = state.units[o.targets[0]].location or ""
+    base = base_combat.base_at(game, state, o.targets[0][len(HEX) :])
+    thex = base.hex if base is not None else state.units[o.targets[0]].location or ""
     origins = state.data.get("origin") or {}
     strikers = [
         (
@@ -407,8 +444,8 @@ def _strike(
         for a in o.units
     ]
     tgt = contact.Target(
-        max(game.value(t, "ECM") for t in o.targets),
-        all(is_detected(game, state, t) for t in o.targets),
+        base.ecm if base is not None else max(game.value(t, "ECM") for t in o.targets),
+        base is not None or all(is_detected(game, state, t) for t in o.targets),  # [DTP 6.0b]
         coastal=game.board.terrain(thex) == "coastal",
         restricted=game.board.terrain(thex) == "restricted",
     )
@@ -436,6 +473,7 @@ def _strike(
         if state.units[u].side == defender
         and state.units[u].location is not None
         and game.category(u) == "air"
+        and air.grounded_problem(game, state, u) is None
     ]
     may = [c for c in candidates if not strikes.may_bounce_8_232(*c)]
     pending = {
@@ -461,7 +499,9 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
     """The upper bound of ``side``'s best open attack now [DTP 8.2] (``standing.py``): his
     on-map units that have not attacked, with their strength against each target category
     [8.43] (0 at D2 [DTP 8.55]), against the weakest enemy unit of that category within one
-    hex (DEF doubled in Restricted Water for ships [8.44])."""
+    hex (DEF doubled in Restricted Water for ships [8.44]), or an enemy base or Defended hex
+    within one hex, with AS against its intrinsic DEF [DTP 10.44] (its friendly units,
+    which must go first, only lower the real best)."""
     from referee.rules.sixth_fleet_dtp.standing import best_differential_bound_8_2
 
     rec = record(state)
@@ -473,20 +513,28 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
         if not mine:
             continue
         for z in game.board.within(hex_id, 1):
-            for t in state.stacks.get(z, ()):
-                if state.units[t].side == side:
-                    continue
-                cat = game.category(t)
+            double = 2 if game.board.terrain(z) == "restricted" else 1
+            targets = [
+                (
+                    unit_of(game, t),
+                    game.category(t),
+                    game.value(t, "DEF") * (double if game.category(t) in NAVAL else 1),
+                )
+                for t in state.stacks.get(z, ())
+                if state.units[t].side != side
+            ]
+            base = base_combat.base_at(game, state, z)
+            if base is not None and base.side != side and base.level < bases.DESTROYED:
+                pseudo = Unit(f"{HEX}{z}", base_combat.SURFACE, {"DEF": base.defense})
+                targets.append((pseudo, base_combat.SURFACE, base.defense))  # never doubled
+            for target, cat, dfn in targets:
                 key = f"{hex_id}|{cat}"
                 if key not in attack:
                     attack[key] = [
                         (a, combat.strength_8_43(a, cat, sit))
-                        for a in map(lambda x: unit_of(game, x), mine)
+                        for a in (unit_of(game, x) for x in mine)
                     ]
-                dfn = game.value(t, "DEF")
-                if cat in NAVAL and game.board.terrain(z) == "restricted":
-                    dfn *= 2
-                near.setdefault(key, []).append((unit_of(game, t), dfn))
+                near.setdefault(key, []).append((target, dfn))
     return best_differential_bound_8_2(attack, near)
 
 

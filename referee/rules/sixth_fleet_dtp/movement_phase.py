@@ -9,7 +9,11 @@ mover [DTP 6.2b]: with a standing ``detect whenever-allowed`` his best eligible 
 hex whose zone was entered tries at once [DTP 6.23]; otherwise the moment is kept in
 ``state.data["moments"]`` for his decision (docs/interpretations.md DTP-18). Ship and sub
 phases move ships and subs; air phases move air units [DTP 4.1]. Each detector tries a target
-once per phase [DTP 6.22] (``state.data["detect_tried"]``).
+once per phase [DTP 6.22] (``state.data["detect_tried"]``). Only units that may reach a sub
+under the pack ice count, for either player [DTP 11.3 rule 6]. Air aboard a D2 carrier or on
+a closed airbase does not move [DTP 9.27, 10.44]; ``cap``/``box`` launch and land carrier air
+in the air phases (``carriers.py``) and ``stack`` orders the naval units [7.42], both SPI's
+orders that DTP keeps.
 """
 
 from __future__ import annotations
@@ -20,15 +24,22 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
-from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
-from referee.rules.sixth_fleet_dtp import denmark_strait
+from referee.rules.sixth_fleet_1975.stacking import (
+    AIR_LIMIT,
+    NAVAL_LIMIT,
+    overstacked_7_0,
+    stack_order_7_42,
+)
+from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+from referee.source.boxes import carrier_of
 
 MOVES = {"ship": ("surface", "submarine"), "air": ("air",)}
 
@@ -48,13 +59,15 @@ def _detect_check(
     tried = {tuple(x) for x in state.data.get("detect_tried", ())}
     kept = kept_moment_6_2b(state, side, o.units, o.targets)
     if kept is not None:  # the answer to an enemy move, at the moment's positions [DTP 6.2b]
-        return attempt_problems_6_2(
+        probs = attempt_problems_6_2(
             [unit_of(game, u) for u in o.units],
             game.category(o.targets[0]),
             game.board.distance(kept["from"], kept["at"]),
             [(a, b) for a, b in tried],
             o.targets[0],
         )
+        ice = _under_ice(game, "detect", o.units, kept["from"], kept["at"])
+        return probs if ice is None else [*probs, ice]
     dhex = {state.units[u].location for u in o.units}
     thex = {state.units[t].location for t in o.targets}
     cats = {game.category(t) for t in o.targets}
@@ -75,13 +88,7 @@ def _detect_check(
         [(a, b) for a, b in tried],
         key,
     )
-    ice = denmark_strait.under_ice_problem_11_3_6(
-        "detect",
-        game.board.terrain(t),
-        [(u, game.unit(u).type, game.board.terrain(d)) for u in o.units],
-        game.board.distance(d, t),
-        t,
-    )
+    ice = _under_ice(game, "detect", o.units, d, t)
     if ice is not None:
         probs.append(ice)
     if not any(m.at == d and m.their_hex == t for m in last):
@@ -96,6 +103,20 @@ def _detect_check(
             )
         )
     return probs
+
+
+def _under_ice(
+    game: Game, verb: str, units: Sequence[str], from_hex: str, target_hex: str
+) -> Problem | None:
+    """The pack-ice limit on ``units`` in ``from_hex`` reaching a sub in ``target_hex``
+    [DTP 11.3 rule 6] (``denmark_strait.py``): None off the ice and on maps without it."""
+    return denmark_strait.under_ice_problem_11_3_6(
+        verb,
+        game.board.terrain(target_hex),
+        [(u, game.unit(u).type, game.board.terrain(from_hex)) for u in units],
+        game.board.distance(from_hex, target_hex),
+        target_hex,
+    )
 
 
 def kept_moment_6_2b(
@@ -155,6 +176,7 @@ def check_movement(
     probs: list[Problem] = []
     last: tuple[Moment, ...] = ()
     work = state
+    claims: list[Order] = []
     for o in orders:
         if o.verb == "move":
             u = o.units[0]
@@ -165,6 +187,10 @@ def check_movement(
                 probs.append(
                     Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u)
                 )
+                continue
+            grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
+            if grounded is not None:
+                probs.append(grounded)
                 continue
             damage = int((work.data.get("damage") or {}).get(u, 0))
             bad = check_path_5_0(game, work, u, o.hexes, damage)
@@ -184,11 +210,30 @@ def check_movement(
                 work = move_piece(game, placed, u, o.hexes[0])
         elif o.verb == "detect":
             bad = _detect_check(game, work, side, o, last)
-            probs += bad
+            probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
             if not bad:
                 tried = [list(x) for x in work.data.get("detect_tried", ())]
                 tried += [[d, t] for d in o.units for t in o.targets]
                 work = work.with_data(detect_tried=tried)
+        elif o.verb == "stack":  # SPI's order of the naval units, top first [7.42]
+            carry = Carry(work)
+            stack_order_7_42(game, carry, side, o)
+            probs += carry.problems
+            work = carry.state
+        elif o.verb in carriers.VERBS:
+            if kind != "air":
+                msg = "carrier air launches and lands in an air movement phase"
+                probs.append(Problem("DTP 4.1", msg, "wrong-phase", o.units[0]).at(o))
+                continue
+            bad = carriers.check_carrier_order(game, work, side, o)
+            probs += [p.at(o) for p in bad]
+            if not bad:
+                if o.verb == "cap" and carrier_of(work.units[o.units[0]].box) != o.carrier:
+                    claims.append(o)
+                work = carriers.carry_out_carrier_order(game, work, o, [])
+    for o in claims:  # [9.62A] a claimed CAP ends over its carrier
+        claim = carriers.cap_claim_problem_9_62A(work, o)
+        probs += [claim.at(o)] if claim else []
     return probs + stacking_problems_7_21(game, state, work, side)
 
 
@@ -200,13 +245,13 @@ def stacking_problems_7_21(
     over-stacked (or more so) is the file's fault."""
     was = overstacked_7_0(game, before, side)
     out = []
-    for hex_id, (naval, air) in overstacked_7_0(game, after, side).items():
+    for hex_id, (naval, aircraft) in overstacked_7_0(game, after, side).items():
         n0, a0 = was.get(hex_id, (0, 0))
         if naval > n0:
             msg = f"{NAVAL_LIMIT + naval} naval units of yours end in {hex_id}; the limit is 3"
             out.append(Problem("7.21", msg, "naval-stacking", hex_id))
-        if air > a0:
-            msg = f"{AIR_LIMIT + air} air units of yours end in {hex_id}; the limit is 6"
+        if aircraft > a0:
+            msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
             out.append(Problem("9.41", msg, "air-stacking", hex_id))
     return out
 
@@ -259,19 +304,24 @@ def _reaction_6_2b(
     events: list[Event],
 ) -> GameState:
     """The stationary player's chance at the mover [DTP 6.2b]: his standing order, or a kept
-    moment for his decision."""
+    moment for his decision. Only his units that may reach the mover where it is count: under
+    the pack ice, nuclear subs under the ice or in an adjacent ocean hex [DTP 11.3 rule 6];
+    with none, the moment gives him nothing."""
     cat = game.category(mover)
     if cat == "air":
         return state  # air units are always detected [DTP 6.0b]
+    able = [e for e in m.enemies if _under_ice(game, "detect", [e], m.their_hex, m.at) is None]
+    if not able:
+        return state
     if standing:
-        stack = {m.their_hex: [unit_of(game, e) for e in m.enemies]}
+        stack = {m.their_hex: [unit_of(game, e) for e in able]}
         best = best_stack_6_23(stack, cat)
         tried = {tuple(x) for x in state.data.get("detect_tried", ())}
         if best is not None and not any((u, mover) in tried for u in best[1].able):
             return _try(game, state, best[1].able, [mover], dice, events)
         return state
     kept: list[Any] = list(state.data.get("moments") or [])
-    kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": list(m.enemies)})
+    kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": able})
     return state.with_data(moments=kept)
 
 
@@ -306,6 +356,13 @@ def carry_out_movement(
                 state = _reaction_6_2b(
                     game, state, u, m, other_detects_whenever_allowed, dice, events
                 )
+        elif o.verb in carriers.VERBS:
+            state = carriers.carry_out_carrier_order(game, state, o, events)
+        elif o.verb == "stack":
+            carry = Carry(state)
+            stack_order_7_42(game, carry, side, o)
+            events.extend(carry.events)
+            state = carry.state
         elif o.verb == "detect":
             kept = kept_moment_6_2b(state, side, o.units, o.targets)
             state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])

@@ -9,7 +9,8 @@ own checks, so what ``options`` lists is what ``validate`` accepts:
 * in any movement phase its side files: the detection attempts it may make now, on the
   enemy units within one hex [DTP 6.1, 6.2, 6.21, 6.22];
 * in its side's impulse [DTP 8.2]: the attacks (ships and subs, with ``first-strike`` where
-  [DTP 8.231] allows it) or strikes (air) the impulse check accepts, with the distance.
+  [DTP 8.231] allows it) or strikes (air) the impulse check accepts, with the distance, on
+  units and on bases and Defended hexes (``hex:NNNN`` [DTP 10.44]).
 
 The functions compute; no I/O.
 """
@@ -101,6 +102,13 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
         for line in forms:
             if _ok(game, state, side, [line]):
                 out.append({"target": t, "hex": ts.location, "distance": d, "order": line})
+    for h in game.board.within(here, ATTACK_RADIUS):  # bases and Defended hexes [DTP 10.44]
+        if game.board.airbase(h) is None and game.board.defended(h) is None:
+            continue
+        line = f"{verb} {unit} -> hex:{h}"
+        if _ok(game, state, side, [line]):
+            d = game.board.distance(here, h)
+            out.append({"target": f"hex:{h}", "hex": h, "distance": d, "order": line})
     return out
 
 

@@ -1,0 +1,127 @@
+"""[9.62 kept; DTP 9.27, 8.55, 11.3 rule 1] carrier air in the DTP air movement phases.
+
+DTP keeps SPI's carrier options [9.61, 9.62] ("still in force from SPI", digest §6) and adds
+what damage does to them. In an air movement phase, in the order written:
+
+* ``cap UNIT CV`` launches a unit from its carrier's holding box onto CAP over it, or is a
+  claim, checked at the end of the file, that the unit ends over the carrier [9.62A];
+* ``box UNIT CV`` lands a unit that is in the carrier's hex below decks [9.62B];
+* a carrier at D2 conducts no air operations: nothing launches from it or lands on it, and its
+  air below decks is stuck aboard [DTP 8.55, 9.27] (``air.grounded_problem`` refuses their
+  moves); a sunk carrier takes them with it (``combat_phase``);
+* a holding box holds six air units [9.62B], or as many as the scenario puts below decks at
+  the start where that is more: Nimitz carries 7 [DTP 11.3 rule 1].
+
+The facts (what is in a box, which carrier a unit may use) are SPI's (``sixth_fleet_1975.air``),
+reused, not copied.
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import Event, GameState
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.position import move_piece, to_box
+from referee.rules.sixth_fleet_dtp import air
+from referee.source.boxes import carrier_of, holding_box
+
+VERBS = ("cap", "box")
+
+
+def capacity_9_62(game: Game, cv: str) -> int:
+    """How many air units ``cv`` carries below decks: SPI's six [9.62B], or the number the
+    scenario's set-up puts aboard where that is more (Nimitz: 7 [DTP 11.3 rule 1])."""
+    box = holding_box(cv)
+    aboard = sum(1 for f in game.scenario.fixed if f.status == box)
+    return max(HOLDING_BOX_LIMIT, aboard)
+
+
+def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> list[Problem]:
+    """The problems of one ``cap``/``box`` order on the position the orders above it leave
+    [9.11, 9.62, DTP 9.27, 11.3 rule 1]."""
+    u, cv = o.units[0], o.carrier or ""
+    if u not in state.units or state.units[u].side != side:
+        return [Problem("9.62", f"{u} is not one of your units", "not-own", u, u)]
+    ud = game.unit(u)
+    if not (ud.category == "air" and ud.has("carrier")):
+        return [Problem("9.11", f"{u} is not a carrier-based air unit", "not-carrier-air", u, u)]
+    if (
+        cv not in state.units
+        or game.unit(cv).type != "CV"
+        or game.unit(cv).nationality != (ud.nationality)
+    ):
+        return [
+            Problem("9.62", f"{cv} is not a carrier of {u}'s nationality", "not-its-carrier", cv, u)
+        ]
+    if state.units[cv].location is None:
+        return [Problem("9.62", f"{cv} is not on the map", "carrier-off-map", cv, u)]
+    level = int((state.data.get("damage") or {}).get(cv, 0))
+    if air.carrier_air_9_27(level) != "aboard":
+        return [
+            Problem(
+                "DTP 9.27",
+                f"{cv} is at D{level}: a D2 carrier conducts no air operations, nothing "
+                "launches from it or lands on it [DTP 8.55]",
+                "carrier-d2",
+                cv,
+                u,
+                hint="land on an airbase of its nationality in phase 6, or the unit recycles",
+            )
+        ]
+    here = carrier_of(state.units[u].box)
+    if o.verb == "cap" or here == cv:
+        return []
+    if state.units[u].location != state.units[cv].location:
+        return [
+            Problem(
+                "9.62B",
+                f"{u} must be in the hex of {cv} to go below decks",
+                "not-in-carrier-hex",
+                u,
+                u,
+            )
+        ]
+    limit = capacity_9_62(game, cv)
+    if len(box_contents(state, cv)) >= limit:
+        return [
+            Problem(
+                "9.62B" if limit == HOLDING_BOX_LIMIT else "DTP 11.3",
+                f"the holding box of {cv} is full ({limit})",
+                "holding-box-full",
+                cv,
+                u,
+            )
+        ]
+    return []
+
+
+def cap_claim_problem_9_62A(state: GameState, o: Order) -> Problem | None:
+    """At the end of the file a unit claimed on CAP is over its carrier [9.62A]."""
+    u, cv = o.units[0], o.carrier or ""
+    loc = state.units[u].location
+    if loc is not None and loc == state.units[cv].location:
+        return None
+    return Problem(
+        "9.62", f"{u} must end in the hex of {cv} to fly CAP over it", "cap-not-over-carrier", u, u
+    )
+
+
+def carry_out_carrier_order(
+    game: Game, state: GameState, o: Order, events: list[Event]
+) -> GameState:
+    """A checked ``cap`` launches from the box (a claim changes nothing); a checked ``box``
+    lands below decks [9.62A, 9.62B]."""
+    u, cv = o.units[0], o.carrier or ""
+    here = carrier_of(state.units[u].box)
+    if o.verb == "cap":
+        if here != cv:
+            return state
+        loc = state.units[cv].location or ""
+        events.append(Event("cap", "9.62", f"{u} launched on CAP over {cv}", {"unit": u}))
+        return move_piece(game, state, u, loc)
+    if here == cv:
+        return state
+    events.append(Event("box", "9.62", f"{u} lands below decks on {cv}", {"unit": u}))
+    return to_box(state, u, cv)
