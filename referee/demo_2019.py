@@ -65,7 +65,15 @@ def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
 def summary(report: dict) -> str:
     parts = []
     for ev in report.get("events") or []:
-        if ev.get("kind") in ("random_event", "actions", "control", "attack", "neutral_joins"):
+        if ev.get("kind") in (
+            "random_event",
+            "actions",
+            "control",
+            "attack",
+            "neutral_joins",
+            "strike_draw",
+            "strike_marker",
+        ):
             parts.append(f"{ev['text']} [{ev['rule']}]")
     aw = report.get("awaiting")
     parts.append(f"next: {aw['what']}" if aw else "the game is over")
@@ -86,10 +94,13 @@ def play_turns(out: Path, game: Path, keys: Path, secret: Path) -> list[str]:
     orders_dir.mkdir()
     kinds: list[str] = []
     for k in range(1, 40):
-        state = GameState.from_json(json.loads((game / "state.json").read_text("utf-8")))
+        # the referee's full position (the strike cups are hidden: provisional 17.0); the
+        # scripted player plays from its own side's view of it, as a player would
+        state = GameState.from_json(json.loads((game / "secret" / "state.json").read_text("utf-8")))
         if state.turn > TURNS or state.phase == "over":
             break
-        text = rs.scripted_orders(module, state)  # type: ignore[attr-defined]
+        seen = rs.view(module, state, state.active_side)
+        text = rs.scripted_orders(module, seen)  # type: ignore[attr-defined]
         assert text is not None
         side = base.example_side(text)
         name = f"{k:02d}-t{state.turn}-{side.lower()}-{state.phase.split('_')[1]}.txt"

@@ -45,7 +45,7 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
     assert module is not None
     vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
     game = demo_2019.demo(tmp_path / "demo", play_aids_too=False)
-    saves = sorted(game.glob("turns/*/position.vsav"))[-3:]
+    saves = sorted(game.glob("turns/*/position-*.vsav"))[-4:]
     out = tmp_path / "vcheck.txt"
     run = subprocess.run(
         [str(VCHECK), str(vmod), *map(str, saves)],
@@ -60,6 +60,7 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
         want = {f.unit: f.hex for f in sc.fixed}
         assert pieces[f"setup:{sc.name}"] == want
     for save in saves:
-        state = json.loads((save.parent / "state.json").read_text("utf-8"))
+        side = save.stem.split("-", 1)[1]  # the side's save, from its view (strike markers)
+        state = json.loads((save.parent / f"view-{side}.json").read_text("utf-8"))["state"]
         want = {s["id"]: s["location"] for s in state["units"] if s.get("location")}
         assert pieces[str(save.resolve())] == want, save.parent.name
