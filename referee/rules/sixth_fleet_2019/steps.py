@@ -218,6 +218,7 @@ def _walk(
                 doc.orders[0].pos,
             )
         ], state
+    used = 0
     for order in acts:
         if state.phase == OVER:
             events.append(
@@ -229,9 +230,9 @@ def _walk(
                 )
             )
             break
-        cost = _cost(game, order)
-        if cost > int(state.data.get("actions_left", 0)):
-            out.append(_beyond(game, state, order, acts))
+        cost, left = _cost(game, order), int(state.data.get("actions_left", 0))
+        if cost > left:
+            out.append(_beyond(game, used + left, order, acts))
             break
         bad, state = one_order(game, state, side, order, dice, events)
         if bad:
@@ -249,6 +250,7 @@ def _walk(
                 )
             continue
         state = state.with_data(actions_left=int(state.data["actions_left"]) - cost)
+        used += cost
     if out or state.phase == OVER:
         return out, state
     return [], end_action_phase(game, state, events)
@@ -264,9 +266,9 @@ def _cost(game: Game, order: Order) -> int:
     return 1
 
 
-def _beyond(game: Game, state: GameState, order: Order, acts: list[Order]) -> Violation:
-    """The first order beyond the phase's actions [6.1]; the orders after it are not read."""
-    n = int(state.data.get("actions_total", state.data.get("actions_left", 0)))
+def _beyond(game: Game, n: int, order: Order, acts: list[Order]) -> Violation:
+    """The first order beyond the phase's ``n`` actions (EW-generated ones included) [6.1];
+    the orders after it are not read."""
     ordered = sum(_cost(game, o) for o in acts)
     return problem(
         "6.1",
