@@ -120,7 +120,9 @@ class SixthFleet2019:
         }
         if "result" in state.data:
             out["result"] = state.data["result"]
-        out["provisional"] = PROVISIONAL + ": combat (9.0), events and the VP chart"
+        out["provisional"] = (
+            PROVISIONAL + ": combat (9.0), events, the VP chart and strike markers (17.0)"
+        )
         return out
 
     def options(

@@ -30,11 +30,11 @@ from referee.engine.pools import draw
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_2019.combat import BASE, Attack, carry_out_attack, target_kind
 from referee.rules.sixth_fleet_2019.control import base_owner, functional
-from referee.rules.sixth_fleet_2019.game import KEY_ZONES, NEUTRAL, SIDES, Game, other
+from referee.rules.sixth_fleet_2019.game import KEY_ZONES, NEUTRAL, PROVISIONAL, SIDES, Game, other
 from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone
 
 KEY = "strike"
-LABEL = "provisional 17.0: not from the rulebook"
+LABEL = PROVISIONAL + " (17.0)"
 
 
 @dataclass(frozen=True)
