@@ -98,12 +98,15 @@ def cup_of(game: Game, mid: str) -> Cup | None:
 
 def set_up(game: Game, scenario: str) -> dict[str, Any]:
     """``state.data["strike"]`` at set-up: every strike counter of the scenario's code [2.4]
-    in its cup, in sorted id order (the canonical order ``hidden_pools`` commits to); nothing
-    held."""
+    (a flag named as the scenario; a counter with no scenario's flag is in every one) in its
+    cup, in sorted id order (the canonical order ``hidden_pools`` commits to); nothing held."""
     cup_ids: dict[str, list[str]] = {c.name: [] for c in cups(game)}
+    codes = tuple(game.module.scenarios)
     for pid in sorted(game.module.pieces()):
         u = game.unit(pid)
-        if u.category != "strike" or (scenario in ("s1970", "s1980") and not u.has(scenario)):
+        if u.category != "strike":
+            continue
+        if any(u.has(s) for s in codes) and not u.has(scenario):
             continue
         c = cup_of(game, pid)
         if c is not None:
