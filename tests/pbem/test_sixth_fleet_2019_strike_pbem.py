@@ -203,7 +203,9 @@ def test_playing_a_marker_one_does_not_hold_is_refused_and_nothing_written(
     other = next(m for m in ("SO-CM.1", "SO-CM.2", "SO-SOF", "SO-EW.1", "SO-EW.2") if m not in held)
     before = sorted(p.name for p in (t.game / "turns").iterdir())
     out = t.send("Soviet", "[actions]", f"play {other}", expect=1)
-    assert re.search(rf"\[2\.12\] Soviet does not hold {re.escape(other)}", out), out
+    assert re.search(
+        rf"orders-\d+-Soviet\.txt:\d+:\d+: \[2\.12\] Soviet does not hold {re.escape(other)}", out
+    ), out
     out = t.send("Soviet", "[actions]", "play NATO-EW.1", expect=1)
     assert "[2.12] Soviet does not hold NATO-EW.1" in out, out
     assert sorted(p.name for p in (t.game / "turns").iterdir()) == before
