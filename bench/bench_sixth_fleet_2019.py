@@ -10,7 +10,8 @@ Plain script (not a timed test): ``.venv/bin/python bench/bench_sixth_fleet_2019
    adjudicated by ``python -m referee adjudicate`` as its own process: the wall time and the
    CPU time (user + system, which the other work on a shared machine does not inflate) of
    each, which include Python's start-up, loading the module source and writing the turn
-   folder (reports, position picture, position.vsav, signatures). The child processes may
+   folder (reports, position picture, one position-SIDE.vsav and view per side, commitments,
+   signatures: the strike cups are hidden, provisional 17.0). The child processes may
    write bytecode even where ``PYTHONDONTWRITEBYTECODE`` is set (compiling every module
    from source on each start costs about 0.3 s, which an installed tool never pays).
 """
@@ -44,9 +45,11 @@ class SeededDice:
         self.r = random.Random(seed)
         self.rolls: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
         v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
+        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=hidden_from))
         return v
 
 
@@ -96,8 +99,11 @@ def whole_process() -> None:
         )
         print(f"baseline: python -m referee --help (start-up): {time.perf_counter() - t0:.2f} s")
         for k in range(4):
-            state = GameState.from_json(json.loads((game / "state.json").read_text("utf-8")))
-            text = rs.scripted_orders(module, state)  # type: ignore[attr-defined]
+            # the referee's full position (the strike cups are hidden), the side's view of it
+            full = json.loads((game / "secret" / "state.json").read_text("utf-8"))
+            state = GameState.from_json(full)
+            seen = rs.view(module, state, state.active_side)
+            text = rs.scripted_orders(module, seen)  # type: ignore[attr-defined]
             assert text is not None
             side = "nato" if "side: NATO" in text else "soviet"
             signed = sign_orders(text, "o.txt", load_private(keys / f"{side}.key"), game)

@@ -6,10 +6,13 @@ The variant of ``referee.demo`` for the 2019 area-movement game (``module_src/si
 2. make the demo keys and a game of the 1980s scenario with a fixed dice seed root;
 3. for each step until the end of turn 2 -- the Soviet and NATO Random Events Phases [5.1]
    (random events: an extra action or a neutral joining) and Action Phases [6.0] (the C2
-   extras of 6.2/6.3, a Soviet force entering Istanbul: a control change [3.2.1]) -- write the
-   scripted player's orders (``RULESET.scripted_orders``, the same lawful player the tests
-   use), sign them with the side's key and adjudicate them;
-4. verify the whole archive, and list where everything is.
+   extras of 6.2/6.3, a Soviet force entering Istanbul: a control change [3.2.1]; strike
+   markers drawn from the hidden cups, EW played for an action and CM/SOF strikes, provisional
+   17.0) -- write the scripted player's orders (``RULESET.scripted_orders``, the same lawful
+   player the tests use) from the side's own view of the referee's position, sign them with
+   the side's key and adjudicate them;
+4. verify the whole archive (the referee's copy holds ``secret/``, so the hidden draws are
+   checked too; the game is not over, so nothing is revealed), and list where everything is.
 
 Deterministic like ``make demo`` (fixed public keys and seed root: demo only). Usage:
 ``python -m referee.demo_2019 [OUT_DIR] [--no-play-aids]`` (default ``build/demo-2019``).
@@ -65,7 +68,15 @@ def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
 def summary(report: dict) -> str:
     parts = []
     for ev in report.get("events") or []:
-        if ev.get("kind") in ("random_event", "actions", "control", "attack", "neutral_joins"):
+        if ev.get("kind") in (
+            "random_event",
+            "actions",
+            "control",
+            "attack",
+            "neutral_joins",
+            "strike_draw",
+            "strike_marker",
+        ):
             parts.append(f"{ev['text']} [{ev['rule']}]")
     aw = report.get("awaiting")
     parts.append(f"next: {aw['what']}" if aw else "the game is over")
@@ -86,10 +97,13 @@ def play_turns(out: Path, game: Path, keys: Path, secret: Path) -> list[str]:
     orders_dir.mkdir()
     kinds: list[str] = []
     for k in range(1, 40):
-        state = GameState.from_json(json.loads((game / "state.json").read_text("utf-8")))
+        # the referee's full position (the strike cups are hidden: provisional 17.0); the
+        # scripted player plays from its own side's view of it, as a player would
+        state = GameState.from_json(json.loads((game / "secret" / "state.json").read_text("utf-8")))
         if state.turn > TURNS or state.phase == "over":
             break
-        text = rs.scripted_orders(module, state)  # type: ignore[attr-defined]
+        seen = rs.view(module, state, state.active_side)
+        text = rs.scripted_orders(module, seen)  # type: ignore[attr-defined]
         assert text is not None
         side = base.example_side(text)
         name = f"{k:02d}-t{state.turn}-{side.lower()}-{state.phase.split('_')[1]}.txt"

@@ -1,10 +1,11 @@
 """`make demo-2019`: a signed Sixth Fleet (2019) game of two turns, with random events, extra
-actions and a control change, that `referee verify` accepts; the same run twice gives the
-same archive."""
+actions, a control change and strike markers played, that `referee verify` accepts; the same
+run twice gives the same archive."""
 
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from referee import demo_2019
@@ -30,6 +31,13 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
         line for line in reports.splitlines() if line.startswith("- [9.0]") and "die" in line
     ]
     assert attacks and not [line for line in attacks if line.count("[9.0]") > 1]
-    assert (game / "turns").is_dir() and len(list(game.glob("turns/*/position.vsav"))) >= 8
+    # strike markers (provisional 17.0): drawn from the cups [2.12], EW played for an action
+    # [6.1], a CM or SOF strike [6.4]
+    assert "[2.12] Soviet draws a strike marker from the Soviet Strike Cup" in reports
+    assert re.search(r"\[6\.1\] (NATO|Soviet) plays \S*-EW\.\d", reports)
+    assert re.search(r"\[6\.4\] (NATO|Soviet) plays \S*-(CM\.\d|SOF)", reports)
+    # the markers are hidden: each side has its own VASSAL save of the position
+    assert len(list(game.glob("turns/*/position-NATO.vsav"))) >= 8
+    assert len(list(game.glob("turns/*/position-Soviet.vsav"))) >= 8
     again = demo_2019.demo(tmp_path / "b", play_aids_too=False)
     assert _digest(game) == _digest(again)

@@ -193,8 +193,15 @@ def register(app: typer.Typer) -> None:
         archive.require()
         try:
             cfg = archive.config()
-            state = GameState.from_json(archive.read_json(archive.state_json))
-        except (Refusal, ValueError, KeyError, TypeError) as exc:
+            if cfg.hides_information:  # no full position is published: the awaited side's view
+                from referee.commands.state import read_position
+
+                latest = archive.turn_dirs()[-1].path / "report.json"
+                awaited = (archive.read_json(latest).get("awaiting") or {}).get("side")
+                state = read_position(game, awaited).state
+            else:
+                state = GameState.from_json(archive.read_json(archive.state_json))
+        except (Refusal, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise UserError(f"{game}: cannot read the game's position: {exc}") from None
         module = load_game_module(cfg, module_source(cfg, module_src, example))
         side, _ = get_ruleset(cfg.ruleset).awaiting(module, state)

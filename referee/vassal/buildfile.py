@@ -284,6 +284,53 @@ def _main_map(root: etree._Element, plan: ModulePlan) -> None:
         _layer_grids(board, plan)
     map_helpers(map_el, "0.25,0.33,0.5,0.67,0.75,1.0,1.5", "3")
     main_map_tools(map_el, plan)
+    _decks(map_el, plan)
+
+
+def deck_boxes(plan: ModulePlan) -> list[tuple[str, tuple[str, ...]]]:
+    """The zones the module declares as decks (``deck = "face_down"`` and ``deck_pieces``,
+    the piece ids in it), in map order: a cup of counters drawn at random (Sixth Fleet
+    2019's strike markers [2.0])."""
+    zl = plan.module.map.zones
+    if plan.layers is None or zl is None:
+        return []
+    return [
+        (z.name, tuple(str(z.properties.get("deck_pieces", "")).split()))
+        for z in zl.zones.values()
+        if z.properties.get("deck") == "face_down"
+    ]
+
+
+def _decks(map_el: etree._Element, plan: ModulePlan) -> None:
+    """One VASSAL DrawPile per deck box, at the box's placement point (so a counter in it is
+    reported by the box's name), face down and shuffled, holding the box's counters; a
+    drawn counter stays face down (its Mask) for the other sides."""
+    assert plan.layers is not None or not deck_boxes(plan)
+    for name, pieces in deck_boxes(plan):
+        x, y = plan.layers.point(name)  # type: ignore[union-attr]
+        pile = _el(
+            map_el,
+            MAP + "DrawPile",
+            {"allowMultiple": "false", "allowSelect": "false", "color": "0,0,0",
+             "draw": "true", "drawFaceUp": "false", "faceDown": "Always",
+             "faceDownFormat": "", "height": "60", "name": name, "owningBoard": plan.board_name,
+             "reshufflable": "false", "reshuffleCommand": "", "reshuffleMessage": "",
+             "reshuffleTarget": "", "reverseFormat": "", "reversible": "false",
+             "shuffle": "Always", "shuffleFormat": "", "width": "60", "x": str(x),
+             "y": str(y)},
+        )  # fmt: skip
+        for pid in pieces:
+            slot = plan.unit_slots.get(pid)
+            if slot is None:
+                from referee.errors import UserError
+
+                raise UserError(
+                    f"map zone {name!r}: deck_pieces names {pid!r}, which is no counter of "
+                    "the module",
+                    hint="write piece ids as the roster makes them (a count of 2 makes "
+                    "ID.1 and ID.2)",
+                )
+            _slot(pile, slot, plan.counter_px)
 
 
 def _layer_grids(board: etree._Element, plan: ModulePlan) -> None:

@@ -10,6 +10,7 @@ case (``tests/conformance/sixth_fleet_2019/NNN-<case>-<slug>.json``), in the spi
      "dice": [4],
      "expect": {"violations": ["3.3.1"], "hint": "did you mean", "events": [{"rule": "3.2.1"}],
                 "units": {"SO-EM-1.1": "Turkish Straits"}, "control": {"Istanbul": "Soviet"},
+                "strike": {"held": {"NATO": ["NATO-EW.1"]}},  # data.strike, as a subset
                 "actions_at_start": {"NATO": 3}, "phase": "nato_events", "turn": 2,
                 "winner": "Soviet", "levels": [[36, "Strategic Victory"]],
                 "score": {"vp": {"NATO": 6}}}}
@@ -160,6 +161,8 @@ def run_case(case: dict[str, Any]) -> list[str]:
         problems.append(
             f"actions left {st.data.get('actions_left')}, expected {exp['actions_left']}"
         )
+    if "strike" in exp and not _subset(exp["strike"], st.data.get("strike")):
+        problems.append(f"strike markers {st.data.get('strike')} lack {exp['strike']}")
     if "winner" in exp and st.data.get("result", {}).get("winner") != exp["winner"]:
         problems.append(f"result {st.data.get('result')}, expected winner {exp['winner']}")
     if "score" in exp and not _subset(exp["score"], dict(rs.score(module, st))):

@@ -1,10 +1,12 @@
 """Whole Sixth Fleet (2019) games by the scripted player, with invariants checked after every
 step: stacking [7.0], control kept incrementally equals control recomputed from scratch [3.2],
 sudden death detected on the step it first holds [4.1], [4.2], actions never negative [6.0],
-and every file the scripted player writes validates. Same seed, same game, byte for byte."""
+strike markers conserved and hidden from the other side (provisional 17.0), and every file
+the scripted player writes validates. Same seed, same game, byte for byte."""
 
 from __future__ import annotations
 
+import json
 import random
 from functools import cache
 from pathlib import Path
@@ -13,8 +15,9 @@ import pytest
 
 from referee.engine.core import GameState, Roll
 from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.control import all_control
-from referee.rules.sixth_fleet_2019.game import Game
+from referee.rules.sixth_fleet_2019.game import Game, other
 from referee.rules.sixth_fleet_2019.stacking import overstacked_7_2
 from referee.rules.sixth_fleet_2019.victory import sudden_death_4_1_4_2
 from referee.source.loader import load_module
@@ -28,9 +31,11 @@ class SeededDice:
         self.r = random.Random(seed)
         self.rolls: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
         v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
+        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=hidden_from))
         return v
 
 
@@ -51,11 +56,35 @@ def check_invariants(game: Game, state: GameState) -> list[str]:
         bad.append("a sudden-death victory holds but the game goes on")
     if int(state.data.get("actions_left", 0)) < 0:
         bad.append("negative actions")
+    bad += strike_invariants(game, state)
     if state.phase.endswith("_actions"):
         c2 = "NATO-C2" if state.active_side == "NATO" else "SO-C2"
         want = f"{state.active_side} Actions {state.data['actions_left']}"
         if state.units[c2].location != want:
             bad.append(f"the C2 marker is at {state.units[c2].location}, not {want} [6.0]")
+    return bad
+
+
+def strike_invariants(game: Game, state: GameState) -> list[str]:
+    """Every strike marker of the set-up is in exactly one place (a cup, a side's hand, out of
+    the game); a side holds only its own cups' markers, at most each cup's ``hold``; the other
+    side's view names none of them (provisional 17.0)."""
+    bad = []
+    data = state.data["strike"]
+    start = strike.set_up(game, state.scenario)
+    every = sorted(m for ids in start["cups"].values() for m in ids)
+    now = [m for ids in data["cups"].values() for m in ids]
+    now += [m for ids in data["held"].values() for m in ids] + list(data["spent"])
+    if sorted(now) != every:
+        bad.append(f"strike markers not conserved: {sorted(now)} != {every}")
+    for side, ids in data["held"].items():
+        for c in strike.cups(game):
+            mine = [m for m in ids if strike.cup_of(game, m) == c]
+            if mine and (c.side != side or len(mine) > c.hold):
+                bad.append(f"{side} holds {mine} of the {c.name}")
+        seen = json.dumps(strike.view_of(game, state, other(side)).data["strike"])
+        if any(f'"{m}"' in seen for m in ids):
+            bad.append(f"{other(side)}'s view names a marker {side} holds")
     return bad
 
 
@@ -103,3 +132,11 @@ def test_refits_happen_under_the_invariants() -> None:
     check refit against stacking and control after every step."""
     _, kinds = play("s1980", 1)
     assert kinds.count("refit") >= 1
+
+
+def test_strike_markers_are_drawn_and_played_under_the_invariants() -> None:
+    """The scripted player plays its EW markers for actions [6.1] and its CM/SOF markers as
+    strikes [6.4] (provisional 17.0), so whole games check the cups after every step."""
+    _, kinds = play("s1980", 1)
+    assert kinds.count("strike_draw") >= 4 and kinds.count("strike_drawn") >= 4
+    assert kinds.count("strike_marker") >= 2

@@ -260,7 +260,7 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
             "--referee-dir", str(secret))  # fmt: skip
     folder, _ = base.latest_report(game)
     table = _table("sixth_fleet_2019")
-    p = NamedPlayer(table, (folder / "position.vsav").read_bytes())
+    p = NamedPlayer(table, (folder / "position-Soviet.vsav").read_bytes())
     p.drag("SO-RKR-2", "Ionian Sea")
     p.chat("attack SO-SU24.1 SO-SU24.2 -> Istanbul hitting base")
     log, orders = tmp_path / "turn.vlog", tmp_path / "orders.txt"
@@ -276,6 +276,6 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
     referee("sign", str(orders), "--key", str(keys / "soviet.key"), "--game-dir", str(game))
     referee("adjudicate", str(game), str(orders), "--key", str(keys / "referee.key"),
             "--referee-dir", str(secret))  # fmt: skip
-    state = json.loads((game / "state.json").read_text(encoding="utf-8"))
+    state = json.loads((game / "secret" / "state.json").read_text(encoding="utf-8"))
     where = {u["id"]: u["location"] for u in state["units"]}
     assert where["SO-RKR-2"] == "Ionian Sea"

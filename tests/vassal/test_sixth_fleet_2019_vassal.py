@@ -45,7 +45,7 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
     assert module is not None
     vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
     game = demo_2019.demo(tmp_path / "demo", play_aids_too=False)
-    saves = sorted(game.glob("turns/*/position.vsav"))[-3:]
+    saves = sorted(game.glob("turns/*/position-*.vsav"))[-4:]
     out = tmp_path / "vcheck.txt"
     run = subprocess.run(
         [str(VCHECK), str(vmod), *map(str, saves)],
@@ -60,6 +60,45 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
         want = {f.unit: f.hex for f in sc.fixed}
         assert pieces[f"setup:{sc.name}"] == want
     for save in saves:
-        state = json.loads((save.parent / "state.json").read_text("utf-8"))
+        side = save.stem.split("-", 1)[1]  # the side's save, from its view (strike markers)
+        state = json.loads((save.parent / f"view-{side}.json").read_text("utf-8"))["state"]
         want = {s["id"]: s["location"] for s in state["units"] if s.get("location")}
         assert pieces[str(save.resolve())] == want, save.parent.name
+
+
+def test_the_strike_cups_are_face_down_decks_of_masked_markers() -> None:
+    """The four cups [2.0] (provisional 17.0) are VASSAL DrawPiles on the main map, face down
+    and shuffled, each holding the strike markers its map box lists, which are those the
+    ruleset puts in the cup at set-up; every strike marker has VASSAL's Mask (a drawn marker
+    stays face down to the other side). No Java needed."""
+    from lxml import etree
+
+    from referee.rules.sixth_fleet_2019 import strike
+    from referee.rules.sixth_fleet_2019.game import Game
+    from referee.vassal.buildfile import buildfile_xml, deck_boxes
+    from referee.vassal.placement import table_for
+
+    module, _ = load_module(demo_2019.SRC)
+    assert module is not None
+    plan = table_for(module).plan
+    root = etree.fromstring(buildfile_xml(plan))
+    piles = {p.get("name"): p for p in root.iter("VASSAL.build.module.map.DrawPile")}
+    game = Game.of(module)
+    for scenario in ("s1980", "s1970"):
+        assert dict(deck_boxes(plan)) == {
+            k: tuple(v) for k, v in strike.set_up(game, scenario)["cups"].items()
+        }
+    assert set(piles) == {c.name for c in strike.cups(game)}
+    for name, pieces in deck_boxes(plan):
+        pile = piles[name]
+        assert pile.get("faceDown") == "Always" and pile.get("shuffle") == "Always"
+        x, y = plan.layers.point(name)  # type: ignore[union-attr]
+        assert (pile.get("x"), pile.get("y")) == (str(x), str(y))
+        slots = pile.findall("VASSAL.build.widget.PieceSlot")
+        assert [s.get("entryName") for s in slots] == [
+            plan.unit_slots[p].entry_name for p in pieces
+        ]
+        for pid in pieces:
+            assert "obs;" in plan.unit_slots[pid].text, f"{pid} has no Mask trait"
+    others = [s for pid, s in plan.unit_slots.items() if game.category(pid) != "strike"]
+    assert not any("obs;" in s.text for s in others)

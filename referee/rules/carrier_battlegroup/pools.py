@@ -9,6 +9,7 @@ pool and the committed dice.
 from __future__ import annotations
 
 from referee.engine.core import Dice
+from referee.engine.pools import draw as draw_from
 
 HIDDEN_FROM_PLAYER = ("USN",)
 
@@ -16,15 +17,9 @@ HIDDEN_FROM_PLAYER = ("USN",)
 def draw(
     pool: list[str], dice: Dice, purpose: str, rule: str, *, hidden: bool
 ) -> tuple[str, list[str]]:
-    """One id drawn at random; returns (id, the pool without it)."""
-    if not pool:
-        raise ValueError(f"the pool is empty ({purpose})")
-    if len(pool) == 1:
-        return pool[0], []  # one possibility: nothing to roll [2.4]
-    i = dice.roll(len(pool), purpose, rule, hidden_from=HIDDEN_FROM_PLAYER if hidden else ())
-    rest = list(pool)
-    got = rest.pop(i - 1)
-    return got, rest
+    """One id drawn at random (the core's :func:`referee.engine.pools.draw`, one die face per
+    possibility [2.4]); returns (id, the pool without it)."""
+    return draw_from(pool, dice, purpose, rule, HIDDEN_FROM_PLAYER if hidden else ())
 
 
 def roll_dice(dice: Dice, n: int, purpose: str, rule: str, *, hidden: bool = False) -> int:

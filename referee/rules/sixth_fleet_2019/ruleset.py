@@ -8,7 +8,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import OptionsReport
-from referee.rules.sixth_fleet_2019 import steps
+from referee.rules.sixth_fleet_2019 import steps, strike
 from referee.rules.sixth_fleet_2019.control import all_control
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
@@ -21,6 +21,9 @@ class SixthFleet2019:
     id = "sixth_fleet_2019"
     name = "Decision Games Sixth Fleet (2019)"
     vocabulary = VOCABULARY
+    # the strike marker cups and the markers a side holds are hidden from the other side
+    # (provisional 17.0, strike.py): the referee publishes views and commitments only
+    hides_information = True
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -68,6 +71,7 @@ class SixthFleet2019:
                 "patrol": [],
                 "actions_left": 0,
                 "event_actions": 0,
+                strike.KEY: strike.set_up(game, scenario),
             },
         )
         return state.with_data(control=all_control(game, state))
@@ -95,8 +99,14 @@ class SixthFleet2019:
         return Outcome(after, tuple(events), tuple(dice.rolls))
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
-        """Fog of war (18.0) is not in the seed: both players see everything."""
-        return state
+        """Fog of war (18.0) is not in the seed: both players see every unit. The strike
+        marker cups and the markers the other side holds are hidden (provisional 17.0)."""
+        return strike.view_of(Game.of(module), state, side)
+
+    def hidden_pools(self, module: Module, state: GameState) -> dict[str, list[str]]:
+        """The strike marker cups as committed at set-up [2.0], [2.12] (provisional 17.0), so
+        ``verify`` replays every draw after ``reveal``."""
+        return strike.hidden_pools(state)
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         game = Game.of(module)
@@ -110,7 +120,9 @@ class SixthFleet2019:
         }
         if "result" in state.data:
             out["result"] = state.data["result"]
-        out["provisional"] = PROVISIONAL + ": combat (9.0), events and the VP chart"
+        out["provisional"] = (
+            PROVISIONAL + ": combat (9.0), events, the VP chart and strike markers (17.0)"
+        )
         return out
 
     def options(

@@ -63,5 +63,6 @@ SCHEMA = RulesetSchema(
     setup_kinds=("setup_code", "airbase", "carrier", "hexes"),
     map_kinds=("area",),
     sequence=SEQUENCE,
+    masked_backs=("strike_back",),  # strike markers drawn face down (provisional 17.0)
     unit_sides=("neutral",),  # game.NEUTRAL: a neutral's side until it joins [2.3]
 )

@@ -12,12 +12,13 @@ Every choice is checked with the validator itself.
 from __future__ import annotations
 
 from referee.engine.core import GameState
-from referee.engine.orders import parse_orders
+from referee.engine.orders import OrdersDoc, parse_orders
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.control import base_owner, controller, functional
 from referee.rules.sixth_fleet_2019.game import KEY_ZONES, REFIT, SOVIET, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import air_distance
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
+from referee.rules.sixth_fleet_2019.strike import marker, scripted_plays
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 
 
@@ -32,16 +33,31 @@ def scripted_orders(game: Game, state: GameState) -> str | None:
     head = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
     if state.phase.endswith("_events"):
         return head + "[events]\nroll\n"
+    ew, strikes = scripted_plays(game, state, side)  # strike markers (provisional 17.0)
     chosen: list[str] = []
     left = int(state.data.get("actions_left", 0))
-    for cand in candidates(game, state, side):
-        if len(chosen) >= left:
+    if ew and not steps.validate(game, state, _doc(head, ew)):
+        chosen, left = list(ew), left + sum(_gain(game, line) for line in ew)
+    cands = candidates(game, state, side)
+    used = 0
+    for cand in [*cands[:1], *strikes, *cands[1:]]:
+        if used >= left:
             break
         text = head + "[actions]\n" + "\n".join([*chosen, cand]) + "\n"
         doc = parse_orders(text, "scripted.txt", VOCABULARY)
         if not steps.validate(game, state, doc):
             chosen.append(cand)
+            used += 1
     return head + "[actions]\n" + ("\n".join(chosen) if chosen else "pass") + "\n"
+
+
+def _doc(head: str, lines: list[str]) -> OrdersDoc:
+    return parse_orders(head + "[actions]\n" + "\n".join(lines) + "\n", "scripted.txt", VOCABULARY)
+
+
+def _gain(game: Game, line: str) -> int:
+    """The actions an EW ``play`` line adds [6.1] (provisional 17.0)."""
+    return marker(game, line.split()[1]).gain
 
 
 def candidates(game: Game, state: GameState, side: str) -> list[str]:

@@ -53,7 +53,12 @@ def overstacked_7_2(game: Game, state: GameState) -> list[tuple[str, str, list[s
     """(rule, place, excess units) for every place over its limit, each side apart [7.3]."""
     out: list[tuple[str, str, list[str]]] = []
     by_loc: dict[tuple[str, str], list[str]] = {}
-    for uid, u in state.units.items():
+    # in roster order, whatever order the position was read in (a position read back from
+    # its JSON lists units sorted by id): the same excess on the referee's run and on
+    # verify's replay (docs/interpretations.md, 7.2)
+    rank = {pid: i for i, pid in enumerate(game.roster)}
+    for uid in sorted(state.units, key=lambda x: (rank.get(x, len(rank)), x)):
+        u = state.units[uid]
         if u.location is not None and u.side in SIDES:
             by_loc.setdefault((u.location, u.side), []).append(uid)
     for (loc, side), uids in sorted(by_loc.items()):

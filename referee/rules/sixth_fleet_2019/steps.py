@@ -31,6 +31,7 @@ from referee.rules.sixth_fleet_2019.sequence import (
     track_markers_6_0,
 )
 from referee.rules.sixth_fleet_2019.stacking import enforce_7_2
+from referee.rules.sixth_fleet_2019.strike import carry_out_play, check_play, draw_markers, marker
 
 
 class NoHitDice:
@@ -39,7 +40,9 @@ class NoHitDice:
     def __init__(self) -> None:
         self.rolls: list = []
 
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
         return 1
 
 
@@ -146,6 +149,12 @@ def one_order(
                 {"units": list(rf.units), "zone": rf.zone, "provisional": True},
             )
         )
+    elif order.verb == "play":
+        bad, pl = check_play(game, state, side, order)
+        if bad or pl is None:
+            return violations(bad), state
+        touched = {pl.attack.zone} if pl.attack else set()
+        state = carry_out_play(game, state, side, pl, dice, events)
     else:
         return [problem("6.7", f"{order.verb!r} is not an action", order).violation()], state
     state = enforce_7_2(game, state, events)
@@ -197,9 +206,9 @@ def _walk(
         if state.phase == OVER:
             return [], state
         state = state.evolve(phase=state.phase.replace("_events", "_actions"))
-        return [], start_action_phase_6_1(game, state, events)
+        state = start_action_phase_6_1(game, state, events)
+        return [], draw_markers(game, state, side, dice, events)
     assert is_actions(state)
-    left = int(state.data.get("actions_left", 0))
     acts = [o for o in doc.orders if o.verb != "pass"]
     if any(o.verb == "roll" for o in doc.orders):
         return [
@@ -209,20 +218,7 @@ def _walk(
                 doc.orders[0].pos,
             )
         ], state
-    if len(acts) > left:
-        extra = acts[left]
-        out.append(
-            problem(
-                "6.1",
-                f"{len(acts)} actions ordered, {left} available this phase: the action on "
-                "this line is beyond those available",
-                extra,
-                hint="each player has one action plus the extras 6.2/6.3 and events give, "
-                "fixed at the start of his Action Phase",
-                code="beyond-actions",
-            ).violation()
-        )
-        acts = acts[:left]
+    used = 0
     for order in acts:
         if state.phase == OVER:
             events.append(
@@ -233,6 +229,10 @@ def _walk(
                     {"line": order.pos.line},
                 )
             )
+            break
+        cost, left = _cost(game, order), int(state.data.get("actions_left", 0))
+        if cost > left:
+            out.append(_beyond(game, used + left, order, acts))
             break
         bad, state = one_order(game, state, side, order, dice, events)
         if bad:
@@ -249,10 +249,36 @@ def _walk(
                     )
                 )
             continue
-        state = state.with_data(actions_left=int(state.data["actions_left"]) - 1)
+        state = state.with_data(actions_left=int(state.data["actions_left"]) - cost)
+        used += cost
     if out or state.phase == OVER:
         return out, state
     return [], end_action_phase(game, state, events)
+
+
+def _cost(game: Game, order: Order) -> int:
+    """Actions an order uses: one [6.1], or what its strike marker's row says (an EW marker
+    uses none; provisional 17.0)."""
+    if order.verb == "play":
+        mid = order.arg("marker")[0]
+        if mid in game.roster and game.category(mid) == "strike":
+            return marker(game, mid).cost
+    return 1
+
+
+def _beyond(game: Game, n: int, order: Order, acts: list[Order]) -> Violation:
+    """The first order beyond the phase's ``n`` actions (EW-generated ones included) [6.1];
+    the orders after it are not read."""
+    ordered = sum(_cost(game, o) for o in acts)
+    return problem(
+        "6.1",
+        f"{ordered} actions ordered, {n} available this phase: the action on this line is "
+        "beyond those available",
+        order,
+        hint="each player has one action plus the extras 6.2/6.3, events and played EW markers "
+        "give, fixed at the start of his Action Phase",
+        code="beyond-actions",
+    ).violation()
 
 
 def validate(game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:

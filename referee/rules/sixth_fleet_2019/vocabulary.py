@@ -113,6 +113,27 @@ VOCABULARY = Vocabulary(
             ),
         ),
         Verb(
+            "play",
+            (ACTIONS,),
+            (
+                form(
+                    unit(role="marker", label="MARKER"),
+                    meaning="play an EW strike marker you hold: one more action now, using "
+                    "none [6.1] (provisional 17.0: not from the rulebook)",
+                ),
+                form(
+                    unit(role="marker", label="MARKER"),
+                    ARROW,
+                    location(label="ZONE"),
+                    keyword("hitting"),
+                    Part("word", "targets", many=True, label="TARGET"),
+                    meaning="one GS action: a Cruise Missile or Special Forces marker you hold "
+                    "strikes enemy units of one kind, or `base`, in a zone [6.4] "
+                    "(provisional 17.0: not from the rulebook)",
+                ),
+            ),
+        ),
+        Verb(
             "pass",
             (ACTIONS,),
             (form(meaning="take no (more) actions; unused actions are lost [6.0]"),),
