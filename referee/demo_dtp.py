@@ -12,8 +12,8 @@ The variant of ``referee.demo`` for the DTP rules (``module_src/dtp_denmark_stra
    the game has shown a detection attempt [DTP 6.3], a combat phase of several impulses
    [DTP 8.2] with a bounce [DTP 8.232], a Hit Table result [DTP 8.52] and a readiness roll
    [DTP 9.23] (or the demo fails, saying what is missing);
-4. verify the whole archive (``referee verify``: "replay matches"), and list where
-   everything is.
+4. verify the whole archive (``referee verify``: "replay matches"), write each side's game
+   viewer, and list where everything is.
 
 The orders are the ruleset's seeded scripted player's (``RULESET.scripted_orders``, the lawful
 random player of the whole-game tests), except where :class:`Director` writes *directed*
@@ -386,6 +386,7 @@ def demo(out: Path, *, play_aids_too: bool = True) -> Path:
     if lacking:
         raise base.DemoFailed("the demo game showed no " + ", ".join(lacking))
     base.run("Anyone can check the whole game", ["verify", base.shown(game)])
+    base.viewers(out, game)
     base.listing(out, game, missing)
     print(f"\nDemo finished in {time.perf_counter() - t0:.1f} s.")
     return game
