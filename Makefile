@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo naval-demo demo-solitaire demo-2019 test lint format bench clean
+.PHONY: demo naval-demo demo-solitaire demo-2019 demo-dtp test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ demo-solitaire: $(STAMP)
 # the Sixth Fleet (2019) variant: a signed game of two turns, then verify (referee/demo_2019.py)
 demo-2019: $(STAMP)
 	$(BIN)/python -m referee.demo_2019
+
+# the DTP revised rules in the North: a signed Iceland (DTP 11.31) game through Game-Turn 1 and
+# on until it has shown detection, a bounce, a Hit Table result and readiness, then verify
+# (referee/demo_dtp.py)
+demo-dtp: $(STAMP)
+	$(BIN)/python -m referee.demo_dtp
 
 test: $(STAMP)
 	$(BIN)/ruff check referee tests bench

@@ -107,3 +107,50 @@ def test_the_combat_phase_in_impulses() -> None:
     assert due_8_2(state) == "NATO"
     state = impulse(game, state, "NATO", "pass", [])
     assert due_8_2(state) is None
+
+
+def _to_strike_window(game: Game, state: GameState) -> GameState:
+    """Steps 1, 2 and 4 of the phase above: the S3's strike on the SG waits for bounces."""
+    state = impulse(game, state, "NATO", "attack US-F4C.1 -> SO-M23.1", [2, 4, 4])
+    state = impulse(game, state, "Soviet", "attack SO-SG-1 -> US-DD-1 US-CG-2 first-strike", [2, 3])
+    return impulse(game, state, "NATO", "strike US-S3.1 -> SO-SG-1", [3])
+
+
+def test_a_bounce_is_reported_under_its_own_case() -> None:
+    """The bounce is an event citing [DTP 8.232] before its CRT reading [8.8] (the demo and
+    a reader find it by it), then the strike resolves."""
+    game, state = start()
+    state = _to_strike_window(game, state)
+    doc = parse_orders(
+        "game: g\nturn: 4\nside: Soviet\nphase: combat\n\n[combat]\nbounce SO-T22 -> US-S3.1\n",
+        "o",
+    )
+    assert check_impulse_8_2(game, state, "Soviet", doc.orders) == []
+    events: list[Event] = []
+    # the Tu22's AA 1 against the S3's DEF 2 is below the lowest column: no roll; then the
+    # strike: CRT 1, Hit Table 2 (as in step 5 above)
+    after = carry_out_impulse_8_2(game, state, "Soviet", doc.orders, ScriptedDice([1, 2]), events)
+    kinds = [(e.kind, e.rule) for e in events]
+    assert kinds[0] == ("bounce", "DTP 8.232")
+    assert "SO-T22 bounce US-S3.1" in events[0].text
+    assert ("attack", "8.8") in kinds[1:] and ("hit", "DTP 8.52") in kinds
+    assert after.data["damage"]["SO-SG-1"] == 1
+
+
+def test_face_down_air_neither_attacks_nor_bounces_9_23() -> None:
+    """An air unit that failed its readiness roll is face down (inactive) until it passes a
+    later phase 6 [DTP 9.23]: it may not attack, and it does not hold a strike up for a bounce
+    (the strike resolves at once)."""
+    game, state = start()
+    f4 = state.units["US-F4C.1"]
+    down = state.with_unit(UnitState(f4.id, f4.side, f4.location, f4.box, frozenset({"inactive"})))
+    assert ("DTP 9.23", "inactive") in problems(game, down, "NATO", "attack US-F4C.1 -> SO-M23.1")
+    state = impulse(game, state, "NATO", "attack US-F4C.1 -> SO-M23.1", [2, 4, 4])
+    state = impulse(game, state, "Soviet", "attack SO-SG-1 -> US-DD-1 US-CG-2 first-strike", [2, 3])
+    t22 = state.units["SO-T22"]
+    state = state.with_unit(
+        UnitState(t22.id, t22.side, t22.location, t22.box, frozenset({"inactive"}))
+    )
+    # contact 3, CRT 1, Hit Table 2: no bounce window (the Tu22 is the only fighter near)
+    state = impulse(game, state, "NATO", "strike US-S3.1 -> SO-SG-1", [3, 1, 2])
+    assert not state.data.get("strike") and state.data["damage"]["SO-SG-1"] == 1

@@ -178,3 +178,22 @@ def test_stacking_holds_at_the_end_of_the_movement_phase_7_21() -> None:
         ("7.21", "naval-stacking")
     ]
     assert codes(game, state, "NATO", "move US-CV-1 0813 0814") == []
+
+
+def test_face_down_air_neither_flies_nor_detects_9_23() -> None:
+    """A face-down (inactive) air unit stays where it is and makes no detection attempt until
+    it passes a later phase 6 readiness roll [DTP 9.23]; the same unit face up may do both."""
+    game, state = start()
+    body = "move US-P3 1312 1313\ndetect US-P3 -> SO-CG-2"
+    up = state.with_unit(UnitState("US-P3", "NATO", "1311", None))
+    down = state.with_unit(UnitState("US-P3", "NATO", "1311", None, frozenset({"inactive"})))
+
+    def air(s: GameState, text: str) -> list[tuple[str, str]]:
+        return [
+            (p.rule, p.code) for p in check_movement(game, s, "NATO", orders("NATO", text), "air")
+        ]
+
+    assert ("DTP 9.23", "inactive") not in air(up, body)
+    assert air(down, "move US-P3 1312") == [("DTP 9.23", "inactive")]
+    near = down.with_unit(UnitState("US-P3", "NATO", "0816", None, frozenset({"inactive"})))
+    assert ("DTP 9.23", "inactive") in air(near, "detect US-P3 -> SO-CG-2")

@@ -76,6 +76,31 @@ def test_readiness_rolls_and_recycling() -> None:
     assert [e.rule for e in events] == ["DTP 8.51", "DTP 9.23"]
 
 
+def test_a_face_down_unit_on_its_base_rolls_again_9_23() -> None:
+    """A face-down unit sitting on its own base is not CAP [DTP 9.24]: with no order it is
+    placed back where it is and rolls, so it can pass "in a later phase 6" [DTP 9.23]."""
+    game, state = start()
+    f4 = state.units["US-F4.2"]
+    state = state.with_unit(UnitState(f4.id, "NATO", "1311", None, frozenset({"inactive"})))
+    events: list[Event] = []
+    after = carry_out_rebasing(
+        game,
+        state,
+        "NATO",
+        orders("rebase US-P3 1311\nrebase US-F4.1 1311"),
+        ScriptedDice([1, 2, 3]),
+        events,
+        cap_over_own_base=frozenset({"US-F4.2"}),
+    )
+    assert not after.units["US-F4.2"].status and after.units["US-F4.2"].location == "1311"
+    # units land in id order: US-F4.1 rolls 1, US-F4.2 (placed back) 2, US-P3 3
+    assert [(e.rule, e.data["unit"], e.data["roll"]) for e in events] == [
+        ("DTP 9.23", "US-F4.1", 1),
+        ("DTP 9.23", "US-F4.2", 2),
+        ("DTP 9.23", "US-P3", 3),
+    ]
+
+
 def test_night_phase_repairs_bases() -> None:
     game, state = start()
     state = state.with_data(base_damage={"1311": 2, "1010": 3})

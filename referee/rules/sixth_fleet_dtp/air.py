@@ -9,11 +9,14 @@
 * [DTP 9.23] in phase 6 a landing unit stays active on a d6 at or below its rating, else it
   is turned face down until it passes in a later phase 6; CAP over its own base does not
   land and does not roll [DTP 9.24];
-* Soviet air at Keflavik subtracts 1 from its rating [DTP 11.3 rule 5, 11.31 rule 2].
+* Soviet air at Keflavik subtracts 1 from its rating [DTP 11.3 rule 5, 11.31 rule 2];
+* [DTP 9.23] a face-down (inactive) unit does nothing -- no flight, detection attempt,
+  attack, strike or bounce -- until it passes a later phase 6 roll.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.engine.core import GameState
@@ -24,6 +27,8 @@ from referee.rules.sixth_fleet_dtp.tables import unit_row
 from referee.source.boxes import carrier_of
 from referee.source.model import Module
 
+INACTIVE_9_23 = "inactive"
+"""The unit status of a face-down air unit [DTP 9.23] (``rebasing.carry_out_rebasing``)."""
 MIN_DELAY_8_51 = 2
 BASE_DESTROYED_9_29 = 6
 
@@ -142,3 +147,18 @@ def grounded_problem(game: Game, state: GameState, unit: str) -> Problem | None:
             unit,
         )
     return None
+def inactive_problems_9_23(units: Iterable[tuple[str, Iterable[str]]], doing: str) -> list[Problem]:
+    """Face-down air units are inactive until they pass a later phase 6 readiness roll
+    [DTP 9.23]: they may not ``doing`` (fly, detect, attack, strike, bounce). ``units`` are
+    ``(unit, statuses)``."""
+    return [
+        Problem(
+            "DTP 9.23",
+            f"{u} is face down (inactive) and may not {doing}",
+            "inactive",
+            u,
+            hint="it becomes active when it passes its readiness roll in a later phase 6",
+        )
+        for u, status in units
+        if INACTIVE_9_23 in status
+    ]

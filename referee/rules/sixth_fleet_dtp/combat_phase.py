@@ -39,6 +39,7 @@ from referee.rules.sixth_fleet_dtp import (
     impulses,
     strikes,
 )
+from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
 from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
@@ -122,6 +123,7 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
     if any(state.units[t].side == side for t in o.targets):
         return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
+    probs += inactive_problems_9_23([(a, state.units[a].status) for a in o.units], o.verb)
     ahex, thex = _one_hex(state, o.units), _one_hex(state, o.targets)
     if ahex is None or thex is None:
         return [Problem("8.12", "attackers, and targets, must each be in one hex", "hexes")]
@@ -217,6 +219,8 @@ def check_impulse_8_2(
             for b in o.units:
                 grounded = air.grounded_problem(game, state, b)
                 probs += [grounded] if grounded else []
+                if b in state.units:
+                    probs += inactive_problems_9_23([(b, state.units[b].status)], "bounce")
                 probs += strikes.may_bounce_8_232(
                     unit_of(game, b),
                     b in rec["attacked"],
@@ -376,6 +380,19 @@ def _strike_resolves(
     return _after(game, state, side, hurt, True)
 
 
+def _bounce_event(fighters: Sequence[str], strikers: Sequence[str], why: str = "") -> Event:
+    """The bounce itself, before its air-to-air attack's CRT reading [DTP 8.232]: the event
+    a reader (and the demo's check) finds the bounce by, citing its own case rather than only
+    the CRT's [8.8]."""
+    text = f"{', '.join(fighters)} bounce {', '.join(strikers)} before the strike resolves"
+    return Event(
+        "bounce",
+        "DTP 8.232",
+        text + (f" ({why})" if why else ""),
+        {"units": list(fighters), "targets": list(strikers)},
+    )
+
+
 def carry_out_impulse_8_2(
     game: Game,
     state: GameState,
@@ -399,6 +416,7 @@ def carry_out_impulse_8_2(
                     if t in o.targets and state.units[t].location is not None
                 ]
                 if tops:
+                    events.append(_bounce_event(o.units, tops))
                     state, _ = _resolve(game, state, side, o.units, tops, dice, events)
         return _strike_resolves(game, state, strike, dice, events)
     o = next(x for x in orders if x.verb in ("attack", "strike", "pass"))
@@ -474,6 +492,7 @@ def _strike(
         and state.units[u].location is not None
         and game.category(u) == "air"
         and air.grounded_problem(game, state, u) is None
+        and not inactive_problems_9_23([(u, state.units[u].status)], "bounce")
     ]
     may = [c for c in candidates if not strikes.may_bounce_8_232(*c)]
     pending = {
@@ -489,6 +508,7 @@ def _strike(
         for b in bouncers_8_232(candidates, bounce_min_aa):
             top = next((u for u in o.units if state.units[u].location is not None), None)
             if top is not None:
+                events.append(_bounce_event([b], [top], "standing: bounce min-aa"))
                 state, _ = _resolve(game, state, defender, [b], [top], dice, events)
         return _strike_resolves(game, state, pending, dice, events)
     events.append(Event("strike", "DTP 8.232", f"contact made: {defender} may bounce", pending))

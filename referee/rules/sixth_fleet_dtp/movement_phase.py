@@ -35,6 +35,7 @@ from referee.rules.sixth_fleet_1975.stacking import (
     stack_order_7_42,
 )
 from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait
+from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
 from referee.rules.sixth_fleet_dtp.removal import unit_of
@@ -193,7 +194,8 @@ def check_movement(
                 probs.append(grounded)
                 continue
             damage = int((work.data.get("damage") or {}).get(u, 0))
-            bad = check_path_5_0(game, work, u, o.hexes, damage)
+            bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
+            bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
             if bad:
                 probs += bad
                 continue
@@ -209,7 +211,11 @@ def check_movement(
                 placed = work.with_unit(UnitState(u, side, None, None))
                 work = move_piece(game, placed, u, o.hexes[0])
         elif o.verb == "detect":
-            bad = _detect_check(game, work, side, o, last)
+            bad = inactive_problems_9_23(
+                [(u, work.units[u].status) for u in o.units if u in work.units],
+                "attempt detection",
+            )
+            bad = bad or _detect_check(game, work, side, o, last)
             probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
             if not bad:
                 tried = [list(x) for x in work.data.get("detect_tried", ())]

@@ -97,8 +97,13 @@ def carry_out_rebasing(
         st = state.units[u]
         if st.side != side or st.location is None or game.category(u) != "air":
             continue
-        if u in cap_over_own_base:
+        down = air.INACTIVE_9_23 in st.status
+        if u in cap_over_own_base and not down:
             continue  # [DTP 9.24]: no landing, no roll
+        if down and u not in rebased and usable_base(game, state, u, st.location):
+            # a face-down unit on its own base flew nowhere: it is placed back where it is and
+            # rolls again, or it could never pass "a later phase 6" [DTP 9.23] (not CAP [9.24])
+            rebased[u] = st.location
         if u not in rebased:
             r = air.recycle_8_51(
                 state.turn,

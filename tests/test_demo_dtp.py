@@ -1,0 +1,104 @@
+"""`make demo-dtp`: a signed game on the Denmark Strait map under the DTP rules. Read from the
+signed record (the reports and orders of the archive), never from known dice: it contains a
+detection attempt [DTP 6.3], a combat phase of two or more impulses [DTP 8.2] with a bounce
+[DTP 8.232], a Hit Table result [DTP 8.52] and a readiness roll [DTP 9.23], Game-Turn 1 is
+over, `verify` replays it, and the same run twice gives the same archive. (Two runs without
+the play aids: about 40 s of CPU each, verify included.)"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import demo_dtp
+
+IMPULSE_VERBS = ("attack", "strike", "pass")
+
+
+def _digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        if p.is_file():
+            h.update(p.relative_to(folder).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    out = tmp_path_factory.mktemp("dtp") / "a"
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = demo_dtp.main([str(out), "--no-play-aids"])
+    assert code == 0, buf.getvalue()[-3000:]
+    return out / "game", buf.getvalue()
+
+
+def _steps(game: Path) -> list[tuple[dict[str, Any], list[str]]]:
+    """Each adjudicated step: its signed report and the order lines of its signed file."""
+    out = []
+    for folder in sorted((game / "turns").iterdir()):
+        report = json.loads((folder / "report.json").read_text("utf-8"))
+        if not report.get("orders"):
+            continue  # report 000, the set-up request
+        text = (folder / "orders.txt").read_text("utf-8")
+        body = text.split("]\n", 1)[1].split("-----BEGIN SSH SIGNATURE-----")[0]
+        out.append((report, [x.strip() for x in body.splitlines() if x.strip()]))
+    return out
+
+
+def test_the_record_shows_every_promised_event(demo_run: tuple[Path, str]) -> None:
+    game, _ = demo_run
+    steps = _steps(game)
+    events = [e for r, _ in steps for e in r["events"]]
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        by_kind.setdefault(e["kind"], []).append(e)
+    assert by_kind["detect"] and all(e["rule"] == "DTP 6.3" for e in by_kind["detect"])
+    assert by_kind["hit"] and all(e["rule"] == "DTP 8.52" for e in by_kind["hit"])
+    assert all(" -> D" in e["text"] for e in by_kind["hit"])  # a damage level from the table
+    assert by_kind["readiness"] and all(e["rule"] == "DTP 9.23" for e in by_kind["readiness"])
+    assert all(1 <= e["data"]["roll"] <= 6 for e in by_kind["readiness"])
+    # the bounce: a defender's file of `bounce` lines in a combat phase, its event citing
+    # [DTP 8.232] and the fighter's air-to-air attack [8.8] right after it
+    bounces = [
+        (r, lines)
+        for r, lines in steps
+        if r["orders"]["phase"] == "combat" and any(x.startswith("bounce ") for x in lines)
+    ]
+    assert bounces
+    report, lines = bounces[0]
+    kinds = [(e["kind"], e["rule"]) for e in report["events"]]
+    assert kinds[0] == ("bounce", "DTP 8.232") and kinds[1] == ("attack", "8.8")
+    fighter = lines[0].split()[1]
+    assert report["events"][0]["text"].startswith(fighter)
+    # the bounce's combat phase had two or more impulses (attacks, strikes, passes) [DTP 8.2]
+    impulses = Counter(
+        r["orders"]["turn"]
+        for r, lines in steps
+        if r["orders"]["phase"] == "combat" and any(x.split()[0] in IMPULSE_VERBS for x in lines)
+    )
+    assert impulses[report["orders"]["turn"]] >= 2
+    # Game-Turn 1 is over: some step went on to Game-Turn 2
+    assert any(r["before"]["turn"] == 1 and r["after"]["turn"] == 2 for r, _ in steps)
+
+
+def test_verify_replays_the_archive_and_a_second_run_is_identical(
+    demo_run: tuple[Path, str], tmp_path: Path
+) -> None:
+    """The demo's own `referee verify` replayed every report (its printed verdict, so the
+    replay is not paid twice); a second run makes the same bytes."""
+    game, printed = demo_run
+    reports = len(list((game / "turns").iterdir()))
+    assert f"ok: game {demo_dtp.GAME_ID}, {reports} report(s)" in printed
+    assert "replay matches" in printed
+    assert (game.parent / "viewer" / "viewer-NATO.html").is_file()
+    with contextlib.redirect_stdout(io.StringIO()):
+        again = demo_dtp.demo(tmp_path / "b", play_aids_too=False)
+    assert _digest(game) == _digest(again)
