@@ -147,6 +147,8 @@ def grounded_problem(game: Game, state: GameState, unit: str) -> Problem | None:
             unit,
         )
     return None
+
+
 def inactive_problems_9_23(units: Iterable[tuple[str, Iterable[str]]], doing: str) -> list[Problem]:
     """Face-down air units are inactive until they pass a later phase 6 readiness roll
     [DTP 9.23]: they may not ``doing`` (fly, detect, attack, strike, bounce). ``units`` are
