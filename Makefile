@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo naval-demo demo-solitaire demo-2019 demo-dtp test lint format bench clean
+.PHONY: demo demo-sf naval-demo demo-solitaire demo-2019 demo-dtp test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# every bundled game's demo, then a table of results (referee/demos.py); one game alone below
 demo: $(STAMP)
+	$(BIN)/python -m referee.demos
+
+# SPI Sixth Fleet (1975) alone: the example orders of the short scenario (referee/demo.py)
+demo-sf: $(STAMP)
 	$(BIN)/python -m referee.demo
 
 naval-demo: $(STAMP)

@@ -1,4 +1,5 @@
-"""`make demo`: run the main jobs on the bundled Sixth Fleet module and say where things are.
+"""`make demo-sf` (the first demo `make demo` runs): the main jobs on the bundled Sixth Fleet
+module, and where things are.
 
 Each step runs the real CLI (in-process, through the Typer app), exactly as a user would type
 it, so the demo proves the commands work end to end from a fresh clone:
