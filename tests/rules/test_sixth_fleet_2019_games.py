@@ -103,3 +103,17 @@ def test_refits_happen_under_the_invariants() -> None:
     check refit against stacking and control after every step."""
     _, kinds = play("s1980", 1)
     assert kinds.count("refit") >= 1
+
+
+def test_reinforcements_arrive_under_the_invariants() -> None:
+    """The scripted player brings in the scenario's reinforcements when they are due
+    (provisional 10.0), so whole games check them against stacking and control; none arrives
+    before its Game-Turn."""
+    m = module()
+    sc = m.scenarios["s1980"]
+    first = {u: r.after_turn + 1 for r in sc.reinforcements for u in r.units}
+    state = get_ruleset(m.ruleset).new_game(m, "s1980", "g")
+    assert {u for u, s in state.units.items() if s.box == "reinforcements"} == set(first)
+    end, kinds = play("s1980", 1)
+    assert kinds.count("reinforce") >= 2
+    assert all(end.units[u].box != "reinforcements" for u in first if first[u] < end.turn)
