@@ -683,11 +683,14 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     name = f"setup-{scn.id}-{side.lower()}"
     b = Builder(name, f"{scn.name}: {_side_name(module, side)} set-up", MAX_WIDTH)
     b.title_band(f"{scn.name}: {_side_name(module, side)} Set-up Card")
+    texts = ruleset_texts(module.ruleset).get("setup", {})
     order = scn.setup_order.index(side) + 1 if side in scn.setup_order else 0
     facts = [f"{scn.turns} Game-Turns; first player {_side_name(module, scn.first_player)}."]
     if order:
-        facts.insert(0, f"{_side_name(module, side)} sets up {_ordinal(order)} [11.0].")
-    b.paragraph(" ".join(facts))
+        cite = _cite(str(texts.get("rule", "11.0")))
+        facts.insert(0, f"{_side_name(module, side)} sets up {_ordinal(order)}{cite}.")
+    b.paragraph(" ".join([*facts, *(str(n) for n in texts.get("notes", []))]))
+    place = str(texts.get("place", "Hex"))  # what a placement names: a hex, or a zone
 
     def mine(pid: str) -> bool:
         return pid in pieces and pieces[pid].unit.side == side
@@ -711,7 +714,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
             [
                 Column("Unit", "left", wrap=True, max_w=180),
                 Column("Piece"),
-                Column("Hex"),
+                Column(place),
                 *([Column("Status", "left", wrap=True, max_w=120)] if with_status else []),
                 Column("Rule"),
             ],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.render.charts import Chart, tec_chart, victory_chart
+from referee.render.charts import Chart, setup_chart, tec_chart, victory_chart
 from referee.render.drawing import Text
 from referee.source.loader import load_module
 
@@ -28,6 +28,12 @@ def test_2019_charts_cite_the_2019_cases() -> None:
     assert "[4.4]" in svg_v and "[13.2]" not in svg_v
     assert "[2.1.2]" in svg_t and "[10.0]" not in svg_t
     assert "ZOC" not in svg_t and "Marker" not in svg_t
+    # the set-up card: zones, no SPI case 11.0 (Refit in 2019), the reinforcements listed
+    card = _words(setup_chart(module, module.scenarios["s1980"], "NATO"))
+    assert "Zone" in card.splitlines() and "Hex" not in card.splitlines()
+    assert "[11.0]" not in card and "22.0 Scenarios is not in the seed" in card
+    assert "US-CGN-1" not in card.splitlines()  # a reinforcement, not a fixed placement
+    assert "After Game-Turn 2:" in card
 
 
 def test_spi_charts_keep_their_cases() -> None:
@@ -36,3 +42,5 @@ def test_spi_charts_keep_their_cases() -> None:
     assert "[13.2]" in _words(victory_chart(module))
     svg = _words(tec_chart(module))
     assert "Terrain Effects Chart [10.0]" in svg and "ZOC" in svg
+    card = _words(setup_chart(module, module.scenarios[sorted(module.scenarios)[0]], "NATO"))
+    assert "[11.0]" in card and "Hex" in card.splitlines()
