@@ -43,6 +43,7 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
     assert not [t for t in titles if "_events" in t or "_actions" in t]
     assert "## Position after: Game-Turn 2, Soviet Random Events Phase" in reports
     assert "Position after: Game-Turn 1, soviet_" not in reports
+    assert "| Unit | Name | Zone | Status |" in reports and "| Hex |" not in reports
     # reinforcements due on turn 2 are brought in (provisional 10.0)
     assert "arrive as reinforcements" in reports or "arrives as a reinforcement" in reports
     again = demo_2019.demo(tmp_path / "b", play_aids_too=False)

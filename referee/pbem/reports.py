@@ -145,10 +145,20 @@ def _context(
         "next_side": next_side(report, viewer),
         "module_name": module.name,
         "after_phase": phase_name(module, state),
+        "place": place_word(module),
         "score": scoreboard(module, report["score"], str(report.get("scenario", "")))
         if report.get("score")
         else None,
     }
+
+
+def place_word(module: Module) -> str:
+    """What a location on this map is called in the position tables: a hex, a zone (area
+    map) or a space (point-to-point map)."""
+    m = module.map
+    if m.grid is not None:
+        return "Hex"
+    return "Zone" if m.zones is not None else "Space"
 
 
 def phase_name(module: Module, state: dict[str, Any]) -> str:
