@@ -141,7 +141,7 @@ def check_reinforce(
                     order,
                     written,
                     unit=uid,
-                    hint=f"reinforce {uid} -> {_q(r.hexes[0])}",
+                    hint="its entry zones: " + ", ".join(_q(z) for z in r.hexes),
                 )
             ], None
     why = base_problems(game, state, side, order, zone, "reinforcements arrive at one", "arrives")
