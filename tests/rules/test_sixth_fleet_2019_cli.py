@@ -27,6 +27,7 @@ BAD = [
     ("move US-FF-1 -> Sardinia", "NATO", "[8.4] naval units may not enter the land zone", ""),
     ('move US-FF-1 -> "Ionian Sea"\nmove US-FF-1 -> "Central Med"', "NATO", "[6.1] 2 actions", ""),
     (f"move SO-EM-1.1 -> {TS}", "Soviet", "[3.3.1] Soviet naval units may enter the Turkish", ""),
+    ("reinforce US-FF-1 -> Naples", "NATO", "[10.0] US-FF-1 is not a reinforcement waiting", ""),
 ]
 
 
