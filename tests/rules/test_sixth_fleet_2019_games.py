@@ -117,3 +117,24 @@ def test_reinforcements_arrive_under_the_invariants() -> None:
     end, kinds = play("s1980", 1)
     assert kinds.count("reinforce") >= 2
     assert all(end.units[u].box != "reinforcements" for u in first if first[u] < end.turn)
+
+
+def test_every_reinforcement_can_arrive_somewhere() -> None:
+    """Scenario data (estimates) checked against the provisional 10.0 procedure: each
+    reinforcement group of both scenarios names entry zones, each with a base [3.2.1] of the
+    kind its units need (naval: a naval or off-map base [8.4.1]; ground: a land zone), and
+    arrives before the last turn."""
+    m = module()
+    game = Game.of(m)
+    for sc in m.scenarios.values():
+        assert sc.reinforcements, sc.id
+        for r in sc.reinforcements:
+            assert r.entry == "bases" and r.hexes, (sc.id, r.units)
+            assert 0 <= r.after_turn < sc.turns
+            for z in r.hexes:
+                assert game.has_base(z), (sc.id, z)
+                for uid in r.units:
+                    if game.kind(uid) == "naval":
+                        assert game.prop(z, "base") in ("naval", "off_map"), (uid, z)
+                    if game.kind(uid) == "ground":
+                        assert game.is_land(z), (uid, z)
