@@ -6,7 +6,8 @@ The variant of ``referee.demo`` for the 2019 area-movement game (``module_src/si
 2. make the demo keys and a game of the 1980s scenario with a fixed dice seed root;
 3. for each step until the end of turn 2 -- the Soviet and NATO Random Events Phases [5.1]
    (random events: an extra action or a neutral joining) and Action Phases [6.0] (the C2
-   extras of 6.2/6.3, a Soviet force entering Istanbul: a control change [3.2.1]) -- write the
+   extras of 6.2/6.3, a Soviet force entering Istanbul: a control change [3.2.1]; on turn 2
+   a reinforcement arriving, provisional 10.0) -- write the
    scripted player's orders (``RULESET.scripted_orders``, the same lawful player the tests
    use), sign them with the side's key and adjudicate them;
 4. verify the whole archive, and list where everything is.
