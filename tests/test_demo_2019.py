@@ -56,9 +56,10 @@ def test_an_archive_titled_by_phase_ids_still_verifies(
     """Archives made before step titles named phases recorded the phase id ("Game-Turn 1,
     Soviet soviet_events"); verify binds the title but reads that form too. The demo's own
     ``verify`` step (today's code) must accept the archive such a referee writes."""
-    from referee.pbem import adjudicate
+    from referee.pbem import record
 
-    monkeypatch.setattr(adjudicate, "phase_title_of", lambda rs, module, state: state.phase)
+    # the referee of then: titles from the phase id (verify keeps today's phase_title_of)
+    monkeypatch.setattr(record, "phase_title_of", lambda rs, module, state: state.phase)
     game = demo_2019.demo(tmp_path / "old", play_aids_too=False)
     titles = [
         json.loads(p.read_text("utf-8"))["title"] for p in sorted(game.glob("turns/*/report.json"))

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, get_ruleset, phase_title_of, warnings_of
+from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
@@ -41,6 +41,7 @@ from referee.pbem.record import (
     game_over,
     phase_info,
     step_names,
+    step_title,
 )
 from referee.pbem.transaction import game_lock, recover, write_state, write_turn
 from referee.pbem.viewer_archive import history_for
@@ -338,7 +339,7 @@ def _one(
     refuse_outcome(env, outcome)
     new = outcome.state
     refuse_no_progress(env, state, new)
-    title, name = step_names(k, side, state, phase_title_of(rs, module, state))
+    title, name = step_title(rs, module, k, side, state), step_names(k, side, state)[1]
     report = step_report(
         game, module, rs, k, title, env, side, seed, state, new, outcome.events, outcome.rolls
     )

@@ -233,6 +233,11 @@ def step_names(
     return title, f"{k:03d}-{slug(side)}-{slug(state.phase)}"
 
 
+def step_title(ruleset: Ruleset, module: Module, k: int, side: str, state: GameState) -> str:
+    """The title a new step ``k`` gets: :func:`step_names` with the phase's human name."""
+    return step_names(k, side, state, phase_title_of(ruleset, module, state))[0]
+
+
 def step_titles(k: int, side: str, state: GameState, phase_title: str) -> tuple[str, ...]:
     """The titles ``verify`` accepts for step ``k``: today's (with the phase's human name) and
     the one archives made before it recorded (the phase id)."""
