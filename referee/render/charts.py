@@ -687,8 +687,8 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     order = scn.setup_order.index(side) + 1 if side in scn.setup_order else 0
     facts = [f"{scn.turns} Game-Turns; first player {_side_name(module, scn.first_player)}."]
     if order:
-        cite = _cite(str(texts.get("rule", "11.0")))
-        facts.insert(0, f"{_side_name(module, side)} sets up {_ordinal(order)}{cite}.")
+        cited = _cite(str(texts.get("rule", "11.0")))
+        facts.insert(0, f"{_side_name(module, side)} sets up {_ordinal(order)}{cited}.")
     b.paragraph(" ".join([*facts, *(str(n) for n in texts.get("notes", []))]))
     place = str(texts.get("place", "Hex"))  # what a placement names: a hex, or a zone
 
