@@ -6,11 +6,11 @@ The variant of ``referee.demo`` for the 2019 area-movement game (``module_src/si
 2. make the demo keys and a game of the 1980s scenario with a fixed dice seed root;
 3. for each step until the end of turn 2 -- the Soviet and NATO Random Events Phases [5.1]
    (random events: an extra action or a neutral joining) and Action Phases [6.0] (the C2
-   extras of 6.2/6.3, a Soviet force entering Istanbul: a control change [3.2.1]; strike
-   markers drawn from the hidden cups, EW played for an action and CM/SOF strikes, provisional
-   17.0) -- write the scripted player's orders (``RULESET.scripted_orders``, the same lawful
-   player the tests use) from the side's own view of the referee's position, sign them with
-   the side's key and adjudicate them;
+   extras of 6.2/6.3, a Soviet force entering Istanbul: a control change [3.2.1]; on turn 2
+   a reinforcement arriving, provisional 10.0; strike markers drawn from the hidden cups, EW
+   played for an action and CM/SOF strikes, provisional 17.0) -- write the scripted player's
+   orders (``RULESET.scripted_orders``, the same lawful player the tests use) from the side's
+   own view of the referee's position, sign them with the side's key and adjudicate them;
 4. verify the whole archive (the referee's copy holds ``secret/``, so the hidden draws are
    checked too; the game is not over, so nothing is revealed), and list where everything is.
 

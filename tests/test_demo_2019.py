@@ -5,8 +5,11 @@ run twice gives the same archive."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
+
+import pytest
 
 from referee import demo_2019
 
@@ -31,6 +34,18 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
         line for line in reports.splitlines() if line.startswith("- [9.0]") and "die" in line
     ]
     assert attacks and not [line for line in attacks if line.count("[9.0]") > 1]
+    # step titles name the phase as the sequence of play does [5.0], not by its id
+    titles = [
+        json.loads(p.read_text("utf-8"))["title"] for p in sorted(game.glob("turns/*/report.json"))
+    ]
+    assert "Game-Turn 1, Soviet Random Events Phase" in titles
+    assert "Game-Turn 2, NATO Action Phase" in titles
+    assert not [t for t in titles if "_events" in t or "_actions" in t]
+    assert "## Position after: Game-Turn 2, Soviet Random Events Phase" in reports
+    assert "Position after: Game-Turn 1, soviet_" not in reports
+    assert "| Unit | Name | Zone | Status |" in reports and "| Hex |" not in reports
+    # reinforcements due on turn 2 are brought in (provisional 10.0)
+    assert "arrive as reinforcements" in reports or "arrives as a reinforcement" in reports
     # strike markers (provisional 17.0): drawn from the cups [2.12], EW played for an action
     # [6.1], a CM or SOF strike [6.4]
     assert "[2.12] Soviet draws a strike marker from the Soviet Strike Cup" in reports
@@ -41,3 +56,40 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
     assert len(list(game.glob("turns/*/position-Soviet.vsav"))) >= 8
     again = demo_2019.demo(tmp_path / "b", play_aids_too=False)
     assert _digest(game) == _digest(again)
+
+
+def test_an_archive_titled_by_phase_ids_still_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Archives made before step titles named phases recorded the phase id ("Game-Turn 1,
+    Soviet soviet_events"); verify binds the title but reads that form too. The demo's own
+    ``verify`` step (today's code) must accept the archive such a referee writes."""
+    from referee.pbem import record
+
+    # the referee of then: titles from the phase id (verify keeps today's phase_title_of)
+    monkeypatch.setattr(record, "phase_title_of", lambda rs, module, state: state.phase)
+    game = demo_2019.demo(tmp_path / "old", play_aids_too=False)
+    titles = [
+        json.loads(p.read_text("utf-8"))["title"] for p in sorted(game.glob("turns/*/report.json"))
+    ]
+    assert "Game-Turn 1, Soviet soviet_events" in titles
+
+
+def test_step_titles_accept_only_the_two_forms() -> None:
+    from referee.engine.core import GameState
+    from referee.pbem.record import step_names, step_titles
+
+    state = GameState(
+        game_id="g", module_id="m", ruleset="r", scenario="s", turn=3, phase="nato_actions",
+        active_side="NATO", units={}, stacks={}, data={},
+    )  # fmt: skip
+    title, folder = step_names(7, "NATO", state, "NATO Action Phase")
+    assert (title, folder) == ("Game-Turn 3, NATO Action Phase", "007-NATO-nato_actions")
+    assert step_titles(7, "NATO", state, "NATO Action Phase") == (
+        "Game-Turn 3, NATO Action Phase",
+        "Game-Turn 3, NATO nato_actions",
+    )
+    # a ruleset without human titles: one form, unchanged
+    assert step_titles(7, "NATO", state, "nato_actions") == ("Game-Turn 3, NATO nato_actions",)
+    # a title that does not start with the side keeps the side in front
+    assert step_names(7, "NATO", state, "Action Phase")[0] == "Game-Turn 3, NATO Action Phase"

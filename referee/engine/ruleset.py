@@ -111,7 +111,7 @@ def due_of(ruleset: Any, module: Module, state: GameState) -> tuple[Due, ...]:
 def phase_title_of(ruleset: Any, module: Module, state: GameState) -> str:
     """The human name of ``state``'s phase ("Soviet Random Events Phase"), from the ruleset's
     optional ``phase_title``; the phase id where the ruleset names none. For what people read
-    (pictures); folder names and signed titles keep the id."""
+    (pictures, report titles); folder names keep the id."""
     own = getattr(ruleset, "phase_title", None)
     title = own(module, state) if own is not None else None
     return title or state.phase

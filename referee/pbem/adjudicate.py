@@ -29,7 +29,7 @@ from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex, slug
+from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope, read_orders_file
 from referee.pbem.game import module_info
 from referee.pbem.keys import PrivateKey
@@ -40,6 +40,8 @@ from referee.pbem.record import (
     build_turn_files,
     game_over,
     phase_info,
+    step_names,
+    step_title,
 )
 from referee.pbem.transaction import game_lock, recover, write_state, write_turn
 from referee.pbem.viewer_archive import history_for
@@ -337,7 +339,7 @@ def _one(
     refuse_outcome(env, outcome)
     new = outcome.state
     refuse_no_progress(env, state, new)
-    title, name = step_names(k, side, state)
+    title, name = step_title(rs, module, k, side, state), step_names(k, side, state)[1]
     report = step_report(
         game, module, rs, k, title, env, side, seed, state, new, outcome.events, outcome.rolls
     )
@@ -374,18 +376,6 @@ def _one(
         report,
         notes,
         warns,
-    )
-
-
-def step_names(k: int, side: str, state: GameState) -> tuple[str, str]:
-    """The title of step ``k`` (orders of ``side`` in ``state``) and its turn folder's name;
-    ``verify`` recomputes both, so a renamed folder or a retitled report is caught."""
-    if state.pending:
-        title = f"{side} answers {', '.join(p.id for p in state.pending)}"
-        return title, f"{k:03d}-{slug(side)}-{slug('answer')}"
-    return (
-        f"Game-Turn {state.turn}, {side} {state.phase}",
-        f"{k:03d}-{slug(side)}-{slug(state.phase)}",
     )
 
 

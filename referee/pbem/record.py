@@ -212,6 +212,40 @@ def phase_info(state: GameState) -> dict[str, Any]:
     return {"turn": state.turn, "phase": state.phase, "active_side": state.active_side}
 
 
+def step_names(
+    k: int, side: str, state: GameState, phase_title: str | None = None
+) -> tuple[str, str]:
+    """The title of step ``k`` (orders of ``side`` in ``state``) and its turn folder's name;
+    ``verify`` recomputes both, so a renamed folder or a retitled report is caught.
+
+    ``phase_title`` is the phase's human name (``phase_title_of``: "Soviet Random Events
+    Phase"); the title reads it, without saying the side twice, while the folder keeps the
+    phase id. Without one (or when it is the id) the title is the id, as every archive made
+    before titles named phases has it; ``verify`` accepts that form too (:func:`step_titles`)."""
+    if state.pending:
+        title = f"{side} answers {', '.join(p.id for p in state.pending)}"
+        return title, f"{k:03d}-{slug(side)}-{slug('answer')}"
+    name = phase_title or state.phase
+    if name != state.phase and name.split(" ", 1)[0] == side:
+        title = f"Game-Turn {state.turn}, {name}"
+    else:
+        title = f"Game-Turn {state.turn}, {side} {name}"
+    return title, f"{k:03d}-{slug(side)}-{slug(state.phase)}"
+
+
+def step_title(ruleset: Ruleset, module: Module, k: int, side: str, state: GameState) -> str:
+    """The title a new step ``k`` gets: :func:`step_names` with the phase's human name."""
+    return step_names(k, side, state, phase_title_of(ruleset, module, state))[0]
+
+
+def step_titles(k: int, side: str, state: GameState, phase_title: str) -> tuple[str, ...]:
+    """The titles ``verify`` accepts for step ``k``: today's (with the phase's human name) and
+    the one archives made before it recorded (the phase id)."""
+    now = step_names(k, side, state, phase_title)[0]
+    old = step_names(k, side, state)[0]
+    return (now,) if now == old else (now, old)
+
+
 def base_report(
     *,
     game_id: str,

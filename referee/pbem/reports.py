@@ -144,10 +144,34 @@ def _context(
         "next_header": next_header(report, report_sha256, viewer),
         "next_side": next_side(report, viewer),
         "module_name": module.name,
+        "after_phase": phase_name(module, state),
+        "place": place_word(module),
         "score": scoreboard(module, report["score"], str(report.get("scenario", "")))
         if report.get("score")
         else None,
     }
+
+
+def place_word(module: Module) -> str:
+    """What a location on this map is called in the position tables: a hex, a zone (area
+    map) or a space (point-to-point map)."""
+    m = module.map
+    if m.grid is not None:
+        return "Hex"
+    return "Zone" if m.zones is not None else "Space"
+
+
+def phase_name(module: Module, state: dict[str, Any]) -> str:
+    """The phase of the position shown, as its ruleset names it ("Soviet Random Events
+    Phase": ``phase_title_of``); the phase id where the ruleset names none."""
+    from referee.engine.core import GameState
+    from referee.engine.ruleset import get_ruleset, phase_title_of
+    from referee.errors import UserError
+
+    try:
+        return phase_title_of(get_ruleset(module.ruleset), module, GameState.from_json(state))
+    except (UserError, ValueError):  # a ruleset not installed here, a state of another shape
+        return str(state.get("phase", ""))
 
 
 def render_markdown(

@@ -45,7 +45,7 @@ from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT, hidden_turn_files
-from referee.pbem.record import build_turn_files, pretty_json
+from referee.pbem.record import build_turn_files, pretty_json, step_title
 from referee.pbem.transaction import write_state, write_turn
 from referee.pbem.viewer_archive import history_for
 from referee.source.model import Module
@@ -181,7 +181,7 @@ def committed_step(
         title = (
             f"{side} answers {', '.join(p.id for p in state.pending if p.side == side)}"
             if answering
-            else f"Game-Turn {state.turn}, {side} {state.phase}"
+            else step_title(rs, module, k, side, state)
         )
         kind = "answer" if answering else state.phase
         if hides:

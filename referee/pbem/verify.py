@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, get_ruleset
+from referee.engine.ruleset import Ruleset, get_ruleset, phase_title_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.adjudicate import parse_orders_text, step_names
+from referee.pbem.adjudicate import parse_orders_text
 from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
 from referee.pbem.envelope import open_envelope, signature_ok, split_block
 from referee.pbem.game import SETUP_FOLDER, module_info
@@ -43,6 +43,8 @@ from referee.pbem.record import (
     awaiting_info,
     phase_info,
     player_files,
+    step_names,
+    step_titles,
 )
 from referee.pbem.rendercheck import RenderMismatch, compare, template_rank
 from referee.pbem.report_shape import check_manifest, check_report
@@ -262,13 +264,14 @@ def verify_archive(
             _check_open_setup(rep, f)
             new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
             new = matching_start(rs, new, state_bytes)
-            title, folder = "set-up request", SETUP_FOLDER
+            titles, folder = ("set-up request",), SETUP_FOLDER
         else:
             assert state is not None
             new, prev_seed, events, side = _replay_step(
                 archive, t, rep, module, rs, cfg, state, prev_sha or "", prev_seed
             )
-            title, folder = step_names(t.sequence, side, state)
+            folder = step_names(t.sequence, side, state)[1]
+            titles = step_titles(t.sequence, side, state, phase_title_of(rs, module, state))
             rolls += len(rep.get("rolls", []))
             for acc in nonces.history([rep.get("orders")]):  # bound to orders.txt above
                 why = nonces.problem(trail, acc, required=cfg.player_nonces)
@@ -279,8 +282,11 @@ def verify_archive(
             raise VerifyFailure(
                 f"turns/{t.name}", "record", f"the folder of this step is named {folder}"
             )
+        if rep.get("title") not in titles:
+            raise VerifyFailure(
+                f, "record", f"title is {rep.get('title')!r}, expected {titles[0]!r}"
+            )
         for key, want in (
-            ("title", title),
             ("before", None if state is None else phase_info(state)),
             ("after", phase_info(new)),
         ):

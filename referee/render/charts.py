@@ -1,8 +1,9 @@
 """Charts and tables made from module data, in one print style that reads in black and white.
 
 The charts: the Combat Results Table [8.8]/[8.9], the Terrain Effects Chart [10.0], the Level
-of Victory table [13.2], a Turn Record / Reinforcement Track per scenario, a set-up card per
-side per scenario [11.0], and a sequence-of-play card [4.0]. Every number comes from the module
+of Victory table [13.2] (or the case ``[victory] rule`` of the chart texts names), a Turn
+Record / Reinforcement Track per scenario, a set-up card per side per scenario [11.0], and a
+sequence-of-play card [4.0]. Every number comes from the module
 source; the rules text that explains the numbers (footnotes, the sequence of play) comes from
 ``templates/charts/<ruleset>.toml``, so another rule system supplies its own words.
 
@@ -106,17 +107,22 @@ def _categories(module: Module) -> list[str]:
 
 def tec_chart(module: Module) -> Chart:
     texts = ruleset_texts(module.ruleset).get("tec", {})
-    b = Builder("tec", "Terrain Effects Chart", MAX_WIDTH)
-    b.title_band("Terrain Effects Chart [10.0]")
-    cats = _categories(module)
+    title = str(texts.get("title", "Terrain Effects Chart"))
+    b = Builder("tec", title, MAX_WIDTH)
+    b.title_band(f"{title}{cite(str(texts.get('rule', '10.0')))}")
+    # the chart texts may narrow the columns to what the rule system has (no ZOC in an
+    # area-movement game, no movement costs for markers)
+    cats = [c for c in _categories(module) if c in texts.get("categories", [c])]
+    zoc = bool(texts.get("zoc", True))
+    cost = str(texts.get("cost_label", "MP cost"))
     mults: list[str] = []
     for t in module.map.terrain.values():
         for c in t.defense_multiplier:
             if c not in mults:
                 mults.append(c)
     cols = [Column("Terrain", "left", font="bold", swatch=True, wrap=True, max_w=120)]
-    cols += [Column(f"{c.capitalize()}\nMP cost") for c in cats]
-    cols += [Column("Blocks\nZOC")]
+    cols += [Column(f"{c.capitalize()}\n{cost}") for c in cats]
+    cols += [Column("Blocks\nZOC")] if zoc else []
     cols += [Column(f"DEF \u00d7\n{c}") for c in mults]
     cols += [Column("Notes", "left", wrap=True, max_w=330), Column("Rule", wrap=True, max_w=60)]
     rows, swatches = [], []
@@ -125,7 +131,8 @@ def tec_chart(module: Module) -> Chart:
         for c in cats:
             v = t.costs.get(c)
             row.append(DASH if v is None else str(v))
-        row.append("yes" if t.blocks_zoc else DASH)
+        if zoc:
+            row.append("yes" if t.blocks_zoc else DASH)
         for c in mults:
             m = t.defense_multiplier.get(c)
             row.append(f"\u00d7{m}" if m and m != 1 else DASH)
@@ -141,7 +148,7 @@ def tec_chart(module: Module) -> Chart:
 def victory_chart(module: Module) -> Chart:
     texts = ruleset_texts(module.ruleset).get("victory", {})
     b = Builder("victory", "Level of Victory", MAX_WIDTH)
-    b.title_band("Level of Victory [13.2]")
+    b.title_band(f"Level of Victory{cite(str(texts.get('rule', '13.2')))}")
     rows = []
     for lv in module.tables.victory:
         if lv.low is not None and lv.high is not None:
@@ -265,11 +272,14 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
     name = f"setup-{scn.id}-{side.lower()}"
     b = Builder(name, f"{scn.name}: {side_name(module, side)} set-up", MAX_WIDTH)
     b.title_band(f"{scn.name}: {side_name(module, side)} Set-up Card")
+    texts = ruleset_texts(module.ruleset).get("setup", {})
     order = scn.setup_order.index(side) + 1 if side in scn.setup_order else 0
     facts = [f"{scn.turns} Game-Turns; first player {side_name(module, scn.first_player)}."]
     if order:
-        facts.insert(0, f"{side_name(module, side)} sets up {_ordinal(order)} [11.0].")
-    b.paragraph(" ".join(facts))
+        cited = cite(str(texts.get("rule", "11.0")))
+        facts.insert(0, f"{side_name(module, side)} sets up {_ordinal(order)}{cited}.")
+    b.paragraph(" ".join([*facts, *(str(n) for n in texts.get("notes", []))]))
+    place = str(texts.get("place", "Hex"))  # what a placement names: a hex, or a zone
 
     def mine(pid: str) -> bool:
         return pid in pieces and pieces[pid].unit.side == side
@@ -293,7 +303,7 @@ def setup_chart(module: Module, scn: Scenario, side: str) -> Chart:
             [
                 Column("Unit", "left", wrap=True, max_w=180),
                 Column("Piece"),
-                Column("Hex"),
+                Column(place),
                 *([Column("Status", "left", wrap=True, max_w=120)] if with_status else []),
                 Column("Rule"),
             ],

@@ -5,6 +5,7 @@ case (``tests/conformance/sixth_fleet_2019/NNN-<case>-<slug>.json``), in the spi
     {"id": "014", "cites": ["3.3.1"], "title": "...", "example": "DG19-EX-8.0",
      "turn": 1, "phase": "soviet_actions", "actions": 2,
      "units": [["SO-EM-1.1", "Western Black Sea"], ["TK-MECH-1", "Istanbul"]],
+     # [uid, null]: a reinforcement still waiting off the map (provisional 10.0)
      "data": {"joined": {"SY": "Soviet"}, "destroyed_bases": ["Istanbul"], "patrol": []},
      "orders": "move SO-EM-1.1 -> \\"Turkish Straits\\"",   # the [actions] (or [events]) lines
      "dice": [4],
@@ -65,6 +66,9 @@ def build_state(module: Module, case: dict[str, Any]) -> GameState:
         if u.nationality in NEUTRALS:
             side = data["joined"].get(u.nationality, "neutral")
         status = frozenset(case.get("status", {}).get(uid, ()))
+        if where is None:  # a reinforcement still waiting off the map (provisional 10.0)
+            units[uid] = UnitState(uid, side, None, "reinforcements", status)
+            continue
         units[uid] = UnitState(uid, side, where, None, status)
         stacks.setdefault(where, []).append(uid)
     phase = str(case.get("phase", "soviet_actions"))

@@ -27,6 +27,7 @@ BAD = [
     ("move US-FF-1 -> Sardinia", "NATO", "[8.4] naval units may not enter the land zone", ""),
     ('move US-FF-1 -> "Ionian Sea"\nmove US-FF-1 -> "Central Med"', "NATO", "[6.1] 2 actions", ""),
     (f"move SO-EM-1.1 -> {TS}", "Soviet", "[3.3.1] Soviet naval units may enter the Turkish", ""),
+    ("reinforce US-FF-1 -> Naples", "NATO", "[10.0] US-FF-1 is not a reinforcement waiting", ""),
 ]
 
 
@@ -112,3 +113,23 @@ def test_options_lists_the_refits_validate_accepts() -> None:
     assert not ship.data["moves"] and not ship.data["attacks"]
     plane = rs.options(module, state, "SO-MIG21", limit=0)  # type: ignore[attr-defined]
     assert "Bulgaria" in [r["zone"] for r in plane.data["refits"]]
+
+
+def test_options_lists_the_reinforcements_validate_accepts() -> None:
+    """A Soviet MiG-23 waiting as a reinforcement (provisional 10.0): from Game-Turn 2 on,
+    `options` lists its arrival at each entry zone whose airbase has room; on turn 1 none."""
+    from referee.engine.ruleset import get_ruleset
+
+    module = module_2019()
+    full = [[u, "Romania"] for u in ("SO-TU16.1", "SO-TU16.2", "SO-TU16.3", "SO-TU20")]
+    full += [["SO-IL38", "Romania"], ["SO-MIG29", "Romania"]]
+    case = {"turn": 2, "phase": "soviet_actions", "units": [["SO-MIG23.1", None], *full]}
+    state = build_state(module, case)
+    rs = get_ruleset(module.ruleset)
+    got = rs.options(module, state, "SO-MIG23.1", limit=0)  # type: ignore[attr-defined]
+    assert [r["zone"] for r in got.data["reinforcements"]] == ["Ukraine", "Bulgaria"]
+    assert "waiting off the map" in got.lines[0]
+    assert "  reinforce SO-MIG23.1 -> Ukraine  (provisional reinforcement)" in got.lines
+    early = build_state(module, {**case, "turn": 1})
+    none = rs.options(module, early, "SO-MIG23.1", limit=0)  # type: ignore[attr-defined]
+    assert not none.data["reinforcements"] and none.lines[-1] == "  no action now"

@@ -134,6 +134,41 @@ def test_refits_happen_under_the_invariants() -> None:
     assert kinds.count("refit") >= 1
 
 
+def test_reinforcements_arrive_under_the_invariants() -> None:
+    """The scripted player brings in the scenario's reinforcements when they are due
+    (provisional 10.0), so whole games check them against stacking and control; none arrives
+    before its Game-Turn."""
+    m = module()
+    sc = m.scenarios["s1980"]
+    first = {u: r.after_turn + 1 for r in sc.reinforcements for u in r.units}
+    state = get_ruleset(m.ruleset).new_game(m, "s1980", "g")
+    assert {u for u, s in state.units.items() if s.box == "reinforcements"} == set(first)
+    end, kinds = play("s1980", 1)
+    assert kinds.count("reinforce") >= 2
+    assert all(end.units[u].box != "reinforcements" for u in first if first[u] < end.turn)
+
+
+def test_every_reinforcement_can_arrive_somewhere() -> None:
+    """Scenario data (estimates) checked against the provisional 10.0 procedure: each
+    reinforcement group of both scenarios names entry zones, each with a base [3.2.1] of the
+    kind its units need (naval: a naval or off-map base [8.4.1]; ground: a land zone), and
+    arrives before the last turn."""
+    m = module()
+    game = Game.of(m)
+    for sc in m.scenarios.values():
+        assert sc.reinforcements, sc.id
+        for r in sc.reinforcements:
+            assert r.entry == "bases" and r.hexes, (sc.id, r.units)
+            assert 0 <= r.after_turn < sc.turns
+            for z in r.hexes:
+                assert game.has_base(z), (sc.id, z)
+                for uid in r.units:
+                    if game.kind(uid) == "naval":
+                        assert game.prop(z, "base") in ("naval", "off_map"), (uid, z)
+                    if game.kind(uid) == "ground":
+                        assert game.is_land(z), (uid, z)
+
+
 def test_strike_markers_are_drawn_and_played_under_the_invariants() -> None:
     """The scripted player plays its EW markers for actions [6.1] and its CM/SOF markers as
     strikes [6.4] (provisional 17.0), so whole games check the cups after every step."""

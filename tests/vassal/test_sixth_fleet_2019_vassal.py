@@ -45,7 +45,9 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
     assert module is not None
     vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
     game = demo_2019.demo(tmp_path / "demo", play_aids_too=False)
-    saves = sorted(game.glob("turns/*/position-*.vsav"))[-4:]
+    every = sorted(game.glob("turns/*/position-*.vsav"))
+    # the saves of steps into each side's Action Phase (its C2 marker off zero), and the last
+    saves = [s for s in every if s.parent.name.endswith("_events")][-4:] + every[-2:]
     out = tmp_path / "vcheck.txt"
     run = subprocess.run(
         [str(VCHECK), str(vmod), *map(str, saves)],
@@ -64,6 +66,24 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
         state = json.loads((save.parent / f"view-{side}.json").read_text("utf-8"))["state"]
         want = {s["id"]: s["location"] for s in state["units"] if s.get("location")}
         assert pieces[str(save.resolve())] == want, save.parent.name
+        # the C2 markers sit on their Action Tracks at the actions left [6.0], the Game Turn
+        # markers on the turn [5.3]: worked out from the state's numbers, not its locations
+        got = pieces[str(save.resolve())]
+        left = int(state["data"]["actions_left"])
+        for side, c2 in (("NATO", "NATO-C2"), ("Soviet", "SO-C2")):
+            n = min(left, 7) if state["active_side"] == side else 0
+            assert got[c2] == f"{side} Actions {n}", (save.parent.name, c2)
+        assert got["NATO-TURN"] == got["SO-TURN"] == f"Turn {state['turn']}"
+    assert any(
+        int(
+            json.loads((s.parent / "view-NATO.json").read_text("utf-8"))["state"]["data"][
+                "actions_left"
+            ]
+        )
+        > 0
+        for s in saves
+    )
+    assert "WARN" not in run.stderr and "problem" not in run.stderr
 
 
 def test_the_strike_cups_are_face_down_decks_of_masked_markers() -> None:

@@ -98,7 +98,13 @@ def force_problems(game: Game, state: GameState, side: str, order: Order) -> lis
         z = zone_of(game, state, uid)
         if z is None:
             out.append(
-                problem("8.1", f"{uid} is not on the map ({u.location})", order, uid, unit=uid)
+                problem(
+                    "8.1",
+                    f"{uid} is not on the map ({u.location or u.box})",
+                    order,
+                    uid,
+                    unit=uid,
+                )
             )
             continue
         if "landed_elsewhere" in u.status:

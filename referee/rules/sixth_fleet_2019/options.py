@@ -1,6 +1,7 @@
 """What a unit may do now (``referee options``), computed by the validator itself: every
-candidate one-unit action is written as an orders line and kept only if ``steps.validate``
-accepts it, so what ``options`` lists is what ``validate`` accepts [6.0]-[9.0]."""
+candidate one-unit action (move, attack, refit, reinforce) is written as an orders line and
+kept only if ``steps.validate`` accepts it, so what ``options`` lists is what ``validate``
+accepts [6.0]-[9.0]."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, REFIT, Game, other, zone_of
+from referee.rules.sixth_fleet_2019.reinforce import WAITING, group_of
 from referee.rules.sixth_fleet_2019.sequence import BY_ID
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 
@@ -67,7 +69,8 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         )
     u = state.units[subject]
     phase = BY_ID[state.phase].title if state.phase in BY_ID else "the game is over"
-    head = f"{subject} ({u.side}) at {u.location}; {phase} of turn {state.turn}"
+    where = "waiting off the map (a reinforcement)" if u.box == WAITING else f"at {u.location}"
+    head = f"{subject} ({u.side}) {where}; {phase} of turn {state.turn}"
     start = zone_of(game, state, subject)
     moves: list[dict[str, Any]] = []
     attacks: list[dict[str, Any]] = []
@@ -103,8 +106,16 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
             line = f"refit {subject} -> {q(z)}"
             if game.has_base(z) and _legal(game, state, u.side, line):
                 refits.append({"zone": z, "order": line})
+    arrivals: list[dict[str, Any]] = []
+    if u.box == WAITING and state.phase.endswith("_actions") and BY_ID[state.phase].side == u.side:
+        group = group_of(game, state, subject)
+        for z in group.hexes if group is not None else ():
+            line = f"reinforce {subject} -> {q(z)}"
+            if _legal(game, state, u.side, line):
+                arrivals.append({"zone": z, "order": line})
     lines = [head]
     lines += [f"  {r['order']}  (provisional refit)" for r in refits]
+    lines += [f"  {r['order']}  (provisional reinforcement)" for r in arrivals]
     shown = moves if not limit else moves[:limit]
     lines += [f"  {m['order']}" for m in shown]
     if limit and len(moves) > limit:
@@ -115,7 +126,7 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         lines.append(f"  ... and {len(attacks) - limit} more attacks")
     if len(lines) == 1:
         lines.append("  no action now")
-    marks = {r["zone"]: "move" for r in refits}
+    marks = {r["zone"]: "move" for r in [*refits, *arrivals]}
     marks.update({m["zone"]: "move" for m in moves})
     marks.update({a["zone"]: "attack" for a in attacks})
     data = {
@@ -125,8 +136,10 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "moves": moves,
         "attacks": attacks,
         "refits": refits,
+        "reinforcements": arrivals,
     }
     notes = (
-        "each line is one action [6.1]; combat and refit are provisional: not from the rulebook",
+        "each line is one action [6.1]; combat, refit and reinforcement are provisional: not "
+        "from the rulebook",
     )
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)

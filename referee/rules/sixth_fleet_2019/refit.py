@@ -79,30 +79,45 @@ def check_refit(
     if bad:
         return [bad], None
     assert zone is not None
+    why = base_problems(game, state, side, order, zone, "refitted units return to one", "refits")
+    if why:
+        return why, None
+    return [], Refit(tuple(order.units), zone)
+
+
+def base_problems(
+    game: Game, state: GameState, side: str, order: Order, zone: str, why: str, verb: str
+) -> list[Problem]:
+    """Whether the order's units may be put at ``zone`` (provisional, shared by refit and
+    reinforcement): a functional base the side may use [3.2.1]; naval units only at a naval
+    or off-map base [8.4.1], ground units only in a land zone [7.1.2]; within the stacking
+    limits once they are there [7.1.2], [7.1.3]. ``why`` completes the base message, ``verb``
+    ('refits') says what the unit does."""
+    written = order.locations[0]
     if not game.has_base(zone) or not may_base(game, state, zone, side):
         return [
             problem(
                 "3.2.1",
-                f"{zone} has no functional base {side} may use: refitted units return to one "
-                f"({PROVISIONAL})",
+                f"{zone} has no functional base {side} may use: {why} ({PROVISIONAL})",
                 order,
                 written,
             )
-        ], None
+        ]
     for uid in order.units:
         kind = game.kind(uid)
         base = str(game.prop(zone, "base", "none"))
         if kind == "naval" and base not in ("naval", "off_map"):
             return [
-                problem("8.4.1", f"{uid} refits only at a naval base", order, written, unit=uid)
-            ], None
+                problem("8.4.1", f"{uid} {verb} only at a naval base", order, written, unit=uid)
+            ]
         if kind == "ground" and not game.is_land(zone):
-            return [
-                problem("7.1.2", f"{uid} refits only in a land zone", order, written, unit=uid)
-            ], None
-    after = carry_out_refit(state, Refit(tuple(order.units), zone))
+            return [problem("7.1.2", f"{uid} {verb} only in a land zone", order, written, unit=uid)]
+    after = place_at_base(state, tuple(order.units), zone)
+    before = {(r, loc): len(x) for r, loc, x in overstacked_7_2(game, state)}
     for rule, loc, excess in overstacked_7_2(game, after):
-        if loc == zone and any(u in order.units for u in excess):
+        # any unit over the limit counts, not only the newcomers (7.2 would eliminate the
+        # last listed, whoever they are)
+        if loc == zone and len(excess) > before.get((rule, loc), 0):
             return [
                 problem(
                     rule,
@@ -110,13 +125,18 @@ def check_refit(
                     order,
                     written,
                 )
-            ], None
-    return [], Refit(tuple(order.units), zone)
+            ]
+    return []
+
+
+def place_at_base(state: GameState, units: tuple[str, ...], zone: str) -> GameState:
+    """The units, wherever off the map they wait, are put in ``zone``."""
+    for uid in units:
+        u = state.units[uid]
+        state = state.with_unit(UnitState(uid, u.side, zone, None, frozenset()))
+    return state
 
 
 def carry_out_refit(state: GameState, rf: Refit) -> GameState:
     """The units leave the Refit Box for the base (no VP for them now [4.3])."""
-    for uid in rf.units:
-        u = state.units[uid]
-        state = state.with_unit(UnitState(uid, u.side, rf.zone, None, frozenset()))
-    return state
+    return place_at_base(state, rf.units, rf.zone)

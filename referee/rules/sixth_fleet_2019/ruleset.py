@@ -11,6 +11,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.rules.sixth_fleet_2019 import steps, strike
 from referee.rules.sixth_fleet_2019.control import all_control
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
+from referee.rules.sixth_fleet_2019.reinforce import WAITING
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
 from referee.rules.sixth_fleet_2019.victory import level_4_4, victory_points_4_3
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
@@ -29,8 +30,9 @@ class SixthFleet2019:
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
         """Every unit of the scenario where it sets up (22.0 is not in the seed: the module's
-        scenario placements are estimates); neutrals neutral [2.3]; control as the countries
-        start [3.2]; turn 1, the Soviet Random Events Phase [5.0]."""
+        scenario placements are estimates), its reinforcements waiting off the map until a
+        ``reinforce`` action brings them in (provisional 10.0); neutrals neutral [2.3];
+        control as the countries start [3.2]; turn 1, the Soviet Random Events Phase [5.0]."""
         from referee.errors import UserError
 
         game = Game.of(module)
@@ -55,6 +57,9 @@ class SixthFleet2019:
                 units[uid] = UnitState(uid, owner, loc, None if loc else "unplaced")
                 if loc:
                     stacks.setdefault(loc, []).append(uid)
+        for r in sc.reinforcements:  # they wait off the map (provisional 10.0, reinforce.py)
+            for uid in r.units:
+                units[uid] = UnitState(uid, r.side, None, WAITING)
         state = GameState(
             game_id=game_id,
             module_id=module.id,

@@ -61,6 +61,9 @@ SCHEMA = RulesetSchema(
     terrain=("sea", "nato", "soviet_bloc", "neutral", "no_entry", "small_island", "off_map", "box"),
     victory_conditions=(),
     setup_kinds=("setup_code", "airbase", "carrier", "hexes"),
+    # [[reinforcement]] entry = "bases": the zones listed (``hexes``) with a base the side may
+    # use; the provisional ``reinforce`` action checks the rest (10.0 is not in the seed)
+    entry_kinds=("bases",),
     map_kinds=("area",),
     sequence=SEQUENCE,
     masked_backs=("strike_back",),  # strike markers drawn face down (provisional 17.0)

@@ -5,7 +5,9 @@ take Istanbul (Soviet ground from Bulgaria, air strikes on its base), clear the 
 (NATO), strike the nearest enemy ship or key-zone ground unit in range with a base's air units
 or a zone's naval units; refit units from the Refit Box at the first base that takes them
 (provisional 11.0): one unit's refit first when the phase has two actions or more, the rest
-last -- each kept only if the whole file still validates, until the phase's actions are used.
+last; bring in due reinforcements (provisional 10.0): right after the Istanbul move when the
+phase has two actions or more, otherwise last -- each kept only if the whole file still
+validates, until the phase's actions are used.
 Every choice is checked with the validator itself.
 """
 
@@ -17,6 +19,7 @@ from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.control import base_owner, controller, functional
 from referee.rules.sixth_fleet_2019.game import KEY_ZONES, REFIT, SOVIET, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import air_distance
+from referee.rules.sixth_fleet_2019.reinforce import due, group_of
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
 from referee.rules.sixth_fleet_2019.strike import marker, scripted_plays
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
@@ -68,6 +71,9 @@ def candidates(game: Game, state: GameState, side: str) -> list[str]:
             if u.side == side and u.location == "Bulgaria" and game.category(uid) == "ground":
                 out.append(f"move {uid} -> Istanbul")
                 break
+    arrivals = _reinforcements(game, state, side)
+    if int(state.data.get("actions_left", 0)) >= 2:
+        out, arrivals = out + arrivals, []
     # strikes on enemy bases in key zones, then on enemy ground units there
     for z in KEY_ZONES:
         if base_owner(game, state, z) == enemy and functional(game, state, z):
@@ -118,8 +124,28 @@ def candidates(game: Game, state: GameState, side: str) -> list[str]:
         # with actions to spare, the first unit's refit first (provisional 11.0)
         first = refits[0].split()[1]
         mine = [r for r in refits if r.split()[1] == first]
-        return mine + out + refits[len(mine) :]
-    return out + refits
+        return mine + out + refits[len(mine) :] + arrivals
+    return out + refits + arrivals
+
+
+def _reinforcements(game: Game, state: GameState, side: str) -> list[str]:
+    """Candidates for the due reinforcements (provisional 10.0): each group's units of one
+    nationality together, then one by one, at each of their entry zones in scenario order."""
+    out: list[str] = []
+    waiting = due(game, state, side)
+    most = game.param("reinforce_units_per_action")
+    seen: set[tuple[str, ...]] = set()
+    for uid in waiting:
+        group = group_of(game, state, uid)
+        assert group is not None
+        nat = game.unit(uid).nationality
+        same = [u for u in waiting if u in group.units and game.unit(u).nationality == nat]
+        for force in (tuple(same[:most]), (uid,)):
+            if force in seen:
+                continue
+            seen.add(force)
+            out += [f"reinforce {' '.join(force)} -> {q(z)}" for z in group.hexes]
+    return out
 
 
 def _refits(game: Game, state: GameState, side: str) -> list[str]:

@@ -20,6 +20,7 @@ from referee.rules.sixth_fleet_2019.game import Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move, problem
 from referee.rules.sixth_fleet_2019.patrol import carry_out_patrol, check_patrol
 from referee.rules.sixth_fleet_2019.refit import carry_out_refit, check_refit
+from referee.rules.sixth_fleet_2019.reinforce import carry_out_reinforce, check_reinforce
 from referee.rules.sixth_fleet_2019.sequence import (
     BY_ID,
     OVER,
@@ -147,6 +148,27 @@ def one_order(
                 f"{', '.join(rf.units)} refit: from the Refit Box to {rf.zone} "
                 "(provisional: not from the rulebook; 11.0 is not in the seed)",
                 {"units": list(rf.units), "zone": rf.zone, "provisional": True},
+            )
+        )
+    elif order.verb == "reinforce":
+        bad, rn = check_reinforce(game, state, side, order)
+        if bad or rn is None:
+            return violations(bad), state
+        touched = {rn.zone}
+        state = carry_out_reinforce(state, rn)
+        events.append(
+            Event(
+                "reinforce",
+                "6.4",
+                f"{', '.join(rn.units)} "
+                + (
+                    "arrive as reinforcements"
+                    if len(rn.units) > 1
+                    else "arrives as a reinforcement"
+                )
+                + f" at {rn.zone} "
+                "(provisional: not from the rulebook; 10.0 is not in the seed)",
+                {"units": list(rn.units), "zone": rn.zone, "provisional": True},
             )
         )
     elif order.verb == "play":

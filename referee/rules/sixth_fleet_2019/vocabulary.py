@@ -113,6 +113,19 @@ VOCABULARY = Vocabulary(
             ),
         ),
         Verb(
+            "reinforce",
+            (ACTIONS,),
+            (
+                form(
+                    units(),
+                    ARROW,
+                    location(label="ZONE"),
+                    meaning="one action: due reinforcements of one nationality arrive at one of "
+                    "their entry zones' bases [6.4] (provisional 10.0)",
+                ),
+            ),
+        ),
+        Verb(
             "play",
             (ACTIONS,),
             (
