@@ -21,12 +21,16 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
-from referee.rules.sixth_fleet_dtp import denmark_strait
+from referee.rules.sixth_fleet_dtp import denmark_strait, north_atlantic
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
-from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
+from referee.rules.sixth_fleet_dtp.path import (
+    Moment,
+    check_path_5_0,
+    detection_moments_6_2,
+    move_start,
+)
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
 
@@ -168,10 +172,13 @@ def check_movement(
                 continue
             damage = int((work.data.get("damage") or {}).get(u, 0))
             bad = check_path_5_0(game, work, u, o.hexes, damage)
+            docked = north_atlantic.docked_problem_11_3_7(work, u)
+            port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
+            bad += [p for p in (docked, port) if p is not None]
             if bad:
                 probs += bad
                 continue
-            start = start_hex(game, work, u) or ""
+            start = move_start(game, work, u) or ""
             hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
             last = detection_moments_6_2(game, work, u, hexes)
             work = move_piece(game, work, u, hexes[-1])
@@ -297,11 +304,12 @@ def carry_out_movement(
             events.append(Event("return", "DTP 8.51", f"{u} returns at {to}", {"unit": u}))
         if o.verb == "move":
             u = o.units[0]
-            start = start_hex(game, state, u) or ""
+            start = move_start(game, state, u) or ""
             hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
             moments = detection_moments_6_2(game, state, u, hexes)
             state = move_piece(game, state, u, hexes[-1])
             events.append(Event("move", "5.0", f"{u} moves {' '.join(hexes)}", {"unit": u}))
+            state = north_atlantic.after_move_11_3(game, state, u, hexes, events)
             for m in moments:
                 state = _reaction_6_2b(
                     game, state, u, m, other_detects_whenever_allowed, dice, events
