@@ -263,6 +263,14 @@ def _score(s: Mapping[str, Any]) -> dict[str, Any]:
     return _report(game, state, state, [])
 
 
+def _options(s: Mapping[str, Any]) -> dict[str, Any]:
+    """``referee options`` for one unit of the position [5.0]: its cheapest move first."""
+    game, state = _position(s)
+    r = RULESET.options(game.module, state, s["unit"])
+    moves = r.data["moves"]
+    return {"first": moves[0]["order"] if moves else None, "most_mp": max(m["mp"] for m in moves)}
+
+
 def _distance(s: Mapping[str, Any]) -> dict[str, Any]:
     game = Game.for_scenario(module(), "denmark_strait")
     return {"d": distance_11_3_2(game, s["a"], s["b"])}
@@ -287,6 +295,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "night_repair": _night,
     "score": _score,
     "distance": _distance,
+    "options": _options,
 }
 
 

@@ -23,7 +23,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
-from referee.rules.sixth_fleet_dtp import denmark_strait, north_atlantic
+from referee.rules.sixth_fleet_dtp import denmark_strait, north_atlantic, special_bases
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
@@ -139,6 +139,18 @@ def returning_problems_8_51(
             )
         ]
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
+    if special_bases.other_nato_base_9_15(game, u, to):
+        return [
+            Problem(
+                "DTP 9.15",
+                f"{u} returns to a base of its own nation, not to {to}",
+                "returning-base",
+                to,
+                hint="at another NATO nation's base it would go through 8.51 again",
+            )
+        ]
+    if special_bases.off_map_base(game.module, to) is not None:
+        air_here = 0  # unlimited capacity [DTP 11.3 rule 2]
     if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
         return [
             Problem(
@@ -149,6 +161,14 @@ def returning_problems_8_51(
             )
         ]
     return []
+
+
+def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
+    """A returning unit placed on its base: a hex, or an off-map base's box [DTP 11.3 rule 2]."""
+    side = state.units[unit].side
+    if special_bases.off_map_base(game.module, to) is not None:
+        return state.with_unit(UnitState(unit, side, None, to))
+    return move_piece(game, state.with_unit(UnitState(unit, side, None, None)), unit, to)
 
 
 def check_movement(
@@ -186,9 +206,7 @@ def check_movement(
             bad = returning_problems_8_51(game, work, side, o, kind)
             probs += bad
             if not bad:
-                u = o.units[0]
-                placed = work.with_unit(UnitState(u, side, None, None))
-                work = move_piece(game, placed, u, o.hexes[0])
+                work = _based(game, work, o.units[0], o.hexes[0])
         elif o.verb == "detect":
             bad = _detect_check(game, work, side, o, last)
             probs += bad
@@ -296,8 +314,7 @@ def carry_out_movement(
     for o in orders:
         if o.verb == "base":  # a returning unit arrives [DTP 8.51]
             u, to = o.units[0], o.hexes[0]
-            st = state.units[u]
-            state = move_piece(game, state.with_unit(UnitState(u, st.side, None, None)), u, to)
+            state = _based(game, state, u, to)
             recycle = dict(state.data.get("recycle") or {})
             recycle.pop(u, None)
             state = state.with_data(recycle=recycle)
