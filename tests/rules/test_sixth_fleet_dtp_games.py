@@ -91,6 +91,9 @@ def recount(game: Game, state: GameState) -> dict[str, Fraction]:
     vp = {s: Fraction(0) for s in game.sides}
     for pid, u in state.units.items():
         enemy = next(s for s in game.sides if s != u.side)
+        if u.box == "exited":  # left the map for victory: its own side scores it
+            vp[u.side] += unit_vp_13_0(game, pid)
+            continue
         if scores is not None and game.category(pid) not in scores[enemy]:
             continue
         d = int((state.data.get("damage") or {}).get(pid, 0))

@@ -23,7 +23,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, overstacked_7_0
-from referee.rules.sixth_fleet_dtp import denmark_strait, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import denmark_strait, exits, north_atlantic, special_bases
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
@@ -207,6 +207,20 @@ def check_movement(
             probs += bad
             if not bad:
                 work = _based(game, work, o.units[0], o.hexes[0])
+        elif o.verb == "exit":
+            bad = exits.exit_problems(game, work, side, o.units[0])
+            if kind != "ship":
+                bad = [
+                    Problem(
+                        "DTP 5.24",
+                        f"{o.units[0]} may leave the map only in a ship and sub movement phase",
+                        "wrong-phase",
+                        o.units[0],
+                    )
+                ]
+            probs += bad
+            if not bad:
+                work = exits.carry_out_exit(game, work, o.units[0], [])
         elif o.verb == "detect":
             bad = _detect_check(game, work, side, o, last)
             probs += bad
@@ -331,6 +345,8 @@ def carry_out_movement(
                 state = _reaction_6_2b(
                     game, state, u, m, other_detects_whenever_allowed, dice, events
                 )
+        elif o.verb == "exit":  # [DTP 5.24, 11.3 victory]
+            state = exits.carry_out_exit(game, state, o.units[0], events)
         elif o.verb == "detect":
             kept = kept_moment_6_2b(state, side, o.units, o.targets)
             state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])

@@ -162,6 +162,20 @@ VICTORY_LEVELS = TableDecl(
     require=("above", "up_to"),
     required=False,
 )
+VICTORY_EXITS = TableDecl(
+    name="victory_exits",
+    file="tables/victory_exits.csv",
+    rows=Axis(kind="name", columns=("id",), label="Exit", word="exit"),
+    columns=Axis(kind="name"),
+    title="Exits for Victory",
+    short="victory exits table",
+    source="DTP 11.3 victory",
+    rule="DTP 5.24",
+    cells=(("*", "text"),),
+    notes=("source",),
+    require=("side", "units", "edge"),
+    required=False,
+)
 
 # [DTP 4.1] one Game-Turn, as the kit lists it; "first" is Player A, "second" Player B. The
 # combat phase belongs to both (alternating impulses, B first [DTP 8.2]); phases 6 and 7 to
@@ -232,6 +246,7 @@ SCHEMA: RulesetSchema = replace(
         BASE_RULES,
         VICTORY_UNITS,
         VICTORY_LEVELS,
+        VICTORY_EXITS,
     ),
     # the North Atlantic bonuses [DTP 11.3 victory, 11.31 rule 8] (victory.py)
     victory_conditions=(
@@ -251,6 +266,7 @@ SCHEMA: RulesetSchema = replace(
         "base_rules": "referee.rules.sixth_fleet_dtp.special_bases:check_base_rules_11_3",
         "victory_units": "referee.rules.sixth_fleet_dtp.victory:check_victory_units_11_3",
         "victory_levels": "referee.rules.sixth_fleet_dtp.victory:check_victory_levels_11_3",
+        "victory_exits": "referee.rules.sixth_fleet_dtp.exits:check_victory_exits_11_3",
     },
     sequence=SEQUENCE,
     markers=MARKERS,

@@ -17,6 +17,7 @@ from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.victory import bonus_holds_13_1, unit_vp_13_0
 from referee.rules.sixth_fleet_dtp import denmark_strait
+from referee.rules.sixth_fleet_dtp.exits import EXITED
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module, VictoryBonus
 
@@ -95,6 +96,9 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
     scores = scoring_sides(game.module)
     for pid, u in sorted(state.units.items()):
         enemy = game.enemy_of(u.side)
+        if u.box == EXITED:  # scores its own side as if eliminated [DTP 11.3 victory]
+            vp[u.side] += unit_vp_13_0(game, pid)
+            continue
         if scores is not None and game.category(pid) not in scores.get(enemy, frozenset()):
             continue
         gone = pid in lost or u.box == "recycle"

@@ -146,6 +146,15 @@ VOCABULARY = Vocabulary(
             expect="nothing, or (standing) below N",
         ),
         Verb(
+            "exit",
+            (MOVEMENT,),
+            (form(unit(), sections=(MOVEMENT,)),),
+            meaning="a ship or sub leaves the map from the edge hex it is in: a damaged one by "
+            "its side's retreat edge, an undamaged one where the scenario scores its exit "
+            "[DTP 5.24][DTP 11.3]",
+            expect="UNIT",
+        ),
+        Verb(
             "rebase",
             (REBASING,),
             (form(unit(), location()),),
