@@ -202,6 +202,15 @@ def check_movement(
             hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
             last = detection_moments_6_2(game, work, u, hexes)
             work = move_piece(game, work, u, hexes[-1])
+        elif o.verb == "base" and north_atlantic.may_relocate_11_3_5(
+            game, work, o.units[0], o.hexes[0]
+        ):
+            bad = [p for p in [north_atlantic.relocate_problem_11_3_5(work, o.units[0])] if p]
+            if kind != "air":
+                bad.append(Problem("DTP 4.1", "relocate in an air movement phase", "wrong-phase"))
+            probs += bad
+            if not bad:
+                work = north_atlantic.relocate_11_3_5(game, work, o.units[0], o.hexes[0], [])
         elif o.verb == "base":
             bad = returning_problems_8_51(game, work, side, o, kind)
             probs += bad
@@ -326,7 +335,11 @@ def carry_out_movement(
     """Carry out a checked movement file: each move (with the other player's [DTP 6.2b]
     reactions at each moment it opens), each detection attempt [DTP 6.3]."""
     for o in orders:
-        if o.verb == "base":  # a returning unit arrives [DTP 8.51]
+        if o.verb == "base" and north_atlantic.may_relocate_11_3_5(
+            game, state, o.units[0], o.hexes[0]
+        ):  # the Be-12 to an occupied Keflavik [DTP 11.3 rule 5]
+            state = north_atlantic.relocate_11_3_5(game, state, o.units[0], o.hexes[0], events)
+        elif o.verb == "base":  # a returning unit arrives [DTP 8.51]
             u, to = o.units[0], o.hexes[0]
             state = _based(game, state, u, to)
             recycle = dict(state.data.get("recycle") or {})

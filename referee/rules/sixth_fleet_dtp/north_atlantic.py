@@ -33,7 +33,7 @@ from referee.engine.core import Event, GameState, UnitState
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.position import eliminate
+from referee.rules.sixth_fleet_1975.position import eliminate, move_piece
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
 from referee.rules.sixth_fleet_dtp import special_bases
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
@@ -183,6 +183,52 @@ def port_problem_11_3_7(game: Game, state: GameState, unit: str, hex_id: str) ->
         hex_id,
         hint="make for Tromso",
     )
+
+
+def may_relocate_11_3_5(game: Game, state: GameState, unit: str, to: str) -> bool:
+    """Is ``base UNIT HEX`` the Be-12's relocation to an occupied Keflavik: the unit at an
+    off-map base (Murmansk), the hex an occupied base whose rule lists its type under
+    ``relocates`` [DTP 11.3 rule 5]?"""
+    held = occupied_base(game, state, to)
+    st = state.units.get(unit)
+    return (
+        held is not None
+        and st is not None
+        and special_bases.off_map_base(game.module, st.box) is not None
+        and game.unit(unit).type in held.relocates
+    )
+
+
+def relocate_problem_11_3_5(state: GameState, unit: str) -> Problem | None:
+    """Only one such unit may relocate ("a (1) Beriev Be 12 unit") [DTP 11.3 rule 5]."""
+    done = list(state.data.get("relocated") or ())
+    if not done:
+        return None
+    return Problem(
+        "DTP 11.3 rule 5",
+        f"{done[0]} has already relocated to the occupied base; only one unit may",
+        "relocated",
+        unit,
+    )
+
+
+def relocate_11_3_5(
+    game: Game, state: GameState, unit: str, to: str, events: list[Event]
+) -> GameState:
+    """The Be-12 is picked up and put on the occupied base, range not counted; it rolls
+    readiness in phase 6 like any other [DTP 11.3 rule 5]."""
+    st = state.units[unit]
+    state = state.with_unit(UnitState(unit, st.side, None, None, st.status))
+    state = move_piece(game, state, unit, to)
+    events.append(
+        Event(
+            "relocate",
+            "DTP 11.3 rule 5",
+            f"{unit} relocates from {st.box} to {to} (range not counted)",
+            {"unit": unit, "hex": to},
+        )
+    )
+    return state.with_data(relocated=[unit])
 
 
 # ---- the victory schedule's watched hexes ---------------------------------------------------

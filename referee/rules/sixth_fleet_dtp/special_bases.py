@@ -11,7 +11,9 @@ another NATO nation's base that one of them (Kinloss) is exempt from.
   use it as their own [DTP 11.3 rule 3]; the map gives a base one nationality.
 * **Keflavik**, once Soviet naval infantry occupy it, may take only the occupier's
   ``occupied_users`` unit types (the Kiev's Forgers and a Be-12), even at D3, and they roll
-  readiness at ``occupied_readiness`` (-1) [DTP 11.3 rule 5, 11.31 rule 2].
+  readiness at ``occupied_readiness`` (-1) [DTP 11.3 rule 5, 11.31 rule 2]; one unit of a
+  ``relocates`` type (a Be-12) may be picked up from an off-map base and put there in an air
+  movement phase without counting range.
 
 Every function answers "nothing special" on a module without the table (the Med).
 """
@@ -41,6 +43,7 @@ class BaseRule:
     capacity: int | None  # None: unlimited; for an on-map base the 9.4 limit applies anyway
     occupied_users: frozenset[str]
     occupied_readiness: int
+    relocates: frozenset[str] = frozenset()  # types one unit of which may be moved in once
 
     @property
     def off_map(self) -> bool:
@@ -65,6 +68,7 @@ def base_rules(module: Module) -> dict[str, BaseRule]:
             int(cap) if cap.isdigit() else None,
             frozenset(row.get("occupied_users", "").split()),
             int(row.get("occupied_readiness") or 0),
+            frozenset(row.get("relocates", "").split()),
         )
     return out
 
@@ -166,7 +170,7 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
         cap = row["capacity"]
         if cap and cap != UNLIMITED and not cap.isdigit():
             bad(r, "capacity", f"{key.text}: capacity {cap!r}", f"a number or {UNLIMITED!r}")
-        for ty in row["occupied_users"].split():
+        for ty in (*row["occupied_users"].split(), *row.get("relocates", "").split()):
             if ty not in module.unit_types:
                 bad(r, "occupied_users", f"{key.text}: unknown unit type {ty!r}", "module.toml")
         ready = row.get("occupied_readiness", "")
