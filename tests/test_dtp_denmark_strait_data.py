@@ -173,7 +173,8 @@ def test_iceland_setup_follows_11_31(m: Module) -> None:
     assert 2 <= d <= 4  # rule 5: within 4 hexes, not adjacent
     assert g.distance(at["SO-CH-1"], "0918") <= 3  # rule 3: Kiev TF within 3 of Keflavik
     nato = s.forces["NATO"]
-    assert "US-F4.1" not in nato and "US-P3.1" not in nato  # rule 1: the dead pile
+    dead = {f.unit for f in s.fixed if f.status == "eliminated"}
+    assert dead == {"US-F4.1", "US-P3.1"} and dead <= set(nato)  # rule 1: the dead pile
     assert "US-LHA-1" not in m.scenarios["denmark_strait"].forces["NATO"]
 
 

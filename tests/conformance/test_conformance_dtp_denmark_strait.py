@@ -171,7 +171,7 @@ def _contact(s: Mapping[str, Any]) -> dict[str, Any]:
 
 def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
     """A position of the scenario (``scenario``, default Denmark Strait): the scenario's
-    start (off-map bases, places held from the start), then only the ``units`` listed, each
+    start (places held from the start, the dead pile), then only the ``units`` listed, each
     at a hex or ``box:NAME``, with ``damage`` and ``data`` laid over it."""
     m = module()
     sc = s.get("scenario", "denmark_strait")
@@ -180,7 +180,10 @@ def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
     state = GameState(
         "g", m.id, "sixth_fleet_dtp", sc, s.get("turn", 1), s["phase"], s["side"], {}, {}
     )
-    state = state.with_data(**{k: v for k, v in start.data.items() if k in ("occupied",)})
+    state = state.with_data(**{k: v for k, v in start.data.items() if k in ("occupied", "losses")})
+    for st in start.units.values():  # the dead pile of the start [DTP 11.31 rule 1]
+        if st.box == "eliminated":
+            state = state.with_unit(st)
     for u, where in s["units"].items():
         side = game.unit(u).side
         if where.startswith("box:"):
@@ -209,6 +212,7 @@ def _report(game: Game, before: GameState, after: GameState, events: list[Any]) 
         ),
         "where": {u: st.location or st.box for u, st in sorted(after.units.items())},
         "recycle": dict(after.data.get("recycle") or {}),
+        "base_damage": dict(after.data.get("base_damage") or {}),
         "vp": sc["vp"],
         "net": sc["net"],
         "level": sc["level"],
@@ -227,7 +231,8 @@ def _play_move(s: Mapping[str, Any]) -> dict[str, Any]:
     if probs:
         return out
     events: list[Any] = []
-    after = carry_out_movement(game, state, s["side"], orders, ScriptedDice([]), events)
+    dice = ScriptedDice(s.get("dice", []))
+    after = carry_out_movement(game, state, s["side"], orders, dice, events)
     for ph in s.get("then", ()):
         after = north_atlantic.on_phase_11_3(game, after.evolve(turn=ph[1]), ph[0], events)
     return {**out, **_report(game, state, after, events)}

@@ -353,7 +353,7 @@ def carry_out_movement(
             moments = detection_moments_6_2(game, state, u, hexes)
             state = move_piece(game, state, u, hexes[-1])
             events.append(Event("move", "5.0", f"{u} moves {' '.join(hexes)}", {"unit": u}))
-            state = north_atlantic.after_move_11_3(game, state, u, hexes, events)
+            state = north_atlantic.after_move_11_3(game, state, u, hexes, dice, events)
             for m in moments:
                 state = _reaction_6_2b(
                     game, state, u, m, other_detects_whenever_allowed, dice, events

@@ -29,17 +29,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.engine.core import Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate, move_piece
+from referee.rules.sixth_fleet_dtp import air, special_bases
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
-from referee.rules.sixth_fleet_dtp import special_bases
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
 from referee.source.model import VictoryBonus
 
 TROMSO = "Tromso"
+RECAPTURE_DAMAGE = 2  # "the base takes D2 damage" [DTP 11.31 rule 6]
 PORTS_11_3_7 = ("Tromso", "Trondheim")
 
 
@@ -81,22 +82,81 @@ def landing_11_3_5(
     are there? Yes when they are only air units on the base and its defences are destroyed:
     the stack is landing naval infantry, which "destroys any air units trapped there"
     [DTP 11.3 rule 5 over DTP 5.25] (docs/interpretations.md DTP-DS-7)."""
+    if game.category(unit) != "surface" or enemy_categories != {"air"}:
+        return False
+    if state.units[unit].side == game.flags.nato_side:  # the recapture [DTP 11.31 rule 6]
+        held = occupied_base(game, state, hex_id)
+        return held is not None and bool(held.recaptured_by)
     return (
         state.units[unit].side == game.flags.soviet_side
-        and game.category(unit) == "surface"
-        and enemy_categories == {"air"}
         and place_at(game, hex_id, ds.NAVAL_INFANTRY_HEXES) is not None
         and defences_destroyed_11_3_5(game, state, hex_id)
     )
 
 
 def after_move_11_3(
-    game: Game, state: GameState, unit: str, hexes: Sequence[str], events: list[Event]
+    game: Game,
+    state: GameState,
+    unit: str,
+    hexes: Sequence[str],
+    dice: Dice,
+    events: list[Event],
 ) -> GameState:
-    """What a carried-out move sets off [DTP 11.3 rules 5, 7; victory]."""
+    """What a carried-out move sets off [DTP 11.3 rules 5, 7; 11.31 rule 6; victory]."""
     state = _watch_entries(game, state, unit, hexes)
     state = _naval_infantry_11_3_5(game, state, unit, hexes[-1], events)
+    state = _recapture_11_31_6(game, state, unit, hexes[-1], dice, events)
     return _dock_11_3_7(game, state, unit, hexes[-1], events)
+
+
+def _recapture_11_31_6(
+    game: Game, state: GameState, unit: str, hex_id: str, dice: Dice, events: list[Event]
+) -> GameState:
+    """A NATO move that leaves a ``recaptured_by`` unit (the Saipan, afloat even at D2) in the
+    occupied base takes it back at once: the Soviet air there goes through 8.51 (returning at
+    Murmansk), the base is left at D2 (a destroyed one stays D3) [DTP 11.31 rules 6, 7]."""
+    held = occupied_base(game, state, hex_id)
+    if held is None or state.units[unit].side != game.flags.nato_side:
+        return state
+    here = state.stacks.get(hex_id, ())
+    by = sorted(u for u in here if u in held.recaptured_by)
+    if not by:
+        return state
+    occ = occupied(state)
+    occ.pop(held.name, None)
+    damage = dict(state.data.get("base_damage") or {})
+    damage[hex_id] = max(int(damage.get(hex_id, 0)), RECAPTURE_DAMAGE)
+    state = state.with_data(occupied=occ, base_damage=damage)
+    events.append(
+        Event(
+            "recapture",
+            "DTP 11.31 rule 6",
+            f"{by[0]} lands its MEU: {held.name} is NATO's again, at D{damage[hex_id]}",
+            {"place": held.name, "hex": hex_id},
+        )
+    )
+    recycle = dict(state.data.get("recycle") or {})
+    for u in sorted(here):
+        st = state.units[u]
+        if st.side == game.flags.nato_side or game.category(u) != "air":
+            continue
+        roll = dice.roll(6, f"recycle {u}", "DTP 11.31 rule 7") + dice.roll(
+            6, f"recycle {u}", "DTP 11.31 rule 7"
+        )
+        rating = air.rating_9_23(game.module, game.unit(u).nationality, game.unit(u).type)
+        r = air.recycle_8_51(state.turn, roll, rating)
+        recycle[u] = r.return_turn
+        state = state.with_unit(UnitState(u, st.side, None, "recycle", frozenset()))
+        events.append(
+            Event(
+                "recycle",
+                "DTP 11.31 rule 7",
+                f"{u} caught at {held.name}: 2d6 {roll} - readiness {rating}: back on turn "
+                f"{r.return_turn} [DTP 8.51]",
+                {"unit": u, "roll": roll},
+            )
+        )
+    return state.with_data(recycle=recycle)
 
 
 def _naval_infantry_11_3_5(
@@ -311,13 +371,20 @@ def _cap_only(game: Game, state: GameState, carrier: str, hex_id: str) -> bool:
 
 
 def start_11_3(game: Game, state: GameState) -> GameState:
-    """A new game: units set up at an off-map base go to its box [DTP 11.3 rule 2]; a place a
-    bonus says the Soviets hold from the start is occupied [DTP 11.31 rule 1]."""
+    """A new game: units set up at an off-map base go to its box [DTP 11.3 rule 2]; units set
+    up ``eliminated`` start in the dead pile and count as lost; a place a bonus says the
+    Soviets hold from the start is occupied [DTP 11.31 rule 1]."""
     names = special_bases.off_map_names(game.module)
+    losses = list(state.data.get("losses") or ())
     for f in game.scenario.fixed:
+        u = state.units[f.unit]
         if f.status in names:
-            u = state.units[f.unit]
             state = state.with_unit(UnitState(u.id, u.side, None, f.status, u.status))
+        elif f.status == "eliminated":  # in the dead pile from the start [DTP 11.31 rule 1]
+            state = state.with_unit(UnitState(u.id, u.side, None, "eliminated", frozenset()))
+            losses.append({"unit": u.id, "side": u.side, "turn": 0, "rule": f.rule, "scores": True})
+    if losses:
+        state = state.with_data(losses=losses)
     held = {
         str(b.params["place"])
         for b in game.scenario.victory_bonuses

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.tables import cell_column
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
 
@@ -44,6 +45,7 @@ class BaseRule:
     occupied_users: frozenset[str]
     occupied_readiness: int
     relocates: frozenset[str] = frozenset()  # types one unit of which may be moved in once
+    recaptured_by: frozenset[str] = frozenset()  # units that take the occupied base back
 
     @property
     def off_map(self) -> bool:
@@ -69,6 +71,7 @@ def base_rules(module: Module) -> dict[str, BaseRule]:
             frozenset(row.get("occupied_users", "").split()),
             int(row.get("occupied_readiness") or 0),
             frozenset(row.get("relocates", "").split()),
+            frozenset(row.get("recaptured_by", "").split()),
         )
     return out
 
@@ -140,7 +143,7 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
 
     def bad(r: int, column: str, msg: str, hint: str) -> None:
         line = t.lines[r] if t.lines else None
-        out.append(Diagnostic(t.file, line, col.get(column, 0) + 2, msg, hint))
+        out.append(Diagnostic(t.file, line, cell_column(t, r, col.get(column, 0)), msg, hint))
 
     for r, key in enumerate(t.row_keys):
         row = {c.text: str(t.cells[r][i]).strip() for i, c in enumerate(t.column_keys)}
@@ -173,6 +176,9 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
         for ty in (*row["occupied_users"].split(), *row.get("relocates", "").split()):
             if ty not in module.unit_types:
                 bad(r, "occupied_users", f"{key.text}: unknown unit type {ty!r}", "module.toml")
+        for uid in row.get("recaptured_by", "").split():
+            if not any(u.id == uid for u in module.units):
+                bad(r, "recaptured_by", f"{key.text}: unknown unit {uid!r}", "units.csv ids")
         ready = row.get("occupied_readiness", "")
         if ready and not re.match(r"^[+-]?\d$", ready):
             bad(r, "occupied_readiness", f"{key.text}: {ready!r} is not a modifier", "e.g. -1")
