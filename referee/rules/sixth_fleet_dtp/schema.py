@@ -273,4 +273,5 @@ SCHEMA: RulesetSchema = replace(
     },
     sequence=SEQUENCE,
     markers=MARKERS,
+    off_map_boxes="referee.rules.sixth_fleet_dtp.special_bases:off_map_boxes",
 )

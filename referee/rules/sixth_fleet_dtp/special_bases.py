@@ -86,6 +86,15 @@ def off_map_names(module: Module) -> frozenset[str]:
     return frozenset(n for n, r in base_rules(module).items() if r.off_map)
 
 
+def off_map_boxes(module: Module) -> tuple[tuple[str, str], ...]:
+    """The off-map bases as boxes for the VASSAL module: (box name, title) [DTP 11.3 rule 2]."""
+    return tuple(
+        (r.name, f"{r.name}: off the map, {r.distance} hexes from {r.anchor}")
+        for r in base_rules(module).values()
+        if r.off_map
+    )
+
+
 def rule_at(module: Module, hex_id: str) -> BaseRule | None:
     """The special rule of the on-map base in ``hex_id``, if any."""
     return next((r for r in base_rules(module).values() if r.hex == hex_id), None)
