@@ -276,6 +276,26 @@ def _options(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"first": moves[0]["order"] if moves else None, "most_mp": max(m["mp"] for m in moves)}
 
 
+def _resolve(s: Mapping[str, Any]) -> dict[str, Any]:
+    """An orders file as a player writes it, through the ruleset: parsed with its vocabulary,
+    validated (header, words, the phase's check) and, if clean, resolved [DTP 4.1]."""
+    from referee.engine.ruleset import parse_orders_for
+
+    game, state = _position(s)
+    section = "rebasing" if s["phase"] == "rebasing" else "movement"
+    text = (
+        f"game: g\nturn: {state.turn}\nside: {s['side']}\nphase: {s['phase']}\n\n"
+        f"[{section}]\n" + "\n".join(s["lines"]) + "\n"
+    )
+    doc = parse_orders_for(RULESET, text, "orders.txt")
+    bad = RULESET.validate(game.module, state, doc)
+    out: dict[str, Any] = {"violations": [f"{v.rule}: {v.message}" for v in bad]}
+    if bad:
+        return out
+    res = RULESET.resolve(game.module, state, doc, ScriptedDice(s.get("dice", [])))
+    return {**out, **_report(game, state, res.state, list(res.events))}
+
+
 def _distance(s: Mapping[str, Any]) -> dict[str, Any]:
     game = Game.for_scenario(module(), "denmark_strait")
     return {"d": distance_11_3_2(game, s["a"], s["b"])}
@@ -301,6 +321,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "score": _score,
     "distance": _distance,
     "options": _options,
+    "resolve": _resolve,
 }
 
 
