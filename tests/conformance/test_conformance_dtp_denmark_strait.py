@@ -260,7 +260,11 @@ def _night(s: Mapping[str, Any]) -> dict[str, Any]:
     game, state = _position(s)
     events: list[Any] = []
     after = rebasing.night_phase_4_1(game, state, ScriptedDice(s.get("dice", [])), events)
-    return {"base_damage": dict(after.data.get("base_damage") or {})}
+    return {
+        "base_damage": dict(after.data.get("base_damage") or {}),
+        "recycle": dict(after.data.get("recycle") or {}),
+        "kinds": sorted({e.kind for e in events}),
+    }
 
 
 def _score(s: Mapping[str, Any]) -> dict[str, Any]:

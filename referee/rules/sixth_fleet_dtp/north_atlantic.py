@@ -126,7 +126,8 @@ def _recapture_11_31_6(
     occ.pop(held.name, None)
     damage = dict(state.data.get("base_damage") or {})
     damage[hex_id] = max(int(damage.get(hex_id, 0)), RECAPTURE_DAMAGE)
-    state = state.with_data(occupied=occ, base_damage=damage)
+    taken = sorted(set(state.data.get("recaptured") or ()) | {held.name})
+    state = state.with_data(occupied=occ, base_damage=damage, recaptured=taken)
     events.append(
         Event(
             "recapture",
@@ -289,6 +290,37 @@ def relocate_11_3_5(
         )
     )
     return state.with_data(relocated=[unit])
+
+
+def reinforce_11_31_6(
+    game: Game, state: GameState, hex_id: str, before: int, after: int, events: list[Event]
+) -> GameState:
+    """A recaptured base repaired from D2 to D1: its ``reinforced_by`` units (a US P3 and F4)
+    arrive next turn, based by their owner like returning units; the dead-pile counters keep
+    counting for the Soviet player [DTP 11.31 rule 6] (docs/interpretations.md DTP-DS-10)."""
+    rule = special_bases.rule_at(game.module, hex_id)
+    taken = list(state.data.get("recaptured") or ())
+    repaired_to_d1 = (before, after) == (RECAPTURE_DAMAGE, RECAPTURE_DAMAGE - 1)
+    if rule is None or rule.name not in taken or not rule.reinforced_by or not repaired_to_d1:
+        return state
+    recycle = dict(state.data.get("recycle") or {})
+    for u in rule.reinforced_by:
+        st = state.units.get(u)
+        if st is None or st.location is not None:
+            continue
+        recycle[u] = state.turn + 1
+        state = state.with_unit(UnitState(u, st.side, None, "recycle", frozenset()))
+    taken.remove(rule.name)
+    events.append(
+        Event(
+            "reinforce",
+            "DTP 11.31 rule 6",
+            f"{rule.name} is back at D1: {', '.join(rule.reinforced_by)} arrive on Game-Turn "
+            f"{state.turn + 1}",
+            {"hex": hex_id},
+        )
+    )
+    return state.with_data(recycle=recycle, recaptured=taken)
 
 
 # ---- the victory schedule's watched hexes ---------------------------------------------------

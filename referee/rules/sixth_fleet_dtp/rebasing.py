@@ -254,4 +254,7 @@ def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event
                 {"hex": hex_id, "roll": roll},
             )
         )
+        state = north_atlantic.reinforce_11_31_6(
+            game, state, hex_id, level, damage[hex_id], events
+        )  # [DTP 11.31 rule 6]
     return state.with_data(base_damage=damage)

@@ -46,6 +46,7 @@ class BaseRule:
     occupied_readiness: int
     relocates: frozenset[str] = frozenset()  # types one unit of which may be moved in once
     recaptured_by: frozenset[str] = frozenset()  # units that take the occupied base back
+    reinforced_by: tuple[str, ...] = ()  # units arriving once the recaptured base is at D1
 
     @property
     def off_map(self) -> bool:
@@ -72,6 +73,7 @@ def base_rules(module: Module) -> dict[str, BaseRule]:
             int(row.get("occupied_readiness") or 0),
             frozenset(row.get("relocates", "").split()),
             frozenset(row.get("recaptured_by", "").split()),
+            tuple(row.get("reinforced_by", "").split()),
         )
     return out
 
@@ -185,9 +187,11 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
         for ty in (*row["occupied_users"].split(), *row.get("relocates", "").split()):
             if ty not in module.unit_types:
                 bad(r, "occupied_users", f"{key.text}: unknown unit type {ty!r}", "module.toml")
-        for uid in row.get("recaptured_by", "").split():
-            if not any(u.id == uid for u in module.units):
-                bad(r, "recaptured_by", f"{key.text}: unknown unit {uid!r}", "units.csv ids")
+        pieces = set(module.pieces())
+        for column in ("recaptured_by", "reinforced_by"):
+            for uid in row.get(column, "").split():
+                if uid not in pieces:
+                    bad(r, column, f"{key.text}: unknown unit {uid!r}", "units.csv ids")
         ready = row.get("occupied_readiness", "")
         if ready and not re.match(r"^[+-]?\d$", ready):
             bad(r, "occupied_readiness", f"{key.text}: {ready!r} is not a modifier", "e.g. -1")
