@@ -1,6 +1,7 @@
 """Leaving the map [DTP 5.24]: the ``exit UNIT`` order of a ship-and-sub movement phase.
 
-No unit may leave the map, with two exceptions [DTP 5.24]: a *damaged* ship or sub may retreat
+No unit may leave the map, with two exceptions [DTP 5.24] (and the convoy's diversion off the
+south edge once Tromso is occupied [DTP 11.3 rule 7]): a *damaged* ship or sub may retreat
 off its side's retreat edge (the players table [DTP 11.0]), taking along the air units aboard
 a damaged CV; and a unit the scenario lets exit for victory. The second are the module's
 ``victory_exits`` table (Denmark Strait: an undamaged Soviet sub off the west edge or the
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from referee.engine.core import Event, GameState, UnitState
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.denmark_strait import CONVOY_FLAG
 from referee.rules.sixth_fleet_dtp.movement import (
     edge_hexes_5_24,
     exit_problem_5_24,
@@ -70,6 +72,20 @@ def victory_exit_11_3(game: Game, unit: str, hex_id: str) -> VictoryExit | None:
     return None
 
 
+def convoy_diverts_11_3_7(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+    """With naval infantry in Tromso the convoy may "exit the south edge of the map" instead
+    of docking [DTP 11.3 rule 7]: from any hex of the map's south edge, damaged or not."""
+    from referee.rules.sixth_fleet_dtp.north_atlantic import TROMSO, occupied
+
+    south = game.module.map.edges.get("south")
+    return (
+        CONVOY_FLAG in game.unit(unit).flags
+        and TROMSO in occupied(state)
+        and south is not None
+        and hex_id in south.hexes
+    )
+
+
 def exit_problems(game: Game, state: GameState, side: str, unit: str) -> list[Problem]:
     """``exit UNIT``: the side's own ship or sub on the map; undamaged only by a victory exit
     [DTP 11.3 victory "cannot exit if damaged"]; damaged only by the retreat edge [DTP 5.24]."""
@@ -79,6 +95,8 @@ def exit_problems(game: Game, state: GameState, side: str, unit: str) -> list[Pr
     cat = game.category(unit)
     damage = int((state.data.get("damage") or {}).get(unit, 0))
     if damage == 0 and victory_exit_11_3(game, unit, st.location) is not None:
+        return []
+    if convoy_diverts_11_3_7(game, state, unit, st.location):
         return []
     edge: Iterable[str] = retreat_edge_11_0(game.module, side) if damage else ()
     bad = exit_problem_5_24(unit, cat, damage, st.location, edge, False)
@@ -98,6 +116,17 @@ def carry_out_exit(game: Game, state: GameState, unit: str, events: list[Event])
     x = victory_exit_11_3(game, unit, here)
     damaged = int((state.data.get("damage") or {}).get(unit, 0)) > 0
     box = RETREATED if damaged or x is None else EXITED
+    if convoy_diverts_11_3_7(game, state, unit, here):
+        state = state.with_unit(UnitState(unit, st.side, None, RETREATED, st.status))
+        events.append(
+            Event(
+                "retreat",
+                "DTP 11.3 rule 7",
+                f"{unit} leaves the map by the south edge from {here}: Tromso is occupied",
+                {"unit": unit, "hex": here},
+            )
+        )
+        return state
     state = state.with_unit(UnitState(unit, st.side, None, box, st.status))
     if box == EXITED:
         assert x is not None
