@@ -173,7 +173,8 @@ def test_iceland_setup_follows_11_31(m: Module) -> None:
     assert 2 <= d <= 4  # rule 5: within 4 hexes, not adjacent
     assert g.distance(at["SO-CH-1"], "0918") <= 3  # rule 3: Kiev TF within 3 of Keflavik
     nato = s.forces["NATO"]
-    assert "US-F4.1" not in nato and "US-P3.1" not in nato  # rule 1: the dead pile
+    dead = {f.unit for f in s.fixed if f.status == "eliminated"}
+    assert dead == {"US-F4.1", "US-P3.1"} and dead <= set(nato)  # rule 1: the dead pile
     assert "US-LHA-1" not in m.scenarios["denmark_strait"].forces["NATO"]
 
 
@@ -209,3 +210,31 @@ def test_referee_check_and_build(tmp_path: Path) -> None:
 def _csv(path: Path) -> list[dict[str, str]]:
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
     return list(csv.DictReader(lines))
+
+
+def test_murmansk_is_an_off_map_box_of_the_vassal_module(m: Module) -> None:
+    """The units at Murmansk [DTP 11.3 rule 2] stand in the VASSAL module's off-map box of that
+    name, and a piece there reads back as that box (what `import-vlog` and `verify` use)."""
+    from referee.engine.core import GameState, UnitState
+    from referee.vassal.placement import table_for
+    from referee.vassal.position import position_placements
+
+    table = table_for(m)
+    assert table.plan.off_map is not None
+    assert [b.zone for b in table.plan.off_map.boxes] == ["Murmansk"]
+    state = GameState("g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "combat", "NATO", {}, {})
+    state = state.with_unit(UnitState("SO-T16.1", "Soviet", None, "Murmansk"))
+    state = state.with_unit(UnitState("SO-T16.2", "Soviet", None, "Murmansk"))
+    state = state.with_unit(UnitState("SO-M23.1", "Soviet", "2603", None))
+    placed = {p.piece_id: p for stack in position_placements(table, state) for p in stack}
+    assert set(placed) == {"SO-T16.1", "SO-T16.2", "SO-M23.1"}
+    for u in ("SO-T16.1", "SO-T16.2"):
+        p = placed[u]
+        loc = table.locate(p.map, p.x, p.y)
+        assert (loc.kind, loc.box) == ("off-map", "Murmansk"), (u, loc)
+    assert (placed["SO-T16.1"].x, placed["SO-T16.1"].y) != (
+        placed["SO-T16.2"].x,
+        placed["SO-T16.2"].y,
+    )
+    p = placed["SO-M23.1"]
+    assert table.locate(p.map, p.x, p.y).name == "2603"

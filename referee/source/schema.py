@@ -125,6 +125,9 @@ class RulesetSchema:
     masked_backs: tuple[str, ...] = ()
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
+    # "module:function(module) -> ((box, title), ...)": boxes off the map a unit may be in
+    # (its ``UnitState.box``), such as an off-map base; the VASSAL module draws one map of them
+    off_map_boxes: str = ""
     # sides a unit may carry beyond the module's playing sides: units no player controls
     # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
     # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's
@@ -143,6 +146,16 @@ _SCHEMAS: dict[str, str] = {
 
 def known_rulesets() -> list[str]:
     return sorted(_SCHEMAS)
+
+
+def off_map_boxes(module: object, ruleset_id: str) -> tuple[tuple[str, str], ...]:
+    """The ruleset's off-map boxes of ``module`` (``RulesetSchema.off_map_boxes``): (box name,
+    title) pairs, none for a ruleset that declares no function."""
+    schema = ruleset_schema(ruleset_id)
+    if schema is None or not schema.off_map_boxes:
+        return ()
+    mod_name, attr = schema.off_map_boxes.split(":")
+    return tuple(getattr(importlib.import_module(mod_name), attr)(module))
 
 
 def ruleset_schema(ruleset_id: str) -> RulesetSchema | None:

@@ -139,6 +139,8 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
         _holding_map(root, plan)
     if plan.eliminated is not None:
         _eliminated_map(root, plan)
+    if plan.off_map is not None:
+        _off_map_map(root, plan)
     for display in plan.displays:
         _display_map(root, display)
     protos = _el(root, M + "PrototypesContainer")
@@ -396,6 +398,28 @@ def _eliminated_map(root: etree._Element, plan: ModulePlan) -> None:
         {"image": plan.eliminated_image, "name": plan.eliminated_map_name,
          "reversible": "false"},
     )  # fmt: skip
+    zoned = _el(board, BOARD + "ZonedGrid")
+    for box in layout.boxes:
+        _el(
+            zoned,
+            BOARD + "mapgrid.Zone",
+            {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
+             "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
+        )  # fmt: skip
+    map_helpers(map_el, "0.5,0.75,1.0", "3")
+
+
+def _off_map_map(root: etree._Element, plan: ModulePlan) -> None:
+    """The ruleset's off-map boxes (an off-map base): one Zone per box, named as the box, so
+    VASSAL reports a unit there by the box's name."""
+    layout = plan.off_map
+    assert layout is not None
+    map_el = _map(root, plan.off_map_map_name, "Off-map", launch=True)
+    board = _el(
+        _picker(map_el),
+        BP + "Board",
+        {"image": plan.off_map_image, "name": plan.off_map_map_name, "reversible": "false"},
+    )
     zoned = _el(board, BOARD + "ZonedGrid")
     for box in layout.boxes:
         _el(

@@ -666,6 +666,9 @@ def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
             plan.eliminated, "Eliminated units: one dead pile per side (Ctrl+E)"
         )
         tick(1)
+    if plan.off_map is not None:
+        out[plan.off_map_image] = holding_board_png(plan.off_map, "Off the map")
+        tick(1)
     if plan.mask_images:
         from referee.render.counters import counter_png
 

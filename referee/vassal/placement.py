@@ -40,7 +40,16 @@ MAIN_MAP_EDGE: Final = (0, 0)
 padding, so map and board coordinates agree (:meth:`ModulePlan.hex_centre` says so)."""
 
 LocationKind = Literal[
-    "hex", "zone", "space", "holding", "setup", "off-board", "unknown-map", "no-map", "map-point"
+    "hex",
+    "zone",
+    "space",
+    "holding",
+    "off-map",
+    "setup",
+    "off-board",
+    "unknown-map",
+    "no-map",
+    "map-point",
 ]
 
 
@@ -67,6 +76,8 @@ class Location:
             return self.name
         if self.kind == "holding":
             return f"holding box {self.name}"
+        if self.kind == "off-map":
+            return f"off-map box {self.name}"
         if self.kind == "setup":
             return f"set-up area ({self.name})"
         if self.kind == "no-map":
@@ -77,7 +88,10 @@ class Location:
 
     @property
     def box(self) -> str | None:
-        """The engine's ``UnitState.box`` for this location, if it is a holding box."""
+        """The engine's ``UnitState.box`` for this location, if it is a holding box or an
+        off-map box (named as the box)."""
+        if self.kind == "off-map":
+            return self.name
         return holding_box(self.name) if self.kind == "holding" else None
 
 
@@ -189,6 +203,33 @@ class Table:
         cy = y0 + (y1 - y0) * (2 * row + 1) // 4
         return self.plan.holding_map_name, cx, cy
 
+    # ---- off-map boxes (the ruleset's, e.g. an off-map base) ---------------------------------
+    @cached_property
+    def _off_map(self) -> dict[str, HoldingBox]:
+        layout = self.plan.off_map
+        return {b.piece_id: b for b in layout.boxes} if layout else {}
+
+    def has_off_map_box(self, box: str | None) -> bool:
+        return box is not None and box in self._off_map
+
+    def off_map_point(self, box: str, index: int) -> tuple[str, int, int]:
+        """The ``index``-th place in an off-map box: six across, three down; more wrap."""
+        x0, y0, x1, y1 = self._off_map[box].rect
+        i = index % 18
+        col, row = i % 6, i // 6
+        return (
+            self.plan.off_map_map_name,
+            x0 + (x1 - x0) * (2 * col + 1) // 12,
+            y0 + (y1 - y0) * (2 * row + 1) // 6,
+        )
+
+    def point_off_map(self, x: int, y: int) -> str | None:
+        for name, box in self._off_map.items():
+            x0, y0, x1, y1 = box.rect
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return name
+        return None
+
     def point_box(self, x: int, y: int) -> str | None:
         for piece_id, box in self._boxes.items():
             x0, y0, x1, y1 = box.rect
@@ -214,6 +255,10 @@ class Table:
             cv = self.point_box(x, y)
             if cv is not None:
                 return Location("holding", cv, map_id, x, y)
+        elif map_id == self.plan.off_map_map_name and self.plan.off_map is not None:
+            name = self.point_off_map(x, y)
+            if name is not None:
+                return Location("off-map", name, map_id, x, y)
         elif map_id == SETUP_MAP and self.setup_area is not None:
             group = self.setup_area.group_at(x, y)
             return Location("setup", group.key if group else "", map_id, x, y)

@@ -19,7 +19,7 @@ from typing import Final
 
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
-from referee.source.schema import ruleset_schema
+from referee.source.schema import off_map_boxes, ruleset_schema
 from referee.vassal.artwork import HoldingLayout, holding_layout
 from referee.vassal.displays import DisplayPlan, display_image, display_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
@@ -82,6 +82,8 @@ ATTACKED_OVERLAY: Final = "layer_attacked.png"
 RETURNING_OVERLAY: Final = "layer_returning.png"
 MOVED_IMAGE: Final = "moved.png"
 ELIMINATED_IMAGE: Final = "eliminated.png"
+OFF_MAP_MAP: Final = "Off-map Boxes"
+OFF_MAP_IMAGE: Final = "off_map_boxes.png"
 ABOUT_IMAGE: Final = "about.png"
 
 BUILTIN_LAYERS: Final = {"attacked": ATTACKED_LAYER, "returning": RETURNING_LAYER}
@@ -179,6 +181,7 @@ class ModulePlan:
     faces: tuple[tuple[UnitDef, bool], ...] = field(default=())
     layers: MapLayers | None = None  # zones and spaces (area and point-to-point maps)
     eliminated: HoldingLayout | None = None  # one dead-pile box per side
+    off_map: HoldingLayout | None = None  # the ruleset's off-map boxes (an off-map base)
     marker_layers: tuple[MarkerLayer, ...] = ()
     tracker: TrackerPlan | None = None
     shown_markers: tuple[tuple[str, str], ...] = ()  # (marker id, counter Layer name)
@@ -195,6 +198,8 @@ class ModulePlan:
 
     eliminated_map_name: str = ELIMINATED_MAP
     eliminated_image: str = ELIMINATED_IMAGE
+    off_map_map_name: str = OFF_MAP_MAP
+    off_map_image: str = OFF_MAP_IMAGE
     about_image: str = ABOUT_IMAGE
 
     @property
@@ -239,6 +244,8 @@ class ModulePlan:
         names.update(m.image for m in self.marker_layers)
         if self.eliminated is not None:
             names.add(self.eliminated_image)
+        if self.off_map is not None:
+            names.add(self.off_map_image)
         names.update(face_image(u, b) for u, b in self.faces)
         if any(u.category == "air" and not u.back for u in self.module.units):
             names.add(RETURNING_OVERLAY)
@@ -349,6 +356,10 @@ def plan_module(
         across=6,
         down=3,
     )
+    boxes = off_map_boxes(module, module.ruleset)
+    off_map = (
+        holding_layout(boxes, counter_px, zone_format="{}", across=6, down=3) if boxes else None
+    )
     shown = {"attacked": ATTACKED_LAYER.name}
     if any(u.category == "air" for u in module.units):
         shown["returning"] = RETURNING_LAYER.name
@@ -370,6 +381,7 @@ def plan_module(
         faces=tuple(faces),
         layers=layers,
         eliminated=eliminated,
+        off_map=off_map,
         marker_layers=marker_layers,
         tracker=plan_tracker(module, shown),
         shown_markers=tuple(shown.items()),

@@ -151,6 +151,13 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
         for i, u in enumerate(boxes[cv]):
             map_id, x, y = table.holding_point(cv, i)
             out.append([Placed(u, map_id, x, y, _layers(u))])
+    off_map: dict[str, int] = {}  # units in the ruleset's off-map boxes (an off-map base)
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        if u.location is None and table.has_off_map_box(u.box):
+            assert u.box is not None
+            map_id, x, y = table.off_map_point(u.box, off_map.get(u.box, 0))
+            off_map[u.box] = off_map.get(u.box, 0) + 1
+            out.append([Placed(u.id, map_id, x, y, _layers(u.id))])
     waiting = [
         u
         for u in sorted(state.units.values(), key=lambda u: u.id)

@@ -153,7 +153,7 @@ def engine_position(
             stack = stacks.setdefault(loc.name, [])
             if c.unit not in stack:
                 stack.extend(u for u in c.stack if not u.startswith("marker:"))
-        elif loc.kind == "holding":
+        elif loc.kind in ("holding", "off-map"):
             units[c.unit] = {"location": None, "box": loc.box, "status": status}
         else:
             units[c.unit] = {"location": None, "box": str(loc), "status": status}

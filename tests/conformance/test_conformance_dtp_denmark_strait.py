@@ -17,11 +17,13 @@ import pytest
 from referee.engine.core import GameState, ScriptedDice, SourcePos, UnitState
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import combat_phase, contact
+from referee.rules.sixth_fleet_dtp import combat_phase, contact, north_atlantic, rebasing
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
 from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
-from referee.rules.sixth_fleet_dtp.movement_phase import check_movement
+from referee.rules.sixth_fleet_dtp.movement_phase import carry_out_movement, check_movement
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, check_path_5_0
+from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+from referee.rules.sixth_fleet_dtp.special_bases import distance_11_3_2
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -155,7 +157,7 @@ def _infantry(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"occupies": ds.naval_infantry_11_3_5(s["place"], s["units"], s["destroyed"])}
 
 
-def _night(s: Mapping[str, Any]) -> dict[str, Any]:
+def _night_applies(s: Mapping[str, Any]) -> dict[str, Any]:
     m = module()
     areas = m.map.hex(s["hex"]).areas
     return {"night": ds.night_applies_11_3_8(s["night"], frozenset(areas))}
@@ -165,6 +167,142 @@ def _contact(s: Mapping[str, Any]) -> dict[str, Any]:
     above = ds.above_light_line_11_3_8(module().map, s["hex"])
     mods = contact.modifiers_8_15(4, 4, False, False, False, s["night"], above)
     return {"above": above, "modifiers": [v for _, v in mods]}
+
+
+def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
+    """A position of the scenario (``scenario``, default Denmark Strait): the scenario's
+    start (places held from the start, the dead pile), then only the ``units`` listed, each
+    at a hex or ``box:NAME``, with ``damage`` and ``data`` laid over it."""
+    m = module()
+    sc = s.get("scenario", "denmark_strait")
+    game = Game.for_scenario(m, sc)
+    start = RULESET.new_game(m, sc, "g")
+    state = GameState(
+        "g", m.id, "sixth_fleet_dtp", sc, s.get("turn", 1), s["phase"], s["side"], {}, {}
+    )
+    state = state.with_data(**{k: v for k, v in start.data.items() if k in ("occupied", "losses")})
+    for st in start.units.values():  # the dead pile of the start [DTP 11.31 rule 1]
+        if st.box == "eliminated":
+            state = state.with_unit(st)
+    for u, where in s["units"].items():
+        side = game.unit(u).side
+        if where.startswith("box:"):
+            state = state.with_unit(UnitState(u, side, None, where[4:]))
+        else:
+            state = state.with_unit(UnitState(u, side, where, None))
+    return game, state.with_data(damage=dict(s.get("damage", {})), **s.get("data", {}))
+
+
+def _orders(s: Mapping[str, Any], section: str) -> list[Order]:
+    return [
+        Order(o[0], section, SourcePos("case", i + 1), units=(o[1],), hexes=tuple(o[2:]))
+        for i, o in enumerate(s["orders"])
+    ]
+
+
+def _report(game: Game, before: GameState, after: GameState, events: list[Any]) -> dict[str, Any]:
+    sc = RULESET.score(game.module, after)
+    return {
+        "events": sorted({e.rule for e in events}),
+        "kinds": sorted({e.kind for e in events}),
+        "occupied": sorted(after.data.get("occupied") or {}),
+        "docked": (after.data.get("docked") or {}).get("port"),
+        "eliminated": sorted(
+            u for u, st in after.units.items() if st.box == "eliminated" != before.units[u].box
+        ),
+        "where": {u: st.location or st.box for u, st in sorted(after.units.items())},
+        "recycle": dict(after.data.get("recycle") or {}),
+        "base_damage": dict(after.data.get("base_damage") or {}),
+        "vp": sc["vp"],
+        "net": sc["net"],
+        "level": sc["level"],
+        "bonuses": sorted(b["id"] for b in sc["bonuses"] if b["holds"]),
+    }
+
+
+def _play_move(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A movement file checked [DTP 4.1 phases 1-4], then, if clean, carried out: what the
+    moves set off [DTP 11.3 rules 2, 5, 7; victory]."""
+    game, state = _position(s)
+    kind = "air" if s["phase"].startswith("air") else "ship"
+    orders = _orders(s, kind)
+    probs = check_movement(game, state, s["side"], orders, kind)
+    out: dict[str, Any] = {"problems": [p.code for p in probs], "rules": [p.rule for p in probs]}
+    if probs:
+        return out
+    events: list[Any] = []
+    dice = ScriptedDice(s.get("dice", []))
+    after = carry_out_movement(game, state, s["side"], orders, dice, events)
+    for ph in s.get("then", ()):
+        after = north_atlantic.on_phase_11_3(game, after.evolve(turn=ph[1]), ph[0], events)
+    return {**out, **_report(game, state, after, events)}
+
+
+def _play_rebase(s: Mapping[str, Any]) -> dict[str, Any]:
+    """Phase 6 [DTP 9.22-9.23]: the rebasing file checked, then, if clean, carried out with
+    the scripted dice [DTP 9.15, 11.3 rules 2, 3, 5]."""
+    game, state = _position(s)
+    orders = _orders(s, "rebasing")
+    probs = rebasing.check_rebasing(game, state, s["side"], orders)
+    out: dict[str, Any] = {"problems": [p.code for p in probs], "rules": [p.rule for p in probs]}
+    if probs:
+        return out
+    events: list[Any] = []
+    after = rebasing.carry_out_rebasing(
+        game, state, s["side"], orders, ScriptedDice(s.get("dice", [])), events
+    )
+    texts = [e.text for e in events if e.kind in ("readiness", "recycle")]
+    return {**out, **_report(game, state, after, events), "texts": texts}
+
+
+def _night(s: Mapping[str, Any]) -> dict[str, Any]:
+    """Phase 7 of a Night turn: base repair [DTP 10.44], none at an occupied Keflavik."""
+    game, state = _position(s)
+    events: list[Any] = []
+    after = rebasing.night_phase_4_1(game, state, ScriptedDice(s.get("dice", [])), events)
+    return {
+        "base_damage": dict(after.data.get("base_damage") or {}),
+        "recycle": dict(after.data.get("recycle") or {}),
+        "kinds": sorted({e.kind for e in events}),
+    }
+
+
+def _score(s: Mapping[str, Any]) -> dict[str, Any]:
+    game, state = _position(s)
+    return _report(game, state, state, [])
+
+
+def _options(s: Mapping[str, Any]) -> dict[str, Any]:
+    """``referee options`` for one unit of the position [5.0]: its cheapest move first."""
+    game, state = _position(s)
+    r = RULESET.options(game.module, state, s["unit"])
+    moves = r.data["moves"]
+    return {"first": moves[0]["order"] if moves else None, "most_mp": max(m["mp"] for m in moves)}
+
+
+def _resolve(s: Mapping[str, Any]) -> dict[str, Any]:
+    """An orders file as a player writes it, through the ruleset: parsed with its vocabulary,
+    validated (header, words, the phase's check) and, if clean, resolved [DTP 4.1]."""
+    from referee.engine.ruleset import parse_orders_for
+
+    game, state = _position(s)
+    section = "rebasing" if s["phase"] == "rebasing" else "movement"
+    text = (
+        f"game: g\nturn: {state.turn}\nside: {s['side']}\nphase: {s['phase']}\n\n"
+        f"[{section}]\n" + "\n".join(s["lines"]) + "\n"
+    )
+    doc = parse_orders_for(RULESET, text, "orders.txt")
+    bad = RULESET.validate(game.module, state, doc)
+    out: dict[str, Any] = {"violations": [f"{v.rule}: {v.message}" for v in bad]}
+    if bad:
+        return out
+    res = RULESET.resolve(game.module, state, doc, ScriptedDice(s.get("dice", [])))
+    return {**out, **_report(game, state, res.state, list(res.events))}
+
+
+def _distance(s: Mapping[str, Any]) -> dict[str, Any]:
+    game = Game.for_scenario(module(), "denmark_strait")
+    return {"d": distance_11_3_2(game, s["a"], s["b"])}
 
 
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
@@ -179,8 +317,15 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "convoy": _convoy,
     "dock": _dock,
     "naval_infantry": _infantry,
-    "night": _night,
+    "night": _night_applies,
     "contact": _contact,
+    "play_move": _play_move,
+    "play_rebase": _play_rebase,
+    "night_repair": _night,
+    "score": _score,
+    "distance": _distance,
+    "options": _options,
+    "resolve": _resolve,
 }
 
 

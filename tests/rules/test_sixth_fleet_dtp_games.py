@@ -19,8 +19,8 @@ from referee.engine.core import GameState, Roll
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
-from referee.rules.sixth_fleet_1975.victory import unit_vp_13_0
-from referee.rules.sixth_fleet_dtp.victory import level_13_2
+from referee.rules.sixth_fleet_1975.victory import bonus_holds_13_1, unit_vp_13_0
+from referee.rules.sixth_fleet_dtp.victory import level_11_3, level_13_2
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -77,17 +77,49 @@ def stacking(game: Game, state: GameState) -> list[str]:
 
 def recount(game: Game, state: GameState) -> dict[str, Fraction]:
     """[DTP 8.57] counted again from the position: full value for a lost unit or an air unit
-    in the recycle box, 1/4 at D1, 1/2 at D2, full at D3 or worse."""
+    in the recycle box, 1/4 at D1, 1/2 at D2, full at D3 or worse; the convoy one value per
+    3 levels [DTP 11.3 rule 7]; only the categories the scenario lets each side score
+    [DTP 11.3 victory]; plus each bonus whose recorded fact holds [13.1, DTP 11.3 victory]."""
     share = {0: Fraction(0), 1: Fraction(1, 4), 2: Fraction(1, 2)}
     lost = {x["unit"] for x in state.data.get("losses", ())}
+    t = game.module.tables.get("victory_units")
+    scores = (
+        {k.text: str(t.cells[r][t.column("scores")]).split() for r, k in enumerate(t.row_keys)}
+        if t is not None
+        else None
+    )
     vp = {s: Fraction(0) for s in game.sides}
     for pid, u in state.units.items():
         enemy = next(s for s in game.sides if s != u.side)
+        if u.box == "exited":  # left the map for victory: its own side scores it
+            vp[u.side] += unit_vp_13_0(game, pid)
+            continue
+        if scores is not None and game.category(pid) not in scores[enemy]:
+            continue
         d = int((state.data.get("damage") or {}).get(pid, 0))
-        if pid in lost or u.box == "recycle":
-            vp[enemy] += unit_vp_13_0(game, pid)
+        full = unit_vp_13_0(game, pid)
+        if "convoy" in game.unit(pid).flags:
+            d = 12 if pid in lost else d
+            vp[enemy] += full * (d // 3) + full * share[d % 3]
+        elif pid in lost or u.box == "recycle":
+            vp[enemy] += full
         else:
-            vp[enemy] += unit_vp_13_0(game, pid) * share.get(d, Fraction(1))
+            vp[enemy] += full * share.get(d, Fraction(1))
+    earned: set[str] = set()
+    for b in game.scenario.victory_bonuses:
+        w = (state.data.get("watched") or {}).get(b.id) or {}
+        holds = {
+            "no_unit_entered": "entered" not in w,
+            "unit_held": "held" in w,
+            "occupied": b.params.get("place") in (state.data.get("ever_occupied") or ()),
+            "occupied_at_end": b.params.get("place") in (state.data.get("occupied") or {}),
+            "convoy_docked": (state.data.get("docked") or {}).get("port") == b.params.get("port"),
+        }.get(b.condition)
+        if holds is None:
+            holds = bonus_holds_13_1(game, state, b, earned)
+        if holds:
+            earned.add(b.id)
+            vp[b.side] += b.vp
     return vp
 
 
@@ -128,7 +160,8 @@ def play(name: str, scenario: str, game_id: str) -> tuple[GameState, list[str], 
         vp = recount(game, state)
         assert score["vp"] == {s: str(v) for s, v in vp.items()}, (k, score, vp)
         net = vp[game.flags.soviet_side] - vp[game.flags.nato_side]
-        assert Fraction(score["net"]) == net and score["level"] == level_13_2(m, net)
+        level = level_11_3 if "victory_levels" in m.tables else level_13_2
+        assert Fraction(score["net"]) == net and score["level"] == level(m, net)
     raise AssertionError("the game did not end within 1000 steps")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.source.loader import load_module
+from referee.source.model import FixedPlacement
 from referee.vassal.setups import build_module_with_setups
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,12 +75,23 @@ def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> Non
     for ln in lines:
         if ln[0] == "PIECE" and ln[1].startswith("setup:"):
             placed[(ln[1][len("setup:") :], ln[6].split(" ")[0])] = ln[5]
+    from referee.rules.sixth_fleet_dtp.special_bases import off_map_names
     from referee.source.boxes import carrier_of
 
-    # the Nimitz's air group starts below decks, in its holding box [DTP 11.3 rule 1][9.62B]
+    # the Nimitz's air group starts below decks, in its holding box [DTP 11.3 rule 1][9.62B];
+    # the Soviet air at Murmansk in the off-map box of that name [DTP 11.3 rule 2]; units
+    # that start eliminated [DTP 11.31 rule 1] are left out, as every eliminated unit
+    off = off_map_names(module)
+
+    def where(f: FixedPlacement) -> str:
+        if carrier_of(f.status):
+            return f"Holding box {carrier_of(f.status)}"
+        return str(f.status) if f.status in off else f.hex
+
     expected = {
-        (s.name, f.unit): (f"Holding box {carrier_of(f.status)}" if carrier_of(f.status) else f.hex)
+        (s.name, f.unit): where(f)
         for s in module.scenarios.values()
         for f in s.fixed
+        if f.status != "eliminated"
     }
-    assert placed == expected
+    assert off == {"Murmansk"} and placed == expected

@@ -24,8 +24,16 @@ from referee.source.diagnostics import did_you_mean
 _OWN_UNIT_VERBS = {"place", "move", "base", "cap", "box", "attack", "advance", "displace"}
 
 
-def check_words(game: Game, state: GameState, doc: OrdersDoc, side: str | None) -> list[Violation]:
-    """Unknown units ("did you mean ...?"), hexes not on the map, the other side's units."""
+def check_words(
+    game: Game,
+    state: GameState,
+    doc: OrdersDoc,
+    side: str | None,
+    off_map: frozenset[str] = frozenset(),
+) -> list[Violation]:
+    """Unknown units ("did you mean ...?"), hexes not on the map, the other side's units.
+    ``off_map`` names places a ruleset lets orders name beside the map's hexes (an off-map
+    base), never as a target."""
     out: list[Violation] = []
     known = list(state.units)
     for o in (*doc.orders, *doc.standing):
@@ -56,7 +64,7 @@ def check_words(game: Game, state: GameState, doc: OrdersDoc, side: str | None) 
             )
         hexes = list(o.hexes) + [t[len(HEX_TARGET) :] for t in o.targets if is_hex_target(t)]
         for h in hexes:
-            if not game.board.contains(h):
+            if not game.board.contains(h) and not (h in off_map and h in o.hexes):
                 rule = "5.24" if o.verb == "move" else "orders"
                 out.append(
                     Violation(

@@ -17,7 +17,13 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.setup import setup_11_0
-from referee.rules.sixth_fleet_dtp import air, combat_phase, movement_phase, rebasing
+from referee.rules.sixth_fleet_dtp import (
+    air,
+    combat_phase,
+    movement_phase,
+    north_atlantic,
+    rebasing,
+)
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.removal import sub_removal_6_63
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, is_night_4_0, next_phase_4_1, players_11_0
@@ -201,6 +207,7 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
     side = player(game, acts) if acts in ("A", "B") else None
     state = state.evolve(phase=phase, active_side=side)
     events.append(Event("phase", p.rule, f"Game-Turn {state.turn}: {p.name}", {"phase": phase}))
+    state = north_atlantic.on_phase_11_3(game, state, phase, events)  # [DTP 11.3 victory]
     if phase.startswith("ship_movement"):
         assert side is not None
         state = state.with_data(detect_tried=[])

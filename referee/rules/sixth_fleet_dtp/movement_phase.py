@@ -26,7 +26,6 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import (
     AIR_LIMIT,
@@ -34,10 +33,22 @@ from referee.rules.sixth_fleet_1975.stacking import (
     overstacked_7_0,
     stack_order_7_42,
 )
-from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait
+from referee.rules.sixth_fleet_dtp import (
+    air,
+    carriers,
+    denmark_strait,
+    exits,
+    north_atlantic,
+    special_bases,
+)
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
-from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
+from referee.rules.sixth_fleet_dtp.path import (
+    Moment,
+    check_path_5_0,
+    detection_moments_6_2,
+    move_start,
+)
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
 from referee.source.boxes import carrier_of
@@ -157,6 +168,18 @@ def returning_problems_8_51(
             )
         ]
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
+    if special_bases.other_nato_base_9_15(game, u, to):
+        return [
+            Problem(
+                "DTP 9.15",
+                f"{u} returns to a base of its own nation, not to {to}",
+                "returning-base",
+                to,
+                hint="at another NATO nation's base it would go through 8.51 again",
+            )
+        ]
+    if special_bases.off_map_base(game.module, to) is not None:
+        air_here = 0  # unlimited capacity [DTP 11.3 rule 2]
     if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
         return [
             Problem(
@@ -167,6 +190,14 @@ def returning_problems_8_51(
             )
         ]
     return []
+
+
+def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
+    """A returning unit placed on its base: a hex, or an off-map base's box [DTP 11.3 rule 2]."""
+    side = state.units[unit].side
+    if special_bases.off_map_base(game.module, to) is not None:
+        return state.with_unit(UnitState(unit, side, None, to))
+    return move_piece(game, state.with_unit(UnitState(unit, side, None, None)), unit, to)
 
 
 def check_movement(
@@ -196,20 +227,44 @@ def check_movement(
             damage = int((work.data.get("damage") or {}).get(u, 0))
             bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
             bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
+            docked = north_atlantic.docked_problem_11_3_7(work, u)
+            port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
+            bad = [*bad, *(p for p in (docked, port) if p is not None)]
             if bad:
                 probs += bad
                 continue
-            start = start_hex(game, work, u) or ""
+            start = move_start(game, work, u) or ""
             hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
             last = detection_moments_6_2(game, work, u, hexes)
             work = move_piece(game, work, u, hexes[-1])
+        elif o.verb == "base" and north_atlantic.may_relocate_11_3_5(
+            game, work, o.units[0], o.hexes[0]
+        ):
+            bad = [p for p in [north_atlantic.relocate_problem_11_3_5(work, o.units[0])] if p]
+            if kind != "air":
+                bad.append(Problem("DTP 4.1", "relocate in an air movement phase", "wrong-phase"))
+            probs += bad
+            if not bad:
+                work = north_atlantic.relocate_11_3_5(game, work, o.units[0], o.hexes[0], [])
         elif o.verb == "base":
             bad = returning_problems_8_51(game, work, side, o, kind)
             probs += bad
             if not bad:
-                u = o.units[0]
-                placed = work.with_unit(UnitState(u, side, None, None))
-                work = move_piece(game, placed, u, o.hexes[0])
+                work = _based(game, work, o.units[0], o.hexes[0])
+        elif o.verb == "exit":
+            bad = exits.exit_problems(game, work, side, o.units[0])
+            if kind != "ship":
+                bad = [
+                    Problem(
+                        "DTP 5.24",
+                        f"{o.units[0]} may leave the map only in a ship and sub movement phase",
+                        "wrong-phase",
+                        o.units[0],
+                    )
+                ]
+            probs += bad
+            if not bad:
+                work = exits.carry_out_exit(game, work, o.units[0], [])
         elif o.verb == "detect":
             bad = inactive_problems_9_23(
                 [(u, work.units[u].status) for u in o.units if u in work.units],
@@ -343,25 +398,31 @@ def carry_out_movement(
     """Carry out a checked movement file: each move (with the other player's [DTP 6.2b]
     reactions at each moment it opens), each detection attempt [DTP 6.3]."""
     for o in orders:
-        if o.verb == "base":  # a returning unit arrives [DTP 8.51]
+        if o.verb == "base" and north_atlantic.may_relocate_11_3_5(
+            game, state, o.units[0], o.hexes[0]
+        ):  # the Be-12 to an occupied Keflavik [DTP 11.3 rule 5]
+            state = north_atlantic.relocate_11_3_5(game, state, o.units[0], o.hexes[0], events)
+        elif o.verb == "base":  # a returning unit arrives [DTP 8.51]
             u, to = o.units[0], o.hexes[0]
-            st = state.units[u]
-            state = move_piece(game, state.with_unit(UnitState(u, st.side, None, None)), u, to)
+            state = _based(game, state, u, to)
             recycle = dict(state.data.get("recycle") or {})
             recycle.pop(u, None)
             state = state.with_data(recycle=recycle)
             events.append(Event("return", "DTP 8.51", f"{u} returns at {to}", {"unit": u}))
         if o.verb == "move":
             u = o.units[0]
-            start = start_hex(game, state, u) or ""
+            start = move_start(game, state, u) or ""
             hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
             moments = detection_moments_6_2(game, state, u, hexes)
             state = move_piece(game, state, u, hexes[-1])
             events.append(Event("move", "5.0", f"{u} moves {' '.join(hexes)}", {"unit": u}))
+            state = north_atlantic.after_move_11_3(game, state, u, hexes, dice, events)
             for m in moments:
                 state = _reaction_6_2b(
                     game, state, u, m, other_detects_whenever_allowed, dice, events
                 )
+        elif o.verb == "exit":  # [DTP 5.24, 11.3 victory]
+            state = exits.carry_out_exit(game, state, o.units[0], events)
         elif o.verb in carriers.VERBS:
             state = carriers.carry_out_carrier_order(game, state, o, events)
         elif o.verb == "stack":

@@ -25,7 +25,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
-from referee.rules.sixth_fleet_dtp import flow
+from referee.rules.sixth_fleet_dtp import flow, special_bases
 from referee.rules.sixth_fleet_dtp.path import check_path_5_0
 from referee.rules.sixth_fleet_dtp.scripted import _ok
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
@@ -37,12 +37,16 @@ ATTACK_RADIUS = 12  # candidates tried; the impulse check decides reach [8.1]
 
 def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """Every hex ``unit`` may end in this phase, cheapest path first [5.12][5.23][DTP 5.25]."""
-    start = start_hex(game, state, unit)
+    start, mp0, first = start_hex(game, state, unit), 0, ()
+    entry = special_bases.entry_11_3_2(game, state.units[unit].box) if start is None else None
+    if entry is not None:  # from an off-map base: onto its anchor hex [DTP 11.3 rule 2]
+        start, mp0 = entry
+        first = (start,)
     if start is None:
         return []
     damage = int((state.data.get("damage") or {}).get(unit, 0))
-    best: dict[str, int] = {start: 0}
-    heap: list[tuple[int, str, tuple[str, ...]]] = [(0, start, ())]
+    best: dict[str, int] = {start: mp0}
+    heap: list[tuple[int, str, tuple[str, ...]]] = [(mp0, start, first)]
     found: dict[str, dict[str, Any]] = {}
     while heap:
         mp, here, path = heapq.heappop(heap)

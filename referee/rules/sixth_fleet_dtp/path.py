@@ -28,7 +28,8 @@ from referee.rules.sixth_fleet_1975.movement import (
     entry_problem_10_1,
     start_hex,
 )
-from referee.rules.sixth_fleet_dtp import denmark_strait
+from referee.rules.sixth_fleet_dtp import denmark_strait, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp.bases import DESTROYED
 from referee.rules.sixth_fleet_dtp.denmark_strait import pack_ice_problem_11_3_6
 from referee.rules.sixth_fleet_dtp.movement import through_problem_5_25
 from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
@@ -50,17 +51,30 @@ def check_path_5_0(
     """Problems with one explicit path (the start may be written first): each hex adjacent
     [5.1], enterable (SPI's kept tests), within the allowance [5.23], through enemy hexes
     only as [DTP 5.25] allows, and not ending in one [DTP 5.25]."""
-    start = start_hex(game, state, unit)
+    start, spent = start_hex(game, state, unit), 0
+    entry = special_bases.entry_11_3_2(game, state.units[unit].box) if start is None else None
+    if entry is not None:  # from an off-map base: its anchor hex costs its distance
+        start, spent = entry
     if start is None:
         return [Problem("5.1", f"{unit} is not on the map and cannot move", "not-on-map")]
     path = list(written[1:] if written and written[0] == start else written)
-    if not path:
+    if not path and entry is None:
         return [
             Problem("5.1", f"{unit} is already in {start}; name the hexes it enters", "no-path")
         ]
     side = state.units[unit].side
     allowance = allowance_8_55(game, unit, damage)
-    here, spent = start, 0
+    here = start
+    if spent > allowance:
+        return [
+            Problem(
+                "DTP 11.3 rule 2",
+                f"{unit} needs {spent} MP to reach {start} from its off-map base; "
+                f"its allowance is {allowance}",
+                "allowance",
+                start,
+            )
+        ]
     for i, to in enumerate(path):
         if not game.board.contains(to):
             return [Problem("DTP 5.24", f"hex {to} is not on the map", "off-map", to)]
@@ -68,6 +82,8 @@ def check_path_5_0(
             return [Problem("5.1", f"{to} is not adjacent to {here}", "not-adjacent", to)]
         cost = entry_cost_5_12(game, state, unit, to)
         kept = entry_problem_10_1(game, state, unit, here, to, cost)
+        if kept is not None and kept.code == "enemy-defended-hex" and _destroyed_10_44(state, to):
+            kept = None  # its defences are at D3 on the Hit Table [DTP 10.44]
         if kept is not None and kept.code != "enemy-units":
             return [kept._replace(word=to)]
         assert cost is not None
@@ -93,10 +109,27 @@ def check_path_5_0(
             game.category(e) for e in state.stacks.get(to, ()) if state.units[e].side != side
         }
         bad = through_problem_5_25(unit, game.category(unit), enemies, i == len(path) - 1, to)
+        if bad is not None and north_atlantic.landing_11_3_5(game, state, unit, to, enemies):
+            bad = None  # ships landing naval infantry at a base with only air on it
         if bad is not None:
             return [bad]
         here = to
     return []
+
+
+def _destroyed_10_44(state: GameState, hex_id: str) -> bool:
+    """A Defended hex whose Hit Table damage reached D3 is destroyed [DTP 10.44]."""
+    return int((state.data.get("base_damage") or {}).get(hex_id, 0)) >= DESTROYED
+
+
+def move_start(game: Game, state: GameState, unit: str) -> str | None:
+    """Where a move's hexes start: the unit's hex or carrier [5.1, 9.62B], or the anchor hex
+    of its off-map base (Murmansk: 3003) [DTP 11.3 rule 2]."""
+    start = start_hex(game, state, unit)
+    if start is not None:
+        return start
+    entry = special_bases.entry_11_3_2(game, state.units[unit].box)
+    return entry[0] if entry is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,18 @@ each unit lands a d6 at or below its readiness keeps it active, otherwise it is 
 down (``inactive``) until it passes in a later phase 6 [DTP 9.23]; an air unit that cannot
 land is eliminated and recycles [DTP 8.51 note]. Stacking limits apply [DTP 9.25, 9.4].
 
+A NATO unit may land at another NATO nation's base only when no base of its own nation is
+within range [9.15, kept]; it then goes through 8.51 with the [DTP 9.15] extra on the 2d6 (the
+rule flag ``other_nato_base_literal``) and counts as eliminated while off the map [DTP 8.57].
+A base several nations share (Kinloss, US and UK [DTP 11.3 rule 3]) is every one's own. An
+off-map base (Murmansk) is named by its name, counts its distance from its anchor hex and has
+no stacking limit [DTP 11.3 rule 2]; a base naval infantry occupy takes only the occupier's
+listed types, at their readiness modifier [DTP 11.3 rule 5, 11.31 rules 1-2]
+(``special_bases.py``, ``north_atlantic.py``).
+
 Phase 7, Night turns only: surface Detected markers come off (``removal.py``) and each damaged
-base repairs one level on a d6 of 1-3, D3 permanent [DTP 10.44].
+base repairs one level on a d6 of 1-3, D3 permanent [DTP 10.44]; an occupied Keflavik never
+repairs [DTP 11.3 rule 5].
 """
 
 from __future__ import annotations
@@ -20,23 +30,56 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
-from referee.rules.sixth_fleet_dtp import air, bases
+from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
+from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
 from referee.rules.sixth_fleet_dtp.removal import night_removal_6_62
 
 AIR_PER_HEX_9_4 = 6
 
 
 def usable_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
-    """An airbase of the unit's side [9.1, kept], not closed by damage [DTP 10.44]."""
+    """An airbase of the unit's side [9.1, kept], not closed by damage [DTP 10.44]; an
+    off-map base of its side [DTP 11.3 rule 2]; at a base naval infantry hold, only the
+    occupier's listed types (despite D3), never the other side [DTP 11.3 rule 5]."""
+    side = state.units[unit].side
+    off = special_bases.off_map_base(game.module, hex_id)
+    if off is not None:
+        return any(_nation_side(game, n) == side for n in off.nationalities)
     base = game.board.airbase(hex_id)
     if base is None:
         return False
-    nat = game.module.nationalities.get(base.nationality)
+    held = north_atlantic.occupied_base(game, state, hex_id)
+    if held is not None:
+        from_start = north_atlantic.occupied(state)[held.name] == 0  # [DTP 11.31 rule 1]
+        return side == game.flags.soviet_side and (
+            from_start or game.unit(unit).type in held.occupied_users
+        )
     level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
-    return (
-        nat is not None
-        and nat.side == state.units[unit].side
-        and not bases.airbase_closed_10_44(level)
+    return _nation_side(game, base.nationality) == side and not bases.airbase_closed_10_44(level)
+
+
+def _nation_side(game: Game, nationality: str) -> str | None:
+    nat = game.module.nationalities.get(nationality)
+    return nat.side if nat is not None else None
+
+
+def readiness_modifier(game: Game, state: GameState, hex_id: str) -> int:
+    """Soviet air at an occupied Keflavik rolls at -1 [DTP 11.3 rule 5, 11.31 rule 2]."""
+    held = north_atlantic.occupied_base(game, state, hex_id)
+    return held.occupied_readiness if held is not None else 0
+
+
+def own_base_in_range_9_15(game: Game, state: GameState, unit: str, here: str) -> list[str]:
+    """The usable bases of the unit's own nation within its range: while there is one, a NATO
+    unit may not land at another NATO nation's base [9.15, kept by DTP 9.1]."""
+    rng = game.movement_allowance(unit)
+    return sorted(
+        b.hex
+        for b in game.module.map.airbases()
+        if not special_bases.other_nato_base_9_15(game, unit, b.hex)
+        and usable_base(game, state, unit, b.hex)
+        and game.board.distance(here, b.hex) <= rng
     )
 
 
@@ -63,19 +106,33 @@ def check_rebasing(
             probs.append(Problem("DTP 9.22", f"{u} is not on the map", "not-on-map", u))
             continue
         landing[to] = landing.get(to, 0) + (0 if here == to else 1)
-        room = _air_at(game, state, to) + landing[to] <= AIR_PER_HEX_9_4
+        off = special_bases.off_map_base(game.module, to)
+        room = off is not None or _air_at(game, state, to) + landing[to] <= AIR_PER_HEX_9_4
         probs += [
             p._replace(word=to)
             for p in air.rebase_problems_9_22(
                 u,
-                game.board.distance(here, to),
+                special_bases.distance_11_3_2(game, here, to),
                 game.movement_allowance(u),
                 usable_base(game, state, u, to),
                 room,
             )
         ]
-        if game.board.airbase(to) is None:
+        if off is None and game.board.airbase(to) is None:
             probs.append(Problem("DTP 9.22", f"{to} is not an airbase", "not-a-base", to))
+        elif off is None and special_bases.other_nato_base_9_15(game, u, to):
+            own = own_base_in_range_9_15(game, state, u, here)
+            if own:
+                probs.append(
+                    Problem(
+                        "9.15",
+                        f"{u} can reach a base of its own nation ({', '.join(own)}); it may land "
+                        "at another NATO nation's base only if it cannot [DTP 9.15]",
+                        "own-base-reachable",
+                        to,
+                        hint="land at one of those bases",
+                    )
+                )
     return probs
 
 
@@ -121,8 +178,20 @@ def carry_out_rebasing(
                 )
             )
             continue
-        state = move_piece(game, state, u, rebased[u])
-        rating = air.rating_9_23(game.module, game.unit(u).nationality, game.unit(u).type)
+        to = rebased[u]
+        if special_bases.other_nato_base_9_15(game, u, to):
+            state = _diverted_9_15(game, state, u, to, dice, recycle, events)
+            continue
+        if special_bases.off_map_base(game.module, to) is not None:  # [DTP 11.3 rule 2]
+            state = state.with_unit(UnitState(u, st.side, None, to, st.status))
+        else:
+            state = move_piece(game, state, u, to)
+        rating = air.rating_9_23(
+            game.module,
+            game.unit(u).nationality,
+            game.unit(u).type,
+            readiness_modifier(game, state, to),
+        )
         roll = dice.roll(6, f"readiness {u}", "DTP 9.23")
         ok = air.readiness_9_23(roll, rating)
         st = state.units[u]
@@ -140,6 +209,35 @@ def carry_out_rebasing(
     return state.with_data(recycle=recycle)
 
 
+def _diverted_9_15(
+    game: Game,
+    state: GameState,
+    unit: str,
+    to: str,
+    dice: Dice,
+    recycle: dict[str, int],
+    events: list[Event],
+) -> GameState:
+    """A NATO unit landing at another NATO nation's base goes through 8.51 with the 9.15
+    extra, and counts as eliminated while off the map [DTP 9.15, 8.51, 8.57]."""
+    st = state.units[unit]
+    extra = other_nato_base_extra_9_15(flags_of(state))
+    roll = dice.roll(6, f"recycle {unit}", "DTP 9.15") + dice.roll(6, f"recycle {unit}", "DTP 9.15")
+    rating = air.rating_9_23(game.module, game.unit(unit).nationality, game.unit(unit).type)
+    r = air.recycle_8_51(state.turn, roll, rating, extra)
+    recycle[unit] = r.return_turn
+    events.append(
+        Event(
+            "recycle",
+            "DTP 9.15",
+            f"{unit} lands at {to}, another NATO nation's base: 2d6 {roll} - readiness "
+            f"{rating} {extra:+d} = {r.delay} turns [DTP 8.51]; back on turn {r.return_turn}",
+            {"unit": unit, "roll": roll},
+        )
+    )
+    return state.with_unit(UnitState(unit, st.side, None, "recycle", frozenset()))
+
+
 def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
     """Phase 7 of a Night turn: surface Detected markers off [DTP 6.62], then each damaged
     base's repair roll [DTP 10.44]."""
@@ -149,6 +247,8 @@ def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event
         level = int(damage[hex_id])
         if level <= 0 or level >= bases.DESTROYED or game.board.airbase(hex_id) is None:
             continue
+        if north_atlantic.occupied_base(game, state, hex_id) is not None:
+            continue  # an occupied Keflavik cannot be repaired [DTP 11.3 rule 5]
         roll = dice.roll(6, f"repair {hex_id}", "DTP 10.44")
         damage[hex_id] = bases.repair_10_44(level, True, roll)
         events.append(
@@ -159,4 +259,7 @@ def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event
                 {"hex": hex_id, "roll": roll},
             )
         )
+        state = north_atlantic.reinforce_11_31_6(
+            game, state, hex_id, level, damage[hex_id], events
+        )  # [DTP 11.31 rule 6]
     return state.with_data(base_damage=damage)

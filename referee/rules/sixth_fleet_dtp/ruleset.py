@@ -9,7 +9,6 @@ DTP 11.0]; the scenario's players and retreat edges are the module's players tab
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
@@ -19,10 +18,9 @@ from referee.engine.ruleset import Due
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
-from referee.rules.sixth_fleet_1975.victory import unit_vp_13_0
-from referee.rules.sixth_fleet_dtp import flow
+from referee.rules.sixth_fleet_dtp import flow, north_atlantic, special_bases
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
-from referee.rules.sixth_fleet_dtp.victory import level_13_2, unit_vp_8_57
+from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.model import Module
 
@@ -46,7 +44,9 @@ class SixthFleetDTP:
             )
         st = SPI.new_game(module, scenario, game_id, ())
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
-        return st.evolve(ruleset=self.id, data=data)
+        st = st.evolve(ruleset=self.id, data=data)
+        # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
+        return north_atlantic.start_11_3(Game.of(module, st), st)
 
     # ---- whose turn ---------------------------------------------------------------------------
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
@@ -73,7 +73,7 @@ class SixthFleetDTP:
         game = Game.of(module, state)
         out = self._header(game, state, orders)
         side = orders.side if orders.side in game.sides else None
-        out += check_words(game, state, orders, side)
+        out += check_words(game, state, orders, side, special_bases.off_map_names(module))
         if out or side is None:
             return _sorted(out)
         step = [s for s in orders.sections if s != "standing"]
@@ -164,28 +164,11 @@ class SixthFleetDTP:
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """[DTP 8.57]: sunk and eliminated units their full value [13.0], damaged ships and
-        subs 1/4 (D1) or 1/2 (D2), air units not back on the map as eliminated; fractions
-        kept; SPI's levels as half-open bands (digest 9.10)."""
-        game = Game.of(module, state)
-        vp: dict[str, Fraction] = {s: Fraction(0) for s in game.sides}
-        lost = {loss["unit"] for loss in state.data.get("losses", ())}
-        damage = state.data.get("damage") or {}
-        for pid, u in state.units.items():
-            enemy = next(s for s in game.sides if s != u.side)
-            full = unit_vp_13_0(game, pid)
-            if pid in lost or u.box == "recycle":
-                vp[enemy] += full
-            elif pid in damage:
-                vp[enemy] += unit_vp_8_57(full, int(damage[pid]))
-        soviet, nato = game.flags.soviet_side, game.flags.nato_side
-        net = vp.get(soviet, Fraction(0)) - vp.get(nato, Fraction(0))
-        return {
-            "rule": "DTP 8.57",
-            "vp": {s: str(v) for s, v in vp.items()},
-            "net": str(net),
-            "level": level_13_2(module, net),
-            "final": state.phase == flow.GAME_OVER,
-        }
+        subs 1/4 (D1) or 1/2 (D2), air units not back on the map as eliminated, the convoy
+        by its damage [DTP 11.3 rule 7]; fractions kept; the scenario's bonuses; the level
+        from the module's bands (``victory.score_8_57``)."""
+        out = score_8_57(Game.of(module, state), state)
+        return {**out, "final": state.phase == flow.GAME_OVER}
 
 
 def _placed(p: Problem, doc: OrdersDoc) -> Problem:

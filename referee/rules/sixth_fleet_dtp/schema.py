@@ -119,6 +119,64 @@ PLAYERS = TableDecl(
     require=("player", "retreat_edge"),
 )
 
+# The North Atlantic scenarios' data [DTP 11.3, 11.31]: optional (the Med has none of them).
+BASE_RULES = TableDecl(
+    name="base_rules",
+    file="tables/base_rules.csv",
+    rows=Axis(kind="name", columns=("base",), label="Base", word="base"),
+    columns=Axis(kind="name"),
+    title="Special Bases",
+    short="base rules table",
+    source="DTP 11.3 rules 2, 3, 5",
+    rule="DTP 11.3",
+    cells=(("*", "text"),),
+    notes=("source",),
+    require=("hex", "anchor", "distance", "nationalities", "capacity", "occupied_users"),
+    required=False,
+)
+VICTORY_UNITS = TableDecl(
+    name="victory_units",
+    file="tables/victory_units.csv",
+    rows=Axis(kind="name", columns=("side",), label="Side", word="side"),
+    columns=Axis(kind="name"),
+    title="Units That Score",
+    short="victory units table",
+    source="DTP 11.3 victory",
+    rule="DTP 11.3",
+    cells=(("*", "text"),),
+    notes=("source",),
+    require=("scores",),
+    required=False,
+)
+VICTORY_LEVELS = TableDecl(
+    name="victory_levels",
+    file="tables/victory_levels.csv",
+    rows=Axis(kind="name", columns=("result",), label="Result", word="result"),
+    columns=Axis(kind="name"),
+    title="Victory (most points wins)",
+    short="victory levels table",
+    source="DTP 11.3 victory 3",
+    rule="DTP 11.3",
+    cells=(("*", "text"),),
+    notes=("source",),
+    require=("above", "up_to"),
+    required=False,
+)
+VICTORY_EXITS = TableDecl(
+    name="victory_exits",
+    file="tables/victory_exits.csv",
+    rows=Axis(kind="name", columns=("id",), label="Exit", word="exit"),
+    columns=Axis(kind="name"),
+    title="Exits for Victory",
+    short="victory exits table",
+    source="DTP 11.3 victory",
+    rule="DTP 5.24",
+    cells=(("*", "text"),),
+    notes=("source",),
+    require=("side", "units", "edge"),
+    required=False,
+)
+
 # [DTP 4.1] one Game-Turn, as the kit lists it; "first" is Player A, "second" Player B. The
 # combat phase belongs to both (alternating impulses, B first [DTP 8.2]); phases 6 and 7 to
 # neither. Detection attempts happen inside the movement phases [DTP 4.0].
@@ -178,14 +236,42 @@ SCHEMA: RulesetSchema = replace(
     name="Sixth Fleet, DTP revised rules",
     # 'convoy': the Denmark Strait convoy, sunk at D12 not D3, 2 MP from D2 [DTP 11.3 rule 7]
     flags=(*SPI_SCHEMA.flags, "convoy"),
-    table_decls=(*SPI_SCHEMA.table_decls, DETECTION, STRIKE_CONTACT, HIT, READINESS, PLAYERS),
+    # SPI's Level of Victory table [13.2] is the Med's; a North Atlantic module gives its own
+    # bands (``victory_levels``) instead [DTP 11.3 victory 3]
+    tables=tuple(t for t in SPI_SCHEMA.tables if t != "victory"),
+    table_decls=(
+        *SPI_SCHEMA.table_decls,
+        DETECTION,
+        STRIKE_CONTACT,
+        HIT,
+        READINESS,
+        PLAYERS,
+        BASE_RULES,
+        VICTORY_UNITS,
+        VICTORY_LEVELS,
+        VICTORY_EXITS,
+    ),
+    # the North Atlantic bonuses [DTP 11.3 victory, 11.31 rule 8] (victory.py)
+    victory_conditions=(
+        *SPI_SCHEMA.victory_conditions,
+        "no_unit_entered",
+        "unit_held",
+        "occupied",
+        "occupied_at_end",
+        "convoy_docked",
+    ),
     table_checks={
         **SPI_SCHEMA.table_checks,
         "detection": f"{_CHECKS}:check_detection_6_3",
         "hit": f"{_CHECKS}:check_hit_8_52",
         "readiness": f"{_CHECKS}:check_readiness_9_23",
         "players": f"{_CHECKS}:check_players_11_0",
+        "base_rules": "referee.rules.sixth_fleet_dtp.special_bases:check_base_rules_11_3",
+        "victory_units": "referee.rules.sixth_fleet_dtp.victory:check_victory_units_11_3",
+        "victory_levels": "referee.rules.sixth_fleet_dtp.victory:check_victory_levels_11_3",
+        "victory_exits": "referee.rules.sixth_fleet_dtp.exits:check_victory_exits_11_3",
     },
     sequence=SEQUENCE,
     markers=MARKERS,
+    off_map_boxes="referee.rules.sixth_fleet_dtp.special_bases:off_map_boxes",
 )

@@ -115,7 +115,7 @@ def unit_row(nationality: str, type_code: str) -> str:
 
 
 # ---- the checks referee check runs (RulesetSchema.table_checks) --------------------------------
-def _col(t: NamedTable, r: int, c: int) -> int:
+def cell_column(t: NamedTable, r: int, c: int) -> int:
     """The 1-based character column of cell ``c`` of row ``r`` (after the key column)."""
     raw = t.raw[r] if t.raw else ""
     parts = raw.split(",")
@@ -132,7 +132,7 @@ def _bad_cells(
                 yield Diagnostic(
                     t.file,
                     t.lines[r] if t.lines else None,
-                    _col(t, r, c),
+                    cell_column(t, r, c),
                     f"{t.decl.called} cell {text!r} ({t.decl.columns.word or 'column'} "
                     f"{t.column_keys[c].text}, {t.decl.rows.word} {t.row_keys[r].text}) "
                     f"is not {expected} [{rule}]",
@@ -202,7 +202,7 @@ def check_readiness_9_23(module: Module) -> list[Diagnostic]:
                 Diagnostic(
                     t.file,
                     t.lines[r] if t.lines else None,
-                    _col(t, r, c),
+                    cell_column(t, r, c),
                     f"readiness rating {row[c]} of {t.row_keys[r].text} is not 1 to 6 [DTP 9.23]",
                     "a d6 at or below the rating passes, so 1..6",
                 )
@@ -223,7 +223,7 @@ def check_players_11_0(module: Module) -> list[Diagnostic]:
                 Diagnostic(
                     t.file,
                     line,
-                    _col(t, r, pc),
+                    cell_column(t, r, pc),
                     f"player {row[pc]!r} is not A or B [DTP 4.1]",
                     "write A or B",
                 )
@@ -233,7 +233,7 @@ def check_players_11_0(module: Module) -> list[Diagnostic]:
                 Diagnostic(
                     t.file,
                     line,
-                    _col(t, r, ec),
+                    cell_column(t, r, ec),
                     f"retreat edge {row[ec]!r} is not a range of hex ids [DTP 5.24]",
                     "e.g. 1301-2101, or several separated by spaces: 0116-0124 0124-0924",
                 )
@@ -248,6 +248,17 @@ def check_players_11_0(module: Module) -> list[Diagnostic]:
                     "sides: " + ", ".join(sorted(sides)),
                 )
             )
+    if "victory" not in module.tables and "victory_levels" not in module.tables:
+        out.append(
+            Diagnostic(
+                t.file,
+                None,
+                None,
+                "the module gives no result bands: SPI's Level of Victory table ([files] "
+                "victory) or tables/victory_levels.csv [13.2][DTP 11.3 victory 3]",
+                "add one of the two",
+            )
+        )
     if sorted(str(row[pc]) for row in t.cells) != ["A", "B"]:
         out.append(
             Diagnostic(

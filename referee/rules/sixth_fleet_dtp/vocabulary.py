@@ -15,6 +15,7 @@ from __future__ import annotations
 from referee.engine import orders
 from referee.engine.orders import OrdersDoc
 from referee.engine.vocabulary import (
+    LocationSyntax,
     Part,
     Verb,
     Vocabulary,
@@ -50,6 +51,8 @@ def _kept(name: str) -> Verb:
 VOCABULARY = Vocabulary(
     ruleset="sixth_fleet_dtp",
     sections=(SETUP, MOVEMENT, COMBAT, REBASING, REINFORCEMENT),
+    # hexes, and an off-map base by name (Murmansk [DTP 11.3 rule 2])
+    locations=(LocationSyntax.hex(4), LocationSyntax.name("base")),
     verbs=(
         *(_kept(n) for n in KEPT_FROM_SPI),
         Verb(
@@ -141,6 +144,15 @@ VOCABULARY = Vocabulary(
                 ),
             ),
             expect="nothing, or (standing) below N",
+        ),
+        Verb(
+            "exit",
+            (MOVEMENT,),
+            (form(unit(), sections=(MOVEMENT,)),),
+            meaning="a ship or sub leaves the map from the edge hex it is in: a damaged one by "
+            "its side's retreat edge, an undamaged one where the scenario scores its exit "
+            "[DTP 5.24][DTP 11.3]",
+            expect="UNIT",
         ),
         Verb(
             "rebase",
