@@ -347,6 +347,11 @@ class Embellishment(Trait):
         return int(text) if text.isascii() and text.isdigit() else 0
 
     @property
+    def always_active(self) -> bool:
+        """Field 26: the layer is always on and its keys only change the level."""
+        return self._field(25) == "true"
+
+    @property
     def value(self) -> int:
         """The state value: ``Embellishment.mySetState`` reads it with default ``-1`` and
         clamps it to the number of levels; version 0 (``Embellishment0``) defaults to ``1``."""

@@ -201,7 +201,10 @@ def interdiction_phase(w: Work, orders: list[Order], against: str) -> None:
     level = min(MAX_LEVEL, total)
     inter = dict(w.data("interdiction", {}))
     inter[against] = level
-    w.set(interdiction=inter)
+    # who flies in the box, by owner: the VASSAL position shows them there [31.11]
+    box = dict(w.data("interdiction_box", {}))
+    box[w.side] = sorted(listed)
+    w.set(interdiction=inter, interdiction_box=box)
     if listed:
         w.note(
             "interdiction",

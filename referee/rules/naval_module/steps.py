@@ -299,7 +299,7 @@ def end_game_turn(w: Work) -> None:
     }
     for k in sorted(set(w.data("do_not_move", {})) - set(dnm)):
         w.note("do_not_move", "28.24", f"{k}: Do Not Move marker removed", unit=k)
-    w.set(do_not_move=dnm, evacuation={}, interdiction={}, assaulted=[])
+    w.set(do_not_move=dnm, evacuation={}, interdiction={}, interdiction_box={}, assaulted=[])
     total = int(w.state.data.get("last_turn") or w.game.module.scenarios[w.state.scenario].turns)
     if turn >= total:
         w.state = w.state.evolve(phase=seq.GAME_OVER, active_side=None)
