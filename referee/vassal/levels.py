@@ -27,6 +27,7 @@ from referee.vassal.sequence import encode_sequence, encode_string_array
 
 __all__ = [
     "CTRL_SHIFT",
+    "SHIFT_TAKEN",
     "data_levels",
     "level_names",
     "level_value",
@@ -37,6 +38,9 @@ __all__ = [
 CTRL: Final = 130
 CTRL_SHIFT: Final = 195
 """Java ``CTRL_MASK | CTRL_DOWN_MASK | SHIFT_MASK | SHIFT_DOWN_MASK``: Ctrl+Shift."""
+SHIFT_TAKEN: Final = "HILN"
+"""Ctrl+Shift letters of the module's own buttons (``tools.py``: hide pieces, inventory,
+range thread, notes): a layer's decrease key is never one of them."""
 
 
 def level_names(decl: MarkerDecl) -> tuple[str, ...]:

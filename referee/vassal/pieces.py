@@ -561,6 +561,7 @@ class LayerState:
     active: bool
     level_name: str
     image: str
+    track: bool = False  # always active with several levels: a marker with levels
 
 
 def layer_states(piece: Piece) -> list[LayerState]:
@@ -576,6 +577,7 @@ def layer_states(piece: Piece) -> list[LayerState]:
                 active=layer.active,
                 level_name=level_names[index] if 0 <= index < len(level_names) else "",
                 image=images[index] if 0 <= index < len(images) else "",
+                track=layer.always_active and len(images) > 1,
             )
         )
     return states

@@ -24,7 +24,7 @@ from referee.vassal.artwork import HoldingLayout, holding_layout
 from referee.vassal.displays import DisplayPlan, display_image, display_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
-from referee.vassal.levels import level_names, levelled_layer_trait
+from referee.vassal.levels import SHIFT_TAKEN, level_names, levelled_layer_trait
 from referee.vassal.palette import (
     ATTACKED_LAYER,
     BACK_LAYER,
@@ -141,6 +141,7 @@ class LocationMarker:
     fill: str
     image: str  # the counter's own face (the marker's name)
     images: tuple[str, ...]
+    key: str  # Ctrl+key up, Ctrl+Shift+key down
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -387,7 +388,7 @@ def plan_module(
         key = f"marker:{m.name}"
         built = marker_piece(m.name, m.image, gpids[key], {"Marker": m.name, "Rule": m.rule})
         marker_slots.append(SlotDef(key, m.name, gpids[key], built, slot_text(built)))
-    location_markers = _location_markers(located, gpids, len(marker_layers))
+    location_markers = _location_markers(located, gpids, marker_layers)
     marker_slots += [loc.slot for loc in location_markers]
 
     types: dict[str, str] = {}
@@ -461,16 +462,18 @@ def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
     """A Layer for each marker the ruleset declares beyond Attacked and Returning."""
     schema = ruleset_schema(module.ruleset)
     out: list[MarkerLayer] = []
+    used: set[str] = set()
     for decl in schema.markers if schema is not None else ():
         if decl.id in BUILTIN_LAYERS or decl.on != "unit":
             continue
-        if len(out) >= len(FREE_KEYS):
+        key = _free_key(used, bool(decl.levels))
+        if key is None:
             raise UserError(
                 f"ruleset {module.ruleset} declares more unit markers than the "
                 f"{len(FREE_KEYS)} free Ctrl keys of a counter ({decl.id} has none)",
                 hint="declare a track of values as one marker with levels (MarkerDecl.levels)",
             )
-        key = FREE_KEYS[len(out)]
+        used.add(key)
         spec = marker_layer(decl.name, key, decl.note, decl.rule)
         colour = MARKER_COLOURS[len(out) % len(MARKER_COLOURS)]
         names = level_names(decl) if decl.levels else ()
@@ -487,15 +490,27 @@ def _layer_image(layer: MarkerLayer, unit: UnitDef, has_back: bool) -> str:
     return face_image(unit, True) if layer.face_down and has_back else layer.image
 
 
+def _free_key(used: set[str], levelled: bool) -> str | None:
+    """The first free Ctrl letter; a layer with levels also takes Ctrl+Shift+letter, so not
+    one of the module's own Ctrl+Shift buttons (``SHIFT_TAKEN``)."""
+    return next(
+        (k for k in FREE_KEYS if k not in used and not (levelled and k in SHIFT_TAKEN)), None
+    )
+
+
 def _location_markers(
-    decls: list[MarkerDecl], gpids: Mapping[str, int], keys_used: int
+    decls: list[MarkerDecl], gpids: Mapping[str, int], layers: tuple[MarkerLayer, ...]
 ) -> tuple[LocationMarker, ...]:
     """A palette marker for each levelled marker that stands on places: a counter whose one
-    Layer shows the value (Ctrl+key up, Ctrl+Shift+key down), every value with an image."""
+    Layer shows the value (Ctrl+key up, Ctrl+Shift+key down), every value with an image; its
+    letter differs from the units' layers' where one is left, so the help reads clearly."""
     out: list[LocationMarker] = []
+    used = {m.spec.key for m in layers}
+    keys_used = len(layers)
     for i, decl in enumerate(decls):
         key = f"marker:{decl.name}"
-        letter = FREE_KEYS[(keys_used + i) % len(FREE_KEYS)]
+        letter = _free_key(used, True) or _free_key(set(), True) or FREE_KEYS[0]
+        used.add(letter)
         images = tuple(level_image(decl.id, n) for n in range(decl.levels + 1))
         layer = levelled_layer_trait(
             decl.name, letter, level_names(decl), images, f"{decl.note} [{decl.rule}]",
@@ -507,7 +522,7 @@ def _location_markers(
         )
         slot = SlotDef(key, decl.name, gpids[key], built, slot_text(built))
         colour = MARKER_COLOURS[(keys_used + i) % len(MARKER_COLOURS)]
-        out.append(LocationMarker(decl, slot, colour, face, images))
+        out.append(LocationMarker(decl, slot, colour, face, images, letter))
     return tuple(out)
 
 

@@ -291,7 +291,8 @@ def help_html(plan: ModulePlan) -> bytes:
     for loc in plan.location_markers:
         d = loc.decl
         out.append(
-            f"<li>{e(d.name)} marker (Markers list): its Ctrl key up, with Shift down, "
+            f"<li>{e(d.name)} marker (Markers list): Ctrl+{e(loc.key)} / "
+            f"Ctrl+Shift+{e(loc.key)} up / down, "
             f"{e(loc.names[0])} to {e(loc.names[-1])} ({e(d.note)} [{e(d.rule)}])</li>"
         )
     out += [
