@@ -203,7 +203,8 @@ def hidden_turn_files(
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
     add_viewer_manifest(manifest, files)
-    if "position.png" in files:  # verify compares the picture exactly with the same drawing
+    if "position.png" in files or any(n.endswith(".vsav") for n in files):
+        # verify compares the picture and the VASSAL save exactly with the same code
         from referee.pbem.rendercheck import renderer
 
         manifest["renderer"] = renderer()

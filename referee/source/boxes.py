@@ -52,3 +52,13 @@ def carrier_of(box: str | None) -> str | None:
 
 def is_holding(box: str | None) -> bool:
     return carrier_of(box) is not None
+
+
+ABOARD = "aboard:"
+"""The box of a unit carried by another (a ground unit aboard a transport [28.1]):
+``aboard:SU-T-GPA``."""
+
+
+def carried_by(box: str | None) -> str | None:
+    """The unit carrying a unit whose box is ``box`` (``aboard:SU-T-GPA``), or ``None``."""
+    return box[len(ABOARD) :] if box and box.startswith(ABOARD) and len(box) > len(ABOARD) else None

@@ -46,7 +46,17 @@ class MarkerDecl:
     of the ``combat`` object), for a ruleset that keeps the flag in its phase record;
     ``categories`` limits it to units of those categories (empty: every unit). With
     ``level``, ``data`` names a mapping unit id -> level instead (``"damage"``) and the unit
-    carries the marker when its level equals ``level`` (damage markers D1-D12 [DTP 8.54]).
+    carries the marker when its level equals ``level``.
+
+    With ``levels`` (> 0) the marker is one counter layer of that many levels instead of one
+    layer per value, so a ruleset's damage track D1-D12 [DTP 8.54] costs one layer and one
+    key: ``data`` names a mapping id -> number (``"damage"``), or, with a ``*`` part, the
+    number inside each entry of a mapping (``"ships.*.damage"``: the ``damage`` of every
+    ship); ``compute`` may name a ``"module:function(module, state) -> Mapping[str, int]"``
+    instead, for a number the state does not store (a port's capacity left [26.25]). Each
+    level is named ``label.format(n)``. ``on = "unit"`` shows it on the unit's counter (0
+    shows nothing); ``on = "location"`` puts a marker counter on each named place (port,
+    zone, hex) showing the number, 0 included.
     """
 
     id: str
@@ -57,6 +67,11 @@ class MarkerDecl:
     categories: tuple[str, ...] = ()
     phasing: bool = False  # only the phasing player's units carry it (cleared for that side)
     level: int | None = None
+    levels: int = 0
+    label: str = "{}"
+    compute: str = ""
+    on: str = "unit"  # or "location"
+    face_down: bool = False  # the layer shows the counter's printed back (face down [DTP 9.23])
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +97,22 @@ class TrackMarker:
 
 
 @dataclass(frozen=True, slots=True)
+class BoxUnits:
+    """Units a display box holds while the state lists them: ``data`` is the path in
+    ``GameState.data`` of a list of unit ids (``"interdiction_box.Axis"``: the air units
+    the Axis player put in the Naval Movement Interdiction Box [31.11]). Every position the
+    referee writes shows those units in ``box``, not at their base. With a ``{}`` in
+    ``box``, ``data`` names a mapping unit id -> number instead and each unit stands in the
+    box of its number (``"Returns Game-Turn {}"``: an aborted air unit waits on the turn
+    track for the Game-Turn it returns [DTP 8.51]); a number past the boxes uses the last.
+    ``data = "box:NAME"`` holds the units off the map in the engine's box ``NAME``
+    (``UnitState.box``: a transport cadre [27.33])."""
+
+    box: str
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
 class DisplayDecl:
     """A display of the game (a ship's system tracks, a battle display, a side's boxes) that
     the VASSAL module adds as a map window of its own: rows of named boxes, each a Zone, so a
@@ -92,6 +123,7 @@ class DisplayDecl:
     rows: tuple[DisplayRow, ...]
     rule: str = ""
     markers: tuple[TrackMarker, ...] = ()  # one per track whose value the state records
+    holds: tuple[BoxUnits, ...] = ()  # boxes whose units the state lists
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,8 @@ __all__ = [
     "attacked_overlay_png",
     "holding_board_png",
     "holding_layout",
+    "level_badge_png",
+    "level_counter_png",
     "marker_png",
     "moved_marker_png",
     "returning_overlay_png",
@@ -93,6 +95,31 @@ def tag_overlay_png(side: int, text: str, fill: str) -> bytes:
     tag_h = max(8, side // 4)
     draw.rectangle((0, 0, side - 1, tag_h), fill=colour)
     _centred_text(draw, text.upper(), (w, 1, side - w, tag_h - 1), "#FFFFFF")
+    return png_bytes(img)
+
+
+def level_badge_png(side: int, text: str, fill: str) -> bytes:
+    """Layer image of one value of a unit marker with levels (``D3`` [DTP 8.54]): a badge on
+    the counter's right edge, clear of the top tags (Detected...) and the bottom one
+    (Attacked), so every marker of a counter can show at once."""
+    img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    colour = (*parse_color(fill), 255)
+    w, h = round(side * 0.46), round(side * 0.3)
+    x0, y0 = side - w, (side - h) // 2
+    draw.rectangle((x0, y0, side - 1, y0 + h), fill=colour, outline=(255, 255, 255, 255))
+    _centred_text(draw, text, (x0 + 2, y0 + 2, side - 3, y0 + h - 2), "#FFFFFF")
+    return png_bytes(img)
+
+
+def level_counter_png(side: int, title: str, value: str, fill: str) -> bytes:
+    """One value of a place's marker with levels (a port's capacity left [26.25]): a whole
+    marker counter, the value large under a small title, drawn over the marker's face."""
+    img = Image.new("RGB", (side, side), parse_color(PAPER))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, side - 1, side - 1), outline=parse_color(fill), width=max(2, side // 16))
+    _centred_text(draw, title.upper(), (4, side * 0.08, side - 4, side * 0.3), fill)
+    _centred_text(draw, value, (4, side * 0.36, side - 4, side * 0.88), INK)
     return png_bytes(img)
 
 

@@ -39,6 +39,8 @@ from referee.vassal.artwork import (
     about_png,
     attacked_overlay_png,
     holding_board_png,
+    level_badge_png,
+    level_counter_png,
     marker_png,
     moved_marker_png,
     returning_overlay_png,
@@ -643,8 +645,9 @@ def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
 
     out: dict[str, bytes] = {}
     side = plan.counter_px
-    out[ATTACKED_OVERLAY] = _own("attacked", (side,), lambda: attacked_overlay_png(side))
-    tick(1)
+    if plan.attacked:
+        out[ATTACKED_OVERLAY] = _own("attacked", (side,), lambda: attacked_overlay_png(side))
+        tick(1)
     if RETURNING_OVERLAY in plan.image_names():
         out[RETURNING_OVERLAY] = _own("returning", (side,), lambda: returning_overlay_png(side))
         tick(1)
@@ -659,7 +662,19 @@ def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     out[MOVED_IMAGE] = moved_marker_png(moved_size(side))
     tick(1)
     for layer in plan.marker_layers:
-        out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill)
+        if not layer.levels:
+            out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill)
+        for n, image in enumerate(layer.images if layer.levels else (), start=1):
+            args = (side, layer.levels[n], layer.fill)
+            out[image] = _own("level_badge", args, lambda args=args: level_badge_png(*args))
+        tick(1)
+    for loc in plan.location_markers:
+        decl = loc.decl
+        args = (side, decl.name.upper(), f"[{decl.rule}]", loc.fill, "#FFFFFF")
+        out[loc.image] = _own("marker", args, lambda args=args: marker_png(*args))
+        for n, image in enumerate(loc.images):
+            cargs = (side, decl.name, loc.names[n], loc.fill)
+            out[image] = _own("level_counter", cargs, lambda a=cargs: level_counter_png(*a))
         tick(1)
     if plan.eliminated is not None:
         out[plan.eliminated_image] = holding_board_png(

@@ -217,58 +217,78 @@ def unit_piece(
     piece_id: str,
     gpid: int,
     returning_image: str | None,
-    extra_layers: Sequence[tuple[LayerSpec, str]] = (),
+    extra_layers: Sequence[tuple[LayerSpec, str | Embellishment]] = (),
     mask: Trait | None = None,
 ) -> Piece:
     """The palette piece of one physical counter (outermost trait first).
 
     ``returning_image`` adds the Returning layer (air units); ``None`` leaves it out.
-    ``extra_layers`` are the ruleset's other marker layers this unit can carry, with their
-    images. A Report Action above this piece's own layers logs each of their keys. ``mask``
-    (VASSAL's Mask trait, for face-down counters) sits just inside the prototype, so it
-    hides the counter's name, values and layers.
+    ``extra_layers`` are the ruleset's other marker layers this unit can carry, each with
+    its image (a one-level layer) or its ready-made Layer (a marker with levels, whose
+    Ctrl+Shift key decreases it: :mod:`referee.vassal.levels`). A Report Action above this
+    piece's own layers logs each of their keys. ``mask`` (VASSAL's Mask trait, for
+    face-down counters) sits just inside the prototype, so it hides the counter's name,
+    values and layers.
     """
     traits: list[Trait] = [_use_prototype(prototype_name(unit.type))]
     if mask is not None:
         traits.append(mask)
-    own = [(RETURNING_LAYER, returning_image)] if returning_image is not None else []
+    own: list[tuple[LayerSpec, str | Embellishment]] = []
+    if returning_image is not None:
+        own.append((RETURNING_LAYER, returning_image))
     own += list(extra_layers)
     if own:
-        traits.append(report_trait([spec.key for spec, _ in own], "Report marker changes"))
-    for spec, image in own:
-        traits.append(layer_trait(spec, image))
+        shifted = [s.key for s, lay in own if not isinstance(lay, str) and len(lay.image_names) > 1]
+        traits.append(report_trait([spec.key for spec, _ in own], "Report marker changes", shifted))
+    for spec, layer in own:
+        traits.append(layer_trait(spec, layer) if isinstance(layer, str) else layer)
     traits.append(Marker.build(unit_properties(module, unit, piece_id)))
     traits.append(BasicPiece.build(piece_name(piece_id, unit), face_image(unit), gpid=str(gpid)))
     return Piece(tuple(traits))
 
 
-def marker_piece(name: str, image: str, gpid: int, properties: Mapping[str, str]) -> Piece:
+def marker_piece(
+    name: str,
+    image: str,
+    gpid: int,
+    properties: Mapping[str, str],
+    layer: Embellishment | None = None,
+    layer_key: str = "",
+) -> Piece:
     """A game marker such as ``Destroyed`` [10.44]: reported Delete and Clone, a Marker and
-    a BasicPiece."""
+    a BasicPiece; ``layer`` adds a Layer with levels (a port's capacity left [26.25]) whose
+    Ctrl+``layer_key`` and Ctrl+Shift+``layer_key`` are reported too."""
+    keys = [DELETE_KEY, CLONE_KEY] + ([layer_key] if layer is not None else [])
+    shifted = [layer_key] if layer is not None else []
+    traits: list[Trait] = [
+        report_trait(
+            keys, "Report marker removed or added" + (" or changed" if layer else ""), shifted
+        ),
+        delete_trait("Remove the marker"),
+        clone_trait(),
+    ]
+    if layer is not None:
+        traits.append(layer)
     return Piece(
-        (
-            report_trait([DELETE_KEY, CLONE_KEY], "Report marker removed or added"),
-            delete_trait("Remove the marker"),
-            clone_trait(),
-            Marker.build(dict(properties)),
-            BasicPiece.build(name, image, gpid=str(gpid)),
-        )
+        (*traits, Marker.build(dict(properties)), BasicPiece.build(name, image, gpid=str(gpid)))
     )
 
 
-def unit_prototype(attacked_image: str, moved_image: str, counter_px: int) -> Piece:
+def unit_prototype(attacked_image: str | None, moved_image: str, counter_px: int) -> Piece:
     """The ``Unit`` prototype every unit has: a Report Action (Attacked, Eliminate, Delete),
-    Delete, Send To the side's dead pile, the moved marker and the Attacked layer [7.44]."""
-    return Piece(
-        (
-            report_trait([ATTACKED_LAYER.key, ELIMINATE_KEY, DELETE_KEY], "Report to the log"),
-            delete_trait(),
-            send_to_eliminated_trait(),
-            moved_trait(moved_image, counter_px // 2 - moved_size(counter_px), -(counter_px // 2)),
-            layer_trait(ATTACKED_LAYER, attacked_image),
-            BasicPiece.build(""),
-        )
-    )
+    Delete, Send To the side's dead pile, the moved marker and the Attacked layer [7.44].
+    ``attacked_image=None`` leaves the Attacked layer out: a ruleset whose markers do not
+    declare ``attacked`` has no such rule (``RulesetSchema.markers``)."""
+    keys = [ATTACKED_LAYER.key] if attacked_image is not None else []
+    traits: list[Trait] = [
+        report_trait([*keys, ELIMINATE_KEY, DELETE_KEY], "Report to the log"),
+        delete_trait(),
+        send_to_eliminated_trait(),
+        moved_trait(moved_image, counter_px // 2 - moved_size(counter_px), -(counter_px // 2)),
+    ]
+    if attacked_image is not None:
+        traits.append(layer_trait(ATTACKED_LAYER, attacked_image))
+    return Piece((*traits, BasicPiece.build("")))
 
 
 def moved_size(counter_px: int) -> int:

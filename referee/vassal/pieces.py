@@ -347,6 +347,11 @@ class Embellishment(Trait):
         return int(text) if text.isascii() and text.isdigit() else 0
 
     @property
+    def always_active(self) -> bool:
+        """Field 26: the layer is always on and its keys only change the level."""
+        return self._field(25) == "true"
+
+    @property
     def value(self) -> int:
         """The state value: ``Embellishment.mySetState`` reads it with default ``-1`` and
         clamps it to the number of levels; version 0 (``Embellishment0``) defaults to ``1``."""
@@ -556,6 +561,7 @@ class LayerState:
     active: bool
     level_name: str
     image: str
+    track: bool = False  # always active with several levels: a marker with levels
 
 
 def layer_states(piece: Piece) -> list[LayerState]:
@@ -571,6 +577,7 @@ def layer_states(piece: Piece) -> list[LayerState]:
                 active=layer.active,
                 level_name=level_names[index] if 0 <= index < len(level_names) else "",
                 image=images[index] if 0 <= index < len(images) else "",
+                track=layer.always_active and len(images) > 1,
             )
         )
     return states

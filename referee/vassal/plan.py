@@ -13,17 +13,18 @@ and state from :attr:`ModulePlan.unit_slots`, and its ``.vsav`` files then plug 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Final
 
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
-from referee.source.schema import off_map_boxes, ruleset_schema
+from referee.source.schema import MarkerDecl, off_map_boxes, ruleset_schema
 from referee.vassal.artwork import HoldingLayout, holding_layout
 from referee.vassal.displays import DisplayPlan, display_image, display_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
+from referee.vassal.levels import SHIFT_TAKEN, level_names, levelled_layer_trait
 from referee.vassal.palette import (
     ATTACKED_LAYER,
     BACK_LAYER,
@@ -32,6 +33,7 @@ from referee.vassal.palette import (
     LayerSpec,
     face_image,
     is_carrier,
+    layer_trait,
     marker_layer,
     marker_piece,
     piece_name,
@@ -42,7 +44,7 @@ from referee.vassal.palette import (
     unit_piece,
     unit_prototype,
 )
-from referee.vassal.pieces import Piece, expand_prototypes
+from referee.vassal.pieces import Piece, Trait, expand_prototypes
 from referee.vassal.tracker import TrackerPlan, plan_tracker
 from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone, mask_trait
 
@@ -97,13 +99,60 @@ MARKER_COLOURS: Final = ("#1F5FBF", "#7A3DB8", "#0E8A4B", "#B86A00", "#5A5A5A")
 @dataclass(frozen=True, slots=True)
 class MarkerLayer:
     """A ruleset-declared unit marker (detected, damaged, readiness...) as a counter Layer:
-    the marker id, its Layer, image and the unit categories that carry it (empty: all)."""
+    the marker id, its Layer, image and the unit categories that carry it (empty: all).
+    ``levels`` (a marker with levels, :mod:`referee.vassal.levels`): the name of each value
+    0, 1, ...; the Layer then has one level per value, value ``n`` showing ``images[n]``."""
 
     marker: str
     spec: LayerSpec
     image: str
     fill: str
     categories: tuple[str, ...]
+    levels: tuple[str, ...] = ()
+    face_down: bool = False  # a counter with a printed back shows it (MarkerDecl.face_down)
+
+    @property
+    def images(self) -> tuple[str, ...]:
+        """Every image of the layer (a levelled unit layer draws nothing at value 0)."""
+        if not self.levels:
+            return (self.image,)
+        return tuple(level_image(self.marker, n) for n in range(1, len(self.levels)))
+
+    def trait(self) -> Trait:
+        """The counter's Layer trait."""
+        if not self.levels:
+            return layer_trait(self.spec, self.image)
+        return levelled_layer_trait(
+            self.spec.name,
+            self.spec.key,
+            self.levels,
+            ("", *self.images),
+            self.spec.description,
+            blank_first=True,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LocationMarker:
+    """A ruleset-declared marker with levels that stands on places, not units (a port's
+    capacity left [26.25]): its declaration, the palette slot of its counter and the image
+    of each value 0, 1, ... (``images[n]``)."""
+
+    decl: MarkerDecl
+    slot: SlotDef
+    fill: str
+    image: str  # the counter's own face (the marker's name)
+    images: tuple[str, ...]
+    key: str  # Ctrl+key up, Ctrl+Shift+key down
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return level_names(self.decl)
+
+
+def level_image(marker: str, value: int) -> str:
+    """The image of value ``value`` of the levelled marker ``marker``."""
+    return f"layer_{marker}_{value}.png"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +239,9 @@ class ModulePlan:
     # the image's name never says which counter is under it
     mask_images: tuple[tuple[str, str], ...] = ()
     prototype_pieces: Mapping[str, Piece] = field(default_factory=dict)
+    # markers with levels that stand on places (a port's capacity left [26.25])
+    location_markers: tuple[LocationMarker, ...] = ()
+    attacked: bool = True  # the units have the Attacked layer [7.44] (the ruleset declares it)
 
     def expanded(self, slot: SlotDef) -> Piece:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
@@ -240,8 +292,14 @@ class ModulePlan:
 
     def image_names(self) -> list[str]:
         """Every image the buildFile names (without the ``images/`` prefix), sorted."""
-        names = {self.board_image, ATTACKED_OVERLAY, MOVED_IMAGE, self.about_image}
-        names.update(m.image for m in self.marker_layers)
+        names = {self.board_image, MOVED_IMAGE, self.about_image}
+        if self.attacked:
+            names.add(ATTACKED_OVERLAY)
+        for layer in self.marker_layers:
+            names.update(layer.images)
+        for loc in self.location_markers:
+            names.add(loc.image)
+            names.update(loc.images)
         if self.eliminated is not None:
             names.add(self.eliminated_image)
         if self.off_map is not None:
@@ -295,12 +353,18 @@ def plan_module(
         except ValueError as exc:
             raise UserError(f"cannot number the board's hexes for VASSAL: {exc}") from None
     pieces = module.pieces()
-    gpids = stable_gpids([*pieces, *(f"marker:{m.name}" for m in MARKERS)])
+    schema = ruleset_schema(module.ruleset)
+    # a ruleset's markers decide its layers: Attacked [7.44] only where it is declared
+    attacked = schema is None or any(d.id == "attacked" for d in schema.markers)
+    markers = tuple(m for m in MARKERS if attacked or m.name != "Attacked")
+    located = [d for d in (schema.markers if schema is not None else ()) if d.on == "location"]
+    gpids = stable_gpids(
+        [*pieces, *(f"marker:{m.name}" for m in markers), *(f"marker:{d.name}" for d in located)]
+    )
     faces = _faces(module)
     has_back = {u.id for u, back in faces if back}
 
     marker_layers = _marker_layers(module)
-    schema = ruleset_schema(module.ruleset)
     masked = set(schema.masked_backs) if schema is not None else set()
     mask_images: dict[str, str] = {}
     slots: dict[str, SlotDef] = {}
@@ -309,8 +373,8 @@ def plan_module(
         returning: str | None = None
         if unit.category == "air":
             returning = face_image(unit, True) if unit.id in has_back else RETURNING_OVERLAY
-        extra = [
-            (m.spec, m.image)
+        extra: list[tuple[LayerSpec, str | Trait]] = [
+            (m.spec, m.trait() if m.levels else _layer_image(m, unit, unit.id in has_back))
             for m in marker_layers
             if not m.categories or unit.category in m.categories
         ]
@@ -319,21 +383,30 @@ def plan_module(
             mask_images.setdefault(mask_image(unit.back), unit.id)
             mask = mask_trait(mask_image(unit.back), mask_name(unit.back), unit.side)
         elif unit.category != "air" and unit.id in has_back:
-            extra.append((BACK_LAYER, face_image(unit, True)))  # e.g. a Sailed ship [25.31]
+            # e.g. a Sailed ship [25.31]: "(sailed)" after its name while it shows the back
+            side = f"+ ({unit.back.replace('_', ' ')})" if unit.back else BACK_LAYER.level_name
+            spec = replace(BACK_LAYER, level_name=side)
+            extra.append((spec, face_image(unit, True)))
         built = unit_piece(module, unit, pid, gpids[pid], returning, extra, mask)
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
     marker_slots = []
-    for m in MARKERS:
+    for m in markers:
         key = f"marker:{m.name}"
         built = marker_piece(m.name, m.image, gpids[key], {"Marker": m.name, "Rule": m.rule})
         marker_slots.append(SlotDef(key, m.name, gpids[key], built, slot_text(built)))
+    location_markers = _location_markers(located, gpids, marker_layers)
+    marker_slots += [loc.slot for loc in location_markers]
 
     types: dict[str, str] = {}
     for unit in module.units:
         info = module.unit_types.get(unit.type, {})
         types.setdefault(unit.type, info.get("name", "") or unit.type)
-    proto_pieces = {UNIT_PROTOTYPE: unit_prototype(ATTACKED_OVERLAY, MOVED_IMAGE, counter_px)}
+    proto_pieces = {
+        UNIT_PROTOTYPE: unit_prototype(
+            ATTACKED_OVERLAY if attacked else None, MOVED_IMAGE, counter_px
+        )
+    }
     proto_pieces.update((prototype_name(t), type_prototype(t, n)) for t, n in types.items())
     prototypes = [(name, slot_text(piece)) for name, piece in proto_pieces.items()]
 
@@ -360,7 +433,7 @@ def plan_module(
     off_map = (
         holding_layout(boxes, counter_px, zone_format="{}", across=6, down=3) if boxes else None
     )
-    shown = {"attacked": ATTACKED_LAYER.name}
+    shown = {"attacked": ATTACKED_LAYER.name} if attacked else {}
     if any(u.category == "air" for u in module.units):
         shown["returning"] = RETURNING_LAYER.name
     shown.update((m.marker, m.spec.name) for m in marker_layers)
@@ -375,6 +448,9 @@ def plan_module(
         palette=_palette(module, slots, types),
         unit_slots=slots,
         marker_slots=tuple(marker_slots),
+        markers=markers,
+        location_markers=location_markers,
+        attacked=attacked,
         prototypes=tuple(prototypes),
         holding=holding,
         charts=charts,
@@ -398,13 +474,67 @@ def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
     """A Layer for each marker the ruleset declares beyond Attacked and Returning."""
     schema = ruleset_schema(module.ruleset)
     out: list[MarkerLayer] = []
+    used: set[str] = set()
     for decl in schema.markers if schema is not None else ():
-        if decl.id in BUILTIN_LAYERS or len(out) >= len(FREE_KEYS):
+        if decl.id in BUILTIN_LAYERS or decl.on != "unit":
             continue
-        key = FREE_KEYS[len(out)]
+        key = _free_key(used, bool(decl.levels))
+        if key is None:
+            raise UserError(
+                f"ruleset {module.ruleset} declares more unit markers than the "
+                f"{len(FREE_KEYS)} free Ctrl keys of a counter ({decl.id} has none)",
+                hint="declare a track of values as one marker with levels (MarkerDecl.levels)",
+            )
+        used.add(key)
         spec = marker_layer(decl.name, key, decl.note, decl.rule)
         colour = MARKER_COLOURS[len(out) % len(MARKER_COLOURS)]
-        out.append(MarkerLayer(decl.id, spec, f"layer_{decl.id}.png", colour, decl.categories))
+        names = level_names(decl) if decl.levels else ()
+        image = f"layer_{decl.id}.png" if not decl.levels else level_image(decl.id, 1)
+        out.append(
+            MarkerLayer(decl.id, spec, image, colour, decl.categories, names, decl.face_down)
+        )
+    return tuple(out)
+
+
+def _layer_image(layer: MarkerLayer, unit: UnitDef, has_back: bool) -> str:
+    """The image of a one-level marker layer on ``unit``: its printed back for a face-down
+    marker (an inactive air unit [DTP 9.23]), else the marker's tag."""
+    return face_image(unit, True) if layer.face_down and has_back else layer.image
+
+
+def _free_key(used: set[str], levelled: bool) -> str | None:
+    """The first free Ctrl letter; a layer with levels also takes Ctrl+Shift+letter, so not
+    one of the module's own Ctrl+Shift buttons (``SHIFT_TAKEN``)."""
+    return next(
+        (k for k in FREE_KEYS if k not in used and not (levelled and k in SHIFT_TAKEN)), None
+    )
+
+
+def _location_markers(
+    decls: list[MarkerDecl], gpids: Mapping[str, int], layers: tuple[MarkerLayer, ...]
+) -> tuple[LocationMarker, ...]:
+    """A palette marker for each levelled marker that stands on places: a counter whose one
+    Layer shows the value (Ctrl+key up, Ctrl+Shift+key down), every value with an image; its
+    letter differs from the units' layers' where one is left, so the help reads clearly."""
+    out: list[LocationMarker] = []
+    used = {m.spec.key for m in layers}
+    keys_used = len(layers)
+    for i, decl in enumerate(decls):
+        key = f"marker:{decl.name}"
+        letter = _free_key(used, True) or _free_key(set(), True) or FREE_KEYS[0]
+        used.add(letter)
+        images = tuple(level_image(decl.id, n) for n in range(decl.levels + 1))
+        layer = levelled_layer_trait(
+            decl.name, letter, level_names(decl), images, f"{decl.note} [{decl.rule}]",
+            blank_first=False,
+        )  # fmt: skip
+        face = f"marker_{decl.id}.png"
+        built = marker_piece(
+            decl.name, face, gpids[key], {"Marker": decl.name, "Rule": decl.rule}, layer, letter
+        )
+        slot = SlotDef(key, decl.name, gpids[key], built, slot_text(built))
+        colour = MARKER_COLOURS[(keys_used + i) % len(MARKER_COLOURS)]
+        out.append(LocationMarker(decl, slot, colour, face, images, letter))
     return tuple(out)
 
 

@@ -34,12 +34,14 @@ from typing import Final
 
 from referee.engine.core import GameState
 from referee.errors import UserError
+from referee.source.boxes import carried_by
 from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
-from referee.source.schema import ruleset_schema
+from referee.source.schema import MarkerDecl, ruleset_schema
 from referee.vassal.commands import SetTurn
+from referee.vassal.levels import level_value, marker_values
 from referee.vassal.palette import BACK_LAYER, RETURNING_LAYER
-from referee.vassal.pieces import Piece
+from referee.vassal.pieces import Embellishment, Piece
 from referee.vassal.placement import Table, table_for
 from referee.vassal.plan import DEFAULT_DPI
 from referee.vassal.savewriter import Placed, build_save
@@ -48,7 +50,10 @@ from referee.vassal.tracker import TRACKER_ID, tracker_state
 
 __all__ = [
     "STATUS_LAYERS",
+    "box_units",
     "display_placements",
+    "level_markers",
+    "marker_levels",
     "position_placements",
     "position_vsav_bytes",
     "write_position_vsav",
@@ -88,7 +93,7 @@ def marker_layers(table: Table, state: GameState) -> dict[str, frozenset[str]]:
     schema = ruleset_schema(table.module.ruleset)
     listed: dict[str, set[str]] = {}
     for decl in schema.markers if schema is not None else ():
-        if decl.data and decl.id in shown:
+        if decl.data and decl.id in shown and not decl.levels:
             for unit in _data_list(state.data, decl.data, decl.level):
                 listed.setdefault(unit, set()).add(shown[decl.id])
     out: dict[str, frozenset[str]] = {}
@@ -99,6 +104,26 @@ def marker_layers(table: Table, state: GameState) -> dict[str, frozenset[str]]:
     return out
 
 
+def marker_levels(table: Table, state: GameState) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Unit id -> (layer, state value) of each unit marker with levels (a damage track D1-D12
+    [DTP 8.54], a ship's damage points [27.31]) at the state's value; a unit at 0 is left
+    out (its layer stays at the blank first level)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for layer in table.plan.marker_layers:
+        decl = _decl(table, layer.marker)
+        if not layer.levels or decl is None:
+            continue
+        for unit, value in marker_values(decl, table.module, state).items():
+            if value > 0 and unit in state.units:
+                out.setdefault(unit, []).append((layer.spec.name, level_value(decl, value)))
+    return {u: tuple(v) for u, v in out.items()}
+
+
+def _decl(table: Table, marker: str) -> MarkerDecl | None:
+    schema = ruleset_schema(table.module.ruleset)
+    return next((d for d in schema.markers if d.id == marker), None) if schema else None
+
+
 def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     """Every counter of ``state`` as VASSAL stacks, each **top first**, in a fixed order:
     hex stacks by hex id, then holding boxes by carrier, then the set-up area.
@@ -107,9 +132,12 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     """
     module = table.module
     marks = marker_layers(table, state)
+    levels = marker_levels(table, state)
 
-    def _layers(unit_id: str) -> frozenset[str]:
-        return marks.get(unit_id, frozenset())
+    def _placed(unit_id: str, map_id: str, x: int, y: int) -> Placed:
+        return Placed(
+            unit_id, map_id, x, y, marks.get(unit_id, frozenset()), levels.get(unit_id, ())
+        )
 
     pieces = module.pieces()
     unknown = sorted(u for u in state.units if u not in pieces)
@@ -120,9 +148,10 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
             hint="write the position with the module the game was created with",
         )
     out: list[list[Placed]] = []
-    listed: set[str] = set()
+    held = box_units(table, state)
+    listed: set[str] = set(held)
     for hex_id in sorted(state.stacks):
-        ids = [u for u in state.stacks[hex_id] if u in state.units]
+        ids = [u for u in state.stacks[hex_id] if u in state.units and u not in held]
         if not ids:
             continue
         try:
@@ -132,14 +161,31 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
                 f"the position has units in {hex_id}, which is not on the board",
                 hint="is this the module the game was created with?",
             ) from None
-        out.append([Placed(u, map_id, x, y, _layers(u)) for u in ids])
+        out.append([_placed(u, map_id, x, y) for u in ids])
         listed.update(ids)
     # a unit with a location the stacks forgot still belongs on the map (its own stack)
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.location is not None and u.id not in listed:
             map_id, x, y = table.location_point(u.location)
-            out.append([Placed(u.id, map_id, x, y, _layers(u.id))])
+            out.append([_placed(u.id, map_id, x, y)])
             listed.add(u.id)
+    for u, (map_id, x, y) in held.items():
+        out.append([_placed(u, map_id, x, y)])
+    # a unit aboard another (troops on a transport [28.1]) stands under its carrier
+    carried: dict[str, list[str]] = {}
+    for u in sorted(state.units.values(), key=lambda u: u.id):
+        carrier = carried_by(u.box) if u.location is None else None
+        if carrier is not None:
+            carried.setdefault(carrier, []).append(u.id)
+    if carried:
+        out = [
+            [
+                q
+                for p in stack
+                for q in (p, *(_placed(c, p.map, p.x, p.y) for c in carried.get(p.piece_id, ())))
+            ]
+            for stack in out
+        ]
     boxes: dict[str, list[str]] = {}
     for u in sorted(state.units.values(), key=lambda u: u.id):
         carrier = holding_carrier(u.box) if u.location is None else None
@@ -150,14 +196,14 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
             raise UserError(f"the position puts air units in a holding box of {cv}, not a CV")
         for i, u in enumerate(boxes[cv]):
             map_id, x, y = table.holding_point(cv, i)
-            out.append([Placed(u, map_id, x, y, _layers(u))])
+            out.append([_placed(u, map_id, x, y)])
     off_map: dict[str, int] = {}  # units in the ruleset's off-map boxes (an off-map base)
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.location is None and table.has_off_map_box(u.box):
             assert u.box is not None
             map_id, x, y = table.off_map_point(u.box, off_map.get(u.box, 0))
             off_map[u.box] = off_map.get(u.box, 0) + 1
-            out.append([Placed(u.id, map_id, x, y, _layers(u.id))])
+            out.append([_placed(u.id, map_id, x, y)])
     waiting = [
         u
         for u in sorted(state.units.values(), key=lambda u: u.id)
@@ -172,14 +218,75 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
         group = area.group_of(state.scenario, u.id) if area is not None else None
         if group is not None and area is not None:
             x, y = area.slot(group, group.units.index(u.id))
-            out.append([Placed(u.id, SETUP_MAP, x, y, _layers(u.id))])
+            out.append([_placed(u.id, SETUP_MAP, x, y)])
             continue
         cv = carrier_of.get(u.id)
         if cv is not None and table.has_holding_box(cv) and u.box == "unplaced":
             map_id, x, y = table.holding_point(cv, in_box.get(cv, 0))
             in_box[cv] = in_box.get(cv, 0) + 1
-            out.append([Placed(u.id, map_id, x, y, _layers(u.id))])
+            out.append([_placed(u.id, map_id, x, y)])
     return out
+
+
+def box_units(table: Table, state: GameState) -> dict[str, tuple[str, int, int]]:
+    """Unit id -> ``(map, x, y)`` in the display box that holds it while the state lists it
+    (``DisplayDecl.holds``: the Naval Movement Interdiction Box [31.11]), side by side in
+    the box's columns, in the listed order; a unit the state does not have is left out."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for display in table.plan.displays:
+        rects = {b.zone: b.rect for b in display.layout.boxes}
+        shape = {b: (r.across, r.down) for r in display.decl.rows for b in r.boxes}
+        for hold in display.decl.holds:
+            in_box: dict[str, list[str]] = {}
+            for u, box in _held(state, hold.box, hold.data, list(rects)):
+                if u in state.units and u not in out:
+                    in_box.setdefault(box, []).append(u)
+            for box, ids in in_box.items():
+                x0, y0, x1, y1 = rects[box]
+                across, down = shape[box]
+                for i, u in enumerate(ids):
+                    col, line = i % across, (i // across) % down
+                    x = x0 + (2 * col + 1) * (x1 - x0) // (2 * across)
+                    y = y0 + (2 * line + 1) * (y1 - y0) // (2 * down)
+                    out[u] = (display.decl.name, x, y)
+    return out
+
+
+def _held(state: GameState, box: str, path: str, boxes: list[str]) -> list[tuple[str, str]]:
+    """(unit, box) for the units at ``path``: a list all in ``box`` (``box:NAME``: the units
+    off the map in the engine's box ``NAME``, a transport cadre [27.33]); with ``{}`` in
+    ``box`` a mapping unit -> number, each in the box of its number, past the last box in
+    the last (sorted by number, then unit)."""
+    data = state.data
+    if path.startswith("box:"):
+        kind = path[len("box:") :]
+        ids = sorted(u.id for u in state.units.values() if u.location is None and u.box == kind)
+        return [(u, box) for u in ids] if box in boxes else []
+    if "{}" not in box:
+        return [(u, box) for u in _data_list(data, path)] if box in boxes else []
+    numbered = {}
+    for name in boxes:
+        head, tail = box.split("{}", 1)
+        middle = name[len(head) : len(name) - len(tail)] if tail else name[len(head) :]
+        if name.startswith(head) and name.endswith(tail) and middle.isdigit():
+            numbered[int(middle)] = name
+    if not numbered:
+        return []
+    node: object = data
+    for part in path.split("."):
+        node = node.get(part) if isinstance(node, Mapping) else None
+    if not isinstance(node, Mapping):
+        return []
+    out = []
+    for u, n in sorted(node.items(), key=lambda kv: (_num(kv[1]), str(kv[0]))):
+        if isinstance(n, int) and not isinstance(n, bool):
+            at = max((k for k in numbered if k <= n), default=min(numbered))
+            out.append((str(u), numbered[at]))
+    return out
+
+
+def _num(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _data_value(data: Mapping[str, object], path: str) -> int | None:
@@ -244,7 +351,7 @@ def _location_markers(table: Table, state: GameState) -> list[tuple[Piece, str, 
     out = []
     for decl in schema.markers if schema is not None else ():
         slot = slots.get(f"marker:{decl.name}")
-        if slot is None or not decl.data:
+        if slot is None or not decl.data or decl.levels:
             continue
         places = set()
         for entry in _data_list(state.data, decl.data, decl.level):
@@ -259,6 +366,26 @@ def _location_markers(table: Table, state: GameState) -> list[tuple[Piece, str, 
     return out
 
 
+def level_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
+    """A marker counter on each place a marker with levels names (a port's capacity left
+    [26.25]), its layer at the place's value; a place off the module's map is left out."""
+    out = []
+    for loc in table.plan.location_markers:
+        values = marker_values(loc.decl, table.module, state)
+        piece = table.plan.expanded(loc.slot)
+        for where, value in values.items():
+            try:
+                map_id, x, y = table.location_point(where)
+            except KeyError:
+                continue
+            shown = piece
+            for i, trait in enumerate(piece.traits):
+                if isinstance(trait, Embellishment):
+                    shown = piece.with_trait(i, trait.with_value(level_value(loc.decl, value)))
+            out.append((shown, map_id, x, y))
+    return out
+
+
 def position_vsav_bytes(table: Table, state: GameState) -> bytes:
     """The ``.vsav`` of ``state`` for the module laid out by ``table`` (deterministic)."""
     where = f"Game {state.game_id}, {state.scenario}, Game-Turn {state.turn}, {state.phase}"
@@ -269,7 +396,9 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         position_placements(table, state) + display_placements(table, state),
         notes=f"Position after adjudication. {where}.",
         description=f"referee position: {where}",
-        extra=_destroyed_markers(table, state) + _location_markers(table, state),
+        extra=_destroyed_markers(table, state)
+        + _location_markers(table, state)
+        + level_markers(table, state),
         turn=_turn(table, state),
     )
 

@@ -47,14 +47,16 @@ PIECE_ID_BASE: Final = 1_000_000_000_000
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    """One counter to put in the save: a piece id of the module, where, and which layers are
-    active (by layer name, e.g. ``{"Returning"}``)."""
+    """One counter to put in the save: a piece id of the module, where, which layers are
+    active (by layer name, e.g. ``{"Returning"}``) and the level of each layer with levels."""
 
     piece_id: str
     map: str
     x: int
     y: int
     layers: frozenset[str] = field(default_factory=frozenset)
+    # layers with levels (a damage track, :mod:`referee.vassal.levels`): (name, state value)
+    levels: tuple[tuple[str, int], ...] = ()
 
 
 def counter_piece(table: Table, placed: Placed) -> Piece:
@@ -68,8 +70,13 @@ def counter_piece(table: Table, placed: Placed) -> Piece:
     if slot is None:
         raise KeyError(f"the module has no counter {placed.piece_id!r}")
     piece = table.plan.expanded(slot)
+    levels = dict(placed.levels)
     for index, trait in enumerate(piece.traits):
-        if isinstance(trait, Embellishment):
+        if not isinstance(trait, Embellishment):
+            continue
+        if trait.layer_name in levels:
+            piece = piece.with_trait(index, trait.with_value(levels[trait.layer_name]))
+        elif not trait.always_active:
             wanted = trait.layer_name in placed.layers
             level = trait.level
             piece = piece.with_trait(index, trait.with_value(level if wanted else -level))

@@ -46,7 +46,7 @@ class CounterAt:
 
     @property
     def active_layers(self) -> tuple[str, ...]:
-        return tuple(layer.name for layer in self.layers if layer.active)
+        return tuple(shown for layer in self.layers if (shown := _shown(layer)) is not None)
 
     def to_json(self) -> dict[str, Any]:
         loc = self.location
@@ -70,6 +70,19 @@ class CounterAt:
                 {"name": ls.name, "active": ls.active, "level": ls.level} for ls in self.layers
             ],
         }
+
+
+def _shown(layer: LayerState) -> str | None:
+    """What a layer shows, for a listing: its name while active; a track's name and value
+    (``Damage D2``: a marker with levels), nothing at its blank first level (no damage)."""
+    if not layer.active:
+        return None
+    if not layer.track:
+        return layer.name
+    if not layer.image and not layer.level_name:
+        return None
+    value = layer.level_name.strip().removeprefix("+").strip()
+    return f"{layer.name} {value.removeprefix('(').removesuffix(')')}".strip()
 
 
 def survey(table: Table | None, top: Tabletop) -> list[CounterAt]:

@@ -275,9 +275,26 @@ def help_html(plan: ModulePlan) -> bytes:
             out += [f"<li>{e(c.name)} [{e(c.rule)}]</li>" for c in tp.clears]
             out.append("</ul>")
     out.append("<h2>Counter keys</h2><ul>")
-    layers = [ATTACKED_LAYER, RETURNING_LAYER, *(m.spec for m in plan.marker_layers)]
+    shown = {layer for _marker, layer in plan.shown_markers}
+    layers = [s for s in (ATTACKED_LAYER, RETURNING_LAYER) if s.name in shown]
     for spec in layers:
         out.append(f"<li>Ctrl+{e(spec.key)}: {e(spec.command)} ({e(spec.description)})</li>")
+    for m in plan.marker_layers:
+        spec = m.spec
+        if m.levels:  # one layer with levels (:mod:`referee.vassal.levels`)
+            out.append(
+                f"<li>Ctrl+{e(spec.key)} / Ctrl+Shift+{e(spec.key)}: {e(spec.name)} up / down, "
+                f"{e(m.levels[1])} to {e(m.levels[-1])} ({e(spec.description)})</li>"
+            )
+        else:
+            out.append(f"<li>Ctrl+{e(spec.key)}: {e(spec.command)} ({e(spec.description)})</li>")
+    for loc in plan.location_markers:
+        d = loc.decl
+        out.append(
+            f"<li>{e(d.name)} marker (Markers list): Ctrl+{e(loc.key)} / "
+            f"Ctrl+Shift+{e(loc.key)} up / down, "
+            f"{e(loc.names[0])} to {e(loc.names[-1])} ({e(d.note)} [{e(d.rule)}])</li>"
+        )
     out += [
         "<li>Ctrl+E: Eliminate (to the side's box of the Eliminated map)</li>",
         "<li>Ctrl+D: Delete; Ctrl+C: Clone (markers)</li>",

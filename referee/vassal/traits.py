@@ -45,6 +45,7 @@ __all__ = [
 ]
 
 CTRL: Final = 130
+CTRL_SHIFT: Final = 195
 DELETE_KEY: Final = "D"
 CLONE_KEY: Final = "C"
 ELIMINATE_KEY: Final = "E"
@@ -125,9 +126,13 @@ def moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
     return UnknownTrait("markmoved;" + _se(fields, ";"), "false")
 
 
-def report_trait(letters: Sequence[str], description: str = "Report to the log") -> Trait:
-    """Report Action on the Ctrl+letter keys: ``location: command - new name`` in the log."""
-    keys = _se([key_stroke(k) for k in letters], ",")
+def report_trait(
+    letters: Sequence[str], description: str = "Report to the log", shifted: Sequence[str] = ()
+) -> Trait:
+    """Report Action on the Ctrl+letter keys (and the Ctrl+Shift+letter keys ``shifted``):
+    ``location: command - new name`` in the log."""
+    strokes = [key_stroke(k) for k in letters] + [f"{ord(k.upper())},{CTRL_SHIFT}" for k in shifted]
+    keys = _se(strokes, ",")
     fields: list[str | int | bool | None] = [keys, REPORT_FORMAT, "", "", description, False]
     return UnknownTrait("report;" + _se(fields, ";"), "-1")
 

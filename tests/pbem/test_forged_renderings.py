@@ -92,6 +92,23 @@ def test_an_earlier_vassal_save_swapped_in_is_caught(make_game):
     _fails(g, f"{STEP}/position.vsav", "rendering")
 
 
+def test_a_save_written_by_another_vassal_writer_is_not_compared_and_says_so(make_game):
+    """An honest archive whose VASSAL saves an earlier referee wrote (another writer: the
+    markers with levels, the boxes a save shows) is not failed for it; verify says so."""
+    g = played(make_game)
+    folder = g.dir / STEP
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["renderer"]["vassal"] == renderer()["vassal"]
+    manifest["renderer"]["vassal"] = "0" * 64
+    (folder / "manifest.json").write_bytes(pretty_json(manifest))
+    earlier = g.dir / "turns/001-NATO-setup/position.vsav"
+    forge(folder, g.keys["ref"], {"position.vsav": earlier.read_bytes()})
+    v = verify_archive(g.dir, g.module)
+    assert any(
+        "position.vsav: not compared" in n and "another referee version" in n for n in v.notes
+    )
+
+
 @pytest.mark.parametrize(
     ("key", "value"),
     [

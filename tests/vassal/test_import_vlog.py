@@ -111,7 +111,8 @@ class Player:
         self.table = table
         self.save = read_save_bytes(save_bytes)
         self.top: Tabletop = replay(self.save.commands).end
-        self.ids = {self.top.properties(p)["UnitId"]: p for p in self.top.pieces}
+        units = ((self.top.properties(p).get("UnitId"), p) for p in self.top.pieces)
+        self.ids = {u: p for u, p in units if u}  # markers (a port's capacity) have no UnitId
         self.steps: list[Command] = []
         self.next_id = 1_700_000_000_000
 

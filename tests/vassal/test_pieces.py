@@ -180,7 +180,8 @@ def test_worked_example_decodes() -> None:
     assert (basic.map_id, basic.position, basic.gpid) == ("Main Map", (512, 384), "17")
     assert basic.persistent_properties == {}
     assert marker_properties(piece) == {"Side": "US"}
-    assert layer_states(piece) == [LayerState("Step", 1, True, "", "inf_f.png")]
+    # always active with two levels: a track of values (full / reduced), listed by its value
+    assert layer_states(piece) == [LayerState("Step", 1, True, "", "inf_f.png", track=True)]
 
 
 def test_worked_example_is_rebuilt_from_parts() -> None:

@@ -210,7 +210,10 @@ def set_level(w: Work, box: dict, survivors: list[str]) -> None:
     level = min(MAX_LEVEL, total)
     inter = dict(w.data("interdiction", {}))
     inter[str(box["against"])] = level
-    w.set(interdiction=inter)
+    # who flies in the box, by owner: the VASSAL position shows them there [31.11]
+    in_box = dict(w.data("interdiction_box", {}))
+    in_box[str(box["side"])] = sorted(survivors)
+    w.set(interdiction=inter, interdiction_box=in_box)
     if not box["units"]:
         return
     lost = [p for p in box["units"] if p not in survivors]

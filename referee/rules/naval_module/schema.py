@@ -8,7 +8,13 @@ The types are those of [25.11] (BB CL DL DD T), the flotilla [32.1], the ground 
 transport and amphibious rules name [28.13, 30.13a, 30.3, 32.2], and any aircraft.
 """
 
-from referee.source.schema import RulesetSchema
+from referee.source.schema import (
+    BoxUnits,
+    DisplayDecl,
+    DisplayRow,
+    MarkerDecl,
+    RulesetSchema,
+)
 
 NAVAL_TYPES = ("BB", "CL", "DL", "DD", "T")
 GROUND_TYPES = (
@@ -30,6 +36,59 @@ GROUND_TYPES = (
     "NB",  # naval base [32.2]
 )
 
+# What the VASSAL module shows of a naval position. Ready/Sailed is the counter's printed back
+# [25.31] (the status ``back``), not a marker.
+MARKERS = (
+    # one layer with levels: a ship's damage points; sunk when they exceed its Protection
+    # Rating [27.31] (5 at most in the roster), a flotilla at 3 [32.12]
+    MarkerDecl(
+        "damage",
+        "Damage",
+        "27.31",
+        "damage points: sunk when they exceed the Protection Rating, past half of it "
+        "artillery halved and -1 NMP [27.36]",
+        "ships.*.damage",
+        ("naval", "flotilla"),
+        levels=9,
+        label="D{}",
+    ),
+    # on each port: the transport points it has left this player turn for the side that
+    # controls it [26.25], after artillery, interdiction and a Naval Base [26.27]
+    MarkerDecl(
+        "port_capacity",
+        "Port capacity",
+        "26.25",
+        "transport points left this player turn (loading and unloading share it)",
+        compute="referee.rules.naval_module.markers:port_capacity_left",
+        levels=60,
+        on="location",
+    ),
+)
+
+# [31.11]-[31.13] the Naval Movement Interdiction Box: up to three air units (mission and
+# escort) of the side that is not moving; its level applies to every sea zone [31.13]
+DISPLAYS = (
+    DisplayDecl(
+        "Naval Movement Interdiction Box",
+        "Naval Movement Interdiction Box: up to 3 air units; the Level (at most 2) "
+        "applies to every sea zone [31.11]-[31.13]",
+        (DisplayRow(("Axis air units", "Soviet air units"), across=3),),
+        rule="31.11",
+        holds=(
+            BoxUnits("Axis air units", "interdiction_box.Axis"),
+            BoxUnits("Soviet air units", "interdiction_box.Soviet"),
+        ),
+    ),
+    # [27.33] a transport sunk with 3 damage waits as a cadre until repaired [27.44]
+    DisplayDecl(
+        "Cadre Box",
+        "Cadre Box: sunk transports until a repair brings them back Sailed [27.33], [27.44]",
+        (DisplayRow(("Transport cadres",), across=4),),
+        rule="27.33",
+        holds=(BoxUnits("Transport cadres", "box:cadre"),),
+    ),
+)
+
 SCHEMA = RulesetSchema(
     id="naval_module",
     name="Naval units module (rules 25.0-32.0)",
@@ -48,4 +107,6 @@ SCHEMA = RulesetSchema(
     setup_kinds=("hexes",),
     optional_rules=(),
     map_kinds=("hex+area+point",),
+    markers=MARKERS,
+    displays=DISPLAYS,
 )

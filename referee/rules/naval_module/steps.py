@@ -340,7 +340,14 @@ def end_game_turn(w: Work) -> None:
         w.note("do_not_move", "28.24", f"{k}: Do Not Move marker removed", unit=k)
     if any(w.data("flown", {}).values()):
         w.note("air_ready", "31.22", "the air units in the Flown Box are Ready again")
-    w.set(do_not_move=dnm, evacuation={}, interdiction={}, assaulted=[], flown={})
+    w.set(
+        do_not_move=dnm,
+        evacuation={},
+        interdiction={},
+        interdiction_box={},
+        assaulted=[],
+        flown={},
+    )
     total = int(w.state.data.get("last_turn") or w.game.module.scenarios[w.state.scenario].turns)
     if turn >= total:
         w.state = w.state.evolve(phase=seq.GAME_OVER, active_side=None)

@@ -11,7 +11,14 @@ it, an action below the lowest column fails.
 from dataclasses import replace
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
-from referee.source.schema import MarkerDecl, PhaseDecl, RulesetSchema
+from referee.source.schema import (
+    BoxUnits,
+    DisplayDecl,
+    DisplayRow,
+    MarkerDecl,
+    PhaseDecl,
+    RulesetSchema,
+)
 from referee.source.tablemodel import Axis, TableDecl
 
 _CHECKS = "referee.rules.sixth_fleet_dtp.tables"
@@ -208,17 +215,18 @@ MARKERS = (
         "detected submarine; removed at its owner's ship and sub phase [DTP 6.63]",
         categories=("submarine",),
     ),
+    # one layer with levels D1-D12, not a layer per level: the convoy takes damage to D12
+    # [DTP 11.3 rule 7]; D1 [DTP 8.54], D2 halves movement and zeroes attack strengths
+    # [DTP 8.55], D3 sinks any other ship
     MarkerDecl(
-        "D1", "D1", "DTP 8.54", "one damage level", "damage", ("surface", "submarine"), level=1
-    ),
-    MarkerDecl(
-        "D2",
-        "D2",
-        "DTP 8.55",
-        "movement halved, attack strengths 0",
+        "damage",
+        "Damage",
+        "DTP 8.54",
+        "cumulative damage: D2 movement halved, attack strengths 0 [DTP 8.55]",
         "damage",
         ("surface", "submarine"),
-        level=2,
+        levels=12,
+        label="D{}",
     ),
     MarkerDecl(
         "inactive",
@@ -226,8 +234,25 @@ MARKERS = (
         "DTP 9.23",
         "face down: failed its readiness roll",
         categories=("air",),
+        face_down=True,
     ),
     MarkerDecl("attacked", "Attacked", "7.44", "attacked this combat phase", "combat.engaged"),
+)
+
+# [DTP 8.51] an aborted air unit waits on the turn track for the Game-Turn it returns: one box
+# per Game-Turn of the longest scenario (the Med campaign's 21); a later turn waits in the last
+RECYCLE_TURNS = 21
+DISPLAYS = (
+    DisplayDecl(
+        "Recycle track",
+        "Aborted air units: each returns at the start of the Game-Turn of its box [DTP 8.51]",
+        tuple(
+            DisplayRow(tuple(f"Returns Game-Turn {t}" for t in range(r, r + 7)), 3, 2)
+            for r in range(1, RECYCLE_TURNS + 1, 7)
+        ),
+        rule="DTP 8.51",
+        holds=(BoxUnits("Returns Game-Turn {}", "recycle"),),
+    ),
 )
 
 SCHEMA: RulesetSchema = replace(
@@ -274,4 +299,5 @@ SCHEMA: RulesetSchema = replace(
     sequence=SEQUENCE,
     markers=MARKERS,
     off_map_boxes="referee.rules.sixth_fleet_dtp.special_bases:off_map_boxes",
+    displays=DISPLAYS,
 )

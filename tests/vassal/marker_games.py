@@ -1,0 +1,90 @@
+"""Positions of real games for the marker tests: the seeded scripted player plays Denmark
+Strait [DTP 11.3] and the Kerch-Feodosia naval scenario until the position holds what the
+VASSAL markers show (damage, Detected, inactive air, the recycle track; damage, Sailed ships,
+the Naval Movement Interdiction Box, ports used). Engine states, not hand-made ones."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from referee.engine.core import GameState, Roll
+from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.source.loader import load_module
+from referee.source.model import Module
+
+SOURCES = Path(__file__).resolve().parents[2] / "module_src"
+
+
+class SeededDice:
+    """Dice from a seeded generator, so a game is the same on every run."""
+
+    def __init__(self, seed: int) -> None:
+        self.r = random.Random(seed)
+        self.rolls: list[Roll] = []
+
+    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
+        v = self.r.randint(1, sides)
+        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
+        return v
+
+
+@cache
+def module(name: str) -> Module:
+    m, diags = load_module(SOURCES / name)
+    assert m is not None, [str(d) for d in diags.items]
+    return m
+
+
+def play_until(
+    name: str, scenario: str, game_id: str, done: Callable[[GameState], bool]
+) -> GameState:
+    """The first position of a scripted game for which ``done`` holds."""
+    m = module(name)
+    rs = get_ruleset(m.ruleset)
+    state = rs.new_game(m, scenario, game_id)
+    for k in range(1, 400):
+        text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
+        assert text is not None, "the game ended before the position was reached"
+        out = rs.resolve(m, state, parse_orders_for(rs, text, f"step-{k}.txt"), SeededDice(k))
+        assert out.ok, out.violations
+        state = out.state
+        if done(state):
+            return state
+    raise AssertionError("no such position within 400 steps")
+
+
+def _dtp_done(state: GameState) -> bool:
+    flags = {f for u in state.units.values() for f in u.status}
+    damaged = any(v for v in (state.data.get("damage") or {}).values())
+    return (
+        damaged
+        and bool(state.data.get("recycle"))
+        and {"inactive", "detected_surface", "detected_sub"} <= flags
+    )
+
+
+@cache
+def dtp_position() -> tuple[Module, GameState]:
+    """Denmark Strait, Game-Turn 6 or so: a damaged destroyer, aborted air units on the
+    recycle track [DTP 8.51], inactive air [DTP 9.23], Detected surface units and subs."""
+    return module("dtp_denmark_strait"), play_until(
+        "dtp_denmark_strait", "denmark_strait", "ds-1", _dtp_done
+    )
+
+
+def _naval_done(state: GameState) -> bool:
+    ships = state.data.get("ships") or {}
+    damaged = sum(1 for f in ships.values() if f.get("damage"))
+    sailed = any(f.get("status") == "sailed" for f in ships.values())
+    boxed = any((state.data.get("interdiction_box") or {}).values())
+    return damaged >= 2 and sailed and boxed and bool(state.data.get("port_used"))
+
+
+@cache
+def naval_position() -> tuple[Module, GameState]:
+    """Kerch-Feodosia: damaged ships in ports and at sea, Sailed ships [25.31], Axis air in
+    the Naval Movement Interdiction Box [31.11], transport points used in ports [26.25]."""
+    return module("naval_module"), play_until("naval_module", "kerch_feodosia", "nv-1", _naval_done)
