@@ -37,6 +37,7 @@ from referee.rules.sixth_fleet_dtp import (
     denmark_strait,
     hits,
     impulses,
+    special_bases,
     strikes,
 )
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
@@ -452,12 +453,14 @@ def _strike(
 
     base = base_combat.base_at(game, state, o.targets[0][len(HEX) :])
     thex = base.hex if base is not None else state.units[o.targets[0]].location or ""
-    origins = state.data.get("origin") or {}
+    origins = state.data.get("origin") or {}  # where each began this turn's air movement
     strikers = [
         (
             a,
             game.value(a, "ECM"),
-            game.board.distance(origins.get(a, state.units[a].location or thex), thex),
+            special_bases.distance_11_3_2(
+                game, origins.get(a, state.units[a].location or thex), thex
+            ),
         )
         for a in o.units
     ]

@@ -25,6 +25,7 @@ from referee.rules.sixth_fleet_dtp import (
     rebasing,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
+from referee.rules.sixth_fleet_dtp.path import origin_8_15
 from referee.rules.sixth_fleet_dtp.removal import sub_removal_6_63
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, is_night_4_0, next_phase_4_1, players_11_0
 
@@ -110,6 +111,14 @@ def carry_out(
         whenever = any(
             o.get("mode") == "whenever-allowed" for o in _standing(state, other, "detect")
         )
+        if kind == "air":  # where each flier began: Strike Contact counts from there [DTP 8.15]
+            origin = dict(state.data.get("origin") or {})
+            for o in orders:
+                if o.verb == "move" and o.units[0] not in origin:
+                    start = origin_8_15(game, state, o.units[0])
+                    if start is not None:
+                        origin[o.units[0]] = start
+            state = state.with_data(origin=origin)
         state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
         if kind == "air":
             moved = set(state.data.get("moved_air") or ()) | {
@@ -229,6 +238,6 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         state = rebasing.night_phase_4_1(game, state, dice, events)
         state = state.with_data(moved_air=[])
         return _next(game, state, dice, events)
-    if phase == "ship_movement_a":
-        state = state.with_data(moved_air=[])
+    if phase == "ship_movement_a":  # a new Game-Turn: no air has flown yet
+        state = state.with_data(moved_air=[], origin={})
     return state

@@ -132,6 +132,17 @@ def move_start(game: Game, state: GameState, unit: str) -> str | None:
     return entry[0] if entry is not None else None
 
 
+def origin_8_15(game: Game, state: GameState, unit: str) -> str | None:
+    """Where an air unit begins this turn's air movement, for Strike Contact [DTP 8.15 step 1]:
+    its hex, its carrier's hex [9.62B], or the off-map base it stands in (Murmansk, counted
+    ``distance`` hexes beyond its anchor by ``special_bases.distance_11_3_2``)."""
+    start = start_hex(game, state, unit)
+    if start is not None:
+        return start
+    box = state.units[unit].box
+    return box if special_bases.off_map_base(game.module, box) is not None else None
+
+
 @dataclass(frozen=True, slots=True)
 class Moment:
     """A detection moment [DTP 6.2]: after ``step`` hexes the mover stands in ``at`` and the
