@@ -5,6 +5,7 @@ monotone, and a malformed cell is reported at file:line:col with its case [DTP 4
 
 from __future__ import annotations
 
+import re
 import shutil
 from functools import cache
 from pathlib import Path
@@ -55,10 +56,24 @@ def test_shared_files_are_the_spi_files(name: str) -> None:
     )
 
 
+def _air_back(text: str) -> tuple[str, str]:
+    """``text`` without the air unit's back layout, and that layout's state word."""
+    start = text.index("# The back of an air unit:")
+    after = text.index('name = "air_returning"')
+    # the block ends where the next table other than one of its own boxes begins (or the file)
+    nxt = re.compile(r"\n\n(?:#[^\n]*\n)*\[(?!\[counter\.layout\.box\]\])").search(text, after)
+    block = text[start : nxt.start() + 1] if nxt else text[start:]
+    word = block.split('text = "{type}"')[1].split('text = "')[1].split('"')[0]
+    return text[:start] + text[start + len(block) :], word
+
+
 def test_module_toml_differs_from_spi_only_in_its_header() -> None:
-    dtp = (DTP / "module.toml").read_text(encoding="utf-8")
-    spi = (SPI / "module.toml").read_text(encoding="utf-8")
+    """The same counters and layouts as SPI's, but for the air unit's back: SPI's "returning to
+    base" [9.22] is no DTP state; DTP's face-down air is inactive [DTP 9.23]."""
+    dtp, dtp_back = _air_back((DTP / "module.toml").read_text(encoding="utf-8"))
+    spi, spi_back = _air_back((SPI / "module.toml").read_text(encoding="utf-8"))
     assert dtp[dtp.index("[files]") :] == spi[spi.index("[files]") :]
+    assert (spi_back, dtp_back) == ("RTB", "INACTIVE")
 
 
 def hit(attack: int, def_: int) -> HitEntry:
