@@ -33,11 +33,14 @@ from pathlib import Path
 from typing import Final
 
 from referee.engine.core import GameState
+from referee.engine.ruleset import deck_contents, get_ruleset
 from referee.errors import UserError
 from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
+from referee.vassal.buildfile import deck_boxes
 from referee.vassal.commands import SetTurn
+from referee.vassal.decks import DeckFill, deck_fills
 from referee.vassal.palette import BACK_LAYER, RETURNING_LAYER
 from referee.vassal.pieces import Piece
 from referee.vassal.placement import Table, table_for
@@ -264,7 +267,24 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         description=f"referee position: {where}",
         extra=_destroyed_markers(table, state) + _location_markers(table, state),
         turn=_turn(table, state),
+        decks=_decks(table, state),
     )
+
+
+def _decks(table: Table, state: GameState) -> list[DeckFill]:
+    """The map's decks as the ruleset's ``deck_contents`` fills them for ``state`` (a side's
+    view names only what the side may see; :mod:`referee.vassal.decks`). The ruleset is
+    only asked when the map declares a deck."""
+    if not deck_boxes(table.plan):
+        return []
+    contents = deck_contents(get_ruleset(table.module.ruleset), table.module, state)
+    try:
+        return deck_fills(table, contents)
+    except (KeyError, ValueError) as exc:
+        raise UserError(
+            f"the position's decks do not fit module {table.module.id}: {exc}",
+            hint="write the position with the module the game was created with",
+        ) from None
 
 
 def _turn(table: Table, state: GameState) -> SetTurn | None:
