@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from referee.vassal.buildfile import deck_boxes
-from referee.vassal.pieces import BasicPiece, Piece, type_prefix
+from referee.vassal.pieces import BasicPiece, Marker, Piece, type_prefix
 from referee.vassal.placement import MAIN_MAP_EDGE, Table
 from referee.vassal.sequence import SequenceDecoder, encode_sequence
 
@@ -33,6 +33,7 @@ __all__ = [
     "DECK_FIELDS",
     "DeckFill",
     "anonymous_marker",
+    "anonymous_name",
     "deck_fills",
     "deck_state",
     "deck_type",
@@ -136,10 +137,18 @@ def mask_image(piece: Piece) -> str | None:
     return None
 
 
+def anonymous_name(deck: str) -> str:
+    """The name (and ``Marker`` property) of an anonymous face-down marker of ``deck``."""
+    return f"{deck}: face-down marker"
+
+
 def anonymous_marker(deck: str, image: str) -> Piece:
     """A face-down marker of ``deck`` whose identity the save may not tell: only the
-    deck's face-down image and the name ``"<deck>: face-down marker"``, no unit id."""
-    return Piece((BasicPiece(f"piece;;;{image};{deck}: face-down marker", "null;0;0;;0"),))
+    deck's face-down image and :func:`anonymous_name` (also its ``Marker`` property, so our
+    readers know it as one of the module's markers, :func:`referee.vassal.survey.
+    check_ours`), no unit id."""
+    name = anonymous_name(deck)
+    return Piece((Marker.build({"Marker": name}), BasicPiece.build(name, image)))
 
 
 def deck_fills(table: Table, contents: Mapping[str, Sequence[str] | int]) -> list[DeckFill]:

@@ -139,7 +139,8 @@ def test_side_save_names_only_what_the_side_sees() -> None:
                 assert [p["UnitId"] for p in pieces] == data["cups"][c.name]
             else:  # the other side's: only how many
                 assert len(pieces) == len(data["cups"][c.name]) > 0
-                assert all(p == {"name": f"{c.name}: face-down marker"} for p in pieces)
+                n = f"{c.name}: face-down marker"
+                assert all(p == {"name": n, "Marker": n} for p in pieces)
         # no id, name or picture of a marker the enemy holds or keeps in his cups, anywhere
         plain = str(read_save_bytes(save).commands)
         hidden = [m for c in strike.cups(game) if c.side == enemy for m in data["cups"][c.name]]

@@ -111,7 +111,9 @@ class Player:
         self.table = table
         self.save = read_save_bytes(save_bytes)
         self.top: Tabletop = replay(self.save.commands).end
-        self.ids = {self.top.properties(p)["UnitId"]: p for p in self.top.pieces}
+        props = {p: self.top.properties(p) for p in self.top.pieces}
+        # units by id; a piece with no unit id (a deck's anonymous marker) is no unit
+        self.ids = {v["UnitId"]: p for p, v in props.items() if "UnitId" in v}
         self.steps: list[Command] = []
         self.next_id = 1_700_000_000_000
 
