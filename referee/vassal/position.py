@@ -282,7 +282,8 @@ def _decks(table: Table, state: GameState) -> list[DeckFill]:
         return deck_fills(table, contents)
     except (KeyError, ValueError) as exc:
         raise UserError(
-            f"the position's decks do not fit module {table.module.id}: {exc}",
+            f"the position's decks do not fit module {table.module.id}: "
+            f"{exc.args[0] if exc.args else exc}",
             hint="write the position with the module the game was created with",
         ) from None
 

@@ -16,6 +16,7 @@ from lxml import etree
 from referee import demo_2019
 from referee.engine.core import GameState, ScriptedDice
 from referee.engine.ruleset import get_ruleset
+from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
@@ -159,3 +160,24 @@ def test_referee_copy_and_bytes_are_stable() -> None:
     decks = _decks(one)
     for name, ids in full.data["strike"]["cups"].items():
         assert [p["UnitId"] for p in decks[name][1]] == ids
+
+
+@pytest.mark.parametrize(
+    ("cup", "content", "message"),
+    [
+        ("NATO EW Cup", ["XX-1"], "the module has no counter 'XX-1'"),
+        ("No Cup", [], "no deck box named 'No Cup' on the map"),
+        ("NATO EW Cup", -1, "deck 'NATO EW Cup': negative count -1"),
+    ],
+)
+def test_a_position_whose_decks_do_not_fit_the_module_is_refused(
+    cup: str, content: list[str] | int, message: str
+) -> None:
+    full = _drawn()
+    data = full.data["strike"]
+    bad = full.with_data(strike={**data, "cups": {**data["cups"], cup: content}})
+    with pytest.raises(UserError) as err:
+        position_vsav_bytes(_table(), bad)
+    assert str(err.value).startswith(
+        f"the position's decks do not fit module sixth_fleet_2019: {message}"
+    )
