@@ -67,7 +67,8 @@ class Ruleset(Protocol):
     # Optional (see the functions below and docs/rulesets.md): ``due(module, state)`` ->
     # tuple of :class:`Due`; ``resolve_sealed(module, state, orders_by_side, dice)`` ->
     # Outcome; ``hides_information: bool``; ``public_view(module, state)``;
-    # ``hidden_pools(module, state)``; ``referee_sides: tuple[str, ...]``;
+    # ``hidden_pools(module, state)``; ``deck_contents(module, state)``;
+    # ``referee_sides: tuple[str, ...]``;
     # ``may_reveal(module, state)``; ``parse_orders(text, file)``.
 
 
@@ -139,6 +140,15 @@ def hidden_pools(ruleset: Any, module: Module, state: GameState) -> Mapping[str,
     """The hidden pools of a position (a chit cup, the contents of face-down groups), each a
     canonical listing of plain strings; committed item by item at set-up."""
     own = getattr(ruleset, "hidden_pools", None)
+    return {} if own is None else dict(own(module, state))
+
+
+def deck_contents(ruleset: Any, module: Module, state: GameState) -> Mapping[str, Any]:
+    """What each deck box of the map (a face-down cup) holds in ``state``, by box name: a
+    list of piece ids, bottom first, where the state knows them, or only a count where it
+    does not (a side's view of the other side's cup). Written into VASSAL saves as Decks
+    (``referee.vassal.decks``); a ruleset without ``deck_contents`` writes none."""
+    own = getattr(ruleset, "deck_contents", None)
     return {} if own is None else dict(own(module, state))
 
 

@@ -33,12 +33,15 @@ from pathlib import Path
 from typing import Final
 
 from referee.engine.core import GameState
+from referee.engine.ruleset import deck_contents, get_ruleset
 from referee.errors import UserError
 from referee.source.boxes import carried_by
 from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
 from referee.source.schema import MarkerDecl, ruleset_schema
+from referee.vassal.buildfile import deck_boxes
 from referee.vassal.commands import SetTurn
+from referee.vassal.decks import DeckFill, deck_fills
 from referee.vassal.levels import level_value, marker_values
 from referee.vassal.palette import BACK_LAYER, RETURNING_LAYER
 from referee.vassal.pieces import Embellishment, Piece
@@ -400,7 +403,25 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         + _location_markers(table, state)
         + level_markers(table, state),
         turn=_turn(table, state),
+        decks=_decks(table, state),
     )
+
+
+def _decks(table: Table, state: GameState) -> list[DeckFill]:
+    """The map's decks as the ruleset's ``deck_contents`` fills them for ``state`` (a side's
+    view names only what the side may see; :mod:`referee.vassal.decks`). The ruleset is
+    only asked when the map declares a deck."""
+    if not deck_boxes(table.plan):
+        return []
+    contents = deck_contents(get_ruleset(table.module.ruleset), table.module, state)
+    try:
+        return deck_fills(table, contents)
+    except (KeyError, ValueError) as exc:
+        raise UserError(
+            f"the position's decks do not fit module {table.module.id}: "
+            f"{exc.args[0] if exc.args else exc}",
+            hint="write the position with the module the game was created with",
+        ) from None
 
 
 def _turn(table: Table, state: GameState) -> SetTurn | None:

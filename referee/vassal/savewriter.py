@@ -9,9 +9,10 @@ an inverted air unit [9.22]. Counters at the same point form one Stack, bottom f
 
 The stream is laid out as VASSAL's own ``GameState.getRestoreCommand`` writes it (§6.5):
 ``begin_save``, the empty version-check slot, one group holding every piece and then every
-stack, the BoardPicker of each map, ``SETUP_STACK``, optional notes, ``end_save``. Piece ids
-are sequential from a fixed base, ``savedata`` has a fixed date and ``moduledata`` is the
-module's own, so the same position always gives the same bytes.
+stack and every deck (:mod:`referee.vassal.decks`), the BoardPicker of each map,
+``SETUP_STACK``, optional notes, ``end_save``. Piece ids are sequential from a fixed base,
+``savedata`` has a fixed date and ``moduledata`` is the module's own, so the same position
+always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from referee.vassal.commands import (
     SetTurn,
     SetupStack,
 )
+from referee.vassal.decks import DeckFill, deck_state, deck_type
 from referee.vassal.pieces import Embellishment, Piece, Stack
 from referee.vassal.placement import Table
 from referee.vassal.savefile import build_savedata, save_to_bytes
@@ -91,11 +93,14 @@ def build_save(
     description: str = "",
     extra: Sequence[tuple[Piece, str, int, int]] = (),
     turn: SetTurn | None = None,
+    decks: Sequence[DeckFill] = (),
 ) -> bytes:
     """The ``.vsav`` bytes for ``stacks``: each inner sequence is one stack, **top first**
     (the engine's order), all at the same point. ``extra`` adds other pieces (markers) as
     ``(piece, map, x, y)``; each goes at the bottom of the stack at its point, or alone.
     ``turn`` sets the module's turn tracker (:func:`referee.vassal.tracker.tracker_state`).
+    ``decks`` fills the module's decks: each counter, then the ``deck;`` that lists them
+    (:mod:`referee.vassal.decks`).
     """
     next_id = PIECE_ID_BASE
     pieces: list[Command] = []
@@ -125,6 +130,11 @@ def build_save(
         next_id += 1
         stack_piece = Stack.build(map_id, x, y, ids)
         stack_cmds.append(AddPiece(str(next_id), stack_piece.type, stack_piece.state or ""))
+    for deck in decks:
+        ids = [add(piece) for piece in deck.pieces]
+        next_id += 1
+        state = deck_state(deck.map, deck.x, deck.y, ids)
+        stack_cmds.append(AddPiece(str(next_id), deck_type(deck.name), state))
     tail: list[Command] = [
         SetBoards(map_id, (BoardPlacement(board),)) for map_id, board in table.boards
     ]

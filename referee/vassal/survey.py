@@ -125,15 +125,20 @@ def _label(top: Tabletop, pid: str) -> str:
 
 def check_ours(table: Table, counters: Iterable[CounterAt], source: str) -> None:
     """Refuse a file with counters our module never built: a ``UnitId`` the module has no
-    counter for, or a piece that is neither a unit nor one of our markers."""
+    counter for, or a piece that is neither a unit nor one of our markers (palette markers,
+    and the anonymous face-down markers a side's save puts in a deck, ``decks.py``)."""
+    from referee.vassal.buildfile import deck_boxes
+    from referee.vassal.decks import anonymous_name
+
     pieces = table.module.pieces()
     marker_gpids = {str(s.gpid) for s in table.plan.marker_slots}
+    anonymous = {anonymous_name(name) for name, _ in deck_boxes(table.plan)}
     strangers: list[str] = []
     for c in counters:
         if c.unit is not None:
             if c.unit not in pieces:
                 strangers.append(f"{c.unit} ({c.name})")
-        elif c.gpid not in marker_gpids:
+        elif c.gpid not in marker_gpids and c.marker not in anonymous:
             strangers.append(f"{c.name or 'a piece without a name'} (VASSAL id {c.vassal_id})")
     if strangers:
         module = table.module

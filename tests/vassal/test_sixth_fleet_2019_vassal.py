@@ -1,6 +1,9 @@
 """Real VASSAL loads the Sixth Fleet (2019) module and the position saves of its demo game
 with no warning, and every piece reports its zone's name: the set-ups' placements, and in each
-position.vsav the zone, holding box or Refit Box the referee's state puts the unit in. Marked
+position.vsav the zone, holding box or Refit Box the referee's state puts the unit in. The
+strike cups are VASSAL decks holding their markers: all of them in a set-up, and in a side's
+save his own cups' markers by id and the other side's only as anonymous face-down markers, as
+many as the cup holds [2.0], [2.12] (provisional 17.0). Marked
 ``vassal`` (Java start-up); skipped where the checker or Java is missing, except under CI."""
 
 from __future__ import annotations
@@ -9,11 +12,14 @@ import json
 import os
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from referee import demo_2019
+from referee.rules.sixth_fleet_2019 import strike
+from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
 from referee.vassal.setups import build_module_with_setups
 
@@ -33,6 +39,16 @@ def _pieces(out: str) -> dict[str, dict[str, str]]:
         props = dict(p.split("=", 1) for p in f[-1].split(";") if "=" in p)
         if "UnitId" in props:
             got.setdefault(f[1], {})[props["UnitId"]] = f[5]
+    return got
+
+
+def _anonymous(out: str) -> dict[str, Counter[str]]:
+    """How many anonymous face-down markers each load shows, by deck (location)."""
+    got: dict[str, Counter[str]] = {}
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f[0] == "PIECE" and f[6] == f"{f[5]}: face-down marker":
+            got.setdefault(f[1], Counter())[f[5]] += 1
     return got
 
 
@@ -57,15 +73,30 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
         timeout=600,
     )
     assert run.returncode == 0, run.stderr
-    pieces = _pieces(out.read_text(encoding="utf-8"))
+    text = out.read_text(encoding="utf-8")
+    pieces, anonymous = _pieces(text), _anonymous(text)
+    game = Game.of(module)
     for sc in module.scenarios.values():
         want = {f.unit: f.hex for f in sc.fixed}
+        for cup, ids in strike.set_up(game, sc.id)["cups"].items():
+            want |= dict.fromkeys(ids, cup)  # every marker in its cup [2.0]
         assert pieces[f"setup:{sc.name}"] == want
+        assert f"setup:{sc.name}" not in anonymous
+    named = 0
     for save in saves:
         side = save.stem.split("-", 1)[1]  # the side's save, from its view (strike markers)
         state = json.loads((save.parent / f"view-{side}.json").read_text("utf-8"))["state"]
         want = {s["id"]: s["location"] for s in state["units"] if s.get("location")}
+        counts: Counter[str] = Counter()
+        for cup, held in state["data"]["strike"]["cups"].items():
+            if isinstance(held, int):  # the other side's cup: only how many [2.12]
+                counts[cup] = held
+            else:
+                want |= dict.fromkeys(held, cup)
+                named += len(held)
         assert pieces[str(save.resolve())] == want, save.parent.name
+        assert anonymous.get(str(save.resolve()), Counter()) == +counts, save.parent.name
+        assert counts, "a side's view keeps the other side's cups hidden"
         # the C2 markers sit on their Action Tracks at the actions left [6.0], the Game Turn
         # markers on the turn [5.3]: worked out from the state's numbers, not its locations
         got = pieces[str(save.resolve())]
@@ -74,6 +105,7 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
             n = min(left, 7) if state["active_side"] == side else 0
             assert got[c2] == f"{side} Actions {n}", (save.parent.name, c2)
         assert got["NATO-TURN"] == got["SO-TURN"] == f"Turn {state['turn']}"
+    assert named, "a side's own cups show their markers"
     assert any(
         int(
             json.loads((s.parent / "view-NATO.json").read_text("utf-8"))["state"]["data"][

@@ -113,6 +113,11 @@ class SixthFleet2019:
         ``verify`` replays every draw after ``reveal``."""
         return strike.hidden_pools(state)
 
+    def deck_contents(self, module: Module, state: GameState) -> dict[str, list[str] | int]:
+        """The strike marker cups [2.0] as ``state`` knows them (provisional 17.0): the
+        markers of each cup, or on a side's view only how many the other side's cups hold."""
+        return strike.deck_contents(state)
+
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         game = Game.of(module)
         vp = victory_points_4_3(game, state)

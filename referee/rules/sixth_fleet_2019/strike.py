@@ -317,6 +317,14 @@ def hidden_pools(state: GameState) -> dict[str, list[str]]:
     return {f"cup:{k}": list(v) for k, v in sorted(data.get("cups", {}).items())}
 
 
+def deck_contents(state: GameState) -> dict[str, list[str] | int]:
+    """Each cup as ``state`` holds it, by cup name: its markers in sorted id order, or a count
+    (the other side's cup on a side's view, :func:`view_of`). The cups are the map's deck
+    boxes, so VASSAL saves show them as face-down decks (docs/vassal.md, "Decks")."""
+    data = state.data.get(KEY) or {}
+    return {k: (v if isinstance(v, int) else sorted(v)) for k, v in data.get("cups", {}).items()}
+
+
 def scripted_plays(game: Game, state: GameState, side: str) -> tuple[list[str], list[str]]:
     """For the scripted player: (``play`` lines of every EW marker held, which add actions at
     once [6.1]; one candidate strike per attack marker held, on the first enemy target of a
