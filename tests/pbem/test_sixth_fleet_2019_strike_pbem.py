@@ -33,7 +33,16 @@ def _short_module(root: Path) -> Path:
     sc = dest / "scenarios" / "s1980.toml"
     text = sc.read_text(encoding="utf-8")
     assert "turns = 15" in text
-    sc.write_text(text.replace("turns = 15", f"turns = {TURNS}", 1), encoding="utf-8")
+    text = text.replace("turns = 15", f"turns = {TURNS}", 1)
+    # every reinforcement group still arrives within the shorter game (after_turn must be a
+    # Game-Turn before the last [10.0])
+    text = re.sub(
+        r"^after_turn = (\d+)$",
+        lambda m: f"after_turn = {min(int(m.group(1)), TURNS - 1)}",
+        text,
+        flags=re.M,
+    )
+    sc.write_text(text, encoding="utf-8")
     return dest
 
 
