@@ -462,7 +462,8 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     or ``{"id", "box"}``, optional ``status``), ``data`` (merged over empty damage, recycle
     and base-damage records; a combat phase starts with ``side``'s impulse), ``orders`` (the
     section's lines) and ``dice``. Answers the refusals' cases (``rules``), the events' cases
-    (``events``), the damage records, where units are, their status and the recycle track."""
+    (``events``), the damage records, where units are, their status, the recycle track and the
+    carrier air records of ``landing.py`` (``home_deck``, ``not_9_26``)."""
     from referee.engine.core import GameState, ScriptedDice, UnitState
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_dtp.flow import section_of
@@ -506,6 +507,8 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         },
         "status": {u["id"]: sorted(after.units[u["id"]].status) for u in s["units"]},
         "recycle": dict(after.data.get("recycle") or {}),
+        "home_deck": dict(after.data.get("home_deck") or {}),
+        "not_9_26": sorted(after.data.get("not_9_26") or ()),
         "phase": after.phase,
         "due": RULESET.awaiting(m, after)[0],
         "moments": [[k["mover"], k["from"], k["units"]] for k in after.data.get("moments") or ()],

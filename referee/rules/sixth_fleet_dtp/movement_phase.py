@@ -34,7 +34,7 @@ from referee.rules.sixth_fleet_1975.stacking import (
     overstacked_7_0,
     stack_order_7_42,
 )
-from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait
+from referee.rules.sixth_fleet_dtp import air, carriers, denmark_strait, landing
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import Moment, check_path_5_0, detection_moments_6_2
@@ -156,6 +156,9 @@ def returning_problems_8_51(
                 hint="returning units are based at the start of their owner's air movement",
             )
         ]
+    if landing.returns_aboard_9_26(game, state, u) is not None:
+        aboard = landing.return_problem_9_26(game, state, u, to)
+        return [aboard] if aboard is not None else []
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
     if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
         return [
@@ -207,9 +210,7 @@ def check_movement(
             bad = returning_problems_8_51(game, work, side, o, kind)
             probs += bad
             if not bad:
-                u = o.units[0]
-                placed = work.with_unit(UnitState(u, side, None, None))
-                work = move_piece(game, placed, u, o.hexes[0])
+                work = landing.arrive_8_51(game, work, o.units[0], o.hexes[0])
         elif o.verb == "detect":
             bad = inactive_problems_9_23(
                 [(u, work.units[u].status) for u in o.units if u in work.units],
@@ -345,8 +346,7 @@ def carry_out_movement(
     for o in orders:
         if o.verb == "base":  # a returning unit arrives [DTP 8.51]
             u, to = o.units[0], o.hexes[0]
-            st = state.units[u]
-            state = move_piece(game, state.with_unit(UnitState(u, st.side, None, None)), u, to)
+            state = landing.arrive_8_51(game, state, u, to)
             recycle = dict(state.data.get("recycle") or {})
             recycle.pop(u, None)
             state = state.with_data(recycle=recycle)

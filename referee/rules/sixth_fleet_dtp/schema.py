@@ -177,7 +177,8 @@ SCHEMA: RulesetSchema = replace(
     id="sixth_fleet_dtp",
     name="Sixth Fleet, DTP revised rules",
     # 'convoy': the Denmark Strait convoy, sunk at D12 not D3, 2 MP from D2 [DTP 11.3 rule 7]
-    flags=(*SPI_SCHEMA.flags, "convoy"),
+    # 'flight_deck': a ship other than a CV whose carrier air uses it (the Kiev, DTP-40)
+    flags=(*SPI_SCHEMA.flags, "convoy", "flight_deck"),
     table_decls=(*SPI_SCHEMA.table_decls, DETECTION, STRIKE_CONTACT, HIT, READINESS, PLAYERS),
     table_checks={
         **SPI_SCHEMA.table_checks,
