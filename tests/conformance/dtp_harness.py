@@ -455,6 +455,10 @@ def _module_named(name: str) -> Module:
     return m
 
 
+def _base_vp(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"vp": str(victory.base_vp_8_57(s["ecm"], s["level"]))}
+
+
 def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     """One orders file of ``side`` played through the ruleset (``validate`` then ``resolve``)
     on a position set up by the case: ``module`` (``sixth_fleet_dtp`` or
@@ -545,6 +549,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "attack": _attack,
     "attempt_roll": _attempt_roll,
     "rebase": _rebase,
+    "base_vp": _base_vp,
     "carrier_air": _carrier_air,
     "contact_roll": _contact_roll,
     "standing": _standing,
