@@ -128,7 +128,7 @@ def carry_out(
         and st.location is not None
         and game.category(u) == "air"
         and u not in moved
-        and _own_base_here(game, state, u, st.location)
+        and own_base_here(game, state, u, st.location)
         and not any(o.verb == "rebase" and o.units[0] == u for o in orders)
     )
     state = rebasing.carry_out_rebasing(game, state, side, orders, dice, events, cap)
@@ -167,7 +167,7 @@ def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameStat
     return state
 
 
-def _own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+def own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
     """The unit is over a base of its own [DTP 9.24]: an airbase of its side, or, for carrier
     air, a deck of its nationality in the hex [9.61] (a CV, or the Kiev: ``landing.decks_in``,
     DTP-40) that still conducts air operations (below D2: airborne air of a D2 CV must rebase

@@ -21,7 +21,7 @@ with it, so the files are legal by construction:
   the defender bounces it with every fighter allowed [DTP 8.232] nine times in ten;
 * **rebasing** [DTP 9.22]: every air unit on the map lands at the nearest airbase, or for
   carrier air carrier of its nationality [DTP 9.26], the rebasing check accepts (its own hex
-  first).
+  first), except CAP over its own base that never left it, which stays up [DTP 9.24].
 """
 
 from __future__ import annotations
@@ -244,10 +244,13 @@ def rebasing_lines(game: Game, state: GameState, side: str) -> list[str]:
         for d, st in state.units.items()
         if st.location is not None and game.category(d) == "surface" and is_deck(game, d)
     }
+    moved = set(state.data.get("moved_air") or ())
     for u in _mine(state, side):
         here = state.units[u].location
         if game.category(u) != "air" or here is None:
             continue
+        if u not in moved and flow.own_base_here(game, state, u, here):
+            continue  # CAP over its own base that never left it stays up, no roll [DTP 9.24]
         decks = {h for h in deck_hexes if landing.decks_in(game, state, u, h)}
         for b in sorted(airbases | decks, key=lambda h: (game.board.distance(here, h), h)):
             cand = f"rebase {u} {b}"
