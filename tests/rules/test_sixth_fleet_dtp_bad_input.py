@@ -113,12 +113,12 @@ def _with_data(state: Path, **data: object) -> Path:
 
 
 def test_a_rebase_off_a_closed_airbase_is_refused(tmp_path: Path) -> None:
-    """An F4 on Tromso at D2 may not rebase: a closed airbase's air units cannot operate
+    """An F4 on Keflavik at D2 may not rebase: a closed airbase's air units cannot operate
     [DTP 10.44]; placed on the rebase line, nothing written."""
     state = _with_data(
-        _position(tmp_path, "rebasing", "NATO", {"US-F4.1": "2806"}), base_damage={"2806": 2}
+        _position(tmp_path, "rebasing", "NATO", {"US-F4.1": "0918"}), base_damage={"0918": 2}
     )
-    code, out = _validate(tmp_path, state, "NATO", "rebasing", "rebasing", "rebase US-F4.1 2814")
+    code, out = _validate(tmp_path, state, "NATO", "rebasing", "rebasing", "rebase US-F4.1 0918")
     assert code == 1, out
     assert "[DTP 10.44]" in out and "at D2" in out and "orders.txt:7:" in out, out
 
