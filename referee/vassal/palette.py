@@ -189,8 +189,9 @@ def prototype_name(unit_type: str) -> str:
 
 
 def is_carrier(unit: UnitDef) -> bool:
-    """Whether the unit has a holding box for air units [9.62B]."""
-    return unit.type in CARRIER_TYPES
+    """Whether the unit has a holding box for air units [9.62B]: a CV, or a ship flagged
+    ``flight_deck`` (the DTP Kiev, drawn CH: interpretation DTP-40)."""
+    return unit.type in CARRIER_TYPES or unit.has("flight_deck")
 
 
 def unit_properties(module: Module, unit: UnitDef, piece_id: str) -> dict[str, str]:

@@ -455,6 +455,10 @@ def _module_named(name: str) -> Module:
     return m
 
 
+def _base_vp(s: Mapping[str, Any]) -> dict[str, Any]:
+    return {"vp": str(victory.base_vp_8_57(s["ecm"], s["level"]))}
+
+
 def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     """One orders file of ``side`` played through the ruleset (``validate`` then ``resolve``)
     on a position set up by the case: ``module`` (``sixth_fleet_dtp`` or
@@ -462,7 +466,8 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     or ``{"id", "box"}``, optional ``status``), ``data`` (merged over empty damage, recycle
     and base-damage records; a combat phase starts with ``side``'s impulse), ``orders`` (the
     section's lines) and ``dice``. Answers the refusals' cases (``rules``), the events' cases
-    (``events``), the damage records, where units are, their status and the recycle track."""
+    (``events``), the damage records, where units are, their status, the recycle track and the
+    carrier air records of ``landing.py`` (``home_deck``, ``not_9_26``)."""
     from referee.engine.core import GameState, ScriptedDice, UnitState
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_dtp.flow import section_of
@@ -506,6 +511,8 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         },
         "status": {u["id"]: sorted(after.units[u["id"]].status) for u in s["units"]},
         "recycle": dict(after.data.get("recycle") or {}),
+        "home_deck": dict(after.data.get("home_deck") or {}),
+        "not_9_26": sorted(after.data.get("not_9_26") or ()),
         "phase": after.phase,
         "due": RULESET.awaiting(m, after)[0],
         "moments": [[k["mover"], k["from"], k["units"]] for k in after.data.get("moments") or ()],
@@ -542,6 +549,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "attack": _attack,
     "attempt_roll": _attempt_roll,
     "rebase": _rebase,
+    "base_vp": _base_vp,
     "carrier_air": _carrier_air,
     "contact_roll": _contact_roll,
     "standing": _standing,

@@ -2,7 +2,9 @@
 is checked"]: a detection attempt by a unit with strength 0 against that target type
 [DTP 6.21], an impulse out of turn [DTP 4.1, 8.2], a strike on a target beyond range [8.1],
 a malformed table cell in the module source [DTP 8.52]. Each is a clear message citing its
-case, exit code 1, and nothing written (the folder's files are the same before and after)."""
+case, exit code 1, and nothing written (the folder's files are the same before and after).
+Also phase 6: a rebase off a closed airbase [DTP 10.44] and a landing on a D2 carrier
+[DTP 9.27]."""
 
 from __future__ import annotations
 
@@ -101,3 +103,33 @@ def test_a_malformed_table_cell_is_refused_by_check_and_build(tmp_path: Path) ->
     assert code == 1, out
     assert "[DTP 8.52]" in out, out
     assert not any(out_dir.iterdir())
+
+
+def _with_data(state: Path, **data: object) -> Path:
+    raw = json.loads(state.read_text("utf-8"))
+    raw["data"] = {**raw["data"], **data}
+    state.write_text(json.dumps(raw), encoding="utf-8")
+    return state
+
+
+def test_a_rebase_off_a_closed_airbase_is_refused(tmp_path: Path) -> None:
+    """An F4 on Keflavik at D2 may not rebase: a closed airbase's air units cannot operate
+    [DTP 10.44]; placed on the rebase line, nothing written."""
+    state = _with_data(
+        _position(tmp_path, "rebasing", "NATO", {"US-F4.1": "0918"}), base_damage={"0918": 2}
+    )
+    code, out = _validate(tmp_path, state, "NATO", "rebasing", "rebasing", "rebase US-F4.1 0918")
+    assert code == 1, out
+    assert "[DTP 10.44]" in out and "at D2" in out and "orders.txt:7:" in out, out
+
+
+def test_landing_on_a_d2_carrier_is_refused(tmp_path: Path) -> None:
+    """A Forger may not land on the Kiev at D2 [DTP 9.27, 8.55]."""
+    state = _with_data(
+        _position(tmp_path, "rebasing", "Soviet", {"SO-CH-1": "2703", "SO-F.1": "2704"}),
+        damage={"SO-CH-1": 2},
+        moved_air=["SO-F.1"],
+    )
+    code, out = _validate(tmp_path, state, "Soviet", "rebasing", "rebasing", "rebase SO-F.1 2703")
+    assert code == 1, out
+    assert "[DTP 9.27]" in out and "SO-CH-1 D2" in out and "orders.txt:7:" in out, out

@@ -108,3 +108,34 @@ def test_night_phase_repairs_bases() -> None:
     after = night_phase_4_1(game, state, ScriptedDice([2]), events)
     assert after.data["base_damage"] == {"1311": 1, "1010": 3}  # D3 is permanent
     assert [e.rule for e in events] == ["DTP 10.44"]
+
+
+def _denmark_strait(units: dict[str, str], moved: list[str]) -> tuple[Game, GameState]:
+    m, diags = load_module(SRC.parent / "dtp_denmark_strait")
+    assert m is not None, [str(d) for d in diags.items]
+    state = GameState(
+        "g", m.id, "sixth_fleet_dtp", "denmark_strait", 1, "rebasing", "Soviet", {}, {}
+    )
+    state = state.with_data(moved_air=moved, rebased=[])
+    for pid, hex_id in units.items():
+        state = state.with_unit(UnitState(pid, "Soviet", hex_id, None))
+    return Game.of(m, state), state
+
+
+def test_the_scripted_player_lands_carrier_air_on_its_carrier_and_keeps_cap_up() -> None:
+    """[DTP 9.22] a Forger that flew rebases onto the Kiev (no Soviet airbase is on the map),
+    [DTP 9.24] one that never left her hex is not picked up (no line, no roll)."""
+    from referee.rules.sixth_fleet_dtp.flow import carry_out
+    from referee.rules.sixth_fleet_dtp.scripted import rebasing_lines
+
+    game, state = _denmark_strait(
+        {"SO-CH-1": "2703", "SO-F.1": "2704", "SO-F.2": "2703"}, moved=["SO-F.1"]
+    )
+    assert rebasing_lines(game, state, "Soviet") == ["rebase SO-F.1 2703"]
+    events: list[Event] = []
+    after = carry_out(
+        game, state, "Soviet", orders("rebase SO-F.1 2703"), ScriptedDice([3]), events
+    )
+    assert after.units["SO-F.1"].box == "holding:SO-CH-1"
+    assert after.units["SO-F.2"].location == "2703"
+    assert [e.rule for e in events] == ["DTP 9.23"]

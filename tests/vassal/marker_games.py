@@ -71,7 +71,7 @@ def dtp_position() -> tuple[Module, GameState]:
     """Denmark Strait, Game-Turn 6 or so: a damaged destroyer, aborted air units on the
     recycle track [DTP 8.51], inactive air [DTP 9.23], Detected surface units and subs."""
     return module("dtp_denmark_strait"), play_until(
-        "dtp_denmark_strait", "denmark_strait", "ds-1", _dtp_done
+        "dtp_denmark_strait", "denmark_strait", "ds-2", _dtp_done
     )
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from referee.rules.naval_module.markers import port_capacity_left
+from referee.rules.sixth_fleet_dtp.special_bases import off_map_base
 from referee.source.boxes import carried_by, carrier_of
 from referee.vassal.position import write_position_vsav
 from referee.vassal.setups import build_module_with_setups
@@ -81,6 +82,8 @@ def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling(tmp_pa
             expected[u.id] = f"Returns Game-Turn {min(int(recycle[u.id]), 21)}"
         elif carrier_of(u.box):
             expected[u.id] = f"Holding box {carrier_of(u.box)}"
+        elif off_map_base(m, u.box or "") is not None:  # Murmansk [DTP 11.3 rule 2]
+            expected[u.id] = u.box
     rows = {r["UnitId"]: r for r in _lines(out, played) if "UnitId" in r}
     assert {u: r["location"] for u, r in rows.items()} == expected
     assert any(v.startswith("Returns") for v in expected.values())

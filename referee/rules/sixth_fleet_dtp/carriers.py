@@ -28,6 +28,17 @@ from referee.rules.sixth_fleet_dtp import air
 from referee.source.boxes import carrier_of, holding_box
 
 VERBS = ("cap", "box")
+FLIGHT_DECK = "flight_deck"
+"""The roster flag of a ship other than a CV whose carrier air uses it (interpretation DTP-40:
+the Kiev, drawn as type CH in the Denmark Strait module)."""
+
+
+def is_deck(game: Game, ship: str) -> bool:
+    """A ship carrier air may use as its base [9.61, 9.62; DTP 9.24 "land or CV"]: a CV, or a
+    ship flagged ``flight_deck`` (the Kiev: her Forgers fly CAP over her [DTP 8.233] and rebase
+    "from Kiev" [DTP 11.3 rule 5])."""
+    ud = game.unit(ship)
+    return ud.category == "surface" and (ud.type == "CV" or ud.has(FLIGHT_DECK))
 
 
 def capacity_9_62(game: Game, cv: str) -> int:
@@ -49,7 +60,7 @@ def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> li
         return [Problem("9.11", f"{u} is not a carrier-based air unit", "not-carrier-air", u, u)]
     if (
         cv not in state.units
-        or game.unit(cv).type != "CV"
+        or not is_deck(game, cv)
         or game.unit(cv).nationality != (ud.nationality)
     ):
         return [
@@ -83,12 +94,16 @@ def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> li
                 u,
             )
         ]
+    from referee.rules.sixth_fleet_dtp.landing import recycling_against  # it imports us
+
     limit = capacity_9_62(game, cv)
-    if len(box_contents(state, cv)) >= limit:
+    track = recycling_against(game, state, cv)
+    on_track = f", {len(track)} of its air recycling on the turn track [DTP 9.26]" if track else ""
+    if len(box_contents(state, cv)) + len(track) >= limit:
         return [
             Problem(
-                "9.62B" if limit == HOLDING_BOX_LIMIT else "DTP 11.3",
-                f"the holding box of {cv} is full ({limit})",
+                "DTP 9.26" if track else "9.62B" if limit == HOLDING_BOX_LIMIT else "DTP 11.3",
+                f"the holding box of {cv} is full ({limit}{on_track})",
                 "holding-box-full",
                 cv,
                 u,

@@ -18,8 +18,8 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.setup import setup_11_0
 from referee.rules.sixth_fleet_dtp import (
-    air,
     combat_phase,
+    landing,
     movement_phase,
     north_atlantic,
     rebasing,
@@ -143,7 +143,7 @@ def carry_out(
         and st.location is not None
         and game.category(u) == "air"
         and u not in moved
-        and _own_base_here(game, state, u, st.location)
+        and own_base_here(game, state, u, st.location)
         and not any(o.verb == "rebase" and o.units[0] == u for o in orders)
     )
     state = rebasing.carry_out_rebasing(game, state, side, orders, dice, events, cap)
@@ -182,23 +182,18 @@ def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameStat
     return state
 
 
-def _own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
+def own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
     """The unit is over a base of its own [DTP 9.24]: an airbase of its side, or, for carrier
-    air, a CV of its side in the hex [9.6x kept] that still conducts air operations (below
-    D2: airborne air of a D2 CV must rebase elsewhere or recycle [DTP 8.55, 9.27])."""
+    air, a deck of its nationality in the hex [9.61] (a CV, or the Kiev: ``landing.decks_in``,
+    DTP-40) that still conducts air operations (below D2: airborne air of a D2 CV must rebase
+    elsewhere or recycle [DTP 8.55, 9.27])."""
     side = state.units[unit].side
     base = game.board.airbase(hex_id)
     if base is not None:
         nat = game.module.nationalities.get(base.nationality)
         if nat is not None and nat.side == side:
             return True
-    damage = state.data.get("damage") or {}
-    return game.unit(unit).has("carrier") and any(
-        state.units[o].side == side
-        and game.unit(o).type == "CV"
-        and air.carrier_air_9_27(int(damage.get(o, 0))) == "aboard"
-        for o in state.stacks.get(hex_id, ())
-    )
+    return bool(landing.decks_in(game, state, unit, hex_id))
 
 
 def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:

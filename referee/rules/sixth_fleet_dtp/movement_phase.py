@@ -38,6 +38,7 @@ from referee.rules.sixth_fleet_dtp import (
     carriers,
     denmark_strait,
     exits,
+    landing,
     north_atlantic,
     special_bases,
 )
@@ -167,6 +168,9 @@ def returning_problems_8_51(
                 hint="returning units are based at the start of their owner's air movement",
             )
         ]
+    if landing.returns_aboard_9_26(game, state, u) is not None:
+        aboard = landing.return_problem_9_26(game, state, u, to)
+        return [aboard] if aboard is not None else []
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
     if special_bases.other_nato_base_9_15(game, u, to):
         return [
@@ -197,7 +201,7 @@ def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
     side = state.units[unit].side
     if special_bases.off_map_base(game.module, to) is not None:
         return state.with_unit(UnitState(unit, side, None, to))
-    return move_piece(game, state.with_unit(UnitState(unit, side, None, None)), unit, to)
+    return landing.arrive_8_51(game, state, unit, to)  # below decks if [DTP 9.26] says so
 
 
 def check_movement(

@@ -2,10 +2,13 @@
 
 Phase 6 [DTP 9.22-9.29]: every air unit of both sides is picked up and placed on a suitable
 base within its range (a ``rebase UNIT HEX`` order of its owner; no map movement, no
-detection); CAP over its own base that never left it neither lands nor rolls [DTP 9.24]; as
-each unit lands a d6 at or below its readiness keeps it active, otherwise it is turned face
-down (``inactive``) until it passes in a later phase 6 [DTP 9.23]; an air unit that cannot
-land is eliminated and recycles [DTP 8.51 note]. Stacking limits apply [DTP 9.25, 9.4].
+detection): an airbase, or for carrier air a carrier of its nationality, below decks
+(``landing.py`` [DTP 9.22, 9.26]); a unit on a closed airbase or aboard a D2 carrier cannot
+operate and stays [DTP 10.44, 9.27]; CAP over its own base that never left it neither lands
+nor rolls [DTP 9.24]; as each unit lands a d6 at or below its readiness keeps it active,
+otherwise it is turned face down (``inactive``) until it passes in a later phase 6
+[DTP 9.23]; an air unit that cannot land is eliminated and recycles [DTP 8.51 note].
+Stacking limits apply [DTP 9.25, 9.4].
 
 A NATO unit may land at another NATO nation's base only when no base of its own nation is
 within range [9.15, kept]; it then goes through 8.51 with the [DTP 9.15] extra on the 2d6 (the
@@ -29,11 +32,12 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
 from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
 from referee.rules.sixth_fleet_dtp.removal import night_removal_6_62
+from referee.source.boxes import carrier_of
 
 AIR_PER_HEX_9_4 = 6
 
@@ -90,10 +94,12 @@ def _air_at(game: Game, state: GameState, hex_id: str) -> int:
 def check_rebasing(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
 ) -> list[Problem]:
-    """Each ``rebase``: the side's own air unit, to a usable airbase within range, with room
-    [DTP 9.22, 9.25, 10.44]."""
+    """Each ``rebase``: the side's own air unit, not on a closed airbase or aboard a D2 carrier
+    [DTP 10.44, 9.27], to a usable airbase or (carrier air) a carrier of its nationality
+    within range, with room [DTP 9.22, 9.25, 9.26, 10.44] (``landing``)."""
     probs: list[Problem] = []
     landing: dict[str, int] = {}
+    on_decks: dict[str, int] = {}
     for o in orders:
         if o.verb != "rebase":
             continue
@@ -101,26 +107,47 @@ def check_rebasing(
         if u not in state.units or state.units[u].side != side or game.category(u) != "air":
             probs.append(Problem("DTP 9.22", f"{u} is not one of your air units", "not-own", u))
             continue
-        here = state.units[u].location
+        here = decks.where(state, u)
         if here is None:
             probs.append(Problem("DTP 9.22", f"{u} is not on the map", "not-on-map", u))
             continue
-        landing[to] = landing.get(to, 0) + (0 if here == to else 1)
+        grounded = air.grounded_problem(game, state, u)
+        if grounded is not None:  # a closed airbase's or D2 carrier's air [DTP 10.44, 9.27]
+            probs.append(grounded._replace(hint="it stays where it is, without a roll"))
+            continue
+        aboard = carrier_of(state.units[u].box) if here == to else None
+        deck = aboard or decks.deck_with_room(game, state, u, to, on_decks)
         off = special_bases.off_map_base(game.module, to)
-        room = off is not None or _air_at(game, state, to) + landing[to] <= AIR_PER_HEX_9_4
+        if deck is not None:  # below decks on a carrier [DTP 9.22, 9.26; 9.62B]
+            on_decks[deck] = on_decks.get(deck, 0) + (0 if aboard else 1)
+            open_, room = True, True
+        else:  # an airbase; a hex with none is refused below, with the deck's case if any
+            is_base = off is not None or game.board.airbase(to) is not None
+            landing[to] = landing.get(to, 0) + (0 if here == to else 1)
+            room = (
+                off is not None
+                or _air_at(game, state, to) + landing[to] <= AIR_PER_HEX_9_4
+                or not is_base
+            )
+            open_ = usable_base(game, state, u, to) or not is_base
         probs += [
             p._replace(word=to)
             for p in air.rebase_problems_9_22(
                 u,
                 special_bases.distance_11_3_2(game, here, to),
                 game.movement_allowance(u),
-                usable_base(game, state, u, to),
+                open_,
                 room,
             )
         ]
-        if off is None and game.board.airbase(to) is None:
-            probs.append(Problem("DTP 9.22", f"{to} is not an airbase", "not-a-base", to))
-        elif off is None and special_bases.other_nato_base_9_15(game, u, to):
+        if deck is None and off is None and game.board.airbase(to) is None:
+            probs.append(
+                decks.deck_refusal(game, state, u, to, on_decks)
+                or Problem(
+                    "DTP 9.22", f"{to} is neither an airbase nor a carrier of {u}", "not-a-base", to
+                )
+            )
+        elif deck is None and off is None and special_bases.other_nato_base_9_15(game, u, to):
             own = own_base_in_range_9_15(game, state, u, here)
             if own:
                 probs.append(
@@ -152,16 +179,23 @@ def carry_out_rebasing(
     recycle = dict(state.data.get("recycle") or {})
     for u in sorted(state.units):
         st = state.units[u]
-        if st.side != side or st.location is None or game.category(u) != "air":
+        if st.side != side or game.category(u) != "air" or decks.where(state, u) is None:
             continue
         down = air.INACTIVE_9_23 in st.status
+        if st.location is None and u not in rebased and not down:
+            continue  # below decks and flew nowhere: not picked up [DTP 9.22, 9.24]
         if u in cap_over_own_base and not down:
             continue  # [DTP 9.24]: no landing, no roll
-        if down and u not in rebased and usable_base(game, state, u, st.location):
+        if down and u not in rebased and air.grounded_problem(game, state, u) is not None:
+            continue  # face down on a closed base or a D2 carrier: it cannot operate [10.44]
+        if down and u not in rebased and st.location is None:
+            rebased[u] = decks.where(state, u) or ""  # face down aboard: rolls again [9.23]
+        if down and u not in rebased and usable_base(game, state, u, st.location or ""):
             # a face-down unit on its own base flew nowhere: it is placed back where it is and
             # rolls again, or it could never pass "a later phase 6" [DTP 9.23] (not CAP [9.24])
-            rebased[u] = st.location
+            rebased[u] = st.location or ""
         if u not in rebased:
+            state = decks.leave_9_28a(game, state, u)
             r = air.recycle_8_51(
                 state.turn,
                 dice.roll(6, f"recycle {u}", "DTP 8.51") + dice.roll(6, f"recycle {u}", "DTP 8.51"),
@@ -179,13 +213,16 @@ def carry_out_rebasing(
             )
             continue
         to = rebased[u]
-        if special_bases.other_nato_base_9_15(game, u, to):
+        on_deck = (carrier_of(st.box) is not None and decks.where(state, u) == to) or (
+            decks.deck_with_room(game, state, u, to, {}) is not None
+        )
+        if not on_deck and special_bases.other_nato_base_9_15(game, u, to):
             state = _diverted_9_15(game, state, u, to, dice, recycle, events)
             continue
         if special_bases.off_map_base(game.module, to) is not None:  # [DTP 11.3 rule 2]
             state = state.with_unit(UnitState(u, st.side, None, to, st.status))
         else:
-            state = move_piece(game, state, u, to)
+            state = decks.land(game, state, u, to)
         rating = air.rating_9_23(
             game.module,
             game.unit(u).nationality,

@@ -260,7 +260,8 @@ SCHEMA: RulesetSchema = replace(
     id="sixth_fleet_dtp",
     name="Sixth Fleet, DTP revised rules",
     # 'convoy': the Denmark Strait convoy, sunk at D12 not D3, 2 MP from D2 [DTP 11.3 rule 7]
-    flags=(*SPI_SCHEMA.flags, "convoy"),
+    # 'flight_deck': a ship other than a CV whose carrier air uses it (the Kiev, DTP-40)
+    flags=(*SPI_SCHEMA.flags, "convoy", "flight_deck"),
     # SPI's Level of Victory table [13.2] is the Med's; a North Atlantic module gives its own
     # bands (``victory_levels``) instead [DTP 11.3 victory 3]
     tables=tuple(t for t in SPI_SCHEMA.tables if t != "victory"),

@@ -19,8 +19,9 @@ with it, so the files are legal by construction:
   enemy within reach the attack check accepts (first strike when it is accepted [DTP 8.231])
   -- or, one time in five and whenever nothing is accepted, a pass; while a strike waits,
   the defender bounces it with every fighter allowed [DTP 8.232] nine times in ten;
-* **rebasing** [DTP 9.22]: every air unit on the map lands at the nearest airbase the
-  rebasing check accepts (its own hex first).
+* **rebasing** [DTP 9.22]: every air unit on the map lands at the nearest airbase, or for
+  carrier air carrier of its nationality [DTP 9.26], the rebasing check accepts (its own hex
+  first), except CAP over its own base that never left it, which stays up [DTP 9.24].
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from referee.engine.orders import Order, OrdersSyntaxError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.scripted import setup_orders
-from referee.rules.sixth_fleet_dtp import flow
+from referee.rules.sixth_fleet_dtp import flow, landing
+from referee.rules.sixth_fleet_dtp.carriers import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
 from referee.source.model import Module
@@ -233,14 +235,24 @@ def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -
 
 
 def rebasing_lines(game: Game, state: GameState, side: str) -> list[str]:
-    """Every air unit on the map to the nearest airbase it may use [DTP 9.22-9.25]."""
+    """Every air unit on the map to the nearest airbase, or for carrier air carrier of its
+    nationality, it may use [DTP 9.22-9.26]."""
     lines: list[str] = []
-    bases = game.board.airbase_hexes()
+    airbases = set(game.board.airbase_hexes())
+    deck_hexes = {
+        st.location
+        for d, st in state.units.items()
+        if st.location is not None and game.category(d) == "surface" and is_deck(game, d)
+    }
+    moved = set(state.data.get("moved_air") or ())
     for u in _mine(state, side):
         here = state.units[u].location
         if game.category(u) != "air" or here is None:
             continue
-        for b in sorted(bases, key=lambda h: (game.board.distance(here, h), h)):
+        if u not in moved and flow.own_base_here(game, state, u, here):
+            continue  # CAP over its own base that never left it stays up, no roll [DTP 9.24]
+        decks = {h for h in deck_hexes if landing.decks_in(game, state, u, h)}
+        for b in sorted(airbases | decks, key=lambda h: (game.board.distance(here, h), h)):
             cand = f"rebase {u} {b}"
             if _ok(game, state, side, [*lines, cand]):
                 lines.append(cand)

@@ -31,6 +31,16 @@ def unit_vp_8_57(full_value: int, damage: int, sunk_at: int = 3) -> Fraction:
     return full_value * DAMAGE_SHARE_8_57.get(damage, Fraction(0))
 
 
+def base_vp_8_57(ecm: int, level: int) -> Fraction:
+    """The VP a damaged or destroyed base or Defended hex scores [DTP 8.57]: 1/4 at D1, 1/2
+    at D2, the full value at D3. Its full value is its ECM, an ECM-0 base 1: the kit's only
+    schedule that values bases, Westpac's [11.5121] ("destroyed base or defended hex: ECM
+    value (0 ECM = 1vp)"; D2 1/2 ECM; D1 1/4 ECM), with the ECM-0 value also halved and
+    quartered (interpretation DTP-43). The Med's [13.0], Denmark Strait's and Iceland's
+    schedules give bases no points, so their score does not add it."""
+    return unit_vp_8_57(max(ecm, 1), level)
+
+
 def level_13_2(module: Module, net: Fraction) -> str:
     """The level of victory for a net VP (Soviet minus NATO), SPI's whole-number bands read
     as half-open: a band ``min..max`` holds ``min <= net < max + 1`` (digest 9.10: a Draw is

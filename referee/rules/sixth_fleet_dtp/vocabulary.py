@@ -158,7 +158,8 @@ VOCABULARY = Vocabulary(
             "rebase",
             (REBASING,),
             (form(unit(), location()),),
-            meaning="an air unit lands on a base within its range; it then rolls readiness "
+            meaning="an air unit lands on a base (an airbase, or for carrier air its carrier, "
+            "below decks) within its range; it then rolls readiness "
             "[DTP 9.22][DTP 9.23]",
             expect="UNIT HEX",
         ),
