@@ -242,7 +242,8 @@ class Director:
         """The impulse's attack with the best differential (the attackers' strength against
         the target's category [8.43] minus its DEF) above 0, on ships and subs first (only
         they roll on the Hit Table [DTP 8.52]; air aborts [DTP 8.51]); else a pass [DTP 8.2].
-        Each attack one unit's options list, or the units of one hex whose options all list
+        Attacks on bases and Defended hexes [DTP 10.44] are left to the scripted player. Each
+        attack one unit's options list, or the units of one hex whose options all list
         the same attack on the same target, together [8.12] (kept only if ``validate`` accepts
         it). ``spare_fighters``: the defender keeps its fighters for bounces."""
         groups: dict[tuple[str, str, str], list[str]] = {}
@@ -250,6 +251,8 @@ class Director:
             if spare_fighters and self.fighter(u):
                 continue
             for a in self.options(state, u)["attacks"]:
+                if a["target"].startswith("hex:"):  # a base [DTP 10.44]: the demo seeks ships
+                    continue
                 verb, mode = a["order"].split()[0], a["order"].split("->")[1].split()[1:]
                 if not mode:  # the plain form; a first strike is one unit's [DTP 8.231]
                     groups.setdefault((verb, a["target"], state.units[u].location or ""), [])
