@@ -80,7 +80,7 @@ def sub_base_attack_problems_11_3_4(
                 Problem(
                     RULE,
                     f"{a} ({kind}) may not attack a base: in this scenario {which} may attack "
-                    "coastal bases [DTP 11.3 rule 4, 10.44]",
+                    "coastal bases (the base attack of [DTP 10.44])",
                     "sub-base-attack",
                     a,
                     hint="attack the base with surface or air units",
@@ -90,8 +90,7 @@ def sub_base_attack_problems_11_3_4(
         probs.append(
             Problem(
                 RULE,
-                f"subs attack only coastal bases; {hex_id} is {game.board.terrain(hex_id)} "
-                "[DTP 11.3 rule 4]",
+                f"subs attack only coastal bases; {hex_id} is {game.board.terrain(hex_id)}",
                 "not-coastal-base",
                 word,
             )
@@ -102,7 +101,7 @@ def sub_base_attack_problems_11_3_4(
                 Problem(
                     RULE,
                     f"{a} has already made its one attack on a coastal base this game "
-                    "[DTP 11.3 rule 4; rule flag one_sg_base_attack]",
+                    "(rule flag one_sg_base_attack)",
                     "sg-base-attack-used",
                     a,
                     hint="each SG attacks a base once per game; attack ships or subs with it",
