@@ -309,6 +309,7 @@ def _flags(s: Mapping[str, Any]) -> dict[str, Any]:
         "skip_harmless_units": f.skip_harmless_units,
         "extra_9_15": other_nato_base_extra_9_15(f),
         "bases_attack_air": f.bases_attack_air,
+        "one_sg_base_attack": f.one_sg_base_attack,
         "error": None,
     }
 
@@ -511,6 +512,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         },
         "status": {u["id"]: sorted(after.units[u["id"]].status) for u in s["units"]},
         "recycle": dict(after.data.get("recycle") or {}),
+        "sg_base_attacks": sorted(after.data.get("sg_base_attacks") or ()),
         "home_deck": dict(after.data.get("home_deck") or {}),
         "not_9_26": sorted(after.data.get("not_9_26") or ()),
         "phase": after.phase,

@@ -305,6 +305,14 @@ def _distance(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"d": distance_11_3_2(game, s["a"], s["b"])}
 
 
+def _play_combat(s: Mapping[str, Any]) -> dict[str, Any]:
+    """An orders file of any phase through the ruleset's validate and resolve, as the DTP
+    catalogue's ``play`` step (combat impulses on bases [DTP 10.44, 11.3 rule 4])."""
+    from tests.conformance.dtp_harness import _play
+
+    return _play(s)
+
+
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "move": _move,
     "attack": _attack,
@@ -326,6 +334,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "distance": _distance,
     "options": _options,
     "resolve": _resolve,
+    "play": _play_combat,
 }
 
 
@@ -344,7 +353,13 @@ def test_case(path: Path) -> None:
 
 def test_every_special_rule_has_a_case() -> None:
     cited = {c for p in CASES for c in json.loads(p.read_text("utf-8"))["cites"]}
-    assert {"DTP 11.3 rule 5", "DTP 11.3 rule 6", "DTP 11.3 rule 7", "DTP 11.3 rule 8"} <= cited
+    assert {
+        "DTP 11.3 rule 4",
+        "DTP 11.3 rule 5",
+        "DTP 11.3 rule 6",
+        "DTP 11.3 rule 7",
+        "DTP 11.3 rule 8",
+    } <= cited
 
 
 def test_convoy_vp_is_exact() -> None:

@@ -3,8 +3,8 @@ is checked"]: a detection attempt by a unit with strength 0 against that target 
 [DTP 6.21], an impulse out of turn [DTP 4.1, 8.2], a strike on a target beyond range [8.1],
 a malformed table cell in the module source [DTP 8.52]. Each is a clear message citing its
 case, exit code 1, and nothing written (the folder's files are the same before and after).
-Also phase 6: a rebase off a closed airbase [DTP 10.44] and a landing on a D2 carrier
-[DTP 9.27]."""
+Also a second coastal-base attack by the same Soviet SG [DTP 11.3 rule 4], and phase 6: a
+rebase off a closed airbase [DTP 10.44] and a landing on a D2 carrier [DTP 9.27]."""
 
 from __future__ import annotations
 
@@ -26,8 +26,11 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def _position(tmp: Path, phase: str, side: str, units: dict[str, str]) -> Path:
-    """A Denmark Strait position written as a state.json (``units``: piece id -> hex)."""
+def _position(
+    tmp: Path, phase: str, side: str, units: dict[str, str], extra: dict | None = None
+) -> Path:
+    """A Denmark Strait position written as a state.json (``units``: piece id -> hex;
+    ``extra``: data laid over the empty records)."""
     m, _ = load_module(DS)
     assert m is not None
     game = Game.for_scenario(m, "denmark_strait")
@@ -37,7 +40,7 @@ def _position(tmp: Path, phase: str, side: str, units: dict[str, str]) -> Path:
     data = {"damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
     if phase == "combat":
         data["impulses"] = start_8_2("NATO")  # Player B first [DTP 8.2]
-    st = st.with_data(**data)
+    st = st.with_data(**{**data, **(extra or {})})
     path = tmp / "state.json"
     path.write_text(json.dumps(st.to_json()), encoding="utf-8")
     return path
@@ -133,3 +136,22 @@ def test_landing_on_a_d2_carrier_is_refused(tmp_path: Path) -> None:
     code, out = _validate(tmp_path, state, "Soviet", "rebasing", "rebasing", "rebase SO-F.1 2703")
     assert code == 1, out
     assert "[DTP 9.27]" in out and "SO-CH-1 D2" in out and "orders.txt:7:" in out, out
+
+
+def test_a_second_sg_base_attack_is_refused(tmp_path: Path) -> None:
+    """SO-SG-1.1 has made its one attack on a coastal base this game (the state records it);
+    a second, on Tromso, is refused with the case at the order's line and column, exit 1,
+    nothing written [DTP 11.3 rule 4; rule flag one_sg_base_attack, DTP-50]."""
+    state = _position(
+        tmp_path,
+        "combat",
+        "Soviet",
+        {"SO-SG-1.1": "2805"},
+        {"impulses": start_8_2("Soviet"), "sg_base_attacks": ["SO-SG-1.1"]},
+    )
+    code, out = _validate(
+        tmp_path, state, "Soviet", "combat", "combat", "attack SO-SG-1.1 -> hex:2806"
+    )
+    assert code == 1, out
+    assert "[DTP 11.3 rule 4]" in out and "already made its one attack" in out, out
+    assert "orders.txt:7:8" in out, out

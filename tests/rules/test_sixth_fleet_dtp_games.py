@@ -134,6 +134,9 @@ def check(game: Game, before: GameState, after: GameState) -> list[str]:
     lost1 = {x["unit"] for x in after.data.get("losses", ())}
     if not lost0 <= lost1:
         bad.append(f"lost units came back: {sorted(lost0 - lost1)}")
+    used0, used1 = (set(x.data.get("sg_base_attacks") or ()) for x in (before, after))
+    if not used0 <= used1:  # one coastal-base attack per SG per game [DTP 11.3 rule 4]
+        bad.append(f"SG base attacks given back: {sorted(used0 - used1)}")
     return bad
 
 
@@ -182,6 +185,8 @@ def test_a_whole_game_keeps_the_invariants(name: str, scenario: str, game_id: st
     # the player did play: it moved, attempted detection and fought [DTP 5.0, 6.2, 8.2]
     for kind in ("move", "detect", "attack", "pass", "readiness"):
         assert kind in kinds, (kind, sorted(set(kinds)))
+    if name == "dtp_denmark_strait":  # its Soviet SGs fire on coastal bases [DTP 11.3 rule 4]
+        assert "sg-base-attack" in kinds, sorted(set(kinds))
 
 
 def test_the_same_game_id_gives_the_same_game() -> None:

@@ -68,10 +68,12 @@ def _dtp_done(state: GameState) -> bool:
 
 @cache
 def dtp_position() -> tuple[Module, GameState]:
-    """Denmark Strait, Game-Turn 6 or so: a damaged destroyer, aborted air units on the
-    recycle track [DTP 8.51], inactive air [DTP 9.23], Detected surface units and subs."""
+    """Denmark Strait, Game-Turn 11: a damaged ship, aborted air units on the recycle track
+    [DTP 8.51], inactive air [DTP 9.23], Detected surface units and subs. (Game ds-3: since
+    the scripted SGs sail for the coastal bases [DTP 11.3 rule 4], game ds-2 no longer has all
+    of these at once.)"""
     return module("dtp_denmark_strait"), play_until(
-        "dtp_denmark_strait", "denmark_strait", "ds-2", _dtp_done
+        "dtp_denmark_strait", "denmark_strait", "ds-3", _dtp_done
     )
 
 

@@ -17,7 +17,10 @@ An attack names the hex alone (``attack SG-1 -> hex:2806``, ``strike A6 -> hex:0
   the whole strength as the column and 2 x ECM as the DEF row [DTP 10.44, 8.52]; damage adds
   up [DTP 8.54]; an airbase at D2 closes [DTP 10.44]; at D3 the hex is destroyed for good (it
   may then be entered [10.46; digest 9.7]) and face-down air units on it recycle with +6
-  [DTP 9.29]. The base's level is ``state.data["base_damage"][hex]``.
+  [DTP 9.29]. The base's level is ``state.data["base_damage"][hex]``;
+* where the scenario limits which subs may attack bases (Denmark Strait, Iceland: Soviet SGs,
+  coastal bases, once per SG per game), ``sg_base_attacks.py`` checks and records it
+  [DTP 11.3 rule 4].
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.combat import defended_target_10_44
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import air, bases, combat, crt, hits
+from referee.rules.sixth_fleet_dtp import air, bases, combat, crt, hits, sg_base_attacks
 from referee.rules.sixth_fleet_dtp.detection import STATUS
+from referee.rules.sixth_fleet_dtp.flags import DtpFlags
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.strikes import detected_after_attack_8_234, reach_problems_8_1
 
@@ -93,9 +97,10 @@ def check_base_attack(
     o: Order,
     attacked: Sequence[str],
     situation: combat.Situation,
+    flags: DtpFlags,
 ) -> list[Problem]:
-    """The problems of one ``attack``/``strike`` on ``hex:NNNN`` [DTP 10.44, 8.1, 8.13, 8.15]
-    (``attacked``: the units that attacked this phase [8.13])."""
+    """The problems of one ``attack``/``strike`` on ``hex:NNNN`` [DTP 10.44, 8.1, 8.13, 8.15;
+    subs: DTP 11.3 rule 4] (``attacked``: the units that attacked this phase [8.13])."""
     hex_id = defended_target_10_44(o.targets) or ""
     word = o.targets[0]  # the problems point at ``hex:NNNN`` in the order
     base = base_at(game, state, hex_id)
@@ -127,7 +132,9 @@ def check_base_attack(
         return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
     if len({state.units[u].location for u in o.units}) != 1:
         return [Problem("8.12", "the attackers must be in one hex", "hexes")]
-    probs: list[Problem] = []
+    probs = sg_base_attacks.sub_base_attack_problems_11_3_4(
+        game, state, side, o.units, hex_id, flags, word
+    )
     left = defenders_10_44(game, state, base)
     if left:
         probs.append(
@@ -187,13 +194,16 @@ def resolve_base_attack_10_44(
     situation: combat.Situation,
     dice: Dice,
     events: list[Event],
+    flags: DtpFlags,
 ) -> GameState:
-    """One attack on a base, with the dice: the CRT [SPI 10.44 kept, 8.8], on a success the
+    """One attack on a base, with the dice: a sub's one coastal-base attack used where the
+    scenario limits them [DTP 11.3 rule 4], the CRT [SPI 10.44 kept, 8.8], on a success the
     Hit Table at 2 x ECM [DTP 10.44, 8.52], the damage [DTP 8.54], D2 closing an airbase and
     D3 destroying it [DTP 10.44], face-down air on a destroyed base recycling [DTP 9.29], the
     attackers Detected [DTP 8.234] and the phase record [8.13]."""
     base = base_at(game, state, hex_id)
     assert base is not None
+    state = sg_base_attacks.record_11_3_4(game, state, attackers, hex_id, flags, events)
     att = sum(combat.strength_8_43(unit_of(game, a), SURFACE, situation) for a in attackers)
     pre = crt.crt_8_0(game.module, att, base.defense, base.ecm, None)
     roll = dice.roll(6, "CRT", "8.8") if pre.chance_in_6 > 0 else None

@@ -116,7 +116,9 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     if any(t.startswith(HEX) for t in o.targets):
         answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
         sit = _situation(game, state, answering)
-        return base_combat.check_base_attack(game, state, side, o, rec["attacked"], sit)
+        return base_combat.check_base_attack(
+            game, state, side, o, rec["attacked"], sit, flags_of(state)
+        )
     for u in (*o.units, *o.targets):
         if u not in state.units or state.units[u].location is None:
             return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
@@ -373,7 +375,9 @@ def _strike_resolves(
     targets = [t for t in strike["targets"] if t in state.units and state.units[t].location]
     if left and base:
         sit = _situation(game, state)
-        state = base_combat.resolve_base_attack_10_44(game, state, left, base[0], sit, dice, events)
+        state = base_combat.resolve_base_attack_10_44(
+            game, state, left, base[0], sit, dice, events, flags_of(state)
+        )
     elif left and targets:
         state, hurt = _resolve(game, state, side, left, targets, dice, events)
     else:
@@ -430,7 +434,7 @@ def carry_out_impulse_8_2(
         sit = _situation(game, state, answering)
         hex_id = o.targets[0][len(HEX) :]
         state = base_combat.resolve_base_attack_10_44(
-            game, state, o.units, hex_id, sit, dice, events
+            game, state, o.units, hex_id, sit, dice, events, flags_of(state)
         )
         return _after(game, state, side, (), True)
     if o.verb == "attack":

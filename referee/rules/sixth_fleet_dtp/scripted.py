@@ -36,7 +36,7 @@ from referee.engine.orders import Order, OrdersSyntaxError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.scripted import setup_orders
-from referee.rules.sixth_fleet_dtp import flow, landing
+from referee.rules.sixth_fleet_dtp import base_combat, bases, flow, landing, sg_base_attacks
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
@@ -185,6 +185,8 @@ def movement_lines(
             continue
         mp = max(1, game.movement_allowance(u))
         aim = goals
+        if kind == "ship" and _base_attacker_11_3_4(game, state, side, u):
+            aim = _enemy_bases(game, state, side) or goals  # its one base attack [11.3 rule 4]
         if kind == "air" and game.value(u, "AA") > 0 and (enemy_air or own_ships):
             # fighters close on the enemy's air, or fly CAP over their own ships, to be within
             # reach of a strike to bounce [DTP 8.232]
@@ -227,11 +229,48 @@ def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -
             cands.append(f"{verb} {u} -> {t}")
             if verb == "attack":
                 cands.append(f"attack {u} -> {t} first-strike")
+        cands += _sub_base_attacks_11_3_4(game, state, side, u, here)
     rng.shuffle(cands)
     for cand in cands:
         if _ok(game, state, side, [cand]):
             return [cand]
     return ["pass"]
+
+
+def _base_attacker_11_3_4(game: Game, state: GameState, side: str, unit: str) -> bool:
+    """A sub the scenario lets attack coastal bases (a Soviet SG in the North Atlantic) that
+    has not made its one attack yet [DTP 11.3 rule 4]; never in the Med (no such list)."""
+    allowed = sg_base_attacks.base_attack_subs_11_3_4(game.module, side)
+    return (
+        bool(allowed)
+        and game.category(unit) == "submarine"
+        and game.unit(unit).type in (allowed or ())
+        and unit not in sg_base_attacks.used_11_3_4(state)
+    )
+
+
+def _enemy_bases(game: Game, state: GameState, side: str) -> list[str]:
+    """The enemy bases and Defended hexes not yet destroyed [DTP 10.44]: an SG's goals."""
+    out = []
+    for h in sorted(game.module.map.hexes):
+        base = base_combat.base_at(game, state, h)
+        if base is not None and base.side not in ("", side) and base.level < bases.DESTROYED:
+            out.append(h)
+    return out
+
+
+def _sub_base_attacks_11_3_4(
+    game: Game, state: GameState, side: str, unit: str, here: str
+) -> list[str]:
+    """Such a sub may try the bases next to it [DTP 11.3 rule 4, 10.44]; the phase's check
+    keeps only the legal ones. None elsewhere, so the Med's games are unchanged."""
+    if not _base_attacker_11_3_4(game, state, side, unit):
+        return []
+    return [
+        f"attack {unit} -> hex:{h}"
+        for h in sorted(game.board.within(here, 1))
+        if game.board.airbase(h) is not None or game.board.defended(h) is not None
+    ]
 
 
 def rebasing_lines(game: Game, state: GameState, side: str) -> list[str]:

@@ -16,7 +16,7 @@ A malformed cell is reported at its ``file:line:col`` with the case, so nothing 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from referee.source.diagnostics import Diagnostic
@@ -210,8 +210,30 @@ def check_readiness_9_23(module: Module) -> list[Diagnostic]:
     return out + _missing_rows(t, _air_rows(module), "the air units", "DTP 9.23")
 
 
+def _base_attack_subs_11_3_4(
+    module: Module, t: NamedTable, r: int, row: Sequence[object]
+) -> list[Diagnostic]:
+    """The optional ``base_attack_subs`` cell: sub types of the module [DTP 11.3 rule 4]."""
+    cols = [c.text for c in t.column_keys]
+    if "base_attack_subs" not in cols:
+        return []
+    c = cols.index("base_attack_subs")
+    return [
+        Diagnostic(
+            t.file,
+            t.lines[r] if t.lines else None,
+            cell_column(t, r, c),
+            f"base_attack_subs: {ty!r} is not a unit type of the module [DTP 11.3 rule 4]",
+            "sub types separated by spaces, e.g. SG; blank: no sub of the side",
+        )
+        for ty in str(row[c]).split()
+        if ty not in module.unit_types
+    ]
+
+
 def check_players_11_0(module: Module) -> list[Diagnostic]:
-    """One A and one B among the sides, each with a retreat edge ``hhhh-hhhh`` [DTP 11.0]."""
+    """One A and one B among the sides, each with a retreat edge ``hhhh-hhhh`` [DTP 11.0], and
+    the sub types that may attack coastal bases, if the scenario says [DTP 11.3 rule 4]."""
     t = module.tables["players"]
     pc, ec = t.column("player"), t.column("retreat_edge")
     out: list[Diagnostic] = []
@@ -248,6 +270,7 @@ def check_players_11_0(module: Module) -> list[Diagnostic]:
                     "sides: " + ", ".join(sorted(sides)),
                 )
             )
+        out += _base_attack_subs_11_3_4(module, t, r, row)
     if "victory" not in module.tables and "victory_levels" not in module.tables:
         out.append(
             Diagnostic(
