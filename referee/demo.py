@@ -292,6 +292,33 @@ def summary(report: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def sign_and_adjudicate(
+    game: Path, orders: Path, who: str, key: Path, keys: Path, secret: Path
+) -> tuple[Path, dict[str, Any]]:
+    """``referee sign`` with ``key`` (``who`` signs: a side, "the player"), then ``referee
+    adjudicate`` with the referee's key in ``keys``; returns the new turn folder and its
+    report. Every demo plays its orders files so."""
+    run(
+        f"{orders.name}: {who} signs, the referee adjudicates",
+        ["sign", shown(orders), "--key", shown(key), "--game-dir", shown(game)],
+        show_output=False,
+    )
+    run(
+        None,
+        [
+            "adjudicate",
+            shown(game),
+            shown(orders),
+            "--key",
+            shown(keys / "referee.key"),
+            "--referee-dir",
+            shown(secret),
+        ],
+        show_output=False,
+    )
+    return latest_report(game)
+
+
 def play_examples(out: Path, game: Path, keys: Path, secret: Path) -> None:
     """Sign and adjudicate each example orders file, in order."""
     orders_dir = out / "orders"
@@ -302,25 +329,7 @@ def play_examples(out: Path, game: Path, keys: Path, secret: Path) -> None:
         orders = orders_dir / template.name
         orders.write_text(text, encoding="utf-8")
         key = keys / f"{key_for_side(side)}.key"
-        run(
-            f"{template.name}: {side} signs, the referee adjudicates",
-            ["sign", shown(orders), "--key", shown(key), "--game-dir", shown(game)],
-            show_output=False,
-        )
-        run(
-            None,
-            [
-                "adjudicate",
-                shown(game),
-                shown(orders),
-                "--key",
-                shown(keys / "referee.key"),
-                "--referee-dir",
-                shown(secret),
-            ],
-            show_output=False,
-        )
-        folder, report = latest_report(game)
+        folder, report = sign_and_adjudicate(game, orders, side, key, keys, secret)
         print(f"   -> {shown(folder)}: {summary(report)}")
 
 

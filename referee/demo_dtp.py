@@ -334,25 +334,7 @@ def play(out: Path, game: Path, keys: Path, secret: Path) -> tuple[set[str], dic
         orders = orders_dir / name
         orders.write_text(text, encoding="utf-8")
         key = keys / f"{base.key_for_side(side)}.key"
-        base.run(
-            f"{name}: {side} signs, the referee adjudicates",
-            ["sign", base.shown(orders), "--key", base.shown(key), "--game-dir", base.shown(game)],
-            show_output=False,
-        )
-        base.run(
-            None,
-            [
-                "adjudicate",
-                base.shown(game),
-                base.shown(orders),
-                "--key",
-                base.shown(keys / "referee.key"),
-                "--referee-dir",
-                base.shown(secret),
-            ],
-            show_output=False,
-        )
-        folder, report = base.latest_report(game)
+        folder, report = base.sign_and_adjudicate(game, orders, side, key, keys, secret)
         kinds = {e.get("kind", "") for e in report.get("events") or []}
         if "bounce" in kinds and bounce_turn is None:
             bounce_turn = state.turn

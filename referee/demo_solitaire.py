@@ -22,7 +22,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from referee.demo import MARKER, DemoFailed, demo_key, latest_report, run, shown
+from referee.demo import (
+    MARKER,
+    DemoFailed,
+    demo_key,
+    run,
+    shown,
+    sign_and_adjudicate,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "module_src" / "carrier_battlegroup"
@@ -96,25 +103,9 @@ def play(out: Path, game: Path, keys: Path, secret: Path) -> set[str]:
             break
         orders = orders_dir / f"{k:02d}-usn.txt"
         orders.write_text(text, encoding="utf-8")
-        run(
-            f"{orders.name}: the player signs, the referee adjudicates",
-            ["sign", shown(orders), "--key", shown(keys / "usn.key"), "--game-dir", shown(game)],
-            show_output=False,
+        _folder, report = sign_and_adjudicate(
+            game, orders, "the player", keys / "usn.key", keys, secret
         )
-        run(
-            None,
-            [
-                "adjudicate",
-                shown(game),
-                shown(orders),
-                "--key",
-                shown(keys / "referee.key"),
-                "--referee-dir",
-                shown(secret),
-            ],
-            show_output=False,
-        )
-        _folder, report = latest_report(game)
         for ev in report.get("events") or []:
             seen.add(ev["kind"])
             if ev["kind"] in SHOWN_KINDS:

@@ -45,6 +45,7 @@ from referee.demo import (
     prepare,
     run,
     shown,
+    sign_and_adjudicate,
     summary,
 )
 
@@ -118,13 +119,7 @@ def play(out: Path, game: Path, keys: Path, secret: Path) -> None:
         orders = orders_dir / template.name
         orders.write_text(text, encoding="utf-8")
         key = keys / f"{SIDE_KEYS[side]}.key"
-        run(
-            f"{template.name}: {side} signs, the referee adjudicates",
-            ["sign", shown(orders), "--key", shown(key), "--game-dir", shown(game)],
-            show_output=False,
-        )
-        args = ["adjudicate", shown(game), shown(orders), "--key", shown(keys / "referee.key")]
-        run(None, [*args, "--referee-dir", shown(secret)], show_output=False)
+        sign_and_adjudicate(game, orders, side, key, keys, secret)
         report = show_latest(game)
         step = template.name[:2]
         while any(str(p.get("id", "")).startswith("abort-") for p in report.get("pending") or []):
