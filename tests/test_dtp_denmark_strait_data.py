@@ -161,17 +161,31 @@ def test_every_unit_row_says_where_it_comes_from() -> None:
 
 
 def test_iceland_setup_follows_11_31(m: Module) -> None:
+    """The choices 11.31 gives the players are theirs: pools and choices whose hex lists are
+    exactly what the rule allows (the dependent parts are checked in iceland_setup.py)."""
     s = m.scenarios["iceland"]
     g = m.map.grid
     assert g is not None
-    at = {f.unit: f.hex for f in s.fixed}
-    saipan = at["US-LHA-1"]
-    assert saipan == at["US-DE-1"] == at["US-DD-1"]  # rule 4: Saipan, Holt, an Adams DD
-    col, row = g.parse_id(saipan)
-    assert col == 1 and row > 21  # the west edge south of 0121
-    d = g.distance(at["US-CV-1"], saipan)
-    assert 2 <= d <= 4  # rule 5: within 4 hexes, not adjacent
-    assert g.distance(at["SO-CH-1"], "0918") <= 3  # rule 3: Kiev TF within 3 of Keflavik
+    fixed = {f.unit for f in s.fixed}
+    pools = {p.rule: p for p in s.pools if p.rule.startswith("DTP 11.31")}
+    sea = {h for h, d in m.map.hexes.items() if d.terrain in ("high_seas", "coastal")}
+    kiev = next(p for p in s.pools if "SO-CH-1" in p.units)
+    assert kiev.rule == "DTP 11.31 rule 3" and kiev.side == "Soviet"
+    assert set(kiev.units) == {"SO-CH-1", "SO-CG-1", "SO-DD-1", "SO-F.1", "SO-F.2"}
+    assert set(kiev.hexes) == {h for h in sea if g.distance(h, "0918") <= 3}  # rule 3
+    saipan = next(p for p in s.pools if "US-LHA-1" in p.units)
+    assert saipan.rule == "DTP 11.31 rule 4" and set(saipan.units) == {"US-LHA-1", "US-DE-1"}
+    west = {h for h in sea if g.parse_id(h)[0] == 1 and g.parse_id(h)[1] > 21}
+    assert set(saipan.hexes) == west == {"0122", "0123", "0124"}  # west edge south of 0121
+    adams = next(p for p in s.pools if "US-DD-1" in p.units)
+    assert set(adams.units) == {"US-DD-1", "US-DD-2"} and west <= set(adams.hexes)
+    cvs = {c.unit: c for c in s.choices if c.rule == "DTP 11.31 rule 5"}
+    assert set(cvs) == {"US-CV-1", "US-CV-2"}
+    for c in cvs.values():  # own hex first, then every hex 2-4 from some west-edge hex
+        near = {h for h in sea if any(2 <= g.distance(h, w) <= 4 for w in west)}
+        assert set(c.hexes[1:]) == near and c.hexes[0] not in near
+    assert not fixed & {*kiev.units, *saipan.units, *adams.units, *cvs}
+    assert {"DTP 11.31 rule 3", "DTP 11.31 rule 4"} <= set(pools)
     nato = s.forces["NATO"]
     dead = {f.unit for f in s.fixed if f.status == "eliminated"}
     assert dead == {"US-F4.1", "US-P3.1"} and dead <= set(nato)  # rule 1: the dead pile

@@ -313,6 +313,46 @@ def _play_combat(s: Mapping[str, Any]) -> dict[str, Any]:
     return _play(s)
 
 
+def _setup(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A set-up file of the Iceland scenario as a player writes it [11.0][DTP 11.31 rules 3-5]:
+    validated and, if clean, resolved. The Soviet player sets up second, so a Soviet step is
+    played after NATO's ``before`` lines (or, without them, the scripted NATO set-up)."""
+    from referee.engine.ruleset import parse_orders_for
+
+    m = module()
+    state = RULESET.new_game(m, "iceland", "g")
+
+    def doc_of(side: str, lines: list[str]) -> Any:
+        text = f"game: g\nturn: {state.turn}\nside: {side}\nphase: setup\n\n[setup]\n"
+        return parse_orders_for(RULESET, text + "\n".join(lines) + "\n", "orders.txt")
+
+    if s["side"] == "Soviet":
+        nato = s.get("before")
+        if nato is None:  # the scripted NATO set-up, seeded by the game id
+            doc = parse_orders_for(RULESET, RULESET.scripted_orders(m, state) or "", "n.txt")
+        else:
+            doc = doc_of("NATO", nato)
+        assert not RULESET.validate(m, state, doc)
+        state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    doc = doc_of(s["side"], s["lines"])
+    bad = RULESET.validate(m, state, doc)
+    out: dict[str, Any] = {
+        "violations": [f"{v.rule}: {v.message}" for v in bad],
+        "hints": [v.hint for v in bad],
+        "rules": sorted({v.rule for v in bad}),
+    }
+    if bad:
+        return out
+    after = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    placed = [ln.split()[1] for ln in s["lines"]]
+    return {
+        **out,
+        "where": {u: after.units[u].location for u in placed},
+        "boxes": {u: after.units[u].box for u in s["expect"].get("boxes", {})},
+        "phase": after.phase,
+    }
+
+
 STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "move": _move,
     "attack": _attack,
@@ -335,6 +375,7 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "options": _options,
     "resolve": _resolve,
     "play": _play_combat,
+    "setup": _setup,
 }
 
 

@@ -13,6 +13,17 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "module_src" / "dtp_denmark_strait"
 
 
+SETUP_11_31 = {
+    "NATO": [
+        *(f"place {u} 0123" for u in ("US-LHA-1", "US-DE-1", "US-DD-1")),
+        "place US-CV-1 0423",
+        "place US-CV-2 1622",
+        "place US-DD-2 1622",
+    ],
+    "Soviet": [f"place {u} 0717" for u in ("SO-CH-1", "SO-CG-1", "SO-DD-1", "SO-F.1", "SO-F.2")],
+}
+
+
 def _head(side: str, phase: str, section: str) -> list[str]:
     return ["game: g", "turn: 1", f"side: {side}", f"phase: {phase}", "", f"[{section}]"]
 
@@ -20,8 +31,9 @@ def _head(side: str, phase: str, section: str) -> list[str]:
 def test_murmansk_air_flies_out_and_back_in_a_signed_iceland_game(tmp_path: Path) -> None:
     t = Table(tmp_path, SRC, ("NATO", "Soviet"))
     assert "NATO set-up [11.0]" in t.new("iceland")
-    for side in ("NATO", "Soviet"):
-        t.send(side, "game: g", "turn: 0", f"side: {side}", "phase: setup", "", "[setup]")
+    # the set-up choices Iceland leaves to the players [DTP 11.31 rules 3-5]
+    for side, lines in SETUP_11_31.items():
+        t.send(side, "game: g", "turn: 0", f"side: {side}", "phase: setup", "", "[setup]", *lines)
     t.send("Soviet", *_head("Soviet", "ship_movement_a", "movement"))
     t.send("NATO", *_head("NATO", "ship_movement_b", "movement"))
     t.send("NATO", *_head("NATO", "air_movement_b", "movement"))

@@ -94,4 +94,18 @@ def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> Non
         for f in s.fixed
         if f.status != "eliminated"
     }
-    assert off == {"Murmansk"} and placed == expected
+    assert off == {"Murmansk"}
+    assert {k: v for k, v in placed.items() if k in expected} == expected
+    # the players' own placements [DTP 11.31 rules 3-5] wait in the set-up area, each in the
+    # box of its pool or choice, whose label cites the rule
+    chosen = {
+        (s.name, u): rule
+        for s in module.scenarios.values()
+        for u, rule in [
+            *((u, p.rule) for p in s.pools for u in p.units),
+            *((c.unit, c.rule) for c in s.choices),
+        ]
+    }
+    assert set(placed) == set(expected) | set(chosen)
+    for k, rule in chosen.items():
+        assert placed[k].startswith(f"{k[0]}: ") and f"[{rule}]" in placed[k], (k, placed[k])

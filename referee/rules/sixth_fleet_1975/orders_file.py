@@ -72,7 +72,7 @@ def check_words(
                         f"hex {h} is not on the map",
                         o.pos_of(h),
                         None,
-                        "hex ids are RRCC, four digits, e.g. 1423",
+                        _hex_id_hint(game),
                     )
                 )
         if side is None:
@@ -110,6 +110,19 @@ def check_words(
                 )
             )
     return out
+
+
+def _hex_id_hint(game: Game) -> str:
+    """How this map spells its hex ids (the grid's order and extent): Sixth Fleet's is RRCC,
+    the Denmark Strait map's CCRR, so a fixed hint would mislead on one of them."""
+    g = game.module.map.grid
+    if g is None:
+        return "hex ids are RRCC, four digits, e.g. 1423"
+    return (
+        f"hex ids are {g.id_format}, four digits (columns {g.first_column:02d}-"
+        f"{g.last_column:02d}, rows {g.first_row:02d}-{g.last_row:02d}), "
+        f"e.g. {g.hex_id(g.first_column, g.first_row)}"
+    )
 
 
 def check_header(

@@ -15,10 +15,13 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.setup import setup_11_0
 from referee.rules.sixth_fleet_dtp import (
     combat_phase,
+    iceland_setup,
     landing,
     movement_phase,
     north_atlantic,
@@ -71,10 +74,39 @@ def _standing(state: GameState, side: str, verb: str) -> list[dict[str, Any]]:
     return [o for o in (state.data.get("standing") or {}).get(side, ()) if o.get("verb") == verb]
 
 
+def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> Carry:
+    """SPI's set-up [11.0], which DTP keeps, with the Iceland choices [DTP 11.31 rules 1, 3-5]
+    (``iceland_setup``): air from Murmansk based at Keflavik instead (rule 1) and the choices
+    that depend on one another. A file either passes every check or changes nothing."""
+    moved, rest = iceland_setup.rebased_11_31_1(game, state, side, orders)
+    extra = [
+        *iceland_setup.check_rebased_11_31_1(game, state, side, orders),
+        *iceland_setup.check_setup_11_31(game, state, side, rest),
+    ]
+    carry = setup_11_0(game, state, side, tuple(rest))
+    if extra or carry.problems:
+        return Carry(state, [*carry.problems, *extra])
+    st = carry.state
+    for u, (h, _) in sorted(moved.items()):
+        was = st.units[u].box
+        st = move_piece(game, st, u, h)
+        carry.events.append(
+            Event(
+                "setup",
+                iceland_setup.RULE_1,
+                f"{u} based at {iceland_setup.held_hexes(game).get(h, h)} ({h}) instead of "
+                f"{was} [DTP 11.31 rule 1]",
+                {"side": side, "unit": u, "hex": h, "from": was},
+            )
+        )
+    carry.state = st
+    return carry
+
+
 def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> list[Problem]:
     """The current phase's check of a file's orders [DTP 4.1]."""
     if state.phase == SETUP:
-        return setup_11_0(game, state, side, tuple(orders)).problems
+        return setup_11_31(game, state, side, orders).problems
     p = BY_ID[state.phase]
     if p.section == "movement":
         kind = "ship" if p.id.startswith("ship") else "air"
@@ -96,7 +128,7 @@ def carry_out(
 ) -> GameState:
     """Carry out a checked file, then everything automatic up to the next file awaited."""
     if state.phase == SETUP:
-        carry = setup_11_0(game, state, side, tuple(orders))
+        carry = setup_11_31(game, state, side, orders)
         events.extend(carry.events)
         state = carry.state
         order = list(game.scenario.setup_order)

@@ -8,6 +8,10 @@ phase's own check (``flow.check``: the same check ``validate`` runs) still accep
 with it, so the files are legal by construction:
 
 * **set-up** [11.0, DTP 11.0 kept]: SPI's scripted set-up (``sixth_fleet_1975.scripted``);
+  in Iceland the players' choices [DTP 11.31 rules 3-5] are drawn at random: the Kiev TF's
+  hex, the Saipan TF's west-edge hex, which Adams DD joins it (the other stays with a CV),
+  and, one time in two, one CV TF 2 to 4 hexes from the Saipan TF, and 0 to 6 Murmansk air
+  units at Keflavik [DTP 11.31 rule 1] (``iceland_lines``);
 * **movement** [DTP 4.1 phases 1-4, 5.0]: each ship and sub (ship phases) or air unit (air
   phases, about one in three) walks a random path of one to its allowance in hexes, each step
   toward the nearest enemy (a fighter: the nearest enemy air unit, else its own ships, as
@@ -36,7 +40,15 @@ from referee.engine.orders import Order, OrdersSyntaxError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.scripted import setup_orders
-from referee.rules.sixth_fleet_dtp import base_combat, bases, flow, landing, sg_base_attacks
+from referee.rules.sixth_fleet_dtp import (
+    base_combat,
+    bases,
+    flow,
+    iceland_setup,
+    landing,
+    sg_base_attacks,
+    special_bases,
+)
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
@@ -82,7 +94,7 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
     rng = random.Random(seed_of(state))
     section = flow.section_of(state)
     if state.phase == flow.SETUP:
-        lines = setup_orders(game, state, side)
+        lines = iceland_lines(game, state, side, setup_orders(game, state, side), rng)
     else:
         p = BY_ID[state.phase]
         if p.section == "movement":
@@ -94,6 +106,79 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
             lines = rebasing_lines(game, state, side)
     body = "\n".join(lines)
     return header(state, side) + f"[{section}]\n" + (body + "\n" if body else "")
+
+
+def iceland_lines(
+    game: Game, state: GameState, side: str, lines: list[str], rng: random.Random
+) -> list[str]:
+    """SPI's scripted set-up ``lines`` with the Iceland choices [DTP 11.31 rules 3-5] drawn
+    at random, kept if the set-up check accepts them; else each on its first listed hex (the
+    Denmark Strait place of each CV, the first Adams DD with the Saipan TF, the other with
+    the second CV)."""
+    kiev = iceland_setup.pool_units(game, side, iceland_setup.RULE_3)
+    r4 = iceland_setup.pool_units(game, side, iceland_setup.RULE_4)
+    if not kiev and not r4:
+        return lines
+    out: list[str] = []
+    for pick in (rng, None):
+        where = _iceland_where(game, side, kiev, r4, pick)
+        if pick is not None:
+            where.update(_keflavik_11_31_1(game, state, side, pick))
+        out = [ln for ln in lines if ln.split()[1] not in where]
+        out += [f"place {u} {h}" for u, h in where.items()]
+        if _ok(game, state, side, out):
+            break
+    return out
+
+
+def _keflavik_11_31_1(
+    game: Game, state: GameState, side: str, rng: random.Random
+) -> dict[str, str]:
+    """0 to 6 of ``side``'s air units in an off-map box, drawn at random, based at the place
+    held from the start instead [DTP 11.31 rule 1]."""
+    held = sorted(iceland_setup.held_hexes(game))
+    boxes = special_bases.off_map_names(game.module)
+    air = sorted(
+        u for u, s in state.units.items() if s.side == side and s.box in boxes and game.is_air(u)
+    )
+    if not held or not air:
+        return {}
+    k = rng.randint(0, min(iceland_setup.KEFLAVIK_LIMIT, len(air)))
+    return dict.fromkeys(rng.sample(air, k), held[0])
+
+
+def _iceland_where(
+    game: Game, side: str, kiev: list[str], r4: list[str], rng: random.Random | None
+) -> dict[str, str]:
+    """Unit -> hex for the Iceland choices: random with ``rng``, the first listed without."""
+
+    def pick(xs: Sequence[str]) -> str:
+        return rng.choice(list(xs)) if rng is not None else xs[0]
+
+    where: dict[str, str] = {}
+    pools = {u: p for p in game.scenario.pools for u in p.units}
+    if kiev:
+        h = pick(pools[kiev[0]].hexes)
+        where.update({u: h for u in kiev})
+    if not r4:
+        return where
+    adams = [u for u in r4 if game.unit(u).type == "DD"]
+    tf = [u for u in r4 if u not in adams]
+    saipan = pick(pools[tf[0]].hexes)
+    where.update({u: saipan for u in tf})
+    cvs = [c for c in game.scenario.choices if c.rule == iceland_setup.RULE_5]
+    for c in cvs:
+        where[c.unit] = c.hexes[0]
+    if cvs and rng is not None and rng.random() < 0.5:
+        c = rng.choice(cvs)
+        near = [h for h in c.hexes[1:] if 2 <= game.board.distance(h, saipan) <= 4]
+        if near:
+            where[c.unit] = rng.choice(near)
+    if rng is not None:
+        rng.shuffle(adams)
+    for i, u in enumerate(adams):
+        where[u] = saipan if i == 0 or not cvs else where[cvs[i % len(cvs)].unit]
+    return where
 
 
 def _orders(state: GameState, side: str, lines: Sequence[str]) -> tuple[Order, ...]:
