@@ -35,29 +35,16 @@ from lxml import etree
 from referee.cache import Cache, active
 from referee.errors import UserError
 from referee.source.model import Module
-from referee.vassal.artwork import (
-    about_png,
-    attacked_overlay_png,
-    holding_board_png,
-    level_badge_png,
-    level_counter_png,
-    marker_png,
-    moved_marker_png,
-    returning_overlay_png,
-    tag_overlay_png,
-)
 from referee.vassal.buildfile import PredefinedSetup, buildfile_xml, moduledata_xml
-from referee.vassal.palette import face_image, moved_size
+from referee.vassal.module_extras import check_extra_pictures, check_extras, check_unit_images
+from referee.vassal.own_art import render_own_art
+from referee.vassal.palette import face_image
 from referee.vassal.plan import (
-    ATTACKED_OVERLAY,
     DEFAULT_DPI,
-    MOVED_IMAGE,
-    RETURNING_OVERLAY,
     ChartDef,
     ModulePlan,
     plan_module,
 )
-from referee.vassal.safezip import check_entry_name
 from referee.vassal.tools import HELP_FILE, help_html
 from referee.vassal.zipwrite import write_zip_atomic
 
@@ -88,8 +75,6 @@ MAX_WORKERS: Final = 8
 IN_FLIGHT_PER_WORKER: Final = 2
 """Tasks handed to each worker at a time: one to draw and one waiting, so a worker never
 idles while this process is busy with a task of its own."""
-MAX_EXTRA_BYTES: Final = 64 * 1024 * 1024
-RESERVED: Final = ("buildFile.xml", "buildFile", "moduledata", HELP_FILE)
 
 Progress = Callable[[int], None]
 
@@ -250,11 +235,11 @@ def module_entries(
     (the scenario set-up area, say): each ``draw()`` runs in this process while the workers
     draw the board, so it costs no wall time on a multi-core machine.
     """
-    extras = _check_extras(extra_files, setups)
+    extras = check_extras(extra_files, setups)
     module = plan.module
-    _check_unit_images(module)
+    check_unit_images(module)
     tick: Progress = progress or (lambda n: None)
-    images = _render_pictures(plan, tick, workers, _check_extra_pictures(extra_pictures, plan))
+    images = _render_pictures(plan, tick, workers, check_extra_pictures(extra_pictures, plan))
     missing = sorted(set(plan.image_names()) - set(images))
     if missing:  # a plan/renderer mismatch is our bug, not the user's
         raise RuntimeError(f"images named but not rendered: {missing}")
@@ -270,61 +255,6 @@ def module_entries(
     entries.update((f"images/{name}", data) for name, data in images.items())
     entries.update(extras)
     return entries
-
-
-def _check_extras(
-    extra_files: Sequence[tuple[str, bytes]], setups: Sequence[PredefinedSetup]
-) -> dict[str, bytes]:
-    extras: dict[str, bytes] = {}
-    for name, data in extra_files:
-        problem = check_entry_name(name)
-        if problem or name in RESERVED or name.startswith("images/"):
-            raise UserError(
-                f"extra module file {name!r} is not allowed: {problem or 'reserved name'}",
-                hint="store set-ups as plain names such as scenario.vsav",
-            )
-        if name in extras:
-            raise UserError(f"extra module file {name!r} is given twice")
-        if len(data) > MAX_EXTRA_BYTES:
-            raise UserError(f"extra module file {name!r} is {len(data):,} bytes; too large")
-        extras[name] = bytes(data)
-    for setup in setups:
-        if setup.file is not None and setup.file not in extras:
-            raise UserError(
-                f"predefined set-up {setup.name!r} names {setup.file!r}, which is not among "
-                "the files added to the module",
-                hint="pass the .vsav in extra_files",
-            )
-    return extras
-
-
-def _check_extra_pictures(
-    pictures: Sequence[tuple[str, Callable[[], bytes]]], plan: ModulePlan
-) -> list[tuple[str, Callable[[], bytes]]]:
-    """Refuse an extra picture whose name is not a plain file name, is given twice or is one
-    of the module's own (VASSAL finds images by file name in ``images/``)."""
-    taken = set(plan.image_names())
-    out: list[tuple[str, Callable[[], bytes]]] = []
-    for name, draw in pictures:
-        problem = check_entry_name(name) or ("it is not a plain file name" if "/" in name else None)
-        if problem or name in taken:
-            raise UserError(
-                f"extra module picture {name!r} is not allowed: {problem or 'name taken'}",
-                hint="name it after what it shows, e.g. setup_area.png",
-            )
-        taken.add(name)
-        out.append((name, draw))
-    return out
-
-
-def _check_unit_images(module: Module) -> None:
-    """Refuse missing, non-PNG/JPEG or huge roster pictures before anything is drawn (the
-    renderer's own checks, run up front so the error comes at once)."""
-    from referee.render.counters import unit_image
-
-    for unit in module.units:
-        if unit.image:
-            unit_image(module, unit)
 
 
 # ---- rendering -----------------------------------------------------------------------------
@@ -525,7 +455,7 @@ def _draw_here(
     tick: Progress,
 ) -> None:
     """The pictures that are always drawn in this process: the module's own and the extras."""
-    out.update(_render_own_art(plan, tick))
+    out.update(render_own_art(plan, tick))
     for name, draw in extra_pictures:
         out[name] = draw()
         tick(1)
@@ -637,71 +567,3 @@ def _draw_with_pool(
         lost += collect_finished(block=True)  # raises a worker's error, if any
     for task in lost:
         collect(task, _draw(task))
-
-
-def _render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
-    """The module's own pictures: the layers, the markers and the holding-box board."""
-    from referee.render.artcache import cached_png as _own
-
-    out: dict[str, bytes] = {}
-    side = plan.counter_px
-    if plan.attacked:
-        out[ATTACKED_OVERLAY] = _own("attacked", (side,), lambda: attacked_overlay_png(side))
-        tick(1)
-    if RETURNING_OVERLAY in plan.image_names():
-        out[RETURNING_OVERLAY] = _own("returning", (side,), lambda: returning_overlay_png(side))
-        tick(1)
-    for marker in plan.markers:
-        args = (side, marker.name.upper(), marker.note, marker.fill, marker.ink)
-        out[marker.image] = _own("marker", args, lambda args=args: marker_png(*args))
-        tick(1)
-    holding = plan.holding
-    if holding is not None:
-        out[plan.holding_image] = _own("holding", (holding,), lambda: holding_board_png(holding))
-        tick(1)
-    out[MOVED_IMAGE] = moved_marker_png(moved_size(side))
-    tick(1)
-    for layer in plan.marker_layers:
-        if not layer.levels:
-            out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill)
-        for n, image in enumerate(layer.images if layer.levels else (), start=1):
-            args = (side, layer.levels[n], layer.fill)
-            out[image] = _own("level_badge", args, lambda args=args: level_badge_png(*args))
-        tick(1)
-    for loc in plan.location_markers:
-        decl = loc.decl
-        args = (side, decl.name.upper(), f"[{decl.rule}]", loc.fill, "#FFFFFF")
-        out[loc.image] = _own("marker", args, lambda args=args: marker_png(*args))
-        for n, image in enumerate(loc.images):
-            cargs = (side, decl.name, loc.names[n], loc.fill)
-            out[image] = _own("level_counter", cargs, lambda a=cargs: level_counter_png(*a))
-        tick(1)
-    if plan.eliminated is not None:
-        out[plan.eliminated_image] = holding_board_png(
-            plan.eliminated, "Eliminated units: one dead pile per side (Ctrl+E)"
-        )
-        tick(1)
-    if plan.off_map is not None:
-        out[plan.off_map_image] = holding_board_png(plan.off_map, "Off the map")
-        tick(1)
-    if plan.mask_images:
-        from referee.render.counters import counter_png
-
-        units = {u.id: u for u in plan.module.units}
-        for image, uid in plan.mask_images:
-            out[image] = counter_png(plan.module, units[uid], back=True, dpi=plan.dpi)
-            tick(1)
-    for display in plan.displays:
-        lay, title = display.layout, display.decl.title
-        out[display.image] = _own(
-            "display", (lay, title), lambda lay=lay, title=title: holding_board_png(lay, title)
-        )
-        tick(1)
-    module = plan.module
-    facts = [f"Version {module.version}", module.description[:90]]
-    facts += [f"Sides: {', '.join(s.name for s in module.sides)}"]
-    facts += [f"Scenarios: {', '.join(s.name for s in module.scenarios.values())}"]
-    facts += ["Built from its module source by referee"]
-    out[plan.about_image] = about_png(module.name, [f for f in facts if f])
-    tick(1)
-    return out
