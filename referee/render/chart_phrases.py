@@ -15,10 +15,20 @@ def signed(n: int) -> str:
     return f"{MINUS}{-n}" if n < 0 else f"+{n}" if n > 0 else "0"
 
 
+_CASE = r"(?:[A-Z][A-Za-z]*\s+)?\d[\w.]*"
+_CASES = re.compile(rf"{_CASE}(?:\s+{_CASE})*")
+
+
 def rule_list(rule: str) -> str:
     """A space-separated list of rule cases as "a, b"; a word before a case number stays with
-    it ("DTP 8.2 DTP 8.21" is "DTP 8.2, DTP 8.21")."""
-    return ", ".join(re.findall(r"(?:[A-Za-z]+\s+)?\S+", rule)) if rule else ""
+    it ("DTP 8.2 DTP 8.21" is "DTP 8.2, DTP 8.21"). Anything else -- a case with words after
+    it ("DTP 11.3 rule 1"), a note ("estimate: at Kinloss [DTP 11.3 rule 3]") -- is shown as
+    written rather than cut into pieces."""
+    if not rule:
+        return ""
+    if not _CASES.fullmatch(rule.strip()):
+        return rule.strip()
+    return ", ".join(re.findall(_CASE, rule))
 
 
 def cite(rule: str) -> str:
