@@ -217,12 +217,38 @@ def make_keys(out: Path) -> Path:
     return folder
 
 
-def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    """The game archive, with the fixed dice seed root (Python API: see the module doc)."""
+def create_demo_game(
+    out: Path,
+    keys: Path,
+    src: Path,
+    scenario: str,
+    game_id: str,
+    seed_root: bytes,
+    sides: dict[str, str] | None = None,
+) -> Any:
+    """``out/game`` with the referee's secrets in ``out/referee``: a game of ``scenario`` of
+    the module source ``src`` between the demo keys (``sides``: side -> key name, NATO and
+    Soviet by default) on the fixed dice seed root ``seed_root`` (``referee new`` always draws
+    a random one, so every demo calls the Python API for this step)."""
     from referee.commands.common import load_checked
     from referee.pbem.game import create_game
     from referee.pbem.keys import load_private, load_public
 
+    sides = sides or {"NATO": "nato", "Soviet": "soviet"}
+    return create_game(
+        out / "game",
+        load_checked(src, quiet=True),
+        scenario=scenario,
+        players={side: load_public(keys / f"{name}.pub") for side, name in sides.items()},
+        referee_key=load_private(keys / "referee.key"),
+        game_id=game_id,
+        referee_dir=out / "referee",
+        seed_root=seed_root,
+    )
+
+
+def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
+    """The game archive, with the fixed dice seed root (Python API: see the module doc)."""
     game, secret = out / "game", out / "referee"
     args = [
         "new",
@@ -245,20 +271,7 @@ def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
     print(f"\n== A new play-by-email game\n$ referee {' '.join(args)}")
     print("   (through the Python API, with the demo's fixed dice seed root)")
     t0 = time.perf_counter()
-    module = load_checked(SRC, quiet=True)
-    made = create_game(
-        game,
-        module,
-        scenario=DEMO_SCENARIO,
-        players={
-            "NATO": load_public(keys / "nato.pub"),
-            "Soviet": load_public(keys / "soviet.pub"),
-        },
-        referee_key=load_private(keys / "referee.key"),
-        game_id=DEMO_GAME_ID,
-        referee_dir=secret,
-        seed_root=DEMO_SEED_ROOT,
-    )
+    made = create_demo_game(out, keys, SRC, DEMO_SCENARIO, DEMO_GAME_ID, DEMO_SEED_ROOT)
     print(f"   created game {made.game_id}; report SHA-256 {made.report_sha256[:16]}...")
     if made.awaiting:
         print(f"   waiting for: {made.awaiting['what']}")

@@ -41,26 +41,9 @@ TURNS = 2
 
 
 def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    from referee.commands.common import load_checked
-    from referee.pbem.game import create_game
-    from referee.pbem.keys import load_private, load_public
-
     game, secret = out / "game", out / "referee"
     print(f"\n== A new play-by-email game of Sixth Fleet (2019), scenario {SCENARIO}")
-    module = load_checked(SRC, quiet=True)
-    made = create_game(
-        game,
-        module,
-        scenario=SCENARIO,
-        players={
-            "NATO": load_public(keys / "nato.pub"),
-            "Soviet": load_public(keys / "soviet.pub"),
-        },
-        referee_key=load_private(keys / "referee.key"),
-        game_id=GAME_ID,
-        referee_dir=secret,
-        seed_root=SEED_ROOT,
-    )
+    made = base.create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, SEED_ROOT)
     print(f"   created game {made.game_id}; waiting for: {(made.awaiting or {}).get('what')}")
     return game, secret
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from referee.demo import (
     MARKER,
     DemoFailed,
+    create_demo_game,
     demo_key,
     run,
     shown,
@@ -64,22 +65,9 @@ def make_keys(out: Path) -> Path:
 
 
 def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    from referee.commands.common import load_checked
-    from referee.pbem.game import create_game
-    from referee.pbem.keys import load_private, load_public
-
     game, secret = out / "game", out / "referee"
     print("\n== A new solitaire game: the referee plays the Soviet side")
-    made = create_game(
-        game,
-        load_checked(SRC, quiet=True),
-        scenario=SCENARIO,
-        players={"USN": load_public(keys / "usn.pub")},
-        referee_key=load_private(keys / "referee.key"),
-        game_id=GAME_ID,
-        referee_dir=secret,
-        seed_root=SEED_ROOT,
-    )
+    made = create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, SEED_ROOT, {"USN": "usn"})
     print(f"   created {made.game_id}; the pools are committed in report 000")
     return game, secret
 

@@ -37,6 +37,7 @@ from typing import Any
 from referee.demo import (
     ROOT,
     DemoFailed,
+    create_demo_game,
     demo_key,
     example_side,
     latest_report,
@@ -88,23 +89,10 @@ def abort_choices(game: Path) -> list[str]:
 
 
 def new_game(out: Path, keys: Path, seed: int) -> tuple[Path, Path]:
-    from referee.commands.common import load_checked
-    from referee.pbem.game import create_game
-    from referee.pbem.keys import load_private, load_public
-
     game, secret = out / "game", out / "referee"
     print(f"\n== A new play-by-email game of {SCENARIO} (fixed demo dice seed root {seed})")
     t0 = time.perf_counter()
-    made = create_game(
-        game,
-        load_checked(SRC, quiet=True),
-        scenario=SCENARIO,
-        players={s: load_public(keys / f"{k}.pub") for s, k in SIDE_KEYS.items()},
-        referee_key=load_private(keys / "referee.key"),
-        game_id=GAME_ID,
-        referee_dir=secret,
-        seed_root=seed_root(seed),
-    )
+    made = create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, seed_root(seed), SIDE_KEYS)
     print(f"   created game {made.game_id}; waiting for: {(made.awaiting or {}).get('what')}")
     print(f"   ({time.perf_counter() - t0:.2f} s)")
     return game, secret

@@ -56,14 +56,36 @@ def check_refit(
                     unit=uid,
                 )
             )
+    out, zone = force_to_zone(game, state, order, out, "refit_units_per_action", "refit", "Refit")
+    if zone is None:
+        return out, None
+    why = base_problems(game, state, side, order, zone, "refitted units return to one", "refits")
+    if why:
+        return why, None
+    return [], Refit(tuple(order.units), zone)
+
+
+def force_to_zone(
+    game: Game,
+    state: GameState,
+    order: Order,
+    out: list[Problem],
+    limit: str,
+    noun: str,
+    action: str,
+) -> tuple[list[Problem], str | None]:
+    """The checks a Refit and a Reinforcement action share, after their own ``out``: no unit
+    twice, at most the ``limit`` parameter's units in one action [6.4] (provisional), one
+    nationality [6.6], and the zone written. Returns the problems, and the zone when there
+    are none."""
     if len(set(order.units)) != len(order.units):
         out.append(problem("6.6", "a unit is listed twice in the force", order))
-    most = game.param("refit_units_per_action")
+    most = game.param(limit)
     if len(order.units) > most:
         out.append(
             problem(
                 "6.4",
-                f"{len(order.units)} units in one refit: at most {most} a Refit action "
+                f"{len(order.units)} units in one {noun}: at most {most} a {action} action "
                 f"({PROVISIONAL})",
                 order,
                 order.units[most],
@@ -74,15 +96,10 @@ def check_refit(
     msg = nationality_problem_6_6(game, state, list(order.units))
     if msg:
         return [problem("6.6", msg, order, code="mixed-nationalities")], None
-    written = order.locations[0]
-    zone, bad = resolve_zone(game, order, written)
+    zone, bad = resolve_zone(game, order, order.locations[0])
     if bad:
         return [bad], None
-    assert zone is not None
-    why = base_problems(game, state, side, order, zone, "refitted units return to one", "refits")
-    if why:
-        return why, None
-    return [], Refit(tuple(order.units), zone)
+    return [], zone
 
 
 def base_problems(

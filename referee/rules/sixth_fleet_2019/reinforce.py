@@ -24,10 +24,9 @@ from referee.engine.core import GameState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
-from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, PROVISIONAL, Game
-from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone
-from referee.rules.sixth_fleet_2019.refit import base_problems, place_at_base
+from referee.rules.sixth_fleet_2019.movement import problem
+from referee.rules.sixth_fleet_2019.refit import base_problems, force_to_zone, place_at_base
 from referee.source.model import Reinforcement
 
 WAITING = "reinforcements"
@@ -106,29 +105,11 @@ def check_reinforce(
                     code="not-yet-due",
                 )
             )
-    if len(set(order.units)) != len(order.units):
-        out.append(problem("6.6", "a unit is listed twice in the force", order))
-    most = game.param("reinforce_units_per_action")
-    if len(order.units) > most:
-        out.append(
-            problem(
-                "6.4",
-                f"{len(order.units)} units in one reinforcement: at most {most} a "
-                f"Reinforcement action ({PROVISIONAL})",
-                order,
-                order.units[most],
-            )
-        )
-    if out:
+    out, zone = force_to_zone(
+        game, state, order, out, "reinforce_units_per_action", "reinforcement", "Reinforcement"
+    )
+    if zone is None:
         return out, None
-    msg = nationality_problem_6_6(game, state, list(order.units))
-    if msg:
-        return [problem("6.6", msg, order, code="mixed-nationalities")], None
-    written = order.locations[0]
-    zone, bad = resolve_zone(game, order, written)
-    if bad:
-        return [bad], None
-    assert zone is not None
     for uid in order.units:
         r = group_of(game, state, uid)
         assert r is not None
@@ -139,7 +120,7 @@ def check_reinforce(
                     f"{uid} enters at {' or '.join(r.hexes)}, not {zone} (scenario data: "
                     f"estimate; {PROVISIONAL})",
                     order,
-                    written,
+                    order.locations[0],
                     unit=uid,
                     hint="its entry zones: " + ", ".join(_q(z) for z in r.hexes),
                 )
