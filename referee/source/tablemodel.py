@@ -292,6 +292,14 @@ class NamedTable:
                 return i
         raise KeyError(name)
 
+    def cell_column(self, r: int, c: int) -> int:
+        """The 1-based character column of cell ``c`` of row ``r`` (after the key columns),
+        so a ruleset's own check can point at the cell as ``file:line:col``."""
+        raw = self.raw[r] if self.raw else ""
+        parts = raw.split(",")
+        k = len(self.decl.rows.columns or ("key",)) + c
+        return sum(len(p) + 1 for p in parts[:k]) + 1
+
     def record(self, r: int) -> dict[str, Any]:
         """Row ``r`` as ``column text -> parsed value`` (key and note columns left out)."""
         return {k.text: v for k, v in zip(self.column_keys, self.cells[r], strict=True)}

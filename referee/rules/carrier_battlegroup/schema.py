@@ -102,4 +102,5 @@ SCHEMA = RulesetSchema(
     # face-down chits, Orders markers, warships, standoff and coastal units [2.2], [3.7], [4.0]
     masked_backs=("chit_back", "warship_back", "standoff_back", "coastal_back"),
     displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
+    table_checks={"carrier": "referee.rules.carrier_battlegroup.setup:check_carrier_4_0"},
 )
