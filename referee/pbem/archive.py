@@ -52,7 +52,7 @@ from referee.shapes import (
 )
 
 GAME_FORMAT = "referee-game/1"
-TURN_RE = re.compile(r"^(\d{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
+TURN_RE = re.compile(r"^([0-9]{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
 TMP_PREFIX = ".tmp-"
 MAX_ARCHIVE_FILE = 32 * 1024 * 1024
 GITIGNORE = ".lock\nturns/.tmp-*/\n"
@@ -242,7 +242,7 @@ def toml_where(file: str, exc: Exception, text: str | None = None) -> str:
     from referee.source.tomlpos import toml_error_position
 
     msg = str(exc)
-    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)$", "", msg)
+    what = re.sub(r"\s*\(at (line [0-9]+, column [0-9]+|end of document)\)$", "", msg)
     line, col = toml_error_position(msg, text)
     if line is None:
         return f"{file}: {what}"
