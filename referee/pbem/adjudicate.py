@@ -27,6 +27,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
+from referee.numerals import HINT, shown, why_not
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
@@ -288,6 +289,14 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
         raise Refusal(
             "wrong-game",
             f"{env.file}: the orders are for game {h.game!r}; this is game {cfg.game_id!r}",
+        )
+    if h.turn is None:
+        written = h.turn_written
+        raise Refusal(
+            "syntax",
+            f"{env.file}:{h.lines.get('turn', 1)}: expected a Game-Turn number after 'turn:', "
+            f"got {'nothing' if written is None else shown(written) + why_not(written)}",
+            hint=f"{HINT}; the game is at Game-Turn {game.state.turn}",
         )
     return side
 
