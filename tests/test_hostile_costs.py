@@ -21,7 +21,7 @@ def test_pieces_are_built_once_per_roster():
     first = module.piece("US-A6.1")
     assert module.piece("US-A6.1") is first  # no rebuilding per call
     every = module.pieces()
-    assert every["US-A6.1"] is first and list(every)[0] == next(iter(module.pieces()))
+    assert every["US-A6.1"] is first and next(iter(every)) == next(iter(module.pieces()))
     every.clear()  # the caller's own copy: the module's pieces are untouched
     assert module.piece("US-A6.1") is first and module.pieces()
 
