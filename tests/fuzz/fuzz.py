@@ -518,7 +518,10 @@ def _one_input(
         if spent > BOUND_S:
             tally.slow.append((args, spent))
         if (crashed or spent > BOUND_S) and keep is not None:
-            shutil.copytree(tmp, keep / f"{name}-{i}", dirs_exist_ok=True)
+            dst = keep / f"{name}-{i}"
+            shutil.copytree(tmp, dst, dirs_exist_ok=True)
+            with (dst / "commands.txt").open("a", encoding="utf-8") as f:
+                f.write(f"exit {code}, {spent:.2f} s CPU: referee {' '.join(args)}\n")
 
 
 def summary(name: str, t: Tally) -> str:
