@@ -544,23 +544,31 @@ def fuzz(
     target; the tallies by target."""
     out: dict[str, Tally] = {}
     counts = per_target if isinstance(per_target, dict) else {}
+    names = targets or list(TARGETS)
+    wanted = {n: counts.get(n, 0) if counts else int(per_target) for n in names}  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory(prefix="referee-fuzz-") as td:
         w = make_world(Path(td) / "world")
-        for name in targets or list(TARGETS):
-            rng = random.Random(f"{seed}:{name}")
-            tally = out[name] = Tally()
-            n = counts.get(name, 0) if counts else int(per_target)  # type: ignore[arg-type]
-            for i in range(n):
+        rngs = {n: random.Random(f"{seed}:{n}") for n in names}
+        out = {n: Tally() for n in names}
+        # round robin over the targets, so that a run stopped early has tried every one
+        for i in range(max(wanted.values(), default=0)):
+            for name in names:
+                if i >= wanted[name]:
+                    continue
                 tmp = Path(td) / f"{name}-{i}"
                 tmp.mkdir()
                 try:
-                    _one_input(name, w, rng, tmp, tally, keep, i)
+                    _one_input(name, w, rngs[name], tmp, out[name], keep, i)
                 finally:
                     shutil.rmtree(tmp, ignore_errors=True)
-                if report and progress_every and (i + 1) % progress_every == 0:
-                    report(summary(name, tally))
-            if report:
-                report(summary(name, tally))
+            if report and progress_every and (i + 1) % progress_every == 0:
+                total = sum(t.inputs for t in out.values())
+                report(f"-- round {i + 1}: {total} inputs")
+                for name in names:
+                    report(summary(name, out[name]))
+        if report:
+            for name in names:
+                report(summary(name, out[name]))
     return out
 
 
