@@ -63,7 +63,11 @@ def a_position(src: Path, steps: int, want: str | None = None) -> tuple[dict, st
             break
         if want is not None and want in text:
             return state.to_json(), text
-        body = [ln for ln in text.splitlines() if ln.strip() and ":" not in ln.split()[0]]
+        body = [
+            ln
+            for ln in text.splitlines()
+            if ln.strip() and not ln.startswith(("[", "#")) and ":" not in ln.split()[0]
+        ]
         if want is None and (best is None or len(body) > len(best[1].splitlines())):
             best = (state.to_json(), text)
         doc = parse_orders_any(text, "o.txt", rs.vocabulary)
@@ -102,7 +106,7 @@ def orders_at_the_limit(tmp: Path) -> None:
 
     for name in SOURCES:
         src = ROOT / "module_src" / name
-        state, text = a_position(src, 6)
+        state, text = a_position(src, 20)
         st = tmp / f"{name}.json"
         st.write_text(json.dumps(state), encoding="utf-8")
         o = tmp / f"{name}.txt"
