@@ -259,3 +259,14 @@ def test_vassal_version_in_other_digits(tmp_path, version):
             read_vmod(p)
     else:
         assert read_vmod(p).buildfile.tag == "VASSAL.build.GameModule"
+
+
+def test_2019_extra_action_param_must_be_a_number(tmp_path):
+    """`int(param)` at play time would have crashed on a module that `check` accepted."""
+    src = _copy(tmp_path, "sixth_fleet_2019")
+    t = src / "tables" / "events_nato.csv"
+    t.write_text(t.read_text("utf-8").replace("1,extra_action,1,", "1,extra_action,²,"), "utf-8")
+    code, out = run_cli(["check", str(src)])
+    assert code == 1, out
+    assert "tables/events_nato.csv:5:16: error: extra_action: expected the number of extra" in out
+    assert "SUPERSCRIPT TWO" in out
