@@ -270,3 +270,21 @@ def test_2019_extra_action_param_must_be_a_number(tmp_path):
     assert code == 1, out
     assert "tables/events_nato.csv:5:16: error: extra_action: expected the number of extra" in out
     assert "SUPERSCRIPT TWO" in out
+
+
+def test_cbg_hit_and_terrain_cells_the_rules_read_as_numbers(tmp_path):
+    """`int(...)` on the Hit Table's 'N damage' and the TEC's extra_chits at play time."""
+    src = _copy(tmp_path, "carrier_battlegroup")
+    hit = src / "tables" / "hit.csv"
+    hit.write_text(hit.read_text("utf-8").replace("4,EW,2 damage,", "4,EW,² damage,"), "utf-8")
+    tec = src / "tables" / "terrain.csv"
+    text = tec.read_text("utf-8")
+    row = next(ln for ln in text.splitlines() if ln.startswith("chokepoint,"))
+    cells = row.split(",")
+    cells[11] = "٢"  # extra_chits
+    tec.write_text(text.replace(row, ",".join(cells)), "utf-8")
+    code, out = run_cli(["check", str(src)])
+    assert code == 1, out
+    assert "4, ship: expected 'N damage' (N from 1 to 9)" in out and "SUPERSCRIPT TWO" in out
+    assert "chokepoint: expected extra_chits 'none' or a whole number from 0 to 3" in out
+    assert "ARABIC-INDIC DIGIT TWO" in out

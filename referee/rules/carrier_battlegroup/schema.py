@@ -102,5 +102,9 @@ SCHEMA = RulesetSchema(
     # face-down chits, Orders markers, warships, standoff and coastal units [2.2], [3.7], [4.0]
     masked_backs=("chit_back", "warship_back", "standoff_back", "coastal_back"),
     displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
-    table_checks={"carrier": "referee.rules.carrier_battlegroup.setup:check_carrier_4_0"},
+    table_checks={
+        "carrier": "referee.rules.carrier_battlegroup.setup:check_carrier_4_0",
+        "hit": "referee.rules.carrier_battlegroup.damage:check_hit_22_0",
+        "terrain": "referee.rules.carrier_battlegroup.incidents:check_terrain_16_1",
+    },
 )
