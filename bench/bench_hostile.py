@@ -8,7 +8,8 @@
    ``MAX_COMMANDS`` tiny commands holding escaped delimiters (the shape that took 6.6 s in
    21 KB), and ``MAX_COMMAND_CHARS`` of long commands.
 
-Run: ``python bench/bench_hostile.py`` (a few minutes on a busy machine). Figures go into
+Run: ``python bench/bench_hostile.py [--saves]`` (a few minutes on a busy machine;
+``--saves``: the saves only). Figures go into
 docs/performance.md by hand, with the machine, the load and the date.
 """
 
@@ -143,6 +144,13 @@ def _save(body: str) -> bytes:
     return buf.getvalue()
 
 
+def _letters(n: int, seed: int) -> str:
+    import random
+
+    rng = random.Random(seed)
+    return "".join(rng.choices("abcdefghijklmnopqrstuvwxyz ABCDEFGHIJ", k=n))
+
+
 def saves_at_the_limit(tmp: Path) -> None:
     from referee.vassal.commands import MAX_COMMAND_CHARS, MAX_COMMANDS
 
@@ -152,10 +160,12 @@ def saves_at_the_limit(tmp: Path) -> None:
         "escaped (the issue's shape)": "begin_save\x1b"
         + ("chat\\\x1b" * 50 + "\x1b") * groups
         + "end_save",
+        # random letters (deflate cannot squeeze them past the zip reader's ratio cap)
         "long commands": "begin_save\x1b"
-        + ("CHAT" + "x" * 99_995 + "\x1b") * ((MAX_COMMAND_CHARS - 100) // 100_000)
-        + "end_save",
-        "one command": "CHAT" + "y" * (MAX_COMMAND_CHARS - 8),
+        + "\x1b".join(
+            "CHAT" + _letters(99_990, k) for k in range((MAX_COMMAND_CHARS - 100) // 100_000)
+        ),
+        "one command": "CHAT" + _letters(MAX_COMMAND_CHARS - 8, 0),
     }
     for label, body in cases.items():
         p = tmp / "crafted.vsav"
@@ -169,8 +179,9 @@ def main() -> None:
     print(f"load {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
-        cbg_strikes(tmp)
-        orders_at_the_limit(tmp)
+        if "--saves" not in sys.argv:
+            cbg_strikes(tmp)
+            orders_at_the_limit(tmp)
         saves_at_the_limit(tmp)
     print(f"load {os.getloadavg()[0]:.1f}")
 
