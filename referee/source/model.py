@@ -577,4 +577,3 @@ def _pieces_of(units: tuple[UnitDef, ...]) -> dict[str, Piece]:
         _PIECES.pop(next(iter(_PIECES)))
     _PIECES[id(units)] = (units, out)
     return out
-
