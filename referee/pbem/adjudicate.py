@@ -44,7 +44,6 @@ from referee.pbem.record import (
     step_title,
 )
 from referee.pbem.transaction import game_lock, recover, write_state, write_turn
-from referee.pbem.viewer_archive import history_for
 from referee.source.model import Module
 
 
@@ -353,9 +352,6 @@ def _one(
         orders_text=env.stored_text(),
         referee_key=referee_key,
         picture_dpi=cfg.picture_dpi,
-        history=None
-        if dry_run  # a preview writes no viewer: its history is not on disk
-        else history_for(game.archive, game.turns, module, rs, cfg.picture_dpi),
     )
     if not dry_run:
         path = write_turn(game.archive, name, files)

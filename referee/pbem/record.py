@@ -10,14 +10,13 @@ with its SHA-256 in ``manifest.json``, also signed, so changing any byte of any 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from referee.engine.core import Event, GameState
 from referee.engine.ruleset import Ruleset, due_of, phase_title_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
-from referee.pbem.picture import position_png
 from referee.pbem.reports import render_html, render_markdown, templates_sha256
 from referee.source.model import Module
 
@@ -108,6 +107,37 @@ def positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, b
     }
 
 
+PICTURES = ("svg", "png")
+"""The position picture a step holds: ``position.svg`` (today's, text ``verify`` proves on any
+machine) or ``position.png`` (earlier referee versions')."""
+
+
+def picture_kind(listed: Collection[str]) -> str:
+    """The picture a step's manifest lists: ``"png"`` for a step an earlier referee version
+    wrote with ``position.png``, else ``"svg"``."""
+    return "png" if "position.png" in listed else "svg"
+
+
+def picture_file(
+    module: Module,
+    ruleset: Ruleset,
+    before: GameState | None,
+    state: GameState,
+    events: tuple[Event, ...],
+    picture_dpi: int,
+    picture: str,
+) -> dict[str, bytes]:
+    """``position.svg`` (or, for an earlier version's step, ``position.png``) of ``state``."""
+    title = phase_title_of(ruleset, module, state)
+    if picture == "png":
+        from referee.pbem.picture import position_png
+
+        return {"position.png": position_png(module, before, state, events, picture_dpi, title)}
+    from referee.pbem.position_svg import position_svg
+
+    return {"position.svg": position_svg(module, before, state, events, picture_dpi, title)}
+
+
 def player_files(
     module: Module,
     ruleset: Ruleset,
@@ -118,32 +148,24 @@ def player_files(
     events: tuple[Event, ...],
     picture_dpi: int,
     *,
-    picture: bool = True,
-    history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    picture: str = "svg",
 ) -> dict[str, bytes]:
     """Every file of a turn folder a player opens (Markdown, HTML, per-side views, the
-    picture, VASSAL saves, the game viewers), rendered from the signed record alone.
-    ``verify`` renders them again with this same function and compares byte for byte
-    (``picture=False`` leaves the PNG out when this machine cannot draw it exactly; the HTML
-    still names it). With ``history`` (each side's ``view-SIDE.json`` of the steps before)
-    and pictures on, each player side also gets ``viewer-SIDE.html`` over the whole game so
-    far (:mod:`referee.pbem.viewer`)."""
+    picture, VASSAL saves), rendered from the signed record alone. ``verify`` renders them
+    again with this same function and compares (``rendercheck.py``); ``picture`` is the
+    kind of picture the step holds (:func:`picture_kind`). The game viewer is not a file of
+    the step: ``referee viewer`` makes it from the views when a player wants it, so a step
+    adds only its own data to the archive."""
     full = state.to_json()
     out: dict[str, bytes] = {"report.md": render_markdown(module, report, rsha, full).encode()}
     shown = None
     if picture_dpi > 0:
-        if picture:
-            out["position.png"] = position_png(
-                module, before, state, events, picture_dpi, phase_title_of(ruleset, module, state)
-            )
-        shown = "position.png"
+        pic = picture_file(module, ruleset, before, state, events, picture_dpi, picture)
+        out.update(pic)
+        shown = next(iter(pic))
     out["report.html"] = render_html(module, report, rsha, full, shown).encode()
     out.update(views(module, ruleset, report, rsha, state))
     out.update(positions(module, ruleset, state))
-    if history is not None and picture_dpi > 0:
-        from referee.pbem.viewer import step_viewers
-
-        out.update(step_viewers(module, ruleset, out, history, report["referee"]["fingerprint"]))
     return out
 
 
@@ -159,11 +181,9 @@ def build_turn_files(
     referee_key: PrivateKey,
     picture_dpi: int,
     extra_files: Mapping[str, bytes] | None = None,
-    history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> tuple[dict[str, bytes], str]:
     """Every file of the turn folder, and the SHA-256 of its ``report.json``.
-    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too;
-    ``history`` is what the viewer files need (:func:`player_files`)."""
+    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too."""
     state_bytes = state.canonical().encode()
     report = dict(report)
     report["state_sha256"] = sha256_hex(state_bytes)
@@ -177,11 +197,7 @@ def build_turn_files(
     if orders_text is not None:
         files["orders.txt"] = orders_text.encode()
     files.update(extra_files or {})
-    files.update(
-        player_files(
-            module, ruleset, report, rsha, state, before, events, picture_dpi, history=history
-        )
-    )
+    files.update(player_files(module, ruleset, report, rsha, state, before, events, picture_dpi))
     manifest = {
         "format": MANIFEST_FORMAT,
         "game_id": report["game_id"],
@@ -189,24 +205,10 @@ def build_turn_files(
         "report_sha256": rsha,
         "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
     }
-    if "position.png" in files or any(n.endswith(".vsav") for n in files):
-        # verify compares the picture and the VASSAL save exactly with the same code
-        from referee.pbem.rendercheck import renderer
-
-        manifest["renderer"] = renderer()
-    add_viewer_manifest(manifest, files)
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
     return files, rsha
-
-
-def add_viewer_manifest(manifest: dict[str, Any], files: Mapping[str, bytes]) -> None:
-    """Record in ``manifest`` how the folder's viewer files were made, when it has any."""
-    if any(n.startswith("viewer-") for n in files):
-        from referee.pbem.viewer import viewer_manifest
-
-        manifest["viewer"] = viewer_manifest()
 
 
 def phase_info(state: GameState) -> dict[str, Any]:

@@ -61,7 +61,26 @@ class Placed:
     levels: tuple[tuple[str, int], ...] = ()
 
 
+_PIECES: dict[int, tuple[Table, dict[Placed, Piece]]] = {}
+
+
 def counter_piece(table: Table, placed: Placed) -> Piece:
+    """:func:`make_counter_piece`, made once per table and ``placed`` (a whole game's saves
+    show the same counters at the same points again and again; decoding a counter's traits
+    is most of a save's cost)."""
+    hit = _PIECES.get(id(table))
+    if hit is None or hit[0] is not table:
+        _PIECES.clear()
+        hit = _PIECES[id(table)] = (table, {})
+    made = hit[1].get(placed)
+    if made is None:
+        if len(hit[1]) > 50_000:
+            hit[1].clear()
+        made = hit[1][placed] = make_counter_piece(table, placed)
+    return made
+
+
+def make_counter_piece(table: Table, placed: Placed) -> Piece:
     """The palette piece of ``placed.piece_id`` put at its point with its layers set, its
     prototypes expanded as VASSAL expands a counter dragged from the palette (so the layers
     of a prototype, such as Attacked, keep their state in the save).
