@@ -94,6 +94,11 @@ def same_save(got: bytes, want: bytes) -> bool:
         return False
 
 
+RECORD_FILES = ("report.json", "state.json", "orders.txt")
+"""Files of a step the record walk checks itself (signature, hash chain, commitments), beside
+the sealed orders a step opens (``orders-SIDE.txt``)."""
+
+
 def compare(
     base: str,
     rendered: dict[str, bytes],
@@ -103,11 +108,12 @@ def compare(
     unchecked: list[tuple[str, str]],
 ) -> None:
     """Compare the re-rendered ``rendered`` with the folder's files; raises
-    :class:`RenderMismatch` naming the first file that differs, and adds to ``unchecked``
-    each file of a kind only earlier referee versions wrote that this machine does not draw
-    the same (the module docstring). Nothing in the manifest is read but the file list."""
+    :class:`RenderMismatch` naming the first file that differs; adds to ``unchecked`` each file of a
+    kind only earlier referee versions wrote that this machine does not make the same (the
+    module docstring). Nothing in the manifest is read but the file list."""
     tsha = rep.get("templates_sha256")
     cut = KNOWN_TEMPLATES[tsha][1] if tsha in KNOWN_TEMPLATES else None
+    legacy = any(n in listed for n in LEGACY_PICTURES)
     for name in sorted(rendered):
         if name not in listed:
             raise RenderMismatch(f"{base}/{name}", "missing: the record renders it")
@@ -117,7 +123,7 @@ def compare(
             continue
         if name.endswith(".vsav") and same_save(got, want):
             continue
-        why = _unprovable(name, cut is not None)
+        why = _unprovable(name, older_templates=cut is not None, legacy=legacy)
         if why is not None:
             unchecked.append((f"{base}/{name}", why))
             continue
@@ -130,16 +136,35 @@ def compare(
         raise RenderMismatch(f"{base}/{name}", _what_differs(name))
 
 
-def _unprovable(name: str, older_templates: bool) -> str | None:
+def account_for(base: str, rendered: Mapping[str, bytes], listed: Mapping[str, str]) -> None:
+    """Every file the manifest lists is one the record walk checks, one rendered again
+    (``rendered``, compared by :func:`compare`) or a legacy step's viewer
+    (:func:`check_viewers`): a file the referee's code does not make fails, so no file a
+    player opens escapes the check."""
+    legacy = any(n in listed for n in LEGACY_PICTURES)
+    for name in sorted(listed):
+        if name in rendered or name in RECORD_FILES:
+            continue
+        if name.startswith("orders-") and name.endswith(".txt"):
+            continue  # sealed orders opened by this step: checked against their commitment
+        if legacy and name.startswith("viewer-") and name.endswith(".html"):
+            continue
+        raise RenderMismatch(
+            f"{base}/{name}", "a file the referee's code does not make from the record"
+        )
+
+
+def _unprovable(name: str, *, older_templates: bool, legacy: bool) -> str | None:
     """Why a file that differs from today's rendering may still be honest, when it is of a
-    kind an earlier referee version wrote differently; ``None`` when a difference is a lie."""
+    kind an earlier referee version wrote differently (``legacy``: a step with
+    ``position.png``, as they wrote them); ``None`` when a difference is a lie."""
     if name in LEGACY_PICTURES:
         return (
             "a PNG drawn by an earlier referee version (Pillow's pixels and encoder differ "
             "between builds): this machine does not draw the same bytes, so it is not proved; "
-            "trust position.svg, report.md and the views instead"
+            "trust report.md and the views instead"
         )
-    if name.startswith("viewer-"):
+    if legacy and name.startswith("viewer-"):
         return (
             "a viewer an earlier referee version wrote into the step (its board is a Pillow "
             "picture): this machine does not make the same bytes; make a checked one with "
@@ -148,8 +173,8 @@ def _unprovable(name: str, older_templates: bool) -> str | None:
     if older_templates and name.endswith(".vsav"):
         return (
             "a VASSAL save written by an earlier referee version's VASSAL writer (the report "
-            "used earlier templates): it shows pieces other than today's writer puts in, so "
-            "it is not proved; `referee vassal-position` writes a checked one"
+            "used earlier templates): it holds other commands than today's writer writes, so "
+            "it is not proved; the view files say the same position and are checked"
         )
     return None
 
@@ -272,6 +297,7 @@ def check_step_renderings(
     want = player_files(
         module, ruleset, rep, rsha, state, before, events, picture_dpi, picture=picture_kind(listed)
     )
+    account_for(base, want, listed)
     compare(base, want, on_disk, listed, rep, unchecked)
     if any(n.startswith("viewer-") for n in listed):
         check_viewers(base, module, ruleset, rep, want, history.docs(), listed, on_disk, unchecked)
@@ -314,5 +340,6 @@ def check_committed(
         want = player_files(
             module, ruleset, rep, rsha, state, before, events, picture_dpi, picture=picture
         )
+    account_for(base, want, listed)
     compare(base, want, on_disk, listed, rep, unchecked)
     return (0 if rep.get("templates_sha256") == templates_sha256() else 1), want

@@ -8,7 +8,8 @@ The file holds everything it shows: the printed board
 (:func:`referee.render.board.render_board`, drawn on the player's machine from the module, as
 a PNG in a ``data:`` URI reduced to a 64-colour palette), the play aids (the module's
 charts), the data of :mod:`referee.pbem.viewer_data` as JSON, and a small hand-written script
-and style sheet from ``templates/viewer/``. It loads nothing from the network: no external script, font or picture.
+and style sheet from ``templates/viewer/``. It loads nothing from the network: no external
+script, font or picture.
 
 Only the side's published documents go in (its ``view-SIDE.json`` of each step), so the file
 never holds what the ruleset hides from that side. It is deterministic: the same documents
