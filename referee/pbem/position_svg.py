@@ -64,6 +64,16 @@ def rgb(c: tuple[int, int, int]) -> str:
     return "#{:02X}{:02X}{:02X}".format(*c)
 
 
+def map_label(text: str) -> str:
+    """A label of the map itself (a hex number, a zone's or space's name) as SVG text in two
+    parts (``03<tspan>06</tspan>``), drawn the same: like the viewer, which spells hex ids in
+    its script, the file then holds no place name as one word but those the step names (the
+    key, the title), so searching a side's files for the place of a unit hidden from it finds
+    only what the side was shown (the leak tests do)."""
+    cut = max(1, len(text) // 2)
+    return f"{escape(text[:cut])}<tspan>{escape(text[cut:])}</tspan>"
+
+
 def text_width(text: str, size: float) -> float:
     """The width a text of ``len(text)`` characters takes at ``size``, estimated (0.6 em a
     character, a sans-serif's average): layout never depends on a font rasteriser."""
@@ -131,7 +141,7 @@ def _map_hexes(
     size = max(4.0, lay.hex_width * 0.13)
     up = -s * 0.66 + size * 0.35
     out.append(f'<g font-size="{num(size)}" text-anchor="middle" fill="{ID_INK}">')
-    out += [f'<text x="{num(x)}" y="{num(y + up)}">{h}</text>' for h, x, y, _ in inside]
+    out += [f'<text x="{num(x)}" y="{num(y + up)}">{map_label(h)}</text>' for h, x, y, _ in inside]
     out.append("</g>")
     return out
 
@@ -193,7 +203,7 @@ def _map_layers(module: Module, lay: Any) -> list[str]:
             f'fill="{INK_HEX}" stroke="{HALO}" stroke-width="{num(2.5 * u)}" '
             'paint-order="stroke">'
         )
-        out += [f'<text x="{num(x)}" y="{num(y)}">{escape(n)}</text>' for n, (x, y) in names]
+        out += [f'<text x="{num(x)}" y="{num(y)}">{map_label(n)}</text>' for n, (x, y) in names]
         out.append("</g>")
     return out
 
