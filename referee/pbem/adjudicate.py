@@ -20,6 +20,7 @@ For each orders file, in order, the referee:
 from __future__ import annotations
 
 import contextlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,18 +137,31 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
         ) from None
 
 
-def _checked_report(archive: Archive, path: Path) -> dict[str, Any]:
+def _checked_report(archive: Archive, path: Path) -> tuple[dict[str, Any], str]:
     """A signed report (or a referee-only record) read and checked against its declared
-    shape (``report_shape.py``) before any field is used."""
+    shape (``report_shape.py``) before any field is used, and its SHA-256. The active cache remembers the
+    SHA-256 of each document that passed (with this code), so each step of a long game does
+    not check every report before it again: a step's cost stays flat (issue 24)."""
+    from referee.cache import active, code_fingerprint, digest
     from referee.pbem.report_shape import check_report
     from referee.shapes import ShapeError
 
-    rep = archive.read_json(path)
+    data = archive.read(path)
+    try:
+        rep = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Refusal("archive", f"{archive.rel(path)}: not valid JSON ({exc})") from None
+    cache, sha = active(), sha256_hex(data)
+    key = digest("report-shape", code_fingerprint("code"), sha)
+    if cache.enabled and cache.get("checked", key) is not None:
+        return rep, sha
     try:
         check_report(rep)
     except ShapeError as exc:
         raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
-    return rep
+    if cache.enabled:
+        cache.put("checked", key, b"")
+    return rep, sha
 
 
 def load_game(archive: Archive) -> _Game:
@@ -158,14 +172,19 @@ def load_game(archive: Archive) -> _Game:
     cfg = archive.config()
     turns = archive.turn_dirs()
     hides = cfg.hides_information
-    reports = [
+    read = [
         _checked_report(
             archive,
             archive.secret / "turns" / t.name / "record.json" if hides else t.path / "report.json",
         )
         for t in turns
     ]
-    shas = [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
+    reports = [rep for rep, _ in read]
+    shas = (
+        [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
+        if hides
+        else [sha for _, sha in read]
+    )
     state_path = archive.state_path(turns[-1], hides)
     try:
         state = GameState.from_json(archive.read_json(state_path))

@@ -84,13 +84,14 @@ def _pts(points: Iterable[Point]) -> str:
     return " ".join(f"{num(x)},{num(y)}" for x, y in points)
 
 
-_LAYOUTS: dict[tuple[int, int], tuple[Module, Any, list[tuple[str, float, float, str]]]] = {}
+Hex = tuple[float, float, str, str]  # centre x, y; its hexagon; its number
+_LAYOUTS: dict[tuple[int, int], tuple[Module, Any, list[Hex]]] = {}
 
 
-def _layout(module: Module, dpi: int) -> tuple[Any, list[tuple[str, float, float, str]]]:
-    """The board's geometry at ``dpi`` and every hex as ``(id, x, y, colour)``, computed once
-    per module object: every step of a run draws on the same map (issue 24: the board is
-    drawn once per run)."""
+def _layout(module: Module, dpi: int) -> tuple[Any, list[Hex]]:
+    """The board's geometry at ``dpi`` and every hex's centre with its two SVG elements (the
+    hexagon in its terrain colour, its number), made once per module object: every step of
+    a run draws on the same map (issue 24: the board is drawn once per run)."""
     from referee.render.board import board_layout
 
     hit = _LAYOUTS.get((id(module), dpi))
@@ -100,9 +101,19 @@ def _layout(module: Module, dpi: int) -> tuple[Any, list[tuple[str, float, float
         lay = board_layout(module, dpi)
         hexes = []
         if lay.grid is not None:
+            size = max(4.0, lay.hex_width * 0.13)
+            up = -lay.grid.size * 0.66 + size * 0.35
             for h in sorted(module.map.hexes):
                 x, y = lay.pixel_centre(h)
-                hexes.append((h, x, y, _hex_colour(module, h)))
+                hexes.append(
+                    (
+                        x,
+                        y,
+                        f'<use href="#hex" x="{num(x)}" y="{num(y)}" '
+                        f'fill="{_hex_colour(module, h)}"/>',
+                        f'<text x="{num(x)}" y="{num(y + up)}">{map_label(h)}</text>',
+                    )
+                )
         hit = _LAYOUTS[(id(module), dpi)] = (module, lay, hexes)
     return hit[1], hit[2]
 
@@ -120,30 +131,32 @@ def _hex_colour(module: Module, hid: str) -> str:
     return rgb(color)
 
 
-def _map_hexes(
-    lay: Any, hexes: list[tuple[str, float, float, str]], box: tuple[float, float, float, float]
-) -> list[str]:
+def _corner_angles(orientation: str) -> list[float]:
+    """The corners' angles, as :meth:`referee.hexgrid.HexGrid.corners` takes them."""
+    start = -90.0 if orientation == "pointy" else 0.0
+    return [math.radians(start + 60.0 * i) for i in range(6)]
+
+
+def _map_hexes(lay: Any, hexes: list[Hex], box: tuple[float, float, float, float]) -> list[str]:
     """The hex layer inside ``box``: one ``<use>`` of a shared hexagon per hex (its terrain
     colour), then the hex numbers."""
     x0, y0, x1, y1 = box
     s = lay.grid.size
-    inside = [e for e in hexes if x0 - s <= e[1] <= x1 + s and y0 - s <= e[2] <= y1 + s]
+    inside = [e for e in hexes if x0 - s <= e[0] <= x1 + s and y0 - s <= e[1] <= y1 + s]
     if not inside:
         return []
-    h0, cx, cy, _ = inside[0]
-    shape = [(x - cx, y - cy) for x, y in lay.corners(h0)]
-    out = [
+    g = lay.grid  # every hexagon is the same shape round its centre
+    shape = [(g.size * math.cos(a), g.size * math.sin(a)) for a in _corner_angles(g.orientation)]
+    size = max(4.0, lay.hex_width * 0.13)
+    return [
         f'<defs><polygon id="hex" points="{_pts(shape)}"/></defs>',
         f'<g stroke="{GRID_LINE}" stroke-width="{num(max(1.0, lay.dpi / 100))}">',
+        *(e[2] for e in inside),
+        "</g>",
+        f'<g font-size="{num(size)}" text-anchor="middle" fill="{ID_INK}">',
+        *(e[3] for e in inside),
+        "</g>",
     ]
-    out += [f'<use href="#hex" x="{num(x)}" y="{num(y)}" fill="{c}"/>' for _, x, y, c in inside]
-    out.append("</g>")
-    size = max(4.0, lay.hex_width * 0.13)
-    up = -s * 0.66 + size * 0.35
-    out.append(f'<g font-size="{num(size)}" text-anchor="middle" fill="{ID_INK}">')
-    out += [f'<text x="{num(x)}" y="{num(y + up)}">{map_label(h)}</text>' for h, x, y, _ in inside]
-    out.append("</g>")
-    return out
 
 
 def _map_layers(module: Module, lay: Any) -> list[str]:

@@ -10,7 +10,9 @@ with its SHA-256 in ``manifest.json``, also signed, so changing any byte of any 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Collection, Mapping
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from referee.engine.core import Event, GameState
@@ -28,8 +30,66 @@ SIGNED_FILES = ("report.json", "report.json.sig", "manifest.json", "manifest.jso
 
 
 def pretty_json(data: Any) -> bytes:
-    """Deterministic, diff-friendly JSON: sorted keys, two-space indent, final newline."""
-    return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    """Deterministic, diff-friendly JSON: sorted keys, two-space indent, final newline: the
+    bytes of ``json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)`` and a newline,
+    made about twice as fast (the standard library's indenting encoder is pure Python, and a
+    step writes and ``verify`` re-renders every view of every step); data it does not know
+    (keys that are not strings, other types) goes to ``json.dumps`` itself."""
+    out: list[str] = []
+    try:
+        _pretty(data, "\n", out)
+    except TypeError:
+        return (json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    out.append("\n")
+    return "".join(out).encode()
+
+
+def _float(value: float) -> str:
+    if value != value:
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+def _pretty(value: Any, pad: str, out: list[str]) -> None:
+    """:func:`pretty_json`'s encoder, case for case ``json.encoder._make_iterencode``'s."""
+    if isinstance(value, str):
+        out.append(encode_basestring(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(_float(value))
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner, sep = pad + "  ", "{"
+        for k in sorted(value):
+            if not isinstance(k, str):
+                raise TypeError(k)
+            out += (sep, inner, encode_basestring(k), ": ")
+            _pretty(value[k], inner, out)
+            sep = ","
+        out.append(pad + "}")
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        inner, sep = pad + "  ", "["
+        for v in value:
+            out += (sep, inner)
+            _pretty(v, inner, out)
+            sep = ","
+        out.append(pad + "]")
+    else:
+        raise TypeError(type(value).__name__)
 
 
 def sign_file(data: bytes, key: PrivateKey, context: bytes) -> bytes:
@@ -51,11 +111,14 @@ def views(
     report: dict[str, Any],
     report_sha256: str,
     state: GameState,
+    seen_by: Mapping[str, GameState] | None = None,
 ) -> dict[str, bytes]:
-    """``view-<SIDE>.json`` and ``view-<SIDE>.md`` for every side (fog of war, ``view``)."""
+    """``view-<SIDE>.json`` and ``view-<SIDE>.md`` for every side (fog of war, ``view``;
+    ``seen_by``: each side's view when the caller made them already)."""
     out: dict[str, bytes] = {}
     for s in module.sides:
-        seen = ruleset.view(module, state, s.id).to_json()
+        seen = (seen_by or {}).get(s.id) or ruleset.view(module, state, s.id)
+        seen = seen.to_json()
         rep = view_report(report, s.id)
         name = slug(s.id)
         out[f"view-{name}.json"] = pretty_json(
@@ -89,7 +152,12 @@ def _vassal_table(module: Module) -> Any:
     return hit[1]
 
 
-def positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, bytes]:
+def positions(
+    module: Module,
+    ruleset: Ruleset,
+    state: GameState,
+    seen_by: Mapping[str, GameState] | None = None,
+) -> dict[str, bytes]:
     """The position as a VASSAL save, for players who play in VASSAL (``docs/vassal.md``).
 
     One ``position.vsav`` when no side's view hides anything; otherwise one
@@ -98,9 +166,8 @@ def positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, b
     from referee.vassal.position import position_vsav_bytes
 
     table = _vassal_table(module)
-    seen = {s.id: ruleset.view(module, state, s.id) for s in module.sides}
-    full = state.to_json()
-    if all(v.to_json()["units"] == full["units"] for v in seen.values()):
+    seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
+    if all(v.units == state.units for v in seen.values()):
         return {"position.vsav": position_vsav_bytes(table, state)}
     return {
         f"position-{slug(side)}.vsav": position_vsav_bytes(table, v) for side, v in seen.items()
@@ -164,8 +231,9 @@ def player_files(
         out.update(pic)
         shown = next(iter(pic))
     out["report.html"] = render_html(module, report, rsha, full, shown).encode()
-    out.update(views(module, ruleset, report, rsha, state))
-    out.update(positions(module, ruleset, state))
+    seen_by = {s.id: ruleset.view(module, state, s.id) for s in module.sides}
+    out.update(views(module, ruleset, report, rsha, state, seen_by))
+    out.update(positions(module, ruleset, state, seen_by))
     return out
 
 
