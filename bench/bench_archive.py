@@ -31,10 +31,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee.cache import activated, cache_from_env  # noqa: E402
 from referee.engine.core import GameState  # noqa: E402
 from referee.pbem.adjudicate import adjudicate  # noqa: E402
 from referee.pbem.game import create_game  # noqa: E402
@@ -101,21 +103,28 @@ def play(game: Path, tmp: Path, module: Module, dpi: int, limit: int) -> list[fl
         dice_length=limit + 8,
     )
     cost: list[float] = []
-    while len(cost) < limit:
-        state = GameState.from_json(json.loads((game / "state.json").read_text()))
-        text = orders_for(module, state)
-        if text is None:
-            break
-        side = text.split("side: ", 1)[1].split("\n", 1)[0]
-        signed = sign_orders(text, f"{len(cost) + 1:03d}.txt", side_key[side], game)
-        path = tmp / f"{len(cost) + 1:03d}.txt"
-        path.write_text(signed.text)
-        t = time.process_time()
-        adjudicate(game, [path], referee_key=keys["ref"], module=module, referee_dir=tmp / "secret")
-        cost.append(time.process_time() - t)
-        if len(cost) % 50 == 0:
-            print(f"  ... {len(cost)} steps", file=sys.stderr)
+    with activated(cache_from_env()):  # as `referee adjudicate` runs
+        while len(cost) < limit and _step(game, tmp, module, side_key, keys["ref"], cost):
+            if len(cost) % 50 == 0:
+                print(f"  ... {len(cost)} steps", file=sys.stderr)
     return cost
+
+
+def _step(game: Path, tmp: Path, module: Module, side_key: dict, ref: Any, cost: list) -> bool:
+    """One scripted step signed and adjudicated (its CPU added to ``cost``); ``False`` at the
+    end of the game."""
+    state = GameState.from_json(json.loads((game / "state.json").read_text()))
+    text = orders_for(module, state)
+    if text is None:
+        return False
+    side = text.split("side: ", 1)[1].split("\n", 1)[0]
+    signed = sign_orders(text, f"{len(cost) + 1:03d}.txt", side_key[side], game)
+    path = tmp / f"{len(cost) + 1:03d}.txt"
+    path.write_text(signed.text)
+    t = time.process_time()
+    adjudicate(game, [path], referee_key=ref, module=module, referee_dir=tmp / "secret")
+    cost.append(time.process_time() - t)
+    return True
 
 
 def sizes(game: Path) -> tuple[int, int, float, str]:

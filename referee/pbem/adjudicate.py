@@ -139,9 +139,9 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
 
 def _checked_report(archive: Archive, path: Path) -> tuple[dict[str, Any], str]:
     """A signed report (or a referee-only record) read and checked against its declared
-    shape (``report_shape.py``) before any field is used, and its SHA-256. The active cache remembers the
-    SHA-256 of each document that passed (with this code), so each step of a long game does
-    not check every report before it again: a step's cost stays flat (issue 24)."""
+    shape (``report_shape.py``) before any field is used, and its SHA-256. The active cache
+    remembers the SHA-256 of each document that passed (with this code), so each step of a
+    long game does not check every report before it again (issue 24: a flat step cost)."""
     from referee.cache import active, code_fingerprint, digest
     from referee.pbem.report_shape import check_report
     from referee.shapes import ShapeError
