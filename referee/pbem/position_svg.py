@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -85,13 +86,25 @@ def _pts(points: Iterable[Point]) -> str:
 
 
 Hex = tuple[float, float, str, str]  # centre x, y; its hexagon; its number
-_LAYOUTS: dict[tuple[int, int], tuple[Module, Any, list[Hex]]] = {}
 
 
-def _layout(module: Module, dpi: int) -> tuple[Any, list[Hex]]:
-    """The board's geometry at ``dpi`` and every hex's centre with its two SVG elements (the
-    hexagon in its terrain colour, its number), made once per module object: every step of
-    a run draws on the same map (issue 24: the board is drawn once per run)."""
+@dataclass(frozen=True, slots=True)
+class MapGeometry:
+    """What every picture of a run draws on: the board's layout, every hex's centre with its
+    two SVG elements (the hexagon, whole pixels, its terrain colour a class; its number) and
+    the style sheet of those classes."""
+
+    layout: Any
+    hexes: list[Hex]
+    style: str
+
+
+_LAYOUTS: dict[tuple[int, int], tuple[Module, MapGeometry]] = {}
+
+
+def _layout(module: Module, dpi: int) -> MapGeometry:
+    """:class:`MapGeometry` at ``dpi``, made once per module object: every step of a run
+    draws on the same map (issue 24: the board is drawn once per run)."""
     from referee.render.board import board_layout
 
     hit = _LAYOUTS.get((id(module), dpi))
@@ -99,23 +112,26 @@ def _layout(module: Module, dpi: int) -> tuple[Any, list[Hex]]:
         if len(_LAYOUTS) > 8:
             _LAYOUTS.clear()
         lay = board_layout(module, dpi)
-        hexes = []
+        hexes: list[Hex] = []
+        style = ""
         if lay.grid is not None:
+            colours = {h: _hex_colour(module, h) for h in sorted(module.map.hexes)}
+            names = {c: f"c{n}" for n, c in enumerate(sorted(set(colours.values())))}
+            style = "".join(f".{n}{{fill:{c}}}" for c, n in names.items())
             size = max(4.0, lay.hex_width * 0.13)
             up = -lay.grid.size * 0.66 + size * 0.35
-            for h in sorted(module.map.hexes):
+            for h, colour in colours.items():
                 x, y = lay.pixel_centre(h)
                 hexes.append(
                     (
                         x,
                         y,
-                        f'<use href="#hex" x="{num(x)}" y="{num(y)}" '
-                        f'fill="{_hex_colour(module, h)}"/>',
-                        f'<text x="{num(x)}" y="{num(y + up)}">{map_label(h)}</text>',
+                        f'<use href="#h" x="{round(x)}" y="{round(y)}" class="{names[colour]}"/>',
+                        f'<text x="{round(x)}" y="{round(y + up)}">{map_label(h)}</text>',
                     )
                 )
-        hit = _LAYOUTS[(id(module), dpi)] = (module, lay, hexes)
-    return hit[1], hit[2]
+        hit = _LAYOUTS[(id(module), dpi)] = (module, MapGeometry(lay, hexes, style))
+    return hit[1]
 
 
 def _hex_colour(module: Module, hid: str) -> str:
@@ -137,9 +153,10 @@ def _corner_angles(orientation: str) -> list[float]:
     return [math.radians(start + 60.0 * i) for i in range(6)]
 
 
-def _map_hexes(lay: Any, hexes: list[Hex], box: tuple[float, float, float, float]) -> list[str]:
+def _map_hexes(geo: MapGeometry, box: tuple[float, float, float, float]) -> list[str]:
     """The hex layer inside ``box``: one ``<use>`` of a shared hexagon per hex (its terrain
     colour), then the hex numbers."""
+    lay, hexes = geo.layout, geo.hexes
     x0, y0, x1, y1 = box
     s = lay.grid.size
     inside = [e for e in hexes if x0 - s <= e[0] <= x1 + s and y0 - s <= e[1] <= y1 + s]
@@ -149,7 +166,7 @@ def _map_hexes(lay: Any, hexes: list[Hex], box: tuple[float, float, float, float
     shape = [(g.size * math.cos(a), g.size * math.sin(a)) for a in _corner_angles(g.orientation)]
     size = max(4.0, lay.hex_width * 0.13)
     return [
-        f'<defs><polygon id="hex" points="{_pts(shape)}"/></defs>',
+        f'<defs><style>{geo.style}</style><polygon id="h" points="{_pts(shape)}"/></defs>',
         f'<g stroke="{GRID_LINE}" stroke-width="{num(max(1.0, lay.dpi / 100))}">',
         *(e[2] for e in inside),
         "</g>",
@@ -432,7 +449,8 @@ def position_svg(
     from referee.render.board_layers import anchor
 
     events = tuple(events)
-    lay, hexes = _layout(module, dpi)
+    geo = _layout(module, dpi)
+    lay = geo.layout
     todo = marks(module, before, after, events)
     region = play_region(module, after, todo) if module.map.grid is not None else []
     x0, y0, x1, y1 = _crop(lay, [anchor(module, lay, h) for h in region])
@@ -464,7 +482,7 @@ def position_svg(
         f'fill="{SEA if module.map.grid is not None else "#F4F1E8"}"/>',
     ]
     if module.map.grid is not None:
-        body += _map_hexes(lay, hexes, (x0, y0, x1, y1))
+        body += _map_hexes(geo, (x0, y0, x1, y1))
     body += _map_layers(module, lay)
     body += pieces
     body.append("</g>")

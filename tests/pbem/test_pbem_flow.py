@@ -234,7 +234,7 @@ def test_the_html_report_shows_the_position(make_game):
     [r] = g.run(g.signed("NATO", ["attack US-DD-1 SO-SG-1", "move US-CV-1 0303"]))
     folder = g.dir / r.folder
     svg = (folder / "position.svg").read_text()
-    assert svg.startswith("<svg ") and "<script" not in svg and 'href="#hex"' in svg
+    assert svg.startswith("<svg ") and "<script" not in svg and 'href="#h"' in svg
     html = (folder / "report.html").read_text()
     assert 'src="position.svg"' in html and "<script" not in html
     manifest = json.loads((folder / "manifest.json").read_text())
