@@ -176,6 +176,12 @@ def report_verify(game: Path, src: Path) -> None:
         f" ms a step; module loading {v['load']:.2f} s; whole process {v['process']:.2f} s), "
         f"{v['unchecked']} file(s) unchecked"
     )
+    r = verify_cost(game, src, v["shas"][-1])
+    print(
+        f"the record alone (verify --since the last report: signatures, chain, dice, replay of "
+        f"every step, no file rendered): {r['verify']:.2f} s CPU, "
+        f"{r['verify'] / r['steps'] * 1e3:.1f} ms a step"
+    )
     if v["steps"] > 10:
         s = verify_cost(game, src, v["shas"][-11])
         print(
