@@ -418,8 +418,8 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         refuse_private_inside(game_dir, key)
         try:
-            # the cache answers the module's load and the bare board of position.png (the
-            # same bytes as without it; see docs/performance.md)
+            # the cache answers the module's load and the shape checks of earlier reports
+            # (the same bytes as without it; see docs/performance.md)
             with activated(cache_from_env(enabled=not no_cache)):
                 module = _game_module(game_dir, module_src, example)
                 results = run(
