@@ -20,6 +20,7 @@ For each orders file, in order, the referee:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,31 +138,42 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
         ) from None
 
 
-def _checked_report(archive: Archive, path: Path) -> tuple[dict[str, Any], str]:
-    """A signed report (or a referee-only record) read and checked against its declared
-    shape (``report_shape.py``) before any field is used, and its SHA-256. The active cache
-    remembers the SHA-256 of each document that passed (with this code), so each step of a
-    long game does not check every report before it again (issue 24: a flat step cost)."""
-    from referee.cache import active, code_fingerprint, digest
+def _read_report(archive: Archive, path: Path) -> tuple[dict[str, Any], str]:
+    """A signed report (or a referee-only record) as JSON, and its SHA-256."""
+    data = archive.read(path)
+    try:
+        return json.loads(data.decode("utf-8")), sha256_hex(data)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Refusal("archive", f"{archive.rel(path)}: not valid JSON ({exc})") from None
+
+
+def _check_shapes(archive: Archive, paths: list[Path], read: list[tuple[dict, str]]) -> None:
+    """Every report checked against its declared shape (``report_shape.py``) before any
+    field is used. The active cache remembers, by a hash chained over the reports' SHA-256s
+    (with this code), that a game's reports up to one step passed, so each step checks only
+    the reports added since: one or two cache reads, not one check a report (issue 24: a
+    step's cost does not grow with the game)."""
+    from referee.cache import active, code_fingerprint
     from referee.pbem.report_shape import check_report
     from referee.shapes import ShapeError
 
-    data = archive.read(path)
-    try:
-        rep = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise Refusal("archive", f"{archive.rel(path)}: not valid JSON ({exc})") from None
-    cache, sha = active(), sha256_hex(data)
-    key = digest("report-shape", code_fingerprint("code"), sha)
-    if cache.enabled and cache.get("checked", key) is not None:
-        return rep, sha
-    try:
-        check_report(rep)
-    except ShapeError as exc:
-        raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
+    cache = active()
+    chain = [hashlib.sha256(f"report-shapes\0{code_fingerprint('code')}".encode()).hexdigest()]
+    for _, sha in read:
+        chain.append(hashlib.sha256(f"{chain[-1]}\0{sha}".encode()).hexdigest())
+    done = 0
     if cache.enabled:
-        cache.put("checked", key, b"")
-    return rep, sha
+        for n in (len(read), len(read) - 1):
+            if n > 0 and cache.get("checked", chain[n]) is not None:
+                done = n
+                break
+    for path, (rep, _) in list(zip(paths, read, strict=True))[done:]:
+        try:
+            check_report(rep)
+        except ShapeError as exc:
+            raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
+    if cache.enabled and done < len(read):
+        cache.put("checked", chain[len(read)], b"")
 
 
 def load_game(archive: Archive) -> _Game:
@@ -172,13 +184,12 @@ def load_game(archive: Archive) -> _Game:
     cfg = archive.config()
     turns = archive.turn_dirs()
     hides = cfg.hides_information
-    read = [
-        _checked_report(
-            archive,
-            archive.secret / "turns" / t.name / "record.json" if hides else t.path / "report.json",
-        )
+    paths = [
+        archive.secret / "turns" / t.name / "record.json" if hides else t.path / "report.json"
         for t in turns
     ]
+    read = [_read_report(archive, p) for p in paths]
+    _check_shapes(archive, paths, read)
     reports = [rep for rep, _ in read]
     shas = (
         [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
