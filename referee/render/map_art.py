@@ -1,0 +1,121 @@
+"""The board of a map that has a designer's picture (``[board] image``): the picture itself,
+turned and scaled so the hex grid the anchors fitted on it is the board's own grid.
+
+:func:`art_layout` is what :func:`referee.render.board.board_layout` returns for such a map,
+so everything that reads the board's geometry reads it from here: the VASSAL module's grid
+(a counter dropped on a hex reports that hex's id), the reports' and ``position.png``'s
+overlays, the viewer, and ``referee map``, which prints the board at the source's scale (a
+hex centre to centre is ``hex_width_in``, so the picture prints at its true size). The board
+is the picture alone: it already shows the map's terrain, hex numbers and legend.
+
+On a hex map the board's hex width is the same whole even number of pixels as a drawn board
+(:func:`referee.render.board.board_layout`), the grid has no margin and sits at a whole-pixel
+``map_origin`` chosen so the turned picture's top-left corner is the board's; the board is
+the turned picture's bounding box. The picture is resampled once, by the inverse of that
+placement (Pillow's affine transform, bicubic, after a Lanczos reduction when the board is
+smaller than the picture, so a 300 dpi scan shrinks to 100 dpi without aliasing). On a map
+without a grid the picture is scaled to the ``[board]``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PIL import Image
+
+from referee.render.board import BoardLayout
+from referee.source.artfiles import open_picture
+from referee.source.model import Module
+
+PAPER = (255, 255, 255)
+
+
+def _hex_px(module: Module, dpi: int) -> int:
+    g = module.map.grid
+    assert g is not None
+    return max(8, 2 * round(g.hex_width * dpi / 2))
+
+
+def art_layout(module: Module, dpi: int) -> BoardLayout:
+    """The board geometry of a map with a picture (see the module docstring)."""
+    art = module.map.art
+    assert art is not None
+    g = module.map.grid
+    pic = art.picture
+    if g is None or art.fit is None:
+        canvas = module.map.canvas
+        assert canvas is not None
+        w, h = round(canvas.width * dpi), round(canvas.height * dpi)
+        return _layout(dpi, None, w, h, (0, 0), float(dpi))
+    hw = _hex_px(module, dpi)
+    fit = art.fit
+    xs, ys = [], []
+    for x, y in ((0, 0), (pic.width, 0), (0, pic.height), (pic.width, pic.height)):
+        u, v = fit.page_of(x, y)
+        xs.append(u * hw)
+        ys.append(v * hw)
+    ox, oy = -math.floor(min(xs)), -math.floor(min(ys))
+    width, height = math.ceil(max(xs)) + ox, math.ceil(max(ys)) + oy
+    grid = g.scaled(hex_width=hw, margin=0.0)
+    return _layout(dpi, grid, width, height, (ox, oy), hw / g.hex_width)
+
+
+def _layout(
+    dpi: int,
+    grid: object,
+    width: int,
+    height: int,
+    origin: tuple[int, int],
+    scale: float,
+) -> BoardLayout:
+    return BoardLayout(
+        dpi=dpi,
+        grid=grid,  # type: ignore[arg-type]
+        width=width,
+        height=height,
+        map_origin=origin,
+        map_size=(width, height),
+        title_height=0,
+        legend_top=height,
+        legend_height=0,
+        legend_columns=1,
+        legend=(),
+        scale=scale,
+        offset=(float(origin[0]), float(origin[1])),
+    )
+
+
+def paint_art(module: Module, lay: BoardLayout) -> Image.Image:
+    """The picture resampled onto the board ``lay`` (RGB, ``lay.width`` x ``lay.height``)."""
+    art = module.map.art
+    assert art is not None
+    img = open_picture(module.root, art.picture)
+    if art.fit is None or lay.grid is None:
+        return img.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
+    fit = art.fit
+    hw = lay.grid.hex_width
+    k = hw / fit.px_per_hex  # board pixels per picture pixel
+    sx = sy = 1.0
+    if k < 1.0:  # shrink first with a proper filter, then turn
+        w2, h2 = max(1, round(img.width * k)), max(1, round(img.height * k))
+        sx, sy = w2 / img.width, h2 / img.height
+        img = img.resize((w2, h2), Image.Resampling.LANCZOS)
+    # board pixel (X, Y) -> page (u, v) -> picture pixel (x, y) -> reduced picture
+    ox, oy = lay.map_origin
+    q = fit.a * fit.a + fit.b * fit.b
+    cu, cv = -ox / hw - fit.tu, -oy / hw - fit.tv
+    coeffs = (
+        sx * fit.a / (hw * q),
+        sx * fit.b / (hw * q),
+        sx * (fit.a * cu + fit.b * cv) / q,
+        sy * -fit.b / (hw * q),
+        sy * fit.a / (hw * q),
+        sy * (fit.a * cv - fit.b * cu) / q,
+    )
+    return img.transform(
+        (lay.width, lay.height),
+        Image.Transform.AFFINE,
+        coeffs,
+        resample=Image.Resampling.BICUBIC,
+        fillcolor=PAPER,
+    )

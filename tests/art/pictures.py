@@ -1,0 +1,66 @@
+"""Pictures the art tests make themselves (no third-party art): a map picture drawn from a
+module's own hexes, turned and scaled, with the true place of every hex centre known."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from referee.source.loader import load_module
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "modules" / "mini"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """picture pixel = scale * R(angle) * (page at hex width 1) + (tx, ty)."""
+
+    scale: float
+    angle_deg: float
+    tx: float
+    ty: float
+
+    def picture_of(self, u: float, v: float) -> tuple[float, float]:
+        c, s = math.cos(math.radians(self.angle_deg)), math.sin(math.radians(self.angle_deg))
+        return self.scale * (c * u - s * v) + self.tx, self.scale * (s * u + c * v) + self.ty
+
+
+def draw_map_picture(src: Path, place: Placement, size: tuple[int, int]) -> Image.Image:
+    """The hexes of the module at ``src`` filled with their terrain colour, outlined, on a
+    paper margin, placed on the picture by ``place``."""
+    module, diags = load_module(src)
+    assert module is not None, diags.errors
+    grid = module.map.grid.scaled(1.0)
+    img = Image.new("RGB", size, "#F3EFE2")
+    draw = ImageDraw.Draw(img)
+    for hid, h in sorted(module.map.hexes.items()):
+        pts = [place.picture_of(*p) for p in grid.corners(hid)]
+        draw.polygon(pts, fill=module.map.terrain[h.terrain].color, outline="#333333")
+    return img
+
+
+def art_source(
+    tmp: Path,
+    place: Placement = Placement(160.0, 4.0, 260.0, 120.0),
+    size: tuple[int, int] = (1700, 1200),
+    anchors: tuple[str, ...] = ("0101", "0108", "0601", "0608"),
+    extra_board: str = "",
+) -> tuple[Path, Placement]:
+    """A copy of the mini module whose map has a picture and four anchors read (to the
+    whole pixel, as a designer reads them) at the true hex centres."""
+    src = tmp / "artmini"
+    shutil.copytree(MINI, src)
+    draw_map_picture(MINI, place, size).save(src / "map.png")
+    module, _ = load_module(MINI)
+    grid = module.map.grid.scaled(1.0)
+    text = (src / "map.toml").read_text()
+    lines = ["[board]", 'image = "map.png"', extra_board, ""]
+    for h in anchors:
+        x, y = place.picture_of(*grid.centre(h))
+        lines += ["[[grid.anchor]]", f'hex = "{h}"', f"x = {round(x)}", f"y = {round(y)}", ""]
+    (src / "map.toml").write_text(text + "\n" + "\n".join(lines))
+    return src, place
