@@ -157,11 +157,24 @@ def _odd_one_out(
 
 
 def _fit_anchors(
-    ac: ArtCtx, grid: HexGrid, anchors: list[tuple[str, float, float, int]], tol: float
+    ac: ArtCtx,
+    grid: HexGrid,
+    anchors: list[tuple[str, float, float, int]],
+    tol: float,
+    pic: ArtFile,
 ) -> PictureFit | None:
     bad = [a for a in anchors if not grid.is_valid_id(a[0])]
     for h, _, _, line in bad:
         ac.error(line or None, f"[[grid.anchor]] hex {h!r} is not a hex of the grid")
+    off = [a for a in anchors if not (0 <= a[1] <= pic.width and 0 <= a[2] <= pic.height)]
+    for h, x, y, line in off:
+        ac.error(
+            line or None,
+            f"[[grid.anchor]] {h}: ({x:g}, {y:g}) is off the picture "
+            f"({pic.width} x {pic.height} px)",
+            "x runs right and y down from the picture's top-left pixel",
+        )
+    bad += off
     if bad:
         return None
     if len(anchors) < MIN_ANCHORS:
@@ -403,7 +416,7 @@ def load_hex_art(
     anchors = _anchor_tables(ac, grid_table)
     if got is None:
         return None
-    fit = _fit_anchors(ac, grid, anchors, tol)
+    fit = _fit_anchors(ac, grid, anchors, tol, got[0])
     if fit is None:
         return None
     art = MapArt(got[0], fit, legend, Origin(file, ac.key_line("image")))

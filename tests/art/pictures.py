@@ -60,7 +60,7 @@ def art_source(
     text = (src / "map.toml").read_text()
     lines = ["[board]", 'image = "map.png"', extra_board, ""]
     for h in anchors:
-        x, y = place.picture_of(*grid.centre(h))
+        x, y = place.picture_of(*grid.centre(h)) if grid.is_valid_id(h) else (5.0, 5.0)
         lines += ["[[grid.anchor]]", f'hex = "{h}"', f"x = {round(x)}", f"y = {round(y)}", ""]
     (src / "map.toml").write_text(text + "\n" + "\n".join(lines))
     return src, place

@@ -1,0 +1,166 @@
+"""A map picture under a hex map: the grid recovered from anchors, bad pictures and bad
+anchors reported with file:line:col, the board drawn from the picture."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from referee.render.board import board_layout, render_board
+from referee.source.loader import load_module
+from tests.art.pictures import Placement, art_source
+
+
+def _load(src: Path):
+    module, diags = load_module(src)
+    return module, diags
+
+
+@pytest.mark.parametrize(
+    "place",
+    [Placement(160.0, 4.0, 260.0, 120.0), Placement(93.7, -2.5, 140.0, 210.0)],
+)
+def test_grid_recovered_from_four_anchors_within_a_tenth_of_a_hex(
+    tmp_path: Path, place: Placement
+) -> None:
+    src, place = art_source(tmp_path, place)
+    module, diags = _load(src)
+    assert module is not None, [str(d) for d in diags.errors]
+    fit = module.map.art.fit
+    unit = module.map.grid.scaled(1.0)
+    worst = 0.0
+    for hid in module.map.hexes:
+        true = place.picture_of(*unit.centre(hid))
+        got = fit.picture_of(*unit.centre(hid))
+        worst = max(worst, math.dist(true, got) / place.scale)
+    assert worst < 0.1
+    assert fit.rotation_deg == pytest.approx(place.angle_deg, abs=0.5)
+    assert fit.px_per_hex == pytest.approx(place.scale, rel=0.01)
+    assert len(fit.anchors) == 4 and all(a.residual < 0.05 for a in fit.anchors)
+
+
+def test_board_is_the_picture_turned_onto_the_grid(tmp_path: Path) -> None:
+    """Every hex centre of the board shows that hex's terrain colour of the picture."""
+    src, _ = art_source(tmp_path)
+    module, _ = _load(src)
+    lay = board_layout(module, 100)
+    img = render_board(module, 100)
+    assert img.size == (lay.width, lay.height)
+    assert lay.title_height == 0 and lay.legend_height == 0
+    for hid, h in module.map.hexes.items():
+        x, y = lay.pixel_centre(hid)
+        want = Image.new("RGB", (1, 1), module.map.terrain[h.terrain].color).getpixel((0, 0))
+        got = img.getpixel((round(x), round(y)))
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 6, hid
+
+
+def _errors(src: Path) -> list[str]:
+    module, diags = _load(src)
+    assert module is None
+    return [str(d) for d in diags.errors]
+
+
+def test_a_wrong_anchor_is_refused_and_named(tmp_path: Path) -> None:
+    src, _ = art_source(tmp_path, anchors=("0101", "0108", "0601", "0608", "0404"))
+    text = (src / "map.toml").read_text()
+    text = text.replace('hex = "0404"', 'hex = "0405"')  # the designer typed the wrong hex
+    (src / "map.toml").write_text(text)
+    errs = _errors(src)
+    assert len(errs) == 1
+    line = text.split("\n").index('hex = "0405"')  # 0-based index of the hex line
+    assert errs[0].startswith(f"map.toml:{line}:1: error: anchor 0405 at (")
+    assert "disagrees with the other anchors" in errs[0]
+    assert "is in hex 0404" in errs[0]
+
+
+def test_three_anchors_that_disagree_are_each_named(tmp_path: Path) -> None:
+    src, _ = art_source(tmp_path, anchors=("0101", "0108", "0601"))
+    text = (src / "map.toml").read_text().replace('hex = "0601"', 'hex = "0602"')
+    (src / "map.toml").write_text(text)
+    errs = _errors(src)
+    assert errs and all("hexes from where the fit of all 3 anchors" in e for e in errs)
+
+
+def test_too_few_anchors_and_unknown_hex(tmp_path: Path) -> None:
+    src, _ = art_source(tmp_path, anchors=("0101", "0108"))
+    assert any("a map picture needs at least 3" in e for e in _errors(src))
+    src2, _ = art_source(tmp_path / "b", anchors=("0101", "0108", "0601", "0999"))
+    assert any("hex '0999' is not a hex of the grid" in e for e in _errors(src2))
+    src3, _ = art_source(tmp_path / "c", anchors=("0101", "0108", "0601", "0608"))
+    text = (src3 / "map.toml").read_text().replace("x = 285", "x = -285")
+    (src3 / "map.toml").write_text(text)
+    assert any("0101: (-285, 909) is off the picture (1700 x 1200 px)" in e for e in _errors(src3))
+
+
+@pytest.mark.parametrize(
+    ("content", "expect"),
+    [
+        (None, "picture 'map.png' not found (hint: picture names are relative"),
+        (b"not a picture at all", "is not a readable PNG or JPEG"),
+        (b"<svg xmlns='http://www.w3.org/2000/svg'/>", "is an SVG drawing"),
+        ("gif", "is a GIF image, not a PNG or JPEG"),
+        ("huge", "the limit is 64,000,000 pixels"),
+        ("truncated", "is not a readable PNG or JPEG"),
+    ],
+)
+def test_bad_pictures_get_file_line_and_hint(
+    tmp_path: Path, content: object, expect: str
+) -> None:
+    src, _ = art_source(tmp_path)
+    pic = src / "map.png"
+    if content is None:
+        pic.unlink()
+    elif content == "gif":
+        Image.new("RGB", (10, 10)).save(pic, format="GIF")
+    elif content == "huge":
+        Image.new("1", (9000, 8000)).save(pic, format="PNG")
+    elif content == "truncated":
+        pic.write_bytes(pic.read_bytes()[:5000])
+    else:
+        pic.write_bytes(content)  # type: ignore[arg-type]
+    errs = _errors(src)
+    line = (src / "map.toml").read_text().split("\n").index('image = "map.png"') + 1
+    assert len(errs) == 1
+    assert errs[0].startswith(f"map.toml:{line}:1: error: [board] image: ")
+    assert expect in errs[0] and "(hint: " in errs[0]
+
+
+def test_low_resolution_and_off_picture_hexes_warn(tmp_path: Path) -> None:
+    src, _ = art_source(
+        tmp_path,
+        Placement(60.0, 0.0, -100.0, 40.0),
+        size=(500, 400),
+        anchors=("0305", "0308", "0605", "0608"),
+    )
+    module, diags = _load(src)
+    assert module is not None
+    warns = [str(d) for d in diags.warnings]
+    assert any("is 71 dpi at the printed hex width 0.85 in (below 150)" in w for w in warns)
+    assert any("9 hex centres lie off the picture map.png (0101, 0102, 0201" in w for w in warns)
+
+
+def test_legend_colours_flag_a_hex_map_txt_gets_wrong(tmp_path: Path) -> None:
+    legend = (
+        'legend = { high_seas = "#A9CCE3", restricted = "#7FB3D5", land = "#C8B88A", '
+        'coastal = "#D4E6B5" }'
+    )
+    src, _ = art_source(tmp_path, extra_board=legend)
+    module, diags = _load(src)
+    assert module is not None and not diags.warnings, [str(d) for d in diags.warnings]
+    # 0404 is land on the picture; say high seas in map.txt
+    lines = (src / "map.txt").read_text().split("\n")
+    n = next(i for i, ln in enumerate(lines) if ln.startswith("04 |"))
+    cells = lines[n].split("|")[1]
+    col = [i for i, ch in enumerate(cells) if ch != " "][3]
+    lines[n] = lines[n][: 4 + col] + "." + lines[n][5 + col :]
+    (src / "map.txt").write_text("\n".join(lines))
+    module, diags = _load(src)
+    warns = [str(d) for d in diags.warnings]
+    assert warns == [
+        f"map.txt:{n + 1}:{5 + col}: warning: hex 0404 is High Seas here but looks like Land "
+        "on the picture map.png (#C8B88A round its centre) (hint: fix the cell, the [board] "
+        "legend colour, or the anchors)"
+    ]
