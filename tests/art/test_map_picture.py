@@ -164,3 +164,25 @@ def test_legend_colours_flag_a_hex_map_txt_gets_wrong(tmp_path: Path) -> None:
         "on the picture map.png (#C8B88A round its centre) (hint: fix the cell, the [board] "
         "legend colour, or the anchors)"
     ]
+
+
+def test_position_picture_is_drawn_on_the_map_picture(tmp_path: Path) -> None:
+    """The reports' position.png draws its pieces on the designer's picture (through the
+    cached board, whose key names the picture's bytes)."""
+    import io
+
+    from referee.cache import Cache, activated
+    from referee.engine.ruleset import get_ruleset
+    from referee.pbem.picture import position_png
+
+    src, _ = art_source(tmp_path)
+    module, _ = _load(src)
+    state = get_ruleset(module.ruleset).new_game(module, "skirmish", "g", ())
+    with activated(Cache(tmp_path / "cache")):
+        first = position_png(module, None, state, [])
+        again = position_png(module, None, state, [])
+    assert first == again
+    img = Image.open(io.BytesIO(first)).convert("RGB")
+    img.save(tmp_path / "position.png")
+    # the picture's paper margin colour is in it: the board is the picture, not a drawn map
+    assert img.getcolors(1 << 20) and any(c == (0xF3, 0xEF, 0xE2) for _, c in img.getcolors(1 << 20))
