@@ -79,6 +79,11 @@ def register(app: typer.Typer) -> None:
                     f"{where}, {summary['tables']} tables, "
                     f"{summary['scenarios']} scenarios"
                 )
+                if how == "text":
+                    from referee.source.summary import picture_lines
+
+                    for line in picture_lines(module):
+                        typer.echo(line)
         raise typer.Exit(0 if module is not None else EXIT_PROBLEMS)
 
 

@@ -119,3 +119,20 @@ def paint_art(module: Module, lay: BoardLayout) -> Image.Image:
         resample=Image.Resampling.BICUBIC,
         fillcolor=PAPER,
     )
+
+
+def picture_dpi(module: Module, default: int = 150) -> int:
+    """The resolution a printed map keeps of its picture: the picture's own pixels an inch at
+    the printed size (a hex map's ``hex_width_in``, a board's inches), within 100..300 so the
+    PDF stays printable; ``default`` for a drawn board."""
+    art = module.map.art
+    if art is None:
+        return default
+    g = module.map.grid
+    if art.fit is not None and g is not None:
+        own = art.fit.px_per_hex / g.hex_width
+    else:
+        canvas = module.map.canvas
+        assert canvas is not None
+        own = art.picture.width / canvas.width
+    return max(100, min(300, round(own)))

@@ -106,9 +106,7 @@ def test_too_few_anchors_and_unknown_hex(tmp_path: Path) -> None:
         ("truncated", "is not a readable PNG or JPEG"),
     ],
 )
-def test_bad_pictures_get_file_line_and_hint(
-    tmp_path: Path, content: object, expect: str
-) -> None:
+def test_bad_pictures_get_file_line_and_hint(tmp_path: Path, content: object, expect: str) -> None:
     src, _ = art_source(tmp_path)
     pic = src / "map.png"
     if content is None:
@@ -185,4 +183,5 @@ def test_position_picture_is_drawn_on_the_map_picture(tmp_path: Path) -> None:
     img = Image.open(io.BytesIO(first)).convert("RGB")
     img.save(tmp_path / "position.png")
     # the picture's paper margin colour is in it: the board is the picture, not a drawn map
-    assert img.getcolors(1 << 20) and any(c == (0xF3, 0xEF, 0xE2) for _, c in img.getcolors(1 << 20))
+    colours = img.getcolors(1 << 20) or []
+    assert any(c == (0xF3, 0xEF, 0xE2) for _, c in colours)
