@@ -185,3 +185,58 @@ def test_position_picture_is_drawn_on_the_map_picture(tmp_path: Path) -> None:
     # the picture's paper margin colour is in it: the board is the picture, not a drawn map
     colours = img.getcolors(1 << 20) or []
     assert any(c == (0xF3, 0xEF, 0xE2) for _, c in colours)
+
+
+def _doc_section() -> str:
+    doc = Path(__file__).resolve().parents[2] / "docs" / "module-source.md"
+    return doc.read_text(encoding="utf-8").split("### A map picture under the map", 1)[1]
+
+
+def test_docs_example_loads_and_check_prints_what_the_docs_show(tmp_path: Path) -> None:
+    """docs/module-source.md's hex example, appended to the mini map with the picture the
+    tests draw, loads; `referee check` prints the fit the docs quote."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    section = _doc_section()
+    toml = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    src, _ = art_source(tmp_path, anchors=())  # the picture, no [board] of its own
+    text = (src / "map.toml").read_text(encoding="utf-8")
+    text = text[: text.index("[board]")] + toml
+    (src / "map.toml").write_text(text, encoding="utf-8")
+    module, diags = _load(src)
+    assert module is not None and not diags.items, [str(d) for d in diags.items]
+    assert len(module.map.art.fit.anchors) == 4
+    assert len(module.map.art.legend) == 4
+    shown = re.search(r"```text\n\$ referee check artmini\n(.*?)```", section, re.S).group(1)
+    run = CliRunner().invoke(app, ["check", str(src)])
+    assert run.exit_code == 0, run.output
+    assert run.output.replace(str(src), "artmini") == shown
+
+
+def test_docs_area_example_board_with_a_picture(tmp_path: Path) -> None:
+    import re
+    import shutil
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
+    board = re.findall(r"```toml\n(.*?)```", _doc_section(), re.S)[1]
+    root = tmp_path / "area"
+    shutil.copytree(fixtures / "area_med", root)
+    text = (root / "map.toml").read_text(encoding="utf-8")
+    start = text.index("[board]")
+    end = text.index("[[", start)
+    (root / "map.toml").write_text(text[:start] + board + "\n" + text[end:], encoding="utf-8")
+    Image.new("RGB", (2000, 1200), "#9CC3E6").save(root / "board.png")
+    module, diags = _load(root)
+    assert module is not None and not diags.errors, [str(d) for d in diags.errors]
+    assert all("plays on hex maps" in str(d) for d in diags.warnings)
+    lay = board_layout(module, 100)
+    assert (lay.width, lay.height) == (1000, 600)
+    assert render_board(module, 100).getpixel((500, 300)) == (0x9C, 0xC3, 0xE6)
+    Image.new("RGB", (2000, 1000), "#9CC3E6").save(root / "board.png")
+    module, diags = _load(root)
+    assert module is None
+    assert "not in the proportions of the board (1000 x 600 px)" in str(diags.errors[0])
