@@ -92,6 +92,28 @@ class CounterSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class ArtCut:
+    """One counter face cut from a designer's picture: the picture and the box of it that is
+    the face, ``(x0, y0, x1, y1)`` in its pixels (the whole picture for a roster row's own
+    ``front_image``/``back_image``)."""
+
+    picture: ArtFile
+    box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CounterArt:
+    """A counter whose faces are the designer's art (a cut counter sheet, or pictures a roster
+    row names) instead of a drawn layout. Its values stay in the roster, for the rules and as
+    VASSAL properties; ``print_values`` prints the layout's texts over the art too."""
+
+    front: ArtCut
+    back: ArtCut | None = None
+    print_values: bool = False
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
 class UnitDef:
     """One roster row: a counter design and how many copies the counter mix has."""
 
@@ -110,6 +132,13 @@ class UnitDef:
     back: str | None = None
     source: str = ""
     origin: Origin = field(default_factory=lambda: Origin(""))
+    art: CounterArt | None = None  # faces from the designer's art (load_sheets.py)
+    face_images: tuple[str, ...] = ()  # the row's front_image, back_image ("" when absent)
+
+    @property
+    def has_back(self) -> bool:
+        """Whether the counter has a back face: a back layout, or back art."""
+        return self.back is not None or (self.art is not None and self.art.back is not None)
 
     @property
     def piece_ids(self) -> tuple[str, ...]:

@@ -64,3 +64,71 @@ def art_source(
         lines += ["[[grid.anchor]]", f'hex = "{h}"', f"x = {round(x)}", f"y = {round(y)}", ""]
     (src / "map.toml").write_text(text + "\n" + "\n".join(lines))
     return src, place
+
+
+# ---- counter sheets ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SheetSpec:
+    columns: int = 4
+    rows: int = 2
+    counter: int = 150  # the mini's 0.5 in counters at its 300 dpi
+    first: tuple[int, int] = (40, 56)
+    gutter: tuple[int, int] = (12, 14)
+    background: str = "#FFFFFF"
+
+    def cell(self, r: int, c: int) -> tuple[int, int]:
+        return (
+            self.first[0] + c * (self.counter + self.gutter[0]),
+            self.first[1] + r * (self.counter + self.gutter[1]),
+        )
+
+    @property
+    def size(self) -> tuple[int, int]:
+        w = self.first[0] * 2 + self.columns * self.counter + (self.columns - 1) * self.gutter[0]
+        h = self.first[1] * 2 + self.rows * self.counter + (self.rows - 1) * self.gutter[1]
+        return w, h
+
+
+def sheet_source(
+    tmp: Path, spec: SheetSpec = SheetSpec(), extra: str = ""
+) -> tuple[Path, dict[str, tuple[Image.Image, Image.Image | None]]]:
+    """A copy of the mini module whose counters are cut from a sheet (front and back) made by
+    rendering the mini's own roster: returns the source and each unit's original faces."""
+    from referee.render.counters import render_blank, render_counter
+
+    module, diags = load_module(MINI)
+    assert module is not None, diags.errors
+    src = tmp / "sheetmini"
+    shutil.copytree(MINI, src)
+    front = Image.new("RGB", spec.size, spec.background)
+    back = Image.new("RGB", spec.size, spec.background)
+    faces: dict[str, tuple[Image.Image, Image.Image | None]] = {}
+    rows: list[list[str]] = [[""] * spec.columns for _ in range(spec.rows)]
+    for n, unit in enumerate(module.units):
+        r, c = divmod(n, spec.columns)
+        f = render_counter(module, unit)
+        b = render_counter(module, unit, back=True) if unit.back else render_blank(module, unit)
+        front.paste(f, spec.cell(r, c))
+        x, y = spec.cell(r, c)
+        back.paste(b, (spec.size[0] - x - spec.counter, y))  # duplex: mirrored left to right
+        faces[unit.id] = (f, b)
+        rows[r][c] = unit.id
+    (src / "art").mkdir()
+    front.save(src / "art" / "front.png")
+    back.save(src / "art" / "back.png")
+    (src / "art" / "ids.csv").write_text("\n".join(",".join(r) for r in rows) + "\n")
+    sheet = [
+        "[[counter.sheet]]",
+        'front = "art/front.png"',
+        'back = "art/back.png"',
+        'ids = "art/ids.csv"',
+        f"columns = {spec.columns}",
+        f"rows = {spec.rows}",
+        f"counter = {spec.counter}",
+        f"first = [{spec.first[0]}, {spec.first[1]}]",
+        f"gutter = [{spec.gutter[0]}, {spec.gutter[1]}]",
+        extra,
+    ]
+    text = (src / "module.toml").read_text()
+    (src / "module.toml").write_text(text + "\n" + "\n".join(sheet) + "\n")
+    return src, faces

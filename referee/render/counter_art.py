@@ -1,0 +1,59 @@
+"""A counter face cut from the designer's art (:mod:`referee.source.load_sheets`): the cut of
+the sheet picture, scaled once to the face.
+
+The face model (:class:`referee.render.counters.FaceArt`) gets one picture over the whole
+face and its bleed, so the VASSAL image (at ``counter.dpi``) and the printed sheet (at
+``sheets --art-dpi``) show the same cut. With bleed the cut is widened by the bleed on every
+side, in the sheet's own pixels, so a print shop's cut a hair outside the line still shows
+the sheet's art; where the widened cut runs off the picture the missing strip repeats the
+cut's edge pixels.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from referee.render.drawing import Picture
+from referee.source.artfiles import open_picture
+from referee.source.model import ArtCut, ArtFile, Module
+
+_PICTURES: dict[tuple[str, str], Image.Image] = {}
+
+
+def _sheet(module: Module, pic: ArtFile) -> Image.Image:
+    """The sheet picture's pixels, read once per build (a sheet holds many counters)."""
+    key = (str(module.root), pic.sha256)
+    hit = _PICTURES.get(key)
+    if hit is None:
+        if len(_PICTURES) > 8:
+            _PICTURES.clear()
+        hit = _PICTURES[key] = open_picture(module.root, pic)
+    return hit
+
+
+def cut_pixels(module: Module, cut: ArtCut, margin: float = 0.0) -> Image.Image:
+    """The cut's pixels widened by ``margin`` sheet pixels each side (edge pixels repeated
+    where that runs off the picture)."""
+    img = _sheet(module, cut.picture)
+    x0, y0, x1, y1 = cut.box
+    m = round(margin)
+    want = (x0 - m, y0 - m, x1 + m, y1 + m)
+    inside = (max(0, want[0]), max(0, want[1]), min(img.width, want[2]), min(img.height, want[3]))
+    part = img.crop(inside)
+    if inside == want:
+        return part
+    out = part.resize((want[2] - want[0], want[3] - want[1]), Image.Resampling.NEAREST)
+    out.paste(part, (inside[0] - want[0], inside[1] - want[1]))
+    return out
+
+
+def art_picture(module: Module, cut: ArtCut, side: int, bleed_px: int, scale: float) -> Picture:
+    """The face picture item: the cut (with bleed) over ``side + 2 * bleed_px`` face pixels,
+    resampled (Lanczos) to ``scale`` image pixels a face pixel."""
+    per_face_px = (cut.box[2] - cut.box[0]) / side
+    pixels = cut_pixels(module, cut, bleed_px * per_face_px)
+    full = side + 2 * bleed_px
+    n = max(1, round(full * scale))
+    if pixels.size != (n, n):
+        pixels = pixels.resize((n, n), Image.Resampling.LANCZOS)
+    return Picture(0, 0, full, full, pixels)
