@@ -62,6 +62,7 @@ SQUARE = 0.02  # a face picture's sides may differ by 2 %
 MISS = 60.0  # RGB distance from the background that counts as art in the gutter
 SHIFT = 0.04  # of a counter's side: art off its cell by more than this is a warning
 MAX_CUT_WARNINGS = 12
+RING_MISSES = 3  # art pixels on one side of the ring round a cut that make it a miss
 
 
 @dataclass(slots=True)
@@ -248,16 +249,26 @@ def _background(sheet: Sheet, t: dict[str, Any], sc: SheetCtx) -> tuple[int, int
 
 
 def _ring_misses(img: Image.Image, box: tuple[int, int, int, int], bg: tuple) -> int:
-    """How many pixels of the one-pixel ring just outside ``box`` are not background."""
+    """The most pixels on any one side of the one-pixel ring just outside ``box`` that are
+    not background (a correct cut's ring lies in the gutter: none; a cut one line of art too
+    far crosses that line's width)."""
     x0, y0, x1, y1 = box
     px = img.load()
-    ring = [(x, y) for x in range(x0 - 1, x1 + 1) for y in (y0 - 1, y1)]
-    ring += [(x, y) for y in range(y0, y1) for x in (x0 - 1, x1)]
-    n = 0
-    for x, y in ring:
-        if 0 <= x < img.width and 0 <= y < img.height and math.dist(px[x, y][:3], bg) > MISS:
-            n += 1
-    return n
+    sides = (
+        [(x, y0 - 1) for x in range(x0, x1)],
+        [(x, y1) for x in range(x0, x1)],
+        [(x0 - 1, y) for y in range(y0, y1)],
+        [(x1, y) for y in range(y0, y1)],
+    )
+    worst = 0
+    for ring in sides:
+        n = sum(
+            1
+            for x, y in ring
+            if 0 <= x < img.width and 0 <= y < img.height and math.dist(px[x, y][:3], bg) > MISS
+        )
+        worst = max(worst, n)
+    return worst
 
 
 def _art_shift(
@@ -288,7 +299,7 @@ def _check_cut(
         for side, img, box in (("front", sheet.front[1], sheet.cell(r, c)),) + (
             (("back", sheet.back[1], sheet.back_cell(r, c)),) if sheet.back else ()
         ):
-            if min(sheet.gutter) >= 2 and _ring_misses(img, box, bg) > (box[2] - box[0]) // 4:
+            if min(sheet.gutter) >= 2 and _ring_misses(img, box, bg) >= RING_MISSES:
                 found.append(
                     f"{uid} ({side}, row {r + 1}, column {c + 1}): the art runs over the cut"
                 )

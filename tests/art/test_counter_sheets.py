@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PIL import ImageChops
+import pytest
+from PIL import Image, ImageChops
 
 from referee.render.counter_art import cut_pixels
 from referee.render.counters import counter_faces, render_counter
 from referee.source.loader import load_module
-from tests.art.pictures import SheetSpec, sheet_source
+from tests.art.pictures import sheet_source
 
 
 def _same(a, b) -> bool:
@@ -36,3 +37,104 @@ def test_a_sheet_cut_back_into_counters_matches_pixel_for_pixel(tmp_path: Path) 
     assert len(counter_faces(module)) == 2 * len(module.units)
     # the values stay the roster's, for the rules and VASSAL's properties
     assert module.unit("US-CV-1").values["DEF"] == 12
+
+
+def _problems(src: Path) -> tuple[list[str], list[str]]:
+    _, diags = load_module(src)
+    return [str(d) for d in diags.errors], [str(d) for d in diags.warnings]
+
+
+def _line(src: Path, file: str, text: str) -> int:
+    return (src / file).read_text().split("\n").index(text) + 1
+
+
+def test_a_grid_running_off_the_picture_is_refused(tmp_path: Path) -> None:
+    src, _ = sheet_source(tmp_path)
+    toml = (src / "module.toml").read_text().replace("columns = 4", "columns = 5")
+    (src / "module.toml").write_text(toml)
+    (src / "art" / "ids.csv").write_text("US-CV-1,US-DD-1,US-F4,SO-SG-1\nSO-DD-1,SO-T16\n")
+    errors, _ = _problems(src)
+    line = _line(src, "module.toml", "[[counter.sheet]]")
+    assert errors == [
+        f"module.toml:{line}:1: error: the sheet's grid runs off the picture art/front.png: 5 "
+        "columns and 2 rows of 150 px end at (838, 370); the picture is 716 x 426 px (hint: "
+        "check counter, first, gutter, columns and rows)"
+    ]
+
+
+def test_unknown_and_twice_cut_ids_name_their_cell(tmp_path: Path) -> None:
+    src, _ = sheet_source(tmp_path)
+    (src / "art" / "ids.csv").write_text("US-CV-1,US-DD-1,US-F5,SO-SG-1\nSO-DD-1,US-CV-1\n")
+    errors, _ = _problems(src)
+    assert (
+        "art/ids.csv:1:17: error: 'US-F5' is not a unit id of the roster (hint: did you "
+        "mean 'US-F4'?)" in errors
+    )
+    assert "art/ids.csv:2:9: error: unit US-CV-1 is cut twice (first art/ids.csv:1)" in errors
+
+
+@pytest.mark.parametrize(
+    ("what", "expect"),
+    [
+        ("missing", "[[counter.sheet]] back: picture 'art/back.png' not found"),
+        ("small", "a duplex back must be the front's size"),
+        ("text", "is not a readable PNG or JPEG"),
+    ],
+)
+def test_bad_sheet_pictures(tmp_path: Path, what: str, expect: str) -> None:
+    src, _ = sheet_source(tmp_path)
+    back = src / "art" / "back.png"
+    if what == "missing":
+        back.unlink()
+    elif what == "small":
+        Image.new("RGB", (100, 100), "white").save(back)
+    else:
+        back.write_text("hello")
+    errors, _ = _problems(src)
+    line = _line(src, "module.toml", 'back = "art/back.png"')
+    assert len(errors) == 1 and errors[0].startswith(f"module.toml:{line}:1: error: ")
+    assert expect in errors[0] and "(hint: " in errors[0]
+
+
+def test_a_cut_that_misses_warns(tmp_path: Path) -> None:
+    """The designer measured the first counter 9 px too far left: on both sides of the sheet
+    every counter's art runs over a cut line (even the white back of an air unit: its border
+    crosses the cut)."""
+    src, _ = sheet_source(tmp_path)
+    toml = (src / "module.toml").read_text().replace("first = [40, 56]", "first = [31, 56]")
+    (src / "module.toml").write_text(toml)
+    module, diags = load_module(src)
+    assert module is not None  # a warning: the module still builds
+    warns = [str(d) for d in diags.warnings]
+    assert len(warns) == 12  # six counters, front and back
+    assert all(
+        "the art runs over the cut (hint: check counter, first and gutter)" in w for w in warns
+    )
+    assert "the cut misses US-F4 (back, row 1, column 3)" in warns[5]
+    src2, _ = sheet_source(tmp_path / "ok")
+    assert _problems(src2) == ([], [])
+
+
+def test_roster_row_names_its_own_faces(tmp_path: Path) -> None:
+    src, faces = sheet_source(tmp_path)
+    toml = (src / "module.toml").read_text()
+    (src / "module.toml").write_text(toml[: toml.index("[[counter.sheet]]")])
+    front, back = faces["US-CV-1"]
+    front.save(src / "art" / "cv-front.png")
+    back.save(src / "art" / "cv-back.png")
+    rows = [r for r in (src / "units.csv").read_text().split("\n") if r]
+    rows = [r + ",," for r in rows]
+    rows[0] = rows[0][:-2] + ",front_image,back_image"
+    rows[1] = rows[1][:-2] + ",art/cv-front.png,art/cv-back.png"
+    (src / "units.csv").write_text("\n".join(rows) + "\n")
+    module, diags = load_module(src)
+    assert module is not None, [str(d) for d in diags.errors]
+    cv = module.unit("US-CV-1")
+    assert cv.has_back and _same(render_counter(module, cv, back=True), back)
+    assert module.unit("US-DD-1").art is None
+    Image.new("RGB", (150, 120)).save(src / "art" / "cv-back.png")
+    errors, _ = _problems(src)
+    assert errors == [
+        "units.csv:2:1: error: back_image art/cv-back.png is 150 x 120 px; a counter face is "
+        "square (hint: crop it to the counter)"
+    ]
