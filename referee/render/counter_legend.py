@@ -82,10 +82,14 @@ def callouts(module: Module, layout: CounterLayout, unit: UnitDef) -> list[Callo
 
 
 def sample_units(module: Module) -> list[tuple[CounterLayout, UnitDef]]:
-    """One sample unit per front layout in use, in roster order of first use."""
+    """One sample unit per front layout in use, in roster order of first use. A counter of
+    the designer's art is no sample unless its values are printed over it (the layout's
+    boxes are not where its art shows them)."""
     best: dict[str, tuple[int, int, UnitDef]] = {}
     order: list[str] = []
     for n, u in enumerate(module.units):
+        if u.art is not None and not u.art.print_values:
+            continue
         lay = face_layout(module, u)
         score = len(callouts(module, lay, u))
         if lay.name not in best:

@@ -138,3 +138,72 @@ def test_roster_row_names_its_own_faces(tmp_path: Path) -> None:
         "units.csv:2:1: error: back_image art/cv-back.png is 150 x 120 px; a counter face is "
         "square (hint: crop it to the counter)"
     ]
+
+
+def _solid_sheet(tmp_path: Path) -> tuple[Path, dict[str, tuple[tuple, tuple]]]:
+    """The sheet source with every counter a solid colour of its own, front and back."""
+    from PIL import ImageDraw
+
+    from tests.art.pictures import SheetSpec
+
+    spec = SheetSpec()
+    src, _ = sheet_source(tmp_path, spec)
+    ids = [r.split(",") for r in (src / "art" / "ids.csv").read_text().split("\n") if r]
+    front = Image.new("RGB", spec.size, "white")
+    back = Image.new("RGB", spec.size, "white")
+    colours = {}
+    for r, row in enumerate(ids):
+        for c, uid in enumerate(row):
+            if not uid:
+                continue
+            n = r * spec.columns + c
+            f, b = (220, 30 + 30 * n, 40), (40, 30 + 30 * n, 220)
+            x, y = spec.cell(r, c)
+            ImageDraw.Draw(front).rectangle([x, y, x + spec.counter - 1, y + spec.counter - 1], f)
+            bx = spec.size[0] - x - spec.counter
+            ImageDraw.Draw(back).rectangle([bx, y, bx + spec.counter - 1, y + spec.counter - 1], b)
+            colours[uid] = (f, b)
+    front.save(src / "art" / "front.png")
+    back.save(src / "art" / "back.png")
+    return src, colours
+
+
+def _bbox_of(page: Image.Image, colour: tuple) -> tuple[int, int, int, int] | None:
+    r, g, b = ImageChops.difference(page, Image.new("RGB", page.size, colour)).split()
+    worst = ImageChops.lighter(ImageChops.lighter(r, g), b)  # the largest channel difference
+    return worst.point(lambda v: 255 if v < 10 else 0).getbbox()
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftoppm") is None, reason="needs poppler")
+def test_sheets_print_art_counters_at_size_with_duplex_backs_aligned(tmp_path: Path) -> None:
+    """`referee sheets` of cut counters, rasterised: each counter is exactly 0.5 in, and its
+    back lands behind its front when the sheet is turned over on its long edge."""
+    import subprocess
+
+    from referee.render.playaids import write_sheets
+
+    src, colours = _solid_sheet(tmp_path)
+    module, diags = load_module(src)
+    assert module is not None, [str(d) for d in diags.errors]
+    write_sheets(module, tmp_path / "out")
+    pdf = tmp_path / "out" / "mini-counters.pdf"
+    dpi = 144
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(tmp_path / "p")], check=True)
+    pages = sorted(tmp_path.glob("p-*.png"))
+    front, back = (Image.open(p).convert("RGB") for p in pages[:2])
+    side = module.counter.size_in * dpi
+    checked = 0
+    for uid, (fc, bc) in colours.items():
+        if module.unit(uid).count != 1:
+            continue  # two copies of one colour: one box would span both
+        f, b = _bbox_of(front, fc), _bbox_of(back, bc)
+        assert f is not None and b is not None, uid
+        for x0, y0, x1, y1 in (f, b):
+            assert abs((x1 - x0) - side) <= 1 and abs((y1 - y0) - side) <= 1, uid
+        # mirrored about the page's vertical centre line (turned over on the long edge): the
+        # two centres are as far from either side, within 1.5 px (0.01 in: the cut lines
+        # drawn over the counters' edges hide one edge pixel on either page)
+        assert abs((f[0] + f[2]) / 2 + (b[0] + b[2]) / 2 - front.width) <= 1.5, uid
+        assert abs(f[1] - b[1]) <= 1, uid
+        checked += 1
+    assert checked == 4
