@@ -94,12 +94,20 @@ def sheet_source(
 ) -> tuple[Path, dict[str, tuple[Image.Image, Image.Image | None]]]:
     """A copy of the mini module whose counters are cut from a sheet (front and back) made by
     rendering the mini's own roster: returns the source and each unit's original faces."""
-    from referee.render.counters import render_blank, render_counter
-
-    module, diags = load_module(MINI)
-    assert module is not None, diags.errors
     src = tmp / "sheetmini"
     shutil.copytree(MINI, src)
+    return src, add_sheet(src, spec, extra)
+
+
+def add_sheet(
+    src: Path, spec: SheetSpec = SheetSpec(), extra: str = ""
+) -> dict[str, tuple[Image.Image, Image.Image | None]]:
+    """Cut the counters of the source at ``src`` (a copy of the mini) from a sheet made by
+    rendering its roster; returns each unit's original faces."""
+    from referee.render.counters import render_blank, render_counter
+
+    module, diags = load_module(src)
+    assert module is not None, diags.errors
     front = Image.new("RGB", spec.size, spec.background)
     back = Image.new("RGB", spec.size, spec.background)
     faces: dict[str, tuple[Image.Image, Image.Image | None]] = {}
@@ -131,4 +139,4 @@ def sheet_source(
     ]
     text = (src / "module.toml").read_text()
     (src / "module.toml").write_text(text + "\n" + "\n".join(sheet) + "\n")
-    return src, faces
+    return faces
