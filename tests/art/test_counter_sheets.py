@@ -207,3 +207,23 @@ def test_sheets_print_art_counters_at_size_with_duplex_backs_aligned(tmp_path: P
         assert abs(f[1] - b[1]) <= 1, uid
         checked += 1
     assert checked == 4
+
+
+def test_check_png_previews_the_cut_with_every_id(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.render.art_preview import sheet_panels
+
+    src, _ = sheet_source(tmp_path)
+    out = tmp_path / "preview.png"
+    run = CliRunner().invoke(app, ["check", str(src), "--png", str(out)])
+    assert run.exit_code == 0, run.output
+    img = Image.open(out)
+    module, _ = load_module(src)
+    panels = sheet_panels(module)
+    assert len(panels) == 2  # the sheet's front and back, side by side
+    assert img.width >= sum(p.width for p in panels) and img.height >= panels[0].height
+    # every cut is outlined in red on its picture
+    red = sum(1 for c in panels[0].getdata() if c == (220, 20, 20))
+    assert red > 6 * 4 * 150  # six counters, four sides of 150 px at least
