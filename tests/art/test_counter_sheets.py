@@ -225,5 +225,6 @@ def test_check_png_previews_the_cut_with_every_id(tmp_path: Path) -> None:
     assert len(panels) == 2  # the sheet's front and back, side by side
     assert img.width >= sum(p.width for p in panels) and img.height >= panels[0].height
     # every cut is outlined in red on its picture
-    red = sum(1 for c in panels[0].getdata() if c == (220, 20, 20))
+    colours = panels[0].getcolors(1 << 24) or []
+    red = sum(n for n, c in colours if c == (220, 20, 20))
     assert red > 6 * 4 * 150  # six counters, four sides of 150 px at least
