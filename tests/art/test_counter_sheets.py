@@ -228,3 +228,21 @@ def test_check_png_previews_the_cut_with_every_id(tmp_path: Path) -> None:
     colours = panels[0].getcolors(1 << 24) or []
     red = sum(n for n, c in colours if c == (220, 20, 20))
     assert red > 6 * 4 * 150  # six counters, four sides of 150 px at least
+
+
+def test_docs_sheet_example_is_the_one_the_tests_cut(tmp_path: Path) -> None:
+    """docs/module-source.md's [[counter.sheet]] and ids.csv, on the sheet the tests render,
+    load and cut every counter."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "module-source.md").read_text()
+    section = doc.split("### Counter sheets cut into counters", 1)[1]
+    toml = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    ids = re.search(r"```csv\n(.*?)```", section, re.S).group(1)
+    src, faces = sheet_source(tmp_path)
+    text = (src / "module.toml").read_text()
+    (src / "module.toml").write_text(text[: text.index("[[counter.sheet]]")] + toml)
+    (src / "art" / "ids.csv").write_text(ids)
+    module, diags = load_module(src)
+    assert module is not None and not diags.items, [str(d) for d in diags.items]
+    assert all(_same(render_counter(module, u), faces[u.id][0]) for u in module.units)
