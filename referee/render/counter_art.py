@@ -20,23 +20,27 @@ from referee.source.model import ArtCut, ArtFile, Module
 _PICTURES: dict[tuple[str, str], Image.Image] = {}
 
 
-def _sheet(module: Module, pic: ArtFile) -> Image.Image:
-    """The sheet picture's pixels, read once per build (a sheet holds many counters)."""
-    key = (str(module.root), pic.sha256)
+def _sheet(module: Module, pic: ArtFile, scale: float) -> Image.Image:
+    """The sheet picture's pixels, read once per build and scale (a sheet holds many
+    counters): a raster sheet as it is, an SVG sheet rasterised at ``scale``."""
+    scale = 1.0 if pic.kind != "svg" else round(scale, 4)
+    key = (str(module.root), pic.sha256, scale)
     hit = _PICTURES.get(key)
     if hit is None:
         if len(_PICTURES) > 8:
             _PICTURES.clear()
-        hit = _PICTURES[key] = open_picture(module.root, pic)
+        hit = _PICTURES[key] = open_picture(module.root, pic, scale=scale)
     return hit
 
 
-def cut_pixels(module: Module, cut: ArtCut, margin: float = 0.0) -> Image.Image:
+def cut_pixels(module: Module, cut: ArtCut, margin: float = 0.0, scale: float = 1.0) -> Image.Image:
     """The cut's pixels widened by ``margin`` sheet pixels each side (edge pixels repeated
-    where that runs off the picture)."""
-    img = _sheet(module, cut.picture)
-    x0, y0, x1, y1 = cut.box
-    m = round(margin)
+    where that runs off the picture); an SVG sheet is rasterised at ``scale`` pixels a sheet
+    pixel first (a raster sheet is cut from its own pixels)."""
+    img = _sheet(module, cut.picture, scale)
+    k = img.width / cut.picture.width
+    x0, y0, x1, y1 = (round(v * k) for v in cut.box)
+    m = round(margin * k)
     want = (x0 - m, y0 - m, x1 + m, y1 + m)
     inside = (max(0, want[0]), max(0, want[1]), min(img.width, want[2]), min(img.height, want[3]))
     part = img.crop(inside)
@@ -51,9 +55,9 @@ def art_picture(module: Module, cut: ArtCut, side: int, bleed_px: int, scale: fl
     """The face picture item: the cut (with bleed) over ``side + 2 * bleed_px`` face pixels,
     resampled (Lanczos) to ``scale`` image pixels a face pixel."""
     per_face_px = (cut.box[2] - cut.box[0]) / side
-    pixels = cut_pixels(module, cut, bleed_px * per_face_px)
     full = side + 2 * bleed_px
     n = max(1, round(full * scale))
+    pixels = cut_pixels(module, cut, bleed_px * per_face_px, n / (full * per_face_px))
     if pixels.size != (n, n):
         pixels = pixels.resize((n, n), Image.Resampling.LANCZOS)
     return Picture(0, 0, full, full, pixels)

@@ -89,17 +89,17 @@ def paint_art(module: Module, lay: BoardLayout) -> Image.Image:
     """The picture resampled onto the board ``lay`` (RGB, ``lay.width`` x ``lay.height``)."""
     art = module.map.art
     assert art is not None
-    img = open_picture(module.root, art.picture)
+    pic = art.picture
     if art.fit is None or lay.grid is None:
+        img = open_picture(module.root, pic, scale=lay.width / pic.width)
         return img.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
     fit = art.fit
     hw = lay.grid.hex_width
-    k = hw / fit.px_per_hex  # board pixels per picture pixel
-    sx = sy = 1.0
-    if k < 1.0:  # shrink first with a proper filter, then turn
-        w2, h2 = max(1, round(img.width * k)), max(1, round(img.height * k))
-        sx, sy = w2 / img.width, h2 / img.height
-        img = img.resize((w2, h2), Image.Resampling.LANCZOS)
+    # board pixels per picture pixel: a raster picture is shrunk to it first (Lanczos), an SVG
+    # rasterised at it, so the turn below resamples at about one pixel for one
+    k = hw / fit.px_per_hex
+    img = open_picture(module.root, pic, scale=k)
+    sx, sy = img.width / pic.width, img.height / pic.height
     # board pixel (X, Y) -> page (u, v) -> picture pixel (x, y) -> reduced picture
     ox, oy = lay.map_origin
     q = fit.a * fit.a + fit.b * fit.b

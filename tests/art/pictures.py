@@ -43,22 +43,46 @@ def draw_map_picture(src: Path, place: Placement, size: tuple[int, int]) -> Imag
     return img
 
 
+def map_svg(src: Path, place: Placement, size: tuple[int, int]) -> str:
+    """The same map picture as :func:`draw_map_picture`, drawn as SVG polygons."""
+    module, diags = load_module(src)
+    assert module is not None, diags.errors
+    grid = module.map.grid.scaled(1.0)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size[0]}" height="{size[1]}" '
+        f'viewBox="0 0 {size[0]} {size[1]}">',
+        f'<rect width="{size[0]}" height="{size[1]}" fill="#F3EFE2"/>',
+    ]
+    for hid, h in sorted(module.map.hexes.items()):
+        pts = " ".join(
+            f"{x:.2f},{y:.2f}" for x, y in (place.picture_of(*p) for p in grid.corners(hid))
+        )
+        fill = module.map.terrain[h.terrain].color
+        out.append(f'<polygon points="{pts}" fill="{fill}" stroke="#333333" stroke-width="1"/>')
+    return "\n".join([*out, "</svg>"]) + "\n"
+
+
 def art_source(
     tmp: Path,
     place: Placement = Placement(160.0, 4.0, 260.0, 120.0),
     size: tuple[int, int] = (1700, 1200),
     anchors: tuple[str, ...] = ("0101", "0108", "0601", "0608"),
     extra_board: str = "",
+    svg: bool = False,
 ) -> tuple[Path, Placement]:
-    """A copy of the mini module whose map has a picture and four anchors read (to the
-    whole pixel, as a designer reads them) at the true hex centres."""
+    """A copy of the mini module whose map has a picture (``map.png``, or ``map.svg``) and
+    four anchors read (to the whole pixel, as a designer reads them) at the true hex centres."""
     src = tmp / "artmini"
     shutil.copytree(MINI, src)
-    draw_map_picture(MINI, place, size).save(src / "map.png")
+    if svg:
+        (src / "map.svg").write_text(map_svg(MINI, place, size))
+    else:
+        draw_map_picture(MINI, place, size).save(src / "map.png")
     module, _ = load_module(MINI)
     grid = module.map.grid.scaled(1.0)
     text = (src / "map.toml").read_text()
-    lines = ["[board]", 'image = "map.png"', extra_board, ""]
+    name = "map.svg" if svg else "map.png"
+    lines = ["[board]", f'image = "{name}"', extra_board, ""]
     for h in anchors:
         x, y = place.picture_of(*grid.centre(h)) if grid.is_valid_id(h) else (5.0, 5.0)
         lines += ["[[grid.anchor]]", f'hex = "{h}"', f"x = {round(x)}", f"y = {round(y)}", ""]

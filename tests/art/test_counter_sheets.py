@@ -78,7 +78,7 @@ def test_unknown_and_twice_cut_ids_name_their_cell(tmp_path: Path) -> None:
     [
         ("missing", "[[counter.sheet]] back: picture 'art/back.png' not found"),
         ("small", "a duplex back must be the front's size"),
-        ("text", "is not a readable PNG or JPEG"),
+        ("text", "is not a readable PNG, JPEG or SVG"),
     ],
 )
 def test_bad_sheet_pictures(tmp_path: Path, what: str, expect: str) -> None:

@@ -42,9 +42,11 @@ def test_grid_recovered_from_four_anchors_within_a_tenth_of_a_hex(
     assert len(fit.anchors) == 4 and all(a.residual < 0.05 for a in fit.anchors)
 
 
-def test_board_is_the_picture_turned_onto_the_grid(tmp_path: Path) -> None:
-    """Every hex centre of the board shows that hex's terrain colour of the picture."""
-    src, _ = art_source(tmp_path)
+@pytest.mark.parametrize("svg", [False, True])
+def test_board_is_the_picture_turned_onto_the_grid(tmp_path: Path, svg: bool) -> None:
+    """Every hex centre of the board shows that hex's terrain colour of the picture (a PNG,
+    or an SVG rasterised at the board's resolution)."""
+    src, _ = art_source(tmp_path, svg=svg)
     module, _ = _load(src)
     lay = board_layout(module, 100)
     img = render_board(module, 100)
@@ -99,11 +101,20 @@ def test_too_few_anchors_and_unknown_hex(tmp_path: Path) -> None:
     ("content", "expect"),
     [
         (None, "picture 'map.png' not found (hint: picture names are relative"),
-        (b"not a picture at all", "is not a readable PNG or JPEG"),
-        (b"<svg xmlns='http://www.w3.org/2000/svg'/>", "is an SVG drawing"),
-        ("gif", "is a GIF image, not a PNG or JPEG"),
+        (b"not a picture at all", "is not a readable PNG, JPEG or SVG (hint"),
+        (
+            b"<svg xmlns='http://www.w3.org/2000/svg' xmlns:x='http://www.w3.org/1999/xlink' "
+            b"width='10' height='10'><image x:href='../../secret.png'/></svg>",
+            "is an SVG that cannot be used: it refers to another file ('../../secret.png')",
+        ),
+        (
+            b"<?xml version='1.0'?><!DOCTYPE svg [<!ENTITY x SYSTEM 'file:///etc/passwd'>]>"
+            b"<svg xmlns='http://www.w3.org/2000/svg'>&x;</svg>",
+            "it has a DOCTYPE or entities",
+        ),
+        ("gif", "is a GIF image, not a PNG or JPEG (hint"),
         ("huge", "the limit is 64,000,000 pixels"),
-        ("truncated", "is not a readable PNG or JPEG"),
+        ("truncated", "is not a readable PNG, JPEG or SVG"),
     ],
 )
 def test_bad_pictures_get_file_line_and_hint(tmp_path: Path, content: object, expect: str) -> None:
