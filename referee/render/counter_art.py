@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from PIL import Image
 
-from referee.render.drawing import Picture
-from referee.source.artfiles import open_picture
+from referee.render.drawing import Picture, Vector
+from referee.source.artfiles import open_picture, open_vector
 from referee.source.model import ArtCut, ArtFile, Module
 
 _PICTURES: dict[tuple[str, str], Image.Image] = {}
@@ -31,6 +31,19 @@ def _sheet(module: Module, pic: ArtFile, scale: float) -> Image.Image:
             _PICTURES.clear()
         hit = _PICTURES[key] = open_picture(module.root, pic, scale=scale)
     return hit
+
+
+_VECTORS: dict[tuple[str, str], object] = {}
+
+
+def _vector(module: Module, pic: ArtFile) -> object:
+    """The SVG sheet's drawing, parsed once per build."""
+    key = (str(module.root), pic.sha256)
+    if key not in _VECTORS:
+        if len(_VECTORS) > 8:
+            _VECTORS.clear()
+        _VECTORS[key] = open_vector(module.root, pic)
+    return _VECTORS[key]
 
 
 def cut_pixels(module: Module, cut: ArtCut, margin: float = 0.0, scale: float = 1.0) -> Image.Image:
@@ -51,13 +64,22 @@ def cut_pixels(module: Module, cut: ArtCut, margin: float = 0.0, scale: float = 
     return out
 
 
-def art_picture(module: Module, cut: ArtCut, side: int, bleed_px: int, scale: float) -> Picture:
+def art_picture(
+    module: Module, cut: ArtCut, side: int, bleed_px: int, scale: float
+) -> Picture | Vector:
     """The face picture item: the cut (with bleed) over ``side + 2 * bleed_px`` face pixels,
-    resampled (Lanczos) to ``scale`` image pixels a face pixel."""
+    resampled (Lanczos) to ``scale`` image pixels a face pixel; a cut of an SVG sheet is a
+    :class:`~referee.render.drawing.Vector` of the sheet's drawing (vectors in the PDF), with
+    those pixels as its fallback."""
     per_face_px = (cut.box[2] - cut.box[0]) / side
     full = side + 2 * bleed_px
     n = max(1, round(full * scale))
     pixels = cut_pixels(module, cut, bleed_px * per_face_px, n / (full * per_face_px))
     if pixels.size != (n, n):
         pixels = pixels.resize((n, n), Image.Resampling.LANCZOS)
-    return Picture(0, 0, full, full, pixels)
+    if cut.picture.kind != "svg":
+        return Picture(0, 0, full, full, pixels)
+    s = 1.0 / per_face_px  # face pixels a sheet pixel
+    matrix = (s, 0.0, 0.0, s, bleed_px - cut.box[0] * s, bleed_px - cut.box[1] * s)
+    drawing = _vector(module, cut.picture)
+    return Vector(0, 0, full, full, matrix, cut.picture.sha256, drawing, pixels)

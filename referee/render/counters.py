@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from referee.errors import UserError
 from referee.render.colors import contrast_text, darken, hex_rgb, parse_color
 from referee.render.counter_images import fitted_picture, unit_image
-from referee.render.drawing import Item, Mark, Picture, Text
+from referee.render.drawing import Item, Mark, Picture, Text, Vector
 from referee.render.drawing import Rect as Shape
 from referee.render.fonts import face_name, pil_font
 from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
@@ -485,9 +485,9 @@ def paint_face(art: FaceArt) -> Image.Image:
         elif isinstance(it, Mark):
             box = (it.x, it.y, it.x + it.w, it.y + it.h)
             draw_symbol(img, it.key, box, parse_color(it.color))
-        elif isinstance(it, Picture):
+        elif isinstance(it, Picture | Vector):
             at = (round(it.x), round(it.y))
-            pic = it.image
+            pic = it.image if isinstance(it, Picture) else it.fallback
             if pic.size != (round(it.w), round(it.h)):
                 pic = pic.resize((round(it.w), round(it.h)), Image.Resampling.LANCZOS)
             img.paste(pic.convert("RGB"), at)

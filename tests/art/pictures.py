@@ -164,3 +164,26 @@ def add_sheet(
     text = (src / "module.toml").read_text()
     (src / "module.toml").write_text(text + "\n" + "\n".join(sheet) + "\n")
     return faces
+
+
+def solid_sheet_svg(spec: SheetSpec, ids: list[list[str]]) -> tuple[str, str, dict]:
+    """A front and a back sheet as SVG, every counter a solid colour of its own (the back
+    mirrored as a duplex sheet prints): ``(front svg, back svg, id -> (front, back) rgb)``."""
+    w, h = spec.size
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="0 0 {w} {h}"><rect width="{w}" height="{h}" fill="#FFFFFF"/>'
+    )
+    front, back, colours = [head], [head], {}
+    for r, row in enumerate(ids):
+        for c, uid in enumerate(row):
+            if not uid:
+                continue
+            n = r * spec.columns + c
+            f, b = (220, 30 + 30 * n, 40), (40, 30 + 30 * n, 220)
+            x, y = spec.cell(r, c)
+            s = spec.counter
+            front.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="rgb{f}"/>')
+            back.append(f'<rect x="{w - x - s}" y="{y}" width="{s}" height="{s}" fill="rgb{b}"/>')
+            colours[uid] = (f, b)
+    return "".join([*front, "</svg>"]), "".join([*back, "</svg>"]), colours

@@ -140,8 +140,9 @@ def test_roster_row_names_its_own_faces(tmp_path: Path) -> None:
     ]
 
 
-def _solid_sheet(tmp_path: Path) -> tuple[Path, dict[str, tuple[tuple, tuple]]]:
-    """The sheet source with every counter a solid colour of its own, front and back."""
+def _solid_sheet(tmp_path: Path, svg: bool = False) -> tuple[Path, dict[str, tuple[tuple, tuple]]]:
+    """The sheet source with every counter a solid colour of its own, front and back (PNG
+    pictures, or SVG drawings)."""
     from PIL import ImageDraw
 
     from tests.art.pictures import SheetSpec
@@ -165,6 +166,14 @@ def _solid_sheet(tmp_path: Path) -> tuple[Path, dict[str, tuple[tuple, tuple]]]:
             colours[uid] = (f, b)
     front.save(src / "art" / "front.png")
     back.save(src / "art" / "back.png")
+    if svg:
+        from tests.art.pictures import solid_sheet_svg
+
+        fsvg, bsvg, colours = solid_sheet_svg(spec, ids)
+        (src / "art" / "front.svg").write_text(fsvg)
+        (src / "art" / "back.svg").write_text(bsvg)
+        toml = (src / "module.toml").read_text().replace("front.png", "front.svg")
+        (src / "module.toml").write_text(toml.replace("back.png", "back.svg"))
     return src, colours
 
 
@@ -175,14 +184,18 @@ def _bbox_of(page: Image.Image, colour: tuple) -> tuple[int, int, int, int] | No
 
 
 @pytest.mark.skipif(__import__("shutil").which("pdftoppm") is None, reason="needs poppler")
-def test_sheets_print_art_counters_at_size_with_duplex_backs_aligned(tmp_path: Path) -> None:
+@pytest.mark.parametrize("svg", [False, True])
+def test_sheets_print_art_counters_at_size_with_duplex_backs_aligned(
+    tmp_path: Path, svg: bool
+) -> None:
     """`referee sheets` of cut counters, rasterised: each counter is exactly 0.5 in, and its
-    back lands behind its front when the sheet is turned over on its long edge."""
+    back lands behind its front when the sheet is turned over on its long edge (PNG sheets,
+    and SVG sheets, whose counters the PDF draws as vectors)."""
     import subprocess
 
     from referee.render.playaids import write_sheets
 
-    src, colours = _solid_sheet(tmp_path)
+    src, colours = _solid_sheet(tmp_path, svg)
     module, diags = load_module(src)
     assert module is not None, [str(d) for d in diags.errors]
     write_sheets(module, tmp_path / "out")
@@ -207,6 +220,10 @@ def test_sheets_print_art_counters_at_size_with_duplex_backs_aligned(tmp_path: P
         assert abs(f[1] - b[1]) <= 1, uid
         checked += 1
     assert checked == 4
+    if svg:  # vectors: the sheet's rectangles are paths of a form, and no counter is an image
+        data = pdf.read_bytes()
+        assert b"/Subtype /Form" in data
+        assert data.count(b"/Subtype /Image") == 0
 
 
 def test_check_png_previews_the_cut_with_every_id(tmp_path: Path) -> None:
