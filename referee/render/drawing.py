@@ -469,8 +469,9 @@ class _Paint:
         if name not in self.forms:
             from reportlab.graphics import renderPDF
 
-            c.beginForm(name)
-            renderPDF.draw(it.drawing, c, 0, 0)
+            d = it.drawing  # the form's box is the whole drawing (the default is the page)
+            c.beginForm(name, 0, 0, d.width, d.height)  # type: ignore[attr-defined]
+            renderPDF.draw(d, c, 0, 0)
             c.endForm()
             self.forms.add(name)
         return name

@@ -136,3 +136,31 @@ def picture_dpi(module: Module, default: int = 150) -> int:
         assert canvas is not None
         own = art.picture.width / canvas.width
     return max(100, min(300, round(own)))
+
+
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def art_to_board(module: Module, lay: BoardLayout) -> Matrix:
+    """Where a point of the map picture (its pixels, y down) lands on the board ``lay``:
+    ``(a, b, c, d, e, f)`` with ``x = a px + c py + e``, ``y = b px + d py + f`` (the
+    placement :func:`paint_art` resamples by, for drawing an SVG picture as vectors)."""
+    art = module.map.art
+    assert art is not None
+    if art.fit is None or lay.grid is None:
+        sx, sy = lay.width / art.picture.width, lay.height / art.picture.height
+        return (sx, 0.0, 0.0, sy, 0.0, 0.0)
+    hw, fit = lay.grid.hex_width, art.fit
+    ox, oy = lay.map_origin
+    return (hw * fit.a, hw * fit.b, -hw * fit.b, hw * fit.a, hw * fit.tu + ox, hw * fit.tv + oy)
+
+
+def vector_map(module: Module, lay: BoardLayout) -> tuple[Matrix, str, object] | None:
+    """An SVG map picture as ``(art_to_board, its SHA-256, its drawing)`` for the printed
+    map's tiles; ``None`` for a raster picture or a drawn board."""
+    from referee.source.artfiles import open_vector
+
+    art = module.map.art
+    if art is None or art.picture.kind != "svg":
+        return None
+    return art_to_board(module, lay), art.picture.sha256, open_vector(module.root, art.picture)

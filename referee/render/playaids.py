@@ -253,7 +253,12 @@ def build_map(
     lay = board_layout(module, art_dpi)
     image = Image.open(io.BytesIO(_board_png(module, art_dpi)))
     image.load()
-    geo, pages = map_pages(module, image.convert("RGB"), 72.0 / lay.scale, paper, overlap_in)
+    from referee.render.map_art import vector_map
+
+    vector = vector_map(module, lay)  # an SVG map picture prints as vectors
+    geo, pages = map_pages(
+        module, image.convert("RGB"), 72.0 / lay.scale, paper, overlap_in, vector
+    )
     name = f"{module.id}-map"
     title = f"{module.name} {module.version}: printed map"
     pdf, _ = cached_pdf(

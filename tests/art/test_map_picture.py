@@ -251,3 +251,31 @@ def test_docs_area_example_board_with_a_picture(tmp_path: Path) -> None:
     module, diags = _load(root)
     assert module is None
     assert "not in the proportions of the board (1000 x 600 px)" in str(diags.errors[0])
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftoppm") is None, reason="needs poppler")
+def test_an_svg_map_prints_as_vectors_where_the_png_prints(tmp_path: Path) -> None:
+    """`referee map` of the same map picture as PNG and as SVG: the SVG's tiles are vectors
+    (the only image in its PDF is the assembly page's overview), and both print the map in
+    the same place (rasterised, the pages differ by a few levels on average, at edges)."""
+    import subprocess
+
+    from PIL import ImageChops, ImageStat
+
+    from referee.render.playaids import build_map
+
+    pages = {}
+    for svg in (False, True):
+        src, _ = art_source(tmp_path / str(svg), svg=svg)
+        module, diags = _load(src)
+        assert module is not None, [str(d) for d in diags.errors]
+        outputs, _ = build_map(module, tmp_path / f"out{svg}", art_dpi=150)
+        pdf = outputs[0][1]
+        (tmp_path / f"m{svg}.pdf").write_bytes(pdf)
+        if svg:
+            assert pdf.count(b"/Subtype /Form") == 1 and pdf.count(b"/Subtype /Image") == 1
+        cmd = ["pdftoppm", "-r", "60", "-f", "2", "-l", "2", "-png", "-singlefile"]
+        subprocess.run([*cmd, str(tmp_path / f"m{svg}.pdf"), str(tmp_path / f"p{svg}")], check=True)
+        pages[svg] = Image.open(tmp_path / f"p{svg}.png").convert("RGB")
+    diff = ImageChops.difference(pages[False], pages[True])
+    assert max(ImageStat.Stat(diff).mean) < 3.0
