@@ -348,7 +348,7 @@ def _check_hex_art(ac: ArtCtx, art: MapArt, grid: HexGrid) -> None:
     assert art.fit is not None
     pic = art.picture
     dpi = art.fit.px_per_hex / grid.hex_width
-    if dpi < MIN_PRINT_DPI:
+    if dpi < MIN_PRINT_DPI and pic.kind != "svg":  # a vector picture has no resolution
         ac.warning(
             ac.key_line("image"),
             f"[board] image {pic.name} is {dpi:.0f} dpi at the printed hex width "
@@ -449,7 +449,7 @@ def load_canvas_art(
         )
         return None
     dpi = pic.width / canvas.width
-    if dpi < MIN_PRINT_DPI:
+    if dpi < MIN_PRINT_DPI and pic.kind != "svg":
         ac.warning(
             ac.key_line("image"),
             f"[board] image {pic.name} is {dpi:.0f} dpi at the board's printed size (below "

@@ -385,9 +385,9 @@ def load_counter_sheets(
     for i, t in enumerate(raw):
         sc = SheetCtx(ctx, tt, starts[i] if i < len(starts) else None)
         got = _sheet_arts(sc, t, by_id, taken)
-        if got:
-            first = next(iter(got.values())).front.box
-            _dpi_warning(sc, first[2] - first[0], size_in, "the sheet")
+        first = next(iter(got.values())).front if got else None
+        if first is not None and first.picture.kind != "svg":  # vectors have no resolution
+            _dpi_warning(sc, first.box[2] - first.box[0], size_in, "the sheet")
         arts.update(got)
     out = []
     for u in units:
@@ -431,7 +431,7 @@ def _row_art(ctx: Ctx, u: UnitDef, size_in: float, taken: dict[str, str]) -> Cou
                 hint="crop it to the counter",
             )
             return None
-        if pic.width / size_in < MIN_PRINT_DPI:
+        if pic.width / size_in < MIN_PRINT_DPI and pic.kind != "svg":
             ctx.diags.warning(
                 where.file,
                 where.line,
