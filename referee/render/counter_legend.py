@@ -185,10 +185,12 @@ def legend_items(
 def _layout(
     module: Module, x0: float, y0: float, width: float, scale: float, picture_dpi: int | None
 ) -> tuple[list[Item], float]:
+    samples = sample_units(module)
+    if not samples:  # every counter is the designer's art: nothing of ours to explain
+        return [], 0.0
     side = module.counter.size_in * 72.0 * scale
     items: list[Item] = [Text(x0, y0 + TITLE_PT, "How to read a counter", "bold", TITLE_PT)]
     top = y0 + TITLE_PT + 6
-    samples = sample_units(module)
     cell = width / max(1, len(samples))
     line_h = TEXT_PT * 1.35
     bottom = top
