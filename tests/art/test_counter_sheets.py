@@ -263,3 +263,20 @@ def test_docs_sheet_example_is_the_one_the_tests_cut(tmp_path: Path) -> None:
     module, diags = load_module(src)
     assert module is not None and not diags.items, [str(d) for d in diags.items]
     assert all(_same(render_counter(module, u), faces[u.id][0]) for u in module.units)
+
+
+def test_a_source_with_art_comes_back_from_the_cache_whole(tmp_path: Path) -> None:
+    """The cached load rebuilds the art (map picture fit, cut counters) exactly."""
+    from referee.cache import Cache, activated
+    from referee.source.cached import load_module_cached
+    from tests.art.pictures import add_sheet, art_source
+
+    src, _ = art_source(tmp_path)
+    add_sheet(src)
+    fresh, _ = load_module(src)
+    for _ in range(2):  # store, then read back
+        with activated(Cache(tmp_path / "cache")) as cache:
+            cached, _ = load_module_cached(src)
+    assert cache.stats.hits == 1
+    assert cached == fresh and cached.map.art == fresh.map.art
+    assert all(u.art is not None for u in cached.units)
