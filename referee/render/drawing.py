@@ -488,11 +488,13 @@ class _Paint:
         return hit
 
 
-def _draw_vector(c, it: Vector, page_h: float, paint: _Paint) -> None:
-    """The SVG's form, clipped to the box, under the matrix (picture px, y down) composed with
-    the drawing's own frame (points, y up, ``0.75`` pt a px) and the page's (y up)."""
-    if paint.cmyk is not None:  # the form's colours would be RGB: place the pixels instead
-        c.drawImage(paint.picture(it.fallback), it.x, page_h - it.y - it.h, it.w, it.h)
+def _draw_picture(c, it: Picture | Vector, page_h: float, paint: _Paint) -> None:
+    """A raster picture; or an SVG's form, clipped to the box, under the matrix (picture px,
+    y down) composed with the drawing's own frame (points, y up, ``0.75`` pt a px) and the
+    page's (y up); a CMYK PDF places a vector picture's pixels (the form's colours are RGB)."""
+    if isinstance(it, Picture) or paint.cmyk is not None:
+        image = it.image if isinstance(it, Picture) else it.fallback
+        c.drawImage(paint.picture(image), it.x, page_h - it.y - it.h, it.w, it.h)
         return
     from referee.source.svgart import PT_PER_PX
 
@@ -622,7 +624,5 @@ def _draw_pdf(c, it: Item, page_h: float, paint: _Paint) -> None:
             c.drawString(it.x, y, it.text)
     elif isinstance(it, Mark):
         _draw_mark(c, it, page_h, paint)
-    elif isinstance(it, Picture):
-        c.drawImage(paint.picture(it.image), it.x, page_h - it.y - it.h, it.w, it.h)
-    elif isinstance(it, Vector):
-        _draw_vector(c, it, page_h, paint)
+    elif isinstance(it, Picture | Vector):
+        _draw_picture(c, it, page_h, paint)
