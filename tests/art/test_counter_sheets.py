@@ -280,3 +280,23 @@ def test_a_source_with_art_comes_back_from_the_cache_whole(tmp_path: Path) -> No
     assert cache.stats.hits == 1
     assert cached == fresh and cached.map.art == fresh.map.art
     assert all(u.art is not None for u in cached.units)
+
+
+def test_a_cmyk_sheet_of_svg_counters_has_no_rgb(tmp_path: Path) -> None:
+    """reportlab draws an SVG in RGB, so a `--cmyk` sheet places the cut's pixels (converted
+    to the profile's CMYK) instead of the vectors: no RGB colour, no form."""
+    import re
+
+    from referee.render.playaids import write_sheets
+    from referee.render.printcolor import load_cmyk_profile
+    from tests.render.pdfread import page_contents
+    from tests.render.test_vector_print import CMYK_PROFILE
+
+    if CMYK_PROFILE is None:
+        pytest.skip("no CMYK ICC profile (apt-get install libgs-common)")
+    src, _ = _solid_sheet(tmp_path, svg=True)
+    module, _ = load_module(src)
+    write_sheets(module, tmp_path / "out", cmyk=load_cmyk_profile(CMYK_PROFILE))
+    pdf = (tmp_path / "out" / "mini-counters.pdf").read_bytes()
+    assert b"/Subtype /Form" not in pdf and b"/Subtype /Image" in pdf
+    assert not re.search(rb"[\d.]+ [\d.]+ [\d.]+ rg", b"".join(page_contents(pdf)))
