@@ -279,3 +279,27 @@ def test_an_svg_map_prints_as_vectors_where_the_png_prints(tmp_path: Path) -> No
         pages[svg] = Image.open(tmp_path / f"p{svg}.png").convert("RGB")
     diff = ImageChops.difference(pages[False], pages[True])
     assert max(ImageStat.Stat(diff).mean) < 3.0
+
+
+@pytest.mark.parametrize(
+    ("board", "expect"),
+    [
+        ("width = 10", "unknown key 'width' in [board] of a hex map"),
+        ("max_residual = 5", "[board] max_residual must be a number of hexes from 0.01 to 1"),
+        ('legend = { lava = "#FF0000" }', "[board] legend: unknown terrain 'lava'"),
+        ('legend = { land = "red" }', '[board] legend: land must be a colour like "#9CC3E6"'),
+    ],
+)
+def test_bad_board_keys_on_a_hex_map(tmp_path: Path, board: str, expect: str) -> None:
+    src, _ = art_source(tmp_path, extra_board=board)
+    errs = _errors(src)
+    line = (src / "map.toml").read_text().split("\n").index(board) + 1
+    assert any(e.startswith(f"map.toml:{line}:1: error: {expect}") for e in errs), errs
+
+
+def test_anchors_without_a_picture_are_refused(tmp_path: Path) -> None:
+    src, _ = art_source(tmp_path)
+    text = (src / "map.toml").read_text().replace('[board]\nimage = "map.png"\n', "")
+    (src / "map.toml").write_text(text)
+    errs = _errors(src)
+    assert len(errs) == 1 and "[[grid.anchor]] places the grid on a map picture" in errs[0]
