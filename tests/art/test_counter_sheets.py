@@ -300,3 +300,21 @@ def test_a_cmyk_sheet_of_svg_counters_has_no_rgb(tmp_path: Path) -> None:
     pdf = (tmp_path / "out" / "mini-counters.pdf").read_bytes()
     assert b"/Subtype /Form" not in pdf and b"/Subtype /Image" in pdf
     assert not re.search(rb"[\d.]+ [\d.]+ [\d.]+ rg", b"".join(page_contents(pdf)))
+
+
+def test_art_shifted_inside_its_cell_warns(tmp_path: Path) -> None:
+    """A counter printed smaller than its cell and 9 px off centre: the cut misses nothing,
+    but the art sits off its cell."""
+    from tests.art.pictures import SheetSpec
+
+    spec = SheetSpec()
+    src, faces = sheet_source(tmp_path, spec)
+    sheet = Image.open(src / "art" / "front.png").convert("RGB")
+    x, y = spec.cell(0, 1)  # US-DD-1
+    sheet.paste((255, 255, 255), (x, y, x + spec.counter, y + spec.counter))
+    sheet.paste(faces["US-DD-1"][0].resize((130, 130)), (x + 19, y + 10))
+    sheet.save(src / "art" / "front.png")
+    errors, warns = _problems(src)
+    assert errors == []
+    assert len(warns) == 1
+    assert "the cut misses US-DD-1 (front, row 1, column 2): the art sits +9, +0 px" in warns[0]
