@@ -389,14 +389,30 @@ def load_counter_sheets(
         if first is not None and first.picture.kind != "svg":  # vectors have no resolution
             _dpi_warning(sc, first.box[2] - first.box[0], size_in, "the sheet")
         arts.update(got)
+    shown = _row_print_values(ctx, counter, tt)
     out = []
     for u in units:
-        art = arts.get(u.id) or _row_art(ctx, u, size_in, taken)
+        art = arts.get(u.id) or _row_art(ctx, u, size_in, taken, shown)
         out.append(replace(u, art=art) if art is not None else u)
     return tuple(out)
 
 
-def _row_art(ctx: Ctx, u: UnitDef, size_in: float, taken: dict[str, str]) -> CounterArt | None:
+def _row_print_values(ctx: Ctx, counter: object, tt: TomlText) -> bool:
+    """``[counter] print_values``: whether the layout's texts are printed over the roster
+    rows' own face pictures (a sheet says it for its own counters)."""
+    v = counter.get("print_values", False) if isinstance(counter, dict) else False
+    if not isinstance(v, bool):
+        line = tt.key_line("print_values", start=tt.table_start("counter"))
+        ctx.diags.error(
+            MODULE_FILE, line, f"[counter] print_values must be true/false, not {v!r}", col=1
+        )
+        return False
+    return v
+
+
+def _row_art(
+    ctx: Ctx, u: UnitDef, size_in: float, taken: dict[str, str], print_values: bool
+) -> CounterArt | None:
     """A roster row's own ``front_image``/``back_image`` (kept on :class:`UnitDef` by the
     roster loader in ``face_images``)."""
     names = u.face_images
@@ -443,4 +459,4 @@ def _row_art(ctx: Ctx, u: UnitDef, size_in: float, taken: dict[str, str]) -> Cou
     if not names[0]:
         ctx.diags.error(where.file, where.line, "back_image without front_image", col=1)
         return None
-    return CounterArt(faces[0], faces[1] if len(faces) > 1 else None, False, where)
+    return CounterArt(faces[0], faces[1] if len(faces) > 1 else None, print_values, where)

@@ -318,3 +318,33 @@ def test_art_shifted_inside_its_cell_warns(tmp_path: Path) -> None:
     assert errors == []
     assert len(warns) == 1
     assert "the cut misses US-DD-1 (front, row 1, column 2): the art sits +9, +0 px" in warns[0]
+
+
+def test_print_values_prints_the_layout_texts_over_the_art(tmp_path: Path) -> None:
+    """A blank art counter (one colour) with print_values: the face shows the roster's
+    values where the layout prints them; without it, the art alone."""
+    from PIL import ImageStat
+
+    from tests.art.pictures import SheetSpec
+
+    spec = SheetSpec()
+    src, _ = sheet_source(tmp_path, spec, extra="print_values = true")
+    plain = Image.new("RGB", spec.size, "white")
+    for r in range(spec.rows):
+        for c in range(spec.columns):
+            x, y = spec.cell(r, c)
+            plain.paste((200, 220, 240), (x, y, x + spec.counter, y + spec.counter))
+    plain.save(src / "art" / "front.png")
+    module, diags = load_module(src)
+    assert module is not None and not diags.errors, [str(d) for d in diags.errors]
+    face = render_counter(module, module.unit("US-CV-1"))
+    # the value line "7-1-36-4-12-6" at the bottom of the naval layout: dark ink on the art
+    strip = face.crop((10, 115, 140, 145))
+    assert min(ImageStat.Stat(strip).extrema[0]) < 80
+    # the top left corner, where no text box of the naval layout prints anything, is the art
+    assert face.getpixel((3, 3)) == (200, 220, 240)
+    toml = (src / "module.toml").read_text().replace("print_values = true", "")
+    (src / "module.toml").write_text(toml)
+    module, _ = load_module(src)
+    face = render_counter(module, module.unit("US-CV-1"))
+    assert face.getcolors() == [(150 * 150, (200, 220, 240))]
