@@ -9,7 +9,7 @@
                                  turn's state.json, replaced last in every adjudication
       turns/000-setup-request/   one folder per adjudication, numbered from 000
         report.json              the record (signed: report.json.sig)
-        report.md, report.html   the same report for people (HTML with position.png)
+        report.md, report.html   the same report for people (HTML with position.svg)
         view-<SIDE>.json/.md     what each side may see (fog of war)
         orders.txt               the signed orders that were adjudicated (not in 000)
         state.json               the position after this step
