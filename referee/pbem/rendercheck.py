@@ -15,9 +15,10 @@ listed as **unchecked** (``Verified.unchecked``; ``verify`` exits 3 and names it
   unchecked. What the manifest recorded of its making is not read.
 * A VASSAL save or report of a step rendered with an earlier referee version's report
   templates (``templates_sha256`` one of :data:`KNOWN_TEMPLATES`): its Markdown and HTML are
-  compared except for the one section today's templates render differently; a save that
-  differs is unchecked (its VASSAL writer was another). A report with today's templates whose
-  save differs fails.
+  compared except for the one section today's templates render differently, and listed as
+  unchecked when that section differs (the record's field cannot switch the comparison of
+  that section off silently); a save that differs is unchecked (its VASSAL writer was
+  another). A report with today's templates whose save differs fails.
 
 Whoever changes ``templates/reports/`` adds today's ``templates_sha256()`` to
 :data:`KNOWN_TEMPLATES` (with what the change renders differently), so that the archives
@@ -132,6 +133,14 @@ def compare(
             and name.endswith((".md", ".html"))
             and cut(name, got) == cut(name, want)
         ):
+            unchecked.append(
+                (
+                    f"{base}/{name}",
+                    "written with an earlier referee version's report templates: all of it is "
+                    f"proved but {KNOWN_TEMPLATES[str(tsha)][0]}, which today's templates "
+                    "render differently",
+                )
+            )
             continue
         raise RenderMismatch(f"{base}/{name}", _what_differs(name))
 
