@@ -88,10 +88,10 @@ def art_vmod(out: Path) -> Path:
     entries = {
         "buildFile.xml": build_file().encode("utf-8"),
         "moduledata": (
-            '<?xml version="1.0" encoding="UTF-8" standalone="no"?><data version="1">'
-            "<version>1.0</version><extra1/><extra2/><VassalVersion>3.7.26</VassalVersion>"
-            "<dateSaved>0</dateSaved><description/><name>Art Test</name></data>"
-        ).encode("utf-8"),
+            b'<?xml version="1.0" encoding="UTF-8" standalone="no"?><data version="1">'
+            b"<version>1.0</version><extra1/><extra2/><VassalVersion>3.7.26</VassalVersion>"
+            b"<dateSaved>0</dateSaved><description/><name>Art Test</name></data>"
+        ),
         "images/sea.png": _png(BOARD, "#A9CCE3", "sea"),
     }
     for i, (front, back) in enumerate(PIECES.values()):
