@@ -10,6 +10,7 @@ in a temporary folder (nothing of it is copied into the repository).
 from __future__ import annotations
 
 import csv
+import io
 import math
 import shutil
 import tomllib
@@ -17,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageChops, ImageStat
 from typer.testing import CliRunner
 
 from referee.cli import app
@@ -27,6 +29,7 @@ from referee.vassal.grids_read import HexGridSpec, read_grid
 from referee.vassal.vmod import read_vmod
 from tests.vassal.art_module import BOARD, PIECES, art_vmod
 from tests.vassal.vcheck_locations import FIXTURES
+from tests.vassal.vcheck_run import run_vcheck
 
 RUN = CliRunner()
 MINI = Path(__file__).parents[1] / "fixtures" / "modules" / "mini"
@@ -116,17 +119,17 @@ def test_small_module_faces_are_the_module_images_byte_for_byte(small) -> None:
         assert (src / "boards" / "sea.png").read_bytes() == z.read("images/sea.png")
 
 
-def test_art_drops_into_a_ruleset_source_and_check_takes_it(small, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def with_ruleset(small, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """What a designer does: paste the art file's [board] and anchors into the map.toml of a
-    source that names a ruleset (its [grid] is the module's), copy the pictures, give the
-    roster the front_image/back_image columns. ``check`` fits the anchors and takes it."""
+    source that names a ruleset (``mini``, whose [grid] is the module's), copy the pictures
+    and give the roster the art roster's front_image/back_image columns."""
     _vmod, src = small
-    dest = tmp_path / "mini"
+    dest = tmp_path_factory.mktemp("art-ruleset") / "mini"
     shutil.copytree(MINI, dest)
     art_text = (src / "art" / "sea-sea.toml").read_text()
-    board_part = art_text[art_text.index("[board]") :]
     with (dest / "map.toml").open("a") as f:
-        f.write("\n" + board_part)
+        f.write("\n" + art_text[art_text.index("[board]") :])
     for folder in ("boards", "images"):
         shutil.copytree(src / folder, dest / folder)
     faces = {r["name"]: r for r in csv.DictReader((src / "art" / "roster.csv").open())}
@@ -141,7 +144,11 @@ def test_art_drops_into_a_ruleset_source_and_check_takes_it(small, tmp_path: Pat
         w = csv.DictWriter(f, header, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
-    r = RUN.invoke(app, ["check", str(dest)])
+    return dest
+
+
+def test_art_drops_into_a_ruleset_source_and_check_takes_it(with_ruleset: Path) -> None:
+    r = RUN.invoke(app, ["check", str(with_ruleset)])
     assert r.exit_code == 0, r.output
     assert "map picture boards/sea.png" in r.output and "4 anchors" in r.output, r.output
     residuals = [
@@ -150,6 +157,41 @@ def test_art_drops_into_a_ruleset_source_and_check_takes_it(small, tmp_path: Pat
         if line.strip()[:4].isdigit() and len(line.split()) == 4
     ]
     assert len(residuals) == 4 and max(residuals) < 0.1, r.output
+
+
+@pytest.fixture(scope="module")
+def built(with_ruleset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("art-build")
+    r = RUN.invoke(app, ["build", str(with_ruleset), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    (vmod,) = out.glob("*.vmod")
+    return vmod
+
+
+def test_built_module_pieces_show_the_module_art(small, built: Path) -> None:
+    """The built counters are the VASSAL module's pictures at the counter size, front and
+    back (pixel for pixel the source picture resampled)."""
+    vmod, _src = small
+    pairs = {
+        "images/unit_US-CV-1.png": "images/cv.png",
+        "images/unit_SO-SG-1.png": "images/sg-front.png",
+        "images/unit_SO-SG-1_back.png": "images/sg-back.png",
+    }
+    with zipfile.ZipFile(built) as b, zipfile.ZipFile(vmod) as o:
+        for made, original in pairs.items():
+            got = Image.open(io.BytesIO(b.read(made))).convert("RGB")
+            want = Image.open(io.BytesIO(o.read(original))).convert("RGB")
+            want = want.resize(got.size, Image.Resampling.LANCZOS)
+            diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
+            assert max(diff) < 2.0, (made, diff)
+
+
+@pytest.mark.vassal
+def test_real_vassal_loads_the_built_module_cleanly(built: Path, tmp_path: Path) -> None:
+    listing = tmp_path / "vcheck.txt"
+    code, out, err = run_vcheck(built, [], listing)
+    assert code == 0, out + err
+    assert "loaded everything cleanly" in out + err
 
 
 @pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared fixtures missing")
@@ -162,8 +204,6 @@ def test_real_module_anchors_and_flip_backs(tmp_path: Path) -> None:
     assert art["board"]["image"] == "boards/vive-lempereur map v2.png"
     contents = read_vmod(vmod)
     with zipfile.ZipFile(vmod) as z:
-        from PIL import Image
-
         size = Image.open(z.open("images/vive-lempereur map v2.png")).size
     hexes = _vassal_hexes(vmod, size)
     assert len(hexes) > 300
