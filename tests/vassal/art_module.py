@@ -41,7 +41,7 @@ def _slot(name: str, front: str, back: str) -> str:
     return slot_text(Piece((flip, basic)))
 
 
-def build_file() -> str:
+def build_file(h_type: str = "N") -> str:
     slots = "".join(
         f'<VASSAL.build.widget.PieceSlot entryName="{uid}" gpid="{i}" height="40" width="40">'
         f"{_slot(uid, *faces)}</VASSAL.build.widget.PieceSlot>"
@@ -52,7 +52,8 @@ def build_file() -> str:
         f'dotsVisible="false" dx="{DX!r}" dy="{DY!r}" edgesLegal="false" sideways="true" '
         f'snapTo="true" visible="true" x0="{X0}" y0="{Y0}">'
         '<VASSAL.build.module.map.boardPicker.board.mapgrid.HexGridNumbering color="0,0,0" '
-        'first="H" fontSize="9" hDescend="false" hDrawOff="0" hLeading="1" hOff="1" hType="N" '
+        'first="H" fontSize="9" hDescend="false" hDrawOff="0" hLeading="1" hOff="1" '
+        f'hType="{h_type}" '
         'locationFormat="$gridLocation$" rotateText="0" sep="" stagger="false" vDescend="true" '
         'vDrawOff="0" vLeading="1" vOff="1" vType="N" visible="true"/>'
         "</VASSAL.build.module.map.boardPicker.board.HexGrid>"
@@ -81,12 +82,13 @@ def build_file() -> str:
     )
 
 
-def art_vmod(out: Path) -> Path:
-    """``out/art-test.vmod`` with its drawn board and piece pictures."""
+def art_vmod(out: Path, h_type: str = "N") -> Path:
+    """``out/art-test.vmod`` with its drawn board and piece pictures (``h_type="A"``: rows
+    named by letters, as VASSAL's ``hType`` says)."""
     out.mkdir(parents=True, exist_ok=True)
     path = out / "art-test.vmod"
     entries = {
-        "buildFile.xml": build_file().encode("utf-8"),
+        "buildFile.xml": build_file(h_type).encode("utf-8"),
         "moduledata": (
             b'<?xml version="1.0" encoding="UTF-8" standalone="no"?><data version="1">'
             b"<version>1.0</version><extra1/><extra2/><VassalVersion>3.7.26</VassalVersion>"

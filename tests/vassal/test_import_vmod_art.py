@@ -194,6 +194,20 @@ def test_real_vassal_loads_the_built_module_cleanly(built: Path, tmp_path: Path)
     assert "loaded everything cleanly" in out + err
 
 
+def test_ids_that_are_not_four_digits_get_anchors_and_a_report_item(tmp_path: Path) -> None:
+    src = _import(art_vmod(tmp_path, h_type="A"), tmp_path / "src")
+    art = tomllib.loads((src / "art" / "sea-sea.toml").read_text())
+    assert "grid" in art and "columns" not in art["grid"]  # no [grid] settings, anchors only
+    assert sorted(a["hex"] for a in art["grid"]["anchor"]) == [
+        "B01",
+        "B08",
+        "G01",
+        "G08",
+    ]  # hOff 1: A is 0
+    report = (src / "import-report.txt").read_text()
+    assert "art/sea-sea.toml: VASSAL's hex ids are not four digits" in report
+
+
 @pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared fixtures missing")
 def test_real_module_anchors_and_flip_backs(tmp_path: Path) -> None:
     from tests.vassal.import_fixtures import fixture_vmod
