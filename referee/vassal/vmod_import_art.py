@@ -221,13 +221,21 @@ def _board_toml(title: str, image: str, hexes: BoardHexes, art: ArtGrid | None) 
     return "\n".join(lines)
 
 
+def _free(stem: str, out: Mapping[str, bytes]) -> str:
+    """``stem.toml``, or ``stem-2.toml``... when two boards' names give the same file."""
+    path, n = f"{stem}.toml", 2
+    while path in out:
+        path, n = f"{stem}-{n}.toml", n + 1
+    return path
+
+
 def _hex_spec(board: etree._Element, source: str) -> HexGridSpec | None:
     for child in board:
         if child.tag == HEX_GRID:
             spec = read_grid(child, source)
             return spec if isinstance(spec, HexGridSpec) else None
         if child.tag == ZONED_GRID:
-            inner = child.find(HEX_GRID)
+            inner = child.find(HEX_GRID)  # the background grid, where no zone is
             if inner is not None:
                 spec = read_grid(inner, source)
                 return spec if isinstance(spec, HexGridSpec) else None
@@ -254,13 +262,23 @@ def _boards(
                 continue
             hexes = board_hexes(spec, board.size)
             if hexes is None:
-                note(where, "no hex centres of its grid on the board picture: no anchors")
+                note(
+                    where,
+                    f"no hex centres of its grid on the board picture (or over {MAX_HEXES:,}): "
+                    "no anchors",
+                )
                 continue
             art = fit_art_grid(hexes)
-            path = f"art/{_slug(map_name)}-{_slug(name)}.toml"
+            path = _free(f"art/{_slug(map_name)}-{_slug(name)}", out)
             text = _board_toml(f"{name!r} of map {map_name!r}", f"boards/{image}", hexes, art)
             out[path] = text.encode("utf-8")
             written += 1
+            if b.find(ZONED_GRID) is not None:
+                note(
+                    where,
+                    f"{path}: the anchors' ids are the zoned grid's background hex "
+                    "grid's; where a zone covers a hex VASSAL names the zone instead",
+                )
             if art is None:
                 note(
                     where,
