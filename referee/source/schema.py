@@ -155,6 +155,11 @@ class RulesetSchema:
     # VASSAL module gives their units VASSAL's own Mask trait showing that back, so players
     # at one table can keep them face down (the referee's saves leave hidden units out)
     masked_backs: tuple[str, ...] = ()
+    # a solitaire game [CBG 1.0]: the id of the side its one player commands (the game runs
+    # the others). The VASSAL Masks then belong to that side and the Solitaire seat alone,
+    # with no Peek: a face-down counter stays face down to the player until the rules
+    # reveal it, and only he may reveal it
+    solitaire_side: str = ""
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
     # "module:function(module) -> ((box, title), ...)": boxes off the map a unit may be in

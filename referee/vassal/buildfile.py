@@ -33,6 +33,7 @@ from referee.vassal.tools import (
     notes_window,
     turn_tracker,
 )
+from referee.vassal.traits import SOLITAIRE_SIDE
 
 __all__ = [
     "DATE_SAVED",
@@ -118,6 +119,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     )
     for side in module.sides:
         _el(roster, "entry", text=side.name)
+    _el(roster, "entry", text=SOLITAIRE_SIDE)  # one player at the table plays every side
     _el(
         root,
         M + "GlobalOptions",

@@ -46,7 +46,7 @@ from referee.vassal.palette import (
 )
 from referee.vassal.pieces import Piece, Trait, expand_prototypes
 from referee.vassal.tracker import TrackerPlan, plan_tracker
-from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone, mask_trait
+from referee.vassal.traits import ELIMINATED_MAP, SOLITAIRE_SIDE, eliminated_zone, mask_trait
 
 __all__ = [
     "ATTACKED_OVERLAY",
@@ -366,6 +366,8 @@ def plan_module(
 
     marker_layers = _marker_layers(module)
     masked = set(schema.masked_backs) if schema is not None else set()
+    side_names = {s.id: s.name for s in module.sides}
+    solitaire = schema.solitaire_side if schema is not None else ""
     mask_images: dict[str, str] = {}
     slots: dict[str, SlotDef] = {}
     for pid, piece in pieces.items():
@@ -381,7 +383,12 @@ def plan_module(
         mask = None
         if unit.back is not None and unit.back in masked and unit.id in has_back:
             mask_images.setdefault(mask_image(unit.back), unit.id)
-            mask = mask_trait(mask_image(unit.back), mask_name(unit.back), unit.side)
+            mask = mask_trait(
+                mask_image(unit.back),
+                mask_name(unit.back),
+                _mask_owners(side_names, solitaire or unit.side),
+                peek=not solitaire,
+            )
         elif unit.category != "air" and unit.id in has_back:
             # e.g. a Sailed ship [25.31]: "(sailed)" after its name while it shows the back
             side = f"+ ({unit.back.replace('_', ' ')})" if unit.back else BACK_LAYER.level_name
@@ -536,6 +543,14 @@ def _location_markers(
         colour = MARKER_COLOURS[(keys_used + i) % len(MARKER_COLOURS)]
         out.append(LocationMarker(decl, slot, colour, face, images, letter))
     return tuple(out)
+
+
+def _mask_owners(side_names: Mapping[str, str], side: str) -> tuple[str, ...]:
+    """The roster sides that may mask and unmask a counter of ``side`` (in a solitaire game,
+    the player's side: he reveals the game's face-down counters when the rules say): that
+    side's roster name, then the Solitaire seat. Never a side id: VASSAL compares names."""
+    own = (side_names[side],) if side in side_names else ()
+    return (*own, SOLITAIRE_SIDE)
 
 
 def mask_image(back: str) -> str:

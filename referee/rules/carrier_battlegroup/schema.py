@@ -101,5 +101,6 @@ SCHEMA = RulesetSchema(
     map_kinds=("point",),
     # face-down chits, Orders markers, warships, standoff and coastal units [2.2], [3.7], [4.0]
     masked_backs=("chit_back", "warship_back", "standoff_back", "coastal_back"),
+    solitaire_side="USN",  # [1.0] "puts you in command"; the game runs the Soviet side
     displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
 )
