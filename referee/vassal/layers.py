@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from referee.source.mapkinds import point_in_polygon
 from referee.source.model import Module
@@ -145,12 +146,15 @@ def map_layers(
     px: Callable[[tuple[float, float]], tuple[float, float]],
     counter_px: int,
     hex_centres: Mapping[str, IntPoint] | None = None,
+    names: Mapping[str, tuple[float, float, float, float]] | None = None,
 ) -> MapLayers | None:
     """The VASSAL zones and regions of ``module``'s map, in board pixels (``px`` turns the
     map's inches into board pixels: ``BoardLayout.px``). ``None`` for a plain hex map.
 
     ``hex_centres`` (a hex map's snapped hex centres, by hex id): on a hex map every zone
-    uses the hex grid, so a piece placed in it stands on the hex centre nearest its name."""
+    uses the hex grid, so a piece placed in it stands on the hex centre nearest its name.
+    ``names`` (the board's name boxes, ``board_layers.name_boxes``): a zone's pieces stand
+    where their stack covers none of them."""
     from referee.render.board_layers import zone_label_point
 
     m = module.map
@@ -187,8 +191,14 @@ def map_layers(
                 place = min(inside, key=lambda c: ((c[0] - lx) ** 2 + (c[1] - ly) ** 2, c))
                 zones.append(VZone(z.name, poly, place, True))
             else:
-                zones.append(VZone(z.name, poly, _place_in(poly, px, z, counter_px)))
+                place = _place_in(poly, px, z, counter_px, names or {})
+                zones.append(VZone(z.name, poly, place))
     return MapLayers(tuple(zones), tuple(regions))
+
+
+STACK_GROWTH: Final = (14, 28)
+"""How far a stack of eight counters reaches right and up beyond its bottom counter: the
+StackMetrics every map of ours has (``unexSepX`` 2, ``unexSepY`` 4 per counter)."""
 
 
 def _place_in(
@@ -196,16 +206,57 @@ def _place_in(
     px: Callable[[tuple[float, float]], tuple[float, float]],
     zone: object,
     counter_px: int,
+    names: Mapping[str, tuple[float, float, float, float]],
 ) -> IntPoint:
-    """A point inside the zone for its pieces: a counter's height under its name (so the
-    name stays readable), else the name's point, else any interior point."""
+    """A point inside the zone for its pieces, nearest its name, where a stack (its bottom
+    counter and :data:`STACK_GROWTH`) covers no place name of the board and, if it can,
+    stays inside the zone; else a counter's height under its name, else any interior point.
+    A stack never hides a place name (issue 27)."""
     from referee.render.board_layers import zone_label_point
     from referee.source.mapkinds import interior_point
 
     lx, ly = px(zone_label_point(zone))  # type: ignore[arg-type]
+    spot = _clear_spot(poly, (lx, ly), counter_px, names) if names else None
+    if spot is not None:
+        return spot
     for cand in ((lx, ly + counter_px), (lx, ly - counter_px), (lx, ly)):
         x, y = round(cand[0]), round(cand[1])
         if awt_contains(poly, x, y) and point_in_polygon((x, y), poly):
             return x, y
     x, y = interior_point(poly)
     return round(x), round(y)
+
+
+def _clear_spot(
+    poly: tuple[IntPoint, ...],
+    label: tuple[float, float],
+    counter_px: int,
+    names: Mapping[str, tuple[float, float, float, float]],
+) -> IntPoint | None:
+    """The lattice point (a quarter counter apart) inside ``poly`` nearest ``label`` whose
+    stack box overlaps no name box: first one whose box lies inside the zone, else one whose
+    centre does (a small island: the stack may overhang the coast, never a name)."""
+    half = counter_px / 2
+    gx, gy = STACK_GROWTH
+    step = max(4, counter_px // 4)
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    boxes = list(names.values())
+    best: list[tuple[float, int, int]] = []
+    within: list[tuple[float, int, int]] = []
+    for y in range(min(ys), max(ys) + 1, step):
+        for x in range(min(xs), max(xs) + 1, step):
+            if not (awt_contains(poly, x, y) and point_in_polygon((x, y), poly)):
+                continue
+            box = (x - half, y - half - gy, x + half + gx, y + half)
+            if any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
+                   for b in boxes):  # fmt: skip
+                continue
+            d = (x - label[0]) ** 2 + (y - label[1]) ** 2
+            corners = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
+            if all(awt_contains(poly, round(cx), round(cy)) for cx, cy in corners):
+                within.append((d, y, x))
+            else:
+                best.append((d, y, x))
+    pick = min(within) if within else min(best) if best else None
+    return None if pick is None else (pick[2], pick[1])

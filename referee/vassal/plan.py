@@ -20,7 +20,7 @@ from typing import Final
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
 from referee.source.schema import MarkerDecl, off_map_boxes, ruleset_schema
-from referee.vassal.artwork import HoldingLayout, holding_layout
+from referee.vassal.artwork import DEFAULT_BAND, Band, HoldingLayout, holding_layout, status_band
 from referee.vassal.displays import DisplayPlan, display_image, display_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
@@ -242,6 +242,8 @@ class ModulePlan:
     # markers with levels that stand on places (a port's capacity left [26.25])
     location_markers: tuple[LocationMarker, ...] = ()
     attacked: bool = True  # the units have the Attacked layer [7.44] (the ruleset declares it)
+    # where the status marks go on a counter (fractions of its side): its picture's box
+    status_band: Band = DEFAULT_BAND
 
     def expanded(self, slot: SlotDef) -> Piece:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
@@ -336,6 +338,7 @@ def plan_module(
     counters, absurd counter sizes).
     """
     from referee.render.board import board_layout
+    from referee.render.board_layers import name_boxes
 
     if not module.sides:
         raise UserError(
@@ -427,7 +430,7 @@ def plan_module(
             if module.map.grid is not None
             else {}
         )
-        layers = map_layers(module, layout.px, counter_px, hex_centres)
+        layers = map_layers(module, layout.px, counter_px, hex_centres, name_boxes(module, layout))
 
     eliminated = holding_layout(
         [(s.id, f"{s.name}: eliminated") for s in module.sides],
@@ -458,6 +461,7 @@ def plan_module(
         markers=markers,
         location_markers=location_markers,
         attacked=attacked,
+        status_band=_status_band(module),
         prototypes=tuple(prototypes),
         holding=holding,
         charts=charts,
@@ -543,6 +547,14 @@ def _location_markers(
         colour = MARKER_COLOURS[(keys_used + i) % len(MARKER_COLOURS)]
         out.append(LocationMarker(decl, slot, colour, face, images, letter))
     return tuple(out)
+
+
+def _status_band(module: Module) -> Band:
+    """Where status marks go on this module's counters: the box every layout's picture
+    (``symbol``) shares, so a marker never hides a value a player needs (issue 27)."""
+    layouts = module.counter.layouts.values()
+    symbols = [b for lay in layouts for b in lay.boxes if b.kind == "symbol"]
+    return status_band([(b.x, b.y, b.x + b.w, b.y + b.h) for b in symbols])
 
 
 def _mask_owners(side_names: Mapping[str, str], side: str) -> tuple[str, ...]:

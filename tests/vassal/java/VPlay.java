@@ -167,14 +167,21 @@ public class VPlay {
         return null;
       }, "masks");
     }
-    for (final String[] pic : pictures) {
-      VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
-      VCheck.onEdt(() -> {
-        picture(pic[0], pic[1], new File(pic[2]));
-        return null;
-      }, "picture " + pic[0]);
+    try {
+      for (final String[] pic : pictures) {
+        VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
+        VCheck.onEdt(() -> {
+          picture(pic[0], pic[1], new File(pic[2]));
+          return null;
+        }, "picture " + pic[0]);
+      }
+      VCheck.resetGame("exit");
     }
-    VCheck.resetGame("exit");
-    VCheck.finish();
+    catch (Throwable t) {
+      VCheck.problem("uncaught", "main: " + t);
+    }
+    finally {
+      VCheck.finish();
+    }
   }
 }
