@@ -8,8 +8,10 @@
 //           one line per (side that pressed the Mask key, side that looks), after the press
 //   UNMASK  <slot> <masker> <presser> <maskedAfter>   a second press of the key by <presser>
 //   PICTURE <source> <map> <file> <width> <height>  the map drawn at 100 % with its pieces
+//   MENU    <menu> <item> ...                 each toolbar menu and the buttons it holds
+//   ROLL    <button> <dice> <sides>           a Dice Button pressed, 24 times each (its report follows as CHAT)
 //
-// Usage: VPlay MODULE.vmod [--masks] [--picture SAVE.vsav MAPNAME OUT.png ...]
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--picture SAVE.vsav MAPNAME OUT.png ...]
 import java.awt.*;
 import java.awt.event.InputEvent;
 import java.awt.image.BufferedImage;
@@ -93,6 +95,32 @@ public class VPlay {
     }
   }
 
+  /** Lists each toolbar menu's items, then presses every Dice Button once. */
+  static void dice() throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    for (final VASSAL.build.module.ToolbarMenu m : g.getAllDescendantComponentsOf(VASSAL.build.module.ToolbarMenu.class)) {
+      final java.lang.reflect.Field f = VASSAL.build.module.ToolbarMenu.class.getDeclaredField("buttonsToMenuMap");
+      f.setAccessible(true);
+      final List<String> items = new ArrayList<>();
+      for (final Object mi : ((java.util.Map<?, ?>) f.get(m)).values()) items.add(((javax.swing.JMenuItem) mi).getText());
+      Collections.sort(items);
+      final List<String> rec = new ArrayList<>();
+      rec.add("MENU");
+      rec.add(String.valueOf(m.getAttributeValueString("text")));
+      rec.addAll(items);
+      VCheck.emit(rec.toArray(new String[0]));
+    }
+    final java.lang.reflect.Method dr = VASSAL.build.module.DiceButton.class.getDeclaredMethod("DR");
+    dr.setAccessible(true);
+    for (final VASSAL.build.module.DiceButton b : g.getAllDescendantComponentsOf(VASSAL.build.module.DiceButton.class)) {
+      for (int i = 0; i < 24; i++) {
+        VCheck.emit("ROLL", b.getConfigureName(), b.getAttributeValueString("nDice"), b.getAttributeValueString("nSides"));
+        dr.invoke(b);
+        VCheck.dumpChat();
+      }
+    }
+  }
+
   /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
@@ -122,9 +150,11 @@ public class VPlay {
   public static void main(String[] args) throws Exception {
     final String vmod = args[0];
     boolean doMasks = false;
+    boolean doDice = false;
     final List<String[]> pictures = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
+      else if (args[i].equals("--dice")) doDice = true;
       else if (args[i].equals("--picture")) {
         pictures.add(new String[] {args[i + 1], args[i + 2], args[i + 3]});
         i += 3;
@@ -168,6 +198,12 @@ public class VPlay {
       }, "masks");
     }
     try {
+      if (doDice) {
+        VCheck.onEdt(() -> {
+          dice();
+          return null;
+        }, "dice");
+      }
       for (final String[] pic : pictures) {
         VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
         VCheck.onEdt(() -> {
