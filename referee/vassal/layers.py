@@ -196,9 +196,11 @@ def map_layers(
     return MapLayers(tuple(zones), tuple(regions))
 
 
-STACK_GROWTH: Final = (14, 28)
-"""How far a stack of eight counters reaches right and up beyond its bottom counter: the
+STACK_GROWTH: Final = (6, 12)
+"""How far a stack of four counters reaches right and up beyond its bottom counter: the
 StackMetrics every map of ours has (``unexSepX`` 2, ``unexSepY`` 4 per counter)."""
+STACK_STEP: Final = (2, 4)
+"""How far each counter of a stack is drawn right and up of the one under it."""
 
 
 def _place_in(
@@ -233,30 +235,34 @@ def _clear_spot(
     counter_px: int,
     names: Mapping[str, tuple[float, float, float, float]],
 ) -> IntPoint | None:
-    """The lattice point (a quarter counter apart) inside ``poly`` nearest ``label`` whose
-    stack box overlaps no name box: first one whose box lies inside the zone, else one whose
-    centre does (a small island: the stack may overhang the coast, never a name)."""
+    """The lattice point (a quarter counter apart) inside ``poly`` whose stack box covers
+    the least of the board's name boxes (none, where the zone has room), then lies inside
+    the zone, then is nearest ``label``: a small island's stack may overhang its coast, and
+    covers as little of a name as it can."""
     half = counter_px / 2
     gx, gy = STACK_GROWTH
     step = max(4, counter_px // 4)
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
     boxes = list(names.values())
-    best: list[tuple[float, int, int]] = []
-    within: list[tuple[float, int, int]] = []
+    best: tuple[float, int, float, int, int] | None = None
     for y in range(min(ys), max(ys) + 1, step):
         for x in range(min(xs), max(xs) + 1, step):
             if not (awt_contains(poly, x, y) and point_in_polygon((x, y), poly)):
                 continue
             box = (x - half, y - half - gy, x + half + gx, y + half)
-            if any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
-                   for b in boxes):  # fmt: skip
-                continue
-            d = (x - label[0]) ** 2 + (y - label[1]) ** 2
+            covered = sum(_overlap(box, b) for b in boxes)
             corners = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
-            if all(awt_contains(poly, round(cx), round(cy)) for cx, cy in corners):
-                within.append((d, y, x))
-            else:
-                best.append((d, y, x))
-    pick = min(within) if within else min(best) if best else None
-    return None if pick is None else (pick[2], pick[1])
+            outside = sum(1 for cx, cy in corners if not awt_contains(poly, round(cx), round(cy)))
+            d = (x - label[0]) ** 2 + (y - label[1]) ** 2
+            key = (covered, outside, d, y, x)
+            if best is None or key < best:
+                best = key
+    return None if best is None else (best[4], best[3])
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes (x0, y0, x1, y1) share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0

@@ -125,6 +125,7 @@ public class VPlay {
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
       if (!m.getMapName().equals(mapName)) continue;
+      if (m.getZoomer() != null) m.getZoomer().setZoomFactor(1.0);  // 100 %, as the board image
       final Dimension d = m.mapSize();
       final BufferedImage img = new BufferedImage(d.width, d.height, BufferedImage.TYPE_INT_RGB);
       final Graphics2D gg = img.createGraphics();
