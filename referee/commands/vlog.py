@@ -97,6 +97,9 @@ def register(app: typer.Typer) -> None:
         """Print a VASSAL log as a move list: moves, changes, chat and die rolls.
 
         Locations are named the way VASSAL names them for the module given with --vmod.
+        A log recorded with another version of the module is read as far as it goes:
+        pieces on map windows the module lacks are listed with raw coordinates ("120,340
+        px") and a warning, and the exit code is still 0.
         """
         from referee.vassal.foreign import read_foreign
 
