@@ -26,7 +26,7 @@ RULESETS = declared_rulesets()
 
 
 def test_the_sixth_fleet_rulesets_have_pages() -> None:
-    assert {"sixth_fleet_1975"} <= set(RULESETS)
+    assert {"sixth_fleet_1975", "sixth_fleet_dtp"} <= set(RULESETS)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -24,13 +24,15 @@ _SUFFIX = re.compile(r"(?:\([a-z]\)|[A-Za-z]| (?:rules?|victory) \d+)$")
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:
-    out: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
-            body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-                out.add(id(body[0].value))
-    return out
+    """The string literals that stand alone as statements: docstrings of modules, classes,
+    functions and attributes. They explain a case; they do not apply it."""
+    return {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    }
 
 
 def cited_in_source(text: str) -> set[str]:
@@ -60,11 +62,12 @@ def cited_by_package(package: Path) -> dict[str, set[str]]:
 
 
 def _in_section(row: str, section: str) -> bool:
-    """Is ``row`` a case under ``section`` (``8.5`` holds ``8.5.1``; ``8.1`` holds ``8.13``)?"""
+    """Is ``row`` a case under ``section`` (``8.5`` holds ``8.5.1``, ``8.1`` holds ``8.13``,
+    ``4.01`` holds ``4.01a``)?"""
     if not row.startswith(section) or row == section:
         return False
     nxt = row[len(section)]
-    return nxt == "." or (nxt.isdigit() and section[-1].isdigit())
+    return nxt == "." or (nxt.isalnum() and section[-1].isdigit())
 
 
 def rows_for(citation: str, ids: Iterable[str]) -> list[str]:
