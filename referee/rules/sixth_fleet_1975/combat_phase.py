@@ -88,8 +88,8 @@ def combat_possible_8_11(game: Game, state: GameState, side: str) -> bool:
 
 @dataclass
 class Declared:
-    """What a Combat Phase's orders declare: the hexes that attack [8.21], the attackers of
-    each attacked hex [8.5], the enemy Defended hexes attacked [10.44]."""
+    """What a Combat Phase's orders declare: the hexes that attack enemy units [8.21], the
+    attackers of each attacked hex [8.5], the enemy Defended hexes attacked [10.44]."""
 
     attacks_from: set[str] = field(default_factory=set)
     attackers_of: dict[str, set[str]] = field(default_factory=dict)
@@ -121,7 +121,9 @@ def check_attacks_8_0(
                 found = [p for p in found if p.code != DEFENDED_HEX_OCCUPIED]
         probs.extend(p.at(o) for p in found)
         loc = state.units[o.units[0]].location
-        if loc:
+        if loc and defended is None:
+            # only an attack on enemy *units* meets the hex's obligation [8.21]; an empty
+            # enemy Defended hex is no unit [10.44]
             declared.attacks_from.add(loc)
         rec["used"].extend(o.units)
         if calc is not None:
@@ -134,12 +136,25 @@ def check_attacks_8_0(
     return probs, declared
 
 
+def _announcement_problem(o: Order) -> Problem:
+    """``option`` in a Combat Phase: the only announcement, the violation of neutral air
+    space, is made "at the start of any Soviet Movement Phase" [14.2]."""
+    return Problem(
+        "14.2" if o.value == "14.2" else (o.value or "14"),
+        f"option {o.value} is announced at the start of a Soviet Movement Phase, "
+        "not in a Combat Phase",
+        "not-in-movement",
+        hint="write it in the [movement] section of the Soviet Movement Phase",
+    )
+
+
 def check_combat(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
 ) -> list[Problem]:
     """Every attack legal as declared; every obligated hex attacks or retreats
     [8.21]-[8.24]; retreats and advances allowed [8.24][8.5]."""
     probs, declared = check_attacks_8_0(game, state, side, orders)
+    probs += [_announcement_problem(o).at(o) for o in orders if o.verb == "option"]
     probs += check_obligations_8_21(game, state, side, orders, declared.attacks_from)
     probs += check_advances_8_5(game, state, side, orders, declared.attackers_of, declared.defended)
     return probs
@@ -169,8 +184,8 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
     rec = phase_record(state)
     from_hex = state.units[o.units[0]].location
     calc, probs = analyse_attack(game, state, side, o.units, o.targets, rec)
-    if from_hex:
-        rec["attacked_from"].append(from_hex)
+    if from_hex and defended_target_10_44(o.targets) is None:
+        rec["attacked_from"].append(from_hex)  # attacks on units only [8.21]
     if probs or calc is None:
         p = probs[0]
         ev.append(
