@@ -22,6 +22,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.advance import check_advances_8_5
 from referee.rules.sixth_fleet_1975.combat import (
     DEFENDED_HEX_OCCUPIED,
+    AttackCalc,
     analyse_attack,
     defended_target_10_44,
     is_hex_target,
@@ -86,6 +87,22 @@ def combat_possible_8_11(game: Game, state: GameState, side: str) -> bool:
 # ---- the orders ---------------------------------------------------------------------------
 
 
+def attack_hexes(game: Game, state: GameState, o: Order) -> list[str]:
+    """The hexes an ``attack`` order attacks from, whose obligation it meets [8.21]: its
+    first unit's; every attacker's with ``allow_multi_hex_attack`` [8.12] (without it an
+    attack from several hexes is refused, and the other hexes have not attacked)."""
+    units = o.units if game.flags.allow_multi_hex_attack else o.units[:1]
+    return sorted({loc for u in units if (loc := state.units[u].location)})
+
+
+def counts_as_attacked_7_44(game: Game, calc: AttackCalc) -> bool:
+    """Has an attack "been made" on its targets for the stack order [7.44]? Yes, unless its
+    CRT entry is ``*`` (no effect, no roll) and the game reads [7.44] as needing an attack
+    that could have a result (``star_counts_as_attacked=False``; digest §16.6)."""
+    no_effect = calc.cell is not None and calc.cell.no_effect
+    return game.flags.star_counts_as_attacked or not no_effect
+
+
 @dataclass
 class Declared:
     """What a Combat Phase's orders declare: the hexes that attack enemy units [8.21], the
@@ -120,14 +137,15 @@ def check_attacks_8_0(
             if occupants <= declared_targets:
                 found = [p for p in found if p.code != DEFENDED_HEX_OCCUPIED]
         probs.extend(p.at(o) for p in found)
-        loc = state.units[o.units[0]].location
-        if loc and defended is None:
+        if defended is None:
             # only an attack on enemy *units* meets the hex's obligation [8.21]; an empty
-            # enemy Defended hex is no unit [10.44]
-            declared.attacks_from.add(loc)
+            # enemy Defended hex is no unit [10.44]; every attacker's hex attacks (several
+            # hexes only with allow_multi_hex_attack [8.12])
+            declared.attacks_from.update(attack_hexes(game, state, o))
         rec["used"].extend(o.units)
         if calc is not None:
-            rec["attacked"].extend(calc.targets)
+            if counts_as_attacked_7_44(game, calc):
+                rec["attacked"].extend(calc.targets)
             declared_targets.update(calc.targets)
             for a in o.units:
                 declared.attackers_of.setdefault(calc.target_hex, set()).add(a)
@@ -182,10 +200,9 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
     side = state.active_side
     assert side is not None
     rec = phase_record(state)
-    from_hex = state.units[o.units[0]].location
     calc, probs = analyse_attack(game, state, side, o.units, o.targets, rec)
-    if from_hex and defended_target_10_44(o.targets) is None:
-        rec["attacked_from"].append(from_hex)  # attacks on units only [8.21]
+    if defended_target_10_44(o.targets) is None:
+        rec["attacked_from"].extend(attack_hexes(game, state, o))  # attacks on units only [8.21]
     if probs or calc is None:
         p = probs[0]
         ev.append(
@@ -195,7 +212,8 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
         )
         return with_record(state, rec)
     rec["used"].extend(o.units)
-    rec["attacked"].extend(calc.targets)
+    if counts_as_attacked_7_44(game, calc):
+        rec["attacked"].extend(calc.targets)
     state = with_record(state, rec)
     data = calc.to_json()
     text = (
