@@ -1,8 +1,8 @@
 """DTP rule flags: each interpretation of an unclear DTP case that a group may want to play
 the other way, as a switch with the documented default (``docs/interpretations.md``, DTP-2
-and DTP-13 (bases attacking air units [DTP 10.41], DTP-6, are not built: the kit gives no
-strength, so there is nothing to switch on); digest 9.2 and 9.13 recommend a flag for each; DTP-50: the kit's "suggested
-limit" on SG base attacks [DTP 11.3 rule 4]).
+and DTP-13; digest 9.2 and 9.13 recommend a flag for each; DTP-50: the kit's "suggested
+limit" on SG base attacks [DTP 11.3 rule 4]). Bases attacking air units [DTP 10.41], DTP-6,
+are not built and have no switch: the kit gives them no strength.
 
 A game may override a flag in ``state.data["dtp_flags"]`` (field name -> value), as SPI
 games do with ``state.data["flags"]`` (the SPI flags stay SPI's).
