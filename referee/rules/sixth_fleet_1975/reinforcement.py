@@ -174,6 +174,14 @@ def enter_reinforcement(game: Game, state: GameState, dice: Dice, events: list[E
     return state
 
 
+def agree_to_stop_11_0(state: GameState, side: str) -> GameState:
+    """``stop``: ``side`` agrees to end the Campaign at this Interphase, after Game-Turn 10,
+    and score it [11.0: "players may stop after turn 10 or play to turn 21"]; the game stops
+    when every player has agreed (``sequence.stopped_11_0``)."""
+    votes = sorted({*state.data.get("stop_11_0", ()), side})
+    return state.with_data(stop_11_0=votes)
+
+
 def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Order, ...]) -> Carry:
     """Place the reinforcements [12.2x], one order at a time; they may not be delayed
     [12.2]; then the ``stack`` orders [7.42]."""
@@ -183,6 +191,18 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
     for o in orders:
         st = carry.state
         if o.verb == "stack":
+            continue
+        if o.verb == "stop":
+            carry.state = agree_to_stop_11_0(st, side)
+            carry.events.append(
+                Event(
+                    "stop-agreed",
+                    "11.0",
+                    f"{side} agrees to stop the Campaign after Game-Turn {st.turn}; it stops "
+                    "if the other player agrees too",
+                    {"side": side},
+                )
+            )
             continue
         if o.verb != "place":
             carry.refuse(
