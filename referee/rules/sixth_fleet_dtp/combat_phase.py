@@ -165,11 +165,11 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     )
     if ice is not None:
         probs.append(ice)
-    rec = state.data.get("impulses") or {}
-    answering = impulses.may_answer_8_21(rec, side, o.units)
+    irec = state.data.get("impulses") or {}
+    answering = impulses.may_answer_8_21(irec, side, o.units)
     sit = _situation(game, state, answering)
     if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
-        lost = impulses.lost_answer_8_231(rec, side, o.units)
+        lost = impulses.lost_answer_8_231(irec, side, o.units)
         probs.append(
             Problem(
                 "DTP 8.231",
