@@ -152,8 +152,7 @@ def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
             )
     if module.id != state.module_id:
         raise UserError(f"the state is for module {state.module_id!r}, not {module.id!r}")
-    if state.scenario not in module.scenarios:
-        raise UserError(f"module {module.id!r} has no scenario {state.scenario!r}")
+    module.scenario(state.scenario)
     from referee.engine.graphboard import board_for
     from referee.engine.state_shape import check_state_fits
     from referee.shapes import ShapeError
@@ -222,11 +221,9 @@ def summary_lines(module: Any, state: Any) -> list[str]:
                 boxes.setdefault(u.box or "?", []).append(u.id)
         for b, ids in sorted(boxes.items()):
             lines.append(f"  [{b}] " + " ".join(ids))
-    sc = rs.score(module, state)
-    lines.append(
-        f"score: net {sc.get('net')} ({sc.get('level')})  VP "
-        + ", ".join(f"{k} {v}" for k, v in sorted(dict(sc.get("vp", {})).items()))
-    )
+    from referee.pbem.scoreboard import score_line
+
+    lines.append(score_line(module, rs.score(module, state), state.scenario))
     return lines
 
 

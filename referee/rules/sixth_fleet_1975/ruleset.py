@@ -55,14 +55,8 @@ class SixthFleet1975:
         14.3 the Israeli air units are added, unplaced, and the 14.3 table is kept for the
         Soviet roll [14.3]."""
         from referee.errors import UserError
-        from referee.source.diagnostics import did_you_mean
 
-        if scenario not in module.scenarios:
-            raise UserError(
-                f"module {module.id!r} has no scenario {scenario!r}",
-                hint=did_you_mean(scenario, list(module.scenarios))
-                or "scenarios: " + ", ".join(sorted(module.scenarios)),
-            )
+        module.scenario(scenario)  # an unknown one: a UserError naming those there are
         known = set(OPTIONAL_RULES)
         for o in options:
             if o not in known:
