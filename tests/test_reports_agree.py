@@ -1,0 +1,167 @@
+"""Every summary a report prints agrees with the events and the state it was made from, in
+every ruleset (issue 31): the score table's losses are the units the events removed, its VP
+add up, "No unit has been destroyed" only where none was, and each view's unit table is the
+position of the view it renders.
+
+The games are the five finished demo games (one per ruleset), made once per test session.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.engine.core import GameState
+from referee.pbem.scoreboard import scoreboard
+from referee.resources import example_path
+from referee.source.loader import load_module
+from referee.source.model import Module
+
+pytestmark = pytest.mark.slow
+
+# demo name -> the bundled module it plays
+DEMOS = {
+    "sixth_fleet": "sixth_fleet",
+    "dtp_denmark_strait": "dtp_denmark_strait",
+    "sixth_fleet_2019": "sixth_fleet_2019",
+    "carrier_battlegroup": "carrier_battlegroup",
+    "naval_module": "naval_module",
+}
+
+
+def _module(name: str) -> Module:
+    path = example_path(name)
+    assert path is not None
+    module, diags = load_module(path)
+    assert module is not None, [str(d) for d in diags.items]
+    return module
+
+
+def _reports(game: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
+    for turn in sorted((game / "turns").iterdir()):
+        if (turn / "report.json").is_file():
+            yield turn, json.loads((turn / "report.json").read_text("utf-8"))
+
+
+def _units_of(event: dict[str, Any]) -> set[str]:
+    data = event.get("data") or {}
+    out = {str(data["unit"])} if isinstance(data.get("unit"), str) else set()
+    if isinstance(data.get("units"), list):
+        out |= {str(u) for u in data["units"]}
+    return out
+
+
+def _lost_by_events(ruleset: str, events: list[dict[str, Any]]) -> set[str]:
+    """The units the events so far say are lost and not back: each ruleset's own words."""
+    lost: set[str] = set()
+    for e in events:
+        kind, data, units = e["kind"], e.get("data") or {}, _units_of(e)
+        # 1975, DTP [8.8], [13.0]; 2019 [9.0], [7.2]; naval [27.31]
+        if (kind == "eliminate" and data.get("scores", True)) or kind in ("eliminated", "sunk"):
+            lost |= units
+        elif kind in ("refit", "returned") and ruleset == "sixth_fleet_2019":
+            lost -= units  # back from the Refit Box [6.4]
+        elif kind == "hit" and ruleset == "carrier_battlegroup":
+            if e["text"].endswith((": sunk", ": crippled", ": damaged")):
+                lost |= units  # [22.3]-[22.6]
+        elif kind == "lost" and ruleset == "carrier_battlegroup":
+            lost |= set(re.findall(r"US-[A-Z0-9.-]+", e["text"]))  # [15.2] no room aboard
+    return lost
+
+
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_score_tables_agree_with_the_events(
+    name: str, finished_demo: Callable[[str], Path]
+) -> None:
+    out = finished_demo(name)
+    module = _module(DEMOS[name])
+    events: list[dict[str, Any]] = []
+    seen_losses = 0
+    for turn, rep in _reports(out / "game"):
+        events += rep.get("events") or []
+        score = rep.get("score")
+        if not score:
+            continue
+        board = scoreboard(module, score, rep["scenario"])
+        table = {row["unit"] for row in board["losses"]}
+        seen_losses += len(table)
+        named = set().union(*(_units_of(e) for e in events)) if events else set()
+        texts = " ".join(e["text"] for e in events)
+        for unit in table:  # a unit in the table is one the events removed or damaged
+            assert unit in named or unit in texts, f"{turn.name}: {unit} lost without an event"
+        missing = _lost_by_events(rep["ruleset"], events) - table
+        assert not missing, f"{turn.name}: events lose {sorted(missing)}, the table does not"
+        # the totals add up: side rows, or the one VP track, or the net
+        for s in board["sides"]:
+            assert Fraction(str(s["units"])) + s["bonus"] == Fraction(str(s["total"])), s
+        vp = score.get("vp")
+        if isinstance(vp, dict) and board["sides"]:
+            totals = {s["name"]: Fraction(str(s["total"])) for s in board["sides"]}
+            assert sorted(totals.values()) == sorted(
+                Fraction(str(v)) + (0 if score.get("bonuses_in_vp") else bonus)
+                for v, bonus in _with_bonuses(module, score)
+            )
+        if board["track"] is not None:  # [CBG 24.1] the VP track is the scored losses
+            vp_events = [e["data"]["vp"] for e in events if e["kind"] == "vp"]
+            assert board["track"] == (vp_events[-1] if vp_events else 0), turn.name
+            scored = [row["vp"] for row in board["losses"] if row["vp"] != ""]
+            assert board["track"] == sum(scored), (turn.name, board["losses"])
+        md = (turn / "report.md").read_text("utf-8")
+        section = md[md.index("## Score") :].split("\n## ", 1)[0] if "## Score" in md else ""
+        if table:
+            assert "No unit has been destroyed" not in section, turn.name
+            for unit in table:
+                assert f"| {unit} |" in section, (turn.name, unit)
+        if board["track"] is not None:
+            assert f"Victory points: **{board['track']}**" in section
+    if name in ("carrier_battlegroup", "sixth_fleet_2019"):
+        assert seen_losses, "the demo game loses units: the check above must have run on some"
+
+
+def _with_bonuses(module: Module, score: dict[str, Any]) -> list[tuple[Any, int]]:
+    bonus: dict[str, int] = {}
+    for b in score.get("bonuses") or ():
+        bonus[b["side"]] = bonus.get(b["side"], 0) + int(b.get("vp") or 0)
+    return [(score["vp"].get(s.id, 0), bonus.get(s.id, 0)) for s in module.sides]
+
+
+def _table_units(md: str) -> dict[str, str]:
+    """unit -> location of each row of a view's position tables, and unit -> box of its
+    "Off the map" lines."""
+    out: dict[str, str] = {}
+    position = md.split("## Position after", 1)[1].split("\n## ", 1)[0]
+    for line in position.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 4 and cells[0] not in ("Unit", "---"):
+            out[cells[0]] = cells[2]
+        if line.startswith("Off the map: "):
+            for unit, box in re.findall(r"([^ ,]+) \(([^)]*)\)", line[len("Off the map: ") :]):
+                out[unit] = box
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_each_view_lists_the_units_of_its_state(
+    name: str, finished_demo: Callable[[str], Path]
+) -> None:
+    out = finished_demo(name)
+    checked = 0
+    for turn, _rep in _reports(out / "game"):
+        for view in sorted(turn.glob("view-*.json")):
+            state = GameState.from_json(json.loads(view.read_text("utf-8"))["state"])
+            shown = _table_units(view.with_suffix(".md").read_text("utf-8"))
+            on_map = {u: h for h, ids in state.stacks.items() for u in ids}
+            for unit, where in on_map.items():
+                assert shown.get(unit) is not None, f"{view}: {unit} at {where} not listed"
+            for unit, u in state.units.items():
+                if u.location is None and u.box and unit in shown:
+                    assert shown[unit] == u.box, (view.name, unit, shown[unit], u.box)
+            assert set(shown) <= set(state.units), f"{view}: units not in its state"
+            checked += 1
+    assert checked, "no view was checked"
