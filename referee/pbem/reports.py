@@ -83,7 +83,7 @@ def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
     sides = [(s.id, s.name) for s in module.sides]
     known = {s for s, _ in sides}
     others = sorted({str(u.get("side")) for u in state.get("units", [])} - known)
-    for side_id, side_name in [*sides, *((o, o) for o in others)]:
+    for side_id, side_name in [*sides, *((o, f"Pieces of no side: {o}") for o in others)]:
         on: list[dict[str, str]] = []
         off: list[dict[str, str]] = []
         for u in state.get("units", []):
