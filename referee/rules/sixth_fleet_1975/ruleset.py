@@ -9,6 +9,7 @@ pending decision; ``view`` is a side's view; ``score`` the victory points [13.0]
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
@@ -150,9 +151,13 @@ class SixthFleet1975:
         that phase's own check (:attr:`flow`) -- in one pass: the rule check runs on every
         order whose words are known even when other lines are at fault (issue 12 §2). A
         problem that concerns no one order is placed at the header of its section."""
-        return _sorted(
-            [p.violation() for p in self._problems(module, state, orders) if p.severity == "error"]
-        )
+        from referee.rules.sixth_fleet_1975.setup import SUMMARY_CODES
+
+        errors = [p for p in self._problems(module, state, orders) if p.severity == "error"]
+        # what a partial set-up still lacks comes after the real mistakes (issue 31)
+        return _sorted([p.violation() for p in errors if p.code not in SUMMARY_CODES]) + [
+            replace(p.violation(), summary=True) for p in errors if p.code in SUMMARY_CODES
+        ]
 
     def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """What legal orders make certain before any die: units eliminated, grounded or
