@@ -240,3 +240,23 @@ def test_a_partial_set_up_lists_the_real_mistakes_first(name: str, tmp_path: Pat
     assert rest and all(":5:1: [11." in x for x in rest), rest  # at the [setup] header
     assert any("unit(s) not placed yet (hexes coded US:" in x for x in rest), rest
     assert not any("has not been placed" in x for x in out.splitlines())
+
+
+@pytest.mark.parametrize("name", ["sixth_fleet", "sixth_fleet_dtp"])
+def test_options_at_set_up_lists_only_placements(name: str, tmp_path: Path) -> None:
+    """`options` at set-up listed 42 `move` paths for US-CV-1, whose place is fixed and when
+    `move` is not a set-up order; now the `place` lines the unit's pool allows, ready to paste,
+    and `--png` is cropped to them."""
+    state = tmp_path / "state.json"
+    cli("state", "new", "--example", name, "--scenario", "short", "-o", str(state))
+    code, out = cli("options", "US-CV-1", "--state", str(state))
+    assert code == 0 and "move" not in out and "placed by the scenario at 1602" in out
+    code, out = cli("options", "US-CG-1", "--state", str(state))
+    places = [x.strip() for x in out.splitlines() if x.strip().startswith("place ")]
+    assert places == [f"place US-CG-1 {h}" for h in ("0813", "1121", "1316", "1603", "1710")]
+    png = tmp_path / "o.png"
+    code, _ = cli("options", "US-CG-1", "--state", str(state), "--png", str(png), "-q")
+    from PIL import Image
+
+    with Image.open(png) as img:
+        assert code == 0 and img.width < 3000 and img.height < 2000  # not the whole map

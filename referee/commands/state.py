@@ -244,8 +244,17 @@ def check_png_destination(out: Path) -> None:
         )
 
 
-def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None = None) -> None:
-    """The board with the position drawn on it (and optional hex marks, e.g. reachable)."""
+def write_png(
+    module: Any,
+    state: Any,
+    out: Path,
+    marks: dict[str, str] | None = None,
+    *,
+    around: tuple[str, ...] = (),
+) -> None:
+    """The board with the position drawn on it (and optional hex marks, e.g. reachable).
+    With marks, the picture is cropped to them and the ``around`` locations (the unit's
+    own), with a margin of two hexes: a small reach is not a dot on the whole map."""
     try:
         from referee.render.board import render_board
         from referee.render.fonts import pil_font
@@ -259,8 +268,15 @@ def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None =
 
     from referee.render.board_layers import anchor
 
+    seen: list[tuple[float, float]] = []
+    margin: list[float] = []
+
     def overlay(draw: Any, lay: Any) -> None:
         w = lay.hex_width
+        margin.append(w * 2)
+        for h in [*(marks or {}), *around]:
+            if h:
+                seen.append(anchor(module, lay, h))
         font = pil_font("bold", max(8, w * 0.16))
         for h, label in sorted((marks or {}).items()):
             x, y = anchor(module, lay, h)
@@ -290,6 +306,16 @@ def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None =
                 )
 
     img = render_board(module, 100, overlay=overlay)
+    if marks and seen:
+        m = margin[0]
+        xs, ys = [x for x, _ in seen], [y for _, y in seen]
+        box = (
+            max(0, int(min(xs) - m)),
+            max(0, int(min(ys) - m)),
+            min(img.width, int(max(xs) + m)),
+            min(img.height, int(max(ys) + m)),
+        )
+        img = img.crop(box)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)
     write_bytes_atomic(out, buf.getvalue())

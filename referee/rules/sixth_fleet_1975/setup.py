@@ -51,7 +51,7 @@ def setup_pools(game: Game, state: GameState) -> tuple[SetupPool, ...]:
     return (*game.scenario.pools, *pools_14_3(game, state))
 
 
-def _pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
+def pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
     for p in pools:
         if unit in p.units:
             return p
@@ -108,7 +108,7 @@ def check_setup_11_1(
     probs += _unplaced_11_0(game, pools, sorted(todo - set(placed)))
     for u, (kind, where) in sorted(placed.items()):
         o = order_of[u]
-        pool = _pool_of(pools, u)
+        pool = pool_of(pools, u)
         ch = choices.get(u)
         ud = game.unit(u)
         rule = (pool.rule if pool else ch.rule if ch else "") or "11.0"
@@ -285,7 +285,7 @@ def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -
     Israeli air units on their own line [14.3]), naming the first few of them."""
     groups: dict[int, list[str]] = {}
     for u in units:
-        pool = _pool_of(pools, u)
+        pool = pool_of(pools, u)
         groups.setdefault(pools.index(pool) if pool is not None else -1, []).append(u)
     out: list[Problem] = []
     for k, ids in sorted(groups.items()):
