@@ -165,3 +165,122 @@ def test_each_view_lists_the_units_of_its_state(
             assert set(shown) <= set(state.units), f"{view}: units not in its state"
             checked += 1
     assert checked, "no view was checked"
+
+
+# ---- every command a player runs, on a fresh game and on the finished demo game ----------
+
+FRESH = {
+    "sixth_fleet": "short",
+    "dtp_denmark_strait": "iceland",
+    "sixth_fleet_2019": "s1970",
+    "carrier_battlegroup": "mission",
+    "naval_module": "kerch_feodosia",
+}
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+    from referee.errors import UserError
+
+    try:
+        r = CliRunner().invoke(app, list(args), catch_exceptions=False)
+    except UserError as exc:
+        return exc.exit_code, str(exc)
+    return r.exit_code, r.output
+
+
+def _first_unit(state_json: Path, side: str) -> str:
+    data = json.loads(state_json.read_text("utf-8"))
+    data = data.get("state", data)
+    units = sorted(u["id"] for u in data["units"] if u["side"] == side and u.get("location"))
+    return units[0] if units else "USN"
+
+
+@pytest.mark.parametrize("name", sorted(DEMOS))
+def test_every_command_runs_on_a_fresh_and_a_finished_game(
+    name: str, finished_demo: Callable[[str], Path], tmp_path: Path
+) -> None:
+    """`state show`, `options`, `validate`, `adjudicate`, `verify` and `viewer` on a fresh game
+    and on the finished demo game of every ruleset: no internal error, and what `state show`
+    says of the score is the score of the latest report (issue 31)."""
+    from referee.demo import create_demo_game
+    from referee.engine.ruleset import get_ruleset, parse_orders_for
+    from referee.pbem.scoreboard import score_line
+
+    module = _module(DEMOS[name])
+    rs = get_ruleset(module.ruleset)
+    side = sorted(s.id for s in module.sides)[0] if name != "carrier_battlegroup" else "USN"
+    # a fresh position: show, options, validate the scripted player's first orders
+    state = tmp_path / "state.json"
+    assert (
+        _cli(
+            "state",
+            "new",
+            "--example",
+            name,
+            "--scenario",
+            FRESH[name],
+            "-o",
+            str(state),
+            "--game-id",
+            "g",
+        )[0]
+        == 0
+    )
+    code, out = _cli("state", "show", str(state))
+    assert code == 0 and "None" not in out.splitlines()[-1], out
+    st = GameState.from_json(json.loads(state.read_text("utf-8")))
+    aw_side, _what = rs.awaiting(module, st)
+    code, out = _cli("options", _first_unit(state, aw_side or side), "--state", str(state))
+    assert code in (0, 2) and "internal error" not in out, out
+    text = rs.scripted_orders(module, st)
+    if text is not None:
+        orders = tmp_path / "first.txt"
+        orders.write_text(text)
+        code, out = _cli("validate", str(orders), "--state", str(state))
+        assert code == 0, out
+    # a fresh game by email: adjudicate the first orders, verify, viewer
+    demo = finished_demo(name)
+    players = {
+        s.id: s.id.lower()
+        for s in module.sides
+        if (demo / "keys" / f"{s.id.lower()}.pub").is_file()
+    }
+    create_demo_game(
+        tmp_path, demo / "keys", example_path(DEMOS[name]), FRESH[name], "fresh", bytes(32), players
+    )
+    game = tmp_path / "game"
+    if text is not None and aw_side in players:
+        doc = parse_orders_for(rs, text, "x")
+        assert doc is not None
+        orders = tmp_path / "mine.txt"
+        body = "\n".join(
+            ln for ln in text.splitlines() if not ln.startswith(("game:", "turn:", "side:"))
+        )
+        orders.write_text(body + "\n")
+        key = demo / "keys" / f"{players[aw_side]}.key"
+        assert _cli("sign", str(orders), "--key", str(key), "--game-dir", str(game), "-q")[0] == 0
+        code, out = _cli(
+            "adjudicate",
+            str(game),
+            str(orders),
+            "--key",
+            str(demo / "keys" / "referee.key"),
+            "--referee-dir",
+            str(tmp_path / "referee"),
+        )
+        assert code == 0, out
+    for g in (game, demo / "game"):
+        code, out = _cli("verify", str(g))
+        assert code == 0, out
+        code, out = _cli("viewer", str(g), "--side", side, "-o", str(tmp_path / "v.html"))
+        assert code == 0, out
+        code, out = _cli("state", "show", str(g), "--side", side)
+        assert code == 0 and "internal error" not in out, out
+    # the finished game's summary is its last report's score
+    last = list(_reports(demo / "game"))[-1][1]
+    if last.get("score"):
+        shown = out.strip().splitlines()[-1]
+        assert shown == score_line(module, last["score"], last["scenario"]), shown
