@@ -33,6 +33,9 @@ def test_the_solitaire_walkthrough_runs_as_written(tmp_path: Path) -> None:
                 line, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True
             )
             assert done.returncode == 0, (line, done.stdout, done.stderr)
+            if line.startswith("referee adjudicate"):  # 15 set-up rolls: one summary line
+                assert "die rolls: each with its purpose and rule in" in done.stdout
+                assert "  roll " not in done.stdout and len(done.stdout.splitlines()) <= 5
     assert (tmp_path / "cbg-game" / "turns" / "001-USN-setup" / "report.md").is_file()
     outfit = blocks[4].strip().splitlines()
     subprocess.run(outfit[0], shell=True, cwd=tmp_path, env=env, check=True)
