@@ -260,3 +260,26 @@ def test_options_at_set_up_lists_only_placements(name: str, tmp_path: Path) -> N
 
     with Image.open(png) as img:
         assert code == 0 and img.width < 3000 and img.height < 2000  # not the whole map
+
+
+def test_naval_unknown_ship_says_so_with_the_nearest_ids(tmp_path: Path) -> None:
+    """ "DE-XX-1 is not a naval unit of yours" said neither that no such unit exists nor which
+    was meant: the message names what the word is, the hint the nearest of the side's ships."""
+    state = tmp_path / "state.json"
+    cli(
+        "state",
+        "new",
+        "--example",
+        "naval_module",
+        "--scenario",
+        "kerch_feodosia",
+        "-o",
+        str(state),
+        "--game-id",
+        "g",
+    )
+    orders = tmp_path / "o.txt"
+    orders.write_text("game: g\nturn: 1\nside: Axis\n[readiness]\nready RO-DD-RG\n")
+    code, out = cli("validate", str(orders), "--state", str(state))
+    assert code == 1
+    assert "o.txt:5:7: [25.1] no unit 'RO-DD-RG' (hint: did you mean 'RO-DD-RF'?)" in out
