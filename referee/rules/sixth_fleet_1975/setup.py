@@ -195,22 +195,18 @@ def check_setup_11_1(
         if pool.side != side or pool.where == "carrier" or not set(pool.units) & todo:
             continue
         cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
-        low = max(pool.per_hex_min, 1) if pool.fill_all else pool.per_hex_min
-        short = [h for h in pool.hexes if pool.fill_all and cnt.get(h, 0) < low]
-        if short:  # one line a pool: a partial set-up is not a page of these [11.1]
-            probs.append(
-                _problem(
-                    pool.rule or "11.1",
-                    f"{len(short)} set-up hex(es) of this pool ({_hexes_text(game, pool)}) have "
-                    f"fewer than {low} unit(s): " + ", ".join(short),
-                    hint=f"place at least {low} unit(s) of the pool in each",
-                    code="too-few",
-                )
-            )
         for h in pool.hexes:
             n = cnt.get(h, 0)
-            if h in short:
-                continue
+            low = max(pool.per_hex_min, 1) if pool.fill_all else pool.per_hex_min
+            if pool.fill_all and n < low:
+                probs.append(
+                    _problem(
+                        pool.rule or "11.1",
+                        f"set-up hex {h} must get at least {low} unit(s) of this pool "
+                        f"({_hexes_text(game, pool)}); it has {n}",
+                        code="too-few",
+                    )
+                )
             elif pool.per_hex_max is not None and n > pool.per_hex_max:
                 probs.append(
                     _problem(

@@ -92,7 +92,7 @@ class SixthFleetDTP:
         ) + [
             replace(_placed(p, orders).violation(), summary=True)
             for p in probs
-            if p.code in SUMMARY_CODES
+            if p.code in SUMMARY_CODES and not words  # the units of a wrong line are not missing
         ]
 
     def _header(self, game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:
