@@ -215,7 +215,6 @@ def create_game(
             orders_text=None,
             referee_key=referee_key,
             picture_dpi=picture_dpi,
-            history={},  # report 000's viewer shows the set-up request alone
         )
         state_bytes = files["state.json"]
     else:
@@ -299,7 +298,6 @@ def _setup_with_commitments(
             orders_text=None,
             referee_key=referee_key,
             picture_dpi=picture_dpi,
-            history={},  # report 000's viewer shows the set-up request alone
         )
         return files, {"secrets.json": secrets_json(0, hseed)}, rsha, files["state.json"]
     files, kept, rsha = hidden_turn_files(
@@ -314,7 +312,6 @@ def _setup_with_commitments(
         step=0,
         referee_key=referee_key,
         picture_dpi=picture_dpi,
-        history={},
     )
     return files, kept, rsha, kept["state.json"]
 

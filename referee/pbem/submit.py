@@ -47,7 +47,6 @@ from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT, hidden_turn_files
 from referee.pbem.record import build_turn_files, pretty_json, step_title
 from referee.pbem.transaction import write_state, write_turn
-from referee.pbem.viewer_archive import history_for
 from referee.source.model import Module
 
 
@@ -204,11 +203,6 @@ def committed_step(
         sealed_in=sealed_in,
     )
     name = f"{k:03d}-{slug(side)}-{slug(kind)}"
-    history = (
-        None
-        if dry_run  # a preview writes no viewer: its history is not on disk
-        else history_for(game.archive, game.turns, module, rs, cfg.picture_dpi)
-    )
     if hides:
         files, secret_files, rsha = hidden_turn_files(
             module,
@@ -222,7 +216,6 @@ def committed_step(
             step=k,
             referee_key=referee_key,
             picture_dpi=cfg.picture_dpi,
-            history=history,
         )
         record = _json(secret_files["record.json"])
         shown = _json(files["report.json"])
@@ -239,7 +232,6 @@ def committed_step(
             referee_key=referee_key,
             picture_dpi=cfg.picture_dpi,
             extra_files=public_extra,
-            history=history,
         )
         secret_files = {**kept, "secrets.json": secrets_json(k, hseed)}
         record = shown = _json(files["report.json"])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,11 +43,16 @@ from referee.pbem.record import (
     SIGNED_FILES,
     awaiting_info,
     phase_info,
-    player_files,
     step_names,
     step_titles,
 )
-from referee.pbem.rendercheck import RenderMismatch, compare, template_rank
+from referee.pbem.rendercheck import (
+    RenderMismatch,
+    Since,
+    ViewHistory,
+    check_step_renderings,
+    template_rank,
+)
 from referee.pbem.report_shape import check_manifest, check_report
 from referee.pbem.reports import templates_sha256
 from referee.shapes import ShapeError
@@ -78,12 +84,16 @@ class Verified:
     notes: list[str] = field(default_factory=list)
     replayed: bool = True  # False: hidden steps wait for `referee reveal`
     report_shas: list[str] = field(default_factory=list)  # every report, in order
+    # files a player opens that could not be proved (file, why): verify exits 3
+    unchecked: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        extra = {} if self.replayed else {"replayed": False}
+        extra: dict[str, Any] = {} if self.replayed else {"replayed": False}
+        if self.unchecked:
+            extra["unchecked"] = [{"file": f, "why": w} for f, w in self.unchecked]
         return {
             **extra,
-            "ok": True,
+            "ok": not self.unchecked,
             "game_id": self.game_id,
             "reports": self.reports,
             "last_report": self.last_report,
@@ -199,8 +209,14 @@ def verify_archive(
     *,
     upto: int | None = None,
     ruleset: Ruleset | None = None,
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Verified:
-    """Every check of the module docstring; raises :class:`VerifyFailure`."""
+    """Every check of the module docstring; raises :class:`VerifyFailure`.
+
+    ``since_sha``: the report a player verified before (``verify --since``): the record of
+    every step is checked again (it is what later steps stand on, and cheap), the files
+    rendered from it only after that report. ``progress(1)`` is called after each step."""
     archive = Archive(game_dir)
     try:
         archive.require()
@@ -219,7 +235,10 @@ def verify_archive(
     if cfg.secrets is not None:
         from referee.pbem.verify_commit import verify_committed
 
-        return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
+        return verify_committed(
+            archive, cfg, turns, toml_sha, module, rs, upto=upto, since_sha=since_sha,
+            progress=progress,
+        )  # fmt: skip
     prev_sha: str | None = None
     prev_seed = bytes.fromhex(cfg.dice_head)
     state: GameState | None = None
@@ -227,10 +246,10 @@ def verify_archive(
     skipped_render = 0
     last_sha = ""
     rank = 0
-    notes: list[str] = []
     shas: list[str] = []
-    history: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (the viewer)
-    viewer_on = False
+    history = ViewHistory()  # each side's views so far (a legacy step's viewer shows them)
+    unchecked: list[tuple[str, str]] = []
+    since = Since(since_sha)
     trail: list[nonces.Accepted] = []
     for t in turns:
         rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
@@ -308,40 +327,30 @@ def verify_archive(
             if here < rank:
                 raise RenderMismatch(f, "rendered with older templates than a report before it")
             rank = here
-            if rep.get("templates_sha256") != templates_sha256():
-                skipped_render += 1
-            has_viewer = any(n.startswith("viewer-") for n in manifest["files"])
-            if viewer_on and not has_viewer and cfg.picture_dpi > 0:
-                raise RenderMismatch(
-                    f"turns/{t.name}", "no viewer-SIDE.html, though the steps before have them"
+            if not since.rendering_due(rsha):
+                history.add_from(lambda name, _t=t: archive.read(_t.path / name), manifest["files"])
+            else:
+                if rep.get("templates_sha256") != templates_sha256():
+                    skipped_render += 1
+                check_step_renderings(
+                    f"turns/{t.name}",
+                    lambda name, _t=t: archive.read(_t.path / name),
+                    module,
+                    rs,
+                    rep,
+                    rsha,
+                    new,
+                    state,
+                    events,
+                    cfg.picture_dpi,
+                    dict(manifest["files"]),
+                    history,
+                    unchecked,
                 )
-            viewer_on = viewer_on or has_viewer
-            rendered = player_files(
-                module,
-                rs,
-                rep,
-                rsha,
-                new,
-                state,
-                events,
-                cfg.picture_dpi,
-                history=history if has_viewer else None,
-            )
-            compare(
-                f"turns/{t.name}",
-                rendered,
-                lambda name, _t=t: archive.read(_t.path / name),
-                dict(manifest["files"]),
-                rep,
-                manifest,
-                notes,
-            )
         except RenderMismatch as exc:
             raise VerifyFailure(exc.file, "rendering", exc.message) from None
-        for name, data in sorted(rendered.items()):  # what the next step's viewer shows
-            if name.startswith("view-") and name.endswith(".json"):
-                doc = json.loads(data)
-                history.setdefault(str(doc["side"]), []).append(doc)
+        if progress is not None:
+            progress(1)
         state, prev_sha, last_sha = new, rsha, rsha
         shas.append(rsha)
     out = Verified(
@@ -353,15 +362,20 @@ def verify_archive(
         players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
         rolls=rolls,
         report_shas=shas,
+        unchecked=unchecked,
     )
+    try:
+        since.check_reached(out.last_report)
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "truncation", exc.message) from None
     if skipped_render:
         out.notes.append(
             f"{skipped_render} report(s) were rendered with other report templates (an "
             "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently; their VASSAL "
-            "saves (an earlier VASSAL writer) by hash and signature only"
+            "except for the one section today's templates render differently"
         )
-    out.notes.extend(notes)
+    if since_sha is not None:
+        out.notes.append(since.note())
     if not cfg.player_nonces and rolls:
         out.notes.append(NO_NONCES_NOTE)
     if upto is None:
