@@ -178,4 +178,10 @@ def test_the_vocabulary_command_prints_the_declaration() -> None:
     text = runner.invoke(app, ["vocabulary", "sixth_fleet_1975"])
     assert "  retreat HEX prefer HEX [HEX ...]" in text.output
     bad = runner.invoke(app, ["vocabulary", "sixth_fleet_1957"])
-    assert "unknown ruleset 'sixth_fleet_1957'" in str(bad.exception)  # exit 2 via cli.main
+    assert "no bundled module or ruleset 'sixth_fleet_1957'" in str(bad.exception)  # exit 2
+    assert "did you mean 'sixth_fleet_1975'?" in str(bad.exception)
+    # issue 31: the module name every other command takes names its ruleset here too
+    by_module = runner.invoke(app, ["vocabulary", "sixth_fleet"])
+    assert by_module.exit_code == 0 and by_module.output == text.output
+    dtp = runner.invoke(app, ["vocabulary", "dtp_denmark_strait", "-q"])
+    assert dtp.output == runner.invoke(app, ["vocabulary", "sixth_fleet_dtp", "-q"]).output

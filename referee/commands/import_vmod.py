@@ -32,6 +32,8 @@ from referee.commands.common import (
 )
 from referee.errors import UserError
 
+REPORT_SHOWN = 10  # lines of import-report.txt printed on the terminal
+
 
 def write_source(files: dict[str, bytes], out: Path) -> None:
     """Write every file under ``out`` at once: into a temporary sibling folder, then rename.
@@ -75,9 +77,10 @@ def register(app: typer.Typer) -> None:
         """Make a module source from an existing VASSAL module: boards and grids, pieces as
         the roster, palette, set-ups as scenarios, dice buttons, chart windows and turn
         trackers (tools.toml); what cannot be carried over is listed in import-report.txt
-        (and .json) beside the source and printed here. The art is also written as a source
-        that names a ruleset takes it: art/<map>-<board>.toml (a hex board's picture with
-        [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front and back pictures).
+        (and .json) beside the source; the first few are printed here. The art is also
+        written as a source that names a ruleset takes it: art/<map>-<board>.toml (a hex
+        board's picture with [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front
+        and back pictures).
         """
         from referee.vassal.errors import VassalFormatError
         from referee.vassal.vmod import read_vmod
@@ -104,6 +107,11 @@ def register(app: typer.Typer) -> None:
             + (f", {tools}" if tools else "")
             + f"; {len(imported.report)} thing(s) not carried over (import-report.txt)"
         )
-        if not quiet:
-            for r in imported.report:
+        if not quiet:  # a summary here, every line in the report (issue 31)
+            for r in imported.report[:REPORT_SHOWN]:
                 typer.echo(f"  {r.where}: {r.what}")
+            if len(imported.report) > REPORT_SHOWN:
+                typer.echo(
+                    f"  ... and {len(imported.report) - REPORT_SHOWN} more: every one in "
+                    f"{out / 'import-report.txt'}"
+                )

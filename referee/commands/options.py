@@ -94,4 +94,5 @@ def register(app: typer.Typer) -> None:
 
             # a game with hidden information draws only what every player may see
             shown = public_view(rs, module, st) if getattr(rs, "hides_information", False) else st
-            write_png(module, shown, png, dict(report.marks))
+            here = st.units[unit].location if unit in st.units else None
+            write_png(module, shown, png, dict(report.marks), around=(here,) if here else ())

@@ -35,6 +35,9 @@ REFEREE_DIR_HELP = (
 )
 
 
+ROLLS_SHOWN = 8  # `adjudicate` prints each roll up to this many, else how many
+
+
 def passphrase_file_option() -> typer.models.OptionInfo:
     return typer.Option(
         None,
@@ -460,10 +463,18 @@ def register(app: typer.Typer) -> None:
             if r.status == "adjudicated":
                 typer.echo(f"{r.orders_file}: wrote {game_dir}/{r.folder}")
             rep = r.report
-            for roll in rep.get("rolls", []):
+            rolls = rep.get("rolls", [])
+            # a summary on the terminal, the detail in the report (issue 31: a Carrier
+            # Battlegroup turn printed 155 roll lines)
+            for roll in rolls if len(rolls) <= ROLLS_SHOWN else ():
                 typer.echo(
                     f"  roll {roll['index']}: d{roll['sides']} = {roll['value']} "
                     f"({roll['purpose']}) [{roll['rule']}]"
+                )
+            if len(rolls) > ROLLS_SHOWN:
+                typer.echo(
+                    f"  {len(rolls)} die rolls: each with its purpose and rule in "
+                    f"{game_dir}/{r.folder}/report.md"
                 )
             for p in rep.get("pending", []):
                 typer.echo(f"  decision owed by {p['side']}: {p['id']} [{p['rule']}]")

@@ -175,8 +175,7 @@ def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
             )
     if module.id != state.module_id:
         raise UserError(f"the state is for module {state.module_id!r}, not {module.id!r}")
-    if state.scenario not in module.scenarios:
-        raise UserError(f"module {module.id!r} has no scenario {state.scenario!r}")
+    module.scenario(state.scenario)
     from referee.engine.graphboard import board_for
     from referee.engine.state_shape import check_state_fits
     from referee.shapes import ShapeError
@@ -245,11 +244,9 @@ def summary_lines(module: Any, state: Any) -> list[str]:
                 boxes.setdefault(u.box or "?", []).append(u.id)
         for b, ids in sorted(boxes.items()):
             lines.append(f"  [{b}] " + " ".join(ids))
-    sc = rs.score(module, state)
-    lines.append(
-        f"score: net {sc.get('net')} ({sc.get('level')})  VP "
-        + ", ".join(f"{k} {v}" for k, v in sorted(dict(sc.get("vp", {})).items()))
-    )
+    from referee.pbem.scoreboard import score_line
+
+    lines.append(score_line(module, rs.score(module, state), state.scenario))
     return lines
 
 
@@ -270,8 +267,17 @@ def check_png_destination(out: Path) -> None:
         )
 
 
-def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None = None) -> None:
-    """The board with the position drawn on it (and optional hex marks, e.g. reachable)."""
+def write_png(
+    module: Any,
+    state: Any,
+    out: Path,
+    marks: dict[str, str] | None = None,
+    *,
+    around: tuple[str, ...] = (),
+) -> None:
+    """The board with the position drawn on it (and optional hex marks, e.g. reachable).
+    With marks, the picture is cropped to them and the ``around`` locations (the unit's
+    own), with a margin of two hexes: a small reach is not a dot on the whole map."""
     try:
         from referee.render.board import render_board
         from referee.render.fonts import pil_font
@@ -285,8 +291,15 @@ def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None =
 
     from referee.render.board_layers import anchor
 
+    seen: list[tuple[float, float]] = []
+    margin: list[float] = []
+
     def overlay(draw: Any, lay: Any) -> None:
         w = lay.hex_width
+        margin.append(w * 2)
+        for h in [*(marks or {}), *around]:
+            if h:
+                seen.append(anchor(module, lay, h))
         font = pil_font("bold", max(8, w * 0.16))
         for h, label in sorted((marks or {}).items()):
             x, y = anchor(module, lay, h)
@@ -316,6 +329,16 @@ def write_png(module: Any, state: Any, out: Path, marks: dict[str, str] | None =
                 )
 
     img = render_board(module, 100, overlay=overlay)
+    if marks and seen:
+        m = margin[0]
+        xs, ys = [x for x, _ in seen], [y for _, y in seen]
+        box = (
+            max(0, int(min(xs) - m)),
+            max(0, int(min(ys) - m)),
+            min(img.width, int(max(xs) + m)),
+            min(img.height, int(max(ys) + m)),
+        )
+        img = img.crop(box)
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False)
     write_bytes_atomic(out, buf.getvalue())

@@ -200,7 +200,10 @@ def _check(
             )
     else:
         rows += _rows(rs.validate(module, st, doc), shown)
-    rows.sort(key=lambda r: (int(str(r["line"])), int(str(r["col"]))))
+    # by place in the file, what a partial file still lacks last (issue 31)
+    rows.sort(key=lambda r: (bool(r.get("summary")), int(str(r["line"])), int(str(r["col"]))))
+    for r in rows:
+        r.pop("summary", None)
     warns = _rows(warnings_of(rs, module, st, doc), shown) if doc and not rows else []
     # on a side's view of a game that hides information: say what was not consulted,
     # and where the verdict could turn on it, without telling it (issue 10 §5)
@@ -239,6 +242,7 @@ def _rows(vs: list[Violation], shown: str) -> list[dict[str, object]]:
                 "line": w.line if w else 1,
                 "col": w.col if w else 1,
                 "unit": v.unit,
+                "summary": v.summary,
             }
         )
     return out

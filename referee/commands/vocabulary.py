@@ -29,7 +29,10 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def vocabulary(
         ruleset: str = typer.Argument(
-            ..., metavar="RULESET", help="Ruleset id, e.g. sixth_fleet_1975."
+            ...,
+            metavar="MODULE|RULESET",
+            help="A bundled module (sixth_fleet, as every other command takes it), a module "
+            "source folder, or a ruleset id (sixth_fleet_1975).",
         ),
         fmt: VocabularyFormat = typer.Option(
             "text",
@@ -46,6 +49,7 @@ def register(app: typer.Typer) -> None:
         from referee.engine.vocabulary import verb_table
 
         how = output_format(fmt, as_json)
+        ruleset = ruleset_named(ruleset)
         rs = get_ruleset(ruleset)
         vocab = getattr(rs, "vocabulary", None)
         if vocab is None:
@@ -68,3 +72,35 @@ def register(app: typer.Typer) -> None:
                 for text, sections, _meaning in v.form_usages(vocab):
                     if section in sections:
                         typer.echo(f"  {text}")
+
+
+def ruleset_named(name: str) -> str:
+    """The ruleset id ``name`` means: a ruleset id as it is; a bundled module's name
+    (``sixth_fleet``) or a module source folder: the ruleset its ``module.toml`` names. The
+    module name is what every other command takes (``--example``), so it is accepted here
+    too; anything else is a UserError naming both kinds."""
+    import tomllib
+    from pathlib import Path
+
+    from referee.engine.ruleset import ruleset_ids
+    from referee.resources import example_names, example_path
+
+    if name in ruleset_ids():
+        return name
+    folder = example_path(name) or Path(name)
+    toml = folder / "module.toml"
+    if toml.is_file():
+        try:
+            found = tomllib.loads(toml.read_text("utf-8"))["module"]["ruleset"]
+        except (OSError, KeyError, TypeError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            found = None
+        if isinstance(found, str):
+            return found
+    from referee.source.diagnostics import did_you_mean
+
+    known = [*example_names(), *ruleset_ids()]
+    raise UserError(
+        f"no bundled module or ruleset {name!r}",
+        hint=did_you_mean(name, known)
+        or "modules: " + ", ".join(example_names()) + "; rulesets: " + ", ".join(ruleset_ids()),
+    )

@@ -55,6 +55,9 @@ class Violation:
     where: SourcePos | None = None
     unit: str | None = None
     hint: str | None = None
+    # what a partial file still lacks, summarised (a set-up's units not yet placed): listed
+    # after the real mistakes, wherever it is placed (issue 31); not part of the JSON
+    summary: bool = False
 
     def __str__(self) -> str:
         loc = f"{self.where}: " if self.where else ""

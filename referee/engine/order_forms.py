@@ -124,7 +124,11 @@ def read_order(
             break
     if best is not None:
         return None, best.problems
-    return None, [(_shape_col(verb, words), f"expected {verb.expect or _shape(vocab, verb)}")]
+    shape = verb.expect or _shape(vocab, verb)
+    if not shape:  # a verb of no words (``roll``, ``pass``) given some
+        got = " ".join(w.written for w in words)
+        return None, [(words[0].col, f"expected nothing after {verb.name!r}, got {got!r}")]
+    return None, [(_shape_col(verb, words), f"expected {shape}")]
 
 
 def _elsewhere(vocab: Vocabulary, verb: Verb, f: Form, section: str) -> str | None:

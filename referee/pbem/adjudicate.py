@@ -552,7 +552,7 @@ def _already_applied(game: _Game, env: Envelope, batch: set[str]) -> StepResult 
         raise Refusal(
             "forked",
             f"{env.file}: no 'previous-report:' header naming the report these orders answer",
-            hint=f"add 'previous-report: {latest}' (referee sign --game fills it in)",
+            hint=f"add 'previous-report: {latest}' (referee sign --game-dir GAME fills it in)",
         )
     if h.previous_report not in window:
         if h.previous_report in game.report_shas:

@@ -113,6 +113,7 @@ class Envelope:
     header: Header
     signed_text: str = ""  # what was signed as given: the text above the block, or the file
     name: str = ""  # the name kept in the report (the base name); ``file`` is as the user typed it
+    greeting: int = 0  # lines of text above the headers dropped (a mail greeting), see below
 
     @property
     def message(self) -> bytes:
@@ -148,6 +149,12 @@ class Envelope:
                     "the start or end, one final newline): normalise it and sign again, or use "
                     "`referee sign`"
                 )
+        if self.greeting:
+            return (
+                f"lines 1-{self.greeting} above the headers (a mail greeting) are not part of "
+                "the orders and were left out; if they were there when you signed, remove "
+                "them and sign again with `referee sign`"
+            )
         return "sign the final text again with `referee sign`"
 
     def stored_text(self) -> str:
@@ -316,6 +323,22 @@ def set_header(body: str, key: str, value: str) -> str:
     return "\n".join(out)
 
 
+def drop_greeting(above: str) -> tuple[str, int]:
+    """``(text, lines dropped)``: text typed above the envelope headers that is neither a
+    header, a ``#`` comment nor blank (a mail greeting, "Hi ref,") is left out, through its
+    last line, as the mail footer after the signature block is (issue 31). What is signed
+    starts at the headers (``referee sign`` puts them first), so the signature still covers
+    exactly the orders kept."""
+    lines = above.split("\n")
+    first = next((i for i, ln in enumerate(lines) if HEADER_RE.match(ln.strip())), None)
+    if not first:
+        return above, 0
+    chat = [i for i in range(first) if lines[i].strip() and not lines[i].strip().startswith("#")]
+    if not chat:
+        return above, 0
+    return "\n".join(lines[chat[-1] + 1 :]), chat[-1] + 1
+
+
 def open_envelope(
     text: str, file: str, detached: str | None = None, *, name: str | None = None
 ) -> Envelope:
@@ -332,6 +355,7 @@ def open_envelope(
                 "bad-signature",
                 f"{file}.sig: a detached signature file holds only the signature block",
             )
+    above, greeting = drop_greeting(above) if block is not None else (above, 0)
     body = normalise_body(above)
     return Envelope(
         file=file,
@@ -340,6 +364,7 @@ def open_envelope(
         header=read_header(body),
         signed_text=above,
         name=name or file,
+        greeting=greeting,
     )
 
 

@@ -99,11 +99,7 @@ def create_game(
             f"game id {gid!r} is not allowed",
             hint="use letters, digits, '-', '_' or '.' (at most 64), e.g. --game-id sf-2024-1",
         )
-    if scenario not in module.scenarios:
-        raise UserError(
-            f"module {module.id} has no scenario {scenario!r}",
-            hint="scenarios: " + ", ".join(sorted(module.scenarios)),
-        )
+    module.scenario(scenario)  # an unknown one: a UserError naming those there are
     rs = ruleset or get_ruleset(module.ruleset)
     automatic = referee_sides(rs)
     sides = sorted(s.id for s in module.sides if s.id not in automatic)

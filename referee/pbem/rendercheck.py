@@ -47,10 +47,29 @@ def _without_score(name: str, data: bytes) -> bytes:
     return data
 
 
+_NO_SIDE_MD = re.compile(rb"\n### Pieces of no side: .*?(?=\n##)", re.S)
+_NO_SIDE_HTML = re.compile(rb"<h3>Pieces of no side: .*?(?=<h[23]>)", re.S)
+
+
+def _as_before_issue_31(name: str, data: bytes) -> bytes:
+    """Issue 31: the score tables of every ruleset (one VP track, losses no side scores),
+    the pieces of no side listed, the sign hint spelling ``--game-dir``."""
+    data = data.replace(b"--key YOUR.key --game GAME_DIR", b"--key YOUR.key --game-dir GAME_DIR")
+    if name.endswith(".md"):
+        data = _NO_SIDE_MD.sub(b"", data)
+    elif name.endswith(".html"):
+        data = _NO_SIDE_HTML.sub(b"", data)
+    return _without_score(name, data)
+
+
 KNOWN_TEMPLATES: dict[str, tuple[str, Callable[[str, bytes], bytes]]] = {
     "cd777dd0e35ca150d2c70c6d8557fe87f77211d538cf7a1320995ffde4efc867": (
         "the Score section (raw JSON before issue 12 §3, tables since)",
-        _without_score,
+        _as_before_issue_31,
+    ),
+    "0345707263fb3e07e1fb3f819d01d6cf3df6eb4341d37a8976df01660ba9cdf3": (
+        "the Score section, the pieces of no side and the sign hint (issue 31)",
+        _as_before_issue_31,
     ),
 }
 TEMPLATE_ORDER = (*KNOWN_TEMPLATES, "current")

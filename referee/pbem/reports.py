@@ -88,14 +88,19 @@ def piece_names(module: Module) -> dict[str, str]:
 
 
 def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each side's pieces from a state's JSON: on the map by hex, off the map by box."""
+    """Each side's pieces from a state's JSON: on the map by hex, off the map by box; then
+    the pieces of no playing side (neutrals [2019 2.3]), so that every piece of the state is
+    listed (issue 31)."""
     names = piece_names(module)
     out: list[dict[str, Any]] = []
-    for side in module.sides:
+    sides = [(s.id, s.name) for s in module.sides]
+    known = {s for s, _ in sides}
+    others = sorted({str(u.get("side")) for u in state.get("units", [])} - known)
+    for side_id, side_name in [*sides, *((o, f"Pieces of no side: {o}") for o in others)]:
         on: list[dict[str, str]] = []
         off: list[dict[str, str]] = []
         for u in state.get("units", []):
-            if u.get("side") != side.id:
+            if str(u.get("side")) != side_id:
                 continue
             row = {
                 "id": u["id"],
@@ -107,7 +112,7 @@ def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
             (on if u.get("location") else off).append(row)
         on.sort(key=lambda r: (r["location"], r["id"]))
         off.sort(key=lambda r: (r["box"], r["id"]))
-        out.append({"id": side.id, "name": side.name, "on_board": on, "off_board": off})
+        out.append({"id": side_id, "name": side_name, "on_board": on, "off_board": off})
     return out
 
 

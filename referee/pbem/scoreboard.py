@@ -26,7 +26,21 @@ from typing import Any
 
 from referee.source.model import Module
 
-KNOWN = frozenset({"rule", "vp", "destroyed", "bonuses", "net", "level", "final"})
+KNOWN = frozenset(
+    {
+        "rule",
+        "vp",
+        "vp_label",
+        "bonuses_in_vp",
+        "destroyed",
+        "losses",
+        "bonuses",
+        "net",
+        "level",
+        "final",
+    }
+)
+VP_LABEL = "VP for enemy units destroyed"  # what ``vp`` counts unless ``vp_label`` says
 
 
 def _side_name(module: Module, side: str) -> str:
@@ -70,25 +84,19 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
     destroyed = score.get("destroyed") if isinstance(score.get("destroyed"), Mapping) else {}
     for scorer in sorted(destroyed):
         for loss in destroyed[scorer] or ():
-            if not isinstance(loss, Mapping):
-                continue
-            unit = str(loss.get("unit", ""))
-            p = pieces.get(unit)
-            owner = p.unit.side if p else ""
-            losses.append(
-                {
-                    "unit": unit,
-                    "name": p.unit.name if p else "",
-                    "owner": _side_name(module, owner) if owner else "",
-                    "rule": str(loss.get("rule", "")),
-                    "vp": _number(Fraction(str(loss.get("vp", 0) or 0))),
-                    "scorer": _side_name(module, str(scorer)),
-                }
-            )
+            if isinstance(loss, Mapping):
+                losses.append(_loss_row(module, pieces, loss, _side_name(module, str(scorer))))
+    lost = score.get("losses") if isinstance(score.get("losses"), list) else []
+    for loss in lost:  # losses no side scores (one VP track, or none) [CBG 24.1]
+        if isinstance(loss, Mapping):
+            losses.append(_loss_row(module, pieces, loss, ""))
+    track = score.get("vp")
     sides = []
-    for s in module.sides:
+    for s in module.sides if isinstance(vp, Mapping) and vp else ():
         units = Fraction(str(vp.get(s.id, 0) or 0))
         extra = bonus_vp.get(s.id, 0)
+        if score.get("bonuses_in_vp"):  # [DTP 8.57]: ``vp`` is the total already
+            units -= extra
         sides.append(
             {
                 "name": s.name,
@@ -105,14 +113,68 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
     ]
     return {
         "rule": str(score.get("rule", "")),
+        "vp_label": str(score.get("vp_label", VP_LABEL)),
         "sides": sides,
+        # one VP track for the game, not one a side (Carrier Battlegroup [24.1])
+        "track": _number(Fraction(str(track)))
+        if isinstance(track, int | float | str) and not isinstance(track, bool)
+        else None,
         "losses": losses,
+        # whether the ruleset's score lists losses at all: only then "none" is news
+        "counts_losses": "destroyed" in score or "losses" in score,
         "bonuses": bonuses,
         "net": score.get("net"),
         "level": score.get("level"),
         "final": bool(score.get("final")),
         "others": others,
     }
+
+
+def _loss_row(
+    module: Module, pieces: Mapping[str, Any], loss: Mapping[str, Any], scorer: str
+) -> dict[str, Any]:
+    """One unit lost: who lost it, the rule that removed it, its VP, who scored them; a loss
+    that is not an elimination (a ship crippled or damaged [CBG 22.5]) says what it is."""
+    unit = str(loss.get("unit", ""))
+    p = pieces.get(unit)
+    owner = p.unit.side if p else str(loss.get("side", ""))
+    what = str(loss.get("what", ""))
+    name = p.unit.name if p else ""
+    vp = loss.get("vp")
+    return {
+        "unit": unit,
+        "name": f"{name} ({what})" if what else name,
+        "owner": _side_name(module, owner) if owner else "",
+        "rule": str(loss.get("rule", "")),
+        "vp": "" if vp is None else _number(Fraction(str(vp))),
+        "scorer": scorer,
+    }
+
+
+def score_line(module: Module, score: Mapping[str, Any], scenario: str) -> str:
+    """The score in one line for the terminal (``state show``), from the same rows as the
+    report's table: VP by side or the one VP track, the net or the leader, the level, the
+    result, the number of units lost."""
+    board = scoreboard(module, score, scenario)
+    parts: list[str] = []
+    if board["sides"]:
+        parts.append("VP " + ", ".join(f"{s['name']} {s['total']}" for s in board["sides"]))
+    if board["track"] is not None:
+        parts.append(f"VP {board['track']}")
+    if board["net"] is not None:
+        parts.append(f"net {board['net']}")
+    leader, margin = score.get("leader"), score.get("margin")
+    if leader and margin is not None:
+        parts.append(f"{_side_name(module, str(leader))} leads by {margin}")
+    if board["level"]:
+        parts.append(str(board["level"]))
+    if score.get("result"):
+        parts.append(str(score["result"]))
+    if board["counts_losses"]:
+        n = len(board["losses"])
+        parts.append(f"{n} unit{'' if n == 1 else 's'} lost" if n else "no unit lost")
+    rule = f" [{board['rule']}]" if board["rule"] else ""
+    return "score" + rule + ": " + ("; ".join(parts) if parts else "nothing scored yet")
 
 
 def _number(v: Fraction) -> int | str:

@@ -20,6 +20,7 @@ from referee.pbem.archive import Archive, sha256_hex
 from referee.pbem.envelope import (
     Header,
     Signature,
+    drop_greeting,
     normalise_body,
     read_header,
     set_header,
@@ -51,6 +52,9 @@ def sign_orders(text: str, file: str, key: PrivateKey, game_dir: Path | None = N
     notes: list[str] = []
     if old is not None:
         notes.append("replaced the old signature block")
+    above, greeting = drop_greeting(above)  # what the referee would leave out unsigned
+    if greeting:
+        notes.append(f"left out lines 1-{greeting} above the headers (not orders)")
     body = normalise_body(above)
     if game_dir is not None:
         body = _fill_envelope(body, file, key, Archive(game_dir), notes)

@@ -638,6 +638,21 @@ class Module:
     optional_rules: dict[str, OptionalRule]
     unit_types: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> attributes
 
+    def scenario(self, scenario_id: str) -> Scenario:
+        """The scenario ``scenario_id``; an unknown one is a UserError (exit 2) naming the
+        scenarios there are, the one way every command and ruleset says so."""
+        sc = self.scenarios.get(scenario_id)
+        if sc is not None:
+            return sc
+        from referee.errors import UserError
+        from referee.source.diagnostics import did_you_mean
+
+        raise UserError(
+            f"module {self.id!r} has no scenario {scenario_id!r}",
+            hint=did_you_mean(scenario_id, list(self.scenarios))
+            or "scenarios: " + ", ".join(sorted(self.scenarios)),
+        )
+
     def side(self, side_id: str) -> Side:
         for s in self.sides:
             if s.id == side_id:

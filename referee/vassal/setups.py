@@ -29,7 +29,6 @@ from lxml import etree
 
 from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import get_ruleset
-from referee.errors import UserError
 from referee.render.artcache import cached_png
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
@@ -72,12 +71,7 @@ def scenario_setup_vsav(table: Table, scenario_id: str, options: tuple[str, ...]
     """The ``.vsav`` that starts ``scenario_id``: fixed units placed, the rest in the set-up
     area or their carrier's holding box (see the module docstring)."""
     module = table.module
-    scenario = module.scenarios.get(scenario_id)
-    if scenario is None:
-        raise UserError(
-            f"module {module.id} has no scenario {scenario_id!r}",
-            hint="scenarios: " + ", ".join(module.scenarios),
-        )
+    module.scenario(scenario_id)  # an unknown one: a UserError naming those there are
     schema = ruleset_schema(module.ruleset)
     if schema is not None and module.map.kind not in schema.map_kinds:
         state = fixed_setup_state(module, scenario_id)  # the ruleset cannot play this map

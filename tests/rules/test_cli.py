@@ -95,6 +95,14 @@ def test_state_show_and_options(tmp_path: Path) -> None:
     assert r.exit_code == 0 and "NATO set-up" in r.output and "0203: US-CV-1" in r.output
     r = RUN.invoke(app, ["state", "show", str(st), "--module", MINI, "--json"])
     assert json.loads(r.stdout)["awaiting"]["side"] == "NATO"
+    # at set-up only placing is allowed [11.0]: no moves for a unit the scenario places
+    # (issue 31); in the NATO Movement Phase its moves with their costs
+    r = RUN.invoke(app, ["options", "US-CV-1", "--state", str(st), "--module", MINI, "--json"])
+    info = json.loads(r.stdout)
+    assert "moves" not in info and info["places"] == []
+    assert any("placed by the scenario" in n for n in info["notes"])
+    data = json.loads(st.read_text())
+    st.write_text(json.dumps({**data, "turn": 1, "phase": "movement", "active_side": "NATO"}))
     r = RUN.invoke(app, ["options", "US-CV-1", "--state", str(st), "--module", MINI, "--json"])
     info = json.loads(r.stdout)
     costs = {m["hex"]: m["cost"] for m in info["moves"]}

@@ -201,10 +201,13 @@ def test_missing_chart_image_is_a_report_item_and_a_check_warning(built, tmp_pat
     src = tmp_path / "src"
     code, out = _run("import-vmod", str(cut), "-o", str(src))
     assert code == 0, out
+    # the terminal has a summary, import-report.txt every item (issue 31)
+    assert "thing(s) not carried over (import-report.txt)" in out
     assert (
         "module component ChartWindow 'Player Aid' > Chart 'Player Aid': image 'player aid.jpg'"
-        " is not in the archive" in out
+        " is not in the archive" in (src / "import-report.txt").read_text("utf-8")
     )
+    assert len(out.splitlines()) <= 12
     code, out = _run("check", str(src))
     assert code == 0, out
     assert "chart_window[1].widgets[0].image: image 'images/player aid.jpg' is not in" in out

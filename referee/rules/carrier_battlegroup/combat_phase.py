@@ -320,7 +320,9 @@ def _after_battle_22_8(
                 continue
             if f.carrier:
                 if f.cond.sunk:
-                    losses.append({"unit": f.id, "what": "sunk", "turn": state.turn})
+                    losses.append(
+                        {"unit": f.id, "what": "sunk", "turn": state.turn, "rule": "22.8"}
+                    )
                 continue
             for m, s in list(missiles.items()):
                 if s == f.id and (
@@ -340,16 +342,19 @@ def _after_battle_22_8(
                         "unit": f.id,
                         "what": "sunk" if f.category != "air" else "aircraft",
                         "turn": state.turn,
+                        "rule": "22.8",
                     }
                 )
             elif f.cond.crippled and f.category != "air":
                 state = state.with_unit(UnitState(f.id, "USN", None, "crippled"))  # [22.8 USN 2]
                 ships = [s for s in ships if s != f.id]
                 conds[f.id] = {"damage": f.cond.damage, "crippled": True}
-                losses.append({"unit": f.id, "what": "crippled", "turn": state.turn})
+                losses.append(
+                    {"unit": f.id, "what": "crippled", "turn": state.turn, "rule": "22.8"}
+                )
             elif f.cond.damage and f.category != "air":
                 conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
-                losses.append({"unit": f.id, "what": "damaged", "turn": state.turn})
+                losses.append({"unit": f.id, "what": "damaged", "turn": state.turn, "rule": "22.8"})
             elif f.category == "air" and (f.cond.damage or f.cond.crippled):
                 # a USN aircraft keeps its Damaged or Crippled marker [22.8 USN 3], [10.3]
                 conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
@@ -363,7 +368,7 @@ def _after_battle_22_8(
                     **data["coastal"],
                     "units": [x for x in data["coastal"]["units"] if x != f.id],
                 }
-                losses.append({"unit": f.id, "what": "coastal", "turn": state.turn})
+                losses.append({"unit": f.id, "what": "coastal", "turn": state.turn, "rule": "22.8"})
             continue  # [22.8 Soviet 4] otherwise repaired in place
         if f.cond.sunk:
             state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
@@ -372,11 +377,14 @@ def _after_battle_22_8(
                     "unit": f.id,
                     "what": "soviet_air" if f.category in ("air", "missile") else "soviet_sunk",
                     "turn": state.turn,
+                    "rule": "22.8",
                 }
             )
         elif f.category in ("surface", "submarine") and (f.cond.damage or f.cond.crippled):
             state = state.with_unit(UnitState(f.id, "Soviet", None, "damaged"))  # out of play
-            losses.append({"unit": f.id, "what": "soviet_damaged", "turn": state.turn})
+            losses.append(
+                {"unit": f.id, "what": "soviet_damaged", "turn": state.turn, "rule": "22.8"}
+            )
         elif in_sbg is not None:
             continue  # [22.8 Soviet 3] back to its SBG, revealed
         else:

@@ -4,6 +4,8 @@ Alert Level Chart events netted [6.0], [6.1], and the End of Turn: the VP defeat
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, pools, soviet, victory
@@ -39,7 +41,7 @@ def recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameStat
     for pid in aboard[len(aboard) - lost :] if lost else []:
         air.pop(pid)
         state = state.with_unit(UnitState(pid, "USN", None, "sunk"))
-        losses.append({"unit": pid, "what": "aircraft", "turn": state.turn})
+        losses.append({"unit": pid, "what": "aircraft", "turn": state.turn, "rule": "15.2"})
         ev.append(Event("lost", "15.2", f"{pid} has no room aboard and is lost"))
     if aloft:
         ev.append(Event("recovery", "15.2", f"{len(aloft)} aircraft recovered"))
@@ -73,19 +75,43 @@ def alert_events_6_0(module: Module, state: GameState, ev: list[Event]) -> GameS
     return state.with_data(alert=level)
 
 
+# what a loss is [22.8] -> its row of the Victory Point table [24.1]
+VP_ROW = {
+    "sunk": "usn_ship_sunk",
+    "crippled": "usn_ship_crippled",
+    "damaged": "usn_ship_damaged",
+    "aircraft": "usn_aircraft_lost",
+    "soviet_sunk": "soviet_warship_sunk",
+    "soviet_damaged": "soviet_warship_damaged",
+    "soviet_air": "soviet_air_eliminated",
+    "coastal": "coastal_eliminated",
+}
+
+
+def losses_24_1(module: Module, state: GameState) -> list[dict[str, Any]]:
+    """Each unit lost or damaged so far, once, as it stands now (a ship damaged then sunk is
+    sunk) [24.1]: what happened, the rule that removed it [22.8], [15.2], and its VP once a
+    Victory Phase has scored it (None before). The score's loss rows: the same record the
+    events come from."""
+    t = module.tables["victory_points"]
+    scored = state.data.get("scored", {})
+    out: dict[str, dict[str, Any]] = {}
+    for loss in state.data["losses"]:
+        unit = loss["unit"]
+        row = scored.get(unit)
+        out[unit] = {
+            "unit": unit,
+            "what": str(loss["what"]).removeprefix("soviet_"),
+            "rule": loss.get("rule", "22.8"),
+            "vp": int(t.lookup(row=row, col="vp").value) if row is not None else None,
+        }
+    return list(out.values())
+
+
 def victory_phase_24_1(module: Module, state: GameState, ev: list[Event]) -> GameState:
     """[24.1]: VP for this turn's losses; a ship damaged then sunk counts only as sunk."""
     t = module.tables["victory_points"]
-    key = {
-        "sunk": "usn_ship_sunk",
-        "crippled": "usn_ship_crippled",
-        "damaged": "usn_ship_damaged",
-        "aircraft": "usn_aircraft_lost",
-        "soviet_sunk": "soviet_warship_sunk",
-        "soviet_damaged": "soviet_warship_damaged",
-        "soviet_air": "soviet_air_eliminated",
-        "coastal": "coastal_eliminated",
-    }
+    key = VP_ROW
     scored = dict(state.data.get("scored", {}))
     vp = state.data["vp"]
     for loss in state.data["losses"]:

@@ -232,10 +232,16 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     kind = _subject(module, seen, subject)
     data: dict[str, Any] = {"subject": subject, "phase": state.phase, "turn": state.turn}
     lines = [f"{subject}: {state.phase} of turn {state.turn}; LP {seen.data['lp']}"]
+    if state.phase == "setup":  # the one order of set-up [4.0 steps 1-7]
+        data["setup"] = [{"order": "begin"}]
+        lines += ["  [setup]:", "    begin  (the referee rolls set-up steps 1-7 [4.0])"]
+        return OptionsReport(subject, tuple(lines), data, None, ())
     if state.phase not in ("turn", "outfit"):
         lines.append("  no options now" + (": the game is over" if state.phase == "over" else ""))
         return OptionsReport(subject, tuple(lines), data, None, ())
     sections: dict[str, list[dict[str, Any]]] = {}
+    if state.phase == "outfit" and kind == "all":
+        sections["escorts"] = escort_choices(module, seen)
     if state.phase == "turn" and kind in ("all", "cvbg"):
         sections["moves"] = moves(module, state, seen)
         ships = seen.data["cvbg"]["ships"] if subject in (*ALL, "CVBG", CVBG) else [subject]
@@ -267,6 +273,24 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     marks.update({x["space"]: "strike" for x in sections.get("launches", [])})
     notes = _notes(module, seen)
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)
+
+
+def escort_choices(module: Module, seen: GameState) -> list[dict[str, Any]]:
+    """The escort classes rolled and the available ships of each [4.0 step 7]: one
+    ``escort`` line lists them all, within these counts."""
+    from referee.rules.carrier_battlegroup.outfit import class_of
+
+    out = []
+    for k, n in sorted(seen.data["escort_classes"].items()):
+        if not n:
+            continue
+        ships = sorted(
+            p
+            for p, u in seen.units.items()
+            if u.side == "USN" and u.box == "available" and class_of(module, p)[0] == k
+        )
+        out.append({"order": f"{n} x {k}: " + " ".join(ships), "class": k, "count": n})
+    return out
 
 
 def _describe(section: str, x: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import OrdersDoc
 from referee.rules.carrier_battlegroup import cargo, escorts
-from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.problems import at, named_units_2_2
 from referee.rules.carrier_battlegroup.setup import CARRIER, NATO_BASE
 from referee.source.model import Module
 
@@ -25,19 +25,15 @@ def class_of(module: Module, pid: str) -> tuple[str | None, str]:
 
 
 def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Violation]:
+    """Every independent problem of the outfit orders in one run: unknown or Soviet pieces
+    [2.2], the escorts against the classes rolled [4.0 step 7], the purchases against the
+    LP and the room aboard [9.1], [9.2] (each check on the words the others accepted)."""
     out: list[Violation] = []
     esc = [o for o in doc.orders if o.verb == "escort"]
     picks: list[str] = []
     for o in doc.orders:
-        for pid in o.units:
-            if pid in state.units and state.units[pid].side != "USN":
-                out.append(
-                    at(o, "2.2", f"{pid} is a Soviet unit: the game runs the Soviet side", unit=pid)
-                )
-            elif pid not in state.units:
-                out.append(at(o, "4.0", f"no piece {pid}", unit=pid))
-    if out:
-        return out
+        out += named_units_2_2(module, o)
+    usn = {p for p, u in state.units.items() if u.side == "USN"}
     if not esc:
         out.append(
             at(
@@ -48,13 +44,18 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
                 + ", ".join(f"{v} x {k}" for k, v in state.data["escort_classes"].items() if v),
             )
         )
+    escorts_ok = True  # the escort words all known and escorts: then check them together
     for o in esc:
         for pid in o.units:
+            if pid not in usn:
+                escorts_ok = False  # named above
+                continue
             k, t = class_of(module, pid)
             if k is None:
+                escorts_ok = False
                 out.append(at(o, "4.0", f"{pid} ({t}) is not an escort of any class", unit=pid))
             picks.append(pid)
-    if esc and not out:
+    if esc and escorts_ok:
         want = {k: v for k, v in state.data["escort_classes"].items() if v}
         got: dict[str, int] = {}
         for pid in picks:
@@ -65,8 +66,10 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
                 at(
                     esc[0],
                     "4.0",
-                    "the escorts do not match the roll: "
-                    + ", ".join(f"{v} x {k}" for k, v in sorted(want.items())),
+                    "the escorts do not match the roll: expected "
+                    + ", ".join(f"{v} x {k}" for k, v in sorted(want.items()))
+                    + ", got "
+                    + ", ".join(f"{v} x {k}" for k, v in sorted(got.items())),
                     "pick within each class, e.g. 2 x destroyer = DDG and/or DD",
                 )
             )

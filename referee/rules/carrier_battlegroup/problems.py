@@ -6,6 +6,13 @@ from __future__ import annotations
 from referee.engine.core import Violation
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.engine.vocabulary import match_name
+from referee.source.model import Module
+
+UNIT_RULE = {"intel": "11.1", "buy": "9.2", "repair": "10.1", "strike": "19.0", "land": "23.2"}
+"""The case that says which units an order of each verb names."""
+
+TRACK_CARGO = ("fuel", "ammunition", "ew_enhancement", "air_defense")  # `buy N ITEM` [9.2]
 
 
 def at(
@@ -17,3 +24,41 @@ def at(
 ) -> Violation:
     word = unit if order is not None and unit in (*order.units, *order.targets) else None
     return Problem(rule, message, word=word, unit=unit, hint=hint).at(order).violation()
+
+
+def named_units_2_2(module: Module, o: Order) -> list[Violation]:
+    """Every unit an order names is a counter of the game and a USN one: the game runs the
+    Soviet side [2.2] (the roster is public, so saying a unit is Soviet reveals nothing,
+    even of a unit hidden from the player's view). An unknown one gets the nearest piece
+    ids as a hint; ``buy 3 torpedoes`` (a count, then no cargo word) is one problem naming
+    the cargo words, not two unknown pieces [9.2]."""
+    if o.verb == "buy" and o.units and o.units[0].isascii() and o.units[0].isdigit():
+        got = " ".join(o.units[1:])
+        return [
+            at(
+                o,
+                "9.2",
+                f"expected `buy {o.units[0]} ITEM` with ITEM one of {', '.join(TRACK_CARGO)}, "
+                f"got {got!r}"
+                if got
+                else f"expected a cargo word after `buy {o.units[0]}`",
+                "aircraft, crews and cruise missiles are bought by piece id: buy UNIT [UNIT ...]",
+            )
+        ]
+    pieces = module.pieces()
+    out: list[Violation] = []
+    for pid in o.units:
+        if pid not in pieces:
+            _got, hint = match_name(pid, pieces)
+            out.append(at(o, UNIT_RULE.get(o.verb, "2.2"), f"no unit {pid!r}", hint, pid))
+        elif pieces[pid].unit.side != "USN":
+            out.append(
+                at(
+                    o,
+                    "2.2",
+                    f"{pid} is a Soviet unit: the game runs the Soviet side",
+                    "order only USN units",
+                    pid,
+                )
+            )
+    return out

@@ -109,9 +109,12 @@ class CarrierBattlegroup:
         return options_report(module, state, subject, limit)
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        from referee.rules.carrier_battlegroup.end_of_turn import losses_24_1
+
         d = state.data
         return {
-            "vp": d["vp"],
+            "vp": d["vp"],  # one VP track, the US player's [24.1]
+            "losses": losses_24_1(module, state),
             "alert": d["alert"],
             "lp": d["lp"],
             "result": d["result"],

@@ -62,7 +62,7 @@ def new_game(
     module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
 ) -> GameState:
     """The position before set-up's rolls [4.0]."""
-    sc = module.scenarios[scenario]
+    sc = module.scenario(scenario)  # an unknown one: a UserError naming those there are
     lists = pool_lists(module, scenario)
     state = GameState(
         game_id=game_id,

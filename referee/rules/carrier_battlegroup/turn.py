@@ -16,7 +16,6 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import (
     cargo,
     combat_phase,
@@ -28,7 +27,7 @@ from referee.rules.carrier_battlegroup import (
     soviet,
 )
 from referee.rules.carrier_battlegroup import logistics as logistics_
-from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.problems import at, named_units_2_2
 from referee.rules.carrier_battlegroup.setup import CVBG, RED_OKTOBER
 from referee.source.model import Module
 
@@ -43,31 +42,12 @@ def standing_of(doc: OrdersDoc) -> dict[str, Any]:
     return out
 
 
-UNIT_RULE = {"intel": "11.1", "buy": "9.2", "repair": "10.1", "strike": "19.0", "land": "23.2"}
-"""The case that says which units an order of each verb names."""
-
-
 def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
-    """Every unit an order names is a counter of the game and a USN one: the game runs the
-    Soviet side [2.2] (the roster is public, so saying a unit is Soviet reveals nothing,
-    even of a unit hidden from the player's view); the CVBG moves as one, by its spaces
-    [7.0], [12.1]."""
+    """The units an order names are USN counters of the game [2.2]
+    (:func:`~referee.rules.carrier_battlegroup.problems.named_units_2_2`); the CVBG moves as
+    one, by its spaces [7.0], [12.1]."""
     pieces = module.pieces()
-    out: list[Violation] = []
-    for pid in o.units:
-        if pid not in pieces:
-            _got, hint = match_name(pid, pieces)
-            out.append(at(o, UNIT_RULE.get(o.verb, "2.2"), f"no unit {pid!r}", hint, pid))
-        elif pieces[pid].unit.side != "USN":
-            out.append(
-                at(
-                    o,
-                    "2.2",
-                    f"{pid} is a Soviet unit: the game runs the Soviet side",
-                    "order only USN units",
-                    pid,
-                )
-            )
+    out = named_units_2_2(module, o)
     for written in o.hexes if o.verb == "move" else ():
         if written in pieces and pieces[written].unit.side != "USN":
             out.append(

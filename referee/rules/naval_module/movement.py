@@ -198,7 +198,7 @@ def load(w: Work, o: Order) -> None:
 def _own_ship(w: Work, sid: str, o: Order) -> bool:
     u = w.state.units.get(sid)
     if u is None or not w.game.is_ship(sid) or u.side != w.side:
-        w.bad("25.1", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+        w.not_own_ship("25.1", sid, o.pos_of(sid))
         return False
     if u.location is None:
         w.bad("27.31", f"{sid} is not in play ({u.box})", o.pos_of(sid), sid)

@@ -54,7 +54,7 @@ def _weather(w: Work, o: Order) -> None:
 def _mine(w: Work, o: Order, sid: str) -> bool:
     u = w.state.units.get(sid)
     if u is None or not w.game.is_ship(sid) or u.side != w.side:
-        w.bad("25.1", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+        w.not_own_ship("25.1", sid, o.pos_of(sid))
         return False
     return True
 

@@ -37,14 +37,8 @@ class NavalModule:
         Phase of Game-Turn 1. A Naval Base set up off a port its side controls, or a second one
         on a port, is refused [32.21]."""
         from referee.errors import UserError
-        from referee.source.diagnostics import did_you_mean
 
-        if scenario not in module.scenarios:
-            raise UserError(
-                f"module {module.id!r} has no scenario {scenario!r}",
-                hint=did_you_mean(scenario, list(module.scenarios))
-                or "scenarios: " + ", ".join(sorted(module.scenarios)),
-            )
+        module.scenario(scenario)  # an unknown one: a UserError naming those there are
         if options:
             raise UserError("the naval module has no optional rules", hint="drop the options")
         sc = module.scenarios[scenario]
@@ -137,6 +131,11 @@ class NavalModule:
         )
         return {
             "rule": "27.31",
+            # the report's loss table: each ship sunk [27.31], each passenger lost [27.33]
+            "losses": [
+                *({"unit": u, "what": "sunk", "rule": "27.31"} for u in sunk),
+                *({"unit": u, "what": "passenger lost", "rule": "27.33"} for u in lost),
+            ],
             "ships_sunk": {k: sorted(v) for k, v in sorted(by_side.items())},
             "passengers_lost": lost,
             "note": "victory is the host series' [25.0]",

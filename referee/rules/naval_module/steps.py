@@ -153,7 +153,7 @@ def _standing(w: Work, doc: OrdersDoc) -> None:
         for sid in o.units:
             u = w.state.units.get(sid)
             if u is None or u.side != w.side or not w.game.is_ship(sid):
-                w.bad("27.32b", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+                w.not_own_ship("27.32b", sid, o.pos_of(sid))
     standing = dict(w.data("standing", {}))
     standing[w.side] = [o.to_json() for o in doc.standing]
     w.set(standing=standing)
@@ -174,7 +174,7 @@ def _movement(w: Work, orders: list[Order]) -> None:
             for sid in o.units:
                 u = w.state.units.get(sid)
                 if u is None or u.side != w.side or not w.game.is_ship(sid):
-                    w.bad("27.32b", f"{sid} is not a naval unit of yours", o.pos_of(sid), sid)
+                    w.not_own_ship("27.32b", sid, o.pos_of(sid))
     if not w.violations:
         combat.must_return_29_13(w)
     if w.violations:

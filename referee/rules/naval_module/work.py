@@ -30,6 +30,23 @@ class Work:
     ) -> None:
         self.violations.append(Violation(rule, message, where, unit, hint))
 
+    def not_own_ship(self, rule: str, sid: str, where: SourcePos | None, extra: str = "") -> None:
+        """``sid`` is not one of the side's naval units: say what it is instead (no such
+        unit, with the nearest of the side's ships; an enemy unit; not a naval unit) [25.1]."""
+        from referee.engine.vocabulary import nearest_names_hint
+
+        u = self.state.units.get(sid)
+        mine = sorted(
+            p for p, x in self.state.units.items() if x.side == self.side and self.game.is_ship(p)
+        )
+        if u is None:
+            message, hint = f"no unit {sid!r}", nearest_names_hint(sid, mine)
+        elif u.side != self.side:
+            message, hint = f"{sid} is a {u.side} unit, not one of yours", None
+        else:
+            message, hint = f"{sid} is not a naval unit", "order your ships here"
+        self.bad(rule, message + extra, where, sid, hint)
+
     def note(self, event_kind: str, rule: str, text: str, /, **data: Any) -> None:
         self.events.append(Event(event_kind, rule, text, data))
 

@@ -13,9 +13,11 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
+from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.combat import hex_target
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
+from referee.rules.sixth_fleet_1975.sequence import SETUP
 from referee.source.model import Module
 
 
@@ -61,6 +63,8 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
             f"unknown unit {subject!r}",
             hint=did_you_mean(subject, list(st.units)) or "name a unit id or a hex (RRCC)",
         )
+    if st.phase == SETUP:
+        return setup_options(game, st, subject)
     info = legal_moves(game, st, subject)
     lines = [f"{subject} ({info['side']}) at {info['location'] or info['box']}; {info['phase']}"]
     for m in info["moves"]:
@@ -75,3 +79,42 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
     lines += _attacks("group attack", info["group_attacks"], info["group_attacks_untried"], limit)
     marks = {m["hex"]: str(m["cost"]) for m in info["moves"] if m["may_end"]}
     return OptionsReport(subject, tuple(lines), info, marks, tuple(info["notes"]))
+
+
+def setup_options(game: Game, st: GameState, unit: str) -> OptionsReport:
+    """At set-up only placing is allowed [11.0]: the ``place`` lines the unit's pool
+    allows, ready to paste into ``[setup]`` [11.1], [11.2]; none for a unit the scenario
+    places or the other side sets up. No moves: ``move`` is not a set-up order."""
+    from referee.rules.sixth_fleet_1975.setup import pool_of, setup_pools
+
+    u = st.units[unit]
+    info: dict[str, Any] = {
+        "unit": unit,
+        "side": u.side,
+        "location": u.location,
+        "box": u.box,
+        "phase": seq.describe(st),
+        "places": [],
+        "notes": [],
+    }
+    lines = [f"{unit} ({u.side}) at {u.location or u.box}; {info['phase']}"]
+    pool = pool_of(setup_pools(game, st), unit)
+    if u.box != "unplaced":
+        info["notes"].append(
+            f"placed by the scenario at {u.location or u.box} [11.0]: nothing to order for it"
+        )
+    elif u.side != st.active_side:
+        info["notes"].append(f"{u.side} sets it up in its own set-up [11.0]")
+    elif pool is None:
+        info["notes"].append("no set-up pool names it [11.1]")
+    elif pool.where == "carrier" and pool.carrier:
+        info["places"] = [f"place {unit} cap {pool.carrier}", f"place {unit} box {pool.carrier}"]
+    else:
+        info["places"] = [f"place {unit} {h}" for h in pool.hexes]
+    if pool is not None and pool.text:
+        info["notes"].append(f"[{pool.rule or '11.1'}] {pool.text}")
+    lines += [f"  {p}" for p in info["places"]]
+    if not info["places"]:
+        lines.append("  nothing to order now")
+    marks = {p.split()[-1]: "set-up" for p in info["places"] if game.board.contains(p.split()[-1])}
+    return OptionsReport(unit, tuple(lines), info, marks or None, tuple(info["notes"]))

@@ -9,6 +9,7 @@ pending decision; ``view`` is a side's view; ``score`` the victory points [13.0]
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
@@ -55,14 +56,8 @@ class SixthFleet1975:
         14.3 the Israeli air units are added, unplaced, and the 14.3 table is kept for the
         Soviet roll [14.3]."""
         from referee.errors import UserError
-        from referee.source.diagnostics import did_you_mean
 
-        if scenario not in module.scenarios:
-            raise UserError(
-                f"module {module.id!r} has no scenario {scenario!r}",
-                hint=did_you_mean(scenario, list(module.scenarios))
-                or "scenarios: " + ", ".join(sorted(module.scenarios)),
-            )
+        module.scenario(scenario)  # an unknown one: a UserError naming those there are
         known = set(OPTIONAL_RULES)
         for o in options:
             if o not in known:
@@ -156,9 +151,13 @@ class SixthFleet1975:
         that phase's own check (:attr:`flow`) -- in one pass: the rule check runs on every
         order whose words are known even when other lines are at fault (issue 12 §2). A
         problem that concerns no one order is placed at the header of its section."""
-        return _sorted(
-            [p.violation() for p in self._problems(module, state, orders) if p.severity == "error"]
-        )
+        from referee.rules.sixth_fleet_1975.setup import SUMMARY_CODES
+
+        errors = [p for p in self._problems(module, state, orders) if p.severity == "error"]
+        # what a partial set-up still lacks comes after the real mistakes (issue 31)
+        return _sorted([p.violation() for p in errors if p.code not in SUMMARY_CODES]) + [
+            replace(p.violation(), summary=True) for p in errors if p.code in SUMMARY_CODES
+        ]
 
     def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """What legal orders make certain before any die: units eliminated, grounded or

@@ -51,7 +51,7 @@ def setup_pools(game: Game, state: GameState) -> tuple[SetupPool, ...]:
     return (*game.scenario.pools, *pools_14_3(game, state))
 
 
-def _pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
+def pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
     for p in pools:
         if unit in p.units:
             return p
@@ -105,32 +105,10 @@ def check_setup_11_1(
                 pos.get(cv) if kind == "cap" else None
             )
     order_of = {o.units[0]: o for o in orders if o.verb == "place"}
-    for u in sorted(todo - set(placed)):
-        pool = _pool_of(pools, u)
-        if pool is not None and pool.rule == "14.3":
-            probs.append(
-                _problem(
-                    "14.3",
-                    f"{u} has not been placed: optional rule 14.3 sets it up on an airbase in "
-                    f"{_country_names(game, pool)}",
-                    hint=f"add: place {u} HEX ({', '.join(pool.hexes)})",
-                    code="unplaced-14.3",
-                )
-            )
-            continue
-        probs.append(
-            _problem(
-                "11.0",
-                f"{u} has not been placed",
-                None,
-                None,
-                hint=f"add: place {u} HEX",
-                code="unplaced",
-            )
-        )
+    probs += _unplaced_11_0(game, pools, sorted(todo - set(placed)))
     for u, (kind, where) in sorted(placed.items()):
         o = order_of[u]
-        pool = _pool_of(pools, u)
+        pool = pool_of(pools, u)
         ch = choices.get(u)
         ud = game.unit(u)
         rule = (pool.rule if pool else ch.rule if ch else "") or "11.0"
@@ -290,6 +268,49 @@ def check_setup_11_1(
                 )
             )
     return probs, placed
+
+
+SUMMARY_CODES = frozenset({"unplaced", "unplaced-14.3", "too-few"})
+"""What a partial set-up still lacks: summarised one line a group, after the real errors."""
+
+SHOWN_IDS = 8  # unit ids a summary line names before "and N more"
+
+
+def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -> list[Problem]:
+    """The units still to place [11.0], one problem per set-up pool (optional rule 14.3's
+    Israeli air units on their own line [14.3]), naming the first few of them."""
+    groups: dict[int, list[str]] = {}
+    for u in units:
+        pool = pool_of(pools, u)
+        groups.setdefault(pools.index(pool) if pool is not None else -1, []).append(u)
+    out: list[Problem] = []
+    for k, ids in sorted(groups.items()):
+        pool = pools[k] if k >= 0 else None
+        shown = ", ".join(ids[:SHOWN_IDS]) + (
+            f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
+        )
+        text = _hexes_text(game, pool) if pool is not None else ""
+        where = f" ({text})" if text else (" (on a carrier)" if pool is not None else "")
+        if pool is not None and pool.rule == "14.3":
+            out.append(
+                _problem(
+                    "14.3",
+                    f"{len(ids)} unit(s) not placed yet: optional rule 14.3 sets them up on an "
+                    f"airbase in {_country_names(game, pool)}: {shown}",
+                    hint=f"add: place {ids[0]} HEX ({', '.join(pool.hexes)})",
+                    code="unplaced-14.3",
+                )
+            )
+            continue
+        out.append(
+            _problem(
+                "11.0",
+                f"{len(ids)} unit(s) not placed yet{where}: {shown}",
+                hint=f"add a line `place UNIT HEX` for each, e.g. place {ids[0]} HEX",
+                code="unplaced",
+            )
+        )
+    return out
 
 
 def _hexes_text(game: Game, pool: SetupPool) -> str:

@@ -13,7 +13,7 @@ from referee.rules.sixth_fleet_2019.control import all_control
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
 from referee.rules.sixth_fleet_2019.reinforce import WAITING
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
-from referee.rules.sixth_fleet_2019.victory import level_4_4, victory_points_4_3
+from referee.rules.sixth_fleet_2019.victory import level_4_4, unit_vp, victory_points_4_3
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 from referee.source.model import Module
 
@@ -36,11 +36,7 @@ class SixthFleet2019:
         from referee.errors import UserError
 
         game = Game.of(module)
-        if scenario not in module.scenarios:
-            raise UserError(
-                f"unknown scenario {scenario!r}",
-                hint="scenarios: " + ", ".join(sorted(module.scenarios)),
-            )
+        module.scenario(scenario)  # an unknown one: a UserError naming those there are
         if options:
             raise UserError(
                 "Sixth Fleet (2019) has no optional rules here (20.0 is not in the seed)"
@@ -124,6 +120,11 @@ class SixthFleet2019:
         out: dict[str, Any] = {
             "rule": "4.3",
             "vp": {s: v["vp"] for s, v in vp.items()},
+            "vp_label": "VP for key zones, enemy units and bases [4.3]",
+            # the enemy units each side scores, for the report's loss table [4.3.1]
+            "destroyed": {
+                s: [{"unit": u, "vp": unit_vp(game, u)} for u in v["units"]] for s, v in vp.items()
+            },
             "detail": vp,
             "note": "VP values are estimates (the VP chart is not in the seed)",
             **level_4_4(game, vp),

@@ -260,6 +260,10 @@ def _walk(
         if bad:
             if checking:
                 out.extend(bad)
+                # an action ordered is counted even when it is wrong, so that "N actions
+                # ordered, M available" [6.1] shows in the same run as the other mistakes
+                state = state.with_data(actions_left=left - cost)
+                used += cost
             else:
                 events.append(
                     Event(

@@ -74,6 +74,11 @@ def unit_item(game: Game, uid: str) -> str:
     )
 
 
+def unit_vp(game: Game, uid: str) -> int:
+    """What an enemy unit in the Refit or Permanently Eliminated Box scores [4.3]."""
+    return _vp(game, unit_item(game, uid))
+
+
 def victory_points_4_3(game: Game, state: GameState) -> dict[str, Any]:
     """Each side's VP: key zones controlled, eliminated enemy units in the Refit and
     Permanently Eliminated Boxes, destroyed enemy bases -- a base both destroyed and controlled
@@ -93,7 +98,7 @@ def victory_points_4_3(game: Game, state: GameState) -> dict[str, Any]:
         ]
         vp = (
             len(zones) * _vp(game, "key_zone")
-            + sum(_vp(game, unit_item(game, u)) for u in units)
+            + sum(unit_vp(game, u) for u in units)
             + len(bases) * _vp(game, "base")
         )
         out[side] = {"vp": vp, "key_zones": zones, "units": units, "bases": bases}

@@ -125,6 +125,10 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
             f"unknown unit {subject!r}",
             hint=did_you_mean(subject, list(state.units)) or "name a unit id",
         )
+    if state.phase == "setup":  # only placing is allowed [11.0]: SPI's set-up pools
+        from referee.rules.sixth_fleet_1975.options_report import setup_options
+
+        return setup_options(game, state, subject)
     u = state.units[subject]
     p = BY_ID.get(state.phase)
     phase = p.name if p else state.phase

@@ -9,6 +9,7 @@ DTP 11.0]; the scenario's players and retreat edges are the module's players tab
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
@@ -70,20 +71,31 @@ class SixthFleetDTP:
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """The header (game, Game-Turn, side awaited, phase, section [DTP 4.1]), the words
         (unknown units and hexes), and the phase's own check."""
+        from referee.rules.sixth_fleet_1975.setup import SUMMARY_CODES
+
         game = Game.of(module, state)
         out = self._header(game, state, orders)
         side = orders.side if orders.side in game.sides else None
-        out += check_words(game, state, orders, side, special_bases.off_map_names(module))
+        words = check_words(game, state, orders, side, special_bases.off_map_names(module))
         if out or side is None:
-            return _sorted(out)
+            return _sorted(out + words)
         step = [s for s in orders.sections if s != "standing"]
         if not step:
-            return []
-        probs = flow.check(game, state, side, orders.orders)
+            return _sorted(words)
+        # one pass: the rule check runs on every order whose words are known (issue 31)
+        bad_lines = {v.where.line for v in words if v.where is not None}
+        known = [o for o in orders.orders if o.pos.line not in bad_lines]
+        probs = [p for p in flow.check(game, state, side, known) if p.severity == "error"]
         first = _first_order_naming(orders)
+        # what a partial set-up still lacks comes after the real mistakes
         return _sorted(
-            [_placed(p, orders, first).violation() for p in probs if p.severity == "error"]
-        )
+            words
+            + [_placed(p, orders, first).violation() for p in probs if p.code not in SUMMARY_CODES]
+        ) + [
+            replace(_placed(p, orders, first).violation(), summary=True)
+            for p in probs
+            if p.code in SUMMARY_CODES and not words  # the units of a wrong line are not missing
+        ]
 
     def _header(self, game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:
         top = (
@@ -197,7 +209,9 @@ def _placed(p: Problem, doc: OrdersDoc, first: Mapping[str, Order]) -> Problem:
     o = first.get(p.word) if p.word else None
     if o is not None:
         return p.at(o)
-    pos = next(iter(doc.header_pos.values()), None)
+    # at the header of the section it concerns, never at line 1 (which may be a comment)
+    sections = [pos for key, pos in doc.header_pos.items() if key.startswith("[")]
+    pos = sections[0] if sections else next(iter(doc.header_pos.values()), None)
     return p._replace(where=pos)
 
 

@@ -101,9 +101,15 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
     the scenario's ``victory_levels`` bands if the module has them (Denmark Strait: most
     points wins, NATO wins ties [DTP 11.3 victory 3]), else SPI's [13.2] as half-open bands."""
     vp: dict[str, Fraction] = {s: Fraction(0) for s in game.sides}
-    lost = {loss["unit"] for loss in state.data.get("losses", ()) if loss.get("scores", True)}
+    lost = {
+        loss["unit"]: str(loss.get("rule", ""))
+        for loss in state.data.get("losses", ())
+        if loss.get("scores", True)
+    }
     damage = state.data.get("damage") or {}
     scores = scoring_sides(game.module)
+    # each scoring unit for the report's loss table, by the side it scores for
+    destroyed: dict[str, list[dict[str, Any]]] = {s: [] for s in game.sides}
     for pid, u in sorted(state.units.items()):
         enemy = game.enemy_of(u.side)
         if u.box == EXITED:  # scores its own side as if eliminated [DTP 11.3 victory]
@@ -114,7 +120,11 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
         gone = pid in lost or u.box == "recycle"
         level = int(damage.get(pid, 0))
         if gone or level:
-            vp[enemy] += unit_score_8_57(unit_vp_13_0(game, pid), level, gone, game.unit(pid).flags)
+            worth = unit_score_8_57(unit_vp_13_0(game, pid), level, gone, game.unit(pid).flags)
+            vp[enemy] += worth
+            rule = lost.get(pid) or ("DTP 8.57" if not gone else "")
+            row = {"unit": pid, "vp": str(worth), "rule": rule}
+            destroyed[enemy].append(row if gone else {**row, "what": f"damaged D{level}"})
     earned: set[str] = set()
     bonuses: list[dict[str, Any]] = []
     for b in game.scenario.victory_bonuses:
@@ -131,6 +141,8 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
     return {
         "rule": "DTP 8.57",
         "vp": {s: str(v) for s, v in vp.items()},
+        "bonuses_in_vp": True,  # vp counts the bonuses too (the report's table says so)
+        "destroyed": destroyed,
         "bonuses": bonuses,
         "net": str(net),
         "level": level_11_3(game.module, net)

@@ -293,7 +293,10 @@ def test_22_6_an_eliminated_soviet_warship_goes_to_the_sunk_box() -> None:
     assert b.events[0].rule == "22.6"
     after = combat_phase._after_battle_22_8(module(), st, b, [])
     assert after.units[p].box == "sunk" and after.units[p].location is None
-    assert {"unit": p, "what": "soviet_sunk", "turn": st.turn} in after.data["losses"]
+    # the loss record cites the rule that removed the ship [22.8] (issue 31: the score lists it)
+    assert {"unit": p, "what": "soviet_sunk", "turn": st.turn, "rule": "22.8"} in after.data[
+        "losses"
+    ]
 
 
 def test_22_8_after_the_battle_missiles_spent_cripples_towed_damaged_out_sbg_kept() -> None:
