@@ -26,18 +26,29 @@ from referee.rules.sixth_fleet_2019.stacking import (
 )
 from referee.rules.sixth_fleet_2019.standing import elimination_order, reading
 
+WHERE = "docs/interpretations.md, 7.2/8.3.2"
+
 
 def enforce_7_2(game: Game, state: GameState, events: list[Event]) -> GameState:
     """Every over-stacked place loses the units its owner picks, to the Refit Box [7.2]."""
     for rule, loc, excess in overstacked_7_2(game, state):
         side = state.units[excess[0]].side
-        if (
+        lost = (
             rule == "7.1.3"
             and not loc.startswith(HOLDING)
             and air_capacity_7_1_3(game, state, loc, side) == 0
-            and reading(state, "lost_base_air") == "land_elsewhere"
-        ):
+        )
+        label = f" (reading lost_base_air={reading(state, 'lost_base_air')}, {WHERE})"
+        if lost and reading(state, "lost_base_air") == "land_elsewhere":
             for uid in excess:
+                events.append(
+                    Event(
+                        "base_lost",
+                        "8.3.2",
+                        f"{uid} can no longer base at {loc}: it flies off{label}",
+                        {"unit": uid, "at": loc, "reading": "land_elsewhere"},
+                    )
+                )
                 state = land_elsewhere_8_3_2(game, state, uid, loc, events)
             continue
         chosen, by_owner = _chosen(game, state, rule, loc, excess)
@@ -54,7 +65,8 @@ def enforce_7_2(game: Game, state: GameState, events: list[Event]) -> GameState:
                 Event(
                     "eliminated",
                     "7.2",
-                    f"{uid} over-stacked at {loc} ({rule}): eliminated to the Refit Box, {how}",
+                    f"{uid} over-stacked at {loc} ({rule}): eliminated to the Refit Box, {how}"
+                    + (label if lost else ""),
                     {"unit": uid, "at": loc, "limit_rule": rule},
                 )
             )
