@@ -13,15 +13,11 @@ they replace his earlier standing orders and hold until he writes new ones. Wher
 none for the case at hand the referee applies the declared reading (docs/interpretations.md,
 [8.3.2] and [7.2]) and says so in the event.
 
-``state.data["flags"]`` holds the game's switches (:func:`reading`): ``lost_base_air`` is
-``refit`` (air units on a base destroyed or lost are over-stacked [7.2] and go to the Refit
-Box) or ``land_elsewhere`` (they fly off as 8.3.2 lets a unit that cannot return "for any
-reason").
+The game's switches (``state.data["flags"]``) are declared in readings.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import GameState, Violation
@@ -30,17 +26,14 @@ from referee.engine.problems import violations
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.game import HOLDING, Game
 from referee.rules.sixth_fleet_2019.movement import problem
+from referee.rules.sixth_fleet_2019.readings import readings_of
 
 KEY = "standing"
-# the switches of declared readings and their default values (docs/interpretations.md)
-READINGS: Mapping[str, tuple[str, ...]] = {"lost_base_air": ("refit", "land_elsewhere")}
 
 
 def reading(state: GameState, name: str) -> str:
-    """The game's setting of a declared reading: ``state.data["flags"][name]`` or the
-    default, the first of :data:`READINGS`."""
-    value = (state.data.get("flags") or {}).get(name)
-    return str(value) if value in READINGS[name] else READINGS[name][0]
+    """The game's setting of a declared reading (readings.py)."""
+    return str(getattr(readings_of(state.data), name))
 
 
 def orders_of(state: GameState, side: str) -> list[Order]:
