@@ -136,6 +136,11 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
         _ask_aborts(w, orders, "coast")
         if w.state.pending:
             return w
+    elif phase in seq.SHIPPING_STEPS.values() or phase.endswith("_air_confirm"):
+        combat.shipping_result(w, orders, confirming=phase.endswith("_confirm"))
+        _ask_aborts(w, orders, phase)
+        if w.state.pending:
+            return w
     elif phase == "host":
         combat.host_results(w, orders, confirming=False)
     elif phase == "host_confirm":
@@ -285,6 +290,8 @@ def _skipped(w: Work, phase: str) -> bool:
         return not _open_assaults(w)
     if phase.startswith("aircombat"):
         return not w.data("box_combat", {})
+    if phase.startswith(("reaction_air", "combat_air")):
+        return not w.data("shipping_combat", {})
     if phase == "reaction":
         return not air.reaction_due(w.game, w.state)
     if phase == "coast":
