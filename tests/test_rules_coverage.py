@@ -62,14 +62,14 @@ from x import Problem, Event
 
 def f():
     """Nor here [9.98]."""
-    Problem("8.21", "must attack [6.32]", "code")
+    Problem("8.21", "must attack [6.32]; may not leave [6.11, 5.26]", "code")
     Event("retreat", "DTP 11.3 rule 7", "text")
     return "6.43B"
 '''
 
 
 def test_citations_are_string_literals_and_bracketed_cases() -> None:
-    assert cited_in_source(SOURCE) == {"8.21", "6.32", "DTP 11.3 rule 7", "6.43B"}
+    assert cited_in_source(SOURCE) == {"8.21", "6.32", "6.11", "5.26", "DTP 11.3 rule 7", "6.43B"}
 
 
 def test_a_citation_names_its_row_or_its_section() -> None:
@@ -121,6 +121,8 @@ GOOD = [
         "tests": CONF,
     },
     {"id": "8.21", "title": "t", "status": "enforced"},
+    {"id": "6.11", "title": "t", "status": "enforced", "tests": CONF},
+    {"id": "5.26", "title": "t", "status": "enforced", "tests": CONF},
     {"id": "5.21", "title": "t", "status": "enforced", "where": ["combat.py"]},
     {
         "id": "DTP 11.3",

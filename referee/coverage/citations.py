@@ -18,8 +18,9 @@ from pathlib import Path
 _NUM = r"\d{1,3}\.\d{1,4}[A-Za-z]?(?:\([a-z]\))?(?: (?:rules?|victory) \d+)?"
 WHOLE = re.compile(rf"^(?:(?:DTP|SPI) )?{_NUM}$")
 """A string that is one case and nothing else."""
-BRACKETED = re.compile(rf"\[((?:(?:DTP|SPI) )?{_NUM})\]")
-"""A case cited inside a message: ``[8.71]``, ``[DTP 9.15]``."""
+_ONE = rf"(?:(?:DTP|SPI) )?{_NUM}"
+BRACKETED = re.compile(rf"\[({_ONE}(?:, {_ONE})*)\]")
+"""Cases cited inside a message: ``[8.71]``, ``[DTP 9.15]``, ``[6.11, 5.26]``."""
 _SUFFIX = re.compile(r"(?:\([a-z]\)|[A-Za-z]| (?:rules?|victory) \d+)$")
 
 
@@ -48,7 +49,8 @@ def cited_in_source(text: str) -> set[str]:
         value = node.value.strip()
         if WHOLE.match(value):
             found.add(value)
-        found.update(m.group(1) for m in BRACKETED.finditer(node.value))
+        for m in BRACKETED.finditer(node.value):
+            found.update(m.group(1).split(", "))
     return found
 
 

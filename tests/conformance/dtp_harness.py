@@ -308,7 +308,6 @@ def _flags(s: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "skip_harmless_units": f.skip_harmless_units,
         "extra_9_15": other_nato_base_extra_9_15(f),
-        "bases_attack_air": f.bases_attack_air,
         "one_sg_base_attack": f.one_sg_base_attack,
         "error": None,
     }

@@ -87,8 +87,11 @@ def test_the_combat_phase_in_impulses() -> None:
     assert "detected_sub" in state.units["SO-SG-1"].status  # [DTP 8.234]
     assert state.data["impulses"]["answer_back"] is None  # no answer to a first strike
 
-    # 3. NATO: the D2 escort has no strength left [DTP 8.55]; nor may a ship attack twice
-    assert ("8.41", "no-strength") in problems(game, state, "NATO", "attack US-DD-1 -> SO-SG-1")
+    # 3. NATO: the D2 escort has no strength left [DTP 8.55] and, damaged by a first strike,
+    #    no answer back [DTP 8.231] (the case that governs, not SPI's 8.41); nor may a ship
+    #    attack twice
+    bad = problems(game, state, "NATO", "attack US-DD-1 -> SO-SG-1")
+    assert ("DTP 8.231", "no-answer-to-first-strike") in bad
     assert ("8.13", "attacked-twice") in problems(game, state, "NATO", "attack US-F4C.1 -> SO-T22")
 
     # 4. NATO: the S3 strikes the now Detected SG: contact certain (1 - 1 + 2); the Tu22 next

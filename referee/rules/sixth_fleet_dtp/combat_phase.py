@@ -165,11 +165,20 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     )
     if ice is not None:
         probs.append(ice)
-    answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+    irec = state.data.get("impulses") or {}
+    answering = impulses.may_answer_8_21(irec, side, o.units)
     sit = _situation(game, state, answering)
     if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
+        lost = impulses.lost_answer_8_231(irec, side, o.units)
         probs.append(
             Problem(
+                "DTP 8.231",
+                f"{', '.join(lost)} damaged by a first strike may not answer back "
+                "(8.21 and 8.22 do not apply) and has no strength left [8.41]",
+                "no-answer-to-first-strike",
+            )
+            if lost
+            else Problem(
                 "8.41",
                 f"these units have no strength against {tcat} units "
                 "(D2 units attack only when answering back [DTP 8.21])",
@@ -563,6 +572,20 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
                     ]
                 near.setdefault(key, []).append((target, dfn))
     return best_differential_bound_8_2(attack, near)
+
+
+def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
+    """Why ``side`` may not send a combat phase file now, under the case that governs it:
+    a strike waiting for the defender's bounces [DTP 8.232], else an impulse out of turn or
+    after a pass [DTP 8.2]; empty when ``side`` is awaited."""
+    strike = state.data.get("strike")
+    if strike:
+        if side == strike["defender"]:
+            return []
+        return [
+            Problem("DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce")
+        ]
+    return impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
 
 
 def due_8_2(state: GameState) -> str | None:

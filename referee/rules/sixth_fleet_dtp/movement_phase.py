@@ -50,7 +50,7 @@ from referee.rules.sixth_fleet_dtp.path import (
     detection_moments_6_2,
     move_start,
 )
-from referee.rules.sixth_fleet_dtp.removal import unit_of
+from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
 from referee.source.boxes import carrier_of
 
@@ -321,6 +321,28 @@ def stacking_problems_7_21(
     return out
 
 
+def detected_by_base_6_43(
+    game: Game, state: GameState, unit: str, hexes: Sequence[str], events: list[Event]
+) -> GameState:
+    """A surface unit whose move takes it next to an enemy base (not destroyed) is Detected
+    automatically [DTP 6.43]: bases have no detection zone and roll nothing."""
+    side = state.units[unit].side
+    if game.category(unit) != "surface" or STATUS["surface"] in state.units[unit].status:
+        return state
+    near = next((h for h in hexes if enemy_base_adjacent(game, state, h, side)), None)
+    if near is None:
+        return state
+    events.append(
+        Event(
+            "detected",
+            "DTP 6.43",
+            f"{unit} is next to an enemy base in {near} and is Detected",
+            {"unit": unit, "hex": near},
+        )
+    )
+    return _mark(state, unit, "surface")
+
+
 def _mark(state: GameState, pid: str, category: str) -> GameState:
     u = state.units[pid]
     return state.with_unit(
@@ -420,6 +442,7 @@ def carry_out_movement(
             moments = detection_moments_6_2(game, state, u, hexes)
             state = move_piece(game, state, u, hexes[-1])
             events.append(Event("move", "5.0", f"{u} moves {' '.join(hexes)}", {"unit": u}))
+            state = detected_by_base_6_43(game, state, u, hexes, events)
             state = north_atlantic.after_move_11_3(game, state, u, hexes, dice, events)
             for m in moments:
                 state = _reaction_6_2b(

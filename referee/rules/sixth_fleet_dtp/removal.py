@@ -26,7 +26,9 @@ def unit_of(game: Game, pid: str) -> Unit:
     return Unit(pid, d.category, dict(d.values), d.nationality, d.type, d.flags)
 
 
-def _enemy_base_adjacent(game: Game, state: GameState, hex_id: str, side: str) -> bool:
+def enemy_base_adjacent(game: Game, state: GameState, hex_id: str, side: str) -> bool:
+    """Is ``hex_id`` next to an airbase of the enemy of ``side`` that is not destroyed? (A
+    surface unit there is Detected [DTP 6.43] and keeps its marker [DTP 6.65].)"""
     destroyed = {h for h, lvl in (state.data.get("base_damage") or {}).items() if lvl >= 3}
     for h in game.board.neighbours(hex_id):
         base = game.board.airbase(h)
@@ -55,7 +57,7 @@ def _remove(
             if state.units[o].side != u.side
         ]
         keep, rule = keeps_detection_6_64(
-            category, trackers, _enemy_base_adjacent(game, state, u.location, u.side)
+            category, trackers, enemy_base_adjacent(game, state, u.location, u.side)
         )
         if keep:
             events.append(

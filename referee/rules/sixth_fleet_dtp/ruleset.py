@@ -107,8 +107,13 @@ class SixthFleetDTP:
         due = flow.due_sides(game, state)
         step = [s for s in doc.sections if s != "standing"]
         if step and doc.side not in due:
+            # the case that governs first: an impulse out of turn or after a pass [DTP 8.2]
+            # is refused by the impulse rule, not by the sequence of play [DTP 4.1]
+            governing = flow.out_of_turn(game, state, doc.side)
             who = " or ".join(due) or "nobody"
-            out.append(Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top))
+            out += [Violation(p.rule, p.message, top, None, p.hint) for p in governing] or [
+                Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top)
+            ]
         expected = flow.section_of(state)
         if step and (len(step) > 1 or step[0] != expected):
             out.append(
