@@ -356,6 +356,20 @@ def _after_battle_22_8(
             continue
         # Soviet [22.8]
         in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)
+        if f.category == "missile" and f.zone == "expended":
+            # [21.6] a Soviet missile that fired is used up: out of play, not shot down (no VP)
+            state = state.with_unit(UnitState(f.id, "Soviet", None, "expended"))
+            events.append(
+                Event(
+                    "expended",
+                    "21.6",
+                    f"{f.id} fired: the cruise missile is eliminated automatically",
+                    {"unit": f.id},
+                )
+            )
+            if in_sbg is not None:
+                sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
+            continue
         if f.category == "coastal":
             if f.cond.sunk:
                 state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))

@@ -14,6 +14,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, movement, pools, rows
+from referee.rules.carrier_battlegroup.readings import NEW_GAME_FLAGS
 from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
 from referee.source.model import Module
 
@@ -96,6 +97,7 @@ def new_game(
             "crippled_box": [],
             "losses": [],
             "result": None,
+            "flags": dict(NEW_GAME_FLAGS),
         },
         options=tuple(options),
     )
