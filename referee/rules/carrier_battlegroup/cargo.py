@@ -182,6 +182,21 @@ def check_buys(
     return b, out
 
 
+def land_base_9_1(module: Module, state: GameState, space: str) -> str:
+    """Where a land-based aircraft bought now is placed: "on any NATO base" [9.1], as it
+    "can only be based on land" [3.2]: the CVBG's space when it is one, else the nearest
+    NATO base, ties by name (docs/interpretations.md, CBG 9.2). A game begun before the
+    ruling keeps the older reading, the CVBG's space (switch ``land_aircraft_to_base``)."""
+    from referee.engine.graphboard import PointBoard
+    from referee.rules.carrier_battlegroup.readings import readings_of
+
+    board = PointBoard(module.map)
+    if not readings_of(state.data).land_aircraft_to_base or board.terrain(space) == "nato_base":
+        return space
+    bases = [s for s in board.locations() if board.terrain(s) == "nato_base"]
+    return min(bases, key=lambda b: (board.distance(space, b), b))
+
+
 def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]) -> GameState:
     """Place what was bought [9.2], [4.0 step 9]."""
     data: dict[str, Any] = dict(state.data)
@@ -205,8 +220,9 @@ def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]
             air[pid] = "hangar"
             state = state.with_unit(UnitState(pid, side, None, f"hangar:{CARRIER}"))
         elif item == "land_aircraft":
-            air[pid] = space
-            state = state.with_unit(UnitState(pid, side, space, None))
+            base = land_base_9_1(module, state, space)
+            air[pid] = base
+            state = state.with_unit(UnitState(pid, side, base, None))
         elif item == "special_crew":
             crews.append(pid)
             state = state.with_unit(UnitState(pid, side, None, f"crew:{CARRIER}"))

@@ -13,8 +13,13 @@ from referee.rules.carrier_battlegroup.setup import CARRIER, RED_OKTOBER, SSBN
 from referee.source.model import Module
 
 
-def recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameState:
-    """[15.2]: every aircraft aloft lands; the carrier holds Hangar + Flight Deck."""
+def recovery_15_2(
+    module: Module, state: GameState, ev: list[Event], lose_first: list[str] | None = None
+) -> GameState:
+    """[15.2]: every aircraft aloft lands; the carrier holds Hangar + Flight Deck. The
+    aircraft over that are lost, the player choosing ("you must select and then eliminate
+    air units" [14.1]): those his standing ``lose`` names first, in his order, then the
+    last in id order (docs/interpretations.md, CBG 14.1)."""
     air = dict(state.data["air"])
     aloft = sorted(
         p
@@ -37,11 +42,15 @@ def recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameStat
     aboard = sorted(p for p, w in air.items() if w == "hangar")
     lost = hangar_losses_14_1(len(aboard), sysd["Hangar"], sysd["Flight Deck"])
     losses = list(state.data["losses"])
-    for pid in aboard[len(aboard) - lost :] if lost else []:
+    chosen = [p for p in (lose_first or []) if p in aboard][:lost]
+    rest = [p for p in aboard if p not in chosen]
+    more = lost - len(chosen)
+    for pid in [*chosen, *(rest[len(rest) - more :] if more else [])]:
         air.pop(pid)
         state = state.with_unit(UnitState(pid, "USN", None, "sunk"))
         losses.append({"unit": pid, "what": "aircraft", "turn": state.turn})
-        ev.append(Event("lost", "15.2", f"{pid} has no room aboard and is lost"))
+        how = "chosen by the player (lose)" if pid in chosen else "the last in id order"
+        ev.append(Event("lost", "14.1", f"{pid} has no room aboard and is lost, {how} [15.2]"))
     if aloft:
         ev.append(Event("recovery", "15.2", f"{len(aloft)} aircraft recovered"))
     return state.with_data(air=air, losses=losses)

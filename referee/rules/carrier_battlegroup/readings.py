@@ -20,10 +20,28 @@ class Readings:
     # Orders name to destroy sunk (the [24.3] check and the [24.2] defeat still apply);
     # False: the older reading, the scenario always runs its full number of turns
     objective_ends_early: bool = False
+    # [16.1] "Whenever a task force enters a Soviet Base ... a Chokepoint": True: the extra
+    # Incident chits are drawn in the turn the CVBG enters the space; False: the older
+    # reading, every turn it is there
+    chits_on_entering: bool = False
+    # [18.1 step 4] "if no contact has occurred, nothing happens for that game turn, but both
+    # sides will co-exist in that space for the rest of that game turn": True: the Soviet
+    # units an incident generated that fought no battle go back to their pools, unseen, at
+    # the end of the Combat Phase; False: the older reading, they stay in the space
+    incident_units_leave: bool = False
+    # [9.1]/[3.2] "Aircraft purchased after initial deployment are placed on any NATO base";
+    # land-based aircraft "can only be based on land": True: one bought at sea is placed on
+    # the nearest NATO base (ties by name); False: the older reading, in the CVBG's space
+    land_aircraft_to_base: bool = False
 
 
 # the rulings ``new_game`` records for a new game
-NEW_GAME_FLAGS: dict[str, Any] = {"objective_ends_early": True}
+NEW_GAME_FLAGS: dict[str, Any] = {
+    "objective_ends_early": True,
+    "chits_on_entering": True,
+    "incident_units_leave": True,
+    "land_aircraft_to_base": True,
+}
 
 
 def readings_of(data: Any) -> Readings:

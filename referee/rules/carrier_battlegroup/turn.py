@@ -34,9 +34,11 @@ from referee.source.model import Module
 
 
 def standing_of(doc: OrdersDoc) -> dict[str, Any]:
-    out: dict[str, Any] = {"breakoff": False, "outer": []}
+    out: dict[str, Any] = {"breakoff": False, "outer": [], "lose": []}
     for o in doc.standing:
-        if o.verb == "breakoff":
+        if o.verb == "lose":
+            out["lose"] = [*out["lose"], *(u for u in o.units if u not in out["lose"])]
+        elif o.verb == "breakoff":
             out["breakoff"] = o.mode == "yes"
         elif o.verb == "deploy" and o.mode == "outer":
             out["outer"] = sorted({*out["outer"], *o.units})
@@ -177,7 +179,7 @@ def carry_out_turn(
     # 7 Objective [23.0]
     state = objective.objective_phase_23_0(module, state, by["bombard"], by["land"], dice, ev)
     # 8 Recovery [15.2]
-    state = end_of_turn.recovery_15_2(module, state, ev)
+    state = end_of_turn.recovery_15_2(module, state, ev, lose_first=standing["lose"])
     # 9 Victory [24.1]; the turn's Alert Level Chart events, netted [6.0], [6.1]
     state = end_of_turn.victory_phase_24_1(module, state, ev)
     state = end_of_turn.alert_events_6_0(module, state, ev)

@@ -73,7 +73,8 @@ VOCABULARY = Vocabulary(
             (
                 form(
                     Part("text", "system"),
-                    meaning="a carrier system (skips Movement [10.1]) or a damaged aircraft [10.3]",
+                    meaning="a carrier system or a Damaged escort (both skip Movement "
+                    "[10.1]), or a damaged aircraft [10.3]",
                 ),
             ),
         ),
@@ -119,6 +120,17 @@ VOCABULARY = Vocabulary(
                 form(
                     keyword("yes", "no", sets_mode=True),
                     meaning="break off with the Tactical Edge [18.2]",
+                ),
+            ),
+        ),
+        Verb(
+            "lose",
+            (STANDING,),
+            (
+                form(
+                    units(),
+                    meaning="the aircraft you give up first, in this order, when the carrier "
+                    "has no room for them [14.1]",
                 ),
             ),
         ),
