@@ -45,7 +45,14 @@ def standing_of(doc: OrdersDoc) -> dict[str, Any]:
     return out
 
 
-UNIT_RULE = {"intel": "11.1", "buy": "9.2", "repair": "10.1", "strike": "19.0", "land": "23.2"}
+UNIT_RULE = {
+    "intel": "11.1",
+    "buy": "9.2",
+    "repair": "10.1",
+    "trade": "5.0",
+    "strike": "19.0",
+    "land": "23.2",
+}
 """The case that says which units an order of each verb names."""
 
 
@@ -98,7 +105,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "move", "strike", "bombard", "land")
+        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
     }
     here = state.data["cvbg"]["space"]
     ships = state.data["cvbg"]["ships"]
@@ -116,6 +123,9 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
         out += errs
         logistics = logistics or not cargo.by_cod_only_9_3(module, basket, cod=cod)
     out += logistics_.check_repairs(module, state, by["repair"])
+    out += cargo.check_trades(module, state, by["trade"])
+    # a trade is a Logistics Phase action: it skips the Movement Phase [5.0 step 2 note]
+    logistics = logistics or bool(by["trade"])
     out += movement_phase.check_move_12_0(module, state, board, by["move"], logistics=logistics)
     out += launch.check_launch_19_0(module, state, board, by["strike"])
     out += objective.check_objective_23_0(module, state, by["bombard"], by["land"])
@@ -129,7 +139,7 @@ def carry_out_turn(
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "move", "strike", "bombard", "land")
+        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
     }
     standing = standing_of(doc)
     if state.data["kind"] == RED_OKTOBER:
@@ -168,6 +178,7 @@ def carry_out_turn(
             )
     for o in by["repair"]:
         state = logistics_.repair_10_1(module, state, o, dice, ev)
+    state = cargo.carry_out_trades(state, by["trade"], ev)
     # 3 Movement [12.0]
     state = movement_phase.movement_phase_12_0(module, state, board, by["move"], ev)
     # 4 Incidents [16.0]

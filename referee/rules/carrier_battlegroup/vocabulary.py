@@ -16,6 +16,7 @@ from referee.engine.vocabulary import (
     keyword,
     location,
     path,
+    unit,
     units,
 )
 
@@ -75,6 +76,19 @@ VOCABULARY = Vocabulary(
                     Part("text", "system"),
                     meaning="a carrier system or a Damaged escort (both skip Movement "
                     "[10.1]), or a damaged aircraft [10.3]",
+                ),
+            ),
+        ),
+        Verb(
+            "trade",
+            (LOGISTICS,),
+            (
+                form(
+                    units(),
+                    keyword("->"),
+                    unit(role="carrier", label="SHIP"),
+                    meaning="Trade Cargo: these cruise missiles go under another ship of the "
+                    "CVBG that can carry them (skips Movement) [5.0 step 2c], [15.1]",
                 ),
             ),
         ),

@@ -292,3 +292,35 @@ def test_9_2_a_land_based_aircraft_bought_at_sea_is_placed_on_a_nato_base() -> N
     assert land_base_9_1(module(), on, "Iceland") == "Iceland"
     for flag in ({"land_aircraft_to_base": False}, {}):
         assert land_base_9_1(module(), st.with_data(flags=flag), sea) == sea
+
+
+def test_5_0_step_2c_trade_cargo_between_ships_that_can_carry_it() -> None:
+    """[5.0 step 2c] "Trade Cargo: Switch Cargo markers between ships in the same space
+    (assuming they are of the type which can carry the cargoes)"; a Logistics Phase skips
+    the Movement Phase [5.0 step 2 note]."""
+    from referee.rules.carrier_battlegroup import cargo
+
+    m = module()
+    st = played(steps=2)
+    ships = st.data["cvbg"]["ships"]
+    missile, under = sorted(st.data["missiles"].items())[0]
+    other = next(s for s in ships if s != under and cargo.capacity_of(m, s) > 0)
+    # one of the other ship's missiles was fired [21.6]: it has room for one more
+    fired = next(p for p, s in sorted(st.data["missiles"].items()) if s == other)
+    st = st.with_data(missiles={p: s for p, s in st.data["missiles"].items() if p != fired})
+    room = [other]
+    order = doc(f"[logistics]\ntrade {missile} -> {room[0]}\n").orders[0]
+    assert cargo.check_trades(m, st, [order]) == []
+    ev: list = []
+    after = cargo.carry_out_trades(st, [order], ev)
+    assert after.data["missiles"][missile] == room[0]
+    assert after.units[missile].box == f"carried:{room[0]}"
+    none = [s for s in ships if cargo.capacity_of(m, s) == 0]
+    if none:
+        bad = cargo.check_trades(
+            m, st, [doc(f"[logistics]\ntrade {missile} -> {none[0]}\n").orders[0]]
+        )
+        assert [v.rule for v in bad] == ["15.1"]
+    text = f'[logistics]\ntrade {missile} -> {room[0]}\n[movement]\nmove "North Sea 1"\n'
+    bad = ruleset().validate(m, st, doc(text))
+    assert "5.0" in [v.rule for v in bad]  # the trade skips the Movement Phase
