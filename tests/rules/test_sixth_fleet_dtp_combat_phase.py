@@ -128,6 +128,13 @@ def test_a_bounce_is_reported_under_its_own_case() -> None:
         "game: g\nturn: 4\nside: Soviet\nphase: combat\n\n[combat]\nbounce SO-T22 -> US-S3.1\n",
         "o",
     )
+    # stack order still applies [DTP 8.232]: the F4 above the S3 has not been attacked this
+    # phase, so it must be bounced first
+    assert [(p.rule, p.code) for p in check_impulse_8_2(game, state, "Soviet", doc.orders)] == [
+        ("DTP 8.232", "escort-first")
+    ]
+    f4 = state.units["US-F4C.1"]
+    state = state.with_unit(UnitState("US-F4C.1", "NATO", "0820", None, f4.status))
     assert check_impulse_8_2(game, state, "Soviet", doc.orders) == []
     events: list[Event] = []
     # the Tu22's AA 1 against the S3's DEF 2 is below the lowest column: no roll; then the

@@ -208,6 +208,43 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     return probs
 
 
+def strike_stack_8_232(game: Game, state: GameState, strike: Mapping[str, Any]) -> list[str]:
+    """The air units of the striking side in the strike's hex, top first: the strike's own
+    units and the escorts flying with them, whom a bounce may attack [DTP 8.232]."""
+    return [
+        u
+        for u in state.stacks.get(strike["hex"], ())
+        if state.units[u].side == strike["side"] and game.category(u) == "air"
+    ]
+
+
+def _escorts_first_8_232(
+    game: Game, state: GameState, o: Order, stack: Sequence[str], engaged: Sequence[str]
+) -> list[Problem]:
+    """Stack order still applies to a bounce: an escort not yet attacked this phase is
+    bounced before the bombers under it, unless the bouncers may skip it [DTP 8.232, 7.44,
+    7.45]."""
+    bouncers = [unit_of(game, b) for b in o.units if b in state.units]
+    skip = flags_of(state).skip_harmless_units
+    for t in o.targets:
+        for above in stack[: stack.index(t)]:
+            if above in engaged or above in o.targets:
+                continue
+            if strikes.may_skip_7_45(bouncers, unit_of(game, above), skip):
+                continue
+            return [
+                Problem(
+                    "DTP 8.232",
+                    f"{above} flies above {t} and has not been attacked this phase: bounce it "
+                    "first (stack order [7.44])",
+                    "escort-first",
+                    t,
+                    hint=f"bounce {' '.join(o.units)} -> {above}",
+                )
+            ]
+    return []
+
+
 def check_impulse_8_2(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
 ) -> list[Problem]:
@@ -238,10 +275,18 @@ def check_impulse_8_2(
                     b in rec["attacked"],
                     game.board.distance(state.units[b].location or "", strike["hex"]) <= 1,
                 )
-            if not set(o.targets) <= set(strike["units"]):
+            stack = strike_stack_8_232(game, state, strike)
+            if not set(o.targets) <= set(stack):
                 probs.append(
-                    Problem("DTP 8.232", "bounce only the strike's units", "bounce-target")
+                    Problem(
+                        "DTP 8.232",
+                        "bounce only the striking stack's air units: the strike and its escorts "
+                        f"({', '.join(stack)})",
+                        "bounce-target",
+                    )
                 )
+            else:
+                probs += _escorts_first_8_232(game, state, o, stack, rec["engaged"])
         return probs
     probs = impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
@@ -426,7 +471,7 @@ def carry_out_impulse_8_2(
                 # a striker an earlier bounce of this file aborted or shot down is gone
                 tops = [
                     t
-                    for t in strike["units"]
+                    for t in strike_stack_8_232(game, state, strike)
                     if t in o.targets and state.units[t].location is not None
                 ]
                 if tops:
