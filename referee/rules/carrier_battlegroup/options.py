@@ -297,7 +297,9 @@ def _describe(section: str, x: dict[str, Any]) -> str:
 
 
 def _notes(module: Module, seen: GameState) -> tuple[str, ...]:
-    deck = seen.data["carrier"]["Flight Deck"]
+    from referee.rules.carrier_battlegroup.launch import flight_deck_15_0
+
+    deck = flight_deck_15_0(seen)
     notes = [
         f"at most {deck} aircraft launch from the carrier per Launch Phase [15.0], [19.0]",
         "buying Cargo or repairing a carrier system skips the Movement Phase [9.1], [10.1]; "

@@ -324,3 +324,16 @@ def test_5_0_step_2c_trade_cargo_between_ships_that_can_carry_it() -> None:
     text = f'[logistics]\ntrade {missile} -> {room[0]}\n[movement]\nmove "North Sea 1"\n'
     bad = ruleset().validate(m, st, doc(text))
     assert "5.0" in [v.rule for v in bad]  # the trade skips the Movement Phase
+
+
+def test_22_2_a_flight_deck_at_0_launches_nothing_even_with_its_crew() -> None:
+    """[22.2] "If a system goes to zero, that system ceases to function for any game
+    purpose": the Flight Deck crew's +1 [15.0] does not revive a Flight Deck at 0."""
+    from referee.rules.carrier_battlegroup.launch import flight_deck_15_0
+
+    st = played(steps=2)
+    crewed = st.with_data(crews=sorted({*st.data["crews"], "US-CREW-FD"}))
+    deck = st.data["carrier"]["Flight Deck"]
+    assert flight_deck_15_0(crewed) == deck + 1
+    zero = crewed.with_data(carrier={**crewed.data["carrier"], "Flight Deck": 0})
+    assert flight_deck_15_0(zero) == 0
