@@ -93,6 +93,11 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
         return w  # standing orders only
     orders = list(doc.orders)
     phase = state.phase
+    if phase != "movement":  # a port taken outside the Movement Phase (NM-44) [26.12b]
+        for o in orders:
+            if o.verb == "capture":
+                sortie.capture(w, o)
+        orders = [o for o in orders if o.verb != "capture"]
     if phase == "readiness":
         phases.readiness_phase(w, orders)
     elif phase == "interdiction":

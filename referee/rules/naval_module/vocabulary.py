@@ -128,9 +128,10 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "capture",
-            (MOVEMENT,),
+            (READINESS, INTERDICTION, AIRCOMBAT, MOVEMENT, REACTION, COMBAT, SHIPPING, COAST, HOST),
             (form(location()),),
-            meaning="the host game's ground movement takes an enemy port: enemy ships there "
+            meaning="the host game's ground movement, reaction movement or advance after "
+            "combat took an enemy port (report it in your next file): enemy ships there "
             "sortie at once with a loss roll [26.12b]; the port is usable from the next turn "
             "[26.28]",
             expect="a port name",
