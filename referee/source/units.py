@@ -15,7 +15,7 @@ from referee.source.model import Nationality, Origin, UnitDef, ValueSpec
 
 MAX_UNITS = 20000
 UNIT_COLUMNS = ["id", "side", "nationality", "category", "type", "number", "name", "count"]
-UNIT_OPTIONAL = ["fleet", "flags", "image", "back", "source"]
+UNIT_OPTIONAL = ["fleet", "flags", "image", "back", "source", "front_image", "back_image"]
 
 
 def load_units(
@@ -186,6 +186,7 @@ def load_units(
                 back=r.get("back") or None,
                 source=r.get("source", ""),
                 origin=Origin(name, lineno),
+                face_images=_face_images(r),
             )
         )
     if total > MAX_UNITS:
@@ -195,3 +196,10 @@ def load_units(
             name, None, "the unit roster is empty", hint="add one row per counter design"
         )
     return tuple(out)
+
+
+def _face_images(row: dict[str, str]) -> tuple[str, ...]:
+    """The row's own face pictures, ``(front_image, back_image)``, or ``()`` (read and
+    checked with the counter sheets: :mod:`referee.source.load_sheets`)."""
+    front, back = row.get("front_image") or "", row.get("back_image") or ""
+    return (front, back) if front or back else ()
