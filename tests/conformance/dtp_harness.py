@@ -514,6 +514,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         "sg_base_attacks": sorted(after.data.get("sg_base_attacks") or ()),
         "home_deck": dict(after.data.get("home_deck") or {}),
         "not_9_26": sorted(after.data.get("not_9_26") or ()),
+        "home_9_28b": dict(after.data.get("home_9_28b") or {}),
         "phase": after.phase,
         "due": RULESET.awaiting(m, after)[0],
         "moments": [[k["mover"], k["from"], k["units"]] for k in after.data.get("moments") or ()],

@@ -42,7 +42,11 @@ from referee.rules.sixth_fleet_dtp import (
     north_atlantic,
     special_bases,
 )
-from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
+from referee.rules.sixth_fleet_dtp.air import (
+    based_at_9_28b,
+    inactive_problems_9_23,
+    return_home_problem_9_28b,
+)
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
@@ -184,7 +188,10 @@ def returning_problems_8_51(
         ]
     if special_bases.off_map_base(game.module, to) is not None:
         air_here = 0  # unlimited capacity [DTP 11.3 rule 2]
-    if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
+    home = return_home_problem_9_28b(game, state, u, to, air_here)
+    if isinstance(home, Problem):
+        return [home]
+    if home is None and (not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4):
         return [
             Problem(
                 "DTP 8.51",
@@ -201,7 +208,8 @@ def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
     side = state.units[unit].side
     if special_bases.off_map_base(game.module, to) is not None:
         return state.with_unit(UnitState(unit, side, None, to))
-    return landing.arrive_8_51(game, state, unit, to)  # below decks if [DTP 9.26] says so
+    state = landing.arrive_8_51(game, state, unit, to)  # below decks if [DTP 9.26] says so
+    return based_at_9_28b(game, state, unit, to)
 
 
 def check_movement(
