@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-_NUM = r"\d{1,3}\.\d{1,4}[A-Za-z]?(?:\([a-z]\))?(?: (?:rules?|victory) \d+)?"
+_NUM = r"\d{1,3}\.\d{1,4}(?:\.\d{1,2})?[A-Za-z]?(?:\([a-z]\))?(?: (?:rules?|victory) \d+)?"
 WHOLE = re.compile(rf"^(?:(?:DTP|SPI) )?{_NUM}$")
 """A string that is one case and nothing else."""
 _ONE = rf"(?:(?:DTP|SPI) )?{_NUM}"

@@ -8,6 +8,9 @@ case (``tests/conformance/sixth_fleet_2019/NNN-<case>-<slug>.json``), in the spi
      # [uid, null]: a reinforcement still waiting off the map (provisional 10.0)
      "data": {"joined": {"SY": "Soviet"}, "destroyed_bases": ["Istanbul"], "patrol": []},
      "orders": "move SO-EM-1.1 -> \\"Turkish Straits\\"",   # the [actions] (or [events]) lines
+     "standing": "eliminate SO-EM-1.1",   # the file's own [standing] lines
+     "standing_of": {"NATO": "divert US-F14 -> Sicily"},  # a side's earlier standing orders
+     "book": "the rulebook's words for the ruling the case expects",
      "dice": [4],
      "expect": {"violations": ["3.3.1"], "hint": "did you mean", "events": [{"rule": "3.2.1"}],
                 "units": {"SO-EM-1.1": "Turkish Straits"}, "control": {"Istanbul": "Soviet"},
@@ -128,6 +131,13 @@ def run_case(case: dict[str, Any]) -> list[str]:
     side = case.get("orders_side", state.active_side)
     turn = case.get("orders_turn", state.turn)
     text = f"game: t\nturn: {turn}\nside: {side}\n[{section}]\n{case['orders']}\n"
+    if "standing" in case:  # the file's own [standing] lines
+        text += f"[standing]\n{case['standing']}\n"
+    for other, lines in case.get("standing_of", {}).items():  # a side's earlier standing orders
+        earlier = parse_orders_for(rs, f"side: {other}\n[standing]\n{lines}\n", "earlier.txt")
+        standing = dict(state.data.get("standing") or {})
+        standing[other] = [o.to_json() for o in earlier.standing]
+        state = state.with_data(standing=standing)
     doc = parse_orders_for(rs, text, "orders.txt")
     bad = rs.validate(module, state, doc)
     got = sorted(v.rule for v in bad)

@@ -34,7 +34,14 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 
 SOURCES = Path(__file__).resolve().parents[2] / "module_src"
-SECTION = {"host_confirm": "host", "aircombat_confirm": "aircombat"}
+SECTION = {
+    "host_confirm": "host",
+    "aircombat_confirm": "aircombat",
+    "reaction_air": "shipping",
+    "reaction_air_confirm": "shipping",
+    "combat_air": "shipping",
+    "combat_air_confirm": "shipping",
+}
 
 
 @cache

@@ -44,3 +44,20 @@ def test_every_seed_rule_case_has_a_case() -> None:
         "8.3.1", "8.3.2", "8.3.4", "8.4", "8.4.1",
     }  # fmt: skip
     assert wanted <= cited, sorted(wanted - cited)
+
+
+def test_standing_orders_are_hidden_from_the_other_side() -> None:
+    """A side's standing `divert`/`eliminate` orders [8.3.2], [7.2] are decisions he has not
+    yet had to take: the other side's view never holds them."""
+    from referee.engine.ruleset import get_ruleset, parse_orders_for
+    from tests.conformance.harness_2019 import build_state, module_2019
+
+    m = module_2019()
+    rs = get_ruleset(m.ruleset)
+    st = build_state(m, {"units": [["SO-TU16.1", "Ukraine"], ["US-F14.1", "Naples"]]})
+    earlier = parse_orders_for(rs, "side: NATO\n[standing]\ndivert US-F14.1 -> Sicily\n", "o")
+    st = st.with_data(standing={"NATO": [o.to_json() for o in earlier.standing]})
+    assert "standing" not in rs.view(m, st, "Soviet").data or not rs.view(m, st, "Soviet").data[
+        "standing"
+    ].get("NATO")
+    assert rs.view(m, st, "NATO").data["standing"]["NATO"]

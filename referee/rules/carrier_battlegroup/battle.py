@@ -153,8 +153,10 @@ def _fire_side(
             )
         )
         shots.append((f, target, outcomes))
-        if f.category == "missile" and f.side == "USN":
-            f.cond = replace(f.cond, sunk=True)  # [21.6] expended after its attack
+        if f.category == "missile":
+            # [21.6] "After resolving a cruise missile attack, the cruise missile is eliminated
+            # automatically, regardless of the outcome": either side's
+            f.cond = replace(f.cond, sunk=True)
             f.zone = "expended"
     _apply(b, dice, shots)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engine.core import GameState, UnitState, Violation
+from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.setup import CARRIER
@@ -181,6 +181,21 @@ def check_buys(
     return b, out
 
 
+def land_base_9_1(module: Module, state: GameState, space: str) -> str:
+    """Where a land-based aircraft bought now is placed: "on any NATO base" [9.1], as it
+    "can only be based on land" [3.2]: the CVBG's space when it is one, else the nearest
+    NATO base, ties by name (docs/interpretations.md, CBG 9.2). A game begun before the
+    ruling keeps the older reading, the CVBG's space (switch ``land_aircraft_to_base``)."""
+    from referee.engine.graphboard import PointBoard
+    from referee.rules.carrier_battlegroup.readings import readings_of
+
+    board = PointBoard(module.map)
+    if not readings_of(state.data).land_aircraft_to_base or board.terrain(space) == "nato_base":
+        return space
+    bases = [s for s in board.locations() if board.terrain(s) == "nato_base"]
+    return min(bases, key=lambda b: (board.distance(space, b), b))
+
+
 def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]) -> GameState:
     """Place what was bought [9.2], [4.0 step 9]."""
     data: dict[str, Any] = dict(state.data)
@@ -204,8 +219,9 @@ def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]
             air[pid] = "hangar"
             state = state.with_unit(UnitState(pid, side, None, f"hangar:{CARRIER}"))
         elif item == "land_aircraft":
-            air[pid] = space
-            state = state.with_unit(UnitState(pid, side, space, None))
+            base = land_base_9_1(module, state, space)
+            air[pid] = base
+            state = state.with_unit(UnitState(pid, side, base, None))
         elif item == "special_crew":
             crews.append(pid)
             state = state.with_unit(UnitState(pid, side, None, f"crew:{CARRIER}"))
@@ -219,3 +235,54 @@ def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]
             state = state.with_unit(UnitState(pid, side, None, f"carried:{ship}"))
     data.update(air=air, missiles=missiles, crews=sorted(crews))
     return state.evolve(data=data)
+
+
+def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[Violation]:
+    """[5.0 step 2c] "Switch Cargo markers between ships in the same space (assuming they are
+    of the type which can carry the cargoes)": each cruise missile named is carried by a
+    ship of the CVBG, the ship named is another ship of the CVBG that can carry it, within
+    its capacity once every trade is made [15.1], [9.2]."""
+    out: list[Violation] = []
+    ships = state.data["cvbg"]["ships"]
+    missiles = dict(state.data["missiles"])
+    for o in orders:
+        ship = (o.arg("carrier") or ("",))[0]
+        if ship not in ships:
+            out.append(at(o, "5.0", f"{ship!r} is not a ship of the CVBG", "trade MISSILE -> SHIP"))
+            continue
+        for pid in o.units:
+            if pid not in missiles:
+                out.append(
+                    at(o, "5.0", f"{pid} is not a cruise missile carried by the CVBG", unit=pid)
+                )
+                continue
+            missiles[pid] = ship
+        if capacity_of(module, ship) < sum(1 for v in missiles.values() if v == ship):
+            out.append(
+                at(
+                    o,
+                    "15.1",
+                    f"{ship} carries at most {capacity_of(module, ship)} cruise missiles",
+                    "BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
+                )
+            )
+    return out
+
+
+def carry_out_trades(state: GameState, orders: list[Order], ev: list[Event]) -> GameState:
+    """[5.0 step 2c] the cruise missiles go under the ship named."""
+    missiles = dict(state.data["missiles"])
+    for o in orders:
+        ship = o.arg("carrier")[0]
+        for pid in o.units:
+            missiles[pid] = ship
+            state = state.with_unit(UnitState(pid, "USN", None, f"carried:{ship}"))
+        ev.append(
+            Event(
+                "trade",
+                "5.0",
+                f"{', '.join(o.units)} now carried by {ship} (Trade Cargo, step 2c)",
+                {"units": list(o.units), "to": ship},
+            )
+        )
+    return state.with_data(missiles=missiles)

@@ -13,6 +13,7 @@ from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import battle, contact, soviet, victory
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -84,7 +85,40 @@ def combat_phase(
             continue
         auto = bool(inc.get("contact")) and inc.get("space") == space
         state = _one_battle(module, state, dice, space, usn, sov, auto, standing, events)
+    if readings_of(state.data).incident_units_leave:
+        state = incident_units_leave_18_1(module, state, inc, events)
     return state.with_data(incident=None)
+
+
+def incident_units_leave_18_1(
+    module: Module, state: GameState, inc: dict[str, Any], events: list[Event]
+) -> GameState:
+    """[18.1 step 4] no contact: the two sides only co-exist "for the rest of that game
+    turn"; the units an incident generated that are still in the space, not revealed by a
+    battle, go back to their pools face down (docs/interpretations.md, CBG 18.1 step 4)."""
+    space = inc.get("space")
+    left = [
+        p
+        for p in inc.get("generated") or []
+        if p in state.units and state.units[p].location == space and p not in state.data["revealed"]
+    ]
+    if not left:
+        return state
+    pools_ = {k: list(v) for k, v in state.data["pools"].items()}
+    for p in left:
+        pool = "standoff" if module.piece(p).unit.category in ("air", "missile") else "warships"
+        pools_[pool].append(p)
+        state = state.with_unit(UnitState(p, "Soviet", None, "pool"))
+    events.append(
+        Event(
+            "incident_units_leave",
+            "18.1",
+            f"no contact at {space}: the {len(left)} Soviet unit(s) the incidents generated "
+            "leave unseen at the end of the turn [18.1 step 4]",
+            {"count": len(left)},
+        )
+    )
+    return state.with_data(pools=pools_)
 
 
 def _attacker_20_1(state: GameState, space: str, auto: bool) -> str:
@@ -361,6 +395,20 @@ def _after_battle_22_8(
             continue
         # Soviet [22.8]
         in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)
+        if f.category == "missile" and f.zone == "expended":
+            # [21.6] a Soviet missile that fired is used up: out of play, not shot down (no VP)
+            state = state.with_unit(UnitState(f.id, "Soviet", None, "expended"))
+            events.append(
+                Event(
+                    "expended",
+                    "21.6",
+                    f"{f.id} fired: the cruise missile is eliminated automatically",
+                    {"unit": f.id},
+                )
+            )
+            if in_sbg is not None:
+                sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
+            continue
         if f.category == "coastal":
             if f.cond.sunk:
                 state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))

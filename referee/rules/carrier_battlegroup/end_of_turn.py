@@ -10,12 +10,18 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, pools, soviet, victory
 from referee.rules.carrier_battlegroup.damage import hangar_losses_14_1
+from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER, RED_OKTOBER, SSBN
 from referee.source.model import Module
 
 
-def recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameState:
-    """[15.2]: every aircraft aloft lands; the carrier holds Hangar + Flight Deck."""
+def recovery_15_2(
+    module: Module, state: GameState, ev: list[Event], lose_first: list[str] | None = None
+) -> GameState:
+    """[15.2]: every aircraft aloft lands; the carrier holds Hangar + Flight Deck. The
+    aircraft over that are lost, the player choosing ("you must select and then eliminate
+    air units" [14.1]): those his standing ``lose`` names first, in his order, then the
+    last in id order (docs/interpretations.md, CBG 14.1)."""
     air = dict(state.data["air"])
     aloft = sorted(
         p
@@ -38,11 +44,15 @@ def recovery_15_2(module: Module, state: GameState, ev: list[Event]) -> GameStat
     aboard = sorted(p for p, w in air.items() if w == "hangar")
     lost = hangar_losses_14_1(len(aboard), sysd["Hangar"], sysd["Flight Deck"])
     losses = list(state.data["losses"])
-    for pid in aboard[len(aboard) - lost :] if lost else []:
+    chosen = [p for p in (lose_first or []) if p in aboard][:lost]
+    rest = [p for p in aboard if p not in chosen]
+    more = lost - len(chosen)
+    for pid in [*chosen, *(rest[len(rest) - more :] if more else [])]:
         air.pop(pid)
         state = state.with_unit(UnitState(pid, "USN", None, "sunk"))
         losses.append({"unit": pid, "what": "aircraft", "turn": state.turn, "rule": "15.2"})
-        ev.append(Event("lost", "15.2", f"{pid} has no room aboard and is lost"))
+        how = "chosen by the player (lose)" if pid in chosen else "the last in id order"
+        ev.append(Event("lost", "14.1", f"{pid} has no room aboard and is lost, {how} [15.2]"))
     if aloft:
         ev.append(Event("recovery", "15.2", f"{len(aloft)} aircraft recovered"))
     return state.with_data(air=air, losses=losses)
@@ -130,6 +140,18 @@ def victory_phase_24_1(module: Module, state: GameState, ev: list[Event]) -> Gam
     return state.with_data(vp=vp, scored=scored)
 
 
+def completed_5_0(state: GameState) -> bool:
+    """[5.0 step 10] the mission Objective is completed: the CVBG is in the Objective space
+    [24.0], no coastal defense unit is left there [23.1], and every unit the Orders name to
+    destroy is sunk [24.0 note] (docs/interpretations.md, CBG 5.0 step 10)."""
+    d = state.data
+    here = d["cvbg"]["space"] == d["mission"]["objective"]
+    coastal = d["coastal"]["units"] and d["coastal"]["space"] == d["mission"]["objective"]
+    kill = [k for k in str(d["mission"].get("kill") or "").split(";") if k.strip()]
+    killed = all(k in state.units and state.units[k].box == "sunk" for k in kill)
+    return bool(here and not coastal and killed)
+
+
 def end_of_turn_5_0(
     module: Module, state: GameState, dice: Dice, ev: list[Event]
 ) -> tuple[GameState, list[Event]]:
@@ -160,6 +182,16 @@ def end_of_turn_5_0(
             )
             if lost:
                 state = state.with_data(result="defeat: VP too low [24.3]")
+    if (
+        state.data["result"] is None
+        and state.data["kind"] != RED_OKTOBER
+        and readings_of(state.data).objective_ends_early
+        and state.turn < state.data["mission"]["turns"]
+        and completed_5_0(state)
+    ):
+        state = state.with_data(
+            result="victory: the mission Objective is completed [5.0 step 10], [24.0]"
+        )
     if state.data["result"] is None and state.turn >= state.data["mission"]["turns"]:
         if state.data["kind"] == RED_OKTOBER:
             state = state.with_data(result="defeat: Red Oktober was not destroyed [25.2]")

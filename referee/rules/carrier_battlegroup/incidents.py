@@ -44,7 +44,13 @@ def check_terrain_16_1(module: Module) -> list[Diagnostic]:
     return out
 
 
-def chits_to_draw_16_0(module: Module, alert: int, space_type: str, *, objective: bool) -> int:
-    """[16.0] the Alert level plus the space's modifiers [16.1]; 0 at a NATO base."""
+def chits_to_draw_16_0(
+    module: Module, alert: int, space_type: str, *, objective: bool, entered: bool = True
+) -> int:
+    """[16.0] the Alert level plus the space's modifiers [16.1], which count only in the
+    turn the task force enters the space ("Whenever a task force enters ..."); 0 at a
+    NATO base."""
     extra = extra_chits_16_1(module, space_type, objective=objective)
-    return 0 if extra is None else alert + extra
+    if extra is None:
+        return 0
+    return alert + (extra if entered else 0)

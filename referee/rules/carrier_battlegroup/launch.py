@@ -51,6 +51,15 @@ def view_notes_19_1(module: Module, seen: GameState, doc: OrdersDoc) -> list[Vio
     return out
 
 
+def flight_deck_15_0(state: GameState) -> int:
+    """[15.0] launches per phase: the Flight Deck, +1 per Flight Deck crew; a Flight Deck at
+    0 "ceases to function for any game purpose" [22.2], so no crew makes it launch."""
+    deck = int(state.data["carrier"]["Flight Deck"])
+    if deck <= 0:
+        return 0
+    return deck + sum(1 for c in state.data["crews"] if c.startswith("US-CREW-FD"))
+
+
 def check_launch_19_0(
     module: Module, state: GameState, board: PointBoard, orders: list[Order]
 ) -> list[Violation]:
@@ -102,9 +111,7 @@ def check_launch_19_0(
                 )
         if strike_target_19_1(state, dest) is False:
             out.append(at(o, "19.1", f"{dest} holds no Soviet units to strike"))
-    deck = state.data["carrier"]["Flight Deck"] + sum(
-        1 for c in state.data["crews"] if c.startswith("US-CREW-FD")
-    )
+    deck = flight_deck_15_0(state)
     from_carrier = [p for p in launched if state.data["air"].get(p) == "hangar"]
     if len(from_carrier) > deck:
         out.append(

@@ -20,6 +20,7 @@ from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import rows
 from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS
 from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
 REPAIR_CREWS = ("US-CREW-DC", "US-CREW-FD")  # [10.4]
@@ -49,12 +50,20 @@ def aircraft_to_repair(state: GameState, written: str) -> str | None:
     return name if name in state.data["air"] else None
 
 
+def escort_to_repair(state: GameState, written: str) -> str | None:
+    """The CVBG escort a ``repair`` order names ("Damaged Repair: ... removing Damaged
+    markers" [10.0]), or ``None``."""
+    name = written.strip()
+    return name if name in state.data["cvbg"]["ships"] and name != CARRIER else None
+
+
 def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list[Violation]:
-    """[10.0], [10.3]: a repair names a carrier system or a Damaged USN aircraft."""
+    """[10.0], [10.3]: a repair names a carrier system, a Damaged escort of the CVBG or a
+    Damaged USN aircraft; a Crippled marker is never removed."""
     out: list[Violation] = []
     for o in orders:
         written = " ".join(o.arg("system"))
-        pid = aircraft_to_repair(state, written)
+        pid = aircraft_to_repair(state, written) or escort_to_repair(state, written)
         if pid is not None:
             c = state.data["conditions"].get(pid, {})
             if c.get("crippled"):
@@ -62,7 +71,8 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
                     at(o, "10.0", f"{pid} is Crippled: that marker is never removed", unit=pid)
                 )
             elif not c.get("damage"):
-                out.append(at(o, "10.3", f"{pid} is not Damaged", "repair only damaged aircraft"))
+                rule = "10.3" if pid in state.data["air"] else "10.0"
+                out.append(at(o, rule, f"{pid} is not Damaged", "repair only damaged units"))
             continue
         sysname, hint = match_name(written, CARRIER_SYSTEMS)
         if sysname is None:
@@ -70,8 +80,10 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
                 at(
                     o,
                     "10.0",
-                    f"no carrier system or USN aircraft {written!r}",
-                    hint or "a carrier system (e.g. Hull) or a damaged aircraft's id [10.3]",
+                    f"no carrier system, CVBG escort or USN aircraft {written!r}",
+                    hint
+                    or "a carrier system (e.g. Hull), a damaged escort's id [10.0] or a damaged "
+                    "aircraft's id [10.3]",
                 )
             )
     return out
@@ -104,6 +116,9 @@ def repair_10_1(
     pid = aircraft_to_repair(state, written)
     if pid is not None:
         return _repair_aircraft_10_3(module, state, pid, dice, ev, board)
+    ship = escort_to_repair(state, written)
+    if ship is not None:
+        return _repair_escort_10_0(module, state, ship, dice, ev, board)
     system = match_name(written, CARRIER_SYSTEMS)[0] or ""
     base = board.terrain(state.data["cvbg"]["space"]) == "nato_base"
     n, succeeds, _row = _dice_10_1(module, state, at_base=base, crews=True)
@@ -122,6 +137,32 @@ def repair_10_1(
     )
     sysd[system] = new
     return state.with_data(carrier=sysd)
+
+
+def _repair_escort_10_0(
+    module: Module, state: GameState, pid: str, dice: Dice, ev: list[Event], board: PointBoard
+) -> GameState:
+    """[10.0] "Damaged Repair: This involves removing Damaged markers", per [10.1]: any
+    success removes the escort's Damaged marker (all its damage points); the NATO-base bonus
+    [10.2] where the CVBG is; the carrier's crews help the carrier only (CBG 21.5). The
+    repair skips the Movement Phase [10.1 note] (docs/interpretations.md, CBG 10.0)."""
+    base = board.terrain(state.data["cvbg"]["space"]) == "nato_base"
+    n, succeeds, _row = _dice_10_1(module, state, at_base=base, crews=False)
+    rolls = [dice.roll(6, f"repair {pid} die {k + 1}", "10.1") for k in range(n)]
+    fixed = any(r >= succeeds for r in rolls)
+    conds = dict(state.data["conditions"])
+    if fixed:
+        conds.pop(pid, None)
+    ev.append(
+        Event(
+            "repair",
+            "10.0",
+            f"repair {pid}: {n} dice {rolls}: "
+            + ("the Damaged marker is removed" if fixed else "still Damaged"),
+            {"unit": pid, "rolls": rolls, "repaired": fixed},
+        )
+    )
+    return state.with_data(conditions=conds)
 
 
 def _repair_aircraft_10_3(

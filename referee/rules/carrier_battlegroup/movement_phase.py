@@ -26,19 +26,31 @@ def space_named(board: PointBoard, o: Order, written: str, out: list[Violation])
 
 
 def allowance(module: Module, state: GameState, *, spend_fuel: bool) -> int:
-    """[12.1]-[12.3] the CVBG's allowance; the carrier by its Propulsion [12.3]."""
+    """[12.1]-[12.3] the CVBG's allowance. The carrier moves by its Propulsion, at maximum
+    speed for free (nuclear [12.2]); once damage has reduced its Propulsion "you can only
+    move it up to the speed indicated by the Engine marker" [12.3]: the Propulsion value,
+    no maximum-speed bonus, 0 at Propulsion 0 (a system at 0 is out of action [22.2])."""
     ships = []
+    cap: int | None = None
     for pid in state.data["cvbg"]["ships"]:
         u = module.piece(pid).unit
         if pid == CARRIER:
-            ships.append((state.data["carrier"]["Propulsion"], True))
+            now = int(state.data["carrier"]["Propulsion"])
+            start = int((state.data.get("carrier_start") or {}).get("Propulsion", now))
+            if now < start:
+                cap = now
+            else:
+                ships.append((now, True))
         else:
             c = state.data["conditions"].get(pid, {})
             spd = movement.damaged_speed_12_3(
                 u.values["SPD"], damaged=bool(c.get("damage")), crippled=bool(c.get("crippled"))
             )
             ships.append((spd, "nuclear" in u.flags))
-    return movement.cvbg_allowance_12_1(ships, spend_fuel=spend_fuel)
+    others = movement.cvbg_allowance_12_1(ships, spend_fuel=spend_fuel) if ships else None
+    if cap is None:
+        return others or 0
+    return cap if others is None else min(cap, others)
 
 
 def check_move_12_0(

@@ -181,13 +181,19 @@ def purchases(module: Module, state: GameState, seen: GameState) -> list[dict[st
 
 
 def repairs(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
-    """[10.0]-[10.3]: carrier systems below their start value; Damaged aircraft."""
+    """[10.0]-[10.3]: carrier systems below their start value; Damaged escorts; Damaged
+    aircraft."""
     out = []
     for s in CARRIER_SYSTEMS:
         if seen.data["carrier"][s] < seen.data["carrier_start"][s]:
             line = f"repair {s}"
             if _legal(module, state, "logistics", line):
                 out.append({"repair": s, "skips_movement": True, "order": line})
+    for pid in seen.data["cvbg"]["ships"]:
+        line = f"repair {pid}"
+        c = seen.data["conditions"].get(pid, {})
+        if c.get("damage") and not c.get("crippled") and _legal(module, state, "logistics", line):
+            out.append({"repair": pid, "skips_movement": True, "order": line})
     for pid in sorted(seen.data["air"]):
         line = f"repair {pid}"
         if seen.data["conditions"].get(pid, {}).get("damage") and _legal(
@@ -315,7 +321,9 @@ def _describe(section: str, x: dict[str, Any]) -> str:
 
 
 def _notes(module: Module, seen: GameState) -> tuple[str, ...]:
-    deck = seen.data["carrier"]["Flight Deck"]
+    from referee.rules.carrier_battlegroup.launch import flight_deck_15_0
+
+    deck = flight_deck_15_0(seen)
     notes = [
         f"at most {deck} aircraft launch from the carrier per Launch Phase [15.0], [19.0]",
         "buying Cargo or repairing a carrier system skips the Movement Phase [9.1], [10.1]; "

@@ -9,7 +9,14 @@ from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.source.model import Module
 
-UNIT_RULE = {"intel": "11.1", "buy": "9.2", "repair": "10.1", "strike": "19.0", "land": "23.2"}
+UNIT_RULE = {
+    "intel": "11.1",
+    "buy": "9.2",
+    "repair": "10.1",
+    "trade": "5.0",
+    "strike": "19.0",
+    "land": "23.2",
+}
 """The case that says which units an order of each verb names."""
 
 TRACK_CARGO = ("fuel", "ammunition", "ew_enhancement", "air_defense")  # `buy N ITEM` [9.2]

@@ -35,6 +35,15 @@ class CarrierBattlegroup:
     ) -> GameState:
         return setup.new_game(module, scenario, game_id, options)
 
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The start an older version of this ruleset made for the same game: without the
+        flags of later rulings (readings.NEW_GAME_FLAGS, [5.0 step 10]). ``verify`` accepts
+        it as the start of an archive begun before the ruling."""
+        from referee.rules.carrier_battlegroup.readings import without_new_flags
+
+        data = without_new_flags(dict(state.data))
+        return () if data is None else (state.evolve(data=data),)
+
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
         if state.active_side is None or state.phase not in PHASES:
             return ()

@@ -15,6 +15,7 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.numerals import HINT, read_whole, shown, why_not
 from referee.rules.carrier_battlegroup import alert, movement, pools, rows
+from referee.rules.carrier_battlegroup.readings import NEW_GAME_FLAGS
 from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS, TRACKS
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
@@ -98,6 +99,7 @@ def new_game(
             "crippled_box": [],
             "losses": [],
             "result": None,
+            "flags": dict(NEW_GAME_FLAGS),
         },
         options=tuple(options),
     )

@@ -13,6 +13,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, incidents, pools, rows
+from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import SSBN
 from referee.source.model import Module
 
@@ -139,8 +140,13 @@ def incident_phase_16_0(
     board = PointBoard(module.map)
     space = state.data["cvbg"]["space"]
     objective = state.data["mission"]["objective"]
+    entered = state.data.get("entered") == space
     n = incidents.chits_to_draw_16_0(
-        module, state.data["alert"], board.terrain(space), objective=space == objective
+        module,
+        state.data["alert"],
+        board.terrain(space),
+        objective=space == objective,
+        entered=entered or not readings_of(state.data).chits_on_entering,
     )
     if n == 0:
         events.append(
@@ -151,8 +157,10 @@ def incident_phase_16_0(
         Event(
             "incidents",
             "16.0",
-            f"Alert {state.data['alert']} at {space} ({board.terrain(space)}): {n} chit(s)",
-            {"count": n},
+            f"Alert {state.data['alert']} at {space} ({board.terrain(space)}"
+            + ("" if entered else ", not entered this turn: no extra chits [16.1]")
+            + f"): {n} chit(s)",
+            {"count": n, "entered": entered},
         )
     )
     cup = list(state.data["pools"]["chits"])

@@ -33,9 +33,11 @@ from referee.source.model import Module
 
 
 def standing_of(doc: OrdersDoc) -> dict[str, Any]:
-    out: dict[str, Any] = {"breakoff": False, "outer": []}
+    out: dict[str, Any] = {"breakoff": False, "outer": [], "lose": []}
     for o in doc.standing:
-        if o.verb == "breakoff":
+        if o.verb == "lose":
+            out["lose"] = [*out["lose"], *(u for u in o.units if u not in out["lose"])]
+        elif o.verb == "breakoff":
             out["breakoff"] = o.mode == "yes"
         elif o.verb == "deploy" and o.mode == "outer":
             out["outer"] = sorted({*out["outer"], *o.units})
@@ -76,7 +78,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "move", "strike", "bombard", "land")
+        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
     }
     here = state.data["cvbg"]["space"]
     ships = state.data["cvbg"]["ships"]
@@ -94,6 +96,9 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
         out += errs
         logistics = logistics or not cargo.by_cod_only_9_3(module, basket, cod=cod)
     out += logistics_.check_repairs(module, state, by["repair"])
+    out += cargo.check_trades(module, state, by["trade"])
+    # a trade is a Logistics Phase action: it skips the Movement Phase [5.0 step 2 note]
+    logistics = logistics or bool(by["trade"])
     out += movement_phase.check_move_12_0(module, state, board, by["move"], logistics=logistics)
     out += launch.check_launch_19_0(module, state, board, by["strike"])
     out += objective.check_objective_23_0(module, state, by["bombard"], by["land"])
@@ -107,7 +112,7 @@ def carry_out_turn(
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "move", "strike", "bombard", "land")
+        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
     }
     standing = standing_of(doc)
     if state.data["kind"] == RED_OKTOBER:
@@ -146,6 +151,7 @@ def carry_out_turn(
             )
     for o in by["repair"]:
         state = logistics_.repair_10_1(module, state, o, dice, ev)
+    state = cargo.carry_out_trades(state, by["trade"], ev)
     # 3 Movement [12.0]
     state = movement_phase.movement_phase_12_0(module, state, board, by["move"], ev)
     # 4 Incidents [16.0]
@@ -157,7 +163,7 @@ def carry_out_turn(
     # 7 Objective [23.0]
     state = objective.objective_phase_23_0(module, state, by["bombard"], by["land"], dice, ev)
     # 8 Recovery [15.2]
-    state = end_of_turn.recovery_15_2(module, state, ev)
+    state = end_of_turn.recovery_15_2(module, state, ev, lose_first=standing["lose"])
     # 9 Victory [24.1]; the turn's Alert Level Chart events, netted [6.0], [6.1]
     state = end_of_turn.victory_phase_24_1(module, state, ev)
     state = end_of_turn.alert_events_6_0(module, state, ev)

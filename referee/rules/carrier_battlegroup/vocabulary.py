@@ -16,6 +16,7 @@ from referee.engine.vocabulary import (
     keyword,
     location,
     path,
+    unit,
     units,
 )
 
@@ -73,7 +74,21 @@ VOCABULARY = Vocabulary(
             (
                 form(
                     Part("text", "system"),
-                    meaning="a carrier system (skips Movement [10.1]) or a damaged aircraft [10.3]",
+                    meaning="a carrier system or a Damaged escort (both skip Movement "
+                    "[10.1]), or a damaged aircraft [10.3]",
+                ),
+            ),
+        ),
+        Verb(
+            "trade",
+            (LOGISTICS,),
+            (
+                form(
+                    units(),
+                    keyword("->"),
+                    unit(role="carrier", label="SHIP"),
+                    meaning="Trade Cargo: these cruise missiles go under another ship of the "
+                    "CVBG that can carry them (skips Movement) [5.0 step 2c], [15.1]",
                 ),
             ),
         ),
@@ -119,6 +134,17 @@ VOCABULARY = Vocabulary(
                 form(
                     keyword("yes", "no", sets_mode=True),
                     meaning="break off with the Tactical Edge [18.2]",
+                ),
+            ),
+        ),
+        Verb(
+            "lose",
+            (STANDING,),
+            (
+                form(
+                    units(),
+                    meaning="the aircraft you give up first, in this order, when the carrier "
+                    "has no room for them [14.1]",
                 ),
             ),
         ),

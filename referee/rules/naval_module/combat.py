@@ -403,16 +403,45 @@ def shipping_column(ship_type: str) -> str:
 
 
 def resolve_shipping(w: Work) -> None:
-    """All targets are declared before any roll [31.24]; then one roll per air unit; every
-    unit that flew goes to the Flown Box [31.26]."""
+    """All targets are declared before any roll [31.24]; the AA fire against them goes to the
+    host game (``air.py``) [31.25]. Under the reading ``shipping_host_step`` (NM-43) the
+    mission's air combat and AA fire come back first as its surviving units (the next step,
+    :func:`shipping_result`) and only they roll [31.23], [31.26]; otherwise (NM-18) the order
+    listed the survivors and one roll per air unit follows at once. Every unit that flew goes
+    to the Flown Box [31.26]."""
     from referee.rules.naval_module import air  # air imports this module
+    from referee.rules.naval_module.readings import readings_of
 
     queue = list(w.data("shipping_queue", []))
-    air.to_flown_box(w, list(w.data("shipping_flown", [])))  # [31.26]
+    flown = list(w.data("shipping_flown", []))
+    host_step = readings_of(w.state.data).shipping_host_step
+    if not host_step:
+        air.to_flown_box(w, flown)  # [31.26]
     w.set(shipping_queue=[], shipping_flown=[])
-    if not w.live:
+    if not w.live or not queue:
         return
     air.aa_handoffs(w, queue)
+    if not host_step:
+        roll_shipping(w, queue)
+        return
+    targets = sorted({str(e["target"]) for e in queue})
+    hid = handoff(
+        w,
+        "shipping",
+        "31.23",
+        f"air combat against the Shipping Attack of {', '.join(flown)} on "
+        f"{', '.join(targets)} (opposing air units), then the AA fire handed off with it; "
+        "the mission side signs the surviving mission units, the target's side confirms "
+        "them, before any Shipping Attack roll (NM-43)",
+        units=flown,
+        targets=targets,
+    )
+    w.set(shipping_combat={"handoff": hid, "units": flown, "queue": queue})
+
+
+def roll_shipping(w: Work, queue: list[dict]) -> None:
+    """One Shipping Attack Table roll per remaining mission unit on its declared ship; the
+    damage applies at once [31.26]; an Abort at sea is its owner's choice [27.32b]."""
     table = w.game.module.tables["shipping_attack"]
     for entry in queue:
         sid = entry["target"]
@@ -439,6 +468,71 @@ def resolve_shipping(w: Work) -> None:
                     due = dict(w.data("abort_due", {}))
                     due[sid] = w.state.units[sid].side
                     w.set(abort_due=due)
+
+
+def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
+    """The host game's air combat and AA fire against a Shipping Attack mission: the surviving
+    mission units, signed by the mission side and then, identically, by the target's side,
+    who so confirms the attackers [31.23], [31.25a] (NM-43); then the survivors roll
+    [31.24], [31.26] (an escort without an Interdiction rating never rolls [31.21]); then
+    every mission unit goes to the Flown Box [31.26]."""
+    sc = dict(w.data("shipping_combat", {}))
+    hid = str(sc.get("handoff", ""))
+    given: list[str] | None = None
+    for o in orders:
+        if (o.arg("handoff") or ("",))[0] != hid:
+            w.bad("31.23", f"no open Shipping Attack hand-off {o.arg('handoff')}", o.pos, hint=hid)
+            continue
+        if given is not None:
+            w.bad("31.23", f"{hid} has one result, given twice", o.pos)
+            continue
+        given = list(o.units)
+        for pid in given:
+            if pid not in sc["units"]:
+                w.bad("31.23", f"{pid} did not fly the mission of {hid}", o.pos_of(pid), pid)
+    if given is None:
+        w.bad(
+            "31.23",
+            f"{hid} needs the host game's air combat and AA fire result",
+            orders[0].pos if orders else None,
+            hint=f"survivors {hid} -> AIR [AIR ...]  or  survivors {hid} none",
+        )
+        return
+    if confirming and sorted(given) != sorted(w.data("shipping_signed", [])):
+        w.bad(
+            "31.23",
+            f"{hid}: the mission side signed {w.data('shipping_signed', [])}, not {given}",
+            None,
+            hint="both players sign the same host result",
+        )
+    if w.violations:
+        return
+    if not confirming:
+        w.set(shipping_signed=sorted(given))
+        w.note("host_signed", "31.23", f"{hid}: survivors signed: {', '.join(given) or 'none'}")
+        return
+    offs = [h for h in w.data("handoffs", []) if h["id"] == hid]
+    w.set(
+        shipping_combat={},
+        shipping_signed=[],
+        handoffs=[h for h in w.data("handoffs", []) if h["id"] != hid],
+        handoff_log=[*w.data("handoff_log", []), *offs],
+    )
+    lost = [p for p in sc["units"] if p not in given]
+    w.note(
+        "shipping_survivors",
+        "31.23",
+        f"{hid}: {', '.join(given) or 'no mission unit'} survive the air combat and AA fire"
+        + (f" ({', '.join(lost)} shot down or turned back)" if lost else ""),
+        survivors=sorted(given),
+        lost=lost,
+    )
+    if w.live:
+        queue = [{**e, "air": [p for p in e["air"] if p in given]} for e in sc["queue"]]
+        roll_shipping(w, [e for e in queue if e["air"]])
+    from referee.rules.naval_module import air  # air imports this module
+
+    air.to_flown_box(w, list(sc["units"]))  # after the rolls [31.26]
 
 
 # ---- the host game's results --------------------------------------------------------------

@@ -17,6 +17,7 @@ from referee.engine.ruleset import Due
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
+from referee.rules.naval_module.readings import NEW_GAME_FLAGS
 from referee.rules.naval_module.vocabulary import VOCABULARY
 from referee.source.model import Module
 
@@ -61,7 +62,12 @@ class NavalModule:
             active_side=sc.first_player,
             units=units,
             stacks={},
-            data={"phasing": sc.first_player, "first": sc.first_player, "control": control},
+            data={
+                "phasing": sc.first_player,
+                "first": sc.first_player,
+                "control": control,
+                "flags": dict(NEW_GAME_FLAGS),
+            },
         )
         for f in sorted(sc.fixed, key=lambda f: f.unit):
             state = place(state, f.unit, f.hex)
@@ -93,6 +99,22 @@ class NavalModule:
             return ()
         game = Game.of(module)
         return (Due(seq.actor(state, game.sides), seq.describe(state, game.sides)),)
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The start an older version of this ruleset made for the same game: without the
+        flags of later rulings (readings.NEW_GAME_FLAGS, NM-43). ``verify`` accepts it as the
+        start of an archive begun before the ruling."""
+        flags = dict(state.data.get("flags") or {})
+        if not any(k in flags for k in NEW_GAME_FLAGS):
+            return ()
+        for k in NEW_GAME_FLAGS:
+            flags.pop(k, None)
+        data = dict(state.data)
+        if flags:
+            data["flags"] = flags
+        else:
+            data.pop("flags", None)
+        return (state.evolve(data=data),)
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """The first :meth:`due`, for older callers."""

@@ -10,7 +10,9 @@ For whatever step a position awaits it writes the orders a plain player would se
   on even ones [31.13]; the host's air combat (``aircombat``) loses the first box unit, and the
   Soviet player signs the same;
 * **reaction** [31.22]: the first Ready interdiction-rated Axis air unit attacks the first
-  Soviet ship at sea;
+  Soviet ship at sea; the host's air combat and AA fire against a Shipping Attack
+  (``reaction_air``, ``combat_air``) leave every mission unit alive, and the target's side
+  signs the same [31.23], [31.25];
 * **movement** [26.1x], [28.1x], [30.11]: transports load the ground units of their port
   (evacuating a port an enemy unit stands next to [28.21]); a transport carrying an assault
   unit sails to an all-sea hex next to an enemy-held coastal hex when one is in reach, other
@@ -72,11 +74,18 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
     section = SECTION.get(state.phase, state.phase)
     lines = _candidates(game, state, side)
     kept: list[str] = []
+    if state.phase.startswith("host"):  # every open hand-off's result, all in one file
+        lines = [] if not _valid(module, state, _text(head, section, lines)) else lines
+        return _text(head, section, lines)
     for line in lines:
         trial = head + f"[{section}]\n" + "".join(x + "\n" for x in [*kept, line])
         if _valid(module, state, trial):
             kept.append(line)
-    return head + f"[{section}]\n" + "".join(x + "\n" for x in kept)
+    return _text(head, section, kept)
+
+
+def _text(head: str, section: str, lines: list[str]) -> str:
+    return head + f"[{section}]\n" + "".join(x + "\n" for x in lines)
 
 
 def _valid(module: Module, state: GameState, text: str) -> bool:
@@ -107,6 +116,13 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
         bc = state.data.get("box_combat") or {}
         alive = state.data.get("box_signed") or []
         return [f"survivors {bc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
+    if phase in ("reaction_air", "combat_air"):  # the host's air combat and AA: all survive
+        sc = state.data.get("shipping_combat") or {}
+        return [f"survivors {sc['handoff']} -> {' '.join(sc['units'])}"]
+    if phase in ("reaction_air_confirm", "combat_air_confirm"):
+        sc = state.data.get("shipping_combat") or {}
+        alive = state.data.get("shipping_signed") or []
+        return [f"survivors {sc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
     if phase == "reaction":
         return _shipping(game, state, side)
     if phase == "movement":

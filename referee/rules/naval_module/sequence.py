@@ -41,7 +41,31 @@ PHASES: tuple[Phase, ...] = (
     ),
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
     Phase("reaction", "enemy", "Reaction Phase (Axis air against ships at sea)", "31.22"),
+    Phase(
+        "reaction_air",
+        "enemy",
+        "Reaction Phase: host air combat and AA fire against the Shipping Attack, mission side",
+        "31.23",
+    ),
+    Phase(
+        "reaction_air_confirm",
+        "phasing",
+        "Reaction Phase: host air combat and AA fire against the Shipping Attack, target side",
+        "31.23",
+    ),
     Phase("combat", "phasing", "Combat Phase", "29.0"),
+    Phase(
+        "combat_air",
+        "phasing",
+        "Combat Phase: host air combat and AA fire against the Shipping Attack, mission side",
+        "31.23",
+    ),
+    Phase(
+        "combat_air_confirm",
+        "enemy",
+        "Combat Phase: host air combat and AA fire against the Shipping Attack, target side",
+        "31.23",
+    ),
     Phase(
         "coast",
         "enemy",
@@ -53,7 +77,16 @@ PHASES: tuple[Phase, ...] = (
 )
 BY_ID = {p.id: p for p in PHASES}
 # the orders section of a step: a second signature is written under the first one's section
-SECTION = {"host_confirm": "host", "aircombat_confirm": "aircombat"}
+SECTION = {
+    "host_confirm": "host",
+    "aircombat_confirm": "aircombat",
+    "reaction_air": "shipping",
+    "reaction_air_confirm": "shipping",
+    "combat_air": "shipping",
+    "combat_air_confirm": "shipping",
+}
+# the steps where a Shipping Attack's host results come back, by the phase that flew it
+SHIPPING_STEPS = {"reaction": "reaction_air", "combat": "combat_air"}
 GAME_OVER = "game_over"
 
 

@@ -2,7 +2,9 @@
 [26.28], the end of an Evacuation [28.22], the loss of a Naval Base there (NM-26).
 
 Ground movement is the host series'; the moving player reports that a combat unit of his
-entered an enemy port with ``capture PORT`` in his Movement Phase orders. The enemy ships in
+entered an enemy port with ``capture PORT`` in his Movement Phase orders, or -- a port taken
+by reaction movement or by an advance after combat -- in the first file he writes after it,
+whatever its step (docs/interpretations.md, NM-44). The enemy ships in
 it move at once into the port's sea zone, with their passengers [26.1]; each rolls on the
 loss table, an Abort counting as one damage point, and a Sailed ship turns Ready with +3 on
 that roll [26.12b].

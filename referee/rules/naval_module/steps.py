@@ -93,6 +93,11 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
         return w  # standing orders only
     orders = list(doc.orders)
     phase = state.phase
+    if phase != "movement":  # a port taken outside the Movement Phase (NM-44) [26.12b]
+        for o in orders:
+            if o.verb == "capture":
+                sortie.capture(w, o)
+        orders = [o for o in orders if o.verb != "capture"]
     if phase == "readiness":
         phases.readiness_phase(w, orders)
     elif phase == "interdiction":
@@ -134,6 +139,11 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
         coast.resolve_coast_fire(w)
         w.set(cd_used={}, defended={})
         _ask_aborts(w, orders, "coast")
+        if w.state.pending:
+            return w
+    elif phase in seq.SHIPPING_STEPS.values() or phase.endswith("_air_confirm"):
+        combat.shipping_result(w, orders, confirming=phase.endswith("_confirm"))
+        _ask_aborts(w, orders, phase)
         if w.state.pending:
             return w
     elif phase == "host":
@@ -285,6 +295,8 @@ def _skipped(w: Work, phase: str) -> bool:
         return not _open_assaults(w)
     if phase.startswith("aircombat"):
         return not w.data("box_combat", {})
+    if phase.startswith(("reaction_air", "combat_air")):
+        return not w.data("shipping_combat", {})
     if phase == "reaction":
         return not air.reaction_due(w.game, w.state)
     if phase == "coast":

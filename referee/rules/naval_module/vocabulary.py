@@ -29,14 +29,24 @@ READINESS, INTERDICTION, MOVEMENT, COMBAT, COAST, HOST = (
     "coast",
     "host",
 )
-AIRCOMBAT, REACTION = "aircombat", "reaction"
+AIRCOMBAT, REACTION, SHIPPING = "aircombat", "reaction", "shipping"
 STANDING = "standing"
 ARROW = keyword("->")
 SHIP = unit(role="carrier", label="SHIP")
 
 VOCABULARY = Vocabulary(
     ruleset="naval_module",
-    sections=(READINESS, INTERDICTION, AIRCOMBAT, MOVEMENT, REACTION, COMBAT, COAST, HOST),
+    sections=(
+        READINESS,
+        INTERDICTION,
+        AIRCOMBAT,
+        MOVEMENT,
+        REACTION,
+        COMBAT,
+        SHIPPING,
+        COAST,
+        HOST,
+    ),
     locations=(LocationSyntax.hex(4), LocationSyntax.name("zone or port")),
     unit_noun="unit",
     verbs=(
@@ -80,13 +90,14 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "survivors",
-            (AIRCOMBAT,),
+            (AIRCOMBAT, SHIPPING),
             (
                 form(Part("word", "handoff", label="HANDOFF"), ARROW, units()),
                 form(Part("word", "handoff", label="HANDOFF"), keyword("none", sets_mode=True)),
             ),
-            meaning="the host game's air combat result in the Naval Movement Interdiction Box: "
-            "the box units that survived, signed by both players in turn [31.13]",
+            meaning="the host game's air combat result in the Naval Movement Interdiction Box "
+            "[31.13], or its air combat and AA fire against a Shipping Attack mission [31.23], "
+            "[31.25]: the mission units that survived, signed by both players in turn",
             expect="HANDOFF -> AIR [AIR ...] | HANDOFF none",
         ),
         Verb(
@@ -117,9 +128,10 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "capture",
-            (MOVEMENT,),
+            (READINESS, INTERDICTION, AIRCOMBAT, MOVEMENT, REACTION, COMBAT, SHIPPING, COAST, HOST),
             (form(location()),),
-            meaning="the host game's ground movement takes an enemy port: enemy ships there "
+            meaning="the host game's ground movement, reaction movement or advance after "
+            "combat took an enemy port (report it in your next file): enemy ships there "
             "sortie at once with a loss roll [26.12b]; the port is usable from the next turn "
             "[26.28]",
             expect="a port name",

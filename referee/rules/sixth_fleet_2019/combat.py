@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_2019.basing import land_elsewhere_8_3_2
 from referee.rules.sixth_fleet_2019.control import base_owner, functional, may_base
 from referee.rules.sixth_fleet_2019.game import (
     HOLDING,
@@ -37,7 +38,6 @@ from referee.rules.sixth_fleet_2019.movement import (
     resolve_zone,
     slowest,
 )
-from referee.rules.sixth_fleet_2019.stacking import air_capacity_7_1_3, fits_aboard
 
 BASE = "base"
 
@@ -254,7 +254,7 @@ def eliminate(
     events.append(Event("eliminated", rule, text, {"unit": uid, "zone": zone}))
     for c in carried:
         if game.category(c) == "air" and zone is not None:
-            state = _land_elsewhere(game, state, c, zone, events)
+            state = land_elsewhere_8_3_2(game, state, c, zone, events)
         else:
             cu = state.units[c]
             state = state.with_unit(UnitState(c, cu.side, REFIT, None, frozenset()))
@@ -295,62 +295,5 @@ def return_to_base_8_3_2(
                 Event("returned", "8.3.2", f"{uid} returns to {home}", {"unit": uid, "to": home})
             )
         else:
-            state = _land_elsewhere(game, state, uid, target, events)
+            state = land_elsewhere_8_3_2(game, state, uid, target, events)
     return state
-
-
-def _land_elsewhere(
-    game: Game, state: GameState, uid: str, from_zone: str, events: list[Event]
-) -> GameState:
-    """Land on another friendly base or carrier within range and capacity, with the 8.3.2
-    penalty (no more actions this phase), or be eliminated [8.3.2]. The nearest, then the
-    first in map order, is chosen (docs/interpretations.md, 8.3.2)."""
-    u = state.units[uid]
-    rng = game.ma(uid)
-    best: tuple[int, str] | None = None
-    for z in game.map_zones():
-        d = air_distance(game, from_zone, z)
-        if d is None or (rng is not None and d > rng):
-            continue
-        if game.is_land(z) or game.zone_type(z) == "off_map":
-            cap = air_capacity_7_1_3(game, state, z, u.side)
-            here = [
-                x
-                for x, s in state.units.items()
-                if s.location == z and s.side == u.side and game.category(x) == "air" and x != uid
-            ]
-            if (cap is None or len(here) < cap) and (best is None or d < best[0]):
-                best = (d, z)
-        for ship in [
-            x
-            for x, s in state.units.items()
-            if s.location == z and s.side == u.side and game.holding_box(x)
-        ]:
-            if x_fits(game, state, ship, uid) and (best is None or d < best[0]):
-                best = (d, HOLDING + ship)
-    if best is None:
-        state = state.with_unit(UnitState(uid, u.side, REFIT, None, frozenset()))
-        events.append(
-            Event(
-                "eliminated",
-                "8.3.2",
-                f"{uid} cannot return to a friendly base or carrier: eliminated",
-                {"unit": uid},
-            )
-        )
-        return state
-    state = state.with_unit(UnitState(uid, u.side, best[1], None, frozenset({"landed_elsewhere"})))
-    events.append(
-        Event(
-            "landed_elsewhere",
-            "8.3.2",
-            f"{uid} cannot return to its base and lands at {best[1]}: no further actions "
-            "this phase",
-            {"unit": uid, "to": best[1]},
-        )
-    )
-    return state
-
-
-def x_fits(game: Game, state: GameState, ship: str, uid: str) -> bool:
-    return fits_aboard(game, ship, [*[a for a in aboard(state, ship) if a != uid], uid])

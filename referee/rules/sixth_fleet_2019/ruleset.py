@@ -101,8 +101,13 @@ class SixthFleet2019:
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """Fog of war (18.0) is not in the seed: both players see every unit. The strike
-        marker cups and the markers the other side holds are hidden (provisional 17.0)."""
-        return strike.view_of(Game.of(module), state, side)
+        marker cups and the markers the other side holds are hidden (provisional 17.0), and so
+        are the other side's standing orders (decisions he has not yet had to take)."""
+        seen = strike.view_of(Game.of(module), state, side)
+        standing = seen.data.get("standing")
+        if side is None or not standing:
+            return seen
+        return seen.with_data(standing={k: v for k, v in standing.items() if k == side})
 
     def hidden_pools(self, module: Module, state: GameState) -> dict[str, list[str]]:
         """The strike marker cups as committed at set-up [2.0], [2.12] (provisional 17.0), so

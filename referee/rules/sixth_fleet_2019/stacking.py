@@ -9,7 +9,7 @@ errata]. Enemy units never count against each other [7.3].
 
 from __future__ import annotations
 
-from referee.engine.core import Event, GameState, UnitState
+from referee.engine.core import GameState
 from referee.rules.sixth_fleet_2019.control import may_base
 from referee.rules.sixth_fleet_2019.game import HOLDING, REFIT, SIDES, Game
 
@@ -67,11 +67,7 @@ def overstacked_7_2(game: Game, state: GameState) -> list[tuple[str, str, list[s
             if ship not in state.units or state.units[ship].location in (None, REFIT):
                 out.append(("8.3.2", loc, uids))
                 continue
-            keep: list[str] = []
-            for uid in uids:
-                if fits_aboard(game, ship, [*keep, uid]):
-                    keep.append(uid)
-            excess = [u for u in uids if u not in keep]
+            excess = holding_excess(game, ship, uids)
             if excess:
                 out.append(("7.1.3", loc, excess))
             continue
@@ -89,19 +85,11 @@ def overstacked_7_2(game: Game, state: GameState) -> list[tuple[str, str, list[s
     return out
 
 
-def enforce_7_2(game: Game, state: GameState, events: list[Event]) -> GameState:
-    """Over-stacked units are eliminated to the Refit Box [7.2]; the last listed go first
-    (the player's choice is not asked: docs/interpretations.md, 7.2)."""
-    for rule, loc, excess in overstacked_7_2(game, state):
-        for uid in excess:
-            u = state.units[uid]
-            state = state.with_unit(UnitState(uid, u.side, REFIT, None, frozenset()))
-            events.append(
-                Event(
-                    "eliminated",
-                    "7.2",
-                    f"{uid} over-stacked at {loc} ({rule}): eliminated to the Refit Box",
-                    {"unit": uid, "at": loc, "limit_rule": rule},
-                )
-            )
-    return state
+def holding_excess(game: Game, ship: str, uids: list[str]) -> list[str]:
+    """The units of ``uids`` (in order) that do not fit the ship's holding box once the
+    earlier ones are aboard [8.3.4], [2.0 errata]."""
+    keep: list[str] = []
+    for uid in uids:
+        if fits_aboard(game, ship, [*keep, uid]):
+            keep.append(uid)
+    return [u for u in uids if u not in keep]

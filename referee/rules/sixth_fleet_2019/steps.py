@@ -18,6 +18,7 @@ from referee.rules.sixth_fleet_2019.combat import carry_out_attack, check_attack
 from referee.rules.sixth_fleet_2019.events import random_event_5_1
 from referee.rules.sixth_fleet_2019.game import Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move, problem
+from referee.rules.sixth_fleet_2019.overstacking import enforce_7_2
 from referee.rules.sixth_fleet_2019.patrol import carry_out_patrol, check_patrol
 from referee.rules.sixth_fleet_2019.refit import carry_out_refit, check_refit
 from referee.rules.sixth_fleet_2019.reinforce import carry_out_reinforce, check_reinforce
@@ -31,7 +32,7 @@ from referee.rules.sixth_fleet_2019.sequence import (
     start_action_phase_6_1,
     track_markers_6_0,
 )
-from referee.rules.sixth_fleet_2019.stacking import enforce_7_2
+from referee.rules.sixth_fleet_2019.standing import apply_standing, check_standing
 from referee.rules.sixth_fleet_2019.strike import carry_out_play, check_play, draw_markers, marker
 
 
@@ -179,9 +180,9 @@ def one_order(
         state = carry_out_play(game, state, side, pl, dice, events)
     else:
         return [problem("6.7", f"{order.verb!r} is not an action", order).violation()], state
-    state = enforce_7_2(game, state, events)
     touched |= {z for z in (zone_of(game, state, u) for u in order.units if u in state.units) if z}
-    return [], after_step(game, state, touched, events)
+    # control first [3.2.1]: who may base where follows it, and so over-stacking [7.2]
+    return [], enforce_7_2(game, after_step(game, state, touched, events), events)
 
 
 def _off_patrol(state: GameState, units: tuple[str, ...]) -> GameState:
@@ -210,9 +211,14 @@ def _walk(
         return out, state
     side = BY_ID[state.phase].side
     assert side is not None
+    if checking:
+        out += check_standing(game, state, side, doc)
+    state = apply_standing(state, side, doc)
     if is_events(state):
         rolls = [o for o in doc.orders if o.verb == "roll"]
         others = [o for o in doc.orders if o.verb != "roll"]
+        if out:
+            return out, state
         if others or len(rolls) != 1:
             where = others[0].pos if others else None
             return [
@@ -225,6 +231,8 @@ def _walk(
             ], state
         state = random_event_5_1(game, state, side, dice, events)
         state = after_step(game, state, {z for z in game.map_zones() if game.is_land(z)}, events)
+        # an event can change who may base where [3.2.1]: over-stacking is checked [7.2]
+        state = enforce_7_2(game, state, events)
         if state.phase == OVER:
             return [], state
         state = state.evolve(phase=state.phase.replace("_events", "_actions"))

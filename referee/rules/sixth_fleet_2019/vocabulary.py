@@ -20,7 +20,7 @@ from referee.engine.vocabulary import (
     units,
 )
 
-EVENTS, ACTIONS = "events", "actions"
+EVENTS, ACTIONS, STANDING = "events", "actions", "standing"
 ARROW = keyword("->")
 
 VOCABULARY = Vocabulary(
@@ -143,6 +143,31 @@ VOCABULARY = Vocabulary(
                     meaning="one GS action: a Cruise Missile or Special Forces marker you hold "
                     "strikes enemy units of one kind, or `base`, in a zone [6.4] "
                     "(provisional 17.0: not from the rulebook)",
+                ),
+            ),
+        ),
+        Verb(
+            "divert",
+            (STANDING,),
+            (
+                form(
+                    units(),
+                    ARROW,
+                    path(label="PLACE"),
+                    meaning="where these air units land, in this order of preference, when "
+                    "they cannot return to their base or carrier [8.3.2]; a carrier is its "
+                    'holding box ("Holding SHIP")',
+                ),
+            ),
+        ),
+        Verb(
+            "eliminate",
+            (STANDING,),
+            (
+                form(
+                    units(),
+                    meaning="the units you give up first, in this order, when a zone of yours "
+                    "is over-stacked [7.2]",
                 ),
             ),
         ),

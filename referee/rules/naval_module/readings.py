@@ -1,0 +1,30 @@
+"""The declared readings of the naval module that a game may switch (docs/interpretations.md).
+
+A game's ``state.data["flags"]`` (field name -> value) sets them. ``new_game`` records the
+rulings made after the first archives (:data:`NEW_GAME_FLAGS`), so a state without the key
+replays as it was played and ``verify`` accepts such an archive's start (``earlier_starts``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    # [31.23]/[31.25a] (NM-43): a Shipping Attack's air combat and AA fire come back from the
+    # host game, the surviving mission units signed by the mission side and confirmed by the
+    # target's side, before any Shipping Attack Table roll (True); False: the older reading,
+    # the `shipping` order lists the survivors and the rolls follow at once (NM-18)
+    shipping_host_step: bool = False
+
+
+# the rulings ``new_game`` records for a new game
+NEW_GAME_FLAGS: dict[str, Any] = {"shipping_host_step": True}
+
+
+def readings_of(data: Any) -> Readings:
+    """The switches of a game's ``state.data``."""
+    given = dict(data.get("flags") or {})
+    return Readings(**{f.name: bool(given[f.name]) for f in fields(Readings) if f.name in given})
