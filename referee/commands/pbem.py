@@ -468,11 +468,26 @@ def register(app: typer.Typer) -> None:
             "report.md or view, or your signed orders answering it): fail when the archive "
             "does not reach it (truncated or forked).",
         ),
+        keys: list[Path] = typer.Option(
+            [],
+            "--key",
+            metavar="KEY",
+            help="Your private key (a player's or the referee's; repeatable): opens your "
+            "part of each step of a game with parts, which is then checked completely. The "
+            "parts you hold no key for are checked by their signed hash, and listed.",
+        ),
+        passphrase_file: Path | None = typer.Option(
+            None, "--passphrase-file", help="The first line is the --key's passphrase."
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing: the exit code says it (0 ok, 1 failed)."),
     ) -> None:
-        """Check every signature, the hash chain, every die roll, and replay the game."""
+        """Check every signature, the hash chain, every die roll, and replay the game.
+
+        Exit 0 when everything this run could check holds (the parts it could not open or
+        that are missing from this copy are listed as notes, and under "parts" in --json),
+        1 on the first failure, 2 on a usage error."""
         from referee.pbem.problems import Refusal
         from referee.pbem.verify import (
             VerifyFailure,
@@ -494,7 +509,8 @@ def register(app: typer.Typer) -> None:
             except Refusal as exc:  # a damaged game.toml: the archive fails verification
                 raise VerifyFailure("game.toml", "archive", exc.message) from None
             want_head = head_of(head) if head is not None else None
-            result = verify_archive(game_dir, module, upto=upto)
+            loaded = [_load_key(k, passphrase_file) for k in keys]
+            result = verify_archive(game_dir, module, upto=upto, keys=loaded)
             if want_head is not None:
                 check_head(result, want_head)
             fp = (referee_fingerprint or "").replace(":", "").lower()

@@ -155,6 +155,8 @@ class GameConfig:
                 f"hidden_head = {q(sec.hidden_head)}",
                 f"referee_sides = [{', '.join(q(s) for s in sec.referee_sides)}]",
             ]
+            if sec.parts_recipient:
+                lines.append(f"parts_recipient = {q(sec.parts_recipient)}")
         return "\n".join(lines) + "\n"
 
     @staticmethod
@@ -209,6 +211,10 @@ class Secrets:
     hidden_algorithm: str
     hidden_head: str
     referee_sides: tuple[str, ...] = ()
+    # the age recipient of the game's parts key (referee/pbem/parts.py): each step is then
+    # split into a public part, one encrypted part per side and an encrypted referee-only
+    # part; games made before parts have none (their layout is the old one)
+    parts_recipient: str = ""
 
 
 # The declared shape of game.toml (GameConfig.to_toml writes it); paths read game.toml.dice...
@@ -229,7 +235,7 @@ GAME_TOML = obj(
         "reports": obj({}, {"picture_dpi": integer}),
         "secrets": obj(
             {"hides_information": boolean, "hidden_algorithm": string, "hidden_head": HEX64},
-            {"referee_sides": list_of(string)},
+            {"referee_sides": list_of(string), "parts_recipient": string},
         ),
     },
 )
@@ -260,8 +266,15 @@ def _secrets(d: Any) -> Secrets | None:
     sides = d.get("referee_sides", [])
     if not isinstance(sides, list):
         raise TypeError("[secrets] referee_sides must be a list")
+    parts = str(d.get("parts_recipient", ""))
+    if parts and not re.fullmatch(r"age1[02-9ac-hj-np-z]{58}", parts):
+        raise ValueError("[secrets] parts_recipient must be an age recipient (age1...)")
     return Secrets(
-        d["hides_information"], str(d["hidden_algorithm"]), head, tuple(str(s) for s in sides)
+        d["hides_information"],
+        str(d["hidden_algorithm"]),
+        head,
+        tuple(str(s) for s in sides),
+        parts,
     )
 
 

@@ -38,6 +38,12 @@ from referee.pbem.archive import (
 )
 from referee.pbem.commitments import pool_commitments
 from referee.pbem.keys import PrivateKey, PublicKey
+from referee.pbem.parts import (
+    PARTS_KEY_FILE,
+    parts_identity,
+    recipient_of_identity,
+    sealer_for,
+)
 from referee.pbem.record import (
     awaiting_info,
     base_report,
@@ -175,6 +181,7 @@ def create_game(
                 dicemod.HIDDEN_ALGORITHM,
                 secret.hidden_head.hex(),
                 automatic,
+                recipient_of_identity(parts_identity(secret.root)),
             )
             if uses_commitments(rs)
             else None
@@ -224,7 +231,7 @@ def create_game(
         state_bytes = files["state.json"]
     else:
         files, secret_files, rsha, state_bytes = _setup_with_commitments(
-            module, rs, report, state, secret, referee_key, picture_dpi
+            module, rs, report, state, secret, referee_key, picture_dpi, cfg
         )
     ref_made, game_made = _missing_folders(folder), _missing_folders(game_dir)
     before = set() if game_made else {p.name for p in game_dir.iterdir()}
@@ -237,6 +244,12 @@ def create_game(
         write_bytes_atomic(game_dir / ".gitignore", gitignore.encode())
         write_bytes_atomic(archive.game_toml, toml_bytes)
         write_bytes_atomic(archive.state_path(None, cfg.hides_information), state_bytes)
+        if sealer_for(cfg) is not None:  # the referee's working copy; reveal publishes it
+            write_bytes_atomic(
+                archive.secret / PARTS_KEY_FILE,
+                (parts_identity(secret.root) + "\n").encode(),
+                private=True,
+            )
     except BaseException:
         # a refused `new` leaves nothing behind: not the seeds, nor a folder it made
         with contextlib.suppress(OSError):
@@ -276,6 +289,7 @@ def _setup_with_commitments(
     secret: dicemod.SeedSecret,
     referee_key: PrivateKey,
     picture_dpi: int,
+    cfg: GameConfig,
 ) -> tuple[dict[str, bytes], dict[str, bytes], str, bytes]:
     """Report 000 of a game with commitments: the hidden-dice head and a commitment to
     every entry of every hidden pool (``docs/pbem.md``); what is hidden goes to
@@ -293,6 +307,7 @@ def _setup_with_commitments(
     if pools:
         report["commitments"] = {"pools": pool_commitments(hseed, pools)}
     if not hides_information(rs):
+        kept = {"secrets.json": secrets_json(0, hseed)}
         files, rsha = build_turn_files(
             module,
             rs,
@@ -304,8 +319,10 @@ def _setup_with_commitments(
             referee_key=referee_key,
             picture_dpi=picture_dpi,
             history={},  # report 000's viewer shows the set-up request alone
+            sealer=sealer_for(cfg),
+            referee_files=kept,
         )
-        return files, {"secrets.json": secrets_json(0, hseed)}, rsha, files["state.json"]
+        return files, kept, rsha, files["state.json"]
     files, kept, rsha = hidden_turn_files(
         module,
         rs,
@@ -319,6 +336,7 @@ def _setup_with_commitments(
         referee_key=referee_key,
         picture_dpi=picture_dpi,
         history={},
+        sealer=sealer_for(cfg),
     )
     return files, kept, rsha, kept["state.json"]
 

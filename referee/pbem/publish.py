@@ -28,6 +28,7 @@ from referee.engine.ruleset import Ruleset, phase_title_of, public_view, referee
 from referee.pbem import commitments as cm
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
+from referee.pbem.parts import Sealer
 from referee.pbem.picture import position_png
 from referee.pbem.record import (
     CONTEXT_MANIFEST,
@@ -173,10 +174,14 @@ def hidden_turn_files(
     referee_key: PrivateKey,
     picture_dpi: int,
     history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    sealer: Sealer | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], str]:
     """``(published files, referee-only files, SHA-256 of the published report.json)``.
     With ``history`` and pictures on, each player side's ``viewer-SIDE.html`` too, made from
-    that side's published views only (:mod:`referee.pbem.viewer`)."""
+    that side's views only (:mod:`referee.pbem.viewer`). With a ``sealer`` (a game with
+    parts) each side's files go into its encrypted part and the referee-only files, besides
+    being returned for the referee's working copy, into the encrypted referee part
+    (:mod:`referee.pbem.parts`)."""
     state_bytes = state.canonical().encode()
     full = dict(record)
     full["state_sha256"] = sha256_hex(state_bytes)
@@ -195,12 +200,12 @@ def hidden_turn_files(
         from referee.pbem.viewer import step_viewers
 
         files.update(step_viewers(module, ruleset, files, history, pub["referee"]["fingerprint"]))
-    manifest = {
+    manifest: dict[str, Any] = {
         "format": MANIFEST_FORMAT,
         "game_id": pub["game_id"],
         "sequence": pub["sequence"],
         "report_sha256": rsha,
-        "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
+        "files": {},
     }
     add_viewer_manifest(manifest, files)
     if "position.png" in files or any(n.endswith(".vsav") for n in files):
@@ -208,9 +213,6 @@ def hidden_turn_files(
         from referee.pbem.rendercheck import renderer
 
         manifest["renderer"] = renderer()
-    mbytes = pretty_json(manifest)
-    files["manifest.json"] = mbytes
-    files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
     secret = {
         "state.json": state_bytes,
         "record.json": record_bytes,
@@ -219,6 +221,14 @@ def hidden_turn_files(
         ),
         **dict(secret_orders),
     }
+    if sealer is not None:
+        manifest["parts"] = sealer.seal(files, secret)
+    manifest["files"] = {
+        n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES
+    }
+    mbytes = pretty_json(manifest)
+    files["manifest.json"] = mbytes
+    files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
     return files, secret, rsha
 
 

@@ -17,6 +17,7 @@ from referee.engine.core import Event, GameState
 from referee.engine.ruleset import Ruleset, due_of, phase_title_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
+from referee.pbem.parts import Sealer
 from referee.pbem.picture import position_png
 from referee.pbem.reports import render_html, render_markdown, templates_sha256
 from referee.source.model import Module
@@ -160,10 +161,14 @@ def build_turn_files(
     picture_dpi: int,
     extra_files: Mapping[str, bytes] | None = None,
     history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    sealer: Sealer | None = None,
+    referee_files: Mapping[str, bytes] | None = None,
 ) -> tuple[dict[str, bytes], str]:
     """Every file of the turn folder, and the SHA-256 of its ``report.json``.
     ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too;
-    ``history`` is what the viewer files need (:func:`player_files`)."""
+    ``history`` is what the viewer files need (:func:`player_files`). With a ``sealer`` (a
+    game with parts that hides nothing: sealed orders) ``referee_files`` go, encrypted, into
+    the folder's referee-only part (:mod:`referee.pbem.parts`)."""
     state_bytes = state.canonical().encode()
     report = dict(report)
     report["state_sha256"] = sha256_hex(state_bytes)
@@ -187,7 +192,7 @@ def build_turn_files(
         "game_id": report["game_id"],
         "sequence": report["sequence"],
         "report_sha256": rsha,
-        "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
+        "files": {},
     }
     if "position.png" in files or any(n.endswith(".vsav") for n in files):
         # verify compares the picture and the VASSAL save exactly with the same code
@@ -195,6 +200,11 @@ def build_turn_files(
 
         manifest["renderer"] = renderer()
     add_viewer_manifest(manifest, files)
+    if sealer is not None:
+        manifest["parts"] = sealer.seal(files, referee_files or {})
+    manifest["files"] = {
+        n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES
+    }
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes
     files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)

@@ -23,6 +23,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, may_reveal
 from referee.errors import UserError
 from referee.pbem.archive import TMP_PREFIX, Archive
+from referee.pbem.parts import PARTS_KEY_FILE
 from referee.pbem.transaction import game_lock
 from referee.safeio import _fsync_dir
 from referee.source.model import Module
@@ -72,6 +73,16 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
             shutil.copytree(kept / t.name, tmp / "turns" / t.name)
             _fsync_tree(tmp / "turns" / t.name)
         _fsync_dir(tmp / "turns")
+        if cfg.secrets.parts_recipient:
+            # a game with parts: the parts key opens every side's and the referee's part
+            key = archive.secret / PARTS_KEY_FILE
+            if not key.is_file():
+                raise UserError(
+                    f"{archive.rel(key)}: missing: the game's parts key",
+                    hint="reveal runs on the referee's own copy of the archive (with secret/)",
+                )
+            shutil.copyfile(key, tmp / PARTS_KEY_FILE)
+            _fsync_tree(tmp)
         old = archive.root / f"{TMP_PREFIX}revealed-old-{os.getpid()}"
         if archive.revealed.exists():
             os.rename(archive.revealed, old)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from referee.pbem.adjudicate import parse_orders_text
 from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
 from referee.pbem.envelope import open_envelope, signature_ok, split_block
 from referee.pbem.game import SETUP_FOLDER, module_info
-from referee.pbem.keys import CONTEXT_REPORT, PublicKey
+from referee.pbem.keys import CONTEXT_REPORT, PrivateKey, PublicKey
 from referee.pbem.problems import Refusal
 from referee.pbem.record import (
     CONTEXT_MANIFEST,
@@ -78,9 +79,13 @@ class Verified:
     notes: list[str] = field(default_factory=list)
     replayed: bool = True  # False: hidden steps wait for `referee reveal`
     report_shas: list[str] = field(default_factory=list)  # every report, in order
+    # a game with parts: what was opened, not opened, missing (parts_open.Opening.to_json)
+    parts: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        extra = {} if self.replayed else {"replayed": False}
+        extra: dict[str, Any] = {} if self.replayed else {"replayed": False}
+        if self.parts is not None:
+            extra["parts"] = self.parts
         return {
             **extra,
             "ok": True,
@@ -199,8 +204,10 @@ def verify_archive(
     *,
     upto: int | None = None,
     ruleset: Ruleset | None = None,
+    keys: Sequence[PrivateKey] = (),
 ) -> Verified:
-    """Every check of the module docstring; raises :class:`VerifyFailure`."""
+    """Every check of the module docstring; raises :class:`VerifyFailure`. ``keys`` (a
+    player's or the referee's) open their parts of a game with parts (``parts_open.py``)."""
     archive = Archive(game_dir)
     try:
         archive.require()
@@ -217,8 +224,10 @@ def verify_archive(
     if upto is not None:
         turns = turns[: upto + 1]
     if cfg.secrets is not None:
-        from referee.pbem.verify_commit import verify_committed
+        from referee.pbem.verify_commit import verify_committed, verify_parts
 
+        if cfg.secrets.parts_recipient:
+            return verify_parts(archive, cfg, toml_sha, module, rs, upto=upto, keys=keys)
         return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
     prev_sha: str | None = None
     prev_seed = bytes.fromhex(cfg.dice_head)
@@ -379,9 +388,16 @@ def _check_folder(
 
 
 def _check_folder_full(
-    archive: Archive, t: TurnDir, referee: PublicKey, *, with_state: bool = True
+    archive: Archive,
+    t: TurnDir,
+    referee: PublicKey,
+    *,
+    with_state: bool = True,
+    opening: Any = None,
 ) -> tuple[dict, str, bytes, dict]:
-    """:func:`_check_folder`, and the folder's manifest."""
+    """:func:`_check_folder`, and the folder's manifest. In a game with parts, ``opening``
+    (:class:`referee.pbem.parts_open.Opening`) admits the files of the parts this run opened
+    and the part files missing from this copy (which it reports)."""
     base = f"turns/{t.name}"
     try:
         mbytes = _check_sig(
@@ -396,14 +412,17 @@ def _check_folder_full(
         if manifest.get("format") != MANIFEST_FORMAT:
             raise VerifyFailure(f"{base}/manifest.json", "manifest", "not a referee manifest")
         listed = dict(manifest["files"])
+        extra, absent = opening.admit(t.name, manifest) if opening is not None else ((), ())
         present = sorted(p.name for p in t.path.iterdir())
         for name in present:
-            if name not in listed and name not in SIGNED_FILES:
+            if name not in listed and name not in SIGNED_FILES and name not in extra:
                 raise VerifyFailure(f"{base}/{name}", "manifest", "a file the referee never wrote")
         for name in [*sorted(listed), *SIGNED_FILES]:
-            if name not in present:
+            if name not in present and name not in absent:
                 raise VerifyFailure(f"{base}/{name}", "manifest", "missing")
         for name, want in sorted(listed.items()):
+            if name in absent:
+                continue
             if sha256_hex(archive.read(t.path / name)) != want:
                 raise VerifyFailure(f"{base}/{name}", "hash", "changed since the referee signed it")
         rbytes = _check_sig(

@@ -17,6 +17,7 @@ A failure names the file and what differs (``pool chits entry 3``, ``hidden roll
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from referee.pbem import nonces
 from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
+from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
@@ -51,6 +53,37 @@ from referee.pbem.verify_hidden import (
 from referee.source.model import Module
 
 
+def verify_parts(
+    archive: Archive,
+    cfg: GameConfig,
+    toml_sha: str,
+    module: Module,
+    rs: Ruleset,
+    *,
+    upto: int | None,
+    keys: Sequence[PrivateKey],
+) -> Verified:
+    """A game with parts: :func:`verify_committed` on a copy with every part the ``keys``
+    (and a published parts key) open unpacked (:mod:`referee.pbem.parts_open`)."""
+    from referee.pbem.parts_open import PartFailure, opened_copy
+
+    try:
+        with opened_copy(archive, cfg, keys) as (copy, opening):
+            turns = copy.turn_dirs()
+            if upto is not None:
+                turns = turns[: upto + 1]
+            out = verify_committed(
+                copy, cfg, turns, toml_sha, module, rs, upto=upto, opening=opening
+            )
+    except PartFailure as exc:
+        raise VerifyFailure(exc.file, exc.check, exc.message) from None
+    except Refusal as exc:
+        raise VerifyFailure(str(archive.root), "archive", exc.message) from None
+    out.notes.extend(opening.notes())
+    out.parts = opening.to_json()
+    return out
+
+
 def verify_committed(
     archive: Archive,
     cfg: GameConfig,
@@ -60,9 +93,11 @@ def verify_committed(
     rs: Ruleset,
     *,
     upto: int | None,
+    opening: Any = None,
 ) -> Verified:
     hides = cfg.hides_information
     w = Walk(archive, cfg)
+    w.opening = opening
     check_revealed_complete(archive, turns)
     for t in turns:
         try:
@@ -117,8 +152,11 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
     rep, rsha, public_state, manifest = _check_folder_full(
-        archive, t, cfg.referee, with_state=not hides
+        archive, t, cfg.referee, with_state=not hides, opening=w.opening
     )
+    skip: set[str] = set()
+    if w.opening is not None:
+        manifest, skip = w.opening.effective(t.name, manifest)
     w.events = ()
     expect = {
         "format": REPORT_FORMAT,
@@ -186,11 +224,15 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
                     "commitment",
                     "the published record is not the public part of the revealed one",
                 )
-        _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest)
+        _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest, skip)
         w.state = new
         w.replayed += 1
     else:
         w.state = None
+        if w.opening is not None:  # a player's own part, before the reveal
+            from referee.pbem.parts_open import check_own_part
+
+            check_own_part(w, t, module, rs, rep, rsha, manifest)
     for p in sorted(t.path.glob("view-*.json")):  # hash-checked; the next viewer shows them
         doc = json.loads(archive.read(p))
         w.views.setdefault(str(doc["side"]), []).append(doc)
@@ -414,9 +456,11 @@ def _renderings(
     state: GameState,
     hides: bool,
     manifest: dict[str, Any],
+    skip: set[str],
 ) -> dict[str, bytes]:
     """Every file a player opens in the folder, rendered again and compared
-    (:func:`referee.pbem.rendercheck.check_committed`); returns the files rendered."""
+    (:func:`referee.pbem.rendercheck.check_committed`), but the files of ``skip``, parts
+    this run could not open; returns the files rendered."""
     from referee.pbem.rendercheck import RenderMismatch, check_committed
 
     try:
@@ -435,21 +479,30 @@ def _renderings(
             hides,
             manifest,
             w.render_notes,
+            skip=skip,
         )
     except RenderMismatch as exc:
         raise VerifyFailure(exc.file, "rendering", exc.message) from None
     w.skipped_render += older
-    _viewers(w, t, module, rs, rep, want)
+    _viewers(w, t, module, rs, rep, want, manifest, skip)
     return want
 
 
 def _viewers(
-    w: Walk, t: TurnDir, module: Module, rs: Ruleset, rep: dict[str, Any], views: Any
+    w: Walk,
+    t: TurnDir,
+    module: Module,
+    rs: Ruleset,
+    rep: dict[str, Any],
+    views: Any,
+    manifest: dict[str, Any],
+    skip: set[str],
 ) -> None:
-    """The step's viewer files against the views of every step before and this step's."""
+    """The step's viewer files against the views of every step before and this step's
+    (the viewers of parts this run could not open, ``skip``, left out)."""
     from referee.pbem.rendercheck import RenderMismatch, check_viewers
 
-    manifest = json.loads(w.archive.read(t.path / "manifest.json"))  # signature checked
+    views = {n: b for n, b in views.items() if n not in skip}
     try:
         w.viewer_on = check_viewers(
             f"turns/{t.name}",

@@ -127,19 +127,39 @@ def archive_steps(
 
 
 def published_history(
-    archive: Archive, turns: Sequence[TurnDir], sides: Sequence[str]
+    archive: Archive,
+    turns: Sequence[TurnDir],
+    sides: Sequence[str],
+    parts_key: str | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Each side's ``view-SIDE.json`` of every folder in ``turns``: the steps before the one
-    being written, which its ``viewer-SIDE.html`` shows too."""
+    being written, which its ``viewer-SIDE.html`` shows too. In a game with parts the views
+    are in the sides' encrypted parts, opened with the game's ``parts_key`` (the referee's)."""
+    import json
+
+    from referee.pbem.parts import side_files
+
     out: dict[str, list[dict[str, Any]]] = {s: [] for s in sides}
     for t in turns:
         for s in sides:
-            out[s].append(_json(archive, t.path / f"view-{slug(s)}.json"))
+            name = f"view-{slug(s)}.json"
+            if parts_key is None or (t.path / name).is_file():
+                out[s].append(_json(archive, t.path / name))
+                continue
+            mine = side_files(archive, t, s, [parts_key])
+            if name not in mine:
+                raise Refusal("archive", f"turns/{t.name}: no {name} in the part of {s}")
+            out[s].append(json.loads(mine[name]))
     return out
 
 
 def history_for(
-    archive: Archive, turns: Sequence[TurnDir], module: Module, ruleset: Any, picture_dpi: int
+    archive: Archive,
+    turns: Sequence[TurnDir],
+    module: Module,
+    ruleset: Any,
+    picture_dpi: int,
+    parts_key: str | None = None,
 ) -> dict[str, list[dict[str, Any]]] | None:
     """The documents the next step's viewer files need (:func:`published_history`), or
     ``None`` when the game writes no pictures (``picture_dpi = 0``: no viewer either) or an
@@ -151,6 +171,6 @@ def history_for(
     automatic = referee_sides(ruleset)
     sides = [s.id for s in module.sides if s.id not in automatic]
     try:
-        return published_history(archive, turns, sides)
+        return published_history(archive, turns, sides, parts_key)
     except Refusal:
         return None
