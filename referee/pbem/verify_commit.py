@@ -502,7 +502,11 @@ def _viewers(
     (the viewers of parts this run could not open, ``skip``, left out)."""
     from referee.pbem.rendercheck import RenderMismatch, check_viewers
 
-    views = {n: b for n, b in views.items() if n not in skip}
+    views = {
+        n: b
+        for n, b in views.items()
+        if n not in skip and n.replace("view-", "viewer-", 1).replace(".json", ".html") not in skip
+    }
     try:
         w.viewer_on = check_viewers(
             f"turns/{t.name}",
