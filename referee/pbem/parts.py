@@ -183,7 +183,8 @@ class Sealer:
     referee: PublicKey
     parts_recipient: str
 
-    def _encrypt(self, files: Mapping[str, bytes], key: PublicKey) -> bytes:
+    def encrypt(self, files: Mapping[str, bytes], key: PublicKey) -> bytes:
+        """``files`` packed and encrypted to ``key`` and the parts key."""
         import pyrage
         from pyrage import ssh, x25519
 
@@ -199,9 +200,9 @@ class Sealer:
         listing: dict[str, list[str]] = {}
         for side, key in sorted(self.sides.items()):
             mine = {n: files.pop(n) for n in sorted(files) if side_file(n, side)}
-            files[part_file(side)] = self._encrypt(mine, key)
+            files[part_file(side)] = self.encrypt(mine, key)
             listing[side] = sorted(mine)
-        files[part_file(REFEREE)] = self._encrypt(referee_files, self.referee)
+        files[part_file(REFEREE)] = self.encrypt(referee_files, self.referee)
         listing[REFEREE] = sorted(referee_files)
         return listing
 

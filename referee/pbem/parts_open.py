@@ -93,6 +93,13 @@ class Opening:
     # step so far) cannot be made again here
     gaps: set[str] = field(default_factory=set)
     viewers_skipped: int = 0
+    # copies of an opened referee-only part (revealed/, secret/) that differ from it
+    conflicts: list[str] = field(default_factory=list)
+
+    def conflict(self) -> None:
+        """Fail on the first copy of a referee-only part that is not what it holds."""
+        if self.conflicts:
+            raise PartFailure(self.conflicts[0], "revealed", "not what referee.age holds")
 
     def viewer_gap(self, side: str) -> bool:
         """Is ``side``'s viewer of this step beyond this run (an earlier part not opened)?"""
@@ -241,7 +248,7 @@ def _open_turn(
                 raise PartFailure(rel, "part", f"holds {name}, which is not {owner}'s")
         here[owner] = files
         if owner == pt.REFEREE:
-            _place_referee(archive, copy, turn.name, files)
+            _place_referee(archive, copy, turn.name, files, opening)
             continue
         for name, data in files.items():
             if (turn / name).exists():
@@ -253,9 +260,13 @@ def _open_turn(
         opening.opened[turn.name] = here
 
 
-def _place_referee(archive: Archive, copy: Archive, name: str, files: dict[str, bytes]) -> None:
-    """The opened referee-only part, where verify reads revealed steps; a copy of it that
-    ``reveal`` or the referee's working copy holds must be the same bytes."""
+def _place_referee(
+    archive: Archive, copy: Archive, name: str, files: dict[str, bytes], opening: Opening
+) -> None:
+    """The opened referee-only part, where verify reads revealed steps. A copy of it that
+    ``reveal`` published or the referee's working copy holds must be the same bytes; one
+    that differs is named after the walk (:meth:`Opening.conflict`), whose checks of that
+    copy say first what in it is wrong (a hidden roll, a commitment)."""
     out = copy.root / OPENED_ROOT / "turns" / name
     out.mkdir(parents=True)
     for fname, data in files.items():
@@ -267,7 +278,7 @@ def _place_referee(archive: Archive, copy: Archive, name: str, files: dict[str, 
         for fname, data in files.items():
             p = kept / fname
             if p.is_file() and archive.read(p) != data:
-                raise PartFailure(archive.rel(p), "revealed", "not what referee.age holds")
+                opening.conflicts.append(archive.rel(p))
 
 
 @contextlib.contextmanager

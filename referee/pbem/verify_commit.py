@@ -75,6 +75,7 @@ def verify_parts(
             out = verify_committed(
                 copy, cfg, turns, toml_sha, module, rs, upto=upto, opening=opening
             )
+            opening.conflict()
     except PartFailure as exc:
         raise VerifyFailure(exc.file, exc.check, exc.message) from None
     except Refusal as exc:

@@ -96,6 +96,10 @@ class Table:
         code, out = cli("verify", game or self.game, "--module", self.module, "--json")
         return code, json.loads(out)
 
+    def opened(self, name: str = "opened-copy") -> Path:
+        """The referee's copy with every side's part unpacked in its turn folder."""
+        return opened_copy(self.game, name, [self.key(s.lower()) for s in self.sides])
+
     def player_copy(self, name: str = "player-copy") -> Path:
         """What a player has: the archive as git would publish it (no ``secret/``)."""
         out = self.root / name
@@ -122,8 +126,38 @@ def readable(path: Path) -> str:
     return data.decode("utf-8", "replace")
 
 
-def received_by(folder: Path, side: str, sides: tuple[str, ...]) -> list[Path]:
-    """The files of one turn folder that ``side`` receives: the public ones and its own."""
+def age_decrypt(path: Path, key: Path) -> bytes | None:
+    """What Debian's ``age -d -i KEY`` makes of ``path``: the plaintext, or ``None`` when the
+    key opens nothing in it (the interop a player relies on: docs/pbem.md)."""
+    import subprocess
+
+    r = subprocess.run(
+        ["age", "-d", "-i", str(key), str(path)], capture_output=True, check=False, timeout=60
+    )
+    return r.stdout if r.returncode == 0 else None
+
+
+def unpack_into(tar_bytes: bytes, out: Path) -> list[Path]:
+    """A part's files, written into ``out`` (what ``| tar x`` does)."""
+    from referee.pbem.parts import unpack
+
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for name, data in sorted(unpack(tar_bytes, str(out)).items()):
+        (out / name).write_bytes(data)
+        files.append(out / name)
+    return files
+
+
+def received_by(
+    folder: Path, side: str, sides: tuple[str, ...], key: Path | None = None
+) -> list[Path]:
+    """The files of one turn folder that ``side`` can read: the public ones and what
+    ``side``'s key decrypts of the encrypted parts with Debian's ``age`` (by default the
+    Table's key, ``ROOT/keys/SIDE.key``), unpacked beside the game (a part it cannot open is
+    random bytes to it).
+    In an archive made before parts, the files of the other sides are left out."""
+    key = key or folder.parents[2] / "keys" / f"{side.lower()}.key"
     out = []
     for p in sorted(folder.iterdir()):
         own = any(
@@ -132,6 +166,30 @@ def received_by(folder: Path, side: str, sides: tuple[str, ...]) -> list[Path]:
             for s in sides
             if s != side
         )
-        if not own:
+        if own:
+            continue
+        if p.suffix != ".age":
             out.append(p)
+            continue
+        plain = age_decrypt(p, key)  # a part it cannot open is random bytes to it
+        if plain is not None:
+            where = folder.parents[2] / "opened" / side / folder.name / p.stem
+            out += unpack_into(plain, where)
+    return out
+
+
+def opened_copy(game: Path, name: str, keys: list[Path]) -> Path:
+    """A copy of ``game`` with every side's part the ``keys`` open unpacked in its turn
+    folder (what the tests of files inside a side's part read; not a copy to verify)."""
+    out = game.parent / name
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(game, out, ignore=shutil.ignore_patterns(".lock"))
+    for part in sorted(out.glob("turns/*/*.age")):
+        for key in keys:
+            plain = age_decrypt(part, key)
+            if plain is not None:
+                unpack_into(
+                    plain, part.parent if part.name != "referee.age" else part.parent / "referee"
+                )
+                break
     return out

@@ -28,9 +28,16 @@ def played(make_game, dpi: int = 0):
 
 
 def forge(folder: Path, key, files: dict[str, bytes], report: dict | None = None) -> None:
-    """A dishonest referee: replace files, fix the manifest, sign everything again."""
+    """A dishonest referee: replace files, fix the manifest, sign everything again. A file
+    in a side's encrypted part (a game with parts) is replaced inside the part, which is
+    encrypted again (with the parts key the referee's copy or the reveal holds)."""
     manifest = json.loads((folder / "manifest.json").read_text())
+    parts = manifest.get("parts") or {}
     for name, data in files.items():
+        owner = next((o for o, names in parts.items() if name in names), None)
+        if owner is not None:
+            _forge_in_part(folder, manifest, owner, name, data)
+            continue
         (folder / name).write_bytes(data)
         manifest["files"][name] = sha256_hex(data)
     if report is not None:
@@ -41,6 +48,28 @@ def forge(folder: Path, key, files: dict[str, bytes], report: dict | None = None
     mbytes = pretty_json(manifest)
     (folder / "manifest.json").write_bytes(mbytes)
     (folder / "manifest.json.sig").write_bytes(sign_file(mbytes, key, CONTEXT_MANIFEST))
+
+
+def _forge_in_part(folder: Path, manifest: dict, owner: str, name: str, data: bytes) -> None:
+    from referee.pbem import parts as pt
+    from referee.pbem.archive import GameConfig
+
+    game = folder.parents[1]
+    cfg = GameConfig.parse((game / "game.toml").read_text())
+    kf = next(
+        p
+        for p in (game / "secret" / pt.PARTS_KEY_FILE, game / "revealed" / pt.PARTS_KEY_FILE)
+        if p.is_file()
+    )
+    ident = pt.x25519_identity(kf.read_text())
+    part = folder / pt.part_file(owner)
+    inside = pt.unpack(pt.decrypt(part.read_bytes(), [ident]) or b"", str(part))
+    inside[name] = data
+    sealer = pt.sealer_for(cfg)
+    assert sealer is not None
+    key = cfg.referee if owner == pt.REFEREE else cfg.players[owner]
+    part.write_bytes(sealer.encrypt(inside, key))
+    manifest["files"][part.name] = sha256_hex(part.read_bytes())
 
 
 def _fails(g, file: str, check: str | None = None) -> VerifyFailure:
