@@ -259,3 +259,42 @@ def side_files(archive: Any, t: Any, side: str, keys: Sequence[Any]) -> dict[str
     """:func:`open_part` for a side, with identities or parts-key spellings."""
     ids = [x25519_identity(k) if isinstance(k, str) else k for k in keys]
     return open_part(archive, t, side, ids)
+
+
+def restore_referee_copy(
+    archive: Any, cfg: Any, referee_key: PrivateKey, dice_root: bytes
+) -> list[str]:
+    """The referee's working copy (``secret/``: the full positions, records, kept orders and
+    hidden seeds) made again from the referee-only parts with the referee's key, for each
+    step it lacks, with the current position and the parts key (from the dice secret). So
+    a fresh clone of a published game (a CI runner holding only the key and the seeds)
+    adjudicates it. Each folder appears whole or not at all. Returns what it did."""
+    from referee.pbem.transaction import write_referee_folder
+    from referee.safeio import write_bytes_atomic
+
+    if not has_parts(cfg):
+        return []
+    done: list[str] = []
+    turns = archive.turn_dirs()
+    ids = [identity_of(referee_key)]
+    for t in turns:
+        if (archive.secret / "turns" / t.name).is_dir():
+            continue
+        files = open_part(archive, t, REFEREE, ids)
+        if not files:
+            raise Refusal("archive", f"turns/{t.name}/{part_file(REFEREE)}: missing")
+        write_referee_folder(archive, t.name, files)
+        done.append(t.name)
+    if done:
+        latest = archive.secret / "turns" / turns[-1].name / "state.json"
+        if cfg.hides_information and latest.is_file():
+            write_bytes_atomic(archive.secret / "state.json", archive.read(latest))
+        key = archive.secret / PARTS_KEY_FILE
+        if not key.is_file():
+            text = parts_identity(dice_root()) + "\n"
+            write_bytes_atomic(key, text.encode(), private=True)
+    return (
+        [f"restored the referee's working copy secret/ of {len(done)} step(s) from referee.age"]
+        if done
+        else []
+    )

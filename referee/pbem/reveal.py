@@ -23,6 +23,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, may_reveal
 from referee.errors import UserError
 from referee.pbem.archive import TMP_PREFIX, Archive
+from referee.pbem.keys import PrivateKey
 from referee.pbem.parts import PARTS_KEY_FILE
 from referee.pbem.transaction import game_lock
 from referee.safeio import _fsync_dir
@@ -91,6 +92,26 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
         if old.exists():
             shutil.rmtree(old)
     return Revealed(cfg.game_id, tuple(t.name for t in turns), archive.revealed)
+
+
+def restore(game_dir: Path, referee_key: PrivateKey, referee_dir: Path | None) -> list[str]:
+    """The referee's working copy ``secret/`` made again from the referee-only parts (a game
+    with parts; :func:`referee.pbem.parts.restore_referee_copy`), under the game's lock."""
+    from referee.pbem import dice as dicemod
+    from referee.pbem.parts import restore_referee_copy
+
+    archive = Archive(game_dir)
+    archive.require()
+    cfg = archive.config()
+    if referee_key.public.fingerprint != cfg.referee.fingerprint:
+        raise UserError(f"{referee_key.name}.key is not the referee key of game {cfg.game_id}")
+
+    def root() -> bytes:
+        folder = dicemod.referee_dir(cfg.game_id, referee_dir)
+        return dicemod.load_secret(folder, cfg.game_id, cfg.dice_head, cfg.dice_length).root
+
+    with game_lock(archive):
+        return restore_referee_copy(archive, cfg, referee_key, root)
 
 
 def _fsync_tree(folder: Path) -> None:

@@ -193,3 +193,36 @@ def opened_copy(game: Path, name: str, keys: list[Path]) -> Path:
                 )
                 break
     return out
+
+
+def verify_as_player(t: Table, side: str) -> dict[str, Any]:
+    """The published archive, whole (as Git publishes it: no ``secret/``), verified by one
+    player with his own key: exit 0, his part of every step opened and checked, every other
+    part listed as not opened; then the same with the other sides' parts deleted: still exit
+    0, each deleted part listed as missing. Returns the first run's JSON."""
+    copy = t.player_copy(f"published-{side}")
+    steps = len(list((copy / "turns").iterdir()))
+    mine = ("--key", t.key(side.lower()))
+    code, out = cli("verify", copy, "--module", t.module, "--json", *mine)
+    assert code == 0, out
+    got = json.loads(out)
+    assert got["parts"]["opened"] == {side: steps}, got["parts"]
+    assert got["parts"]["unopened"].get("referee") == steps and not got["parts"]["missing"]
+    others = [s for s in t.sides if s != side]
+    for s in others:
+        assert got["parts"]["unopened"].get(s) == steps, got["parts"]
+    deleted = sorted(copy.glob("turns/*/side-*.age"))
+    deleted = [p for p in deleted if p.name != f"side-{side}.age"]
+    for p in deleted:
+        p.unlink()
+    code, out = cli("verify", copy, "--module", t.module, "--json", *mine)
+    assert code == 0, out
+    cut = json.loads(out)
+    assert cut["parts"]["opened"] == {side: steps}
+    assert sorted(cut["parts"]["missing"]) == sorted(
+        p.relative_to(copy).as_posix() for p in deleted
+    )
+    code, text = cli("verify", copy, "--module", t.module, *mine)
+    assert code == 0 and f"{side}'s part opened with {side}'s key" in text, text
+    assert not deleted or "missing from this copy, not checked" in text
+    return got

@@ -15,7 +15,7 @@ from referee.pbem.envelope import open_envelope
 from referee.pbem.picture import position_png
 from referee.source.loader import load_module
 from tests.pbem import toy_sealed, toys_common
-from tests.pbem.cliflow import Table, cli, readable, received_by
+from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player
 
 SIDES = ("NATO", "Soviet")
 # Every Game-Turn: (NATO plot, Soviet plot). The hidden units (US-DD-1, SO-SG-1) come within
@@ -95,7 +95,10 @@ def test_no_published_file_holds_a_hidden_fact(played: Table) -> None:
             hidden = _hidden_from(played, folder.name, side)
             searched[side] += len(hidden)
             enemy = "Soviet" if side == "NATO" else "NATO"
-            for p in received_by(folder, side, SIDES):
+            files = received_by(folder, side, SIDES)  # its part decrypted with Debian's age
+            assert f"view-{side}.json" in {p.name for p in files}
+            assert f"view-{enemy}.json" not in {p.name for p in files}
+            for p in files:
                 text = readable(p)
                 for uid in hidden:
                     assert uid not in text, f"{folder.name}/{p.name} shows {uid} to {side}"
@@ -141,6 +144,13 @@ def test_hidden_rolls_stay_in_the_referee_only_part(played: Table) -> None:
                 not in (played.game / "turns" / rec.parent.name / "report.json").read_text()
             )
     assert hidden > 0
+
+
+def test_each_player_verifies_the_published_archive_with_his_key(played: Table) -> None:
+    """Issue 24: sealed plots and hidden units published whole; each player's verify with
+    his key opens his part, lists the others, and survives their deletion."""
+    for side in SIDES:
+        verify_as_player(played, side)
 
 
 def test_verify_before_and_after_reveal(played: Table) -> None:
