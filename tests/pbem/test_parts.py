@@ -130,7 +130,7 @@ def test_signed_files_still_verify_with_plain_ssh_keygen(played: Table) -> None:
                 ns,
                 "-s",
                 str(folder / f"{name}.sig"),
-            ],  # fmt: skip
+            ],
             input=(folder / name).read_bytes(),
             capture_output=True,
             check=False,
