@@ -38,12 +38,6 @@ def register(app: typer.Typer) -> None:
             help="A copy without secret/ (a fresh clone of the published game): the referee's "
             "key, which opens the referee-only parts to make secret/ again first.",
         ),
-        referee_dir: Path | None = typer.Option(
-            None,
-            "--referee-dir",
-            metavar="DIR",
-            help="With --key: where the game's seeds are (default $REFEREE_HOME/games/ID).",
-        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing: the exit code says it."),
@@ -51,9 +45,9 @@ def register(app: typer.Typer) -> None:
         """Release the hidden part (full positions, hidden rolls, sealed orders) for verify.
 
         Copies secret/turns/ to revealed/turns/ at the end of the game (or where the ruleset
-        allows it), and in a game with parts publishes the game's parts key
-        (revealed/parts-key.txt), which opens every side's and the referee's part; `referee
-        verify` then checks every commitment and every part and replays the game.
+        allows it): each step's hidden seed among them, from which anyone derives the key that
+        opens every side's and the referee's part of that step; `referee verify` then checks
+        every commitment and every part and replays the game.
         """
         from referee.commands.pbem import _game_module, _refused
         from referee.pbem.problems import Refusal
@@ -66,7 +60,7 @@ def register(app: typer.Typer) -> None:
                 from referee.commands.pbem import _load_key
                 from referee.pbem.reveal import restore
 
-                restore(game_dir, _load_key(key, None), referee_dir)
+                restore(game_dir, _load_key(key, None))
             done = run(game_dir, module)
         except Refusal as exc:
             _refused(exc, as_json)

@@ -134,7 +134,7 @@ def _game_position(game_dir: Path, side: str | None, key: Path | None = None) ->
                 f"{players}), or pass turns/{latest.name}/view-SIDE.json",
             )
         path = latest.path / f"view-{slug(side)}.json"
-        if cfg.secrets is not None and cfg.secrets.parts_recipient and not path.is_file():
+        if cfg.secrets is not None and cfg.secrets.parts and not path.is_file():
             return _view_in_part(archive, latest, side, key)
         return _position_from_text(archive.read(path).decode("utf-8", "replace"), str(path), side)
     except Refusal as exc:

@@ -253,12 +253,8 @@ def _restore(
     if not has_parts(cfg):
         return []
 
-    def root() -> bytes:
-        folder = dicemod.referee_dir(cfg.game_id, referee_dir)
-        return dicemod.load_secret(folder, cfg.game_id, cfg.dice_head, cfg.dice_length).root
-
     try:
-        return restore_referee_copy(archive, cfg, referee_key, root)
+        return restore_referee_copy(archive, cfg, referee_key)
     except Refusal:
         if dry_run:  # another run restored it meanwhile
             return []

@@ -29,6 +29,7 @@ from referee.pbem import dice as dicemod
 from referee.pbem.archive import (
     GITIGNORE,
     GITIGNORE_SECRET,
+    PARTS_FORMAT,
     Archive,
     GameConfig,
     Secrets,
@@ -38,12 +39,7 @@ from referee.pbem.archive import (
 )
 from referee.pbem.commitments import pool_commitments
 from referee.pbem.keys import PrivateKey, PublicKey
-from referee.pbem.parts import (
-    PARTS_KEY_FILE,
-    parts_identity,
-    recipient_of_identity,
-    sealer_for,
-)
+from referee.pbem.parts import sealer_for
 from referee.pbem.record import (
     awaiting_info,
     base_report,
@@ -181,7 +177,7 @@ def create_game(
                 dicemod.HIDDEN_ALGORITHM,
                 secret.hidden_head.hex(),
                 automatic,
-                recipient_of_identity(parts_identity(secret.root)),
+                PARTS_FORMAT,
             )
             if uses_commitments(rs)
             else None
@@ -244,12 +240,6 @@ def create_game(
         write_bytes_atomic(game_dir / ".gitignore", gitignore.encode())
         write_bytes_atomic(archive.game_toml, toml_bytes)
         write_bytes_atomic(archive.state_path(None, cfg.hides_information), state_bytes)
-        if sealer_for(cfg) is not None:  # the referee's working copy; reveal publishes it
-            write_bytes_atomic(
-                archive.secret / PARTS_KEY_FILE,
-                (parts_identity(secret.root) + "\n").encode(),
-                private=True,
-            )
     except BaseException:
         # a refused `new` leaves nothing behind: not the seeds, nor a folder it made
         with contextlib.suppress(OSError):
@@ -319,7 +309,7 @@ def _setup_with_commitments(
             referee_key=referee_key,
             picture_dpi=picture_dpi,
             history={},  # report 000's viewer shows the set-up request alone
-            sealer=sealer_for(cfg),
+            sealer=sealer_for(cfg, hseed),
             referee_files=kept,
         )
         return files, kept, rsha, files["state.json"]
@@ -336,7 +326,7 @@ def _setup_with_commitments(
         referee_key=referee_key,
         picture_dpi=picture_dpi,
         history={},
-        sealer=sealer_for(cfg),
+        sealer=sealer_for(cfg, hseed),
     )
     return files, kept, rsha, kept["state.json"]
 

@@ -12,9 +12,12 @@ takes sealed orders) made since parts exist names, for every step (``docs/pbem.m
 * the **referee-only part**: the full position, the full record, the signed orders and the
   step's hidden seed, in ``referee.age``, encrypted to the referee's key.
 
-Every part is also encrypted to the game's **parts key**, an age X25519 key derived from the
-referee's dice secret (so it cannot be lost while the seeds are kept) whose recipient
-``game.toml`` records; ``referee reveal`` publishes it, and anyone can then open every part.
+Every part is also encrypted to the step's **parts key**, an age X25519 key derived from the
+step's hidden seed (``docs/dice.md``): only the referee knows it until ``referee reveal``
+publishes the step's hidden seed (``revealed/turns/NNN-what/secrets.json``), and then anyone
+can open every part of that step, and of no step after it (a ruleset may allow a reveal
+before the end). The hidden seed is committed by the hidden-dice chain, so the referee did
+not choose the key either.
 
 The manifest lists each ``.age`` file with the SHA-256 of its bytes, and under ``parts`` the
 names each part holds. age authenticates what it encrypts (the header is MACed with the file
@@ -48,9 +51,6 @@ from referee.pbem.problems import Refusal
 from referee.pbem.sshsig import ed25519_blob
 
 REFEREE = "referee"
-# the game's parts key: in secret/ (the referee's working copy), and in revealed/ once
-# `referee reveal` published it
-PARTS_KEY_FILE = "parts-key.txt"
 PARTS_KEY_LABEL = b"referee-parts-key-v1"
 REFEREE_FILES = frozenset({"orders.txt", "record.json", "secrets.json", "state.json"})
 # a part unpacks to at most this much (a turn folder's file limit)
@@ -100,10 +100,10 @@ def _bech32(hrp: str, data: bytes) -> str:
     return hrp + "1" + "".join(_BECH32[d] for d in five + check)
 
 
-def parts_identity(dice_root: bytes) -> str:
-    """The game's parts key (``AGE-SECRET-KEY-1...``): HMAC-SHA256 of the dice secret's
-    root. Only the referee (who holds the seeds) has it until ``reveal`` publishes it."""
-    scalar = hmac.new(dice_root, PARTS_KEY_LABEL, hashlib.sha256).digest()
+def parts_identity(hidden_seed: bytes) -> str:
+    """A step's parts key (``AGE-SECRET-KEY-1...``): HMAC-SHA256 of the step's hidden seed.
+    Only the referee has it until ``reveal`` publishes that seed."""
+    scalar = hmac.new(hidden_seed, PARTS_KEY_LABEL, hashlib.sha256).digest()
     return _bech32("age-secret-key-", scalar).upper()
 
 
@@ -181,10 +181,10 @@ class Sealer:
 
     sides: Mapping[str, PublicKey]  # player sides that get a part of their own
     referee: PublicKey
-    parts_recipient: str
+    parts_recipient: str  # the step's parts key (parts_identity), as an age recipient
 
     def encrypt(self, files: Mapping[str, bytes], key: PublicKey) -> bytes:
-        """``files`` packed and encrypted to ``key`` and the parts key."""
+        """``files`` packed and encrypted to ``key`` and the step's parts key."""
         import pyrage
         from pyrage import ssh, x25519
 
@@ -207,18 +207,18 @@ class Sealer:
         return listing
 
 
-def sealer_for(cfg: Any) -> Sealer | None:
-    """The :class:`Sealer` of a game with parts (``[secrets] parts_recipient``), else
-    ``None`` (a game without commitments, or one made before parts: the old layout)."""
-    sec = cfg.secrets
-    if sec is None or not sec.parts_recipient:
+def sealer_for(cfg: Any, hidden_seed: bytes) -> Sealer | None:
+    """The :class:`Sealer` of a step (its ``hidden_seed``) of a game with parts
+    (``[secrets] parts``), else ``None`` (a game without commitments, or one made before
+    parts: the old layout)."""
+    if not has_parts(cfg):
         return None
-    sides = dict(cfg.players) if sec.hides_information else {}
-    return Sealer(sides, cfg.referee, sec.parts_recipient)
+    sides = dict(cfg.players) if cfg.secrets.hides_information else {}
+    return Sealer(sides, cfg.referee, recipient_of_identity(parts_identity(hidden_seed)))
 
 
 def has_parts(cfg: Any) -> bool:
-    return cfg.secrets is not None and bool(cfg.secrets.parts_recipient)
+    return cfg.secrets is not None and bool(cfg.secrets.parts)
 
 
 def part_owner(cfg: Any, file: str) -> str | None:
@@ -261,12 +261,10 @@ def side_files(archive: Any, t: Any, side: str, keys: Sequence[Any]) -> dict[str
     return open_part(archive, t, side, ids)
 
 
-def restore_referee_copy(
-    archive: Any, cfg: Any, referee_key: PrivateKey, dice_root: bytes
-) -> list[str]:
+def restore_referee_copy(archive: Any, cfg: Any, referee_key: PrivateKey) -> list[str]:
     """The referee's working copy (``secret/``: the full positions, records, kept orders and
     hidden seeds) made again from the referee-only parts with the referee's key, for each
-    step it lacks, with the current position and the parts key (from the dice secret). So
+    step it lacks, and the current position. So
     a fresh clone of a published game (a CI runner holding only the key and the seeds)
     adjudicates it. Each folder appears whole or not at all. Returns what it did."""
     from referee.pbem.transaction import write_referee_folder
@@ -289,10 +287,6 @@ def restore_referee_copy(
         latest = archive.secret / "turns" / turns[-1].name / "state.json"
         if cfg.hides_information and latest.is_file():
             write_bytes_atomic(archive.secret / "state.json", archive.read(latest))
-        key = archive.secret / PARTS_KEY_FILE
-        if not key.is_file():
-            text = parts_identity(dice_root()) + "\n"
-            write_bytes_atomic(key, text.encode(), private=True)
     return (
         [f"restored the referee's working copy secret/ of {len(done)} step(s) from referee.age"]
         if done

@@ -3,8 +3,9 @@
 A player verifies with his own key (``--key nato.key``): the public part and his own part
 completely, every other part through the SHA-256 of its ciphertext in the signed manifest
 (age authenticates what it encrypts, so that hash commits the referee to one content). The
-referee-only part opens with the referee's key, and every part with the game's parts key,
-which ``referee reveal`` publishes (``revealed/parts-key.txt``).
+referee-only part opens with the referee's key, and every part of a step with that step's
+parts key, derived from its hidden seed, which ``referee reveal`` publishes (and the
+referee's own working copy holds).
 
 :func:`opened_copy` lays out a temporary copy of the archive with every part this run opens
 unpacked where the checks of :mod:`referee.pbem.verify_commit` read it (a side's files in its
@@ -30,7 +31,6 @@ from referee.pbem.archive import TURN_RE, Archive, GameConfig, sha256_hex
 from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 
-PARTS_KEY_FILE = pt.PARTS_KEY_FILE  # in revealed/: the game's parts key, published by reveal
 OPENED_ROOT = "parts"  # in the temporary copy: the opened referee-only parts
 
 
@@ -52,6 +52,7 @@ class Opening:
     unopened: dict[str, list[str]] = field(default_factory=dict)  # owner -> turn folders
     missing: list[str] = field(default_factory=list)  # part files absent from this copy
     checked_own: int = 0
+    how: dict[str, set[str]] = field(default_factory=dict)  # owner -> keys that opened it
 
     def admit(self, turn: str, manifest: dict[str, Any]) -> tuple[set[str], set[str]]:
         """``(files besides the manifest's that may be in the folder, listed files that may
@@ -141,13 +142,13 @@ class Opening:
         out = []
         j = self.to_json()
         for owner, n in j["opened"].items():
-            how = self.owners.get(owner, "a key given")
+            how = " or ".join(sorted(self.how.get(owner, ())))
             out.append(f"{_whose(owner)} opened with {how} in {n} step(s) and checked")
         for owner, n in j["unopened"].items():
             out.append(
                 f"{_whose(owner)} not opened in {n} step(s) (no key for it given with --key, "
-                "and the game is not revealed): checked only as the signed manifest's SHA-256 "
-                "of its encrypted file"
+                "and those steps are not revealed): checked only as the signed manifest's "
+                "SHA-256 of its encrypted file"
             )
         if self.viewers_skipped:
             out.append(
@@ -173,10 +174,8 @@ def _link_or_copy(src: str, dst: str) -> None:
         shutil.copy2(src, dst)
 
 
-def _identities(
-    archive: Archive, cfg: GameConfig, keys: Sequence[PrivateKey]
-) -> tuple[list[Any], dict[str, str]]:
-    """The age identities of this run and whose parts they open."""
+def _identities(cfg: GameConfig, keys: Sequence[PrivateKey]) -> tuple[list[Any], dict[str, str]]:
+    """The age identities of the ``keys`` given and whose parts they open."""
     ids: list[Any] = []
     owners: dict[str, str] = {}
     for key in keys:
@@ -191,21 +190,26 @@ def _identities(
         ids.append(pt.identity_of(key))
         for owner in mine:
             owners[owner] = f"{owner}'s key" if owner != pt.REFEREE else "the referee's key"
-    path = archive.revealed / PARTS_KEY_FILE
-    if path.is_file():
-        rel = archive.rel(path)
-        try:
-            text = archive.read(path, 4096).decode("ascii").strip()
-            want = cfg.secrets.parts_recipient if cfg.secrets else ""
-            ok = pt.recipient_of_identity(text) == want
-        except (Refusal, UnicodeDecodeError, ValueError):
-            ok = False
-        if not ok:
-            raise PartFailure(rel, "revealed", "not the parts key whose recipient game.toml names")
-        ids.append(pt.x25519_identity(text))
-        for owner in [*cfg.players, pt.REFEREE]:
-            owners.setdefault(owner, "the parts key `referee reveal` published")
     return ids, owners
+
+
+STEP_KEY = "the step's key (from its revealed hidden seed)"
+
+
+def _step_identity(archive: Archive, name: str) -> Any | None:
+    """The parts key of step ``name`` when its hidden seed is in the clear here: released by
+    ``reveal`` (``revealed/turns/NAME/secrets.json``) or in the referee's working copy. A
+    wrong seed only fails to open the parts (and fails the hidden-dice chain later)."""
+    for root in (archive.revealed, archive.secret):
+        path = root / "turns" / name / "secrets.json"
+        if not path.is_file() or path.is_symlink():
+            continue
+        try:
+            seed = bytes.fromhex(str(json.loads(archive.read(path, 64 * 1024))["hidden_seed"]))
+        except (Refusal, ValueError, KeyError, TypeError):
+            return None
+        return pt.x25519_identity(pt.parts_identity(seed))
+    return None
 
 
 def _copy_archive(archive: Archive, tmp: Path) -> None:
@@ -227,19 +231,21 @@ def _open_turn(
 ) -> None:
     cfg = opening.cfg
     here: dict[str, dict[str, bytes]] = {}
+    step = _step_identity(archive, turn.name)
     for owner in [*sorted(cfg.players), pt.REFEREE]:
         file = pt.part_file(owner)
         path = turn / file
         if not path.is_file() and not path.is_symlink():
             opening.absent_files.setdefault(turn.name, set()).add(file)
             continue
-        if owner not in opening.owners:
+        how = STEP_KEY if step is not None else opening.owners.get(owner)
+        if how is None:
             continue
         rel = f"turns/{turn.name}/{file}"
         try:
-            plain = pt.decrypt(copy.read(path), ids)
+            plain = pt.decrypt(copy.read(path), [*ids, step] if step is not None else ids)
             if plain is None:
-                raise PartFailure(rel, "part", f"does not open with {opening.owners[owner]}")
+                raise PartFailure(rel, "part", f"does not open with {how}")
             files = pt.unpack(plain, rel)
         except Refusal as exc:
             raise PartFailure(rel, "part", exc.message) from None
@@ -247,6 +253,7 @@ def _open_turn(
             if not (name in pt.REFEREE_FILES if owner == pt.REFEREE else pt.side_file(name, owner)):
                 raise PartFailure(rel, "part", f"holds {name}, which is not {owner}'s")
         here[owner] = files
+        opening.how.setdefault(owner, set()).add(how)
         if owner == pt.REFEREE:
             _place_referee(archive, copy, turn.name, files, opening)
             continue
@@ -287,7 +294,7 @@ def opened_copy(
 ) -> Iterator[tuple[Archive, Opening]]:
     """A temporary copy of ``archive`` with every part the ``keys`` (and a published parts
     key) open unpacked, and what was opened; removed afterwards."""
-    ids, owners = _identities(archive, cfg, keys)
+    ids, owners = _identities(cfg, keys)
     tmp = Path(tempfile.mkdtemp(prefix="referee-verify-"))
     try:
         _copy_archive(archive, tmp)

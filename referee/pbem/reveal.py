@@ -24,7 +24,6 @@ from referee.engine.ruleset import Ruleset, get_ruleset, may_reveal
 from referee.errors import UserError
 from referee.pbem.archive import TMP_PREFIX, Archive
 from referee.pbem.keys import PrivateKey
-from referee.pbem.parts import PARTS_KEY_FILE
 from referee.pbem.transaction import game_lock
 from referee.safeio import _fsync_dir
 from referee.source.model import Module
@@ -74,16 +73,6 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
             shutil.copytree(kept / t.name, tmp / "turns" / t.name)
             _fsync_tree(tmp / "turns" / t.name)
         _fsync_dir(tmp / "turns")
-        if cfg.secrets.parts_recipient:
-            # a game with parts: the parts key opens every side's and the referee's part
-            key = archive.secret / PARTS_KEY_FILE
-            if not key.is_file():
-                raise UserError(
-                    f"{archive.rel(key)}: missing: the game's parts key",
-                    hint="reveal runs on the referee's own copy of the archive (with secret/)",
-                )
-            shutil.copyfile(key, tmp / PARTS_KEY_FILE)
-            _fsync_tree(tmp)
         old = archive.root / f"{TMP_PREFIX}revealed-old-{os.getpid()}"
         if archive.revealed.exists():
             os.rename(archive.revealed, old)
@@ -94,10 +83,9 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
     return Revealed(cfg.game_id, tuple(t.name for t in turns), archive.revealed)
 
 
-def restore(game_dir: Path, referee_key: PrivateKey, referee_dir: Path | None) -> list[str]:
+def restore(game_dir: Path, referee_key: PrivateKey) -> list[str]:
     """The referee's working copy ``secret/`` made again from the referee-only parts (a game
     with parts; :func:`referee.pbem.parts.restore_referee_copy`), under the game's lock."""
-    from referee.pbem import dice as dicemod
     from referee.pbem.parts import restore_referee_copy
 
     archive = Archive(game_dir)
@@ -106,12 +94,8 @@ def restore(game_dir: Path, referee_key: PrivateKey, referee_dir: Path | None) -
     if referee_key.public.fingerprint != cfg.referee.fingerprint:
         raise UserError(f"{referee_key.name}.key is not the referee key of game {cfg.game_id}")
 
-    def root() -> bytes:
-        folder = dicemod.referee_dir(cfg.game_id, referee_dir)
-        return dicemod.load_secret(folder, cfg.game_id, cfg.dice_head, cfg.dice_length).root
-
     with game_lock(archive):
-        return restore_referee_copy(archive, cfg, referee_key, root)
+        return restore_referee_copy(archive, cfg, referee_key)
 
 
 def _fsync_tree(folder: Path) -> None:

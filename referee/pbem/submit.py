@@ -205,7 +205,7 @@ def committed_step(
         sealed_in=sealed_in,
     )
     name = f"{k:03d}-{slug(side)}-{slug(kind)}"
-    sealer = sealer_for(cfg)
+    sealer = sealer_for(cfg, hseed)
     history = (
         None
         if dry_run  # a preview writes no viewer: its history is not on disk
@@ -215,7 +215,7 @@ def committed_step(
             module,
             rs,
             cfg.picture_dpi,
-            parts_key=parts_identity(secret.root) if sealer is not None else None,
+            parts_key=(lambda i: parts_identity(secret.hidden_seed(i))) if sealer else None,
         )
     )
     if hides:

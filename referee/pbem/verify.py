@@ -226,7 +226,7 @@ def verify_archive(
     if cfg.secrets is not None:
         from referee.pbem.verify_commit import verify_committed, verify_parts
 
-        if cfg.secrets.parts_recipient:
+        if cfg.secrets.parts:
             return verify_parts(archive, cfg, toml_sha, module, rs, upto=upto, keys=keys)
         return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
     prev_sha: str | None = None

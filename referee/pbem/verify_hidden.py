@@ -35,8 +35,8 @@ class Walk:
             p
             for p in (
                 archive.revealed / "turns",
-                archive.root / "parts" / "turns",  # referee.age parts verify opened
                 archive.secret / "turns",
+                archive.root / "parts" / "turns",  # referee.age parts verify opened
             )
             if p.is_dir()
         ]

@@ -12,7 +12,7 @@ documents of the steps before, which :func:`referee.pbem.record.player_files` ad
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -150,11 +150,12 @@ def published_history(
     archive: Archive,
     turns: Sequence[TurnDir],
     sides: Sequence[str],
-    parts_key: str | None = None,
+    parts_key: Callable[[int], str] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """Each side's ``view-SIDE.json`` of every folder in ``turns``: the steps before the one
     being written, which its ``viewer-SIDE.html`` shows too. In a game with parts the views
-    are in the sides' encrypted parts, opened with the game's ``parts_key`` (the referee's)."""
+    are in the sides' encrypted parts, opened with each step's parts key (``parts_key`` of
+    the step's number: the referee derives it from the step's hidden seed)."""
     import json
 
     from referee.pbem.parts import side_files
@@ -166,7 +167,7 @@ def published_history(
             if parts_key is None or (t.path / name).is_file():
                 out[s].append(_json(archive, t.path / name))
                 continue
-            mine = side_files(archive, t, s, [parts_key])
+            mine = side_files(archive, t, s, [parts_key(t.sequence)])
             if name not in mine:
                 raise Refusal("archive", f"turns/{t.name}: no {name} in the part of {s}")
             out[s].append(json.loads(mine[name]))
@@ -179,7 +180,7 @@ def history_for(
     module: Module,
     ruleset: Any,
     picture_dpi: int,
-    parts_key: str | None = None,
+    parts_key: Callable[[int], str] | None = None,
 ) -> dict[str, list[dict[str, Any]]] | None:
     """The documents the next step's viewer files need (:func:`published_history`), or
     ``None`` when the game writes no pictures (``picture_dpi = 0``: no viewer either) or an

@@ -226,3 +226,38 @@ def verify_as_player(t: Table, side: str) -> dict[str, Any]:
     assert code == 0 and f"{side}'s part opened with {side}'s key" in text, text
     assert not deleted or "missing from this copy, not checked" in text
     return got
+
+
+def plain_tree(game: Path) -> dict[str, bytes]:
+    """Every file of a game folder, for comparing two runs: an encrypted part replaced by
+    its plaintext (opened with the step's parts key, from the hidden seed the referee's
+    working copy or the reveal holds), a manifest's hashes of parts blanked and its
+    signature left out. age draws a fresh file key for every encryption (by design), so the
+    ciphertexts of two honest runs differ; everything else, and every plaintext, must not."""
+    from referee.pbem import parts as pt
+
+    out: dict[str, bytes] = {}
+    for p in sorted(game.rglob("*")):
+        if not p.is_file() or p.name == ".lock":
+            continue
+        rel = p.relative_to(game).as_posix()
+        if p.suffix == ".age":
+            seed = None
+            for root in ("secret", "revealed"):
+                s = game / root / "turns" / p.parent.name / "secrets.json"
+                if s.is_file():
+                    seed = bytes.fromhex(json.loads(s.read_text())["hidden_seed"])
+            assert seed is not None, f"{rel}: no hidden seed to open it"
+            key = pt.x25519_identity(pt.parts_identity(seed))
+            plain = pt.decrypt(p.read_bytes(), [key])
+            assert plain is not None, rel
+            out[rel] = plain
+        elif p.name == "manifest.json.sig" and (p.parent / "referee.age").is_file():
+            continue
+        elif p.name == "manifest.json" and (p.parent / "referee.age").is_file():
+            m = json.loads(p.read_bytes())
+            m["files"] = {n: ("(age)" if n.endswith(".age") else h) for n, h in m["files"].items()}
+            out[rel] = json.dumps(m, sort_keys=True).encode()
+        else:
+            out[rel] = p.read_bytes()
+    return out

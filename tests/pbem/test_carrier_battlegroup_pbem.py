@@ -17,7 +17,14 @@ import pytest
 from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.loader import load_module
-from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player
+from tests.pbem.cliflow import (
+    Table,
+    cli,
+    plain_tree,
+    readable,
+    received_by,
+    verify_as_player,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "module_src" / "carrier_battlegroup"
@@ -247,7 +254,7 @@ def test_adjudicate_writes_the_same_bytes_with_and_without_the_cache(tmp_path: P
                 root / "referee-secret", *extra,
             )  # fmt: skip
             assert code == 0, out
-            runs[name] = _tree(root / "game")
+            runs[name] = plain_tree(root / "game")  # parts: their plaintexts
         assert runs["a"] == runs["b"], k
         compared += 1
     assert compared >= 3
@@ -281,7 +288,7 @@ def test_validate_refuses_the_issues_bad_inputs_citing_the_case(tmp_path: Path) 
         "9.1": f"[logistics]\nbuy {state.data['lp']} fuel\n",
         "12.4": '[movement]\nmove "North Sea 1" "North Sea 2" "Shetland Gap" "Norwegian Sea 1"\n',
     }
-    view = sorted((t.game / "turns").iterdir())[-1] / "view-USN.json"
+    view = sorted((t.opened() / "turns").iterdir())[-1] / "view-USN.json"
     before = _tree(t.game)
     for rule, body in cases.items():
         p = tmp_path / f"bad-{rule}.txt"

@@ -56,20 +56,25 @@ def _forge_in_part(folder: Path, manifest: dict, owner: str, name: str, data: by
 
     game = folder.parents[1]
     cfg = GameConfig.parse((game / "game.toml").read_text())
-    kf = next(
-        p
-        for p in (game / "secret" / pt.PARTS_KEY_FILE, game / "revealed" / pt.PARTS_KEY_FILE)
-        if p.is_file()
-    )
-    ident = pt.x25519_identity(kf.read_text())
+    seed = step_seed(game, folder.name)
+    ident = pt.x25519_identity(pt.parts_identity(seed))
     part = folder / pt.part_file(owner)
     inside = pt.unpack(pt.decrypt(part.read_bytes(), [ident]) or b"", str(part))
     inside[name] = data
-    sealer = pt.sealer_for(cfg)
+    sealer = pt.sealer_for(cfg, seed)
     assert sealer is not None
     key = cfg.referee if owner == pt.REFEREE else cfg.players[owner]
     part.write_bytes(sealer.encrypt(inside, key))
     manifest["files"][part.name] = sha256_hex(part.read_bytes())
+
+
+def step_seed(game: Path, name: str) -> bytes:
+    """A step's hidden seed, from the referee's working copy or from what reveal released."""
+    for root in ("secret", "revealed"):
+        p = game / root / "turns" / name / "secrets.json"
+        if p.is_file():
+            return bytes.fromhex(json.loads(p.read_text())["hidden_seed"])
+    raise AssertionError(f"no hidden seed of {name} here")
 
 
 def _fails(g, file: str, check: str | None = None) -> VerifyFailure:

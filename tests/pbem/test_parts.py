@@ -20,6 +20,7 @@ from referee.pbem.keys import load_private
 from referee.pbem.record import CONTEXT_MANIFEST, pretty_json, sign_file
 from tests.pbem import toy_sealed, toys_common
 from tests.pbem.cliflow import Table, age_decrypt, cli
+from tests.pbem.test_forged_renderings import step_seed
 from tests.pbem.test_sealed_hidden import PLOTS, SIDES
 
 pytestmark = pytest.mark.skipif(shutil.which("age") is None, reason="Debian's age is needed")
@@ -96,15 +97,18 @@ def test_a_players_own_ssh_keygen_key_opens_his_part(tmp_path: Path) -> None:
     assert age_decrypt(part, keys / "soviet.key") is None
 
 
-def test_the_parts_key_is_the_one_game_toml_names(played: Table) -> None:
+def test_each_steps_parts_key_comes_from_its_hidden_seed(played: Table) -> None:
+    """The parts key of a step is derived from its hidden seed: the referee's working copy
+    (and, after reveal, everyone) derives it; Debian's age takes it as an identity and
+    opens every part of that step and of no other."""
     cfg = GameConfig.parse((played.game / "game.toml").read_text())
-    assert cfg.secrets is not None and cfg.secrets.parts_recipient.startswith("age1")
-    key = played.game / "secret" / pt.PARTS_KEY_FILE
-    assert oct(key.stat().st_mode & 0o777) == "0o600"
-    assert pt.recipient_of_identity(key.read_text()) == cfg.secrets.parts_recipient
-    # Debian's age takes it as an identity file: it opens every part
+    assert cfg.secrets is not None and cfg.secrets.parts == "referee-parts/1"
+    key = played.root / "step-2.key"
+    key.write_text(pt.parts_identity(step_seed(played.game, "002-Soviet-sealed")) + "\n")
     for part in (played.game / "turns" / "002-Soviet-sealed").glob("*.age"):
         assert age_decrypt(part, key) is not None, part.name
+    for part in (played.game / "turns" / "003-NATO-sealed").glob("*.age"):
+        assert age_decrypt(part, key) is None, part.name
     assert "secret/" in (played.game / ".gitignore").read_text().splitlines()
 
 
@@ -157,9 +161,6 @@ def test_a_fresh_clone_adjudicates_with_the_referees_key_and_seeds(played: Table
     for t in (played.game / "secret" / "turns").iterdir():
         for f in t.iterdir():
             assert (clone / "secret" / "turns" / t.name / f.name).read_bytes() == f.read_bytes()
-    assert (clone / "secret" / pt.PARTS_KEY_FILE).read_text() == (
-        played.game / "secret" / pt.PARTS_KEY_FILE
-    ).read_text()
     code, out = cli("verify", clone, "--module", played.module, "--key", played.key("referee"))
     assert code == 0 and "replay matches" in out, out
 
@@ -181,9 +182,10 @@ def test_a_part_its_owner_cannot_open_fails_his_verify(played: Table) -> None:
     copy = played.player_copy("wrong-recipient")
     folder = copy / "turns" / "001-NATO-sealed"
     cfg = GameConfig.parse((copy / "game.toml").read_text())
-    sealer = pt.sealer_for(cfg)
+    seed = step_seed(played.game, folder.name)
+    sealer = pt.sealer_for(cfg, seed)
     assert sealer is not None
-    ident = pt.x25519_identity((played.game / "secret" / pt.PARTS_KEY_FILE).read_text())
+    ident = pt.x25519_identity(pt.parts_identity(seed))
     inside = pt.unpack(pt.decrypt((folder / "side-NATO.age").read_bytes(), [ident]) or b"", "p")
     (folder / "side-NATO.age").write_bytes(sealer.encrypt(inside, cfg.players["Soviet"]))
     manifest = json.loads((folder / "manifest.json").read_text())
