@@ -154,7 +154,7 @@ def _hidden_until(t: Table, upto: str, side: str) -> set[str]:
 
 def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path) -> None:
     searched = 0
-    for folder in _turns(sealed.game):
+    for folder in _turns(sealed.opened()):  # each side's viewer, from its encrypted part
         for side in SIDES:
             text = (folder / f"viewer-{side}.html").read_text()
             for uid in _hidden_until(sealed, folder.name, side):
@@ -166,11 +166,18 @@ def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path)
     last = _turns(sealed.game)[-1].name
     for side in SIDES:
         out = tmp_path / f"{side}.html"
-        code, msg = cli("viewer", copy, "--side", side, "-o", out, "--module", sealed.module)
+        code, msg = cli(
+            "viewer", copy, "--side", side, "-o", out, "--module", sealed.module,
+            "--key", sealed.key(side.lower()),
+        )  # fmt: skip
         assert code == 0, msg
         text = out.read_text()
         for uid in _hidden_until(sealed, last, side):
             assert uid not in text, f"referee viewer --side {side} shows {uid}"
+    # without the side's key: its views are in its encrypted parts, and the message says so
+    code, msg = cli("viewer", copy, "--side", "NATO", "-o", tmp_path / "x.html", "--module",
+                    sealed.module)  # fmt: skip
+    assert code == 1 and "side-NATO.age" in msg and "--key" in msg, msg
     code, msg = cli("viewer", copy, "-o", tmp_path / "ref.html", "--module", sealed.module)
     assert code == 1 and "only in the referee's copy" in msg
     assert not (tmp_path / "ref.html").exists()
@@ -184,7 +191,7 @@ def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path)
 def test_the_viewer_of_a_step_shows_that_sides_view(sealed: Table) -> None:
     module, _ = load_module(sealed.module)
     assert module is not None
-    folders = _turns(sealed.game)
+    folders = _turns(sealed.opened())
     docs = [step_from_view(json.loads((f / "view-NATO.json").read_text())) for f in folders]
     ref = json.loads((folders[0] / "report.json").read_text())["referee"]["fingerprint"]
     html = render_viewer(module, docs, side="NATO", referee=ref)
@@ -201,7 +208,7 @@ def test_after_reveal_verify_checks_each_viewer_and_catches_a_forged_one(sealed:
     assert code == 0, out
     assert not any("viewer" in n for n in out.get("notes", [])), out
     folder = _turns(copy)[-1]
-    html = (folder / "viewer-Soviet.html").read_bytes()
+    html = (sealed.opened() / "turns" / folder.name / "viewer-Soviet.html").read_bytes()
     forged = html.replace(b'"text":"', b'"text":"(the referee says) ', 1)
     assert forged != html
     forge(folder, load_private(sealed.key("referee")), {"viewer-Soviet.html": forged})
