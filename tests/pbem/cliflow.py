@@ -261,3 +261,29 @@ def plain_tree(game: Path) -> dict[str, bytes]:
         else:
             out[rel] = p.read_bytes()
     return out
+
+
+def unpacked_part(part: Path, key: Path) -> dict[str, bytes]:
+    """The files of one encrypted part, opened with Debian's ``age`` and ``key``."""
+    from referee.pbem.parts import unpack
+
+    plain = age_decrypt(part, key)
+    assert plain is not None, f"{part} does not open with {key}"
+    return unpack(plain, str(part))
+
+
+def unsealed(game: Path, out: Path) -> Path:
+    """A copy of the referee's ``game`` with every side's part unpacked in its turn folder,
+    each opened with the step's parts key (from the hidden seeds in ``secret/``): the
+    files each player reads, for tests that look into them (real VASSAL, the viewer)."""
+    from referee.pbem import parts as pt
+
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(game, out, ignore=shutil.ignore_patterns(".lock"))
+    for part in sorted(out.glob("turns/*/side-*.age")):
+        s = out / "secret" / "turns" / part.parent.name / "secrets.json"
+        seed = bytes.fromhex(json.loads(s.read_text())["hidden_seed"])
+        plain = pt.decrypt(part.read_bytes(), [pt.x25519_identity(pt.parts_identity(seed))])
+        assert plain is not None, part
+        unpack_into(plain, part.parent)
+    return out
