@@ -278,7 +278,7 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
             "--json",
             "--key",
             str(keys / "soviet.key"),
-        )  # fmt: skip
+        )
     )
     assert data["orders"] == [
         'move SO-RKR-2 -> "Ionian Sea"',
