@@ -53,6 +53,17 @@ class Opening:
     missing: list[str] = field(default_factory=list)  # part files absent from this copy
     checked_own: int = 0
     how: dict[str, set[str]] = field(default_factory=dict)  # owner -> keys that opened it
+    # files of an opened part that another referee version made, so not made again here
+    own_unchecked: list[str] = field(default_factory=list)
+    table: Any = None  # the VASSAL placement table of the module (own VASSAL saves)
+
+    def vassal_table(self, module: Any) -> Any:
+        """The module's VASSAL placement table, made once per run."""
+        from referee.vassal.placement import table_for
+
+        if self.table is None:
+            self.table = table_for(module)
+        return self.table
 
     def admit(self, turn: str, manifest: dict[str, Any]) -> tuple[set[str], set[str]]:
         """``(files besides the manifest's that may be in the folder, listed files that may
@@ -149,6 +160,14 @@ class Opening:
                 f"{_whose(owner)} not opened in {n} step(s) (no key for it given with --key, "
                 "and those steps are not revealed): checked only as the signed manifest's "
                 "SHA-256 of its encrypted file"
+            )
+        if self.own_unchecked:
+            shown = ", ".join(self.own_unchecked[:3]) + (
+                " ..." if len(self.own_unchecked) > 3 else ""
+            )
+            out.append(
+                f"{len(self.own_unchecked)} file(s) of your part made by another referee version "
+                f"not made again here, checked by the part's signed hash only: {shown}"
             )
         if self.viewers_skipped:
             out.append(
@@ -322,12 +341,8 @@ def check_own_part(
     """Before the reveal, a side's opened part checked as far as its owner can: its view
     names this report and says what the public record says (its own hidden rolls and events
     besides), and its Markdown view, VASSAL save and viewer are what that view renders to."""
-    from referee.engine.core import GameState
     from referee.pbem.archive import slug
-    from referee.pbem.record import VIEW_FORMAT, _vassal_table
-    from referee.pbem.rendercheck import RenderMismatch, check_viewers, vassal_fingerprint
-    from referee.pbem.reports import render_markdown, templates_sha256
-    from referee.vassal.position import position_vsav_bytes
+    from referee.pbem.rendercheck import RenderMismatch, check_viewers
 
     opening: Opening = w.opening
     base = f"turns/{t.name}"
@@ -335,32 +350,10 @@ def check_own_part(
         if side == pt.REFEREE:
             continue
         name = slug(side)
-        vf = f"{base}/view-{name}.json"
-        doc = json.loads(files[f"view-{name}.json"])
-        if doc.get("format") != VIEW_FORMAT or doc.get("side") != side:
-            raise PartFailure(vf, "part", f"not a view of {side}")
-        if doc.get("report_sha256") != rsha:
-            raise PartFailure(vf, "part", "names another report.json")
-        mine = doc.get("report") or {}
-        for key in sorted(set(rep) | set(mine)):
-            if key in ("rolls", "events", "pending"):
-                public = [x for x in mine.get(key, []) if not x.get("hidden_from")]
-                if key != "pending" and public != rep.get(key):
-                    raise PartFailure(vf, "part", f"its {key} are not the public record's")
-            elif mine.get(key) != rep.get(key):
-                raise PartFailure(vf, "part", f"report.{key} is not the public record's")
-        seen = doc.get("state") or {}
-        if rep.get("templates_sha256") == templates_sha256():
-            md = render_markdown(module, mine, rsha, seen, viewer=side).encode()
-            if files.get(f"view-{name}.md") != md:
-                raise PartFailure(f"{base}/view-{name}.md", "rendering", "not what the view says")
-        vsav = f"position-{name}.vsav"
-        if vsav in files and (manifest.get("renderer") or {}).get("vassal") == vassal_fingerprint():
-            made = position_vsav_bytes(_vassal_table(module), GameState.from_json(seen))
-            if files[vsav] != made:
-                raise PartFailure(f"{base}/{vsav}", "rendering", "not the position of the view")
+        doc = _own_view(files, side, f"{base}/view-{name}.json", rsha, rep)
+        _own_renderings(opening, module, base, side, files, doc, rsha, rep, manifest)
+        opening.checked_own += 1
         if opening.viewer_gap(side):
-            opening.checked_own += 1
             continue
         try:
             check_viewers(
@@ -377,4 +370,67 @@ def check_own_part(
             )
         except RenderMismatch as exc:
             raise PartFailure(exc.file, "rendering", exc.message) from None
-        opening.checked_own += 1
+
+
+def _own_view(
+    files: dict[str, bytes], side: str, vf: str, rsha: str, rep: dict[str, Any]
+) -> dict[str, Any]:
+    """A side's view of a step: of that side, naming this report, and saying what the
+    public record says but for the rolls, events and decisions only that side may see."""
+    from referee.pbem.record import VIEW_FORMAT
+
+    try:
+        doc = json.loads(files[vf.rsplit("/", 1)[1]])
+    except (KeyError, ValueError):
+        raise PartFailure(vf, "part", "missing or not JSON") from None
+    if not isinstance(doc, dict) or doc.get("format") != VIEW_FORMAT or doc.get("side") != side:
+        raise PartFailure(vf, "part", f"not a view of {side}")
+    if doc.get("report_sha256") != rsha:
+        raise PartFailure(vf, "part", "names another report.json")
+    mine = doc.get("report") if isinstance(doc.get("report"), dict) else {}
+    for key in sorted(set(rep) | set(mine)):
+        if key in ("rolls", "events"):
+            public = [x for x in mine.get(key, []) if not x.get("hidden_from")]
+            if public != rep.get(key):
+                raise PartFailure(vf, "part", f"its {key} are not the public record's")
+        elif key != "pending" and mine.get(key) != rep.get(key):
+            raise PartFailure(vf, "part", f"report.{key} is not the public record's")
+    return doc
+
+
+def _own_renderings(
+    opening: Opening,
+    module: Any,
+    base: str,
+    side: str,
+    files: dict[str, bytes],
+    doc: dict[str, Any],
+    rsha: str,
+    rep: dict[str, Any],
+    manifest: dict[str, Any],
+) -> None:
+    """A side's Markdown view and VASSAL save made again from its view, where this referee
+    version makes them as the one that wrote them (else a note names them)."""
+    from referee.engine.core import GameState
+    from referee.pbem.archive import slug
+    from referee.pbem.rendercheck import vassal_fingerprint
+    from referee.pbem.reports import render_markdown, templates_sha256
+    from referee.vassal.position import position_vsav_bytes
+
+    name = slug(side)
+    seen = doc.get("state") or {}
+    if rep.get("templates_sha256") == templates_sha256():
+        md = render_markdown(module, doc["report"], rsha, seen, viewer=side).encode()
+        if files.get(f"view-{name}.md") != md:
+            raise PartFailure(f"{base}/view-{name}.md", "rendering", "not what the view says")
+    else:
+        opening.own_unchecked.append(f"{base}/view-{name}.md (other report templates)")
+    vsav = f"position-{name}.vsav"
+    if vsav not in files:
+        return
+    if (manifest.get("renderer") or {}).get("vassal") != vassal_fingerprint():
+        opening.own_unchecked.append(f"{base}/{vsav} (another VASSAL writer)")
+        return
+    made = position_vsav_bytes(opening.vassal_table(module), GameState.from_json(seen))
+    if files[vsav] != made:
+        raise PartFailure(f"{base}/{vsav}", "rendering", "not the position of the view")
