@@ -39,7 +39,7 @@ def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str,
     vmod = build_module_with_setups(module, out / "vassal", workers=1).path
     with contextlib.redirect_stdout(io.StringIO()):
         game = demo_solitaire.demo(out / "demo", play_aids_too=False)
-    game = unsealed(game, out / "unsealed")  # the player's files, from his encrypted parts
+    game = unsealed(game, out / "unsealed" / "game")  # the player's files, from his parts
     saves = sorted(str(p) for p in (game / "turns").glob("*/position-USN.vsav"))
     assert len(saves) >= 5
     code, stderr, text = run_vcheck(vmod, saves, out / "vcheck.txt")
