@@ -226,3 +226,31 @@ def test_a_plain_copy_beside_a_part_is_refused(played: Table) -> None:
     (folder / "view-NATO.json").write_text("{}\n")
     code, out = played.verify(copy)
     assert code == 1 and out["file"] == "turns/001-NATO-sealed/view-NATO.json", out
+
+
+def test_a_game_made_before_parts_still_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24 §6: an archive of a hidden-information game written as referee versions
+    before parts wrote it (no `parts` in game.toml: per-side files in the clear, secret/
+    beside them) is read by today's verify unchanged, before and after the reveal, with or
+    without a key; no migration is needed."""
+    import referee.pbem.game as game_mod
+
+    monkeypatch.setattr(game_mod, "PARTS_FORMAT", "")
+    t = Table(tmp_path, toys_common.module_dir(tmp_path, toy_sealed.ID), SIDES)
+    t.new()
+    for nato, soviet in PLOTS:
+        t.send("NATO", *nato)
+        t.send("Soviet", *soviet)
+    assert "parts" not in (t.game / "game.toml").read_text()
+    folder = t.game / "turns" / "002-Soviet-sealed"
+    assert (folder / "view-NATO.json").is_file() and not list(folder.glob("*.age"))
+    monkeypatch.undo()  # today's referee reads it
+    code, out = t.verify(t.player_copy())
+    assert code == 0 and "parts" not in out, out
+    code, text = cli("verify", t.player_copy(), "--module", t.module, "--key", t.key("nato"))
+    assert code == 0, text
+    assert cli("reveal", t.game, "--module", t.module)[0] == 0
+    code, out = t.verify(t.player_copy("after"))
+    assert code == 0 and "replayed" not in out, out
