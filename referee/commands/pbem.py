@@ -242,8 +242,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"dice seeds (secret, keep them): {made.seeds_path}")
         if made.config.secrets is not None:
             typer.echo(
-                f"referee-only part (never publish it; `referee reveal` at the end): "
-                f"{game_dir}/secret/"
+                "your plaintext working copy of the referee-only part (never publish it; "
+                f"each step also keeps it encrypted in referee.age): {game_dir}/secret/"
             )
         typer.echo(f"report: {report}")
         typer.echo(f"report SHA-256: {made.report_sha256}")
