@@ -224,11 +224,11 @@ def verify_archive(
     if upto is not None:
         turns = turns[: upto + 1]
     if cfg.secrets is not None:
-        from referee.pbem.verify_commit import verify_committed, verify_parts
+        from referee.pbem.verify_commit import verify_with_commitments
 
-        if cfg.secrets.parts:
-            return verify_parts(archive, cfg, toml_sha, module, rs, upto=upto, keys=keys)
-        return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
+        return verify_with_commitments(
+            archive, cfg, turns, toml_sha, module, rs, upto=upto, keys=keys
+        )
     prev_sha: str | None = None
     prev_seed = bytes.fromhex(cfg.dice_head)
     state: GameState | None = None

@@ -53,6 +53,24 @@ from referee.pbem.verify_hidden import (
 from referee.source.model import Module
 
 
+def verify_with_commitments(
+    archive: Archive,
+    cfg: GameConfig,
+    turns: list[TurnDir],
+    toml_sha: str,
+    module: Module,
+    rs: Ruleset,
+    *,
+    upto: int | None,
+    keys: Sequence[PrivateKey],
+) -> Verified:
+    """A game with commitments: split into parts (:func:`verify_parts`), or made before
+    parts, with its per-side files in the clear (:func:`verify_committed`)."""
+    if cfg.secrets is not None and cfg.secrets.parts:
+        return verify_parts(archive, cfg, toml_sha, module, rs, upto=upto, keys=keys)
+    return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
+
+
 def verify_parts(
     archive: Archive,
     cfg: GameConfig,
@@ -155,9 +173,7 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
     rep, rsha, public_state, manifest = _check_folder_full(
         archive, t, cfg.referee, with_state=not hides, opening=w.opening
     )
-    skip: set[str] = set()
-    if w.opening is not None:
-        manifest, skip = w.opening.effective(t.name, manifest)
+    manifest, skip = _as_opened(w, t, manifest)
     w.events = ()
     expect = {
         "format": REPORT_FORMAT,
@@ -230,16 +246,39 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
         w.replayed += 1
     else:
         w.state = None
-        if w.opening is not None:  # a player's own part, before the reveal
-            from referee.pbem.parts_open import check_own_part
-
-            check_own_part(w, t, module, rs, rep, rsha, manifest)
+        _own_part(w, t, module, rs, rep, rsha, manifest)
     for p in sorted(t.path.glob("view-*.json")):  # hash-checked; the next viewer shows them
         doc = json.loads(archive.read(p))
         w.views.setdefault(str(doc["side"]), []).append(doc)
     w.records.append(record if record is not None else rep)
     w.shas.append(rsha)
     w.prev_sha, w.prev_public = rsha, rep
+
+
+def _as_opened(w: Walk, t: TurnDir, manifest: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """The manifest as this run reads the folder, and the files of parts it did not open
+    (a game with parts: :meth:`referee.pbem.parts_open.Opening.effective`)."""
+    if w.opening is None:
+        return manifest, set()
+    return w.opening.effective(t.name, manifest)
+
+
+def _own_part(
+    w: Walk,
+    t: TurnDir,
+    module: Module,
+    rs: Ruleset,
+    rep: dict[str, Any],
+    rsha: str,
+    manifest: dict[str, Any],
+) -> None:
+    """Before the reveal, the parts this run opened of a player's own side, checked as far
+    as he can (:func:`referee.pbem.parts_open.check_own_part`)."""
+    if w.opening is None:
+        return
+    from referee.pbem.parts_open import check_own_part
+
+    check_own_part(w, t, module, rs, rep, rsha, manifest)
 
 
 def _sealed_sides(w: Walk, record: dict[str, Any]) -> tuple[str, ...]:
