@@ -348,8 +348,8 @@ def play_examples(out: Path, game: Path, keys: Path, secret: Path) -> None:
 
 def viewers(out: Path, game: Path) -> list[Path]:
     """The game viewer of each side (``referee viewer``; issue 17): one offline HTML file to
-    step through the game on the map, made from that side's views only. Every turn folder
-    also holds them (``viewer-SIDE.html``), for the game so far."""
+    step through the game on the map, made from that side's views only; turn folders hold
+    none (issue 24), so this is how a player gets it."""
     made: list[Path] = []
     for n, side in enumerate(["NATO", "Soviet"]):
         path = out / "viewer" / f"viewer-{side}.html"
@@ -374,7 +374,7 @@ def listing(out: Path, game: Path, missing: Sequence[str]) -> None:
             "latest report",
             [
                 p
-                for n in ("report.md", "report.html", "position.png", "position.vsav")
+                for n in ("report.md", "report.html", "position.svg", "position.vsav")
                 if (p := folder / n).is_file()
             ],
         ),

@@ -41,3 +41,10 @@ def example_names() -> list[str]:
 def example_path(name: str) -> Path | None:
     p = examples_dir() / name
     return p if (p / "module.toml").is_file() else None
+
+
+def coverage_dir() -> Path:
+    """The generated rules coverage pages (``docs/rules-coverage/`` in a checkout)."""
+    return _first_existing(
+        _PKG / "_bundled" / "rules-coverage", _PKG.parent / "docs" / "rules-coverage"
+    )

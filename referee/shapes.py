@@ -16,6 +16,7 @@ names the JSON path of the first value that does not fit.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -51,8 +52,18 @@ def describe(value: Any) -> str:
 Check = Callable[[Any, str], None]
 
 
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_ident(key: str) -> bool:
+    return _IDENT.fullmatch(key) is not None
+
+
 def key_path(path: str, key: str) -> str:
-    return f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f"{path}[{key!r}]"
+    """``$.a.b`` for an identifier key, ``$.a['b c']`` for any other (the same keys recur in
+    every report a command reads, so each is tested once)."""
+    return f"{path}.{key}" if isinstance(key, str) and _is_ident(key) else f"{path}[{key!r}]"
 
 
 def check(value: Any, shape: Check, path: str = "$") -> None:

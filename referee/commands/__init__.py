@@ -18,6 +18,7 @@ COMMAND_MODULES: list[str] = [
     "map_from_geo",
     "import_vmod",
     "viewer",
+    "rules",
 ]
 
 COMMAND_NAMES: dict[str, str] = {
@@ -42,6 +43,7 @@ COMMAND_NAMES: dict[str, str] = {
     "map-from-geo": "map_from_geo",
     "import-vmod": "import_vmod",
     "viewer": "viewer",
+    "rules": "rules",
 }
 """Which module registers each command: running one command imports and registers only its
 module (:func:`referee.cli.app_for`), so a process pays for one command, not fourteen."""

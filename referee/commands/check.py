@@ -34,6 +34,13 @@ def register(app: typer.Typer) -> None:
         fmt: Format = format_option(Format),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print errors only: no warnings, no summary."),
+        png: Path | None = typer.Option(
+            None,
+            "--png",
+            metavar="FILE.png",
+            help="Also write a preview of the source's art: the map picture with the fitted "
+            "hex grid and anchors, every counter sheet with each cut and its roster id.",
+        ),
     ) -> None:
         """Check a module source; print every problem as file:line:col: message.
 
@@ -60,6 +67,8 @@ def register(app: typer.Typer) -> None:
             if layout_fit_diagnostics(module, diags):
                 module = None
         summary = summarize(module) if module is not None else None
+        if png is not None and module is not None:
+            _write_art_preview(module, png, quiet)
         if _print_diagnostics(folder, diags, how, quiet, summary):
             if module is None:
                 n = len(diags.errors)
@@ -79,6 +88,11 @@ def register(app: typer.Typer) -> None:
                     f"{where}, {summary['tables']} tables, "
                     f"{summary['scenarios']} scenarios"
                 )
+                if how == "text":
+                    from referee.source.summary import picture_lines
+
+                    for line in picture_lines(module):
+                        typer.echo(line)
         raise typer.Exit(0 if module is not None else EXIT_PROBLEMS)
 
 
@@ -148,3 +162,19 @@ def _print_diagnostics(
         else:
             typer.echo(str(d), err=d.severity == "error")
     return True
+
+
+def _write_art_preview(module: Any, png: Path, quiet: bool) -> None:
+    """``--png``: the preview of the cut sheets and the fitted map grid
+    (:mod:`referee.render.art_preview`), written atomically; a source without art writes
+    nothing and says so."""
+    from referee.render.art_preview import art_preview_png
+    from referee.safeio import write_bytes_atomic
+
+    data = art_preview_png(module)
+    if data is None:
+        typer.echo("--png: the source has no map picture and no counter sheets", err=True)
+        return
+    write_bytes_atomic(png, data)
+    if not quiet:
+        typer.echo(f"art preview -> {png}", err=True)

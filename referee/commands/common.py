@@ -23,6 +23,7 @@ from referee.errors import UserError
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
+EXIT_UNCHECKED = 3  # verify: the record holds, but some files a player opens are not proved
 EXIT_INTERNAL = 70
 EXIT_LOCKED = 75
 EXIT_INTERRUPTED = 130

@@ -75,7 +75,9 @@ def register(app: typer.Typer) -> None:
         """Make a module source from an existing VASSAL module: boards and grids, pieces as
         the roster, palette, set-ups as scenarios, dice buttons, chart windows and turn
         trackers (tools.toml); what cannot be carried over is listed in import-report.txt
-        (and .json) beside the source and printed here.
+        (and .json) beside the source and printed here. The art is also written as a source
+        that names a ruleset takes it: art/<map>-<board>.toml (a hex board's picture with
+        [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front and back pictures).
         """
         from referee.vassal.errors import VassalFormatError
         from referee.vassal.vmod import read_vmod

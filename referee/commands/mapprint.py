@@ -38,13 +38,14 @@ def register(app: typer.Typer) -> None:
             metavar="LENGTH",
             help="Strip shared by neighbouring tiles, 0.25in..2in (e.g. 0.5in, 12mm).",
         ),
-        art_dpi: int = typer.Option(
-            150,
+        art_dpi: int | None = typer.Option(
+            None,
             "--art-dpi",
             min=100,
             max=300,
             metavar="DPI",
-            help="Resolution of the board picture in the PDF.",
+            help="Resolution of the board picture in the PDF (default 150, or a map "
+            "picture's own resolution at its printed size, within 100..300).",
         ),
         png: bool = typer.Option(False, "--png", help="Also write a PNG preview of each page."),
         dpi: int = dpi_option("Resolution of the --png previews."),

@@ -66,6 +66,7 @@ def register(app: typer.Typer) -> None:
             check_png_destination,
             module_for,
             read_position,
+            rules_reading,
             write_png,
         )
         from referee.engine.ruleset import get_ruleset
@@ -79,7 +80,8 @@ def register(app: typer.Typer) -> None:
         ask = getattr(rs, "options", None)
         if ask is None:
             raise UserError(f"options are not available for ruleset {st.ruleset!r}")
-        report = ask(module, st, unit, limit=max_groups)
+        with rules_reading(str(state_file), st.ruleset):
+            report = ask(module, st, unit, limit=max_groups)
         if png is not None and report.marks is None:
             raise UserError("--png draws a unit's moves", hint="name a unit, not a hex")
         if as_json:

@@ -2,18 +2,22 @@
 
 Exit codes (docs/ci.md, :mod:`referee.commands.common`): 0 done (or already done); 1 refused
 (orders unsigned, out of turn, illegal...) or verification failed; 2 bad invocation or
-unreadable input; 75 the game is locked by another adjudication (try again later).
+unreadable input; 3 (``verify``) the record holds but files a player opens could not be
+proved; 75 the game is locked by another adjudication (try again later).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from referee.commands.common import (
     EXIT_LOCKED,
     EXIT_PROBLEMS,
+    EXIT_UNCHECKED,
     TextOrJson,
     example_option,
     format_option,
@@ -82,6 +86,35 @@ def _refused(exc: Exception, as_json: bool) -> None:
     else:
         typer.echo(f"referee: refused ({exc.code}): {exc}", err=True)
     raise typer.Exit(EXIT_LOCKED if exc.code == "locked" else EXIT_REFUSED)
+
+
+def _verify_with_bar(
+    game_dir: Path,
+    module: Any,
+    upto: int | None,
+    since_sha: str | None,
+    *,
+    show: bool,
+    keys: Sequence[Any] = (),
+) -> Any:
+    """``verify_archive``, with a progress bar of the steps on a terminal (stderr)."""
+    import sys
+
+    from referee.pbem.archive import Archive
+    from referee.pbem.verify import verify_archive
+
+    if not (show and sys.stderr.isatty()):
+        return verify_archive(game_dir, module, upto=upto, since_sha=since_sha, keys=keys)
+    try:
+        steps = len(Archive(game_dir).turn_dirs())
+    except Exception:
+        steps = 0
+    if upto is not None:
+        steps = min(steps, upto + 1)
+    with typer.progressbar(length=steps, label="verify", file=sys.stderr, show_pos=True) as bar:
+        return verify_archive(
+            game_dir, module, upto=upto, since_sha=since_sha, keys=keys, progress=bar.update
+        )
 
 
 def _game_module(game_dir: Path, module_src: Path | None, example: str | None):
@@ -394,8 +427,8 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         refuse_private_inside(game_dir, key)
         try:
-            # the cache answers the module's load and the bare board of position.png (the
-            # same bytes as without it; see docs/performance.md)
+            # the cache answers the module's load and the shape checks of earlier reports
+            # (the same bytes as without it; see docs/performance.md)
             with activated(cache_from_env(enabled=not no_cache)):
                 module = _game_module(game_dir, module_src, example)
                 results = run(
@@ -479,22 +512,33 @@ def register(app: typer.Typer) -> None:
         passphrase_file: Path | None = typer.Option(
             None, "--passphrase-file", help="The first line is the --key's passphrase."
         ),
+        since: str | None = typer.Option(
+            None,
+            "--since",
+            metavar="HASH|FILE",
+            help="A report you verified before (as --head takes it): every record is checked, "
+            "the reports, views, pictures and saves only of the steps after it.",
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
-        quiet: bool = quiet_option("Print nothing: the exit code says it (0 ok, 1 failed)."),
+        quiet: bool = quiet_option(
+            "Print nothing: the exit code says it (0 ok, 1 failed, 3 files unchecked)."
+        ),
     ) -> None:
-        """Check every signature, the hash chain, every die roll, and replay the game.
+        """Check every signature, the hash chain, every die roll, and replay the game; render
+        every file a player opens again and compare.
 
-        Exit 0 when everything this run could check holds (the parts it could not open or
-        that are missing from this copy are listed as notes, and under "parts" in --json),
-        1 on the first failure, 2 on a usage error."""
+        Exit 0: everything this run could check holds (the parts it could not open or that
+        are missing from this copy are listed as notes, and under "parts" in --json). 1: a
+        check failed (the file is named). 2: a usage error. 3: the record holds, but some
+        files (pictures, viewers or saves written by an earlier referee version) could not
+        be proved; they are listed."""
         from referee.pbem.problems import Refusal
         from referee.pbem.verify import (
             VerifyFailure,
             check_head,
             find_archive,
             head_of,
-            verify_archive,
         )
 
         as_json = output_format(fmt, as_json) == "json"
@@ -510,7 +554,10 @@ def register(app: typer.Typer) -> None:
                 raise VerifyFailure("game.toml", "archive", exc.message) from None
             want_head = head_of(head) if head is not None else None
             loaded = [_load_key(k, passphrase_file) for k in keys]
-            result = verify_archive(game_dir, module, upto=upto, keys=loaded)
+            since_sha = head_of(since) if since is not None else None
+            result = _verify_with_bar(
+                game_dir, module, upto, since_sha, show=not (quiet or as_json), keys=loaded
+            )
             if want_head is not None:
                 check_head(result, want_head)
             fp = (referee_fingerprint or "").replace(":", "").lower()
@@ -524,11 +571,16 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from None
         if as_json:
             print_json(result.to_json())
+            if result.unchecked:
+                raise typer.Exit(EXIT_UNCHECKED)
             return
         if quiet:
+            if result.unchecked:
+                raise typer.Exit(EXIT_UNCHECKED)
             return
         typer.echo(
-            f"{game_dir}: ok: game {result.game_id}, {result.reports} report(s) to "
+            f"{game_dir}: {'UNCHECKED FILES' if result.unchecked else 'ok'}: game "
+            f"{result.game_id}, {result.reports} report(s) to "
             f"{result.last_report}, {result.rolls} die roll(s) checked, "
             + ("replay matches" if result.replayed else "replay waits for `referee reveal`")
         )
@@ -537,3 +589,12 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  {side} key {fp_[:16]}")
         for n in result.notes:
             typer.echo(f"note: {n}")
+        for f, why in result.unchecked:
+            typer.echo(f"unchecked: {f}: {why}", err=True)
+        if result.unchecked:
+            typer.echo(
+                f"referee: verify: {len(result.unchecked)} file(s) a player opens could not "
+                "be proved (above); the record itself holds",
+                err=True,
+            )
+            raise typer.Exit(EXIT_UNCHECKED)

@@ -7,8 +7,10 @@ bundled example whose module id the state names).
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +45,27 @@ class Position:
     state: Any  # GameState
     source: str
     side: str | None = None
+
+
+@contextlib.contextmanager
+def rules_reading(source: str, ruleset: str) -> Iterator[None]:
+    """Run a ruleset on a position read from a file the user named (``--state``).
+
+    The shape of ``state.json`` is checked at the edge (:mod:`referee.engine.state_shape`),
+    but what a ruleset keeps under ``$.data`` is read by its rules as they go: a value
+    deleted or retyped there ends in one message naming the file, exit 2, instead of an
+    internal error (issue 31). ``REFEREE_DEBUG=1`` shows where the rules read it."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        if os.environ.get("REFEREE_DEBUG"):
+            raise
+        raise UserError(
+            f"{source}: $.data does not hold what ruleset {ruleset} keeps there "
+            f"({type(exc).__name__}: {str(exc)[:120]})",
+            hint="use the state.json the referee wrote (or a turn folder's view); "
+            "REFEREE_DEBUG=1 shows where the rules read it",
+        ) from None
 
 
 def read_state(path: Path):  # -> GameState

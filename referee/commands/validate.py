@@ -12,6 +12,7 @@ victory points at stake), each with its rule case; warnings change the exit code
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -69,15 +70,8 @@ def register(app: typer.Typer) -> None:
             read_input_text,
             shown_name,
         )
-        from referee.commands.state import module_for, read_position
-        from referee.engine.orders import OrdersSyntaxError
-        from referee.engine.ruleset import (
-            get_ruleset,
-            hides_information,
-            parse_orders_for,
-            view_notes_of,
-            warnings_of,
-        )
+        from referee.commands.state import module_for, read_position, rules_reading
+        from referee.engine.ruleset import get_ruleset, hides_information
 
         how = output_format(fmt, as_json)
         if is_stdio(orders) and is_stdio(state_file):
@@ -89,53 +83,10 @@ def register(app: typer.Typer) -> None:
         with activated(cache_from_env(enabled=not no_cache)):
             module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
-        rows: list[dict[str, object]] = []
-        doc = None
-        try:
-            doc = parse_orders_for(rs, text, shown)
-        except OrdersSyntaxError as exc:
-            for e in exc.errors:
-                rows.append(
-                    {
-                        "rule": "syntax",
-                        "message": e.message,
-                        "hint": e.hint,
-                        "file": e.file,
-                        "line": e.line,
-                        "col": e.col,
-                    }
-                )
-            partial = getattr(exc, "partial", None)
-            # every order that parsed is still checked: references and rules (one pass)
-            rows += _rows(rs.validate(module, st, partial), shown) if partial else []
-        except Exception as exc:
-            # a ruleset with its own orders language reports syntax errors as a list in
-            # ``errors`` (the protocol pbem.adjudicate.parse_orders_text relies on too)
-            errors = getattr(exc, "errors", None)
-            if not isinstance(errors, list):
-                raise
-            for e in errors:
-                rows.append(
-                    {
-                        "rule": "syntax",
-                        "message": str(getattr(e, "message", e)),
-                        "hint": getattr(e, "hint", None),
-                        "file": getattr(e, "file", shown),
-                        "line": getattr(e, "line", 1),
-                        "col": getattr(e, "col", 1),
-                    }
-                )
-        else:
-            rows += _rows(rs.validate(module, st, doc), shown)
-        rows.sort(key=lambda r: (int(str(r["line"])), int(str(r["col"]))))
-        warns = _rows(warnings_of(rs, module, st, doc), shown) if doc and not rows else []
+        with rules_reading(pos.source, st.ruleset):
+            rows, warns, notes, _doc = _check(rs, module, pos, text, shown)
         failed = bool(rows) or (strict and bool(warns))
-        # on a side's view of a game that hides information: say what was not consulted,
-        # and where the verdict could turn on it, without telling it (issue 10 §5)
         on_view = pos.side is not None and hides_information(rs)
-        notes = (
-            _rows(view_notes_of(rs, module, st, pos.side, doc), shown) if on_view and doc else []
-        )
         general = (
             [
                 f"validated on {pos.side}'s view ({pos.source}): what the rules hide from "
@@ -197,6 +148,67 @@ def register(app: typer.Typer) -> None:
                     f"{shown}: {len(rows)} violation{'s' if len(rows) != 1 else ''}", err=True
                 )
         raise typer.Exit(1 if failed else 0)
+
+
+def _check(
+    rs: Any, module: Any, pos: Any, text: str, shown: str
+) -> tuple[list[dict[str, object]], list[dict[str, object]], list[dict[str, object]], Any]:
+    """The orders read and checked against the position: (violations, warnings, notes on a
+    side's view, the orders read)."""
+    from referee.engine.orders import OrdersSyntaxError
+    from referee.engine.ruleset import (
+        hides_information,
+        parse_orders_for,
+        view_notes_of,
+        warnings_of,
+    )
+
+    st = pos.state
+    rows: list[dict[str, object]] = []
+    doc = None
+    try:
+        doc = parse_orders_for(rs, text, shown)
+    except OrdersSyntaxError as exc:
+        for e in exc.errors:
+            rows.append(
+                {
+                    "rule": "syntax",
+                    "message": e.message,
+                    "hint": e.hint,
+                    "file": e.file,
+                    "line": e.line,
+                    "col": e.col,
+                }
+            )
+        partial = getattr(exc, "partial", None)
+        # every order that parsed is still checked: references and rules (one pass)
+        rows += _rows(rs.validate(module, st, partial), shown) if partial else []
+    except Exception as exc:
+        # a ruleset with its own orders language reports syntax errors as a list in
+        # ``errors`` (the protocol pbem.adjudicate.parse_orders_text relies on too)
+        errors = getattr(exc, "errors", None)
+        if not isinstance(errors, list):
+            raise
+        for e in errors:
+            rows.append(
+                {
+                    "rule": "syntax",
+                    "message": str(getattr(e, "message", e)),
+                    "hint": getattr(e, "hint", None),
+                    "file": getattr(e, "file", shown),
+                    "line": getattr(e, "line", 1),
+                    "col": getattr(e, "col", 1),
+                }
+            )
+    else:
+        rows += _rows(rs.validate(module, st, doc), shown)
+    rows.sort(key=lambda r: (int(str(r["line"])), int(str(r["col"]))))
+    warns = _rows(warnings_of(rs, module, st, doc), shown) if doc and not rows else []
+    # on a side's view of a game that hides information: say what was not consulted,
+    # and where the verdict could turn on it, without telling it (issue 10 §5)
+    on_view = pos.side is not None and hides_information(rs)
+    notes = _rows(view_notes_of(rs, module, st, pos.side, doc), shown) if on_view and doc else []
+    return rows, warns, notes, doc
 
 
 def header_side(text: str) -> str | None:

@@ -6,8 +6,13 @@ square, region or zone names exactly as VASSAL gives them), the stack it left an
 layer and property changes in words, pieces created and deleted, chat lines and die rolls.
 ``--json`` gives the same as data. ``--position`` adds where every piece is at the end.
 
-Exit codes: 0 done; 2 refused (unreadable or hostile file, a log of another module, a grid
-kind referee cannot read).
+A log recorded with another version of the module is read as far as it goes: events on
+map windows the module lacks are listed with raw map coordinates ("120,340 px") and a
+warning names each such map; the exit code is still 0.
+
+Exit codes: 0 done (with warnings for maps the module lacks); 2 refused (unreadable or
+hostile file, a log of another module, none of whose maps the module has, a grid kind
+referee cannot read).
 """
 
 from __future__ import annotations
@@ -92,6 +97,9 @@ def register(app: typer.Typer) -> None:
         """Print a VASSAL log as a move list: moves, changes, chat and die rolls.
 
         Locations are named the way VASSAL names them for the module given with --vmod.
+        A log recorded with another version of the module is read as far as it goes:
+        pieces on map windows the module lacks are listed with raw coordinates ("120,340
+        px") and a warning, and the exit code is still 0.
         """
         from referee.vassal.foreign import read_foreign
 

@@ -38,6 +38,7 @@ from typing import Any
 from referee.engine.core import SourcePos
 from referee.engine.order_forms import FIELD_ROLES, Reading, read_order
 from referee.engine.vocabulary import ANSWER, STANDING, Vocabulary, Word
+from referee.numerals import HINT, read_whole, shown, why_not
 
 MAX_ORDERS_BYTES = 1_000_000
 MAX_JSON_DEPTH = 20
@@ -396,11 +397,15 @@ class _Parser:
         turn: int | None = None
         if "turn" in self.header:
             t = self.header["turn"]
-            if t.isdigit() and len(t) <= 4:
-                turn = int(t)
-            else:
+            turn = read_whole(t, hi=9999)
+            if turn is None:
                 p = self.header_pos["turn"]
-                self.err(p.line, p.col, f"expected a Game-Turn number after 'turn:', got {t!r}")
+                self.err(
+                    p.line,
+                    p.col,
+                    f"expected a Game-Turn number after 'turn:', got {shown(t)}{why_not(t)}",
+                    HINT,
+                )
         doc = OrdersDoc(
             game_id=self.header.get("game"),
             turn=turn,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.numerals import is_digits
 from referee.shapes import (
     ShapeError,
     boolean,
@@ -131,4 +132,4 @@ def _known_location(module: Any, board: Any, loc: str) -> bool:
     treat such a hex as off the map, as a test module cut from a larger map needs."""
     if board.contains(loc):
         return True
-    return module.map.grid is not None and len(loc) == 4 and loc.isdigit()
+    return module.map.grid is not None and len(loc) == 4 and is_digits(loc)

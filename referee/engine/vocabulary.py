@@ -22,14 +22,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.numerals import is_digits
+
 # Sections every game has: answers to pending decisions, and standing orders.
 ANSWER = "answer"
 STANDING = "standing"
 CORE_SECTIONS = (ANSWER, STANDING)
 
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-RULE_RE = re.compile(r"^\d+(\.\d+)*[A-Za-z]?$")
-NUMBER_RE = re.compile(r"^\d{1,9}$")
+RULE_RE = re.compile(r"^[0-9]+(\.[0-9]+)*[A-Za-z]?$")
+NUMBER_RE = re.compile(r"^[0-9]{1,9}$")
 BARE_NAME_RE = re.compile(r"^[^\W\d_][\w'.\-]*$")
 
 _DIGIT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -75,7 +77,7 @@ class LocationSyntax:
 
     def accepts(self, w: Word) -> bool:
         if self.kind == "hex":
-            return not w.quoted and len(w.text) == self.digits and w.text.isdigit()
+            return not w.quoted and len(w.text) == self.digits and is_digits(w.text)
         if w.quoted:
             return bool(w.text.strip())
         return bool(BARE_NAME_RE.match(w.text))

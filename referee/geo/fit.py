@@ -32,14 +32,11 @@ from referee.geo.projection import (
     spherical_centre,
 )
 from referee.hexgrid import HexGrid
+from referee.similarity_fit import FitError, fit_similarity, weighted_means
 
 FitModel = Literal["similarity", "affine"]
 MODELS: tuple[str, ...] = ("similarity", "affine")
 MIN_ANCHORS: dict[str, int] = {"similarity": 3, "affine": 4}
-
-
-class FitError(ValueError):
-    """The anchors cannot give a fit (too few, all in one place, all on one line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +154,7 @@ def fit_grid(
     if sum(w) <= 0:
         raise FitError("every anchor has weight 0")
     if model == "similarity":
-        m, t = _fit_similarity(src, dst, w)
+        m, t = fit_similarity(src, dst, w)
     else:
         m, t = _fit_affine(src, dst, w)
     fit = GridFit(unit, proj, model, m[0], m[1], m[2], m[3], t[0], t[1])
@@ -168,37 +165,11 @@ def fit_grid(
     return GridFit(unit, proj, model, m[0], m[1], m[2], m[3], t[0], t[1], tuple(residuals))
 
 
-def _weighted_means(
-    pts: list[tuple[float, float]], w: list[float]
-) -> tuple[float, float, list[tuple[float, float]]]:
-    sw = sum(w)
-    mx = sum(wi * p[0] for wi, p in zip(w, pts, strict=True)) / sw
-    my = sum(wi * p[1] for wi, p in zip(w, pts, strict=True)) / sw
-    return mx, my, [(p[0] - mx, p[1] - my) for p in pts]
-
-
-def _fit_similarity(
-    src: list[tuple[float, float]], dst: list[tuple[float, float]], w: list[float]
-) -> tuple[tuple[float, float, float, float], tuple[float, float]]:
-    sx, sy, s = _weighted_means(src, w)
-    du, dv, d = _weighted_means(dst, w)
-    den = sum(wi * (x * x + y * y) for wi, (x, y) in zip(w, s, strict=True))
-    if den < 1e-18:
-        raise FitError("the anchors are all at one place; they cannot fix a scale")
-    if sum(wi * (u * u + v * v) for wi, (u, v) in zip(w, d, strict=True)) < 1e-18:
-        raise FitError("the anchors are all in one hex; they cannot fix a scale")
-    a = sum(wi * (x * u + y * v) for wi, (x, y), (u, v) in zip(w, s, d, strict=True)) / den
-    b = sum(wi * (x * v - y * u) for wi, (x, y), (u, v) in zip(w, s, d, strict=True)) / den
-    if math.hypot(a, b) < 1e-12:
-        raise FitError("the anchors give no consistent scale (they cancel out)")
-    return (a, -b, b, a), (du - a * sx + b * sy, dv - b * sx - a * sy)
-
-
 def _fit_affine(
     src: list[tuple[float, float]], dst: list[tuple[float, float]], w: list[float]
 ) -> tuple[tuple[float, float, float, float], tuple[float, float]]:
-    sx, sy, s = _weighted_means(src, w)
-    du, dv, d = _weighted_means(dst, w)
+    sx, sy, s = weighted_means(src, w)
+    du, dv, d = weighted_means(dst, w)
     sxx = sum(wi * x * x for wi, (x, _) in zip(w, s, strict=True))
     syy = sum(wi * y * y for wi, (_, y) in zip(w, s, strict=True))
     sxy = sum(wi * x * y for wi, (x, y) in zip(w, s, strict=True))

@@ -49,6 +49,7 @@ from typing import Any
 from referee.geo.fit import MODELS, Anchor, FitModel
 from referee.geo.projection import PROJECTIONS, ProjectionKind
 from referee.hexgrid import HexGrid
+from referee.numerals import is_digits
 from referee.source.base import Ctx
 from referee.source.diagnostics import Diagnostics, suggest
 from referee.source.maps import load_grid
@@ -281,7 +282,7 @@ class _Reader:
             return None
         if grid is None:
             return None
-        if off_map and len(v) == 4 and v.isascii() and v.isdigit():
+        if off_map and len(v) == 4 and is_digits(v):
             return v
         try:
             grid.parse_id(v)

@@ -20,6 +20,8 @@ For each orders file, in order, the referee:
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, warnings_of
 from referee.errors import UserError
+from referee.numerals import HINT, shown, why_not
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
@@ -44,7 +47,6 @@ from referee.pbem.record import (
     step_title,
 )
 from referee.pbem.transaction import game_lock, recover, write_state, write_turn
-from referee.pbem.viewer_archive import history_for
 from referee.source.model import Module
 
 
@@ -137,18 +139,42 @@ def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
         ) from None
 
 
-def _checked_report(archive: Archive, path: Path) -> dict[str, Any]:
-    """A signed report (or a referee-only record) read and checked against its declared
-    shape (``report_shape.py``) before any field is used."""
+def _read_report(archive: Archive, path: Path) -> tuple[dict[str, Any], str]:
+    """A signed report (or a referee-only record) as JSON, and its SHA-256."""
+    data = archive.read(path)
+    try:
+        return json.loads(data.decode("utf-8")), sha256_hex(data)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Refusal("archive", f"{archive.rel(path)}: not valid JSON ({exc})") from None
+
+
+def _check_shapes(archive: Archive, paths: list[Path], read: list[tuple[dict, str]]) -> None:
+    """Every report checked against its declared shape (``report_shape.py``) before any
+    field is used. The active cache remembers, by a hash chained over the reports' SHA-256s
+    (with this code), that a game's reports up to one step passed, so each step checks only
+    the reports added since: one or two cache reads, not one check a report (issue 24: a
+    step's cost does not grow with the game)."""
+    from referee.cache import active, code_fingerprint
     from referee.pbem.report_shape import check_report
     from referee.shapes import ShapeError
 
-    rep = archive.read_json(path)
-    try:
-        check_report(rep)
-    except ShapeError as exc:
-        raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
-    return rep
+    cache = active()
+    chain = [hashlib.sha256(f"report-shapes\0{code_fingerprint('code')}".encode()).hexdigest()]
+    for _, sha in read:
+        chain.append(hashlib.sha256(f"{chain[-1]}\0{sha}".encode()).hexdigest())
+    done = 0
+    if cache.enabled:
+        for n in (len(read), len(read) - 1):
+            if n > 0 and cache.get("checked", chain[n]) is not None:
+                done = n
+                break
+    for path, (rep, _) in list(zip(paths, read, strict=True))[done:]:
+        try:
+            check_report(rep)
+        except ShapeError as exc:
+            raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
+    if cache.enabled and done < len(read):
+        cache.put("checked", chain[len(read)], b"")
 
 
 def load_game(archive: Archive) -> _Game:
@@ -159,14 +185,18 @@ def load_game(archive: Archive) -> _Game:
     cfg = archive.config()
     turns = archive.turn_dirs()
     hides = cfg.hides_information
-    reports = [
-        _checked_report(
-            archive,
-            archive.secret / "turns" / t.name / "record.json" if hides else t.path / "report.json",
-        )
+    paths = [
+        archive.secret / "turns" / t.name / "record.json" if hides else t.path / "report.json"
         for t in turns
     ]
-    shas = [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
+    read = [_read_report(archive, p) for p in paths]
+    _check_shapes(archive, paths, read)
+    reports = [rep for rep, _ in read]
+    shas = (
+        [sha256_hex(archive.read(t.path / "report.json")) for t in turns]
+        if hides
+        else [sha for _, sha in read]
+    )
     state_path = archive.state_path(turns[-1], hides)
     try:
         state = GameState.from_json(archive.read_json(state_path))
@@ -314,6 +344,14 @@ def _refuse_header(game: _Game, env: Envelope, module: Module, rs: Ruleset) -> s
             "wrong-game",
             f"{env.file}: the orders are for game {h.game!r}; this is game {cfg.game_id!r}",
         )
+    if h.turn is None:
+        written = h.turn_written
+        raise Refusal(
+            "syntax",
+            f"{env.file}:{h.lines.get('turn', 1)}: expected a Game-Turn number after 'turn:', "
+            f"got {'nothing' if written is None else shown(written) + why_not(written)}",
+            hint=f"{HINT}; the game is at Game-Turn {game.state.turn}",
+        )
     return side
 
 
@@ -378,9 +416,6 @@ def _one(
         orders_text=env.stored_text(),
         referee_key=referee_key,
         picture_dpi=cfg.picture_dpi,
-        history=None
-        if dry_run  # a preview writes no viewer: its history is not on disk
-        else history_for(game.archive, game.turns, module, rs, cfg.picture_dpi),
     )
     if not dry_run:
         path = write_turn(game.archive, name, files)

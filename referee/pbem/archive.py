@@ -9,7 +9,7 @@
                                  turn's state.json, replaced last in every adjudication
       turns/000-setup-request/   one folder per adjudication, numbered from 000
         report.json              the record (signed: report.json.sig)
-        report.md, report.html   the same report for people (HTML with position.png)
+        report.md, report.html   the same report for people (HTML with position.svg)
         view-<SIDE>.json/.md     what each side may see (fog of war)
         orders.txt               the signed orders that were adjudicated (not in 000)
         state.json               the position after this step
@@ -52,7 +52,7 @@ from referee.shapes import (
 )
 
 GAME_FORMAT = "referee-game/1"
-TURN_RE = re.compile(r"^(\d{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
+TURN_RE = re.compile(r"^([0-9]{3,6})-([A-Za-z0-9][A-Za-z0-9_.\-]*)$")
 TMP_PREFIX = ".tmp-"
 MAX_ARCHIVE_FILE = 32 * 1024 * 1024
 GITIGNORE = ".lock\nturns/.tmp-*/\n"
@@ -250,7 +250,7 @@ def toml_where(file: str, exc: Exception, text: str | None = None) -> str:
     from referee.source.tomlpos import toml_error_position
 
     msg = str(exc)
-    what = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)$", "", msg)
+    what = re.sub(r"\s*\(at (line [0-9]+, column [0-9]+|end of document)\)$", "", msg)
     line, col = toml_error_position(msg, text)
     if line is None:
         return f"{file}: {what}"
@@ -416,29 +416,34 @@ class Archive:
         """Private-key-looking files inside the archive (which must never hold one).
 
         Every file is checked by name; contents are sniffed only outside the finished turn
-        folders, whose files we wrote ourselves and whose manifest ``verify`` checks. That
-        keeps each adjudication's cost independent of the length of the game."""
+        folders, whose files we wrote ourselves and whose manifest ``verify`` checks, and in
+        those folders only the names are read (no ``stat`` of each file). That keeps each
+        adjudication's cost independent of the length of the game (issue 24: a 500-step
+        archive holds some 7,000 files)."""
+        import os
+
         found: list[Path] = []
-        turns = self.turns.resolve() if self.turns.is_dir() else None
-        for p in sorted(self.root.rglob("*")):
-            if not p.is_file():
-                continue
-            if p.name == "seeds.json" or (not p.is_symlink() and p.suffix == ".key"):
-                found.append(p)
-                continue
-            inside_turn = (
-                turns is not None
-                and p.parent.parent == self.turns
-                and not p.parent.name.startswith(TMP_PREFIX)
-            )
-            if not inside_turn and p.stat().st_size < 64 * 1024:
-                try:
-                    head = p.read_bytes()[: 64 * 1024]
-                except OSError:
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            here = Path(dirpath)
+            finished = here.parent == self.turns and not here.name.startswith(TMP_PREFIX)
+            dirnames.sort()
+            for name in sorted(filenames):
+                if finished and name != "seeds.json" and not name.endswith(".key"):
+                    continue  # the referee's own file, listed in the signed manifest
+                p = here / name
+                if not p.is_file():
                     continue
-                if b"PRIVATE KEY-----" in head or b'"format": "referee-seeds/1"' in head:
+                if name == "seeds.json" or (not p.is_symlink() and p.suffix == ".key"):
                     found.append(p)
-        return found
+                    continue
+                if not finished and p.stat().st_size < 64 * 1024:
+                    try:
+                        head = p.read_bytes()[: 64 * 1024]
+                    except OSError:
+                        continue
+                    if b"PRIVATE KEY-----" in head or b'"format": "referee-seeds/1"' in head:
+                        found.append(p)
+        return sorted(found)
 
 
 def module_sha256(root: Path) -> str:

@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.numerals import read_whole
 from referee.pbem import sshsig
 from referee.pbem.keys import CONTEXT_ORDERS, PrivateKey, PublicKey, namespace
 from referee.pbem.problems import Refusal
@@ -99,6 +100,7 @@ class Header:
     lines: dict[str, int]
     nonce: str | None = None
     nonce_commit: str | None = None
+    turn_written: str | None = None  # the 'turn:' value as written (``turn`` None if malformed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,12 +282,7 @@ def read_header(body: str) -> Header:
         if key not in found:
             found[key] = m.group(2).strip()
             lines[key] = n
-    turn: int | None = None
-    if "turn" in found:
-        try:
-            turn = int(found["turn"])
-        except ValueError:
-            turn = None
+    turn = read_whole(found.get("turn"))  # None when absent or not ASCII digits
     return Header(
         game=found.get("game"),
         turn=turn,
@@ -295,6 +292,7 @@ def read_header(body: str) -> Header:
         lines=lines,
         nonce=(found.get("nonce") or "").lower() or None,
         nonce_commit=(found.get("nonce-commit") or "").lower() or None,
+        turn_written=found.get("turn"),
     )
 
 

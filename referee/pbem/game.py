@@ -222,7 +222,6 @@ def create_game(
             orders_text=None,
             referee_key=referee_key,
             picture_dpi=picture_dpi,
-            history={},  # report 000's viewer shows the set-up request alone
         )
         state_bytes = files["state.json"]
     else:
@@ -308,7 +307,6 @@ def _setup_with_commitments(
             orders_text=None,
             referee_key=referee_key,
             picture_dpi=picture_dpi,
-            history={},  # report 000's viewer shows the set-up request alone
             sealer=sealer_for(cfg, hseed),
             referee_files=kept,
         )
@@ -325,7 +323,6 @@ def _setup_with_commitments(
         step=0,
         referee_key=referee_key,
         picture_dpi=picture_dpi,
-        history={},
         sealer=sealer_for(cfg, hseed),
     )
     return files, kept, rsha, kept["state.json"]

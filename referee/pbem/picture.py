@@ -254,7 +254,7 @@ def position_png(
         module,
         after,
         keys,
-        _eliminated_units(module, before, events),
+        eliminated_units(module, before, events),
         dpi,
         region.width,
         phase_title or after.phase,
@@ -307,7 +307,7 @@ def _crop_box(lay: Any, points: Sequence[Point]) -> tuple[int, int, int, int]:
     )
 
 
-def _eliminated_units(
+def eliminated_units(
     module: Module, before: GameState | None, events: Iterable[Event]
 ) -> list[tuple[str, str]]:
     out = []

@@ -7,7 +7,7 @@ For a ruleset with ``hides_information`` the referee writes two folders per step
   with the hidden rolls and events left out, the pending decisions every side may see, the
   orders as a commitment only, and ``commitments`` (salted hashes of the full state and of the
   full record, :mod:`referee.pbem.commitments`); ``report.md``/``report.html`` and
-  ``position.png`` drawn from the public view; per side ``view-SIDE.json``/``.md`` and
+  ``position.svg`` drawn from the public view; per side ``view-SIDE.json``/``.md`` and
   ``position-SIDE.vsav`` from that side's view; the signed manifest.
 * ``secret/turns/NNN-what/`` (referee-only, never published): ``state.json`` (the full
   position), ``record.json`` (the full record: every roll, event and decision), the signed
@@ -20,23 +20,22 @@ from the revealed one and compares the bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset, phase_title_of, public_view, referee_sides
+from referee.engine.ruleset import Ruleset, public_view, referee_sides
 from referee.pbem import commitments as cm
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
 from referee.pbem.parts import Sealer
-from referee.pbem.picture import position_png
 from referee.pbem.record import (
     CONTEXT_MANIFEST,
     MANIFEST_FORMAT,
     SIGNED_FILES,
     VIEW_FORMAT,
     _vassal_table,
-    add_viewer_manifest,
+    picture_file,
     pretty_json,
     sign_file,
 )
@@ -134,27 +133,22 @@ def published_player_files(
     events: tuple[Event, ...],
     picture_dpi: int,
     *,
-    picture: bool = True,
+    picture: str = "svg",
 ) -> dict[str, bytes]:
     """Every published file a player opens in a turn folder of a game that hides
     information (reports, per-side views, the picture, per-side VASSAL saves), rendered from
     the full record and position; ``verify`` renders them again after ``reveal`` with this
-    same function and compares byte for byte (``picture=False`` leaves the PNG out)."""
+    same function and compares (``picture``: :func:`referee.pbem.record.picture_kind`)."""
     files = public_renderings(module, ruleset, record, public, rsha, state)
     seen = public_view(ruleset, module, state)
     shown = None
     if picture_dpi > 0:
-        if picture:
-            seen_before = None if before is None else public_view(ruleset, module, before)
-            files["position.png"] = position_png(
-                module,
-                seen_before,
-                seen,
-                _events(events, None),
-                picture_dpi,
-                phase_title_of(ruleset, module, seen),
-            )
-        shown = "position.png"
+        seen_before = None if before is None else public_view(ruleset, module, before)
+        pic = picture_file(
+            module, ruleset, seen_before, seen, _events(events, None), picture_dpi, picture
+        )
+        files.update(pic)
+        shown = next(iter(pic))
     files["report.html"] = render_html(module, public, rsha, seen.to_json(), shown).encode()
     files.update(side_positions(module, ruleset, state))
     return files
@@ -173,15 +167,12 @@ def hidden_turn_files(
     step: int,
     referee_key: PrivateKey,
     picture_dpi: int,
-    history: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     sealer: Sealer | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], str]:
     """``(published files, referee-only files, SHA-256 of the published report.json)``.
-    With ``history`` and pictures on, each player side's ``viewer-SIDE.html`` too, made from
-    that side's views only (:mod:`referee.pbem.viewer`). With a ``sealer`` (a game with
-    parts) each side's files go into its encrypted part and the referee-only files, besides
-    being returned for the referee's working copy, into the encrypted referee part
-    (:mod:`referee.pbem.parts`)."""
+    With a ``sealer`` (a game with parts) each side's files go into its encrypted part and
+    the referee-only files, besides being returned for the referee's working copy, into the
+    encrypted referee part (:mod:`referee.pbem.parts`)."""
     state_bytes = state.canonical().encode()
     full = dict(record)
     full["state_sha256"] = sha256_hex(state_bytes)
@@ -196,10 +187,6 @@ def hidden_turn_files(
     files.update(
         published_player_files(module, ruleset, full, pub, rsha, state, before, events, picture_dpi)
     )
-    if history is not None and picture_dpi > 0:
-        from referee.pbem.viewer import step_viewers
-
-        files.update(step_viewers(module, ruleset, files, history, pub["referee"]["fingerprint"]))
     manifest: dict[str, Any] = {
         "format": MANIFEST_FORMAT,
         "game_id": pub["game_id"],
@@ -207,12 +194,6 @@ def hidden_turn_files(
         "report_sha256": rsha,
         "files": {},
     }
-    add_viewer_manifest(manifest, files)
-    if "position.png" in files or any(n.endswith(".vsav") for n in files):
-        # verify compares the picture and the VASSAL save exactly with the same code
-        from referee.pbem.rendercheck import renderer
-
-        manifest["renderer"] = renderer()
     secret = {
         "state.json": state_bytes,
         "record.json": record_bytes,

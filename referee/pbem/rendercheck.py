@@ -1,23 +1,24 @@
 """``verify``: every file a player opens is what the referee's code renders from the record.
 
 A turn folder's Markdown and HTML reports, per-side views (JSON and Markdown), the position
-picture, the VASSAL saves and the game viewers (``viewer-SIDE.html``, made from the views of
-every step so far) are rendered again here from the signed ``report.json`` and the
-replayed position, with the same function that wrote them
-(:func:`referee.pbem.record.player_files`), and compared byte for byte. A file that differs
-is named. Where an exact re-render is impossible the check that could not be made is said,
-never passed silently:
+picture (``position.svg``) and the VASSAL saves are rendered again here from the signed
+``report.json`` and the replayed position, with the same function that wrote them
+(:func:`referee.pbem.record.player_files`), and compared. Nothing the archive says can turn a
+comparison off (issue 24): a file is either **proved** (the same bytes; for a VASSAL save, the
+same command stream, i.e. the same pieces in the same places and states) or it **fails** (the
+file is named, exit 1) or, for a kind of file only earlier referee versions wrote, it is
+listed as **unchecked** (``Verified.unchecked``; ``verify`` exits 3 and names it):
 
-* ``position.png`` depends on the Pillow build that drew it (the fonts are bundled). The
-  manifest records that Pillow's version; when this machine has another, the picture is not
-  compared and a note says so. With the same version a different picture fails.
-* A report rendered by an earlier referee version records the hash of its templates
-  (``templates_sha256``). Only the template sets listed in :data:`KNOWN_TEMPLATES` are
-  accepted, each with the one section today's templates render differently, which is cut
-  out of both sides before comparing (a note says so); any other value fails, and a game
-  never goes back to older templates than a report before it used.
-* A viewer file embeds the board picture and depends on the viewer's templates: the
-  manifest records both (``viewer``); with others here it is not compared and a note says so.
+* ``position.png`` and per-step ``viewer-SIDE.html`` (written before pictures became SVG and
+  the viewer was made on demand): drawn by Pillow, whose pixels and encoder differ between
+  builds, so such a file is proved only when this machine draws the same bytes, else
+  unchecked. What the manifest recorded of its making is not read.
+* A VASSAL save or report of a step rendered with an earlier referee version's report
+  templates (``templates_sha256`` one of :data:`KNOWN_TEMPLATES`): its Markdown and HTML are
+  compared except for the one section today's templates render differently, and listed as
+  unchecked when that section differs (the record's field cannot switch the comparison of
+  that section off silently); a save that differs is unchecked (its VASSAL writer was
+  another). A report with today's templates whose save differs fails.
 
 Whoever changes ``templates/reports/`` adds today's ``templates_sha256()`` to
 :data:`KNOWN_TEMPLATES` (with what the change renders differently), so that the archives
@@ -26,9 +27,9 @@ played with it keep verifying.
 
 from __future__ import annotations
 
-import functools
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.pbem.reports import templates_sha256
@@ -53,6 +54,8 @@ KNOWN_TEMPLATES: dict[str, tuple[str, Callable[[str, bytes], bytes]]] = {
     ),
 }
 TEMPLATE_ORDER = (*KNOWN_TEMPLATES, "current")
+LEGACY_PICTURES = ("position.png",)
+"""Raster pictures earlier referee versions wrote into every step; today's is ``position.svg``."""
 
 
 class RenderMismatch(Exception):
@@ -62,66 +65,6 @@ class RenderMismatch(Exception):
         super().__init__(f"{file}: {message}")
         self.file = file
         self.message = message
-
-
-def viewer_manifest() -> dict[str, str]:
-    from referee.pbem.viewer import viewer_manifest as made
-
-    return made()
-
-
-def pillow_version() -> str:
-    import PIL
-
-    return str(PIL.__version__)
-
-
-def drawing_fingerprint() -> str:
-    """SHA-256 over the code and fonts that draw a turn's pictures (``referee/render``,
-    ``referee/pbem/picture.py``, the shipped fonts): a picture drawn by another referee
-    version cannot be drawn again byte for byte here, so ``verify`` says so instead of
-    failing an honest archive (issue 11: "say which check could not be made and why")."""
-    import hashlib
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    files = [*sorted((root / "render").glob("*.py")), root / "pbem" / "picture.py"]
-    files += sorted((root / "fonts").glob("*.ttf"))
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    return h.hexdigest()
-
-
-@functools.cache
-def vassal_fingerprint() -> str:
-    """SHA-256 over the code that writes a step's VASSAL save (``referee/vassal``, the core's
-    and every ruleset's schema: the markers, layers and boxes a save shows): a save another
-    referee version wrote cannot be written again byte for byte here, so ``verify`` says so,
-    as it does for a picture (:func:`drawing_fingerprint`)."""
-    import hashlib
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    files = [*sorted((root / "vassal").glob("*.py")), root / "source" / "schema.py"]
-    files += sorted((root / "rules").glob("*/schema.py"))
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(f.read_bytes()).digest())
-    return h.hexdigest()
-
-
-def renderer() -> dict[str, str]:
-    """What a manifest records of how its pictures and saves were made: the Pillow version,
-    the drawing code (:func:`drawing_fingerprint`) and the VASSAL writer
-    (:func:`vassal_fingerprint`)."""
-    return {
-        "pillow": pillow_version(),
-        "drawing": drawing_fingerprint(),
-        "vassal": vassal_fingerprint(),
-    }
 
 
 def template_rank(rep: dict[str, Any], file: str) -> int:
@@ -139,19 +82,39 @@ def template_rank(rep: dict[str, Any], file: str) -> int:
     )
 
 
+def same_save(got: bytes, want: bytes) -> bool:
+    """Two VASSAL saves with the same command stream: the same pieces in the same places and
+    states, whatever the zip's or the obfuscation's bytes (a check of what the save shows,
+    not of how it was encoded)."""
+    from referee.vassal.errors import VassalFormatError
+    from referee.vassal.savefile import read_save_bytes
+
+    try:
+        return read_save_bytes(got).stream == read_save_bytes(want).stream
+    except (VassalFormatError, ValueError, KeyError, OSError):
+        return False
+
+
+RECORD_FILES = ("report.json", "state.json", "orders.txt")
+"""Files of a step the record walk checks itself (signature, hash chain, commitments), beside
+the sealed orders a step opens (``orders-SIDE.txt``)."""
+
+
 def compare(
     base: str,
     rendered: dict[str, bytes],
     on_disk: Callable[[str], bytes],
     listed: dict[str, str],
     rep: dict[str, Any],
-    manifest: dict[str, Any],
-    notes: list[str],
+    unchecked: list[tuple[str, str]],
 ) -> None:
     """Compare the re-rendered ``rendered`` with the folder's files; raises
-    :class:`RenderMismatch` naming the first file that differs."""
+    :class:`RenderMismatch` naming the first file that differs; adds to ``unchecked`` each file of a
+    kind only earlier referee versions wrote that this machine does not make the same (the
+    module docstring). Nothing in the manifest is read but the file list."""
     tsha = rep.get("templates_sha256")
     cut = KNOWN_TEMPLATES[tsha][1] if tsha in KNOWN_TEMPLATES else None
+    legacy = any(n in listed for n in LEGACY_PICTURES)
     for name in sorted(rendered):
         if name not in listed:
             raise RenderMismatch(f"{base}/{name}", "missing: the record renders it")
@@ -159,68 +122,82 @@ def compare(
         got = on_disk(name)
         if got == want:
             continue
-        if name == "position.png":
-            made = manifest.get("renderer") or {}
-            here = renderer()
-            if made.get("pillow") != here["pillow"]:
-                why = (
-                    f"drawn with Pillow {made.get('pillow') or '(unrecorded)'}, this machine "
-                    f"has Pillow {here['pillow']}, and a picture is exact only with the same build"
-                )
-            elif made.get("drawing") != here["drawing"]:
-                why = (
-                    "drawn by another referee version (drawing code "
-                    f"{str(made.get('drawing') or '(unrecorded)')[:16]}..., this one "
-                    f"{here['drawing'][:16]}...), and a picture is exact only with the same code"
-                )
-            else:
-                raise RenderMismatch(
-                    f"{base}/{name}", "does not show the position the record renders to"
-                )
-            notes.append(
-                f"{base}/position.png: not compared: {why}; its hash is checked against the "
-                "signed manifest"
-            )
+        if name.endswith(".vsav") and same_save(got, want):
             continue
-        if name.endswith(".vsav") and cut is None:  # older templates: their note covers it
-            made_by = (manifest.get("renderer") or {}).get("vassal")
-            if made_by != vassal_fingerprint():
-                notes.append(
-                    f"{base}/{name}: not compared: written by another referee version's VASSAL "
-                    f"writer ({str(made_by or '(unrecorded)')[:16]}..., this one "
-                    f"{vassal_fingerprint()[:16]}...); its hash is checked against the signed "
-                    "manifest"
-                )
-                continue
-        if name.startswith("viewer-"):
-            made = manifest.get("viewer") or {}
-            here = viewer_manifest()
-            if made != here:
-                if made.get("templates_sha256") != here["templates_sha256"]:
-                    why = "other viewer templates"
-                elif made.get("pillow") != here["pillow"]:
-                    why = f"Pillow {made.get('pillow')} (this machine has {here['pillow']})"
-                else:
-                    why = "another referee version's drawing code (the board picture)"
-                notes.append(
-                    f"{base}/{name}: not compared: made with {why}, and the viewer is exact "
-                    "only with the same ones; its hash is checked against the signed manifest"
-                )
-                continue
-            raise RenderMismatch(
-                f"{base}/{name}", "does not show what the views of this game's steps record"
-            )
+        why = _unprovable(name, older_templates=cut is not None, legacy=legacy)
+        if why is not None:
+            unchecked.append((f"{base}/{name}", why))
+            continue
         if (
             cut is not None
             and name.endswith((".md", ".html"))
             and cut(name, got) == cut(name, want)
         ):
+            unchecked.append(
+                (
+                    f"{base}/{name}",
+                    "written with an earlier referee version's report templates: all of it is "
+                    f"proved but {KNOWN_TEMPLATES[str(tsha)][0]}, which today's templates "
+                    "render differently",
+                )
+            )
             continue
-        if cut is not None and name.endswith(".vsav"):
-            # an earlier referee version's VASSAL writer (saves gained the turn tracker since):
-            # checked by hash and signature only, which verify's note on the templates says
+        raise RenderMismatch(f"{base}/{name}", _what_differs(name))
+
+
+def account_for(base: str, rendered: Mapping[str, bytes], listed: Mapping[str, str]) -> None:
+    """Every file the manifest lists is one the record walk checks, one rendered again
+    (``rendered``, compared by :func:`compare`) or a legacy step's viewer
+    (:func:`check_viewers`): a file the referee's code does not make fails, so no file a
+    player opens escapes the check."""
+    legacy = any(n in listed for n in LEGACY_PICTURES)
+    for name in sorted(listed):
+        if name in rendered or name in RECORD_FILES:
             continue
-        raise RenderMismatch(f"{base}/{name}", "does not say what report.json records")
+        if name.startswith("orders-") and name.endswith(".txt"):
+            continue  # sealed orders opened by this step: checked against their commitment
+        if name.endswith(".age"):
+            continue  # an encrypted part: its hash is signed; parts_open checks what it holds
+        if legacy and name.startswith("viewer-") and name.endswith(".html"):
+            continue
+        raise RenderMismatch(
+            f"{base}/{name}", "a file the referee's code does not make from the record"
+        )
+
+
+def _unprovable(name: str, *, older_templates: bool, legacy: bool) -> str | None:
+    """Why a file that differs from today's rendering may still be honest, when it is of a
+    kind an earlier referee version wrote differently (``legacy``: a step with
+    ``position.png``, as they wrote them); ``None`` when a difference is a lie."""
+    if name in LEGACY_PICTURES:
+        return (
+            "a PNG drawn by an earlier referee version (Pillow's pixels and encoder differ "
+            "between builds): this machine does not draw the same bytes, so it is not proved; "
+            "trust report.md and the views instead"
+        )
+    if legacy and name.startswith("viewer-"):
+        return (
+            "a viewer an earlier referee version wrote into the step (its board is a Pillow "
+            "picture): this machine does not make the same bytes; make a checked one with "
+            "`referee viewer GAME_DIR --side SIDE`"
+        )
+    if older_templates and name.endswith(".vsav"):
+        return (
+            "a VASSAL save written by an earlier referee version's VASSAL writer (the report "
+            "used earlier templates): it holds other commands than today's writer writes, so "
+            "it is not proved; the view files say the same position and are checked"
+        )
+    return None
+
+
+def _what_differs(name: str) -> str:
+    if name.endswith(".vsav"):
+        return "does not show the position the record renders to (another command stream)"
+    if name.endswith(".svg"):
+        return "does not show the position the record renders to"
+    if name.startswith("view-"):
+        return "is not the view of the record for that side"
+    return "does not say what report.json records"
 
 
 def check_viewers(
@@ -230,25 +207,112 @@ def check_viewers(
     rep: dict[str, Any],
     views: dict[str, bytes],
     history: dict[str, list[dict[str, Any]]],
-    manifest: dict[str, Any],
+    listed: dict[str, str],
     on_disk: Callable[[str], bytes],
-    notes: list[str],
-    *,
-    required: bool,
-) -> bool:
-    """A folder's ``viewer-SIDE.html`` files, made again from its checked ``views`` and the
-    views of every step before (``history``), compared with :func:`compare`. ``required``:
-    the steps before had viewers, so this one must too. Returns whether it has them."""
+    unchecked: list[tuple[str, str]],
+) -> None:
+    """A folder's ``viewer-SIDE.html`` files (written into each step by earlier referee
+    versions; today's viewer is made on demand), made again from its checked ``views`` and
+    the views of every step before (``history``), compared with :func:`compare`."""
     from referee.pbem.viewer import step_viewers
 
-    listed = dict(manifest["files"])
-    has = any(n.startswith("viewer-") for n in listed)
-    if required and not has:
-        raise RenderMismatch(base, "no viewer-SIDE.html, though the steps before have them")
-    if has:
+    if any(n.startswith("viewer-") for n in listed):
         made = step_viewers(module, ruleset, views, history, rep["referee"]["fingerprint"])
-        compare(base, made, on_disk, listed, rep, manifest, notes)
-    return has
+        compare(base, made, on_disk, listed, rep, unchecked)
+
+
+class ViewHistory:
+    """Each side's ``view-SIDE.json`` of the steps walked so far: what a legacy step's
+    ``viewer-SIDE.html`` shows. Kept as the step's files (or where to read them) and parsed
+    only when a step with a viewer asks, so an archive without viewers pays nothing."""
+
+    def __init__(self) -> None:
+        self._steps: list[Callable[[], dict[str, bytes]]] = []
+        self._docs: dict[str, list[dict[str, Any]]] = {}
+        self._parsed = 0
+
+    def add(self, files: Mapping[str, bytes]) -> None:
+        """This step's rendered (and compared) files."""
+        views = {n: b for n, b in files.items() if n.startswith("view-") and n.endswith(".json")}
+        self._steps.append(lambda: views)
+
+    def add_from(self, read: Callable[[str], bytes], listed: Mapping[str, str]) -> None:
+        """A step whose views were checked by hash only (``--since``, or not yet revealed):
+        read from the folder if a later viewer needs them."""
+        names = sorted(n for n in listed if n.startswith("view-") and n.endswith(".json"))
+        self._steps.append(lambda: {n: read(n) for n in names})
+
+    def docs(self) -> dict[str, list[dict[str, Any]]]:
+        for get in self._steps[self._parsed :]:
+            for _name, data in sorted(get().items()):
+                doc = json.loads(data)
+                self._docs.setdefault(str(doc["side"]), []).append(doc)
+        self._parsed = len(self._steps)
+        return self._docs
+
+
+class Since:
+    """``verify --since REPORT``: the files rendered from steps up to ``REPORT`` (verified
+    before) are not rendered again; every later step's are."""
+
+    def __init__(self, sha: str | None) -> None:
+        self.sha = sha
+        self.reached = sha is None
+        self.skipped = 0
+
+    def rendering_due(self, rsha: str) -> bool:
+        """Whether the files of the step with report ``rsha`` are to be rendered and compared."""
+        if self.reached:
+            return True
+        if rsha == self.sha:
+            self.reached = True
+        self.skipped += 1
+        return False
+
+    def check_reached(self, last: str) -> None:
+        if not self.reached:
+            raise RenderMismatch(
+                last,
+                f"the archive does not reach report {str(self.sha)[:16]}... given to --since: "
+                "it was truncated or forked after you verified it",
+            )
+
+    def note(self) -> str:
+        return (
+            f"--since: the files of the first {self.skipped} step(s) (to report "
+            f"{str(self.sha)[:16]}..., verified before) were checked by signature and hash, "
+            "not rendered again; every record was checked"
+        )
+
+
+def check_step_renderings(
+    base: str,
+    on_disk: Callable[[str], bytes],
+    module: Any,
+    ruleset: Any,
+    rep: dict[str, Any],
+    rsha: str,
+    state: Any,
+    before: Any,
+    events: tuple[Any, ...],
+    picture_dpi: int,
+    listed: dict[str, str],
+    history: ViewHistory,
+    unchecked: list[tuple[str, str]],
+) -> None:
+    """Every file a player opens in a step of a game without commitments, rendered again
+    from the record and the replayed position and compared (:func:`compare`), a legacy
+    step's viewers included; raises :class:`RenderMismatch`."""
+    from referee.pbem.record import picture_kind, player_files
+
+    want = player_files(
+        module, ruleset, rep, rsha, state, before, events, picture_dpi, picture=picture_kind(listed)
+    )
+    account_for(base, want, listed)
+    compare(base, want, on_disk, listed, rep, unchecked)
+    if any(n.startswith("viewer-") for n in listed):
+        check_viewers(base, module, ruleset, rep, want, history.docs(), listed, on_disk, unchecked)
+    history.add(want)
 
 
 def check_committed(
@@ -264,8 +328,8 @@ def check_committed(
     events: tuple[Any, ...],
     picture_dpi: int,
     hides: bool,
-    manifest: dict[str, Any],
-    notes: list[str],
+    listed: dict[str, str],
+    unchecked: list[tuple[str, str]],
     *,
     skip: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[int, dict[str, bytes]]:
@@ -276,17 +340,22 @@ def check_committed(
     else 0; the files rendered, which checks of files made from them can reuse); raises
     :class:`RenderMismatch`."""
     from referee.pbem.publish import published_player_files
-    from referee.pbem.record import player_files
+    from referee.pbem.record import picture_kind, player_files
 
     template_rank(rep, f"{base}/report.json")  # no referee version's templates: fails
+    picture = picture_kind(listed)
     if hides:
         want = published_player_files(
-            module, ruleset, record, rep, rsha, state, before, events, picture_dpi
-        )
+            module, ruleset, record, rep, rsha, state, before, events, picture_dpi,
+            picture=picture,
+        )  # fmt: skip
     else:
-        want = player_files(module, ruleset, rep, rsha, state, before, events, picture_dpi)
+        want = player_files(
+            module, ruleset, rep, rsha, state, before, events, picture_dpi, picture=picture
+        )
     # ``skip``: files of a part this verify run holds no key for (parts_open.py), which
     # verify reports as not opened; never read from the archive
     want = {n: b for n, b in want.items() if n not in skip}
-    compare(base, want, on_disk, dict(manifest.get("files") or {}), rep, manifest, notes)
+    account_for(base, want, listed)
+    compare(base, want, on_disk, listed, rep, unchecked)
     return (0 if rep.get("templates_sha256") == templates_sha256() else 1), want

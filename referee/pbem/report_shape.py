@@ -46,16 +46,14 @@ PENDING = obj(
 )
 AWAITING = obj({"what": string}, {"side": nullable(string), "due": list_of(map_of(json_value))})
 ORDERS = obj(
-    {},
+    # what the report's template prints of every orders entry, sealed or not (a re-signed
+    # report without them crashed the template: issue 31, fuzz target ``report``)
+    {"side": string, "signer": string, "turn": nullable(integer), "phase": nullable(string)},
     {
         "sha256": nullable(HEX64),  # null: sealed orders kept in the referee-only part
-        "side": string,
         "sealed": string,
         "name": string,
         "file": string,
-        "signer": string,
-        "turn": nullable(integer),
-        "phase": nullable(string),
         "answers": list_of(json_value),
     },
 )

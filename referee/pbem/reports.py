@@ -74,9 +74,22 @@ def templates_sha256() -> str:
     return h.hexdigest()
 
 
+_NAMES: dict[int, tuple[Module, dict[str, str]]] = {}
+
+
+def piece_names(module: Module) -> dict[str, str]:
+    """Every counter's unit name by piece id, made once per module object (each report
+    and view of a run lists the pieces)."""
+    hit = _NAMES.get(id(module))
+    if hit is None or hit[0] is not module:
+        _NAMES.clear()
+        hit = _NAMES[id(module)] = (module, {k: p.unit.name for k, p in module.pieces().items()})
+    return hit[1]
+
+
 def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
     """Each side's pieces from a state's JSON: on the map by hex, off the map by box."""
-    pieces = module.pieces()
+    names = piece_names(module)
     out: list[dict[str, Any]] = []
     for side in module.sides:
         on: list[dict[str, str]] = []
@@ -84,10 +97,9 @@ def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:
         for u in state.get("units", []):
             if u.get("side") != side.id:
                 continue
-            p = pieces.get(u["id"])
             row = {
                 "id": u["id"],
-                "name": p.unit.name if p else "",
+                "name": names.get(u["id"], ""),
                 "location": u.get("location") or "",
                 "box": u.get("box") or "",
                 "status": ", ".join(u.get("status", [])),
@@ -169,7 +181,10 @@ def phase_name(module: Module, state: dict[str, Any]) -> str:
     from referee.errors import UserError
 
     try:
-        return phase_title_of(get_ruleset(module.ruleset), module, GameState.from_json(state))
+        ruleset = get_ruleset(module.ruleset)
+        if getattr(ruleset, "phase_title", None) is None:  # the id: no need to read the state
+            return str(state.get("phase", ""))
+        return phase_title_of(ruleset, module, GameState.from_json(state))
     except (UserError, ValueError):  # a ruleset not installed here, a state of another shape
         return str(state.get("phase", ""))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.errors import UserError
+from referee.numerals import HINT, read_whole, shown, why_not
 from referee.pbem import nonces
 from referee.pbem.archive import Archive, sha256_hex
 from referee.pbem.envelope import (
@@ -73,8 +74,22 @@ def _fill_envelope(
     # the published report says where the game stands (a game that hides information
     # publishes no state.json)
     after = (archive.read_json(turns[-1].path / "report.json").get("after")) or {}
-    state = _Where(int(after.get("turn", 0)), after.get("active_side"))
+    turn = read_whole(after.get("turn", 0))
+    if turn is None:
+        raise UserError(
+            f"turns/{turns[-1].name}/report.json: $.after.turn: expected a Game-Turn number, "
+            f"got {shown(after.get('turn'))}",
+            hint="the game folder is damaged: run referee verify on it",
+        )
+    state = _Where(turn, after.get("active_side"))
     h = read_header(body)
+    if "turn" in h.lines and h.turn is None:
+        written = h.turn_written
+        raise UserError(
+            f"{file}:{h.lines['turn']}: expected a Game-Turn number after 'turn:', got "
+            f"{shown(written)}{why_not(written)}",
+            hint=f"{HINT}; the game is at Game-Turn {state.turn}",
+        )
     for name, have, want in (
         ("game", h.game, cfg.game_id),
         ("side", h.side, side),

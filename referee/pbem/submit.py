@@ -43,12 +43,11 @@ from referee.pbem.adjudicate import (
 from referee.pbem.archive import TurnDir, slug
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.keys import PrivateKey
-from referee.pbem.parts import parts_identity, sealer_for
+from referee.pbem.parts import sealer_for
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT, hidden_turn_files
 from referee.pbem.record import build_turn_files, pretty_json, step_title
 from referee.pbem.transaction import write_state, write_turn
-from referee.pbem.viewer_archive import history_for
 from referee.source.model import Module
 
 
@@ -206,18 +205,6 @@ def committed_step(
     )
     name = f"{k:03d}-{slug(side)}-{slug(kind)}"
     sealer = sealer_for(cfg, hseed)
-    history = (
-        None
-        if dry_run  # a preview writes no viewer: its history is not on disk
-        else history_for(
-            game.archive,
-            game.turns,
-            module,
-            rs,
-            cfg.picture_dpi,
-            parts_key=(lambda i: parts_identity(secret.hidden_seed(i))) if sealer else None,
-        )
-    )
     if hides:
         files, secret_files, rsha = hidden_turn_files(
             module,
@@ -231,7 +218,6 @@ def committed_step(
             step=k,
             referee_key=referee_key,
             picture_dpi=cfg.picture_dpi,
-            history=history,
             sealer=sealer,
         )
         record = _json(secret_files["record.json"])
@@ -250,7 +236,6 @@ def committed_step(
             referee_key=referee_key,
             picture_dpi=cfg.picture_dpi,
             extra_files=public_extra,
-            history=history,
             sealer=sealer,
             referee_files=secret_files,
         )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,11 +43,16 @@ from referee.pbem.record import (
     SIGNED_FILES,
     awaiting_info,
     phase_info,
-    player_files,
     step_names,
     step_titles,
 )
-from referee.pbem.rendercheck import RenderMismatch, compare, template_rank
+from referee.pbem.rendercheck import (
+    RenderMismatch,
+    Since,
+    ViewHistory,
+    check_step_renderings,
+    template_rank,
+)
 from referee.pbem.report_shape import check_manifest, check_report
 from referee.pbem.reports import templates_sha256
 from referee.shapes import ShapeError
@@ -81,14 +86,18 @@ class Verified:
     report_shas: list[str] = field(default_factory=list)  # every report, in order
     # a game with parts: what was opened, not opened, missing (parts_open.Opening.to_json)
     parts: dict[str, Any] | None = None
+    # files a player opens that could not be proved (file, why): verify exits 3
+    unchecked: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         extra: dict[str, Any] = {} if self.replayed else {"replayed": False}
         if self.parts is not None:
             extra["parts"] = self.parts
+        if self.unchecked:
+            extra["unchecked"] = [{"file": f, "why": w} for f, w in self.unchecked]
         return {
             **extra,
-            "ok": True,
+            "ok": not self.unchecked,
             "game_id": self.game_id,
             "reports": self.reports,
             "last_report": self.last_report,
@@ -205,9 +214,15 @@ def verify_archive(
     upto: int | None = None,
     ruleset: Ruleset | None = None,
     keys: Sequence[PrivateKey] = (),
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Verified:
     """Every check of the module docstring; raises :class:`VerifyFailure`. ``keys`` (a
-    player's or the referee's) open their parts of a game with parts (``parts_open.py``)."""
+    player's or the referee's) open their parts of a game with parts (``parts_open.py``).
+
+    ``since_sha``: the report a player verified before (``verify --since``): the record of
+    every step is checked again (it is what later steps stand on, and cheap), the files
+    rendered from it only after that report. ``progress(1)`` is called after each step."""
     archive = Archive(game_dir)
     try:
         archive.require()
@@ -227,8 +242,9 @@ def verify_archive(
         from referee.pbem.verify_commit import verify_with_commitments
 
         return verify_with_commitments(
-            archive, cfg, turns, toml_sha, module, rs, upto=upto, keys=keys
-        )
+            archive, cfg, turns, toml_sha, module, rs, upto=upto, keys=keys,
+            since_sha=since_sha, progress=progress,
+        )  # fmt: skip
     prev_sha: str | None = None
     prev_seed = bytes.fromhex(cfg.dice_head)
     state: GameState | None = None
@@ -236,10 +252,10 @@ def verify_archive(
     skipped_render = 0
     last_sha = ""
     rank = 0
-    notes: list[str] = []
     shas: list[str] = []
-    history: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (the viewer)
-    viewer_on = False
+    history = ViewHistory()  # each side's views so far (a legacy step's viewer shows them)
+    unchecked: list[tuple[str, str]] = []
+    since = Since(since_sha)
     trail: list[nonces.Accepted] = []
     for t in turns:
         rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
@@ -317,40 +333,30 @@ def verify_archive(
             if here < rank:
                 raise RenderMismatch(f, "rendered with older templates than a report before it")
             rank = here
-            if rep.get("templates_sha256") != templates_sha256():
-                skipped_render += 1
-            has_viewer = any(n.startswith("viewer-") for n in manifest["files"])
-            if viewer_on and not has_viewer and cfg.picture_dpi > 0:
-                raise RenderMismatch(
-                    f"turns/{t.name}", "no viewer-SIDE.html, though the steps before have them"
+            if not since.rendering_due(rsha):
+                history.add_from(lambda name, _t=t: archive.read(_t.path / name), manifest["files"])
+            else:
+                if rep.get("templates_sha256") != templates_sha256():
+                    skipped_render += 1
+                check_step_renderings(
+                    f"turns/{t.name}",
+                    lambda name, _t=t: archive.read(_t.path / name),
+                    module,
+                    rs,
+                    rep,
+                    rsha,
+                    new,
+                    state,
+                    events,
+                    cfg.picture_dpi,
+                    dict(manifest["files"]),
+                    history,
+                    unchecked,
                 )
-            viewer_on = viewer_on or has_viewer
-            rendered = player_files(
-                module,
-                rs,
-                rep,
-                rsha,
-                new,
-                state,
-                events,
-                cfg.picture_dpi,
-                history=history if has_viewer else None,
-            )
-            compare(
-                f"turns/{t.name}",
-                rendered,
-                lambda name, _t=t: archive.read(_t.path / name),
-                dict(manifest["files"]),
-                rep,
-                manifest,
-                notes,
-            )
         except RenderMismatch as exc:
             raise VerifyFailure(exc.file, "rendering", exc.message) from None
-        for name, data in sorted(rendered.items()):  # what the next step's viewer shows
-            if name.startswith("view-") and name.endswith(".json"):
-                doc = json.loads(data)
-                history.setdefault(str(doc["side"]), []).append(doc)
+        if progress is not None:
+            progress(1)
         state, prev_sha, last_sha = new, rsha, rsha
         shas.append(rsha)
     out = Verified(
@@ -362,15 +368,20 @@ def verify_archive(
         players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
         rolls=rolls,
         report_shas=shas,
+        unchecked=unchecked,
     )
+    try:
+        since.check_reached(out.last_report)
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "truncation", exc.message) from None
     if skipped_render:
         out.notes.append(
             f"{skipped_render} report(s) were rendered with other report templates (an "
             "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently; their VASSAL "
-            "saves (an earlier VASSAL writer) by hash and signature only"
+            "except for the one section today's templates render differently"
         )
-    out.notes.extend(notes)
+    if since_sha is not None:
+        out.notes.append(since.note())
     if not cfg.player_nonces and rolls:
         out.notes.append(NO_NONCES_NOTE)
     if upto is None:

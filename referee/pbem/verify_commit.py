@@ -17,7 +17,7 @@ A failure names the file and what differs (``pool chits entry 3``, ``hidden roll
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
+from referee.pbem.rendercheck import RenderMismatch, Since
 from referee.pbem.verify import (
     Verified,
     VerifyFailure,
@@ -63,12 +64,20 @@ def verify_with_commitments(
     *,
     upto: int | None,
     keys: Sequence[PrivateKey],
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Verified:
     """A game with commitments: split into parts (:func:`verify_parts`), or made before
     parts, with its per-side files in the clear (:func:`verify_committed`)."""
     if cfg.secrets is not None and cfg.secrets.parts:
-        return verify_parts(archive, cfg, toml_sha, module, rs, upto=upto, keys=keys)
-    return verify_committed(archive, cfg, turns, toml_sha, module, rs, upto=upto)
+        return verify_parts(
+            archive, cfg, toml_sha, module, rs, upto=upto, keys=keys, since_sha=since_sha,
+            progress=progress,
+        )  # fmt: skip
+    return verify_committed(
+        archive, cfg, turns, toml_sha, module, rs, upto=upto, since_sha=since_sha,
+        progress=progress,
+    )  # fmt: skip
 
 
 def verify_parts(
@@ -80,6 +89,8 @@ def verify_parts(
     *,
     upto: int | None,
     keys: Sequence[PrivateKey],
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Verified:
     """A game with parts: :func:`verify_committed` on a copy with every part the ``keys``
     (and a published parts key) open unpacked (:mod:`referee.pbem.parts_open`)."""
@@ -91,8 +102,9 @@ def verify_parts(
             if upto is not None:
                 turns = turns[: upto + 1]
             out = verify_committed(
-                copy, cfg, turns, toml_sha, module, rs, upto=upto, opening=opening
-            )
+                copy, cfg, turns, toml_sha, module, rs, upto=upto, opening=opening,
+                since_sha=since_sha, progress=progress,
+            )  # fmt: skip
             opening.conflict()
     except PartFailure as exc:
         raise VerifyFailure(exc.file, exc.check, exc.message) from None
@@ -113,14 +125,19 @@ def verify_committed(
     *,
     upto: int | None,
     opening: Any = None,
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Verified:
     hides = cfg.hides_information
     w = Walk(archive, cfg)
     w.opening = opening
+    w.since = Since(since_sha)
     check_revealed_complete(archive, turns)
     for t in turns:
         try:
             _step(w, t, toml_sha, module, rs, hides)
+            if progress is not None:
+                progress(1)
         except Refusal as exc:  # a file missing, too large, a symlink...
             raise VerifyFailure(f"turns/{t.name}", "archive", exc.message) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -134,7 +151,14 @@ def verify_committed(
         players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
         rolls=w.rolls,
         report_shas=list(w.shas),
+        unchecked=list(w.unchecked),
     )
+    try:
+        w.since.check_reached(out.last_report)
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "truncation", exc.message) from None
+    if since_sha is not None:
+        out.notes.append(w.since.note())
     if hides and w.replayed < len(turns):
         out.replayed = False
         out.notes.append(
@@ -152,11 +176,9 @@ def verify_committed(
         out.notes.append(
             f"{w.skipped_render} report(s) were rendered with other report templates (an "
             "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently; their VASSAL "
-            "saves (an earlier VASSAL writer) by hash and signature only"
+            "except for the one section today's templates render differently"
         )
     out.notes.extend(w.notes)
-    out.notes.extend(w.render_notes)
     if not cfg.player_nonces and w.rolls:
         from referee.pbem.verify import NO_NONCES_NOTE
 
@@ -241,15 +263,16 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
                     "commitment",
                     "the published record is not the public part of the revealed one",
                 )
-        _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest, skip)
+        if w.since.rendering_due(rsha):
+            _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest, skip)
+        else:
+            w.history.add_from(lambda name: archive.read(t.path / name), manifest["files"])
         w.state = new
         w.replayed += 1
-    else:
+    else:  # hash-checked; a later legacy viewer shows them
         w.state = None
         _own_part(w, t, module, rs, rep, rsha, manifest)
-    for p in sorted(t.path.glob("view-*.json")):  # hash-checked; the next viewer shows them
-        doc = json.loads(archive.read(p))
-        w.views.setdefault(str(doc["side"]), []).append(doc)
+        w.history.add_from(lambda name: archive.read(t.path / name), manifest["files"])
     w.records.append(record if record is not None else rep)
     w.shas.append(rsha)
     w.prev_sha, w.prev_public = rsha, rep
@@ -497,16 +520,19 @@ def _renderings(
     hides: bool,
     manifest: dict[str, Any],
     skip: set[str],
-) -> dict[str, bytes]:
+) -> None:
     """Every file a player opens in the folder, rendered again and compared
-    (:func:`referee.pbem.rendercheck.check_committed`), but the files of ``skip``, parts
-    this run could not open; returns the files rendered."""
-    from referee.pbem.rendercheck import RenderMismatch, check_committed
+    (:func:`referee.pbem.rendercheck.check_committed`), a legacy step's viewers included, but
+    the files of ``skip``, parts this run could not open."""
+    from referee.pbem.rendercheck import check_committed, check_viewers
 
+    base = f"turns/{t.name}"
+    listed = dict(manifest["files"])
+    read = lambda name: w.archive.read(t.path / name)  # noqa: E731
     try:
         older, want = check_committed(
-            f"turns/{t.name}",
-            lambda name: w.archive.read(t.path / name),
+            base,
+            read,
             module,
             rs,
             rep,
@@ -517,51 +543,16 @@ def _renderings(
             w.events,
             w.cfg.picture_dpi,
             hides,
-            manifest,
-            w.render_notes,
+            listed,
+            w.unchecked,
             skip=skip,
         )
+        if any(n.startswith("viewer-") for n in listed):
+            check_viewers(base, module, rs, rep, want, w.history.docs(), listed, read, w.unchecked)
     except RenderMismatch as exc:
         raise VerifyFailure(exc.file, "rendering", exc.message) from None
     w.skipped_render += older
-    _viewers(w, t, module, rs, rep, want, manifest, skip)
-    return want
-
-
-def _viewers(
-    w: Walk,
-    t: TurnDir,
-    module: Module,
-    rs: Ruleset,
-    rep: dict[str, Any],
-    views: Any,
-    manifest: dict[str, Any],
-    skip: set[str],
-) -> None:
-    """The step's viewer files against the views of every step before and this step's
-    (the viewers of parts this run could not open, ``skip``, left out)."""
-    from referee.pbem.rendercheck import RenderMismatch, check_viewers
-
-    views = {
-        n: b
-        for n, b in views.items()
-        if n not in skip and n.replace("view-", "viewer-", 1).replace(".json", ".html") not in skip
-    }
-    try:
-        w.viewer_on = check_viewers(
-            f"turns/{t.name}",
-            module,
-            rs,
-            rep,
-            views,
-            w.views,
-            manifest,
-            lambda name: w.archive.read(t.path / name),
-            w.notes,
-            required=w.viewer_on and w.cfg.picture_dpi > 0,
-        )
-    except RenderMismatch as exc:
-        raise VerifyFailure(exc.file, "rendering", exc.message) from None
+    w.history.add(want)
 
 
 def _check_current(w: Walk, turns: list[TurnDir], out: Verified, hides: bool) -> None:

@@ -19,6 +19,7 @@ from referee.pbem import nonces
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT
+from referee.pbem.rendercheck import Since, ViewHistory
 from referee.pbem.verify import VerifyFailure
 from referee.source.model import Module
 
@@ -54,12 +55,12 @@ class Walk:
         self.hidden_rolls = 0
         self.replayed = 0
         self.skipped_render = 0
-        self.views: dict[str, list[dict[str, Any]]] = {}  # each side's views so far (viewer)
-        self.viewer_on = False
+        self.history = ViewHistory()  # each side's views so far (a legacy step's viewer)
+        self.unchecked: list[tuple[str, str]] = []  # files that could not be proved, and why
+        self.since = Since(None)  # verify --since: steps whose files are not rendered again
         self.notes: list[str] = []
         self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
         self.events: tuple[Event, ...] = ()  # the events of the step being checked
-        self.render_notes: list[str] = []  # re-render checks that could not be made, and why
 
 
 def check_revealed_complete(archive: Archive, turns: list[TurnDir]) -> None:

@@ -1,16 +1,19 @@
 """The game viewer: one offline HTML file per side to step through a game on the map.
 
-``referee viewer GAME_DIR --side SIDE -o FILE.html`` writes it, and every adjudicated step
-writes ``viewer-SIDE.html`` beside its reports (``docs/pbem.md``). The file holds everything
-it shows: the board image the reports draw on (:func:`referee.render.board.render_board`, as
-a PNG in a ``data:`` URI, reduced to a 64-colour palette so a long game stays small enough to
-email), the play aids (the module's charts), the data of :mod:`referee.pbem.viewer_data` as
-JSON, and a small hand-written script and style sheet from ``templates/viewer/``. It loads
-nothing from the network: no external script, font or picture.
+``referee viewer GAME_DIR --side SIDE -o FILE.html`` writes it from the game's views,
+whenever a player wants the current one (``docs/pbem.md``); steps do not carry it, so the
+archive grows by one step's data a step. Archives from earlier referee versions hold a
+``viewer-SIDE.html`` in every step, which ``verify`` still makes again and compares.
+The file holds everything it shows: the printed board
+(:func:`referee.render.board.render_board`, drawn on the player's machine from the module, as
+a PNG in a ``data:`` URI reduced to a 64-colour palette), the play aids (the module's
+charts), the data of :mod:`referee.pbem.viewer_data` as JSON, and a small hand-written script
+and style sheet from ``templates/viewer/``. It loads nothing from the network: no external
+script, font or picture.
 
 Only the side's published documents go in (its ``view-SIDE.json`` of each step), so the file
 never holds what the ruleset hides from that side. It is deterministic: the same documents
-give the same bytes, and ``verify`` renders it again and compares (``rendercheck.py``).
+give the same bytes.
 """
 
 from __future__ import annotations
@@ -301,15 +304,3 @@ def step_viewers(
         if s.id not in automatic and f"view-{slug(s.id)}.json" in rendered
     }
     return viewer_files(module, history, views, referee)
-
-
-def viewer_manifest() -> dict[str, str]:
-    """What a manifest records of the viewer's making: ``verify`` compares the viewer files
-    byte for byte only with the same templates and the same Pillow (the board picture)."""
-    from referee.pbem.rendercheck import drawing_fingerprint, pillow_version
-
-    return {
-        "templates_sha256": viewer_templates_sha256(),
-        "pillow": pillow_version(),
-        "drawing": drawing_fingerprint(),
-    }

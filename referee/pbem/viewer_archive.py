@@ -6,13 +6,14 @@
 in a game that hides information: the referee's copy). Each folder's signatures and manifest
 are checked as ``verify`` checks them, and the viewer says per step whether they held.
 
-Turn folders write their own ``viewer-SIDE.html`` (:func:`published_history` gives the
-documents of the steps before, which :func:`referee.pbem.record.player_files` adds to).
+A turn folder holds no viewer (it would repeat the whole game in every step): a player makes
+the current one from the views whenever he wants it. Archives from earlier referee versions
+have a ``viewer-SIDE.html`` in each step; ``verify`` still checks those
+(:func:`referee.pbem.rendercheck.check_viewers`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -144,54 +145,3 @@ def _side_view(archive: Archive, t: TurnDir, side: str, key: Any) -> Any:
     if name not in files:
         raise Refusal("archive", f"turns/{t.name}/{part_file(side)}: holds no {name}")
     return json.loads(files[name])
-
-
-def published_history(
-    archive: Archive,
-    turns: Sequence[TurnDir],
-    sides: Sequence[str],
-    parts_key: Callable[[int], str] | None = None,
-) -> dict[str, list[dict[str, Any]]]:
-    """Each side's ``view-SIDE.json`` of every folder in ``turns``: the steps before the one
-    being written, which its ``viewer-SIDE.html`` shows too. In a game with parts the views
-    are in the sides' encrypted parts, opened with each step's parts key (``parts_key`` of
-    the step's number: the referee derives it from the step's hidden seed)."""
-    import json
-
-    from referee.pbem.parts import side_files
-
-    out: dict[str, list[dict[str, Any]]] = {s: [] for s in sides}
-    for t in turns:
-        for s in sides:
-            name = f"view-{slug(s)}.json"
-            if parts_key is None or (t.path / name).is_file():
-                out[s].append(_json(archive, t.path / name))
-                continue
-            mine = side_files(archive, t, s, [parts_key(t.sequence)])
-            if name not in mine:
-                raise Refusal("archive", f"turns/{t.name}: no {name} in the part of {s}")
-            out[s].append(json.loads(mine[name]))
-    return out
-
-
-def history_for(
-    archive: Archive,
-    turns: Sequence[TurnDir],
-    module: Module,
-    ruleset: Any,
-    picture_dpi: int,
-    parts_key: Callable[[int], str] | None = None,
-) -> dict[str, list[dict[str, Any]]] | None:
-    """The documents the next step's viewer files need (:func:`published_history`), or
-    ``None`` when the game writes no pictures (``picture_dpi = 0``: no viewer either) or an
-    earlier folder has no view of some side (an archive from before views)."""
-    if picture_dpi <= 0:
-        return None
-    from referee.engine.ruleset import referee_sides
-
-    automatic = referee_sides(ruleset)
-    sides = [s.id for s in module.sides if s.id not in automatic]
-    try:
-        return published_history(archive, turns, sides, parts_key)
-    except Refusal:
-        return None

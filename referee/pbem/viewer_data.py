@@ -1,7 +1,8 @@
 """What the game viewer shows, as data: the steps of a game as one side may see them.
 
-The viewer (``referee viewer``, and ``viewer-SIDE.html`` beside each adjudicated step; see
-``docs/pbem.md``) is one offline HTML file. This module computes the JSON it carries, from
+The viewer (``referee viewer``, made on demand; earlier referee versions also wrote
+``viewer-SIDE.html`` beside each adjudicated step; see ``docs/pbem.md``) is one offline HTML
+file. This module computes the JSON it carries, from
 **published documents only**: for a player side, each step's ``view-SIDE.json`` (that side's
 view of the position and its record: ``ruleset.view`` and the events and rolls not hidden from
 it); for the referee, each step's full record and position. Nothing else of the game goes in:

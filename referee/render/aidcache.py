@@ -20,7 +20,7 @@ __all__ = ["cached_pdf", "cached_png", "cached_previews", "spelled"]
 def spelled(drawing: object) -> object:
     """``drawing`` with every raster picture replaced by the digest of its pixels, so it can
     go into a key (a Pillow image itself cannot)."""
-    from referee.render.drawing import Drawing, Picture
+    from referee.render.drawing import Drawing, Picture, Vector
 
     assert isinstance(drawing, Drawing)
     items: list[object] = []
@@ -29,6 +29,10 @@ def spelled(drawing: object) -> object:
             img = item.image
             pixels = hashlib.sha256(img.tobytes()).hexdigest()
             items.append(("picture", item.x, item.y, item.w, item.h, img.mode, img.size, pixels))
+        elif isinstance(item, Vector):  # the SVG by its bytes' digest, and where it goes
+            img = item.fallback
+            pixels = hashlib.sha256(img.tobytes()).hexdigest()
+            items.append(("vector", item.x, item.y, item.w, item.h, item.matrix, item.key, pixels))
         else:
             items.append(item)
     return (drawing.width, drawing.height, drawing.trim, drawing.bleed, items)

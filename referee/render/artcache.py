@@ -125,13 +125,20 @@ _NARROWED: dict[tuple[int, tuple[str, ...]], tuple[Module, Module]] = {}
 def narrowed(module: Module, reads: tuple[str, ...]) -> Module:
     """``module`` with every field not in ``reads`` replaced by a guard (see the module
     docstring). The same object for the same module and reads, so per-module caches of the
-    renderer (type sizes) stay warm."""
+    renderer (type sizes) stay warm.
+
+    The source folder (``root``) is never guarded: it is only where pictures are read from,
+    and every picture read from it is keyed by its bytes (a map picture by the SHA-256 in
+    ``map.art``, checked when it is opened; a roster picture by :func:`face_key`), so the
+    folder's path would add nothing to a key but misses."""
     memo_key = (id(module), reads)
     hit = _NARROWED.get(memo_key)
     if hit is not None and hit[0] is module:
         return hit[1]
     guards: dict[str, object] = {
-        f.name: _Unread(f.name) for f in dataclasses.fields(module) if f.name not in reads
+        f.name: _Unread(f.name)
+        for f in dataclasses.fields(module)
+        if f.name not in reads and f.name != "root"
     }
     if ROSTER in reads and "units" not in reads:
         guards["units"] = _roster(module)

@@ -162,6 +162,10 @@ def board_layout(module: Module, dpi: int = 100) -> BoardLayout:
         from referee.errors import UserError
 
         raise UserError(f"board dpi {dpi} is out of range", hint="use 20..600 (100 is usual)")
+    if module.map.art is not None:  # a designer's picture is the board (map_art.py)
+        from referee.render.map_art import art_layout
+
+        return art_layout(module, dpi)
     g = module.map.grid
     if g is None:
         return canvas_layout(module, dpi, legend_entries(module), _legend_grid)
@@ -520,6 +524,13 @@ def render_board(
     hexes to its pixels (unit markers, movement arrows, reachable hexes...).
     """
     lay = board_layout(module, dpi)
+    if module.map.art is not None:  # the designer's picture, with nothing drawn over it
+        from referee.render.map_art import paint_art
+
+        out = paint_art(module, lay)
+        if overlay is not None:
+            overlay(ImageDraw.Draw(out), lay)
+        return out
     big = lay.scaled(SUPERSAMPLE)
     img = Image.new("RGB", (big.width, big.height), parse_color(PAPER))
     if module.map.grid is not None:

@@ -82,10 +82,14 @@ def callouts(module: Module, layout: CounterLayout, unit: UnitDef) -> list[Callo
 
 
 def sample_units(module: Module) -> list[tuple[CounterLayout, UnitDef]]:
-    """One sample unit per front layout in use, in roster order of first use."""
+    """One sample unit per front layout in use, in roster order of first use. A counter of
+    the designer's art is no sample unless its values are printed over it (the layout's
+    boxes are not where its art shows them)."""
     best: dict[str, tuple[int, int, UnitDef]] = {}
     order: list[str] = []
     for n, u in enumerate(module.units):
+        if u.art is not None and not u.art.print_values:
+            continue
         lay = face_layout(module, u)
         score = len(callouts(module, lay, u))
         if lay.name not in best:
@@ -181,10 +185,12 @@ def legend_items(
 def _layout(
     module: Module, x0: float, y0: float, width: float, scale: float, picture_dpi: int | None
 ) -> tuple[list[Item], float]:
+    samples = sample_units(module)
+    if not samples:  # every counter is the designer's art: nothing of ours to explain
+        return [], 0.0
     side = module.counter.size_in * 72.0 * scale
     items: list[Item] = [Text(x0, y0 + TITLE_PT, "How to read a counter", "bold", TITLE_PT)]
     top = y0 + TITLE_PT + 6
-    samples = sample_units(module)
     cell = width / max(1, len(samples))
     line_h = TEXT_PT * 1.35
     bottom = top

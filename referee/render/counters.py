@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 from referee.errors import UserError
 from referee.render.colors import contrast_text, darken, hex_rgb, parse_color
 from referee.render.counter_images import fitted_picture, unit_image
-from referee.render.drawing import Item, Mark, Picture, Text
+from referee.render.drawing import Item, Mark, Picture, Text, Vector
 from referee.render.drawing import Rect as Shape
 from referee.render.fonts import face_name, pil_font
 from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
@@ -96,9 +96,20 @@ def counter_faces(module: Module) -> list[tuple[UnitDef, bool]]:
     out: list[tuple[UnitDef, bool]] = []
     for u in module.units:
         out.append((u, False))
-        if u.back:
+        if u.has_back:
             out.append((u, True))
     return out
+
+
+def layout_faces(module: Module) -> list[tuple[UnitDef, bool]]:
+    """The faces whose texts a layout prints (their type sizes are worked out together):
+    every drawn face, and a face of the designer's art only when its sheet prints the values
+    over it (``print_values``) and a layout is named for it (a back needs ``back``)."""
+    return [
+        (u, b)
+        for u, b in counter_faces(module)
+        if (not b or u.back is not None) and (u.art is None or u.art.print_values)
+    ]
 
 
 def counter_px(module: Module, dpi: int | None = None) -> int:
@@ -223,7 +234,7 @@ def _sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
     min_px = MIN_TEXT_PT * dpi / 72.0
     # (layout, box) -> {font: (size, unit, text)} keeping the most constraining text
     best: dict[tuple[str, int], dict[str, tuple[float, str, str]]] = {}
-    for unit, back in counter_faces(module):
+    for unit, back in layout_faces(module):
         layout = face_layout(module, unit, back)
         for i, box, text in _text_boxes(module, unit, back):
             bx0, by0, bx1, by1 = _box_rect(box, side)
@@ -336,6 +347,8 @@ def face_art(
     out on the pixel grid of ``dpi`` (the module's ``counter.dpi``, as VASSAL's images);
     a roster picture in it is resampled at ``picture_dpi`` (default ``dpi``)."""
     dpi = dpi or module.counter.dpi
+    if unit.art is not None:
+        return _art_face(module, unit, back, dpi, bleed_px, picture_dpi or dpi)
     layout = face_layout(module, unit, back)
     side = counter_px(module, dpi)
     bg, ink = face_colors(module, unit, layout)
@@ -363,13 +376,47 @@ def face_art(
                 x0, y0, x1, y1 = rect
                 items.append(Mark(symbol_key(module, unit), x0, y0, x1 - x0, y1 - y0, color))
         elif i in texts:
-            sizing = sizings[(layout.name, i)]
             if box.fill:
                 items.append(_area(_into_bleed(rect, box, full), box.fill))
-            (ox, oy), _ = _placement(texts[i], sizing.font, sizing.size_px, rect, box.align, pad)
-            track = _tracking(texts[i], sizing.font, sizing.size_px)
-            items.append(Text(ox, oy, texts[i], sizing.font, sizing.size_px, color, "start", track))
+            items.append(_text_item(sizings[(layout.name, i)], texts[i], rect, box, pad, color))
     items.append(_border(bg, side, bleed_px, dpi))
+    return FaceArt(full, dpi, tuple(items))
+
+
+def _text_item(
+    sizing: _Sizing, text: str, rect: Rect, box: LayoutBox, pad: float, color: str
+) -> Text:
+    (ox, oy), _ = _placement(text, sizing.font, sizing.size_px, rect, box.align, pad)
+    track = _tracking(text, sizing.font, sizing.size_px)
+    return Text(ox, oy, text, sizing.font, sizing.size_px, color, "start", track)
+
+
+def _art_face(
+    module: Module, unit: UnitDef, back: bool, dpi: int, bleed_px: int, picture_dpi: int
+) -> FaceArt:
+    """A face of the designer's art (:mod:`referee.render.counter_art`): the cut picture over
+    the whole face and its bleed, and, when the sheet says ``print_values``, the layout's texts
+    and marks over it (no background, band, symbol or border: the art has its own)."""
+    from referee.render.counter_art import art_picture
+
+    assert unit.art is not None
+    cut = unit.art.back if back else unit.art.front
+    if cut is None:
+        raise UserError(f"unit {unit.id} has no back face")
+    side = counter_px(module, dpi)
+    full = side + 2 * bleed_px
+    items: list[Item] = [art_picture(module, cut, side, bleed_px, picture_dpi / dpi)]
+    if unit.art.print_values and (not back or unit.back is not None):
+        layout = face_layout(module, unit, back)
+        _, ink = face_colors(module, unit, layout)
+        sizings = _sizings(module, dpi)
+        pad = _pad(side)
+        for i, box, text in _text_boxes(module, unit, back):
+            rect = _box_rect(box, side, bleed_px)
+            if box.fill:
+                items.append(_area(_into_bleed(rect, box, full), box.fill))
+            color = _hex(box.color or ink)
+            items.append(_text_item(sizings[(layout.name, i)], text, rect, box, pad, color))
     return FaceArt(full, dpi, tuple(items))
 
 
@@ -438,9 +485,9 @@ def paint_face(art: FaceArt) -> Image.Image:
         elif isinstance(it, Mark):
             box = (it.x, it.y, it.x + it.w, it.y + it.h)
             draw_symbol(img, it.key, box, parse_color(it.color))
-        elif isinstance(it, Picture):
+        elif isinstance(it, Picture | Vector):
             at = (round(it.x), round(it.y))
-            pic = it.image
+            pic = it.image if isinstance(it, Picture) else it.fallback
             if pic.size != (round(it.w), round(it.h)):
                 pic = pic.resize((round(it.w), round(it.h)), Image.Resampling.LANCZOS)
             img.paste(pic.convert("RGB"), at)

@@ -107,7 +107,27 @@ class Mark:
     color: str = "#000000"
 
 
-Item = Rect | Line | Circle | Polygon | Text | Picture | Mark
+@dataclass(frozen=True, slots=True)
+class Vector:
+    """A vector picture (an SVG's reportlab drawing, :mod:`referee.source.svgart`) clipped to
+    the box ``x, y, w, h``. ``matrix`` ``(a, b, c, d, e, f)`` carries a point of the picture
+    (CSS px, y down) to the drawing (``x = a px + c py + e``, ``y = b px + d py + f``, y
+    down). The PDF draws the SVG's vectors (stored once per document as a form, however many
+    counters are cut from one sheet); ``fallback``, the same box in pixels, is what the PNG
+    back ends paint and what a CMYK PDF places (reportlab draws an SVG in RGB). ``key`` (the
+    SVG's SHA-256) stands for the drawing in cache keys."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    matrix: tuple[float, float, float, float, float, float]
+    key: str
+    drawing: object = field(compare=False)
+    fallback: Image.Image = field(compare=False)
+
+
+Item = Rect | Line | Circle | Polygon | Text | Picture | Mark | Vector
 
 
 Box = tuple[float, float, float, float]  # x, y (top-left), w, h in points
@@ -171,6 +191,18 @@ def _transform(it: Item, dx: float, dy: float, k: float) -> Item:
         )
     if isinstance(it, Mark):
         return Mark(it.key, it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.color)
+    if isinstance(it, Vector):
+        a, b, c, d, e, f = it.matrix
+        return Vector(
+            it.x * k + dx,
+            it.y * k + dy,
+            it.w * k,
+            it.h * k,
+            (a * k, b * k, c * k, d * k, e * k + dx, f * k + dy),
+            it.key,
+            it.drawing,
+            it.fallback,
+        )
     return Picture(it.x * k + dx, it.y * k + dy, it.w * k, it.h * k, it.image)
 
 
@@ -239,13 +271,10 @@ def _draw_pil(img: Image.Image, draw: ImageDraw.ImageDraw, it: Item, k: float) -
             fill=parse_color(it.color),
             anchor=anchor,
         )
-    elif isinstance(it, Picture):
+    elif isinstance(it, Picture | Vector):
+        image = it.image if isinstance(it, Picture) else it.fallback
         w, h = max(1, round(it.w * k)), max(1, round(it.h * k))
-        pic = (
-            it.image
-            if it.image.size == (w, h)
-            else it.image.resize((w, h), Image.Resampling.LANCZOS)
-        )
+        pic = image if image.size == (w, h) else image.resize((w, h), Image.Resampling.LANCZOS)
         img.paste(pic.convert("RGB"), (round(it.x * k), round(it.y * k)))
     elif isinstance(it, Mark):
         from referee.render.symbols import draw_symbol
@@ -424,6 +453,7 @@ class _Paint:
         self.names = names
         self.cmyk = cmyk
         self.images: dict[int, object] = {}
+        self.forms: set[str] = set()
 
     def color(self, value: str):
         from reportlab.lib.colors import CMYKColor, Color
@@ -432,6 +462,19 @@ class _Paint:
             return CMYKColor(*self.cmyk.color(value))
         r, g, b = parse_color(value)
         return Color(r / 255.0, g / 255.0, b / 255.0)
+
+    def form(self, c, it: Vector) -> str:
+        """The name of the PDF form holding the SVG of ``it``, drawn once per document."""
+        name = "svg" + it.key[:16]
+        if name not in self.forms:
+            from reportlab.graphics import renderPDF
+
+            d = it.drawing  # the form's box is the whole drawing (the default is the page)
+            c.beginForm(name, 0, 0, d.width, d.height)  # type: ignore[attr-defined]
+            renderPDF.draw(d, c, 0, 0)
+            c.endForm()
+            self.forms.add(name)
+        return name
 
     def picture(self, image: Image.Image) -> object:
         """The image reader of ``image`` (RGB, or the profile's CMYK), made once per image."""
@@ -443,6 +486,29 @@ class _Paint:
             hit = ImageReader(self.cmyk.image(rgb) if self.cmyk is not None else rgb)
             self.images[id(image)] = hit
         return hit
+
+
+def _draw_picture(c, it: Picture | Vector, page_h: float, paint: _Paint) -> None:
+    """A raster picture; or an SVG's form, clipped to the box, under the matrix (picture px,
+    y down) composed with the drawing's own frame (points, y up, ``0.75`` pt a px) and the
+    page's (y up); a CMYK PDF places a vector picture's pixels (the form's colours are RGB)."""
+    if isinstance(it, Picture) or paint.cmyk is not None:
+        image = it.image if isinstance(it, Picture) else it.fallback
+        c.drawImage(paint.picture(image), it.x, page_h - it.y - it.h, it.w, it.h)
+        return
+    from referee.source.svgart import PT_PER_PX
+
+    name = paint.form(c, it)
+    a, b, cc, d, e, f = it.matrix
+    height = it.drawing.height  # type: ignore[attr-defined]
+    k = 1.0 / PT_PER_PX
+    c.saveState()
+    path = c.beginPath()
+    path.rect(it.x, page_h - it.y - it.h, it.w, it.h)
+    c.clipPath(path, stroke=0, fill=0)
+    c.transform(a * k, -b * k, -cc * k, d * k, cc * height * k + e, page_h - d * height * k - f)
+    c.doForm(name)
+    c.restoreState()
 
 
 def _ellipse_path(c, x0: float, y0: float, x1: float, y1: float):
@@ -558,5 +624,5 @@ def _draw_pdf(c, it: Item, page_h: float, paint: _Paint) -> None:
             c.drawString(it.x, y, it.text)
     elif isinstance(it, Mark):
         _draw_mark(c, it, page_h, paint)
-    elif isinstance(it, Picture):
-        c.drawImage(paint.picture(it.image), it.x, page_h - it.y - it.h, it.w, it.h)
+    elif isinstance(it, Picture | Vector):
+        _draw_picture(c, it, page_h, paint)

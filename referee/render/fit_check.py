@@ -21,9 +21,9 @@ from referee.render.counters import (
     _max_size,
     _pad,
     _text_boxes,
-    counter_faces,
     counter_px,
     face_layout,
+    layout_faces,
 )
 from referee.render.fonts import face_name
 from referee.source.diagnostics import Diagnostics
@@ -55,7 +55,7 @@ def layout_fit_diagnostics(module: Module, diags: Diagnostics, dpi: int | None =
     # (layout, box) -> font -> (size px, unit, text): the most constraining text per font
     best: dict[tuple[str, int], dict[str, tuple[float, str, str]]] = {}
     try:
-        for unit, back in counter_faces(module):
+        for unit, back in layout_faces(module):
             layout = face_layout(module, unit, back)
             for i, box, text in _text_boxes(module, unit, back):
                 bx0, by0, bx1, by1 = _box_rect(box, side)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from referee.errors import UserError
-from referee.render.drawing import Circle, Drawing, Item, Line, Picture, Rect, Text
+from referee.render.drawing import Circle, Drawing, Item, Line, Picture, Rect, Text, Vector
 from referee.render.sheets import MARGIN_PT, paper_size
 from referee.source.model import Module
 
@@ -283,16 +283,33 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
     return lines
 
 
+VectorMap = tuple[tuple[float, float, float, float, float, float], str, object]
+"""An SVG map picture: the matrix from its pixels to the board's, its digest, its drawing
+(:func:`referee.render.map_art.vector_map`)."""
+
+
 def tile_page(
-    module: Module, geo: MapGeometry, image: Image.Image, t: Tile, scale_note: str
+    module: Module,
+    geo: MapGeometry,
+    image: Image.Image,
+    t: Tile,
+    scale_note: str,
+    vector: VectorMap | None = None,
 ) -> Drawing:
-    """The page of tile ``t``: its window of the picture at exact size, the seam marks, and
-    the labels saying where it goes."""
+    """The page of tile ``t``: its window of the picture at exact size (an SVG map picture
+    as vectors, clipped to the window), the seam marks, and the labels saying where it goes."""
     wx, wy = geo.window
     w, h = (t.x1 - t.x0) * geo.pt_per_px, (t.y1 - t.y0) * geo.pt_per_px
     box = (wx, wy, w, h)
     page = Drawing(geo.page_w, geo.page_h, trim=box, bleed=box)
-    page.add(Picture(wx, wy, w, h, image.crop((t.x0, t.y0, t.x1, t.y1))))
+    crop = image.crop((t.x0, t.y0, t.x1, t.y1))
+    if vector is None:
+        page.add(Picture(wx, wy, w, h, crop))
+    else:
+        (a, b, c, d, e, f), key, drawing = vector
+        k = geo.pt_per_px
+        m = (a * k, b * k, c * k, d * k, wx + (e - t.x0) * k, wy + (f - t.y0) * k)
+        page.add(Vector(wx, wy, w, h, m, key, drawing, crop))
     page.add(Rect(wx, wy, w, h, None, "#9A9A9A", 0.3))
     page.extend(_seam_marks(geo, t))
     trims = [n for n, ok in (("left", t.col > 0), ("top", t.row > 0)) if ok]
@@ -377,13 +394,18 @@ def scale_note(module: Module) -> str:
 
 
 def map_pages(
-    module: Module, image: Image.Image, pt_per_px: float, paper: str, overlap_in: float
+    module: Module,
+    image: Image.Image,
+    pt_per_px: float,
+    paper: str,
+    overlap_in: float,
+    vector: VectorMap | None = None,
 ) -> tuple[MapGeometry, list[Drawing]]:
     """Every page of the printed map: the assembly page (more than one tile), then the tiles
-    row by row."""
+    row by row (``vector``: an SVG map picture, drawn as vectors on the tiles)."""
     geo = map_geometry(paper, image.width, image.height, pt_per_px, overlap_in)
     note = scale_note(module)
-    pages = [tile_page(module, geo, image, t, note) for t in geo.tiles()]
+    pages = [tile_page(module, geo, image, t, note, vector) for t in geo.tiles()]
     if len(pages) > 1:
         pages.insert(0, index_page(module, geo, image, note))
     return geo, pages

@@ -222,7 +222,7 @@ def build_map(
     *,
     paper: str = "letter",
     overlap: str = "0.5in",
-    art_dpi: int = 150,
+    art_dpi: int | None = None,
     png: bool = False,
     png_dpi: int = PREVIEW_DPI,
 ) -> tuple[list[tuple[Path, bytes]], Written]:
@@ -241,6 +241,10 @@ def build_map(
 
     paper_size(paper)
     overlap_in = parse_overlap_in(overlap)
+    if art_dpi is None:  # a map picture prints at its own resolution (within 100..300)
+        from referee.render.map_art import picture_dpi
+
+        art_dpi = picture_dpi(module)
     if not 100 <= art_dpi <= 300:
         raise UserError(
             f"map art dpi {art_dpi} is out of range", hint="use 100..300 (150 is usual)"
@@ -249,7 +253,12 @@ def build_map(
     lay = board_layout(module, art_dpi)
     image = Image.open(io.BytesIO(_board_png(module, art_dpi)))
     image.load()
-    geo, pages = map_pages(module, image.convert("RGB"), 72.0 / lay.scale, paper, overlap_in)
+    from referee.render.map_art import vector_map
+
+    vector = vector_map(module, lay)  # an SVG map picture prints as vectors
+    geo, pages = map_pages(
+        module, image.convert("RGB"), 72.0 / lay.scale, paper, overlap_in, vector
+    )
     name = f"{module.id}-map"
     title = f"{module.name} {module.version}: printed map"
     pdf, _ = cached_pdf(

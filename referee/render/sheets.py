@@ -166,7 +166,7 @@ def sheet_pieces(module: Module) -> list[tuple[str, UnitDef]]:
 
 
 def has_backs(module: Module) -> bool:
-    return any(u.back for u in module.units)
+    return any(u.has_back for u in module.units)
 
 
 # ---- marks --------------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def face_arts(module: Module, bleed_px: int, picture_dpi: int | None = None) -> 
     def get(unit: UnitDef, back: bool) -> FaceArt:
         key = (unit.id, back)
         if key not in cache:
-            if back and not unit.back:
+            if back and not unit.has_back:
                 cache[key] = blank_art(module, unit, bleed_px=bleed_px)
             else:
                 cache[key] = face_art(module, unit, back, None, bleed_px, picture_dpi=picture_dpi)

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-_INT = re.compile(r"^[+-]?\d+$")
-_NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
-_DIE = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+from referee.numerals import read_whole
+
+_NUM = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$")
+_DIE = re.compile(r"^([0-9]{1,9})(?:\s*-\s*([0-9]{1,9}))?$")
 _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
-_CRT = re.compile(r"^(?:\*|(\d)(?:-(\d))?)$")
-_COUNT = re.compile(r"^(\d+)\s+(\S+)$")
+_CRT = re.compile(r"^(?:\*|([0-9])(?:-([0-9]))?)$")
+_COUNT = re.compile(r"^([0-9]{1,9})\s+(\S+)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +35,10 @@ def _text(s: str) -> str:
 
 
 def _int(s: str) -> int:
-    if not _INT.match(s):
+    n = read_whole(s, signed=True)
+    if n is None:
         raise ValueError
-    return int(s)
+    return n
 
 
 def _number(s: str) -> float:
@@ -49,9 +51,10 @@ def _cost(s: str) -> int | None:
     """Movement cost: a whole number, or ``-`` (also ``no``, ``none`` or empty): no entry."""
     if s in ("-", "no", "none", ""):
         return None
-    if re.fullmatch(r"\d+", s):
-        return int(s)
-    raise ValueError
+    n = read_whole(s)
+    if n is None:
+        raise ValueError
+    return n
 
 
 def _yes_no(s: str) -> bool:

@@ -97,12 +97,6 @@ def add_layers(
         return map_def
     grid = map_def.grid
     assert grid is not None
-    if "board" in data:
-        diags.error(
-            name,
-            tt.table_start("board"),
-            "[board] is for a map without [grid]; on a hex map the grid sets the board",
-        )
     w, h = grid.pixel_size()
     canvas = Canvas(w, h, "px", HEX_PX_PER_INCH)
     mc = MapCtx(name, tt, diags, canvas, grid)

@@ -161,13 +161,13 @@ def load_canvas(data: dict[str, Any], tt: TomlText, file: str, diags: Diagnostic
         )
         return None
     for k in b:
-        if k not in ("width", "height", "unit", "dpi"):
+        if k not in ("width", "height", "unit", "dpi", "image"):
             diags.error(
                 file,
                 tt.key_line(k, start=bl),
                 f"unknown key {k!r} in [board]",
-                hint=did_you_mean(k, ["width", "height", "unit", "dpi"])
-                or "keys: width, height, unit, dpi",
+                hint=did_you_mean(k, ["width", "height", "unit", "dpi", "image"])
+                or "keys: width, height, unit, dpi, image",
             )
     unit = b.get("unit", "px")
     if unit not in UNITS:

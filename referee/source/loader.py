@@ -36,6 +36,7 @@ from referee.source.basics import (
     load_values,
 )
 from referee.source.diagnostics import Diagnostics, did_you_mean
+from referee.source.load_sheets import load_counter_sheets
 from referee.source.maps import load_map
 from referee.source.model import MapDef, Module, Tables, TerrainType, UnitDef, VictoryLevel
 from referee.source.scenario import load_scenarios
@@ -147,6 +148,8 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         )
     else:
         diags.error(f, fline, "[files] has no 'units' (the unit roster CSV)")
+    if units and counter is not None:  # counter sheets cut into counters, face pictures
+        units = load_counter_sheets(ctx, data, tt, units, counter.size_in)
 
     decls, decl_lines = _table_decls(ctx, data, tt, files, fline)
     named: dict[str, NamedTable] = {}

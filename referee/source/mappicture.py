@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from referee.hexgrid import HexGrid
 from referee.source.diagnostics import Diagnostics
 
-ROW_RE = re.compile(r"^\s*(\d{1,3})\s*\|(.*)$")
+ROW_RE = re.compile(r"^\s*([0-9]{1,3})\s*\|(.*)$")
 LAYER_RE = re.compile(r"^\s*\[([a-z_]+)\]\s*$")
 LAYERS = ("terrain", "country", "area")
 

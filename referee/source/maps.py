@@ -9,6 +9,7 @@ are read here; each feature reader is its own function so other map kinds can re
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from referee.hexgrid import HexGrid, hexside_key
@@ -16,6 +17,7 @@ from referee.source.base import Ctx, check_top, get_int, get_num, get_str, list_
 from referee.source.diagnostics import Diagnostics, did_you_mean
 from referee.source.load_islands import load_islands
 from referee.source.load_layers import MAP_KIND_KEYS, add_layers, map_without_grid
+from referee.source.load_mapart import load_canvas_art, load_hex_art
 from referee.source.mappicture import Cell, parse_map_picture
 from referee.source.model import (
     Airbase,
@@ -73,7 +75,10 @@ def load_map(
     d = ctx.diags
     check_top(ctx, name, tt, data, MAP_TOP_KEYS)
     if "grid" not in data and any(k in data for k in MAP_KIND_KEYS):
-        return map_without_grid(name, tt, data, d, terrain, ctx.schema)  # area or point map
+        plain = map_without_grid(name, tt, data, d, terrain, ctx.schema)  # area or point map
+        if plain is None or plain.canvas is None:
+            return plain
+        return replace(plain, art=load_canvas_art(ctx, name, tt, data, plain.canvas))
     grid = load_grid(ctx, name, tt, data)
     if grid is None:
         return None
@@ -91,6 +96,10 @@ def load_map(
     places, names = _load_places(ctx, name, tt, data, check_hex)
     islands = load_islands(ctx, name, tt, data, check_hex)
     hexsides = _load_hexsides(ctx, name, tt, data, check_hex, grid)
+    terrain_of = {hid: h["terrain"] for hid, h in hexes.items()}
+    art = load_hex_art(
+        ctx, name, tt, data, grid, terrain, terrain_of, layers.get("terrain", {}), picture_name
+    )
     edges = _load_edges(ctx, name, tt, data, check_hex, grid)
     scl = tt.table_start("setup")
 
@@ -139,6 +148,7 @@ def load_map(
         places=tuple(places),
         setup_codes=setup_codes,
         islands=tuple(islands),
+        art=art,
     )
     return add_layers(hex_map, name, tt, data, d, ctx.schema)  # zones, spaces over the hexes
 

@@ -92,6 +92,28 @@ class CounterSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class ArtCut:
+    """One counter face cut from a designer's picture: the picture and the box of it that is
+    the face, ``(x0, y0, x1, y1)`` in its pixels (the whole picture for a roster row's own
+    ``front_image``/``back_image``)."""
+
+    picture: ArtFile
+    box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class CounterArt:
+    """A counter whose faces are the designer's art (a cut counter sheet, or pictures a roster
+    row names) instead of a drawn layout. Its values stay in the roster, for the rules and as
+    VASSAL properties; ``print_values`` prints the layout's texts over the art too."""
+
+    front: ArtCut
+    back: ArtCut | None = None
+    print_values: bool = False
+    origin: Origin = field(default_factory=lambda: Origin(""))
+
+
+@dataclass(frozen=True, slots=True)
 class UnitDef:
     """One roster row: a counter design and how many copies the counter mix has."""
 
@@ -110,6 +132,13 @@ class UnitDef:
     back: str | None = None
     source: str = ""
     origin: Origin = field(default_factory=lambda: Origin(""))
+    art: CounterArt | None = None  # faces from the designer's art (load_sheets.py)
+    face_images: tuple[str, ...] = ()  # the row's front_image, back_image ("" when absent)
+
+    @property
+    def has_back(self) -> bool:
+        """Whether the counter has a back face: a back layout, or back art."""
+        return self.back is not None or (self.art is not None and self.art.back is not None)
 
     @property
     def piece_ids(self) -> tuple[str, ...]:
@@ -231,6 +260,78 @@ class HexDef:
 
 
 @dataclass(frozen=True, slots=True)
+class ArtFile:
+    """A designer's picture in the source, checked by :mod:`referee.source.artfiles`: its
+    name (relative to the source folder), kind (``png`` or ``jpeg``), size in pixels and the
+    SHA-256 of its bytes (so a cache key names the very pixels)."""
+
+    name: str
+    kind: str
+    width: int
+    height: int
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorFit:
+    """One ``[[grid.anchor]]`` after the fit: the hex, the picture pixel the designer read
+    its centre at, and how far (in hex widths) the fitted grid puts that hex's centre."""
+
+    hex: str
+    x: float
+    y: float
+    residual: float
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PictureFit:
+    """Where the hex grid lies on a map picture: a similarity (scale, rotation, shift; never a
+    mirror) from a picture pixel ``(x, y)`` (right, down) to the grid's page at hex width 1
+    without margin, ``u = a x - b y + tu``, ``v = b x + a y + tv``, fitted to the anchors by
+    :func:`referee.similarity_fit.fit_similarity`."""
+
+    a: float
+    b: float
+    tu: float
+    tv: float
+    anchors: tuple[AnchorFit, ...] = ()
+
+    @property
+    def px_per_hex(self) -> float:
+        """Picture pixels from one hex centre to the next."""
+        return 1.0 / (self.a * self.a + self.b * self.b) ** 0.5
+
+    @property
+    def rotation_deg(self) -> float:
+        """How far the picture is turned clockwise from the grid, in degrees."""
+        import math
+
+        return -math.degrees(math.atan2(self.b, self.a))
+
+    def page_of(self, x: float, y: float) -> tuple[float, float]:
+        return self.a * x - self.b * y + self.tu, self.b * x + self.a * y + self.tv
+
+    def picture_of(self, u: float, v: float) -> tuple[float, float]:
+        k = self.a * self.a + self.b * self.b
+        du, dv = u - self.tu, v - self.tv
+        return (self.a * du + self.b * dv) / k, (self.a * dv - self.b * du) / k
+
+
+@dataclass(frozen=True, slots=True)
+class MapArt:
+    """A map picture under the map (``[board] image``): the picture, where the hex grid lies
+    on it (``None`` on a map without a grid: the picture spans the ``[board]``), and the
+    colours of its terrain (``[board] legend``: terrain id -> ``#RRGGBB``), which ``check``
+    compares with ``map.txt``."""
+
+    picture: ArtFile
+    fit: PictureFit | None = None
+    legend: tuple[tuple[str, str], ...] = ()
+    origin: Origin = field(default_factory=lambda: Origin("map.toml"))
+
+
+@dataclass(frozen=True, slots=True)
 class MapDef:
     """A map of one, two or three kinds (docs/module-source.md): a hex grid (``grid``, with
     ``hexes`` and everything keyed by hex), zones (``zones``, an area map) and spaces
@@ -251,6 +352,7 @@ class MapDef:
     spaces: SpaceLayer | None = None
     canvas: Canvas | None = None
     islands: tuple[Island, ...] = ()  # decoration drawn on the board, read by no rule
+    art: MapArt | None = None  # a picture under the map ([board] image)
 
     @property
     def kind(self) -> str:
@@ -543,12 +645,9 @@ class Module:
         raise KeyError(side_id)
 
     def pieces(self) -> dict[str, Piece]:
-        """Every physical counter by stable piece id, in roster order."""
-        out: dict[str, Piece] = {}
-        for u in self.units:
-            for pid in u.piece_ids:
-                out[pid] = Piece(pid, u)
-        return out
+        """Every physical counter by stable piece id, in roster order (a new dict each call:
+        the caller may change it)."""
+        return dict(_pieces_of(self.units))
 
     def unit(self, unit_id: str) -> UnitDef:
         for u in self.units:
@@ -557,4 +656,26 @@ class Module:
         raise KeyError(unit_id)
 
     def piece(self, piece_id: str) -> Piece:
-        return self.pieces()[piece_id]
+        return _pieces_of(self.units)[piece_id]
+
+
+# The pieces of a roster, built once per roster: rules ask ``module.piece(pid)`` for every
+# unit of every order, and rebuilding the 170 counters each time made `validate` cost 2 ms an
+# order (issue 31). Keyed by the identity of the immutable ``units`` tuple, which the entry
+# keeps alive so that the identity cannot be reused; a few rosters at most per process.
+_PIECES: dict[int, tuple[tuple[UnitDef, ...], dict[str, Piece]]] = {}
+_PIECES_KEPT = 8
+
+
+def _pieces_of(units: tuple[UnitDef, ...]) -> dict[str, Piece]:
+    hit = _PIECES.get(id(units))
+    if hit is not None and hit[0] is units:
+        return hit[1]
+    out: dict[str, Piece] = {}
+    for u in units:
+        for pid in u.piece_ids:
+            out[pid] = Piece(pid, u)
+    if len(_PIECES) >= _PIECES_KEPT:
+        _PIECES.pop(next(iter(_PIECES)))
+    _PIECES[id(units)] = (units, out)
+    return out

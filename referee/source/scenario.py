@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from referee.numerals import HINT, is_digits, read_whole, shown, why_not
 from referee.source.base import Ctx, check_keys
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import (
@@ -276,7 +277,7 @@ def _build(
     def hex_ok(r: ScenarioFile, ln: int | None, hid: object, what: str) -> str | None:
         if isinstance(hid, str) and hid in names:
             return hid  # a zone or space of an area or point-to-point map
-        digits = isinstance(hid, str) and len(hid) == 4 and hid.isdigit()
+        digits = is_digits(hid) and len(str(hid)) == 4
         if grid is None or (names and not digits):
             lnum, col = r.tt.value_pos(str(hid), start=ln)
             d.error(
@@ -294,7 +295,7 @@ def _build(
                 if not isinstance(hid, str)
                 else (
                     "not a hex of this map"
-                    if not (len(hid) == 4 and hid.isdigit())
+                    if not (len(hid) == 4 and is_digits(hid))
                     else "off the map"
                 )
             )
@@ -343,7 +344,17 @@ def _build(
         if not cycle:
             d.error(f, cl, "calendar cycle is empty")
             cycle = ["Day"]
-        start = int(calendar.get("start", 0)) if str(calendar.get("start", 0)).isdigit() else 0
+        raw_start = calendar.get("start", 0)
+        start = read_whole(raw_start)
+        if start is None:
+            d.error(
+                f,
+                top.tt.key_line("start", start=cl),
+                f"calendar start must be a whole number (the index in 'cycle' of the first "
+                f"turn's state), got {shown(raw_start)}{why_not(raw_start)}",
+                hint=f"e.g. start = 0; {HINT}",
+            )
+            start = 0
         states = [cycle[(start + i) % len(cycle)] for i in range(turns)]
     else:
         states = ["Day"] * turns

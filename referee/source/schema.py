@@ -37,6 +37,20 @@ class PhaseDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class DiceDecl:
+    """A roll the rules make beyond one die, as a VASSAL Dice Button of the module's Dice
+    menu: ``dice`` dice of ``sides`` sides, their total reported, or with ``keep_higher`` only
+    the highest die (Carrier Battlegroup's SBG movement [CBG 25.1]). ``rule`` names the
+    cases that roll it; one six-sided die is every module's own."""
+
+    name: str
+    dice: int
+    rule: str
+    sides: int = 6
+    keep_higher: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class MarkerDecl:
     """A state a unit can be in that the players must see on the counter (attacked this
     phase, returning to base, detected, damaged, readiness...).
@@ -155,11 +169,18 @@ class RulesetSchema:
     # VASSAL module gives their units VASSAL's own Mask trait showing that back, so players
     # at one table can keep them face down (the referee's saves leave hidden units out)
     masked_backs: tuple[str, ...] = ()
+    # a solitaire game [CBG 1.0]: the id of the side its one player commands (the game runs
+    # the others). The VASSAL Masks then belong to that side and the Solitaire seat alone,
+    # with no Peek: a face-down counter stays face down to the player until the rules
+    # reveal it, and only he may reveal it
+    solitaire_side: str = ""
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
     # "module:function(module) -> ((box, title), ...)": boxes off the map a unit may be in
     # (its ``UnitState.box``), such as an off-map base; the VASSAL module draws one map of them
     off_map_boxes: str = ""
+    # the rolls of more than one die the rules make (the VASSAL module's Dice menu)
+    dice: tuple[DiceDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls
     # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
     # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's

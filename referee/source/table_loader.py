@@ -15,6 +15,7 @@ import itertools
 import re
 from typing import Any
 
+from referee.numerals import read_whole
 from referee.safeio import UnsafeInput, resolve_inside
 from referee.source.base import (
     MODULE_FILE,
@@ -117,7 +118,7 @@ def _decl(ctx: Ctx, t: dict[str, Any], tt: TomlText, ln: int | None) -> TableDec
         v = t.get(key)
         if v is None:
             return None
-        m = re.fullmatch(r"\s*([+-]?\d+)\s*(?:-|to|\.\.)\s*([+-]?\d+)\s*", str(v))
+        m = re.fullmatch(r"\s*([+-]?[0-9]{1,9})\s*(?:-|to|\.\.)\s*([+-]?[0-9]{1,9})\s*", str(v))
         if not isinstance(v, str) or not m or int(m.group(1)) > int(m.group(2)):
             d.error(f, at(key), f'{what}: {key} must be a range like "1-6", got {v!r}')
             return None
@@ -390,7 +391,7 @@ def _row_key(
 
     if axis.kind == "range":
         for c in cols:
-            if not re.fullmatch(r"[+-]?\d+|", r[c]):
+            if r[c] and read_whole(r[c], signed=True) is None:
                 return bad(c, "a whole number or empty")
         try:
             return range_key(r[cols[0]], r[cols[1]])

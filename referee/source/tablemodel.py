@@ -23,12 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.numerals import read_whole
+
 KEY_KINDS = ("int", "die", "range", "name")
 LOOKUPS = ("exact", "at_or_below", "at_or_above")
 EDGES = ("fail", "clamp")
 
-_INT_RE = re.compile(r"^[+-]?\d+$")
-_DIE_RE = re.compile(r"^(\d+)(?:\s*-\s*(\d+))?$")
+
+_DIE_RE = re.compile(r"^([0-9]{1,9})(?:\s*-\s*([0-9]{1,9}))?$")
 
 
 class TableMiss(LookupError):
@@ -83,9 +85,9 @@ def parse_key(text: str, kind: str) -> Key:
     Raises :class:`ValueError` with what was expected."""
     s = text.strip()
     if kind == "int":
-        if not _INT_RE.match(s):
+        n = read_whole(s, signed=True)
+        if n is None:
             raise ValueError("a whole number")
-        n = int(s)
         return Key(s, n, n)
     if kind == "die":
         m = _DIE_RE.match(s)
@@ -109,8 +111,8 @@ def range_key(low: str, high: str) -> Key:
     for raw in (low.strip(), high.strip()):
         if raw == "":
             bounds.append(None)
-        elif _INT_RE.match(raw):
-            bounds.append(int(raw))
+        elif (n := read_whole(raw, signed=True)) is not None:
+            bounds.append(n)
         else:
             raise ValueError("a whole number or empty")
     lo, hi = bounds
@@ -291,6 +293,14 @@ class NamedTable:
             if k.text == name:
                 return i
         raise KeyError(name)
+
+    def cell_column(self, r: int, c: int) -> int:
+        """The 1-based character column of cell ``c`` of row ``r`` (after the key columns),
+        so a ruleset's own check can point at the cell as ``file:line:col``."""
+        raw = self.raw[r] if self.raw else ""
+        parts = raw.split(",")
+        k = len(self.decl.rows.columns or ("key",)) + c
+        return sum(len(p) + 1 for p in parts[:k]) + 1
 
     def record(self, r: int) -> dict[str, Any]:
         """Row ``r`` as ``column text -> parsed value`` (key and note columns left out)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from referee.numerals import HINT, read_whole, shown, why_not
 from referee.safeio import UnsafeInput, resolve_inside
 from referee.source.base import ID_RE, Ctx, col_of, read_csv
 from referee.source.diagnostics import did_you_mean
@@ -15,7 +16,7 @@ from referee.source.model import Nationality, Origin, UnitDef, ValueSpec
 
 MAX_UNITS = 20000
 UNIT_COLUMNS = ["id", "side", "nationality", "category", "type", "number", "name", "count"]
-UNIT_OPTIONAL = ["fleet", "flags", "image", "back", "source"]
+UNIT_OPTIONAL = ["fleet", "flags", "image", "back", "source", "front_image", "back_image"]
 
 
 def load_units(
@@ -123,15 +124,16 @@ def load_units(
         vals: dict[str, int] = {}
         for k in vkeys:
             raw = r.get(k, "")
-            if not re.fullmatch(r"-?\d+", raw):
+            n = read_whole(raw, signed=True)
+            if n is None:
                 d.error(
                     name,
                     lineno,
-                    f"value {k} must be a whole number, got {raw!r}",
+                    f"value {k} must be a whole number, got {shown(raw)}{why_not(raw)}",
                     col=col_of(header, k),
+                    hint=HINT,
                 )
                 continue
-            n = int(raw)
             if not 0 <= n <= 999:
                 d.error(
                     name,
@@ -142,7 +144,8 @@ def load_units(
             vals[k] = n
         count_raw = r.get("count", "")
         count = 1
-        if not re.fullmatch(r"\d+", count_raw) or not 1 <= int(count_raw) <= 500:
+        n_count = read_whole(count_raw, lo=1, hi=500)
+        if n_count is None:
             d.error(
                 name,
                 lineno,
@@ -150,7 +153,7 @@ def load_units(
                 col=col_of(header, "count"),
             )
         else:
-            count = int(count_raw)
+            count = n_count
         total += count
         flags = frozenset(x for x in re.split(r"[\s;|]+", r.get("flags", "")) if x)
         if schema:
@@ -186,6 +189,7 @@ def load_units(
                 back=r.get("back") or None,
                 source=r.get("source", ""),
                 origin=Origin(name, lineno),
+                face_images=_face_images(r),
             )
         )
     if total > MAX_UNITS:
@@ -195,3 +199,10 @@ def load_units(
             name, None, "the unit roster is empty", hint="add one row per counter design"
         )
     return tuple(out)
+
+
+def _face_images(row: dict[str, str]) -> tuple[str, ...]:
+    """The row's own face pictures, ``(front_image, back_image)``, or ``()`` (read and
+    checked with the counter sheets: :mod:`referee.source.load_sheets`)."""
+    front, back = row.get("front_image") or "", row.get("back_image") or ""
+    return (front, back) if front or back else ()

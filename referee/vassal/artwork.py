@@ -18,7 +18,9 @@ from referee.render.counters import png_bytes
 from referee.render.fonts import pil_font
 
 __all__ = [
+    "DEFAULT_BAND",
     "HOLDING_CAPACITY",
+    "Band",
     "HoldingBox",
     "HoldingLayout",
     "about_png",
@@ -30,6 +32,7 @@ __all__ = [
     "marker_png",
     "moved_marker_png",
     "returning_overlay_png",
+    "status_band",
     "tag_overlay_png",
 ]
 
@@ -71,44 +74,75 @@ def _centred_text(
     )
 
 
-def attacked_overlay_png(side: int) -> bytes:
-    """Layer image for a unit attacked this Combat Phase [7.44]: a red frame and tag."""
+Band = tuple[float, float, float, float]
+"""Where a counter's status marks go, as fractions of its side (x0, y0, x1, y1): the box its
+picture takes on every counter layout (``status_band``), so no mark hides a printed value."""
+
+DEFAULT_BAND: Final[Band] = (0.08, 0.32, 0.68, 0.59)
+
+
+def status_band(boxes: Sequence[Band]) -> Band:
+    """The part every layout's picture box (x0, y0, x1, y1) shares: a status mark drawn there
+    covers a silhouette on every counter, never its id, nationality or values (issue 27)."""
+    if not boxes:
+        return DEFAULT_BAND
+    band = (max(b[0] for b in boxes), max(b[1] for b in boxes),
+            min(b[2] for b in boxes), min(b[3] for b in boxes))  # fmt: skip
+    return band if band[2] - band[0] > 0.3 and band[3] - band[1] > 0.15 else DEFAULT_BAND
+
+
+def _band_px(side: int, band: Band) -> tuple[int, int, int, int, int]:
+    """The band in pixels, and the y where its upper half (Detected, damage) ends and its
+    lower half (Attacked) begins."""
+    x0, y0, x1, y1 = (round(v * side) for v in band)
+    return x0, y0, x1, y1, (y0 + y1) // 2
+
+
+def attacked_overlay_png(side: int, band: Band = DEFAULT_BAND) -> bytes:
+    """Layer image for a unit attacked this Combat Phase [7.44]: a thin red frame and a red
+    tag on the lower half of the picture band, clear of every printed value."""
     img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     red = (*parse_color("#D01818"), 255)
-    w = max(2, side // 16)
+    w = max(2, side // 32)
     draw.rectangle((0, 0, side - 1, side - 1), outline=red, width=w)
-    tag_h = max(8, side // 4)
-    draw.rectangle((0, side - tag_h, side - 1, side - 1), fill=red)
-    _centred_text(draw, "ATTACKED", (w, side - tag_h + 1, side - w, side - 2), "#FFFFFF")
+    x0, _, x1, y1, mid = _band_px(side, band)
+    draw.rectangle((x0, mid + 1, x1, y1), fill=red)
+    _centred_text(draw, "ATTACKED", (x0 + 1, mid + 2, x1 - 1, y1 - 1), "#FFFFFF")
     return png_bytes(img)
 
 
-def tag_overlay_png(side: int, text: str, fill: str) -> bytes:
-    """Layer image of a ruleset-declared unit marker: a coloured frame and a tag at the top
-    (the Attacked tag is at the bottom, so both can show at once)."""
+def tag_overlay_png(side: int, text: str, fill: str, band: Band = DEFAULT_BAND) -> bytes:
+    """Layer image of a ruleset-declared unit marker: a coloured frame inside the Attacked
+    frame and a tag on the upper left of the picture band (Attacked takes the lower half,
+    a damage badge the upper right), so every marker of a counter shows at once and none
+    hides a printed value."""
     img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     colour = (*parse_color(fill), 255)
-    w = max(2, side // 20)
-    draw.rectangle((0, 0, side - 1, side - 1), outline=colour, width=w)
-    tag_h = max(8, side // 4)
-    draw.rectangle((0, 0, side - 1, tag_h), fill=colour)
-    _centred_text(draw, text.upper(), (w, 1, side - w, tag_h - 1), "#FFFFFF")
+    w = max(2, side // 32)
+    draw.rectangle((w, w, side - 1 - w, side - 1 - w), outline=colour, width=w)
+    x0, y0, x1, _, mid = _band_px(side, band)
+    split = x0 + round((x1 - x0) * 0.58)
+    draw.rectangle((x0, y0, split, mid), fill=colour, outline=(255, 255, 255, 255))
+    word = text.split(" (")[0].upper()  # "Detected (surface)": the frame says which
+    if _fit_font(word, "bold", split - x0 - 4, mid - y0 - 3)[0] < 6:
+        word = word[:3]  # "DET": legible at 100 %; the stack viewer names the layer in full
+    _centred_text(draw, word, (x0 + 2, y0 + 2, split - 2, mid - 1), "#FFFFFF")
     return png_bytes(img)
 
 
-def level_badge_png(side: int, text: str, fill: str) -> bytes:
+def level_badge_png(side: int, text: str, fill: str, band: Band = DEFAULT_BAND) -> bytes:
     """Layer image of one value of a unit marker with levels (``D3`` [DTP 8.54]): a badge on
-    the counter's right edge, clear of the top tags (Detected...) and the bottom one
-    (Attacked), so every marker of a counter can show at once."""
+    the upper right of the picture band, beside a Detected tag and above the Attacked one,
+    so every marker of a counter shows at once and none hides a printed value."""
     img = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     colour = (*parse_color(fill), 255)
-    w, h = round(side * 0.46), round(side * 0.3)
-    x0, y0 = side - w, (side - h) // 2
-    draw.rectangle((x0, y0, side - 1, y0 + h), fill=colour, outline=(255, 255, 255, 255))
-    _centred_text(draw, text, (x0 + 2, y0 + 2, side - 3, y0 + h - 2), "#FFFFFF")
+    x0, y0, x1, _, mid = _band_px(side, band)
+    split = x0 + round((x1 - x0) * 0.58) + 1
+    draw.rectangle((split, y0, x1, mid), fill=colour, outline=(255, 255, 255, 255))
+    _centred_text(draw, text, (split + 1, y0 + 1, x1 - 1, mid - 1), "#FFFFFF")
     return png_bytes(img)
 
 

@@ -27,12 +27,14 @@ from referee.vassal.displays import DisplayPlan
 from referee.vassal.grid import HEXGRID, NUMBERING
 from referee.vassal.plan import ModulePlan, SlotDef
 from referee.vassal.tools import (
+    dice_menu,
     documentation,
     inventory,
     main_map_tools,
     notes_window,
     turn_tracker,
 )
+from referee.vassal.traits import SOLITAIRE_SIDE
 
 __all__ = [
     "DATE_SAVED",
@@ -58,7 +60,6 @@ BOARD: Final = BP + "board."
 W: Final = B + "widget."
 
 REPORT_MOVE: Final = "$pieceName$ moves $previousLocation$ -> $location$ *"
-DICE_REPORT: Final = "** $name$ = $result$ *** &lt;$PlayerName$&gt;"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +119,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     )
     for side in module.sides:
         _el(roster, "entry", text=side.name)
+    _el(roster, "entry", text=SOLITAIRE_SIDE)  # one player at the table plays every side
     _el(
         root,
         M + "GlobalOptions",
@@ -147,32 +149,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     for name, text in plan.prototypes:
         _el(protos, M + "PrototypeDefinition", {"description": "", "name": name}, text)
     _palette(root, plan)
-    _el(
-        root,
-        M + "DiceButton",
-        {
-            "addToTotal": "0",
-            "hotkey": "",
-            "icon": "",
-            "keepCount": "1",
-            "keepDice": "false",
-            "keepOption": ">",
-            "lockAdd": "false",
-            "lockDice": "false",
-            "lockPlus": "false",
-            "lockSides": "false",
-            "nDice": "1",
-            "nSides": "6",
-            "name": "1d6",
-            "plus": "0",
-            "prompt": "false",
-            "reportFormat": DICE_REPORT,
-            "reportTotal": "false",
-            "sortDice": "false",
-            "text": "1d6",
-            "tooltip": "Roll one six-sided die",
-        },
-    )
+    dice_menu(root, plan)
     notes_window(root)
     inventory(root)
     turn_tracker(root, plan)

@@ -25,6 +25,8 @@ from referee.vassal.errors import VassalFormatError
 from referee.vassal.sequence import ESC, TAB, SequenceDecoder, encode_sequence
 
 __all__ = [
+    "MAX_COMMANDS",
+    "MAX_COMMAND_CHARS",
     "MAX_NESTING",
     "AddPiece",
     "AddPlayer",
@@ -61,6 +63,17 @@ __all__ = [
 MAX_NESTING: Final = 64
 """Deepest ESC/LOG nesting accepted. Real files nest 2-5 levels (§6.3); the cap keeps a
 crafted file from exhausting the stack or the CPU."""
+
+MAX_COMMANDS: Final = 100_000
+"""Most commands (ESC-separated, at any nesting) accepted in one file. A save holds about
+one command per piece (the Inferno fixture: 865 in 4.4 MB), a long log a few thousand;
+the cap bounds the cost of a crafted file of many tiny commands (about 25 us each) before
+any is parsed (issue 31; figures in docs/performance.md)."""
+
+MAX_COMMAND_CHARS: Final = 16 * 1024 * 1024
+"""Longest command text accepted (a ``savedGame`` or log entry, deobfuscated): almost four
+times the largest real save we know (the Inferno fixture, 4.4 MB), and a bound on the cost
+of reading one (about 0.6 us a character; docs/performance.md)."""
 
 _SOURCE: Final = "_source_text"
 _Encoder = Callable[["Command"], str]
@@ -475,6 +488,8 @@ def _parse_sgkc(rest: str) -> Command:
 
 
 def _parse_global_property(text: str) -> Command | None:
+    if SetGlobalProperty.PREFIX not in text:  # the cheap test first: most leaves are not
+        return None
     decoder = SequenceDecoder(text, ";")
     if decoder.next_token("") != SetGlobalProperty.PREFIX:
         return None
@@ -482,6 +497,8 @@ def _parse_global_property(text: str) -> Command | None:
 
 
 def _parse_boards(text: str) -> Command | None:
+    if TAB not in text:
+        return None
     decoder = SequenceDecoder(text, TAB)
     head = decoder.next_token()
     suffix = SetBoards.SUFFIX
@@ -586,8 +603,21 @@ def parse_command(text: str, *, source: str = "savedGame") -> Command:
 
     Never fails on content it does not understand (that becomes :class:`Unknown`); raises
     :class:`VassalFormatError` (naming ``source``) only when nesting exceeds
-    :data:`MAX_NESTING`.
+    :data:`MAX_NESTING`, or the text is over :data:`MAX_COMMAND_CHARS` or holds
+    :data:`MAX_COMMANDS` commands or more.
     """
+    if len(text) > MAX_COMMAND_CHARS:
+        raise VassalFormatError(
+            source,
+            f"{len(text)} characters of commands, over the {MAX_COMMAND_CHARS} limit",
+            "the largest real saves hold a few MB; this file is damaged or crafted",
+        )
+    if text.count(ESC) >= MAX_COMMANDS:  # every command but the last ends at an ESC
+        raise VassalFormatError(
+            source,
+            f"more than {MAX_COMMANDS} commands",
+            "real saves hold about one command per piece; this file is damaged or crafted",
+        )
     return _Parser(source).parse(text, 0)
 
 

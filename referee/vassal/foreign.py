@@ -3,7 +3,9 @@
 ``show-vsav --vmod`` and ``referee log`` read a ``.vsav``/``.vlog`` through the ``.vmod``
 it belongs to. Before naming anything, :func:`check_same_module` refuses a file that was
 written by another module (its ``moduledata`` name differs, or its pieces lie on maps the
-module does not have); :func:`image_warnings` says when a file that does not name its module
+module does not have, and nothing of it lies on a map the module has: a log of another
+version of the module is read as far as it goes, see :func:`unknown_map_warnings`);
+:func:`image_warnings` says when a file that does not name its module
 shows no image the module has, and :func:`board_warnings` says which chosen boards have no image
 in the archive (VASSAL then sees a board of 0 x 0 pixels and calls every point on it
 ``offboard``, and so do we).
@@ -30,6 +32,7 @@ __all__ = [
     "image_warnings",
     "piece_images",
     "read_foreign",
+    "unknown_map_warnings",
 ]
 
 DICE_BUTTON: Final = "VASSAL.build.module.DiceButton"
@@ -80,7 +83,8 @@ def check_same_module(
     vmod_name: str,
 ) -> None:
     """Refuse a save or log that another module wrote: its ``moduledata`` names another
-    module, or its pieces lie on maps the module lacks."""
+    module, or every map its pieces lie on is one the module lacks (nothing could be
+    named). Some maps missing is a version drift, which :func:`unknown_map_warnings` tells."""
     meta = save.module_metadata
     if meta is not None and meta.name and module.name and meta.name != module.name:
         raise UserError(
@@ -89,12 +93,33 @@ def check_same_module(
             hint="give the .vmod the game is played with",
         )
     unknown = sorted(m for m in reading.maps_seen if module.find(m) is None)
-    if unknown:
+    if unknown and len(unknown) == len(reading.maps_seen):
         raise UserError(
-            f"{save_name}: pieces lie on map(s) {', '.join(map(repr, unknown))} that module "
-            f"{module.name!r} ({vmod_name}) does not have",
+            f"{save_name}: pieces lie only on map(s) {', '.join(map(repr, unknown))} that "
+            f"module {module.name!r} ({vmod_name}) does not have: nothing could be named",
             hint="was this file made with another module? give the .vmod it belongs to",
         )
+
+
+def unknown_map_warnings(
+    save: SaveGame, module: ModuleLocations, reading: LogReading, vmod_name: str
+) -> list[str]:
+    """One warning per map the file's pieces lie on that the module lacks, with how many
+    events there are listed with raw coordinates: a log recorded with an older or newer
+    version of the module. VASSAL loads such a file, skips the pieces it cannot place and
+    shows the rest; so does referee (``where`` names their points ``x,y px``)."""
+    out = []
+    meta = save.module_metadata
+    made = f" (the file was written by version {meta.version})" if meta and meta.version else ""
+    for m in sorted(x for x in reading.maps_seen if module.find(x) is None):
+        n = sum(1 for e in reading.events if m in (e.map_from, e.map_to))
+        pieces = sum(1 for p in reading.start if p.map == m)
+        out.append(
+            f"map {m!r} is not in module {module.name!r} {module.version} ({vmod_name}){made}: "
+            f"its {pieces} piece(s) at the start and {n} event(s) on it are listed with raw "
+            "map coordinates 'x,y px'; every other location is named as the module names it"
+        )
+    return out
 
 
 def image_warnings(
@@ -153,5 +178,6 @@ def read_foreign(
     }
     check_same_module(save, module, reading, os.fspath(save_path), os.fspath(vmod_path))
     layout = reading.layout or module.layout()
-    warnings = image_warnings(save, module, images - {""}, os.fspath(vmod_path))
+    warnings = unknown_map_warnings(save, module, reading, os.fspath(vmod_path))
+    warnings += image_warnings(save, module, images - {""}, os.fspath(vmod_path))
     return ForeignReading(module, save, reading, warnings + board_warnings(layout))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from referee.source.mapkinds import point_in_polygon
 from referee.source.model import Module
@@ -145,12 +146,15 @@ def map_layers(
     px: Callable[[tuple[float, float]], tuple[float, float]],
     counter_px: int,
     hex_centres: Mapping[str, IntPoint] | None = None,
+    names: Mapping[str, tuple[float, float, float, float]] | None = None,
 ) -> MapLayers | None:
     """The VASSAL zones and regions of ``module``'s map, in board pixels (``px`` turns the
     map's inches into board pixels: ``BoardLayout.px``). ``None`` for a plain hex map.
 
     ``hex_centres`` (a hex map's snapped hex centres, by hex id): on a hex map every zone
-    uses the hex grid, so a piece placed in it stands on the hex centre nearest its name."""
+    uses the hex grid, so a piece placed in it stands on the hex centre nearest its name.
+    ``names`` (the board's name boxes, ``board_layers.name_boxes``): a zone's pieces stand
+    where their stack covers none of them."""
     from referee.render.board_layers import zone_label_point
 
     m = module.map
@@ -187,8 +191,16 @@ def map_layers(
                 place = min(inside, key=lambda c: ((c[0] - lx) ** 2 + (c[1] - ly) ** 2, c))
                 zones.append(VZone(z.name, poly, place, True))
             else:
-                zones.append(VZone(z.name, poly, _place_in(poly, px, z, counter_px)))
+                place = _place_in(poly, px, z, counter_px, names or {})
+                zones.append(VZone(z.name, poly, place))
     return MapLayers(tuple(zones), tuple(regions))
+
+
+STACK_GROWTH: Final = (6, 12)
+"""How far a stack of four counters reaches right and up beyond its bottom counter: the
+StackMetrics every map of ours has (``unexSepX`` 2, ``unexSepY`` 4 per counter)."""
+STACK_STEP: Final = (2, 4)
+"""How far each counter of a stack is drawn right and up of the one under it."""
 
 
 def _place_in(
@@ -196,16 +208,61 @@ def _place_in(
     px: Callable[[tuple[float, float]], tuple[float, float]],
     zone: object,
     counter_px: int,
+    names: Mapping[str, tuple[float, float, float, float]],
 ) -> IntPoint:
-    """A point inside the zone for its pieces: a counter's height under its name (so the
-    name stays readable), else the name's point, else any interior point."""
+    """A point inside the zone for its pieces, nearest its name, where a stack (its bottom
+    counter and :data:`STACK_GROWTH`) covers no place name of the board and, if it can,
+    stays inside the zone; else a counter's height under its name, else any interior point.
+    A stack never hides a place name (issue 27)."""
     from referee.render.board_layers import zone_label_point
     from referee.source.mapkinds import interior_point
 
     lx, ly = px(zone_label_point(zone))  # type: ignore[arg-type]
+    spot = _clear_spot(poly, (lx, ly), counter_px, names) if names else None
+    if spot is not None:
+        return spot
     for cand in ((lx, ly + counter_px), (lx, ly - counter_px), (lx, ly)):
         x, y = round(cand[0]), round(cand[1])
         if awt_contains(poly, x, y) and point_in_polygon((x, y), poly):
             return x, y
     x, y = interior_point(poly)
     return round(x), round(y)
+
+
+def _clear_spot(
+    poly: tuple[IntPoint, ...],
+    label: tuple[float, float],
+    counter_px: int,
+    names: Mapping[str, tuple[float, float, float, float]],
+) -> IntPoint | None:
+    """The lattice point (a quarter counter apart) inside ``poly`` whose stack box covers
+    the least of the board's name boxes (none, where the zone has room), then lies inside
+    the zone, then is nearest ``label``: a small island's stack may overhang its coast, and
+    covers as little of a name as it can."""
+    half = counter_px / 2
+    gx, gy = STACK_GROWTH
+    step = max(4, counter_px // 4)
+    xs = [p[0] for p in poly]
+    ys = [p[1] for p in poly]
+    boxes = list(names.values())
+    best: tuple[float, int, float, int, int] | None = None
+    for y in range(min(ys), max(ys) + 1, step):
+        for x in range(min(xs), max(xs) + 1, step):
+            if not (awt_contains(poly, x, y) and point_in_polygon((x, y), poly)):
+                continue
+            box = (x - half, y - half - gy, x + half + gx, y + half)
+            covered = sum(_overlap(box, b) for b in boxes)
+            corners = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
+            outside = sum(1 for cx, cy in corners if not awt_contains(poly, round(cx), round(cy)))
+            d = (x - label[0]) ** 2 + (y - label[1]) ** 2
+            key = (covered, outside, d, y, x)
+            if best is None or key < best:
+                best = key
+    return None if best is None else (best[4], best[3])
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes (x0, y0, x1, y1) share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0

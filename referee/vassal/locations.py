@@ -27,6 +27,7 @@ from typing import Final
 
 from lxml import etree
 
+from referee.numerals import read_whole
 from referee.vassal.commands import BoardPlacement, SetBoards, parse_command
 from referee.vassal.errors import VassalFormatError
 from referee.vassal.grids_read import GridSpec, Size, read_grid
@@ -257,8 +258,9 @@ def _map(el: etree._Element, entries: Mapping[str, bytes], source: str, map_id: 
     legacy = el.get("edge")
     if legacy and "," in legacy and legacy.index(",") > 0:
         w, _, h = legacy.partition(",")
-        if w.strip().lstrip("-").isdigit() and h.strip().lstrip("-").isdigit():
-            edge = (int(w), int(h))
+        ew, eh = read_whole(w.strip(), signed=True), read_whole(h.strip(), signed=True)
+        if ew is not None and eh is not None:
+            edge = (ew, eh)
     boards: dict[str, BoardSpec] = {}
     default: tuple[BoardPlacement, ...] = ()
     for picker in el.iter(BOARD_PICKER):

@@ -307,8 +307,13 @@ class _Reader:
 
     # ---- queries -------------------------------------------------------------------------
     def where(self, map_id: str | None, x: int, y: int) -> str:
+        """VASSAL's name of the point; on a map the module does not have (a log of another
+        version of the module), the raw map coordinates ``x,y px``: VASSAL itself skips
+        such a piece, so there is no name to give, and the player can still find the point."""
         if map_id is not None:
             self.maps_seen.add(map_id)
+            if self.module.find(map_id) is None:
+                return f"{x},{y} px"
         return self.boards.name(map_id, x, y)
 
     def name_of(self, pid: str) -> str:

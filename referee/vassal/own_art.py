@@ -33,7 +33,10 @@ def render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     side = plan.counter_px
     if plan.attacked:
-        out[ATTACKED_OVERLAY] = _own("attacked", (side,), lambda: attacked_overlay_png(side))
+        band = plan.status_band
+        out[ATTACKED_OVERLAY] = _own(
+            "attacked", (side, band), lambda: attacked_overlay_png(side, band)
+        )
         tick(1)
     if RETURNING_OVERLAY in plan.image_names():
         out[RETURNING_OVERLAY] = _own("returning", (side,), lambda: returning_overlay_png(side))
@@ -50,9 +53,9 @@ def render_own_art(plan: ModulePlan, tick: Progress) -> dict[str, bytes]:
     tick(1)
     for layer in plan.marker_layers:
         if not layer.levels:
-            out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill)
+            out[layer.image] = tag_overlay_png(side, layer.spec.name, layer.fill, plan.status_band)
         for n, image in enumerate(layer.images if layer.levels else (), start=1):
-            args = (side, layer.levels[n], layer.fill)
+            args = (side, layer.levels[n], layer.fill, plan.status_band)
             out[image] = _own("level_badge", args, lambda args=args: level_badge_png(*args))
         tick(1)
     for loc in plan.location_markers:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import ClassVar, TypeVar
 
+from referee.numerals import read_whole
 from referee.vassal.sequence import (
     TAB,
     SequenceDecoder,
@@ -344,7 +345,7 @@ class Embellishment(Trait):
     def version(self) -> int:
         """Field 25; ``0`` means the legacy ``Embellishment0`` behaviour."""
         text = self._field(24)
-        return int(text) if text.isascii() and text.isdigit() else 0
+        return read_whole(text) or 0
 
     @property
     def always_active(self) -> bool:

@@ -20,7 +20,7 @@ from typing import Final
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
 from referee.source.schema import MarkerDecl, off_map_boxes, ruleset_schema
-from referee.vassal.artwork import HoldingLayout, holding_layout
+from referee.vassal.artwork import DEFAULT_BAND, Band, HoldingLayout, holding_layout, status_band
 from referee.vassal.displays import DisplayPlan, display_image, display_layout
 from referee.vassal.grid import GridAttrs, label_centres, vassal_grid_for
 from referee.vassal.layers import MapLayers, map_layers
@@ -46,7 +46,7 @@ from referee.vassal.palette import (
 )
 from referee.vassal.pieces import Piece, Trait, expand_prototypes
 from referee.vassal.tracker import TrackerPlan, plan_tracker
-from referee.vassal.traits import ELIMINATED_MAP, eliminated_zone, mask_trait
+from referee.vassal.traits import ELIMINATED_MAP, SOLITAIRE_SIDE, eliminated_zone, mask_trait
 
 __all__ = [
     "ATTACKED_OVERLAY",
@@ -242,6 +242,8 @@ class ModulePlan:
     # markers with levels that stand on places (a port's capacity left [26.25])
     location_markers: tuple[LocationMarker, ...] = ()
     attacked: bool = True  # the units have the Attacked layer [7.44] (the ruleset declares it)
+    # where the status marks go on a counter (fractions of its side): its picture's box
+    status_band: Band = DEFAULT_BAND
 
     def expanded(self, slot: SlotDef) -> Piece:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
@@ -336,6 +338,7 @@ def plan_module(
     counters, absurd counter sizes).
     """
     from referee.render.board import board_layout
+    from referee.render.board_layers import name_boxes
 
     if not module.sides:
         raise UserError(
@@ -366,6 +369,8 @@ def plan_module(
 
     marker_layers = _marker_layers(module)
     masked = set(schema.masked_backs) if schema is not None else set()
+    side_names = {s.id: s.name for s in module.sides}
+    solitaire = schema.solitaire_side if schema is not None else ""
     mask_images: dict[str, str] = {}
     slots: dict[str, SlotDef] = {}
     for pid, piece in pieces.items():
@@ -381,7 +386,12 @@ def plan_module(
         mask = None
         if unit.back is not None and unit.back in masked and unit.id in has_back:
             mask_images.setdefault(mask_image(unit.back), unit.id)
-            mask = mask_trait(mask_image(unit.back), mask_name(unit.back), unit.side)
+            mask = mask_trait(
+                mask_image(unit.back),
+                mask_name(unit.back),
+                _mask_owners(side_names, solitaire or unit.side),
+                peek=not solitaire,
+            )
         elif unit.category != "air" and unit.id in has_back:
             # e.g. a Sailed ship [25.31]: "(sailed)" after its name while it shows the back
             side = f"+ ({unit.back.replace('_', ' ')})" if unit.back else BACK_LAYER.level_name
@@ -420,7 +430,7 @@ def plan_module(
             if module.map.grid is not None
             else {}
         )
-        layers = map_layers(module, layout.px, counter_px, hex_centres)
+        layers = map_layers(module, layout.px, counter_px, hex_centres, name_boxes(module, layout))
 
     eliminated = holding_layout(
         [(s.id, f"{s.name}: eliminated") for s in module.sides],
@@ -451,6 +461,7 @@ def plan_module(
         markers=markers,
         location_markers=location_markers,
         attacked=attacked,
+        status_band=_status_band(module),
         prototypes=tuple(prototypes),
         holding=holding,
         charts=charts,
@@ -536,6 +547,22 @@ def _location_markers(
         colour = MARKER_COLOURS[(keys_used + i) % len(MARKER_COLOURS)]
         out.append(LocationMarker(decl, slot, colour, face, images, letter))
     return tuple(out)
+
+
+def _status_band(module: Module) -> Band:
+    """Where status marks go on this module's counters: the box every layout's picture
+    (``symbol``) shares, so a marker never hides a value a player needs (issue 27)."""
+    layouts = module.counter.layouts.values()
+    symbols = [b for lay in layouts for b in lay.boxes if b.kind == "symbol"]
+    return status_band([(b.x, b.y, b.x + b.w, b.y + b.h) for b in symbols])
+
+
+def _mask_owners(side_names: Mapping[str, str], side: str) -> tuple[str, ...]:
+    """The roster sides that may mask and unmask a counter of ``side`` (in a solitaire game,
+    the player's side: he reveals the game's face-down counters when the rules say): that
+    side's roster name, then the Solitaire seat. Never a side id: VASSAL compares names."""
+    own = (side_names[side],) if side in side_names else ()
+    return (*own, SOLITAIRE_SIDE)
 
 
 def mask_image(back: str) -> str:

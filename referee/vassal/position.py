@@ -35,6 +35,7 @@ from typing import Final
 from referee.engine.core import GameState
 from referee.engine.ruleset import deck_contents, get_ruleset
 from referee.errors import UserError
+from referee.numerals import read_whole
 from referee.source.boxes import carried_by
 from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
@@ -271,8 +272,9 @@ def _held(state: GameState, box: str, path: str, boxes: list[str]) -> list[tuple
     for name in boxes:
         head, tail = box.split("{}", 1)
         middle = name[len(head) : len(name) - len(tail)] if tail else name[len(head) :]
-        if name.startswith(head) and name.endswith(tail) and middle.isdigit():
-            numbered[int(middle)] = name
+        n = read_whole(middle)
+        if name.startswith(head) and name.endswith(tail) and n is not None:
+            numbered[n] = name
     if not numbered:
         return []
     node: object = data
@@ -316,9 +318,10 @@ def display_placements(table: Table, state: GameState) -> list[list[Placed]]:
             if mark.piece not in pieces or value is None:
                 continue
             values = sorted(
-                int(n[len(mark.track) + 1 :])
+                v
                 for n in names
-                if n.startswith(mark.track + " ") and n[len(mark.track) + 1 :].isdigit()
+                if n.startswith(mark.track + " ")
+                and (v := read_whole(n[len(mark.track) + 1 :])) is not None
             )
             if not values:
                 continue

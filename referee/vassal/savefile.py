@@ -24,6 +24,7 @@ from typing import Final
 
 from lxml import etree
 
+from referee.numerals import read_whole
 from referee.safeio import write_bytes_atomic
 from referee.vassal.commands import Command, encode_command, parse_command
 from referee.vassal.errors import VassalFormatError
@@ -92,7 +93,7 @@ def parse_metadata(data: bytes, source: str) -> ArchiveMetadata:
     return ArchiveMetadata(
         version=text("version"),
         vassal_version=text("VassalVersion"),
-        date_saved=int(date) if date.isascii() and date.isdigit() else None,
+        date_saved=read_whole(date),
         description=text("description"),
         name=text("name"),
     )

@@ -61,7 +61,32 @@ class Placed:
     levels: tuple[tuple[str, int], ...] = ()
 
 
+_PIECES: dict[int, tuple[Table, dict[Placed, tuple[str, str]]]] = {}
+
+
 def counter_piece(table: Table, placed: Placed) -> Piece:
+    """:func:`make_counter_piece` (kept under its name for the callers outside)."""
+    return make_counter_piece(table, placed)
+
+
+def placed_strings(table: Table, placed: Placed) -> tuple[str, str]:
+    """The ``(type, state)`` of :func:`make_counter_piece`, encoded once per table and
+    ``placed``: a whole game's saves show the same counters at the same points again and
+    again, and decoding and encoding a counter's traits is most of a save's cost."""
+    hit = _PIECES.get(id(table))
+    if hit is None or hit[0] is not table:
+        _PIECES.clear()
+        hit = _PIECES[id(table)] = (table, {})
+    made = hit[1].get(placed)
+    if made is None:
+        if len(hit[1]) > 50_000:
+            hit[1].clear()
+        piece = make_counter_piece(table, placed)
+        made = hit[1][placed] = (piece.type, piece.state)
+    return made
+
+
+def make_counter_piece(table: Table, placed: Placed) -> Piece:
     """The palette piece of ``placed.piece_id`` put at its point with its layers set, its
     prototypes expanded as VASSAL expands a counter dragged from the palette (so the layers
     of a prototype, such as Attacked, keep their state in the save).
@@ -108,10 +133,13 @@ def build_save(
     at_point: dict[tuple[str, int, int], list[str]] = {}
 
     def add(piece: Piece) -> str:
+        return add_strings(piece.type, piece.state)
+
+    def add_strings(type_: str, state: str) -> str:
         nonlocal next_id
         next_id += 1
         pid = str(next_id)
-        pieces.append(AddPiece(pid, piece.type, piece.state))
+        pieces.append(AddPiece(pid, type_, state))
         return pid
 
     for piece, map_id, x, y in extra:
@@ -124,7 +152,7 @@ def build_save(
         for p in stack:
             if (p.map, p.x, p.y) != point:
                 raise ValueError(f"stack of {first.piece_id}: {p.piece_id} is at another point")
-        ids = [add(counter_piece(table, p)) for p in reversed(stack)]  # bottom first
+        ids = [add_strings(*placed_strings(table, p)) for p in reversed(stack)]  # bottom first
         at_point.setdefault(point, []).extend(ids)
     for (map_id, x, y), ids in at_point.items():
         next_id += 1

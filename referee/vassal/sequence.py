@@ -23,6 +23,7 @@ nested string in one go.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Iterator
@@ -171,28 +172,30 @@ class SequenceDecoder(Iterator[str]):
     fewer fields. Note that a failed parse still consumes the token, as in Java.
     """
 
-    __slots__ = ("_delimiter", "_rest")
+    __slots__ = ("_delimiter", "_end", "_pos", "_text")
 
     def __init__(self, text: str | None, delimiter: str) -> None:
         if len(delimiter) != 1:
             raise ValueError(f"delimiter must be one character, got {delimiter!r}")
-        self._rest = text
+        self._text = text or ""
+        self._pos: int | None = None if text is None else 0  # None once exhausted
         self._delimiter = delimiter
+        self._end = _unescaped(delimiter)
 
     def has_more(self) -> bool:
         """True while a token can still be read (an empty remainder still yields ``""``)."""
-        return self._rest is not None
+        return self._pos is not None
 
     @property
     def remainder(self) -> str | None:
         """The undecoded rest of the sequence (``None`` once exhausted)."""
-        return self._rest
+        return None if self._pos is None else self._text[self._pos :]
 
     def __iter__(self) -> SequenceDecoder:
         return self
 
     def __next__(self) -> str:
-        if self._rest is None:
+        if self._pos is None:
             raise StopIteration
         return self._next()
 
@@ -204,7 +207,7 @@ class SequenceDecoder(Iterator[str]):
 
     def next_token(self, default: object = _MISSING) -> object:
         """The next token; ``default`` when exhausted (``IndexError`` if no default given)."""
-        if self._rest is None:
+        if self._pos is None:
             if default is _MISSING:
                 raise IndexError("sequence exhausted")
             return default
@@ -220,7 +223,7 @@ class SequenceDecoder(Iterator[str]):
 
     def next_float(self, default: float) -> float:
         """``nextDouble``: Java ``Double.parseDouble`` of the next token, else ``default``."""
-        if self._rest is None:
+        if self._pos is None:
             return default
         token = self._next().strip()
         if not _DOUBLE_RE.fullmatch(token):
@@ -229,22 +232,22 @@ class SequenceDecoder(Iterator[str]):
 
     def next_bool(self, default: bool) -> bool:
         """``nextBoolean``: true only for the exact text ``true``; ``default`` if exhausted."""
-        return self._next() == "true" if self._rest is not None else default
+        return self._next() == "true" if self._pos is not None else default
 
     def next_char(self, default: str) -> str:
         """``nextChar``: the first character of the next token, ``default`` if empty."""
-        if self._rest is None:
+        if self._pos is None:
             return default
         token = self._next()
         return token[0] if token else default
 
     def next_string_array(self, min_length: int = 0) -> list[str]:
         """``nextStringArray``: the next token as a §1.4 string array, padded with ``""``."""
-        items = decode_string_array(self._next()) if self._rest is not None else []
+        items = decode_string_array(self._next()) if self._pos is not None else []
         return items + [""] * (min_length - len(items))
 
     def _next_integer(self, default: int, bounds: tuple[int, int]) -> int:
-        if self._rest is None:
+        if self._pos is None:
             return default
         token = self._next()
         if not _INT_RE.fullmatch(token):
@@ -258,27 +261,31 @@ class SequenceDecoder(Iterator[str]):
         Java scans for the first delimiter whose preceding raw character is not ``\\``
         and removes the one backslash in front of every escaped delimiter before it.
         Since every delimiter inside the token is escaped, one ``replace`` removes exactly
-        those backslashes. ``str.find``/``str.count`` keep the scans in C: a nested piece
-        or command stream can hold thousands of escaped delimiters.
+        those backslashes. The decoder keeps the whole text and a position: the search
+        (:func:`_unescaped`, in C) and the token's slice cost the token's length, never
+        the rest's, so a sequence of any length decodes in linear time (issue 31: a
+        mutated save of many escaped tokens took seconds when each token copied or
+        counted the whole rest).
         """
-        val = self._rest
-        assert val is not None
-        delimiter = self._delimiter
-        end = val.find(delimiter)
-        if end > 0 and val[end - 1] == "\\":
-            escaped = "\\" + delimiter
-            if val.count(delimiter, end) == val.count(escaped, end - 1):
-                end = -1  # every delimiter left is escaped: the rest is one token
-            while end > 0 and val[end - 1] == "\\":
-                end = val.find(delimiter, end + 1)
-        if end < 0:
-            value = val
-            self._rest = None
+        pos = self._pos
+        assert pos is not None
+        text, delimiter = self._text, self._delimiter
+        found = self._end.search(text, pos)
+        if found is None:
+            value = text[pos:]
+            self._pos = None
         else:
-            value = val[:end]
-            self._rest = val[end + 1 :]
+            value = text[pos : found.start()]
+            self._pos = found.start() + 1
         if delimiter in value:
             value = value.replace("\\" + delimiter, delimiter)
         if len(value) > 1 and value[0] == "'" and value[-1] == "'":
             value = value[1:-1]
         return value
+
+
+@functools.cache
+def _unescaped(delimiter: str) -> re.Pattern[str]:
+    """The delimiter where the raw character before it is not a backslash (at the start of
+    the text, or right after the previous delimiter, it never is)."""
+    return re.compile(r"(?<!\\)" + re.escape(delimiter))

@@ -67,6 +67,51 @@ def documentation(doc: etree._Element, plan: ModulePlan) -> None:
     )  # fmt: skip
 
 
+DICE_REPORT: Final = "** $name$ = $result$ *** &lt;$PlayerName$&gt;"
+DICE_MENU: Final = "Dice"
+
+
+def dice_menu(root: etree._Element, plan: ModulePlan) -> None:
+    """The game's own dice, grouped in one toolbar menu (as the best community modules do):
+    one six-sided die, then every roll of several dice the ruleset declares
+    (``RulesetSchema.dice``: 2d6 where its rules roll two dice, the higher of two where a
+    rule keeps it), each button's tooltip naming the cases that roll it."""
+    from referee.source.schema import DiceDecl, ruleset_schema
+
+    schema = ruleset_schema(plan.module.ruleset)
+    rolls = (DiceDecl("1d6", 1, ""), *(schema.dice if schema is not None else ()))
+    _el(
+        root,
+        M + "ToolbarMenu",
+        {"canDisable": "false", "description": "The game's dice", "disabledIcon": "",
+         "hideWhenDisabled": "false", "hotkey": "", "icon": "",
+         "menuItems": ",".join(r.name for r in rolls), "propertyGate": "",
+         "text": DICE_MENU, "tooltip": "Roll the game's dice"},
+    )  # fmt: skip
+    for roll in rolls:
+        what = "one six-sided die" if roll.dice == 1 else f"{roll.dice} six-sided dice"
+        if roll.keep_higher:
+            what += ", keep the higher"
+        _el(
+            root,
+            M + "DiceButton",
+            {"addToTotal": "0", "hotkey": "", "icon": "", "keepCount": "1",
+             "keepDice": _true(roll.keep_higher),
+             # VASSAL 3.7 keeps the largest keepCount dice whenever keepOption is "l",
+             # keepDice or not: only the kept roll may say "l"
+             "keepOption": "l" if roll.keep_higher else ">", "lockAdd": "false",
+             "lockDice": "false", "lockPlus": "false", "lockSides": "false",
+             "nDice": str(roll.dice), "nSides": str(roll.sides), "name": roll.name,
+             "plus": "0", "prompt": "false", "reportFormat": DICE_REPORT,
+             "reportTotal": _true(roll.dice > 1), "sortDice": "false", "text": roll.name,
+             "tooltip": f"Roll {what}" + (f" [{roll.rule}]" if roll.rule else "")},
+        )  # fmt: skip
+
+
+def _true(value: bool) -> str:
+    return "true" if value else "false"
+
+
 def notes_window(root: etree._Element) -> None:
     _el(
         root,

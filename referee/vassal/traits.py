@@ -15,7 +15,10 @@ Each builder writes the trait's type and state exactly as VASSAL 3.7's ``myGetTy
   toolbar button.
 * **Mask** (Ctrl+F), on face-down counters (chits, hidden warships): VASSAL's own
   ``Obscurable``; masked by a player, the counter shows its printed back and the name
-  ``mask_name`` to every other side, and the whole piece to the side that masked it.
+  ``mask_name`` to every other side. Only the players of the counter's own side and the
+  Solitaire side (the roster's names, ``sides:A:B``) may mask or unmask it; in a two-player
+  game the side that masked it sees the face with its back inset, in a solitaire game
+  nobody sees the face until the rules reveal it (no Peek).
 * **Report Action**: the Ctrl keys that flip a counter or set a marker layer, eliminate,
   clone or delete it, each reported in the log the opponent reads.
 """
@@ -34,6 +37,7 @@ __all__ = [
     "ELIMINATED_MAP",
     "ELIMINATE_KEY",
     "MOVED_KEY",
+    "SOLITAIRE_SIDE",
     "clone_trait",
     "delete_trait",
     "eliminated_zone",
@@ -51,6 +55,10 @@ CLONE_KEY: Final = "C"
 ELIMINATE_KEY: Final = "E"
 MOVED_KEY: Final = "M"
 MASK_KEY: Final = "F"  # Ctrl+F: face down / face up
+SOLITAIRE_SIDE: Final = "Solitaire"
+"""The roster side of a player who plays every side (VASSAL's own name for it: the side
+chooser lists it as a side): the one seat of a solitaire game, and in a two-player game
+the player who plays both sides at one table."""
 ELIMINATED_MAP: Final = "Eliminated"
 """The map window holding one dead-pile box per side."""
 
@@ -137,21 +145,26 @@ def report_trait(
     return UnknownTrait("report;" + _se(fields, ";"), "-1")
 
 
-def mask_trait(back_image: str, mask_name: str, side: str) -> Trait:
+def mask_trait(back_image: str, mask_name: str, sides: Sequence[str], *, peek: bool) -> Trait:
     """VASSAL's Mask (``Obscurable``): ``obs;`` then keyCommand, the back image, the menu
-    command, the display style (``I``: the owner sees the face with the back inset), the
-    name others see, the access (``sides:SIDE``: the players of ``side`` may unmask), the
-    peek command, the description, auto-peek on rollover (off), the deal key and
-    expression (none). State ``null`` = not masked (``Obscurable.myGetType``/``myGetState``
-    of VASSAL 3.7)."""
+    command, the display style, the name others see, the access, the peek command, the
+    description, auto-peek on rollover (off), the deal key and expression (none). State
+    ``null`` = not masked (``Obscurable.myGetType``/``myGetState`` of VASSAL 3.7).
+
+    ``sides`` are roster side names (``PlayerRoster`` entries, never side ids): VASSAL's
+    ``SpecifiedSideAccess`` lets a player mask or unmask only when his side is listed, and
+    shows the face only when both his side and the side that masked it are listed; a name
+    the roster lacks locks the counter for good. With ``peek`` (two players) the owner sees
+    the face with the back inset (style ``I``) and may Peek; without it (solitaire) every
+    side sees the back (style ``P``, no peek command) until a player unmasks it."""
     fields: list[str | int | bool | None] = [
         key_stroke(MASK_KEY),
         back_image,
         "Face down",
-        "I",
+        "I" if peek else "P",
         mask_name,
-        f"sides:{side}",
-        "Peek",
+        "sides:" + (encode_sequence(list(sides), ":") or ""),
+        "Peek" if peek else "",
         "Face down until the rules reveal it",
         False,
         "",

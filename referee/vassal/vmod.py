@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from referee.numerals import read_whole
 from referee.vassal.commands import AddPiece, parse_command
 from referee.vassal.errors import VassalFormatError
 from referee.vassal.pieces import Piece, decode_piece
@@ -98,7 +99,7 @@ def read_vmod(path: str | os.PathLike[str]) -> VmodContents:
     name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
     if moduledata is not None:
         version = moduledata.findtext("VassalVersion") or "0"
-        major_minor = tuple(int(p) if p.isdigit() else 0 for p in version.split(".")[:2])
+        major_minor = tuple(read_whole(p) or 0 for p in version.split(".")[:2])
         name = "buildFile" if major_minor < (3, 5) else "buildFile.xml"
     if name not in entries:
         raise VassalFormatError(source, f"no {name} entry (VASSAL: 'no buildfile')")

@@ -44,6 +44,7 @@ from referee.vassal.safezip import check_entry_name
 from referee.vassal.savefile import read_save_bytes
 from referee.vassal.sequence import decode_string_array
 from referee.vassal.vmod import PieceDefinition, VmodContents
+from referee.vassal.vmod_import_art import import_art
 from referee.vassal.vmod_tools import TOOL_TAGS, read_tools
 
 __all__ = ["Imported", "ReportItem", "import_module", "toml_value", "tools_summary"]
@@ -518,6 +519,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     slots = _roster(vmod, out)
     board_images = _maps(vmod, slots, out)
     _images(vmod, board_images, out, source)
+    out.files.update(import_art(vmod, locations, source, out.files, out.note))
     _palette(vmod, slots, out)
     _prototypes(vmod, out)
     _tools(vmod, out)

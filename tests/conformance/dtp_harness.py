@@ -308,7 +308,6 @@ def _flags(s: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "skip_harmless_units": f.skip_harmless_units,
         "extra_9_15": other_nato_base_extra_9_15(f),
-        "bases_attack_air": f.bases_attack_air,
         "one_sg_base_attack": f.one_sg_base_attack,
         "error": None,
     }
@@ -515,6 +514,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         "sg_base_attacks": sorted(after.data.get("sg_base_attacks") or ()),
         "home_deck": dict(after.data.get("home_deck") or {}),
         "not_9_26": sorted(after.data.get("not_9_26") or ()),
+        "home_9_28b": dict(after.data.get("home_9_28b") or {}),
         "phase": after.phase,
         "due": RULESET.awaiting(m, after)[0],
         "moments": [[k["mover"], k["from"], k["units"]] for k in after.data.get("moments") or ()],

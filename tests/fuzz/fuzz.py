@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.fuzz import real
+from tests.fuzz.real import real_world
 from tests.pbem import toy
 
 toy.install()
@@ -325,6 +327,146 @@ def t_vsav(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
     return [["show-vsav", str(p)]]
 
 
+def _write(p: Path, text: str) -> Path:
+    if "\ud800" in text:
+        p.write_bytes(b"x")
+    else:
+        p.write_text(text, encoding="utf-8", errors="surrogatepass")
+    return p
+
+
+def _sig_lines(rng: random.Random, text: str) -> str:
+    """One change inside the signature block only: a character of the armour flipped, a
+    line cut, doubled or swapped, the armour's BEGIN/END lines altered, or text after it."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("-----BEGIN")), None)
+    if start is None:
+        return mutate_text(rng, text)
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("-----END")), None)
+    end = len(lines) - 1 if end is None else end
+    i = rng.randrange(start, end + 1)
+    how = rng.randrange(6)
+    s = lines[i]
+    if how == 0 and s.strip():
+        p = rng.randrange(len(s.rstrip("\n")) or 1)
+        lines[i] = s[:p] + rng.choice("A/+=Z0\x00é ") + s[p + 1 :]
+    elif how == 1:
+        del lines[i]
+    elif how == 2:
+        lines.insert(i, s)
+    elif how == 3:
+        j = rng.randrange(start, end + 1)
+        lines[i], lines[j] = lines[j], lines[i]
+    elif how == 4:
+        lines[i] = rng.choice(["-----BEGIN SSH SIGNATURE-----\n", "-----END SSH SIGNATURE-----\n",
+                               "-----BEGIN PGP SIGNATURE-----\n", "\n"])  # fmt: skip
+    else:
+        lines.insert(end + 1, rng.choice(["-- \nsent from my phone\n", "-----BEGIN X\n", "=\n"]))
+    return "".join(lines)
+
+
+def t_signature(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
+    """The toy game's signed orders with the signature block (only) mutated."""
+    p = _write(tmp / "orders.txt", _sig_lines(rng, w.orders_text))
+    return [
+        [
+            "adjudicate",
+            str(w.game),
+            str(p),
+            "--dry-run",
+            "--key",
+            str(w.key_paths["ref"]),
+            "--module",
+            str(TOY),
+            "--referee-dir",
+            str(w.referee_dir),
+        ]
+    ]
+
+
+def _mutated(rng: random.Random, text: str) -> str:
+    for _ in range(rng.randrange(1, 3)):
+        text = mutate_text(rng, text)
+    return text
+
+
+def t_rules_orders(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
+    """A real game's position and the orders its scripted player wrote, mutated ->
+    ``validate`` (and, for the first position of a game, signed half of the time and sent
+    to ``adjudicate --dry-run`` of that game's archive)."""
+    rw = real_world()
+    pos = rng.choice(rw.positions)
+    st = real.write_state(pos, pos.state, tmp)
+    o = _write(tmp / "orders.txt", _mutated(rng, pos.orders))
+    out = [["validate", str(o), "--state", str(st), "--module", str(pos.source)]]
+    name = pos.source.name
+    if pos.state == rw.first[name].state and rng.random() < 0.5:
+        from referee.pbem.signing import sign_orders
+
+        keys = rw.keys[name]
+        side = str(pos.state.get("active_side") or next(iter(keys)))
+        key = keys.get(side) or next(iter(keys.values()))
+        with contextlib.suppress(Exception):
+            _write(o, sign_orders(o.read_text("utf-8", "replace"), "o.txt", key, None).text)
+        game = rw.games[name]
+        secret = game.parent / f"{name}-secret"
+        key_file = rw.referee_key[name]
+        out.append(["adjudicate", str(game), str(o), "--dry-run", "--key", str(key_file)])
+        out[-1] += ["--module", str(pos.source), "--referee-dir", str(secret)]
+    return out
+
+
+def t_rules_answers(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
+    """Answers to a real position's pending decisions, mutated -> ``validate``."""
+    rw = real_world()
+    pos = rng.choice(rw.pending or rw.positions)
+    st = real.write_state(pos, pos.state, tmp)
+    o = _write(tmp / "orders.txt", _mutated(rng, real.answers_text(pos)))
+    return [["validate", str(o), "--state", str(st), "--module", str(pos.source)]]
+
+
+def t_rules_state(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
+    """A real position's ``state.json`` mutated -> ``validate`` and ``options``."""
+    rw = real_world()
+    pos = rng.choice(rw.positions)
+    st = real.write_state(pos, mutate_json(rng, pos.state), tmp)
+    o = _write(tmp / "orders.txt", pos.orders)
+    unit = rng.choice(pos.units) if pos.units else "X"
+    src = str(pos.source)
+    return [
+        ["validate", str(o), "--state", str(st), "--module", src],
+        ["options", "--state", str(st), "--module", src, unit],
+    ]
+
+
+def t_rules_game_toml(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
+    """A real game archive's ``game.toml`` mutated -> ``verify``."""
+    rw = real_world()
+    name = rng.choice(sorted(rw.games))
+    g = tmp / "game"
+    shutil.copytree(rw.games[name], g)
+    toml = g / "game.toml"
+    toml.write_text(mutate_text(rng, toml.read_text("utf-8")), "utf-8", errors="replace")
+    return [["verify", str(g), "--module", str(real.SOURCES / name)]]
+
+
+def t_rules_module(w: World, rng: random.Random, tmp: Path) -> list[list[str]]:
+    """One file of a bundled module source mutated -> ``check``, then ``state new`` (a
+    source ``check`` accepts must start a game or be refused, never crash)."""
+    rw = real_world()
+    src = rng.choice(rw.sources)
+    m = tmp / src.name
+    shutil.copytree(src, m, ignore=shutil.ignore_patterns("examples", "*.png", "*.pdf"))
+    files = sorted(p for p in m.rglob("*") if p.is_file() and p.suffix in (".toml", ".csv", ".txt"))
+    f = rng.choice(files)
+    f.write_text(_mutated(rng, f.read_text("utf-8")), "utf-8", errors="replace")
+    scenario = rng.choice(sorted(p.stem for p in (src / "scenarios").glob("*.toml")) or ["x"])
+    return [
+        ["check", str(m)],
+        ["state", "new", str(m), "--scenario", scenario, "-o", str(tmp / "new.json")],
+    ]
+
+
 TARGETS: dict[str, Callable[[World, random.Random, Path], list[list[str]]]] = {
     "orders": t_orders,
     "state": t_state,
@@ -332,7 +474,18 @@ TARGETS: dict[str, Callable[[World, random.Random, Path], list[list[str]]]] = {
     "report": t_report,
     "module": t_module,
     "vsav": t_vsav,
+    "signature": t_signature,
+    "rules-orders": t_rules_orders,
+    "rules-answers": t_rules_answers,
+    "rules-state": t_rules_state,
+    "rules-game-toml": t_rules_game_toml,
+    "rules-module": t_rules_module,
 }
+
+
+#: The CPU time one command may take on one fuzzed input: the bound docs/reliability.md
+#: records (the largest accepted inputs cost a few seconds; docs/performance.md).
+BOUND_S = 10.0
 
 
 @dataclass
@@ -341,62 +494,126 @@ class Tally:
     runs: int = 0
     codes: Counter = field(default_factory=Counter)
     crashes: list[tuple[list[str], int, str]] = field(default_factory=list)
+    slow: list[tuple[list[str], float]] = field(default_factory=list)  # runs over BOUND_S
+    cpu: float = 0.0  # CPU seconds of all runs
+    max_cpu: float = 0.0  # the slowest run's CPU seconds
+
+
+def _one_input(
+    name: str, w: World, rng: random.Random, tmp: Path, tally: Tally, keep: Path | None, i: int
+) -> None:
+    commands = TARGETS[name](w, rng, tmp)
+    tally.inputs += 1
+    for args in commands:
+        t0 = time.process_time()
+        code, err = run_cli(args)
+        spent = time.process_time() - t0
+        tally.runs += 1
+        tally.cpu += spent
+        tally.max_cpu = max(tally.max_cpu, spent)
+        tally.codes[code] += 1
+        crashed = code not in OK_CODES or "internal error" in err
+        if crashed:
+            tally.crashes.append((args, code, err.strip()[-400:]))
+        if spent > BOUND_S:
+            tally.slow.append((args, spent))
+        if (crashed or spent > BOUND_S) and keep is not None:
+            dst = keep / f"{name}-{i}"
+            shutil.copytree(tmp, dst, dirs_exist_ok=True)
+            with (dst / "commands.txt").open("a", encoding="utf-8") as f:
+                f.write(f"exit {code}, {spent:.2f} s CPU: referee {' '.join(args)}\n")
+
+
+def summary(name: str, t: Tally) -> str:
+    return (
+        f"{name}: {t.inputs} inputs, {t.runs} runs, exit codes {dict(sorted(t.codes.items()))}, "
+        f"{len(t.crashes)} crash(es), {len(t.slow)} over {BOUND_S:.0f} s; CPU {t.cpu:.0f} s, "
+        f"slowest run {t.max_cpu:.2f} s"
+    )
 
 
 def fuzz(
-    per_target: int,
+    per_target: int | dict[str, int],
     seed: int = 0,
     targets: list[str] | None = None,
     keep: Path | None = None,
     report: Callable[[str], None] | None = None,
+    progress_every: int = 0,
 ) -> dict[str, Tally]:
-    """Run ``per_target`` mutated inputs through each target; the tallies by target."""
+    """Run ``per_target`` mutated inputs (a count, or a count by target) through each
+    target; the tallies by target."""
     out: dict[str, Tally] = {}
+    counts = per_target if isinstance(per_target, dict) else {}
+    names = targets or list(TARGETS)
+    wanted = {n: counts.get(n, 0) if counts else int(per_target) for n in names}  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory(prefix="referee-fuzz-") as td:
         w = make_world(Path(td) / "world")
-        for name in targets or list(TARGETS):
-            rng = random.Random(f"{seed}:{name}")
-            tally = out[name] = Tally()
-            for i in range(per_target):
+        rngs = {n: random.Random(f"{seed}:{n}") for n in names}
+        out = {n: Tally() for n in names}
+        # round robin over the targets, so that a run stopped early has tried every one
+        for i in range(max(wanted.values(), default=0)):
+            for name in names:
+                if i >= wanted[name]:
+                    continue
                 tmp = Path(td) / f"{name}-{i}"
                 tmp.mkdir()
                 try:
-                    commands = TARGETS[name](w, rng, tmp)
-                    tally.inputs += 1
-                    for args in commands:
-                        code, err = run_cli(args)
-                        tally.runs += 1
-                        tally.codes[code] += 1
-                        if code not in OK_CODES or "internal error" in err:
-                            tally.crashes.append((args, code, err.strip()[-400:]))
-                            if keep is not None:
-                                dst = keep / f"{name}-{i}"
-                                shutil.copytree(tmp, dst, dirs_exist_ok=True)
+                    _one_input(name, w, rngs[name], tmp, out[name], keep, i)
                 finally:
                     shutil.rmtree(tmp, ignore_errors=True)
-            if report:
-                report(
-                    f"{name}: {tally.inputs} inputs, {tally.runs} runs, exit codes "
-                    f"{dict(sorted(tally.codes.items()))}, {len(tally.crashes)} crash(es)"
-                )
+            if report and progress_every and (i + 1) % progress_every == 0:
+                total = sum(t.inputs for t in out.values())
+                report(f"-- round {i + 1}: {total} inputs")
+                for name in names:
+                    report(summary(name, out[name]))
+        if report:
+            for name in names:
+                report(summary(name, out[name]))
+    return out
+
+
+def _counts(values: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        name, _, n = v.partition("=")
+        if name not in TARGETS or not n.isascii() or not n.isdigit():
+            raise SystemExit(f"--count {v!r}: expected TARGET=N, TARGET one of {sorted(TARGETS)}")
+        out[name] = int(n)
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-target", type=int, default=200)
+    ap.add_argument("--count", action="append", default=[], metavar="TARGET=N",
+                    help="inputs for one target (repeat); only these targets run")  # fmt: skip
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--target", action="append", choices=sorted(TARGETS))
-    ap.add_argument("--keep", type=Path, help="copy each crashing input here")
+    ap.add_argument("--keep", type=Path, help="copy each crashing or slow input here")
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="print a target's tally every N inputs")  # fmt: skip
     a = ap.parse_args(argv)
-    print(f"seed {a.seed}")
-    t0 = time.monotonic()
-    tallies = fuzz(a.per_target, a.seed, a.target, a.keep, print)
-    print(f"{time.monotonic() - t0:.0f} s")
+    counts = _counts(a.count)
+    print(f"seed {a.seed}", flush=True)
+    t0, c0 = time.monotonic(), time.process_time()
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    tallies = fuzz(
+        counts or a.per_target, a.seed, list(counts) or a.target, a.keep, say, a.progress
+    )
+    print(f"{time.monotonic() - t0:.0f} s, {time.process_time() - c0:.0f} s CPU")
+    total = sum(t.inputs for t in tallies.values())
+    crashes = sum(len(t.crashes) for t in tallies.values())
+    slow = sum(len(t.slow) for t in tallies.values())
+    print(f"in all: {total} inputs, {crashes} crash(es), {slow} over {BOUND_S:.0f} s")
     for name, t in tallies.items():
         for args, code, err in t.crashes[:1]:
             print(f"first crash in {name}: exit {code}: referee {' '.join(args)}\n{err}")
-    return 1 if any(t.crashes for t in tallies.values()) else 0
+        for args, spent in t.slow[:1]:
+            print(f"first slow input in {name}: {spent:.1f} s: referee {' '.join(args)}")
+    return 1 if crashes or slow else 0
 
 
 if __name__ == "__main__":

@@ -110,8 +110,15 @@ class Table:
 
 def readable(path: Path) -> str:
     """A published file as text a person (or a program) could read out of it: a VASSAL save
-    unzipped and de-obfuscated, anything else decoded leniently."""
+    unzipped and de-obfuscated; a picture (``position.svg``) the text it shows, node by node
+    (its attributes are coordinates and colours, whose digits would match hex ids by chance;
+    what it draws where is checked against the side's view by the tests of the picture);
+    anything else decoded leniently."""
     data = path.read_bytes()
+    if path.suffix == ".svg":
+        from xml.etree import ElementTree
+
+        return "\n".join(ElementTree.fromstring(data).itertext())
     if path.suffix == ".vsav":
         parts = []
         with zipfile.ZipFile(path) as z:

@@ -42,13 +42,13 @@ def test_a_revealed_hidden_game_is_re_rendered_whole(revealed: Table) -> None:
     # what is compared: every file a player opens in the folder, NATO's part included (the
     # parts key reveal published opens it)
     assert {"report.md", "report.html", "view-NATO.json", "view-NATO.md"} <= published
-    assert any(n.endswith(".vsav") for n in published) and "position.png" in published
+    assert any(n.endswith(".vsav") for n in published) and "position.svg" in published
     assert {"side-NATO.age", "referee.age"} <= set(manifest["files"])
     n = len(_turns(revealed.game))
     assert out["parts"] == {"opened": {"NATO": n, "referee": n}, "unopened": {}, "missing": []}
 
 
-@pytest.mark.parametrize("name", ["position.png", "position-NATO.vsav", "report.html"])
+@pytest.mark.parametrize("name", ["position.svg", "position-NATO.vsav", "report.html"])
 def test_an_earlier_file_swapped_in_is_caught_after_reveal(revealed: Table, name: str) -> None:
     copy = revealed.player_copy(f"swap-{name}")
     first, last = _turns(copy)[1], _turns(copy)[-1]

@@ -65,7 +65,7 @@ def test_a_game_archive_is_shared_and_its_seeds_private(make_game, umask_022):
     setup_both(g)
     files = [p for p in g.dir.rglob("*") if p.is_file() and p.name != ".lock"]
     assert {p.name for p in files} >= {"game.toml", "state.json", "report.json", "report.md"}
-    assert any(p.suffix == ".png" for p in files) and any(p.suffix == ".vsav" for p in files)
+    assert any(p.suffix == ".svg" for p in files) and any(p.suffix == ".vsav" for p in files)
     wrong = {str(p.relative_to(g.dir)): oct(_mode(p)) for p in files if _mode(p) != 0o644}
     assert wrong == {}
     assert _mode(g.referee_dir / "seeds.json") == 0o600

@@ -12,7 +12,6 @@ import pytest
 from referee.pbem.archive import sha256_hex
 from referee.pbem.keys import CONTEXT_REPORT
 from referee.pbem.record import CONTEXT_MANIFEST, pretty_json, sign_file
-from referee.pbem.rendercheck import renderer
 from referee.pbem.verify import VerifyFailure, verify_archive
 from tests.pbem.conftest import setup_both
 
@@ -113,9 +112,9 @@ def test_an_earlier_position_swapped_in_is_caught(make_game):
     forge(
         folder,
         g.keys["ref"],
-        {n: (earlier / n).read_bytes() for n in ("position.vsav", "position.png")},
+        {n: (earlier / n).read_bytes() for n in ("position.vsav", "position.svg")},
     )
-    _fails(g, f"{STEP}/position.png", "rendering")
+    _fails(g, f"{STEP}/position.svg", "rendering")
 
 
 def test_an_earlier_vassal_save_swapped_in_is_caught(make_game):
@@ -126,21 +125,75 @@ def test_an_earlier_vassal_save_swapped_in_is_caught(make_game):
     _fails(g, f"{STEP}/position.vsav", "rendering")
 
 
-def test_a_save_written_by_another_vassal_writer_is_not_compared_and_says_so(make_game):
-    """An honest archive whose VASSAL saves an earlier referee wrote (another writer: the
-    markers with levels, the boxes a save shows) is not failed for it; verify says so."""
+def _with_renderer(folder: Path, **fields: object) -> None:
+    """What earlier referee versions wrote into a manifest of how its files were made, and
+    a dishonest referee may write: another Pillow, drawing code, VASSAL writer, viewer."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest.update(fields)
+    (folder / "manifest.json").write_bytes(pretty_json(manifest))
+
+
+OTHER_MAKERS = {
+    "renderer": {"pillow": "9.9.9", "drawing": "0" * 64, "vassal": "0" * 64},
+    "viewer": {"templates_sha256": "0" * 64, "pillow": "9.9.9", "drawing": "0" * 64},
+}
+
+
+def test_a_forged_save_with_another_renderer_field_fails(make_game):
+    """Issue 24: no manifest field turns a check off. A save with another VASSAL writer
+    recorded is still compared, and an earlier step's save fails, naming the file."""
     g = played(make_game)
     folder = g.dir / STEP
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["renderer"]["vassal"] == renderer()["vassal"]
-    manifest["renderer"]["vassal"] = "0" * 64
-    (folder / "manifest.json").write_bytes(pretty_json(manifest))
+    _with_renderer(folder, **OTHER_MAKERS)
     earlier = g.dir / "turns/001-NATO-setup/position.vsav"
     forge(folder, g.keys["ref"], {"position.vsav": earlier.read_bytes()})
+    _fails(g, f"{STEP}/position.vsav", "rendering")
+
+
+def test_a_forged_picture_with_another_renderer_field_fails(make_game):
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    _with_renderer(folder, **OTHER_MAKERS)
+    svg = (folder / "position.svg").read_bytes().replace(b"US-DD-1", b"US-DD-9")
+    forge(folder, g.keys["ref"], {"position.svg": svg})
+    exc = _fails(g, f"{STEP}/position.svg", "rendering")
+    assert "does not show the position" in exc.message
+
+
+def test_a_forged_viewer_with_another_renderer_field_fails(make_game):
+    """A step today's referee writes holds no viewer; one added to it (the forged viewer of
+    the issue: "Soviet forces surrendered.") is a file the code does not make: it fails."""
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    _with_renderer(folder, **OTHER_MAKERS)
+    forge(folder, g.keys["ref"], {"viewer-NATO.html": b"<p>Soviet forces surrendered.</p>"})
+    exc = _fails(g, f"{STEP}/viewer-NATO.html", "rendering")
+    assert "does not make" in exc.message
+
+
+def test_a_forged_legacy_picture_is_reported_unchecked(make_game):
+    """A step in the form earlier referee versions wrote (``position.png``): the PNG is
+    drawn again and proved only when this machine draws the same bytes; a forged one is
+    never passed: verify lists it as unchecked (the CLI exits 3), whatever the manifest
+    says of its making."""
+    from referee.engine.core import GameState
+    from referee.pbem.picture import position_png
+
+    g = played(make_game, dpi=30)
+    folder = g.dir / STEP
+    _with_renderer(folder, **OTHER_MAKERS)
+    (folder / "position.svg").unlink()
+    manifest = json.loads((folder / "manifest.json").read_text())
+    del manifest["files"]["position.svg"]
+    (folder / "manifest.json").write_bytes(pretty_json(manifest))
+    html = (folder / "report.html").read_bytes().replace(b"position.svg", b"position.png")
+    earlier = json.loads((g.dir / "turns/002-Soviet-setup/state.json").read_text())
+    png = position_png(g.module, None, GameState.from_json(earlier), (), 30)
+    forge(folder, g.keys["ref"], {"position.png": png, "report.html": html})
     v = verify_archive(g.dir, g.module)
-    assert any(
-        "position.vsav: not compared" in n and "another referee version" in n for n in v.notes
-    )
+    assert [f for f, _ in v.unchecked] == [f"{STEP}/position.png"]
+    assert "not proved" in v.unchecked[0][1]
+    assert v.to_json()["ok"] is False
 
 
 @pytest.mark.parametrize(
@@ -168,51 +221,6 @@ def test_a_renamed_turn_folder_is_caught(make_game):
     (g.dir / STEP).rename(g.dir / "turns/003-Soviet-setup")
     exc = _fails(g, "turns/003-Soviet-setup", "record")
     assert "003-NATO-move" in exc.message
-
-
-def test_a_picture_drawn_by_another_pillow_is_not_compared_and_says_so(make_game):
-    g = played(make_game, dpi=30)
-    folder = g.dir / STEP
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["renderer"]["pillow"]
-    png = (folder / "position.png").read_bytes()
-    other = g.dir / "turns/002-Soviet-setup/position.png"
-    manifest["renderer"]["pillow"] = "0.0-elsewhere"
-    (folder / "manifest.json").write_bytes(pretty_json(manifest))
-    forge(folder, g.keys["ref"], {"position.png": other.read_bytes()})
-    v = verify_archive(g.dir, g.module)
-    assert any("position.png: not compared" in n and "0.0-elsewhere" in n for n in v.notes)
-    assert png != other.read_bytes()
-
-
-def test_a_picture_drawn_by_another_referee_version_is_not_compared_and_says_so(make_game):
-    """An honest archive whose pictures an earlier referee drew (other drawing code, same
-    Pillow) is not failed for it: verify says which check it could not make, and why."""
-    g = played(make_game, dpi=30)
-    folder = g.dir / STEP
-    manifest = json.loads((folder / "manifest.json").read_text())
-    assert manifest["renderer"]["drawing"] == renderer()["drawing"]
-    other = g.dir / "turns/002-Soviet-setup/position.png"
-    manifest["renderer"]["drawing"] = "0" * 64
-    (folder / "manifest.json").write_bytes(pretty_json(manifest))
-    forge(folder, g.keys["ref"], {"position.png": other.read_bytes()})
-    v = verify_archive(g.dir, g.module)
-    assert any(
-        "position.png: not compared" in n and "another referee version" in n for n in v.notes
-    )
-
-
-def test_a_swapped_picture_with_todays_drawing_code_fails(make_game):
-    """The same swap with the drawing code this referee has is a forgery, and fails."""
-    g = played(make_game, dpi=30)
-    folder = g.dir / STEP
-    forge(
-        folder,
-        g.keys["ref"],
-        {"position.png": (g.dir / "turns/002-Soviet-setup/position.png").read_bytes()},
-    )
-    exc = _fails(g, f"{STEP}/position.png")
-    assert "does not show the position" in exc.message
 
 
 def test_a_committed_game_with_unknown_templates_fails(tmp_path):

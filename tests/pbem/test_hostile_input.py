@@ -99,6 +99,8 @@ def test_a_game_toml_of_the_wrong_shape_names_the_entry(make_game, capsys, old, 
         ("003-NATO-move", lambda r: r.update(rolls="six"), "$.rolls"),
         ("003-NATO-move", lambda r: r["rolls"][0].update(value="6"), "$.rolls[0].value"),
         ("003-NATO-move", lambda r: r.update(orders={"side": 1}), "$.orders.side"),
+        # issue 31, fuzz target `report`: the template printed a missing phase (crash)
+        ("003-NATO-move", lambda r: r["orders"].pop("phase"), "$.orders.phase"),
         ("003-NATO-move", lambda r: r.update(awaiting=[]), "$.awaiting"),
         ("003-NATO-move", lambda r: r.update(sequence="3"), "$.sequence"),
         ("003-NATO-move", lambda r: r.update(referee="me"), "$.referee"),

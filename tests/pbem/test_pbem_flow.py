@@ -233,13 +233,15 @@ def test_the_html_report_shows_the_position(make_game):
     setup_both(g)
     [r] = g.run(g.signed("NATO", ["attack US-DD-1 SO-SG-1", "move US-CV-1 0303"]))
     folder = g.dir / r.folder
-    png = (folder / "position.png").read_bytes()
-    assert png.startswith(b"\x89PNG")
+    svg = (folder / "position.svg").read_text()
+    assert svg.startswith("<svg ") and "<script" not in svg and 'href="#h"' in svg
     html = (folder / "report.html").read_text()
-    assert 'src="position.png"' in html and "<script" not in html
+    assert 'src="position.svg"' in html and "<script" not in html
     manifest = json.loads((folder / "manifest.json").read_text())
-    assert "position.png" in manifest["files"]
-    verify_archive(g.dir, g.module)
+    assert "position.svg" in manifest["files"] and "position.png" not in manifest["files"]
+    # no per-step viewer (issue 24: one made on demand), no renderer field to switch checks
+    assert not list(folder.glob("viewer-*")) and "renderer" not in manifest
+    assert not verify_archive(g.dir, g.module).unchecked
 
 
 def test_marks_draw_moves_attacks_retreats_and_eliminations(toy_module):

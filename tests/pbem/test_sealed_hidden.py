@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import public_view
+from referee.engine.ruleset import phase_title_of, public_view
 from referee.pbem.envelope import open_envelope
-from referee.pbem.picture import position_png
+from referee.pbem.position_svg import position_svg
 from referee.source.loader import load_module
 from tests.pbem import toy_sealed, toys_common
 from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player
@@ -123,11 +123,12 @@ def test_the_picture_is_drawn_from_the_public_view(played: Table) -> None:
     state = GameState.from_json(
         json.loads((played.game / "secret/turns" / folder / "state.json").read_text())
     )
-    published = (played.game / "turns" / folder / "position.png").read_bytes()
+    published = (played.game / "turns" / folder / "position.svg").read_bytes()
     seen = public_view(toy_sealed.RULESET, module, state)
     assert "SO-SG-1" not in seen.units and "US-DD-1" not in seen.units
-    assert published == position_png(module, None, seen, (), 20)
-    assert published != position_png(module, None, state, (), 20)  # hidden units would show
+    title = phase_title_of(toy_sealed.RULESET, module, seen)
+    assert published == position_svg(module, None, seen, (), 20, title)
+    assert published != position_svg(module, None, state, (), 20, title)  # hidden units
 
 
 def test_hidden_rolls_stay_in_the_referee_only_part(played: Table) -> None:

@@ -1,7 +1,8 @@
 """Where several cases forbid the same thing, the violation names the most specific one and
 the other as a second citation (issue 12 §5): a retreat into a hex forbidden by stacking
 [7.22] or by an enemy zone of control [6.5] leads, the general retreat case [8.71] second;
-leaving an enemy-controlled hex [6.11] with the Movement chapter's [5.26] second."""
+leaving an enemy-controlled hex [6.43] with [6.11] and the Movement chapter's [5.26] second; an air
+unit going from one enemy-controlled hex to another [9.31] with [6.44] second."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def test_each_barrier_names_its_own_case() -> None:
     assert got[0].count("[8.71]") == 1, got
 
 
-def test_leaving_an_enemy_controlled_hex_names_6_11_then_5_26() -> None:
+def test_leaving_an_enemy_controlled_hex_names_6_43_then_6_11_and_5_26() -> None:
     case = {
         "turn": 2,
         "phase": "movement",
@@ -78,7 +79,21 @@ def test_leaving_an_enemy_controlled_hex_names_6_11_then_5_26() -> None:
         "units": [["SO-DD-1", "1622"], ["US-CV-1", "1623"]],
     }
     got = _violations(case, "movement", "move SO-DD-1 1621")
-    assert len(got) == 1 and "[6.11]" in got[0] and got[0].rstrip().endswith("[5.26]"), got
+    assert len(got) == 1 and got[0].split(": ", 1)[1].startswith("[6.43]"), got
+    assert got[0].rstrip().endswith("[6.11, 5.26]"), got
+
+
+def test_an_air_unit_going_from_one_enemy_controlled_hex_to_another_names_9_31() -> None:
+    """[9.31], the air units' own case, first; the general [6.44] second."""
+    case = {
+        "turn": 2,
+        "phase": "movement",
+        "side": "NATO",
+        "units": [["US-P3", "1322"], ["SO-DD-1", "1323"], ["SO-DD-2", "1421"]],
+    }
+    got = _violations(case, "movement", "move US-P3 1422")
+    assert len(got) == 1 and got[0].split(": ", 1)[1].startswith("[9.31]"), got
+    assert got[0].rstrip().endswith("[6.44]"), got
 
 
 def test_an_advance_cites_the_case_that_forbids_the_hex_then_8_5() -> None:

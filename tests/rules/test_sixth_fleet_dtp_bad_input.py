@@ -77,7 +77,9 @@ def test_an_impulse_out_of_turn_is_refused(tmp_path: Path) -> None:
         tmp_path, state, "Soviet", "combat", "combat", "attack SO-SG-1.1 -> hex:2806"
     )
     assert code == 1, out
-    assert "[DTP 4.1]" in out and "waits for NATO, not Soviet" in out, out
+    # the impulse rule governs, not the sequence of play's header check [DTP 4.1] (issue 32)
+    assert "[DTP 8.2]" in out and "it is NATO's impulse, not Soviet's" in out, out
+    assert "[DTP 4.1]" not in out, out
 
 
 def test_a_strike_beyond_range_is_refused(tmp_path: Path) -> None:

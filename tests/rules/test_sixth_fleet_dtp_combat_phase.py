@@ -87,8 +87,11 @@ def test_the_combat_phase_in_impulses() -> None:
     assert "detected_sub" in state.units["SO-SG-1"].status  # [DTP 8.234]
     assert state.data["impulses"]["answer_back"] is None  # no answer to a first strike
 
-    # 3. NATO: the D2 escort has no strength left [DTP 8.55]; nor may a ship attack twice
-    assert ("8.41", "no-strength") in problems(game, state, "NATO", "attack US-DD-1 -> SO-SG-1")
+    # 3. NATO: the D2 escort has no strength left [DTP 8.55] and, damaged by a first strike,
+    #    no answer back [DTP 8.231] (the case that governs, not SPI's 8.41); nor may a ship
+    #    attack twice
+    bad = problems(game, state, "NATO", "attack US-DD-1 -> SO-SG-1")
+    assert ("DTP 8.231", "no-answer-to-first-strike") in bad
     assert ("8.13", "attacked-twice") in problems(game, state, "NATO", "attack US-F4C.1 -> SO-T22")
 
     # 4. NATO: the S3 strikes the now Detected SG: contact certain (1 - 1 + 2); the Tu22 next
@@ -125,6 +128,13 @@ def test_a_bounce_is_reported_under_its_own_case() -> None:
         "game: g\nturn: 4\nside: Soviet\nphase: combat\n\n[combat]\nbounce SO-T22 -> US-S3.1\n",
         "o",
     )
+    # stack order still applies [DTP 8.232]: the F4 above the S3 has not been attacked this
+    # phase, so it must be bounced first
+    assert [(p.rule, p.code) for p in check_impulse_8_2(game, state, "Soviet", doc.orders)] == [
+        ("DTP 8.232", "escort-first")
+    ]
+    f4 = state.units["US-F4C.1"]
+    state = state.with_unit(UnitState("US-F4C.1", "NATO", "0820", None, f4.status))
     assert check_impulse_8_2(game, state, "Soviet", doc.orders) == []
     events: list[Event] = []
     # the Tu22's AA 1 against the S3's DEF 2 is below the lowest column: no roll; then the

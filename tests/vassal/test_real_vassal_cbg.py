@@ -149,7 +149,7 @@ def test_face_down_counters_carry_vassals_mask_trait(
         pid = line.split('entryName="', 1)[1].split(" ", 1)[0].split('"', 1)[0]
         if pid in masked:
             back = f"mask_{module.piece(pid).unit.back}.png"  # shared: it names no counter
-            assert f"obs;70,130;{back};Face down;I;face-down " in line, pid
+            assert f"obs;70,130;{back};Face down;P;face-down " in line, pid  # no peek [1.0]
             mask = line.split("obs;", 1)[1].split("\t", 1)[0]  # the Mask's own fields
             assert module.piece(pid).unit.id not in mask and module.piece(pid).unit.name not in mask
         elif pid in module.pieces():

@@ -23,11 +23,9 @@ def _turns(game: Path) -> list[Path]:
     return sorted((game / "turns").iterdir())
 
 
-def test_the_demo_writes_each_sides_viewer_beside_every_step(demo_game: Path) -> None:
-    for folder in _turns(demo_game / "game"):
-        for side in ("NATO", "Soviet"):
-            f = folder / f"viewer-{side}.html"
-            assert f.is_file(), f
+def test_the_demo_makes_each_sides_viewer_on_demand_not_in_every_step(demo_game: Path) -> None:
+    """Issue 24: a step holds no viewer (it repeated the whole game in every step)."""
+    assert not list((demo_game / "game").rglob("viewer-*.html"))
     for side in ("NATO", "Soviet"):
         assert (demo_game / "viewer" / f"viewer-{side}.html").stat().st_size < 5_000_000
 
@@ -44,7 +42,7 @@ def test_the_file_is_self_contained(demo_game: Path) -> None:
     assert "<script src" not in text and "@import" not in text and "@font-face" not in text
 
 
-def test_the_step_file_is_rendered_from_the_views_alone_and_byte_identical(
+def test_the_viewer_is_made_from_the_views_alone_and_byte_identical(
     demo_game: Path,
 ) -> None:
     module, _ = load_module(SRC)
@@ -58,11 +56,13 @@ def test_the_step_file_is_rendered_from_the_views_alone_and_byte_identical(
     before = {s: v[:-1] for s, v in views.items()}
     referee = json.loads((folders[0] / "report.json").read_text())["referee"]["fingerprint"]
     again = viewer_files(module, before, last, referee)
-    for name, data in again.items():
-        assert (folders[-1] / name).read_bytes() == data, name
+    assert set(again) == {"viewer-NATO.html", "viewer-Soviet.html"}
     assert viewer_files(module, before, last, referee) == again
-    # an earlier step's file shows that step last, and nothing after it
-    early = (folders[3] / "viewer-NATO.html").read_text()
+    # made over the first four steps, it shows the fourth last, and nothing after it
+    early_docs = {s: v[:3] for s, v in views.items()}
+    early = viewer_files(module, early_docs, {s: v[3] for s, v in views.items()}, referee)[
+        "viewer-NATO.html"
+    ].decode()
     assert f'"report_sha256":"{views["NATO"][3]["report_sha256"]}"' in early
     assert views["NATO"][4]["report_sha256"] not in early
 
@@ -127,7 +127,7 @@ def test_a_malformed_view_is_refused_naming_the_file_and_the_value(
 @pytest.fixture(scope="module")
 def sealed(tmp_path_factory: pytest.TempPathFactory) -> Table:
     """The toy game of simultaneous plots and hidden units (tests/pbem/test_sealed_hidden.py),
-    with pictures on, so each step writes each side's viewer."""
+    with pictures on."""
     root = tmp_path_factory.mktemp("viewer-sealed")
     t = Table(root, toys_common.module_dir(root, toy_sealed.ID), SIDES)
     t.new()
@@ -153,13 +153,18 @@ def _hidden_until(t: Table, upto: str, side: str) -> set[str]:
 
 
 def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path) -> None:
+    module, _ = load_module(sealed.module)
+    assert module is not None
+    folders = _turns(sealed.opened())  # each side's views, from its encrypted part
+    ref = json.loads((folders[0] / "report.json").read_text())["referee"]["fingerprint"]
     searched = 0
-    for folder in _turns(sealed.opened()):  # each side's viewer, from its encrypted part
+    for n, folder in enumerate(folders):  # the viewer a side would have made at each step
         for side in SIDES:
-            text = (folder / f"viewer-{side}.html").read_text()
+            docs = [json.loads((f / f"view-{side}.json").read_text()) for f in folders[: n + 1]]
+            text = render_viewer(module, [step_from_view(d) for d in docs], side=side, referee=ref)
             for uid in _hidden_until(sealed, folder.name, side):
                 searched += 1
-                assert uid not in text, f"{folder.name}/viewer-{side}.html shows {uid}"
+                assert uid not in text, f"{folder.name}: the viewer of {side} shows {uid}"
     assert searched >= 4  # SO-SG-1 and US-DD-1 are hidden at least through the first turn
     # the command on a player's copy: the same, and the referee's record is not there
     copy = sealed.player_copy()
@@ -188,17 +193,23 @@ def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path)
     assert "SO-SG-1" in full and "US-DD-1" in full
 
 
-def test_the_viewer_of_a_step_shows_that_sides_view(sealed: Table) -> None:
-    module, _ = load_module(sealed.module)
-    assert module is not None
-    folders = _turns(sealed.opened())
-    docs = [step_from_view(json.loads((f / "view-NATO.json").read_text())) for f in folders]
-    ref = json.loads((folders[0] / "report.json").read_text())["referee"]["fingerprint"]
-    html = render_viewer(module, docs, side="NATO", referee=ref)
-    assert html.encode() == (folders[-1] / "viewer-NATO.html").read_bytes()
+def test_the_viewer_shows_that_sides_view_of_every_step(sealed: Table, tmp_path: Path) -> None:
+    folders = _turns(sealed.opened())  # the views, from each side's encrypted part
+    out = tmp_path / "nato.html"
+    code, msg = cli(
+        "viewer", sealed.game, "--side", "NATO", "--key", sealed.key("nato"), "-o", out,
+        "--module", sealed.module,
+    )  # fmt: skip
+    assert code == 0, msg
+    text = out.read_text()
+    for f in folders:
+        sha = json.loads((f / "view-NATO.json").read_text())["report_sha256"]
+        assert f'"report_sha256":"{sha}"' in text, f.name
 
 
-def test_after_reveal_verify_checks_each_viewer_and_catches_a_forged_one(sealed: Table) -> None:
+def test_after_reveal_verify_refuses_a_viewer_added_to_a_step(sealed: Table) -> None:
+    """Issue 24: today's steps hold no viewer, so one written into a step (and signed) is a
+    file the referee's code does not make: it fails, naming the file."""
     from referee.pbem.keys import load_private
     from tests.pbem.test_forged_renderings import forge
 
@@ -208,9 +219,7 @@ def test_after_reveal_verify_checks_each_viewer_and_catches_a_forged_one(sealed:
     assert code == 0, out
     assert not any("viewer" in n for n in out.get("notes", [])), out
     folder = _turns(copy)[-1]
-    html = (sealed.opened() / "turns" / folder.name / "viewer-Soviet.html").read_bytes()
-    forged = html.replace(b'"text":"', b'"text":"(the referee says) ', 1)
-    assert forged != html
+    forged = b"<!DOCTYPE html><p>Soviet forces surrendered.</p>"
     forge(folder, load_private(sealed.key("referee")), {"viewer-Soviet.html": forged})
     code, out = sealed.verify(copy)
     assert code == 1

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from referee.numerals import HINT, read_whole, shown, whole, why_not
+from referee.source.diagnostics import Diagnostic
+from referee.source.model import Module
+
 HALVED = ("AA", "AS", "ASW", "EW", "SPD")  # [22.3] DEF never changes
 
 
@@ -77,7 +81,7 @@ def apply_outcome_22_0(c: Condition, outcome: str, explosion_roll: int | None = 
     """One Hit Table outcome [22.1]-[22.7] on a non-carrier unit."""
     word = outcome.strip().lower()
     if word.endswith("damage"):
-        return damage_22_3(c, int(word.split()[0]))
+        return damage_22_3(c, whole(word.split()[0], what="damage points"))
     if word == "explosion":
         if explosion_roll is None:
             raise ValueError("an explosion needs its d6 [22.4]")
@@ -102,6 +106,35 @@ CARRIER_SYSTEMS = (
     "Hull",
     "Crew",
 )
+
+
+OUTCOMES = ("explosion", "crippled", "eliminated", "withdraw")
+
+
+def check_hit_22_0(module: Module) -> list[Diagnostic]:
+    """``referee check``: every Hit Table cell is an outcome the rules carry out: in the
+    ``carrier`` column a Carrier System [22.2], elsewhere ``N damage`` (N a whole number
+    from 1 to 9) [22.3] or one of explosion, crippled, eliminated, withdraw [22.4]-[22.7].
+    Named in the schema's ``table_checks``."""
+    t = module.tables["hit"]
+    out: list[Diagnostic] = []
+    for r, key in enumerate(t.row_keys):
+        for c, col in enumerate(t.column_keys):
+            cell = str(t.cells[r][c]).strip()
+            if col.text == "carrier":
+                ok, expected = cell in CARRIER_SYSTEMS, "a Carrier System [22.2]"
+            else:
+                n, _, rest = cell.lower().partition(" ")
+                ok = cell.lower() in OUTCOMES or (
+                    rest == "damage" and read_whole(n, lo=1, hi=9) is not None
+                )
+                expected = f"'N damage' (N from 1 to 9) or one of {', '.join(OUTCOMES)} [22.0]"
+            if not ok:
+                message = f"{key.text}, {col.text}: expected {expected}, got {shown(cell)}"
+                message += why_not(cell.split()[0] if cell.split() else cell)
+                line = t.lines[r] if t.lines else None
+                out.append(Diagnostic(t.file, line, t.cell_column(r, c), message, HINT))
+    return out
 
 
 def carrier_hit_22_2(systems: dict[str, int], system: str) -> tuple[dict[str, int], bool]:

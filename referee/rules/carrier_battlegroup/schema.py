@@ -6,7 +6,7 @@ submarine), standoff weapons (air, missile), coastal defense units, and the mark
 [3.5]-[3.7] that are not combat units. The map is point-to-point [3.1], [12.4].
 """
 
-from referee.source.schema import DisplayDecl, DisplayRow, RulesetSchema, TrackMarker
+from referee.source.schema import DiceDecl, DisplayDecl, DisplayRow, RulesetSchema, TrackMarker
 
 # The Ship Display's tracks [4.0 step 6], [10.0]: each system from 0 (out of action [22.2])
 # to the top printed on its track. The start values are the text's; the room above them
@@ -101,5 +101,16 @@ SCHEMA = RulesetSchema(
     map_kinds=("point",),
     # face-down chits, Orders markers, warships, standoff and coastal units [2.2], [3.7], [4.0]
     masked_backs=("chit_back", "warship_back", "standoff_back", "coastal_back"),
+    solitaire_side="USN",  # [1.0] "puts you in command"; the game runs the Soviet side
     displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
+    table_checks={
+        "carrier": "referee.rules.carrier_battlegroup.setup:check_carrier_4_0",
+        "hit": "referee.rules.carrier_battlegroup.damage:check_hit_22_0",
+        "terrain": "referee.rules.carrier_battlegroup.incidents:check_terrain_16_1",
+    },
+    dice=(
+        DiceDecl("2d6", 2, "24.3"),  # the VP defeat check
+        DiceDecl("Higher of 2d6", 2, "25.1", keep_higher=True),  # SBG movement
+        DiceDecl("3d6", 3, "4.0 step 4e"),  # the SBG lines' placement
+    ),
 )

@@ -13,8 +13,10 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
+from referee.numerals import HINT, read_whole, shown, why_not
 from referee.rules.carrier_battlegroup import alert, movement, pools, rows
-from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
+from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS, TRACKS
+from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
 
 RULESET_ID = "carrier_battlegroup"
@@ -116,9 +118,39 @@ def printed_systems(module: Module) -> dict[str, int]:
     Hull 12...): what the Ship Display shows before set-up rolls CIC and CAG."""
     out: dict[str, int] = {}
     for rec in rows.all_rows(module.tables["carrier"]):
-        start = str(rec["start"])
-        if start.isdigit():
-            out[str(rec["key"])] = int(start)
+        start = read_whole(str(rec["start"]).strip())
+        if start is not None:
+            out[str(rec["key"])] = start
+    return out
+
+
+def check_carrier_4_0(module: Module) -> list[Diagnostic]:
+    """``referee check``: each Carrier System starts at a whole number the Ship Display can
+    show (0 to the top of its track), or, for CIC and CAG only, ``d6`` (rolled at set-up)
+    [4.0 step 6]. Named in the schema's ``table_checks``."""
+    t = module.tables["carrier"]
+    tops = dict(TRACKS)
+    out: list[Diagnostic] = []
+    col = next((i for i, c in enumerate(t.column_keys) if c.text == "start"), None)
+    if col is None:
+        return [Diagnostic(t.file, None, None, "the carrier table has no 'start' column",
+                           "system,start,source [4.0 step 6]")]  # fmt: skip
+    for r, key in enumerate(t.row_keys):
+        written = str(t.cells[r][col]).strip()
+        top = tops.get(key.text)
+        rolled = key.text in ("CIC", "CAG") and written == "d6"
+        if top is None:
+            expected = f"a system of the Ship Display ({', '.join(tops)})"
+            message, hint = f"expected {expected}, got {key.text!r}", "[4.0 step 6]"
+        elif rolled or read_whole(written, lo=0, hi=top) is not None:
+            continue
+        else:
+            what = "d6 or a whole number" if key.text in ("CIC", "CAG") else "a whole number"
+            message = f"{key.text} start: expected {what} from 0 to {top}, got "
+            message += f"{shown(written)}{why_not(written)} [4.0 step 6]"
+            hint = HINT
+        line = t.lines[r] if t.lines else None
+        out.append(Diagnostic(t.file, line, t.cell_column(r, col), message, hint))
     return out
 
 
@@ -237,11 +269,11 @@ def setup_4_0(module: Module, state: GameState, dice: Dice) -> tuple[GameState, 
     state, ev3 = _coastal_4_0(state, dice, mission)
     ev += ev3
     cic, cag = dice.roll(6, "CIC Leadership", "4.0"), dice.roll(6, "CAG Leadership", "4.0")
-    systems: dict[str, int] = {}
-    for rec in rows.all_rows(module.tables["carrier"]):
-        name = str(rec["key"])
-        start = str(rec["start"])
-        systems[name] = cic if name == "CIC" else cag if name == "CAG" else int(start)
+    printed = printed_systems(module)  # every other start a number: check_carrier_4_0
+    systems = {
+        name: cic if name == "CIC" else cag if name == "CAG" else printed[name]
+        for name in (str(k.text) for k in module.tables["carrier"].row_keys)
+    }
     ev.append(Event("carrier", "4.0", f"Nimitz CVN-68: CIC {cic}, CAG {cag}", {"systems": systems}))
     e = dice.roll(6, "Escort Selection", "4.0")
     esc, _how = rows.row_record(module.tables["escorts"], e)

@@ -10,6 +10,7 @@ from typing import Any
 from referee.engine.board import HexBoard
 from referee.engine.core import Event, GameState, SourcePos, UnitState, Violation
 from referee.engine.vocabulary import match_name
+from referee.numerals import is_digits
 from referee.rules.naval_module.ships import Ship, is_ship, ship, ship_facts
 from referee.source.model import Module, UnitDef
 
@@ -72,7 +73,7 @@ class Game:
     # ---- locations ------------------------------------------------------------------------
     def name_of(self, written: str) -> tuple[str | None, str | None]:
         """A zone or port as written (any case), or the "did you mean" hint."""
-        if written.isdigit():
+        if is_digits(written):
             return (written, None) if written in self.module.map.hexes else (None, None)
         return match_name(written, [*self.zones, *self.ports])
 

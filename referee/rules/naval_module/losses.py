@@ -17,7 +17,7 @@ AIR = "Air Interdiction"
 CD = "CD Artillery"
 BOTH = "Both"
 
-_RESULT = re.compile(r"^(A)?(?:D(\d+))?$")
+_RESULT = re.compile(r"^(A)?(?:D([0-9]{1,9}))?$")
 
 
 @dataclass(frozen=True, slots=True)

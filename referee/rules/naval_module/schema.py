@@ -10,6 +10,7 @@ transport and amphibious rules name [28.13, 30.13a, 30.3, 32.2], and any aircraf
 
 from referee.source.schema import (
     BoxUnits,
+    DiceDecl,
     DisplayDecl,
     DisplayRow,
     MarkerDecl,
@@ -109,4 +110,5 @@ SCHEMA = RulesetSchema(
     map_kinds=("hex+area+point",),
     markers=MARKERS,
     displays=DISPLAYS,
+    dice=(DiceDecl("2d6", 2, "27.2, 27.31b, 31.26"),),  # the loss and shipping attack tables
 )

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections import deque
 
 from referee.engine.core import GameState
+from referee.numerals import is_digits
 from referee.rules.naval_module import flotilla
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
@@ -285,7 +286,7 @@ def _combat(game: Game, state: GameState, side: str) -> list[str]:
     enemy = next(s for s in game.sides if s != side)
     targets = sorted({game.hex_of(u.location) for u in _mine(state, enemy) if u.location} - {None})
     for u in _mine(state, side):
-        if not game.is_ship(u.id) or u.location is None or not str(u.location).isdigit():
+        if not game.is_ship(u.id) or u.location is None or not is_digits(u.location):
             continue
         for t in targets:
             if game.hexes.distance(str(u.location), str(t)) <= game.ship(state, u.id).range:

@@ -22,6 +22,7 @@ from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.advance import check_advances_8_5
 from referee.rules.sixth_fleet_1975.combat import (
     DEFENDED_HEX_OCCUPIED,
+    AttackCalc,
     analyse_attack,
     defended_target_10_44,
     is_hex_target,
@@ -86,10 +87,26 @@ def combat_possible_8_11(game: Game, state: GameState, side: str) -> bool:
 # ---- the orders ---------------------------------------------------------------------------
 
 
+def attack_hexes(game: Game, state: GameState, o: Order) -> list[str]:
+    """The hexes an ``attack`` order attacks from, whose obligation it meets [8.21]: its
+    first unit's; every attacker's with ``allow_multi_hex_attack`` [8.12] (without it an
+    attack from several hexes is refused, and the other hexes have not attacked)."""
+    units = o.units if game.flags.allow_multi_hex_attack else o.units[:1]
+    return sorted({loc for u in units if (loc := state.units[u].location)})
+
+
+def counts_as_attacked_7_44(game: Game, calc: AttackCalc) -> bool:
+    """Has an attack "been made" on its targets for the stack order [7.44]? Yes, unless its
+    CRT entry is ``*`` (no effect, no roll) and the game reads [7.44] as needing an attack
+    that could have a result (``star_counts_as_attacked=False``; digest §16.6)."""
+    no_effect = calc.cell is not None and calc.cell.no_effect
+    return game.flags.star_counts_as_attacked or not no_effect
+
+
 @dataclass
 class Declared:
-    """What a Combat Phase's orders declare: the hexes that attack [8.21], the attackers of
-    each attacked hex [8.5], the enemy Defended hexes attacked [10.44]."""
+    """What a Combat Phase's orders declare: the hexes that attack enemy units [8.21], the
+    attackers of each attacked hex [8.5], the enemy Defended hexes attacked [10.44]."""
 
     attacks_from: set[str] = field(default_factory=set)
     attackers_of: dict[str, set[str]] = field(default_factory=dict)
@@ -120,12 +137,15 @@ def check_attacks_8_0(
             if occupants <= declared_targets:
                 found = [p for p in found if p.code != DEFENDED_HEX_OCCUPIED]
         probs.extend(p.at(o) for p in found)
-        loc = state.units[o.units[0]].location
-        if loc:
-            declared.attacks_from.add(loc)
+        if defended is None:
+            # only an attack on enemy *units* meets the hex's obligation [8.21]; an empty
+            # enemy Defended hex is no unit [10.44]; every attacker's hex attacks (several
+            # hexes only with allow_multi_hex_attack [8.12])
+            declared.attacks_from.update(attack_hexes(game, state, o))
         rec["used"].extend(o.units)
         if calc is not None:
-            rec["attacked"].extend(calc.targets)
+            if counts_as_attacked_7_44(game, calc):
+                rec["attacked"].extend(calc.targets)
             declared_targets.update(calc.targets)
             for a in o.units:
                 declared.attackers_of.setdefault(calc.target_hex, set()).add(a)
@@ -134,12 +154,25 @@ def check_attacks_8_0(
     return probs, declared
 
 
+def _announcement_problem(o: Order) -> Problem:
+    """``option`` in a Combat Phase: the only announcement, the violation of neutral air
+    space, is made "at the start of any Soviet Movement Phase" [14.2]."""
+    return Problem(
+        "14.2" if o.value == "14.2" else (o.value or "14"),
+        f"option {o.value} is announced at the start of a Soviet Movement Phase, "
+        "not in a Combat Phase",
+        "not-in-movement",
+        hint="write it in the [movement] section of the Soviet Movement Phase",
+    )
+
+
 def check_combat(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
 ) -> list[Problem]:
     """Every attack legal as declared; every obligated hex attacks or retreats
     [8.21]-[8.24]; retreats and advances allowed [8.24][8.5]."""
     probs, declared = check_attacks_8_0(game, state, side, orders)
+    probs += [_announcement_problem(o).at(o) for o in orders if o.verb == "option"]
     probs += check_obligations_8_21(game, state, side, orders, declared.attacks_from)
     probs += check_advances_8_5(game, state, side, orders, declared.attackers_of, declared.defended)
     return probs
@@ -167,10 +200,9 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
     side = state.active_side
     assert side is not None
     rec = phase_record(state)
-    from_hex = state.units[o.units[0]].location
     calc, probs = analyse_attack(game, state, side, o.units, o.targets, rec)
-    if from_hex:
-        rec["attacked_from"].append(from_hex)
+    if defended_target_10_44(o.targets) is None:
+        rec["attacked_from"].extend(attack_hexes(game, state, o))  # attacks on units only [8.21]
     if probs or calc is None:
         p = probs[0]
         ev.append(
@@ -180,7 +212,8 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
         )
         return with_record(state, rec)
     rec["used"].extend(o.units)
-    rec["attacked"].extend(calc.targets)
+    if counts_as_attacked_7_44(game, calc):
+        rec["attacked"].extend(calc.targets)
     state = with_record(state, rec)
     data = calc.to_json()
     text = (

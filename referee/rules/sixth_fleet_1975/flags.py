@@ -23,11 +23,9 @@ class RuleFlags:
     # [6.43B] compare MA only with enemy units that are neither air units nor unable to attack
     # the mover (digest §16.3); False compares with every unit exerting the ZOC
     zoc_b_ignores_air_and_harmless: bool = True
-    # [7.44] an attack "has been made" on a unit once resolved, even with a '*' entry (§16.6)
+    # [7.44] an attack "has been made" on a unit once resolved, even with a '*' entry (§16.6);
+    # False: a '*' attack (no effect, no roll) has not been made (combat_phase.py)
     star_counts_as_attacked: bool = True
-    # [8.24] retreats of units that failed a mandatory attack happen at the end of the phase
-    # (after the phasing player's attacks) (§16.5)
-    retreats_824_at_end_of_phase: bool = True
     # [8.5] the non-phasing player's advance into a hex emptied by 8.24 retreats is his
     # decision ("if he wishes"): with no standing order for the hex he is asked (a pending
     # decision). False is the reading of games created before this ruling (standing orders

@@ -15,6 +15,7 @@ import csv
 from dataclasses import dataclass
 
 from referee.errors import UserError
+from referee.numerals import read_whole
 from referee.source.diagnostics import Diagnostic, did_you_mean
 from referee.source.model import Module
 from referee.source.tablemodel import NamedTable
@@ -151,8 +152,8 @@ def allotments_14_3(
         d6, country, units_text = cells
         if d6 == "-":
             roll = None
-        elif d6.isdigit() and 1 <= int(d6) <= 6:
-            roll = int(d6)
+        elif (n_roll := read_whole(d6, lo=1, hi=6)) is not None:
+            roll = n_roll
         else:
             raise fail(lnum, 1, f"d6 must be 1 to 6, or '-' for no roll; found {d6!r}")
         col = raw.find(country) + 1 if country else 1
@@ -167,9 +168,10 @@ def allotments_14_3(
         for item in (x.strip() for x in units_text.split(",")):
             icol = raw.find(item) + 1 if item else 1
             parts = item.split()
-            if len(parts) != 2 or not parts[0].isdigit() or int(parts[0]) < 1:
+            n = read_whole(parts[0], lo=1) if len(parts) == 2 else None
+            if n is None:
                 raise fail(lnum, icol, f"expected 'N ROSTER-ID', found {item!r}", "e.g. 4 IS-F4")
-            n, uid = int(parts[0]), parts[1]
+            uid = parts[1]
             ud = roster.get(uid)
             if ud is None:
                 raise fail(

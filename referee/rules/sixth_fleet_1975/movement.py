@@ -191,14 +191,14 @@ def first_step(game: Game, state: GameState, m: Mover) -> Step:
 
 
 def leave_problem_6_43(game: Game, state: GameState, m: Mover, at: Step) -> Problem | None:
-    """A unit that starts in an enemy-controlled hex leaves it only as [6.43] allows. The
-    zone-of-control case [6.11] (with its exceptions) leads; the Movement chapter's general
-    statement of it [5.26] is the second citation."""
+    """A unit that starts in an enemy-controlled hex leaves it only as [6.43] allows: the
+    case that governs leaving leads (none of its cases A-D applies); the zone-of-control case
+    [6.11] and the Movement chapter's statement of it [5.26] are the second citations."""
     if at.ezoc and not may_leave_6_43(game, state, m.unit, m.start)[0]:
         return Problem(
-            "6.11",
-            f"{m.unit} starts in the enemy-controlled hex {m.start} and may not leave it "
-            "(no case of 6.43 applies) [5.26]",
+            "6.43",
+            f"{m.unit} starts in the enemy-controlled hex {m.start} and may not leave it: "
+            "no case of 6.43 (A-D) applies [6.11, 5.26]",
             "may-not-leave",
         )
     return None
@@ -245,10 +245,12 @@ def enter_5_0(
         )
     ezoc = in_enemy_zoc(game, state, to, m.side, m.category)
     if ezoc and here.ezoc and here.moved == 0 and m.category != "submarine":
+        # an air unit's own case first [9.31], the general one [6.44] second
+        air = m.category == "air"
         return Problem(
-            "6.44",
+            "9.31" if air else "6.44",
             f"{m.unit} may not move directly from the enemy-controlled hex {here.hex} into "
-            f"the enemy-controlled hex {to}",
+            f"the enemy-controlled hex {to}" + (" [6.44]" if air else ""),
             "zoc-to-zoc",
         )
     stack = state.stacks.get(to)

@@ -155,9 +155,12 @@ def check_header(
             )
         )
     if doc.turn is None:
-        out.append(
-            Violation("orders", "missing header 'turn: <n>'", top, hint=f"add: turn: {state.turn}")
-        )
+        if "turn" not in hp:  # a 'turn:' line that is not a number is a syntax error already
+            out.append(
+                Violation(
+                    "orders", "missing header 'turn: <n>'", top, hint=f"add: turn: {state.turn}"
+                )
+            )
     elif doc.turn != state.turn:
         out.append(
             Violation(

@@ -83,12 +83,37 @@ def due_12_2(game: Game, state: GameState, side: str) -> list[tuple[str, Reinfor
     return out
 
 
+def aboard_only_12_22(game: Game, unit: str) -> bool:
+    """Carrier air of a nation with no land airbases (the French, ``carrier_only_
+    nationalities`` [9.61]) arrives aboard its carrier, on CAP over it or in its holding box,
+    never on a hex of its own [12.22][11.1]."""
+    return game.is_air(unit) and game.unit(unit).nationality in (
+        game.flags.carrier_only_nationalities
+    )
+
+
+def carriers_ready_12_22(game: Game, state: GameState, unit: str) -> list[str]:
+    """The carriers of ``unit``'s nationality on the map, or arriving in this Interphase, to
+    take it aboard [12.22], sorted."""
+    nat = game.unit(unit).nationality
+    return sorted(
+        cv
+        for cv, u in state.units.items()
+        if game.unit(cv).type == "CV"
+        and game.unit(cv).nationality == nat
+        and (u.location is not None or u.box == "reinforcements")
+    )
+
+
 def entry_hexes_12_2(game: Game, state: GameState, unit: str, r: Reinforcement) -> list[str]:
     """Hexes where ``unit`` may be placed now [12.21]-[12.24]: on the listed (or any
     friendly) airbases it may use, with an LOC to ``loc_edge`` when one is named; next to
     the named map edge; or anywhere in the named area -- never in an enemy-occupied hex, never
-    where it could not move, never over the stacking limit [12.2]."""
+    where it could not move, never over the stacking limit [12.2]; none for carrier air that
+    arrives only aboard its carrier (:func:`aboard_only_12_22`)."""
     side = state.units[unit].side
+    if aboard_only_12_22(game, unit):
+        return []
     if r.entry == "airbases":
         cands = list(r.hexes) or list(game.board.airbase_hexes())
         cands = [h for h in cands if airbase_usable_9_16(game, state, unit, h)]
@@ -129,7 +154,9 @@ def enter_reinforcement(game: Game, state: GameState, dice: Dice, events: list[E
         state = black_sea_delay_14_4(game, state, dice, events)
     left = 0
     for unit, r in due_12_2(game, state, side):
-        if entry_hexes_12_2(game, state, unit, r):
+        if entry_hexes_12_2(game, state, unit, r) or (
+            aboard_only_12_22(game, unit) and carriers_ready_12_22(game, state, unit)
+        ):
             left += 1
             continue
         u = state.units[unit]
@@ -147,6 +174,14 @@ def enter_reinforcement(game: Game, state: GameState, dice: Dice, events: list[E
     return state
 
 
+def agree_to_stop_11_0(state: GameState, side: str) -> GameState:
+    """``stop``: ``side`` agrees to end the Campaign at this Interphase, after Game-Turn 10,
+    and score it [11.0: "players may stop after turn 10 or play to turn 21"]; the game stops
+    when every player has agreed (``sequence.stopped_11_0``)."""
+    votes = sorted({*state.data.get("stop_11_0", ()), side})
+    return state.with_data(stop_11_0=votes)
+
+
 def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Order, ...]) -> Carry:
     """Place the reinforcements [12.2x], one order at a time; they may not be delayed
     [12.2]; then the ``stack`` orders [7.42]."""
@@ -156,6 +191,18 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
     for o in orders:
         st = carry.state
         if o.verb == "stack":
+            continue
+        if o.verb == "stop":
+            carry.state = agree_to_stop_11_0(st, side)
+            carry.events.append(
+                Event(
+                    "stop-agreed",
+                    "11.0",
+                    f"{side} agrees to stop the Campaign after Game-Turn {st.turn}; it stops "
+                    "if the other player agrees too",
+                    {"side": side},
+                )
+            )
             continue
         if o.verb != "place":
             carry.refuse(
@@ -178,6 +225,22 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
             continue
         h = o.hexes[0]
         ok = entry_hexes_12_2(game, st, u, r)
+        if aboard_only_12_22(game, u):
+            carry.refuse(
+                Problem(
+                    "12.22",
+                    f"{u} arrives aboard its carrier: on Combat Air Patrol over it or in its "
+                    f"holding box, not in {h} [9.61]",
+                    "aboard-only",
+                    h,
+                    u,
+                    hint=f"place {u} cap {cv} or place {u} box {cv}"
+                    if (cv := next(iter(carriers_ready_12_22(game, st, u)), None))
+                    else "no carrier of its nation is in play: it cannot arrive",
+                ),
+                o,
+            )
+            continue
         if h not in ok:
             carry.refuse(
                 Problem(
@@ -196,7 +259,8 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
             Event("reinforce", r.rule or "12.2", f"{u} arrives in {h}", {"unit": u, "hex": h})
         )
     for u, r in sorted(due.items()):
-        if u not in placed and entry_hexes_12_2(game, carry.state, u, r):
+        aboard = aboard_only_12_22(game, u) and carriers_ready_12_22(game, carry.state, u)
+        if u not in placed and (aboard or entry_hexes_12_2(game, carry.state, u, r)):
             carry.refuse(
                 Problem(
                     "12.2",

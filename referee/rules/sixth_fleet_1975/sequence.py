@@ -65,8 +65,16 @@ def next_step_4_0(game: Game, state: GameState) -> tuple[int, str, str | None]:
         i = sides.index(side) if side in sides else len(sides) - 1
         if i + 1 < len(sides):
             return turn, REINFORCEMENT, sides[i + 1]
+        if stopped_11_0(game, state):
+            return turn, GAME_OVER, None
         return first_step_of_turn_12_1(game, turn + 1)
     return turn, GAME_OVER, None
+
+
+def stopped_11_0(game: Game, state: GameState) -> bool:
+    """Have both players agreed (``stop``) to end the Campaign at this Interphase, after
+    Game-Turn 10, and score it [11.0]?"""
+    return set(game.sides) <= set(state.data.get("stop_11_0", ()))
 
 
 def _after_indication(game: Game, turn: int) -> tuple[int, str, str | None]:

@@ -187,6 +187,14 @@ VOCABULARY = Vocabulary(
             "violates neutral air space [14.2]",
             expect="a rule number",
         ),
+        Verb(
+            "stop",
+            (REINFORCEMENT,),
+            (form(),),
+            meaning="agree to stop the Campaign after this Game-Turn and score it; it stops "
+            "when both players write it [11.0]",
+            expect="nothing after the word",
+        ),
     ),
 )
 

@@ -8,7 +8,10 @@ is rolled again until an event occurs [5.1]. The tables are not in the seed: the
 from __future__ import annotations
 
 from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.numerals import HINT, read_whole, shown, whole, why_not
 from referee.rules.sixth_fleet_2019.game import NATO, NEUTRAL, PROVISIONAL, Game
+from referee.source.diagnostics import Diagnostic
+from referee.source.model import Module
 
 MAX_ROLLS = 60  # every table has an event that is always possible; this only bounds bad data
 
@@ -40,13 +43,42 @@ def random_event_5_1(
                 {"roll": roll, "event": event, "param": param, "provisional": True},
             )
         )
-        if event == "extra_action":
-            extra = state.data.get("event_actions", 0) + int(param)
+        if event == "extra_action":  # a whole number: check_events_5_1
+            extra = state.data.get("event_actions", 0) + whole(param, what="extra actions")
             return state.with_data(event_actions=extra)
         if event == "neutral_joins":
             return join_2_3(game, state, param, side, events)
         return state
     raise ValueError("the Random Events Table never gives a possible event")
+
+
+def check_events_nato_5_1(module: Module) -> list[Diagnostic]:
+    """``referee check`` of the NATO Random Events Table (:func:`check_events_5_1`)."""
+    return check_events_5_1(module, "events_nato")
+
+
+def check_events_soviet_5_1(module: Module) -> list[Diagnostic]:
+    """``referee check`` of the Soviet Random Events Table (:func:`check_events_5_1`)."""
+    return check_events_5_1(module, "events_soviet")
+
+
+def check_events_5_1(module: Module, name: str) -> list[Diagnostic]:
+    """An ``extra_action`` row of a Random Events Table gives its number of actions as a
+    whole number in ``param`` [5.1]. Named (per table) in the schema's ``table_checks``."""
+    t = module.tables.get(name)
+    cols = [c.text for c in t.column_keys] if t is not None else []
+    if t is None or "event" not in cols or "param" not in cols:
+        return []
+    out: list[Diagnostic] = []
+    for r in range(len(t.row_keys)):
+        event, param = (str(t.cells[r][cols.index(c)]).strip() for c in ("event", "param"))
+        if event == "extra_action" and read_whole(param, lo=0, hi=9) is None:
+            message = "extra_action: expected the number of extra actions (0 to 9) in "
+            message += f"'param', got {shown(param)}{why_not(param)} [5.1]"
+            line = t.lines[r] if t.lines else None
+            col = t.cell_column(r, cols.index("param"))
+            out.append(Diagnostic(t.file, line, col, message, HINT))
+    return out
 
 
 def join_2_3(

@@ -68,4 +68,8 @@ SCHEMA = RulesetSchema(
     sequence=SEQUENCE,
     masked_backs=("strike_back",),  # strike markers drawn face down (provisional 17.0)
     unit_sides=("neutral",),  # game.NEUTRAL: a neutral's side until it joins [2.3]
+    table_checks={
+        "events_nato": "referee.rules.sixth_fleet_2019.events:check_events_nato_5_1",
+        "events_soviet": "referee.rules.sixth_fleet_2019.events:check_events_soviet_5_1",
+    },
 )

@@ -164,3 +164,62 @@ def inactive_problems_9_23(units: Iterable[tuple[str, Iterable[str]]], doing: st
         for u, status in units
         if INACTIVE_9_23 in status
     ]
+
+
+# ---- [DTP 9.28(b)] Soviet air based in Egypt or Syria returns there -----------------------
+
+
+def home_country_9_28b(game: Game, hex_id: str) -> str | None:
+    """The country of ``hex_id`` when a Soviet air unit based there returns to it after 8.51:
+    one of the Middle East countries (``flags.middle_east_countries``) but Israel, matched by
+    code or name as [14.3] matches them (Egypt, Syria) [DTP 9.28(b)]; else ``None``."""
+    code = game.board.country(hex_id) if game.board.contains(hex_id) else None
+    name = (game.country_name(hex_id) or "") if game.board.contains(hex_id) else ""
+    for c in game.flags.middle_east_countries:
+        if c != game.flags.israel_country and (c == code or (name and c in name)):
+            return c
+    return None
+
+
+def based_at_9_28b(game: Game, state: GameState, unit: str, hex_id: str) -> GameState:
+    """Where a Soviet air unit is based, as far as [DTP 9.28(b)] cares: the record
+    ``home_9_28b`` holds the country (Egypt, Syria) of the base it landed on last."""
+    homes = dict(state.data.get("home_9_28b") or {})
+    home = home_country_9_28b(game, hex_id)
+    if state.units[unit].side != game.flags.soviet_side or home is None:
+        if unit not in homes:
+            return state
+        homes.pop(unit)
+    else:
+        homes[unit] = home
+    return state.with_data(home_9_28b=homes)
+
+
+def return_home_problem_9_28b(
+    game: Game, state: GameState, unit: str, hex_id: str, air_here: int
+) -> Problem | bool | None:
+    """A returning Soviet air unit last based in Egypt or Syria returns in that country,
+    possibly on a D2 base, never on a destroyed one [DTP 9.28(b)]: a problem if ``hex_id`` is
+    not such a base with room; ``True`` when it is (the ordinary open-base test is then not
+    asked: a D2 base will do); ``None`` when the rule does not apply."""
+    home = (state.data.get("home_9_28b") or {}).get(unit)
+    if home is None:
+        return None
+    level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+    ok = (
+        game.board.contains(hex_id)
+        and game.board.airbase(hex_id) is not None
+        and home_country_9_28b(game, hex_id) == home
+        and level < bases.DESTROYED
+        and air_here < 6
+    )
+    if ok:
+        return True
+    return Problem(
+        "DTP 9.28b",
+        f"{unit} was based in {home} and returns in {home}, on an airbase there (D2 will "
+        f"do, not a destroyed one), not at {hex_id}",
+        "home-country",
+        hex_id,
+        hint=f"if every {home} airbase is destroyed, {unit} does not return",
+    )

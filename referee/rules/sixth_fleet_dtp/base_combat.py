@@ -33,7 +33,15 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.combat import defended_target_10_44
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import air, bases, combat, crt, hits, sg_base_attacks
+from referee.rules.sixth_fleet_dtp import (
+    air,
+    bases,
+    combat,
+    crt,
+    hits,
+    north_atlantic,
+    sg_base_attacks,
+)
 from referee.rules.sixth_fleet_dtp.detection import STATUS
 from referee.rules.sixth_fleet_dtp.flags import DtpFlags
 from referee.rules.sixth_fleet_dtp.removal import unit_of
@@ -58,7 +66,9 @@ class Base:
 
 def base_at(game: Game, state: GameState, hex_id: str) -> Base | None:
     """The base or Defended hex in ``hex_id`` (``None`` if neither): a Defended hex's side,
-    else the airbase's nationality's side [9.1]."""
+    else the airbase's nationality's side [9.1]; a base naval infantry hold is the
+    occupier's (Keflavik in Iceland from the start, without DEF or ECM) [DTP 11.3 rule 5,
+    11.31 rule 1]."""
     if not game.board.contains(hex_id):
         return None
     d, a = game.board.defended(hex_id), game.board.airbase(hex_id)
@@ -69,14 +79,15 @@ def base_at(game: Game, state: GameState, hex_id: str) -> Base | None:
         nat = game.module.nationalities.get(a.nationality)
         side = nat.side if nat is not None else ""
     level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
-    return Base(
-        hex_id,
-        side,
-        d.defense if d is not None else 0,
-        d.ecm if d is not None else 0,
-        a is not None,
-        level,
-    )
+    defense, ecm = (d.defense, d.ecm) if d is not None else (0, 0)
+    held = north_atlantic.occupied_base(game, state, hex_id)
+    if held is not None:
+        # a base the Soviet player holds is his [DTP 11.3 rule 5]; one held from the start
+        # has no intrinsic DEF or ECM [DTP 11.31 rule 1]
+        side = game.flags.soviet_side
+        if north_atlantic.occupied(state)[held.name] == 0:
+            defense, ecm = 0, 0
+    return Base(hex_id, side, defense, ecm, a is not None, level)
 
 
 def defenders_10_44(game: Game, state: GameState, base: Base) -> list[str]:

@@ -68,6 +68,29 @@ def strength_8_43(unit: Unit, target_category: str, s: Situation) -> int:
     return v
 
 
+def halved_at_night_4_01a(
+    attackers: Sequence[Unit], target_category: str, s: Situation
+) -> list[Event]:
+    """One event per daylight air unit halved at night, under the DTP case that rounds it
+    down [DTP 4.01a] (SPI's halving [9.52] second): the report shows why its strength is
+    what the attack adds."""
+    out = []
+    for a in attackers:
+        full = a.value(attack_key_8_43(target_category))
+        used = strength_8_43(a, target_category, s)
+        if a.category == "air" and a.id in s.daylight and s.night and used != full:
+            out.append(
+                Event(
+                    "halved",
+                    "DTP 4.01a",
+                    f"{a.id} is a daylight air unit at night: {full} halved, rounded down, "
+                    f"to {used} [9.52]",
+                    {"unit": a.id, "printed": full, "used": used},
+                )
+            )
+    return out
+
+
 def resolve_attack_8_0(
     module: Module,
     attackers: Sequence[Unit],
@@ -87,7 +110,8 @@ def resolve_attack_8_0(
     roll = dice.roll(6, "CRT", "8.8") if needs_roll else None
     res = crt.crt_8_0(module, att, dfn, ecm, roll)
     names = ", ".join(t.id for t in targets_top_down)
-    events = [
+    events = [*halved_at_night_4_01a(attackers, category, s)]
+    events += [
         Event(
             "attack",
             "8.8",

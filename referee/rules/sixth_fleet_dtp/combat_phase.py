@@ -165,11 +165,20 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     )
     if ice is not None:
         probs.append(ice)
-    answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+    irec = state.data.get("impulses") or {}
+    answering = impulses.may_answer_8_21(irec, side, o.units)
     sit = _situation(game, state, answering)
     if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
+        lost = impulses.lost_answer_8_231(irec, side, o.units)
         probs.append(
             Problem(
+                "DTP 8.231",
+                f"{', '.join(lost)} damaged by a first strike may not answer back "
+                "(8.21 and 8.22 do not apply) and has no strength left [8.41]",
+                "no-answer-to-first-strike",
+            )
+            if lost
+            else Problem(
                 "8.41",
                 f"these units have no strength against {tcat} units "
                 "(D2 units attack only when answering back [DTP 8.21])",
@@ -197,6 +206,43 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         ]
         probs += strikes.cap_first_8_233(attackers, cap)
     return probs
+
+
+def strike_stack_8_232(game: Game, state: GameState, strike: Mapping[str, Any]) -> list[str]:
+    """The air units of the striking side in the strike's hex, top first: the strike's own
+    units and the escorts flying with them, whom a bounce may attack [DTP 8.232]."""
+    return [
+        u
+        for u in state.stacks.get(strike["hex"], ())
+        if state.units[u].side == strike["side"] and game.category(u) == "air"
+    ]
+
+
+def _escorts_first_8_232(
+    game: Game, state: GameState, o: Order, stack: Sequence[str], engaged: Sequence[str]
+) -> list[Problem]:
+    """Stack order still applies to a bounce: an escort not yet attacked this phase is
+    bounced before the bombers under it, unless the bouncers may skip it [DTP 8.232, 7.44,
+    7.45]."""
+    bouncers = [unit_of(game, b) for b in o.units if b in state.units]
+    skip = flags_of(state).skip_harmless_units
+    for t in o.targets:
+        for above in stack[: stack.index(t)]:
+            if above in engaged or above in o.targets:
+                continue
+            if strikes.may_skip_7_45(bouncers, unit_of(game, above), skip):
+                continue
+            return [
+                Problem(
+                    "DTP 8.232",
+                    f"{above} flies above {t} and has not been attacked this phase: bounce it "
+                    "first (stack order [7.44])",
+                    "escort-first",
+                    t,
+                    hint=f"bounce {' '.join(o.units)} -> {above}",
+                )
+            ]
+    return []
 
 
 def check_impulse_8_2(
@@ -229,10 +275,18 @@ def check_impulse_8_2(
                     b in rec["attacked"],
                     game.board.distance(state.units[b].location or "", strike["hex"]) <= 1,
                 )
-            if not set(o.targets) <= set(strike["units"]):
+            stack = strike_stack_8_232(game, state, strike)
+            if not set(o.targets) <= set(stack):
                 probs.append(
-                    Problem("DTP 8.232", "bounce only the strike's units", "bounce-target")
+                    Problem(
+                        "DTP 8.232",
+                        "bounce only the striking stack's air units: the strike and its escorts "
+                        f"({', '.join(stack)})",
+                        "bounce-target",
+                    )
                 )
+            else:
+                probs += _escorts_first_8_232(game, state, o, stack, rec["engaged"])
         return probs
     probs = impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
@@ -417,7 +471,7 @@ def carry_out_impulse_8_2(
                 # a striker an earlier bounce of this file aborted or shot down is gone
                 tops = [
                     t
-                    for t in strike["units"]
+                    for t in strike_stack_8_232(game, state, strike)
                     if t in o.targets and state.units[t].location is not None
                 ]
                 if tops:
@@ -563,6 +617,20 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
                     ]
                 near.setdefault(key, []).append((target, dfn))
     return best_differential_bound_8_2(attack, near)
+
+
+def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
+    """Why ``side`` may not send a combat phase file now, under the case that governs it:
+    a strike waiting for the defender's bounces [DTP 8.232], else an impulse out of turn or
+    after a pass [DTP 8.2]; empty when ``side`` is awaited."""
+    strike = state.data.get("strike")
+    if strike:
+        if side == strike["defender"]:
+            return []
+        return [
+            Problem("DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce")
+        ]
+    return impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
 
 
 def due_8_2(state: GameState) -> str | None:

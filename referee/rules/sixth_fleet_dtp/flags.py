@@ -1,7 +1,8 @@
 """DTP rule flags: each interpretation of an unclear DTP case that a group may want to play
 the other way, as a switch with the documented default (``docs/interpretations.md``, DTP-2
 and DTP-13; digest 9.2 and 9.13 recommend a flag for each; DTP-50: the kit's "suggested
-limit" on SG base attacks [DTP 11.3 rule 4]).
+limit" on SG base attacks [DTP 11.3 rule 4]). Bases attacking air units [DTP 10.41], DTP-6,
+are not built and have no switch: the kit gives them no strength.
 
 A game may override a flag in ``state.data["dtp_flags"]`` (field name -> value), as SPI
 games do with ``state.data["flags"]`` (the SPI flags stay SPI's).
@@ -22,8 +23,6 @@ class DtpFlags:
     # digest 9.13: [DTP 9.15] "deduct 3 from the 2D6 roll" read literally (-3, a shorter
     # delay); False takes the evident intent (+3, a longer one)
     other_nato_base_literal: bool = True
-    # digest 9.6: bases attack air units [DTP 10.41] only when the scenario gives a strength
-    bases_attack_air: bool = False
     # [DTP 11.3 rule 4] "Suggested limit: one such attack per SG per game" taken as a rule
     # (DTP-50): each sub the scenario lets attack coastal bases does so once per game
     one_sg_base_attack: bool = True

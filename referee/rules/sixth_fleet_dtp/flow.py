@@ -39,6 +39,15 @@ def player(game: Game, letter: str) -> str:
     return players_11_0(game.module)[letter]
 
 
+def out_of_turn(game: Game, state: GameState, side: str) -> list[Problem]:
+    """The case that refuses a file from ``side``, who is not awaited, when the phase has a
+    rule of its own for it: the combat phase's impulses [DTP 8.2, 8.232]. Empty otherwise
+    (the sequence of play [DTP 4.1] governs)."""
+    if state.phase in BY_ID and BY_ID[state.phase].acts == "impulses":
+        return combat_phase.out_of_turn_8_2(state, side)
+    return []
+
+
 def due_sides(game: Game, state: GameState) -> list[str]:
     """The sides whose file the game waits for, in order."""
     if state.phase == GAME_OVER:

@@ -9,8 +9,9 @@ enemy impulse; its damage stays applied but it still gets that one attack [DTP 8
 first strike or bounce allows no such answer [DTP 8.231, 8.232].
 
 The record is plain JSON for ``state.data["impulses"]``: ``{"next": side | None, "passed":
-[sides], "answer_back": {"side": side, "units": [ids]} | None, "count": n}``; every function
-returns a new record.
+[sides], "answer_back": {"side": side, "units": [ids]} | None, "count": n}``, and after a first
+strike ``"lost_answer"``: the same shape, the units it damaged, which may not answer back
+[DTP 8.231]; every function returns a new record.
 """
 
 from __future__ import annotations
@@ -57,12 +58,16 @@ def after_attack_8_2(
     passed = list(rec.get("passed", ()))
     units = sorted(set(damaged_enemy)) if answerable else []
     other = _other(sides, side)
-    return {
+    out: dict[str, Any] = {
         "next": _advance(rec, sides, side, passed),
         "passed": passed,
         "answer_back": {"side": other, "units": units} if units and other not in passed else None,
         "count": int(rec.get("count", 0)) + 1,
     }
+    lost = sorted(set(damaged_enemy)) if not answerable else []
+    if lost:
+        out["lost_answer"] = {"side": other, "units": lost}
+    return out
 
 
 def after_pass_8_2(rec: Record, sides: Sequence[str], side: str) -> dict[str, Any]:
@@ -85,6 +90,15 @@ def may_answer_8_21(rec: Record, side: str, attackers: Iterable[str]) -> tuple[s
         return ()
     allowed = set(ab.get("units", ()))
     return tuple(a for a in attackers if a in allowed)
+
+
+def lost_answer_8_231(rec: Record, side: str, attackers: Iterable[str]) -> tuple[str, ...]:
+    """The attackers damaged by the first strike of the enemy impulse just before: they get no
+    answer back [DTP 8.231: 8.21 and 8.22 do not apply]."""
+    lost = rec.get("lost_answer") or {}
+    if lost.get("side") != side:
+        return ()
+    return tuple(a for a in attackers if a in set(lost.get("units", ())))
 
 
 def turn_problems_8_2(rec: Record, side: str) -> list[Problem]:

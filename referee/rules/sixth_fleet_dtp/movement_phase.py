@@ -42,7 +42,11 @@ from referee.rules.sixth_fleet_dtp import (
     north_atlantic,
     special_bases,
 )
-from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
+from referee.rules.sixth_fleet_dtp.air import (
+    based_at_9_28b,
+    inactive_problems_9_23,
+    return_home_problem_9_28b,
+)
 from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
@@ -50,7 +54,7 @@ from referee.rules.sixth_fleet_dtp.path import (
     detection_moments_6_2,
     move_start,
 )
-from referee.rules.sixth_fleet_dtp.removal import unit_of
+from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
 from referee.source.boxes import carrier_of
 
@@ -184,7 +188,10 @@ def returning_problems_8_51(
         ]
     if special_bases.off_map_base(game.module, to) is not None:
         air_here = 0  # unlimited capacity [DTP 11.3 rule 2]
-    if not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4:
+    home = return_home_problem_9_28b(game, state, u, to, air_here)
+    if isinstance(home, Problem):
+        return [home]
+    if home is None and (not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4):
         return [
             Problem(
                 "DTP 8.51",
@@ -201,7 +208,8 @@ def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
     side = state.units[unit].side
     if special_bases.off_map_base(game.module, to) is not None:
         return state.with_unit(UnitState(unit, side, None, to))
-    return landing.arrive_8_51(game, state, unit, to)  # below decks if [DTP 9.26] says so
+    state = landing.arrive_8_51(game, state, unit, to)  # below decks if [DTP 9.26] says so
+    return based_at_9_28b(game, state, unit, to)
 
 
 def check_movement(
@@ -321,6 +329,28 @@ def stacking_problems_7_21(
     return out
 
 
+def detected_by_base_6_43(
+    game: Game, state: GameState, unit: str, hexes: Sequence[str], events: list[Event]
+) -> GameState:
+    """A surface unit whose move takes it next to an enemy base (not destroyed) is Detected
+    automatically [DTP 6.43]: bases have no detection zone and roll nothing."""
+    side = state.units[unit].side
+    if game.category(unit) != "surface" or STATUS["surface"] in state.units[unit].status:
+        return state
+    near = next((h for h in hexes if enemy_base_adjacent(game, state, h, side)), None)
+    if near is None:
+        return state
+    events.append(
+        Event(
+            "detected",
+            "DTP 6.43",
+            f"{unit} is next to an enemy base in {near} and is Detected",
+            {"unit": unit, "hex": near},
+        )
+    )
+    return _mark(state, unit, "surface")
+
+
 def _mark(state: GameState, pid: str, category: str) -> GameState:
     u = state.units[pid]
     return state.with_unit(
@@ -420,6 +450,7 @@ def carry_out_movement(
             moments = detection_moments_6_2(game, state, u, hexes)
             state = move_piece(game, state, u, hexes[-1])
             events.append(Event("move", "5.0", f"{u} moves {' '.join(hexes)}", {"unit": u}))
+            state = detected_by_base_6_43(game, state, u, hexes, events)
             state = north_atlantic.after_move_11_3(game, state, u, hexes, dice, events)
             for m in moments:
                 state = _reaction_6_2b(

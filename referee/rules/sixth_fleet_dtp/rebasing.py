@@ -223,6 +223,7 @@ def carry_out_rebasing(
             state = state.with_unit(UnitState(u, st.side, None, to, st.status))
         else:
             state = decks.land(game, state, u, to)
+            state = air.based_at_9_28b(game, state, u, to)
         rating = air.rating_9_23(
             game.module,
             game.unit(u).nationality,

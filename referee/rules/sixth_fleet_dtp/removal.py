@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.denmark_strait import may_reach_under_ice_11_3_6
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit, keeps_detection_6_64
 
 
@@ -26,7 +27,9 @@ def unit_of(game: Game, pid: str) -> Unit:
     return Unit(pid, d.category, dict(d.values), d.nationality, d.type, d.flags)
 
 
-def _enemy_base_adjacent(game: Game, state: GameState, hex_id: str, side: str) -> bool:
+def enemy_base_adjacent(game: Game, state: GameState, hex_id: str, side: str) -> bool:
+    """Is ``hex_id`` next to an airbase of the enemy of ``side`` that is not destroyed? (A
+    surface unit there is Detected [DTP 6.43] and keeps its marker [DTP 6.65].)"""
     destroyed = {h for h, lvl in (state.data.get("base_damage") or {}).items() if lvl >= 3}
     for h in game.board.neighbours(hex_id):
         base = game.board.airbase(h)
@@ -48,15 +51,30 @@ def _remove(
             continue
         if owner is not None and u.side != owner:
             continue
-        trackers = [
-            unit_of(game, o)
+        here = game.board.terrain(u.location)
+        near = [
+            (o, h)
             for h in game.board.within(u.location, 1)
             for o in state.stacks.get(h, ())
             if state.units[o].side != u.side
         ]
+        # under pack ice only a nuclear sub under the ice or in an adjacent ocean hex reaches
+        # (so tracks) a sub [DTP 11.3 rule 6]
+        trackers = [
+            unit_of(game, o)
+            for o, h in near
+            if may_reach_under_ice_11_3_6(
+                here, game.unit(o).type, game.board.terrain(h), 0 if h == u.location else 1
+            )
+        ]
         keep, rule = keeps_detection_6_64(
-            category, trackers, _enemy_base_adjacent(game, state, u.location, u.side)
+            category, trackers, enemy_base_adjacent(game, state, u.location, u.side)
         )
+        if (
+            not keep
+            and keeps_detection_6_64(category, [unit_of(game, o) for o, _ in near], False)[0]
+        ):
+            rule = "DTP 11.3 rule 6"  # tracked but for the ice
         if keep:
             events.append(
                 Event("detected", rule, f"{pid} stays Detected in {u.location}", {"unit": pid})
@@ -75,5 +93,6 @@ def night_removal_6_62(game: Game, state: GameState, events: list[Event]) -> Gam
 
 def sub_removal_6_63(game: Game, state: GameState, owner: str, events: list[Event]) -> GameState:
     """The start of ``owner``'s ship and sub movement phase: that side's subs' Detected
-    markers go, unless tracked [DTP 6.63, 6.64]."""
+    markers go, unless tracked [DTP 6.63, 6.64] (under pack ice only by a nuclear sub that
+    could reach it [DTP 11.3 rule 6])."""
     return _remove(game, state, "submarine", owner, events)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
-from referee.engine.orders import OrdersDoc
+from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import Problem
 from referee.engine.ruleset import Due
 from referee.rules.sixth_fleet_1975.context import Game
@@ -80,7 +80,10 @@ class SixthFleetDTP:
         if not step:
             return []
         probs = flow.check(game, state, side, orders.orders)
-        return _sorted([_placed(p, orders).violation() for p in probs if p.severity == "error"])
+        first = _first_order_naming(orders)
+        return _sorted(
+            [_placed(p, orders, first).violation() for p in probs if p.severity == "error"]
+        )
 
     def _header(self, game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:
         top = (
@@ -107,8 +110,13 @@ class SixthFleetDTP:
         due = flow.due_sides(game, state)
         step = [s for s in doc.sections if s != "standing"]
         if step and doc.side not in due:
+            # the case that governs first: an impulse out of turn or after a pass [DTP 8.2]
+            # is refused by the impulse rule, not by the sequence of play [DTP 4.1]
+            governing = flow.out_of_turn(game, state, doc.side)
             who = " or ".join(due) or "nobody"
-            out.append(Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top))
+            out += [Violation(p.rule, p.message, top, None, p.hint) for p in governing] or [
+                Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top)
+            ]
         expected = flow.section_of(state)
         if step and (len(step) > 1 or step[0] != expected):
             out.append(
@@ -171,13 +179,24 @@ class SixthFleetDTP:
         return {**out, "final": state.phase == flow.GAME_OVER}
 
 
-def _placed(p: Problem, doc: OrdersDoc) -> Problem:
+def _first_order_naming(doc: OrdersDoc) -> dict[str, Order]:
+    """Each word (unit, target, hex) to the first order that names it: one pass, so that
+    placing every problem costs the problems plus the orders, not their product (a 1 MB
+    file of moves took 30 s; issue 31)."""
+    first: dict[str, Order] = {}
+    for o in doc.orders:
+        for w in (*o.units, *o.targets, *o.hexes):
+            first.setdefault(w, o)
+    return first
+
+
+def _placed(p: Problem, doc: OrdersDoc, first: Mapping[str, Order]) -> Problem:
     """A problem at the order whose words name its word, else at its section's header."""
     if p.where is not None:
         return p
-    for o in doc.orders:
-        if p.word and p.word in (*o.units, *o.targets, *o.hexes):
-            return p.at(o)
+    o = first.get(p.word) if p.word else None
+    if o is not None:
+        return p.at(o)
     pos = next(iter(doc.header_pos.values()), None)
     return p._replace(where=pos)
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
 from referee.source.schema import (
     BoxUnits,
+    DiceDecl,
     DisplayDecl,
     DisplayRow,
     MarkerDecl,
@@ -301,4 +302,5 @@ SCHEMA: RulesetSchema = replace(
     markers=MARKERS,
     off_map_boxes="referee.rules.sixth_fleet_dtp.special_bases:off_map_boxes",
     displays=DISPLAYS,
+    dice=(DiceDecl("2d6", 2, "DTP 8.51, 9.15, 9.29"),),  # an aborted air unit's delay
 )

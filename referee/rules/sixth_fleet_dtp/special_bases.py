@@ -23,13 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from referee.numerals import is_digits, read_whole
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.tables import cell_column
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
 
 UNLIMITED = "unlimited"
-_HEX = re.compile(r"^\d{4}$")
+_HEX = re.compile(r"^[0-9]{4}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +67,11 @@ def base_rules(module: Module) -> dict[str, BaseRule]:
             key.text,
             row.get("hex", ""),
             row.get("anchor", ""),
-            int(row["distance"]) if row.get("distance", "").isdigit() else 0,
+            read_whole(row.get("distance", "")) or 0,
             frozenset(row.get("nationalities", "").split()),
-            int(cap) if cap.isdigit() else None,
+            read_whole(cap),
             frozenset(row.get("occupied_users", "").split()),
-            int(row.get("occupied_readiness") or 0),
+            read_whole(row.get("occupied_readiness") or "0", signed=True) or 0,
             frozenset(row.get("relocates", "").split()),
             frozenset(row.get("recaptured_by", "").split()),
             tuple(row.get("reinforced_by", "").split()),
@@ -168,7 +169,7 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
                     f"{key.text}: {hex_id!r} is not an airbase hex",
                     "the map's [[airbase]]",
                 )
-        elif not (_HEX.match(anchor) and anchor in module.map.hexes and dist.isdigit()):
+        elif not (_HEX.match(anchor) and anchor in module.map.hexes and is_digits(dist)):
             bad(
                 r,
                 "anchor",
@@ -176,13 +177,13 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
                 "[DTP 11.3 rule 2]",
                 "e.g. anchor 3003, distance 2",
             )
-        elif int(dist) < 1:
+        elif read_whole(dist, lo=1) is None:
             bad(r, "distance", f"{key.text}: distance must be at least 1", "2 for Murmansk")
         for n in row["nationalities"].split():
             if n not in module.nationalities:
                 bad(r, "nationalities", f"{key.text}: unknown nationality {n!r}", "module.toml")
         cap = row["capacity"]
-        if cap and cap != UNLIMITED and not cap.isdigit():
+        if cap and cap != UNLIMITED and not is_digits(cap):
             bad(r, "capacity", f"{key.text}: capacity {cap!r}", f"a number or {UNLIMITED!r}")
         for ty in (*row["occupied_users"].split(), *row.get("relocates", "").split()):
             if ty not in module.unit_types:
@@ -193,6 +194,6 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
                 if uid not in pieces:
                     bad(r, column, f"{key.text}: unknown unit {uid!r}", "units.csv ids")
         ready = row.get("occupied_readiness", "")
-        if ready and not re.match(r"^[+-]?\d$", ready):
+        if ready and read_whole(ready, signed=True, lo=-9, hi=9) is None:
             bad(r, "occupied_readiness", f"{key.text}: {ready!r} is not a modifier", "e.g. -1")
     return out

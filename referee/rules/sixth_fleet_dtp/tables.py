@@ -19,13 +19,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from referee.numerals import read_whole
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
 from referee.source.tablemodel import NamedTable
 
 _DIE_RANGE = re.compile(r"^([1-6])(?:-([1-6]))?$")
 _AUTO = re.compile(r"^D-([1-3])$")
-_EDGE = re.compile(r"^(\d{4})-(\d{4})$")
+_EDGE = re.compile(r"^([0-9]{4})-([0-9]{4})$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,9 +72,8 @@ def parse_detection(text: str) -> DetectionEntry | None:
     s = text.strip()
     if s == "D":
         return DetectionEntry(True)
-    if s.isdigit() and 1 <= int(s) <= 8:
-        return DetectionEntry(False, int(s))
-    return None
+    n = read_whole(s, lo=1, hi=8)
+    return None if n is None else DetectionEntry(False, n)
 
 
 def parse_hit(text: str) -> HitEntry | None:
@@ -116,11 +116,8 @@ def unit_row(nationality: str, type_code: str) -> str:
 
 # ---- the checks referee check runs (RulesetSchema.table_checks) --------------------------------
 def cell_column(t: NamedTable, r: int, c: int) -> int:
-    """The 1-based character column of cell ``c`` of row ``r`` (after the key column)."""
-    raw = t.raw[r] if t.raw else ""
-    parts = raw.split(",")
-    k = len(t.decl.rows.columns or ("key",)) + c
-    return sum(len(p) + 1 for p in parts[:k]) + 1
+    """The 1-based character column of cell ``c`` of row ``r`` (:meth:`NamedTable.cell_column`)."""
+    return t.cell_column(r, c)
 
 
 def _bad_cells(

@@ -1,0 +1,68 @@
+"""Issue 31, "hostile input": a ``state.json`` of a real ruleset with its ``$.data`` edited.
+
+The fuzzing suite's ``rules-state`` target found ``validate`` ending in an internal error
+(``KeyError: 'mover'`` in the DTP rules) on a state whose data had lost a key. What a
+ruleset keeps under ``$.data`` is read by its rules; ``validate`` and ``options`` on a
+``--state`` file turn a misfit there into one message naming the file, exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.test_hostile_numbers import run_cli
+
+EXAMPLES = {
+    "sixth_fleet": "short",
+    "sixth_fleet_dtp": "short",
+    "sixth_fleet_2019": "s1980",
+    "carrier_battlegroup": "mission",
+    "naval_module": "kerch_feodosia",
+}
+
+
+def _new(example: str, p) -> list[str]:
+    return ["state", "new", "--example", example, "--scenario", EXAMPLES[example], "-o", str(p)]
+
+
+@pytest.fixture(scope="module", params=sorted(EXAMPLES))
+def fresh(request, tmp_path_factory):
+    p = tmp_path_factory.mktemp(request.param) / "state.json"
+    code, out = run_cli(_new(request.param, p))
+    assert code == 0, out
+    return request.param, json.loads(p.read_text("utf-8"))
+
+
+@pytest.mark.parametrize("odd", [None, "x", 7, [], {}])
+def test_retyped_data_is_refused_not_crashed(fresh, tmp_path, odd):
+    _example, doc = fresh
+    doc = json.loads(json.dumps(doc))
+    doc["data"] = {k: odd for k in doc.get("data", {})} or {"x": odd}
+    st = tmp_path / "state.json"
+    st.write_text(json.dumps(doc), "utf-8")
+    orders = tmp_path / "o.txt"
+    side = doc.get("active_side") or "NATO"
+    orders.write_text(f"game: {doc['game_id']}\nturn: {doc['turn']}\nside: {side}\n", "utf-8")
+    code, out = run_cli(["validate", str(orders), "--state", str(st)])
+    assert code in (0, 1, 2) and "internal error" not in out, out
+    if code == 2:
+        assert "state.json" in out
+    unit = doc["units"][0]["id"]
+    code, out = run_cli(["options", "--state", str(st), unit])
+    assert code in (0, 1, 2) and "internal error" not in out, out
+
+
+def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
+    """The DTP reproducer's shape: a record under $.data without a field the rules read."""
+    st = tmp_path / "state.json"
+    code, out = run_cli(_new("carrier_battlegroup", st))
+    assert code == 0, out
+    doc = json.loads(st.read_text("utf-8"))
+    del doc["data"]["carrier"]
+    st.write_text(json.dumps(doc), "utf-8")
+    code, out = run_cli(["options", "--state", str(st), "US-CVN-68"])
+    assert code in (0, 2) and "internal error" not in out, out
+    if code == 2:
+        assert "state.json: $.data does not hold what ruleset carrier_battlegroup keeps" in out

@@ -1,0 +1,224 @@
+// Plays a module in real VASSAL 3.7.26 the way a player at the table does, for the tests:
+// it presses keys as each side of the roster and draws maps at 100 %. It runs beside the
+// shared checker (vcheck.jar, whose VCheck helpers it calls: dialog watchdog, problem
+// lines, EDT runner) and prints the same tab-separated records, plus:
+//
+//   SIDES   <side> ...                      the roster's sides, in order
+//   MASK    <slot> <owners> <masker> <viewer> <masked> <obscuredToViewer> <viewerCanUnmask> <nameSeen>
+//           one line per (side that pressed the Mask key, side that looks), after the press
+//   UNMASK  <slot> <masker> <presser> <maskedAfter>   a second press of the key by <presser>
+//   PICTURE <source> <map> <file> <width> <height>  the map drawn at 100 % with its pieces
+//   MENU    <menu> <item> ...                 each toolbar menu and the buttons it holds
+//   ROLL    <button> <dice> <sides>           a Dice Button pressed, 24 times each (its report follows as CHAT)
+//
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--picture SAVE.vsav MAPNAME OUT.png ...]
+import java.awt.*;
+import java.awt.event.InputEvent;
+import java.awt.image.BufferedImage;
+import java.io.*;
+import java.nio.file.*;
+import java.util.*;
+import java.util.List;
+
+import javax.swing.KeyStroke;
+
+import VASSAL.Info;
+import VASSAL.build.GameModule;
+import VASSAL.build.module.BasicLogger;
+import VASSAL.build.module.Map;
+import VASSAL.build.module.PlayerRoster;
+import VASSAL.build.module.map.boardPicker.Board;
+import VASSAL.build.module.metadata.SaveMetaData;
+import VASSAL.build.widget.PieceSlot;
+import VASSAL.counters.*;
+import VASSAL.i18n.Localization;
+import VASSAL.launch.StandardConfig;
+import VASSAL.launch.StartUp;
+import VASSAL.tools.DataArchive;
+
+public class VPlay {
+  static final String ME = "vplay-player";
+
+  static void become(String side) {
+    final PlayerRoster r = GameModule.getGameModule().getPlayerRoster();
+    new PlayerRoster.Remove(r, GameModule.getActiveUserId()).execute();
+    new PlayerRoster.Add(r, GameModule.getActiveUserId(), "oracle", side).execute();
+    if (!side.equals(PlayerRoster.getMySide())) {
+      VCheck.problem("side", "could not take the side '" + side + "' (VASSAL says '" + PlayerRoster.getMySide() + "')");
+    }
+  }
+
+  static Obscurable maskOf(GamePiece p) {
+    return (Obscurable) Decorator.getDecorator(p, Obscurable.class);
+  }
+
+  static KeyStroke maskKey(Obscurable o) throws Exception {
+    final java.lang.reflect.Field f = Obscurable.class.getDeclaredField("keyCommand");
+    f.setAccessible(true);
+    return ((VASSAL.tools.NamedKeyStroke) f.get(o)).getKeyStroke();
+  }
+
+  static String ownersOf(Obscurable o) throws Exception {
+    final java.lang.reflect.Field f = Obscurable.class.getDeclaredField("access");
+    f.setAccessible(true);
+    final Object a = f.get(o);
+    if (a instanceof SpecifiedSideAccess) return String.join(":", ((SpecifiedSideAccess) a).getSides());
+    return a.getClass().getSimpleName();
+  }
+
+  /** For each slot with a Mask: each side presses the key on a fresh piece, every side looks. */
+  static void masks(List<String> sides) throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null || maskOf(slot.getPiece()) == null) continue;
+      for (final String masker : sides) {
+        become(masker);
+        final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+        final Obscurable o = maskOf(p);
+        final KeyStroke k = maskKey(o);
+        p.keyEvent(k);
+        final boolean masked = o.obscuredToOthers();
+        for (final String viewer : sides) {
+          become(viewer);
+          VCheck.emit("MASK", slot.getConfigureName(), ownersOf(o), masker, viewer,
+            Boolean.toString(masked), Boolean.toString(o.obscuredToMe()),
+            Boolean.toString(o.isMaskable()), String.valueOf(p.getName()));
+        }
+        for (final String presser : sides) {
+          final GamePiece q = PieceCloner.getInstance().clonePiece(p);
+          become(presser);
+          q.keyEvent(k);
+          VCheck.emit("UNMASK", slot.getConfigureName(), masker, presser,
+            Boolean.toString(maskOf(q).obscuredToOthers()));
+        }
+      }
+    }
+  }
+
+  /** Lists each toolbar menu's items, then presses every Dice Button once. */
+  static void dice() throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    for (final VASSAL.build.module.ToolbarMenu m : g.getAllDescendantComponentsOf(VASSAL.build.module.ToolbarMenu.class)) {
+      final java.lang.reflect.Field f = VASSAL.build.module.ToolbarMenu.class.getDeclaredField("buttonsToMenuMap");
+      f.setAccessible(true);
+      final List<String> items = new ArrayList<>();
+      for (final Object mi : ((java.util.Map<?, ?>) f.get(m)).values()) items.add(((javax.swing.JMenuItem) mi).getText());
+      Collections.sort(items);
+      final List<String> rec = new ArrayList<>();
+      rec.add("MENU");
+      rec.add(String.valueOf(m.getAttributeValueString("text")));
+      rec.addAll(items);
+      VCheck.emit(rec.toArray(new String[0]));
+    }
+    final java.lang.reflect.Method dr = VASSAL.build.module.DiceButton.class.getDeclaredMethod("DR");
+    dr.setAccessible(true);
+    for (final VASSAL.build.module.DiceButton b : g.getAllDescendantComponentsOf(VASSAL.build.module.DiceButton.class)) {
+      for (int i = 0; i < 24; i++) {
+        VCheck.emit("ROLL", b.getConfigureName(), b.getAttributeValueString("nDice"), b.getAttributeValueString("nSides"));
+        dr.invoke(b);
+        VCheck.dumpChat();
+      }
+    }
+  }
+
+  /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
+  static void picture(String source, String mapName, File outFile) throws Exception {
+    for (final Map m : Map.getMapList()) {
+      if (!m.getMapName().equals(mapName)) continue;
+      if (m.getZoomer() != null) m.getZoomer().setZoomFactor(1.0);  // 100 %, as the board image
+      final Dimension d = m.mapSize();
+      final BufferedImage img = new BufferedImage(d.width, d.height, BufferedImage.TYPE_INT_RGB);
+      final Graphics2D gg = img.createGraphics();
+      gg.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_BILINEAR);
+      gg.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+      gg.setColor(Color.WHITE);
+      gg.fillRect(0, 0, d.width, d.height);
+      for (final Board b : m.getBoards()) {
+        final Rectangle bb = b.bounds();
+        final Image bi = VCheck.boardOp(b) == null ? null : VCheck.boardOp(b).getImage();
+        if (bi == null) VCheck.problem("board-image", b.getName() + ": no image to draw");
+        else gg.drawImage(bi, bb.x, bb.y, null);
+      }
+      m.drawPiecesInRegion(gg, new Rectangle(0, 0, d.width, d.height), m.getView());
+      gg.dispose();
+      javax.imageio.ImageIO.write(img, "png", outFile);
+      VCheck.emit("PICTURE", source, mapName, outFile.getPath(), Integer.toString(d.width), Integer.toString(d.height));
+      return;
+    }
+    VCheck.problem("picture", "no map named '" + mapName + "'");
+  }
+
+  public static void main(String[] args) throws Exception {
+    final String vmod = args[0];
+    boolean doMasks = false;
+    boolean doDice = false;
+    final List<String[]> pictures = new ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      if (args[i].equals("--masks")) doMasks = true;
+      else if (args[i].equals("--dice")) doDice = true;
+      else if (args[i].equals("--picture")) {
+        pictures.add(new String[] {args[i + 1], args[i + 2], args[i + 3]});
+        i += 3;
+      }
+      else throw new IllegalArgumentException("unknown argument " + args[i]);
+    }
+    Info.setConfig(new StandardConfig());
+    final StartUp start = new StartUp();
+    start.startErrorLog();
+    start.initSystemProperties();
+    {
+      final Class<?> pmm = Class.forName("VASSAL.launch.Player$PlayerMenuManager");
+      final java.lang.reflect.Constructor<?> k = pmm.getDeclaredConstructor();
+      k.setAccessible(true);
+      k.newInstance();
+    }
+    Thread.setDefaultUncaughtExceptionHandler((th, e) -> {
+      VCheck.problem("uncaught", th.getName() + ": " + e);
+      e.printStackTrace();
+    });
+    VCheck.startDialogWatchdog();
+    final File mf = new File(vmod);
+    VCheck.onEdt(() -> {
+      GameModule.init(new GameModule(new DataArchive(mf.getPath())));
+      Localization.getInstance().translate();
+      final GameModule g = GameModule.getGameModule();
+      g.getPrefs().setValue(GameModule.REAL_NAME, "oracle");
+      g.getPrefs().setValue(GameModule.SECRET_NAME, "oracle");
+      g.getPrefs().setValue(BasicLogger.PROMPT_NEW_LOG_START, Boolean.FALSE);
+      g.getPrefs().setValue(BasicLogger.PROMPT_NEW_LOG_END, Boolean.FALSE);
+      g.getPrefs().setValue(SaveMetaData.PROMPT_LOG_COMMENT, Boolean.FALSE);
+      return null;
+    }, "GameModule.init");
+    final GameModule g = GameModule.getGameModule();
+    final List<String> sides = new ArrayList<>(g.getPlayerRoster().getSides());
+    VCheck.emit("SIDES", String.join("\t", sides));
+    if (doMasks) {
+      VCheck.onEdt(() -> {
+        masks(sides);
+        return null;
+      }, "masks");
+    }
+    try {
+      if (doDice) {
+        VCheck.onEdt(() -> {
+          dice();
+          return null;
+        }, "dice");
+      }
+      for (final String[] pic : pictures) {
+        VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
+        VCheck.onEdt(() -> {
+          picture(pic[0], pic[1], new File(pic[2]));
+          return null;
+        }, "picture " + pic[0]);
+      }
+      VCheck.resetGame("exit");
+    }
+    catch (Throwable t) {
+      VCheck.problem("uncaught", "main: " + t);
+    }
+    finally {
+      VCheck.finish();
+    }
+  }
+}

@@ -1,0 +1,59 @@
+"""Running ``tests/vassal/java/VPlay.java`` (a player at the table in real VASSAL 3.7.26: keys
+pressed as each roster side, maps drawn at 100 %) beside the shared checker: it is compiled
+against the checker's jars into a temporary folder and run under Xvfb as ``vcheck`` runs
+VASSAL. Skips (or fails under ``CI=true``) where the checker, Java or Xvfb is missing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.vassal.vcheck_run import VCHECK, unavailable
+
+SOURCE = Path(__file__).with_name("java") / "VPlay.java"
+
+
+def _classpath(checker: Path) -> list[str]:
+    jars = [checker / "vcheck.jar", checker / "vassal-3.7.26.jar"]
+    listed = (checker / "classpath.txt").read_text(encoding="utf-8").splitlines()
+    return [str(j) for j in jars] + [ln for ln in listed if ln and not ln.startswith("#")]
+
+
+def run_vplay(vmod: Path, args: list[str], work: Path) -> tuple[int, str]:
+    """``VPlay VMOD ARGS...``: (exit code, its output records). ``work`` holds the classes,
+    VASSAL's throwaway configuration and the output."""
+    if not VCHECK.is_file():
+        pytest.skip(f"the real-VASSAL checker is not here ({VCHECK}); it lives in ../shared")
+    checker = VCHECK.parent
+    java, javac, xvfb = (shutil.which(t) for t in ("java", "javac", "xvfb-run"))
+    if not (java and javac and xvfb):
+        unavailable("java, javac and xvfb-run are needed to play a module in real VASSAL")
+    cp = _classpath(checker)
+    classes = work / "classes"
+    classes.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [str(javac), "--release", "17", "-nowarn", "-d", str(classes),
+         "-cp", os.pathsep.join(cp), str(SOURCE)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    conf = Path(tempfile.mkdtemp(dir=work, prefix="vassal-conf-"))
+    out = work / "vplay.txt"
+    with out.open("w", encoding="utf-8") as fh:
+        proc = subprocess.run(
+            [str(xvfb), "-a", "-s", "-screen 0 1600x1200x24", str(java), "-Xmx2g",
+             f"-Duser.home={conf}", f"-DVASSAL.conf={conf / 'vassal'}",
+             f"-Dlogback.configurationFile={checker / 'logback.xml'}",
+             "-cp", os.pathsep.join([str(classes), *cp]), "VPlay", str(vmod), *args],
+            stdout=fh, stderr=subprocess.DEVNULL, timeout=900, check=False,
+        )  # fmt: skip
+    return proc.returncode, out.read_text(encoding="utf-8")
+
+
+def records(text: str, tag: str) -> list[list[str]]:
+    """The fields after ``tag`` of each of its lines."""
+    return [ln.split("\t")[1:] for ln in text.splitlines() if ln.split("\t", 1)[0] == tag]
