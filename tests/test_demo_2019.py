@@ -12,13 +12,15 @@ from pathlib import Path
 import pytest
 
 from referee import demo_2019
+from tests.pbem.cliflow import plain_tree
 
 
 def _digest(folder: Path) -> str:
+    """Every file's bytes; of the encrypted parts (random ciphertexts by design), their
+    plaintexts (``plain_tree``)."""
     h = hashlib.sha256()
-    for p in sorted(folder.rglob("*")):
-        if p.is_file():
-            h.update(p.relative_to(folder).as_posix().encode() + b"\0" + p.read_bytes())
+    for rel, data in plain_tree(folder).items():
+        h.update(rel.encode() + b"\0" + data)
     return h.hexdigest()
 
 
@@ -51,9 +53,14 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
     assert "[2.12] Soviet draws a strike marker from the Soviet Strike Cup" in reports
     assert re.search(r"\[6\.1\] (NATO|Soviet) plays \S*-EW\.\d", reports)
     assert re.search(r"\[6\.4\] (NATO|Soviet) plays \S*-(CM\.\d|SOF)", reports)
-    # the markers are hidden: each side has its own VASSAL save of the position
-    assert len(list(game.glob("turns/*/position-NATO.vsav"))) >= 8
-    assert len(list(game.glob("turns/*/position-Soviet.vsav"))) >= 8
+    # the markers are hidden: each side has its own VASSAL save of the position, in its
+    # encrypted part of each step (issue 24), and none in the clear
+    for side in ("NATO", "Soviet"):
+        parts = [json.loads(p.read_text("utf-8"))["parts"][side]
+                 for p in game.glob("turns/*/manifest.json")]  # fmt: skip
+        assert sum(f"position-{side}.vsav" in names for names in parts) >= 8
+        assert len(list(game.glob(f"turns/*/side-{side}.age"))) == len(parts)
+    assert not list(game.glob("turns/*/position-*.vsav")) and not list(game.glob("turns/*/view-*"))
     again = demo_2019.demo(tmp_path / "b", play_aids_too=False)
     assert _digest(game) == _digest(again)
 

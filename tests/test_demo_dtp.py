@@ -18,15 +18,17 @@ from typing import Any
 import pytest
 
 from referee import demo_dtp
+from tests.pbem.cliflow import plain_tree
 
 IMPULSE_VERBS = ("attack", "strike", "pass")
 
 
 def _digest(folder: Path) -> str:
+    """Every file's bytes; of the encrypted parts (random ciphertexts by design), their
+    plaintexts (``plain_tree``)."""
     h = hashlib.sha256()
-    for p in sorted(folder.rglob("*")):
-        if p.is_file():
-            h.update(p.relative_to(folder).as_posix().encode() + b"\0" + p.read_bytes())
+    for rel, data in plain_tree(folder).items():
+        h.update(rel.encode() + b"\0" + data)
     return h.hexdigest()
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from referee.commands.common import TextOrJson
+from referee.commands.state import key_option
 from referee.errors import UserError
 
 
@@ -56,6 +57,7 @@ def register(app: typer.Typer) -> None:
         side: str | None = typer.Option(
             None, "--side", metavar="SIDE", help="With a game folder as --state: whose view."
         ),
+        key: Path | None = key_option(),
     ) -> None:
         """Reachable hexes with MP costs and forced stops, and possible attacks, single and
         group [8.3]."""
@@ -72,7 +74,7 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         if png is not None:  # refused before the answer is printed, not after
             check_png_destination(png)
-        st = read_position(state_file, side).state
+        st = read_position(state_file, side, key).state
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
         ask = getattr(rs, "options", None)

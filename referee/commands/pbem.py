@@ -8,6 +8,7 @@ proved; 75 the game is locked by another adjudication (try again later).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,13 @@ def _refused(exc: Exception, as_json: bool) -> None:
 
 
 def _verify_with_bar(
-    game_dir: Path, module: Any, upto: int | None, since_sha: str | None, *, show: bool
+    game_dir: Path,
+    module: Any,
+    upto: int | None,
+    since_sha: str | None,
+    *,
+    show: bool,
+    keys: Sequence[Any] = (),
 ) -> Any:
     """``verify_archive``, with a progress bar of the steps on a terminal (stderr)."""
     import sys
@@ -100,7 +107,7 @@ def _verify_with_bar(
     from referee.pbem.verify import verify_archive
 
     if not (show and sys.stderr.isatty()):
-        return verify_archive(game_dir, module, upto=upto, since_sha=since_sha)
+        return verify_archive(game_dir, module, upto=upto, since_sha=since_sha, keys=keys)
     try:
         steps = len(Archive(game_dir).turn_dirs())
     except Exception:
@@ -108,7 +115,9 @@ def _verify_with_bar(
     if upto is not None:
         steps = min(steps, upto + 1)
     with typer.progressbar(length=steps, label="verify", file=sys.stderr, show_pos=True) as bar:
-        return verify_archive(game_dir, module, upto=upto, since_sha=since_sha, progress=bar.update)
+        return verify_archive(
+            game_dir, module, upto=upto, since_sha=since_sha, keys=keys, progress=bar.update
+        )
 
 
 def _game_module(game_dir: Path, module_src: Path | None, example: str | None):
@@ -269,8 +278,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"dice seeds (secret, keep them): {made.seeds_path}")
         if made.config.secrets is not None:
             typer.echo(
-                f"referee-only part (never publish it; `referee reveal` at the end): "
-                f"{game_dir}/secret/"
+                "your plaintext working copy of the referee-only part (never publish it; "
+                f"each step also keeps it encrypted in referee.age): {game_dir}/secret/"
             )
         typer.echo(f"report: {report}")
         typer.echo(f"report SHA-256: {made.report_sha256}")
@@ -503,6 +512,17 @@ def register(app: typer.Typer) -> None:
             "report.md or view, or your signed orders answering it): fail when the archive "
             "does not reach it (truncated or forked).",
         ),
+        keys: list[Path] = typer.Option(
+            [],
+            "--key",
+            metavar="KEY",
+            help="Your private key (a player's or the referee's; repeatable): opens your "
+            "part of each step of a game with parts, which is then checked completely. The "
+            "parts you hold no key for are checked by their signed hash, and listed.",
+        ),
+        passphrase_file: Path | None = typer.Option(
+            None, "--passphrase-file", help="The first line is the --key's passphrase."
+        ),
         since: str | None = typer.Option(
             None,
             "--since",
@@ -519,9 +539,11 @@ def register(app: typer.Typer) -> None:
         """Check every signature, the hash chain, every die roll, and replay the game; render
         every file a player opens again and compare.
 
-        Exit 0: everything proved. 1: a check failed (the file is named). 3: the record
-        holds, but some files (pictures, viewers or saves written by an earlier referee
-        version) could not be proved; they are listed."""
+        Exit 0: everything this run could check holds (the parts it could not open or that
+        are missing from this copy are listed as notes, and under "parts" in --json). 1: a
+        check failed (the file is named). 2: a usage error. 3: the record holds, but some
+        files (pictures, viewers or saves written by an earlier referee version) could not
+        be proved; they are listed."""
         from referee.pbem.problems import Refusal
         from referee.pbem.verify import (
             VerifyFailure,
@@ -542,9 +564,10 @@ def register(app: typer.Typer) -> None:
             except Refusal as exc:  # a damaged game.toml: the archive fails verification
                 raise VerifyFailure("game.toml", "archive", exc.message) from None
             want_head = head_of(head) if head is not None else None
+            loaded = [_load_key(k, passphrase_file) for k in keys]
             since_sha = head_of(since) if since is not None else None
             result = _verify_with_bar(
-                game_dir, module, upto, since_sha, show=not (quiet or as_json)
+                game_dir, module, upto, since_sha, show=not (quiet or as_json), keys=loaded
             )
             if want_head is not None:
                 check_head(result, want_head)

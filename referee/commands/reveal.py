@@ -31,6 +31,13 @@ def register(app: typer.Typer) -> None:
         ),
         module_src: Path | None = module_option(),
         example: str | None = example_option(),
+        key: Path | None = typer.Option(
+            None,
+            "--key",
+            metavar="REFEREE.key",
+            help="A copy without secret/ (a fresh clone of the published game): the referee's "
+            "key, which opens the referee-only parts to make secret/ again first.",
+        ),
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing: the exit code says it."),
@@ -38,7 +45,9 @@ def register(app: typer.Typer) -> None:
         """Release the hidden part (full positions, hidden rolls, sealed orders) for verify.
 
         Copies secret/turns/ to revealed/turns/ at the end of the game (or where the ruleset
-        allows it); `referee verify` then checks every commitment and replays the game.
+        allows it): each step's hidden seed among them, from which anyone derives the key that
+        opens every side's and the referee's part of that step; `referee verify` then checks
+        every commitment and every part and replays the game.
         """
         from referee.commands.pbem import _game_module, _refused
         from referee.pbem.problems import Refusal
@@ -47,6 +56,11 @@ def register(app: typer.Typer) -> None:
         as_json = output_format(fmt, as_json) == "json"
         module = _game_module(game_dir, module_src, example)
         try:
+            if key is not None:
+                from referee.commands.pbem import _load_key
+                from referee.pbem.reveal import restore
+
+                restore(game_dir, _load_key(key, None))
             done = run(game_dir, module)
         except Refusal as exc:
             _refused(exc, as_json)

@@ -74,7 +74,18 @@ def read_state(path: Path):  # -> GameState
     return read_position(path).state
 
 
-def read_position(path: Path, side: str | None = None) -> Position:
+def key_option() -> Any:
+    """``--key``: a player's key, which opens his part of a game with parts."""
+    return typer.Option(
+        None,
+        "--key",
+        metavar="KEY",
+        help="With a game folder whose steps are split into encrypted parts: your private key "
+        "(its passphrase from $REFEREE_PASSPHRASE or asked), which opens your side's view.",
+    )
+
+
+def read_position(path: Path, side: str | None = None, key: Path | None = None) -> Position:
     """The position ``--state`` names: a ``state.json`` (``-``: standard input); a turn
     folder's ``view-SIDE.json``, the position as that side may see it; or a game folder, whose
     ``state.json`` when the game hides nothing, else the latest turn's view of ``side`` (a
@@ -83,7 +94,7 @@ def read_position(path: Path, side: str | None = None) -> Position:
     from referee.commands.common import is_stdio, read_input_text, shown_name
 
     if not is_stdio(path) and path.is_dir():
-        return _game_position(path, side)
+        return _game_position(path, side, key)
     text = read_input_text(path, limit=32 * 1024 * 1024)
     return _position_from_text(text, shown_name(path), side)
 
@@ -120,7 +131,7 @@ def _position_from_text(text: str, shown: str, side: str | None) -> Position:
     return Position(state, shown, seen_by)
 
 
-def _game_position(game_dir: Path, side: str | None) -> Position:
+def _game_position(game_dir: Path, side: str | None, key: Path | None = None) -> Position:
     """The current position of a game folder as a player may read it (see
     :func:`read_position`)."""
     from referee.pbem.archive import Archive, slug
@@ -146,9 +157,30 @@ def _game_position(game_dir: Path, side: str | None) -> Position:
                 f"{players}), or pass turns/{latest.name}/view-SIDE.json",
             )
         path = latest.path / f"view-{slug(side)}.json"
+        if cfg.secrets is not None and cfg.secrets.parts and not path.is_file():
+            return _view_in_part(archive, latest, side, key)
         return _position_from_text(archive.read(path).decode("utf-8", "replace"), str(path), side)
     except Refusal as exc:
         raise UserError(f"{game_dir}: {exc}", hint="`referee verify` says what is wrong") from None
+
+
+def _view_in_part(archive: Any, latest: Any, side: str, key: Path | None) -> Position:
+    """A side's latest view from its encrypted part (``docs/pbem.md``), opened with ``key``."""
+    from referee.pbem.keys import load_private, passphrase_source
+    from referee.pbem.parts import identity_of, open_part, part_file
+
+    part = f"turns/{latest.name}/{part_file(side)}"
+    if key is None:
+        raise UserError(
+            f"{archive.root}: {side}'s view is in its encrypted part {part}",
+            hint=f"give your key (--key YOUR.key), or pass the view-{side}.json that "
+            f"`age -d -i YOUR.key {part} | tar x` unpacks",
+        )
+    files = open_part(archive, latest, side, [identity_of(load_private(key, passphrase_source()))])
+    name = next((n for n in files if n.startswith("view-") and n.endswith(".json")), None)
+    if name is None:
+        raise UserError(f"{part}: holds no view of {side}")
+    return _position_from_text(files[name].decode("utf-8", "replace"), f"{part}:{name}", side)
 
 
 def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
@@ -453,13 +485,14 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing but errors (with --png: just draw)."),
+        key: Path | None = key_option(),
     ) -> None:
         """Print a readable summary of a position (and draw it with --png)."""
         from referee.commands.common import output_format, print_json
         from referee.engine.ruleset import get_ruleset
 
         how = output_format(fmt, as_json)
-        pos = read_position(state_file, side)
+        pos = read_position(state_file, side, key)
         st = pos.state
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)

@@ -25,6 +25,7 @@ from referee.commands.common import (
     no_cache_option,
     quiet_option,
 )
+from referee.commands.state import key_option
 from referee.engine.core import Violation
 from referee.errors import UserError
 
@@ -56,6 +57,7 @@ def register(app: typer.Typer) -> None:
             metavar="SIDE",
             help="With a game folder as --state: whose view (default: the orders' side:).",
         ),
+        key: Path | None = key_option(),
     ) -> None:
         """List every violation in an orders file, each citing its rule case, and as
         warnings what the orders make certain before any die (losses, retreats, VP)."""
@@ -76,7 +78,7 @@ def register(app: typer.Typer) -> None:
             raise UserError("only one of ORDERS and --state can be '-' (standard input)")
         text = read_input_text(orders, limit=1_000_000)
         shown = shown_name(orders)
-        pos = read_position(state_file, side or header_side(text))
+        pos = read_position(state_file, side or header_side(text), key)
         st = pos.state
         with activated(cache_from_env(enabled=not no_cache)):
             module = module_for(st, src, example)

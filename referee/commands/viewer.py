@@ -43,6 +43,13 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing: the exit code says it."),
+        key: Path | None = typer.Option(
+            None,
+            "--key",
+            metavar="KEY",
+            help="Your private key: opens your side's encrypted part of each step (a game "
+            "whose steps are split into parts; docs/pbem.md).",
+        ),
     ) -> None:
         """Write one offline HTML file to step through the game on the map.
 
@@ -69,7 +76,12 @@ def register(app: typer.Typer) -> None:
         module = _game_module(game_dir, module_src, example)
         ruleset = get_ruleset(Archive(game_dir).config().ruleset)
         try:
-            steps, sigs, referee = archive_steps(game_dir, module, ruleset, side)
+            loaded = None
+            if key is not None:
+                from referee.commands.pbem import _load_key
+
+                loaded = _load_key(key, None)
+            steps, sigs, referee = archive_steps(game_dir, module, ruleset, side, loaded)
         except Refusal as exc:
             _refused(exc, as_json)
             return

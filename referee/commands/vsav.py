@@ -164,6 +164,13 @@ def register(app: typer.Typer) -> None:
         fmt: TextOrJson = format_option(),
         as_json: bool = json_option(),
         quiet: bool = quiet_option("No summary line (problems are still listed)."),
+        key: Path | None = typer.Option(
+            None,
+            "--key",
+            metavar="KEY",
+            help="A game whose steps are split into encrypted parts: your private key, which "
+            "opens your side's view.",
+        ),
     ) -> None:
         """Turn a VASSAL log into an orders file for the step the game awaits.
 
@@ -198,7 +205,7 @@ def register(app: typer.Typer) -> None:
 
                 latest = archive.turn_dirs()[-1].path / "report.json"
                 awaited = (archive.read_json(latest).get("awaiting") or {}).get("side")
-                state = read_position(game, awaited).state
+                state = read_position(game, awaited, key).state
             else:
                 state = GameState.from_json(archive.read_json(archive.state_json))
         except (Refusal, ValueError, KeyError, TypeError, AttributeError) as exc:

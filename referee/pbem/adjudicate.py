@@ -254,7 +254,8 @@ def adjudicate(
     lock = contextlib.nullcontext() if dry_run else game_lock(archive)
     results: list[StepResult] = []
     with lock:
-        notes = [] if dry_run else recover(archive, cfg.hides_information)
+        notes = _restore(archive, cfg, referee_key, referee_dir, dry_run)
+        notes += [] if dry_run else recover(archive, cfg.hides_information)
         game = load_game(archive)
         game.notes = notes
         if dry_run:  # a real run writes each step: a repeated file is already applied
@@ -264,6 +265,30 @@ def adjudicate(
                 _one(game, env, module, rs, referee_key, referee_dir, batch, dry_run=dry_run)
             )
     return results
+
+
+def _restore(
+    archive: Archive,
+    cfg: GameConfig,
+    referee_key: PrivateKey,
+    referee_dir: Path | None,
+    dry_run: bool,
+) -> list[str]:
+    """In a game with parts, the referee's working copy ``secret/`` made again from the
+    referee-only parts where it lacks steps (a fresh clone of the published game, as a CI
+    runner has it). A dry run restores too: the working copy is the referee's own, never
+    part of the archive, and a run that loses the race to write a folder finds it there."""
+    from referee.pbem.parts import has_parts, restore_referee_copy
+
+    if not has_parts(cfg):
+        return []
+
+    try:
+        return restore_referee_copy(archive, cfg, referee_key)
+    except Refusal:
+        if dry_run:  # another run restored it meanwhile
+            return []
+        raise
 
 
 def refuse_nonce(game: _Game, env: Envelope, side: str) -> None:

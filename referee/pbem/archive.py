@@ -60,6 +60,8 @@ GITIGNORE = ".lock\nturns/.tmp-*/\n"
 SECRET_DIR = "secret"
 REVEALED_DIR = "revealed"
 GITIGNORE_SECRET = GITIGNORE + f"{SECRET_DIR}/\n"
+# game.toml [secrets] parts: the steps are split into encrypted parts (referee/pbem/parts.py)
+PARTS_FORMAT = "referee-parts/1"
 
 
 def sha256_hex(data: bytes) -> str:
@@ -155,6 +157,8 @@ class GameConfig:
                 f"hidden_head = {q(sec.hidden_head)}",
                 f"referee_sides = [{', '.join(q(s) for s in sec.referee_sides)}]",
             ]
+            if sec.parts:
+                lines.append(f"parts = {q(sec.parts)}")
         return "\n".join(lines) + "\n"
 
     @staticmethod
@@ -209,6 +213,10 @@ class Secrets:
     hidden_algorithm: str
     hidden_head: str
     referee_sides: tuple[str, ...] = ()
+    # the format of the game's parts (referee/pbem/parts.py): each step is then split into
+    # a public part, one encrypted part per side and an encrypted referee-only part; games
+    # made before parts have none (their layout is the old one)
+    parts: str = ""
 
 
 # The declared shape of game.toml (GameConfig.to_toml writes it); paths read game.toml.dice...
@@ -229,7 +237,7 @@ GAME_TOML = obj(
         "reports": obj({}, {"picture_dpi": integer}),
         "secrets": obj(
             {"hides_information": boolean, "hidden_algorithm": string, "hidden_head": HEX64},
-            {"referee_sides": list_of(string)},
+            {"referee_sides": list_of(string), "parts": string},
         ),
     },
 )
@@ -260,8 +268,15 @@ def _secrets(d: Any) -> Secrets | None:
     sides = d.get("referee_sides", [])
     if not isinstance(sides, list):
         raise TypeError("[secrets] referee_sides must be a list")
+    parts = str(d.get("parts", ""))
+    if parts not in ("", PARTS_FORMAT):
+        raise ValueError(f"[secrets] parts must be {PARTS_FORMAT!r} (a later referee's game?)")
     return Secrets(
-        d["hides_information"], str(d["hidden_algorithm"]), head, tuple(str(s) for s in sides)
+        d["hides_information"],
+        str(d["hidden_algorithm"]),
+        head,
+        tuple(str(s) for s in sides),
+        parts,
     )
 
 

@@ -29,6 +29,7 @@ from referee.pbem import dice as dicemod
 from referee.pbem.archive import (
     GITIGNORE,
     GITIGNORE_SECRET,
+    PARTS_FORMAT,
     Archive,
     GameConfig,
     Secrets,
@@ -38,6 +39,7 @@ from referee.pbem.archive import (
 )
 from referee.pbem.commitments import pool_commitments
 from referee.pbem.keys import PrivateKey, PublicKey
+from referee.pbem.parts import sealer_for
 from referee.pbem.record import (
     awaiting_info,
     base_report,
@@ -171,6 +173,7 @@ def create_game(
                 dicemod.HIDDEN_ALGORITHM,
                 secret.hidden_head.hex(),
                 automatic,
+                PARTS_FORMAT,
             )
             if uses_commitments(rs)
             else None
@@ -219,7 +222,7 @@ def create_game(
         state_bytes = files["state.json"]
     else:
         files, secret_files, rsha, state_bytes = _setup_with_commitments(
-            module, rs, report, state, secret, referee_key, picture_dpi
+            module, rs, report, state, secret, referee_key, picture_dpi, cfg
         )
     ref_made, game_made = _missing_folders(folder), _missing_folders(game_dir)
     before = set() if game_made else {p.name for p in game_dir.iterdir()}
@@ -271,6 +274,7 @@ def _setup_with_commitments(
     secret: dicemod.SeedSecret,
     referee_key: PrivateKey,
     picture_dpi: int,
+    cfg: GameConfig,
 ) -> tuple[dict[str, bytes], dict[str, bytes], str, bytes]:
     """Report 000 of a game with commitments: the hidden-dice head and a commitment to
     every entry of every hidden pool (``docs/pbem.md``); what is hidden goes to
@@ -288,6 +292,7 @@ def _setup_with_commitments(
     if pools:
         report["commitments"] = {"pools": pool_commitments(hseed, pools)}
     if not hides_information(rs):
+        kept = {"secrets.json": secrets_json(0, hseed)}
         files, rsha = build_turn_files(
             module,
             rs,
@@ -298,8 +303,10 @@ def _setup_with_commitments(
             orders_text=None,
             referee_key=referee_key,
             picture_dpi=picture_dpi,
+            sealer=sealer_for(cfg, hseed),
+            referee_files=kept,
         )
-        return files, {"secrets.json": secrets_json(0, hseed)}, rsha, files["state.json"]
+        return files, kept, rsha, files["state.json"]
     files, kept, rsha = hidden_turn_files(
         module,
         rs,
@@ -312,6 +319,7 @@ def _setup_with_commitments(
         step=0,
         referee_key=referee_key,
         picture_dpi=picture_dpi,
+        sealer=sealer_for(cfg, hseed),
     )
     return files, kept, rsha, kept["state.json"]
 

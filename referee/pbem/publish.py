@@ -28,6 +28,7 @@ from referee.engine.ruleset import Ruleset, public_view, referee_sides
 from referee.pbem import commitments as cm
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
+from referee.pbem.parts import Sealer
 from referee.pbem.record import (
     CONTEXT_MANIFEST,
     MANIFEST_FORMAT,
@@ -166,8 +167,12 @@ def hidden_turn_files(
     step: int,
     referee_key: PrivateKey,
     picture_dpi: int,
+    sealer: Sealer | None = None,
 ) -> tuple[dict[str, bytes], dict[str, bytes], str]:
-    """``(published files, referee-only files, SHA-256 of the published report.json)``."""
+    """``(published files, referee-only files, SHA-256 of the published report.json)``.
+    With a ``sealer`` (a game with parts) each side's files go into its encrypted part and
+    the referee-only files, besides being returned for the referee's working copy, into the
+    encrypted referee part (:mod:`referee.pbem.parts`)."""
     state_bytes = state.canonical().encode()
     full = dict(record)
     full["state_sha256"] = sha256_hex(state_bytes)
@@ -182,16 +187,13 @@ def hidden_turn_files(
     files.update(
         published_player_files(module, ruleset, full, pub, rsha, state, before, events, picture_dpi)
     )
-    manifest = {
+    manifest: dict[str, Any] = {
         "format": MANIFEST_FORMAT,
         "game_id": pub["game_id"],
         "sequence": pub["sequence"],
         "report_sha256": rsha,
-        "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
+        "files": {},
     }
-    mbytes = pretty_json(manifest)
-    files["manifest.json"] = mbytes
-    files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
     secret = {
         "state.json": state_bytes,
         "record.json": record_bytes,
@@ -200,6 +202,14 @@ def hidden_turn_files(
         ),
         **dict(secret_orders),
     }
+    if sealer is not None:
+        manifest["parts"] = sealer.seal(files, secret)
+    manifest["files"] = {
+        n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES
+    }
+    mbytes = pretty_json(manifest)
+    files["manifest.json"] = mbytes
+    files["manifest.json.sig"] = sign_file(mbytes, referee_key, CONTEXT_MANIFEST)
     return files, secret, rsha
 
 

@@ -19,6 +19,7 @@ from referee.engine.core import Event, GameState
 from referee.engine.ruleset import Ruleset, due_of, phase_title_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
+from referee.pbem.parts import Sealer
 from referee.pbem.reports import render_html, render_markdown, templates_sha256
 from referee.source.model import Module
 
@@ -249,9 +250,13 @@ def build_turn_files(
     referee_key: PrivateKey,
     picture_dpi: int,
     extra_files: Mapping[str, bytes] | None = None,
+    sealer: Sealer | None = None,
+    referee_files: Mapping[str, bytes] | None = None,
 ) -> tuple[dict[str, bytes], str]:
     """Every file of the turn folder, and the SHA-256 of its ``report.json``.
-    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too."""
+    ``extra_files`` (sealed orders revealed by this step) are listed in the manifest too. With
+    a ``sealer`` (a game with parts that hides nothing: sealed orders) ``referee_files`` go,
+    encrypted, into the folder's referee-only part (:mod:`referee.pbem.parts`)."""
     state_bytes = state.canonical().encode()
     report = dict(report)
     report["state_sha256"] = sha256_hex(state_bytes)
@@ -271,7 +276,12 @@ def build_turn_files(
         "game_id": report["game_id"],
         "sequence": report["sequence"],
         "report_sha256": rsha,
-        "files": {n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES},
+        "files": {},
+    }
+    if sealer is not None:
+        manifest["parts"] = sealer.seal(files, referee_files or {})
+    manifest["files"] = {
+        n: sha256_hex(b) for n, b in sorted(files.items()) if n not in SIGNED_FILES
     }
     mbytes = pretty_json(manifest)
     files["manifest.json"] = mbytes

@@ -23,6 +23,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, get_ruleset, may_reveal
 from referee.errors import UserError
 from referee.pbem.archive import TMP_PREFIX, Archive
+from referee.pbem.keys import PrivateKey
 from referee.pbem.transaction import game_lock
 from referee.safeio import _fsync_dir
 from referee.source.model import Module
@@ -80,6 +81,21 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
         if old.exists():
             shutil.rmtree(old)
     return Revealed(cfg.game_id, tuple(t.name for t in turns), archive.revealed)
+
+
+def restore(game_dir: Path, referee_key: PrivateKey) -> list[str]:
+    """The referee's working copy ``secret/`` made again from the referee-only parts (a game
+    with parts; :func:`referee.pbem.parts.restore_referee_copy`), under the game's lock."""
+    from referee.pbem.parts import restore_referee_copy
+
+    archive = Archive(game_dir)
+    archive.require()
+    cfg = archive.config()
+    if referee_key.public.fingerprint != cfg.referee.fingerprint:
+        raise UserError(f"{referee_key.name}.key is not the referee key of game {cfg.game_id}")
+
+    with game_lock(archive):
+        return restore_referee_copy(archive, cfg, referee_key)
 
 
 def _fsync_tree(folder: Path) -> None:

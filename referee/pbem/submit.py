@@ -43,6 +43,7 @@ from referee.pbem.adjudicate import (
 from referee.pbem.archive import TurnDir, slug
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.keys import PrivateKey
+from referee.pbem.parts import sealer_for
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT, hidden_turn_files
 from referee.pbem.record import build_turn_files, pretty_json, step_title
@@ -203,6 +204,7 @@ def committed_step(
         sealed_in=sealed_in,
     )
     name = f"{k:03d}-{slug(side)}-{slug(kind)}"
+    sealer = sealer_for(cfg, hseed)
     if hides:
         files, secret_files, rsha = hidden_turn_files(
             module,
@@ -216,11 +218,13 @@ def committed_step(
             step=k,
             referee_key=referee_key,
             picture_dpi=cfg.picture_dpi,
+            sealer=sealer,
         )
         record = _json(secret_files["record.json"])
         shown = _json(files["report.json"])
         state_bytes = secret_files["state.json"]
     else:
+        secret_files = {**kept, "secrets.json": secrets_json(k, hseed)}
         files, rsha = build_turn_files(
             module,
             rs,
@@ -232,8 +236,9 @@ def committed_step(
             referee_key=referee_key,
             picture_dpi=cfg.picture_dpi,
             extra_files=public_extra,
+            sealer=sealer,
+            referee_files=secret_files,
         )
-        secret_files = {**kept, "secrets.json": secrets_json(k, hseed)}
         record = shown = _json(files["report.json"])
         state_bytes = files["state.json"]
     if not dry_run:

@@ -79,6 +79,12 @@ def write_turn(
     return _write_folder(archive, archive.turns, name, files, crash=True)
 
 
+def write_referee_folder(archive: Archive, name: str, files: dict[str, bytes]) -> Path:
+    """A referee-only turn folder of the working copy (``secret/turns/NAME``), whole or not
+    at all (the parts module restores one from its encrypted part)."""
+    return _write_folder(archive, archive.secret / "turns", name, files, crash=False)
+
+
 def _write_folder(
     archive: Archive, turns: Path, name: str, files: dict[str, bytes], *, crash: bool
 ) -> Path:

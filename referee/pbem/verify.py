@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from referee.pbem.adjudicate import parse_orders_text
 from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
 from referee.pbem.envelope import open_envelope, signature_ok, split_block
 from referee.pbem.game import SETUP_FOLDER, module_info
-from referee.pbem.keys import CONTEXT_REPORT, PublicKey
+from referee.pbem.keys import CONTEXT_REPORT, PrivateKey, PublicKey
 from referee.pbem.problems import Refusal
 from referee.pbem.record import (
     CONTEXT_MANIFEST,
@@ -84,11 +84,15 @@ class Verified:
     notes: list[str] = field(default_factory=list)
     replayed: bool = True  # False: hidden steps wait for `referee reveal`
     report_shas: list[str] = field(default_factory=list)  # every report, in order
+    # a game with parts: what was opened, not opened, missing (parts_open.Opening.to_json)
+    parts: dict[str, Any] | None = None
     # files a player opens that could not be proved (file, why): verify exits 3
     unchecked: list[tuple[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         extra: dict[str, Any] = {} if self.replayed else {"replayed": False}
+        if self.parts is not None:
+            extra["parts"] = self.parts
         if self.unchecked:
             extra["unchecked"] = [{"file": f, "why": w} for f, w in self.unchecked]
         return {
@@ -209,10 +213,12 @@ def verify_archive(
     *,
     upto: int | None = None,
     ruleset: Ruleset | None = None,
+    keys: Sequence[PrivateKey] = (),
     since_sha: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Verified:
-    """Every check of the module docstring; raises :class:`VerifyFailure`.
+    """Every check of the module docstring; raises :class:`VerifyFailure`. ``keys`` (a
+    player's or the referee's) open their parts of a game with parts (``parts_open.py``).
 
     ``since_sha``: the report a player verified before (``verify --since``): the record of
     every step is checked again (it is what later steps stand on, and cheap), the files
@@ -233,11 +239,11 @@ def verify_archive(
     if upto is not None:
         turns = turns[: upto + 1]
     if cfg.secrets is not None:
-        from referee.pbem.verify_commit import verify_committed
+        from referee.pbem.verify_commit import verify_with_commitments
 
-        return verify_committed(
-            archive, cfg, turns, toml_sha, module, rs, upto=upto, since_sha=since_sha,
-            progress=progress,
+        return verify_with_commitments(
+            archive, cfg, turns, toml_sha, module, rs, upto=upto, keys=keys,
+            since_sha=since_sha, progress=progress,
         )  # fmt: skip
     prev_sha: str | None = None
     prev_seed = bytes.fromhex(cfg.dice_head)
@@ -393,9 +399,16 @@ def _check_folder(
 
 
 def _check_folder_full(
-    archive: Archive, t: TurnDir, referee: PublicKey, *, with_state: bool = True
+    archive: Archive,
+    t: TurnDir,
+    referee: PublicKey,
+    *,
+    with_state: bool = True,
+    opening: Any = None,
 ) -> tuple[dict, str, bytes, dict]:
-    """:func:`_check_folder`, and the folder's manifest."""
+    """:func:`_check_folder`, and the folder's manifest. In a game with parts, ``opening``
+    (:class:`referee.pbem.parts_open.Opening`) admits the files of the parts this run opened
+    and the part files missing from this copy (which it reports)."""
     base = f"turns/{t.name}"
     try:
         mbytes = _check_sig(
@@ -410,14 +423,17 @@ def _check_folder_full(
         if manifest.get("format") != MANIFEST_FORMAT:
             raise VerifyFailure(f"{base}/manifest.json", "manifest", "not a referee manifest")
         listed = dict(manifest["files"])
+        extra, absent = opening.admit(t.name, manifest) if opening is not None else ((), ())
         present = sorted(p.name for p in t.path.iterdir())
         for name in present:
-            if name not in listed and name not in SIGNED_FILES:
+            if name not in listed and name not in SIGNED_FILES and name not in extra:
                 raise VerifyFailure(f"{base}/{name}", "manifest", "a file the referee never wrote")
         for name in [*sorted(listed), *SIGNED_FILES]:
-            if name not in present:
+            if name not in present and name not in absent:
                 raise VerifyFailure(f"{base}/{name}", "manifest", "missing")
         for name, want in sorted(listed.items()):
+            if name in absent:
+                continue
             if sha256_hex(archive.read(t.path / name)) != want:
                 raise VerifyFailure(f"{base}/{name}", "hash", "changed since the referee signed it")
         rbytes = _check_sig(

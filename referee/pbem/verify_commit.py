@@ -17,7 +17,7 @@ A failure names the file and what differs (``pool chits entry 3``, ``hidden roll
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from referee.pbem import nonces
 from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
+from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
@@ -53,6 +54,67 @@ from referee.pbem.verify_hidden import (
 from referee.source.model import Module
 
 
+def verify_with_commitments(
+    archive: Archive,
+    cfg: GameConfig,
+    turns: list[TurnDir],
+    toml_sha: str,
+    module: Module,
+    rs: Ruleset,
+    *,
+    upto: int | None,
+    keys: Sequence[PrivateKey],
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Verified:
+    """A game with commitments: split into parts (:func:`verify_parts`), or made before
+    parts, with its per-side files in the clear (:func:`verify_committed`)."""
+    if cfg.secrets is not None and cfg.secrets.parts:
+        return verify_parts(
+            archive, cfg, toml_sha, module, rs, upto=upto, keys=keys, since_sha=since_sha,
+            progress=progress,
+        )  # fmt: skip
+    return verify_committed(
+        archive, cfg, turns, toml_sha, module, rs, upto=upto, since_sha=since_sha,
+        progress=progress,
+    )  # fmt: skip
+
+
+def verify_parts(
+    archive: Archive,
+    cfg: GameConfig,
+    toml_sha: str,
+    module: Module,
+    rs: Ruleset,
+    *,
+    upto: int | None,
+    keys: Sequence[PrivateKey],
+    since_sha: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Verified:
+    """A game with parts: :func:`verify_committed` on a copy with every part the ``keys``
+    (and a published parts key) open unpacked (:mod:`referee.pbem.parts_open`)."""
+    from referee.pbem.parts_open import PartFailure, opened_copy
+
+    try:
+        with opened_copy(archive, cfg, keys) as (copy, opening):
+            turns = copy.turn_dirs()
+            if upto is not None:
+                turns = turns[: upto + 1]
+            out = verify_committed(
+                copy, cfg, turns, toml_sha, module, rs, upto=upto, opening=opening,
+                since_sha=since_sha, progress=progress,
+            )  # fmt: skip
+            opening.conflict()
+    except PartFailure as exc:
+        raise VerifyFailure(exc.file, exc.check, exc.message) from None
+    except Refusal as exc:
+        raise VerifyFailure(str(archive.root), "archive", exc.message) from None
+    out.notes.extend(opening.notes())
+    out.parts = opening.to_json()
+    return out
+
+
 def verify_committed(
     archive: Archive,
     cfg: GameConfig,
@@ -62,11 +124,13 @@ def verify_committed(
     rs: Ruleset,
     *,
     upto: int | None,
+    opening: Any = None,
     since_sha: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Verified:
     hides = cfg.hides_information
     w = Walk(archive, cfg)
+    w.opening = opening
     w.since = Since(since_sha)
     check_revealed_complete(archive, turns)
     for t in turns:
@@ -129,8 +193,9 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
     rep, rsha, public_state, manifest = _check_folder_full(
-        archive, t, cfg.referee, with_state=not hides
+        archive, t, cfg.referee, with_state=not hides, opening=w.opening
     )
+    manifest, skip = _as_opened(w, t, manifest)
     w.events = ()
     expect = {
         "format": REPORT_FORMAT,
@@ -199,17 +264,44 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
                     "the published record is not the public part of the revealed one",
                 )
         if w.since.rendering_due(rsha):
-            _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest)
+            _renderings(w, t, module, rs, rep, record, rsha, new, hides, manifest, skip)
         else:
             w.history.add_from(lambda name: archive.read(t.path / name), manifest["files"])
         w.state = new
         w.replayed += 1
     else:  # hash-checked; a later legacy viewer shows them
         w.state = None
+        _own_part(w, t, module, rs, rep, rsha, manifest)
         w.history.add_from(lambda name: archive.read(t.path / name), manifest["files"])
     w.records.append(record if record is not None else rep)
     w.shas.append(rsha)
     w.prev_sha, w.prev_public = rsha, rep
+
+
+def _as_opened(w: Walk, t: TurnDir, manifest: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """The manifest as this run reads the folder, and the files of parts it did not open
+    (a game with parts: :meth:`referee.pbem.parts_open.Opening.effective`)."""
+    if w.opening is None:
+        return manifest, set()
+    return w.opening.effective(t.name, manifest)
+
+
+def _own_part(
+    w: Walk,
+    t: TurnDir,
+    module: Module,
+    rs: Ruleset,
+    rep: dict[str, Any],
+    rsha: str,
+    manifest: dict[str, Any],
+) -> None:
+    """Before the reveal, the parts this run opened of a player's own side, checked as far
+    as he can (:func:`referee.pbem.parts_open.check_own_part`)."""
+    if w.opening is None:
+        return
+    from referee.pbem.parts_open import check_own_part
+
+    check_own_part(w, t, module, rs, rep, rsha, manifest)
 
 
 def _sealed_sides(w: Walk, record: dict[str, Any]) -> tuple[str, ...]:
@@ -427,9 +519,11 @@ def _renderings(
     state: GameState,
     hides: bool,
     manifest: dict[str, Any],
+    skip: set[str],
 ) -> None:
     """Every file a player opens in the folder, rendered again and compared
-    (:func:`referee.pbem.rendercheck.check_committed`), a legacy step's viewers included."""
+    (:func:`referee.pbem.rendercheck.check_committed`), a legacy step's viewers included, but
+    the files of ``skip``, parts this run could not open."""
     from referee.pbem.rendercheck import check_committed, check_viewers
 
     base = f"turns/{t.name}"
@@ -451,6 +545,7 @@ def _renderings(
             hides,
             listed,
             w.unchecked,
+            skip=skip,
         )
         if any(n.startswith("viewer-") for n in listed):
             check_viewers(base, module, rs, rep, want, w.history.docs(), listed, read, w.unchecked)

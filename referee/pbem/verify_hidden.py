@@ -33,8 +33,15 @@ class Walk:
         # where a step's hidden part is looked for: what `reveal` released, then (on the
         # referee's own copy) the referee-only part
         self.hidden_roots = [
-            p for p in (archive.revealed / "turns", archive.secret / "turns") if p.is_dir()
+            p
+            for p in (
+                archive.revealed / "turns",
+                archive.secret / "turns",
+                archive.root / "parts" / "turns",  # referee.age parts verify opened
+            )
+            if p.is_dir()
         ]
+        self.opening: Any = None  # a game with parts: what this run opened (parts_open.py)
         self.hidden_from: dict[str, int] = {}  # root label -> steps checked from it
         self.prev_sha: str | None = None
         self.prev_public: dict[str, Any] | None = None
@@ -88,6 +95,8 @@ def secret_folder(w: Walk, t: TurnDir) -> Path | None:
     p = hidden_dir(w, t.name)
     if p is not None:
         label = w.archive.rel(p.parent.parent) + "/"
+        if label == "parts/":
+            label = "the referee-only parts (referee.age)"
         w.hidden_from[label] = w.hidden_from.get(label, 0) + 1
     return p
 

@@ -84,7 +84,7 @@ def _checked(archive: Archive, path: Path, kind: str) -> Any:
 
 
 def archive_steps(
-    game_dir: Path, module: Module, ruleset: Any, side: str
+    game_dir: Path, module: Module, ruleset: Any, side: str, key: Any = None
 ) -> tuple[list[StepDoc], list[str], str]:
     """``(steps, signature status of each, referee fingerprint)`` for ``side``'s viewer.
 
@@ -103,9 +103,7 @@ def archive_steps(
     for t in archive.turn_dirs():
         sigs.append(_signature(archive, t, cfg))
         if side != REFEREE:
-            steps.append(
-                step_from_view(_checked(archive, t.path / f"view-{slug(side)}.json", "view"))
-            )
+            steps.append(step_from_view(_side_view(archive, t, side, key)))
             continue
         rbytes = archive.read(t.path / "report.json")
         rsha = sha256_hex(rbytes)
@@ -125,3 +123,25 @@ def archive_steps(
             state = _checked(archive, kept / "state.json", "state")
         steps.append(StepDoc(rep, rsha, state))
     return steps, sigs, cfg.referee.fingerprint
+
+
+def _side_view(archive: Archive, t: TurnDir, side: str, key: Any) -> Any:
+    """A side's view of one step: in the folder, or in the side's encrypted part (a game
+    with parts), opened with the side's ``key``."""
+    import json
+
+    from referee.pbem.parts import identity_of, open_part, part_file
+
+    name = f"view-{slug(side)}.json"
+    if (t.path / name).is_file() or not (t.path / part_file(side)).is_file():
+        return _checked(archive, t.path / name, "view")
+    if key is None:
+        raise Refusal(
+            "archive",
+            f"turns/{t.name}/{part_file(side)}: {side}'s view is in this encrypted part",
+            hint="give your key: --key YOUR.key",
+        )
+    files = open_part(archive, t, side, [identity_of(key)])
+    if name not in files:
+        raise Refusal("archive", f"turns/{t.name}/{part_file(side)}: holds no {name}")
+    return json.loads(files[name])

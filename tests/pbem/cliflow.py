@@ -96,6 +96,10 @@ class Table:
         code, out = cli("verify", game or self.game, "--module", self.module, "--json")
         return code, json.loads(out)
 
+    def opened(self, name: str = "opened-copy") -> Path:
+        """The referee's copy with every side's part unpacked in its turn folder."""
+        return opened_copy(self.game, name, [self.key(s.lower()) for s in self.sides])
+
     def player_copy(self, name: str = "player-copy") -> Path:
         """What a player has: the archive as git would publish it (no ``secret/``)."""
         out = self.root / name
@@ -129,8 +133,38 @@ def readable(path: Path) -> str:
     return data.decode("utf-8", "replace")
 
 
-def received_by(folder: Path, side: str, sides: tuple[str, ...]) -> list[Path]:
-    """The files of one turn folder that ``side`` receives: the public ones and its own."""
+def age_decrypt(path: Path, key: Path) -> bytes | None:
+    """What Debian's ``age -d -i KEY`` makes of ``path``: the plaintext, or ``None`` when the
+    key opens nothing in it (the interop a player relies on: docs/pbem.md)."""
+    import subprocess
+
+    r = subprocess.run(
+        ["age", "-d", "-i", str(key), str(path)], capture_output=True, check=False, timeout=60
+    )
+    return r.stdout if r.returncode == 0 else None
+
+
+def unpack_into(tar_bytes: bytes, out: Path) -> list[Path]:
+    """A part's files, written into ``out`` (what ``| tar x`` does)."""
+    from referee.pbem.parts import unpack
+
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for name, data in sorted(unpack(tar_bytes, str(out)).items()):
+        (out / name).write_bytes(data)
+        files.append(out / name)
+    return files
+
+
+def received_by(
+    folder: Path, side: str, sides: tuple[str, ...], key: Path | None = None
+) -> list[Path]:
+    """The files of one turn folder that ``side`` can read: the public ones and what
+    ``side``'s key decrypts of the encrypted parts with Debian's ``age`` (by default the
+    Table's key, ``ROOT/keys/SIDE.key``), unpacked beside the game (a part it cannot open is
+    random bytes to it).
+    In an archive made before parts, the files of the other sides are left out."""
+    key = key or folder.parents[2] / "keys" / f"{side.lower()}.key"
     out = []
     for p in sorted(folder.iterdir()):
         own = any(
@@ -139,6 +173,124 @@ def received_by(folder: Path, side: str, sides: tuple[str, ...]) -> list[Path]:
             for s in sides
             if s != side
         )
-        if not own:
+        if own:
+            continue
+        if p.suffix != ".age":
             out.append(p)
+            continue
+        plain = age_decrypt(p, key)  # a part it cannot open is random bytes to it
+        if plain is not None:
+            where = folder.parents[2] / "opened" / side / folder.name / p.stem
+            out += unpack_into(plain, where)
+    return out
+
+
+def opened_copy(game: Path, name: str, keys: list[Path]) -> Path:
+    """A copy of ``game`` with every side's part the ``keys`` open unpacked in its turn
+    folder (what the tests of files inside a side's part read; not a copy to verify)."""
+    out = game.parent / name
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(game, out, ignore=shutil.ignore_patterns(".lock"))
+    for part in sorted(out.glob("turns/*/*.age")):
+        for key in keys:
+            plain = age_decrypt(part, key)
+            if plain is not None:
+                unpack_into(
+                    plain, part.parent if part.name != "referee.age" else part.parent / "referee"
+                )
+                break
+    return out
+
+
+def verify_as_player(t: Table, side: str) -> dict[str, Any]:
+    """The published archive, whole (as Git publishes it: no ``secret/``), verified by one
+    player with his own key: exit 0, his part of every step opened and checked, every other
+    part listed as not opened; then the same with the other sides' parts deleted: still exit
+    0, each deleted part listed as missing. Returns the first run's JSON."""
+    copy = t.player_copy(f"published-{side}")
+    steps = len(list((copy / "turns").iterdir()))
+    mine = ("--key", t.key(side.lower()))
+    code, out = cli("verify", copy, "--module", t.module, "--json", *mine)
+    assert code == 0, out
+    got = json.loads(out)
+    assert got["parts"]["opened"] == {side: steps}, got["parts"]
+    assert got["parts"]["unopened"].get("referee") == steps and not got["parts"]["missing"]
+    others = [s for s in t.sides if s != side]
+    for s in others:
+        assert got["parts"]["unopened"].get(s) == steps, got["parts"]
+    deleted = sorted(copy.glob("turns/*/side-*.age"))
+    deleted = [p for p in deleted if p.name != f"side-{side}.age"]
+    for p in deleted:
+        p.unlink()
+    code, out = cli("verify", copy, "--module", t.module, "--json", *mine)
+    assert code == 0, out
+    cut = json.loads(out)
+    assert cut["parts"]["opened"] == {side: steps}
+    assert sorted(cut["parts"]["missing"]) == sorted(
+        p.relative_to(copy).as_posix() for p in deleted
+    )
+    code, text = cli("verify", copy, "--module", t.module, *mine)
+    assert code == 0 and f"{side}'s part opened with {side}'s key" in text, text
+    assert not deleted or "missing from this copy, not checked" in text
+    return got
+
+
+def plain_tree(game: Path) -> dict[str, bytes]:
+    """Every file of a game folder, for comparing two runs: an encrypted part replaced by
+    its plaintext (opened with the step's parts key, from the hidden seed the referee's
+    working copy or the reveal holds), a manifest's hashes of parts blanked and its
+    signature left out. age draws a fresh file key for every encryption (by design), so the
+    ciphertexts of two honest runs differ; everything else, and every plaintext, must not."""
+    from referee.pbem import parts as pt
+
+    out: dict[str, bytes] = {}
+    for p in sorted(game.rglob("*")):
+        if not p.is_file() or p.name == ".lock":
+            continue
+        rel = p.relative_to(game).as_posix()
+        if p.suffix == ".age":
+            seed = None
+            for root in ("secret", "revealed"):
+                s = game / root / "turns" / p.parent.name / "secrets.json"
+                if s.is_file():
+                    seed = bytes.fromhex(json.loads(s.read_text())["hidden_seed"])
+            assert seed is not None, f"{rel}: no hidden seed to open it"
+            key = pt.x25519_identity(pt.parts_identity(seed))
+            plain = pt.decrypt(p.read_bytes(), [key])
+            assert plain is not None, rel
+            out[rel] = plain
+        elif p.name == "manifest.json.sig" and (p.parent / "referee.age").is_file():
+            continue
+        elif p.name == "manifest.json" and (p.parent / "referee.age").is_file():
+            m = json.loads(p.read_bytes())
+            m["files"] = {n: ("(age)" if n.endswith(".age") else h) for n, h in m["files"].items()}
+            out[rel] = json.dumps(m, sort_keys=True).encode()
+        else:
+            out[rel] = p.read_bytes()
+    return out
+
+
+def unpacked_part(part: Path, key: Path) -> dict[str, bytes]:
+    """The files of one encrypted part, opened with Debian's ``age`` and ``key``."""
+    from referee.pbem.parts import unpack
+
+    plain = age_decrypt(part, key)
+    assert plain is not None, f"{part} does not open with {key}"
+    return unpack(plain, str(part))
+
+
+def unsealed(game: Path, out: Path) -> Path:
+    """A copy of the referee's ``game`` with every side's part unpacked in its turn folder,
+    each opened with the step's parts key (from the hidden seeds in ``secret/``): the
+    files each player reads, for tests that look into them (real VASSAL, the viewer)."""
+    from referee.pbem import parts as pt
+
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(game, out, ignore=shutil.ignore_patterns(".lock"))
+    for part in sorted(out.glob("turns/*/side-*.age")):
+        s = out / "secret" / "turns" / part.parent.name / "secrets.json"
+        seed = bytes.fromhex(json.loads(s.read_text())["hidden_seed"])
+        plain = pt.decrypt(part.read_bytes(), [pt.x25519_identity(pt.parts_identity(seed))])
+        assert plain is not None, part
+        unpack_into(plain, part.parent)
     return out

@@ -17,7 +17,14 @@ import pytest
 from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.loader import load_module
-from tests.pbem.cliflow import Table, cli, readable, received_by
+from tests.pbem.cliflow import (
+    Table,
+    cli,
+    plain_tree,
+    readable,
+    received_by,
+    verify_as_player,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "module_src" / "carrier_battlegroup"
@@ -108,7 +115,9 @@ def test_nothing_received_before_reveal_names_a_face_down_unit_or_undrawn_chit(
     t, _ = played
     secret = _never_shown(t)
     for folder in sorted((t.game / "turns").iterdir()):
-        for p in received_by(folder, "USN", SIDES):
+        files = received_by(folder, "USN", SIDES)  # USN's part decrypted with Debian's age
+        assert {"view-USN.json", "position-USN.vsav"} <= {p.name for p in files}
+        for p in files:
             text = readable(p)
             for pid in secret:
                 assert f'"{pid}"' not in text and f"{pid} " not in text and f"{pid}," not in text, (
@@ -135,7 +144,7 @@ def test_each_orders_file_validates_alike_on_the_players_view(
         assert rs.validate(module, full, parse_orders_for(rs, text, "o.txt")) == []
         p = tmp_path / f"orders-{k}.txt"
         p.write_text(text)
-        view = folders[k] / "view-USN.json"
+        view = t.opened() / "turns" / folders[k].name / "view-USN.json"
         code, out = cli("validate", "--state", view, p, "--module", MODULE, "--json")
         assert code == 0, out
         res = json.loads(out)
@@ -144,8 +153,17 @@ def test_each_orders_file_validates_alike_on_the_players_view(
     # the game folder itself stands for the latest view; the game is over, so it refuses
     p = tmp_path / "late.txt"
     p.write_text(texts[-1])
-    code, out = cli("validate", "--state", t.game, p, "--module", MODULE)
+    code, out = cli("validate", "--state", t.game, p, "--module", MODULE, "--key", t.key("usn"))
     assert code == 1 and "[24.0] the game is over" in out and "note: validated on USN" in out
+
+
+def test_the_player_verifies_the_published_archive_with_his_key(
+    played: tuple[Table, list[str]],
+) -> None:
+    """Issue 24: USN's verify with his own key opens his part of every step and lists the
+    referee-only part (the Soviet system's hidden units and chits) as not opened."""
+    t, _ = played
+    verify_as_player(t, "USN")
 
 
 def test_reveal_then_verify_and_tampering(played: tuple[Table, list[str]]) -> None:
@@ -237,7 +255,7 @@ def test_adjudicate_writes_the_same_bytes_with_and_without_the_cache(tmp_path: P
                 root / "referee-secret", *extra,
             )  # fmt: skip
             assert code == 0, out
-            runs[name] = _tree(root / "game")
+            runs[name] = plain_tree(root / "game")  # parts: their plaintexts
         assert runs["a"] == runs["b"], k
         compared += 1
     assert compared >= 3
@@ -271,7 +289,7 @@ def test_validate_refuses_the_issues_bad_inputs_citing_the_case(tmp_path: Path) 
         "9.1": f"[logistics]\nbuy {state.data['lp']} fuel\n",
         "12.4": '[movement]\nmove "North Sea 1" "North Sea 2" "Shetland Gap" "Norwegian Sea 1"\n',
     }
-    view = sorted((t.game / "turns").iterdir())[-1] / "view-USN.json"
+    view = sorted((t.opened() / "turns").iterdir())[-1] / "view-USN.json"
     before = _tree(t.game)
     for rule, body in cases.items():
         p = tmp_path / f"bad-{rule}.txt"

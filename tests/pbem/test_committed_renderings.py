@@ -37,18 +37,24 @@ def test_a_revealed_hidden_game_is_re_rendered_whole(revealed: Table) -> None:
     code, out = revealed.verify(revealed.player_copy("whole"))
     assert code == 0, out
     last = _turns(revealed.game)[-1]
-    published = json.loads((last / "manifest.json").read_text())["files"]
-    # what is compared: every file a player opens in the folder
-    assert {"report.md", "report.html", "view-NATO.json", "view-NATO.md"} <= set(published)
+    manifest = json.loads((last / "manifest.json").read_text())
+    published = set(manifest["files"]) | set(manifest["parts"]["NATO"])
+    # what is compared: every file a player opens in the folder, NATO's part included (the
+    # parts key reveal published opens it)
+    assert {"report.md", "report.html", "view-NATO.json", "view-NATO.md"} <= published
     assert any(n.endswith(".vsav") for n in published) and "position.svg" in published
+    assert {"side-NATO.age", "referee.age"} <= set(manifest["files"])
+    n = len(_turns(revealed.game))
+    assert out["parts"] == {"opened": {"NATO": n, "referee": n}, "unopened": {}, "missing": []}
 
 
 @pytest.mark.parametrize("name", ["position.svg", "position-NATO.vsav", "report.html"])
 def test_an_earlier_file_swapped_in_is_caught_after_reveal(revealed: Table, name: str) -> None:
     copy = revealed.player_copy(f"swap-{name}")
     first, last = _turns(copy)[1], _turns(copy)[-1]
-    older = (first / name).read_bytes()
-    assert older != (last / name).read_bytes()
+    opened = revealed.opened() / "turns"  # a file of NATO's part: from the part
+    older = (opened / first.name / name).read_bytes()
+    assert older != (opened / last.name / name).read_bytes()
     forge(last, load_private(revealed.key("referee")), {name: older})
     code, out = revealed.verify(copy)
     assert code == 1 and out["check"] == "rendering", out

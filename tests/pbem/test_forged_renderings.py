@@ -27,9 +27,16 @@ def played(make_game, dpi: int = 0):
 
 
 def forge(folder: Path, key, files: dict[str, bytes], report: dict | None = None) -> None:
-    """A dishonest referee: replace files, fix the manifest, sign everything again."""
+    """A dishonest referee: replace files, fix the manifest, sign everything again. A file
+    in a side's encrypted part (a game with parts) is replaced inside the part, which is
+    encrypted again (with the parts key the referee's copy or the reveal holds)."""
     manifest = json.loads((folder / "manifest.json").read_text())
+    parts = manifest.get("parts") or {}
     for name, data in files.items():
+        owner = next((o for o, names in parts.items() if name in names), None)
+        if owner is not None:
+            _forge_in_part(folder, manifest, owner, name, data)
+            continue
         (folder / name).write_bytes(data)
         manifest["files"][name] = sha256_hex(data)
     if report is not None:
@@ -40,6 +47,33 @@ def forge(folder: Path, key, files: dict[str, bytes], report: dict | None = None
     mbytes = pretty_json(manifest)
     (folder / "manifest.json").write_bytes(mbytes)
     (folder / "manifest.json.sig").write_bytes(sign_file(mbytes, key, CONTEXT_MANIFEST))
+
+
+def _forge_in_part(folder: Path, manifest: dict, owner: str, name: str, data: bytes) -> None:
+    from referee.pbem import parts as pt
+    from referee.pbem.archive import GameConfig
+
+    game = folder.parents[1]
+    cfg = GameConfig.parse((game / "game.toml").read_text())
+    seed = step_seed(game, folder.name)
+    ident = pt.x25519_identity(pt.parts_identity(seed))
+    part = folder / pt.part_file(owner)
+    inside = pt.unpack(pt.decrypt(part.read_bytes(), [ident]) or b"", str(part))
+    inside[name] = data
+    sealer = pt.sealer_for(cfg, seed)
+    assert sealer is not None
+    key = cfg.referee if owner == pt.REFEREE else cfg.players[owner]
+    part.write_bytes(sealer.encrypt(inside, key))
+    manifest["files"][part.name] = sha256_hex(part.read_bytes())
+
+
+def step_seed(game: Path, name: str) -> bytes:
+    """A step's hidden seed, from the referee's working copy or from what reveal released."""
+    for root in ("secret", "revealed"):
+        p = game / root / "turns" / name / "secrets.json"
+        if p.is_file():
+            return bytes.fromhex(json.loads(p.read_text())["hidden_seed"])
+    raise AssertionError(f"no hidden seed of {name} here")
 
 
 def _fails(g, file: str, check: str | None = None) -> VerifyFailure:

@@ -15,7 +15,7 @@ from referee.pbem.envelope import open_envelope
 from referee.pbem.position_svg import position_svg
 from referee.source.loader import load_module
 from tests.pbem import toy_sealed, toys_common
-from tests.pbem.cliflow import Table, cli, readable, received_by
+from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player
 
 SIDES = ("NATO", "Soviet")
 # Every Game-Turn: (NATO plot, Soviet plot). The hidden units (US-DD-1, SO-SG-1) come within
@@ -72,12 +72,11 @@ def test_a_sealed_submission_publishes_a_commitment_only(played: Table) -> None:
         # random digits may read "0306" by chance (about 1 in 1,000 per hash)
         assert "SO-SG-1 0306" not in text, p.name
         assert not re.search(r"(?<![0-9A-Za-z+/])0306(?![0-9A-Za-z+/])", text), p.name
-    view = json.loads((folder / "view-NATO.json").read_text())
+    opened = played.opened() / "turns"
+    view = json.loads((opened / "003-Soviet-sealed/view-NATO.json").read_text())
     assert (
         view["state"]["units"]
-        == json.loads((played.game / "turns/002-Soviet-sealed/view-NATO.json").read_text())[
-            "state"
-        ]["units"]
+        == json.loads((opened / "002-Soviet-sealed/view-NATO.json").read_text())["state"]["units"]
     )
 
 
@@ -96,7 +95,10 @@ def test_no_published_file_holds_a_hidden_fact(played: Table) -> None:
             hidden = _hidden_from(played, folder.name, side)
             searched[side] += len(hidden)
             enemy = "Soviet" if side == "NATO" else "NATO"
-            for p in received_by(folder, side, SIDES):
+            files = received_by(folder, side, SIDES)  # its part decrypted with Debian's age
+            assert f"view-{side}.json" in {p.name for p in files}
+            assert f"view-{enemy}.json" not in {p.name for p in files}
+            for p in files:
                 text = readable(p)
                 for uid in hidden:
                     assert uid not in text, f"{folder.name}/{p.name} shows {uid} to {side}"
@@ -143,6 +145,13 @@ def test_hidden_rolls_stay_in_the_referee_only_part(played: Table) -> None:
                 not in (played.game / "turns" / rec.parent.name / "report.json").read_text()
             )
     assert hidden > 0
+
+
+def test_each_player_verifies_the_published_archive_with_his_key(played: Table) -> None:
+    """Issue 24: sealed plots and hidden units published whole; each player's verify with
+    his key opens his part, lists the others, and survives their deletion."""
+    for side in SIDES:
+        verify_as_player(played, side)
 
 
 def test_verify_before_and_after_reveal(played: Table) -> None:
@@ -202,7 +211,7 @@ def test_a_side_that_is_not_due_is_refused_naming_who_is(tmp_path: Path) -> None
 
 def test_the_search_would_find_a_unit_in_a_save(played: Table) -> None:
     """The searches above are meaningful: a side's own save and view do name its hidden unit."""
-    folder = played.game / "turns/000-setup-request"
+    folder = played.opened() / "turns/000-setup-request"
     assert "SO-SG-1" in readable(folder / "position-Soviet.vsav")
     assert "SO-SG-1" in readable(folder / "view-Soviet.md")
     assert "US-DD-1" in readable(folder / "position-NATO.vsav")
@@ -235,22 +244,28 @@ def test_a_side_validates_on_its_own_view_with_the_referees_verdict(tmp_path: Pa
         for i, lines in enumerate(plots):
             p = tmp_path / f"{side}-{i}.txt"
             p.write_text(f"game: g\nturn: 2\nside: {side}\n" + "\n".join(lines) + "\n")
-            code, out = cli("validate", "--state", t.game, p, "--module", t.module, "--json")
+            mine = ("--key", t.key(side.lower()))  # the view is in the side's encrypted part
+            code, out = cli("validate", "--state", t.game, p, "--module", t.module, "--json", *mine)
             fcode, fout = cli("validate", "--state", full_path, p, "--module", t.module, "--json")
             seen, ref = json.loads(out), json.loads(fout)
             assert (code, seen["violations"]) == (fcode, ref["violations"]), (side, lines)
             assert seen["view"]["side"] == side and "view" not in ref
-            assert seen["view"]["file"].endswith(f"turns/002-Soviet-sealed/view-{side}.json")
+            assert seen["view"]["file"].endswith(
+                f"turns/002-Soviet-sealed/side-{side}.age:view-{side}.json"
+            )
             assert "not consulted" in seen["notes"][0]
             verdicts.add(code)
-            _, text = cli("validate", "--state", t.game, p, "--module", t.module)
+            _, text = cli("validate", "--state", t.game, p, "--module", t.module, *mine)
             assert f"note: validated on {side}'s view" in text
             named = {w for ln in lines for w in ln.split()}
             for uid in hidden[side] - named:
                 assert uid not in out and uid not in text, f"validate shows {uid} to {side}"
     assert verdicts == {0, 1}
     for side in SIDES:
-        code, out = cli("state", "show", t.game, "--side", side, "--module", t.module, "--json")
+        code, out = cli(
+            "state", "show", t.game, "--side", side, "--module", t.module, "--json",
+            "--key", t.key(side.lower()),
+        )  # fmt: skip
         assert code == 0, out
         for uid in hidden[side]:
             assert uid not in out, f"state show shows {uid} to {side}"
@@ -259,8 +274,11 @@ def test_a_side_validates_on_its_own_view_with_the_referees_verdict(tmp_path: Pa
     bare.write_text("hold US-CV-1\n")
     code, out = cli("validate", "--state", t.game, bare, "--module", t.module)
     assert code == 2 and "publishes no full position" in out and "--side" in out
+    # a side's view is in its encrypted part: without the key, the message says how to open it
+    code, out = cli("validate", "--state", t.game, tmp_path / "NATO-0.txt", "--module", t.module)
+    assert code == 2 and "side-NATO.age" in out and "--key" in out and "age -d -i" in out
     # a view is one side's: another side's orders are refused on it
-    view = t.game / "turns/002-Soviet-sealed/view-Soviet.json"
+    view = t.opened() / "turns/002-Soviet-sealed/view-Soviet.json"
     code, out = cli("validate", "--state", view, tmp_path / "NATO-0.txt", "--module", t.module)
     assert code == 2 and "is Soviet's view; these orders are NATO's" in out
 

@@ -18,7 +18,7 @@ import pytest
 from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.loader import load_module
-from tests.pbem.cliflow import Table, cli, readable, received_by
+from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "module_src" / "sixth_fleet_2019"
@@ -120,6 +120,7 @@ def test_nothing_a_side_receives_names_the_other_sides_unplayed_markers(
     folders = sorted(p.name for p in (t.game / "turns").iterdir())
     shown: set[str] = set()
     checked = 0
+    opened = t.opened() / "turns"  # each side's part, for its own view below
     for k, name in enumerate(folders):
         folder = t.game / "turns" / name
         for e in json.loads((folder / "report.json").read_text())["events"]:
@@ -131,7 +132,10 @@ def test_nothing_a_side_receives_names_the_other_sides_unplayed_markers(
             enemy = "NATO" if side == "Soviet" else "Soviet"
             hidden = (_markers_of(before, enemy) & _markers_of(after, enemy)) - shown
             assert hidden, (name, side)
-            for p in received_by(folder, side, SIDES):
+            files = received_by(folder, side, SIDES)  # its part decrypted with Debian's age
+            assert f"view-{side}.json" in {p.name for p in files}
+            assert not {f"view-{enemy}.json", f"viewer-{enemy}.html"} & {p.name for p in files}
+            for p in files:
                 text = readable(p)
                 for m in sorted(hidden):
                     assert not re.search(rf"{re.escape(m)}(?![0-9])", text), (
@@ -139,7 +143,7 @@ def test_nothing_a_side_receives_names_the_other_sides_unplayed_markers(
                     )
                     checked += 1
             # the side's own view lists what it holds
-            view = json.loads((folder / f"view-{side}.json").read_text())
+            view = json.loads((opened / name / f"view-{side}.json").read_text())
             own = view["state"]["data"]["strike"]
             assert own["held"][side] == after.data["strike"]["held"][side]
             assert own["held"][enemy] == len(after.data["strike"]["held"][enemy])
@@ -161,11 +165,22 @@ def test_each_orders_file_validates_alike_on_the_players_view(
         assert rs.validate(module, full, parse_orders_for(rs, text, "o.txt")) == []
         p = tmp_path / f"orders-{k}.txt"
         p.write_text(text)
-        view = folders[k] / f"view-{full.active_side}.json"
+        view = t.opened() / "turns" / folders[k].name / f"view-{full.active_side}.json"
         code, out = cli("validate", "--state", view, p, "--module", t.module, "--json")
         assert code == 0, out
         res = json.loads(out)
         assert res["ok"] and res["violations"] == [], res
+
+
+def test_each_player_verifies_the_published_archive_with_his_key(
+    played: tuple[Table, list[str]],
+) -> None:
+    """Issue 24: the whole archive is published to both; each player's verify with his own
+    key opens his part of every step, lists the other's as not opened, and with the other
+    side's parts deleted still exits 0, naming what is missing."""
+    t, _ = played
+    for side in SIDES:
+        verify_as_player(t, side)
 
 
 def test_reveal_then_verify_proves_the_draws(played: tuple[Table, list[str]]) -> None:

@@ -37,7 +37,10 @@ def test_one_player_and_the_referee_side(played: Table) -> None:
     assert '[players."NATO"]' in toml and 'Soviet"]' not in toml.split("[secrets]")[0]
     assert 'referee_sides = ["Soviet"]' in toml
     files = {p.name for p in (played.game / "turns/001-NATO-move").iterdir()}
-    assert "view-NATO.json" in files and "position-NATO.vsav" in files
+    assert "side-NATO.age" in files and "referee.age" in files  # issue 24: one part each
+    parts = json.loads((played.game / "turns/001-NATO-move/manifest.json").read_text())["parts"]
+    assert set(parts) == {"NATO", "referee"}
+    assert "view-NATO.json" in parts["NATO"] and "position-NATO.vsav" in parts["NATO"]
     assert not any("Soviet" in n for n in files)  # the referee-run side gets no view
 
 
@@ -168,6 +171,9 @@ def test_a_reveal_where_the_ruleset_allows_it(tmp_path: Path) -> None:
     notes = " ".join(out["notes"])
     assert "not revealed for 1 of 3 step(s)" in notes
     assert "revealed/ (2 step(s))" in notes
+    # the hidden seeds reveal released open the parts of those steps, and of no later one
+    assert out["parts"]["opened"] == {"NATO": 2, "referee": 2}, out["parts"]
+    assert out["parts"]["unopened"] == {"NATO": 1, "referee": 1}, out["parts"]
     # the referee's own copy checks the rest from secret/
     code, out = t.verify()
     assert code == 0 and "secret/ (1 step(s))" in " ".join(out["notes"]), out

@@ -243,6 +243,7 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
     from referee import demo as base
     from referee import demo_2019
     from referee.cli import app
+    from tests.pbem.cliflow import unpacked_part
 
     run = CliRunner()
     keys = base.make_keys(tmp_path)
@@ -260,13 +261,24 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
             "--referee-dir", str(secret))  # fmt: skip
     folder, _ = base.latest_report(game)
     table = _table("sixth_fleet_2019")
-    p = NamedPlayer(table, (folder / "position-Soviet.vsav").read_bytes())
+    save = unpacked_part(folder / "side-Soviet.age", keys / "soviet.key")["position-Soviet.vsav"]
+    p = NamedPlayer(table, save)
     p.drag("SO-RKR-2", "Ionian Sea")
     p.chat("attack SO-SU24.1 SO-SU24.2 -> Istanbul hitting base")
     log, orders = tmp_path / "turn.vlog", tmp_path / "orders.txt"
     log.write_bytes(p.log_bytes())
     data = json.loads(
-        referee("import-vlog", str(log), "--game-dir", str(game), "-o", str(orders), "--json")
+        referee(
+            "import-vlog",
+            str(log),
+            "--game-dir",
+            str(game),
+            "-o",
+            str(orders),
+            "--json",
+            "--key",
+            str(keys / "soviet.key"),
+        )
     )
     assert data["orders"] == [
         'move SO-RKR-2 -> "Ionian Sea"',

@@ -24,6 +24,7 @@ from referee.engine.ruleset import get_ruleset
 from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
 from referee.source.loader import load_module
 from referee.vassal.setups import build_module_with_setups
+from tests.pbem.cliflow import unsealed
 from tests.vassal.test_real_vassal import MAIN_MAP
 from tests.vassal.vcheck_run import pieces, run_vcheck
 
@@ -38,6 +39,7 @@ def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str,
     vmod = build_module_with_setups(module, out / "vassal", workers=1).path
     with contextlib.redirect_stdout(io.StringIO()):
         game = demo_solitaire.demo(out / "demo", play_aids_too=False)
+    game = unsealed(game, out / "unsealed" / "game")  # the player's files, from his parts
     saves = sorted(str(p) for p in (game / "turns").glob("*/position-USN.vsav"))
     assert len(saves) >= 5
     code, stderr, text = run_vcheck(vmod, saves, out / "vcheck.txt")

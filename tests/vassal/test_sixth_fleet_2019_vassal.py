@@ -22,6 +22,7 @@ from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
 from referee.vassal.setups import build_module_with_setups
+from tests.pbem.cliflow import unsealed
 
 ROOT = Path(__file__).resolve().parents[2]
 VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
@@ -61,6 +62,7 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
     assert module is not None
     vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
     game = demo_2019.demo(tmp_path / "demo", play_aids_too=False)
+    game = unsealed(game, tmp_path / "unsealed")  # each side's files, from its encrypted parts
     every = sorted(game.glob("turns/*/position-*.vsav"))
     # the saves of steps into each side's Action Phase (its C2 marker off zero), and the last
     saves = [s for s in every if s.parent.name.endswith("_events")][-4:] + every[-2:]

@@ -155,7 +155,7 @@ def _hidden_until(t: Table, upto: str, side: str) -> set[str]:
 def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path) -> None:
     module, _ = load_module(sealed.module)
     assert module is not None
-    folders = _turns(sealed.game)
+    folders = _turns(sealed.opened())  # each side's views, from its encrypted part
     ref = json.loads((folders[0] / "report.json").read_text())["referee"]["fingerprint"]
     searched = 0
     for n, folder in enumerate(folders):  # the viewer a side would have made at each step
@@ -171,11 +171,18 @@ def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path)
     last = _turns(sealed.game)[-1].name
     for side in SIDES:
         out = tmp_path / f"{side}.html"
-        code, msg = cli("viewer", copy, "--side", side, "-o", out, "--module", sealed.module)
+        code, msg = cli(
+            "viewer", copy, "--side", side, "-o", out, "--module", sealed.module,
+            "--key", sealed.key(side.lower()),
+        )  # fmt: skip
         assert code == 0, msg
         text = out.read_text()
         for uid in _hidden_until(sealed, last, side):
             assert uid not in text, f"referee viewer --side {side} shows {uid}"
+    # without the side's key: its views are in its encrypted parts, and the message says so
+    code, msg = cli("viewer", copy, "--side", "NATO", "-o", tmp_path / "x.html", "--module",
+                    sealed.module)  # fmt: skip
+    assert code == 1 and "side-NATO.age" in msg and "--key" in msg, msg
     code, msg = cli("viewer", copy, "-o", tmp_path / "ref.html", "--module", sealed.module)
     assert code == 1 and "only in the referee's copy" in msg
     assert not (tmp_path / "ref.html").exists()
@@ -187,9 +194,12 @@ def test_a_sides_viewer_never_holds_a_hidden_unit(sealed: Table, tmp_path: Path)
 
 
 def test_the_viewer_shows_that_sides_view_of_every_step(sealed: Table, tmp_path: Path) -> None:
-    folders = _turns(sealed.game)
+    folders = _turns(sealed.opened())  # the views, from each side's encrypted part
     out = tmp_path / "nato.html"
-    code, msg = cli("viewer", sealed.game, "--side", "NATO", "-o", out, "--module", sealed.module)
+    code, msg = cli(
+        "viewer", sealed.game, "--side", "NATO", "--key", sealed.key("nato"), "-o", out,
+        "--module", sealed.module,
+    )  # fmt: skip
     assert code == 0, msg
     text = out.read_text()
     for f in folders:
