@@ -23,7 +23,11 @@ def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFix
     assert choices, "no Abort choice after a Naval Movement Loss roll"
     assert all("ignores the Abort" in c or "turns back to" in c for c in choices)
     assert "board Gp-B at Sevastopol" in out  # a transport [28.14b]
-    assert "H4 for the host game: amphibious assault by SU-INF-1330 on 2923" in out  # [30.15a]
+    # the Shipping Attack's air combat and AA fire are the host game's, signed by both before
+    # any roll [31.23], [31.25a] (NM-43): H2 and H3, so the assault is H5
+    assert "H3 for the host game: air combat against the Shipping Attack" in out
+    assert "H3: DE-Ju87, DE-Bf109.1 survive the air combat and AA fire" in out
+    assert "H5 for the host game: amphibious assault by SU-INF-1330 on 2923" in out  # [30.15a]
     assert "SU-INF-1330 land at 2923" in out  # the host result signed by both [30.16b]
     assert "SU-DD-BO Readiness: d6" in out  # a readiness roll [25.32]
     # a naval fighter opposes the box: the air combat goes to the host game, both sign [31.13]
