@@ -111,8 +111,9 @@ def setup_options(game: Game, st: GameState, unit: str) -> OptionsReport:
         info["places"] = [f"place {unit} cap {pool.carrier}", f"place {unit} box {pool.carrier}"]
     else:
         info["places"] = [f"place {unit} {h}" for h in pool.hexes]
-    if pool is not None and pool.text:
-        info["notes"].append(f"[{pool.rule or '11.1'}] {pool.text}")
+    said = pool.text if pool is not None else ""  # the pool's own words in the scenario file
+    if pool is not None and said:
+        info["notes"].append(f"[{pool.rule or '11.1'}] {said}")
     lines += [f"  {p}" for p in info["places"]]
     if not info["places"]:
         lines.append("  nothing to order now")
