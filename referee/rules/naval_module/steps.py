@@ -46,7 +46,7 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"the game awaits {awaited}'s orders, not {doc.side!r}'s",
+                f"the game awaits {awaited}'s orders, not those of side {doc.side!r}",
                 hp.get("side", top),
                 hint=f"side: {awaited}",
             )

@@ -37,6 +37,7 @@ from referee.rules.sixth_fleet_2019.movement import (
     problem,
     resolve_zone,
     slowest,
+    target_hint,
 )
 
 BASE = "base"
@@ -180,7 +181,9 @@ def _targets_problem(
                 return problem("9.0", f"{zone} has no functional enemy base to attack", order, t)
             continue
         if t not in state.units:
-            return problem("9.0", f"no unit {t!r} in this game", order, t)
+            return problem(
+                "9.0", f"no unit {t!r} in this game", order, t, hint=target_hint(state, t)
+            )
         tu = state.units[t]
         if tu.side == NEUTRAL:
             return problem(

@@ -54,6 +54,12 @@ def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Pr
     return name, None
 
 
+def target_hint(state: GameState, written: str) -> str:
+    """The hint for a target that is no unit of the game: the nearest unit ids, or what a
+    target may be [9.0]."""
+    return match_name(written, state.units)[1] or "name enemy units in the zone, or `base`"
+
+
 # ---- the force [8.1], [6.6], [2.11] -------------------------------------------------------------
 
 

@@ -108,6 +108,7 @@ class SixthFleetDTP:
                     "orders",
                     f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
                     top,
+                    hint=f"game: {state.game_id}",
                 )
             )
         if doc.turn != state.turn:
@@ -117,6 +118,7 @@ class SixthFleetDTP:
                     f"these orders are for Game-Turn {doc.turn}; the "
                     f"game is at Game-Turn {state.turn}",
                     top,
+                    hint=f"turn: {state.turn}",
                 )
             )
         due = flow.due_sides(game, state)
@@ -127,7 +129,12 @@ class SixthFleetDTP:
             governing = flow.out_of_turn(game, state, doc.side)
             who = " or ".join(due) or "nobody"
             out += [Violation(p.rule, p.message, top, None, p.hint) for p in governing] or [
-                Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top)
+                Violation(
+                    "DTP 4.1",
+                    f"the game waits for {who}, not {doc.side}",
+                    top,
+                    hint=f"side: {due[0]}" if due else "the game is over",
+                )
             ]
         expected = flow.section_of(state)
         if step and (len(step) > 1 or step[0] != expected):
@@ -144,6 +151,7 @@ class SixthFleetDTP:
                     "DTP 4.1",
                     f"phase {doc.phase!r}: the game is in {state.phase!r}",
                     doc.header_pos.get("phase", top),
+                    hint=f"phase: {state.phase} (or leave the phase line out)",
                 )
             )
         return out

@@ -1,0 +1,124 @@
+"""Messages of the newer rulesets against the Sixth Fleet (1975) standard (issue 31, "Weak
+messages"): each violation says what was expected, what was found, and gives a hint. One
+test per message the review of mutated orders files changed (2019, DTP, naval; Carrier
+Battlegroup has its own review)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.source.loader import load_module
+from referee.source.model import Module
+from tests.conformance.harness_2019 import build_state, module_2019
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@cache
+def _module(name: str) -> Module:
+    module, diags = load_module(ROOT / "module_src" / name)
+    assert module is not None, [str(d) for d in diags.items]
+    return module
+
+
+@cache
+def _first(name: str) -> tuple[Module, GameState]:
+    module = _module(name)
+    state = get_ruleset(module.ruleset).new_game(module, next(iter(module.scenarios)), "g")
+    return module, state
+
+
+def _violations(module: Module, state: GameState, text: str) -> list:
+    rs = get_ruleset(module.ruleset)
+    return list(rs.validate(module, state, parse_orders_for(rs, text, "o.txt")))
+
+
+def _one(vs: list, rule: str):
+    got = [v for v in vs if v.rule == rule]
+    assert got, [str(v) for v in vs]
+    return got[0]
+
+
+# ---- Sixth Fleet (2019) ----------------------------------------------------------------------
+
+
+def _2019(orders: str, header: str = "game: t\nturn: 2\nside: Soviet\n[actions]\n") -> list:
+    module = module_2019()
+    case = {
+        "turn": 2,
+        "phase": "soviet_actions",
+        "units": [["SO-SU24.1", "Bulgaria"], ["TK-MECH-1", "Istanbul"]],
+        "data": {"strike": {"held": {"Soviet": ["SO-CM.1"], "NATO": []}}},
+    }
+    return _violations(module, build_state(module, case), header + orders + "\n")
+
+
+def test_2019_unknown_strike_marker_names_the_markers():
+    v = _one(_2019("play SO-CN.1"), "2.9")
+    assert v.message == "expected a strike marker, got 'SO-CN.1'"
+    assert "SO-CM.1" in (v.hint or "")  # did you mean
+
+
+def test_2019_unknown_target_gets_the_nearest_ids():
+    v = _one(_2019("attack SO-SU24.1 -> Istanbul hitting TK-MECH-2x"), "9.0")
+    assert "no unit 'TK-MECH-2x'" in v.message
+    assert "TK-MECH-1" in (v.hint or "")
+    v = _one(_2019("attack SO-SU24.1 -> Istanbul hitting bas{e"), "9.0")
+    assert "`base`" in (v.hint or "")
+
+
+def test_2019_header_side_and_turn_say_what_to_write():
+    vs = _2019("move SO-SU24.1 -> Romania", "game: t\nturn: 3\nside: NATO\n[actions]\n")
+    side, turn = sorted((v for v in vs if v.rule == "5.0"), key=lambda v: v.message)
+    assert "Soviet's orders are due, not NATO's" in side.message and side.hint == "side: Soviet"
+    assert "the orders are for turn 3" in turn.message and turn.hint == "turn: 2"
+
+
+# ---- Sixth Fleet (DTP) -----------------------------------------------------------------------
+
+
+def test_dtp_header_mismatches_say_what_to_write():
+    module, state = _first("sixth_fleet_dtp")
+    due = get_ruleset(module.ruleset).due(module, state)[0].side
+    other = next(s.id for s in module.sides if s.id != due)
+    text = f"game: nosuch\nturn: 9\nside: {other}\nphase: combat\n\n[setup]\n"
+    vs = _violations(module, state, text)
+    game = next(v for v in vs if "for game 'nosuch'" in v.message)
+    assert game.hint == f"game: {state.game_id}"
+    turn = next(v for v in vs if "Game-Turn 9" in v.message)
+    assert turn.hint == f"turn: {state.turn}"
+    side = next(v for v in vs if f"not {other}" in v.message)
+    assert side.hint == f"side: {due}"
+    phase = next(v for v in vs if "phase 'combat'" in v.message)
+    assert phase.hint and phase.hint.startswith(f"phase: {state.phase}")
+
+
+# ---- Naval module ----------------------------------------------------------------------------
+
+
+def test_naval_wrong_side_is_shown_once_quoted():
+    module, state = _first("naval_module")
+    rs = get_ruleset(module.ruleset)
+    awaited = rs.due(module, state)[0].side
+    text = rs.scripted_orders(module, state).replace(f"side: {awaited}", "side: Axi{s")
+    v = next(v for v in _violations(module, state, text) if "awaits" in v.message)
+    assert v.message == f"the game awaits {awaited}'s orders, not those of side 'Axi{{s'"
+    assert v.hint == f"side: {awaited}"
+
+
+def test_naval_unknown_location_without_a_near_name_still_hints():
+    from tests.conformance.naval_harness import build_state as naval_state
+    from tests.conformance.naval_harness import naval_module
+
+    module = naval_module()
+    case = {"phase": "movement", "units": [["SU-DD-BO", "Temryuk"]]}
+    state = naval_state(module, case)
+    text = (
+        f"game: case\nturn: {state.turn}\nside: Soviet\n[movement]\nmove SU-DD-BO -> Qqqqqqqqqqqq\n"
+    )
+    v = _one(_violations(module, state, text), "26.11")
+    assert v.message == "unknown sea zone, port or hex 'Qqqqqqqqqqqq'"
+    assert v.hint == "name a sea zone or a port as the map spells it, or a hex id"
