@@ -122,3 +122,67 @@ def test_naval_unknown_location_without_a_near_name_still_hints():
     v = _one(_violations(module, state, text), "26.11")
     assert v.message == "unknown sea zone, port or hex 'Qqqqqqqqqqqq'"
     assert v.hint == "name a sea zone or a port as the map spells it, or a hex id"
+
+
+def test_naval_survivor_not_in_the_box_names_the_box():
+    import json
+
+    from tests.conformance.naval_harness import build_state as naval_state
+    from tests.conformance.naval_harness import naval_module
+
+    module = naval_module()
+    case = json.loads(
+        (ROOT / "tests/conformance/naval_module/110-31.13-survivor-not-in-box.json").read_text()
+    )
+    state = naval_state(module, case)
+    head = f"game: case\nturn: {state.turn}\nside: Axis\n[aircombat]\n"
+    v = _one(_violations(module, state, head + "survivors H1 -> DE-Ju87\n"), "31.13")
+    assert v.message == "DE-Ju87 is not in the box of H1" and v.hint == "the box holds DE-He111.1"
+    twice = head + "survivors H1 -> DE-He111.1\nsurvivors H1 none\n"
+    v = next(v for v in _violations(module, state, twice) if "given twice" in v.message)
+    assert v.hint == "keep one survivors line"
+
+
+# ---- DTP impulses ----------------------------------------------------------------------------
+
+
+def _dtp_combat(tmp_path: Path, orders: str, side_line: str = "side: NATO\n"):
+    from tests.pbem.cliflow import cli
+    from tests.rules.test_sixth_fleet_dtp_bad_input import DS, _position
+
+    state = _position(tmp_path, "combat", "NATO", {"US-CV-1": "1321"})
+    o = tmp_path / "orders.txt"
+    o.write_text(f"game: g\nturn: 1\n{side_line}phase: combat\n\n[combat]\n{orders}\n")
+    return cli("validate", o, "--state", state, "--module", DS)
+
+
+def test_dtp_two_actions_in_one_impulse_says_how_many(tmp_path):
+    code, out = _dtp_combat(tmp_path, "pass\npass")
+    assert code == 1
+    assert "an impulse is one attack, one strike or a pass; this file has 2" in out
+    assert "send one of them now and the next in a later impulse" in out
+
+
+def test_dtp_orders_without_a_side_say_so(tmp_path):
+    code, out = _dtp_combat(tmp_path, "pass", side_line="")
+    assert code == 1
+    assert "None" not in out, out
+    assert "it is NATO's impulse (hint: add the line: side: NATO)" in out, out
+
+
+# ---- every ruleset: an order that fits no form says what it got --------------------------------
+
+
+def test_an_order_that_fits_no_form_says_what_was_written():
+    from referee.engine.orders import OrdersSyntaxError
+
+    rs = get_ruleset("sixth_fleet_2019")
+    text = "game: t\nturn: 1\nside: Soviet\n[actions]\nreinforce SO-TU16.1\nplay\n"
+    try:
+        parse_orders_for(rs, text, "o.txt")
+    except OrdersSyntaxError as exc:
+        shown = str(exc)
+    else:
+        raise AssertionError("accepted")
+    assert "expected UNIT [UNIT ...] -> ZONE, got 'SO-TU16.1'" in shown
+    assert "expected MARKER, got nothing after it" in shown

@@ -88,7 +88,7 @@ def interdiction_phase(w: Work, orders: list[Order], against: str) -> None:
             if not ready_air(w, o, pid, "31.11"):
                 continue
             if pid in listed:
-                w.bad("31.11", f"{pid} is listed twice", o.pos_of(pid), pid)
+                w.bad("31.11", f"{pid} is listed twice", o.pos_of(pid), pid, hint="name it once")
                 continue
             listed.append(pid)
             if len(listed) > MAX_BOX:
@@ -241,12 +241,20 @@ def air_combat_result(w: Work, orders: list[Order], *, confirming: bool) -> None
             w.bad("31.13", f"no open air combat hand-off {o.arg('handoff')}", o.pos, hint=hid)
             continue
         if given is not None:
-            w.bad("31.13", f"{hid} has one result, given twice", o.pos)
+            w.bad(
+                "31.13", f"{hid} has one result, given twice", o.pos, hint="keep one survivors line"
+            )
             continue
         given = list(o.units)
         for pid in given:
             if pid not in bc["units"]:
-                w.bad("31.13", f"{pid} is not in the box of {hid}", o.pos_of(pid), pid)
+                w.bad(
+                    "31.13",
+                    f"{pid} is not in the box of {hid}",
+                    o.pos_of(pid),
+                    pid,
+                    hint=f"the box holds {', '.join(bc['units']) or 'no unit'}",
+                )
     if given is None:
         w.bad(
             "31.13",

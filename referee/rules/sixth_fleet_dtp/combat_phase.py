@@ -292,7 +292,10 @@ def check_impulse_8_2(
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
     if len(acts) != 1:
         one = Problem(
-            "DTP 8.2", "an impulse is one attack, one strike or a pass", "one-per-impulse"
+            "DTP 8.2",
+            f"an impulse is one attack, one strike or a pass; this file has {len(acts)}",
+            "one-per-impulse",
+            hint="send one of them now and the next in a later impulse",
         )
         return [*probs, one]
     if acts[0].verb != "pass":

@@ -131,7 +131,9 @@ class SixthFleetDTP:
             out += [Violation(p.rule, p.message, top, None, p.hint) for p in governing] or [
                 Violation(
                     "DTP 4.1",
-                    f"the game waits for {who}, not {doc.side}",
+                    f"the game waits for {who}, not {doc.side}"
+                    if doc.side
+                    else f"the game waits for {who}; these orders name no side",
                     top,
                     hint=f"side: {due[0]}" if due else "the game is over",
                 )
