@@ -534,6 +534,10 @@ def fuzz(
         out = {n: Tally() for n in names}
         # round robin over the targets, so that a run stopped early has tried every one
         for i in range(max(wanted.values(), default=0)):
+            if STOP:  # SIGTERM (main): end after a whole round, with exact tallies
+                if report:
+                    report(f"-- stopped after round {i}")
+                break
             for name in names:
                 if i >= wanted[name]:
                     continue
@@ -564,7 +568,18 @@ def _counts(values: list[str]) -> dict[str, int]:
     return out
 
 
+#: set by SIGTERM in :func:`main`: the run ends after the round under way and prints its tallies
+STOP: list[bool] = []
+
+
+def _stop(signum: int, frame: object) -> None:
+    STOP.append(True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import signal
+
+    signal.signal(signal.SIGTERM, _stop)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-target", type=int, default=200)
     ap.add_argument("--count", action="append", default=[], metavar="TARGET=N",
