@@ -186,3 +186,31 @@ def test_an_order_that_fits_no_form_says_what_was_written():
         raise AssertionError("accepted")
     assert "expected UNIT [UNIT ...] -> ZONE, got 'SO-TU16.1'" in shown
     assert "expected MARKER, got nothing after it" in shown
+
+
+def test_dtp_rebase_to_no_base_and_a_broken_path_hint_the_fix(tmp_path):
+    from tests.rules.test_sixth_fleet_dtp_bad_input import _position, _validate
+
+    state = _position(tmp_path, "rebasing", "NATO", {"US-F4.1": "0918"})
+    code, out = _validate(tmp_path, state, "NATO", "rebasing", "rebasing", "rebase US-F4.1 1010")
+    assert code == 1 and "[DTP 9.22] 1010 is neither an airbase nor a carrier of US-F4.1" in out
+    assert "an air unit rebases to a friendly airbase's hex or onto a carrier of its side" in out
+    state = _position(tmp_path, "air_movement_a", "Soviet", {"SO-T22": "1311"})
+    code, out = _validate(
+        tmp_path, state, "Soviet", "air_movement_a", "movement", "move SO-T22 1311 1313"
+    )
+    assert code == 1 and "1313 is not adjacent to 1311" in out, out
+    assert "name every hex of the path, each next to the one before" in out
+
+
+def test_dtp_orders_while_a_strike_waits_for_bounces_name_the_side(tmp_path):
+    from tests.rules.test_sixth_fleet_dtp_bad_input import _position, _validate
+
+    strike = {"defender": "Soviet", "hex": "1311", "attacker": "NATO", "units": ["US-A6.1"]}
+    state = _position(
+        tmp_path, "combat", "NATO", {"US-A6.1": "1313", "SO-CG-1": "1311"}, {"strike": strike}
+    )
+    code, out = _validate(tmp_path, state, "NATO", "combat", "combat", "pass")
+    assert code == 1, out
+    assert "[DTP 8.232] waiting for Soviet's bounces" in out, out
+    assert "the strike on 1311 is answered first (side: Soviet); NATO's orders come after" in out

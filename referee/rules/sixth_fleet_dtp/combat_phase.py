@@ -256,7 +256,11 @@ def check_impulse_8_2(
         if side != strike["defender"]:
             return [
                 Problem(
-                    "DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce"
+                    "DTP 8.232",
+                    f"waiting for {strike['defender']}'s bounces",
+                    "waiting-bounce",
+                    hint=f"the strike on {strike.get('hex')} is answered first (side: "
+                    f"{strike['defender']}); {side}'s orders come after",
                 )
             ]
         probs: list[Problem] = []
@@ -631,7 +635,13 @@ def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
         if side == strike["defender"]:
             return []
         return [
-            Problem("DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce")
+            Problem(
+                "DTP 8.232",
+                f"waiting for {strike['defender']}'s bounces",
+                "waiting-bounce",
+                hint=f"the strike on {strike.get('hex')} is answered first (side: "
+                f"{strike['defender']}); {side}'s orders come after",
+            )
         ]
     return impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
 
