@@ -107,6 +107,9 @@ def test_naval_wrong_side_is_shown_once_quoted():
     v = next(v for v in _violations(module, state, text) if "awaits" in v.message)
     assert v.message == f"the game awaits {awaited}'s orders, not those of side 'Axi{{s'"
     assert v.hint == f"side: {awaited}"
+    text = rs.scripted_orders(module, state).replace(f"side: {awaited}\n", "")
+    v = next(v for v in _violations(module, state, text) if "awaits" in v.message)
+    assert v.message == f"the game awaits {awaited}'s orders; these orders name no side"
 
 
 def test_naval_unknown_location_without_a_near_name_still_hints():

@@ -46,7 +46,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"the game awaits {awaited}'s orders, not those of side {doc.side!r}",
+                f"the game awaits {awaited}'s orders, not those of side {doc.side!r}"
+                if doc.side is not None
+                else f"the game awaits {awaited}'s orders; these orders name no side",
                 hp.get("side", top),
                 hint=f"side: {awaited}",
             )
