@@ -217,3 +217,17 @@ def test_dtp_orders_while_a_strike_waits_for_bounces_name_the_side(tmp_path):
     assert code == 1, out
     assert "[DTP 8.232] waiting for Soviet's bounces" in out, out
     assert "the strike on 1311 is answered first (side: Soviet); NATO's orders come after" in out
+
+
+def test_dtp_and_naval_missing_game_and_turn_lines_say_so():
+    for name in ("sixth_fleet_dtp", "naval_module"):
+        module, state = _first(name)
+        rs = get_ruleset(module.ruleset)
+        side = rs.due(module, state)[0].side
+        vs = _violations(module, state, f"side: {side}\n")
+        shown = [v.message for v in vs]
+        assert f"these orders name no game; this is game {state.game_id!r}" in shown, shown
+        assert f"these orders name no Game-Turn; the game is at Game-Turn {state.turn}" in shown, (
+            shown
+        )
+        assert not any("None" in m for m in shown), shown

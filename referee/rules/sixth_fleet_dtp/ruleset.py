@@ -106,7 +106,9 @@ class SixthFleetDTP:
             out.append(
                 Violation(
                     "orders",
-                    f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
+                    f"these orders are for game {doc.game_id!r}, not {state.game_id!r}"
+                    if doc.game_id is not None
+                    else f"these orders name no game; this is game {state.game_id!r}",
                     top,
                     hint=f"game: {state.game_id}",
                 )
@@ -116,7 +118,9 @@ class SixthFleetDTP:
                 Violation(
                     "DTP 4.1",
                     f"these orders are for Game-Turn {doc.turn}; the "
-                    f"game is at Game-Turn {state.turn}",
+                    f"game is at Game-Turn {state.turn}"
+                    if doc.turn is not None
+                    else f"these orders name no Game-Turn; the game is at Game-Turn {state.turn}",
                     top,
                     hint=f"turn: {state.turn}",
                 )
