@@ -231,3 +231,14 @@ def test_dtp_and_naval_missing_game_and_turn_lines_say_so():
             shown
         )
         assert not any("None" in m for m in shown), shown
+
+
+def test_2019_unknown_zone_empty_path_and_no_enemy_base_hint_the_fix():
+    v = _one(_2019("move SO-SU24.1 -> F"), "8.0")
+    assert v.message == "unknown zone 'F'" and "quote a name with spaces" in (v.hint or "")
+    v = _one(_2019("move SO-SU24.1 -> Bulgaria"), "8.0")
+    assert v.message == "the path enters no zone"
+    assert v.hint == "after `->` name the zones the force enters, each adjacent to the last"
+    v = _one(_2019("attack SO-SU24.1 -> Romania hitting base"), "9.0")
+    assert v.message == "Romania has no functional enemy base to attack"
+    assert v.hint == "name enemy units in the zone as targets instead"

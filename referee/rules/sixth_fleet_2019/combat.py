@@ -178,7 +178,13 @@ def _targets_problem(
         if t == BASE:
             owner = base_owner(game, state, zone)
             if owner != other(side) or not functional(game, state, zone):
-                return problem("9.0", f"{zone} has no functional enemy base to attack", order, t)
+                return problem(
+                    "9.0",
+                    f"{zone} has no functional enemy base to attack",
+                    order,
+                    t,
+                    hint="name enemy units in the zone as targets instead",
+                )
             continue
         if t not in state.units:
             return problem(

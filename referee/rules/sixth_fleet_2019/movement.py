@@ -48,6 +48,7 @@ def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Pr
     """A written zone name as the board spells it, or the problem with the nearest names."""
     name, hint = match_name(written, game.board.zones())
     if name is None:
+        hint = hint or 'name a zone as the map spells it; quote a name with spaces ("Aegean Sea")'
         return None, problem(
             "8.0", f"unknown zone {written!r}", order, written, hint=hint, code="unknown-zone"
         )
@@ -337,7 +338,12 @@ def _written_path(game: Game, order: Order, start: str) -> tuple[list[str], str 
     if zones and zones[0] == start:
         zones = zones[1:]
     if not zones and box is None:
-        return problem("8.0", "the path enters no zone", order)
+        return problem(
+            "8.0",
+            "the path enters no zone",
+            order,
+            hint="after `->` name the zones the force enters, each adjacent to the last",
+        )
     return zones, box
 
 

@@ -223,7 +223,13 @@ def _targets(
     for t in order.targets:
         if t == BASE:
             if base_owner(game, state, zone) != other(side) or not functional(game, state, zone):
-                return None, problem("9.0", f"{zone} has no functional enemy base", order, t)
+                return None, problem(
+                    "9.0",
+                    f"{zone} has no functional enemy base",
+                    order,
+                    t,
+                    hint="name enemy units in the zone as targets instead",
+                )
         elif t not in state.units:
             return None, problem(
                 "9.0", f"no unit {t!r} in this game", order, t, hint=target_hint(state, t)
