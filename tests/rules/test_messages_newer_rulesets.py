@@ -242,3 +242,49 @@ def test_2019_unknown_zone_empty_path_and_no_enemy_base_hint_the_fix():
     v = _one(_2019("attack SO-SU24.1 -> Romania hitting base"), "9.0")
     assert v.message == "Romania has no functional enemy base to attack"
     assert v.hint == "name enemy units in the zone as targets instead"
+
+
+def test_unknown_units_without_a_near_id_still_hint():
+    module, state = _first("sixth_fleet_dtp")
+    side = get_ruleset(module.ruleset).due(module, state)[0].side
+    text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[setup]\nplace Q 0101\n"
+    v = next(v for v in _violations(module, state, text) if "unknown unit 'Q'" in v.message)
+    assert v.hint == "name a unit by its counter id (`referee state show` lists them)"
+
+
+def test_naval_air_units_not_yours_get_the_nearest_ids():
+    from tests.conformance.naval_harness import build_state as naval_state
+    from tests.conformance.naval_harness import naval_module
+
+    module = naval_module()
+    case = {"phase": "interdiction", "units": [["DE-He111.1", "2012"], ["DE-Ju87", "2012"]]}
+    state = naval_state(module, case)
+    text = f"game: case\nturn: {state.turn}\nside: Axis\n[interdiction]\ninterdict DE-He\n"
+    v = _one(_violations(module, state, text), "31.11")
+    assert v.message == "DE-He is not an air unit of yours"
+    assert v.hint == "did you mean 'DE-He111.1'?", v
+
+
+def test_naval_cd_unit_not_yours_gets_the_nearest_ids():
+    from referee.engine.core import ScriptedDice
+    from tests.conformance.naval_harness import build_state as naval_state
+    from tests.conformance.naval_harness import naval_module
+
+    module = naval_module()
+    rs = get_ruleset(module.ruleset)
+    case = {
+        "phase": "combat",
+        "phasing": "Soviet",
+        "units": [["SU-CL-KK", "2925"], ["DE-CD-1.2", "2824"], ["DE-INF-46", "2824"]],
+        "ships": {"SU-CL-KK": {}},
+    }
+    state = naval_state(module, case)
+    head = f"game: case\nturn: {state.turn}\nside: "
+    support = parse_orders_for(rs, head + "Soviet\n[combat]\nsupport SU-CL-KK -> 2824\n", "o")
+    state = rs.resolve(module, state, support, ScriptedDice([])).state
+    v = _one(
+        _violations(module, state, head + "Axis\n[coast]\ncoastfire DE-CD-1.3 -> SU-CL-KK\n"),
+        "27.12",
+    )
+    assert v.message == "DE-CD-1.3 is not a unit of yours on the map"
+    assert "DE-CD-1.2" in (v.hint or ""), v

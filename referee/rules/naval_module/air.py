@@ -60,7 +60,15 @@ def ready_air(w: Work, o: Order, pid: str, rule: str) -> bool:
     """``pid`` is an air unit of the writer and not in the Flown Box [31.22]."""
     u = w.state.units.get(pid)
     if u is None or u.side != w.side or w.game.unit(pid).category != "air":
-        w.bad(rule, f"{pid} is not an air unit of yours", o.pos_of(pid), pid)
+        from referee.engine.vocabulary import nearest_names_hint
+
+        mine = [
+            p
+            for p, x in w.state.units.items()
+            if x.side == w.side and w.game.unit(p).category == "air"
+        ]
+        hint = nearest_names_hint(pid, mine) or "your air units: " + ", ".join(sorted(mine))
+        w.bad(rule, f"{pid} is not an air unit of yours", o.pos_of(pid), pid, hint)
         return False
     if pid in flown(w.state, w.side):
         w.bad(
