@@ -211,6 +211,28 @@ SCENARIO_SHAPE: tuple[tuple[str, type, str], ...] = (
 )
 
 
+def _unit_vp_minimum(d: Any, chain: list[ScenarioFile]) -> int:
+    """``[victory] minimum`` (default 1), the last file of the chain that sets it winning; a
+    value that is not a whole number of ASCII digits is an error, reported where it is
+    written (a fuzzed ``minimum = ""`` was an internal error, issue 31)."""
+    for r in reversed(chain):
+        v = r.data.get("victory", {})
+        if isinstance(v, dict) and "minimum" in v:
+            n = read_whole(v["minimum"], lo=0)
+            if n is None:
+                line = r.tt.key_line("minimum", start=r.tt.table_start("victory"))
+                got = v["minimum"]
+                d.error(
+                    r.file,
+                    line,
+                    f"[victory] minimum: expected a whole number, got {shown(got)}{why_not(got)}",
+                    hint=HINT,
+                )
+                return 1
+            return n
+    return 1
+
+
 def _build(
     ctx: Ctx,
     sid: str,
@@ -593,7 +615,7 @@ def _build(
         prohibitions=tuple(prohib),
         victory_bonuses=tuple(bonuses),
         unit_vp=str(victory.get("unit_vp", "ECM")),
-        unit_vp_minimum=int(victory.get("minimum", 1)),
+        unit_vp_minimum=_unit_vp_minimum(d, chain),
         optional_rules=tuple(str(o) for o in opts) if isinstance(opts, list) else (),
         description=str(meta.get("description", "")),
         source=Origin(f, sl),
