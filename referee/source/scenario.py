@@ -211,6 +211,20 @@ SCENARIO_SHAPE: tuple[tuple[str, type, str], ...] = (
 )
 
 
+def _names(d: Any, f: Any, line: int | None, value: Any, key: str) -> list[str] | None:
+    """A calendar's ``states`` or ``cycle``: a list of names (a fuzzed ``cycle = -1`` was an
+    internal error, issue 31); anything else is an error and ``None``."""
+    if isinstance(value, list) and all(isinstance(s, str) for s in value):
+        return list(value)
+    d.error(
+        f,
+        line,
+        f"calendar {key} must be a list of names, got {shown(value)}",
+        hint='e.g. cycle = ["AM", "PM", "Night"]',
+    )
+    return None
+
+
 def _unit_vp_minimum(d: Any, chain: list[ScenarioFile]) -> int:
     """``[victory] minimum`` (default 1), the last file of the chain that sets it winning; a
     value that is not a whole number of ASCII digits is an error, reported where it is
@@ -354,7 +368,9 @@ def _build(
     states: list[str] = []
     cl = top.tt.table_start("calendar")
     if "states" in calendar:
-        states = [str(s) for s in calendar["states"]]
+        states = (
+            _names(d, f, top.tt.key_line("states", start=cl), calendar["states"], "states") or []
+        )
         if len(states) != turns:
             d.error(
                 f,
@@ -362,10 +378,10 @@ def _build(
                 f"calendar lists {len(states)} turn states but the scenario has {turns} turns",
             )
     elif "cycle" in calendar:
-        cycle = [str(s) for s in calendar["cycle"]]
-        if not cycle:
+        cycle = _names(d, f, top.tt.key_line("cycle", start=cl), calendar["cycle"], "cycle")
+        if cycle == []:
             d.error(f, cl, "calendar cycle is empty")
-            cycle = ["Day"]
+        cycle = cycle or ["Day"]
         raw_start = calendar.get("start", 0)
         start = read_whole(raw_start)
         if start is None:
@@ -571,7 +587,14 @@ def _build(
     ids = {b.id for b in bonuses}
     for b in bonuses:
         req = b.params.get("requires")
-        if req is not None and req not in ids:
+        if req is not None and not isinstance(req, str):
+            d.error(
+                f,
+                None,
+                f"victory bonus {b.id!r}: 'requires' must name another bonus, got {shown(req)}",
+                hint='e.g. requires = "israel_cut_off"',
+            )
+        elif req is not None and req not in ids:
             d.error(
                 f,
                 None,
