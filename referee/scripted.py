@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.engine.core import Dice, GameState
-from referee.engine.ruleset import Ruleset, get_ruleset, parse_orders_for
+from referee.engine.ruleset import Ruleset, get_ruleset, parse_orders_for, scripted_player
 from referee.source.model import Module
 
 
@@ -40,15 +40,15 @@ class Step:
 def orders_for(module: Module, state: GameState, ruleset: Ruleset | None = None) -> str | None:
     """The orders text for the step ``state`` awaits; ``None`` when the game is over."""
     rs = ruleset or get_ruleset(module.ruleset)
-    write = getattr(rs, "scripted_orders", None)
-    if write is None:
+    player = scripted_player(rs)
+    if player is None:
         from referee.errors import UserError
 
         raise UserError(
             f"ruleset {rs.id!r} has no scripted player",
-            hint="a ruleset offers one with a scripted_orders method (docs/rulesets.md)",
+            hint="a ruleset offers one as the ScriptedPlayer capability (docs/rulesets.md)",
         )
-    text: str | None = write(module, state)
+    text: str | None = player.scripted_orders(module, state)
     return text
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import Problem
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
@@ -28,7 +28,7 @@ from referee.source.model import Module
 RULESET_ID = "sixth_fleet_dtp"
 
 
-class SixthFleetDTP:
+class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     id = RULESET_ID
     name = "Sixth Fleet, DTP revised rules"
     vocabulary = VOCABULARY

@@ -8,7 +8,10 @@ Table [DTP 8.52], Readiness [DTP 8.51, 9.23]) and the players' table of the scen
 it, an action below the lowest column fails.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
 from referee.source.schema import (
@@ -22,7 +25,11 @@ from referee.source.schema import (
 )
 from referee.source.tablemodel import Axis, TableDecl
 
-_CHECKS = "referee.rules.sixth_fleet_dtp.tables"
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+    from referee.source.diagnostics import Diagnostic
+    from referee.source.model import Module
+
 
 DETECTION = TableDecl(
     name="detection",
@@ -256,6 +263,69 @@ DISPLAYS = (
     ),
 )
 
+# ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _rules() -> Ruleset:
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+
+    return RULESET
+
+
+def _check_detection_6_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_detection_6_3
+
+    return check_detection_6_3(module)
+
+
+def _check_hit_8_52(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_hit_8_52
+
+    return check_hit_8_52(module)
+
+
+def _check_readiness_9_23(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_readiness_9_23
+
+    return check_readiness_9_23(module)
+
+
+def _check_players_11_0(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_players_11_0
+
+    return check_players_11_0(module)
+
+
+def _check_base_rules_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.special_bases import check_base_rules_11_3
+
+    return check_base_rules_11_3(module)
+
+
+def _check_victory_units_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.victory import check_victory_units_11_3
+
+    return check_victory_units_11_3(module)
+
+
+def _check_victory_levels_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.victory import check_victory_levels_11_3
+
+    return check_victory_levels_11_3(module)
+
+
+def _check_victory_exits_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.exits import check_victory_exits_11_3
+
+    return check_victory_exits_11_3(module)
+
+
+def _off_map_boxes(module: Module) -> tuple[tuple[str, str], ...]:
+    from referee.rules.sixth_fleet_dtp.special_bases import off_map_boxes
+
+    return off_map_boxes(module)
+
+
 SCHEMA: RulesetSchema = replace(
     SPI_SCHEMA,
     id="sixth_fleet_dtp",
@@ -289,18 +359,19 @@ SCHEMA: RulesetSchema = replace(
     ),
     table_checks={
         **SPI_SCHEMA.table_checks,
-        "detection": f"{_CHECKS}:check_detection_6_3",
-        "hit": f"{_CHECKS}:check_hit_8_52",
-        "readiness": f"{_CHECKS}:check_readiness_9_23",
-        "players": f"{_CHECKS}:check_players_11_0",
-        "base_rules": "referee.rules.sixth_fleet_dtp.special_bases:check_base_rules_11_3",
-        "victory_units": "referee.rules.sixth_fleet_dtp.victory:check_victory_units_11_3",
-        "victory_levels": "referee.rules.sixth_fleet_dtp.victory:check_victory_levels_11_3",
-        "victory_exits": "referee.rules.sixth_fleet_dtp.exits:check_victory_exits_11_3",
+        "detection": _check_detection_6_3,
+        "hit": _check_hit_8_52,
+        "readiness": _check_readiness_9_23,
+        "players": _check_players_11_0,
+        "base_rules": _check_base_rules_11_3,
+        "victory_units": _check_victory_units_11_3,
+        "victory_levels": _check_victory_levels_11_3,
+        "victory_exits": _check_victory_exits_11_3,
     },
     sequence=SEQUENCE,
     markers=MARKERS,
-    off_map_boxes="referee.rules.sixth_fleet_dtp.special_bases:off_map_boxes",
+    off_map_boxes=_off_map_boxes,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "DTP 8.51, 9.15, 9.29"),),  # an aborted air unit's delay
+    rules=_rules,
 )
