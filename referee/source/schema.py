@@ -233,13 +233,16 @@ def register(schema: RulesetSchema) -> None:
 
 
 def unregister(ruleset_id: str) -> None:
-    """Forget a ruleset :func:`register` registered (a test's toy, once the test is done)."""
-    _REGISTERED.pop(ruleset_id, None)
-
-
-def _entry_points() -> dict[str, Any]:
+    """Forget a registered or installed ruleset (a test's toy, once the test is done); the
+    installed distributions' entry points are read again when next needed."""
     global _ENTRY_POINTS
-    if _ENTRY_POINTS is None:
+    _REGISTERED.pop(ruleset_id, None)
+    _ENTRY_POINTS = None
+
+
+def _entry_points(*, again: bool = False) -> dict[str, Any]:
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None or again:
         from importlib.metadata import entry_points
 
         _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
@@ -261,8 +264,8 @@ def ruleset_schema(ruleset_id: str) -> RulesetSchema | None:
         mod_name, attr = target.split(":")
         got = getattr(importlib.import_module(mod_name), attr)
     else:
-        ep = _entry_points().get(ruleset_id)
-        if ep is None:
+        ep = _entry_points().get(ruleset_id) or _entry_points(again=True).get(ruleset_id)
+        if ep is None:  # read again first: a distribution installed since the last reading
             return None
         got = ep.load()
     if not isinstance(got, RulesetSchema) or got.id != ruleset_id:
