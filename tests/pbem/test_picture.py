@@ -11,7 +11,7 @@ from pathlib import Path
 from PIL import Image
 
 from referee.engine.core import Event
-from referee.pbem.picture import DEFAULT_DPI, play_region, position_png, stack_keys
+from referee.picture.png import DEFAULT_DPI, play_region, position_png, stack_keys
 from referee.render.board import board_layout
 from referee.render.colors import parse_color
 from referee.source.loader import load_module
@@ -71,7 +71,7 @@ def test_the_picture_is_the_region_of_play_with_discs_and_a_key() -> None:
 def test_stack_letters_on_a_map_of_spaces_are_legible_at_the_default_size() -> None:
     """Carrier Battlegroup's map of spaces has no hex width: the disc (and the key letter in it,
     drawn at about the radius) must still be big enough to read, at least 12 px at 100 dpi."""
-    from referee.pbem.picture import disc_radius
+    from referee.picture.png import disc_radius
 
     m, _ = load_module(SF.parent / "carrier_battlegroup")
     assert m is not None and m.map.grid is None

@@ -8,8 +8,8 @@ import re
 from xml.etree import ElementTree
 
 from referee.engine.core import Event
-from referee.pbem.picture import DEFAULT_DPI
-from referee.pbem.position_svg import map_label, num, position_svg
+from referee.picture.png import DEFAULT_DPI
+from referee.picture.svg import map_label, num, position_svg
 from referee.source.loader import load_module
 from tests.pbem.test_picture import SF, _state
 
