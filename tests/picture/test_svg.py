@@ -11,7 +11,7 @@ from referee.engine.core import Event
 from referee.picture.png import DEFAULT_DPI
 from referee.picture.svg import map_label, num, position_svg
 from referee.source.loader import load_module
-from tests.pbem.test_picture import SF, _state
+from tests.picture.test_png import SF, _state
 
 MOVE = Event("move", "5.0", "", {"unit": "US-SN-1", "from": "1426", "path": ["1425", "1424"]})
 ATTACK = Event("attack", "8.1", "", {"unit": "SO-SG-1", "target": "US-SN-1"})
