@@ -282,7 +282,8 @@ def hidden_pools(ruleset: Ruleset, module: Module, state: GameState) -> Mapping[
 
 def deck_contents(ruleset: Ruleset, module: Module, state: GameState) -> Mapping[str, Any]:
     """What each deck box of the map (a face-down cup) holds in ``state`` (see
-    :meth:`HiddenInformation.deck_contents`); none for a ruleset that hides nothing."""
+    :meth:`HiddenInformation.deck_contents`; ``referee.vassal.position.decks`` writes them as
+    Decks); none for a ruleset that hides nothing."""
     if not isinstance(ruleset, HiddenInformation):
         return {}
     return dict(ruleset.deck_contents(module, state))

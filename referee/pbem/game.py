@@ -50,7 +50,7 @@ from referee.pbem.transaction import write_turn
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
 
-DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (picture.py)
+DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (referee/picture/)
 SETUP_FOLDER = "000-setup-request"
 
 
