@@ -400,5 +400,9 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
         )
     got = schema.rules()
     if not isinstance(got, Ruleset) or got.id != ruleset_id:
-        raise TypeError(f"the schema of {ruleset_id!r} names {got!r}, not its Ruleset")
+        raise UserError(
+            f"the schema of ruleset {ruleset_id!r} gives a {type(got).__name__}, not a Ruleset "
+            f"with id {ruleset_id!r}",
+            hint="its rules function returns the package's ruleset object (docs/rulesets.md)",
+        )
     return got

@@ -267,11 +267,32 @@ def ruleset_schema(ruleset_id: str) -> RulesetSchema | None:
         ep = _entry_points().get(ruleset_id) or _entry_points(again=True).get(ruleset_id)
         if ep is None:  # read again first: a distribution installed since the last reading
             return None
-        got = ep.load()
+        got = _load_entry_point(ruleset_id, ep)
     if not isinstance(got, RulesetSchema) or got.id != ruleset_id:
-        raise TypeError(f"ruleset {ruleset_id!r} is registered with {got!r}, not its schema")
+        from referee.errors import UserError
+
+        raise UserError(
+            f"ruleset {ruleset_id!r} is registered with a {type(got).__name__}, "
+            f"not its schema (a RulesetSchema with id {ruleset_id!r})",
+            hint="the entry point of group referee.rulesets names the package's SCHEMA",
+        )
     _REGISTERED[ruleset_id] = got
     return got
+
+
+def _load_entry_point(ruleset_id: str, ep: Any) -> object:
+    """An installed ruleset's schema; a package that fails to import is the installed
+    package's fault, said as such (not a traceback of ours)."""
+    try:
+        return ep.load()
+    except Exception as exc:  # whatever a third-party package raises on import
+        from referee.errors import UserError
+
+        raise UserError(
+            f"ruleset {ruleset_id!r}: its entry point {ep.value!r} does not load "
+            f"({type(exc).__name__}: {exc})",
+            hint="reinstall or fix the package that provides it (pip show, pip install)",
+        ) from exc
 
 
 def off_map_boxes(module: Module, ruleset_id: str | None = None) -> tuple[tuple[str, str], ...]:

@@ -65,3 +65,26 @@ def test_a_signed_game_plays_through_verify(installed: Path, tmp_path: Path) -> 
     assert len(fired) == 1 and len(last["rolls"]) == 1 and last["rolls"][0]["rule"] == "D4"
     code, report = t.verify()
     assert code == 0, report
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("tests.toy_duel.no_such_module:SCHEMA", "does not load (ModuleNotFoundError"),
+        ("tests.toy_duel.ruleset:RULESET", "registered with a DuelRules, not its schema"),
+    ],
+)
+def test_a_broken_installation_is_said_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, message: str
+) -> None:
+    info = tmp_path / "broken-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[referee.rulesets]\ntoy_duel = {target}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    schema.unregister("toy_duel")
+    try:
+        code, out = cli("check", MODULE)
+    finally:
+        schema.unregister("toy_duel")
+    assert code == 2 and message in out, out
