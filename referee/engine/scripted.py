@@ -1,11 +1,12 @@
 """A scripted player: simple, deterministic and always legal orders, for any ruleset.
 
 For benchmarks, property tests and long end-to-end tests, :func:`play` plays a whole game
-in-process with the ruleset's own scripted player on both sides: the ruleset's optional
-``scripted_orders(module, state)`` method (``docs/rulesets.md``) writes the orders text a plain
-but lawful player would send for the step the position awaits; this module parses it in the
-ruleset's vocabulary, validates it, and resolves it with the dice it is given. A file the
-ruleset refuses raises :class:`ScriptError` naming the step, the orders and the violations.
+in-process with the ruleset's own scripted player on both sides: the ruleset's
+``ScriptedPlayer`` capability (``scripted_orders(module, state)``, ``docs/rulesets.md``)
+writes the orders text a plain but lawful player would send for the step the position awaits;
+this module parses it in the ruleset's vocabulary, validates it, and resolves it with the dice
+it is given. A file the ruleset refuses raises :class:`ScriptError` naming the step, the
+orders and the violations.
 The functions here compute; they do no I/O, and they reach the ruleset only through the
 registry (:func:`referee.engine.ruleset.get_ruleset`).
 """
