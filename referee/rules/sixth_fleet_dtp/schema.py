@@ -266,6 +266,20 @@ SCHEMA: RulesetSchema = replace(
     # SPI's Level of Victory table [13.2] is the Med's; a North Atlantic module gives its own
     # bands (``victory_levels``) instead [DTP 11.3 victory 3]
     tables=tuple(t for t in SPI_SCHEMA.tables if t != "victory"),
+    # Westpac's special ships [DTP 11.509]: command ships (LCC, CCL), convoys (AK, TK), the
+    # amphibious groups (LHA, LPH, LPD, LST, LSD, LSM) and the old light cruisers (CL) [11.5131]
+    unit_types={
+        **SPI_SCHEMA.unit_types,
+        "surface": (
+            *SPI_SCHEMA.unit_types["surface"],
+            *("CL", "CCL", "LCC", "AK", "TK", "LHA", "LPH", "LPD", "LST", "LSD", "LSM"),
+        ),
+    },
+    # the Westpac options, chosen at `referee new` [DTP 11.513]
+    optional_rules=(*SPI_SCHEMA.optional_rules, "11.5131", "11.5132", "11.5133", "11.5134"),
+    # 'hex': a reinforcement that enters at one named hex, as most on the Westpac track do
+    # [DTP 11.506, 11.5063]
+    entry_kinds=(*SPI_SCHEMA.entry_kinds, "hex"),
     table_decls=(
         *SPI_SCHEMA.table_decls,
         DETECTION,
