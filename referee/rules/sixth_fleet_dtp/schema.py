@@ -11,6 +11,7 @@ it, an action below the lowest column fails.
 from dataclasses import replace
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_dtp.westpac_tables import VARIABLE_AIR, VICTORY_AWARDS
 from referee.source.schema import (
     BoxUnits,
     DiceDecl,
@@ -23,6 +24,7 @@ from referee.source.schema import (
 from referee.source.tablemodel import Axis, TableDecl
 
 _CHECKS = "referee.rules.sixth_fleet_dtp.tables"
+_WESTPAC = "referee.rules.sixth_fleet_dtp.westpac_tables"
 
 DETECTION = TableDecl(
     name="detection",
@@ -291,6 +293,8 @@ SCHEMA: RulesetSchema = replace(
         VICTORY_UNITS,
         VICTORY_LEVELS,
         VICTORY_EXITS,
+        VICTORY_AWARDS,
+        VARIABLE_AIR,
     ),
     # the North Atlantic bonuses [DTP 11.3 victory, 11.31 rule 8] (victory.py)
     victory_conditions=(
@@ -311,6 +315,8 @@ SCHEMA: RulesetSchema = replace(
         "victory_units": "referee.rules.sixth_fleet_dtp.victory:check_victory_units_11_3",
         "victory_levels": "referee.rules.sixth_fleet_dtp.victory:check_victory_levels_11_3",
         "victory_exits": "referee.rules.sixth_fleet_dtp.exits:check_victory_exits_11_3",
+        "victory_awards": f"{_WESTPAC}:check_victory_awards_11_5124",
+        "variable_air": f"{_WESTPAC}:check_variable_air_11_507",
     },
     sequence=SEQUENCE,
     markers=MARKERS,
