@@ -202,9 +202,14 @@ def test_the_set_up_follows_the_text(m: Module) -> None:
     assert set(choice["US-CV-4"]) == {"3354", "4338"}  # the CV4 Midway TF [11.5053]
     assert set(choice["JA-DD-119"]) == set(choice["JA-DE-121"]) == {"3251", "4146"}
     assert set(choice["JA-SS-125"]) == {"3251", "4146"}
-    # a Soviet TF of three at 3136, one of whose escorts may start in Vladivostok [11.5052]
-    assert all(set(choice[u]) == {"3136", "3033"} for u in ("SO-CG-2", "SO-CG-3", "SO-DD-4"))
-    assert all("5823" in choice[u] for u in ("SO-CG-6", "SO-CG-7", "SO-DD-8"))
+    # two Soviet TFs of three, one each in 3136 and 5823, one escort of each in Vladivostok:
+    # every escort may take either hex or the port, each flagship either hex [11.5052]
+    for flagship, escorts in (("SO-CG-2", ("SO-CG-3", "SO-DD-4", "SO-DD-5")),
+                              ("SO-CG-6", ("SO-CG-7", "SO-DD-8", "SO-DD-9"))):  # fmt: skip
+        assert set(choice[flagship]) == {"3136", "5823"}
+        assert all(set(choice[u]) == {"3136", "5823", "3033"} for u in escorts)
+    # the subs "1 each in [hexes]" [11.5052] and the 3 SSNs [11.5053] choose among their hexes
+    assert set(choice["US-SN-1"]) == set(choice["US-SN-2"]) == set(choice["US-SN-3"])
     assert "SO-SG-36" in choice  # set up last [11.505]
     fixed = {f.unit: f.hex for f in s.fixed}
     assert fixed["US-LCC-26"] == "3945"  # must move to sea on turn 1 [11.5091]

@@ -68,14 +68,17 @@ def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> Non
 
     expected = {(s.name, f.unit): f.hex for s in module.scenarios.values() for f in s.fixed}
     assert {k: v for k, v in placed.items() if k in expected} == expected
-    # the players' own placements [DTP 11.505-11.5053] wait in the set-up area, each in the
-    # box of its choice, whose label cites the rule
+    # the players' own placements [DTP 11.505-11.5053] and the reinforcements wait in the
+    # set-up area, each in the box of its choice or group, whose label cites the rule
     chosen = {
         (s.name, u): rule
         for s in module.scenarios.values()
         for u, rule in [
             *((u, p.rule) for p in s.pools for u in p.units),
             *((c.unit, c.rule) for c in s.choices),
+            # the reinforcement track [DTP 11.506]: each group in its box, its rule citing
+            # the turn it enters on
+            *((u, r.rule) for r in s.reinforcements for u in r.units),
         ]
     }
     assert set(placed) == set(expected) | set(chosen)
