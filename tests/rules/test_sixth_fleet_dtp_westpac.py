@@ -143,3 +143,28 @@ def test_both_scripted_set_ups_are_lawful_and_the_game_begins() -> None:
         assert [str(p) for p in RULESET.validate(m, state, doc)] == [], text
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
     assert state.phase == "ship_movement_a" and state.turn == 1
+
+
+# ---- DTP-EX-11.5134: the Korean land war [11.5134] --------------------------------------------
+
+
+def test_dtp_ex_11_5134_suwon_cannot_fall_on_turn_4() -> None:
+    from referee.rules.sixth_fleet_dtp.westpac_korea import capture_problem_11_5134
+
+    m = module()
+    grid = m.map.grid
+    assert grid is not None
+    suwon = next(p.hex for p in m.map.places if p.name == "Suwon")
+    p = capture_problem_11_5134(m.map, grid, suwon, 4, ())
+    assert p is not None and p.rule == "DTP 11.5134" and p.code == "capture-not-adjacent"
+    # a hex next to two North Korean hexes may fall on turn 4, and then Suwon next to it
+    # (one North Korean hex and one captured) on turn 10, the next even AM turn
+    first = next(
+        h for h in grid.neighbours(suwon) if capture_problem_11_5134(m.map, grid, h, 4, ()) is None
+    )
+    assert capture_problem_11_5134(m.map, grid, suwon, 10, (first,)) is None
+    # only even-numbered AM turns (4, 10, 16 ...): not 7 (odd), not 6 (Night)
+    assert capture_problem_11_5134(m.map, grid, first, 7, ()).code == "capture-turn"  # type: ignore[union-attr]
+    assert capture_problem_11_5134(m.map, grid, first, 6, ()).code == "capture-turn"  # type: ignore[union-attr]
+    # only South Korean hexes
+    assert capture_problem_11_5134(m.map, grid, "2441", 4, ()).code == "capture-not-south-korea"  # type: ignore[union-attr]
