@@ -277,7 +277,7 @@ SCHEMA: RulesetSchema = replace(
             *("CL", "CCL", "LCC", "AK", "TK", "LHA", "LPH", "LPD", "LST", "LSD", "LSM"),
         ),
     },
-    # the Westpac options, chosen at `referee new` [DTP 11.513]
+    # the Westpac optional rules 11.5131 to 11.5134: declared, not played yet
     optional_rules=(*SPI_SCHEMA.optional_rules, "11.5131", "11.5132", "11.5133", "11.5134"),
     # 'hex': a reinforcement that enters at one named hex, as most on the Westpac track do
     # [DTP 11.506, 11.5063]

@@ -19,7 +19,6 @@ from referee.hexgrid import HexGrid
 from referee.source.model import MapDef
 
 RULE = "DTP 11.5134"
-OPTION = "11.5134"
 NORTH, SOUTH = "NK", "Ko"
 NEEDED = 2  # "adjacent to two hexes"
 AM_EVERY = 3  # AM, PM, Night [DTP 6.62]

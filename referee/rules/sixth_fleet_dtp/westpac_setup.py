@@ -43,6 +43,12 @@ LAST_UNIT = "SO-SG-36"  # [DTP 11.505]
 Where = dict[str, tuple[str, Order | None]]
 
 
+def case_of(rule: str) -> str:
+    """The case a choice's rule cites, without its note: ``DTP 11.5052 (1 each ...)`` ->
+    ``DTP 11.5052``."""
+    return rule.split(" (", 1)[0]
+
+
 @dataclass(frozen=True, slots=True)
 class SetupStep:
     """One step of the Westpac set-up [DTP 11.505]: ``side`` places its units, all but
@@ -86,7 +92,7 @@ def _one_per_hex(rule: str, where: Where) -> list[Problem]:
             others = ", ".join(x for x, (g, _) in where.items() if g == h and x != u)
             out.append(
                 Problem(
-                    rule,
+                    case_of(rule),
                     f"{u} and {others} set up in {h}: one per hex",
                     "setup-stacked",
                     h,
@@ -110,7 +116,7 @@ def _soviet_tf(rule: str, where: Where) -> tuple[str | None, list[Problem]]:
         return sea_hexes[0], []
     got = ", ".join(f"{u} in {h}" for u, (h, _) in where.items())
     p = Problem(
-        rule,
+        case_of(rule),
         f"a Soviet surface TF sets up as three stacked units at sea and one escort in "
         f"Vladivostok {TF_PORT}: {got}",
         "tf-setup",
@@ -131,7 +137,7 @@ def _tfs_apart(tf_hexes: dict[str, str], where_of: dict[str, Where]) -> list[Pro
     order = next((o for _, o in where.values() if o is not None), None)
     return [
         Problem(
-            rule,
+            case_of(rule),
             f"the two Soviet surface TFs set up one each in {' and '.join(TF_HEXES)}, "
             f"not both in {tf_hexes[rule]}",
             "tf-same-hex",
@@ -154,14 +160,18 @@ def _jmsdf(groups: dict[str, Where]) -> list[Problem]:
         u, (h, o) = list(group.items())[-1]
         out.append(
             Problem(
-                rule, f"the JMSDF ASW group sets up together: {u} in {h}", "jmsdf-split", h, unit=u
+                case_of(rule),
+                f"the JMSDF ASW group sets up together: {u} in {h}",
+                "jmsdf-split",
+                h,
+                unit=u,
             ).at(o)
         )
     for u, (h, o) in ss.items():
         if h in group_hexes:
             out.append(
                 Problem(
-                    next(r for r in groups if JMSDF_SS in r),
+                    case_of(next(r for r in groups if JMSDF_SS in r)),
                     f"{u} sets up in the hex the JMSDF ASW group does not take, not in {h}",
                     "jmsdf-ss",
                     h,
