@@ -168,3 +168,19 @@ def test_dtp_ex_11_5134_suwon_cannot_fall_on_turn_4() -> None:
     assert capture_problem_11_5134(m.map, grid, first, 6, ()).code == "capture-turn"  # type: ignore[union-attr]
     # only South Korean hexes
     assert capture_problem_11_5134(m.map, grid, "2441", 4, ()).code == "capture-not-south-korea"  # type: ignore[union-attr]
+
+
+def test_east_block_and_seato_stand_in_the_soviet_and_nato_places() -> None:
+    """[DTP 11.502]: the rules that speak of the Soviet and NATO players (the score's net,
+    NATO's bases [DTP 9.15]) read the East Block and SEATO; which bases a nation shares is
+    tables/base_rules.csv [DTP 11.5082]."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_dtp.special_bases import other_nato_base_9_15
+
+    m = module()
+    g = Game.of(m, RULESET.new_game(m, "westpac", "wp-3"))
+    assert (g.flags.soviet_side, g.flags.nato_side) == ("EastBlock", "SEATO")
+    assert not other_nato_base_9_15(g, "JA-F4.1", "3845")  # Atsugi: US-marked, in Japan
+    assert not other_nato_base_9_15(g, "AU-P3", "4473")  # Guam: Australia may use it
+    assert other_nato_base_9_15(g, "JA-F4.1", "2543")  # Osan: US and South Korea only
+    assert other_nato_base_9_15(g, "AU-P3", "3845")  # Atsugi: not Australia's
