@@ -184,3 +184,33 @@ def test_east_block_and_seato_stand_in_the_soviet_and_nato_places() -> None:
     assert not other_nato_base_9_15(g, "AU-P3", "4473")  # Guam: Australia may use it
     assert other_nato_base_9_15(g, "JA-F4.1", "2543")  # Osan: US and South Korea only
     assert other_nato_base_9_15(g, "AU-P3", "3845")  # Atsugi: not Australia's
+
+
+@pytest.mark.slow
+def test_a_scripted_westpac_game_keeps_the_invariants_for_its_first_turns() -> None:
+    """The scripted player plays both sides through turn 2 (about 25 steps): each file passes
+    ``validate``, the invariants hold after every step (one place per unit, damage never down,
+    stacking, VP equal to a recount) and the result is a band of the scenario's table
+    [DTP 11.5125]. The whole 48-turn game is a later benchmark (issue 26)."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check, recount
+
+    m = module()
+    state = RULESET.new_game(m, "westpac", "wp-play")
+    game = Game.of(m, state)
+    k = 0
+    while state.turn <= 2:
+        k += 1
+        text = RULESET.scripted_orders(m, state)
+        assert text is not None
+        doc = parse_orders_for(RULESET, text, f"step-{k}.txt")
+        assert not RULESET.validate(m, state, doc), (k, text)
+        out = RULESET.resolve(m, state, doc, SeededDice(k))
+        assert out.ok, (k, out.violations)
+        assert not check(game, state, out.state), k
+        state = out.state
+        score = RULESET.score(m, state)
+        vp = recount(game, state)
+        assert score["vp"] == {s: str(v) for s, v in vp.items()}, k
+        assert score["level"] in ("SEATO Victory", "Tie", "East Block Victory")
+    assert k > 15 and state.turn == 3
