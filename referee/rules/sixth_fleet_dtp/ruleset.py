@@ -23,6 +23,7 @@ from referee.rules.sixth_fleet_dtp import flow, north_atlantic, special_bases
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
+from referee.rules.sixth_fleet_dtp.westpac_national import side_flags_11_502
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_dtp"
@@ -45,6 +46,9 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             )
         st = SPI.new_game(module, scenario, game_id, ())
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
+        sides = side_flags_11_502(module)  # East Block and SEATO [DTP 11.502]
+        if sides:
+            data["flags"] = {**(data.get("flags") or {}), **sides}
         st = st.evolve(ruleset=self.id, data=data)
         # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
         return north_atlantic.start_11_3(Game.of(module, st), st)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_dtp.westpac_tables import VARIABLE_AIR, VICTORY_AWARDS
 from referee.source.schema import (
     BoxUnits,
     DiceDecl,
@@ -320,6 +321,18 @@ def _check_victory_exits_11_3(module: Module) -> list[Diagnostic]:
     return check_victory_exits_11_3(module)
 
 
+def _check_victory_awards_11_5124(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.westpac_tables import check_victory_awards_11_5124
+
+    return check_victory_awards_11_5124(module)
+
+
+def _check_variable_air_11_507(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.westpac_tables import check_variable_air_11_507
+
+    return check_variable_air_11_507(module)
+
+
 def _off_map_boxes(module: Module) -> tuple[tuple[str, str], ...]:
     from referee.rules.sixth_fleet_dtp.special_bases import off_map_boxes
 
@@ -336,6 +349,20 @@ SCHEMA: RulesetSchema = replace(
     # SPI's Level of Victory table [13.2] is the Med's; a North Atlantic module gives its own
     # bands (``victory_levels``) instead [DTP 11.3 victory 3]
     tables=tuple(t for t in SPI_SCHEMA.tables if t != "victory"),
+    # Westpac's special ships [DTP 11.509]: command ships (LCC, CCL), convoys (AK, TK), the
+    # amphibious groups (LHA, LPH, LPD, LST, LSD, LSM) and the old light cruisers (CL) [11.5131]
+    unit_types={
+        **SPI_SCHEMA.unit_types,
+        "surface": (
+            *SPI_SCHEMA.unit_types["surface"],
+            *("CL", "CCL", "LCC", "AK", "TK", "LHA", "LPH", "LPD", "LST", "LSD", "LSM"),
+        ),
+    },
+    # the Westpac optional rules 11.5131 to 11.5134: declared, not played yet
+    optional_rules=(*SPI_SCHEMA.optional_rules, "11.5131", "11.5132", "11.5133", "11.5134"),
+    # 'hex': a reinforcement that enters at one named hex, as most on the Westpac track do
+    # [DTP 11.506, 11.5063]
+    entry_kinds=(*SPI_SCHEMA.entry_kinds, "hex"),
     table_decls=(
         *SPI_SCHEMA.table_decls,
         DETECTION,
@@ -347,6 +374,8 @@ SCHEMA: RulesetSchema = replace(
         VICTORY_UNITS,
         VICTORY_LEVELS,
         VICTORY_EXITS,
+        VICTORY_AWARDS,
+        VARIABLE_AIR,
     ),
     # the North Atlantic bonuses [DTP 11.3 victory, 11.31 rule 8] (victory.py)
     victory_conditions=(
@@ -367,6 +396,8 @@ SCHEMA: RulesetSchema = replace(
         "victory_units": _check_victory_units_11_3,
         "victory_levels": _check_victory_levels_11_3,
         "victory_exits": _check_victory_exits_11_3,
+        "victory_awards": _check_victory_awards_11_5124,
+        "variable_air": _check_variable_air_11_507,
     },
     sequence=SEQUENCE,
     markers=MARKERS,
