@@ -10,7 +10,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
-from referee.rules.carrier_battlegroup import battle, contact, soviet, victory
+from referee.rules.carrier_battlegroup import aftermath, battle, contact, soviet, victory
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
 from referee.rules.carrier_battlegroup.readings import readings_of
@@ -337,125 +337,14 @@ def _move_cvbg(state: GameState, to: str) -> GameState:
 def _after_battle_22_8(
     module: Module, state: GameState, b: Battle, events: list[Event]
 ) -> GameState:
-    data: dict[str, Any] = dict(state.data)
-    conds = dict(data["conditions"])
-    ships = list(data["cvbg"]["ships"])
-    missiles = dict(data["missiles"])
-    air = dict(data["air"])
-    pools_ = {k: list(v) for k, v in data["pools"].items()}
-    sbgs = {k: dict(v) for k, v in data["sbgs"].items()}
-    losses = list(data["losses"])
-    data["carrier"] = b.systems
-    for f in b.fighters:
-        if f.side == "USN":
-            if f.category == "missile":
-                state = state.with_unit(UnitState(f.id, "USN", None, "available"))  # [22.8 USN 1]
-                missiles.pop(f.id, None)
-                continue
-            if f.carrier:
-                if f.cond.sunk:
-                    losses.append(
-                        {"unit": f.id, "what": "sunk", "turn": state.turn, "rule": "22.8"}
-                    )
-                continue
-            for m, s in list(missiles.items()):
-                if s == f.id and (
-                    f.cond.sunk
-                    or f.cond.crippled
-                    or sum(1 for x in missiles.values() if x == f.id) > f.cond.missiles
-                ):
-                    missiles.pop(m)
-                    state = state.with_unit(UnitState(m, "USN", None, "available"))
-            if f.cond.sunk:
-                state = state.with_unit(UnitState(f.id, "USN", None, "sunk"))
-                ships = [s for s in ships if s != f.id]
-                air.pop(f.id, None)
-                conds.pop(f.id, None)
-                losses.append(
-                    {
-                        "unit": f.id,
-                        "what": "sunk" if f.category != "air" else "aircraft",
-                        "turn": state.turn,
-                        "rule": "22.8",
-                    }
-                )
-            elif f.cond.crippled and f.category != "air":
-                state = state.with_unit(UnitState(f.id, "USN", None, "crippled"))  # [22.8 USN 2]
-                ships = [s for s in ships if s != f.id]
-                conds[f.id] = {"damage": f.cond.damage, "crippled": True}
-                losses.append(
-                    {"unit": f.id, "what": "crippled", "turn": state.turn, "rule": "22.8"}
-                )
-            elif f.cond.damage and f.category != "air":
-                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
-                losses.append({"unit": f.id, "what": "damaged", "turn": state.turn, "rule": "22.8"})
-            elif f.category == "air" and (f.cond.damage or f.cond.crippled):
-                # a USN aircraft keeps its Damaged or Crippled marker [22.8 USN 3], [10.3]
-                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
-            continue
-        # Soviet [22.8]
-        in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)
-        if f.category == "missile" and f.zone == "expended":
-            # [21.6] a Soviet missile that fired is used up: out of play, not shot down (no VP)
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "expended"))
-            events.append(
-                Event(
-                    "expended",
-                    "21.6",
-                    f"{f.id} fired: the cruise missile is eliminated automatically",
-                    {"unit": f.id},
-                )
-            )
-            if in_sbg is not None:
-                sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
-            continue
-        if f.category == "coastal":
-            if f.cond.sunk:
-                state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
-                data["coastal"] = {
-                    **data["coastal"],
-                    "units": [x for x in data["coastal"]["units"] if x != f.id],
-                }
-                losses.append({"unit": f.id, "what": "coastal", "turn": state.turn, "rule": "22.8"})
-            continue  # [22.8 Soviet 4] otherwise repaired in place
-        if f.cond.sunk:
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
-            losses.append(
-                {
-                    "unit": f.id,
-                    "what": "soviet_air" if f.category in ("air", "missile") else "soviet_sunk",
-                    "turn": state.turn,
-                    "rule": "22.8",
-                }
-            )
-        elif f.category in ("surface", "submarine") and (f.cond.damage or f.cond.crippled):
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "damaged"))  # out of play
-            losses.append(
-                {"unit": f.id, "what": "soviet_damaged", "turn": state.turn, "rule": "22.8"}
-            )
-        elif in_sbg is not None:
-            continue  # [22.8 Soviet 3] back to its SBG, revealed
-        else:
-            pool = "standoff" if f.category in ("air", "missile") else "warships"
-            if "carrier" in module.piece(f.id).unit.flags:
-                continue  # the CVL-1 aircraft stay with CVL-1 [15.0]
-            pools_[pool].append(f.id)
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "pool"))  # [22.8 Soviet 1, 5]
-            continue
-        if in_sbg is not None:
-            sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
-    data.update(
-        conditions=conds,
-        missiles=missiles,
-        air=air,
-        pools=pools_,
-        sbgs=sbgs,
-        losses=losses,
-        cvbg={**data["cvbg"], "ships": ships},
-    )
-    data["revealed"] = sorted(p for p in data["revealed"] if state.units[p].location is not None)
-    state = state.evolve(data=data)
-    state = soviet.drop_empty_sbgs(state, events)
+    """After the battle: the losses [22.8], then the result and what follows from it."""
+    state = aftermath.losses_22_8(module, state, b, events)
+    return _result_20_2(module, state, b, events)
+
+
+def _result_20_2(module: Module, state: GameState, b: Battle, events: list[Event]) -> GameState:
+    """[20.2 step 5] the result, its fruits [20.3], the loser's withdrawal [20.2 step 5],
+    Ammunition [20.5] and the carrier's sinking [24.2]."""
     result = battle.result_20_2(b)
     cvbg_in = any(f.id == CARRIER for f in b.fighters)
     aircraft_only = not cvbg_in and all(f.category == "air" for f in b.side("USN"))
@@ -476,6 +365,25 @@ def _after_battle_22_8(
         events.append(
             Event("fruits", "20.3", ", ".join(f"{k} {d:+d}" for k, d in fruits.items()), fruits)
         )
+    state = _loser_withdraws_20_2(module, state, b, result, cvbg_in, events)
+    if not aircraft_only:
+        ammo = max(0, state.data["ammo"] - 1)
+        state = state.with_data(ammo=ammo)
+        events.append(Event("ammunition", "20.5", f"Ammunition -> {ammo}", {"ammo": ammo}))
+    if b.carrier_sunk:
+        state = state.with_data(result="defeat: the carrier is sunk [24.2]")
+    return state
+
+
+def _loser_withdraws_20_2(
+    module: Module,
+    state: GameState,
+    b: Battle,
+    result: str,
+    cvbg_in: bool,
+    events: list[Event],
+) -> GameState:
+    """[20.2 step 5] the loser moves one space toward a base of its own."""
     if result == "Soviet" and cvbg_in and not b.carrier_sunk:
         to = _toward_base(module, state, b.space, "nato_base")
         if to:
@@ -487,12 +395,6 @@ def _after_battle_22_8(
                 to = _toward_base(module, state, b.space, "soviet_base")
                 if to:
                     state = soviet.move_sbg_13_0(module, state, name, 1, to, "20.2", events)
-    if not aircraft_only:
-        ammo = max(0, state.data["ammo"] - 1)
-        state = state.with_data(ammo=ammo)
-        events.append(Event("ammunition", "20.5", f"Ammunition -> {ammo}", {"ammo": ammo}))
-    if b.carrier_sunk:
-        state = state.with_data(result="defeat: the carrier is sunk [24.2]")
     return state
 
 
