@@ -10,7 +10,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
-from referee.rules.carrier_battlegroup import aftermath, battle, contact, soviet, victory
+from referee.rules.carrier_battlegroup import aftermath, battle, contact, readings, soviet, victory
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
 from referee.rules.carrier_battlegroup.readings import readings_of
@@ -192,54 +192,12 @@ def _one_battle(
     standing: dict[str, Any],
     events: list[Event],
 ) -> GameState:
-    standoff_only = space != state.data["cvbg"]["space"]
     fighters = [_fighter(module, state, p) for p in usn + sov]
     systems = dict(state.data["carrier"])
     attacker = _attacker_20_1(state, space, auto)
-    if auto:
-        edge = "USN"
-        events.append(
-            Event(
-                "contact",
-                "18.0",
-                f"{space}: a Contact chit makes contact automatic; the USN attacks",
-            )
-        )
-    else:
-        usn_ews = [
-            systems["EW"] if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn
-        ]
-        sov_ews = [
-            module.piece(p).unit.values["EW"]
-            for p in sov
-            if module.piece(p).unit.category != "coastal"
-        ]
-        u_r = contact.usn_rating_18_1(
-            systems["CIC"], systems["CAG"], usn_ews, standoff_only=standoff_only
-        )
-        s_r = contact.soviet_rating_18_1(sov_ews, state.data["alert"])
-        r = dice.roll(6, f"contact at {space}", "18.1")
-        res = contact.read_chart_18_1(module, u_r, s_r, r)
-        events.append(
-            Event(
-                "contact",
-                "18.1",
-                f"{space}: USN {u_r} - Soviet {s_r} + d6 {r} = {res.total}: "
-                + (f"contact, Tactical Edge {res.edge}" if res.contact else "no contact")
-                + f" ({res.how})",
-                {
-                    "usn": u_r,
-                    "soviet": s_r,
-                    "roll": r,
-                    "total": res.total,
-                    "contact": res.contact,
-                    "edge": res.edge,
-                },
-            )
-        )
-        if not res.contact:
-            return state
-        edge = res.edge
+    edge = _contact_18_1(module, state, dice, space, usn, sov, auto, events)
+    if edge is None:
+        return state
     # [17.0] contact reveals every Soviet unit in the space
     state = reveal_space(state, space, sov, "17.0", events)
     sov = soviet_here(state, space)
@@ -266,6 +224,7 @@ def _one_battle(
             return got
     b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
+    b.readings = readings_of(state.data)
     events.append(
         Event(
             "battle",
@@ -278,6 +237,76 @@ def _one_battle(
     battle.fight_20_2(b, module, dice)
     events.extend(b.events)
     return _after_battle_22_8(module, state, b, events)
+
+
+def _contact_18_1(
+    module: Module,
+    state: GameState,
+    dice: Dice,
+    space: str,
+    usn: list[str],
+    sov: list[str],
+    auto: bool,
+    events: list[Event],
+) -> str | None:
+    """[18.0], [18.1]: the side with the Tactical Edge ("none": neither), or None when no
+    contact occurs. A Contact chit makes contact automatic, the USN attacking [20.1]; the
+    Edge it gives is a declared reading (switch ``contact_chit_gives_edge``)."""
+    rd = readings_of(state.data)
+    chit = f"{space}: a Contact chit makes contact automatic; the USN attacks"
+    if auto and rd.contact_chit_gives_edge:
+        events.append(
+            Event(
+                "contact",
+                "18.0",
+                f"{chit} with the Tactical Edge ({readings.label(rd, 'contact_chit_gives_edge')})",
+            )
+        )
+        return "USN"
+    systems = state.data["carrier"]
+    usn_ews = [systems["EW"] if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn]
+    sov_ews = [
+        module.piece(p).unit.values["EW"] for p in sov if module.piece(p).unit.category != "coastal"
+    ]
+    standoff_only = space != state.data["cvbg"]["space"]
+    u_r = contact.usn_rating_18_1(
+        systems["CIC"], systems["CAG"], usn_ews, standoff_only=standoff_only
+    )
+    s_r = contact.soviet_rating_18_1(sov_ews, state.data["alert"])
+    r = dice.roll(6, f"contact at {space}", "18.1")
+    res = contact.read_chart_18_1(module, u_r, s_r, r)
+    data = {
+        "usn": u_r,
+        "soviet": s_r,
+        "roll": r,
+        "total": res.total,
+        "contact": res.contact,
+        "edge": res.edge,
+    }
+    sums = f"USN {u_r} - Soviet {s_r} + d6 {r} = {res.total}"
+    if auto:
+        edge = res.edge if res.contact else "none"
+        events.append(
+            Event(
+                "contact",
+                "18.0",
+                f"{chit}; the Tactical Edge from the Contact Chart: {sums}: {edge} ({res.how}; "
+                f"{readings.label(rd, 'contact_chit_gives_edge')})",
+                {**data, "contact": True, "edge": edge},
+            )
+        )
+        return edge
+    events.append(
+        Event(
+            "contact",
+            "18.1",
+            f"{space}: {sums}: "
+            + (f"contact, Tactical Edge {res.edge}" if res.contact else "no contact")
+            + f" ({res.how})",
+            data,
+        )
+    )
+    return res.edge if res.contact else None
 
 
 def _break_off_18_2(
@@ -352,7 +381,9 @@ def _result_20_2(module: Module, state: GameState, b: Battle, events: list[Event
         Event(
             "battle_result",
             "20.2",
-            f"battle at {b.space}: " + ("a draw" if result == "draw" else f"{result} wins"),
+            f"battle at {b.space}: "
+            + ("a draw" if result == "draw" else f"{result} wins")
+            + _missiles_in_result(b),
             {"result": result},
         )
     )
@@ -373,6 +404,15 @@ def _result_20_2(module: Module, state: GameState, b: Battle, events: list[Event
     if b.carrier_sunk:
         state = state.with_data(result="defeat: the carrier is sunk [24.2]")
     return state
+
+
+def _missiles_in_result(b: Battle) -> str:
+    """The declared reading behind the result when missiles fought [20.2 step 5]."""
+    if not any(f.category == "missile" for f in b.fighters):
+        return ""
+    how = "left out of" if b.readings.battle_result_without_missiles else "counted in"
+    said = readings.label(b.readings, "battle_result_without_missiles")
+    return f" (missiles {how} the tallies: {said})"
 
 
 def _loser_withdraws_20_2(
@@ -409,6 +449,7 @@ def bombard_23_1(module: Module, state: GameState, dice: Dice, events: list[Even
     fighters = [_fighter(module, state, p) for p in [*state.data["cvbg"]["ships"], *coastal]]
     b = Battle(space, "USN", "USN", fighters, dict(state.data["carrier"]), state.data["ammo"])
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
+    b.readings = readings_of(state.data)
     for f in b.fighters:
         f.zone = "Inner"
     battle.fight_20_2(b, module, dice)

@@ -33,6 +33,38 @@ class Readings:
     # land-based aircraft "can only be based on land": True: one bought at sea is placed on
     # the nearest NATO base (ties by name); False: the older reading, in the CVBG's space
     land_aircraft_to_base: bool = False
+    # [18.0]/[20.1] a Contact incident chit: True: contact is automatic and the USN attacks
+    # with the Tactical Edge; False: contact is automatic and the USN attacks [20.1], but the
+    # Edge is read on the Contact Chart as in [18.1] (a "no contact" row gives neither side
+    # the Edge: the attacker fires first [20.2])
+    contact_chit_gives_edge: bool = True
+    # [21.3] the Target Priorities name SSGN as the only anti-submarine target: True: a USN
+    # SSN escort is never a target of Soviet fire; False: every USN submarine stands on the
+    # SSGN line (8, anti-submarine)
+    ssn_escort_never_targeted: bool = True
+    # [15.1]/[22.3] "one cruise missile is eliminated per each individual hit": True: one per
+    # damage point the ship takes [22.3]; False: one per Hit Table outcome the ship takes
+    missiles_lost_per_damage_point: bool = True
+    # [20.2 step 5] "lost at least half of the units": True: glitches and every missile
+    # (fired or not) are left out of both tallies; False: missiles count, and one that fired
+    # is lost [21.6]
+    battle_result_without_missiles: bool = True
+
+
+LABELS: dict[str, str] = {
+    "contact_chit_gives_edge": "CBG 18.0/20.1",
+    "ssn_escort_never_targeted": "CBG 21.3",
+    "missiles_lost_per_damage_point": "CBG 15.1/22.3",
+    "battle_result_without_missiles": "CBG 20.2 step 5",
+}
+"""The docs/interpretations.md row of each switch a report labels."""
+
+
+def label(readings: Readings, name: str) -> str:
+    """How a report labels a result a declared reading decided: the switch, its setting
+    and where the reading is declared."""
+    on = "on" if getattr(readings, name) else "off"
+    return f"reading {name}={on}, docs/interpretations.md {LABELS[name]}"
 
 
 # the rulings ``new_game`` records for a new game
