@@ -71,23 +71,72 @@ def combat_phase(
     strikes: dict[str, list[str]],
     standing: dict[str, Any],
     events: list[Event],
+    onward: dict[str, list[str]] | None = None,
 ) -> GameState:
-    """[5.0 step 6] every space with both sides, the CVBG's first."""
+    """[5.0 step 6] every space with both sides, the CVBG's first. ``strikes``: the standoff
+    units at each space; ``onward``: for a unit an SBG stopped on its way [12.4], the spaces
+    it flies on to, one after the other, while no contact occurs where it stands."""
     cvbg_space = state.data["cvbg"]["space"]
-    spaces = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
+    strikes = {k: list(v) for k, v in strikes.items()}
+    onward = {k: list(v) for k, v in (onward or {}).items()}
+    queue = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
+    done: list[str] = []
     inc = state.data.get("incident") or {}
-    for space in spaces:
+    while queue:
+        space = queue.pop(0)
+        if space in done:
+            continue
+        done.append(space)
         state = recon_11_3(module, state, space, strikes.get(space, []), events)
         sov = soviet_here(state, space)
         usn = list(state.data["cvbg"]["ships"]) if space == cvbg_space else []
         usn += strikes.get(space, [])
-        if not sov or not usn:
-            continue
-        auto = bool(inc.get("contact")) and inc.get("space") == space
-        state = _one_battle(module, state, dice, space, usn, sov, auto, standing, events)
+        contact_ = False
+        if sov and usn:
+            auto = bool(inc.get("contact")) and inc.get("space") == space
+            state, contact_ = _one_battle(
+                module, state, dice, space, usn, sov, auto, standing, events
+            )
+        if not contact_:
+            state, reached = _fly_on_12_4(state, space, strikes, onward, done, events)
+            queue += [s for s in reached if s not in queue]
     if readings_of(state.data).incident_units_leave:
         state = incident_units_leave_18_1(module, state, inc, events)
     return state.with_data(incident=None)
+
+
+def _fly_on_12_4(
+    state: GameState,
+    space: str,
+    strikes: dict[str, list[str]],
+    onward: dict[str, list[str]],
+    done: list[str],
+    events: list[Event],
+) -> tuple[GameState, list[str]]:
+    """[12.4] no contact at an SBG that stopped standoff units: "Standoff units may continue
+    to move", to the next SBG on the way or their target. A space whose battle is already
+    fought this turn gives them none [20.4]. Returns the state and the spaces reached, in
+    name order, for the Combat Phase to take in turn."""
+    going = [p for p in strikes.get(space, []) if onward.get(p)]
+    reached: dict[str, list[str]] = {}
+    for pid in going:
+        to = onward[pid].pop(0)
+        strikes[space].remove(pid)
+        strikes.setdefault(to, []).append(pid)
+        reached.setdefault(to, []).append(pid)
+        u = state.units[pid]
+        state = state.with_unit(UnitState(pid, u.side, to, None, u.status))
+    for to, units in sorted(reached.items()):
+        late = " (a battle was fought there this turn: no other [20.4])" if to in done else ""
+        events.append(
+            Event(
+                "strike_on",
+                "12.4",
+                f"no contact at {space}: {', '.join(units)} fly on to {to}{late}",
+                {"units": units, "from": space, "to": to},
+            )
+        )
+    return state, [to for to in sorted(reached) if to not in done]
 
 
 def incident_units_leave_18_1(
@@ -191,13 +240,16 @@ def _one_battle(
     auto: bool,
     standing: dict[str, Any],
     events: list[Event],
-) -> GameState:
+) -> tuple[GameState, bool]:
+    """The contact roll and, on contact, the Tactical Routine in one space [18.0]-[22.8];
+    also whether contact occurred (standoff units an SBG stopped fly on without it
+    [12.4])."""
     fighters = [_fighter(module, state, p) for p in usn + sov]
     systems = dict(state.data["carrier"])
     attacker = _attacker_20_1(state, space, auto)
     edge = _contact_18_1(module, state, dice, space, usn, sov, auto, events)
     if edge is None:
-        return state
+        return state, False
     # [17.0] contact reveals every Soviet unit in the space
     state = reveal_space(state, space, sov, "17.0", events)
     sov = soviet_here(state, space)
@@ -217,11 +269,11 @@ def _one_battle(
     fighters = [f for f in fighters if f.side == "USN"] + [_fighter(module, state, p) for p in sov]
     if not sov:
         events.append(Event("battle", "17.1", f"{space}: only Glitches were there; no battle"))
-        return state
+        return state, True
     if edge == "USN" and standing.get("breakoff") and space == state.data["cvbg"]["space"]:
         got = _break_off_18_2(module, state, space, events)
         if got is not None:
-            return got
+            return got, True
     b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
     b.readings = readings_of(state.data)
@@ -236,7 +288,7 @@ def _one_battle(
     battle.deploy_20_2(b, dice, set(standing.get("outer", ())))
     battle.fight_20_2(b, module, dice)
     events.extend(b.events)
-    return _after_battle_22_8(module, state, b, events)
+    return _after_battle_22_8(module, state, b, events), True
 
 
 def _contact_18_1(

@@ -5,6 +5,8 @@ space that holds Soviet units to strike [19.1]."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order, OrdersDoc
@@ -60,6 +62,53 @@ def flight_deck_15_0(state: GameState) -> int:
     return deck + sum(1 for c in state.data["crews"] if c.startswith("US-CREW-FD"))
 
 
+def range_19_2(module: Module, pid: str, *, refueled: bool) -> int:
+    """A standoff unit's range in spaces [19.1]: its printed range (SPD), doubled for an
+    aircraft flying with a refueler, never for a missile or the refueler itself [19.2]."""
+    u = module.piece(pid).unit
+    double = refueled and u.category == "air" and REFUELER not in u.flags
+    return int(u.values["SPD"]) * (2 if double else 1)
+
+
+def start_19_1(state: GameState, pid: str) -> str:
+    """Where a launched unit takes off: the CVBG's space (the hangar, or under a ship), or
+    the NATO base it is based on."""
+    where = state.data["air"].get(pid)
+    return state.data["cvbg"]["space"] if where in (None, "hangar") else str(where)
+
+
+def _distance_avoiding(board: PointBoard, a: str, b: str, avoid: set[str]) -> int | None:
+    """The fewest spaces from ``a`` to ``b`` entering none of ``avoid`` on the way."""
+    seen, frontier, d = {a}, [a], 0
+    while frontier:
+        if b in frontier:
+            return d
+        d += 1
+        nxt = sorted(
+            {n for s in frontier for n in board.neighbours(s) if n not in seen} - (avoid - {b})
+        )
+        seen.update(nxt)
+        frontier = nxt
+    return None
+
+
+def stops_12_4(board: PointBoard, state: GameState, start: str, dest: str, rng: int) -> list[str]:
+    """[12.4] "SBG: You can enter these, but you must stop there (including Standoff units,
+    unless no contact occurs, in which case Standoff units may continue to move)": the SBG
+    spaces a standoff unit flying from ``start`` to ``dest`` must stop at on the way, in
+    order (empty: it reaches ``dest``). The unit takes a route within its range that passes
+    no SBG when there is one (the player's best choice); else the shortest route
+    (``PointBoard.path``: ties to the alphabetically first space)."""
+    sbgs = {g["space"] for g in state.data["sbgs"].values()} - {start, dest}
+    if not sbgs:
+        return []
+    clear = _distance_avoiding(board, start, dest, sbgs)
+    if clear is not None and clear <= rng:
+        return []
+    path = board.path(start, dest) or []
+    return [s for s in path[1:-1] if s in sbgs]
+
+
 def check_launch_19_0(
     module: Module, state: GameState, board: PointBoard, orders: list[Order]
 ) -> list[Violation]:
@@ -95,9 +144,7 @@ def check_launch_19_0(
                 )
                 continue
             start = here if where == "hangar" else where
-            rng = u.values["SPD"] * (
-                2 if refuel and u.category == "air" and REFUELER not in u.flags else 1
-            )
+            rng = range_19_2(module, pid, refueled=refuel)
             d = board.distance(start, dest)
             if d > rng:
                 out.append(
@@ -126,17 +173,26 @@ def check_launch_19_0(
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Flights:
+    """The Launch Phase's standoff units for the Combat Phase: the units at each space they
+    stopped at, and for each unit stopped short by an SBG [12.4] the spaces it still has to
+    fly to (the next SBG on the way, then its target)."""
+
+    at: dict[str, list[str]]
+    onward: dict[str, list[str]]
+
+
 def launch_phase_19_0(
-    board: PointBoard, state: GameState, orders: list[Order], ev: list[Event]
-) -> tuple[GameState, dict[str, list[str]]]:
-    """[19.1] the launched units fly to their targets; returns the state and the units
-    launched at each space (for the Combat Phase)."""
+    module: Module, board: PointBoard, state: GameState, orders: list[Order], ev: list[Event]
+) -> tuple[GameState, Flights]:
+    """[19.1] the launched units fly to their targets, each stopping at the first SBG on
+    its way [12.4]; returns the state and where each unit is (for the Combat Phase)."""
     strikes: dict[str, list[str]] = {}
+    onward: dict[str, list[str]] = {}
     for o in orders:
         dest = match_name(o.hexes[0], board.locations())[0] or o.hexes[0]
-        strikes.setdefault(dest, []).extend(o.units)
-        for pid in o.units:
-            state = state.with_unit(UnitState(pid, "USN", dest, None))
+        refuel = any(REFUELER in module.piece(p).unit.flags for p in o.units)
         ev.append(
             Event(
                 "launch",
@@ -145,4 +201,22 @@ def launch_phase_19_0(
                 {"units": list(o.units), "to": dest},
             )
         )
-    return state, strikes
+        for pid in o.units:
+            start = start_19_1(state, pid)
+            rng = range_19_2(module, pid, refueled=refuel)
+            stops = stops_12_4(board, state, start, dest, rng) if start in board.locations() else []
+            first = stops[0] if stops else dest
+            if stops:
+                onward[pid] = [*stops[1:], dest]
+                ev.append(
+                    Event(
+                        "strike_stop",
+                        "12.4",
+                        f"{pid} must stop at {first}: an SBG is on its way to {dest} "
+                        "(it flies on only if no contact occurs there) [12.4]",
+                        {"unit": pid, "at": first, "to": dest},
+                    )
+                )
+            strikes.setdefault(first, []).append(pid)
+            state = state.with_unit(UnitState(pid, "USN", first, None))
+    return state, Flights(strikes, onward)

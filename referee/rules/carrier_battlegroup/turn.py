@@ -157,9 +157,11 @@ def carry_out_turn(
     # 4 Incidents [16.0]
     state = soviet.incident_phase_16_0(module, state, dice, ev)
     # 5 Launch [19.0]
-    state, strikes = launch.launch_phase_19_0(board, state, by["strike"], ev)
+    state, flights = launch.launch_phase_19_0(module, board, state, by["strike"], ev)
     # 6 Combat [18.0], [20.0]
-    state = combat_phase.combat_phase(module, state, dice, strikes, standing, ev)
+    state = combat_phase.combat_phase(
+        module, state, dice, flights.at, standing, ev, onward=flights.onward
+    )
     # 7 Objective [23.0]
     state = objective.objective_phase_23_0(module, state, by["bombard"], by["land"], dice, ev)
     # 8 Recovery [15.2]
