@@ -244,13 +244,11 @@ def _missiles_word(b: Battle, before: Condition, after: Condition) -> str:
     """The cruise missiles a hit cost the ship carrying them [15.1], labelled with the
     declared reading that counts them, unless it sank or was crippled (it loses all)."""
     lost = before.missiles - after.missiles
-    if not lost or after.sunk or after.crippled:
+    said = label(b.readings, "missiles_lost_per_damage_point")
+    if not lost or after.sunk or after.crippled or not said:
         return ""
     how = "damage point" if b.readings.missiles_lost_per_damage_point else "hit"
-    return (
-        f"; {lost} carried cruise missile(s) lost, one per {how} [15.1] "
-        f"({label(b.readings, 'missiles_lost_per_damage_point')})"
-    )
+    return f"; {lost} carried cruise missile(s) lost, one per {how} [15.1] ({said})"
 
 
 def _state_word(before: Condition, after: Condition) -> str:
@@ -282,7 +280,8 @@ def _ssn_reading_21_3(b: Battle) -> None:
     """Label the declared reading ``ssn_escort_never_targeted`` when it decides something:
     a USN submarine faces Soviet units able to fire anti-submarine [21.3]."""
     subs = [f.id for f in b.side("USN") if f.category == "submarine"]
-    if not subs or not any(f.printed.get("ASW", 0) > 0 for f in b.side("Soviet")):
+    said = label(b.readings, "ssn_escort_never_targeted")
+    if not subs or not said or not any(f.printed.get("ASW", 0) > 0 for f in b.side("Soviet")):
         return
     how = (
         "no target of Soviet fire"
@@ -293,7 +292,7 @@ def _ssn_reading_21_3(b: Battle) -> None:
         Event(
             "reading",
             "21.3",
-            f"{', '.join(subs)}: {how} ({label(b.readings, 'ssn_escort_never_targeted')})",
+            f"{', '.join(subs)}: {how} ({said})",
             {"units": subs, "targeted": not b.readings.ssn_escort_never_targeted},
         )
     )

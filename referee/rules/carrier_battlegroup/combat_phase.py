@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.graphboard import PointBoard
+from referee.engine.orders import Order
+from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import aftermath, battle, contact, readings, soviet, victory
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -270,10 +273,11 @@ def _one_battle(
     if not sov:
         events.append(Event("battle", "17.1", f"{space}: only Glitches were there; no battle"))
         return state, True
-    if edge == "USN" and standing.get("breakoff") and space == state.data["cvbg"]["space"]:
-        got = _break_off_18_2(module, state, space, events)
-        if got is not None:
-            return got, True
+    if edge == "USN" and standing.get("breakoff"):
+        state, stay = _break_off_18_2(module, state, space, usn, standing, events)
+        if not stay:
+            return state, True
+        fighters = [f for f in fighters if f.side == "Soviet" or f.id in stay]
     b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
     b.readings = readings_of(state.data)
@@ -306,14 +310,10 @@ def _contact_18_1(
     Edge it gives is a declared reading (switch ``contact_chit_gives_edge``)."""
     rd = readings_of(state.data)
     chit = f"{space}: a Contact chit makes contact automatic; the USN attacks"
+    tag = readings.label(rd, "contact_chit_gives_edge")
     if auto and rd.contact_chit_gives_edge:
-        events.append(
-            Event(
-                "contact",
-                "18.0",
-                f"{chit} with the Tactical Edge ({readings.label(rd, 'contact_chit_gives_edge')})",
-            )
-        )
+        said = f"{chit} with the Tactical Edge ({tag})" if tag else chit
+        events.append(Event("contact", "18.0", said))
         return "USN"
     systems = state.data["carrier"]
     usn_ews = [systems["EW"] if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn]
@@ -342,8 +342,8 @@ def _contact_18_1(
             Event(
                 "contact",
                 "18.0",
-                f"{chit}; the Tactical Edge from the Contact Chart: {sums}: {edge} ({res.how}; "
-                f"{readings.label(rd, 'contact_chit_gives_edge')})",
+                f"{chit}; the Tactical Edge from the Contact Chart: {sums}: {edge} ({res.how}"
+                + (f"; {tag})" if tag else ")"),
                 {**data, "contact": True, "edge": edge},
             )
         )
@@ -361,11 +361,81 @@ def _contact_18_1(
     return res.edge if res.contact else None
 
 
+def check_break_off_18_2(board: PointBoard, o: Order) -> list[Violation]:
+    """``breakoff yes -> SPACE ...``: each space the player names is a space of the map
+    (the nearest names as the hint) [18.2]."""
+    out: list[Violation] = []
+    for written in o.hexes:
+        got, hint = match_name(written, board.locations())
+        if got is None:
+            out.append(
+                at(
+                    o,
+                    "18.2",
+                    f"expected a space of the map to break off into, found {written!r}",
+                    hint or "write the space's name as the map prints it",
+                )
+            )
+    return out
+
+
 def _break_off_18_2(
+    module: Module,
+    state: GameState,
+    space: str,
+    usn: list[str],
+    standing: dict[str, Any],
+    events: list[Event],
+) -> tuple[GameState, list[str]]:
+    """[18.2] with the Tactical Edge the player's standing ``breakoff`` takes his units in
+    ``space`` out of the battle: the CVBG moves one space closer to a NATO base (his named
+    space when one is legal), the aircraft there land at once; "Cruise missiles may not
+    break-off", so they stay. 1 Fuel if the CVBG has a non-nuclear ship; none: no break-off.
+    Returns the state and the USN units that still fight (all of them: no break-off)."""
+    cvbg_here = space == state.data["cvbg"]["space"]
+    if not readings_of(state.data).breakoff_by_the_player:
+        older = _break_off_older_18_2(module, state, space, events) if cvbg_here else None
+        return (state, usn) if older is None else (older, [])
+    if standing["breakoff"] not in ("all", "yes" if cvbg_here else "strikes"):
+        return state, usn
+    stay = [p for p in usn if module.piece(p).unit.category == "missile"]
+    leave = [p for p in usn if p not in stay]
+    needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
+    if not contact.may_break_off_18_2(
+        "USN", cruise_missiles_only=not leave, fuel=state.data["fuel"], needs_fuel=needs
+    ):
+        why = "cruise missiles may not break off" if not leave else "no Fuel: no break-off"
+        events.append(Event("breakoff", "18.2", f"{space}: {why}"))
+        return state, usn
+    said = f"{space}: "
+    if cvbg_here:
+        to, how = _break_off_space(module, state, space, standing.get("breakoff_to") or [])
+        if to is None:
+            events.append(Event("breakoff", "18.2", f"{space}: no space to break off into"))
+            return state, usn
+        state = _move_cvbg(state, to)
+        said += f"the CVBG breaks off to {to} ({how})"
+    aircraft = [p for p in leave if module.piece(p).unit.category == "air"]
+    if aircraft:
+        state = _land_18_2(module, state, aircraft)
+        said += ("; " if cvbg_here else "") + f"{', '.join(aircraft)} break off and land"
+    if needs:
+        state = state.with_data(fuel=state.data["fuel"] - 1)
+    said += " (1 Fuel)" if needs else ""
+    if stay:
+        said += f"; {', '.join(stay)} may not break off and fight on"
+    events.append(
+        Event("breakoff", "18.2", said, {"to": state.data["cvbg"]["space"], "land": aircraft})
+    )
+    return state, stay
+
+
+def _break_off_older_18_2(
     module: Module, state: GameState, space: str, events: list[Event]
 ) -> GameState | None:
-    """[18.2]: one space closer to a NATO base, never into an SBG; 1 Fuel for non-nuclear
-    ships; no combat and no incident."""
+    """[18.2] as a game begun before ``breakoff_by_the_player`` plays it: the CVBG, one
+    space closer to the nearest NATO base, never into an SBG; 1 Fuel for non-nuclear ships;
+    every unit in its space leaves the battle (None: no break-off)."""
     needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
     if needs and state.data["fuel"] < 1:
         events.append(Event("breakoff", "18.2", "no Fuel: the CVBG cannot break off"))
@@ -377,15 +447,50 @@ def _break_off_18_2(
     state = _move_cvbg(state, to)
     if needs:
         state = state.with_data(fuel=state.data["fuel"] - 1)
-    events.append(
-        Event(
-            "breakoff",
-            "18.2",
-            f"the CVBG breaks off to {to}" + (" (1 Fuel)" if needs else ""),
-            {"to": to},
-        )
-    )
+    said = f"the CVBG breaks off to {to}" + (" (1 Fuel)" if needs else "")
+    events.append(Event("breakoff", "18.2", said, {"to": to}))
     return state
+
+
+def _land_18_2(module: Module, state: GameState, aircraft: list[str]) -> GameState:
+    """[18.2] "Air units that break-off must immediately land (recover)": carrier aircraft
+    in the carrier's hangar, land-based ones on their base [15.2]."""
+    air = dict(state.data["air"])
+    for pid in aircraft:
+        if "land" in module.piece(pid).unit.flags:
+            state = state.with_unit(UnitState(pid, "USN", air[pid], None))
+        else:
+            air[pid] = "hangar"
+            state = state.with_unit(UnitState(pid, "USN", None, f"hangar:{CARRIER}"))
+    return state.with_data(air=air)
+
+
+def _break_off_space(
+    module: Module, state: GameState, space: str, wanted: list[str]
+) -> tuple[str | None, str]:
+    """[18.2] where the CVBG breaks off to: "one space closer to any NATO base, into any
+    adjacent playable sea space (or into a NATO Base), but never into a space containing a
+    SBG". The first space of the player's list that is legal; else (the referee's default)
+    one space toward the nearest NATO base. Returns the space and how it was chosen."""
+    board = PointBoard(module.map)
+    bases = [s for s in board.locations() if board.terrain(s) == "nato_base"]
+    sbgs = {g["space"] for g in state.data["sbgs"].values()}
+    legal = {
+        n
+        for n in board.neighbours(space)
+        if n not in sbgs and any(board.distance(n, b) < board.distance(space, b) for b in bases)
+    }
+    for written in wanted:
+        got = match_name(written, board.locations())[0]
+        if got in legal:
+            return got, "the first legal space of your breakoff list"
+    default = _toward_base(module, state, space, "nato_base")
+    if wanted:
+        return default, (
+            f"none of {', '.join(wanted)} is adjacent, closer to a NATO base and free of "
+            "SBGs: one space toward the nearest NATO base"
+        )
+    return default, "your breakoff names no space: one space toward the nearest NATO base"
 
 
 def _toward_base(module: Module, state: GameState, space: str, base: str) -> str | None:
@@ -464,6 +569,8 @@ def _missiles_in_result(b: Battle) -> str:
         return ""
     how = "left out of" if b.readings.battle_result_without_missiles else "counted in"
     said = readings.label(b.readings, "battle_result_without_missiles")
+    if not said:
+        return ""
     return f" (missiles {how} the tallies: {said})"
 
 

@@ -14,6 +14,7 @@ from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import combat_phase, view
 from referee.rules.carrier_battlegroup.movement_phase import space_named
 from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.source.model import Module
 
 REFUELER = "refueler"
@@ -96,11 +97,12 @@ def stops_12_4(board: PointBoard, state: GameState, start: str, dest: str, rng: 
     """[12.4] "SBG: You can enter these, but you must stop there (including Standoff units,
     unless no contact occurs, in which case Standoff units may continue to move)": the SBG
     spaces a standoff unit flying from ``start`` to ``dest`` must stop at on the way, in
-    order (empty: it reaches ``dest``). The unit takes a route within its range that passes
+    order (empty: it reaches ``dest``; a game begun before the ruling keeps its older play,
+    switch ``strikes_stop_at_sbgs``). The unit takes a route within its range that passes
     no SBG when there is one (the player's best choice); else the shortest route
     (``PointBoard.path``: ties to the alphabetically first space)."""
     sbgs = {g["space"] for g in state.data["sbgs"].values()} - {start, dest}
-    if not sbgs:
+    if not sbgs or not readings_of(state.data).strikes_stop_at_sbgs:
         return []
     clear = _distance_avoiding(board, start, dest, sbgs)
     if clear is not None and clear <= rng:

@@ -33,6 +33,19 @@ class Readings:
     # land-based aircraft "can only be based on land": True: one bought at sea is placed on
     # the nearest NATO base (ties by name); False: the older reading, in the CVBG's space
     land_aircraft_to_base: bool = False
+    # [12.4] "SBG: You can enter these, but you must stop there (including Standoff units,
+    # unless no contact occurs ...)": True: a strike stops at an SBG on its way and flies on
+    # only without contact (launch.stops_12_4); False: the older play, strikes fly over
+    strikes_stop_at_sbgs: bool = False
+    # [18.2] True: the player's standing ``breakoff`` covers the air strikes too (``strikes``,
+    # ``all``) and may name the CVBG's space (``-> SPACE ...``); aircraft that break off land
+    # at once and cruise missiles fight on; False: the older play, only the CVBG breaks off,
+    # one space toward the nearest NATO base, and every unit in its space leaves the battle
+    breakoff_by_the_player: bool = False
+    # True: an event a declared reading decided names the switch and its setting (``label``);
+    # False: the older reports, without the labels (a game begun before them replays as it
+    # was recorded)
+    label_readings: bool = False
     # [18.0]/[20.1] a Contact incident chit: True: contact is automatic and the USN attacks
     # with the Tactical Edge; False: contact is automatic and the USN attacks [20.1], but the
     # Edge is read on the Contact Chart as in [18.1] (a "no contact" row gives neither side
@@ -62,18 +75,25 @@ LABELS: dict[str, str] = {
 
 def label(readings: Readings, name: str) -> str:
     """How a report labels a result a declared reading decided: the switch, its setting
-    and where the reading is declared."""
+    and where the reading is declared ("" in a game begun before the labels)."""
+    if not readings.label_readings:
+        return ""
     on = "on" if getattr(readings, name) else "off"
     return f"reading {name}={on}, docs/interpretations.md {LABELS[name]}"
 
 
-# the rulings ``new_game`` records for a new game
-NEW_GAME_FLAGS: dict[str, Any] = {
-    "objective_ends_early": True,
-    "chits_on_entering": True,
-    "incident_units_leave": True,
-    "land_aircraft_to_base": True,
-}
+# the rulings ``new_game`` records for a new game, by the version that made them: a game
+# begun under an older version holds the flags of the generations before (or none)
+FLAG_GENERATIONS: tuple[dict[str, Any], ...] = (
+    {
+        "objective_ends_early": True,
+        "chits_on_entering": True,
+        "incident_units_leave": True,
+        "land_aircraft_to_base": True,
+    },
+    {"strikes_stop_at_sbgs": True, "breakoff_by_the_player": True, "label_readings": True},
+)
+NEW_GAME_FLAGS: dict[str, Any] = {k: v for g in FLAG_GENERATIONS for k, v in g.items()}
 
 
 def readings_of(data: Any) -> Readings:
@@ -82,17 +102,24 @@ def readings_of(data: Any) -> Readings:
     return Readings(**{f.name: bool(given[f.name]) for f in fields(Readings) if f.name in given})
 
 
-def without_new_flags(data: dict[str, Any]) -> dict[str, Any] | None:
-    """``data`` as an older version's ``new_game`` made it (None: it has none of the new
-    flags, so there is no older start)."""
-    flags = dict(data.get("flags") or {})
-    if not any(k in flags for k in NEW_GAME_FLAGS):
-        return None
-    for k in NEW_GAME_FLAGS:
-        flags.pop(k, None)
+def _without(data: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    flags = {k: v for k, v in (data.get("flags") or {}).items() if k not in names}
     out = dict(data)
     if flags:
         out["flags"] = flags
     else:
         out.pop("flags", None)
+    return out
+
+
+def earlier_datas(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """``data`` as each older version's ``new_game`` made it, the latest first: without the
+    flags of the last generation, then of the last two, ... (empty: it has none of them)."""
+    flags = dict(data.get("flags") or {})
+    out: list[dict[str, Any]] = []
+    dropped: set[str] = set()
+    for gen in reversed(FLAG_GENERATIONS):
+        dropped |= set(gen)
+        if any(k in flags for k in gen):
+            out.append(_without(data, dropped))
     return out

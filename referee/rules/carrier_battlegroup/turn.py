@@ -33,12 +33,17 @@ from referee.source.model import Module
 
 
 def standing_of(doc: OrdersDoc) -> dict[str, Any]:
-    out: dict[str, Any] = {"breakoff": False, "outer": [], "lose": []}
+    """The player's standing orders for the battles he cannot answer in time: where he
+    breaks off [18.2] (``breakoff``: False, "yes" the CVBG, "strikes" or "all"; ``breakoff_to``:
+    the spaces he names for the CVBG, in his order), his Outer Zone units [20.2 step 2] and
+    the aircraft he gives up first [14.1]."""
+    out: dict[str, Any] = {"breakoff": False, "breakoff_to": [], "outer": [], "lose": []}
     for o in doc.standing:
         if o.verb == "lose":
             out["lose"] = [*out["lose"], *(u for u in o.units if u not in out["lose"])]
         elif o.verb == "breakoff":
-            out["breakoff"] = o.mode == "yes"
+            out["breakoff"] = False if o.mode == "no" else o.mode
+            out["breakoff_to"] = list(o.hexes)
         elif o.verb == "deploy" and o.mode == "outer":
             out["outer"] = sorted({*out["outer"], *o.units})
     return out
@@ -84,6 +89,9 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     ships = state.data["cvbg"]["ships"]
     for o in doc.orders:
         out += _units_of_2_2(module, o)
+    for o in doc.standing:
+        if o.verb == "breakoff":
+            out += combat_phase.check_break_off_18_2(board, o)
     if out:
         return out
     out += intelligence.check_intel_11_0(by["intel"], ships)

@@ -132,10 +132,21 @@ VOCABULARY = Vocabulary(
             (STANDING,),
             (
                 form(
-                    keyword("yes", "no", sets_mode=True),
-                    meaning="break off with the Tactical Edge [18.2]",
+                    keyword("yes", "all", sets_mode=True),
+                    keyword("->"),
+                    path(),
+                    meaning="break off with the Tactical Edge [18.2] (`yes` the CVBG, `all` "
+                    "the CVBG and the air strikes), the CVBG to the first of these spaces "
+                    "that is legal",
+                ),
+                form(
+                    keyword("yes", "no", "strikes", "all", sets_mode=True),
+                    meaning="break off with the Tactical Edge [18.2]: `yes` the CVBG (one "
+                    "space toward the nearest NATO base), `strikes` the air strikes (they "
+                    "land), `all` both, `no` never",
                 ),
             ),
+            expect="yes|no|strikes|all [-> SPACE [SPACE ...]]",
         ),
         Verb(
             "lose",

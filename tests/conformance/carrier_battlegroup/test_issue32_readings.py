@@ -16,6 +16,7 @@ from referee.rules.carrier_battlegroup.targeting import Combatant
 from tests.conformance.carrier_battlegroup.cbg_helpers import dice_for, module, played
 
 NO_STANDING = {"breakoff": False, "outer": []}
+LABELLED = Readings(label_readings=True)  # as a new game records it
 
 
 def _f(pid: str, side: str, cat: str, ty: str, ew: int = 2, **v: int) -> Fighter:
@@ -105,6 +106,7 @@ def test_21_3_reading_on_a_usn_ssn_is_no_target_of_soviet_fire() -> None:
         ],
         {},
         ammo=3,
+        readings=LABELLED,
     )
     battle.fight_20_2(b, module(), ScriptedDice([1] * 60))
     assert not [e for e in b.events if e.kind == "fire" and e.data["target"] == "US-SSN.1"]
@@ -129,8 +131,9 @@ def test_21_3_reading_off_a_usn_ssn_stands_on_the_ssgn_line() -> None:
         ],
         {},
         ammo=3,
+        readings=LABELLED,
     )
-    b.readings = Readings(ssn_escort_never_targeted=False)
+    b.readings = replace(LABELLED, ssn_escort_never_targeted=False)
     battle.fight_20_2(b, module(), ScriptedDice([6] * 60))
     fired = [e for e in b.events if e.kind == "fire" and e.data["target"] == "US-SSN.1"]
     assert fired and fired[0].rule == "21.5" and fired[0].data["category"] == "ASW"
@@ -147,7 +150,7 @@ def test_15_1_reading_on_one_carried_missile_lost_per_damage_point() -> None:
     assert damage.damage_22_3(c, 2).missiles == 1
     ship = _f("US-CG", "USN", "surface", "CG", DEF=5)
     ship.cond = c
-    b = Battle("X", "Soviet", "Soviet", [ship], {}, ammo=3)
+    b = Battle("X", "Soviet", "Soviet", [ship], {}, ammo=3, readings=LABELLED)
     battle._apply(b, ScriptedDice([]), [(ship, ship, ["2 damage"])])
     hit = next(e for e in b.events if e.kind == "hit")
     assert ship.cond.missiles == 1 and hit.rule == "22.3"
@@ -160,8 +163,8 @@ def test_15_1_reading_off_one_carried_missile_lost_per_hit() -> None:
     assert damage.damage_22_3(c, 2, per_point=False).missiles == 2
     ship = _f("US-CG", "USN", "surface", "CG", DEF=5)
     ship.cond = c
-    b = Battle("X", "Soviet", "Soviet", [ship], {}, ammo=3)
-    b.readings = Readings(missiles_lost_per_damage_point=False)
+    b = Battle("X", "Soviet", "Soviet", [ship], {}, ammo=3, readings=LABELLED)
+    b.readings = replace(LABELLED, missiles_lost_per_damage_point=False)
     battle._apply(b, ScriptedDice([]), [(ship, ship, ["2 damage", "withdraw"])])
     assert ship.cond.missiles == 1 and ship.cond.damage == 2 and ship.cond.withdrawn
     texts = [e.text for e in b.events]
@@ -181,7 +184,13 @@ def _missile_battle() -> Battle:
     lost = _f("SO-A", "Soviet", "surface", "DD")
     lost.cond = replace(lost.cond, sunk=True)
     return Battle(
-        "X", "USN", "USN", [ship, missile, lost, _f("SO-B", "Soviet", "surface", "DD")], {}, ammo=3
+        "X",
+        "USN",
+        "USN",
+        [ship, missile, lost, _f("SO-B", "Soviet", "surface", "DD")],
+        {},
+        ammo=3,
+        readings=LABELLED,
     )
 
 
@@ -201,9 +210,23 @@ def test_20_2_step_5_reading_on_missiles_are_left_out_of_the_result() -> None:
 
 def test_20_2_step_5_reading_off_missiles_count_and_a_fired_one_is_lost() -> None:
     b = _missile_battle()
-    b.readings = Readings(battle_result_without_missiles=False)
+    b.readings = replace(LABELLED, battle_result_without_missiles=False)
     assert battle.result_20_2(b) == "draw"  # the USN lost 1 of 2 units too
     ev: list[Event] = []
     combat_phase._result_20_2(module(), played(steps=2), b, ev)
     result = next(e for e in ev if e.kind == "battle_result")
     assert "a draw" in result.text and "missiles counted in the tallies" in result.text
+
+
+def test_a_game_begun_before_the_labels_replays_its_reports_unchanged() -> None:
+    """A start without ``label_readings`` (made before the labels) gets the events it was
+    recorded with, so ``verify`` replays it; a new game records the flag."""
+    st = _chit_position({})
+    flags = {k: v for k, v in st.data["flags"].items() if k != "label_readings"}
+    ev: list[Event] = []
+    combat_phase.combat_phase(
+        module(), st.with_data(flags=flags), dice_for("old", 9), {}, NO_STANDING, ev
+    )
+    contact = next(e for e in ev if e.kind == "contact")
+    assert contact.text == "North Sea 1: a Contact chit makes contact automatic; the USN attacks"
+    assert st.data["flags"]["label_readings"] is True
