@@ -12,7 +12,15 @@ from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order
 from referee.engine.vocabulary import match_name
-from referee.rules.carrier_battlegroup import aftermath, battle, contact, readings, soviet, victory
+from referee.rules.carrier_battlegroup import (
+    aftermath,
+    battle,
+    contact,
+    crews,
+    readings,
+    soviet,
+    victory,
+)
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
 from referee.rules.carrier_battlegroup.problems import at
@@ -316,7 +324,8 @@ def _contact_18_1(
         events.append(Event("contact", "18.0", said))
         return "USN"
     systems = state.data["carrier"]
-    usn_ews = [systems["EW"] if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn]
+    carrier_ew = crews.carrier_ew_3_5(module, state)
+    usn_ews = [carrier_ew if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn]
     sov_ews = [
         module.piece(p).unit.values["EW"] for p in sov if module.piece(p).unit.category != "coastal"
     ]
@@ -553,6 +562,7 @@ def _result_20_2(module: Module, state: GameState, b: Battle, events: list[Event
         events.append(
             Event("fruits", "20.3", ", ".join(f"{k} {d:+d}" for k, d in fruits.items()), fruits)
         )
+    state = crews.camera_crew_3_5(module, state, result, b.space, events)
     state = _loser_withdraws_20_2(module, state, b, result, cvbg_in, events)
     if not aircraft_only:
         ammo = max(0, state.data["ammo"] - 1)

@@ -46,6 +46,14 @@ class Readings:
     # False: the older reports, without the labels (a game begun before them replays as it
     # was recorded)
     label_readings: bool = False
+    # [3.5] True: the EW crew adds its EW to the carrier's (contact, Intelligence) and the
+    # Camera crew scores VP for each battle the USN wins (crews.py); False: the older play,
+    # neither does anything
+    special_crews_3_5: bool = False
+    # [22.2] "If a system goes to zero, that system ceases to function for any game purpose":
+    # True: the carrier makes no Intelligence attempt at EW 0 (intelligence.py); False: the
+    # older play, it rolls d6 x 0
+    systems_at_0_22_2: bool = False
     # [18.0]/[20.1] a Contact incident chit: True: contact is automatic and the USN attacks
     # with the Tactical Edge; False: contact is automatic and the USN attacks [20.1], but the
     # Edge is read on the Contact Chart as in [18.1] (a "no contact" row gives neither side
@@ -91,7 +99,13 @@ FLAG_GENERATIONS: tuple[dict[str, Any], ...] = (
         "incident_units_leave": True,
         "land_aircraft_to_base": True,
     },
-    {"strikes_stop_at_sbgs": True, "breakoff_by_the_player": True, "label_readings": True},
+    {
+        "strikes_stop_at_sbgs": True,
+        "breakoff_by_the_player": True,
+        "label_readings": True,
+        "special_crews_3_5": True,
+        "systems_at_0_22_2": True,
+    },
 )
 NEW_GAME_FLAGS: dict[str, Any] = {k: v for g in FLAG_GENERATIONS for k, v in g.items()}
 

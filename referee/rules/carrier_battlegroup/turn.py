@@ -94,7 +94,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
             out += combat_phase.check_break_off_18_2(board, o)
     if out:
         return out
-    out += intelligence.check_intel_11_0(by["intel"], ships)
+    out += intelligence.check_intel_11_0(module, state, by["intel"], ships)
     logistics = logistics_.skips_movement(state, by["repair"])
     if by["buy"]:
         cod = logistics_.cod_range_9_3(module, state, board) is not None

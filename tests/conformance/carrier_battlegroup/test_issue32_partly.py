@@ -214,3 +214,94 @@ def test_18_2_a_break_off_space_that_is_no_space_is_refused() -> None:
     assert [v.rule for v in bad] == ["18.2"]
     assert "expected a space of the map to break off into" in bad[0].message
     assert "North Sea 2" in (bad[0].hint or "")
+
+
+# ---- 3.5 the EW and Camera crews -------------------------------------------------------------
+
+
+def _with_crews(st: GameState, *crews: str) -> GameState:
+    return st.with_data(crews=[*st.data["crews"], *crews])
+
+
+def test_3_5_the_ew_crew_adds_to_the_carriers_ew_for_contact_and_intelligence() -> None:
+    """[3.5] "EW: This represents additional EW" (the Crew Chart's EW column, estimate)."""
+    from referee.rules.carrier_battlegroup import crews
+
+    st = played(steps=2).with_data(crews=[])
+    base = st.data["carrier"]["EW"]
+    assert crews.carrier_ew_3_5(module(), st) == base
+    crew_ew = int(module().tables["crew"].lookup(row="EW Crew", col="EW").value)
+    assert crew_ew > 0
+    assert crews.carrier_ew_3_5(module(), _with_crews(st, "US-CREW-EW")) == base + crew_ew
+    older = _with_crews(st, "US-CREW-EW").with_data(
+        flags={k: v for k, v in st.data["flags"].items() if k != "special_crews_3_5"}
+    )
+    assert crews.carrier_ew_3_5(module(), older) == base  # a game begun before
+    text = f"game: cbg\nturn: {st.turn}\nside: USN\n\n[intelligence]\nintel US-CVN-68\n"
+    from referee.engine.core import ScriptedDice
+    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+
+    out = ruleset().resolve(module(), _with_crews(st, "US-CREW-EW"), doc(text), ScriptedDice([2]))
+    intel = next(e for e in out.events if e.kind == "intel")
+    assert intel.rule == "11.1" and f"d6 2 x {base + crew_ew} = " in intel.text
+
+
+def test_3_5_the_camera_crew_publicizes_a_usn_win() -> None:
+    """[3.5] "Camera Crew: They publicize your heroic deeds": a provisional VP for each
+    battle the USN wins with the crew aboard (the Crew Chart is missing; estimate)."""
+    from referee.rules.carrier_battlegroup import crews
+
+    st = played(steps=2).with_data(crews=[], vp=0)
+    per = int(module().tables["victory_points"].lookup(row=crews.CAMERA_VP, col="vp").value)
+    ev: list[Event] = []
+    after = crews.camera_crew_3_5(module(), _with_crews(st, "US-CAMERA"), "USN", MID, ev)
+    assert after.data["vp"] == per and ev[0].rule == "3.5" and "provisional" in ev[0].text
+    for winner, who in (("Soviet", ("US-CAMERA",)), ("draw", ("US-CAMERA",)), ("USN", ())):
+        same = crews.camera_crew_3_5(module(), _with_crews(st, *who), winner, MID, [])
+        assert same.data["vp"] == 0
+
+
+# ---- 22.2 a carrier system at 0 ----------------------------------------------------------------
+
+
+def test_22_2_ew_at_0_ceases_to_function_no_crew_revives_it_and_no_intelligence() -> None:
+    """[22.2] "If a system goes to zero, that system ceases to function for any game
+    purpose"."""
+    from referee.rules.carrier_battlegroup import crews
+    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+
+    st = played(steps=2)
+    st = st.with_data(carrier={**st.data["carrier"], "EW": 0}, crews=["US-CREW-EW"])
+    assert crews.carrier_ew_3_5(module(), st) == 0
+    text = f"game: cbg\nturn: {st.turn}\nside: USN\n\n[intelligence]\nintel US-CVN-68\n"
+    bad = ruleset().validate(module(), st, doc(text))
+    assert [v.rule for v in bad] == ["22.2"] and "EW system is at 0" in bad[0].message
+    escort = next(p for p in st.data["cvbg"]["ships"] if p != "US-CVN-68")
+    ok = text.replace("US-CVN-68", escort)
+    assert ruleset().validate(module(), st, doc(ok)) == []
+
+
+def test_22_2_air_defense_at_0_fires_nothing_even_with_a_crew() -> None:
+    from referee.engine.core import ScriptedDice
+    from referee.rules.carrier_battlegroup import battle
+    from referee.rules.carrier_battlegroup.battle import Battle, Fighter
+    from referee.rules.carrier_battlegroup.damage import Condition
+
+    carrier = Fighter("US-CVN-68", "USN", "surface", "CVN", {}, Condition(12), carrier=True)
+    plane = Fighter(
+        "SO-TU22", "Soviet", "air", "TU22", {"AA": 0, "AS": 3, "EW": 1, "DEF": 1}, Condition(1)
+    )
+    b = Battle("X", "USN", "USN", [carrier, plane], {"Air Defense": 0, "EW": 5, "Hull": 12}, 3)
+    b.crew = {"AA": 2}
+    battle._fire_side(b, module(), ScriptedDice([6] * 10), "USN", "AA", None)
+    assert not [e for e in b.events if e.kind == "fire"]
+    b.systems = {**b.systems, "Air Defense": 1}
+    battle._fire_side(b, module(), ScriptedDice([6] * 10), "USN", "AA", None)
+    assert [e.data["strength"] for e in b.events if e.kind == "fire"] == [3]
+
+
+def test_22_2_cic_and_cag_at_0_add_nothing_to_the_contact_rating() -> None:
+    from referee.rules.carrier_battlegroup import contact
+
+    assert contact.usn_rating_18_1(0, 4, [5], standoff_only=False) == 5
+    assert contact.usn_rating_18_1(4, 0, [2], standoff_only=True) == 2
