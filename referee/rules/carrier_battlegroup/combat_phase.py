@@ -505,7 +505,10 @@ def _break_off_space(
 def _toward_base(module: Module, state: GameState, space: str, base: str) -> str | None:
     """An adjacent space closer to a friendly base with no enemy SBG/warships [18.2], [20.2 5]."""
     board = PointBoard(module.map)
-    bases = [s for s in board.locations() if board.terrain(s) == base]
+    closed = soviet.closed_bases_23_2(state) if base == "soviet_base" else set()
+    bases = [s for s in board.locations() if board.terrain(s) == base and s not in closed]
+    if not bases:
+        return None
 
     def dist(s: str) -> int:
         return min(board.distance(s, b) for b in bases)

@@ -54,6 +54,10 @@ class Readings:
     # True: the carrier makes no Intelligence attempt at EW 0 (intelligence.py); False: the
     # older play, it rolls d6 x 0
     systems_at_0_22_2: bool = False
+    # [23.2] True: landed Marines or SEALs leave the carrier and stand in the space, a Soviet
+    # base they occupy is closed to the Soviet side, and ``embark`` takes them back aboard on
+    # a later turn (objective.py); False: the older play, a landing is only recorded
+    landings_23_2: bool = False
     # [18.0]/[20.1] a Contact incident chit: True: contact is automatic and the USN attacks
     # with the Tactical Edge; False: contact is automatic and the USN attacks [20.1], but the
     # Edge is read on the Contact Chart as in [18.1] (a "no contact" row gives neither side
@@ -105,6 +109,7 @@ FLAG_GENERATIONS: tuple[dict[str, Any], ...] = (
         "label_readings": True,
         "special_crews_3_5": True,
         "systems_at_0_22_2": True,
+        "landings_23_2": True,
     },
 )
 NEW_GAME_FLAGS: dict[str, Any] = {k: v for g in FLAG_GENERATIONS for k, v in g.items()}

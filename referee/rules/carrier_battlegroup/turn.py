@@ -83,7 +83,17 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
+        for v in (
+            "intel",
+            "buy",
+            "repair",
+            "trade",
+            "move",
+            "strike",
+            "bombard",
+            "land",
+            "embark",
+        )
     }
     here = state.data["cvbg"]["space"]
     ships = state.data["cvbg"]["ships"]
@@ -110,6 +120,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     out += movement_phase.check_move_12_0(module, state, board, by["move"], logistics=logistics)
     out += launch.check_launch_19_0(module, state, board, by["strike"])
     out += objective.check_objective_23_0(module, state, by["bombard"], by["land"])
+    out += objective.check_embark_23_2(state, by["embark"])
     return out
 
 
@@ -120,7 +131,17 @@ def carry_out_turn(
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
+        for v in (
+            "intel",
+            "buy",
+            "repair",
+            "trade",
+            "move",
+            "strike",
+            "bombard",
+            "land",
+            "embark",
+        )
     }
     standing = standing_of(doc)
     if state.data["kind"] == RED_OKTOBER:
@@ -172,6 +193,7 @@ def carry_out_turn(
     )
     # 7 Objective [23.0]
     state = objective.objective_phase_23_0(module, state, by["bombard"], by["land"], dice, ev)
+    state = objective.embark_23_2(state, by["embark"], ev)
     # 8 Recovery [15.2]
     state = end_of_turn.recovery_15_2(module, state, ev, lose_first=standing["lose"])
     # 9 Victory [24.1]; the turn's Alert Level Chart events, netted [6.0], [6.1]

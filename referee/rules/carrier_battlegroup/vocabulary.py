@@ -128,6 +128,17 @@ VOCABULARY = Vocabulary(
             (form(units(), meaning="amphibious landing of Marines or SEALs [23.2]"),),
         ),
         Verb(
+            "embark",
+            (OBJECTIVE,),
+            (
+                form(
+                    units(),
+                    meaning="Marines or SEALs landed on an earlier turn go back aboard the "
+                    "CVBG in their space [23.2]",
+                ),
+            ),
+        ),
+        Verb(
             "breakoff",
             (STANDING,),
             (

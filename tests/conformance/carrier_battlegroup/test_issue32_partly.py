@@ -305,3 +305,79 @@ def test_22_2_cic_and_cag_at_0_add_nothing_to_the_contact_rating() -> None:
 
     assert contact.usn_rating_18_1(0, 4, [5], standoff_only=False) == 5
     assert contact.usn_rating_18_1(4, 0, [2], standoff_only=True) == 2
+
+
+# ---- 23.2 landings and re-embarking --------------------------------------------------------------
+
+
+def _landing_position() -> GameState:
+    """The CVBG at its Objective, no coastal defense unit left, Orders that allow a landing,
+    the M.E.U. aboard."""
+    st = played(steps=2)
+    obj = st.data["mission"]["objective"]
+    st = combat_phase._move_cvbg(st, obj)
+    return st.with_data(
+        mission={**st.data["mission"], "landing": True},
+        coastal={**st.data["coastal"], "units": []},
+        crews=["US-MEU"],
+    )
+
+
+def _objective_turn(st: GameState, body: str):  # type: ignore[no-untyped-def]
+    from referee.rules.carrier_battlegroup import objective
+
+    ev: list[Event] = []
+    o = doc(f"[objective]\n{body}\n").orders
+    land = [x for x in o if x.verb == "land"]
+    embark = [x for x in o if x.verb == "embark"]
+    st = objective.objective_phase_23_0(module(), st, [], land, dice_for("23.2", 7), ev)
+    return objective.embark_23_2(st, embark, ev), ev
+
+
+def test_23_2_landed_marines_leave_the_carrier_and_stand_ashore() -> None:
+    """[23.2] "An amphibious operation is automatic once in that space with a CVBG that is
+    stacked with a Marines or SEAL unit"."""
+    st = _landing_position()
+    after, ev = _objective_turn(st, "land US-MEU")
+    obj = st.data["mission"]["objective"]
+    assert [e.rule for e in ev] == ["23.2"] and f"US-MEU land at {obj}" in ev[0].text
+    assert "US-MEU" not in after.data["crews"] and after.units["US-MEU"].location == obj
+    assert after.data["landed_at"] == {"US-MEU": {"space": obj, "turn": st.turn}}
+    older = st.with_data(flags={k: v for k, v in st.data["flags"].items() if "landing" not in k})
+    kept, _ = _objective_turn(older, "land US-MEU")
+    assert kept.data["crews"] == ["US-MEU"] and kept.data["landed"] == ["US-MEU"]
+
+
+def test_23_2_a_soviet_base_occupied_by_marines_is_closed_to_the_soviet_side() -> None:
+    """[23.2] "Soviet bases cannot be used ... if occupied by a Marine or SEAL unit": a
+    beaten SBG does not withdraw toward it [20.2 step 5]."""
+    from referee.rules.carrier_battlegroup import soviet
+
+    st = played(steps=2)
+    board = PointBoard(module().map)
+    bases = sorted(s for s in board.locations() if board.terrain(s) == "soviet_base")
+    space = next(n for n in board.neighbours(bases[0]) if board.terrain(n) != "soviet_base")
+    assert combat_phase._toward_base(module(), st, space, "soviet_base") == bases[0]
+    held = st.with_data(landed_at={"US-SEAL": {"space": bases[0], "turn": 1}})
+    assert soviet.closed_bases_23_2(held) == {bases[0]}
+    assert combat_phase._toward_base(module(), held, space, "soviet_base") != bases[0]
+
+
+def test_23_2_re_embark_on_a_later_turn_in_the_same_space() -> None:
+    """[23.2] "You may re-embark a Marine or SEALs unit onto a CVBG in the same space during
+    any subsequent game turn (i.e., any game turn after they were debarked)"."""
+    from referee.rules.carrier_battlegroup import objective
+
+    st, _ = _objective_turn(_landing_position(), "land US-MEU")
+    o = doc("[objective]\nembark US-MEU\n").orders
+    same_turn = objective.check_embark_23_2(st, o)
+    assert [v.rule for v in same_turn] == ["23.2"] and "later turn" in same_turn[0].message
+    later = st.evolve(turn=st.turn + 1)
+    assert objective.check_embark_23_2(later, o) == []
+    away = combat_phase._move_cvbg(later, "North Sea 1")
+    assert "ashore at" in objective.check_embark_23_2(away, o)[0].message
+    back, ev = _objective_turn(later, "embark US-MEU")
+    assert back.data["crews"] == ["US-MEU"] and back.data["landed_at"] == {}
+    assert back.units["US-MEU"].location is None and ev[-1].rule == "23.2"
+    nobody = objective.check_embark_23_2(later, doc("[objective]\nembark US-SEAL\n").orders)
+    assert "expected a landed Marine or SEAL unit, found US-SEAL" in nobody[0].message
