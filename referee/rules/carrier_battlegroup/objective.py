@@ -151,6 +151,8 @@ def _ashore_23_2(state: GameState, units: list[str]) -> GameState:
 
 def embark_23_2(state: GameState, embark: list[Order], ev: list[Event]) -> GameState:
     """[23.2] landed units go back aboard the CVBG in their space (checked before)."""
+    if not embark:
+        return state
     landed = dict(state.data.get("landed_at") or {})
     crews = list(state.data["crews"])
     for o in embark:
