@@ -127,7 +127,15 @@ def check_launch_19_0(
         for pid in o.units:
             u = module.piece(pid).unit
             if pid in launched:
-                out.append(at(o, "19.0", f"{pid} is launched twice", unit=pid))
+                out.append(
+                    at(
+                        o,
+                        "19.0",
+                        f"expected each unit launched once, found {pid} twice",
+                        "name it in one strike",
+                        unit=pid,
+                    )
+                )
                 continue
             launched.append(pid)
             where = (
@@ -140,7 +148,9 @@ def check_launch_19_0(
                     at(
                         o,
                         "19.0",
-                        f"{pid} is not aboard the carrier, at a base or under a CVBG ship",
+                        f"expected a unit aboard the carrier, at a NATO base or under a CVBG "
+                        f"ship, found {pid} in {state.units[pid].box or state.units[pid].location}",
+                        "buy it first [9.1]; launched aircraft are back after Recovery [15.2]",
                         unit=pid,
                     )
                 )
@@ -153,13 +163,22 @@ def check_launch_19_0(
                     at(
                         o,
                         "19.1",
-                        f"{pid}: {dest} is {d} spaces away; range {rng}",
+                        f"expected a target within {pid}'s range {rng}, found {dest} {d} "
+                        "spaces away",
                         "a refueler doubles aircraft range [19.2]",
                         pid,
                     )
                 )
         if strike_target_19_1(state, dest) is False:
-            out.append(at(o, "19.1", f"{dest} holds no Soviet units to strike"))
+            out.append(
+                at(
+                    o,
+                    "19.1",
+                    f"expected a space holding Soviet units, found {dest}: it holds no Soviet "
+                    "units to strike",
+                    "strike an SBG's space or one where Soviet units are",
+                )
+            )
     deck = flight_deck_15_0(state)
     from_carrier = [p for p in launched if state.data["air"].get(p) == "hangar"]
     if len(from_carrier) > deck:
@@ -167,9 +186,9 @@ def check_launch_19_0(
             at(
                 orders[0],
                 "15.0",
-                f"{len(from_carrier)} aircraft launched from the carrier; "
-                f"the Flight Deck allows {deck}",
-                "see 19.0",
+                f"expected at most {deck} aircraft launched from the carrier (its Flight "
+                f"Deck), found {len(from_carrier)}",
+                "see 19.0; a Flight Deck crew launches one more [15.0]",
             )
         )
     return out

@@ -26,7 +26,14 @@ def check_objective_23_0(
     here = state.data["cvbg"]["space"]
     for o in bombard:
         if here != state.data["mission"]["objective"] or not state.data["coastal"]["units"]:
-            out.append(at(o, "23.1", "no coastal defense units in the CVBG's space"))
+            out.append(
+                at(
+                    o,
+                    "23.1",
+                    f"expected coastal defense units in the CVBG's space, found none at {here}",
+                    "bombard at the Objective while its coastal defense units remain",
+                )
+            )
     for o in land:
         if not state.data["mission"]["landing"]:
             out.append(

@@ -57,13 +57,21 @@ def named_units_2_2(module: Module, o: Order) -> list[Violation]:
     for pid in o.units:
         if pid not in pieces:
             _got, hint = match_name(pid, pieces)
-            out.append(at(o, UNIT_RULE.get(o.verb, "2.2"), f"no unit {pid!r}", hint, pid))
+            out.append(
+                at(
+                    o,
+                    UNIT_RULE.get(o.verb, "2.2"),
+                    f"no unit {pid!r}: expected a counter of this game",
+                    hint or "`referee options` lists the units each order may name",
+                    pid,
+                )
+            )
         elif pieces[pid].unit.side != "USN":
             out.append(
                 at(
                     o,
                     "2.2",
-                    f"{pid} is a Soviet unit: the game runs the Soviet side",
+                    f"{pid} is a Soviet unit: expected a USN unit, the game runs the Soviet side",
                     "order only USN units",
                     pid,
                 )

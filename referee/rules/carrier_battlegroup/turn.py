@@ -61,7 +61,8 @@ def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
                 at(
                     o,
                     "2.2",
-                    f"{written} is a Soviet unit: the game runs the Soviet side",
+                    f"{written} is a Soviet unit: expected a space, and the game runs the "
+                    "Soviet side",
                     "move names the spaces the CVBG moves through",
                 )
             )
@@ -70,7 +71,7 @@ def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
                 at(
                     o,
                     "7.0",
-                    f"{written} is a unit: the CVBG's ships move together",
+                    f"expected a space, found the unit {written}: the CVBG's ships move together",
                     "move names the spaces the CVBG moves through",
                 )
             )

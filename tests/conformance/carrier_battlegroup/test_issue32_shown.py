@@ -28,7 +28,9 @@ def test_9_0_cargo_is_bought_at_a_nato_base_but_land_aircraft_anywhere() -> None
     your CVBG is not at a NATO base." Unused LP are saved."""
     st = combat_phase._move_cvbg(played(steps=2), AT_SEA)
     bad = ruleset().validate(module(), st, doc(_file(st, "[logistics]\nbuy 1 fuel\n")))
-    assert _rules(bad) == ["9.0"] and "only with the CVBG at a NATO base" in bad[0].message
+    assert (
+        _rules(bad) == ["9.0"] and "expected the CVBG at a NATO base to buy fuel" in bad[0].message
+    )
     land = next(
         p
         for p, pc in module().pieces().items()
