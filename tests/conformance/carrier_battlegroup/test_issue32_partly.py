@@ -381,3 +381,42 @@ def test_23_2_re_embark_on_a_later_turn_in_the_same_space() -> None:
     assert back.units["US-MEU"].location is None and ev[-1].rule == "23.2"
     nobody = objective.check_embark_23_2(later, doc("[objective]\nembark US-SEAL\n").orders)
     assert "expected a landed Marine or SEAL unit, found US-SEAL" in nobody[0].message
+
+
+# ---- the older play of each switch a game begun before records none of -------------------------
+
+
+def _older(st: GameState, name: str) -> GameState:
+    return st.with_data(flags={k: v for k, v in st.data["flags"].items() if k != name})
+
+
+def test_18_2_older_play_only_the_cvbg_breaks_off_toward_the_nearest_base() -> None:
+    st = _older(_at_sea(played(steps=2)), "breakoff_by_the_player")
+    ships = st.data["cvbg"]["ships"]
+    ev: list[Event] = []
+    standing = _standing('breakoff all -> "North Sea 2"')
+    after, stay = combat_phase._break_off_18_2(module(), st, "North Sea 1", ships, standing, ev)
+    assert stay == [] and after.data["cvbg"]["space"] == "NATO Base (Britain)"
+    assert ev[-1].text.startswith("the CVBG breaks off to NATO Base (Britain)")
+    plane = st.with_unit(UnitState("US-A6.1", "USN", TARGET, None))
+    ev = []
+    same, stay = combat_phase._break_off_18_2(
+        module(), plane, TARGET, ["US-A6.1"], _standing("breakoff strikes"), ev
+    )
+    assert stay == ["US-A6.1"] and not ev and same.units["US-A6.1"].location == TARGET
+
+
+def test_3_5_older_play_the_camera_crew_scores_nothing() -> None:
+    from referee.rules.carrier_battlegroup import crews
+
+    st = _older(played(steps=2), "special_crews_3_5").with_data(crews=["US-CAMERA"], vp=0)
+    assert crews.camera_crew_3_5(module(), st, "USN", MID, []).data["vp"] == 0
+
+
+def test_22_2_older_play_the_carrier_rolls_its_intelligence_at_ew_0() -> None:
+    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+
+    st = _older(played(steps=2), "systems_at_0_22_2")
+    st = st.with_data(carrier={**st.data["carrier"], "EW": 0})
+    text = f"game: cbg\nturn: {st.turn}\nside: USN\n\n[intelligence]\nintel US-CVN-68\n"
+    assert ruleset().validate(module(), st, doc(text)) == []
