@@ -73,7 +73,13 @@ def check_embark_23_2(state: GameState, embark: list[Order]) -> list[Violation]:
             got = landed.get(pid)
             if got is None:
                 out.append(
-                    at(o, "23.2", f"expected a landed Marine or SEAL unit, found {pid}", unit=pid)
+                    at(
+                        o,
+                        "23.2",
+                        f"expected a landed Marine or SEAL unit, found {pid}",
+                        "only units landed with `land` on an earlier turn re-embark",
+                        unit=pid,
+                    )
                 )
             elif got["space"] != here:
                 out.append(

@@ -16,6 +16,7 @@ UNIT_RULE = {
     "trade": "5.0",
     "strike": "19.0",
     "land": "23.2",
+    "embark": "23.2",
 }
 """The case that says which units an order of each verb names."""
 

@@ -100,11 +100,15 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     ships = state.data["cvbg"]["ships"]
     for o in doc.orders:
         out += _units_of_2_2(module, o)
-    for o in doc.standing:
-        if o.verb == "breakoff":
-            out += combat_phase.check_break_off_18_2(board, o)
+    spaces = [
+        v
+        for o in doc.standing
+        if o.verb == "breakoff"
+        for v in combat_phase.check_break_off_18_2(board, o)
+    ]
     if out:
-        return out
+        return out + spaces
+    out += spaces
     out += intelligence.check_intel_11_0(module, state, by["intel"], ships)
     logistics = logistics_.skips_movement(state, by["repair"])
     if by["buy"]:

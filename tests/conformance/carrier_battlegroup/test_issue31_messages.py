@@ -154,3 +154,20 @@ def test_each_message_says_what_was_expected_what_was_found_and_a_hint(
     v = next((v for v in got if all(w in v.message for w in words)), got[0])
     assert all(w in v.message for w in words), v.message
     assert v.hint, f"{name}: no hint for {v.message!r}"
+
+
+def test_a_bad_break_off_space_and_the_other_problems_come_in_one_run() -> None:
+    """A `breakoff -> SPACE` that names no space [18.2] is reported with the file's other
+    problems, an unknown unit among them, in one run."""
+    st = played(steps=2)
+    text = (
+        f"game: cbg\nturn: {st.turn}\nside: USN\n\n[objective]\nembark US-MEU\n"
+        '\n[standing]\nbreakoff all -> "Nort Sea 2"\n'
+    )
+    got = ruleset().validate(module(), st, doc(text))
+    assert sorted(v.rule for v in got) == ["18.2", "23.2"], [str(v) for v in got]
+    assert all(v.hint for v in got)
+    unknown = text.replace("embark US-MEU", "embark US-MEW")
+    got = ruleset().validate(module(), st, doc(unknown))
+    assert sorted(v.rule for v in got) == ["18.2", "23.2"]
+    assert any("no unit 'US-MEW'" in v.message for v in got)
