@@ -16,7 +16,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset, due_of, phase_title_of
+from referee.engine.ruleset import Ruleset, due_of, has_submissions, phase_title_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
 from referee.pbem.parts import Sealer
@@ -143,7 +143,7 @@ _TABLES: dict[int, tuple[Module, Any]] = {}
 def _vassal_table(module: Module) -> Any:
     """The VASSAL placement table of the module players built with ``referee build`` (same
     default dpi), computed once per module object."""
-    from referee.vassal.placement import table_for
+    from referee.vassal.position.placement import table_for
 
     hit = _TABLES.get(id(module))
     if hit is None or hit[0] is not module:
@@ -164,7 +164,7 @@ def positions(
     One ``position.vsav`` when no side's view hides anything; otherwise one
     ``position-<SIDE>.vsav`` per side from that side's view, so a save never shows a player
     what the rules hide from him (fog of war)."""
-    from referee.vassal.position import position_vsav_bytes
+    from referee.vassal.position.save import position_vsav_bytes
 
     table = _vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
@@ -198,10 +198,10 @@ def picture_file(
     """``position.svg`` (or, for an earlier version's step, ``position.png``) of ``state``."""
     title = phase_title_of(ruleset, module, state)
     if picture == "png":
-        from referee.pbem.picture import position_png
+        from referee.picture.png import position_png
 
         return {"position.png": position_png(module, before, state, events, picture_dpi, title)}
-    from referee.pbem.position_svg import position_svg
+    from referee.picture.svg import position_svg
 
     return {"position.svg": position_svg(module, before, state, events, picture_dpi, title)}
 
@@ -365,7 +365,7 @@ def awaiting_info(
     submission still owed, leaving out the sides whose sealed orders are in (``sealed_in``)."""
     if game_over(state):
         return None
-    if not hasattr(ruleset, "due"):
+    if not has_submissions(ruleset):
         side, what = ruleset.awaiting(module, state)
         return {"side": side, "what": what}
     due = [d for d in due_of(ruleset, module, state) if d.side not in sealed_in]

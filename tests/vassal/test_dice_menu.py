@@ -14,9 +14,9 @@ from lxml import etree
 
 from referee.source.loader import load_module
 from referee.source.schema import ruleset_schema
-from referee.vassal.buildfile import buildfile_xml
-from referee.vassal.module_writer import plan_build
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.module.buildfile import buildfile_xml
+from referee.vassal.module.module_writer import plan_build
+from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +26,7 @@ WANT = {
     "sixth_fleet_2019": {"1d6": (1, False)},
     "sixth_fleet_dtp": {"1d6": (1, False), "2d6": (2, False)},
     "dtp_denmark_strait": {"1d6": (1, False), "2d6": (2, False)},
+    "dtp_westpac": {"1d6": (1, False), "2d6": (2, False)},
     "naval_module": {"1d6": (1, False), "2d6": (2, False)},
     "carrier_battlegroup": {
         "1d6": (1, False), "2d6": (2, False), "Higher of 2d6": (2, True), "3d6": (3, False)
