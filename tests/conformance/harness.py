@@ -80,11 +80,14 @@ FOLDERS: dict[str, tuple[str, ...]] = {
 def load_case(path: Path) -> dict[str, Any]:
     """The case in ``path``, its form checked (the keys a case may have, steps present)."""
     case = json.loads(path.read_text("utf-8"))
+    assert "ruleset" in case, (
+        f"{path.name}: a case of an earlier format; run python -m tests.conformance.upgrade"
+    )
     unknown = set(case) - CASE_KEYS
     assert not unknown, f"{path.name}: unknown case keys {sorted(unknown)}"
     assert case.get("cites"), f"{path.name}: every case cites the rule it tests"
     assert case.get("steps"), f"{path.name}: a case has steps"
-    assert case.get("ruleset") in ADAPTERS, f"{path.name}: unknown ruleset {case.get('ruleset')}"
+    assert case["ruleset"] in ADAPTERS, f"{path.name}: unknown ruleset {case['ruleset']}"
     return case
 
 

@@ -161,3 +161,34 @@ def test_a_wrong_ruling_fails_in_every_kind_of_step() -> None:
     step = next(s for s in naval["steps"] if s["do"] == "orders" and s["expect"].get("events"))
     step["expect"]["events"] = [{"kind": "no-such-event"}]
     assert any("no event like" in p for p in run_case(naval))
+
+
+def test_no_case_is_left_in_an_earlier_format() -> None:
+    from tests.conformance.upgrade import upgrade
+
+    assert upgrade(write=False) == [], "run python -m tests.conformance.upgrade"
+
+
+def test_an_earlier_case_upgrades_to_the_same_rulings() -> None:
+    """A 1975 case as it was written before issue 25 upgrades to the case the suite holds."""
+    from tests.conformance.upgrade import convert_75
+
+    old = {
+        "id": "001",
+        "cites": ["7.45", "8.41"],
+        "title": "SG attacks the air unit on top of the stack",
+        "example": "SF75-EX-7.45-a",
+        "turn": 2,
+        "phase": "combat",
+        "side": "Soviet",
+        "units": [
+            ["SO-SG-1", "1422"],
+            ["US-F4.1", "1423"],
+            ["GR-DD-1", "1423"],
+            ["TU-DE-1", "1423"],
+        ],
+        "orders": "attack SO-SG-1 -> US-F4.1",
+        "expect": {"violations": ["8.41"]},
+    }
+    path = next((HERE / "sixth_fleet_1975").glob("001-*.json"))
+    assert convert_75(old, path) == load_case(path)
