@@ -72,7 +72,7 @@ FOLDERS: dict[str, tuple[str, ...]] = {
     "sixth_fleet_1975": ("sixth_fleet_1975",),
     "sixth_fleet_2019": ("sixth_fleet_2019",),
     "naval_module": ("naval_module",),
-    "sixth_fleet_dtp": ("sixth_fleet_dtp", "dtp_denmark_strait"),
+    "sixth_fleet_dtp": ("sixth_fleet_dtp", "dtp_denmark_strait", "dtp_westpac"),
     "carrier_battlegroup": ("carrier_battlegroup",),
 }
 

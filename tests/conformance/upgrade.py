@@ -205,17 +205,21 @@ def convert_nav(c: dict[str, Any], path: Path) -> dict[str, Any]:
 # ---- DTP ------------------------------------------------------------------------------------
 
 RENAME_STRAIT = {"attack": "strait_attack", "contact": "light_line_contact"}
+RENAME_WESTPAC = {"setup": "westpac_setup", "vp": "westpac_vp"}
 
 
-def convert_dtp(c: dict[str, Any], path: Path, strait: bool) -> dict[str, Any]:
-    """A DTP case: its probe steps as they were (two Denmark Strait probes renamed)."""
+def convert_dtp(
+    c: dict[str, Any], path: Path, strait: bool, rename: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """A DTP case: its probe steps as they were (the scenarios' probes that share a name with
+    the kit's renamed: two of Denmark Strait, two of Westpac)."""
+    names = RENAME_STRAIT if strait else (rename or {})
     out = meta(c, "sixth_fleet_dtp", path)
     steps = []
     for s in c["steps"]:
         s = dict(s)
-        if strait:
-            s["do"] = RENAME_STRAIT.get(s["do"], s["do"])
-        steps.append({"do": s.pop("do"), **s})
+        do = s.pop("do")
+        steps.append({"do": names.get(do, do), **s})
     out["steps"] = steps
     return out
 
@@ -226,6 +230,7 @@ FOLDERS = {  # folder -> how its earlier format converts
     "naval_module": convert_nav,
     "sixth_fleet_dtp": lambda c, p: convert_dtp(c, p, False),
     "dtp_denmark_strait": lambda c, p: convert_dtp(c, p, True),
+    "dtp_westpac": lambda c, p: convert_dtp(c, p, False, RENAME_WESTPAC),
 }
 
 

@@ -3,8 +3,8 @@
 on the module ``module_src/sixth_fleet_dtp`` with the step's arguments; its answers are
 compared with the step's ``expect`` (only the keys given). Units are written
 ``{"id", "category", "values": {...}, "nationality", "type"}``. ``play`` plays one orders file
-on a position the step describes. The Denmark Strait scenario's probes are in
-``dtp_denmark_strait.py``.
+on a position the step describes. The Denmark Strait and Westpac scenarios' probes are in
+``dtp_denmark_strait.py`` and ``dtp_westpac.py``.
 """
 
 from __future__ import annotations
@@ -565,11 +565,16 @@ PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 
 
 def _all_probes() -> dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
+    """The kit's probes and those of its scenarios' special rules, each name once."""
     from tests.conformance.rulesets.dtp_denmark_strait import PROBES as STRAIT
+    from tests.conformance.rulesets.dtp_westpac import PROBES as WESTPAC
 
-    both = set(PROBES) & set(STRAIT)
-    assert not both, f"probes named twice: {sorted(both)}"
-    return {**PROBES, **STRAIT}
+    out: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {}
+    for probes in (PROBES, STRAIT, WESTPAC):
+        both = set(out) & set(probes)
+        assert not both, f"probes named twice: {sorted(both)}"
+        out.update(probes)
+    return out
 
 
 ADAPTER = Adapter(probes=_all_probes())
