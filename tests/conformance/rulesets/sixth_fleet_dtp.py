@@ -1,11 +1,10 @@
-"""The DTP conformance catalogue's runner (``tests/conformance/sixth_fleet_dtp/*.json``).
-
-A case is one situation from the kit, citing its cases (``cites``) and, for a worked example,
-its golden case id (``example``). Its ``steps`` each call one rule function of
-``referee/rules/sixth_fleet_dtp`` on the module ``module_src/sixth_fleet_dtp`` and compare
-the answer with ``expect`` (only the keys given are compared). Units are written
-``{"id", "category", "values": {...}, "nationality", "type"}``. ``run_case`` returns the
-differences, one line each; an empty list is a pass.
+"""Sixth Fleet DTP (revised rules) probes for the conformance harness: each ``do`` of a
+``sixth_fleet_dtp`` step names one rule function of ``referee/rules/sixth_fleet_dtp``, called
+on the module ``module_src/sixth_fleet_dtp`` with the step's arguments; its answers are
+compared with the step's ``expect`` (only the keys given). Units are written
+``{"id", "category", "values": {...}, "nationality", "type"}``. ``play`` plays one orders file
+on a position the step describes. The Denmark Strait and Westpac scenarios' probes are in
+``dtp_denmark_strait.py`` and ``dtp_westpac.py``.
 """
 
 from __future__ import annotations
@@ -34,8 +33,9 @@ from referee.rules.sixth_fleet_dtp import (
 from referee.rules.sixth_fleet_dtp.detection import Unit
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.conformance.rulesets import Adapter
 
-SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_dtp"
+SRC = Path(__file__).resolve().parents[3] / "module_src" / "sixth_fleet_dtp"
 
 
 @cache
@@ -521,7 +521,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "may_attempt": _may_attempt,
     "stack_ecm": _stack_ecm,
     "detection": _detection,
@@ -564,23 +564,17 @@ STEPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 }
 
 
-def run_case(case: Mapping[str, Any]) -> list[str]:
-    """Every difference between what the rules answer and what the case expects."""
-    out: list[str] = []
-    for i, step in enumerate(case["steps"]):
-        fn = STEPS.get(step["do"])
-        if fn is None:
-            out.append(f"step {i}: unknown step {step['do']!r}")
-            continue
-        got = fn(step)
-        for k, want in step["expect"].items():
-            if k not in got:
-                out.append(f"step {i} ({step['do']}): no answer {k!r}")
-            elif k == "how_contains":
-                continue
-            elif got[k] != want:
-                out.append(f"step {i} ({step['do']}): {k} = {got[k]!r}, expected {want!r}")
-        for frag in step["expect"].get("how_contains", ()):
-            if frag not in got.get("how", ""):
-                out.append(f"step {i}: {frag!r} not in {got.get('how')!r}")
+def _all_probes() -> dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
+    """The kit's probes and those of its scenarios' special rules, each name once."""
+    from tests.conformance.rulesets.dtp_denmark_strait import PROBES as STRAIT
+    from tests.conformance.rulesets.dtp_westpac import PROBES as WESTPAC
+
+    out: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {}
+    for probes in (PROBES, STRAIT, WESTPAC):
+        both = set(out) & set(probes)
+        assert not both, f"probes named twice: {sorted(both)}"
+        out.update(probes)
     return out
+
+
+ADAPTER = Adapter(probes=_all_probes())
