@@ -33,6 +33,7 @@ from referee.pbem.archive import (
     Archive,
     GameConfig,
     Secrets,
+    module_info,
     module_sha256,
     sha256_hex,
     slug,
@@ -40,6 +41,7 @@ from referee.pbem.archive import (
 from referee.pbem.commitments import pool_commitments
 from referee.pbem.keys import PrivateKey, PublicKey
 from referee.pbem.parts import sealer_for
+from referee.pbem.publish import hidden_turn_files, secrets_json
 from referee.pbem.record import (
     awaiting_info,
     base_report,
@@ -279,9 +281,6 @@ def _setup_with_commitments(
     """Report 000 of a game with commitments: the hidden-dice head and a commitment to
     every entry of every hidden pool (``docs/pbem.md``); what is hidden goes to
     ``secret/turns/000-setup-request/``."""
-    from referee.pbem.publish import hidden_turn_files
-    from referee.pbem.submit import secrets_json
-
     hseed = secret.hidden_seed(0)
     report["dice"]["hidden"] = {
         "algorithm": dicemod.HIDDEN_ALGORITHM,
@@ -322,15 +321,6 @@ def _setup_with_commitments(
         sealer=sealer_for(cfg, hseed),
     )
     return files, kept, rsha, kept["state.json"]
-
-
-def module_info(cfg: GameConfig) -> dict[str, str]:
-    return {
-        "id": cfg.module_id,
-        "name": cfg.module_name,
-        "version": cfg.module_version,
-        "sha256": cfg.module_sha256,
-    }
 
 
 _PLAYER_RE = re.compile(r"^([^=]+)=(.+)$")

@@ -58,6 +58,11 @@ PUBLIC_ORDERS_KEYS = (
 )
 
 
+def secrets_json(step: int, hidden_seed: bytes) -> bytes:
+    """A step's referee-only ``secrets.json``: its hidden seed, which opens its salts."""
+    return pretty_json({"format": SECRETS_FORMAT, "step": step, "hidden_seed": hidden_seed.hex()})
+
+
 def public_orders(orders: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The orders as everyone may know them: who, when, and the commitment; not the text,
     and not even its plain SHA-256 (few orders are possible; the hash would give them away)."""
@@ -197,9 +202,7 @@ def hidden_turn_files(
     secret = {
         "state.json": state_bytes,
         "record.json": record_bytes,
-        "secrets.json": pretty_json(
-            {"format": SECRETS_FORMAT, "step": step, "hidden_seed": hidden_seed.hex()}
-        ),
+        "secrets.json": secrets_json(step, hidden_seed),
         **dict(secret_orders),
     }
     if sealer is not None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +29,14 @@ from referee.engine.ruleset import Ruleset, get_ruleset, phase_title_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.adjudicate import parse_orders_text
-from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
-from referee.pbem.envelope import open_envelope, signature_ok, split_block
-from referee.pbem.game import SETUP_FOLDER, module_info
-from referee.pbem.keys import CONTEXT_REPORT, PrivateKey, PublicKey
+from referee.pbem.acceptance import parse_orders_text
+from referee.pbem.archive import Archive, TurnDir, module_info, module_sha256, sha256_hex
+from referee.pbem.envelope import open_envelope
+from referee.pbem.game import SETUP_FOLDER
+from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 from referee.pbem.record import (
-    CONTEXT_MANIFEST,
-    MANIFEST_FORMAT,
     REPORT_FORMAT,
-    SIGNED_FILES,
     awaiting_info,
     phase_info,
     step_names,
@@ -53,89 +49,22 @@ from referee.pbem.rendercheck import (
     check_step_renderings,
     template_rank,
 )
-from referee.pbem.report_shape import check_manifest, check_report
 from referee.pbem.reports import templates_sha256
-from referee.shapes import ShapeError
+from referee.pbem.rulings import matching_start
+from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
+from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
 from referee.source.model import Module
 
-
-class VerifyFailure(Exception):
-    """One failed check: the file it is about, the check's name, and what is wrong."""
-
-    def __init__(self, file: str, check: str, message: str) -> None:
-        super().__init__(f"{file}: {check}: {message}")
-        self.file = file
-        self.check = check
-        self.message = message
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": False, "file": self.file, "check": self.check, "message": self.message}
-
-
-@dataclass(slots=True)
-class Verified:
-    game_id: str
-    reports: int
-    last_report: str
-    last_report_sha256: str
-    referee: str
-    players: dict[str, str]
-    rolls: int
-    notes: list[str] = field(default_factory=list)
-    replayed: bool = True  # False: hidden steps wait for `referee reveal`
-    report_shas: list[str] = field(default_factory=list)  # every report, in order
-    # a game with parts: what was opened, not opened, missing (parts_open.Opening.to_json)
-    parts: dict[str, Any] | None = None
-    # files a player opens that could not be proved (file, why): verify exits 3
-    unchecked: list[tuple[str, str]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        extra: dict[str, Any] = {} if self.replayed else {"replayed": False}
-        if self.parts is not None:
-            extra["parts"] = self.parts
-        if self.unchecked:
-            extra["unchecked"] = [{"file": f, "why": w} for f, w in self.unchecked]
-        return {
-            **extra,
-            "ok": not self.unchecked,
-            "game_id": self.game_id,
-            "reports": self.reports,
-            "last_report": self.last_report,
-            "last_report_sha256": self.last_report_sha256,
-            "referee_fingerprint": self.referee,
-            "player_fingerprints": dict(self.players),
-            "rolls": self.rolls,
-            "notes": list(self.notes),
-        }
-
-
-NO_NONCES_NOTE = (
-    "this game was made before player nonces: its rolls depend on the referee's seeds and the "
-    "orders only, so the referee could have computed them before the orders were sent "
-    "(docs/dice.md); every roll was still checked"
-)
-
-
-def _check_sig(
-    archive: Archive, data_path: Path, sig_path: Path, key: PublicKey, ctx: bytes
-) -> bytes:
-    """The bytes of ``data_path``, after checking the referee's signature on them."""
-    rel, srel = archive.rel(data_path), archive.rel(sig_path)
-    data = archive.read(data_path)
-    try:
-        text = archive.read(sig_path, 64 * 1024).decode("ascii")
-        above, block = split_block(text, srel)
-    except (Refusal, UnicodeDecodeError) as exc:
-        raise VerifyFailure(srel, "signature", f"unreadable signature ({exc})") from None
-    if block is None or above.strip() or block.armour() != text:
-        raise VerifyFailure(srel, "signature", "not a signature block as the referee writes it")
-    if block.fingerprint != key.fingerprint:
-        raise VerifyFailure(srel, "signature", "made by a key that is not the referee's")
-    if not signature_ok(block, key, ctx, data):
-        raise VerifyFailure(
-            rel, "signature", f"does not match its signature {sig_path.name}: one was changed"
-        )
-    return data
+__all__ = [
+    "NO_NONCES_NOTE",
+    "Verified",
+    "VerifyFailure",
+    "check_head",
+    "find_archive",
+    "head_of",
+    "matching_start",
+    "verify_archive",
+]
 
 
 def find_archive(target: Path) -> tuple[Path, int | None]:
@@ -258,7 +187,7 @@ def verify_archive(
     since = Since(since_sha)
     trail: list[nonces.Accepted] = []
     for t in turns:
-        rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
+        rep, rsha, state_bytes, manifest = check_folder_full(archive, t, cfg.referee)
         f = f"turns/{t.name}/report.json"
         expect = {
             "format": REPORT_FORMAT,
@@ -285,7 +214,7 @@ def verify_archive(
             raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
         events: tuple = ()
         if t.sequence == 0:
-            _check_setup(cfg, rep, f)
+            check_players_and_dice(cfg, rep, f)
             _check_open_setup(rep, f)
             new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
             new = matching_start(rs, new, state_bytes)
@@ -389,79 +318,6 @@ def verify_archive(
     return out
 
 
-def _check_folder(
-    archive: Archive, t: TurnDir, referee: PublicKey, *, with_state: bool = True
-) -> tuple[dict, str, bytes]:
-    """Signatures and manifest of one turn folder: ``(report, its SHA-256, state.json)``
-    (``b""`` for the state when the folder publishes none: a game hiding information)."""
-    rep, rsha, state_bytes, _ = _check_folder_full(archive, t, referee, with_state=with_state)
-    return rep, rsha, state_bytes
-
-
-def _check_folder_full(
-    archive: Archive,
-    t: TurnDir,
-    referee: PublicKey,
-    *,
-    with_state: bool = True,
-    opening: Any = None,
-) -> tuple[dict, str, bytes, dict]:
-    """:func:`_check_folder`, and the folder's manifest. In a game with parts, ``opening``
-    (:class:`referee.pbem.parts_open.Opening`) admits the files of the parts this run opened
-    and the part files missing from this copy (which it reports)."""
-    base = f"turns/{t.name}"
-    try:
-        mbytes = _check_sig(
-            archive,
-            t.path / "manifest.json",
-            t.path / "manifest.json.sig",
-            referee,
-            CONTEXT_MANIFEST,
-        )
-        manifest = json.loads(mbytes)
-        _shaped(check_manifest, manifest, f"{base}/manifest.json")
-        if manifest.get("format") != MANIFEST_FORMAT:
-            raise VerifyFailure(f"{base}/manifest.json", "manifest", "not a referee manifest")
-        listed = dict(manifest["files"])
-        extra, absent = opening.admit(t.name, manifest) if opening is not None else ((), ())
-        present = sorted(p.name for p in t.path.iterdir())
-        for name in present:
-            if name not in listed and name not in SIGNED_FILES and name not in extra:
-                raise VerifyFailure(f"{base}/{name}", "manifest", "a file the referee never wrote")
-        for name in [*sorted(listed), *SIGNED_FILES]:
-            if name not in present and name not in absent:
-                raise VerifyFailure(f"{base}/{name}", "manifest", "missing")
-        for name, want in sorted(listed.items()):
-            if name in absent:
-                continue
-            if sha256_hex(archive.read(t.path / name)) != want:
-                raise VerifyFailure(f"{base}/{name}", "hash", "changed since the referee signed it")
-        rbytes = _check_sig(
-            archive, t.path / "report.json", t.path / "report.json.sig", referee, CONTEXT_REPORT
-        )
-        rsha = sha256_hex(rbytes)
-        if manifest.get("report_sha256") != rsha:
-            raise VerifyFailure(f"{base}/manifest.json", "manifest", "names another report.json")
-        rep = json.loads(rbytes)
-        _shaped(check_report, rep, f"{base}/report.json")
-        state_bytes = archive.read(t.path / "state.json") if with_state else b""
-    except Refusal as exc:
-        raise VerifyFailure(base, "archive", exc.message) from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise VerifyFailure(base, "record", f"malformed ({exc})") from None
-    if not isinstance(rep, dict):
-        raise VerifyFailure(f"{base}/report.json", "record", "not a report")
-    return rep, rsha, state_bytes, manifest
-
-
-def _shaped(checker: Any, value: Any, file: str) -> None:
-    """Check a decoded signed file against its declared shape (``report_shape.py``)."""
-    try:
-        checker(value)
-    except ShapeError as exc:
-        raise VerifyFailure(file, "record", f"malformed: {exc}") from None
-
-
 def _check_open_setup(rep: dict[str, Any], f: str) -> None:
     """Report 000 of a game without commitments: nothing adjudicated, one dice entry."""
     for key, want in (("orders", None), ("rolls", []), ("events", [])):
@@ -469,26 +325,6 @@ def _check_open_setup(rep: dict[str, Any], f: str) -> None:
             raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r} in the set-up request")
     if set(rep.get("dice") or {}) != {"commitment"}:
         raise VerifyFailure(f, "dice commitment", "the set-up request's dice hold other entries")
-
-
-def _check_setup(cfg: Any, rep: dict[str, Any], f: str) -> None:
-    players = {s: k.fingerprint for s, k in cfg.players.items()}
-    got = {s: (p or {}).get("fingerprint") for s, p in (rep.get("players") or {}).items()}
-    if got != players:
-        raise VerifyFailure(f, "players", "the players' keys differ from game.toml")
-    keys = {s: (p or {}).get("key") for s, p in (rep.get("players") or {}).items()}
-    if "key" in next(iter((rep.get("players") or {None: {}}).values()), {}) and keys != {
-        s: k.line() for s, k in cfg.players.items()
-    }:
-        raise VerifyFailure(f, "players", "the players' key lines differ from game.toml")
-
-    commit = (rep.get("dice") or {}).get("commitment") or {}
-    if (commit.get("head"), commit.get("length"), commit.get("algorithm")) != (
-        cfg.dice_head,
-        cfg.dice_length,
-        cfg.dice_algorithm,
-    ):
-        raise VerifyFailure(f, "dice commitment", "differs from game.toml")
 
 
 def _replay_step(
@@ -595,19 +431,3 @@ def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) 
     found = archive.key_files()
     if found:
         out.notes.append(f"WARNING: {archive.rel(found[0])} looks like a private key or seeds")
-
-
-def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
-    """The starting position ``new_game`` makes, or -- when the archive's recorded start
-    differs -- the earlier start the ruleset made before a later ruling, if it is that one.
-
-    A ruleset that records a ruling in new games (Sixth Fleet's [8.5] flag) offers the starts
-    its older versions made through an optional ``earlier_starts(state)`` method; an archive
-    begun before the ruling then replays under the reading it was played with."""
-    if new.canonical().encode() == recorded:
-        return new
-    earlier = getattr(rs, "earlier_starts", None)
-    for alt in earlier(new) if earlier is not None else ():
-        if alt.canonical().encode() == recorded:
-            return alt
-    return new

@@ -26,7 +26,7 @@ from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.adjudicate import parse_orders_text, sealed_trail
+from referee.pbem.acceptance import parse_orders_text
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.keys import PrivateKey
@@ -34,13 +34,10 @@ from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.rendercheck import RenderMismatch, Since
-from referee.pbem.verify import (
-    Verified,
-    VerifyFailure,
-    _check_folder_full,
-    _check_setup,
-    matching_start,
-)
+from referee.pbem.rulings import matching_start
+from referee.pbem.running import sealed_trail
+from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
+from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
 from referee.pbem.verify_hidden import (
     Walk,
     check_commitment,
@@ -180,8 +177,6 @@ def verify_committed(
         )
     out.notes.extend(w.notes)
     if not cfg.player_nonces and w.rolls:
-        from referee.pbem.verify import NO_NONCES_NOTE
-
         out.notes.append(NO_NONCES_NOTE)
     if upto is None:
         _check_current(w, turns, out, hides)
@@ -192,7 +187,7 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
     cfg, archive = w.cfg, w.archive
     base = f"turns/{t.name}"
     f = f"{base}/report.json"
-    rep, rsha, public_state, manifest = _check_folder_full(
+    rep, rsha, public_state, manifest = check_folder_full(
         archive, t, cfg.referee, with_state=not hides, opening=w.opening
     )
     manifest, skip = _as_opened(w, t, manifest)
@@ -215,7 +210,7 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
     if secret is None:
         w.prev_hseed = None  # the hidden chain cannot be followed past an unrevealed step
     if t.sequence == 0:
-        _check_setup(cfg, rep, f)
+        check_players_and_dice(cfg, rep, f)
         hidden = (rep.get("dice") or {}).get("hidden") or {}
         assert cfg.secrets is not None
         if hidden.get("head") != cfg.secrets.hidden_head:

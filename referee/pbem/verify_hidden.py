@@ -20,7 +20,7 @@ from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT
 from referee.pbem.rendercheck import Since, ViewHistory
-from referee.pbem.verify import VerifyFailure
+from referee.pbem.verdict import VerifyFailure
 from referee.source.model import Module
 
 
