@@ -49,7 +49,7 @@ def passphrase_file_option() -> typer.models.OptionInfo:
     )
 
 
-def _load_key(path: Path, passphrase_file: Path | None):
+def load_key(path: Path, passphrase_file: Path | None):
     """A private key, asking for its passphrase only if it has one (docs/pbem.md)."""
     from referee.pbem.keys import load_private, passphrase_source
 
@@ -80,7 +80,7 @@ def _new_passphrase(file: Path | None, ask: bool) -> bytes | None:
     return first.encode("utf-8")
 
 
-def _refused(exc: Exception, as_json: bool) -> None:
+def refused(exc: Exception, as_json: bool) -> None:
     from referee.pbem.problems import Refusal
 
     assert isinstance(exc, Refusal)
@@ -120,7 +120,7 @@ def _verify_with_bar(
         )
 
 
-def _game_module(game_dir: Path, module_src: Path | None, example: str | None):
+def game_module(game_dir: Path, module_src: Path | None, example: str | None):
     from referee.pbem.archive import Archive
     from referee.pbem.rulesdata import load_game_module, module_source
 
@@ -246,7 +246,7 @@ def register(app: typer.Typer) -> None:
             module,
             scenario=scenario,
             players=players,
-            referee_key=_load_key(referee_key, passphrase_file),
+            referee_key=load_key(referee_key, passphrase_file),
             options=tuple(option),
             game_id=game_id,
             dice_length=turns_of_dice,
@@ -346,11 +346,11 @@ def register(app: typer.Typer) -> None:
                 text = decode_orders(read_input_bytes(orders, MAX_ORDERS_BYTES), "<stdin>")
             else:
                 text = read_orders_file(orders)
-            signed = sign_orders(text, name, _load_key(key, passphrase_file), game)
+            signed = sign_orders(text, name, load_key(key, passphrase_file), game)
         except Refusal as exc:
             if exc.code in ("bad-input", "too-large"):  # a file we cannot read: exit 2
                 raise UserError(str(exc)) from None
-            _refused(exc, how == "json")
+            refused(exc, how == "json")
             return
         written: dict[str, str | None] = {"orders": None, "signature": None}
         notes = list(signed.notes)
@@ -433,17 +433,17 @@ def register(app: typer.Typer) -> None:
             # the cache answers the module's load and the shape checks of earlier reports
             # (the same bytes as without it; see docs/performance.md)
             with activated(cache_from_env(enabled=not no_cache)):
-                module = _game_module(game_dir, module_src, example)
+                module = game_module(game_dir, module_src, example)
                 results = run(
                     game_dir,
                     list(orders),
-                    referee_key=_load_key(key, passphrase_file),
+                    referee_key=load_key(key, passphrase_file),
                     module=module,
                     referee_dir=referee_dir,
                     dry_run=dry_run,
                 )
         except Refusal as exc:
-            _refused(exc, as_json)
+            refused(exc, as_json)
             return
         if as_json:
             print_json({"ok": True, "results": [r.to_json() for r in results]})
@@ -556,15 +556,15 @@ def register(app: typer.Typer) -> None:
         try:
             game_dir, upto = find_archive(target)
         except Refusal as exc:
-            _refused(exc, as_json)
+            refused(exc, as_json)
             return
         try:
             try:
-                module = _game_module(game_dir, module_src, example)
+                module = game_module(game_dir, module_src, example)
             except Refusal as exc:  # a damaged game.toml: the archive fails verification
                 raise VerifyFailure("game.toml", "archive", exc.message) from None
             want_head = head_of(head) if head is not None else None
-            loaded = [_load_key(k, passphrase_file) for k in keys]
+            loaded = [load_key(k, passphrase_file) for k in keys]
             since_sha = head_of(since) if since is not None else None
             result = _verify_with_bar(
                 game_dir, module, upto, since_sha, show=not (quiet or as_json), keys=loaded

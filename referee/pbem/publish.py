@@ -34,10 +34,10 @@ from referee.pbem.record import (
     MANIFEST_FORMAT,
     SIGNED_FILES,
     VIEW_FORMAT,
-    _vassal_table,
     picture_file,
     pretty_json,
     sign_file,
+    vassal_table,
 )
 from referee.pbem.reports import render_html, render_markdown
 from referee.source.model import Module
@@ -253,7 +253,7 @@ def side_positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[s
     """One ``position-SIDE.vsav`` per side, each from that side's view only."""
     from referee.vassal.position import position_vsav_bytes
 
-    table = _vassal_table(module)
+    table = vassal_table(module)
     return {
         f"position-{slug(s.id)}.vsav": position_vsav_bytes(table, ruleset.view(module, state, s.id))
         for s in player_sides(module, ruleset)

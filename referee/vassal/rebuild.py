@@ -23,7 +23,7 @@ from lxml import etree
 
 from referee.source.diagnostics import Diagnostics
 from referee.source.vassal_only import UnitRow, VassalOnlySource, load_vassal_only
-from referee.vassal.buildfile import VASSAL_VERSION, _serialise, map_helpers, moduledata_xml
+from referee.vassal.buildfile import VASSAL_VERSION, map_helpers, moduledata_xml, serialise
 from referee.vassal.commands import AddPiece, encode_command
 from referee.vassal.errors import VassalFormatError
 from referee.vassal.pieces import BasicPiece, Marker, Piece, UsePrototype
@@ -190,7 +190,7 @@ def rebuild_entries(src: VassalOnlySource) -> dict[str, bytes]:
     """Every archive entry of the rebuilt module."""
     root = _module_tree(src)
     entries: dict[str, bytes] = {
-        "buildFile.xml": _serialise(root),
+        "buildFile.xml": serialise(root),
         "moduledata": moduledata_xml(src.name, src.version, src.description),
     }
     entries.update(src.images)
