@@ -218,6 +218,9 @@ class RulesetExtras(Protocol):
       without telling it; read through :func:`view_notes_of`. ``validate`` on the view must
       not refuse what a hidden fact could allow: a side's legal orders get the same verdict
       on its view as on the full position.
+    * ``earlier_starts`` serves ``verify`` of archives begun before a ruling changed what
+      ``new_game`` records (a flag new games carry): the starts its older versions made of
+      ``state``'s game; read through :func:`earlier_starts_of`.
     """
 
     def options(
@@ -231,6 +234,15 @@ class RulesetExtras(Protocol):
     def view_notes(
         self, module: Module, view: GameState, side: str, orders: OrdersDoc
     ) -> list[Violation]: ...
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]: ...
+
+
+def earlier_starts_of(ruleset: Any, state: GameState) -> tuple[GameState, ...]:
+    """The starting positions older versions of ``ruleset`` made of ``state``'s game
+    (:class:`RulesetExtras` ``earlier_starts``); none for a ruleset whose start never changed."""
+    own = getattr(ruleset, "earlier_starts", None)
+    return tuple(own(state)) if own is not None else ()
 
 
 def warnings_of(

@@ -48,6 +48,7 @@ from referee.pbem.record import (
     build_turn_files,
     phase_info,
 )
+from referee.pbem.rulings import TODAY
 from referee.pbem.transaction import write_turn
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
@@ -206,7 +207,7 @@ def create_game(
         events=[],
         pending=[p.to_json() for p in state.pending],
         awaiting=awaiting_info(module, rs, state),
-        score=dict(rs.score(module, state)),
+        score=TODAY.score(rs, module, state),  # a new game reads the score as today
     )
     secret_files: dict[str, bytes] | None = None
     if cfg.secrets is None:

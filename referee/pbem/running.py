@@ -19,6 +19,7 @@ from referee.engine.ruleset import Due, Ruleset, due_of
 from referee.pbem import dice as dicemod
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.problems import Refusal
+from referee.pbem.rulings import TODAY, ScoreReading, score_reading
 from referee.source.model import Module
 
 
@@ -83,6 +84,8 @@ class RunningGame:
     # kept in memory, never written, so that a later file of the same dry-run batch (the
     # other side's sealed orders, issue 10 §4) reads them as the real batch reads the disk
     previewed: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    # how this game's reports record the score: as it was started (rulings.score_reading)
+    score: ScoreReading = TODAY
 
     def secret_file(self, turn: str, name: str) -> bytes | None:
         """A referee-only file of a turn folder (``secret/turns/TURN/NAME``), from a step
@@ -204,4 +207,5 @@ def load_game(archive: Archive) -> RunningGame:
         reports=reports,
         report_shas=shas,
         state=state,
+        score=score_reading(reports[0]),
     )

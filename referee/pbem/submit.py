@@ -310,7 +310,7 @@ def step_report(
         events=[e.to_json() for e in taken.outcome.events],
         pending=[p.to_json() for p in after.pending],
         awaiting=awaiting_info(module, rs, after, taken.sealed_in),
-        score=dict(rs.score(module, after)),
+        score=game.score.score(rs, module, after),  # as the game was started
     )
     return report
 

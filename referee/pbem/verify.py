@@ -50,7 +50,7 @@ from referee.pbem.rendercheck import (
     template_rank,
 )
 from referee.pbem.reports import templates_sha256
-from referee.pbem.rulings import matching_start
+from referee.pbem.rulings import TODAY, matching_start, score_reading
 from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
 from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
 from referee.source.model import Module
@@ -186,6 +186,7 @@ def verify_archive(
     unchecked: list[tuple[str, str]] = []
     since = Since(since_sha)
     trail: list[nonces.Accepted] = []
+    reading = TODAY  # how the game records its score: report 000 says (rulings.py)
     for t in turns:
         rep, rsha, state_bytes, manifest = check_folder_full(archive, t, cfg.referee)
         f = f"turns/{t.name}/report.json"
@@ -255,7 +256,9 @@ def verify_archive(
             p.to_json() for p in new.pending
         ]:
             raise VerifyFailure(f, "replay", "awaiting/pending differ from the replay")
-        if rep.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
+        if t.sequence == 0:
+            reading = score_reading(rep)
+        if rep.get("score") != reading.recorded(rs, module, new):
             raise VerifyFailure(f, "replay", "the score differs from the replay")
         try:
             here = template_rank(rep, f)

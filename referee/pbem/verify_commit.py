@@ -34,7 +34,7 @@ from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.rendercheck import RenderMismatch, Since
-from referee.pbem.rulings import matching_start
+from referee.pbem.rulings import matching_start, score_reading
 from referee.pbem.running import sealed_trail
 from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
 from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
@@ -245,7 +245,9 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
             raise VerifyFailure(f, "replay", "awaiting differs from the replay")
         if record.get("pending") != [p.to_json() for p in new.pending]:
             raise VerifyFailure(f, "replay", "the pending decisions differ from the replay")
-        if record.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
+        if t.sequence == 0:
+            w.score = score_reading(record)
+        if record.get("score") != w.score.recorded(rs, module, new):
             raise VerifyFailure(f, "replay", "the score differs from the replay")
         if hides:
             assert hseed is not None

@@ -20,6 +20,7 @@ from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT
 from referee.pbem.rendercheck import Since, ViewHistory
+from referee.pbem.rulings import TODAY
 from referee.pbem.verdict import VerifyFailure
 from referee.source.model import Module
 
@@ -61,6 +62,7 @@ class Walk:
         self.notes: list[str] = []
         self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
         self.events: tuple[Event, ...] = ()  # the events of the step being checked
+        self.score = TODAY  # how the game records its score: report 000 says (rulings.py)
 
 
 def check_revealed_complete(archive: Archive, turns: list[TurnDir]) -> None:
