@@ -16,7 +16,6 @@ A failure names the file and what differs (``pool chits entry 3``, ``hidden roll
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,6 @@ from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.acceptance import parse_orders_text
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.keys import PrivateKey
@@ -39,7 +37,6 @@ from referee.pbem.running import sealed_trail
 from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
 from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
 from referee.pbem.verify_hidden import (
-    Walk,
     check_commitment,
     check_revealed_complete,
     hidden_dir,
@@ -48,6 +45,7 @@ from referee.pbem.verify_hidden import (
     revealed_record,
     secret_folder,
 )
+from referee.pbem.walk import OLDER_TEMPLATES_NOTE, Walk, replay_orders
 from referee.source.model import Module
 
 
@@ -139,17 +137,7 @@ def verify_committed(
             raise VerifyFailure(f"turns/{t.name}", "archive", exc.message) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise VerifyFailure(f"turns/{t.name}", "record", f"malformed ({exc!r})") from None
-    out = Verified(
-        game_id=cfg.game_id,
-        reports=len(turns),
-        last_report=f"turns/{turns[-1].name}",
-        last_report_sha256=w.shas[-1],
-        referee=cfg.referee.fingerprint,
-        players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
-        rolls=w.rolls,
-        report_shas=list(w.shas),
-        unchecked=list(w.unchecked),
-    )
+    out = w.verified(turns)
     try:
         w.since.check_reached(out.last_report)
     except RenderMismatch as exc:
@@ -170,11 +158,7 @@ def verify_committed(
             "commitment and the replay"
         )
     if w.skipped_render:
-        out.notes.append(
-            f"{w.skipped_render} report(s) were rendered with other report templates (an "
-            "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently"
-        )
+        out.notes.append(OLDER_TEMPLATES_NOTE.format(n=w.skipped_render))
     out.notes.extend(w.notes)
     if not cfg.player_nonces and w.rolls:
         out.notes.append(NO_NONCES_NOTE)
@@ -482,25 +466,8 @@ def _resolve(
         )
         raise VerifyFailure(where, "dice", "; ".join(problems))
     w.hidden_rolls += sum(1 for r in record.get("rolls", []) if r.get("hidden_from"))
-    docs = {}
-    for s, env in sorted(envs.items()):
-        try:
-            docs[s] = parse_orders_text(rs, env.body, env.file)
-        except Refusal as exc:
-            raise VerifyFailure(f, "replay", f"the orders do not parse: {exc}") from None
-        violations = rs.validate(module, state, docs[s])
-        if violations:
-            raise VerifyFailure(f, "replay", f"the orders break the rules: {violations[0]}")
     dice = dicemod.CommittedDice(seed, t.sequence, key, hseed if w.cfg.hides_information else None)
-    if (record.get("orders") or {}).get("sealed") == "resolved":
-        outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
-    else:
-        [doc] = docs.values()
-        outcome = rs.resolve(module, state, doc, dice)
-    if [r.to_json() for r in outcome.rolls] != record.get("rolls"):
-        raise VerifyFailure(f, "replay", "the replay rolls different dice")
-    if json.loads(json.dumps([e.to_json() for e in outcome.events])) != record.get("events"):
-        raise VerifyFailure(f, "replay", "the replay's events differ from the record")
+    outcome = replay_orders(f, record, module, rs, state, envs, dice, blame=f)
     w.events = tuple(outcome.events)  # the picture marks them (_renderings)
     return outcome.state
 
