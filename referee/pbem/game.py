@@ -115,33 +115,8 @@ def create_game(
             f"(got {', '.join(sorted(players))})",
             hint=" ".join(f"--player {s}={s.lower()}.pub" for s in sides),
         )
-    fps = [k.fingerprint for k in players.values()]
-    if len(set(fps)) != len(fps):
-        raise UserError("two sides have the same public key", hint="each player makes a key")
-    for o in options:
-        if o not in module.optional_rules:
-            raise UserError(
-                f"module {module.id} has no optional rule {o!r}",
-                hint="optional rules: " + (", ".join(sorted(module.optional_rules)) or "none"),
-            )
-    if not 0 <= picture_dpi <= 300:
-        raise UserError(f"picture dpi must be 0..300, not {picture_dpi}")
+    _refuse_request(module, players, options, picture_dpi, game_dir)
     archive = Archive(game_dir)
-    if game_dir.exists():
-        if not game_dir.is_dir():
-            raise UserError(f"{game_dir} exists and is not a folder")
-        taken = [n for n in ("game.toml", "state.json", "turns") if (game_dir / n).exists()]
-        if taken:
-            raise UserError(
-                f"{game_dir} already holds a game ({', '.join(taken)})",
-                hint="choose a new folder",
-            )
-        keys = archive.key_files()
-        if keys:
-            raise UserError(
-                f"{keys[0]}: a private key or seed file inside the game folder",
-                hint="move private files out of the game folder; players receive the archive",
-            )
     schema = ruleset_schema(module.ruleset) if ruleset is None else None
     if schema is not None and module.map.kind not in schema.map_kinds:
         raise UserError(
@@ -257,6 +232,45 @@ def create_game(
                             p.unlink()
         raise
     return NewGame(game_dir, gid, seeds_path, rsha, report["awaiting"], cfg)
+
+
+def _refuse_request(
+    module: Module,
+    players: dict[str, PublicKey],
+    options: tuple[str, ...],
+    picture_dpi: int,
+    game_dir: Path,
+) -> None:
+    """What ``new`` refuses before it writes anything: two sides with one key, an optional
+    rule the module lacks, a picture resolution out of range, a folder that holds a game or
+    a private key."""
+    archive = Archive(game_dir)
+    fps = [k.fingerprint for k in players.values()]
+    if len(set(fps)) != len(fps):
+        raise UserError("two sides have the same public key", hint="each player makes a key")
+    for o in options:
+        if o not in module.optional_rules:
+            raise UserError(
+                f"module {module.id} has no optional rule {o!r}",
+                hint="optional rules: " + (", ".join(sorted(module.optional_rules)) or "none"),
+            )
+    if not 0 <= picture_dpi <= 300:
+        raise UserError(f"picture dpi must be 0..300, not {picture_dpi}")
+    if game_dir.exists():
+        if not game_dir.is_dir():
+            raise UserError(f"{game_dir} exists and is not a folder")
+        taken = [n for n in ("game.toml", "state.json", "turns") if (game_dir / n).exists()]
+        if taken:
+            raise UserError(
+                f"{game_dir} already holds a game ({', '.join(taken)})",
+                hint="choose a new folder",
+            )
+        keys = archive.key_files()
+        if keys:
+            raise UserError(
+                f"{keys[0]}: a private key or seed file inside the game folder",
+                hint="move private files out of the game folder; players receive the archive",
+            )
 
 
 def _missing_folders(path: Path) -> list[Path]:
