@@ -222,7 +222,7 @@ def remembered_measures() -> Iterator[None]:
         return
     from referee.render import counters
 
-    original = counters._max_size
+    original = counters.max_font_size
     key = digest("type-measures", code_fingerprint())
     known: dict[tuple[str, str, float, float], float] = {}
     read: list[int] = []  # the stored measurements are read on the first question only
@@ -237,11 +237,11 @@ def remembered_measures() -> Iterator[None]:
             size = known[k] = original(text, font, width, height)
         return size
 
-    counters._max_size = measured  # type: ignore[assignment]
+    counters.max_font_size = measured  # type: ignore[assignment]
     try:
         yield
     finally:
-        counters._max_size = original
+        counters.max_font_size = original
     if read and read[0] < len(known) <= MAX_MEASURES:
         rows = sorted([*k, v] for k, v in known.items())
         cache.put("measure", key, json.dumps(rows, ensure_ascii=False).encode("utf-8"))

@@ -3,7 +3,7 @@
 ``build`` and ``sheets`` refuse a counter text that cannot fit its layout box at the legible
 minimum (:data:`referee.render.counters.MIN_TEXT_PT`); ``check`` used to pass such a source, so
 a designer learnt of it only when building. This check measures, with the same shipped fonts
-and the same rules as the renderer (:func:`referee.render.counters._sizings`: the box's font,
+and the same rules as the renderer (:func:`referee.render.counters.counter_sizings`: the box's font,
 or the condensed face when that is at least 5 % larger), every text of every face, and reports
 each (layout, box) that some unit overflows, naming the tightest unit, the size it would need
 and the line of the ``[[counter.layout.box]]`` in ``module.toml``. All boxes are reported in one
@@ -82,7 +82,7 @@ def layout_fit_diagnostics(module: Module, diags: Diagnostics, dpi: int | None =
         own = face_name(module.counter.layouts[lname].boxes[i].font)
         font = own
         if "condensed" in by_font and by_font["condensed"][0] > by_font[own][0] * 1.05:
-            font = "condensed"  # the renderer's own choice (counters._sizings)
+            font = "condensed"  # the renderer's own choice (counters.counter_sizings)
         size, unit_id, text = by_font[font]
         if size >= min_px:
             continue
