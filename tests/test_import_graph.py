@@ -39,7 +39,7 @@ LAZY_CYCLES: dict[frozenset[str], str] = {
             "referee.render.map_art",
         }
     ): "the board's layers call back into board for shared geometry",
-    frozenset({"referee.vassal.decks", "referee.vassal.savewriter"}): (
+    frozenset({"referee.vassal.position.decks", "referee.vassal.position.savewriter"}): (
         "a deck's cards are written as counter pieces by the save writer"
     ),
     frozenset({"referee.rules.naval_module.air", "referee.rules.naval_module.combat"}): (
