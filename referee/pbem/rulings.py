@@ -5,7 +5,7 @@ adjudicating, the archives begun before the change, under the reading each was s
 
 * **the start**: a ruleset that records a ruling in new games (Sixth Fleet's [8.5] flag, Carrier
   Battlegroup's [5.0 step 10] flags) declares the starts its older versions made
-  (``earlier_starts``, read through :func:`referee.engine.ruleset.earlier_starts_of`); the
+  (``earlier_starts``, a method of every ruleset, by default none); the
   archive's recorded start says which one it was played from (:func:`matching_start`);
 * **the score**: issue 31 gave every ruleset's score the entries the reports' score tables read
   (each loss with its rule, the units each side scores, the VP track's label, whether bonuses
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, earlier_starts_of
+from referee.engine.ruleset import Ruleset
 from referee.pbem.rendercheck import KNOWN_TEMPLATES
 from referee.source.model import Module
 
@@ -34,7 +34,7 @@ def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
     an archive begun before the ruling then replays under the reading it was played with."""
     if new.canonical().encode() == recorded:
         return new
-    for alt in earlier_starts_of(rs, new):
+    for alt in rs.earlier_starts(new):
         if alt.canonical().encode() == recorded:
             return alt
     return new

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState, Outcome
-from referee.engine.ruleset import Due, Ruleset
+from referee.engine.ruleset import Due, Ruleset, sealed_resolution
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
@@ -238,7 +238,7 @@ def _sealed_opened(
     dice = dicemod.CommittedDice(
         seeds.seed, sub.k, orders["dice_key"], seeds.hidden if hides else None
     )
-    taken.outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
+    taken.outcome = sealed_resolution(rs).resolve_sealed(module, state, docs, dice)
     refuse_outcome(env, taken.outcome)
     taken.title = f"Game-Turn {state.turn}, sealed orders of {', '.join(sorted(commits))} opened"
     if hides:

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from referee.engine.core import Event, GameState, Outcome
-from referee.engine.ruleset import Ruleset
+from referee.engine.ruleset import Ruleset, sealed_resolution
 from referee.pbem import nonces
 from referee.pbem.acceptance import parse_orders_text
 from referee.pbem.archive import Archive, GameConfig, TurnDir
@@ -110,7 +110,7 @@ def replay_orders(
         if violations:
             raise VerifyFailure(blame, "replay", f"the orders break the rules: {violations[0]}")
     if (record.get("orders") or {}).get("sealed") == "resolved":
-        outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
+        outcome = sealed_resolution(rs).resolve_sealed(module, state, docs, dice)
     else:
         [doc] = docs.values()
         outcome = rs.resolve(module, state, doc, dice)
