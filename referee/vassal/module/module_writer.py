@@ -127,7 +127,8 @@ def chart_defs(module: Module) -> tuple[ChartDef, ...]:
     start: a tenth of a second of a cold ``referee build`` spent before the board worker
     starts. A test holds the two to the same answer.
     """
-    from referee.render.charts import ruleset_texts, setup_sides
+    from referee.render.chart_texts import ruleset_texts
+    from referee.render.charts import setup_sides
     from referee.render.tablechart import chart_name, generic_tables
 
     offered = {"crt": module.tables.crt is not None, "tec": True}
