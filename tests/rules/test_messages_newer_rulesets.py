@@ -12,7 +12,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.loader import load_module
 from referee.source.model import Module
-from tests.conformance.harness_2019 import build_state, module_2019
+from tests.conformance.rulesets.sixth_fleet_2019 import build_state, module_2019
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,8 +113,8 @@ def test_naval_wrong_side_is_shown_once_quoted():
 
 
 def test_naval_unknown_location_without_a_near_name_still_hints():
-    from tests.conformance.naval_harness import build_state as naval_state
-    from tests.conformance.naval_harness import naval_module
+    from tests.conformance.rulesets.naval_module import build_state as naval_state
+    from tests.conformance.rulesets.naval_module import naval_module
 
     module = naval_module()
     case = {"phase": "movement", "units": [["SU-DD-BO", "Temryuk"]]}
@@ -130,14 +130,14 @@ def test_naval_unknown_location_without_a_near_name_still_hints():
 def test_naval_survivor_not_in_the_box_names_the_box():
     import json
 
-    from tests.conformance.naval_harness import build_state as naval_state
-    from tests.conformance.naval_harness import naval_module
+    from tests.conformance.rulesets.naval_module import build_state as naval_state
+    from tests.conformance.rulesets.naval_module import naval_module
 
     module = naval_module()
     case = json.loads(
         (ROOT / "tests/conformance/naval_module/110-31.13-survivor-not-in-box.json").read_text()
     )
-    state = naval_state(module, case)
+    state = naval_state(module, case.get("position", case))
     head = f"game: case\nturn: {state.turn}\nside: Axis\n[aircombat]\n"
     v = _one(_violations(module, state, head + "survivors H1 -> DE-Ju87\n"), "31.13")
     assert v.message == "DE-Ju87 is not in the box of H1" and v.hint == "the box holds DE-He111.1"
@@ -253,8 +253,8 @@ def test_unknown_units_without_a_near_id_still_hint():
 
 
 def test_naval_air_units_not_yours_get_the_nearest_ids():
-    from tests.conformance.naval_harness import build_state as naval_state
-    from tests.conformance.naval_harness import naval_module
+    from tests.conformance.rulesets.naval_module import build_state as naval_state
+    from tests.conformance.rulesets.naval_module import naval_module
 
     module = naval_module()
     case = {"phase": "interdiction", "units": [["DE-He111.1", "2012"], ["DE-Ju87", "2012"]]}
@@ -267,8 +267,8 @@ def test_naval_air_units_not_yours_get_the_nearest_ids():
 
 def test_naval_cd_unit_not_yours_gets_the_nearest_ids():
     from referee.engine.core import ScriptedDice
-    from tests.conformance.naval_harness import build_state as naval_state
-    from tests.conformance.naval_harness import naval_module
+    from tests.conformance.rulesets.naval_module import build_state as naval_state
+    from tests.conformance.rulesets.naval_module import naval_module
 
     module = naval_module()
     rs = get_ruleset(module.ruleset)
