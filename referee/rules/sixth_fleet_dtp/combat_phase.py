@@ -110,8 +110,10 @@ def _stack_problems_7_44(
 
 def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Problem]:
     """One ``attack`` or ``strike`` order against the kept SPI rules and DTP's [8.1, 8.13,
-    8.14, 8.15, 8.231, 8.233, 7.44]."""
-    probs: list[Problem] = []
+    8.14, 8.15, 8.231, 8.233, 7.44]. The steps: a base attack goes to its own check [DTP
+    10.4]; the parties [8.1, 8.12, 8.34]; the kind of order [DTP 8.15]; who may attack again,
+    reach and ice [8.13, 8.1, DTP 11.3 rule 6]; strength and the answer [8.41, DTP 8.21,
+    8.231]; detection [DTP 8.14, 8.231]; the stack's order [7.44] and CAP first [DTP 8.233]."""
     rec = record(state)
     if any(t.startswith(HEX) for t in o.targets):
         answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
@@ -119,14 +121,10 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         return base_combat.check_base_attack(
             game, state, side, o, rec["attacked"], sit, flags_of(state)
         )
-    for u in (*o.units, *o.targets):
-        if u not in state.units or state.units[u].location is None:
-            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
-    if any(state.units[u].side != side for u in o.units):
-        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
-    if any(state.units[t].side == side for t in o.targets):
-        return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
-    probs += inactive_problems_9_23([(a, state.units[a].status) for a in o.units], o.verb)
+    bad = _parties_8_1(state, side, o)
+    if bad:
+        return bad
+    probs = inactive_problems_9_23([(a, state.units[a].status) for a in o.units], o.verb)
     ahex, thex = _one_hex(state, o.units), _one_hex(state, o.targets)
     if ahex is None or thex is None:
         return [Problem("8.12", "attackers, and targets, must each be in one hex", "hexes")]
@@ -135,13 +133,7 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         return [Problem("8.34", "targets must be all air, all surface or all sub units", "mixed")]
     tcat = cats.pop()
     attackers = [unit_of(game, a) for a in o.units]
-    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
-    if o.verb == "strike" and not air_on_naval:
-        probs.append(Problem("DTP 8.15", "a strike is air units on ships or subs", "strike-kind"))
-    if o.verb == "attack" and air_on_naval:
-        probs.append(
-            Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
-        )
+    probs += _kind_8_15(o, attackers, tcat)
     probs += [p for p in (air.grounded_problem(game, state, a) for a in o.units) if p]
     again = [a for a in o.units if a in rec["attacked"]]
     if again:
@@ -153,7 +145,49 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
                 again[0],
             )
         )
-    probs += strikes.reach_problems_8_1(
+    probs += _reach_8_1(game, o, ahex, thex)
+    probs += _strength_8_41(game, state, side, o, attackers, tcat)
+    probs += _detection_8_14(game, state, o, attackers)
+    probs += _stack_problems_7_44(game, state, attackers, o.targets, thex)
+    if o.verb == "strike":
+        cap = [
+            u
+            for u in state.stacks.get(thex, ())
+            if game.category(u) == "air" and state.units[u].side != side and u not in rec["engaged"]
+        ]
+        probs += strikes.cap_first_8_233(attackers, cap)
+    return probs
+
+
+def _parties_8_1(state: GameState, side: str, o: Order) -> list[Problem]:
+    """Attackers and targets on the map, the attackers one's own, the targets the enemy's
+    [8.1]."""
+    for u in (*o.units, *o.targets):
+        if u not in state.units or state.units[u].location is None:
+            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
+    if any(state.units[u].side != side for u in o.units):
+        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
+    if any(state.units[t].side == side for t in o.targets):
+        return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
+    return []
+
+
+def _kind_8_15(o: Order, attackers: list[Unit], tcat: str) -> list[Problem]:
+    """Air units on ships or subs make a ``strike``, everything else an ``attack`` [DTP 8.15]."""
+    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
+    if o.verb == "strike" and not air_on_naval:
+        return [Problem("DTP 8.15", "a strike is air units on ships or subs", "strike-kind")]
+    if o.verb == "attack" and air_on_naval:
+        return [
+            Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
+        ]
+    return []
+
+
+def _reach_8_1(game: Game, o: Order, ahex: str, thex: str) -> list[Problem]:
+    """Each attacker's range to the target hex [8.1]; under the pack ice only what may reach
+    a sub there [DTP 11.3 rule 6]."""
+    probs = strikes.reach_problems_8_1(
         [(a, game.board.distance(ahex, thex)) for a in o.units], thex
     )
     ice = denmark_strait.under_ice_problem_11_3_6(
@@ -163,48 +197,55 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         game.board.distance(ahex, thex),
         thex,
     )
-    if ice is not None:
-        probs.append(ice)
+    return [*probs, ice] if ice is not None else probs
+
+
+def _strength_8_41(
+    game: Game, state: GameState, side: str, o: Order, attackers: list[Unit], tcat: str
+) -> list[Problem]:
+    """Some strength against the target's type [8.41]: a D2 unit has it only when answering
+    back [DTP 8.21]; a unit damaged by a first strike may not answer [DTP 8.231]."""
     irec = state.data.get("impulses") or {}
     answering = impulses.may_answer_8_21(irec, side, o.units)
     sit = _situation(game, state, answering)
-    if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
-        lost = impulses.lost_answer_8_231(irec, side, o.units)
-        probs.append(
+    if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) > 0:
+        return []
+    lost = impulses.lost_answer_8_231(irec, side, o.units)
+    if lost:
+        return [
             Problem(
                 "DTP 8.231",
                 f"{', '.join(lost)} damaged by a first strike may not answer back "
                 "(8.21 and 8.22 do not apply) and has no strength left [8.41]",
                 "no-answer-to-first-strike",
             )
-            if lost
-            else Problem(
-                "8.41",
-                f"these units have no strength against {tcat} units "
-                "(D2 units attack only when answering back [DTP 8.21])",
-                "no-strength",
-            )
+        ]
+    return [
+        Problem(
+            "8.41",
+            f"these units have no strength against {tcat} units "
+            "(D2 units attack only when answering back [DTP 8.21])",
+            "no-strength",
         )
+    ]
+
+
+def _detection_8_14(game: Game, state: GameState, o: Order, attackers: list[Unit]) -> list[Problem]:
+    """A first strike's conditions [DTP 8.231]; otherwise a naval attacker needs a Detected
+    target [DTP 8.14]."""
     if o.mode == "first-strike":
-        probs += strikes.first_strike_8_231(
+        return strikes.first_strike_8_231(
             any(is_detected(game, state, a) for a in o.units if game.category(a) != "air"),
             attackers[0],
             [unit_of(game, t) for t in o.targets],
             all(is_detected(game, state, t) for t in o.targets),
         )
-    elif any(a.category in NAVAL for a in attackers):
+    probs: list[Problem] = []
+    if any(a.category in NAVAL for a in attackers):
         for t in o.targets:
             probs += strikes.detected_target_8_14(
                 attackers[0], unit_of(game, t), is_detected(game, state, t)
             )
-    probs += _stack_problems_7_44(game, state, attackers, o.targets, thex)
-    if o.verb == "strike":
-        cap = [
-            u
-            for u in state.stacks.get(thex, ())
-            if game.category(u) == "air" and state.units[u].side != side and u not in rec["engaged"]
-        ]
-        probs += strikes.cap_first_8_233(attackers, cap)
     return probs
 
 
