@@ -35,6 +35,7 @@ BOTH_WAYS: dict[str, tuple[str, str]] = {
     "zoc_b_ignores_air_and_harmless": ("153", "154"),
     "star_counts_as_attacked": ("146", "147"),
     "ask_advance_after_824": ("011", "141"),
+    "attack_advanced_8_5_4": ("165", "166"),
     "overstack_losses_score": ("068", "155"),
     "air_return_losses_score": ("156", "157"),
     "black_sea_delay_adds_roll": ("087", "151"),

@@ -56,16 +56,26 @@ it": the validator lifts it when this file's earlier attacks target every occupa
 
 PHASE_KEYS = ("attacked", "used", "retreated_824", "advanced", "attacked_from")
 
+LATER_KEYS = ("advanced_824", "followup_824")
+"""Keys the record gained with a later ruling [8.5.4]: the non-phasing units that advanced
+after an 8.24 retreat, and those the phasing player may still attack in a further file. They
+are kept only while not empty, so the record of a game without them stays as it was."""
+
 
 def phase_record(state: GameState) -> dict[str, list[str]]:
     """This Combat Phase's record: defenders attacked [7.44], attackers used [8.13], units
-    retreated under 8.24 [8.74][8.75], units that advanced [8.5], hexes that attacked [8.21]."""
+    retreated under 8.24 [8.74][8.75], units that advanced [8.5], hexes that attacked [8.21]
+    and, when there are any, the enemy units that advanced after an 8.24 retreat [8.5.4]."""
     rec = state.data.get("combat") or {}
-    return {k: list(rec.get(k, ())) for k in PHASE_KEYS}
+    out = {k: list(rec.get(k, ())) for k in PHASE_KEYS}
+    out.update({k: list(rec.get(k, ())) for k in LATER_KEYS})
+    return out
 
 
 def with_record(state: GameState, rec: Mapping[str, list[str]]) -> GameState:
-    return state.with_data(combat={k: sorted(set(v)) for k, v in rec.items()})
+    return state.with_data(
+        combat={k: sorted(set(v)) for k, v in rec.items() if v or k not in LATER_KEYS}
+    )
 
 
 @dataclass(frozen=True, slots=True)
