@@ -48,7 +48,12 @@ from referee.rules.sixth_fleet_dtp.air import (
     inactive_problems_9_23,
     return_home_problem_9_28b,
 )
-from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
+from referee.rules.sixth_fleet_dtp.detection import (
+    STATUS,
+    attempt_6_3,
+    attempt_groups_6_2b,
+    attempt_problems_6_2,
+)
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
     check_path_5_0,
@@ -448,15 +453,40 @@ def _reaction_6_2b(
     if not able:
         return state
     if standing:
-        stack = {m.their_hex: [unit_of(game, e) for e in able]}
-        best = best_stack_6_23(stack, cat)
-        tried = {tuple(x) for x in state.data.get("detect_tried", ())}
-        if best is not None and not any((u, mover) in tried for u in best[1].able):
-            return _try(game, state, best[1].able, [mover], dice, events)
-        return state
+        return _standing_attempts_6_2b(game, state, mover, able, cat, dice, events)
     kept: list[Any] = list(state.data.get("moments") or [])
     kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": able})
     return state.with_data(moments=kept)
+
+
+def _standing_attempts_6_2b(
+    game: Game,
+    state: GameState,
+    mover: str,
+    able: Sequence[str],
+    cat: str,
+    dice: Dice,
+    events: list[Event],
+) -> GameState:
+    """A standing ``detect whenever-allowed``: the hex's air, surface and sub units each
+    attempt separately [DTP 6.2b], the group with the best detection ECM first [DTP 6.23]
+    (the book's hint: "make attempts with your best ECM rated units first"), until the mover
+    is Detected; a unit that tried it this phase does not try again [DTP 6.22]."""
+    groups = attempt_groups_6_2b([unit_of(game, e) for e in able])
+    ranked = []
+    for kind, units in groups.items():
+        best = best_stack_6_23({kind: units}, cat)
+        if best is not None:
+            ranked.append((-best[1].ecm, list(groups).index(kind), best[1].able))
+    rolled = False
+    for _, _, detectors in sorted(ranked):
+        if rolled and STATUS[cat] in state.units[mover].status:
+            break  # Detected: the other groups need not roll
+        tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+        if not any((u, mover) in tried for u in detectors):
+            state = _try(game, state, detectors, [mover], dice, events)
+            rolled = True
+    return state
 
 
 def carry_out_movement(
