@@ -54,7 +54,9 @@ def _move(s: Mapping[str, Any]) -> dict[str, Any]:
 def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
     """One attack impulse played through the combat phase [DTP 8.2] on the scenario's own
     units: the convoy's damage past D3 and its sinking at D12 [DTP 11.3 rule 7]; day-rated
-    air at night not halved on or above the light line [DTP 11.3 rule 8]."""
+    air at night not halved on or above the light line [DTP 11.3 rule 8]. With
+    ``target_side_passed`` the target's side has passed, so a sunk target goes at once
+    instead of waiting for its answer [DTP 8.22]."""
     m = module()
     game = Game.for_scenario(m, "denmark_strait")
     att, tgt = s["attacker"], s["target"]
@@ -67,6 +69,9 @@ def _attack(s: Mapping[str, Any]) -> dict[str, Any]:
         # a unit placed later goes on top)
         state = state.with_unit(UnitState(u, game.unit(u).side, s["hex"], None))
     state = state.with_data(damage={tgt: s["damage"]})
+    if s.get("target_side_passed"):  # no impulse left to answer in: a sinking applies at once
+        passed = [game.unit(tgt).side]  # [DTP 8.22]
+        state = state.with_data(impulses={"next": side, "passed": passed, "count": 0})
     order = Order("attack", "combat", SourcePos("case", 1), units=(att,), targets=(tgt,))
     events: list[Any] = []
     after = combat_phase.carry_out_impulse_8_2(

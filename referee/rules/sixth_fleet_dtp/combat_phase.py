@@ -30,6 +30,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 from referee.rules.sixth_fleet_dtp import (
     air,
+    answer_back,
     base_combat,
     bases,
     combat,
@@ -349,27 +350,28 @@ def _apply(
     attackers: Sequence[str],
     targets: Sequence[str],
     events: list[Event],
+    hold: bool = False,
 ) -> tuple[GameState, list[str]]:
     """An attack's outcome on the position: damage levels [DTP 8.54], sunk ships eliminated
     [DTP 8.55], aborted air off to the turn track [DTP 8.51], attackers Detected [DTP 8.234],
     the phase record [8.13, 7.44]. Returns the state and the enemy units put out of action
-    (sunk, D2 or aborted: they may answer back [DTP 8.21, 8.22])."""
+    (sunk, D2 or aborted: they may answer back [DTP 8.21, 8.22]). With ``hold`` (an attack
+    they may answer) the sunk and aborted units stay until their answer (``answer_back``)."""
     events.extend(out.events)
     damage = dict(state.data.get("damage") or {})
     before = dict(damage)
     hurt: list[str] = []
     for t, lvl in out.damage.items():
         damage[t] = lvl
-        if lvl >= 2 > before.get(t, 0):
+        if lvl >= 2 and lvl > before.get(t, 0):  # D2 now, or sunk (from D2 too) [DTP 8.22]
             hurt.append(t)
     state = state.with_data(damage=damage)
+    sunk: dict[str, tuple[str, int]] = {}
     for t, lvl in sorted(out.damage.items()):
         sunk_at = denmark_strait.sunk_at_11_3_7(game.unit(t).flags)
         if lvl >= sunk_at:
             rule = "DTP 8.55" if sunk_at == hits.SUNK else "DTP 11.3"
-            for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
-                state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
-            state = eliminate(game, state, t, rule, f"sunk at D{sunk_at}", events)
+            sunk[t] = (rule, sunk_at)
         elif lvl >= 2 > before.get(t, 0) and box_contents(state, t):
             events.append(
                 Event(
@@ -380,13 +382,13 @@ def _apply(
                     {"unit": t},
                 )
             )
-    recycle = dict(state.data.get("recycle") or {})
-    for t, turn in sorted(out.aborted.items()):
-        u = state.units[t]
-        state = state.with_unit(UnitState(u.id, u.side, None, "recycle", frozenset()))
-        recycle[t] = turn
-        hurt.append(t)
-    state = state.with_data(recycle=recycle)
+    hurt += sorted(out.aborted)
+    owner = state.units[hurt[0]].side if hurt else None
+    passed = (state.data.get("impulses") or {}).get("passed", ())
+    if hold and owner is not None and owner not in passed:  # he has an impulse to answer in
+        state = answer_back.hold_8_22(state, owner, sunk, out.aborted, events)
+    else:
+        state = _remove_at_once(game, state, sunk, out.aborted, events)
     for a in out.detected:
         u = state.units[a]
         if u.location is not None:
@@ -396,6 +398,28 @@ def _apply(
     rec["attacked"] = sorted(set(rec["attacked"]) | set(attackers))
     rec["engaged"] = sorted(set(rec["engaged"]) | set(targets))
     return state.with_data(combat=rec), hurt
+
+
+def _remove_at_once(
+    game: Game,
+    state: GameState,
+    sunk: Mapping[str, tuple[str, int]],
+    aborted: Mapping[str, int],
+    events: list[Event],
+) -> GameState:
+    """Sunk ships removed [DTP 8.55] with the carrier air aboard [DTP 9.27], aborted air to
+    the turn track [DTP 8.51], at once: after a first strike or a bounce, which allow no
+    answer [DTP 8.231, 8.232]."""
+    for t, (rule, level) in sorted(sunk.items()):
+        for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
+            state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
+        state = eliminate(game, state, t, rule, f"sunk at D{level}", events)
+    recycle = dict(state.data.get("recycle") or {})
+    for t, turn in sorted(aborted.items()):
+        u = state.units[t]
+        state = state.with_unit(UnitState(u.id, u.side, None, "recycle", frozenset()))
+        recycle[t] = turn
+    return state.with_data(recycle=recycle)
 
 
 def _target_unit(game: Game, state: GameState, hex_id: str, pid: str) -> Unit:
@@ -418,7 +442,10 @@ def _resolve(
     targets: Sequence[str],
     dice: Dice,
     events: list[Event],
+    hold: bool = False,
 ) -> tuple[GameState, list[str]]:
+    """One attack on units, rolled and applied (:func:`_apply`; ``hold``: its sunk and
+    aborted targets wait for their answer [DTP 8.21, 8.22])."""
     answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, attackers)
     sit = _situation(game, state, answering)
     thex = state.units[targets[0]].location or ""
@@ -442,7 +469,7 @@ def _resolve(
         sit,
         dice,
     )
-    return _apply(game, state, out, attackers, order, events)
+    return _apply(game, state, out, attackers, order, events, hold)
 
 
 def _sides(game: Game) -> list[str]:
@@ -474,7 +501,7 @@ def _strike_resolves(
             game, state, left, base[0], sit, dice, events, flags_of(state)
         )
     elif left and targets:
-        state, hurt = _resolve(game, state, side, left, targets, dice, events)
+        state, hurt = _resolve(game, state, side, left, targets, dice, events, hold=True)
     else:
         events.append(Event("strike", "DTP 8.232", "the strike is broken up by the bounces", {}))
     return _after(game, state, side, hurt, True)
@@ -504,7 +531,21 @@ def carry_out_impulse_8_2(
 ) -> GameState:
     """Carry out a checked impulse file. A strike that makes contact waits for the defender's
     bounces unless none of his fighters may bounce, or his standing ``bounce min-aa N``
-    answers at once (``bounce_min_aa``) [DTP 8.232]."""
+    answers at once (``bounce_min_aa``) [DTP 8.232]. Then the sunk and aborted units whose
+    answer this impulse was, or could have been, are removed [DTP 8.22]."""
+    state = _impulse(game, state, side, orders, dice, events, bounce_min_aa)
+    return answer_back.settle_8_22(game, state, events)
+
+
+def _impulse(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+    bounce_min_aa: int | None,
+) -> GameState:
     strike = state.data.get("strike")
     if strike:
         for o in orders:
@@ -533,8 +574,9 @@ def carry_out_impulse_8_2(
         )
         return _after(game, state, side, (), True)
     if o.verb == "attack":
-        state, hurt = _resolve(game, state, side, o.units, o.targets, dice, events)
-        return _after(game, state, side, hurt, o.mode != "first-strike")
+        answerable = o.mode != "first-strike"  # [DTP 8.231]
+        state, hurt = _resolve(game, state, side, o.units, o.targets, dice, events, answerable)
+        return _after(game, state, side, hurt, answerable)
     return _strike(game, state, side, o, dice, events, bounce_min_aa)
 
 
