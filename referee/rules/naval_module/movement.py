@@ -22,7 +22,8 @@ from referee.rules.naval_module.losses import (
     lookup_27_2,
     modifiers_27_2,
 )
-from referee.rules.naval_module.ranges import cd_points_against
+from referee.rules.naval_module.ranges import cd_doubling_30_24, cd_points_against
+from referee.rules.naval_module.readings import readings_of
 from referee.rules.naval_module.ships import READY, SAILED
 from referee.rules.naval_module.sinking import damage_ship
 from referee.rules.naval_module.transport import load_problems, points_28_13
@@ -413,6 +414,30 @@ def resolve_losses(w: Work) -> None:
         roll_for(w, list(entry["ships"]), forced_sortie=False)
 
 
+def _defender_hex_points_30_24(w: Work, ships: list[str], cd_side: str) -> int:
+    """Under the reading ``cd_defender_hex_doubles`` (NM-46): ships carrying ground units
+    that end on an all-sea hex make Amphibious Assault naval movement, their hex a naval
+    Target Hex [30.22]; CD units in a Defender hex next to it count twice [30.24]."""
+    g = w.game
+    if not readings_of(w.state.data).cd_defender_hex_doubles:
+        return 0
+    target = g.hex_of(str(w.state.units[ships[0]].location))
+    cargo = any(w.state.data.get("ships", {}).get(s, {}).get("cargo") for s in ships)
+    if target is None or g.terrain(target) != "sea" or not cargo:
+        return 0
+    extra = cd_doubling_30_24(g, w.state, cd_side, target)
+    if extra:
+        w.note(
+            "cd_doubled",
+            "30.24",
+            f"{target} is a naval Target Hex [30.22]: the CD units in a Defender hex next to "
+            f"it count twice (+{extra} points)",
+            hex=target,
+            points=extra,
+        )
+    return extra
+
+
 def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = False) -> None:
     g = w.game
     first = ships[0]
@@ -425,6 +450,7 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
         cd = cd_points_on_path(g, w.state, enemy, list(facts["path"]))
     else:
         cd = cd_points_against(g, w.state, enemy, places, facts.get("passed", []))
+        cd += _defender_hex_points_30_24(w, ships, enemy)
     column, why = column_27_2(level, cd)
     storm = w.data("weather", {}).get(str(w.state.turn)) == "storm"  # [26.12b note]
     mods = modifiers_27_2(

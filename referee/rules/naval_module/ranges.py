@@ -132,3 +132,26 @@ def cd_units_on_crossings_27_22(
                 best = here
         out.update(best or {})
     return out
+
+
+def defender_hexes_30_24(game: Game, state: GameState, cd_side: str, target: str) -> set[str]:
+    """The Defender hexes of a naval Target Hex (NM-46): the coastal hexes next to the
+    all-sea hex where Amphibious Assault naval movement ends [30.22] that hold ground units of
+    ``cd_side``, the hexes the carried units may assault [30.14c]."""
+    return {
+        h
+        for h in game.hexes.neighbours(target)
+        if game.terrain(h) == "coastal" and game.ground_at(state, h, cd_side)
+    }
+
+
+def cd_doubling_30_24(game: Game, state: GameState, cd_side: str, target: str) -> int:
+    """The CD points added against a naval Target Hex because their CD units are in a
+    Defender hex: each such unit reaching the Target Hex counts twice [30.24] (once more than
+    :func:`cd_points_against` counts it)."""
+    defender = defender_hexes_30_24(game, state, cd_side, target)
+    return sum(
+        points
+        for _, points, at in cd_units_reaching(game, state, cd_side, [target])
+        if at in defender
+    )
