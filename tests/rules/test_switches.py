@@ -19,12 +19,14 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import ScriptedDice, UnitState
+from referee.rules.naval_module.readings import Readings
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS as SPI_FLAGS
 from referee.rules.sixth_fleet_1975.flags import RuleFlags
 from referee.rules.sixth_fleet_dtp import air
 from referee.rules.sixth_fleet_dtp.flags import DtpFlags, other_nato_base_extra_9_15
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from tests.conformance.harness import run_case
+from tests.conformance.naval_harness import run_case as run_naval_case
 from tests.rules.test_sixth_fleet_dtp_combat_phase import problems, start
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "sixth_fleet_1975"
@@ -62,9 +64,32 @@ def _case(number: str) -> dict:
     return json.loads(path.read_text("utf-8"))
 
 
+NAVAL_CASES = CASES.parent / "naval_module"
+NAVAL_BOTH_WAYS: dict[str, tuple[str, str]] = {
+    # the naval module's readings (readings.Readings): (the case with it on, with it off)
+    "shipping_host_step": ("177", "180"),
+    "cd_forced_crossings": ("191", "192"),
+    "cd_defender_hex_doubles": ("193", "194"),
+}
+
+
 def test_every_switch_has_its_pair() -> None:
     assert _switches(RuleFlags) == set(BOTH_WAYS) | TESTED_HERE
     assert _switches(DtpFlags) == set(DTP_TESTED)
+    assert _switches(Readings) == set(NAVAL_BOTH_WAYS)
+
+
+@pytest.mark.parametrize("switch", sorted(NAVAL_BOTH_WAYS))
+def test_each_naval_reading_both_ways(switch: str) -> None:
+    on, off = (
+        json.loads(next(NAVAL_CASES.glob(f"{n}-*.json")).read_text("utf-8"))
+        for n in NAVAL_BOTH_WAYS[switch]
+    )
+    for case, value in ((on, True), (off, False)):
+        flags = case.get("data", {}).get("flags", {})
+        assert flags.get(switch, getattr(Readings(), switch)) is value, (case["id"], switch)
+        assert not run_naval_case(case), (case["id"], run_naval_case(case))
+    assert on["steps"] != off["steps"], f"{switch}: both settings expect the same"
 
 
 @pytest.mark.parametrize("switch", sorted(BOTH_WAYS))
