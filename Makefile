@@ -12,29 +12,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# every bundled game's demo, then a table of results (referee/demos.py); one game alone below
+# every bundled game's demo, then a table of results (referee/demos/); one game alone below
 demo: $(STAMP)
 	$(BIN)/python -m referee.demos
 
-# SPI Sixth Fleet (1975) alone: the example orders of the short scenario (referee/demo.py)
+# SPI Sixth Fleet (1975) alone: the example orders of the short scenario (referee/demos/sixth_fleet_1975.py)
 demo-sf: $(STAMP)
-	$(BIN)/python -m referee.demo
+	$(BIN)/python -m referee.demos.sixth_fleet_1975
 
 naval-demo: $(STAMP)
-	$(BIN)/python -m referee.naval_demo
+	$(BIN)/python -m referee.demos.naval_module
 
 demo-solitaire: $(STAMP)
-	$(BIN)/python -m referee.demo_solitaire
+	$(BIN)/python -m referee.demos.carrier_battlegroup
 
-# the Sixth Fleet (2019) variant: a signed game of two turns, then verify (referee/demo_2019.py)
+# the Sixth Fleet (2019) variant: a signed game of two turns, then verify (referee/demos/sixth_fleet_2019.py)
 demo-2019: $(STAMP)
-	$(BIN)/python -m referee.demo_2019
+	$(BIN)/python -m referee.demos.sixth_fleet_2019
 
 # the DTP revised rules in the North: a signed Iceland (DTP 11.31) game through Game-Turn 1 and
 # on until it has shown detection, a bounce, a Hit Table result and readiness, then verify
-# (referee/demo_dtp.py)
+# (referee/demos/sixth_fleet_dtp.py)
 demo-dtp: $(STAMP)
-	$(BIN)/python -m referee.demo_dtp
+	$(BIN)/python -m referee.demos.sixth_fleet_dtp
 
 test: $(STAMP)
 	$(BIN)/ruff check referee tests bench

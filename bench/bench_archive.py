@@ -40,11 +40,11 @@ sys.path.insert(0, str(ROOT))
 
 from referee.cache import activated, cache_from_env  # noqa: E402
 from referee.engine.core import GameState  # noqa: E402
+from referee.engine.scripted import orders_for  # noqa: E402
 from referee.pbem.adjudicate import adjudicate  # noqa: E402
 from referee.pbem.game import create_game  # noqa: E402
 from referee.pbem.keys import generate  # noqa: E402
 from referee.pbem.signing import sign_orders  # noqa: E402
-from referee.scripted import orders_for  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 from referee.source.model import Module  # noqa: E402
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.source.loader import load_module  # noqa: E402
 from referee.source.model import Module  # noqa: E402
-from referee.vassal.module_writer import build_module  # noqa: E402
+from referee.vassal.module.module_writer import build_module  # noqa: E402
 
 MINI = ROOT / "tests" / "fixtures" / "modules" / "mini"
 BUNDLED = ROOT / "module_src" / "sixth_fleet"
@@ -113,7 +113,7 @@ def stages(name: str, src: Path, repeat: int) -> None:
     from referee.render.board import board_png
     from referee.render.charts import chart_png
     from referee.render.counters import counter_png
-    from referee.vassal.module_writer import plan_build
+    from referee.vassal.module.module_writer import plan_build
 
     module = _load(src)
     plan = plan_build(module)

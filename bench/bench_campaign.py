@@ -2,7 +2,7 @@
 
 Plain script (not a timed test): ``.venv/bin/python bench/bench_campaign.py [--dpi N]``.
 
-(a) **Engine alone.** :func:`referee.scripted.play` writes legal orders for every step of the
+(a) **Engine alone.** :func:`referee.engine.scripted.play` writes legal orders for every step of the
     21 Game-Turn Campaign (set-ups, movement, mandatory combat, the Reinforcement Interphase,
     answers to pending decisions) with committed dice of a fixed seed chain; then the recorded
     orders are adjudicated again in-process (parse, validate, resolve) and timed. Target < 2 s.
@@ -24,13 +24,13 @@ from collections import Counter
 from pathlib import Path
 
 from referee.engine.core import GameState
+from referee.engine.scripted import orders_for, orders_sha256, play, replay
 from referee.pbem import dice as dicemod
 from referee.pbem.adjudicate import adjudicate
 from referee.pbem.game import create_game
 from referee.pbem.keys import generate
 from referee.pbem.signing import sign_orders
 from referee.pbem.verify import verify_archive
-from referee.scripted import orders_for, orders_sha256, play, replay
 from referee.source.loader import load_module
 from referee.source.model import Module
 

@@ -56,8 +56,8 @@ def _signed_turn(out: Path) -> tuple[Path, Path, Path, Path]:
     import io
     import json
 
-    from referee import demo_solitaire
-    from referee.demo import run
+    from referee.demos import carrier_battlegroup as demo_solitaire
+    from referee.demos.sixth_fleet_1975 import run
     from referee.engine.core import GameState
     from referee.engine.ruleset import get_ruleset
     from referee.source.loader import load_module

@@ -136,7 +136,7 @@ def cbg_strikes(tmp: Path) -> None:
 
 
 def _save(body: str) -> bytes:
-    from referee.vassal.obfuscation import obfuscate
+    from referee.vassal.codec.obfuscation import obfuscate
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
@@ -152,7 +152,7 @@ def _letters(n: int, seed: int) -> str:
 
 
 def saves_at_the_limit(tmp: Path) -> None:
-    from referee.vassal.commands import MAX_COMMAND_CHARS, MAX_COMMANDS
+    from referee.vassal.codec.commands import MAX_COMMAND_CHARS, MAX_COMMANDS
 
     per = 51  # commands in one "chat\\ESC" * 50 + ESC group
     groups = (MAX_COMMANDS - 2) // per

@@ -3,7 +3,7 @@ by its scripted player.
 
 Plain script (not a timed test): ``.venv/bin/python bench/bench_naval.py``.
 
-(a) :func:`referee.scripted.play` writes legal orders for every step (readiness and repair,
+(a) :func:`referee.engine.scripted.play` writes legal orders for every step (readiness and repair,
     the interdiction box, loading, naval movement with its loss rolls, answers to Abort
     decisions, support, assaults and their host results, shipping attacks) with committed dice
     of a fixed seed chain. The scripted player validates each candidate order, so this time is
@@ -18,8 +18,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from referee.engine.scripted import orders_sha256, play, replay
 from referee.pbem import dice as dicemod
-from referee.scripted import orders_sha256, play, replay
 from referee.source.loader import load_module
 
 REPO = Path(__file__).resolve().parents[1]

@@ -93,7 +93,7 @@ def main() -> None:
             )
         sf, _ = load_module(REPO / "module_src/sixth_fleet")
         if sf is not None:
-            from referee.pbem.position_svg import position_svg
+            from referee.picture.svg import position_svg
 
             rs_state = _sf_state(sf)
             t0 = time.process_time()

@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee import demo_2019
+from referee.demos import sixth_fleet_2019 as demo_2019
 from referee.engine.core import GameState, Roll
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.pbem.keys import load_private

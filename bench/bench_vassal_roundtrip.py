@@ -13,15 +13,15 @@ from pathlib import Path
 
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
-from referee.vassal.commands import AddPiece, Compound, LogEntry, MovePiece
-from referee.vassal.pieces import Stack
-from referee.vassal.placement import table_for
-from referee.vassal.position import position_vsav_bytes
-from referee.vassal.savefile import read_save_bytes, save_to_bytes
-from referee.vassal.setups import scenario_setups
-from referee.vassal.survey import survey
-from referee.vassal.tabletop import replay
-from referee.vassal.vlog_import import Expected, import_log
+from referee.vassal.codec.commands import AddPiece, Compound, LogEntry, MovePiece
+from referee.vassal.codec.pieces import Stack
+from referee.vassal.codec.savefile import read_save_bytes, save_to_bytes
+from referee.vassal.codec.tabletop import replay
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.save import position_vsav_bytes
+from referee.vassal.position.setups import scenario_setups
+from referee.vassal.position.survey import survey
+from referee.vassal.position.vlog_import import Expected, import_log
 
 ROOT = Path(__file__).resolve().parents[1]
 

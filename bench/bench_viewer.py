@@ -22,11 +22,11 @@ from pathlib import Path
 
 from bench.bench_campaign import SCENARIO, SEED_ROOT, load
 from referee.engine.core import GameState
+from referee.engine.scripted import orders_for
 from referee.pbem.adjudicate import adjudicate
 from referee.pbem.game import create_game
 from referee.pbem.keys import generate
 from referee.pbem.signing import sign_orders
-from referee.scripted import orders_for
 
 
 def play(game: Path, tmp: Path, module: object, dpi: int) -> int:
@@ -97,8 +97,8 @@ def main() -> None:
         t_play = time.perf_counter() - t0
         size = sum(p.stat().st_size for p in game.rglob("*") if p.is_file())
         print(f"campaign: {steps} adjudicated steps in {t_play:.1f} s; archive {size / 1e6:.1f} MB")
-        from referee.pbem.viewer import render_viewer
-        from referee.pbem.viewer_data import step_from_view
+        from referee.viewer.data import step_from_view
+        from referee.viewer.page import render_viewer
 
         for side in ("NATO", "Soviet"):
             f = tmp / f"viewer-{side}.html"

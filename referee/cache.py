@@ -68,7 +68,7 @@ LAYOUT: Final = "v1"
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
 KINDS: Final = frozenset({"png", "pdf", "module", "measure", "jinja", "raw", "viewer", "checked"})
 """``raw``: uncompressed pixels (a board layer read back without decoding a PNG); ``viewer``:
-the offline viewer's board and play aids as JSON (``pbem/viewer.py``); ``checked``: an empty
+the offline viewer's board and play aids as JSON (``viewer/page.py``); ``checked``: an empty
 entry saying that the reports of a game up to one step (a hash chained over their SHA-256s)
 passed their shape check with this code (``pbem/adjudicate.py``: a long game's reports are
 not checked again at every step)."""

@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def test_show_vsav_without_a_module_does_not_call_pieces_off_board(tmp_path: Path) -> None:
-    from referee.vassal.position import write_position_vsav
+    from referee.vassal.position.save import write_position_vsav
 
     m = fixture_module("mini")
     st = build_state(

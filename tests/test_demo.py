@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.demo import DEMO_GAME_ID, MARKER, SRC, main
+from referee.demos.sixth_fleet_1975 import DEMO_GAME_ID, MARKER, SRC, main
 from referee.pbem.verify import verify_archive
 from referee.source.loader import load_module
 

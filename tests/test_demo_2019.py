@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import demo_2019
+from referee.demos import sixth_fleet_2019 as demo_2019
 from tests.pbem.cliflow import plain_tree
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee import demo_dtp
+from referee.demos import sixth_fleet_dtp as demo_dtp
 from tests.pbem.cliflow import plain_tree
 
 IMPULSE_VERBS = ("attack", "strike", "pass")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import demo_solitaire
+from referee.demos import carrier_battlegroup as demo_solitaire
 
 
 def test_the_solitaire_demo_plays_reveals_and_verifies(

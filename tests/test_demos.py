@@ -1,4 +1,4 @@
-"""`make demo`: every bundled game's demo, then a table (referee/demos.py)."""
+"""`make demo`: every bundled game's demo, then a table (referee/demos/)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_one_demo_and_its_table(
 def test_a_failing_demo_fails_the_run(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import referee.demo_2019 as d19
+    import referee.demos.sixth_fleet_2019 as d19
 
     calls: list[list[str]] = []
     monkeypatch.setattr(d19, "main", lambda argv: calls.append(list(argv)) or 1)

@@ -230,8 +230,8 @@ def test_murmansk_is_an_off_map_box_of_the_vassal_module(m: Module) -> None:
     """The units at Murmansk [DTP 11.3 rule 2] stand in the VASSAL module's off-map box of that
     name, and a piece there reads back as that box (what `import-vlog` and `verify` use)."""
     from referee.engine.core import GameState, UnitState
-    from referee.vassal.placement import table_for
-    from referee.vassal.position import position_placements
+    from referee.vassal.position.placement import table_for
+    from referee.vassal.position.save import position_placements
 
     table = table_for(m)
     assert table.plan.off_map is not None

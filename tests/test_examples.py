@@ -2,7 +2,8 @@
 Game-Turn 2 Soviet attack stops at NATO's retreat decision [8.71] whatever the die says.
 
 The files are played through the ruleset alone (no archive), with the demo's committed dice:
-seed ``k`` of the chain whose root is :data:`referee.demo.DEMO_SEED_ROOT`, and the hash of the
+seed ``k`` of the chain whose root is :data:`referee.demos.sixth_fleet_1975.DEMO_SEED_ROOT`, and the
+hash of the
 template text (the real game hashes the signed text; the attack's CRT entry is 1-6, so no
 die face can change the outcome -- which ``test_the_retreat_does_not_depend_on_the_die``
 checks face by face).
@@ -18,13 +19,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.demo import DEMO_GAME_ID, DEMO_SCENARIO, DEMO_SEED_ROOT, example_files, example_side
+from referee.demos.sixth_fleet_1975 import (
+    DEMO_GAME_ID,
+    DEMO_SCENARIO,
+    DEMO_SEED_ROOT,
+    example_files,
+    example_side,
+)
 from referee.engine.core import GameState, ScriptedDice
 from referee.engine.ruleset import get_ruleset
+from referee.engine.scripted import orders_for, orders_sha256
+from referee.engine.scripted import play as scripted_play
 from referee.pbem import dice as dicemod
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-from referee.scripted import orders_for, orders_sha256
-from referee.scripted import play as scripted_play
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -168,7 +175,7 @@ def test_a_wrong_answer_is_refused_with_the_options() -> None:
     assert "1619, 1620" in violations[0].message
 
 
-# ---- the scripted player (referee/scripted.py, used by bench/bench_campaign.py) ---------------
+# ---- the scripted player (referee/engine/scripted.py, used by bench/bench_campaign.py) ----
 
 
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])

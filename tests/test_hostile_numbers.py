@@ -244,7 +244,7 @@ def test_middle_east_table_d6_in_other_digits(tmp_path):
 @pytest.mark.parametrize("version", ["3.²", "٣.٧", "3.7"])
 def test_vassal_version_in_other_digits(tmp_path, version):
     """`<VassalVersion>3.²` crashed `read_vmod`; any other digit reads as VASSAL's 0 does."""
-    from referee.vassal.vmod import read_vmod
+    from referee.vassal.foreign.vmod import read_vmod
 
     p = tmp_path / "m.vmod"
     with zipfile.ZipFile(p, "w") as z:

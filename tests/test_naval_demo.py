@@ -2,7 +2,8 @@
 
 The demo must show a Naval Movement Loss roll with an Abort choice [27.32b] whatever the dice
 derivation gives: it tries its fixed seed roots in order and answers any open Abort decision
-(``referee/naval_demo.py``). These tests check the game as played, never particular rolls."""
+(``referee/demos/naval_module.py``). These tests check the game as played, never particular
+rolls."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import naval_demo
-from referee.naval_demo import abort_choices, demo
+from referee.demos import naval_module as naval_demo
+from referee.demos.naval_module import abort_choices, demo
 
 
 def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -213,7 +213,7 @@ def test_every_command_runs_on_a_fresh_and_a_finished_game(
     """`state show`, `options`, `validate`, `adjudicate`, `verify` and `viewer` on a fresh game
     and on the finished demo game of every ruleset: no internal error, and what `state show`
     says of the score is the score of the latest report (issue 31)."""
-    from referee.demo import create_demo_game
+    from referee.demos.sixth_fleet_1975 import create_demo_game
     from referee.engine.ruleset import get_ruleset, parse_orders_for
     from referee.pbem.scoreboard import score_line
 

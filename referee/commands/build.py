@@ -54,13 +54,13 @@ def register(app: typer.Typer) -> None:
         """
         from referee.cache import activated, cache_from_env
         from referee.errors import UserError
-        from referee.vassal.module_writer import picture_count, plan_build
-        from referee.vassal.setups import build_module_with_setups
+        from referee.vassal.module.module_writer import picture_count, plan_build
+        from referee.vassal.position.setups import build_module_with_setups
 
         as_json = output_format(fmt, as_json) == "json"
         refuse_stdio_folder(out)
         folder = resolve_source(src, example)
-        from referee.source.vassal_only import is_vassal_only
+        from referee.vassal.foreign.vassal_only import is_vassal_only
 
         if is_vassal_only(folder):
             _build_vassal_only(folder, out, as_json, quiet)
@@ -96,9 +96,9 @@ def register(app: typer.Typer) -> None:
 
 def _build_vassal_only(folder: Path, out: Path, as_json: bool, quiet: bool) -> None:
     """``build`` of a source without a ruleset (``ruleset = "none"``): the VASSAL module
-    again, from its maps, images, roster and palette (:mod:`referee.vassal.rebuild`)."""
+    again, from its maps, images, roster and palette (:mod:`referee.vassal.foreign.rebuild`)."""
     from referee.errors import UserError
-    from referee.vassal.rebuild import (
+    from referee.vassal.foreign.rebuild import (
         load_for_vassal,
         write_rebuilt,
     )

@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
 
         how = output_format(fmt, as_json)
         folder = resolve_source(src, example)
-        from referee.source.vassal_only import is_vassal_only
+        from referee.vassal.foreign.vassal_only import is_vassal_only
 
         if is_vassal_only(folder):
             _check_vassal_only(folder, how, quiet)
@@ -98,7 +98,7 @@ def register(app: typer.Typer) -> None:
 
 def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
     """``check`` of a source without a ruleset (``ruleset = "none"``, issue 19 §3)."""
-    from referee.vassal.rebuild import load_for_vassal
+    from referee.vassal.foreign.rebuild import load_for_vassal
 
     source, diags = load_for_vassal(folder)
     summary = (

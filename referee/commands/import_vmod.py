@@ -1,5 +1,5 @@
 """``referee import-vmod FILE.vmod -o module_src/<game>/``: a module source from an existing
-VASSAL module (issue 19 §3; :mod:`referee.vassal.vmod_import` does the work).
+VASSAL module (issue 19 §3; :mod:`referee.vassal.foreign.vmod_import` does the work).
 
 The module is a stranger's file: it is read through ``safezip`` and ``xmlsafe`` (size and
 entry limits, no path traversal, no XML entities), image names that climb out are refused,
@@ -82,9 +82,9 @@ def register(app: typer.Typer) -> None:
         board's picture with [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front
         and back pictures).
         """
-        from referee.vassal.errors import VassalFormatError
-        from referee.vassal.vmod import read_vmod
-        from referee.vassal.vmod_import import import_module, report_json, tools_summary
+        from referee.vassal.codec.errors import VassalFormatError
+        from referee.vassal.foreign.vmod import read_vmod
+        from referee.vassal.foreign.vmod_import import import_module, report_json, tools_summary
 
         how = output_format(fmt, as_json)
         refuse_stdio_folder(out)

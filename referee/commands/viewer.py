@@ -63,8 +63,8 @@ def register(app: typer.Typer) -> None:
         from referee.errors import UserError
         from referee.pbem.archive import Archive
         from referee.pbem.problems import Refusal
-        from referee.pbem.viewer import render_viewer
-        from referee.pbem.viewer_archive import REFEREE, archive_steps
+        from referee.viewer.archive import REFEREE, archive_steps
+        from referee.viewer.page import render_viewer
 
         as_json = output_format(fmt, as_json) == "json"
         if str(out) != "-" and (out.is_dir() or not out.parent.is_dir()):

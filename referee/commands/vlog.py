@@ -50,7 +50,7 @@ def where(map_name: str | None, location: str, first_map: str | None) -> str:
 
 
 def event_line(e: Any, first_map: str | None) -> str:
-    """One event of :mod:`referee.vassal.movelist` as a line of the move list."""
+    """One event of :mod:`referee.vassal.foreign.movelist` as a line of the move list."""
     head = f"{e.step:>4}. "
     if e.kind == "move":
         text = (
@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
         pieces on map windows the module lacks are listed with raw coordinates ("120,340
         px") and a warning, and the exit code is still 0.
         """
-        from referee.vassal.foreign import read_foreign
+        from referee.vassal.foreign.saves import read_foreign
 
         how = output_format(fmt, as_json)
         got = read_foreign(file, vmod)

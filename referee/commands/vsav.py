@@ -3,7 +3,7 @@
 ``show-vsav FILE`` lists the counters in a save (or at the end of a log): which unit, where
 (hex ids through the module's grid, holding boxes and set-up area by name), its place in
 its stack and its active layers. ``import-vlog LOG --game-dir GAME_DIR`` turns a player's log
-into an orders file for the step the game awaits (see :mod:`referee.vassal.vlog_import`).
+into an orders file for the step the game awaits (see :mod:`referee.vassal.position.vlog_import`).
 
 Exit codes: 0 done; 1 ``import-vlog`` wrote the file but some of the log could not be
 translated (listed on stderr and as comments in the file); 2 refused (unreadable or hostile
@@ -32,7 +32,7 @@ from referee.errors import UserError
 
 
 def _table(module_src: Path | None, example: str | None, dpi: int):
-    from referee.vassal.placement import table_for
+    from referee.vassal.position.placement import table_for
 
     module = load_checked(resolve_source(module_src, example), quiet=True)
     return table_for(module, dpi=dpi)
@@ -41,7 +41,7 @@ def _table(module_src: Path | None, example: str | None, dpi: int):
 def _show_foreign(file: Path, vmod: Path, *, start: bool, as_json: bool, quiet: bool) -> None:
     """``show-vsav --vmod``: the pieces of any module's save, located as VASSAL does."""
     from referee.commands.vlog import print_position
-    from referee.vassal.foreign import read_foreign
+    from referee.vassal.foreign.saves import read_foreign
 
     got = read_foreign(file, vmod)
     pieces = got.reading.start if start else got.reading.end
@@ -96,9 +96,9 @@ def register(app: typer.Typer) -> None:
         with --module/--example (a module built by referee), hexes and boxes; without
         either, raw map pixels.
         """
-        from referee.vassal.savefile import read_save
-        from referee.vassal.survey import check_ours, survey
-        from referee.vassal.tabletop import replay
+        from referee.vassal.codec.savefile import read_save
+        from referee.vassal.codec.tabletop import replay
+        from referee.vassal.position.survey import check_ours, survey
 
         as_json = output_format(fmt, as_json) == "json"
         if vmod is not None:
@@ -186,9 +186,9 @@ def register(app: typer.Typer) -> None:
         from referee.pbem.problems import Refusal
         from referee.pbem.rulesdata import load_game_module, module_source
         from referee.safeio import write_text_atomic
-        from referee.vassal.placement import table_for
-        from referee.vassal.savefile import read_save
-        from referee.vassal.vlog_import import Expected, import_log
+        from referee.vassal.codec.savefile import read_save
+        from referee.vassal.position.placement import table_for
+        from referee.vassal.position.vlog_import import Expected, import_log
 
         how = output_format(fmt, as_json)
         game = renamed(game_dir, game_old, "--game-dir", "--game")
@@ -226,7 +226,7 @@ def register(app: typer.Typer) -> None:
         vocab = get_ruleset(cfg.ruleset).vocabulary
         named = any(loc.kind == "name" for loc in vocab.locations)
         if named and (module.map.zones is not None or module.map.spaces is not None):
-            from referee.vassal.vlog_named import import_named_log
+            from referee.vassal.position.vlog_named import import_named_log
 
             result = import_named_log(
                 table_for(module, dpi=dpi), save, state, expected, vocab, source=log.name

@@ -147,7 +147,7 @@ def deck_contents(ruleset: Any, module: Module, state: GameState) -> Mapping[str
     """What each deck box of the map (a face-down cup) holds in ``state``, by box name: a
     list of piece ids, bottom first, where the state knows them, or only a count where it
     does not (a side's view of the other side's cup). Written into VASSAL saves as Decks
-    (``referee.vassal.decks``); a ruleset without ``deck_contents`` writes none."""
+    (``referee.vassal.position.decks``); a ruleset without ``deck_contents`` writes none."""
     own = getattr(ruleset, "deck_contents", None)
     return {} if own is None else dict(own(module, state))
 

@@ -51,7 +51,7 @@ from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
 
-DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (picture.py)
+DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (referee/picture/)
 SETUP_FOLDER = "000-setup-request"
 
 

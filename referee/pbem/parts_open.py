@@ -59,7 +59,7 @@ class Opening:
 
     def vassal_table(self, module: Any) -> Any:
         """The module's VASSAL placement table, made once per run."""
-        from referee.vassal.placement import table_for
+        from referee.vassal.position.placement import table_for
 
         if self.table is None:
             self.table = table_for(module)
@@ -397,7 +397,7 @@ def _own_renderings(
     from referee.pbem.archive import slug
     from referee.pbem.rendercheck import same_save
     from referee.pbem.reports import render_markdown, templates_sha256
-    from referee.vassal.position import position_vsav_bytes
+    from referee.vassal.position.save import position_vsav_bytes
 
     name = slug(side)
     seen = doc.get("state") or {}

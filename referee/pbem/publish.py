@@ -248,7 +248,7 @@ def public_renderings(
 
 def side_positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[str, bytes]:
     """One ``position-SIDE.vsav`` per side, each from that side's view only."""
-    from referee.vassal.position import position_vsav_bytes
+    from referee.vassal.position.save import position_vsav_bytes
 
     table = _vassal_table(module)
     return {

@@ -143,7 +143,7 @@ _TABLES: dict[int, tuple[Module, Any]] = {}
 def _vassal_table(module: Module) -> Any:
     """The VASSAL placement table of the module players built with ``referee build`` (same
     default dpi), computed once per module object."""
-    from referee.vassal.placement import table_for
+    from referee.vassal.position.placement import table_for
 
     hit = _TABLES.get(id(module))
     if hit is None or hit[0] is not module:
@@ -164,7 +164,7 @@ def positions(
     One ``position.vsav`` when no side's view hides anything; otherwise one
     ``position-<SIDE>.vsav`` per side from that side's view, so a save never shows a player
     what the rules hide from him (fog of war)."""
-    from referee.vassal.position import position_vsav_bytes
+    from referee.vassal.position.save import position_vsav_bytes
 
     table = _vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
@@ -198,10 +198,10 @@ def picture_file(
     """``position.svg`` (or, for an earlier version's step, ``position.png``) of ``state``."""
     title = phase_title_of(ruleset, module, state)
     if picture == "png":
-        from referee.pbem.picture import position_png
+        from referee.picture.png import position_png
 
         return {"position.png": position_png(module, before, state, events, picture_dpi, title)}
-    from referee.pbem.position_svg import position_svg
+    from referee.picture.svg import position_svg
 
     return {"position.svg": position_svg(module, before, state, events, picture_dpi, title)}
 

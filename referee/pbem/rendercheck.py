@@ -105,8 +105,8 @@ def same_save(got: bytes, want: bytes) -> bool:
     """Two VASSAL saves with the same command stream: the same pieces in the same places and
     states, whatever the zip's or the obfuscation's bytes (a check of what the save shows,
     not of how it was encoded)."""
-    from referee.vassal.errors import VassalFormatError
-    from referee.vassal.savefile import read_save_bytes
+    from referee.vassal.codec.errors import VassalFormatError
+    from referee.vassal.codec.savefile import read_save_bytes
 
     try:
         return read_save_bytes(got).stream == read_save_bytes(want).stream
@@ -233,7 +233,7 @@ def check_viewers(
     """A folder's ``viewer-SIDE.html`` files (written into each step by earlier referee
     versions; today's viewer is made on demand), made again from its checked ``views`` and
     the views of every step before (``history``), compared with :func:`compare`."""
-    from referee.pbem.viewer import step_viewers
+    from referee.viewer.page import step_viewers
 
     if any(n.startswith("viewer-") for n in listed):
         made = step_viewers(module, ruleset, views, history, rep["referee"]["fingerprint"])

@@ -6,7 +6,7 @@ number of dice and sides, a chart's name and image, a turn level's items) and wh
 ``attrs`` keep VASSAL's other settings of that component as VASSAL had them (hotkeys,
 icons, report options). The shapes are declared here once (:data:`TOOLS`): the loader
 checks a source against them (:func:`check_tools`, every problem with its path, e.g.
-``dice[2].sides``) and :mod:`referee.vassal.vmod_tools` uses the same declarations to read
+``dice[2].sides``) and :mod:`referee.vassal.foreign.vmod_tools` uses the same declarations to read
 a module's components and to write them back, so the two directions cannot drift apart.
 
 Pure apart from the image checks, which only ask whether a file exists inside the source.

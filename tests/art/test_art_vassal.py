@@ -15,10 +15,10 @@ from PIL import Image, ImageChops
 
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
-from referee.vassal.palette import face_image
-from referee.vassal.placement import table_for
-from referee.vassal.savewriter import Placed, build_save
-from referee.vassal.setups import SETUP_GAME_ID, build_module_with_setups
+from referee.vassal.module.palette import face_image
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.savewriter import Placed, build_save
+from referee.vassal.position.setups import SETUP_GAME_ID, build_module_with_setups
 from tests.art.pictures import Placement, add_sheet, art_source
 from tests.vassal.vcheck_run import pieces, run_vcheck
 

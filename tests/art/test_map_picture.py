@@ -182,7 +182,7 @@ def test_position_picture_is_drawn_on_the_map_picture(tmp_path: Path) -> None:
 
     from referee.cache import Cache, activated
     from referee.engine.ruleset import get_ruleset
-    from referee.pbem.picture import position_png
+    from referee.picture.png import position_png
 
     src, _ = art_source(tmp_path)
     module, _ = _load(src)

@@ -309,8 +309,8 @@ def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
 
 
 def test_the_scripted_player_needs_the_rulesets_own_method() -> None:
+    from referee.engine.scripted import orders_for
     from referee.errors import UserError
-    from referee.scripted import orders_for
 
     with pytest.raises(UserError, match="has no scripted player"):
         orders_for(None, None, _AreaToy())  # type: ignore[arg-type]

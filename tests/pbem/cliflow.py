@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
-from referee.vassal.obfuscation import deobfuscate
+from referee.vassal.codec.obfuscation import deobfuscate
 
 
 def cli(*args: Any) -> tuple[int, str]:

@@ -177,7 +177,7 @@ def test_a_forged_legacy_picture_is_reported_unchecked(make_game):
     never passed: verify lists it as unchecked (the CLI exits 3), whatever the manifest
     says of its making."""
     from referee.engine.core import GameState
-    from referee.pbem.picture import position_png
+    from referee.picture.png import position_png
 
     g = played(make_game, dpi=30)
     folder = g.dir / STEP

@@ -246,7 +246,7 @@ def test_the_html_report_shows_the_position(make_game):
 
 def test_marks_draw_moves_attacks_retreats_and_eliminations(toy_module):
     from referee.engine.core import Event
-    from referee.pbem.picture import marks
+    from referee.picture.png import marks
     from tests.pbem.toy import RULESET
 
     s = RULESET.new_game(toy_module, "skirmish", "m")
@@ -268,11 +268,11 @@ def test_marks_draw_moves_attacks_retreats_and_eliminations(toy_module):
 
 
 def _units_on_table(data: bytes, module) -> set[tuple[str, str | None]]:
-    from referee.vassal.placement import table_for
-    from referee.vassal.position import STATUS_LAYERS
-    from referee.vassal.savefile import read_save_bytes
-    from referee.vassal.survey import engine_position, survey
-    from referee.vassal.tabletop import replay
+    from referee.vassal.codec.savefile import read_save_bytes
+    from referee.vassal.codec.tabletop import replay
+    from referee.vassal.position.placement import table_for
+    from referee.vassal.position.save import STATUS_LAYERS
+    from referee.vassal.position.survey import engine_position, survey
 
     table = table_for(module)
     got = engine_position(survey(table, replay(read_save_bytes(data).commands).end), STATUS_LAYERS)

@@ -12,7 +12,7 @@ import pytest
 from referee.engine.core import GameState
 from referee.engine.ruleset import phase_title_of, public_view
 from referee.pbem.envelope import open_envelope
-from referee.pbem.position_svg import position_svg
+from referee.picture.svg import position_svg
 from referee.source.loader import load_module
 from tests.pbem import toy_sealed, toys_common
 from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player

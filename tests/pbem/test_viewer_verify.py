@@ -12,7 +12,7 @@ import json
 from referee.engine.core import Event, GameState
 from referee.pbem.record import player_files
 from referee.pbem.verify import verify_archive
-from referee.pbem.viewer import step_viewers
+from referee.viewer.page import step_viewers
 from tests.pbem.test_forged_renderings import STEP, forge, played
 from tests.pbem.toy import RULESET
 

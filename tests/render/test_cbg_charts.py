@@ -8,7 +8,7 @@ from pathlib import Path
 
 from referee.render.charts import build_charts, chart_names, chart_png
 from referee.source.loader import load_module
-from referee.vassal import module_writer as mw
+from referee.vassal.module import module_writer as mw
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
 CARDS = ("sequence", "tactical_routine", "soviet_fire", "target_priority")

@@ -12,7 +12,7 @@ import pytest
 
 from referee.render.charts import build_charts, chart_names
 from referee.source.loader import load_module
-from referee.vassal import module_writer as mw
+from referee.vassal.module import module_writer as mw
 
 ROOT = Path(__file__).resolve().parents[2] / "module_src"
 CARDS = ("sequence", "combat_phase", "readiness_card")

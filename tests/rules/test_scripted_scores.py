@@ -11,7 +11,7 @@ import pytest
 
 from referee.engine.core import ScriptedDice
 from referee.engine.ruleset import get_ruleset
-from referee.scripted import play
+from referee.engine.scripted import play
 from referee.source.loader import load_module
 
 ROOT = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet"

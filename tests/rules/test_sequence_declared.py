@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.scripted import orders_for, orders_sha256
 from referee.pbem import dice as dicemod
-from referee.scripted import orders_for, orders_sha256
 from referee.source.loader import load_module
 from referee.source.schema import ruleset_schema
 

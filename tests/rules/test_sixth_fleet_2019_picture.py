@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.cache import Cache, activated, digest
-from referee.pbem.picture import _from_raw, position_png
+from referee.picture.png import _from_raw, position_png
 from referee.render.artcache import board_key
 from tests.conformance.harness_2019 import build_state, module_2019
 
@@ -43,7 +43,7 @@ def test_a_raw_entry_must_hold_exactly_its_pixels() -> None:
 def test_stack_discs_never_cover_a_zone_name() -> None:
     """The walk-through saw "Fr●nce", "Sp●in": a disc drawn at the zone's anchor, where the
     board writes the zone's name. Every zone's disc now keeps off every name the board writes."""
-    from referee.pbem.picture import DEFAULT_DPI, disc_radius
+    from referee.picture.png import DEFAULT_DPI, disc_radius
     from referee.render.board import board_layout
     from referee.render.board_layers import disc_point, name_boxes
 

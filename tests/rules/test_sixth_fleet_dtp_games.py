@@ -198,7 +198,7 @@ def test_the_same_game_id_gives_the_same_game() -> None:
 
 
 def test_the_scripted_player_is_reached_through_the_registry() -> None:
-    from referee.scripted import orders_for
+    from referee.engine.scripted import orders_for
 
     m = module("sixth_fleet_dtp")
     state = get_ruleset(m.ruleset).new_game(m, "short", "reg")

@@ -16,7 +16,7 @@ from referee.source.mapkinds import (
     polygons_overlap,
     self_intersection,
 )
-from referee.vassal.layers import awt_contains
+from referee.vassal.module.layers import awt_contains
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
 L_SHAPE = ((600, 0), (850, 0), (850, 100), (780, 100), (780, 200), (600, 200))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from referee.render.chart_phrases import pool_text
 from referee.source.loader import load_module
-from referee.vassal.setup_area import group_description
+from referee.vassal.module.setup_area import group_description
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from referee.vassal.levels import levelled_layer_trait
-from referee.vassal.palette import slot_text
-from referee.vassal.pieces import BasicPiece, Piece
+from referee.vassal.codec.pieces import BasicPiece, Piece
+from referee.vassal.module.levels import levelled_layer_trait
+from referee.vassal.module.palette import slot_text
 
 DY = 90.0  # VASSAL's hex height: the distance between neighbouring centres
 DX = DY * math.sqrt(3) / 2  # a regular hex

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from referee.vassal.commands import (
+from referee.vassal.codec.commands import (
     AddPiece,
     BeginSave,
     BoardPlacement,
@@ -22,10 +22,10 @@ from referee.vassal.commands import (
     NullCommand,
     SetBoards,
 )
-from referee.vassal.locations import read_module_locations
-from referee.vassal.pieces import BasicPiece, Embellishment
-from referee.vassal.savefile import save_to_bytes
-from referee.vassal.vmod import decode_definition, read_vmod
+from referee.vassal.codec.pieces import BasicPiece, Embellishment
+from referee.vassal.codec.savefile import save_to_bytes
+from referee.vassal.foreign.locations import read_module_locations
+from referee.vassal.foreign.vmod import decode_definition, read_vmod
 from tests.vassal.vcheck_locations import (
     FIXTURES,
     PROBES,

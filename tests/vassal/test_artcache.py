@@ -20,8 +20,8 @@ from referee.cache import Cache, activated
 from referee.cli import app
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.module_writer import module_entries, plan_build
-from referee.vassal.palette import face_image
+from referee.vassal.module.module_writer import module_entries, plan_build
+from referee.vassal.module.palette import face_image
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "modules" / "mini"

@@ -21,17 +21,17 @@ from referee.cli import app
 from referee.errors import UserError
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.buildfile import PredefinedSetup
-from referee.vassal.grid import HEXGRID, NUMBERING, vassal_centre, vassal_label
-from referee.vassal.module_writer import build_module, vmod_name
-from referee.vassal.pieces import (
+from referee.vassal.codec.pieces import (
     BasicPiece,
     Embellishment,
     Marker,
     UsePrototype,
     marker_properties,
 )
-from referee.vassal.vmod import VmodContents, read_buildfile, read_vmod
+from referee.vassal.foreign.vmod import VmodContents, read_buildfile, read_vmod
+from referee.vassal.module.buildfile import PredefinedSetup
+from referee.vassal.module.grid import HEXGRID, NUMBERING, vassal_centre, vassal_label
+from referee.vassal.module.module_writer import build_module, vmod_name
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "modules" / "mini"
@@ -351,7 +351,7 @@ def test_build_is_byte_identical(mini: Module, tmp_path: Path, built) -> None:
 def test_parallel_rendering_gives_the_same_bytes(
     mini: Module, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import referee.vassal.module_writer as mw
+    import referee.vassal.module.module_writer as mw
 
     serial = build_module(mini, tmp_path / "a", workers=1).path.read_bytes()
     monkeypatch.setattr(mw, "PARALLEL_MIN_FACES", 0)
@@ -501,7 +501,7 @@ def test_cli_empty_roster(tmp_path: Path) -> None:
     ],
 )
 def test_reader_decodes_real_buildfiles(name: str) -> None:
-    from referee.vassal.vmod import piece_definitions
+    from referee.vassal.foreign.vmod import piece_definitions
 
     path = SHARED / "fixtures" / "vassal" / name
     if not path.is_file():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.vassal.commands import (
+from referee.vassal.codec.commands import (
     MAX_NESTING,
     AddPiece,
     AddPlayer,
@@ -41,9 +41,9 @@ from referee.vassal.commands import (
     iter_leaves,
     parse_command,
 )
-from referee.vassal.errors import VassalFormatError
-from referee.vassal.obfuscation import deobfuscate
-from referee.vassal.sequence import ESC, decode_sequence, encode_sequence
+from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.obfuscation import deobfuscate
+from referee.vassal.codec.sequence import ESC, decode_sequence, encode_sequence
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "vassal"

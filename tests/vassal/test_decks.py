@@ -13,7 +13,7 @@ from functools import cache
 import pytest
 from lxml import etree
 
-from referee import demo_2019
+from referee.demos import sixth_fleet_2019 as demo_2019
 from referee.engine.core import GameState, ScriptedDice
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
@@ -21,14 +21,14 @@ from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.buildfile import buildfile_xml, deck_boxes
-from referee.vassal.commands import AddPiece, Command, Compound
-from referee.vassal.decks import DECK_FIELDS, deck_state, deck_type
-from referee.vassal.pieces import Deck, decode_piece, marker_properties
-from referee.vassal.placement import Table, table_for
-from referee.vassal.position import position_vsav_bytes
-from referee.vassal.savefile import read_save_bytes
-from referee.vassal.setups import scenario_setup_vsav
+from referee.vassal.codec.commands import AddPiece, Command, Compound
+from referee.vassal.codec.pieces import Deck, decode_piece, marker_properties
+from referee.vassal.codec.savefile import read_save_bytes
+from referee.vassal.module.buildfile import buildfile_xml, deck_boxes
+from referee.vassal.position.decks import DECK_FIELDS, deck_state, deck_type
+from referee.vassal.position.placement import Table, table_for
+from referee.vassal.position.save import position_vsav_bytes
+from referee.vassal.position.setups import scenario_setup_vsav
 
 # What real VASSAL 3.7.26 wrote for the NATO Strike Cup after setting up our module's cups
 # itself (a set-up save without SETUP_STACK, then vcheck --write-vlog): the type we copy.

@@ -14,9 +14,9 @@ from lxml import etree
 
 from referee.source.loader import load_module
 from referee.source.schema import ruleset_schema
-from referee.vassal.buildfile import buildfile_xml
-from referee.vassal.module_writer import plan_build
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.module.buildfile import buildfile_xml
+from referee.vassal.module.module_writer import plan_build
+from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ from pathlib import Path
 from referee.engine.core import GameState, UnitState
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.pieces import Embellishment
-from referee.vassal.placement import table_for
-from referee.vassal.position import marker_layers, marker_levels
-from referee.vassal.savewriter import Placed, counter_piece
+from referee.vassal.codec.pieces import Embellishment
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.save import marker_layers, marker_levels
+from referee.vassal.position.savewriter import Placed, counter_piece
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "dtp_denmark_strait"
 

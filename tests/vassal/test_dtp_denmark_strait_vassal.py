@@ -16,7 +16,7 @@ import pytest
 
 from referee.source.loader import load_module
 from referee.source.model import FixedPlacement
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.position.setups import build_module_with_setups
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "module_src" / "dtp_denmark_strait"

@@ -1,6 +1,6 @@
 """VASSAL hex grid attributes: every drawn hex must be named by its own rulebook id.
 
-The formulas in ``referee.vassal.grid`` are checked first against the test vectors of
+The formulas in ``referee.vassal.module.grid`` are checked first against the test vectors of
 vassal-format.md §4.7 (computed there from a transcription of the Java), then the chosen
 attributes are checked against every hex of random grids and of the mini module's board.
 """
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.hexgrid import HexGrid
-from referee.vassal.grid import (
+from referee.vassal.module.grid import (
     HEXGRID,
     NUMBERING,
     label_centres,

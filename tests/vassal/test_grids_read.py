@@ -13,8 +13,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.vassal.grid import NUMBERING, vassal_label
-from referee.vassal.grids_read import (
+from referee.vassal.codec.obfuscation import HEADER
+from referee.vassal.foreign.grids_read import (
     HexGridSpec,
     Numbering,
     RegionGridSpec,
@@ -24,7 +24,7 @@ from referee.vassal.grids_read import (
     polygon_contains,
     read_grid,
 )
-from referee.vassal.obfuscation import HEADER
+from referee.vassal.module.grid import NUMBERING, vassal_label
 from tests.vassal import vcheck_locations as probes
 
 RUN = CliRunner()
@@ -291,8 +291,8 @@ def test_maps_are_found_by_name_or_by_vassal_id_and_boards_lay_out_in_a_grid(
     """``Map0``/``Map1`` are VASSAL's own ids for maps (``UniqueIdManager``); boards sit side
     by side (``Map.setBoardBoundaries``) after the edge padding; a reversed board is turned
     round (``Board.localCoordinates``)."""
-    from referee.vassal.commands import BoardPlacement, SetBoards
-    from referee.vassal.locations import read_module_locations
+    from referee.vassal.codec.commands import BoardPlacement, SetBoards
+    from referee.vassal.foreign.locations import read_module_locations
 
     board = (
         '<VASSAL.build.module.map.boardPicker.Board name="{n}" width="200" height="100">'
@@ -329,8 +329,8 @@ def test_maps_are_found_by_name_or_by_vassal_id_and_boards_lay_out_in_a_grid(
 def test_die_rolls_of_the_modules_dice_buttons_are_recognised(tmp_path: Path) -> None:
     """A chat line as ``DiceButton.formatResult`` writes it ("*" + the report format) is a
     roll of that button; other chat stays chat."""
-    from referee.vassal.commands import Chat, Compound, LogEntry
-    from referee.vassal.savefile import read_save, save_to_bytes
+    from referee.vassal.codec.commands import Chat, Compound, LogEntry
+    from referee.vassal.codec.savefile import read_save, save_to_bytes
 
     _, vlog = _zxvt(tmp_path)
     build = (probes.FIXTURES / "zxvt-capture-the-territory" / "buildFile").read_bytes()
@@ -362,8 +362,8 @@ def test_die_rolls_of_the_modules_dice_buttons_are_recognised(tmp_path: Path) ->
 def test_special_dice_rolls_are_recognised(tmp_path: Path) -> None:
     """zxvt's own Special Dice Buttons ("Wall": faces with texts) write their ``format``
     with each die's face text as ``$result1$`` (``SpecialDiceButton.setFormat``)."""
-    from referee.vassal.commands import Chat, Compound, LogEntry
-    from referee.vassal.savefile import read_save, save_to_bytes
+    from referee.vassal.codec.commands import Chat, Compound, LogEntry
+    from referee.vassal.codec.savefile import read_save, save_to_bytes
 
     vmod, vlog = _zxvt(tmp_path)
     save = read_save(vlog)
@@ -395,7 +395,7 @@ def test_dice_reports_match_in_linear_time_whatever_the_module_says() -> None:
     into a backtracking regular expression."""
     import time
 
-    from referee.vassal.movelist import dice_patterns
+    from referee.vassal.foreign.movelist import dice_patterns
 
     (report,) = dice_patterns([("d", "** $a$" + "x$a$" * 40 + " = $result$ $b$")])
     message = "*** " + "x" * 200_000

@@ -14,10 +14,10 @@ import zipfile
 
 import pytest
 
-from referee.vassal.commands import MAX_COMMAND_CHARS, MAX_COMMANDS, parse_command
-from referee.vassal.errors import VassalFormatError
-from referee.vassal.obfuscation import obfuscate
-from referee.vassal.sequence import SequenceDecoder, decode_sequence
+from referee.vassal.codec.commands import MAX_COMMAND_CHARS, MAX_COMMANDS, parse_command
+from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.obfuscation import obfuscate
+from referee.vassal.codec.sequence import SequenceDecoder, decode_sequence
 from tests.test_hostile_numbers import run_cli
 
 

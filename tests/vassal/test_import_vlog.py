@@ -22,8 +22,7 @@ from referee.rules.sixth_fleet_1975.movement import reachable
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.buildfile import moduledata_xml
-from referee.vassal.commands import (
+from referee.vassal.codec.commands import (
     AddPiece,
     Chat,
     Command,
@@ -33,13 +32,14 @@ from referee.vassal.commands import (
     RemovePiece,
     Undo,
 )
-from referee.vassal.errors import VassalFormatError
-from referee.vassal.pieces import BasicPiece, Marker, Piece, Stack
-from referee.vassal.placement import Table, table_for
-from referee.vassal.position import position_vsav_bytes
-from referee.vassal.savefile import SaveGame, read_save_bytes, save_to_bytes
-from referee.vassal.tabletop import Point, Tabletop, replay
-from referee.vassal.vlog_import import Expected, Imported, import_log
+from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.pieces import BasicPiece, Marker, Piece, Stack
+from referee.vassal.codec.savefile import SaveGame, read_save_bytes, save_to_bytes
+from referee.vassal.codec.tabletop import Point, Tabletop, replay
+from referee.vassal.module.buildfile import moduledata_xml
+from referee.vassal.position.placement import Table, table_for
+from referee.vassal.position.save import position_vsav_bytes
+from referee.vassal.position.vlog_import import Expected, Imported, import_log
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "modules" / "mini"
 

@@ -19,11 +19,11 @@ from referee.engine.core import GameState, ScriptedDice
 from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.placement import Table, table_for
-from referee.vassal.position import position_vsav_bytes
-from referee.vassal.savefile import read_save_bytes
-from referee.vassal.vlog_import import Expected, Imported
-from referee.vassal.vlog_named import adjacent, import_named_log, written_name
+from referee.vassal.codec.savefile import read_save_bytes
+from referee.vassal.position.placement import Table, table_for
+from referee.vassal.position.save import position_vsav_bytes
+from referee.vassal.position.vlog_import import Expected, Imported
+from referee.vassal.position.vlog_named import adjacent, import_named_log, written_name
 from tests.vassal.test_import_vlog import Player, order_lines
 from tests.vassal.vcheck_run import VCHECK
 
@@ -193,7 +193,7 @@ def test_a_log_written_by_real_vassal_becomes_a_zone_move(tmp_path: Path) -> Non
     """vcheck loads a position of the 2019 game in VASSAL 3.7 and moves SO-SU24.1 with
     VASSAL's own commands to the zones named Anatolia, then Syria (VASSAL finds each zone by
     its name through the module's zoned grid); the log it writes imports as one move."""
-    from referee.vassal.setups import build_module_with_setups
+    from referee.vassal.position.setups import build_module_with_setups
 
     if not VCHECK.is_file():
         pytest.skip(f"the real-VASSAL checker is not here ({VCHECK})")
@@ -240,9 +240,9 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
 
     from typer.testing import CliRunner
 
-    from referee import demo as base
-    from referee import demo_2019
     from referee.cli import app
+    from referee.demos import sixth_fleet_1975 as base
+    from referee.demos import sixth_fleet_2019 as demo_2019
     from tests.pbem.cliflow import unpacked_part
 
     run = CliRunner()

@@ -17,11 +17,11 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.source.vassal_only import load_vassal_only
-from referee.vassal.locations import module_locations
-from referee.vassal.pieces import marker_properties
-from referee.vassal.rebuild import rebuild_entries
-from referee.vassal.vmod import read_vmod
+from referee.vassal.codec.pieces import marker_properties
+from referee.vassal.foreign.locations import module_locations
+from referee.vassal.foreign.rebuild import rebuild_entries
+from referee.vassal.foreign.vassal_only import load_vassal_only
+from referee.vassal.foreign.vmod import read_vmod
 from tests.vassal.import_fixtures import FOLDERS, fixture_vmod
 from tests.vassal.vcheck_locations import FIXTURES
 

@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.hexgrid import HexGrid
 from referee.similarity_fit import fit_similarity
-from referee.vassal.grid import HEXGRID, raw_centre
-from referee.vassal.grids_read import HexGridSpec, read_grid
-from referee.vassal.vmod import read_vmod
+from referee.vassal.foreign.grids_read import HexGridSpec, read_grid
+from referee.vassal.foreign.vmod import read_vmod
+from referee.vassal.module.grid import HEXGRID, raw_centre
 from tests.vassal.art_module import BOARD, PIECES, art_vmod
 from tests.vassal.vcheck_locations import FIXTURES
 from tests.vassal.vcheck_run import run_vcheck

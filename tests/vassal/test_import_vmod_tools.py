@@ -20,8 +20,8 @@ from lxml import etree
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.vassal.vmod import read_vmod
-from referee.vassal.vmod_tools import TOOL_TAGS
+from referee.vassal.foreign.vmod import read_vmod
+from referee.vassal.foreign.vmod_tools import TOOL_TAGS
 from tests.vassal.import_fixtures import FOLDERS, edited_vmod, fixture_vmod
 from tests.vassal.vcheck_locations import FIXTURES
 
@@ -257,7 +257,7 @@ def test_the_documented_tools_toml_example_is_valid(tmp_path: Path) -> None:
     here, so they are the only warnings) and builds the components it says."""
     from referee.source.diagnostics import Diagnostics
     from referee.source.vassal_tools import check_tools
-    from referee.vassal.vmod_tools import add_tools
+    from referee.vassal.foreign.vmod_tools import add_tools
 
     text = (Path(__file__).parents[2] / "docs" / "module-source.md").read_text(encoding="utf-8")
     start = text.index("[[dice]]")

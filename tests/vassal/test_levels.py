@@ -1,4 +1,4 @@
-"""Markers with levels (``referee/vassal/levels.py``): the values read from a state, the
+"""Markers with levels (``referee/vassal/module/levels.py``): the values read from a state, the
 layer VASSAL gets, and the refusal of a ruleset with more one-level markers than keys."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 
 from referee.errors import UserError
 from referee.source.schema import MarkerDecl
-from referee.vassal.levels import data_levels, level_value, levelled_layer_trait
-from referee.vassal.pieces import Embellishment, Piece, layer_states
-from referee.vassal.plan import FREE_KEYS, plan_module
-from referee.vassal.survey import _shown
+from referee.vassal.codec.pieces import Embellishment, Piece, layer_states
+from referee.vassal.module.levels import data_levels, level_value, levelled_layer_trait
+from referee.vassal.module.plan import FREE_KEYS, plan_module
+from referee.vassal.position.survey import _shown
 
 from .marker_games import module
 
@@ -45,7 +45,7 @@ def test_the_layer_is_always_on_with_up_and_down_keys_and_a_blank_zero() -> None
 
 
 def test_more_one_level_markers_than_free_keys_is_refused_with_a_hint(monkeypatch) -> None:
-    import referee.vassal.plan as plan
+    import referee.vassal.module.plan as plan
 
     m = module("dtp_denmark_strait")
     schema = plan.ruleset_schema(m.ruleset)
@@ -58,7 +58,7 @@ def test_more_one_level_markers_than_free_keys_is_refused_with_a_hint(monkeypatc
 
 @pytest.mark.parametrize("name", ["dtp_denmark_strait", "naval_module"])
 def test_no_decrease_key_is_one_of_the_modules_own_ctrl_shift_buttons(name: str) -> None:
-    from referee.vassal.levels import SHIFT_TAKEN
+    from referee.vassal.module.levels import SHIFT_TAKEN
 
     plan = plan_module(module(name))
     levelled = [m.spec.key for m in plan.marker_layers if m.levels]

@@ -37,8 +37,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.vassal.commands import SetBoards
-from referee.vassal.locations import read_module_locations
+from referee.vassal.codec.commands import SetBoards
+from referee.vassal.foreign.locations import read_module_locations
 from tests.vassal import vcheck_locations as probes
 
 RUN = CliRunner()

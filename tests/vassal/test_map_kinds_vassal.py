@@ -18,13 +18,13 @@ from referee.engine.graphboard import AreaBoard, board_for
 from referee.render.board import board_layout
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.layers import awt_contains
-from referee.vassal.placement import Table, table_for
-from referee.vassal.savefile import read_save_bytes
-from referee.vassal.savewriter import Placed, build_save
-from referee.vassal.setups import build_module_with_setups, scenario_setup_vsav
-from referee.vassal.survey import survey
-from referee.vassal.tabletop import replay
+from referee.vassal.codec.savefile import read_save_bytes
+from referee.vassal.codec.tabletop import replay
+from referee.vassal.module.layers import awt_contains
+from referee.vassal.position.placement import Table, table_for
+from referee.vassal.position.savewriter import Placed, build_save
+from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
+from referee.vassal.position.survey import survey
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "modules"

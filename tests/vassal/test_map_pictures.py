@@ -20,9 +20,9 @@ import pytest
 from referee.render.board import board_layout
 from referee.render.board_layers import name_boxes
 from referee.source.loader import load_module
-from referee.vassal.layers import STACK_STEP
-from referee.vassal.module_writer import plan_build
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.module.layers import STACK_STEP
+from referee.vassal.module.module_writer import plan_build
+from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]

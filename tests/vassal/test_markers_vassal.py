@@ -23,8 +23,8 @@ import pytest
 from referee.rules.naval_module.markers import port_capacity_left
 from referee.rules.sixth_fleet_dtp.special_bases import off_map_base
 from referee.source.boxes import carried_by, carrier_of
-from referee.vassal.position import write_position_vsav
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.position.save import write_position_vsav
+from referee.vassal.position.setups import build_module_with_setups
 
 from .marker_games import dtp_position, naval_position
 from .vcheck_run import run_vcheck

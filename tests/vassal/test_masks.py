@@ -18,11 +18,11 @@ from lxml import etree
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.source.schema import ruleset_schema
-from referee.vassal.buildfile import buildfile_xml
-from referee.vassal.module_writer import plan_build
-from referee.vassal.sequence import decode_sequence
-from referee.vassal.setups import build_module_with_setups
-from referee.vassal.traits import SOLITAIRE_SIDE
+from referee.vassal.codec.sequence import decode_sequence
+from referee.vassal.module.buildfile import buildfile_xml
+from referee.vassal.module.module_writer import plan_build
+from referee.vassal.module.traits import SOLITAIRE_SIDE
+from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from referee.rules.naval_module.markers import port_capacity_left
 from referee.rules.naval_module.ports import port_capacity
-from referee.vassal.pieces import Embellishment
-from referee.vassal.placement import table_for
-from referee.vassal.position import level_markers, marker_levels, position_placements
+from referee.vassal.codec.pieces import Embellishment
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.save import level_markers, marker_levels, position_placements
 
 from .marker_games import naval_position
 

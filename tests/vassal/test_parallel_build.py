@@ -17,19 +17,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import referee.vassal.module_writer as mw
+import referee.vassal.module.module_writer as mw
 from referee.errors import UserError
 from referee.render.counters import png_bytes
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.module_writer import (
+from referee.vassal.module.module_writer import (
     build_module,
     module_entries,
     picture_count,
     plan_build,
     render_plan,
 )
-from referee.vassal.plan import ModulePlan
+from referee.vassal.module.plan import ModulePlan
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "modules" / "mini"

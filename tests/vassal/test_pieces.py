@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from referee.vassal.commands import (
+from referee.vassal.codec.commands import (
     AddPiece,
     ChangePiece,
     encode_canonical,
     iter_leaves,
     parse_command,
 )
-from referee.vassal.obfuscation import deobfuscate
-from referee.vassal.pieces import (
+from referee.vassal.codec.obfuscation import deobfuscate
+from referee.vassal.codec.pieces import (
     BasicPiece,
     Deck,
     Embellishment,
@@ -31,7 +31,7 @@ from referee.vassal.pieces import (
     marker_properties,
     type_prefix,
 )
-from referee.vassal.xmlsafe import parse_xml_bytes
+from referee.vassal.codec.xmlsafe import parse_xml_bytes
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "vassal"

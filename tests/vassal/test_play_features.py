@@ -22,17 +22,17 @@ from referee.source import schema as schema_mod
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.source.schema import MarkerDecl, ruleset_schema
-from referee.vassal.commands import AddPiece, SetTurn, iter_leaves
-from referee.vassal.pieces import Embellishment, Piece, decode_piece, marker_properties
-from referee.vassal.placement import table_for
-from referee.vassal.plan import ModulePlan
-from referee.vassal.position import position_vsav_bytes
-from referee.vassal.savefile import read_save_bytes
-from referee.vassal.sequence import decode_sequence, decode_string_array
-from referee.vassal.setups import build_module_with_setups, setup_file_name
-from referee.vassal.tools import HELP_FILE
-from referee.vassal.tracker import TRACKER_ID, tracker_state
-from referee.vassal.vmod import VmodContents, read_vmod
+from referee.vassal.codec.commands import AddPiece, SetTurn, iter_leaves
+from referee.vassal.codec.pieces import Embellishment, Piece, decode_piece, marker_properties
+from referee.vassal.codec.savefile import read_save_bytes
+from referee.vassal.codec.sequence import decode_sequence, decode_string_array
+from referee.vassal.foreign.vmod import VmodContents, read_vmod
+from referee.vassal.module.plan import ModulePlan
+from referee.vassal.module.tools import HELP_FILE
+from referee.vassal.module.tracker import TRACKER_ID, tracker_state
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.save import position_vsav_bytes
+from referee.vassal.position.setups import build_module_with_setups, setup_file_name
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
 KINDS = {"mini": "hex", "area_med": "area", "point_north": "point", "naval_mix": "combined"}
@@ -344,7 +344,7 @@ def test_a_ruleset_marker_becomes_a_layer_and_shows_in_the_save(
     fields = {f: getattr(base, f) for f in base.__dataclass_fields__}
     fake = type(base)(**{**fields, "markers": (*base.markers, detected, damaged), "sequence": seq})
     monkeypatch.setattr(schema_mod, "ruleset_schema", lambda rid: fake)
-    for mod in ("plan", "tracker", "position"):
+    for mod in ("module.plan", "module.tracker", "position.save"):
         monkeypatch.setattr(f"referee.vassal.{mod}.ruleset_schema", lambda rid: fake)
     module = _module("mini")
     table = table_for(module)

@@ -2,7 +2,8 @@
 
 Runs ``../shared/tools/vassal-check/vcheck`` (the real VASSAL engine, headless under Xvfb) on
 the built Sixth Fleet module, which carries both scenario set-ups, and on the position saves
-of a demo game (``referee.demo`` without its play aids, into a temporary folder). vcheck exits
+of a demo game (``referee.demos.sixth_fleet_1975`` without its play aids, into a temporary folder).
+vcheck exits
 0 only when VASSAL logged no warning or error; it also lists every piece with the location
 name VASSAL itself gives it, which must be the hex the referee's state puts the unit in.
 
@@ -21,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.demo import DEMO_SCENARIO, SRC, demo
+from referee.demos.sixth_fleet_1975 import DEMO_SCENARIO, SRC, demo
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
-from referee.vassal.setups import SETUP_GAME_ID, build_module_with_setups
+from referee.vassal.position.setups import SETUP_GAME_ID, build_module_with_setups
 from tests.vassal.vcheck_run import pieces, run_vcheck
 
 MAIN_MAP = "Main Map"

@@ -2,7 +2,8 @@
 without a warning, and every piece reports its space's name (issue 14 §5).
 
 Runs ``../shared/tools/vassal-check/vcheck`` on the built module (both scenario set-ups) and
-the ``position-USN.vsav`` of every step of ``referee.demo_solitaire``. The face-down counters
+the ``position-USN.vsav`` of every step of ``referee.demos.carrier_battlegroup``. The face-down
+counters
 carry VASSAL's own Mask trait, and the Ship Display (system tracks), the Tactical Display
 (Inner and Outer zones) and the Soviet Display (SBG boxes) are map windows of named boxes,
 read both from the buildFile and from what VASSAL itself built. Marked ``vassal``
@@ -19,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import demo_solitaire
+from referee.demos import carrier_battlegroup as demo_solitaire
 from referee.engine.ruleset import get_ruleset
 from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
 from referee.source.loader import load_module
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.position.setups import build_module_with_setups
 from tests.pbem.cliflow import unsealed
 from tests.vassal.test_real_vassal import MAIN_MAP
 from tests.vassal.vcheck_run import pieces, run_vcheck

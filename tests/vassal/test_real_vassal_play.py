@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from referee.vassal.commands import AddPiece, SetTurn, iter_leaves
-from referee.vassal.pieces import Embellishment, decode_piece, marker_properties
-from referee.vassal.placement import table_for
-from referee.vassal.position import position_vsav_bytes
-from referee.vassal.savefile import SaveGame, read_save_bytes
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.codec.commands import AddPiece, SetTurn, iter_leaves
+from referee.vassal.codec.pieces import Embellishment, decode_piece, marker_properties
+from referee.vassal.codec.savefile import SaveGame, read_save_bytes
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.save import position_vsav_bytes
+from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.test_play_features import KINDS, _mini_state, _module
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,14 +15,14 @@ from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.loader import load_module
 from referee.source.model import Module
-from referee.vassal.commands import AddPiece, iter_leaves
-from referee.vassal.pieces import decode_piece, marker_properties
-from referee.vassal.placement import Table, table_for
-from referee.vassal.position import STATUS_LAYERS, position_vsav_bytes, write_position_vsav
-from referee.vassal.savefile import read_save, read_save_bytes
-from referee.vassal.setup_area import carrier_pools
-from referee.vassal.survey import engine_position, survey
-from referee.vassal.tabletop import replay
+from referee.vassal.codec.commands import AddPiece, iter_leaves
+from referee.vassal.codec.pieces import decode_piece, marker_properties
+from referee.vassal.codec.savefile import read_save, read_save_bytes
+from referee.vassal.codec.tabletop import replay
+from referee.vassal.module.setup_area import carrier_pools
+from referee.vassal.position.placement import Table, table_for
+from referee.vassal.position.save import STATUS_LAYERS, position_vsav_bytes, write_position_vsav
+from referee.vassal.position.survey import engine_position, survey
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "modules" / "mini"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.safeio import UnsafeInput
-from referee.vassal.commands import (
+from referee.vassal.codec.commands import (
     AddPiece,
     BeginSave,
     BoardPlacement,
@@ -26,12 +26,12 @@ from referee.vassal.commands import (
     encode_command,
     iter_leaves,
 )
-from referee.vassal.errors import VassalFormatError
-from referee.vassal.inspect import describe_commands, describe_save
-from referee.vassal.obfuscation import deobfuscate, obfuscate, obfuscation_key
-from referee.vassal.pieces import BasicPiece, Marker, Piece, Stack
-from referee.vassal.safezip import ZipLimits, build_zip, check_entry_name, read_zip_bytes
-from referee.vassal.savefile import (
+from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.inspect import describe_commands, describe_save
+from referee.vassal.codec.obfuscation import deobfuscate, obfuscate, obfuscation_key
+from referee.vassal.codec.pieces import BasicPiece, Marker, Piece, Stack
+from referee.vassal.codec.safezip import ZipLimits, build_zip, check_entry_name, read_zip_bytes
+from referee.vassal.codec.savefile import (
     build_savedata,
     parse_metadata,
     read_save,
@@ -39,7 +39,7 @@ from referee.vassal.savefile import (
     save_to_bytes,
     write_save,
 )
-from referee.vassal.xmlsafe import parse_xml_bytes
+from referee.vassal.codec.xmlsafe import parse_xml_bytes
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 FIXTURES = SHARED / "fixtures" / "vassal"

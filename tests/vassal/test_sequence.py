@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.vassal.sequence import (
+from referee.vassal.codec.sequence import (
     ESC,
     SequenceDecoder,
     SequenceEncoder,

@@ -11,14 +11,14 @@ from lxml import etree
 
 from referee.errors import UserError
 from referee.source.loader import load_module
-from referee.vassal.commands import AddPiece, parse_command
-from referee.vassal.pieces import Piece, decode_piece, expand_prototypes
-from referee.vassal.placement import Table, table_for
-from referee.vassal.savefile import read_save_bytes
-from referee.vassal.setup_area import SETUP_MAP, carrier_pools
-from referee.vassal.setups import build_module_with_setups, scenario_setup_vsav
-from referee.vassal.survey import CounterAt, survey
-from referee.vassal.tabletop import replay
+from referee.vassal.codec.commands import AddPiece, parse_command
+from referee.vassal.codec.pieces import Piece, decode_piece, expand_prototypes
+from referee.vassal.codec.savefile import read_save_bytes
+from referee.vassal.codec.tabletop import replay
+from referee.vassal.module.setup_area import SETUP_MAP, carrier_pools
+from referee.vassal.position.placement import Table, table_for
+from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
+from referee.vassal.position.survey import CounterAt, survey
 
 ROOT = Path(__file__).resolve().parents[2]
 MINI = ROOT / "tests" / "fixtures" / "modules" / "mini"
@@ -161,7 +161,7 @@ def test_setup_map_has_one_of_each_map_component() -> None:
     on a second ("No more than one [Last Move Highlighter] allowed in Set-up")."""
     from collections import Counter
 
-    from referee.vassal.setup_area import setup_map_element
+    from referee.vassal.module.setup_area import setup_map_element
 
     area = mini_table().setup_area
     assert area is not None

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import demo_2019
+from referee.demos import sixth_fleet_2019 as demo_2019
 from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
-from referee.vassal.setups import build_module_with_setups
+from referee.vassal.position.setups import build_module_with_setups
 from tests.pbem.cliflow import unsealed
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,8 +129,8 @@ def test_the_strike_cups_are_face_down_decks_of_masked_markers() -> None:
 
     from referee.rules.sixth_fleet_2019 import strike
     from referee.rules.sixth_fleet_2019.game import Game
-    from referee.vassal.buildfile import buildfile_xml, deck_boxes
-    from referee.vassal.placement import table_for
+    from referee.vassal.module.buildfile import buildfile_xml, deck_boxes
+    from referee.vassal.position.placement import table_for
 
     module, _ = load_module(demo_2019.SRC)
     assert module is not None

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from referee.source.loader import load_module
-from referee.vassal.artwork import attacked_overlay_png, level_badge_png, tag_overlay_png
-from referee.vassal.module_writer import plan_build
+from referee.vassal.module.artwork import attacked_overlay_png, level_badge_png, tag_overlay_png
+from referee.vassal.module.module_writer import plan_build
 
 ROOT = Path(__file__).resolve().parents[2]
 

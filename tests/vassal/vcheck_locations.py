@@ -26,7 +26,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from referee.vassal.commands import (
+from referee.vassal.codec.commands import (
     AddPiece,
     BeginSave,
     BoardPlacement,
@@ -35,11 +35,11 @@ from referee.vassal.commands import (
     NullCommand,
     SetBoards,
 )
-from referee.vassal.grids_read import RegionGridSpec, ZonedGridSpec
-from referee.vassal.locations import ModuleLocations, read_module_locations
-from referee.vassal.pieces import BasicPiece
-from referee.vassal.savefile import save_to_bytes
-from referee.vassal.vmod import read_vmod
+from referee.vassal.codec.pieces import BasicPiece
+from referee.vassal.codec.savefile import save_to_bytes
+from referee.vassal.foreign.grids_read import RegionGridSpec, ZonedGridSpec
+from referee.vassal.foreign.locations import ModuleLocations, read_module_locations
+from referee.vassal.foreign.vmod import read_vmod
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT / ".." / "shared"

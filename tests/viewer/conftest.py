@@ -27,7 +27,7 @@ BLOCKED = ["http://*", "https://*", "ws://*", "wss://*", "ftp://*"]
 @pytest.fixture(scope="session")
 def demo_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The ``make demo`` output folder (no play aids): ``game/``, ``viewer/``..."""
-    from referee.demo import demo
+    from referee.demos.sixth_fleet_1975 import demo
 
     out = tmp_path_factory.mktemp("viewer-demo") / "out"
     with contextlib.redirect_stdout(io.StringIO()):

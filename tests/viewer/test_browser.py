@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.demo import SRC
+from referee.demos.sixth_fleet_1975 import SRC
 from referee.source.loader import load_module
 
 STEP = "006-Soviet-combat"  # Game-Turn 2: three Soviet units attack GR-DD-2 in 1720 [8.0]

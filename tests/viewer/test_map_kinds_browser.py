@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from referee.engine.ruleset import get_ruleset
-from referee.pbem.viewer import render_viewer
-from referee.pbem.viewer_data import StepDoc
 from referee.source.loader import load_module
+from referee.viewer.data import StepDoc
+from referee.viewer.page import render_viewer
 from tests.viewer.test_browser import _open, _shown
 
 REPO = Path(__file__).resolve().parents[2]

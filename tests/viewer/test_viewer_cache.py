@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.cache import Cache, activated
-from referee.pbem import viewer
 from referee.source.loader import load_module
+from referee.viewer import page as viewer
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_dtp"
 

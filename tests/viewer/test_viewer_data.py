@@ -1,4 +1,4 @@
-"""The viewer's data without a browser (referee/pbem/viewer_data.py): placements kept as
+"""The viewer's data without a browser (referee/viewer/data.py): placements kept as
 changes rebuild every step's position, an attack carries its marks, differential and die,
 and nothing in the data can end the script element it sits in."""
 
@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from referee.demo import SRC
-from referee.pbem.viewer import script_json
-from referee.pbem.viewer_data import step_from_view, viewer_model
+from referee.demos.sixth_fleet_1975 import SRC
 from referee.source.loader import load_module
+from referee.viewer.data import step_from_view, viewer_model
+from referee.viewer.page import script_json
 
 
 def _model(demo_game: Path, side: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from referee.demo import SRC
+from referee.demos.sixth_fleet_1975 import SRC
 from referee.engine.core import GameState
-from referee.pbem.viewer import render_viewer, viewer_files
-from referee.pbem.viewer_data import step_from_view
 from referee.source.loader import load_module
+from referee.viewer.data import step_from_view
+from referee.viewer.page import render_viewer, viewer_files
 from tests.pbem import toy_sealed, toys_common
 from tests.pbem.cliflow import Table, cli
 from tests.pbem.test_sealed_hidden import PLOTS, SIDES

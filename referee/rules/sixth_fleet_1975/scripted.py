@@ -1,6 +1,6 @@
 """The scripted player's orders for Sixth Fleet (1975): simple, deterministic and always legal.
 
-``RULESET.scripted_orders`` (used by :mod:`referee.scripted`, for benchmarks and long
+``RULESET.scripted_orders`` (used by :mod:`referee.engine.scripted`, for benchmarks and long
 end-to-end tests) writes, for whatever step a position awaits, the orders text a plain but
 lawful player would send:
 

@@ -1,0 +1,147 @@
+"""Reading a game archive for the viewer: which documents a side's viewer is made of.
+
+``referee viewer GAME_DIR --side SIDE`` reads, per turn folder, that side's published
+``view-SIDE.json`` and nothing else of the game; ``--side referee`` reads the full record
+(``report.json`` and ``state.json``, or ``secret/turns/…/record.json`` and ``state.json``
+in a game that hides information: the referee's copy). Each folder's signatures and manifest
+are checked as ``verify`` checks them, and the viewer says per step whether they held.
+
+A turn folder holds no viewer (it would repeat the whole game in every step): a player makes
+the current one from the views whenever he wants it. Archives from earlier referee versions
+have a ``viewer-SIDE.html`` in each step; ``verify`` still checks those
+(:func:`referee.pbem.rendercheck.check_viewers`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.errors import UserError
+from referee.pbem.archive import Archive, TurnDir, sha256_hex, slug
+from referee.pbem.problems import Refusal
+from referee.source.model import Module
+from referee.viewer.data import StepDoc, step_from_view
+
+REFEREE = "referee"
+
+
+def side_ids(module: Module, ruleset: Any) -> list[str]:
+    """The sides ``--side`` accepts: every side with a player, and ``referee``."""
+    from referee.pbem.publish import player_sides
+
+    return [s.id for s in player_sides(module, ruleset)] + [REFEREE]
+
+
+def _signature(archive: Archive, t: TurnDir, cfg: Any) -> str:
+    from referee.pbem.verify import VerifyFailure, _check_folder
+
+    try:
+        _check_folder(archive, t, cfg.referee, with_state=False)
+    except VerifyFailure as exc:
+        return f"BAD: {exc}"
+    return "good (report.json.sig and the manifest checked by this viewer's maker)"
+
+
+def _json(archive: Archive, path: Path) -> Any:
+    return archive.read_json(path)
+
+
+def _checked(archive: Archive, path: Path, kind: str) -> Any:
+    """A view (``kind = "view"``), record (``"report"``) or position (``"state"``) document,
+    its shape checked before any field is read: a malformed file is refused with its name
+    and the JSON path of the first value that does not fit, never an internal error."""
+    from referee.pbem.report_shape import REPORT, check_report
+    from referee.shapes import HEX64, check, json_value, map_of, obj, string
+
+    doc = _json(archive, path)
+    try:
+        if kind == "view":
+            check(
+                doc,
+                obj(
+                    {
+                        "format": string,
+                        "side": string,
+                        "report_sha256": HEX64,
+                        "report": REPORT,
+                        "state": map_of(json_value),
+                    }
+                ),
+            )
+            try:
+                GameState.from_json(doc["state"])
+            except ValueError as exc:
+                raise ValueError(str(exc).replace("$", "$.state", 1)) from None
+        elif kind == "report":
+            check_report(doc)
+        else:
+            GameState.from_json(doc)
+    except ValueError as exc:
+        raise Refusal("archive", f"{archive.rel(path)}: malformed: {exc}") from None
+    return doc
+
+
+def archive_steps(
+    game_dir: Path, module: Module, ruleset: Any, side: str, key: Any = None
+) -> tuple[list[StepDoc], list[str], str]:
+    """``(steps, signature status of each, referee fingerprint)`` for ``side``'s viewer.
+
+    Refuses a side the game has no player for, and the referee's full record in a copy
+    without ``secret/`` (a player's copy)."""
+    archive = Archive(game_dir)
+    archive.require()
+    cfg = archive.config()
+    sides = side_ids(module, ruleset)
+    if side not in sides:
+        raise UserError(
+            f"no side {side!r} in game {cfg.game_id}", hint="sides: " + ", ".join(sides)
+        )
+    steps: list[StepDoc] = []
+    sigs: list[str] = []
+    for t in archive.turn_dirs():
+        sigs.append(_signature(archive, t, cfg))
+        if side != REFEREE:
+            steps.append(step_from_view(_side_view(archive, t, side, key)))
+            continue
+        rbytes = archive.read(t.path / "report.json")
+        rsha = sha256_hex(rbytes)
+        if not cfg.hides_information:
+            rep = _checked(archive, t.path / "report.json", "report")
+            state = _checked(archive, archive.state_path(t, False), "state")
+        else:
+            kept = archive.secret / "turns" / t.name
+            if not (kept / "record.json").is_file():
+                raise Refusal(
+                    "archive",
+                    f"secret/turns/{t.name}/record.json: missing; the referee's full record "
+                    "is only in the referee's copy of the game",
+                    hint="a player makes the viewer of his side: --side SIDE",
+                )
+            rep = _checked(archive, kept / "record.json", "report")
+            state = _checked(archive, kept / "state.json", "state")
+        steps.append(StepDoc(rep, rsha, state))
+    return steps, sigs, cfg.referee.fingerprint
+
+
+def _side_view(archive: Archive, t: TurnDir, side: str, key: Any) -> Any:
+    """A side's view of one step: in the folder, or in the side's encrypted part (a game
+    with parts), opened with the side's ``key``."""
+    import json
+
+    from referee.pbem.parts import identity_of, open_part, part_file
+
+    name = f"view-{slug(side)}.json"
+    if (t.path / name).is_file() or not (t.path / part_file(side)).is_file():
+        return _checked(archive, t.path / name, "view")
+    if key is None:
+        raise Refusal(
+            "archive",
+            f"turns/{t.name}/{part_file(side)}: {side}'s view is in this encrypted part",
+            hint="give your key: --key YOUR.key",
+        )
+    files = open_part(archive, t, side, [identity_of(key)])
+    if name not in files:
+        raise Refusal("archive", f"turns/{t.name}/{part_file(side)}: holds no {name}")
+    return json.loads(files[name])
