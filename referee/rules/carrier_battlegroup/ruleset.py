@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import (
+    Due,
+    HiddenInformation,
+    Ruleset,
+    ScriptedPlayer,
+    Submissions,
+    UnitOptions,
+)
 from referee.rules.carrier_battlegroup import launch, scripted, setup, view
 from referee.rules.carrier_battlegroup.phases import PHASES
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
@@ -23,11 +30,10 @@ if TYPE_CHECKING:  # the return type of options only
     from referee.engine.ruleset import OptionsReport
 
 
-class CarrierBattlegroup:
+class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer, UnitOptions):
     id = "carrier_battlegroup"
     name = "Carrier Battlegroup"
     vocabulary = VOCABULARY
-    hides_information = True
     referee_sides = ("Soviet",)
 
     def new_game(
