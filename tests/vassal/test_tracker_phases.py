@@ -3,7 +3,7 @@ phases, and the positions the referee writes set the tracker to the game's step.
 
 Carrier Battlegroup: set-up [4.0] (two once-steps) then the ten phases of [5.0]. The naval
 module: each player turn's Naval Readiness [25.32], Air Interdiction [31.1], Movement
-[26.12a], Reaction [31.22] and Combat [29.0] Phases, named by side (the scenario's first
+[26.12a], Reaction [31.22] and Combat [29.0] Phases, named by player turn (the scenario's first
 player, Axis, first). A referee step inside a phase (the host game's air combat [31.13],
 the coast artillery [27.12]) stands on that phase, of the phasing player.
 
@@ -61,7 +61,7 @@ NAVAL_STEPS = [
     "Reaction Phase",
     "Combat Phase",
 ]
-NAVAL_PHASES = [f"Axis {s}" for s in NAVAL_STEPS] + [f"Soviet {s}" for s in NAVAL_STEPS]
+NAVAL_PHASES = [f"{side} Player Turn: {s}" for side in ("Axis", "Soviet") for s in NAVAL_STEPS]
 
 
 @cache
