@@ -462,7 +462,11 @@ def _turn(table: Table, state: GameState) -> SetTurn | None:
     if tracker is None:
         return None
     scenario = table.module.scenarios.get(state.scenario)
-    text = tracker_state(tracker, scenario, state.turn, state.phase, state.active_side)
+    # the phasing side where the ruleset records one: the enemy's orders inside a phase
+    # (an interdiction, a second signature) are still the phasing player's phase
+    phasing = state.data.get("phasing")
+    side = phasing if isinstance(phasing, str) else state.active_side
+    text = tracker_state(tracker, scenario, state.turn, state.phase, side)
     return SetTurn(TRACKER_ID, text)
 
 
