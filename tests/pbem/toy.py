@@ -196,44 +196,56 @@ class ToyRuleset(Ruleset):
 
     # -- validation
     def validate(self, module: Module, state: GameState, orders: Any) -> list[Violation]:
-        out: list[Violation] = []
         if state.pending:
-            p = state.pending[0]
-            got = orders.answers.get(p.id)
-            if got is None:
-                out.append(Violation("T6", f"answer decision {p.id} first", None))
-            elif got[0] not in p.options:
-                out.append(
-                    Violation("T6", f"{got[0]!r} is not one of {', '.join(p.options)}", got[1])
-                )
-            return out
-        grid = module.map.grid
+            return self._check_answer(state, orders)
+        out: list[Violation] = []
         for o in orders.orders:
             u = state.units.get(o.args[0])
             if u is None or u.side != orders.side:
                 out.append(Violation("T1", f"{o.args[0]} is not one of your units", o.where))
                 continue
-            if o.verb == "place":
-                if state.phase != "setup":
-                    out.append(Violation("T1", "place only in set-up", o.where))
-                elif u.location is not None:
-                    out.append(Violation("T1", f"{u.id} is already placed", o.where))
-                elif not grid.is_valid_id(o.args[1]):
-                    out.append(Violation("T1", f"no hex {o.args[1]}", o.where))
-            elif state.phase != "move":
-                out.append(Violation("T2", f"'{o.verb}' only in a move phase", o.where))
-            elif u.location is None:
-                out.append(Violation("T2", f"{u.id} is not on the map", o.where))
-            elif o.verb == "move":
-                if not grid.is_valid_id(o.args[1]):
-                    out.append(Violation("T2", f"no hex {o.args[1]}", o.where))
-                elif grid.distance(u.location, o.args[1]) > 2:
-                    out.append(Violation("T2", f"{u.id} moves at most 2 hexes", o.where))
-            elif o.verb == "attack":
-                t = state.units.get(o.args[1])
-                if t is None or t.side == orders.side:
-                    out.append(Violation("T3", f"{o.args[1]} is not an enemy unit", o.where))
+            bad = self._check_order(module, state, orders.side, o, u)
+            if bad is not None:
+                out.append(bad)
         return out
+
+    def _check_answer(self, state: GameState, orders: Any) -> list[Violation]:
+        """The pending decision's answer [T6]."""
+        p = state.pending[0]
+        got = orders.answers.get(p.id)
+        if got is None:
+            return [Violation("T6", f"answer decision {p.id} first", None)]
+        if got[0] not in p.options:
+            return [Violation("T6", f"{got[0]!r} is not one of {', '.join(p.options)}", got[1])]
+        return []
+
+    def _check_order(
+        self, module: Module, state: GameState, side: str, o: Any, u: Any
+    ) -> Violation | None:
+        """One order of one of the writer's units: set-up [T1], move [T2], attack [T3]."""
+        grid = module.map.grid
+        if o.verb == "place":
+            if state.phase != "setup":
+                return Violation("T1", "place only in set-up", o.where)
+            if u.location is not None:
+                return Violation("T1", f"{u.id} is already placed", o.where)
+            if not grid.is_valid_id(o.args[1]):
+                return Violation("T1", f"no hex {o.args[1]}", o.where)
+            return None
+        if state.phase != "move":
+            return Violation("T2", f"'{o.verb}' only in a move phase", o.where)
+        if u.location is None:
+            return Violation("T2", f"{u.id} is not on the map", o.where)
+        if o.verb == "move":
+            if not grid.is_valid_id(o.args[1]):
+                return Violation("T2", f"no hex {o.args[1]}", o.where)
+            if grid.distance(u.location, o.args[1]) > 2:
+                return Violation("T2", f"{u.id} moves at most 2 hexes", o.where)
+        elif o.verb == "attack":
+            t = state.units.get(o.args[1])
+            if t is None or t.side == side:
+                return Violation("T3", f"{o.args[1]} is not an enemy unit", o.where)
+        return None
 
     # -- resolution
     def resolve(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:

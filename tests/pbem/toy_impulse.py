@@ -78,45 +78,57 @@ class ImpulseRuleset(Ruleset, Submissions):
 
     # -- validation
     def validate(self, module: Module, state: GameState, orders: Any) -> list[Violation]:
-        out: list[Violation] = []
         if state.pending:
-            p = state.pending[0]
-            got = orders.answers.get(p.id)
-            if got is None:
-                out.append(Violation("I2", f"answer decision {p.id}", None))
-            elif got[0] not in p.options:
-                out.append(Violation("I2", f"{got[0]!r} is not one of {p.options}", got[1]))
-            return out
-        for s in orders.standing:
-            if s.args[0] not in ("detect-always", "detect-never"):
-                out.append(Violation("I2", f"no standing order {s.args[0]!r}", s.where))
-        grid = module.map.grid
+            return self._check_answer(state, orders)
+        out: list[Violation] = [
+            Violation("I2", f"no standing order {s.args[0]!r}", s.where)
+            for s in orders.standing
+            if s.args[0] not in ("detect-always", "detect-never")
+        ]
         if state.phase == "combat" and len(orders.orders) != 1:
             out.append(Violation("I3", "one attack or one pass per impulse", None))
         for o in orders.orders:
-            if o.verb == "pass":
-                if state.phase != "combat" or o.args not in ((), ("final",)):
-                    out.append(Violation("I3", "'pass' or 'pass final' in combat", o.where))
-                continue
-            u = state.units.get(o.args[0])
-            if u is None or u.side != orders.side or u.location is None:
-                out.append(Violation("I1", f"{o.args[0]} is not one of your units", o.where))
-            elif o.verb == "move":
-                if state.phase != "move":
-                    out.append(Violation("I1", "moves only in the move phase", o.where))
-                elif not grid.is_valid_id(o.args[1]):
-                    out.append(Violation("I1", f"no hex {o.args[1]}", o.where))
-                elif grid.distance(u.location, o.args[1]) > 2:
-                    out.append(Violation("I1", f"{u.id} moves at most 2 hexes", o.where))
-            elif o.verb == "attack":
-                t = state.units.get(o.args[1])
-                if state.phase != "combat":
-                    out.append(Violation("I3", "attacks only in combat", o.where))
-                elif t is None or t.side == orders.side or t.location is None:
-                    out.append(Violation("I3", f"{o.args[1]} is no enemy on the map", o.where))
-                elif grid.distance(u.location, t.location) > 2:
-                    out.append(Violation("I3", f"{t.id} is out of reach", o.where))
+            bad = self._check_order(module, state, orders.side, o)
+            if bad is not None:
+                out.append(bad)
         return out
+
+    def _check_answer(self, state: GameState, orders: Any) -> list[Violation]:
+        """The pending decision's answer [I2]."""
+        p = state.pending[0]
+        got = orders.answers.get(p.id)
+        if got is None:
+            return [Violation("I2", f"answer decision {p.id}", None)]
+        if got[0] not in p.options:
+            return [Violation("I2", f"{got[0]!r} is not one of {p.options}", got[1])]
+        return []
+
+    def _check_order(self, module: Module, state: GameState, side: str, o: Any) -> Violation | None:
+        """One order: a pass [I3], a move [I1] or an attack [I3]."""
+        if o.verb == "pass":
+            if state.phase != "combat" or o.args not in ((), ("final",)):
+                return Violation("I3", "'pass' or 'pass final' in combat", o.where)
+            return None
+        u = state.units.get(o.args[0])
+        if u is None or u.side != side or u.location is None:
+            return Violation("I1", f"{o.args[0]} is not one of your units", o.where)
+        grid = module.map.grid
+        if o.verb == "move":
+            if state.phase != "move":
+                return Violation("I1", "moves only in the move phase", o.where)
+            if not grid.is_valid_id(o.args[1]):
+                return Violation("I1", f"no hex {o.args[1]}", o.where)
+            if grid.distance(u.location, o.args[1]) > 2:
+                return Violation("I1", f"{u.id} moves at most 2 hexes", o.where)
+        elif o.verb == "attack":
+            t = state.units.get(o.args[1])
+            if state.phase != "combat":
+                return Violation("I3", "attacks only in combat", o.where)
+            if t is None or t.side == side or t.location is None:
+                return Violation("I3", f"{o.args[1]} is no enemy on the map", o.where)
+            if grid.distance(u.location, t.location) > 2:
+                return Violation("I3", f"{t.id} is out of reach", o.where)
+        return None
 
     # -- resolution
     def resolve(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:

@@ -50,6 +50,16 @@ def module() -> Module:
 def invariants(
     game: Game, before: GameState, after: GameState, events: tuple[Event, ...] = ()
 ) -> None:
+    """Every property that holds after any step, rule by rule."""
+    _cargo_holds(game, after)
+    _sunk_stay_sunk(game, before, after)
+    _sailed_ships_stay(before, after, events)
+    _afloat_ships_are_whole(game, after)
+    _ports_within_capacity(game, after)
+
+
+def _cargo_holds(game: Game, after: GameState) -> None:
+    """Cargo within capacity, aboard a ship in play, listed both ways [28.13]."""
     ships = after.data.get("ships") or {}
     for sid, facts in ships.items():
         s = game.ship(after, sid)
@@ -65,6 +75,12 @@ def invariants(
             carrier = u.box[7:]  # type: ignore[index]
             assert after.units[carrier].location is not None, f"{uid} aboard sunk {carrier}"
             assert uid in ships.get(carrier, {}).get("cargo", []), uid
+
+
+def _sunk_stay_sunk(game: Game, before: GameState, after: GameState) -> None:
+    """A sunk ship stays sunk, but a transport may come back by repair [27.44]; passengers
+    are lost with their ship [27.33]."""
+    ships = after.data.get("ships") or {}
     for sid in before.data.get("sunk", []):
         u = after.units[sid]
         if before.units[sid].box == "eliminated" or not game.ship(after, sid).is_transport:
@@ -83,6 +99,10 @@ def invariants(
             for c in facts.get("cargo", []):
                 u = after.units[c]
                 assert u.location is not None or u.box == "eliminated", (sid, c, u)
+
+
+def _sailed_ships_stay(before: GameState, after: GameState, events: tuple[Event, ...]) -> None:
+    """Sailed ships never move [26.31] unless forced to sortie [26.12b]."""
     sortied = {e.data.get("ship") for e in events if e.kind == "forced_sortie"}
     for sid, facts in (before.data.get("ships") or {}).items():
         # Sailed ships never move, in any step [26.31]; only an enemy capture of their port
@@ -91,6 +111,11 @@ def invariants(
         if facts.get("status") == "sailed" and was is not None and sid not in sortied:
             now = after.units[sid].location
             assert now in (was, None), f"Sailed {sid} moved: {was} -> {now}"
+
+
+def _afloat_ships_are_whole(game: Game, after: GameState) -> None:
+    """In play means afloat [27.31], [32.12], [32.1]."""
+    ships = after.data.get("ships") or {}
     for sid in ships:
         s = game.ship(after, sid)
         if after.units[sid].location is not None:
@@ -98,6 +123,10 @@ def invariants(
             # three [27.31], [32.12]; a flotilla has no Ready/Sailed status [32.1]
             assert s.damage < sinks_at(s), (sid, s.damage)
             assert not (s.is_flotilla and s.status == "sailed"), sid
+
+
+def _ports_within_capacity(game: Game, after: GameState) -> None:
+    """Transport points used at a port never exceed its capacity [26.25]."""
     w = Work(game, after, "", None)
     for port, used in (after.data.get("port_used") or {}).items():
         assert used >= 0

@@ -23,6 +23,7 @@ import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lxml import etree
 
@@ -209,6 +210,39 @@ def build_module(probe: Probe, out_dir: Path) -> Path:
     return path
 
 
+def _grid_points(grid: object) -> list[tuple[int, int]]:
+    """A board grid's own points in board pixels: each zone's outline (and a pixel round it)
+    and every region's origin."""
+    local: list[tuple[int, int]] = []
+    if isinstance(grid, ZonedGridSpec):
+        for zone in grid.zones:
+            for zx, zy in zone.polygon:
+                local.extend((zx + dx, zy + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+            if isinstance(zone.grid, RegionGridSpec):
+                local.extend(zone.grid.origins)
+        if isinstance(grid.background, RegionGridSpec):
+            local.extend(grid.background.origins)
+    if isinstance(grid, RegionGridSpec):
+        local.extend(grid.origins)
+    return local
+
+
+def _placed_points(map_name: str, placed: Any, lattice: tuple[int, int]) -> set:
+    """A lattice over one placed board (a little past its edges) and its grid's points."""
+    w, h = placed.board.size
+    step_x, step_y = max(w // lattice[0], 7), max(h // lattice[1], 7)
+    points = {
+        (map_name, placed.x + x, placed.y + y)
+        for x in range(-3, w + 4, step_x)
+        for y in range(-2, h + 3, step_y)
+    }
+    for lx, ly in _grid_points(placed.board.grid):
+        if placed.reversed:
+            lx, ly = w - lx, h - ly
+        points.add((map_name, placed.x + lx, placed.y + ly))
+    return points
+
+
 def _board_points(layout_module: ModuleLocations, probe: Probe) -> list[tuple[str, int, int]]:
     """Points to probe on every map, in map pixels."""
     layout = layout_module.layout()
@@ -220,29 +254,7 @@ def _board_points(layout_module: ModuleLocations, probe: Probe) -> list[tuple[st
         for deck in spec.decks:
             points.add((map_name, deck.x + spec.edge[0], deck.y + spec.edge[1]))
         for placed in placed_list:
-            w, h = placed.board.size
-            step_x, step_y = max(w // probe.lattice[0], 7), max(h // probe.lattice[1], 7)
-            for x in range(-3, w + 4, step_x):
-                for y in range(-2, h + 3, step_y):
-                    points.add((map_name, placed.x + x, placed.y + y))
-            grid = placed.board.grid
-            local: list[tuple[int, int]] = []
-            if isinstance(grid, ZonedGridSpec):
-                for zone in grid.zones:
-                    for zx, zy in zone.polygon:
-                        for dx in (-1, 0, 1):
-                            for dy in (-1, 0, 1):
-                                local.append((zx + dx, zy + dy))
-                    if isinstance(zone.grid, RegionGridSpec):
-                        local.extend(zone.grid.origins)
-                if isinstance(grid.background, RegionGridSpec):
-                    local.extend(grid.background.origins)
-            if isinstance(grid, RegionGridSpec):
-                local.extend(grid.origins)
-            for lx, ly in local:
-                if placed.reversed:
-                    lx, ly = w - lx, h - ly
-                points.add((map_name, placed.x + lx, placed.y + ly))
+            points |= _placed_points(map_name, placed, probe.lattice)
     return sorted(points)
 
 
