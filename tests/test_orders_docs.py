@@ -119,9 +119,11 @@ def _real_words(ruleset: str, doc: OrdersDoc) -> None:
 
 def _shipped() -> list[str]:
     """The rulesets shipped in ``referee/rules/`` (not toys a test registered)."""
-    from referee.engine import ruleset as registry
+    from referee.engine.ruleset import get_ruleset
 
-    return [r for r in ruleset_ids() if registry._RULESETS[r].startswith("referee.rules.")]
+    return [
+        r for r in ruleset_ids() if type(get_ruleset(r)).__module__.startswith("referee.rules.")
+    ]
 
 
 @pytest.mark.parametrize("ruleset", _shipped())

@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
             rules_reading,
             write_png,
         )
-        from referee.engine.ruleset import get_ruleset
+        from referee.engine.ruleset import get_ruleset, hides_information, unit_options
 
         as_json = output_format(fmt, as_json) == "json"
         if png is not None:  # refused before the answer is printed, not after
@@ -77,11 +77,11 @@ def register(app: typer.Typer) -> None:
         st = read_position(state_file, side, key).state
         module = module_for(st, src, example)
         rs = get_ruleset(st.ruleset)
-        ask = getattr(rs, "options", None)
+        ask = unit_options(rs)
         if ask is None:
             raise UserError(f"options are not available for ruleset {st.ruleset!r}")
         with rules_reading(str(state_file), st.ruleset):
-            report = ask(module, st, unit, limit=max_groups)
+            report = ask.options(module, st, unit, limit=max_groups)
         if png is not None and report.marks is None:
             raise UserError("--png draws a unit's moves", hint="name a unit, not a hex")
         if as_json:
@@ -95,6 +95,6 @@ def register(app: typer.Typer) -> None:
             from referee.engine.ruleset import public_view
 
             # a game with hidden information draws only what every player may see
-            shown = public_view(rs, module, st) if getattr(rs, "hides_information", False) else st
+            shown = public_view(rs, module, st) if hides_information(rs) else st
             here = st.units[unit].location if unit in st.units else None
             write_png(module, shown, png, dict(report.marks), around=(here,) if here else ())

@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
         how = output_format(fmt, as_json)
         ruleset = ruleset_named(ruleset)
         rs = get_ruleset(ruleset)
-        vocab = getattr(rs, "vocabulary", None)
+        vocab = rs.vocabulary
         if vocab is None:
             raise UserError(
                 f"ruleset {ruleset!r} reads orders in a language of its own",

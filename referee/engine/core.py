@@ -13,6 +13,7 @@ This module imports no ruleset. See ``docs/rulesets.md`` for how a ruleset plugs
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
@@ -43,6 +44,64 @@ class SourcePos:
         return {"file": self.file, "line": self.line, "col": self.col}
 
 
+# ---- rule citations -------------------------------------------------------------------------
+
+_CITATION = re.compile(
+    r"(?P<provisional>provisional )?"
+    r"(?P<case>(?:[A-Z]{2,5} )?[A-Z]?\d{1,3}(?:\.\d{1,4}){0,2})"
+    r"(?P<sub>[A-Za-z]|\([a-z]\))?"
+    r"(?: (?P<part>(?:rules?|victory|step) \d{1,3}[a-z]?))?"
+)
+ORDERS_FILE = "orders"
+"""The citation of a fault in an orders file as a file (its header, an unknown unit, an
+answer to no decision): the referee's orders language (``docs/orders.md``), no rulebook's."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCase:
+    """One rule case a violation or event cites, typed: the ruleset whose book it is in, the
+    case as the ruleset's ``cases.toml`` declares it (``"8.23"``, ``"DTP 8.23"`` for the DTP
+    kit's own case beside the SPI case it amends), and the sub-case (``"b"``, ``"B"``,
+    ``"(a)"``, ``"rule 4"``, ``"step 4e"``); ``provisional`` for a case the referee runs by a
+    procedure declared in ``docs/interpretations.md`` (``"provisional 10.0"``).
+
+    Read from the strings the code writes (``rule="8.24"``) by :func:`cite`; ``str()`` gives
+    the string back unchanged, so reports read as before."""
+
+    ruleset: str
+    case: str
+    sub: str = ""
+    provisional: bool = False
+
+    def __str__(self) -> str:
+        head = "provisional " if self.provisional else ""
+        tail = f" {self.sub}" if " " in self.sub else self.sub
+        return f"{head}{self.case}{tail}"
+
+    @property
+    def orders_file(self) -> bool:
+        """A fault of the orders file as a file (:data:`ORDERS_FILE`), not a rulebook case."""
+        return self.case == ORDERS_FILE
+
+
+def cite(rule: str, ruleset: str) -> tuple[RuleCase, ...]:
+    """The cases ``rule`` cites in ``ruleset``'s book: one (``"8.24"``, ``"DTP 4.01d"``,
+    ``"provisional 10.0"``, ``"11.3 rule 4"``) or several, most specific first, separated
+    by ``", "`` (``"8.51, 9.15"``). Raises ValueError for a string that cites no case."""
+    if rule == ORDERS_FILE:
+        return (RuleCase("", ORDERS_FILE),)
+    out = []
+    for one in rule.split(", "):
+        m = _CITATION.fullmatch(one)
+        if m is None:
+            raise ValueError(f"{rule!r} cites no rule case of {ruleset} (one: {one!r})")
+        sub = m["sub"] or ""
+        if m["part"]:
+            sub = f"{sub} {m['part']}" if sub else m["part"]
+        out.append(RuleCase(ruleset, m["case"], sub, bool(m["provisional"])))
+    return tuple(out)
+
+
 # ---- verdicts and consequences -------------------------------------------------------------
 
 
@@ -58,6 +117,10 @@ class Violation:
     # what a partial file still lacks, summarised (a set-up's units not yet placed): listed
     # after the real mistakes, wherever it is placed (issue 31); not part of the JSON
     summary: bool = False
+
+    def cases(self, ruleset: str) -> tuple[RuleCase, ...]:
+        """The rule cases this violation cites, typed (:func:`cite`)."""
+        return cite(self.rule, ruleset)
 
     def __str__(self) -> str:
         loc = f"{self.where}: " if self.where else ""
@@ -88,6 +151,10 @@ class Event:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
     hidden_from: tuple[str, ...] = ()
+
+    def cases(self, ruleset: str) -> tuple[RuleCase, ...]:
+        """The rule cases this event applies, typed (:func:`cite`)."""
+        return cite(self.rule, ruleset)
 
     def to_json(self) -> dict[str, Any]:
         return {

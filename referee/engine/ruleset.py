@@ -1,19 +1,24 @@
-"""The ruleset plug-in interface and registry.
+"""The ruleset contract and the way to find a ruleset.
 
-A ruleset is an object with the methods of :class:`Ruleset`. The engine core, the PBEM
-referee and every command call only these methods (and the optional ones of
-:class:`RulesetExtras`), so a new rule system (the DTP revision, the 2019 edition, Carrier
-Battlegroup, the naval module) is a new package under ``referee/rules/`` plus one line in
-:data:`_RULESETS`. Nothing outside ``referee/rules/`` imports a ruleset package (a test scans
-the imports). ``docs/rulesets.md`` is the author's guide.
+A ruleset is one object, an instance of a subclass of :class:`Ruleset`: a small required part
+(the six abstract methods, its ``id``, ``name`` and orders ``vocabulary``) plus the typed
+capabilities it declares by subclassing them (:class:`Submissions`, :class:`HiddenInformation`,
+:class:`PhaseTitles`, :class:`ScriptedPlayer`, :class:`UnitOptions`, :class:`SealedResolution`).
+The engine core, the PBEM referee and every command call a ruleset only through the methods
+of these classes and the functions below, so a new rule system is a new package with a
+``schema.py`` (``referee/source/schema.py``: what it asks of a module source, and how to get
+its ruleset object) registered once: this package's five are listed in
+``referee/source/schema.py``, another package's are found through its ``referee.rulesets``
+entry point. Nothing outside ``referee/rules/`` imports a ruleset package (a test scans the
+imports). ``docs/rulesets.md`` is the author's guide.
 """
 
 from __future__ import annotations
 
-import importlib
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.engine.core import Dice, GameState, Outcome, Violation
 
@@ -21,61 +26,185 @@ if TYPE_CHECKING:
     from referee.engine.orders import OrdersDoc
     from referee.engine.vocabulary import Vocabulary
     from referee.source.model import Module
+    from referee.source.schema import RulesetSchema
 
 
-class Ruleset(Protocol):
-    """What every ruleset provides. ``vocabulary`` is the orders vocabulary its players write
-    (``docs/orders/<ruleset>.md``); a ruleset with a language of its own may instead define
-    ``parse_orders(text, file)`` (see :func:`parse_orders_for`)."""
+class Ruleset(ABC):
+    """What every ruleset provides, and the defaults of the small optional parts that have a
+    neutral default (nothing foreseen, no earlier start, no side played by the referee, the
+    core orders language). ``vocabulary`` is the orders vocabulary its players write
+    (``docs/orders/<ruleset>.md``)."""
 
-    id: str
-    name: str
-    vocabulary: Vocabulary
+    id: ClassVar[str]
+    name: ClassVar[str]
+    vocabulary: ClassVar[Vocabulary | None] = None
+    # the sides that the ruleset's own procedure plays (Carrier Battlegroup's Soviet
+    # system): they have no player and never submit orders
+    referee_sides: ClassVar[tuple[str, ...]] = ()
 
+    @property
+    def schema(self) -> RulesetSchema:
+        """What this ruleset asks of a module source (registered with it)."""
+        from referee.source.schema import ruleset_schema
+
+        got = ruleset_schema(self.id)
+        if got is None:
+            raise LookupError(f"ruleset {self.id!r} is not registered")
+        return got
+
+    @abstractmethod
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
         """The position before set-up: every piece of the scenario, placed where the scenario
         fixes it, the rest unplaced; turn/phase at the start of the sequence of play."""
-        ...
 
+    @abstractmethod
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """``(side, what)``: whose orders the game waits for now and for which phase(s), or
         the side that owes the answer to ``state.pending``. ``what`` is a sentence for
         reports (e.g. "NATO set-up [11.1]")."""
-        ...
 
+    @abstractmethod
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """Every violation in a whole orders file, each citing its rule case. No dice, no
         change to anything."""
-        ...
 
+    @abstractmethod
     def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         """Apply valid orders from ``state`` until the phases they cover are done, or until a
         decision belongs to the other player and no standing order covers it (then
         ``outcome.state.pending`` says what is owed)."""
-        ...
 
+    @abstractmethod
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """What ``side`` may see (``None``: the referee's full view). Fog of war lives here."""
-        ...
 
+    @abstractmethod
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """Victory points and the level of victory so far, with rule citations."""
-        ...
 
-    # Optional (see the functions below and docs/rulesets.md): ``due(module, state)`` ->
-    # tuple of :class:`Due`; ``resolve_sealed(module, state, orders_by_side, dice)`` ->
-    # Outcome; ``hides_information: bool``; ``public_view(module, state)``;
-    # ``hidden_pools(module, state)``; ``deck_contents(module, state)``;
-    # ``referee_sides: tuple[str, ...]``;
-    # ``may_reveal(module, state)``; ``parse_orders(text, file)``.
+    # ---- optional, with a neutral default ---------------------------------------------------
+
+    def parse_orders(self, text: str, file: str) -> OrdersDoc:
+        """An orders file (text or JSON) in this ruleset's words: the core language with its
+        ``vocabulary``. Raises :class:`~referee.engine.orders.OrdersSyntaxError` listing every
+        problem."""
+        from referee.engine.orders import parse_orders_any
+
+        if self.vocabulary is None:
+            raise TypeError(f"ruleset {self.id!r} has neither a vocabulary nor parse_orders")
+        return parse_orders_any(text, file, self.vocabulary)
+
+    def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+        """For orders with no violation, what they make certain before any die (losses,
+        retreats, decisions, victory points), each citing its case (``validate`` and
+        ``adjudicate --dry-run``). None by default."""
+        return []
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The starts older versions of this ruleset made for the game ``state`` starts (a
+        ruling recorded in new games): ``verify`` accepts an archive begun before the ruling
+        (:func:`referee.pbem.verify.matching_start`). None by default."""
+        return ()
 
 
-# ---- the optional parts of the contract -------------------------------------------------
+# ---- typed capabilities: a ruleset declares one by subclassing it ------------------------
+
+
+class Submissions(ABC):
+    """Several submissions at once: alternating impulses, reactions, simultaneous sealed
+    orders. A ruleset without it is played one side at a time, as its ``awaiting`` says, and
+    with nothing hidden needs no commitments."""
+
+    @abstractmethod
+    def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
+        """Every submission the game waits for now (empty when the game is over)."""
+
+
+class HiddenInformation:
+    """Some fact of the position is hidden from some side (undetected units, face-down
+    chits, sealed plots): the referee then publishes only views and commitments."""
+
+    def public_view(self, module: Module, state: GameState) -> GameState | None:
+        """What every player may see; ``None`` (the default): the units, stacks, ``data``
+        entries and pending decisions that every side's view shows alike."""
+        return None
+
+    def hidden_pools(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The hidden pools of a position (a chit cup, the contents of face-down groups),
+        each a canonical listing of plain strings; committed item by item at set-up."""
+        return {}
+
+    def deck_contents(self, module: Module, state: GameState) -> Mapping[str, Any]:
+        """What each deck box of the map (a face-down cup) holds in ``state``, by box name: a
+        list of piece ids, bottom first, where the state knows them, or only a count where it
+        does not (a side's view of the other side's cup). Written into VASSAL saves as
+        Decks."""
+        return {}
+
+    def may_reveal(self, module: Module, state: GameState) -> bool:
+        """Whether ``referee reveal`` may release the hidden part before the game is over."""
+        return False
+
+    def view_notes(
+        self, module: Module, view: GameState, side: str, orders: OrdersDoc
+    ) -> list[Violation]:
+        """``validate`` on a side's published view (a game that hides information has no
+        public ``state.json``): for each order whose verdict could turn on what the rules
+        hide from ``side``, a :class:`Violation` citing its case that says so without telling
+        it. ``validate`` on the view must not refuse what a hidden fact could allow."""
+        return []
+
+
+class PhaseTitles(ABC):
+    """Phases with human names ("Soviet Random Events Phase") for what people read; a
+    ruleset without it is shown its phase ids."""
+
+    @abstractmethod
+    def phase_title(self, module: Module, state: GameState) -> str | None:
+        """The name of ``state``'s phase; ``None`` to show the id."""
+
+
+class ScriptedPlayer(ABC):
+    """A plain but lawful player (benchmarks, property tests, demos)."""
+
+    @abstractmethod
+    def scripted_orders(self, module: Module, state: GameState) -> str | None:
+        """The orders text for the step ``state`` awaits, or ``None`` when the game is over."""
+
+
+class UnitOptions(ABC):
+    """``referee options``: every legal thing a unit (or a location's units) may do now,
+    from the validator's own code."""
+
+    @abstractmethod
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        """``limit`` caps long lists in ``lines`` (0: all); ``data`` has everything. Raise
+        :class:`referee.errors.UserError` for an unknown subject."""
+
+
+class SealedResolution(ABC):
+    """Sealed orders resolved together: ``resolve`` gets one side's orders, this gets every
+    side's at once when the last sealed submission of a phase is in."""
+
+    @abstractmethod
+    def resolve_sealed(
+        self,
+        module: Module,
+        state: GameState,
+        orders_by_side: Mapping[str, OrdersDoc],
+        dice: Dice,
+    ) -> Outcome: ...
+
+
+# ---- the contract as the referee reads it ------------------------------------------------
 #
-# A ruleset written for Sixth Fleet needs none of these; the referee falls back to the
-# behaviour of one side at a time with nothing hidden. ``docs/rulesets.md`` describes each.
+# The functions below are what the engine, the PBEM referee and the commands call: each reads
+# one capability, with the behaviour of a ruleset that lacks it (one side at a time, nothing
+# hidden) as Sixth Fleet 1975 plays.
 
 KINDS = ("orders", "answer", "sealed")
 
@@ -94,13 +223,11 @@ class Due:
         return {"side": self.side, "what": self.what, "kind": self.kind}
 
 
-def due_of(ruleset: Any, module: Module, state: GameState) -> tuple[Due, ...]:
-    """Every submission the game waits for now. A ruleset may define ``due(module, state)``
-    (alternating impulses, simultaneous sealed orders); otherwise its ``awaiting`` names one
-    side, as Sixth Fleet's does."""
-    own = getattr(ruleset, "due", None)
-    if own is not None:
-        out = tuple(own(module, state))
+def due_of(ruleset: Ruleset, module: Module, state: GameState) -> tuple[Due, ...]:
+    """Every submission the game waits for now: the ruleset's :class:`Submissions`, else the
+    one side its ``awaiting`` names, as Sixth Fleet's does."""
+    if isinstance(ruleset, Submissions):
+        out = tuple(ruleset.due(module, state))
         for d in out:
             if d.kind not in KINDS:
                 raise ValueError(f"ruleset {ruleset.id}: unknown kind of submission {d.kind!r}")
@@ -109,57 +236,67 @@ def due_of(ruleset: Any, module: Module, state: GameState) -> tuple[Due, ...]:
     return (Due(side, what, "answer" if state.pending else "orders"),)
 
 
-def phase_title_of(ruleset: Any, module: Module, state: GameState) -> str:
+def has_submissions(ruleset: Ruleset) -> bool:
+    """Whether the ruleset lists what is due itself (:class:`Submissions`)."""
+    return isinstance(ruleset, Submissions)
+
+
+def names_phases(ruleset: Ruleset) -> bool:
+    """Whether the ruleset names its phases (:class:`PhaseTitles`); else the ids are shown."""
+    return isinstance(ruleset, PhaseTitles)
+
+
+def phase_title_of(ruleset: Ruleset, module: Module, state: GameState) -> str:
     """The human name of ``state``'s phase ("Soviet Random Events Phase"), from the ruleset's
-    optional ``phase_title``; the phase id where the ruleset names none. For what people read
+    :class:`PhaseTitles`; the phase id where the ruleset names none. For what people read
     (pictures, report titles); folder names keep the id."""
-    own = getattr(ruleset, "phase_title", None)
-    title = own(module, state) if own is not None else None
+    title = ruleset.phase_title(module, state) if isinstance(ruleset, PhaseTitles) else None
     return title or state.phase
 
 
-def hides_information(ruleset: Any) -> bool:
+def hides_information(ruleset: Ruleset) -> bool:
     """Whether some fact of the position is hidden from some side (undetected units,
     face-down chits, sealed plots): the referee then publishes only views and commitments."""
-    return bool(getattr(ruleset, "hides_information", False))
+    return isinstance(ruleset, HiddenInformation)
 
 
-def uses_commitments(ruleset: Any) -> bool:
+def uses_commitments(ruleset: Ruleset) -> bool:
     """Whether a game of this ruleset needs the hidden-dice chain (hidden information, or
-    submissions that are sealed): rulesets written to the newer contract (with ``due``)."""
-    return hides_information(ruleset) or hasattr(ruleset, "due")
+    submissions that are sealed): rulesets with :class:`Submissions` or hidden information."""
+    return isinstance(ruleset, HiddenInformation | Submissions)
 
 
-def referee_sides(ruleset: Any) -> tuple[str, ...]:
+def referee_sides(ruleset: Ruleset) -> tuple[str, ...]:
     """The sides that the ruleset's own procedure plays (Carrier Battlegroup's Soviet
     system): they have no player and never submit orders."""
-    return tuple(getattr(ruleset, "referee_sides", ()))
+    return tuple(ruleset.referee_sides)
 
 
-def hidden_pools(ruleset: Any, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+def hidden_pools(ruleset: Ruleset, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
     """The hidden pools of a position (a chit cup, the contents of face-down groups), each a
     canonical listing of plain strings; committed item by item at set-up."""
-    own = getattr(ruleset, "hidden_pools", None)
-    return {} if own is None else dict(own(module, state))
+    if not isinstance(ruleset, HiddenInformation):
+        return {}
+    return dict(ruleset.hidden_pools(module, state))
 
 
-def deck_contents(ruleset: Any, module: Module, state: GameState) -> Mapping[str, Any]:
-    """What each deck box of the map (a face-down cup) holds in ``state``, by box name: a
-    list of piece ids, bottom first, where the state knows them, or only a count where it
-    does not (a side's view of the other side's cup). Written into VASSAL saves as Decks
-    (``referee.vassal.position.decks``); a ruleset without ``deck_contents`` writes none."""
-    own = getattr(ruleset, "deck_contents", None)
-    return {} if own is None else dict(own(module, state))
+def deck_contents(ruleset: Ruleset, module: Module, state: GameState) -> Mapping[str, Any]:
+    """What each deck box of the map (a face-down cup) holds in ``state`` (see
+    :meth:`HiddenInformation.deck_contents`; ``referee.vassal.position.decks`` writes them as
+    Decks); none for a ruleset that hides nothing."""
+    if not isinstance(ruleset, HiddenInformation):
+        return {}
+    return dict(ruleset.deck_contents(module, state))
 
 
-def public_view(ruleset: Any, module: Module, state: GameState) -> GameState:
-    """What every player may see: the ruleset's ``public_view`` when it has one, else the
+def public_view(ruleset: Ruleset, module: Module, state: GameState) -> GameState:
+    """What every player may see: the ruleset's own public view when it has one, else the
     units, stacks, ``data`` entries and pending decisions that every side's view shows alike."""
-    own = getattr(ruleset, "public_view", None)
-    if own is not None:
-        return own(module, state)
-    if not hides_information(ruleset):
+    if not isinstance(ruleset, HiddenInformation):
         return state
+    own = ruleset.public_view(module, state)
+    if own is not None:
+        return own
     views = [ruleset.view(module, state, s.id) for s in module.sides]
     if not views:
         return state
@@ -177,11 +314,10 @@ def public_view(ruleset: Any, module: Module, state: GameState) -> GameState:
     return first.evolve(units=units, stacks=stacks, data=data, pending=pending)
 
 
-def may_reveal(ruleset: Any, module: Module, state: GameState) -> bool:
+def may_reveal(ruleset: Ruleset, module: Module, state: GameState) -> bool:
     """Whether ``referee reveal`` may release the hidden part now: at the end of the game, or
-    where the ruleset's ``may_reveal`` allows it."""
-    own = getattr(ruleset, "may_reveal", None)
-    if own is not None and own(module, state):
+    where the ruleset's :meth:`HiddenInformation.may_reveal` allows it."""
+    if isinstance(ruleset, HiddenInformation) and ruleset.may_reveal(module, state):
         return True
     return state.active_side is None and not state.pending
 
@@ -200,96 +336,73 @@ class OptionsReport:
     notes: tuple[str, ...] = ()
 
 
-class RulesetExtras(Protocol):
-    """Optional methods. A command that needs one and finds it missing says so plainly.
-
-    * ``options`` serves ``referee options``: every legal thing ``subject`` may do now, from
-      the validator's own code. ``limit`` caps long lists in ``lines`` (0: all); ``data`` has
-      everything. Raise :class:`referee.errors.UserError` for an unknown subject.
-    * ``scripted_orders`` serves the scripted player (benchmarks, property tests, demos):
-      the orders text of a plain but lawful player for the step ``state`` awaits, or
-      ``None`` when the game is over.
-    * ``warnings`` serves ``validate`` and ``adjudicate --dry-run``: for orders with no
-      violation, what they make certain before any die (losses, retreats, decisions, victory
-      points), each a :class:`Violation` citing its case; read through :func:`warnings_of`.
-    * ``view_notes`` serves ``validate`` on a side's published view (a game that hides
-      information has no public ``state.json``): for each order whose verdict could turn on
-      what the rules hide from ``side``, a :class:`Violation` citing its case that says so
-      without telling it; read through :func:`view_notes_of`. ``validate`` on the view must
-      not refuse what a hidden fact could allow: a side's legal orders get the same verdict
-      on its view as on the full position.
-    """
-
-    def options(
-        self, module: Module, state: GameState, subject: str, *, limit: int = 20
-    ) -> OptionsReport: ...
-
-    def scripted_orders(self, module: Module, state: GameState) -> str | None: ...
-
-    def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]: ...
-
-    def view_notes(
-        self, module: Module, view: GameState, side: str, orders: OrdersDoc
-    ) -> list[Violation]: ...
-
-
 def warnings_of(
-    ruleset: Any, module: Module, state: GameState, orders: OrdersDoc
+    ruleset: Ruleset, module: Module, state: GameState, orders: OrdersDoc
 ) -> list[Violation]:
     """What legal orders make certain before any die, as warnings (``validate`` and
-    ``adjudicate --dry-run``); a ruleset without a ``warnings`` method foresees nothing."""
-    own = getattr(ruleset, "warnings", None)
-    return list(own(module, state, orders)) if own is not None else []
+    ``adjudicate --dry-run``)."""
+    return list(ruleset.warnings(module, state, orders))
 
 
 def view_notes_of(
-    ruleset: Any, module: Module, view: GameState, side: str, orders: OrdersDoc
+    ruleset: Ruleset, module: Module, view: GameState, side: str, orders: OrdersDoc
 ) -> list[Violation]:
     """Where orders validated on ``side``'s view could meet a fact hidden from ``side`` (issue
-    10 §5): notes, never the fact; a ruleset without ``view_notes`` has none to give."""
-    own = getattr(ruleset, "view_notes", None)
-    return list(own(module, view, side, orders)) if own is not None else []
+    10 §5): notes, never the fact; a ruleset that hides nothing has none to give."""
+    if not isinstance(ruleset, HiddenInformation):
+        return []
+    return list(ruleset.view_notes(module, view, side, orders))
 
 
-def parse_orders_for(ruleset: Any, text: str, file: str) -> OrdersDoc:
-    """Parse an orders file (text or JSON) in ``ruleset``'s words: its own ``parse_orders``
-    if it has one, else the core language with its ``vocabulary``. Raises
-    :class:`~referee.engine.orders.OrdersSyntaxError` listing every problem."""
-    own = getattr(ruleset, "parse_orders", None)
-    if own is not None:
-        return own(text, file)  # type: ignore[no-any-return]
-    from referee.engine.orders import parse_orders_any
-
-    return parse_orders_any(text, file, ruleset.vocabulary)
+def parse_orders_for(ruleset: Ruleset, text: str, file: str) -> OrdersDoc:
+    """Parse an orders file (text or JSON) in ``ruleset``'s words (:meth:`Ruleset.parse_orders`).
+    Raises :class:`~referee.engine.orders.OrdersSyntaxError` listing every problem."""
+    return ruleset.parse_orders(text, file)
 
 
-# ruleset id -> "module:attribute" of an object implementing Ruleset; imported lazily
-_RULESETS: dict[str, str] = {
-    "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.ruleset:RULESET",
-    "naval_module": "referee.rules.naval_module.ruleset:RULESET",
-    "carrier_battlegroup": "referee.rules.carrier_battlegroup.ruleset:RULESET",
-    "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.ruleset:RULESET",
-    "sixth_fleet_dtp": "referee.rules.sixth_fleet_dtp.ruleset:RULESET",
-}
+def scripted_player(ruleset: Ruleset) -> ScriptedPlayer | None:
+    """The ruleset's scripted player, if it has one."""
+    return ruleset if isinstance(ruleset, ScriptedPlayer) else None
 
 
-def register(ruleset_id: str, target: str) -> None:
-    """Register a ruleset (tests use this for toy rulesets)."""
-    _RULESETS[ruleset_id] = target
+def unit_options(ruleset: Ruleset) -> UnitOptions | None:
+    """The ruleset's ``referee options`` service, if it has one."""
+    return ruleset if isinstance(ruleset, UnitOptions) else None
+
+
+def sealed_resolution(ruleset: Ruleset) -> SealedResolution:
+    """The ruleset's resolution of sealed orders together; a ruleset that declares sealed
+    submissions (``Due.kind == "sealed"``) must have it."""
+    if not isinstance(ruleset, SealedResolution):
+        raise TypeError(f"ruleset {ruleset.id!r} has sealed orders but no resolve_sealed")
+    return ruleset
+
+
+# ---- finding a ruleset -------------------------------------------------------------------
 
 
 def ruleset_ids() -> list[str]:
-    """The registered ruleset ids, sorted."""
-    return sorted(_RULESETS)
+    """The registered ruleset ids, sorted (``referee/source/schema.py`` registers them)."""
+    from referee.source.schema import known_rulesets
+
+    return known_rulesets()
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset object of ``ruleset_id``, from its registered schema's ``rules``."""
     from referee.errors import UserError
+    from referee.source.schema import known_rulesets, ruleset_schema
 
-    target = _RULESETS.get(ruleset_id)
-    if target is None:
+    schema = ruleset_schema(ruleset_id)
+    if schema is None or schema.rules is None:
         raise UserError(
-            f"unknown ruleset {ruleset_id!r}", hint="known: " + ", ".join(sorted(_RULESETS))
+            f"unknown ruleset {ruleset_id!r}", hint="known: " + ", ".join(known_rulesets())
         )
-    mod_name, attr = target.split(":")
-    return getattr(importlib.import_module(mod_name), attr)
+    got = schema.rules()
+    if not isinstance(got, Ruleset) or got.id != ruleset_id:
+        raise UserError(
+            f"the schema of ruleset {ruleset_id!r} gives a {type(got).__name__}, not a Ruleset "
+            f"with id {ruleset_id!r}",
+            hint="its rules function returns the package's ruleset object (docs/rulesets.md)",
+        )
+    return got

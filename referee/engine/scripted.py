@@ -1,11 +1,12 @@
 """A scripted player: simple, deterministic and always legal orders, for any ruleset.
 
 For benchmarks, property tests and long end-to-end tests, :func:`play` plays a whole game
-in-process with the ruleset's own scripted player on both sides: the ruleset's optional
-``scripted_orders(module, state)`` method (``docs/rulesets.md``) writes the orders text a plain
-but lawful player would send for the step the position awaits; this module parses it in the
-ruleset's vocabulary, validates it, and resolves it with the dice it is given. A file the
-ruleset refuses raises :class:`ScriptError` naming the step, the orders and the violations.
+in-process with the ruleset's own scripted player on both sides: the ruleset's
+``ScriptedPlayer`` capability (``scripted_orders(module, state)``, ``docs/rulesets.md``)
+writes the orders text a plain but lawful player would send for the step the position awaits;
+this module parses it in the ruleset's vocabulary, validates it, and resolves it with the dice
+it is given. A file the ruleset refuses raises :class:`ScriptError` naming the step, the
+orders and the violations.
 The functions here compute; they do no I/O, and they reach the ruleset only through the
 registry (:func:`referee.engine.ruleset.get_ruleset`).
 """
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.engine.core import Dice, GameState
-from referee.engine.ruleset import Ruleset, get_ruleset, parse_orders_for
+from referee.engine.ruleset import Ruleset, get_ruleset, parse_orders_for, scripted_player
 from referee.source.model import Module
 
 
@@ -40,15 +41,15 @@ class Step:
 def orders_for(module: Module, state: GameState, ruleset: Ruleset | None = None) -> str | None:
     """The orders text for the step ``state`` awaits; ``None`` when the game is over."""
     rs = ruleset or get_ruleset(module.ruleset)
-    write = getattr(rs, "scripted_orders", None)
-    if write is None:
+    player = scripted_player(rs)
+    if player is None:
         from referee.errors import UserError
 
         raise UserError(
             f"ruleset {rs.id!r} has no scripted player",
-            hint="a ruleset offers one with a scripted_orders method (docs/rulesets.md)",
+            hint="a ruleset offers one as the ScriptedPlayer capability (docs/rulesets.md)",
         )
-    text: str | None = write(module, state)
+    text: str | None = player.scripted_orders(module, state)
     return text
 
 

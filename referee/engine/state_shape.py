@@ -121,9 +121,7 @@ def check_state_fits(state: Any, module: Any, board: Any) -> None:
 def _uncontrolled_sides(module: Any) -> tuple[str, ...]:
     """The sides the module's ruleset declares for units no player controls (none if the
     ruleset is unknown: the registry, not this core, knows rulesets)."""
-    from referee.source.schema import ruleset_schema
-
-    schema = ruleset_schema(getattr(module, "ruleset", ""))
+    schema = getattr(module, "schema", None)
     return schema.unit_sides if schema is not None else ()
 
 

@@ -130,7 +130,7 @@ class CommittedDice:
         if self.hidden_seed is None:
             raise RuntimeError(
                 f"a hidden roll ({purpose}) in a game whose ruleset hides nothing "
-                "(a ruleset that hides rolls declares hides_information = True)"
+                "(a ruleset that hides rolls has the HiddenInformation capability)"
             )
         value, attempt, mac = derive(self.hidden_seed, self._orders_raw, index, sides)
         self.rolls.append(

@@ -49,7 +49,6 @@ from referee.pbem.record import (
 from referee.pbem.transaction import write_turn
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
-from referee.source.schema import ruleset_schema
 
 DEFAULT_PICTURE_DPI = 100  # hex numbers ~11 px high: legible on a phone (referee/picture/)
 SETUP_FOLDER = "000-setup-request"
@@ -139,7 +138,7 @@ def create_game(
                 f"{keys[0]}: a private key or seed file inside the game folder",
                 hint="move private files out of the game folder; players receive the archive",
             )
-    schema = ruleset_schema(module.ruleset) if ruleset is None else None
+    schema = module.schema if ruleset is None else None
     if schema is not None and module.map.kind not in schema.map_kinds:
         raise UserError(
             f"ruleset {module.ruleset} plays on {', '.join(schema.map_kinds)} maps; "

@@ -16,7 +16,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import Ruleset, due_of, phase_title_of
+from referee.engine.ruleset import Ruleset, due_of, has_submissions, phase_title_of
 from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
 from referee.pbem.parts import Sealer
@@ -365,7 +365,7 @@ def awaiting_info(
     submission still owed, leaving out the sides whose sealed orders are in (``sealed_in``)."""
     if game_over(state):
         return None
-    if not hasattr(ruleset, "due"):
+    if not has_submissions(ruleset):
         side, what = ruleset.awaiting(module, state)
         return {"side": side, "what": what}
     due = [d for d in due_of(ruleset, module, state) if d.side not in sealed_in]

@@ -182,12 +182,12 @@ def phase_name(module: Module, state: dict[str, Any]) -> str:
     """The phase of the position shown, as its ruleset names it ("Soviet Random Events
     Phase": ``phase_title_of``); the phase id where the ruleset names none."""
     from referee.engine.core import GameState
-    from referee.engine.ruleset import get_ruleset, phase_title_of
+    from referee.engine.ruleset import get_ruleset, names_phases, phase_title_of
     from referee.errors import UserError
 
     try:
         ruleset = get_ruleset(module.ruleset)
-        if getattr(ruleset, "phase_title", None) is None:  # the id: no need to read the state
+        if not names_phases(ruleset):  # the id: no need to read the state
             return str(state.get("phase", ""))
         return phase_title_of(ruleset, module, GameState.from_json(state))
     except (UserError, ValueError):  # a ruleset not installed here, a state of another shape

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import Outcome
-from referee.engine.ruleset import Due, Ruleset, due_of
+from referee.engine.ruleset import Due, Ruleset, due_of, sealed_resolution
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
@@ -164,7 +164,7 @@ def committed_step(
             orders["file"] = f"orders-{slug(side)}.txt"
         orders["dice_key"] = cm.sealed_key(commits)
         dice = dicemod.CommittedDice(seed, k, orders["dice_key"], hseed if hides else None)
-        outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
+        outcome = sealed_resolution(rs).resolve_sealed(module, state, docs, dice)
         refuse_outcome(env, outcome)
         title = f"Game-Turn {state.turn}, sealed orders of {', '.join(sorted(commits))} opened"
         kind = "sealed"

@@ -602,12 +602,11 @@ def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
     differs -- the earlier start the ruleset made before a later ruling, if it is that one.
 
     A ruleset that records a ruling in new games (Sixth Fleet's [8.5] flag) offers the starts
-    its older versions made through an optional ``earlier_starts(state)`` method; an archive
+    its older versions made through its ``earlier_starts(state)`` method; an archive
     begun before the ruling then replays under the reading it was played with."""
     if new.canonical().encode() == recorded:
         return new
-    earlier = getattr(rs, "earlier_starts", None)
-    for alt in earlier(new) if earlier is not None else ():
+    for alt in rs.earlier_starts(new):
         if alt.canonical().encode() == recorded:
             return alt
     return new

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, due_of, hidden_pools
+from referee.engine.ruleset import Ruleset, due_of, hidden_pools, sealed_resolution
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
@@ -496,7 +496,7 @@ def _resolve(
             raise VerifyFailure(f, "replay", f"the orders break the rules: {violations[0]}")
     dice = dicemod.CommittedDice(seed, t.sequence, key, hseed if w.cfg.hides_information else None)
     if (record.get("orders") or {}).get("sealed") == "resolved":
-        outcome = rs.resolve_sealed(module, state, docs, dice)  # type: ignore[attr-defined]
+        outcome = sealed_resolution(rs).resolve_sealed(module, state, docs, dice)
     else:
         [doc] = docs.values()
         outcome = rs.resolve(module, state, doc, dice)

@@ -15,7 +15,6 @@ reads that kind of file. Imports go one way::
 
 from __future__ import annotations
 
-import importlib
 import re
 from pathlib import Path
 from typing import Any
@@ -267,11 +266,9 @@ def _ruleset_table_checks(ctx: Ctx, module: Module) -> bool:
     if ctx.schema is None:
         return False
     before = len(ctx.diags.errors)
-    for name, target in ctx.schema.table_checks.items():
+    for name, check in ctx.schema.table_checks.items():
         if name not in module.tables:
             continue
-        mod_name, attr = target.split(":")
-        check = getattr(importlib.import_module(mod_name), attr)
         for dg in check(module):
             ctx.diags.error(dg.file, dg.line, dg.message, col=dg.col, hint=dg.hint)
     return len(ctx.diags.errors) > before

@@ -9,7 +9,9 @@ may be indented by one more space so the picture looks like the hex grid::
     25 | # # # ~ ~ . .
     24 |  # # ~ ~ . . .
 
-Several layers share the grid: ``[terrain]`` (required), ``[country]`` and ``[area]``.
+Several layers share the grid: ``[terrain]`` (required), ``[country]`` and ``[area]``; a hex in
+two areas at once (a victory sea that is also above a scenario's light line) takes its second
+area from ``[area_overlap]``, which names the same ``[[area]]`` chars.
 A line starting with ``#`` or ``;`` is a comment; row lines start with digits, so ``#`` may
 still be a cell character.
 """
@@ -24,7 +26,8 @@ from referee.source.diagnostics import Diagnostics
 
 ROW_RE = re.compile(r"^\s*([0-9]{1,3})\s*\|(.*)$")
 LAYER_RE = re.compile(r"^\s*\[([a-z_]+)\]\s*$")
-LAYERS = ("terrain", "country", "area")
+LAYERS = ("terrain", "country", "area", "area_overlap")
+AREA_LAYERS = ("area", "area_overlap")
 
 
 @dataclass(frozen=True, slots=True)

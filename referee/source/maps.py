@@ -18,7 +18,7 @@ from referee.source.diagnostics import Diagnostics, did_you_mean
 from referee.source.load_islands import load_islands
 from referee.source.load_layers import MAP_KIND_KEYS, add_layers, map_without_grid
 from referee.source.load_mapart import load_canvas_art, load_hex_art
-from referee.source.mappicture import Cell, parse_map_picture
+from referee.source.mappicture import AREA_LAYERS, Cell, parse_map_picture
 from referee.source.model import (
     Airbase,
     Area,
@@ -302,7 +302,7 @@ def _hex_cells(
     by_char = {t.char: t for t in terrain.values()}
     tlayer = layers.get("terrain", {})
     clayer = layers.get("country", {})
-    alayer = layers.get("area", {})
+    alayers = [layers.get(layer, {}) for layer in AREA_LAYERS]  # a hex may lie in two areas
     hexes: dict[str, dict[str, Any]] = {}
     for hid in grid.all_ids():
         cell = tlayer.get(hid)
@@ -331,8 +331,10 @@ def _hex_cells(
             else:
                 country = cc.char
         area_set: set[str] = set()
-        ac = alayer.get(hid)
-        if ac is not None and ac.char not in ("-", "."):
+        for alayer in alayers:
+            ac = alayer.get(hid)
+            if ac is None or ac.char in ("-", "."):
+                continue
             if ac.char not in areas:
                 d.error(
                     picture_name,

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.hexgrid import HexGrid, hexside_key
 from referee.source.mapkinds import Canvas, PropValue, SpaceLayer, ZoneLayer
 from referee.source.tablemodel import NamedTable
+
+if TYPE_CHECKING:
+    from referee.source.schema import RulesetSchema
 
 
 @dataclass(frozen=True, slots=True)
@@ -637,6 +641,15 @@ class Module:
     scenarios: dict[str, Scenario]
     optional_rules: dict[str, OptionalRule]
     unit_types: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> attributes
+
+    @property
+    def schema(self) -> RulesetSchema | None:
+        """What the module's ruleset asks of it (``referee/source/schema.py``), registered
+        with the ruleset; ``None`` only for a ruleset this installation does not know (the
+        loader refuses such a module)."""
+        from referee.source.schema import ruleset_schema
+
+        return ruleset_schema(self.ruleset)
 
     def scenario(self, scenario_id: str) -> Scenario:
         """The scenario ``scenario_id``; an unknown one is a UserError (exit 2) naming the

@@ -429,6 +429,8 @@ def load_reinforcement(
         d.error(r.file, ln, "[[reinforcement]]: entry 'edge_adjacent' needs edge = \"..\"")
     if entry == "area" and area is None:
         d.error(r.file, ln, "[[reinforcement]]: entry 'area' needs area = \"..\"")
+    if entry == "hex" and len(hexes) != 1:
+        d.error(r.file, ln, "[[reinforcement]]: entry 'hex' needs hexes = [\"..\"], one hex")
     return Reinforcement(
         side=side,
         units=units,

@@ -10,9 +10,20 @@ value columns without touching the loader.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from referee.source.tablemodel import TableDecl
+
+if TYPE_CHECKING:
+    from referee.source.diagnostics import Diagnostic
+    from referee.source.model import Module
+
+TableCheck = Callable[["Module"], "list[Diagnostic]"]
+"""A ruleset's own check of one of its tables against the whole module (roster, map)."""
+LevelsOf = Callable[["Module", Any], "Mapping[str, int]"]
+"""A marker's number for each unit or place, computed from a position (``MarkerDecl.compute``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +77,7 @@ class MarkerDecl:
     layer per value, so a ruleset's damage track D1-D12 [DTP 8.54] costs one layer and one
     key: ``data`` names a mapping id -> number (``"damage"``), or, with a ``*`` part, the
     number inside each entry of a mapping (``"ships.*.damage"``: the ``damage`` of every
-    ship); ``compute`` may name a ``"module:function(module, state) -> Mapping[str, int]"``
+    ship); ``compute`` may give a function ``(module, state) -> Mapping[str, int]``
     instead, for a number the state does not store (a port's capacity left [26.25]). Each
     level is named ``label.format(n)``. ``on = "unit"`` shows it on the unit's counter (0
     shows nothing); ``on = "location"`` puts a marker counter on each named place (port,
@@ -83,7 +94,7 @@ class MarkerDecl:
     level: int | None = None
     levels: int = 0
     label: str = "{}"
-    compute: str = ""
+    compute: LevelsOf | None = None
     on: str = "unit"  # or "location"
     face_down: bool = False  # the layer shows the counter's printed back (face down [DTP 9.23])
 
@@ -157,9 +168,9 @@ class RulesetSchema:
     # named tables the ruleset reads beyond the standard ones, with their default file; a
     # module's own [[table]] of the same name replaces the declaration
     table_decls: tuple[TableDecl, ...] = ()
-    # table name -> "module:function(module) -> list[Diagnostic]": the ruleset's own checks of
-    # a table against the whole module (roster, map), run by the loader on a clean module
-    table_checks: dict[str, str] = field(default_factory=dict)
+    # table name -> the ruleset's own check of that table against the whole module (roster,
+    # map), run by the loader on a clean module
+    table_checks: dict[str, TableCheck] = field(default_factory=dict)
     map_kinds: tuple[str, ...] = ("hex",)  # MapDef.kind values the ruleset plays on
     # the sequence of play of one Game-Turn, in order (the VASSAL turn tracker's phases)
     sequence: tuple[PhaseDecl, ...] = ()
@@ -176,44 +187,118 @@ class RulesetSchema:
     solitaire_side: str = ""
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
-    # "module:function(module) -> ((box, title), ...)": boxes off the map a unit may be in
-    # (its ``UnitState.box``), such as an off-map base; the VASSAL module draws one map of them
-    off_map_boxes: str = ""
+    # the boxes off the map a unit may be in (its ``UnitState.box``), such as an off-map base,
+    # as ((box, title), ...) of a module; the VASSAL module draws one map of them
+    off_map_boxes: Callable[[Module], tuple[tuple[str, str], ...]] | None = None
     # the rolls of more than one die the rules make (the VASSAL module's Dice menu)
     dice: tuple[DiceDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls
     # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
     # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's
     unit_sides: tuple[str, ...] = ()
+    # the ruleset object (a ``referee.engine.ruleset.Ruleset``) these declarations belong to,
+    # imported when a game is played: ``referee check`` reads the schema alone
+    rules: Callable[[], Any] | None = None
 
 
-# Ruleset id -> "module:attribute" of its schema; imported lazily so `check` stays fast.
-_SCHEMAS: dict[str, str] = {
-    "sixth_fleet_1975": "referee.rules.sixth_fleet_1975.schema:SCHEMA",
-    "naval_module": "referee.rules.naval_module.schema:SCHEMA",
-    "carrier_battlegroup": "referee.rules.carrier_battlegroup.schema:SCHEMA",
-    "sixth_fleet_2019": "referee.rules.sixth_fleet_2019.schema:SCHEMA",
-    "sixth_fleet_dtp": "referee.rules.sixth_fleet_dtp.schema:SCHEMA",
+# ---- the one registry of rulesets ------------------------------------------------------------
+#
+# A ruleset is registered once, by its schema: the schema is light (plain data, ``referee
+# check`` reads it without importing any rule), and its ``rules`` names the ruleset object,
+# imported only when a game is played (``referee.engine.ruleset.get_ruleset``). The five
+# rulesets of this package are listed here; a ruleset of another package is found through the
+# ``referee.rulesets`` entry points of the installed distributions (``name = "pkg.mod:SCHEMA"``,
+# ``docs/rulesets.md``), or registered in code with :func:`register`.
+
+ENTRY_POINT_GROUP = "referee.rulesets"
+
+_BUILT_IN: dict[str, str] = {
+    rid: f"referee.rules.{rid}.schema:SCHEMA"
+    for rid in (
+        "carrier_battlegroup",
+        "naval_module",
+        "sixth_fleet_1975",
+        "sixth_fleet_2019",
+        "sixth_fleet_dtp",
+    )
 }
+_REGISTERED: dict[str, RulesetSchema] = {}
+_ENTRY_POINTS: dict[str, Any] | None = None  # id -> EntryPoint, read once when first needed
+
+
+def register(schema: RulesetSchema) -> None:
+    """Register a ruleset by its schema (a ruleset of another package, a test's toy);
+    registering the same id again replaces it."""
+    _REGISTERED[schema.id] = schema
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget a registered or installed ruleset (a test's toy, once the test is done); the
+    installed distributions' entry points are read again when next needed."""
+    global _ENTRY_POINTS
+    _REGISTERED.pop(ruleset_id, None)
+    _ENTRY_POINTS = None
+
+
+def _entry_points(*, again: bool = False) -> dict[str, Any]:
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None or again:
+        from importlib.metadata import entry_points
+
+        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return _ENTRY_POINTS
 
 
 def known_rulesets() -> list[str]:
-    return sorted(_SCHEMAS)
-
-
-def off_map_boxes(module: object, ruleset_id: str) -> tuple[tuple[str, str], ...]:
-    """The ruleset's off-map boxes of ``module`` (``RulesetSchema.off_map_boxes``): (box name,
-    title) pairs, none for a ruleset that declares no function."""
-    schema = ruleset_schema(ruleset_id)
-    if schema is None or not schema.off_map_boxes:
-        return ()
-    mod_name, attr = schema.off_map_boxes.split(":")
-    return tuple(getattr(importlib.import_module(mod_name), attr)(module))
+    """Every ruleset id there is: this package's, the registered ones, the installed ones."""
+    return sorted({*_BUILT_IN, *_REGISTERED, *_entry_points()})
 
 
 def ruleset_schema(ruleset_id: str) -> RulesetSchema | None:
-    target = _SCHEMAS.get(ruleset_id)
-    if target is None:
-        return None
-    mod_name, attr = target.split(":")
-    return getattr(importlib.import_module(mod_name), attr)
+    """The schema of ``ruleset_id``; ``None`` for an id nobody registered."""
+    got = _REGISTERED.get(ruleset_id)
+    if got is not None:
+        return got
+    target = _BUILT_IN.get(ruleset_id)
+    if target is not None:
+        mod_name, attr = target.split(":")
+        got = getattr(importlib.import_module(mod_name), attr)
+    else:
+        ep = _entry_points().get(ruleset_id) or _entry_points(again=True).get(ruleset_id)
+        if ep is None:  # read again first: a distribution installed since the last reading
+            return None
+        got = _load_entry_point(ruleset_id, ep)
+    if not isinstance(got, RulesetSchema) or got.id != ruleset_id:
+        from referee.errors import UserError
+
+        raise UserError(
+            f"ruleset {ruleset_id!r} is registered with a {type(got).__name__}, "
+            f"not its schema (a RulesetSchema with id {ruleset_id!r})",
+            hint="the entry point of group referee.rulesets names the package's SCHEMA",
+        )
+    _REGISTERED[ruleset_id] = got
+    return got
+
+
+def _load_entry_point(ruleset_id: str, ep: Any) -> object:
+    """An installed ruleset's schema; a package that fails to import is the installed
+    package's fault, said as such (not a traceback of ours)."""
+    try:
+        return ep.load()
+    except Exception as exc:  # whatever a third-party package raises on import
+        from referee.errors import UserError
+
+        raise UserError(
+            f"ruleset {ruleset_id!r}: its entry point {ep.value!r} does not load "
+            f"({type(exc).__name__}: {exc})",
+            hint="reinstall or fix the package that provides it (pip show, pip install)",
+        ) from exc
+
+
+def off_map_boxes(module: Module, ruleset_id: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The ruleset's off-map boxes of ``module`` (``RulesetSchema.off_map_boxes``): (box name,
+    title) pairs, none for a ruleset that declares none."""
+    schema = ruleset_schema(ruleset_id or module.ruleset)
+    if schema is None or schema.off_map_boxes is None:
+        return ()
+    return tuple(schema.off_map_boxes(module))

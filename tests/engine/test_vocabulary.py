@@ -9,10 +9,12 @@ its messages, the JSON form and the documentation table come from the declaratio
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from referee.engine.orders import Order, OrdersSyntaxError, parse_orders, parse_orders_json
+from referee.engine.ruleset import Ruleset
 from referee.engine.vocabulary import (
     LocationSyntax,
     Part,
@@ -28,6 +30,7 @@ from referee.engine.vocabulary import (
     units,
     verb_table,
 )
+from referee.source.schema import RulesetSchema
 
 ZONES = ("Aegean", "Eastern Med", "Western Med", "Tyrrhenian Sea", "Black Sea")
 
@@ -281,12 +284,23 @@ def test_an_answer_may_name_a_space_with_spaces() -> None:
     assert (doc.answers[0].decision, doc.answers[0].value) == ("D3-1", "Norwegian Sea 3")
 
 
-class _AreaToy:
-    """Just enough of a ruleset for the registry-facing helpers: an id, a name, a vocabulary."""
+class _AreaToy(Ruleset):
+    """Just enough of a ruleset for the registry-facing helpers: an id, a name, a vocabulary;
+    no game is played with it."""
 
     id = "toy_area"
     name = "Toy area game"
     vocabulary = AREA
+
+    def new_game(self, *args: Any, **kw: Any) -> Any:
+        raise AssertionError("not played")
+
+    awaiting = validate = resolve = view = score = new_game
+
+
+_AREA_SCHEMA = RulesetSchema(
+    id="toy_area", name="Toy area game", values=(), categories=(), rules=_AreaToy
+)
 
 
 def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
@@ -294,8 +308,9 @@ def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
 
     from referee.cli import app
     from referee.engine import ruleset as registry
+    from referee.source import schema
 
-    registry.register("toy_area", "tests.engine.test_vocabulary:_AreaToy")
+    schema.register(_AREA_SCHEMA)
     try:
         rs = registry.get_ruleset("toy_area")
         doc = registry.parse_orders_for(rs, '[actions]\npatrol US-CV-1 "Black Sea"\n', "t.txt")
@@ -305,7 +320,7 @@ def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
             {"kind": "name", "noun": "zone", "digits": None}
         ]
     finally:
-        registry._RULESETS.pop("toy_area", None)
+        schema.unregister("toy_area")
 
 
 def test_the_scripted_player_needs_the_rulesets_own_method() -> None:

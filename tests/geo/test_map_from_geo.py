@@ -20,6 +20,7 @@ from referee.source.mappicture import parse_map_picture
 ROOT = Path(__file__).resolve().parents[2]
 GIBRALTAR = ROOT / "tests" / "fixtures" / "geo" / "gibraltar.toml"
 DENMARK = ROOT / "docs" / "examples" / "denmark_strait"
+WESTPAC = ROOT / "docs" / "examples" / "westpac"
 RUN = CliRunner()
 
 
@@ -233,3 +234,22 @@ def test_json_github_quiet_and_standard_input(tmp_path: Path) -> None:
     # the picture and a report format cannot share standard output
     r = _run(str(GIBRALTAR), "--json")
     assert r.exit_code != 0 and "both want standard output" in str(r.exception)
+
+
+@pytest.mark.slow
+def test_westpac_example_is_up_to_date(tmp_path: Path) -> None:
+    """docs/examples/westpac/map.txt is what the command makes from its anchors, and the
+    module's map is that picture with only the six hand edits its README lists."""
+    out = tmp_path / "map.txt"
+    r = _run(str(WESTPAC / "anchors.toml"), "-o", str(out), "--places", str(tmp_path / "p.toml"))
+    assert r.exit_code == 0, r.output
+    assert "42/48 expectations met" in r.output  # the six unmet are the hand edits
+    assert out.read_text() == (WESTPAC / "map.txt").read_text()
+    assert (tmp_path / "p.toml").read_text() == (WESTPAC / "places.toml").read_text()
+    spec = parse_spec((WESTPAC / "anchors.toml").read_text(), "a.toml", Diagnostics())
+    assert spec is not None
+    made = _terrain(out.read_text(), spec.grid)
+    module_map = (ROOT / "module_src" / "dtp_westpac" / "map.txt").read_text()
+    edited = _terrain(module_map.split("[area]")[0], spec.grid)
+    changed = {h: (made[h], edited[h]) for h in made if made[h] != edited[h]}
+    assert changed == {h: (".", "c") for h in ("1862", "2342", "1671", "1672", "2558", "4059")}

@@ -14,11 +14,10 @@ from tests.pbem import toy_sealed, toys_common
 from tests.pbem.cliflow import Table, cli
 
 
-class OpenSealedRuleset(toy_sealed.SealedRuleset):
+class OpenSealedRuleset(toy_sealed.SealedPlots):
     """toy_sealed with nothing hidden: the plots are the only secret, until both are in."""
 
     id = "toy_sealed_open"
-    hides_information = False
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         return state
@@ -31,8 +30,7 @@ class OpenSealedRuleset(toy_sealed.SealedRuleset):
 
 
 RULESET = OpenSealedRuleset()
-SCHEMA = toys_common.schema_for(RULESET.id)
-toys_common.install(RULESET.id, __name__)
+SCHEMA = toys_common.install(RULESET)
 
 
 def test_sealed_orders_open_when_both_are_in(tmp_path: Path) -> None:

@@ -152,8 +152,7 @@ class EarlyRevealRuleset(toy_solitaire.SolitaireRuleset):
 
 
 RULESET = EARLY = EarlyRevealRuleset()
-SCHEMA = toys_common.schema_for(EARLY.id)
-toys_common.install(EARLY.id, __name__)
+SCHEMA = toys_common.install(EARLY)
 
 
 def test_a_reveal_where_the_ruleset_allows_it(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from referee.engine.core import (
     UnitState,
     Violation,
 )
+from referee.engine.ruleset import Ruleset
 from referee.source.model import Module
 
 
@@ -134,7 +135,7 @@ def parse_with(text: str, file: str, arity: Mapping[str, int | tuple[int, ...]])
     )
 
 
-class ToyRuleset:
+class ToyRuleset(Ruleset):
     id = "toy"
     name = "Toy rules (tests only)"
     parse_orders = staticmethod(parse_orders)
@@ -356,18 +357,16 @@ TOY_FIXTURE = __file__.rsplit("/", 1)[0] + "/fixtures/toy"
 
 
 def install() -> None:
-    """Register the toy ruleset and its schema (idempotent)."""
-    from referee.engine import ruleset as registry
+    """Register the toy ruleset by its schema (idempotent)."""
     from referee.source import schema
 
-    registry.register("toy", f"{__name__}:RULESET")
-    schema._SCHEMAS["toy"] = f"{__name__}:SCHEMA"
+    schema.register(SCHEMA)
 
 
 def _schema() -> Any:
     from referee.rules.sixth_fleet_1975.schema import SCHEMA as SF
 
-    return dataclasses.replace(SF, id="toy", name="Toy rules")
+    return dataclasses.replace(SF, id="toy", name="Toy rules", rules=lambda: RULESET)
 
 
 SCHEMA = _schema()

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, PendingDecision, Violation
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, Ruleset, Submissions
 from referee.source.model import Module
 from tests.pbem import toy, toys_common
 
@@ -41,7 +41,7 @@ def parse_orders(text: str, file: str) -> toy.ToyOrdersDoc:
     return toy.parse_with(text, file, ARITY)
 
 
-class ImpulseRuleset:
+class ImpulseRuleset(Ruleset, Submissions):
     id = ID
     name = "Toy impulses and reactions (tests only)"
     parse_orders = staticmethod(parse_orders)
@@ -246,5 +246,4 @@ class ImpulseRuleset:
 
 
 RULESET = ImpulseRuleset()
-SCHEMA = toys_common.schema_for(ID)
-toys_common.install(ID, __name__)
+SCHEMA = toys_common.install(RULESET)

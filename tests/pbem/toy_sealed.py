@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, HiddenInformation, Ruleset, SealedResolution, Submissions
 from referee.source.model import Module
 from tests.pbem import toy, toys_common
 
@@ -39,10 +39,11 @@ def parse_orders(text: str, file: str) -> toy.ToyOrdersDoc:
     return toy.parse_with(text, file, ARITY)
 
 
-class SealedRuleset:
+class SealedPlots(Ruleset, Submissions, SealedResolution):
+    """The sealed plots, with nothing hidden but the plots themselves until both are in."""
+
     id = ID
     name = "Toy sealed plots (tests only)"
-    hides_information = True
     parse_orders = staticmethod(parse_orders)
 
     def new_game(
@@ -176,6 +177,9 @@ class SealedRuleset:
         return {"detected": len(state.data.get("detected", [])), "rule": "S5"}
 
 
+class SealedRuleset(SealedPlots, HiddenInformation):
+    """The sealed plots with hidden submarines (``HIDDEN``) until detected [S4]."""
+
+
 RULESET = SealedRuleset()
-SCHEMA = toys_common.schema_for(ID)
-toys_common.install(ID, __name__)
+SCHEMA = toys_common.install(RULESET)

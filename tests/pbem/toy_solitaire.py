@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, HiddenInformation, Ruleset, Submissions
 from referee.source.model import Module
 from tests.pbem import toy, toys_common
 
@@ -38,10 +38,9 @@ def parse_orders(text: str, file: str) -> toy.ToyOrdersDoc:
     return toy.parse_with(text, file, ARITY)
 
 
-class SolitaireRuleset:
+class SolitaireRuleset(Ruleset, Submissions, HiddenInformation):
     id = ID
     name = "Toy solitaire (tests only)"
-    hides_information = True
     referee_sides = ("Soviet",)
     parse_orders = staticmethod(parse_orders)
 
@@ -215,5 +214,4 @@ class SolitaireRuleset:
 
 
 RULESET = SolitaireRuleset()
-SCHEMA = toys_common.schema_for(ID)
-toys_common.install(ID, __name__)
+SCHEMA = toys_common.install(RULESET)

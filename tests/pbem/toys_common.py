@@ -9,26 +9,25 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState, UnitState
+from referee.engine.ruleset import Ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
+from referee.source.schema import RulesetSchema
 from tests.pbem import toy
 
 TOY_DIR = Path(toy.TOY_FIXTURE)
 
 
-def install(ruleset_id: str, module_name: str) -> None:
-    """Register a toy ruleset and its (Sixth Fleet-shaped) module schema; idempotent."""
-    from referee.engine import ruleset as registry
+def install(ruleset: Ruleset) -> RulesetSchema:
+    """Register a toy ruleset by a (Sixth Fleet-shaped) module schema; idempotent."""
+    from referee.rules.sixth_fleet_1975.schema import SCHEMA as SF
     from referee.source import schema
 
-    registry.register(ruleset_id, f"{module_name}:RULESET")
-    schema._SCHEMAS[ruleset_id] = f"{module_name}:SCHEMA"
-
-
-def schema_for(ruleset_id: str) -> Any:
-    from referee.rules.sixth_fleet_1975.schema import SCHEMA as SF
-
-    return dataclasses.replace(SF, id=ruleset_id, name=f"Toy rules {ruleset_id}")
+    own = dataclasses.replace(
+        SF, id=ruleset.id, name=f"Toy rules {ruleset.id}", rules=lambda: ruleset
+    )
+    schema.register(own)
+    return own
 
 
 def module_dir(where: Path, ruleset_id: str) -> Path:

@@ -29,7 +29,7 @@ def _texts(chart) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(c.text for c in chart.cells)
 
 
-@pytest.mark.parametrize("name", ["dtp_denmark_strait", "sixth_fleet_dtp"])
+@pytest.mark.parametrize("name", ["dtp_denmark_strait", "dtp_westpac", "sixth_fleet_dtp"])
 def test_the_cards_and_tables_are_charts_and_module_tabs(name: str) -> None:
     m = _module(name)
     names = chart_names(m)

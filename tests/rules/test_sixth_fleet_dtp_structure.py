@@ -39,7 +39,16 @@ def test_kept_cases_are_the_spi_objects() -> None:
     dtp_verbs = {v.name: v for v in VOCABULARY.verbs}
     for name in KEPT_FROM_SPI:
         assert dtp_verbs[name] is spi_verbs[name], name
-    assert SCHEMA.values == SPI_SCHEMA.values and SCHEMA.unit_types == SPI_SCHEMA.unit_types
+    assert SCHEMA.values == SPI_SCHEMA.values
+    # SPI's unit types, plus Westpac's special ships after them [DTP 11.509, 11.5131]
+    spi_surface = SPI_SCHEMA.unit_types["surface"]
+    assert SCHEMA.unit_types["surface"][: len(spi_surface)] == spi_surface
+    assert set(SCHEMA.unit_types["surface"][len(spi_surface) :]) == {
+        "CL", "CCL", "LCC", "AK", "TK", "LHA", "LPH", "LPD", "LST", "LSD", "LSM"
+    }  # fmt: skip
+    assert {k: v for k, v in SCHEMA.unit_types.items() if k != "surface"} == {
+        k: v for k, v in SPI_SCHEMA.unit_types.items() if k != "surface"
+    }
 
 
 def test_the_schema_is_registered() -> None:

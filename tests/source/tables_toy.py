@@ -19,4 +19,4 @@ def install() -> None:
     """Let module sources name ruleset ``tables_toy`` (idempotent)."""
     from referee.source import schema
 
-    schema._SCHEMAS["tables_toy"] = f"{__name__}:SCHEMA"
+    schema.register(SCHEMA)

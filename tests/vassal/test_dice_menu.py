@@ -26,6 +26,7 @@ WANT = {
     "sixth_fleet_2019": {"1d6": (1, False)},
     "sixth_fleet_dtp": {"1d6": (1, False), "2d6": (2, False)},
     "dtp_denmark_strait": {"1d6": (1, False), "2d6": (2, False)},
+    "dtp_westpac": {"1d6": (1, False), "2d6": (2, False)},
     "naval_module": {"1d6": (1, False), "2d6": (2, False)},
     "carrier_battlegroup": {
         "1d6": (1, False), "2d6": (2, False), "Higher of 2d6": (2, True), "3d6": (3, False)

@@ -343,9 +343,7 @@ def test_a_ruleset_marker_becomes_a_layer_and_shows_in_the_save(
     )
     fields = {f: getattr(base, f) for f in base.__dataclass_fields__}
     fake = type(base)(**{**fields, "markers": (*base.markers, detected, damaged), "sequence": seq})
-    monkeypatch.setattr(schema_mod, "ruleset_schema", lambda rid: fake)
-    for mod in ("module.plan", "module.tracker", "position.save"):
-        monkeypatch.setattr(f"referee.vassal.{mod}.ruleset_schema", lambda rid: fake)
+    monkeypatch.setattr(schema_mod, "ruleset_schema", lambda rid: fake)  # Module.schema
     module = _module("mini")
     table = table_for(module)
     plan = table.plan

@@ -6,7 +6,16 @@ submarine), standoff weapons (air, missile), coastal defense units, and the mark
 [3.5]-[3.7] that are not combat units. The map is point-to-point [3.1], [12.4].
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from referee.source.schema import DiceDecl, DisplayDecl, DisplayRow, RulesetSchema, TrackMarker
+
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+    from referee.source.diagnostics import Diagnostic
+    from referee.source.model import Module
 
 # The Ship Display's tracks [4.0 step 6], [10.0]: each system from 0 (out of action [22.2])
 # to the top printed on its track. The start values are the text's; the room above them
@@ -77,6 +86,33 @@ SOVIET_DISPLAY = DisplayDecl(
     "4.0",
 )
 
+# ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _rules() -> Ruleset:
+    from referee.rules.carrier_battlegroup.ruleset import RULESET
+
+    return RULESET
+
+
+def _check_carrier_4_0(module: Module) -> list[Diagnostic]:
+    from referee.rules.carrier_battlegroup.setup import check_carrier_4_0
+
+    return check_carrier_4_0(module)
+
+
+def _check_hit_22_0(module: Module) -> list[Diagnostic]:
+    from referee.rules.carrier_battlegroup.damage import check_hit_22_0
+
+    return check_hit_22_0(module)
+
+
+def _check_terrain_16_1(module: Module) -> list[Diagnostic]:
+    from referee.rules.carrier_battlegroup.incidents import check_terrain_16_1
+
+    return check_terrain_16_1(module)
+
+
 SCHEMA = RulesetSchema(
     id="carrier_battlegroup",
     name="Carrier Battlegroup",
@@ -104,13 +140,14 @@ SCHEMA = RulesetSchema(
     solitaire_side="USN",  # [1.0] "puts you in command"; the game runs the Soviet side
     displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
     table_checks={
-        "carrier": "referee.rules.carrier_battlegroup.setup:check_carrier_4_0",
-        "hit": "referee.rules.carrier_battlegroup.damage:check_hit_22_0",
-        "terrain": "referee.rules.carrier_battlegroup.incidents:check_terrain_16_1",
+        "carrier": _check_carrier_4_0,
+        "hit": _check_hit_22_0,
+        "terrain": _check_terrain_16_1,
     },
     dice=(
         DiceDecl("2d6", 2, "24.3"),  # the VP defeat check
         DiceDecl("Higher of 2d6", 2, "25.1", keep_higher=True),  # SBG movement
         DiceDecl("3d6", 3, "4.0 step 4e"),  # the SBG lines' placement
     ),
+    rules=_rules,
 )

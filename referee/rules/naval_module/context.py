@@ -12,12 +12,10 @@ from referee.engine.core import Event, GameState, SourcePos, UnitState, Violatio
 from referee.engine.vocabulary import match_name
 from referee.numerals import is_digits
 from referee.rules.naval_module.ships import Ship, is_ship, ship, ship_facts
+from referee.source.memo import per_module
 from referee.source.model import Module, UnitDef
 
 ABOARD = "aboard:"
-
-
-_GAMES: dict[int, Game] = {}
 
 
 @dataclass
@@ -28,12 +26,7 @@ class Game:
     def of(module: Module) -> Game:
         """One Game per loaded module: its boards are built once (a hex board of 2 232 hexes
         is the costliest thing a step would otherwise do)."""
-        g = _GAMES.get(id(module))
-        if g is None or g.module is not module:
-            if len(_GAMES) > 16:
-                _GAMES.clear()
-            g = _GAMES[id(module)] = Game(module)
-        return g
+        return per_module(module, "naval_module.game", lambda: Game(module))
 
     @cached_property
     def hexes(self) -> HexBoard:

@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
@@ -24,7 +24,7 @@ from referee.source.model import Module
 RULESET_ID = "naval_module"
 
 
-class NavalModule:
+class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     id = RULESET_ID
     name = "Naval units module (rules 25.0-32.0)"
     vocabulary = VOCABULARY

@@ -8,6 +8,11 @@ The types are those of [25.11] (BB CL DL DD T), the flotilla [32.1], the ground 
 transport and amphibious rules name [28.13, 30.13a, 30.3, 32.2], and any aircraft.
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from referee.source.schema import (
     BoxUnits,
     DiceDecl,
@@ -16,6 +21,10 @@ from referee.source.schema import (
     MarkerDecl,
     RulesetSchema,
 )
+
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+    from referee.source.model import Module
 
 NAVAL_TYPES = ("BB", "CL", "DL", "DD", "T")
 GROUND_TYPES = (
@@ -36,6 +45,14 @@ GROUND_TYPES = (
     "AT",  # armoured train [28.13d]
     "NB",  # naval base [32.2]
 )
+
+
+# named lazily, as the rules are: the VASSAL writer computes it without importing them
+def _port_capacity_left(module: Module, state: Any) -> Mapping[str, int]:
+    from referee.rules.naval_module.markers import port_capacity_left
+
+    return port_capacity_left(module, state)
+
 
 # What the VASSAL module shows of a naval position. Ready/Sailed is the counter's printed back
 # [25.31] (the status ``back``), not a marker.
@@ -60,7 +77,7 @@ MARKERS = (
         "Port capacity",
         "26.25",
         "transport points left this player turn (loading and unloading share it)",
-        compute="referee.rules.naval_module.markers:port_capacity_left",
+        compute=_port_capacity_left,
         levels=60,
         on="location",
     ),
@@ -90,6 +107,15 @@ DISPLAYS = (
     ),
 )
 
+# ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _rules() -> Ruleset:
+    from referee.rules.naval_module.ruleset import RULESET
+
+    return RULESET
+
+
 SCHEMA = RulesetSchema(
     id="naval_module",
     name="Naval units module (rules 25.0-32.0)",
@@ -111,4 +137,5 @@ SCHEMA = RulesetSchema(
     markers=MARKERS,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "27.2, 27.31b, 31.26"),),  # the loss and shipping attack tables
+    rules=_rules,
 )

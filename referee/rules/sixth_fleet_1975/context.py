@@ -12,22 +12,19 @@ from functools import cached_property
 from referee.engine.board import HexBoard
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS, RuleFlags
+from referee.source.memo import per_module
 from referee.source.model import Module, Scenario, UnitDef
 
 NAVAL = ("surface", "submarine")
 
-_BOARDS: dict[int, tuple[Module, HexBoard, dict[str, UnitDef]]] = {}
-
 
 def _module_facts(module: Module) -> tuple[HexBoard, dict[str, UnitDef]]:
-    got = _BOARDS.get(id(module))
-    if got is None or got[0] is not module:
-        pieces = {pid: p.unit for pid, p in module.pieces().items()}
-        got = (module, HexBoard(module.map), pieces)
-        if len(_BOARDS) > 32:
-            _BOARDS.clear()
-        _BOARDS[id(module)] = got
-    return got[1], got[2]
+    """The module's board and pieces, built once per module (``referee/source/memo.py``)."""
+    return per_module(
+        module,
+        "sixth_fleet_1975.facts",
+        lambda: (HexBoard(module.map), {pid: p.unit for pid, p in module.pieces().items()}),
+    )
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from referee.errors import UserError
 from referee.numerals import read_whole
 from referee.source.diagnostics import Diagnostic, did_you_mean
+from referee.source.memo import per_module
 from referee.source.model import Module
 from referee.source.tablemodel import NamedTable
 
@@ -59,22 +60,17 @@ class TableProblem(UserError):
 
 # ---- reading the table ---------------------------------------------------------------------
 
-_TABLES: dict[int, tuple[Module, MiddleEastTable | None]] = {}
-
 
 def read_table_14_3(module: Module) -> MiddleEastTable | None:
     """The module's 14.3 table (the named table ``middle_east_air``), or ``None`` when the
     module source has none. A table the roster or the map cannot use raises
     :class:`~referee.errors.UserError` naming ``file:line:col``. Cached per module."""
-    got = _TABLES.get(id(module))
-    if got is not None and got[0] is module:
-        return got[1]
-    named = module.tables.get(TABLE_NAME)
-    table = None if named is None else allotments_14_3(_rows(named), named.file, module)
-    if len(_TABLES) > 32:
-        _TABLES.clear()
-    _TABLES[id(module)] = (module, table)
-    return table
+
+    def build() -> MiddleEastTable | None:
+        named = module.tables.get(TABLE_NAME)
+        return None if named is None else allotments_14_3(_rows(named), named.file, module)
+
+    return per_module(module, "sixth_fleet_1975.table_14_3", build)
 
 
 def _rows(named: NamedTable) -> list[tuple[int, str, list[str]]]:

@@ -16,7 +16,7 @@ from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Viol
 from referee.engine.driver import drive
 from referee.engine.orders import OrdersDoc
 from referee.engine.problems import Problem
-from referee.engine.ruleset import OptionsReport
+from referee.engine.ruleset import OptionsReport, Ruleset, ScriptedPlayer, UnitOptions
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
@@ -41,7 +41,7 @@ from referee.source.model import Module
 RULESET_ID = "sixth_fleet_1975"
 
 
-class SixthFleet1975:
+class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
     id = RULESET_ID
     name = "SPI Sixth Fleet (1975)"
     flow: Flow = FLOW

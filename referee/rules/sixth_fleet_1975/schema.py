@@ -4,8 +4,17 @@ Values are printed AntiAir-AntiSurface-AntiSub-Movement(Range for air)-Defense-E
 categories are air, surface and submarine [3.2], ship types are those of [3.24].
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from referee.source.schema import MarkerDecl, PhaseDecl, RulesetSchema
 from referee.source.tablemodel import Axis, TableDecl
+
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+    from referee.source.diagnostics import Diagnostic
+    from referee.source.model import Module
 
 # [14.3] Middle East air forces: what each d6 roll (or "-": no roll, always) gives each
 # country. The roster and map checks are the ruleset's (middle_east.parse_table_14_3).
@@ -51,6 +60,21 @@ MARKERS = (
     ),
 )
 
+# ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _rules() -> Ruleset:
+    from referee.rules.sixth_fleet_1975.ruleset import RULESET
+
+    return RULESET
+
+
+def _check_table_14_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_1975.middle_east_table import check_table_14_3
+
+    return check_table_14_3(module)
+
+
 SCHEMA = RulesetSchema(
     id="sixth_fleet_1975",
     name="SPI Sixth Fleet (1975)",
@@ -67,9 +91,8 @@ SCHEMA = RulesetSchema(
     victory_conditions=("no_enemy_in_area", "israel_cut_off", "no_enemy_naval_in_area"),
     optional_rules=("14.1", "14.2", "14.3", "14.4"),
     table_decls=(MIDDLE_EAST_AIR,),
-    table_checks={
-        "middle_east_air": "referee.rules.sixth_fleet_1975.middle_east_table:check_table_14_3"
-    },
+    table_checks={"middle_east_air": _check_table_14_3},
     sequence=SEQUENCE,
     markers=MARKERS,
+    rules=_rules,
 )

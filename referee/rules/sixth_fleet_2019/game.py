@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.engine.core import GameState
 from referee.engine.graphboard import AreaBoard, board_for
+from referee.source.memo import per_module
 from referee.source.model import Module, UnitDef
 
 NATO, SOVIET, NEUTRAL = "NATO", "Soviet", "neutral"
@@ -95,17 +96,10 @@ class Game:
         return self.params[name]
 
 
-_GAMES: dict[int, tuple[Module, Game]] = {}
-
-
 def _game(module: Module) -> Game:
-    """The Game of a module, built once per module object (the module is immutable)."""
-    got = _GAMES.get(id(module))
-    if got is not None and got[0] is module:
-        return got[1]
-    game = _build(module)
-    _GAMES[id(module)] = (module, game)
-    return game
+    """The Game of a module, built once per module object (the module is immutable;
+    ``referee/source/memo.py``)."""
+    return per_module(module, "sixth_fleet_2019.game", lambda: _build(module))
 
 
 def _build(module: Module) -> Game:

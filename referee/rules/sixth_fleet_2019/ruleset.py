@@ -7,7 +7,14 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.ruleset import OptionsReport
+from referee.engine.ruleset import (
+    HiddenInformation,
+    OptionsReport,
+    PhaseTitles,
+    Ruleset,
+    ScriptedPlayer,
+    UnitOptions,
+)
 from referee.rules.sixth_fleet_2019 import steps, strike
 from referee.rules.sixth_fleet_2019.control import all_control
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
@@ -18,13 +25,14 @@ from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 from referee.source.model import Module
 
 
-class SixthFleet2019:
+class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, UnitOptions):
+    """Hidden information: the strike marker cups and the markers a side holds are hidden
+    from the other side (provisional 17.0, ``strike.py``), so the referee publishes views and
+    commitments only."""
+
     id = "sixth_fleet_2019"
     name = "Decision Games Sixth Fleet (2019)"
     vocabulary = VOCABULARY
-    # the strike marker cups and the markers a side holds are hidden from the other side
-    # (provisional 17.0, strike.py): the referee publishes views and commitments only
-    hides_information = True
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()

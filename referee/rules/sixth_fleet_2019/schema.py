@@ -5,7 +5,16 @@ Movement/Range [2.2.1]; units are ground, naval (surface, submarine [2.12]) and 
 strike units [2.9] and markers [2.10]; the map is an area map [2.1].
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from referee.source.schema import PhaseDecl, RulesetSchema
+
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+    from referee.source.diagnostics import Diagnostic
+    from referee.source.model import Module
 
 # [5.0] one turn, as the referee walks it (sequence.PHASES; a test holds the two together):
 # the VASSAL module's turn tracker reads it from here. Each step belongs to a fixed side, so
@@ -17,6 +26,27 @@ SEQUENCE = (
     PhaseDecl("nato_actions", "NATO Action Phase", "5.2"),
     PhaseDecl("turn_record", "Turn Record Phase", "5.3"),
 )
+
+# ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _rules() -> Ruleset:
+    from referee.rules.sixth_fleet_2019.ruleset import RULESET
+
+    return RULESET
+
+
+def _check_events_nato_5_1(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_2019.events import check_events_nato_5_1
+
+    return check_events_nato_5_1(module)
+
+
+def _check_events_soviet_5_1(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_2019.events import check_events_soviet_5_1
+
+    return check_events_soviet_5_1(module)
+
 
 SCHEMA = RulesetSchema(
     id="sixth_fleet_2019",
@@ -69,7 +99,8 @@ SCHEMA = RulesetSchema(
     masked_backs=("strike_back",),  # strike markers drawn face down (provisional 17.0)
     unit_sides=("neutral",),  # game.NEUTRAL: a neutral's side until it joins [2.3]
     table_checks={
-        "events_nato": "referee.rules.sixth_fleet_2019.events:check_events_nato_5_1",
-        "events_soviet": "referee.rules.sixth_fleet_2019.events:check_events_soviet_5_1",
+        "events_nato": _check_events_nato_5_1,
+        "events_soviet": _check_events_soviet_5_1,
     },
+    rules=_rules,
 )

@@ -26,6 +26,7 @@ from referee.rules.sixth_fleet_dtp import (
     movement_phase,
     north_atlantic,
     rebasing,
+    westpac_setup,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
@@ -91,6 +92,7 @@ def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]
     extra = [
         *iceland_setup.check_rebased_11_31_1(game, state, side, orders),
         *iceland_setup.check_setup_11_31(game, state, side, rest),
+        *westpac_setup.check_setup_11_5052(game, state, side, rest),  # [DTP 11.5052, 11.5053]
     ]
     carry = setup_11_0(game, state, side, tuple(rest))
     if extra or carry.problems:

@@ -56,6 +56,7 @@ from referee.rules.sixth_fleet_dtp.path import (
 )
 from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+from referee.rules.sixth_fleet_dtp.westpac_national import prc_stacking_problems_11_5081
 from referee.source.boxes import carrier_of
 
 MOVES = {"ship": ("surface", "submarine"), "air": ("air",)}
@@ -315,7 +316,8 @@ def stacking_problems_7_21(
 ) -> list[Problem]:
     """SPI's limit, which DTP keeps [DTP 101.1]: at the end of a movement phase at most three
     naval and six air units of a side in a hex [7.21][7.11][9.41]. Only a hex the file makes
-    over-stacked (or more so) is the file's fault."""
+    over-stacked (or more so) is the file's fault. In Westpac the PRC's units also stack with
+    no other nation's [DTP 11.5081] (``westpac_national``)."""
     was = overstacked_7_0(game, before, side)
     out = []
     for hex_id, (naval, aircraft) in overstacked_7_0(game, after, side).items():
@@ -326,7 +328,7 @@ def stacking_problems_7_21(
         if aircraft > a0:
             msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
             out.append(Problem("9.41", msg, "air-stacking", hex_id))
-    return out
+    return out + prc_stacking_problems_11_5081(game, before, after, side)
 
 
 def detected_by_base_6_43(

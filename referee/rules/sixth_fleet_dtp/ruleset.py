@@ -15,7 +15,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import Problem
-from referee.engine.ruleset import Due
+from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
@@ -23,12 +23,13 @@ from referee.rules.sixth_fleet_dtp import flow, north_atlantic, special_bases
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
+from referee.rules.sixth_fleet_dtp.westpac_national import side_flags_11_502
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_dtp"
 
 
-class SixthFleetDTP:
+class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     id = RULESET_ID
     name = "Sixth Fleet, DTP revised rules"
     vocabulary = VOCABULARY
@@ -45,6 +46,9 @@ class SixthFleetDTP:
             )
         st = SPI.new_game(module, scenario, game_id, ())
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
+        sides = side_flags_11_502(module)  # East Block and SEATO [DTP 11.502]
+        if sides:
+            data["flags"] = {**(data.get("flags") or {}), **sides}
         st = st.evolve(ruleset=self.id, data=data)
         # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
         return north_atlantic.start_11_3(Game.of(module, st), st)

@@ -8,9 +8,13 @@ Table [DTP 8.52], Readiness [DTP 8.51, 9.23]) and the players' table of the scen
 it, an action below the lowest column fails.
 """
 
+from __future__ import annotations
+
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_dtp.westpac_tables import VARIABLE_AIR, VICTORY_AWARDS
 from referee.source.schema import (
     BoxUnits,
     DiceDecl,
@@ -22,7 +26,11 @@ from referee.source.schema import (
 )
 from referee.source.tablemodel import Axis, TableDecl
 
-_CHECKS = "referee.rules.sixth_fleet_dtp.tables"
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+    from referee.source.diagnostics import Diagnostic
+    from referee.source.model import Module
+
 
 DETECTION = TableDecl(
     name="detection",
@@ -256,6 +264,81 @@ DISPLAYS = (
     ),
 )
 
+# ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _rules() -> Ruleset:
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+
+    return RULESET
+
+
+def _check_detection_6_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_detection_6_3
+
+    return check_detection_6_3(module)
+
+
+def _check_hit_8_52(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_hit_8_52
+
+    return check_hit_8_52(module)
+
+
+def _check_readiness_9_23(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_readiness_9_23
+
+    return check_readiness_9_23(module)
+
+
+def _check_players_11_0(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.tables import check_players_11_0
+
+    return check_players_11_0(module)
+
+
+def _check_base_rules_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.special_bases import check_base_rules_11_3
+
+    return check_base_rules_11_3(module)
+
+
+def _check_victory_units_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.victory import check_victory_units_11_3
+
+    return check_victory_units_11_3(module)
+
+
+def _check_victory_levels_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.victory import check_victory_levels_11_3
+
+    return check_victory_levels_11_3(module)
+
+
+def _check_victory_exits_11_3(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.exits import check_victory_exits_11_3
+
+    return check_victory_exits_11_3(module)
+
+
+def _check_victory_awards_11_5124(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.westpac_tables import check_victory_awards_11_5124
+
+    return check_victory_awards_11_5124(module)
+
+
+def _check_variable_air_11_507(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.westpac_tables import check_variable_air_11_507
+
+    return check_variable_air_11_507(module)
+
+
+def _off_map_boxes(module: Module) -> tuple[tuple[str, str], ...]:
+    from referee.rules.sixth_fleet_dtp.special_bases import off_map_boxes
+
+    return off_map_boxes(module)
+
+
 SCHEMA: RulesetSchema = replace(
     SPI_SCHEMA,
     id="sixth_fleet_dtp",
@@ -266,6 +349,20 @@ SCHEMA: RulesetSchema = replace(
     # SPI's Level of Victory table [13.2] is the Med's; a North Atlantic module gives its own
     # bands (``victory_levels``) instead [DTP 11.3 victory 3]
     tables=tuple(t for t in SPI_SCHEMA.tables if t != "victory"),
+    # Westpac's special ships [DTP 11.509]: command ships (LCC, CCL), convoys (AK, TK), the
+    # amphibious groups (LHA, LPH, LPD, LST, LSD, LSM) and the old light cruisers (CL) [11.5131]
+    unit_types={
+        **SPI_SCHEMA.unit_types,
+        "surface": (
+            *SPI_SCHEMA.unit_types["surface"],
+            *("CL", "CCL", "LCC", "AK", "TK", "LHA", "LPH", "LPD", "LST", "LSD", "LSM"),
+        ),
+    },
+    # the Westpac optional rules 11.5131 to 11.5134: declared, not played yet
+    optional_rules=(*SPI_SCHEMA.optional_rules, "11.5131", "11.5132", "11.5133", "11.5134"),
+    # 'hex': a reinforcement that enters at one named hex, as most on the Westpac track do
+    # [DTP 11.506, 11.5063]
+    entry_kinds=(*SPI_SCHEMA.entry_kinds, "hex"),
     table_decls=(
         *SPI_SCHEMA.table_decls,
         DETECTION,
@@ -277,6 +374,8 @@ SCHEMA: RulesetSchema = replace(
         VICTORY_UNITS,
         VICTORY_LEVELS,
         VICTORY_EXITS,
+        VICTORY_AWARDS,
+        VARIABLE_AIR,
     ),
     # the North Atlantic bonuses [DTP 11.3 victory, 11.31 rule 8] (victory.py)
     victory_conditions=(
@@ -289,18 +388,21 @@ SCHEMA: RulesetSchema = replace(
     ),
     table_checks={
         **SPI_SCHEMA.table_checks,
-        "detection": f"{_CHECKS}:check_detection_6_3",
-        "hit": f"{_CHECKS}:check_hit_8_52",
-        "readiness": f"{_CHECKS}:check_readiness_9_23",
-        "players": f"{_CHECKS}:check_players_11_0",
-        "base_rules": "referee.rules.sixth_fleet_dtp.special_bases:check_base_rules_11_3",
-        "victory_units": "referee.rules.sixth_fleet_dtp.victory:check_victory_units_11_3",
-        "victory_levels": "referee.rules.sixth_fleet_dtp.victory:check_victory_levels_11_3",
-        "victory_exits": "referee.rules.sixth_fleet_dtp.exits:check_victory_exits_11_3",
+        "detection": _check_detection_6_3,
+        "hit": _check_hit_8_52,
+        "readiness": _check_readiness_9_23,
+        "players": _check_players_11_0,
+        "base_rules": _check_base_rules_11_3,
+        "victory_units": _check_victory_units_11_3,
+        "victory_levels": _check_victory_levels_11_3,
+        "victory_exits": _check_victory_exits_11_3,
+        "victory_awards": _check_victory_awards_11_5124,
+        "variable_air": _check_variable_air_11_507,
     },
     sequence=SEQUENCE,
     markers=MARKERS,
-    off_map_boxes="referee.rules.sixth_fleet_dtp.special_bases:off_map_boxes",
+    off_map_boxes=_off_map_boxes,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "DTP 8.51, 9.15, 9.29"),),  # an aborted air unit's delay
+    rules=_rules,
 )

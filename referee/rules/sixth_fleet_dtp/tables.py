@@ -98,10 +98,16 @@ def parse_edge(text: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
+NO_EDGE = "none"
+
+
 def parse_edges(text: str) -> list[tuple[str, str]] | None:
     """A side's retreat edge: one or more segments separated by spaces
     (``0116-0124 0124-0924``: NATO's west and south edges in Denmark Strait [DTP 11.3, 5.24]);
-    None if there is none or any is malformed."""
+    ``none`` for a side that has no retreat edge (the East Block in Westpac [DTP 11.5031]);
+    None if the cell is empty or any segment is malformed."""
+    if text.strip() == NO_EDGE:
+        return []
     parts = text.split()
     ends = [parse_edge(p) for p in parts]
     if not parts or any(e is None for e in ends):
@@ -189,19 +195,20 @@ def check_hit_8_52(module: Module) -> list[Diagnostic]:
 
 
 def check_readiness_9_23(module: Module) -> list[Diagnostic]:
-    """Ratings 1-6, and one for every air unit of the roster [DTP 8.51, 9.23]."""
+    """Ratings 1-6, or 0 for a unit with no rating (the Westpac Z-5: nothing is taken from the
+    2d6 [DTP 11.50953]), and one for every air unit of the roster [DTP 8.51, 9.23]."""
     t = module.tables["readiness"]
     c = t.column("rating")
     out: list[Diagnostic] = []
     for r, row in enumerate(t.cells):
-        if not 1 <= row[c] <= 6:
+        if not 0 <= row[c] <= 6:
             out.append(
                 Diagnostic(
                     t.file,
                     t.lines[r] if t.lines else None,
                     cell_column(t, r, c),
-                    f"readiness rating {row[c]} of {t.row_keys[r].text} is not 1 to 6 [DTP 9.23]",
-                    "a d6 at or below the rating passes, so 1..6",
+                    f"readiness rating {row[c]} of {t.row_keys[r].text} is not 0 to 6 [DTP 9.23]",
+                    "a d6 at or below the rating passes, so 1..6; 0: no rating [DTP 11.50953]",
                 )
             )
     return out + _missing_rows(t, _air_rows(module), "the air units", "DTP 9.23")
@@ -254,7 +261,7 @@ def check_players_11_0(module: Module) -> list[Diagnostic]:
                     line,
                     cell_column(t, r, ec),
                     f"retreat edge {row[ec]!r} is not a range of hex ids [DTP 5.24]",
-                    "e.g. 1301-2101, or several separated by spaces: 0116-0124 0124-0924",
+                    "e.g. 1301-2101, several separated by spaces: 0116-0124 0124-0924, or none",
                 )
             )
         if sides and t.row_keys[r].text not in sides:

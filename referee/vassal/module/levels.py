@@ -16,8 +16,7 @@ function, named as data so this package imports no ruleset).
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
 from referee.source.model import Module
@@ -134,15 +133,10 @@ def _at(node: object, path: str) -> object:
     return node
 
 
-def _hook(spec: str) -> Callable[[Module, Any], Mapping[str, int]]:
-    module_name, _, attr = spec.partition(":")
-    return getattr(importlib.import_module(module_name), attr)  # type: ignore[no-any-return]
-
-
 def marker_values(decl: MarkerDecl, module: Module, state: Any) -> dict[str, int]:
     """Id (unit or place) -> value of a levelled marker in ``state``, sorted by id."""
-    if decl.compute:
-        values = dict(_hook(decl.compute)(module, state))
+    if decl.compute is not None:
+        values = dict(decl.compute(module, state))
     elif decl.data:
         values = data_levels(state.data, decl.data)
     else:

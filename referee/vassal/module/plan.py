@@ -19,7 +19,7 @@ from typing import Final
 
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
-from referee.source.schema import MarkerDecl, off_map_boxes, ruleset_schema
+from referee.source.schema import MarkerDecl, off_map_boxes
 from referee.vassal.codec.pieces import Piece, Trait, expand_prototypes
 from referee.vassal.module.artwork import (
     DEFAULT_BAND,
@@ -362,7 +362,7 @@ def plan_module(
         except ValueError as exc:
             raise UserError(f"cannot number the board's hexes for VASSAL: {exc}") from None
     pieces = module.pieces()
-    schema = ruleset_schema(module.ruleset)
+    schema = module.schema
     # a ruleset's markers decide its layers: Attacked [7.44] only where it is declared
     attacked = schema is None or any(d.id == "attacked" for d in schema.markers)
     markers = tuple(m for m in MARKERS if attacked or m.name != "Attacked")
@@ -489,7 +489,7 @@ def plan_module(
 
 def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
     """A Layer for each marker the ruleset declares beyond Attacked and Returning."""
-    schema = ruleset_schema(module.ruleset)
+    schema = module.schema
     out: list[MarkerLayer] = []
     used: set[str] = set()
     for decl in schema.markers if schema is not None else ():

@@ -76,9 +76,9 @@ def dice_menu(root: etree._Element, plan: ModulePlan) -> None:
     one six-sided die, then every roll of several dice the ruleset declares
     (``RulesetSchema.dice``: 2d6 where its rules roll two dice, the higher of two where a
     rule keeps it), each button's tooltip naming the cases that roll it."""
-    from referee.source.schema import DiceDecl, ruleset_schema
+    from referee.source.schema import DiceDecl
 
-    schema = ruleset_schema(plan.module.ruleset)
+    schema = plan.module.schema
     rolls = (DiceDecl("1d6", 1, ""), *(schema.dice if schema is not None else ()))
     _el(
         root,

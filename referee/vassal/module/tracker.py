@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from referee.source.model import Module, Scenario
-from referee.source.schema import PhaseDecl, ruleset_schema
+from referee.source.schema import PhaseDecl
 from referee.vassal.codec.sequence import encode_sequence, encode_string_array
 
 __all__ = [
@@ -154,7 +154,7 @@ def plan_tracker(module: Module, layers: Mapping[str, str]) -> TrackerPlan:
             seen[items] = (len(turns), len(items))
             turns.extend(items)
         ranges[scn.id] = seen[items]
-    schema = ruleset_schema(module.ruleset)
+    schema = module.schema
     steps = tuple(schema.sequence) if schema is not None else ()
     players = _players(module)
     markers = {m.id: m for m in schema.markers} if schema is not None else {}

@@ -39,7 +39,7 @@ from referee.numerals import read_whole
 from referee.source.boxes import carried_by
 from referee.source.boxes import carrier_of as holding_carrier
 from referee.source.model import Module
-from referee.source.schema import MarkerDecl, ruleset_schema
+from referee.source.schema import MarkerDecl
 from referee.vassal.codec.commands import SetTurn
 from referee.vassal.codec.pieces import Embellishment, Piece
 from referee.vassal.module.buildfile import deck_boxes
@@ -94,7 +94,7 @@ def marker_layers(table: Table, state: GameState) -> dict[str, frozenset[str]]:
     ``data`` lists of the ruleset's marker declarations, through the module's layers."""
     shown = dict(table.plan.shown_markers)
     shown.update((k, v) for k, v in STATUS_LAYERS.items() if k not in shown)
-    schema = ruleset_schema(table.module.ruleset)
+    schema = table.module.schema
     listed: dict[str, set[str]] = {}
     for decl in schema.markers if schema is not None else ():
         if decl.data and decl.id in shown and not decl.levels:
@@ -124,7 +124,7 @@ def marker_levels(table: Table, state: GameState) -> dict[str, tuple[tuple[str, 
 
 
 def _decl(table: Table, marker: str) -> MarkerDecl | None:
-    schema = ruleset_schema(table.module.ruleset)
+    schema = table.module.schema
     return next((d for d in schema.markers if d.id == marker), None) if schema else None
 
 
@@ -351,7 +351,7 @@ def _location_markers(table: Table, state: GameState) -> list[tuple[Piece, str, 
     """A marker counter for each location a declared marker's ``data`` list names instead
     of a unit (``hex:2025``, a vacant Defended hex attacked this phase [7.44][10.4]), when
     the palette has a marker of that name."""
-    schema = ruleset_schema(table.module.ruleset)
+    schema = table.module.schema
     slots = {s.key: s for s in table.plan.marker_slots}
     grid = table.module.map.grid
     out = []

@@ -31,7 +31,6 @@ from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import get_ruleset
 from referee.render.artcache import cached_png
 from referee.source.model import Module
-from referee.source.schema import ruleset_schema
 from referee.vassal.codec.zipwrite import write_zip_atomic
 from referee.vassal.module.buildfile import XML_DECLARATION, PredefinedSetup, buildfile_tree
 from referee.vassal.module.module_writer import (
@@ -72,7 +71,7 @@ def scenario_setup_vsav(table: Table, scenario_id: str, options: tuple[str, ...]
     area or their carrier's holding box (see the module docstring)."""
     module = table.module
     module.scenario(scenario_id)  # an unknown one: a UserError naming those there are
-    schema = ruleset_schema(module.ruleset)
+    schema = module.schema
     if schema is not None and module.map.kind not in schema.map_kinds:
         state = fixed_setup_state(module, scenario_id)  # the ruleset cannot play this map
     else:

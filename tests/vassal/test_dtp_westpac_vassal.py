@@ -1,0 +1,86 @@
+"""Real VASSAL 3.7.26 loads the Westpac module [DTP 11.5] cleanly.
+
+The map is new (60 x 73, pointy-topped, ids column then row growing south), so this checks that
+VASSAL's own grid numbering names each hex the text names as the module source does, and that
+every set-up piece lands in the hex the scenario gives it (the players' choices [DTP 11.5052,
+11.5053] wait in the set-up area, each in the box of its choice).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from referee.source.loader import load_module
+from referee.vassal.position.setups import build_module_with_setups
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "module_src" / "dtp_westpac"
+VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
+NAMED = (
+    "3033", "1850", "1855", "1460", "3945", "3546", "3147", "0573", "4473", "1771", "1672",
+    "2557", "3047", "4137", "3845", "2543", "2644", "2444", "5916", "4227", "4730", "2746",
+    "4129", "4034", "2744", "2646", "2346", "2342", "1858", "1862", "1671", "1772", "2558",
+    "4036", "2748", "2850", "3346", "3136", "5823", "3354", "4338", "3251", "4146", "2072",
+    "6037", "3119", "6019", "0101", "6073",
+)  # fmt: skip
+
+pytestmark = pytest.mark.vassal
+
+
+def _reason() -> str | None:
+    if not VCHECK.is_file():
+        return f"the real-VASSAL checker is not at {VCHECK}"
+    if shutil.which("java") is None and not list(Path("/usr/lib/jvm").glob("java-17-*/bin/java")):
+        return "Java is not installed (run ../shared/tools/vassal-check/setup)"
+    return None
+
+
+@pytest.mark.skipif(_reason() is not None, reason=str(_reason()))
+def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> None:
+    module, diags = load_module(SOURCE)
+    assert module is not None, [str(d) for d in diags.items]
+    vmod = build_module_with_setups(module, tmp_path / "build", workers=1).path
+    out = tmp_path / "vcheck.txt"
+    env = dict(os.environ, VCHECK_OUT=str(out))
+    env.pop("VCHECK_ALLOW", None)
+    env["VCHECK_ARGS"] = " ".join(f"--hex {h}" for h in NAMED)
+    run = subprocess.run(
+        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600, check=False
+    )
+    if run.returncode == 2 and "missing" in run.stderr:
+        pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
+    lines = [ln.split("\t") for ln in out.read_text(encoding="utf-8").splitlines()]
+    assert run.returncode == 0, run.stderr
+    assert [ln for ln in lines if ln[0] in ("PROBLEM", "WARN", "ERROR")] == []
+
+    named = {ln[1]: ln[5] for ln in lines if ln[0] == "HEX"}
+    assert named == {h: h for h in NAMED}
+
+    placed: dict[tuple[str, str], str] = {}
+    for ln in lines:
+        if ln[0] == "PIECE" and ln[1].startswith("setup:"):
+            placed[(ln[1][len("setup:") :], ln[6].split(" ")[0])] = ln[5]
+
+    expected = {(s.name, f.unit): f.hex for s in module.scenarios.values() for f in s.fixed}
+    assert {k: v for k, v in placed.items() if k in expected} == expected
+    # the players' own placements [DTP 11.505-11.5053] and the reinforcements wait in the
+    # set-up area, each in the box of its choice or group, whose label cites the rule
+    chosen = {
+        (s.name, u): rule
+        for s in module.scenarios.values()
+        for u, rule in [
+            *((u, p.rule) for p in s.pools for u in p.units),
+            *((c.unit, c.rule) for c in s.choices),
+            # the reinforcement track [DTP 11.506]: each group in its box, its rule citing
+            # the turn it enters on
+            *((u, r.rule) for r in s.reinforcements for u in r.units),
+        ]
+    }
+    assert set(placed) == set(expected) | set(chosen)
+    for k, rule in chosen.items():
+        assert placed[k].startswith(f"{k[0]}: ") and f"[{rule}]" in placed[k], (k, placed[k])
