@@ -36,7 +36,9 @@ class PhaseDecl:
     ``"first"`` or ``"second"`` for a step of one player (the scenario's first or second
     player), ``""`` for a step of both or of neither; ``ends`` lists the unit markers
     (:class:`MarkerDecl` ids) that end with this step; ``once`` marks a step played once
-    before Game-Turn 1 (set-up).
+    before Game-Turn 1 (set-up); ``within`` lists the engine's other ``GameState.phase``
+    values played inside this step (a second signature, a host-game result), so the
+    tracker stands on the step while the referee waits for them.
     """
 
     id: str
@@ -45,6 +47,7 @@ class PhaseDecl:
     player: str = ""
     ends: tuple[str, ...] = ()
     once: bool = False  # played once, before Game-Turn 1 (set-up), not in every Game-Turn
+    within: tuple[str, ...] = ()  # the engine's sub-steps of this step
 
 
 @dataclass(frozen=True, slots=True)

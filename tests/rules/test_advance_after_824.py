@@ -13,7 +13,7 @@ from referee.engine.ruleset import get_ruleset
 from referee.pbem.verify import matching_start
 from referee.rules.sixth_fleet_1975.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules.play import header
 
 RS = get_ruleset("sixth_fleet_1975")
@@ -105,8 +105,12 @@ def test_a_state_without_the_flag_keeps_the_older_reading() -> None:
 def test_new_games_record_the_ruling_and_older_starts_still_verify() -> None:
     m = fixture_module("mini")
     new = RS.new_game(m, "skirmish", "g")
-    assert new.data["flags"] == NEW_GAME_FLAGS == {"ask_advance_after_824": True}
-    (older,) = RS.earlier_starts(new)
+    assert new.data["flags"] == NEW_GAME_FLAGS
+    assert NEW_GAME_FLAGS == {"ask_advance_after_824": True, "attack_advanced_8_5_4": True}
+    # the newest ruling [8.5.4] dropped first, then the [8.5] one
+    between, older = RS.earlier_starts(new)
+    assert between.data["flags"] == {"ask_advance_after_824": True}
+    assert matching_start(RS, new, between.canonical().encode()) == between
     assert "flags" not in older.data
     assert {k: v for k, v in new.data.items() if k != "flags"} == dict(older.data)
     # verify's start: today's when recorded so, the older one for an older archive, and

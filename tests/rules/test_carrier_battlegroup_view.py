@@ -12,7 +12,7 @@ import pytest
 
 from referee.engine.ruleset import view_notes_of
 from referee.rules.carrier_battlegroup.view import hidden_ids, is_player_view
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, ruleset, step
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, ruleset, step
 
 SEEDS = [b"a", b"c", b"e"]
 STRIKE = re.compile(r"^(\s*strike .*-> )(.*)$")

@@ -74,3 +74,97 @@ def test_the_2019_schema_declares_the_2019_sequence() -> None:
     assert [(s.id, s.name, s.rule) for s in schema.sequence] == [
         (p.id, p.title, p.rule) for p in PHASES
     ]
+
+
+def _walk(source: Path, scenario_id: str, steps: int) -> list[tuple[int, str, str]]:
+    """Plays ``scenario_id`` with the scripted player: each (Game-Turn, ``state.phase``, the
+    phasing side) the referee waits on, in order."""
+    module, _ = load_module(source)
+    assert module is not None
+    rs = get_ruleset(module.ruleset)
+    secret = dicemod.SeedSecret.new("seq", 64, b"\x07" * 32)
+    hidden_secret = dicemod.SeedSecret.new("seq-hidden", 64, b"\x09" * 32)
+    state = rs.new_game(module, scenario_id, "g", ())
+    seen: list[tuple[int, str, str]] = []
+    for k in range(1, steps):
+        phasing = state.data.get("phasing")
+        seen.append((state.turn, state.phase, str(phasing or state.active_side or "")))
+        text = orders_for(module, state, rs)
+        if text is None:
+            break
+        doc = parse_orders_for(rs, text, "o.txt")
+        # Carrier Battlegroup hides rolls from the player [4.0]: a hidden seed of its own
+        hidden = hidden_secret.seed(k)
+        dice = dicemod.CommittedDice(secret.seed(k), k, orders_sha256(text), hidden_seed=hidden)
+        state = rs.resolve(module, state, doc, dice).state
+    return seen
+
+
+def _declared_index(steps: tuple, phase: str, role: str) -> int | None:
+    return next(
+        (i for i, s in enumerate(steps) if phase in (s.id, *s.within) and s.player in ("", role)),
+        None,
+    )
+
+
+def test_the_naval_module_declares_the_phases_its_referee_walks() -> None:
+    """Naval module: every step the referee waits on (sub-steps such as the host game's
+    air combat [31.13] or the coast artillery [27.12] included) is a declared phase of the
+    phasing player, Naval Readiness [25.32] to Combat [29.0], the first player's turn
+    before the second's, each Game-Turn in the declared order."""
+    from referee.rules.naval_module.sequence import PHASES
+
+    schema = ruleset_schema("naval_module")
+    assert schema is not None
+    steps = schema.sequence
+    assert [s.player for s in steps] == ["first"] * 5 + ["second"] * 5
+    covered = {i for s in steps for i in (s.id, *s.within)}
+    assert covered == {p.id for p in PHASES}  # every referee step has its phase
+    src = SRC.parent / "naval_module"
+    seen = _walk(src, "kerch_feodosia", 60)
+    role = {"Axis": "first", "Soviet": "second"}  # the scenario's first_player is Axis
+    order = []
+    for turn, phase, phasing in seen:
+        if phase == "game_over":
+            continue
+        index = _declared_index(steps, phase, role[phasing])
+        assert index is not None, (turn, phase, phasing)
+        order.append((turn, index))
+    turns = {t for t, _ in order}
+    assert len(turns) >= 2
+    for turn in turns:
+        indices = [i for t, i in order if t == turn]
+        assert indices == sorted(indices), (turn, indices)
+        assert {steps[i].player for i in indices} == {"first", "second"}
+
+
+def test_carrier_battlegroup_declares_its_sequence_of_play() -> None:
+    """Carrier Battlegroup [4.0] set-up then [5.0]'s ten phases, in the rulebook's order;
+    every step the referee waits on is one of them (set-up the once-steps, a turn's orders
+    the Intelligence Phase where a turn begins)."""
+    schema = ruleset_schema("carrier_battlegroup")
+    assert schema is not None
+    steps = schema.sequence
+    assert [s.name for s in steps if not s.once] == [
+        "Intelligence Phase",
+        "Logistics Phase",
+        "Movement Phase",
+        "Incident Phase",
+        "USN Launch Phase",
+        "Combat Phase",
+        "Objective Phase",
+        "Recovery Phase",
+        "Victory Phase",
+        "End of Turn",
+    ]
+    assert all(s.rule == "5.0" for s in steps if not s.once)
+    assert all(s.rule == "4.0" for s in steps if s.once)
+    seen = _walk(SRC.parent / "carrier_battlegroup", "mission", 12)
+    phases = [p for _, p, _ in seen if p != "over"]
+    assert {"setup", "outfit", "turn"} <= set(phases)
+    for turn, phase, _ in seen:
+        if phase == "over":
+            continue
+        index = _declared_index(steps, phase, "")
+        assert index is not None, (turn, phase)
+        assert steps[index].once == (turn == 0), (turn, phase)

@@ -76,14 +76,19 @@ def test_the_combat_phase_in_impulses() -> None:
     assert problems(game, state, "Soviet", "pass") == [("DTP 8.2", "impulse-out-of-turn")]
 
     # 1. NATO: an F4 aborts the MiG-23 (CRT 2; 2d6 4 + 4 = 8 - readiness 4: back on turn 8)
+    #    the aborted MiG stays where it is until the Soviet impulse that could be its answer
+    #    is over [DTP 8.21, 8.22]
     state = impulse(game, state, "NATO", "attack US-F4C.1 -> SO-M23.1", [2, 4, 4])
-    assert state.units["SO-M23.1"].box == "recycle" and state.data["recycle"] == {"SO-M23.1": 8}
+    assert state.units["SO-M23.1"].location == "0815" and not state.data.get("recycle")
+    assert state.data["answer_8_22"]["aborted"] == {"SO-M23.1": 8}
     assert due_8_2(state) == "Soviet"
 
     # 2. Soviet: the undetected SG first-strikes both D1 escorts, skipping the air above them
     #    [7.45]: 30 vs 7, CRT 2; 15 each on the Hit Table: DEF 3 automatic, DEF 4 on a 3
     state = impulse(game, state, "Soviet", "attack SO-SG-1 -> US-DD-1 US-CG-2 first-strike", [2, 3])
     assert state.data["damage"] == {"US-DD-1": 2, "US-CG-2": 2}
+    # the MiG did not answer: it goes to the turn track now
+    assert state.units["SO-M23.1"].box == "recycle" and state.data["recycle"] == {"SO-M23.1": 8}
     assert "detected_sub" in state.units["SO-SG-1"].status  # [DTP 8.234]
     assert state.data["impulses"]["answer_back"] is None  # no answer to a first strike
 

@@ -13,18 +13,18 @@ are tested here through the code that reads them.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import pytest
 
 from referee.engine.core import ScriptedDice, UnitState
+from referee.rules.naval_module.readings import Readings
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS as SPI_FLAGS
 from referee.rules.sixth_fleet_1975.flags import RuleFlags
 from referee.rules.sixth_fleet_dtp import air
 from referee.rules.sixth_fleet_dtp.flags import DtpFlags, other_nato_base_extra_9_15
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
-from tests.conformance.harness import run_case
+from tests.conformance.harness import load_case, run_case
 from tests.rules.test_sixth_fleet_dtp_combat_phase import problems, start
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "sixth_fleet_1975"
@@ -35,6 +35,7 @@ BOTH_WAYS: dict[str, tuple[str, str]] = {
     "zoc_b_ignores_air_and_harmless": ("153", "154"),
     "star_counts_as_attacked": ("146", "147"),
     "ask_advance_after_824": ("011", "141"),
+    "attack_advanced_8_5_4": ("165", "166"),
     "overstack_losses_score": ("068", "155"),
     "air_return_losses_score": ("156", "157"),
     "black_sea_delay_adds_roll": ("087", "151"),
@@ -58,22 +59,42 @@ def _switches(cls: type) -> set[str]:
 
 def _case(number: str) -> dict:
     (path,) = CASES.glob(f"{number}-*.json")
-    return json.loads(path.read_text("utf-8"))
+    return load_case(path)
+
+
+NAVAL_CASES = CASES.parent / "naval_module"
+NAVAL_BOTH_WAYS: dict[str, tuple[str, str]] = {
+    # the naval module's readings (readings.Readings): (the case with it on, with it off)
+    "shipping_host_step": ("177", "180"),
+    "cd_forced_crossings": ("191", "192"),
+    "cd_defender_hex_doubles": ("193", "194"),
+}
 
 
 def test_every_switch_has_its_pair() -> None:
     assert _switches(RuleFlags) == set(BOTH_WAYS) | TESTED_HERE
     assert _switches(DtpFlags) == set(DTP_TESTED)
+    assert _switches(Readings) == set(NAVAL_BOTH_WAYS)
+
+
+@pytest.mark.parametrize("switch", sorted(NAVAL_BOTH_WAYS))
+def test_each_naval_reading_both_ways(switch: str) -> None:
+    on, off = (load_case(next(NAVAL_CASES.glob(f"{n}-*.json"))) for n in NAVAL_BOTH_WAYS[switch])
+    for case, value in ((on, True), (off, False)):
+        flags = case["position"].get("data", {}).get("flags", {})
+        assert flags.get(switch, getattr(Readings(), switch)) is value, (case["id"], switch)
+        assert not run_case(case), (case["id"], run_case(case))
+    assert on["steps"] != off["steps"], f"{switch}: both settings expect the same"
 
 
 @pytest.mark.parametrize("switch", sorted(BOTH_WAYS))
 def test_each_switch_both_ways(switch: str) -> None:
     on, off = (_case(n) for n in BOTH_WAYS[switch])
     for case, value in ((on, True), (off, False)):
-        flags = case.get("data", {}).get("flags", {})
+        flags = case["position"].get("data", {}).get("flags", {})
         assert flags.get(switch, getattr(SPI_FLAGS, switch)) is value, (case["id"], switch)
         assert not run_case(case), (case["id"], run_case(case))
-    assert on["expect"] != off["expect"], f"{switch}: both settings expect the same"
+    assert on["steps"] != off["steps"], f"{switch}: both settings expect the same"
 
 
 def _first_strike_vp(scores: bool) -> dict[str, int]:
@@ -81,7 +102,7 @@ def _first_strike_vp(scores: bool) -> dict[str, int]:
     from referee.engine.ruleset import get_ruleset
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-    from tests.conformance.harness import fixture_module
+    from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
     from tests.rules.play import header, setup_orders
 
     rs = get_ruleset("sixth_fleet_1975")

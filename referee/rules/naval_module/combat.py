@@ -196,6 +196,9 @@ def returned_29_13(w: Work) -> None:
 
 # ---- amphibious assault -----------------------------------------------------------------------
 def assault(w: Work, o: Order) -> None:
+    """An amphibious assault [30.1]: on a coastal hex [30.14c], by units aboard ships at sea
+    next to it [30.11] (flotillas may join [30.16e]); a vacant hex is landed on [30.15b],
+    an occupied one is the host game's combat [30.15a]."""
     g = w.game
     target = o.hexes[0]
     if target not in g.module.map.hexes or g.terrain(target) != "coastal":
@@ -205,7 +208,6 @@ def assault(w: Work, o: Order) -> None:
             o.pos_of(target) if target in o.hexes else o.pos,
         )
         return
-    enemy = enemy_of(g, w.side)
     placed = dict(w.data("assault_hexes", {}))
     units: list[str] = []
     ships: list[str] = []
@@ -214,63 +216,9 @@ def assault(w: Work, o: Order) -> None:
         if not _flotilla_joins_30_16e(w, o, fid, target):
             return
     for pid in [p for p in o.units if p not in flotillas]:
-        u = w.state.units.get(pid)
-        box = (u.box or "") if u else ""
-        if u is None or u.side != w.side or not box.startswith("aboard:"):
-            w.bad("30.11", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid)
+        sid = _assaulting_unit_30_11(w, o, pid, target, placed)
+        if sid is None:
             return
-        sid = box[7:]
-        sea = w.state.units[sid].location
-        if sea in g.ports:
-            w.bad("30.14d", f"{sid} is in port: assaults go from ships at sea", o.pos_of(pid), pid)
-            return
-        if sea not in g.module.map.hexes or g.terrain(sea) != "sea":
-            w.bad(
-                "30.11",
-                f"{sid} is not on an all-sea hex opposite the target",
-                o.pos_of(pid),
-                pid,
-                "end its move on an all-sea hex next to the coastal hex",
-            )
-            return
-        if not g.hexes.adjacent(sea, target):
-            w.bad(
-                "30.14c",
-                f"{pid} is at {sea}, not adjacent to {target}: an assault attacks "
-                "only an adjacent coastal hex",
-                o.pos_of(pid),
-                pid,
-            )
-            return
-        d = g.unit(pid)
-        special = special_transport_30_3(pid, d, bool(g.ground_at(w.state, target, w.side)))
-        if d.type in ("MSU", "HQ"):
-            if special is not None:
-                w.bad(special.rule, special.message, o.pos_of(pid), pid, special.hint)
-                return
-        else:
-            problem = eligible_30_13a(pid, d)
-            if problem is not None:
-                w.bad(problem.rule, problem.message, o.pos_of(pid), pid, problem.hint)
-                return
-            if pid in w.data("evacuated", []):
-                w.bad(
-                    "30.13b",
-                    f"{pid} left a port by Evacuation: it must land at a port first",
-                    o.pos_of(pid),
-                    pid,
-                )
-                return
-            if sea in placed and placed[sea] != pid:
-                w.bad(
-                    "30.14a",
-                    f"{placed[sea]} already assaults from {sea}: one combat unit per "
-                    "all-sea hex per phase",
-                    o.pos_of(pid),
-                    pid,
-                )
-                return
-            placed[sea] = pid
         units.append(pid)
         ships.append(sid)
     if not units:
@@ -284,7 +232,93 @@ def assault(w: Work, o: Order) -> None:
     w.set(assault_hexes=placed)
     assaulted = sorted(set(w.data("assaulted", [])) | set(ships))
     w.set(assaulted=assaulted)
-    defenders = g.ground_at(w.state, target, enemy)
+    _assault_made_30_15(w, target, units, ships, flotillas)
+
+
+def _assaulting_unit_30_11(
+    w: Work, o: Order, pid: str, target: str, placed: dict[str, str]
+) -> str | None:
+    """The ship carrying ``pid`` when it may assault ``target``, else ``None`` after a
+    violation: aboard a ship of its side [30.11] at sea, not in port [30.14d], on an all-sea
+    hex [30.11] next to the target [30.14c], a unit that may assault
+    (:func:`_may_assault_30_13`)."""
+    g = w.game
+    u = w.state.units.get(pid)
+    box = (u.box or "") if u else ""
+    if u is None or u.side != w.side or not box.startswith("aboard:"):
+        w.bad("30.11", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid)
+        return None
+    sid = box[7:]
+    sea = w.state.units[sid].location
+    if sea in g.ports:
+        w.bad("30.14d", f"{sid} is in port: assaults go from ships at sea", o.pos_of(pid), pid)
+        return None
+    if sea not in g.module.map.hexes or g.terrain(sea) != "sea":
+        w.bad(
+            "30.11",
+            f"{sid} is not on an all-sea hex opposite the target",
+            o.pos_of(pid),
+            pid,
+            "end its move on an all-sea hex next to the coastal hex",
+        )
+        return None
+    if not g.hexes.adjacent(sea, target):
+        w.bad(
+            "30.14c",
+            f"{pid} is at {sea}, not adjacent to {target}: an assault attacks "
+            "only an adjacent coastal hex",
+            o.pos_of(pid),
+            pid,
+        )
+        return None
+    return sid if _may_assault_30_13(w, o, pid, sea, target, placed) else None
+
+
+def _may_assault_30_13(
+    w: Work, o: Order, pid: str, sea: str, target: str, placed: dict[str, str]
+) -> bool:
+    """An MSU or HQ lands as special transport [30.3]; a combat unit is eligible [30.13a],
+    did not leave a port by Evacuation [30.13b], and is the only one assaulting from its
+    all-sea hex this phase [30.14a] (recorded in ``placed``)."""
+    g = w.game
+    d = g.unit(pid)
+    if d.type in ("MSU", "HQ"):
+        special = special_transport_30_3(pid, d, bool(g.ground_at(w.state, target, w.side)))
+        if special is not None:
+            w.bad(special.rule, special.message, o.pos_of(pid), pid, special.hint)
+            return False
+        return True
+    problem = eligible_30_13a(pid, d)
+    if problem is not None:
+        w.bad(problem.rule, problem.message, o.pos_of(pid), pid, problem.hint)
+        return False
+    if pid in w.data("evacuated", []):
+        w.bad(
+            "30.13b",
+            f"{pid} left a port by Evacuation: it must land at a port first",
+            o.pos_of(pid),
+            pid,
+        )
+        return False
+    if sea in placed and placed[sea] != pid:
+        w.bad(
+            "30.14a",
+            f"{placed[sea]} already assaults from {sea}: one combat unit per all-sea hex per phase",
+            o.pos_of(pid),
+            pid,
+        )
+        return False
+    placed[sea] = pid
+    return True
+
+
+def _assault_made_30_15(
+    w: Work, target: str, units: list[str], ships: list[str], flotillas: list[str]
+) -> None:
+    """A vacant coastal hex is landed on without combat [30.15b]; an occupied one is handed
+    to the host game's combat [30.15a]."""
+    g = w.game
+    defenders = g.ground_at(w.state, target, enemy_of(g, w.side))
     if not defenders:
         w.note(
             "assault_vacant",

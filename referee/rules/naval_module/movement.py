@@ -22,7 +22,8 @@ from referee.rules.naval_module.losses import (
     lookup_27_2,
     modifiers_27_2,
 )
-from referee.rules.naval_module.ranges import cd_points_against
+from referee.rules.naval_module.ranges import cd_doubling_30_24, cd_points_against
+from referee.rules.naval_module.readings import readings_of
 from referee.rules.naval_module.ships import READY, SAILED
 from referee.rules.naval_module.sinking import damage_ship
 from referee.rules.naval_module.transport import load_problems, points_28_13
@@ -305,64 +306,81 @@ def walk_path(w: Work, o: Order, start: str, ships: list[str]) -> tuple[str, int
         w.bad("26.14", "the path names no location to move to", o.pos)
         return None
     for i, written in enumerate(steps):
-        last = i == len(steps) - 1
         loc, hint = g.name_of(written)
         pos = o.pos_of(written)
         if loc is None:
+            hint = hint or "name a sea zone or a port as the map spells it, or a hex id"
             w.bad("26.11", f"unknown sea zone, port or hex {written!r}", pos, hint=hint)
             return None
-        zone_here = g.zone_of(here)
-        if here in g.ports:
-            if loc != P.port_zone(g.module, here):
-                w.bad(
-                    "26.14a",
-                    f"{here} opens only on the {P.port_zone(g.module, here)}",
-                    pos,
-                    hint="a port is adjacent to one sea zone [26.21]",
-                )
-                return None
-            spent += 1
-        elif loc in g.zones:
-            if zone_here is None or loc not in g.zones[zone_here].adjacent:
-                w.bad("26.14b", f"{loc} is not adjacent to {zone_here}", pos)
-                return None
-            spent += 1
-        elif loc in g.ports:
-            if P.port_zone(g.module, loc) != zone_here:
-                w.bad(
-                    "26.14b",
-                    f"{loc} is not adjacent to the {zone_here}",
-                    pos,
-                    hint=f"{loc} opens on the {P.port_zone(g.module, loc)}",
-                )
-                return None
-            if not last:
-                w.bad("26.14b", f"entering {loc} ends the move", pos)
-                return None
-            if not _may_use_port(w, loc, ships, pos):
-                return None
-        else:  # a hex: an all-sea hex of the current zone, at no cost
-            if g.zone_of_hex.get(loc) != zone_here:
-                w.bad("26.14b", f"hex {loc} is not in the {zone_here}", pos)
-                return None
-            terrain = g.terrain(loc)
-            if terrain == "shallow":
-                w.bad("26.12d", f"hex {loc} is Shallow Water: no naval movement", pos)
-                return None
-            if terrain != "sea":
-                w.bad(
-                    "30.14a",
-                    f"hex {loc} is not an all-sea hex: ships end only on all-sea hexes",
-                    pos,
-                )
-                return None
-            if not last:
-                w.bad("26.14b", f"ending on hex {loc} ends the move", pos)
-                return None
+        cost = _step_26_14(w, here, loc, i == len(steps) - 1, ships, pos)
+        if cost is None:
+            return None
+        spent += cost
         if loc in g.zones:
             passed.append(loc)
         here = loc
     return here, spent, passed
+
+
+def _step_26_14(w: Work, here: str, loc: str, last: bool, ships: list[str], pos: Any) -> int | None:
+    """One step of a path from ``here`` to ``loc``: its NMP, or ``None`` after a violation.
+    Out of a port onto its own zone [26.14a], into an adjacent zone [26.14b] (1 NMP each),
+    into a port of this zone that ends the move [26.14b], or onto a hex of this zone."""
+    g = w.game
+    zone_here = g.zone_of(here)
+    if here in g.ports:
+        if loc != P.port_zone(g.module, here):
+            w.bad(
+                "26.14a",
+                f"{here} opens only on the {P.port_zone(g.module, here)}",
+                pos,
+                hint="a port is adjacent to one sea zone [26.21]",
+            )
+            return None
+        return 1
+    if loc in g.zones:
+        if zone_here is None or loc not in g.zones[zone_here].adjacent:
+            w.bad("26.14b", f"{loc} is not adjacent to {zone_here}", pos)
+            return None
+        return 1
+    if loc in g.ports:
+        if P.port_zone(g.module, loc) != zone_here:
+            w.bad(
+                "26.14b",
+                f"{loc} is not adjacent to the {zone_here}",
+                pos,
+                hint=f"{loc} opens on the {P.port_zone(g.module, loc)}",
+            )
+            return None
+        if not last:
+            w.bad("26.14b", f"entering {loc} ends the move", pos)
+            return None
+        return 0 if _may_use_port(w, loc, ships, pos) else None
+    return 0 if _hex_step_30_14(w, zone_here, loc, last, pos) else None
+
+
+def _hex_step_30_14(w: Work, zone_here: str | None, loc: str, last: bool, pos: Any) -> bool:
+    """A hex: an all-sea hex of the current zone [30.14a], not Shallow Water [26.12d], at no
+    cost; it ends the move [26.14b]."""
+    g = w.game
+    if g.zone_of_hex.get(loc) != zone_here:
+        w.bad("26.14b", f"hex {loc} is not in the {zone_here}", pos)
+        return False
+    terrain = g.terrain(loc)
+    if terrain == "shallow":
+        w.bad("26.12d", f"hex {loc} is Shallow Water: no naval movement", pos)
+        return False
+    if terrain != "sea":
+        w.bad(
+            "30.14a",
+            f"hex {loc} is not an all-sea hex: ships end only on all-sea hexes",
+            pos,
+        )
+        return False
+    if not last:
+        w.bad("26.14b", f"ending on hex {loc} ends the move", pos)
+        return False
+    return True
 
 
 def _may_use_port(w: Work, port: str, ships: list[str], pos: Any) -> bool:
@@ -397,6 +415,30 @@ def resolve_losses(w: Work) -> None:
         roll_for(w, list(entry["ships"]), forced_sortie=False)
 
 
+def _defender_hex_points_30_24(w: Work, ships: list[str], cd_side: str) -> int:
+    """Under the reading ``cd_defender_hex_doubles`` (NM-46): ships carrying ground units
+    that end on an all-sea hex make Amphibious Assault naval movement, their hex a naval
+    Target Hex [30.22]; CD units in a Defender hex next to it count twice [30.24]."""
+    g = w.game
+    if not readings_of(w.state.data).cd_defender_hex_doubles:
+        return 0
+    target = g.hex_of(str(w.state.units[ships[0]].location))
+    cargo = any(w.state.data.get("ships", {}).get(s, {}).get("cargo") for s in ships)
+    if target is None or g.terrain(target) != "sea" or not cargo:
+        return 0
+    extra = cd_doubling_30_24(g, w.state, cd_side, target)
+    if extra:
+        w.note(
+            "cd_doubled",
+            "30.24",
+            f"{target} is a naval Target Hex [30.22]: the CD units in a Defender hex next to "
+            f"it count twice (+{extra} points)",
+            hex=target,
+            points=extra,
+        )
+    return extra
+
+
 def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = False) -> None:
     g = w.game
     first = ships[0]
@@ -409,6 +451,7 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
         cd = cd_points_on_path(g, w.state, enemy, list(facts["path"]))
     else:
         cd = cd_points_against(g, w.state, enemy, places, facts.get("passed", []))
+        cd += _defender_hex_points_30_24(w, ships, enemy)
     column, why = column_27_2(level, cd)
     storm = w.data("weather", {}).get(str(w.state.turn)) == "storm"  # [26.12b note]
     mods = modifiers_27_2(

@@ -56,8 +56,11 @@ def capacity_26_27(
     artillery_points: int = 0,
     naval_base: bool = False,
     evacuation_loading: bool = False,
+    naval_base_case: str = "26.27d",
 ) -> Capacity:
-    """The 26.27 arithmetic on plain numbers (the golden example NM-EX-26.27d)."""
+    """The 26.27 arithmetic on plain numbers (the golden example NM-EX-26.27d); a Naval Base
+    doubles the NTP capacity [26.27d] and the General Supply capacity [26.26b]
+    (``naval_base_case``)."""
     steps: list[tuple[str, str, int]] = [("26.25", "listed capacity", base)]
     value = base
     if artillery_points:
@@ -70,7 +73,7 @@ def capacity_26_27(
         steps.append(("26.27a", f"Level {interdiction_level} interdiction, -{cut}", value))
     if naval_base:
         value *= 2
-        steps.append(("26.27d", "Naval Base doubles the net capacity", value))
+        steps.append((naval_base_case, "Naval Base doubles the net capacity", value))
     if evacuation_loading:
         value *= 2
         steps.append(("28.23a", "Evacuation doubles loading", value))
@@ -96,6 +99,7 @@ def port_capacity(
         artillery_points=artillery_points,
         naval_base=naval_base,
         evacuation_loading=evacuation_loading,
+        naval_base_case="26.26b" if column == "general_supply" else "26.27d",
     )
 
 

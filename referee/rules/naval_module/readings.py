@@ -18,10 +18,23 @@ class Readings:
     # target's side, before any Shipping Attack Table roll (True); False: the older reading,
     # the `shipping` order lists the survivors and the rolls follow at once (NM-18)
     shipping_host_step: bool = False
+    # [27.22]/[30.21] (NM-45): a ship that passes from one sea zone into the next passes
+    # within range of every CD unit reaching each pair of adjacent hexes it could cross
+    # between (True); False: the older reading, only a zone's `strait` hexes count
+    cd_forced_crossings: bool = False
+    # [30.22]/[30.24] (NM-46): ships carrying ground units that end on an all-sea hex make
+    # Amphibious Assault naval movement; the CD units in a Defender hex next to it (a coastal
+    # hex of the CD side's ground units) count twice on its loss roll (True); False: the
+    # older reading, never doubled in play
+    cd_defender_hex_doubles: bool = False
 
 
-# the rulings ``new_game`` records for a new game
-NEW_GAME_FLAGS: dict[str, Any] = {"shipping_host_step": True}
+# the rulings ``new_game`` records for a new game, oldest first
+NEW_GAME_FLAGS: dict[str, Any] = {
+    "shipping_host_step": True,
+    "cd_forced_crossings": True,
+    "cd_defender_hex_doubles": True,
+}
 
 
 def readings_of(data: Any) -> Readings:

@@ -101,20 +101,22 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         return (Due(seq.actor(state, game.sides), seq.describe(state, game.sides)),)
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
-        """The start an older version of this ruleset made for the same game: without the
-        flags of later rulings (readings.NEW_GAME_FLAGS, NM-43). ``verify`` accepts it as the
-        start of an archive begun before the ruling."""
+        """The starts older versions of this ruleset made for the same game: without the
+        flags of the later rulings (readings.NEW_GAME_FLAGS, oldest first: NM-43, NM-45), the
+        newest dropped first. ``verify`` accepts each as the start of an archive begun
+        before the ruling."""
         flags = dict(state.data.get("flags") or {})
-        if not any(k in flags for k in NEW_GAME_FLAGS):
-            return ()
-        for k in NEW_GAME_FLAGS:
-            flags.pop(k, None)
-        data = dict(state.data)
-        if flags:
-            data["flags"] = flags
-        else:
-            data.pop("flags", None)
-        return (state.evolve(data=data),)
+        later = [k for k in NEW_GAME_FLAGS if k in flags]
+        out: list[GameState] = []
+        while later:
+            flags.pop(later.pop(), None)
+            data = dict(state.data)
+            if flags:
+                data["flags"] = dict(flags)
+            else:
+                data.pop("flags", None)
+            out.append(state.evolve(data=data))
+        return tuple(out)
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """The first :meth:`due`, for older callers."""

@@ -19,6 +19,7 @@ from referee.source.schema import (
     DisplayDecl,
     DisplayRow,
     MarkerDecl,
+    PhaseDecl,
     RulesetSchema,
 )
 
@@ -107,6 +108,44 @@ DISPLAYS = (
     ),
 )
 
+# The phases of each player turn the naval rules act in, as the referee walks them
+# (sequence.PHASES; a test holds the two together): the host series' sequence is not in the
+# text, so these are the five phases the naval rules name [25.32], [31.1], [26.12a], [31.22],
+# [29.0]. The referee's other steps are sub-steps of one of them: the host game's air combat
+# signed by both sides [31.13], [31.23], the enemy's coast artillery and defensive naval
+# support [27.12], and an assault's host game result [30.16]. The tracker names each step by
+# its player turn ("Soviet Player Turn: Reaction Phase"): the other side acts in some of
+# them, and [31.22] calls the Reaction Phase of the Soviet player turn the Axis Reaction Phase.
+SEQUENCE = tuple(
+    step
+    for player in ("first", "second")
+    for step in (
+        PhaseDecl("readiness", "Player Turn: Naval Readiness Phase", "25.32", player),
+        PhaseDecl(
+            "interdiction",
+            "Player Turn: Air Interdiction Phase",
+            "31.1",
+            player,
+            within=("aircombat", "aircombat_confirm"),
+        ),
+        PhaseDecl("movement", "Player Turn: Movement Phase", "26.12a", player),
+        PhaseDecl(
+            "reaction",
+            "Player Turn: Reaction Phase",
+            "31.22",
+            player,
+            within=("reaction_air", "reaction_air_confirm"),
+        ),
+        PhaseDecl(
+            "combat",
+            "Player Turn: Combat Phase",
+            "29.0",
+            player,
+            within=("combat_air", "combat_air_confirm", "coast", "host", "host_confirm"),
+        ),
+    )
+)
+
 # ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
 
 
@@ -134,6 +173,7 @@ SCHEMA = RulesetSchema(
     setup_kinds=("hexes",),
     optional_rules=(),
     map_kinds=("hex+area+point",),
+    sequence=SEQUENCE,
     markers=MARKERS,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "27.2, 27.31b, 31.26"),),  # the loss and shipping attack tables

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee.engine.core import Dice, GameState, PendingDecision, SourcePos, Violation
 from referee.engine.orders import Order, OrdersDoc
 from referee.rules.naval_module import air, coast, combat, defence, movement, phases, sortie
@@ -26,7 +28,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
+                f"these orders are for game {doc.game_id!r}, not {state.game_id!r}"
+                if doc.game_id is not None
+                else f"these orders name no game; this is game {state.game_id!r}",
                 hp.get("game", top),
                 hint=f"game: {state.game_id}",
             )
@@ -35,7 +39,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"these orders are for Game-Turn {doc.turn}; the game is at Game-Turn {state.turn}",
+                f"these orders are for Game-Turn {doc.turn}; the game is at Game-Turn {state.turn}"
+                if doc.turn is not None
+                else f"these orders name no Game-Turn; the game is at Game-Turn {state.turn}",
                 hp.get("turn", top),
                 hint=f"turn: {state.turn}",
             )
@@ -46,7 +52,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"the game awaits {awaited}'s orders, not {doc.side!r}'s",
+                f"the game awaits {awaited}'s orders, not those of side {doc.side!r}"
+                if doc.side is not None
+                else f"the game awaits {awaited}'s orders; these orders name no side",
                 hp.get("side", top),
                 hint=f"side: {awaited}",
             )
@@ -79,6 +87,9 @@ def _section(phase: str) -> str:
 
 
 def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work:
+    """One orders file carried out: its standing orders, then the answer to a pending
+    decision or the orders of the step the game is in, then on to the next step when nothing
+    was refused and no decision is awaited."""
     side = str(doc.side)
     w = Work(game, state, side, dice)
     if doc.standing:
@@ -98,61 +109,106 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
             if o.verb == "capture":
                 sortie.capture(w, o)
         orders = [o for o in orders if o.verb != "capture"]
-    if phase == "readiness":
-        phases.readiness_phase(w, orders)
-    elif phase == "interdiction":
-        air.interdiction_phase(w, orders, against=str(state.data["phasing"]))
-        if w.state.pending:
-            return w
-    elif phase in ("aircombat", "aircombat_confirm"):
-        air.air_combat_result(w, orders, confirming=phase == "aircombat_confirm")
-    elif phase == "movement":
-        _movement(w, orders)
-        if w.state.pending:
-            return w
-    elif phase == "combat":
-        for o in orders:
-            {
-                "support": combat.support,
-                "assault": combat.assault,
-                "shipping": combat.shipping,
-                "attack": defence.declare_attack,
-            }[o.verb](w, o)
-        combat.resolve_shipping(w)
-        _ask_aborts(w, orders, "combat")
-        if w.state.pending:
-            return w
-    elif phase == "reaction":
-        for o in orders:
-            combat.shipping(w, o)
-        combat.resolve_shipping(w)
-        _ask_aborts(w, orders, "reaction")
-        if w.state.pending:
-            return w
-    elif phase == "coast":
-        for o in orders:
-            {
-                "coastfire": coast.coast_fire,
-                "coastsupport": coast.coast_support,
-                "defend": defence.defend,
-            }[o.verb](w, o)
-        coast.resolve_coast_fire(w)
-        w.set(cd_used={}, defended={})
-        _ask_aborts(w, orders, "coast")
-        if w.state.pending:
-            return w
-    elif phase in seq.SHIPPING_STEPS.values() or phase.endswith("_air_confirm"):
-        combat.shipping_result(w, orders, confirming=phase.endswith("_confirm"))
-        _ask_aborts(w, orders, phase)
-        if w.state.pending:
-            return w
-    elif phase == "host":
-        combat.host_results(w, orders, confirming=False)
-    elif phase == "host_confirm":
-        combat.host_results(w, orders, confirming=True)
+    step = _step_of(phase)
+    if step is not None and step(w, orders, phase):
+        return w  # a decision is awaited
     if not w.violations:
         advance(w)
     return w
+
+
+_Step = Callable[[Work, list[Order], str], bool]
+"""One step's orders carried out; true when the step now waits for a decision."""
+
+
+def _step_of(phase: str) -> _Step | None:
+    """The step that carries out the orders of ``phase`` (none for a step without orders)."""
+    step = _STEPS.get(phase)
+    if step is None and (phase in seq.SHIPPING_STEPS.values() or phase.endswith("_air_confirm")):
+        return _shipping_step
+    return step
+
+
+def _readiness_step(w: Work, orders: list[Order], phase: str) -> bool:
+    phases.readiness_phase(w, orders)
+    return False
+
+
+def _interdiction_step(w: Work, orders: list[Order], phase: str) -> bool:
+    air.interdiction_phase(w, orders, against=str(w.state.data["phasing"]))
+    return bool(w.state.pending)
+
+
+def _air_combat_step(w: Work, orders: list[Order], phase: str) -> bool:
+    air.air_combat_result(w, orders, confirming=phase == "aircombat_confirm")
+    return False
+
+
+def _movement_step(w: Work, orders: list[Order], phase: str) -> bool:
+    _movement(w, orders)
+    return bool(w.state.pending)
+
+
+def _combat_step(w: Work, orders: list[Order], phase: str) -> bool:
+    """The Combat Phase: support, assaults, shipping attacks and declared attacks, then the
+    shipping attacks resolved [31.2] and the aborts asked for."""
+    for o in orders:
+        {
+            "support": combat.support,
+            "assault": combat.assault,
+            "shipping": combat.shipping,
+            "attack": defence.declare_attack,
+        }[o.verb](w, o)
+    combat.resolve_shipping(w)
+    _ask_aborts(w, orders, "combat")
+    return bool(w.state.pending)
+
+
+def _reaction_step(w: Work, orders: list[Order], phase: str) -> bool:
+    for o in orders:
+        combat.shipping(w, o)
+    combat.resolve_shipping(w)
+    _ask_aborts(w, orders, "reaction")
+    return bool(w.state.pending)
+
+
+def _coast_step(w: Work, orders: list[Order], phase: str) -> bool:
+    """Coast artillery fire and support, and Defender hexes declared [30.2]."""
+    for o in orders:
+        {
+            "coastfire": coast.coast_fire,
+            "coastsupport": coast.coast_support,
+            "defend": defence.defend,
+        }[o.verb](w, o)
+    coast.resolve_coast_fire(w)
+    w.set(cd_used={}, defended={})
+    _ask_aborts(w, orders, "coast")
+    return bool(w.state.pending)
+
+
+def _shipping_step(w: Work, orders: list[Order], phase: str) -> bool:
+    combat.shipping_result(w, orders, confirming=phase.endswith("_confirm"))
+    _ask_aborts(w, orders, phase)
+    return bool(w.state.pending)
+
+
+def _host_step(w: Work, orders: list[Order], phase: str) -> bool:
+    combat.host_results(w, orders, confirming=phase == "host_confirm")
+    return False
+
+
+_STEPS: dict[str, _Step] = {
+    "readiness": _readiness_step,
+    "interdiction": _interdiction_step,
+    "aircombat": _air_combat_step,
+    "aircombat_confirm": _air_combat_step,
+    "movement": _movement_step,
+    "combat": _combat_step,
+    "reaction": _reaction_step,
+    "coast": _coast_step,
+    "host": _host_step,
+    "host_confirm": _host_step,
+}
 
 
 def _standing(w: Work, doc: OrdersDoc) -> None:

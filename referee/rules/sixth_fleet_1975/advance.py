@@ -17,6 +17,7 @@ from referee.engine.core import Dice, Event, GameState
 from referee.engine.driver import Task
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.attack_advanced import record_advance_8_5_4
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.combat import phase_record, with_record
 from referee.rules.sixth_fleet_1975.context import Game
@@ -207,7 +208,7 @@ def _advance_standing(
             if advance_problem_8_5(game, state, unit, hex_id, side) is not None:
                 continue
             frm = state.units[unit].location
-            state = move_piece(game, state, unit, hex_id)
+            state = record_advance_8_5_4(game, move_piece(game, state, unit, hex_id), unit)
             n += 1
             ev.append(
                 Event(
@@ -251,6 +252,7 @@ def _ask_advance(
         if choice in advance_candidates_8_5(game, state, hex_id, side):
             frm = state.units[str(choice)].location
             state = move_piece(game, state, str(choice), hex_id)
+            state = record_advance_8_5_4(game, state, str(choice))
             advanced.append(str(choice))
             ev.append(
                 Event(

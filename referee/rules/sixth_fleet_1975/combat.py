@@ -56,16 +56,26 @@ it": the validator lifts it when this file's earlier attacks target every occupa
 
 PHASE_KEYS = ("attacked", "used", "retreated_824", "advanced", "attacked_from")
 
+LATER_KEYS = ("advanced_824", "followup_824")
+"""Keys the record gained with a later ruling [8.5.4]: the non-phasing units that advanced
+after an 8.24 retreat, and those the phasing player may still attack in a further file. They
+are kept only while not empty, so the record of a game without them stays as it was."""
+
 
 def phase_record(state: GameState) -> dict[str, list[str]]:
     """This Combat Phase's record: defenders attacked [7.44], attackers used [8.13], units
-    retreated under 8.24 [8.74][8.75], units that advanced [8.5], hexes that attacked [8.21]."""
+    retreated under 8.24 [8.74][8.75], units that advanced [8.5], hexes that attacked [8.21]
+    and, when there are any, the enemy units that advanced after an 8.24 retreat [8.5.4]."""
     rec = state.data.get("combat") or {}
-    return {k: list(rec.get(k, ())) for k in PHASE_KEYS}
+    out = {k: list(rec.get(k, ())) for k in PHASE_KEYS}
+    out.update({k: list(rec.get(k, ())) for k in LATER_KEYS})
+    return out
 
 
 def with_record(state: GameState, rec: Mapping[str, list[str]]) -> GameState:
-    return state.with_data(combat={k: sorted(set(v)) for k, v in rec.items()})
+    return state.with_data(
+        combat={k: sorted(set(v)) for k, v in rec.items() if v or k not in LATER_KEYS}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +133,59 @@ def analyse_attack(
     targets: tuple[str, ...],
     rec: Mapping[str, list[str]] | None = None,
 ) -> tuple[AttackCalc | None, list[Problem]]:
-    """Check one attack and compute it. ``rec`` is the phase record (default: the state's)."""
+    """Check one attack and compute it. ``rec`` is the phase record (default: the state's).
+    The steps: the attackers [8.0][8.1][8.12], the target (a Defended hex [10.44], or enemy
+    units in one hex [8.3]), adjacency and one type of target [8.11][8.36], a strength against
+    it and the stack's order [8.41][7.44], then the differential [8.23][8.9]."""
     rec = rec if rec is not None else phase_record(state)
+    probs, hexes = _attacker_problems_8_1(game, state, side, attackers, rec)
+    if probs:
+        return None, probs
+    defended = defended_target_10_44(targets)
+    if defended is not None:
+        return _analyse_defended(game, state, side, attackers, defended, hexes)
+    probs, thexes, cats = _target_problems_8_3(game, state, side, targets)
+    if probs:
+        return None, probs
+    if len(thexes) > 1:
+        return None, [
+            Problem(
+                "8.34",
+                "one attack goes into one enemy-occupied hex only: " + ", ".join(sorted(thexes)),
+                "several-target-hexes",
+            )
+        ]
+    (thex,) = thexes
+    probs = _adjacent_one_type_8_11(game, state, attackers, targets, thex, cats)
+    if probs:
+        return None, probs
+    (cat,) = cats
+    probs = [
+        Problem(
+            "8.41",
+            f"{a} has no {attack_key_8_43(cat)} strength (0) and may not attack {cat} units",
+            "no-strength",
+            a,
+        )
+        for a in attackers
+        if not can_attack_6_41(game, a, cat)
+    ]
+    probs.extend(_stack_order_7_44(game, state, thex, attackers, targets, rec))
+    if probs:
+        return None, probs
+    return _differential_8_23(game, state, attackers, targets, thex, cat)
+
+
+def _attacker_problems_8_1(
+    game: Game,
+    state: GameState,
+    side: str,
+    attackers: tuple[str, ...],
+    rec: Mapping[str, list[str]],
+) -> tuple[list[Problem], set[str]]:
+    """The attackers: the phasing player's units [8.0] on the map [8.11] (not in a holding box
+    [9.62B]) that have not attacked [8.13], retreated under 8.24 [8.74] or advanced [8.5] this
+    phase, each named once [8.42], from one hex [8.12]; and the hexes they attack from."""
     probs: list[Problem] = []
     hexes: set[str] = set()
     for a in attackers:
@@ -140,36 +201,10 @@ def analyse_attack(
             )
             continue
         if u.location is None:
-            if carrier_of(u.box) is not None:
-                probs.append(
-                    Problem(
-                        "9.62B",
-                        f"{a} is in a holding box and cannot attack [9.62]",
-                        "in-holding-box",
-                        a,
-                    )
-                )
-            else:
-                probs.append(Problem("8.11", f"{a} is off the map and cannot attack", "off-map", a))
+            probs.append(_off_map_8_11(a, u.box, "cannot attack"))
             continue
         hexes.add(u.location)
-        if a in rec["used"]:
-            probs.append(
-                Problem("8.13", f"{a} has already attacked this Combat Phase", "attacked", a)
-            )
-        if a in rec["retreated_824"]:
-            probs.append(
-                Problem(
-                    "8.74",
-                    f"{a} retreated under 8.24 and may not attack this phase",
-                    "retreated-8.24",
-                    a,
-                )
-            )
-        if a in rec["advanced"]:
-            probs.append(
-                Problem("8.5", f"{a} advanced after combat and may not attack again", "advanced", a)
-            )
+        probs += _attacked_already_8_13(a, rec)
     if len(set(attackers)) != len(attackers):
         probs.append(Problem("8.42", "a unit is named twice in one attack", "attacker-twice"))
     if len(hexes) > 1 and not game.flags.allow_multi_hex_attack:
@@ -181,12 +216,48 @@ def analyse_attack(
                 hint="split the attack by hex",
             )
         )
-    if probs:
-        return None, probs
-    # -- the target
-    defended = defended_target_10_44(targets)
-    if defended is not None:
-        return _analyse_defended(game, state, side, attackers, defended, hexes)
+    return probs, hexes
+
+
+def _off_map_8_11(unit: str, box: str | None, what: str) -> Problem:
+    """A unit off the map takes no part in combat [8.11]; one in a holding box [9.62B]."""
+    if carrier_of(box) is not None:
+        return Problem(
+            "9.62B", f"{unit} is in a holding box and {what} [9.62]", "in-holding-box", unit
+        )
+    if what == "cannot attack":
+        return Problem("8.11", f"{unit} is off the map and cannot attack", "off-map", unit)
+    return Problem("8.11", f"{unit} is not on the map", "off-map", unit)
+
+
+def _attacked_already_8_13(a: str, rec: Mapping[str, list[str]]) -> list[Problem]:
+    """A unit attacks once a phase [8.13], never after its 8.24 retreat [8.74] or an advance
+    after combat [8.5]."""
+    probs: list[Problem] = []
+    if a in rec["used"]:
+        probs.append(Problem("8.13", f"{a} has already attacked this Combat Phase", "attacked", a))
+    if a in rec["retreated_824"]:
+        probs.append(
+            Problem(
+                "8.74",
+                f"{a} retreated under 8.24 and may not attack this phase",
+                "retreated-8.24",
+                a,
+            )
+        )
+    if a in rec["advanced"]:
+        probs.append(
+            Problem("8.5", f"{a} advanced after combat and may not attack again", "advanced", a)
+        )
+    return probs
+
+
+def _target_problems_8_3(
+    game: Game, state: GameState, side: str, targets: tuple[str, ...]
+) -> tuple[list[Problem], set[str], set[str]]:
+    """The defenders: enemy units [8.0] on the map [8.11], each named once [8.31]; and their
+    hexes and categories."""
+    probs: list[Problem] = []
     thexes: set[str] = set()
     cats: set[str] = set()
     for t in targets:
@@ -195,33 +266,26 @@ def analyse_attack(
             probs.append(Problem("8.0", f"{t} is a friendly unit", "friendly-target", t))
             continue
         if tu.location is None:
-            if carrier_of(tu.box) is not None:
-                probs.append(
-                    Problem(
-                        "9.62B",
-                        f"{t} is in a holding box and cannot be attacked [9.62]",
-                        "in-holding-box",
-                        t,
-                    )
-                )
-            else:
-                probs.append(Problem("8.11", f"{t} is not on the map", "off-map", t))
+            probs.append(_off_map_8_11(t, tu.box, "cannot be attacked"))
             continue
         thexes.add(tu.location)
         cats.add(game.category(t))
     if len(set(targets)) != len(targets):
         probs.append(Problem("8.31", "a defender is named twice in one attack", "defender-twice"))
-    if probs:
-        return None, probs
-    if len(thexes) > 1:
-        return None, [
-            Problem(
-                "8.34",
-                "one attack goes into one enemy-occupied hex only: " + ", ".join(sorted(thexes)),
-                "several-target-hexes",
-            )
-        ]
-    (thex,) = thexes
+    return probs, thexes, cats
+
+
+def _adjacent_one_type_8_11(
+    game: Game,
+    state: GameState,
+    attackers: tuple[str, ...],
+    targets: tuple[str, ...],
+    thex: str,
+    cats: set[str],
+) -> list[Problem]:
+    """Every attacker next to the target hex [8.11]; air, surface and submarine units attacked
+    separately [8.36]."""
+    probs: list[Problem] = []
     for a in attackers:
         loc = state.units[a].location
         assert loc is not None
@@ -239,23 +303,19 @@ def analyse_attack(
                 hint="one attack per unit type",
             )
         )
-    if probs:
-        return None, probs
-    (cat,) = cats
-    for a in attackers:
-        if not can_attack_6_41(game, a, cat):
-            probs.append(
-                Problem(
-                    "8.41",
-                    f"{a} has no {attack_key_8_43(cat)} strength (0) "
-                    f"and may not attack {cat} units",
-                    "no-strength",
-                    a,
-                )
-            )
-    probs.extend(_stack_order_7_44(game, state, thex, attackers, targets, rec))
-    if probs:
-        return None, probs
+    return probs
+
+
+def _differential_8_23(
+    game: Game,
+    state: GameState,
+    attackers: tuple[str, ...],
+    targets: tuple[str, ...],
+    thex: str,
+    cat: str,
+) -> tuple[AttackCalc, list[Problem]]:
+    """The attack's strengths [8.43]-[8.45], the top unit's ECM [8.9] and the differential:
+    never below 0 [8.23], never below the lowest CRT column [8.9]."""
     key = attack_key_8_43(cat)
     att = sum((attack_strength_8_45(game, state, a, cat) for a in attackers), Fraction(0))
     dfn = sum((defense_strength_8_44(game, state, t, thex) for t in targets), Fraction(0))

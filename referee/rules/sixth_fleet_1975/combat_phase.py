@@ -7,7 +7,9 @@ record, as the referee will declare them [7.44][8.1x][8.3x][8.4x]; then the obli
 (:func:`carry_out_combat`) queues one ``attack`` task per attack and ``end_combat``; each
 attack is analysed again on the position the earlier results left (:func:`attack`), rolled
 [8.9] and its results queued (:mod:`combat_results`, :mod:`advance`); at the end the
-retreats owed under 8.24 are queued (:func:`mandatory.retreats_owed_8_24`).
+retreats owed under 8.24 are queued (:func:`mandatory.retreats_owed_8_24`), and under the
+[8.5.4] ruling the phasing player may then attack, in a further file, the units that advanced
+after them (:mod:`attack_advanced`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from referee.engine.driver import Task, push_front
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.advance import check_advances_8_5
+from referee.rules.sixth_fleet_1975.attack_advanced import check_followup_8_5_4, followup_8_5_4
 from referee.rules.sixth_fleet_1975.combat import (
     DEFENDED_HEX_OCCUPIED,
     AttackCalc,
@@ -173,7 +176,10 @@ def check_combat(
     [8.21]-[8.24]; retreats and advances allowed [8.24][8.5]."""
     probs, declared = check_attacks_8_0(game, state, side, orders)
     probs += [_announcement_problem(o).at(o) for o in orders if o.verb == "option"]
-    probs += check_obligations_8_21(game, state, side, orders, declared.attacks_from)
+    if followup_8_5_4(state):  # a further file: the obligations were met by the first one
+        probs += check_followup_8_5_4(state, orders)
+    else:
+        probs += check_obligations_8_21(game, state, side, orders, declared.attacks_from)
     probs += check_advances_8_5(game, state, side, orders, declared.attackers_of, declared.defended)
     return probs
 
@@ -261,9 +267,13 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
 
 def end_combat(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]) -> GameState:
     """The phasing player's attacks are over: the retreats owed under 8.24, then the end of
-    the phase."""
+    the phase, or under the [8.5.4] ruling the check for units that advanced after them
+    (:func:`attack_advanced.after_retreats_8_5_4`). A further file's attacks end the phase:
+    its obligations were met by the first file."""
     side = state.active_side
     assert side is not None
+    if followup_8_5_4(state):
+        return push_front(state, [{"t": "end_phase"}])
     tasks = retreats_owed_8_24(game, state, side, ev)
-    tasks.append({"t": "end_phase"})
+    tasks.append({"t": "after_824" if game.flags.attack_advanced_8_5_4 else "end_phase"})
     return push_front(state, tasks)

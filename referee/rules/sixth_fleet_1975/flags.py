@@ -32,6 +32,12 @@ class RuleFlags:
     # only, no advance otherwise); ``new_game`` records True in ``state.data["flags"]``, so a
     # state without the key replays as it was played (docs/interpretations.md [8.5])
     ask_advance_after_824: bool = False
+    # [8.5.4] non-phasing units that advanced after an 8.24 retreat "may be subsequently
+    # attacked ... during the same Combat Phase": the phasing player, whose attacks were
+    # written before the retreats, may send a further [combat] file attacking them. False is
+    # the reading of games created before this ruling (the phase ends after the retreats);
+    # ``new_game`` records True (docs/interpretations.md [8.5.4])
+    attack_advanced_8_5_4: bool = False
     # [8.5]/[10.45] units that may advance after combat; stacking limits still apply (§16.11)
     advance_limit: int = 3
     # [13.0] VP for units lost to over-stacking [7.0] and to [9.22] (§16.13: they score)
@@ -80,7 +86,7 @@ class RuleFlags:
 
 DEFAULT_FLAGS = RuleFlags()
 
-NEW_GAME_FLAGS: dict[str, Any] = {"ask_advance_after_824": True}
+NEW_GAME_FLAGS: dict[str, Any] = {"ask_advance_after_824": True, "attack_advanced_8_5_4": True}
 """Flags ``new_game`` records in a new game's ``state.data["flags"]``: rulings adopted after
-games were already being played, whose dataclass default stays the old reading so that a
-state without the key (an older archive) replays unchanged [8.5]."""
+games were already being played, oldest first, whose dataclass default stays the old reading
+so that a state without the key (an older archive) replays unchanged [8.5][8.5.4]."""

@@ -18,7 +18,7 @@ from referee.errors import UserError
 from referee.numerals import read_whole
 from referee.source.diagnostics import Diagnostic, did_you_mean
 from referee.source.memo import per_module
-from referee.source.model import Module
+from referee.source.model import Module, UnitDef
 from referee.source.tablemodel import NamedTable
 
 TABLE_FILE = "tables/middle_east_air.csv"  # the default file of the named table
@@ -128,73 +128,111 @@ def allotments_14_3(
     ``d6`` is ``-`` (no roll) or 1-6; the country is on the map and has airbases; each unit is
     ``N ROSTER-ID`` naming an air unit of the roster with at least N copies; one side per row;
     every die roll gives a row for the same countries, once each [14.3]."""
-
-    def fail(line: int, col: int, message: str, hint: str | None = None) -> UserError:
-        return TableProblem(file, line, col, message, hint)
-
     countries = module.map.countries
-    by_name = {c.name.casefold(): c.code for c in countries.values()}
-    with_bases = {module.map.hex(a.hex).country for a in module.map.airbases()}
     roster = {u.id: u for u in module.units}
     rows: list[Allotment] = []
     for lnum, raw, cells in lines:
         if len(cells) != len(HEADER):
-            raise fail(
+            raise TableProblem(
+                file,
                 lnum,
                 1,
                 f"expected 3 columns (d6,country,units), found {len(cells)}",
-                hint='quote the units: 1,Syria,"4 SO-M21-SY, 2 SO-Y28-SY"',
+                'quote the units: 1,Syria,"4 SO-M21-SY, 2 SO-Y28-SY"',
             )
         d6, country, units_text = cells
-        if d6 == "-":
-            roll = None
-        elif (n_roll := read_whole(d6, lo=1, hi=6)) is not None:
-            roll = n_roll
-        else:
-            raise fail(lnum, 1, f"d6 must be 1 to 6, or '-' for no roll; found {d6!r}")
-        col = raw.find(country) + 1 if country else 1
-        code = country if country in countries else by_name.get(country.casefold())
-        if code is None:
-            names = [c.name for c in countries.values()]
-            raise fail(lnum, col, f"unknown country {country!r}", did_you_mean(country, names))
-        if code not in with_bases:
-            raise fail(lnum, col, f"{country} has no airbase on the map")
-        units: list[tuple[str, int]] = []
-        sides: set[str] = set()
-        for item in (x.strip() for x in units_text.split(",")):
-            icol = raw.find(item) + 1 if item else 1
-            parts = item.split()
-            n = read_whole(parts[0], lo=1) if len(parts) == 2 else None
-            if n is None:
-                raise fail(lnum, icol, f"expected 'N ROSTER-ID', found {item!r}", "e.g. 4 IS-F4")
-            uid = parts[1]
-            ud = roster.get(uid)
-            if ud is None:
-                raise fail(
-                    lnum, icol, f"unknown roster unit {uid!r}", did_you_mean(uid, list(roster))
-                )
-            if ud.category != "air":
-                raise fail(lnum, icol, f"{uid} is not an air unit (14.3 gives air units)")
-            if n > ud.count:
-                raise fail(lnum, icol, f"{n} {uid} asked for; the roster has {ud.count}")
-            if any(u == uid for u, _ in units):
-                raise fail(lnum, icol, f"{uid} is listed twice in one row")
-            units.append((uid, n))
-            sides.add(ud.side)
-        if len(sides) != 1:
-            raise fail(lnum, 1, "a row's units must all belong to one side")
+        roll = _roll_cell(file, lnum, d6)
+        code = _country_cell(file, lnum, raw, country, module)
+        units = _units_cell(file, lnum, raw, units_text, roster)
+        if len({roster[uid].side for uid, _ in units}) != 1:
+            raise TableProblem(file, lnum, 1, "a row's units must all belong to one side", None)
         if any(r.roll == roll and r.country == code for r in rows):
-            raise fail(lnum, 1, f"a second row for d6 {d6} and {country}")
+            raise TableProblem(file, lnum, 1, f"a second row for d6 {d6} and {country}", None)
         rows.append(Allotment(roll, code, countries[code].name, tuple(units), lnum))
-    rolled = [r for r in rows if r.roll is not None]
-    if rolled:
-        want = sorted({r.country for r in rolled})
-        for roll in range(1, 7):
-            got = sorted(r.country for r in rolled if r.roll == roll)
-            if got != want:
-                names = ", ".join(countries[c].name for c in want)
-                raise fail(1, 1, f"die roll {roll} needs one row for each of {names}")
-        roll_sides = {roster[r.units[0][0]].side for r in rolled}
-        if len(roll_sides) != 1:
-            raise fail(rolled[0].line, 1, "every rolled row must give units to the same side")
+    _every_roll_14_3(file, rows, module, roster)
     return MiddleEastTable(file, tuple(rows))
+
+
+def _roll_cell(file: str, lnum: int, d6: str) -> int | None:
+    """The row's die roll: ``-`` (the units come without a roll) or 1-6 [14.3]."""
+    if d6 == "-":
+        return None
+    roll = read_whole(d6, lo=1, hi=6)
+    if roll is None:
+        raise TableProblem(
+            file, lnum, 1, f"d6 must be 1 to 6, or '-' for no roll; found {d6!r}", None
+        )
+    return roll
+
+
+def _country_cell(file: str, lnum: int, raw: str, country: str, module: Module) -> str:
+    """The row's country (code or name): on the map, with an airbase [14.3]."""
+    countries = module.map.countries
+    by_name = {c.name.casefold(): c.code for c in countries.values()}
+    col = raw.find(country) + 1 if country else 1
+    code = country if country in countries else by_name.get(country.casefold())
+    if code is None:
+        names = [c.name for c in countries.values()]
+        raise TableProblem(
+            file, lnum, col, f"unknown country {country!r}", did_you_mean(country, names)
+        )
+    if code not in {module.map.hex(a.hex).country for a in module.map.airbases()}:
+        raise TableProblem(file, lnum, col, f"{country} has no airbase on the map", None)
+    return code
+
+
+def _units_cell(
+    file: str, lnum: int, raw: str, units_text: str, roster: dict[str, UnitDef]
+) -> list[tuple[str, int]]:
+    """The row's units, ``N ROSTER-ID`` each: air units of the roster, at most its count of
+    each, none twice [14.3]."""
+    units: list[tuple[str, int]] = []
+    for item in (x.strip() for x in units_text.split(",")):
+        icol = raw.find(item) + 1 if item else 1
+        parts = item.split()
+        n = read_whole(parts[0], lo=1) if len(parts) == 2 else None
+        if n is None:
+            raise TableProblem(
+                file, lnum, icol, f"expected 'N ROSTER-ID', found {item!r}", "e.g. 4 IS-F4"
+            )
+        uid = parts[1]
+        ud = roster.get(uid)
+        if ud is None:
+            raise TableProblem(
+                file, lnum, icol, f"unknown roster unit {uid!r}", did_you_mean(uid, list(roster))
+            )
+        if ud.category != "air":
+            raise TableProblem(
+                file, lnum, icol, f"{uid} is not an air unit (14.3 gives air units)", None
+            )
+        if n > ud.count:
+            raise TableProblem(
+                file, lnum, icol, f"{n} {uid} asked for; the roster has {ud.count}", None
+            )
+        if any(u == uid for u, _ in units):
+            raise TableProblem(file, lnum, icol, f"{uid} is listed twice in one row", None)
+        units.append((uid, n))
+    return units
+
+
+def _every_roll_14_3(
+    file: str, rows: list[Allotment], module: Module, roster: dict[str, UnitDef]
+) -> None:
+    """Every die roll 1-6 gives one row for each of the same countries, and every rolled row
+    gives units to the same side [14.3]."""
+    rolled = [r for r in rows if r.roll is not None]
+    if not rolled:
+        return
+    countries = module.map.countries
+    want = sorted({r.country for r in rolled})
+    for roll in range(1, 7):
+        got = sorted(r.country for r in rolled if r.roll == roll)
+        if got != want:
+            names = ", ".join(countries[c].name for c in want)
+            raise TableProblem(
+                file, 1, 1, f"die roll {roll} needs one row for each of {names}", None
+            )
+    if len({roster[r.units[0][0]].side for r in rolled}) != 1:
+        raise TableProblem(
+            file, rolled[0].line, 1, "every rolled row must give units to the same side", None
+        )

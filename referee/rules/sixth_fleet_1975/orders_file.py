@@ -60,7 +60,14 @@ def check_words(
                 )
                 continue
             out.append(
-                Violation("orders", f"unknown unit {u!r}", o.pos_of(u), u, did_you_mean(u, known))
+                Violation(
+                    "orders",
+                    f"unknown unit {u!r}",
+                    o.pos_of(u),
+                    u,
+                    did_you_mean(u, known)
+                    or "name a unit by its counter id (`referee state show` lists them)",
+                )
             )
         hexes = list(o.hexes) + [t[len(HEX_TARGET) :] for t in o.targets if is_hex_target(t)]
         for h in hexes:
@@ -129,17 +136,42 @@ def check_header(
     game: Game, state: GameState, doc: OrdersDoc, expected: str | None
 ) -> list[Violation]:
     """The file is for this game, this Game-Turn, the side and step awaited [4.0];
-    ``expected`` is the section the current phase takes."""
+    ``expected`` is the section the current phase takes. The steps: the header lines, one
+    step per file, then the answer a pending decision awaits or the step the phase takes."""
+    out = _header_lines(game, state, doc)
+    step_sections = [s for s in doc.sections if s != "standing"]
+    if len(step_sections) > 1:
+        out.append(
+            Violation(
+                "4.0",
+                "one orders file covers one step of the sequence of play; "
+                f"this one has {', '.join('[' + s + ']' for s in step_sections)}",
+                _section_pos(doc, step_sections[1]),
+            )
+        )
+    if state.pending:
+        return out + _awaited_answer(state, doc, step_sections)
+    return out + _awaited_step(state, doc, step_sections, expected)
+
+
+def _header_top(doc: OrdersDoc) -> SourcePos:
+    """Where a missing header line is reported: where the header is (its first line), else at
+    the first section -- never at a 1:1 that may be a comment (issue 12 §2)."""
+    hp = doc.header_pos
+    return min(hp.values(), key=lambda p: (p.line, p.col)) if hp else SourcePos(doc.file, 1, 1)
+
+
+def _section_pos(doc: OrdersDoc, name: str) -> SourcePos:
+    """A problem of a section is reported at that section's header."""
+    return doc.header_pos.get(f"[{name}]", _header_top(doc))
+
+
+def _header_lines(game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:
+    """The ``game:``, ``turn:`` and ``side:`` lines: present, this game, this Game-Turn
+    [4.0], a side of the game."""
     out: list[Violation] = []
     hp = doc.header_pos
-    # a missing header line is reported where the header is (its first line), else at the
-    # first section; a problem of a section at that section's header -- never at a 1:1
-    # that may be a comment (issue 12 §2)
-    top = min(hp.values(), key=lambda p: (p.line, p.col)) if hp else SourcePos(doc.file, 1, 1)
-
-    def sec(name: str) -> SourcePos:
-        return hp.get(f"[{name}]", top)
-
+    top = _header_top(doc)
     if doc.game_id is None:
         out.append(
             Violation(
@@ -180,38 +212,47 @@ def check_header(
                 hint=did_you_mean(doc.side, list(game.sides)),
             )
         )
-    step_sections = [s for s in doc.sections if s != "standing"]
-    if len(step_sections) > 1:
+    return out
+
+
+def _awaited_answer(state: GameState, doc: OrdersDoc, step_sections: list[str]) -> list[Violation]:
+    """A decision is pending: only its side's ``[answer]`` section is expected [4.0]."""
+    out: list[Violation] = []
+    pd = state.pending[0]
+    if doc.side is not None and doc.side != pd.side and step_sections:
         out.append(
             Violation(
                 "4.0",
-                "one orders file covers one step of the sequence of play; "
-                f"this one has {', '.join('[' + s + ']' for s in step_sections)}",
-                sec(step_sections[1]),
+                f"the game waits for {pd.side}'s answer to {pd.id}",
+                doc.header_pos.get("side", _header_top(doc)),
             )
         )
-    if state.pending:
-        pd = state.pending[0]
-        if doc.side is not None and doc.side != pd.side and step_sections:
-            out.append(
-                Violation(
-                    "4.0", f"the game waits for {pd.side}'s answer to {pd.id}", hp.get("side", top)
-                )
+    if step_sections and step_sections != ["answer"]:
+        out.append(
+            Violation(
+                "4.0",
+                f"the game waits for an answer to {pd.id} ({pd.prompt}); send an [answer] section",
+                _section_pos(doc, step_sections[0]),
+                hint=f"answer {pd.id} {pd.options[0] if pd.options else ''}",
             )
-        if step_sections and step_sections != ["answer"]:
-            out.append(
-                Violation(
-                    "4.0",
-                    f"the game waits for an answer to {pd.id} "
-                    f"({pd.prompt}); send an [answer] section",
-                    sec(step_sections[0]),
-                    hint=f"answer {pd.id} {pd.options[0] if pd.options else ''}",
-                )
-            )
-        return out
+        )
+    return out
+
+
+def _awaited_step(
+    state: GameState, doc: OrdersDoc, step_sections: list[str], expected: str | None
+) -> list[Violation]:
+    """No decision is pending: the section, side and phase of the step the sequence of play
+    awaits [4.0]; nothing once the game is over [13.0]."""
+    out: list[Violation] = []
+    top = _header_top(doc)
     if "answer" in step_sections:
         out.append(
-            Violation("4.0", "no decision is pending; [answer] is not expected", sec("answer"))
+            Violation(
+                "4.0",
+                "no decision is pending; [answer] is not expected",
+                _section_pos(doc, "answer"),
+            )
         )
     elif step_sections and expected and step_sections[0] != expected:
         out.append(
@@ -219,7 +260,7 @@ def check_header(
                 "4.0",
                 f"the game is in the {seq.describe(state)}: expected a "
                 f"[{expected}] section, not [{step_sections[0]}]",
-                sec(step_sections[0]),
+                _section_pos(doc, step_sections[0]),
             )
         )
     if step_sections and doc.side is not None and doc.side != state.active_side:
@@ -227,7 +268,7 @@ def check_header(
             Violation(
                 "4.0",
                 f"it is {state.active_side}'s step ({seq.describe(state)}), not {doc.side}'s",
-                hp.get("side", top),
+                doc.header_pos.get("side", top),
             )
         )
     if (
@@ -239,11 +280,11 @@ def check_header(
             Violation(
                 "4.0",
                 f"header says phase {doc.phase!r}; the game is in the {state.phase} phase",
-                hp.get("phase", top),
+                doc.header_pos.get("phase", top),
             )
         )
     if state.phase == seq.GAME_OVER and step_sections:
-        out.append(Violation("13.0", "the game is over", sec(step_sections[0])))
+        out.append(Violation("13.0", "the game is over", _section_pos(doc, step_sections[0])))
     return out
 
 

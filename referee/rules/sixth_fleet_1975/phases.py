@@ -23,6 +23,7 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.advance import advance_check, advance_vacated
+from referee.rules.sixth_fleet_1975.attack_advanced import after_retreats_8_5_4
 from referee.rules.sixth_fleet_1975.combat_phase import (
     attack,
     carry_out_combat,
@@ -195,6 +196,7 @@ TASKS: Mapping[str, TaskFn] = {
     "advance_check": advance_check,
     "advance_vacated": advance_vacated,
     "end_combat": end_combat,
+    "after_824": after_retreats_8_5_4,
     "end_movement": end_movement,
     "overstack": overstack,
 }

@@ -120,20 +120,22 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         return state
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
-        """The start an older version of this ruleset made for the same game: without the
-        flags of later rulings (:data:`NEW_GAME_FLAGS`), i.e. under the older readings [8.5].
-        ``verify`` accepts it as the start of an archive begun before the ruling."""
+        """The starts older versions of this ruleset made for the same game: without the
+        flags of the later rulings (:data:`NEW_GAME_FLAGS`, oldest first), the newest ruling
+        dropped first, i.e. under the older readings [8.5][8.5.4]. ``verify`` accepts each as
+        the start of an archive begun before the ruling."""
         flags = dict(state.data.get("flags") or {})
-        if not any(k in flags for k in NEW_GAME_FLAGS):
-            return ()
-        for k in NEW_GAME_FLAGS:
-            flags.pop(k, None)
-        data = dict(state.data)
-        if flags:
-            data["flags"] = flags
-        else:
-            data.pop("flags", None)
-        return (state.evolve(data=data),)
+        later = [k for k in NEW_GAME_FLAGS if k in flags]
+        out: list[GameState] = []
+        while later:
+            flags.pop(later.pop(), None)
+            data = dict(state.data)
+            if flags:
+                data["flags"] = dict(flags)
+            else:
+                data.pop("flags", None)
+            out.append(state.evolve(data=data))
+        return tuple(out)
 
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:

@@ -25,7 +25,7 @@ from referee.rules.sixth_fleet_1975.middle_east import pools_14_3
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, stack_order_7_42
-from referee.source.model import SetupPool
+from referee.source.model import ChoicePlacement, SetupPool
 
 
 def _problem(
@@ -58,16 +58,49 @@ def pool_of(pools: tuple[SetupPool, ...], unit: str) -> SetupPool | None:
     return None
 
 
+Placements = dict[str, tuple[str, str]]
+"""unit -> (``hex``|``cap``|``box``, hex or carrier): what a side's ``place`` orders make."""
+
+
 def check_setup_11_1(
     game: Game, state: GameState, side: str, orders: list[Order]
-) -> tuple[list[Problem], dict[str, tuple[str, str]]]:
+) -> tuple[list[Problem], Placements]:
     """Problems with a side's ``place`` orders, and the placements they make:
-    unit -> (``hex``|``cap``|``box``, hex or carrier)."""
-    probs: list[Problem] = []
+    unit -> (``hex``|``cap``|``box``, hex or carrier). The steps: the orders themselves
+    [11.0], the units left unplaced [11.0], each placement [11.1][11.2][9.62], each pool's
+    count per hex [11.1], stacking [7.0][9.41] and the holding boxes [9.62B]."""
     pools = setup_pools(game, state)
     todo = set(to_place_11_0(game, state, side))
-    placed: dict[str, tuple[str, str]] = {}
+    probs, placed = _placements_11_0(state, todo, orders)
+    pos = _positions(state, placed)
+    order_of = {o.units[0]: o for o in orders if o.verb == "place"}
+    probs += _unplaced_11_0(game, pools, sorted(todo - set(placed)))
     choices = {c.unit: c for c in game.scenario.choices}
+    for u, (kind, _) in sorted(placed.items()):
+        o = order_of[u]
+        pool = pool_of(pools, u)
+        ch = choices.get(u)
+        rule = (pool.rule if pool else ch.rule if ch else "") or "11.0"
+        if kind == "hex":
+            probs += _hex_placement_11_1(game, state, o, pool, ch, rule)
+        else:
+            probs += _carrier_placement_9_62(game, o, pool, rule, pos[u] is None and kind == "cap")
+    for pool in pools:
+        # a pool none of whose units is still to place is not part of this set-up
+        if pool.side == side and pool.where != "carrier" and set(pool.units) & todo:
+            probs += _pool_counts_11_1(game, pool, pos)
+    probs += _stacking_7_0(game, state, side, placed, pos)
+    probs += _holding_boxes_9_62b(state, placed)
+    return probs, placed
+
+
+def _placements_11_0(
+    state: GameState, todo: set[str], orders: list[Order]
+) -> tuple[list[Problem], Placements]:
+    """The placements the orders make, and the orders that are no set-up order, place a unit
+    that is not to be placed now, or place one twice [11.0]."""
+    probs: list[Problem] = []
+    placed: Placements = {}
     for o in orders:
         if o.verb not in ("place", "stack"):
             probs.append(
@@ -93,7 +126,12 @@ def check_setup_11_1(
             placed[u] = (o.mode, o.carrier)
         else:
             placed[u] = ("hex", o.hexes[0])
-    # where each unit went
+    return probs, placed
+
+
+def _positions(state: GameState, placed: Placements) -> dict[str, str | None]:
+    """Where each placed unit is on the map: its hex, its carrier's hex for CAP (the carrier
+    already there or placed now), none in a holding box or over a carrier off the map."""
     pos: dict[str, str | None] = {}
     for u, (kind, where) in placed.items():
         if kind == "hex":
@@ -104,128 +142,145 @@ def check_setup_11_1(
             pos[u] = (cvu.location if cvu and cvu.location else None) or (
                 pos.get(cv) if kind == "cap" else None
             )
-    order_of = {o.units[0]: o for o in orders if o.verb == "place"}
-    probs += _unplaced_11_0(game, pools, sorted(todo - set(placed)))
-    for u, (kind, where) in sorted(placed.items()):
-        o = order_of[u]
-        pool = pool_of(pools, u)
-        ch = choices.get(u)
-        ud = game.unit(u)
-        rule = (pool.rule if pool else ch.rule if ch else "") or "11.0"
-        if kind == "hex":
-            if entry_cost_5_12(game, state, u, where) is None:
-                probs.append(
-                    _problem(
-                        terrain_case_10_1(game, where),  # Prohibited [10.11], land [10.12]
-                        f"{u} ({ud.category}) may not be in {where}",
-                        o,
-                        where,
-                        code="terrain",
-                    )
+    return pos
+
+
+def _hex_placement_11_1(
+    game: Game,
+    state: GameState,
+    o: Order,
+    pool: SetupPool | None,
+    ch: ChoicePlacement | None,
+    rule: str,
+) -> list[Problem]:
+    """A unit placed in a hex: terrain it may be in [10.11][10.12], its scenario choice of
+    hexes [11.2] and its pool's hexes [11.1] (carrier air goes on CAP or in a box)."""
+    u, where = o.units[0], o.hexes[0]
+    if entry_cost_5_12(game, state, u, where) is None:
+        cat = game.unit(u).category
+        return [
+            _problem(
+                terrain_case_10_1(game, where),  # Prohibited [10.11], land [10.12]
+                f"{u} ({cat}) may not be in {where}",
+                o,
+                where,
+                code="terrain",
+            )
+        ]
+    probs: list[Problem] = []
+    if ch is not None and where not in ch.hexes:
+        probs.append(
+            _problem(
+                rule, f"{u} must be set up in {' or '.join(ch.hexes)}", o, where, code="choice"
+            )
+        )
+    if pool is not None and pool.where == "carrier":
+        probs.append(
+            _problem(
+                rule,
+                f"{u} starts on CAP or in the holding box of {pool.carrier}",
+                o,
+                where,
+                hint=f"place {u} cap {pool.carrier}",
+                code="carrier-pool",
+            )
+        )
+    elif pool is not None and where not in pool.hexes:
+        probs.append(
+            _problem(
+                rule,
+                f"{u} may be set up only in {_hexes_text(game, pool)}",
+                o,
+                where,
+                code="pool-hexes",
+            )
+        )
+    return probs
+
+
+def _carrier_placement_9_62(
+    game: Game, o: Order, pool: SetupPool | None, rule: str, cap_off_map: bool
+) -> list[Problem]:
+    """A unit placed on CAP or in a holding box: a carrier [9.62], its own pool's carrier
+    [11.1], of its nationality [9.62], on the map for CAP [9.62A]."""
+    u = o.units[0]
+    where = o.carrier
+    assert where is not None
+    cvd = game.pieces.get(where)
+    if cvd is None or cvd.type != "CV":
+        return [_problem("9.62", f"{where} is not a carrier", o, where, code="not-a-carrier")]
+    probs: list[Problem] = []
+    if pool is not None and pool.where == "carrier" and pool.carrier != where:
+        probs.append(
+            _problem(
+                rule,
+                f"{u} belongs to {pool.carrier}, not {where}",
+                o,
+                where,
+                code="other-carrier",
+            )
+        )
+    ud = game.unit(u)
+    if not ud.has("carrier") or cvd.nationality != ud.nationality:
+        probs.append(
+            _problem(
+                "9.62",
+                f"{u} cannot use {where} (carrier air of its nationality only)",
+                o,
+                where,
+                code="carrier-nationality",
+            )
+        )
+    if cap_off_map:
+        probs.append(
+            _problem("9.62A", f"{where} is not on the map", o, where, code="carrier-off-map")
+        )
+    return probs
+
+
+def _pool_counts_11_1(game: Game, pool: SetupPool, pos: dict[str, str | None]) -> list[Problem]:
+    """A pool's units per set-up hex: every coded hex filled, 1 to 3 (or the pool's limits)
+    [11.1]."""
+    probs: list[Problem] = []
+    cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
+    rule = pool.rule or "11.1"
+    for h in pool.hexes:
+        n = cnt.get(h, 0)
+        low = max(pool.per_hex_min, 1) if pool.fill_all else pool.per_hex_min
+        if pool.fill_all and n < low:
+            probs.append(
+                _problem(
+                    rule,
+                    f"set-up hex {h} must get at least {low} unit(s) of this pool "
+                    f"({_hexes_text(game, pool)}); it has {n}",
+                    code="too-few",
                 )
-                continue
-            if ch is not None and where not in ch.hexes:
-                probs.append(
-                    _problem(
-                        rule,
-                        f"{u} must be set up in {' or '.join(ch.hexes)}",
-                        o,
-                        where,
-                        code="choice",
-                    )
+            )
+        elif pool.per_hex_max is not None and n > pool.per_hex_max:
+            probs.append(
+                _problem(
+                    rule,
+                    f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool "
+                    f"({_hexes_text(game, pool)}); it has {n}",
+                    code="too-many",
                 )
-            if pool is not None:
-                if pool.where == "carrier":
-                    probs.append(
-                        _problem(
-                            rule,
-                            f"{u} starts on CAP or in the holding box of {pool.carrier}",
-                            o,
-                            where,
-                            hint=f"place {u} cap {pool.carrier}",
-                            code="carrier-pool",
-                        )
-                    )
-                elif where not in pool.hexes:
-                    probs.append(
-                        _problem(
-                            rule,
-                            f"{u} may be set up only in {_hexes_text(game, pool)}",
-                            o,
-                            where,
-                            code="pool-hexes",
-                        )
-                    )
-        else:
-            cvd = game.pieces.get(where)
-            if cvd is None or cvd.type != "CV":
-                probs.append(
-                    _problem("9.62", f"{where} is not a carrier", o, where, code="not-a-carrier")
+            )
+        elif not pool.fill_all and 0 < n < pool.per_hex_min:
+            probs.append(
+                _problem(
+                    rule,
+                    f"hex {h} needs at least {pool.per_hex_min} unit(s) of this pool "
+                    f"if used; it has {n}",
+                    code="too-few-if-used",
                 )
-                continue
-            if pool is not None and pool.where == "carrier" and pool.carrier != where:
-                probs.append(
-                    _problem(
-                        rule,
-                        f"{u} belongs to {pool.carrier}, not {where}",
-                        o,
-                        where,
-                        code="other-carrier",
-                    )
-                )
-            if not ud.has("carrier") or cvd.nationality != ud.nationality:
-                probs.append(
-                    _problem(
-                        "9.62",
-                        f"{u} cannot use {where} (carrier air of its nationality only)",
-                        o,
-                        where,
-                        code="carrier-nationality",
-                    )
-                )
-            if pos[u] is None and kind == "cap":
-                probs.append(
-                    _problem(
-                        "9.62A", f"{where} is not on the map", o, where, code="carrier-off-map"
-                    )
-                )
-    # per-hex counts of each pool being set up now (a pool none of whose units is still to
-    # place is not part of this set-up)
-    for pool in pools:
-        if pool.side != side or pool.where == "carrier" or not set(pool.units) & todo:
-            continue
-        cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
-        for h in pool.hexes:
-            n = cnt.get(h, 0)
-            low = max(pool.per_hex_min, 1) if pool.fill_all else pool.per_hex_min
-            if pool.fill_all and n < low:
-                probs.append(
-                    _problem(
-                        pool.rule or "11.1",
-                        f"set-up hex {h} must get at least {low} unit(s) of this pool "
-                        f"({_hexes_text(game, pool)}); it has {n}",
-                        code="too-few",
-                    )
-                )
-            elif pool.per_hex_max is not None and n > pool.per_hex_max:
-                probs.append(
-                    _problem(
-                        pool.rule or "11.1",
-                        f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool "
-                        f"({_hexes_text(game, pool)}); it has {n}",
-                        code="too-many",
-                    )
-                )
-            elif not pool.fill_all and 0 < n < pool.per_hex_min:
-                probs.append(
-                    _problem(
-                        pool.rule or "11.1",
-                        f"hex {h} needs at least {pool.per_hex_min} unit(s) of this pool "
-                        f"if used; it has {n}",
-                        code="too-few-if-used",
-                    )
-                )
-    # stacking [7.0] with what is already there
+            )
+    return probs
+
+
+def _stacking_7_0(
+    game: Game, state: GameState, side: str, placed: Placements, pos: dict[str, str | None]
+) -> list[Problem]:
+    """Stacking with what is already there: naval units [7.0], air units [9.41]."""
     naval: Counter[str] = Counter()
     air: Counter[str] = Counter()
     for uid, us in state.units.items():
@@ -234,28 +289,32 @@ def check_setup_11_1(
     for u, h in pos.items():
         if h is not None and placed[u][0] != "box":
             (air if game.is_air(u) else naval)[h] += 1
-    for h in sorted(naval):
-        if naval[h] > NAVAL_LIMIT:
-            probs.append(
-                _problem(
-                    "7.0",
-                    f"{naval[h]} naval units in {h}; the limit is {NAVAL_LIMIT}",
-                    code="naval-stacking",
-                )
-            )
-    for h in sorted(air):
-        if air[h] > AIR_LIMIT:
-            probs.append(
-                _problem(
-                    "9.41",
-                    f"{air[h]} air units in {h}; the limit is {AIR_LIMIT}",
-                    code="air-stacking",
-                )
-            )
+    probs = [
+        _problem(
+            "7.0",
+            f"{naval[h]} naval units in {h}; the limit is {NAVAL_LIMIT}",
+            code="naval-stacking",
+        )
+        for h in sorted(naval)
+        if naval[h] > NAVAL_LIMIT
+    ]
+    probs += [
+        _problem(
+            "9.41", f"{air[h]} air units in {h}; the limit is {AIR_LIMIT}", code="air-stacking"
+        )
+        for h in sorted(air)
+        if air[h] > AIR_LIMIT
+    ]
+    return probs
+
+
+def _holding_boxes_9_62b(state: GameState, placed: Placements) -> list[Problem]:
+    """A carrier's holding box holds at most :data:`HOLDING_BOX_LIMIT` air units [9.62B]."""
     boxes: Counter[str] = Counter()
     for kind, cv in placed.values():
         if kind == "box":
             boxes[cv] += 1
+    probs: list[Problem] = []
     for cv, n in sorted(boxes.items()):
         total = n + len(box_contents(state, cv))
         if total > HOLDING_BOX_LIMIT:
@@ -267,7 +326,7 @@ def check_setup_11_1(
                     code="holding-box-full",
                 )
             )
-    return probs, placed
+    return probs
 
 
 SUMMARY_CODES = frozenset({"unplaced", "unplaced-14.3", "too-few"})

@@ -111,38 +111,16 @@ def check_base_attack(
     flags: DtpFlags,
 ) -> list[Problem]:
     """The problems of one ``attack``/``strike`` on ``hex:NNNN`` [DTP 10.44, 8.1, 8.13, 8.15;
-    subs: DTP 11.3 rule 4] (``attacked``: the units that attacked this phase [8.13])."""
+    subs: DTP 11.3 rule 4] (``attacked``: the units that attacked this phase [8.13]). The
+    steps: the target is an enemy base still standing [DTP 10.44]; the attackers [8.1, 8.12];
+    then subs [DTP 11.3 rule 4], the base's own units first [DTP 10.44], the kind of order
+    [DTP 8.15, 8.231], once a phase [8.13], reach [8.1], grounded air and strength [8.41]."""
     hex_id = defended_target_10_44(o.targets) or ""
     word = o.targets[0]  # the problems point at ``hex:NNNN`` in the order
     base = base_at(game, state, hex_id)
-    if base is None:
-        return [
-            Problem(
-                "DTP 10.44",
-                f"{hex_id} is not a base or Defended hex",
-                "not-a-base",
-                word,
-                hint="name a hex with an enemy airbase or Defended hex: hex:NNNN",
-            )
-        ]
-    if base.side == side:
-        return [Problem("DTP 10.44", f"{hex_id} is your own base", "own-base", word)]
-    if base.level >= bases.DESTROYED:
-        return [
-            Problem(
-                "DTP 10.44",
-                f"the base in {hex_id} is destroyed (D3 is permanent)",
-                "base-destroyed",
-                word,
-            )
-        ]
-    for u in o.units:
-        if u not in state.units or state.units[u].location is None:
-            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
-    if any(state.units[u].side != side for u in o.units):
-        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
-    if len({state.units[u].location for u in o.units}) != 1:
-        return [Problem("8.12", "the attackers must be in one hex", "hexes")]
+    bad = _target_base_10_44(base, hex_id, side, word) or _attackers_8_1(state, side, o)
+    if bad or base is None:
+        return bad
     probs = sg_base_attacks.sub_base_attack_problems_11_3_4(
         game, state, side, o.units, hex_id, flags, word
     )
@@ -158,17 +136,7 @@ def check_base_attack(
                 hint="attack those units first, earlier in this combat phase",
             )
         )
-    cats = {game.category(u) for u in o.units}
-    if o.verb == "strike" and cats != {"air"}:
-        probs.append(Problem("DTP 8.15", "a strike is made by air units only", "strike-kind"))
-    if o.verb == "attack" and "air" in cats:
-        probs.append(
-            Problem("DTP 8.15", "air on a base is a `strike` (contact first)", "use-strike")
-        )
-    if o.mode == "first-strike":
-        probs.append(
-            Problem("DTP 8.231", "a first strike is made only on ships or subs", "first-strike")
-        )
+    probs += _kind_8_15(game, o)
     again = [a for a in o.units if a in attacked]
     if again:
         probs.append(
@@ -193,6 +161,62 @@ def check_base_attack(
                 "answering back [DTP 8.21])",
                 "no-strength",
             )
+        )
+    return probs
+
+
+def _target_base_10_44(base: Base | None, hex_id: str, side: str, word: str) -> list[Problem]:
+    """The target is an enemy base or Defended hex that is not destroyed [DTP 10.44]."""
+    if base is None:
+        return [
+            Problem(
+                "DTP 10.44",
+                f"{hex_id} is not a base or Defended hex",
+                "not-a-base",
+                word,
+                hint="name a hex with an enemy airbase or Defended hex: hex:NNNN",
+            )
+        ]
+    if base.side == side:
+        return [Problem("DTP 10.44", f"{hex_id} is your own base", "own-base", word)]
+    if base.level >= bases.DESTROYED:
+        return [
+            Problem(
+                "DTP 10.44",
+                f"the base in {hex_id} is destroyed (D3 is permanent)",
+                "base-destroyed",
+                word,
+            )
+        ]
+    return []
+
+
+def _attackers_8_1(state: GameState, side: str, o: Order) -> list[Problem]:
+    """The attackers: one's own units [8.1] on the map, in one hex [8.12]."""
+    for u in o.units:
+        if u not in state.units or state.units[u].location is None:
+            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
+    if any(state.units[u].side != side for u in o.units):
+        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
+    if len({state.units[u].location for u in o.units}) != 1:
+        return [Problem("8.12", "the attackers must be in one hex", "hexes")]
+    return []
+
+
+def _kind_8_15(game: Game, o: Order) -> list[Problem]:
+    """Air units on a base make a ``strike``, others an ``attack`` [DTP 8.15]; a first strike
+    is made only on ships or subs [DTP 8.231]."""
+    probs: list[Problem] = []
+    cats = {game.category(u) for u in o.units}
+    if o.verb == "strike" and cats != {"air"}:
+        probs.append(Problem("DTP 8.15", "a strike is made by air units only", "strike-kind"))
+    if o.verb == "attack" and "air" in cats:
+        probs.append(
+            Problem("DTP 8.15", "air on a base is a `strike` (contact first)", "use-strike")
+        )
+    if o.mode == "first-strike":
+        probs.append(
+            Problem("DTP 8.231", "a first strike is made only on ships or subs", "first-strike")
         )
     return probs
 

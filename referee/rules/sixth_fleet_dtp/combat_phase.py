@@ -30,6 +30,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 from referee.rules.sixth_fleet_dtp import (
     air,
+    answer_back,
     base_combat,
     bases,
     combat,
@@ -110,8 +111,10 @@ def _stack_problems_7_44(
 
 def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Problem]:
     """One ``attack`` or ``strike`` order against the kept SPI rules and DTP's [8.1, 8.13,
-    8.14, 8.15, 8.231, 8.233, 7.44]."""
-    probs: list[Problem] = []
+    8.14, 8.15, 8.231, 8.233, 7.44]. The steps: a base attack goes to its own check [DTP
+    10.4]; the parties [8.1, 8.12, 8.34]; the kind of order [DTP 8.15]; who may attack again,
+    reach and ice [8.13, 8.1, DTP 11.3 rule 6]; strength and the answer [8.41, DTP 8.21,
+    8.231]; detection [DTP 8.14, 8.231]; the stack's order [7.44] and CAP first [DTP 8.233]."""
     rec = record(state)
     if any(t.startswith(HEX) for t in o.targets):
         answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
@@ -119,14 +122,10 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         return base_combat.check_base_attack(
             game, state, side, o, rec["attacked"], sit, flags_of(state)
         )
-    for u in (*o.units, *o.targets):
-        if u not in state.units or state.units[u].location is None:
-            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
-    if any(state.units[u].side != side for u in o.units):
-        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
-    if any(state.units[t].side == side for t in o.targets):
-        return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
-    probs += inactive_problems_9_23([(a, state.units[a].status) for a in o.units], o.verb)
+    bad = _parties_8_1(state, side, o)
+    if bad:
+        return bad
+    probs = inactive_problems_9_23([(a, state.units[a].status) for a in o.units], o.verb)
     ahex, thex = _one_hex(state, o.units), _one_hex(state, o.targets)
     if ahex is None or thex is None:
         return [Problem("8.12", "attackers, and targets, must each be in one hex", "hexes")]
@@ -135,13 +134,7 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         return [Problem("8.34", "targets must be all air, all surface or all sub units", "mixed")]
     tcat = cats.pop()
     attackers = [unit_of(game, a) for a in o.units]
-    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
-    if o.verb == "strike" and not air_on_naval:
-        probs.append(Problem("DTP 8.15", "a strike is air units on ships or subs", "strike-kind"))
-    if o.verb == "attack" and air_on_naval:
-        probs.append(
-            Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
-        )
+    probs += _kind_8_15(o, attackers, tcat)
     probs += [p for p in (air.grounded_problem(game, state, a) for a in o.units) if p]
     again = [a for a in o.units if a in rec["attacked"]]
     if again:
@@ -153,7 +146,49 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
                 again[0],
             )
         )
-    probs += strikes.reach_problems_8_1(
+    probs += _reach_8_1(game, o, ahex, thex)
+    probs += _strength_8_41(game, state, side, o, attackers, tcat)
+    probs += _detection_8_14(game, state, o, attackers)
+    probs += _stack_problems_7_44(game, state, attackers, o.targets, thex)
+    if o.verb == "strike":
+        cap = [
+            u
+            for u in state.stacks.get(thex, ())
+            if game.category(u) == "air" and state.units[u].side != side and u not in rec["engaged"]
+        ]
+        probs += strikes.cap_first_8_233(attackers, cap)
+    return probs
+
+
+def _parties_8_1(state: GameState, side: str, o: Order) -> list[Problem]:
+    """Attackers and targets on the map, the attackers one's own, the targets the enemy's
+    [8.1]."""
+    for u in (*o.units, *o.targets):
+        if u not in state.units or state.units[u].location is None:
+            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
+    if any(state.units[u].side != side for u in o.units):
+        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
+    if any(state.units[t].side == side for t in o.targets):
+        return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
+    return []
+
+
+def _kind_8_15(o: Order, attackers: list[Unit], tcat: str) -> list[Problem]:
+    """Air units on ships or subs make a ``strike``, everything else an ``attack`` [DTP 8.15]."""
+    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
+    if o.verb == "strike" and not air_on_naval:
+        return [Problem("DTP 8.15", "a strike is air units on ships or subs", "strike-kind")]
+    if o.verb == "attack" and air_on_naval:
+        return [
+            Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
+        ]
+    return []
+
+
+def _reach_8_1(game: Game, o: Order, ahex: str, thex: str) -> list[Problem]:
+    """Each attacker's range to the target hex [8.1]; under the pack ice only what may reach
+    a sub there [DTP 11.3 rule 6]."""
+    probs = strikes.reach_problems_8_1(
         [(a, game.board.distance(ahex, thex)) for a in o.units], thex
     )
     ice = denmark_strait.under_ice_problem_11_3_6(
@@ -163,48 +198,55 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
         game.board.distance(ahex, thex),
         thex,
     )
-    if ice is not None:
-        probs.append(ice)
+    return [*probs, ice] if ice is not None else probs
+
+
+def _strength_8_41(
+    game: Game, state: GameState, side: str, o: Order, attackers: list[Unit], tcat: str
+) -> list[Problem]:
+    """Some strength against the target's type [8.41]: a D2 unit has it only when answering
+    back [DTP 8.21]; a unit damaged by a first strike may not answer [DTP 8.231]."""
     irec = state.data.get("impulses") or {}
     answering = impulses.may_answer_8_21(irec, side, o.units)
     sit = _situation(game, state, answering)
-    if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) <= 0:
-        lost = impulses.lost_answer_8_231(irec, side, o.units)
-        probs.append(
+    if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) > 0:
+        return []
+    lost = impulses.lost_answer_8_231(irec, side, o.units)
+    if lost:
+        return [
             Problem(
                 "DTP 8.231",
                 f"{', '.join(lost)} damaged by a first strike may not answer back "
                 "(8.21 and 8.22 do not apply) and has no strength left [8.41]",
                 "no-answer-to-first-strike",
             )
-            if lost
-            else Problem(
-                "8.41",
-                f"these units have no strength against {tcat} units "
-                "(D2 units attack only when answering back [DTP 8.21])",
-                "no-strength",
-            )
+        ]
+    return [
+        Problem(
+            "8.41",
+            f"these units have no strength against {tcat} units "
+            "(D2 units attack only when answering back [DTP 8.21])",
+            "no-strength",
         )
+    ]
+
+
+def _detection_8_14(game: Game, state: GameState, o: Order, attackers: list[Unit]) -> list[Problem]:
+    """A first strike's conditions [DTP 8.231]; otherwise a naval attacker needs a Detected
+    target [DTP 8.14]."""
     if o.mode == "first-strike":
-        probs += strikes.first_strike_8_231(
+        return strikes.first_strike_8_231(
             any(is_detected(game, state, a) for a in o.units if game.category(a) != "air"),
             attackers[0],
             [unit_of(game, t) for t in o.targets],
             all(is_detected(game, state, t) for t in o.targets),
         )
-    elif any(a.category in NAVAL for a in attackers):
+    probs: list[Problem] = []
+    if any(a.category in NAVAL for a in attackers):
         for t in o.targets:
             probs += strikes.detected_target_8_14(
                 attackers[0], unit_of(game, t), is_detected(game, state, t)
             )
-    probs += _stack_problems_7_44(game, state, attackers, o.targets, thex)
-    if o.verb == "strike":
-        cap = [
-            u
-            for u in state.stacks.get(thex, ())
-            if game.category(u) == "air" and state.units[u].side != side and u not in rec["engaged"]
-        ]
-        probs += strikes.cap_first_8_233(attackers, cap)
     return probs
 
 
@@ -256,7 +298,11 @@ def check_impulse_8_2(
         if side != strike["defender"]:
             return [
                 Problem(
-                    "DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce"
+                    "DTP 8.232",
+                    f"waiting for {strike['defender']}'s bounces",
+                    "waiting-bounce",
+                    hint=f"the strike on {strike.get('hex')} is answered first (side: "
+                    f"{strike['defender']}); {side}'s orders come after",
                 )
             ]
         probs: list[Problem] = []
@@ -292,7 +338,10 @@ def check_impulse_8_2(
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
     if len(acts) != 1:
         one = Problem(
-            "DTP 8.2", "an impulse is one attack, one strike or a pass", "one-per-impulse"
+            "DTP 8.2",
+            f"an impulse is one attack, one strike or a pass; this file has {len(acts)}",
+            "one-per-impulse",
+            hint="send one of them now and the next in a later impulse",
         )
         return [*probs, one]
     if acts[0].verb != "pass":
@@ -308,27 +357,28 @@ def _apply(
     attackers: Sequence[str],
     targets: Sequence[str],
     events: list[Event],
+    hold: bool = False,
 ) -> tuple[GameState, list[str]]:
     """An attack's outcome on the position: damage levels [DTP 8.54], sunk ships eliminated
     [DTP 8.55], aborted air off to the turn track [DTP 8.51], attackers Detected [DTP 8.234],
     the phase record [8.13, 7.44]. Returns the state and the enemy units put out of action
-    (sunk, D2 or aborted: they may answer back [DTP 8.21, 8.22])."""
+    (sunk, D2 or aborted: they may answer back [DTP 8.21, 8.22]). With ``hold`` (an attack
+    they may answer) the sunk and aborted units stay until their answer (``answer_back``)."""
     events.extend(out.events)
     damage = dict(state.data.get("damage") or {})
     before = dict(damage)
     hurt: list[str] = []
     for t, lvl in out.damage.items():
         damage[t] = lvl
-        if lvl >= 2 > before.get(t, 0):
+        if lvl >= 2 and lvl > before.get(t, 0):  # D2 now, or sunk (from D2 too) [DTP 8.22]
             hurt.append(t)
     state = state.with_data(damage=damage)
+    sunk: dict[str, tuple[str, int]] = {}
     for t, lvl in sorted(out.damage.items()):
         sunk_at = denmark_strait.sunk_at_11_3_7(game.unit(t).flags)
         if lvl >= sunk_at:
             rule = "DTP 8.55" if sunk_at == hits.SUNK else "DTP 11.3"
-            for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
-                state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
-            state = eliminate(game, state, t, rule, f"sunk at D{sunk_at}", events)
+            sunk[t] = (rule, sunk_at)
         elif lvl >= 2 > before.get(t, 0) and box_contents(state, t):
             events.append(
                 Event(
@@ -339,13 +389,13 @@ def _apply(
                     {"unit": t},
                 )
             )
-    recycle = dict(state.data.get("recycle") or {})
-    for t, turn in sorted(out.aborted.items()):
-        u = state.units[t]
-        state = state.with_unit(UnitState(u.id, u.side, None, "recycle", frozenset()))
-        recycle[t] = turn
-        hurt.append(t)
-    state = state.with_data(recycle=recycle)
+    hurt += sorted(out.aborted)
+    owner = state.units[hurt[0]].side if hurt else None
+    passed = (state.data.get("impulses") or {}).get("passed", ())
+    if hold and owner is not None and owner not in passed:  # he has an impulse to answer in
+        state = answer_back.hold_8_22(state, owner, sunk, out.aborted, events)
+    else:
+        state = _remove_at_once(game, state, sunk, out.aborted, events)
     for a in out.detected:
         u = state.units[a]
         if u.location is not None:
@@ -355,6 +405,28 @@ def _apply(
     rec["attacked"] = sorted(set(rec["attacked"]) | set(attackers))
     rec["engaged"] = sorted(set(rec["engaged"]) | set(targets))
     return state.with_data(combat=rec), hurt
+
+
+def _remove_at_once(
+    game: Game,
+    state: GameState,
+    sunk: Mapping[str, tuple[str, int]],
+    aborted: Mapping[str, int],
+    events: list[Event],
+) -> GameState:
+    """Sunk ships removed [DTP 8.55] with the carrier air aboard [DTP 9.27], aborted air to
+    the turn track [DTP 8.51], at once: after a first strike or a bounce, which allow no
+    answer [DTP 8.231, 8.232]."""
+    for t, (rule, level) in sorted(sunk.items()):
+        for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
+            state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
+        state = eliminate(game, state, t, rule, f"sunk at D{level}", events)
+    recycle = dict(state.data.get("recycle") or {})
+    for t, turn in sorted(aborted.items()):
+        u = state.units[t]
+        state = state.with_unit(UnitState(u.id, u.side, None, "recycle", frozenset()))
+        recycle[t] = turn
+    return state.with_data(recycle=recycle)
 
 
 def _target_unit(game: Game, state: GameState, hex_id: str, pid: str) -> Unit:
@@ -377,7 +449,10 @@ def _resolve(
     targets: Sequence[str],
     dice: Dice,
     events: list[Event],
+    hold: bool = False,
 ) -> tuple[GameState, list[str]]:
+    """One attack on units, rolled and applied (:func:`_apply`; ``hold``: its sunk and
+    aborted targets wait for their answer [DTP 8.21, 8.22])."""
     answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, attackers)
     sit = _situation(game, state, answering)
     thex = state.units[targets[0]].location or ""
@@ -401,7 +476,7 @@ def _resolve(
         sit,
         dice,
     )
-    return _apply(game, state, out, attackers, order, events)
+    return _apply(game, state, out, attackers, order, events, hold)
 
 
 def _sides(game: Game) -> list[str]:
@@ -433,7 +508,7 @@ def _strike_resolves(
             game, state, left, base[0], sit, dice, events, flags_of(state)
         )
     elif left and targets:
-        state, hurt = _resolve(game, state, side, left, targets, dice, events)
+        state, hurt = _resolve(game, state, side, left, targets, dice, events, hold=True)
     else:
         events.append(Event("strike", "DTP 8.232", "the strike is broken up by the bounces", {}))
     return _after(game, state, side, hurt, True)
@@ -463,7 +538,21 @@ def carry_out_impulse_8_2(
 ) -> GameState:
     """Carry out a checked impulse file. A strike that makes contact waits for the defender's
     bounces unless none of his fighters may bounce, or his standing ``bounce min-aa N``
-    answers at once (``bounce_min_aa``) [DTP 8.232]."""
+    answers at once (``bounce_min_aa``) [DTP 8.232]. Then the sunk and aborted units whose
+    answer this impulse was, or could have been, are removed [DTP 8.22]."""
+    state = _impulse(game, state, side, orders, dice, events, bounce_min_aa)
+    return answer_back.settle_8_22(game, state, events)
+
+
+def _impulse(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+    bounce_min_aa: int | None,
+) -> GameState:
     strike = state.data.get("strike")
     if strike:
         for o in orders:
@@ -492,8 +581,9 @@ def carry_out_impulse_8_2(
         )
         return _after(game, state, side, (), True)
     if o.verb == "attack":
-        state, hurt = _resolve(game, state, side, o.units, o.targets, dice, events)
-        return _after(game, state, side, hurt, o.mode != "first-strike")
+        answerable = o.mode != "first-strike"  # [DTP 8.231]
+        state, hurt = _resolve(game, state, side, o.units, o.targets, dice, events, answerable)
+        return _after(game, state, side, hurt, answerable)
     return _strike(game, state, side, o, dice, events, bounce_min_aa)
 
 
@@ -628,7 +718,13 @@ def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
         if side == strike["defender"]:
             return []
         return [
-            Problem("DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce")
+            Problem(
+                "DTP 8.232",
+                f"waiting for {strike['defender']}'s bounces",
+                "waiting-bounce",
+                hint=f"the strike on {strike.get('hex')} is answered first (side: "
+                f"{strike['defender']}); {side}'s orders come after",
+            )
         ]
     return impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
 

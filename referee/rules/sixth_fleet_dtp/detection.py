@@ -9,6 +9,7 @@ options`` and the golden cases ask the same functions:
 * [DTP 6.21] a unit may try only if its attack strength against the target type is above 0
   (ASW against subs, AS against surface units: SPI 8.43's choice of strength, reused);
 * [DTP 6.22] once per movement phase per detector and target;
+* [DTP 6.2b] a hex's air, surface and sub units each attempt separately (one type an attempt);
 * [DTP 6.23, 6.24] the detecting stack's ECM: the best ECM among the units able to detect that
   target, +1 for each *other* able unit with ECM > 0, at most +2; the target's ECM: the best
   in its stack among the units of the category being detected (digest 9.8);
@@ -187,6 +188,18 @@ def attempt_problems_6_2(
     [DTP 6.1, 6.2]; this detector already tried this target this movement phase [DTP 6.22]
     (``tried`` holds ``(detector id, target key)`` pairs of the phase)."""
     probs: list[Problem] = []
+    kinds = attempt_groups_6_2b(detectors)
+    if len(kinds) > 1:
+        probs.append(
+            Problem(
+                "DTP 6.2b",
+                "air, surface and sub units attempt detection separately: "
+                + "; ".join(f"{', '.join(u.id for u in us)} ({c})" for c, us in kinds.items()),
+                "detect-mixed-types",
+                detectors[0].id,
+                hint="one `detect` line per type of detecting unit",
+            )
+        )
     key = attack_key_8_43(target_category)
     if not any(may_attempt_6_21(u, target_category) for u in detectors):
         names = ", ".join(u.id for u in detectors)
@@ -220,6 +233,19 @@ def attempt_problems_6_2(
             )
         )
     return probs
+
+
+def attempt_groups_6_2b(detectors: Sequence[Unit]) -> dict[str, list[Unit]]:
+    """The detectors by type: in a detecting hex the air, surface and sub units each attempt
+    separately [DTP 6.2b] ("Air units in a hex perform detection attempts separately to
+    surface units, which perform them separately to sub units"), so one attempt's units and
+    its stack bonus [DTP 6.23] come from one of these groups. Air, surface, sub order."""
+    out: dict[str, list[Unit]] = {}
+    for kind in ("air", "surface", "submarine"):
+        group = [u for u in detectors if u.category == kind]
+        if group:
+            out[kind] = group
+    return out
 
 
 def base_detects_6_43(target_category: str, adjacent_to_enemy_base: bool) -> bool:

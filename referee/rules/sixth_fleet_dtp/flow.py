@@ -20,6 +20,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.setup import setup_11_0
 from referee.rules.sixth_fleet_dtp import (
+    answer_back,
     combat_phase,
     iceland_setup,
     landing,
@@ -175,6 +176,7 @@ def carry_out(
             game, state, side, orders, dice, events, min(mins) if mins else None
         )
         state = auto_pass_8_2(game, state, events)
+        state = answer_back.settle_8_22(game, state, events)  # held removals [DTP 8.22]
         due = combat_phase.due_8_2(state)
         return _next(game, state, dice, events) if due is None else state.evolve(active_side=due)
     # rebasing [DTP 9.22-9.24]: CAP over its own base that never left it stays up

@@ -19,6 +19,7 @@ orders that DTP keeps.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, UnitState
@@ -47,7 +48,12 @@ from referee.rules.sixth_fleet_dtp.air import (
     inactive_problems_9_23,
     return_home_problem_9_28b,
 )
-from referee.rules.sixth_fleet_dtp.detection import STATUS, attempt_6_3, attempt_problems_6_2
+from referee.rules.sixth_fleet_dtp.detection import (
+    STATUS,
+    attempt_6_3,
+    attempt_groups_6_2b,
+    attempt_problems_6_2,
+)
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
     check_path_5_0,
@@ -213,102 +219,140 @@ def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
     return based_at_9_28b(game, state, unit, to)
 
 
+@dataclass(slots=True)
+class _Walk:
+    """A movement file walked order by order: the position so far, the detection moments the
+    last move opened [DTP 6.2], the CAP claims to check at the end [9.62A], the problems."""
+
+    work: GameState
+    last: tuple[Moment, ...] = ()
+    claims: list[Order] = field(default_factory=list)
+    probs: list[Problem] = field(default_factory=list)
+
+
 def check_movement(
     game: Game, state: GameState, side: str, orders: Sequence[Order], kind: str
 ) -> list[Problem]:
     """Every problem of a ship-and-sub (``kind="ship"``) or air (``"air"``) movement file,
     each order checked on the position the orders above it leave."""
-    probs: list[Problem] = []
-    last: tuple[Moment, ...] = ()
-    work = state
-    claims: list[Order] = []
+    walk = _Walk(state)
     for o in orders:
         if o.verb == "move":
-            u = o.units[0]
-            if u not in work.units or work.units[u].side != side:
-                probs.append(Problem("5.1", f"{u} is not one of your units", "not-own", u))
-                continue
-            if game.category(u) not in MOVES[kind]:
-                probs.append(
-                    Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u)
-                )
-                continue
-            grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
-            if grounded is not None:
-                probs.append(grounded)
-                continue
-            damage = int((work.data.get("damage") or {}).get(u, 0))
-            bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
-            bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
-            docked = north_atlantic.docked_problem_11_3_7(work, u)
-            port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
-            bad = [*bad, *(p for p in (docked, port) if p is not None)]
-            if bad:
-                probs += bad
-                continue
-            start = move_start(game, work, u) or ""
-            hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
-            last = detection_moments_6_2(game, work, u, hexes)
-            work = move_piece(game, work, u, hexes[-1])
+            _walk_move_5_0(game, walk, side, o, kind)
         elif o.verb == "base" and north_atlantic.may_relocate_11_3_5(
-            game, work, o.units[0], o.hexes[0]
+            game, walk.work, o.units[0], o.hexes[0]
         ):
-            bad = [p for p in [north_atlantic.relocate_problem_11_3_5(work, o.units[0])] if p]
-            if kind != "air":
-                bad.append(Problem("DTP 4.1", "relocate in an air movement phase", "wrong-phase"))
-            probs += bad
-            if not bad:
-                work = north_atlantic.relocate_11_3_5(game, work, o.units[0], o.hexes[0], [])
+            _walk_relocate_11_3_5(game, walk, o, kind)
         elif o.verb == "base":
-            bad = returning_problems_8_51(game, work, side, o, kind)
-            probs += bad
+            bad = returning_problems_8_51(game, walk.work, side, o, kind)
+            walk.probs += bad
             if not bad:
-                work = _based(game, work, o.units[0], o.hexes[0])
+                walk.work = _based(game, walk.work, o.units[0], o.hexes[0])
         elif o.verb == "exit":
-            bad = exits.exit_problems(game, work, side, o.units[0])
-            if kind != "ship":
-                bad = [
-                    Problem(
-                        "DTP 5.24",
-                        f"{o.units[0]} may leave the map only in a ship and sub movement phase",
-                        "wrong-phase",
-                        o.units[0],
-                    )
-                ]
-            probs += bad
-            if not bad:
-                work = exits.carry_out_exit(game, work, o.units[0], [])
+            _walk_exit_5_24(game, walk, side, o, kind)
         elif o.verb == "detect":
-            bad = inactive_problems_9_23(
-                [(u, work.units[u].status) for u in o.units if u in work.units],
-                "attempt detection",
-            )
-            bad = bad or _detect_check(game, work, side, o, last)
-            probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
-            if not bad:
-                tried = [list(x) for x in work.data.get("detect_tried", ())]
-                tried += [[d, t] for d in o.units for t in o.targets]
-                work = work.with_data(detect_tried=tried)
+            _walk_detect_6_2(game, walk, side, o)
         elif o.verb == "stack":  # SPI's order of the naval units, top first [7.42]
-            carry = Carry(work)
+            carry = Carry(walk.work)
             stack_order_7_42(game, carry, side, o)
-            probs += carry.problems
-            work = carry.state
+            walk.probs += carry.problems
+            walk.work = carry.state
         elif o.verb in carriers.VERBS:
-            if kind != "air":
-                msg = "carrier air launches and lands in an air movement phase"
-                probs.append(Problem("DTP 4.1", msg, "wrong-phase", o.units[0]).at(o))
-                continue
-            bad = carriers.check_carrier_order(game, work, side, o)
-            probs += [p.at(o) for p in bad]
-            if not bad:
-                if o.verb == "cap" and carrier_of(work.units[o.units[0]].box) != o.carrier:
-                    claims.append(o)
-                work = carriers.carry_out_carrier_order(game, work, o, [])
-    for o in claims:  # [9.62A] a claimed CAP ends over its carrier
-        claim = carriers.cap_claim_problem_9_62A(work, o)
+            _walk_carrier_9_62(game, walk, side, o, kind)
+    probs = walk.probs
+    for o in walk.claims:  # [9.62A] a claimed CAP ends over its carrier
+        claim = carriers.cap_claim_problem_9_62A(walk.work, o)
         probs += [claim.at(o)] if claim else []
-    return probs + stacking_problems_7_21(game, state, work, side)
+    return probs + stacking_problems_7_21(game, state, walk.work, side)
+
+
+def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> None:
+    """A ``move``: the mover's own unit [5.1] of this phase [DTP 4.1], not grounded [DTP 9.27,
+    10.44] or inactive [DTP 9.23], on a legal path [DTP 5.0], not docked and into no closed
+    port [DTP 11.3 rule 7]; it opens the detection moments of its path [DTP 6.2]."""
+    work = walk.work
+    u = o.units[0]
+    if u not in work.units or work.units[u].side != side:
+        walk.probs.append(Problem("5.1", f"{u} is not one of your units", "not-own", u))
+        return
+    if game.category(u) not in MOVES[kind]:
+        walk.probs.append(Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u))
+        return
+    grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
+    if grounded is not None:
+        walk.probs.append(grounded)
+        return
+    damage = int((work.data.get("damage") or {}).get(u, 0))
+    bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
+    bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
+    docked = north_atlantic.docked_problem_11_3_7(work, u)
+    port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
+    bad = [*bad, *(p for p in (docked, port) if p is not None)]
+    if bad:
+        walk.probs += bad
+        return
+    start = move_start(game, work, u) or ""
+    hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
+    walk.last = detection_moments_6_2(game, work, u, hexes)
+    walk.work = move_piece(game, work, u, hexes[-1])
+
+
+def _walk_relocate_11_3_5(game: Game, walk: _Walk, o: Order, kind: str) -> None:
+    """A ``base`` that relocates a unit [DTP 11.3 rule 5], in an air movement phase only."""
+    bad = [p for p in [north_atlantic.relocate_problem_11_3_5(walk.work, o.units[0])] if p]
+    if kind != "air":
+        bad.append(Problem("DTP 4.1", "relocate in an air movement phase", "wrong-phase"))
+    walk.probs += bad
+    if not bad:
+        walk.work = north_atlantic.relocate_11_3_5(game, walk.work, o.units[0], o.hexes[0], [])
+
+
+def _walk_exit_5_24(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> None:
+    """An ``exit``: off the map in a ship and sub movement phase only [DTP 5.24]."""
+    bad = exits.exit_problems(game, walk.work, side, o.units[0])
+    if kind != "ship":
+        bad = [
+            Problem(
+                "DTP 5.24",
+                f"{o.units[0]} may leave the map only in a ship and sub movement phase",
+                "wrong-phase",
+                o.units[0],
+            )
+        ]
+    walk.probs += bad
+    if not bad:
+        walk.work = exits.carry_out_exit(game, walk.work, o.units[0], [])
+
+
+def _walk_detect_6_2(game: Game, walk: _Walk, side: str, o: Order) -> None:
+    """A ``detect``: active detectors [DTP 9.23] at a moment the last move opened [DTP 6.2],
+    each trying a target once a phase [DTP 6.22]."""
+    work = walk.work
+    bad = inactive_problems_9_23(
+        [(u, work.units[u].status) for u in o.units if u in work.units],
+        "attempt detection",
+    )
+    bad = bad or _detect_check(game, work, side, o, walk.last)
+    walk.probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
+    if not bad:
+        tried = [list(x) for x in work.data.get("detect_tried", ())]
+        tried += [[d, t] for d in o.units for t in o.targets]
+        walk.work = work.with_data(detect_tried=tried)
+
+
+def _walk_carrier_9_62(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> None:
+    """``cap``/``box``: carrier air launches and lands in an air movement phase [DTP 4.1]
+    [9.62]; a CAP over another carrier is a claim checked at the end of the file [9.62A]."""
+    if kind != "air":
+        msg = "carrier air launches and lands in an air movement phase"
+        walk.probs.append(Problem("DTP 4.1", msg, "wrong-phase", o.units[0]).at(o))
+        return
+    bad = carriers.check_carrier_order(game, walk.work, side, o)
+    walk.probs += [p.at(o) for p in bad]
+    if not bad:
+        if o.verb == "cap" and carrier_of(walk.work.units[o.units[0]].box) != o.carrier:
+            walk.claims.append(o)
+        walk.work = carriers.carry_out_carrier_order(game, walk.work, o, [])
 
 
 def stacking_problems_7_21(
@@ -411,15 +455,40 @@ def _reaction_6_2b(
     if not able:
         return state
     if standing:
-        stack = {m.their_hex: [unit_of(game, e) for e in able]}
-        best = best_stack_6_23(stack, cat)
-        tried = {tuple(x) for x in state.data.get("detect_tried", ())}
-        if best is not None and not any((u, mover) in tried for u in best[1].able):
-            return _try(game, state, best[1].able, [mover], dice, events)
-        return state
+        return _standing_attempts_6_2b(game, state, mover, able, cat, dice, events)
     kept: list[Any] = list(state.data.get("moments") or [])
     kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": able})
     return state.with_data(moments=kept)
+
+
+def _standing_attempts_6_2b(
+    game: Game,
+    state: GameState,
+    mover: str,
+    able: Sequence[str],
+    cat: str,
+    dice: Dice,
+    events: list[Event],
+) -> GameState:
+    """A standing ``detect whenever-allowed``: the hex's air, surface and sub units each
+    attempt separately [DTP 6.2b], the group with the best detection ECM first [DTP 6.23]
+    (the book's hint: "make attempts with your best ECM rated units first"), until the mover
+    is Detected; a unit that tried it this phase does not try again [DTP 6.22]."""
+    groups = attempt_groups_6_2b([unit_of(game, e) for e in able])
+    ranked = []
+    for kind, units in groups.items():
+        best = best_stack_6_23({kind: units}, cat)
+        if best is not None:
+            ranked.append((-best[1].ecm, list(groups).index(kind), best[1].able))
+    rolled = False
+    for _, _, detectors in sorted(ranked):
+        if rolled and STATUS[cat] in state.units[mover].status:
+            break  # Detected: the other groups need not roll
+        tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+        if not any((u, mover) in tried for u in detectors):
+            state = _try(game, state, detectors, [mover], dice, events)
+            rolled = True
+    return state
 
 
 def carry_out_movement(

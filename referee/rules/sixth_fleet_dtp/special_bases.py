@@ -152,48 +152,76 @@ def check_base_rules_11_3(module: Module) -> list[Diagnostic]:
     t = module.tables["base_rules"]
     out: list[Diagnostic] = []
     col = {c.text: i for i, c in enumerate(t.column_keys)}
-
-    def bad(r: int, column: str, msg: str, hint: str) -> None:
-        line = t.lines[r] if t.lines else None
-        out.append(Diagnostic(t.file, line, cell_column(t, r, col.get(column, 0)), msg, hint))
-
+    pieces = set(module.pieces())
     for r, key in enumerate(t.row_keys):
         row = {c.text: str(t.cells[r][i]).strip() for i, c in enumerate(t.column_keys)}
-        hex_id, anchor, dist = row["hex"], row["anchor"], row["distance"]
-        if hex_id:
-            h = module.map.hexes.get(hex_id)
-            if h is None or h.airbase is None:
-                bad(
-                    r,
-                    "hex",
-                    f"{key.text}: {hex_id!r} is not an airbase hex",
-                    "the map's [[airbase]]",
-                )
-        elif not (_HEX.match(anchor) and anchor in module.map.hexes and is_digits(dist)):
-            bad(
-                r,
+        found = [
+            *_place_problems_11_3_2(module, row),
+            *_value_problems_11_3_3(module, row),
+            *_piece_problems_11_31(pieces, row),
+        ]
+        line = t.lines[r] if t.lines else None
+        for column, msg, hint in found:
+            cell = cell_column(t, r, col.get(column, 0))
+            out.append(Diagnostic(t.file, line, cell, f"{key.text}: {msg}", hint))
+    return out
+
+
+_RowProblem = tuple[str, str, str]
+"""(column, what is wrong, hint) in one row of ``base_rules.csv``."""
+
+
+def _place_problems_11_3_2(module: Module, row: dict[str, str]) -> list[_RowProblem]:
+    """A base on the map is an airbase hex; one off it has an anchor hex on the map and a
+    distance of at least 1 [DTP 11.3 rule 2]."""
+    hex_id, anchor, dist = row["hex"], row["anchor"], row["distance"]
+    if hex_id:
+        h = module.map.hexes.get(hex_id)
+        if h is None or h.airbase is None:
+            return [("hex", f"{hex_id!r} is not an airbase hex", "the map's [[airbase]]")]
+        return []
+    if not (_HEX.match(anchor) and anchor in module.map.hexes and is_digits(dist)):
+        return [
+            (
                 "anchor",
-                f"{key.text}: an off-map base needs an anchor hex on the map and a distance "
-                "[DTP 11.3 rule 2]",
+                "an off-map base needs an anchor hex on the map and a distance [DTP 11.3 rule 2]",
                 "e.g. anchor 3003, distance 2",
             )
-        elif read_whole(dist, lo=1) is None:
-            bad(r, "distance", f"{key.text}: distance must be at least 1", "2 for Murmansk")
-        for n in row["nationalities"].split():
-            if n not in module.nationalities:
-                bad(r, "nationalities", f"{key.text}: unknown nationality {n!r}", "module.toml")
-        cap = row["capacity"]
-        if cap and cap != UNLIMITED and not is_digits(cap):
-            bad(r, "capacity", f"{key.text}: capacity {cap!r}", f"a number or {UNLIMITED!r}")
-        for ty in (*row["occupied_users"].split(), *row.get("relocates", "").split()):
-            if ty not in module.unit_types:
-                bad(r, "occupied_users", f"{key.text}: unknown unit type {ty!r}", "module.toml")
-        pieces = set(module.pieces())
-        for column in ("recaptured_by", "reinforced_by"):
-            for uid in row.get(column, "").split():
-                if uid not in pieces:
-                    bad(r, column, f"{key.text}: unknown unit {uid!r}", "units.csv ids")
-        ready = row.get("occupied_readiness", "")
-        if ready and read_whole(ready, signed=True, lo=-9, hi=9) is None:
-            bad(r, "occupied_readiness", f"{key.text}: {ready!r} is not a modifier", "e.g. -1")
+        ]
+    if read_whole(dist, lo=1) is None:
+        return [("distance", "distance must be at least 1", "2 for Murmansk")]
+    return []
+
+
+def _value_problems_11_3_3(module: Module, row: dict[str, str]) -> list[_RowProblem]:
+    """Nationalities the module knows [DTP 11.3 rule 3], a capacity that is a number or
+    ``unlimited`` [DTP 11.3 rule 2], unit types the module knows [DTP 11.3 rule 5]."""
+    out: list[_RowProblem] = [
+        ("nationalities", f"unknown nationality {n!r}", "module.toml")
+        for n in row["nationalities"].split()
+        if n not in module.nationalities
+    ]
+    cap = row["capacity"]
+    if cap and cap != UNLIMITED and not is_digits(cap):
+        out.append(("capacity", f"capacity {cap!r}", f"a number or {UNLIMITED!r}"))
+    out += [
+        ("occupied_users", f"unknown unit type {ty!r}", "module.toml")
+        for ty in (*row["occupied_users"].split(), *row.get("relocates", "").split())
+        if ty not in module.unit_types
+    ]
+    return out
+
+
+def _piece_problems_11_31(pieces: set[str], row: dict[str, str]) -> list[_RowProblem]:
+    """The units that recapture or reinforce the base exist, and the occupier's readiness is
+    a modifier [DTP 11.31 rules 1, 8]."""
+    out: list[_RowProblem] = [
+        (column, f"unknown unit {uid!r}", "units.csv ids")
+        for column in ("recaptured_by", "reinforced_by")
+        for uid in row.get(column, "").split()
+        if uid not in pieces
+    ]
+    ready = row.get("occupied_readiness", "")
+    if ready and read_whole(ready, signed=True, lo=-9, hi=9) is None:
+        out.append(("occupied_readiness", f"{ready!r} is not a modifier", "e.g. -1"))
     return out

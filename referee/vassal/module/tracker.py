@@ -89,8 +89,9 @@ class TrackerPlan:
     clears: tuple[ClearDef, ...]
 
     def phase_index(self, scenario: Scenario | None, phase: str, side: str | None) -> int:
-        """The Phase item of an engine step (``state.phase``, ``state.active_side``): the
-        step with that id whose player is ``side`` (or of both), else the first step."""
+        """The Phase item of an engine step (``state.phase`` and the phasing side): the
+        step with that id (or with it ``within``) whose player is ``side`` (or of both),
+        else the first step."""
         role = ""
         if scenario is not None and side:
             if side == scenario.first_player:
@@ -98,7 +99,11 @@ class TrackerPlan:
             elif side in _sides(scenario):
                 role = "second"
         wanted = phase.replace("-", "")  # "set-up" and "setup" are one step
-        candidates = [i for i, s in enumerate(self.steps) if s.id.replace("-", "") == wanted]
+        candidates = [
+            i
+            for i, s in enumerate(self.steps)
+            if wanted in (s.id.replace("-", ""), *(w.replace("-", "") for w in s.within))
+        ]
         for i in candidates:
             if self.steps[i].player in ("", role):
                 return i

@@ -10,7 +10,7 @@ import pytest
 
 from referee.engine.core import GameState
 from referee.rules.carrier_battlegroup import combat_phase
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, played, ruleset
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, played, ruleset
 
 
 def _sea(st: GameState) -> GameState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.rules.carrier_battlegroup import movement_phase
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, played, ruleset
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, played, ruleset
 
 
 def _with_propulsion(st: GameState, value: int) -> GameState:
@@ -135,7 +135,7 @@ def test_5_0_step_10_older_reading_plays_every_turn() -> None:
 def _incident_count(flag: bool | None, entered: bool) -> int:
     from referee.engine.graphboard import PointBoard
     from referee.rules.carrier_battlegroup import soviet
-    from tests.conformance.carrier_battlegroup.cbg_helpers import dice_for
+    from tests.conformance.rulesets.carrier_battlegroup import dice_for
 
     st = played(steps=2)
     board = PointBoard(module().map)

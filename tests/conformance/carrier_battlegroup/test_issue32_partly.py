@@ -8,7 +8,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import combat_phase, launch
-from tests.conformance.carrier_battlegroup.cbg_helpers import dice_for, doc, module, played
+from tests.conformance.rulesets.carrier_battlegroup import dice_for, doc, module, played
 
 NO_STANDING = {"breakoff": False, "outer": [], "lose": []}
 MID, TARGET = "North Sea 2", "Shetland Gap"  # two and three spaces from NATO Base (Britain)
@@ -79,7 +79,7 @@ def test_12_4_the_strike_flies_on_only_if_no_contact_occurs_at_the_sbg() -> None
 def test_12_4_a_game_begun_before_the_ruling_keeps_strikes_flying_over() -> None:
     """A game whose start has no ``strikes_stop_at_sbgs`` (made before the ruling) replays as
     it was played; ``verify`` finds that start among the ruleset's earlier ones."""
-    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+    from tests.conformance.rulesets.carrier_battlegroup import ruleset
 
     st, _ship = _sbg_on_the_way(played(steps=2))
     older = st.with_data(flags={k: v for k, v in st.data["flags"].items() if "sbg" not in k})
@@ -206,7 +206,7 @@ def test_18_2_with_the_edge_a_strike_breaks_off_in_play() -> None:
 
 
 def test_18_2_a_break_off_space_that_is_no_space_is_refused() -> None:
-    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+    from tests.conformance.rulesets.carrier_battlegroup import ruleset
 
     st = played(steps=2)
     text = f'game: cbg\nturn: {st.turn}\nside: USN\n\n[standing]\nbreakoff yes -> "North Se 2"\n'
@@ -239,7 +239,7 @@ def test_3_5_the_ew_crew_adds_to_the_carriers_ew_for_contact_and_intelligence() 
     assert crews.carrier_ew_3_5(module(), older) == base  # a game begun before
     text = f"game: cbg\nturn: {st.turn}\nside: USN\n\n[intelligence]\nintel US-CVN-68\n"
     from referee.engine.core import ScriptedDice
-    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+    from tests.conformance.rulesets.carrier_battlegroup import ruleset
 
     out = ruleset().resolve(module(), _with_crews(st, "US-CREW-EW"), doc(text), ScriptedDice([2]))
     intel = next(e for e in out.events if e.kind == "intel")
@@ -268,7 +268,7 @@ def test_22_2_ew_at_0_ceases_to_function_no_crew_revives_it_and_no_intelligence(
     """[22.2] "If a system goes to zero, that system ceases to function for any game
     purpose"."""
     from referee.rules.carrier_battlegroup import crews
-    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+    from tests.conformance.rulesets.carrier_battlegroup import ruleset
 
     st = played(steps=2)
     st = st.with_data(carrier={**st.data["carrier"], "EW": 0}, crews=["US-CREW-EW"])
@@ -414,7 +414,7 @@ def test_3_5_older_play_the_camera_crew_scores_nothing() -> None:
 
 
 def test_22_2_older_play_the_carrier_rolls_its_intelligence_at_ew_0() -> None:
-    from tests.conformance.carrier_battlegroup.cbg_helpers import ruleset
+    from tests.conformance.rulesets.carrier_battlegroup import ruleset
 
     st = _older(played(steps=2), "systems_at_0_22_2")
     st = st.with_data(carrier={**st.data["carrier"], "EW": 0})

@@ -13,7 +13,7 @@ from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
 from referee.rules.carrier_battlegroup.readings import Readings, readings_of
 from referee.rules.carrier_battlegroup.targeting import Combatant
-from tests.conformance.carrier_battlegroup.cbg_helpers import dice_for, module, played
+from tests.conformance.rulesets.carrier_battlegroup import dice_for, module, played
 
 NO_STANDING = {"breakoff": False, "outer": []}
 LABELLED = Readings(label_readings=True)  # as a new game records it

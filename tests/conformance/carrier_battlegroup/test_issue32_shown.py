@@ -9,7 +9,7 @@ from referee.engine.core import Event, GameState, ScriptedDice
 from referee.rules.carrier_battlegroup import battle, combat_phase, fire, soviet
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, played, ruleset
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, played, ruleset
 
 AT_SEA = "North Sea 1"
 
@@ -87,7 +87,7 @@ def test_12_2_maximum_speed_costs_one_fuel_per_cvbg() -> None:
 def test_16_0_pick_as_many_chits_as_the_alert_level() -> None:
     """[16.0] "you must pick a number of Incident chits equal to the number indicated by the
     current Alert Level. You must draw Incident chits if you move or stay in the same space"."""
-    from tests.conformance.carrier_battlegroup.cbg_helpers import dice_for
+    from tests.conformance.rulesets.carrier_battlegroup import dice_for
 
     st = combat_phase._move_cvbg(played(steps=2), AT_SEA).with_data(alert=3, entered=None)
     ev: list[Event] = []

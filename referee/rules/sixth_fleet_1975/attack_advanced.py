@@ -1,0 +1,122 @@
+"""Attacking the units that advanced after an 8.24 retreat [8.5.4].
+
+The non-phasing player may advance into a hex his enemy's 8.24 retreat left empty [8.5], and
+"if the non-Phasing Player's units are advanced (as allowed by this rule) they may be
+subsequently attacked in the hex they advance into during the same Combat Phase" [8.5.4].
+The referee makes the 8.24 retreats after the phasing player's last attack (his attacks are
+written before any die, docs/interpretations.md [8.24]), so under the ruling (flag
+``attack_advanced_8_5_4``, recorded by ``new_game``) the phase does not end there: when one
+of his units may still legally attack a unit that advanced, he sends a further ``[combat]``
+file whose attacks go against those units only (an empty one ends the phase). The
+obligations of [8.21]-[8.24] were met by the first file; an advance creates no new one
+(docs/interpretations.md [8.5.4]). Games created before the ruling end the phase after the
+retreats, as they were played.
+"""
+
+from __future__ import annotations
+
+from referee.engine.core import Dice, Event, GameState
+from referee.engine.driver import Task, push_front
+from referee.engine.orders import Order
+from referee.engine.problems import Problem
+from referee.rules.sixth_fleet_1975.combat import (
+    defended_target_10_44,
+    phase_record,
+    with_record,
+)
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.mandatory import best_attacks_from
+
+ADVANCED = "advanced_824"
+"""The record's list of non-phasing units that advanced after an 8.24 retreat [8.5.4]."""
+FOLLOWUP = "followup_824"
+"""The record's list of those units the phasing player may still attack: not empty while
+the phase waits for his further file [8.5.4]."""
+
+
+def record_advance_8_5_4(game: Game, state: GameState, unit: str) -> GameState:
+    """Note a non-phasing unit's advance after an 8.24 retreat, under the ruling [8.5.4]."""
+    if not game.flags.attack_advanced_8_5_4:
+        return state
+    rec = phase_record(state)
+    rec[ADVANCED].append(unit)
+    return with_record(state, rec)
+
+
+def attackable_advanced_8_5_4(game: Game, state: GameState, side: str) -> list[str]:
+    """The units that advanced after an 8.24 retreat which some group of ``side``'s units may
+    still legally attack [8.5.4] (not used, retreated or advanced this phase [8.13][8.74]
+    [8.5]), sorted."""
+    rec = phase_record(state)
+    advanced = {
+        u
+        for u in rec[ADVANCED]
+        if u in state.units and state.units[u].side != side and state.units[u].location
+    }
+    hexes = {state.units[u].location for u in advanced}
+    froms = sorted({n for h in hexes if h for n in game.board.neighbours(h)})
+    found: set[str] = set()
+    for h in froms:
+        if not any(state.units[u].side == side for u in state.stacks.get(h, ())):
+            continue
+        for calc in best_attacks_from(game, state, side, h, rec):
+            if set(calc.targets) <= advanced:
+                found.update(calc.targets)
+    return sorted(found)
+
+
+def after_retreats_8_5_4(
+    game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
+) -> GameState:
+    """The 8.24 retreats and the advances into the hexes they emptied are done: the phase
+    ends, unless under the ruling the phasing player may attack a unit that advanced; then
+    it waits for his further ``[combat]`` file [8.5.4]."""
+    side = state.active_side
+    assert side is not None
+    targets = (
+        attackable_advanced_8_5_4(game, state, side) if game.flags.attack_advanced_8_5_4 else []
+    )
+    if not targets:
+        return push_front(state, [{"t": "end_phase"}])
+    rec = phase_record(state)
+    rec[FOLLOWUP] = targets
+    ev.append(
+        Event(
+            "attack-advanced",
+            "8.5.4",
+            f"{', '.join(targets)} advanced after an 8.24 retreat and may be attacked in the "
+            f"same Combat Phase: {side} may send a further [combat] file attacking them "
+            "(an empty one ends the phase)",
+            {"side": side, "units": targets},
+        )
+    )
+    return with_record(state, rec)
+
+
+def followup_8_5_4(state: GameState) -> list[str]:
+    """The units a further file may attack, or ``[]`` when the phase is in its first file."""
+    return phase_record(state)[FOLLOWUP]
+
+
+def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Problem]:
+    """A further file attacks only the units that advanced after an 8.24 retreat [8.5.4]:
+    the phase's other attacks were written in its first file."""
+    allowed = set(followup_8_5_4(state))
+    probs: list[Problem] = []
+    for o in orders:
+        if o.verb != "attack":
+            continue
+        defended = defended_target_10_44(o.targets)
+        others = [defended] if defended is not None else [t for t in o.targets if t not in allowed]
+        if others:
+            probs.append(
+                Problem(
+                    "8.5.4",
+                    f"{', '.join(others)}: after the 8.24 retreats only the units that "
+                    f"advanced ({', '.join(sorted(allowed))}) may be attacked; the phase's "
+                    "other attacks were made in its first file",
+                    "not-advanced",
+                    others[0],
+                ).at(o)
+            )
+    return probs
