@@ -1,18 +1,25 @@
 """`make demo` end to end, into a temporary folder: every step works, the archive verifies,
 a second run starts clean and gives a byte-identical archive, a foreign folder is refused.
-(About 10 s: the play aids are built once, the replay run skips them.)"""
+The first run, with its play aids, is the session's shared one (``finished_demo`` in
+``tests/conftest.py``); the second run skips them."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from referee.demos.sixth_fleet_1975 import DEMO_GAME_ID, MARKER, SRC, main
 from referee.pbem.verify import verify_archive
 from referee.source.loader import load_module
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -24,16 +31,10 @@ def _digest(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    out = tmp_path_factory.mktemp("demo") / "out"
-    import contextlib
-    import io
-
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = main([str(out)])
-    assert code == 0, buf.getvalue()[-3000:]
-    return out, buf.getvalue()
+def demo_run(finished_demo: Callable[[str], DemoRun]) -> tuple[Path, str]:
+    """The session's Sixth Fleet demo, with its play aids: its folder and what it printed."""
+    run = finished_demo("sixth_fleet")
+    return run.out, run.printed
 
 
 def test_the_demo_plays_every_example_and_the_archive_verifies(demo_run: tuple[Path, str]) -> None:
@@ -78,10 +79,12 @@ def test_the_play_aids_are_listed_when_their_commands_work(demo_run: tuple[Path,
         assert suffix in made or skipped, name
 
 
+@pytest.mark.slow
 def test_a_second_run_starts_clean_and_is_byte_identical(
-    demo_run: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+    demo_run: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out, _ = demo_run
+    out = tmp_path / "out"  # a copy of the shared folder the demo made: this run empties it
+    shutil.copytree(demo_run[0], out, symlinks=True)
     first = _digest(out / "game")
     (out / "game" / "stray.txt").write_text("left over from an earlier run\n")
     assert main([str(out), "--no-play-aids"]) == 0

@@ -7,12 +7,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from referee.demos import sixth_fleet_2019 as demo_2019
 from tests.pbem.cliflow import plain_tree
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 
 def _digest(folder: Path) -> str:
@@ -24,8 +29,11 @@ def _digest(folder: Path) -> str:
     return h.hexdigest()
 
 
-def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
-    game = demo_2019.demo(tmp_path / "a", play_aids_too=False)
+@pytest.mark.slow
+def test_demo_2019_plays_two_turns_and_verifies(
+    tmp_path: Path, finished_demo: Callable[[str], DemoRun]
+) -> None:
+    game = finished_demo("sixth_fleet_2019").game  # the session's run; a second run below
     reports = "\n".join(p.read_text("utf-8") for p in sorted(game.glob("turns/*/report.md")))
     assert "[5.1] Soviet rolls" in reports and "[5.1] NATO rolls" in reports
     assert "[6.2] " in reports or "6.2 Crete" in reports  # a NATO extra action
@@ -65,6 +73,7 @@ def test_demo_2019_plays_two_turns_and_verifies(tmp_path: Path) -> None:
     assert _digest(game) == _digest(again)
 
 
+@pytest.mark.slow
 def test_an_archive_titled_by_phase_ids_still_verifies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -3,7 +3,8 @@ signed record (the reports and orders of the archive), never from known dice: it
 detection attempt [DTP 6.3], a combat phase of two or more impulses [DTP 8.2] with a bounce
 [DTP 8.232], a Hit Table result [DTP 8.52] and a readiness roll [DTP 9.23], Game-Turn 1 is
 over, `verify` replays it, and the same run twice gives the same archive. (Two runs without
-the play aids: about 40 s of CPU each, verify included.)"""
+the play aids: about 40 s of CPU each, verify included; the first is the session's shared one,
+``finished_demo`` in ``tests/conftest.py``.)"""
 
 from __future__ import annotations
 
@@ -12,13 +13,17 @@ import hashlib
 import io
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from referee.demos import sixth_fleet_dtp as demo_dtp
 from tests.pbem.cliflow import plain_tree
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 IMPULSE_VERBS = ("attack", "strike", "pass")
 
@@ -33,13 +38,10 @@ def _digest(folder: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    out = tmp_path_factory.mktemp("dtp") / "a"
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        code = demo_dtp.main([str(out), "--no-play-aids"])
-    assert code == 0, buf.getvalue()[-3000:]
-    return out / "game", buf.getvalue()
+def demo_run(finished_demo: Callable[[str], DemoRun]) -> tuple[Path, str]:
+    """The session's DTP demo (no play aids): its game and what it printed."""
+    run = finished_demo("dtp_denmark_strait")
+    return run.game, run.printed
 
 
 def _steps(game: Path) -> list[tuple[dict[str, Any], list[str]]]:
@@ -91,6 +93,7 @@ def test_the_record_shows_every_promised_event(demo_run: tuple[Path, str]) -> No
     assert any(r["before"]["turn"] == 1 and r["after"]["turn"] == 2 for r, _ in steps)
 
 
+@pytest.mark.slow
 def test_verify_replays_the_archive_and_a_second_run_is_identical(
     demo_run: tuple[Path, str], tmp_path: Path
 ) -> None:

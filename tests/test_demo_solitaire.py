@@ -1,21 +1,21 @@
 """`make demo-solitaire` plays a whole Carrier Battlegroup game by email, reveals and
-verifies (issue 14 §7)."""
+verifies (issue 14 §7). The game is the session's shared run (``finished_demo`` in
+``tests/conftest.py``), which asserts the demo's exit code 0."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import pytest
-
-from referee.demos import carrier_battlegroup as demo_solitaire
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 
 def test_the_solitaire_demo_plays_reveals_and_verifies(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    finished_demo: Callable[[str], DemoRun],
 ) -> None:
-    out = tmp_path / "demo"
-    assert demo_solitaire.main([str(out), "--no-play-aids"]) == 0
-    text = capsys.readouterr().out
+    run = finished_demo("carrier_battlegroup")
+    out, text = run.out, run.printed
     assert "[18.1]" in text and "Tactical Routine" in text and "[16.0]" in text
     assert "hidden part checked from revealed/" in text
     assert (out / "game" / "revealed").is_dir()

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from referee import demos
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,17 +30,17 @@ def test_every_bundled_game_has_its_demo() -> None:
     assert re.search(r"^demo:.*\n\t.*-m referee\.demos$", makefile, re.M)
 
 
-def test_one_demo_and_its_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("REFEREE_DEMO_DIR", str(tmp_path / "sf"))
-    assert demos.main(["--only", "sixth_fleet", "--no-play-aids"]) == 0
-    out = capsys.readouterr().out
+def test_one_demo_and_its_table(finished_demo: Callable[[str], DemoRun]) -> None:
+    """The session's shared run is ``python -m referee.demos --only sixth_fleet`` with
+    ``$REFEREE_DEMO_DIR`` naming its folder (``tests/conftest.py``): the runner ran the demo
+    there and printed its row."""
+    run = finished_demo("sixth_fleet")
+    out = run.printed
     assert "replay matches" in out
     table = out.split("== Every bundled game")[1]
     row = next(line for line in table.splitlines() if line.strip().startswith("SPI Sixth Fleet"))
     assert "ok, verified" in row and "make demo-sf" in row
-    assert (tmp_path / "sf" / "game" / "turns").is_dir()
+    assert (run.out / "game" / "turns").is_dir()
 
 
 def test_a_failing_demo_fails_the_run(

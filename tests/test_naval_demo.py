@@ -7,17 +7,22 @@ rolls."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from referee.demos import naval_module as naval_demo
 from referee.demos.naval_module import abort_choices, demo
 
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
-def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    game = demo(tmp_path / "out", play_aids_too=False)
-    out = capsys.readouterr().out
+
+def test_naval_demo_plays_and_verifies(finished_demo: Callable[[str], DemoRun]) -> None:
+    run = finished_demo("naval_module")  # the session's run (no play aids)
+    game, out = run.game, run.printed
     assert "replay matches" in out or "ok: game nm-demo" in out
     # a loss roll with an Abort result and the owner's choice [27.2], [27.32b]
     choices = abort_choices(game)
@@ -38,6 +43,7 @@ def test_naval_demo_plays_and_verifies(tmp_path: Path, capsys: pytest.CaptureFix
     assert (game / "turns").is_dir()
 
 
+@pytest.mark.slow
 def test_naval_demo_answers_an_open_abort_decision(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

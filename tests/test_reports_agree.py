@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -22,6 +22,9 @@ from referee.pbem.scoreboard import scoreboard
 from referee.resources import example_path
 from referee.source.loader import load_module
 from referee.source.model import Module
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 pytestmark = pytest.mark.slow
 
@@ -77,9 +80,9 @@ def _lost_by_events(ruleset: str, events: list[dict[str, Any]]) -> set[str]:
 
 @pytest.mark.parametrize("name", sorted(DEMOS))
 def test_score_tables_agree_with_the_events(
-    name: str, finished_demo: Callable[[str], Path]
+    name: str, finished_demo: Callable[[str], DemoRun]
 ) -> None:
-    out = finished_demo(name)
+    out = finished_demo(name).out
     module = _module(DEMOS[name])
     events: list[dict[str, Any]] = []
     seen_losses = 0
@@ -151,11 +154,11 @@ def _table_units(md: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("name", sorted(DEMOS))
 def test_each_view_lists_the_units_of_its_state(
-    name: str, finished_demo: Callable[[str], Path]
+    name: str, finished_demo: Callable[[str], DemoRun]
 ) -> None:
     from tests.pbem.cliflow import opened_copy
 
-    out = finished_demo(name)
+    out = finished_demo(name).out
     game = out / "game"
     if any(game.glob("turns/*/side-*.age")):  # the views are in each side's encrypted part
         game = opened_copy(game, f"{name}-opened-views", sorted((out / "keys").glob("*.key")))
@@ -208,7 +211,7 @@ def _first_unit(state_json: Path, side: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(DEMOS))
 def test_every_command_runs_on_a_fresh_and_a_finished_game(
-    name: str, finished_demo: Callable[[str], Path], tmp_path: Path
+    name: str, finished_demo: Callable[[str], DemoRun], tmp_path: Path
 ) -> None:
     """`state show`, `options`, `validate`, `adjudicate`, `verify` and `viewer` on a fresh game
     and on the finished demo game of every ruleset: no internal error, and what `state show`
@@ -250,7 +253,7 @@ def test_every_command_runs_on_a_fresh_and_a_finished_game(
         code, out = _cli("validate", str(orders), "--state", str(state))
         assert code == 0, out
     # a fresh game by email: adjudicate the first orders, verify, viewer
-    demo = finished_demo(name)
+    demo = finished_demo(name).out
     players = {
         s.id: s.id.lower()
         for s in module.sides

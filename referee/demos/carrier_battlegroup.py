@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -35,6 +36,7 @@ from referee.demos.sixth_fleet_1975 import (
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "module_src" / "carrier_battlegroup"
 DEFAULT_OUT = ROOT / "build" / "demo-solitaire"
+OUT_ENV = "REFEREE_DEMO_SOLITAIRE_DIR"
 GAME_ID = "cbg-demo"
 SCENARIO = "mission"
 # fixed and public (demo only); this take plays 11 turns with contact rolls and battles
@@ -127,7 +129,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m referee.demos.carrier_battlegroup", description=__doc__
     )
-    parser.add_argument("out", nargs="?", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "out",
+        nargs="?",
+        type=Path,
+        default=Path(os.environ.get(OUT_ENV) or DEFAULT_OUT),
+        help=f"output folder (default ${OUT_ENV} or build/demo-solitaire); emptied first",
+    )
     parser.add_argument("--no-play-aids", action="store_true", help="skip the VASSAL build")
     ns = parser.parse_args(argv)
     try:

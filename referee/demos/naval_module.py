@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import sys
 import time
@@ -53,6 +54,7 @@ from referee.demos.sixth_fleet_1975 import (
 
 SRC = ROOT / "module_src" / "naval_module"
 DEFAULT_OUT = ROOT / "build" / "naval-demo"
+OUT_ENV = "REFEREE_NAVAL_DEMO_DIR"
 GAME_ID = "nm-demo"
 SCENARIO = "kerch_feodosia"
 # the seed roots tried in order until a game shows a 27.32b Abort choice (see the docstring)
@@ -180,7 +182,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m referee.demos.naval_module", description=__doc__
     )
-    parser.add_argument("out", nargs="?", type=Path, default=DEFAULT_OUT)
+    parser.add_argument(
+        "out",
+        nargs="?",
+        type=Path,
+        default=Path(os.environ.get(OUT_ENV) or DEFAULT_OUT),
+        help=f"output folder (default ${OUT_ENV} or build/naval-demo); emptied first",
+    )
     parser.add_argument("--no-play-aids", action="store_true", help="skip build, sheets, charts")
     ns = parser.parse_args(argv)
     try:

@@ -2,9 +2,8 @@
 
 Runs ``../shared/tools/vassal-check/vcheck`` (the real VASSAL engine, headless under Xvfb) on
 the built Sixth Fleet module, which carries both scenario set-ups, and on the position saves
-of a demo game (``referee.demos.sixth_fleet_1975`` without its play aids, into a temporary folder).
-vcheck exits
-0 only when VASSAL logged no warning or error; it also lists every piece with the location
+of the session's Sixth Fleet demo game (``finished_demo`` in ``tests/conftest.py``). vcheck
+exits 0 only when VASSAL logged no warning or error; it also lists every piece with the location
 name VASSAL itself gives it, which must be the hex the referee's state puts the unit in.
 
 About 20-40 s (Java start-up, two set-ups and seven saves), so it is marked ``vassal``:
@@ -15,18 +14,21 @@ there: then a missing prerequisite is a failure, not a silent skip.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from referee.demos.sixth_fleet_1975 import DEMO_SCENARIO, SRC, demo
+from referee.demos.sixth_fleet_1975 import DEMO_SCENARIO, SRC
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.vassal.position.setups import SETUP_GAME_ID, build_module_with_setups
 from tests.vassal.vcheck_run import pieces, run_vcheck
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 MAIN_MAP = "Main Map"
 
@@ -40,13 +42,14 @@ def _hexes(state: dict[str, object]) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str, Path]:
+def vassal_run(
+    tmp_path_factory: pytest.TempPathFactory, finished_demo: Callable[[str], DemoRun]
+) -> tuple[int, str, str, Path]:
     out = tmp_path_factory.mktemp("real-vassal")
     module, _ = load_module(SRC)
     assert module is not None
     vmod = build_module_with_setups(module, out / "vassal", workers=1).path
-    with contextlib.redirect_stdout(io.StringIO()):
-        game = demo(out / "demo", play_aids_too=False)
+    game = finished_demo("sixth_fleet").game  # the session's demo game, read only
     saves = sorted(str(p) for p in (game / "turns").glob("*/position.vsav"))
     assert len(saves) >= 8
     code, stderr, text = run_vcheck(vmod, saves, out / "vcheck.txt")

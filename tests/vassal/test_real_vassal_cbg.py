@@ -12,11 +12,11 @@ read both from the buildFile and from what VASSAL itself built. Marked ``vassal`
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -29,17 +29,21 @@ from tests.pbem.cliflow import unsealed
 from tests.vassal.test_real_vassal import MAIN_MAP
 from tests.vassal.vcheck_run import pieces, run_vcheck
 
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
+
 pytestmark = pytest.mark.vassal
 
 
 @pytest.fixture(scope="module")
-def vassal_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, str, str, Path]:
+def vassal_run(
+    tmp_path_factory: pytest.TempPathFactory, finished_demo: Callable[[str], DemoRun]
+) -> tuple[int, str, str, Path]:
     out = tmp_path_factory.mktemp("real-vassal-cbg")
     module, _ = load_module(demo_solitaire.SRC)
     assert module is not None
     vmod = build_module_with_setups(module, out / "vassal", workers=1).path
-    with contextlib.redirect_stdout(io.StringIO()):
-        game = demo_solitaire.demo(out / "demo", play_aids_too=False)
+    game = finished_demo("carrier_battlegroup").game  # the session's demo game, read only
     game = unsealed(game, out / "unsealed" / "game")  # the player's files, from his parts
     saves = sorted(str(p) for p in (game / "turns").glob("*/position-USN.vsav"))
     assert len(saves) >= 5

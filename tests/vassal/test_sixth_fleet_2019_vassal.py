@@ -13,7 +13,9 @@ import os
 import shutil
 import subprocess
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -23,6 +25,9 @@ from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
 from referee.vassal.position.setups import build_module_with_setups
 from tests.pbem.cliflow import unsealed
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 ROOT = Path(__file__).resolve().parents[2]
 VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
@@ -53,7 +58,9 @@ def _anonymous(out: str) -> dict[str, Counter[str]]:
     return got
 
 
-def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
+def test_real_vassal_reports_every_piece_by_zone(
+    tmp_path: Path, finished_demo: Callable[[str], DemoRun]
+) -> None:
     if not VCHECK.is_file() or shutil.which("java") is None:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("under CI=true the real-VASSAL check must run")
@@ -61,7 +68,7 @@ def test_real_vassal_reports_every_piece_by_zone(tmp_path: Path) -> None:
     module, _ = load_module(demo_2019.SRC)
     assert module is not None
     vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
-    game = demo_2019.demo(tmp_path / "demo", play_aids_too=False)
+    game = finished_demo("sixth_fleet_2019").game  # the session's demo game, read only
     game = unsealed(game, tmp_path / "unsealed")  # each side's files, from its encrypted parts
     every = sorted(game.glob("turns/*/position-*.vsav"))
     # the saves of steps into each side's Action Phase (its C2 marker off zero), and the last

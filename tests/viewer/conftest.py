@@ -9,15 +9,16 @@ with the reason, except under ``CI=true`` when the browser is installed: there t
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
 
 CHROMIUM = Path(os.environ.get("REFEREE_CHROMIUM", "/usr/bin/chromium"))
 CHROMEDRIVER = Path(os.environ.get("REFEREE_CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -25,14 +26,9 @@ BLOCKED = ["http://*", "https://*", "ws://*", "wss://*", "ftp://*"]
 
 
 @pytest.fixture(scope="session")
-def demo_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The ``make demo`` output folder (no play aids): ``game/``, ``viewer/``..."""
-    from referee.demos.sixth_fleet_1975 import demo
-
-    out = tmp_path_factory.mktemp("viewer-demo") / "out"
-    with contextlib.redirect_stdout(io.StringIO()):
-        demo(out, play_aids_too=False)
-    return out
+def demo_game(finished_demo: Callable[[str], DemoRun]) -> Path:
+    """The ``make demo-sf`` output folder, the session's shared one: ``game/``, ``viewer/``..."""
+    return finished_demo("sixth_fleet").out
 
 
 def _why_no_browser() -> str | None:
