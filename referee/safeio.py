@@ -191,7 +191,7 @@ def atomic_path(target: Path, *, private: bool = False, durable: bool = True) ->
                 os.fsync(fh.fileno())
         os.replace(tmp_path, target)
         if durable:
-            _fsync_dir(target.parent)
+            fsync_dir(target.parent)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
@@ -210,7 +210,7 @@ def write_text_atomic(target: Path, text: str, *, private: bool = False) -> None
     write_bytes_atomic(target, text.encode("utf-8"), private=private)
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
     """Make a rename in ``path`` durable (POSIX; Windows cannot open a folder, and skips it)."""
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)

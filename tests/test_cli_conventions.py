@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.commands.common import github_annotation, github_escape_property
-from tests.conformance.harness import FIXTURES
+from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES
 
 MINI = str(FIXTURES / "mini")
 RUN = CliRunner()

@@ -12,7 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from referee.cli import app
-from tests.conformance.harness import FIXTURES, build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 
 RUN = CliRunner()
 REPO = Path(__file__).resolve().parents[1]

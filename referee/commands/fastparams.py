@@ -126,43 +126,58 @@ def _fast_for(descriptor: Any, coerce_path: Any, coerce_choice: Any) -> Fast | N
     if kind is None:
         return None
     if descriptor.is_path:
-        if kind is not Path or getattr(info, "path_type", None) is not None:
-            return None
-        if any(getattr(info, k, v) != v for k, v in _PATH_DEFAULTS.items()):
-            return None
-
-        def path(value: Any, param: Any, ctx: Any) -> Any:
-            if isinstance(value, str):
-                value = Path(value)
-            if not isinstance(value, Path):
-                return _SLOW
-            return coerce_path(value, info, path_type=Path, param=param, ctx=ctx)
-
-        return path
+        return _path(kind, info, coerce_path)
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        choices = tuple(kind)
-        sensitive = info.case_sensitive
-
-        def choice(value: Any, param: Any, ctx: Any) -> Any:
-            try:
-                return coerce_choice(value, choices=choices, case_sensitive=sensitive, ctx=ctx)
-            except ValueError:
-                return _SLOW
-
-        return choice
+        return _choice(kind, info, coerce_choice)
     if kind is str or kind is bool:  # a flag's value is already a bool
         return lambda value, param, ctx: value if type(value) is kind else _SLOW
     if kind is int and not getattr(info, "clamp", False):
-        low, high = info.min, info.max
-
-        def integer(value: Any, param: Any, ctx: Any) -> Any:
-            if type(value) is str and _INT.fullmatch(value):
-                value = int(value)
-            if type(value) is not int:
-                return _SLOW
-            if (low is not None and value < low) or (high is not None and value > high):
-                return _SLOW
-            return value
-
-        return integer
+        return _integer(info.min, info.max)
     return None
+
+
+def _path(kind: Any, info: Any, coerce_path: Any) -> Fast | None:
+    """A plain ``Path`` option with Typer's default checks (any other: Typer's way)."""
+    if kind is not Path or getattr(info, "path_type", None) is not None:
+        return None
+    if any(getattr(info, k, v) != v for k, v in _PATH_DEFAULTS.items()):
+        return None
+
+    def path(value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, str):
+            value = Path(value)
+        if not isinstance(value, Path):
+            return _SLOW
+        return coerce_path(value, info, path_type=Path, param=param, ctx=ctx)
+
+    return path
+
+
+def _choice(kind: type[enum.Enum], info: Any, coerce_choice: Any) -> Fast:
+    """One of an enum's members."""
+    choices = tuple(kind)
+    sensitive = info.case_sensitive
+
+    def choice(value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            return coerce_choice(value, choices=choices, case_sensitive=sensitive, ctx=ctx)
+        except ValueError:
+            return _SLOW
+
+    return choice
+
+
+def _integer(low: int | None, high: int | None) -> Fast:
+    """A whole number within ``low`` and ``high``; anything else is left to Typer (which
+    says what is wrong)."""
+
+    def integer(value: Any, param: Any, ctx: Any) -> Any:
+        if type(value) is str and _INT.fullmatch(value):
+            value = int(value)
+        if type(value) is not int:
+            return _SLOW
+        if (low is not None and value < low) or (high is not None and value > high):
+            return _SLOW
+        return value
+
+    return integer

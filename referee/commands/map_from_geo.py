@@ -217,20 +217,12 @@ def run(
     """Do the whole job; return the exit code. UserError (exit 2) for usage problems."""
     from referee.commands.common import is_stdio, read_input_text, shown_name, write_output
     from referee.geo.classify import classify, picture_text, sample_places, unmet
-    from referee.geo.fit import FitError, fit_grid
     from referee.geo.landmask import load_globe
     from referee.geo.preview import page_places, preview_png
     from referee.geo.spec import parse_spec
     from referee.source.diagnostics import Diagnostics
 
-    if is_stdio(out) and how != "text":
-        raise UserError(
-            f"the picture (-o -) and --format {how} both want standard output",
-            hint="write the picture to a file with -o map.txt",
-        )
-    for option, path in (("--png", png), ("--places", places)):
-        if path is not None and is_stdio(path):
-            raise UserError(f"{option} needs a file name, not -")
+    _check_outputs(out, png, places, how)
     shown = shown_name(anchors_file)
     rep = Report(how, quiet, is_stdio(out), shown)
     text = read_input_text(anchors_file, 1024 * 1024)
@@ -242,31 +234,9 @@ def run(
         n = len(diags.errors)
         return rep.done(EXIT_PROBLEMS, f"{n} error{'s' if n != 1 else ''}; nothing written")
     spec = _with_options(spec, opts)
-    try:
-        fit = fit_grid(spec.grid, list(spec.anchors), spec.projection, spec.model)
-    except FitError as exc:
-        rep.problem("error", str(exc))
-        return rep.done(EXIT_PROBLEMS, "no fit; nothing written")
-    rep.result["fit"] = fit_json(fit)
-    for line in fit_report(fit):
-        rep.say(line)
-    bad = [r for r in fit.residuals if r.hexes > spec.max_residual]
-    for r in bad:
-        rep.problem(
-            "error",
-            f"anchor {r.anchor.hex} {r.anchor.name or ''} is {r.hexes:.2f} hexes from its place "
-            f"after the fit (limit {spec.max_residual:g}); the anchors are inconsistent",
-            r.anchor.line,
-            1,
-        )
-    if bad:
-        worst = max(bad, key=lambda r: r.hexes).anchor
-        return rep.done(
-            EXIT_PROBLEMS,
-            f"refused; nothing written (hint: the worst is {worst.hex} {worst.name}: check its "
-            "hex id and coordinates, or try --model affine or another --projection)",
-        )
-
+    fit = _fitted(rep, spec)
+    if isinstance(fit, int):
+        return fit
     cover = [(lat, lon) for _, lat, lon in sample_places(fit, spec.classify.samples)]
     if png is not None:
         cover += page_places(fit)
@@ -303,6 +273,52 @@ def run(
         + ("" if is_stdio(out) else f" -> {out}")
         + (f"; preview {png}" if png else ""),
     )
+
+
+def _check_outputs(out: Path, png: Path | None, places: Path | None, how: str) -> None:
+    """Only the picture may go to standard output, and only when no report goes there."""
+    from referee.commands.common import is_stdio
+
+    if is_stdio(out) and how != "text":
+        raise UserError(
+            f"the picture (-o -) and --format {how} both want standard output",
+            hint="write the picture to a file with -o map.txt",
+        )
+    for option, path in (("--png", png), ("--places", places)):
+        if path is not None and is_stdio(path):
+            raise UserError(f"{option} needs a file name, not -")
+
+
+def _fitted(rep: Report, spec: GeoSpec) -> Any:
+    """The grid fitted to the anchors and reported; or the exit code when there is no fit or
+    an anchor lies too far from its place after it."""
+    from referee.geo.fit import FitError, fit_grid
+
+    try:
+        fit = fit_grid(spec.grid, list(spec.anchors), spec.projection, spec.model)
+    except FitError as exc:
+        rep.problem("error", str(exc))
+        return rep.done(EXIT_PROBLEMS, "no fit; nothing written")
+    rep.result["fit"] = fit_json(fit)
+    for line in fit_report(fit):
+        rep.say(line)
+    bad = [r for r in fit.residuals if r.hexes > spec.max_residual]
+    for r in bad:
+        rep.problem(
+            "error",
+            f"anchor {r.anchor.hex} {r.anchor.name or ''} is {r.hexes:.2f} hexes from its place "
+            f"after the fit (limit {spec.max_residual:g}); the anchors are inconsistent",
+            r.anchor.line,
+            1,
+        )
+    if bad:
+        worst = max(bad, key=lambda r: r.hexes).anchor
+        return rep.done(
+            EXIT_PROBLEMS,
+            f"refused; nothing written (hint: the worst is {worst.hex} {worst.name}: check its "
+            "hex id and coordinates, or try --model affine or another --projection)",
+        )
+    return fit
 
 
 def _wanted(e: Expectation) -> str:

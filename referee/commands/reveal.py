@@ -49,21 +49,21 @@ def register(app: typer.Typer) -> None:
         opens every side's and the referee's part of that step; `referee verify` then checks
         every commitment and every part and replays the game.
         """
-        from referee.commands.pbem import _game_module, _refused
+        from referee.commands.pbem import game_module, refused
         from referee.pbem.problems import Refusal
         from referee.pbem.reveal import reveal as run
 
         as_json = output_format(fmt, as_json) == "json"
-        module = _game_module(game_dir, module_src, example)
+        module = game_module(game_dir, module_src, example)
         try:
             if key is not None:
-                from referee.commands.pbem import _load_key
+                from referee.commands.pbem import load_key
                 from referee.pbem.reveal import restore
 
-                restore(game_dir, _load_key(key, None))
+                restore(game_dir, load_key(key, None))
             done = run(game_dir, module)
         except Refusal as exc:
-            _refused(exc, as_json)
+            refused(exc, as_json)
             return
         if as_json:
             print_json(

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
         their rule cases, every die roll and how to check it, the score and what is
         pending, the play aids, and each report's hash and signature status.
         """
-        from referee.commands.pbem import _game_module, _refused
+        from referee.commands.pbem import game_module, refused
         from referee.engine.ruleset import get_ruleset
         from referee.errors import UserError
         from referee.pbem.archive import Archive
@@ -73,17 +73,17 @@ def register(app: typer.Typer) -> None:
                 + ("a folder" if out.is_dir() else f"no folder {out.parent} to write it in"),
                 hint="-o names the HTML file to write, e.g. -o viewer-NATO.html",
             )
-        module = _game_module(game_dir, module_src, example)
+        module = game_module(game_dir, module_src, example)
         ruleset = get_ruleset(Archive(game_dir).config().ruleset)
         try:
             loaded = None
             if key is not None:
-                from referee.commands.pbem import _load_key
+                from referee.commands.pbem import load_key
 
-                loaded = _load_key(key, None)
+                loaded = load_key(key, None)
             steps, sigs, referee = archive_steps(game_dir, module, ruleset, side, loaded)
         except Refusal as exc:
-            _refused(exc, as_json)
+            refused(exc, as_json)
             return
         html = render_viewer(
             module,

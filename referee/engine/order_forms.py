@@ -56,48 +56,61 @@ def _min_words(p: Part) -> int:
 
 def _splits(parts: tuple[Part, ...], words: list[Word]) -> Iterator[list[list[Word]]]:
     """Every assignment of ``words`` to ``parts`` that respects keywords and counts."""
-    need = [0] * (len(parts) + 1)
-    for i in range(len(parts) - 1, -1, -1):
-        need[i] = need[i + 1] + _min_words(parts[i])
+    yield from _Splitter(parts, words).go(0, 0)
 
-    def go(i: int, j: int) -> Iterator[list[list[Word]]]:
+
+class _Splitter:
+    """The search of :func:`_splits`: part ``i`` takes words from ``j`` on, the rest of the
+    parts the words after them."""
+
+    def __init__(self, parts: tuple[Part, ...], words: list[Word]) -> None:
+        self.parts, self.words = parts, words
+        self.need = [0] * (len(parts) + 1)  # the fewest words parts i.. can take
+        for i in range(len(parts) - 1, -1, -1):
+            self.need[i] = self.need[i + 1] + _min_words(parts[i])
+
+    def go(self, i: int, j: int) -> Iterator[list[list[Word]]]:
+        parts, words = self.parts, self.words
         if i == len(parts):
             if j == len(words):
                 yield []
             return
         p = parts[i]
-        left = len(words) - j
         if p.kind == "keyword":
-            w = words[j] if j < len(words) else None
-            if w is not None and not w.quoted and w.text.lower() in (c.lower() for c in p.choices):
-                for rest in go(i + 1, j + 1):
-                    yield [[w], *rest]
-            if p.optional:
-                for rest in go(i + 1, j):
-                    yield [[], *rest]
+            yield from self._keyword(i, j)
             return
-        most = left - need[i + 1] if p.many or p.kind == "text" else 1
-        fewest = 1
-        if i == len(parts) - 1:  # the last part takes every word left, or the split fails
-            fewest = max(1, left)
-        after = parts[i + 1] if i + 1 < len(parts) else None
-        anchor = (
-            {c.lower() for c in after.choices}
-            if after is not None and after.kind == "keyword" and not after.optional
-            else None
-        )
+        left = len(words) - j
+        most = left - self.need[i + 1] if p.many or p.kind == "text" else 1
+        fewest = max(1, left) if i == len(parts) - 1 else 1  # the last part takes every word
+        anchor = self._anchor(i)
         for k in range(fewest, min(most, left) + 1):
             if anchor is not None and (
                 j + k >= len(words) or words[j + k].text.lower() not in anchor
             ):
                 continue  # the keyword that must follow is not there: no split here
-            for rest in go(i + 1, j + k):
+            for rest in self.go(i + 1, j + k):
                 yield [words[j : j + k], *rest]
         if p.optional:  # an optional part may also take no word
-            for rest in go(i + 1, j):
+            for rest in self.go(i + 1, j):
                 yield [[], *rest]
 
-    yield from go(0, 0)
+    def _keyword(self, i: int, j: int) -> Iterator[list[list[Word]]]:
+        """A keyword part takes the one word it names (or, if optional, none)."""
+        p, words = self.parts[i], self.words
+        w = words[j] if j < len(words) else None
+        if w is not None and not w.quoted and w.text.lower() in (c.lower() for c in p.choices):
+            for rest in self.go(i + 1, j + 1):
+                yield [[w], *rest]
+        if p.optional:
+            for rest in self.go(i + 1, j):
+                yield [[], *rest]
+
+    def _anchor(self, i: int) -> set[str] | None:
+        """The words of the keyword that must follow part ``i``, if one must."""
+        after = self.parts[i + 1] if i + 1 < len(self.parts) else None
+        if after is not None and after.kind == "keyword" and not after.optional:
+            return {c.lower() for c in after.choices}
+        return None
 
 
 def read_order(
@@ -225,45 +238,69 @@ def _is_location_target(vocab: Vocabulary, p: Part, w: Word) -> bool:
 
 def _word(vocab: Vocabulary, p: Part, w: Word) -> tuple[str | None, tuple[int, str] | None]:
     """The value of one word for part ``p``, or ``None`` and the problem (column, message)."""
-    if p.kind == "unit":
-        if w.quoted or not ID_RE.match(w.text):
-            return None, (w.col, f"expected a {vocab.unit_noun} id, got {w.written!r}")
-        if p.not_location and vocab.is_location(w):
-            return None, (
-                w.col,
-                f"expected a {vocab.unit_noun} id, not a location, got {w.written!r}",
-            )
-        return w.text, None
-    if p.kind == "location":
-        if not vocab.is_location(w):
-            return None, (w.col, f"expected {vocab.describe_location()}, got {w.written!r}")
-        return w.text, None
-    if p.kind == "target":
-        if _is_location_target(vocab, p, w):
-            rest = Word(w.text[len(p.prefix) :], w.col + len(p.prefix))
-            if not vocab.is_location(rest):
-                got = f", got {rest.text!r}"
-                return None, (rest.col, f"expected {vocab.describe_location()}{got}")
-            return p.prefix.lower() + rest.text, None
-        if not w.quoted and ID_RE.match(w.text):
-            return w.text, None
-        if not p.prefix and vocab.is_location(w):
-            return w.text, None
-        what = f"a {vocab.unit_noun} id" + (
-            f" or {p.prefix}LOCATION" if p.prefix else f" or {vocab.describe_location()}"
-        )
-        return None, (w.col, f"expected {what}, got {w.written!r}")
-    if p.kind == "rule":
-        if w.quoted or not RULE_RE.match(w.text):
-            return None, (w.col, f"expected a rule number, got {w.written!r}")
-        return w.text, None
-    if p.kind == "number":
-        if w.quoted or not NUMBER_RE.match(w.text):
-            return None, (w.col, f"expected a whole number, got {w.written!r}")
-        return w.text, None
+    read = _WORD_KINDS.get(p.kind)
+    if read is not None:
+        return read(vocab, p, w)
     if p.kind == "word" and p.choices:
         low = w.text.lower()
         if w.quoted or low not in (c.lower() for c in p.choices):
             return None, (w.col, f"expected one of {', '.join(p.choices)}, got {w.written!r}")
         return low, None
     return w.text, None  # word, decision: any word
+
+
+_WordValue = tuple[str | None, tuple[int, str] | None]
+
+
+def _unit_word(vocab: Vocabulary, p: Part, w: Word) -> _WordValue:
+    """A unit id (never quoted; not a location where the part says so)."""
+    if w.quoted or not ID_RE.match(w.text):
+        return None, (w.col, f"expected a {vocab.unit_noun} id, got {w.written!r}")
+    if p.not_location and vocab.is_location(w):
+        return None, (w.col, f"expected a {vocab.unit_noun} id, not a location, got {w.written!r}")
+    return w.text, None
+
+
+def _location_word(vocab: Vocabulary, p: Part, w: Word) -> _WordValue:
+    if not vocab.is_location(w):
+        return None, (w.col, f"expected {vocab.describe_location()}, got {w.written!r}")
+    return w.text, None
+
+
+def _target_word(vocab: Vocabulary, p: Part, w: Word) -> _WordValue:
+    """A unit id, or a location (written after the part's prefix where it has one)."""
+    if _is_location_target(vocab, p, w):
+        rest = Word(w.text[len(p.prefix) :], w.col + len(p.prefix))
+        if not vocab.is_location(rest):
+            got = f", got {rest.text!r}"
+            return None, (rest.col, f"expected {vocab.describe_location()}{got}")
+        return p.prefix.lower() + rest.text, None
+    if not w.quoted and ID_RE.match(w.text):
+        return w.text, None
+    if not p.prefix and vocab.is_location(w):
+        return w.text, None
+    what = f"a {vocab.unit_noun} id" + (
+        f" or {p.prefix}LOCATION" if p.prefix else f" or {vocab.describe_location()}"
+    )
+    return None, (w.col, f"expected {what}, got {w.written!r}")
+
+
+def _rule_word(vocab: Vocabulary, p: Part, w: Word) -> _WordValue:
+    if w.quoted or not RULE_RE.match(w.text):
+        return None, (w.col, f"expected a rule number, got {w.written!r}")
+    return w.text, None
+
+
+def _number_word(vocab: Vocabulary, p: Part, w: Word) -> _WordValue:
+    if w.quoted or not NUMBER_RE.match(w.text):
+        return None, (w.col, f"expected a whole number, got {w.written!r}")
+    return w.text, None
+
+
+_WORD_KINDS = {
+    "unit": _unit_word,
+    "location": _location_word,
+    "target": _target_word,
+    "rule": _rule_word,
+    "number": _number_word,
+}

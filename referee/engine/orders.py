@@ -521,45 +521,87 @@ def parse_orders_json(text: str | bytes, file: str, vocabulary: Vocabulary) -> O
     ``{"verb": "move", "args": ["US-CV-1", "0203", "0204"]}``. Bounded: at most 1 MB, nesting
     at most 20 deep, UTF-8 only. Where the vocabulary writes names, an argument holding
     spaces (``"Norwegian Sea 3"``) is quoted for the text language."""
+    data = _json_object(text, file)
+    lines: list[str] = []
+    problems: list[OrderError] = []
+    _json_header(data, file, lines, problems)
+    sections = data.get("sections", {})
+    if not isinstance(sections, dict):
+        raise _json_fail(
+            file, "expected 'sections' to be an object of section name -> list of orders"
+        )
+    for name, items in sections.items():
+        if not isinstance(items, list):
+            problems.append(OrderError(file, 1, 1, f"expected a list of orders in {name!r}"))
+            continue
+        lines.append(f"[{name}]")
+        for i, item in enumerate(items):
+            line = _json_order(item, f"sections.{name}[{i}]", file, vocabulary, problems)
+            if line is not None:
+                lines.append(line)
+    if problems:
+        raise OrdersSyntaxError(problems)
+    return parse_orders("\n".join(lines) + "\n", file, vocabulary)
 
-    def fail(msg: str, hint: str | None = None, line: int = 1, col: int = 1) -> OrdersSyntaxError:
-        return OrdersSyntaxError([OrderError(file, line, col, msg, hint)])
 
+def _json_fail(
+    file: str, msg: str, hint: str | None = None, line: int = 1, col: int = 1
+) -> OrdersSyntaxError:
+    return OrdersSyntaxError([OrderError(file, line, col, msg, hint)])
+
+
+def _json_object(text: str | bytes, file: str) -> dict[str, Any]:
+    """The JSON orders file read within its bounds (size, UTF-8, no NUL, nesting), as an
+    object; anything else raises :class:`OrdersSyntaxError`."""
     if isinstance(text, bytes):
         if len(text) > MAX_ORDERS_BYTES:
-            raise fail(f"orders file is {len(text):,} bytes; the limit is {MAX_ORDERS_BYTES:,}")
+            raise _json_fail(
+                file, f"orders file is {len(text):,} bytes; the limit is {MAX_ORDERS_BYTES:,}"
+            )
         if b"\x00" in text:
-            raise fail("binary data (a NUL byte) in a JSON orders file")
+            raise _json_fail(file, "binary data (a NUL byte) in a JSON orders file")
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise fail(f"not valid UTF-8 (byte offset {exc.start})", "save as UTF-8") from None
+            raise _json_fail(
+                file, f"not valid UTF-8 (byte offset {exc.start})", "save as UTF-8"
+            ) from None
     if len(text.encode("utf-8", errors="replace")) > MAX_ORDERS_BYTES:
-        raise fail(f"orders file is larger than {MAX_ORDERS_BYTES:,} bytes")
+        raise _json_fail(file, f"orders file is larger than {MAX_ORDERS_BYTES:,} bytes")
     if "\x00" in text:
-        raise fail("binary data (a NUL byte) in a JSON orders file")
+        raise _json_fail(file, "binary data (a NUL byte) in a JSON orders file")
     depth = _json_depth(text)
     if depth > MAX_JSON_DEPTH:
-        raise fail(f"JSON nested {depth} deep; the limit is {MAX_JSON_DEPTH}")
+        raise _json_fail(file, f"JSON nested {depth} deep; the limit is {MAX_JSON_DEPTH}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise fail(f"expected JSON: {exc.msg}", line=exc.lineno, col=exc.colno) from None
+        raise _json_fail(
+            file, f"expected JSON: {exc.msg}", line=exc.lineno, col=exc.colno
+        ) from None
     except (ValueError, RecursionError) as exc:
-        raise fail(f"expected JSON: {exc}") from None
+        raise _json_fail(file, f"expected JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise fail("expected a JSON object with 'game', 'turn', 'side' and 'sections'")
-    lines: list[str] = []
-    problems: list[OrderError] = []
-    for key, jkey in (
-        ("game", "game"),
-        ("turn", "turn"),
-        ("side", "side"),
-        ("phase", "phase"),
-        ("previous-report", "previous_report"),
-        ("nonce", "nonce"),
-        ("nonce-commit", "nonce_commit"),
-    ):
+        raise _json_fail(file, "expected a JSON object with 'game', 'turn', 'side' and 'sections'")
+    return data
+
+
+_JSON_HEADER = (  # (the text language's header key, the JSON key)
+    ("game", "game"),
+    ("turn", "turn"),
+    ("side", "side"),
+    ("phase", "phase"),
+    ("previous-report", "previous_report"),
+    ("nonce", "nonce"),
+    ("nonce-commit", "nonce_commit"),
+)
+
+
+def _json_header(
+    data: dict[str, Any], file: str, lines: list[str], problems: list[OrderError]
+) -> None:
+    """The header lines of the JSON object (a string or number each, one line)."""
+    for key, jkey in _JSON_HEADER:
         v = data.get(jkey, data.get(key))
         if v is None:
             continue
@@ -567,45 +609,36 @@ def parse_orders_json(text: str | bytes, file: str, vocabulary: Vocabulary) -> O
             problems.append(OrderError(file, 1, 1, f"expected a string for {jkey!r}"))
             continue
         lines.append(f"{key}: {v}")
-    sections = data.get("sections", {})
-    if not isinstance(sections, dict):
-        raise fail("expected 'sections' to be an object of section name -> list of orders")
-    for name, items in sections.items():
-        if not isinstance(items, list):
-            problems.append(OrderError(file, 1, 1, f"expected a list of orders in {name!r}"))
-            continue
-        lines.append(f"[{name}]")
-        for i, item in enumerate(items):
-            where = f"sections.{name}[{i}]"
-            if isinstance(item, str):
-                if "\n" in item:
-                    problems.append(OrderError(file, 1, 1, f"{where}: one order per string"))
-                    continue
-                lines.append(item)
-            elif isinstance(item, dict) and isinstance(item.get("verb"), str):
-                args = item.get("args", [])
-                if not isinstance(args, list) or not all(
-                    isinstance(a, str | int) and not isinstance(a, bool) for a in args
-                ):
-                    problems.append(OrderError(file, 1, 1, f"{where}: 'args' must be strings"))
-                    continue
-                words = [item["verb"], *(_json_word(str(a), vocabulary) for a in args)]
-                if any(not w or (any(c.isspace() for c in w) and w[0] != '"') for w in words):
-                    problems.append(OrderError(file, 1, 1, f"{where}: words may not hold spaces"))
-                    continue
-                lines.append(" ".join(words))
-            else:
-                problems.append(
-                    OrderError(
-                        file,
-                        1,
-                        1,
-                        f"{where}: expected an order line or an object with 'verb' and 'args'",
-                    )
-                )
-    if problems:
-        raise OrdersSyntaxError(problems)
-    return parse_orders("\n".join(lines) + "\n", file, vocabulary)
+
+
+def _json_order(
+    item: object, where: str, file: str, vocabulary: Vocabulary, problems: list[OrderError]
+) -> str | None:
+    """One order of a section as a line of the text language: a line as given, or an
+    object's verb and arguments (quoted where needed); ``None`` after a problem."""
+    if isinstance(item, str):
+        if "\n" in item:
+            problems.append(OrderError(file, 1, 1, f"{where}: one order per string"))
+            return None
+        return item
+    if not (isinstance(item, dict) and isinstance(item.get("verb"), str)):
+        problems.append(
+            OrderError(
+                file, 1, 1, f"{where}: expected an order line or an object with 'verb' and 'args'"
+            )
+        )
+        return None
+    args = item.get("args", [])
+    if not isinstance(args, list) or not all(
+        isinstance(a, str | int) and not isinstance(a, bool) for a in args
+    ):
+        problems.append(OrderError(file, 1, 1, f"{where}: 'args' must be strings"))
+        return None
+    words = [item["verb"], *(_json_word(str(a), vocabulary) for a in args)]
+    if any(not w or (any(c.isspace() for c in w) and w[0] != '"') for w in words):
+        problems.append(OrderError(file, 1, 1, f"{where}: words may not hold spaces"))
+        return None
+    return " ".join(words)
 
 
 def _json_word(arg: str, vocab: Vocabulary) -> str:

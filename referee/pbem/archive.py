@@ -468,3 +468,13 @@ def module_sha256(root: Path) -> str:
             data = data.replace(b"\r\n", b"\n")
         h.update(rel.encode("utf-8") + b"\x00" + hashlib.sha256(data).digest())
     return h.hexdigest()
+
+
+def module_info(cfg: GameConfig) -> dict[str, str]:
+    """The module a game is played with, as every report records it."""
+    return {
+        "id": cfg.module_id,
+        "name": cfg.module_name,
+        "version": cfg.module_version,
+        "sha256": cfg.module_sha256,
+    }

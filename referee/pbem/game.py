@@ -33,6 +33,7 @@ from referee.pbem.archive import (
     Archive,
     GameConfig,
     Secrets,
+    module_info,
     module_sha256,
     sha256_hex,
     slug,
@@ -40,12 +41,14 @@ from referee.pbem.archive import (
 from referee.pbem.commitments import pool_commitments
 from referee.pbem.keys import PrivateKey, PublicKey
 from referee.pbem.parts import sealer_for
+from referee.pbem.publish import hidden_turn_files, secrets_json
 from referee.pbem.record import (
     awaiting_info,
     base_report,
     build_turn_files,
     phase_info,
 )
+from referee.pbem.rulings import TODAY
 from referee.pbem.transaction import write_turn
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
@@ -111,33 +114,8 @@ def create_game(
             f"(got {', '.join(sorted(players))})",
             hint=" ".join(f"--player {s}={s.lower()}.pub" for s in sides),
         )
-    fps = [k.fingerprint for k in players.values()]
-    if len(set(fps)) != len(fps):
-        raise UserError("two sides have the same public key", hint="each player makes a key")
-    for o in options:
-        if o not in module.optional_rules:
-            raise UserError(
-                f"module {module.id} has no optional rule {o!r}",
-                hint="optional rules: " + (", ".join(sorted(module.optional_rules)) or "none"),
-            )
-    if not 0 <= picture_dpi <= 300:
-        raise UserError(f"picture dpi must be 0..300, not {picture_dpi}")
+    _refuse_request(module, players, options, picture_dpi, game_dir)
     archive = Archive(game_dir)
-    if game_dir.exists():
-        if not game_dir.is_dir():
-            raise UserError(f"{game_dir} exists and is not a folder")
-        taken = [n for n in ("game.toml", "state.json", "turns") if (game_dir / n).exists()]
-        if taken:
-            raise UserError(
-                f"{game_dir} already holds a game ({', '.join(taken)})",
-                hint="choose a new folder",
-            )
-        keys = archive.key_files()
-        if keys:
-            raise UserError(
-                f"{keys[0]}: a private key or seed file inside the game folder",
-                hint="move private files out of the game folder; players receive the archive",
-            )
     schema = module.schema if ruleset is None else None
     if schema is not None and module.map.kind not in schema.map_kinds:
         raise UserError(
@@ -203,7 +181,7 @@ def create_game(
         events=[],
         pending=[p.to_json() for p in state.pending],
         awaiting=awaiting_info(module, rs, state),
-        score=dict(rs.score(module, state)),
+        score=TODAY.score(rs, module, state),  # a new game reads the score as today
     )
     secret_files: dict[str, bytes] | None = None
     if cfg.secrets is None:
@@ -255,6 +233,45 @@ def create_game(
     return NewGame(game_dir, gid, seeds_path, rsha, report["awaiting"], cfg)
 
 
+def _refuse_request(
+    module: Module,
+    players: dict[str, PublicKey],
+    options: tuple[str, ...],
+    picture_dpi: int,
+    game_dir: Path,
+) -> None:
+    """What ``new`` refuses before it writes anything: two sides with one key, an optional
+    rule the module lacks, a picture resolution out of range, a folder that holds a game or
+    a private key."""
+    archive = Archive(game_dir)
+    fps = [k.fingerprint for k in players.values()]
+    if len(set(fps)) != len(fps):
+        raise UserError("two sides have the same public key", hint="each player makes a key")
+    for o in options:
+        if o not in module.optional_rules:
+            raise UserError(
+                f"module {module.id} has no optional rule {o!r}",
+                hint="optional rules: " + (", ".join(sorted(module.optional_rules)) or "none"),
+            )
+    if not 0 <= picture_dpi <= 300:
+        raise UserError(f"picture dpi must be 0..300, not {picture_dpi}")
+    if game_dir.exists():
+        if not game_dir.is_dir():
+            raise UserError(f"{game_dir} exists and is not a folder")
+        taken = [n for n in ("game.toml", "state.json", "turns") if (game_dir / n).exists()]
+        if taken:
+            raise UserError(
+                f"{game_dir} already holds a game ({', '.join(taken)})",
+                hint="choose a new folder",
+            )
+        keys = archive.key_files()
+        if keys:
+            raise UserError(
+                f"{keys[0]}: a private key or seed file inside the game folder",
+                hint="move private files out of the game folder; players receive the archive",
+            )
+
+
 def _missing_folders(path: Path) -> list[Path]:
     """The folders that must be made for ``path`` to exist, deepest first (what a failed
     ``new`` must remove again)."""
@@ -278,9 +295,6 @@ def _setup_with_commitments(
     """Report 000 of a game with commitments: the hidden-dice head and a commitment to
     every entry of every hidden pool (``docs/pbem.md``); what is hidden goes to
     ``secret/turns/000-setup-request/``."""
-    from referee.pbem.publish import hidden_turn_files
-    from referee.pbem.submit import secrets_json
-
     hseed = secret.hidden_seed(0)
     report["dice"]["hidden"] = {
         "algorithm": dicemod.HIDDEN_ALGORITHM,
@@ -321,15 +335,6 @@ def _setup_with_commitments(
         sealer=sealer_for(cfg, hseed),
     )
     return files, kept, rsha, kept["state.json"]
-
-
-def module_info(cfg: GameConfig) -> dict[str, str]:
-    return {
-        "id": cfg.module_id,
-        "name": cfg.module_name,
-        "version": cfg.module_version,
-        "sha256": cfg.module_sha256,
-    }
 
 
 _PLAYER_RE = re.compile(r"^([^=]+)=(.+)$")

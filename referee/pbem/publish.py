@@ -34,10 +34,10 @@ from referee.pbem.record import (
     MANIFEST_FORMAT,
     SIGNED_FILES,
     VIEW_FORMAT,
-    _vassal_table,
     picture_file,
     pretty_json,
     sign_file,
+    vassal_table,
 )
 from referee.pbem.reports import render_html, render_markdown
 from referee.source.model import Module
@@ -56,6 +56,11 @@ PUBLIC_ORDERS_KEYS = (
     "nonce",
     "nonce_commit",
 )
+
+
+def secrets_json(step: int, hidden_seed: bytes) -> bytes:
+    """A step's referee-only ``secrets.json``: its hidden seed, which opens its salts."""
+    return pretty_json({"format": SECRETS_FORMAT, "step": step, "hidden_seed": hidden_seed.hex()})
 
 
 def public_orders(orders: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -197,9 +202,7 @@ def hidden_turn_files(
     secret = {
         "state.json": state_bytes,
         "record.json": record_bytes,
-        "secrets.json": pretty_json(
-            {"format": SECRETS_FORMAT, "step": step, "hidden_seed": hidden_seed.hex()}
-        ),
+        "secrets.json": secrets_json(step, hidden_seed),
         **dict(secret_orders),
     }
     if sealer is not None:
@@ -250,7 +253,7 @@ def side_positions(module: Module, ruleset: Ruleset, state: GameState) -> dict[s
     """One ``position-SIDE.vsav`` per side, each from that side's view only."""
     from referee.vassal.position.save import position_vsav_bytes
 
-    table = _vassal_table(module)
+    table = vassal_table(module)
     return {
         f"position-{slug(s.id)}.vsav": position_vsav_bytes(table, ruleset.view(module, state, s.id))
         for s in player_sides(module, ruleset)

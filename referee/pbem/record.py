@@ -140,7 +140,7 @@ def views(
 _TABLES: dict[int, tuple[Module, Any]] = {}
 
 
-def _vassal_table(module: Module) -> Any:
+def vassal_table(module: Module) -> Any:
     """The VASSAL placement table of the module players built with ``referee build`` (same
     default dpi), computed once per module object."""
     from referee.vassal.position.placement import table_for
@@ -166,7 +166,7 @@ def positions(
     what the rules hide from him (fog of war)."""
     from referee.vassal.position.save import position_vsav_bytes
 
-    table = _vassal_table(module)
+    table = vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
     if all(v.units == state.units for v in seen.values()):
         return {"position.vsav": position_vsav_bytes(table, state)}

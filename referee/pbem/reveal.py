@@ -25,7 +25,7 @@ from referee.errors import UserError
 from referee.pbem.archive import TMP_PREFIX, Archive
 from referee.pbem.keys import PrivateKey
 from referee.pbem.transaction import game_lock
-from referee.safeio import _fsync_dir
+from referee.safeio import fsync_dir
 from referee.source.model import Module
 
 
@@ -72,12 +72,12 @@ def reveal(game_dir: Path, module: Module, *, ruleset: Ruleset | None = None) ->
         for t in turns:
             shutil.copytree(kept / t.name, tmp / "turns" / t.name)
             _fsync_tree(tmp / "turns" / t.name)
-        _fsync_dir(tmp / "turns")
+        fsync_dir(tmp / "turns")
         old = archive.root / f"{TMP_PREFIX}revealed-old-{os.getpid()}"
         if archive.revealed.exists():
             os.rename(archive.revealed, old)
         os.rename(tmp, archive.revealed)
-        _fsync_dir(archive.root)
+        fsync_dir(archive.root)
         if old.exists():
             shutil.rmtree(old)
     return Revealed(cfg.game_id, tuple(t.name for t in turns), archive.revealed)
@@ -106,4 +106,4 @@ def _fsync_tree(folder: Path) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-    _fsync_dir(folder)
+    fsync_dir(folder)

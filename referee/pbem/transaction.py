@@ -29,7 +29,7 @@ from filelock import FileLock, Timeout
 
 from referee.pbem.archive import TMP_PREFIX, Archive
 from referee.pbem.problems import Refusal
-from referee.safeio import _fsync_dir, write_bytes_atomic, write_new_file
+from referee.safeio import fsync_dir, write_bytes_atomic, write_new_file
 
 CRASH_ENV = "REFEREE_CRASH_AT"
 CRASH_POINTS = (
@@ -98,14 +98,14 @@ def _write_folder(
         write_new_file(tmp / fname, data)
         if i == 0 and crash:
             crashpoint("turn-file-written")
-    _fsync_dir(tmp)
+    fsync_dir(tmp)
     if crash:
         crashpoint("turn-files-written")
     final = turns / name
     if final.exists():
         raise Refusal("archive", f"{archive.rel(final)}: already exists")
     os.rename(tmp, final)
-    _fsync_dir(turns)
+    fsync_dir(turns)
     if crash:
         crashpoint("turn-renamed")
     return final

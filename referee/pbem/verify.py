@@ -18,10 +18,8 @@ Checks, in order, stopping at the first failure (later ones would only repeat it
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,17 +28,13 @@ from referee.engine.ruleset import Ruleset, get_ruleset, phase_title_of
 from referee.errors import UserError
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.adjudicate import parse_orders_text
-from referee.pbem.archive import Archive, TurnDir, module_sha256, sha256_hex
-from referee.pbem.envelope import open_envelope, signature_ok, split_block
-from referee.pbem.game import SETUP_FOLDER, module_info
-from referee.pbem.keys import CONTEXT_REPORT, PrivateKey, PublicKey
+from referee.pbem.archive import Archive, TurnDir, module_info, module_sha256, sha256_hex
+from referee.pbem.envelope import Envelope, open_envelope
+from referee.pbem.game import SETUP_FOLDER
+from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
 from referee.pbem.record import (
-    CONTEXT_MANIFEST,
-    MANIFEST_FORMAT,
     REPORT_FORMAT,
-    SIGNED_FILES,
     awaiting_info,
     phase_info,
     step_names,
@@ -49,93 +43,27 @@ from referee.pbem.record import (
 from referee.pbem.rendercheck import (
     RenderMismatch,
     Since,
-    ViewHistory,
     check_step_renderings,
     template_rank,
 )
-from referee.pbem.report_shape import check_manifest, check_report
 from referee.pbem.reports import templates_sha256
-from referee.shapes import ShapeError
+from referee.pbem.rulings import matching_start, score_reading
+from referee.pbem.submit import orders_entry
+from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
+from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
+from referee.pbem.walk import OLDER_TEMPLATES_NOTE, Walk, replay_orders
 from referee.source.model import Module
 
-
-class VerifyFailure(Exception):
-    """One failed check: the file it is about, the check's name, and what is wrong."""
-
-    def __init__(self, file: str, check: str, message: str) -> None:
-        super().__init__(f"{file}: {check}: {message}")
-        self.file = file
-        self.check = check
-        self.message = message
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ok": False, "file": self.file, "check": self.check, "message": self.message}
-
-
-@dataclass(slots=True)
-class Verified:
-    game_id: str
-    reports: int
-    last_report: str
-    last_report_sha256: str
-    referee: str
-    players: dict[str, str]
-    rolls: int
-    notes: list[str] = field(default_factory=list)
-    replayed: bool = True  # False: hidden steps wait for `referee reveal`
-    report_shas: list[str] = field(default_factory=list)  # every report, in order
-    # a game with parts: what was opened, not opened, missing (parts_open.Opening.to_json)
-    parts: dict[str, Any] | None = None
-    # files a player opens that could not be proved (file, why): verify exits 3
-    unchecked: list[tuple[str, str]] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        extra: dict[str, Any] = {} if self.replayed else {"replayed": False}
-        if self.parts is not None:
-            extra["parts"] = self.parts
-        if self.unchecked:
-            extra["unchecked"] = [{"file": f, "why": w} for f, w in self.unchecked]
-        return {
-            **extra,
-            "ok": not self.unchecked,
-            "game_id": self.game_id,
-            "reports": self.reports,
-            "last_report": self.last_report,
-            "last_report_sha256": self.last_report_sha256,
-            "referee_fingerprint": self.referee,
-            "player_fingerprints": dict(self.players),
-            "rolls": self.rolls,
-            "notes": list(self.notes),
-        }
-
-
-NO_NONCES_NOTE = (
-    "this game was made before player nonces: its rolls depend on the referee's seeds and the "
-    "orders only, so the referee could have computed them before the orders were sent "
-    "(docs/dice.md); every roll was still checked"
-)
-
-
-def _check_sig(
-    archive: Archive, data_path: Path, sig_path: Path, key: PublicKey, ctx: bytes
-) -> bytes:
-    """The bytes of ``data_path``, after checking the referee's signature on them."""
-    rel, srel = archive.rel(data_path), archive.rel(sig_path)
-    data = archive.read(data_path)
-    try:
-        text = archive.read(sig_path, 64 * 1024).decode("ascii")
-        above, block = split_block(text, srel)
-    except (Refusal, UnicodeDecodeError) as exc:
-        raise VerifyFailure(srel, "signature", f"unreadable signature ({exc})") from None
-    if block is None or above.strip() or block.armour() != text:
-        raise VerifyFailure(srel, "signature", "not a signature block as the referee writes it")
-    if block.fingerprint != key.fingerprint:
-        raise VerifyFailure(srel, "signature", "made by a key that is not the referee's")
-    if not signature_ok(block, key, ctx, data):
-        raise VerifyFailure(
-            rel, "signature", f"does not match its signature {sig_path.name}: one was changed"
-        )
-    return data
+__all__ = [
+    "NO_NONCES_NOTE",
+    "Verified",
+    "VerifyFailure",
+    "check_head",
+    "find_archive",
+    "head_of",
+    "matching_start",
+    "verify_archive",
+]
 
 
 def find_archive(target: Path) -> tuple[Path, int | None]:
@@ -245,221 +173,140 @@ def verify_archive(
             archive, cfg, turns, toml_sha, module, rs, upto=upto, keys=keys,
             since_sha=since_sha, progress=progress,
         )  # fmt: skip
-    prev_sha: str | None = None
-    prev_seed = bytes.fromhex(cfg.dice_head)
-    state: GameState | None = None
-    rolls = 0
-    skipped_render = 0
-    last_sha = ""
-    rank = 0
-    shas: list[str] = []
-    history = ViewHistory()  # each side's views so far (a legacy step's viewer shows them)
-    unchecked: list[tuple[str, str]] = []
-    since = Since(since_sha)
-    trail: list[nonces.Accepted] = []
+    w = Walk(archive, cfg)
+    w.since = Since(since_sha)
     for t in turns:
-        rep, rsha, state_bytes, manifest = _check_folder_full(archive, t, cfg.referee)
-        f = f"turns/{t.name}/report.json"
-        expect = {
-            "format": REPORT_FORMAT,
-            "sequence": t.sequence,
-            "game_id": cfg.game_id,
-            "previous_report": prev_sha,
-            "game_toml_sha256": toml_sha,
-            "ruleset": cfg.ruleset,
-            "scenario": cfg.scenario,
-            "options": list(cfg.options),
-            "referee": {"fingerprint": cfg.referee.fingerprint},
-            "module": module_info(cfg),
-        }
-        missing = [k for k in OPEN_REPORT_KEYS if k not in rep]
-        if missing or (t.sequence == 0 and "players" not in rep):
-            raise VerifyFailure(f, "record", f"malformed: $.{(missing or ['players'])[0]} missing")
-        if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
-            raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
-        for key, want in expect.items():
-            if rep.get(key) != want:
-                check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
-                raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
-        if rep.get("state_sha256") != sha256_hex(state_bytes):
-            raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
-        events: tuple = ()
-        if t.sequence == 0:
-            _check_setup(cfg, rep, f)
-            _check_open_setup(rep, f)
-            new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
-            new = matching_start(rs, new, state_bytes)
-            titles, folder = ("set-up request",), SETUP_FOLDER
-        else:
-            assert state is not None
-            new, prev_seed, events, side = _replay_step(
-                archive, t, rep, module, rs, cfg, state, prev_sha or "", prev_seed
-            )
-            folder = step_names(t.sequence, side, state)[1]
-            titles = step_titles(t.sequence, side, state, phase_title_of(rs, module, state))
-            rolls += len(rep.get("rolls", []))
-            for acc in nonces.history([rep.get("orders")]):  # bound to orders.txt above
-                why = nonces.problem(trail, acc, required=cfg.player_nonces)
-                if why is not None:
-                    raise VerifyFailure(f"turns/{t.name}/orders.txt", "dice nonce", why)
-                trail.append(acc)
-        if t.name != folder:
-            raise VerifyFailure(
-                f"turns/{t.name}", "record", f"the folder of this step is named {folder}"
-            )
-        if rep.get("title") not in titles:
-            raise VerifyFailure(
-                f, "record", f"title is {rep.get('title')!r}, expected {titles[0]!r}"
-            )
-        for key, want in (
-            ("before", None if state is None else phase_info(state)),
-            ("after", phase_info(new)),
-        ):
-            if rep.get(key) != want:
-                raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r}, expected {want!r}")
-        if new.canonical().encode() != state_bytes:
-            raise VerifyFailure(
-                f"turns/{t.name}/state.json", "replay", "the replayed position differs"
-            )
-        want_aw = awaiting_info(module, rs, new)
-        if rep.get("awaiting") != want_aw or rep.get("pending") != [
-            p.to_json() for p in new.pending
-        ]:
-            raise VerifyFailure(f, "replay", "awaiting/pending differ from the replay")
-        if rep.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
-            raise VerifyFailure(f, "replay", "the score differs from the replay")
-        try:
-            here = template_rank(rep, f)
-            if here < rank:
-                raise RenderMismatch(f, "rendered with older templates than a report before it")
-            rank = here
-            if not since.rendering_due(rsha):
-                history.add_from(lambda name, _t=t: archive.read(_t.path / name), manifest["files"])
-            else:
-                if rep.get("templates_sha256") != templates_sha256():
-                    skipped_render += 1
-                check_step_renderings(
-                    f"turns/{t.name}",
-                    lambda name, _t=t: archive.read(_t.path / name),
-                    module,
-                    rs,
-                    rep,
-                    rsha,
-                    new,
-                    state,
-                    events,
-                    cfg.picture_dpi,
-                    dict(manifest["files"]),
-                    history,
-                    unchecked,
-                )
-        except RenderMismatch as exc:
-            raise VerifyFailure(exc.file, "rendering", exc.message) from None
+        _open_step(w, t, toml_sha, module, rs)
         if progress is not None:
             progress(1)
-        state, prev_sha, last_sha = new, rsha, rsha
-        shas.append(rsha)
-    out = Verified(
-        game_id=cfg.game_id,
-        reports=len(turns),
-        last_report=f"turns/{turns[-1].name}",
-        last_report_sha256=last_sha,
-        referee=cfg.referee.fingerprint,
-        players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
-        rolls=rolls,
-        report_shas=shas,
-        unchecked=unchecked,
-    )
-    try:
-        since.check_reached(out.last_report)
-    except RenderMismatch as exc:
-        raise VerifyFailure(exc.file, "truncation", exc.message) from None
-    if skipped_render:
-        out.notes.append(
-            f"{skipped_render} report(s) were rendered with other report templates (an "
-            "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently"
-        )
+    out = w.verified(turns)
+    if w.skipped_render:
+        out.notes.append(OLDER_TEMPLATES_NOTE.format(n=w.skipped_render))
     if since_sha is not None:
-        out.notes.append(since.note())
-    if not cfg.player_nonces and rolls:
+        out.notes.append(w.since.note())
+    if not cfg.player_nonces and w.rolls:
         out.notes.append(NO_NONCES_NOTE)
     if upto is None:
         _check_current_state(archive, turns, out)
     return out
 
 
-def _check_folder(
-    archive: Archive, t: TurnDir, referee: PublicKey, *, with_state: bool = True
-) -> tuple[dict, str, bytes]:
-    """Signatures and manifest of one turn folder: ``(report, its SHA-256, state.json)``
-    (``b""`` for the state when the folder publishes none: a game hiding information)."""
-    rep, rsha, state_bytes, _ = _check_folder_full(archive, t, referee, with_state=with_state)
-    return rep, rsha, state_bytes
+def _open_step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset) -> None:
+    """One step of a game without commitments: its folder, its record, its replay."""
+    cfg = w.cfg
+    rep, rsha, state_bytes, manifest = check_folder_full(w.archive, t, cfg.referee)
+    f = f"turns/{t.name}/report.json"
+    _check_open_record(w, t, rep, toml_sha)
+    if rep.get("state_sha256") != sha256_hex(state_bytes):
+        raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
+    state = w.state
+    if t.sequence == 0:
+        check_players_and_dice(cfg, rep, f)
+        _check_open_setup(rep, f)
+        new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
+        new = matching_start(rs, new, state_bytes)
+        titles, folder = ("set-up request",), SETUP_FOLDER
+        w.score = score_reading(rep)
+    else:
+        assert state is not None
+        new, side = _replay_step(w, t, rep, module, rs, state)
+        folder = step_names(t.sequence, side, state)[1]
+        titles = step_titles(t.sequence, side, state, phase_title_of(rs, module, state))
+    _check_names(t, rep, titles, folder, state, new)
+    if new.canonical().encode() != state_bytes:
+        raise VerifyFailure(f"turns/{t.name}/state.json", "replay", "the replayed position differs")
+    if rep.get("awaiting") != awaiting_info(module, rs, new) or rep.get("pending") != [
+        p.to_json() for p in new.pending
+    ]:
+        raise VerifyFailure(f, "replay", "awaiting/pending differ from the replay")
+    if rep.get("score") != w.score.recorded(rs, module, new):
+        raise VerifyFailure(f, "replay", "the score differs from the replay")
+    _open_renderings(w, t, module, rs, rep, rsha, new, manifest)
+    w.state, w.prev_sha = new, rsha
+    w.shas.append(rsha)
 
 
-def _check_folder_full(
-    archive: Archive,
+def _check_open_record(w: Walk, t: TurnDir, rep: dict[str, Any], toml_sha: str) -> None:
+    """What every report of a game without commitments holds, as the chain says it must."""
+    cfg = w.cfg
+    f = f"turns/{t.name}/report.json"
+    expect = {
+        "format": REPORT_FORMAT,
+        "sequence": t.sequence,
+        "game_id": cfg.game_id,
+        "previous_report": w.prev_sha,
+        "game_toml_sha256": toml_sha,
+        "ruleset": cfg.ruleset,
+        "scenario": cfg.scenario,
+        "options": list(cfg.options),
+        "referee": {"fingerprint": cfg.referee.fingerprint},
+        "module": module_info(cfg),
+    }
+    missing = [k for k in OPEN_REPORT_KEYS if k not in rep]
+    if missing or (t.sequence == 0 and "players" not in rep):
+        raise VerifyFailure(f, "record", f"malformed: $.{(missing or ['players'])[0]} missing")
+    if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
+        raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
+    for key, want in expect.items():
+        if rep.get(key) != want:
+            check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
+            raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+
+
+def _check_names(
     t: TurnDir,
-    referee: PublicKey,
-    *,
-    with_state: bool = True,
-    opening: Any = None,
-) -> tuple[dict, str, bytes, dict]:
-    """:func:`_check_folder`, and the folder's manifest. In a game with parts, ``opening``
-    (:class:`referee.pbem.parts_open.Opening`) admits the files of the parts this run opened
-    and the part files missing from this copy (which it reports)."""
-    base = f"turns/{t.name}"
-    try:
-        mbytes = _check_sig(
-            archive,
-            t.path / "manifest.json",
-            t.path / "manifest.json.sig",
-            referee,
-            CONTEXT_MANIFEST,
+    rep: dict[str, Any],
+    titles: tuple[str, ...],
+    folder: str,
+    before: GameState | None,
+    after: GameState,
+) -> None:
+    """The folder's name, the report's title and its before/after phases are the replay's."""
+    f = f"turns/{t.name}/report.json"
+    if t.name != folder:
+        raise VerifyFailure(
+            f"turns/{t.name}", "record", f"the folder of this step is named {folder}"
         )
-        manifest = json.loads(mbytes)
-        _shaped(check_manifest, manifest, f"{base}/manifest.json")
-        if manifest.get("format") != MANIFEST_FORMAT:
-            raise VerifyFailure(f"{base}/manifest.json", "manifest", "not a referee manifest")
-        listed = dict(manifest["files"])
-        extra, absent = opening.admit(t.name, manifest) if opening is not None else ((), ())
-        present = sorted(p.name for p in t.path.iterdir())
-        for name in present:
-            if name not in listed and name not in SIGNED_FILES and name not in extra:
-                raise VerifyFailure(f"{base}/{name}", "manifest", "a file the referee never wrote")
-        for name in [*sorted(listed), *SIGNED_FILES]:
-            if name not in present and name not in absent:
-                raise VerifyFailure(f"{base}/{name}", "manifest", "missing")
-        for name, want in sorted(listed.items()):
-            if name in absent:
-                continue
-            if sha256_hex(archive.read(t.path / name)) != want:
-                raise VerifyFailure(f"{base}/{name}", "hash", "changed since the referee signed it")
-        rbytes = _check_sig(
-            archive, t.path / "report.json", t.path / "report.json.sig", referee, CONTEXT_REPORT
-        )
-        rsha = sha256_hex(rbytes)
-        if manifest.get("report_sha256") != rsha:
-            raise VerifyFailure(f"{base}/manifest.json", "manifest", "names another report.json")
-        rep = json.loads(rbytes)
-        _shaped(check_report, rep, f"{base}/report.json")
-        state_bytes = archive.read(t.path / "state.json") if with_state else b""
-    except Refusal as exc:
-        raise VerifyFailure(base, "archive", exc.message) from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise VerifyFailure(base, "record", f"malformed ({exc})") from None
-    if not isinstance(rep, dict):
-        raise VerifyFailure(f"{base}/report.json", "record", "not a report")
-    return rep, rsha, state_bytes, manifest
+    if rep.get("title") not in titles:
+        raise VerifyFailure(f, "record", f"title is {rep.get('title')!r}, expected {titles[0]!r}")
+    for key, want in (
+        ("before", None if before is None else phase_info(before)),
+        ("after", phase_info(after)),
+    ):
+        if rep.get(key) != want:
+            raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r}, expected {want!r}")
 
 
-def _shaped(checker: Any, value: Any, file: str) -> None:
-    """Check a decoded signed file against its declared shape (``report_shape.py``)."""
+def _open_renderings(
+    w: Walk,
+    t: TurnDir,
+    module: Module,
+    rs: Ruleset,
+    rep: dict[str, Any],
+    rsha: str,
+    new: GameState,
+    manifest: dict[str, Any],
+) -> None:
+    """Every file a player opens, rendered again from the record and compared (only after
+    the report of ``verify --since``)."""
+    f = f"turns/{t.name}/report.json"
+    read = lambda name: w.archive.read(t.path / name)  # noqa: E731
     try:
-        checker(value)
-    except ShapeError as exc:
-        raise VerifyFailure(file, "record", f"malformed: {exc}") from None
+        here = template_rank(rep, f)
+        if here < w.template_rank:
+            raise RenderMismatch(f, "rendered with older templates than a report before it")
+        w.template_rank = here
+        if not w.since.rendering_due(rsha):
+            w.history.add_from(read, manifest["files"])
+            return
+        if rep.get("templates_sha256") != templates_sha256():
+            w.skipped_render += 1
+        check_step_renderings(
+            f"turns/{t.name}", read, module, rs, rep, rsha, new, w.state, w.events,
+            w.cfg.picture_dpi, dict(manifest["files"]), w.history, w.unchecked,
+        )  # fmt: skip
+    except RenderMismatch as exc:
+        raise VerifyFailure(exc.file, "rendering", exc.message) from None
 
 
 def _check_open_setup(rep: dict[str, Any], f: str) -> None:
@@ -471,43 +318,44 @@ def _check_open_setup(rep: dict[str, Any], f: str) -> None:
         raise VerifyFailure(f, "dice commitment", "the set-up request's dice hold other entries")
 
 
-def _check_setup(cfg: Any, rep: dict[str, Any], f: str) -> None:
-    players = {s: k.fingerprint for s, k in cfg.players.items()}
-    got = {s: (p or {}).get("fingerprint") for s, p in (rep.get("players") or {}).items()}
-    if got != players:
-        raise VerifyFailure(f, "players", "the players' keys differ from game.toml")
-    keys = {s: (p or {}).get("key") for s, p in (rep.get("players") or {}).items()}
-    if "key" in next(iter((rep.get("players") or {None: {}}).values()), {}) and keys != {
-        s: k.line() for s, k in cfg.players.items()
-    }:
-        raise VerifyFailure(f, "players", "the players' key lines differ from game.toml")
-
-    commit = (rep.get("dice") or {}).get("commitment") or {}
-    if (commit.get("head"), commit.get("length"), commit.get("algorithm")) != (
-        cfg.dice_head,
-        cfg.dice_length,
-        cfg.dice_algorithm,
-    ):
-        raise VerifyFailure(f, "dice commitment", "differs from game.toml")
-
-
 def _replay_step(
-    archive: Archive,
-    t: TurnDir,
-    rep: dict[str, Any],
-    module: Module,
-    rs: Ruleset,
-    cfg: Any,
-    state: GameState,
-    prev_sha: str,
-    prev_seed: bytes,
-) -> tuple[GameState, bytes, tuple, str]:
+    w: Walk, t: TurnDir, rep: dict[str, Any], module: Module, rs: Ruleset, state: GameState
+) -> tuple[GameState, str]:
+    """Step ``t`` replayed from ``orders.txt``: the signed orders and the record's entry for
+    them, the dice seed chain and every roll, then the orders validated and resolved again
+    with those dice: the same rolls and events. Returns the position and the side."""
+    env, side = _recorded_orders(w, t, rep, state)
+    of = f"turns/{t.name}/orders.txt"
+    if env.header.previous_report != w.prev_sha:
+        raise VerifyFailure(of, "hash chain", "the orders answer another report")
+    if env.header.game != w.cfg.game_id:
+        raise VerifyFailure(of, "orders", "the orders are for another game")
+    want_side, _ = rs.awaiting(module, state)
+    if side != want_side or env.header.turn != state.turn:
+        raise VerifyFailure(of, "orders", f"out of turn: the game waited for {want_side}")
+    seed = _seed_of(w, t, rep, env.sha256)
+    for acc in nonces.history([rep.get("orders")]):  # bound to orders.txt above
+        why = nonces.problem(w.nonce_trail, acc, required=w.cfg.player_nonces)
+        if why is not None:
+            raise VerifyFailure(of, "dice nonce", why)
+        w.nonce_trail.append(acc)
+    dice = dicemod.CommittedDice(seed, t.sequence, env.sha256)
+    f = f"turns/{t.name}/report.json"
+    outcome = replay_orders(f, rep, module, rs, state, {side: env}, dice, blame=of)
+    w.events = tuple(outcome.events)  # the picture marks them
+    return outcome.state, side
+
+
+def _recorded_orders(
+    w: Walk, t: TurnDir, rep: dict[str, Any], state: GameState
+) -> tuple[Envelope, str]:
+    """``orders.txt`` of step ``t``: stored as the referee stores orders, signed by the key of
+    the side it names, and the report's orders entry exactly what it says."""
     base = f"turns/{t.name}"
-    f = f"{base}/report.json"
+    f, of = f"{base}/report.json", f"{base}/orders.txt"
     o = rep.get("orders") or {}
-    of = f"{base}/orders.txt"
     try:
-        text = archive.read(t.path / "orders.txt").decode("utf-8")
+        text = w.archive.read(t.path / "orders.txt").decode("utf-8")
     except (Refusal, UnicodeDecodeError) as exc:
         raise VerifyFailure(of, "orders", str(exc)) from None
     try:
@@ -517,62 +365,42 @@ def _replay_step(
     if env.block is None or env.stored_text() != text:
         raise VerifyFailure(of, "orders", "not stored as the referee stores orders")
     side = env.header.side or ""
-    if env.block is None or side not in cfg.players or not env.signed_by(cfg.players[side]):
+    players = w.cfg.players
+    if side not in players or not env.signed_by(players[side]):
         raise VerifyFailure(of, "orders signature", f"not signed by the key of side {side!r}")
     if env.sha256 != o.get("sha256") or o.get("side") != side:
         raise VerifyFailure(f, "record", "the recorded orders hash or side is not orders.txt's")
-    want_o = {
-        "file": "orders.txt",
-        "name": o.get("name") if isinstance(o.get("name"), str) else "(a file name)",
-        "sha256": env.sha256,
-        "side": side,
-        "signer": env.block.fingerprint,
-        "turn": env.header.turn,
-        "phase": env.header.phase,
-        "answers": [p.id for p in state.pending],
-        **nonces.fields(env.header.nonce, env.header.nonce_commit),
-    }
-    if {k: o.get(k) for k in (*want_o, *o)} != {k: want_o.get(k) for k in (*want_o, *o)}:
-        bad = next(k for k in (*want_o, *o) if o.get(k) != want_o.get(k))
+    want_o = orders_entry(env, side, state)
+    want_o["name"] = o.get("name") if isinstance(o.get("name"), str) else "(a file name)"
+    keys = (*want_o, *o)
+    if {k: o.get(k) for k in keys} != {k: want_o.get(k) for k in keys}:
+        bad = next(k for k in keys if o.get(k) != want_o.get(k))
         raise VerifyFailure(
             f, "record", f"orders.{bad} is {o.get(bad)!r}, expected {want_o.get(bad)!r}"
         )
-    if env.header.previous_report != prev_sha:
-        raise VerifyFailure(of, "hash chain", "the orders answer another report")
-    if env.header.game != cfg.game_id:
-        raise VerifyFailure(of, "orders", "the orders are for another game")
-    want_side, _ = rs.awaiting(module, state)
-    if side != want_side or env.header.turn != state.turn:
-        raise VerifyFailure(of, "orders", f"out of turn: the game waited for {want_side}")
+    return env, side
+
+
+def _seed_of(w: Walk, t: TurnDir, rep: dict[str, Any], key: str) -> bytes:
+    """The step's revealed seed: it hashes to the one before, and every roll recomputes."""
+    f = f"turns/{t.name}/report.json"
     d = rep.get("dice") or {}
     try:
         seed = bytes.fromhex(str(d.get("seed")))
     except ValueError:
         raise VerifyFailure(f, "dice seed chain", "the revealed seed is not hex") from None
-    if d.get("seed_index") != t.sequence or not dicemod.links(seed, prev_seed):
+    if d.get("seed_index") != t.sequence or not dicemod.links(seed, w.prev_seed):
         raise VerifyFailure(
             f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
         )
-    if d != {"seed_index": t.sequence, "seed": seed.hex(), "previous_seed": prev_seed.hex()}:
+    if d != {"seed_index": t.sequence, "seed": seed.hex(), "previous_seed": w.prev_seed.hex()}:
         raise VerifyFailure(f, "dice seed chain", "the dice entry records other values")
-    problems = dicemod.check_rolls(list(rep.get("rolls", [])), seed, t.sequence, env.sha256)
+    problems = dicemod.check_rolls(list(rep.get("rolls", [])), seed, t.sequence, key)
     if problems:
         raise VerifyFailure(f, "dice", "; ".join(problems))
-    try:
-        doc = parse_orders_text(rs, env.body, env.file)
-    except Refusal as exc:
-        raise VerifyFailure(of, "replay", f"the orders do not parse: {exc}") from None
-    violations = rs.validate(module, state, doc)
-    if violations:
-        raise VerifyFailure(of, "replay", f"the orders break the rules: {violations[0]}")
-    dice = dicemod.CommittedDice(seed, t.sequence, env.sha256)
-    outcome = rs.resolve(module, state, doc, dice)
-    if [r.to_json() for r in outcome.rolls] != rep.get("rolls"):
-        raise VerifyFailure(f, "replay", "the replay rolls different dice")
-    got_events = json.loads(json.dumps([e.to_json() for e in outcome.events]))
-    if got_events != rep.get("events"):
-        raise VerifyFailure(f, "replay", "the replay's events differ from the record")
-    return outcome.state, seed, tuple(outcome.events), side
+    w.prev_seed = seed
+    w.rolls += len(rep.get("rolls", []))
+    return seed
 
 
 def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) -> None:
@@ -595,18 +423,3 @@ def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) 
     found = archive.key_files()
     if found:
         out.notes.append(f"WARNING: {archive.rel(found[0])} looks like a private key or seeds")
-
-
-def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
-    """The starting position ``new_game`` makes, or -- when the archive's recorded start
-    differs -- the earlier start the ruleset made before a later ruling, if it is that one.
-
-    A ruleset that records a ruling in new games (Sixth Fleet's [8.5] flag) offers the starts
-    its older versions made through its ``earlier_starts(state)`` method; an archive
-    begun before the ruling then replays under the reading it was played with."""
-    if new.canonical().encode() == recorded:
-        return new
-    for alt in rs.earlier_starts(new):
-        if alt.canonical().encode() == recorded:
-            return alt
-    return new

@@ -16,17 +16,15 @@ A failure names the file and what differs (``pool chits entry 3``, ``hidden roll
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, due_of, hidden_pools, sealed_resolution
+from referee.engine.ruleset import Ruleset, due_of, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
 from referee.pbem import nonces
-from referee.pbem.adjudicate import parse_orders_text, sealed_trail
 from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.keys import PrivateKey
@@ -34,15 +32,11 @@ from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.rendercheck import RenderMismatch, Since
-from referee.pbem.verify import (
-    Verified,
-    VerifyFailure,
-    _check_folder_full,
-    _check_setup,
-    matching_start,
-)
+from referee.pbem.rulings import matching_start, score_reading
+from referee.pbem.running import sealed_trail
+from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
+from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
 from referee.pbem.verify_hidden import (
-    Walk,
     check_commitment,
     check_revealed_complete,
     hidden_dir,
@@ -51,6 +45,7 @@ from referee.pbem.verify_hidden import (
     revealed_record,
     secret_folder,
 )
+from referee.pbem.walk import OLDER_TEMPLATES_NOTE, Walk, replay_orders
 from referee.source.model import Module
 
 
@@ -142,17 +137,7 @@ def verify_committed(
             raise VerifyFailure(f"turns/{t.name}", "archive", exc.message) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise VerifyFailure(f"turns/{t.name}", "record", f"malformed ({exc!r})") from None
-    out = Verified(
-        game_id=cfg.game_id,
-        reports=len(turns),
-        last_report=f"turns/{turns[-1].name}",
-        last_report_sha256=w.shas[-1],
-        referee=cfg.referee.fingerprint,
-        players={s: k.fingerprint for s, k in sorted(cfg.players.items())},
-        rolls=w.rolls,
-        report_shas=list(w.shas),
-        unchecked=list(w.unchecked),
-    )
+    out = w.verified(turns)
     try:
         w.since.check_reached(out.last_report)
     except RenderMismatch as exc:
@@ -173,15 +158,9 @@ def verify_committed(
             "commitment and the replay"
         )
     if w.skipped_render:
-        out.notes.append(
-            f"{w.skipped_render} report(s) were rendered with other report templates (an "
-            "earlier referee version): their Markdown and HTML were re-rendered and compared "
-            "except for the one section today's templates render differently"
-        )
+        out.notes.append(OLDER_TEMPLATES_NOTE.format(n=w.skipped_render))
     out.notes.extend(w.notes)
     if not cfg.player_nonces and w.rolls:
-        from referee.pbem.verify import NO_NONCES_NOTE
-
         out.notes.append(NO_NONCES_NOTE)
     if upto is None:
         _check_current(w, turns, out, hides)
@@ -190,48 +169,22 @@ def verify_committed(
 
 def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides: bool) -> None:
     cfg, archive = w.cfg, w.archive
-    base = f"turns/{t.name}"
-    f = f"{base}/report.json"
-    rep, rsha, public_state, manifest = _check_folder_full(
+    rep, rsha, public_state, manifest = check_folder_full(
         archive, t, cfg.referee, with_state=not hides, opening=w.opening
     )
     manifest, skip = _as_opened(w, t, manifest)
     w.events = ()
-    expect = {
-        "format": REPORT_FORMAT,
-        "sequence": t.sequence,
-        "game_id": cfg.game_id,
-        "previous_report": w.prev_sha,
-        "game_toml_sha256": toml_sha,
-        "ruleset": cfg.ruleset,
-        "scenario": cfg.scenario,
-    }
-    for key, want in expect.items():
-        if rep.get(key) != want:
-            check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
-            raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+    _check_chain(w, t, rep, toml_sha)
     secret = secret_folder(w, t)
     hseed = hidden_seed(w, t, secret) if secret is not None else None
     if secret is None:
         w.prev_hseed = None  # the hidden chain cannot be followed past an unrevealed step
-    if t.sequence == 0:
-        _check_setup(cfg, rep, f)
-        hidden = (rep.get("dice") or {}).get("hidden") or {}
-        assert cfg.secrets is not None
-        if hidden.get("head") != cfg.secrets.hidden_head:
-            raise VerifyFailure(f, "dice commitment", "the hidden-dice head differs from game.toml")
-    else:
-        public_step_checks(w, t, rep)
-        for acc in nonces.history([rep.get("orders")]):
-            why = nonces.problem(w.nonce_trail, acc, required=cfg.player_nonces)
-            if why is not None:
-                raise VerifyFailure(f, "dice nonce", why)
-            w.nonce_trail.append(acc)
+    _public_checks(w, t, rep)
     # -- the full record and position: public, or revealed
     if not hides:
         record, state_bytes = rep, public_state
         if rep.get("state_sha256") != sha256_hex(state_bytes):
-            raise VerifyFailure(f"{base}/state.json", "record", "not the recorded state")
+            raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
     elif secret is not None and hseed is not None and (t.sequence == 0 or w.state is not None):
         record, state_bytes = revealed_record(w, t, rep, secret, hseed, module, rs)
     else:
@@ -240,18 +193,7 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
         new = _replay(w, t, rep, record, module, rs, hseed, secret, hides)
         if t.sequence == 0:
             new = matching_start(rs, new, state_bytes)
-        if new.canonical().encode() != state_bytes:
-            where = (
-                f"{w.archive.rel(secret)}/state.json" if secret and hides else f"{base}/state.json"
-            )
-            raise VerifyFailure(where, "replay", "the replayed position differs")
-        want_aw = awaiting_info(module, rs, new, _sealed_sides(w, record))
-        if record.get("awaiting") != want_aw:
-            raise VerifyFailure(f, "replay", "awaiting differs from the replay")
-        if record.get("pending") != [p.to_json() for p in new.pending]:
-            raise VerifyFailure(f, "replay", "the pending decisions differ from the replay")
-        if record.get("score") != json.loads(json.dumps(dict(rs.score(module, new)))):
-            raise VerifyFailure(f, "replay", "the score differs from the replay")
+        _check_replayed(w, t, record, module, rs, new, state_bytes, secret)
         if hides:
             assert hseed is not None
             rebuilt = public_record(
@@ -259,7 +201,7 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
             )
             if pretty_json(rebuilt) != archive.read(t.path / "report.json"):
                 raise VerifyFailure(
-                    f,
+                    f"turns/{t.name}/report.json",
                     "commitment",
                     "the published record is not the public part of the revealed one",
                 )
@@ -276,6 +218,78 @@ def _step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset, hides
     w.records.append(record if record is not None else rep)
     w.shas.append(rsha)
     w.prev_sha, w.prev_public = rsha, rep
+
+
+def _check_chain(w: Walk, t: TurnDir, rep: dict[str, Any], toml_sha: str) -> None:
+    """The report's place in the game: its format, sequence, game, the report before it and
+    ``game.toml`` (the hash chain), the ruleset and scenario."""
+    cfg = w.cfg
+    f = f"turns/{t.name}/report.json"
+    expect = {
+        "format": REPORT_FORMAT,
+        "sequence": t.sequence,
+        "game_id": cfg.game_id,
+        "previous_report": w.prev_sha,
+        "game_toml_sha256": toml_sha,
+        "ruleset": cfg.ruleset,
+        "scenario": cfg.scenario,
+    }
+    for key, want in expect.items():
+        if rep.get(key) != want:
+            check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
+            raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+
+
+def _public_checks(w: Walk, t: TurnDir, rep: dict[str, Any]) -> None:
+    """Report 000's players and dice heads, or a step's signer, turn, seed, public rolls and
+    dice nonces: what anyone can check without the hidden part."""
+    cfg = w.cfg
+    f = f"turns/{t.name}/report.json"
+    if t.sequence == 0:
+        check_players_and_dice(cfg, rep, f)
+        hidden = (rep.get("dice") or {}).get("hidden") or {}
+        assert cfg.secrets is not None
+        if hidden.get("head") != cfg.secrets.hidden_head:
+            raise VerifyFailure(f, "dice commitment", "the hidden-dice head differs from game.toml")
+        return
+    public_step_checks(w, t, rep)
+    for acc in nonces.history([rep.get("orders")]):
+        why = nonces.problem(w.nonce_trail, acc, required=cfg.player_nonces)
+        if why is not None:
+            raise VerifyFailure(f, "dice nonce", why)
+        w.nonce_trail.append(acc)
+
+
+def _check_replayed(
+    w: Walk,
+    t: TurnDir,
+    record: dict[str, Any],
+    module: Module,
+    rs: Ruleset,
+    new: GameState,
+    state_bytes: bytes,
+    secret: Path | None,
+) -> None:
+    """The replayed position, what it waits for, the decisions owed and the score are the
+    record's (the score read as the game was started: ``rulings.score_reading``)."""
+    f = f"turns/{t.name}/report.json"
+    if new.canonical().encode() != state_bytes:
+        hides = w.cfg.hides_information
+        where = (
+            f"{w.archive.rel(secret)}/state.json"
+            if secret and hides
+            else f"turns/{t.name}/state.json"
+        )
+        raise VerifyFailure(where, "replay", "the replayed position differs")
+    want_aw = awaiting_info(module, rs, new, _sealed_sides(w, record))
+    if record.get("awaiting") != want_aw:
+        raise VerifyFailure(f, "replay", "awaiting differs from the replay")
+    if record.get("pending") != [p.to_json() for p in new.pending]:
+        raise VerifyFailure(f, "replay", "the pending decisions differ from the replay")
+    if t.sequence == 0:
+        w.score = score_reading(record)
+    if record.get("score") != w.score.recorded(rs, module, new):
+        raise VerifyFailure(f, "replay", "the score differs from the replay")
 
 
 def _as_opened(w: Walk, t: TurnDir, manifest: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
@@ -344,8 +358,7 @@ def _replay(
     hides: bool,
 ) -> GameState:
     cfg = w.cfg
-    base = f"turns/{t.name}"
-    f = f"{base}/report.json"
+    f = f"turns/{t.name}/report.json"
     if t.sequence == 0:
         new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
         committed = (record.get("commitments") or {}).get("pools")
@@ -359,23 +372,9 @@ def _replay(
     o = record.get("orders") or {}
     side = str(o.get("side"))
     seed = bytes.fromhex(str((record.get("dice") or {}).get("seed")))
-    window = {w.prev_sha}
-    trail = sealed_trail(w.records)
-    if trail:
-        window.update(w.shas[trail[0] - 1 :])
-    sealed = {w.records[i]["orders"]["side"]: i for i in trail}
-    due = [d for d in due_of(rs, module, state) if d.side not in sealed]
-    if side not in {d.side for d in due}:
-        raise VerifyFailure(f, "orders", f"out of turn: {side} was not due")
+    window = _due_window(w, t, module, rs, state, side)
     if o.get("sealed") == "submitted":
-        if secret is not None:
-            env, raw = _orders_env(w, secret / "orders.txt", str(o.get("name")), side, f, o)
-            check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
-            if env.header.previous_report not in window:
-                raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
-        if record.get("rolls") or record.get("events"):
-            raise VerifyFailure(f, "replay", "a sealed submission that changed the game")
-        return state
+        return _sealed_submission(w, t, record, state, hseed, secret, window)
     if o.get("sealed") == "resolved":
         return _replay_sealed(w, t, record, module, rs, state, seed, hseed, secret, hides, window)
     path = (secret / "orders.txt") if hides else (t.path / "orders.txt")
@@ -394,6 +393,49 @@ def _replay(
     if key != (o.get("commitment") if hides else env.sha256):
         raise VerifyFailure(f, "dice", "the rolls are derived from the wrong key")
     return _resolve(w, t, record, rs, module, state, seed, hseed, key, {side: env})
+
+
+def _due_window(
+    w: Walk, t: TurnDir, module: Module, rs: Ruleset, state: GameState, side: str
+) -> set[str | None]:
+    """The side was due (``due_of``: one side at a time, impulses or sealed orders); returns
+    the reports its orders may answer (the latest, or any since the sealed phase opened)."""
+    window: set[str | None] = {w.prev_sha}
+    trail = sealed_trail(w.records)
+    if trail:
+        window.update(w.shas[trail[0] - 1 :])
+    sealed = {w.records[i]["orders"]["side"]: i for i in trail}
+    due = [d for d in due_of(rs, module, state) if d.side not in sealed]
+    if side not in {d.side for d in due}:
+        raise VerifyFailure(
+            f"turns/{t.name}/report.json", "orders", f"out of turn: {side} was not due"
+        )
+    return window
+
+
+def _sealed_submission(
+    w: Walk,
+    t: TurnDir,
+    record: dict[str, Any],
+    state: GameState,
+    hseed: bytes | None,
+    secret: Path | None,
+    window: set[str | None],
+) -> GameState:
+    """Sealed orders committed unopened: checked against the commitment once revealed; the
+    step changed nothing."""
+    f = f"turns/{t.name}/report.json"
+    o = record.get("orders") or {}
+    if secret is not None:
+        env, raw = _orders_env(
+            w, secret / "orders.txt", str(o.get("name")), str(o.get("side")), f, o
+        )
+        check_commitment(w, o, raw, hseed, w.archive.rel(secret / "orders.txt"))
+        if env.header.previous_report not in window:
+            raise VerifyFailure(f, "hash chain", "the sealed orders answer another report")
+    if record.get("rolls") or record.get("events"):
+        raise VerifyFailure(f, "replay", "a sealed submission that changed the game")
+    return state
 
 
 def _replay_sealed(
@@ -485,25 +527,8 @@ def _resolve(
         )
         raise VerifyFailure(where, "dice", "; ".join(problems))
     w.hidden_rolls += sum(1 for r in record.get("rolls", []) if r.get("hidden_from"))
-    docs = {}
-    for s, env in sorted(envs.items()):
-        try:
-            docs[s] = parse_orders_text(rs, env.body, env.file)
-        except Refusal as exc:
-            raise VerifyFailure(f, "replay", f"the orders do not parse: {exc}") from None
-        violations = rs.validate(module, state, docs[s])
-        if violations:
-            raise VerifyFailure(f, "replay", f"the orders break the rules: {violations[0]}")
     dice = dicemod.CommittedDice(seed, t.sequence, key, hseed if w.cfg.hides_information else None)
-    if (record.get("orders") or {}).get("sealed") == "resolved":
-        outcome = sealed_resolution(rs).resolve_sealed(module, state, docs, dice)
-    else:
-        [doc] = docs.values()
-        outcome = rs.resolve(module, state, doc, dice)
-    if [r.to_json() for r in outcome.rolls] != record.get("rolls"):
-        raise VerifyFailure(f, "replay", "the replay rolls different dice")
-    if json.loads(json.dumps([e.to_json() for e in outcome.events])) != record.get("events"):
-        raise VerifyFailure(f, "replay", "the replay's events differ from the record")
+    outcome = replay_orders(f, record, module, rs, state, envs, dice, blame=f)
     w.events = tuple(outcome.events)  # the picture marks them (_renderings)
     return outcome.state
 

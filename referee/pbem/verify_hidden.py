@@ -11,56 +11,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, hidden_pools
 from referee.pbem import commitments as cm
 from referee.pbem import dice as dicemod
-from referee.pbem import nonces
-from referee.pbem.archive import Archive, GameConfig, TurnDir, sha256_hex
+from referee.pbem.archive import Archive, TurnDir, sha256_hex
 from referee.pbem.problems import Refusal
 from referee.pbem.publish import SECRETS_FORMAT
-from referee.pbem.rendercheck import Since, ViewHistory
-from referee.pbem.verify import VerifyFailure
+from referee.pbem.verdict import VerifyFailure
+from referee.pbem.walk import Walk
 from referee.source.model import Module
-
-
-class Walk:
-    """What the walk through the turn folders carries from one step to the next."""
-
-    def __init__(self, archive: Archive, cfg: GameConfig) -> None:
-        self.archive = archive
-        self.cfg = cfg
-        # where a step's hidden part is looked for: what `reveal` released, then (on the
-        # referee's own copy) the referee-only part
-        self.hidden_roots = [
-            p
-            for p in (
-                archive.revealed / "turns",
-                archive.secret / "turns",
-                archive.root / "parts" / "turns",  # referee.age parts verify opened
-            )
-            if p.is_dir()
-        ]
-        self.opening: Any = None  # a game with parts: what this run opened (parts_open.py)
-        self.hidden_from: dict[str, int] = {}  # root label -> steps checked from it
-        self.prev_sha: str | None = None
-        self.prev_public: dict[str, Any] | None = None
-        self.prev_seed = bytes.fromhex(cfg.dice_head)
-        assert cfg.secrets is not None
-        self.prev_hseed: bytes | None = bytes.fromhex(cfg.secrets.hidden_head)
-        self.state: GameState | None = None  # the full position, while it can be replayed
-        self.records: list[dict[str, Any]] = []
-        self.shas: list[str] = []
-        self.rolls = 0
-        self.hidden_rolls = 0
-        self.replayed = 0
-        self.skipped_render = 0
-        self.history = ViewHistory()  # each side's views so far (a legacy step's viewer)
-        self.unchecked: list[tuple[str, str]] = []  # files that could not be proved, and why
-        self.since = Since(None)  # verify --since: steps whose files are not rendered again
-        self.notes: list[str] = []
-        self.nonce_trail: list[nonces.Accepted] = []  # every accepted file's dice nonces
-        self.events: tuple[Event, ...] = ()  # the events of the step being checked
 
 
 def check_revealed_complete(archive: Archive, turns: list[TurnDir]) -> None:

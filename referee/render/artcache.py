@@ -173,7 +173,7 @@ def _field_value(module: Module, name: str) -> object:
 _FIELD_DIGESTS: dict[tuple[int, str], tuple[Module, str]] = {}
 
 
-def _fields(module: Module, reads: tuple[str, ...]) -> dict[str, str]:
+def read_fields(module: Module, reads: tuple[str, ...]) -> dict[str, str]:
     """The digest of each named field of ``module`` (each worked out once per module: the
     board and the terrain chart both read the 900-hex map)."""
     out: dict[str, str] = {}
@@ -189,7 +189,7 @@ def _fields(module: Module, reads: tuple[str, ...]) -> dict[str, str]:
 
 
 def board_key(module: Module, dpi: int) -> str:
-    return digest("board", code_fingerprint(), dpi, _fields(module, BOARD_READS))
+    return digest("board", code_fingerprint(), dpi, read_fields(module, BOARD_READS))
 
 
 def face_context(module: Module, dpi: int) -> str:
@@ -198,12 +198,12 @@ def face_context(module: Module, dpi: int) -> str:
 
     Working out the type sizes measures every text of the mix in several sizes; with a cache,
     the measurements of earlier builds are reused (:func:`remembered_measures`)."""
-    from referee.render.counters import _sizings
+    from referee.render.counters import counter_sizings
 
     with remembered_measures():
-        sizings = _sizings(module, dpi)
+        sizings = counter_sizings(module, dpi)
     sizes = {f"{name}#{i}": (s.font, s.size_px) for (name, i), s in sizings.items()}
-    return digest("faces", code_fingerprint(), dpi, _fields(module, FACE_READS), sizes)
+    return digest("faces", code_fingerprint(), dpi, read_fields(module, FACE_READS), sizes)
 
 
 MAX_MEASURES: Final = 100_000
@@ -222,7 +222,7 @@ def remembered_measures() -> Iterator[None]:
         return
     from referee.render import counters
 
-    original = counters._max_size
+    original = counters.max_font_size
     key = digest("type-measures", code_fingerprint())
     known: dict[tuple[str, str, float, float], float] = {}
     read: list[int] = []  # the stored measurements are read on the first question only
@@ -237,11 +237,11 @@ def remembered_measures() -> Iterator[None]:
             size = known[k] = original(text, font, width, height)
         return size
 
-    counters._max_size = measured  # type: ignore[assignment]
+    counters.max_font_size = measured  # type: ignore[assignment]
     try:
         yield
     finally:
-        counters._max_size = original
+        counters.max_font_size = original
     if read and read[0] < len(known) <= MAX_MEASURES:
         rows = sorted([*k, v] for k, v in known.items())
         cache.put("measure", key, json.dumps(rows, ensure_ascii=False).encode("utf-8"))
@@ -287,7 +287,7 @@ def face_key(module: Module, context: str, unit: UnitDef, back: bool) -> str:
 def chart_key(module: Module, name: str, dpi: int) -> str | None:
     """The key of a chart picture: the fields :func:`chart_reads` names for it."""
     reads = chart_reads(name)
-    return digest("chart", code_fingerprint(), dpi, name, _fields(module, reads))
+    return digest("chart", code_fingerprint(), dpi, name, read_fields(module, reads))
 
 
 def picture_key(kind: str, *parts: object) -> str:

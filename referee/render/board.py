@@ -361,32 +361,22 @@ def _nat_color(module: Module, code: str | None) -> str:
 
 # ---- the board --------------------------------------------------------------------------------
 def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names: bool) -> None:
+    """The map, layer over layer: terrain, islands, the hex grid, country names, political
+    and sea-area boundaries, all-land hexsides, each hex's content, place names, a frame."""
     draw = ImageDraw.Draw(img)
-    m = module.map
-    s = lay.grid.size
     u = lay.dpi / 100.0
-    ids = sorted(m.hexes)
     ox, oy = lay.map_origin
     mw, mh = lay.map_size
     # sea-blue margin round the map, so edge hexes read as part of a larger sea
     draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], fill=parse_color("#DCE6EC"))
-    # terrain, tinted by country colour where a country names one
-    for hid in ids:
-        h = m.hexes[hid]
-        terrain = m.terrain.get(h.terrain)
-        color = parse_color(terrain.color) if terrain else parse_color("#FFFFFF")
-        country = m.countries.get(h.country) if h.country else None
-        if country is not None and country.color:
-            color = mix(color, country.color, 0.45)
-        draw.polygon(lay.corners(hid), fill=color)
+    _draw_terrain(draw, lay, module)
     # islands: the land of island hexes, and the declared islands (decoration; board_islands)
     land = _land_color(module)
     if land is not None:
         for pts in island_shapes(module, lay):
             draw.polygon(pts, fill=land, outline=darken(land, 0.35), width=max(1, round(u)))
-    # hex grid
     gw = max(1, round(1.0 * u))
-    for hid in ids:
+    for hid in sorted(module.map.hexes):
         pts = lay.corners(hid)
         draw.line([*pts, pts[0]], fill=parse_color(GRID_LINE), width=gw)
     # names: placed so none covers a hex number or a marker (board_labels)
@@ -394,12 +384,38 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
     for lab in plan.labels:
         if lab.kind == "country":
             _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color)
-    # political boundaries
-    for a, b in _country_borders(module):
+    for a, b in _country_borders(module):  # political boundaries
         p, q = lay.hexside(a, b)
         _dashed(draw, p, q, 4 * u, BOUNDARY, max(1, round(1.6 * u)))
-    # sea-area boundary lines, drawn just inside the area
-    lw = max(2, round(4 * u))
+    _draw_area_lines(draw, lay, module)
+    _draw_all_land_sides(draw, lay, module)
+    for hid in sorted(module.map.hexes):
+        _draw_hex_content(img, draw, lay, module, hid)
+    for lab in plan.labels:
+        if lab.kind == "place":
+            _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color,
+                  halo=lab.halo, halo_fill="#FFFFFF")  # fmt: skip
+    fw = max(2, round(2.5 * u))  # the frame
+    draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], outline=parse_color(INK), width=fw)
+
+
+def _draw_terrain(draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module) -> None:
+    """Each hex in its terrain's colour, tinted by its country's colour where it has one."""
+    m = module.map
+    for hid in sorted(m.hexes):
+        h = m.hexes[hid]
+        terrain = m.terrain.get(h.terrain)
+        color = parse_color(terrain.color) if terrain else parse_color("#FFFFFF")
+        country = m.countries.get(h.country) if h.country else None
+        if country is not None and country.color:
+            color = mix(color, country.color, 0.45)
+        draw.polygon(lay.corners(hid), fill=color)
+
+
+def _draw_area_lines(draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module) -> None:
+    """Sea-area boundary lines, drawn just inside each area in its colour."""
+    m = module.map
+    lw = max(2, round(4 * lay.dpi / 100.0))
     for code in sorted(m.areas):
         area = m.areas[code]
         for a, b in _area_sides(module, area.id):
@@ -409,8 +425,12 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
             r = lw / 2
             for x, y in (p2, q2):
                 draw.ellipse([x - r, y - r, x + r, y + r], fill=parse_color(area.color))
-    # all-land hexsides: a heavy bar along the side
-    bw = max(3, round(5 * u))
+
+
+def _draw_all_land_sides(draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module) -> None:
+    """All-land hexsides: a heavy bar along the side."""
+    m = module.map
+    bw = max(3, round(5 * lay.dpi / 100.0))
     for a, b in sorted(m.all_land_hexsides):
         if a not in m.hexes or b not in m.hexes:
             continue
@@ -418,31 +438,30 @@ def _draw_map(img: Image.Image, lay: BoardLayout, module: Module, country_names:
         tx = (p[0] - q[0]) * 0.12
         ty = (p[1] - q[1]) * 0.12
         draw.line([(p[0] - tx, p[1] - ty), (q[0] + tx, q[1] + ty)], fill=ALL_LAND, width=bw)
-    # per-hex content: number, airbase, Defended hex, set-up code, name
-    size_of_ids = id_size(lay)
-    for hid in ids:
-        h = m.hexes[hid]
-        cx, cy = lay.pixel_centre(hid)
-        _text(draw, (cx, cy - s * 0.66), hid, "regular", size_of_ids, "#2B3440", anchor="mm")
-        for kind, (x0, y0, x1, y1) in hex_markers(module, lay, hid):
-            w, ih, yc = x1 - x0, y1 - y0, (y0 + y1) / 2
-            if kind == "airbase" and h.airbase is not None:
-                nat = h.airbase.nationality
-                _airbase_badge(img, draw, cx, yc, w, ih, _nat_color(module, nat), nat)
-            elif kind == "defended" and h.defended is not None:
-                side_color = module.side(h.defended.side).color if _has_side(module, h) else INK
-                text = f"{h.defended.defense}/{h.defended.ecm}"
-                _defended_box(draw, cx, yc, w, ih, side_color, text)
-            elif kind == "setup" and h.setup_code:
-                nat = m.setup_codes.get(h.setup_code)
-                _setup_box(draw, cx, yc, w, ih, _nat_color(module, nat), h.setup_code)
-    for lab in plan.labels:
-        if lab.kind == "place":
-            _text(draw, (lab.x, lab.y), lab.text, lab.font, lab.size, lab.color,
-                  halo=lab.halo, halo_fill="#FFFFFF")  # fmt: skip
-    # frame
-    fw = max(2, round(2.5 * u))
-    draw.rectangle([ox, oy, ox + mw - 1, oy + mh - 1], outline=parse_color(INK), width=fw)
+
+
+def _draw_hex_content(
+    img: Image.Image, draw: ImageDraw.ImageDraw, lay: BoardLayout, module: Module, hid: str
+) -> None:
+    """A hex's number and its markers: airbase, Defended hex, set-up code."""
+    m = module.map
+    h = m.hexes[hid]
+    cx, cy = lay.pixel_centre(hid)
+    _text(
+        draw, (cx, cy - lay.grid.size * 0.66), hid, "regular", id_size(lay), "#2B3440", anchor="mm"
+    )
+    for kind, (x0, y0, x1, y1) in hex_markers(module, lay, hid):
+        w, ih, yc = x1 - x0, y1 - y0, (y0 + y1) / 2
+        if kind == "airbase" and h.airbase is not None:
+            nat = h.airbase.nationality
+            _airbase_badge(img, draw, cx, yc, w, ih, _nat_color(module, nat), nat)
+        elif kind == "defended" and h.defended is not None:
+            side_color = module.side(h.defended.side).color if _has_side(module, h) else INK
+            text = f"{h.defended.defense}/{h.defended.ecm}"
+            _defended_box(draw, cx, yc, w, ih, side_color, text)
+        elif kind == "setup" and h.setup_code:
+            nat = m.setup_codes.get(h.setup_code)
+            _setup_box(draw, cx, yc, w, ih, _nat_color(module, nat), h.setup_code)
 
 
 def _has_side(module: Module, h: object) -> bool:

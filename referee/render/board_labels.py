@@ -127,39 +127,58 @@ def _country_named(module: Module, name: str) -> bool:
 
 def plan_labels(module: Module, lay: BoardLayout, country_names: bool = True) -> LabelPlan:
     """Every place and country label, positioned without covering hex numbers or markers."""
-    m = module.map
-    hw = lay.grid.hex_width
-    s = lay.grid.size
     u = lay.dpi / 100.0
     ox, oy = lay.map_origin
     mw, mh = lay.map_size
     frame = max(2, round(2.5 * u))
-    inside = (ox + frame, oy + frame, ox + mw - frame, oy + mh - frame)
-    gap = max(1.0, hw * 0.015)
     blocked: list[Box] = list(hex_id_boxes(module, lay).values()) + marker_boxes(module, lay)
     blocked += small_island_boxes(module, lay)
-    plan = LabelPlan()
+    placer = _Placer(
+        (ox + frame, oy + frame, ox + mw - frame, oy + mh - frame),
+        max(1.0, lay.grid.hex_width * 0.015),
+        blocked,
+    )
+    halo = max(1.0, 2 * u)
+    _place_places(module, lay, placer, halo)
+    _place_islands(module, lay, placer, halo)
+    if country_names:
+        _place_countries(module, lay, placer)
+    return placer.plan
 
-    def free(box: Box) -> bool:
+
+class _Placer:
+    """Labels placed one by one, each in the first spot (largest size first) where it fits
+    inside the map's frame clear of everything placed before."""
+
+    def __init__(self, inside: Box, gap: float, blocked: list[Box]) -> None:
+        self.inside, self.gap, self.blocked = inside, gap, blocked
+        self.plan = LabelPlan()
+
+    def free(self, box: Box) -> bool:
+        inside, gap = self.inside, self.gap
         if box[0] < inside[0] or box[1] < inside[1] or box[2] > inside[2] or box[3] > inside[3]:
             return False
         grown = (box[0] - gap, box[1] - gap, box[2] + gap, box[3] + gap)
-        return not any(hits(grown, b) for b in blocked)
+        return not any(hits(grown, b) for b in self.blocked)
 
-    def place(kind: str, text: str, sizes: list[float], spots: list[tuple[float, float]],
-              color: str, halo: float) -> bool:  # fmt: skip
+    def place(self, kind: str, text: str, sizes: list[float], spots: list[tuple[float, float]],
+              color: str, halo: float) -> None:  # fmt: skip
+        """The label in the first free spot, or ``text`` listed as unplaced."""
         font = "bold"
         for size in sizes:
             for x, y in spots:
                 box = text_box(text, font, size, x, y, halo)
-                if free(box):
-                    plan.labels.append(Label(kind, text, font, size, x, y, color, halo, box))
-                    blocked.append(box)
-                    return True
-        return False
+                if self.free(box):
+                    self.plan.labels.append(Label(kind, text, font, size, x, y, color, halo, box))
+                    self.blocked.append(box)
+                    return
+        self.plan.unplaced.append(text)
 
-    # names of places: in the band below the hex's markers, else beside or above it
-    halo = max(1.0, 2 * u)
+
+def _place_places(module: Module, lay: BoardLayout, placer: _Placer, halo: float) -> None:
+    """Names of places: in the band below the hex's markers, else beside or above it."""
+    m = module.map
+    hw, s = lay.grid.hex_width, lay.grid.size
     base = hw * 0.14
     for p in m.places:
         if not p.label or p.hex not in m.hexes or _country_named(module, p.name):
@@ -173,10 +192,14 @@ def plan_labels(module: Module, lay: BoardLayout, country_names: bool = True) ->
         spots += [
             (cx + dx * hw, cy + dy * s) for dy in (-0.35, 2.0, -1.0) for dx in (0.0, -0.5, 0.5)
         ]
-        sizes = [base, base * 0.88, base * 0.76]
-        if not place("place", p.name, sizes, spots, PLACE_INK, halo):
-            plan.unplaced.append(p.name)
-    # names of declared islands (decoration): beside the island, below it first
+        placer.place("place", p.name, [base, base * 0.88, base * 0.76], spots, PLACE_INK, halo)
+
+
+def _place_islands(module: Module, lay: BoardLayout, placer: _Placer, halo: float) -> None:
+    """Names of declared islands (decoration): beside the island, below it first."""
+    m = module.map
+    hw, s = lay.grid.hex_width, lay.grid.size
+    base = hw * 0.14
     for isl in m.islands:
         if not isl.label or isl.hex not in m.hexes:
             continue
@@ -188,28 +211,28 @@ def plan_labels(module: Module, lay: BoardLayout, country_names: bool = True) ->
             for dx in (0.0, -0.6, 0.6, -1.6, 1.6)
         ]
         spots += [(ix + dx * hw, iy + dy * s) for dy in (0.8, -0.8) for dx in (0.0, -0.3, 0.3)]
-        sizes = [base * 0.88, base * 0.76]
-        if not place("place", isl.name, sizes, spots, PLACE_INK, halo):
-            plan.unplaced.append(isl.name)
-    # country names: large and faint, on the country's own hexes nearest its middle
-    if country_names:
-        for code in sorted(m.countries):
-            mine = [hid for hid in sorted(m.hexes) if m.hexes[hid].country == code]
-            if not mine:
-                continue
-            pts = {hid: lay.pixel_centre(hid) for hid in mine}
-            mx = sum(p[0] for p in pts.values()) / len(pts)
-            my = sum(p[1] for p in pts.values()) / len(pts)
-            near = sorted(mine, key=lambda h: (math.dist(pts[h], (mx, my)), h))
-            name = m.countries[code].name.upper()
-            big = min(hw * 0.26, hw * 2.2 * math.sqrt(len(mine)) / max(4, len(name)))
-            sizes = [big * k for k in (1.0, 0.85, 0.72, 0.6)]
-            spots = [
-                (pts[h][0] + dx * hw, pts[h][1] + dy * s)
-                for h in near[:12]
-                for dy in (0.47, 0.4)
-                for dx in (0.0, -0.5, 0.5)
-            ]
-            if not place("country", name, sizes, spots, COUNTRY_INK, 0.0):
-                plan.unplaced.append(name)
-    return plan
+        placer.place("place", isl.name, [base * 0.88, base * 0.76], spots, PLACE_INK, halo)
+
+
+def _place_countries(module: Module, lay: BoardLayout, placer: _Placer) -> None:
+    """Country names: large and faint, on the country's own hexes nearest its middle."""
+    m = module.map
+    hw, s = lay.grid.hex_width, lay.grid.size
+    for code in sorted(m.countries):
+        mine = [hid for hid in sorted(m.hexes) if m.hexes[hid].country == code]
+        if not mine:
+            continue
+        pts = {hid: lay.pixel_centre(hid) for hid in mine}
+        mx = sum(p[0] for p in pts.values()) / len(pts)
+        my = sum(p[1] for p in pts.values()) / len(pts)
+        near = sorted(mine, key=lambda h: (math.dist(pts[h], (mx, my)), h))
+        name = m.countries[code].name.upper()
+        big = min(hw * 0.26, hw * 2.2 * math.sqrt(len(mine)) / max(4, len(name)))
+        sizes = [big * k for k in (1.0, 0.85, 0.72, 0.6)]
+        spots = [
+            (pts[h][0] + dx * hw, pts[h][1] + dy * s)
+            for h in near[:12]
+            for dy in (0.47, 0.4)
+            for dx in (0.0, -0.5, 0.5)
+        ]
+        placer.place("country", name, sizes, spots, COUNTRY_INK, 0.0)

@@ -15,10 +15,7 @@ window). Every text cell is measured with the embedded font's metrics and record
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Iterator
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import UserError
@@ -44,32 +41,13 @@ from referee.render.chart_phrases import (
     signed,
     units_phrase,
 )
+from referee.render.chart_texts import ruleset_texts
 from referee.render.drawing import Circle, Drawing, Line, Rect, Text, to_image
-from referee.resources import templates_dir
 from referee.source.boxes import carrier_of
 from referee.source.model import Module, Scenario
 
 if TYPE_CHECKING:
     from referee.render.printcolor import CmykProfile
-
-
-# ---- ruleset texts -----------------------------------------------------------------------------
-@lru_cache(maxsize=16)
-def _ruleset_texts_cached(path: str, mtime_ns: int) -> dict[str, Any]:
-    from referee.safeio import read_text
-
-    try:
-        return tomllib.loads(read_text(Path(path)))
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{path}: {exc}", hint="fix the chart text file's TOML") from None
-
-
-def ruleset_texts(ruleset: str) -> dict[str, Any]:
-    """``templates/charts/<ruleset>.toml``, or an empty table when the ruleset has none."""
-    path = templates_dir() / "charts" / f"{ruleset}.toml"
-    if not path.is_file():
-        return {}
-    return _ruleset_texts_cached(str(path), path.stat().st_mtime_ns)
 
 
 # ---- the charts ---------------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def box_shows(box: LayoutBox, unit: UnitDef) -> bool:
     return box.when is None or unit.has(box.when)
 
 
-def _box_rect(box: LayoutBox, side: int, offset: int = 0) -> Rect:
+def box_rect(box: LayoutBox, side: int, offset: int = 0) -> Rect:
     """A layout box in whole pixels, rounded inward so measured ink that fits the rect is
     inside the box the designer drew."""
     eps = 1e-6
@@ -164,7 +164,7 @@ def _box_rect(box: LayoutBox, side: int, offset: int = 0) -> Rect:
     )
 
 
-def _pad(side: int) -> float:
+def text_pad(side: int) -> float:
     return max(1.0, round(side * 0.012))
 
 
@@ -173,7 +173,7 @@ def _ink(text: str, font: str, size: float) -> Rect:
 
 
 @lru_cache(maxsize=65536)
-def _max_size(text: str, font: str, width: float, height: float) -> float:
+def max_font_size(text: str, font: str, width: float, height: float) -> float:
     """The largest type size (px, 1/8 px steps) whose ink fits ``width`` x ``height``.
 
     Pure, and asked the same question for every copy of a value line, so it is cached."""
@@ -194,7 +194,7 @@ def _max_size(text: str, font: str, width: float, height: float) -> float:
     return round(lo * 8 - 0.5) / 8 if lo >= 0.125 else 0.0
 
 
-def _text_boxes(module: Module, unit: UnitDef, back: bool) -> list[tuple[int, LayoutBox, str]]:
+def text_boxes(module: Module, unit: UnitDef, back: bool) -> list[tuple[int, LayoutBox, str]]:
     """The text and mark boxes of a face that show, with their filled-in text."""
     layout = face_layout(module, unit, back)
     fields = unit_fields(module, unit)
@@ -218,7 +218,7 @@ class _Sizing:
 _SIZING_CACHE: dict[tuple[int, int], tuple[Module, dict[tuple[str, int], _Sizing]]] = {}
 
 
-def _sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
+def counter_sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
     """One type size per (layout, box): the largest that fits every face using that box.
 
     The box's own font is used unless the condensed face lets the text be at least 5 % larger
@@ -230,20 +230,20 @@ def _sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
     if hit is not None and hit[0] is module:
         return hit[1]
     side = counter_px(module, dpi)
-    pad = _pad(side)
+    pad = text_pad(side)
     min_px = MIN_TEXT_PT * dpi / 72.0
     # (layout, box) -> {font: (size, unit, text)} keeping the most constraining text
     best: dict[tuple[str, int], dict[str, tuple[float, str, str]]] = {}
     for unit, back in layout_faces(module):
         layout = face_layout(module, unit, back)
-        for i, box, text in _text_boxes(module, unit, back):
-            bx0, by0, bx1, by1 = _box_rect(box, side)
+        for i, box, text in text_boxes(module, unit, back):
+            bx0, by0, bx1, by1 = box_rect(box, side)
             w, h = bx1 - bx0 - 2 * pad, by1 - by0
             own = face_name(box.font)
             fonts = [own] if own == "condensed" else [own, "condensed"]
             slot = best.setdefault((layout.name, i), {})
             for f in fonts:
-                size = _max_size(text, f, w, h)
+                size = max_font_size(text, f, w, h)
                 if f not in slot or size < slot[f][0]:
                     slot[f] = (size, unit.id, text)
     out: dict[tuple[str, int], _Sizing] = {}
@@ -354,13 +354,13 @@ def face_art(
     bg, ink = face_colors(module, unit, layout)
     full = side + 2 * bleed_px
     items: list[Item] = [_area((0.0, 0.0, float(full), float(full)), bg)]
-    sizings = _sizings(module, dpi)
-    texts = {i: text for i, _box, text in _text_boxes(module, unit, back)}
-    pad = _pad(side)
+    sizings = counter_sizings(module, dpi)
+    texts = {i: text for i, _box, text in text_boxes(module, unit, back)}
+    pad = text_pad(side)
     for i, box in enumerate(layout.boxes):
         if not box_shows(box, unit):
             continue
-        rect = _box_rect(box, side, bleed_px)
+        rect = box_rect(box, side, bleed_px)
         color = _hex(box.color or ink)
         if box.kind == "band":
             fill = box.fill or module.side(unit.side).color
@@ -409,10 +409,10 @@ def _art_face(
     if unit.art.print_values and (not back or unit.back is not None):
         layout = face_layout(module, unit, back)
         _, ink = face_colors(module, unit, layout)
-        sizings = _sizings(module, dpi)
-        pad = _pad(side)
-        for i, box, text in _text_boxes(module, unit, back):
-            rect = _box_rect(box, side, bleed_px)
+        sizings = counter_sizings(module, dpi)
+        pad = text_pad(side)
+        for i, box, text in text_boxes(module, unit, back):
+            rect = box_rect(box, side, bleed_px)
             if box.fill:
                 items.append(_area(_into_bleed(rect, box, full), box.fill))
             color = _hex(box.color or ink)
@@ -551,14 +551,14 @@ def fit_report(module: Module, dpi: int | None = None) -> list[BoxFit]:
     """Every text box of every face, measured where the renderer draws it."""
     d = dpi or module.counter.dpi
     side = counter_px(module, d)
-    pad = _pad(side)
-    sizings = _sizings(module, d)
+    pad = text_pad(side)
+    sizings = counter_sizings(module, d)
     out: list[BoxFit] = []
     for unit, back in counter_faces(module):
         layout = face_layout(module, unit, back)
-        for i, box, text in _text_boxes(module, unit, back):
+        for i, box, text in text_boxes(module, unit, back):
             s = sizings[(layout.name, i)]
-            rect = _box_rect(box, side)
+            rect = box_rect(box, side)
             _, ink = _placement(text, s.font, s.size_px, rect, box.align, pad)
             out.append(
                 BoxFit(

@@ -555,74 +555,88 @@ def _draw_mark(c, it: Mark, page_h: float, paint: _Paint) -> None:
 
 
 def _draw_pdf(c, it: Item, page_h: float, paint: _Paint) -> None:
-    from referee.render.fonts import face_name
-
-    _rgb = paint.color
-    names = paint.names
+    """One item of a page on the PDF canvas ``c`` (PDF's y axis runs up the page)."""
     if isinstance(it, Rect):
-        if it.fill:
-            c.setFillColor(_rgb(it.fill))
-        if it.stroke:
-            c.setStrokeColor(_rgb(it.stroke))
-            c.setLineWidth(it.width)
-        c.rect(
-            it.x,
-            page_h - it.y - it.h,
-            it.w,
-            it.h,
-            stroke=1 if it.stroke else 0,
-            fill=1 if it.fill else 0,
-        )
+        _pdf_rect(c, it, page_h, paint)
     elif isinstance(it, Line):
-        c.setStrokeColor(_rgb(it.color))
-        c.setLineWidth(it.width)
-        c.setDash(list(it.dash) if it.dash else [])
-        path = c.beginPath()
-        x, y = it.points[0]
-        path.moveTo(x, page_h - y)
-        for x, y in it.points[1:]:
-            path.lineTo(x, page_h - y)
-        c.drawPath(path, stroke=1, fill=0)
-        if it.dash:
-            c.setDash([])
+        _pdf_line(c, it, page_h, paint)
     elif isinstance(it, Circle):
-        if it.fill:
-            c.setFillColor(_rgb(it.fill))
-        if it.stroke:
-            c.setStrokeColor(_rgb(it.stroke))
-            c.setLineWidth(it.width)
+        _pdf_pen(c, it.fill, it.stroke, it.width, paint)
         c.circle(it.x, page_h - it.y, it.r, stroke=1 if it.stroke else 0, fill=1 if it.fill else 0)
     elif isinstance(it, Polygon):
-        if it.fill:
-            c.setFillColor(_rgb(it.fill))
-        if it.stroke:
-            c.setStrokeColor(_rgb(it.stroke))
-            c.setLineWidth(it.width)
-        path = c.beginPath()
-        x, y = it.points[0]
-        path.moveTo(x, page_h - y)
-        for x, y in it.points[1:]:
-            path.lineTo(x, page_h - y)
-        path.close()
-        c.drawPath(path, stroke=1 if it.stroke else 0, fill=1 if it.fill else 0)
+        _pdf_polygon(c, it, page_h, paint)
     elif isinstance(it, Text):
-        if not it.text:
-            return
-        c.setFillColor(_rgb(it.color))
-        c.setFont(names[face_name(it.font)], it.size)
-        y = page_h - it.y
-        if it.tracking and it.anchor == "start":
-            t = c.beginText(it.x, y)
-            t.setCharSpace(it.tracking)
-            t.textOut(it.text)
-            c.drawText(t)
-        elif it.anchor == "middle":
-            c.drawCentredString(it.x, y, it.text)
-        elif it.anchor == "end":
-            c.drawRightString(it.x, y, it.text)
-        else:
-            c.drawString(it.x, y, it.text)
+        _pdf_text(c, it, page_h, paint)
     elif isinstance(it, Mark):
         _draw_mark(c, it, page_h, paint)
     elif isinstance(it, Picture | Vector):
         _draw_picture(c, it, page_h, paint)
+
+
+def _pdf_pen(c, fill: str | None, stroke: str | None, width: float, paint: _Paint) -> None:
+    """The fill colour and the stroke colour and width an item asks for."""
+    if fill:
+        c.setFillColor(paint.color(fill))
+    if stroke:
+        c.setStrokeColor(paint.color(stroke))
+        c.setLineWidth(width)
+
+
+def _pdf_rect(c, it: Rect, page_h: float, paint: _Paint) -> None:
+    _pdf_pen(c, it.fill, it.stroke, it.width, paint)
+    c.rect(
+        it.x,
+        page_h - it.y - it.h,
+        it.w,
+        it.h,
+        stroke=1 if it.stroke else 0,
+        fill=1 if it.fill else 0,
+    )
+
+
+def _pdf_path(c, points, page_h: float):  # type: ignore[no-untyped-def]
+    """A path through ``points`` (page coordinates, y down)."""
+    path = c.beginPath()
+    x, y = points[0]
+    path.moveTo(x, page_h - y)
+    for x, y in points[1:]:
+        path.lineTo(x, page_h - y)
+    return path
+
+
+def _pdf_line(c, it: Line, page_h: float, paint: _Paint) -> None:
+    c.setStrokeColor(paint.color(it.color))
+    c.setLineWidth(it.width)
+    c.setDash(list(it.dash) if it.dash else [])
+    c.drawPath(_pdf_path(c, it.points, page_h), stroke=1, fill=0)
+    if it.dash:
+        c.setDash([])
+
+
+def _pdf_polygon(c, it: Polygon, page_h: float, paint: _Paint) -> None:
+    _pdf_pen(c, it.fill, it.stroke, it.width, paint)
+    path = _pdf_path(c, it.points, page_h)
+    path.close()
+    c.drawPath(path, stroke=1 if it.stroke else 0, fill=1 if it.fill else 0)
+
+
+def _pdf_text(c, it: Text, page_h: float, paint: _Paint) -> None:
+    """A line of text at its anchor (start, middle, end), with its letter spacing."""
+    from referee.render.fonts import face_name
+
+    if not it.text:
+        return
+    c.setFillColor(paint.color(it.color))
+    c.setFont(paint.names[face_name(it.font)], it.size)
+    y = page_h - it.y
+    if it.tracking and it.anchor == "start":
+        t = c.beginText(it.x, y)
+        t.setCharSpace(it.tracking)
+        t.textOut(it.text)
+        c.drawText(t)
+    elif it.anchor == "middle":
+        c.drawCentredString(it.x, y, it.text)
+    elif it.anchor == "end":
+        c.drawRightString(it.x, y, it.text)
+    else:
+        c.drawString(it.x, y, it.text)

@@ -3,7 +3,7 @@
 ``build`` and ``sheets`` refuse a counter text that cannot fit its layout box at the legible
 minimum (:data:`referee.render.counters.MIN_TEXT_PT`); ``check`` used to pass such a source, so
 a designer learnt of it only when building. This check measures, with the same shipped fonts
-and the same rules as the renderer (:func:`referee.render.counters._sizings`: the box's font,
+and the same rules as the renderer (:func:`referee.render.counters.counter_sizings`: the box's font,
 or the condensed face when that is at least 5 % larger), every text of every face, and reports
 each (layout, box) that some unit overflows, naming the tightest unit, the size it would need
 and the line of the ``[[counter.layout.box]]`` in ``module.toml``. All boxes are reported in one
@@ -17,13 +17,13 @@ import re
 from referee.errors import UserError
 from referee.render.counters import (
     MIN_TEXT_PT,
-    _box_rect,
-    _max_size,
-    _pad,
-    _text_boxes,
+    box_rect,
     counter_px,
     face_layout,
     layout_faces,
+    max_font_size,
+    text_boxes,
+    text_pad,
 )
 from referee.render.fonts import face_name
 from referee.source.diagnostics import Diagnostics
@@ -50,20 +50,20 @@ def layout_fit_diagnostics(module: Module, diags: Diagnostics, dpi: int | None =
     returns how many were added."""
     d = dpi or module.counter.dpi
     side = counter_px(module, d)
-    pad = _pad(side)
+    pad = text_pad(side)
     min_px = MIN_TEXT_PT * d / 72.0
     # (layout, box) -> font -> (size px, unit, text): the most constraining text per font
     best: dict[tuple[str, int], dict[str, tuple[float, str, str]]] = {}
     try:
         for unit, back in layout_faces(module):
             layout = face_layout(module, unit, back)
-            for i, box, text in _text_boxes(module, unit, back):
-                bx0, by0, bx1, by1 = _box_rect(box, side)
+            for i, box, text in text_boxes(module, unit, back):
+                bx0, by0, bx1, by1 = box_rect(box, side)
                 w, h = bx1 - bx0 - 2 * pad, by1 - by0
                 own = face_name(box.font)
                 slot = best.setdefault((layout.name, i), {})
                 for f in [own] if own == "condensed" else [own, "condensed"]:
-                    size = _max_size(text, f, w, h)
+                    size = max_font_size(text, f, w, h)
                     if f not in slot or size < slot[f][0]:
                         slot[f] = (size, unit.id, text)
     except UserError as exc:
@@ -82,7 +82,7 @@ def layout_fit_diagnostics(module: Module, diags: Diagnostics, dpi: int | None =
         own = face_name(module.counter.layouts[lname].boxes[i].font)
         font = own
         if "condensed" in by_font and by_font["condensed"][0] > by_font[own][0] * 1.05:
-            font = "condensed"  # the renderer's own choice (counters._sizings)
+            font = "condensed"  # the renderer's own choice (counters.counter_sizings)
         size, unit_id, text = by_font[font]
         if size >= min_px:
             continue

@@ -10,7 +10,7 @@ victory table.
 from __future__ import annotations
 
 from referee.render.chart_layout import DASH, MAX_WIDTH, Builder, Chart, Column
-from referee.render.charts import ruleset_texts
+from referee.render.chart_texts import ruleset_texts
 from referee.source.model import Module
 from referee.source.tablemodel import Key, NamedTable
 

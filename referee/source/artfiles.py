@@ -15,14 +15,15 @@ from __future__ import annotations
 import hashlib
 import io
 from pathlib import Path
-from typing import Any
-
-from PIL import Image, UnidentifiedImageError
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import UserError
 from referee.safeio import UnsafeInput, resolve_inside
 from referee.source.model import ArtFile
 from referee.source.svgart import SvgProblem, looks_like_svg, rasterise, read_svg
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 MAX_PICTURE_BYTES = 64 * 1024 * 1024
 MAX_PICTURE_PIXELS = 64_000_000
@@ -87,6 +88,8 @@ def _svg(name: str, data: bytes) -> tuple[Any, int, int]:
 
 
 def _decode(name: str, data: bytes) -> tuple[str, Image.Image]:
+    from PIL import Image, UnidentifiedImageError
+
     if looks_like_svg(data):
         drawing, _, _ = _svg(name, data)
         return "svg", rasterise(drawing, 1.0)
@@ -137,6 +140,8 @@ def open_picture(root: Path, art: ArtFile, scale: float = 1.0) -> Image.Image:
     1 for a raster picture, which is never enlarged; an SVG is rasterised at that scale); a
     file changed since the check is refused (the caller's cache key names the checked
     bytes)."""
+    from PIL import Image
+
     try:
         data = _checked_bytes(root, art)
         if art.kind == "svg":

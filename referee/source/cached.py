@@ -150,31 +150,28 @@ Decoder = typing.Callable[[object], Any]
 def _decoder(hint: Any) -> Decoder:
     """A checking decoder for one type hint, built once (the model has a few dozen)."""
     origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return _union_decoder(hint)
+    container = _CONTAINERS.get(origin)
+    if container is not None:
+        return container(typing.get_args(hint))
+    plain = _plain_decoder(hint, origin)
+    if plain is not None:
+        return plain
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return lambda data: _decode_dataclass(data, hint)
+    raise Refused(f"no decoder for {hint}")
+
+
+def _plain_decoder(hint: Any, origin: Any) -> Decoder | None:
+    """The decoder of a value that holds no other: anything, null, a literal, a bool, str,
+    int or float, a path (``None`` for any other hint)."""
     if hint is Any or hint is object:
         return _decode_any
-    if origin in (typing.Union, types.UnionType):
-        options = [_decoder(a) for a in typing.get_args(hint)]
-
-        def union(data: object) -> Any:
-            for option in options:
-                try:
-                    return option(data)
-                except Refused:
-                    continue
-            raise Refused(f"{data!r:.60} is none of {hint}")
-
-        return union
     if hint is type(None):
         return _none
     if origin is typing.Literal:
-        allowed = typing.get_args(hint)
-
-        def literal(data: object) -> Any:
-            if isinstance(data, str | int | bool) and data in allowed:
-                return data
-            raise Refused(f"{data!r:.60} is not one of {allowed}")
-
-        return literal
+        return _literal_decoder(typing.get_args(hint))
     if hint in (bool, str, int):
 
         def exact(data: object) -> Any:
@@ -187,47 +184,86 @@ def _decoder(hint: Any) -> Decoder:
         return _float
     if hint is Path:
         return lambda data: Path(_tagged(data, "P", str))
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            item = _decoder(args[0])
-            return lambda data: tuple([item(v) for v in _tagged(data, "T", list)])
-        parts = [_decoder(a) for a in args]
+    return None
 
-        def fixed(data: object) -> Any:
-            items = _tagged(data, "T", list)
-            if len(items) != len(parts):
-                raise Refused("tuple of the wrong length")
-            return tuple([f(v) for f, v in zip(parts, items, strict=True)])
 
-        return fixed
-    if origin is list:
-        item = _decoder(typing.get_args(hint)[0])
+def _union_decoder(hint: Any) -> Decoder:
+    """The first of the union's options that accepts the value."""
+    options = [_decoder(a) for a in typing.get_args(hint)]
 
-        def listed(data: object) -> Any:
-            if not isinstance(data, list):
-                raise Refused("expected a list")
-            return [item(v) for v in data]
+    def union(data: object) -> Any:
+        for option in options:
+            try:
+                return option(data)
+            except Refused:
+                continue
+        raise Refused(f"{data!r:.60} is none of {hint}")
 
-        return listed
-    if origin is dict:
-        kd, vd = (_decoder(a) for a in typing.get_args(hint))
+    return union
 
-        def mapping(data: object) -> Any:
-            out = {}
-            for pair in _tagged(data, "D", list):
-                if not (isinstance(pair, list) and len(pair) == 2):
-                    raise Refused("expected a [key, value] pair")
-                out[kd(pair[0])] = vd(pair[1])
-            return out
 
-        return mapping
-    if origin is frozenset:
-        item = _decoder(typing.get_args(hint)[0])
-        return lambda data: frozenset([item(v) for v in _tagged(data, "F", list)])
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return lambda data: _decode_dataclass(data, hint)
-    raise Refused(f"no decoder for {hint}")
+def _literal_decoder(allowed: tuple[Any, ...]) -> Decoder:
+    def literal(data: object) -> Any:
+        if isinstance(data, str | int | bool) and data in allowed:
+            return data
+        raise Refused(f"{data!r:.60} is not one of {allowed}")
+
+    return literal
+
+
+def _tuple_decoder(args: tuple[Any, ...]) -> Decoder:
+    """``tuple[X, ...]`` (any length) or ``tuple[X, Y]`` (exactly those)."""
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _decoder(args[0])
+        return lambda data: tuple([item(v) for v in _tagged(data, "T", list)])
+    parts = [_decoder(a) for a in args]
+
+    def fixed(data: object) -> Any:
+        items = _tagged(data, "T", list)
+        if len(items) != len(parts):
+            raise Refused("tuple of the wrong length")
+        return tuple([f(v) for f, v in zip(parts, items, strict=True)])
+
+    return fixed
+
+
+def _list_decoder(args: tuple[Any, ...]) -> Decoder:
+    item = _decoder(args[0])
+
+    def listed(data: object) -> Any:
+        if not isinstance(data, list):
+            raise Refused("expected a list")
+        return [item(v) for v in data]
+
+    return listed
+
+
+def _dict_decoder(args: tuple[Any, ...]) -> Decoder:
+    """A dict stored as ``[key, value]`` pairs (keys need not be strings)."""
+    kd, vd = (_decoder(a) for a in args)
+
+    def mapping(data: object) -> Any:
+        out = {}
+        for pair in _tagged(data, "D", list):
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise Refused("expected a [key, value] pair")
+            out[kd(pair[0])] = vd(pair[1])
+        return out
+
+    return mapping
+
+
+def _frozenset_decoder(args: tuple[Any, ...]) -> Decoder:
+    item = _decoder(args[0])
+    return lambda data: frozenset([item(v) for v in _tagged(data, "F", list)])
+
+
+_CONTAINERS: dict[Any, typing.Callable[[tuple[Any, ...]], Decoder]] = {
+    tuple: _tuple_decoder,
+    list: _list_decoder,
+    dict: _dict_decoder,
+    frozenset: _frozenset_decoder,
+}
 
 
 def _none(data: object) -> None:

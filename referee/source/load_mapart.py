@@ -29,9 +29,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any
 
 from referee.hexgrid import HexGrid
 from referee.similarity_fit import FitError, fit_similarity
@@ -42,6 +40,9 @@ from referee.source.mapkinds import Canvas
 from referee.source.mappicture import Cell
 from referee.source.model import AnchorFit, ArtFile, MapArt, Origin, PictureFit, TerrainType
 from referee.source.tomlpos import TomlText
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 HEX_BOARD_KEYS = ("image", "legend", "max_residual")
 ANCHOR_KEYS = ("hex", "x", "y")

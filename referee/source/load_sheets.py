@@ -33,15 +33,16 @@ import csv
 import io
 import math
 from dataclasses import dataclass, replace
-from typing import Any
-
-from PIL import Image, ImageChops
+from typing import TYPE_CHECKING, Any
 
 from referee.source.artfiles import ArtProblem, read_picture
 from referee.source.base import MODULE_FILE, Ctx
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import ArtCut, ArtFile, CounterArt, Origin, UnitDef
 from referee.source.tomlpos import TomlText
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 SHEET_KEYS = (
     "front",
@@ -276,6 +277,8 @@ def _art_shift(
 ) -> tuple[int, int] | None:
     """How far the centre of a cell's art (whatever is not background, inside the cell and
     its half gutters) is from the cell's centre; ``None`` for an empty cell."""
+    from PIL import Image, ImageChops
+
     x0, y0, x1, y1 = box
     gx, gy = max(1, gutter[0] // 2), max(1, gutter[1] // 2)
     ox, oy = max(0, x0 - gx), max(0, y0 - gy)

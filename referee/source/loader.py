@@ -16,6 +16,8 @@ reads that kind of file. Imports go one way::
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,82 @@ MODULE_TOP_KEYS: tuple[str, ...] = (
 def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
     """Load and check a module source folder. Never raises for bad input."""
     root = Path(root)
+    opened = _open(root)
+    if isinstance(opened, Diagnostics):
+        return None, opened
+    ctx, data, tt = opened
+    diags, f = ctx.diags, MODULE_FILE
+    check_top(ctx, f, tt, data, MODULE_TOP_KEYS)
+    head = _header(ctx, data, tt)
+    if head is None:
+        return None, diags
+    files, fline = _files(ctx, data, tt)
+    sides = load_sides(ctx, data, tt)
+    side_ids = {s.id for s in sides}
+    nats = load_nationalities(ctx, data, tt, side_ids)
+    values = load_values(ctx, data, tt)
+    unit_types = load_unit_types(ctx, data, tt)
+    counter = load_counter(ctx, data, tt, values)
+    optional = load_optional(ctx, data, tt)
+    units: tuple[UnitDef, ...] = ()
+    if "units" in files:
+        roster_line = tt.key_line("units", start=fline)
+        units = load_units(
+            ctx, str(files["units"]), roster_line, side_ids, nats, values, unit_types
+        )
+    else:
+        diags.error(f, fline, "[files] has no 'units' (the unit roster CSV)")
+    if units and counter is not None:  # counter sheets cut into counters, face pictures
+        units = load_counter_sheets(ctx, data, tt, units, counter.size_in)
+    tables = _Tables(ctx, *_table_decls(ctx, data, tt, files, fline))
+    terrain = tables.terrain(fline)
+    map_def: MapDef | None = None
+    if "map" in files:
+        map_line = tt.key_line("map", start=fline)
+        map_def = load_map(ctx, str(files["map"]), map_line, terrain, nats, side_ids)
+    else:
+        diags.error(f, fline, "[files] has no 'map' (map.toml)")
+    crt, victory = tables.crt_and_victory(fline)
+    tables.the_others()
+    _check_files_keys(ctx, tt, files, fline)
+    scen_files = _scenario_files(ctx, tt, files, fline)
+    scenarios = {}
+    if map_def is not None and units:
+        scen_line = tt.key_line("scenarios", start=fline)
+        scenarios = load_scenarios(
+            ctx, scen_files, scen_line, units, map_def, side_ids, nats, optional
+        )
+    if counter is not None:
+        _check_backs(ctx, units, counter.layouts)
+    if not units and "units" in files and not diags.errors:
+        diags.error(str(files["units"]), None, "the unit roster is empty")
+    if diags.errors or map_def is None or counter is None:
+        return None, diags
+    module = Module(
+        id=head.id,
+        name=head.name,
+        version=head.version,
+        ruleset=head.ruleset,
+        description=head.description,
+        root=root.resolve(),
+        sides=tuple(sides),
+        nationalities=nats,
+        values=tuple(values),
+        counter=counter,
+        units=units,
+        map=map_def,
+        tables=Tables(crt=crt, victory=victory, named=tables.named),
+        scenarios=scenarios,
+        optional_rules=optional,
+        unit_types=unit_types,
+    )
+    if _ruleset_table_checks(ctx, module):
+        return None, diags
+    return module, diags
+
+
+def _open(root: Path) -> tuple[Ctx, dict[str, Any], TomlText] | Diagnostics:
+    """The folder's ``module.toml``, parsed; or the diagnostics saying why there is none."""
     diags = Diagnostics(root=root)
     if not root.is_dir():
         diags.root = None
@@ -71,7 +149,7 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
             "module source folder not found",
             hint="pass the folder that holds module.toml",
         )
-        return None, diags
+        return diags
     ctx = Ctx(root=root, diags=diags)
     if not (root / MODULE_FILE).is_file():
         diags.error(
@@ -80,18 +158,32 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
             f"no {MODULE_FILE} in {root}",
             hint="a module source folder holds module.toml; see docs/module-source.md",
         )
-        return None, diags
+        return diags
     got = ctx.toml(MODULE_FILE, what="module file", file=MODULE_FILE)
     if got is None:
-        return None, diags
-    data, tt = got
-    f = MODULE_FILE
-    check_top(ctx, f, tt, data, MODULE_TOP_KEYS)
+        return diags
+    return ctx, got[0], got[1]
 
+
+@dataclass(frozen=True)
+class _Header:
+    """The ``[module]`` table: who the module is and which ruleset plays it."""
+
+    id: str
+    name: str
+    version: str
+    ruleset: str
+    description: str
+
+
+def _header(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> _Header | None:
+    """``[module]`` read and checked; the ruleset's schema set on ``ctx`` (``None`` when the
+    table is missing)."""
+    diags, f = ctx.diags, MODULE_FILE
     meta = data.get("module")
     if not isinstance(meta, dict):
         diags.error(f, None, "missing [module] table", hint="see docs/module-source.md")
-        return None, diags
+        return None
     mline = tt.table_start("module")
     mid = get_str(ctx, f, tt.key_line("id", start=mline), meta, "id", "[module]")
     if mid and not ID_RE.match(mid):
@@ -120,144 +212,107 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
                 hint=did_you_mean(ruleset, known_rulesets())
                 or "known: " + ", ".join(known_rulesets()),
             )
+    return _Header(mid, name, version, ruleset, description)
 
+
+def _files(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> tuple[dict[str, Any], int | None]:
+    """``[files]`` (empty when it is not a table) and its line."""
     files = data.get("files", {})
     if not isinstance(files, dict):
-        diags.error(f, tt.table_start("files"), "[files] must be a table")
+        ctx.diags.error(MODULE_FILE, tt.table_start("files"), "[files] must be a table")
         files = {}
-    fline = tt.table_start("files")
+    return files, tt.table_start("files")
 
-    sides = load_sides(ctx, data, tt)
-    nats = load_nationalities(ctx, data, tt, {s.id for s in sides})
-    values = load_values(ctx, data, tt)
-    unit_types = load_unit_types(ctx, data, tt)
-    counter = load_counter(ctx, data, tt, values)
-    optional = load_optional(ctx, data, tt)
 
-    units: tuple[UnitDef, ...] = ()
-    if "units" in files:
-        units = load_units(
-            ctx,
-            str(files["units"]),
-            tt.key_line("units", start=fline),
-            {s.id for s in sides},
-            nats,
-            values,
-            unit_types,
-        )
-    else:
-        diags.error(f, fline, "[files] has no 'units' (the unit roster CSV)")
-    if units and counter is not None:  # counter sheets cut into counters, face pictures
-        units = load_counter_sheets(ctx, data, tt, units, counter.size_in)
+FILES_KEYS = ("units", "terrain", "map", "crt", "victory", "scenarios")
 
-    decls, decl_lines = _table_decls(ctx, data, tt, files, fline)
-    named: dict[str, NamedTable] = {}
 
-    def table(tname: str) -> NamedTable | None:
-        got = load_named_table(ctx, decls[tname], decl_lines[tname])
-        if got is not None:
-            named[tname] = got
-        return got
-
-    terrain: dict[str, TerrainType] = {}
-    if "terrain" in decls:
-        tec = table("terrain")
-        terrain = terrain_view(ctx, tec) if tec is not None else {}
-    else:
-        diags.error(f, fline, "[files] has no 'terrain' (the Terrain Effects Chart CSV)")
-
-    map_def: MapDef | None = None
-    if "map" in files:
-        map_def = load_map(
-            ctx,
-            str(files["map"]),
-            tt.key_line("map", start=fline),
-            terrain,
-            nats,
-            {s.id for s in sides},
-        )
-    else:
-        diags.error(f, fline, "[files] has no 'map' (map.toml)")
-
-    crt = None
-    if "crt" in decls:
-        got = table("crt")
-        crt = crt_view(ctx, got) if got is not None else None
-    elif ctx.schema and "crt" in ctx.schema.tables:
-        diags.error(f, fline, "[files] has no 'crt' (the Combat Results Table CSV)")
-    victory: tuple[VictoryLevel, ...] = ()
-    if "victory" in decls:
-        got = table("victory")
-        victory = victory_view(ctx, got) if got is not None else ()
-    elif ctx.schema and "victory" in ctx.schema.tables:
-        diags.error(f, fline, "[files] has no 'victory' (the Level of Victory CSV)")
-    for tname in decls:
-        if tname not in STANDARD:
-            table(tname)
+def _check_files_keys(ctx: Ctx, tt: TomlText, files: dict[str, Any], fline: int | None) -> None:
+    """An entry of ``[files]`` that is no file the loader reads is a typo."""
     for key in files:
-        if key not in {"units", "terrain", "map", "crt", "victory", "scenarios"}:
-            diags.error(
-                f,
+        if key not in FILES_KEYS:
+            ctx.diags.error(
+                MODULE_FILE,
                 tt.key_line(key, start=fline),
                 f"unknown [files] entry {key!r}",
-                hint=did_you_mean(key, ["units", "terrain", "map", "crt", "victory", "scenarios"]),
+                hint=did_you_mean(key, list(FILES_KEYS)),
             )
 
-    scenarios = {}
+
+def _scenario_files(ctx: Ctx, tt: TomlText, files: dict[str, Any], fline: int | None) -> list[str]:
+    """``[files] scenarios``: a list of file names (else reported; none)."""
     scen_files = files.get("scenarios", [])
     if not isinstance(scen_files, list) or not all(isinstance(x, str) for x in scen_files):
-        diags.error(
-            f, tt.key_line("scenarios", start=fline), "'scenarios' must be a list of file names"
-        )
-        scen_files = []
-    if map_def is not None and units:
-        scenarios = load_scenarios(
-            ctx,
-            scen_files,
+        ctx.diags.error(
+            MODULE_FILE,
             tt.key_line("scenarios", start=fline),
-            units,
-            map_def,
-            {s.id for s in sides},
-            nats,
-            optional,
+            "'scenarios' must be a list of file names",
         )
+        return []
+    return scen_files
 
-    if counter is not None:
-        for u in units:
-            if u.back is not None and u.back not in counter.layouts:
-                diags.error(
-                    u.origin.file,
-                    u.origin.line,
-                    f"unit {u.id}: back face names unknown counter layout {u.back!r}",
-                    hint=did_you_mean(u.back, list(counter.layouts))
-                    or "layouts: " + ", ".join(counter.layouts),
-                )
-    if not units and "units" in files and not diags.errors:
-        diags.error(str(files["units"]), None, "the unit roster is empty")
 
-    if diags.errors or map_def is None or counter is None:
-        return None, diags
-    module = Module(
-        id=mid,
-        name=name,
-        version=version,
-        ruleset=ruleset,
-        description=description,
-        root=root.resolve(),
-        sides=tuple(sides),
-        nationalities=nats,
-        values=tuple(values),
-        counter=counter,
-        units=units,
-        map=map_def,
-        tables=Tables(crt=crt, victory=victory, named=named),
-        scenarios=scenarios,
-        optional_rules=optional,
-        unit_types=unit_types,
-    )
-    if _ruleset_table_checks(ctx, module):
-        return None, diags
-    return module, diags
+def _check_backs(ctx: Ctx, units: tuple[UnitDef, ...], layouts: Mapping[str, Any]) -> None:
+    """A unit's back face names a counter layout the module declares."""
+    for u in units:
+        if u.back is not None and u.back not in layouts:
+            ctx.diags.error(
+                u.origin.file,
+                u.origin.line,
+                f"unit {u.id}: back face names unknown counter layout {u.back!r}",
+                hint=did_you_mean(u.back, list(layouts)) or "layouts: " + ", ".join(layouts),
+            )
+
+
+class _Tables:
+    """The module's tables, loaded by name as the loader reaches them: the terrain chart, the
+    CRT and victory levels (required when the ruleset's schema names them) and the rest."""
+
+    def __init__(self, ctx: Ctx, decls: dict[str, TableDecl], lines: dict[str, int | None]) -> None:
+        self.ctx = ctx
+        self.decls = decls
+        self.lines = lines
+        self.named: dict[str, NamedTable] = {}
+
+    def load(self, tname: str) -> NamedTable | None:
+        """The table ``tname`` read and checked (kept in ``named`` when it loads)."""
+        got = load_named_table(self.ctx, self.decls[tname], self.lines[tname])
+        if got is not None:
+            self.named[tname] = got
+        return got
+
+    def terrain(self, fline: int | None) -> dict[str, TerrainType]:
+        """The Terrain Effects Chart (required)."""
+        if "terrain" not in self.decls:
+            self.ctx.diags.error(
+                MODULE_FILE, fline, "[files] has no 'terrain' (the Terrain Effects Chart CSV)"
+            )
+            return {}
+        tec = self.load("terrain")
+        return terrain_view(self.ctx, tec) if tec is not None else {}
+
+    def crt_and_victory(self, fline: int | None) -> tuple[Any, tuple[VictoryLevel, ...]]:
+        """The CRT and the levels of victory, each required when the schema names it."""
+        schema, diags = self.ctx.schema, self.ctx.diags
+        crt = None
+        if "crt" in self.decls:
+            got = self.load("crt")
+            crt = crt_view(self.ctx, got) if got is not None else None
+        elif schema and "crt" in schema.tables:
+            diags.error(MODULE_FILE, fline, "[files] has no 'crt' (the Combat Results Table CSV)")
+        victory: tuple[VictoryLevel, ...] = ()
+        if "victory" in self.decls:
+            got = self.load("victory")
+            victory = victory_view(self.ctx, got) if got is not None else ()
+        elif schema and "victory" in schema.tables:
+            diags.error(MODULE_FILE, fline, "[files] has no 'victory' (the Level of Victory CSV)")
+        return crt, victory
+
+    def the_others(self) -> None:
+        """Every table that is not one of the standard ones."""
+        for tname in self.decls:
+            if tname not in STANDARD:
+                self.load(tname)
 
 
 def _ruleset_table_checks(ctx: Ctx, module: Module) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from referee.hexgrid import HexGrid
 from referee.source.diagnostics import Diagnostics
@@ -41,9 +42,7 @@ def parse_map_picture(
     text: str, grid: HexGrid, file: str, diags: Diagnostics
 ) -> dict[str, dict[str, Cell]]:
     """Return ``layer -> hex id -> Cell``. Problems go to ``diags`` with line and column."""
-    layers: dict[str, dict[str, Cell]] = {}
-    seen_rows: dict[str, dict[int, int]] = {}
-    current: str | None = None
+    pic = _Picture(grid, file, diags)
     for lineno, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip()
         stripped = line.strip()
@@ -51,99 +50,124 @@ def parse_map_picture(
             continue
         m = LAYER_RE.match(line)
         if m:
-            current = m.group(1)
-            if current not in LAYERS:
-                diags.error(
-                    file,
-                    lineno,
-                    f"unknown map layer [{current}]",
-                    col=1,
-                    hint="layers are " + ", ".join(f"[{x}]" for x in LAYERS),
-                )
-                current = None
-                continue
-            if current in layers:
-                diags.error(file, lineno, f"layer [{current}] appears twice", col=1)
-            layers.setdefault(current, {})
-            seen_rows.setdefault(current, {})
-            continue
+            pic.layer_header(m.group(1), lineno)
+        else:
+            pic.row_line(line, lineno)
+    pic.check_complete()
+    return pic.layers
+
+
+class _Picture:
+    """A map picture being read: its layers so far, the rows each has drawn, the layer the
+    lines now belong to."""
+
+    def __init__(self, grid: HexGrid, file: str, diags: Diagnostics) -> None:
+        self.grid, self.file, self.diags = grid, file, diags
+        self.layers: dict[str, dict[str, Cell]] = {}
+        self.seen_rows: dict[str, dict[int, int]] = {}
+        self.current: str | None = None
+
+    def error(self, lineno: int | None, message: str, col: int | None = 1, **kw: Any) -> None:
+        self.diags.error(self.file, lineno, message, col=col, **kw)
+
+    def layer_header(self, name: str, lineno: int) -> None:
+        """``[terrain]``: the rows that follow belong to that layer (a known one, once)."""
+        self.current = name
+        if name not in LAYERS:
+            self.error(
+                lineno,
+                f"unknown map layer [{name}]",
+                hint="layers are " + ", ".join(f"[{x}]" for x in LAYERS),
+            )
+            self.current = None
+            return
+        if name in self.layers:
+            self.error(lineno, f"layer [{name}] appears twice")
+        self.layers.setdefault(name, {})
+        self.seen_rows.setdefault(name, {})
+
+    def row_line(self, line: str, lineno: int) -> None:
+        """``25 | . . ~ #``: one row of the current layer, a cell per column."""
         m = ROW_RE.match(line)
         if not m:
-            diags.error(
-                file,
+            self.error(
                 lineno,
                 "expected a row line like '25 | . . ~ #'",
-                col=1,
                 hint="start comments with '# ' (hash and a space) or ';'",
             )
-            continue
-        if current is None:
-            diags.error(
-                file,
-                lineno,
-                "row before any layer header",
-                col=1,
-                hint="start the picture with [terrain]",
+            return
+        if self.current is None:
+            self.error(
+                lineno, "row before any layer header", hint="start the picture with [terrain]"
             )
-            continue
+            return
         row = int(m.group(1))
-        row_col = m.start(1) + 1
+        if not self._new_row(row, lineno, m.start(1) + 1):
+            return
+        body_start = m.start(2) + 1
+        cells = [(cm.group(0), body_start + cm.start()) for cm in re.finditer(r"\S+", m.group(2))]
+        self._cells(row, lineno, body_start, cells)
+
+    def _new_row(self, row: int, lineno: int, row_col: int) -> bool:
+        """A row of the grid, not drawn before in this layer."""
+        grid, current = self.grid, self.current
+        assert current is not None
         if not grid.first_row <= row <= grid.last_row:
-            diags.error(
-                file,
+            self.error(
                 lineno,
                 f"row {row:02d} is outside the grid "
                 f"(rows {grid.first_row:02d}-{grid.last_row:02d})",
                 col=row_col,
             )
-            continue
-        if row in seen_rows[current]:
-            diags.error(
-                file,
+            return False
+        seen = self.seen_rows[current]
+        if row in seen:
+            self.error(
                 lineno,
-                f"row {row:02d} drawn twice in [{current}] "
-                f"(first on line {seen_rows[current][row]})",
+                f"row {row:02d} drawn twice in [{current}] (first on line {seen[row]})",
                 col=row_col,
             )
-            continue
-        seen_rows[current][row] = lineno
-        body = m.group(2)
-        body_start = m.start(2) + 1
-        cells: list[tuple[str, int]] = []
-        for cm in re.finditer(r"\S+", body):
-            cells.append((cm.group(0), body_start + cm.start()))
+            return False
+        seen[row] = lineno
+        return True
+
+    def _cells(self, row: int, lineno: int, body_start: int, cells: list[tuple[str, int]]) -> None:
+        """The row's cells: one character each, as many as the grid has columns."""
+        grid, current = self.grid, self.current
+        assert current is not None
         for token, col in cells:
             if len(token) != 1:
-                diags.error(
-                    file,
+                self.error(
                     lineno,
                     f"cell {token!r} is more than one character",
                     col=col,
                     hint="separate cells with spaces",
                 )
         if len(cells) != grid.columns:
-            diags.error(
-                file,
+            self.error(
                 lineno,
                 f"row {row:02d} has {len(cells)} cells; the grid has {grid.columns} columns",
                 col=body_start,
             )
         for i, (token, col) in enumerate(cells[: grid.columns]):
             hex_id = grid.hex_id(grid.first_column + i, row)
-            layers[current][hex_id] = Cell(token[0], lineno, col)
-    if "terrain" not in layers:
-        diags.error(file, None, "the map picture has no [terrain] layer")
-    for name, rows in seen_rows.items():
-        missing = [r for r in range(grid.first_row, grid.last_row + 1) if r not in rows]
-        if missing:
-            diags.error(
-                file,
-                None,
-                f"layer [{name}] is missing rows "
-                + ", ".join(f"{r:02d}" for r in missing[:10])
-                + (" ..." if len(missing) > 10 else ""),
-            )
-    return layers
+            self.layers[current][hex_id] = Cell(token[0], lineno, col)
+
+    def check_complete(self) -> None:
+        """A [terrain] layer, and every layer drawing every row of the grid."""
+        grid = self.grid
+        if "terrain" not in self.layers:
+            self.diags.error(self.file, None, "the map picture has no [terrain] layer")
+        for name, rows in self.seen_rows.items():
+            missing = [r for r in range(grid.first_row, grid.last_row + 1) if r not in rows]
+            if missing:
+                self.diags.error(
+                    self.file,
+                    None,
+                    f"layer [{name}] is missing rows "
+                    + ", ".join(f"{r:02d}" for r in missing[:10])
+                    + (" ..." if len(missing) > 10 else ""),
+                )
 
 
 def render_map_picture(grid: HexGrid, layers: dict[str, dict[str, str]]) -> str:

@@ -11,28 +11,30 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.numerals import HINT, is_digits, read_whole, shown, why_not
+from referee.numerals import HINT, read_whole, shown, why_not
 from referee.source.base import Ctx, check_keys
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import (
-    ChoicePlacement,
-    FixedPlacement,
     MapDef,
     Nationality,
     OptionalRule,
     Origin,
-    Prohibition,
-    Reinforcement,
     Scenario,
-    SetupPool,
     UnitDef,
-    VictoryBonus,
 )
-from referee.source.scenario_forces import (
-    ScenarioFile,
-    check_entry,
-    load_pool,
-    load_reinforcement,
+from referee.source.scenario_forces import ScenarioFile
+from referee.source.scenario_setup import (
+    SetUp,
+    UnitRefs,
+    check_all_placed,
+    check_bonus_requires,
+    read_bonuses,
+    read_choices,
+    read_fixed,
+    read_forces,
+    read_pools,
+    read_prohibitions,
+    read_reinforcements,
 )
 
 SCENARIO_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
@@ -222,9 +224,64 @@ def _build(
     nats: dict[str, Nationality],
     optional: dict[str, OptionalRule],
 ) -> Scenario | None:
-    d = ctx.diags
-    grid = map_def.grid
-    names = list(map_def.location_names())
+    """The scenario ``sid`` from its chain of files (base first): its settings, calendar,
+    forces and set-up blocks, each checked; ``None`` when a setting it cannot do without is
+    wrong."""
+    tables = _merged_tables(ctx, chain)
+    if tables is None:
+        return None
+    meta, calendar, victory = tables
+    top = chain[-1]
+    f, sl = top.file, top.tt.table_start("scenario")
+    if not _shape_ok(ctx, sid, top, meta):
+        return None
+    turns = _turns(ctx, sid, top, meta)
+    if turns is None:
+        return None
+    first = _first_player(ctx, sid, top, meta, sides)
+    order = _setup_order(ctx, sid, top, meta, sides)
+    states, night_states = _turn_states(ctx, top, calendar, turns)
+    refs = UnitRefs(ctx, pieces, rows, map_def, list(map_def.location_names()))
+    forces = read_forces(refs, chain, sides, sid)
+    setup = SetUp(refs, {pid for ids in forces.values() for pid in ids})
+    for r in chain:
+        read_fixed(setup, r)
+        read_choices(setup, r)
+        read_pools(setup, r, nats, sides)
+        read_reinforcements(setup, r, sides, turns)
+        read_prohibitions(setup, r)
+        read_bonuses(setup, r, sides)
+    check_bonus_requires(ctx, f, setup.bonuses)
+    check_all_placed(ctx, f, sid, forces, setup.placed)
+    opts = _optional_rules(ctx, sid, top, meta, optional)
+    return Scenario(
+        id=sid,
+        name=str(meta.get("name", sid)),
+        turns=turns,
+        first_player=str(first),
+        setup_order=tuple(order),
+        turn_states=tuple(states),
+        night_states=night_states,
+        forces={s: tuple(ids) for s, ids in forces.items()},
+        fixed=tuple(setup.fixed),
+        choices=tuple(setup.choices),
+        pools=tuple(setup.pools),
+        reinforcements=tuple(setup.reinforcements),
+        prohibitions=tuple(setup.prohibitions),
+        victory_bonuses=tuple(setup.bonuses),
+        unit_vp=str(victory.get("unit_vp", "ECM")),
+        unit_vp_minimum=int(victory.get("minimum", 1)),
+        optional_rules=opts,
+        description=str(meta.get("description", "")),
+        source=Origin(f, sl),
+    )
+
+
+def _merged_tables(
+    ctx: Ctx, chain: list[ScenarioFile]
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """``[scenario]``, ``[calendar]`` and ``[victory]`` (but its bonuses) of the chain, a
+    later file's keys over an earlier one's; ``None`` when one is not a table."""
     meta: dict[str, Any] = {}
     calendar: dict[str, Any] = {}
     victory: dict[str, Any] = {}
@@ -232,104 +289,78 @@ def _build(
         for table, into in (("scenario", meta), ("calendar", calendar)):
             got = r.data.get(table, {})
             if not isinstance(got, dict):
-                d.error(r.file, r.tt.table_start(table), f"[{table}] must be a table")
+                ctx.diags.error(r.file, r.tt.table_start(table), f"[{table}] must be a table")
                 return None
             into.update(got)
         v = r.data.get("victory", {})
         if isinstance(v, dict):
             victory.update({k: x for k, x in v.items() if k != "bonus"})
-    top = chain[-1]
-    f = top.file
+    return meta, calendar, victory
+
+
+def _shape_ok(ctx: Ctx, sid: str, top: ScenarioFile, meta: dict[str, Any]) -> bool:
+    """The declared shape of [scenario]: a value of the wrong type is reported, never used."""
     sl = top.tt.table_start("scenario")
-    # the declared shape of [scenario]: a value of the wrong type is reported, never used
     for key, want, words in SCENARIO_SHAPE:
         if key in meta and not isinstance(meta[key], want):
-            d.error(
-                f,
+            ctx.diags.error(
+                top.file,
                 top.tt.key_line(key, start=sl),
                 f"scenario {sid!r}: '{key}' must be {words}, got {meta[key]!r}",
             )
-            return None
+            return False
+    return True
 
-    def expand(r: ScenarioFile, ln: int | None, ids: object, what: str) -> tuple[str, ...]:
-        """Piece ids; a roster id stands for all its copies."""
-        if not isinstance(ids, list):
-            d.error(r.file, ln, f"{what}: expected a list of unit ids")
-            return ()
-        out: list[str] = []
-        for x in ids:
-            x = str(x)
-            if x in pieces:
-                out.append(x)
-            elif x in rows:
-                out.extend(rows[x].piece_ids)
-            else:
-                lnum, col = r.tt.value_pos(x, start=ln)
-                d.error(
-                    r.file,
-                    lnum,
-                    f"{what}: unknown unit {x!r}",
-                    col=col,
-                    hint=did_you_mean(x, list(pieces) + list(rows)),
-                )
-        return tuple(out)
 
-    def hex_ok(r: ScenarioFile, ln: int | None, hid: object, what: str) -> str | None:
-        if isinstance(hid, str) and hid in names:
-            return hid  # a zone or space of an area or point-to-point map
-        digits = is_digits(hid) and len(str(hid)) == 4
-        if grid is None or (names and not digits):
-            lnum, col = r.tt.value_pos(str(hid), start=ln)
-            d.error(
-                r.file,
-                lnum,
-                f"{what}: {hid!r} is not a {'hex, ' if grid else ''}zone or space of this map",
-                col=col,
-                hint=did_you_mean(str(hid), names) or "names: " + ", ".join(names[:8]),
-            )
-            return None
-        if not isinstance(hid, str) or not grid.is_valid_id(hid):
-            lnum, col = r.tt.value_pos(str(hid), start=ln)
-            reason = (
-                "not a quoted 4-digit id"
-                if not isinstance(hid, str)
-                else (
-                    "not a hex of this map"
-                    if not (len(hid) == 4 and is_digits(hid))
-                    else "off the map"
-                )
-            )
-            d.error(r.file, lnum, f"{what}: hex {hid!r} is {reason}", col=col)
-            return None
-        return hid
-
+def _turns(ctx: Ctx, sid: str, top: ScenarioFile, meta: dict[str, Any]) -> int | None:
+    """The scenario's length: a whole number of turns from 1 to 999."""
     turns = meta.get("turns")
     if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= 999:
-        d.error(
-            f,
-            top.tt.key_line("turns", start=sl),
+        ctx.diags.error(
+            top.file,
+            top.tt.key_line("turns", start=top.tt.table_start("scenario")),
             f"scenario {sid!r}: 'turns' must be a whole number from 1 to 999, got {turns!r}",
         )
         return None
+    return turns
+
+
+def _first_player(
+    ctx: Ctx, sid: str, top: ScenarioFile, meta: dict[str, Any], sides: set[str]
+) -> Any:
+    """The side that plays first (an unknown one is reported)."""
     first = meta.get("first_player")
     if first not in sides:
-        d.error(
-            f,
-            top.tt.key_line("first_player", start=sl),
+        ctx.diags.error(
+            top.file,
+            top.tt.key_line("first_player", start=top.tt.table_start("scenario")),
             f"scenario {sid!r}: unknown first_player {first!r}",
             hint=did_you_mean(str(first), sides),
         )
+    return first
+
+
+def _setup_order(
+    ctx: Ctx, sid: str, top: ScenarioFile, meta: dict[str, Any], sides: set[str]
+) -> list[str]:
+    """The order the sides set up in: every side once (else reported; sorted instead)."""
     order = meta.get("setup_order", sorted(sides))
     if not isinstance(order, list) or sorted(order) != sorted(sides):
-        d.error(
-            f,
-            top.tt.key_line("setup_order", start=sl),
+        ctx.diags.error(
+            top.file,
+            top.tt.key_line("setup_order", start=top.tt.table_start("scenario")),
             f"scenario {sid!r}: setup_order must list every side once",
         )
         order = sorted(sides)
+    return order
 
-    # day/night: either an explicit list per turn, or a repeating cycle
-    states: list[str] = []
+
+def _turn_states(
+    ctx: Ctx, top: ScenarioFile, calendar: dict[str, Any], turns: int
+) -> tuple[list[str], frozenset[str]]:
+    """Each turn's state (day/night): an explicit list per turn, or a repeating cycle; and
+    which states are night."""
+    d, f = ctx.diags, top.file
     cl = top.tt.table_start("calendar")
     if "states" in calendar:
         states = [str(s) for s in calendar["states"]]
@@ -340,22 +371,7 @@ def _build(
                 f"calendar lists {len(states)} turn states but the scenario has {turns} turns",
             )
     elif "cycle" in calendar:
-        cycle = [str(s) for s in calendar["cycle"]]
-        if not cycle:
-            d.error(f, cl, "calendar cycle is empty")
-            cycle = ["Day"]
-        raw_start = calendar.get("start", 0)
-        start = read_whole(raw_start)
-        if start is None:
-            d.error(
-                f,
-                top.tt.key_line("start", start=cl),
-                f"calendar start must be a whole number (the index in 'cycle' of the first "
-                f"turn's state), got {shown(raw_start)}{why_not(raw_start)}",
-                hint=f"e.g. start = 0; {HINT}",
-            )
-            start = 0
-        states = [cycle[(start + i) % len(cycle)] for i in range(turns)]
+        states = _cycle_states(ctx, top, calendar, turns)
     else:
         states = ["Day"] * turns
     night = calendar.get("night", ["Night"])
@@ -363,238 +379,47 @@ def _build(
     for n in night_states:
         if n not in states and states:
             d.warning(f, top.tt.key_line("night", start=cl), f"night state {n!r} never occurs")
+    return states, night_states
 
-    forces: dict[str, list[str]] = {s: [] for s in sides}
-    for r in chain:
-        fc = r.data.get("forces", {})
-        fl = r.tt.table_start("forces")
-        if not isinstance(fc, dict):
-            d.error(r.file, fl, "[forces] must map each side to a list of units")
-            continue
-        for side, ids in fc.items():
-            ln = r.tt.key_line(side, start=fl)
-            if side not in sides:
-                d.error(
-                    r.file, ln, f"[forces]: unknown side {side!r}", hint=did_you_mean(side, sides)
-                )
-                continue
-            for pid in expand(r, ln, ids, f"[forces] {side}"):
-                if pieces[pid].side != side:
-                    lnum, col = r.tt.value_pos(pid, start=ln)
-                    d.error(
-                        r.file,
-                        lnum,
-                        f"[forces] {side}: {pid} belongs to {pieces[pid].side}",
-                        col=col,
-                    )
-                forces[side].append(pid)
-    seen_pid: dict[str, str] = {}
-    for side, ids in forces.items():
-        for pid in ids:
-            if pid in seen_pid:
-                d.error(f, None, f"scenario {sid!r}: unit {pid} is listed twice in the forces")
-            seen_pid[pid] = side
 
-    fixed: list[FixedPlacement] = []
-    choices: list[ChoicePlacement] = []
-    pools: list[SetupPool] = []
-    reinf: list[Reinforcement] = []
-    prohib: list[Prohibition] = []
-    bonuses: list[VictoryBonus] = []
-    placed: dict[str, str] = {}
+def _cycle_states(ctx: Ctx, top: ScenarioFile, calendar: dict[str, Any], turns: int) -> list[str]:
+    """The turns' states from ``cycle`` repeated, the first turn at index ``start``."""
+    d, f = ctx.diags, top.file
+    cl = top.tt.table_start("calendar")
+    cycle = [str(s) for s in calendar["cycle"]]
+    if not cycle:
+        d.error(f, cl, "calendar cycle is empty")
+        cycle = ["Day"]
+    raw_start = calendar.get("start", 0)
+    start = read_whole(raw_start)
+    if start is None:
+        d.error(
+            f,
+            top.tt.key_line("start", start=cl),
+            f"calendar start must be a whole number (the index in 'cycle' of the first "
+            f"turn's state), got {shown(raw_start)}{why_not(raw_start)}",
+            hint=f"e.g. start = 0; {HINT}",
+        )
+        start = 0
+    return [cycle[(start + i) % len(cycle)] for i in range(turns)]
 
-    def claim(pid: str, r: ScenarioFile, ln: int | None, what: str) -> None:
-        if pid in placed:
-            lnum, col = r.tt.value_pos(pid, start=ln)
-            d.error(r.file, lnum, f"{what}: unit {pid} is already placed by {placed[pid]}", col=col)
-        placed[pid] = what
 
-    in_force = set(seen_pid)
-    for r in chain:
-        for t, ln in r.blocks("fixed"):
-            pids = expand(r, ln, [t.get("unit")], "[[fixed]]")
-            hid = hex_ok(r, ln, t.get("at", t.get("hex")), "[[fixed]]")
-            for pid in pids:
-                claim(pid, r, ln, "[[fixed]]")
-                if pid not in in_force:
-                    d.error(r.file, ln, f"[[fixed]]: {pid} is not in this scenario's [forces]")
-                if hid:
-                    check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[fixed]]")
-                    fixed.append(
-                        FixedPlacement(
-                            pid, hid, str(t.get("rule", "")), t.get("status"), Origin(r.file, ln)
-                        )
-                    )
-        for t, ln in r.blocks("choice"):
-            pids = expand(r, ln, [t.get("unit")], "[[choice]]")
-            hexes = tuple(
-                h for h in (hex_ok(r, ln, x, "[[choice]]") for x in t.get("hexes", [])) if h
-            )
-            if len(hexes) < 1:
-                d.error(r.file, ln, "[[choice]] needs hexes = [..] with at least one hex")
-            for pid in pids:
-                claim(pid, r, ln, "[[choice]]")
-                for hid in hexes:
-                    check_entry(ctx, r, ln, map_def, pieces[pid], hid, "[[choice]]")
-                choices.append(
-                    ChoicePlacement(pid, hexes, str(t.get("rule", "")), Origin(r.file, ln))
-                )
-        for t, ln in r.blocks("pool"):
-            pool = load_pool(ctx, r, ln, t, expand, hex_ok, map_def, pieces, nats, sides)
-            if pool is None:
-                continue
-            if pool.carrier is not None and pool.carrier not in in_force:
-                d.error(
-                    r.file,
-                    r.tt.key_line("carrier", start=ln),
-                    f"[[pool]]: carrier {pool.carrier} is not in this scenario's [forces]",
-                )
-            for pid in pool.units:
-                claim(pid, r, ln, "[[pool]]")
-                if pid not in in_force:
-                    d.error(r.file, ln, f"[[pool]]: {pid} is not in this scenario's [forces]")
-            pools.append(pool)
-        for t, ln in r.blocks("reinforcement"):
-            rf = load_reinforcement(ctx, r, ln, t, expand, hex_ok, map_def, sides, turns)
-            if rf is None:
-                continue
-            for pid in rf.units:
-                if pid in in_force:
-                    lnum, col = r.tt.value_pos(pid, start=ln)
-                    d.error(
-                        r.file,
-                        lnum,
-                        f"[[reinforcement]]: {pid} is already in the starting forces",
-                        col=col,
-                    )
-                claim(pid, r, ln, "[[reinforcement]]")
-            reinf.append(rf)
-        for t, ln in r.blocks("prohibition"):
-            area = t.get("area")
-            if not isinstance(area, str) or area not in map_def.areas:
-                d.error(
-                    r.file,
-                    r.tt.key_line("area", start=ln),
-                    f"[[prohibition]]: unknown area {area!r}",
-                    hint=did_you_mean(str(area), list(map_def.areas)),
-                )
-                continue
-            cats = t.get("categories", [])
-            until = t.get("until_turn")
-            if not isinstance(until, int) or isinstance(until, bool):
-                d.error(
-                    r.file,
-                    r.tt.key_line("until_turn", start=ln),
-                    "[[prohibition]]: 'until_turn' must be a Game-Turn number",
-                )
-                continue
-            prohib.append(
-                Prohibition(
-                    str(area),
-                    tuple(str(c) for c in cats),
-                    until,
-                    str(t.get("text", "")),
-                    str(t.get("rule", "")),
-                )
-            )
-        v = r.data.get("victory", {})
-        bl = r.tt.block_starts("victory.bonus")
-        for i, t in enumerate(v.get("bonus", []) if isinstance(v, dict) else []):
-            ln = bl[i] if i < len(bl) else None
-            cond = str(t.get("condition", ""))
-            if ctx.schema and cond not in ctx.schema.victory_conditions:
-                d.error(
-                    r.file,
-                    r.tt.key_line("condition", start=ln),
-                    f"unknown victory condition {cond!r}",
-                    hint=did_you_mean(cond, ctx.schema.victory_conditions),
-                )
-            side = str(t.get("side", ""))
-            if side not in sides:
-                d.error(
-                    r.file, r.tt.key_line("side", start=ln), f"victory bonus: unknown side {side!r}"
-                )
-            params = {
-                k: x
-                for k, x in t.items()
-                if k not in ("id", "side", "vp", "condition", "text", "rule")
-            }
-            area = params.get("area")
-            if area is not None and (not isinstance(area, str) or area not in map_def.areas):
-                d.error(
-                    r.file,
-                    r.tt.key_line("area", start=ln),
-                    f"victory bonus: unknown area {area!r}",
-                    hint=did_you_mean(str(area), list(map_def.areas)),
-                )
-            vp = t.get("vp")
-            if not isinstance(vp, int):
-                d.error(
-                    r.file,
-                    r.tt.key_line("vp", start=ln),
-                    "victory bonus: 'vp' must be a whole number",
-                )
-                vp = 0
-            bonuses.append(
-                VictoryBonus(
-                    str(t.get("id", cond)),
-                    side,
-                    vp,
-                    cond,
-                    params,
-                    str(t.get("text", "")),
-                    str(t.get("rule", "")),
-                )
-            )
-    ids = {b.id for b in bonuses}
-    for b in bonuses:
-        req = b.params.get("requires")
-        if req is not None and req not in ids:
-            d.error(
-                f,
-                None,
-                f"victory bonus {b.id!r} requires unknown bonus {req!r}",
-                hint=did_you_mean(str(req), ids),
-            )
-    # every starting unit must be placed somehow
-    for side, ids in forces.items():
-        for pid in ids:
-            if pid not in placed:
-                d.error(
-                    f,
-                    None,
-                    f"scenario {sid!r}: {side} unit {pid} is in the forces but no "
-                    "[[fixed]], [[choice]] or [[pool]] places it",
-                )
+def _optional_rules(
+    ctx: Ctx, sid: str, top: ScenarioFile, meta: dict[str, Any], optional: dict[str, OptionalRule]
+) -> tuple[str, ...]:
+    """The optional rules the scenario uses; each must be one the module declares."""
     opts = meta.get("optional_rules", [])
-    for o in opts if isinstance(opts, list) else []:
+    if not isinstance(opts, list):
+        return ()
+    sl = top.tt.table_start("scenario")
+    for o in opts:
         if o not in optional:
             lnum, col = top.tt.value_pos(str(o), start=sl)
-            d.error(
-                f,
+            ctx.diags.error(
+                top.file,
                 lnum,
                 f"scenario {sid!r}: unknown optional rule {o!r}",
                 col=col,
                 hint=did_you_mean(str(o), list(optional)),
             )
-    return Scenario(
-        id=sid,
-        name=str(meta.get("name", sid)),
-        turns=turns,
-        first_player=str(first),
-        setup_order=tuple(order),
-        turn_states=tuple(states),
-        night_states=night_states,
-        forces={s: tuple(ids) for s, ids in forces.items()},
-        fixed=tuple(fixed),
-        choices=tuple(choices),
-        pools=tuple(pools),
-        reinforcements=tuple(reinf),
-        prohibitions=tuple(prohib),
-        victory_bonuses=tuple(bonuses),
-        unit_vp=str(victory.get("unit_vp", "ECM")),
-        unit_vp_minimum=int(victory.get("minimum", 1)),
-        optional_rules=tuple(str(o) for o in opts) if isinstance(opts, list) else (),
-        description=str(meta.get("description", "")),
-        source=Origin(f, sl),
-    )
+    return tuple(str(o) for o in opts)

@@ -7,6 +7,7 @@ for positions), the ``side`` of a block and the check that a unit may stand in a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from referee.source.base import Ctx
@@ -88,150 +89,34 @@ def load_pool(
     nats: dict[str, Nationality],
     sides: set[str],
 ) -> SetupPool | None:
-    d = ctx.diags
+    """One ``[[pool]]``: units a side sets up among the places it allows (a set-up code's
+    hexes, a nationality's airbases, a carrier, listed hexes, zones or spaces); ``None``
+    when it cannot be used."""
     side = side_of(ctx, r, ln, t, sides, "[[pool]]")
     if side is None:
         return None
     units = expand(r, ln, t.get("units", []), "[[pool]]")
-    where = str(t.get("where", ""))
-    kinds = ctx.schema.setup_kinds if ctx.schema else SETUP_KINDS
-    if where not in kinds:
-        d.error(
-            r.file,
-            r.tt.key_line("where", start=ln),
-            f"[[pool]]: unknown where {where!r}",
-            hint="one of " + ", ".join(kinds),
-        )
+    at = _At(ctx, r, ln, t)
+    where = _pool_where(at)
+    if where is None:
         return None
-    pmin = t.get("per_hex_min", 0)
-    pmax = t.get("per_hex_max")
-    if not isinstance(pmin, int) or (pmax is not None and not isinstance(pmax, int)):
-        d.error(r.file, ln, "[[pool]]: per_hex_min/per_hex_max must be whole numbers")
+    per_hex = _per_hex(at)
+    if per_hex is None:
         return None
-    if pmax is not None and pmax < pmin:
-        d.error(
-            r.file,
-            r.tt.key_line("per_hex_max", start=ln),
-            f"[[pool]]: per_hex_max {pmax} is below per_hex_min {pmin}",
-        )
-        return None
-    fill_all = bool(t.get("fill_all", False))
-    code = t.get("code")
-    nat = t.get("nationality")
-    countries = tuple(str(c) for c in t.get("countries", []))
-    carrier = t.get("carrier")
-    hexes: tuple[str, ...] = ()
+    pmin, pmax = per_hex
     for pid in units:
         if pieces[pid].side != side:
             lnum, col = r.tt.value_pos(pid, start=ln)
-            d.error(
+            ctx.diags.error(
                 r.file, lnum, f"[[pool]]: {pid} belongs to {pieces[pid].side}, not {side}", col=col
             )
-    if where == "setup_code":
-        if code not in map_def.setup_codes:
-            d.error(
-                r.file,
-                r.tt.key_line("code", start=ln),
-                f"[[pool]]: unknown set-up code {code!r}",
-                hint=did_you_mean(str(code), list(map_def.setup_codes)),
-            )
-            return None
-        hexes = tuple(sorted(h.id for h in map_def.hexes.values() if h.setup_code == code))
-        for pid in units:
-            if pieces[pid].category == "air":
-                lnum, col = r.tt.value_pos(pid, start=ln)
-                d.error(
-                    r.file,
-                    lnum,
-                    f"[[pool]]: air unit {pid} cannot use naval set-up code {code}",
-                    col=col,
-                )
-    elif where == "airbase":
-        if nat not in nats:
-            d.error(
-                r.file,
-                r.tt.key_line("nationality", start=ln),
-                f"[[pool]]: unknown nationality {nat!r}",
-                hint=did_you_mean(str(nat), list(nats)),
-            )
-            return None
-        for c in countries:
-            if c not in map_def.countries:
-                d.error(
-                    r.file,
-                    r.tt.key_line("countries", start=ln),
-                    f"[[pool]]: unknown country {c!r}",
-                    hint=did_you_mean(c, list(map_def.countries)),
-                )
-        hexes = tuple(
-            sorted(
-                a.hex
-                for a in map_def.airbases()
-                if a.nationality == nat
-                and (not countries or map_def.hexes[a.hex].country in countries)
-            )
-        )
-    elif where == "carrier":
-        if carrier not in pieces or pieces[carrier].type != "CV":
-            d.error(
-                r.file,
-                r.tt.key_line("carrier", start=ln),
-                f"[[pool]]: carrier {carrier!r} is not a CV of the roster",
-                hint=did_you_mean(str(carrier), [p for p, u in pieces.items() if u.type == "CV"]),
-            )
-            return None
-        for pid in units:
-            u = pieces[pid]
-            lnum, col = r.tt.value_pos(pid, start=ln)
-            if u.category != "air" or not u.has("carrier"):
-                d.error(r.file, lnum, f"[[pool]]: {pid} is not a carrier-based air unit", col=col)
-            elif u.nationality != pieces[carrier].nationality:
-                d.error(
-                    r.file,
-                    lnum,
-                    f"[[pool]]: {pid} ({u.nationality}) cannot use "
-                    f"{carrier} ({pieces[carrier].nationality}): carrier air uses carriers "
-                    "of its own nationality [9.61]",
-                    col=col,
-                )
-    elif where == "hexes":
-        hexes = tuple(h for h in (hex_ok(r, ln, x, "[[pool]]") for x in t.get("hexes", [])) if h)
-    elif where in ("zones", "spaces"):
-        picked = places_by_kind(ctx, r, ln, t, map_def, where)
-        if picked is None:
-            return None
-        hexes = picked
-    if where in ("setup_code", "airbase", "hexes", "zones", "spaces"):
-        n = len(hexes)
-        plural = {"zones": "zones", "spaces": "spaces"}.get(where, "hexes")
-        if n == 0:
-            d.error(
-                r.file,
-                ln,
-                f"[[pool]] ({where}): no {_NOUN.get(where, 'hex')} on the map qualifies",
-                hint=_HINT.get(where, "check the set-up code, nationality or countries"),
-            )
-            return None
-        cap = None if pmax is None else pmax * n
-        need = pmin * n if fill_all else 0
-        if fill_all and pmin < 1:
-            need = n
-        if len(units) < need:
-            d.error(
-                r.file,
-                ln,
-                f"[[pool]] can never be satisfied: {n} {plural} must each get at "
-                f"least {max(pmin, 1)} unit(s) but the pool has only {len(units)}",
-                hint="add units, lower per_hex_min or drop fill_all",
-            )
-        if cap is not None and len(units) > cap:
-            d.error(
-                r.file,
-                ln,
-                f"[[pool]] can never be satisfied: {len(units)} units but {n} "
-                f"{plural} hold at most {pmax} each ({cap})",
-                hint="raise per_hex_max or add set-up hexes",
-            )
+    hexes = _pool_places(at, where, units, hex_ok, map_def, pieces, nats)
+    if hexes is None:
+        return None
+    fill_all = bool(t.get("fill_all", False))
+    if where in _PLACES and not _pool_fits(at, where, len(units), len(hexes), pmin, pmax, fill_all):
+        return None
+    code, nat, carrier = t.get("code"), t.get("nationality"), t.get("carrier")
     return SetupPool(
         side=side,
         units=units,
@@ -239,7 +124,7 @@ def load_pool(
         rule=str(t.get("rule", "")),
         code=code if isinstance(code, str) else None,
         nationality=nat if isinstance(nat, str) else None,
-        countries=countries,
+        countries=tuple(str(c) for c in t.get("countries", [])),
         carrier=carrier if isinstance(carrier, str) else None,
         hexes=hexes,
         per_hex_min=pmin,
@@ -251,6 +136,188 @@ def load_pool(
         lines=_strings(t.get("lines")),
         properties=_props(t.get("properties")),
     )
+
+
+@dataclass(frozen=True)
+class _At:
+    """Where a block is read: the loading context, its file, its line, its table."""
+
+    ctx: Ctx
+    r: ScenarioFile
+    ln: int | None
+    t: dict[str, Any]
+
+    def error(self, line: int | None, message: str, **kw: Any) -> None:
+        self.ctx.diags.error(self.r.file, line, message, **kw)
+
+    def key_line(self, key: str) -> int | None:
+        return self.r.tt.key_line(key, start=self.ln)
+
+
+def _pool_where(at: _At) -> str | None:
+    """The pool's kind of place (``where``): one the ruleset's schema knows."""
+    where = str(at.t.get("where", ""))
+    kinds = at.ctx.schema.setup_kinds if at.ctx.schema else SETUP_KINDS
+    if where not in kinds:
+        at.error(
+            at.key_line("where"),
+            f"[[pool]]: unknown where {where!r}",
+            hint="one of " + ", ".join(kinds),
+        )
+        return None
+    return where
+
+
+def _per_hex(at: _At) -> tuple[int, int | None] | None:
+    """``per_hex_min`` and ``per_hex_max``: whole numbers, the maximum not below the minimum."""
+    pmin = at.t.get("per_hex_min", 0)
+    pmax = at.t.get("per_hex_max")
+    if not isinstance(pmin, int) or (pmax is not None and not isinstance(pmax, int)):
+        at.error(at.ln, "[[pool]]: per_hex_min/per_hex_max must be whole numbers")
+        return None
+    if pmax is not None and pmax < pmin:
+        at.error(
+            at.key_line("per_hex_max"), f"[[pool]]: per_hex_max {pmax} is below per_hex_min {pmin}"
+        )
+        return None
+    return pmin, pmax
+
+
+def _pool_places(
+    at: _At,
+    where: str,
+    units: tuple[str, ...],
+    hex_ok: Any,
+    map_def: MapDef,
+    pieces: dict[str, UnitDef],
+    nats: dict[str, Nationality],
+) -> tuple[str, ...] | None:
+    """The places a pool of kind ``where`` allows (none for a carrier); ``None`` when the
+    pool names a code, nationality or carrier the module lacks."""
+    if where == "setup_code":
+        return _setup_code_places(at, units, map_def, pieces)
+    if where == "airbase":
+        return _airbase_places(at, map_def, nats)
+    if where == "carrier":
+        return () if _carrier_ok(at, units, pieces) else None
+    if where == "hexes":
+        return tuple(
+            h for h in (hex_ok(at.r, at.ln, x, "[[pool]]") for x in at.t.get("hexes", [])) if h
+        )
+    if where in ("zones", "spaces"):
+        return places_by_kind(at.ctx, at.r, at.ln, at.t, map_def, where)
+    return ()
+
+
+def _setup_code_places(
+    at: _At, units: tuple[str, ...], map_def: MapDef, pieces: dict[str, UnitDef]
+) -> tuple[str, ...] | None:
+    """The hexes of a naval set-up code; air units never use one."""
+    code = at.t.get("code")
+    if code not in map_def.setup_codes:
+        at.error(
+            at.key_line("code"),
+            f"[[pool]]: unknown set-up code {code!r}",
+            hint=did_you_mean(str(code), list(map_def.setup_codes)),
+        )
+        return None
+    for pid in units:
+        if pieces[pid].category == "air":
+            lnum, col = at.r.tt.value_pos(pid, start=at.ln)
+            at.error(lnum, f"[[pool]]: air unit {pid} cannot use naval set-up code {code}", col=col)
+    return tuple(sorted(h.id for h in map_def.hexes.values() if h.setup_code == code))
+
+
+def _airbase_places(
+    at: _At, map_def: MapDef, nats: dict[str, Nationality]
+) -> tuple[str, ...] | None:
+    """A nationality's airbases, in the listed countries if any."""
+    nat = at.t.get("nationality")
+    countries = tuple(str(c) for c in at.t.get("countries", []))
+    if nat not in nats:
+        at.error(
+            at.key_line("nationality"),
+            f"[[pool]]: unknown nationality {nat!r}",
+            hint=did_you_mean(str(nat), list(nats)),
+        )
+        return None
+    for c in countries:
+        if c not in map_def.countries:
+            at.error(
+                at.key_line("countries"),
+                f"[[pool]]: unknown country {c!r}",
+                hint=did_you_mean(c, list(map_def.countries)),
+            )
+    return tuple(
+        sorted(
+            a.hex
+            for a in map_def.airbases()
+            if a.nationality == nat and (not countries or map_def.hexes[a.hex].country in countries)
+        )
+    )
+
+
+def _carrier_ok(at: _At, units: tuple[str, ...], pieces: dict[str, UnitDef]) -> bool:
+    """A CV of the roster, and only carrier air of its nationality aboard [9.61]."""
+    carrier = at.t.get("carrier")
+    if carrier not in pieces or pieces[carrier].type != "CV":
+        at.error(
+            at.key_line("carrier"),
+            f"[[pool]]: carrier {carrier!r} is not a CV of the roster",
+            hint=did_you_mean(str(carrier), [p for p, u in pieces.items() if u.type == "CV"]),
+        )
+        return False
+    for pid in units:
+        u = pieces[pid]
+        lnum, col = at.r.tt.value_pos(pid, start=at.ln)
+        if u.category != "air" or not u.has("carrier"):
+            at.error(lnum, f"[[pool]]: {pid} is not a carrier-based air unit", col=col)
+        elif u.nationality != pieces[carrier].nationality:
+            at.error(
+                lnum,
+                f"[[pool]]: {pid} ({u.nationality}) cannot use "
+                f"{carrier} ({pieces[carrier].nationality}): carrier air uses carriers "
+                "of its own nationality [9.61]",
+                col=col,
+            )
+    return True
+
+
+def _pool_fits(
+    at: _At, where: str, units: int, n: int, pmin: int, pmax: int | None, fill_all: bool
+) -> bool:
+    """Some place qualifies, and the pool's units can meet its per-place minimum and maximum
+    (``False`` only when no place qualifies; an impossible count is reported, not fatal)."""
+    plural = {"zones": "zones", "spaces": "spaces"}.get(where, "hexes")
+    if n == 0:
+        at.error(
+            at.ln,
+            f"[[pool]] ({where}): no {_NOUN.get(where, 'hex')} on the map qualifies",
+            hint=_HINT.get(where, "check the set-up code, nationality or countries"),
+        )
+        return False
+    cap = None if pmax is None else pmax * n
+    need = pmin * n if fill_all else 0
+    if fill_all and pmin < 1:
+        need = n
+    if units < need:
+        at.error(
+            at.ln,
+            f"[[pool]] can never be satisfied: {n} {plural} must each get at "
+            f"least {max(pmin, 1)} unit(s) but the pool has only {units}",
+            hint="add units, lower per_hex_min or drop fill_all",
+        )
+    if cap is not None and units > cap:
+        at.error(
+            at.ln,
+            f"[[pool]] can never be satisfied: {units} units but {n} "
+            f"{plural} hold at most {pmax} each ({cap})",
+            hint="raise per_hex_max or add set-up hexes",
+        )
+    return True
+
+
+_PLACES = ("setup_code", "airbase", "hexes", "zones", "spaces")  # pools placed on the map
 
 
 SETUP_KINDS = ("setup_code", "airbase", "carrier", "hexes", "zones", "spaces")

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
+
 
 MAX_SVG_BYTES = 16 * 1024 * 1024
 MAX_ELEMENTS = 200_000

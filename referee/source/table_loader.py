@@ -77,142 +77,166 @@ def load_table_decls(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> list[Table
 
 
 def _decl(ctx: Ctx, t: dict[str, Any], tt: TomlText, ln: int | None) -> TableDecl | None:
-    f = MODULE_FILE
-    d = ctx.diags
-    errors = len(d.errors)
-
-    def at(key: str) -> int | None:
-        return tt.key_line(key, start=ln)
-
-    name = get_str(ctx, f, at("name"), t, "name", "[[table]]")
+    """One ``[[table]]`` declaration: its name, file, row and column axes and cells, each
+    key checked; ``None`` when any is wrong."""
+    errors = len(ctx.diags.errors)
+    k = _DeclKeys(ctx, t, tt, ln)
+    name = get_str(ctx, MODULE_FILE, k.at("name"), t, "name", "[[table]]")
     if name and not NAME_RE.match(name):
-        d.error(f, at("name"), f"table name {name!r} must be lower-case letters, digits or '_'")
-    file = get_str(ctx, f, at("file"), t, "file", "[[table]]")
-    what = f"table {name!r}"
-
-    def text(key: str, default: str = "") -> str:
-        return get_str(ctx, f, at(key), t, key, what, required=False, default=default)
-
-    def names(key: str) -> tuple[str, ...]:
-        v = t.get(key, [])
-        if isinstance(v, str):
-            v = [v]
-        if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
-            d.error(f, at(key), f"{what}: '{key}' must be a column name or a list of them")
-            return ()
-        return tuple(v)
-
-    def choice(key: str, allowed: tuple[str, ...], default: str) -> str:
-        v = t.get(key, default)
-        if v not in allowed:
-            d.error(
-                f,
-                at(key),
-                f"{what}: {key} must be one of {', '.join(allowed)}, got {v!r}",
-                hint=did_you_mean(str(v), allowed),
-            )
-            return default
-        return str(v)
-
-    def covers(key: str) -> tuple[int, int] | None:
-        v = t.get(key)
-        if v is None:
-            return None
-        m = re.fullmatch(r"\s*([+-]?[0-9]{1,9})\s*(?:-|to|\.\.)\s*([+-]?[0-9]{1,9})\s*", str(v))
-        if not isinstance(v, str) or not m or int(m.group(1)) > int(m.group(2)):
-            d.error(f, at(key), f'{what}: {key} must be a range like "1-6", got {v!r}')
-            return None
-        return int(m.group(1)), int(m.group(2))
-
-    def flag(key: str) -> bool:
-        v = t.get(key, False)
-        if not isinstance(v, bool):
-            d.error(f, at(key), f"{what}: {key} must be true or false, got {v!r}")
-            return False
-        return v
-
-    key_cols = names("row_key")
+        k.error("name", f"table name {name!r} must be lower-case letters, digits or '_'")
+    file = get_str(ctx, MODULE_FILE, k.at("file"), t, "file", "[[table]]")
+    k.what = f"table {name!r}"
+    key_cols = k.names("row_key")
     if not key_cols:
-        d.error(f, ln, f"{what}: missing 'row_key' (the column that holds the row keys)")
-    raw_kind = t.get("row_kind", "name")
-    parts: tuple[str, ...] = ()
-    if isinstance(raw_kind, list):
-        parts = tuple(str(k) for k in raw_kind)
-        row_kind = "composite"
-        for k in parts:
-            if k not in ("int", "die", "name"):
-                d.error(f, at("row_kind"), f"{what}: a composite key part must be int, die or name")
-        if len(parts) != len(key_cols):
-            d.error(
-                f,
-                at("row_kind"),
-                f"{what}: row_kind lists {len(parts)} kinds for {len(key_cols)} row_key columns",
-            )
-    else:
-        row_kind = choice("row_kind", KEY_KINDS, "name")
-        if row_kind == "range" and len(key_cols) != 2:
-            d.error(
-                f,
-                at("row_key"),
-                f"{what}: a range row key is two columns, low and high",
-                hint='row_key = ["min", "max"]',
-            )
-        elif row_kind != "range" and len(key_cols) > 1:
-            d.error(
-                f,
-                at("row_kind"),
-                f"{what}: {len(key_cols)} row_key columns need a list of kinds (a composite "
-                'key, e.g. row_kind = ["die", "name"]) or row_kind = "range"',
-            )
-    col_kind = choice("column_kind", ("int", "die", "name"), "name")
+        ctx.diags.error(
+            MODULE_FILE, ln, f"{k.what}: missing 'row_key' (the column that holds the row keys)"
+        )
+    row_kind, parts = _row_kind(k, key_cols)
+    col_kind = k.choice("column_kind", ("int", "die", "name"), "name")
     rows = Axis(
         kind=row_kind,
-        lookup=choice("row_lookup", LOOKUPS, "exact"),
-        below=choice("row_below", EDGES, "fail"),
-        above=choice("row_above", EDGES, "fail"),
-        label=text("row_label", "/".join(key_cols)),
-        word=text("row_word"),
+        lookup=k.choice("row_lookup", LOOKUPS, "exact"),
+        below=k.choice("row_below", EDGES, "fail"),
+        above=k.choice("row_above", EDGES, "fail"),
+        label=k.text("row_label", "/".join(key_cols)),
+        word=k.text("row_word"),
         columns=key_cols,
         parts=parts,
         blank=t.get("row_blank") if isinstance(t.get("row_blank"), str) else None,
-        contiguous=flag("row_contiguous"),
-        covers=covers("row_covers"),
+        contiguous=k.flag("row_contiguous"),
+        covers=k.covers("row_covers"),
     )
     columns = Axis(
         kind=col_kind,
-        lookup=choice("column_lookup", LOOKUPS, "exact"),
-        below=choice("column_below", EDGES, "fail"),
-        above=choice("column_above", EDGES, "fail"),
-        label=text("column_label"),
-        word=text("column_word"),
-        contiguous=flag("column_contiguous"),
-        covers=covers("column_covers"),
+        lookup=k.choice("column_lookup", LOOKUPS, "exact"),
+        below=k.choice("column_below", EDGES, "fail"),
+        above=k.choice("column_above", EDGES, "fail"),
+        label=k.text("column_label"),
+        word=k.text("column_word"),
+        contiguous=k.flag("column_contiguous"),
+        covers=k.covers("column_covers"),
     )
     for axis, prefix in ((rows, "row"), (columns, "column")):
         if axis.lookup != "exact" and not axis.numeric:
-            d.error(
-                f,
-                at(f"{prefix}_lookup"),
-                f"{what}: {axis.lookup} needs numeric {prefix} keys (int, die or range), "
+            k.error(
+                f"{prefix}_lookup",
+                f"{k.what}: {axis.lookup} needs numeric {prefix} keys (int, die or range), "
                 f"not {axis.kind}",
             )
-    cells = _cells(ctx, t.get("cells", "text"), what, at("cells"))
+    cells = _cells(ctx, t.get("cells", "text"), k.what, k.at("cells"))
     decl = TableDecl(
         name=name,
         file=file,
         rows=rows,
         columns=columns,
-        title=text("title"),
-        source=text("source"),
-        rule=text("rule"),
-        short=text("short"),
+        title=k.text("title"),
+        source=k.text("source"),
+        rule=k.text("rule"),
+        short=k.text("short"),
         cells=cells,
-        notes=names("notes"),
-        require=names("require"),
-        required=flag("required") if "required" in t else True,
+        notes=k.names("notes"),
+        require=k.names("require"),
+        required=k.flag("required") if "required" in t else True,
         line=ln,
     )
-    return decl if len(d.errors) == errors else None
+    return decl if len(ctx.diags.errors) == errors else None
+
+
+class _DeclKeys:
+    """The keys of one ``[[table]]`` read by kind (text, column names, a choice, a range, a
+    flag), each problem reported at the key's line."""
+
+    def __init__(self, ctx: Ctx, t: dict[str, Any], tt: TomlText, ln: int | None) -> None:
+        self.ctx, self.t, self.tt, self.ln = ctx, t, tt, ln
+        self.what = "table"
+
+    def at(self, key: str) -> int | None:
+        return self.tt.key_line(key, start=self.ln)
+
+    def error(self, key: str, message: str, hint: str | None = None) -> None:
+        self.ctx.diags.error(MODULE_FILE, self.at(key), message, hint=hint)
+
+    def text(self, key: str, default: str = "") -> str:
+        return get_str(
+            self.ctx,
+            MODULE_FILE,
+            self.at(key),
+            self.t,
+            key,
+            self.what,
+            required=False,
+            default=default,
+        )
+
+    def names(self, key: str) -> tuple[str, ...]:
+        """A column name or a list of them."""
+        v = self.t.get(key, [])
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
+            self.error(key, f"{self.what}: '{key}' must be a column name or a list of them")
+            return ()
+        return tuple(v)
+
+    def choice(self, key: str, allowed: tuple[str, ...], default: str) -> str:
+        v = self.t.get(key, default)
+        if v not in allowed:
+            self.error(
+                key,
+                f"{self.what}: {key} must be one of {', '.join(allowed)}, got {v!r}",
+                hint=did_you_mean(str(v), allowed),
+            )
+            return default
+        return str(v)
+
+    def covers(self, key: str) -> tuple[int, int] | None:
+        """A range of keys like ``"1-6"``."""
+        v = self.t.get(key)
+        if v is None:
+            return None
+        m = re.fullmatch(r"\s*([+-]?[0-9]{1,9})\s*(?:-|to|\.\.)\s*([+-]?[0-9]{1,9})\s*", str(v))
+        if not isinstance(v, str) or not m or int(m.group(1)) > int(m.group(2)):
+            self.error(key, f'{self.what}: {key} must be a range like "1-6", got {v!r}')
+            return None
+        return int(m.group(1)), int(m.group(2))
+
+    def flag(self, key: str) -> bool:
+        v = self.t.get(key, False)
+        if not isinstance(v, bool):
+            self.error(key, f"{self.what}: {key} must be true or false, got {v!r}")
+            return False
+        return v
+
+
+def _row_kind(k: _DeclKeys, key_cols: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The kind of the row keys and, for a composite key, each part's kind: a list of kinds
+    (one per ``row_key`` column), or one kind (``range``: two columns, low and high)."""
+    raw_kind = k.t.get("row_kind", "name")
+    if isinstance(raw_kind, list):
+        parts = tuple(str(x) for x in raw_kind)
+        for x in parts:
+            if x not in ("int", "die", "name"):
+                k.error("row_kind", f"{k.what}: a composite key part must be int, die or name")
+        if len(parts) != len(key_cols):
+            k.error(
+                "row_kind",
+                f"{k.what}: row_kind lists {len(parts)} kinds for {len(key_cols)} row_key columns",
+            )
+        return "composite", parts
+    row_kind = k.choice("row_kind", KEY_KINDS, "name")
+    if row_kind == "range" and len(key_cols) != 2:
+        k.error(
+            "row_key",
+            f"{k.what}: a range row key is two columns, low and high",
+            hint='row_key = ["min", "max"]',
+        )
+    elif row_kind != "range" and len(key_cols) > 1:
+        k.error(
+            "row_kind",
+            f"{k.what}: {len(key_cols)} row_key columns need a list of kinds (a composite "
+            'key, e.g. row_kind = ["die", "name"]) or row_kind = "range"',
+        )
+    return row_kind, ()
 
 
 def _cells(ctx: Ctx, raw: object, what: str, line: int | None) -> tuple[tuple[str, str], ...]:

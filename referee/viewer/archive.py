@@ -35,10 +35,11 @@ def side_ids(module: Module, ruleset: Any) -> list[str]:
 
 
 def _signature(archive: Archive, t: TurnDir, cfg: Any) -> str:
-    from referee.pbem.verify import VerifyFailure, _check_folder
+    from referee.pbem.turn_folder import check_folder
+    from referee.pbem.verdict import VerifyFailure
 
     try:
-        _check_folder(archive, t, cfg.referee, with_state=False)
+        check_folder(archive, t, cfg.referee, with_state=False)
     except VerifyFailure as exc:
         return f"BAD: {exc}"
     return "good (report.json.sig and the manifest checked by this viewer's maker)"

@@ -86,10 +86,10 @@ def _cached(module: Module, key: str, make: Any) -> Any:
     import dataclasses
 
     from referee.cache import digest
-    from referee.render.artcache import _fields
+    from referee.render.artcache import read_fields
 
     names = tuple(f.name for f in dataclasses.fields(module))
-    k = f"{digest('viewer', VIEWER_DPI, CHART_DPI, _fields(module, names))}:{key}"
+    k = f"{digest('viewer', VIEWER_DPI, CHART_DPI, read_fields(module, names))}:{key}"
     if k not in _CACHE:
         if len(_CACHE) > 16:
             _CACHE.clear()

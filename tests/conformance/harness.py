@@ -1,302 +1,334 @@
-"""Build positions for rule tests from a compact description, and run one conformance case.
+"""The one conformance harness: read a case (``tests/conformance/<ruleset>/NNN-<slug>.json``),
+set up its position with its ruleset's adapter, play its steps and list every way the rules
+disagree with it. The format is described for case writers in ``docs/conformance.md``.
 
-A case (``tests/conformance/sixth_fleet_1975/NNN-<case>-<slug>.json``) holds::
+A case is data::
 
-    {"id": "...", "cites": ["8.24"], "title": "...",
-     "module": "sf75ex", "scenario": "test", "options": [],
-     "turn": 2, "phase": "combat", "side": "Soviet",
-     "units": [["SO-SG-1", "1422"], ["US-SN-1", "1423"], ["US-F4.2", "holding:US-CV-1"]],
-     "middle_east_roll": 4,   # with "options": ["14.3"]: the Soviet 14.3 roll already made
-     "combat": {"attacked": [...]}, "data": {...}, "standing": {"NATO": ["retreat ..."]},
-     "orders": "attack SO-SG-1 -> US-SN-1",
-     "dice": [1],
-     "expect": {"violations": ["8.23"], "events": [{"kind": "attack", "rule": "8.0",
-                "data": {"differential": "10"}}], "units": {"US-SN-1": "1424"},
-                "pending": {"side": "NATO", "kind": "retreat", "options": [...]},
-                "phase": "movement", "reach": {"SO-SG-1": {"1424": 1}},
-                "no_reach": {"SO-SG-1": ["1523"]}, "score": {"net": 5},
-                "reach_after": {"SO-DE-1": {"1623": 3}}}}
+    {"ruleset": "sixth_fleet_1975", "id": "024", "title": "...", "cites": ["8.24"],
+     "example": "SF75-EX-8.24", "book": "the rulebook's words", "note": "...",
+     "position": {...the ruleset's compact position, see tests/conformance/rulesets/...},
+     "steps": [{"do": "look", "expect": {...}},
+               {"do": "orders", "side": "NATO", "orders": "[combat]\\nattack ...",
+                "dice": [4], "expect": {...}},
+               {"do": "pass_until", "until": {"turn": 3}},
+               {"do": "crt", ...arguments..., "expect": {...}}]}
 
-``reach``/``no_reach``/``stop`` are asked on the case's position; ``reach_after`` on the
-position the orders leave (movement after a retreat [8.73]).
+Step kinds: ``orders`` plays one orders file (the header is written from the position: game,
+turn, side; ``text`` instead gives the whole file) through ``validate`` and, when ``dice``
+are given, ``resolve``; ``look`` asks its ``expect`` of the current position;
+``pass_until`` sends empty files until the game reaches a moment; any other ``do`` is a
+*probe* of the ruleset's adapter: one rule function called with the step's arguments, its
+answers compared with ``expect`` key by key (equality).
 
-Units are listed top of stack first; a unit not listed is not in the game. A location that
-is not a hex is a box (``holding:CV``, ``eliminated``, ``reinforcements``). ``module`` names a
-fixture of ``tests/fixtures/modules`` or, failing that, a data set of ``module_src``
-(``sixth_fleet``). With optional rule 14.3 the position is prepared as ``new_game`` does it
-(Israeli units unplaced, the 14.3 table kept) [14.3].
+The runner is strict: an unknown step kind or expectation key is a failure, so a misspelt
+expectation cannot pass unchecked.
 """
 
 from __future__ import annotations
 
 import json
-from functools import cache
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import GameState, ScriptedDice, UnitState
-from referee.engine.orders import Order
-from referee.engine.ruleset import get_ruleset
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-from referee.source.loader import load_module
+from referee.engine.core import GameState, ScriptedDice
+from referee.engine.orders import OrdersDoc, OrdersSyntaxError
+from referee.engine.ruleset import get_ruleset, parse_orders_for
 from referee.source.model import Module
+from tests.conformance.rulesets import (
+    Adapter,
+    carrier_battlegroup,
+    naval_module,
+    sixth_fleet_1975,
+    sixth_fleet_2019,
+    sixth_fleet_dtp,
+)
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
-SOURCES = Path(__file__).resolve().parents[2] / "module_src"
+HERE = Path(__file__).resolve().parent
+ADAPTERS: dict[str, Adapter] = {
+    "sixth_fleet_1975": sixth_fleet_1975.ADAPTER,
+    "sixth_fleet_2019": sixth_fleet_2019.ADAPTER,
+    "naval_module": naval_module.ADAPTER,
+    "sixth_fleet_dtp": sixth_fleet_dtp.ADAPTER,
+    "carrier_battlegroup": carrier_battlegroup.ADAPTER,
+}
+CASE_KEYS = frozenset(
+    {"ruleset", "id", "title", "cites", "example", "book", "note", "ruling", "position", "steps"}
+)
+ORDERS_KEYS = frozenset(
+    {"violations", "syntax_error", "hint", "messages", "located", "events", "no_events"}
+)
+STATE_KEYS = frozenset({"units", "pending", "phase", "side", "turn", "score", "data", "data_exact"})
 
 
-@cache
-def fixture_module(name: str) -> Module:
-    """A test fixture module, or (when no fixture has the name) a module of ``module_src``,
-    e.g. ``sixth_fleet``, for cases that need the real data set's tables."""
-    root = FIXTURES / name
-    if not root.is_dir():
-        root = SOURCES / name
-    module, diags = load_module(root)
-    assert module is not None, [str(d) for d in diags.items]
-    return module
+def case_paths(ruleset: str | None = None) -> list[Path]:
+    """Every case file (of one ruleset's folders, or of all), sorted."""
+    folders = [f for rs, fs in FOLDERS.items() if ruleset in (None, rs) for f in fs]
+    return sorted(p for f in folders for p in (HERE / f).glob("*.json"))
 
 
-def build_state(module: Module, case: dict[str, Any]) -> GameState:
-    units: dict[str, UnitState] = {}
-    stacks: dict[str, list[str]] = {}
-    pieces = module.pieces()
-    for uid, where in case.get("units", []):
-        side = pieces[uid].unit.side
-        if len(where) == 4 and where.isdigit():
-            units[uid] = UnitState(uid, side, where, None)
-            stacks.setdefault(where, []).append(uid)
-        else:
-            units[uid] = UnitState(uid, side, None, where)
-    for uid in case.get("returning", []):
-        u = units[uid]
-        units[uid] = UnitState(u.id, u.side, u.location, u.box, frozenset({"returning"}))
-    data: dict[str, Any] = {"entered": True, "losses": [], "destroyed_defended": []}
-    data.update(case.get("data", {}))
-    if "combat" in case:
-        data["combat"] = case["combat"]
-    if "standing" in case:
-        standing = {}
-        for side, lines in case["standing"].items():
-            doc = parse_orders("[standing]\n" + "\n".join(lines) + "\n", "standing.txt")
-            standing[side] = [o.to_json() for o in doc.standing]
-        data["standing"] = standing
-    state = GameState(
-        game_id="t",
-        module_id=module.id,
-        ruleset=module.ruleset,
-        scenario=case.get("scenario", "test"),
-        turn=int(case.get("turn", 2)),
-        phase=str(case.get("phase", "combat")),
-        active_side=case.get("side"),
-        units=units,
-        stacks={h: tuple(v) for h, v in stacks.items()},
-        data=data,
-        options=tuple(case.get("options", ())),
+FOLDERS: dict[str, tuple[str, ...]] = {
+    "sixth_fleet_1975": ("sixth_fleet_1975",),
+    "sixth_fleet_2019": ("sixth_fleet_2019",),
+    "naval_module": ("naval_module",),
+    "sixth_fleet_dtp": ("sixth_fleet_dtp", "dtp_denmark_strait", "dtp_westpac"),
+    "carrier_battlegroup": ("carrier_battlegroup",),
+}
+
+
+def load_case(path: Path) -> dict[str, Any]:
+    """The case in ``path``, its form checked (the keys a case may have, steps present)."""
+    case = json.loads(path.read_text("utf-8"))
+    assert "ruleset" in case, (
+        f"{path.name}: a case of an earlier format; run python -m tests.conformance.upgrade"
     )
-    if "14.3" in state.options:
-        state = _with_middle_east_14_3(module, state, case)
-    return state
+    unknown = set(case) - CASE_KEYS
+    assert not unknown, f"{path.name}: unknown case keys {sorted(unknown)}"
+    assert case.get("cites"), f"{path.name}: every case cites the rule it tests"
+    assert case.get("steps"), f"{path.name}: a case has steps"
+    assert case["ruleset"] in ADAPTERS, f"{path.name}: unknown ruleset {case['ruleset']}"
+    return case
 
 
-def _with_middle_east_14_3(module: Module, state: GameState, case: dict[str, Any]) -> GameState:
-    """Optional rule 14.3 as ``new_game`` prepares it (the Israeli units unplaced, the table
-    kept), then the Soviet roll ``middle_east_roll`` if the case gives one; the 14.3 units the
-    case lists keep the place it gives them."""
-    from referee.rules.sixth_fleet_1975.context import Game
-    from referee.rules.sixth_fleet_1975.middle_east import (
-        middle_east_roll_14_3,
-        prepare_14_3,
-        read_table_14_3,
-    )
+@dataclass
+class Play:
+    """Where a case has got to: its module, ruleset, adapter and the current position."""
 
-    table = read_table_14_3(module)
-    assert table is not None, "a 14.3 case needs a module with the 14.3 table"
-    rows = {uid for r in table.rows for uid, _ in r.units}
-    pieces = module.pieces()
-    listed = {k: v for k, v in state.units.items() if pieces[k].unit.id in rows}
-    bare = state.evolve(units={k: v for k, v in state.units.items() if k not in listed})
-    game = Game.of(module, bare)
-    st = prepare_14_3(game, bare, table)
-    if "middle_east_roll" in case:
-        facts = st.data["middle_east_14_3"]
-        rolled = middle_east_roll_14_3(
-            game,
-            st.evolve(active_side=facts["roller"]),
-            ScriptedDice([int(case["middle_east_roll"])]),
-            [],
-        )
-        st = rolled.evolve(active_side=state.active_side)
-    units = dict(st.units)
-    units.update(listed)
-    return st.evolve(units=units)
+    adapter: Adapter
+    module: Module | None
+    state: GameState | None
+
+    @property
+    def ruleset(self) -> Any:
+        assert self.module is not None
+        return get_ruleset(self.module.ruleset)
 
 
-def orders_text(state: GameState, case: dict[str, Any]) -> str:
-    if case.get("raw_orders") is not None:
-        return str(case["raw_orders"])
-    section = case.get("section") or {
-        "setup": "setup",
-        "combat": "combat",
-        "movement": "movement",
-        "reinforcement": "reinforcement",
-    }.get(state.phase, "movement")
-    head = f"game: t\nturn: {state.turn}\nside: {case.get('orders_side', state.active_side)}\n"
-    body = f"[{section}]\n{case.get('orders', '')}\n"
-    if case.get("answer"):
-        body = f"[answer]\n{case['answer']}\n"
-    if case.get("orders_standing"):
-        body += "[standing]\n" + "\n".join(case["orders_standing"]) + "\n"
-    return head + body
-
-
-def _subset(want: Any, got: Any) -> bool:
-    if isinstance(want, dict):
-        return isinstance(got, dict) and all(
-            k in got and _subset(v, got[k]) for k, v in want.items()
-        )
-    if isinstance(want, list) and isinstance(got, list):
-        return want == got
-    return str(want) == str(got)
-
-
-def run_case(case: dict[str, Any]) -> list[str]:
-    """Every way the engine disagrees with the case (empty: it agrees)."""
-    module = fixture_module(case.get("module", "sf75ex"))
-    rs = get_ruleset(module.ruleset)
-    state = build_state(module, case)
-    exp = case.get("expect", {})
+def run_case(case: Mapping[str, Any]) -> list[str]:
+    """Every way the rules disagree with the case (empty: they agree)."""
+    adapter = ADAPTERS[case["ruleset"]]
+    play = Play(adapter, None, None)
+    if "position" in case:
+        play.module = adapter.module(case["position"])
+        play.state = adapter.build(play.module, case["position"])
     problems: list[str] = []
-    from referee.rules.sixth_fleet_1975.context import Game
-    from referee.rules.sixth_fleet_1975.movement import reachable
-
-    game = Game.of(module, state)
-    for unit, hexes in exp.get("reach", {}).items():
-        r = reachable(game, state, unit)
-        for h, cost in hexes.items():
-            if h not in r:
-                problems.append(f"{unit} should reach {h}")
-            elif cost is not None and r[h].cost != cost:
-                problems.append(f"{unit} reaches {h} at cost {r[h].cost}, expected {cost}")
-    for unit, hexes in exp.get("no_reach", {}).items():
-        r = reachable(game, state, unit)
-        for h in hexes:
-            if h in r:
-                problems.append(f"{unit} should not reach {h} (path {r[h].path})")
-    for unit, h in exp.get("stop", {}).items():
-        r = reachable(game, state, unit)
-        if h not in r or r[h].stop is None:
-            problems.append(f"{unit} should have to stop in {h}")
-    problems += _direct_checks(module, state, exp)
-    if "orders" not in case and "answer" not in case and "raw_orders" not in case:
-        return problems
-    from referee.engine.orders import OrdersSyntaxError
-    from referee.engine.ruleset import parse_orders_for
-
-    try:
-        doc = parse_orders_for(rs, orders_text(state, case), "orders.txt")
-    except OrdersSyntaxError as exc:
-        if exp.get("syntax_error"):
-            return problems
-        return [*problems, f"syntax error: {exc}"]
-    if exp.get("syntax_error"):
-        problems.append("expected a syntax error")
-    got = sorted(v.rule for v in rs.validate(module, state, doc))
-    want = exp.get("violations")
-    if want is not None and sorted(want) != got:
-        msgs = [str(v) for v in rs.validate(module, state, doc)]
-        problems.append(f"violations {got} expected {sorted(want)}: {msgs}")
-    if got or "dice" not in case:
-        return problems
-    dice = ScriptedDice(case["dice"])
-    out = rs.resolve(module, state, doc, dice)
-    if out.violations:
-        problems.append(f"resolve refused: {[str(v) for v in out.violations]}")
-        return problems
-    evs = [e.to_json() for e in out.events]
-    for want_ev in exp.get("events", []):
-        if not any(_subset(want_ev, e) for e in evs):
-            problems.append(
-                f"no event like {want_ev}; got {[(e['kind'], e['rule'], e['text']) for e in evs]}"
-            )
-    for bad in exp.get("no_events", []):
-        if any(_subset(bad, e) for e in evs):
-            problems.append(f"unexpected event like {bad}")
-    st = out.state
-    for uid, where in exp.get("units", {}).items():
-        u = st.units[uid]
-        now = u.location or u.box
-        if now != where:
-            problems.append(f"{uid} is in {now}, expected {where}")
-    if "pending" in exp:
-        if exp["pending"] is None:
-            if st.pending:
-                problems.append(f"unexpected pending decision {st.pending[0].to_json()}")
-        elif not st.pending:
-            problems.append("expected a pending decision")
-        elif not _subset(exp["pending"], st.pending[0].to_json()):
-            problems.append(f"pending {st.pending[0].to_json()} != {exp['pending']}")
-    if "phase" in exp and f"{st.phase}:{st.active_side}" != exp["phase"]:
-        problems.append(f"now {st.phase}:{st.active_side}, expected {exp['phase']}")
-    problems += _reach_after(module, st, exp)
-    if "score" in exp and not _subset(exp["score"], dict(rs.score(module, st))):
-        problems.append(f"score {dict(rs.score(module, st))} != {exp['score']}")
-    if "data" in exp and not _subset(exp["data"], dict(st.data)):
-        problems.append(f"data {dict(st.data)} lacks {exp['data']}")
-    if len(dice.rolls) != len(case["dice"]):
-        problems.append(f"used {len(dice.rolls)} dice of {len(case['dice'])} scripted")
-    # round trip: the state survives JSON
-    if GameState.from_json(json.loads(st.canonical())).canonical() != st.canonical():
-        problems.append("state does not survive a JSON round trip")
-    _ = Order
+    for i, step in enumerate(case["steps"]):
+        label = f"step {i} ({step.get('do')})"
+        problems += [f"{label}: {p}" for p in run_step(play, step)]
     return problems
 
 
-def _reach_after(module: Module, st: GameState, exp: dict[str, Any]) -> list[str]:
-    """``reach_after``: what a unit may reach on the position the orders left (e.g. in the
-    Movement Phase that follows a retreat [8.73]), hex -> MP cost as ``reach`` does."""
-    from referee.rules.sixth_fleet_1975.context import Game
-    from referee.rules.sixth_fleet_1975.movement import reachable
+def run_step(play: Play, step: Mapping[str, Any]) -> list[str]:
+    """One step of a case (its kind chosen by ``do``)."""
+    do = step.get("do")
+    if do == "orders":
+        return play_orders(play, step)
+    if do == "look":
+        return expect_state(play, step.get("expect", {}), set())
+    if do == "pass_until":
+        play.state = pass_until(play, step["until"])
+        return []
+    probe = play.adapter.probes.get(str(do))
+    if probe is None:
+        return [f"unknown step {do!r}"]
+    return compare_answers(probe(step), step.get("expect", {}))
 
+
+def compare_answers(got: Mapping[str, Any], expect: Mapping[str, Any]) -> list[str]:
+    """A probe's answers against the step's ``expect``, key by key, by equality;
+    ``how_contains`` lists substrings of the answer ``how``."""
     out: list[str] = []
-    game = Game.of(module, st)
-    for unit, hexes in exp.get("reach_after", {}).items():
-        r = reachable(game, st, unit)
-        for h, cost in hexes.items():
-            if h not in r:
-                out.append(f"after the orders, {unit} should reach {h}")
-            elif cost is not None and r[h].cost != cost:
-                out.append(f"after the orders, {unit} reaches {h} at cost {r[h].cost}, not {cost}")
+    for k, want in expect.items():
+        if k == "how_contains":
+            out += [f"{f!r} not in {got.get('how')!r}" for f in want if f not in got.get("how", "")]
+        elif k not in got:
+            out.append(f"no answer {k!r}")
+        elif got[k] != want:
+            out.append(f"{k} = {got[k]!r}, expected {want!r}")
     return out
 
 
-def _direct_checks(module: Module, state: GameState, exp: dict[str, Any]) -> list[str]:
-    """Checks of one rule function with the example's own numbers."""
-    from fractions import Fraction
+# ---- orders ---------------------------------------------------------------------------------
 
-    from referee.engine.core import Event
-    from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
-    from referee.rules.sixth_fleet_1975.combat import crt_lookup_8_9
-    from referee.rules.sixth_fleet_1975.context import Game
-    from referee.rules.sixth_fleet_1975.optional import black_sea_delay_14_4
 
+def orders_text(play: Play, step: Mapping[str, Any]) -> str:
+    """The orders file of an ``orders`` step: ``text`` as given, or a header (game, turn,
+    side of the position unless the step names them) and the step's ``orders`` body."""
+    if "text" in step:
+        return str(step["text"])
+    st = play.state
+    assert st is not None and play.module is not None
+    side = step.get("side") or st.active_side or play.ruleset.awaiting(play.module, st)[0]
+    body = str(step.get("orders", ""))
+    if not body.endswith("\n"):
+        body += "\n"
+    return f"game: {st.game_id}\nturn: {step.get('turn', st.turn)}\nside: {side}\n{body}"
+
+
+def play_orders(play: Play, step: Mapping[str, Any]) -> list[str]:
+    """Parse, validate and (with ``dice``) resolve one orders file; check ``expect``."""
+    exp = dict(step.get("expect", {}))
+    rs, module, state = play.ruleset, play.module, play.state
+    assert module is not None and state is not None
+    try:
+        doc: OrdersDoc = parse_orders_for(rs, orders_text(play, step), "orders.txt")
+    except OrdersSyntaxError as exc:
+        return [] if exp.get("syntax_error") else [f"syntax error: {exc}"]
+    problems = ["expected a syntax error"] if exp.get("syntax_error") else []
+    bad = rs.validate(module, state, doc)
+    problems += expect_refusals(bad, exp)
+    if bad:
+        if not {"violations", "hint", "messages"} & set(exp):
+            problems.append(f"refused: {[str(v) for v in bad]}")
+        return problems
+    if "dice" not in step:
+        return problems + [
+            f"{k}: asked, but the step has no dice to resolve" for k in set(exp) - ORDERS_KEYS
+        ]
+    dice = ScriptedDice(list(step["dice"]))
+    out = rs.resolve(module, state, doc, dice)
+    if out.violations:
+        return [*problems, f"resolve refused: {[str(v) for v in out.violations]}"]
+    play.state = out.state
+    problems += expect_events([e.to_json() for e in out.events], exp)
+    problems += expect_state(play, exp, ORDERS_KEYS)
+    if len(dice.rolls) != len(step["dice"]) and not step.get("dice_spare"):
+        problems.append(f"used {len(dice.rolls)} dice of {len(step['dice'])} scripted")
+    if GameState.from_json(json.loads(out.state.canonical())).canonical() != out.state.canonical():
+        problems.append("state does not survive a JSON round trip")
+    return problems
+
+
+def expect_refusals(bad: list[Any], exp: Mapping[str, Any]) -> list[str]:
+    """``violations`` (the refusals' rule cases, any order), ``hint`` (a substring of one
+    refusal's hint), ``messages`` (substrings of a refusal's message or hint), ``located``
+    (every refusal names its place in the file)."""
     out: list[str] = []
-    game = Game.of(module, state)
-    for c in exp.get("crt", []):
-        got = crt_lookup_8_9(game, Fraction(c["differential"]), c["ecm"])
-        want = (c["column"], c["ecm"], c["entry"])
-        if got is None or (got[0], got[1], str(got[2])) != want:
-            out.append(f"CRT {c}: got {got}")
-    if "black_sea_delay" in exp:
-        c = exp["black_sea_delay"]
-        st = state.evolve(turn=c["turn"])
-        events: list[Event] = []
-        st = black_sea_delay_14_4(game, st, ScriptedDice([c["roll"]]), events)
-        if st.data.get("gate_turn") != c["earliest"]:
-            out.append(f"14.4: earliest turn {st.data.get('gate_turn')}, expected {c['earliest']}")
-        unit, gate = c["unit"], c["gate"]
-        before = closed_area_12_3(game, st.evolve(turn=c["earliest"] - 1), unit, gate)
-        at = closed_area_12_3(game, st.evolve(turn=c["earliest"]), unit, gate)
-        if before != "14.4" or at is not None:
-            out.append(f"14.4: gate closed before={before!r} at={at!r}")
+    got = sorted(v.rule for v in bad)
+    if "violations" in exp and sorted(exp["violations"]) != got:
+        out.append(
+            f"violations {got}, expected {sorted(exp['violations'])}: {[str(v) for v in bad]}"
+        )
+    if "hint" in exp and not any(exp["hint"] in (v.hint or "") for v in bad):
+        out.append(f"no hint with {exp['hint']!r}: {[str(v) for v in bad]}")
+    for text in exp.get("messages", []):
+        if not any(text in v.message or text in (v.hint or "") for v in bad):
+            out.append(f"no refusal says {text!r}: {[v.message for v in bad]}")
+    if exp.get("located") and any(v.where is None for v in bad):
+        out.append(f"a refusal without its place in the file: {[str(v) for v in bad]}")
     return out
+
+
+def expect_events(events: list[dict[str, Any]], exp: Mapping[str, Any]) -> list[str]:
+    """``events``: each must match one event (``text`` a substring, the rest a subset);
+    ``no_events``: none may match."""
+    out: list[str] = []
+    for want in exp.get("events", []):
+        if not any(event_matches(want, e) for e in events):
+            seen = [(e["kind"], e["rule"], e["text"]) for e in events]
+            out.append(f"no event like {want}; got {seen}")
+    for bad in exp.get("no_events", []):
+        if any(event_matches(bad, e) for e in events):
+            out.append(f"unexpected event like {bad}")
+    return out
+
+
+def event_matches(want: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
+    """``want`` describes ``event``: its ``text`` is in the event's text, the rest a subset."""
+    if "text" in want and str(want["text"]) not in event["text"]:
+        return False
+    return subset({k: v for k, v in want.items() if k != "text"}, event)
+
+
+def subset(want: Any, got: Any) -> bool:
+    """``want`` is in ``got``: a dict key by key (recursively), a list exactly, a value equal
+    (a string against a non-string compares their text: ``"10"`` matches ``Fraction(10)``)."""
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(
+            k in got and subset(v, got[k]) for k, v in want.items()
+        )
+    if isinstance(want, list) or isinstance(got, list | tuple):
+        return isinstance(got, list | tuple) and list(want) == list(got)
+    if want == got:
+        return True
+    return (isinstance(want, str) or isinstance(got, str)) and str(want) == str(got)
+
+
+# ---- the position ---------------------------------------------------------------------------
+
+
+def expect_state(play: Play, exp: Mapping[str, Any], skip: set[str] | frozenset[str]) -> list[str]:
+    """The expectations asked of the current position: the common ones (``units``,
+    ``pending``, ``phase``, ``side``, ``turn``, ``score``, ``data``, ``data_exact``) and
+    the ruleset's own (its adapter's ``looks``)."""
+    st, module = play.state, play.module
+    assert st is not None and module is not None
+    out: list[str] = []
+    for key, want in exp.items():
+        if key in skip:
+            continue
+        look = play.adapter.looks.get(key)
+        if look is not None:
+            out += look(module, st, want)
+        elif key in STATE_KEYS:
+            out += common_look(play, key, want)
+        else:
+            out.append(f"unknown expectation {key!r}")
+    return out
+
+
+def common_look(play: Play, key: str, want: Any) -> list[str]:
+    """One of the common expectations of a position."""
+    st, module = play.state, play.module
+    assert st is not None and module is not None
+    if key == "units":
+        return [
+            f"{uid} is at {st.units[uid].location or st.units[uid].box}, expected {where}"
+            for uid, where in want.items()
+            if (st.units[uid].location or st.units[uid].box) != where
+        ]
+    if key == "pending":
+        return expect_pending(st, want)
+    if key in ("phase", "turn"):
+        got = getattr(st, key)
+        return [] if got == want else [f"{key} is {got!r}, expected {want!r}"]
+    if key == "side":
+        return [] if st.active_side == want else [f"side {st.active_side!r}, expected {want!r}"]
+    if key == "score":
+        score = dict(play.ruleset.score(module, st))
+        return [] if subset(want, score) else [f"score {score} lacks {want}"]
+    if key == "data":
+        return [] if subset(want, dict(st.data)) else [f"data lacks {want}: {dict(st.data)}"]
+    return [  # data_exact: each key equal
+        f"data[{k}] is {st.data.get(k)!r}, expected {v!r}"
+        for k, v in want.items()
+        if st.data.get(k) != v
+    ]
+
+
+def expect_pending(st: GameState, want: Any) -> list[str]:
+    """``pending``: ``null`` for none, else a subset of the first pending decision."""
+    if want is None:
+        return [f"unexpected pending decision {st.pending[0].to_json()}"] if st.pending else []
+    if not st.pending:
+        return ["expected a pending decision"]
+    got = st.pending[0].to_json()
+    return [] if subset(want, got) else [f"pending {got} != {want}"]
+
+
+def pass_until(play: Play, want: Mapping[str, Any]) -> GameState:
+    """Send an empty file for whatever is awaited until the position matches ``want``
+    (``turn``, ``phase`` and the adapter's ``moment`` keys); at most 200 files."""
+    rs, module, st = play.ruleset, play.module, play.state
+    assert module is not None and st is not None
+    for _ in range(200):
+        if play.adapter.at_moment(st, want):
+            return st
+        side = rs.awaiting(module, st)[0]
+        body = play.adapter.empty_orders(st)
+        text = f"game: {st.game_id}\nturn: {st.turn}\nside: {side}\n{body}\n"
+        out = rs.resolve(module, st, parse_orders_for(rs, text, "pass.txt"), ScriptedDice([]))
+        assert not out.violations, [(v.rule, v.message) for v in out.violations]
+        st = out.state
+    raise AssertionError(f"never reached {want}")

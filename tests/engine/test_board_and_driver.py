@@ -9,7 +9,7 @@ import pytest
 from referee.engine.board import HexBoard
 from referee.engine.core import Board, GameState, NoDice, PendingDecision
 from referee.engine.driver import DriverError, drive, push_front
-from tests.conformance.harness import fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
 
 
 def test_hex_board_answers_from_the_map_data() -> None:

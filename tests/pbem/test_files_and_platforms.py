@@ -73,7 +73,7 @@ def test_a_game_archive_is_shared_and_its_seeds_private(make_game, umask_022):
 
 @posix_only
 def test_state_files_and_signed_orders_are_shared(tmp_path, umask_022):
-    from tests.conformance.harness import FIXTURES
+    from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES
 
     out = tmp_path / "s.json"
     r = CliRunner().invoke(

@@ -15,7 +15,7 @@ from referee.picture.png import DEFAULT_DPI, play_region, position_png, stack_ke
 from referee.render.board import board_layout
 from referee.render.colors import parse_color
 from referee.source.loader import load_module
-from tests.conformance.harness import build_state
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state
 
 SF = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet"
 

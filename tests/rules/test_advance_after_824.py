@@ -13,7 +13,7 @@ from referee.engine.ruleset import get_ruleset
 from referee.pbem.verify import matching_start
 from referee.rules.sixth_fleet_1975.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules.play import header
 
 RS = get_ruleset("sixth_fleet_1975")

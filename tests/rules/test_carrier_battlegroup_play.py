@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee.engine.core import GameState
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, ruleset, step
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, ruleset, step
 
 SEEDS = [b"a", b"b", b"c", b"d", b"e"]
 MAX_STEPS = 40

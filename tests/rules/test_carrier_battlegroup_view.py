@@ -12,7 +12,7 @@ import pytest
 
 from referee.engine.ruleset import view_notes_of
 from referee.rules.carrier_battlegroup.view import hidden_ids, is_player_view
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, ruleset, step
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, ruleset, step
 
 SEEDS = [b"a", b"c", b"e"]
 STRIKE = re.compile(r"^(\s*strike .*-> )(.*)$")
@@ -67,7 +67,7 @@ def test_a_strike_at_face_down_units_the_view_leaves_out() -> None:
     rs, m = ruleset(), module()
     # face-down incident units stay between turns only under the older reading of [18.1
     # step 4] (a game begun before the ruling; docs/interpretations.md): this case plays one
-    (st,) = rs.earlier_starts(rs.new_game(m, "mission", "cbg"))
+    st = rs.earlier_starts(rs.new_game(m, "mission", "cbg"))[-1]  # before any ruling
     for k in range(4):
         st = step(st, rs.scripted_orders(m, st), k, b"e").state
     there = [p for p in hidden_ids(st) if st.units[p].location == "Shetland Gap"]

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
-from tests.conformance.harness import FIXTURES
+from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES
 
 MINI = str(FIXTURES / "mini")
 RUN = CliRunner()
@@ -115,7 +115,7 @@ def test_state_show_and_options(tmp_path: Path) -> None:
 def test_options_group_attacks(tmp_path: Path) -> None:
     """``referee options UNIT`` prints the group attacks the unit can join, ``referee options
     HEX`` every attack of the hex's units [8.3]; ``--max-groups`` caps the printout."""
-    from tests.conformance.harness import build_state, fixture_module
+    from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
     from tests.rules.test_group_attacks import EXAMPLE
 
     m = fixture_module("sf75ex")

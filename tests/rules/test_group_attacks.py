@@ -22,7 +22,7 @@ from referee.rules.sixth_fleet_1975.group_attacks import die_range_8_9, group_at
 from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import CrtCell
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 
 RS = get_ruleset("sixth_fleet_1975")
 M = "sf75ex"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.mandatory import best_attacks_from, retreats_owed_8_24
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 
 CASE = {
     "module": "sixth_fleet",

@@ -29,7 +29,7 @@ from referee.rules.sixth_fleet_1975.middle_east import (
 )
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import Module
-from tests.conformance.harness import fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
 from tests.rules.play import header, setup_orders
 
 RS = get_ruleset("sixth_fleet_1975")

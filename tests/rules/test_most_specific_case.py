@@ -18,7 +18,7 @@ from referee.rules.sixth_fleet_1975.advance import advance_problem_8_5
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.retreat import retreat_barrier
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-from tests.conformance.harness import FIXTURES, build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 from tests.rules.play import header
 
 RS = get_ruleset("sixth_fleet_1975")

@@ -13,7 +13,7 @@ from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.rules.naval_module.bases import setup_32_21
 from referee.rules.naval_module.context import Game
-from tests.conformance.naval_harness import build_state, naval_module
+from tests.conformance.rulesets.naval_module import build_state, naval_module
 
 
 def test_the_scenario_base_at_sevastopol_is_legal() -> None:

@@ -26,7 +26,7 @@ from referee.rules.sixth_fleet_1975.movement import check_path_5_0, reachable, s
 from referee.rules.sixth_fleet_1975.phases import FLOW, PHASES, TASKS
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
 from referee.source.model import Module
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules import play as P
 
 RULESET_DIR = Path(__file__).resolve().parents[2] / "referee" / "rules" / "sixth_fleet_1975"

@@ -17,7 +17,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import overstacked_7_0
-from tests.conformance.harness import fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
 from tests.rules.play import play
 
 

@@ -10,7 +10,7 @@ from referee.engine.core import GameState, NoDice, ScriptedDice
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules.play import header, setup_orders
 
 RS = get_ruleset("sixth_fleet_1975")

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from tests.conformance.harness_2019 import SOURCE, build_state, module_2019
+from tests.conformance.rulesets.sixth_fleet_2019 import SOURCE, build_state, module_2019
 
 RUN = CliRunner()
 UNITS = [

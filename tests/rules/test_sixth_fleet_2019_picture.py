@@ -10,7 +10,7 @@ from pathlib import Path
 from referee.cache import Cache, activated, digest
 from referee.picture.png import _from_raw, position_png
 from referee.render.artcache import board_key
-from tests.conformance.harness_2019 import build_state, module_2019
+from tests.conformance.rulesets.sixth_fleet_2019 import build_state, module_2019
 
 DPI = 40  # small: the test draws the whole board several times
 

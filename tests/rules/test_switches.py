@@ -70,10 +70,10 @@ def test_every_switch_has_its_pair() -> None:
 def test_each_switch_both_ways(switch: str) -> None:
     on, off = (_case(n) for n in BOTH_WAYS[switch])
     for case, value in ((on, True), (off, False)):
-        flags = case.get("data", {}).get("flags", {})
+        flags = case["position"].get("data", {}).get("flags", {})
         assert flags.get(switch, getattr(SPI_FLAGS, switch)) is value, (case["id"], switch)
         assert not run_case(case), (case["id"], run_case(case))
-    assert on["expect"] != off["expect"], f"{switch}: both settings expect the same"
+    assert on["steps"] != off["steps"], f"{switch}: both settings expect the same"
 
 
 def _first_strike_vp(scores: bool) -> dict[str, int]:
@@ -81,7 +81,7 @@ def _first_strike_vp(scores: bool) -> dict[str, int]:
     from referee.engine.ruleset import get_ruleset
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-    from tests.conformance.harness import fixture_module
+    from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
     from tests.rules.play import header, setup_orders
 
     rs = get_ruleset("sixth_fleet_1975")

@@ -10,7 +10,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli import app
-from tests.conformance.harness import FIXTURES, build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 
 SF75EX = str(FIXTURES / "sf75ex")
 RUN = CliRunner()

@@ -10,7 +10,7 @@ import pytest
 
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.victory import score_13_0
-from tests.conformance.harness import build_state, fixture_module
+from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 
 
 def _bonuses(units: list[list[str]]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from referee.engine.core import Dice, Event
 from referee.rules.carrier_battlegroup import damage, fire, targeting
 from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.readings import Readings, label
 from referee.source.model import Module
 
 CATEGORIES = ("AA", "AS", "ASW")  # [20.2 step 3] a, b, c
@@ -54,6 +55,7 @@ class Battle:
     carrier_sunk: bool = False
     crew: dict[str, int] = field(default_factory=dict)  # [21.5] the carrier's special crews
     pilots: dict[str, int] = field(default_factory=dict)  # Top Gun: its carrier aircraft
+    readings: Readings = field(default_factory=Readings)  # the game's declared readings
 
     def side(self, s: str) -> list[Fighter]:
         return [f for f in self.fighters if f.side == s]
@@ -125,6 +127,7 @@ def _fire_side(
                 picked,
                 lambda n, fid=f.id: dice.roll(n, f"{fid} target tie", "21.3"),
                 fire=cat,
+                any_submarine=not b.readings.ssn_escort_never_targeted,
             )
             if got is None:
                 continue
@@ -205,7 +208,8 @@ def _apply(b: Battle, dice: Dice, shots: list[tuple[Fighter, Fighter, list[str]]
                 else None
             )
             before = t.cond
-            t.cond = damage.apply_outcome_22_0(t.cond, o, roll)
+            per_point = b.readings.missiles_lost_per_damage_point
+            t.cond = damage.apply_outcome_22_0(t.cond, o, roll, per_point=per_point)
             rule = {"explosion": "22.4", "crippled": "22.5", "eliminated": "22.6"}.get(
                 o.strip().lower(), "22.3"
             )
@@ -215,14 +219,36 @@ def _apply(b: Battle, dice: Dice, shots: list[tuple[Fighter, Fighter, list[str]]
                     rule,
                     f"{t.id}: {o}"
                     + (f" (d6 {roll} vs DEF {t.cond.defense})" if roll else "")
-                    + _state_word(before, t.cond),
+                    + _state_word(before, t.cond)
+                    + _missiles_word(b, before, t.cond),
                     {"unit": t.id, "outcome": o},
                 )
             )
     for t in withdraws:
         if not t.cond.sunk and not t.cond.withdrawn:
+            before = t.cond
             t.cond = replace(t.cond, withdrawn=True)
-            b.events.append(Event("withdraw", "22.7", f"{t.id} withdraws", {"unit": t.id}))
+            if not b.readings.missiles_lost_per_damage_point and t.cond.missiles:
+                t.cond = replace(t.cond, missiles=t.cond.missiles - 1)  # [15.1] one per hit
+            b.events.append(
+                Event(
+                    "withdraw",
+                    "22.7",
+                    f"{t.id} withdraws" + _missiles_word(b, before, t.cond),
+                    {"unit": t.id},
+                )
+            )
+
+
+def _missiles_word(b: Battle, before: Condition, after: Condition) -> str:
+    """The cruise missiles a hit cost the ship carrying them [15.1], labelled with the
+    declared reading that counts them, unless it sank or was crippled (it loses all)."""
+    lost = before.missiles - after.missiles
+    said = label(b.readings, "missiles_lost_per_damage_point")
+    if not lost or after.sunk or after.crippled or not said:
+        return ""
+    how = "damage point" if b.readings.missiles_lost_per_damage_point else "hit"
+    return f"; {lost} carried cruise missile(s) lost, one per {how} [15.1] ({said})"
 
 
 def _state_word(before: Condition, after: Condition) -> str:
@@ -250,8 +276,31 @@ def deploy_20_2(b: Battle, dice: Dice, usn_outer: set[str]) -> None:
             )
 
 
+def _ssn_reading_21_3(b: Battle) -> None:
+    """Label the declared reading ``ssn_escort_never_targeted`` when it decides something:
+    a USN submarine faces Soviet units able to fire anti-submarine [21.3]."""
+    subs = [f.id for f in b.side("USN") if f.category == "submarine"]
+    said = label(b.readings, "ssn_escort_never_targeted")
+    if not subs or not said or not any(f.printed.get("ASW", 0) > 0 for f in b.side("Soviet")):
+        return
+    how = (
+        "no target of Soviet fire"
+        if b.readings.ssn_escort_never_targeted
+        else "on the SSGN line of the Target Priorities (anti-submarine)"
+    )
+    b.events.append(
+        Event(
+            "reading",
+            "21.3",
+            f"{', '.join(subs)}: {how} ({said})",
+            {"units": subs, "targeted": not b.readings.ssn_escort_never_targeted},
+        )
+    )
+
+
 def fight_20_2(b: Battle, module: Module, dice: Dice) -> None:
     """[20.2 steps 3-4]: Outer Zone combat (if both sides have Outer units), then Inner."""
+    _ssn_reading_21_3(b)
     first, second = (
         (b.edge, "Soviet" if b.edge == "USN" else "USN")
         if b.edge in ("USN", "Soviet")
@@ -277,11 +326,13 @@ def fight_20_2(b: Battle, module: Module, dice: Dice) -> None:
 
 
 def result_20_2(b: Battle) -> str:
-    """[20.2 step 5]: lost at least half of the units (sunk or eliminated; glitches and
-    expended missiles excluded) = not won."""
+    """[20.2 step 5]: lost at least half of the units (sunk or eliminated; glitches
+    excluded, and every missile under the declared reading ``battle_result_without_missiles``;
+    counted, a missile that fired is lost [21.6]) = not won."""
     tally: dict[str, tuple[int, int]] = {}
+    counted = ("missile",) if b.readings.battle_result_without_missiles else ()
     for s in ("USN", "Soviet"):
-        units = [f for f in b.side(s) if not f.glitch and f.category != "missile"]
+        units = [f for f in b.side(s) if not f.glitch and f.category not in counted]
         lost = [f for f in units if f.cond.sunk]
         tally[s] = (len(units), len(lost))
     from referee.rules.carrier_battlegroup.victory import battle_result_20_2

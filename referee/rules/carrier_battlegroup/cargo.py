@@ -101,7 +101,8 @@ def check_buys(
                         at(
                             o,
                             "9.2",
-                            f"{pid} is not Cargo the USN can buy",
+                            f"expected Cargo the USN can buy, found {pid} "
+                            f"({module.piece(pid).unit.category})",
                             "aircraft, crews and cruise missiles",
                             pid,
                         )
@@ -112,7 +113,12 @@ def check_buys(
                         at(
                             o,
                             "9.1",
-                            f"{pid} is not in the available box",
+                            f"expected a counter in the available box, found {pid} "
+                            + (
+                                "bought twice"
+                                if pid in b.pieces
+                                else f"in {state.units[pid].box or state.units[pid].location}"
+                            ),
                             "Cargo counters are a design limit",
                             pid,
                         )
@@ -123,8 +129,12 @@ def check_buys(
                         at(
                             o,
                             "9.0",
-                            f"{pid}: Cargo is bought only with the CVBG at a NATO base",
-                            AT_SEA_HINT if item in COD_ITEMS else None,
+                            f"expected the CVBG at a NATO base to buy {pid}, found it at "
+                            f"{state.data['cvbg']['space']}",
+                            AT_SEA_HINT
+                            if item in COD_ITEMS
+                            else "Cargo is bought only at a NATO base; land-based aircraft "
+                            "anywhere [9.0]",
                             unit=pid,
                         )
                     )
@@ -138,13 +148,17 @@ def check_buys(
                     at(
                         o,
                         "9.0",
-                        f"{item}: Cargo is bought only with the CVBG at a NATO base",
-                        AT_SEA_HINT if item in COD_ITEMS else None,
+                        f"expected the CVBG at a NATO base to buy {item}, found it at "
+                        f"{state.data['cvbg']['space']}",
+                        AT_SEA_HINT
+                        if item in COD_ITEMS
+                        else "Cargo is bought only at a NATO "
+                        "base; land-based aircraft anywhere [9.0]",
                     )
                 )
                 continue
             if n < 1:
-                out.append(at(o, "9.1", "buy at least one"))
+                out.append(at(o, "9.1", f"expected a count of 1 or more, found {n}", "buy 1 fuel"))
                 continue
             b.lp += n * price(module, item)
             b.tracks[item] = b.tracks.get(item, 0) + n
@@ -153,7 +167,8 @@ def check_buys(
             at(
                 orders[0] if orders else None,
                 "9.1",
-                f"the purchases cost {b.lp} LP; {state.data['lp']} LP are left",
+                f"the purchases cost {b.lp} LP: expected at most the {state.data['lp']} LP left",
+                "buy less; unused LP are saved for a later Logistics Phase [9.0]",
             )
         )
     air = [p for p in b.pieces if item_of(module, p) == "carrier_aircraft"]
@@ -164,7 +179,9 @@ def check_buys(
             at(
                 orders[0],
                 "9.1",
-                f"{aboard + len(air)} carrier aircraft exceed the Hangar ({hangar})",
+                f"expected at most {hangar} carrier aircraft aboard (the Hangar), found "
+                f"{aboard + len(air)} with these purchases",
+                "buy fewer carrier aircraft; land-based aircraft go to a NATO base",
             )
         )
     missiles = [p for p in b.pieces if item_of(module, p) == "cruise_missile"]
@@ -174,7 +191,8 @@ def check_buys(
             at(
                 orders[0],
                 "9.2",
-                f"{len(missiles)} cruise missiles; room for {max(room, 0)} under the CVBG's ships",
+                f"expected at most {max(room, 0)} cruise missiles (the room under the CVBG's "
+                f"ships), found {len(missiles)}",
                 "BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
             )
         )
@@ -248,12 +266,25 @@ def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[
     for o in orders:
         ship = (o.arg("carrier") or ("",))[0]
         if ship not in ships:
-            out.append(at(o, "5.0", f"{ship!r} is not a ship of the CVBG", "trade MISSILE -> SHIP"))
+            out.append(
+                at(
+                    o,
+                    "5.0",
+                    f"expected a ship of the CVBG after ->, found {ship!r}",
+                    f"trade MISSILE -> SHIP; the CVBG: {' '.join(ships)}",
+                )
+            )
             continue
         for pid in o.units:
             if pid not in missiles:
                 out.append(
-                    at(o, "5.0", f"{pid} is not a cruise missile carried by the CVBG", unit=pid)
+                    at(
+                        o,
+                        "5.0",
+                        f"expected a cruise missile carried by the CVBG, found {pid}",
+                        "carried now: " + (" ".join(sorted(state.data["missiles"])) or "none"),
+                        unit=pid,
+                    )
                 )
                 continue
             missiles[pid] = ship
@@ -262,7 +293,8 @@ def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[
                 at(
                     o,
                     "15.1",
-                    f"{ship} carries at most {capacity_of(module, ship)} cruise missiles",
+                    f"expected at most {capacity_of(module, ship)} cruise missiles under {ship}, "
+                    f"found {sum(1 for v in missiles.values() if v == ship)} after the trades",
                     "BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
                 )
             )

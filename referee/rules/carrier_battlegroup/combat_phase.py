@@ -8,11 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.graphboard import PointBoard
-from referee.rules.carrier_battlegroup import battle, contact, soviet, victory
+from referee.engine.orders import Order
+from referee.engine.vocabulary import match_name
+from referee.rules.carrier_battlegroup import (
+    aftermath,
+    battle,
+    contact,
+    crews,
+    readings,
+    soviet,
+    victory,
+)
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -71,23 +82,72 @@ def combat_phase(
     strikes: dict[str, list[str]],
     standing: dict[str, Any],
     events: list[Event],
+    onward: dict[str, list[str]] | None = None,
 ) -> GameState:
-    """[5.0 step 6] every space with both sides, the CVBG's first."""
+    """[5.0 step 6] every space with both sides, the CVBG's first. ``strikes``: the standoff
+    units at each space; ``onward``: for a unit an SBG stopped on its way [12.4], the spaces
+    it flies on to, one after the other, while no contact occurs where it stands."""
     cvbg_space = state.data["cvbg"]["space"]
-    spaces = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
+    strikes = {k: list(v) for k, v in strikes.items()}
+    onward = {k: list(v) for k, v in (onward or {}).items()}
+    queue = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
+    done: list[str] = []
     inc = state.data.get("incident") or {}
-    for space in spaces:
+    while queue:
+        space = queue.pop(0)
+        if space in done:
+            continue
+        done.append(space)
         state = recon_11_3(module, state, space, strikes.get(space, []), events)
         sov = soviet_here(state, space)
         usn = list(state.data["cvbg"]["ships"]) if space == cvbg_space else []
         usn += strikes.get(space, [])
-        if not sov or not usn:
-            continue
-        auto = bool(inc.get("contact")) and inc.get("space") == space
-        state = _one_battle(module, state, dice, space, usn, sov, auto, standing, events)
+        contact_ = False
+        if sov and usn:
+            auto = bool(inc.get("contact")) and inc.get("space") == space
+            state, contact_ = _one_battle(
+                module, state, dice, space, usn, sov, auto, standing, events
+            )
+        if not contact_:
+            state, reached = _fly_on_12_4(state, space, strikes, onward, done, events)
+            queue += [s for s in reached if s not in queue]
     if readings_of(state.data).incident_units_leave:
         state = incident_units_leave_18_1(module, state, inc, events)
     return state.with_data(incident=None)
+
+
+def _fly_on_12_4(
+    state: GameState,
+    space: str,
+    strikes: dict[str, list[str]],
+    onward: dict[str, list[str]],
+    done: list[str],
+    events: list[Event],
+) -> tuple[GameState, list[str]]:
+    """[12.4] no contact at an SBG that stopped standoff units: "Standoff units may continue
+    to move", to the next SBG on the way or their target. A space whose battle is already
+    fought this turn gives them none [20.4]. Returns the state and the spaces reached, in
+    name order, for the Combat Phase to take in turn."""
+    going = [p for p in strikes.get(space, []) if onward.get(p)]
+    reached: dict[str, list[str]] = {}
+    for pid in going:
+        to = onward[pid].pop(0)
+        strikes[space].remove(pid)
+        strikes.setdefault(to, []).append(pid)
+        reached.setdefault(to, []).append(pid)
+        u = state.units[pid]
+        state = state.with_unit(UnitState(pid, u.side, to, None, u.status))
+    for to, units in sorted(reached.items()):
+        late = " (a battle was fought there this turn: no other [20.4])" if to in done else ""
+        events.append(
+            Event(
+                "strike_on",
+                "12.4",
+                f"no contact at {space}: {', '.join(units)} fly on to {to}{late}",
+                {"units": units, "from": space, "to": to},
+            )
+        )
+    return state, [to for to in sorted(reached) if to not in done]
 
 
 def incident_units_leave_18_1(
@@ -191,55 +251,16 @@ def _one_battle(
     auto: bool,
     standing: dict[str, Any],
     events: list[Event],
-) -> GameState:
-    standoff_only = space != state.data["cvbg"]["space"]
+) -> tuple[GameState, bool]:
+    """The contact roll and, on contact, the Tactical Routine in one space [18.0]-[22.8];
+    also whether contact occurred (standoff units an SBG stopped fly on without it
+    [12.4])."""
     fighters = [_fighter(module, state, p) for p in usn + sov]
     systems = dict(state.data["carrier"])
     attacker = _attacker_20_1(state, space, auto)
-    if auto:
-        edge = "USN"
-        events.append(
-            Event(
-                "contact",
-                "18.0",
-                f"{space}: a Contact chit makes contact automatic; the USN attacks",
-            )
-        )
-    else:
-        usn_ews = [
-            systems["EW"] if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn
-        ]
-        sov_ews = [
-            module.piece(p).unit.values["EW"]
-            for p in sov
-            if module.piece(p).unit.category != "coastal"
-        ]
-        u_r = contact.usn_rating_18_1(
-            systems["CIC"], systems["CAG"], usn_ews, standoff_only=standoff_only
-        )
-        s_r = contact.soviet_rating_18_1(sov_ews, state.data["alert"])
-        r = dice.roll(6, f"contact at {space}", "18.1")
-        res = contact.read_chart_18_1(module, u_r, s_r, r)
-        events.append(
-            Event(
-                "contact",
-                "18.1",
-                f"{space}: USN {u_r} - Soviet {s_r} + d6 {r} = {res.total}: "
-                + (f"contact, Tactical Edge {res.edge}" if res.contact else "no contact")
-                + f" ({res.how})",
-                {
-                    "usn": u_r,
-                    "soviet": s_r,
-                    "roll": r,
-                    "total": res.total,
-                    "contact": res.contact,
-                    "edge": res.edge,
-                },
-            )
-        )
-        if not res.contact:
-            return state
-        edge = res.edge
+    edge = _contact_18_1(module, state, dice, space, usn, sov, auto, events)
+    if edge is None:
+        return state, False
     # [17.0] contact reveals every Soviet unit in the space
     state = reveal_space(state, space, sov, "17.0", events)
     sov = soviet_here(state, space)
@@ -259,13 +280,15 @@ def _one_battle(
     fighters = [f for f in fighters if f.side == "USN"] + [_fighter(module, state, p) for p in sov]
     if not sov:
         events.append(Event("battle", "17.1", f"{space}: only Glitches were there; no battle"))
-        return state
-    if edge == "USN" and standing.get("breakoff") and space == state.data["cvbg"]["space"]:
-        got = _break_off_18_2(module, state, space, events)
-        if got is not None:
-            return got
+        return state, True
+    if edge == "USN" and standing.get("breakoff"):
+        state, stay = _break_off_18_2(module, state, space, usn, standing, events)
+        if not stay:
+            return state, True
+        fighters = [f for f in fighters if f.side == "Soviet" or f.id in stay]
     b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
+    b.readings = readings_of(state.data)
     events.append(
         Event(
             "battle",
@@ -277,14 +300,151 @@ def _one_battle(
     battle.deploy_20_2(b, dice, set(standing.get("outer", ())))
     battle.fight_20_2(b, module, dice)
     events.extend(b.events)
-    return _after_battle_22_8(module, state, b, events)
+    return _after_battle_22_8(module, state, b, events), True
+
+
+def _contact_18_1(
+    module: Module,
+    state: GameState,
+    dice: Dice,
+    space: str,
+    usn: list[str],
+    sov: list[str],
+    auto: bool,
+    events: list[Event],
+) -> str | None:
+    """[18.0], [18.1]: the side with the Tactical Edge ("none": neither), or None when no
+    contact occurs. A Contact chit makes contact automatic, the USN attacking [20.1]; the
+    Edge it gives is a declared reading (switch ``contact_chit_gives_edge``)."""
+    rd = readings_of(state.data)
+    chit = f"{space}: a Contact chit makes contact automatic; the USN attacks"
+    tag = readings.label(rd, "contact_chit_gives_edge")
+    if auto and rd.contact_chit_gives_edge:
+        said = f"{chit} with the Tactical Edge ({tag})" if tag else chit
+        events.append(Event("contact", "18.0", said))
+        return "USN"
+    systems = state.data["carrier"]
+    carrier_ew = crews.carrier_ew_3_5(module, state)
+    usn_ews = [carrier_ew if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn]
+    sov_ews = [
+        module.piece(p).unit.values["EW"] for p in sov if module.piece(p).unit.category != "coastal"
+    ]
+    standoff_only = space != state.data["cvbg"]["space"]
+    u_r = contact.usn_rating_18_1(
+        systems["CIC"], systems["CAG"], usn_ews, standoff_only=standoff_only
+    )
+    s_r = contact.soviet_rating_18_1(sov_ews, state.data["alert"])
+    r = dice.roll(6, f"contact at {space}", "18.1")
+    res = contact.read_chart_18_1(module, u_r, s_r, r)
+    data = {
+        "usn": u_r,
+        "soviet": s_r,
+        "roll": r,
+        "total": res.total,
+        "contact": res.contact,
+        "edge": res.edge,
+    }
+    sums = f"USN {u_r} - Soviet {s_r} + d6 {r} = {res.total}"
+    if auto:
+        edge = res.edge if res.contact else "none"
+        events.append(
+            Event(
+                "contact",
+                "18.0",
+                f"{chit}; the Tactical Edge from the Contact Chart: {sums}: {edge} ({res.how}"
+                + (f"; {tag})" if tag else ")"),
+                {**data, "contact": True, "edge": edge},
+            )
+        )
+        return edge
+    events.append(
+        Event(
+            "contact",
+            "18.1",
+            f"{space}: {sums}: "
+            + (f"contact, Tactical Edge {res.edge}" if res.contact else "no contact")
+            + f" ({res.how})",
+            data,
+        )
+    )
+    return res.edge if res.contact else None
+
+
+def check_break_off_18_2(board: PointBoard, o: Order) -> list[Violation]:
+    """``breakoff yes -> SPACE ...``: each space the player names is a space of the map
+    (the nearest names as the hint) [18.2]."""
+    out: list[Violation] = []
+    for written in o.hexes:
+        got, hint = match_name(written, board.locations())
+        if got is None:
+            out.append(
+                at(
+                    o,
+                    "18.2",
+                    f"expected a space of the map to break off into, found {written!r}",
+                    hint or "write the space's name as the map prints it",
+                )
+            )
+    return out
 
 
 def _break_off_18_2(
+    module: Module,
+    state: GameState,
+    space: str,
+    usn: list[str],
+    standing: dict[str, Any],
+    events: list[Event],
+) -> tuple[GameState, list[str]]:
+    """[18.2] with the Tactical Edge the player's standing ``breakoff`` takes his units in
+    ``space`` out of the battle: the CVBG moves one space closer to a NATO base (his named
+    space when one is legal), the aircraft there land at once; "Cruise missiles may not
+    break-off", so they stay. 1 Fuel if the CVBG has a non-nuclear ship; none: no break-off.
+    Returns the state and the USN units that still fight (all of them: no break-off)."""
+    cvbg_here = space == state.data["cvbg"]["space"]
+    if not readings_of(state.data).breakoff_by_the_player:
+        older = _break_off_older_18_2(module, state, space, events) if cvbg_here else None
+        return (state, usn) if older is None else (older, [])
+    if standing["breakoff"] not in ("all", "yes" if cvbg_here else "strikes"):
+        return state, usn
+    stay = [p for p in usn if module.piece(p).unit.category == "missile"]
+    leave = [p for p in usn if p not in stay]
+    needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
+    if not contact.may_break_off_18_2(
+        "USN", cruise_missiles_only=not leave, fuel=state.data["fuel"], needs_fuel=needs
+    ):
+        why = "cruise missiles may not break off" if not leave else "no Fuel: no break-off"
+        events.append(Event("breakoff", "18.2", f"{space}: {why}"))
+        return state, usn
+    said = f"{space}: "
+    if cvbg_here:
+        to, how = _break_off_space(module, state, space, standing.get("breakoff_to") or [])
+        if to is None:
+            events.append(Event("breakoff", "18.2", f"{space}: no space to break off into"))
+            return state, usn
+        state = _move_cvbg(state, to)
+        said += f"the CVBG breaks off to {to} ({how})"
+    aircraft = [p for p in leave if module.piece(p).unit.category == "air"]
+    if aircraft:
+        state = _land_18_2(module, state, aircraft)
+        said += ("; " if cvbg_here else "") + f"{', '.join(aircraft)} break off and land"
+    if needs:
+        state = state.with_data(fuel=state.data["fuel"] - 1)
+    said += " (1 Fuel)" if needs else ""
+    if stay:
+        said += f"; {', '.join(stay)} may not break off and fight on"
+    events.append(
+        Event("breakoff", "18.2", said, {"to": state.data["cvbg"]["space"], "land": aircraft})
+    )
+    return state, stay
+
+
+def _break_off_older_18_2(
     module: Module, state: GameState, space: str, events: list[Event]
 ) -> GameState | None:
-    """[18.2]: one space closer to a NATO base, never into an SBG; 1 Fuel for non-nuclear
-    ships; no combat and no incident."""
+    """[18.2] as a game begun before ``breakoff_by_the_player`` plays it: the CVBG, one
+    space closer to the nearest NATO base, never into an SBG; 1 Fuel for non-nuclear ships;
+    every unit in its space leaves the battle (None: no break-off)."""
     needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
     if needs and state.data["fuel"] < 1:
         events.append(Event("breakoff", "18.2", "no Fuel: the CVBG cannot break off"))
@@ -296,21 +456,59 @@ def _break_off_18_2(
     state = _move_cvbg(state, to)
     if needs:
         state = state.with_data(fuel=state.data["fuel"] - 1)
-    events.append(
-        Event(
-            "breakoff",
-            "18.2",
-            f"the CVBG breaks off to {to}" + (" (1 Fuel)" if needs else ""),
-            {"to": to},
-        )
-    )
+    said = f"the CVBG breaks off to {to}" + (" (1 Fuel)" if needs else "")
+    events.append(Event("breakoff", "18.2", said, {"to": to}))
     return state
+
+
+def _land_18_2(module: Module, state: GameState, aircraft: list[str]) -> GameState:
+    """[18.2] "Air units that break-off must immediately land (recover)": carrier aircraft
+    in the carrier's hangar, land-based ones on their base [15.2]."""
+    air = dict(state.data["air"])
+    for pid in aircraft:
+        if "land" in module.piece(pid).unit.flags:
+            state = state.with_unit(UnitState(pid, "USN", air[pid], None))
+        else:
+            air[pid] = "hangar"
+            state = state.with_unit(UnitState(pid, "USN", None, f"hangar:{CARRIER}"))
+    return state.with_data(air=air)
+
+
+def _break_off_space(
+    module: Module, state: GameState, space: str, wanted: list[str]
+) -> tuple[str | None, str]:
+    """[18.2] where the CVBG breaks off to: "one space closer to any NATO base, into any
+    adjacent playable sea space (or into a NATO Base), but never into a space containing a
+    SBG". The first space of the player's list that is legal; else (the referee's default)
+    one space toward the nearest NATO base. Returns the space and how it was chosen."""
+    board = PointBoard(module.map)
+    bases = [s for s in board.locations() if board.terrain(s) == "nato_base"]
+    sbgs = {g["space"] for g in state.data["sbgs"].values()}
+    legal = {
+        n
+        for n in board.neighbours(space)
+        if n not in sbgs and any(board.distance(n, b) < board.distance(space, b) for b in bases)
+    }
+    for written in wanted:
+        got = match_name(written, board.locations())[0]
+        if got in legal:
+            return got, "the first legal space of your breakoff list"
+    default = _toward_base(module, state, space, "nato_base")
+    if wanted:
+        return default, (
+            f"none of {', '.join(wanted)} is adjacent, closer to a NATO base and free of "
+            "SBGs: one space toward the nearest NATO base"
+        )
+    return default, "your breakoff names no space: one space toward the nearest NATO base"
 
 
 def _toward_base(module: Module, state: GameState, space: str, base: str) -> str | None:
     """An adjacent space closer to a friendly base with no enemy SBG/warships [18.2], [20.2 5]."""
     board = PointBoard(module.map)
-    bases = [s for s in board.locations() if board.terrain(s) == base]
+    closed = soviet.closed_bases_23_2(state) if base == "soviet_base" else set()
+    bases = [s for s in board.locations() if board.terrain(s) == base and s not in closed]
+    if not bases:
+        return None
 
     def dist(s: str) -> int:
         return min(board.distance(s, b) for b in bases)
@@ -337,125 +535,14 @@ def _move_cvbg(state: GameState, to: str) -> GameState:
 def _after_battle_22_8(
     module: Module, state: GameState, b: Battle, events: list[Event]
 ) -> GameState:
-    data: dict[str, Any] = dict(state.data)
-    conds = dict(data["conditions"])
-    ships = list(data["cvbg"]["ships"])
-    missiles = dict(data["missiles"])
-    air = dict(data["air"])
-    pools_ = {k: list(v) for k, v in data["pools"].items()}
-    sbgs = {k: dict(v) for k, v in data["sbgs"].items()}
-    losses = list(data["losses"])
-    data["carrier"] = b.systems
-    for f in b.fighters:
-        if f.side == "USN":
-            if f.category == "missile":
-                state = state.with_unit(UnitState(f.id, "USN", None, "available"))  # [22.8 USN 1]
-                missiles.pop(f.id, None)
-                continue
-            if f.carrier:
-                if f.cond.sunk:
-                    losses.append(
-                        {"unit": f.id, "what": "sunk", "turn": state.turn, "rule": "22.8"}
-                    )
-                continue
-            for m, s in list(missiles.items()):
-                if s == f.id and (
-                    f.cond.sunk
-                    or f.cond.crippled
-                    or sum(1 for x in missiles.values() if x == f.id) > f.cond.missiles
-                ):
-                    missiles.pop(m)
-                    state = state.with_unit(UnitState(m, "USN", None, "available"))
-            if f.cond.sunk:
-                state = state.with_unit(UnitState(f.id, "USN", None, "sunk"))
-                ships = [s for s in ships if s != f.id]
-                air.pop(f.id, None)
-                conds.pop(f.id, None)
-                losses.append(
-                    {
-                        "unit": f.id,
-                        "what": "sunk" if f.category != "air" else "aircraft",
-                        "turn": state.turn,
-                        "rule": "22.8",
-                    }
-                )
-            elif f.cond.crippled and f.category != "air":
-                state = state.with_unit(UnitState(f.id, "USN", None, "crippled"))  # [22.8 USN 2]
-                ships = [s for s in ships if s != f.id]
-                conds[f.id] = {"damage": f.cond.damage, "crippled": True}
-                losses.append(
-                    {"unit": f.id, "what": "crippled", "turn": state.turn, "rule": "22.8"}
-                )
-            elif f.cond.damage and f.category != "air":
-                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
-                losses.append({"unit": f.id, "what": "damaged", "turn": state.turn, "rule": "22.8"})
-            elif f.category == "air" and (f.cond.damage or f.cond.crippled):
-                # a USN aircraft keeps its Damaged or Crippled marker [22.8 USN 3], [10.3]
-                conds[f.id] = {"damage": f.cond.damage, "crippled": f.cond.crippled}
-            continue
-        # Soviet [22.8]
-        in_sbg = next((n for n, g in sbgs.items() if f.id in g["units"]), None)
-        if f.category == "missile" and f.zone == "expended":
-            # [21.6] a Soviet missile that fired is used up: out of play, not shot down (no VP)
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "expended"))
-            events.append(
-                Event(
-                    "expended",
-                    "21.6",
-                    f"{f.id} fired: the cruise missile is eliminated automatically",
-                    {"unit": f.id},
-                )
-            )
-            if in_sbg is not None:
-                sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
-            continue
-        if f.category == "coastal":
-            if f.cond.sunk:
-                state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
-                data["coastal"] = {
-                    **data["coastal"],
-                    "units": [x for x in data["coastal"]["units"] if x != f.id],
-                }
-                losses.append({"unit": f.id, "what": "coastal", "turn": state.turn, "rule": "22.8"})
-            continue  # [22.8 Soviet 4] otherwise repaired in place
-        if f.cond.sunk:
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "sunk"))
-            losses.append(
-                {
-                    "unit": f.id,
-                    "what": "soviet_air" if f.category in ("air", "missile") else "soviet_sunk",
-                    "turn": state.turn,
-                    "rule": "22.8",
-                }
-            )
-        elif f.category in ("surface", "submarine") and (f.cond.damage or f.cond.crippled):
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "damaged"))  # out of play
-            losses.append(
-                {"unit": f.id, "what": "soviet_damaged", "turn": state.turn, "rule": "22.8"}
-            )
-        elif in_sbg is not None:
-            continue  # [22.8 Soviet 3] back to its SBG, revealed
-        else:
-            pool = "standoff" if f.category in ("air", "missile") else "warships"
-            if "carrier" in module.piece(f.id).unit.flags:
-                continue  # the CVL-1 aircraft stay with CVL-1 [15.0]
-            pools_[pool].append(f.id)
-            state = state.with_unit(UnitState(f.id, "Soviet", None, "pool"))  # [22.8 Soviet 1, 5]
-            continue
-        if in_sbg is not None:
-            sbgs[in_sbg]["units"] = [x for x in sbgs[in_sbg]["units"] if x != f.id]
-    data.update(
-        conditions=conds,
-        missiles=missiles,
-        air=air,
-        pools=pools_,
-        sbgs=sbgs,
-        losses=losses,
-        cvbg={**data["cvbg"], "ships": ships},
-    )
-    data["revealed"] = sorted(p for p in data["revealed"] if state.units[p].location is not None)
-    state = state.evolve(data=data)
-    state = soviet.drop_empty_sbgs(state, events)
+    """After the battle: the losses [22.8], then the result and what follows from it."""
+    state = aftermath.losses_22_8(module, state, b, events)
+    return _result_20_2(module, state, b, events)
+
+
+def _result_20_2(module: Module, state: GameState, b: Battle, events: list[Event]) -> GameState:
+    """[20.2 step 5] the result, its fruits [20.3], the loser's withdrawal [20.2 step 5],
+    Ammunition [20.5] and the carrier's sinking [24.2]."""
     result = battle.result_20_2(b)
     cvbg_in = any(f.id == CARRIER for f in b.fighters)
     aircraft_only = not cvbg_in and all(f.category == "air" for f in b.side("USN"))
@@ -463,7 +550,9 @@ def _after_battle_22_8(
         Event(
             "battle_result",
             "20.2",
-            f"battle at {b.space}: " + ("a draw" if result == "draw" else f"{result} wins"),
+            f"battle at {b.space}: "
+            + ("a draw" if result == "draw" else f"{result} wins")
+            + _missiles_in_result(b),
             {"result": result},
         )
     )
@@ -476,6 +565,37 @@ def _after_battle_22_8(
         events.append(
             Event("fruits", "20.3", ", ".join(f"{k} {d:+d}" for k, d in fruits.items()), fruits)
         )
+    state = crews.camera_crew_3_5(module, state, result, b.space, events)
+    state = _loser_withdraws_20_2(module, state, b, result, cvbg_in, events)
+    if not aircraft_only:
+        ammo = max(0, state.data["ammo"] - 1)
+        state = state.with_data(ammo=ammo)
+        events.append(Event("ammunition", "20.5", f"Ammunition -> {ammo}", {"ammo": ammo}))
+    if b.carrier_sunk:
+        state = state.with_data(result="defeat: the carrier is sunk [24.2]")
+    return state
+
+
+def _missiles_in_result(b: Battle) -> str:
+    """The declared reading behind the result when missiles fought [20.2 step 5]."""
+    if not any(f.category == "missile" for f in b.fighters):
+        return ""
+    how = "left out of" if b.readings.battle_result_without_missiles else "counted in"
+    said = readings.label(b.readings, "battle_result_without_missiles")
+    if not said:
+        return ""
+    return f" (missiles {how} the tallies: {said})"
+
+
+def _loser_withdraws_20_2(
+    module: Module,
+    state: GameState,
+    b: Battle,
+    result: str,
+    cvbg_in: bool,
+    events: list[Event],
+) -> GameState:
+    """[20.2 step 5] the loser moves one space toward a base of its own."""
     if result == "Soviet" and cvbg_in and not b.carrier_sunk:
         to = _toward_base(module, state, b.space, "nato_base")
         if to:
@@ -487,12 +607,6 @@ def _after_battle_22_8(
                 to = _toward_base(module, state, b.space, "soviet_base")
                 if to:
                     state = soviet.move_sbg_13_0(module, state, name, 1, to, "20.2", events)
-    if not aircraft_only:
-        ammo = max(0, state.data["ammo"] - 1)
-        state = state.with_data(ammo=ammo)
-        events.append(Event("ammunition", "20.5", f"Ammunition -> {ammo}", {"ammo": ammo}))
-    if b.carrier_sunk:
-        state = state.with_data(result="defeat: the carrier is sunk [24.2]")
     return state
 
 
@@ -507,6 +621,7 @@ def bombard_23_1(module: Module, state: GameState, dice: Dice, events: list[Even
     fighters = [_fighter(module, state, p) for p in [*state.data["cvbg"]["ships"], *coastal]]
     b = Battle(space, "USN", "USN", fighters, dict(state.data["carrier"]), state.data["ammo"])
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
+    b.readings = readings_of(state.data)
     for f in b.fighters:
         f.zone = "Inner"
     battle.fight_20_2(b, module, dice)

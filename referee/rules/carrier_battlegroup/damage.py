@@ -48,9 +48,10 @@ def factors_22_3(printed: dict[str, int], c: Condition) -> dict[str, int]:
     return out
 
 
-def damage_22_3(c: Condition, points: int) -> Condition:
+def damage_22_3(c: Condition, points: int, *, per_point: bool = True) -> Condition:
     """[22.3], [22.5]: add damage points; sinks at the Defense, or on any damage once
-    crippled; one carried cruise missile lost per point [22.3]."""
+    crippled; carried cruise missiles lost: one per point [22.3], or one for the hit when
+    ``per_point`` is off (the declared reading ``missiles_lost_per_damage_point``, [15.1])."""
     if c.sunk or points <= 0:
         return c
     if c.crippled:
@@ -58,7 +59,8 @@ def damage_22_3(c: Condition, points: int) -> Condition:
     dmg = c.damage + points
     if dmg >= c.defense:
         return replace(c, damage=dmg, sunk=True, missiles=0)
-    return replace(c, damage=dmg, missiles=max(0, c.missiles - points))
+    lost = points if per_point else 1
+    return replace(c, damage=dmg, missiles=max(0, c.missiles - lost))
 
 
 def cripple_22_5(c: Condition) -> Condition:
@@ -77,11 +79,15 @@ def explosion_22_4(c: Condition, roll: int) -> Condition:
     return replace(c, sunk=True, missiles=0)
 
 
-def apply_outcome_22_0(c: Condition, outcome: str, explosion_roll: int | None = None) -> Condition:
-    """One Hit Table outcome [22.1]-[22.7] on a non-carrier unit."""
+def apply_outcome_22_0(
+    c: Condition, outcome: str, explosion_roll: int | None = None, *, per_point: bool = True
+) -> Condition:
+    """One Hit Table outcome [22.1]-[22.7] on a non-carrier unit (``per_point``: see
+    :func:`damage_22_3`)."""
     word = outcome.strip().lower()
     if word.endswith("damage"):
-        return damage_22_3(c, whole(word.split()[0], what="damage points"))
+        points = whole(word.split()[0], what="damage points")
+        return damage_22_3(c, points, per_point=per_point)
     if word == "explosion":
         if explosion_roll is None:
             raise ValueError("an explosion needs its d6 [22.4]")

@@ -9,22 +9,58 @@ from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup import alert, rows, soviet
+from referee.rules.carrier_battlegroup.crews import carrier_ew_3_5
 from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
 
-def check_intel_11_0(orders: list[Order], ships: list[str]) -> list[Violation]:
-    """[11.0] one attempt per turn; [11.1] by one named ship of the CVBG."""
+def check_intel_11_0(
+    module: Module, state: GameState, orders: list[Order], ships: list[str]
+) -> list[Violation]:
+    """[11.0] one attempt per turn; [11.1] by one named ship of the CVBG; [22.2] not by the
+    carrier while its EW system is at 0 (it "ceases to function for any game purpose")."""
     out: list[Violation] = []
     if len(orders) > 1:
-        out.append(at(orders[1], "11.0", "one Intelligence attempt per turn"))
+        out.append(
+            at(
+                orders[1],
+                "11.0",
+                f"expected one Intelligence attempt per turn, found {len(orders)}",
+                "keep one intel line",
+            )
+        )
     for o in orders:
         if len(o.units) != 1 or o.units[0] not in ships:
+            found = " ".join(o.units) or "no unit"
             out.append(
-                at(o, "11.1", "name one ship of the CVBG", unit=o.units[0] if o.units else None)
+                at(
+                    o,
+                    "11.1",
+                    f"expected one ship of the CVBG, found {found}",
+                    f"the CVBG: {' '.join(ships)}",
+                    unit=o.units[0] if o.units else None,
+                )
+            )
+        elif o.units[0] == CARRIER and ew_out_22_2(module, state):
+            out.append(
+                at(
+                    o,
+                    "22.2",
+                    "the carrier's EW system is at 0: it ceases to function, so the carrier "
+                    "cannot make the Intelligence attempt [11.1]",
+                    "name an escort of the CVBG, or repair the EW system first [10.0]",
+                    unit=CARRIER,
+                )
             )
     return out
+
+
+def ew_out_22_2(module: Module, state: GameState) -> bool:
+    """[22.2] the carrier's EW system is at 0 and out of action (in a game that records
+    ``systems_at_0_22_2``; an older one rolls d6 x 0)."""
+    return readings_of(state.data).systems_at_0_22_2 and carrier_ew_3_5(module, state) <= 0
 
 
 def intelligence_phase_11_0(
@@ -38,7 +74,7 @@ def intelligence_phase_11_0(
     """[11.1] roll and read the table; [11.2] apply the result immediately."""
     for o in orders:
         ew = (
-            state.data["carrier"]["EW"]
+            carrier_ew_3_5(module, state)
             if o.units[0] == CARRIER
             else module.piece(o.units[0]).unit.values["EW"]
         )

@@ -5,6 +5,8 @@ space that holds Soviet units to strike [19.1]."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order, OrdersDoc
@@ -12,6 +14,7 @@ from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import combat_phase, view
 from referee.rules.carrier_battlegroup.movement_phase import space_named
 from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.source.model import Module
 
 REFUELER = "refueler"
@@ -60,6 +63,54 @@ def flight_deck_15_0(state: GameState) -> int:
     return deck + sum(1 for c in state.data["crews"] if c.startswith("US-CREW-FD"))
 
 
+def range_19_2(module: Module, pid: str, *, refueled: bool) -> int:
+    """A standoff unit's range in spaces [19.1]: its printed range (SPD), doubled for an
+    aircraft flying with a refueler, never for a missile or the refueler itself [19.2]."""
+    u = module.piece(pid).unit
+    double = refueled and u.category == "air" and REFUELER not in u.flags
+    return int(u.values["SPD"]) * (2 if double else 1)
+
+
+def start_19_1(state: GameState, pid: str) -> str:
+    """Where a launched unit takes off: the CVBG's space (the hangar, or under a ship), or
+    the NATO base it is based on."""
+    where = state.data["air"].get(pid)
+    return state.data["cvbg"]["space"] if where in (None, "hangar") else str(where)
+
+
+def _distance_avoiding(board: PointBoard, a: str, b: str, avoid: set[str]) -> int | None:
+    """The fewest spaces from ``a`` to ``b`` entering none of ``avoid`` on the way."""
+    seen, frontier, d = {a}, [a], 0
+    while frontier:
+        if b in frontier:
+            return d
+        d += 1
+        nxt = sorted(
+            {n for s in frontier for n in board.neighbours(s) if n not in seen} - (avoid - {b})
+        )
+        seen.update(nxt)
+        frontier = nxt
+    return None
+
+
+def stops_12_4(board: PointBoard, state: GameState, start: str, dest: str, rng: int) -> list[str]:
+    """[12.4] "SBG: You can enter these, but you must stop there (including Standoff units,
+    unless no contact occurs, in which case Standoff units may continue to move)": the SBG
+    spaces a standoff unit flying from ``start`` to ``dest`` must stop at on the way, in
+    order (empty: it reaches ``dest``; a game begun before the ruling keeps its older play,
+    switch ``strikes_stop_at_sbgs``). The unit takes a route within its range that passes
+    no SBG when there is one (the player's best choice); else the shortest route
+    (``PointBoard.path``: ties to the alphabetically first space)."""
+    sbgs = {g["space"] for g in state.data["sbgs"].values()} - {start, dest}
+    if not sbgs or not readings_of(state.data).strikes_stop_at_sbgs:
+        return []
+    clear = _distance_avoiding(board, start, dest, sbgs)
+    if clear is not None and clear <= rng:
+        return []
+    path = board.path(start, dest) or []
+    return [s for s in path[1:-1] if s in sbgs]
+
+
 def check_launch_19_0(
     module: Module, state: GameState, board: PointBoard, orders: list[Order]
 ) -> list[Violation]:
@@ -76,7 +127,15 @@ def check_launch_19_0(
         for pid in o.units:
             u = module.piece(pid).unit
             if pid in launched:
-                out.append(at(o, "19.0", f"{pid} is launched twice", unit=pid))
+                out.append(
+                    at(
+                        o,
+                        "19.0",
+                        f"expected each unit launched once, found {pid} twice",
+                        "name it in one strike",
+                        unit=pid,
+                    )
+                )
                 continue
             launched.append(pid)
             where = (
@@ -89,28 +148,37 @@ def check_launch_19_0(
                     at(
                         o,
                         "19.0",
-                        f"{pid} is not aboard the carrier, at a base or under a CVBG ship",
+                        f"expected a unit aboard the carrier, at a NATO base or under a CVBG "
+                        f"ship, found {pid} in {state.units[pid].box or state.units[pid].location}",
+                        "buy it first [9.1]; launched aircraft are back after Recovery [15.2]",
                         unit=pid,
                     )
                 )
                 continue
             start = here if where == "hangar" else where
-            rng = u.values["SPD"] * (
-                2 if refuel and u.category == "air" and REFUELER not in u.flags else 1
-            )
+            rng = range_19_2(module, pid, refueled=refuel)
             d = board.distance(start, dest)
             if d > rng:
                 out.append(
                     at(
                         o,
                         "19.1",
-                        f"{pid}: {dest} is {d} spaces away; range {rng}",
+                        f"expected a target within {pid}'s range {rng}, found {dest} {d} "
+                        "spaces away",
                         "a refueler doubles aircraft range [19.2]",
                         pid,
                     )
                 )
         if strike_target_19_1(state, dest) is False:
-            out.append(at(o, "19.1", f"{dest} holds no Soviet units to strike"))
+            out.append(
+                at(
+                    o,
+                    "19.1",
+                    f"expected a space holding Soviet units, found {dest}: it holds no Soviet "
+                    "units to strike",
+                    "strike an SBG's space or one where Soviet units are",
+                )
+            )
     deck = flight_deck_15_0(state)
     from_carrier = [p for p in launched if state.data["air"].get(p) == "hangar"]
     if len(from_carrier) > deck:
@@ -118,25 +186,34 @@ def check_launch_19_0(
             at(
                 orders[0],
                 "15.0",
-                f"{len(from_carrier)} aircraft launched from the carrier; "
-                f"the Flight Deck allows {deck}",
-                "see 19.0",
+                f"expected at most {deck} aircraft launched from the carrier (its Flight "
+                f"Deck), found {len(from_carrier)}",
+                "see 19.0; a Flight Deck crew launches one more [15.0]",
             )
         )
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Flights:
+    """The Launch Phase's standoff units for the Combat Phase: the units at each space they
+    stopped at, and for each unit stopped short by an SBG [12.4] the spaces it still has to
+    fly to (the next SBG on the way, then its target)."""
+
+    at: dict[str, list[str]]
+    onward: dict[str, list[str]]
+
+
 def launch_phase_19_0(
-    board: PointBoard, state: GameState, orders: list[Order], ev: list[Event]
-) -> tuple[GameState, dict[str, list[str]]]:
-    """[19.1] the launched units fly to their targets; returns the state and the units
-    launched at each space (for the Combat Phase)."""
+    module: Module, board: PointBoard, state: GameState, orders: list[Order], ev: list[Event]
+) -> tuple[GameState, Flights]:
+    """[19.1] the launched units fly to their targets, each stopping at the first SBG on
+    its way [12.4]; returns the state and where each unit is (for the Combat Phase)."""
     strikes: dict[str, list[str]] = {}
+    onward: dict[str, list[str]] = {}
     for o in orders:
         dest = match_name(o.hexes[0], board.locations())[0] or o.hexes[0]
-        strikes.setdefault(dest, []).extend(o.units)
-        for pid in o.units:
-            state = state.with_unit(UnitState(pid, "USN", dest, None))
+        refuel = any(REFUELER in module.piece(p).unit.flags for p in o.units)
         ev.append(
             Event(
                 "launch",
@@ -145,4 +222,22 @@ def launch_phase_19_0(
                 {"units": list(o.units), "to": dest},
             )
         )
-    return state, strikes
+        for pid in o.units:
+            start = start_19_1(state, pid)
+            rng = range_19_2(module, pid, refueled=refuel)
+            stops = stops_12_4(board, state, start, dest, rng) if start in board.locations() else []
+            first = stops[0] if stops else dest
+            if stops:
+                onward[pid] = [*stops[1:], dest]
+                ev.append(
+                    Event(
+                        "strike_stop",
+                        "12.4",
+                        f"{pid} must stop at {first}: an SBG is on its way to {dest} "
+                        "(it flies on only if no contact occurs there) [12.4]",
+                        {"unit": pid, "at": first, "to": dest},
+                    )
+                )
+            strikes.setdefault(first, []).append(pid)
+            state = state.with_unit(UnitState(pid, "USN", first, None))
+    return state, Flights(strikes, onward)

@@ -68,11 +68,25 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
             c = state.data["conditions"].get(pid, {})
             if c.get("crippled"):
                 out.append(
-                    at(o, "10.0", f"{pid} is Crippled: that marker is never removed", unit=pid)
+                    at(
+                        o,
+                        "10.0",
+                        f"expected a Damaged unit, found {pid} Crippled: that marker is never "
+                        "removed",
+                        "repair a Damaged unit or a carrier system",
+                        unit=pid,
+                    )
                 )
             elif not c.get("damage"):
                 rule = "10.3" if pid in state.data["air"] else "10.0"
-                out.append(at(o, rule, f"{pid} is not Damaged", "repair only damaged units"))
+                out.append(
+                    at(
+                        o,
+                        rule,
+                        f"expected a Damaged unit, found {pid} undamaged",
+                        "repair only damaged units",
+                    )
+                )
             continue
         sysname, hint = match_name(written, CARRIER_SYSTEMS)
         if sysname is None:

@@ -62,7 +62,14 @@ def check_move_12_0(
     here = state.data["cvbg"]["space"]
     ships = state.data["cvbg"]["ships"]
     if len(orders) > 1:
-        out.append(at(orders[1], "12.1", "the CVBG moves once per Movement Phase"))
+        out.append(
+            at(
+                orders[1],
+                "12.1",
+                f"expected one move per Movement Phase, found {len(orders)}",
+                "name every space in one move line",
+            )
+        )
     for o in orders[:1]:
         if logistics:
             out.append(
@@ -82,29 +89,47 @@ def check_move_12_0(
         spend = o.mode == "max"
         needs_fuel = any("nuclear" not in module.piece(p).unit.flags for p in ships)
         if spend and needs_fuel and state.data["fuel"] < 1:
-            out.append(at(o, "12.2", "no Fuel left for maximum speed"))
+            out.append(
+                at(
+                    o,
+                    "12.2",
+                    "expected 1 Fuel for maximum speed, found no Fuel left",
+                    "buy Fuel at a NATO base [9.1], or move at cruise speed (no `max`)",
+                )
+            )
         allow = allowance(module, state, spend_fuel=spend)
         if len(route) - 1 > allow:
             out.append(
                 at(
                     o,
                     "12.1",
-                    f"{len(route) - 1} spaces; the CVBG's allowance is {allow}",
+                    f"expected at most {allow} spaces (the CVBG's allowance is {allow}), found "
+                    f"{len(route) - 1}",
                     "the slowest ship sets it; `max` adds 2 for 1 Fuel [12.2]",
                 )
             )
         sbg = {g["space"] for g in state.data["sbgs"].values()}
         for i, (a, b) in enumerate(itertools.pairwise(route)):
             if not board.adjacent(a, b):
-                out.append(at(o, "12.1", f"{b} is not next to {a}", "follow a Navigation Line"))
+                out.append(
+                    at(
+                        o,
+                        "12.1",
+                        f"expected a space next to {a}, found {b}",
+                        f"follow a Navigation Line: next to {a}: "
+                        + ", ".join(sorted(board.neighbours(a))),
+                    )
+                )
                 break
             if i + 2 < len(route) and movement.must_stop_12_4(board.terrain(b), sbg_here=b in sbg):
                 out.append(
                     at(
                         o,
                         "12.4",
-                        f"the CVBG must stop on entering {b} "
-                        f"({board.terrain(b).replace('_', ' ')}{', an SBG' if b in sbg else ''})",
+                        f"expected the move to end on entering {b} "
+                        f"({board.terrain(b).replace('_', ' ')}{', an SBG' if b in sbg else ''}),"
+                        f" found {len(route) - i - 2} more space(s): the CVBG must stop there",
+                        "end the move there; it goes on next turn",
                     )
                 )
                 break

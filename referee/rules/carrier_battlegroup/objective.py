@@ -1,13 +1,19 @@
 """The Objective Phase [23.0]-[23.2]: shore bombardment of the coastal defense units in the
 CVBG's space, all in the Inner Zone with the USN attacking [23.1]; an amphibious landing by
-Marines or SEALs where the Orders allow it and no coastal defense unit is left [23.2]."""
+Marines or SEALs where the Orders allow it and no coastal defense unit is left [23.2]. The
+landed units leave the carrier and stand in the space (``landed_at``); a Soviet base they
+occupy is closed to the Soviet side [23.2]; ``embark`` takes them back aboard the CVBG in
+their space on any later turn [23.2]. (A game begun before ``landings_23_2`` only records a
+landing.)"""
 
 from __future__ import annotations
 
-from referee.engine.core import Dice, Event, GameState, Violation
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup import combat_phase
 from referee.rules.carrier_battlegroup.problems import at
+from referee.rules.carrier_battlegroup.readings import readings_of
+from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
 
@@ -20,16 +26,80 @@ def check_objective_23_0(
     here = state.data["cvbg"]["space"]
     for o in bombard:
         if here != state.data["mission"]["objective"] or not state.data["coastal"]["units"]:
-            out.append(at(o, "23.1", "no coastal defense units in the CVBG's space"))
+            out.append(
+                at(
+                    o,
+                    "23.1",
+                    f"expected coastal defense units in the CVBG's space, found none at {here}",
+                    "bombard at the Objective while its coastal defense units remain",
+                )
+            )
     for o in land:
         if not state.data["mission"]["landing"]:
-            out.append(at(o, "23.2", "these Orders allow no landing"))
+            out.append(
+                at(
+                    o,
+                    "23.2",
+                    f"expected Orders that allow a landing, found {state.data['mission']['order']}"
+                    " (no landing)",
+                    "only some missions allow a landing [23.2]",
+                )
+            )
         for pid in o.units:
-            if pid not in state.data["crews"] or module.piece(pid).unit.id not in (
-                "US-MEU",
-                "US-SEAL",
-            ):
-                out.append(at(o, "23.2", f"{pid} is not a Marine or SEAL unit aboard", unit=pid))
+            if pid not in state.data["crews"] or module.piece(pid).unit.id not in MARINES:
+                out.append(
+                    at(
+                        o,
+                        "23.2",
+                        f"expected a Marine or SEAL unit aboard, found {pid}",
+                        "buy US-MEU or US-SEAL in the Logistics Phase [9.1]",
+                        unit=pid,
+                    )
+                )
+    return out
+
+
+MARINES = ("US-MEU", "US-SEAL")
+
+
+def check_embark_23_2(state: GameState, embark: list[Order]) -> list[Violation]:
+    """[23.2] "You may re-embark a Marine or SEALs unit onto a CVBG in the same space during
+    any subsequent game turn": each unit landed, on an earlier turn, in the CVBG's space."""
+    out: list[Violation] = []
+    landed = state.data.get("landed_at") or {}
+    here = state.data["cvbg"]["space"]
+    for o in embark:
+        for pid in o.units:
+            got = landed.get(pid)
+            if got is None:
+                out.append(
+                    at(
+                        o,
+                        "23.2",
+                        f"expected a landed Marine or SEAL unit, found {pid}",
+                        "only units landed with `land` on an earlier turn re-embark",
+                        unit=pid,
+                    )
+                )
+            elif got["space"] != here:
+                out.append(
+                    at(
+                        o,
+                        "23.2",
+                        f"{pid} is ashore at {got['space']}, the CVBG at {here}",
+                        "move the CVBG to its space first",
+                        unit=pid,
+                    )
+                )
+            elif got["turn"] >= state.turn:
+                out.append(
+                    at(
+                        o,
+                        "23.2",
+                        f"{pid} landed this turn: it may re-embark on a later turn",
+                        unit=pid,
+                    )
+                )
     return out
 
 
@@ -68,6 +138,8 @@ def objective_phase_23_0(
                     f"{', '.join(o.units)} land at {state.data['mission']['objective']}",
                 )
             )
+            if readings_of(state.data).landings_23_2:
+                state = _ashore_23_2(state, list(o.units))
         else:
             ev.append(
                 Event(
@@ -77,3 +149,36 @@ def objective_phase_23_0(
                 )
             )
     return state
+
+
+def _ashore_23_2(state: GameState, units: list[str]) -> GameState:
+    """The landed units leave the carrier's crews and stand in the CVBG's space."""
+    here = state.data["cvbg"]["space"]
+    landed = dict(state.data.get("landed_at") or {})
+    for pid in units:
+        landed[pid] = {"space": here, "turn": state.turn}
+        state = state.with_unit(UnitState(pid, "USN", here, None))
+    crews = [c for c in state.data["crews"] if c not in units]
+    return state.with_data(crews=crews, landed_at=landed)
+
+
+def embark_23_2(state: GameState, embark: list[Order], ev: list[Event]) -> GameState:
+    """[23.2] landed units go back aboard the CVBG in their space (checked before)."""
+    if not embark:
+        return state
+    landed = dict(state.data.get("landed_at") or {})
+    crews = list(state.data["crews"])
+    for o in embark:
+        for pid in o.units:
+            landed.pop(pid, None)
+            crews.append(pid)
+            state = state.with_unit(UnitState(pid, "USN", None, f"crew:{CARRIER}"))
+        ev.append(
+            Event(
+                "embark",
+                "23.2",
+                f"{', '.join(o.units)} re-embark on the CVBG at {state.data['cvbg']['space']}",
+                {"units": list(o.units)},
+            )
+        )
+    return state.with_data(crews=crews, landed_at=landed)

@@ -53,7 +53,15 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
             k, t = class_of(module, pid)
             if k is None:
                 escorts_ok = False
-                out.append(at(o, "4.0", f"{pid} ({t}) is not an escort of any class", unit=pid))
+                out.append(
+                    at(
+                        o,
+                        "4.0",
+                        f"expected an escort of a rolled class, found {pid} ({t}), of none",
+                        "the classes: cruiser, destroyer, frigate, submarine",
+                        unit=pid,
+                    )
+                )
             picks.append(pid)
     if esc and escorts_ok:
         want = {k: v for k, v in state.data["escort_classes"].items() if v}
@@ -74,9 +82,24 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
                 )
             )
         if not escorts.aegis_ok_4_0_7([class_of(module, p)[1] for p in picks]):
-            out.append(at(esc[0], "4.0", "never more than one Aegis CG per task force"))
+            out.append(
+                at(
+                    esc[0],
+                    "4.0",
+                    "expected at most one Aegis CG per task force, found more than one",
+                    "pick another cruiser",
+                )
+            )
         if len(set(picks)) != len(picks):
-            out.append(at(esc[0], "4.0", "a ship is picked twice"))
+            twice = sorted({p for p in picks if picks.count(p) > 1})
+            out.append(
+                at(
+                    esc[0],
+                    "4.0",
+                    f"expected each ship picked once, found {', '.join(twice)} twice",
+                    "name each escort once",
+                )
+            )
     buys = [o for o in doc.orders if o.verb == "buy"]
     if buys:
         _b, errs = cargo.check_buys(module, state, buys, [CARRIER, *picks], at_base=True)

@@ -16,6 +16,7 @@ UNIT_RULE = {
     "trade": "5.0",
     "strike": "19.0",
     "land": "23.2",
+    "embark": "23.2",
 }
 """The case that says which units an order of each verb names."""
 
@@ -57,13 +58,21 @@ def named_units_2_2(module: Module, o: Order) -> list[Violation]:
     for pid in o.units:
         if pid not in pieces:
             _got, hint = match_name(pid, pieces)
-            out.append(at(o, UNIT_RULE.get(o.verb, "2.2"), f"no unit {pid!r}", hint, pid))
+            out.append(
+                at(
+                    o,
+                    UNIT_RULE.get(o.verb, "2.2"),
+                    f"no unit {pid!r}: expected a counter of this game",
+                    hint or "`referee options` lists the units each order may name",
+                    pid,
+                )
+            )
         elif pieces[pid].unit.side != "USN":
             out.append(
                 at(
                     o,
                     "2.2",
-                    f"{pid} is a Soviet unit: the game runs the Soviet side",
+                    f"{pid} is a Soviet unit: expected a USN unit, the game runs the Soviet side",
                     "order only USN units",
                     pid,
                 )

@@ -42,13 +42,12 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
         return setup.new_game(module, scenario, game_id, options)
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
-        """The start an older version of this ruleset made for the same game: without the
-        flags of later rulings (readings.NEW_GAME_FLAGS, [5.0 step 10]). ``verify`` accepts
-        it as the start of an archive begun before the ruling."""
-        from referee.rules.carrier_battlegroup.readings import without_new_flags
+        """The starts older versions of this ruleset made for the same game: without the
+        flags of later rulings (readings.FLAG_GENERATIONS, [5.0 step 10], [12.4]).
+        ``verify`` accepts each as the start of an archive begun before the ruling."""
+        from referee.rules.carrier_battlegroup.readings import earlier_datas
 
-        data = without_new_flags(dict(state.data))
-        return () if data is None else (state.evolve(data=data),)
+        return tuple(state.evolve(data=d) for d in earlier_datas(dict(state.data)))
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
         if state.active_side is None or state.phase not in PHASES:

@@ -91,7 +91,9 @@ def move_sbg_13_0(
         if board.terrain(nxt) == "nato_base":
             break
         here = nxt
-        if nxt in usn or board.terrain(nxt) == "soviet_base":
+        if nxt in usn or (
+            board.terrain(nxt) == "soviet_base" and nxt not in closed_bases_23_2(state)
+        ):
             break
     if here == g["space"]:
         return state
@@ -108,6 +110,13 @@ def move_sbg_13_0(
         u = state.units[pid]
         state = state.with_unit(UnitState(pid, u.side, here, None, u.status))
     return state.with_data(sbgs={**state.data["sbgs"], name: g})
+
+
+def closed_bases_23_2(state: GameState) -> set[str]:
+    """[23.2] "Soviet bases cannot be used ... if occupied by a Marine or SEAL unit": the
+    spaces where landed Marines or SEALs stand, closed to the Soviet side
+    (docs/interpretations.md, CBG 23.2)."""
+    return {str(v["space"]) for v in (state.data.get("landed_at") or {}).values()}
 
 
 def red_oktober_25_1(

@@ -36,8 +36,16 @@ class Combatant:
     factors: dict[str, int]
 
 
-def priority_class_21_3(t: Combatant) -> int:
-    """The 1-based Target Priorities line a USN unit belongs to [21.3]."""
+SSGN_LINE = 8
+"""The Target Priorities line of SSGN, the list's only anti-submarine target [21.3]."""
+
+
+def priority_class_21_3(t: Combatant, *, any_submarine: bool = False) -> int:
+    """The 1-based Target Priorities line a USN unit belongs to [21.3]. ``any_submarine``
+    (the declared reading ``ssn_escort_never_targeted`` off) puts every submarine on the
+    SSGN line; by default a USN SSN stands on no line it can be fired at."""
+    if any_submarine and t.category == "submarine":
+        return SSGN_LINE
     for i, (members, _fire, key) in enumerate(PRIORITIES_21_3, start=1):
         if key == "category" and members is not None and t.category in members:
             return i
@@ -74,14 +82,17 @@ def choose_target_21_3(
     already: set[str],
     tie: Callable[[int], int],
     fire: str | None = None,
+    *,
+    any_submarine: bool = False,
 ) -> tuple[Combatant, str] | None:
     """[21.3], [21.4]: the target and fire category of one Soviet firer, or ``None``.
-    ``fire`` limits the choice to one category (the a/b/c step of the zone round)."""
+    ``fire`` limits the choice to one category (the a/b/c step of the zone round);
+    ``any_submarine``: see :func:`priority_class_21_3`."""
     for fresh_only in (True, False):
         for line in range(1, len(PRIORITIES_21_3) + 1):
             cands = []
             for t in targets:
-                if priority_class_21_3(t) != line:
+                if priority_class_21_3(t, any_submarine=any_submarine) != line:
                     continue
                 cat = _eligible(firer, t, line)
                 if cat is None or (fire is not None and cat != fire):

@@ -33,12 +33,17 @@ from referee.source.model import Module
 
 
 def standing_of(doc: OrdersDoc) -> dict[str, Any]:
-    out: dict[str, Any] = {"breakoff": False, "outer": [], "lose": []}
+    """The player's standing orders for the battles he cannot answer in time: where he
+    breaks off [18.2] (``breakoff``: False, "yes" the CVBG, "strikes" or "all"; ``breakoff_to``:
+    the spaces he names for the CVBG, in his order), his Outer Zone units [20.2 step 2] and
+    the aircraft he gives up first [14.1]."""
+    out: dict[str, Any] = {"breakoff": False, "breakoff_to": [], "outer": [], "lose": []}
     for o in doc.standing:
         if o.verb == "lose":
             out["lose"] = [*out["lose"], *(u for u in o.units if u not in out["lose"])]
         elif o.verb == "breakoff":
-            out["breakoff"] = o.mode == "yes"
+            out["breakoff"] = False if o.mode == "no" else o.mode
+            out["breakoff_to"] = list(o.hexes)
         elif o.verb == "deploy" and o.mode == "outer":
             out["outer"] = sorted({*out["outer"], *o.units})
     return out
@@ -56,7 +61,8 @@ def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
                 at(
                     o,
                     "2.2",
-                    f"{written} is a Soviet unit: the game runs the Soviet side",
+                    f"{written} is a Soviet unit: expected a space, and the game runs the "
+                    "Soviet side",
                     "move names the spaces the CVBG moves through",
                 )
             )
@@ -65,7 +71,7 @@ def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
                 at(
                     o,
                     "7.0",
-                    f"{written} is a unit: the CVBG's ships move together",
+                    f"expected a space, found the unit {written}: the CVBG's ships move together",
                     "move names the spaces the CVBG moves through",
                 )
             )
@@ -78,15 +84,32 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
+        for v in (
+            "intel",
+            "buy",
+            "repair",
+            "trade",
+            "move",
+            "strike",
+            "bombard",
+            "land",
+            "embark",
+        )
     }
     here = state.data["cvbg"]["space"]
     ships = state.data["cvbg"]["ships"]
     for o in doc.orders:
         out += _units_of_2_2(module, o)
+    spaces = [
+        v
+        for o in doc.standing
+        if o.verb == "breakoff"
+        for v in combat_phase.check_break_off_18_2(board, o)
+    ]
     if out:
-        return out
-    out += intelligence.check_intel_11_0(by["intel"], ships)
+        return out + spaces
+    out += spaces
+    out += intelligence.check_intel_11_0(module, state, by["intel"], ships)
     logistics = logistics_.skips_movement(state, by["repair"])
     if by["buy"]:
         cod = logistics_.cod_range_9_3(module, state, board) is not None
@@ -102,6 +125,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     out += movement_phase.check_move_12_0(module, state, board, by["move"], logistics=logistics)
     out += launch.check_launch_19_0(module, state, board, by["strike"])
     out += objective.check_objective_23_0(module, state, by["bombard"], by["land"])
+    out += objective.check_embark_23_2(state, by["embark"])
     return out
 
 
@@ -112,7 +136,17 @@ def carry_out_turn(
     board = PointBoard(module.map)
     by = {
         v: [o for o in doc.orders if o.verb == v]
-        for v in ("intel", "buy", "repair", "trade", "move", "strike", "bombard", "land")
+        for v in (
+            "intel",
+            "buy",
+            "repair",
+            "trade",
+            "move",
+            "strike",
+            "bombard",
+            "land",
+            "embark",
+        )
     }
     standing = standing_of(doc)
     if state.data["kind"] == RED_OKTOBER:
@@ -157,11 +191,14 @@ def carry_out_turn(
     # 4 Incidents [16.0]
     state = soviet.incident_phase_16_0(module, state, dice, ev)
     # 5 Launch [19.0]
-    state, strikes = launch.launch_phase_19_0(board, state, by["strike"], ev)
+    state, flights = launch.launch_phase_19_0(module, board, state, by["strike"], ev)
     # 6 Combat [18.0], [20.0]
-    state = combat_phase.combat_phase(module, state, dice, strikes, standing, ev)
+    state = combat_phase.combat_phase(
+        module, state, dice, flights.at, standing, ev, onward=flights.onward
+    )
     # 7 Objective [23.0]
     state = objective.objective_phase_23_0(module, state, by["bombard"], by["land"], dice, ev)
+    state = objective.embark_23_2(state, by["embark"], ev)
     # 8 Recovery [15.2]
     state = end_of_turn.recovery_15_2(module, state, ev, lose_first=standing["lose"])
     # 9 Victory [24.1]; the turn's Alert Level Chart events, netted [6.0], [6.1]

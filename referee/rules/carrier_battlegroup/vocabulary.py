@@ -128,14 +128,36 @@ VOCABULARY = Vocabulary(
             (form(units(), meaning="amphibious landing of Marines or SEALs [23.2]"),),
         ),
         Verb(
+            "embark",
+            (OBJECTIVE,),
+            (
+                form(
+                    units(),
+                    meaning="Marines or SEALs landed on an earlier turn go back aboard the "
+                    "CVBG in their space [23.2]",
+                ),
+            ),
+        ),
+        Verb(
             "breakoff",
             (STANDING,),
             (
                 form(
-                    keyword("yes", "no", sets_mode=True),
-                    meaning="break off with the Tactical Edge [18.2]",
+                    keyword("yes", "all", sets_mode=True),
+                    keyword("->"),
+                    path(),
+                    meaning="break off with the Tactical Edge [18.2] (`yes` the CVBG, `all` "
+                    "the CVBG and the air strikes), the CVBG to the first of these spaces "
+                    "that is legal",
+                ),
+                form(
+                    keyword("yes", "no", "strikes", "all", sets_mode=True),
+                    meaning="break off with the Tactical Edge [18.2]: `yes` the CVBG (one "
+                    "space toward the nearest NATO base), `strikes` the air strikes (they "
+                    "land), `all` both, `no` never",
                 ),
             ),
+            expect="yes|no|strikes|all [-> SPACE [SPACE ...]]",
         ),
         Verb(
             "lose",

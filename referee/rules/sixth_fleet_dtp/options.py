@@ -27,7 +27,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_dtp import flow, special_bases
 from referee.rules.sixth_fleet_dtp.path import check_path_5_0
-from referee.rules.sixth_fleet_dtp.scripted import _ok
+from referee.rules.sixth_fleet_dtp.scripted import orders_ok
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.source.model import Module
 
@@ -54,7 +54,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
             continue
         if path and here not in found:
             line = f"move {unit} {' '.join(path)}"
-            if _ok(game, state, side, [line]):
+            if orders_ok(game, state, side, [line]):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
         for to in sorted(game.board.neighbours(here)):
             cost = entry_cost_5_12(game, state, unit, to)
@@ -82,7 +82,7 @@ def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[d
         if game.board.distance(here, ts.location) > 1:
             continue
         line = f"detect {unit} -> {t}"
-        if _ok(game, state, side, [line]):
+        if orders_ok(game, state, side, [line]):
             out.append({"target": t, "hex": ts.location, "order": line})
     return out
 
@@ -104,13 +104,13 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
         if verb == "attack":
             forms.append(f"attack {unit} -> {t} first-strike")
         for line in forms:
-            if _ok(game, state, side, [line]):
+            if orders_ok(game, state, side, [line]):
                 out.append({"target": t, "hex": ts.location, "distance": d, "order": line})
     for h in game.board.within(here, ATTACK_RADIUS):  # bases and Defended hexes [DTP 10.44]
         if game.board.airbase(h) is None and game.board.defended(h) is None:
             continue
         line = f"{verb} {unit} -> hex:{h}"
-        if _ok(game, state, side, [line]):
+        if orders_ok(game, state, side, [line]):
             d = game.board.distance(here, h)
             out.append({"target": f"hex:{h}", "hex": h, "distance": d, "order": line})
     return out

@@ -130,7 +130,7 @@ def iceland_lines(
             where.update(_keflavik_11_31_1(game, state, side, pick))
         out = [ln for ln in lines if ln.split()[1] not in where]
         out += [f"place {u} {h}" for u, h in where.items()]
-        if _ok(game, state, side, out):
+        if orders_ok(game, state, side, out):
             break
     return out
 
@@ -190,7 +190,7 @@ def _orders(state: GameState, side: str, lines: Sequence[str]) -> tuple[Order, .
     return parse_orders(text, "scripted.txt").orders
 
 
-def _ok(game: Game, state: GameState, side: str, lines: Sequence[str]) -> bool:
+def orders_ok(game: Game, state: GameState, side: str, lines: Sequence[str]) -> bool:
     """The phase's own check accepts the file (the words are the module's by construction)."""
     try:
         orders = _orders(state, side, lines)
@@ -262,7 +262,7 @@ def movement_lines(
         here = state.units[u].location
         if here is not None:
             for cand in _detections(game, state, side, u, here):
-                if _ok(game, state, side, [*lines, cand]):
+                if orders_ok(game, state, side, [*lines, cand]):
                     lines.append(cand)
     for u in _mine(state, side):
         if game.category(u) not in cats:
@@ -283,10 +283,10 @@ def movement_lines(
         path = _walk(game, start, rng.randint(1, mp), aim, rng)
         for end in range(len(path), 1, -1):
             cand = f"move {u} {' '.join(path[1:end])}"
-            if _ok(game, state, side, [*lines, cand]):
+            if orders_ok(game, state, side, [*lines, cand]):
                 lines.append(cand)
                 for det in _detections(game, state, side, u, path[end - 1]):
-                    if _ok(game, state, side, [*lines, det]):
+                    if orders_ok(game, state, side, [*lines, det]):
                         lines.append(det)
                 break
     return lines
@@ -303,7 +303,7 @@ def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -
         for u in _mine(state, side):
             if game.category(u) == "air" and state.units[u].location is not None:
                 cand = f"bounce {u} -> {targets}"
-                if _ok(game, state, side, [*lines, cand]):
+                if orders_ok(game, state, side, [*lines, cand]):
                     lines.append(cand)
         return lines
     if rng.random() < PASS_CHANCE_8_2:
@@ -321,7 +321,7 @@ def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -
         cands += _sub_base_attacks_11_3_4(game, state, side, u, here)
     rng.shuffle(cands)
     for cand in cands:
-        if _ok(game, state, side, [cand]):
+        if orders_ok(game, state, side, [cand]):
             return [cand]
     return ["pass"]
 
@@ -382,7 +382,7 @@ def rebasing_lines(game: Game, state: GameState, side: str) -> list[str]:
         decks = {h for h in deck_hexes if landing.decks_in(game, state, u, h)}
         for b in sorted(airbases | decks, key=lambda h: (game.board.distance(here, h), h)):
             cand = f"rebase {u} {b}"
-            if _ok(game, state, side, [*lines, cand]):
+            if orders_ok(game, state, side, [*lines, cand]):
                 lines.append(cand)
                 break
     return lines

@@ -544,37 +544,36 @@ def _layer_word(old: Embellishment, new: Embellishment) -> str | None:
 
 def describe_change(old: Piece, new: Piece) -> list[str]:
     """What changed between two states of one piece, in words (traits matched by place)."""
-    words: list[str] = []
     if len(old.traits) != len(new.traits):
         return ["traits changed"]
+    words: list[str] = []
     for a, b in zip(old.traits, new.traits, strict=True):
-        if a.state == b.state:
-            continue
-        if isinstance(a, Embellishment) and isinstance(b, Embellishment):
-            if (a.active, a.level) != (b.active, b.level):
-                word = _layer_word(a, b)
-                if word is not None:
-                    words.append(word)
-        elif isinstance(a, Marker) and isinstance(b, Marker):
-            pa, pb = a.properties, b.properties
-            for key, value in pb.items():
-                if pa.get(key) != value:
-                    words.append(f"{key} = {value} (was {pa.get(key, '')})")
-        elif isinstance(a, Labeler) and isinstance(b, Labeler):
-            words.append(f"label: {b.label!r} (was {a.label!r})")
-        elif isinstance(a, BasicPiece) and isinstance(b, BasicPiece):
-            pa, pb = a.persistent_properties, b.persistent_properties
-            for key, value in pb.items():
-                if pa.get(key) != value:
-                    words.append(f"{key} = {value} (was {pa.get(key, '')})")
-        elif isinstance(a, Stack):
-            continue
-        else:
-            if a.type.startswith(_SILENT):
-                continue
-            prefix = next((p for p in _TRAIT_WORDS if a.type.startswith(p)), None)
-            words.append(_TRAIT_WORDS[prefix] if prefix else f"{a.type.split(';')[0]} changed")
+        if a.state != b.state:
+            words += _trait_change(a, b)
     return words
+
+
+def _trait_change(a: Any, b: Any) -> list[str]:
+    """One trait's change in words: a layer's level, a marker's or the piece's properties,
+    a label; a trait of no words (a stack, a silent trait) says nothing."""
+    if isinstance(a, Embellishment) and isinstance(b, Embellishment):
+        word = _layer_word(a, b) if (a.active, a.level) != (b.active, b.level) else None
+        return [word] if word is not None else []
+    if isinstance(a, Marker) and isinstance(b, Marker):
+        return _property_changes(a.properties, b.properties)
+    if isinstance(a, Labeler) and isinstance(b, Labeler):
+        return [f"label: {b.label!r} (was {a.label!r})"]
+    if isinstance(a, BasicPiece) and isinstance(b, BasicPiece):
+        return _property_changes(a.persistent_properties, b.persistent_properties)
+    if isinstance(a, Stack) or a.type.startswith(_SILENT):
+        return []
+    prefix = next((p for p in _TRAIT_WORDS if a.type.startswith(p)), None)
+    return [_TRAIT_WORDS[prefix] if prefix else f"{a.type.split(';')[0]} changed"]
+
+
+def _property_changes(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    """``key = new (was old)`` for each property whose value changed or appeared."""
+    return [f"{k} = {v} (was {old.get(k, '')})" for k, v in new.items() if old.get(k) != v]
 
 
 def read_log(

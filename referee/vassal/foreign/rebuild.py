@@ -30,7 +30,7 @@ from referee.vassal.codec.sequence import decode_sequence, encode_sequence
 from referee.vassal.foreign.vassal_only import UnitRow, VassalOnlySource, load_vassal_only
 from referee.vassal.foreign.vmod import VmodContents, decode_definition, piece_definitions
 from referee.vassal.foreign.vmod_tools import add_tools
-from referee.vassal.module.buildfile import VASSAL_VERSION, _serialise, map_helpers, moduledata_xml
+from referee.vassal.module.buildfile import VASSAL_VERSION, map_helpers, moduledata_xml, serialise
 
 __all__ = [
     "check_grids",
@@ -190,7 +190,7 @@ def rebuild_entries(src: VassalOnlySource) -> dict[str, bytes]:
     """Every archive entry of the rebuilt module."""
     root = _module_tree(src)
     entries: dict[str, bytes] = {
-        "buildFile.xml": _serialise(root),
+        "buildFile.xml": serialise(root),
         "moduledata": moduledata_xml(src.name, src.version, src.description),
     }
     entries.update(src.images)

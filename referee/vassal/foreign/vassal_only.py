@@ -143,9 +143,8 @@ def _file(root: Path, name: str, file: str, what: str, diags: Diagnostics) -> by
 
 
 def _roster(root: Path, name: str, diags: Diagnostics) -> tuple[list[UnitRow], list[str]]:
-    from referee.vassal.codec.errors import VassalFormatError
-    from referee.vassal.foreign.vmod import decode_definition
-
+    """The roster CSV: a unit per row (id, name, palette, image, prototypes, its piece
+    definition file) and the ``prop:NAME`` columns; each problem reported at its row."""
     try:
         text = read_text(resolve_inside(root, name, what="roster"), display=name)
     except (UnsafeInput, OSError) as exc:
@@ -175,35 +174,54 @@ def _roster(root: Path, name: str, diags: Diagnostics) -> tuple[list[UnitRow], l
             diags.error(name, line, f"unit id {uid!r} is empty or used twice")
             continue
         seen.add(uid)
-        image = row["image"]
-        if image and not image.startswith("images/"):
-            diags.error(name, line, f"image {image!r} must be a file under images/")
-        elif image:
-            try:
-                if not resolve_inside(root, image, what="image").is_file():
-                    diags.warning(
-                        name, line, f"image {image!r} is not in the source (VASSAL will say so)"
-                    )
-            except UnsafeInput as exc:
-                diags.error(name, line, str(exc))
-        raw = _file(root, row["traits"], name, "piece definition", diags)
-        if raw is None or len(raw) > MAX_TRAITS_BYTES:
-            if raw is not None:
-                diags.error(name, line, f"{row['traits']}: larger than {MAX_TRAITS_BYTES} bytes")
-            continue
-        traits = raw.decode("utf-8", errors="replace").strip()
-        try:
-            piece = decode_definition(traits, row["traits"])
-        except VassalFormatError as exc:
-            diags.error(row["traits"], 1, str(exc))
-            continue
-        if piece.basic_piece is None:
-            diags.error(row["traits"], 1, "the innermost trait is not a BasicPiece (piece;)")
+        _check_row_image(root, name, line, row["image"], diags)
+        traits = _row_traits(root, name, line, row["traits"], diags)
+        if traits is None:
             continue
         props = {c: row[PROP + c] for c in columns if row[PROP + c] != ""}
         protos = tuple(p for p in row["prototypes"].split(";") if p)
-        units.append(UnitRow(uid, row["name"], row["palette"], image, protos, traits, props, line))
+        units.append(
+            UnitRow(uid, row["name"], row["palette"], row["image"], protos, traits, props, line)
+        )
     return units, columns
+
+
+def _check_row_image(root: Path, name: str, line: int, image: str, diags: Diagnostics) -> None:
+    """A unit's picture is a file under ``images/`` (a missing one is VASSAL's to report)."""
+    if image and not image.startswith("images/"):
+        diags.error(name, line, f"image {image!r} must be a file under images/")
+    elif image:
+        try:
+            if not resolve_inside(root, image, what="image").is_file():
+                diags.warning(
+                    name, line, f"image {image!r} is not in the source (VASSAL will say so)"
+                )
+        except UnsafeInput as exc:
+            diags.error(name, line, str(exc))
+
+
+def _row_traits(root: Path, name: str, line: int, file: str, diags: Diagnostics) -> str | None:
+    """The unit's piece definition, read within its bound and decoded: a chain of traits
+    ending in a BasicPiece; ``None`` after a problem."""
+    from referee.vassal.codec.errors import VassalFormatError
+    from referee.vassal.foreign.vmod import decode_definition
+
+    raw = _file(root, file, name, "piece definition", diags)
+    if raw is None:
+        return None
+    if len(raw) > MAX_TRAITS_BYTES:
+        diags.error(name, line, f"{file}: larger than {MAX_TRAITS_BYTES} bytes")
+        return None
+    traits = raw.decode("utf-8", errors="replace").strip()
+    try:
+        piece = decode_definition(traits, file)
+    except VassalFormatError as exc:
+        diags.error(file, 1, str(exc))
+        return None
+    if piece.basic_piece is None:
+        diags.error(file, 1, "the innermost trait is not a BasicPiece (piece;)")
+        return None
+    return traits
 
 
 def _slots(table: Any, found: list[str]) -> None:
@@ -236,81 +254,15 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
     palette_t = _toml(root, names["palette"], diags) or {}
     protos_t = _toml(root, names["prototypes"], diags) or {}
     maps = [m for m in maps_t.get("map", []) if isinstance(m, dict)]
-    images: dict[str, bytes] = {}
-    for m in maps:
-        if m.get("class") not in MAP_CLASSES or not isinstance(m.get("attrs"), dict):
-            diags.error(names["maps"], None, f"map {m.get('name')!r}: class and attrs needed")
-        for b in m.get("board", []) or []:
-            image = b.get("image", "")
-            if not image:
-                continue
-            if not isinstance(image, str) or not image.startswith("boards/"):
-                diags.error(names["maps"], None, f"board image {image!r}: must be under boards/")
-                continue
-            try:
-                path = resolve_inside(root, image, what="board image")
-            except UnsafeInput as exc:
-                diags.error(names["maps"], None, str(exc))
-                continue
-            if path.is_file():
-                images["images/" + image[len("boards/") :]] = path.read_bytes()
-            else:
-                diags.warning(
-                    names["maps"],
-                    None,
-                    f"board image {image!r} is not in the source: VASSAL sees a board of "
-                    "0 x 0 pixels (as in the original module)",
-                )
-    for u in units:
-        if u.image:
-            try:
-                path = resolve_inside(root, u.image, what="image")
-            except UnsafeInput:
-                continue
-            if path.is_file():
-                images[u.image] = path.read_bytes()
+    images = _board_images(root, maps, names["maps"], diags)
+    _unit_images(root, units, images)
     _more_images(root, images, diags)
     windows = [w.get("component") for w in palette_t.get("window", []) if isinstance(w, dict)]
-    ids = {u.id for u in units}
-    used: list[str] = []
-    for w in windows:
-        _slots(w, used)
-    for m in maps:
-        for c in m.get("components", []) or []:
-            _slots(c, used)
-    for uid in used:
-        if uid not in ids:
-            diags.error(
-                names["palette"], None, f"palette or map names unit {uid!r}, not in the roster"
-            )
-    for u in units:
-        if u.id not in used:
-            diags.warning(
-                names["units"], u.line, f"unit {u.id!r} is in no palette window or map stack"
-            )
-    prototypes: list[tuple[str, str]] = []
-    for p in protos_t.get("prototype", []):
-        if (
-            isinstance(p, dict)
-            and isinstance(p.get("name"), str)
-            and isinstance(p.get("text"), str)
-        ):
-            prototypes.append((p["name"], p["text"]))
-        else:
-            diags.error(names["prototypes"], None, "each [[prototype]] needs name and text")
+    _check_units_used(units, windows, maps, names, diags)
+    prototypes = _prototypes(protos_t, names["prototypes"], diags)
     scenarios = _scenarios(root, files.get("scenarios", []), diags)
-    tools: dict[str, list[dict[str, Any]]] = {}
-    if "tools" in files:  # optional: sources written before tools.toml existed load as before
-        tools_name = _str(files, "tools", "module.toml", "[files]", diags)
-        tools_t = _toml(root, tools_name, diags) if tools_name else None
-        if tools_t is not None:
-            tools = check_tools(tools_t, tools_name, root, diags)
-    components: list[dict[str, Any]] = []
-    if "piece_images" in files:  # optional: Game Piece Image definitions, verbatim
-        images_name = _str(files, "piece_images", "module.toml", "[files]", diags)
-        images_t = _toml(root, images_name, diags) if images_name else None
-        if images_t is not None:
-            components = _piece_image_components(images_t, images_name, diags)
+    tools = _optional_tools(root, files, diags)
+    components = _optional_piece_images(root, files, diags)
     if diags.errors:
         return None, diags
     source = VassalOnlySource(
@@ -331,6 +283,117 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         components,
     )
     return source, diags
+
+
+def _board_images(
+    root: Path, maps: list[dict[str, Any]], file: str, diags: Diagnostics
+) -> dict[str, bytes]:
+    """Each map's board pictures (files under ``boards/``), by their name in the module; a
+    map needs its class and attributes."""
+    images: dict[str, bytes] = {}
+    for m in maps:
+        if m.get("class") not in MAP_CLASSES or not isinstance(m.get("attrs"), dict):
+            diags.error(file, None, f"map {m.get('name')!r}: class and attrs needed")
+        for b in m.get("board", []) or []:
+            image = b.get("image", "")
+            if not image:
+                continue
+            if not isinstance(image, str) or not image.startswith("boards/"):
+                diags.error(file, None, f"board image {image!r}: must be under boards/")
+                continue
+            try:
+                path = resolve_inside(root, image, what="board image")
+            except UnsafeInput as exc:
+                diags.error(file, None, str(exc))
+                continue
+            if path.is_file():
+                images["images/" + image[len("boards/") :]] = path.read_bytes()
+            else:
+                diags.warning(
+                    file,
+                    None,
+                    f"board image {image!r} is not in the source: VASSAL sees a board of "
+                    "0 x 0 pixels (as in the original module)",
+                )
+    return images
+
+
+def _unit_images(root: Path, units: list[UnitRow], images: dict[str, bytes]) -> None:
+    """The units' pictures that are in the source (the roster reported the others)."""
+    for u in units:
+        if u.image:
+            try:
+                path = resolve_inside(root, u.image, what="image")
+            except UnsafeInput:
+                continue
+            if path.is_file():
+                images[u.image] = path.read_bytes()
+
+
+def _check_units_used(
+    units: list[UnitRow],
+    windows: list[Any],
+    maps: list[dict[str, Any]],
+    names: dict[str, str],
+    diags: Diagnostics,
+) -> None:
+    """Every unit a palette window or map stack names is in the roster; a roster unit none
+    names is worth a warning."""
+    ids = {u.id for u in units}
+    used: list[str] = []
+    for w in windows:
+        _slots(w, used)
+    for m in maps:
+        for c in m.get("components", []) or []:
+            _slots(c, used)
+    for uid in used:
+        if uid not in ids:
+            diags.error(
+                names["palette"], None, f"palette or map names unit {uid!r}, not in the roster"
+            )
+    for u in units:
+        if u.id not in used:
+            diags.warning(
+                names["units"], u.line, f"unit {u.id!r} is in no palette window or map stack"
+            )
+
+
+def _prototypes(data: dict[str, Any], file: str, diags: Diagnostics) -> list[tuple[str, str]]:
+    """The ``[[prototype]]`` definitions: a name and a text each."""
+    out: list[tuple[str, str]] = []
+    for p in data.get("prototype", []):
+        if (
+            isinstance(p, dict)
+            and isinstance(p.get("name"), str)
+            and isinstance(p.get("text"), str)
+        ):
+            out.append((p["name"], p["text"]))
+        else:
+            diags.error(file, None, "each [[prototype]] needs name and text")
+    return out
+
+
+def _optional_tools(
+    root: Path, files: dict[str, Any], diags: Diagnostics
+) -> dict[str, list[dict[str, Any]]]:
+    """``tools.toml`` if the source names one (sources written before it existed load as
+    before)."""
+    if "tools" not in files:
+        return {}
+    tools_name = _str(files, "tools", "module.toml", "[files]", diags)
+    tools_t = _toml(root, tools_name, diags) if tools_name else None
+    return check_tools(tools_t, tools_name, root, diags) if tools_t is not None else {}
+
+
+def _optional_piece_images(
+    root: Path, files: dict[str, Any], diags: Diagnostics
+) -> list[dict[str, Any]]:
+    """The Game Piece Image definitions, verbatim, if the source names a file of them."""
+    if "piece_images" not in files:
+        return []
+    images_name = _str(files, "piece_images", "module.toml", "[files]", diags)
+    images_t = _toml(root, images_name, diags) if images_name else None
+    return _piece_image_components(images_t, images_name, diags) if images_t is not None else []
 
 
 PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"

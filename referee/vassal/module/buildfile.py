@@ -467,14 +467,14 @@ def _palette(root: etree._Element, plan: ModulePlan) -> None:
 
 def buildfile_xml(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> bytes:
     """``buildFile.xml`` as UTF-8 bytes with an XML declaration, indented by four spaces."""
-    return _serialise(buildfile_tree(plan, setups))
+    return serialise(buildfile_tree(plan, setups))
 
 
 XML_DECLARATION: Final = b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
 """The declaration exactly as VASSAL's own writer spells it (lxml would use single quotes)."""
 
 
-def _serialise(root: etree._Element) -> bytes:
+def serialise(root: etree._Element) -> bytes:
     etree.indent(root, space="    ")
     return XML_DECLARATION + etree.tostring(root, encoding="UTF-8", xml_declaration=False) + b"\n"
 
@@ -489,4 +489,4 @@ def moduledata_xml(name: str, version: str, description: str) -> bytes:
     _el(root, "dateSaved", text=DATE_SAVED)
     _el(root, "description", text=description)
     _el(root, "name", text=name)
-    return _serialise(root)
+    return serialise(root)

@@ -127,7 +127,8 @@ def chart_defs(module: Module) -> tuple[ChartDef, ...]:
     start: a tenth of a second of a cold ``referee build`` spent before the board worker
     starts. A test holds the two to the same answer.
     """
-    from referee.render.charts import ruleset_texts, setup_sides
+    from referee.render.chart_texts import ruleset_texts
+    from referee.render.charts import setup_sides
     from referee.render.tablechart import chart_name, generic_tables
 
     offered = {"crt": module.tables.crt is not None, "tec": True}
@@ -484,64 +485,9 @@ def _draw_with_pool(
     is taken exactly once, by one side or the other.
     """
     # imported here: a build that draws no more than a few pictures needs no pool (start-up)
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
+    from concurrent.futures import ProcessPoolExecutor
 
-    handed: list[tuple[Task, Future[list[tuple[str, bytes]]]]] = []
-    stop = threading.Event()  # an error anywhere: hand out nothing more
-    broken = threading.Event()  # a worker died: this process draws the rest
-
-    def limit(running: set[Future[list[tuple[str, bytes]]]]) -> int:
-        """Nothing waits behind the board: a lone worker would draw it only after the
-        board, while this process might be idle."""
-        board = any(task[0] == "board" for task, f in handed if f in running)
-        return IN_FLIGHT_PER_WORKER * n_workers - board
-
-    def fill(pool: ProcessPoolExecutor, running: set[Future[list[tuple[str, bytes]]]]) -> None:
-        """Hand the workers tasks from the front of the queue, up to the limit."""
-        while not (stop.is_set() or broken.is_set()) and len(running) < limit(running):
-            try:
-                task = queue.popleft()
-            except IndexError:
-                return
-            try:
-                future = pool.submit(_draw, task)
-            except BrokenProcessPool:
-                queue.appendleft(task)  # not lost: this process will draw it
-                broken.set()
-                return
-            handed.append((task, future))
-            running.add(future)
-
-    def feed(pool: ProcessPoolExecutor, running: set[Future[list[tuple[str, bytes]]]]) -> None:
-        while running:
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                error = future.exception()
-                if isinstance(error, BrokenProcessPool):
-                    broken.set()
-                elif error is not None:
-                    stop.set()
-            fill(pool, running)
-
-    seen = 0
-
-    def collect_finished(block: bool) -> list[Task]:
-        """Collect the workers' finished tasks in the order handed out; returns the tasks a
-        dead worker had."""
-        nonlocal seen
-        lost = []
-        while seen < len(handed):
-            task, future = handed[seen]
-            if not (block or future.done()):
-                break
-            try:
-                collect(task, future.result())
-            except BrokenProcessPool:
-                lost.append(task)
-            seen += 1
-        return lost
-
+    hand = _HandOut(n_workers, queue, collect)
     lost: list[Task] = []
     with ProcessPoolExecutor(
         max_workers=n_workers, initializer=_init_worker, initargs=(plan.module, plan.dpi)
@@ -550,25 +496,105 @@ def _draw_with_pool(
         # the first hand-out here, in the main thread: with the "fork" start method the pool
         # forks every worker on its first task, and a fork must not happen while a thread of
         # ours might hold a lock (the child would wait on it forever)
-        fill(pool, running)
+        hand.fill(pool, running)
         feeder = threading.Thread(
-            target=feed, args=(pool, running), name="referee-feeder", daemon=True
+            target=hand.feed, args=(pool, running), name="referee-feeder", daemon=True
         )
         feeder.start()
         try:
             _draw_here(plan, extra_pictures, out, tick)
-            while not stop.is_set():
-                lost += collect_finished(block=False)
+            while not hand.stop.is_set():
+                lost += hand.collect_finished(block=False)
                 try:
                     task = queue.pop()
                 except IndexError:
                     break
                 collect(task, _draw(task))
         except BaseException:
-            stop.set()
+            hand.stop.set()
             raise
         finally:
             feeder.join()
-        lost += collect_finished(block=True)  # raises a worker's error, if any
+        lost += hand.collect_finished(block=True)  # raises a worker's error, if any
     for task in lost:
         collect(task, _draw(task))
+
+
+class _HandOut:
+    """The tasks handed to the pool's workers, in order, and what became of them: the feeder
+    thread hands out more as they finish (``fill``, ``feed``); this process collects the
+    finished ones in the order handed out (``collect_finished``)."""
+
+    def __init__(
+        self,
+        n_workers: int,
+        queue: deque[Task],
+        collect: Callable[[Task, list[tuple[str, bytes]]], None],
+    ) -> None:
+        self.n_workers, self.queue, self.collect = n_workers, queue, collect
+        self.handed: list[tuple[Task, Future[list[tuple[str, bytes]]]]] = []
+        self.stop = threading.Event()  # an error anywhere: hand out nothing more
+        self.broken = threading.Event()  # a worker died: this process draws the rest
+        self.seen = 0
+
+    def limit(self, running: set[Future[list[tuple[str, bytes]]]]) -> int:
+        """Nothing waits behind the board: a lone worker would draw it only after the
+        board, while this process might be idle."""
+        board = any(task[0] == "board" for task, f in self.handed if f in running)
+        return IN_FLIGHT_PER_WORKER * self.n_workers - board
+
+    def fill(
+        self, pool: ProcessPoolExecutor, running: set[Future[list[tuple[str, bytes]]]]
+    ) -> None:
+        """Hand the workers tasks from the front of the queue, up to the limit."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        while not (self.stop.is_set() or self.broken.is_set()) and len(running) < self.limit(
+            running
+        ):
+            try:
+                task = self.queue.popleft()
+            except IndexError:
+                return
+            try:
+                future = pool.submit(_draw, task)
+            except BrokenProcessPool:
+                self.queue.appendleft(task)  # not lost: this process will draw it
+                self.broken.set()
+                return
+            self.handed.append((task, future))
+            running.add(future)
+
+    def feed(
+        self, pool: ProcessPoolExecutor, running: set[Future[list[tuple[str, bytes]]]]
+    ) -> None:
+        """The feeder thread: as tasks finish, note errors and hand out more."""
+        from concurrent.futures import FIRST_COMPLETED, wait
+        from concurrent.futures.process import BrokenProcessPool
+
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                error = future.exception()
+                if isinstance(error, BrokenProcessPool):
+                    self.broken.set()
+                elif error is not None:
+                    self.stop.set()
+            self.fill(pool, running)
+
+    def collect_finished(self, block: bool) -> list[Task]:
+        """Collect the workers' finished tasks in the order handed out; returns the tasks a
+        dead worker had."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        lost = []
+        while self.seen < len(self.handed):
+            task, future = self.handed[self.seen]
+            if not (block or future.done()):
+                break
+            try:
+                self.collect(task, future.result())
+            except BrokenProcessPool:
+                lost.append(task)
+            self.seen += 1
+        return lost

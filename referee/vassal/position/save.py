@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import deck_contents, get_ruleset
 from referee.errors import UserError
 from referee.numerals import read_whole
@@ -135,14 +135,6 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     Raises :class:`UserError` when the state names a unit or hex the module does not have.
     """
     module = table.module
-    marks = marker_layers(table, state)
-    levels = marker_levels(table, state)
-
-    def _placed(unit_id: str, map_id: str, x: int, y: int) -> Placed:
-        return Placed(
-            unit_id, map_id, x, y, marks.get(unit_id, frozenset()), levels.get(unit_id, ())
-        )
-
     pieces = module.pieces()
     unknown = sorted(u for u in state.units if u not in pieces)
     if unknown:
@@ -151,8 +143,55 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
             f"for: {', '.join(unknown[:8])}",
             hint="write the position with the module the game was created with",
         )
-    out: list[list[Placed]] = []
+    put = _Put(marker_layers(table, state), marker_levels(table, state))
+    units = sorted(state.units.values(), key=lambda u: u.id)
     held = box_units(table, state)
+    out = _map_stacks(table, state, put, held)
+    out += [[put(u, map_id, x, y)] for u, (map_id, x, y) in held.items()]
+    out = _with_carried(out, units, put)
+    boxes: dict[str, list[str]] = {}
+    for u in units:
+        carrier = holding_carrier(u.box) if u.location is None else None
+        if carrier is not None:
+            boxes.setdefault(carrier, []).append(u.id)
+    for cv in sorted(boxes):
+        if not table.has_holding_box(cv):
+            raise UserError(f"the position puts air units in a holding box of {cv}, not a CV")
+        for i, u in enumerate(boxes[cv]):
+            map_id, x, y = table.holding_point(cv, i)
+            out.append([put(u, map_id, x, y)])
+    off_map: dict[str, int] = {}  # units in the ruleset's off-map boxes (an off-map base)
+    for u in units:
+        if u.location is None and table.has_off_map_box(u.box):
+            assert u.box is not None
+            map_id, x, y = table.off_map_point(u.box, off_map.get(u.box, 0))
+            off_map[u.box] = off_map.get(u.box, 0) + 1
+            out.append([put(u.id, map_id, x, y)])
+    in_box: dict[str, int] = {cv: len(ids) for cv, ids in boxes.items()}
+    return out + _waiting(table, state, units, put, in_box)
+
+
+class _Put:
+    """A counter placed at a point, with the marker layers and levels the state gives it."""
+
+    def __init__(
+        self,
+        marks: Mapping[str, frozenset[str]],
+        levels: Mapping[str, tuple[tuple[str, int], ...]],
+    ) -> None:
+        self.marks, self.levels = marks, levels
+
+    def __call__(self, unit_id: str, map_id: str, x: int, y: int) -> Placed:
+        marks = self.marks.get(unit_id, frozenset())
+        return Placed(unit_id, map_id, x, y, marks, self.levels.get(unit_id, ()))
+
+
+def _map_stacks(
+    table: Table, state: GameState, put: _Put, held: Mapping[str, object]
+) -> list[list[Placed]]:
+    """The stacks on the map, by location id; then each unit with a location its stack
+    forgot, alone (a unit held in a display box is left to the box)."""
+    out: list[list[Placed]] = []
     listed: set[str] = set(held)
     for hex_id in sorted(state.stacks):
         ids = [u for u in state.stacks[hex_id] if u in state.units and u not in held]
@@ -165,70 +204,60 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
                 f"the position has units in {hex_id}, which is not on the board",
                 hint="is this the module the game was created with?",
             ) from None
-        out.append([_placed(u, map_id, x, y) for u in ids])
+        out.append([put(u, map_id, x, y) for u in ids])
         listed.update(ids)
-    # a unit with a location the stacks forgot still belongs on the map (its own stack)
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.location is not None and u.id not in listed:
             map_id, x, y = table.location_point(u.location)
-            out.append([_placed(u.id, map_id, x, y)])
+            out.append([put(u.id, map_id, x, y)])
             listed.add(u.id)
-    for u, (map_id, x, y) in held.items():
-        out.append([_placed(u, map_id, x, y)])
-    # a unit aboard another (troops on a transport [28.1]) stands under its carrier
+    return out
+
+
+def _with_carried(out: list[list[Placed]], units: list[UnitState], put: _Put) -> list[list[Placed]]:
+    """A unit aboard another (troops on a transport [28.1]) stands under its carrier."""
     carried: dict[str, list[str]] = {}
-    for u in sorted(state.units.values(), key=lambda u: u.id):
+    for u in units:
         carrier = carried_by(u.box) if u.location is None else None
         if carrier is not None:
             carried.setdefault(carrier, []).append(u.id)
-    if carried:
-        out = [
-            [
-                q
-                for p in stack
-                for q in (p, *(_placed(c, p.map, p.x, p.y) for c in carried.get(p.piece_id, ())))
-            ]
-            for stack in out
+    if not carried:
+        return out
+    return [
+        [
+            q
+            for p in stack
+            for q in (p, *(put(c, p.map, p.x, p.y) for c in carried.get(p.piece_id, ())))
         ]
-    boxes: dict[str, list[str]] = {}
-    for u in sorted(state.units.values(), key=lambda u: u.id):
-        carrier = holding_carrier(u.box) if u.location is None else None
-        if carrier is not None:
-            boxes.setdefault(carrier, []).append(u.id)
-    for cv in sorted(boxes):
-        if not table.has_holding_box(cv):
-            raise UserError(f"the position puts air units in a holding box of {cv}, not a CV")
-        for i, u in enumerate(boxes[cv]):
-            map_id, x, y = table.holding_point(cv, i)
-            out.append([_placed(u, map_id, x, y)])
-    off_map: dict[str, int] = {}  # units in the ruleset's off-map boxes (an off-map base)
-    for u in sorted(state.units.values(), key=lambda u: u.id):
-        if u.location is None and table.has_off_map_box(u.box):
-            assert u.box is not None
-            map_id, x, y = table.off_map_point(u.box, off_map.get(u.box, 0))
-            off_map[u.box] = off_map.get(u.box, 0) + 1
-            out.append([_placed(u.id, map_id, x, y)])
-    waiting = [
-        u
-        for u in sorted(state.units.values(), key=lambda u: u.id)
-        if u.location is None and u.box in WAITING_BOXES
+        for stack in out
     ]
-    # carrier air of a carrier pool waits in its carrier's holding box [9.62]
+
+
+def _waiting(
+    table: Table,
+    state: GameState,
+    units: list[UnitState],
+    put: _Put,
+    in_box: dict[str, int],
+) -> list[list[Placed]]:
+    """The units not yet set up: in their group of the set-up area, or (carrier air of a
+    carrier pool [9.62]) in their carrier's holding box after the air already there."""
+    out: list[list[Placed]] = []
+    waiting = [u for u in units if u.location is None and u.box in WAITING_BOXES]
     scenario = table.module.scenarios.get(state.scenario)
     carrier_of = carrier_pools(scenario) if scenario is not None else {}
-    in_box: dict[str, int] = {cv: len(ids) for cv, ids in boxes.items()}
     area = table.setup_area
     for u in waiting:
         group = area.group_of(state.scenario, u.id) if area is not None else None
         if group is not None and area is not None:
             x, y = area.slot(group, group.units.index(u.id))
-            out.append([_placed(u.id, SETUP_MAP, x, y)])
+            out.append([put(u.id, SETUP_MAP, x, y)])
             continue
         cv = carrier_of.get(u.id)
         if cv is not None and table.has_holding_box(cv) and u.box == "unplaced":
             map_id, x, y = table.holding_point(cv, in_box.get(cv, 0))
             in_box[cv] = in_box.get(cv, 0) + 1
-            out.append([_placed(u.id, map_id, x, y)])
+            out.append([put(u.id, map_id, x, y)])
     return out
 
 

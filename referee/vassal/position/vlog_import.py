@@ -398,7 +398,20 @@ def import_log(
     for u in doubled:
         w.problem(0, f"{u} is on the table more than once (a copy taken from the palette?)", u)
 
-    steps = drop_undone(played.steps)
+    drags, last_step = _read_steps(w, table, drop_undone(played.steps), units_of, section)
+    header = _header(source, expected, section)
+    _write_section(w, section, drags, start, end, last_step, state)
+    text = "\n".join(header + w.lines) + "\n"
+    problems_in_order = sorted(w.problems, key=lambda p: p.step)
+    return Imported(text, section, tuple(w.orders), tuple(problems_in_order))
+
+
+def _read_steps(
+    w: _Writer, table: Table, steps: list[Step], units_of: dict[str, str], section: str
+) -> tuple[list[_Drag], dict[str, int]]:
+    """The log's steps that matter: each counter dragged to another place (in order), the
+    last step that touched each unit, and what the log may not do (take a counter from the
+    palette outside a set-up, delete one, attack outside the Combat Phase)."""
     drags: list[_Drag] = []
     last_step: dict[str, int] = {}
     for s in steps:
@@ -417,14 +430,23 @@ def import_log(
         elif s.kind == "delete" and unit:
             w.problem(s.index, f"{unit} was deleted; eliminations are the referee's", unit)
         elif s.kind == "chat":
-            text = chat_text(s.text)
-            if ATTACK_CHAT.match(text):
-                if section == "combat":
-                    w.order(" ".join(text.split()))
-                else:
-                    w.problem(s.index, f"an attack in the {expected.phase} step: {text!r}")
+            _chat(w, s, section)
+    return drags, last_step
 
-    header = [
+
+def _chat(w: _Writer, s: Step, section: str) -> None:
+    """A chat line ``attack ...`` is an attack order, in the Combat Phase only."""
+    text = chat_text(s.text)
+    if ATTACK_CHAT.match(text):
+        if section == "combat":
+            w.order(" ".join(text.split()))
+        else:
+            w.problem(s.index, f"an attack in the {w.expected.phase} step: {text!r}")
+
+
+def _header(source: str, expected: Expected, section: str) -> list[str]:
+    """The orders file's opening comment, header and section line."""
+    return [
         f"# Orders made from the VASSAL log {source} by `referee import-vlog`.",
         "# Check every line against the log, add what VASSAL cannot show (attacks are chat",
         "# lines starting 'attack'; CAP and base orders), then sign the file as usual.",
@@ -435,9 +457,24 @@ def import_log(
         "",
         f"[{section}]",
     ]
+
+
+def _write_section(
+    w: _Writer,
+    section: str,
+    drags: list[_Drag],
+    start: list[CounterAt],
+    end: list[CounterAt],
+    last_step: dict[str, int],
+    state: GameState,
+) -> None:
+    """The section's lines: moves from the drags, attacks (a drag in combat is the
+    referee's to make), or placements from where the counters ended."""
     if section == "movement":
         start_hex = {c.unit: _start_hex(c, w._final_hex, state) for c in start if c.unit}
         w.movement(drags, start_hex)
+        if not w.orders:
+            w.comment("no counter of yours was moved in this log")
     elif section == "combat":
         for d in drags:
             w.problem(
@@ -450,11 +487,6 @@ def import_log(
             w.comment("no attack found: add 'attack UNIT ... -> TARGET' lines here [8.0]")
     else:
         w.placement(end, last_step)
-    if section == "movement" and not w.orders:
-        w.comment("no counter of yours was moved in this log")
-    text = "\n".join(header + w.lines) + "\n"
-    problems_in_order = sorted(w.problems, key=lambda p: p.step)
-    return Imported(text, section, tuple(w.orders), tuple(problems_in_order))
 
 
 def _start_hex(c: CounterAt, final: dict[str, str | None], state: GameState) -> str | None:

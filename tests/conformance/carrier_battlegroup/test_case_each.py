@@ -17,7 +17,7 @@ from referee.rules.carrier_battlegroup import (
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
 from referee.rules.carrier_battlegroup.setup import CARRIER, CVBG, NATO_BASE
-from tests.conformance.carrier_battlegroup.cbg_helpers import (
+from tests.conformance.rulesets.carrier_battlegroup import (
     dice_for,
     doc,
     module,
@@ -111,12 +111,6 @@ def test_8_1_the_initial_outfitting_needs_no_nato_base() -> None:
 
 
 # ---- 11.x intelligence -----------------------------------------------------------------------
-
-
-def test_11_0_one_intelligence_attempt_per_turn() -> None:
-    st = played(steps=2)
-    two = "[intelligence]\nintel US-CVN-68\nintel US-CGN\n"
-    assert _rules(ruleset().validate(module(), st, doc(two))) == ["11.0"]
 
 
 def test_11_1_d6_times_the_named_ships_value() -> None:
@@ -323,13 +317,6 @@ def test_22_8_after_the_battle_missiles_spent_cripples_towed_damaged_out_sbg_kep
 
 
 # ---- 23.x objective actions ------------------------------------------------------------------
-
-
-def test_23_0_objective_actions_only_in_the_objective_space() -> None:
-    st = played(steps=2)
-    assert st.data["cvbg"]["space"] != st.data["mission"]["objective"]
-    bad = ruleset().validate(module(), st, doc("[objective]\nbombard\n"))
-    assert _rules(bad) == ["23.1"] and "coastal defense" in bad[0].message
 
 
 def test_23_1_shore_bombardment_the_usn_attacks_coastal_units_in_the_inner_zone() -> None:

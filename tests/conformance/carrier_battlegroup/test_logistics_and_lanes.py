@@ -8,7 +8,7 @@ from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import combat_phase, movement, soviet
 from referee.rules.carrier_battlegroup.battle import Battle
 from referee.rules.carrier_battlegroup.damage import Condition
-from tests.conformance.carrier_battlegroup.cbg_helpers import (
+from tests.conformance.rulesets.carrier_battlegroup import (
     dice_for,
     doc,
     module,

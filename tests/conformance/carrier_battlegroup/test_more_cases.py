@@ -8,7 +8,7 @@ from referee.engine.core import Event, GameState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import combat_phase, view
 from referee.rules.carrier_battlegroup.setup import NATO_BASE
-from tests.conformance.carrier_battlegroup.cbg_helpers import doc, module, played, ruleset, step
+from tests.conformance.rulesets.carrier_battlegroup import doc, module, played, ruleset, step
 
 
 def _rules(vs: list) -> list[str]:  # type: ignore[type-arg]
@@ -108,23 +108,6 @@ def test_23_2_a_landing_needs_orders_that_allow_it_and_marines_aboard() -> None:
 
 
 # ---- 6.2 alert effects, 18.3 the Soviet edge ------------------------------------------------
-
-
-def test_6_2_the_alert_sets_the_chit_count_and_the_soviet_contact_rating() -> None:
-    from referee.rules.carrier_battlegroup import contact, incidents
-
-    for alert in range(1, 7):
-        assert incidents.chits_to_draw_16_0(module(), alert, "high_seas", objective=False) == alert
-        assert contact.soviet_rating_18_1([3], alert) == 3 + alert
-
-
-def test_18_3_with_the_soviet_edge_there_is_no_break_off() -> None:
-    from referee.rules.carrier_battlegroup import contact
-
-    assert contact.may_break_off_18_2("USN", cruise_missiles_only=False, fuel=1, needs_fuel=True)
-    assert not contact.may_break_off_18_2(
-        "Soviet", cruise_missiles_only=False, fuel=9, needs_fuel=False
-    )
 
 
 # ---- 20.1 the attacker ----------------------------------------------------------------------

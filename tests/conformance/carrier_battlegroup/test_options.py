@@ -14,7 +14,7 @@ from referee.cli import app
 from referee.engine.graphboard import PointBoard
 from referee.errors import UserError
 from referee.rules.carrier_battlegroup import cargo, movement, view
-from tests.conformance.carrier_battlegroup.cbg_helpers import (
+from tests.conformance.rulesets.carrier_battlegroup import (
     SRC,
     doc,
     module,

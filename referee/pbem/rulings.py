@@ -1,0 +1,74 @@
+"""Which reading of a ruling an archive was played with.
+
+A referee version that changes how a ruleset reads a rule still verifies, and goes on
+adjudicating, the archives begun before the change, under the reading each was started with:
+
+* **the start**: a ruleset that records a ruling in new games (Sixth Fleet's [8.5] flag, Carrier
+  Battlegroup's [5.0 step 10] flags) declares the starts its older versions made
+  (``earlier_starts``, a method of every ruleset, by default none); the
+  archive's recorded start says which one it was played from (:func:`matching_start`);
+* **the score**: issue 31 gave every ruleset's score the entries the reports' score tables read
+  (each loss with its rule, the units each side scores, the VP track's label, whether bonuses
+  are counted in the VP). Every report records the report templates it was made with
+  (``templates_sha256``); a game whose report 000 was made with templates from before the
+  score tables keeps the score it was started with, today's without those entries
+  (:func:`score_reading`), in ``verify`` and in every step ``adjudicate`` adds to it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import Ruleset
+from referee.pbem.rendercheck import KNOWN_TEMPLATES
+from referee.source.model import Module
+
+
+def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
+    """The starting position ``new_game`` makes, or -- when the archive's recorded start
+    differs -- the earlier start the ruleset made before a later ruling, if it is that one;
+    an archive begun before the ruling then replays under the reading it was played with."""
+    if new.canonical().encode() == recorded:
+        return new
+    for alt in rs.earlier_starts(new):
+        if alt.canonical().encode() == recorded:
+            return alt
+    return new
+
+
+# What the score tables of the reports read, added to every ruleset's score by issue 31.
+SCORE_TABLE_ENTRIES = frozenset({"losses", "destroyed", "vp_label", "bonuses_in_vp"})
+# The report templates of the referee versions before the score tables (every earlier one).
+BEFORE_SCORE_TABLES = frozenset(KNOWN_TEMPLATES)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReading:
+    """How a game's reports record the score: today's ``ruleset.score`` less ``without``."""
+
+    name: str
+    without: frozenset[str] = frozenset()
+
+    def score(self, rs: Ruleset, module: Module, state: GameState) -> dict[str, Any]:
+        """The score as this reading records it (what a report's ``score`` is made from)."""
+        full: Mapping[str, Any] = rs.score(module, state)
+        return {k: v for k, v in full.items() if k not in self.without}
+
+    def recorded(self, rs: Ruleset, module: Module, state: GameState) -> Any:
+        """:meth:`score` as the report's JSON reads back (what ``verify`` compares)."""
+        return json.loads(json.dumps(self.score(rs, module, state)))
+
+
+TODAY = ScoreReading("today's")
+WITHOUT_SCORE_TABLES = ScoreReading("before the score tables (issue 31)", SCORE_TABLE_ENTRIES)
+
+
+def score_reading(setup: Mapping[str, Any] | None) -> ScoreReading:
+    """The score reading of the game whose report 000 (or its full record) is ``setup``."""
+    if setup is not None and setup.get("templates_sha256") in BEFORE_SCORE_TABLES:
+        return WITHOUT_SCORE_TABLES
+    return TODAY
