@@ -121,7 +121,7 @@ def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> l
         return setup_11_31(game, state, side, orders).problems
     p = BY_ID[state.phase]
     if p.section == "reinforcement":  # [DTP 11.506]
-        then = state.data["reinforce"]["then"]
+        then = westpac_reinforcement.owed_11_506(state)["then"]
         return westpac_reinforcement.place_11_506(game, state, side, orders, then).problems
     if p.section == "movement":
         kind = "ship" if p.id.startswith("ship") else "air"
@@ -153,7 +153,7 @@ def carry_out(
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
     if p.section == "reinforcement":  # [DTP 11.506]
-        owed = state.data["reinforce"]
+        owed = westpac_reinforcement.owed_11_506(state)
         carry = westpac_reinforcement.place_11_506(game, state, side, orders, owed["then"])
         events.extend(carry.events)
         state = carry.state.with_data(reinforce={**owed, "sides": owed["sides"][1:]})
@@ -261,7 +261,7 @@ def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Even
     """The placements owed (``state.data["reinforce"]``), side by side, East Block first
     [DTP 11.506]: a side with a unit it can place files them; one with none has its units
     delayed without a file [DTP 11.5063, 11.5064]; then the phase they came before."""
-    owed = dict(state.data["reinforce"])
+    owed = westpac_reinforcement.owed_11_506(state)
     while owed["sides"]:
         side, then = owed["sides"][0], owed["then"]
         due = westpac_reinforcement.due_11_506(game, state, side, then)

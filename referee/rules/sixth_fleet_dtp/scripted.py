@@ -104,7 +104,7 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
         elif p.section == "combat":
             lines = impulse_lines(game, state, side, rng)
         elif p.section == "reinforcement":  # [DTP 11.506]
-            then = state.data["reinforce"]["then"]
+            then = westpac_reinforcement.owed_11_506(state)["then"]
             lines = westpac_reinforcement.scripted_lines(game, state, side, then)
         else:
             lines = rebasing_lines(game, state, side)

@@ -54,6 +54,7 @@ GUNSAN, GUNSAN_ALTERNATES = "2444", ("2543", "2644")  # Osan, Daegu [DTP 11.5065
 PHASE_A, PHASE_B = "reinforcement_a", "reinforcement_b"
 PHASE_IDS = (PHASE_A, PHASE_B)
 ENTRY_HEX = "hex"
+BEFORE = ("ship_movement_a", "air_movement_a", "air_movement_b")  # the phases placed before
 DELAYED = "delayed"  # state.data: unit -> the Game-Turn it was delayed on
 
 
@@ -249,13 +250,23 @@ def place_11_506(
 def detour_11_506(game: Game, state: GameState, phase: str) -> dict[str, Any] | None:
     """The placements owed before ``phase`` begins: ``{"then": phase, "sides": [...]}``, the
     East Block first [DTP 11.506], or ``None`` (a game without the track, or nothing due)."""
-    if phase not in ("ship_movement_a", "air_movement_a", "air_movement_b"):
+    if phase not in BEFORE:
         return None
     if not has_track_11_506(game):
         return None
     sides = list(game.scenario.setup_order)
     owed = [s for s in sides if due_11_506(game, state, s, phase)]
     return {"then": phase, "sides": owed} if owed else None
+
+
+def owed_11_506(state: GameState) -> dict[str, Any]:
+    """The placements owed in a reinforcement phase (``state.data["reinforce"]``); a position
+    without them (a hand-made state file) owes the awaited side's, before the first ship
+    movement [DTP 11.5041]."""
+    owed = state.data.get("reinforce")
+    if isinstance(owed, dict) and owed.get("then") in BEFORE:
+        return {"then": owed["then"], "sides": [str(s) for s in owed.get("sides") or ()]}
+    return {"then": "ship_movement_a", "sides": [state.active_side] if state.active_side else []}
 
 
 def _letter(game: Game, side: str) -> str:
