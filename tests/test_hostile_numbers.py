@@ -288,3 +288,18 @@ def test_cbg_hit_and_terrain_cells_the_rules_read_as_numbers(tmp_path):
     assert "4, ship: expected 'N damage' (N from 1 to 9)" in out and "SUPERSCRIPT TWO" in out
     assert "chokepoint: expected extra_chits 'none' or a whole number from 0 to 3" in out
     assert "ARABIC-INDIC DIGIT TWO" in out
+
+
+@pytest.mark.parametrize("minimum", ['""', '"²"', "[]", "1.5", "-1"])
+def test_victory_minimum_must_be_a_whole_number(tmp_path, minimum):
+    """Found by the long fuzz run (issue 31, docs/reliability.md): ``[victory] minimum = ""``
+    in a scenario was an internal error (``int('')``) in ``check``."""
+    src = _copy(tmp_path, "dtp_denmark_strait")
+    sc = src / "scenarios" / "denmark_strait.toml"
+    text = sc.read_text(encoding="utf-8")
+    assert "\nminimum = 1\n" in text
+    sc.write_text(text.replace("\nminimum = 1\n", f"\nminimum = {minimum}\n"), "utf-8")
+    code, out = run_cli(["check", str(src)])
+    assert code == 1, out
+    assert "scenarios/denmark_strait.toml:44: error: [victory] minimum: expected a whole" in out
+    assert "internal error" not in out

@@ -141,7 +141,9 @@ def read_order(
     if not shape:  # a verb of no words (``roll``, ``pass``) given some
         got = " ".join(w.written for w in words)
         return None, [(words[0].col, f"expected nothing after {verb.name!r}, got {got!r}")]
-    return None, [(_shape_col(verb, words), f"expected {shape}")]
+    got = " ".join(w.written for w in words)
+    found = f"got {got!r}" if got else "got nothing after it"
+    return None, [(_shape_col(verb, words), f"expected {shape}, {found}")]
 
 
 def _elsewhere(vocab: Vocabulary, verb: Verb, f: Form, section: str) -> str | None:

@@ -270,7 +270,7 @@ def _build(
         prohibitions=tuple(setup.prohibitions),
         victory_bonuses=tuple(setup.bonuses),
         unit_vp=str(victory.get("unit_vp", "ECM")),
-        unit_vp_minimum=int(victory.get("minimum", 1)),
+        unit_vp_minimum=_unit_vp_minimum(ctx.diags, chain),
         optional_rules=opts,
         description=str(meta.get("description", "")),
         source=Origin(f, sl),
@@ -363,7 +363,9 @@ def _turn_states(
     d, f = ctx.diags, top.file
     cl = top.tt.table_start("calendar")
     if "states" in calendar:
-        states = [str(s) for s in calendar["states"]]
+        states = (
+            _names(d, f, top.tt.key_line("states", start=cl), calendar["states"], "states") or []
+        )
         if len(states) != turns:
             d.error(
                 f,
@@ -382,14 +384,50 @@ def _turn_states(
     return states, night_states
 
 
+def _names(d: Any, f: Any, line: int | None, value: Any, key: str) -> list[str] | None:
+    """A calendar's ``states`` or ``cycle``: a list of names (a fuzzed ``cycle = -1`` was an
+    internal error, issue 31); anything else is an error and ``None``."""
+    if isinstance(value, list) and all(isinstance(s, str) for s in value):
+        return list(value)
+    d.error(
+        f,
+        line,
+        f"calendar {key} must be a list of names, got {shown(value)}",
+        hint='e.g. cycle = ["AM", "PM", "Night"]',
+    )
+    return None
+
+
+def _unit_vp_minimum(d: Any, chain: list[ScenarioFile]) -> int:
+    """``[victory] minimum`` (default 1), the last file of the chain that sets it winning; a
+    value that is not a whole number of ASCII digits is an error, reported where it is
+    written (a fuzzed ``minimum = ""`` was an internal error, issue 31)."""
+    for r in reversed(chain):
+        v = r.data.get("victory", {})
+        if isinstance(v, dict) and "minimum" in v:
+            n = read_whole(v["minimum"], lo=0)
+            if n is None:
+                line = r.tt.key_line("minimum", start=r.tt.table_start("victory"))
+                got = v["minimum"]
+                d.error(
+                    r.file,
+                    line,
+                    f"[victory] minimum: expected a whole number, got {shown(got)}{why_not(got)}",
+                    hint=HINT,
+                )
+                return 1
+            return n
+    return 1
+
+
 def _cycle_states(ctx: Ctx, top: ScenarioFile, calendar: dict[str, Any], turns: int) -> list[str]:
     """The turns' states from ``cycle`` repeated, the first turn at index ``start``."""
     d, f = ctx.diags, top.file
     cl = top.tt.table_start("calendar")
-    cycle = [str(s) for s in calendar["cycle"]]
-    if not cycle:
+    cycle = _names(d, f, top.tt.key_line("cycle", start=cl), calendar["cycle"], "cycle")
+    if cycle == []:
         d.error(f, cl, "calendar cycle is empty")
-        cycle = ["Day"]
+    cycle = cycle or ["Day"]
     raw_start = calendar.get("start", 0)
     start = read_whole(raw_start)
     if start is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.numerals import is_digits
+from referee.numerals import is_digits, shown
 from referee.source.base import Ctx
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import (
@@ -340,7 +340,14 @@ def check_bonus_requires(ctx: Ctx, file: str, bonuses: list[VictoryBonus]) -> No
     ids = {b.id for b in bonuses}
     for b in bonuses:
         req = b.params.get("requires")
-        if req is not None and req not in ids:
+        if req is not None and not isinstance(req, str):  # a fuzzed [[1]] (issue 31)
+            ctx.diags.error(
+                file,
+                None,
+                f"victory bonus {b.id!r}: 'requires' must name another bonus, got {shown(req)}",
+                hint='e.g. requires = "israel_cut_off"',
+            )
+        elif req is not None and req not in ids:
             ctx.diags.error(
                 file,
                 None,

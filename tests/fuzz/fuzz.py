@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import json
 import random
 import shutil
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fuzz import real
+from tests.fuzz.inprocess import run_cli, speedups
 from tests.fuzz.real import real_world
 from tests.pbem import toy
 
@@ -68,24 +68,6 @@ ODD_VALUES: list[Any] = [
     "\u202e",
     [[[[[]]]]],
 ]
-
-
-def run_cli(args: list[str]) -> tuple[int, str]:
-    """``referee ARGS`` in-process, as the console script runs it."""
-    from referee import cli
-
-    err, out = io.StringIO(), io.StringIO()
-    old = sys.argv
-    sys.argv = ["referee", *args]
-    code = 0
-    try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-            cli.main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    finally:
-        sys.argv = old
-    return code, err.getvalue()
 
 
 # -- mutators ---------------------------------------------------------------------------
@@ -546,12 +528,16 @@ def fuzz(
     counts = per_target if isinstance(per_target, dict) else {}
     names = targets or list(TARGETS)
     wanted = {n: counts.get(n, 0) if counts else int(per_target) for n in names}  # type: ignore[arg-type]
-    with tempfile.TemporaryDirectory(prefix="referee-fuzz-") as td:
+    with tempfile.TemporaryDirectory(prefix="referee-fuzz-") as td, speedups():
         w = make_world(Path(td) / "world")
         rngs = {n: random.Random(f"{seed}:{n}") for n in names}
         out = {n: Tally() for n in names}
         # round robin over the targets, so that a run stopped early has tried every one
         for i in range(max(wanted.values(), default=0)):
+            if STOP:  # SIGTERM (main): end after a whole round, with exact tallies
+                if report:
+                    report(f"-- stopped after round {i}")
+                break
             for name in names:
                 if i >= wanted[name]:
                     continue
@@ -582,7 +568,18 @@ def _counts(values: list[str]) -> dict[str, int]:
     return out
 
 
+#: set by SIGTERM in :func:`main`: the run ends after the round under way and prints its tallies
+STOP: list[bool] = []
+
+
+def _stop(signum: int, frame: object) -> None:
+    STOP.append(True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import signal
+
+    signal.signal(signal.SIGTERM, _stop)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-target", type=int, default=200)
     ap.add_argument("--count", action="append", default=[], metavar="TARGET=N",

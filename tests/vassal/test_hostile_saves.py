@@ -70,3 +70,18 @@ def test_show_vsav_reads_a_save_of_many_unknown_commands(tmp_path):
     p.write_bytes(_save("begin_save\x1b" + ("chat\\\x1b" * 50 + "\x1b") * 500 + "end_save"))
     code, out = run_cli(["show-vsav", str(p)])
     assert code == 0 and "0 counters" in out, out
+
+
+def test_show_vsav_refuses_a_zip_version_zipfile_does_not_know(tmp_path):
+    """Found by the long fuzz run (issue 31, docs/reliability.md): one flipped bit in the
+    central directory's "version needed to extract" (8.4) made zipfile raise
+    NotImplementedError, an internal error (exit 70). Now one clear message, exit 2."""
+    data = bytearray(_save("begin_save\x1bend_save"))
+    at = data.find(b"PK\x01\x02") + 6  # the central record's "version needed to extract"
+    data[at : at + 2] = (84).to_bytes(2, "little")
+    p = tmp_path / "flipped.vsav"
+    p.write_bytes(bytes(data))
+    code, out = run_cli(["show-vsav", str(p)])
+    assert code == 2, out
+    assert "flipped.vsav" in out and "not a readable zip archive (zip file version 8.4)" in out
+    assert "internal error" not in out

@@ -60,7 +60,15 @@ def ready_air(w: Work, o: Order, pid: str, rule: str) -> bool:
     """``pid`` is an air unit of the writer and not in the Flown Box [31.22]."""
     u = w.state.units.get(pid)
     if u is None or u.side != w.side or w.game.unit(pid).category != "air":
-        w.bad(rule, f"{pid} is not an air unit of yours", o.pos_of(pid), pid)
+        from referee.engine.vocabulary import nearest_names_hint
+
+        mine = [
+            p
+            for p, x in w.state.units.items()
+            if x.side == w.side and w.game.unit(p).category == "air"
+        ]
+        hint = nearest_names_hint(pid, mine) or "your air units: " + ", ".join(sorted(mine))
+        w.bad(rule, f"{pid} is not an air unit of yours", o.pos_of(pid), pid, hint)
         return False
     if pid in flown(w.state, w.side):
         w.bad(
@@ -88,7 +96,7 @@ def interdiction_phase(w: Work, orders: list[Order], against: str) -> None:
             if not ready_air(w, o, pid, "31.11"):
                 continue
             if pid in listed:
-                w.bad("31.11", f"{pid} is listed twice", o.pos_of(pid), pid)
+                w.bad("31.11", f"{pid} is listed twice", o.pos_of(pid), pid, hint="name it once")
                 continue
             listed.append(pid)
             if len(listed) > MAX_BOX:
@@ -241,12 +249,20 @@ def air_combat_result(w: Work, orders: list[Order], *, confirming: bool) -> None
             w.bad("31.13", f"no open air combat hand-off {o.arg('handoff')}", o.pos, hint=hid)
             continue
         if given is not None:
-            w.bad("31.13", f"{hid} has one result, given twice", o.pos)
+            w.bad(
+                "31.13", f"{hid} has one result, given twice", o.pos, hint="keep one survivors line"
+            )
             continue
         given = list(o.units)
         for pid in given:
             if pid not in bc["units"]:
-                w.bad("31.13", f"{pid} is not in the box of {hid}", o.pos_of(pid), pid)
+                w.bad(
+                    "31.13",
+                    f"{pid} is not in the box of {hid}",
+                    o.pos_of(pid),
+                    pid,
+                    hint=f"the box holds {', '.join(bc['units']) or 'no unit'}",
+                )
     if given is None:
         w.bad(
             "31.13",

@@ -33,7 +33,11 @@ def _cd_unit(w: Work, o: Order, pid: str, how: str) -> str | None:
     g = w.game
     u = w.state.units.get(pid)
     if u is None or u.side != w.side or u.location is None or pid not in g.pieces:
-        w.bad("27.12", f"{pid} is not a unit of yours on the map", o.pos_of(pid), pid)
+        from referee.engine.vocabulary import nearest_names_hint
+
+        mine = [p for p, x in w.state.units.items() if x.side == w.side and x.location]
+        hint = nearest_names_hint(pid, mine) or "name one of your units on the map"
+        w.bad("27.12", f"{pid} is not a unit of yours on the map", o.pos_of(pid), pid, hint)
         return None
     d = g.unit(pid)
     if d.category != "ground" or d.type != "CD":

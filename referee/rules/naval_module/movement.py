@@ -309,6 +309,7 @@ def walk_path(w: Work, o: Order, start: str, ships: list[str]) -> tuple[str, int
         loc, hint = g.name_of(written)
         pos = o.pos_of(written)
         if loc is None:
+            hint = hint or "name a sea zone or a port as the map spells it, or a hex id"
             w.bad("26.11", f"unknown sea zone, port or hex {written!r}", pos, hint=hint)
             return None
         zone_here = g.zone_of(here)

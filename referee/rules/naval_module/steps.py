@@ -26,7 +26,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
+                f"these orders are for game {doc.game_id!r}, not {state.game_id!r}"
+                if doc.game_id is not None
+                else f"these orders name no game; this is game {state.game_id!r}",
                 hp.get("game", top),
                 hint=f"game: {state.game_id}",
             )
@@ -35,7 +37,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"these orders are for Game-Turn {doc.turn}; the game is at Game-Turn {state.turn}",
+                f"these orders are for Game-Turn {doc.turn}; the game is at Game-Turn {state.turn}"
+                if doc.turn is not None
+                else f"these orders name no Game-Turn; the game is at Game-Turn {state.turn}",
                 hp.get("turn", top),
                 hint=f"turn: {state.turn}",
             )
@@ -46,7 +50,9 @@ def check_header(game: Game, state: GameState, doc: OrdersDoc, awaited: str) -> 
         out.append(
             Violation(
                 "orders",
-                f"the game awaits {awaited}'s orders, not {doc.side!r}'s",
+                f"the game awaits {awaited}'s orders, not those of side {doc.side!r}"
+                if doc.side is not None
+                else f"the game awaits {awaited}'s orders; these orders name no side",
                 hp.get("side", top),
                 hint=f"side: {awaited}",
             )

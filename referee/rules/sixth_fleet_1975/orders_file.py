@@ -60,7 +60,14 @@ def check_words(
                 )
                 continue
             out.append(
-                Violation("orders", f"unknown unit {u!r}", o.pos_of(u), u, did_you_mean(u, known))
+                Violation(
+                    "orders",
+                    f"unknown unit {u!r}",
+                    o.pos_of(u),
+                    u,
+                    did_you_mean(u, known)
+                    or "name a unit by its counter id (`referee state show` lists them)",
+                )
             )
         hexes = list(o.hexes) + [t[len(HEX_TARGET) :] for t in o.targets if is_hex_target(t)]
         for h in hexes:

@@ -37,6 +37,7 @@ from referee.rules.sixth_fleet_2019.movement import (
     problem,
     resolve_zone,
     slowest,
+    target_hint,
 )
 
 BASE = "base"
@@ -60,6 +61,9 @@ def target_kind(game: Game, target: str) -> str:
 def check_attack(
     game: Game, state: GameState, side: str, order: Order
 ) -> tuple[list[Problem], Attack | None]:
+    """An attack [9.0]: the force [8.1], the zone it attacks within its reach ([8.3.1], [8.4];
+    ground units in their own zone), the targets there [9.0], [2.11], one kind of target and a
+    factor against it. The first problem found, as a list, or the attack to carry out."""
     out = force_problems(game, state, side, order)
     if out:
         return out, None
@@ -80,91 +84,12 @@ def check_attack(
     if bad:
         return [bad], None
     assert zone is not None
-    if kind == "air":
-        for uid in order.units:
-            rng = game.ma(uid)
-            d = air_distance(game, start, zone)
-            if d is None or (rng is not None and d > rng):
-                return [
-                    problem(
-                        "8.3.1",
-                        f"{uid} has range {rng}; {zone} is {d} zones away",
-                        order,
-                        written,
-                        unit=uid,
-                        hint="count each zone entered on the way, not the starting zone (8.3.1)",
-                    )
-                ], None
-    elif kind == "naval":
-        if zone != start:
-            d = naval_distance(game, state, side, start, zone)
-            rate = slowest(game, order.units)
-            if d is None or (rate is not None and d > rate):
-                bad_entry = entry_problem(game, state, side, "naval", zone, last=True)
-                if bad_entry:
-                    return [problem(bad_entry[0], bad_entry[1], order, written)], None
-                return [
-                    problem(
-                        "8.4",
-                        f"the force cannot reach {zone} by sea within its range ({rate})",
-                        order,
-                        written,
-                        hint="naval units move through sea zones only; the Turkish Straits "
-                        "only while their side controls Istanbul (3.3.1)",
-                    )
-                ], None
-    elif zone != start:
-        return [
-            problem(
-                "9.0",
-                f"ground units attack in their own zone ({start}) ({PROVISIONAL})",
-                order,
-                written,
-            )
-        ], None
-    if game.zone_type(zone) in ("no_entry", "box"):
-        return [
-            problem("2.1.2", f"{zone} cannot be entered by units of either side", order, written)
-        ], None
-    if not order.targets:
-        return [problem("9.0", "name the targets (units, or `base`)", order)], None
-    kinds = {
-        target_kind(game, t) if (t == BASE or t in state.units) else "?" for t in order.targets
-    }
-    for t in order.targets:
-        if t == BASE:
-            owner = base_owner(game, state, zone)
-            if owner != other(side) or not functional(game, state, zone):
-                return [
-                    problem("9.0", f"{zone} has no functional enemy base to attack", order, t)
-                ], None
-            continue
-        if t not in state.units:
-            return [problem("9.0", f"no unit {t!r} in this game", order, t)], None
-        tu = state.units[t]
-        if tu.side == NEUTRAL:
-            return [
-                problem(
-                    "2.11",
-                    f"{t} is neutral: neutral units are controlled by neither side and "
-                    "cannot be attacked",
-                    order,
-                    t,
-                    unit=t,
-                )
-            ], None
-        if tu.side == side:
-            return [problem("9.0", f"{t} is a friendly unit", order, t, unit=t)], None
-        if tu.location != zone:
-            return [
-                problem(
-                    "9.0",
-                    f"{t} is not in {zone} (units aboard a ship are attacked with it)",
-                    order,
-                    t,
-                    unit=t,
-                )
-            ], None
+    bad = _reach_problem(game, state, side, order, kind, start, zone) or _targets_problem(
+        game, state, side, order, zone
+    )
+    if bad:
+        return [bad], None
+    kinds = {target_kind(game, t) for t in order.targets}
     if len(kinds) != 1:
         return [
             problem("9.0", f"one attack is against one kind of target ({PROVISIONAL})", order)
@@ -181,6 +106,111 @@ def check_attack(
             )
         ], None
     return [], Attack(tuple(order.units), start, zone, tkind, tuple(order.targets), total, key)
+
+
+def _reach_problem(
+    game: Game, state: GameState, side: str, order: Order, kind: str, start: str, zone: str
+) -> Problem | None:
+    """The attacked zone within reach: each air unit's range [8.3.1], a naval force's way by
+    sea [8.4], a ground force's own zone; never a No Entry area [2.1.2]."""
+    written = order.locations[0]
+    if kind == "air":
+        for uid in order.units:
+            rng = game.ma(uid)
+            d = air_distance(game, start, zone)
+            if d is None or (rng is not None and d > rng):
+                return problem(
+                    "8.3.1",
+                    f"{uid} has range {rng}; {zone} is {d} zones away",
+                    order,
+                    written,
+                    unit=uid,
+                    hint="count each zone entered on the way, not the starting zone (8.3.1)",
+                )
+    elif kind == "naval":
+        bad = _naval_reach_problem(game, state, side, order, start, zone)
+        if bad:
+            return bad
+    elif zone != start:
+        return problem(
+            "9.0",
+            f"ground units attack in their own zone ({start}) ({PROVISIONAL})",
+            order,
+            written,
+        )
+    if game.zone_type(zone) in ("no_entry", "box"):
+        return problem("2.1.2", f"{zone} cannot be entered by units of either side", order, written)
+    return None
+
+
+def _naval_reach_problem(
+    game: Game, state: GameState, side: str, order: Order, start: str, zone: str
+) -> Problem | None:
+    """A naval force reaches ``zone`` by sea within its slowest unit's rate [8.4]."""
+    if zone == start:
+        return None
+    written = order.locations[0]
+    d = naval_distance(game, state, side, start, zone)
+    rate = slowest(game, order.units)
+    if d is not None and (rate is None or d <= rate):
+        return None
+    bad_entry = entry_problem(game, state, side, "naval", zone, last=True)
+    if bad_entry:
+        return problem(bad_entry[0], bad_entry[1], order, written)
+    return problem(
+        "8.4",
+        f"the force cannot reach {zone} by sea within its range ({rate})",
+        order,
+        written,
+        hint="naval units move through sea zones only; the Turkish Straits "
+        "only while their side controls Istanbul (3.3.1)",
+    )
+
+
+def _targets_problem(
+    game: Game, state: GameState, side: str, order: Order, zone: str
+) -> Problem | None:
+    """Named targets [9.0]: a functional enemy base in the zone, or enemy units there (not
+    neutral [2.11], not friendly; units aboard a ship are attacked with it)."""
+    if not order.targets:
+        return problem("9.0", "name the targets (units, or `base`)", order)
+    for t in order.targets:
+        if t == BASE:
+            owner = base_owner(game, state, zone)
+            if owner != other(side) or not functional(game, state, zone):
+                return problem(
+                    "9.0",
+                    f"{zone} has no functional enemy base to attack",
+                    order,
+                    t,
+                    hint="name enemy units in the zone as targets instead",
+                )
+            continue
+        if t not in state.units:
+            return problem(
+                "9.0", f"no unit {t!r} in this game", order, t, hint=target_hint(state, t)
+            )
+        tu = state.units[t]
+        if tu.side == NEUTRAL:
+            return problem(
+                "2.11",
+                f"{t} is neutral: neutral units are controlled by neither side and "
+                "cannot be attacked",
+                order,
+                t,
+                unit=t,
+            )
+        if tu.side == side:
+            return problem("9.0", f"{t} is a friendly unit", order, t, unit=t)
+        if tu.location != zone:
+            return problem(
+                "9.0",
+                f"{t} is not in {zone} (units aboard a ship are attacked with it)",
+                order,
+                t,
+                unit=t,
+            )
+    return None
 
 
 def carry_out_attack(

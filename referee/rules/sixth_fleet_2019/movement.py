@@ -48,10 +48,17 @@ def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Pr
     """A written zone name as the board spells it, or the problem with the nearest names."""
     name, hint = match_name(written, game.board.zones())
     if name is None:
+        hint = hint or 'name a zone as the map spells it; quote a name with spaces ("Aegean Sea")'
         return None, problem(
             "8.0", f"unknown zone {written!r}", order, written, hint=hint, code="unknown-zone"
         )
     return name, None
+
+
+def target_hint(state: GameState, written: str) -> str:
+    """The hint for a target that is no unit of the game: the nearest unit ids, or what a
+    target may be [9.0]."""
+    return match_name(written, state.units)[1] or "name enemy units in the zone, or `base`"
 
 
 # ---- the force [8.1], [6.6], [2.11] -------------------------------------------------------------
@@ -171,51 +178,67 @@ def entry_problem(
     mission: bool = False,
 ) -> tuple[str, str] | None:
     """(rule, why) when a ``kind`` force may not enter ``zone``; ``last`` when it ends there."""
-    ztype = game.zone_type(zone)
-    if ztype in ("no_entry", "box"):
+    if game.zone_type(zone) in ("no_entry", "box"):
         return "2.1.2", f"{zone} is a No Entry area: no unit of either side may enter it"
     if kind == "naval":
-        if ztype == "sea":
-            if zone == "Turkish Straits":
-                msg = straits_problem_3_3_1(game, state, side)
-                if msg:
-                    return "3.3.1", msg
-            return None
-        if ztype == "off_map":
-            return (
-                None
-                if game.prop(zone, "side") == side
-                else ("8.4", f"{zone} is the other side's off-map base")
-            )
-        if last and game.prop(zone, "base") == "naval" and may_base(game, state, zone, side):
-            return None
-        return (
-            "8.4",
-            f"naval units may not enter the land zone {zone} (only sea zones, off-map bases "
-            "and their side's naval bases [8.4.1])",
-        )
+        return _naval_entry(game, state, side, zone, last=last)
     if kind == "ground":
-        if ztype in ("sea", "off_map"):
-            return (
-                "7.1.2",
-                f"ground units cross the sea zone {zone} only by amphibious or airborne "
-                "movement (8.5.1, 8.6)",
-            )
-        if ztype == "neutral" and game.prop(zone, "nationality") not in state.data.get(
-            "joined", {}
-        ):
-            return (
-                "2.1.2",
-                f"{zone} is neutral: not affiliated with either side unless brought in by an event",
-            )
-        if not game.has_base(zone):
-            return (
-                "2.1.2",
-                f"{zone} has no base: only air units flying a mission to a zone with a base "
-                "may enter it",
-            )
+        return _ground_entry(game, state, zone)
+    return _air_entry(game, state, side, zone, last=last, mission=mission)
+
+
+def _naval_entry(
+    game: Game, state: GameState, side: str, zone: str, *, last: bool
+) -> tuple[str, str] | None:
+    """Sea zones (the Turkish Straits while the side controls Istanbul [3.3.1]), the side's
+    own off-map base, and a naval base it may use at the end of the move [8.4.1]."""
+    ztype = game.zone_type(zone)
+    if ztype == "sea":
+        msg = straits_problem_3_3_1(game, state, side) if zone == "Turkish Straits" else None
+        return ("3.3.1", msg) if msg else None
+    if ztype == "off_map":
+        if game.prop(zone, "side") == side:
+            return None
+        return "8.4", f"{zone} is the other side's off-map base"
+    if last and game.prop(zone, "base") == "naval" and may_base(game, state, zone, side):
         return None
-    # air
+    return (
+        "8.4",
+        f"naval units may not enter the land zone {zone} (only sea zones, off-map bases "
+        "and their side's naval bases [8.4.1])",
+    )
+
+
+def _ground_entry(game: Game, state: GameState, zone: str) -> tuple[str, str] | None:
+    """Land zones with a base, never the sea [7.1.2], never a neutral country not brought
+    in by an event [2.1.2]."""
+    ztype = game.zone_type(zone)
+    if ztype in ("sea", "off_map"):
+        return (
+            "7.1.2",
+            f"ground units cross the sea zone {zone} only by amphibious or airborne "
+            "movement (8.5.1, 8.6)",
+        )
+    if ztype == "neutral" and game.prop(zone, "nationality") not in state.data.get("joined", {}):
+        return (
+            "2.1.2",
+            f"{zone} is neutral: not affiliated with either side unless brought in by an event",
+        )
+    if not game.has_base(zone):
+        return (
+            "2.1.2",
+            f"{zone} has no base: only air units flying a mission to a zone with a base "
+            "may enter it",
+        )
+    return None
+
+
+def _air_entry(
+    game: Game, state: GameState, side: str, zone: str, *, last: bool, mission: bool
+) -> tuple[str, str] | None:
+    """Never the other side's off-map base [8.3]; the end of a move (not a mission) on a
+    friendly base [8.3] the side may use [8.3.3]."""
+    ztype = game.zone_type(zone)
     if ztype == "off_map" and game.prop(zone, "side") != side:
         return "8.3", f"{zone} is the other side's off-map base"
     if last and not mission:
@@ -244,46 +267,69 @@ class Move:
 def check_move(
     game: Game, state: GameState, side: str, order: Order
 ) -> tuple[list[Problem], Move | None]:
+    """A force's move along its written path: the force [8.1], its kind of movement, the
+    zones it names [8.0], its rate and each zone it enters [8.0]-[8.4.1], and where it ends
+    (a holding box [8.3.4], a base's air capacity [7.1.3], a small island [7.1.2]). The
+    first problem found, as a list, or the move to carry out."""
     out = force_problems(game, state, side, order)
     if out:
         return out, None
     kind = force_kind(game, order.units)
-    if kind is None:
-        return [
-            problem(
-                "8.1",
-                "a force moves by one kind of movement: naval, air or ground units, not a mix",
-                order,
-            )
-        ], None
+    bad = _kind_problem(game, state, order, kind)
+    if bad or kind is None:
+        return [bad] if bad else [], None
     start = zone_of(game, state, order.units[0])
     assert start is not None
-    if kind == "ground" and any(state.units[u].location.startswith(HOLDING) for u in order.units):  # type: ignore[union-attr]
-        return [
-            problem(
-                "7.1.2", "ground units aboard a ship leave it by amphibious assault (`land`)", order
-            )
-        ], None
-    if kind == "ground":
-        frozen = [u for u in order.units if game.ma(u) == 0]
-        if frozen:
-            return [
-                problem(
-                    "2.8.2",
-                    f"{frozen[0]} has a printed movement allowance of 0: it may not move "
-                    "once placed",
-                    order,
-                    frozen[0],
-                    unit=frozen[0],
-                )
-            ], None
+    path = _written_path(game, order, start)
+    if isinstance(path, Problem):
+        return [path], None
+    zones, box = path
+    bad = _rate_problem(game, order, kind, zones) or _path_problem(
+        game, state, side, order, kind, start, zones, box
+    )
+    if bad is None:
+        bad = _end_problem(game, state, side, order, kind, zones[-1] if zones else start, box)
+    if bad:
+        return [bad], None
+    return [], Move(tuple(order.units), start, tuple(zones), box)
+
+
+def _kind_problem(game: Game, state: GameState, order: Order, kind: str | None) -> Problem | None:
+    """One kind of movement per force [8.1]; ground units aboard leave by amphibious assault
+    [7.1.2]; static ground units never move [2.8.2]."""
+    if kind is None:
+        return problem(
+            "8.1",
+            "a force moves by one kind of movement: naval, air or ground units, not a mix",
+            order,
+        )
+    if kind != "ground":
+        return None
+    if any(state.units[u].location.startswith(HOLDING) for u in order.units):  # type: ignore[union-attr]
+        return problem(
+            "7.1.2", "ground units aboard a ship leave it by amphibious assault (`land`)", order
+        )
+    frozen = [u for u in order.units if game.ma(u) == 0]
+    if frozen:
+        return problem(
+            "2.8.2",
+            f"{frozen[0]} has a printed movement allowance of 0: it may not move once placed",
+            order,
+            frozen[0],
+            unit=frozen[0],
+        )
+    return None
+
+
+def _written_path(game: Game, order: Order, start: str) -> tuple[list[str], str | None] | Problem:
+    """The zones the order names, the start left out, and a holding box it ends in [8.0]."""
     words = list(order.locations)
     zones: list[str] = []
     box = None
     for i, w in enumerate(words):
         z, bad = resolve_zone(game, order, w)
         if bad:
-            return [bad], None
+            return bad
         assert z is not None
         if z.startswith(HOLDING) and i == len(words) - 1:
             box = z
@@ -292,118 +338,142 @@ def check_move(
     if zones and zones[0] == start:
         zones = zones[1:]
     if not zones and box is None:
-        return [problem("8.0", "the path enters no zone", order)], None
+        return problem(
+            "8.0",
+            "the path enters no zone",
+            order,
+            hint="after `->` name the zones the force enters, each adjacent to the last",
+        )
+    return zones, box
+
+
+def _rate_problem(game: Game, order: Order, kind: str, zones: list[str]) -> Problem | None:
+    """No more zones than the slowest unit's rate [8.1] (naval [8.4], air [8.3.1])."""
     rate = slowest(game, order.units)
     if kind == "ground":
         rate = None if rate is None else rate * game.param("ground_ma_zones")
-    rule_len = {"naval": "8.4", "air": "8.3.1", "ground": "8.1"}[kind]
-    if rate is not None and len(zones) > rate:
-        return [
-            problem(
-                rule_len,
-                f"the force enters {len(zones)} zones; its slowest unit allows {rate}",
-                order,
-                hint="a force moves at the rate of its slowest unit (8.1)",
-            )
-        ], None
+    if rate is None or len(zones) <= rate:
+        return None
+    return problem(
+        {"naval": "8.4", "air": "8.3.1", "ground": "8.1"}[kind],
+        f"the force enters {len(zones)} zones; its slowest unit allows {rate}",
+        order,
+        hint="a force moves at the rate of its slowest unit (8.1)",
+    )
+
+
+def _path_problem(
+    game: Game,
+    state: GameState,
+    side: str,
+    order: Order,
+    kind: str,
+    start: str,
+    zones: list[str],
+    box: str | None,
+) -> Problem | None:
+    """Each zone entered adjacent to the last [8.0], open to the force [2.1.2]-[8.4.1]; a
+    naval force stops where enemy units patrol [8.4]."""
     prev = start
     for i, z in enumerate(zones):
         w = _word_for(order, z)
         if not game.board.adjacent(prev, z) or game.board.boundary_blocked(prev, z, kind):
-            return [
-                problem(
-                    "8.0",
-                    f"{z} is not adjacent to {prev}",
-                    order,
-                    w,
-                    hint="each zone entered must be adjacent to the last (a shared border or "
-                    "vertex); an island covering the whole boundary separates two sea zones",
-                )
-            ], None
-        last = i == len(zones) - 1 and box is None
+            return problem(
+                "8.0",
+                f"{z} is not adjacent to {prev}",
+                order,
+                w,
+                hint="each zone entered must be adjacent to the last (a shared border or "
+                "vertex); an island covering the whole boundary separates two sea zones",
+            )
+        final = i == len(zones) - 1
+        mission = kind == "air" and box is not None
         bad_entry = entry_problem(
-            game,
-            state,
-            side,
-            kind,
-            z,
-            last=last or (kind == "air" and box is not None and i == len(zones) - 1),
-            mission=kind == "air" and box is not None,
+            game, state, side, kind, z, last=final and (box is None or mission), mission=mission
         )
         if bad_entry:
-            return [problem(bad_entry[0], bad_entry[1], order, w)], None
-        if kind == "naval" and i < len(zones) - 1:
+            return problem(bad_entry[0], bad_entry[1], order, w)
+        if kind == "naval" and not final:
             enemy_patrol = stoppers_8_4(game, state, side, z)
             if enemy_patrol:
-                return [
-                    problem(
-                        "8.4",
-                        f"the force must stop in {z}: enemy units on patrol there "
-                        f"({', '.join(enemy_patrol)})",
-                        order,
-                        w,
-                    )
-                ], None
+                return problem(
+                    "8.4",
+                    f"the force must stop in {z}: enemy units on patrol there "
+                    f"({', '.join(enemy_patrol)})",
+                    order,
+                    w,
+                )
         prev = z
-    end = zones[-1] if zones else start
+    return None
+
+
+def _end_problem(
+    game: Game,
+    state: GameState,
+    side: str,
+    order: Order,
+    kind: str,
+    end: str,
+    box: str | None,
+) -> Problem | None:
+    """Where the force ends: a friendly ship's holding box with room [8.3.4], [7.1.2]; a base
+    within its air capacity [7.1.3]; a small island's ground stacking limit [7.1.2]."""
     if box is not None:
-        ship = box[len(HOLDING) :]
-        if (
-            ship not in state.units
-            or zone_of(game, state, ship) != end
-            or state.units[ship].side != side
-        ):
-            return [
-                problem(
-                    "8.3.4",
-                    f"{box}: the ship is not a {side} ship in {end}",
-                    order,
-                    _word_for(order, box),
-                )
-            ], None
-        if not fits_aboard(game, ship, [*aboard(state, ship), *order.units]):
-            return [
-                problem(
-                    "8.3.4" if kind == "air" else "7.1.2",
-                    f"{ship}'s holding box has no room for the force (only CV-capable air "
-                    "[2.7], within the printed capacity)",
-                    order,
-                    _word_for(order, box),
-                )
-            ], None
-    elif kind == "air":
+        return _box_problem(game, state, side, order, kind, end, box)
+    if kind == "air":
         cap = air_capacity_7_1_3(game, state, end, side)
-        here = [
-            u
-            for u, s in state.units.items()
-            if s.location == end and s.side == side and game.category(u) == "air"
-        ]
-        if cap is not None and len(here) + len(order.units) > cap:
-            return [
-                problem(
-                    "7.1.3",
-                    f"the base at {end} holds {cap} {side} air units; {len(here)} are there",
-                    order,
-                    _word_for(order, end),
-                )
-            ], None
+        here = _own_here(game, state, side, end, "air")
+        if cap is not None and here + len(order.units) > cap:
+            return problem(
+                "7.1.3",
+                f"the base at {end} holds {cap} {side} air units; {here} are there",
+                order,
+                _word_for(order, end),
+            )
     elif kind == "ground" and game.zone_type(end) == "small_island":
-        here = [
-            u
-            for u, s in state.units.items()
-            if s.location == end and s.side == side and game.category(u) == "ground"
-        ]
-        if len(here) + len(order.units) > game.param("small_island_ground"):
-            return [
-                problem(
-                    "7.1.2",
-                    f"only {game.param('small_island_ground')} {side} ground units may stack "
-                    f"on {end}",
-                    order,
-                    _word_for(order, end),
-                )
-            ], None
-    return [], Move(tuple(order.units), start, tuple(zones), box)
+        limit = game.param("small_island_ground")
+        if _own_here(game, state, side, end, "ground") + len(order.units) > limit:
+            return problem(
+                "7.1.2",
+                f"only {limit} {side} ground units may stack on {end}",
+                order,
+                _word_for(order, end),
+            )
+    return None
+
+
+def _own_here(game: Game, state: GameState, side: str, zone: str, category: str) -> int:
+    """How many of ``side``'s units of ``category`` are in ``zone``."""
+    return sum(
+        1
+        for u, s in state.units.items()
+        if s.location == zone and s.side == side and game.category(u) == category
+    )
+
+
+def _box_problem(
+    game: Game, state: GameState, side: str, order: Order, kind: str, end: str, box: str
+) -> Problem | None:
+    """A holding box: a ship of the moving side in the zone the force ends in, with room
+    for it (CV-capable air [2.7], within the printed capacity) [8.3.4], [7.1.2]."""
+    ship = box[len(HOLDING) :]
+    if (
+        ship not in state.units
+        or zone_of(game, state, ship) != end
+        or state.units[ship].side != side
+    ):
+        return problem(
+            "8.3.4", f"{box}: the ship is not a {side} ship in {end}", order, _word_for(order, box)
+        )
+    if not fits_aboard(game, ship, [*aboard(state, ship), *order.units]):
+        return problem(
+            "8.3.4" if kind == "air" else "7.1.2",
+            f"{ship}'s holding box has no room for the force (only CV-capable air "
+            "[2.7], within the printed capacity)",
+            order,
+            _word_for(order, box),
+        )
+    return None
 
 
 def carry_out_move(state: GameState, mv: Move) -> GameState:

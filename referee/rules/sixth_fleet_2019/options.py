@@ -59,6 +59,8 @@ def _paths(game: Game, state: GameState, side: str, uid: str, start: str) -> dic
 
 
 def options_report(module: Any, state: GameState, subject: str, limit: int) -> OptionsReport:
+    """Every one-unit action ``subject`` may take now, each a ready orders line that
+    ``validate`` accepts [6.0]-[9.0]; the head line says where the unit is and the phase."""
     game = Game.of(module)
     if subject not in state.units:
         from referee.source.diagnostics import did_you_mean
@@ -71,61 +73,10 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
     phase = BY_ID[state.phase].title if state.phase in BY_ID else "the game is over"
     where = "waiting off the map (a reinforcement)" if u.box == WAITING else f"at {u.location}"
     head = f"{subject} ({u.side}) {where}; {phase} of turn {state.turn}"
-    start = zone_of(game, state, subject)
-    moves: list[dict[str, Any]] = []
-    attacks: list[dict[str, Any]] = []
-    if (
-        start is not None
-        and u.side != NEUTRAL
-        and state.phase.endswith("_actions")
-        and BY_ID[state.phase].side == u.side
-    ):
-        for z, path in sorted(
-            _paths(game, state, u.side, subject, start).items(), key=lambda kv: (len(kv[1]), kv[0])
-        ):
-            line = f"move {subject} -> " + " ".join(q(p) for p in path)
-            if _legal(game, state, u.side, line):
-                moves.append({"zone": z, "path": path, "order": line})
-        for t, tu in sorted(state.units.items()):
-            if (
-                tu.side != other(u.side)
-                or tu.location is None
-                or zone_of(game, state, t) != tu.location
-            ):
-                continue
-            line = f"attack {subject} -> {q(tu.location)} hitting {t}"
-            if _legal(game, state, u.side, line):
-                attacks.append({"target": t, "zone": tu.location, "order": line})
-    refits: list[dict[str, Any]] = []
-    if (
-        u.location == REFIT
-        and state.phase.endswith("_actions")
-        and BY_ID[state.phase].side == u.side
-    ):
-        for z in game.map_zones():
-            line = f"refit {subject} -> {q(z)}"
-            if game.has_base(z) and _legal(game, state, u.side, line):
-                refits.append({"zone": z, "order": line})
-    arrivals: list[dict[str, Any]] = []
-    if u.box == WAITING and state.phase.endswith("_actions") and BY_ID[state.phase].side == u.side:
-        group = group_of(game, state, subject)
-        for z in group.hexes if group is not None else ():
-            line = f"reinforce {subject} -> {q(z)}"
-            if _legal(game, state, u.side, line):
-                arrivals.append({"zone": z, "order": line})
-    lines = [head]
-    lines += [f"  {r['order']}  (provisional refit)" for r in refits]
-    lines += [f"  {r['order']}  (provisional reinforcement)" for r in arrivals]
-    shown = moves if not limit else moves[:limit]
-    lines += [f"  {m['order']}" for m in shown]
-    if limit and len(moves) > limit:
-        lines.append(f"  ... and {len(moves) - limit} more moves")
-    shown_a = attacks if not limit else attacks[:limit]
-    lines += [f"  {a['order']}  (provisional combat)" for a in shown_a]
-    if limit and len(attacks) > limit:
-        lines.append(f"  ... and {len(attacks) - limit} more attacks")
-    if len(lines) == 1:
-        lines.append("  no action now")
+    moves, attacks = _moves_and_attacks(game, state, subject)
+    refits = _refits(game, state, subject)
+    arrivals = _arrivals(game, state, subject)
+    lines = [head, *_option_lines(moves, attacks, refits, arrivals, limit)]
     marks = {r["zone"]: "move" for r in [*refits, *arrivals]}
     marks.update({m["zone"]: "move" for m in moves})
     marks.update({a["zone"]: "attack" for a in attacks})
@@ -143,3 +94,84 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "from the rulebook",
     )
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)
+
+
+Options = list[dict[str, Any]]
+
+
+def _acting(state: GameState, side: str) -> bool:
+    """Whether it is ``side``'s Action Phase [5.2]."""
+    return state.phase.endswith("_actions") and BY_ID[state.phase].side == side
+
+
+def _moves_and_attacks(game: Game, state: GameState, subject: str) -> tuple[Options, Options]:
+    """The moves along a shortest path to each zone [8.0] and the attacks on each enemy unit
+    on the map [9.0] the validator accepts, for a unit on the map in its side's phase."""
+    u = state.units[subject]
+    start = zone_of(game, state, subject)
+    moves: Options = []
+    attacks: Options = []
+    if start is None or u.side == NEUTRAL or not _acting(state, u.side):
+        return moves, attacks
+    paths = _paths(game, state, u.side, subject, start)
+    for z, path in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0])):
+        line = f"move {subject} -> " + " ".join(q(p) for p in path)
+        if _legal(game, state, u.side, line):
+            moves.append({"zone": z, "path": path, "order": line})
+    for t, tu in sorted(state.units.items()):
+        if (
+            tu.side != other(u.side)
+            or tu.location is None
+            or zone_of(game, state, t) != tu.location
+        ):
+            continue
+        line = f"attack {subject} -> {q(tu.location)} hitting {t}"
+        if _legal(game, state, u.side, line):
+            attacks.append({"target": t, "zone": tu.location, "order": line})
+    return moves, attacks
+
+
+def _refits(game: Game, state: GameState, subject: str) -> Options:
+    """A unit in the Refit box returns to any zone with a base the validator accepts
+    (provisional refit)."""
+    u = state.units[subject]
+    if u.location != REFIT or not _acting(state, u.side):
+        return []
+    out: Options = []
+    for z in game.map_zones():
+        line = f"refit {subject} -> {q(z)}"
+        if game.has_base(z) and _legal(game, state, u.side, line):
+            out.append({"zone": z, "order": line})
+    return out
+
+
+def _arrivals(game: Game, state: GameState, subject: str) -> Options:
+    """A waiting reinforcement enters in a zone of its group (provisional reinforcement)."""
+    u = state.units[subject]
+    if u.box != WAITING or not _acting(state, u.side):
+        return []
+    group = group_of(game, state, subject)
+    out: Options = []
+    for z in group.hexes if group is not None else ():
+        line = f"reinforce {subject} -> {q(z)}"
+        if _legal(game, state, u.side, line):
+            out.append({"zone": z, "order": line})
+    return out
+
+
+def _option_lines(
+    moves: Options, attacks: Options, refits: Options, arrivals: Options, limit: int
+) -> list[str]:
+    """The listed orders lines, moves and attacks cut at ``limit`` (0: all) with a count of
+    the rest; "no action now" when there is none."""
+    lines = [f"  {r['order']}  (provisional refit)" for r in refits]
+    lines += [f"  {r['order']}  (provisional reinforcement)" for r in arrivals]
+    shown = moves if not limit else moves[:limit]
+    lines += [f"  {m['order']}" for m in shown]
+    if limit and len(moves) > limit:
+        lines.append(f"  ... and {len(moves) - limit} more moves")
+    shown_a = attacks if not limit else attacks[:limit]
+    lines += [f"  {a['order']}  (provisional combat)" for a in shown_a]
+    if limit and len(attacks) > limit:
+        lines.append(f"  ... and {len(attacks) - limit} more attacks")
+    return lines or ["  no action now"]

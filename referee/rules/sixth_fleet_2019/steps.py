@@ -60,6 +60,7 @@ def header_problems(state: GameState, doc: OrdersDoc) -> list[Violation]:
                 f"it is the {BY_ID[state.phase].title} of turn {state.turn}: {want}'s orders "
                 f"are due, not {doc.side}'s",
                 doc.header_pos.get("side"),
+                hint=f"side: {want}",
             )
         )
     if doc.turn is not None and doc.turn != state.turn:
@@ -68,6 +69,7 @@ def header_problems(state: GameState, doc: OrdersDoc) -> list[Violation]:
                 "5.0",
                 f"the game is in turn {state.turn}, the orders are for turn {doc.turn}",
                 doc.header_pos.get("turn"),
+                hint=f"turn: {state.turn}",
             )
         )
     return out

@@ -28,10 +28,11 @@ from referee.engine.core import Dice, Event, GameState
 from referee.engine.orders import Order
 from referee.engine.pools import draw
 from referee.engine.problems import Problem
+from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.combat import BASE, Attack, carry_out_attack, target_kind
 from referee.rules.sixth_fleet_2019.control import base_owner, functional
 from referee.rules.sixth_fleet_2019.game import KEY_ZONES, NEUTRAL, PROVISIONAL, SIDES, Game, other
-from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone
+from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone, target_hint
 
 KEY = "strike"
 LABEL = PROVISIONAL + " (17.0)"
@@ -170,7 +171,11 @@ def check_play(
     map zone and enemy targets of a kind it may strike [6.4] (provisional 17.0)."""
     mid = order.arg("marker")[0]
     if mid not in game.roster or game.category(mid) != "strike":
-        return [problem("2.9", f"{mid!r} is not a strike marker", order, mid)], None
+        markers = [p for p in game.roster if game.category(p) == "strike"]
+        hint = match_name(mid, markers)[1] or "the strike markers: " + ", ".join(markers)
+        return [
+            problem("2.9", f"expected a strike marker, got {mid!r}", order, mid, hint=hint)
+        ], None
     held = (state.data.get(KEY) or {}).get("held", {}).get(side)
     if not isinstance(held, list) or mid not in held:
         return [
@@ -218,9 +223,17 @@ def _targets(
     for t in order.targets:
         if t == BASE:
             if base_owner(game, state, zone) != other(side) or not functional(game, state, zone):
-                return None, problem("9.0", f"{zone} has no functional enemy base", order, t)
+                return None, problem(
+                    "9.0",
+                    f"{zone} has no functional enemy base",
+                    order,
+                    t,
+                    hint="name enemy units in the zone as targets instead",
+                )
         elif t not in state.units:
-            return None, problem("9.0", f"no unit {t!r} in this game", order, t)
+            return None, problem(
+                "9.0", f"no unit {t!r} in this game", order, t, hint=target_hint(state, t)
+            )
         elif state.units[t].side in (side, NEUTRAL):
             return None, problem("9.0", f"{t} is not an enemy unit", order, t, unit=t)
         elif state.units[t].location != zone:

@@ -256,7 +256,11 @@ def check_impulse_8_2(
         if side != strike["defender"]:
             return [
                 Problem(
-                    "DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce"
+                    "DTP 8.232",
+                    f"waiting for {strike['defender']}'s bounces",
+                    "waiting-bounce",
+                    hint=f"the strike on {strike.get('hex')} is answered first (side: "
+                    f"{strike['defender']}); {side}'s orders come after",
                 )
             ]
         probs: list[Problem] = []
@@ -292,7 +296,10 @@ def check_impulse_8_2(
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
     if len(acts) != 1:
         one = Problem(
-            "DTP 8.2", "an impulse is one attack, one strike or a pass", "one-per-impulse"
+            "DTP 8.2",
+            f"an impulse is one attack, one strike or a pass; this file has {len(acts)}",
+            "one-per-impulse",
+            hint="send one of them now and the next in a later impulse",
         )
         return [*probs, one]
     if acts[0].verb != "pass":
@@ -628,7 +635,13 @@ def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
         if side == strike["defender"]:
             return []
         return [
-            Problem("DTP 8.232", f"waiting for {strike['defender']}'s bounces", "waiting-bounce")
+            Problem(
+                "DTP 8.232",
+                f"waiting for {strike['defender']}'s bounces",
+                "waiting-bounce",
+                hint=f"the strike on {strike.get('hex')} is answered first (side: "
+                f"{strike['defender']}); {side}'s orders come after",
+            )
         ]
     return impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
 

@@ -118,9 +118,13 @@ def turn_problems_8_2(rec: Record, side: str) -> list[Problem]:
         return [
             Problem(
                 "DTP 8.2",
-                f"it is {due}'s impulse, not {side}'s" if due else "the combat phase is over",
+                (f"it is {due}'s impulse, not {side}'s" if side else f"it is {due}'s impulse")
+                if due
+                else "the combat phase is over",
                 "impulse-out-of-turn",
-                hint="impulses alternate, Player B first",
+                hint="impulses alternate, Player B first"
+                if side or not due
+                else f"add the line: side: {due}",
             )
         ]
     return []

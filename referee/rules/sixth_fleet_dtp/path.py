@@ -79,7 +79,15 @@ def check_path_5_0(
         if not game.board.contains(to):
             return [Problem("DTP 5.24", f"hex {to} is not on the map", "off-map", to)]
         if not game.board.adjacent(here, to):
-            return [Problem("5.1", f"{to} is not adjacent to {here}", "not-adjacent", to)]
+            return [
+                Problem(
+                    "5.1",
+                    f"{to} is not adjacent to {here}",
+                    "not-adjacent",
+                    to,
+                    hint="name every hex of the path, each next to the one before",
+                )
+            ]
         cost = entry_cost_5_12(game, state, unit, to)
         kept = entry_problem_10_1(game, state, unit, here, to, cost)
         if kept is not None and kept.code == "enemy-defended-hex" and _destroyed_10_44(state, to):

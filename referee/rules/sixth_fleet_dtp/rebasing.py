@@ -144,7 +144,12 @@ def check_rebasing(
             probs.append(
                 decks.deck_refusal(game, state, u, to, on_decks)
                 or Problem(
-                    "DTP 9.22", f"{to} is neither an airbase nor a carrier of {u}", "not-a-base", to
+                    "DTP 9.22",
+                    f"{to} is neither an airbase nor a carrier of {u}",
+                    "not-a-base",
+                    to,
+                    hint="an air unit rebases to a friendly airbase's hex or onto a carrier "
+                    "of its side",
                 )
             )
         elif deck is None and off is None and special_bases.other_nato_base_9_15(game, u, to):

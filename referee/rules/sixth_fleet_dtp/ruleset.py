@@ -110,8 +110,11 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             out.append(
                 Violation(
                     "orders",
-                    f"these orders are for game {doc.game_id!r}, not {state.game_id!r}",
+                    f"these orders are for game {doc.game_id!r}, not {state.game_id!r}"
+                    if doc.game_id is not None
+                    else f"these orders name no game; this is game {state.game_id!r}",
                     top,
+                    hint=f"game: {state.game_id}",
                 )
             )
         if doc.turn != state.turn:
@@ -119,8 +122,11 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
                 Violation(
                     "DTP 4.1",
                     f"these orders are for Game-Turn {doc.turn}; the "
-                    f"game is at Game-Turn {state.turn}",
+                    f"game is at Game-Turn {state.turn}"
+                    if doc.turn is not None
+                    else f"these orders name no Game-Turn; the game is at Game-Turn {state.turn}",
                     top,
+                    hint=f"turn: {state.turn}",
                 )
             )
         due = flow.due_sides(game, state)
@@ -131,7 +137,14 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             governing = flow.out_of_turn(game, state, doc.side)
             who = " or ".join(due) or "nobody"
             out += [Violation(p.rule, p.message, top, None, p.hint) for p in governing] or [
-                Violation("DTP 4.1", f"the game waits for {who}, not {doc.side}", top)
+                Violation(
+                    "DTP 4.1",
+                    f"the game waits for {who}, not {doc.side}"
+                    if doc.side
+                    else f"the game waits for {who}; these orders name no side",
+                    top,
+                    hint=f"side: {due[0]}" if due else "the game is over",
+                )
             ]
         expected = flow.section_of(state)
         if step and (len(step) > 1 or step[0] != expected):
@@ -148,6 +161,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
                     "DTP 4.1",
                     f"phase {doc.phase!r}: the game is in {state.phase!r}",
                     doc.header_pos.get("phase", top),
+                    hint=f"phase: {state.phase} (or leave the phase line out)",
                 )
             )
         return out

@@ -142,7 +142,14 @@ def read_zip_bytes(
         )
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        ValueError,
+        EOFError,
+        NotImplementedError,  # a directory record asking for a zip version zipfile lacks
+    ) as exc:
         raise VassalFormatError(
             source, f"not a readable zip archive ({exc})", _CORRUPT_HINT
         ) from None
