@@ -27,6 +27,7 @@ from referee.rules.sixth_fleet_dtp import (
     movement_phase,
     north_atlantic,
     rebasing,
+    westpac_reinforcement,
     westpac_setup,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
@@ -120,6 +121,9 @@ def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> l
     if state.phase == SETUP:
         return setup_11_31(game, state, side, orders).problems
     p = BY_ID[state.phase]
+    if p.section == "reinforcement":  # [DTP 11.506]
+        then = westpac_reinforcement.owed_11_506(state)["then"]
+        return westpac_reinforcement.place_11_506(game, state, side, orders, then).problems
     if p.section == "movement":
         kind = "ship" if p.id.startswith("ship") else "air"
         return movement_phase.check_movement(game, state, side, orders, kind)
@@ -149,6 +153,12 @@ def carry_out(
             return state.evolve(active_side=order[i + 1])
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
+    if p.section == "reinforcement":  # [DTP 11.506]
+        owed = westpac_reinforcement.owed_11_506(state)
+        carry = westpac_reinforcement.place_11_506(game, state, side, orders, owed["then"])
+        events.extend(carry.events)
+        state = carry.state.with_data(reinforce={**owed, "sides": owed["sides"][1:]})
+        return reinforce_11_506(game, state, dice, events)
     other = next(s for s in game.sides if s != side)
     if p.section == "movement":
         kind = "ship" if p.id.startswith("ship") else "air"
@@ -249,8 +259,34 @@ def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> Game
     return _enter(game, state.evolve(turn=turn), phase, dice, events)
 
 
+def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
+    """The placements owed (``state.data["reinforce"]``), side by side, East Block first
+    [DTP 11.506]: a side with a unit it can place files them; one with none has its units
+    delayed without a file [DTP 11.5063, 11.5064]; then the phase they came before."""
+    owed = westpac_reinforcement.owed_11_506(state)
+    while owed["sides"]:
+        side, then = owed["sides"][0], owed["then"]
+        due = westpac_reinforcement.due_11_506(game, state, side, then)
+        if any(westpac_reinforcement.entry_hexes_11_506(game, state, u) for u in due):
+            p = BY_ID[westpac_reinforcement.phase_of(game, side)]
+            events.append(
+                Event("phase", p.rule, f"Game-Turn {state.turn}: {p.name}", {"phase": p.id})
+            )
+            return state.with_data(reinforce=owed).evolve(phase=p.id, active_side=side)
+        carry = westpac_reinforcement.place_11_506(game, state, side, (), then)
+        events.extend(carry.events)
+        state = carry.state
+        owed["sides"] = owed["sides"][1:]
+    state = state.evolve(data={k: v for k, v in state.data.items() if k != "reinforce"})
+    return _enter(game, state, owed["then"], dice, events)
+
+
 def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Event]) -> GameState:
-    """Begin ``phase``: its automatic steps [DTP 6.63, 8.2, 4.1 phase 7]."""
+    """Begin ``phase``: its automatic steps [DTP 6.63, 8.2, 4.1 phase 7]; first the Westpac
+    reinforcements owed before it [DTP 11.5041, 11.506-11.5065]."""
+    owed = westpac_reinforcement.detour_11_506(game, state, phase)
+    if owed is not None:
+        return reinforce_11_506(game, state.with_data(reinforce=owed), dice, events)
     p = BY_ID[phase]
     acts = p.acts
     side = player(game, acts) if acts in ("A", "B") else None

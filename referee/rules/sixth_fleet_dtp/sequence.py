@@ -47,7 +47,19 @@ PHASES: tuple[Phase, ...] = (
     Phase(6, "rebasing", "Air rebasing and readiness", "both", "rebasing", "DTP 9.22"),
     Phase(7, "night", "Night: surface Detected markers removed", "nobody", "", "DTP 6.62", True),
 )
-BY_ID = {p.id: p for p in PHASES}
+REINFORCEMENT_PHASES: tuple[Phase, ...] = (
+    Phase(
+        0, "reinforcement_a", "Player A reinforcement placement", "A", "reinforcement", "DTP 11.506"
+    ),
+    Phase(
+        0, "reinforcement_b", "Player B reinforcement placement", "B", "reinforcement", "DTP 11.506"
+    ),
+)
+"""Westpac's reinforcement phase [DTP 11.5041, 11.506], A first, and the placements of delayed
+units before a movement phase [DTP 11.5061, 11.5063]: entered only in a scenario with the DTP
+reinforcement track (``westpac_reinforcement``), so not in the declared sequence of every
+scenario."""
+BY_ID = {p.id: p for p in (*PHASES, *REINFORCEMENT_PHASES)}
 
 
 def day_part_4_0(turn: int) -> str:

@@ -1,7 +1,8 @@
 """Probes of the Westpac rules [DTP 11.5] for the conformance harness (``dtp_westpac/*.json``,
 ruleset ``sixth_fleet_dtp``): the set-up choices [DTP 11.5052, 11.5053] through ``validate``,
-the victory values of command ships and convoys [DTP 11.5091, 11.50921, 11.5124] and the
-Korean land war [DTP 11.5134], on the scenario's own map and units.
+the victory values of command ships and convoys [DTP 11.5091, 11.50921, 11.5124], the
+Korean land war [DTP 11.5134] and the reinforcement phase with its placement and delay rules
+[DTP 11.5041, 11.506-11.5065], on the scenario's own map and units.
 """
 
 from __future__ import annotations
@@ -11,8 +12,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import GameState, ScriptedDice
+from referee.engine.core import Event, GameState, ScriptedDice
 from referee.engine.ruleset import parse_orders_for
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from referee.rules.sixth_fleet_dtp.westpac_korea import capture_problem_11_5134
 from referee.rules.sixth_fleet_dtp.westpac_victory import ship_vp_11_5124
@@ -42,6 +46,89 @@ def east_block_set_up() -> GameState:
     assert text is not None
     doc = parse_orders_for(RULESET, text, "setup.txt")
     return RULESET.resolve(m, state, doc, ScriptedDice([])).state
+
+
+@cache
+def set_up() -> GameState:
+    """Both scripted set-ups in: Game-Turn 1 begins."""
+    m, state = module(), east_block_set_up()
+    text = RULESET.scripted_orders(m, state)
+    assert text is not None
+    doc = parse_orders_for(RULESET, text, "setup.txt")
+    return RULESET.resolve(m, state, doc, ScriptedDice([])).state
+
+
+def _turn(s: Mapping[str, Any]) -> tuple[Game, GameState]:
+    """The set-up position on Game-Turn ``turn`` (4), with ``move`` (unit -> hex),
+    ``base_damage`` (hex -> level) and ``delayed`` (unit -> turn) applied."""
+    m = module()
+    state = set_up().evolve(turn=s.get("turn", 4))
+    game = Game.of(m, state)
+    for u, h in s.get("move", {}).items():
+        state = move_piece(game, state, u, h)
+    if "base_damage" in s:
+        state = state.with_data(base_damage=dict(s["base_damage"]))
+    if "delayed" in s:
+        state = state.with_data(delayed=dict(s["delayed"]))
+    return game, state
+
+
+def _reinforce(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The reinforcements owed before the first ship movement of the turn [DTP 11.506]: the
+    placement phase awaited, the entry hexes of each due unit, then ``orders`` (each side's
+    in turn; ``"scripted"``: the scripted player's) through ``validate`` and ``resolve``."""
+    m = module()
+    game, state = _turn(s)
+    owed = westpac_reinforcement.detour_11_506(game, state, "ship_movement_a")
+    events: list[Event] = []
+    if owed is not None:
+        state = flow.reinforce_11_506(
+            game, state.with_data(reinforce=owed), ScriptedDice([]), events
+        )
+    got: dict[str, Any] = {"awaits": [state.active_side, state.phase]}
+    got["hexes"] = {
+        u: westpac_reinforcement.entry_hexes_11_506(game, state, u)
+        for side in game.sides
+        for u in westpac_reinforcement.due_11_506(game, state, side, "ship_movement_a")
+    }
+    rules: set[str] = set()
+    for lines in s.get("orders", []):
+        if state.phase not in westpac_reinforcement.PHASE_IDS:
+            break
+        side = str(state.active_side)
+        if lines == "scripted":
+            text = RULESET.scripted_orders(m, state)
+        else:
+            text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
+            text += f"phase: {state.phase}\n\n[reinforcement]\n" + "".join(f"{x}\n" for x in lines)
+        assert text is not None
+        doc = parse_orders_for(RULESET, text, "orders.txt")
+        v = RULESET.validate(m, state, doc)
+        rules |= {x.rule for x in v}
+        if v:
+            break
+        out = RULESET.resolve(m, state, doc, ScriptedDice([]))
+        state = out.state
+        events += out.events
+    got["legal"] = not rules
+    got["rules"] = sorted(rules)
+    got["placed"] = {e.data["unit"]: e.data["hex"] for e in events if e.kind == "reinforce"}
+    got["delayed"] = sorted(e.data["unit"] for e in events if e.kind == "delay")
+    got["next_phase"] = state.phase
+    return got
+
+
+def _due(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The units owed before phase ``before`` (the delayed ones [DTP 11.5061, 11.5063])."""
+    game, state = _turn(s)
+    side = s.get("side", "SEATO")
+    due = westpac_reinforcement.due_11_506(game, state, side, s["before"])
+    return {"due": due}
+
+
+def _phase_turns(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The Game-Turns with a reinforcement phase [DTP 11.5041] (no arguments)."""
+    return {"turns": [t for t in range(1, 49) if westpac_reinforcement.phase_turn_11_5041(t)]}
 
 
 def _setup(s: Mapping[str, Any]) -> dict[str, Any]:
@@ -80,4 +167,7 @@ PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "westpac_setup": _setup,
     "westpac_vp": _vp,
     "capture": _capture,
+    "westpac_reinforce": _reinforce,
+    "westpac_due": _due,
+    "westpac_phase_turns": _phase_turns,
 }
