@@ -52,6 +52,16 @@ SSH_SIG_END = "-----END SSH SIGNATURE-----"
 _SIG_ENDS = {SIG_BEGIN: SIG_END, SSH_SIG_BEGIN: SSH_SIG_END}
 
 HEADER_KEYS = ("game", "turn", "side", "phase", "previous-report", "nonce", "nonce-commit")
+#: What each header line looks like, for the hint when its value is missing.
+HEADER_EXAMPLES = {
+    "game": "'game: <the game id in state.json>'",
+    "turn": "'turn: 3' (the Game-Turn number)",
+    "side": "'side: <your side, as in the scenario>'",
+    "phase": "'phase: <the phase, as state show names it>'",
+    "previous-report": "'previous-report: <the last report's hash>' (pbem fills it in)",
+    "nonce": "'nonce: <the nonce your side's previous file committed to>' (pbem fills it in)",
+    "nonce-commit": "'nonce-commit: <SHA-256 of a fresh nonce, in hex>' (pbem fills it in)",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +348,12 @@ class _Parser:
             self.err(n, col, f"header {key!r} given twice", "keep one")
             return
         if not value:
-            self.err(n, col + len(key) + 1, f"expected a value after '{key}:'")
+            self.err(
+                n,
+                col + len(key) + 1,
+                f"expected a value after '{key}:', found nothing",
+                f"write it on the same line: {HEADER_EXAMPLES[key]}, or delete the line",
+            )
             return
         self.header[key] = value
         self.header_pos[key] = SourcePos(self.file, n, col)
@@ -349,7 +364,14 @@ class _Parser:
         assert self.section is not None
         toks, open_quote = _tokens(line, self.vocab.quotes)
         if open_quote is not None:
-            self.err(n, open_quote, "expected a closing '\"' after a quoted name")
+            name = line[open_quote - 1 :].strip()
+            self.err(
+                n,
+                open_quote,
+                f"expected a closing '\"' after a quoted name, found the end of the line "
+                f"after {shown(name)}",
+                'a name with spaces goes between two quotes on one line, e.g. "Norwegian Sea 3"',
+            )
             return
         verb_word, args = toks[0], toks[1:]
         verb_l = verb_word.text.lower()

@@ -88,7 +88,7 @@ def check_setup_11_1(
     for pool in pools:
         # a pool none of whose units is still to place is not part of this set-up
         if pool.side == side and pool.where != "carrier" and set(pool.units) & todo:
-            probs += _pool_counts_11_1(game, pool, pos)
+            probs += _pool_counts_11_1(game, pool, pos, todo - set(placed))
     probs += _stacking_7_0(game, state, side, placed, pos)
     probs += _holding_boxes_9_62b(state, placed)
     return probs, placed
@@ -101,6 +101,7 @@ def _placements_11_0(
     that is not to be placed now, or place one twice [11.0]."""
     probs: list[Problem] = []
     placed: Placements = {}
+    first: dict[str, Order] = {}
     for o in orders:
         if o.verb not in ("place", "stack"):
             probs.append(
@@ -119,8 +120,19 @@ def _placements_11_0(
             probs.append(_problem("11.0", f"{u} {why}", o, u, code="not-to-place"))
             continue
         if u in placed:
-            probs.append(_problem("11.0", f"{u} is placed twice", o, u, code="placed-twice"))
+            probs.append(
+                _problem(
+                    "11.0",
+                    f"{u} is placed twice: expected one place order a unit, found a second "
+                    f"(the first is on line {first[u].pos.line})",
+                    o,
+                    u,
+                    hint=f"keep one of the two 'place {u}' lines",
+                    code="placed-twice",
+                )
+            )
             continue
+        first[u] = o
         if o.mode in ("cap", "box"):
             assert o.carrier is not None
             placed[u] = (o.mode, o.carrier)
@@ -158,12 +170,19 @@ def _hex_placement_11_1(
     u, where = o.units[0], o.hexes[0]
     if entry_cost_5_12(game, state, u, where) is None:
         cat = game.unit(u).category
+        allowed = ch.hexes if ch is not None else pool.hexes if pool is not None else ()
         return [
             _problem(
                 terrain_case_10_1(game, where),  # Prohibited [10.11], land [10.12]
-                f"{u} ({cat}) may not be in {where}",
+                f"{u} ({cat}) may not be in {where}: expected a hex {cat} units may enter, "
+                f"found {game.board.terrain_type(where).name}",
                 o,
                 where,
+                hint=(
+                    f"{u} may be set up in {_allowed_text(game, pool, ch)}"
+                    if allowed
+                    else f"choose a hex {cat} units may enter"
+                ),
                 code="terrain",
             )
         ]
@@ -238,10 +257,13 @@ def _carrier_placement_9_62(
     return probs
 
 
-def _pool_counts_11_1(game: Game, pool: SetupPool, pos: dict[str, str | None]) -> list[Problem]:
+def _pool_counts_11_1(
+    game: Game, pool: SetupPool, pos: dict[str, str | None], unplaced: set[str]
+) -> list[Problem]:
     """A pool's units per set-up hex: every coded hex filled, 1 to 3 (or the pool's limits)
-    [11.1]."""
+    [11.1]. ``unplaced``: the side's units still to place, for the hint."""
     probs: list[Problem] = []
+    spare = sorted(set(pool.units) & unplaced)
     cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
     rule = pool.rule or "11.1"
     for h in pool.hexes:
@@ -253,6 +275,7 @@ def _pool_counts_11_1(game: Game, pool: SetupPool, pos: dict[str, str | None]) -
                     rule,
                     f"set-up hex {h} must get at least {low} unit(s) of this pool "
                     f"({_hexes_text(game, pool)}); it has {n}",
+                    hint=_fill_hint(spare, h),
                     code="too-few",
                 )
             )
@@ -262,6 +285,7 @@ def _pool_counts_11_1(game: Game, pool: SetupPool, pos: dict[str, str | None]) -
                     rule,
                     f"hex {h} may get at most {pool.per_hex_max} unit(s) of this pool "
                     f"({_hexes_text(game, pool)}); it has {n}",
+                    hint=f"set up {n - pool.per_hex_max} of them in another hex of this pool",
                     code="too-many",
                 )
             )
@@ -271,6 +295,7 @@ def _pool_counts_11_1(game: Game, pool: SetupPool, pos: dict[str, str | None]) -
                     rule,
                     f"hex {h} needs at least {pool.per_hex_min} unit(s) of this pool "
                     f"if used; it has {n}",
+                    hint=_fill_hint(spare, h, "or leave the hex empty"),
                     code="too-few-if-used",
                 )
             )
@@ -370,6 +395,21 @@ def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -
             )
         )
     return out
+
+
+def _fill_hint(spare: list[str], hex_id: str, other: str = "") -> str:
+    """What fills set-up hex ``hex_id`` [11.1]: a ready-to-paste ``place`` line for the first
+    unit of the pool still to place, else moving one of the pool's units there."""
+    first = f"add 'place {spare[0]} {hex_id}'" if spare else f"move a unit of this pool to {hex_id}"
+    return f"{first}{', ' + other if other else ''}"
+
+
+def _allowed_text(game: Game, pool: SetupPool | None, ch: ChoicePlacement | None) -> str:
+    """Where a unit may be set up: its scenario choice [11.2], else its pool's hexes [11.1]."""
+    if ch is not None:
+        return " or ".join(ch.hexes)
+    assert pool is not None
+    return _hexes_text(game, pool)
 
 
 def _hexes_text(game: Game, pool: SetupPool) -> str:
