@@ -102,3 +102,16 @@ def test_an_unfilled_set_up_hex_gets_a_place_line_to_paste() -> None:
     assert v.hint is not None and v.hint.startswith("add 'place ") and v.hint.endswith(" 1121'")
     unit = v.hint.split()[2]
     assert unit != "US-CG-1"  # a unit still to place, not the one already placed
+
+
+def test_each_unfilled_hex_suggests_a_different_unit() -> None:
+    hints = [v.hint for v in _validate("sixth_fleet", "") if "must get at least" in v.message]
+    us = [h for h in hints if h and h.startswith("add 'place US-")]
+    assert len(us) == 5 and len({h.split()[2] for h in us}) == 5, us
+
+
+def test_carrier_air_still_to_place_is_told_to_go_on_its_carrier() -> None:
+    vs = [v for v in _validate("sixth_fleet", "") if "US-A5" in v.message]
+    assert len(vs) == 1 and vs[0].rule == "11.0", [str(v) for v in vs]
+    assert "(on US-CV-1: CAP or its holding box)" in vs[0].message
+    assert vs[0].hint is not None and vs[0].hint.endswith("e.g. place US-A5 cap US-CV-1")

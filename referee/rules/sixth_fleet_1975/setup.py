@@ -263,7 +263,7 @@ def _pool_counts_11_1(
     """A pool's units per set-up hex: every coded hex filled, 1 to 3 (or the pool's limits)
     [11.1]. ``unplaced``: the side's units still to place, for the hint."""
     probs: list[Problem] = []
-    spare = sorted(set(pool.units) & unplaced)
+    spare = sorted(set(pool.units) & unplaced)  # one a short hex, in order, for the hints
     cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
     rule = pool.rule or "11.1"
     for h in pool.hexes:
@@ -275,7 +275,7 @@ def _pool_counts_11_1(
                     rule,
                     f"set-up hex {h} must get at least {low} unit(s) of this pool "
                     f"({_hexes_text(game, pool)}); it has {n}",
-                    hint=_fill_hint(spare, h),
+                    hint=_fill_hint(spare[len(probs) :], h),
                     code="too-few",
                 )
             )
@@ -374,7 +374,12 @@ def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -
             f" and {len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
         )
         text = _hexes_text(game, pool) if pool is not None else ""
-        where = f" ({text})" if text else (" (on a carrier)" if pool is not None else "")
+        on_cv = pool is not None and pool.where == "carrier" and pool.carrier
+        where = (
+            f" ({text})"
+            if text
+            else (f" (on {pool.carrier}: CAP or its holding box)" if on_cv else "")
+        )
         if pool is not None and pool.rule == "14.3":
             out.append(
                 _problem(
@@ -390,7 +395,12 @@ def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -
             _problem(
                 "11.0",
                 f"{len(ids)} unit(s) not placed yet{where}: {shown}",
-                hint=f"add a line `place UNIT HEX` for each, e.g. place {ids[0]} HEX",
+                hint=(
+                    f"add a line `place UNIT cap {pool.carrier}` (or `box {pool.carrier}`) for "
+                    f"each, e.g. place {ids[0]} cap {pool.carrier}"
+                    if on_cv and pool is not None
+                    else f"add a line `place UNIT HEX` for each, e.g. place {ids[0]} HEX"
+                ),
                 code="unplaced",
             )
         )
