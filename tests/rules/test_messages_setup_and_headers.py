@@ -115,3 +115,10 @@ def test_carrier_air_still_to_place_is_told_to_go_on_its_carrier() -> None:
     assert len(vs) == 1 and vs[0].rule == "11.0", [str(v) for v in vs]
     assert "(on US-CV-1: CAP or its holding box)" in vs[0].message
     assert vs[0].hint is not None and vs[0].hint.endswith("e.g. place US-A5 cap US-CV-1")
+
+
+def test_carrier_air_on_prohibited_terrain_is_told_its_carrier() -> None:
+    """1616 is Prohibited (the Yugoslav/Albanian coast): no unit, air included [10.11]."""
+    vs = [v for v in _validate("sixth_fleet", "place US-A5 1616\n") if "may not be in" in v.message]
+    assert len(vs) == 1 and vs[0].rule == "10.11", [str(v) for v in vs]
+    assert vs[0].hint == "place US-A5 cap US-CV-1"

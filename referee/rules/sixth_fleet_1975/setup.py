@@ -170,7 +170,6 @@ def _hex_placement_11_1(
     u, where = o.units[0], o.hexes[0]
     if entry_cost_5_12(game, state, u, where) is None:
         cat = game.unit(u).category
-        allowed = ch.hexes if ch is not None else pool.hexes if pool is not None else ()
         return [
             _problem(
                 terrain_case_10_1(game, where),  # Prohibited [10.11], land [10.12]
@@ -178,11 +177,7 @@ def _hex_placement_11_1(
                 f"found {game.board.terrain_type(where).name}",
                 o,
                 where,
-                hint=(
-                    f"{u} may be set up in {_allowed_text(game, pool, ch)}"
-                    if allowed
-                    else f"choose a hex {cat} units may enter"
-                ),
+                hint=_allowed_hint(game, u, cat, pool, ch),
                 code="terrain",
             )
         ]
@@ -414,12 +409,18 @@ def _fill_hint(spare: list[str], hex_id: str, other: str = "") -> str:
     return f"{first}{', ' + other if other else ''}"
 
 
-def _allowed_text(game: Game, pool: SetupPool | None, ch: ChoicePlacement | None) -> str:
-    """Where a unit may be set up: its scenario choice [11.2], else its pool's hexes [11.1]."""
+def _allowed_hint(
+    game: Game, u: str, cat: str, pool: SetupPool | None, ch: ChoicePlacement | None
+) -> str:
+    """Where ``u`` may be set up instead: its scenario choice [11.2], its carrier [9.62], its
+    pool's hexes [11.1], else any hex its category may enter [10.1]."""
     if ch is not None:
-        return " or ".join(ch.hexes)
-    assert pool is not None
-    return _hexes_text(game, pool)
+        return f"{u} may be set up in {' or '.join(ch.hexes)}"
+    if pool is not None and pool.where == "carrier" and pool.carrier:
+        return f"place {u} cap {pool.carrier}"
+    if pool is not None and pool.hexes:
+        return f"{u} may be set up in {_hexes_text(game, pool)}"
+    return f"choose a hex {cat} units may enter"
 
 
 def _hexes_text(game: Game, pool: SetupPool) -> str:
