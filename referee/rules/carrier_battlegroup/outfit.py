@@ -1,5 +1,8 @@
 """Outfitting [4.0 steps 7-9]: the escorts picked within the rolled classes, the purchases
-with the mission's LP, and the task force placed at the NATO Base Area.
+with the mission's LP, and the task force placed where the scenario starts it: the NATO Base
+Area [4.0 step 9a], or at sea, where the purchases need no NATO base all the same: "If a
+scenario starts the task force at sea, it is not required to be in a NATO base for its
+logistics" [8.1] (hence ``at_base=True`` wherever the CVBG is).
 """
 
 from __future__ import annotations
@@ -102,6 +105,7 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
             )
     buys = [o for o in doc.orders if o.verb == "buy"]
     if buys:
+        # [8.1]: the initial deployment's logistics need no base
         _b, errs = cargo.check_buys(module, state, buys, [CARRIER, *picks], at_base=True)
         out += errs
     return out
@@ -113,13 +117,14 @@ def carry_out_outfit(
     ev: list[Event] = []
     picks = [p for o in doc.orders if o.verb == "escort" for p in o.units]
     ships = [CARRIER, *picks]
+    start = state.data["cvbg"]["space"]  # where the scenario starts it [4.0 step 9a], [8.1]
     for pid in picks:
-        state = state.with_unit(UnitState(pid, "USN", NATO_BASE, None))
-    state = state.with_data(cvbg={"space": NATO_BASE, "ships": ships})
+        state = state.with_unit(UnitState(pid, "USN", start, None))
+    state = state.with_data(cvbg={"space": start, "ships": ships})
     ev.append(Event("escorts", "4.0", "the CVBG: " + ", ".join(ships), {"ships": ships}))
     buys = [o for o in doc.orders if o.verb == "buy"]
     if buys:
-        b, _ = cargo.check_buys(module, state, buys, ships, at_base=True)
+        b, _ = cargo.check_buys(module, state, buys, ships, at_base=True)  # [8.1]
         state = cargo.carry_out_buys(module, state, b, ships)
         ev.append(
             Event(
@@ -131,7 +136,18 @@ def carry_out_outfit(
                 {"lp": b.lp},
             )
         )
-    ev.append(Event("place", "4.0", f"the task force is at {NATO_BASE}"))
+    if start == NATO_BASE:
+        ev.append(Event("place", "4.0", f"the task force is at {NATO_BASE}"))
+    else:
+        ev.append(
+            Event(
+                "place",
+                "8.1",
+                f"the task force starts at sea at {start}: its logistics were done before the "
+                "mission, no NATO base needed",
+                {"space": start},
+            )
+        )
     state = state.evolve(phase="turn", turn=1)
     ev.append(Event("phase", "5.0", "turn 1 begins"))
     return state, ev

@@ -1,8 +1,9 @@
 """Set-up [4.0] and the Hunt for Red Oktober set-up [25.0].
 
 ``new_game`` builds the position before any die is rolled: the CVBG marker and the carrier
-at the NATO Base Area [4.0 step 9a], every Soviet piece in its pool [4.0 step 4a-b], the
-pools listed in the canonical order ``hidden_pools`` commits to. ``setup_4_0`` then rolls
+where the scenario fixes them (the NATO Base Area [4.0 step 9a]; a scenario may start them at
+sea, and then their logistics need no base [8.1]), every Soviet piece in its pool [4.0 step
+4a-b], the pools listed in the canonical order ``hidden_pools`` commits to. ``setup_4_0`` then rolls
 steps 1-7 with the game's dice: the Orders marker [1], turn length [2], Alert [3], the SBGs
 drawn face down and placed [4], coastal defense units [5], CIC/CAG [6], escorts [7].
 """
@@ -65,6 +66,10 @@ def new_game(
     """The position before set-up's rolls [4.0]."""
     sc = module.scenario(scenario)  # an unknown one: a UserError naming those there are
     lists = pool_lists(module, scenario)
+    fixed = {f.unit: f.hex for f in sc.fixed}
+    # where the scenario starts the task force: the NATO Base Area [4.0 step 9a], or a space
+    # at sea, where its logistics need no base [8.1] (outfit.py)
+    start = fixed.get(CVBG) or NATO_BASE
     state = GameState(
         game_id=game_id,
         module_id=module.id,
@@ -89,7 +94,7 @@ def new_game(
             "sbgs": {},
             "coastal": {"space": None, "units": [], "revealed": False},
             "revealed": [],
-            "cvbg": {"space": NATO_BASE, "ships": [CARRIER]},
+            "cvbg": {"space": start, "ships": [CARRIER]},
             "air": {},
             "missiles": {},
             "crews": [],
@@ -103,7 +108,6 @@ def new_game(
         },
         options=tuple(options),
     )
-    fixed = {f.unit: f.hex for f in sc.fixed}
     tracks = {m.piece for m in TRACK_MARKERS}  # the Ship Display's markers show data
     for pid, piece in module.pieces().items():
         if pid in tracks:
