@@ -46,6 +46,10 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             )
         st = SPI.new_game(module, scenario, game_id, ())
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
+        # SPI's 8.5.4 ruling is SPI's combat phase, which the kit replaces [DTP 8.0]: its flag
+        # stays out, so a DTP game starts as DTP games always have (and old archives verify)
+        spi_only = {"attack_advanced_8_5_4"}
+        data["flags"] = {k: v for k, v in (data.get("flags") or {}).items() if k not in spi_only}
         sides = side_flags_11_502(module)  # East Block and SEATO [DTP 11.502]
         if sides:
             data["flags"] = {**(data.get("flags") or {}), **sides}
