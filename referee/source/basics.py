@@ -281,7 +281,7 @@ def load_counter(ctx: Ctx, data: dict, tt: TomlText, values: list[ValueSpec]) ->
                     align=str(b.get("align", "center")),
                     color=b.get("color"),
                     fill=b.get("fill"),
-                    when=b.get("when"),
+                    when=_when(ctx, f, tt.key_line("when", start=bl), b.get("when")),
                     legend=str(b["legend"]) if b.get("legend") else None,
                 )
             )
@@ -347,3 +347,16 @@ def load_optional(ctx: Ctx, data: dict, tt: TomlText) -> dict[str, OptionalRule]
             get_str(ctx, MODULE_FILE, ln, t, "text", "", required=False),
         )
     return out
+
+
+def _when(ctx: Ctx, f: str, line: int | None, when: object) -> str | None:
+    """A layout box's ``when``: the flag a unit must have for the box to show (a string)."""
+    if when is None or isinstance(when, str):
+        return when
+    ctx.diags.error(
+        f,
+        line,
+        f"counter layout 'when' must be a flag name, found {when!r}",
+        hint='write when = "flag" with a flag of the roster\'s flags column',
+    )
+    return None

@@ -52,7 +52,9 @@ def load_zones(mc: MapCtx, data: dict[str, Any]) -> ZoneLayer | None:
     zones: dict[str, Zone] = {}
     index: dict[str, int] = {}
     owner: dict[str, str] = {}  # hex -> zone
-    declared = {t.get("name") for t in raw}  # a broken zone is reported once, not per mention
+    declared = {
+        t.get("name") for t in raw if isinstance(t.get("name"), str)
+    }  # a broken zone is reported once, not per mention
     for i, t in enumerate(raw):
         ln = blocks.start(i)
         name = location_name(mc, t.get("name"), blocks.key(i, "name"), "[[zone]]")

@@ -214,7 +214,7 @@ def _setup_code_places(
 ) -> tuple[str, ...] | None:
     """The hexes of a naval set-up code; air units never use one."""
     code = at.t.get("code")
-    if code not in map_def.setup_codes:
+    if not isinstance(code, str) or code not in map_def.setup_codes:
         at.error(
             at.key_line("code"),
             f"[[pool]]: unknown set-up code {code!r}",
@@ -234,7 +234,7 @@ def _airbase_places(
     """A nationality's airbases, in the listed countries if any."""
     nat = at.t.get("nationality")
     countries = tuple(str(c) for c in at.t.get("countries", []))
-    if nat not in nats:
+    if not isinstance(nat, str) or nat not in nats:
         at.error(
             at.key_line("nationality"),
             f"[[pool]]: unknown nationality {nat!r}",

@@ -206,9 +206,9 @@ def read_choices(s: SetUp, r: ScenarioFile) -> None:
     refs = s.refs
     for t, ln in r.blocks("choice"):
         pids = refs.expand(r, ln, [t.get("unit")], "[[choice]]")
-        hexes = tuple(
-            h for h in (refs.hex_ok(r, ln, x, "[[choice]]") for x in t.get("hexes", [])) if h
-        )
+        listed = t.get("hexes", [])
+        listed = listed if isinstance(listed, list) else []
+        hexes = tuple(h for h in (refs.hex_ok(r, ln, x, "[[choice]]") for x in listed) if h)
         if len(hexes) < 1:
             refs.ctx.diags.error(r.file, ln, "[[choice]] needs hexes = [..] with at least one hex")
         for pid in pids:

@@ -46,3 +46,61 @@ def test_victory_bonus_requires_must_name_a_bonus(tmp_path):
     assert code == 1, out
     assert "'requires' must name another bonus, got [[1]]" in out
     assert "internal error" not in out
+
+
+TOY = ROOT / "tests" / "pbem" / "fixtures" / "toy"
+
+# The third long run (seeds 4101 and 4102, docs/reliability.md): values of the wrong TOML type
+# where a name or a list was read; each was an internal error (exit 70) in ``check``.
+WRONG_TYPES = [
+    # (file, the line as written, the mutation, the message now given)
+    (
+        "scenarios/skirmish.toml",
+        'nationality = "So"',
+        "nationality = {}",
+        "scenarios/skirmish.toml:73: error: [[pool]]: unknown nationality {}",
+    ),
+    (
+        "scenarios/skirmish.toml",
+        'code = "So"',
+        "code = [[1]]",
+        "scenarios/skirmish.toml:63: error: [[pool]]: unknown set-up code [[1]]",
+    ),
+    (
+        "module.toml",
+        'when = "carrier"',
+        "when = {}",
+        "module.toml:163: error: counter layout 'when' must be a flag name, found {}",
+    ),
+    (
+        "scenarios/skirmish.toml",
+        'hexes = ["0405", "0506"]',
+        "hexes = true",
+        "scenarios/skirmish.toml:39: error: [[choice]] needs hexes = [..] with at least one hex",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new", "message"), WRONG_TYPES)
+def test_a_value_of_the_wrong_type_is_a_message(tmp_path, name, old, new, message):
+    from tests.pbem import toy
+
+    toy.install()
+    src = tmp_path / "toy"
+    shutil.copytree(TOY, src)
+    _edit(src / name, old, new)
+    code, out = run_cli(["check", str(src)])
+    assert code == 1, out
+    assert message in out
+    assert "internal error" not in out
+
+
+def test_a_zone_named_by_a_table_is_a_message(tmp_path):
+    """Seed 4102, rules-module input 598: ``name = {}`` in a ``[[zone]]`` (unhashable 'dict'
+    while collecting the declared zones)."""
+    src = _copy(tmp_path, "naval_module")
+    _edit(src / "map.toml", 'name = "Karkinit Sea Zone"', "name = {}")
+    code, out = run_cli(["check", str(src)])
+    assert code == 1, out
+    assert "map.toml:94: error: [[zone]] name must be 1 to 60 characters" in out
+    assert "internal error" not in out
