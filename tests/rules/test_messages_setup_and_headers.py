@@ -122,3 +122,30 @@ def test_carrier_air_on_prohibited_terrain_is_told_its_carrier() -> None:
     vs = [v for v in _validate("sixth_fleet", "place US-A5 1616\n") if "may not be in" in v.message]
     assert len(vs) == 1 and vs[0].rule == "10.11", [str(v) for v in vs]
     assert vs[0].hint == "place US-A5 cap US-CV-1"
+
+
+def test_a_westpac_reinforcement_placed_twice_says_which_line_to_keep() -> None:
+    """[DTP 11.506]: the second 'place' of one reinforcement is refused with the line to keep
+    (issue 31's standard: expected, found, hint)."""
+    from referee.engine.core import ScriptedDice
+    from referee.engine.ruleset import parse_orders_for
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from tests.conformance.rulesets.dtp_westpac import module, set_up
+
+    state = set_up().evolve(turn=4)
+    game = Game.of(module(), state)
+    owed = westpac_reinforcement.detour_11_506(game, state, "ship_movement_a")
+    assert owed is not None
+    state = flow.reinforce_11_506(game, state.with_data(reinforce=owed), ScriptedDice([]), [])
+    text = (
+        f"game: {state.game_id}\nturn: {state.turn}\nside: {state.active_side}\n"
+        f"phase: {state.phase}\n\n[reinforcement]\nplace SO-AK-81 3033\nplace SO-AK-81 3033\n"
+    )
+    v = RULESET.validate(module(), state, parse_orders_for(RULESET, text, "orders.txt"))
+    twice = [x for x in v if "placed twice" in x.message]
+    assert len(twice) == 1, v
+    assert twice[0].rule == "DTP 11.506"
+    assert "expected one place order a reinforcement, found a second" in twice[0].message
+    assert twice[0].hint == "keep one of the two 'place SO-AK-81' lines"

@@ -216,7 +216,18 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
             )
             continue
         if u in placed:
-            carry.refuse(Problem("12.2", f"{u} is placed twice", "placed-twice", u, u), o)
+            carry.refuse(
+                Problem(
+                    "12.2",
+                    f"{u} is placed twice: expected one place order a reinforcement, found a"
+                    " second",
+                    "placed-twice",
+                    u,
+                    u,
+                    hint=f"keep one of the two 'place {u}' lines",
+                ),
+                o,
+            )
             continue
         placed.add(u)
         r = due[u]

@@ -180,7 +180,17 @@ def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[s
         )
         return
     if u in placed:
-        carry.refuse(Problem(RULE_TRACK, f"{u} is placed twice", "placed-twice", u, u), o)
+        carry.refuse(
+            Problem(
+                RULE_TRACK,
+                f"{u} is placed twice: expected one place order a reinforcement, found a second",
+                "placed-twice",
+                u,
+                u,
+                hint=f"keep one of the two 'place {u}' lines",
+            ),
+            o,
+        )
         return
     placed.add(u)
     ok = entry_hexes_11_506(game, carry.state, u)
