@@ -406,3 +406,24 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
             hint="its rules function returns the package's ruleset object (docs/rulesets.md)",
         )
     return got
+
+
+def starts_without_later_flags(
+    state: GameState, later_flags: Mapping[str, Any]
+) -> tuple[GameState, ...]:
+    """The starts older versions of a ruleset made for the same game, for its
+    ``earlier_starts``: ``state`` without the flags of rulings adopted after games began
+    (``later_flags``, oldest first, each recorded by ``new_game``), the newest dropped first,
+    down to a start with none of them."""
+    flags = dict(state.data.get("flags") or {})
+    later = [k for k in later_flags if k in flags]
+    out: list[GameState] = []
+    while later:
+        flags.pop(later.pop(), None)
+        data = dict(state.data)
+        if flags:
+            data["flags"] = dict(flags)
+        else:
+            data.pop("flags", None)
+        out.append(state.evolve(data=data))
+    return tuple(out)

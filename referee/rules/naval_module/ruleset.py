@@ -13,7 +13,14 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
+from referee.engine.ruleset import (
+    Due,
+    Ruleset,
+    ScriptedPlayer,
+    Submissions,
+    UnitOptions,
+    starts_without_later_flags,
+)
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
@@ -105,18 +112,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         flags of the later rulings (readings.NEW_GAME_FLAGS, oldest first: NM-43, NM-45), the
         newest dropped first. ``verify`` accepts each as the start of an archive begun
         before the ruling."""
-        flags = dict(state.data.get("flags") or {})
-        later = [k for k in NEW_GAME_FLAGS if k in flags]
-        out: list[GameState] = []
-        while later:
-            flags.pop(later.pop(), None)
-            data = dict(state.data)
-            if flags:
-                data["flags"] = dict(flags)
-            else:
-                data.pop("flags", None)
-            out.append(state.evolve(data=data))
-        return tuple(out)
+        return starts_without_later_flags(state, NEW_GAME_FLAGS)
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """The first :meth:`due`, for older callers."""

@@ -16,7 +16,13 @@ from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Viol
 from referee.engine.driver import drive
 from referee.engine.orders import OrdersDoc
 from referee.engine.problems import Problem
-from referee.engine.ruleset import OptionsReport, Ruleset, ScriptedPlayer, UnitOptions
+from referee.engine.ruleset import (
+    OptionsReport,
+    Ruleset,
+    ScriptedPlayer,
+    UnitOptions,
+    starts_without_later_flags,
+)
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
@@ -124,18 +130,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         flags of the later rulings (:data:`NEW_GAME_FLAGS`, oldest first), the newest ruling
         dropped first, i.e. under the older readings [8.5][8.5.4]. ``verify`` accepts each as
         the start of an archive begun before the ruling."""
-        flags = dict(state.data.get("flags") or {})
-        later = [k for k in NEW_GAME_FLAGS if k in flags]
-        out: list[GameState] = []
-        while later:
-            flags.pop(later.pop(), None)
-            data = dict(state.data)
-            if flags:
-                data["flags"] = dict(flags)
-            else:
-                data.pop("flags", None)
-            out.append(state.evolve(data=data))
-        return tuple(out)
+        return starts_without_later_flags(state, NEW_GAME_FLAGS)
 
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
