@@ -17,15 +17,19 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
+from referee.rules.sixth_fleet_1975.optional import first_strike_14_1
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.setup import setup_11_0
 from referee.rules.sixth_fleet_dtp import (
+    air,
     answer_back,
     combat_phase,
     iceland_setup,
     landing,
     movement_phase,
     north_atlantic,
+    optional,
     rebasing,
     westpac_reinforcement,
     westpac_setup,
@@ -100,6 +104,10 @@ def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]
     if extra or carry.problems:
         return Carry(state, [*carry.problems, *extra])
     st = carry.state
+    if "14.3" in st.options:  # Soviet air set up in Egypt or Syria is based there [DTP 9.28(b)]
+        for o in rest:
+            if o.verb == "place" and o.hexes and game.is_air(o.units[0]):
+                st = air.based_at_9_28b(game, st, o.units[0], o.hexes[0])
     for u, (h, _) in sorted(moved.items()):
         was = st.units[u].box
         st = move_piece(game, st, u, h)
@@ -150,7 +158,10 @@ def carry_out(
         order = list(game.scenario.setup_order)
         i = order.index(side)
         if i + 1 < len(order):
-            return state.evolve(active_side=order[i + 1])
+            state = state.evolve(active_side=order[i + 1])
+            if roll_due_14_3(game, state):  # as the Soviet set-up begins [14.3]
+                state = middle_east_roll_14_3(game, state, dice, events)
+            return state
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
     if p.section == "reinforcement":  # [DTP 11.506]
@@ -295,6 +306,8 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
     state = north_atlantic.on_phase_11_3(game, state, phase, events)  # [DTP 11.3 victory]
     if phase.startswith("ship_movement"):
         assert side is not None
+        if optional.first_strike_due_14_1(game, state, side):
+            state = first_strike_14_1(game, state, dice, events)
         state = state.with_data(detect_tried=[])
         state = sub_removal_6_63(game, state, side, events)
     elif phase.startswith("air_movement"):
