@@ -35,6 +35,9 @@ PLAYED: tuple[OptionalRule, ...] = (
     OptionalRule("14.1", "Soviet First Strike", not_med_14_0),
     OptionalRule("14.2", "Violation of Neutral Air Space", not_med_14_0),
     OptionalRule("14.3", "Middle East Air Force Participation", not_med_14_0),
+    # rolled in the Campaign's Reinforcement Interphase [12.2] (``reinforcement.py``); the
+    # 10 Game-Turn scenario has none, so there, as in SPI, it changes nothing
+    OptionalRule("14.4", "Delay of the Soviet Black Sea Fleet", not_med_14_0),
 )
 """The optional rules the DTP ruleset plays, each with the scenarios it applies to."""
 
