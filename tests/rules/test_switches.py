@@ -53,6 +53,9 @@ DTP_TESTED = {
     # on: case 094's first four steps; off: its last (no Interphase)
     "reinforcement_interphase_12_2": "tests/conformance/sixth_fleet_dtp/094-12.2-campaign-"
     "reinforcement-interphase.json",
+    # on: case 096's first two steps; off: its last (no base attack)
+    "bases_attack_air": "tests/conformance/sixth_fleet_dtp/096-10.41-bases-attack-air-"
+    "provisional.json",
 }
 
 

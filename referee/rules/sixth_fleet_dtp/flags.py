@@ -1,8 +1,8 @@
 """DTP rule flags: each interpretation of an unclear DTP case that a group may want to play
 the other way, as a switch with the documented default (``docs/interpretations.md``, DTP-2
 and DTP-13; digest 9.2 and 9.13 recommend a flag for each; DTP-50: the kit's "suggested
-limit" on SG base attacks [DTP 11.3 rule 4]). Bases attacking air units [DTP 10.41], DTP-6,
-are not built and have no switch: the kit gives them no strength.
+limit" on SG base attacks [DTP 11.3 rule 4]; DTP-6: bases attacking air units [DTP 10.41],
+whose strength the kit does not give).
 
 A game may override a flag in ``state.data["dtp_flags"]`` (field name -> value), as SPI
 games do with ``state.data["flags"]`` (the SPI flags stay SPI's).
@@ -33,6 +33,10 @@ class DtpFlags:
     # was built (no interphase, the reinforcements never arrive). ``new_game`` records True
     # for a Med scenario with reinforcements, so an older archive replays as it was played
     reinforcement_interphase_12_2: bool = False
+    # [DTP 10.41] bases attack air units: the kit states no strength (digest 9.6, DTP-6).
+    # False (the default): no such attack; True: a base answers each air strike on it with an
+    # estimated AA of 2 x ECM (``base_air_defence.py``)
+    bases_attack_air: bool = False
 
     def with_overrides(self, raw: Mapping[str, Any] | None) -> DtpFlags:
         """These flags with a game's overrides; unknown names and wrong types are refused."""
