@@ -54,10 +54,10 @@ def base_fires_10_41(
         Event(
             "attack",
             RULE,
-            f"the base in {hex_id} attacks {', '.join(left)}: AA {aa} (an estimate: 2 x ECM "
-            f"{ecm}; the kit states no strength, docs/interpretations.md DTP-6) against "
-            f"{dfn}, {res.reading.how}; {outcome}",
-            {"attack": aa, "defense": dfn, "roll": roll, "estimate": True},
+            f"the base in {hex_id} attacks {', '.join(left)} (provisional: not from the "
+            f"rulebook, docs/interpretations.md DTP-6): AA {aa} (an estimate: 2 x ECM {ecm}; "
+            f"the kit states no strength) against {dfn}, {res.reading.how}; {outcome}",
+            {"attack": aa, "defense": dfn, "roll": roll, "estimate": True, "provisional": True},
         )
     )
     if not res.success:
@@ -76,8 +76,8 @@ def base_fires_10_41(
                 "abort",
                 "DTP 8.51",
                 f"{u} aborts: 2d6 {two_d6} - readiness {r.rating} = {r.delay} turns; back on "
-                f"turn {r.return_turn} [DTP 10.41]",
-                {"unit": u, "return_turn": r.return_turn},
+                f"turn {r.return_turn} [DTP 10.41, provisional]",
+                {"unit": u, "return_turn": r.return_turn, "provisional": True},
             )
         )
     return state.with_data(recycle=recycle)
