@@ -1,0 +1,111 @@
+"""A declared game played by email (issue 30, part 2): the ``declared`` ruleset records
+place, move, flip, mark and eliminate orders, rolls free and table dice from the committed
+seed chain, signs and chains each report, says in every report that it referees the record
+and the dice and not the rules, and ``verify`` replays the whole game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.pbem.cliflow import Table, cli
+
+REPO = Path(__file__).resolve().parents[2]
+SRC = REPO / "module_src" / "strait_patrol"
+
+
+def _orders(side: str, turn: int, *lines: str, phase: str | None = None) -> tuple[str, ...]:
+    head = ["game: g", f"turn: {turn}", f"side: {side}"]
+    if phase:
+        head.append(f"phase: {phase}")
+    return (*head, "", "[orders]", *lines)
+
+
+def _reports(t: Table) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((t.game / "turns").glob("*/report.json"))]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Table:
+    """Deployment, then two Game-Turns with free rolls and rolls on the Gunnery Table."""
+    t = Table(tmp_path_factory.mktemp("declared"), SRC, ("North", "South"))
+    t.new("patrol")
+    steps = [
+        ("North", 0, "place N-DD-1 0301", "place N-DD-2 0401", "place N-SS-1 0601"),
+        ("South", 0, "place S-DD-1 0308", "place S-DD-2 0408", "place S-SS-1 0508"),
+        ("North", 1, "move N-DD-1 0302 0303 0304", 'roll 2d6 for "N-DD-1 spots at 0304"',
+         "mark N-DD-1 spotted"),
+        ("South", 1, "move S-DD-1 0307 0306 0305", "roll 2d6 on gunnery light", "flip S-DD-2"),
+        ("North", 2, "roll 2d6+1 on gunnery heavy", "unmark N-DD-1 spotted", "eliminate N-SS-1"),
+    ]  # fmt: skip
+    for i, (side, turn, *lines) in enumerate(steps):
+        t.send(side, *_orders(side, turn, *lines, phase="deploy_north" if i == 0 else None))
+    return t
+
+
+def test_every_order_is_recorded_and_every_report_says_what_it_is(played: Table) -> None:
+    reports = _reports(played)
+    assert len(reports) == 6  # report 000 and five steps
+    for r in reports[1:]:
+        notes = [e for e in r["events"] if e["kind"] == "note"]
+        assert notes and "not its rules" in notes[0]["text"] and notes[0]["rule"] == "G1"
+    texts = [e["text"] for r in reports for e in r["events"]]
+    assert "N-DD-1 moves to 0304 by 0302 0303" in texts
+    assert "S-DD-2 flipped to its back" in texts
+    assert "N-DD-1 marked spotted" in texts and "N-DD-1 unmarked spotted" in texts
+    assert "N-SS-1 eliminated" in texts
+    state = json.loads((played.game / "state.json").read_text())
+    units = {u["id"]: u for u in state["units"]}
+    assert units["N-DD-1"]["location"] == "0304" and units["N-DD-1"]["status"] == []
+    assert units["S-DD-2"]["status"] == ["flipped"]
+    assert units["N-SS-1"]["box"] == "eliminated"
+    assert state["turn"] == 2 and state["active_side"] == "South" and state["phase"] == "south"
+
+
+def test_rolls_come_from_the_committed_dice_and_read_the_declared_table(played: Table) -> None:
+    reports = _reports(played)
+    free = [e for e in reports[3]["events"] if e["kind"] == "roll"]
+    assert len(free) == 1 and free[0]["rule"] == "G3"
+    faces = free[0]["data"]["faces"]
+    assert [r["value"] for r in reports[3]["rolls"]] == faces
+    assert free[0]["data"]["total"] == sum(faces) and 2 <= sum(faces) <= 12
+    table = next(e for e in reports[5]["events"] if e["kind"] == "roll")
+    assert table["rule"] == "G4" and table["data"]["table"] == "gunnery"
+    total = table["data"]["total"]
+    assert total == sum(table["data"]["faces"]) + 1
+    expected = {2: "no effect", 3: "disrupted", 4: "disrupted", 5: "disrupted", 6: "damaged",
+                7: "damaged", 8: "damaged"}  # fmt: skip
+    assert table["data"]["result"] == expected.get(total, "sunk")
+    assert all(
+        r["rule"] in ("G3", "G4") and r["sides"] == 6 for rep in reports for r in rep["rolls"]
+    )
+
+
+def test_verify_replays_the_signed_chain(played: Table) -> None:
+    code, report = played.verify()
+    assert code == 0, report
+
+
+@pytest.mark.parametrize(
+    ("line", "where", "message", "hint"),
+    [
+        ("roll 2x6 for test", "7:6", "'2x6' is not a dice expression", "roll 2d6 for"),
+        ("move N-DD-1 0305", "7:6", "N-DD-1 is a piece of North, not of South", "only North's"),
+        ("move S-DD-1 0399", "7:13", "no location '0399' on the map", "hexes run from 0101"),
+        ("roll 2d6 on gunery", "7:13", "no table 'gunery' in this module", "gunnery"),
+        ("roll 1d6 on terrain", "7:6", "no row for a total of 1", "the dice the table"),
+        ("roll 2d6 on gunnery medium", "7:21", "no column 'medium'", "light, heavy"),
+        ("mark S-DD-9 spotted", "7:6", "no piece 'S-DD-9' in this game", "did you mean"),
+    ],
+)
+def test_bad_orders_are_refused_at_their_word(
+    played: Table, tmp_path: Path, line: str, where: str, message: str, hint: str
+) -> None:
+    """Each refusal names file:line:col, what is wrong and a hint; nothing is adjudicated."""
+    path = tmp_path / "bad.txt"
+    path.write_text("\n".join(_orders("South", 2, "# South's second phase", line)) + "\n")
+    code, out = cli("validate", "--state", played.game / "state.json", "--module", SRC, path)
+    assert code == 1 and out.count("bad.txt:") == 2, out  # the one violation and the count
+    assert f"bad.txt:{where}" in out and message in out and hint in out, out
