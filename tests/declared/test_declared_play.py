@@ -109,3 +109,27 @@ def test_bad_orders_are_refused_at_their_word(
     code, out = cli("validate", "--state", played.game / "state.json", "--module", SRC, path)
     assert code == 1 and out.count("bad.txt:") == 2, out  # the one violation and the count
     assert f"bad.txt:{where}" in out and message in out and hint in out, out
+
+
+@pytest.mark.vassal
+def test_real_vassal_loads_the_module_its_setup_and_the_last_position(
+    played: Table, tmp_path: Path
+) -> None:
+    """The built module, its scenario set-up and the last step's position.vsav load in
+    VASSAL 3.7 with no warning, every piece on the map where the referee's state has it."""
+    from tests.vassal.vcheck_run import pieces, run_vcheck
+
+    code, out = cli("build", SRC, "-o", tmp_path)
+    assert code == 0, out
+    last = sorted((played.game / "turns").glob("*/position.vsav"))[-1]
+    code, err, listing = run_vcheck(
+        tmp_path / "strait_patrol-1.0.vmod", [str(last)], tmp_path / "v.txt"
+    )
+    assert code == 0, err
+    state = json.loads((played.game / "state.json").read_text())
+    on_map = {u["id"]: u["location"] for u in state["units"] if u["location"]}
+    seen = pieces(listing)
+    setup = next(v for k, v in seen.items() if k.startswith("setup:"))
+    assert setup["N-CL-1"] == ("Main Map", "0501") and setup["S-CL-1"] == ("Main Map", "0608")
+    saved = next(v for k, v in seen.items() if k.endswith("position.vsav"))
+    assert {u: loc for u, (m, loc) in saved.items() if m == "Main Map"} == on_map
