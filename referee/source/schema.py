@@ -209,7 +209,7 @@ class RulesetSchema:
 #
 # A ruleset is registered once, by its schema: the schema is light (plain data, ``referee
 # check`` reads it without importing any rule), and its ``rules`` names the ruleset object,
-# imported only when a game is played (``referee.engine.ruleset.get_ruleset``). The five
+# imported only when a game is played (``referee.engine.ruleset.get_ruleset``). The six
 # rulesets of this package are listed here; a ruleset of another package is found through the
 # ``referee.rulesets`` entry points of the installed distributions (``name = "pkg.mod:SCHEMA"``,
 # ``docs/rulesets.md``), or registered in code with :func:`register`.
