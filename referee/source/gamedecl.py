@@ -22,6 +22,12 @@ from dataclasses import dataclass
 
 DECLARED = "declared"
 """The ruleset id of every declared game (``referee/rules/declared``)."""
+NOT_RULES = (
+    "refereed for its record and its dice, not its rules: the referee checks that pieces "
+    "exist and are the side's own, that locations and tables exist and that the side is "
+    "due, and nothing of the game's rules"
+)
+"""What every report and ``validate`` say of a declared game (docs/declared-games.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,19 @@ def test_verify_replays_the_signed_chain(played: Table) -> None:
     assert code == 0, report
 
 
+def test_validate_says_what_it_checks_and_what_it_does_not(played: Table, tmp_path: Path) -> None:
+    """A clean file: no violation, and the note that the rules are the players' to apply."""
+    path = tmp_path / "ok.txt"
+    path.write_text("\n".join(_orders("South", 2, "move S-DD-1 0405 0504")) + "\n")
+    code, out = cli("validate", "--state", played.game / "state.json", "--module", SRC, path)
+    assert code == 0 and "ok: no violations" in out, out
+    assert "a declared game, refereed for its record and its dice, not its rules" in out
+    code, out = cli(
+        "validate", "--state", played.game / "state.json", "--module", SRC, path, "--json"
+    )
+    assert code == 0 and "not its rules" in json.loads(out)["notes"][0], out
+
+
 @pytest.mark.parametrize(
     ("line", "where", "message", "hint"),
     [
@@ -108,6 +121,7 @@ def test_bad_orders_are_refused_at_their_word(
     path.write_text("\n".join(_orders("South", 2, "# South's second phase", line)) + "\n")
     code, out = cli("validate", "--state", played.game / "state.json", "--module", SRC, path)
     assert code == 1 and out.count("bad.txt:") == 2, out  # the one violation and the count
+    assert "note: a declared game, refereed for its record and its dice, not its rules" in out
     assert f"bad.txt:{where}" in out and message in out and hint in out, out
 
 

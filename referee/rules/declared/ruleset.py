@@ -17,13 +17,9 @@ from referee.rules.declared.checks import check_due, check_order
 from referee.rules.declared.dice_expr import parse_dice
 from referee.rules.declared.sequence import OVER, first_step, next_step, step_of
 from referee.rules.declared.vocabulary import VOCABULARY
+from referee.source.gamedecl import NOT_RULES
 from referee.source.model import Module
 
-NOT_RULES = (
-    "refereed for its record and its dice, not its rules: the referee checks that pieces "
-    "exist and are the side's own, that locations and tables exist and that the side is "
-    "due, and nothing of the game's rules"
-)
 FLIPPED = "flipped"
 
 
