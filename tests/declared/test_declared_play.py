@@ -10,43 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.declared.conftest import SRC, orders_lines, reports_of
 from tests.pbem.cliflow import Table, cli
-
-REPO = Path(__file__).resolve().parents[2]
-SRC = REPO / "module_src" / "strait_patrol"
-
-
-def _orders(side: str, turn: int, *lines: str, phase: str | None = None) -> tuple[str, ...]:
-    head = ["game: g", f"turn: {turn}", f"side: {side}"]
-    if phase:
-        head.append(f"phase: {phase}")
-    return (*head, "", "[orders]", *lines)
-
-
-def _reports(t: Table) -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted((t.game / "turns").glob("*/report.json"))]
-
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Table:
-    """Deployment, then two Game-Turns with free rolls and rolls on the Gunnery Table."""
-    t = Table(tmp_path_factory.mktemp("declared"), SRC, ("North", "South"))
-    t.new("patrol")
-    steps = [
-        ("North", 0, "place N-DD-1 0301", "place N-DD-2 0401", "place N-SS-1 0601"),
-        ("South", 0, "place S-DD-1 0308", "place S-DD-2 0408", "place S-SS-1 0508"),
-        ("North", 1, "move N-DD-1 0302 0303 0304", 'roll 2d6 for "N-DD-1 spots at 0304"',
-         "mark N-DD-1 spotted"),
-        ("South", 1, "move S-DD-1 0307 0306 0305", "roll 2d6 on gunnery light", "flip S-DD-2"),
-        ("North", 2, "roll 2d6+1 on gunnery heavy", "unmark N-DD-1 spotted", "eliminate N-SS-1"),
-    ]  # fmt: skip
-    for i, (side, turn, *lines) in enumerate(steps):
-        t.send(side, *_orders(side, turn, *lines, phase="deploy_north" if i == 0 else None))
-    return t
 
 
 def test_every_order_is_recorded_and_every_report_says_what_it_is(played: Table) -> None:
-    reports = _reports(played)
+    reports = reports_of(played)
     assert len(reports) == 6  # report 000 and five steps
     for r in reports[1:]:
         notes = [e for e in r["events"] if e["kind"] == "note"]
@@ -65,7 +34,7 @@ def test_every_order_is_recorded_and_every_report_says_what_it_is(played: Table)
 
 
 def test_rolls_come_from_the_committed_dice_and_read_the_declared_table(played: Table) -> None:
-    reports = _reports(played)
+    reports = reports_of(played)
     free = [e for e in reports[3]["events"] if e["kind"] == "roll"]
     assert len(free) == 1 and free[0]["rule"] == "G3"
     faces = free[0]["data"]["faces"]
@@ -91,7 +60,7 @@ def test_verify_replays_the_signed_chain(played: Table) -> None:
 def test_validate_says_what_it_checks_and_what_it_does_not(played: Table, tmp_path: Path) -> None:
     """A clean file: no violation, and the note that the rules are the players' to apply."""
     path = tmp_path / "ok.txt"
-    path.write_text("\n".join(_orders("South", 2, "move S-DD-1 0405 0504")) + "\n")
+    path.write_text("\n".join(orders_lines("South", 2, "move S-DD-1 0405 0504")) + "\n")
     code, out = cli("validate", "--state", played.game / "state.json", "--module", SRC, path)
     assert code == 0 and "ok: no violations" in out, out
     assert "a declared game, refereed for its record and its dice, not its rules" in out
@@ -118,7 +87,7 @@ def test_bad_orders_are_refused_at_their_word(
 ) -> None:
     """Each refusal names file:line:col, what is wrong and a hint; nothing is adjudicated."""
     path = tmp_path / "bad.txt"
-    path.write_text("\n".join(_orders("South", 2, "# South's second phase", line)) + "\n")
+    path.write_text("\n".join(orders_lines("South", 2, "# South's second phase", line)) + "\n")
     code, out = cli("validate", "--state", played.game / "state.json", "--module", SRC, path)
     assert code == 1 and out.count("bad.txt:") == 2, out  # the one violation and the count
     assert "note: a declared game, refereed for its record and its dice, not its rules" in out
