@@ -164,6 +164,13 @@ def _phases(ctx: Ctx, tt: TomlText, raw: dict[str, Any]) -> tuple[GamePhase, ...
         name = _text(ctx, t, "name", ln, tt, "[[game.phase]]") or pid
         rule = _text(ctx, t, "rule", ln, tt, "[[game.phase]]")
         out.append(GamePhase(pid, name, side, rule, once is True))
+    if out and not any(p.side for p in out):
+        ctx.diags.error(
+            MODULE_FILE,
+            tt.block_starts("game.phase")[0],
+            "[[game.phase]]: no step names a side, so no side would ever be due",
+            hint='give the steps where a player acts side = "first" or side = "second"',
+        )
     return tuple(out)
 
 

@@ -4,6 +4,7 @@ declares its game in ``[game]`` is checked against its own declaration with the 
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -83,6 +84,16 @@ def test_the_source_is_held_to_its_own_declaration(
     assert code == 1 and message in out, out
     if needle is not None:
         assert f"{file}:{_line_of(src / file, needle)}" in out, out
+
+
+def test_a_sequence_where_no_side_acts_is_refused(tmp_path: Path) -> None:
+    """Without a step of a side nobody would ever be due: refused at the first step."""
+    src = _copy(tmp_path)
+    text = (src / "module.toml").read_text()
+    (src / "module.toml").write_text(re.sub(r'(?m)^side = "(first|second)"\n', "", text))
+    code, out = cli("check", src)
+    first = _line_of(src / "module.toml", "[[game.phase]]")
+    assert code == 1 and f"module.toml:{first}: error: [[game.phase]]: no step names a side" in out
 
 
 def test_an_unknown_ruleset_points_at_the_declared_game(tmp_path: Path) -> None:
