@@ -10,6 +10,8 @@ from pathlib import Path
 
 import typer
 
+from referee.commands.common import TextOrJson, format_option, json_option, quiet_option
+
 STARTER = "strait_patrol"
 ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
@@ -26,6 +28,9 @@ def register(app: typer.Typer) -> None:
         name: str | None = typer.Option(
             None, "--name", metavar="NAME", help="The game's name (default: the id)."
         ),
+        fmt: TextOrJson = format_option(),
+        as_json: bool = json_option(),
+        quiet: bool = quiet_option("Print nothing when done."),
     ) -> None:
         """Start a declared game: a module source with no ruleset, whose [game] table
         declares its value columns, unit types, terrain, tables and sequence of play.
@@ -36,9 +41,11 @@ def register(app: typer.Typer) -> None:
         (docs/declared-games.md). Exits 0 when written, 2 when DIR is not empty or the id
         is not a simple name.
         """
+        from referee.commands.common import output_format, print_json
         from referee.errors import UserError
         from referee.resources import example_path
 
+        how = output_format(fmt, as_json)
         mid = module_id or folder.name
         if not ID_RE.match(mid):
             raise UserError(
@@ -51,8 +58,11 @@ def register(app: typer.Typer) -> None:
         if src is None:
             raise UserError(f"the bundled example {STARTER!r} is missing from this installation")
         write_starter(src, folder, mid, name or mid)
-        typer.echo(f"{folder}: a declared game {mid!r} from the example {STARTER}")
-        typer.echo(f"next: edit {folder}/module.toml, then: referee check {folder}")
+        if how == "json":
+            print_json({"folder": str(folder), "id": mid, "name": name or mid, "from": STARTER})
+        elif not quiet:
+            typer.echo(f"{folder}: a declared game {mid!r} from the example {STARTER}")
+            typer.echo(f"next: edit {folder}/module.toml, then: referee check {folder}")
 
 
 def write_starter(src: Path, folder: Path, module_id: str, name: str) -> None:
