@@ -24,6 +24,16 @@ GAME_KEYS = (
     "phase",
     "dice",
 )
+NAME_LISTS = (
+    "values",
+    "categories",
+    "flags",
+    "terrain",
+    "tables",
+    "victory_conditions",
+    "masked_backs",
+)
+"""The keys of [game] that hold a list of names."""
 PHASE_KEYS = ("id", "name", "side", "rule", "once")
 DICE_KEYS = ("name", "dice", "sides", "rule")
 PHASE_SIDES = ("first", "second", "")
@@ -43,7 +53,7 @@ def load_game(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> GameDecl | None:
         )
         return None
     check_keys(ctx, MODULE_FILE, tt, raw, ln, "[game]", GAME_KEYS)
-    lists = {k: _names(ctx, tt, raw, k, ln) for k in GAME_KEYS[:-2] if k != "unit_types"}
+    lists = {k: _names(ctx, tt, raw, k, ln) for k in NAME_LISTS}
     return GameDecl(
         values=lists["values"],
         categories=lists["categories"],
