@@ -130,3 +130,18 @@ def test_new_source_starts_a_declared_game_that_checks(tmp_path: Path) -> None:
     assert code == 2 and "is not an empty folder" in out
     code, out = cli("new-source", tmp_path / "x", "--id", "no spaces")
     assert code == 2 and "must be letters" in out and not (tmp_path / "x").exists()
+
+
+def test_the_charts_cite_no_bundled_games_cases() -> None:
+    """A declared game's charts cite its own tables' rules only, never Sixth Fleet's
+    [10.0], [13.2], [11.0] or its night cases [8.45], [9.52] (templates/charts/declared.toml)."""
+    from referee.render import charts
+
+    module, _ = load_module(SRC)
+    assert module is not None
+    scn = module.scenarios["patrol"]
+    made = [charts.tec_chart(module), charts.victory_chart(module), charts.turns_chart(module, scn)]
+    texts = [getattr(i, "text", "") for c in made for i in c.drawing.items]
+    assert any("night Game-Turns (Night)." in t for t in texts), texts
+    for case in ("[10.0]", "[13.2]", "[8.45]", "[9.52]"):
+        assert not any(case in t for t in texts), case
