@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-sf naval-demo demo-solitaire demo-2019 demo-dtp test lint format bench clean
+.PHONY: demo demo-sf naval-demo demo-solitaire demo-2019 demo-dtp demo-declared test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ demo-2019: $(STAMP)
 # (referee/demos/sixth_fleet_dtp.py)
 demo-dtp: $(STAMP)
 	$(BIN)/python -m referee.demos.sixth_fleet_dtp
+
+# a declared game (no ruleset: module.toml declares it): Strait Patrol refereed for its record
+# and dice, then verify (referee/demos/strait_patrol.py)
+demo-declared: $(STAMP)
+	$(BIN)/python -m referee.demos.strait_patrol
 
 test: $(STAMP)
 	$(BIN)/ruff check referee tests bench

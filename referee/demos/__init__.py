@@ -10,6 +10,7 @@ Sixth Fleet, DTP rules    ``make demo-dtp``        an Iceland game on the Denmar
 Sixth Fleet (2019)        ``make demo-2019``       two turns with events and extra actions
 Carrier Battlegroup       ``make demo-solitaire``  a whole solitaire mission, revealed
 Naval module (Crimea)     ``make naval-demo``      readiness, losses, transport, assault
+Strait Patrol (declared)  ``make demo-declared``   a game with no ruleset: record and dice
 ========================  =======================  =====================================
 
 Every demo checks its module source, builds its VASSAL module and play aids, plays a signed
@@ -56,6 +57,12 @@ DEMOS: tuple[Demo, ...] = (
         "demo-solitaire",
     ),
     Demo("naval_module", "Naval module: the Crimea", "referee.demos.naval_module", "naval-demo"),
+    Demo(
+        "strait_patrol",
+        "Strait Patrol (a declared game)",
+        "referee.demos.strait_patrol",
+        "demo-declared",
+    ),
 )
 
 
