@@ -297,7 +297,18 @@ def load_counter(ctx: Ctx, data: dict, tt: TomlText, values: list[ValueSpec]) ->
     cat_layouts = c.get("category_layout", {})
     if not isinstance(cat_layouts, dict):
         cat_layouts = {}
+    named: dict[str, str] = {}
     for cat, lname in cat_layouts.items():
+        if not isinstance(lname, str):
+            ctx.diags.error(
+                f,
+                tt.key_line(cat, start=tt.table_start("counter.category_layout")),
+                f"category {cat!r}: expected the name of a counter layout, "
+                f"got {type(lname).__name__} {lname!r}",
+                hint=f'e.g. {cat} = "{next(iter(layouts), "naval")}"',
+            )
+            continue
+        named[str(cat)] = lname
         if lname not in layouts:
             ctx.diags.error(
                 f,
@@ -309,7 +320,7 @@ def load_counter(ctx: Ctx, data: dict, tt: TomlText, values: list[ValueSpec]) ->
         size_in=size,
         dpi=dpi,
         layouts=layouts,
-        category_layouts={str(k): str(v) for k, v in cat_layouts.items()},
+        category_layouts=named,
     )
 
 

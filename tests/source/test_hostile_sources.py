@@ -118,3 +118,18 @@ def test_a_country_nationality_that_is_a_table_is_reported(tmp_path):
     p.write_text(p.read_text().replace('nationality = "So"', "nationality = {}", 1))
     module, diags = load_module(dst)
     assert module is None and any("map.toml:" in str(e) for e in diags.errors)
+
+
+def test_a_category_layout_that_is_a_table_is_reported(sixth):
+    """Found by tests/fuzz (rules-module target, seed 5102, input 3607): `surface = {}` under
+    `[counter.category_layout]` was a TypeError (a dict is no layout name)."""
+    p = sixth / "module.toml"
+    text = p.read_text()
+    assert '\nsurface = "naval"\n' in text
+    p.write_text(text.replace('\nsurface = "naval"\n', "\nsurface = {}\n", 1))
+    module, diags = load_module(sixth)
+    assert module is None
+    assert any(
+        "module.toml:" in str(e) and "expected the name of a counter layout" in str(e)
+        for e in diags.errors
+    ), [str(e) for e in diags.errors]
