@@ -68,6 +68,7 @@ NAVAL_BOTH_WAYS: dict[str, tuple[str, str]] = {
     "shipping_host_step": ("177", "180"),
     "cd_forced_crossings": ("191", "192"),
     "cd_defender_hex_doubles": ("193", "194"),
+    "motorized_phase": ("201", "202"),
 }
 
 
