@@ -1,11 +1,11 @@
 """The turn trackers of Carrier Battlegroup and the naval module carry their rulesets'
 phases, and the positions the referee writes set the tracker to the game's step.
 
-Carrier Battlegroup: set-up [4.0] (two once-steps) then the ten phases of [5.0]. The naval
-module: each player turn's Naval Readiness [25.32], Air Interdiction [31.1], Motorized
-Movement and Movement [26.12a], Reaction [31.22] and Combat [29.0] Phases, named by player turn (the scenario's first
-player, Axis, first). A referee step inside a phase (the host game's air combat [31.13],
-the coast artillery [27.12]) stands on that phase, of the phasing player.
+Carrier Battlegroup: set-up [4.0] (two once-steps) then the ten phases of [5.0]. The naval module:
+each player turn's Naval Readiness [25.32], Air Interdiction [31.1], Motorized Movement and Movement
+[26.12a], Reaction [31.22] and Combat [29.0] Phases, named by player turn (the scenario's first
+player, Axis, first). A referee step inside a phase (the host game's air combat [31.13], the coast
+artillery [27.12]) stands on that phase, of the phasing player.
 
 The ``vassal``-marked test loads a referee ``position.vsav`` of each module in real VASSAL
 3.7.26 and has VASSAL write its live state back out (vcheck's ``--write-vlog``): the
