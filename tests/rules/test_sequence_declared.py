@@ -110,15 +110,14 @@ def _declared_index(steps: tuple, phase: str, role: str) -> int | None:
 def test_the_naval_module_declares_the_phases_its_referee_walks() -> None:
     """Naval module: every step the referee waits on (sub-steps such as the host game's
     air combat [31.13] or the coast artillery [27.12] included) is a declared phase of the
-    phasing player, Naval Readiness [25.32] to Combat [29.0] (six phases: Motorized Movement
-    and Movement [26.12a]), the first player's turn before the second's, each Game-Turn in
-    the declared order."""
+    phasing player, Naval Readiness [25.32] to Combat [29.0], the first player's turn
+    before the second's, each Game-Turn in the declared order."""
     from referee.rules.naval_module.sequence import PHASES
 
     schema = ruleset_schema("naval_module")
     assert schema is not None
     steps = schema.sequence
-    assert [s.player for s in steps] == ["first"] * 6 + ["second"] * 6
+    assert [s.player for s in steps] == ["first"] * 5 + ["second"] * 5
     covered = {i for s in steps for i in (s.id, *s.within)}
     assert covered == {p.id for p in PHASES}  # every referee step has its phase
     src = SRC.parent / "naval_module"
