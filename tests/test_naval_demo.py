@@ -7,6 +7,7 @@ rolls."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +41,11 @@ def test_naval_demo_plays_and_verifies(finished_demo: Callable[[str], DemoRun]) 
     assert "H1 for the host game: air combat in the Naval Movement Interdiction Box" in out
     assert "DE-He111.1 (DE-He111.2 lost in air combat); Interdiction Level 1" in out
     assert "DE-Ju87 attacks SU-DL-TA" in out  # the Axis Reaction Phase [31.22]
+    # Tashkent moves in both the Motorized Movement and the Movement Phase, a loss roll after
+    # each [26.12a], [27.11]
+    assert "SU-DL-TA: Novorossiysk -> Caucasus Sea Zone, 1 NMP" in out
+    assert "SU-DL-TA: Caucasus Sea Zone -> Kerch Sea Zone, 1 NMP" in out
+    assert len(re.findall(r"SU-DL-TA: [A-Za-z ]+ column, 2d6", out)) >= 2
     assert (game / "turns").is_dir()
 
 

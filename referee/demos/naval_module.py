@@ -7,7 +7,9 @@ the demo keys and a game of the Kerch-Feodosia scenario, then sign and adjudicat
 ``module_src/naval_module/examples/`` in order -- a Naval Movement Interdiction Box opposed by a
 Soviet naval fighter (a standing order) with the host game's air combat result signed by both
 players [31.13], a transport loading at Sevastopol, naval movement with its loss rolls and an
-Abort choice written in advance [27.32b], an Axis Reaction Phase strike on a ship still at sea
+Abort choice written in advance [27.32b], a ship moving in both the Motorized Movement and the
+Movement Phase of one player turn, a loss roll after each [26.12a], [27.11], an Axis Reaction
+Phase strike on a ship still at sea
 [31.22], naval artillery support and an amphibious assault handed to the host game,
 the host result signed by both players [30.16], a Readiness roll [25.32] -- and verify the
 whole archive. Deterministic: fixed public keys and dice seed roots (demo only).

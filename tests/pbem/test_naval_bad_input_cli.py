@@ -110,6 +110,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Table:
     t.new("audit")
     t.send("Soviet", "game: g", "turn: 1", "side: Soviet", "[readiness]")
     t.send("Axis", "game: g", "turn: 1", "side: Axis", "[interdiction]")
+    t.send("Soviet", "game: g", "turn: 1", "side: Soviet", "[motorized]")  # [26.12a]
     return t
 
 

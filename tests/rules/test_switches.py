@@ -74,6 +74,7 @@ NAVAL_BOTH_WAYS: dict[str, tuple[str, str]] = {
     "shipping_host_step": ("177", "180"),
     "cd_forced_crossings": ("191", "192"),
     "cd_defender_hex_doubles": ("193", "194"),
+    "motorized_phase": ("201", "202"),
 }
 
 
@@ -91,6 +92,22 @@ def test_each_naval_reading_both_ways(switch: str) -> None:
         assert flags.get(switch, getattr(Readings(), switch)) is value, (case["id"], switch)
         assert not run_case(case), (case["id"], run_case(case))
     assert on["steps"] != off["steps"], f"{switch}: both settings expect the same"
+
+
+def test_a_naval_game_begun_before_the_motorized_phase_keeps_its_start() -> None:
+    """``new_game`` records the Motorized Movement Phase (NM-47) [26.12a] last; the first of
+    ``earlier_starts`` is the start the ruleset made before, which ``verify`` accepts."""
+    from referee.rules.naval_module.readings import NEW_GAME_FLAGS
+    from referee.rules.naval_module.ruleset import RULESET
+    from tests.conformance.rulesets.naval_module import naval_module
+
+    new = RULESET.new_game(naval_module(), "kerch_feodosia", "g")
+    assert new.data["flags"] == NEW_GAME_FLAGS and list(NEW_GAME_FLAGS)[-1] == "motorized_phase"
+    before = RULESET.earlier_starts(new)[0]
+    assert before.data["flags"] == {
+        k: v for k, v in NEW_GAME_FLAGS.items() if k != "motorized_phase"
+    }
+    assert before.data | {"flags": new.data["flags"]} == new.data
 
 
 @pytest.mark.parametrize("switch", sorted(BOTH_WAYS))

@@ -2,10 +2,11 @@
 phases, and the positions the referee writes set the tracker to the game's step.
 
 Carrier Battlegroup: set-up [4.0] (two once-steps) then the ten phases of [5.0]. The naval
-module: each player turn's Naval Readiness [25.32], Air Interdiction [31.1], Movement
-[26.12a], Reaction [31.22] and Combat [29.0] Phases, named by player turn (the scenario's first
-player, Axis, first). A referee step inside a phase (the host game's air combat [31.13],
-the coast artillery [27.12]) stands on that phase, of the phasing player.
+module: each player turn's Naval Readiness [25.32], Air Interdiction [31.1], Motorized
+Movement and Movement [26.12a] (one entry), Reaction [31.22] and Combat [29.0] Phases, named
+by player turn (the scenario's first player, Axis, first). A referee step inside a phase (the
+host game's air combat [31.13], the coast artillery [27.12]) stands on that phase, of the
+phasing player.
 
 The ``vassal``-marked test loads a referee ``position.vsav`` of each module in real VASSAL
 3.7.26 and has VASSAL write its live state back out (vcheck's ``--write-vlog``): the
@@ -57,7 +58,7 @@ CBG_PHASES = [
 NAVAL_STEPS = [
     "Naval Readiness Phase",
     "Air Interdiction Phase",
-    "Movement Phase",
+    "Motorized Movement and Movement Phases",
     "Reaction Phase",
     "Combat Phase",
 ]
@@ -109,6 +110,7 @@ def test_the_tracker_lists_the_rulesets_phases(name: str, phases: list[str]) -> 
         ("cbg", "turn", 3, None, (2, 2)),  # a turn's orders start at the Intelligence Phase
         ("naval", "readiness", 1, "Axis", (0, 0)),
         ("naval", "aircombat", 2, "Axis", (1, 1)),  # host air combat [31.13]: Air Interdiction
+        ("naval", "motorized", 2, "Soviet", (1, 7)),  # [26.12a]: the Movement entry
         ("naval", "movement", 2, "Soviet", (1, 7)),
         ("naval", "coast", 4, "Soviet", (3, 9)),  # enemy coast artillery [27.12]: Combat
         ("naval", "host_confirm", 4, "Axis", (3, 4)),  # the assault's host result [30.16]

@@ -178,12 +178,15 @@ def must_return_29_13(w: Work) -> None:
         )
 
 
-def returned_29_13(w: Work) -> None:
-    """The Movement Phase is over: the phasing side's return duties are met [29.13]."""
+def returned_29_13(w: Work, *, all_due: bool = True) -> None:
+    """The Movement Phase is over: the phasing side's return duties are met [29.13]. After
+    the Motorized Movement Phase (``all_due`` false) only the ships it brought into port are
+    done with theirs (NM-47)."""
     left = [
         sid
         for sid in w.data("return_to_port", [])
-        if (u := w.state.units.get(sid)) is not None and u.side != w.side
+        if (u := w.state.units.get(sid)) is not None
+        and (u.side != w.side or not (all_due or u.location in w.game.ports))
     ]
     if left == list(w.data("return_to_port", [])):
         return  # nothing was due: the position stays as it was
@@ -260,6 +263,15 @@ def _assaulting_unit_30_11(
             o.pos_of(pid),
             pid,
             "end its move on an all-sea hex next to the coastal hex",
+        )
+        return None
+    if u.side != "Soviet" and pid in w.data("activated", []):
+        w.bad(
+            "28.14a",
+            f"{pid} loaded in the Motorized Movement Phase, activated for port-to-port "
+            "transport: Axis units load for an Amphibious Assault in the Movement Phase",
+            o.pos_of(pid),
+            pid,
         )
         return None
     if not g.hexes.adjacent(sea, target):

@@ -24,6 +24,7 @@ from referee.rules.naval_module.losses import (
 )
 from referee.rules.naval_module.ranges import cd_doubling_30_24, cd_points_against
 from referee.rules.naval_module.readings import readings_of
+from referee.rules.naval_module.sequence import BY_ID
 from referee.rules.naval_module.ships import READY, SAILED
 from referee.rules.naval_module.sinking import damage_ship
 from referee.rules.naval_module.transport import load_problems, points_28_13
@@ -186,6 +187,7 @@ def load(w: Work, o: Order) -> None:
                     "hq_non_op", "28.25", f"{pid} goes Non-Op as it loads for Evacuation", unit=pid
                 )
     w.set(do_not_move=dnm, evacuated=sorted(set(evacuated)))
+    _activated_28_14a(w, adding)
     w.note(
         "load",
         "28.14b",
@@ -193,6 +195,26 @@ def load(w: Work, o: Order) -> None:
         f"port capacity left {left - need})",
         ship=sid,
         units=[a for a, _ in adding],
+    )
+
+
+def _activated_28_14a(w: Work, adding: list[tuple[str, Any]]) -> None:
+    """Non-motorized units load in the Motorized Movement Phase only as activated by an
+    in-range HQ for port-to-port naval transport (the HQ and its range are the host game's)
+    or, Soviet units, for an Amphibious Assault: an Axis unit so loaded makes no assault this
+    player turn [28.14a]; a Soviet one moved port to port unloads in the Movement Phase but
+    does not move (28.14, the item after g: the host game's)."""
+    units = [a for a, d in adding if "motorized" not in d.flags]
+    if w.state.phase != "motorized" or not units:
+        return
+    w.set(activated=sorted({*w.data("activated", []), *units}))
+    w.note(
+        "activated",
+        "28.14a",
+        f"{', '.join(units)}: not motorized, loaded in the Motorized Movement Phase as "
+        "activated by an in-range HQ (place an Activated marker)"
+        + (" or for an Amphibious Assault" if w.side == SOVIET else ""),
+        units=units,
     )
 
 
@@ -232,7 +254,12 @@ def move(w: Work, o: Order) -> None:
         if sh.status != READY:
             w.bad(
                 "26.31",
-                f"{s} is Sailed and cannot move until it is Ready",
+                f"{s} is Sailed and cannot move until it is Ready"
+                + (
+                    ": it ended the Motorized Movement Phase in port [26.12a]"
+                    if s in w.data("moved_motorized", [])
+                    else ""
+                ),
                 o.pos_of(s),
                 s,
                 "a Naval Readiness roll makes it Ready [25.32]",
@@ -618,7 +645,10 @@ def land(w: Work, sid: str, units: list[str], hex_id: str, rule: str) -> None:
 
 def end_movement(w: Work) -> None:
     """Ships that moved into a friendly port turn Sailed [26.31], except at an Evacuation port
-    [28.23d]."""
+    [28.23d]: at the end of the Motorized Movement Phase too, as the 27.2 example turns
+    K.Kavkas over after its Motorized Movement Phase, "not available for further naval
+    movement until it returns to its Ready mode" [26.12a]."""
+    title = BY_ID[w.state.phase].title
     for sid in w.data("moved", []):
         u = w.state.units[sid]
         if w.game.ship(w.state, sid).is_flotilla:
@@ -629,7 +659,7 @@ def end_movement(w: Work) -> None:
                 w.note(
                     "sailed",
                     "26.31",
-                    f"{sid} ends the Movement Phase in {u.location}: Sailed",
+                    f"{sid} ends the {title} in {u.location}: Sailed",
                     ship=sid,
                 )
         elif u.location in w.game.ports:
@@ -639,4 +669,6 @@ def end_movement(w: Work) -> None:
                 f"{sid} stays Ready at the Evacuation port {u.location}",
                 ship=sid,
             )
+    if w.state.phase == "motorized":  # for the Movement Phase's refusals [26.31]
+        w.set(moved_motorized=sorted(w.data("moved", [])))
     w.set(moved=[])

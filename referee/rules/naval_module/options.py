@@ -91,8 +91,10 @@ def awaited(game: Game, state: GameState) -> str:
 
 
 def _check(state: GameState, side: str, line: str, module: Module) -> list[Violation]:
-    """What ``validate`` says of a one-line [movement] file by ``side``."""
-    text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[movement]\n{line}\n"
+    """What ``validate`` says of a one-line file by ``side`` in the naval movement step the
+    game is in ([motorized] or [movement] [26.12a]; [movement] in any other step)."""
+    section = state.phase if state.phase in seq.NAVAL_MOVEMENT else "movement"
+    text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[{section}]\n{line}\n"
     doc = parse_orders(text, "options", VOCABULARY)
     game = Game.of(module)
     return steps.check_header(game, state, doc, awaited(game, state)) or list(

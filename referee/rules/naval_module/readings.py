@@ -27,6 +27,10 @@ class Readings:
     # hex of the CD side's ground units) count twice on its loss roll (True); False: the
     # older reading, never doubled in play
     cd_defender_hex_doubles: bool = False
+    # [26.12a] (NM-47): the phasing player's Motorized Movement Phase is played before his
+    # Movement Phase, and a naval unit may move in either or both, with its NMP allowance in
+    # each [26.14] (True); False: a game begun before keeps one naval movement step a turn
+    motorized_phase: bool = False
 
 
 # the rulings ``new_game`` records for a new game, oldest first
@@ -34,6 +38,7 @@ NEW_GAME_FLAGS: dict[str, Any] = {
     "shipping_host_step": True,
     "cd_forced_crossings": True,
     "cd_defender_hex_doubles": True,
+    "motorized_phase": True,
 }
 
 

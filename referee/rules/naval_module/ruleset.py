@@ -90,13 +90,13 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         return setup_status(game, state, sc.fixed)
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
-        """The one submission the game waits for (docs/rulesets.md, ``Due``): the answer to
-        the first pending decision (an Abort's choice [27.32b], the naval fighters opposing the
-        box [31.13]), else the orders of the side whose step it is -- the phasing player's
-        readiness, movement and combat, the other player's Naval Movement Interdiction [31.1]
-        and Axis Reaction Phase [31.22], each host-result signature in turn [30.16], [31.13]
-        -- or nothing once the game is over. Every naval fact is open, so ``what`` is the same
-        for both sides."""
+        """The one submission the game waits for (docs/rulesets.md, ``Due``): the answer to the
+        first pending decision (an Abort's choice [27.32b], the naval fighters opposing the box
+        [31.13]), else the orders of the side whose step it is -- the phasing player's readiness,
+        Motorized Movement and Movement [26.12a] and combat, the other player's Naval Movement
+        Interdiction [31.1] and Axis Reaction Phase [31.22], each host-result signature in turn
+        [30.16], [31.13] -- or nothing once the game is over. Every naval fact is open, so ``what``
+        is the same for both sides."""
         if state.pending:
             pd = state.pending[0]
             return (
@@ -109,9 +109,9 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
         """The starts older versions of this ruleset made for the same game: without the
-        flags of the later rulings (readings.NEW_GAME_FLAGS, oldest first: NM-43, NM-45), the
-        newest dropped first. ``verify`` accepts each as the start of an archive begun
-        before the ruling."""
+        flags of the later rulings (readings.NEW_GAME_FLAGS, oldest first: NM-43, NM-45, NM-46,
+        NM-47), the newest dropped first. ``verify`` accepts each as the start of an archive
+        begun before the ruling."""
         return starts_without_later_flags(state, NEW_GAME_FLAGS)
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:

@@ -110,12 +110,17 @@ DISPLAYS = (
 
 # The phases of each player turn the naval rules act in, as the referee walks them
 # (sequence.PHASES; a test holds the two together): the host series' sequence is not in the
-# text, so these are the five phases the naval rules name [25.32], [31.1], [26.12a], [31.22],
-# [29.0]. The referee's other steps are sub-steps of one of them: the host game's air combat
-# signed by both sides [31.13], [31.23], the enemy's coast artillery and defensive naval
-# support [27.12], and an assault's host game result [30.16]. The tracker names each step by
-# its player turn ("Soviet Player Turn: Reaction Phase"): the other side acts in some of
-# them, and [31.22] calls the Reaction Phase of the Soviet player turn the Axis Reaction Phase.
+# text, so these are the phases the naval rules name [25.32], [31.1], [26.12a], [31.22],
+# [29.0]. The Motorized Movement and the Movement Phase [26.12a] share one tracker entry: a
+# position save records the tracker's entries, so a separate entry would change the save of
+# every step of a game begun before the Motorized Movement Phase was built (which skips it,
+# ``sequence.Phase.flag``) and ``verify`` would refuse its archive. The referee's other steps
+# are sub-steps of one of them: the host game's air combat signed by both sides [31.13],
+# [31.23], the enemy's coast artillery and defensive naval support [27.12], and an assault's
+# host game result [30.16].
+# The tracker names each step by its player turn ("Soviet Player Turn: Reaction Phase"): the
+# other side acts in some of them, and [31.22] calls the Reaction Phase of the Soviet player
+# turn the Axis Reaction Phase.
 SEQUENCE = tuple(
     step
     for player in ("first", "second")
@@ -128,7 +133,13 @@ SEQUENCE = tuple(
             player,
             within=("aircombat", "aircombat_confirm"),
         ),
-        PhaseDecl("movement", "Player Turn: Movement Phase", "26.12a", player),
+        PhaseDecl(
+            "movement",
+            "Player Turn: Motorized Movement and Movement Phases",
+            "26.12a",
+            player,
+            within=("motorized",),
+        ),
         PhaseDecl(
             "reaction",
             "Player Turn: Reaction Phase",

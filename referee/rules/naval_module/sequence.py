@@ -2,10 +2,12 @@
 
 The host series' sequence (Naval Readiness, Air Interdiction, Motorized Movement, Movement,
 Reaction, Combat, Engineering, Supply Status, Interphase) is not in the text; the naval rules
-act in five of its phases, which is what this referee plays: for each player turn the phasing
+act in six of its phases, which is what this referee plays: for each player turn the phasing
 player's Naval Readiness Phase, the enemy's Air Interdiction (the Naval Movement Interdiction
 Box) -- with, when Soviet naval fighters oppose it, the host game's air combat result signed by
-the mission player and then the Soviet player [31.13] --, the phasing player's Movement Phase,
+the mission player and then the Soviet player [31.13] --, the phasing player's Motorized
+Movement Phase and his Movement Phase (a naval unit moves in either or both [26.12a]; the
+Motorized Movement Phase only in a game that records the ruling, ``Phase.flag``),
 the Axis Reaction Phase when Soviet ships are at sea and Axis air could strike them [31.22], the
 phasing player's Combat Phase, the other player's coast artillery and defensive naval support
 in that Combat Phase (only when a CD unit has something in reach or a ship in port is in Range
@@ -27,6 +29,9 @@ class Phase:
     by: str  # "phasing" or "enemy": who writes its orders
     title: str
     rule: str
+    # the switch of ``readings.Readings`` a game must have on for this step to be played: a
+    # game begun before the step was built skips it, so its archive replays as it was played
+    flag: str | None = None
 
 
 PHASES: tuple[Phase, ...] = (
@@ -39,6 +44,7 @@ PHASES: tuple[Phase, ...] = (
         "Air Interdiction Phase: host air combat, the other side",
         "31.13",
     ),
+    Phase("motorized", "phasing", "Motorized Movement Phase", "26.12a", "motorized_phase"),
     Phase("movement", "phasing", "Movement Phase", "26.12a"),
     Phase("reaction", "enemy", "Reaction Phase (Axis air against ships at sea)", "31.22"),
     Phase(
@@ -76,6 +82,9 @@ PHASES: tuple[Phase, ...] = (
     Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
 )
 BY_ID = {p.id: p for p in PHASES}
+# the phases in which naval units conduct naval movement, each with its own NMP allowance
+# [26.12a], [26.14]
+NAVAL_MOVEMENT = ("motorized", "movement")
 # the orders section of a step: a second signature is written under the first one's section
 SECTION = {
     "host_confirm": "host",

@@ -14,6 +14,7 @@ from referee.engine.orders import Order, OrdersDoc
 from referee.rules.naval_module import air, coast, combat, defence, movement, phases, sortie
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.readings import readings_of
 from referee.rules.naval_module.work import Work
 
 ABORT_OPTIONS = ("return", "damage")
@@ -104,7 +105,7 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work
         return w  # standing orders only
     orders = list(doc.orders)
     phase = state.phase
-    if phase != "movement":  # a port taken outside the Movement Phase (NM-44) [26.12b]
+    if phase not in seq.NAVAL_MOVEMENT:  # a port taken outside a movement phase (NM-44) [26.12b]
         for o in orders:
             if o.verb == "capture":
                 sortie.capture(w, o)
@@ -145,6 +146,8 @@ def _air_combat_step(w: Work, orders: list[Order], phase: str) -> bool:
 
 
 def _movement_step(w: Work, orders: list[Order], phase: str) -> bool:
+    """The Motorized Movement Phase or the Movement Phase: the same naval movement in each
+    [26.12a]."""
     _movement(w, orders)
     return bool(w.state.pending)
 
@@ -202,6 +205,7 @@ _STEPS: dict[str, _Step] = {
     "interdiction": _interdiction_step,
     "aircombat": _air_combat_step,
     "aircombat_confirm": _air_combat_step,
+    "motorized": _movement_step,
     "movement": _movement_step,
     "combat": _combat_step,
     "reaction": _reaction_step,
@@ -225,8 +229,11 @@ def _standing(w: Work, doc: OrdersDoc) -> None:
     w.set(standing=standing)
 
 
-# ---- the Movement Phase ------------------------------------------------------------------------
+# ---- the Motorized Movement Phase and the Movement Phase -----------------------------------------
 def _movement(w: Work, orders: list[Order]) -> None:
+    """One naval movement phase [26.12a]: its loss rolls at its end [27.11], its own NMP
+    allowance [26.14]; a ship that supported from the sea is back in port by the end of the
+    Movement Phase, or earlier in the Motorized Movement Phase (NM-47) [29.13]."""
     for o in orders:
         if o.verb == "evacuate":
             movement.evacuate(w, o)
@@ -241,14 +248,14 @@ def _movement(w: Work, orders: list[Order]) -> None:
                 u = w.state.units.get(sid)
                 if u is None or u.side != w.side or not w.game.is_ship(sid):
                     w.not_own_ship("27.32b", sid, o.pos_of(sid))
-    if not w.violations:
+    if not w.violations and w.state.phase == "movement":
         combat.must_return_29_13(w)
     if w.violations:
         return
     movement.resolve_losses(w)
     unloads = [o.to_json() for o in orders if o.verb == "unload"]
     w.set(deferred=unloads)
-    _ask_aborts(w, orders, "movement")
+    _ask_aborts(w, orders, w.state.phase)
     if w.state.pending:
         return
     _finish_movement(w)
@@ -264,7 +271,7 @@ def _finish_movement(w: Work) -> None:
         movement.unload(w, o)
     w.set(deferred=[])
     movement.end_movement(w)
-    combat.returned_29_13(w)
+    combat.returned_29_13(w, all_due=w.state.phase == "movement")
 
 
 def _ask_aborts(w: Work, orders: list[Order], phase: str) -> None:
@@ -323,7 +330,7 @@ def _answer(w: Work, doc: OrdersDoc) -> None:
     _ask_aborts(w, [], phase)
     if w.state.pending:
         return
-    if phase == "movement":
+    if phase in seq.NAVAL_MOVEMENT:
         _finish_movement(w)
     advance(w)
 
@@ -343,10 +350,14 @@ def advance(w: Work) -> None:
 
 
 def _skipped(w: Work, phase: str) -> bool:
-    """The host steps wait for an assault; the air combat steps for naval fighters opposing
-    the box [31.13]; the Reaction Phase for a Soviet ship at sea and Ready Axis strike air
-    [31.22]; the coast step for a CD unit with something in reach [27.12], [30.25] or a naval
-    unit in port in Range of an attacked Defender hex [29.25]."""
+    """A step of a ruling the game does not record (``Phase.flag``: the Motorized Movement
+    Phase [26.12a]); the host steps wait for an assault; the air combat steps for naval
+    fighters opposing the box [31.13]; the Reaction Phase for a Soviet ship at sea and Ready
+    Axis strike air [31.22]; the coast step for a CD unit with something in reach [27.12],
+    [30.25] or a naval unit in port in Range of an attacked Defender hex [29.25]."""
+    flag = seq.BY_ID[phase].flag
+    if flag is not None:
+        return not getattr(readings_of(w.state.data), flag)
     if phase.startswith("host"):
         return not _open_assaults(w)
     if phase.startswith("aircombat"):
@@ -383,6 +394,8 @@ def end_player_turn(w: Work) -> None:
     w.set(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
     if w.data("declared_attacks", []):
         w.set(declared_attacks=[])
+    if w.data("moved_motorized", []) or w.data("activated", []):
+        w.set(moved_motorized=[], activated=[])
     first = str(w.state.data["first"])
     nxt = seq.other(w.game.sides, phasing)
     if nxt == first:

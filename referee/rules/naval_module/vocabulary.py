@@ -30,6 +30,7 @@ READINESS, INTERDICTION, MOVEMENT, COMBAT, COAST, HOST = (
     "host",
 )
 AIRCOMBAT, REACTION, SHIPPING = "aircombat", "reaction", "shipping"
+MOTORIZED = "motorized"  # the Motorized Movement Phase: naval movement as in MOVEMENT [26.12a]
 STANDING = "standing"
 ARROW = keyword("->")
 SHIP = unit(role="carrier", label="SHIP")
@@ -40,6 +41,7 @@ VOCABULARY = Vocabulary(
         READINESS,
         INTERDICTION,
         AIRCOMBAT,
+        MOTORIZED,
         MOVEMENT,
         REACTION,
         COMBAT,
@@ -102,7 +104,7 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "load",
-            (MOVEMENT,),
+            (MOTORIZED, MOVEMENT),
             (form(units(), ARROW, SHIP),),
             meaning="ground units board a naval unit in their port, within its capacity and "
             "the port's [28.13], [28.14a], [26.25]",
@@ -110,7 +112,7 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "move",
-            (MOVEMENT,),
+            (MOTORIZED, MOVEMENT),
             (form(units(), ARROW, path()),),
             meaning="naval movement zone by zone, ending in a port, a zone (at sea) or an "
             "all-sea hex of the last zone; Axis ships that start together may move as a group "
@@ -120,7 +122,7 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "unload",
-            (MOVEMENT,),
+            (MOTORIZED, MOVEMENT),
             (form(units()),),
             meaning="ground units go ashore from a naval unit in a port, within its capacity "
             "[28.14e], [26.25]",
@@ -128,7 +130,18 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "capture",
-            (READINESS, INTERDICTION, AIRCOMBAT, MOVEMENT, REACTION, COMBAT, SHIPPING, COAST, HOST),
+            (
+                READINESS,
+                INTERDICTION,
+                AIRCOMBAT,
+                MOTORIZED,
+                MOVEMENT,
+                REACTION,
+                COMBAT,
+                SHIPPING,
+                COAST,
+                HOST,
+            ),
             (form(location()),),
             meaning="the host game's ground movement, reaction movement or advance after "
             "combat took an enemy port (report it in your next file): enemy ships there "
@@ -138,7 +151,7 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "evacuate",
-            (MOVEMENT,),
+            (MOTORIZED, MOVEMENT),
             (form(location()),),
             meaning="declare Evacuation of a friendly port: loading doubled, no unloading "
             "[28.21]-[28.23]",
@@ -146,7 +159,7 @@ VOCABULARY = Vocabulary(
         ),
         Verb(
             "abort",
-            (MOVEMENT, STANDING),
+            (MOTORIZED, MOVEMENT, STANDING),
             (form(units(), keyword("return", "damage", sets_mode=True)),),
             meaning="the choice on an Abort result made in advance: return to the departure "
             "port, or take one more damage point and stay [27.32b]",
