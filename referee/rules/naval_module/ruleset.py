@@ -126,10 +126,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             return out
         return steps.run(game, state, orders, None).violations
 
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        violations = self.validate(module, state, orders)
-        if violations:
-            return Outcome(state, (), (), tuple(violations))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         w = steps.run(Game.of(module), state, orders, dice)
         return Outcome(w.state, tuple(w.events), tuple(dice.rolls))
 

@@ -171,10 +171,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         return out
 
     # ---- resolution ---------------------------------------------------------------------------
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        violations = self.validate(module, state, orders)
-        if violations:
-            return Outcome(state, (), (), tuple(violations))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         game = Game.of(module, state)
         side = str(orders.side)
         events: list[Event] = []
