@@ -86,7 +86,7 @@ def _section(phase: str) -> str:
     return seq.SECTION.get(phase, phase)
 
 
-def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work:
+def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice) -> Work:
     """One orders file carried out: its standing orders, then the answer to a pending
     decision or the orders of the step the game is in, then on to the next step when nothing
     was refused and no decision is awaited."""
