@@ -73,7 +73,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         if state.phase == flow.SETUP:
             return f"{side} set-up [11.0]"
         p = BY_ID[state.phase]
-        return f"{side}: Game-Turn {state.turn}, {p.name} [{p.rule}]"
+        return f"{side}: Game-Turn {state.turn}, {p.title} [{p.rule}]"
 
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
