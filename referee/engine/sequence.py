@@ -112,6 +112,11 @@ class SequenceOfPlay(Generic[StepsT]):
         return self.by_id.get(state.phase)
 
     @property
+    def first(self) -> Phase[StepsT]:
+        """The first phase of a Game-Turn."""
+        return self.phases[0]
+
+    @property
     def ids(self) -> tuple[str, ...]:
         """The ids of the sequence's phases, in order (``extra`` left out)."""
         return tuple(p.id for p in self.phases)

@@ -66,7 +66,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             ruleset=self.id,
             scenario=scenario,
             turn=1,
-            phase=seq.PHASES[0].id,
+            phase=seq.PHASES.first.id,
             active_side=sc.first_player,
             units=units,
             stacks={},

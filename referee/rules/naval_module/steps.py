@@ -390,7 +390,7 @@ def end_player_turn(w: Work) -> None:
         if w.state.phase == seq.GAME_OVER:
             return
     w.set(phasing=nxt)
-    w.state = w.state.evolve(phase=seq.PHASES[0].id, active_side=nxt)
+    w.state = w.state.evolve(phase=seq.PHASES.first.id, active_side=nxt)
     w.note("player_turn", "25.32", f"{nxt} player turn, Game-Turn {w.state.turn}")
 
 

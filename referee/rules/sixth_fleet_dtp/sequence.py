@@ -116,7 +116,7 @@ def next_phase_4_1(phase_id: str, turn: int) -> tuple[str, int]:
     for p in PHASES.phases[i + 1 :]:
         if not p.night_only or is_night_4_0(turn):
             return p.id, turn
-    return PHASES.phases[0].id, turn + 1
+    return PHASES.first.id, turn + 1
 
 
 def players_11_0(module: Module) -> dict[str, str]:
