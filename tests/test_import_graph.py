@@ -40,9 +40,6 @@ LAZY_CYCLES: dict[frozenset[str], str] = {
             "referee.render.map_art",
         }
     ): "the board's layers call back into board for shared geometry",
-    frozenset({"referee.vassal.position.decks", "referee.vassal.position.savewriter"}): (
-        "a deck's cards are written as counter pieces by the save writer"
-    ),
     frozenset({"referee.rules.naval_module.air", "referee.rules.naval_module.combat"}): (
         "air strikes resolve through the naval combat table and combat asks air for escorts"
     ),
