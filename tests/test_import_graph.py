@@ -31,15 +31,6 @@ LAZY_CYCLES: dict[frozenset[str], str] = {
         "the model carries its ruleset's schema, read by the registry in schema.py, whose "
         "type hints name the model's Module"
     ),
-    frozenset(
-        {
-            "referee.render.board",
-            "referee.render.board_islands",
-            "referee.render.board_labels",
-            "referee.render.board_layers",
-            "referee.render.map_art",
-        }
-    ): "the board's layers call back into board for shared geometry",
     frozenset({"referee.rules.naval_module.air", "referee.rules.naval_module.combat"}): (
         "air strikes resolve through the naval combat table and combat asks air for escorts"
     ),
