@@ -9,6 +9,8 @@ phases, by either player [DTP 4.0, 6.2]. Who acts in each phase is data (:data:`
 * ``"impulses"``: both, alternately, B first, until both have passed [DTP 8.2];
 * ``"nobody"``: carried out by the referee with the dice (phase 6's readiness rolls come
   after both players' ``rebase`` orders, so phase 6 is ``"both"``: each player's file);
+* ``side`` ``None``: the side the game names, one after the other (SPI's Reinforcement
+  Interphase [12.2] of the Med Campaign);
 * the Night-only phase 7 is skipped on AM and PM turns.
 
 Turns run AM, PM, Night with turn 1 = AM (digest §2, deduced from 6.62 and Westpac).
@@ -89,6 +91,9 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             side="B",
             sections=("reinforcement",),
         ),
+        Phase(
+            "reinforcement_12_2", "Reinforcement Interphase", "12.2", sections=("reinforcement",)
+        ),
     ),
 )
 """[DTP 4.1], the engine's phase records: ``side`` ``"A"``/``"B"`` is that player's phase,
@@ -96,8 +101,13 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
 ``extra`` holds Westpac's reinforcement phase [DTP 11.5041, 11.506], A first, and the
 placements of delayed units before a movement phase [DTP 11.5061, 11.5063]: entered only in a
 scenario with the DTP reinforcement track (``westpac_reinforcement``), so not in the declared
-sequence of every scenario."""
+sequence of every scenario. The last is SPI's Reinforcement Interphase [12.2], kept in the Med
+Campaign ("all other SPI scenario rules apply" [DTP 11.0]): between the Game-Turn after which
+reinforcements arrive and the next, each side with reinforcements in set-up order
+(``reinforcement.py``), the side the game names (``state.active_side``); entered only in a
+game whose ``reinforcement_interphase_12_2`` flag is on."""
 BY_ID = PHASES.by_id
+INTERPHASE_12_2 = BY_ID["reinforcement_12_2"]
 
 
 def day_part_4_0(turn: int) -> str:
