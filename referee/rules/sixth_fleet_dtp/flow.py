@@ -304,7 +304,7 @@ def _after_interphase_12_2(
     if awaited is not None:
         return awaited
     state = reinforcement.end_12_2(state)
-    return _enter(game, state.evolve(turn=state.turn + 1), PHASES[0].id, dice, events)
+    return _enter(game, state.evolve(turn=state.turn + 1), PHASES.first.id, dice, events)
 
 
 def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
