@@ -37,6 +37,7 @@ MODEL_MODULES: Final = (
     "referee.source.mapkinds",
     "referee.source.origin",
     "referee.source.diagnostics",
+    "referee.source.gamedecl",
     "referee.hexgrid",
 )
 """The modules whose dataclasses a cached module may be rebuilt from."""
