@@ -27,21 +27,9 @@ REFEREE = Path(__file__).resolve().parents[1] / "referee"
 # Cycles closed only by a lazy import inside a function, in folders other sessions own; each
 # is a seam still to cut (the pbem ones, charts/tablechart and module_writer were cut).
 LAZY_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"referee.source.mapkinds", "referee.source.model", "referee.source.schema"}): (
-        "mapkinds builds model.Origin values for the map kinds model declares; the model "
-        "carries its ruleset's schema, read by the registry in schema.py"
-    ),
-    frozenset(
-        {
-            "referee.render.board",
-            "referee.render.board_islands",
-            "referee.render.board_labels",
-            "referee.render.board_layers",
-            "referee.render.map_art",
-        }
-    ): "the board's layers call back into board for shared geometry",
-    frozenset({"referee.vassal.position.decks", "referee.vassal.position.savewriter"}): (
-        "a deck's cards are written as counter pieces by the save writer"
+    frozenset({"referee.source.model", "referee.source.schema"}): (
+        "the model carries its ruleset's schema, read by the registry in schema.py, whose "
+        "type hints name the model's Module"
     ),
     frozenset({"referee.rules.naval_module.air", "referee.rules.naval_module.combat"}): (
         "air strikes resolve through the naval combat table and combat asks air for escorts"

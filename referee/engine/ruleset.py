@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.engine.core import Dice, GameState, Outcome, Violation
+from referee.engine.steps import run_step
 
 if TYPE_CHECKING:
     from referee.engine.orders import OrdersDoc
@@ -70,11 +71,17 @@ class Ruleset(ABC):
         """Every violation in a whole orders file, each citing its rule case. No dice, no
         change to anything."""
 
-    @abstractmethod
     def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        """Apply valid orders from ``state`` until the phases they cover are done, or until a
-        decision belongs to the other player and no standing order covers it (then
-        ``outcome.state.pending`` says what is owed)."""
+        """The orders validated, then carried out (:func:`referee.engine.steps.run_step`, the
+        one step runner): a file with a violation is refused whole, with no change, event or
+        roll. Not overridden: a ruleset gives :meth:`carry_out`."""
+        return run_step(self, module, state, orders, dice)
+
+    @abstractmethod
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        """Apply orders ``validate`` accepted, from ``state``, until the phases they cover are
+        done, or until a decision belongs to the other player and no standing order covers
+        it (then ``outcome.state.pending`` says what is owed)."""
 
     @abstractmethod
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from referee.source.model import Island, Module
 
 if TYPE_CHECKING:
-    from referee.render.board import BoardLayout
+    from referee.render.board_geometry import BoardLayout
 
 Polygon = list[tuple[float, float]]
 

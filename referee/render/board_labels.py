@@ -27,7 +27,7 @@ from referee.render.fonts import pil_font
 from referee.source.model import Module
 
 if TYPE_CHECKING:
-    from referee.render.board import BoardLayout
+    from referee.render.board_geometry import BoardLayout
 
 Box = tuple[float, float, float, float]
 

@@ -21,17 +21,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from referee.render.board_geometry import BoardLayout, LegendEntry
 from referee.render.colors import hex_rgb, mix, parse_color, readable_on_white
 from referee.render.fonts import pil_font
 from referee.source.mapkinds import Point, Zone, interior_point
 from referee.source.model import Module
-
-if TYPE_CHECKING:
-    from referee.render.board import BoardLayout, LegendEntry
 
 INK = "#1E2328"
 BLOCKED = "#B03A2E"
@@ -49,8 +46,6 @@ def canvas_layout(
 ) -> BoardLayout:
     """The board geometry of a map without a hex grid: its ``[board]`` at ``dpi`` with a
     margin, under the title band and over the legend (as a hex board is laid out)."""
-    from referee.render.board import BoardLayout
-
     canvas = module.map.canvas
     assert canvas is not None
     margin = max(4, round(0.2 * dpi))
@@ -131,8 +126,6 @@ def name_boxes(module: Module, lay: BoardLayout) -> dict[str, Rect]:
 
 # ---- legend -----------------------------------------------------------------------------------
 def layer_legend(module: Module) -> list[LegendEntry]:
-    from referee.render.board import LegendEntry
-
     m = module.map
     out: list[LegendEntry] = []
     if m.zones is not None:

@@ -23,7 +23,7 @@ import math
 
 from PIL import Image
 
-from referee.render.board import BoardLayout
+from referee.render.board_geometry import BoardLayout
 from referee.source.artfiles import open_picture
 from referee.source.model import Module
 

@@ -35,6 +35,7 @@ MODEL_MODULES: Final = (
     "referee.source.model",
     "referee.source.tablemodel",
     "referee.source.mapkinds",
+    "referee.source.origin",
     "referee.source.diagnostics",
     "referee.source.gamedecl",
     "referee.hexgrid",

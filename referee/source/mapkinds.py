@@ -12,7 +12,7 @@ over a hex map):
   says so), the lines or routes they belong to, and free properties.
 
 Like the rest of :mod:`referee.source.model` these are immutable and keep the file and line
-each fact came from (:class:`~referee.source.model.Origin`). Coordinates are in **inches** from
+each fact came from (:class:`~referee.source.origin.Origin`). Coordinates are in **inches** from
 the top-left corner of the map (y down): the loader converts whatever unit the designer wrote
 (board pixels at a stated dpi, inches, millimetres), so renderers only multiply by their dpi.
 What a property *means* is the ruleset's business; the model only records it.
@@ -21,10 +21,8 @@ What a property *means* is the ruleset's business; the model only records it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from referee.source.model import Origin
+from referee.source.origin import Origin
 
 Point = tuple[float, float]
 PropValue = str | int | float | bool | tuple[str, ...]
@@ -33,8 +31,6 @@ ANY_KIND = "*"
 
 
 def _origin() -> Origin:
-    from referee.source.model import Origin
-
     return Origin("")
 
 

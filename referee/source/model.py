@@ -15,22 +15,12 @@ from typing import TYPE_CHECKING
 
 from referee.hexgrid import HexGrid, hexside_key
 from referee.source.mapkinds import Canvas, PropValue, SpaceLayer, ZoneLayer
+from referee.source.origin import Origin
 from referee.source.tablemodel import NamedTable
 
 if TYPE_CHECKING:
     from referee.source.gamedecl import GameDecl
     from referee.source.schema import RulesetSchema
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where a fact came from: a file relative to the source root, and a line."""
-
-    file: str
-    line: int | None = None
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else self.file
 
 
 @dataclass(frozen=True, slots=True)

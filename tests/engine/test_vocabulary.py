@@ -295,7 +295,7 @@ class _AreaToy(Ruleset):
     def new_game(self, *args: Any, **kw: Any) -> Any:
         raise AssertionError("not played")
 
-    awaiting = validate = resolve = view = score = new_game
+    awaiting = validate = carry_out = view = score = new_game
 
 
 _AREA_SCHEMA = RulesetSchema(

@@ -248,7 +248,7 @@ class ToyRuleset(Ruleset):
         return None
 
     # -- resolution
-    def resolve(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
+    def carry_out(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
         events: list[Event] = []
         standing = dict(state.data.get("standing", {}))
         for s in orders.standing:

@@ -131,7 +131,7 @@ class ImpulseRuleset(Ruleset, Submissions):
         return None
 
     # -- resolution
-    def resolve(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
+    def carry_out(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
         events: list[Event] = []
         standing = dict(state.data["standing"])
         for s in orders.standing:

@@ -92,7 +92,7 @@ class SealedPlots(Ruleset, Submissions, SealedResolution):
                     out.append(Violation("S1", f"{u.id} moves at most 2 hexes", o.where))
         return out
 
-    def resolve(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
+    def carry_out(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
         raise AssertionError("plots are sealed: the referee calls resolve_sealed")
 
     def resolve_sealed(

@@ -99,7 +99,7 @@ class SolitaireRuleset(Ruleset, Submissions, HiddenInformation):
                 out.append(Violation("C4", f"{u.id} moves at most 2 hexes", o.where))
         return out
 
-    def resolve(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
+    def carry_out(self, module: Module, state: GameState, orders: Any, dice: Dice) -> Outcome:
         events: list[Event] = []
         for o in orders.orders:
             if o.verb == "move":

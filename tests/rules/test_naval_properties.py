@@ -17,6 +17,7 @@ import pytest
 
 from referee.engine.core import Event, GameState, Roll
 from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.steps import WithheldDice
 from referee.rules.naval_module.context import Game, place, set_ship
 from referee.rules.naval_module.movement import capacity_now
 from referee.rules.naval_module.scripted import scripted_orders
@@ -127,7 +128,7 @@ def _afloat_ships_are_whole(game: Game, after: GameState) -> None:
 
 def _ports_within_capacity(game: Game, after: GameState) -> None:
     """Transport points used at a port never exceed its capacity [26.25]."""
-    w = Work(game, after, "", None)
+    w = Work(game, after, "", WithheldDice())
     for port, used in (after.data.get("port_used") or {}).items():
         assert used >= 0
         side = after.data["phasing"]

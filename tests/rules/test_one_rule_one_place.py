@@ -220,9 +220,16 @@ def _a_state() -> GameState:
 def test_every_phase_and_task_is_declared() -> None:
     """The phases are data: each phase of the sequence of play has its entry, and each task
     kind the ruleset queues has its handler."""
-    assert set(PHASES) == {seq.SETUP, seq.COMBAT, seq.MOVEMENT, seq.REINFORCEMENT, seq.GAME_OVER}
-    for p in PHASES.values():
-        assert (p.section is None) == (p.acts == "nobody") == (p.check is None), p.id
+    assert set(PHASES.ids) == {
+        seq.SETUP,
+        seq.COMBAT,
+        seq.MOVEMENT,
+        seq.REINFORCEMENT,
+        seq.GAME_OVER,
+    }
+    for p in PHASES:
+        assert p.steps is not None, p.id
+        assert (p.section is None) == (p.acts == "nobody") == (p.steps.check is None), p.id
     queued: set[str] = set()
     for path in RULESET_DIR.glob("*.py"):
         queued |= set(re.findall(r'"t": "(\w+)"', path.read_text(encoding="utf-8")))

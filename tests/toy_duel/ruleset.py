@@ -102,10 +102,7 @@ class DuelRules(Ruleset):
             return [Violation("D4", f"{target.id} is beyond {ship.id}'s range {reach}", o.pos)]
         return []
 
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        bad = self.validate(module, state, orders)
-        if bad:
-            return Outcome(state, (), (), tuple(bad))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         events: list[Event] = []
         for o in orders.orders:
             state = self._carry_out(state, o, dice, events)

@@ -1,5 +1,5 @@
-"""The steps the game waits for, as data: each with its sections, its check and its
-carrying-out side by side (the shape of the re-cut Sixth Fleet ruleset)."""
+"""The steps the game waits for, as data: the engine's one phase record (who acts, its
+sections), each with its check and its carrying-out side by side."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import OrdersDoc
+from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.carrier_battlegroup import outfit, setup, turn
 from referee.source.model import Module
 
@@ -16,11 +17,11 @@ CarryOut = Callable[[Module, GameState, OrdersDoc, Dice], tuple[GameState, list[
 
 
 @dataclass(frozen=True, slots=True)
-class Phase:
-    id: str
-    name: str
-    section: tuple[str, ...]
-    rule: str
+class PhaseSteps:
+    """This ruleset's functions for one step (the ``steps`` of its engine
+    :class:`~referee.engine.sequence.Phase`): the check ``validate`` runs and the carry-out
+    of orders that passed it."""
+
     check: Check
     carry_out: CarryOut
 
@@ -29,32 +30,35 @@ def _no_check(module: Module, state: GameState, doc: OrdersDoc) -> list[Violatio
     return []
 
 
-PHASES: dict[str, Phase] = {
-    p.id: p
-    for p in (
+PHASES: SequenceOfPlay[PhaseSteps] = SequenceOfPlay(
+    (
         Phase(
             "setup",
             "set-up steps 1-7",
-            ("setup",),
             "4.0",
-            _no_check,
-            lambda m, s, d, dice: setup.setup_4_0(m, s, dice),
+            side="USN",
+            sections=("setup",),
+            steps=PhaseSteps(_no_check, lambda m, s, d, dice: setup.setup_4_0(m, s, dice)),
         ),
         Phase(
             "outfit",
             "escorts, purchases and placement",
-            ("outfit",),
             "4.0",
-            outfit.check_outfit,
-            lambda m, s, d, dice: outfit.carry_out_outfit(m, s, d),
+            side="USN",
+            sections=("outfit",),
+            steps=PhaseSteps(
+                outfit.check_outfit, lambda m, s, d, dice: outfit.carry_out_outfit(m, s, d)
+            ),
         ),
         Phase(
             "turn",
             "the turn's orders",
-            ("intelligence", "logistics", "movement", "launch", "objective"),
             "5.0",
-            turn.check_turn,
-            turn.carry_out_turn,
+            side="USN",
+            sections=("intelligence", "logistics", "movement", "launch", "objective"),
+            steps=PhaseSteps(turn.check_turn, turn.carry_out_turn),
         ),
     )
-}
+)
+"""The steps the USN player writes orders for; the Soviet side is the referee's own
+procedure (``referee_sides``), run inside the turn's carry-out [5.0]."""

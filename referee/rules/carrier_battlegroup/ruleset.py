@@ -1,9 +1,9 @@
 """The Carrier Battlegroup ruleset: the player's USN against the Soviet side the referee runs.
 
-``validate`` checks the step's orders with the phase's check; ``resolve`` validates, then
-carries them out with the injected dice [5.0]. Hidden: the pools, the SBGs' and coastal
-units' contents (committed at set-up by ``hidden_pools``), every roll that draws from them
-(``hidden_from=("USN",)``) until ``referee reveal`` at the end of the game.
+``validate`` checks the step's orders with the phase's check; ``carry_out`` carries the
+orders ``validate`` accepted out with the injected dice [5.0]. Hidden: the pools, the SBGs'
+and coastal units' contents (committed at set-up by ``hidden_pools``), every roll that draws
+from them (``hidden_from=("USN",)``) until ``referee reveal`` at the end of the game.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
             return ()
         p = PHASES[state.phase]
         when = "set-up" if state.turn == 0 else f"turn {state.turn}"
-        return (Due("USN", f"USN {p.name}, {when} [{p.rule}]"),)
+        return (Due(str(p.side), f"{p.side} {p.title}, {when} [{p.rule}]"),)
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         d = self.due(module, state)
@@ -66,22 +66,22 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
         p = PHASES[state.phase]
         out: list[Violation] = []
         for o in orders.orders:
-            if o.section not in p.section:
+            if o.section not in p.sections:
                 out.append(
                     Violation(
                         p.rule,
-                        f"[{o.section}] orders are not for the {p.name}",
+                        f"[{o.section}] orders are not for the {p.title}",
                         o.pos,
-                        hint="sections now: " + ", ".join(f"[{s}]" for s in p.section),
+                        hint="sections now: " + ", ".join(f"[{s}]" for s in p.sections),
                     )
                 )
-        return out + p.check(module, state, orders)
+        assert p.steps is not None
+        return out + p.steps.check(module, state, orders)
 
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        bad = self.validate(module, state, orders)
-        if bad:
-            return Outcome(state, (), tuple(dice.rolls), tuple(bad))
-        state, events = PHASES[state.phase].carry_out(module, state, orders, dice)
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        steps = PHASES[state.phase].steps
+        assert steps is not None
+        state, events = steps.carry_out(module, state, orders, dice)
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:

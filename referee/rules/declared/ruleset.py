@@ -74,10 +74,7 @@ class DeclaredRules(Ruleset):
             out += check_order(module, state, orders.side or "", o)
         return out
 
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        bad = self.validate(module, state, orders)
-        if bad:
-            return Outcome(state, (), (), tuple(bad))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         events = [Event("note", "G1", f"A declared game, {NOT_RULES}.")]
         for o in orders.orders:
             state = self._carry_out(module, state, o, dice, events)

@@ -20,6 +20,7 @@ A Naval Base is a ground unit of type ``NB`` with no combat, artillery or stacki
 from __future__ import annotations
 
 from referee.engine.core import GameState
+from referee.engine.steps import WithheldDice
 from referee.rules.naval_module.context import Game, place
 from referee.rules.naval_module.movement import naval_bases_at, port_friendly
 from referee.rules.naval_module.work import Work
@@ -38,7 +39,7 @@ def setup_32_21(game: Game, state: GameState) -> list[str]:
             continue
         hex_id = game.hex_of(u.location)
         port = u.location if u.location in game.ports else ports_by_hex.get(hex_id or "")
-        w = Work(game, state, u.side, None)
+        w = Work(game, state, u.side, WithheldDice())
         if port is None or not port_friendly(w, port, u.side):
             problems.append(
                 f"the Naval Base {u.id} is set up at {u.location}, not on a port hex its side "

@@ -7,6 +7,7 @@ ruleset, can ask for a number the state does not store.
 from __future__ import annotations
 
 from referee.engine.core import GameState
+from referee.engine.steps import WithheldDice
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.movement import capacity_now
@@ -27,7 +28,7 @@ def port_capacity_left(module: Module, state: GameState) -> dict[str, int]:
         side = control.get(port)
         if not side:
             continue
-        w = Work(game, state, str(side), None)
+        w = Work(game, state, str(side), WithheldDice())
         cap = capacity_now(w, port, str(side), loading=False)
         out[port] = P.remaining_26_25(cap.value, int(used.get(port, 0)))
     return out

@@ -18,6 +18,7 @@ from typing import Any
 from referee.engine.core import GameState, Violation
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import OptionsReport
+from referee.engine.steps import WithheldDice
 from referee.errors import UserError
 from referee.rules.naval_module import flotilla, steps
 from referee.rules.naval_module import ports as P
@@ -98,7 +99,7 @@ def _check(state: GameState, side: str, line: str, module: Module) -> list[Viola
     doc = parse_orders(text, "options", VOCABULARY)
     game = Game.of(module)
     return steps.check_header(game, state, doc, awaited(game, state)) or list(
-        steps.run(game, state, doc, None).violations
+        steps.run(game, state, doc, WithheldDice()).violations
     )
 
 

@@ -77,7 +77,7 @@ def _ready(w: Work, o: Order, sid: str) -> None:
     if not w.live:
         return
     drm, why = readiness_drm(w.game.module, damaged=s.damage > 0, interdiction_level=_level(w))
-    roll = w.dice.roll(6, f"Readiness of {sid}", "25.32")  # type: ignore[union-attr]
+    roll = w.dice.roll(6, f"Readiness of {sid}", "25.32")
     c = check_25_32(roll, drm, s.recovery, why)
     text = (
         f"{sid} Readiness: d6 {roll}"
@@ -110,7 +110,7 @@ def _repair(w: Work, o: Order, sid: str) -> None:
     if not w.live:
         return
     drm, why = repair_drm(w.game.module, interdiction_level=_level(w))
-    roll = w.dice.roll(6, f"Damage Repair of {sid}", "27.42")  # type: ignore[union-attr]
+    roll = w.dice.roll(6, f"Damage Repair of {sid}", "27.42")
     c = check_25_32(roll, drm, s.recovery, why)
     w.note(
         "repair",

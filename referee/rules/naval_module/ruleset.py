@@ -21,6 +21,7 @@ from referee.engine.ruleset import (
     UnitOptions,
     starts_without_later_flags,
 )
+from referee.engine.steps import WithheldDice
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
@@ -65,7 +66,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             ruleset=self.id,
             scenario=scenario,
             turn=1,
-            phase=seq.PHASES[0].id,
+            phase=seq.PHASES.first.id,
             active_side=sc.first_player,
             units=units,
             stacks={},
@@ -124,12 +125,9 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         out = steps.check_header(game, state, orders, self.awaiting(module, state)[0])
         if out:
             return out
-        return steps.run(game, state, orders, None).violations
+        return steps.run(game, state, orders, WithheldDice()).violations
 
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        violations = self.validate(module, state, orders)
-        if violations:
-            return Outcome(state, (), (), tuple(violations))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         w = steps.run(Game.of(module), state, orders, dice)
         return Outcome(w.state, tuple(w.events), tuple(dice.rolls))
 

@@ -18,82 +18,91 @@ then by the other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee.engine.core import GameState
+from referee.engine.sequence import Phase, SequenceOfPlay
 
-
-@dataclass(frozen=True, slots=True)
-class Phase:
-    id: str
-    by: str  # "phasing" or "enemy": who writes its orders
-    title: str
-    rule: str
-    # the switch of ``readings.Readings`` a game must have on for this step to be played: a
-    # game begun before the step was built skips it, so its archive replays as it was played
-    flag: str | None = None
-
-
-PHASES: tuple[Phase, ...] = (
-    Phase("readiness", "phasing", "Naval Readiness Phase", "25.32"),
-    Phase("interdiction", "enemy", "Air Interdiction Phase (Naval Movement Interdiction)", "31.1"),
-    Phase("aircombat", "enemy", "Air Interdiction Phase: host air combat, mission side", "31.13"),
-    Phase(
-        "aircombat_confirm",
-        "phasing",
-        "Air Interdiction Phase: host air combat, the other side",
-        "31.13",
-    ),
-    Phase("motorized", "phasing", "Motorized Movement Phase", "26.12a", "motorized_phase"),
-    Phase("movement", "phasing", "Movement Phase", "26.12a"),
-    Phase("reaction", "enemy", "Reaction Phase (Axis air against ships at sea)", "31.22"),
-    Phase(
-        "reaction_air",
-        "enemy",
-        "Reaction Phase: host air combat and AA fire against the Shipping Attack, mission side",
-        "31.23",
-    ),
-    Phase(
-        "reaction_air_confirm",
-        "phasing",
-        "Reaction Phase: host air combat and AA fire against the Shipping Attack, target side",
-        "31.23",
-    ),
-    Phase("combat", "phasing", "Combat Phase", "29.0"),
-    Phase(
-        "combat_air",
-        "phasing",
-        "Combat Phase: host air combat and AA fire against the Shipping Attack, mission side",
-        "31.23",
-    ),
-    Phase(
-        "combat_air_confirm",
-        "enemy",
-        "Combat Phase: host air combat and AA fire against the Shipping Attack, target side",
-        "31.23",
-    ),
-    Phase(
-        "coast",
-        "enemy",
-        "Combat Phase: the enemy's coast artillery and defensive naval support",
-        "27.12",
-    ),
-    Phase("host", "phasing", "host game result, phasing player's signature", "30.16"),
-    Phase("host_confirm", "enemy", "host game result, other player's signature", "30.16"),
+# who writes a phase's orders: the phasing player or the other ("enemy") one; a second
+# signature is written under the first one's section
+PHASING, ENEMY = "phasing", "enemy"
+PHASES: SequenceOfPlay[None] = SequenceOfPlay(
+    (
+        Phase("readiness", "Naval Readiness Phase", "25.32", side=PHASING),
+        Phase(
+            "interdiction",
+            "Air Interdiction Phase (Naval Movement Interdiction)",
+            "31.1",
+            side=ENEMY,
+        ),
+        Phase(
+            "aircombat",
+            "Air Interdiction Phase: host air combat, mission side",
+            "31.13",
+            side=ENEMY,
+        ),
+        Phase(
+            "aircombat_confirm",
+            "Air Interdiction Phase: host air combat, the other side",
+            "31.13",
+            side=PHASING,
+            sections=("aircombat",),
+        ),
+        # played only in games begun with this step built (``Phase.flag``)
+        Phase(
+            "motorized", "Motorized Movement Phase", "26.12a", side=PHASING, flag="motorized_phase"
+        ),
+        Phase("movement", "Movement Phase", "26.12a", side=PHASING),
+        Phase("reaction", "Reaction Phase (Axis air against ships at sea)", "31.22", side=ENEMY),
+        Phase(
+            "reaction_air",
+            "Reaction Phase: host air combat and AA fire against the Shipping Attack, mission side",
+            "31.23",
+            side=ENEMY,
+            sections=("shipping",),
+        ),
+        Phase(
+            "reaction_air_confirm",
+            "Reaction Phase: host air combat and AA fire against the Shipping Attack, target side",
+            "31.23",
+            side=PHASING,
+            sections=("shipping",),
+        ),
+        Phase("combat", "Combat Phase", "29.0", side=PHASING),
+        Phase(
+            "combat_air",
+            "Combat Phase: host air combat and AA fire against the Shipping Attack, mission side",
+            "31.23",
+            side=PHASING,
+            sections=("shipping",),
+        ),
+        Phase(
+            "combat_air_confirm",
+            "Combat Phase: host air combat and AA fire against the Shipping Attack, target side",
+            "31.23",
+            side=ENEMY,
+            sections=("shipping",),
+        ),
+        Phase(
+            "coast",
+            "Combat Phase: the enemy's coast artillery and defensive naval support",
+            "27.12",
+            side=ENEMY,
+        ),
+        Phase("host", "host game result, phasing player's signature", "30.16", side=PHASING),
+        Phase(
+            "host_confirm",
+            "host game result, other player's signature",
+            "30.16",
+            side=ENEMY,
+            sections=("host",),
+        ),
+    )
 )
-BY_ID = {p.id: p for p in PHASES}
+BY_ID = PHASES.by_id
 # the phases in which naval units conduct naval movement, each with its own NMP allowance
 # [26.12a], [26.14]
 NAVAL_MOVEMENT = ("motorized", "movement")
-# the orders section of a step: a second signature is written under the first one's section
-SECTION = {
-    "host_confirm": "host",
-    "aircombat_confirm": "aircombat",
-    "reaction_air": "shipping",
-    "reaction_air_confirm": "shipping",
-    "combat_air": "shipping",
-    "combat_air_confirm": "shipping",
-}
+# the orders section of a step whose section is not named by its id
+SECTION = {p.id: p.sections[0] for p in PHASES if p.sections}
 # the steps where a Shipping Attack's host results come back, by the phase that flew it
 SHIPPING_STEPS = {"reaction": "reaction_air", "combat": "combat_air"}
 GAME_OVER = "game_over"
@@ -111,7 +120,7 @@ def actor(state: GameState, sides: tuple[str, ...]) -> str:
     """Whose orders the current phase takes."""
     phase = BY_ID[state.phase]
     phasing = str(state.data["phasing"])
-    return phasing if phase.by == "phasing" else other(sides, phasing)
+    return phasing if phase.side == PHASING else other(sides, phasing)
 
 
 def describe(state: GameState, sides: tuple[str, ...]) -> str:

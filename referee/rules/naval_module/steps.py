@@ -87,7 +87,7 @@ def _section(phase: str) -> str:
     return seq.SECTION.get(phase, phase)
 
 
-def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice | None) -> Work:
+def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice) -> Work:
     """One orders file carried out: its standing orders, then the answer to a pending
     decision or the orders of the step the game is in, then on to the next step when nothing
     was refused and no decision is awaited."""
@@ -403,7 +403,7 @@ def end_player_turn(w: Work) -> None:
         if w.state.phase == seq.GAME_OVER:
             return
     w.set(phasing=nxt)
-    w.state = w.state.evolve(phase=seq.PHASES[0].id, active_side=nxt)
+    w.state = w.state.evolve(phase=seq.PHASES.first.id, active_side=nxt)
     w.note("player_turn", "25.32", f"{nxt} player turn, Game-Turn {w.state.turn}")
 
 

@@ -1,6 +1,6 @@
 """One orders file being checked or carried out: the position as it changes, the events, the
-violations. ``dice`` is ``None`` while validating: nothing is rolled and the checks run on the
-position the orders would make without any loss."""
+violations. While validating ``dice`` are withheld (:class:`referee.engine.steps.WithheldDice`):
+nothing is rolled and the checks run on the position the orders would make without any loss."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, SourcePos, Violation
+from referee.engine.steps import checking
 from referee.rules.naval_module.context import Game
 
 
@@ -16,7 +17,7 @@ class Work:
     game: Game
     state: GameState
     side: str
-    dice: Dice | None
+    dice: Dice
     events: list[Event] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
 
@@ -53,10 +54,10 @@ class Work:
     @property
     def live(self) -> bool:
         """Carrying out (dice given), not only checking."""
-        return self.dice is not None
+        return not checking(self.dice)
 
     def roll2d6(self, purpose: str, rule: str) -> tuple[int, int]:
-        assert self.dice is not None
+        assert self.live
         a = self.dice.roll(6, purpose + " (first die)", rule)
         b = self.dice.roll(6, purpose + " (second die)", rule)
         return a, b

@@ -15,8 +15,8 @@ from __future__ import annotations
 from referee.engine.core import Event
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
-from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.source.boxes import carrier_of

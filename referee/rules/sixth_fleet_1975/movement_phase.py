@@ -18,6 +18,7 @@ from referee.engine.core import Dice, Event, GameState
 from referee.engine.driver import Task, push_front
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import (
     airbase_usable_9_16,
     carrier_of_box,
@@ -26,7 +27,6 @@ from referee.rules.sixth_fleet_1975.air import (
     unusable_base_rule,
 )
 from referee.rules.sixth_fleet_1975.carriers import carrier_order_9_62, check_cap_claim_9_62A
-from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.decisions import elimination_preference, pend
 from referee.rules.sixth_fleet_1975.movement import (

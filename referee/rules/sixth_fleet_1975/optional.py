@@ -16,7 +16,7 @@ from referee.engine.core import Dice, Event, GameState
 from referee.engine.optional_rules import OptionalRule
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
-from referee.rules.sixth_fleet_1975.carry import Carry
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 

@@ -1,8 +1,9 @@
-"""The flow of the game as data: each phase, who acts in it, the orders section it takes, how
-its orders are checked and carried out, and what it does on its own when it begins.
+"""The flow of the game as data: each phase of the sequence of play (:data:`sequence.SEQUENCE`,
+the engine's one phase record: who acts, the orders section it takes) with its steps: how its
+orders are checked and carried out, and what it does on its own when it begins.
 
 Like boardgame.io's flow declaration, this table is the one place that says what a phase is;
-``validate`` and ``resolve`` (:mod:`ruleset`) look the current phase up here rather than
+``validate`` and ``carry_out`` (:mod:`ruleset`) look the current phase up here rather than
 branching on it. The order of the phases is the sequence of play [4.0] (:mod:`sequence`).
 A ruleset derived from this one (DTP) declares its own table, reusing these entries where its
 phases keep SPI's and replacing the rest.
@@ -14,13 +15,14 @@ The tasks the phase driver runs while resolving (one attack, one retreat...) are
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState
 from referee.engine.driver import Handler, Task
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.advance import advance_check, advance_vacated
 from referee.rules.sixth_fleet_1975.attack_advanced import after_retreats_8_5_4
@@ -55,19 +57,13 @@ Enter = Callable[[Game, GameState, Dice, list[Event]], GameState]
 
 
 @dataclass(frozen=True)
-class Phase:
-    """One phase of the sequence of play.
+class PhaseSteps:
+    """This ruleset's functions for one phase (the ``steps`` of its engine
+    :class:`~referee.engine.sequence.Phase`): ``check`` lists the problems of its orders (no
+    dice, no change); ``carry_out`` applies orders that passed the check and queues the
+    tasks that finish the phase; ``enter`` is its automatic step when it begins (rolls,
+    flags, skipping an empty phase)."""
 
-    ``id`` is ``state.phase``; ``acts`` who gives orders (``"active"``: the side in
-    ``state.active_side``; ``"nobody"``); ``section`` the orders section it takes (``None``:
-    none); ``check`` lists the problems of its orders (no dice, no change); ``carry_out``
-    applies orders that passed the check and queues the tasks that finish the phase;
-    ``enter`` is its automatic step when it begins (rolls, flags, skipping an empty phase)."""
-
-    id: str
-    name: str
-    acts: str
-    section: str | None
     check: Check | None
     carry_out: CarryOut | None
     enter: Enter
@@ -89,56 +85,20 @@ def enter_game_over(game: Game, state: GameState, dice: Dice, events: list[Event
     return state
 
 
-PHASES: Mapping[str, Phase] = {
-    p.id: p
-    for p in (
-        Phase(
-            seq.SETUP,
-            seq.PHASE_NAMES[seq.SETUP],
-            "active",
-            "setup",
-            check_setup,
-            carry_out_setup,
-            enter_setup,
-        ),
-        Phase(
-            seq.COMBAT,
-            seq.PHASE_NAMES[seq.COMBAT],
-            "active",
-            "combat",
-            check_combat,
-            carry_out_combat,
-            enter_combat,
-        ),
-        Phase(
-            seq.MOVEMENT,
-            seq.PHASE_NAMES[seq.MOVEMENT],
-            "active",
-            "movement",
-            check_movement,
-            carry_out_movement,
-            enter_movement,
-        ),
-        Phase(
-            seq.REINFORCEMENT,
-            seq.PHASE_NAMES[seq.REINFORCEMENT],
-            "active",
-            "reinforcement",
-            check_reinforcement,
-            carry_out_reinforcement,
-            enter_reinforcement,
-        ),
-        Phase(
-            seq.GAME_OVER,
-            seq.PHASE_NAMES[seq.GAME_OVER],
-            "nobody",
-            None,
-            None,
-            None,
-            enter_game_over,
-        ),
-    )
+STEPS: Mapping[str, PhaseSteps] = {
+    seq.SETUP: PhaseSteps(check_setup, carry_out_setup, enter_setup),
+    seq.COMBAT: PhaseSteps(check_combat, carry_out_combat, enter_combat),
+    seq.MOVEMENT: PhaseSteps(check_movement, carry_out_movement, enter_movement),
+    seq.REINFORCEMENT: PhaseSteps(
+        check_reinforcement, carry_out_reinforcement, enter_reinforcement
+    ),
+    seq.GAME_OVER: PhaseSteps(None, None, enter_game_over),
 }
+
+PHASES: SequenceOfPlay[PhaseSteps] = SequenceOfPlay(
+    tuple(replace(p, steps=STEPS[p.id]) for p in seq.SEQUENCE)
+)
+"""The sequence of play [4.0] (:data:`sequence.SEQUENCE`), each phase with its steps."""
 
 
 # ---- the automatic steps --------------------------------------------------------------------
@@ -155,7 +115,7 @@ def auto(game: Game, state: GameState) -> list[dict[str, Any]] | None:
 
 def enter(
     game: Game,
-    phases: Mapping[str, Phase],
+    phases: SequenceOfPlay[PhaseSteps],
     state: GameState,
     task: Task,
     dice: Dice,
@@ -171,8 +131,10 @@ def enter(
             {"turn": state.turn, "phase": state.phase, "side": state.active_side},
         )
     )
-    phase = phases.get(state.phase)
-    return phase.enter(game, state, dice, events) if phase is not None else state
+    phase = phases.of(state)
+    if phase is None or phase.steps is None:
+        return state
+    return phase.steps.enter(game, state, dice, events)
 
 
 def end_phase(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]) -> GameState:
@@ -209,11 +171,16 @@ class Flow:
     this one builds its own ``Flow`` from these phases and tasks, replacing the ones it
     changes."""
 
-    phases: Mapping[str, Phase]
+    phases: SequenceOfPlay[PhaseSteps]
     tasks: Mapping[str, TaskFn]
 
-    def phase(self, state: GameState) -> Phase | None:
-        return self.phases.get(state.phase)
+    def phase(self, state: GameState) -> Phase[PhaseSteps] | None:
+        return self.phases.of(state)
+
+    def steps(self, state: GameState) -> PhaseSteps | None:
+        """The current phase's own functions (``None``: no phase of the sequence)."""
+        p = self.phases.of(state)
+        return p.steps if p is not None else None
 
     def section_of(self, state: GameState) -> str | None:
         """The orders section the current phase takes."""

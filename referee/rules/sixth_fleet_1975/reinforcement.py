@@ -17,9 +17,9 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.driver import push_front
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
 from referee.rules.sixth_fleet_1975.carriers import place_on_carrier_9_62
-from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.optional import black_sea_delay_14_4

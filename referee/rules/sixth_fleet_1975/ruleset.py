@@ -161,14 +161,14 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         if any(p.severity == "error" for p in probs):
             return []
         out = [p for p in probs if p.severity == "warning"]
-        phase = self.flow.phase(state)
-        if not orders.answers and [s for s in orders.sections if s != "standing"] and phase:
+        steps = self.flow.steps(state)
+        if not orders.answers and [s for s in orders.sections if s != "standing"] and steps:
             game = Game.of(module, state)
             out += forecast(
                 game,
                 state,
                 orders,
-                phase.carry_out,
+                steps.carry_out,
                 self.flow.handlers(game),
                 lambda s: auto(game, s),
             )
@@ -199,18 +199,15 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
             return out  # standing orders only, or orders for another step
         bad_lines = {v.where.line for v in words if v.where is not None}
         known = tuple(o for o in orders.orders if o.pos.line not in bad_lines)
-        phase = self.flow.phase(state)
-        if phase is not None and phase.check is not None:
-            out += [_at_section(p, orders, section) for p in phase.check(game, state, side, known)]
+        steps = self.flow.steps(state)
+        if steps is not None and steps.check is not None:
+            out += [_at_section(p, orders, section) for p in steps.check(game, state, side, known)]
         return out
 
     # ---- resolution ---------------------------------------------------------------------------
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        """Valid orders carried out by the current phase (or the answer given to the pending
-        decision), then the queued tasks run until a player must act."""
-        violations = self.validate(module, state, orders)
-        if violations:
-            return Outcome(state, (), (), tuple(violations))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        """Orders ``validate`` accepted, carried out by the current phase (or the answer given
+        to the pending decision), then the queued tasks run until a player must act."""
         game = Game.of(module, state)
         side = str(orders.side)
         events: list[Event] = []
@@ -218,9 +215,9 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         if orders.answers:
             state = carry_out_answer(state, side, orders, events)
         elif [s for s in orders.sections if s != "standing"]:
-            phase = self.flow.phase(state)
-            if phase is not None and phase.carry_out is not None:
-                state = phase.carry_out(game, state, side, orders.orders, events)
+            steps = self.flow.steps(state)
+            if steps is not None and steps.carry_out is not None:
+                state = steps.carry_out(game, state, side, orders.orders, events)
         else:
             return Outcome(state, (), ())
         state = drive(state, self.flow.handlers(game), lambda s: auto(game, s), dice, events)

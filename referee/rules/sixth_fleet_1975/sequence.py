@@ -13,6 +13,7 @@ Interphase follows the Game-Turn Indication of every turn after which reinforcem
 from __future__ import annotations
 
 from referee.engine.core import GameState
+from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_1975.context import Game
 
 SETUP = "setup"
@@ -21,13 +22,23 @@ MOVEMENT = "movement"
 REINFORCEMENT = "reinforcement"
 GAME_OVER = "game-over"
 
-PHASE_NAMES = {
-    SETUP: "set-up [11.0]",
-    COMBAT: "Combat Phase [8.0]",
-    MOVEMENT: "Movement Phase [5.0]",
-    REINFORCEMENT: "Reinforcement Interphase [12.2]",
-    GAME_OVER: "game over [13.0]",
-}
+SEQUENCE: SequenceOfPlay[None] = SequenceOfPlay(
+    (
+        Phase(SETUP, "set-up", "11.0", "side", sections=("setup",)),
+        Phase(COMBAT, "Combat Phase", "8.0", "side", sections=("combat",)),
+        Phase(MOVEMENT, "Movement Phase", "5.0", "side", sections=("movement",)),
+        Phase(
+            REINFORCEMENT, "Reinforcement Interphase", "12.2", "side", sections=("reinforcement",)
+        ),
+        Phase(GAME_OVER, "game over", "13.0", "nobody"),
+    )
+)
+"""Who acts in each step and the orders section it takes [4.0]: the side whose step it is
+(``state.active_side``, the phasing player) writes it; the other answers decisions left to
+him [8.71] by an answer file or standing orders. :mod:`phases` gives each its check and
+carry-out; the order of the steps is :func:`next_step_4_0`."""
+
+PHASE_NAMES = {p.id: f"{p.title} [{p.rule}]" for p in SEQUENCE}
 
 
 def reinforcing_sides_12_2(game: Game, turn: int) -> list[str]:

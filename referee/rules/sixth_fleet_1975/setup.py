@@ -18,8 +18,8 @@ from referee.engine.core import Event, GameState
 from referee.engine.driver import push_front
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
-from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import pools_14_3
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
-from referee.rules.sixth_fleet_1975.carry import Carry
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 
 NAVAL_LIMIT = 3

@@ -98,13 +98,10 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         return steps.validate(Game.of(module), state, orders)
 
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        game = Game.of(module)
-        bad = steps.validate(game, state, orders)
-        if bad:
-            return Outcome(state, (), tuple(dice.rolls), tuple(bad))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
+        """The same walk as ``validate`` (:func:`steps.run`), with the dice."""
         events: list[Event] = []
-        _, after = steps.run(game, state, orders, dice, events, checking=False)
+        _, after = steps.run(Game.of(module), state, orders, dice, events)
         return Outcome(after, tuple(events), tuple(dice.rolls))
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:

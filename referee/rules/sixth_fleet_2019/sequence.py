@@ -6,9 +6,8 @@ Soviet Random Events, Soviet Action, NATO Random Events, NATO Action and Turn Re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee.engine.core import Event, GameState, UnitState
+from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_2019.actions import actions_at_start_6_1
 from referee.rules.sixth_fleet_2019.control import control_3_2
 from referee.rules.sixth_fleet_2019.game import NATO, SOVIET, Game
@@ -17,24 +16,22 @@ from referee.rules.sixth_fleet_2019.victory import (
     sudden_death_4_1_4_2,
     victory_points_4_3,
 )
+from referee.rules.sixth_fleet_2019.vocabulary import ACTIONS, EVENTS
 
-
-@dataclass(frozen=True)
-class Phase:
-    id: str
-    side: str | None
-    rule: str
-    title: str
-
-
-PHASES = (
-    Phase("soviet_events", SOVIET, "5.1", "Soviet Random Events Phase"),
-    Phase("soviet_actions", SOVIET, "5.2", "Soviet Action Phase"),
-    Phase("nato_events", NATO, "5.1", "NATO Random Events Phase"),
-    Phase("nato_actions", NATO, "5.2", "NATO Action Phase"),
-    Phase("turn_record", None, "5.3", "Turn Record Phase"),
+PHASES: SequenceOfPlay[None] = SequenceOfPlay(
+    (
+        Phase(
+            "soviet_events", "Soviet Random Events Phase", "5.1", side=SOVIET, sections=(EVENTS,)
+        ),
+        Phase("soviet_actions", "Soviet Action Phase", "5.2", side=SOVIET, sections=(ACTIONS,)),
+        Phase("nato_events", "NATO Random Events Phase", "5.1", side=NATO, sections=(EVENTS,)),
+        Phase("nato_actions", "NATO Action Phase", "5.2", side=NATO, sections=(ACTIONS,)),
+        Phase("turn_record", "Turn Record Phase", "5.3", "nobody"),
+    )
 )
-BY_ID = {p.id: p for p in PHASES}
+"""[5.0]: each phase is one side's (its events file, then its actions file); the Turn
+Record Phase is the referee's alone."""
+BY_ID = PHASES.by_id
 OVER = "over"
 
 

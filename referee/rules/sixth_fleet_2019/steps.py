@@ -1,10 +1,11 @@
 """One orders file: check it, then carry it out (the same walk for ``validate`` and
-``resolve``).
+``carry_out``).
 
 An events file holds ``roll`` [5.1]; an action file holds one order per action [6.5], [6.6],
 no more than the phase's actions [6.1]. Validation walks the orders on a copy of the position,
-carrying out each legal one (an attack as if it scored no hit: validation never rolls), so a
-later order is judged where the earlier ones leave the force. Resolution checks each order
+carrying out each legal one with the dice withheld (:mod:`referee.engine.steps`: an attack as
+if it scored no hit, nothing rolled), so a later order is judged where the earlier ones leave
+the force. Resolution checks each order
 again just before carrying it out: if a die has made it impossible it is void, not applied.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import violations
+from referee.engine.steps import WithheldDice, checking
 from referee.rules.sixth_fleet_2019.amphibious import carry_out_landing, check_embark, check_land
 from referee.rules.sixth_fleet_2019.combat import carry_out_attack, check_attack
 from referee.rules.sixth_fleet_2019.events import random_event_5_1
@@ -34,18 +36,6 @@ from referee.rules.sixth_fleet_2019.sequence import (
 )
 from referee.rules.sixth_fleet_2019.standing import apply_standing, check_standing
 from referee.rules.sixth_fleet_2019.strike import carry_out_play, check_play, draw_markers, marker
-
-
-class NoHitDice:
-    """Validation's stand-in: every die shows 1 and nothing is recorded."""
-
-    def __init__(self) -> None:
-        self.rolls: list = []
-
-    def roll(
-        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
-    ) -> int:
-        return 1
 
 
 def header_problems(state: GameState, doc: OrdersDoc) -> list[Violation]:
@@ -196,24 +186,26 @@ def _off_patrol(state: GameState, units: tuple[str, ...]) -> GameState:
 
 
 def run(
-    game: Game, state: GameState, doc: OrdersDoc, dice: Dice, events: list[Event], *, checking: bool
+    game: Game, state: GameState, doc: OrdersDoc, dice: Dice, events: list[Event]
 ) -> tuple[list[Violation], GameState]:
     """Walk a whole orders file (:func:`_walk`), then set the track markers [6.0]."""
-    bad, after = _walk(game, state, doc, dice, events, checking=checking)
+    bad, after = _walk(game, state, doc, dice, events)
     return bad, track_markers_6_0(game, after)
 
 
 def _walk(
-    game: Game, state: GameState, doc: OrdersDoc, dice: Dice, events: list[Event], *, checking: bool
+    game: Game, state: GameState, doc: OrdersDoc, dice: Dice, events: list[Event]
 ) -> tuple[list[Violation], GameState]:
-    """Walk a whole orders file. ``checking``: collect every violation; otherwise (resolve,
-    after a clean check) apply, voiding an order a die roll has made impossible."""
+    """Walk a whole orders file. With the dice withheld (``validate``,
+    :func:`referee.engine.steps.checking`): collect every violation; with dice (after a
+    clean check): apply, voiding an order a die roll has made impossible."""
+    check = checking(dice)
     out = header_problems(state, doc)
     if out:
         return out, state
     side = BY_ID[state.phase].side
     assert side is not None
-    if checking:
+    if check:
         out += check_standing(game, state, side, doc)
     state = apply_standing(state, side, doc)
     if is_events(state):
@@ -268,7 +260,7 @@ def _walk(
             break
         bad, state = one_order(game, state, side, order, dice, events)
         if bad:
-            if checking:
+            if check:
                 out.extend(bad)
                 # an action ordered is counted even when it is wrong, so that "N actions
                 # ordered, M available" [6.1] shows in the same run as the other mistakes
@@ -318,5 +310,6 @@ def _beyond(game: Game, n: int, order: Order, acts: list[Order]) -> Violation:
 
 
 def validate(game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:
-    bad, _ = run(game, state, doc, NoHitDice(), [], checking=True)
+    """Every violation of ``doc``: the file carried out with the dice withheld."""
+    bad, _ = run(game, state, doc, WithheldDice(), [])
     return bad

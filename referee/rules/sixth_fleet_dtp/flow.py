@@ -15,7 +15,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
-from referee.rules.sixth_fleet_1975.carry import Carry
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
 from referee.rules.sixth_fleet_1975.optional import first_strike_14_1
@@ -72,13 +72,13 @@ def due_sides(game: Game, state: GameState) -> list[str]:
     if state.phase == SETUP:
         return [state.active_side] if state.active_side else []
     p = BY_ID[state.phase]
-    if p.acts in ("A", "B"):
-        return [player(game, p.acts)]
+    if p.acts == "side" and p.side is not None:
+        return [player(game, p.side)]
+    if p.acts == "side":  # SPI's Reinforcement Interphase, side by side [12.2]
+        return [state.active_side] if state.active_side else []
     if p.acts == "impulses":
         side = combat_phase.due_8_2(state)
         return [side] if side else []
-    if p.acts == "interphase":  # SPI's Reinforcement Interphase, side by side [12.2]
-        return [state.active_side] if state.active_side else []
     if p.acts == "both":
         done = set(state.data.get("rebased") or ())
         return [s for s in (player(game, "A"), player(game, "B")) if s not in done]
@@ -89,7 +89,7 @@ def section_of(state: GameState) -> str | None:
     if state.phase == SETUP:
         return "setup"
     p = BY_ID.get(state.phase)
-    return p.section if p else None
+    return (p.section or "") if p else None
 
 
 def _named_int(o: dict[str, Any], role: str) -> int:
@@ -304,7 +304,7 @@ def _after_interphase_12_2(
     if awaited is not None:
         return awaited
     state = reinforcement.end_12_2(state)
-    return _enter(game, state.evolve(turn=state.turn + 1), PHASES[0].id, dice, events)
+    return _enter(game, state.evolve(turn=state.turn + 1), PHASES.first.id, dice, events)
 
 
 def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
@@ -318,7 +318,7 @@ def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Even
         if any(westpac_reinforcement.entry_hexes_11_506(game, state, u) for u in due):
             p = BY_ID[westpac_reinforcement.phase_of(game, side)]
             events.append(
-                Event("phase", p.rule, f"Game-Turn {state.turn}: {p.name}", {"phase": p.id})
+                Event("phase", p.rule, f"Game-Turn {state.turn}: {p.title}", {"phase": p.id})
             )
             return state.with_data(reinforce=owed).evolve(phase=p.id, active_side=side)
         carry = westpac_reinforcement.place_11_506(game, state, side, (), then)
@@ -336,10 +336,9 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
     if owed is not None:
         return reinforce_11_506(game, state.with_data(reinforce=owed), dice, events)
     p = BY_ID[phase]
-    acts = p.acts
-    side = player(game, acts) if acts in ("A", "B") else None
+    side = player(game, p.side) if p.acts == "side" and p.side is not None else None
     state = state.evolve(phase=phase, active_side=side)
-    events.append(Event("phase", p.rule, f"Game-Turn {state.turn}: {p.name}", {"phase": phase}))
+    events.append(Event("phase", p.rule, f"Game-Turn {state.turn}: {p.title}", {"phase": phase}))
     state = north_atlantic.on_phase_11_3(game, state, phase, events)  # [DTP 11.3 victory]
     if phase.startswith("ship_movement"):
         assert side is not None

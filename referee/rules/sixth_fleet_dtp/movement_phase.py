@@ -25,7 +25,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
-from referee.rules.sixth_fleet_1975.carry import Carry
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.optional import announce_14_2
 from referee.rules.sixth_fleet_1975.position import move_piece

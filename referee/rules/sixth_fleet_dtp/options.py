@@ -131,7 +131,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         return setup_options(game, state, subject)
     u = state.units[subject]
     p = BY_ID.get(state.phase)
-    phase = p.name if p else state.phase
+    phase = p.title if p else state.phase
     where = u.location or u.box or "off the map"
     head = f"{subject} ({u.side}) at {where}; Game-Turn {state.turn}, {phase}"
     due = u.side in flow.due_sides(game, state)

@@ -46,7 +46,7 @@ def interphase_12_2(
             Event(
                 "phase",
                 INTERPHASE_12_2.rule,
-                f"after Game-Turn {state.turn}: {INTERPHASE_12_2.name}, {side}",
+                f"after Game-Turn {state.turn}: {INTERPHASE_12_2.title}, {side}",
                 {"phase": INTERPHASE_12_2.id, "side": side},
             )
         )

@@ -88,7 +88,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         if state.phase == flow.SETUP:
             return f"{side} set-up [11.0]"
         p = BY_ID[state.phase]
-        return f"{side}: Game-Turn {state.turn}, {p.name} [{p.rule}]"
+        return f"{side}: Game-Turn {state.turn}, {p.title} [{p.rule}]"
 
     # ---- validation ---------------------------------------------------------------------------
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
@@ -186,10 +186,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         return out
 
     # ---- resolution ---------------------------------------------------------------------------
-    def resolve(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        violations = self.validate(module, state, orders)
-        if violations:
-            return Outcome(state, (), (), tuple(violations))
+    def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
         game = Game.of(module, state)
         side = str(orders.side)
         events: list[Event] = []

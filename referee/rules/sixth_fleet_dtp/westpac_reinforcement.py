@@ -35,7 +35,7 @@ from typing import Any
 from referee.engine.core import Event, GameState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
-from referee.rules.sixth_fleet_1975.carry import Carry
+from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.position import move_piece

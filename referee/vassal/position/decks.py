@@ -27,6 +27,7 @@ from typing import Final
 from referee.vassal.codec.pieces import BasicPiece, Marker, Piece, type_prefix
 from referee.vassal.codec.sequence import SequenceDecoder, encode_sequence
 from referee.vassal.module.buildfile import deck_boxes
+from referee.vassal.position.counters import Placed, counter_piece
 from referee.vassal.position.placement import MAIN_MAP_EDGE, Table
 
 __all__ = [
@@ -160,8 +161,6 @@ def deck_fills(table: Table, contents: Mapping[str, Sequence[str] | int]) -> lis
     Raises ``KeyError`` for a piece id the module has no counter for, ``ValueError`` for a
     deck name the module does not declare or a negative count.
     """
-    from referee.vassal.position.savewriter import Placed, counter_piece  # it imports this module
-
     boxes = dict(deck_boxes(table.plan))
     unknown = sorted(set(contents) - set(boxes))
     if unknown:

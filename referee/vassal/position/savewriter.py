@@ -18,7 +18,6 @@ always gives the same bytes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Final
 
 from referee.vassal.codec.commands import (
@@ -34,9 +33,10 @@ from referee.vassal.codec.commands import (
     SetTurn,
     SetupStack,
 )
-from referee.vassal.codec.pieces import Embellishment, Piece, Stack
+from referee.vassal.codec.pieces import Piece, Stack
 from referee.vassal.codec.savefile import build_savedata, save_to_bytes
 from referee.vassal.module.buildfile import DATE_SAVED, VASSAL_VERSION, moduledata_xml
+from referee.vassal.position.counters import Placed, counter_piece, placed_strings
 from referee.vassal.position.decks import DeckFill, deck_state, deck_type
 from referee.vassal.position.placement import Table
 
@@ -45,69 +45,6 @@ __all__ = ["PIECE_ID_BASE", "Placed", "build_save", "counter_piece"]
 PIECE_ID_BASE: Final = 1_000_000_000_000
 """First piece id. VASSAL numbers pieces it creates with the current time in milliseconds
 (§5.9), which is larger, so ids never collide with pieces a player adds later."""
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """One counter to put in the save: a piece id of the module, where, which layers are
-    active (by layer name, e.g. ``{"Returning"}``) and the level of each layer with levels."""
-
-    piece_id: str
-    map: str
-    x: int
-    y: int
-    layers: frozenset[str] = field(default_factory=frozenset)
-    # layers with levels (a damage track, :mod:`referee.vassal.module.levels`): (name, state value)
-    levels: tuple[tuple[str, int], ...] = ()
-
-
-_PIECES: dict[int, tuple[Table, dict[Placed, tuple[str, str]]]] = {}
-
-
-def counter_piece(table: Table, placed: Placed) -> Piece:
-    """:func:`make_counter_piece` (kept under its name for the callers outside)."""
-    return make_counter_piece(table, placed)
-
-
-def placed_strings(table: Table, placed: Placed) -> tuple[str, str]:
-    """The ``(type, state)`` of :func:`make_counter_piece`, encoded once per table and
-    ``placed``: a whole game's saves show the same counters at the same points again and
-    again, and decoding and encoding a counter's traits is most of a save's cost."""
-    hit = _PIECES.get(id(table))
-    if hit is None or hit[0] is not table:
-        _PIECES.clear()
-        hit = _PIECES[id(table)] = (table, {})
-    made = hit[1].get(placed)
-    if made is None:
-        if len(hit[1]) > 50_000:
-            hit[1].clear()
-        piece = make_counter_piece(table, placed)
-        made = hit[1][placed] = (piece.type, piece.state)
-    return made
-
-
-def make_counter_piece(table: Table, placed: Placed) -> Piece:
-    """The palette piece of ``placed.piece_id`` put at its point with its layers set, its
-    prototypes expanded as VASSAL expands a counter dragged from the palette (so the layers
-    of a prototype, such as Attacked, keep their state in the save).
-
-    Raises ``KeyError`` for a piece id the module has no counter for.
-    """
-    slot = table.plan.unit_slots.get(placed.piece_id)
-    if slot is None:
-        raise KeyError(f"the module has no counter {placed.piece_id!r}")
-    piece = table.plan.expanded(slot)
-    levels = dict(placed.levels)
-    for index, trait in enumerate(piece.traits):
-        if not isinstance(trait, Embellishment):
-            continue
-        if trait.layer_name in levels:
-            piece = piece.with_trait(index, trait.with_value(levels[trait.layer_name]))
-        elif not trait.always_active:
-            wanted = trait.layer_name in placed.layers
-            level = trait.level
-            piece = piece.with_trait(index, trait.with_value(level if wanted else -level))
-    return piece.placed(placed.map, placed.x, placed.y)
 
 
 def build_save(
