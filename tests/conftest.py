@@ -52,9 +52,9 @@ WITH_PLAY_AIDS = frozenset({"sixth_fleet"})
 @pytest.fixture(scope="session")
 def finished_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], DemoRun]:
     """The finished demo of a bundled module (``referee.demos``: ``sixth_fleet``,
-    ``dtp_denmark_strait``, ``sixth_fleet_2019``, ``carrier_battlegroup``, ``naval_module``, ``strait_patrol``),
-    played once per test session on first use, through the demo runner, and shared by every
-    test that reads it. Read it; copy it before changing anything."""
+    ``dtp_denmark_strait``, ``sixth_fleet_2019``, ``carrier_battlegroup``, ``naval_module``,
+    ``strait_patrol``), played once per test session on first use, through the demo runner,
+    and shared by every test that reads it. Read it; copy it before changing anything."""
     import contextlib
     import io
 
