@@ -129,6 +129,8 @@ def unit_entry(
             return None
         rest, routes = _routes(choices)
         out: dict[str, Any] = {"lines": list(rep.lines[:1]), "choices": rest}
+        if rep.data.get("section"):
+            out["section"] = str(rep.data["section"])
         if routes is not None:
             out["routes"] = routes
         return out
@@ -177,6 +179,9 @@ def draft_options(
             entry = unit_entry(ruleset, module, view, uid)
             if entry is not None:
                 units[uid] = entry
+    section = next((e.pop("section") for e in units.values() if "section" in e), view.phase)
+    for e in units.values():
+        e.pop("section", None)
     trees = _shared(units)
     return {
         "format": OPTIONS_FORMAT,
@@ -186,7 +191,7 @@ def draft_options(
         "header": head,
         "turn": view.turn,
         "phase": view.phase,
-        "section": "answer" if view.pending else view.phase,
+        "section": "answer" if view.pending else section,
         "answers": [
             {"id": p.id, "rule": p.rule, "prompt": p.prompt, "options": list(p.options)}
             for p in view.pending
