@@ -512,9 +512,30 @@
     pick(u);
   }
   function optTitle(c) { return c.order + (c.label ? " (" + c.label + ")" : ""); }
+  function answerAt(a, o) {
+    addLine("answer " + a.id + " " + o, "answer " + a.id);
+    $("draftnote").textContent = "Answered " + a.id + ": " + o;
+  }
+  function drawAnswerMarks(g) {  /* a pending decision's options that are places: on the map */
+    R.answers.forEach(function (a) {
+      a.options.forEach(function (o) {
+        var q = B.places[o];
+        if (!q) { return; }
+        var og = sv("g", { "class": "opt answer", "data-answer": a.id, "data-option": o, tabindex: "0", role: "button",
+          "aria-label": "answer " + a.id + " " + o });
+        var t = sv("title"); t.textContent = "answer " + a.id + " " + o + ": " + a.prompt; og.appendChild(t);
+        og.appendChild(sv("circle", { cx: q[0], cy: q[1], r: Math.max(7, size * 0.28) }));
+        var lab = sv("text", { x: q[0], y: q[1] + 4 }); lab.textContent = "?"; og.appendChild(lab);
+        og.addEventListener("click", function (e) { if (moved > 4) { return; } e.stopPropagation(); answerAt(a, o); });
+        g.appendChild(og);
+      });
+    });
+  }
   function drawOptions() {
     var g = $("optmarks"); clear(g);
-    if (!picked || step !== D.steps.length - 1) { return; }
+    if (step !== D.steps.length - 1) { return; }
+    drawAnswerMarks(g);
+    if (!picked) { return; }
     var groups = {};
     choicesOf(picked).forEach(function (c, i) {
       if (c.at && B.places[c.at]) { (groups[c.at] = groups[c.at] || []).push([c, i]); }
@@ -602,7 +623,7 @@
       box.appendChild(el("p", {}, [a.id + " [" + a.rule + "]: " + a.prompt]));
       a.options.forEach(function (o) {
         var b = el("button", { type: "button", "class": "choice answer", "data-order": "answer " + a.id + " " + o }, [o]);
-        b.onclick = function () { addLine("answer " + a.id + " " + o, "answer " + a.id); $("draftnote").textContent = "Answered " + a.id + ": " + o; };
+        b.onclick = function () { answerAt(a, o); };
         box.appendChild(b);
       });
     });
@@ -640,7 +661,7 @@
     $("optmarks").addEventListener("click", function (e) {
       if (moved > 4) { return; }
       var o = e.target.closest(".opt");
-      if (o && picked) { e.stopPropagation(); clickPlace(o.getAttribute("data-place")); }
+      if (o && picked && o.getAttribute("data-place")) { e.stopPropagation(); clickPlace(o.getAttribute("data-place")); }
     });
   }
 

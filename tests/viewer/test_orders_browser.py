@@ -69,7 +69,17 @@ def _point(browser: Any, line: str) -> None:
     marked place on the map when the list does not show it (moves: one per reachable hex)."""
     from selenium.webdriver.support.ui import Select
 
-    if line.startswith("answer "):
+    if line.startswith("answer "):  # the option's place on the map, else its button
+        _, decision, option = line.split()
+        marks = browser.find_elements(
+            "css selector",
+            f'#optmarks .opt.answer[data-answer="{decision}"][data-option="{option}"]',
+        )
+        if marks:
+            browser.execute_script(
+                "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", marks[0]
+            )
+            return
         browser.find_element("css selector", f'#answers button[data-order="{line}"]').click()
         return
     words = line.split()
