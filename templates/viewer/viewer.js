@@ -579,6 +579,7 @@
     var box = $("choices"); clear(box);
     if (!picked) { return; }
     var cs = choicesOf(picked).filter(function (c) { return !only || c.at === only; });
+    cs = cs.filter(function (c) { return c.kind !== "move"; }).concat(cs.filter(function (c) { return c.kind === "move"; }));
     if (only) { box.appendChild(el("p", {}, ["At " + only + ":"])); }
     if (!cs.length) { box.appendChild(el("p", {}, ["No order to point at for this unit here; the lines above say why."])); }
     cs.slice(0, 60).forEach(function (c) {

@@ -85,9 +85,13 @@ def _point(browser: Any, line: str) -> None:
     words = line.split()
     unit = words[1]
     Select(browser.find_element("id", "unitpick")).select_by_value(unit)
-    buttons = browser.find_elements("css selector", f'#choices button[data-order="{line}"]')
-    if buttons:
-        buttons[0].click()
+    button = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#choices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]) || null",
+        line,
+    )
+    if button is not None:
+        button.click()
         return
     place = words[-1]
     mark = browser.find_element("css selector", f'#optmarks .opt[data-place="{place}"]')
@@ -205,3 +209,39 @@ def test_screenshots_of_a_unit_s_options_and_the_draft(
     assert "move US-CG-3 1216 1117 1017" in text
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
+
+
+def test_an_area_map_game_that_hides_information_drafts_by_pointing(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Sixth Fleet (2019), zones of an area map, NATO's part opened with NATO's key: two of
+    the demo's own lines of its first NATO Action Phase (a refit and an attack on a detected
+    unit [6.0], [9.0]) pointed at, downloaded, and accepted by validate on NATO's view."""
+    demo = finished_demo("sixth_fleet_2019").out
+    last = "003-NATO-nato_events"
+    game = _cut(demo, last, tmp_path)
+    secret = game / "secret"
+    for t in sorted((secret / "turns").iterdir()):
+        if t.name > last:
+            shutil.rmtree(t)
+    shutil.copyfile(secret / "turns" / last / "state.json", secret / "state.json")
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    lines = [
+        "refit TK-F104 -> Atlantic",
+        'attack US-S3 -> "Western Med" hitting SO-SSGN-1.2',
+    ]
+    for line in lines:
+        _point(browser, line)
+    browser.save_screenshot(str(shots / "orders-2019-1280.png"))
+    text = _download(browser, downloads)
+    assert _order_lines(text)[-3:] == ["[actions]", *lines]
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out

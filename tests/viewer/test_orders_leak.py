@@ -1,10 +1,11 @@
 """Hidden stays hidden in the options a side's viewer drafts from (issue 28 item 3).
 
-In the Sixth Fleet (2019) demo, a game that hides undetected units, every step that awaits a
-side seals ``options-SIDE.json`` into that side's part. Opened with the side's key, the file
-must name no unit the side's view of that step does not show (searched as text: every id of
-the full position hidden from the side), and every place an attack points at must hold an
-enemy unit the side sees; and the viewer the side makes embeds exactly that file.
+In the Carrier Battlegroup demo, a game that hides the undetected Soviet units from the USN
+player, every step that awaits the USN seals ``options-usn.json`` into its part. Opened with
+the side's key, the file must name no unit the side's view of that step does not show
+(searched as text: every id of the full position hidden from the side), and every place an
+attack points at must hold an enemy unit the side sees. The Sixth Fleet (2019) demo (hidden
+strike markers) checks that the viewer a side makes embeds exactly its own file.
 """
 
 from __future__ import annotations
@@ -29,12 +30,17 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.slow
 
-SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_2019"
+ROOT = Path(__file__).resolve().parents[2] / "module_src"
 
 
 @pytest.fixture(scope="module")
 def demo_2019(finished_demo: Callable[[str], DemoRun]) -> Path:
     return finished_demo("sixth_fleet_2019").out
+
+
+@pytest.fixture(scope="module")
+def demo_cbg(finished_demo: Callable[[str], DemoRun]) -> Path:
+    return finished_demo("carrier_battlegroup").out
 
 
 def _files(out: Path, side: str) -> list[tuple[str, dict[str, Any], GameState]]:
@@ -52,12 +58,12 @@ def _files(out: Path, side: str) -> list[tuple[str, dict[str, Any], GameState]]:
     return found
 
 
-@pytest.mark.parametrize("side", ["NATO", "Soviet"])
-def test_no_hidden_unit_reaches_a_sides_options(demo_2019: Path, side: str) -> None:
-    module = load_module(SRC)[0]
+def test_no_hidden_unit_reaches_a_sides_options(demo_cbg: Path) -> None:
+    side = "USN"
+    module = load_module(ROOT / "carrier_battlegroup")[0]
     assert module is not None
-    rs = get_ruleset("sixth_fleet_2019")
-    steps = _files(demo_2019, side)
+    rs = get_ruleset("carrier_battlegroup")
+    steps = _files(demo_cbg, side)
     assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
     hidden_somewhere = 0
     for name, doc, full in steps:
