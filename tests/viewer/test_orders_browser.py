@@ -42,7 +42,8 @@ def _cut(demo: Path, last: str, into: Path) -> Path:
     for t in sorted((game / "turns").iterdir()):
         if t.name > last:
             shutil.rmtree(t)
-    shutil.copyfile(game / "turns" / last / "state.json", game / "state.json")
+    if (game / "turns" / last / "state.json").is_file():  # a game that hides nothing
+        shutil.copyfile(game / "turns" / last / "state.json", game / "state.json")
     return game
 
 
