@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
         from referee.errors import UserError
         from referee.pbem.archive import Archive
         from referee.pbem.problems import Refusal
-        from referee.viewer.archive import REFEREE, archive_steps
+        from referee.viewer.archive import REFEREE, archive_steps, draft_options
         from referee.viewer.page import render_viewer
 
         as_json = output_format(fmt, as_json) == "json"
@@ -82,6 +82,7 @@ def register(app: typer.Typer) -> None:
 
                 loaded = load_key(key, None)
             steps, sigs, referee = archive_steps(game_dir, module, ruleset, side, loaded)
+            draft = draft_options(game_dir, side, steps, loaded)
         except Refusal as exc:
             refused(exc, as_json)
             return
@@ -92,6 +93,7 @@ def register(app: typer.Typer) -> None:
             referee=referee,
             game_dir_hint=str(game_dir),
             signatures=sigs,
+            draft=draft,
         ).encode()
         write_output(out, html)
         bad = sum(1 for s in sigs if s.startswith("BAD"))

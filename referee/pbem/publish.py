@@ -139,11 +139,13 @@ def published_player_files(
     picture_dpi: int,
     *,
     picture: str = "svg",
+    draft_options: bool = True,
 ) -> dict[str, bytes]:
     """Every published file a player opens in a turn folder of a game that hides
-    information (reports, per-side views, the picture, per-side VASSAL saves), rendered from
-    the full record and position; ``verify`` renders them again after ``reveal`` with this
-    same function and compares (``picture``: :func:`referee.pbem.record.picture_kind`)."""
+    information (reports, per-side views, the picture, per-side VASSAL saves, the awaited
+    side's ``options-SIDE.json`` computed on its own view), rendered from the full record and
+    position; ``verify`` renders them again after ``reveal`` with this same function and
+    compares (``picture``: :func:`referee.pbem.record.picture_kind`)."""
     files = public_renderings(module, ruleset, record, public, rsha, state)
     seen = public_view(ruleset, module, state)
     shown = None
@@ -156,6 +158,13 @@ def published_player_files(
         shown = next(iter(pic))
     files["report.html"] = render_html(module, public, rsha, seen.to_json(), shown).encode()
     files.update(side_positions(module, ruleset, state))
+    if draft_options:
+        from referee.pbem.draft_options import awaited_sides, options_files
+
+        due = awaited_sides(module, ruleset, state)
+        seen_by = {s: ruleset.view(module, state, s) for s in due}
+        reports = {s: side_record(record, public, s, v) for s, v in seen_by.items()}
+        files.update(options_files(module, ruleset, reports, rsha, state, seen_by))
     return files
 
 

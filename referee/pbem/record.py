@@ -217,13 +217,15 @@ def player_files(
     picture_dpi: int,
     *,
     picture: str = "svg",
+    draft_options: bool = True,
 ) -> dict[str, bytes]:
     """Every file of a turn folder a player opens (Markdown, HTML, per-side views, the
-    picture, VASSAL saves), rendered from the signed record alone. ``verify`` renders them
-    again with this same function and compares (``rendercheck.py``); ``picture`` is the
-    kind of picture the step holds (:func:`picture_kind`). The game viewer is not a file of
-    the step: ``referee viewer`` makes it from the views when a player wants it, so a step
-    adds only its own data to the archive."""
+    picture, VASSAL saves, the awaited side's ``options-SIDE.json``:
+    :mod:`referee.pbem.draft_options`), rendered from the signed record alone. ``verify``
+    renders them again with this same function and compares (``rendercheck.py``);
+    ``picture`` is the kind of picture the step holds (:func:`picture_kind`). The game
+    viewer is not a file of the step: ``referee viewer`` makes it from the views when a
+    player wants it, so a step adds only its own data to the archive."""
     full = state.to_json()
     out: dict[str, bytes] = {"report.md": render_markdown(module, report, rsha, full).encode()}
     shown = None
@@ -235,6 +237,11 @@ def player_files(
     seen_by = {s.id: ruleset.view(module, state, s.id) for s in module.sides}
     out.update(views(module, ruleset, report, rsha, state, seen_by))
     out.update(positions(module, ruleset, state, seen_by))
+    if draft_options:
+        from referee.pbem.draft_options import options_files
+
+        reports = {side: view_report(report, side) for side in seen_by}
+        out.update(options_files(module, ruleset, reports, rsha, state, seen_by))
     return out
 
 

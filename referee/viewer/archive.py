@@ -146,3 +146,82 @@ def _side_view(archive: Archive, t: TurnDir, side: str, key: Any) -> Any:
     if name not in files:
         raise Refusal("archive", f"turns/{t.name}/{part_file(side)}: holds no {name}")
     return json.loads(files[name])
+
+
+def _options_shape() -> Any:
+    """The declared shape of an ``options-SIDE.json`` (:mod:`referee.pbem.draft_options`)."""
+    from referee.shapes import HEX64, integer, list_of, map_of, obj, one_of, string
+
+    choice = obj(
+        {"order": string},
+        {
+            "kind": string,
+            "label": string,
+            "at": string,
+            "path": list_of(string),
+            "uses": list_of(string),
+        },
+    )
+    unit = obj(
+        {"lines": list_of(string), "choices": list_of(choice)},
+        {
+            "marks": map_of(string),
+            "route": obj({"tree": integer, "order": string, "kind": string}),
+        },
+    )
+    answer = obj({"id": string, "rule": string, "prompt": string, "options": list_of(string)})
+    tree = obj({"prev": map_of(string), "ends": map_of(string)})
+    return obj(
+        {
+            "format": one_of("referee-draft-options/1"),
+            "side": string,
+            "report_sha256": HEX64,
+            "header": list_of(string),
+            "turn": integer,
+            "phase": string,
+            "section": string,
+            "answers": list_of(answer),
+            "units": map_of(unit),
+            "trees": list_of(tree),
+        }
+    )
+
+
+def draft_options(
+    game_dir: Path, side: str, steps: list[StepDoc], key: Any = None
+) -> dict[str, Any] | None:
+    """The latest step's ``options-SIDE.json`` of ``side`` (in the folder, or in the side's
+    encrypted part), its shape checked and its step checked to be that step: what the
+    viewer's orders mode drafts from; ``None`` when the step awaits nothing of ``side``, for
+    the referee's record, or for a step written before options files."""
+    import json
+
+    from referee.pbem.draft_options import options_file
+    from referee.pbem.parts import identity_of, open_part, part_file
+    from referee.shapes import check
+
+    if side == REFEREE or not steps:
+        return None
+    archive = Archive(game_dir)
+    t = archive.turn_dirs()[-1]
+    name = options_file(side)
+    if (t.path / name).is_file():
+        doc = archive.read_json(t.path / name)
+    elif (t.path / part_file(side)).is_file() and key is not None:
+        files = open_part(archive, t, side, [identity_of(key)])
+        if name not in files:
+            return None
+        doc = json.loads(files[name])
+    else:
+        return None
+    try:
+        check(doc, _options_shape())
+    except ValueError as exc:
+        raise Refusal("archive", f"turns/{t.name}/{name}: malformed: {exc}") from None
+    if doc["side"] != side or doc["report_sha256"] != steps[-1].report_sha256:
+        raise Refusal(
+            "archive",
+            f"turns/{t.name}/{name}: not {side}'s options at this step "
+            "(another side, or another report)",
+        )
+    return dict(doc)

@@ -225,11 +225,16 @@ def render_viewer(
     referee: str,
     game_dir_hint: str = "GAME_DIR",
     signatures: Sequence[str] | None = None,
+    draft: Mapping[str, Any] | None = None,
 ) -> str:
     """The viewer HTML for ``side`` (``None``: the referee's full record) over ``steps``.
 
     ``signatures`` gives each step's signature status when the caller checked it (``referee
-    viewer`` does); the file beside a step says instead that ``referee verify`` checks it."""
+    viewer`` does); the file beside a step says instead that ``referee verify`` checks it.
+    ``draft``: the latest step's ``options-SIDE.json`` of ``side`` (the side is awaited),
+    which turns on the orders mode: the player points at the legal orders the referee
+    computed for his side and the page drafts ``orders.txt``; it holds no key and signs
+    nothing."""
     model = viewer_model(module, steps, side=side, referee=referee)
     for n, st in enumerate(model["steps"]):
         st["signature"] = (
@@ -244,6 +249,7 @@ def render_viewer(
         "board": {k: v for k, v in geo.items() if k != "image"},
         "aids": [{"name": a["name"], "title": a["title"]} for a in play_aids(module, scenario)],
         "game_dir": game_dir_hint,
+        "draft": None if draft is None else dict(draft),
     }
     side_name = "referee (full record)" if side is None else side
     return (
@@ -260,6 +266,7 @@ def render_viewer(
             steps=model["steps"],
             units=model["units"],
             side_name=side_name,
+            drafting=draft is not None,
         )
     )
 

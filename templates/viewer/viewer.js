@@ -293,6 +293,7 @@
       " \u2014 Game-Turn " + st.turn + ", " + st.phase;
     drawUnits(); drawMarks(); drawSummary(); drawEvents(); drawDice(); drawCheck(); drawUnitTable();
     showUnit(null);
+    if (D.draft) { $("draftstep").hidden = step === D.steps.length - 1; pick(picked); }
   }
   var timer = null;
   function play() {
@@ -425,7 +426,11 @@
     if (moved > 4) { return; }
     var m = e.target.closest(".mark"), c = m ? null : counterAt(e.clientX, e.clientY);
     if (m) { selectEvent(parseInt(m.getAttribute("data-event"), 10)); return; }
-    if (c) { pinned = c.getAttribute("data-unit"); showUnit(pinned); return; }
+    if (c) {
+      pinned = c.getAttribute("data-unit"); showUnit(pinned);
+      if (D.draft && step === D.steps.length - 1 && D.draft.units[pinned]) { pick(pinned); }
+      return;
+    }
     pinned = null; showUnit(null);
   });
   $("events").addEventListener("click", function (e) {
@@ -454,9 +459,217 @@
     }
   });
 
+  /* ---- the orders mode (issue 28): the awaited side points at the legal orders the referee
+     computed for it (D.draft, its options-SIDE.json) and the page drafts orders.txt. It holds
+     no key; `referee validate` and the referee judge the file. */
+  var R = D.draft, picked = null, used = {}, byUnit = {};
+  function pathTo(tree, h) {
+    var out = [], seen = {};
+    while (h && !seen[h]) { seen[h] = 1; out.unshift(h); h = tree.prev[h]; }
+    return out;
+  }
+  function choicesOf(u) {
+    var e = R.units[u], out = e.choices.slice();
+    if (e.route) {
+      var tree = R.trees[e.route.tree];
+      Object.keys(tree.ends).sort().forEach(function (h) {
+        var p = pathTo(tree, h);
+        out.push({ order: e.route.order + " " + p.join(" "), kind: e.route.kind, at: h, path: p, label: tree.ends[h] });
+      });
+    }
+    return out;
+  }
+  function draftHead() {
+    return R.header.join("\n") + "\n\n[" + R.section + "]\n";
+  }
+  function takenBy(c) {  /* a unit in an attack already drafted attacks no more [8.12] */
+    return (c.uses || []).filter(function (u) { return used[u]; });
+  }
+  function replaceLine(text, old, line) {
+    var lines = text.split("\n"), i = lines.indexOf(old);
+    if (i < 0) { return null; }
+    lines[i] = line;
+    return lines.join("\n");
+  }
+  function addLine(line, key) {
+    var ta = $("draft"), text = ta.value;
+    if (key && byUnit[key] && byUnit[key] !== line) {
+      var swapped = replaceLine(text, byUnit[key], line);
+      if (swapped !== null) { ta.value = swapped; byUnit[key] = line; return "replaced"; }
+    }
+    if (key && byUnit[key] === line && text.split("\n").indexOf(line) >= 0) { return "already"; }
+    if (text && text.slice(-1) !== "\n") { text += "\n"; }
+    ta.value = text + line + "\n";
+    if (key) { byUnit[key] = line; }
+    return "added";
+  }
+  function choose(u, c) {
+    if (takenBy(c).length) { return; }
+    var key = c.uses ? null : u + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
+    var how = addLine(c.order, key);
+    (c.uses || []).forEach(function (x) { used[x] = c.order; });
+    $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
+    pick(u);
+  }
+  function optTitle(c) { return c.order + (c.label ? " (" + c.label + ")" : ""); }
+  function answerAt(a, o) {
+    addLine("answer " + a.id + " " + o, "answer " + a.id);
+    $("draftnote").textContent = "Answered " + a.id + ": " + o;
+  }
+  function drawAnswerMarks(g) {  /* a pending decision's options that are places: on the map */
+    R.answers.forEach(function (a) {
+      a.options.forEach(function (o) {
+        var q = B.places[o];
+        if (!q) { return; }
+        var og = sv("g", { "class": "opt answer", "data-answer": a.id, "data-option": o, tabindex: "0", role: "button",
+          "aria-label": "answer " + a.id + " " + o });
+        var t = sv("title"); t.textContent = "answer " + a.id + " " + o + ": " + a.prompt; og.appendChild(t);
+        og.appendChild(sv("circle", { cx: q[0], cy: q[1], r: Math.max(7, size * 0.28) }));
+        var lab = sv("text", { x: q[0], y: q[1] + 4 }); lab.textContent = "?"; og.appendChild(lab);
+        og.addEventListener("click", function (e) { if (moved > 4) { return; } e.stopPropagation(); answerAt(a, o); });
+        g.appendChild(og);
+      });
+    });
+  }
+  function drawOptions() {
+    var g = $("optmarks"); clear(g);
+    if (step !== D.steps.length - 1) { return; }
+    drawAnswerMarks(g);
+    if (!picked) { return; }
+    var groups = {};
+    choicesOf(picked).forEach(function (c, i) {
+      if (c.at && B.places[c.at]) { (groups[c.at] = groups[c.at] || []).push([c, i]); }
+    });
+    var e = R.units[picked];
+    Object.keys(e.marks || {}).forEach(function (p) {  /* a ruleset that gives no order lines */
+      if (B.places[p] && !groups[p]) { groups[p] = [[{ order: "", label: e.marks[p], at: p }, -1]]; }
+    });
+    var from = placements[step][picked] ? B.places[placements[step][picked][0]] : null;
+    Object.keys(groups).sort().forEach(function (p) {
+      var q = B.places[p], cs = groups[p], c = cs[0][0];
+      var off = cs.every(function (x) { return takenBy(x[0]).length; });
+      var og = sv("g", { "class": "opt" + (off ? " off" : "") + (c.order ? "" : " info"), "data-place": p,
+        "data-kind": c.kind || "", tabindex: "0", role: "button", "aria-label": cs.map(function (x) { return optTitle(x[0]); }).join("; ") });
+      var t = sv("title"); t.textContent = cs.map(function (x) { return optTitle(x[0]); }).join("\n"); og.appendChild(t);
+      og.appendChild(sv("circle", { cx: q[0], cy: q[1], r: Math.max(7, size * 0.28) }));
+      var lab = sv("text", { x: q[0], y: q[1] + 4 });
+      lab.textContent = cs.length > 1 ? String(cs.length) : (c.kind === "attack" ? "\u2694" : c.label ? String(c.label).replace(/^cost /, "") : "\u2022");
+      og.appendChild(lab);
+      og.addEventListener("mouseenter", function () { showPath(from, cs[0][0]); });
+      og.addEventListener("mouseleave", function () { showPath(null); });
+      g.appendChild(og);
+    });
+    var pg = sv("g", { id: "optpath" }); g.insertBefore(pg, g.firstChild);
+  }
+  function showPath(from, c) {
+    var g = document.getElementById("optpath"); if (!g) { return; }
+    clear(g);
+    if (!from || !c || !c.path) { return; }
+    var pts = [from].concat(c.path.map(function (h) { return B.places[h]; }).filter(Boolean));
+    g.appendChild(sv("polyline", { points: pts.map(function (q) { return q.join(","); }).join(" "),
+      fill: "none", stroke: "#1a5fb4", "stroke-width": 4, "marker-end": "url(#head-move)" }));
+  }
+  function clickPlace(p) {  /* one choice there: take it; several: list them */
+    var cs = choicesOf(picked).filter(function (c) { return c.at === p && !takenBy(c).length; });
+    if (cs.length === 1) { choose(picked, cs[0]); return true; }
+    listChoices(cs.length ? p : null);
+    return cs.length > 0;
+  }
+  function listChoices(only) {
+    var box = $("choices"); clear(box);
+    if (!picked) { return; }
+    var cs = choicesOf(picked).filter(function (c) { return !only || c.at === only; });
+    cs = cs.filter(function (c) { return c.kind !== "move"; }).concat(cs.filter(function (c) { return c.kind === "move"; }));
+    if (only) { box.appendChild(el("p", {}, ["At " + only + ":"])); }
+    if (!cs.length) { box.appendChild(el("p", {}, ["No order to point at for this unit here; the lines above say why."])); }
+    cs.slice(0, 60).forEach(function (c) {
+      var taken = takenBy(c);
+      var b = el("button", { type: "button", "class": "choice", role: "listitem", "data-order": c.order,
+        title: taken.length ? taken.join(", ") + " already attacks in this draft" : "" }, [optTitle(c)]);
+      if (taken.length) { b.disabled = true; }
+      b.onclick = function () { choose(picked, c); };
+      b.onmouseenter = function () { showPath(placements[step][picked] ? B.places[placements[step][picked][0]] : null, c); };
+      box.appendChild(b);
+    });
+    if (cs.length > 60) { box.appendChild(el("p", {}, [(cs.length - 60) + " more: point at a marked place on the map."])); }
+  }
+  function pick(u) {
+    picked = u && R.units[u] ? u : null;
+    $("unitpick").value = picked || "";
+    var box = $("unitlines"); clear(box);
+    if (picked) { R.units[picked].lines.forEach(function (l) { box.appendChild(el("p", { "class": "optline" }, [l])); }); }
+    listChoices(null); drawOptions();
+    document.querySelectorAll("#units .counter").forEach(function (c) {
+      c.classList.toggle("hl", c.getAttribute("data-unit") === picked);
+    });
+  }
+  function frameUnit(u) {  /* the map shows the unit and every place its options mark */
+    if (!u || !R.units[u]) { return; }
+    var xs = [], ys = [];
+    function add(p) { var q = B.places[p]; if (q) { xs.push(q[0]); ys.push(q[1]); } }
+    if (placements[step][u]) { add(placements[step][u][0]); }
+    choicesOf(u).forEach(function (c) { add(c.at); });
+    Object.keys(R.units[u].marks || {}).forEach(add);
+    if (!xs.length) { return; }
+    var pad = B.hex_width * 1.5;
+    var x0 = Math.min.apply(null, xs) - pad, x1 = Math.max.apply(null, xs) + pad;
+    var y0 = Math.min.apply(null, ys) - pad, y1 = Math.max.apply(null, ys) + pad;
+    var k = Math.min(vp.clientWidth / (x1 - x0), vp.clientHeight / (y1 - y0), 2);
+    view.k = k; view.x = vp.clientWidth / 2 - k * (x0 + x1) / 2; view.y = vp.clientHeight / 2 - k * (y0 + y1) / 2;
+    apply();
+  }
+  function drawAnswers() {
+    var box = $("answers"); clear(box);
+    R.answers.forEach(function (a) {
+      box.appendChild(el("p", {}, [a.id + " [" + a.rule + "]: " + a.prompt]));
+      a.options.forEach(function (o) {
+        var b = el("button", { type: "button", "class": "choice answer", "data-order": "answer " + a.id + " " + o }, [o]);
+        b.onclick = function () { answerAt(a, o); };
+        box.appendChild(b);
+      });
+    });
+  }
+  function resetDraft() {
+    used = {}; byUnit = {};
+    $("draft").value = draftHead();
+    $("draftnote").textContent = "";
+    pick(picked);
+  }
+  if (R) {
+    var sel = $("unitpick");
+    sel.appendChild(el("option", { value: "" }, [Object.keys(R.units).length ? "(choose a unit, or click one on the map)" : "(no unit has an order to point at)"]));
+    Object.keys(R.units).sort().forEach(function (u) {
+      var info = D.units[u] || {}, p = placements[D.steps.length - 1][u];
+      sel.appendChild(el("option", { value: u }, [u + (info.name ? " \u2014 " + info.name : "") + (p && (p[0] || p[1]) ? " (" + (p[0] || p[1]) + ")" : "")]));
+    });
+    sel.onchange = function () { pick(sel.value); frameUnit(sel.value); };
+    drawAnswers();
+    $("draft").value = draftHead();
+    $("copydraft").onclick = function () {
+      var ta = $("draft");
+      function done() { $("draftnote").textContent = "Copied."; }
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(ta.value).then(done, function () { ta.select(); document.execCommand("copy"); done(); });
+      } else { ta.select(); document.execCommand("copy"); done(); }
+    };
+    $("savedraft").onclick = function () {
+      var a = el("a", { href: URL.createObjectURL(new Blob([$("draft").value], { type: "text/plain" })), download: "orders.txt" });
+      document.body.appendChild(a); a.click(); document.body.removeChild(a);
+      $("draftnote").textContent = "Saved orders.txt: sign it, then send it.";
+    };
+    $("cleardraft").onclick = resetDraft;
+    $("tolatest").onclick = function () { go(D.steps.length - 1); region(); };
+    $("optmarks").addEventListener("click", function (e) {
+      if (moved > 4) { return; }
+      var o = e.target.closest(".opt");
+      if (o && picked && o.getAttribute("data-place")) { e.stopPropagation(); clickPlace(o.getAttribute("data-place")); }
+    });
+  }
+
   var m = /step=(\d+)/.exec(location.hash);
   go(m ? parseInt(m[1], 10) - 1 : D.steps.length - 1);
   region();
   window.addEventListener("resize", region);
-  window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D };
+  window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D,
+    pick: function (u) { pick(u); }, choicesOf: function (u) { return choicesOf(u); } };
 }());

@@ -16,6 +16,7 @@ from referee.errors import UserError
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.combat import hex_target
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.draft import choices
 from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
 from referee.rules.sixth_fleet_1975.sequence import SETUP
 from referee.source.model import Module
@@ -77,6 +78,7 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
         else:
             lines.append(f"  attack {a['target']}: not allowed: " + "; ".join(a["why_not"]))
     lines += _attacks("group attack", info["group_attacks"], info["group_attacks_untried"], limit)
+    info["orders"] = choices(game, st, subject, info)
     marks = {m["hex"]: str(m["cost"]) for m in info["moves"] if m["may_end"]}
     return OptionsReport(subject, tuple(lines), info, marks, tuple(info["notes"]))
 
@@ -99,12 +101,16 @@ def setup_options(game: Game, st: GameState, unit: str) -> OptionsReport:
     }
     lines = [f"{unit} ({u.side}) at {u.location or u.box}; {info['phase']}"]
     pool = pool_of(setup_pools(game, st), unit)
+    choice = next((c for c in game.scenario.choices if c.unit == unit), None)
     if u.box != "unplaced":
         info["notes"].append(
             f"placed by the scenario at {u.location or u.box} [11.0]: nothing to order for it"
         )
     elif u.side != st.active_side:
         info["notes"].append(f"{u.side} sets it up in its own set-up [11.0]")
+    elif choice is not None:  # one of a few hexes the scenario names, e.g. [11.2A]
+        info["places"] = [f"place {unit} {h}" for h in choice.hexes]
+        info["notes"].append(f"[{choice.rule or '11.0'}] one of {', '.join(choice.hexes)}")
     elif pool is None:
         info["notes"].append("no set-up pool names it [11.1]")
     elif pool.where == "carrier" and pool.carrier:
@@ -114,6 +120,7 @@ def setup_options(game: Game, st: GameState, unit: str) -> OptionsReport:
     said = pool.text if pool is not None else ""  # the pool's own words in the scenario file
     if pool is not None and said:
         info["notes"].append(f"[{pool.rule or '11.1'}] {said}")
+    info["orders"] = choices(game, st, unit, info)
     lines += [f"  {p}" for p in info["places"]]
     if not info["places"]:
         lines.append("  nothing to order now")

@@ -88,6 +88,8 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "attacks": attacks,
         "refits": refits,
         "reinforcements": arrivals,
+        "section": "actions",
+        "orders": _choices(moves, attacks, refits, arrivals),
     }
     notes = (
         "each line is one action [6.1]; combat, refit and reinforcement are provisional: not "
@@ -97,6 +99,26 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
 
 
 Options = list[dict[str, Any]]
+
+
+def _choices(moves: Options, attacks: Options, refits: Options, arrivals: Options) -> Options:
+    """The same lines as choices the viewer's orders mode points at (issue 28): where each
+    points (``at``), a move's zones (``path``)."""
+    out: Options = [
+        {"order": r["order"], "kind": "refit", "at": r["zone"], "label": "refit"} for r in refits
+    ]
+    out += [
+        {"order": r["order"], "kind": "reinforce", "at": r["zone"], "label": "reinforce"}
+        for r in arrivals
+    ]
+    out += [
+        {"order": m["order"], "kind": "move", "at": m["zone"], "path": m["path"]} for m in moves
+    ]
+    out += [
+        {"order": a["order"], "kind": "attack", "at": a["zone"], "label": a["target"]}
+        for a in attacks
+    ]
+    return out
 
 
 def _acting(state: GameState, side: str) -> bool:

@@ -1,0 +1,235 @@
+"""What the awaited side may order now, published for the viewer's orders mode (issue 28).
+
+Each step that awaits orders from a side publishes ``options-SIDE.json`` beside (or, in a game
+with parts, inside the side's encrypted part with) that side's ``view-SIDE.json``: the
+ruleset's own ``options`` (:class:`referee.engine.ruleset.UnitOptions`, the validator's code
+that ``referee options`` prints) for every unit of the side that has something to do, and the
+order lines a player may point at in the viewer (``referee viewer``'s orders mode drafts the
+orders file from them; ``referee validate`` and the referee stay the judge).
+
+**Hidden stays hidden.** The options are computed on the side's own view
+(``ruleset.view(module, state, side)``), the same position the side's ``view-SIDE.json``
+holds, never on the full position: whatever they name (a path, a target, a detection attempt)
+is a fact of that view, so they cannot reveal an undetected unit or a target the side may not
+know of. A side that is not awaited gets no file.
+
+Pure and deterministic: ``verify`` computes the file again from the replayed position and
+compares the bytes (:mod:`referee.pbem.rendercheck`), as it does every view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import Ruleset, due_of, referee_sides, unit_options
+from referee.errors import UserError
+from referee.pbem.archive import slug
+from referee.pbem.reports import next_header
+from referee.source.model import Module
+
+OPTIONS_FORMAT = "referee-draft-options/1"
+PREFIX = "options-"
+MAX_LINES = 12
+"""Lines of ``referee options``'s text kept per unit (what the viewer prints beside the
+choices); the choices themselves are all kept."""
+MAX_CHOICES = 400
+"""Order lines kept per unit (a unit of a large position has far fewer; the cap bounds the
+file on any position)."""
+
+
+def options_file(side: str) -> str:
+    """``options-nato.json``: a side's file (a side file to :func:`referee.pbem.parts.side_file`,
+    so a game with parts seals it into the side's part)."""
+    return f"{PREFIX}{slug(side)}.json"
+
+
+def is_options_file(name: str) -> bool:
+    return name.startswith(PREFIX) and name.endswith(".json")
+
+
+def awaited_sides(module: Module, ruleset: Ruleset, state: GameState) -> list[str]:
+    """The player sides the position waits for (orders, answers or sealed orders), each once;
+    none when the game is over."""
+    if state.active_side is None and not state.pending:
+        return []
+    auto = set(referee_sides(ruleset))
+    out: list[str] = []
+    for d in due_of(ruleset, module, state):
+        if d.side and d.side not in auto and d.side not in out:
+            out.append(d.side)
+    return out
+
+
+def _subjects(view: GameState, side: str) -> list[str]:
+    """The side's units its view shows, in id order (a face-down marker the view shows of
+    another side is not the side's)."""
+    return sorted(uid for uid, u in view.units.items() if u.side == side)
+
+
+def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
+    """One order line the ruleset offers, reduced to what the viewer reads."""
+    out: dict[str, Any] = {"order": str(c["order"])}
+    for key in ("kind", "label", "at", "path", "uses"):
+        if c.get(key) not in (None, "", []):
+            v = c[key]
+            out[key] = [str(x) for x in v] if isinstance(v, list | tuple) else str(v)
+    return out
+
+
+def _routes(choices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Choices with a ``path`` (moves: hundreds per air unit) as one tree: each hex the paths
+    pass with the hex before it (``prev``, ``""`` for the first), and the hexes a move may end
+    in with their labels (``ends``); the viewer spells ``ORDER PATH`` back. Only when every
+    path's line is ``ORDER PATH`` with one ``ORDER`` and the paths agree on each hex's
+    predecessor (cheapest paths do); else the choices stay as they are. Returns the other
+    choices and the tree."""
+    routed = [c for c in choices if c.get("path")]
+    if not routed:
+        return choices, None
+    head = routed[0]["order"][: -len(" ".join(routed[0]["path"])) - 1]
+    kind = routed[0].get("kind", "")
+    prev: dict[str, str] = {}
+    ends: dict[str, str] = {}
+    for c in routed:
+        path = c["path"]
+        if c["order"] != f"{head} {' '.join(path)}" or c.get("kind", "") != kind:
+            return choices, None
+        if c.get("at") != path[-1] or c.get("uses"):
+            return choices, None
+        for n, h in enumerate(path):
+            before = path[n - 1] if n else ""
+            if prev.setdefault(h, before) != before:
+                return choices, None
+        ends[path[-1]] = c.get("label", "")
+    rest = [c for c in choices if not c.get("path")]
+    return rest, {"order": head, "kind": kind, "prev": prev, "ends": ends}
+
+
+def unit_entry(
+    ruleset: Ruleset, module: Module, view: GameState, uid: str
+) -> dict[str, Any] | None:
+    """``referee options`` of one unit on the side's view: the order lines it offers
+    (``data["orders"]``, when the ruleset gives them; moves as one tree), the places its
+    options mark when the ruleset gives no order lines, and the first of its text lines
+    (all of them, up to :data:`MAX_LINES`, without order lines); ``None`` when it has nothing
+    to offer."""
+    ask = unit_options(ruleset)
+    if ask is None:
+        return None
+    try:
+        rep = ask.options(module, view, uid, limit=MAX_LINES)
+    except UserError:
+        return None
+    offered = rep.data.get("orders")
+    choices = [_choice(c) for c in (offered or [])][:MAX_CHOICES]
+    if offered is not None:
+        if not choices:
+            return None
+        rest, routes = _routes(choices)
+        out: dict[str, Any] = {"lines": list(rep.lines[:1]), "choices": rest}
+        if rep.data.get("section"):
+            out["section"] = str(rep.data["section"])
+        if routes is not None:
+            out["routes"] = routes
+        return out
+    marks = {str(k): str(v) for k, v in sorted((rep.marks or {}).items())}
+    if not marks:
+        return None
+    return {"lines": list(rep.lines[:MAX_LINES]), "marks": marks, "choices": []}
+
+
+def _shared(units: dict[str, Any]) -> list[dict[str, Any]]:
+    """The move trees of ``units`` kept once each (the units of a stack, or of an airbase,
+    with the same reach share one), each unit's ``routes`` replaced by the tree's index
+    (``route``) and its own ``order`` words."""
+    import json
+
+    trees: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for entry in units.values():
+        r = entry.pop("routes", None)
+        if r is None:
+            continue
+        tree = {"prev": r["prev"], "ends": r["ends"]}
+        key = json.dumps(tree, sort_keys=True)
+        if key not in index:
+            index[key] = len(trees)
+            trees.append(tree)
+        entry["route"] = {"tree": index[key], "order": r["order"], "kind": r["kind"]}
+    return trees
+
+
+def draft_options(
+    module: Module,
+    ruleset: Ruleset,
+    report: Mapping[str, Any],
+    rsha: str,
+    view: GameState,
+    side: str,
+) -> dict[str, Any]:
+    """The ``options-SIDE.json`` document of ``side`` at this step, from its ``view`` and its
+    record as it reads it (``report``: the header its next orders file starts with)."""
+    header = next_header(dict(report), rsha, viewer=side)
+    head = [ln for ln in (header or "").split("\n") if ":" in ln and not ln.startswith("answer ")]
+    units: dict[str, Any] = {}
+    if not view.pending:  # an answer step: the choices are the pending decisions' options
+        for uid in _subjects(view, side):
+            entry = unit_entry(ruleset, module, view, uid)
+            if entry is not None:
+                units[uid] = entry
+    section = next((e.pop("section") for e in units.values() if "section" in e), view.phase)
+    for e in units.values():
+        e.pop("section", None)
+    trees = _shared(units)
+    return {
+        "format": OPTIONS_FORMAT,
+        "side": side,
+        "trees": trees,
+        "report_sha256": rsha,
+        "header": head,
+        "turn": view.turn,
+        "phase": view.phase,
+        "section": "answer" if view.pending else section,
+        "answers": [
+            {"id": p.id, "rule": p.rule, "prompt": p.prompt, "options": list(p.options)}
+            for p in view.pending
+            if p.side == side
+        ],
+        "units": units,
+    }
+
+
+def options_files(
+    module: Module,
+    ruleset: Ruleset,
+    reports: Mapping[str, Mapping[str, Any]],
+    rsha: str,
+    state: GameState,
+    views: Mapping[str, GameState],
+) -> dict[str, bytes]:
+    """``options-SIDE.json`` for each side ``state`` awaits: computed on ``views[side]`` (the
+    side's view), with ``reports[side]`` its record as it reads it."""
+    out: dict[str, bytes] = {}
+    for side in awaited_sides(module, ruleset, state):
+        if side not in views or side not in reports:
+            continue
+        doc = draft_options(module, ruleset, reports[side], rsha, views[side], side)
+        out[options_file(side)] = compact_json(doc)
+    return out
+
+
+def compact_json(doc: Any) -> bytes:
+    """The file's bytes: JSON with sorted keys and no spaces, one line and a newline (a
+    machine's file: the viewer reads it; indenting would double it)."""
+    import json
+
+    text = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return (text + "\n").encode()
+
+
+def published_in(listed: Mapping[str, str] | set[str], skip: set[str] | frozenset[str]) -> bool:
+    """Whether a step's folder publishes options files: a step written before them (or by a
+    game without them) lists none, and then ``verify`` expects none of it."""
+    return any(is_options_file(n) for n in listed) or any(is_options_file(n) for n in skip)

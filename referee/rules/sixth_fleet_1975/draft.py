@@ -1,0 +1,127 @@
+"""The order lines ``referee options`` offers for a unit, ready for an orders file: what the
+viewer's orders mode lets a player point at (issue 28), in the phase's own words.
+
+Each choice is one line of the phase's section (``docs/orders/sixth_fleet_1975.md``), built
+from the facts :mod:`referee.rules.sixth_fleet_1975.options` computes with the validator's own
+code, so a choice is legal on the position it was computed on; ``validate`` still judges the
+whole file (orders that depend on earlier ones: a hex entered twice over the stacking limit,
+a unit in two attacks). A choice says where it points on the map (``at``), the hexes of its
+path, and the units it uses (a unit attacks once a Combat Phase [8.12]).
+
+* Set-up [11.1], [11.2]: ``place UNIT HEX`` / ``place UNIT cap|box CV`` from the unit's pool.
+* Movement [5.0]: ``move UNIT PATH`` to every hex the unit may end in, by the cheapest legal
+  path; carrier air: ``cap UNIT CV`` from the holding box [9.62A], ``box UNIT CV`` over the
+  carrier [9.62B] (a box with room for it).
+* Combat [8.0]: every legal single attack and every group attack [8.3] the unit takes part in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.rules.sixth_fleet_1975 import sequence as seq
+from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
+from referee.rules.sixth_fleet_1975.combat import hex_target
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.source.boxes import carrier_of
+
+
+def setup_choices(places: list[str]) -> list[dict[str, Any]]:
+    """``place`` lines of the unit's set-up pool [11.1], [11.2]: each points at its hex (or,
+    for carrier air, the carrier)."""
+    out = []
+    for line in places:
+        words = line.split()
+        out.append({"order": line, "kind": "place", "at": words[-1], "label": " ".join(words[2:])})
+    return out
+
+
+def _carrier_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]]:
+    """``cap``/``box`` for carrier air [9.62]: launch from the box onto CAP; land in the box of
+    a carrier of its nationality in its hex, when the box has room."""
+    ud = game.unit(unit)
+    if not (ud.category == "air" and ud.has("carrier")):
+        return []
+    u = st.units[unit]
+    boxed = carrier_of(u.box)
+    if boxed is not None and boxed in st.units:
+        at = st.units[boxed].location
+        return [{"order": f"cap {unit} {boxed}", "kind": "cap", "at": at, "label": "CAP"}]
+    out = []
+    for cv in sorted(st.stacks.get(u.location or "", ())):
+        cd = game.unit(cv)
+        if cd.type != "CV" or cd.nationality != ud.nationality or st.units[cv].side != u.side:
+            continue
+        if len(box_contents(st, cv)) < HOLDING_BOX_LIMIT:
+            out.append(
+                {"order": f"box {unit} {cv}", "kind": "box", "at": u.location, "label": "box"}
+            )
+    return out
+
+
+def movement_choices(
+    game: Game, st: GameState, unit: str, info: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """``move`` to every hex the unit may end its move in [5.0], then its carrier orders."""
+    out = []
+    for m in info["moves"]:
+        if not m["may_end"]:
+            continue
+        path = [str(h) for h in m["path"]]
+        if path and path[0] == (info["location"] or ""):
+            path = path[1:]
+        if not path:
+            continue
+        out.append(
+            {
+                "order": f"move {unit} {' '.join(path)}",
+                "kind": "move",
+                "at": m["hex"],
+                "path": path,
+                "label": f"cost {m['cost']}",
+            }
+        )
+    return out + _carrier_choices(game, st, unit)
+
+
+def _attack(st: GameState, a: dict[str, Any]) -> dict[str, Any]:
+    targets = list(a["targets"]) or [hex_target(a["target_hex"])]
+    at = a.get("target_hex") or next(
+        (st.units[t].location for t in a["targets"] if t in st.units), None
+    )
+    return {
+        "order": f"attack {' '.join(a['attackers'])} -> {' '.join(targets)}",
+        "kind": "attack",
+        "at": at,
+        "uses": list(a["attackers"]),
+        "label": f"{a['differential']} ({a['entry']})",
+    }
+
+
+def combat_choices(st: GameState, info: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every legal attack the unit makes alone or in a group [8.0], [8.3], each once."""
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for a in [x for x in info["attacks"] if x.get("legal")] + list(info["group_attacks"]):
+        if "attackers" not in a:
+            continue
+        c = _attack(st, a)
+        if c["order"] not in seen:
+            seen.add(c["order"])
+            out.append(c)
+    return out
+
+
+def choices(game: Game, st: GameState, unit: str, info: dict[str, Any]) -> list[dict[str, Any]]:
+    """The order lines a unit of the side to move may be given in this phase (none for the
+    other side's units, and none outside the set-up, movement and combat phases)."""
+    if st.pending or st.units[unit].side != st.active_side:
+        return []
+    if st.phase == seq.SETUP:
+        return setup_choices(info.get("places", []))
+    if st.phase == seq.MOVEMENT:
+        return movement_choices(game, st, unit, info)
+    if st.phase == seq.COMBAT:
+        return combat_choices(st, info)
+    return []

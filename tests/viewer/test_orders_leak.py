@@ -1,0 +1,99 @@
+"""Hidden stays hidden in the options a side's viewer drafts from (issue 28 item 3).
+
+In the Carrier Battlegroup demo, a game that hides the undetected Soviet units from the USN
+player, every step that awaits the USN seals ``options-usn.json`` into its part. Opened with
+the side's key, the file must name no unit the side's view of that step does not show
+(searched as text: every id of the full position hidden from the side), and every place an
+attack points at must hold an enemy unit the side sees. The Sixth Fleet (2019) demo (hidden
+strike markers) checks that the viewer a side makes embeds exactly its own file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import get_ruleset
+from referee.pbem.archive import Archive
+from referee.pbem.draft_options import options_file
+from referee.pbem.keys import load_private, passphrase_source
+from referee.pbem.parts import identity_of, open_part
+from referee.source.loader import load_module
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2] / "module_src"
+
+
+@pytest.fixture(scope="module")
+def demo_2019(finished_demo: Callable[[str], DemoRun]) -> Path:
+    return finished_demo("sixth_fleet_2019").out
+
+
+@pytest.fixture(scope="module")
+def demo_cbg(finished_demo: Callable[[str], DemoRun]) -> Path:
+    return finished_demo("carrier_battlegroup").out
+
+
+def _files(out: Path, side: str) -> list[tuple[str, dict[str, Any], GameState]]:
+    """Each step's options file of ``side`` (opened from its part), with the full position."""
+    archive = Archive(out / "game")
+    key = load_private(out / "keys" / f"{side.lower()}.key", passphrase_source(None))
+    found = []
+    for t in archive.turn_dirs():
+        files = open_part(archive, t, side, [identity_of(key)])
+        name = options_file(side)
+        if name in files:
+            kept = out / "game" / "secret" / "turns" / t.name / "state.json"
+            full = json.loads(kept.read_text())
+            found.append((t.name, json.loads(files[name]), GameState.from_json(full)))
+    return found
+
+
+def test_no_hidden_unit_reaches_a_sides_options(demo_cbg: Path) -> None:
+    side = "USN"
+    module = load_module(ROOT / "carrier_battlegroup")[0]
+    assert module is not None
+    rs = get_ruleset("carrier_battlegroup")
+    steps = _files(demo_cbg, side)
+    assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
+    hidden_somewhere = 0
+    for name, doc, full in steps:
+        view = rs.view(module, full, side)
+        hidden = sorted(u for u in full.units if u not in view.units)
+        hidden_somewhere += len(hidden)
+        text = json.dumps(doc)
+        for uid in hidden:
+            assert f'"{uid}"' not in text and f" {uid}" not in text, (name, uid)
+        seen_enemy = {u.location for u in view.units.values() if u.side != side}
+        for uid, entry in doc["units"].items():
+            assert view.units[uid].side == side
+            for c in entry["choices"]:
+                if c.get("kind") == "attack":
+                    assert c["at"] in seen_enemy, (name, c)
+    assert hidden_somewhere, "the demo hid nothing from this side: the test proves nothing"
+
+
+def test_the_viewer_embeds_the_sides_own_options(demo_2019: Path, tmp_path: Path) -> None:
+    from tests.pbem.cliflow import cli
+
+    page = tmp_path / "v.html"
+    key = demo_2019 / "keys" / "nato.key"
+    code, out = cli("viewer", demo_2019 / "game", "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    html = page.read_text()
+    data = json.loads(html.split('id="viewer-data">', 1)[1].split("</script>", 1)[0])
+    last = _files(demo_2019, "NATO")[-1]
+    awaited = last[0] == sorted(p.name for p in (demo_2019 / "game" / "turns").iterdir())[-1]
+    if awaited:
+        assert data["draft"]["units"] == last[1]["units"]
+    else:
+        assert data["draft"] is None
