@@ -40,6 +40,7 @@ from referee.rules.sixth_fleet_dtp import (
     impulses,
     special_bases,
     strikes,
+    westpac_national,
 )
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
@@ -321,6 +322,8 @@ def check_impulse_8_2(
                     b in rec["attacked"],
                     game.board.distance(state.units[b].location or "", strike["hex"]) <= 1,
                 )
+            pooled = westpac_national.pooled_problem_11_5081(game, o)  # [DTP 11.5081]
+            probs += [pooled] if pooled is not None else []
             stack = strike_stack_8_232(game, state, strike)
             if not set(o.targets) <= set(stack):
                 probs.append(
@@ -345,6 +348,8 @@ def check_impulse_8_2(
         )
         return [*probs, one]
     if acts[0].verb != "pass":
+        pooled = westpac_national.pooled_problem_11_5081(game, acts[0])  # [DTP 11.5081]
+        probs += [pooled] if pooled is not None else []
         probs += check_attack(game, state, side, acts[0])
     return probs
 

@@ -29,6 +29,7 @@ from referee.rules.sixth_fleet_dtp import (
     rebasing,
     westpac_reinforcement,
     westpac_setup,
+    westpac_variable_air,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
@@ -283,7 +284,9 @@ def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Even
 
 def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Event]) -> GameState:
     """Begin ``phase``: its automatic steps [DTP 6.63, 8.2, 4.1 phase 7]; first the Westpac
-    reinforcements owed before it [DTP 11.5041, 11.506-11.5065]."""
+    reinforcements owed before it [DTP 11.5041, 11.506-11.5065], after the East Block's
+    variable air roll [DTP 11.507]."""
+    state = westpac_variable_air.roll_11_507(game, state, phase, dice, events)
     owed = westpac_reinforcement.detour_11_506(game, state, phase)
     if owed is not None:
         return reinforce_11_506(game, state.with_data(reinforce=owed), dice, events)

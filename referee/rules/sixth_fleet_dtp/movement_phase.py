@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     north_atlantic,
     special_bases,
+    westpac_national,
 )
 from referee.rules.sixth_fleet_dtp.air import (
     based_at_9_28b,
@@ -62,7 +63,6 @@ from referee.rules.sixth_fleet_dtp.path import (
 )
 from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
-from referee.rules.sixth_fleet_dtp.westpac_national import prc_stacking_problems_11_5081
 from referee.source.boxes import carrier_of
 
 MOVES = {"ship": ("surface", "submarine"), "air": ("air",)}
@@ -287,7 +287,8 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
     docked = north_atlantic.docked_problem_11_3_7(work, u)
     port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
-    bad = [*bad, *(p for p in (docked, port) if p is not None)]
+    over = westpac_national.overflight_problem_11_5081(game, u, o.hexes)  # [DTP 11.5081]
+    bad = [*bad, *(p for p in (docked, port, over) if p is not None)]
     if bad:
         walk.probs += bad
         return
@@ -333,6 +334,8 @@ def _walk_detect_6_2(game: Game, walk: _Walk, side: str, o: Order) -> None:
         "attempt detection",
     )
     bad = bad or _detect_check(game, work, side, o, walk.last)
+    pooled = westpac_national.pooled_problem_11_5081(game, o)  # [DTP 11.5081]
+    bad = [*bad, pooled] if pooled is not None else bad
     walk.probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
     if not bad:
         tried = [list(x) for x in work.data.get("detect_tried", ())]
@@ -372,7 +375,7 @@ def stacking_problems_7_21(
         if aircraft > a0:
             msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
             out.append(Problem("9.41", msg, "air-stacking", hex_id))
-    return out + prc_stacking_problems_11_5081(game, before, after, side)
+    return out + westpac_national.prc_stacking_problems_11_5081(game, before, after, side)
 
 
 def detected_by_base_6_43(

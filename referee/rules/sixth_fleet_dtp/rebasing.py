@@ -32,7 +32,7 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases, westpac_bases
 from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
 from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
@@ -81,7 +81,7 @@ def own_base_in_range_9_15(game: Game, state: GameState, unit: str, here: str) -
     return sorted(
         b.hex
         for b in game.module.map.airbases()
-        if not special_bases.other_nato_base_9_15(game, unit, b.hex)
+        if not westpac_bases.other_base_11_5083(game, unit, b.hex)
         and usable_base(game, state, unit, b.hex)
         and game.board.distance(here, b.hex) <= rng
     )
@@ -152,14 +152,18 @@ def check_rebasing(
                     "of its side",
                 )
             )
-        elif deck is None and off is None and special_bases.other_nato_base_9_15(game, u, to):
+        elif (
+            deck is None and off is None and (bad := westpac_bases.unfriendly_11_5083(game, u, to))
+        ):
+            probs.append(bad)  # a PRC base for the other East Block nations, and the reverse
+        elif deck is None and off is None and westpac_bases.other_base_11_5083(game, u, to):
             own = own_base_in_range_9_15(game, state, u, here)
             if own:
                 probs.append(
                     Problem(
-                        "9.15",
+                        westpac_bases.diversion_rule(game),
                         f"{u} can reach a base of its own nation ({', '.join(own)}); it may land "
-                        "at another NATO nation's base only if it cannot [DTP 9.15]",
+                        f"at {westpac_bases.other_words(game)} only if it cannot [DTP 9.15]",
                         "own-base-reachable",
                         to,
                         hint="land at one of those bases",
@@ -221,7 +225,7 @@ def carry_out_rebasing(
         on_deck = (carrier_of(st.box) is not None and decks.where(state, u) == to) or (
             decks.deck_with_room(game, state, u, to, {}) is not None
         )
-        if not on_deck and special_bases.other_nato_base_9_15(game, u, to):
+        if not on_deck and westpac_bases.other_base_11_5083(game, u, to):
             state = _diverted_9_15(game, state, u, to, dice, recycle, events)
             continue
         if special_bases.off_map_base(game.module, to) is not None:  # [DTP 11.3 rule 2]

@@ -30,6 +30,7 @@ from referee.engine.core import GameState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp import westpac_bases
 from referee.rules.sixth_fleet_dtp.iceland_setup import placements
 
 ONE_EACH = ("1 each in", "one per hex")  # [DTP 11.5052, 11.5053]
@@ -200,4 +201,14 @@ def check_setup_11_5052(
             probs += problems
             if hex_id is not None:
                 tf_hexes[rule] = hex_id
-    return probs + _tfs_apart(tf_hexes, groups) + _jmsdf(groups)
+    return probs + _tfs_apart(tf_hexes, groups) + _jmsdf(groups) + _national_bases(game, orders)
+
+
+def _national_bases(game: Game, orders: Sequence[Order]) -> list[Problem]:
+    """An air unit set up on a base its nationality may not use [DTP 11.5082]."""
+    out: list[Problem] = []
+    for o in orders:
+        if o.verb == "place" and o.hexes and o.units[0] in game.pieces:
+            bad = westpac_bases.placement_problem_11_5082(game, o.units[0], o.hexes[0])
+            out += [bad.at(o)] if bad is not None else []
+    return out
