@@ -40,6 +40,7 @@ from referee.rules.sixth_fleet_dtp import (
     impulses,
     special_bases,
     strikes,
+    westpac_hostilities,
     westpac_national,
 )
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
@@ -323,7 +324,8 @@ def check_impulse_8_2(
                     game.board.distance(state.units[b].location or "", strike["hex"]) <= 1,
                 )
             pooled = westpac_national.pooled_problem_11_5081(game, o)  # [DTP 11.5081]
-            probs += [pooled] if pooled is not None else []
+            peace = westpac_hostilities.combat_problem_11_5102(game, state, o)  # [11.51021]
+            probs += [p for p in (peace, pooled) if p is not None]
             stack = strike_stack_8_232(game, state, strike)
             if not set(o.targets) <= set(stack):
                 probs.append(
@@ -349,7 +351,8 @@ def check_impulse_8_2(
         return [*probs, one]
     if acts[0].verb != "pass":
         pooled = westpac_national.pooled_problem_11_5081(game, acts[0])  # [DTP 11.5081]
-        probs += [pooled] if pooled is not None else []
+        peace = westpac_hostilities.combat_problem_11_5102(game, state, acts[0])  # [11.51021]
+        probs += [p for p in (peace, pooled) if p is not None]
         probs += check_attack(game, state, side, acts[0])
     return probs
 

@@ -27,6 +27,7 @@ from referee.rules.sixth_fleet_dtp import (
     movement_phase,
     north_atlantic,
     rebasing,
+    westpac_hostilities,
     westpac_reinforcement,
     westpac_setup,
     westpac_variable_air,
@@ -122,6 +123,8 @@ def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> l
     if state.phase == SETUP:
         return setup_11_31(game, state, side, orders).problems
     p = BY_ID[state.phase]
+    if p.section == "hostilities":  # [DTP 11.5101]
+        return westpac_hostilities.check_11_5101(game, state, orders)
     if p.section == "reinforcement":  # [DTP 11.506]
         then = westpac_reinforcement.owed_11_506(state)["then"]
         return westpac_reinforcement.place_11_506(game, state, side, orders, then).problems
@@ -154,6 +157,9 @@ def carry_out(
             return state.evolve(active_side=order[i + 1])
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
+    if p.section == "hostilities":  # [DTP 11.5101, 11.51021]
+        state = westpac_hostilities.carry_out_11_5101(game, state, orders, events)
+        return _enter(game, state, westpac_hostilities.BEFORE, dice, events)
     if p.section == "reinforcement":  # [DTP 11.506]
         owed = westpac_reinforcement.owed_11_506(state)
         carry = westpac_reinforcement.place_11_506(game, state, side, orders, owed["then"])
@@ -285,7 +291,19 @@ def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Even
 def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Event]) -> GameState:
     """Begin ``phase``: its automatic steps [DTP 6.63, 8.2, 4.1 phase 7]; first the Westpac
     reinforcements owed before it [DTP 11.5041, 11.506-11.5065], after the East Block's
-    variable air roll [DTP 11.507]."""
+    variable air roll [DTP 11.507]; before all of it the East Block's announcement of
+    hostilities [DTP 11.5101]; no combat phase before hostilities [DTP 11.5102]."""
+    if westpac_hostilities.asks_11_5101(game, state, phase):
+        p = BY_ID[westpac_hostilities.PHASE]
+        events.append(Event("phase", p.rule, f"Game-Turn {state.turn}: {p.name}", {"phase": p.id}))
+        return state.evolve(phase=p.id, active_side=player(game, p.acts))
+    if phase == "combat" and westpac_hostilities.no_combat_11_5102(game, state):
+        events.append(
+            Event(
+                "phase", "DTP 11.5102", f"Game-Turn {state.turn}: no combat before hostilities", {}
+            )
+        )
+        return _next(game, state.evolve(phase=phase), dice, events)
     state = westpac_variable_air.roll_11_507(game, state, phase, dice, events)
     owed = westpac_reinforcement.detour_11_506(game, state, phase)
     if owed is not None:

@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     north_atlantic,
     special_bases,
+    westpac_hostilities,
     westpac_national,
 )
 from referee.rules.sixth_fleet_dtp.air import (
@@ -288,7 +289,8 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     docked = north_atlantic.docked_problem_11_3_7(work, u)
     port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
     over = westpac_national.overflight_problem_11_5081(game, u, o.hexes)  # [DTP 11.5081]
-    bad = [*bad, *(p for p in (docked, port, over) if p is not None)]
+    taiwan = westpac_hostilities.taiwan_move_problem_11_51022(game, work, u)  # [DTP 11.51022]
+    bad = [*bad, *(p for p in (taiwan, docked, port, over) if p is not None)]
     if bad:
         walk.probs += bad
         return

@@ -276,8 +276,8 @@ def _diverted_9_15(
     events.append(
         Event(
             "recycle",
-            "DTP 9.15",
-            f"{unit} lands at {to}, another NATO nation's base: 2d6 {roll} - readiness "
+            westpac_bases.diversion_event_rule(game),
+            f"{unit} lands at {to}, {westpac_bases.other_words(game)}: 2d6 {roll} - readiness "
             f"{rating} {extra:+d} = {r.delay} turns [DTP 8.51]; back on turn {r.return_turn}",
             {"unit": unit, "roll": roll},
         )

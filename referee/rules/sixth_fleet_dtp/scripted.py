@@ -48,6 +48,7 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     sg_base_attacks,
     special_bases,
+    westpac_hostilities,
     westpac_reinforcement,
 )
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
@@ -103,6 +104,8 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
             lines = movement_lines(game, state, side, kind, rng)
         elif p.section == "combat":
             lines = impulse_lines(game, state, side, rng)
+        elif p.section == "hostilities":  # [DTP 11.5101]
+            lines = westpac_hostilities.scripted_lines(game, state)
         elif p.section == "reinforcement":  # [DTP 11.506]
             then = westpac_reinforcement.owed_11_506(state)["then"]
             lines = westpac_reinforcement.scripted_lines(game, state, side, then)

@@ -59,7 +59,12 @@ REINFORCEMENT_PHASES: tuple[Phase, ...] = (
 units before a movement phase [DTP 11.5061, 11.5063]: entered only in a scenario with the DTP
 reinforcement track (``westpac_reinforcement``), so not in the declared sequence of every
 scenario."""
-BY_ID = {p.id: p for p in (*PHASES, *REINFORCEMENT_PHASES)}
+HOSTILITIES_PHASE = Phase(
+    0, "hostilities", "Player A announces hostilities", "A", "hostilities", "DTP 11.5101"
+)
+"""Westpac's announcement at the very beginning of a Game-Turn, while hostilities or PRC entry
+are still to come [DTP 11.5101, 11.51021] (``westpac_hostilities``)."""
+BY_ID = {p.id: p for p in (*PHASES, *REINFORCEMENT_PHASES, HOSTILITIES_PHASE)}
 
 
 def day_part_4_0(turn: int) -> str:

@@ -96,6 +96,11 @@ def diversion_rule(game: Game) -> str:
     return RULE_DIVERT if national_11_508(game.module) else "9.15"
 
 
+def diversion_event_rule(game: Game) -> str:
+    """The case the diversion's 8.51 roll cites: the kit's 9.15, or Westpac's 11.5083."""
+    return RULE_DIVERT if national_11_508(game.module) else "DTP 9.15"
+
+
 def other_words(game: Game) -> str:
     """How a refusal names the other base: NATO's in SPI's words, a nation's in Westpac's."""
     if national_11_508(game.module):

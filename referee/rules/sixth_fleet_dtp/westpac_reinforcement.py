@@ -175,9 +175,10 @@ def _rule_of(game: Game, state: GameState, unit: str, hex_id: str | None = None)
     first, then the unit's kind of entry."""
     if not game.is_air(unit):
         return RULE_SHIPS
-    if hex_id is not None and westpac_bases.placement_problem_11_5082(game, unit, hex_id):
-        return westpac_bases.RULE_BASES
     r = _track(game, state)[unit]
+    named = hex_id in r.hexes
+    if hex_id is not None and not westpac_bases.may_place_11_5082(game, unit, hex_id, named):
+        return westpac_bases.RULE_BASES
     if r.entry == VARIABLE:
         return westpac_variable_air.RULE
     return RULE_CODE if len(r.hexes) > 1 else RULE_AIR
