@@ -142,7 +142,9 @@ def test_both_scripted_set_ups_are_lawful_and_the_game_begins() -> None:
         doc = parse_orders_for(RULESET, text, "setup.txt")
         assert [str(p) for p in RULESET.validate(m, state, doc)] == [], text
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
-    assert state.phase == "ship_movement_a" and state.turn == 1
+    # Game-Turn 1 opens with the East Block's announcement of hostilities [DTP 11.5101]
+    assert state.phase == "hostilities" and state.turn == 1
+    assert state.active_side == "EastBlock"
 
 
 # ---- DTP-EX-11.5134: the Korean land war [11.5134] --------------------------------------------

@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     north_atlantic,
     special_bases,
+    westpac_bases,
     westpac_hostilities,
     westpac_national,
 )
@@ -184,14 +185,14 @@ def returning_problems_8_51(
         aboard = landing.return_problem_9_26(game, state, u, to)
         return [aboard] if aboard is not None else []
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
-    if special_bases.other_nato_base_9_15(game, u, to):
+    if westpac_bases.other_base_11_5083(game, u, to):  # [DTP 9.15; Westpac 11.5061, 11.5082]
         return [
             Problem(
-                "DTP 9.15",
+                westpac_bases.returning_rule(game),
                 f"{u} returns to a base of its own nation, not to {to}",
                 "returning-base",
                 to,
-                hint="at another NATO nation's base it would go through 8.51 again",
+                hint=f"at {westpac_bases.other_words(game)} it would go through 8.51 again",
             )
         ]
     if special_bases.off_map_base(game.module, to) is not None:

@@ -96,6 +96,12 @@ def diversion_rule(game: Game) -> str:
     return RULE_DIVERT if national_11_508(game.module) else "9.15"
 
 
+def returning_rule(game: Game) -> str:
+    """The case a recycled air unit returning to another nation's base is refused under: the
+    kit's 9.15, or in Westpac the bases of the correct nationality [DTP 11.5061, 11.5082]."""
+    return "DTP 11.5061" if national_11_508(game.module) else "DTP 9.15"
+
+
 def diversion_event_rule(game: Game) -> str:
     """The case the diversion's 8.51 roll cites: the kit's 9.15, or Westpac's 11.5083."""
     return RULE_DIVERT if national_11_508(game.module) else "DTP 9.15"

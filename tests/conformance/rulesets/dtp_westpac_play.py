@@ -5,7 +5,8 @@ scenario's own map and units, from the position both scripted set-ups leave
 
 * ``westpac_play``: orders files played on that position at Game-Turn ``turn`` (default 2, a PM
   turn: no reinforcement phase, no variable air roll) in ``phase`` with ``move`` (unit -> hex),
-  ``base_damage``, ``hostilities`` (the record; default: both begun on turn 1) and ``files``:
+  ``base_damage``, ``recycle`` (unit -> the Game-Turn it returns from the turn track),
+  ``hostilities`` (the record; default: both begun on turn 1) and ``files``:
   ``[side, "[section]\\n..."]`` each validated, then resolved with ``dice`` (the scripted rolls,
   shared by the files), until one is refused. Answers ``legal``, ``rules`` (the refusals' cases),
   ``located`` (every refusal names its place), ``messages``, ``events`` (``[kind, rule]`` of the
@@ -50,6 +51,9 @@ def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
         state = move_piece(game, state, u, h)
     if "base_damage" in s:
         state = state.with_data(base_damage=dict(s["base_damage"]))
+    for u, back in s.get("recycle", {}).items():  # on the turn track until ``back``
+        state = state.with_unit(UnitState(u, state.units[u].side, None, "recycle"))
+        state = state.with_data(recycle={**(state.data.get("recycle") or {}), u: back})
     if s["phase"] == "combat":
         state = state.with_data(impulses=start_8_2("SEATO"), combat={}, strike=None)
         state = state.evolve(active_side="SEATO")
