@@ -110,7 +110,7 @@ def diversion_event_rule(game: Game) -> str:
 def other_words(game: Game) -> str:
     """How a refusal names the other base: NATO's in SPI's words, a nation's in Westpac's."""
     if national_11_508(game.module):
-        return "another nation's base [DTP 11.5082, 11.5083]"
+        return "another nation's base [DTP 11.5082] [DTP 11.5083]"
     return "another NATO nation's base"
 
 

@@ -20,7 +20,7 @@ The record is ``state.data["hostilities"]``: ``war`` and ``prc``, the Game-Turn 
   or base. "Taiwan does not enter the war until the PRC commences hostilities. No Taiwanese
   units may move until the turn the PRC commences hostilities" [DTP 11.51022]: a Taiwanese move
   is refused, and no attack, strike or bounce by or on a Taiwanese unit or base is allowed
-  (docs/interpretations.md DTP-57: who may not be attacked before the PRC enters).
+  (docs/interpretations.md DTP-WP-9: who may not be attacked before the PRC enters).
 * That amphibious and AK units may not land or unload in Taiwan before the PRC enters
   [DTP 11.5102, 11.51022] is read with :func:`prc_at_war` by the amphibious rules.
 

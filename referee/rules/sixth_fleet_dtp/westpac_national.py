@@ -14,7 +14,7 @@ a ``detect`` that pools their detection (:func:`pooled_problem_11_5081`). "Other
 air units may not overfly PRC all land hexes (they may fly through or end the air movement
 phase in coastal hexes)": a non-PRC East Block air unit's path through a land hex of the PRC
 (the map's ``[country]`` layer) is refused (:func:`overflight_problem_11_5081`). The bases
-each nation may use and the diversion [11.5082, 11.5083] are ``westpac_bases``.
+each nation may use and the diversion [DTP 11.5082, 11.5083] are ``westpac_bases``.
 
 :func:`side_flags_11_502` names the sides that stand in the Soviet and NATO players' places.
 """

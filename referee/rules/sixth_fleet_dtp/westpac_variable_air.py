@@ -19,7 +19,7 @@ The roll is the referee's, like every other: made with the game's committed dice
 Game-Turn's first ship and sub movement phase is entered, once per turn. The roll is made on
 every AM turn from 4, the last reinforcement phase (43) included; 11.507 gives no last turn, so
 an arrival after turn 43 is placed before that turn's first ship movement as on the others
-(docs/interpretations.md DTP-56). A module without the table never rolls.
+(docs/interpretations.md DTP-WP-8). A module without the table never rolls.
 """
 
 from __future__ import annotations
