@@ -91,17 +91,24 @@ def _standing(state: GameState, side: str, verb: str) -> list[dict[str, Any]]:
 def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> Carry:
     """SPI's set-up [11.0], which DTP keeps, with the Iceland choices [DTP 11.31 rules 1, 3-5]
     (``iceland_setup``): air from Murmansk based at Keflavik instead (rule 1) and the choices
-    that depend on one another. A file either passes every check or changes nothing."""
+    that depend on one another; in Westpac the choices of [DTP 11.5052, 11.5053] and SG #36
+    held back until SEATO has set up [DTP 11.505] (``westpac_setup``). A file either passes
+    every check or changes nothing."""
+    given = state
+    state = westpac_setup.held_back_11_505(game, state)  # SG #36 after SEATO [DTP 11.505]
+    held = westpac_setup.held_problems_11_505(game, state, orders)
+    orders = westpac_setup.not_held_11_505(game, state, orders)
     moved, rest = iceland_setup.rebased_11_31_1(game, state, side, orders)
     extra = [
+        *held,  # [DTP 11.505]
         *iceland_setup.check_rebased_11_31_1(game, state, side, orders),
         *iceland_setup.check_setup_11_31(game, state, side, rest),
         *westpac_setup.check_setup_11_5052(game, state, side, rest),  # [DTP 11.5052, 11.5053]
     ]
     carry = setup_11_0(game, state, side, tuple(rest))
     if extra or carry.problems:
-        return Carry(state, [*carry.problems, *extra])
-    st = carry.state
+        return Carry(given, [*carry.problems, *extra])
+    st = westpac_setup.released_11_505(carry.state)
     for u, (h, _) in sorted(moved.items()):
         was = st.units[u].box
         st = move_piece(game, st, u, h)
@@ -151,6 +158,11 @@ def carry_out(
         carry = setup_11_31(game, state, side, orders)
         events.extend(carry.events)
         state = carry.state
+        if westpac_setup.steps_of(game, state):  # [DTP 11.505]
+            state, nxt = westpac_setup.next_side_11_505(game, state)
+            if nxt is not None:
+                return state.evolve(active_side=nxt)
+            return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
         order = list(game.scenario.setup_order)
         i = order.index(side)
         if i + 1 < len(order):

@@ -50,6 +50,7 @@ from referee.rules.sixth_fleet_dtp import (
     special_bases,
     westpac_hostilities,
     westpac_reinforcement,
+    westpac_setup,
 )
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
@@ -96,7 +97,8 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
     rng = random.Random(seed_of(state))
     section = flow.section_of(state)
     if state.phase == flow.SETUP:
-        lines = iceland_lines(game, state, side, setup_orders(game, state, side), rng)
+        held = westpac_setup.held_back_11_505(game, state)  # SG #36 after SEATO [DTP 11.505]
+        lines = iceland_lines(game, state, side, setup_orders(game, held, side), rng)
     else:
         p = BY_ID[state.phase]
         if p.section == "movement":

@@ -50,13 +50,15 @@ def east_block_set_up() -> GameState:
 
 @cache
 def set_up() -> GameState:
-    """Both scripted set-ups in: Game-Turn 1 begins with the East Block's announcement of
-    hostilities [DTP 11.5101]."""
+    """The three scripted set-up files in (East Block, SEATO, SG #36 [DTP 11.505]): Game-Turn
+    1 begins with the East Block's announcement of hostilities [DTP 11.5101]."""
     m, state = module(), east_block_set_up()
-    text = RULESET.scripted_orders(m, state)
-    assert text is not None
-    doc = parse_orders_for(RULESET, text, "setup.txt")
-    return RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    while state.phase == "setup":  # SEATO, then the East Block's SG #36 [DTP 11.505]
+        text = RULESET.scripted_orders(m, state)
+        assert text is not None
+        doc = parse_orders_for(RULESET, text, "setup.txt")
+        state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    return state
 
 
 def _turn(s: Mapping[str, Any]) -> tuple[Game, GameState]:

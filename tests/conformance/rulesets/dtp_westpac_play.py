@@ -180,3 +180,32 @@ PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "westpac_variable_air": _variable_air,
     "westpac_announce": _announce,
 }
+
+
+def _setup_steps(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The set-up from the start, each file the scripted player's with ``add`` (step number
+    -> lines appended) and ``drop`` (step number -> units whose line is left out)."""
+    from tests.conformance.rulesets.dtp_westpac import start
+
+    m, state = module(), start()
+    got: dict[str, Any] = {"sides": [], "legal": True, "rules": []}
+    step = 0
+    while state.phase == "setup":
+        got["sides"].append(state.active_side)
+        text = RULESET.scripted_orders(m, state) or ""
+        drop = set(s.get("drop", {}).get(str(step), ()))
+        lines = [x for x in text.splitlines() if not (x.split()[1:2] and x.split()[1] in drop)]
+        text = "\n".join([*lines, *s.get("add", {}).get(str(step), ())]) + "\n"
+        doc = parse_orders_for(RULESET, text, "setup.txt")
+        v = RULESET.validate(m, state, doc)
+        if v:
+            got["legal"], got["rules"] = False, sorted({x.rule for x in v})
+            got["located"] = all(x.where is not None for x in v)
+            break
+        state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+        step += 1
+    got["now"] = [state.turn, state.phase]
+    return got
+
+
+PROBES["westpac_setup_steps"] = _setup_steps
