@@ -32,7 +32,14 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases, westpac_bases
+from referee.rules.sixth_fleet_dtp import (
+    air,
+    bases,
+    north_atlantic,
+    special_bases,
+    westpac_bases,
+    westpac_hostilities,
+)
 from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
 from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
@@ -111,6 +118,10 @@ def check_rebasing(
         if here is None:
             probs.append(Problem("DTP 9.22", f"{u} is not on the map", "not-on-map", u))
             continue
+        if here != to and (
+            still := westpac_hostilities.taiwan_move_problem_11_51022(game, state, u)
+        ):
+            probs.append(still)  # no Taiwanese unit moves before the PRC enters [DTP 11.51022]
         grounded = air.grounded_problem(game, state, u)
         if grounded is not None:  # a closed airbase's or D2 carrier's air [DTP 10.44, 9.27]
             probs.append(grounded._replace(hint="it stays where it is, without a roll"))
