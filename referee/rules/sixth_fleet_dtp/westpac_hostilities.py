@@ -130,7 +130,7 @@ def carry_out_11_5101(
     return state.with_data(**{RECORD: dict(sorted(rec.items()))})
 
 
-def _nationality_of(game: Game, state: GameState, word: str) -> str | None:
+def _nationality_of(game: Game, word: str) -> str | None:
     """The nationality of a unit, or of the base named ``hex:HHHH``."""
     if word.startswith("hex:"):
         base = game.board.airbase(word[4:])
@@ -144,7 +144,7 @@ def combat_problem_11_5102(game: Game, state: GameState, o: Order) -> Problem | 
     if prc_at_war(game, state):
         return None
     for w in (*o.units, *o.targets):
-        nat = _nationality_of(game, state, w)
+        nat = _nationality_of(game, w)
         if nat in (PRC, TAIWAN):
             who = "the PRC" if nat == PRC else "Taiwan"
             return Problem(
