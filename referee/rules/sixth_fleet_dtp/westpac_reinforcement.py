@@ -177,7 +177,8 @@ def _rule_of(game: Game, state: GameState, unit: str, hex_id: str | None = None)
         return RULE_SHIPS
     r = _track(game, state)[unit]
     named = hex_id in r.hexes
-    if hex_id is not None and not westpac_bases.may_place_11_5082(game, unit, hex_id, named):
+    base = hex_id is not None and game.board.airbase(hex_id) is not None
+    if base and not westpac_bases.may_place_11_5082(game, unit, str(hex_id), named):
         return westpac_bases.RULE_BASES
     if r.entry == VARIABLE:
         return westpac_variable_air.RULE
