@@ -125,6 +125,17 @@ def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]
     return carry
 
 
+def next_to_set_up(game: Game, state: GameState, side: str) -> tuple[GameState, str | None]:
+    """After ``side``'s set-up file: the position (with Westpac's step recorded) and the side
+    that sets up next, ``None`` once the set-up is over: the scenario's set-up order [11.0], or
+    Westpac's three steps [DTP 11.505]."""
+    if westpac_setup.steps_of(game, state):
+        return westpac_setup.next_side_11_505(game, state)
+    order = list(game.scenario.setup_order)
+    i = order.index(side)
+    return state, (order[i + 1] if i + 1 < len(order) else None)
+
+
 def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> list[Problem]:
     """The current phase's check of a file's orders [DTP 4.1]."""
     if state.phase == SETUP:
@@ -157,16 +168,9 @@ def carry_out(
     if state.phase == SETUP:
         carry = setup_11_31(game, state, side, orders)
         events.extend(carry.events)
-        state = carry.state
-        if westpac_setup.steps_of(game, state):  # [DTP 11.505]
-            state, nxt = westpac_setup.next_side_11_505(game, state)
-            if nxt is not None:
-                return state.evolve(active_side=nxt)
-            return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
-        order = list(game.scenario.setup_order)
-        i = order.index(side)
-        if i + 1 < len(order):
-            return state.evolve(active_side=order[i + 1])
+        state, nxt = next_to_set_up(game, carry.state, side)
+        if nxt is not None:
+            return state.evolve(active_side=nxt)
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
     if p.section == "hostilities":  # [DTP 11.5101, 11.51021]

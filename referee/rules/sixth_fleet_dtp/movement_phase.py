@@ -65,6 +65,7 @@ from referee.rules.sixth_fleet_dtp.path import (
 )
 from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+from referee.rules.sixth_fleet_dtp.westpac_national import prc_stacking_problems_11_5081
 from referee.source.boxes import carrier_of
 
 MOVES = {"ship": ("surface", "submarine"), "air": ("air",)}
@@ -378,7 +379,7 @@ def stacking_problems_7_21(
         if aircraft > a0:
             msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
             out.append(Problem("9.41", msg, "air-stacking", hex_id))
-    return out + westpac_national.prc_stacking_problems_11_5081(game, before, after, side)
+    return out + prc_stacking_problems_11_5081(game, before, after, side)
 
 
 def detected_by_base_6_43(
