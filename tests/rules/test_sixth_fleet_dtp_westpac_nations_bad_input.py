@@ -4,7 +4,7 @@ unit moving before the PRC enters [DTP 11.51022], other East Block air over a PR
 PRC units combined with a Soviet unit in one attack [DTP 11.5081], an air unit placed or set up
 on a base its nationality may not use [DTP 11.5082], an announcement of PRC entry before
 hostilities [DTP 11.51021]. Nothing is written. The rulings themselves are the conformance cases
-``tests/conformance/dtp_westpac/020-025``."""
+``tests/conformance/dtp_westpac/008-013``."""
 
 from __future__ import annotations
 
