@@ -49,7 +49,7 @@ def east_block_set_up() -> GameState:
 
 
 @cache
-def set_up() -> GameState:
+def set_up_files() -> GameState:
     """The three scripted set-up files in (East Block, SEATO, SG #36 [DTP 11.505]): Game-Turn
     1 begins with the East Block's announcement of hostilities [DTP 11.5101]."""
     m, state = module(), east_block_set_up()
@@ -58,6 +58,19 @@ def set_up() -> GameState:
         assert text is not None
         doc = parse_orders_for(RULESET, text, "setup.txt")
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    return state
+
+
+@cache
+def set_up() -> GameState:
+    """The set-up and the scripted announcement (hostilities and PRC entry on Game-Turn 1
+    [DTP 11.5101, 11.51021]): the East Block's first ship and sub movement, at war."""
+    m, state = module(), set_up_files()
+    text = RULESET.scripted_orders(m, state)
+    assert text is not None and state.phase == "hostilities"
+    doc = parse_orders_for(RULESET, text, "hostilities.txt")
+    state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    assert state.phase == "ship_movement_a" and state.turn == 1
     return state
 
 

@@ -1,7 +1,7 @@
 """Probes of Westpac's air, nations and hostilities [DTP 11.507, 11.5081-11.5083, 11.510-11.51022]
 for the conformance harness (``dtp_westpac/*.json``, ruleset ``sixth_fleet_dtp``), on the
 scenario's own map and units, from the position both scripted set-ups leave
-(``dtp_westpac.set_up``).
+(``dtp_westpac.set_up``: at war from Game-Turn 1).
 
 * ``westpac_play``: orders files played on that position at Game-Turn ``turn`` (default 2, a PM
   turn: no reinforcement phase, no variable air roll) in ``phase`` with ``move`` (unit -> hex),
@@ -16,7 +16,7 @@ scenario's own map and units, from the position both scripted set-ups leave
   first ship movement: ``arrives`` (the unit the roll brings or null), ``hexes`` (each due East
   Block unit's legal hexes) and, with ``orders`` (the East Block's ``[reinforcement]`` lines),
   ``legal``, ``rules``, ``placed``.
-* ``westpac_announce``: the game from the scripted set-ups to the first announcement of
+* ``westpac_announce``: the game from the scripted set-up files to the first announcement of
   hostilities [DTP 11.5101]: ``awaits`` (side, phase), then each of ``files`` (the East Block's
   ``[hostilities]`` lines, one file a Game-Turn, each followed by empty files until the next
   announcement or ``until`` turn): ``record`` (the hostilities record), ``legal``, ``rules``,
@@ -35,7 +35,7 @@ from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement, westpac_variable_air
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-from tests.conformance.rulesets.dtp_westpac import module, set_up
+from tests.conformance.rulesets.dtp_westpac import module, set_up, set_up_files
 
 AT_WAR = {"war": 1, "prc": 1, "asked": 1}
 
@@ -138,7 +138,7 @@ def _variable_air(s: Mapping[str, Any]) -> dict[str, Any]:
 
 def _announce(s: Mapping[str, Any]) -> dict[str, Any]:
     m = module()
-    state = set_up()
+    state = set_up_files()
     got: dict[str, Any] = {"awaits": [state.active_side, state.phase], "legal": True, "rules": []}
     phases: list[str] = []
     for lines in s.get("files", []):
