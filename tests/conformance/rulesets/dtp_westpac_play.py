@@ -3,7 +3,7 @@ for the conformance harness (``dtp_westpac/*.json``, ruleset ``sixth_fleet_dtp``
 scenario's own map and units, from the position both scripted set-ups leave
 (``dtp_westpac.set_up``: at war from Game-Turn 1).
 
-* ``westpac_play``: orders files played on that position at Game-Turn ``turn`` (default 2, a PM
+* ``westpac_files``: orders files played on that position at Game-Turn ``turn`` (default 2, a PM
   turn: no reinforcement phase, no variable air roll) in ``phase`` with ``move`` (unit -> hex),
   ``base_damage``, ``recycle`` (unit -> the Game-Turn it returns from the turn track),
   ``hostilities`` (the record; default: both begun on turn 1) and ``files``:
@@ -176,7 +176,7 @@ def _rest_of_turn(out: Any) -> tuple[GameState, list[str]]:
 
 
 PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "westpac_play": _play,
+    "westpac_files": _play,
     "westpac_variable_air": _variable_air,
     "westpac_announce": _announce,
 }
