@@ -36,6 +36,7 @@ from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement, westpac_v
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from tests.conformance.rulesets.dtp_westpac import module, set_up, set_up_files
+from tests.rules.test_sixth_fleet_dtp_games import SeededDice
 
 AT_WAR = {"war": 1, "prc": 1, "asked": 1}
 
@@ -160,17 +161,22 @@ def _announce(s: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _rest_of_turn(out: Any) -> tuple[GameState, list[str]]:
-    """Empty files (a pass in combat) from an announcement to the next Game-Turn's start; the
-    phases entered on the way, and the last phase-less events (a combat phase passed over)."""
+    """Empty files (a pass in combat; the scripted player's where a rule refuses an empty one)
+    from an announcement to the next Game-Turn's start; the phases entered on the way, a
+    phase passed over by its case (the combat phase before hostilities)."""
     m, state, turn = module(), out.state, out.state.turn
     events = list(out.events)
+    k = 0
     while state.turn == turn and state.phase != "game-over":
+        k += 1
         side = flow.due_sides(Game.of(m, state), state)[0]
         section = flow.section_of(state)
         body = f"[{section}]\n" + ("pass\n" if section == "combat" else "")
         doc = parse_orders_for(RULESET, _text(state, side, body), "x.txt")
-        assert not RULESET.validate(m, state, doc), (state.phase, side)
-        out = RULESET.resolve(m, state, doc, ScriptedDice([]))
+        if RULESET.validate(m, state, doc):  # a file some rule requires (a ship that must sail)
+            doc = parse_orders_for(RULESET, RULESET.scripted_orders(m, state) or "", "x.txt")
+            assert not RULESET.validate(m, state, doc), (state.phase, side)
+        out = RULESET.resolve(m, state, doc, SeededDice(k))
         state, events = out.state, [*events, *out.events]
     return state, [str(e.data["phase"]) if e.data else e.rule for e in events if e.kind == "phase"]
 
