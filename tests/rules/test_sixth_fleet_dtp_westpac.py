@@ -136,13 +136,20 @@ def test_both_scripted_set_ups_are_lawful_and_the_game_begins() -> None:
 
     m = module()
     state = RULESET.new_game(m, "westpac", "wp-2")
-    for _ in range(2):
+    sides = []
+    for _ in range(3):  # East Block (all but SG #36), SEATO, then SG #36 [DTP 11.505]
+        assert state.phase == "setup"
+        sides.append(state.active_side)
         text = RULESET.scripted_orders(m, state)
         assert text is not None
+        assert ("place SO-SG-36 " in text) == (len(sides) == 3), text
         doc = parse_orders_for(RULESET, text, "setup.txt")
         assert [str(p) for p in RULESET.validate(m, state, doc)] == [], text
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
-    assert state.phase == "ship_movement_a" and state.turn == 1
+    assert sides == ["EastBlock", "SEATO", "EastBlock"]
+    # Game-Turn 1 opens with the East Block's announcement of hostilities [DTP 11.5101]
+    assert state.phase == "hostilities" and state.turn == 1
+    assert state.active_side == "EastBlock"
 
 
 # ---- DTP-EX-11.5134: the Korean land war [11.5134] --------------------------------------------

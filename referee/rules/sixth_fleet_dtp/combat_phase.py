@@ -40,6 +40,8 @@ from referee.rules.sixth_fleet_dtp import (
     impulses,
     special_bases,
     strikes,
+    westpac_hostilities,
+    westpac_national,
 )
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
@@ -317,6 +319,9 @@ def check_impulse_8_2(
                     b in rec["attacked"],
                     game.board.distance(state.units[b].location or "", strike["hex"]) <= 1,
                 )
+            pooled = westpac_national.pooled_problem_11_5081(game, o)  # [DTP 11.5081]
+            peace = westpac_hostilities.combat_problem_11_5102(game, state, o)  # [11.51021]
+            probs += [p for p in (peace, pooled) if p is not None]
             stack = strike_stack_8_232(game, state, strike)
             if not set(o.targets) <= set(stack):
                 probs.append(
@@ -341,6 +346,9 @@ def check_impulse_8_2(
         )
         return [*probs, one]
     if acts[0].verb != "pass":
+        pooled = westpac_national.pooled_problem_11_5081(game, acts[0])  # [DTP 11.5081]
+        peace = westpac_hostilities.combat_problem_11_5102(game, state, acts[0])  # [11.51021]
+        probs += [p for p in (peace, pooled) if p is not None]
         probs += check_attack(game, state, side, acts[0])
     return probs
 

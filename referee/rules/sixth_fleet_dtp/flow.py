@@ -33,8 +33,10 @@ from referee.rules.sixth_fleet_dtp import (
     optional,
     rebasing,
     reinforcement,
+    westpac_hostilities,
     westpac_reinforcement,
     westpac_setup,
+    westpac_variable_air,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
@@ -105,17 +107,24 @@ def _standing(state: GameState, side: str, verb: str) -> list[dict[str, Any]]:
 def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> Carry:
     """SPI's set-up [11.0], which DTP keeps, with the Iceland choices [DTP 11.31 rules 1, 3-5]
     (``iceland_setup``): air from Murmansk based at Keflavik instead (rule 1) and the choices
-    that depend on one another. A file either passes every check or changes nothing."""
+    that depend on one another; in Westpac the choices of [DTP 11.5052, 11.5053] and SG #36
+    held back until SEATO has set up [DTP 11.505] (``westpac_setup``). A file either passes
+    every check or changes nothing."""
+    given = state
+    state = westpac_setup.held_back_11_505(game, state)  # SG #36 after SEATO [DTP 11.505]
+    held = westpac_setup.held_problems_11_505(game, state, orders)
+    orders = westpac_setup.not_held_11_505(game, state, orders)
     moved, rest = iceland_setup.rebased_11_31_1(game, state, side, orders)
     extra = [
+        *held,  # [DTP 11.505]
         *iceland_setup.check_rebased_11_31_1(game, state, side, orders),
         *iceland_setup.check_setup_11_31(game, state, side, rest),
         *westpac_setup.check_setup_11_5052(game, state, side, rest),  # [DTP 11.5052, 11.5053]
     ]
     carry = setup_11_0(game, state, side, tuple(rest))
     if extra or carry.problems:
-        return Carry(state, [*carry.problems, *extra])
-    st = carry.state
+        return Carry(given, [*carry.problems, *extra])
+    st = westpac_setup.released_11_505(carry.state)
     if "14.3" in st.options:  # Soviet air set up in Egypt or Syria is based there [DTP 9.28(b)]
         for o in rest:
             if o.verb == "place" and o.hexes and game.is_air(o.units[0]):
@@ -136,11 +145,24 @@ def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]
     return carry
 
 
+def next_to_set_up(game: Game, state: GameState, side: str) -> tuple[GameState, str | None]:
+    """After ``side``'s set-up file: the position (with Westpac's step recorded) and the side
+    that sets up next, ``None`` once the set-up is over: the scenario's set-up order [11.0], or
+    Westpac's three steps [DTP 11.505]."""
+    if westpac_setup.steps_of(game, state):
+        return westpac_setup.next_side_11_505(game, state)
+    order = list(game.scenario.setup_order)
+    i = order.index(side)
+    return state, (order[i + 1] if i + 1 < len(order) else None)
+
+
 def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> list[Problem]:
     """The current phase's check of a file's orders [DTP 4.1]."""
     if state.phase == SETUP:
         return setup_11_31(game, state, side, orders).problems
     p = BY_ID[state.phase]
+    if p.section == "hostilities":  # [DTP 11.5101]
+        return westpac_hostilities.check_11_5101(game, state, orders)
     if p.id == INTERPHASE_12_2.id:  # the Med Campaign's reinforcements [12.2, DTP 11.0]
         return reinforcement_12_2(game, state, side, tuple(orders)).problems
     if p.section == "reinforcement":  # [DTP 11.506]
@@ -168,16 +190,17 @@ def carry_out(
     if state.phase == SETUP:
         carry = setup_11_31(game, state, side, orders)
         events.extend(carry.events)
-        state = carry.state
-        order = list(game.scenario.setup_order)
-        i = order.index(side)
-        if i + 1 < len(order):
-            state = state.evolve(active_side=order[i + 1])
+        state, nxt = next_to_set_up(game, carry.state, side)
+        if nxt is not None:
+            state = state.evolve(active_side=nxt)
             if roll_due_14_3(game, state):  # as the Soviet set-up begins [14.3]
                 state = middle_east_roll_14_3(game, state, dice, events)
             return state
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
+    if p.section == "hostilities":  # [DTP 11.5101, 11.51021]
+        state = westpac_hostilities.carry_out_11_5101(game, state, orders, events)
+        return _enter(game, state, westpac_hostilities.BEFORE, dice, events)
     if p.id == INTERPHASE_12_2.id:  # [12.2, DTP 11.0]
         carry = reinforcement_12_2(game, state, side, tuple(orders))
         events.extend(carry.events)
@@ -331,7 +354,21 @@ def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Even
 
 def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Event]) -> GameState:
     """Begin ``phase``: its automatic steps [DTP 6.63, 8.2, 4.1 phase 7]; first the Westpac
-    reinforcements owed before it [DTP 11.5041, 11.506-11.5065]."""
+    reinforcements owed before it [DTP 11.5041, 11.506-11.5065], after the East Block's
+    variable air roll [DTP 11.507]; before all of it the East Block's announcement of
+    hostilities [DTP 11.5101]; no combat phase before hostilities [DTP 11.5102]."""
+    if westpac_hostilities.asks_11_5101(game, state, phase):
+        p = BY_ID[westpac_hostilities.PHASE]
+        events.append(Event("phase", p.rule, f"Game-Turn {state.turn}: {p.title}", {"phase": p.id}))
+        return state.evolve(phase=p.id, active_side=player(game, p.side or "A"))
+    if phase == "combat" and westpac_hostilities.no_combat_11_5102(game, state):
+        events.append(
+            Event(
+                "phase", "DTP 11.5102", f"Game-Turn {state.turn}: no combat before hostilities", {}
+            )
+        )
+        return _next(game, state.evolve(phase=phase), dice, events)
+    state = westpac_variable_air.roll_11_507(game, state, phase, dice, events)
     owed = westpac_reinforcement.detour_11_506(game, state, phase)
     if owed is not None:
         return reinforce_11_506(game, state.with_data(reinforce=owed), dice, events)

@@ -43,6 +43,9 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     north_atlantic,
     special_bases,
+    westpac_bases,
+    westpac_hostilities,
+    westpac_national,
 )
 from referee.rules.sixth_fleet_dtp.air import (
     based_at_9_28b,
@@ -184,14 +187,14 @@ def returning_problems_8_51(
         aboard = landing.return_problem_9_26(game, state, u, to)
         return [aboard] if aboard is not None else []
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
-    if special_bases.other_nato_base_9_15(game, u, to):
+    if westpac_bases.other_base_11_5083(game, u, to):  # [DTP 9.15; Westpac 11.5061, 11.5082]
         return [
             Problem(
-                "DTP 9.15",
+                westpac_bases.returning_rule(game),
                 f"{u} returns to a base of its own nation, not to {to}",
                 "returning-base",
                 to,
-                hint="at another NATO nation's base it would go through 8.51 again",
+                hint=f"at {westpac_bases.other_words(game)} it would go through 8.51 again",
             )
         ]
     if special_bases.off_map_base(game.module, to) is not None:
@@ -311,7 +314,9 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
     docked = north_atlantic.docked_problem_11_3_7(work, u)
     port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
-    bad = [*bad, *(p for p in (docked, port) if p is not None)]
+    over = westpac_national.overflight_problem_11_5081(game, u, o.hexes)  # [DTP 11.5081]
+    taiwan = westpac_hostilities.taiwan_move_problem_11_51022(game, work, u)  # [DTP 11.51022]
+    bad = [*bad, *(p for p in (taiwan, docked, port, over) if p is not None)]
     if bad:
         walk.probs += bad
         return
@@ -357,6 +362,8 @@ def _walk_detect_6_2(game: Game, walk: _Walk, side: str, o: Order) -> None:
         "attempt detection",
     )
     bad = bad or _detect_check(game, work, side, o, walk.last)
+    pooled = westpac_national.pooled_problem_11_5081(game, o)  # [DTP 11.5081]
+    bad = [*bad, pooled] if pooled is not None else bad
     walk.probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
     if not bad:
         tried = [list(x) for x in work.data.get("detect_tried", ())]

@@ -32,7 +32,14 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import (
+    air,
+    bases,
+    north_atlantic,
+    special_bases,
+    westpac_bases,
+    westpac_hostilities,
+)
 from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
 from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
@@ -81,7 +88,7 @@ def own_base_in_range_9_15(game: Game, state: GameState, unit: str, here: str) -
     return sorted(
         b.hex
         for b in game.module.map.airbases()
-        if not special_bases.other_nato_base_9_15(game, unit, b.hex)
+        if not westpac_bases.other_base_11_5083(game, unit, b.hex)
         and usable_base(game, state, unit, b.hex)
         and game.board.distance(here, b.hex) <= rng
     )
@@ -111,6 +118,10 @@ def check_rebasing(
         if here is None:
             probs.append(Problem("DTP 9.22", f"{u} is not on the map", "not-on-map", u))
             continue
+        if here != to and (
+            still := westpac_hostilities.taiwan_move_problem_11_51022(game, state, u)
+        ):
+            probs.append(still)  # no Taiwanese unit moves before the PRC enters [DTP 11.51022]
         grounded = air.grounded_problem(game, state, u)
         if grounded is not None:  # a closed airbase's or D2 carrier's air [DTP 10.44, 9.27]
             probs.append(grounded._replace(hint="it stays where it is, without a roll"))
@@ -152,14 +163,18 @@ def check_rebasing(
                     "of its side",
                 )
             )
-        elif deck is None and off is None and special_bases.other_nato_base_9_15(game, u, to):
+        elif (
+            deck is None and off is None and (bad := westpac_bases.unfriendly_11_5083(game, u, to))
+        ):
+            probs.append(bad)  # a PRC base for the other East Block nations, and the reverse
+        elif deck is None and off is None and westpac_bases.other_base_11_5083(game, u, to):
             own = own_base_in_range_9_15(game, state, u, here)
             if own:
                 probs.append(
                     Problem(
-                        "9.15",
+                        westpac_bases.diversion_rule(game),
                         f"{u} can reach a base of its own nation ({', '.join(own)}); it may land "
-                        "at another NATO nation's base only if it cannot [DTP 9.15]",
+                        f"at {westpac_bases.other_words(game)} only if it cannot [DTP 9.15]",
                         "own-base-reachable",
                         to,
                         hint="land at one of those bases",
@@ -221,7 +236,7 @@ def carry_out_rebasing(
         on_deck = (carrier_of(st.box) is not None and decks.where(state, u) == to) or (
             decks.deck_with_room(game, state, u, to, {}) is not None
         )
-        if not on_deck and special_bases.other_nato_base_9_15(game, u, to):
+        if not on_deck and westpac_bases.other_base_11_5083(game, u, to):
             state = _diverted_9_15(game, state, u, to, dice, recycle, events)
             continue
         if special_bases.off_map_base(game.module, to) is not None:  # [DTP 11.3 rule 2]
@@ -272,8 +287,8 @@ def _diverted_9_15(
     events.append(
         Event(
             "recycle",
-            "DTP 9.15",
-            f"{unit} lands at {to}, another NATO nation's base: 2d6 {roll} - readiness "
+            westpac_bases.diversion_event_rule(game),
+            f"{unit} lands at {to}, {westpac_bases.other_words(game)}: 2d6 {roll} - readiness "
             f"{rating} {extra:+d} = {r.delay} turns [DTP 8.51]; back on turn {r.return_turn}",
             {"unit": unit, "roll": roll},
         )

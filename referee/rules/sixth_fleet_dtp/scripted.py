@@ -48,7 +48,9 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     sg_base_attacks,
     special_bases,
+    westpac_hostilities,
     westpac_reinforcement,
+    westpac_setup,
 )
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, INTERPHASE_12_2
@@ -95,7 +97,8 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
     rng = random.Random(seed_of(state))
     section = flow.section_of(state)
     if state.phase == flow.SETUP:
-        lines = iceland_lines(game, state, side, setup_orders(game, state, side), rng)
+        held = westpac_setup.held_back_11_505(game, state)  # SG #36 after SEATO [DTP 11.505]
+        lines = iceland_lines(game, state, side, setup_orders(game, held, side), rng)
     else:
         p = BY_ID[state.phase]
         if p.section == "movement":
@@ -103,6 +106,8 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
             lines = movement_lines(game, state, side, kind, rng)
         elif p.section == "combat":
             lines = impulse_lines(game, state, side, rng)
+        elif p.section == "hostilities":  # [DTP 11.5101]
+            lines = westpac_hostilities.scripted_lines(game, state)
         elif p.id == INTERPHASE_12_2.id:  # SPI's, in the Med Campaign [12.2]
             lines = reinforcement_orders(game, state, side)
         elif p.section == "reinforcement":  # [DTP 11.506]

@@ -94,6 +94,13 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
         Phase(
             "reinforcement_12_2", "Reinforcement Interphase", "12.2", sections=("reinforcement",)
         ),
+        Phase(
+            "hostilities",
+            "Player A announces hostilities",
+            "DTP 11.5101",
+            side="A",
+            sections=("hostilities",),
+        ),
     ),
 )
 """[DTP 4.1], the engine's phase records: ``side`` ``"A"``/``"B"`` is that player's phase,
@@ -108,6 +115,9 @@ reinforcements arrive and the next, each side with reinforcements in set-up orde
 game whose ``reinforcement_interphase_12_2`` flag is on."""
 BY_ID = PHASES.by_id
 INTERPHASE_12_2 = BY_ID["reinforcement_12_2"]
+HOSTILITIES_PHASE = BY_ID["hostilities"]
+"""Westpac's announcement at the very beginning of a Game-Turn, while hostilities or PRC entry
+are still to come [DTP 11.5101, 11.51021] (``westpac_hostilities``)."""
 
 
 def day_part_4_0(turn: int) -> str:

@@ -28,13 +28,14 @@ from referee.engine.vocabulary import (
 )
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY as SPI
 
-SETUP, MOVEMENT, COMBAT, REBASING, REINFORCEMENT, STANDING = (
+SETUP, MOVEMENT, COMBAT, REBASING, REINFORCEMENT, STANDING, HOSTILITIES = (
     "setup",
     "movement",
     "combat",
     "rebasing",
     "reinforcement",
     "standing",
+    "hostilities",
 )
 KEPT_FROM_SPI = ("place", "move", "stack", "base", "cap", "box", "option")
 """[DTP 101.1] SPI cases kept unchanged: set-up [11.0], movement [5.1-5.23], stacking [7.0],
@@ -50,7 +51,7 @@ def _kept(name: str) -> Verb:
 
 VOCABULARY = Vocabulary(
     ruleset="sixth_fleet_dtp",
-    sections=(SETUP, MOVEMENT, COMBAT, REBASING, REINFORCEMENT),
+    sections=(SETUP, MOVEMENT, COMBAT, REBASING, REINFORCEMENT, HOSTILITIES),
     # hexes, and an off-map base by name (Murmansk [DTP 11.3 rule 2])
     locations=(LocationSyntax.hex(4), LocationSyntax.name("base")),
     verbs=(
@@ -153,6 +154,24 @@ VOCABULARY = Vocabulary(
             "its side's retreat edge, an undamaged one where the scenario scores its exit "
             "[DTP 5.24][DTP 11.3]",
             expect="UNIT",
+        ),
+        Verb(  # Westpac [DTP 11.5101, 11.51021]
+            "commence",
+            (HOSTILITIES,),
+            (
+                form(
+                    sections=(HOSTILITIES,),
+                    meaning="hostilities commence this Game-Turn [DTP 11.5101]",
+                ),
+                form(
+                    keyword("prc"),
+                    sections=(HOSTILITIES,),
+                    mode="prc",
+                    meaning="the PRC, and with it Taiwan, enters hostilities this Game-Turn "
+                    "[DTP 11.51021, 11.51022]",
+                ),
+            ),
+            expect="nothing, or prc",
         ),
         Verb(
             "rebase",

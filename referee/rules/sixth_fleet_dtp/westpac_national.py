@@ -6,15 +6,25 @@ stack with each other ... PRC units may NOT stack with any other non-PRC unit."
 At the end of a movement phase (where the DTP keeps SPI's stacking check [7.21][9.41]) a hex
 that holds PRC and other units of the same side, and did not before the file, is the file's
 fault. The PRC is the nationality :data:`PRC` (the Westpac module's code ``Ch``); a module
-without it (every other) is unaffected. That PRC units may not combine their strengths with
-others in attack, and the overflight and diversion limits [11.5081, 11.5083], are not here.
+without it (every other) is unaffected (:func:`national_11_508`).
+
+"... nor may they combine their strengths with other non-PRC units in attack": an ``attack``,
+``strike`` or ``bounce`` whose units mix the PRC's with another nation's is refused, and so is
+a ``detect`` that pools their detection (:func:`pooled_problem_11_5081`). "Other East Block
+air units may not overfly PRC all land hexes (they may fly through or end the air movement
+phase in coastal hexes)": a non-PRC East Block air unit's path through a land hex of the PRC
+(the map's ``[country]`` layer) is refused (:func:`overflight_problem_11_5081`). The bases
+each nation may use and the diversion [DTP 11.5082, 11.5083] are ``westpac_bases``.
 
 :func:`side_flags_11_502` names the sides that stand in the Soviet and NATO players' places.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from referee.engine.core import GameState
+from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS
@@ -22,6 +32,57 @@ from referee.source.model import Module
 
 RULE = "DTP 11.5081"
 PRC = "Ch"  # the People's Republic of China in module_src/dtp_westpac
+
+
+def national_11_508(module: Module) -> bool:
+    """The module plays Westpac's national co-operation [DTP 11.508]: the PRC is one of its
+    nationalities (only Westpac has it)."""
+    return PRC in module.nationalities
+
+
+def pooled_problem_11_5081(game: Game, o: Order) -> Problem | None:
+    """An attack, strike, bounce or detection attempt that pools PRC units with another
+    nation's [DTP 11.5081]."""
+    units = [u for u in o.units if u in game.pieces]
+    prc = [u for u in units if game.unit(u).nationality == PRC]
+    if not prc or len(prc) == len(units) or not national_11_508(game.module):
+        return None
+    others = [u for u in units if u not in prc]
+    return Problem(
+        RULE,
+        f"PRC units may not combine with other nations' units: {', '.join(prc)} with "
+        f"{', '.join(others)}",
+        "prc-combined",
+        prc[0],
+        prc[0],
+        hint="the PRC units and the others each in an order of their own",
+    ).at(o)
+
+
+def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Problem | None:
+    """A non-PRC East Block air unit's path over a PRC all-land hex [DTP 11.5081]; coastal
+    hexes may be flown through and ended in."""
+    if not national_11_508(game.module) or game.category(unit) != "air":
+        return None
+    u = game.unit(unit)
+    nat = game.module.nationalities.get(PRC)
+    if nat is None or u.side != nat.side or u.nationality == PRC:
+        return None
+    for h in path:
+        hx = game.module.map.hexes.get(h)
+        if hx is None or hx.country is None or game.board.terrain(h) != "land":
+            continue
+        if game.module.map.countries[hx.country].nationality == PRC:
+            return Problem(
+                RULE,
+                f"{unit} may not overfly {h}, a PRC all-land hex: other East Block air stays "
+                "out of PRC land hexes",
+                "prc-overflight",
+                h,
+                unit,
+                hint="fly round it, over the PRC's coastal hexes or the sea",
+            )
+    return None
 
 
 def _mixed(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str], list[str]]]:

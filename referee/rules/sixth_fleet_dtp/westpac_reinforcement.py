@@ -40,6 +40,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
+from referee.rules.sixth_fleet_dtp import westpac_bases, westpac_variable_air
 from referee.rules.sixth_fleet_dtp.rebasing import usable_base
 from referee.rules.sixth_fleet_dtp.sequence import day_part_4_0
 from referee.source.model import Reinforcement
@@ -54,6 +55,7 @@ GUNSAN, GUNSAN_ALTERNATES = "2444", ("2543", "2644")  # Osan, Daegu [DTP 11.5065
 PHASE_A, PHASE_B = "reinforcement_a", "reinforcement_b"
 PHASE_IDS = (PHASE_A, PHASE_B)
 ENTRY_HEX = "hex"
+VARIABLE = "variable"  # a variable air unit's entry: any base its nationality may take [11.507]
 BEFORE = ("ship_movement_a", "air_movement_a", "air_movement_b")  # the phases placed before
 DELAYED = "delayed"  # state.data: unit -> the Game-Turn it was delayed on
 
@@ -68,8 +70,13 @@ def phase_turn_11_5041(turn: int) -> bool:
     return FIRST_TURN <= turn <= LAST_TURN and day_part_4_0(turn) == "AM"
 
 
-def _track(game: Game) -> dict[str, Reinforcement]:
-    return {u: r for r in game.scenario.reinforcements for u in r.units}
+def _track(game: Game, state: GameState) -> dict[str, Reinforcement]:
+    """The track's units, and the variable air units that have left their box, each a
+    reinforcement of its arrival turn with no entry hex (``entry = "variable"``) [DTP 11.507]."""
+    out = {u: r for r in game.scenario.reinforcements for u in r.units}
+    for u, turn in westpac_variable_air.arrivals_11_507(state).items():
+        out[u] = Reinforcement(game.unit(u).side, (u,), turn - 1, VARIABLE)
+    return out
 
 
 def _delayed(state: GameState) -> dict[str, int]:
@@ -81,7 +88,7 @@ def due_11_506(game: Game, state: GameState, side: str, before: str) -> list[str
     before the first ship movement, the track's units of this turn [DTP 11.5041, 11.506] and
     the delayed ships whose port is clear [DTP 11.5063]; before the side's own air movement,
     its air delayed on an earlier turn that now has room [DTP 11.5061, 11.5064]."""
-    track, delayed = _track(game), _delayed(state)
+    track, delayed = _track(game, state), _delayed(state)
     out: list[str] = []
     for u, r in track.items():
         st = state.units.get(u)
@@ -90,7 +97,7 @@ def due_11_506(game: Game, state: GameState, side: str, before: str) -> list[str
         air = game.is_air(u)
         if u not in delayed:
             due = before == "ship_movement_a" and r.after_turn + 1 == state.turn
-            due = due and phase_turn_11_5041(state.turn)
+            due = due and (phase_turn_11_5041(state.turn) or r.entry == VARIABLE)
         elif air:
             due = before == f"air_movement_{_letter(game, side)}" and delayed[u] < state.turn
             due = due and bool(entry_hexes_11_506(game, state, u))
@@ -125,11 +132,15 @@ def _ship_hexes(game: Game, state: GameState, unit: str, r: Reinforcement) -> li
     )
 
 
-def _base_ok(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
-    """A functioning base of the unit's side (no damage or D1) with room [DTP 11.5064]."""
+def _base_ok(game: Game, state: GameState, unit: str, hex_id: str, named: bool = False) -> bool:
+    """A functioning base (no damage or D1) with room [DTP 11.5064], of the unit's side and
+    one its nationality may take reinforcements at (``named``: the track names it)
+    [DTP 11.5082]."""
     side = state.units[unit].side
-    return usable_base(game, state, unit, hex_id) and room_for_7_22(
-        game, state, hex_id, side, [unit]
+    return (
+        usable_base(game, state, unit, hex_id)
+        and westpac_bases.may_place_11_5082(game, unit, hex_id, named)
+        and room_for_7_22(game, state, hex_id, side, [unit])
     )
 
 
@@ -138,11 +149,11 @@ def _air_hexes(game: Game, state: GameState, unit: str, r: Reinforcement) -> lis
     Gunsan before Osan or Daegu; none: delayed."""
     if len(r.hexes) > 1:  # a code [DTP 11.5065]
         hexes = list(r.hexes)
-        if GUNSAN in hexes and not _base_ok(game, state, unit, GUNSAN):
+        if GUNSAN in hexes and not _base_ok(game, state, unit, GUNSAN, True):
             hexes += [h for h in GUNSAN_ALTERNATES if h not in hexes]
-        return sorted(h for h in hexes if _base_ok(game, state, unit, h))
+        return sorted(h for h in hexes if _base_ok(game, state, unit, h, True))
     entry = r.hexes[0] if r.hexes else None
-    if entry is not None and _base_ok(game, state, unit, entry):
+    if entry is not None and _base_ok(game, state, unit, entry, True):
         return [entry]
     bases = [h for h in game.board.airbase_hexes() if _base_ok(game, state, unit, h)]
     if entry is None or not bases:
@@ -153,16 +164,25 @@ def _air_hexes(game: Game, state: GameState, unit: str, r: Reinforcement) -> lis
 
 def entry_hexes_11_506(game: Game, state: GameState, unit: str) -> list[str]:
     """Where ``unit`` may be placed now; empty: it is delayed [DTP 11.5063, 11.5064]."""
-    r = _track(game)[unit]
+    r = _track(game, state)[unit]
     if game.is_air(unit):
         return _air_hexes(game, state, unit, r)
     return _ship_hexes(game, state, unit, r)
 
 
-def _rule_of(game: Game, unit: str) -> str:
+def _rule_of(game: Game, state: GameState, unit: str, hex_id: str | None = None) -> str:
+    """The case a placement cites: a base the unit's nationality may not use [DTP 11.5082]
+    first, then the unit's kind of entry."""
     if not game.is_air(unit):
         return RULE_SHIPS
-    return RULE_CODE if len(_track(game)[unit].hexes) > 1 else RULE_AIR
+    r = _track(game, state)[unit]
+    named = hex_id in r.hexes
+    base = hex_id is not None and game.board.airbase(hex_id) is not None
+    if base and not westpac_bases.may_place_11_5082(game, unit, str(hex_id), named):
+        return westpac_bases.RULE_BASES
+    if r.entry == VARIABLE:
+        return westpac_variable_air.RULE
+    return RULE_CODE if len(r.hexes) > 1 else RULE_AIR
 
 
 def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[str]) -> None:
@@ -197,7 +217,7 @@ def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[s
     if h not in ok:
         carry.refuse(
             Problem(
-                _rule_of(game, u),
+                _rule_of(game, carry.state, u, h),
                 f"{u} may not be placed in {h}",
                 "not-an-entry-hex",
                 h,
@@ -209,7 +229,12 @@ def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[s
         return
     carry.state = move_piece(game, carry.state, u, h)
     carry.events.append(
-        Event("reinforce", _rule_of(game, u), f"{u} arrives in {h}", {"unit": u, "hex": h})
+        Event(
+            "reinforce",
+            _rule_of(game, carry.state, u),
+            f"{u} arrives in {h}",
+            {"unit": u, "hex": h},
+        )
     )
 
 
@@ -247,7 +272,7 @@ def place_11_506(
             carry.events.append(
                 Event(
                     "delay",
-                    _rule_of(game, u),
+                    _rule_of(game, carry.state, u),
                     f"{u} cannot be placed now and is delayed",
                     {"unit": u},
                 )

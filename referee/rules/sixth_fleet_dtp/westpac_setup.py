@@ -17,7 +17,10 @@ choices of the same file:
 The groups are found by the words of the rule each choice cites (the module's data), so a
 scenario without them (the Med, Denmark Strait, Iceland) is unaffected. The three steps of the
 set-up, East Block (all but SG #36), SEATO, then SG #36 [DTP 11.505], are
-:func:`setup_steps_11_505`.
+:func:`setup_steps_11_505`, played in a module with national co-operation whose scenario has SG
+#36 (Westpac): the step reached is ``state.data["setup_step"]``; while a step holds a unit back
+its file is checked on a position where that unit is not yet to be placed
+(:func:`held_back_11_505`), and a line placing it is refused with [DTP 11.505].
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp import westpac_bases
 from referee.rules.sixth_fleet_dtp.iceland_setup import placements
+from referee.rules.sixth_fleet_dtp.sequence import players_11_0
+from referee.rules.sixth_fleet_dtp.westpac_national import national_11_508
 
 ONE_EACH = ("1 each in", "one per hex")  # [DTP 11.5052, 11.5053]
 SOVIET_TF = "Soviet surface TF"  # [DTP 11.5052]
@@ -39,6 +45,9 @@ TF_HEXES = ("3136", "5823")
 TF_PORT = "3033"  # Vladivostok
 JMSDF_GROUP, JMSDF_SS = "JMSDF ASW group", "SS #125"  # [DTP 11.5053]
 LAST_UNIT = "SO-SG-36"  # [DTP 11.505]
+RULE_ORDER = "DTP 11.505"
+STEP = "setup_step"  # state.data: the set-up step reached [DTP 11.505]
+UNPLACED, HELD = "unplaced", "held back"
 
 Where = dict[str, tuple[str, Order | None]]
 
@@ -200,4 +209,87 @@ def check_setup_11_5052(
             probs += problems
             if hex_id is not None:
                 tf_hexes[rule] = hex_id
-    return probs + _tfs_apart(tf_hexes, groups) + _jmsdf(groups)
+    return probs + _tfs_apart(tf_hexes, groups) + _jmsdf(groups) + _national_bases(game, orders)
+
+
+def _national_bases(game: Game, orders: Sequence[Order]) -> list[Problem]:
+    """An air unit set up on a base its nationality may not use [DTP 11.5082]."""
+    out: list[Problem] = []
+    for o in orders:
+        if o.verb == "place" and o.hexes and o.units[0] in game.pieces:
+            bad = westpac_bases.placement_problem_11_5082(game, o.units[0], o.hexes[0])
+            out += [bad.at(o)] if bad is not None else []
+    return out
+
+
+def steps_of(game: Game, state: GameState) -> tuple[SetupStep, ...]:
+    """The set-up steps [DTP 11.505], or none: a module without national co-operation, or a
+    scenario without SG #36 (every other set-up is SPI's, one file a side in order)."""
+    if not national_11_508(game.module) or LAST_UNIT not in state.units:
+        return ()
+    players = players_11_0(game.module)
+    return setup_steps_11_505(players["A"], players["B"])
+
+
+def step_11_505(game: Game, state: GameState) -> SetupStep | None:
+    """The set-up step the game is at, if the scenario has steps."""
+    steps = steps_of(game, state)
+    i = int(state.data.get(STEP) or 0)
+    return steps[i] if i < len(steps) else None
+
+
+def held_back_11_505(game: Game, state: GameState) -> GameState:
+    """The position a set-up file is checked and carried out on: the units the step holds
+    back (SG #36 in the East Block's first file) are not among those to place now."""
+    step = step_11_505(game, state)
+    for u in step.but if step is not None else ():
+        st = state.units.get(u)
+        if st is not None and st.box == UNPLACED:
+            state = state.with_unit(UnitState(u, st.side, None, HELD))
+    return state
+
+
+def released_11_505(state: GameState) -> GameState:
+    """The units held back, to place in a later step."""
+    for u, st in state.units.items():
+        if st.box == HELD:
+            state = state.with_unit(UnitState(u, st.side, None, UNPLACED))
+    return state
+
+
+def held_problems_11_505(game: Game, state: GameState, orders: Sequence[Order]) -> list[Problem]:
+    """A line placing a unit this step holds back: SG #36 is set up after SEATO [DTP 11.505]."""
+    step = step_11_505(game, state)
+    if step is None or not step.but:
+        return []
+    return [
+        Problem(
+            RULE_ORDER,
+            f"{o.units[0]} is set up after the SEATO player's set-up, not now",
+            "set-up-later",
+            o.units[0],
+            o.units[0],
+            hint=f"leave out the line; the East Block places {o.units[0]} in a set-up file "
+            "of its own once SEATO has set up",
+        ).at(o)
+        for o in orders
+        if o.verb == "place" and o.units and o.units[0] in step.but
+    ]
+
+
+def next_side_11_505(game: Game, state: GameState) -> tuple[GameState, str | None]:
+    """After a set-up file: ``state`` (the position it leaves) with the next step recorded,
+    and the side that sets up next (``None``: the set-up is over) [DTP 11.505]."""
+    steps = steps_of(game, state)
+    if not steps:
+        return state, None
+    i = int(state.data.get(STEP) or 0) + 1
+    return state.with_data(**{STEP: i}), (steps[i].side if i < len(steps) else None)
+
+
+def not_held_11_505(game: Game, state: GameState, orders: Sequence[Order]) -> list[Order]:
+    """The orders but those placing a unit the step holds back (refused with [DTP 11.505]
+    alone, not SPI's 'not to be placed now' as well)."""
+    step = step_11_505(game, state)
+    held = set(step.but) if step is not None else set()
+    return [o for o in orders if not (o.verb == "place" and o.units and o.units[0] in held)]

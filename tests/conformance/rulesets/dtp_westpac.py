@@ -49,20 +49,43 @@ def east_block_set_up() -> GameState:
 
 
 @cache
-def set_up() -> GameState:
-    """Both scripted set-ups in: Game-Turn 1 begins."""
+def set_up_files() -> GameState:
+    """The three scripted set-up files in (East Block, SEATO, SG #36 [DTP 11.505]): Game-Turn
+    1 begins with the East Block's announcement of hostilities [DTP 11.5101]."""
     m, state = module(), east_block_set_up()
+    while state.phase == "setup":  # SEATO, then the East Block's SG #36 [DTP 11.505]
+        text = RULESET.scripted_orders(m, state)
+        assert text is not None
+        doc = parse_orders_for(RULESET, text, "setup.txt")
+        state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    return state
+
+
+@cache
+def set_up() -> GameState:
+    """The set-up and the scripted announcement (hostilities and PRC entry on Game-Turn 1
+    [DTP 11.5101, 11.51021]): the East Block's first ship and sub movement, at war."""
+    m, state = module(), set_up_files()
     text = RULESET.scripted_orders(m, state)
-    assert text is not None
-    doc = parse_orders_for(RULESET, text, "setup.txt")
-    return RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    assert text is not None and state.phase == "hostilities"
+    doc = parse_orders_for(RULESET, text, "hostilities.txt")
+    state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
+    assert state.phase == "ship_movement_a" and state.turn == 1
+    return state
 
 
 def _turn(s: Mapping[str, Any]) -> tuple[Game, GameState]:
     """The set-up position on Game-Turn ``turn`` (4), with ``move`` (unit -> hex),
-    ``base_damage`` (hex -> level) and ``delayed`` (unit -> turn) applied."""
+    ``base_damage`` (hex -> level) and ``delayed`` (unit -> turn) applied; at war since turn 1
+    [DTP 11.5101] and the turn's variable air roll made, bringing nothing [DTP 11.507] (its
+    own cases: ``dtp_westpac_play``)."""
     m = module()
-    state = set_up().evolve(turn=s.get("turn", 4))
+    turn = s.get("turn", 4)
+    state = set_up().evolve(turn=turn, phase="ship_movement_a", active_side="EastBlock")
+    state = state.with_data(
+        hostilities={"war": 1, "prc": 1, "asked": turn},
+        variable_air={"rolls": {str(turn): 1}, "arrived": {}},
+    )
     game = Game.of(m, state)
     for u, h in s.get("move", {}).items():
         state = move_piece(game, state, u, h)

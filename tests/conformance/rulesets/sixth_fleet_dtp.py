@@ -623,9 +623,10 @@ def _all_probes() -> dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]]:
     """The kit's probes and those of its scenarios' special rules, each name once."""
     from tests.conformance.rulesets.dtp_denmark_strait import PROBES as STRAIT
     from tests.conformance.rulesets.dtp_westpac import PROBES as WESTPAC
+    from tests.conformance.rulesets.dtp_westpac_play import PROBES as WESTPAC_PLAY
 
     out: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {}
-    for probes in (PROBES, STRAIT, WESTPAC):
+    for probes in (PROBES, STRAIT, WESTPAC, WESTPAC_PLAY):
         both = set(out) & set(probes)
         assert not both, f"probes named twice: {sorted(both)}"
         out.update(probes)
