@@ -62,6 +62,7 @@ from referee.rules.sixth_fleet_dtp.path import (
 )
 from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+from referee.rules.sixth_fleet_dtp.westpac_command_ships import at_sea_problems_11_5091
 from referee.rules.sixth_fleet_dtp.westpac_national import prc_stacking_problems_11_5081
 from referee.source.boxes import carrier_of
 
@@ -263,6 +264,8 @@ def check_movement(
     for o in walk.claims:  # [9.62A] a claimed CAP ends over its carrier
         claim = carriers.cap_claim_problem_9_62A(walk.work, o)
         probs += [claim.at(o)] if claim else []
+    if kind == "ship":  # [DTP 11.5091] the command ships end each ship phase at sea
+        probs += at_sea_problems_11_5091(game, walk.work, side)
     return probs + stacking_problems_7_21(game, state, walk.work, side)
 
 
