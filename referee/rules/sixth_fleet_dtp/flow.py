@@ -28,7 +28,9 @@ from referee.rules.sixth_fleet_dtp import (
     north_atlantic,
     rebasing,
     westpac_reinforcement,
+    westpac_score,
     westpac_setup,
+    westpac_unloading,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
@@ -253,6 +255,8 @@ def own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
 
 def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
     phase, turn = next_phase_4_1(state.phase, state.turn)
+    if turn != state.turn:  # the end of a Game-Turn: the table's '*' awards [DTP 11.5124]
+        state = westpac_score.end_of_turn_11_5124(game, state, events)
     if turn != state.turn and state.turn >= game.scenario.turns:
         events.append(Event("phase", "DTP 4.1", "the last Game-Turn is over", {}))
         return state.evolve(phase=GAME_OVER, active_side=None)
@@ -297,6 +301,7 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         assert side is not None
         state = state.with_data(detect_tried=[])
         state = sub_removal_6_63(game, state, side, events)
+        state = westpac_unloading.unload_11_50922(game, state, side, events)  # [DTP 11.50922]
     elif phase.startswith("air_movement"):
         state = state.with_data(detect_tried=[])
     elif phase == "combat":

@@ -24,6 +24,7 @@ from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.rules.sixth_fleet_dtp.westpac_national import side_flags_11_502
+from referee.rules.sixth_fleet_dtp.westpac_score import score_11_5124
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_dtp"
@@ -208,9 +209,12 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         """[DTP 8.57]: sunk and eliminated units their full value [13.0], damaged ships and
         subs 1/4 (D1) or 1/2 (D2), air units not back on the map as eliminated, the convoy
         by its damage [DTP 11.3 rule 7]; fractions kept; the scenario's bonuses; the level
-        from the module's bands (``victory.score_8_57``)."""
-        out = score_8_57(Game.of(module, state), state)
-        return {**out, "final": state.phase == flow.GAME_OVER}
+        from the module's bands (``victory.score_8_57``). A module with an awards table
+        (Westpac) scores it instead (``westpac_score.score_11_5124``) [DTP 11.5124]."""
+        game, final = Game.of(module, state), state.phase == flow.GAME_OVER
+        if "victory_awards" in module.tables:  # Westpac's awards table [DTP 11.5124]
+            return {**score_11_5124(game, state, final), "final": final}
+        return {**score_8_57(game, state), "final": final}
 
 
 def _first_order_naming(doc: OrdersDoc) -> dict[str, Order]:

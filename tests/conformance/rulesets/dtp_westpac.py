@@ -163,6 +163,78 @@ def _capture(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"legal": p is None, "rules": [p.rule] if p else [], "codes": [p.code] if p else []}
 
 
+def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
+    """The set-up position at Game-Turn ``turn`` (1), phase ``phase`` (``ship_movement_a``)
+    with ``side`` to act (the phase's player), ``move`` (unit -> hex) and ``damage`` (unit ->
+    level) applied, ``data`` records laid over."""
+    m = module()
+    phase = s.get("phase", "ship_movement_a")
+    side = s.get("side", "SEATO" if phase.endswith("_b") else "EastBlock")
+    state = set_up().evolve(turn=s.get("turn", 1), phase=phase, active_side=side)
+    game = Game.of(m, state)
+    for u, h in s.get("move", {}).items():
+        state = move_piece(game, state, u, h)
+    if "damage" in s:
+        state = state.with_data(damage={**(state.data.get("damage") or {}), **s["damage"]})
+    if "data" in s:
+        state = state.with_data(**s["data"])
+    return game, state
+
+
+WESTPAC_EVENTS = ("retreat", "unload", "unload-barred", "award")
+
+
+def _play(s: Mapping[str, Any]) -> dict[str, Any]:
+    """One file of ``lines`` for the phase of :func:`_position` through ``validate`` and, when
+    legal, ``resolve`` (then what follows on its own: the next phase's unloading [DTP
+    11.50922]); ``end_turn``: the end-of-turn awards [DTP 11.5124] on the position;
+    ``unload``: a side whose units in their destinations are set aside, as at the start of
+    its ship and sub movement phase [DTP 11.50922]; ``game_over``: the score once the game is
+    over [DTP 11.5123]; ``watch``: units whose place to answer. Answers: ``legal``,
+    ``rules``, ``located`` (each refusal at a line of the file), ``events`` ([kind, rule] of
+    each retreat, unload, barred landing and award), ``unloads`` ([unit, award, VP]),
+    ``barred`` (units), ``boxes`` (unit -> hex or box), ``vp``, ``net``, ``level``, ``awards``
+    (award -> VP)."""
+    from referee.rules.sixth_fleet_dtp import flow, westpac_score, westpac_unloading
+
+    m = module()
+    game, state = _position(s)
+    events: list[Event] = []
+    got: dict[str, Any] = {"legal": True, "rules": [], "located": True}
+    if "lines" in s:
+        section = flow.section_of(state)
+        text = f"game: {state.game_id}\nturn: {state.turn}\nside: {state.active_side}\n\n"
+        text += f"[{section}]\n" + "".join(f"{x}\n" for x in s["lines"])
+        doc = parse_orders_for(RULESET, text, "orders.txt")
+        v = RULESET.validate(m, state, doc)
+        got.update(
+            legal=not v,
+            rules=sorted({x.rule for x in v}),
+            located=all(x.where is not None and x.where.line > 4 for x in v),
+        )
+        if not v:
+            out = RULESET.resolve(m, state, doc, ScriptedDice(list(s.get("dice", []))))
+            state, events = out.state, list(out.events)
+    if "unload" in s:  # the start of that side's ship and sub movement phase [DTP 11.50922]
+        state = westpac_unloading.unload_11_50922(game, state, s["unload"], events)
+    if s.get("end_turn"):
+        state = westpac_score.end_of_turn_11_5124(game, state, events)
+    if s.get("game_over"):
+        state = state.evolve(phase=flow.GAME_OVER, active_side=None)
+    score = RULESET.score(m, state)
+    got["events"] = [[e.kind, e.rule] for e in events if e.kind in WESTPAC_EVENTS]
+    got["unloads"] = [
+        [e.data["unit"], e.data["award"], e.data["vp"]] for e in events if e.kind == "unload"
+    ]
+    got["barred"] = [e.data["unit"] for e in events if e.kind == "unload-barred"]
+    got["boxes"] = {u: (state.units[u].location or state.units[u].box) for u in s.get("watch", [])}
+    got["vp"] = dict(score["vp"])
+    got["net"] = score["net"]
+    got["level"] = score["level"]
+    got["awards"] = {b["id"]: b["vp"] for b in score["bonuses"] if b["vp"]}
+    return got
+
+
 PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "westpac_setup": _setup,
     "westpac_vp": _vp,
@@ -170,4 +242,5 @@ PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "westpac_reinforce": _reinforce,
     "westpac_due": _due,
     "westpac_phase_turns": _phase_turns,
+    "westpac_play": _play,
 }
