@@ -13,13 +13,14 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
+from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import Problem
 from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
-from referee.rules.sixth_fleet_dtp import flow, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import flow, north_atlantic, optional, special_bases
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
@@ -38,14 +39,11 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
-        """SPI's start [11.0] (fixed placements, the rest to set up), under this ruleset."""
-        from referee.errors import UserError
-
-        if options:
-            raise UserError(
-                "the DTP rules take no optional rules yet", hint="leave out the options"
-            )
-        st = SPI.new_game(module, scenario, game_id, ())
+        """SPI's start [11.0] (fixed placements, the rest to set up), under this ruleset, with
+        the optional rules chosen that apply to the scenario (``optional.PLAYED``)."""
+        module.scenario(scenario)  # an unknown one: a UserError naming those there are
+        chosen = chosen_options(self.name, optional.PLAYED, module, scenario, options)
+        st = SPI.new_game(module, scenario, game_id, chosen)
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
         # SPI's 8.5.4 ruling is SPI's combat phase, which the kit replaces [DTP 8.0]: its flag
         # stays out, so a DTP game starts as DTP games always have (and old archives verify)
