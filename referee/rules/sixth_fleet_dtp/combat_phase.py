@@ -40,6 +40,7 @@ from referee.rules.sixth_fleet_dtp import (
     impulses,
     special_bases,
     strikes,
+    westpac_options,
 )
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
@@ -346,6 +347,7 @@ def check_impulse_8_2(
         return [*probs, one]
     if acts[0].verb != "pass":
         probs += check_attack(game, state, side, acts[0])
+        probs += westpac_options.sg_attack_problems_11_5093(game, state, acts[0])
     return probs
 
 

@@ -27,6 +27,8 @@ from referee.rules.sixth_fleet_dtp import (
     movement_phase,
     north_atlantic,
     rebasing,
+    westpac_armistice,
+    westpac_options,
     westpac_reinforcement,
     westpac_score,
     westpac_setup,
@@ -153,6 +155,7 @@ def carry_out(
         i = order.index(side)
         if i + 1 < len(order):
             return state.evolve(active_side=order[i + 1])
+        state = westpac_options.cruisers_11_5131(game, state, events)  # [DTP 11.5131]
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
     if p.section == "reinforcement":  # [DTP 11.506]
@@ -257,9 +260,17 @@ def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> Game
     phase, turn = next_phase_4_1(state.phase, state.turn)
     if turn != state.turn:  # the end of a Game-Turn: the table's '*' awards [DTP 11.5124]
         state = westpac_score.end_of_turn_11_5124(game, state, events)
-    if turn != state.turn and state.turn >= game.scenario.turns:
+    if (
+        turn != state.turn
+        and state.turn >= game.scenario.turns
+        and not westpac_armistice.extends_11_5132(state)  # [DTP 11.5103, 11.5132]
+    ):
         events.append(Event("phase", "DTP 4.1", "the last Game-Turn is over", {}))
         return state.evolve(phase=GAME_OVER, active_side=None)
+    if turn != state.turn:  # the optional armistice roll [DTP 11.5132]
+        state, over = westpac_armistice.roll_11_5132(state, turn, dice, events)
+        if over:
+            return state.evolve(turn=turn, phase=GAME_OVER, active_side=None)
     return _enter(game, state.evolve(turn=turn), phase, dice, events)
 
 
@@ -302,6 +313,7 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         state = state.with_data(detect_tried=[])
         state = sub_removal_6_63(game, state, side, events)
         state = westpac_unloading.unload_11_50922(game, state, side, events)  # [DTP 11.50922]
+        state = westpac_options.long_bin_gone_11_5093(game, state, events)  # [DTP 11.5093]
     elif phase.startswith("air_movement"):
         state = state.with_data(detect_tried=[])
     elif phase == "combat":

@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_dtp import (
     landing,
     north_atlantic,
     special_bases,
+    westpac_korea,
 )
 from referee.rules.sixth_fleet_dtp.air import (
     based_at_9_28b,
@@ -260,6 +261,10 @@ def check_movement(
             walk.work = carry.state
         elif o.verb in carriers.VERBS:
             _walk_carrier_9_62(game, walk, side, o, kind)
+        elif o.verb == "capture":  # [DTP 11.5134], optional
+            walk.probs += westpac_korea.capture_order_problems_11_5134(
+                game, walk.work, side, o, kind
+            )
     probs = walk.probs
     for o in walk.claims:  # [9.62A] a claimed CAP ends over its carrier
         claim = carriers.cap_claim_problem_9_62A(walk.work, o)
@@ -532,6 +537,8 @@ def carry_out_movement(
                 )
         elif o.verb == "exit":  # [DTP 5.24, 11.3 victory]
             state = exits.carry_out_exit(game, state, o.units[0], events)
+        elif o.verb == "capture":  # [DTP 11.5134]
+            state = westpac_korea.capture_11_5134(game, state, o.hexes[0], events)
         elif o.verb in carriers.VERBS:
             state = carriers.carry_out_carrier_order(game, state, o, events)
         elif o.verb == "stack":

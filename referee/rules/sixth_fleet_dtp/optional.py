@@ -12,6 +12,7 @@ special rules [DTP 11.3, 11.31, 11.5], and Westpac its own options [DTP 11.513].
 from __future__ import annotations
 
 from referee.engine.optional_rules import OptionalRule
+from referee.rules.sixth_fleet_dtp import westpac_options
 from referee.source.model import Module
 
 
@@ -22,5 +23,5 @@ def med_11_0(module: Module) -> bool:
     return "victory_levels" not in module.tables
 
 
-PLAYED: tuple[OptionalRule, ...] = ()
+PLAYED: tuple[OptionalRule, ...] = (*westpac_options.OPTIONS,)  # [DTP 11.5131-11.5134]
 """The optional rules the DTP ruleset plays, each with the scenarios it applies to."""

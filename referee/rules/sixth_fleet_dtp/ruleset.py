@@ -20,7 +20,13 @@ from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, Un
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
-from referee.rules.sixth_fleet_dtp import flow, north_atlantic, optional, special_bases
+from referee.rules.sixth_fleet_dtp import (
+    flow,
+    north_atlantic,
+    optional,
+    special_bases,
+    westpac_options,
+)
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
@@ -43,7 +49,10 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         the optional rules chosen that apply to the scenario (``optional.PLAYED``)."""
         module.scenario(scenario)  # an unknown one: a UserError naming those there are
         chosen = chosen_options(self.name, optional.PLAYED, module, scenario, options)
-        st = SPI.new_game(module, scenario, game_id, chosen)
+        # SPI's start takes SPI's options; the kit's own (Westpac's [DTP 11.513]) are kept here
+        own = {r.id for r in westpac_options.OPTIONS}
+        st = SPI.new_game(module, scenario, game_id, tuple(o for o in chosen if o not in own))
+        st = st.evolve(options=chosen)
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
         # SPI's 8.5.4 ruling is SPI's combat phase, which the kit replaces [DTP 8.0]: its flag
         # stays out, so a DTP game starts as DTP games always have (and old archives verify)
