@@ -195,16 +195,15 @@ WESTPAC_EVENTS = (
 
 def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     """One file of ``lines`` for the phase of :func:`_position` through ``validate`` and, when
-    legal, ``resolve`` (then what follows on its own: the next phase's unloading [DTP
-    11.50922]); ``end_turn``: the end-of-turn awards [DTP 11.5124] on the position;
-    ``validate_only``: the file is not resolved; ``unload``: a side whose units in their destinations are set aside, as at the start of
-    its ship and sub movement phase [DTP 11.50922]; ``game_over``: the score once the game is
-    over [DTP 11.5123]; ``watch``: units whose place to answer. Answers: ``legal``,
+    legal and not ``validate_only``, ``resolve`` (then what follows on its own: the next
+    phase's unloading [DTP 11.50922]); ``unload``: a side whose units in their destinations
+    are set aside, as at the start of its ship and sub movement phase [DTP 11.50922];
+    ``end_turn``: the end-of-turn awards [DTP 11.5124]; ``game_over``: the score once the game
+    is over [DTP 11.5123]; ``watch``: units whose place to answer. Answers: ``legal``,
     ``rules``, ``includes`` (those of ``want`` among them), ``located`` (each refusal at a
-    line of the file), ``events`` ([kind, rule] of
-    each retreat, unload, barred landing and award), ``unloads`` ([unit, award, VP]),
-    ``barred`` (units), ``boxes`` (unit -> hex or box), ``vp``, ``net``, ``level``, ``awards``
-    (award -> VP)."""
+    line of the file), ``events`` ([kind, rule] of each Westpac event: retreat, unload,
+    barred landing, award, capture ...), ``unloads`` ([unit, award, VP]), ``barred`` (units),
+    ``boxes`` (unit -> hex or box), ``vp``, ``net``, ``level``, ``awards`` (award -> VP)."""
     from referee.rules.sixth_fleet_dtp import flow, westpac_score, westpac_unloading
 
     m = module()
