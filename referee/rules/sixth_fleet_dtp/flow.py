@@ -33,6 +33,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_score,
     westpac_setup,
     westpac_unloading,
+    westpac_z5,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
@@ -179,6 +180,8 @@ def carry_out(
                         origin[o.units[0]] = start
             state = state.with_data(origin=origin)
         state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
+        if kind == "ship":  # the Z-5's air assault [DTP 11.5095]
+            state = westpac_z5.record_11_5095(game, state, orders, events)
         if kind == "air":
             moved = set(state.data.get("moved_air") or ()) | {
                 o.units[0] for o in orders if o.verb == "move"
@@ -323,6 +326,7 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
             return _next(game, state, dice, events)
         state = state.evolve(active_side=combat_phase.due_8_2(state))
     elif phase == "rebasing":
+        state = westpac_z5.assault_done_11_50952(game, state, events)  # [DTP 11.50952]
         # both players file, in either order [DTP 9.22]; the game names the first still owed
         # as its active side (a game with no active side is over for the play-by-email layer)
         state = state.with_data(rebased=[], moments=[]).evolve(active_side=player(game, "A"))

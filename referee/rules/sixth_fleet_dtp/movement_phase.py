@@ -43,6 +43,7 @@ from referee.rules.sixth_fleet_dtp import (
     north_atlantic,
     special_bases,
     westpac_korea,
+    westpac_z5,
 )
 from referee.rules.sixth_fleet_dtp.air import (
     based_at_9_28b,
@@ -283,7 +284,11 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     if u not in work.units or work.units[u].side != side:
         walk.probs.append(Problem("5.1", f"{u} is not one of your units", "not-own", u))
         return
-    if game.category(u) not in MOVES[kind]:
+    z5 = westpac_z5.move_problem_11_5095(game, work, u, o.hexes[-1], kind)  # [DTP 11.5095]
+    if isinstance(z5, Problem):
+        walk.probs.append(z5.at(o))
+        return
+    if game.category(u) not in MOVES[kind] and z5 is not True:
         walk.probs.append(Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u))
         return
     grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]

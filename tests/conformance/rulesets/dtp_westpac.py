@@ -189,7 +189,7 @@ def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
 
 WESTPAC_EVENTS = (
     *("retreat", "unload", "unload-barred", "award", "capture", "eliminate"),
-    *("base-destroyed", "replace", "expended"),
+    *("base-destroyed", "replace", "expended", "air-assault"),
 )
 
 
@@ -198,13 +198,14 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     legal and not ``validate_only``, ``resolve`` (then what follows on its own: the next
     phase's unloading [DTP 11.50922]); ``unload``: a side whose units in their destinations
     are set aside, as at the start of its ship and sub movement phase [DTP 11.50922];
+    ``assault_done``: the Z-5's assault ends as the rebasing phase begins [DTP 11.50952];
     ``end_turn``: the end-of-turn awards [DTP 11.5124]; ``game_over``: the score once the game
     is over [DTP 11.5123]; ``watch``: units whose place to answer. Answers: ``legal``,
     ``rules``, ``includes`` (those of ``want`` among them), ``located`` (each refusal at a
     line of the file), ``events`` ([kind, rule] of each Westpac event: retreat, unload,
     barred landing, award, capture ...), ``unloads`` ([unit, award, VP]), ``barred`` (units),
     ``boxes`` (unit -> hex or box), ``vp``, ``net``, ``level``, ``awards`` (award -> VP)."""
-    from referee.rules.sixth_fleet_dtp import flow, westpac_score, westpac_unloading
+    from referee.rules.sixth_fleet_dtp import flow, westpac_score, westpac_unloading, westpac_z5
 
     m = module()
     game, state = _position(s)
@@ -227,6 +228,8 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
             state, events = out.state, list(out.events)
     if "unload" in s:  # the start of that side's ship and sub movement phase [DTP 11.50922]
         state = westpac_unloading.unload_11_50922(game, state, s["unload"], events)
+    if s.get("assault_done"):  # the rebasing phase begins [DTP 11.50952]
+        state = westpac_z5.assault_done_11_50952(game, state, events)
     if s.get("end_turn"):
         state = westpac_score.end_of_turn_11_5124(game, state, events)
     if s.get("game_over"):
