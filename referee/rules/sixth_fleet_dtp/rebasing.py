@@ -32,7 +32,7 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
-from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import air, bases, north_atlantic, special_bases, westpac_z5
 from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
 from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
@@ -229,6 +229,8 @@ def carry_out_rebasing(
         else:
             state = decks.land(game, state, u, to)
             state = air.based_at_9_28b(game, state, u, to)
+        if westpac_z5.is_z5(game, u):  # no readiness rating: no roll [DTP 11.50954]
+            continue
         rating = air.rating_9_23(
             game.module,
             game.unit(u).nationality,
