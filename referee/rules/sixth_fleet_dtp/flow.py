@@ -319,6 +319,8 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         state = westpac_options.long_bin_gone_11_5093(game, state, events)  # [DTP 11.5093]
     elif phase.startswith("air_movement"):
         state = state.with_data(detect_tried=[])
+        assert side is not None
+        state = westpac_z5.no_lsm_left_11_50953(game, state, side, events)  # [DTP 11.50953]
     elif phase == "combat":
         state = state.with_data(impulses=start_8_2(player(game, "B")), combat={}, strike=None)
         state = auto_pass_8_2(game, state, events)

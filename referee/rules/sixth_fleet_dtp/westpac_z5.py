@@ -16,9 +16,10 @@ phase has just entered it: one that stood there before was set aside as the phas
 movement [11.50951]; if it is still in the hex when the rebasing phase begins, it is set aside
 and its award recorded like an unload (``westpac_unloading``: ``eb_taiwan_landing``, 10)
 [11.50952]. A Z-5 damaged in the combat phase goes through the DTP 8.51 recycling like any air
-unit [11.50953]: the assault has failed. Not here: that it returns only while a PRC LSM is in
-play, and its readiness roll skipped [11.50953, 11.50954] (the readiness table rates it 0, so
-nothing is taken from the 2d6).
+unit [11.50953]: the assault has failed, and it comes back only while a PRC LSM is on the map,
+else it is set aside with no VP to anyone (:func:`no_lsm_left_11_50953`); it never rolls for
+readiness (``rebasing.py`` skips it) [11.50954]; its 8.51 delay takes nothing from the 2d6
+(rating 0).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from referee.rules.sixth_fleet_dtp.westpac_victory import destinations_11_5124
 Z5_TYPE, LSM_TYPE, PRC = "Z5", "LSM", "Ch"
 RULE = "DTP 11.5095"
 KEY = "z5_assault"
+SET_ASIDE = "set_aside"
 
 
 def is_z5(game: Game, unit: str) -> bool:
@@ -139,3 +141,38 @@ def assault_done_11_50952(game: Game, state: GameState, events: list[Event]) -> 
             )
         )
     return state
+
+
+def no_lsm_left_11_50953(game: Game, state: GameState, side: str, events: list[Event]) -> GameState:
+    """The start of ``side``'s air movement: a damaged Z-5 whose return is due comes back only
+    "so long as there is still an active PRC LSM unit in play"; with none on the map it is
+    set aside (box ``set_aside``) "and will not count for VP" [DTP 11.50953]."""
+    recycle = dict(state.data.get("recycle") or {})
+    for pid in sorted(recycle):
+        u = state.units.get(pid)
+        if u is None or u.side != side or u.box != "recycle" or not is_z5(game, pid):
+            continue
+        if int(recycle[pid]) > state.turn or _lsm_in_play(game, state):
+            continue
+        recycle.pop(pid)
+        state = state.with_unit(UnitState(pid, u.side, None, SET_ASIDE, frozenset()))
+        state = state.with_data(recycle=recycle)
+        events.append(
+            Event(
+                "set-aside",
+                "DTP 11.50953",
+                f"{pid} is due back but no PRC LSM is left on the map: it is set aside and "
+                "does not count for VP",
+                {"unit": pid},
+            )
+        )
+    return state
+
+
+def _lsm_in_play(game: Game, state: GameState) -> bool:
+    return any(
+        u.location is not None
+        and game.unit(pid).type == LSM_TYPE
+        and game.unit(pid).nationality == PRC
+        for pid, u in state.units.items()
+    )

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import Event, GameState, ScriptedDice
+from referee.engine.core import Event, GameState, ScriptedDice, UnitState
 from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
@@ -166,8 +166,8 @@ def _capture(s: Mapping[str, Any]) -> dict[str, Any]:
 def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
     """The set-up position at Game-Turn ``turn`` (1), phase ``phase`` (``ship_movement_a``)
     with ``side`` to act (the phase's player), ``options`` (the optional rules chosen),
-    ``move`` (unit -> hex) and ``damage`` (unit -> level) applied, ``data`` records laid
-    over."""
+    ``move`` (unit -> hex), ``box`` (unit -> an off-map box) and ``damage`` (unit -> level)
+    applied, ``data`` records laid over."""
     m = module()
     phase = s.get("phase", "ship_movement_a")
     side = s.get("side", "SEATO" if phase.endswith("_b") else "EastBlock")
@@ -180,6 +180,9 @@ def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
     game = Game.of(m, state)
     for u, h in s.get("move", {}).items():
         state = move_piece(game, state, u, h)
+    for u, box in s.get("box", {}).items():  # off the map, in a box
+        was = state.units[u]
+        state = state.with_unit(UnitState(u, was.side, None, box, frozenset()))
     if "damage" in s:
         state = state.with_data(damage={**(state.data.get("damage") or {}), **s["damage"]})
     if "data" in s:
@@ -189,7 +192,7 @@ def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
 
 WESTPAC_EVENTS = (
     *("retreat", "unload", "unload-barred", "award", "capture", "eliminate"),
-    *("base-destroyed", "replace", "expended", "air-assault"),
+    *("base-destroyed", "replace", "expended", "air-assault", "set-aside"),
 )
 
 
