@@ -1,7 +1,7 @@
 """Westpac's optional rules through the game's own flow, on and off [DTP 11.5131-11.5134]: the
 armistice roll ending the game as an AM turn begins and the game running past turn 48 with
 11.5132 (and ending there without it); the improved cruisers with 11.5131. The rules themselves
-are pinned by the conformance cases dtp_westpac/012-016."""
+are pinned by the conformance cases dtp_westpac/020-028."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ The roll is the referee's, with the game's committed dice, as a Game-Turn that i
 begins (before its reinforcement phase); the rolls are ``state.data["armistice"]`` (Game-Turn
 -> roll). With the option the game does not stop at the end of turn 48 [11.5103]: it runs
 until a roll ends it. Hostilities begin on turn 1 unless the game records a later start
-(``state.data["hostilities"]``, the Game-Turn the East Block announced; the delayed start
-[11.5101] is another module's). Turn 1 is an AM turn, so AM turns are 1, 4, 7, ...
+(``state.data["hostilities"]["war"]``, the Game-Turn the East Block announced
+``commence``: the delayed start [11.5101] is ``westpac_hostilities``'). Turn 1 is an AM turn, so AM turns are 1, 4, 7, ...
 """
 
 from __future__ import annotations
@@ -30,10 +30,8 @@ KEY = "armistice"
 
 def hostilities_began(state: GameState) -> int:
     """The Game-Turn hostilities began: the recorded one, else turn 1 [DTP 11.5101]."""
-    rec = state.data.get("hostilities")
-    if isinstance(rec, dict) and rec.get("turn") is not None:
-        return int(rec["turn"])
-    return int(rec) if isinstance(rec, int) else 1
+    rec = state.data.get("hostilities") or {}
+    return int(rec["war"]) if rec.get("war") is not None else 1
 
 
 def rolls_on_11_5132(turn: int, began: int) -> bool:

@@ -289,7 +289,7 @@ def _armistice(s: Mapping[str, Any]) -> dict[str, Any]:
     state = start().evolve(options=tuple(s.get("options", ())))
     state = state.with_data(armistice=dict(s.get("rolls", {})))
     if "hostilities" in s:
-        state = state.with_data(hostilities={"turn": s["hostilities"]})
+        state = state.with_data(hostilities={"war": s["hostilities"]})
     dice = ScriptedDice(list(s.get("dice", [])))
     state, over = roll_11_5132(state, s["turn"], dice, [])
     return {"over": over, "rolls": dict(state.data.get("armistice") or {})}
