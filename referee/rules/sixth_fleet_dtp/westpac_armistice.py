@@ -13,7 +13,8 @@ begins (before its reinforcement phase); the rolls are ``state.data["armistice"]
 -> roll). With the option the game does not stop at the end of turn 48 [11.5103]: it runs
 until a roll ends it. Hostilities begin on turn 1 unless the game records a later start
 (``state.data["hostilities"]["war"]``, the Game-Turn the East Block announced
-``commence``: the delayed start [11.5101] is ``westpac_hostilities``'). Turn 1 is an AM turn, so AM turns are 1, 4, 7, ...
+``commence``: the delayed start [11.5101] is ``westpac_hostilities``'). Turn 1 is an AM
+turn, so AM turns are 1, 4, 7, ...
 """
 
 from __future__ import annotations
