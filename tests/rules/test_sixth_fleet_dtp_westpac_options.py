@@ -52,3 +52,17 @@ def test_the_game_ends_after_turn_48_without_the_option_and_runs_on_with_it() ->
     state = _seato_rebases(_last_rebasing(48, ("11.5132",)), [4])
     assert state.phase != "game-over" and state.turn == 49  # an AM turn: rolled, war goes on
     assert state.data["armistice"] == {"49": 4}
+
+
+def test_the_long_bin_leaves_once_it_has_fired_and_its_marker_is_gone() -> None:
+    """[DTP 11.5093] "Once it has expended its missiles in this attack, it is removed from the
+    map as soon as its detected marker is removed": at the start of the East Block's ship and
+    sub movement (turn 46, after the Night of turn 45), not while it is still Detected."""
+    fired = _last_rebasing(45, ()).with_data(sg_base_attacks=["SO-SG-51"])
+    state = _seato_rebases(fired, [])
+    assert state.turn == 46 and state.phase == "ship_movement_a"
+    assert state.units["SO-SG-51"].location is None
+    assert state.units["SO-SG-51"].box == "expended"
+    # not fired: it stays
+    state = _seato_rebases(_last_rebasing(45, ()), [])
+    assert state.units["SO-SG-51"].location is not None
