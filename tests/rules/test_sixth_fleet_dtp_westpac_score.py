@@ -117,3 +117,19 @@ def test_the_table_of_a_few_docked_convoys_and_landings_agrees_with_the_events()
     # the table: SEATO 25 in awards; East Block 2 + 1/4 (TK at D7), 5/2 (LCC D1 doubled), 1/2
     vp = RULESET.score(m, state)["vp"]
     assert vp == {"EastBlock": "21/4", "SEATO": "25"}
+
+
+def test_every_westpac_convoy_loses_one_mp_from_d2() -> None:
+    """[DTP 11.50921] "From D2 onwards, speed is reduced by 1 mp": the 'convoy' flag's D2 speed
+    (the Denmark Strait convoy's 2 MP) is MA - 1 for each AK and TK of the manifest, and no
+    damage level below D12 sinks them."""
+    from referee.rules.sixth_fleet_dtp.denmark_strait import allowance_11_3_7, sunk_at_11_3_7
+
+    convoys = [u for u in module().units if u.type in ("AK", "TK")]
+    assert len(convoys) == 12  # SEATO AK #50-#53, TK #129-#131; East Block AK #78-#82
+    for u in convoys:
+        ma = int(u.values["MA"])
+        assert allowance_11_3_7(u.flags, ma, 1) == ma, u.id
+        assert allowance_11_3_7(u.flags, ma, 2) == ma - 1, u.id
+        assert allowance_11_3_7(u.flags, ma, 11) == ma - 1, u.id
+        assert sunk_at_11_3_7(u.flags) == 12, u.id
