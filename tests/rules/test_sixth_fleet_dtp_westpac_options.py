@@ -1,4 +1,5 @@
-"""Westpac's optional rules through the game's own flow, on and off [DTP 11.5131-11.5134]: the
+"""Westpac's optional rules through the game's own flow, on and off [DTP 11.5131-11.5134], and
+its special units (the Long Bin, the command ships) in play [DTP 11.5093, 11.5091]: the
 armistice roll ending the game as an AM turn begins and the game running past turn 48 with
 11.5132 (and ending there without it); the improved cruisers with 11.5131. The rules themselves
 are pinned by the conformance cases dtp_westpac/020-028."""
@@ -66,3 +67,18 @@ def test_the_long_bin_leaves_once_it_has_fired_and_its_marker_is_gone() -> None:
     # not fired: it stays
     state = _seato_rebases(_last_rebasing(45, ()), [])
     assert state.units["SO-SG-51"].location is not None
+
+
+def test_the_scripted_east_block_takes_the_admiral_senyavin_to_sea_on_entry() -> None:
+    """[DTP 11.5091] the CCL placed at Vladivostok on turn 31 must be at sea when the East
+    Block's ship and sub movement file ends: the scripted player's file moves it out first and
+    passes ``validate``."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_1975.position import move_piece
+
+    m = module()
+    state = set_up().evolve(turn=31, phase="ship_movement_a", active_side="EastBlock")
+    state = move_piece(Game.of(m, state), state, "SO-CCL-13", "3033")
+    text = RULESET.scripted_orders(m, state)
+    assert text is not None and "\nmove SO-CCL-13 " in text
+    assert not RULESET.validate(m, state, parse_orders_for(RULESET, text, "s.txt"))
