@@ -1,8 +1,9 @@
 """Westpac's optional rules through the game's own flow, on and off [DTP 11.5131-11.5134], and
 its special units (the Long Bin, the command ships) in play [DTP 11.5093, 11.5091]: the
 armistice roll ending the game as an AM turn begins and the game running past turn 48 with
-11.5132 (and ending there without it); the improved cruisers with 11.5131. The rules themselves
-are pinned by the conformance cases dtp_westpac/020-028."""
+11.5132 (and ending there without it); the Long Bin leaving once it has fired; the scripted
+player taking the CCL to sea. The rules themselves are pinned by the conformance cases
+dtp_westpac/020-028 (the cruiser swap of 11.5131 in 024, the capture of 11.5134 in 027)."""
 
 from __future__ import annotations
 
