@@ -16,7 +16,14 @@ from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import Problem
-from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
+from referee.engine.ruleset import (
+    Due,
+    Ruleset,
+    ScriptedPlayer,
+    Submissions,
+    UnitOptions,
+    starts_without_later_flags,
+)
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
@@ -27,6 +34,7 @@ from referee.rules.sixth_fleet_dtp import (
     special_bases,
     westpac_options,
 )
+from referee.rules.sixth_fleet_dtp.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
@@ -61,9 +69,18 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         sides = side_flags_11_502(module)  # East Block and SEATO [DTP 11.502]
         if sides:
             data["flags"] = {**(data.get("flags") or {}), **sides}
+        if optional.med_11_0(module) and Game.of(module, st).scenario.reinforcements:
+            # SPI's Reinforcement Interphase [12.2]: a ruling new games record
+            data["dtp_flags"] = {**(data.get("dtp_flags") or {}), **NEW_GAME_FLAGS}
         st = st.evolve(ruleset=self.id, data=data)
         # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
         return north_atlantic.start_11_3(Game.of(module, st), st)
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The starts older versions made for the same game: without the DTP flags of later
+        rulings (:data:`flags.NEW_GAME_FLAGS`: the Med Campaign's Interphase [12.2]), so that
+        ``verify`` replays an archive begun before them."""
+        return starts_without_later_flags(state, NEW_GAME_FLAGS, key="dtp_flags")
 
     # ---- whose turn ---------------------------------------------------------------------------
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
