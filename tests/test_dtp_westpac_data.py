@@ -262,6 +262,20 @@ def test_a_bad_award_is_reported_with_its_row(tmp_path: Path) -> None:
     assert "'SO-LSD-99' is no unit [DTP 11.5124]" in r.output
 
 
+def test_a_bad_retreat_rule_is_reported_with_its_row(tmp_path: Path) -> None:
+    src = tmp_path / "dtp_westpac"
+    shutil.copytree(ROOT, src)
+    p = src / "tables" / "retreat_rules.csv"
+    text = p.read_text().replace("Ja,yes,3945 3546 3147,", "Ja,maybe,3945 9999 3147,")
+    p.write_text(text.replace("\nVi,no,", "\nXx,no,"))
+    r = CliRunner().invoke(app, ["check", str(src)])
+    assert r.exit_code == 1
+    assert "retreat_rules.csv" in r.output
+    assert "Ja: retreat_edge 'maybe' is not yes or no [DTP 11.503]" in r.output
+    assert "Ja: port '9999' is no coastal hex of the map [DTP 11.503]" in r.output
+    assert "Xx: unknown nationality 'Xx' [DTP 11.503]" in r.output
+
+
 def test_check_is_clean() -> None:
     r = CliRunner().invoke(app, ["check", str(ROOT)])
     assert r.exit_code == 0, r.output

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.core import GameState
+from referee.engine.core import Event, GameState
 from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from referee.rules.sixth_fleet_dtp.westpac_setup import SetupStep, setup_steps_11_505
@@ -197,17 +197,24 @@ def test_east_block_and_seato_stand_in_the_soviet_and_nato_places() -> None:
 def test_a_scripted_westpac_game_keeps_the_invariants_for_its_first_turns() -> None:
     """The scripted player plays both sides through turn 2 (about 25 steps): each file passes
     ``validate``, the invariants hold after every step (one place per unit, damage never down,
-    stacking, VP equal to a recount) and the result is a band of the scenario's table
-    [DTP 11.5125]. The whole 48-turn game is a later benchmark (issue 26)."""
+    stacking, VP equal to a recount, the report's score table agreeing with the events) and the
+    result is a band of the scenario's table [DTP 11.5125]; an LPH put at Pohang lands and
+    scores [DTP 11.50942]. The whole 48-turn game is a later benchmark (issue 26)."""
     from referee.rules.sixth_fleet_1975.context import Game
-    from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check, recount
+    from referee.rules.sixth_fleet_1975.position import move_piece
+    from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check
+    from tests.rules.test_sixth_fleet_dtp_westpac_score import agrees, westpac_recount
 
     m = module()
     state = RULESET.new_game(m, "westpac", "wp-play")
     game = Game.of(m, state)
     k = 0
+    events: list[Event] = []
     while state.turn <= 2:
         k += 1
+        if state.turn == 1 and state.units["US-LPH-28"].location == "2748":
+            # the LPH at Pohang before SEATO's first ship movement: it lands [DTP 11.50942]
+            state = move_piece(game, state, "US-LPH-28", "2744")
         text = RULESET.scripted_orders(m, state)
         assert text is not None
         doc = parse_orders_for(RULESET, text, f"step-{k}.txt")
@@ -217,7 +224,10 @@ def test_a_scripted_westpac_game_keeps_the_invariants_for_its_first_turns() -> N
         assert not check(game, state, out.state), k
         state = out.state
         score = RULESET.score(m, state)
-        vp = recount(game, state)
+        vp = westpac_recount(game, state)
         assert score["vp"] == {s: str(v) for s, v in vp.items()}, k
+        events += out.events
+        assert not agrees(game, state, events), k  # the report's score table [DTP 11.5124]
         assert score["level"] in ("SEATO Victory", "Tie", "East Block Victory")
     assert k > 15 and state.turn == 3
+    assert [e.data["unit"] for e in events if e.kind == "unload"] == ["US-LPH-28"]

@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_dtp import (
     strikes,
     westpac_hostilities,
     westpac_national,
+    westpac_options,
 )
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
@@ -350,6 +351,7 @@ def check_impulse_8_2(
         peace = westpac_hostilities.combat_problem_11_5102(game, state, acts[0])  # [11.51021]
         probs += [p for p in (peace, pooled) if p is not None]
         probs += check_attack(game, state, side, acts[0])
+        probs += westpac_options.sg_attack_problems_11_5093(game, state, acts[0])
     return probs
 
 

@@ -10,6 +10,9 @@ south edge west of the UK and Ireland; Los Angeles or Churchill, undamaged, off 
 value, "calculated the same way as for eliminated units" (``victory.score_8_57``). A retreated
 unit goes to the box ``retreated``; its damage still scores for the enemy [DTP 8.57].
 
+Westpac's own exits [DTP 11.503] (removal ports, who may use the edge) and its command
+ships, which never exit [DTP 11.5091], are ``westpac_retreat``'s.
+
 The unit leaves from the hex it stands in when the order is read (a ``move`` to the edge
 written above it), at no cost in MP (docs/interpretations.md DTP-DS-11).
 """
@@ -29,6 +32,7 @@ from referee.rules.sixth_fleet_dtp.movement import (
     retreat_edge_11_0,
 )
 from referee.rules.sixth_fleet_dtp.tables import parse_edges
+from referee.rules.sixth_fleet_dtp.westpac_retreat import exit_problems_11_503, removal_port_11_503
 from referee.source.boxes import holding_box
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
@@ -98,6 +102,9 @@ def exit_problems(game: Game, state: GameState, side: str, unit: str) -> list[Pr
         return []
     if convoy_diverts_11_3_7(game, state, unit, st.location):
         return []
+    westpac = exit_problems_11_503(game, state, side, unit, damage)  # [DTP 11.503, 11.5091]
+    if westpac is not None:
+        return westpac
     edge: Iterable[str] = retreat_edge_11_0(game.module, side) if damage else ()
     bad = exit_problem_5_24(unit, cat, damage, st.location, edge, False)
     if bad is not None and damage == 0 and victory_exits(game.module):
@@ -127,7 +134,19 @@ def carry_out_exit(game: Game, state: GameState, unit: str, events: list[Event])
             )
         )
         return state
+    port = removal_port_11_503(game, unit, here) if damaged else None
     state = state.with_unit(UnitState(unit, st.side, None, box, st.status))
+    if port is not None:
+        events.append(
+            Event(
+                "retreat",
+                port.rule,
+                f"{unit} is removed from the map, damaged, at {here}: not eliminated, its "
+                "damage scores at the end [DTP 11.5033]",
+                {"unit": unit, "hex": here},
+            )
+        )
+        return state
     if box == EXITED:
         assert x is not None
         events.append(

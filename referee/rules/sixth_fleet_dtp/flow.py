@@ -33,10 +33,15 @@ from referee.rules.sixth_fleet_dtp import (
     optional,
     rebasing,
     reinforcement,
+    westpac_armistice,
     westpac_hostilities,
+    westpac_options,
     westpac_reinforcement,
+    westpac_score,
     westpac_setup,
+    westpac_unloading,
     westpac_variable_air,
+    westpac_z5,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
@@ -178,6 +183,37 @@ def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> l
     return []
 
 
+def _carry_movement(
+    game: Game,
+    state: GameState,
+    side: str,
+    other: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    events: list[Event],
+    kind: str,
+) -> GameState:
+    """A ship or air movement file carried out [DTP 5.0, 7.0]: where each flier began (Strike
+    Contact counts from there [DTP 8.15]), the moves with the other side's standing detection
+    orders, the Z-5's air assault after a ship phase [DTP 11.5095], the fliers that moved."""
+    whenever = any(o.get("mode") == "whenever-allowed" for o in _standing(state, other, "detect"))
+    if kind == "air":
+        origin = dict(state.data.get("origin") or {})
+        for o in orders:
+            if o.verb == "move" and o.units[0] not in origin:
+                start = origin_8_15(game, state, o.units[0])
+                if start is not None:
+                    origin[o.units[0]] = start
+        state = state.with_data(origin=origin)
+    state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
+    if kind == "ship":
+        return westpac_z5.record_11_5095(game, state, orders, events)
+    moved = set(state.data.get("moved_air") or ()) | {
+        o.units[0] for o in orders if o.verb == "move"
+    }
+    return state.with_data(moved_air=sorted(moved))
+
+
 def carry_out(
     game: Game,
     state: GameState,
@@ -196,6 +232,7 @@ def carry_out(
             if roll_due_14_3(game, state):  # as the Soviet set-up begins [14.3]
                 state = middle_east_roll_14_3(game, state, dice, events)
             return state
+        state = westpac_options.cruisers_11_5131(game, state, events)  # [DTP 11.5131]
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
     if p.section == "hostilities":  # [DTP 11.5101, 11.51021]
@@ -214,23 +251,7 @@ def carry_out(
     other = next(s for s in game.sides if s != side)
     if p.section == "movement":
         kind = "ship" if p.id.startswith("ship") else "air"
-        whenever = any(
-            o.get("mode") == "whenever-allowed" for o in _standing(state, other, "detect")
-        )
-        if kind == "air":  # where each flier began: Strike Contact counts from there [DTP 8.15]
-            origin = dict(state.data.get("origin") or {})
-            for o in orders:
-                if o.verb == "move" and o.units[0] not in origin:
-                    start = origin_8_15(game, state, o.units[0])
-                    if start is not None:
-                        origin[o.units[0]] = start
-            state = state.with_data(origin=origin)
-        state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
-        if kind == "air":
-            moved = set(state.data.get("moved_air") or ()) | {
-                o.units[0] for o in orders if o.verb == "move"
-            }
-            state = state.with_data(moved_air=sorted(moved))
+        state = _carry_movement(game, state, side, other, orders, dice, events, kind)
         return _next(game, state, dice, events)
     if p.section == "combat":
         mins = [_named_int(o, "min_aa") for o in _standing(state, other, "bounce")]
@@ -305,9 +326,19 @@ def own_base_here(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
 
 def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
     phase, turn = next_phase_4_1(state.phase, state.turn)
-    if turn != state.turn and state.turn >= game.scenario.turns:
+    if turn != state.turn:  # the end of a Game-Turn: the table's '*' awards [DTP 11.5124]
+        state = westpac_score.end_of_turn_11_5124(game, state, events)
+    if (
+        turn != state.turn
+        and state.turn >= game.scenario.turns
+        and not westpac_armistice.extends_11_5132(state)  # [DTP 11.5103, 11.5132]
+    ):
         events.append(Event("phase", "DTP 4.1", "the last Game-Turn is over", {}))
         return state.evolve(phase=GAME_OVER, active_side=None)
+    if turn != state.turn:  # the optional armistice roll [DTP 11.5132]
+        state, over = westpac_armistice.roll_11_5132(state, turn, dice, events)
+        if over:
+            return state.evolve(turn=turn, phase=GAME_OVER, active_side=None)
     if turn != state.turn:  # SPI's Reinforcement Interphase between two Game-Turns [12.2]
         sides = reinforcement.due_after_12_2(game, state)
         if sides:
@@ -383,8 +414,12 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
             state = first_strike_14_1(game, state, dice, events)
         state = state.with_data(detect_tried=[])
         state = sub_removal_6_63(game, state, side, events)
+        state = westpac_unloading.unload_11_50922(game, state, side, events)  # [DTP 11.50922]
+        state = westpac_options.long_bin_gone_11_5093(game, state, events)  # [DTP 11.5093]
     elif phase.startswith("air_movement"):
         state = state.with_data(detect_tried=[])
+        assert side is not None
+        state = westpac_z5.no_lsm_left_11_50953(game, state, side, events)  # [DTP 11.50953]
     elif phase == "combat":
         state = state.with_data(impulses=start_8_2(player(game, "B")), combat={}, strike=None)
         state = auto_pass_8_2(game, state, events)
@@ -392,6 +427,7 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
             return _next(game, state, dice, events)
         state = state.evolve(active_side=combat_phase.due_8_2(state))
     elif phase == "rebasing":
+        state = westpac_z5.assault_done_11_50952(game, state, events)  # [DTP 11.50952]
         # both players file, in either order [DTP 9.22]; the game names the first still owed
         # as its active side (a game with no active side is over for the play-by-email layer)
         state = state.with_data(rebased=[], moments=[]).evolve(active_side=player(game, "A"))

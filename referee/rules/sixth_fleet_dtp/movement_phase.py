@@ -45,7 +45,9 @@ from referee.rules.sixth_fleet_dtp import (
     special_bases,
     westpac_bases,
     westpac_hostilities,
+    westpac_korea,
     westpac_national,
+    westpac_z5,
 )
 from referee.rules.sixth_fleet_dtp.air import (
     based_at_9_28b,
@@ -66,6 +68,7 @@ from referee.rules.sixth_fleet_dtp.path import (
 )
 from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
+from referee.rules.sixth_fleet_dtp.westpac_command_ships import at_sea_problems_11_5091
 from referee.rules.sixth_fleet_dtp.westpac_national import prc_stacking_problems_11_5081
 from referee.source.boxes import carrier_of
 
@@ -286,10 +289,16 @@ def check_movement(
             walk.work = carry.state
         elif o.verb in carriers.VERBS:
             _walk_carrier_9_62(game, walk, side, o, kind)
+        elif o.verb == "capture":  # [DTP 11.5134], optional
+            walk.probs += westpac_korea.capture_order_problems_11_5134(
+                game, walk.work, side, o, kind
+            )
     probs = walk.probs
     for o in walk.claims:  # [9.62A] a claimed CAP ends over its carrier
         claim = carriers.cap_claim_problem_9_62A(walk.work, o)
         probs += [claim.at(o)] if claim else []
+    if kind == "ship":  # [DTP 11.5091] the command ships end each ship phase at sea
+        probs += at_sea_problems_11_5091(game, walk.work, side)
     return probs + stacking_problems_7_21(game, state, walk.work, side)
 
 
@@ -302,7 +311,11 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     if u not in work.units or work.units[u].side != side:
         walk.probs.append(Problem("5.1", f"{u} is not one of your units", "not-own", u))
         return
-    if game.category(u) not in MOVES[kind]:
+    z5 = westpac_z5.move_problem_11_5095(game, work, u, o.hexes[-1], kind)  # [DTP 11.5095]
+    if isinstance(z5, Problem):
+        walk.probs.append(z5.at(o))
+        return
+    if game.category(u) not in MOVES[kind] and z5 is not True:
         walk.probs.append(Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u))
         return
     grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
@@ -562,6 +575,8 @@ def carry_out_movement(
                 )
         elif o.verb == "exit":  # [DTP 5.24, 11.3 victory]
             state = exits.carry_out_exit(game, state, o.units[0], events)
+        elif o.verb == "capture":  # [DTP 11.5134]
+            state = westpac_korea.capture_11_5134(game, state, o.hexes[0], events)
         elif o.verb in carriers.VERBS:
             state = carriers.carry_out_carrier_order(game, state, o, events)
         elif o.verb == "stack":

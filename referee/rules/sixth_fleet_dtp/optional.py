@@ -14,6 +14,7 @@ from __future__ import annotations
 from referee.engine.core import GameState
 from referee.engine.optional_rules import OptionalRule
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp import westpac_options
 from referee.source.model import Module
 
 
@@ -38,6 +39,7 @@ PLAYED: tuple[OptionalRule, ...] = (
     # rolled in the Campaign's Reinforcement Interphase [12.2] (``reinforcement.py``); the
     # 10 Game-Turn scenario has none, so there, as in SPI, it changes nothing
     OptionalRule("14.4", "Delay of the Soviet Black Sea Fleet", not_med_14_0),
+    *westpac_options.OPTIONS,  # Westpac's own [DTP 11.5131-11.5134]
 )
 """The optional rules the DTP ruleset plays, each with the scenarios it applies to."""
 

@@ -39,6 +39,7 @@ from referee.rules.sixth_fleet_dtp import (
     special_bases,
     westpac_bases,
     westpac_hostilities,
+    westpac_z5,
 )
 from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
@@ -244,6 +245,8 @@ def carry_out_rebasing(
         else:
             state = decks.land(game, state, u, to)
             state = air.based_at_9_28b(game, state, u, to)
+        if westpac_z5.is_z5(game, u):  # no readiness rating: no roll [DTP 11.50954]
+            continue
         rating = air.rating_9_23(
             game.module,
             game.unit(u).nationality,

@@ -27,12 +27,19 @@ from referee.engine.ruleset import (
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
-from referee.rules.sixth_fleet_dtp import flow, north_atlantic, optional, special_bases
+from referee.rules.sixth_fleet_dtp import (
+    flow,
+    north_atlantic,
+    optional,
+    special_bases,
+    westpac_options,
+)
 from referee.rules.sixth_fleet_dtp.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.rules.sixth_fleet_dtp.westpac_national import side_flags_11_502
+from referee.rules.sixth_fleet_dtp.westpac_score import score_11_5124
 from referee.source.model import Module
 
 RULESET_ID = "sixth_fleet_dtp"
@@ -50,7 +57,10 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         the optional rules chosen that apply to the scenario (``optional.PLAYED``)."""
         module.scenario(scenario)  # an unknown one: a UserError naming those there are
         chosen = chosen_options(self.name, optional.PLAYED, module, scenario, options)
-        st = SPI.new_game(module, scenario, game_id, chosen)
+        # SPI's start takes SPI's options; the kit's own (Westpac's [DTP 11.513]) are kept here
+        own = {r.id for r in westpac_options.OPTIONS}
+        st = SPI.new_game(module, scenario, game_id, tuple(o for o in chosen if o not in own))
+        st = st.evolve(options=chosen)
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
         # SPI's 8.5.4 ruling is SPI's combat phase, which the kit replaces [DTP 8.0]: its flag
         # stays out, so a DTP game starts as DTP games always have (and old archives verify)
@@ -220,9 +230,12 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         """[DTP 8.57]: sunk and eliminated units their full value [13.0], damaged ships and
         subs 1/4 (D1) or 1/2 (D2), air units not back on the map as eliminated, the convoy
         by its damage [DTP 11.3 rule 7]; fractions kept; the scenario's bonuses; the level
-        from the module's bands (``victory.score_8_57``)."""
-        out = score_8_57(Game.of(module, state), state)
-        return {**out, "final": state.phase == flow.GAME_OVER}
+        from the module's bands (``victory.score_8_57``). A module with an awards table
+        (Westpac) scores it instead (``westpac_score.score_11_5124``) [DTP 11.5124]."""
+        game, final = Game.of(module, state), state.phase == flow.GAME_OVER
+        if "victory_awards" in module.tables:  # Westpac's awards table [DTP 11.5124]
+            return {**score_11_5124(game, state, final), "final": final}
+        return {**score_8_57(game, state), "final": final}
 
 
 def _first_order_naming(doc: OrdersDoc) -> dict[str, Order]:

@@ -14,7 +14,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
-from referee.rules.sixth_fleet_dtp.westpac_tables import VARIABLE_AIR, VICTORY_AWARDS
+from referee.rules.sixth_fleet_dtp.westpac_tables import (
+    RETREAT_RULES,
+    VARIABLE_AIR,
+    VICTORY_AWARDS,
+)
 from referee.source.schema import (
     BoxUnits,
     DiceDecl,
@@ -333,6 +337,12 @@ def _check_variable_air_11_507(module: Module) -> list[Diagnostic]:
     return check_variable_air_11_507(module)
 
 
+def _check_retreat_rules_11_503(module: Module) -> list[Diagnostic]:
+    from referee.rules.sixth_fleet_dtp.westpac_tables import check_retreat_rules_11_503
+
+    return check_retreat_rules_11_503(module)
+
+
 def _off_map_boxes(module: Module) -> tuple[tuple[str, str], ...]:
     from referee.rules.sixth_fleet_dtp.special_bases import off_map_boxes
 
@@ -376,6 +386,7 @@ SCHEMA: RulesetSchema = replace(
         VICTORY_EXITS,
         VICTORY_AWARDS,
         VARIABLE_AIR,
+        RETREAT_RULES,
     ),
     # the North Atlantic bonuses [DTP 11.3 victory, 11.31 rule 8] (victory.py)
     victory_conditions=(
@@ -398,6 +409,7 @@ SCHEMA: RulesetSchema = replace(
         "victory_exits": _check_victory_exits_11_3,
         "victory_awards": _check_victory_awards_11_5124,
         "variable_air": _check_variable_air_11_507,
+        "retreat_rules": _check_retreat_rules_11_503,
     },
     sequence=SEQUENCE,
     markers=MARKERS,

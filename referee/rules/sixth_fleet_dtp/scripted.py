@@ -55,6 +55,7 @@ from referee.rules.sixth_fleet_dtp import (
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, INTERPHASE_12_2
 from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.westpac_command_ships import to_sea_lines_11_5091
 from referee.source.model import Module
 
 SHIPS = ("surface", "submarine")
@@ -264,7 +265,8 @@ def movement_lines(
             if s.side == side and s.location is not None and game.category(u) in SHIPS
         }
     )
-    lines: list[str] = []
+    # the command ships out of port first: every file must leave them at sea [DTP 11.5091]
+    lines = to_sea_lines_11_5091(game, state, side) if kind == "ship" else []
     for u in _mine(state, side):  # detection before anyone moves [DTP 6.2a]
         here = state.units[u].location
         if here is not None:

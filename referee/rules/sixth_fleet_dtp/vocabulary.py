@@ -174,6 +174,15 @@ VOCABULARY = Vocabulary(
             expect="nothing, or prc",
         ),
         Verb(
+            "capture",
+            (MOVEMENT,),
+            (form(location(), sections=(MOVEMENT,)),),
+            meaning="Westpac's optional Korean land war: the East Block takes a South Korean "
+            "hex next to two North Korean or captured hexes, in its ship and sub movement of "
+            "an even-numbered AM turn [DTP 11.5134]",
+            expect="HEX",
+        ),
+        Verb(
             "rebase",
             (REBASING,),
             (form(unit(), location()),),

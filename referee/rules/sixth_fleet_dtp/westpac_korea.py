@@ -6,16 +6,25 @@ KOREA OR ALREADY EAST BLOCK CONTROLLED. This means Suwon cannot be occupied on t
 
 The countries are the map's ``[country]`` layer (module_src/dtp_westpac: ``k`` North Korea,
 ``s`` South Korea, nationalities ``NK`` and ``Ko``); the turn's day part is the scenario's
-calendar (turn 1 AM: AM turns are 1, 4, 7, ...; the even ones 4, 10, 16, ...). What a capture
-does to the hex (SEATO air there eliminated, a base or defended hex destroyed) is not here.
+calendar (turn 1 AM: AM turns are 1, 4, 7, ...; the even ones 4, 10, 16, ...). In play (with the
+optional rule chosen at ``referee new --option 11.5134``) the East Block writes ``capture HEX``
+in its ship and sub movement file of such a turn: at most one a turn, the East Block's choice
+(a reading: the rule gives the choice of hex to the player it favours; nothing forces it). The
+hex falls at once: the SEATO air units in it are eliminated for good and a base or defended
+hex there is destroyed, all counting for VP (:func:`capture_11_5134`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from referee.engine.core import Event, GameState
+from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.hexgrid import HexGrid
+from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.position import eliminate
+from referee.rules.sixth_fleet_dtp.bases import DESTROYED
 from referee.source.model import MapDef
 
 RULE = "DTP 11.5134"
@@ -77,3 +86,67 @@ def _next_capture_turn(turn: int) -> int:
     while not capture_turn_11_5134(t):
         t += 1
     return t
+
+
+# ---- the capture in play (optional rule 11.5134) ----------------------------------------------
+OPTION = "11.5134"
+CAPTURED = "korea_captured"  # state.data: hex -> the Game-Turn it fell
+
+
+def captured_11_5134(state: GameState) -> dict[str, int]:
+    """The South Korean hexes the East Block has taken, each with its Game-Turn."""
+    return {str(h): int(t) for h, t in (state.data.get(CAPTURED) or {}).items()}
+
+
+def capture_order_problems_11_5134(
+    game: Game, state: GameState, side: str, o: Order, kind: str
+) -> list[Problem]:
+    """``capture HEX``: with optional rule 11.5134 only, by the East Block in its ship and sub
+    movement phase of an even-numbered AM turn, one hex a turn, a hex the rule allows
+    [DTP 11.5134]."""
+    hex_id = o.hexes[0] if o.hexes else ""
+    why = None
+    if OPTION not in state.options:
+        why = "the Korean land war is optional rule 11.5134, not chosen for this game"
+    elif side != game.flags.soviet_side or kind != "ship":
+        why = "the East Block captures a Korean hex in its ship and sub movement phase"
+    elif state.turn in captured_11_5134(state).values():
+        why = f"one hex each even-numbered AM turn: one has fallen on turn {state.turn}"
+    if why is not None:
+        return [Problem(RULE, why, "capture-not-allowed", hex_id).at(o)]
+    grid = game.module.map.grid
+    assert grid is not None
+    p = capture_problem_11_5134(game.module.map, grid, hex_id, state.turn, captured_11_5134(state))
+    return [p.at(o)] if p is not None else []
+
+
+def capture_11_5134(game: Game, state: GameState, hex_id: str, events: list[Event]) -> GameState:
+    """The hex falls: East Block control (the detection marker of the rule), the SEATO air
+    units there permanently eliminated, a base or defended hex there destroyed (D3), all for
+    VP [DTP 11.5134]."""
+    taken = {**captured_11_5134(state), hex_id: state.turn}
+    state = state.with_data(**{CAPTURED: taken})
+    events.append(
+        Event(
+            "capture",
+            RULE,
+            f"the East Block captures {hex_id} in the Korean land war",
+            {"hex": hex_id},
+        )
+    )
+    for u in sorted(state.stacks.get(hex_id, ())):
+        if state.units[u].side != game.flags.soviet_side and game.category(u) == "air":
+            state = eliminate(game, state, u, RULE, f"caught in {hex_id} as it falls", events)
+    m = game.module.map
+    if m.hexes[hex_id].defended is not None or game.board.airbase(hex_id) is not None:
+        damage = {**(state.data.get("base_damage") or {}), hex_id: DESTROYED}
+        state = state.with_data(base_damage=damage)
+        events.append(
+            Event(
+                "base-destroyed",
+                RULE,
+                f"the base in {hex_id} is destroyed as the hex falls",
+                {"hex": hex_id},
+            )
+        )
+    return state

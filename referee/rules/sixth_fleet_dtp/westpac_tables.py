@@ -9,7 +9,10 @@ variable air reinforcements, declared for ``referee check`` and the chart book.
   the roll that is still in the variable air box enters. The kit's table is missing: every row
   of the module's table is an estimate.
 
-Both are optional (only Westpac has them). The checks report each bad cell with its row, so
+- ``retreat_rules`` [DTP 11.503]: for each nationality, whether its damaged ships and subs may
+  use its side's retreat edge, and the ports where they may be removed instead.
+
+All are optional (only Westpac has them). The checks report each bad cell with its row, so
 nothing reads a table that names a unit, hex or area that does not exist.
 """
 
@@ -49,6 +52,21 @@ VARIABLE_AIR = TableDecl(
     require=("units", "placement"),
     required=False,
 )
+RETREAT_RULES = TableDecl(
+    name="retreat_rules",
+    file="tables/retreat_rules.csv",
+    rows=Axis(kind="name", columns=("nationality",), label="Nationality", word="nationality"),
+    columns=Axis(kind="name"),
+    title="Retreat Edges and Removal Ports",
+    short="retreat rules table",
+    source="DTP 11.503",
+    rule="DTP 11.503",
+    cells=(("*", "text"),),
+    notes=("source",),
+    require=("retreat_edge", "ports", "rule"),
+    required=False,
+)
+YES_NO = ("yes", "no")
 
 
 def _unknown_units(module: Module, words: str) -> list[str]:
@@ -105,4 +123,25 @@ def check_variable_air_11_507(module: Module) -> list[Diagnostic]:
                     t.file, line, None, f"roll {k.text}: {w!r} is no unit [DTP 11.507]", None
                 )
             )
+    return out
+
+
+def check_retreat_rules_11_503(module: Module) -> list[Diagnostic]:
+    """``referee check``: each nationality the module's, ``retreat_edge`` yes or no, each port
+    a coastal hex of the map [DTP 11.503]."""
+    t = module.tables["retreat_rules"]
+    ec, pc = t.column("retreat_edge"), t.column("ports")
+    out: list[Diagnostic] = []
+    for r, k in enumerate(t.row_keys):
+        line = t.lines[r] if t.lines else None
+        problems = [] if k.text in module.nationalities else [f"unknown nationality {k.text!r}"]
+        if str(t.cells[r][ec]) not in YES_NO:
+            problems.append(f"retreat_edge {str(t.cells[r][ec])!r} is not yes or no")
+        for h in str(t.cells[r][pc]).split():
+            hx = module.map.hexes.get(h)
+            if hx is None or hx.terrain != "coastal":
+                problems.append(f"port {h!r} is no coastal hex of the map")
+        out += [
+            Diagnostic(t.file, line, None, f"{k.text}: {p} [DTP 11.503]", None) for p in problems
+        ]
     return out

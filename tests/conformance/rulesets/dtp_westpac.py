@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import Event, GameState, ScriptedDice
+from referee.engine.core import Event, GameState, ScriptedDice, UnitState
 from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
@@ -186,6 +186,138 @@ def _capture(s: Mapping[str, Any]) -> dict[str, Any]:
     return {"legal": p is None, "rules": [p.rule] if p else [], "codes": [p.code] if p else []}
 
 
+def _position(s: Mapping[str, Any]) -> tuple[Game, GameState]:
+    """The set-up position at Game-Turn ``turn`` (1), phase ``phase`` (``ship_movement_a``)
+    with ``side`` to act (the phase's player), ``options`` (the optional rules chosen),
+    ``move`` (unit -> hex), ``box`` (unit -> an off-map box) and ``damage`` (unit -> level)
+    applied, ``data`` records laid over."""
+    m = module()
+    phase = s.get("phase", "ship_movement_a")
+    side = s.get("side", "SEATO" if phase.endswith("_b") else "EastBlock")
+    state = set_up().evolve(
+        turn=s.get("turn", 1),
+        phase=phase,
+        active_side=side,
+        options=tuple(sorted(s.get("options", ()))),
+    )
+    game = Game.of(m, state)
+    for u, h in s.get("move", {}).items():
+        state = move_piece(game, state, u, h)
+    for u, box in s.get("box", {}).items():  # off the map, in a box
+        was = state.units[u]
+        state = state.with_unit(UnitState(u, was.side, None, box, frozenset()))
+    if "damage" in s:
+        state = state.with_data(damage={**(state.data.get("damage") or {}), **s["damage"]})
+    if "data" in s:
+        state = state.with_data(**s["data"])
+    return game, state
+
+
+WESTPAC_EVENTS = (
+    *("retreat", "unload", "unload-barred", "award", "capture", "eliminate"),
+    *("base-destroyed", "replace", "expended", "air-assault", "set-aside"),
+)
+
+
+def _play(s: Mapping[str, Any]) -> dict[str, Any]:
+    """One file of ``lines`` for the phase of :func:`_position` through ``validate`` and, when
+    legal and not ``validate_only``, ``resolve`` (then what follows on its own: the next
+    phase's unloading [DTP 11.50922]); ``unload``: a side whose units in their destinations
+    are set aside, as at the start of its ship and sub movement phase [DTP 11.50922];
+    ``assault_done``: the Z-5's assault ends as the rebasing phase begins [DTP 11.50952];
+    ``end_turn``: the end-of-turn awards [DTP 11.5124]; ``game_over``: the score once the game
+    is over [DTP 11.5123]; ``watch``: units whose place to answer. Answers: ``legal``,
+    ``rules``, ``includes`` (those of ``want`` among them), ``located`` (each refusal at a
+    line of the file), ``events`` ([kind, rule] of each Westpac event: retreat, unload,
+    barred landing, award, capture ...), ``unloads`` ([unit, award, VP]), ``barred`` (units),
+    ``boxes`` (unit -> hex or box), ``vp``, ``net``, ``level``, ``awards`` (award -> VP)."""
+    from referee.rules.sixth_fleet_dtp import flow, westpac_score, westpac_unloading, westpac_z5
+
+    m = module()
+    game, state = _position(s)
+    events: list[Event] = []
+    got: dict[str, Any] = {"legal": True, "rules": [], "located": True}
+    if "lines" in s:
+        section = flow.section_of(state)
+        text = f"game: {state.game_id}\nturn: {state.turn}\nside: {state.active_side}\n\n"
+        text += f"[{section}]\n" + "".join(f"{x}\n" for x in s["lines"])
+        doc = parse_orders_for(RULESET, text, "orders.txt")
+        v = RULESET.validate(m, state, doc)
+        got.update(
+            legal=not v,
+            rules=sorted({x.rule for x in v}),
+            includes=sorted({x.rule for x in v} & set(s.get("want", ()))),
+            located=all(x.where is not None and x.where.line > 4 for x in v),
+        )
+        if not v and not s.get("validate_only"):
+            out = RULESET.resolve(m, state, doc, ScriptedDice(list(s.get("dice", []))))
+            state, events = out.state, list(out.events)
+    if "unload" in s:  # the start of that side's ship and sub movement phase [DTP 11.50922]
+        state = westpac_unloading.unload_11_50922(game, state, s["unload"], events)
+    if s.get("assault_done"):  # the rebasing phase begins [DTP 11.50952]
+        state = westpac_z5.assault_done_11_50952(game, state, events)
+    if s.get("end_turn"):
+        state = westpac_score.end_of_turn_11_5124(game, state, events)
+    if s.get("game_over"):
+        state = state.evolve(phase=flow.GAME_OVER, active_side=None)
+    score = RULESET.score(m, state)
+    got["events"] = [[e.kind, e.rule] for e in events if e.kind in WESTPAC_EVENTS]
+    got["unloads"] = [
+        [e.data["unit"], e.data["award"], e.data["vp"]] for e in events if e.kind == "unload"
+    ]
+    got["barred"] = [e.data["unit"] for e in events if e.kind == "unload-barred"]
+    got["boxes"] = {u: (state.units[u].location or state.units[u].box) for u in s.get("watch", [])}
+    got["vp"] = dict(score["vp"])
+    got["net"] = score["net"]
+    got["level"] = score["level"]
+    got["awards"] = {b["id"]: b["vp"] for b in score["bonuses"] if b["vp"]}
+    return got
+
+
+def _new(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A new game of ``module`` (``dtp_westpac``) and ``scenario`` with ``options``
+    [DTP 11.513], refused or not (``error``); when it starts, both scripted set-ups played:
+    ``options`` kept, ``boxes`` (unit -> hex or box of ``watch``), ``events`` ([kind, rule]
+    of the set-up's Westpac events)."""
+    from referee.errors import UserError
+
+    path = SOURCE.parent / s.get("module", "dtp_westpac")
+    m, diags = load_module(path)
+    assert m is not None, [str(d) for d in diags.items]
+    try:
+        state = RULESET.new_game(m, s.get("scenario", "westpac"), "new", tuple(s["options"]))
+    except UserError as exc:
+        return {"error": str(exc)}
+    events: list[Event] = []
+    while state.phase == "setup":
+        text = RULESET.scripted_orders(m, state)
+        assert text is not None
+        out = RULESET.resolve(m, state, parse_orders_for(RULESET, text, "s.txt"), ScriptedDice([]))
+        assert out.ok, out.violations
+        state, events = out.state, [*events, *out.events]
+    return {
+        "error": None,
+        "options": list(state.options),
+        "boxes": {u: state.units[u].location or state.units[u].box for u in s.get("watch", [])},
+        "events": [[e.kind, e.rule] for e in events if e.kind in WESTPAC_EVENTS],
+    }
+
+
+def _armistice(s: Mapping[str, Any]) -> dict[str, Any]:
+    """The armistice roll as Game-Turn ``turn`` begins [DTP 11.5132] with ``options``, the
+    earlier ``rolls`` (turn -> roll), ``hostilities`` (the turn they began) and ``dice``:
+    ``over`` and the ``rolls`` after."""
+    from referee.rules.sixth_fleet_dtp.westpac_armistice import roll_11_5132
+
+    state = start().evolve(options=tuple(s.get("options", ())))
+    state = state.with_data(armistice=dict(s.get("rolls", {})))
+    if "hostilities" in s:
+        state = state.with_data(hostilities={"war": s["hostilities"]})
+    dice = ScriptedDice(list(s.get("dice", [])))
+    state, over = roll_11_5132(state, s["turn"], dice, [])
+    return {"over": over, "rolls": dict(state.data.get("armistice") or {})}
+
+
 PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "westpac_setup": _setup,
     "westpac_vp": _vp,
@@ -193,4 +325,7 @@ PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "westpac_reinforce": _reinforce,
     "westpac_due": _due,
     "westpac_phase_turns": _phase_turns,
+    "westpac_play": _play,
+    "westpac_new": _new,
+    "westpac_armistice": _armistice,
 }
