@@ -15,11 +15,13 @@ from tests.conformance.rulesets.dtp_westpac import module, set_up
 
 def _last_rebasing(turn: int, options: tuple[str, ...]) -> GameState:
     """The set-up position at the rebasing phase of Game-Turn ``turn`` (a Night turn), the East
-    Block's file in, SEATO's awaited."""
+    Block's file in, SEATO's awaited; the next AM turn's variable air roll [DTP 11.507] already
+    made (a 6, which brings nothing that matters here), so the dice these tests script are the
+    armistice roll's alone."""
     return (
         set_up()
         .evolve(turn=turn, phase="rebasing", active_side="SEATO", options=options)
-        .with_data(rebased=["EastBlock"])
+        .with_data(rebased=["EastBlock"], variable_air={"rolls": {str(turn + 1): 6}, "arrived": {}})
     )
 
 

@@ -34,6 +34,8 @@ from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.base_combat import base_at
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
+from referee.rules.sixth_fleet_dtp.westpac_hostilities import TAIWAN, at_war, prc_at_war
+from referee.rules.sixth_fleet_dtp.westpac_korea import nationality_of
 from referee.rules.sixth_fleet_dtp.westpac_victory import (
     AMPHIBIOUS_AWARD,
     AMPHIBIOUS_TYPES,
@@ -69,6 +71,38 @@ def _landing_barred_11_50941(game: Game, state: GameState, unit: str, hex_id: st
     return None
 
 
+def barred_by_the_war_11_510(
+    game: Game, state: GameState, unit: str, hex_id: str, amphibious: bool
+) -> tuple[str, str] | None:
+    """The case and the reason an AK, TK or amphibious unit may not unload in ``hex_id`` yet,
+    or None: no amphibious landing before hostilities commence [DTP 11.5102]; no SEATO AK or
+    amphibious unit unloading in Taiwan before the PRC commences hostilities [DTP 11.51022]
+    (an East Block unit is the PRC's own invasion, which 11.51022 does not limit)."""
+    if amphibious and not at_war(game, state):
+        return "DTP 11.5102", "no amphibious landing before hostilities commence"
+    prc = game.module.nationalities.get(PRC)
+    seato = prc is None or state.units[unit].side != prc.side
+    if seato and nationality_of(game.module.map, hex_id) == TAIWAN and not prc_at_war(game, state):
+        return (
+            "DTP 11.51022",
+            "SEATO AK and amphibious units may not unload in Taiwan before the PRC commences "
+            "hostilities",
+        )
+    return None
+
+
+def _unload_barred(
+    game: Game, state: GameState, unit: str, hex_id: str, convoy: bool
+) -> tuple[str, str] | None:
+    """The case and the reason ``unit`` may not unload in ``hex_id`` this turn, or None: the
+    war's limits first (the more specific cases), then a landing's own [DTP 11.50941]."""
+    barred = barred_by_the_war_11_510(game, state, unit, hex_id, not convoy)
+    if barred is not None or convoy:
+        return barred
+    why = _landing_barred_11_50941(game, state, unit, hex_id)
+    return (LANDING_RULE, why) if why is not None else None
+
+
 def _points(award: Award, hex_id: str, done: list[dict[str, Any]]) -> int:
     """An award's points for one more unit unloading at ``hex_id``: a ``once`` destination
     scores for the first unit only [DTP 11.5126]."""
@@ -93,13 +127,15 @@ def unload_11_50922(game: Game, state: GameState, side: str, events: list[Event]
             continue
         here = u.location
         rule = CONVOY_AWARD if kind in CONVOY_TYPES else AMPHIBIOUS_AWARD
-        barred = None if kind in CONVOY_TYPES else _landing_barred_11_50941(game, state, pid, here)
+        barred = _unload_barred(game, state, pid, here, kind in CONVOY_TYPES)
         if barred is not None:
+            case, why = barred
+            verb = "unload" if kind in CONVOY_TYPES else "land"
             events.append(
                 Event(
                     "unload-barred",
-                    LANDING_RULE,
-                    f"{pid} may not land in {here}: {barred}",
+                    case,
+                    f"{pid} may not {verb} in {here}: {why}",
                     {"unit": pid, "hex": here},
                 )
             )
