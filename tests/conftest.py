@@ -26,7 +26,8 @@ import pytest
 @pytest.fixture(autouse=True, scope="session")
 def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     previous = os.environ.get("REFEREE_CACHE")
-    folder = session_folder(tmp_path_factory) / "referee-cache"
+    _SHARED[:] = [session_folder(tmp_path_factory)]
+    folder = _SHARED[0] / "referee-cache"
     folder.mkdir(exist_ok=True)
     os.environ["REFEREE_CACHE"] = str(folder)
     try:
@@ -65,16 +66,20 @@ def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def once_per_session(
-    tmp_path_factory: pytest.TempPathFactory, key: str, make: Callable[[Path], str]
-) -> tuple[Path, str]:
+# the folder of :func:`session_folder`, recorded by the session's first fixture (autouse)
+_SHARED: list[Path] = []
+
+
+def once_per_session(key: str, make: Callable[[Path], str]) -> tuple[Path, str]:
     """Run ``make(folder)`` once for the whole test session, whichever worker asks first, and
     hand every later caller (in any worker) the same folder and text. A file lock keeps the
     other workers waiting while it runs; a failure is recorded and raised again for each
-    caller with the first run's message, not retried."""
+    caller with the first run's message, not retried. ``key`` names what is made (a file
+    name); put a digest of its inputs in it where they could differ within a session."""
     from filelock import FileLock
 
-    root = session_folder(tmp_path_factory)
+    assert _SHARED, "once_per_session is for tests and fixtures, after the session starts"
+    root = _SHARED[0]
     folder = root / f"once-{key}"
     done, failed = folder / "done.txt", folder / "failed.txt"
     with FileLock(str(root / f"once-{key}.lock")):
@@ -82,7 +87,7 @@ def once_per_session(
             folder.mkdir(exist_ok=True)
             try:
                 text = make(folder)
-            except BaseException as e:
+            except Exception as e:  # not a skip: another caller may skip too
                 failed.write_text(f"{type(e).__name__}: {e}", encoding="utf-8")
                 raise
             done.write_text(text, encoding="utf-8")
@@ -92,7 +97,7 @@ def once_per_session(
 
 
 @pytest.fixture(scope="session")
-def finished_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], DemoRun]:
+def finished_demo() -> Callable[[str], DemoRun]:
     """The finished demo of a bundled module (``referee.demos``: ``sixth_fleet``,
     ``dtp_denmark_strait``, ``sixth_fleet_2019``, ``carrier_battlegroup``, ``naval_module``),
     played once per test session on first use, through the demo runner, and shared by every
@@ -102,16 +107,14 @@ def finished_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], D
 
     def get(name: str) -> DemoRun:
         if name not in made:
-            folder, printed = once_per_session(
-                tmp_path_factory, f"demo-{name}", lambda f: _play_demo(name, f / "out")
-            )
+            folder, printed = once_per_session(f"demo-{name}", lambda f: _play(name, f / "out"))
             made[name] = DemoRun(folder / "out", printed)
         return made[name]
 
     return get
 
 
-def _play_demo(name: str, out: Path) -> str:
+def _play(name: str, out: Path) -> str:
     """Play one demo as ``make demo`` does, into ``out``; what it printed."""
     import contextlib
     import io
