@@ -19,6 +19,7 @@ COMMAND_MODULES: list[str] = [
     "import_vmod",
     "viewer",
     "rules",
+    "new_source",
 ]
 
 COMMAND_NAMES: dict[str, str] = {
@@ -44,6 +45,7 @@ COMMAND_NAMES: dict[str, str] = {
     "import-vmod": "import_vmod",
     "viewer": "viewer",
     "rules": "rules",
+    "new-source": "new_source",
 }
 """Which module registers each command: running one command imports and registers only its
 module (:func:`referee.cli.app_for`), so a process pays for one command, not fourteen."""

@@ -311,6 +311,12 @@ def resolve_source(src: Path | None, example: str | None) -> Path:
     return src
 
 
+def _imported_vmod(src: Path) -> bool:
+    from referee.vassal.foreign.vassal_only import is_vassal_only
+
+    return is_vassal_only(src)
+
+
 def load_checked(src: Path, *, quiet: bool = False):
     """Load a module source; on any error print every diagnostic and exit 1 (as `check`).
 
@@ -319,6 +325,14 @@ def load_checked(src: Path, *, quiet: bool = False):
     from referee.source.cached import load_module_cached
 
     module, diags = load_module_cached(src)
+    if module is None and _imported_vmod(src):
+        typer.echo(
+            f'{src}: the source of an imported VASSAL module (ruleset = "none"): `referee '
+            "check` and `referee build` read it; this command needs a game's source (hint: "
+            "declare the game in [game] to play it or print it: docs/declared-games.md)",
+            err=True,
+        )
+        raise typer.Exit(EXIT_PROBLEMS)
     if module is None:
         for d in diags.items:
             typer.echo(str(d), err=True)

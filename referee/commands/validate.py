@@ -95,11 +95,13 @@ def register(app: typer.Typer) -> None:
             ]
             if on_view
             else []
-        )
+        ) + _declared_note(module)
         if how == "json":
             extra = (
                 {"view": {"side": pos.side, "file": pos.source}, "notes": general + notes}
                 if on_view
+                else {"notes": general}
+                if general
                 else {}
             )
             print_json(
@@ -148,6 +150,16 @@ def register(app: typer.Typer) -> None:
                     f"{shown}: {len(rows)} violation{'s' if len(rows) != 1 else ''}", err=True
                 )
         raise typer.Exit(1 if failed else 0)
+
+
+def _declared_note(module: Any) -> list[str]:
+    """A declared game's orders are checked for the record, not the rules: said on every
+    run (docs/declared-games.md)."""
+    if getattr(module, "game", None) is None:
+        return []
+    from referee.source.gamedecl import NOT_RULES
+
+    return [f"a declared game, {NOT_RULES}"]
 
 
 def _check(

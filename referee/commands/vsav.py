@@ -223,7 +223,13 @@ def import_vlog(
     save = read_save(log)
     vocab = get_ruleset(cfg.ruleset).vocabulary
     named = any(loc.kind == "name" for loc in vocab.locations)
-    if named and (module.map.zones is not None or module.map.spaces is not None):
+    if module.game is not None and vocab is not None:  # a declared game: one [orders] section
+        from referee.vassal.position.vlog_declared import import_declared_log
+
+        result = import_declared_log(
+            table_for(module, dpi=dpi), save, state, expected, vocab, source=log.name
+        )
+    elif named and (module.map.zones is not None or module.map.spaces is not None):
         from referee.vassal.position.vlog_named import import_named_log
 
         result = import_named_log(

@@ -409,21 +409,21 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 def starts_without_later_flags(
-    state: GameState, later_flags: Mapping[str, Any]
+    state: GameState, later_flags: Mapping[str, Any], key: str = "flags"
 ) -> tuple[GameState, ...]:
     """The starts older versions of a ruleset made for the same game, for its
     ``earlier_starts``: ``state`` without the flags of rulings adopted after games began
-    (``later_flags``, oldest first, each recorded by ``new_game``), the newest dropped first,
-    down to a start with none of them."""
-    flags = dict(state.data.get("flags") or {})
+    (``later_flags``, oldest first, each recorded by ``new_game`` in ``state.data[key]``),
+    the newest dropped first, down to a start with none of them."""
+    flags = dict(state.data.get(key) or {})
     later = [k for k in later_flags if k in flags]
     out: list[GameState] = []
     while later:
         flags.pop(later.pop(), None)
         data = dict(state.data)
         if flags:
-            data["flags"] = dict(flags)
+            data[key] = dict(flags)
         else:
-            data.pop("flags", None)
+            data.pop(key, None)
         out.append(state.evolve(data=data))
     return tuple(out)

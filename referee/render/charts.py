@@ -202,7 +202,9 @@ def turns_chart(module: Module, scn: Scenario) -> Chart:
         keys.append(
             "Grey boxes are night Game-Turns ("
             + ", ".join(sorted(scn.night_states))
-            + ") [8.45], [9.52]."
+            + ")"
+            + str(texts.get("night_cite", " [8.45], [9.52]"))
+            + "."
         )
     if texts.get("first_turn"):
         keys.append(f"Game-Turn 1 (heavy box): {texts['first_turn']}.")

@@ -36,6 +36,7 @@ MODEL_MODULES: Final = (
     "referee.source.tablemodel",
     "referee.source.mapkinds",
     "referee.source.diagnostics",
+    "referee.source.gamedecl",
     "referee.hexgrid",
 )
 """The modules whose dataclasses a cached module may be rebuilt from."""

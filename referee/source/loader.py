@@ -37,11 +37,13 @@ from referee.source.basics import (
     load_values,
 )
 from referee.source.diagnostics import Diagnostics, did_you_mean
+from referee.source.gamedecl import DECLARED, GameDecl
+from referee.source.load_game import load_game
 from referee.source.load_sheets import load_counter_sheets
 from referee.source.maps import load_map
 from referee.source.model import MapDef, Module, Tables, TerrainType, UnitDef, VictoryLevel
 from referee.source.scenario import load_scenarios
-from referee.source.schema import known_rulesets, ruleset_schema
+from referee.source.schema import declared_schema, known_rulesets, ruleset_schema
 from referee.source.table_loader import load_named_table, load_table_decls, table_file_exists
 from referee.source.tablemodel import NamedTable, TableDecl
 from referee.source.tables import STANDARD, crt_view, terrain_view, victory_view
@@ -58,6 +60,7 @@ MODULE_TOP_KEYS: tuple[str, ...] = (
     "counter",
     "optional_rule",
     "table",
+    "game",
 )
 
 
@@ -132,6 +135,7 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         scenarios=scenarios,
         optional_rules=optional,
         unit_types=unit_types,
+        game=head.game,
     )
     if _ruleset_table_checks(ctx, module):
         return None, diags
@@ -174,6 +178,7 @@ class _Header:
     version: str
     ruleset: str
     description: str
+    game: GameDecl | None = None
 
 
 def _header(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> _Header | None:
@@ -200,7 +205,13 @@ def _header(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> _Header | None:
             tt.key_line("version", start=mline),
             f"version {version!r} may only use letters, digits, '.', '-' and '+'",
         )
-    ruleset = get_str(ctx, f, tt.key_line("ruleset", start=mline), meta, "ruleset", "[module]")
+    game = load_game(ctx, data, tt)
+    declared = game is not None and "ruleset" not in meta
+    ruleset = (
+        DECLARED
+        if declared
+        else get_str(ctx, f, tt.key_line("ruleset", start=mline), meta, "ruleset", "[module]")
+    )
     description = get_str(ctx, f, None, meta, "description", "[module]", required=False)
     if ruleset:
         ctx.schema = ruleset_schema(ruleset)
@@ -210,9 +221,21 @@ def _header(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> _Header | None:
                 tt.key_line("ruleset", start=mline),
                 f"unknown ruleset {ruleset!r}",
                 hint=did_you_mean(ruleset, known_rulesets())
-                or "known: " + ", ".join(known_rulesets()),
+                or "known: "
+                + ", ".join(known_rulesets())
+                + "; or name no ruleset and declare the game in [game] (docs/declared-games.md)",
             )
-    return _Header(mid, name, version, ruleset, description)
+    if game is not None and ruleset != DECLARED:
+        diags.error(
+            f,
+            tt.table_start("game"),
+            f"[game] declares a game without a ruleset, but [module] names ruleset {ruleset!r}",
+            hint="remove the ruleset line to play the declared game, or remove [game]",
+        )
+        game = None
+    if game is not None and ctx.schema is not None:
+        ctx.schema = declared_schema(game, ctx.schema)
+    return _Header(mid, name, version, ruleset, description, game)
 
 
 def _files(ctx: Ctx, data: dict[str, Any], tt: TomlText) -> tuple[dict[str, Any], int | None]:

@@ -18,6 +18,7 @@ from referee.source.mapkinds import Canvas, PropValue, SpaceLayer, ZoneLayer
 from referee.source.tablemodel import NamedTable
 
 if TYPE_CHECKING:
+    from referee.source.gamedecl import GameDecl
     from referee.source.schema import RulesetSchema
 
 
@@ -641,15 +642,23 @@ class Module:
     scenarios: dict[str, Scenario]
     optional_rules: dict[str, OptionalRule]
     unit_types: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> attributes
+    # a game without a ruleset: what its own [game] table declares (ruleset "declared")
+    game: GameDecl | None = None
 
     @property
     def schema(self) -> RulesetSchema | None:
         """What the module's ruleset asks of it (``referee/source/schema.py``), registered
-        with the ruleset; ``None`` only for a ruleset this installation does not know (the
-        loader refuses such a module)."""
+        with the ruleset; for a declared game, that schema with the game's own declarations
+        (``referee/source/gamedecl.py``). ``None`` only for a ruleset this installation does
+        not know (the loader refuses such a module)."""
         from referee.source.schema import ruleset_schema
 
-        return ruleset_schema(self.ruleset)
+        base = ruleset_schema(self.ruleset)
+        if self.game is None or base is None:
+            return base
+        from referee.source.schema import declared_schema
+
+        return declared_schema(self.game, base)
 
     def scenario(self, scenario_id: str) -> Scenario:
         """The scenario ``scenario_id``; an unknown one is a UserError (exit 2) naming the

@@ -18,6 +18,7 @@ from referee.source.tablemodel import TableDecl
 
 if TYPE_CHECKING:
     from referee.source.diagnostics import Diagnostic
+    from referee.source.gamedecl import GameDecl
     from referee.source.model import Module
 
 TableCheck = Callable[["Module"], "list[Diagnostic]"]
@@ -208,7 +209,7 @@ class RulesetSchema:
 #
 # A ruleset is registered once, by its schema: the schema is light (plain data, ``referee
 # check`` reads it without importing any rule), and its ``rules`` names the ruleset object,
-# imported only when a game is played (``referee.engine.ruleset.get_ruleset``). The five
+# imported only when a game is played (``referee.engine.ruleset.get_ruleset``). The six
 # rulesets of this package are listed here; a ruleset of another package is found through the
 # ``referee.rulesets`` entry points of the installed distributions (``name = "pkg.mod:SCHEMA"``,
 # ``docs/rulesets.md``), or registered in code with :func:`register`.
@@ -219,6 +220,7 @@ _BUILT_IN: dict[str, str] = {
     rid: f"referee.rules.{rid}.schema:SCHEMA"
     for rid in (
         "carrier_battlegroup",
+        "declared",
         "naval_module",
         "sixth_fleet_1975",
         "sixth_fleet_2019",
@@ -305,3 +307,26 @@ def off_map_boxes(module: Module, ruleset_id: str | None = None) -> tuple[tuple[
     if schema is None or schema.off_map_boxes is None:
         return ()
     return tuple(schema.off_map_boxes(module))
+
+
+def declared_schema(game: GameDecl, base: RulesetSchema) -> RulesetSchema:
+    """The schema of a declared game: the registered ``declared`` schema (``base``: its
+    ruleset object) with the game's own declarations. One schema type, so ``check``,
+    ``build``, ``sheets``, ``charts`` and ``map`` read a declared game as a bundled one."""
+    from dataclasses import replace
+
+    return replace(
+        base,
+        values=game.values,
+        categories=game.categories,
+        unit_types={cat: types for cat, types in game.unit_types},
+        flags=game.flags,
+        tables=game.tables,
+        terrain=game.terrain,
+        victory_conditions=game.victory_conditions,
+        masked_backs=game.masked_backs,
+        sequence=tuple(
+            PhaseDecl(p.id, p.name, p.rule or "sequence", p.side, once=p.once) for p in game.phases
+        ),
+        dice=tuple(DiceDecl(d.name, d.dice, d.rule or "dice", d.sides) for d in game.dice),
+    )

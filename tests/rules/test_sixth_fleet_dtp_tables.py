@@ -27,6 +27,7 @@ SHARED = (
     "tables/terrain.csv",
     "tables/crt.csv",
     "tables/victory.csv",
+    "tables/middle_east_air.csv",  # optional rule 14.3, kept in the Med [DTP 11.0]
     "scenarios/short.toml",
     "scenarios/campaign.toml",
 )

@@ -50,6 +50,12 @@ DTP_TESTED = {
     "other_nato_base_literal": "test_other_nato_base_literal_both_ways",
     "one_sg_base_attack": "tests/rules/test_sixth_fleet_dtp_sg_base_attacks.py"
     "::test_the_limit_follows_the_flag_and_the_record",
+    # on: case 094's first four steps; off: its last (no Interphase)
+    "reinforcement_interphase_12_2": "tests/conformance/sixth_fleet_dtp/094-12.2-campaign-"
+    "reinforcement-interphase.json",
+    # on: case 096's first two steps; off: its last (no base attack)
+    "bases_attack_air": "tests/conformance/sixth_fleet_dtp/096-10.41-bases-attack-air-"
+    "provisional.json",
 }
 
 

@@ -13,13 +13,20 @@ Game-Turn Soviet naval units may enter the Bosporus (after_turn + roll, digest Â
 from __future__ import annotations
 
 from referee.engine.core import Dice, Event, GameState
+from referee.engine.optional_rules import OptionalRule
 from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 
-OPTIONAL_RULES = ("14.1", "14.2", "14.3", "14.4")
+OPTIONAL_RULES: tuple[OptionalRule, ...] = (
+    OptionalRule("14.1", "Soviet First Strike"),
+    OptionalRule("14.2", "Violation of Neutral Air Space"),
+    OptionalRule("14.3", "Middle East Air Force Participation"),
+    OptionalRule("14.4", "Delay of the Soviet Black Sea Fleet"),
+)
+"""The optional rules SPI's rules play, in every scenario [14.0]."""
 
 
 def first_strike_14_1(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:

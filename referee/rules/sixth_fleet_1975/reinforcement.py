@@ -141,10 +141,22 @@ def entry_hexes_12_2(game: Game, state: GameState, unit: str, r: Reinforcement) 
 
 
 def enter_reinforcement(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
-    """The Black Sea delay roll [14.4]; reinforcements that cannot be placed (no LOC, no
-    room) are forfeited [12.2]; with nothing left to place, the Interphase ends."""
+    """A side's part of the Interphase begins (:func:`arrivals_12_2`); with nothing left to
+    place, the Interphase ends."""
     side = state.active_side
     assert side is not None
+    state, left = arrivals_12_2(game, state, side, dice, events)
+    if left == 0:
+        return push_front(state, [{"t": "end_phase"}])
+    return state
+
+
+def arrivals_12_2(
+    game: Game, state: GameState, side: str, dice: Dice, events: list[Event]
+) -> tuple[GameState, int]:
+    """As ``side``'s part of the Reinforcement Interphase begins: the Black Sea delay roll
+    [14.4]; reinforcements that cannot be placed (no LOC, no room) are forfeited [12.2].
+    Returns the position and how many units are left to place."""
     if (
         "14.4" in state.options
         and side == game.flags.soviet_side
@@ -169,9 +181,7 @@ def enter_reinforcement(game: Game, state: GameState, dice: Dice, events: list[E
                 {"unit": unit},
             )
         )
-    if left == 0:
-        return push_front(state, [{"t": "end_phase"}])
-    return state
+    return state, left
 
 
 def agree_to_stop_11_0(state: GameState, side: str) -> GameState:

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.driver import drive
+from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import OrdersDoc
 from referee.engine.problems import Problem
 from referee.engine.ruleset import (
@@ -64,13 +65,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         from referee.errors import UserError
 
         module.scenario(scenario)  # an unknown one: a UserError naming those there are
-        known = set(OPTIONAL_RULES)
-        for o in options:
-            if o not in known:
-                raise UserError(
-                    f"unknown optional rule {o!r}",
-                    hint="optional rules: " + ", ".join(sorted(known)),
-                )
+        options = chosen_options(self.name, OPTIONAL_RULES, module, scenario, options)
         game = Game.for_scenario(module, scenario)
         sc = game.scenario
         units: dict[str, UnitState] = {}
@@ -98,7 +93,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
                 # archive (no key) keeps replaying with the reading it was played under
                 "flags": dict(NEW_GAME_FLAGS),
             },
-            options=tuple(sorted(set(options))),
+            options=options,
         )
         assigned: dict[str, str] = {}
         for f in sorted(sc.fixed, key=lambda f: (f.status is not None, f.unit)):

@@ -35,6 +35,7 @@ from referee.rules.sixth_fleet_1975.combat import defended_target_10_44
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import (
     air,
+    base_air_defence,
     bases,
     combat,
     crt,
@@ -255,6 +256,11 @@ def resolve_base_attack_10_44(
     )
     if res.success:
         state = _hit_base(game, state, base, att, dice, events)
+    if flags.bases_attack_air and all(game.category(a) == "air" for a in attackers):
+        level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+        state = base_air_defence.base_fires_10_41(
+            game, state, hex_id, base.ecm, level, attackers, dice, events
+        )
     for a in attackers:
         u = state.units[a]
         if u.location is not None and detected_after_attack_8_234(unit_of(game, a)):

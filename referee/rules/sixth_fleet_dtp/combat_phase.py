@@ -44,7 +44,7 @@ from referee.rules.sixth_fleet_dtp import (
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
-from referee.rules.sixth_fleet_dtp.flags import DEFAULT_FLAGS, DtpFlags
+from referee.rules.sixth_fleet_dtp.flags import flags_of
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.sequence import is_night_4_0
 
@@ -62,10 +62,6 @@ def is_detected(game: Game, state: GameState, pid: str) -> bool:
     """Air units and bases are always detected [DTP 6.0b]; ships and subs by their marker."""
     cat = game.category(pid)
     return cat == "air" or STATUS[cat] in state.units[pid].status
-
-
-def flags_of(state: GameState) -> DtpFlags:
-    return DEFAULT_FLAGS.with_overrides(state.data.get("dtp_flags"))
 
 
 def _situation(game: Game, state: GameState, answering: Sequence[str] = ()) -> combat.Situation:

@@ -1,8 +1,8 @@
 """DTP rule flags: each interpretation of an unclear DTP case that a group may want to play
 the other way, as a switch with the documented default (``docs/interpretations.md``, DTP-2
 and DTP-13; digest 9.2 and 9.13 recommend a flag for each; DTP-50: the kit's "suggested
-limit" on SG base attacks [DTP 11.3 rule 4]). Bases attacking air units [DTP 10.41], DTP-6,
-are not built and have no switch: the kit gives them no strength.
+limit" on SG base attacks [DTP 11.3 rule 4]; DTP-6: bases attacking air units [DTP 10.41],
+whose strength the kit does not give).
 
 A game may override a flag in ``state.data["dtp_flags"]`` (field name -> value), as SPI
 games do with ``state.data["flags"]`` (the SPI flags stay SPI's).
@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
+
+from referee.engine.core import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,15 @@ class DtpFlags:
     # [DTP 11.3 rule 4] "Suggested limit: one such attack per SG per game" taken as a rule
     # (DTP-50): each sub the scenario lets attack coastal bases does so once per game
     one_sg_base_attack: bool = True
+    # [12.2] the Campaign's Reinforcement Interphase after Game-Turn 10 in the Med ("all other
+    # SPI scenario rules apply" [DTP 11.0]); False is the reading of games created before it
+    # was built (no interphase, the reinforcements never arrive). ``new_game`` records True
+    # for a Med scenario with reinforcements, so an older archive replays as it was played
+    reinforcement_interphase_12_2: bool = False
+    # [DTP 10.41] bases attack air units: the kit states no strength (digest 9.6, DTP-6).
+    # False (the default): no such attack; True: a base answers each air strike on it with an
+    # estimated AA of 2 x ECM (``base_air_defence.py``)
+    bases_attack_air: bool = False
 
     def with_overrides(self, raw: Mapping[str, Any] | None) -> DtpFlags:
         """These flags with a game's overrides; unknown names and wrong types are refused."""
@@ -43,6 +54,16 @@ class DtpFlags:
 
 
 DEFAULT_FLAGS = DtpFlags()
+
+NEW_GAME_FLAGS: dict[str, Any] = {"reinforcement_interphase_12_2": True}
+"""Flags ``new_game`` records in ``state.data["dtp_flags"]`` where they matter (a Med
+scenario with SPI reinforcements [12.2]): rulings adopted after DTP games were already being
+played, oldest first, whose default stays the old reading (``earlier_starts``)."""
+
+
+def flags_of(state: GameState) -> DtpFlags:
+    """The DTP flags of a game: the defaults with its ``dtp_flags`` overrides."""
+    return DEFAULT_FLAGS.with_overrides(state.data.get("dtp_flags"))
 
 
 def other_nato_base_extra_9_15(flags: DtpFlags) -> int:

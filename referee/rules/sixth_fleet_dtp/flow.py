@@ -17,23 +17,37 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
+from referee.rules.sixth_fleet_1975.optional import first_strike_14_1
 from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_1975.reinforcement import reinforcement_12_2
 from referee.rules.sixth_fleet_1975.setup import setup_11_0
 from referee.rules.sixth_fleet_dtp import (
+    air,
     answer_back,
     combat_phase,
     iceland_setup,
     landing,
     movement_phase,
     north_atlantic,
+    optional,
     rebasing,
+    reinforcement,
     westpac_reinforcement,
     westpac_setup,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
+from referee.rules.sixth_fleet_dtp.reinforcement import OWED
 from referee.rules.sixth_fleet_dtp.removal import sub_removal_6_63
-from referee.rules.sixth_fleet_dtp.sequence import BY_ID, is_night_4_0, next_phase_4_1, players_11_0
+from referee.rules.sixth_fleet_dtp.sequence import (
+    BY_ID,
+    INTERPHASE_12_2,
+    PHASES,
+    is_night_4_0,
+    next_phase_4_1,
+    players_11_0,
+)
 
 SETUP, GAME_OVER = "setup", "game-over"
 
@@ -63,6 +77,8 @@ def due_sides(game: Game, state: GameState) -> list[str]:
     if p.acts == "impulses":
         side = combat_phase.due_8_2(state)
         return [side] if side else []
+    if p.acts == "interphase":  # SPI's Reinforcement Interphase, side by side [12.2]
+        return [state.active_side] if state.active_side else []
     if p.acts == "both":
         done = set(state.data.get("rebased") or ())
         return [s for s in (player(game, "A"), player(game, "B")) if s not in done]
@@ -100,6 +116,10 @@ def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]
     if extra or carry.problems:
         return Carry(state, [*carry.problems, *extra])
     st = carry.state
+    if "14.3" in st.options:  # Soviet air set up in Egypt or Syria is based there [DTP 9.28(b)]
+        for o in rest:
+            if o.verb == "place" and o.hexes and game.is_air(o.units[0]):
+                st = air.based_at_9_28b(game, st, o.units[0], o.hexes[0])
     for u, (h, _) in sorted(moved.items()):
         was = st.units[u].box
         st = move_piece(game, st, u, h)
@@ -121,6 +141,8 @@ def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> l
     if state.phase == SETUP:
         return setup_11_31(game, state, side, orders).problems
     p = BY_ID[state.phase]
+    if p.id == INTERPHASE_12_2.id:  # the Med Campaign's reinforcements [12.2, DTP 11.0]
+        return reinforcement_12_2(game, state, side, tuple(orders)).problems
     if p.section == "reinforcement":  # [DTP 11.506]
         then = westpac_reinforcement.owed_11_506(state)["then"]
         return westpac_reinforcement.place_11_506(game, state, side, orders, then).problems
@@ -150,9 +172,16 @@ def carry_out(
         order = list(game.scenario.setup_order)
         i = order.index(side)
         if i + 1 < len(order):
-            return state.evolve(active_side=order[i + 1])
+            state = state.evolve(active_side=order[i + 1])
+            if roll_due_14_3(game, state):  # as the Soviet set-up begins [14.3]
+                state = middle_east_roll_14_3(game, state, dice, events)
+            return state
         return _enter(game, state.evolve(turn=1), "ship_movement_a", dice, events)
     p = BY_ID[state.phase]
+    if p.id == INTERPHASE_12_2.id:  # [12.2, DTP 11.0]
+        carry = reinforcement_12_2(game, state, side, tuple(orders))
+        events.extend(carry.events)
+        return _after_interphase_12_2(game, carry.state, dice, events)
     if p.section == "reinforcement":  # [DTP 11.506]
         owed = westpac_reinforcement.owed_11_506(state)
         carry = westpac_reinforcement.place_11_506(game, state, side, orders, owed["then"])
@@ -256,7 +285,26 @@ def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> Game
     if turn != state.turn and state.turn >= game.scenario.turns:
         events.append(Event("phase", "DTP 4.1", "the last Game-Turn is over", {}))
         return state.evolve(phase=GAME_OVER, active_side=None)
+    if turn != state.turn:  # SPI's Reinforcement Interphase between two Game-Turns [12.2]
+        sides = reinforcement.due_after_12_2(game, state)
+        if sides:
+            return _after_interphase_12_2(game, state.with_data(**{OWED: sides}), dice, events)
     return _enter(game, state.evolve(turn=turn), phase, dice, events)
+
+
+def _after_interphase_12_2(
+    game: Game, state: GameState, dice: Dice, events: list[Event]
+) -> GameState:
+    """The sides still owed in the Interphase (``state.data[OWED]``) place theirs; once none
+    has anything left to place, Player A's ship and sub movement of the next Game-Turn
+    [12.25][DTP 4.1]."""
+    awaited = reinforcement.interphase_12_2(
+        game, state, list(state.data.get(OWED) or ()), dice, events
+    )
+    if awaited is not None:
+        return awaited
+    state = reinforcement.end_12_2(state)
+    return _enter(game, state.evolve(turn=state.turn + 1), PHASES[0].id, dice, events)
 
 
 def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
@@ -295,6 +343,8 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
     state = north_atlantic.on_phase_11_3(game, state, phase, events)  # [DTP 11.3 victory]
     if phase.startswith("ship_movement"):
         assert side is not None
+        if optional.first_strike_due_14_1(game, state, side):
+            state = first_strike_14_1(game, state, dice, events)
         state = state.with_data(detect_tried=[])
         state = sub_removal_6_63(game, state, side, events)
     elif phase.startswith("air_movement"):

@@ -27,6 +27,7 @@ from referee.engine.orders import Order
 from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.carry import Carry
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.optional import announce_14_2
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import (
     AIR_LIMIT,
@@ -219,6 +220,28 @@ def _based(game: Game, state: GameState, unit: str, to: str) -> GameState:
     return based_at_9_28b(game, state, unit, to)
 
 
+def announce_14_2_first(
+    game: Game,
+    state: GameState,
+    side: str,
+    orders: Sequence[Order],
+    probs: list[Problem],
+    events: list[Event],
+) -> GameState:
+    """``option 14.2``, made "at the start of any Soviet Movement Phase" [14.2], so before
+    the file's other orders whatever its line: SPI's check and effect (``announce_14_2``:
+    the optional rule in use, the Soviet player, once a game). Its problems go to
+    ``probs``, its event to ``events``."""
+    for o in orders:
+        if o.verb == "option":
+            carry = Carry(state)
+            announce_14_2(game, carry, side, o)
+            probs += carry.problems
+            events += carry.events
+            state = carry.state
+    return state
+
+
 @dataclass(slots=True)
 class _Walk:
     """A movement file walked order by order: the position so far, the detection moments the
@@ -236,6 +259,7 @@ def check_movement(
     """Every problem of a ship-and-sub (``kind="ship"``) or air (``"air"``) movement file,
     each order checked on the position the orders above it leave."""
     walk = _Walk(state)
+    walk.work = announce_14_2_first(game, walk.work, side, orders, walk.probs, [])
     for o in orders:
         if o.verb == "move":
             _walk_move_5_0(game, walk, side, o, kind)
@@ -501,7 +525,9 @@ def carry_out_movement(
     other_detects_whenever_allowed: bool = False,
 ) -> GameState:
     """Carry out a checked movement file: each move (with the other player's [DTP 6.2b]
-    reactions at each moment it opens), each detection attempt [DTP 6.3]."""
+    reactions at each moment it opens), each detection attempt [DTP 6.3]; an ``option
+    14.2`` first [14.2]."""
+    state = announce_14_2_first(game, state, side, orders, [], events)
     for o in orders:
         if o.verb == "base" and north_atlantic.may_relocate_11_3_5(
             game, state, o.units[0], o.hexes[0]

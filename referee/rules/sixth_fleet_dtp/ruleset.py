@@ -13,13 +13,22 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
+from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.problems import Problem
-from referee.engine.ruleset import Due, Ruleset, ScriptedPlayer, Submissions, UnitOptions
+from referee.engine.ruleset import (
+    Due,
+    Ruleset,
+    ScriptedPlayer,
+    Submissions,
+    UnitOptions,
+    starts_without_later_flags,
+)
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing, check_words
 from referee.rules.sixth_fleet_1975.ruleset import RULESET as SPI
-from referee.rules.sixth_fleet_dtp import flow, north_atlantic, special_bases
+from referee.rules.sixth_fleet_dtp import flow, north_atlantic, optional, special_bases
+from referee.rules.sixth_fleet_dtp.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
@@ -37,14 +46,11 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
     ) -> GameState:
-        """SPI's start [11.0] (fixed placements, the rest to set up), under this ruleset."""
-        from referee.errors import UserError
-
-        if options:
-            raise UserError(
-                "the DTP rules take no optional rules yet", hint="leave out the options"
-            )
-        st = SPI.new_game(module, scenario, game_id, ())
+        """SPI's start [11.0] (fixed placements, the rest to set up), under this ruleset, with
+        the optional rules chosen that apply to the scenario (``optional.PLAYED``)."""
+        module.scenario(scenario)  # an unknown one: a UserError naming those there are
+        chosen = chosen_options(self.name, optional.PLAYED, module, scenario, options)
+        st = SPI.new_game(module, scenario, game_id, chosen)
         data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
         # SPI's 8.5.4 ruling is SPI's combat phase, which the kit replaces [DTP 8.0]: its flag
         # stays out, so a DTP game starts as DTP games always have (and old archives verify)
@@ -53,9 +59,18 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         sides = side_flags_11_502(module)  # East Block and SEATO [DTP 11.502]
         if sides:
             data["flags"] = {**(data.get("flags") or {}), **sides}
+        if optional.med_11_0(module) and Game.of(module, st).scenario.reinforcements:
+            # SPI's Reinforcement Interphase [12.2]: a ruling new games record
+            data["dtp_flags"] = {**(data.get("dtp_flags") or {}), **NEW_GAME_FLAGS}
         st = st.evolve(ruleset=self.id, data=data)
         # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
         return north_atlantic.start_11_3(Game.of(module, st), st)
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The starts older versions made for the same game: without the DTP flags of later
+        rulings (:data:`flags.NEW_GAME_FLAGS`: the Med Campaign's Interphase [12.2]), so that
+        ``verify`` replays an archive begun before them."""
+        return starts_without_later_flags(state, NEW_GAME_FLAGS, key="dtp_flags")
 
     # ---- whose turn ---------------------------------------------------------------------------
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:

@@ -39,7 +39,7 @@ from referee.engine.core import GameState
 from referee.engine.orders import Order, OrdersSyntaxError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
-from referee.rules.sixth_fleet_1975.scripted import setup_orders
+from referee.rules.sixth_fleet_1975.scripted import reinforcement_orders, setup_orders
 from referee.rules.sixth_fleet_dtp import (
     base_combat,
     bases,
@@ -51,7 +51,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_reinforcement,
 )
 from referee.rules.sixth_fleet_dtp.carriers import is_deck
-from referee.rules.sixth_fleet_dtp.sequence import BY_ID
+from referee.rules.sixth_fleet_dtp.sequence import BY_ID, INTERPHASE_12_2
 from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
 from referee.source.model import Module
 
@@ -103,6 +103,8 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
             lines = movement_lines(game, state, side, kind, rng)
         elif p.section == "combat":
             lines = impulse_lines(game, state, side, rng)
+        elif p.id == INTERPHASE_12_2.id:  # SPI's, in the Med Campaign [12.2]
+            lines = reinforcement_orders(game, state, side)
         elif p.section == "reinforcement":  # [DTP 11.506]
             then = westpac_reinforcement.owed_11_506(state)["then"]
             lines = westpac_reinforcement.scripted_lines(game, state, side, then)

@@ -9,6 +9,8 @@ phases, by either player [DTP 4.0, 6.2]. Who acts in each phase is data (:data:`
 * ``"impulses"``: both, alternately, B first, until both have passed [DTP 8.2];
 * ``"nobody"``: carried out by the referee with the dice (phase 6's readiness rolls come
   after both players' ``rebase`` orders, so phase 6 is ``"both"``: each player's file);
+* ``"interphase"``: the side the game names, one after the other (SPI's Reinforcement
+  Interphase [12.2] of the Med Campaign);
 * the Night-only phase 7 is skipped on AM and PM turns.
 
 Turns run AM, PM, Night with turn 1 = AM (digest §2, deduced from 6.62 and Westpac).
@@ -32,7 +34,7 @@ class Phase:
     number: int
     id: str
     name: str
-    acts: str  # "A" | "B" | "impulses" | "both" | "nobody"
+    acts: str  # "A" | "B" | "impulses" | "both" | "nobody" | "interphase"
     section: str
     rule: str
     night_only: bool = False
@@ -59,7 +61,14 @@ REINFORCEMENT_PHASES: tuple[Phase, ...] = (
 units before a movement phase [DTP 11.5061, 11.5063]: entered only in a scenario with the DTP
 reinforcement track (``westpac_reinforcement``), so not in the declared sequence of every
 scenario."""
-BY_ID = {p.id: p for p in (*PHASES, *REINFORCEMENT_PHASES)}
+INTERPHASE_12_2 = Phase(
+    0, "reinforcement_12_2", "Reinforcement Interphase", "interphase", "reinforcement", "12.2"
+)
+"""SPI's Reinforcement Interphase [12.2], kept in the Med Campaign ("all other SPI scenario
+rules apply" [DTP 11.0]): between the Game-Turn after which reinforcements arrive and the
+next, each side with reinforcements in set-up order (``reinforcement.py``); entered only in a
+game whose ``reinforcement_interphase_12_2`` flag is on."""
+BY_ID = {p.id: p for p in (*PHASES, *REINFORCEMENT_PHASES, INTERPHASE_12_2)}
 
 
 def day_part_4_0(turn: int) -> str:

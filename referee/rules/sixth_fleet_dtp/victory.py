@@ -137,18 +137,29 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
             vp[b.side] += b.vp
         bonuses.append({"id": b.id, "side": b.side, "vp": b.vp if holds else 0, "holds": holds})
     net = vp.get(game.flags.soviet_side, Fraction(0)) - vp.get(game.flags.nato_side, Fraction(0))
+    penalty = neutral_airspace_14_2(game, state)
+    net += penalty
     levels = game.module.tables.get("victory_levels")
+    # a game without optional rule 14.2 reports as it always has
+    extra = {"neutral_airspace_penalty": penalty} if "14.2" in state.options else {}
     return {
         "rule": "DTP 8.57",
         "vp": {s: str(v) for s, v in vp.items()},
         "bonuses_in_vp": True,  # vp counts the bonuses too (the report's table says so)
         "destroyed": destroyed,
         "bonuses": bonuses,
+        **extra,
         "net": str(net),
         "level": level_11_3(game.module, net)
         if levels is not None
         else level_13_2(game.module, net),
     }
+
+
+def neutral_airspace_14_2(game: Game, state: GameState) -> int:
+    """The Soviet player's loss for violating neutral air space, once announced [14.2][13.0]
+    (SPI's optional rule, kept in the Med [DTP 11.0]): ``flags.neutral_airspace_vp``."""
+    return game.flags.neutral_airspace_vp if state.data.get("neutral_airspace") else 0
 
 
 DTP_CONDITIONS = frozenset(

@@ -465,9 +465,12 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     ``dtp_denmark_strait``), ``scenario``, ``turn``, ``phase``, ``units`` (``{"id", "hex"}``
     or ``{"id", "box"}``, optional ``status``), ``data`` (merged over empty damage, recycle
     and base-damage records; a combat phase starts with ``side``'s impulse), ``orders`` (the
-    section's lines) and ``dice``. Answers the refusals' cases (``rules``), the events' cases
+    section's lines), ``dice`` and ``options`` (the optional rules in use, [14.0]);
+    ``look_data`` names records of ``state.data`` to answer under ``data``. Answers the
+    refusals' cases (``rules``), the events' cases
     (``events``), the damage records, where units are, their status, the recycle track and the
-    carrier air records of ``landing.py`` (``home_deck``, ``not_9_26``)."""
+    carrier air records of ``landing.py`` (``home_deck``, ``not_9_26``), the losses (unit, case)
+    and the net score."""
     from referee.engine.core import GameState, ScriptedDice, UnitState
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_dtp.flow import section_of
@@ -477,7 +480,16 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     m = _module_named(s.get("module", "sixth_fleet_dtp"))
     game = Game.for_scenario(m, s["scenario"])
     state = GameState(
-        "g", m.id, "sixth_fleet_dtp", s["scenario"], s.get("turn", 1), s["phase"], s["side"], {}, {}
+        "g",
+        m.id,
+        "sixth_fleet_dtp",
+        s["scenario"],
+        s.get("turn", 1),
+        s["phase"],
+        s["side"],
+        {},
+        {},
+        options=tuple(s.get("options", ())),
     )
     for u in s["units"]:
         st = UnitState(
@@ -518,10 +530,53 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         "phase": after.phase,
         "due": RULESET.awaiting(m, after)[0],
         "moments": [[k["mover"], k["from"], k["units"]] for k in after.data.get("moments") or ()],
+        "losses": sorted([x["unit"], x.get("rule", "")] for x in after.data.get("losses") or ()),
+        "net": RULESET.score(m, after)["net"],
+        "data": {k: after.data[k] for k in s.get("look_data", ()) if k in after.data},
     }
 
 
+def _new_game(s: Mapping[str, Any]) -> dict[str, Any]:
+    """``referee new`` of a DTP game with the optional rules ``options`` [14.0]: the
+    refusal's message (``refused``) or the options kept and the units waiting to be set up
+    (``unplaced``; ``middle_east``: those of the 14.3 forces). With ``setup_dice`` the set-up
+    files of the sides before the last are played by SPI's scripted set-up, and the cases and
+    rolls of their events answered (``events``: [case, roll])."""
+    from referee.engine.core import ScriptedDice
+    from referee.errors import UserError
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_1975.scripted import setup_orders
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+
+    m = _module_named(s.get("module", "sixth_fleet_dtp"))
+    try:
+        state = RULESET.new_game(m, s["scenario"], "g", tuple(s.get("options", ())))
+    except UserError as e:
+        return {"refused": str(e)}
+    out: dict[str, Any] = {
+        "options": list(state.options),
+        "unplaced": sorted(u for u, st in state.units.items() if st.box == "unplaced"),
+    }
+    if "setup_dice" in s:
+        dice, events = ScriptedDice(s["setup_dice"]), []
+        for side in list(Game.of(m, state).scenario.setup_order)[:-1]:
+            lines = setup_orders(Game.of(m, state), state, side)
+            text = f"game: g\nturn: 0\nside: {side}\n\n[setup]\n" + "\n".join(lines) + "\n"
+            res = RULESET.resolve(m, state, parse_orders(text, "setup.txt"), dice)
+            assert res.ok, [str(v) for v in res.violations]
+            state, events = res.state, [*events, *res.events]
+        out["events"] = [[e.rule, e.data.get("roll")] for e in events if e.data.get("roll")]
+        out["unplaced"] = sorted(u for u, st in state.units.items() if st.box == "unplaced")
+    # the 14.3 forces: Israeli, Syrian and Egyptian air waiting to be set up
+    out["middle_east"] = [
+        u for u in out["unplaced"] if u.startswith("IS-") or "-SY" in u or "-EG" in u
+    ]
+    return out
+
+
 PROBES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "new_game": _new_game,
     "may_attempt": _may_attempt,
     "stack_ecm": _stack_ecm,
     "detection": _detection,

@@ -1,0 +1,21 @@
+"""``declared``: the referee of a game that has no ruleset, only a declared source.
+
+A module source that names no ruleset declares its game in ``[game]``
+(``referee/source/gamedecl.py``, ``docs/declared-games.md``). This package plays such a game
+by email: it records what the players order and rolls the dice they ask for, from the same
+commit-reveal dice as every game, in signed, chained reports that ``verify`` replays. It
+checks only what the source declares, never the game's rules; every report says so.
+
+Its cases (cited by every event and refusal, ``G`` for the generic referee):
+
+* [G1] The record: ``place``, ``move``, ``flip``, ``mark``, ``unmark`` and ``eliminate``
+  are recorded as ordered, for pieces that exist and are the ordering side's own, at
+  locations that exist on the map. Nothing else is checked: not movement allowances,
+  stacking, terrain, zones of control or any other rule of the game.
+* [G2] The sequence of play: the side due is the one the declared sequence names
+  (``[[game.phase]]``, one orders file per step of a side); steps of neither side pass on
+  their own. After the scenario's last Game-Turn the game is over.
+* [G3] Free rolls: ``roll 2d6 for "attack on 1423"`` rolls the dice and reports the total.
+* [G4] Rolls on a declared table: ``roll 2d6 on TABLE [COLUMN]`` rolls and reports the
+  table's row for the total (and the column's cell), as the module's table reads it.
+"""

@@ -1,0 +1,165 @@
+"""What the declared referee checks in an orders file, and nothing more [G1]-[G4]: the side
+is due [G2]; each piece exists and is the side's own, each location is on the map [G1];
+each roll's dice are a dice expression and its table is one of the module's, with a row for
+every total the dice can make [G3], [G4]. Never a rule of the game. Pure."""
+
+from __future__ import annotations
+
+from referee.engine.core import GameState, Violation
+from referee.engine.orders import Order, OrdersDoc
+from referee.rules.declared.dice_expr import DiceExpr, parse_dice
+from referee.rules.declared.sequence import OVER, step_of
+from referee.source.diagnostics import did_you_mean
+from referee.source.model import Module
+from referee.source.tablemodel import NamedTable
+
+MARK_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def check_due(module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
+    """[G2] the orders are those of the side and Game-Turn the sequence says are due."""
+    if state.active_side is None or state.phase == OVER:
+        return [Violation("G2", "the game is over", hint="no more orders are taken")]
+    step = step_of(module, state.scenario, state.phase)
+    name = step.name if step else state.phase
+    want = f"{state.active_side}, Game-Turn {state.turn}, {name}"
+    out = []
+    if orders.side != state.active_side or orders.turn != state.turn:
+        pos = orders.header_pos.get("side") or orders.header_pos.get("turn")
+        out.append(
+            Violation(
+                "G2",
+                f"orders of {orders.side} for Game-Turn {orders.turn}; the game awaits {want}",
+                pos,
+                hint=f"side: {state.active_side} and turn: {state.turn} in the header",
+            )
+        )
+    if orders.phase is not None and orders.phase != state.phase:
+        out.append(
+            Violation(
+                "G2",
+                f"orders for phase {orders.phase!r}; the game awaits {want}",
+                orders.header_pos.get("phase"),
+                hint=f"phase: {state.phase} (or leave the phase line out)",
+            )
+        )
+    return out
+
+
+def check_order(module: Module, state: GameState, side: str, o: Order) -> list[Violation]:
+    """One order's pieces, locations, marks and dice [G1], [G3], [G4]."""
+    if o.verb == "roll":
+        return check_roll(module, o)
+    out = [v for u in o.units if (v := _own_piece(state, side, o, u)) is not None]
+    out += [v for loc in o.hexes if (v := _location(module, o, loc)) is not None]
+    for mark in o.arg("mark"):
+        if not set(mark) <= MARK_CHARS:
+            out.append(
+                Violation(
+                    "G1",
+                    f"marker {mark!r} is not one word of letters, digits, '_' or '-'",
+                    o.pos_of(mark),
+                    hint="mark UNIT disrupted",
+                )
+            )
+    if not out and o.verb == "move":
+        unit = state.units[o.units[0]]
+        if unit.location is None:
+            out.append(
+                Violation(
+                    "G1",
+                    f"{unit.id} is not on the map ({unit.box or 'off the map'}), so it cannot move",
+                    o.pos_of(unit.id),
+                    unit=unit.id,
+                    hint=f"place {unit.id} HEX puts it on the map",
+                )
+            )
+    return out
+
+
+def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | None:
+    """[G1] the piece exists in the game and belongs to the ordering side."""
+    unit = state.units.get(uid)
+    if unit is None:
+        return Violation(
+            "G1",
+            f"no piece {uid!r} in this game",
+            o.pos_of(uid),
+            hint=did_you_mean(uid, sorted(state.units)) or "the scenario's forces list the pieces",
+        )
+    if unit.side != side:
+        return Violation(
+            "G1",
+            f"{uid} is a piece of {unit.side}, not of {side}",
+            o.pos_of(uid),
+            unit=uid,
+            hint=f"only {unit.side}'s orders may place, move, flip, mark or eliminate it",
+        )
+    return None
+
+
+def _location(module: Module, o: Order, loc: str) -> Violation | None:
+    """[G1] the location is a hex of the map."""
+    if loc in module.map.hexes:
+        return None
+    ids = sorted(module.map.hexes)
+    return Violation(
+        "G1",
+        f"no location {loc!r} on the map",
+        o.pos_of(loc),
+        hint=did_you_mean(loc, ids) or f"the map's hexes run from {ids[0]} to {ids[-1]}",
+    )
+
+
+def check_roll(module: Module, o: Order) -> list[Violation]:
+    """[G3] a dice expression; [G4] a table of the module, a column of it, a row for every
+    total the dice can make."""
+    (text,) = o.arg("dice")
+    try:
+        dice = parse_dice(text)
+    except ValueError as exc:
+        return [Violation("G3", str(exc), o.pos_of(text), hint='roll 2d6 for "attack on 1423"')]
+    if o.mode != "on":
+        return []
+    (name,) = o.arg("table")
+    table = module.tables.named.get(name)
+    if table is None:
+        return [
+            Violation(
+                "G4",
+                f"no table {name!r} in this module",
+                o.pos_of(name),
+                hint=did_you_mean(name, sorted(module.tables.named))
+                or "tables: " + ", ".join(sorted(module.tables.named)),
+            )
+        ]
+    return _check_table_roll(table, dice, o)
+
+
+def _check_table_roll(table: NamedTable, dice: DiceExpr, o: Order) -> list[Violation]:
+    columns = [k.text for k in table.column_keys]
+    column = (o.arg("column") or (None,))[0]
+    if column is not None and column not in columns:
+        return [
+            Violation(
+                "G4",
+                f"table {table.name!r} has no column {column!r}",
+                o.pos_of(column),
+                hint=did_you_mean(column, columns) or "columns: " + ", ".join(columns),
+            )
+        ]
+    missing = [
+        t for t in range(dice.low, dice.high + 1) if table.find(t, column or columns[0]) is None
+    ]
+    if missing:
+        (text,) = o.arg("dice")
+        return [
+            Violation(
+                "G4",
+                f"table {table.name!r} has no row for a total of {missing[0]} "
+                f"({dice} makes {dice.low} to {dice.high})",
+                o.pos_of(text),
+                hint="roll the dice the table is read with",
+            )
+        ]
+    return []

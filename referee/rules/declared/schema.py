@@ -1,0 +1,28 @@
+"""The ``declared`` ruleset's schema: what every declared game's ``[game]`` table starts
+from. A declared game's own schema is this one with its declarations
+(``referee.source.gamedecl.schema_of``, read through ``Module.schema``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.source.schema import RulesetSchema
+
+if TYPE_CHECKING:
+    from referee.engine.ruleset import Ruleset
+
+
+def _rules() -> Ruleset:
+    from referee.rules.declared.ruleset import RULESET
+
+    return RULESET
+
+
+SCHEMA = RulesetSchema(
+    id="declared",
+    name="Declared game (refereed for its record and dice, not its rules)",
+    values=(),
+    categories=(),
+    setup_kinds=("hexes",),
+    rules=_rules,
+)

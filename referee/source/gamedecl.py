@@ -1,0 +1,68 @@
+"""A declared game: the ``[game]`` table of a module source that names no ruleset.
+
+A bundled ruleset declares what it asks of a module source in Python
+(:class:`~referee.source.schema.RulesetSchema`). A game without a ruleset declares the same
+things as data in its own ``module.toml``: the value columns every unit prints (in print
+order), its unit categories and each one's types, the flags a roster may set, the terrain
+ids, the tables it needs, the victory conditions its scenarios may name, the counter layouts
+that are face-down backs, its sequence of play (``[[game.phase]]``: who acts in each step)
+and the rolls of its Dice menu (``[[game.dice]]``). ``referee/source/load_game.py`` reads
+that table with ``file:line:col`` diagnostics; ``declared_schema`` in
+``referee/source/schema.py`` turns it into the schema the loader, the checker and every
+output read, so a declared game goes down the one code path of the bundled games. The
+schema's ruleset is ``declared`` (``referee/rules/declared``), which referees such a game for
+its record and its dice, never for its rules.
+
+Pure data; the model types here are encodable by the module cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DECLARED = "declared"
+"""The ruleset id of every declared game (``referee/rules/declared``)."""
+NOT_RULES = (
+    "refereed for its record and its dice, not its rules: the referee checks that pieces "
+    "exist and are the side's own, that locations and tables exist and that the side is "
+    "due, and nothing of the game's rules"
+)
+"""What every report and ``validate`` say of a declared game (docs/declared-games.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GamePhase:
+    """One step of the declared sequence of play: ``side`` is ``first`` or ``second`` (the
+    scenario's first or second player acts) or empty (both or neither)."""
+
+    id: str
+    name: str
+    side: str = ""
+    rule: str = ""
+    once: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameDice:
+    """A roll of the module's Dice menu beyond one six-sided die."""
+
+    name: str
+    dice: int
+    sides: int = 6
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameDecl:
+    """What a declared game asks of its own source (the ``[game]`` table)."""
+
+    values: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    unit_types: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    flags: tuple[str, ...] = ()
+    terrain: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+    victory_conditions: tuple[str, ...] = ()
+    masked_backs: tuple[str, ...] = ()
+    phases: tuple[GamePhase, ...] = ()
+    dice: tuple[GameDice, ...] = ()
