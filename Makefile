@@ -41,10 +41,14 @@ demo-dtp: $(STAMP)
 demo-declared: $(STAMP)
 	$(BIN)/python -m referee.demos.strait_patrol
 
+# the suite on TEST_WORKERS processes (pytest-xdist); each test file runs whole on one of them,
+# so a file's module-scoped game is played once, and each demo is played once for all of
+# them (tests/conftest.py). `make test TEST_WORKERS=0` runs it in one process.
+TEST_WORKERS ?= 2
 test: $(STAMP)
 	$(BIN)/ruff check referee tests bench
 	$(BIN)/ruff format --check referee tests bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix referee tests bench

@@ -2,8 +2,14 @@
 
 Commands turn the picture and module-source cache on (:mod:`referee.cache`); the tests must
 never read or fill the user's ``~/.cache/referee``, so the whole session shares one
-temporary cache folder. Sharing it also means every command test after the first runs with
+temporary cache folder, every worker process of it too (entries are written atomically, as
+for concurrent commands). Sharing it also means every command test after the first runs with
 a warm cache, which the byte-identical outputs the tests expect must survive.
+
+Expensive things are made once per session, not once per worker: each demo
+(:func:`finished_demo`) and anything else through :func:`once_per_session`; ``make test`` runs
+each test file whole on one worker (``--dist loadfile``), so a module-scoped fixture is made
+once too.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ import pytest
 @pytest.fixture(autouse=True, scope="session")
 def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     previous = os.environ.get("REFEREE_CACHE")
-    os.environ["REFEREE_CACHE"] = str(tmp_path_factory.mktemp("referee-cache"))
+    _SHARED[:] = [session_folder(tmp_path_factory)]
+    folder = _SHARED[0] / "referee-cache"
+    folder.mkdir(exist_ok=True)
+    os.environ["REFEREE_CACHE"] = str(folder)
     try:
         yield
     finally:
@@ -49,41 +58,85 @@ class DemoRun:
 WITH_PLAY_AIDS = frozenset({"sixth_fleet"})
 
 
+def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary folder every process of this test session shares. Under pytest-xdist
+    (``make test`` runs two workers) each worker's base folder is ``popen-gwN`` inside the
+    controller's, so their parent is common; in a single process it is the base folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+# the folder of :func:`session_folder`, recorded by the session's first fixture (autouse)
+_SHARED: list[Path] = []
+
+
+def once_per_session(key: str, make: Callable[[Path], str]) -> tuple[Path, str]:
+    """Run ``make(folder)`` once for the whole test session, whichever worker asks first, and
+    hand every later caller (in any worker) the same folder and text. A file lock keeps the
+    other workers waiting while it runs; a failure is recorded and raised again for each
+    caller with the first run's message, not retried. ``key`` names what is made (a file
+    name); put a digest of its inputs in it where they could differ within a session."""
+    from filelock import FileLock
+
+    assert _SHARED, "once_per_session is for tests and fixtures, after the session starts"
+    root = _SHARED[0]
+    folder = root / f"once-{key}"
+    done, failed = folder / "done.txt", folder / "failed.txt"
+    with FileLock(str(root / f"once-{key}.lock")):
+        if not done.is_file() and not failed.is_file():
+            folder.mkdir(exist_ok=True)
+            try:
+                text = make(folder)
+            except Exception as e:  # not a skip: another caller may skip too
+                failed.write_text(f"{type(e).__name__}: {e}", encoding="utf-8")
+                raise
+            done.write_text(text, encoding="utf-8")
+    if failed.is_file():
+        pytest.fail(f"{key}, made once for the session, failed: " + failed.read_text("utf-8"))
+    return folder, done.read_text(encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
-def finished_demo(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], DemoRun]:
+def finished_demo() -> Callable[[str], DemoRun]:
     """The finished demo of a bundled module (``referee.demos``: ``sixth_fleet``,
     ``dtp_denmark_strait``, ``sixth_fleet_2019``, ``carrier_battlegroup``, ``naval_module``,
     ``strait_patrol``), played once per test session on first use, through the demo runner,
-    and shared by every test that reads it. Read it; copy it before changing anything."""
+    and shared by every test that reads it, in every worker process (:func:`once_per_session`).
+    Read it; copy it before changing anything."""
+    made: dict[str, DemoRun] = {}
+
+    def get(name: str) -> DemoRun:
+        if name not in made:
+            folder, printed = once_per_session(f"demo-{name}", lambda f: _play(name, f / "out"))
+            made[name] = DemoRun(folder / "out", printed)
+        return made[name]
+
+    return get
+
+
+def _play(name: str, out: Path) -> str:
+    """Play one demo as ``make demo`` does, into ``out``; what it printed."""
     import contextlib
     import io
 
     from referee.demos import DEMOS, main
 
-    made: dict[str, DemoRun] = {}
-
-    def get(name: str) -> DemoRun:
-        if name not in made:
-            demo = next(d for d in DEMOS if d.name == name)
-            out = tmp_path_factory.mktemp(f"demo-{name}") / "out"
-            env = importlib.import_module(demo.module).OUT_ENV
-            flags = [] if name in WITH_PLAY_AIDS else ["--no-play-aids"]
-            buf = io.StringIO()
-            previous = os.environ.get(env)
-            os.environ[env] = str(out)
-            try:
-                with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
-                    code = main(["--only", name, *flags])
-            finally:
-                if previous is None:
-                    os.environ.pop(env, None)
-                else:
-                    os.environ[env] = previous
-            assert code == 0, buf.getvalue()[-3000:]
-            made[name] = DemoRun(out, buf.getvalue())
-        return made[name]
-
-    return get
+    demo = next(d for d in DEMOS if d.name == name)
+    env = importlib.import_module(demo.module).OUT_ENV
+    flags = [] if name in WITH_PLAY_AIDS else ["--no-play-aids"]
+    buf = io.StringIO()
+    previous = os.environ.get(env)
+    os.environ[env] = str(out)
+    try:
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+            code = main(["--only", name, *flags])
+    finally:
+        if previous is None:
+            os.environ.pop(env, None)
+        else:
+            os.environ[env] = previous
+    assert code == 0, buf.getvalue()[-3000:]
+    return buf.getvalue()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -5,6 +5,7 @@ VASSAL. Skips (or fails under ``CI=true``) where the checker, Java or Xvfb is mi
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import once_per_session
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
 SOURCE = Path(__file__).with_name("java") / "VPlay.java"
@@ -34,13 +36,7 @@ def run_vplay(vmod: Path, args: list[str], work: Path) -> tuple[int, str]:
     if not (java and javac and xvfb):
         unavailable("java, javac and xvfb-run are needed to play a module in real VASSAL")
     cp = _classpath(checker)
-    classes = work / "classes"
-    classes.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [str(javac), "--release", "17", "-nowarn", "-d", str(classes),
-         "-cp", os.pathsep.join(cp), str(SOURCE)],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
+    classes = _compiled(javac, cp)
     conf = Path(tempfile.mkdtemp(dir=work, prefix="vassal-conf-"))
     out = work / "vplay.txt"
     with out.open("w", encoding="utf-8") as fh:
@@ -52,6 +48,24 @@ def run_vplay(vmod: Path, args: list[str], work: Path) -> tuple[int, str]:
             stdout=fh, stderr=subprocess.DEVNULL, timeout=900, check=False,
         )  # fmt: skip
     return proc.returncode, out.read_text(encoding="utf-8")
+
+
+def _compiled(javac: str, cp: list[str]) -> Path:
+    """``VPlay.java`` compiled once per test session for every test and worker (a compile
+    costs a Java start and tens of seconds of CPU), keyed by its source and classpath."""
+    digest = hashlib.sha256(SOURCE.read_bytes() + "\0".join(cp).encode()).hexdigest()[:16]
+
+    def compile_into(folder: Path) -> str:
+        classes = folder / "classes"
+        classes.mkdir()
+        subprocess.run(
+            [javac, "--release", "17", "-nowarn", "-d", str(classes),
+             "-cp", os.pathsep.join(cp), str(SOURCE)],
+            check=True, capture_output=True, timeout=300,
+        )  # fmt: skip
+        return str(classes)
+
+    return Path(once_per_session(f"vplay-classes-{digest}", compile_into)[1])
 
 
 def records(text: str, tag: str) -> list[list[str]]:
