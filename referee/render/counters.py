@@ -172,6 +172,11 @@ def _ink(text: str, font: str, size: float) -> Rect:
     return tuple(float(v) for v in pil_font(font, size).getbbox(text, anchor="ls"))  # type: ignore[return-value]
 
 
+MIN_TYPE_PX = 1.0
+"""The smallest type size :func:`max_font_size` tries: text that fits only under one pixel
+(a zero-height box, a line far too long for its box) does not fit at all (size 0)."""
+
+
 @lru_cache(maxsize=65536)
 def max_font_size(text: str, font: str, width: float, height: float) -> float:
     """The largest type size (px, 1/8 px steps) whose ink fits ``width`` x ``height``.
@@ -180,6 +185,8 @@ def max_font_size(text: str, font: str, width: float, height: float) -> float:
     lo, hi = 0.0, max(1.0, height * 1.6)
 
     def fits(size: float) -> bool:
+        if size < MIN_TYPE_PX:  # FreeType draws nothing under one pixel ("invalid ppem")
+            return False
         x0, y0, x1, y1 = _ink(text, font, size)
         return x1 - x0 <= width and y1 - y0 <= height
 

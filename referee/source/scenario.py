@@ -451,7 +451,7 @@ def _optional_rules(
         return ()
     sl = top.tt.table_start("scenario")
     for o in opts:
-        if o not in optional:
+        if not isinstance(o, str) or o not in optional:
             lnum, col = top.tt.value_pos(str(o), start=sl)
             ctx.diags.error(
                 top.file,

@@ -284,9 +284,17 @@ def read_prohibitions(s: SetUp, r: ScenarioFile) -> None:
                 "[[prohibition]]: 'until_turn' must be a Game-Turn number",
             )
             continue
-        cats = tuple(str(c) for c in t.get("categories", []))
+        cats = t.get("categories", [])
+        if not isinstance(cats, list):
+            d.error(
+                r.file,
+                r.tt.key_line("categories", start=ln),
+                f"[[prohibition]]: 'categories' must be a list of unit categories, got {cats!r}",
+                hint='e.g. categories = ["air"]',
+            )
+            continue
         text, rule = str(t.get("text", "")), str(t.get("rule", ""))
-        s.prohibitions.append(Prohibition(str(area), cats, until, text, rule))
+        s.prohibitions.append(Prohibition(str(area), tuple(map(str, cats)), until, text, rule))
 
 
 # ---- [[victory.bonus]] ----------------------------------------------------------------------

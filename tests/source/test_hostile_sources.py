@@ -133,3 +133,64 @@ def test_a_category_layout_that_is_a_table_is_reported(sixth):
         "module.toml:" in str(e) and "expected the name of a counter layout" in str(e)
         for e in diags.errors
     ), [str(e) for e in diags.errors]
+
+
+LONG_RUN_CASES: dict[str, tuple[str, str, str, str]] = {
+    # found by the long fuzz run of issue 31 (module target, seed 5101): file, old, new, message
+    "prohibition categories a boolean (input 5473)": (
+        "scenarios/long.toml",
+        'categories = ["surface", "submarine"]',
+        "categories = true",
+        "'categories' must be a list of unit categories",
+    ),
+    "optional rule a list (input 7898)": (
+        "scenarios/skirmish.toml",
+        'optional_rules = ["14.1"]',
+        "optional_rules = [[1]]",
+        "unknown optional rule [1]",
+    ),
+    "category layout a list (inputs 564, 1016, 4587)": (
+        "module.toml",
+        'submarine = "naval"',
+        "submarine = []",
+        "expected the name of a counter layout",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LONG_RUN_CASES))
+def test_long_fuzz_run_sources_are_reported_not_crashed(tmp_path, case):
+    from tests.pbem import toy
+
+    toy.install()
+    dst = tmp_path / "toy"
+    shutil.copytree(toy.TOY_FIXTURE, dst)
+    name, old, new, message = LONG_RUN_CASES[case]
+    p = dst / name
+    assert old in p.read_text(), f"test setup: no {old!r} in {name}"
+    p.write_text(p.read_text().replace(old, new, 1))
+    module, diags = load_module(dst)
+    assert module is None
+    assert any(name + ":" in str(e) and message in str(e) for e in diags.errors), [
+        str(e) for e in diags.errors
+    ]
+
+
+def test_a_value_box_of_no_height_is_reported_by_check(tmp_path):
+    """Found by the long fuzz run of issue 31 (module target, seed 5101, input 3754): a layout
+    box with ``h = 0`` made the type-size search ask FreeType for a size under one pixel
+    ("OSError: invalid ppem value") inside ``referee check``."""
+    from tests.pbem import toy
+    from tests.pbem.cliflow import cli
+
+    toy.install()
+    dst = tmp_path / "toy"
+    shutil.copytree(toy.TOY_FIXTURE, dst)
+    p = dst / "module.toml"
+    lines = p.read_text().splitlines()
+    assert lines[181] == "h = 0.22"
+    lines[181] = "h = 0"
+    p.write_text("\n".join(lines) + "\n")
+    code, out = cli("check", dst)
+    assert code == 1, out
+    assert "does not fit box" in out and "internal error" not in out
