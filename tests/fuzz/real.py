@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import json
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -81,8 +82,9 @@ def _play(w: RealWorld, src: Path, module: Any) -> None:
     rs = get_ruleset(module.ruleset)
     scenario = next(iter(module.scenarios))
     state = rs.new_game(module, scenario, game_id(src))
+    examples = _example_orders(src)
     for k in range(MAX_STEPS):
-        text = rs.scripted_orders(module, state)  # type: ignore[attr-defined]
+        text = _next_orders(rs, module, state, examples, k)
         if text is None:
             break
         pos = Position(src, state.to_json(), text, tuple(sorted(state.units)))
@@ -94,6 +96,27 @@ def _play(w: RealWorld, src: Path, module: Any) -> None:
         seed = hashlib.sha256(f"{src.name}:{k}".encode()).digest()
         dice = CommittedDice(seed, k, hashlib.sha256(text.encode()).hexdigest(), b"h" * 32)
         state = rs.resolve(module, state, doc, dice).state
+
+
+def _example_orders(src: Path) -> list[str]:
+    """The module source's example orders files in play order (``examples/NN-*.txt``), for a
+    ruleset with no scripted player (a declared game), with this game's id in the header."""
+    folder = src / "examples"
+    files = sorted(folder.glob("[0-9][0-9]-*.txt")) if folder.is_dir() else []
+    return [
+        re.sub(r"^game: .*$", f"game: {game_id(src)}", f.read_text("utf-8"), count=1, flags=re.M)
+        for f in files
+    ]
+
+
+def _next_orders(rs: Any, module: Any, state: Any, examples: list[str], k: int) -> str | None:
+    """The orders for step ``k``: the ruleset's scripted player's, or the source's k-th
+    example file where the ruleset has no scripted player; ``None`` when there are no more."""
+    from referee.engine.ruleset import ScriptedPlayer
+
+    if isinstance(rs, ScriptedPlayer):
+        return rs.scripted_orders(module, state)
+    return examples[k] if k < len(examples) else None
 
 
 def _archive(w: RealWorld, game: Path, module: Any, src: Path) -> None:
