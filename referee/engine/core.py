@@ -48,7 +48,8 @@ class SourcePos:
 
 _CITATION = re.compile(
     r"(?P<provisional>provisional )?"
-    r"(?P<case>(?:[A-Z]{2,5} )?[A-Z]?\d{1,3}(?:\.\d{1,4}){0,2})"
+    # the Westpac scenario numbers its cases to five decimals ([DTP 11.50954])
+    r"(?P<case>(?:[A-Z]{2,5} )?[A-Z]?\d{1,3}(?:\.\d{1,5}){0,2})"
     r"(?P<sub>[A-Za-z]|\([a-z]\))?"
     r"(?: (?P<part>(?:rules?|victory|step) \d{1,3}[a-z]?))?"
 )
