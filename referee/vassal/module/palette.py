@@ -53,7 +53,6 @@ from referee.vassal.module.traits import (
     moved_trait,
     report_trait,
     send_to_eliminated_trait,
-    trail_trait,
 )
 
 __all__ = [
@@ -294,7 +293,6 @@ def unit_prototype(attacked_image: str | None, moved_image: str, counter_px: int
         delete_trait(),
         send_to_eliminated_trait(),
         moved_trait(moved_image, counter_px // 2 - moved_size(counter_px), -(counter_px // 2)),
-        trail_trait(),
     ]
     if attacked_image is not None:
         traits.append(layer_trait(ATTACKED_LAYER, attacked_image))
