@@ -47,6 +47,7 @@ def test_each_part_opens_with_its_owners_openssh_key_in_debians_age(played: Tabl
     mine = age_decrypt(folder / "side-NATO.age", nato)
     assert mine is not None
     assert _tar_names(mine) == [
+        "options-NATO.json",  # what the viewer offers NATO to draft its orders (issue 28)
         "position-NATO.vsav",
         "view-NATO.json",
         "view-NATO.md",

@@ -174,7 +174,8 @@ def test_zones_and_ports_over_hexes_name_the_port_and_the_zone() -> None:
     p.drag("DE-ARM-1", "3621")  # a land hex in no sea zone: not a zone or port
     result = _run("naval_module", p, state, "Axis")
     assert result.orders == ('move RO-DD-RF -> "Karkinit Sea Zone"',)
-    assert "[movement]" in result.text
+    # a new game plays the Motorized Movement Phase first, where a ship may move [26.12a]
+    assert "[motorized]" in result.text
     assert [x.unit for x in result.problems] == ["DE-ARM-1"]
     assert "DE-ARM-1 was dragged to 3621, not to a zone or space" in result.problems[0].message
     assert adjacent(module, "Ak-Mechet", "Karkinit Sea Zone")
