@@ -37,7 +37,7 @@ import re
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -390,6 +390,32 @@ def listing(out: Path, game: Path, missing: Sequence[str]) -> None:
         print(f"   {what + ':':24} " + ("  ".join(shown(p) for p in paths) or "(not made)"))
     if missing:
         print(f"   not made (command missing or failing): {', '.join(missing)}")
+
+
+def demo_main(
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str | None,
+    demo: Callable[..., Path],
+    out_env: str,
+    default_out: Path,
+) -> int:
+    """The command line of a game's demo (``python -m referee.demos.NAME [OUT_DIR]
+    [--no-play-aids]``): run ``demo`` into the folder given, ``$out_env`` or ``default_out``;
+    exit 1 with one line when a step it must show did not happen."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument(
+        "out", nargs="?", type=Path, default=Path(os.environ.get(out_env) or default_out)
+    )
+    parser.add_argument("--no-play-aids", action="store_true", help="skip build, sheets and charts")
+    ns = parser.parse_args(argv)
+    try:
+        demo(ns.out, play_aids_too=not ns.no_play_aids)
+    except DemoFailed as exc:
+        print(f"demo: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def demo(out: Path, *, play_aids_too: bool = True) -> Path:

@@ -36,11 +36,8 @@ Deterministic like ``make demo`` (fixed public keys and seed root: demo only). U
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import os
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -362,20 +359,14 @@ def demo(out: Path, *, play_aids_too: bool = True) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m referee.demos.sixth_fleet_dtp", description=__doc__
+    return base.demo_main(
+        argv,
+        prog="python -m referee.demos.sixth_fleet_dtp",
+        description=__doc__,
+        demo=demo,
+        out_env=OUT_ENV,
+        default_out=DEFAULT_OUT,
     )
-    parser.add_argument(
-        "out", nargs="?", type=Path, default=Path(os.environ.get(OUT_ENV) or DEFAULT_OUT)
-    )
-    parser.add_argument("--no-play-aids", action="store_true", help="skip build, sheets and charts")
-    ns = parser.parse_args(argv)
-    try:
-        demo(ns.out, play_aids_too=not ns.no_play_aids)
-    except base.DemoFailed as exc:
-        print(f"demo: {exc}", file=sys.stderr)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":
