@@ -67,13 +67,24 @@ def register(app: typer.Typer) -> None:
 
 def write_starter(src: Path, folder: Path, module_id: str, name: str) -> None:
     """The example copied to a temporary folder beside ``folder``, its id and name set, then
-    renamed into place: a failure leaves no half-written source."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    renamed into place: a failure leaves no half-written source. The example's README and
+    its example orders (written for the bundled demo's game) stay behind."""
+    from referee.errors import UserError
+
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    except OSError as exc:
+        raise UserError(
+            f"cannot create {folder}: {exc.strerror or exc}",
+            hint="name a folder in a place you can write to",
+        ) from None
     try:
         for path in sorted(src.rglob("*")):
             rel = path.relative_to(src)
             if path.is_dir() or path.is_symlink() or rel.name == "README.md":
+                continue
+            if rel.parts[0] == "examples":
                 continue
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, tmp / rel)
