@@ -174,6 +174,32 @@ def _check_scenario_keys(ctx: Ctx, raw: ScenarioFile) -> None:
     for block in ("fixed", "choice", "pool", "reinforcement", "prohibition"):
         for t, ln in raw.blocks(block):
             check_keys(ctx, raw.file, raw.tt, t, ln, f"[[{block}]]", SCENARIO_KEYS[block])
+            _check_lists(ctx, raw, t, ln, f"[[{block}]]")
+
+
+# Keys of the set-up blocks whose value the readers walk item by item: a list in every block.
+LIST_KEYS = {
+    "hexes": "hex ids",
+    "countries": "countries",
+    "units": "unit ids",
+    "categories": "unit categories",
+    "types": "zone or space types",
+    "lines": "lines",
+}
+
+
+def _check_lists(ctx: Ctx, raw: ScenarioFile, t: dict[str, Any], ln: int | None, what: str) -> None:
+    """A list-valued key given anything else (``hexes = true``) is reported where it stands
+    and dropped, so each reader sees a list or nothing, never a value it cannot walk."""
+    for key in sorted(LIST_KEYS.keys() & t.keys()):
+        if not isinstance(t[key], list):
+            ctx.diags.error(
+                raw.file,
+                raw.tt.key_line(key, start=ln),
+                f"{what}: '{key}' must be a list of {LIST_KEYS[key]}, got {t[key]!r}",
+                hint=f'e.g. {key} = ["..."]',
+            )
+            del t[key]
 
 
 def _chain(ctx: Ctx, sid: str, raws: dict[str, ScenarioFile]) -> list[ScenarioFile] | None:

@@ -149,6 +149,18 @@ LONG_RUN_CASES: dict[str, tuple[str, str, str, str]] = {
         "optional_rules = [[1]]",
         "unknown optional rule [1]",
     ),
+    "pool hexes a boolean (seed 7101, input 3513)": (
+        "scenarios/skirmish.toml",
+        'hexes = ["0202", "0203"]',
+        "hexes = true",
+        "[[pool]]: 'hexes' must be a list of hex ids, got True",
+    ),
+    "pool countries a boolean (same cause, found by reading)": (
+        "scenarios/skirmish.toml",
+        'hexes = ["0202", "0203"]',
+        'hexes = ["0202", "0203"]\ncountries = false',
+        "[[pool]]: 'countries' must be a list of countries, got False",
+    ),
     "category layout a list (inputs 564, 1016, 4587)": (
         "module.toml",
         'submarine = "naval"',
