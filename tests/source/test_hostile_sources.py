@@ -161,6 +161,12 @@ LONG_RUN_CASES: dict[str, tuple[str, str, str, str]] = {
         'hexes = ["0202", "0203"]\ncountries = false',
         "[[pool]]: 'countries' must be a list of countries, got False",
     ),
+    "pool carrier a list (every key retyped once, 2026-11-29)": (
+        "scenarios/skirmish.toml",
+        'carrier = "US-CV-1"',
+        "carrier = []",
+        "[[pool]]: 'carrier' must be text (a quoted string), got []",
+    ),
     "category layout a list (inputs 564, 1016, 4587)": (
         "module.toml",
         'submarine = "naval"',
