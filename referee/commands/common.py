@@ -317,6 +317,35 @@ def _imported_vmod(src: Path) -> bool:
     return is_vassal_only(src)
 
 
+def load_game_source(src: Path, *, quiet: bool = False):
+    """:func:`load_checked` for a command that plays a game: a source imported from a VASSAL
+    module is read as a declared game (``referee/vassal/foreign/game.py``), its problems
+    printed and exit 1 as for any source."""
+    if not _imported_vmod(src):
+        return load_checked(src, quiet=quiet)
+    from referee.vassal.foreign.game import load_imported_game
+
+    module, diags = load_imported_game(src)
+    return _loaded_or_exit(src, module, diags, quiet)
+
+
+def _loaded_or_exit(src: Path, module: Any, diags: Any, quiet: bool) -> Any:
+    if module is None:
+        for d in diags.items:
+            typer.echo(str(d), err=True)
+        n = len(diags.errors)
+        typer.echo(
+            f"{src}: {n} error{'s' if n != 1 else ''}; fix them and try again "
+            "(run `referee check` for the full list)",
+            err=True,
+        )
+        raise typer.Exit(EXIT_PROBLEMS)
+    if not quiet:
+        for d in diags.warnings:
+            typer.echo(str(d), err=True)
+    return module
+
+
 def load_checked(src: Path, *, quiet: bool = False):
     """Load a module source; on any error print every diagnostic and exit 1 (as `check`).
 
@@ -333,20 +362,7 @@ def load_checked(src: Path, *, quiet: bool = False):
             err=True,
         )
         raise typer.Exit(EXIT_PROBLEMS)
-    if module is None:
-        for d in diags.items:
-            typer.echo(str(d), err=True)
-        n = len(diags.errors)
-        typer.echo(
-            f"{src}: {n} error{'s' if n != 1 else ''}; fix them and try again "
-            "(run `referee check` for the full list)",
-            err=True,
-        )
-        raise typer.Exit(EXIT_PROBLEMS)
-    if not quiet:
-        for d in diags.warnings:
-            typer.echo(str(d), err=True)
-    return module
+    return _loaded_or_exit(src, module, diags, quiet)
 
 
 def print_json(data: Any) -> None:

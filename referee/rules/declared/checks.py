@@ -51,7 +51,7 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
     if o.verb == "roll":
         return check_roll(module, o)
     out = [v for u in o.units if (v := _own_piece(state, side, o, u)) is not None]
-    out += [v for loc in o.hexes if (v := _location(module, o, loc)) is not None]
+    out += [v for loc in o.hexes if (v := _location(module, state.scenario, o, loc)) is not None]
     for mark in o.arg("mark"):
         if not set(mark) <= MARK_CHARS:
             out.append(
@@ -87,7 +87,7 @@ def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | N
             o.pos_of(uid),
             hint=did_you_mean(uid, sorted(state.units)) or "the scenario's forces list the pieces",
         )
-    if unit.side != side:
+    if unit.side and unit.side != side:  # a piece of no side (an imported module's): any
         return Violation(
             "G1",
             f"{uid} is a piece of {unit.side}, not of {side}",
@@ -98,16 +98,29 @@ def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | N
     return None
 
 
-def _location(module: Module, o: Order, loc: str) -> Violation | None:
-    """[G1] the location is a hex of the map."""
-    if loc in module.map.hexes:
+def _location(module: Module, scenario: str, o: Order, loc: str) -> Violation | None:
+    """[G1] the location is a hex, zone or space of the map (of an imported module, a
+    location of the scenario's boards: ``referee/vassal/foreign/game.py``)."""
+    imported = module.game.imported if module.game is not None else None
+    sc = imported.scenario(scenario) if imported is not None else None
+    if sc is not None:
+        names = [k for k, _ in sc.locations]
+        if sc.point(loc) is not None:
+            return None
+    elif module.map.is_location(loc):
         return None
-    ids = sorted(module.map.hexes)
+    else:
+        names = sorted(module.map.hexes) + list(module.map.location_names())
+    if module.map.grid is not None:
+        ids = sorted(module.map.hexes)
+        span = f"the map's hexes run from {ids[0]} to {ids[-1]}"
+    else:
+        span = f"the map's locations: {', '.join(names[:8])}" + (", ..." if len(names) > 8 else "")
     return Violation(
         "G1",
         f"no location {loc!r} on the map",
         o.pos_of(loc),
-        hint=did_you_mean(loc, ids) or f"the map's hexes run from {ids[0]} to {ids[-1]}",
+        hint=did_you_mean(loc, names) or span,
     )
 
 

@@ -24,5 +24,8 @@ SCHEMA = RulesetSchema(
     values=(),
     categories=(),
     setup_kinds=("hexes",),
+    # a hex map; the named locations of a module imported from VASSAL, as spaces
+    # (referee/vassal/foreign/game.py)
+    map_kinds=("hex", "point"),
     rules=_rules,
 )
