@@ -62,6 +62,7 @@ from referee.vassal.foreign.rebuild import load_for_vassal, source_locations
 
 __all__ = [
     "DEFAULT_TURNS",
+    "imported_locations",
     "imported_position_vsav",
     "is_imported_game",
     "load_imported_game",
@@ -333,6 +334,14 @@ def _module(
     )  # fmt: skip
 
 
+def imported_locations(module: Module) -> ModuleLocations:
+    """The maps of an imported game's module read as VASSAL reads them (for its logs)."""
+    src, diags = load_for_vassal(module.root)
+    if src is None:
+        raise ValueError(f"{module.root}: {diags.errors[0] if diags.errors else 'not loaded'}")
+    return source_locations(src)
+
+
 # ---- the position as a save ------------------------------------------------------------------
 
 
@@ -353,4 +362,15 @@ def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, st
             continue
         key = where[p.id]
         moved[p.vassal_id] = None if key is None else sc.point(key)
-    return rewrite_setup(sc.save, moved)
+    from referee.vassal.codec.savefile import build_savedata
+    from referee.vassal.module.buildfile import DATE_SAVED, VASSAL_VERSION, moduledata_xml
+
+    savedata = build_savedata(
+        module_version=module.version,
+        vassal_version=VASSAL_VERSION,
+        date_saved=int(DATE_SAVED),
+        description=f"{module.name}: {sc.name}",
+    )
+    return rewrite_setup(
+        sc.save, moved, savedata, moduledata_xml(module.name, module.version, module.description)
+    )

@@ -119,12 +119,21 @@ def _walk(command: Command, rw: _Rewrite) -> Command | None:
     return command
 
 
-def rewrite_setup(save: bytes, moved: Mapping[str, ImportedPoint | None]) -> bytes:
+def rewrite_setup(
+    save: bytes, moved: Mapping[str, ImportedPoint | None], savedata: bytes, moduledata: bytes
+) -> bytes:
     """The set-up ``save`` with each piece of ``moved`` (VASSAL piece id -> its new point,
-    or ``None`` to take it off) changed as the module docstring says."""
+    or ``None`` to take it off) changed as the module docstring says. A set-up save without
+    ``savedata`` or ``moduledata`` (VASSAL then finds no module data in the save's metadata
+    and says so) gets the ones given."""
     game = read_save_bytes(save, "set-up save")
-    if not moved:
+    if not moved and game.moduledata is not None and game.savedata is not None:
         return save
     rw = _Rewrite(moved, _ids(game.commands, set()))
     commands = _walk(game.commands, rw) or NullCommand()
-    return save_to_bytes(commands, savedata=game.savedata, moduledata=game.moduledata, key=game.key)
+    return save_to_bytes(
+        commands,
+        savedata=game.savedata if game.savedata is not None else savedata,
+        moduledata=game.moduledata if game.moduledata is not None else moduledata,
+        key=game.key,
+    )
