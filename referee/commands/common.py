@@ -357,8 +357,9 @@ def load_checked(src: Path, *, quiet: bool = False):
     if module is None and _imported_vmod(src):
         typer.echo(
             f'{src}: the source of an imported VASSAL module (ruleset = "none"): `referee '
-            "check` and `referee build` read it; this command needs a game's source (hint: "
-            "declare the game in [game] to play it or print it: docs/declared-games.md)",
+            "check` and `referee build` read it and `referee new` plays it by email; this "
+            "command needs a declared game's source (hint: declare the game in [game] to "
+            "print it: docs/declared-games.md)",
             err=True,
         )
         raise typer.Exit(EXIT_PROBLEMS)

@@ -7,7 +7,8 @@ pieces and ends the log. ``import-vlog`` reads the log through the module's own 
 
 * one ``move PIECE LOCATION LOCATION ...`` per piece of the game dragged, its locations in
   the order it was dragged to them (a dragged stack moves every piece in it), in the order
-  the pieces first moved; a name that is not one word is written in double quotes;
+  the pieces first moved; ``place PIECE LOCATION`` for a piece that was off the map; a name
+  that is not one word is written in double quotes;
 * a chat line that starts with one of the declared ruleset's verbs (``roll 2d6 for "..."``,
   ``flip``, ``mark``, ``eliminate``) copied as an order: the referee rolls the dice, never
   VASSAL.
@@ -142,6 +143,17 @@ def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str]) -> None:
         )
 
 
+def _written(line: str, paths: dict[str, list[str]], state: GameState) -> str:
+    """An order line: a chat order as typed; a piece's drags as ``move PIECE LOC LOC...``, or
+    ``place PIECE LOC`` (where it ends) for a piece off the map at the start [G1]."""
+    if not line.startswith("\0"):
+        return line
+    pid = line[1:]
+    if state.units[pid].location is None:
+        return f"place {pid} {written(paths[pid][-1])}"
+    return f"move {pid} {' '.join(map(written, paths[pid]))}"
+
+
 def import_imported_log(
     module: Module,
     locations: ModuleLocations,
@@ -171,10 +183,7 @@ def import_imported_log(
     verbs = set(vocab.verb_names())
     for e in reading.events:
         _event(r, e, state, verbs)
-    orders = tuple(
-        f"move {ln[1:]} {' '.join(map(written, r.paths[ln[1:]]))}" if ln.startswith("\0") else ln
-        for ln in r.lines
-    )
+    orders = tuple(_written(ln, r.paths, state) for ln in r.lines)
     head = [
         f"# Orders made from the VASSAL log {source} by `referee import-vlog`.",
         "# Check every line against the log; rolls are chat lines starting 'roll'.",
