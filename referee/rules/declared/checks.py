@@ -1,9 +1,12 @@
-"""What the declared referee checks in an orders file, and nothing more [G1]-[G4]: the side
-is due [G2]; each piece exists and is the side's own, each location is on the map [G1];
+"""What the declared referee checks in an orders file, and nothing more [G1]-[G5]: the side
+is due [G2]; each piece exists and is the side's own, each location is on the map [G1]; a
+move follows the map's declared connections where it has any [G5];
 each roll's dice are a dice expression and its table is one of the module's, with a row for
 every total the dice can make [G3], [G4]. Never a rule of the game. Pure."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order, OrdersDoc
@@ -64,6 +67,8 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
             )
     if not out and o.verb == "move":
         unit = state.units[o.units[0]]
+        if unit.location is not None:
+            out += check_connections(module, unit.id, unit.location, o)
         if unit.location is None:
             out.append(
                 Violation(
@@ -75,6 +80,37 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
                 )
             )
     return out
+
+
+def check_connections(module: Module, uid: str, start: str, o: Order) -> list[Violation]:
+    """[G5] on a map that declares connections (zones and their adjacency, spaces and their
+    links and lines), a move goes from each location to one connected to it, a one-way link
+    only its way. A step between hexes is not checked; neither is anything the connections
+    do not say (a boundary or link closed to some kinds of movement is the game's rule)."""
+    m = module.map
+    if m.zones is None and (m.spaces is None or not m.spaces.links):
+        return []
+    from referee.engine.graphboard import board_for
+
+    board = board_for(m)
+    path = [start, *o.hexes]
+    for a, b in pairwise(path):
+        if a == b or not (board.contains(a) and board.contains(b)) or board.adjacent(a, b):
+            continue
+        nxt = board.neighbours(a)
+        return [
+            Violation(
+                "G5",
+                f"{b} is not connected to {a} on the map (no adjacency, line or link"
+                + (", and a one-way link runs the other way)" if board.adjacent(b, a) else ")"),
+                o.pos_of(b),
+                unit=uid,
+                hint=f"a move goes one connection at a time; from {a}: " + ", ".join(nxt)
+                if nxt
+                else f"{a} has no connection",
+            )
+        ]
+    return []
 
 
 def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | None:
