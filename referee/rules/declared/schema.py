@@ -24,8 +24,9 @@ SCHEMA = RulesetSchema(
     values=(),
     categories=(),
     setup_kinds=("hexes",),
-    # a hex map; the named locations of a module imported from VASSAL, as spaces
+    # every kind of map a source may declare (docs/module-source.md): hexes, zones, spaces and
+    # their combinations; a module imported from VASSAL has its named locations as spaces
     # (referee/vassal/foreign/game.py)
-    map_kinds=("hex", "point"),
+    map_kinds=("hex", "area", "point", "hex+area", "hex+point", "area+point", "hex+area+point"),
     rules=_rules,
 )
