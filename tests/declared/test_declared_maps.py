@@ -1,8 +1,8 @@
-"""A declared game on a point-to-point map (issue 30): the test fixture source
-``tests/declared/fixtures/convoy_run`` (spaces, two lines, a cross link, a one-way link) is
-checked and built like any source, and the generic referee moves pieces along the map's
-declared connections [G5], refusing a step between spaces that are not connected at the
-space's word."""
+"""Declared games on a point-to-point and an area map (issue 30): the test fixture sources
+``tests/declared/fixtures/convoy_run`` (spaces, two lines, a cross link, a one-way link) and
+``med_raid`` (zones with adjacency and boundaries) are checked and built like any source,
+and the generic referee moves pieces along the map's declared connections [G5], refusing a
+step between locations that are not connected at the location's word."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tests.declared.conftest import orders_lines, reports_of
 from tests.pbem.cliflow import Table, cli
 
 FIXTURE = Path(__file__).parent / "fixtures" / "convoy_run"
+AREA = Path(__file__).parent / "fixtures" / "med_raid"
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +25,32 @@ def convoy(tmp_path_factory: pytest.TempPathFactory) -> Table:
     return t
 
 
-def test_the_source_checks_clean_and_builds(tmp_path: Path) -> None:
-    code, out = cli("check", FIXTURE)
-    assert code == 0 and "point map: 0 zones, 11 spaces, 13 links" in out, out
-    code, out = cli("build", FIXTURE, "-o", tmp_path / "build", "-q")
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        (FIXTURE, "point map: 0 zones, 11 spaces, 13 links"),
+        (AREA, "area map: 11 zones, 0 spaces, 0 links"),
+    ],
+)
+def test_the_source_checks_clean_and_builds(source: Path, summary: str, tmp_path: Path) -> None:
+    code, out = cli("check", source)
+    assert code == 0 and summary in out, out
+    code, out = cli("build", source, "-o", tmp_path / "build", "-q")
     assert code == 0, out
-    assert (tmp_path / "build" / "convoy_run-0.1.vmod").is_file()
+    assert (tmp_path / "build" / f"{source.name}-0.1.vmod").is_file()
+
+
+def test_moves_follow_the_zones_adjacency(tmp_path: Path) -> None:
+    t = Table(tmp_path, AREA, ("Escort", "Raider"))
+    t.new("raid")
+    t.send("Escort", *orders_lines("Escort", 1, 'move E-DD-1 "Aegean Sea" "Eastern Med"'))
+    texts = [e["text"] for e in reports_of(t)[-1]["events"]]
+    assert "E-DD-1 moves to Eastern Med by Aegean Sea" in texts  # a boundary is the game's rule
+    out = t.send("Raider", *orders_lines("Raider", 1, 'move R-SS-1 Crete "Western Med"'),
+                 expect=1)  # fmt: skip
+    assert ":8:19: [G5] Western Med is not connected to Crete on the map" in out, out
+    code, verdict = t.verify()
+    assert code == 0, json.dumps(verdict)[:2000]
 
 
 def test_moves_follow_the_declared_connections(convoy: Table) -> None:
