@@ -79,3 +79,36 @@ def test_moves_follow_the_declared_connections(convoy: Table) -> None:
     assert ":9:13: [G1] no location 'Kola Bay' on the map" in out, out
     code, verdict = convoy.verify()
     assert code == 0, json.dumps(verdict)[:2000]
+
+
+def test_options_offer_the_declared_connections_and_are_published(convoy: Table) -> None:
+    """``referee options`` [G1], [G2], [G5]: the moves the map connects, flip and eliminate;
+    every choice is an order line validate accepts; the awaited side's file holds them."""
+    from referee.engine.core import GameState
+    from referee.engine.orders import parse_orders
+    from referee.pbem.draft_options import options_file
+    from referee.rules.declared.ruleset import RULESET
+    from referee.source.loader import load_module
+
+    state = GameState.from_json(json.loads((convoy.game / "state.json").read_text()))
+    side = state.active_side
+    assert side is not None
+    module, _ = load_module(FIXTURE)
+    assert module is not None
+    mine = sorted(u for u, s in state.units.items() if s.side == side and s.location)
+    for uid in mine:
+        code, out = cli("options", "--state", convoy.game / "state.json", uid, "--module", FIXTURE)
+        assert code == 0 and "(one connection at a time)" in out, out
+        report = RULESET.options(module, state, uid)
+        for choice in report.data["orders"]:
+            text = "\n".join(
+                ["game: g", f"turn: {state.turn}", f"side: {side}", "", "[orders]", choice["order"]]
+            )
+            doc = parse_orders(text, "o.txt", RULESET.vocabulary)
+            assert RULESET.validate(module, state, doc) == [], choice
+    last = sorted((convoy.game / "turns").glob("*/report.json"))[-1].parent
+    published = json.loads((last / options_file(side)).read_text())
+    assert published["section"] == "orders" and sorted(published["units"]) == mine
+    older = state.evolve(data={})  # a game begun before options were published
+    assert RULESET.options(module, older, mine[0]).data["orders"] == []
+    assert RULESET.earlier_starts(state)[-1].data == {}
