@@ -112,3 +112,48 @@ def test_options_offer_the_declared_connections_and_are_published(convoy: Table)
     older = state.evolve(data={})  # a game begun before options were published
     assert RULESET.options(module, older, mine[0]).data["orders"] == []
     assert RULESET.earlier_starts(state)[-1].data == {}
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize(
+    ("source", "scenario", "expected"),
+    [
+        (FIXTURE, "run", {"E-CV-1": "NATO Base", "E-DD-1": "North Sea 1",
+                          "R-SS-1": "Barents Sea 2"}),
+        (AREA, "raid", {"E-CV-1": "Western Med", "E-DD-1": "Ionian Sea",
+                        "R-SS-1": "Eastern Med"}),
+    ],
+)  # fmt: skip
+def test_real_vassal_loads_the_module_and_its_setup(
+    source: Path, scenario: str, expected: dict[str, str], tmp_path: Path
+) -> None:
+    """Real VASSAL 3.7.26 (``vcheck``) loads each fixture's module with no problem, and its
+    New Game set-up with every piece in the zone or space the scenario names."""
+    import os
+    import shutil
+    import subprocess
+
+    from referee.source.loader import load_module
+    from referee.vassal.position.setups import build_module_with_setups
+    from tests.vassal.test_real_vassal_play import VCHECK
+
+    if not VCHECK.is_file() or (
+        shutil.which("java") is None and not list(Path("/usr/lib/jvm").glob("java-17-*/bin/java"))
+    ):
+        pytest.skip("real VASSAL (../shared/tools/vassal-check) or Java is missing")
+    module, _ = load_module(source)
+    assert module is not None
+    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    out = tmp_path / "vcheck.txt"
+    run = subprocess.run(
+        [str(VCHECK), str(vmod)], env=dict(os.environ, VCHECK_OUT=str(out)),
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    setup = f"setup:{module.scenarios[scenario].name}"
+    pieces = {
+        f[6].split(" ")[0]: f[5]
+        for f in (ln.split("\t") for ln in out.read_text(encoding="utf-8").splitlines())
+        if f[0] == "PIECE" and f[1] == setup
+    }
+    assert pieces == expected

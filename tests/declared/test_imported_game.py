@@ -250,3 +250,16 @@ def test_real_vassal_moves_a_piece_and_loads_the_referees_save(
         ("Red", "D02"),
         ("Town", "C03"),
     ]
+
+
+def test_validate_says_what_the_referee_checks(played: Table, source: Path, tmp_path: Path) -> None:
+    state = _state(played)
+    side = state.active_side
+    assert side is not None
+    orders = tmp_path / "orders.txt"
+    orders.write_text(
+        "\n".join([*orders_lines(side, state.turn, "move Town D03", 'roll 2d6 for "D03"'), ""])
+    )
+    code, out = cli("validate", orders, "--state", played.game / "state.json", "--module", source)
+    assert code == 0 and "ok: no violations" in out, out
+    assert f"a declared game, {NOT_RULES}" in out
