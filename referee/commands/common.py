@@ -323,9 +323,10 @@ def load_game_source(src: Path, *, quiet: bool = False):
     printed and exit 1 as for any source."""
     if not _imported_vmod(src):
         return load_checked(src, quiet=quiet)
+    from referee.source.cached import load_module_cached
     from referee.vassal.foreign.game import load_imported_game
 
-    module, diags = load_imported_game(src)
+    module, diags = load_module_cached(src, load_imported_game, salt="imported-game")
     return _loaded_or_exit(src, module, diags, quiet)
 
 

@@ -79,12 +79,12 @@ class ImportedPoint:
 
 @dataclass(frozen=True, slots=True)
 class ImportedScenario:
-    """One predefined set-up of an imported module: its save (the bytes the game's saves are
-    written from), its pieces and every location its boards have, by key."""
+    """One predefined set-up of an imported module: its save (the file of the source the
+    game's saves are written from), its pieces and every location its boards have, by key."""
 
     id: str
     name: str
-    save: bytes
+    save_file: str
     pieces: tuple[ImportedPiece, ...]
     locations: tuple[tuple[str, ImportedPoint], ...]
 

@@ -14,8 +14,9 @@ that source as a :class:`~referee.source.model.Module`:
   from the palette or deleted in VASSAL is listed by ``import-vlog``, never guessed);
 * the **locations** are every name VASSAL's own grids give a point of the set-up's boards
   (:mod:`referee.vassal.foreign.locations`, checked against real VASSAL): the boards are
-  sampled on a lattice and each name keeps the sampled point nearest the middle of its
-  points, so a piece put there is named by that name in VASSAL. A name of a map other than
+  sampled on a lattice (:data:`MAX_SAMPLES` points in all) and each name keeps the sampled
+  point nearest the middle of its points, so a piece put there is named by that name in
+  VASSAL. A name of a map other than
   the first is written ``MAP: NAME`` when the first map has the same name;
 * a piece belongs to **no side** (a VASSAL module does not say whose a piece is): either
   player may order it, and every report says the referee checks no rule.
@@ -34,6 +35,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
+from referee.safeio import resolve_inside
 from referee.source.diagnostics import Diagnostics
 from referee.source.gamedecl import (
     GameDecl,
@@ -56,9 +58,12 @@ from referee.source.model import (
 )
 from referee.source.tomlpos import TomlText
 from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.savefile import build_savedata, read_save_bytes
+from referee.vassal.foreign.imported_save import rewrite_setup
 from referee.vassal.foreign.locations import OFFBOARD, BoardLayout, ModuleLocations
 from referee.vassal.foreign.movelist import read_log
 from referee.vassal.foreign.rebuild import load_for_vassal, source_locations
+from referee.vassal.module.buildfile import DATE_SAVED, VASSAL_VERSION, moduledata_xml
 
 __all__ = [
     "DEFAULT_TURNS",
@@ -72,9 +77,11 @@ __all__ = [
 
 DEFAULT_TURNS: Final = 99
 """Game-Turns of an imported module's game when its ``[game]`` gives none."""
-MAX_SAMPLES: Final = 160_000
-"""Points sampled per board to find its location names (bounds the cost of a load: a board
-of any size costs at most this many ``Map.locationName`` answers)."""
+MAX_SAMPLES: Final = 40_000
+"""Points sampled over all the boards of a set-up to find their location names (bounds the
+cost of a load: boards of any size and number cost about this many ``Map.locationName``
+answers a set-up; a location smaller than the sampling step may be missed, and is then
+no location of the game)."""
 MIN_STEP: Final = 2
 FILE: Final = "module.toml"
 _ID_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
@@ -100,12 +107,11 @@ def location_key(first_map: str, map_name: str | None, name: str, taken: Iterabl
 
 
 def _board_points(
-    layout: BoardLayout, map_name: str, box: tuple[int, int, int, int]
+    layout: BoardLayout, map_name: str, box: tuple[int, int, int, int], step: int
 ) -> dict[str, list[tuple[int, int]]]:
-    """Every name VASSAL gives a point of the board at ``box`` (x, y, w, h), with the points
-    sampled there, in scan order."""
+    """Every name VASSAL gives a point of the board at ``box`` (x, y, w, h), sampled every
+    ``step`` pixels, with the points sampled there, in scan order."""
     x0, y0, w, h = box
-    step = max(MIN_STEP, math.ceil(math.sqrt(w * h / MAX_SAMPLES)))
     found: dict[str, list[tuple[int, int]]] = {}
     for y in range(y0 + step // 2, y0 + h, step):
         for x in range(x0 + step // 2, x0 + w, step):
@@ -123,17 +129,33 @@ def _middle(points: list[tuple[int, int]]) -> tuple[int, int]:
     return min(points, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
 
 
-def location_points(layout: BoardLayout, module: ModuleLocations) -> dict[str, ImportedPoint]:
+def location_points(
+    layout: BoardLayout,
+    module: ModuleLocations,
+    known: Iterable[tuple[str | None, int, int]] = (),
+) -> dict[str, ImportedPoint]:
     """Every location of the boards ``layout`` has chosen, by key, with a point VASSAL names
-    by it (maps in module order, names in scan order)."""
+    by it (maps in module order, names in scan order); the ``known`` points (map, x, y: the
+    set-up's pieces) are added, so a location the lattice passes over is not missed there."""
     out: dict[str, ImportedPoint] = {}
     first = next(iter(module.maps), "")
     first_names: set[str] = set()
+    area = sum(
+        p.board.size[0] * p.board.size[1]
+        for spec in module.maps.values()
+        for p in layout.chosen.get(spec.name, ())
+    )
+    step = max(MIN_STEP, math.ceil(math.sqrt(area / MAX_SAMPLES)))
     for spec in module.maps.values():
         names: dict[str, list[tuple[int, int]]] = {}
+        for m, x, y in known:
+            name = layout.name(m, x, y) if m == spec.name else OFFBOARD
+            if name and name != OFFBOARD:
+                names.setdefault(name, []).append((x, y))
         for placed in layout.chosen.get(spec.name, ()):
             w, h = placed.board.size
-            for name, pts in _board_points(layout, spec.name, (placed.x, placed.y, w, h)).items():
+            box = (placed.x, placed.y, w, h)
+            for name, pts in _board_points(layout, spec.name, box, step).items():
                 names.setdefault(name, []).extend(pts)
         for name, pts in names.items():
             key = location_key(first, spec.name, name, first_names)
@@ -221,14 +243,12 @@ def _piece_ids(names: list[str]) -> list[str]:
 
 
 def _scenario(
-    sid: str, title: str, save: bytes, module: ModuleLocations, file: str
+    sid: str, title: str, save: bytes, module: ModuleLocations, save_file: str
 ) -> ImportedScenario:
     """The pieces and locations of one set-up save (raises VassalFormatError)."""
-    from referee.vassal.codec.savefile import read_save_bytes
-
-    reading = read_log(read_save_bytes(save, file).commands, module)
+    reading = read_log(read_save_bytes(save, save_file).commands, module)
     layout = reading.layout or module.layout()
-    points = location_points(layout, module)
+    points = location_points(layout, module, [(p.map, p.x, p.y) for p in reading.start])
     first = next(iter(module.maps), "")
     first_names = {k for k, p in points.items() if p.map == first}
     ids = _piece_ids([p.name for p in reading.start])
@@ -237,7 +257,7 @@ def _scenario(
         key = location_key(first, p.map, p.location, first_names)
         where = key if p.location != OFFBOARD and key in points else ""
         pieces.append(ImportedPiece(pid, p.id, p.name, p.map, p.x, p.y, where))
-    return ImportedScenario(sid, title, save, tuple(pieces), tuple(points.items()))
+    return ImportedScenario(sid, title, save_file, tuple(pieces), tuple(points.items()))
 
 
 def _scenarios(
@@ -250,10 +270,11 @@ def _scenarios(
         if save is None:
             continue  # a blank set-up: no pieces to play
         sid = Path(str(listing)).stem
+        save_file = str(listing)[: -len(".toml")] + ".vsav"  # as load_vassal_only reads it
         try:
-            out.append(_scenario(sid, title, save, module, str(listing)))
+            out.append(_scenario(sid, title, save, module, save_file))
         except VassalFormatError as exc:
-            diags.error(str(listing)[: -len(".toml")] + ".vsav", None, str(exc))
+            diags.error(save_file, None, str(exc))
     if not out and not diags.errors:
         diags.error(
             FILE,
@@ -350,8 +371,6 @@ def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, st
     piece whose location in ``where`` (piece id -> location key, ``None`` for a piece off
     the map) differs from the set-up's at its location's point, in a stack of its own per
     point, and each piece taken off the map removed; everything else as the set-up had it."""
-    from referee.vassal.foreign.imported_save import rewrite_setup
-
     assert module.game is not None and module.game.imported is not None
     sc = module.game.imported.scenario(scenario)
     if sc is None:
@@ -362,15 +381,12 @@ def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, st
             continue
         key = where[p.id]
         moved[p.vassal_id] = None if key is None else sc.point(key)
-    from referee.vassal.codec.savefile import build_savedata
-    from referee.vassal.module.buildfile import DATE_SAVED, VASSAL_VERSION, moduledata_xml
-
     savedata = build_savedata(
         module_version=module.version,
         vassal_version=VASSAL_VERSION,
         date_saved=int(DATE_SAVED),
         description=f"{module.name}: {sc.name}",
     )
-    return rewrite_setup(
-        sc.save, moved, savedata, moduledata_xml(module.name, module.version, module.description)
-    )
+    moduledata = moduledata_xml(module.name, module.version, module.description)
+    save = resolve_inside(module.root, sc.save_file, what="set-up save").read_bytes()
+    return rewrite_setup(save, moved, savedata, moduledata)
