@@ -157,3 +157,24 @@ def test_real_vassal_loads_the_module_and_its_setup(
         if f[0] == "PIECE" and f[1] == setup
     }
     assert pieces == expected
+
+
+def test_a_game_begun_before_options_verifies_as_it_was_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An archive begun before the ``options`` ruling (its start has no flags, its steps
+    publish no choices) replays as it was played: ``verify`` accepts its start among the
+    ruleset's ``earlier_starts`` and makes its options files again without choices."""
+    import referee.rules.declared.ruleset as declared
+
+    t = Table(tmp_path, FIXTURE, ("Escort", "Raider"))
+    with monkeypatch.context() as m:
+        m.setattr(declared, "NEW_GAME_FLAGS", {})  # the ruleset as it was before the ruling
+        t.new("run")
+        t.send("Escort", *orders_lines("Escort", 1, 'move E-DD-1 "Norwegian Sea 1"'))
+    start = json.loads((t.game / "turns" / "000-setup-request" / "state.json").read_text())
+    assert start["data"] == {}
+    last = sorted((t.game / "turns").glob("*/report.json"))[-1].parent
+    assert json.loads((last / "options-Raider.json").read_text())["units"] == {}
+    code, verdict = t.verify()
+    assert code == 0, json.dumps(verdict)[:2000]

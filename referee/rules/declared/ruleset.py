@@ -51,7 +51,7 @@ class DeclaredRules(Ruleset, UnitOptions):
             active_side=step.side,
             units={},
             stacks={},
-            data={"flags": dict(NEW_GAME_FLAGS)},
+            data={"flags": dict(NEW_GAME_FLAGS)} if NEW_GAME_FLAGS else {},
             options=tuple(options),
         )
         pieces = module.pieces()
