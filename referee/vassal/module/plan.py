@@ -51,6 +51,8 @@ from referee.vassal.module.palette import (
     unit_piece,
     unit_prototype,
 )
+from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
+from referee.vassal.module.piece_versions import has_trails
 from referee.vassal.module.tracker import TrackerPlan, plan_tracker
 from referee.vassal.module.traits import ELIMINATED_MAP, SOLITAIRE_SIDE, eliminated_zone, mask_trait
 
@@ -250,6 +252,7 @@ class ModulePlan:
     attacked: bool = True  # the units have the Attacked layer [7.44] (the ruleset declares it)
     # where the status marks go on a counter (fractions of its side): its picture's box
     status_band: Band = DEFAULT_BAND
+    piece_version: int = CURRENT_PIECES  # the piece-trait version (piece_versions)
 
     def expanded(self, slot: SlotDef) -> Piece:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
@@ -336,9 +339,15 @@ def _counter_px(module: Module, dpi: int) -> int:
 
 
 def plan_module(
-    module: Module, *, dpi: int = DEFAULT_DPI, charts: tuple[ChartDef, ...] = ()
+    module: Module,
+    *,
+    dpi: int = DEFAULT_DPI,
+    charts: tuple[ChartDef, ...] = (),
+    piece_version: int = CURRENT_PIECES,
 ) -> ModulePlan:
-    """Decide the whole module for ``module`` at ``dpi`` (no images are drawn here).
+    """Decide the whole module for ``module`` at ``dpi`` (no images are drawn here), its
+    counters with the traits of piece version ``piece_version``
+    (:mod:`referee.vassal.module.piece_versions`: an older game's saves keep its version's).
 
     Raises :class:`UserError` for a source the module cannot be made from (no sides, no
     counters, absurd counter sizes).
@@ -420,7 +429,10 @@ def plan_module(
         types.setdefault(unit.type, info.get("name", "") or unit.type)
     proto_pieces = {
         UNIT_PROTOTYPE: unit_prototype(
-            ATTACKED_OVERLAY if attacked else None, MOVED_IMAGE, counter_px
+            ATTACKED_OVERLAY if attacked else None,
+            MOVED_IMAGE,
+            counter_px,
+            trails=has_trails(piece_version),
         )
     }
     proto_pieces.update((prototype_name(t), type_prototype(t, n)) for t, n in types.items())
@@ -468,6 +480,7 @@ def plan_module(
         location_markers=location_markers,
         attacked=attacked,
         status_band=_status_band(module),
+        piece_version=piece_version,
         prototypes=tuple(prototypes),
         holding=holding,
         charts=charts,

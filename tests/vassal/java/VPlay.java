@@ -10,8 +10,10 @@
 //   PICTURE <source> <map> <file> <width> <height>  the map drawn at 100 % with its pieces
 //   MENU    <menu> <item> ...                 each toolbar menu and the buttons it holds
 //   ROLL    <button> <dice> <sides>           a Dice Button pressed, 24 times each (its report follows as CHAT)
+//   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
+//           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
 //
-// Usage: VPlay MODULE.vmod [--masks] [--dice] [--picture SAVE.vsav MAPNAME OUT.png ...]
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--trails] [--picture SAVE.vsav MAPNAME OUT.png ...]
 import java.awt.*;
 import java.awt.event.InputEvent;
 import java.awt.image.BufferedImage;
@@ -121,6 +123,33 @@ public class VPlay {
     }
   }
 
+  /** For each slot with a Movement Trail: its menu command and key as VASSAL decoded them,
+   *  and whether the trail shows before and after the key is pressed on a fresh piece. */
+  static void trails() throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    final java.lang.reflect.Field shown = Footprint.class.getDeclaredField("localVisibility");
+    shown.setAccessible(true);
+    final java.lang.reflect.Field key = Footprint.class.getDeclaredField("trailKey");
+    key.setAccessible(true);
+    final java.lang.reflect.Field menu = Footprint.class.getDeclaredField("menuCommand");
+    menu.setAccessible(true);
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null) continue;
+      final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final Footprint f = (Footprint) Decorator.getDecorator(p, Footprint.class);
+      if (f == null) continue;
+      final KeyStroke k = ((VASSAL.tools.NamedKeyStroke) key.get(f)).getKeyStroke();
+      final boolean before = (Boolean) shown.get(f);
+      final Map board = Map.getMapList().get(0);  // a trail is drawn on a map: put it on one
+      board.placeAt(p, new Point(100, 100));
+      p.keyEvent(k);
+      board.removePiece(p);
+      VCheck.emit("TRAIL", slot.getConfigureName(), String.valueOf(menu.get(f)),
+        KeyStroke.getKeyStroke(k.getKeyCode(), k.getModifiers()).toString(),
+        Boolean.toString(before), Boolean.toString((Boolean) shown.get(f)));
+    }
+  }
+
   /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
@@ -152,10 +181,12 @@ public class VPlay {
     final String vmod = args[0];
     boolean doMasks = false;
     boolean doDice = false;
+    boolean doTrails = false;
     final List<String[]> pictures = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
+      else if (args[i].equals("--trails")) doTrails = true;
       else if (args[i].equals("--picture")) {
         pictures.add(new String[] {args[i + 1], args[i + 2], args[i + 3]});
         i += 3;
@@ -204,6 +235,12 @@ public class VPlay {
           dice();
           return null;
         }, "dice");
+      }
+      if (doTrails) {
+        VCheck.onEdt(() -> {
+          trails();
+          return null;
+        }, "trails");
       }
       for (final String[] pic : pictures) {
         VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
