@@ -26,12 +26,14 @@ from referee.errors import UserError
 
 __all__ = [
     "CURRENT",
+    "FACE_DOWN",
     "FIRST",
     "PIECES_KEY",
     "TRAILS",
     "VERSIONS",
     "has_trails",
     "recorded_version",
+    "shows_face_down",
 ]
 
 PIECES_KEY: Final = "vassal_pieces"
@@ -43,9 +45,15 @@ Send To the dead pile, Mark Moved, the marker layers, Masks."""
 TRAILS: Final = 2
 """Version 1 and a movement trail (VASSAL's Footprint) on every unit (issue 27)."""
 
+FACE_DOWN: Final = 3
+"""Version 2, and a side's saves show the counters it knows lie face down (Carrier
+Battlegroup's unrevealed SBG ships and coastal units) as masked anonymous counters rather
+than not at all (issue 27; :mod:`referee.vassal.position.face_down`)."""
+
 VERSIONS: Final[Mapping[int, str]] = {
     FIRST: "the pieces of the games begun before the piece definitions were versioned",
     TRAILS: "every unit has a movement trail (Ctrl+Shift+T)",
+    FACE_DOWN: "a side's saves show the face-down counters it knows of, masked",
 }
 CURRENT: Final = max(VERSIONS)
 """The version ``referee new`` records and ``referee build`` writes."""
@@ -70,3 +78,8 @@ def recorded_version(data: Mapping[str, object]) -> int:
 def has_trails(version: int) -> bool:
     """Whether units of ``version`` carry a movement trail."""
     return version >= TRAILS
+
+
+def shows_face_down(version: int) -> bool:
+    """Whether a side's saves of ``version`` show its known face-down counters masked."""
+    return version >= FACE_DOWN

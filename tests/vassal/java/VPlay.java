@@ -10,10 +10,12 @@
 //   PICTURE <source> <map> <file> <width> <height>  the map drawn at 100 % with its pieces
 //   MENU    <menu> <item> ...                 each toolbar menu and the buttons it holds
 //   ROLL    <button> <dice> <sides>           a Dice Button pressed, 24 times each (its report follows as CHAT)
+//   SEEN    <name> <map> <masked to me> <location>  a piece of a --seen save as that side sees it
 //   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
 //           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
 //
-// Usage: VPlay MODULE.vmod [--masks] [--dice] [--trails] [--picture SAVE.vsav MAPNAME OUT.png ...]
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--trails] [--seen SAVE.vsav SIDE ...]
+//              [--picture SAVE.vsav MAPNAME OUT.png ...]
 import java.awt.*;
 import java.awt.event.InputEvent;
 import java.awt.image.BufferedImage;
@@ -150,6 +152,25 @@ public class VPlay {
     }
   }
 
+  /** Every piece on every map of the loaded save as the player of ``side`` sees it: the name
+   *  VASSAL shows him, its map, whether a Mask hides it from him, and the location name. */
+  static void seen(String side) {
+    become(side);
+    for (final Map m : Map.getMapList()) {
+      for (final GamePiece top : m.getAllPieces()) {
+        final List<GamePiece> inside = new ArrayList<>();
+        if (top instanceof VASSAL.counters.Stack) inside.addAll(((VASSAL.counters.Stack) top).asList());
+        else inside.add(top);
+        for (final GamePiece p : inside) {
+          final Obscurable o = maskOf(p);
+          VCheck.emit("SEEN", String.valueOf(p.getName()), m.getMapName(),
+            Boolean.toString(o != null && o.obscuredToMe()),
+            String.valueOf(m.locationName(p.getPosition())));
+        }
+      }
+    }
+  }
+
   /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
@@ -183,10 +204,15 @@ public class VPlay {
     boolean doDice = false;
     boolean doTrails = false;
     final List<String[]> pictures = new ArrayList<>();
+    final List<String[]> seens = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
       else if (args[i].equals("--trails")) doTrails = true;
+      else if (args[i].equals("--seen")) {
+        seens.add(new String[] {args[i + 1], args[i + 2]});
+        i += 2;
+      }
       else if (args[i].equals("--picture")) {
         pictures.add(new String[] {args[i + 1], args[i + 2], args[i + 3]});
         i += 3;
@@ -241,6 +267,13 @@ public class VPlay {
           trails();
           return null;
         }, "trails");
+      }
+      for (final String[] sv : seens) {
+        VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
+        VCheck.onEdt(() -> {
+          seen(sv[1]);
+          return null;
+        }, "seen " + sv[0]);
       }
       for (final String[] pic : pictures) {
         VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
