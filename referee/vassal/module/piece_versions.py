@@ -29,8 +29,10 @@ __all__ = [
     "FACE_DOWN",
     "FIRST",
     "PIECES_KEY",
+    "REFIT",
     "TRAILS",
     "VERSIONS",
+    "has_refit",
     "has_trails",
     "recorded_version",
     "shows_face_down",
@@ -50,10 +52,15 @@ FACE_DOWN: Final = 3
 Battlegroup's unrevealed SBG ships and coastal units) as masked anonymous counters rather
 than not at all (issue 27; :mod:`referee.vassal.position.face_down`)."""
 
+REFIT: Final = 4
+"""Version 3, and on a map with a Refit Box (Sixth Fleet 2019) every unit has a Send To
+"Refit Box" (Ctrl+Shift+R) [7.2] (issue 27)."""
+
 VERSIONS: Final[Mapping[int, str]] = {
     FIRST: "the pieces of the games begun before the piece definitions were versioned",
     TRAILS: "every unit has a movement trail (Ctrl+Shift+T)",
     FACE_DOWN: "a side's saves show the face-down counters it knows of, masked",
+    REFIT: "units have a Send To the map's Refit Box (Ctrl+Shift+R)",
 }
 CURRENT: Final = max(VERSIONS)
 """The version ``referee new`` records and ``referee build`` writes."""
@@ -78,6 +85,11 @@ def recorded_version(data: Mapping[str, object]) -> int:
 def has_trails(version: int) -> bool:
     """Whether units of ``version`` carry a movement trail."""
     return version >= TRAILS
+
+
+def has_refit(version: int) -> bool:
+    """Whether units of ``version`` have a Send To the map's Refit Box (where it has one)."""
+    return version >= REFIT
 
 
 def shows_face_down(version: int) -> bool:

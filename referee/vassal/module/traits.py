@@ -41,6 +41,7 @@ __all__ = [
     "ELIMINATED_MAP",
     "ELIMINATE_KEY",
     "MOVED_KEY",
+    "REFIT_KEY",
     "SOLITAIRE_SIDE",
     "clone_trait",
     "delete_trait",
@@ -50,6 +51,7 @@ __all__ = [
     "moved_trait",
     "report_trait",
     "send_to_eliminated_trait",
+    "send_to_zone_trait",
     "trail_trait",
 ]
 
@@ -60,6 +62,7 @@ CLONE_KEY: Final = "C"
 ELIMINATE_KEY: Final = "E"
 MOVED_KEY: Final = "M"
 TRAIL_KEY: Final = "T"  # Ctrl+Shift+T (Ctrl+T is the Attacked layer): show or hide the trail
+REFIT_KEY: Final = "R"  # Ctrl+Shift+R (Ctrl+R is the Returning layer): to the Refit Box
 MASK_KEY: Final = "F"  # Ctrl+F: face down / face up
 SOLITAIRE_SIDE: Final = "Solitaire"
 """The roster side of a player who plays every side (VASSAL's own name for it: the side
@@ -117,6 +120,35 @@ def send_to_eliminated_trait() -> Trait:
         "",  # region
         "",  # propertyFilter
         "",  # gridLocation
+    ]
+    return UnknownTrait("sendto;" + _se(fields, ";"), _se(["", "", ""], ";"))
+
+
+def send_to_zone_trait(
+    command: str, stroke: str, map_name: str, board: str, zone: str, description: str
+) -> Trait:
+    """Send To Location, destination the Zone ``zone`` of board ``board`` on ``map_name``
+    (a box printed on the map, such as the 2019 Refit Box); ``stroke`` is the encoded key
+    (``keycode,modifiers``). Written as :func:`send_to_eliminated_trait` writes its own."""
+    fields: list[str | int | bool | None] = [
+        command,
+        stroke,
+        map_name,
+        board,
+        "0",
+        "0",
+        "",
+        "",
+        "0",
+        "0",
+        "1",
+        "1",
+        description,
+        "Z",
+        zone,
+        "",
+        "",
+        "",
     ]
     return UnknownTrait("sendto;" + _se(fields, ";"), _se(["", "", ""], ";"))
 

@@ -10,11 +10,13 @@
 //   PICTURE <source> <map> <file> <width> <height>  the map drawn at 100 % with its pieces
 //   MENU    <menu> <item> ...                 each toolbar menu and the buttons it holds
 //   ROLL    <button> <dice> <sides>           a Dice Button pressed, 24 times each (its report follows as CHAT)
+//   SENDTO  <slot> <command> <key> <map> <location>  a Send To pressed on a piece on the first map
+//           of the game SAVE.vsav (a game has boards for a Send To to find its zone in)
 //   SEEN    <name> <map> <masked to me> <location>  a piece of a --seen save as that side sees it
 //   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
 //           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
 //
-// Usage: VPlay MODULE.vmod [--masks] [--dice] [--trails] [--seen SAVE.vsav SIDE ...]
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
 //              [--picture SAVE.vsav MAPNAME OUT.png ...]
 import java.awt.*;
 import java.awt.event.InputEvent;
@@ -171,6 +173,45 @@ public class VPlay {
     }
   }
 
+  /** For the first unit slots with Send To Location traits: each command pressed by its key on
+   *  a fresh piece standing on the first map, and where VASSAL put the piece. */
+  static void sendTo() throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    final java.lang.reflect.Field key = SendToLocation.class.getDeclaredField("key");
+    key.setAccessible(true);
+    final java.lang.reflect.Field name = SendToLocation.class.getDeclaredField("commandName");
+    name.setAccessible(true);
+    int done = 0;
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null || done >= 3) continue;
+      final GamePiece proto = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final List<SendToLocation> traits = new ArrayList<>();
+      for (GamePiece q = proto; q instanceof Decorator; q = ((Decorator) q).getInner()) {
+        if (q instanceof SendToLocation) traits.add((SendToLocation) q);
+      }
+      if (traits.isEmpty()) continue;
+      done++;
+      for (int i = 0; i < traits.size(); i++) {
+        final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+        SendToLocation t = null;
+        int k = 0;
+        for (GamePiece q = p; q instanceof Decorator; q = ((Decorator) q).getInner()) {
+          if (q instanceof SendToLocation && k++ == i) t = (SendToLocation) q;
+        }
+        final Map board = Map.getMapList().get(0);
+        board.placeAt(p, new Point(100, 100));
+        final KeyStroke ks = ((VASSAL.tools.NamedKeyStroke) key.get(t)).getKeyStroke();
+        p.keyEvent(ks);
+        final Map now = p.getMap();
+        VCheck.emit("SENDTO", slot.getConfigureName(), String.valueOf(name.get(t)),
+          KeyStroke.getKeyStroke(ks.getKeyCode(), ks.getModifiers()).toString(),
+          now == null ? "" : now.getMapName(),
+          now == null ? "" : String.valueOf(now.locationName(p.getPosition())));
+        if (now != null) now.removePiece(p);
+      }
+    }
+  }
+
   /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
@@ -203,12 +244,14 @@ public class VPlay {
     boolean doMasks = false;
     boolean doDice = false;
     boolean doTrails = false;
+    String sendToSave = null;
     final List<String[]> pictures = new ArrayList<>();
     final List<String[]> seens = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
       else if (args[i].equals("--trails")) doTrails = true;
+      else if (args[i].equals("--sendto")) sendToSave = args[++i];
       else if (args[i].equals("--seen")) {
         seens.add(new String[] {args[i + 1], args[i + 2]});
         i += 2;
@@ -267,6 +310,14 @@ public class VPlay {
           trails();
           return null;
         }, "trails");
+      }
+      if (sendToSave != null) {
+        final String sv = sendToSave;
+        VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);  // a game: the maps' boards
+        VCheck.onEdt(() -> {
+          sendTo();
+          return null;
+        }, "sendto");
       }
       for (final String[] sv : seens) {
         VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
