@@ -21,6 +21,7 @@ from referee.vassal.position.face_down import FACE_DOWN_PROPERTY
 from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
 from tests.conformance.rulesets.carrier_battlegroup import module, played, ruleset
+from tests.vassal.test_map_pictures import PICTURES
 from tests.vassal.vplay_run import records, run_vplay
 
 
@@ -115,7 +116,10 @@ def test_real_vassal_shows_them_masked_to_the_us_navy(game, tmp_path: Path) -> N
     vmod = build_module_with_setups(m, tmp_path / "vassal", workers=1).path
     save = tmp_path / "position-USN.vsav"
     save.write_bytes(position_vsav_bytes(table, seen))
-    code, out = run_vplay(vmod, ["--seen", str(save), "US Navy"], tmp_path)
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    picture = PICTURES / "carrier_battlegroup-position-USN-face-down.png"  # to look at
+    args = ["--seen", str(save), "US Navy", "--picture", str(save), "Main Map", str(picture)]
+    code, out = run_vplay(vmod, args, tmp_path)
     assert code == 0, records(out, "PROBLEM")
     assert not records(out, "PROBLEM")
     seen_rows = records(out, "SEEN")
