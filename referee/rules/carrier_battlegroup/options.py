@@ -243,6 +243,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         data["setup"] = [{"order": "begin"}]
         data["orders"] = draft.setup_choices()
         data["orders_since"] = 2  # options files of format 1 had no CBG order lines
+        data["section"] = "setup"
         lines += ["  [setup]:", "    begin  (the referee rolls set-up steps 1-7 [4.0])"]
         return OptionsReport(subject, tuple(lines), data, None, ())
     if state.phase not in ("turn", "outfit"):
@@ -282,6 +283,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     marks.update({x["space"]: "strike" for x in sections.get("launches", [])})
     data["orders"] = pointing(module, state, seen, subject, kind, sections)
     data["orders_since"] = 2  # options files of format 1 had no CBG order lines
+    data["section"] = "outfit" if state.phase == "outfit" else "movement"  # the draft's first
     notes = _notes(module, seen)
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)
 

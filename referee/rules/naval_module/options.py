@@ -209,23 +209,24 @@ def readiness_lines(module: Module, state: GameState, sid: str) -> list[str]:
 
 def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The order lines the viewer's orders mode points at (issue 28): each unit's moves
-    [26.14b], [32.11] at the hex they end on (a port's hex; a move that ends at sea in a zone
-    has no hex and is only listed), and its Readiness step's ``ready``/``repair`` at its
-    own hex [25.32], [27.41]. Every line is one ``validate`` accepted alone."""
-    game = Game.of(module)
+    [26.14b], [32.11] at the place they end in (a sea zone, a port, an all-sea hex: each a
+    place of the map), with the zones, ports and hexes of the way, and its Readiness step's
+    ``ready``/``repair`` at its own place [25.32], [27.41]. Every line is one ``validate``
+    accepted alone."""
     out: list[dict[str, Any]] = []
     for o in units:
         sid = o["unit"]
         for m in o["moves"]:
-            hexes = [h for h in (game.hex_of(x) for x in m["path"]) if h is not None]
-            c: dict[str, Any] = {"order": m["line"], "kind": "move", "label": f"cost {m['nmp']}"}
-            at = game.hex_of(m["to"])
-            if at is not None:
-                c["at"] = at
-            if hexes:
-                c["path"] = hexes
-            out.append(c)
-        here = game.hex_of(state.units[sid].location)
+            out.append(
+                {
+                    "order": m["line"],
+                    "kind": "move",
+                    "at": m["to"],
+                    "path": list(m["path"]),
+                    "label": f"cost {m['nmp']}",
+                }
+            )
+        here = state.units[sid].location
         for line in readiness_lines(module, state, sid):
             c = {"order": line, "kind": line.split()[0], "label": line.split()[0]}
             if here is not None:

@@ -121,6 +121,35 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
     return out
 
 
+def stack_attacks_8_2(
+    game: Game, state: GameState, side: str, unit: str, alone: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The impulse's attack or strike by ``unit``'s whole stack (its side's units in its hex
+    that attack the same way, air striking, ships and subs attacking) on each target one of
+    them may attack alone, when the impulse check accepts it [DTP 8.2]: "one attack by one
+    unit or stack". Kept out of the text lines (which format-1 options files hold)."""
+    here = state.units[unit].location
+    if here is None or not alone:
+        return []
+    air = game.category(unit) == "air"
+    stack = sorted(
+        u
+        for u in state.stacks.get(here, ())
+        if state.units[u].side == side and (game.category(u) == "air") == air
+    )
+    if len(stack) < 2:
+        return []
+    verb = "strike" if air else "attack"
+    out = []
+    for a in alone:
+        if a["order"].endswith(" first-strike"):
+            continue
+        line = f"{verb} {' '.join(stack)} -> {a['target']}"
+        if orders_ok(game, state, side, [line]):
+            out.append({**a, "order": line})
+    return out
+
+
 def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """While a strike that made contact waits: ``unit``'s bounce of it, when the impulse
     check accepts it [DTP 8.232]."""
@@ -165,6 +194,7 @@ def _pointing(unit: str, found: dict[str, list[dict[str, Any]]]) -> list[dict[st
         *draft.move_choices(unit, found["moves"]),
         *draft.detect_choices(found["detections"]),
         *draft.attack_choices(found["attacks"]),
+        *draft.attack_choices(found["stack_attacks"]),
         *draft.bounce_choices(found["bounces"]),
         *draft.rebase_choices(found["rebases"]),
     ]
@@ -175,7 +205,7 @@ def _found(game: Game, state: GameState, subject: str) -> dict[str, list[dict[st
     u = state.units[subject]
     p = BY_ID.get(state.phase)
     found: dict[str, list[dict[str, Any]]] = {
-        k: [] for k in ("moves", "detections", "attacks", "bounces", "rebases")
+        k: [] for k in ("moves", "detections", "attacks", "stack_attacks", "bounces", "rebases")
     }
     if p is None or u.side not in flow.due_sides(game, state):
         return found
@@ -188,6 +218,7 @@ def _found(game: Game, state: GameState, subject: str) -> dict[str, list[dict[st
         found["bounces"] = bounces_8_232(game, state, u.side, subject)
     elif p.section == "combat":
         found["attacks"] = attacks_8_2(game, state, u.side, subject)
+        found["stack_attacks"] = stack_attacks_8_2(game, state, u.side, subject, found["attacks"])
     elif p.id == "rebasing":
         found["rebases"] = rebases_9_22(game, state, u.side, subject)
     return found
@@ -239,6 +270,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "moves": moves,
         "detections": detections,
         "attacks": attacks,
+        "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
         "orders": _pointing(subject, found),
