@@ -155,24 +155,31 @@ def test_pointing_on_a_hex_map_drafts_orders_the_referee_carries_out(
     _signed_and_carried_out(demo, game, tmp_path, text, side, last)
 
 
+def _screenshots(browser: Any, unit: str, shots: Path, name: str) -> None:
+    """The unit picked from the list (the map frames it and its options), the map then the
+    draft scrolled into view; the page logged no error."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+    assert browser.find_elements("css selector", "#optmarks .opt")
+    browser.execute_script("document.getElementById('mapbox').scrollIntoView()")
+    browser.save_screenshot(str(shots / f"orders-{name}-map.png"))
+    browser.execute_script("document.getElementById('unitpick').scrollIntoView()")
+    browser.save_screenshot(str(shots / f"orders-{name}-draft.png"))
+    browser.execute_script("window.scrollTo(0, 0)")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
 @pytest.mark.parametrize("demo_name", ["dtp_denmark_strait", "naval_module"])
-def test_hex_map_screenshots_at_phone_width(
+def test_hex_map_screenshots_at_desktop_and_phone_widths(
     browser: Any, finished_demo: Any, tmp_path: Path, shots: Path, demo_name: str
 ) -> None:
     demo = finished_demo(demo_name).out
     last, side, doc = _awaiting(demo, "move")
     _, page = _viewer(demo, last, side, tmp_path)
-    _open(browser, page, 390, tmp_path)
-    from selenium.webdriver.support.ui import Select
-
-    unit = sorted(doc["units"])[0]
-    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
-    browser.execute_script("window.refereeViewer.pick(arguments[0])", unit)
-    assert browser.find_elements("css selector", "#optmarks .opt")
-    browser.save_screenshot(str(shots / f"orders-{demo_name}-map-390.png"))
-    browser.execute_script("document.getElementById('draft').scrollIntoView()")
-    browser.save_screenshot(str(shots / f"orders-{demo_name}-draft-390.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    for width in (1280, 390):
+        _open(browser, page, width, tmp_path)
+        _screenshots(browser, sorted(doc["units"])[0], shots, f"{demo_name}-{width}")
 
 
 def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
@@ -255,15 +262,14 @@ def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
     assert code == 0, out
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    for width in (390, 1280):  # the phone's screenshot first, then the desktop's drafting
+    ship = next(
+        u
+        for u in sorted(doc["units"])
+        if any(c.get("kind") == "move" for c in doc["units"][u]["choices"])
+    )
+    for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
         _open(browser, page, width, downloads)
-        ship = next(
-            u
-            for u in sorted(doc["units"])
-            if any(c.get("kind") == "move" for c in doc["units"][u]["choices"])
-        )
-        browser.execute_script("window.refereeViewer.pick(arguments[0])", ship)
-        browser.save_screenshot(str(shots / f"orders-cbg-map-{width}.png"))
+        _screenshots(browser, ship, shots, f"cbg-{width}")
     chosen: dict[str, list[str]] = {}
     for kind in ("move", "intel", "attack"):
         for unit in sorted(doc["units"]):
