@@ -292,6 +292,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
             "units": data,
             "orders": pointing(module, state, data),
             "orders_since": 2,  # options files of format 1 had no naval order lines
+            "section": seq.SECTION.get(state.phase, state.phase),
         },
         marks=marks or None,
     )

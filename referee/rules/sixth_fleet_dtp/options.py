@@ -275,6 +275,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "rebases": found["rebases"],
         "orders": _pointing(subject, found),
         "orders_since": 2,  # options files of format 1 had no DTP order lines
+        "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
     notes = (
         "each line is accepted by the phase's own check; detection attempts are those allowed "
