@@ -2,7 +2,8 @@
 Chromium (issue 28 item 2, "How it is checked").
 
 Each case cuts its demo game back to the first step whose awaited side's options offer a
-choice of one kind (set-up placing, moves, an impulse's attack), makes that side's viewer with
+choice of one kind (set-up placing, moves, an impulse's attack, a bounce of a strike that
+made contact [DTP 8.232]), makes that side's viewer with
 ``referee viewer``, points at the choices (the unit in the list, then its marked place on the
 map, or the choice's button where several share a place), downloads the draft, and shows that
 ``referee validate`` accepts it and that, signed with the side's demo key, ``referee
@@ -102,6 +103,7 @@ CASES = [
     ("dtp_denmark_strait", "place"),
     ("dtp_denmark_strait", "move"),
     ("dtp_denmark_strait", "attack"),
+    ("dtp_denmark_strait", "bounce"),  # the defender's reaction in the attacker's impulse
     ("naval_module", "move"),
 ]
 
@@ -152,7 +154,37 @@ def test_pointing_on_a_hex_map_drafts_orders_the_referee_carries_out(
     text = _download(browser, downloads)
     lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
     assert lines == [f"[{doc['section']}]", *chosen]
+    if kind == "attack":
+        _no_second_attack(browser, doc, chosen[0], game, tmp_path, text, side)
     _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+
+
+def _no_second_attack(
+    browser: Any, doc: dict[str, Any], first: str, game: Path, tmp_path: Path, text: str, side: str
+) -> None:
+    """One attack an impulse [DTP 8.2]: once one is drafted, no other can be pointed at (its
+    button is disabled), and a second typed by hand is refused by ``validate``."""
+    from selenium.webdriver.support.ui import Select
+
+    others = [
+        (u, c)
+        for u in sorted(doc["units"])
+        for c in _choices(browser, u)
+        if c.get("kind") == "attack" and c["order"] != first
+    ]
+    assert others, "the step offers one attack only: nothing to rule out"
+    unit, other = others[0]
+    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+    button = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#choices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]) || null",
+        other["order"],
+    )
+    assert button is not None and not button.is_enabled()
+    hand = tmp_path / "hand.txt"
+    hand.write_text(text + other["order"] + "\n")
+    code, out = cli("validate", hand, "--state", game, "--side", side)
+    assert code != 0, out
 
 
 def _screenshots(browser: Any, unit: str, shots: Path, name: str) -> None:
