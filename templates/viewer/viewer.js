@@ -563,7 +563,8 @@
       var t = sv("title"); t.textContent = cs.map(function (x) { return optTitle(x[0]); }).join("\n"); og.appendChild(t);
       og.appendChild(sv("circle", { cx: q[0], cy: q[1], r: Math.max(7, size * 0.28) }));
       var lab = sv("text", { x: q[0], y: q[1] + 4 });
-      lab.textContent = cs.length > 1 ? String(cs.length) : (c.kind === "attack" ? "\u2694" : c.label ? String(c.label).replace(/^cost /, "") : "\u2022");
+      var n = /^(?:cost )?(\d+)\b/.exec(String(c.label || ""));  /* the cost, else a dot: the rest is in the title */
+      lab.textContent = cs.length > 1 ? String(cs.length) : (c.kind === "attack" ? "\u2694" : n ? n[1] : "\u2022");
       og.appendChild(lab);
       og.addEventListener("mouseenter", function () { showPath(from, cs[0][0]); });
       og.addEventListener("mouseleave", function () { showPath(null); });
