@@ -15,11 +15,18 @@ know of. A side that is not awaited gets no file.
 
 Pure and deterministic: ``verify`` computes the file again from the replayed position and
 compares the bytes (:mod:`referee.pbem.rendercheck`), as it does every view.
+
+**Versioned.** The file names its format (``"format"``); ``verify`` renders a published file
+again in the format it names (:func:`published_version`), so a file written before a
+ruleset gave order lines stays verifiable. Format 1: order lines from the rulesets that gave
+them then (Sixth Fleet 1975 and 2019), the others' units as marked places only. Format 2: also
+the order lines a ruleset's options give since format 2 (``data["orders_since"] == 2``: DTP,
+the naval module, Carrier Battlegroup).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.engine.core import GameState
@@ -29,7 +36,11 @@ from referee.pbem.archive import slug
 from referee.pbem.reports import next_header
 from referee.source.model import Module
 
-OPTIONS_FORMAT = "referee-draft-options/1"
+FORMATS = {1: "referee-draft-options/1", 2: "referee-draft-options/2"}
+"""Each format's name, by version (the module docstring)."""
+OPTIONS_VERSION = 2
+"""The version a new step publishes."""
+OPTIONS_FORMAT = FORMATS[OPTIONS_VERSION]
 PREFIX = "options-"
 MAX_LINES = 12
 """Lines of ``referee options``'s text kept per unit (what the viewer prints beside the
@@ -69,9 +80,11 @@ def _subjects(view: GameState, side: str) -> list[str]:
 
 
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
-    """One order line the ruleset offers, reduced to what the viewer reads."""
+    """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
+    orders file's section it goes in, when not the step's own; ``group``: the units that
+    move as one, whose one ``move`` a later choice replaces)."""
     out: dict[str, Any] = {"order": str(c["order"])}
-    for key in ("kind", "label", "at", "path", "uses"):
+    for key in ("kind", "label", "at", "path", "uses", "section", "group"):
         if c.get(key) not in (None, "", []):
             v = c[key]
             out[key] = [str(x) for x in v] if isinstance(v, list | tuple) else str(v)
@@ -96,7 +109,7 @@ def _routes(choices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[s
         path = c["path"]
         if c["order"] != f"{head} {' '.join(path)}" or c.get("kind", "") != kind:
             return choices, None
-        if c.get("at") != path[-1] or c.get("uses"):
+        if c.get("at") != path[-1] or any(c.get(k) for k in ("uses", "section", "group")):
             return choices, None
         for n, h in enumerate(path):
             before = path[n - 1] if n else ""
@@ -108,13 +121,18 @@ def _routes(choices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[s
 
 
 def unit_entry(
-    ruleset: Ruleset, module: Module, view: GameState, uid: str
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    uid: str,
+    version: int = OPTIONS_VERSION,
 ) -> dict[str, Any] | None:
     """``referee options`` of one unit on the side's view: the order lines it offers
     (``data["orders"]``, when the ruleset gives them; moves as one tree), the places its
     options mark when the ruleset gives no order lines, and the first of its text lines
     (all of them, up to :data:`MAX_LINES`, without order lines); ``None`` when it has nothing
-    to offer."""
+    to offer. ``version``: the file's format (order lines a ruleset gives only since a later
+    format are left out, as that format's files were written)."""
     ask = unit_options(ruleset)
     if ask is None:
         return None
@@ -123,6 +141,8 @@ def unit_entry(
     except UserError:
         return None
     offered = rep.data.get("orders")
+    if int(rep.data.get("orders_since", 1)) > version:
+        offered = None
     choices = [_choice(c) for c in (offered or [])][:MAX_CHOICES]
     if offered is not None:
         if not choices:
@@ -168,15 +188,17 @@ def draft_options(
     rsha: str,
     view: GameState,
     side: str,
+    version: int = OPTIONS_VERSION,
 ) -> dict[str, Any]:
     """The ``options-SIDE.json`` document of ``side`` at this step, from its ``view`` and its
-    record as it reads it (``report``: the header its next orders file starts with)."""
+    record as it reads it (``report``: the header its next orders file starts with), in
+    format ``version``."""
     header = next_header(dict(report), rsha, viewer=side)
     head = [ln for ln in (header or "").split("\n") if ":" in ln and not ln.startswith("answer ")]
     units: dict[str, Any] = {}
     if not view.pending:  # an answer step: the choices are the pending decisions' options
         for uid in _subjects(view, side):
-            entry = unit_entry(ruleset, module, view, uid)
+            entry = unit_entry(ruleset, module, view, uid, version)
             if entry is not None:
                 units[uid] = entry
     section = next((e.pop("section") for e in units.values() if "section" in e), view.phase)
@@ -184,7 +206,7 @@ def draft_options(
         e.pop("section", None)
     trees = _shared(units)
     return {
-        "format": OPTIONS_FORMAT,
+        "format": FORMATS[version],
         "side": side,
         "trees": trees,
         "report_sha256": rsha,
@@ -208,14 +230,17 @@ def options_files(
     rsha: str,
     state: GameState,
     views: Mapping[str, GameState],
+    version: int | None = None,
 ) -> dict[str, bytes]:
     """``options-SIDE.json`` for each side ``state`` awaits: computed on ``views[side]`` (the
-    side's view), with ``reports[side]`` its record as it reads it."""
+    side's view), with ``reports[side]`` its record as it reads it, in format ``version``
+    (today's when ``None``)."""
+    version = version or OPTIONS_VERSION
     out: dict[str, bytes] = {}
     for side in awaited_sides(module, ruleset, state):
         if side not in views or side not in reports:
             continue
-        doc = draft_options(module, ruleset, reports[side], rsha, views[side], side)
+        doc = draft_options(module, ruleset, reports[side], rsha, views[side], side, version)
         out[options_file(side)] = compact_json(doc)
     return out
 
@@ -233,3 +258,26 @@ def published_in(listed: Mapping[str, str] | set[str], skip: set[str] | frozense
     """Whether a step's folder publishes options files: a step written before them (or by a
     game without them) lists none, and then ``verify`` expects none of it."""
     return any(is_options_file(n) for n in listed) or any(is_options_file(n) for n in skip)
+
+
+def published_version(
+    listed: Mapping[str, str] | set[str],
+    skip: set[str] | frozenset[str],
+    on_disk: Callable[[str], bytes],
+) -> int:
+    """The format version of a step's published options files, for ``verify`` to render
+    them again in (0: the step publishes none, :func:`published_in`). Read from the first
+    one it can open (one outside ``skip``, the parts it holds no key for); a file that
+    names no known format is taken as today's, which then differs and fails the check."""
+    if not published_in(listed, skip):
+        return 0
+    import json
+
+    for name in sorted(n for n in listed if is_options_file(n) and n not in skip):
+        try:
+            doc = json.loads(on_disk(name))
+        except (OSError, KeyError, ValueError):
+            return OPTIONS_VERSION
+        fmt = doc.get("format") if isinstance(doc, dict) else None
+        return next((v for v, f in FORMATS.items() if f == fmt), OPTIONS_VERSION)
+    return OPTIONS_VERSION

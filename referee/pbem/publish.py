@@ -140,12 +140,14 @@ def published_player_files(
     *,
     picture: str = "svg",
     draft_options: bool = True,
+    options_version: int | None = None,
 ) -> dict[str, bytes]:
     """Every published file a player opens in a turn folder of a game that hides
     information (reports, per-side views, the picture, per-side VASSAL saves, the awaited
     side's ``options-SIDE.json`` computed on its own view), rendered from the full record and
     position; ``verify`` renders them again after ``reveal`` with this same function and
-    compares (``picture``: :func:`referee.pbem.record.picture_kind`)."""
+    compares (``picture``: :func:`referee.pbem.record.picture_kind`; ``options_version``: the
+    format of the options files, today's when ``None``)."""
     files = public_renderings(module, ruleset, record, public, rsha, state)
     seen = public_view(ruleset, module, state)
     shown = None
@@ -164,7 +166,7 @@ def published_player_files(
         due = awaited_sides(module, ruleset, state)
         seen_by = {s: ruleset.view(module, state, s) for s in due}
         reports = {s: side_record(record, public, s, v) for s, v in seen_by.items()}
-        files.update(options_files(module, ruleset, reports, rsha, state, seen_by))
+        files.update(options_files(module, ruleset, reports, rsha, state, seen_by, options_version))
     return files
 
 

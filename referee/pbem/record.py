@@ -166,6 +166,11 @@ def positions(
     what the rules hide from him (fog of war)."""
     from referee.vassal.position.save import position_vsav_bytes
 
+    if module.game is not None and module.game.imported is not None:
+        from referee.vassal.foreign.game import imported_position_vsav
+
+        where = {u.id: u.location for u in state.units.values()}
+        return {"position.vsav": imported_position_vsav(module, state.scenario, where)}
     table = vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
     if all(v.units == state.units for v in seen.values()):
@@ -218,12 +223,14 @@ def player_files(
     *,
     picture: str = "svg",
     draft_options: bool = True,
+    options_version: int | None = None,
 ) -> dict[str, bytes]:
     """Every file of a turn folder a player opens (Markdown, HTML, per-side views, the
     picture, VASSAL saves, the awaited side's ``options-SIDE.json``:
     :mod:`referee.pbem.draft_options`), rendered from the signed record alone. ``verify``
     renders them again with this same function and compares (``rendercheck.py``);
-    ``picture`` is the kind of picture the step holds (:func:`picture_kind`). The game
+    ``picture`` is the kind of picture the step holds (:func:`picture_kind`);
+    ``options_version`` the format of its options files (today's when ``None``). The game
     viewer is not a file of the step: ``referee viewer`` makes it from the views when a
     player wants it, so a step adds only its own data to the archive."""
     full = state.to_json()
@@ -241,7 +248,7 @@ def player_files(
         from referee.pbem.draft_options import options_files
 
         reports = {side: view_report(report, side) for side in seen_by}
-        out.update(options_files(module, ruleset, reports, rsha, state, seen_by))
+        out.update(options_files(module, ruleset, reports, rsha, state, seen_by, options_version))
     return out
 
 

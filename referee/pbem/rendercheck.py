@@ -322,9 +322,10 @@ def check_step_renderings(
     """Every file a player opens in a step of a game without commitments, rendered again
     from the record and the replayed position and compared (:func:`compare`), a legacy
     step's viewers included; raises :class:`RenderMismatch`."""
-    from referee.pbem.draft_options import published_in
+    from referee.pbem.draft_options import published_version
     from referee.pbem.record import picture_kind, player_files
 
+    drafts = published_version(listed, frozenset(), on_disk)  # 0: none (an older step)
     want = player_files(
         module,
         ruleset,
@@ -335,7 +336,8 @@ def check_step_renderings(
         events,
         picture_dpi,
         picture=picture_kind(listed),
-        draft_options=published_in(listed, frozenset()),
+        draft_options=drafts > 0,
+        options_version=drafts or None,
     )
     account_for(base, want, listed)
     compare(base, want, on_disk, listed, rep, unchecked)
@@ -368,22 +370,23 @@ def check_committed(
     (1 when the report used an earlier referee version's templates, for ``verify``'s note,
     else 0; the files rendered, which checks of files made from them can reuse); raises
     :class:`RenderMismatch`."""
-    from referee.pbem.draft_options import published_in
+    from referee.pbem.draft_options import published_version
     from referee.pbem.publish import published_player_files
     from referee.pbem.record import picture_kind, player_files
 
     template_rank(rep, f"{base}/report.json")  # no referee version's templates: fails
     picture = picture_kind(listed)
-    drafts = published_in(listed, skip)  # a step written before options files lists none
+    # a step written before options files lists none (0); else the format they name
+    drafts = published_version(listed, skip, on_disk)
     if hides:
         want = published_player_files(
             module, ruleset, record, rep, rsha, state, before, events, picture_dpi,
-            picture=picture, draft_options=drafts,
+            picture=picture, draft_options=drafts > 0, options_version=drafts or None,
         )  # fmt: skip
     else:
         want = player_files(
             module, ruleset, rep, rsha, state, before, events, picture_dpi, picture=picture,
-            draft_options=drafts,
+            draft_options=drafts > 0, options_version=drafts or None,
         )  # fmt: skip
     # ``skip``: files of a part this verify run holds no key for (parts_open.py), which
     # verify reports as not opened; never read from the archive

@@ -150,6 +150,7 @@ def _side_view(archive: Archive, t: TurnDir, side: str, key: Any) -> Any:
 
 def _options_shape() -> Any:
     """The declared shape of an ``options-SIDE.json`` (:mod:`referee.pbem.draft_options`)."""
+    from referee.pbem.draft_options import FORMATS
     from referee.shapes import HEX64, integer, list_of, map_of, obj, one_of, string
 
     choice = obj(
@@ -160,6 +161,8 @@ def _options_shape() -> Any:
             "at": string,
             "path": list_of(string),
             "uses": list_of(string),
+            "section": string,
+            "group": string,
         },
     )
     unit = obj(
@@ -173,7 +176,7 @@ def _options_shape() -> Any:
     tree = obj({"prev": map_of(string), "ends": map_of(string)})
     return obj(
         {
-            "format": one_of("referee-draft-options/1"),
+            "format": one_of(*FORMATS.values()),
             "side": string,
             "report_sha256": HEX64,
             "header": list_of(string),

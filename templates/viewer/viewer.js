@@ -482,7 +482,8 @@
   function draftHead() {
     return R.header.join("\n") + "\n\n[" + R.section + "]\n";
   }
-  function takenBy(c) {  /* a unit in an attack already drafted attacks no more [8.12] */
+  function takenBy(c) {  /* what an order uses, used by one already drafted: a unit in an
+    attack attacks no more [8.12]; a DTP impulse makes one attack [DTP 8.2] */
     return (c.uses || []).filter(function (u) { return used[u]; });
   }
   function replaceLine(text, old, line) {
@@ -491,22 +492,31 @@
     lines[i] = line;
     return lines.join("\n");
   }
-  function addLine(line, key) {
+  function insertLine(text, line, section) {  /* at the end of its section, opened if need be */
+    var lines = text.replace(/\n+$/, "").split("\n"), want = "[" + (section || R.section) + "]";
+    var at = lines.indexOf(want);
+    if (at < 0) { return (text.trim() ? lines.join("\n") + "\n\n" : "") + want + "\n" + line + "\n"; }
+    var end = at + 1;
+    while (end < lines.length && !/^\s*\[/.test(lines[end])) { end++; }
+    while (end > at + 1 && lines[end - 1].trim() === "") { end--; }
+    lines.splice(end, 0, line);
+    return lines.join("\n") + "\n";
+  }
+  function addLine(line, key, section) {
     var ta = $("draft"), text = ta.value;
     if (key && byUnit[key] && byUnit[key] !== line) {
       var swapped = replaceLine(text, byUnit[key], line);
       if (swapped !== null) { ta.value = swapped; byUnit[key] = line; return "replaced"; }
     }
     if (key && byUnit[key] === line && text.split("\n").indexOf(line) >= 0) { return "already"; }
-    if (text && text.slice(-1) !== "\n") { text += "\n"; }
-    ta.value = text + line + "\n";
+    ta.value = insertLine(text, line, section);
     if (key) { byUnit[key] = line; }
     return "added";
   }
   function choose(u, c) {
     if (takenBy(c).length) { return; }
-    var key = c.uses ? null : u + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
-    var how = addLine(c.order, key);
+    var key = c.uses ? null : (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
+    var how = addLine(c.order, key, c.section);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
     pick(u);
@@ -553,7 +563,8 @@
       var t = sv("title"); t.textContent = cs.map(function (x) { return optTitle(x[0]); }).join("\n"); og.appendChild(t);
       og.appendChild(sv("circle", { cx: q[0], cy: q[1], r: Math.max(7, size * 0.28) }));
       var lab = sv("text", { x: q[0], y: q[1] + 4 });
-      lab.textContent = cs.length > 1 ? String(cs.length) : (c.kind === "attack" ? "\u2694" : c.label ? String(c.label).replace(/^cost /, "") : "\u2022");
+      var n = /^(?:cost )?(\d+)\b/.exec(String(c.label || ""));  /* the cost, else a dot: the rest is in the title */
+      lab.textContent = cs.length > 1 ? String(cs.length) : (c.kind === "attack" ? "\u2694" : n ? n[1] : "\u2022");
       og.appendChild(lab);
       og.addEventListener("mouseenter", function () { showPath(from, cs[0][0]); });
       og.addEventListener("mouseleave", function () { showPath(null); });
@@ -585,7 +596,7 @@
     cs.slice(0, 60).forEach(function (c) {
       var taken = takenBy(c);
       var b = el("button", { type: "button", "class": "choice", role: "listitem", "data-order": c.order,
-        title: taken.length ? taken.join(", ") + " already attacks in this draft" : "" }, [optTitle(c)]);
+        title: taken.length ? "already in this draft: " + taken.join(", ") : "" }, [optTitle(c)]);
       if (taken.length) { b.disabled = true; }
       b.onclick = function () { choose(picked, c); };
       b.onmouseenter = function () { showPath(placements[step][picked] ? B.places[placements[step][picked][0]] : null, c); };

@@ -4,7 +4,8 @@ In the Carrier Battlegroup demo, a game that hides the undetected Soviet units f
 player, every step that awaits the USN seals ``options-usn.json`` into its part. Opened with
 the side's key, the file must name no unit the side's view of that step does not show
 (searched as text: every id of the full position hidden from the side), and every place an
-attack points at must hold an enemy unit the side sees. The Sixth Fleet (2019) demo (hidden
+attack points at must hold an enemy unit the side sees (or the coastal defense units its view
+shows as a count [17.0]). The Sixth Fleet (2019) demo (hidden
 strike markers) checks that the viewer a side makes embeds exactly its own file.
 """
 
@@ -74,6 +75,10 @@ def test_no_hidden_unit_reaches_a_sides_options(demo_cbg: Path) -> None:
         for uid in hidden:
             assert f'"{uid}"' not in text and f" {uid}" not in text, (name, uid)
         seen_enemy = {u.location for u in view.units.values() if u.side != side}
+        coastal = view.data.get("coastal") or {}  # shown as a count at its space [17.0]
+        n = coastal.get("units")
+        if n if isinstance(n, int) else len(n or ()):
+            seen_enemy.add(coastal["space"])
         for uid, entry in doc["units"].items():
             assert view.units[uid].side == side
             for c in entry["choices"]:

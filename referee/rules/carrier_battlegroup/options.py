@@ -22,6 +22,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.carrier_battlegroup import (
     cargo,
+    draft,
     incidents,
     logistics,
     movement,
@@ -240,6 +241,9 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     lines = [f"{subject}: {state.phase} of turn {state.turn}; LP {seen.data['lp']}"]
     if state.phase == "setup":  # the one order of set-up [4.0 steps 1-7]
         data["setup"] = [{"order": "begin"}]
+        data["orders"] = draft.setup_choices()
+        data["orders_since"] = 2  # options files of format 1 had no CBG order lines
+        data["section"] = "setup"
         lines += ["  [setup]:", "    begin  (the referee rolls set-up steps 1-7 [4.0])"]
         return OptionsReport(subject, tuple(lines), data, None, ())
     if state.phase not in ("turn", "outfit"):
@@ -277,8 +281,38 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         lines.append("  no action now")
     marks = {m["space"]: "move" for m in sections.get("moves", [])}
     marks.update({x["space"]: "strike" for x in sections.get("launches", [])})
+    data["orders"] = pointing(module, state, seen, subject, kind, sections)
+    data["orders_since"] = 2  # options files of format 1 had no CBG order lines
+    data["section"] = "outfit" if state.phase == "outfit" else "movement"  # the draft's first
     notes = _notes(module, seen)
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)
+
+
+def pointing(
+    module: Module,
+    state: GameState,
+    seen: GameState,
+    subject: str,
+    kind: str,
+    sections: dict[str, list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """The order lines the viewer's orders mode points at for ``subject`` (issue 28,
+    :mod:`referee.rules.carrier_battlegroup.draft`): the lines of its sections, each in its
+    orders-file section; a ship of the CVBG also offers the group's purchases (the flagship,
+    the first ship listed, only: one place for them) [9.0]-[9.3]."""
+    here = seen.data["cvbg"]["space"]
+    out = [
+        *draft.move_choices(sections.get("moves", [])),
+        *draft.intel_choices(sections.get("intel", []), here),
+        *draft.launch_choices(sections.get("launches", [])),
+        *draft.repair_choices(sections.get("repairs", []), here),
+    ]
+    buys = sections.get("purchases")
+    ships = seen.data["cvbg"]["ships"]
+    if buys is None and kind == "cvbg" and ships and subject == ships[0]:
+        buys = purchases(module, state, seen)
+    section = "outfit" if state.phase == "outfit" else "logistics"
+    return out + draft.purchase_choices(buys or [], section)
 
 
 def escort_choices(module: Module, seen: GameState) -> list[dict[str, Any]]:

@@ -7,7 +7,9 @@ candidate move -- the cheapest chain of sea zones to each zone within the allowa
 then ending there, in one of its ports or on one of its hexes -- is written as an orders line
 and kept only when ``steps.run`` (what ``validate`` runs) accepts it, so what ``options``
 lists is what ``validate`` accepts. When nothing is legal, the first refusal is given with its
-case (a Sailed unit [26.31], another side's or step's turn [26.12a]). Nothing is hidden on the
+case (a Sailed unit [26.31], another side's or step's turn [26.12a]). In the Readiness step,
+the ``ready`` and ``repair`` lines ``validate`` accepts [25.32], [27.41]. Each is also an
+order line the viewer's orders mode points at (``data["orders"]``). Nothing is hidden on the
 naval side of the game, so the report is the same for every side.
 """
 
@@ -91,10 +93,14 @@ def awaited(game: Game, state: GameState) -> str:
     return "" if state.phase == seq.GAME_OVER else seq.actor(state, game.sides)
 
 
-def _check(state: GameState, side: str, line: str, module: Module) -> list[Violation]:
-    """What ``validate`` says of a one-line file by ``side`` in the naval movement step the
-    game is in ([motorized] or [movement] [26.12a]; [movement] in any other step)."""
-    section = state.phase if state.phase in seq.NAVAL_MOVEMENT else "movement"
+def _check(
+    state: GameState, side: str, line: str, module: Module, section: str | None = None
+) -> list[Violation]:
+    """What ``validate`` says of a one-line file by ``side`` in ``section``; by default the
+    naval movement step the game is in ([motorized] or [movement] [26.12a]; [movement] in
+    any other step)."""
+    if section is None:
+        section = state.phase if state.phase in seq.NAVAL_MOVEMENT else "movement"
     text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[{section}]\n{line}\n"
     doc = parse_orders(text, "options", VOCABULARY)
     game = Game.of(module)
@@ -188,6 +194,47 @@ def _flotilla_options(
     return out
 
 
+def readiness_lines(module: Module, state: GameState, sid: str) -> list[str]:
+    """In the phasing player's Readiness step: ``ready SID`` [25.32] and ``repair SID``
+    [27.41], each when ``validate`` accepts it as the step's one-line file."""
+    side = state.units[sid].side
+    if state.pending or state.phase != "readiness" or awaited(Game.of(module), state) != side:
+        return []
+    return [
+        line
+        for line in (f"ready {sid}", f"repair {sid}")
+        if not _check(state, side, line, module, "readiness")
+    ]
+
+
+def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The order lines the viewer's orders mode points at (issue 28): each unit's moves
+    [26.14b], [32.11] at the place they end in (a sea zone, a port, an all-sea hex: each a
+    place of the map), with the zones, ports and hexes of the way, and its Readiness step's
+    ``ready``/``repair`` at its own place [25.32], [27.41]. Every line is one ``validate``
+    accepted alone."""
+    out: list[dict[str, Any]] = []
+    for o in units:
+        sid = o["unit"]
+        for m in o["moves"]:
+            out.append(
+                {
+                    "order": m["line"],
+                    "kind": "move",
+                    "at": m["to"],
+                    "path": list(m["path"]),
+                    "label": f"cost {m['nmp']}",
+                }
+            )
+        here = state.units[sid].location
+        for line in readiness_lines(module, state, sid):
+            c = {"order": line, "kind": line.split()[0], "label": line.split()[0]}
+            if here is not None:
+                c["at"] = here
+            out.append(c)
+    return out
+
+
 def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
     """``referee options SUBJECT`` for the naval module (see the module docstring)."""
     game = Game.of(module)
@@ -240,6 +287,12 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     return OptionsReport(
         subject=subject,
         lines=tuple(lines),
-        data={"subject": subject, "units": data},
+        data={
+            "subject": subject,
+            "units": data,
+            "orders": pointing(module, state, data),
+            "orders_since": 2,  # options files of format 1 had no naval order lines
+            "section": seq.SECTION.get(state.phase, state.phase),
+        },
         marks=marks or None,
     )

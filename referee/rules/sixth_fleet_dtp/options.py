@@ -10,7 +10,12 @@ own checks, so what ``options`` lists is what ``validate`` accepts:
   enemy units within one hex [DTP 6.1, 6.2, 6.21, 6.22];
 * in its side's impulse [DTP 8.2]: the attacks (ships and subs, with ``first-strike`` where
   [DTP 8.231] allows it) or strikes (air) the impulse check accepts, with the distance, on
-  units and on bases and Defended hexes (``hex:NNNN`` [DTP 10.44]).
+  units and on bases and Defended hexes (``hex:NNNN`` [DTP 10.44]); while a strike that
+  made contact waits, the defender's bounces [DTP 8.232];
+* in the rebasing phase: the bases an air unit may land on [DTP 9.22].
+
+Each is also an order line the viewer's orders mode points at (``data["orders"]``,
+:mod:`referee.rules.sixth_fleet_dtp.draft`).
 
 The functions compute; no I/O.
 """
@@ -116,6 +121,109 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
     return out
 
 
+def stack_attacks_8_2(
+    game: Game, state: GameState, side: str, unit: str, alone: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The impulse's attack or strike by ``unit``'s whole stack (its side's units in its hex
+    that attack the same way, air striking, ships and subs attacking) on each target one of
+    them may attack alone, when the impulse check accepts it [DTP 8.2]: "one attack by one
+    unit or stack". Kept out of the text lines (which format-1 options files hold)."""
+    here = state.units[unit].location
+    if here is None or not alone:
+        return []
+    air = game.category(unit) == "air"
+    stack = sorted(
+        u
+        for u in state.stacks.get(here, ())
+        if state.units[u].side == side and (game.category(u) == "air") == air
+    )
+    if len(stack) < 2:
+        return []
+    verb = "strike" if air else "attack"
+    out = []
+    for a in alone:
+        if a["order"].endswith(" first-strike"):
+            continue
+        line = f"{verb} {' '.join(stack)} -> {a['target']}"
+        if orders_ok(game, state, side, [line]):
+            out.append({**a, "order": line})
+    return out
+
+
+def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
+    """While a strike that made contact waits: ``unit``'s bounce of it, when the impulse
+    check accepts it [DTP 8.232]."""
+    strike = state.data.get("strike") or {}
+    strikers = [str(s) for s in strike.get("units") or ()]
+    if not strikers or state.units[unit].location is None:
+        return []
+    line = f"bounce {unit} -> {' '.join(strikers)}"
+    if not orders_ok(game, state, side, [line]):
+        return []
+    seen = state.units.get(strikers[0])
+    return [{"target": strikers[0], "hex": seen.location if seen else None, "order": line}]
+
+
+def rebases_9_22(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
+    """The bases ``unit`` may land on in phase 6: airbases, its side's carriers' hexes and
+    the off-map bases (at their anchor hex), each kept when the phase's check accepts the
+    ``rebase`` line [DTP 9.22], [DTP 11.3 rule 2]."""
+    if game.category(unit) != "air":
+        return []
+    where: dict[str, str] = {h: h for h in game.board.airbase_hexes()}
+    for cv, s in state.units.items():
+        if s.side == side and s.location is not None and game.unit(cv).has("carrier"):
+            where.setdefault(s.location, s.location)
+    for name in sorted(special_bases.off_map_names(game.module)):
+        entry = special_bases.entry_11_3_2(game, name)
+        if entry is not None:
+            where[name] = entry[0]
+    out = []
+    for to, at in sorted(where.items()):
+        line = f"rebase {unit} {to}"
+        if orders_ok(game, state, side, [line]):
+            out.append({"base": to, "hex": at, "order": line})
+    return out
+
+
+def _pointing(unit: str, found: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The order lines the viewer points at (:mod:`referee.rules.sixth_fleet_dtp.draft`)."""
+    from referee.rules.sixth_fleet_dtp import draft
+
+    return [
+        *draft.move_choices(unit, found["moves"]),
+        *draft.detect_choices(found["detections"]),
+        *draft.attack_choices(found["attacks"]),
+        *draft.attack_choices(found["stack_attacks"]),
+        *draft.bounce_choices(found["bounces"]),
+        *draft.rebase_choices(found["rebases"]),
+    ]
+
+
+def _found(game: Game, state: GameState, subject: str) -> dict[str, list[dict[str, Any]]]:
+    """What ``subject`` may do in this phase, by kind (nothing when its side is not due)."""
+    u = state.units[subject]
+    p = BY_ID.get(state.phase)
+    found: dict[str, list[dict[str, Any]]] = {
+        k: [] for k in ("moves", "detections", "attacks", "stack_attacks", "bounces", "rebases")
+    }
+    if p is None or u.side not in flow.due_sides(game, state):
+        return found
+    if p.section == "movement":
+        kinds = ("surface", "submarine") if p.id.startswith("ship") else ("air",)
+        if game.category(subject) in kinds:
+            found["moves"] = moves_5_0(game, state, u.side, subject)
+        found["detections"] = detections_6_2(game, state, u.side, subject)
+    elif p.section == "combat" and state.data.get("strike"):
+        found["bounces"] = bounces_8_232(game, state, u.side, subject)
+    elif p.section == "combat":
+        found["attacks"] = attacks_8_2(game, state, u.side, subject)
+        found["stack_attacks"] = stack_attacks_8_2(game, state, u.side, subject, found["attacks"])
+    elif p.id == "rebasing":
+        found["rebases"] = rebases_9_22(game, state, u.side, subject)
+    return found
+
+
 def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
     game = Game.of(module, state)
     if subject not in state.units:
@@ -135,21 +243,15 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     where = u.location or u.box or "off the map"
     head = f"{subject} ({u.side}) at {where}; Game-Turn {state.turn}, {phase}"
     due = u.side in flow.due_sides(game, state)
-    moves: list[dict[str, Any]] = []
-    detections: list[dict[str, Any]] = []
-    attacks: list[dict[str, Any]] = []
-    if due and p is not None and p.section == "movement":
-        kinds = ("surface", "submarine") if p.id.startswith("ship") else ("air",)
-        if game.category(subject) in kinds:
-            moves = moves_5_0(game, state, u.side, subject)
-        detections = detections_6_2(game, state, u.side, subject)
-    elif due and p is not None and p.section == "combat":
-        attacks = attacks_8_2(game, state, u.side, subject)
+    found = _found(game, state, subject)
+    moves, detections, attacks = found["moves"], found["detections"], found["attacks"]
     lines = [head]
     for title, items, fmt in (
         ("moves", moves, lambda m: f"  {m['order']}  ({m['mp']} MP)"),
         ("detection attempts", detections, lambda d: f"  {d['order']}  (in {d['hex']})"),
         ("attacks", attacks, lambda a: f"  {a['order']}  ({a['distance']} hexes)"),
+        ("bounces", found["bounces"], lambda b: f"  {b['order']}  [DTP 8.232]"),
+        ("rebases", found["rebases"], lambda r: f"  {r['order']}  [DTP 9.22]"),
     ):
         shown = items if not limit else items[:limit]
         lines += [fmt(x) for x in shown]
@@ -168,6 +270,12 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "moves": moves,
         "detections": detections,
         "attacks": attacks,
+        "stack_attacks": found["stack_attacks"],
+        "bounces": found["bounces"],
+        "rebases": found["rebases"],
+        "orders": _pointing(subject, found),
+        "orders_since": 2,  # options files of format 1 had no DTP order lines
+        "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
     notes = (
         "each line is accepted by the phase's own check; detection attempts are those allowed "
