@@ -1,19 +1,36 @@
 """What a unit may do now (``referee options``), computed by the validator itself: every
 candidate one-unit action (move, attack, refit, reinforce) is written as an orders line and
-kept only if ``steps.validate`` accepts it, so what ``options`` lists is what ``validate``
-accepts [6.0]-[9.0]."""
+kept only if the validator accepts it as a one-action file, so what ``options`` lists is what
+``validate`` accepts [6.0]-[9.0].
+
+**Cheap enough for every step** (issue 25: the options are published at each step and
+``verify`` computes them again). A one-action file in its side's own Action Phase, with no
+``[standing]`` section, is refused by ``steps.validate`` exactly when the check of its one
+order refuses it: the header is right and one action is available by construction, and after
+a clean check the walk only carries the order out, which adds no violation. So a candidate is
+judged by the same check ``steps.one_order`` runs (:data:`CHECKS`), without carrying it out
+(the carry-out, the over-stacking and track markers after it cost five times the check), and
+each line is parsed once per process (:func:`_parsed`). ``tests/rules/test_sixth_fleet_2019_
+options_cost.py`` holds both verdicts equal on every candidate of a played game.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.orders import parse_orders
+from referee.engine.orders import Order, parse_orders
+from referee.engine.problems import Problem, violations
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
+from referee.rules.sixth_fleet_2019.combat import check_attack
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, REFIT, Game, other, zone_of
-from referee.rules.sixth_fleet_2019.reinforce import WAITING, group_of
+from referee.rules.sixth_fleet_2019.movement import check_move
+from referee.rules.sixth_fleet_2019.refit import check_refit
+from referee.rules.sixth_fleet_2019.reinforce import WAITING, check_reinforce, group_of
 from referee.rules.sixth_fleet_2019.sequence import BY_ID
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 
@@ -22,11 +39,44 @@ def q(zone: str) -> str:
     return f'"{zone}"' if " " in zone else zone
 
 
-def _legal(game: Game, state: GameState, side: str, line: str) -> bool:
+Check = Callable[[Game, GameState, str, Order], tuple[list[Problem], Any]]
+CHECKS: dict[str, Check] = {
+    "move": check_move,
+    "attack": check_attack,
+    "refit": check_refit,
+    "reinforce": check_reinforce,
+}
+"""The check ``steps.one_order`` runs first for each verb a candidate line uses."""
+
+
+def _one_action(state: GameState) -> GameState:
+    """The position a one-action file is judged in: one action available [6.1]."""
+    return state.with_data(actions_left=1)
+
+
+def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
+    """Whether ``validate`` accepts ``line`` as a one-action file of ``side`` in ``ready``
+    (:func:`_one_action` of the position; the module docstring says why the check of its
+    one order decides it)."""
+    order = _parsed(line)
+    bad, _ = CHECKS[order.verb](game, ready, side, order)
+    return not violations(bad)
+
+
+def validated(game: Game, state: GameState, side: str, line: str) -> bool:
+    """The same verdict through the whole of ``steps.validate`` (a one-action file of
+    ``side``): what :func:`_legal` must always agree with (the test holds them equal)."""
     text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[actions]\n{line}\n"
-    return not steps.validate(
-        game, state.with_data(actions_left=1), parse_orders(text, "o", VOCABULARY)
-    )
+    return not steps.validate(game, _one_action(state), parse_orders(text, "o", VOCABULARY))
+
+
+@lru_cache(maxsize=1 << 16)
+def _parsed(line: str) -> Order:
+    """``line`` read as the one order of an ``[actions]`` section (pure: a line means the
+    same in every position, so it is parsed once per process; a line that does not parse
+    raises each time, as the parser does)."""
+    (order,) = parse_orders(f"[actions]\n{line}\n", "o", VOCABULARY).orders
+    return order
 
 
 def _paths(game: Game, state: GameState, side: str, uid: str, start: str) -> dict[str, list[str]]:
@@ -136,9 +186,10 @@ def _moves_and_attacks(game: Game, state: GameState, subject: str) -> tuple[Opti
     if start is None or u.side == NEUTRAL or not _acting(state, u.side):
         return moves, attacks
     paths = _paths(game, state, u.side, subject, start)
+    ready = _one_action(state)
     for z, path in sorted(paths.items(), key=lambda kv: (len(kv[1]), kv[0])):
         line = f"move {subject} -> " + " ".join(q(p) for p in path)
-        if _legal(game, state, u.side, line):
+        if _legal(game, ready, u.side, line):
             moves.append({"zone": z, "path": path, "order": line})
     for t, tu in sorted(state.units.items()):
         if (
@@ -148,7 +199,7 @@ def _moves_and_attacks(game: Game, state: GameState, subject: str) -> tuple[Opti
         ):
             continue
         line = f"attack {subject} -> {q(tu.location)} hitting {t}"
-        if _legal(game, state, u.side, line):
+        if _legal(game, ready, u.side, line):
             attacks.append({"target": t, "zone": tu.location, "order": line})
     return moves, attacks
 
@@ -160,9 +211,10 @@ def _refits(game: Game, state: GameState, subject: str) -> Options:
     if u.location != REFIT or not _acting(state, u.side):
         return []
     out: Options = []
+    ready = _one_action(state)
     for z in game.map_zones():
         line = f"refit {subject} -> {q(z)}"
-        if game.has_base(z) and _legal(game, state, u.side, line):
+        if game.has_base(z) and _legal(game, ready, u.side, line):
             out.append({"zone": z, "order": line})
     return out
 
@@ -174,9 +226,10 @@ def _arrivals(game: Game, state: GameState, subject: str) -> Options:
         return []
     group = group_of(game, state, subject)
     out: Options = []
+    ready = _one_action(state)
     for z in group.hexes if group is not None else ():
         line = f"reinforce {subject} -> {q(z)}"
-        if _legal(game, state, u.side, line):
+        if _legal(game, ready, u.side, line):
             out.append({"zone": z, "order": line})
     return out
 
