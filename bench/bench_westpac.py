@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee.cache import activated, cache_from_env  # noqa: E402
 from referee.demos.sixth_fleet_1975 import demo_key  # noqa: E402
 from referee.engine.core import Event, GameState  # noqa: E402
 from referee.pbem.adjudicate import adjudicate  # noqa: E402
@@ -56,6 +57,7 @@ KEYS = {"EastBlock": "soviet", "SEATO": "nato"}  # demo keys: public seeds, benc
 OPTIONS = ("11.5131", "11.5133", "11.5134")  # 11.5132 (the armistice) would end it early
 LEVELS = ("SEATO Victory", "Tie", "East Block Victory")
 WINDOW = 25  # steps averaged at the start and at the end
+DICE_LENGTH = 2048  # the dice seed chain: 48 Game-Turns are some 900 steps (the default 1024)
 
 
 def invariants(game: Game, before: GameState, after: GameState) -> list[str]:
@@ -100,6 +102,7 @@ def play(tmp: Path, turns: int) -> dict[str, Any]:
         game_id=GAME_ID,
         referee_dir=secret,
         seed_root=SEED_ROOT,
+        dice_length=DICE_LENGTH,
     )
     state = GameState.from_json(json.loads((game_dir / "state.json").read_text("utf-8")))
     game = Game.of(module, state)
@@ -170,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="westpac-bench-"))
     try:
         t0 = time.process_time()
-        got = play(tmp, args.turns)
+        with activated(cache_from_env()):  # as `referee adjudicate` runs
+            got = play(tmp, args.turns)
         total = time.process_time() - t0
         rows, state, score = got["rows"], got["state"], got["score"]
         head, tail = rows[:WINDOW], rows[-WINDOW:]
