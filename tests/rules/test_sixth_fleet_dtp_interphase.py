@@ -26,12 +26,21 @@ def test_new_campaign_games_record_the_flag_and_an_earlier_start_drops_it() -> N
 
 @pytest.mark.parametrize(
     ("name", "scenario"),
-    [("sixth_fleet_dtp", "short"), ("dtp_denmark_strait", "iceland"), ("dtp_westpac", "westpac")],
+    [("sixth_fleet_dtp", "short"), ("dtp_denmark_strait", "iceland")],
 )
 def test_games_without_spi_reinforcements_start_as_before(name: str, scenario: str) -> None:
     st = RULESET.new_game(module(name), scenario, "g")
     assert FLAG not in (st.data.get("dtp_flags") or {})
     assert RULESET.earlier_starts(st) == ()
+
+
+def test_westpac_records_only_its_own_later_ruling() -> None:
+    """Westpac has no SPI reinforcements (no Interphase flag) but records the elimination of
+    over-limit ship reinforcements [DTP 11.5063]; an earlier start drops it."""
+    st = RULESET.new_game(module("dtp_westpac"), "westpac", "g")
+    assert st.data["dtp_flags"] == {"eliminate_overstacked_11_5063": True}
+    (older,) = RULESET.earlier_starts(st)
+    assert "dtp_flags" not in older.data
 
 
 @pytest.mark.slow

@@ -56,6 +56,9 @@ DTP_TESTED = {
     # on: case 096's first two steps; off: its last (no base attack)
     "bases_attack_air": "tests/conformance/sixth_fleet_dtp/096-10.41-bases-attack-air-"
     "provisional.json",
+    # on: case 029's first ten steps (a new Westpac game records it); off: its last two
+    "eliminate_overstacked_11_5063": "tests/conformance/dtp_westpac/029-11.5063-over-limit-"
+    "removed.json",
 }
 
 

@@ -37,6 +37,12 @@ class DtpFlags:
     # False (the default): no such attack; True: a base answers each air strike on it with an
     # estimated AA of 2 x ECM (``base_air_defence.py``)
     bases_attack_air: bool = False
+    # [DTP 11.5063] Westpac's ship and sub reinforcements still over the stacking limit at the
+    # end of their owner's next ship and sub movement phase: the owner eliminates the excess.
+    # False is the reading of games created before it was played (an over-limit entry hex
+    # could stay so); ``new_game`` records True for a scenario with the DTP reinforcement
+    # track, so an older archive replays as it was played
+    eliminate_overstacked_11_5063: bool = False
 
     def with_overrides(self, raw: Mapping[str, Any] | None) -> DtpFlags:
         """These flags with a game's overrides; unknown names and wrong types are refused."""
@@ -59,6 +65,14 @@ NEW_GAME_FLAGS: dict[str, Any] = {"reinforcement_interphase_12_2": True}
 """Flags ``new_game`` records in ``state.data["dtp_flags"]`` where they matter (a Med
 scenario with SPI reinforcements [12.2]): rulings adopted after DTP games were already being
 played, oldest first, whose default stays the old reading (``earlier_starts``)."""
+
+WESTPAC_NEW_GAME_FLAGS: dict[str, Any] = {"eliminate_overstacked_11_5063": True}
+"""Flags ``new_game`` records for a scenario with the DTP reinforcement track (Westpac
+[DTP 11.506]), adopted after Westpac games could be played; same reading as
+:data:`NEW_GAME_FLAGS`."""
+
+LATER_FLAGS: dict[str, Any] = {**NEW_GAME_FLAGS, **WESTPAC_NEW_GAME_FLAGS}
+"""Every ruling a new game may record, oldest first (``earlier_starts`` drops them)."""
 
 
 def flags_of(state: GameState) -> DtpFlags:

@@ -36,6 +36,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_armistice,
     westpac_hostilities,
     westpac_options,
+    westpac_overstack,
     westpac_reinforcement,
     westpac_score,
     westpac_setup,
@@ -206,7 +207,8 @@ def _carry_movement(
                     origin[o.units[0]] = start
         state = state.with_data(origin=origin)
     state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
-    if kind == "ship":
+    if kind == "ship":  # the excess of ship reinforcements eliminated [DTP 11.5063]
+        state = westpac_overstack.eliminate_11_5063(game, state, side, orders, events)
         return westpac_z5.record_11_5095(game, state, orders, events)
     moved = set(state.data.get("moved_air") or ()) | {
         o.units[0] for o in orders if o.verb == "move"

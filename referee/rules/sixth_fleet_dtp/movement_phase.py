@@ -47,6 +47,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_hostilities,
     westpac_korea,
     westpac_national,
+    westpac_overstack,
     westpac_z5,
 )
 from referee.rules.sixth_fleet_dtp.air import (
@@ -299,6 +300,8 @@ def check_movement(
         probs += [claim.at(o)] if claim else []
     if kind == "ship":  # [DTP 11.5091] the command ships end each ship phase at sea
         probs += at_sea_problems_11_5091(game, walk.work, side)
+    # [DTP 11.5063] what reinforcements left over the limit is eliminated at the phase's end
+    probs += westpac_overstack.problems_11_5063(game, walk.work, side, orders, kind)
     return probs + stacking_problems_7_21(game, state, walk.work, side)
 
 

@@ -33,8 +33,13 @@ from referee.rules.sixth_fleet_dtp import (
     optional,
     special_bases,
     westpac_options,
+    westpac_reinforcement,
 )
-from referee.rules.sixth_fleet_dtp.flags import NEW_GAME_FLAGS
+from referee.rules.sixth_fleet_dtp.flags import (
+    LATER_FLAGS,
+    NEW_GAME_FLAGS,
+    WESTPAC_NEW_GAME_FLAGS,
+)
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.rules.sixth_fleet_dtp.victory import score_8_57
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
@@ -72,15 +77,19 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         if optional.med_11_0(module) and Game.of(module, st).scenario.reinforcements:
             # SPI's Reinforcement Interphase [12.2]: a ruling new games record
             data["dtp_flags"] = {**(data.get("dtp_flags") or {}), **NEW_GAME_FLAGS}
+        if westpac_reinforcement.has_track_11_506(Game.of(module, st)):
+            # the excess of ship reinforcements eliminated [DTP 11.5063]: a ruling new games record
+            data["dtp_flags"] = {**(data.get("dtp_flags") or {}), **WESTPAC_NEW_GAME_FLAGS}
         st = st.evolve(ruleset=self.id, data=data)
         # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
         return north_atlantic.start_11_3(Game.of(module, st), st)
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
         """The starts older versions made for the same game: without the DTP flags of later
-        rulings (:data:`flags.NEW_GAME_FLAGS`: the Med Campaign's Interphase [12.2]), so that
-        ``verify`` replays an archive begun before them."""
-        return starts_without_later_flags(state, NEW_GAME_FLAGS, key="dtp_flags")
+        rulings (:data:`flags.LATER_FLAGS`: the Med Campaign's Interphase [12.2], Westpac's
+        elimination of over-limit ship reinforcements [DTP 11.5063]), so that ``verify``
+        replays an archive begun before them."""
+        return starts_without_later_flags(state, LATER_FLAGS, key="dtp_flags")
 
     # ---- whose turn ---------------------------------------------------------------------------
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:

@@ -49,6 +49,7 @@ from referee.rules.sixth_fleet_dtp import (
     sg_base_attacks,
     special_bases,
     westpac_hostilities,
+    westpac_overstack,
     westpac_reinforcement,
     westpac_setup,
 )
@@ -267,14 +268,17 @@ def movement_lines(
     )
     # the command ships out of port first: every file must leave them at sea [DTP 11.5091]
     lines = to_sea_lines_11_5091(game, state, side) if kind == "ship" else []
+    fixed = _over_limit_lines_11_5063(game, state, side, lines) if kind == "ship" else []
+    lines += fixed
     for u in _mine(state, side):  # detection before anyone moves [DTP 6.2a]
         here = state.units[u].location
         if here is not None:
             for cand in _detections(game, state, side, u, here):
                 if orders_ok(game, state, side, [*lines, cand]):
                     lines.append(cand)
+    done = {ln.split()[1] for ln in fixed}
     for u in _mine(state, side):
-        if game.category(u) not in cats:
+        if game.category(u) not in cats or u in done:
             continue
         if kind == "air" and rng.random() >= AIR_MOVE_CHANCE:
             continue
@@ -299,6 +303,20 @@ def movement_lines(
                         lines.append(det)
                 break
     return lines
+
+
+def _over_limit_lines_11_5063(
+    game: Game, state: GameState, side: str, before: Sequence[str]
+) -> list[str]:
+    """The excess of over-limit ship reinforcements moved out, or, where the moves are not
+    accepted, eliminated [DTP 11.5063] (``westpac_overstack``)."""
+    lines = westpac_overstack.scripted_lines(game, state, side)
+    if not lines or orders_ok(game, state, side, [*before, *lines]):
+        return lines
+    return [
+        f"{westpac_overstack.VERB} {ln.split()[1]}" if ln.startswith("move ") else ln
+        for ln in lines
+    ]
 
 
 def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -> list[str]:

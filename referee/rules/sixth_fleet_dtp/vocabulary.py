@@ -173,6 +173,16 @@ VOCABULARY = Vocabulary(
             ),
             expect="nothing, or prc",
         ),
+        Verb(  # Westpac [DTP 11.5063]
+            "remove",
+            (MOVEMENT,),
+            (form(unit(), sections=(MOVEMENT,)),),
+            meaning="Westpac: your ship or sub in a hex that your ship and sub reinforcements "
+            "left over the stacking limit, removed (eliminated for all purposes) at the end of "
+            "this ship and sub movement phase: one line for each unit still over the limit, "
+            "your choice [DTP 11.5063]",
+            expect="UNIT",
+        ),
         Verb(
             "capture",
             (MOVEMENT,),

@@ -8,7 +8,9 @@ reinforcements first" [DTP 11.506]. The track is the scenario's ``[[reinforcemen
 Each player places his with ``place UNIT HEX`` in a ``[reinforcement]`` section:
 
 * ships and subs at their entry hex (``entry = "hex"``), even over the stacking limit or where
-  the base is destroyed; next to it if enemy ships or subs hold it; a Soviet unit due at
+  the base is destroyed (the excess still over the limit at the end of the owner's next ship
+  and sub movement phase is eliminated, ``westpac_overstack``); next to it if enemy ships or
+  subs hold it; a Soviet unit due at
   Vladivostok or Petropavlovsk while SEATO ships or subs hold it is delayed until the port is
   clear, then placed at the beginning of the East Block ship and sub movement phase
   [DTP 11.5063];
@@ -40,7 +42,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
-from referee.rules.sixth_fleet_dtp import westpac_bases, westpac_variable_air
+from referee.rules.sixth_fleet_dtp import westpac_bases, westpac_overstack, westpac_variable_air
 from referee.rules.sixth_fleet_dtp.rebasing import usable_base
 from referee.rules.sixth_fleet_dtp.sequence import day_part_4_0
 from referee.source.model import Reinforcement
@@ -228,6 +230,9 @@ def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[s
         )
         return
     carry.state = move_piece(game, carry.state, u, h)
+    if not game.is_air(u):  # over the limit: the excess goes after the next move [11.5063]
+        side = carry.state.units[u].side
+        carry.state = westpac_overstack.record_11_5063(game, carry.state, side, h)
     carry.events.append(
         Event(
             "reinforce",

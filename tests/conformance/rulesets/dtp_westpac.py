@@ -16,6 +16,7 @@ from referee.engine.core import Event, GameState, ScriptedDice, UnitState
 from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
+from referee.rules.sixth_fleet_1975.stacking import counts
 from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from referee.rules.sixth_fleet_dtp.westpac_korea import capture_problem_11_5134
@@ -86,6 +87,8 @@ def _turn(s: Mapping[str, Any]) -> tuple[Game, GameState]:
         hostilities={"war": 1, "prc": 1, "asked": turn},
         variable_air={"rolls": {str(turn): 1}, "arrived": {}},
     )
+    if "dtp_flags" in s:  # a game's rulings (an older game's reading: the flag off)
+        state = state.with_data(dtp_flags=dict(s["dtp_flags"]))
     game = Game.of(m, state)
     for u, h in s.get("move", {}).items():
         state = move_piece(game, state, u, h)
@@ -99,7 +102,9 @@ def _turn(s: Mapping[str, Any]) -> tuple[Game, GameState]:
 def _reinforce(s: Mapping[str, Any]) -> dict[str, Any]:
     """The reinforcements owed before the first ship movement of the turn [DTP 11.506]: the
     placement phase awaited, the entry hexes of each due unit, then ``orders`` (each side's
-    in turn; ``"scripted"``: the scripted player's) through ``validate`` and ``resolve``."""
+    in turn; ``"scripted"``: the scripted player's) through ``validate`` and ``resolve``, on
+    into the ship and sub movement phases that follow [DTP 11.5063]; ``count`` (hex -> side):
+    that side's naval units in the hex at the end (``naval``)."""
     m = module()
     game, state = _turn(s)
     owed = westpac_reinforcement.detour_11_506(game, state, "ship_movement_a")
@@ -116,27 +121,30 @@ def _reinforce(s: Mapping[str, Any]) -> dict[str, Any]:
     }
     rules: set[str] = set()
     for lines in s.get("orders", []):
-        if state.phase not in westpac_reinforcement.PHASE_IDS:
+        section = flow.section_of(state)
+        if section not in ("reinforcement", "movement"):
             break
         side = str(state.active_side)
         if lines == "scripted":
             text = RULESET.scripted_orders(m, state)
         else:
             text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
-            text += f"phase: {state.phase}\n\n[reinforcement]\n" + "".join(f"{x}\n" for x in lines)
+            text += f"phase: {state.phase}\n\n[{section}]\n" + "".join(f"{x}\n" for x in lines)
         assert text is not None
         doc = parse_orders_for(RULESET, text, "orders.txt")
         v = RULESET.validate(m, state, doc)
         rules |= {x.rule for x in v}
         if v:
             break
-        out = RULESET.resolve(m, state, doc, ScriptedDice([]))
+        out = RULESET.resolve(m, state, doc, ScriptedDice(list(s.get("dice", []))))
         state = out.state
         events += out.events
     got["legal"] = not rules
     got["rules"] = sorted(rules)
     got["placed"] = {e.data["unit"]: e.data["hex"] for e in events if e.kind == "reinforce"}
     got["delayed"] = sorted(e.data["unit"] for e in events if e.kind == "delay")
+    got["eliminated"] = [[e.data["unit"], e.rule] for e in events if e.kind == "eliminate"]
+    got["naval"] = {h: counts(game, state, h, side)[0] for h, side in s.get("count", {}).items()}
     got["next_phase"] = state.phase
     return got
 
