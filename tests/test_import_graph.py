@@ -31,15 +31,6 @@ LAZY_CYCLES: dict[frozenset[str], str] = {
         "the model carries its ruleset's schema, read by the registry in schema.py, whose "
         "type hints name the model's Module"
     ),
-    frozenset({"referee.rules.naval_module.air", "referee.rules.naval_module.combat"}): (
-        "air strikes resolve through the naval combat table and combat asks air for escorts"
-    ),
-    frozenset({"referee.rules.naval_module.ruleset", "referee.rules.naval_module.scripted"}): (
-        "the scripted side plays through the ruleset object"
-    ),
-    frozenset(
-        {"referee.rules.sixth_fleet_dtp.carriers", "referee.rules.sixth_fleet_dtp.landing"}
-    ): ("carrier landings and the landing rules refer to each other"),
 }
 
 
