@@ -194,8 +194,11 @@ class UnitOptions(ABC):
 
 
 class SealedResolution(ABC):
-    """Sealed orders resolved together: ``resolve`` gets one side's orders, this gets every
-    side's at once when the last sealed submission of a phase is in."""
+    """Sealed orders resolved together, the one way they are resolved: when the last sealed
+    submission of a phase is in, every side's orders (each validated when it arrived) are
+    given at once. A ruleset whose :meth:`Submissions.due` asks for ``sealed`` orders must
+    have it (:func:`due_of` refuses one that does not). No bundled ruleset plays sealed
+    orders; the toy ruleset ``tests/pbem/toy_sealed.py`` is the pipeline's test of them."""
 
     @abstractmethod
     def resolve_sealed(
@@ -238,6 +241,10 @@ def due_of(ruleset: Ruleset, module: Module, state: GameState) -> tuple[Due, ...
         for d in out:
             if d.kind not in KINDS:
                 raise ValueError(f"ruleset {ruleset.id}: unknown kind of submission {d.kind!r}")
+            if d.kind == "sealed" and not isinstance(ruleset, SealedResolution):
+                raise TypeError(
+                    f"ruleset {ruleset.id!r} declares sealed orders but not SealedResolution"
+                )
         return out
     side, what = ruleset.awaiting(module, state)
     return (Due(side, what, "answer" if state.pending else "orders"),)
@@ -379,7 +386,7 @@ def unit_options(ruleset: Ruleset) -> UnitOptions | None:
 
 def sealed_resolution(ruleset: Ruleset) -> SealedResolution:
     """The ruleset's resolution of sealed orders together; a ruleset that declares sealed
-    submissions (``Due.kind == "sealed"``) must have it."""
+    submissions (``Due.kind == "sealed"``) has it (:func:`due_of` checks)."""
     if not isinstance(ruleset, SealedResolution):
         raise TypeError(f"ruleset {ruleset.id!r} has sealed orders but no resolve_sealed")
     return ruleset
