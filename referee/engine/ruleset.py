@@ -1,7 +1,8 @@
 """The ruleset contract and the way to find a ruleset.
 
 A ruleset is one object, an instance of a subclass of :class:`Ruleset`: a small required part
-(the six abstract methods, its ``id``, ``name`` and orders ``vocabulary``) plus the typed
+(the five abstract methods, ``awaiting`` unless it has :class:`Submissions`, its ``id``,
+``name`` and orders ``vocabulary``) plus the typed
 capabilities it declares by subclassing them (:class:`Submissions`, :class:`HiddenInformation`,
 :class:`PhaseTitles`, :class:`ScriptedPlayer`, :class:`UnitOptions`, :class:`SealedResolution`).
 The engine core, the PBEM referee and every command call a ruleset only through the methods
@@ -60,11 +61,26 @@ class Ruleset(ABC):
         """The position before set-up: every piece of the scenario, placed where the scenario
         fixes it, the rest unplaced; turn/phase at the start of the sequence of play."""
 
-    @abstractmethod
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """``awaiting`` is required of a ruleset played one side at a time; one with
+        :class:`Submissions` may leave it to the derived default."""
+        super().__init_subclass__(**kwargs)
+        if cls.awaiting is Ruleset.awaiting and not issubclass(cls, Submissions):
+            raise TypeError(
+                f"{cls.__name__}: a ruleset without Submissions says whose orders it awaits "
+                "(awaiting)"
+            )
+
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """``(side, what)``: whose orders the game waits for now and for which phase(s), or
         the side that owes the answer to ``state.pending``. ``what`` is a sentence for
-        reports (e.g. "NATO set-up [11.1]")."""
+        reports (e.g. "NATO set-up [11.1]"). Required of a ruleset played one side at a
+        time; derived for one with :class:`Submissions`: the first submission due, or
+        ``("", "the game is over")``."""
+        if not isinstance(self, Submissions):
+            raise TypeError(f"ruleset {self.id!r} says whose orders it awaits (awaiting)")
+        due = self.due(module, state)
+        return (due[0].side, due[0].what) if due else ("", "the game is over")
 
     @abstractmethod
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
