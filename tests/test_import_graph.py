@@ -24,8 +24,9 @@ from pathlib import Path
 
 REFEREE = Path(__file__).resolve().parents[1] / "referee"
 
-# Cycles closed only by a lazy import inside a function, in folders other sessions own; each
-# is a seam still to cut (the pbem ones, charts/tablechart and module_writer were cut).
+# Cycles closed only by a lazy (or type-checking) import, each a seam still to cut (the pbem
+# ones, charts/tablechart, module_writer, naval air/combat and ruleset/scripted, and DTP
+# carriers/landing were cut).
 LAZY_CYCLES: dict[frozenset[str], str] = {
     frozenset({"referee.source.model", "referee.source.schema"}): (
         "the model carries its ruleset's schema, read by the registry in schema.py, whose "
