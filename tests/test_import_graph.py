@@ -24,22 +24,14 @@ from pathlib import Path
 
 REFEREE = Path(__file__).resolve().parents[1] / "referee"
 
-# Cycles closed only by a lazy import inside a function, in folders other sessions own; each
-# is a seam still to cut (the pbem ones, charts/tablechart and module_writer were cut).
+# Cycles closed only by a lazy (or type-checking) import, each a seam still to cut (the pbem
+# ones, charts/tablechart, module_writer, naval air/combat and ruleset/scripted, and DTP
+# carriers/landing were cut).
 LAZY_CYCLES: dict[frozenset[str], str] = {
     frozenset({"referee.source.model", "referee.source.schema"}): (
         "the model carries its ruleset's schema, read by the registry in schema.py, whose "
         "type hints name the model's Module"
     ),
-    frozenset({"referee.rules.naval_module.air", "referee.rules.naval_module.combat"}): (
-        "air strikes resolve through the naval combat table and combat asks air for escorts"
-    ),
-    frozenset({"referee.rules.naval_module.ruleset", "referee.rules.naval_module.scripted"}): (
-        "the scripted side plays through the ruleset object"
-    ),
-    frozenset(
-        {"referee.rules.sixth_fleet_dtp.carriers", "referee.rules.sixth_fleet_dtp.landing"}
-    ): ("carrier landings and the landing rules refer to each other"),
 }
 
 

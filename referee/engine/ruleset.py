@@ -1,7 +1,8 @@
 """The ruleset contract and the way to find a ruleset.
 
 A ruleset is one object, an instance of a subclass of :class:`Ruleset`: a small required part
-(the six abstract methods, its ``id``, ``name`` and orders ``vocabulary``) plus the typed
+(the five abstract methods, ``awaiting`` unless it has :class:`Submissions`, its ``id``,
+``name`` and orders ``vocabulary``) plus the typed
 capabilities it declares by subclassing them (:class:`Submissions`, :class:`HiddenInformation`,
 :class:`PhaseTitles`, :class:`ScriptedPlayer`, :class:`UnitOptions`, :class:`SealedResolution`).
 The engine core, the PBEM referee and every command call a ruleset only through the methods
@@ -60,11 +61,26 @@ class Ruleset(ABC):
         """The position before set-up: every piece of the scenario, placed where the scenario
         fixes it, the rest unplaced; turn/phase at the start of the sequence of play."""
 
-    @abstractmethod
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """``awaiting`` is required of a ruleset played one side at a time; one with
+        :class:`Submissions` may leave it to the derived default."""
+        super().__init_subclass__(**kwargs)
+        if cls.awaiting is Ruleset.awaiting and not issubclass(cls, Submissions):
+            raise TypeError(
+                f"{cls.__name__}: a ruleset without Submissions says whose orders it awaits "
+                "(awaiting)"
+            )
+
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """``(side, what)``: whose orders the game waits for now and for which phase(s), or
         the side that owes the answer to ``state.pending``. ``what`` is a sentence for
-        reports (e.g. "NATO set-up [11.1]")."""
+        reports (e.g. "NATO set-up [11.1]"). Required of a ruleset played one side at a
+        time; derived for one with :class:`Submissions`: the first submission due, or
+        ``("", "the game is over")``."""
+        if not isinstance(self, Submissions):
+            raise TypeError(f"ruleset {self.id!r} says whose orders it awaits (awaiting)")
+        due = self.due(module, state)
+        return (due[0].side, due[0].what) if due else ("", "the game is over")
 
     @abstractmethod
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
@@ -202,8 +218,11 @@ class UnitOptions(ABC):
 
 
 class SealedResolution(ABC):
-    """Sealed orders resolved together: ``resolve`` gets one side's orders, this gets every
-    side's at once when the last sealed submission of a phase is in."""
+    """Sealed orders resolved together, the one way they are resolved: when the last sealed
+    submission of a phase is in, every side's orders (each validated when it arrived) are
+    given at once. A ruleset whose :meth:`Submissions.due` asks for ``sealed`` orders must
+    have it (:func:`due_of` refuses one that does not). No bundled ruleset plays sealed
+    orders; the toy ruleset ``tests/pbem/toy_sealed.py`` is the pipeline's test of them."""
 
     @abstractmethod
     def resolve_sealed(
@@ -246,6 +265,10 @@ def due_of(ruleset: Ruleset, module: Module, state: GameState) -> tuple[Due, ...
         for d in out:
             if d.kind not in KINDS:
                 raise ValueError(f"ruleset {ruleset.id}: unknown kind of submission {d.kind!r}")
+            if d.kind == "sealed" and not isinstance(ruleset, SealedResolution):
+                raise TypeError(
+                    f"ruleset {ruleset.id!r} declares sealed orders but not SealedResolution"
+                )
         return out
     side, what = ruleset.awaiting(module, state)
     return (Due(side, what, "answer" if state.pending else "orders"),)
@@ -395,7 +418,7 @@ def unit_options(ruleset: Ruleset) -> UnitOptions | None:
 
 def sealed_resolution(ruleset: Ruleset) -> SealedResolution:
     """The ruleset's resolution of sealed orders together; a ruleset that declares sealed
-    submissions (``Due.kind == "sealed"``) must have it."""
+    submissions (``Due.kind == "sealed"``) has it (:func:`due_of` checks)."""
     if not isinstance(ruleset, SealedResolution):
         raise TypeError(f"ruleset {ruleset.id!r} has sealed orders but no resolve_sealed")
     return ruleset

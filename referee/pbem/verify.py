@@ -20,38 +20,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, get_ruleset, phase_title_of
+from referee.engine.ruleset import Ruleset, get_ruleset
 from referee.errors import UserError
-from referee.pbem import dice as dicemod
-from referee.pbem import nonces
-from referee.pbem.archive import Archive, TurnDir, module_info, module_sha256, sha256_hex
-from referee.pbem.envelope import Envelope, open_envelope
-from referee.pbem.game import SETUP_FOLDER
+from referee.pbem.archive import Archive, GameConfig, TurnDir, module_sha256, sha256_hex
 from referee.pbem.keys import PrivateKey
 from referee.pbem.problems import Refusal
-from referee.pbem.record import (
-    REPORT_FORMAT,
-    awaiting_info,
-    phase_info,
-    step_names,
-    step_titles,
-)
-from referee.pbem.rendercheck import (
-    RenderMismatch,
-    Since,
-    check_step_renderings,
-    template_rank,
-)
-from referee.pbem.reports import templates_sha256
-from referee.pbem.rulings import matching_start, new_start, score_reading
-from referee.pbem.submit import orders_entry
-from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
+from referee.pbem.rendercheck import RenderMismatch, Since
+from referee.pbem.rulings import matching_start
 from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
-from referee.pbem.walk import OLDER_TEMPLATES_NOTE, Walk, replay_orders
+from referee.pbem.verify_commit import CommittedForm
+from referee.pbem.verify_hidden import check_revealed_complete
+from referee.pbem.verify_open import OpenForm
+from referee.pbem.verify_step import StepForm, verify_step
+from referee.pbem.walk import OLDER_TEMPLATES_NOTE, Walk
 from referee.source.model import Module
 
 __all__ = [
@@ -83,12 +68,6 @@ def find_archive(target: Path) -> tuple[Path, int | None]:
             raise Refusal("archive", f"{target}: not inside a numbered turn folder") from None
     return target, None
 
-
-# Every report of a game without commitments has these (all referee versions wrote them).
-OPEN_REPORT_KEYS = (
-    "title", "options", "referee", "module", "templates_sha256", "state_sha256", "dice",
-    "orders", "rolls", "events", "pending", "awaiting", "score", "before", "after",
-)  # fmt: skip
 
 _HEAD_PATTERNS = (
     re.compile(r"report\.json`? SHA-256 `?([0-9a-f]{64})"),  # report.md, view-*.md, HTML
@@ -150,7 +129,13 @@ def verify_archive(
 
     ``since_sha``: the report a player verified before (``verify --since``): the record of
     every step is checked again (it is what later steps stand on, and cheap), the files
-    rendered from it only after that report. ``progress(1)`` is called after each step."""
+    rendered from it only after that report. ``progress(1)`` is called after each step.
+
+    One walk for every game (:func:`walk_steps`), each step checked by
+    :func:`referee.pbem.verify_step.verify_step` in the form of the game's record: without
+    commitments (:class:`~referee.pbem.verify_open.OpenForm`) or with them
+    (:class:`~referee.pbem.verify_commit.CommittedForm`); a game with parts is walked on a
+    copy with every part this run opens unpacked (:func:`verify_parts`)."""
     archive = Archive(game_dir)
     try:
         archive.require()
@@ -164,246 +149,122 @@ def verify_archive(
     if module_sha256(module.root) != cfg.module_sha256:
         raise VerifyFailure("game.toml", "module", "the module source given is not the game's")
     rs = ruleset or get_ruleset(cfg.ruleset)
+    game = Game(toml_sha, module, rs, upto, since_sha, progress)
+    if cfg.secrets is not None and cfg.secrets.parts:
+        return verify_parts(archive, cfg, game, keys)
     if upto is not None:
         turns = turns[: upto + 1]
-    if cfg.secrets is not None:
-        from referee.pbem.verify_commit import verify_with_commitments
+    return walk_steps(archive, cfg, turns, game)
 
-        return verify_with_commitments(
-            archive, cfg, turns, toml_sha, module, rs, upto=upto, keys=keys,
-            since_sha=since_sha, progress=progress,
-        )  # fmt: skip
-    w = Walk(archive, cfg)
-    w.since = Since(since_sha)
-    for t in turns:
-        _open_step(w, t, toml_sha, module, rs)
-        if progress is not None:
-            progress(1)
-    out = w.verified(turns)
-    if w.skipped_render:
-        out.notes.append(OLDER_TEMPLATES_NOTE.format(n=w.skipped_render))
-    if since_sha is not None:
-        out.notes.append(w.since.note())
-    if not cfg.player_nonces and w.rolls:
-        out.notes.append(NO_NONCES_NOTE)
-    if upto is None:
-        _check_current_state(archive, turns, out)
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """What every step of one run of ``verify`` is checked against, besides the archive."""
+
+    toml_sha: str
+    module: Module
+    rs: Ruleset
+    upto: int | None
+    since_sha: str | None
+    progress: Callable[[int], None] | None
+
+
+def verify_parts(
+    archive: Archive, cfg: GameConfig, game: Game, keys: Sequence[PrivateKey]
+) -> Verified:
+    """A game with parts: :func:`walk_steps` on a copy with every part the ``keys`` (and a
+    published parts key) open unpacked (:mod:`referee.pbem.parts_open`)."""
+    from referee.pbem.parts_open import PartFailure, opened_copy
+
+    try:
+        with opened_copy(archive, cfg, keys) as (copy, opening):
+            turns = copy.turn_dirs()
+            if game.upto is not None:
+                turns = turns[: game.upto + 1]
+            out = walk_steps(copy, cfg, turns, game, opening=opening)
+            opening.conflict()
+    except PartFailure as exc:
+        raise VerifyFailure(exc.file, exc.check, exc.message) from None
+    except Refusal as exc:
+        raise VerifyFailure(str(archive.root), "archive", exc.message) from None
+    out.notes.extend(opening.notes())
+    out.parts = opening.to_json()
     return out
 
 
-def _open_step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset) -> None:
-    """One step of a game without commitments: its folder, its record, its replay."""
-    cfg = w.cfg
-    rep, rsha, state_bytes, manifest = check_folder_full(w.archive, t, cfg.referee)
-    f = f"turns/{t.name}/report.json"
-    _check_open_record(w, t, rep, toml_sha)
-    if rep.get("state_sha256") != sha256_hex(state_bytes):
-        raise VerifyFailure(f"turns/{t.name}/state.json", "record", "not the recorded state")
-    state = w.state
-    if t.sequence == 0:
-        check_players_and_dice(cfg, rep, f)
-        _check_open_setup(rep, f)
-        new = new_start(rs, module, cfg.scenario, cfg.game_id, cfg.options)
-        new = matching_start(rs, new, state_bytes)
-        titles, folder = ("set-up request",), SETUP_FOLDER
-        w.score = score_reading(rep)
-    else:
-        assert state is not None
-        new, side = _replay_step(w, t, rep, module, rs, state)
-        folder = step_names(t.sequence, side, state)[1]
-        titles = step_titles(t.sequence, side, state, phase_title_of(rs, module, state))
-    _check_names(t, rep, titles, folder, state, new)
-    if new.canonical().encode() != state_bytes:
-        raise VerifyFailure(f"turns/{t.name}/state.json", "replay", "the replayed position differs")
-    if rep.get("awaiting") != awaiting_info(module, rs, new) or rep.get("pending") != [
-        p.to_json() for p in new.pending
-    ]:
-        raise VerifyFailure(f, "replay", "awaiting/pending differ from the replay")
-    if rep.get("score") != w.score.recorded(rs, module, new):
-        raise VerifyFailure(f, "replay", "the score differs from the replay")
-    _open_renderings(w, t, module, rs, rep, rsha, new, manifest)
-    w.state, w.prev_sha = new, rsha
-    w.shas.append(rsha)
-
-
-def _check_open_record(w: Walk, t: TurnDir, rep: dict[str, Any], toml_sha: str) -> None:
-    """What every report of a game without commitments holds, as the chain says it must."""
-    cfg = w.cfg
-    f = f"turns/{t.name}/report.json"
-    expect = {
-        "format": REPORT_FORMAT,
-        "sequence": t.sequence,
-        "game_id": cfg.game_id,
-        "previous_report": w.prev_sha,
-        "game_toml_sha256": toml_sha,
-        "ruleset": cfg.ruleset,
-        "scenario": cfg.scenario,
-        "options": list(cfg.options),
-        "referee": {"fingerprint": cfg.referee.fingerprint},
-        "module": module_info(cfg),
-    }
-    missing = [k for k in OPEN_REPORT_KEYS if k not in rep]
-    if missing or (t.sequence == 0 and "players" not in rep):
-        raise VerifyFailure(f, "record", f"malformed: $.{(missing or ['players'])[0]} missing")
-    if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
-        raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
-    for key, want in expect.items():
-        if rep.get(key) != want:
-            check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
-            raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
-
-
-def _check_names(
-    t: TurnDir,
-    rep: dict[str, Any],
-    titles: tuple[str, ...],
-    folder: str,
-    before: GameState | None,
-    after: GameState,
-) -> None:
-    """The folder's name, the report's title and its before/after phases are the replay's."""
-    f = f"turns/{t.name}/report.json"
-    if t.name != folder:
-        raise VerifyFailure(
-            f"turns/{t.name}", "record", f"the folder of this step is named {folder}"
-        )
-    if rep.get("title") not in titles:
-        raise VerifyFailure(f, "record", f"title is {rep.get('title')!r}, expected {titles[0]!r}")
-    for key, want in (
-        ("before", None if before is None else phase_info(before)),
-        ("after", phase_info(after)),
-    ):
-        if rep.get(key) != want:
-            raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r}, expected {want!r}")
-
-
-def _open_renderings(
-    w: Walk,
-    t: TurnDir,
-    module: Module,
-    rs: Ruleset,
-    rep: dict[str, Any],
-    rsha: str,
-    new: GameState,
-    manifest: dict[str, Any],
-) -> None:
-    """Every file a player opens, rendered again from the record and compared (only after
-    the report of ``verify --since``)."""
-    f = f"turns/{t.name}/report.json"
-    read = lambda name: w.archive.read(t.path / name)  # noqa: E731
+def walk_steps(
+    archive: Archive, cfg: GameConfig, turns: list[TurnDir], game: Game, *, opening: Any = None
+) -> Verified:
+    """Every step of ``turns`` checked in order (:func:`verify_step`), then what the walk
+    found said in notes, and the current position checked."""
+    form: StepForm = OpenForm() if cfg.secrets is None else CommittedForm()
+    w = Walk(archive, cfg)
+    w.opening = opening
+    w.since = Since(game.since_sha)
+    check_revealed_complete(archive, turns)
+    for t in turns:
+        try:
+            verify_step(w, t, game.toml_sha, game.module, game.rs, form)
+        except Refusal as exc:  # a file missing, too large, a symlink...
+            raise VerifyFailure(f"turns/{t.name}", "archive", exc.message) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise VerifyFailure(f"turns/{t.name}", "record", f"malformed ({exc!r})") from None
+        if game.progress is not None:
+            game.progress(1)
+    out = w.verified(turns)
     try:
-        here = template_rank(rep, f)
-        if here < w.template_rank:
-            raise RenderMismatch(f, "rendered with older templates than a report before it")
-        w.template_rank = here
-        if not w.since.rendering_due(rsha):
-            w.history.add_from(read, manifest["files"])
-            return
-        if rep.get("templates_sha256") != templates_sha256():
-            w.skipped_render += 1
-        check_step_renderings(
-            f"turns/{t.name}", read, module, rs, rep, rsha, new, w.state, w.events,
-            w.cfg.picture_dpi, dict(manifest["files"]), w.history, w.unchecked,
-        )  # fmt: skip
+        w.since.check_reached(out.last_report)
     except RenderMismatch as exc:
-        raise VerifyFailure(exc.file, "rendering", exc.message) from None
+        raise VerifyFailure(exc.file, "truncation", exc.message) from None
+    if w.cfg.hides_information and w.replayed < len(turns):
+        out.replayed = False
+    out.notes.extend(_notes(w, turns, game))
+    if game.upto is None:
+        _check_current(w, turns, out)
+    return out
 
 
-def _check_open_setup(rep: dict[str, Any], f: str) -> None:
-    """Report 000 of a game without commitments: nothing adjudicated, one dice entry."""
-    for key, want in (("orders", None), ("rolls", []), ("events", [])):
-        if rep.get(key, want) != want:
-            raise VerifyFailure(f, "record", f"{key} is {rep.get(key)!r} in the set-up request")
-    if set(rep.get("dice") or {}) != {"commitment"}:
-        raise VerifyFailure(f, "dice commitment", "the set-up request's dice hold other entries")
-
-
-def _replay_step(
-    w: Walk, t: TurnDir, rep: dict[str, Any], module: Module, rs: Ruleset, state: GameState
-) -> tuple[GameState, str]:
-    """Step ``t`` replayed from ``orders.txt``: the signed orders and the record's entry for
-    them, the dice seed chain and every roll, then the orders validated and resolved again
-    with those dice: the same rolls and events. Returns the position and the side."""
-    env, side = _recorded_orders(w, t, rep, state)
-    of = f"turns/{t.name}/orders.txt"
-    if env.header.previous_report != w.prev_sha:
-        raise VerifyFailure(of, "hash chain", "the orders answer another report")
-    if env.header.game != w.cfg.game_id:
-        raise VerifyFailure(of, "orders", "the orders are for another game")
-    want_side, _ = rs.awaiting(module, state)
-    if side != want_side or env.header.turn != state.turn:
-        raise VerifyFailure(of, "orders", f"out of turn: the game waited for {want_side}")
-    seed = _seed_of(w, t, rep, env.sha256)
-    for acc in nonces.history([rep.get("orders")]):  # bound to orders.txt above
-        why = nonces.problem(w.nonce_trail, acc, required=w.cfg.player_nonces)
-        if why is not None:
-            raise VerifyFailure(of, "dice nonce", why)
-        w.nonce_trail.append(acc)
-    dice = dicemod.CommittedDice(seed, t.sequence, env.sha256)
-    f = f"turns/{t.name}/report.json"
-    outcome = replay_orders(f, rep, module, rs, state, {side: env}, dice, blame=of)
-    w.events = tuple(outcome.events)  # the picture marks them
-    return outcome.state, side
-
-
-def _recorded_orders(
-    w: Walk, t: TurnDir, rep: dict[str, Any], state: GameState
-) -> tuple[Envelope, str]:
-    """``orders.txt`` of step ``t``: stored as the referee stores orders, signed by the key of
-    the side it names, and the report's orders entry exactly what it says."""
-    base = f"turns/{t.name}"
-    f, of = f"{base}/report.json", f"{base}/orders.txt"
-    o = rep.get("orders") or {}
-    try:
-        text = w.archive.read(t.path / "orders.txt").decode("utf-8")
-    except (Refusal, UnicodeDecodeError) as exc:
-        raise VerifyFailure(of, "orders", str(exc)) from None
-    try:
-        env = open_envelope(text, str(o.get("name") or "orders.txt"))
-    except Refusal as exc:
-        raise VerifyFailure(of, "orders signature", exc.message) from None
-    if env.block is None or env.stored_text() != text:
-        raise VerifyFailure(of, "orders", "not stored as the referee stores orders")
-    side = env.header.side or ""
-    players = w.cfg.players
-    if side not in players or not env.signed_by(players[side]):
-        raise VerifyFailure(of, "orders signature", f"not signed by the key of side {side!r}")
-    if env.sha256 != o.get("sha256") or o.get("side") != side:
-        raise VerifyFailure(f, "record", "the recorded orders hash or side is not orders.txt's")
-    want_o = orders_entry(env, side, state)
-    want_o["name"] = o.get("name") if isinstance(o.get("name"), str) else "(a file name)"
-    keys = (*want_o, *o)
-    if {k: o.get(k) for k in keys} != {k: want_o.get(k) for k in keys}:
-        bad = next(k for k in keys if o.get(k) != want_o.get(k))
-        raise VerifyFailure(
-            f, "record", f"orders.{bad} is {o.get(bad)!r}, expected {want_o.get(bad)!r}"
+def _notes(w: Walk, turns: list[TurnDir], game: Game) -> list[str]:
+    """What the walk could not check or checked otherwise, for people."""
+    notes: list[str] = []
+    hides = w.cfg.hides_information
+    if game.since_sha is not None:
+        notes.append(w.since.note())
+    if hides and w.replayed < len(turns):
+        notes.append(
+            f"the hidden part is not revealed for {len(turns) - w.replayed} of {len(turns)} "
+            "step(s): signatures, the hash chain, the dice seed chain and every public roll "
+            "were checked; hidden rolls, commitments and the replay wait for `referee reveal`"
         )
-    return env, side
-
-
-def _seed_of(w: Walk, t: TurnDir, rep: dict[str, Any], key: str) -> bytes:
-    """The step's revealed seed: it hashes to the one before, and every roll recomputes."""
-    f = f"turns/{t.name}/report.json"
-    d = rep.get("dice") or {}
-    try:
-        seed = bytes.fromhex(str(d.get("seed")))
-    except ValueError:
-        raise VerifyFailure(f, "dice seed chain", "the revealed seed is not hex") from None
-    if d.get("seed_index") != t.sequence or not dicemod.links(seed, w.prev_seed):
-        raise VerifyFailure(
-            f, "dice seed chain", f"seed {t.sequence} does not hash to seed {t.sequence - 1}"
+    if hides and w.hidden_from:
+        where = " and ".join(f"{k} ({n} step(s))" for k, n in sorted(w.hidden_from.items()))
+        notes.append(
+            f"hidden part checked from {where}: {w.hidden_rolls} hidden roll(s), every "
+            "commitment and the replay"
         )
-    if d != {"seed_index": t.sequence, "seed": seed.hex(), "previous_seed": w.prev_seed.hex()}:
-        raise VerifyFailure(f, "dice seed chain", "the dice entry records other values")
-    problems = dicemod.check_rolls(list(rep.get("rolls", [])), seed, t.sequence, key)
-    if problems:
-        raise VerifyFailure(f, "dice", "; ".join(problems))
-    w.prev_seed = seed
-    w.rolls += len(rep.get("rolls", []))
-    return seed
+    if w.skipped_render:
+        notes.append(OLDER_TEMPLATES_NOTE.format(n=w.skipped_render))
+    notes.extend(w.notes)
+    if not w.cfg.player_nonces and w.rolls:
+        notes.append(NO_NONCES_NOTE)
+    return notes
 
 
-def _check_current_state(archive: Archive, turns: list[TurnDir], out: Verified) -> None:
+def _check_current(w: Walk, turns: list[TurnDir], out: Verified) -> None:
+    """The current position: in a game that hides information the referee's own
+    ``secret/state.json`` (a player's copy has none), else ``state.json``, the latest step's
+    (or, after an interrupted adjudication, the one before it: a note says how to complete
+    it); unfinished turn folders and files that look like keys are noted."""
+    archive = w.archive
+    if w.cfg.hides_information:
+        current_path = archive.secret / "state.json"
+        if not current_path.is_file():
+            return  # a player's copy: the current position is the referee's
+        kept = archive.secret / "turns" / turns[-1].name / "state.json"
+        latest = archive.read(kept) if kept.is_file() else None
+        if latest is not None and archive.read(current_path) != latest:
+            out.notes.append("secret/state.json is not the latest position")
+        return
     try:
         current = archive.read(archive.state_json)
     except Refusal as exc:

@@ -101,3 +101,26 @@ def test_verify_replays_everything_and_reveal_releases_the_rest(played: Table) -
     p.write_text(p.read_text().replace('"value": ', '"value": 1', 1))
     code, out = played.verify(copy)
     assert code == 1 and out["file"] == "turns/002-Soviet-answer/report.json", out
+
+
+def test_awaiting_is_derived_from_due_and_required_without_it(tmp_path: Path) -> None:
+    """A ruleset with ``Submissions`` waits, for ``awaiting``, for the first submission due
+    (the toy impulse ruleset gives no ``awaiting`` of its own); one played one side at a
+    time cannot leave ``awaiting`` out: its class is refused when it is made."""
+    from referee.engine.ruleset import Ruleset, due_of
+
+    rs = toy_impulse.ImpulseRuleset()
+    module = toys_common.load(tmp_path, rs.id)
+    state = rs.new_game(module, next(iter(module.scenarios)), "g")
+    first = due_of(rs, module, state)[0]
+    assert rs.awaiting(module, state) == (first.side, first.what)
+    over = state.evolve(active_side=None)
+    assert due_of(rs, module, over) == () and rs.awaiting(module, over) == (
+        "",
+        "the game is over",
+    )
+    with pytest.raises(TypeError, match="says whose orders it awaits"):
+
+        class OneSideAtATime(Ruleset):
+            id = "toy_no_awaiting"
+            name = "no awaiting (tests only)"

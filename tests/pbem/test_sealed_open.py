@@ -82,3 +82,25 @@ def test_validate_on_the_game_folder_of_a_game_that_hides_nothing(tmp_path: Path
     p.write_text("game: g\nturn: 1\nside: NATO\nmove US-DD-1 0909\n")
     code, out = cli("validate", "--state", t.game, p, "--module", t.module)
     assert code == 1 and "[S1]" in out and "note:" not in out, out
+
+
+def test_sealed_orders_need_the_one_way_to_resolve_them(tmp_path: Path) -> None:
+    """A ruleset whose ``due`` asks for sealed orders but lacks ``SealedResolution`` (the one
+    way they are resolved) is refused when the referee asks who is due, before any orders."""
+    import pytest
+
+    from referee.engine.ruleset import Due, Ruleset, Submissions, due_of
+
+    class Unresolved(Ruleset, Submissions):
+        id = "toy_sealed_unresolved"
+        name = "sealed orders with no resolution (tests only)"
+        new_game = awaiting = validate = carry_out = view = score = None  # type: ignore[assignment]
+
+        def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
+            return (Due("NATO", "a sealed plot", "sealed"),)
+
+    module = toys_common.load(tmp_path, RULESET.id)
+    start = RULESET.new_game(module, next(iter(module.scenarios)), "g")
+    assert [d.kind for d in due_of(RULESET, module, start)] == ["sealed", "sealed"]
+    with pytest.raises(TypeError, match="declares sealed orders but not SealedResolution"):
+        due_of(Unresolved(), module, start)

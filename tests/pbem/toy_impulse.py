@@ -72,10 +72,6 @@ class ImpulseRuleset(Ruleset, Submissions):
             return (Due(imp["next"], f"{imp['next']} combat impulse {imp['n']} [I3]"),)
         return (Due(state.active_side, f"{state.active_side} move, Game-Turn {state.turn} [I1]"),)
 
-    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
-        d = self.due(module, state)
-        return (d[0].side, d[0].what) if d else ("", "the game is over")
-
     # -- validation
     def validate(self, module: Module, state: GameState, orders: Any) -> list[Violation]:
         if state.pending:

@@ -69,10 +69,6 @@ class SealedPlots(Ruleset, Submissions, SealedResolution):
             for s in module.sides
         )
 
-    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
-        d = self.due(module, state)
-        return (d[0].side, d[0].what) if d else ("", "the game is over")
-
     def validate(self, module: Module, state: GameState, orders: Any) -> list[Violation]:
         out: list[Violation] = []
         grid = module.map.grid

@@ -76,10 +76,6 @@ class SolitaireRuleset(Ruleset, Submissions, HiddenInformation):
             return ()
         return (Due("NATO", f"NATO move, Game-Turn {state.turn} [C4]"),)
 
-    def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
-        d = self.due(module, state)
-        return (d[0].side, d[0].what) if d else ("", "the game is over")
-
     def validate(self, module: Module, state: GameState, orders: Any) -> list[Violation]:
         out: list[Violation] = []
         grid = module.map.grid

@@ -161,7 +161,7 @@ def test_scripted_campaigns_keep_the_invariants(seed: int) -> None:
     state = rs.new_game(m, "kerch_feodosia", f"prop-{seed}")
     seen: set[str] = set()
     for k in range(400):
-        text = scripted_orders(m, state)
+        text = scripted_orders(rs, m, state)
         if text is None:
             break
         doc = parse_orders_for(rs, text, f"step-{k}.txt")

@@ -27,8 +27,8 @@ from itertools import combinations
 
 from referee.engine.core import GameState, PendingDecision
 from referee.engine.orders import Order
-from referee.rules.naval_module.combat import handoff
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.work import Work
 
 MAX_BOX = 3  # [31.11]

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.engine.orders import Order
-from referee.rules.naval_module.combat import handoff, shipping_column
+from referee.rules.naval_module.combat import shipping_column
 from referee.rules.naval_module.context import Game, enemy_of
 from referee.rules.naval_module.defence import attacked_hexes
+from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.losses import parse_result
 from referee.rules.naval_module.ranges import cd_reaches_30_23
 from referee.rules.naval_module.sinking import damage_ship

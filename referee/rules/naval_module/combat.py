@@ -12,24 +12,16 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.orders import Order
+from referee.rules.naval_module import air
 from referee.rules.naval_module.amphibious import eligible_30_13a, special_transport_30_3
 from referee.rules.naval_module.context import enemy_of, place
+from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.losses import parse_result
 from referee.rules.naval_module.movement import land
 from referee.rules.naval_module.sinking import damage_ship
 from referee.rules.naval_module.work import Work
 
 MAX_SHIPPING = 3  # [31.23]
-
-
-def handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
-    """Record what goes to the host game: a numbered hand-off and its event [30.15a]."""
-    offs = list(w.data("handoffs", []))
-    hid = f"H{len(w.data('handoff_log', [])) + len(offs) + 1}"
-    offs.append({"id": hid, "kind": kind, **data})
-    w.set(handoffs=offs)
-    w.note("handoff", rule, f"{hid} for the host game: {text}", handoff=hid, kind=kind, **data)
-    return hid
 
 
 # ---- naval artillery --------------------------------------------------------------------------
@@ -398,8 +390,6 @@ def shipping(w: Work, o: Order) -> None:
     Axis Combat Phase, at sea only in the Axis Reaction Phase [31.22]: one Shipping Attack
     Table roll each [31.21]-[31.26], [32.14]; the AA fire against them is handed to the host
     game first (``air.py``) [31.25]."""
-    from referee.rules.naval_module import air  # air imports this module
-
     g = w.game
     if not air.shipping_side_31_22(w, o):
         return
@@ -455,7 +445,6 @@ def resolve_shipping(w: Work) -> None:
     :func:`shipping_result`) and only they roll [31.23], [31.26]; otherwise (NM-18) the order
     listed the survivors and one roll per air unit follows at once. Every unit that flew goes
     to the Flown Box [31.26]."""
-    from referee.rules.naval_module import air  # air imports this module
     from referee.rules.naval_module.readings import readings_of
 
     queue = list(w.data("shipping_queue", []))
@@ -576,8 +565,6 @@ def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
     if w.live:
         queue = [{**e, "air": [p for p in e["air"] if p in given]} for e in sc["queue"]]
         roll_shipping(w, [e for e in queue if e["air"]])
-    from referee.rules.naval_module import air  # air imports this module
-
     air.to_flown_box(w, list(sc["units"]))  # after the rolls [31.26]
 
 

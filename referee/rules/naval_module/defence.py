@@ -19,8 +19,9 @@ from typing import Any
 
 from referee.engine.core import GameState
 from referee.engine.orders import Order
-from referee.rules.naval_module.combat import ground_artillery_29_22, handoff
+from referee.rules.naval_module.combat import ground_artillery_29_22
 from referee.rules.naval_module.context import Game, enemy_of
+from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.work import Work
 
 ATTACK_KINDS = ("support", "assault")

@@ -169,7 +169,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.naval_module.scripted import scripted_orders
 
-        return scripted_orders(module, state)
+        return scripted_orders(self, module, state)
 
 
 def setup_status(game: Game, state: GameState, fixed: Any) -> GameState:

@@ -30,8 +30,8 @@ For whatever step a position awaits it writes the orders a plain player would se
 * **answers** [27.32b], [31.13]: an Abort is taken as damage when the ship survives it, else a
   return; the opposition as above.
 
-Each candidate order is kept only if the file still validates (``RULESET.validate``), so the
-orders are legal by construction: the validator is the referee's own.
+Each candidate order is kept only if the file still validates (the ruleset's own
+``validate``), so the orders are legal by construction: the validator is the referee's own.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections import deque
 
 from referee.engine.core import GameState
+from referee.engine.orders import OrdersSyntaxError
+from referee.engine.ruleset import Ruleset, parse_orders_for
 from referee.numerals import is_digits
 from referee.rules.naval_module import flotilla
 from referee.rules.naval_module import ports as P
@@ -55,13 +57,13 @@ def _q(name: str) -> str:
     return f'"{name}"' if " " in name else name
 
 
-def scripted_orders(module: Module, state: GameState) -> str | None:
-    from referee.rules.naval_module.ruleset import RULESET
-
+def scripted_orders(rs: Ruleset, module: Module, state: GameState) -> str | None:
+    """The orders text of ``rs`` (the naval ruleset object, which calls this with itself) for
+    the step ``state`` awaits, or ``None`` when the game is over."""
     if state.phase == seq.GAME_OVER:
         return None
     game = Game.of(module)
-    side, _ = RULESET.awaiting(module, state)
+    side, _ = rs.awaiting(module, state)
     head = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
     if state.pending:
         pd = state.pending[0]
@@ -75,11 +77,11 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
     lines = _candidates(game, state, side)
     kept: list[str] = []
     if state.phase.startswith("host"):  # every open hand-off's result, all in one file
-        lines = [] if not _valid(module, state, _text(head, section, lines)) else lines
+        lines = [] if not _valid(rs, module, state, _text(head, section, lines)) else lines
         return _text(head, section, lines)
     for line in lines:
         trial = head + f"[{section}]\n" + "".join(x + "\n" for x in [*kept, line])
-        if _valid(module, state, trial):
+        if _valid(rs, module, state, trial):
             kept.append(line)
     return _text(head, section, kept)
 
@@ -88,16 +90,12 @@ def _text(head: str, section: str, lines: list[str]) -> str:
     return head + f"[{section}]\n" + "".join(x + "\n" for x in lines)
 
 
-def _valid(module: Module, state: GameState, text: str) -> bool:
-    from referee.engine.orders import OrdersSyntaxError
-    from referee.engine.ruleset import parse_orders_for
-    from referee.rules.naval_module.ruleset import RULESET
-
+def _valid(rs: Ruleset, module: Module, state: GameState, text: str) -> bool:
     try:
-        doc = parse_orders_for(RULESET, text, "scripted.txt")
+        doc = parse_orders_for(rs, text, "scripted.txt")
     except OrdersSyntaxError:
         return False
-    return not RULESET.validate(module, state, doc)
+    return not rs.validate(module, state, doc)
 
 
 def _candidates(game: Game, state: GameState, side: str) -> list[str]:

@@ -26,7 +26,7 @@ from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_dtp import air
-from referee.rules.sixth_fleet_dtp.carriers import capacity_9_62, is_deck
+from referee.rules.sixth_fleet_dtp.decks import capacity_9_62, is_deck
 from referee.source.boxes import carrier_of
 
 HOME = "home_deck"

@@ -53,7 +53,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_reinforcement,
     westpac_setup,
 )
-from referee.rules.sixth_fleet_dtp.carriers import is_deck
+from referee.rules.sixth_fleet_dtp.decks import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, INTERPHASE_12_2
 from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
 from referee.rules.sixth_fleet_dtp.westpac_command_ships import to_sea_lines_11_5091
