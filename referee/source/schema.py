@@ -66,6 +66,30 @@ class DiceDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class TrackDecl:
+    """A number the players keep by hand (victory points, the Alert level, the actions left,
+    the interdiction level), as a VASSAL Global Property the module shows and its buttons
+    change. ``name`` is the property's name; with ``per_side`` it holds ``{side}`` and the
+    module has one property per playing side (``VP_{side}``: ``VP_NATO``, ``VP_Soviet``),
+    titled ``title.format(side=the side's name)``. ``rule`` names the case that keeps it.
+    A ``numeric`` track runs from ``minimum`` to ``maximum`` by +1 / -1 buttons; any track
+    may be set by a prompt (DTP's VP keep fractions [DTP 8.57], so they are text).
+    ``source`` says where the referee keeps its value, so the saves show what the report
+    says: ``score:PATH`` in the ruleset's ``score`` (``score:vp.{side}``), ``data:PATH`` in
+    ``GameState.data`` (``data:interdiction.{side}``), dots between keys."""
+
+    name: str
+    title: str
+    rule: str
+    minimum: int = 0
+    maximum: int = 99
+    initial: int = 0
+    per_side: bool = False
+    numeric: bool = True
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class MarkerDecl:
     """A state a unit can be in that the players must see on the counter (attacked this
     phase, returning to base, detected, damaged, readiness...).
@@ -196,6 +220,8 @@ class RulesetSchema:
     off_map_boxes: Callable[[Module], tuple[tuple[str, str], ...]] | None = None
     # the rolls of more than one die the rules make (the VASSAL module's Dice menu)
     dice: tuple[DiceDecl, ...] = ()
+    # the numbers players keep by hand (VASSAL Global Properties): VP, levels, tracks
+    tracks: tuple[TrackDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls
     # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
     # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's

@@ -16,6 +16,7 @@ from referee.source.schema import (
     DisplayRow,
     PhaseDecl,
     RulesetSchema,
+    TrackDecl,
     TrackMarker,
 )
 
@@ -178,5 +179,18 @@ SCHEMA = RulesetSchema(
         DiceDecl("3d6", 3, "4.0 step 4e"),  # the SBG lines' placement
     ),
     sequence=SEQUENCE,
+    # the US player's one VP track [24.1] and the Soviet Alert level, 1 to 6 [6.1]
+    tracks=(
+        TrackDecl("VP", "US Navy VP", "24.1", minimum=-99, source="score:vp"),
+        TrackDecl(
+            "Alert",
+            "Soviet Alert level",
+            "6.1",
+            minimum=1,
+            maximum=6,
+            initial=1,
+            source="score:alert",
+        ),
+    ),
     rules=_rules,
 )

@@ -21,6 +21,7 @@ from referee.source.schema import (
     MarkerDecl,
     PhaseDecl,
     RulesetSchema,
+    TrackDecl,
 )
 
 if TYPE_CHECKING:
@@ -188,5 +189,16 @@ SCHEMA = RulesetSchema(
     markers=MARKERS,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "27.2, 27.31b, 31.26"),),  # the loss and shipping attack tables
+    # the air interdiction level on each side's naval movement this Game-Turn, 0 to 2 [31.13]
+    tracks=(
+        TrackDecl(
+            "Interdiction_{side}",
+            "Interdiction of {side} naval movement",
+            "31.13",
+            maximum=2,
+            per_side=True,
+            source="data:interdiction.{side}",
+        ),
+    ),
     rules=_rules,
 )

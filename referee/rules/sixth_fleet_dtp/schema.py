@@ -27,6 +27,7 @@ from referee.source.schema import (
     MarkerDecl,
     PhaseDecl,
     RulesetSchema,
+    TrackDecl,
 )
 from referee.source.tablemodel import Axis, TableDecl
 
@@ -416,5 +417,16 @@ SCHEMA: RulesetSchema = replace(
     off_map_boxes=_off_map_boxes,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "DTP 8.51, 9.15, 9.29"),),  # an aborted air unit's delay
+    # each side's VP, fractions kept [DTP 8.57] (Westpac's awards [DTP 11.5124] too): text
+    tracks=(
+        TrackDecl(
+            "VP_{side}",
+            "{side} VP",
+            "DTP 8.57",
+            per_side=True,
+            numeric=False,
+            source="score:vp.{side}",
+        ),
+    ),
     rules=_rules,
 )

@@ -51,6 +51,7 @@ from referee.vassal.module.palette import (
     unit_piece,
     unit_prototype,
 )
+from referee.vassal.module.properties import TRACKS_PIECE, tracks_piece
 from referee.vassal.module.tracker import TrackerPlan, plan_tracker
 from referee.vassal.module.traits import ELIMINATED_MAP, SOLITAIRE_SIDE, eliminated_zone, mask_trait
 
@@ -367,9 +368,11 @@ def plan_module(
     attacked = schema is None or any(d.id == "attacked" for d in schema.markers)
     markers = tuple(m for m in MARKERS if attacked or m.name != "Attacked")
     located = [d for d in (schema.markers if schema is not None else ()) if d.on == "location"]
+    tracks_key = f"marker:{TRACKS_PIECE}"
     gpids = stable_gpids(
-        [*pieces, *(f"marker:{m.name}" for m in markers), *(f"marker:{d.name}" for d in located)]
-    )
+        [*pieces, *(f"marker:{m.name}" for m in markers), *(f"marker:{d.name}" for d in located),
+         tracks_key]
+    )  # fmt: skip
     faces = _faces(module)
     has_back = {u.id for u, back in faces if back}
 
@@ -413,6 +416,11 @@ def plan_module(
         marker_slots.append(SlotDef(key, m.name, gpids[key], built, slot_text(built)))
     location_markers = _location_markers(located, gpids, marker_layers)
     marker_slots += [loc.slot for loc in location_markers]
+    tracks = tracks_piece(module, gpids[tracks_key])  # the Global Properties on the map
+    if tracks is not None:
+        marker_slots.append(
+            SlotDef(tracks_key, TRACKS_PIECE, gpids[tracks_key], tracks, slot_text(tracks))
+        )
 
     types: dict[str, str] = {}
     for unit in module.units:
