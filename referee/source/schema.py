@@ -66,6 +66,22 @@ class DiceDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class TableRollDecl:
+    """A roll a rule reads on one of the module's tables, as a VASSAL table button that rolls
+    ``dice`` d6 and reports the table's result line (``referee.vassal.module.table_rolls``).
+    ``read`` says how the total meets the table: ``row`` (it picks the row), ``column`` (it
+    picks the column) or ``range`` (the cells are die ranges, as the CRT's [8.8]);
+    ``modified``: the rules add modifiers first, so the button asks for them."""
+
+    name: str
+    table: str
+    dice: int
+    rule: str
+    read: str = "row"
+    modified: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TrackDecl:
     """A number the players keep by hand (victory points, the Alert level, the actions left,
     the interdiction level), as a VASSAL Global Property the module shows and its buttons
@@ -163,6 +179,10 @@ class BoxUnits:
 
     box: str
     data: str
+    # the units and their numbers computed from a position, for what the state does not
+    # store as such (the Westpac reinforcement track: each unit's arrival Game-Turn
+    # [DTP 11.506]); ``data`` then only names it
+    compute: LevelsOf | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +235,9 @@ class RulesetSchema:
     solitaire_side: str = ""
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
+    # a module's own displays beyond the ruleset's, from its scenarios and tables (Westpac's
+    # reinforcement track and variable air box [DTP 11.506, 11.507])
+    module_displays: Callable[[Module], tuple[DisplayDecl, ...]] | None = None
     # the boxes off the map a unit may be in (its ``UnitState.box``), such as an off-map base,
     # as ((box, title), ...) of a module; the VASSAL module draws one map of them
     off_map_boxes: Callable[[Module], tuple[tuple[str, str], ...]] | None = None
@@ -222,6 +245,8 @@ class RulesetSchema:
     dice: tuple[DiceDecl, ...] = ()
     # the numbers players keep by hand (VASSAL Global Properties): VP, levels, tracks
     tracks: tuple[TrackDecl, ...] = ()
+    # the rolls a rule reads on a table (the VASSAL module's table buttons)
+    table_rolls: tuple[TableRollDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls
     # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
     # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's

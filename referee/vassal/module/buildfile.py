@@ -27,6 +27,7 @@ from referee.vassal.module.displays import DisplayPlan
 from referee.vassal.module.grid import HEXGRID, NUMBERING
 from referee.vassal.module.plan import ModulePlan, SlotDef
 from referee.vassal.module.properties import global_properties, tracks_menu
+from referee.vassal.module.table_rolls import tables_menu
 from referee.vassal.module.tools import (
     dice_menu,
     documentation,
@@ -151,6 +152,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
         _el(protos, M + "PrototypeDefinition", {"description": "", "name": name}, text)
     _palette(root, plan)
     dice_menu(root, plan)
+    tables_menu(root, module)
     tracks_menu(root, module)
     notes_window(root)
     inventory(root)

@@ -19,7 +19,7 @@ from typing import Final
 
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
-from referee.source.schema import MarkerDecl, off_map_boxes
+from referee.source.schema import DisplayDecl, MarkerDecl, off_map_boxes
 from referee.vassal.codec.pieces import Piece, Trait, expand_prototypes
 from referee.vassal.module.artwork import (
     DEFAULT_BAND,
@@ -490,9 +490,18 @@ def plan_module(
         mask_images=tuple(sorted(mask_images.items())),
         displays=tuple(
             DisplayPlan(d, display_layout(d, counter_px), display_image(d))
-            for d in (schema.displays if schema is not None else ())
+            for d in _displays(module)
         ),
     )
+
+
+def _displays(module: Module) -> tuple[DisplayDecl, ...]:
+    """The ruleset's displays, then the module's own (``RulesetSchema.module_displays``)."""
+    schema = module.schema
+    if schema is None:
+        return ()
+    own = schema.module_displays(module) if schema.module_displays is not None else ()
+    return (*schema.displays, *own)
 
 
 def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
