@@ -150,6 +150,14 @@ class HiddenInformation:
         Decks."""
         return {}
 
+    def face_down(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The counters a side's view ``state`` leaves out that the side knows lie face down
+        on the map (a group's ships under its marker), by location id: the printed back of
+        each (a masked back of the schema), nothing more. Written into the side's VASSAL
+        saves as masked counters that carry no identity. None by default, and none in a
+        position that holds the counters themselves."""
+        return {}
+
     def may_reveal(self, module: Module, state: GameState) -> bool:
         """Whether ``referee reveal`` may release the hidden part before the game is over."""
         return False
@@ -294,6 +302,14 @@ def deck_contents(ruleset: Ruleset, module: Module, state: GameState) -> Mapping
     if not isinstance(ruleset, HiddenInformation):
         return {}
     return dict(ruleset.deck_contents(module, state))
+
+
+def face_down(ruleset: Ruleset, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+    """The face-down counters a view shows only as their backs (see
+    :meth:`HiddenInformation.face_down`); none for a ruleset that hides nothing."""
+    if not isinstance(ruleset, HiddenInformation):
+        return {}
+    return dict(ruleset.face_down(module, state))
 
 
 def public_view(ruleset: Ruleset, module: Module, state: GameState) -> GameState:

@@ -48,7 +48,7 @@ from referee.pbem.record import (
     build_turn_files,
     phase_info,
 )
-from referee.pbem.rulings import TODAY
+from referee.pbem.rulings import TODAY, new_start
 from referee.pbem.transaction import write_turn
 from referee.safeio import write_bytes_atomic
 from referee.source.model import Module
@@ -124,7 +124,7 @@ def create_game(
             hint="a game on this map needs a ruleset that declares its map kind (map_kinds)",
         )
     options = tuple(sorted(set(options)))
-    state = rs.new_game(module, scenario, gid, options)
+    state = new_start(rs, module, scenario, gid, options)
     secret = dicemod.SeedSecret.new(gid, dice_length, seed_root)
     folder = dicemod.referee_dir(gid, referee_dir)
     refuse_private_inside(game_dir, folder)

@@ -26,18 +26,36 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset
 from referee.pbem.rendercheck import KNOWN_TEMPLATES
 from referee.source.model import Module
+from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
+from referee.vassal.module.piece_versions import PIECES_KEY
+
+
+def new_start(
+    rs: Ruleset, module: Module, scenario: str, game_id: str, options: tuple[str, ...]
+) -> GameState:
+    """The start ``referee new`` records: the ruleset's new game with the VASSAL piece
+    version of today's saves (:mod:`referee.vassal.module.piece_versions`), which the game's
+    saves keep for good, so a later trait never changes an older game's saves."""
+    state = rs.new_game(module, scenario, game_id, options)
+    return state.with_data(**{PIECES_KEY: CURRENT_PIECES})
 
 
 def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
-    """The starting position ``new_game`` makes, or -- when the archive's recorded start
+    """The starting position :func:`new_start` makes, or -- when the archive's recorded start
     differs -- the earlier start the ruleset made before a later ruling, if it is that one;
-    an archive begun before the ruling then replays under the reading it was played with."""
-    if new.canonical().encode() == recorded:
-        return new
-    for alt in rs.earlier_starts(new):
-        if alt.canonical().encode() == recorded:
-            return alt
+    an archive begun before the ruling then replays under the reading it was played with.
+    Each of them may also be the start of a game begun before the VASSAL piece version was
+    recorded (no ``vassal_pieces``: its saves keep the first pieces)."""
+    for alt in (new, *rs.earlier_starts(new)):
+        for start in (alt, _without_pieces_version(alt)):
+            if start.canonical().encode() == recorded:
+                return start
     return new
+
+
+def _without_pieces_version(state: GameState) -> GameState:
+    data = {k: v for k, v in state.data.items() if k != PIECES_KEY}
+    return state.evolve(data=data)
 
 
 # What the score tables of the reports read, added to every ruleset's score by issue 31.

@@ -47,7 +47,7 @@ from referee.pbem.rendercheck import (
     template_rank,
 )
 from referee.pbem.reports import templates_sha256
-from referee.pbem.rulings import matching_start, score_reading
+from referee.pbem.rulings import matching_start, new_start, score_reading
 from referee.pbem.submit import orders_entry
 from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
 from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
@@ -203,7 +203,7 @@ def _open_step(w: Walk, t: TurnDir, toml_sha: str, module: Module, rs: Ruleset) 
     if t.sequence == 0:
         check_players_and_dice(cfg, rep, f)
         _check_open_setup(rep, f)
-        new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
+        new = new_start(rs, module, cfg.scenario, cfg.game_id, cfg.options)
         new = matching_start(rs, new, state_bytes)
         titles, folder = ("set-up request",), SETUP_FOLDER
         w.score = score_reading(rep)

@@ -32,7 +32,7 @@ from referee.pbem.problems import Refusal
 from referee.pbem.publish import public_record
 from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.rendercheck import RenderMismatch, Since
-from referee.pbem.rulings import matching_start, score_reading
+from referee.pbem.rulings import matching_start, new_start, score_reading
 from referee.pbem.running import sealed_trail
 from referee.pbem.turn_folder import check_folder_full, check_players_and_dice
 from referee.pbem.verdict import NO_NONCES_NOTE, Verified, VerifyFailure
@@ -360,7 +360,7 @@ def _replay(
     cfg = w.cfg
     f = f"turns/{t.name}/report.json"
     if t.sequence == 0:
-        new = rs.new_game(module, cfg.scenario, cfg.game_id, cfg.options)
+        new = new_start(rs, module, cfg.scenario, cfg.game_id, cfg.options)
         committed = (record.get("commitments") or {}).get("pools")
         if not hides and hseed is not None and committed is not None:
             problems = cm.check_pools(committed, hseed, hidden_pools(rs, module, new))

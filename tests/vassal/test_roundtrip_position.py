@@ -124,9 +124,13 @@ def test_eliminated_units_are_left_out_and_returning_layers_set() -> None:
 
 def test_pieces_are_the_palette_definitions() -> None:
     """Same type string and UnitId as the module's PieceSlot with its prototypes expanded
-    (what VASSAL puts on the table from the palette), so VASSAL recognises them."""
+    (what VASSAL puts on the table from the palette), so VASSAL recognises them: a game of
+    today's piece version (``piece_versions``; an older game's keep its own)."""
+    from referee.vassal.module.piece_versions import CURRENT, PIECES_KEY
+
     table = mini_table()
-    save = read_save_bytes(position_vsav_bytes(table, after_setup()))
+    state = after_setup().with_data(**{PIECES_KEY: CURRENT})
+    save = read_save_bytes(position_vsav_bytes(table, state))
     seen = 0
     for command, _ in iter_leaves(save.commands):
         if isinstance(command, AddPiece) and command.type != "stack":

@@ -96,6 +96,11 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
     def public_view(self, module: Module, state: GameState) -> GameState:
         return view.player_view(state)
 
+    def face_down(self, module: Module, state: GameState) -> dict[str, list[str]]:
+        """The SBGs' ships and the coastal defense units the player's view counts but does
+        not name [2.2], [17.0]: shown masked in his VASSAL saves."""
+        return view.face_down(state)
+
     def hidden_pools(self, module: Module, state: GameState) -> dict[str, list[str]]:
         """[4.0], [16.2]: each pool as committed at set-up (and SBG/coastal contents once
         drawn), so ``verify`` can replay every draw after ``reveal``."""

@@ -47,3 +47,27 @@ def player_view(state: GameState) -> GameState:
     if inc:
         d["incident"] = {**inc, "generated": len(inc["generated"])}
     return state.evolve(units=units, stacks=stacks, data=d)
+
+
+SBG_BACK = "warship_back"
+"""An SBG's ships are warships drawn face down from their pool [4.0 step 4]: each shows the
+warship back."""
+COASTAL_BACK = "coastal_back"
+"""The coastal defense units are drawn face down onto the Objective [4.0 step 5]."""
+
+
+def face_down(state: GameState) -> dict[str, list[str]]:
+    """[2.2 "Unrevealed"], [17.0]: what the player's view ``state`` knows lies face down on
+    the map, by space: the ships of each unrevealed SBG under its marker and the unrevealed
+    coastal defense units, as many warship or coastal backs as the view counts (never which
+    counters they are). The units an incident generated [16.2] are left out: the view
+    counts them but not which pool each came from, so not which back each shows. A full
+    position (the units themselves, not counts) has none."""
+    out: dict[str, list[str]] = {}
+    for g in state.data.get("sbgs", {}).values():
+        if not g.get("revealed") and isinstance(g.get("units"), int) and g.get("space"):
+            out.setdefault(str(g["space"]), []).extend([SBG_BACK] * g["units"])
+    c = state.data.get("coastal") or {}
+    if not c.get("revealed") and isinstance(c.get("units"), int) and c.get("space"):
+        out.setdefault(str(c["space"]), []).extend([COASTAL_BACK] * c["units"])
+    return out

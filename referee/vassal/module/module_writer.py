@@ -45,6 +45,7 @@ from referee.vassal.module.module_extras import (
 )
 from referee.vassal.module.own_art import render_own_art
 from referee.vassal.module.palette import face_image
+from referee.vassal.module.piece_versions import CURRENT
 from referee.vassal.module.plan import (
     DEFAULT_DPI,
     ChartDef,
@@ -159,9 +160,13 @@ def _chart_file(name: str) -> str:
     return "chart_" + re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".png"
 
 
-def plan_build(module: Module, *, dpi: int = DEFAULT_DPI) -> ModulePlan:
-    """The plan of the module :func:`write_module` writes (charts included)."""
-    return plan_module(module, dpi=dpi, charts=chart_defs(module))
+def plan_build(
+    module: Module, *, dpi: int = DEFAULT_DPI, piece_version: int = CURRENT
+) -> ModulePlan:
+    """The plan of the module :func:`write_module` writes (charts included); ``piece_version``
+    another piece version than the newest, for the saves of a game that records it
+    (:mod:`referee.vassal.module.piece_versions`)."""
+    return plan_module(module, dpi=dpi, charts=chart_defs(module), piece_version=piece_version)
 
 
 def build_module(

@@ -48,11 +48,13 @@ from referee.vassal.module.traits import (
     CLONE_KEY,
     DELETE_KEY,
     ELIMINATE_KEY,
+    REFIT_KEY,
     clone_trait,
     delete_trait,
     moved_trait,
     report_trait,
     send_to_eliminated_trait,
+    trail_trait,
 )
 
 __all__ = [
@@ -282,18 +284,32 @@ def marker_piece(
     )
 
 
-def unit_prototype(attacked_image: str | None, moved_image: str, counter_px: int) -> Piece:
+def unit_prototype(
+    attacked_image: str | None,
+    moved_image: str,
+    counter_px: int,
+    *,
+    trails: bool = True,
+    refit: Trait | None = None,
+) -> Piece:
     """The ``Unit`` prototype every unit has: a Report Action (Attacked, Eliminate, Delete),
-    Delete, Send To the side's dead pile, the moved marker and the Attacked layer [7.44].
-    ``attacked_image=None`` leaves the Attacked layer out: a ruleset whose markers do not
-    declare ``attacked`` has no such rule (``RulesetSchema.markers``)."""
+    Delete, Send To the side's dead pile, the moved marker, the movement trail and the
+    Attacked layer [7.44]. ``attacked_image=None`` leaves the Attacked layer out: a ruleset
+    whose markers do not declare ``attacked`` has no such rule (``RulesetSchema.markers``).
+    ``trails=False`` leaves the trail out: the pieces of a game begun before trails
+    (:mod:`referee.vassal.module.piece_versions`). ``refit``: the Send To of the map's
+    Refit Box (Ctrl+Shift+R), reported in the log too."""
     keys = [ATTACKED_LAYER.key] if attacked_image is not None else []
+    shifted = [REFIT_KEY] if refit is not None else []
     traits: list[Trait] = [
-        report_trait([*keys, ELIMINATE_KEY, DELETE_KEY], "Report to the log"),
+        report_trait([*keys, ELIMINATE_KEY, DELETE_KEY], "Report to the log", shifted),
         delete_trait(),
         send_to_eliminated_trait(),
+        *([refit] if refit is not None else []),
         moved_trait(moved_image, counter_px // 2 - moved_size(counter_px), -(counter_px // 2)),
     ]
+    if trails:
+        traits.append(trail_trait())
     if attacked_image is not None:
         traits.append(layer_trait(ATTACKED_LAYER, attacked_image))
     return Piece((*traits, BasicPiece.build("")))

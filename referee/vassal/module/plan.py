@@ -51,9 +51,19 @@ from referee.vassal.module.palette import (
     unit_piece,
     unit_prototype,
 )
+from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
+from referee.vassal.module.piece_versions import has_refit, has_trails
 from referee.vassal.module.properties import TRACKS_PIECE, tracks_piece
 from referee.vassal.module.tracker import TrackerPlan, plan_tracker
-from referee.vassal.module.traits import ELIMINATED_MAP, SOLITAIRE_SIDE, eliminated_zone, mask_trait
+from referee.vassal.module.traits import (
+    CTRL_SHIFT,
+    ELIMINATED_MAP,
+    REFIT_KEY,
+    SOLITAIRE_SIDE,
+    eliminated_zone,
+    mask_trait,
+    send_to_zone_trait,
+)
 
 __all__ = [
     "ATTACKED_OVERLAY",
@@ -251,6 +261,7 @@ class ModulePlan:
     attacked: bool = True  # the units have the Attacked layer [7.44] (the ruleset declares it)
     # where the status marks go on a counter (fractions of its side): its picture's box
     status_band: Band = DEFAULT_BAND
+    piece_version: int = CURRENT_PIECES  # the piece-trait version (piece_versions)
 
     def expanded(self, slot: SlotDef) -> Piece:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
@@ -337,9 +348,15 @@ def _counter_px(module: Module, dpi: int) -> int:
 
 
 def plan_module(
-    module: Module, *, dpi: int = DEFAULT_DPI, charts: tuple[ChartDef, ...] = ()
+    module: Module,
+    *,
+    dpi: int = DEFAULT_DPI,
+    charts: tuple[ChartDef, ...] = (),
+    piece_version: int = CURRENT_PIECES,
 ) -> ModulePlan:
-    """Decide the whole module for ``module`` at ``dpi`` (no images are drawn here).
+    """Decide the whole module for ``module`` at ``dpi`` (no images are drawn here), its
+    counters with the traits of piece version ``piece_version``
+    (:mod:`referee.vassal.module.piece_versions`: an older game's saves keep its version's).
 
     Raises :class:`UserError` for a source the module cannot be made from (no sides, no
     counters, absurd counter sizes).
@@ -428,7 +445,11 @@ def plan_module(
         types.setdefault(unit.type, info.get("name", "") or unit.type)
     proto_pieces = {
         UNIT_PROTOTYPE: unit_prototype(
-            ATTACKED_OVERLAY if attacked else None, MOVED_IMAGE, counter_px
+            ATTACKED_OVERLAY if attacked else None,
+            MOVED_IMAGE,
+            counter_px,
+            trails=has_trails(piece_version),
+            refit=_refit_trait(module) if has_refit(piece_version) else None,
         )
     }
     proto_pieces.update((prototype_name(t), type_prototype(t, n)) for t, n in types.items())
@@ -476,6 +497,7 @@ def plan_module(
         location_markers=location_markers,
         attacked=attacked,
         status_band=_status_band(module),
+        piece_version=piece_version,
         prototypes=tuple(prototypes),
         holding=holding,
         charts=charts,
@@ -586,6 +608,30 @@ def _mask_owners(side_names: Mapping[str, str], side: str) -> tuple[str, ...]:
     side's roster name, then the Solitaire seat. Never a side id: VASSAL compares names."""
     own = (side_names[side],) if side in side_names else ()
     return (*own, SOLITAIRE_SIDE)
+
+
+def refit_zone(module: Module) -> str | None:
+    """The zone of the map printed as the Refit Box (``box = "refit"``), if it has one: where
+    the 2019 rules put units eliminated by over-stacking [7.2] (and, provisionally, in
+    combat [2.8.3]) until they refit [4.3]."""
+    zones = module.map.zones
+    if zones is None:
+        return None
+    return next((n for n, z in zones.zones.items() if z.properties.get("box") == "refit"), None)
+
+
+def _refit_trait(module: Module) -> Trait | None:
+    zone = refit_zone(module)
+    if zone is None:
+        return None
+    return send_to_zone_trait(
+        "Refit Box",
+        f"{ord(REFIT_KEY)},{CTRL_SHIFT}",
+        MAIN_MAP,
+        module.map.title or module.name,
+        zone,
+        "To the Refit Box: eliminated by over-stacking or in combat, until it refits [7.2]",
+    )
 
 
 def mask_image(back: str) -> str:

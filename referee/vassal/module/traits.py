@@ -19,6 +19,10 @@ Each builder writes the trait's type and state exactly as VASSAL 3.7's ``myGetTy
   Solitaire side (the roster's names, ``sides:A:B``) may mask or unmask it; in a two-player
   game the side that masked it sees the face with its back inset, in a solitaire game
   nobody sees the face until the rules reveal it (no Peek).
+* **Movement trail** (Ctrl+Shift+T), on units: VASSAL's ``Footprint``, the path a counter moved
+  along since its trail was last cleared, each player turning his own view of it on and off
+  (a trail shows the opponent how a unit reached its hex: the route that a path rule such as
+  the enemy zone of control or a detection hex judged).
 * **Report Action**: the Ctrl keys that flip a counter or set a marker layer, eliminate,
   clone or delete it, each reported in the log the opponent reads.
 """
@@ -37,6 +41,7 @@ __all__ = [
     "ELIMINATED_MAP",
     "ELIMINATE_KEY",
     "MOVED_KEY",
+    "REFIT_KEY",
     "SOLITAIRE_SIDE",
     "clone_trait",
     "delete_trait",
@@ -46,6 +51,8 @@ __all__ = [
     "moved_trait",
     "report_trait",
     "send_to_eliminated_trait",
+    "send_to_zone_trait",
+    "trail_trait",
 ]
 
 CTRL: Final = 130
@@ -54,6 +61,8 @@ DELETE_KEY: Final = "D"
 CLONE_KEY: Final = "C"
 ELIMINATE_KEY: Final = "E"
 MOVED_KEY: Final = "M"
+TRAIL_KEY: Final = "T"  # Ctrl+Shift+T (Ctrl+T is the Attacked layer): show or hide the trail
+REFIT_KEY: Final = "R"  # Ctrl+Shift+R (Ctrl+R is the Returning layer): to the Refit Box
 MASK_KEY: Final = "F"  # Ctrl+F: face down / face up
 SOLITAIRE_SIDE: Final = "Solitaire"
 """The roster side of a player who plays every side (VASSAL's own name for it: the side
@@ -115,6 +124,35 @@ def send_to_eliminated_trait() -> Trait:
     return UnknownTrait("sendto;" + _se(fields, ";"), _se(["", "", ""], ";"))
 
 
+def send_to_zone_trait(
+    command: str, stroke: str, map_name: str, board: str, zone: str, description: str
+) -> Trait:
+    """Send To Location, destination the Zone ``zone`` of board ``board`` on ``map_name``
+    (a box printed on the map, such as the 2019 Refit Box); ``stroke`` is the encoded key
+    (``keycode,modifiers``). Written as :func:`send_to_eliminated_trait` writes its own."""
+    fields: list[str | int | bool | None] = [
+        command,
+        stroke,
+        map_name,
+        board,
+        "0",
+        "0",
+        "",
+        "",
+        "0",
+        "0",
+        "1",
+        "1",
+        description,
+        "Z",
+        zone,
+        "",
+        "",
+        "",
+    ]
+    return UnknownTrait("sendto;" + _se(fields, ";"), _se(["", "", ""], ";"))
+
+
 def moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
     """Mark Moved: ``image`` drawn with its top left corner at ``(x_offset, y_offset)`` from
     the counter's centre while the counter has moved (until the map's "clear moved")."""
@@ -171,3 +209,32 @@ def mask_trait(back_image: str, mask_name: str, sides: Sequence[str], *, peek: b
         "",
     ]
     return UnknownTrait("obs;" + _se(fields, ";"), _se(["null", ""], ";"))
+
+
+def trail_trait() -> Trait:
+    """Footprint (``footprint;``) as VASSAL 3.7's ``Footprint.myGetType`` writes it: the
+    key, the menu command, trail not shown at first and not shared (each player shows his
+    own view), a 4 px dot per point in the unit's blue, transparency 100 selected and 50
+    not, 20/30 px edge buffers, 2 px lines, no on/off/clear keys, the description, and
+    every point kept (not only a change of location name). The state is a fresh piece's:
+    not shown, no start map, no points, never initialised, 0 points last time."""
+    fields: list[str | int | bool | None] = [
+        f"{ord(TRAIL_KEY)},{CTRL_SHIFT}",
+        "Movement trail",
+        False,  # initiallyVisible
+        False,  # globallyVisible
+        4,  # circleRadius
+        "51,51,255",  # fillColor
+        "51,51,255",  # lineColor
+        100,  # selectedTransparency
+        50,  # unSelectedTransparency
+        20,  # edgePointBuffer
+        30,  # edgeDisplayBuffer
+        "2.0",  # lineWidth
+        "",  # trailKeyOn
+        "",  # trailKeyOff
+        "",  # trailKeyClear
+        "Movement trail: where the counter moved",  # description
+        False,  # ignoreSameLocation
+    ]
+    return UnknownTrait("footprint;" + _se(fields, ";"), _se([False, "", 0, False, 0], ";"))

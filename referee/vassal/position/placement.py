@@ -126,6 +126,25 @@ class Table:
         out.extend((d.decl.name, d.decl.name) for d in self.plan.displays)
         return tuple(out)
 
+    def with_pieces(self, version: int) -> Table:
+        """This table with the counters of piece version ``version``
+        (:mod:`referee.vassal.module.piece_versions`): itself when its plan has them, else
+        the same module planned again with them, once per table and version. Everything
+        but the counters' traits is the same, so every point agrees."""
+        if version == self.plan.piece_version:
+            return self
+        made = self._variants.get(version)
+        if made is None:
+            from referee.vassal.module.module_writer import plan_build
+
+            plan = plan_build(self.module, dpi=self.plan.dpi, piece_version=version)
+            made = self._variants[version] = Table(plan, self.setup_area)
+        return made
+
+    @cached_property
+    def _variants(self) -> dict[int, Table]:
+        return {}
+
     # ---- the ruleset's displays (a ship's tracks) ----------------------------------------
     def display_point(self, display: str, box: str) -> tuple[str, int, int]:
         """``(map, x, y)``: the centre of ``box`` on the display map ``display``; its map has

@@ -45,10 +45,12 @@ from referee.vassal.codec.pieces import Embellishment, Piece
 from referee.vassal.module.buildfile import deck_boxes
 from referee.vassal.module.levels import level_value, marker_values
 from referee.vassal.module.palette import BACK_LAYER, RETURNING_LAYER
+from referee.vassal.module.piece_versions import recorded_version, shows_face_down
 from referee.vassal.module.plan import DEFAULT_DPI
 from referee.vassal.module.setup_area import SETUP_MAP, carrier_pools
 from referee.vassal.module.tracker import TRACKER_ID, tracker_state
 from referee.vassal.position.decks import DeckFill, deck_fills
+from referee.vassal.position.face_down import face_down_pieces
 from referee.vassal.position.placement import Table, table_for
 from referee.vassal.position.savewriter import Placed, build_save
 
@@ -434,8 +436,18 @@ def level_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int,
     return out
 
 
-def position_vsav_bytes(table: Table, state: GameState) -> bytes:
-    """The ``.vsav`` of ``state`` for the module laid out by ``table`` (deterministic)."""
+def position_vsav_bytes(
+    table: Table, state: GameState, *, piece_version: int | None = None
+) -> bytes:
+    """The ``.vsav`` of ``state`` for the module laid out by ``table`` (deterministic), its
+    counters of piece version ``piece_version`` or, by default, of the version the game recorded at
+    ``referee new`` (version 1 for a game begun before: the saves it was played with;
+    :mod:`referee.vassal.module.piece_versions`).
+
+    Raises :class:`UserError` for a recorded version this referee does not write."""
+    recorded = recorded_version(state.data) if piece_version is None else piece_version
+    table = table.with_pieces(recorded)
+    hidden = face_down_pieces(table, state) if shows_face_down(recorded) else []
     where = f"Game {state.game_id}, {state.scenario}, Game-Turn {state.turn}, {state.phase}"
     if state.active_side:
         where += f" ({state.active_side})"
@@ -446,7 +458,8 @@ def position_vsav_bytes(table: Table, state: GameState) -> bytes:
         description=f"referee position: {where}",
         extra=_destroyed_markers(table, state)
         + _location_markers(table, state)
-        + level_markers(table, state),
+        + level_markers(table, state)
+        + hidden,
         turn=_turn(table, state),
         decks=_decks(table, state),
     )

@@ -76,7 +76,9 @@ def scenario_setup_vsav(table: Table, scenario_id: str, options: tuple[str, ...]
         state = fixed_setup_state(module, scenario_id)  # the ruleset cannot play this map
     else:
         state = get_ruleset(module.ruleset).new_game(module, scenario_id, SETUP_GAME_ID, options)
-    return position_vsav_bytes(table, state)
+    return position_vsav_bytes(
+        table, state, piece_version=table.plan.piece_version
+    )  # the module's own
 
 
 def fixed_setup_state(module: Module, scenario_id: str) -> GameState:

@@ -13,8 +13,14 @@
 //   PROP    <property> <value>                a Global Property's value before its buttons are pressed
 //   PRESS   <button> <property> <value>       a +1/-1 Change Property button pressed (report follows as CHAT)
 //   LABEL   <slot> <text>                     each text label of the palette counter <slot>, as VASSAL fills it
+//   SENDTO  <slot> <command> <key> <map> <location>  a Send To pressed on a piece on the first map
+//           of the game SAVE.vsav (a game has boards for a Send To to find its zone in)
+//   SEEN    <name> <map> <masked to me> <location>  a piece of a --seen save as that side sees it
+//   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
+//           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
 //
-// Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--picture SAVE.vsav MAPNAME OUT.png ...]
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
+//              [--picture SAVE.vsav MAPNAME OUT.png ...]
 import java.awt.*;
 import java.awt.event.InputEvent;
 import java.awt.image.BufferedImage;
@@ -124,6 +130,91 @@ public class VPlay {
     }
   }
 
+  /** For each slot with a Movement Trail: its menu command and key as VASSAL decoded them,
+   *  and whether the trail shows before and after the key is pressed on a fresh piece. */
+  static void trails() throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    final java.lang.reflect.Field shown = Footprint.class.getDeclaredField("localVisibility");
+    shown.setAccessible(true);
+    final java.lang.reflect.Field key = Footprint.class.getDeclaredField("trailKey");
+    key.setAccessible(true);
+    final java.lang.reflect.Field menu = Footprint.class.getDeclaredField("menuCommand");
+    menu.setAccessible(true);
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null) continue;
+      final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final Footprint f = (Footprint) Decorator.getDecorator(p, Footprint.class);
+      if (f == null) continue;
+      final KeyStroke k = ((VASSAL.tools.NamedKeyStroke) key.get(f)).getKeyStroke();
+      final boolean before = (Boolean) shown.get(f);
+      final Map board = Map.getMapList().get(0);  // a trail is drawn on a map: put it on one
+      board.placeAt(p, new Point(100, 100));
+      p.keyEvent(k);
+      board.removePiece(p);
+      VCheck.emit("TRAIL", slot.getConfigureName(), String.valueOf(menu.get(f)),
+        KeyStroke.getKeyStroke(k.getKeyCode(), k.getModifiers()).toString(),
+        Boolean.toString(before), Boolean.toString((Boolean) shown.get(f)));
+    }
+  }
+
+  /** Every piece on every map of the loaded save as the player of ``side`` sees it: the name
+   *  VASSAL shows him, its map, whether a Mask hides it from him, and the location name. */
+  static void seen(String side) {
+    become(side);
+    for (final Map m : Map.getMapList()) {
+      for (final GamePiece top : m.getAllPieces()) {
+        final List<GamePiece> inside = new ArrayList<>();
+        if (top instanceof VASSAL.counters.Stack) inside.addAll(((VASSAL.counters.Stack) top).asList());
+        else inside.add(top);
+        for (final GamePiece p : inside) {
+          final Obscurable o = maskOf(p);
+          VCheck.emit("SEEN", String.valueOf(p.getName()), m.getMapName(),
+            Boolean.toString(o != null && o.obscuredToMe()),
+            String.valueOf(m.locationName(p.getPosition())));
+        }
+      }
+    }
+  }
+
+  /** For the first unit slots with Send To Location traits: each command pressed by its key on
+   *  a fresh piece standing on the first map, and where VASSAL put the piece. */
+  static void sendTo() throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    final java.lang.reflect.Field key = SendToLocation.class.getDeclaredField("key");
+    key.setAccessible(true);
+    final java.lang.reflect.Field name = SendToLocation.class.getDeclaredField("commandName");
+    name.setAccessible(true);
+    int done = 0;
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null || done >= 3) continue;
+      final GamePiece proto = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final List<SendToLocation> traits = new ArrayList<>();
+      for (GamePiece q = proto; q instanceof Decorator; q = ((Decorator) q).getInner()) {
+        if (q instanceof SendToLocation) traits.add((SendToLocation) q);
+      }
+      if (traits.isEmpty()) continue;
+      done++;
+      for (int i = 0; i < traits.size(); i++) {
+        final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+        SendToLocation t = null;
+        int k = 0;
+        for (GamePiece q = p; q instanceof Decorator; q = ((Decorator) q).getInner()) {
+          if (q instanceof SendToLocation && k++ == i) t = (SendToLocation) q;
+        }
+        final Map board = Map.getMapList().get(0);
+        board.placeAt(p, new Point(100, 100));
+        final KeyStroke ks = ((VASSAL.tools.NamedKeyStroke) key.get(t)).getKeyStroke();
+        p.keyEvent(ks);
+        final Map now = p.getMap();
+        VCheck.emit("SENDTO", slot.getConfigureName(), String.valueOf(name.get(t)),
+          KeyStroke.getKeyStroke(ks.getKeyCode(), ks.getModifiers()).toString(),
+          now == null ? "" : now.getMapName(),
+          now == null ? "" : String.valueOf(now.locationName(p.getPosition())));
+        if (now != null) now.removePiece(p);
+      }
+    }
+  }
+
   /** Presses every +1 and -1 button of each Global Property (the -1 twice, so the second
    *  press meets the bound of a track that starts at its minimum), reading the value after
    *  each press; then reads the labels of the palette counter ``slotName``. */
@@ -183,11 +274,20 @@ public class VPlay {
     boolean doMasks = false;
     boolean doDice = false;
     String tracksSlot = null;
+    boolean doTrails = false;
+    String sendToSave = null;
     final List<String[]> pictures = new ArrayList<>();
+    final List<String[]> seens = new ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
       else if (args[i].equals("--tracks")) tracksSlot = args[++i];
+      else if (args[i].equals("--trails")) doTrails = true;
+      else if (args[i].equals("--sendto")) sendToSave = args[++i];
+      else if (args[i].equals("--seen")) {
+        seens.add(new String[] {args[i + 1], args[i + 2]});
+        i += 2;
+      }
       else if (args[i].equals("--picture")) {
         pictures.add(new String[] {args[i + 1], args[i + 2], args[i + 3]});
         i += 3;
@@ -236,6 +336,27 @@ public class VPlay {
           dice();
           return null;
         }, "dice");
+      }
+      if (doTrails) {
+        VCheck.onEdt(() -> {
+          trails();
+          return null;
+        }, "trails");
+      }
+      if (sendToSave != null) {
+        final String sv = sendToSave;
+        VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);  // a game: the maps' boards
+        VCheck.onEdt(() -> {
+          sendTo();
+          return null;
+        }, "sendto");
+      }
+      for (final String[] sv : seens) {
+        VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
+        VCheck.onEdt(() -> {
+          seen(sv[1]);
+          return null;
+        }, "seen " + sv[0]);
       }
       if (tracksSlot != null) {
         final String slotName = tracksSlot;

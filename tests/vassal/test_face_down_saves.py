@@ -1,0 +1,132 @@
+"""Carrier Battlegroup: the player's save shows the face-down Soviet units he knows are there
+masked, not absent, and its bytes say nothing of which units they are (issue 27).
+
+[2.2 "Unrevealed"], [17.0]: an SBG's ships lie face down under its marker and the coastal
+defense units face down on the Objective until the rules reveal them; the player sees that
+they are there and how many, not which. The ``vassal`` test has real VASSAL load the save as
+the US Navy player (``tests/vassal/java/VPlay.java --seen``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.vassal.codec.commands import AddPiece, Compound
+from referee.vassal.codec.pieces import Piece, decode_piece
+from referee.vassal.codec.savefile import read_save_bytes
+from referee.vassal.module import piece_versions as pv
+from referee.vassal.position.face_down import FACE_DOWN_PROPERTY
+from referee.vassal.position.placement import table_for
+from referee.vassal.position.save import position_vsav_bytes
+from tests.conformance.rulesets.carrier_battlegroup import module, played, ruleset
+from tests.vassal.vplay_run import records, run_vplay
+
+
+def _added(vsav: bytes) -> list[AddPiece]:
+    out: list[AddPiece] = []
+    todo = [read_save_bytes(vsav).commands]
+    while todo:
+        c = todo.pop()
+        if isinstance(c, Compound):
+            todo.extend(c.children)
+        elif isinstance(c, AddPiece):
+            out.append(c)
+    return out
+
+
+def _at(piece: Piece) -> tuple[str | None, int, int]:
+    basic = piece.basic_piece
+    assert basic is not None
+    return (basic.map_id, *basic.position)
+
+
+@pytest.fixture(scope="module")
+def game():
+    m, rs = module(), ruleset()
+    st = played("mission", 2).with_data(**{pv.PIECES_KEY: pv.CURRENT})
+    seen = rs.view(m, st, "USN")
+    return m, st, seen, table_for(m)
+
+
+def test_the_players_save_shows_each_unrevealed_sbg_ship_and_coastal_unit_masked(game) -> None:
+    _, st, seen, table = game
+    sbgs: dict[str, int] = {}
+    for g in st.data["sbgs"].values():
+        if not g["revealed"]:
+            sbgs[g["space"]] = sbgs.get(g["space"], 0) + len(g["units"])
+    coastal = st.data["coastal"]
+    assert sbgs and coastal["units"]  # the set-up made SBGs and coastal units, face down
+    vsav = position_vsav_bytes(table, seen)
+    stand_ins = [
+        (a, decode_piece(a.type, a.state)) for a in _added(vsav) if FACE_DOWN_PROPERTY in a.type
+    ]
+    want = len(coastal["units"]) + sum(sbgs.values())
+    assert len(stand_ins) == want
+    for space, n in sbgs.items():
+        point = table.location_point(space)
+        here = [p for _, p in stand_ins if _at(p) == point]
+        assert len(here) >= n  # under the SBG markers, as many as the groups hold
+    # masked by the Soviet Navy: the state VASSAL writes for a counter its owner masked
+    for a, _ in stand_ins:
+        assert a.state.startswith("Soviet Navy;false|0")
+
+
+def test_the_save_says_nothing_of_which_units_are_face_down(game) -> None:
+    m, st, seen, table = game
+    hidden = sorted(
+        u for g in st.data["sbgs"].values() if not g["revealed"] for u in g["units"]
+    ) + list(st.data["coastal"]["units"])
+    vsav = position_vsav_bytes(table, seen)
+    stream = read_save_bytes(vsav).stream
+    for uid in hidden:
+        unit = m.piece(uid).unit
+        assert uid not in stream
+        assert not re.search(rf"\b{re.escape(unit.name)}\b", stream), unit.name
+    # every stand-in of a back is the same text: the bytes cannot tell them apart
+    texts = {
+        (a.type, a.state.split(";", 2)[0]) for a in _added(vsav) if FACE_DOWN_PROPERTY in a.type
+    }
+    assert len(texts) == 2  # one warship back, one coastal back
+    # and the view decides them alone: the same view, whoever is face down, the same save
+    other = played("mission", 2, seed=b"t").with_data(**{pv.PIECES_KEY: pv.CURRENT})
+    seen2 = ruleset().view(m, other, "USN")
+    if seen2.data["sbgs"] == seen.data["sbgs"] and seen2.data["coastal"] == seen.data["coastal"]:
+        assert position_vsav_bytes(table, seen2) == vsav
+
+
+def test_an_older_game_keeps_its_saves_without_them(game) -> None:
+    _, st, seen, table = game
+    old = seen.evolve(data={k: v for k, v in seen.data.items() if k != pv.PIECES_KEY})
+    two = seen.with_data(**{pv.PIECES_KEY: pv.TRAILS})
+    for s in (old, two):
+        assert FACE_DOWN_PROPERTY not in read_save_bytes(position_vsav_bytes(table, s)).stream
+    # the Soviet side's full position holds the units themselves, no stand-in
+    full = position_vsav_bytes(table, st)
+    assert FACE_DOWN_PROPERTY not in read_save_bytes(full).stream
+
+
+@pytest.mark.vassal
+def test_real_vassal_shows_them_masked_to_the_us_navy(game, tmp_path: Path) -> None:
+    from referee.vassal.position.setups import build_module_with_setups
+
+    m, _, seen, table = game
+    vmod = build_module_with_setups(m, tmp_path / "vassal", workers=1).path
+    save = tmp_path / "position-USN.vsav"
+    save.write_bytes(position_vsav_bytes(table, seen))
+    code, out = run_vplay(vmod, ["--seen", str(save), "US Navy"], tmp_path)
+    assert code == 0, records(out, "PROBLEM")
+    assert not records(out, "PROBLEM")
+    seen_rows = records(out, "SEEN")
+    masked = [r for r in seen_rows if r[2] == "true"]  # name, map, masked to me, location
+    want = sum(g["units"] for g in seen.data["sbgs"].values() if not g["revealed"])
+    want += seen.data["coastal"]["units"] if not seen.data["coastal"]["revealed"] else 0
+    assert len(masked) == want, seen_rows
+    assert all(r[0].startswith("face-down ") for r in masked)  # the mask's name, no unit's
+    assert all(r[1] == "Main Map" and r[3] for r in masked)  # on the map, in a named space
+    # where the groups are: under the SBG markers and on the coastal units' space
+    spaces = {r[3] for r in masked}
+    assert spaces == {str(g["space"]) for g in seen.data["sbgs"].values() if not g["revealed"]} | (
+        {str(seen.data["coastal"]["space"])} if not seen.data["coastal"]["revealed"] else set()
+    )

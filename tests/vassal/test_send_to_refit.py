@@ -1,0 +1,67 @@
+"""Sixth Fleet 2019: every unit goes to the Refit Box by menu (Ctrl+Shift+R), where the rules
+put units eliminated by over-stacking [7.2] (and, provisionally, in combat [2.8.3]); piece
+version 4 (issue 27), so only games begun since get it. The ``vassal`` test has real VASSAL
+press the key on a piece on the map (``tests/vassal/java/VPlay.java --sendto``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.source.loader import load_module
+from referee.vassal.module import piece_versions as pv
+from referee.vassal.module.module_writer import plan_build
+from referee.vassal.module.plan import refit_zone
+from tests.vassal.vplay_run import records, run_vplay
+
+ROOT = Path(__file__).resolve().parents[2]
+REFIT = "sendto;Refit Box;82,195;Main Map;"
+
+
+def _unit(name: str, version: int = pv.CURRENT) -> str:
+    module, _ = load_module(ROOT / "module_src" / name)
+    assert module is not None
+    return dict(plan_build(module, piece_version=version).prototypes)["Unit"]
+
+
+def test_2019_units_go_to_the_refit_box_by_menu() -> None:
+    module, _ = load_module(ROOT / "module_src" / "sixth_fleet_2019")
+    assert module is not None
+    assert refit_zone(module) == "Refit Box"
+    unit = _unit("sixth_fleet_2019")
+    assert unit.count(REFIT) == 1
+    assert ";Z;Refit Box;" in unit  # to the printed zone of that name
+    # and the Report Action logs it as it logs Eliminate and Delete (Ctrl+E, Ctrl+D)
+    assert "report;69\\,130,68\\,130,82\\,195;" in unit
+
+
+def test_older_games_and_maps_without_a_refit_box_have_none() -> None:
+    assert "Refit Box" not in _unit("sixth_fleet_2019", pv.FACE_DOWN)
+    for name in ("sixth_fleet", "sixth_fleet_dtp", "naval_module", "carrier_battlegroup"):
+        assert "Refit Box" not in _unit(name)
+
+
+@pytest.mark.vassal
+def test_real_vassal_sends_a_unit_to_the_refit_box(tmp_path: Path) -> None:
+    from referee.vassal.position.setups import build_module_with_setups
+
+    module, _ = load_module(ROOT / "module_src" / "sixth_fleet_2019")
+    assert module is not None
+    from referee.vassal.position.placement import table_for
+    from referee.vassal.position.setups import scenario_setup_vsav
+
+    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    setup = tmp_path / "setup.vsav"
+    setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
+    code, out = run_vplay(vmod, ["--sendto", str(setup)], tmp_path)
+    assert code == 0, records(out, "PROBLEM")
+    assert not records(out, "PROBLEM")
+    rows = records(out, "SENDTO")
+    refit = [r for r in rows if r[1] == "Refit Box"]
+    assert refit, rows
+    for _slot, _cmd, key, map_name, location in refit:
+        assert key == "shift ctrl pressed R"
+        assert (map_name, location) == ("Main Map", "Refit Box")
+    eliminate = [r for r in rows if r[1] == "Eliminate"]
+    assert eliminate and all(r[3] == "Eliminated" for r in eliminate)
