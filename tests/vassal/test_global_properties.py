@@ -92,3 +92,46 @@ def test_the_tracks_change_and_show_in_real_vassal() -> None:
         [TRACKS_PIECE, "US Navy VP: -1"],
         [TRACKS_PIECE, "Soviet Alert level: 1"],
     ]
+
+
+# the referee's values at a new game's start: the 2019 key zones NATO holds [4.3], Denmark
+# Strait's score with its bonuses as they stand [DTP 11.3]; CBG's Alert is 0 until the
+# set-up rolls it [4.0 step 3], below the track [6.1], so the save shows the track's start
+STARTS = {
+    **WANT,
+    "sixth_fleet_2019": {"VP_NATO": "24", "VP_Soviet": "0", "Actions": "0"},
+    "dtp_denmark_strait": {"VP_NATO": "0", "VP_Soviet": "20"},
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "scenario"),
+    [("sixth_fleet", None), ("carrier_battlegroup", None), ("naval_module", None),
+     ("sixth_fleet_2019", None), ("dtp_denmark_strait", None)],
+)  # fmt: skip
+def test_saves_of_new_games_set_the_properties_to_the_referees_values(
+    name: str, scenario: str | None
+) -> None:
+    """A game begun since piece version 5 has its saves set every property (the referee's
+    value, or the track's start); a game begun before keeps its saves as they were, so
+    ``verify`` still proves them (``piece_versions``)."""
+    from referee.engine.ruleset import get_ruleset
+    from referee.vassal.codec.commands import encode_command
+    from referee.vassal.codec.savefile import read_save_bytes
+    from referee.vassal.module.piece_versions import REFIT, TRACKS
+    from referee.vassal.position.placement import table_for
+    from referee.vassal.position.save import position_vsav_bytes, track_values
+
+    module = _module(name)
+    scn = scenario or next(iter(module.scenarios))
+    state = get_ruleset(module.ruleset).new_game(module, scn, "t")
+    table = table_for(module)
+    values = dict(track_values(table, state))
+    assert values == STARTS[name]
+    new = position_vsav_bytes(table, state, piece_version=TRACKS)
+    old = position_vsav_bytes(table, state, piece_version=REFIT)
+    new_text = encode_command(read_save_bytes(new).commands)
+    old_text = encode_command(read_save_bytes(old).commands)
+    for prop, value in values.items():
+        assert f"GlobalProperty\t;{prop};{value};" in new_text
+        assert f"GlobalProperty\t;{prop};" not in old_text

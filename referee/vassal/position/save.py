@@ -45,8 +45,9 @@ from referee.vassal.codec.pieces import Embellishment, Piece
 from referee.vassal.module.buildfile import deck_boxes
 from referee.vassal.module.levels import level_value, marker_values
 from referee.vassal.module.palette import BACK_LAYER, RETURNING_LAYER
-from referee.vassal.module.piece_versions import recorded_version, shows_face_down
+from referee.vassal.module.piece_versions import has_tracks, recorded_version, shows_face_down
 from referee.vassal.module.plan import DEFAULT_DPI
+from referee.vassal.module.properties import track_properties
 from referee.vassal.module.setup_area import SETUP_MAP, carrier_pools
 from referee.vassal.module.tracker import TRACKER_ID, tracker_state
 from referee.vassal.position.decks import DeckFill, deck_fills
@@ -275,6 +276,8 @@ def box_units(table: Table, state: GameState) -> dict[str, tuple[str, int, int]]
         shape = {b: (r.across, r.down) for r in display.decl.rows for b in r.boxes}
         for hold in display.decl.holds:
             in_box: dict[str, list[str]] = {}
+            if hold.compute is not None and not has_tracks(table.plan.piece_version):
+                continue  # a game begun before keeps its saves (piece_versions.TRACKS)
             computed = hold.compute(table.module, state) if hold.compute is not None else None
             for u, box in _held(state, hold.box, hold.data, list(rects), computed):
                 # a computed box may hold units not yet in the game (a variable air box)
@@ -462,7 +465,33 @@ def position_vsav_bytes(
         + hidden,
         turn=_turn(table, state),
         decks=_decks(table, state),
+        properties=track_values(table, state) if has_tracks(recorded) else (),
     )
+
+
+def track_values(table: Table, state: GameState) -> list[tuple[str, str]]:
+    """Each Global Property of the module (``RulesetSchema.tracks``) with the referee's
+    value: ``score:PATH`` from the ruleset's score, ``data:PATH`` from the state's data; a
+    value the state does not hold yet, or holds outside a numeric track's bounds, is the
+    track's starting value."""
+    module = table.module
+    tracks = track_properties(module)
+    score: Mapping[str, object] = {}
+    if any(t.source.startswith("score:") for t in tracks):
+        from referee.engine.ruleset import get_ruleset
+
+        score = get_ruleset(module.ruleset).score(module, state)
+    out = []
+    for t in tracks:
+        kind, _, path = t.source.partition(":")
+        node: object = score if kind == "score" else state.data
+        for part in path.split(".") if path else ():
+            node = node.get(part) if isinstance(node, Mapping) else None
+        ok = isinstance(node, (int, str)) and not isinstance(node, bool)
+        if t.numeric and isinstance(node, int) and not t.minimum <= node <= t.maximum:
+            ok = False  # not set yet (CBG's Alert is 0 until the set-up rolls it [4.0])
+        out.append((t.name, str(node) if ok else str(t.initial)))
+    return out
 
 
 def _decks(table: Table, state: GameState) -> list[DeckFill]:
