@@ -317,22 +317,20 @@ def _imported_vmod(src: Path) -> bool:
     return is_vassal_only(src)
 
 
-def load_checked(src: Path, *, quiet: bool = False):
-    """Load a module source; on any error print every diagnostic and exit 1 (as `check`).
-
-    Answered from the active cache (:mod:`referee.source.cached`) when a command turned one
-    on and this exact source was loaded before."""
+def load_game_source(src: Path, *, quiet: bool = False):
+    """:func:`load_checked` for a command that plays a game: a source imported from a VASSAL
+    module is read as a declared game (``referee/vassal/foreign/game.py``), its problems
+    printed and exit 1 as for any source."""
+    if not _imported_vmod(src):
+        return load_checked(src, quiet=quiet)
     from referee.source.cached import load_module_cached
+    from referee.vassal.foreign.game import load_imported_game
 
-    module, diags = load_module_cached(src)
-    if module is None and _imported_vmod(src):
-        typer.echo(
-            f'{src}: the source of an imported VASSAL module (ruleset = "none"): `referee '
-            "check` and `referee build` read it; this command needs a game's source (hint: "
-            "declare the game in [game] to play it or print it: docs/declared-games.md)",
-            err=True,
-        )
-        raise typer.Exit(EXIT_PROBLEMS)
+    module, diags = load_module_cached(src, load_imported_game, salt="imported-game")
+    return _loaded_or_exit(src, module, diags, quiet)
+
+
+def _loaded_or_exit(src: Path, module: Any, diags: Any, quiet: bool) -> Any:
     if module is None:
         for d in diags.items:
             typer.echo(str(d), err=True)
@@ -347,6 +345,26 @@ def load_checked(src: Path, *, quiet: bool = False):
         for d in diags.warnings:
             typer.echo(str(d), err=True)
     return module
+
+
+def load_checked(src: Path, *, quiet: bool = False):
+    """Load a module source; on any error print every diagnostic and exit 1 (as `check`).
+
+    Answered from the active cache (:mod:`referee.source.cached`) when a command turned one
+    on and this exact source was loaded before."""
+    from referee.source.cached import load_module_cached
+
+    module, diags = load_module_cached(src)
+    if module is None and _imported_vmod(src):
+        typer.echo(
+            f'{src}: the source of an imported VASSAL module (ruleset = "none"): `referee '
+            "check` and `referee build` read it and `referee new` plays it by email; this "
+            "command needs a declared game's source (hint: declare the game in [game] to "
+            "print it: docs/declared-games.md)",
+            err=True,
+        )
+        raise typer.Exit(EXIT_PROBLEMS)
+    return _loaded_or_exit(src, module, diags, quiet)
 
 
 def print_json(data: Any) -> None:

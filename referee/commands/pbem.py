@@ -223,14 +223,14 @@ def new(
     quiet: bool = quiet_option("Print only the game folder."),
 ) -> None:
     """Create a game archive and sign report 000, the set-up request."""
-    from referee.commands.common import load_checked, resolve_source
+    from referee.commands.common import load_game_source, resolve_source
     from referee.errors import UserError
     from referee.pbem.game import create_game, parse_player_option, refuse_private_inside
     from referee.pbem.keys import load_public
 
     how = output_format(fmt, as_json)
     refuse_private_inside(game_dir, referee_key)
-    module = load_checked(resolve_source(module_src, example), quiet=True)
+    module = load_game_source(resolve_source(module_src, example), quiet=True)
     players = {}
     for text in player:
         side, path = parse_player_option(text)

@@ -186,11 +186,11 @@ def _view_in_part(archive: Any, latest: Any, side: str, key: Path | None) -> Pos
 def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
     """The module a state belongs to: ``--module``/``--example`` or the bundled example with
     the state's module id."""
-    from referee.commands.common import load_checked, resolve_source
+    from referee.commands.common import load_checked, load_game_source, resolve_source
     from referee.resources import example_names, example_path
 
     if src is not None or example is not None:
-        module = load_checked(resolve_source(src, example), quiet=True)
+        module = load_game_source(resolve_source(src, example), quiet=True)
     else:
         module = None
         for name in example_names():

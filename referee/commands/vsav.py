@@ -223,7 +223,14 @@ def import_vlog(
     save = read_save(log)
     vocab = get_ruleset(cfg.ruleset).vocabulary
     named = any(loc.kind == "name" for loc in vocab.locations)
-    if module.game is not None and vocab is not None:  # a declared game: one [orders] section
+    if module.game is not None and module.game.imported is not None:  # a module we did not write
+        from referee.vassal.foreign.game import imported_locations
+        from referee.vassal.foreign.imported_log import import_imported_log
+
+        result = import_imported_log(
+            module, imported_locations(module), save, state, expected, vocab, source=log.name
+        )
+    elif module.game is not None and vocab is not None:  # a declared game: one [orders] section
         from referee.vassal.position.vlog_declared import import_declared_log
 
         result = import_declared_log(

@@ -166,6 +166,11 @@ def positions(
     what the rules hide from him (fog of war)."""
     from referee.vassal.position.save import position_vsav_bytes
 
+    if module.game is not None and module.game.imported is not None:
+        from referee.vassal.foreign.game import imported_position_vsav
+
+        where = {u.id: u.location for u in state.units.values()}
+        return {"position.vsav": imported_position_vsav(module, state.scenario, where)}
     table = vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
     if all(v.units == state.units for v in seen.values()):

@@ -37,6 +37,7 @@ def load_game_module(cfg: GameConfig, folder: Path) -> Module:
     """Load ``folder`` and check it is the module the game was created with (answered from
     the active cache when this exact source was loaded before: ``load_module_cached``)."""
     from referee.source.cached import load_module_cached as load_module
+    from referee.vassal.foreign.vassal_only import is_vassal_only
 
     got = module_sha256(folder)
     if got != cfg.module_sha256:
@@ -45,7 +46,12 @@ def load_game_module(cfg: GameConfig, folder: Path) -> Module:
             f"(source SHA-256 {got[:16]}..., the game records {cfg.module_sha256[:16]}...)",
             hint=f"use the {cfg.module_id} {cfg.module_version} source the game started with",
         )
-    module, diags = load_module(folder)
+    if is_vassal_only(folder):  # an imported VASSAL module, played as a declared game
+        from referee.vassal.foreign.game import load_imported_game
+
+        module, diags = load_module(folder, load_imported_game, salt="imported-game")
+    else:
+        module, diags = load_module(folder)
     if module is None:
         first = diags.errors[0] if diags.errors else "unknown error"
         raise UserError(f"{folder}: the module source does not load: {first}")

@@ -21,6 +21,7 @@ import json
 import os
 import types
 import typing
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path, PurePath
 from typing import Any, Final
@@ -331,11 +332,21 @@ def _decode_any(data: object) -> Any:
 # ---- loading ------------------------------------------------------------------------------
 
 
-def load_module_cached(root: Path) -> tuple[Module | None, Diagnostics]:
+def load_module_cached(
+    root: Path,
+    loader: Callable[[Path], tuple[Module | None, Diagnostics]] | None = None,
+    *,
+    salt: str = "",
+) -> tuple[Module | None, Diagnostics]:
     """:func:`referee.source.loader.load_module`, answered from the active cache when this
-    exact source was loaded before (same bytes, same path, same program)."""
+    exact source was loaded before (same bytes, same path, same program). Another
+    ``loader`` (a source imported from VASSAL read as a game:
+    ``referee.vassal.foreign.game.load_imported_game``) is cached under keys of its own
+    ``salt``, so one loader never answers for another."""
     cache = active()
     key = source_key(root) if cache.enabled else None
+    if key is not None and salt:
+        key = digest(salt, key)
     if key is not None:
         data = cache.get("module", key)
         if data is not None:
@@ -343,9 +354,10 @@ def load_module_cached(root: Path) -> tuple[Module | None, Diagnostics]:
             if got is not None:
                 return got
             cache.stats.refused += 1
-    from referee.source.loader import load_module
+    if loader is None:
+        from referee.source.loader import load_module as loader
 
-    module, diags = load_module(root)
+    module, diags = loader(root)
     if key is not None and module is not None:
         try:
             blob = json.dumps(

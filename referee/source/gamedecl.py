@@ -53,6 +53,57 @@ class GameDice:
 
 
 @dataclass(frozen=True, slots=True)
+class ImportedPiece:
+    """A piece of an imported VASSAL module's set-up save: the referee's id for it (made from
+    the module's own name, ``.2``, ``.3``... for repeats), VASSAL's piece id in the save, the
+    module's name for it, and where the save has it (map, point, and the location key, empty
+    when VASSAL names the point ``offboard``)."""
+
+    id: str
+    vassal_id: str
+    name: str
+    map: str | None
+    x: int
+    y: int
+    location: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedPoint:
+    """Where a location of an imported module is: its map and a point VASSAL names by it."""
+
+    map: str
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedScenario:
+    """One predefined set-up of an imported module: its save (the file of the source the
+    game's saves are written from), its pieces and every location its boards have, by key."""
+
+    id: str
+    name: str
+    save_file: str
+    pieces: tuple[ImportedPiece, ...]
+    locations: tuple[tuple[str, ImportedPoint], ...]
+
+    def point(self, key: str) -> ImportedPoint | None:
+        return dict(self.locations).get(key)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A module imported from VASSAL (``ruleset = "none"``) played by email as a declared
+    game: what the game needs of its set-ups (``referee/vassal/foreign/game.py``)."""
+
+    scenarios: tuple[ImportedScenario, ...]
+
+    def scenario(self, scenario_id: str) -> ImportedScenario | None:
+        return next((s for s in self.scenarios if s.id == scenario_id), None)
+
+
+@dataclass(frozen=True, slots=True)
 class GameDecl:
     """What a declared game asks of its own source (the ``[game]`` table)."""
 
@@ -66,3 +117,4 @@ class GameDecl:
     masked_backs: tuple[str, ...] = ()
     phases: tuple[GamePhase, ...] = ()
     dice: tuple[GameDice, ...] = ()
+    imported: ImportedGame | None = None

@@ -380,4 +380,6 @@ def declared_schema(game: GameDecl, base: RulesetSchema) -> RulesetSchema:
             PhaseDecl(p.id, p.name, p.rule or "sequence", p.side, once=p.once) for p in game.phases
         ),
         dice=tuple(DiceDecl(d.name, d.dice, d.rule or "dice", d.sides) for d in game.dice),
+        # the pieces of a module imported from VASSAL belong to no side (side "")
+        unit_sides=("",) if game.imported is not None else base.unit_sides,
     )

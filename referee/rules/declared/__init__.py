@@ -16,6 +16,10 @@ Its cases (cited by every event and refusal, ``G`` for the generic referee):
   (``[[game.phase]]``, one orders file per step of a side); steps of neither side pass on
   their own. After the scenario's last Game-Turn the game is over.
 * [G3] Free rolls: ``roll 2d6 for "attack on 1423"`` rolls the dice and reports the total.
+* [G5] Connections: on an area or point-to-point map, a ``move`` goes from each location to
+  one the map declares connected to it (a zone's adjacency, a space's lines and links, a
+  one-way link only its way). Hex steps, movement allowances and closed boundaries are the
+  game's rules and not checked.
 * [G4] Rolls on a declared table: ``roll 2d6 on TABLE [COLUMN]`` rolls and reports the
   table's row for the total (and the column's cell), as the module's table reads it.
 """

@@ -1,9 +1,12 @@
-"""What the declared referee checks in an orders file, and nothing more [G1]-[G4]: the side
-is due [G2]; each piece exists and is the side's own, each location is on the map [G1];
+"""What the declared referee checks in an orders file, and nothing more [G1]-[G5]: the side
+is due [G2]; each piece exists and is the side's own, each location is on the map [G1]; a
+move follows the map's declared connections where it has any [G5];
 each roll's dice are a dice expression and its table is one of the module's, with a row for
 every total the dice can make [G3], [G4]. Never a rule of the game. Pure."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order, OrdersDoc
@@ -51,7 +54,7 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
     if o.verb == "roll":
         return check_roll(module, o)
     out = [v for u in o.units if (v := _own_piece(state, side, o, u)) is not None]
-    out += [v for loc in o.hexes if (v := _location(module, o, loc)) is not None]
+    out += [v for loc in o.hexes if (v := _location(module, state.scenario, o, loc)) is not None]
     for mark in o.arg("mark"):
         if not set(mark) <= MARK_CHARS:
             out.append(
@@ -64,6 +67,8 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
             )
     if not out and o.verb == "move":
         unit = state.units[o.units[0]]
+        if unit.location is not None:
+            out += check_connections(module, unit.id, unit.location, o)
         if unit.location is None:
             out.append(
                 Violation(
@@ -77,6 +82,37 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
     return out
 
 
+def check_connections(module: Module, uid: str, start: str, o: Order) -> list[Violation]:
+    """[G5] on a map that declares connections (zones and their adjacency, spaces and their
+    links and lines), a move goes from each location to one connected to it, a one-way link
+    only its way. A step between hexes is not checked; neither is anything the connections
+    do not say (a boundary or link closed to some kinds of movement is the game's rule)."""
+    m = module.map
+    if m.zones is None and (m.spaces is None or not m.spaces.links):
+        return []
+    from referee.engine.graphboard import board_for
+
+    board = board_for(m)
+    path = [start, *o.hexes]
+    for a, b in pairwise(path):
+        if a == b or not (board.contains(a) and board.contains(b)) or board.adjacent(a, b):
+            continue
+        nxt = board.neighbours(a)
+        return [
+            Violation(
+                "G5",
+                f"{b} is not connected to {a} on the map (no adjacency, line or link"
+                + (", and a one-way link runs the other way)" if board.adjacent(b, a) else ")"),
+                o.pos_of(b),
+                unit=uid,
+                hint=f"a move goes one connection at a time; from {a}: " + ", ".join(nxt)
+                if nxt
+                else f"{a} has no connection",
+            )
+        ]
+    return []
+
+
 def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | None:
     """[G1] the piece exists in the game and belongs to the ordering side."""
     unit = state.units.get(uid)
@@ -87,7 +123,7 @@ def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | N
             o.pos_of(uid),
             hint=did_you_mean(uid, sorted(state.units)) or "the scenario's forces list the pieces",
         )
-    if unit.side != side:
+    if unit.side and unit.side != side:  # a piece of no side (an imported module's): any
         return Violation(
             "G1",
             f"{uid} is a piece of {unit.side}, not of {side}",
@@ -98,16 +134,29 @@ def _own_piece(state: GameState, side: str, o: Order, uid: str) -> Violation | N
     return None
 
 
-def _location(module: Module, o: Order, loc: str) -> Violation | None:
-    """[G1] the location is a hex of the map."""
-    if loc in module.map.hexes:
+def _location(module: Module, scenario: str, o: Order, loc: str) -> Violation | None:
+    """[G1] the location is a hex, zone or space of the map (of an imported module, a
+    location of the scenario's boards: ``referee/vassal/foreign/game.py``)."""
+    imported = module.game.imported if module.game is not None else None
+    sc = imported.scenario(scenario) if imported is not None else None
+    if sc is not None:
+        names = [k for k, _ in sc.locations]
+        if sc.point(loc) is not None:
+            return None
+    elif module.map.is_location(loc):
         return None
-    ids = sorted(module.map.hexes)
+    else:
+        names = sorted(module.map.hexes) + list(module.map.location_names())
+    if module.map.grid is not None:
+        ids = sorted(module.map.hexes)
+        span = f"the map's hexes run from {ids[0]} to {ids[-1]}"
+    else:
+        span = f"the map's locations: {', '.join(names[:8])}" + (", ..." if len(names) > 8 else "")
     return Violation(
         "G1",
         f"no location {loc!r} on the map",
         o.pos_of(loc),
-        hint=did_you_mean(loc, ids) or f"the map's hexes run from {ids[0]} to {ids[-1]}",
+        hint=did_you_mean(loc, names) or span,
     )
 
 

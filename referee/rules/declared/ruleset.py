@@ -12,7 +12,7 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.ruleset import Ruleset
+from referee.engine.ruleset import OptionsReport, Ruleset, UnitOptions, starts_without_later_flags
 from referee.rules.declared.checks import check_due, check_order
 from referee.rules.declared.dice_expr import parse_dice
 from referee.rules.declared.sequence import OVER, first_step, next_step, step_of
@@ -21,9 +21,15 @@ from referee.source.gamedecl import NOT_RULES
 from referee.source.model import Module
 
 FLIPPED = "flipped"
+NEW_GAME_FLAGS: dict[str, Any] = {"options": True}
+"""Rulings made after the first declared games, oldest first, recorded by ``new_game`` in
+``state.data["flags"]`` so an archive begun before one replays as it was played:
+``options``: each step publishes the awaited side's options (``options-SIDE.json``, the
+viewer's orders mode) from :mod:`referee.rules.declared.options`; a game begun before lists
+none."""
 
 
-class DeclaredRules(Ruleset):
+class DeclaredRules(Ruleset, UnitOptions):
     id = "declared"
     name = "Declared game (record and dice, not rules)"
     vocabulary = VOCABULARY
@@ -45,7 +51,7 @@ class DeclaredRules(Ruleset):
             active_side=step.side,
             units={},
             stacks={},
-            data={},
+            data={"flags": dict(NEW_GAME_FLAGS)} if NEW_GAME_FLAGS else {},
             options=tuple(options),
         )
         pieces = module.pieces()
@@ -122,6 +128,24 @@ class DeclaredRules(Ruleset):
             Event("phase", step.rule, f"next: {step.side}, {step.name}, Game-Turn {turn}")
         )
         return state.evolve(turn=turn, phase=step.phase, active_side=step.side)
+
+    def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
+        """The starts of games begun before the rulings of :data:`NEW_GAME_FLAGS`."""
+        return starts_without_later_flags(state, NEW_GAME_FLAGS)
+
+    def options(
+        self, module: Module, state: GameState, subject: str, *, limit: int = 20
+    ) -> OptionsReport:
+        """What an own piece may be ordered now [G1], [G2], [G5] (``options.py``); in a game
+        begun before options were published, the piece's lines without order choices."""
+        from referee.rules.declared.options import options_report
+
+        report = options_report(module, state, subject, limit)
+        if (state.data.get("flags") or {}).get("options"):
+            return report
+        data = dict(report.data)
+        data["orders"] = []
+        return OptionsReport(report.subject, report.lines, data, None, report.notes)
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         return state  # nothing is hidden

@@ -24,5 +24,9 @@ SCHEMA = RulesetSchema(
     values=(),
     categories=(),
     setup_kinds=("hexes",),
+    # every kind of map a source may declare (docs/module-source.md): hexes, zones, spaces and
+    # their combinations; a module imported from VASSAL has its named locations as spaces
+    # (referee/vassal/foreign/game.py)
+    map_kinds=("hex", "area", "point", "hex+area", "hex+point", "area+point", "hex+area+point"),
     rules=_rules,
 )

@@ -128,6 +128,7 @@ class LogEvent:
     with_stack: tuple[str, ...] = ()  # pieces moved along (a dragged stack)
     left: tuple[str, ...] = ()  # the pieces of the stack it left
     joined: tuple[str, ...] = ()  # the pieces of the stack it joined
+    with_ids: tuple[str, ...] = ()  # VASSAL ids of ``with_stack``, in the same order
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"step": self.step, "kind": self.kind}
@@ -460,6 +461,7 @@ class _Reader:
                 self.where(new_map, new_x, new_y),
                 with_stack=tuple(self.name_of(m) for m in reversed(members) if m != lead),
                 left=left,
+                with_ids=tuple(m for m in reversed(members) if m != lead),
                 joined=joined,
             )
         )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
@@ -32,11 +32,15 @@ from referee.vassal.foreign.vmod import VmodContents, decode_definition, piece_d
 from referee.vassal.foreign.vmod_tools import add_tools
 from referee.vassal.module.buildfile import VASSAL_VERSION, map_helpers, moduledata_xml, serialise
 
+if TYPE_CHECKING:
+    from referee.vassal.foreign.locations import ModuleLocations
+
 __all__ = [
     "check_grids",
     "load_for_vassal",
     "piece_text",
     "rebuild_entries",
+    "source_locations",
     "vmod_file_name",
     "write_rebuilt",
 ]
@@ -215,6 +219,16 @@ def check_grids(src: VassalOnlySource) -> str | None:
     except VassalFormatError as exc:
         return str(exc)
     return None
+
+
+def source_locations(src: VassalOnlySource) -> ModuleLocations:
+    """The maps of a checked source read as VASSAL reads them (:func:`check_grids` has
+    refused a grid kind referee cannot read), for naming its points."""
+    from referee.vassal.foreign.locations import module_locations
+
+    return module_locations(
+        VmodContents(dict(src.images), _module_tree(src), None, []), "maps.toml"
+    )
 
 
 def load_for_vassal(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:

@@ -508,6 +508,31 @@ def _components(vmod: VmodContents, out: Imported) -> None:
             out.note(f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""), what)
 
 
+def _sides(vmod: VmodContents) -> list[str]:
+    """A ``[[side]]`` per entry of the module's player roster: the sides a game of the
+    imported module is played by (``referee new``, docs/declared-games.md)."""
+    entries = [
+        (e.text or "").strip()
+        for roster in vmod.buildfile.iter("VASSAL.build.module.PlayerRoster")
+        for e in roster.iter("entry")
+    ]
+    names = list(dict.fromkeys(e for e in entries if e))
+    if not names:
+        return []
+    lines = [
+        "# The sides of the module's player roster, which play a game of it by email",
+        "# (referee new); remove a side nobody plays (a solitaire entry).",
+    ]
+    ids: set[str] = set()
+    for name in names:
+        sid = re.sub(r"[^A-Za-z0-9_.\-]+", "-", name).strip("-.") or "side"
+        while sid in ids or not sid[0].isalnum():
+            sid = f"side-{sid}"
+        ids.add(sid)
+        lines += ["[[side]]", f"id = {toml_value(sid)}", f"name = {toml_value(name)}", ""]
+    return lines
+
+
 def import_module(vmod: VmodContents, source: str) -> Imported:
     """The module source files for ``vmod`` (read from ``source``) and the report.
 
@@ -550,6 +575,7 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
         "[vassal]",
         f"attrs = {toml_value(root)}",
         "",
+        *_sides(vmod),
     ]
     out.files["module.toml"] = "\n".join(lines).encode("utf-8")
     out.files[REPORT_JSON] = (json.dumps(report_json(out), indent=2) + "\n").encode("utf-8")

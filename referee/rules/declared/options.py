@@ -1,0 +1,118 @@
+"""What an own piece may be ordered to do now in a declared game (``referee options``, the
+viewer's orders mode) [G1], [G5]: everything the generic referee would accept for it, from
+the declaration alone, never from the game's rules.
+
+* a piece on the map may ``move`` to each location the map connects to its own (a zone's
+  adjacency, a space's lines and links, a neighbouring hex); on a map that declares no
+  connections (the locations of a module imported from VASSAL) to every location; it may be
+  flipped, marked and eliminated;
+* a piece off the map (not eliminated) may be placed on every location;
+* only while its side is due [G2]; a piece of no side (an imported module's) is anyone's.
+
+Each choice is an order line ``validate`` accepts. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import OptionsReport
+from referee.errors import UserError
+from referee.rules.declared.sequence import OVER
+from referee.source.diagnostics import did_you_mean
+from referee.source.gamedecl import NOT_RULES
+from referee.source.model import Module
+
+SECTION = "orders"
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$|^[0-9]{4}$")
+
+
+def written(location: str) -> str:
+    """A location as an order writes it: one word as is, else in double quotes."""
+    return location if _WORD.match(location) else f'"{location}"'
+
+
+def _locations(module: Module, state: GameState) -> list[str]:
+    """Every location a piece may be placed on: the scenario's boards' locations for an
+    imported module, else the map's hexes, zones and spaces."""
+    imported = module.game.imported if module.game is not None else None
+    sc = imported.scenario(state.scenario) if imported is not None else None
+    if sc is not None:
+        return [k for k, _ in sc.locations]
+    return [*sorted(module.map.hexes), *module.map.location_names()]
+
+
+def _reach(module: Module, state: GameState, at: str) -> list[str]:
+    """Where a piece at ``at`` may move in one connection [G5]: the map's neighbours, or every
+    location of a map that declares no connections."""
+    m = module.map
+    connected = m.grid is not None or m.zones is not None or (m.spaces and m.spaces.links)
+    if not connected:
+        return [loc for loc in _locations(module, state) if loc != at]
+    from referee.engine.graphboard import board_for
+
+    board = board_for(m)
+    return list(board.neighbours(at)) if board.contains(at) else []
+
+
+def _choices(module: Module, state: GameState, uid: str) -> tuple[list[dict[str, Any]], str]:
+    unit = state.units[uid]
+    if unit.location is None:
+        if unit.box == "eliminated":
+            return [], f"{uid} is eliminated"
+        places = _locations(module, state)
+        return [
+            {"order": f"place {uid} {written(p)}", "kind": "place", "at": p, "label": "place"}
+            for p in places
+        ], f"{uid} is off the map: it may be placed on any of {len(places)} locations"
+    reach = _reach(module, state, unit.location)
+    out: list[dict[str, Any]] = [
+        {
+            "order": f"move {uid} {written(p)}",
+            "kind": "move",
+            "at": p,
+            "path": [p],
+            "label": "move",
+        }
+        for p in reach
+    ]
+    out += [
+        {"order": f"flip {uid}", "kind": "flip", "label": "flip"},
+        {"order": f"eliminate {uid}", "kind": "eliminate", "label": "eliminate"},
+    ]
+    return out, (
+        f"{uid} at {unit.location}: may move to {len(reach)} location(s) "
+        "(one connection at a time), be flipped, marked or eliminated"
+    )
+
+
+def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
+    """``referee options PIECE`` [G1], [G2], [G5]."""
+    unit = state.units.get(subject)
+    if unit is None:
+        raise UserError(
+            f"no piece {subject!r} in this game",
+            hint=did_you_mean(subject, sorted(state.units)) or "name a piece of the game",
+        )
+    name = module.pieces()[subject].unit.name if subject in module.pieces() else subject
+    lines = [f"{subject} ({name}), {unit.side or 'a piece of no side'}"]
+    data: dict[str, Any] = {"unit": subject, "section": SECTION, "orders": []}
+    due = state.active_side is not None and state.phase != OVER
+    if not due or (unit.side and unit.side != state.active_side):
+        lines.append(
+            "  no options now: "
+            + ("the game is over" if not due else f"{state.active_side} is due, not {unit.side}")
+        )
+        return OptionsReport(subject, tuple(lines), data, None, (f"A declared game, {NOT_RULES}.",))
+    choices, summary = _choices(module, state, subject)
+    data["orders"] = choices
+    lines.append(f"  {summary}")
+    shown = choices if limit <= 0 else choices[:limit]
+    lines += [f"    {c['order']}" for c in shown]
+    if len(shown) < len(choices):
+        lines.append(f"    ... and {len(choices) - len(shown)} more (--format json lists all)")
+    marks = {c["at"]: c["kind"] for c in choices if "at" in c}
+    notes = (f"A declared game, {NOT_RULES}.", "mark PIECE WORD puts any marker word on it")
+    return OptionsReport(subject, tuple(lines), data, marks or None, notes)

@@ -1,0 +1,200 @@
+"""A player's VASSAL log of an imported module's game turned into the step's orders file.
+
+A game of a module imported from VASSAL (:mod:`referee.vassal.foreign.game`) is played on
+the module itself: the player opens the latest ``position.vsav``, begins a log, moves the
+pieces and ends the log. ``import-vlog`` reads the log through the module's own maps
+(:func:`referee.vassal.foreign.movelist.read_log`, VASSAL's location names) and writes:
+
+* one ``move PIECE LOCATION LOCATION ...`` per piece of the game dragged, its locations in
+  the order it was dragged to them (a dragged stack moves every piece in it), in the order
+  the pieces first moved; ``place PIECE LOCATION`` for a piece that was off the map; a name
+  that is not one word is written in double quotes;
+* a chat line that starts with one of the declared ruleset's verbs (``roll 2d6 for "..."``,
+  ``flip``, ``mark``, ``eliminate``) copied as an order: the referee rolls the dice, never
+  VASSAL.
+
+What is no order is listed and left out, never guessed (the command exits 1): a piece
+taken from the palette or deleted, a drag off the boards, a piece's own change in VASSAL
+(a layer, a property: write ``flip`` or ``mark`` in the chat instead), an undo, VASSAL's
+own dice and any other chat line, a log that does not start from the game's position.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from referee.engine.core import GameState
+from referee.engine.vocabulary import Vocabulary
+from referee.errors import UserError
+from referee.source.gamedecl import ImportedScenario
+from referee.source.model import Module
+from referee.vassal.codec.savefile import SaveGame
+from referee.vassal.foreign.game import location_key
+from referee.vassal.foreign.locations import OFFBOARD, ModuleLocations
+from referee.vassal.foreign.movelist import LogEvent, PieceAt, read_log
+from referee.vassal.foreign.saves import check_same_module
+from referee.vassal.position.vlog_import import Expected, Imported, Problem, chat_text
+
+__all__ = ["SECTION", "import_imported_log"]
+
+SECTION = "orders"
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_.\-]*$|^[0-9]{4}$")
+_BOOKKEEPING = frozenset({"moved flag changed", "deselected", "movement trail changed"})
+"""Changes VASSAL makes to a piece as it moves or is clicked: no change of the game's."""
+
+
+def written(location: str) -> str:
+    """A location as an order writes it: one word as is, anything else in double quotes."""
+    return location if _WORD.match(location) else '"' + location.replace('"', "'") + '"'
+
+
+@dataclass
+class _Reading:
+    sc: ImportedScenario
+    ids: dict[str, str]  # VASSAL id -> the game's piece id
+    first: str
+    first_names: set[str]
+    lines: list[str] = field(default_factory=list)
+    paths: dict[str, list[str]] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def key(self, map_name: str | None, name: str) -> str | None:
+        """The game's location for a point VASSAL names ``name`` on ``map_name``."""
+        if name == OFFBOARD or not name:
+            return None
+        key = location_key(self.first, map_name, name, self.first_names)
+        return key if self.sc.point(key) is not None else None
+
+
+def _start_problems(r: _Reading, state: GameState, start: list[PieceAt]) -> None:
+    """[G1] the log starts from the game's position: each of its pieces where the game has
+    it (step 0 problems otherwise)."""
+    for p in start:
+        pid = r.ids.get(p.id)
+        unit = state.units.get(pid) if pid else None
+        if unit is None:
+            continue
+        at = r.key(p.map, p.location)
+        if at != unit.location:
+            r.problems.append(
+                Problem(
+                    0,
+                    f"{pid} starts the log at {at or 'no location'}, the game has it at "
+                    f"{unit.location or 'no location'}: make the log from the game's latest "
+                    "position.vsav",
+                    pid,
+                )
+            )
+
+
+def _move(r: _Reading, e: LogEvent, state: GameState) -> None:
+    to = r.key(e.map_to, e.to_location)
+    for vid in (e.piece_id, *e.with_ids):
+        pid = r.ids.get(vid)
+        if pid is None or pid not in state.units:
+            r.problems.append(Problem(e.step, f"{e.piece!r} is no piece of the game"))
+            continue
+        if to is None:
+            where = e.to_location or OFFBOARD
+            r.problems.append(
+                Problem(e.step, f"{pid} was dragged to {where}, no location of the game", pid)
+            )
+            continue
+        if pid not in r.paths:
+            r.paths[pid] = []
+            r.lines.append(f"\0{pid}")
+        if not r.paths[pid] or r.paths[pid][-1] != to:
+            r.paths[pid].append(to)
+
+
+def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str]) -> None:
+    pid = r.ids.get(e.piece_id, e.piece)
+    if e.kind == "move":
+        _move(r, e, state)
+    elif e.kind == "chat":
+        text = chat_text(e.text)
+        if text.split(" ", 1)[0].lower() in verbs - {"move", "place"}:
+            r.lines.append(" ".join(text.split()))
+        elif text:
+            r.problems.append(Problem(e.step, f"a chat line that is no order: {text!r}"))
+    elif e.kind == "create":
+        r.problems.append(
+            Problem(e.step, f"{e.piece!r} was taken from the palette: no piece of the game")
+        )
+    elif e.kind == "delete":
+        r.problems.append(
+            Problem(e.step, f"{pid} was deleted; write 'eliminate {pid}' in the chat", pid)
+        )
+    elif e.kind == "change" and not set(e.changes) <= _BOOKKEEPING:
+        what = ", ".join(c for c in e.changes if c not in _BOOKKEEPING)
+        r.problems.append(
+            Problem(
+                e.step,
+                f"{pid} changed in VASSAL ({what}); write 'flip {pid}' or 'mark {pid} WORD' "
+                "in the chat",
+                pid,
+            )
+        )
+    elif e.kind in ("undo", "roll"):
+        what = "an undo" if e.kind == "undo" else f"VASSAL's own dice ({e.text!r})"
+        r.problems.append(
+            Problem(e.step, f"{what}: not an order (ask the referee's dice: roll 2d6 for ...)")
+        )
+
+
+def _written(line: str, paths: dict[str, list[str]], state: GameState) -> str:
+    """An order line: a chat order as typed; a piece's drags as ``move PIECE LOC LOC...``, or
+    ``place PIECE LOC`` (where it ends) for a piece off the map at the start [G1]."""
+    if not line.startswith("\0"):
+        return line
+    pid = line[1:]
+    if state.units[pid].location is None:
+        return f"place {pid} {written(paths[pid][-1])}"
+    return f"move {pid} {' '.join(map(written, paths[pid]))}"
+
+
+def import_imported_log(
+    module: Module,
+    locations: ModuleLocations,
+    save: SaveGame,
+    state: GameState,
+    expected: Expected,
+    vocab: Vocabulary,
+    *,
+    source: str = "log",
+) -> Imported:
+    """The orders file of the step ``expected`` made from ``save`` (a ``.vlog``). Refused
+    (UserError) when another module wrote the log."""
+    assert module.game is not None and module.game.imported is not None
+    sc = module.game.imported.scenario(state.scenario)
+    if sc is None:
+        raise UserError(f"module {module.id} has no set-up {state.scenario!r}")
+    reading = read_log(save.commands, locations)
+    check_same_module(save, locations, reading, source, module.id)
+    first = next(iter(locations.maps), "")
+    r = _Reading(
+        sc,
+        {p.vassal_id: p.id for p in sc.pieces},
+        first,
+        {k for k, p in sc.locations if p.map == first},
+    )
+    _start_problems(r, state, reading.start)
+    verbs = set(vocab.verb_names())
+    for e in reading.events:
+        _event(r, e, state, verbs)
+    orders = tuple(_written(ln, r.paths, state) for ln in r.lines)
+    head = [
+        f"# Orders made from the VASSAL log {source} by `referee import-vlog`.",
+        "# Check every line against the log; rolls are chat lines starting 'roll'.",
+        f"game: {expected.game_id}",
+        f"turn: {expected.turn}",
+        f"side: {expected.side}",
+        f"phase: {expected.phase}",
+        "",
+        f"[{SECTION}]",
+    ]
+    problems = tuple(sorted(r.problems, key=lambda p: p.step))
+    notes = [f"# not an order: {p}" for p in problems]
+    text = "\n".join([*head, *orders, *notes]) + "\n"
+    return Imported(text, SECTION, orders, problems)
