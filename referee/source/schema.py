@@ -66,6 +66,46 @@ class DiceDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class TableRollDecl:
+    """A roll a rule reads on one of the module's tables, as a VASSAL table button that rolls
+    ``dice`` d6 and reports the table's result line (``referee.vassal.module.table_rolls``).
+    ``read`` says how the total meets the table: ``row`` (it picks the row), ``column`` (it
+    picks the column) or ``range`` (the cells are die ranges, as the CRT's [8.8]);
+    ``modified``: the rules add modifiers first, so the button asks for them."""
+
+    name: str
+    table: str
+    dice: int
+    rule: str
+    read: str = "row"
+    modified: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TrackDecl:
+    """A number the players keep by hand (victory points, the Alert level, the actions left,
+    the interdiction level), as a VASSAL Global Property the module shows and its buttons
+    change. ``name`` is the property's name; with ``per_side`` it holds ``{side}`` and the
+    module has one property per playing side (``VP_{side}``: ``VP_NATO``, ``VP_Soviet``),
+    titled ``title.format(side=the side's name)``. ``rule`` names the case that keeps it.
+    A ``numeric`` track runs from ``minimum`` to ``maximum`` by +1 / -1 buttons; any track
+    may be set by a prompt (DTP's VP keep fractions [DTP 8.57], so they are text).
+    ``source`` says where the referee keeps its value, so the saves show what the report
+    says: ``score:PATH`` in the ruleset's ``score`` (``score:vp.{side}``), ``data:PATH`` in
+    ``GameState.data`` (``data:interdiction.{side}``), dots between keys."""
+
+    name: str
+    title: str
+    rule: str
+    minimum: int = 0
+    maximum: int = 99
+    initial: int = 0
+    per_side: bool = False
+    numeric: bool = True
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class MarkerDecl:
     """A state a unit can be in that the players must see on the counter (attacked this
     phase, returning to base, detected, damaged, readiness...).
@@ -139,6 +179,10 @@ class BoxUnits:
 
     box: str
     data: str
+    # the units and their numbers computed from a position, for what the state does not
+    # store as such (the Westpac reinforcement track: each unit's arrival Game-Turn
+    # [DTP 11.506]); ``data`` then only names it
+    compute: LevelsOf | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +235,18 @@ class RulesetSchema:
     solitaire_side: str = ""
     # the game's displays beyond the map (VASSAL map windows of named boxes)
     displays: tuple[DisplayDecl, ...] = ()
+    # a module's own displays beyond the ruleset's, from its scenarios and tables (Westpac's
+    # reinforcement track and variable air box [DTP 11.506, 11.507])
+    module_displays: Callable[[Module], tuple[DisplayDecl, ...]] | None = None
     # the boxes off the map a unit may be in (its ``UnitState.box``), such as an off-map base,
     # as ((box, title), ...) of a module; the VASSAL module draws one map of them
     off_map_boxes: Callable[[Module], tuple[tuple[str, str], ...]] | None = None
     # the rolls of more than one die the rules make (the VASSAL module's Dice menu)
     dice: tuple[DiceDecl, ...] = ()
+    # the numbers players keep by hand (VASSAL Global Properties): VP, levels, tracks
+    tracks: tuple[TrackDecl, ...] = ()
+    # the rolls a rule reads on a table (the VASSAL module's table buttons)
+    table_rolls: tuple[TableRollDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls
     # (Sixth Fleet 2019's neutrals have the side "neutral" until an event brings them in
     # [2.3]); never a side that acts, so `active_side` and `pending` stay the module's

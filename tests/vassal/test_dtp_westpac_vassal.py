@@ -20,6 +20,8 @@ from referee.vassal.position.setups import build_module_with_setups
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "module_src" / "dtp_westpac"
+# the variable air table's units, waiting in the variable air box [DTP 11.5052, 11.507]
+AIR = ("SO-M23V.1", "SO-M23V.2", "SO-T16V.1", "SO-T16V.2", "SO-S24V")
 VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
 NAMED = (
     "3033", "1850", "1855", "1460", "3945", "3546", "3147", "0573", "4473", "1771", "1672",
@@ -68,19 +70,27 @@ def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> Non
 
     expected = {(s.name, f.unit): f.hex for s in module.scenarios.values() for f in s.fixed}
     assert {k: v for k, v in placed.items() if k in expected} == expected
-    # the players' own placements [DTP 11.505-11.5053] and the reinforcements wait in the
-    # set-up area, each in the box of its choice or group, whose label cites the rule
+    # the players' own placements [DTP 11.505-11.5053] wait in the set-up area, each in the
+    # box of its choice or group, whose label cites the rule
     chosen = {
         (s.name, u): rule
         for s in module.scenarios.values()
         for u, rule in [
             *((u, p.rule) for p in s.pools for u in p.units),
             *((c.unit, c.rule) for c in s.choices),
-            # the reinforcement track [DTP 11.506]: each group in its box, its rule citing
-            # the turn it enters on
-            *((u, r.rule) for r in s.reinforcements for u in r.units),
         ]
     }
-    assert set(placed) == set(expected) | set(chosen)
+    # the reinforcement track [DTP 11.506]: each unit in the box of the Game-Turn it enters
+    # on; the variable air units in their box [DTP 11.5052, 11.507]
+    arriving = {
+        (s.name, u): f"Arrives Game-Turn {r.after_turn + 1}"
+        for s in module.scenarios.values()
+        for r in s.reinforcements
+        for u in r.units
+    }
+    variable = {(s.name, u): "Variable air units" for s in module.scenarios.values() for u in AIR}
+    assert set(placed) == set(expected) | set(chosen) | set(arriving) | set(variable)
     for k, rule in chosen.items():
         assert placed[k].startswith(f"{k[0]}: ") and f"[{rule}]" in placed[k], (k, placed[k])
+    assert {k: placed[k] for k in arriving} == arriving
+    assert {k: placed[k] for k in variable} == variable

@@ -71,3 +71,24 @@ def _compiled(javac: str, cp: list[str]) -> Path:
 def records(text: str, tag: str) -> list[list[str]]:
     """The fields after ``tag`` of each of its lines."""
     return [ln.split("\t")[1:] for ln in text.splitlines() if ln.split("\t", 1)[0] == tag]
+
+
+def cbg_played(args: tuple[str, ...]) -> str:
+    """Carrier Battlegroup's module built once per session and played by ``VPlay ARGS``
+    once (the dice, tables and tracks tests read the same run): its output records."""
+    from referee.source.loader import load_module
+    from referee.vassal.position.setups import build_module_with_setups
+
+    root = Path(__file__).resolve().parents[2]
+
+    def play(folder: Path) -> str:
+        module, _ = load_module(root / "module_src" / "carrier_battlegroup")
+        assert module is not None
+        vmod = build_module_with_setups(module, folder / "vassal", workers=1).path
+        code, out = run_vplay(vmod, list(args), folder)
+        if code != 0:
+            raise AssertionError(f"VPlay exit {code}: {records(out, 'PROBLEM')}")
+        return out
+
+    key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
+    return once_per_session(f"vplay-cbg-{key}", play)[1]

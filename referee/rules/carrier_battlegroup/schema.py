@@ -16,6 +16,8 @@ from referee.source.schema import (
     DisplayRow,
     PhaseDecl,
     RulesetSchema,
+    TableRollDecl,
+    TrackDecl,
     TrackMarker,
 )
 
@@ -178,5 +180,25 @@ SCHEMA = RulesetSchema(
         DiceDecl("3d6", 3, "4.0 step 4e"),  # the SBG lines' placement
     ),
     sequence=SEQUENCE,
+    # the rolls read on a chart: one d6 per hit or firing die, the contact and alert rolls
+    table_rolls=(
+        TableRollDecl("Firing table", "firing", 1, "21.5"),
+        TableRollDecl("Hit table", "hit", 1, "22.0"),
+        TableRollDecl("Contact chart", "contact", 1, "18.1", modified=True),
+        TableRollDecl("Initial Alert", "initial_alert", 1, "4.0 step 3", modified=True),
+    ),
+    # the US player's one VP track [24.1] and the Soviet Alert level, 1 to 6 [6.1]
+    tracks=(
+        TrackDecl("VP", "US Navy VP", "24.1", minimum=-99, source="score:vp"),
+        TrackDecl(
+            "Alert",
+            "Soviet Alert level",
+            "6.1",
+            minimum=1,
+            maximum=6,
+            initial=1,
+            source="score:alert",
+        ),
+    ),
     rules=_rules,
 )

@@ -21,6 +21,8 @@ from referee.source.schema import (
     MarkerDecl,
     PhaseDecl,
     RulesetSchema,
+    TableRollDecl,
+    TrackDecl,
 )
 
 if TYPE_CHECKING:
@@ -188,5 +190,21 @@ SCHEMA = RulesetSchema(
     markers=MARKERS,
     displays=DISPLAYS,
     dice=(DiceDecl("2d6", 2, "27.2, 27.31b, 31.26"),),  # the loss and shipping attack tables
+    # the Naval Movement Loss Table [27.2] and the shipping attack table [31.26], 2d6 modified
+    table_rolls=(
+        TableRollDecl("Loss table", "nmlt", 2, "27.2", modified=True),
+        TableRollDecl("Shipping attack", "shipping_attack", 2, "31.26", modified=True),
+    ),
+    # the air interdiction level on each side's naval movement this Game-Turn, 0 to 2 [31.13]
+    tracks=(
+        TrackDecl(
+            "Interdiction_{side}",
+            "Interdiction of {side} naval movement",
+            "31.13",
+            maximum=2,
+            per_side=True,
+            source="data:interdiction.{side}",
+        ),
+    ),
     rules=_rules,
 )

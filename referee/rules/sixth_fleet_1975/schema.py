@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.source.schema import MarkerDecl, PhaseDecl, RulesetSchema
+from referee.source.schema import MarkerDecl, PhaseDecl, RulesetSchema, TableRollDecl, TrackDecl
 from referee.source.tablemodel import Axis, TableDecl
 
 if TYPE_CHECKING:
@@ -94,5 +94,8 @@ SCHEMA = RulesetSchema(
     table_checks={"middle_east_air": _check_table_14_3},
     sequence=SEQUENCE,
     markers=MARKERS,
+    # each side's VP for units destroyed [13.0] (the area bonuses [13.1] come at the end)
+    table_rolls=(TableRollDecl("CRT", "crt", 1, "8.8", read="range"),),
+    tracks=(TrackDecl("VP_{side}", "{side} VP", "13.0", per_side=True, source="score:vp.{side}"),),
     rules=_rules,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.source.schema import PhaseDecl, RulesetSchema
+from referee.source.schema import PhaseDecl, RulesetSchema, TableRollDecl, TrackDecl
 
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
@@ -102,5 +102,18 @@ SCHEMA = RulesetSchema(
         "events_nato": _check_events_nato_5_1,
         "events_soviet": _check_events_soviet_5_1,
     },
+    # the provisional strike table: one d6 read in the column of its number (9.0)
+    table_rolls=(TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),),
+    # each side's VP [4.3] and the actions the phasing player has left this Action Phase [6.1]
+    tracks=(
+        TrackDecl("VP_{side}", "{side} VP", "4.3", per_side=True, source="score:vp.{side}"),
+        TrackDecl(
+            "Actions",
+            "Actions left this Action Phase",
+            "6.1",
+            maximum=9,
+            source="data:actions_left",
+        ),
+    ),
     rules=_rules,
 )

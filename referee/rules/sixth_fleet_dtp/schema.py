@@ -27,6 +27,8 @@ from referee.source.schema import (
     MarkerDecl,
     PhaseDecl,
     RulesetSchema,
+    TableRollDecl,
+    TrackDecl,
 )
 from referee.source.tablemodel import Axis, TableDecl
 
@@ -343,6 +345,12 @@ def _check_retreat_rules_11_503(module: Module) -> list[Diagnostic]:
     return check_retreat_rules_11_503(module)
 
 
+def _module_displays(module: Module) -> tuple[DisplayDecl, ...]:
+    from referee.rules.sixth_fleet_dtp.track_displays import displays_11_506
+
+    return displays_11_506(module)
+
+
 def _off_map_boxes(module: Module) -> tuple[tuple[str, str], ...]:
     from referee.rules.sixth_fleet_dtp.special_bases import off_map_boxes
 
@@ -415,6 +423,19 @@ SCHEMA: RulesetSchema = replace(
     markers=MARKERS,
     off_map_boxes=_off_map_boxes,
     displays=DISPLAYS,
+    module_displays=_module_displays,  # Westpac's reinforcement track, variable air box
     dice=(DiceDecl("2d6", 2, "DTP 8.51, 9.15, 9.29"),),  # an aborted air unit's delay
+    table_rolls=(TableRollDecl("CRT", "crt", 1, "8.8", read="range"),),
+    # each side's VP, fractions kept [DTP 8.57] (Westpac's awards [DTP 11.5124] too): text
+    tracks=(
+        TrackDecl(
+            "VP_{side}",
+            "{side} VP",
+            "DTP 8.57",
+            per_side=True,
+            numeric=False,
+            source="score:vp.{side}",
+        ),
+    ),
     rules=_rules,
 )

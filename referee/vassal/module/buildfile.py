@@ -26,6 +26,8 @@ from lxml import etree
 from referee.vassal.module.displays import DisplayPlan
 from referee.vassal.module.grid import HEXGRID, NUMBERING
 from referee.vassal.module.plan import ModulePlan, SlotDef
+from referee.vassal.module.properties import global_properties, tracks_menu
+from referee.vassal.module.table_rolls import tables_menu
 from referee.vassal.module.tools import (
     dice_menu,
     documentation,
@@ -133,7 +135,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     )
     _el(root, M + "Chatter")
     _el(root, M + "KeyNamer")
-    _el(root, M + "properties.GlobalProperties")
+    global_properties(_el(root, M + "properties.GlobalProperties"), module)
     _el(root, M + "properties.GlobalTranslatableMessages")
     _el(root, "VASSAL.i18n.Language")
     _main_map(root, plan)
@@ -150,6 +152,8 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
         _el(protos, M + "PrototypeDefinition", {"description": "", "name": name}, text)
     _palette(root, plan)
     dice_menu(root, plan)
+    tables_menu(root, module)
+    tracks_menu(root, module)
     notes_window(root)
     inventory(root)
     turn_tracker(root, plan)

@@ -30,9 +30,11 @@ __all__ = [
     "FIRST",
     "PIECES_KEY",
     "REFIT",
+    "TRACKS",
     "TRAILS",
     "VERSIONS",
     "has_refit",
+    "has_tracks",
     "has_trails",
     "recorded_version",
     "shows_face_down",
@@ -56,11 +58,17 @@ REFIT: Final = 4
 """Version 3, and on a map with a Refit Box (Sixth Fleet 2019) every unit has a Send To
 "Refit Box" (Ctrl+Shift+R) [7.2] (issue 27)."""
 
+TRACKS: Final = 5
+"""Version 4, and the saves set the module's Global Properties (victory points, levels,
+tracks) to the referee's values, and Westpac's reinforcement track and variable air box hold
+the units still to come (issue 27, issue 26 §5; :mod:`referee.vassal.module.properties`)."""
+
 VERSIONS: Final[Mapping[int, str]] = {
     FIRST: "the pieces of the games begun before the piece definitions were versioned",
     TRAILS: "every unit has a movement trail (Ctrl+Shift+T)",
     FACE_DOWN: "a side's saves show the face-down counters it knows of, masked",
     REFIT: "units have a Send To the map's Refit Box (Ctrl+Shift+R)",
+    TRACKS: "saves set the Global Properties and fill Westpac's reinforcement displays",
 }
 CURRENT: Final = max(VERSIONS)
 """The version ``referee new`` records and ``referee build`` writes."""
@@ -85,6 +93,11 @@ def recorded_version(data: Mapping[str, object]) -> int:
 def has_trails(version: int) -> bool:
     """Whether units of ``version`` carry a movement trail."""
     return version >= TRAILS
+
+
+def has_tracks(version: int) -> bool:
+    """Whether saves of ``version`` set the Global Properties and fill computed display boxes."""
+    return version >= TRACKS
 
 
 def has_refit(version: int) -> bool:

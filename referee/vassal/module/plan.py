@@ -19,7 +19,7 @@ from typing import Final
 
 from referee.errors import UserError
 from referee.source.model import Module, Nationality, Side, UnitDef
-from referee.source.schema import MarkerDecl, off_map_boxes
+from referee.source.schema import DisplayDecl, MarkerDecl, off_map_boxes
 from referee.vassal.codec.pieces import Piece, Trait, expand_prototypes
 from referee.vassal.module.artwork import (
     DEFAULT_BAND,
@@ -53,6 +53,7 @@ from referee.vassal.module.palette import (
 )
 from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
 from referee.vassal.module.piece_versions import has_refit, has_trails
+from referee.vassal.module.properties import TRACKS_PIECE, tracks_piece
 from referee.vassal.module.tracker import TrackerPlan, plan_tracker
 from referee.vassal.module.traits import (
     CTRL_SHIFT,
@@ -384,9 +385,11 @@ def plan_module(
     attacked = schema is None or any(d.id == "attacked" for d in schema.markers)
     markers = tuple(m for m in MARKERS if attacked or m.name != "Attacked")
     located = [d for d in (schema.markers if schema is not None else ()) if d.on == "location"]
+    tracks_key = f"marker:{TRACKS_PIECE}"
     gpids = stable_gpids(
-        [*pieces, *(f"marker:{m.name}" for m in markers), *(f"marker:{d.name}" for d in located)]
-    )
+        [*pieces, *(f"marker:{m.name}" for m in markers), *(f"marker:{d.name}" for d in located),
+         tracks_key]
+    )  # fmt: skip
     faces = _faces(module)
     has_back = {u.id for u, back in faces if back}
 
@@ -430,6 +433,11 @@ def plan_module(
         marker_slots.append(SlotDef(key, m.name, gpids[key], built, slot_text(built)))
     location_markers = _location_markers(located, gpids, marker_layers)
     marker_slots += [loc.slot for loc in location_markers]
+    tracks = tracks_piece(module, gpids[tracks_key])  # the Global Properties on the map
+    if tracks is not None:
+        marker_slots.append(
+            SlotDef(tracks_key, TRACKS_PIECE, gpids[tracks_key], tracks, slot_text(tracks))
+        )
 
     types: dict[str, str] = {}
     for unit in module.units:
@@ -504,9 +512,18 @@ def plan_module(
         mask_images=tuple(sorted(mask_images.items())),
         displays=tuple(
             DisplayPlan(d, display_layout(d, counter_px), display_image(d))
-            for d in (schema.displays if schema is not None else ())
+            for d in _displays(module)
         ),
     )
+
+
+def _displays(module: Module) -> tuple[DisplayDecl, ...]:
+    """The ruleset's displays, then the module's own (``RulesetSchema.module_displays``)."""
+    schema = module.schema
+    if schema is None:
+        return ()
+    own = schema.module_displays(module) if schema.module_displays is not None else ()
+    return (*schema.displays, *own)
 
 
 def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:

@@ -45,8 +45,9 @@ from referee.vassal.codec.pieces import Embellishment, Piece
 from referee.vassal.module.buildfile import deck_boxes
 from referee.vassal.module.levels import level_value, marker_values
 from referee.vassal.module.palette import BACK_LAYER, RETURNING_LAYER
-from referee.vassal.module.piece_versions import recorded_version, shows_face_down
+from referee.vassal.module.piece_versions import has_tracks, recorded_version, shows_face_down
 from referee.vassal.module.plan import DEFAULT_DPI
+from referee.vassal.module.properties import track_properties
 from referee.vassal.module.setup_area import SETUP_MAP, carrier_pools
 from referee.vassal.module.tracker import TRACKER_ID, tracker_state
 from referee.vassal.position.decks import DeckFill, deck_fills
@@ -151,6 +152,7 @@ def position_placements(table: Table, state: GameState) -> list[list[Placed]]:
     out = _map_stacks(table, state, put, held)
     out += [[put(u, map_id, x, y)] for u, (map_id, x, y) in held.items()]
     out = _with_carried(out, units, put)
+    units = [u for u in units if u.id not in held]  # a display box holds them instead
     boxes: dict[str, list[str]] = {}
     for u in units:
         carrier = holding_carrier(u.box) if u.location is None else None
@@ -268,13 +270,19 @@ def box_units(table: Table, state: GameState) -> dict[str, tuple[str, int, int]]
     (``DisplayDecl.holds``: the Naval Movement Interdiction Box [31.11]), side by side in
     the box's columns, in the listed order; a unit the state does not have is left out."""
     out: dict[str, tuple[str, int, int]] = {}
+    pieces = table.module.pieces()
     for display in table.plan.displays:
         rects = {b.zone: b.rect for b in display.layout.boxes}
         shape = {b: (r.across, r.down) for r in display.decl.rows for b in r.boxes}
         for hold in display.decl.holds:
             in_box: dict[str, list[str]] = {}
-            for u, box in _held(state, hold.box, hold.data, list(rects)):
-                if u in state.units and u not in out:
+            if hold.compute is not None and not has_tracks(table.plan.piece_version):
+                continue  # a game begun before keeps its saves (piece_versions.TRACKS)
+            computed = hold.compute(table.module, state) if hold.compute is not None else None
+            for u, box in _held(state, hold.box, hold.data, list(rects), computed):
+                # a computed box may hold units not yet in the game (a variable air box)
+                known = u in state.units or (computed is not None and u in pieces)
+                if known and u not in out:
                     in_box.setdefault(box, []).append(u)
             for box, ids in in_box.items():
                 x0, y0, x1, y1 = rects[box]
@@ -287,12 +295,20 @@ def box_units(table: Table, state: GameState) -> dict[str, tuple[str, int, int]]
     return out
 
 
-def _held(state: GameState, box: str, path: str, boxes: list[str]) -> list[tuple[str, str]]:
+def _held(
+    state: GameState,
+    box: str,
+    path: str,
+    boxes: list[str],
+    computed: Mapping[str, int] | None = None,
+) -> list[tuple[str, str]]:
     """(unit, box) for the units at ``path``: a list all in ``box`` (``box:NAME``: the units
     off the map in the engine's box ``NAME``, a transport cadre [27.33]); with ``{}`` in
     ``box`` a mapping unit -> number, each in the box of its number, past the last box in
     the last (sorted by number, then unit)."""
     data = state.data
+    if computed is not None and "{}" not in box:  # a box holding what the ruleset computes
+        return [(u, box) for u in computed] if box in boxes else []
     if path.startswith("box:"):
         kind = path[len("box:") :]
         ids = sorted(u.id for u in state.units.values() if u.location is None and u.box == kind)
@@ -308,8 +324,8 @@ def _held(state: GameState, box: str, path: str, boxes: list[str]) -> list[tuple
             numbered[n] = name
     if not numbered:
         return []
-    node: object = data
-    for part in path.split("."):
+    node: object = computed if computed is not None else data
+    for part in path.split(".") if computed is None else ():
         node = node.get(part) if isinstance(node, Mapping) else None
     if not isinstance(node, Mapping):
         return []
@@ -449,7 +465,33 @@ def position_vsav_bytes(
         + hidden,
         turn=_turn(table, state),
         decks=_decks(table, state),
+        properties=track_values(table, state) if has_tracks(recorded) else (),
     )
+
+
+def track_values(table: Table, state: GameState) -> list[tuple[str, str]]:
+    """Each Global Property of the module (``RulesetSchema.tracks``) with the referee's
+    value: ``score:PATH`` from the ruleset's score, ``data:PATH`` from the state's data; a
+    value the state does not hold yet, or holds outside a numeric track's bounds, is the
+    track's starting value."""
+    module = table.module
+    tracks = track_properties(module)
+    score: Mapping[str, object] = {}
+    if any(t.source.startswith("score:") for t in tracks):
+        from referee.engine.ruleset import get_ruleset
+
+        score = get_ruleset(module.ruleset).score(module, state)
+    out = []
+    for t in tracks:
+        kind, _, path = t.source.partition(":")
+        node: object = score if kind == "score" else state.data
+        for part in path.split(".") if path else ():
+            node = node.get(part) if isinstance(node, Mapping) else None
+        ok = isinstance(node, (int, str)) and not isinstance(node, bool)
+        if t.numeric and isinstance(node, int) and not t.minimum <= node <= t.maximum:
+            ok = False  # not set yet (CBG's Alert is 0 until the set-up rolls it [4.0])
+        out.append((t.name, str(node) if ok else str(t.initial)))
+    return out
 
 
 def _decks(table: Table, state: GameState) -> list[DeckFill]:

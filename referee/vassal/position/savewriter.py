@@ -30,6 +30,7 @@ from referee.vassal.codec.commands import (
     Notes,
     NullCommand,
     SetBoards,
+    SetGlobalProperty,
     SetTurn,
     SetupStack,
 )
@@ -56,11 +57,13 @@ def build_save(
     extra: Sequence[tuple[Piece, str, int, int]] = (),
     turn: SetTurn | None = None,
     decks: Sequence[DeckFill] = (),
+    properties: Sequence[tuple[str, str]] = (),
 ) -> bytes:
     """The ``.vsav`` bytes for ``stacks``: each inner sequence is one stack, **top first**
     (the engine's order), all at the same point. ``extra`` adds other pieces (markers) as
     ``(piece, map, x, y)``; each goes at the bottom of the stack at its point, or alone.
     ``turn`` sets the module's turn tracker (:func:`referee.vassal.module.tracker.tracker_state`).
+    ``properties`` sets Global Properties (name, value) of the module.
     ``decks`` fills the module's decks: each counter, then the ``deck;`` that lists them
     (:mod:`referee.vassal.position.decks`).
     """
@@ -105,6 +108,7 @@ def build_save(
     ]
     if turn is not None:
         tail.append(turn)
+    tail += [SetGlobalProperty(name, value, "") for name, value in properties]
     tail.append(SetupStack())
     if notes:
         tail.append(Notes(False, _one_line(notes)))

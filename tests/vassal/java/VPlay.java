@@ -10,13 +10,16 @@
 //   PICTURE <source> <map> <file> <width> <height>  the map drawn at 100 % with its pieces
 //   MENU    <menu> <item> ...                 each toolbar menu and the buttons it holds
 //   ROLL    <button> <dice> <sides>           a Dice Button pressed, 24 times each (its report follows as CHAT)
+//   PROP    <property> <value>                a Global Property's value before its buttons are pressed
+//   PRESS   <button> <property> <value>       a +1/-1 Change Property button pressed (report follows as CHAT)
+//   LABEL   <slot> <text>                     each text label of the palette counter <slot>, as VASSAL fills it
 //   SENDTO  <slot> <command> <key> <map> <location>  a Send To pressed on a piece on the first map
 //           of the game SAVE.vsav (a game has boards for a Send To to find its zone in)
 //   SEEN    <name> <map> <masked to me> <location>  a piece of a --seen save as that side sees it
 //   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
 //           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
 //
-// Usage: VPlay MODULE.vmod [--masks] [--dice] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
+// Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
 //              [--picture SAVE.vsav MAPNAME OUT.png ...]
 import java.awt.*;
 import java.awt.event.InputEvent;
@@ -212,6 +215,33 @@ public class VPlay {
     }
   }
 
+  /** Presses every +1 and -1 button of each Global Property (the -1 twice, so the second
+   *  press meets the bound of a track that starts at its minimum), reading the value after
+   *  each press; then reads the labels of the palette counter ``slotName``. */
+  static void tracks(String slotName) throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    for (final VASSAL.build.module.properties.GlobalProperty p : g.getAllDescendantComponentsOf(VASSAL.build.module.properties.GlobalProperty.class)) {
+      VCheck.emit("PROP", p.getConfigureName(), p.getPropertyValue());
+      final List<VASSAL.build.module.properties.ChangePropertyButton> presses = new ArrayList<>();
+      for (final VASSAL.build.module.properties.ChangePropertyButton b : p.getComponentsOf(VASSAL.build.module.properties.ChangePropertyButton.class)) {
+        if (b.getPropertyChanger() instanceof VASSAL.build.module.properties.IncrementProperty) presses.add(b);
+      }
+      if (!presses.isEmpty()) presses.add(presses.get(presses.size() - 1));
+      for (final VASSAL.build.module.properties.ChangePropertyButton b : presses) {
+        b.launch();
+        VCheck.emit("PRESS", b.getConfigureName(), p.getConfigureName(), p.getPropertyValue());
+        VCheck.dumpChat();
+      }
+    }
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (!slotName.equals(slot.getConfigureName())) continue;
+      final GamePiece piece = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      for (GamePiece q = piece; q instanceof Decorator; q = ((Decorator) q).getInner()) {
+        if (q instanceof Labeler) VCheck.emit("LABEL", slotName, ((Labeler) q).getLabel());
+      }
+    }
+  }
+
   /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
@@ -243,6 +273,7 @@ public class VPlay {
     final String vmod = args[0];
     boolean doMasks = false;
     boolean doDice = false;
+    String tracksSlot = null;
     boolean doTrails = false;
     String sendToSave = null;
     final List<String[]> pictures = new ArrayList<>();
@@ -250,6 +281,7 @@ public class VPlay {
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
+      else if (args[i].equals("--tracks")) tracksSlot = args[++i];
       else if (args[i].equals("--trails")) doTrails = true;
       else if (args[i].equals("--sendto")) sendToSave = args[++i];
       else if (args[i].equals("--seen")) {
@@ -325,6 +357,13 @@ public class VPlay {
           seen(sv[1]);
           return null;
         }, "seen " + sv[0]);
+      }
+      if (tracksSlot != null) {
+        final String slotName = tracksSlot;
+        VCheck.onEdt(() -> {
+          tracks(slotName);
+          return null;
+        }, "tracks");
       }
       for (final String[] pic : pictures) {
         VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
