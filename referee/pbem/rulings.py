@@ -27,7 +27,7 @@ from referee.engine.ruleset import Ruleset
 from referee.pbem.rendercheck import KNOWN_TEMPLATES
 from referee.source.model import Module
 from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
-from referee.vassal.module.piece_versions import PIECES_KEY
+from referee.vassal.module.piece_versions import PIECES_KEY, VERSIONS
 
 
 def new_start(
@@ -44,18 +44,22 @@ def matching_start(rs: Ruleset, new: GameState, recorded: bytes) -> GameState:
     """The starting position :func:`new_start` makes, or -- when the archive's recorded start
     differs -- the earlier start the ruleset made before a later ruling, if it is that one;
     an archive begun before the ruling then replays under the reading it was played with.
-    Each of them may also be the start of a game begun before the VASSAL piece version was
-    recorded (no ``vassal_pieces``: its saves keep the first pieces)."""
+    Each of them may also be the start of a game begun under an earlier VASSAL piece version
+    (any version this referee knows, each game's saves keeping its own) or before the version
+    was recorded (no ``vassal_pieces``: its saves keep the first pieces)."""
     for alt in (new, *rs.earlier_starts(new)):
-        for start in (alt, _without_pieces_version(alt)):
+        for start in (alt, *_with_earlier_pieces(alt)):
             if start.canonical().encode() == recorded:
                 return start
     return new
 
 
-def _without_pieces_version(state: GameState) -> GameState:
+def _with_earlier_pieces(state: GameState) -> list[GameState]:
+    """``state`` recording each earlier piece version, newest first, then none at all."""
     data = {k: v for k, v in state.data.items() if k != PIECES_KEY}
-    return state.evolve(data=data)
+    made = state.data.get(PIECES_KEY)
+    out = [state.evolve(data={**data, PIECES_KEY: v}) for v in sorted(VERSIONS, reverse=True)]
+    return [s for s in out if s.data[PIECES_KEY] != made] + [state.evolve(data=data)]
 
 
 # What the score tables of the reports read, added to every ruleset's score by issue 31.

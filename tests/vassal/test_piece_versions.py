@@ -79,6 +79,17 @@ def test_verify_accepts_a_start_recorded_before_the_version(sixth_fleet) -> None
     assert matching_start(rs, new, new.canonical().encode()) == new
 
 
+def test_a_game_begun_under_any_earlier_version_keeps_it(sixth_fleet) -> None:
+    """A game begun when the newest piece version was an earlier one (a referee before the
+    last trait was added) replays from the start it recorded, with that version's pieces."""
+    rs = get_ruleset("sixth_fleet_1975")
+    new = new_start(rs, sixth_fleet, next(iter(sixth_fleet.scenarios)), "g", ())
+    for version in sorted(pv.VERSIONS):
+        begun = new.with_data(**{pv.PIECES_KEY: version})
+        got = matching_start(rs, new, begun.canonical().encode())
+        assert got == begun and pv.recorded_version(got.data) == version
+
+
 def test_a_new_game_gets_the_new_traits_and_verifies(tmp_path: Path, sixth_fleet) -> None:
     keys = {s.id: generate(s.id.lower()) for s in sixth_fleet.sides}
     ref = generate("ref")
