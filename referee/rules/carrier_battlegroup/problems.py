@@ -31,7 +31,7 @@ def at(
     unit: str | None = None,
 ) -> Violation:
     word = unit if order is not None and unit in (*order.units, *order.targets) else None
-    return Problem(rule, message, word=word, unit=unit, hint=hint).at(order).violation()
+    return Problem(rule, message, word=word, unit=unit, hint=hint).at(order)
 
 
 def named_units_2_2(module: Module, o: Order) -> list[Violation]:

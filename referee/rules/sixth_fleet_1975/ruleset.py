@@ -9,7 +9,6 @@ pending decision; ``view`` is a side's view; ``score`` the victory points [13.0]
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
@@ -147,8 +146,8 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
 
         errors = [p for p in self._problems(module, state, orders) if p.severity == "error"]
         # what a partial set-up still lacks comes after the real mistakes (issue 31)
-        return _sorted([p.violation() for p in errors if p.code not in SUMMARY_CODES]) + [
-            replace(p.violation(), summary=True) for p in errors if p.code in SUMMARY_CODES
+        return _sorted([p for p in errors if p.code not in SUMMARY_CODES]) + [
+            p._replace(summary=True) for p in errors if p.code in SUMMARY_CODES
         ]
 
     def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
@@ -178,7 +177,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
             key = (p.rule, p.unit or p.message)  # one warning per unit and rule
             if key not in seen:
                 seen.add(key)
-                uniq.append(_at_section(p, orders, self.flow.section_of(state)).violation())
+                uniq.append(_at_section(p, orders, self.flow.section_of(state)))
         return _sorted(uniq)
 
     def _problems(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Problem]:

@@ -171,7 +171,7 @@ def one_order(
         touched = {pl.attack.zone} if pl.attack else set()
         state = carry_out_play(game, state, side, pl, dice, events)
     else:
-        return [problem("6.7", f"{order.verb!r} is not an action", order).violation()], state
+        return [problem("6.7", f"{order.verb!r} is not an action", order)], state
     touched |= {z for z in (zone_of(game, state, u) for u in order.units if u in state.units) if z}
     # control first [3.2.1]: who may base where follows it, and so over-stacking [7.2]
     return [], enforce_7_2(game, after_step(game, state, touched, events), events)
@@ -306,7 +306,7 @@ def _beyond(game: Game, n: int, order: Order, acts: list[Order]) -> Violation:
         hint="each player has one action plus the extras 6.2/6.3, events and played EW markers "
         "give, fixed at the start of his Action Phase",
         code="beyond-actions",
-    ).violation()
+    )
 
 
 def validate(game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:

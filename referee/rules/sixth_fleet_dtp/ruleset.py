@@ -9,7 +9,6 @@ DTP 11.0]; the scenario's players and retreat edges are the module's players tab
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
@@ -122,10 +121,9 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         first = _first_order_naming(orders)
         # what a partial set-up still lacks comes after the real mistakes
         return _sorted(
-            words
-            + [_placed(p, orders, first).violation() for p in probs if p.code not in SUMMARY_CODES]
+            words + [_placed(p, orders, first) for p in probs if p.code not in SUMMARY_CODES]
         ) + [
-            replace(_placed(p, orders, first).violation(), summary=True)
+            _placed(p, orders, first)._replace(summary=True)
             for p in probs
             if p.code in SUMMARY_CODES and not words  # the units of a wrong line are not missing
         ]
