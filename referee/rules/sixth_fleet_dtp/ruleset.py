@@ -14,7 +14,6 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.problems import Problem
 from referee.engine.ruleset import (
     Due,
     Ruleset,
@@ -247,7 +246,7 @@ def _first_order_naming(doc: OrdersDoc) -> dict[str, Order]:
     return first
 
 
-def _placed(p: Problem, doc: OrdersDoc, first: Mapping[str, Order]) -> Problem:
+def _placed(p: Violation, doc: OrdersDoc, first: Mapping[str, Order]) -> Violation:
     """A problem at the order whose words name its word, else at its section's header."""
     if p.where is not None:
         return p
