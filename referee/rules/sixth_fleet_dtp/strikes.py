@@ -1,7 +1,7 @@
 """[DTP 8.14, 8.23x] who may attack what in the impulses: detected targets, first strikes,
 bounces, CAP before bombers, attackers detected, and the stack order SPI keeps [7.44, 7.45].
 
-Each function returns the problems it finds as :class:`~referee.engine.problems.Violation`
+Each function returns the problems it finds as :class:`~referee.engine.core.Violation`
 citing the DTP case (an empty list is a legal attack), so ``validate`` and the carry-out ask
 the same question.
 """
