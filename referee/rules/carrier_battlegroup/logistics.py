@@ -71,8 +71,7 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
                         "10.0",
                         f"expected a Damaged unit, found {pid} Crippled: that marker is never "
                         "removed",
-                        word=pid,
-                        unit=pid,
+                        unit=pid,  # named as the `system`, so placed at the order's start
                         hint="repair a Damaged unit or a carrier system",
                     ).at(o)
                 )
