@@ -174,6 +174,41 @@ def _check_scenario_keys(ctx: Ctx, raw: ScenarioFile) -> None:
     for block in ("fixed", "choice", "pool", "reinforcement", "prohibition"):
         for t, ln in raw.blocks(block):
             check_keys(ctx, raw.file, raw.tt, t, ln, f"[[{block}]]", SCENARIO_KEYS[block])
+            _check_lists(ctx, raw, t, ln, f"[[{block}]]")
+
+
+# Keys of the set-up blocks whose value the readers walk item by item: a list in every block.
+LIST_KEYS = {
+    "hexes": "hex ids",
+    "countries": "countries",
+    "units": "unit ids",
+    "categories": "unit categories",
+    "types": "zone or space types",
+    "lines": "lines",
+}
+# Keys of the set-up blocks that name one thing and that their readers use as given (the
+# others are read with str() or looked up and reported by their readers: "unknown side").
+TEXT_KEYS = frozenset({"carrier", "status"})
+
+
+def _check_lists(ctx: Ctx, raw: ScenarioFile, t: dict[str, Any], ln: int | None, what: str) -> None:
+    """A list-valued key given anything else (``hexes = true``), or a naming key given
+    anything but text (``carrier = []``), is reported where it stands and dropped, so each
+    reader sees a value of its type or nothing, never one it cannot walk or look up."""
+    for key in sorted(t.keys() & (LIST_KEYS.keys() | TEXT_KEYS)):
+        if key in LIST_KEYS and not isinstance(t[key], list):
+            expected = f"a list of {LIST_KEYS[key]}"
+        elif key in TEXT_KEYS and not isinstance(t[key], str):
+            expected = "text (a quoted string)"
+        else:
+            continue
+        ctx.diags.error(
+            raw.file,
+            raw.tt.key_line(key, start=ln),
+            f"{what}: '{key}' must be {expected}, got {t[key]!r}",
+            hint=f'e.g. {key} = ["..."]' if key in LIST_KEYS else f'e.g. {key} = "..."',
+        )
+        del t[key]
 
 
 def _chain(ctx: Ctx, sid: str, raws: dict[str, ScenarioFile]) -> list[ScenarioFile] | None:

@@ -149,6 +149,24 @@ LONG_RUN_CASES: dict[str, tuple[str, str, str, str]] = {
         "optional_rules = [[1]]",
         "unknown optional rule [1]",
     ),
+    "pool hexes a boolean (seed 7101, input 3513)": (
+        "scenarios/skirmish.toml",
+        'hexes = ["0202", "0203"]',
+        "hexes = true",
+        "[[pool]]: 'hexes' must be a list of hex ids, got True",
+    ),
+    "pool countries a boolean (same cause, found by reading)": (
+        "scenarios/skirmish.toml",
+        'hexes = ["0202", "0203"]',
+        'hexes = ["0202", "0203"]\ncountries = false',
+        "[[pool]]: 'countries' must be a list of countries, got False",
+    ),
+    "pool carrier a list (every key retyped once, 2026-11-29)": (
+        "scenarios/skirmish.toml",
+        'carrier = "US-CV-1"',
+        "carrier = []",
+        "[[pool]]: 'carrier' must be text (a quoted string), got []",
+    ),
     "category layout a list (inputs 564, 1016, 4587)": (
         "module.toml",
         'submarine = "naval"',
