@@ -170,7 +170,7 @@ def load_canvas(data: dict[str, Any], tt: TomlText, file: str, diags: Diagnostic
                 or "keys: width, height, unit, dpi, image",
             )
     unit = b.get("unit", "px")
-    if unit not in UNITS:
+    if not isinstance(unit, str) or unit not in UNITS:
         diags.error(
             file,
             tt.key_line("unit", start=bl),

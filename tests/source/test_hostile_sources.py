@@ -212,3 +212,35 @@ def test_a_value_box_of_no_height_is_reported_by_check(tmp_path):
     code, out = cli("check", dst)
     assert code == 1, out
     assert "does not fit box" in out and "internal error" not in out
+
+
+# Found by retyping every key of every bundled source once (each `key = value` line given
+# [], {}, -1, "", true, 1e999 and [[1]] in turn, then `check` and `state new`; 2026-11-29):
+# source, file, the line as written, the line retyped, what `check` must say instead of an
+# internal error.
+RETYPED_CASES: dict[str, tuple[str, str, str, str, str]] = {
+    "board unit a list (carrier_battlegroup)": (
+        "carrier_battlegroup",
+        "map.toml",
+        'unit = "in"',
+        "unit = []",
+        "[board] unit must be one of 'px', 'in', 'mm', got []",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RETYPED_CASES))
+def test_a_retyped_key_of_a_bundled_source_is_reported(tmp_path, case):
+    name, file, old, new, message = RETYPED_CASES[case]
+    src = example_path(name)
+    assert src is not None
+    dst = tmp_path / name
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("examples", "*.png", "*.pdf"))
+    p = dst / file
+    assert old in p.read_text(), f"test setup: no {old!r} in {file}"
+    p.write_text(p.read_text().replace(old, new, 1))
+    module, diags = load_module(dst)
+    assert module is None
+    assert any(file + ":" in str(e) and message in str(e) for e in diags.errors), [
+        str(e) for e in diags.errors
+    ]
