@@ -58,11 +58,11 @@ def test_every_row_a_moderator_must_act_on_says_why(ruleset: str) -> None:
 
 SOURCE = '''
 """A docstring citing [9.99] does not count."""
-from x import Problem, Event
+from x import Violation, Event
 
 def f():
     """Nor here [9.98]."""
-    Problem("8.21", "must attack [6.32]; may not leave [6.11, 5.26]", "code")
+    Violation("8.21", "must attack [6.32]; may not leave [6.11, 5.26]", code="code")
     Event("retreat", "DTP 11.3 rule 7", "text")
     return "6.43B"
 '''

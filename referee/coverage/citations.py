@@ -1,7 +1,7 @@
 """The rule cases a ruleset's code cites, found by reading its source (never importing it).
 
 A citation is a string literal that is a case number (``"8.24"``, ``"6.43B"``, ``"DTP 8.232"``,
-``"DTP 11.3 rule 7"``), the ``rule`` of a :class:`~referee.engine.problems.Problem` or an
+``"DTP 11.3 rule 7"``), the ``rule`` of a :class:`~referee.engine.core.Violation` or an
 event, or a bracketed case inside a message (``"... [8.71]"``). Docstrings and comments are
 left out: they explain, they do not cite. ``rows_for`` says which declared rows a citation
 names, so a page can show where each case is applied and a test can find a citation no row
@@ -13,7 +13,10 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
+
+from referee.engine.core import cite
 
 _NUM = r"\d{1,3}\.\d{1,4}(?:\.\d{1,2})?[A-Za-z]?(?:\([a-z]\))?(?: (?:rules?|victory) \d+)?"
 WHOLE = re.compile(rf"^(?:(?:DTP|SPI) )?{_NUM}$")
@@ -88,3 +91,21 @@ def rows_for(citation: str, ids: Iterable[str]) -> list[str]:
             break
         case = shorter
     return [r for r in ids if _in_section(r, case)]
+
+
+def undeclared(rule: str, ruleset: str, ids: Iterable[str]) -> list[str]:
+    """What is wrong with the citation ``rule`` in ``ruleset``, whose ``cases.toml`` declares
+    ``ids``: it reads as no case (:func:`~referee.engine.core.cite`), or it names a case no
+    row declares. Empty when every case it cites is declared (the orders file's own
+    citation, ``"orders"``, is no rulebook case and always passes)."""
+    try:
+        cases = cite(rule, ruleset)
+    except ValueError as exc:
+        return [str(exc)]
+    ids = list(ids)
+    out = []
+    for c in cases:
+        plain = str(replace(c, provisional=False))
+        if not c.orders_file and not rows_for(plain, ids):
+            out.append(f"{rule!r} names {plain}, not declared in cases.toml")
+    return out

@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 # ---- canonical JSON ------------------------------------------------------------------------
 
@@ -106,18 +106,53 @@ def cite(rule: str, ruleset: str) -> tuple[RuleCase, ...]:
 # ---- verdicts and consequences -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """An order the rules do not allow. ``rule`` is the case number, e.g. ``"6.44"``."""
+Severity = Literal["error", "warning"]
+
+
+class OrderPlace(Protocol):
+    """Where an order sits in its file, as :meth:`Violation.at` asks it (an
+    :class:`~referee.engine.orders.Order` is one): its first column, and the column of one of
+    its words."""
+
+    @property
+    def pos(self) -> SourcePos: ...
+
+    def pos_of(self, word: str) -> SourcePos: ...
+
+
+class Violation(NamedTuple):
+    """An order the rules do not allow: the one type every rule check makes and ``validate``
+    returns. ``rule`` is the case (``"6.44"``; several, most specific first: ``"8.51, 9.15"``),
+    ``message`` what is wrong, ``unit`` the unit it concerns, ``hint`` how to put it right.
+
+    A rule function finds it before it knows where the order is (``where`` unset; ``word``
+    the order word it is about); the phase that owns the order places it
+    (:meth:`at`). ``code`` is a short stable name of the fault (``"defended-hex-occupied"``)
+    that callers branch on, never the wording; ``severity`` ``"warning"`` reports a
+    consequence without refusing the file (:func:`refusals`); ``summary`` marks what a
+    partial file still lacks (a set-up's units not yet placed), listed after the real
+    mistakes (issue 31). Only rule, message, place, unit and hint are reported (:meth:`to_json`).
+
+    (A named tuple, immutable and cheap: the legal-move searches make one for every step they
+    try and refuse.)"""
 
     rule: str
     message: str
     where: SourcePos | None = None
     unit: str | None = None
     hint: str | None = None
-    # what a partial file still lacks, summarised (a set-up's units not yet placed): listed
-    # after the real mistakes, wherever it is placed (issue 31); not part of the JSON
     summary: bool = False
+    code: str = ""
+    word: str | None = None
+    severity: Severity = "error"
+
+    def at(self, order: OrderPlace | None, word: str | None = None) -> Violation:
+        """This violation placed in ``order``: at ``word`` (default: its own word), else at
+        the order's first column; unplaced when there is no order."""
+        if order is None:
+            return self
+        w = word if word is not None else self.word
+        return self._replace(where=order.pos_of(w) if w else order.pos)
 
     def cases(self, ruleset: str) -> tuple[RuleCase, ...]:
         """The rule cases this violation cites, typed (:func:`cite`)."""
@@ -136,6 +171,11 @@ class Violation:
             "unit": self.unit,
             "hint": self.hint,
         }
+
+
+def refusals(found: Iterable[Violation]) -> list[Violation]:
+    """The violations among ``found`` that refuse a file (warnings left out)."""
+    return [v for v in found if v.severity == "error"]
 
 
 @dataclass(frozen=True, slots=True)

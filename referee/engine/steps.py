@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Roll, Violation
-from referee.engine.problems import Problem
 
 if TYPE_CHECKING:
     from referee.engine.orders import Order, OrdersDoc
@@ -58,7 +57,7 @@ class Carry:
     :class:`WithheldDice` while checking."""
 
     state: GameState
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Violation] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     dice: Dice = field(default_factory=WithheldDice)
 
@@ -67,7 +66,7 @@ class Carry:
         """Checking the orders (dice withheld), not carrying them out."""
         return checking(self.dice)
 
-    def refuse(self, problem: Problem, order: Order | None = None) -> None:
+    def refuse(self, problem: Violation, order: Order | None = None) -> None:
         """Record ``problem``, placed in ``order`` (at the problem's own word)."""
         self.problems.append(problem.at(order))
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from referee.source.tablemodel import TableDecl
 
 if TYPE_CHECKING:
+    from referee.engine.sequence import SequenceOfPlay
     from referee.source.diagnostics import Diagnostic
     from referee.source.gamedecl import GameDecl
     from referee.source.model import Module
@@ -49,6 +50,25 @@ class PhaseDecl:
     ends: tuple[str, ...] = ()
     once: bool = False  # played once, before Game-Turn 1 (set-up), not in every Game-Turn
     within: tuple[str, ...] = ()  # the engine's sub-steps of this step
+
+
+def tracker_steps(
+    phases: SequenceOfPlay[Any],
+    *,
+    players: Mapping[str, str] | None = None,
+    ends: Mapping[str, tuple[str, ...]] | None = None,
+) -> tuple[PhaseDecl, ...]:
+    """The steps of one Game-Turn for the VASSAL turn tracker, read from the ruleset's own
+    sequence of play (its engine :class:`~referee.engine.sequence.Phase` records, in order),
+    so the sequence is declared once: each phase's id, title and case; its player from
+    ``players`` (the phase's ``side`` -> ``"first"``/``"second"``; else ``""``, a step of both,
+    of neither or of a fixed side); the markers that end with it from ``ends`` (phase id ->
+    marker ids). ``extra`` phases, entered out of the book's order, are no tracker steps."""
+    who, gone = players or {}, ends or {}
+    return tuple(
+        PhaseDecl(p.id, p.title, p.rule, who.get(p.side or "", ""), gone.get(p.id, ()))
+        for p in phases
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,12 +26,15 @@ expectation cannot pass unchecked.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.coverage.cases import load_cases
+from referee.coverage.citations import undeclared
 from referee.engine.core import GameState, ScriptedDice
 from referee.engine.orders import OrdersDoc, OrdersSyntaxError
 from referee.engine.ruleset import get_ruleset, parse_orders_for
@@ -46,6 +49,7 @@ from tests.conformance.rulesets import (
 )
 
 HERE = Path(__file__).resolve().parent
+RULES = HERE.parents[1] / "referee" / "rules"
 ADAPTERS: dict[str, Adapter] = {
     "sixth_fleet_1975": sixth_fleet_1975.ADAPTER,
     "sixth_fleet_2019": sixth_fleet_2019.ADAPTER,
@@ -177,6 +181,7 @@ def play_orders(play: Play, step: Mapping[str, Any]) -> list[str]:
         return [] if exp.get("syntax_error") else [f"syntax error: {exc}"]
     problems = ["expected a syntax error"] if exp.get("syntax_error") else []
     bad = rs.validate(module, state, doc)
+    problems += uncited(module.ruleset, [v.rule for v in bad])
     problems += expect_refusals(bad, exp)
     if bad:
         if not {"violations", "hint", "messages"} & set(exp):
@@ -188,6 +193,8 @@ def play_orders(play: Play, step: Mapping[str, Any]) -> list[str]:
         ]
     dice = ScriptedDice(list(step["dice"]))
     out = rs.resolve(module, state, doc, dice)
+    made = [*out.violations, *out.events, *out.state.pending, *(r for r in dice.rolls if r.rule)]
+    problems += uncited(module.ruleset, [x.rule for x in made])
     if out.violations:
         return [*problems, f"resolve refused: {[str(v) for v in out.violations]}"]
     play.state = out.state
@@ -198,6 +205,25 @@ def play_orders(play: Play, step: Mapping[str, Any]) -> list[str]:
     if GameState.from_json(json.loads(out.state.canonical())).canonical() != out.state.canonical():
         problems.append("state does not survive a JSON round trip")
     return problems
+
+
+@functools.cache
+def declared_cases(ruleset: str) -> tuple[str, ...]:
+    """The case ids ``ruleset``'s ``cases.toml`` declares."""
+    return tuple(r.id for r in load_cases(RULES / ruleset / "cases.toml").rows)
+
+
+def uncited(ruleset: str, rules: Iterable[str]) -> list[str]:
+    """Each citation the ruleset made at run time (a violation's, an event's, a roll's or a
+    decision's ``rule``) that reads as no case or names a case its ``cases.toml`` does not
+    declare. The static check (``tests/engine/test_citations.py``) reads only the literals
+    in the code; this one sees the citations the code computes."""
+    ids = declared_cases(ruleset)
+    return [
+        f"cites an undeclared case: {e}"
+        for r in sorted(set(rules))
+        for e in undeclared(r, ruleset, ids)
+    ]
 
 
 def expect_refusals(bad: list[Any], exp: Mapping[str, Any]) -> list[str]:

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from referee.engine.core import GameState, Outcome, ScriptedDice, Violation
-from referee.engine.problems import Problem
 from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.engine.steps import Carry, WithheldDice, checking, refused, run_step
 
@@ -81,5 +80,5 @@ def test_withheld_dice_record_nothing_and_say_so() -> None:
     assert checking(dice) and checking(None) and not checking(ScriptedDice([1]))
     carry = Carry(_state())
     assert carry.checking and not Carry(_state(), dice=ScriptedDice([1])).checking
-    carry.refuse(Problem("1.0", "no", "code"))
+    carry.refuse(Violation("1.0", "no", code="code"))
     assert [p.code for p in carry.problems] == ["code"]

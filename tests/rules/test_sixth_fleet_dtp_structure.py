@@ -16,7 +16,7 @@ from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY as SPI_VOCABULARY
 from referee.rules.sixth_fleet_dtp import crt, detection
 from referee.rules.sixth_fleet_dtp.schema import SCHEMA
-from referee.rules.sixth_fleet_dtp.sequence import PHASES, sequence_matches_schema
+from referee.rules.sixth_fleet_dtp.sequence import PHASES
 from referee.rules.sixth_fleet_dtp.vocabulary import KEPT_FROM_SPI, VOCABULARY, parse_orders
 from referee.source.schema import ruleset_schema
 
@@ -60,7 +60,19 @@ def test_sequence_of_play_4_1() -> None:
     assert [p.side or p.acts for p in PHASES] == ["A", "B", "B", "A", "impulses", "both", "nobody"]
     assert [p.acts for p in PHASES][:4] == ["side"] * 4
     assert [p.night_only for p in PHASES] == [False] * 6 + [True]
-    assert sequence_matches_schema()
+    # the VASSAL tracker's steps are read from these phases (declared once): set-up, then
+    # the seven phases, A's "first" and B's "second", the markers that end with a phase
+    assert [(d.id, d.player, d.ends, d.once) for d in SCHEMA.sequence] == [
+        ("setup", "", (), True),
+        ("ship_movement_a", "first", (), False),
+        ("ship_movement_b", "second", (), False),
+        ("air_movement_b", "second", (), False),
+        ("air_movement_a", "first", (), False),
+        ("combat", "", ("attacked",), False),
+        ("rebasing", "", (), False),
+        ("night", "", ("detected_surface",), False),
+    ]
+    assert [(d.name, d.rule) for d in SCHEMA.sequence[1:]] == [(p.title, p.rule) for p in PHASES]
 
 
 def test_the_new_orders_parse() -> None:

@@ -14,7 +14,6 @@ from typing import Any
 
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -98,20 +97,19 @@ def check_buys(
                 item = item_of(module, pid)
                 if item is None:
                     out.append(
-                        at(
-                            o,
+                        Violation(
                             "9.2",
                             f"expected Cargo the USN can buy, found {pid} "
                             f"({module.piece(pid).unit.category})",
-                            "aircraft, crews and cruise missiles",
-                            pid,
-                        )
+                            word=pid,
+                            unit=pid,
+                            hint="aircraft, crews and cruise missiles",
+                        ).at(o)
                     )
                     continue
                 if state.units[pid].box != "available" or pid in b.pieces:
                     out.append(
-                        at(
-                            o,
+                        Violation(
                             "9.1",
                             f"expected a counter in the available box, found {pid} "
                             + (
@@ -119,24 +117,25 @@ def check_buys(
                                 if pid in b.pieces
                                 else f"in {state.units[pid].box or state.units[pid].location}"
                             ),
-                            "Cargo counters are a design limit",
-                            pid,
-                        )
+                            word=pid,
+                            unit=pid,
+                            hint="Cargo counters are a design limit",
+                        ).at(o)
                     )
                     continue
                 if not at_base and item != "land_aircraft" and not (cod and item in COD_ITEMS):
                     out.append(
-                        at(
-                            o,
+                        Violation(
                             "9.0",
                             f"expected the CVBG at a NATO base to buy {pid}, found it at "
                             f"{state.data['cvbg']['space']}",
-                            AT_SEA_HINT
+                            word=pid,
+                            unit=pid,
+                            hint=AT_SEA_HINT
                             if item in COD_ITEMS
                             else "Cargo is bought only at a NATO base; land-based aircraft "
                             "anywhere [9.0]",
-                            unit=pid,
-                        )
+                        ).at(o)
                     )
                     continue
                 b.lp += price(module, item)
@@ -145,56 +144,56 @@ def check_buys(
             item, n = o.arg("item")[0], int(o.arg("count")[0])
             if not at_base and not (cod and item in COD_ITEMS):
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "9.0",
                         f"expected the CVBG at a NATO base to buy {item}, found it at "
                         f"{state.data['cvbg']['space']}",
-                        AT_SEA_HINT
+                        hint=AT_SEA_HINT
                         if item in COD_ITEMS
                         else "Cargo is bought only at a NATO "
                         "base; land-based aircraft anywhere [9.0]",
-                    )
+                    ).at(o)
                 )
                 continue
             if n < 1:
-                out.append(at(o, "9.1", f"expected a count of 1 or more, found {n}", "buy 1 fuel"))
+                out.append(
+                    Violation(
+                        "9.1", f"expected a count of 1 or more, found {n}", hint="buy 1 fuel"
+                    ).at(o)
+                )
                 continue
             b.lp += n * price(module, item)
             b.tracks[item] = b.tracks.get(item, 0) + n
     if b.lp > state.data["lp"]:
         out.append(
-            at(
-                orders[0] if orders else None,
+            Violation(
                 "9.1",
                 f"the purchases cost {b.lp} LP: expected at most the {state.data['lp']} LP left",
-                "buy less; unused LP are saved for a later Logistics Phase [9.0]",
-            )
+                hint="buy less; unused LP are saved for a later Logistics Phase [9.0]",
+            ).at(orders[0] if orders else None)
         )
     air = [p for p in b.pieces if item_of(module, p) == "carrier_aircraft"]
     aboard = sum(1 for v in state.data["air"].values() if v == "hangar")
     hangar = state.data.get("carrier", {}).get("Hangar", 8)
     if air and aboard + len(air) > hangar:
         out.append(
-            at(
-                orders[0],
+            Violation(
                 "9.1",
                 f"expected at most {hangar} carrier aircraft aboard (the Hangar), found "
                 f"{aboard + len(air)} with these purchases",
-                "buy fewer carrier aircraft; land-based aircraft go to a NATO base",
-            )
+                hint="buy fewer carrier aircraft; land-based aircraft go to a NATO base",
+            ).at(orders[0])
         )
     missiles = [p for p in b.pieces if item_of(module, p) == "cruise_missile"]
     room = sum(capacity_of(module, s) for s in ships) - len(state.data["missiles"])
     if len(missiles) > room:
         out.append(
-            at(
-                orders[0],
+            Violation(
                 "9.2",
                 f"expected at most {max(room, 0)} cruise missiles (the room under the CVBG's "
                 f"ships), found {len(missiles)}",
-                "BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
-            )
+                hint="BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
+            ).at(orders[0])
         )
     return b, out
 
@@ -267,36 +266,34 @@ def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[
         ship = (o.arg("carrier") or ("",))[0]
         if ship not in ships:
             out.append(
-                at(
-                    o,
+                Violation(
                     "5.0",
                     f"expected a ship of the CVBG after ->, found {ship!r}",
-                    f"trade MISSILE -> SHIP; the CVBG: {' '.join(ships)}",
-                )
+                    hint=f"trade MISSILE -> SHIP; the CVBG: {' '.join(ships)}",
+                ).at(o)
             )
             continue
         for pid in o.units:
             if pid not in missiles:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "5.0",
                         f"expected a cruise missile carried by the CVBG, found {pid}",
-                        "carried now: " + (" ".join(sorted(state.data["missiles"])) or "none"),
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="carried now: " + (" ".join(sorted(state.data["missiles"])) or "none"),
+                    ).at(o)
                 )
                 continue
             missiles[pid] = ship
         if capacity_of(module, ship) < sum(1 for v in missiles.values() if v == ship):
             out.append(
-                at(
-                    o,
+                Violation(
                     "15.1",
                     f"expected at most {capacity_of(module, ship)} cruise missiles under {ship}, "
                     f"found {sum(1 for v in missiles.values() if v == ship)} after the trades",
-                    "BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
-                )
+                    hint="BBG 3, CG Aegis 2, DDG 1, SSGN 2, others 0",
+                ).at(o)
             )
     return out
 

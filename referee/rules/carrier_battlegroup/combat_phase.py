@@ -23,7 +23,6 @@ from referee.rules.carrier_battlegroup import (
 )
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -378,12 +377,11 @@ def check_break_off_18_2(board: PointBoard, o: Order) -> list[Violation]:
         got, hint = match_name(written, board.locations())
         if got is None:
             out.append(
-                at(
-                    o,
+                Violation(
                     "18.2",
                     f"expected a space of the map to break off into, found {written!r}",
-                    hint or "write the space's name as the map prints it",
-                )
+                    hint=hint or "write the space's name as the map prints it",
+                ).at(o)
             )
     return out
 

@@ -10,7 +10,6 @@ from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup import alert, rows, soviet
 from referee.rules.carrier_battlegroup.crews import carrier_ew_3_5
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -24,35 +23,35 @@ def check_intel_11_0(
     out: list[Violation] = []
     if len(orders) > 1:
         out.append(
-            at(
-                orders[1],
+            Violation(
                 "11.0",
                 f"expected one Intelligence attempt per turn, found {len(orders)}",
-                "keep one intel line",
-            )
+                hint="keep one intel line",
+            ).at(orders[1])
         )
     for o in orders:
         if len(o.units) != 1 or o.units[0] not in ships:
             found = " ".join(o.units) or "no unit"
+            first = o.units[0] if o.units else None
             out.append(
-                at(
-                    o,
+                Violation(
                     "11.1",
                     f"expected one ship of the CVBG, found {found}",
-                    f"the CVBG: {' '.join(ships)}",
-                    unit=o.units[0] if o.units else None,
-                )
+                    word=first,
+                    unit=first,
+                    hint=f"the CVBG: {' '.join(ships)}",
+                ).at(o)
             )
         elif o.units[0] == CARRIER and ew_out_22_2(module, state):
             out.append(
-                at(
-                    o,
+                Violation(
                     "22.2",
                     "the carrier's EW system is at 0: it ceases to function, so the carrier "
                     "cannot make the Intelligence attempt [11.1]",
-                    "name an escort of the CVBG, or repair the EW system first [10.0]",
+                    word=CARRIER,
                     unit=CARRIER,
-                )
+                    hint="name an escort of the CVBG, or repair the EW system first [10.0]",
+                ).at(o)
             )
     return out
 

@@ -13,7 +13,6 @@ from referee.engine.orders import Order, OrdersDoc
 from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import combat_phase, view
 from referee.rules.carrier_battlegroup.movement_phase import space_named
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.source.model import Module
 
@@ -43,13 +42,12 @@ def view_notes_19_1(module: Module, seen: GameState, doc: OrdersDoc) -> list[Vio
         dest, _hint = match_name(o.hexes[0], board.locations())
         if dest is not None and strike_target_19_1(seen, dest) is None:
             out.append(
-                at(
-                    o,
+                Violation(
                     "19.1",
                     f"no Soviet unit shows in {dest} in your view, and face-down units are "
                     "hidden from it: the referee accepts the strike only if Soviet units "
                     "are there",
-                )
+                ).at(o)
             )
     return out
 
@@ -128,13 +126,13 @@ def check_launch_19_0(
             u = module.piece(pid).unit
             if pid in launched:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "19.0",
                         f"expected each unit launched once, found {pid} twice",
-                        "name it in one strike",
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="name it in one strike",
+                    ).at(o)
                 )
                 continue
             launched.append(pid)
@@ -145,14 +143,14 @@ def check_launch_19_0(
             )
             if where is None:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "19.0",
                         f"expected a unit aboard the carrier, at a NATO base or under a CVBG "
                         f"ship, found {pid} in {state.units[pid].box or state.units[pid].location}",
-                        "buy it first [9.1]; launched aircraft are back after Recovery [15.2]",
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="buy it first [9.1]; launched aircraft are back after Recovery [15.2]",
+                    ).at(o)
                 )
                 continue
             start = here if where == "hangar" else where
@@ -160,36 +158,34 @@ def check_launch_19_0(
             d = board.distance(start, dest)
             if d > rng:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "19.1",
                         f"expected a target within {pid}'s range {rng}, found {dest} {d} "
                         "spaces away",
-                        "a refueler doubles aircraft range [19.2]",
-                        pid,
-                    )
+                        word=pid,
+                        unit=pid,
+                        hint="a refueler doubles aircraft range [19.2]",
+                    ).at(o)
                 )
         if strike_target_19_1(state, dest) is False:
             out.append(
-                at(
-                    o,
+                Violation(
                     "19.1",
                     f"expected a space holding Soviet units, found {dest}: it holds no Soviet "
                     "units to strike",
-                    "strike an SBG's space or one where Soviet units are",
-                )
+                    hint="strike an SBG's space or one where Soviet units are",
+                ).at(o)
             )
     deck = flight_deck_15_0(state)
     from_carrier = [p for p in launched if state.data["air"].get(p) == "hangar"]
     if len(from_carrier) > deck:
         out.append(
-            at(
-                orders[0],
+            Violation(
                 "15.0",
                 f"expected at most {deck} aircraft launched from the carrier (its Flight "
                 f"Deck), found {len(from_carrier)}",
-                "see 19.0; a Flight Deck crew launches one more [15.0]",
-            )
+                hint="see 19.0; a Flight Deck crew launches one more [15.0]",
+            ).at(orders[0])
         )
     return out
 

@@ -19,7 +19,6 @@ from referee.engine.orders import Order
 from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import rows
 from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -68,37 +67,34 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
             c = state.data["conditions"].get(pid, {})
             if c.get("crippled"):
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "10.0",
                         f"expected a Damaged unit, found {pid} Crippled: that marker is never "
                         "removed",
-                        "repair a Damaged unit or a carrier system",
-                        unit=pid,
-                    )
+                        unit=pid,  # named as the `system`, so placed at the order's start
+                        hint="repair a Damaged unit or a carrier system",
+                    ).at(o)
                 )
             elif not c.get("damage"):
                 rule = "10.3" if pid in state.data["air"] else "10.0"
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         rule,
                         f"expected a Damaged unit, found {pid} undamaged",
-                        "repair only damaged units",
-                    )
+                        hint="repair only damaged units",
+                    ).at(o)
                 )
             continue
         sysname, hint = match_name(written, CARRIER_SYSTEMS)
         if sysname is None:
             out.append(
-                at(
-                    o,
+                Violation(
                     "10.0",
                     f"no carrier system, CVBG escort or USN aircraft {written!r}",
-                    hint
+                    hint=hint
                     or "a carrier system (e.g. Hull), a damaged escort's id [10.0] or a damaged "
                     "aircraft's id [10.3]",
-                )
+                ).at(o)
             )
     return out
 

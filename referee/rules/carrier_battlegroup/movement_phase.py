@@ -12,7 +12,6 @@ from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order
 from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import combat_phase, movement
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -21,7 +20,7 @@ def space_named(board: PointBoard, o: Order, written: str, out: list[Violation])
     """The space ``written`` names (nearest-name hint when none) [12.1]."""
     got, hint = match_name(written, board.locations())
     if got is None:
-        out.append(at(o, "12.1", f"no space {written!r}", hint))
+        out.append(Violation("12.1", f"no space {written!r}", hint=hint).at(o))
     return got
 
 
@@ -63,23 +62,21 @@ def check_move_12_0(
     ships = state.data["cvbg"]["ships"]
     if len(orders) > 1:
         out.append(
-            at(
-                orders[1],
+            Violation(
                 "12.1",
                 f"expected one move per Movement Phase, found {len(orders)}",
-                "name every space in one move line",
-            )
+                hint="name every space in one move line",
+            ).at(orders[1])
         )
     for o in orders[:1]:
         if logistics:
             out.append(
-                at(
-                    o,
+                Violation(
                     "5.0",
                     "Logistics (buying Cargo or repairing) skips the Movement Phase",
-                    "see 9.1 and 10.1; a Cargo aircraft [9.3] or an aircraft repair [10.3] "
+                    hint="see 9.1 and 10.1; a Cargo aircraft [9.3] or an aircraft repair [10.3] "
                     "does not",
-                )
+                ).at(o)
             )
             continue
         path = [p for p in (space_named(board, o, w, out) for w in o.hexes)]
@@ -90,47 +87,43 @@ def check_move_12_0(
         needs_fuel = any("nuclear" not in module.piece(p).unit.flags for p in ships)
         if spend and needs_fuel and state.data["fuel"] < 1:
             out.append(
-                at(
-                    o,
+                Violation(
                     "12.2",
                     "expected 1 Fuel for maximum speed, found no Fuel left",
-                    "buy Fuel at a NATO base [9.1], or move at cruise speed (no `max`)",
-                )
+                    hint="buy Fuel at a NATO base [9.1], or move at cruise speed (no `max`)",
+                ).at(o)
             )
         allow = allowance(module, state, spend_fuel=spend)
         if len(route) - 1 > allow:
             out.append(
-                at(
-                    o,
+                Violation(
                     "12.1",
                     f"expected at most {allow} spaces (the CVBG's allowance is {allow}), found "
                     f"{len(route) - 1}",
-                    "the slowest ship sets it; `max` adds 2 for 1 Fuel [12.2]",
-                )
+                    hint="the slowest ship sets it; `max` adds 2 for 1 Fuel [12.2]",
+                ).at(o)
             )
         sbg = {g["space"] for g in state.data["sbgs"].values()}
         for i, (a, b) in enumerate(itertools.pairwise(route)):
             if not board.adjacent(a, b):
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "12.1",
                         f"expected a space next to {a}, found {b}",
-                        f"follow a Navigation Line: next to {a}: "
+                        hint=f"follow a Navigation Line: next to {a}: "
                         + ", ".join(sorted(board.neighbours(a))),
-                    )
+                    ).at(o)
                 )
                 break
             if i + 2 < len(route) and movement.must_stop_12_4(board.terrain(b), sbg_here=b in sbg):
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "12.4",
                         f"expected the move to end on entering {b} "
                         f"({board.terrain(b).replace('_', ' ')}{', an SBG' if b in sbg else ''}),"
                         f" found {len(route) - i - 2} more space(s): the CVBG must stop there",
-                        "end the move there; it goes on next turn",
-                    )
+                        hint="end the move there; it goes on next turn",
+                    ).at(o)
                 )
                 break
     return out

@@ -11,7 +11,6 @@ from __future__ import annotations
 from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup import combat_phase
-from referee.rules.carrier_battlegroup.problems import at
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -27,34 +26,32 @@ def check_objective_23_0(
     for o in bombard:
         if here != state.data["mission"]["objective"] or not state.data["coastal"]["units"]:
             out.append(
-                at(
-                    o,
+                Violation(
                     "23.1",
                     f"expected coastal defense units in the CVBG's space, found none at {here}",
-                    "bombard at the Objective while its coastal defense units remain",
-                )
+                    hint="bombard at the Objective while its coastal defense units remain",
+                ).at(o)
             )
     for o in land:
         if not state.data["mission"]["landing"]:
             out.append(
-                at(
-                    o,
+                Violation(
                     "23.2",
                     f"expected Orders that allow a landing, found {state.data['mission']['order']}"
                     " (no landing)",
-                    "only some missions allow a landing [23.2]",
-                )
+                    hint="only some missions allow a landing [23.2]",
+                ).at(o)
             )
         for pid in o.units:
             if pid not in state.data["crews"] or module.piece(pid).unit.id not in MARINES:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "23.2",
                         f"expected a Marine or SEAL unit aboard, found {pid}",
-                        "buy US-MEU or US-SEAL in the Logistics Phase [9.1]",
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="buy US-MEU or US-SEAL in the Logistics Phase [9.1]",
+                    ).at(o)
                 )
     return out
 
@@ -73,32 +70,32 @@ def check_embark_23_2(state: GameState, embark: list[Order]) -> list[Violation]:
             got = landed.get(pid)
             if got is None:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "23.2",
                         f"expected a landed Marine or SEAL unit, found {pid}",
-                        "only units landed with `land` on an earlier turn re-embark",
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="only units landed with `land` on an earlier turn re-embark",
+                    ).at(o)
                 )
             elif got["space"] != here:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "23.2",
                         f"{pid} is ashore at {got['space']}, the CVBG at {here}",
-                        "move the CVBG to its space first",
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="move the CVBG to its space first",
+                    ).at(o)
                 )
             elif got["turn"] >= state.turn:
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "23.2",
                         f"{pid} landed this turn: it may re-embark on a later turn",
+                        word=pid,
                         unit=pid,
-                    )
+                    ).at(o)
                 )
     return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import OrdersDoc
 from referee.rules.carrier_battlegroup import cargo, escorts
-from referee.rules.carrier_battlegroup.problems import at, named_units_2_2
+from referee.rules.carrier_battlegroup.named_units import named_units_2_2
 from referee.rules.carrier_battlegroup.setup import CARRIER, NATO_BASE
 from referee.source.model import Module
 
@@ -39,13 +39,12 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
     usn = {p for p, u in state.units.items() if u.side == "USN"}
     if not esc:
         out.append(
-            at(
-                None,
+            Violation(
                 "4.0",
                 "pick the escorts: `escort UNIT ...` in [outfit]",
-                "the classes rolled: "
+                hint="the classes rolled: "
                 + ", ".join(f"{v} x {k}" for k, v in state.data["escort_classes"].items() if v),
-            )
+            ).at(None)
         )
     escorts_ok = True  # the escort words all known and escorts: then check them together
     for o in esc:
@@ -57,13 +56,13 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
             if k is None:
                 escorts_ok = False
                 out.append(
-                    at(
-                        o,
+                    Violation(
                         "4.0",
                         f"expected an escort of a rolled class, found {pid} ({t}), of none",
-                        "the classes: cruiser, destroyer, frigate, submarine",
+                        word=pid,
                         unit=pid,
-                    )
+                        hint="the classes: cruiser, destroyer, frigate, submarine",
+                    ).at(o)
                 )
             picks.append(pid)
     if esc and escorts_ok:
@@ -74,34 +73,31 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
             got[k] = got.get(k, 0) + 1
         if got != want:
             out.append(
-                at(
-                    esc[0],
+                Violation(
                     "4.0",
                     "the escorts do not match the roll: expected "
                     + ", ".join(f"{v} x {k}" for k, v in sorted(want.items()))
                     + ", got "
                     + ", ".join(f"{v} x {k}" for k, v in sorted(got.items())),
-                    "pick within each class, e.g. 2 x destroyer = DDG and/or DD",
-                )
+                    hint="pick within each class, e.g. 2 x destroyer = DDG and/or DD",
+                ).at(esc[0])
             )
         if not escorts.aegis_ok_4_0_7([class_of(module, p)[1] for p in picks]):
             out.append(
-                at(
-                    esc[0],
+                Violation(
                     "4.0",
                     "expected at most one Aegis CG per task force, found more than one",
-                    "pick another cruiser",
-                )
+                    hint="pick another cruiser",
+                ).at(esc[0])
             )
         if len(set(picks)) != len(picks):
             twice = sorted({p for p in picks if picks.count(p) > 1})
             out.append(
-                at(
-                    esc[0],
+                Violation(
                     "4.0",
                     f"expected each ship picked once, found {', '.join(twice)} twice",
-                    "name each escort once",
-                )
+                    hint="name each escort once",
+                ).at(esc[0])
             )
     buys = [o for o in doc.orders if o.verb == "buy"]
     if buys:

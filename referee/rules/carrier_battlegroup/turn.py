@@ -27,7 +27,7 @@ from referee.rules.carrier_battlegroup import (
     soviet,
 )
 from referee.rules.carrier_battlegroup import logistics as logistics_
-from referee.rules.carrier_battlegroup.problems import at, named_units_2_2
+from referee.rules.carrier_battlegroup.named_units import named_units_2_2
 from referee.rules.carrier_battlegroup.setup import CVBG, RED_OKTOBER
 from referee.source.model import Module
 
@@ -51,29 +51,27 @@ def standing_of(doc: OrdersDoc) -> dict[str, Any]:
 
 def _units_of_2_2(module: Module, o: Order) -> list[Violation]:
     """The units an order names are USN counters of the game [2.2]
-    (:func:`~referee.rules.carrier_battlegroup.problems.named_units_2_2`); the CVBG moves as
+    (:func:`~referee.rules.carrier_battlegroup.named_units.named_units_2_2`); the CVBG moves as
     one, by its spaces [7.0], [12.1]."""
     pieces = module.pieces()
     out = named_units_2_2(module, o)
     for written in o.hexes if o.verb == "move" else ():
         if written in pieces and pieces[written].unit.side != "USN":
             out.append(
-                at(
-                    o,
+                Violation(
                     "2.2",
                     f"{written} is a Soviet unit: expected a space, and the game runs the "
                     "Soviet side",
-                    "move names the spaces the CVBG moves through",
-                )
+                    hint="move names the spaces the CVBG moves through",
+                ).at(o)
             )
         elif written in pieces:
             out.append(
-                at(
-                    o,
+                Violation(
                     "7.0",
                     f"expected a space, found the unit {written}: the CVBG's ships move together",
-                    "move names the spaces the CVBG moves through",
-                )
+                    hint="move names the spaces the CVBG moves through",
+                ).at(o)
             )
     return out
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from referee.engine.core import GameState, PendingDecision
+from referee.engine.core import GameState, PendingDecision, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.host import handoff
@@ -68,15 +68,17 @@ def ready_air(w: Work, o: Order, pid: str, rule: str) -> bool:
             if x.side == w.side and w.game.unit(p).category == "air"
         ]
         hint = nearest_names_hint(pid, mine) or "your air units: " + ", ".join(sorted(mine))
-        w.bad(rule, f"{pid} is not an air unit of yours", o.pos_of(pid), pid, hint)
+        w.refuse(Violation(rule, f"{pid} is not an air unit of yours", o.pos_of(pid), pid, hint))
         return False
     if pid in flown(w.state, w.side):
-        w.bad(
-            "31.22",
-            f"{pid} is in the Flown Box: only Ready air units fly a mission",
-            o.pos_of(pid),
-            pid,
-            hint="air units flown this Game-Turn are Ready again the next one",
+        w.refuse(
+            Violation(
+                "31.22",
+                f"{pid} is in the Flown Box: only Ready air units fly a mission",
+                o.pos_of(pid),
+                pid,
+                hint="air units flown this Game-Turn are Ready again the next one",
+            )
         )
         return False
     return True
@@ -96,22 +98,30 @@ def interdiction_phase(w: Work, orders: list[Order], against: str) -> None:
             if not ready_air(w, o, pid, "31.11"):
                 continue
             if pid in listed:
-                w.bad("31.11", f"{pid} is listed twice", o.pos_of(pid), pid, hint="name it once")
+                w.refuse(
+                    Violation(
+                        "31.11", f"{pid} is listed twice", o.pos_of(pid), pid, hint="name it once"
+                    )
+                )
                 continue
             listed.append(pid)
             if len(listed) > MAX_BOX:
-                w.bad(
-                    "31.11",
-                    "at most three air units (mission and escort) in the Naval "
-                    "Movement Interdiction Box",
-                    o.pos_of(pid),
-                    pid,
+                w.refuse(
+                    Violation(
+                        "31.11",
+                        "at most three air units (mission and escort) in the Naval "
+                        "Movement Interdiction Box",
+                        o.pos_of(pid),
+                        pid,
+                    )
                 )
     if listed and not [p for p in listed if _rating(w, p) > 0]:
-        w.bad(
-            "31.11",
-            "no air unit with an Interdiction rating: escorts alone fly no mission",
-            orders[0].pos,
+        w.refuse(
+            Violation(
+                "31.11",
+                "no air unit with an Interdiction rating: escorts alone fly no mission",
+                orders[0].pos,
+            )
         )
     box = {"side": w.side, "against": against, "units": listed}
     if not listed or w.violations or against != SOVIET or not naval_fighters(w.game, w.state):
@@ -172,19 +182,23 @@ def standing_opposition(game: Game, state: GameState) -> list[str] | None:
 def check_oppose_order(w: Work, o: Order) -> None:
     """A standing ``oppose`` order names at most three Soviet naval fighters [31.13]."""
     if w.side != SOVIET:
-        w.bad("31.13", "only Soviet naval fighters oppose the box", o.pos)
+        w.refuse(Violation("31.13", "only Soviet naval fighters oppose the box", o.pos))
         return
     for pid in o.units:
         u = w.state.units.get(pid)
         if u is None or u.side != SOVIET or "naval_fighter" not in w.game.unit(pid).flags:
-            w.bad(
-                "31.13",
-                f"{pid} is not a Soviet naval fighter: other fighters cannot oppose",
-                o.pos_of(pid),
-                pid,
+            w.refuse(
+                Violation(
+                    "31.13",
+                    f"{pid} is not a Soviet naval fighter: other fighters cannot oppose",
+                    o.pos_of(pid),
+                    pid,
+                )
             )
     if len(o.units) > MAX_OPPOSING:
-        w.bad("31.13", "at most three naval fighters oppose the box", o.pos_of(o.units[-1]))
+        w.refuse(
+            Violation("31.13", "at most three naval fighters oppose the box", o.pos_of(o.units[-1]))
+        )
 
 
 def answer_opposition(w: Work, box: dict, value: str) -> None:
@@ -246,37 +260,52 @@ def air_combat_result(w: Work, orders: list[Order], *, confirming: bool) -> None
     given: list[str] | None = None
     for o in orders:
         if (o.arg("handoff") or ("",))[0] != hid:
-            w.bad("31.13", f"no open air combat hand-off {o.arg('handoff')}", o.pos, hint=hid)
+            w.refuse(
+                Violation(
+                    "31.13", f"no open air combat hand-off {o.arg('handoff')}", o.pos, hint=hid
+                )
+            )
             continue
         if given is not None:
-            w.bad(
-                "31.13", f"{hid} has one result, given twice", o.pos, hint="keep one survivors line"
+            w.refuse(
+                Violation(
+                    "31.13",
+                    f"{hid} has one result, given twice",
+                    o.pos,
+                    hint="keep one survivors line",
+                )
             )
             continue
         given = list(o.units)
         for pid in given:
             if pid not in bc["units"]:
-                w.bad(
-                    "31.13",
-                    f"{pid} is not in the box of {hid}",
-                    o.pos_of(pid),
-                    pid,
-                    hint=f"the box holds {', '.join(bc['units']) or 'no unit'}",
+                w.refuse(
+                    Violation(
+                        "31.13",
+                        f"{pid} is not in the box of {hid}",
+                        o.pos_of(pid),
+                        pid,
+                        hint=f"the box holds {', '.join(bc['units']) or 'no unit'}",
+                    )
                 )
     if given is None:
-        w.bad(
-            "31.13",
-            f"{hid} needs the host game's air combat result",
-            orders[0].pos if orders else None,
-            hint=f"survivors {hid} -> AIR [AIR ...]  or  survivors {hid} none",
+        w.refuse(
+            Violation(
+                "31.13",
+                f"{hid} needs the host game's air combat result",
+                orders[0].pos if orders else None,
+                hint=f"survivors {hid} -> AIR [AIR ...]  or  survivors {hid} none",
+            )
         )
         return
     if confirming and sorted(given) != sorted(w.data("box_signed", [])):
-        w.bad(
-            "31.13",
-            f"{hid}: the other player signed {w.data('box_signed', [])}, not {given}",
-            None,
-            hint="both players sign the same host result",
+        w.refuse(
+            Violation(
+                "31.13",
+                f"{hid}: the other player signed {w.data('box_signed', [])}, not {given}",
+                None,
+                hint="both players sign the same host result",
+            )
         )
     if w.violations:
         return
@@ -298,10 +327,12 @@ def shipping_side_31_22(w: Work, o: Order) -> bool:
     """Axis air in the Axis Combat Phase or the Axis Reaction Phase (NM-24) [31.22]."""
     if w.side == AXIS and w.state.phase in ("combat", "reaction"):
         return True
-    w.bad(
-        "31.22",
-        "Shipping Attack missions fly in the Axis Combat Phase or the Axis Reaction Phase",
-        o.pos,
+    w.refuse(
+        Violation(
+            "31.22",
+            "Shipping Attack missions fly in the Axis Combat Phase or the Axis Reaction Phase",
+            o.pos,
+        )
     )
     return False
 
@@ -310,10 +341,12 @@ def shipping_target_31_22(w: Work, o: Order, target: str) -> bool:
     """In the Reaction Phase only naval units still at sea [31.22]."""
     if w.state.phase != "reaction" or w.state.units[target].location not in w.game.ports:
         return True
-    w.bad(
-        "31.22",
-        f"{target} is in port: in the Reaction Phase air attacks only naval units at sea",
-        o.pos_of(target),
+    w.refuse(
+        Violation(
+            "31.22",
+            f"{target} is in port: in the Reaction Phase air attacks only naval units at sea",
+            o.pos_of(target),
+        )
     )
     return False
 

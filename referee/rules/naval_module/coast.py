@@ -14,7 +14,7 @@ as a hand-off.
 
 from __future__ import annotations
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.combat import shipping_column
 from referee.rules.naval_module.context import Game, enemy_of
@@ -38,15 +38,19 @@ def _cd_unit(w: Work, o: Order, pid: str, how: str) -> str | None:
 
         mine = [p for p, x in w.state.units.items() if x.side == w.side and x.location]
         hint = nearest_names_hint(pid, mine) or "name one of your units on the map"
-        w.bad("27.12", f"{pid} is not a unit of yours on the map", o.pos_of(pid), pid, hint)
+        w.refuse(
+            Violation("27.12", f"{pid} is not a unit of yours on the map", o.pos_of(pid), pid, hint)
+        )
         return None
     d = g.unit(pid)
     if d.category != "ground" or d.type != "CD":
-        w.bad("27.12", f"{pid} is not a coast artillery (CD) unit", o.pos_of(pid), pid)
+        w.refuse(
+            Violation("27.12", f"{pid} is not a coast artillery (CD) unit", o.pos_of(pid), pid)
+        )
         return None
     at = g.hex_of(u.location)
     if at is None:
-        w.bad("27.12", f"{pid} is on no hex of the map", o.pos_of(pid), pid)
+        w.refuse(Violation("27.12", f"{pid} is on no hex of the map", o.pos_of(pid), pid))
         return None
     used = w.data("cd_used", {})
     if pid in used:
@@ -54,12 +58,14 @@ def _cd_unit(w: Work, o: Order, pid: str, how: str) -> str | None:
             rule = "27.12a"  # a firing CD unit joins no ground combat
         else:
             rule = "27.12b" if how == FIRE else "30.25"  # one ship; one Defender hex
-        w.bad(
-            rule,
-            f"{pid} already {used[pid]} this Combat Phase: a CD unit makes one Shipping "
-            "Attack or supports one Defender hex",
-            o.pos_of(pid),
-            pid,
+        w.refuse(
+            Violation(
+                rule,
+                f"{pid} already {used[pid]} this Combat Phase: a CD unit makes one Shipping "
+                "Attack or supports one Defender hex",
+                o.pos_of(pid),
+                pid,
+            )
         )
         return None
     return at
@@ -78,15 +84,19 @@ def coast_fire(w: Work, o: Order) -> None:
     target = (o.arg("target") or ("",))[0]
     tu = w.state.units.get(target)
     if tu is None or not g.is_ship(target) or tu.side == w.side or tu.location is None:
-        w.bad("27.12", f"{target!r} is not an enemy naval or flotilla unit in play", o.pos)
+        w.refuse(
+            Violation("27.12", f"{target!r} is not an enemy naval or flotilla unit in play", o.pos)
+        )
         return
     there = g.hex_of(tu.location)
     if there is None:
-        w.bad(
-            "27.12",
-            f"{target} is at sea in a zone, on no hex: no CD unit has it in line of sight",
-            o.pos_of(target),
-            target,
+        w.refuse(
+            Violation(
+                "27.12",
+                f"{target} is at sea in a zone, on no hex: no CD unit has it in line of sight",
+                o.pos_of(target),
+                target,
+            )
         )
         return
     points = 0
@@ -96,12 +106,14 @@ def coast_fire(w: Work, o: Order) -> None:
             return
         rng = g.unit(pid).values.get("RNG", 0)
         if not cd_reaches_30_23(g, at, there, rng):
-            w.bad(
-                "30.23",
-                f"{pid} at {at} does not reach {target} at {there}: Range {rng}, and no fire "
-                "through an all-land hexside or more than one coastal hexside",
-                o.pos_of(pid),
-                pid,
+            w.refuse(
+                Violation(
+                    "30.23",
+                    f"{pid} at {at} does not reach {target} at {there}: Range {rng}, and no fire "
+                    "through an all-land hexside or more than one coastal hexside",
+                    o.pos_of(pid),
+                    pid,
+                )
             )
             return
         _use(w, pid, FIRE)
@@ -156,13 +168,17 @@ def coast_support(w: Work, o: Order) -> None:
     g = w.game
     target = o.hexes[0] if o.hexes else ""
     if target not in g.module.map.hexes:
-        w.bad("30.25", f"{target!r} is not a hex: CD support goes to a Defender hex", o.pos)
+        w.refuse(
+            Violation("30.25", f"{target!r} is not a hex: CD support goes to a Defender hex", o.pos)
+        )
         return
     if not g.ground_at(w.state, target, w.side):
-        w.bad(
-            "30.25",
-            f"{target} holds none of your ground units: CD units support a Defender hex",
-            o.pos,
+        w.refuse(
+            Violation(
+                "30.25",
+                f"{target} holds none of your ground units: CD units support a Defender hex",
+                o.pos,
+            )
         )
         return
     value = 0
@@ -173,11 +189,13 @@ def coast_support(w: Work, o: Order) -> None:
         rng = g.unit(pid).values.get("RNG", 0)
         dist = g.hexes.distance(at, target)
         if dist > rng:
-            w.bad(
-                "30.25",
-                f"{pid} is {dist} hexes from {target}; its Range is {rng}",
-                o.pos_of(pid),
-                pid,
+            w.refuse(
+                Violation(
+                    "30.25",
+                    f"{pid} is {dist} hexes from {target}; its Range is {rng}",
+                    o.pos_of(pid),
+                    pid,
+                )
             )
             return
         _use(w, pid, SUPPORT)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.core import Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module import air
 from referee.rules.naval_module.amphibious import eligible_30_13a, special_transport_30_3
@@ -32,7 +33,9 @@ def support(w: Work, o: Order) -> None:
     g = w.game
     target = o.hexes[0]
     if target not in g.module.map.hexes:
-        w.bad("29.11", f"{target!r} is not a hex: support goes to a Defender hex", o.pos)
+        w.refuse(
+            Violation("29.11", f"{target!r} is not a hex: support goes to a Defender hex", o.pos)
+        )
         return
     guns = [u for u in o.units if not g.is_ship(u) and u in g.pieces]
     ships = [u for u in o.units if u not in guns]
@@ -42,43 +45,55 @@ def support(w: Work, o: Order) -> None:
     for sid in ships:
         u = w.state.units.get(sid)
         if u is None or not g.is_ship(sid) or u.side != w.side or u.location is None:
-            w.bad("29.11", f"{sid} is not a naval unit of yours in play", o.pos_of(sid), sid)
+            w.refuse(
+                Violation(
+                    "29.11", f"{sid} is not a naval unit of yours in play", o.pos_of(sid), sid
+                )
+            )
             return
         s = g.ship(w.state, sid)
         if s.artillery <= 0:
-            w.bad("29.11", f"{sid} has no artillery support value", o.pos_of(sid), sid)
+            w.refuse(
+                Violation("29.11", f"{sid} has no artillery support value", o.pos_of(sid), sid)
+            )
             return
         here = g.hex_of(u.location)
         if here is None:
-            w.bad(
-                "29.11",
-                f"{sid} is at sea in a zone, not on an all-sea hex: end its move on "
-                "a hex in range to support",
-                o.pos_of(sid),
-                sid,
+            w.refuse(
+                Violation(
+                    "29.11",
+                    f"{sid} is at sea in a zone, not on an all-sea hex: end its move on "
+                    "a hex in range to support",
+                    o.pos_of(sid),
+                    sid,
+                )
             )
             return
         if u.location not in g.ports:
             at_sea.append(sid)
         dist = g.hexes.distance(here, target)
         if dist > s.range:
-            w.bad(
-                "25.12e",
-                f"{sid} is {dist} hexes from {target} (its own hex not counted); "
-                f"its Range is {s.range}",
-                o.pos_of(sid),
-                sid,
+            w.refuse(
+                Violation(
+                    "25.12e",
+                    f"{sid} is {dist} hexes from {target} (its own hex not counted); "
+                    f"its Range is {s.range}",
+                    o.pos_of(sid),
+                    sid,
+                )
             )
             return
     if at_sea and len(ships) > 1:
-        w.bad("29.11", "at sea only one naval unit supports a Declared Attack", o.pos)
+        w.refuse(Violation("29.11", "at sea only one naval unit supports a Declared Attack", o.pos))
         return
     if len(ships) > 2:
-        w.bad("29.23", "at most two naval units combine for one attack", o.pos)
+        w.refuse(Violation("29.23", "at most two naval units combine for one attack", o.pos))
         return
     used = {h.get("target") for h in w.data("handoffs", []) if h["kind"] == "support"}
     if at_sea and target in used:
-        w.bad("29.11", f"{target} already has naval support from a ship at sea", o.pos)
+        w.refuse(
+            Violation("29.11", f"{target} already has naval support from a ship at sea", o.pos)
+        )
         return
     value = sum(g.ship(w.state, s).artillery for s in ships)
     needs = "HQ command range for both [29.23]" if len(ships) == 2 else ""
@@ -117,33 +132,39 @@ def ground_artillery_29_22(
     u = w.state.units.get(gun)
     d = g.unit(gun)
     if u is None or u.side != w.side or u.location is None:
-        w.bad("29.22", f"{gun} is not a unit of yours in play", o.pos_of(gun), gun)
+        w.refuse(Violation("29.22", f"{gun} is not a unit of yours in play", o.pos_of(gun), gun))
         return False
     if d.category != "ground" or d.values.get("ART", 0) <= 0 or d.type == "CD":
-        w.bad(
-            "29.22",
-            f"{gun} is not a ground artillery unit: only one may combine with a ship",
-            o.pos_of(gun),
-            gun,
+        w.refuse(
+            Violation(
+                "29.22",
+                f"{gun} is not a ground artillery unit: only one may combine with a ship",
+                o.pos_of(gun),
+                gun,
+            )
         )
         return False
     if len(guns) > 1 or len(ships) != 1:
-        w.bad(
-            "29.22",
-            "a single naval unit combines with a single ground artillery unit",
-            o.pos_of(guns[-1]),
-            guns[-1],
-            "name one ship and one ground artillery unit",
+        w.refuse(
+            Violation(
+                "29.22",
+                "a single naval unit combines with a single ground artillery unit",
+                o.pos_of(guns[-1]),
+                guns[-1],
+                "name one ship and one ground artillery unit",
+            )
         )
         return False
     s = w.state.units.get(ships[0])
     if s is not None and s.location is not None and s.location not in g.ports:
-        w.bad(
-            "29.11",
-            f"{ships[0]} is at sea: a ship at sea supports a Declared Attack alone, "
-            "combining is for ships in port [29.2]",
-            o.pos_of(ships[0]),
-            ships[0],
+        w.refuse(
+            Violation(
+                "29.11",
+                f"{ships[0]} is at sea: a ship at sea supports a Declared Attack alone, "
+                "combining is for ships in port [29.2]",
+                o.pos_of(ships[0]),
+                ships[0],
+            )
         )
         return False
     return True
@@ -160,13 +181,15 @@ def must_return_29_13(w: Work) -> None:
             continue
         if u.location in g.ports and sid in w.data("moved", []):
             continue
-        w.bad(
-            "29.13",
-            f"{sid} supported a Declared Attack from the sea: it returns to port this "
-            "Movement Phase",
-            None,
-            sid,
-            f"move {sid} -> <a friendly port>",
+        w.refuse(
+            Violation(
+                "29.13",
+                f"{sid} supported a Declared Attack from the sea: it returns to port this "
+                "Movement Phase",
+                None,
+                sid,
+                f"move {sid} -> <a friendly port>",
+            )
         )
 
 
@@ -197,10 +220,12 @@ def assault(w: Work, o: Order) -> None:
     g = w.game
     target = o.hexes[0]
     if target not in g.module.map.hexes or g.terrain(target) != "coastal":
-        w.bad(
-            "30.14c",
-            f"{target} is not a coastal hex: assaults go against a coastal hex",
-            o.pos_of(target) if target in o.hexes else o.pos,
+        w.refuse(
+            Violation(
+                "30.14c",
+                f"{target} is not a coastal hex: assaults go against a coastal hex",
+                o.pos_of(target) if target in o.hexes else o.pos,
+            )
         )
         return
     placed = dict(w.data("assault_hexes", {}))
@@ -217,11 +242,13 @@ def assault(w: Work, o: Order) -> None:
         units.append(pid)
         ships.append(sid)
     if not units:
-        w.bad(
-            "30.16e",
-            "a flotilla joins an amphibious assault; it makes none alone",
-            o.pos,
-            hint="name the assaulting ground units too",
+        w.refuse(
+            Violation(
+                "30.16e",
+                "a flotilla joins an amphibious assault; it makes none alone",
+                o.pos,
+                hint="name the assaulting ground units too",
+            )
         )
         return
     w.set(assault_hexes=placed)
@@ -241,38 +268,50 @@ def _assaulting_unit_30_11(
     u = w.state.units.get(pid)
     box = (u.box or "") if u else ""
     if u is None or u.side != w.side or not box.startswith("aboard:"):
-        w.bad("30.11", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid)
+        w.refuse(
+            Violation("30.11", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid)
+        )
         return None
     sid = box[7:]
     sea = w.state.units[sid].location
     if sea in g.ports:
-        w.bad("30.14d", f"{sid} is in port: assaults go from ships at sea", o.pos_of(pid), pid)
+        w.refuse(
+            Violation(
+                "30.14d", f"{sid} is in port: assaults go from ships at sea", o.pos_of(pid), pid
+            )
+        )
         return None
     if sea not in g.module.map.hexes or g.terrain(sea) != "sea":
-        w.bad(
-            "30.11",
-            f"{sid} is not on an all-sea hex opposite the target",
-            o.pos_of(pid),
-            pid,
-            "end its move on an all-sea hex next to the coastal hex",
+        w.refuse(
+            Violation(
+                "30.11",
+                f"{sid} is not on an all-sea hex opposite the target",
+                o.pos_of(pid),
+                pid,
+                "end its move on an all-sea hex next to the coastal hex",
+            )
         )
         return None
     if u.side != "Soviet" and pid in w.data("activated", []):
-        w.bad(
-            "28.14a",
-            f"{pid} loaded in the Motorized Movement Phase, activated for port-to-port "
-            "transport: Axis units load for an Amphibious Assault in the Movement Phase",
-            o.pos_of(pid),
-            pid,
+        w.refuse(
+            Violation(
+                "28.14a",
+                f"{pid} loaded in the Motorized Movement Phase, activated for port-to-port "
+                "transport: Axis units load for an Amphibious Assault in the Movement Phase",
+                o.pos_of(pid),
+                pid,
+            )
         )
         return None
     if not g.hexes.adjacent(sea, target):
-        w.bad(
-            "30.14c",
-            f"{pid} is at {sea}, not adjacent to {target}: an assault attacks "
-            "only an adjacent coastal hex",
-            o.pos_of(pid),
-            pid,
+        w.refuse(
+            Violation(
+                "30.14c",
+                f"{pid} is at {sea}, not adjacent to {target}: an assault attacks "
+                "only an adjacent coastal hex",
+                o.pos_of(pid),
+                pid,
+            )
         )
         return None
     return sid if _may_assault_30_13(w, o, pid, sea, target, placed) else None
@@ -289,27 +328,32 @@ def _may_assault_30_13(
     if d.type in ("MSU", "HQ"):
         special = special_transport_30_3(pid, d, bool(g.ground_at(w.state, target, w.side)))
         if special is not None:
-            w.bad(special.rule, special.message, o.pos_of(pid), pid, special.hint)
+            w.refuse(special.at(o, pid))
             return False
         return True
     problem = eligible_30_13a(pid, d)
     if problem is not None:
-        w.bad(problem.rule, problem.message, o.pos_of(pid), pid, problem.hint)
+        w.refuse(problem.at(o, pid))
         return False
     if pid in w.data("evacuated", []):
-        w.bad(
-            "30.13b",
-            f"{pid} left a port by Evacuation: it must land at a port first",
-            o.pos_of(pid),
-            pid,
+        w.refuse(
+            Violation(
+                "30.13b",
+                f"{pid} left a port by Evacuation: it must land at a port first",
+                o.pos_of(pid),
+                pid,
+            )
         )
         return False
     if sea in placed and placed[sea] != pid:
-        w.bad(
-            "30.14a",
-            f"{placed[sea]} already assaults from {sea}: one combat unit per all-sea hex per phase",
-            o.pos_of(pid),
-            pid,
+        w.refuse(
+            Violation(
+                "30.14a",
+                f"{placed[sea]} already assaults from {sea}: "
+                "one combat unit per all-sea hex per phase",
+                o.pos_of(pid),
+                pid,
+            )
         )
         return False
     placed[sea] = pid
@@ -360,15 +404,19 @@ def _flotilla_joins_30_16e(w: Work, o: Order, fid: str, target: str) -> bool:
     u = w.state.units.get(fid)
     at = g.hex_of(u.location) if u is not None else None
     if u is None or u.side != w.side or at is None:
-        w.bad("30.16e", f"{fid} is not a flotilla of yours on the map", o.pos_of(fid), fid)
+        w.refuse(
+            Violation("30.16e", f"{fid} is not a flotilla of yours on the map", o.pos_of(fid), fid)
+        )
         return False
     if not g.hexes.adjacent(at, target):
-        w.bad(
-            "30.16e",
-            f"{fid} at {at} is not adjacent to {target}: a flotilla joins the assault "
-            "on a hex next to it",
-            o.pos_of(fid),
-            fid,
+        w.refuse(
+            Violation(
+                "30.16e",
+                f"{fid} at {at} is not adjacent to {target}: a flotilla joins the assault "
+                "on a hex next to it",
+                o.pos_of(fid),
+                fid,
+            )
         )
         return False
     return True
@@ -396,13 +444,19 @@ def shipping(w: Work, o: Order) -> None:
     target = (o.arg("target") or ("",))[0]
     tu = w.state.units.get(target)
     if tu is None or not g.is_ship(target) or tu.side == w.side or tu.location is None:
-        w.bad("31.24", f"{target!r} is not an enemy naval unit in play", o.pos_of(target))
+        w.refuse(
+            Violation("31.24", f"{target!r} is not an enemy naval unit in play", o.pos_of(target))
+        )
         return
     if not air.shipping_target_31_22(w, o, target):
         return
     if g.ship(w.state, target).is_flotilla:
-        w.bad(
-            "32.14", f"{target} is a flotilla: air units cannot attack flotillas", o.pos_of(target)
+        w.refuse(
+            Violation(
+                "32.14",
+                f"{target} is a flotilla: air units cannot attack flotillas",
+                o.pos_of(target),
+            )
         )
         return
     flown = list(w.data("shipping_flown", []))
@@ -410,19 +464,25 @@ def shipping(w: Work, o: Order) -> None:
         if not air.ready_air(w, o, pid, "31.21"):
             return
         if pid in flown:
-            w.bad("31.24", f"{pid} already flies a Shipping Attack this phase", o.pos_of(pid), pid)
+            w.refuse(
+                Violation(
+                    "31.24", f"{pid} already flies a Shipping Attack this phase", o.pos_of(pid), pid
+                )
+            )
             return
         flown.append(pid)
     if len(flown) > MAX_SHIPPING:
-        w.bad(
-            "31.23",
-            "at most three air units (with escorts) fly Shipping Attacks",
-            o.pos_of(o.units[-1]),
+        w.refuse(
+            Violation(
+                "31.23",
+                "at most three air units (with escorts) fly Shipping Attacks",
+                o.pos_of(o.units[-1]),
+            )
         )
         return
     strikers = [p for p in o.units if g.unit(p).values.get("INT", 0) > 0]
     if not strikers:
-        w.bad("31.21", "none of these air units has an Interdiction rating", o.pos)
+        w.refuse(Violation("31.21", "none of these air units has an Interdiction rating", o.pos))
         return
     w.set(shipping_flown=flown)
     queue = list(w.data("shipping_queue", []))
@@ -516,29 +576,41 @@ def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
     given: list[str] | None = None
     for o in orders:
         if (o.arg("handoff") or ("",))[0] != hid:
-            w.bad("31.23", f"no open Shipping Attack hand-off {o.arg('handoff')}", o.pos, hint=hid)
+            w.refuse(
+                Violation(
+                    "31.23", f"no open Shipping Attack hand-off {o.arg('handoff')}", o.pos, hint=hid
+                )
+            )
             continue
         if given is not None:
-            w.bad("31.23", f"{hid} has one result, given twice", o.pos)
+            w.refuse(Violation("31.23", f"{hid} has one result, given twice", o.pos))
             continue
         given = list(o.units)
         for pid in given:
             if pid not in sc["units"]:
-                w.bad("31.23", f"{pid} did not fly the mission of {hid}", o.pos_of(pid), pid)
+                w.refuse(
+                    Violation(
+                        "31.23", f"{pid} did not fly the mission of {hid}", o.pos_of(pid), pid
+                    )
+                )
     if given is None:
-        w.bad(
-            "31.23",
-            f"{hid} needs the host game's air combat and AA fire result",
-            orders[0].pos if orders else None,
-            hint=f"survivors {hid} -> AIR [AIR ...]  or  survivors {hid} none",
+        w.refuse(
+            Violation(
+                "31.23",
+                f"{hid} needs the host game's air combat and AA fire result",
+                orders[0].pos if orders else None,
+                hint=f"survivors {hid} -> AIR [AIR ...]  or  survivors {hid} none",
+            )
         )
         return
     if confirming and sorted(given) != sorted(w.data("shipping_signed", [])):
-        w.bad(
-            "31.23",
-            f"{hid}: the mission side signed {w.data('shipping_signed', [])}, not {given}",
-            None,
-            hint="both players sign the same host result",
+        w.refuse(
+            Violation(
+                "31.23",
+                f"{hid}: the mission side signed {w.data('shipping_signed', [])}, not {given}",
+                None,
+                hint="both players sign the same host result",
+            )
         )
     if w.violations:
         return
@@ -577,29 +649,35 @@ def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
     for o in orders:
         hid = (o.arg("handoff") or ("",))[0]
         if hid not in open_:
-            w.bad(
-                "30.16",
-                f"no open assault hand-off {hid!r}",
-                o.pos,
-                hint="open: " + (", ".join(sorted(open_)) or "none"),
+            w.refuse(
+                Violation(
+                    "30.16",
+                    f"no open assault hand-off {hid!r}",
+                    o.pos,
+                    hint="open: " + (", ".join(sorted(open_)) or "none"),
+                )
             )
             continue
         given[hid] = str(o.mode)
     for hid in sorted(set(open_) - set(given)):
-        w.bad(
-            "30.16",
-            f"hand-off {hid} needs the host game's result (cleared or held)",
-            orders[0].pos if orders else None,
+        w.refuse(
+            Violation(
+                "30.16",
+                f"hand-off {hid} needs the host game's result (cleared or held)",
+                orders[0].pos if orders else None,
+            )
         )
     if confirming:
         first = w.data("host_signed", {})
         for hid, res in given.items():
             if first.get(hid) != res:
-                w.bad(
-                    "30.16",
-                    f"hand-off {hid}: the other player signed {first.get(hid)!r}, not {res!r}",
-                    None,
-                    hint="both players sign the same host result",
+                w.refuse(
+                    Violation(
+                        "30.16",
+                        f"hand-off {hid}: the other player signed {first.get(hid)!r}, not {res!r}",
+                        None,
+                        hint="both players sign the same host result",
+                    )
                 )
     if w.violations:
         return

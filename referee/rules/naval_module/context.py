@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from referee.engine.board import HexBoard
-from referee.engine.core import Event, GameState, SourcePos, UnitState, Violation
+from referee.engine.core import Event, GameState, UnitState
 from referee.engine.vocabulary import match_name
 from referee.numerals import is_digits
 from referee.rules.naval_module.ships import Ship, is_ship, ship, ship_facts
@@ -150,16 +150,6 @@ def place(state: GameState, pid: str, location: str | None, box: str | None = No
 
 def event(kind: str, rule: str, text: str, **data: Any) -> Event:
     return Event(kind, rule, text, data)
-
-
-def violation(
-    rule: str,
-    message: str,
-    where: SourcePos | None,
-    unit: str | None = None,
-    hint: str | None = None,
-) -> Violation:
-    return Violation(rule, message, where, unit, hint)
 
 
 def enemy_of(game: Game, side: str) -> str:

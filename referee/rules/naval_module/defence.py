@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.combat import ground_artillery_29_22
 from referee.rules.naval_module.context import Game, enemy_of
@@ -47,18 +47,24 @@ def declare_attack(w: Work, o: Order) -> None:
     for written in o.hexes:
         pos = o.pos_of(written)
         if written not in g.module.map.hexes:
-            w.bad("29.25", f"{written!r} is not a hex: a Declared Attack is on a hex", pos)
+            w.refuse(
+                Violation("29.25", f"{written!r} is not a hex: a Declared Attack is on a hex", pos)
+            )
             return
         if not g.ground_at(w.state, written, enemy):
-            w.bad(
-                "29.25",
-                f"{written} holds no enemy ground unit: it is no Defender hex",
-                pos,
-                hint="declare attacks on hexes the enemy holds",
+            w.refuse(
+                Violation(
+                    "29.25",
+                    f"{written} holds no enemy ground unit: it is no Defender hex",
+                    pos,
+                    hint="declare attacks on hexes the enemy holds",
+                )
             )
             return
         if written in declared:
-            w.bad("29.25", f"{written} is already declared attacked this Combat Phase", pos)
+            w.refuse(
+                Violation("29.25", f"{written} is already declared attacked this Combat Phase", pos)
+            )
             return
         declared.append(written)
     w.set(declared_attacks=declared)
@@ -77,33 +83,43 @@ def defend(w: Work, o: Order) -> None:
     g = w.game
     target = o.hexes[0] if o.hexes else ""
     if target not in g.module.map.hexes:
-        w.bad("29.25", f"{target!r} is not a hex: defensive support goes to a Defender hex", o.pos)
+        w.refuse(
+            Violation(
+                "29.25", f"{target!r} is not a hex: defensive support goes to a Defender hex", o.pos
+            )
+        )
         return
     if not g.ground_at(w.state, target, w.side):
-        w.bad(
-            "29.25",
-            f"{target} holds none of your ground units: it is not your Defender hex",
-            o.pos,
+        w.refuse(
+            Violation(
+                "29.25",
+                f"{target} holds none of your ground units: it is not your Defender hex",
+                o.pos,
+            )
         )
         return
     if target not in attacked_hexes(w.state):
         attacked = [h for h in attacked_hexes(w.state) if g.ground_at(w.state, h, w.side)]
-        w.bad(
-            "29.25",
-            f"{target} is not attacked this Combat Phase: defensive support goes to a "
-            "Declared Attack",
-            o.pos,
-            hint="attacked Defender hexes: " + (", ".join(attacked) or "none"),
+        w.refuse(
+            Violation(
+                "29.25",
+                f"{target} is not attacked this Combat Phase: defensive support goes to a "
+                "Declared Attack",
+                o.pos,
+                hint="attacked Defender hexes: " + (", ".join(attacked) or "none"),
+            )
         )
         return
     done = dict(w.data("defended", {}))
     if target in done.values():
-        w.bad(
-            "29.2",
-            f"{target} already has defensive naval support: the naval units of one Declared "
-            "Attack combine in one order",
-            o.pos,
-            hint="name every ship (and the ground artillery unit) in one defend order",
+        w.refuse(
+            Violation(
+                "29.2",
+                f"{target} already has defensive naval support: the naval units of one Declared "
+                "Attack combine in one order",
+                o.pos,
+                hint="name every ship (and the ground artillery unit) in one defend order",
+            )
         )
         return
     guns = [u for u in o.units if not g.is_ship(u) and u in g.pieces]
@@ -112,14 +128,18 @@ def defend(w: Work, o: Order) -> None:
         if not _ship_may_defend(w, o, sid, target, done):
             return
     if not ships:
-        w.bad("29.25", "name a naval unit of yours in port", o.pos)
+        w.refuse(Violation("29.25", "name a naval unit of yours in port", o.pos))
         return
     if len(ships) > 2:
-        w.bad("29.23", "at most two naval units combine for one Declared Attack", o.pos)
+        w.refuse(
+            Violation("29.23", "at most two naval units combine for one Declared Attack", o.pos)
+        )
         return
     if guns:
         if guns[0] in done:
-            w.bad("29.22", f"{guns[0]} already supports {done[guns[0]]}", o.pos_of(guns[0]))
+            w.refuse(
+                Violation("29.22", f"{guns[0]} already supports {done[guns[0]]}", o.pos_of(guns[0]))
+            )
             return
         if not ground_artillery_29_22(w, o, guns, ships, target):
             return
@@ -153,39 +173,45 @@ def _ship_may_defend(w: Work, o: Order, sid: str, target: str, done: dict[str, A
     u = w.state.units.get(sid)
     pos = o.pos_of(sid)
     if u is None or not g.is_ship(sid) or u.side != w.side or u.location is None:
-        w.bad("29.25", f"{sid} is not a naval unit of yours in play", pos, sid)
+        w.refuse(Violation("29.25", f"{sid} is not a naval unit of yours in play", pos, sid))
         return False
     s = g.ship(w.state, sid)
     if s.artillery <= 0:
-        w.bad("29.11", f"{sid} has no artillery support value", pos, sid)
+        w.refuse(Violation("29.11", f"{sid} has no artillery support value", pos, sid))
         return False
     if u.location not in g.ports:
-        w.bad(
-            "29.12",
-            f"{sid} is at sea: naval units at sea give no defensive artillery support",
-            pos,
-            sid,
-            "only naval units in port support a Defender hex [29.25]",
+        w.refuse(
+            Violation(
+                "29.12",
+                f"{sid} is at sea: naval units at sea give no defensive artillery support",
+                pos,
+                sid,
+                "only naval units in port support a Defender hex [29.25]",
+            )
         )
         return False
     if sid in done:
-        w.bad(
-            "29.25",
-            f"{sid} already supports {done[sid]}: a naval unit supports one Declared Attack "
-            "per Combat Phase",
-            pos,
-            sid,
+        w.refuse(
+            Violation(
+                "29.25",
+                f"{sid} already supports {done[sid]}: a naval unit supports one Declared Attack "
+                "per Combat Phase",
+                pos,
+                sid,
+            )
         )
         return False
     here = g.hex_of(u.location) or ""
     dist = g.hexes.distance(here, target)
     if dist > s.range:
-        w.bad(
-            "25.12e",
-            f"{sid} in {u.location} is {dist} hexes from {target} (counting the Defender hex, "
-            f"not its own); its Range is {s.range}",
-            pos,
-            sid,
+        w.refuse(
+            Violation(
+                "25.12e",
+                f"{sid} in {u.location} is {dist} hexes from {target} (counting the Defender hex, "
+                f"not its own); its Range is {s.range}",
+                pos,
+                sid,
+            )
         )
         return False
     return True

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.context import Game, enemy_of, place, set_ship
 from referee.rules.naval_module.ranges import cd_units_reaching
@@ -78,16 +78,20 @@ def move_flotilla(w: Work, o: Order, sid: str) -> None:
     u = st.units[sid]
     start = g.hex_of(u.location)
     if start is None:
-        w.bad("32.11", f"{sid} is on no hex: a flotilla moves hex by hex", o.pos_of(sid), sid)
+        w.refuse(
+            Violation(
+                "32.11", f"{sid} is on no hex: a flotilla moves hex by hex", o.pos_of(sid), sid
+            )
+        )
         return
     if sid in w.data("moved", []):
-        w.bad("26.12a", f"{sid} has already moved this phase", o.pos_of(sid), sid)
+        w.refuse(Violation("26.12a", f"{sid} has already moved this phase", o.pos_of(sid), sid))
         return
     written = list(o.hexes)
     if written and g.hex_of(g.name_of(written[0])[0]) == start:
         written = written[1:]
     if not written:
-        w.bad("32.11", "the path names no hex to move to", o.pos)
+        w.refuse(Violation("32.11", "the path names no hex to move to", o.pos))
         return
     enemy = enemy_of(g, w.side)
     here, spent, path = start, 0, [start]
@@ -95,39 +99,52 @@ def move_flotilla(w: Work, o: Order, sid: str) -> None:
         pos = o.pos_of(h)
         hex_id = h if h in g.module.map.hexes else g.hex_of(g.name_of(h)[0] or "")
         if hex_id is None or h in g.zones:
-            w.bad(
-                "32.11",
-                f"{h!r} is not a hex or a port: a flotilla moves hex by hex [22.41]",
-                pos,
-                sid,
-                "name each hex entered, e.g. move SU-FL-AZ -> 4421 4322",
+            w.refuse(
+                Violation(
+                    "32.11",
+                    f"{h!r} is not a hex or a port: a flotilla moves hex by hex [22.41]",
+                    pos,
+                    sid,
+                    "name each hex entered, e.g. move SU-FL-AZ -> 4421 4322",
+                )
             )
             return
         if not g.hexes.adjacent(here, hex_id):
-            w.bad("32.11", f"{hex_id} is not adjacent to {here}", pos, sid)
+            w.refuse(Violation("32.11", f"{hex_id} is not adjacent to {here}", pos, sid))
             return
         cost = step_cost(g, hex_id)
         if cost is None:
-            w.bad(
-                "32.11",
-                f"{hex_id} is {g.terrain(hex_id)}: flotillas keep to water and coastal hexes",
-                pos,
-                sid,
+            w.refuse(
+                Violation(
+                    "32.11",
+                    f"{hex_id} is {g.terrain(hex_id)}: flotillas keep to water and coastal hexes",
+                    pos,
+                    sid,
+                )
             )
             return
         if g.ground_at(st, hex_id, enemy):
-            w.bad("32.11", f"{hex_id} holds enemy ground units: a flotilla may not enter", pos, sid)
+            w.refuse(
+                Violation(
+                    "32.11",
+                    f"{hex_id} holds enemy ground units: a flotilla may not enter",
+                    pos,
+                    sid,
+                )
+            )
             return
         spent += cost
         here = hex_id
         path.append(hex_id)
     budget = allowance(g, sid)
     if spent > budget:
-        w.bad(
-            "32.11",
-            f"the flotilla move costs {spent} movement points; {sid}'s allowance is {budget}",
-            o.pos,
-            sid,
+        w.refuse(
+            Violation(
+                "32.11",
+                f"the flotilla move costs {spent} movement points; {sid}'s allowance is {budget}",
+                o.pos,
+                sid,
+            )
         )
         return
     dest = _port_on(g, here) or here

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.core import Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module.context import aboard, enemy_of, place, set_ship
@@ -96,10 +97,10 @@ def _port_left(w: Work, port: str, side: str, *, loading: bool) -> tuple[int, P.
 def evacuate(w: Work, o: Order) -> None:
     port, hint = w.game.name_of(o.hexes[0])
     if port is None or port not in w.game.ports:
-        w.bad("28.21", f"{o.hexes[0]!r} is not a port", o.pos, hint=hint)
+        w.refuse(Violation("28.21", f"{o.hexes[0]!r} is not a port", o.pos, hint=hint))
         return
     if not port_friendly(w, port, w.side):
-        w.bad("28.21", f"{port} is not a friendly port", o.pos)
+        w.refuse(Violation("28.21", f"{port} is not a friendly port", o.pos))
         return
     evac = dict(w.data("evacuation", {}))
     evac[port] = w.side
@@ -121,10 +122,18 @@ def load(w: Work, o: Order) -> None:
     s = g.ship(st, sid)
     where = st.units[sid].location
     if where not in g.ports:
-        w.bad("28.14a", f"{sid} is not in a port: units load only in port", o.pos_of(sid), sid)
+        w.refuse(
+            Violation(
+                "28.14a", f"{sid} is not in a port: units load only in port", o.pos_of(sid), sid
+            )
+        )
         return
     if sid in w.data("moved", []):
-        w.bad("28.14a", f"{sid} has already moved: units load before it moves", o.pos_of(sid), sid)
+        w.refuse(
+            Violation(
+                "28.14a", f"{sid} has already moved: units load before it moves", o.pos_of(sid), sid
+            )
+        )
         return
     port_hex = g.hex_of(where)
     evacuating = where in w.data("evacuation", {})
@@ -132,45 +141,51 @@ def load(w: Work, o: Order) -> None:
     for pid in o.units:
         u = st.units.get(pid)
         if u is None or u.side != w.side:
-            w.bad("28.12", f"{pid} is not a unit of yours", o.pos_of(pid), pid)
+            w.refuse(Violation("28.12", f"{pid} is not a unit of yours", o.pos_of(pid), pid))
             continue
         if u.box and u.box.startswith("aboard:"):
-            w.bad(
-                "28.13c",
-                f"{pid} is already aboard {u.box[7:]}: a unit is carried whole by one ship",
-                o.pos_of(pid),
-                pid,
-                "naval units cannot combine to carry a unit",
+            w.refuse(
+                Violation(
+                    "28.13c",
+                    f"{pid} is already aboard {u.box[7:]}: a unit is carried whole by one ship",
+                    o.pos_of(pid),
+                    pid,
+                    "naval units cannot combine to carry a unit",
+                )
             )
             continue
         if pid in w.data("do_not_move", {}):
-            w.bad("28.24", f"{pid} has a Do Not Move marker", o.pos_of(pid), pid)
+            w.refuse(Violation("28.24", f"{pid} has a Do Not Move marker", o.pos_of(pid), pid))
             continue
         if g.hex_of(u.location) != port_hex and not evacuating:
-            w.bad(
-                "28.14a",
-                f"{pid} is not in {where}: units and their ship begin together in port",
-                o.pos_of(pid),
-                pid,
-                "only at an Evacuation port may units come from elsewhere [28.23e]",
+            w.refuse(
+                Violation(
+                    "28.14a",
+                    f"{pid} is not in {where}: units and their ship begin together in port",
+                    o.pos_of(pid),
+                    pid,
+                    "only at an Evacuation port may units come from elsewhere [28.23e]",
+                )
             )
             continue
         adding.append((pid, g.unit(pid)))
     onboard = [g.unit(c) for c in g.cargo(st, sid)]
     for p in load_problems(s.unit.name, s.capacity, onboard, adding):
-        w.bad(p.rule, p.message, o.pos_of(p.unit) if p.unit else o.pos, p.unit, p.hint)
+        w.refuse(p.at(o, p.unit))
         adding = [(a, d) for a, d in adding if a != p.unit]
     if not adding:
         return
     need = sum(points_28_13(d) for _, d in adding)
     left, cap = _port_left(w, where, w.side, loading=True)
     if need > left:
-        w.bad(
-            "26.25",
-            f"loading {need} NTP at {where} exceeds the port's capacity: {left} of "
-            f"{cap.value} left this player turn",
-            o.pos,
-            hint="; ".join(f"{what} -> {v} [{r}]" for r, what, v in cap.steps),
+        w.refuse(
+            Violation(
+                "26.25",
+                f"loading {need} NTP at {where} exceeds the port's capacity: {left} of "
+                f"{cap.value} left this player turn",
+                o.pos,
+                hint="; ".join(f"{what} -> {v} [{r}]" for r, what, v in cap.steps),
+            )
         )
         return
     _use_port(w, where, need)
@@ -224,7 +239,7 @@ def _own_ship(w: Work, sid: str, o: Order) -> bool:
         w.not_own_ship("25.1", sid, o.pos_of(sid))
         return False
     if u.location is None:
-        w.bad("27.31", f"{sid} is not in play ({u.box})", o.pos_of(sid), sid)
+        w.refuse(Violation("27.31", f"{sid} is not in play ({u.box})", o.pos_of(sid), sid))
         return False
     return True
 
@@ -236,44 +251,56 @@ def move(w: Work, o: Order) -> None:
     if not all(_own_ship(w, s, o) for s in ships):
         return
     if w.side == SOVIET and len(ships) > 1:
-        w.bad("26.12a", "Soviet naval units move one at a time", o.pos_of(ships[1]), ships[1])
+        w.refuse(
+            Violation(
+                "26.12a", "Soviet naval units move one at a time", o.pos_of(ships[1]), ships[1]
+            )
+        )
         return
     starts = {st.units[s].location for s in ships}
     if len(starts) > 1:
-        w.bad("26.12a", "a group moves only if its ships begin together", o.pos, ships[0])
+        w.refuse(
+            Violation("26.12a", "a group moves only if its ships begin together", o.pos, ships[0])
+        )
         return
     moved = list(w.data("moved", []))
     if any(g.ship(st, s).is_flotilla for s in ships):  # hex by hex, alone [32.11]
         if len(ships) > 1:
-            w.bad("32.11", "a flotilla moves alone, not in a group of naval units", o.pos)
+            w.refuse(
+                Violation("32.11", "a flotilla moves alone, not in a group of naval units", o.pos)
+            )
         else:
             move_flotilla(w, o, ships[0])
         return
     for s in ships:
         sh = g.ship(st, s)
         if sh.status != READY:
-            w.bad(
-                "26.31",
-                f"{s} is Sailed and cannot move until it is Ready"
-                + (
-                    ": it ended the Motorized Movement Phase in port [26.12a]"
-                    if s in w.data("moved_motorized", [])
-                    else ""
-                ),
-                o.pos_of(s),
-                s,
-                "a Naval Readiness roll makes it Ready [25.32]",
+            w.refuse(
+                Violation(
+                    "26.31",
+                    f"{s} is Sailed and cannot move until it is Ready"
+                    + (
+                        ": it ended the Motorized Movement Phase in port [26.12a]"
+                        if s in w.data("moved_motorized", [])
+                        else ""
+                    ),
+                    o.pos_of(s),
+                    s,
+                    "a Naval Readiness roll makes it Ready [25.32]",
+                )
             )
             return
         if s in moved:
-            w.bad("26.12a", f"{s} has already moved this phase", o.pos_of(s), s)
+            w.refuse(Violation("26.12a", f"{s} has already moved this phase", o.pos_of(s), s))
             return
         if s in w.data("assaulted", []):
-            w.bad(
-                "30.16f",
-                f"{s} carried an amphibious assault: no movement this turn",
-                o.pos_of(s),
-                s,
+            w.refuse(
+                Violation(
+                    "30.16f",
+                    f"{s} carried an amphibious assault: no movement this turn",
+                    o.pos_of(s),
+                    s,
+                )
             )
             return
     start = str(next(iter(starts)))
@@ -283,14 +310,18 @@ def move(w: Work, o: Order) -> None:
     dest, spent, passed = walk
     allowance = min(g.ship(st, s).nmp for s in ships)
     if spent > allowance:
-        w.bad(
-            "26.14",
-            f"the move costs {spent} NMP; the allowance is {allowance}"
-            + (
-                " (27.36: -1 for damage)" if any(g.ship(st, s).badly_damaged for s in ships) else ""
-            ),
-            o.pos,
-            ships[0],
+        w.refuse(
+            Violation(
+                "26.14",
+                f"the move costs {spent} NMP; the allowance is {allowance}"
+                + (
+                    " (27.36: -1 for damage)"
+                    if any(g.ship(st, s).badly_damaged for s in ships)
+                    else ""
+                ),
+                o.pos,
+                ships[0],
+            )
         )
         return
     for s in ships:
@@ -330,14 +361,16 @@ def walk_path(w: Work, o: Order, start: str, ships: list[str]) -> tuple[str, int
     if steps and g.name_of(steps[0])[0] == start:
         steps = steps[1:]
     if not steps:
-        w.bad("26.14", "the path names no location to move to", o.pos)
+        w.refuse(Violation("26.14", "the path names no location to move to", o.pos))
         return None
     for i, written in enumerate(steps):
         loc, hint = g.name_of(written)
         pos = o.pos_of(written)
         if loc is None:
             hint = hint or "name a sea zone or a port as the map spells it, or a hex id"
-            w.bad("26.11", f"unknown sea zone, port or hex {written!r}", pos, hint=hint)
+            w.refuse(
+                Violation("26.11", f"unknown sea zone, port or hex {written!r}", pos, hint=hint)
+            )
             return None
         cost = _step_26_14(w, here, loc, i == len(steps) - 1, ships, pos)
         if cost is None:
@@ -357,30 +390,34 @@ def _step_26_14(w: Work, here: str, loc: str, last: bool, ships: list[str], pos:
     zone_here = g.zone_of(here)
     if here in g.ports:
         if loc != P.port_zone(g.module, here):
-            w.bad(
-                "26.14a",
-                f"{here} opens only on the {P.port_zone(g.module, here)}",
-                pos,
-                hint="a port is adjacent to one sea zone [26.21]",
+            w.refuse(
+                Violation(
+                    "26.14a",
+                    f"{here} opens only on the {P.port_zone(g.module, here)}",
+                    pos,
+                    hint="a port is adjacent to one sea zone [26.21]",
+                )
             )
             return None
         return 1
     if loc in g.zones:
         if zone_here is None or loc not in g.zones[zone_here].adjacent:
-            w.bad("26.14b", f"{loc} is not adjacent to {zone_here}", pos)
+            w.refuse(Violation("26.14b", f"{loc} is not adjacent to {zone_here}", pos))
             return None
         return 1
     if loc in g.ports:
         if P.port_zone(g.module, loc) != zone_here:
-            w.bad(
-                "26.14b",
-                f"{loc} is not adjacent to the {zone_here}",
-                pos,
-                hint=f"{loc} opens on the {P.port_zone(g.module, loc)}",
+            w.refuse(
+                Violation(
+                    "26.14b",
+                    f"{loc} is not adjacent to the {zone_here}",
+                    pos,
+                    hint=f"{loc} opens on the {P.port_zone(g.module, loc)}",
+                )
             )
             return None
         if not last:
-            w.bad("26.14b", f"entering {loc} ends the move", pos)
+            w.refuse(Violation("26.14b", f"entering {loc} ends the move", pos))
             return None
         return 0 if _may_use_port(w, loc, ships, pos) else None
     return 0 if _hex_step_30_14(w, zone_here, loc, last, pos) else None
@@ -391,21 +428,23 @@ def _hex_step_30_14(w: Work, zone_here: str | None, loc: str, last: bool, pos: A
     cost; it ends the move [26.14b]."""
     g = w.game
     if g.zone_of_hex.get(loc) != zone_here:
-        w.bad("26.14b", f"hex {loc} is not in the {zone_here}", pos)
+        w.refuse(Violation("26.14b", f"hex {loc} is not in the {zone_here}", pos))
         return False
     terrain = g.terrain(loc)
     if terrain == "shallow":
-        w.bad("26.12d", f"hex {loc} is Shallow Water: no naval movement", pos)
+        w.refuse(Violation("26.12d", f"hex {loc} is Shallow Water: no naval movement", pos))
         return False
     if terrain != "sea":
-        w.bad(
-            "30.14a",
-            f"hex {loc} is not an all-sea hex: ships end only on all-sea hexes",
-            pos,
+        w.refuse(
+            Violation(
+                "30.14a",
+                f"hex {loc} is not an all-sea hex: ships end only on all-sea hexes",
+                pos,
+            )
         )
         return False
     if not last:
-        w.bad("26.14b", f"ending on hex {loc} ends the move", pos)
+        w.refuse(Violation("26.14b", f"ending on hex {loc} ends the move", pos))
         return False
     return True
 
@@ -415,20 +454,25 @@ def _may_use_port(w: Work, port: str, ships: list[str], pos: Any) -> bool:
     for s in ships:
         t = g.unit(s).type
         if not P.admits(g.module, port, t):
-            w.bad(
-                "26.24",
-                f"a {P.port_type(g.module, port).replace('_', ' ')} such as {port} admits no {t}",
-                pos,
-                s,
-                hint="see the Port Characteristics Chart",
+            w.refuse(
+                Violation(
+                    "26.24",
+                    f"a {P.port_type(g.module, port).replace('_', ' ')} "
+                    f"such as {port} admits no {t}",
+                    pos,
+                    s,
+                    hint="see the Port Characteristics Chart",
+                )
             )
             return False
     captured = w.data("captured", {})
     if port in captured and int(captured[port]) >= w.state.turn:
-        w.bad("26.28", f"{port} was captured this turn: usable from the next turn", pos)
+        w.refuse(
+            Violation("26.28", f"{port} was captured this turn: usable from the next turn", pos)
+        )
         return False
     if not port_friendly(w, port, w.side):
-        w.bad("26.2", f"{port} is not a friendly port", pos)
+        w.refuse(Violation("26.2", f"{port} is not a friendly port", pos))
         return False
     return True
 
@@ -561,7 +605,11 @@ def unload(w: Work, o: Order) -> None:
     for pid in o.units:
         u = w.state.units.get(pid)
         if u is None or u.side != w.side or not (u.box or "").startswith("aboard:"):
-            w.bad("28.14e", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid)
+            w.refuse(
+                Violation(
+                    "28.14e", f"{pid} is not aboard a naval unit of yours", o.pos_of(pid), pid
+                )
+            )
             return
         by_ship.setdefault(u.box[7:], []).append(pid)  # type: ignore[index]
     for sid, units in by_ship.items():
@@ -569,40 +617,50 @@ def unload(w: Work, o: Order) -> None:
         if where is None:
             continue  # sunk on the way: its passengers are gone [27.33]
         if where not in g.ports:
-            w.bad(
-                "28.14e",
-                f"{sid} is not in a port: units unload only in port "
-                "(an amphibious assault lands them from an all-sea hex [30.1])",
-                o.pos_of(units[0]),
-                units[0],
+            w.refuse(
+                Violation(
+                    "28.14e",
+                    f"{sid} is not in a port: units unload only in port "
+                    "(an amphibious assault lands them from an all-sea hex [30.1])",
+                    o.pos_of(units[0]),
+                    units[0],
+                )
             )
             return
         if where in w.data("evacuation", {}):
-            w.bad("28.23b", f"{where} is under Evacuation: it only loads", o.pos_of(units[0]))
+            w.refuse(
+                Violation(
+                    "28.23b", f"{where} is under Evacuation: it only loads", o.pos_of(units[0])
+                )
+            )
             return
         if not port_friendly(w, where, w.side):
-            w.bad("28.14c", f"{where} is not a friendly port", o.pos_of(units[0]))
+            w.refuse(Violation("28.14c", f"{where} is not a friendly port", o.pos_of(units[0])))
             return
         need = sum(points_28_13(g.unit(p)) for p in units)
         left, cap = _port_left(w, where, w.side, loading=False)
         if need > left:
-            w.bad(
-                "26.25",
-                f"unloading {need} NTP at {where} exceeds the port's capacity: "
-                f"{left} of {cap.value} left this player turn",
-                o.pos_of(units[0]),
-                hint="; ".join(f"{what} -> {v} [{r}]" for r, what, v in cap.steps)
-                + "; units that do not fit stay aboard until capacity opens [28.14f]",
+            w.refuse(
+                Violation(
+                    "26.25",
+                    f"unloading {need} NTP at {where} exceeds the port's capacity: "
+                    f"{left} of {cap.value} left this player turn",
+                    o.pos_of(units[0]),
+                    hint="; ".join(f"{what} -> {v} [{r}]" for r, what, v in cap.steps)
+                    + "; units that do not fit stay aboard until capacity opens [28.14f]",
+                )
             )
             return
         bases = [p for p in units if g.unit(p).type == "NB"]
         hex_id = g.hex_of(where) or where
         if bases and (len(bases) > 1 or naval_bases_at(w, hex_id, w.side)):
-            w.bad(
-                "32.21",
-                f"{where} would hold two Naval Base units: at most one per port hex",
-                o.pos_of(bases[-1]),
-                bases[-1],
+            w.refuse(
+                Violation(
+                    "32.21",
+                    f"{where} would hold two Naval Base units: at most one per port hex",
+                    o.pos_of(bases[-1]),
+                    bases[-1],
+                )
             )
             return
         _use_port(w, where, need)

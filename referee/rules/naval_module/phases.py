@@ -3,6 +3,7 @@ code. (The Naval Movement Interdiction Box [31.1x] is ``air.py``'s.)"""
 
 from __future__ import annotations
 
+from referee.engine.core import Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.context import place, set_ship
 from referee.rules.naval_module.readiness import check_25_32, readiness_drm, repair_drm
@@ -19,12 +20,14 @@ def readiness_phase(w: Work, orders: list[Order]) -> None:
             continue
         for sid in o.units:
             if sid in named:
-                w.bad(
-                    "25.35",
-                    f"{sid} is named for {named[sid]} already: Readiness or Repair, "
-                    "not both, one roll each",
-                    o.pos_of(sid),
-                    sid,
+                w.refuse(
+                    Violation(
+                        "25.35",
+                        f"{sid} is named for {named[sid]} already: Readiness or Repair, "
+                        "not both, one roll each",
+                        o.pos_of(sid),
+                        sid,
+                    )
                 )
                 continue
             named[sid] = o.verb
@@ -69,10 +72,14 @@ def _ready(w: Work, o: Order, sid: str) -> None:
     u = w.state.units[sid]
     s = w.game.ship(w.state, sid)
     if u.location is None:
-        w.bad("25.34", f"{sid} is sunk: no Readiness roll", o.pos_of(sid), sid)
+        w.refuse(Violation("25.34", f"{sid} is sunk: no Readiness roll", o.pos_of(sid), sid))
         return
     if s.status != SAILED:
-        w.bad("25.31", f"{sid} is Ready already: only Sailed units roll", o.pos_of(sid), sid)
+        w.refuse(
+            Violation(
+                "25.31", f"{sid} is Ready already: only Sailed units roll", o.pos_of(sid), sid
+            )
+        )
         return
     if not w.live:
         return
@@ -99,13 +106,17 @@ def _repair(w: Work, o: Order, sid: str) -> None:
     s = w.game.ship(w.state, sid)
     cadre = u.box == "cadre"
     if u.location is None and not cadre:
-        w.bad("25.23", f"{sid} is sunk for good: no repair", o.pos_of(sid), sid)
+        w.refuse(Violation("25.23", f"{sid} is sunk for good: no repair", o.pos_of(sid), sid))
         return
     if s.damage <= 0:
-        w.bad("27.41", f"{sid} has no damage to repair", o.pos_of(sid), sid)
+        w.refuse(Violation("27.41", f"{sid} has no damage to repair", o.pos_of(sid), sid))
         return
     if not cadre and u.location not in w.game.ports:
-        w.bad("26.32", f"{sid} is at sea: repair only in a friendly port", o.pos_of(sid), sid)
+        w.refuse(
+            Violation(
+                "26.32", f"{sid} is at sea: repair only in a friendly port", o.pos_of(sid), sid
+            )
+        )
         return
     if not w.live:
         return

@@ -12,6 +12,7 @@ that roll [26.12b].
 
 from __future__ import annotations
 
+from referee.engine.core import Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module.bases import captured_32_2
@@ -25,11 +26,11 @@ def capture(w: Work, o: Order) -> None:
     g = w.game
     port, hint = g.name_of(o.hexes[0])
     if port is None or port not in g.ports:
-        w.bad("26.28", f"{o.hexes[0]!r} is not a port", o.pos, hint=hint)
+        w.refuse(Violation("26.28", f"{o.hexes[0]!r} is not a port", o.pos, hint=hint))
         return
     control = dict(w.data("control", {}))
     if control.get(port) == w.side:
-        w.bad("26.28", f"{port} is already yours", o.pos)
+        w.refuse(Violation("26.28", f"{port} is already yours", o.pos))
         return
     enemy = enemy_of(g, w.side)
     control[port] = w.side

@@ -99,7 +99,7 @@ def run(game: Game, state: GameState, doc: OrdersDoc, dice: Dice) -> Work:
         _answer(w, doc)
         return w
     if doc.answers:
-        w.bad("orders", "there is no pending decision to answer", doc.answers[0].pos)
+        w.refuse(Violation("orders", "there is no pending decision to answer", doc.answers[0].pos))
         return w
     if not [s for s in doc.sections if s != "standing"] and doc.standing:
         return w  # standing orders only
@@ -300,23 +300,31 @@ def _ask_aborts(w: Work, orders: list[Order], phase: str) -> None:
 def _answer(w: Work, doc: OrdersDoc) -> None:
     pd = w.state.pending[0]
     if not doc.answers:
-        w.bad(
-            "orders",
-            f"the game awaits the answer to {pd.id}",
-            None,
-            hint=f"[answer] answer {pd.id} {'|'.join(pd.options)}",
+        w.refuse(
+            Violation(
+                "orders",
+                f"the game awaits the answer to {pd.id}",
+                None,
+                hint=f"[answer] answer {pd.id} {'|'.join(pd.options)}",
+            )
         )
         return
     a = doc.answers[0]
     if a.decision != pd.id:
-        w.bad("orders", f"no pending decision {a.decision!r}", a.pos, hint=f"pending: {pd.id}")
+        w.refuse(
+            Violation(
+                "orders", f"no pending decision {a.decision!r}", a.pos, hint=f"pending: {pd.id}"
+            )
+        )
         return
     if a.value not in pd.options:
-        w.bad(
-            "27.32b",
-            f"{a.value!r} is not an option of {pd.id}",
-            a.pos,
-            hint="options: " + ", ".join(pd.options),
+        w.refuse(
+            Violation(
+                "27.32b",
+                f"{a.value!r} is not an option of {pd.id}",
+                a.pos,
+                hint="options: " + ", ".join(pd.options),
+            )
         )
         return
     w.state = w.state.evolve(pending=w.state.pending[1:])

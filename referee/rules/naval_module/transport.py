@@ -7,8 +7,7 @@ Ships never pool capacity, so a unit is carried whole by one ship.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from referee.engine.core import Violation
 from referee.source.model import UnitDef
 
 NOT_TRANSPORTABLE = {
@@ -18,16 +17,6 @@ NOT_TRANSPORTABLE = {
     "SHA": "super-heavy artillery",
 }  # [28.13d]
 ONE_POINT_TYPES = ("HQ", "ASP")  # [28.13b]
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One reason an order cannot be carried out, citing its case."""
-
-    rule: str
-    message: str
-    unit: str | None = None
-    hint: str | None = None
 
 
 def points_28_13(unit: UnitDef) -> int:
@@ -42,44 +31,46 @@ def points_28_13(unit: UnitDef) -> int:
 
 def load_problems(
     ship_name: str, capacity: int, aboard: list[UnitDef], adding: list[tuple[str, UnitDef]]
-) -> list[Problem]:
+) -> list[Violation]:
     """Why ``adding`` cannot go aboard a ship of ``capacity`` that already carries
     ``aboard``."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     if capacity <= 0:
-        out.append(Problem("28.13a", f"{ship_name} has no transport capacity"))
+        out.append(Violation("28.13a", f"{ship_name} has no transport capacity"))
         return out
     used = sum(points_28_13(u) for u in aboard)
     for pid, u in adding:
         if u.category != "ground":
-            out.append(Problem("28.12", f"{pid} is not a ground unit", pid))
+            out.append(Violation("28.12", f"{pid} is not a ground unit", unit=pid))
             continue
         if u.type in NOT_TRANSPORTABLE:
             out.append(
-                Problem(
-                    "28.13d", f"{pid} is {NOT_TRANSPORTABLE[u.type]}: never carried by sea", pid
+                Violation(
+                    "28.13d",
+                    f"{pid} is {NOT_TRANSPORTABLE[u.type]}: never carried by sea",
+                    unit=pid,
                 )
             )
             continue
         need = points_28_13(u)
         if "motorized" in u.flags and need > capacity:
             out.append(
-                Problem(
+                Violation(
                     "28.13c",
                     f"{pid} is motorized and needs {need} capacity points on one ship; "
                     f"{ship_name} has {capacity}",
-                    pid,
-                    "naval units cannot combine to carry a unit: use a larger ship",
+                    unit=pid,
+                    hint="naval units cannot combine to carry a unit: use a larger ship",
                 )
             )
             continue
         if used + need > capacity:
             out.append(
-                Problem(
+                Violation(
                     "28.13b",
                     f"{pid} needs {need} capacity point(s); {ship_name} has "
                     f"{capacity - used} of {capacity} left",
-                    pid,
+                    unit=pid,
                 )
             )
             continue

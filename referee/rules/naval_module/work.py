@@ -21,15 +21,9 @@ class Work:
     events: list[Event] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
 
-    def bad(
-        self,
-        rule: str,
-        message: str,
-        where: SourcePos | None,
-        unit: str | None = None,
-        hint: str | None = None,
-    ) -> None:
-        self.violations.append(Violation(rule, message, where, unit, hint))
+    def refuse(self, violation: Violation) -> None:
+        """Record ``violation`` (placed: the naval checks know the order's words)."""
+        self.violations.append(violation)
 
     def not_own_ship(self, rule: str, sid: str, where: SourcePos | None, extra: str = "") -> None:
         """``sid`` is not one of the side's naval units: say what it is instead (no such
@@ -46,7 +40,7 @@ class Work:
             message, hint = f"{sid} is a {u.side} unit, not one of yours", None
         else:
             message, hint = f"{sid} is not a naval unit", "order your ships here"
-        self.bad(rule, message + extra, where, sid, hint)
+        self.refuse(Violation(rule, message + extra, where, sid, hint))
 
     def note(self, event_kind: str, rule: str, text: str, /, **data: Any) -> None:
         self.events.append(Event(event_kind, rule, text, data))

@@ -13,10 +13,9 @@ on the position the orders are written against and by the referee after the dice
 
 from __future__ import annotations
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.driver import Task
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.attack_advanced import record_advance_8_5_4
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.combat import phase_record, with_record
@@ -29,7 +28,7 @@ from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
 
 def advance_problem_8_5(
     game: Game, state: GameState, unit: str, hex_id: str, side: str
-) -> Problem | None:
+) -> Violation | None:
     """Why ``unit`` of ``side`` may not advance into ``hex_id`` now, or ``None``: it is on
     the map, next to the hex, may enter its terrain [10.11][10.12], the hex is not closed to
     it [12.3][14.4] nor an undestroyed enemy Defended hex [10.15], and stacking allows it (the
@@ -38,24 +37,30 @@ def advance_problem_8_5(
     first, with the advance rule [8.5] second (so does the refusal event)."""
     u = state.units[unit]
     if u.location is None or u.side != side:
-        return Problem("8.5", "not on the map", "not-on-map", unit, unit)
+        return Violation("8.5", "not on the map", code="not-on-map", word=unit, unit=unit)
     if not game.board.adjacent(u.location, hex_id):
-        return Problem("8.5", f"{u.location} is not adjacent to {hex_id}", "not-adjacent", unit)
+        return Violation(
+            "8.5", f"{u.location} is not adjacent to {hex_id}", code="not-adjacent", word=unit
+        )
     if entry_cost_5_12(game, state, unit, hex_id) is None:
-        return Problem(
+        return Violation(
             terrain_case_10_1(game, hex_id),
             f"cannot enter the terrain of {hex_id} [8.5]",
-            "terrain",
-            unit,
-            unit,
+            code="terrain",
+            word=unit,
+            unit=unit,
         )
     closed = closed_area_12_3(game, state, unit, hex_id)
     if closed is not None:
-        return Problem(closed, f"may not enter {hex_id}", "closed", unit, unit)
+        return Violation(closed, f"may not enter {hex_id}", code="closed", word=unit, unit=unit)
     if game.enemy_defended(state, hex_id, side):
-        return Problem("10.15", f"may not enter {hex_id}", "enemy-defended-hex", unit, unit)
+        return Violation(
+            "10.15", f"may not enter {hex_id}", code="enemy-defended-hex", word=unit, unit=unit
+        )
     if not room_for_7_22(game, state, hex_id, side, [unit]):
-        return Problem("9.41", "would break the stacking limit [8.5]", "stacking", unit, unit)
+        return Violation(
+            "9.41", "would break the stacking limit [8.5]", code="stacking", word=unit, unit=unit
+        )
     return None
 
 
@@ -71,7 +76,7 @@ def check_advances_8_5(
     orders: tuple[Order, ...],
     attackers_of: dict[str, set[str]],
     defended_attacked: set[str],
-) -> list[Problem]:
+) -> list[Violation]:
     """The Combat Phase's ``advance`` orders, against the attacks declared before them
     (``attackers_of``: attacked hex -> attackers): only attackers of a unit in the hex
     advance into it, each one able to, at most three per hex [8.5][10.45]. Whether a unit
@@ -81,7 +86,7 @@ def check_advances_8_5(
     if defended_attacked:
         gone = {*state.data.get("destroyed_defended", ()), *defended_attacked}
         state = state.with_data(destroyed_defended=sorted(gone))
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     per_hex: dict[str, int] = {}
     for o in orders:
         if o.verb != "advance":
@@ -93,27 +98,29 @@ def check_advances_8_5(
                 continue
             if u not in allowed:
                 probs.append(
-                    Problem(
+                    Violation(
                         "8.5",
                         f"{u} may advance into {h} only after attacking a unit in it",
-                        "not-an-attacker",
-                        u,
-                        u,
+                        code="not-an-attacker",
+                        word=u,
+                        unit=u,
                     ).at(o)
                 )
                 continue
             why = advance_problem_8_5(game, state, u, h, side)
             if why is not None:
                 probs.append(
-                    Problem(why.rule, f"{u} {why.message}", why.code, u, u, why.hint).at(o)
+                    Violation(
+                        why.rule, f"{u} {why.message}", code=why.code, word=u, unit=u, hint=why.hint
+                    ).at(o)
                 )
             per_hex[h] = per_hex.get(h, 0) + 1
         if over_limit_8_5(game, per_hex.get(h, 0)):
             probs.append(
-                Problem(
+                Violation(
                     "8.5",
                     f"at most {game.flags.advance_limit} units may advance into {h}",
-                    "too-many",
+                    code="too-many",
                 ).at(o)
             )
     return probs

@@ -15,10 +15,9 @@ retreats, as they were played.
 
 from __future__ import annotations
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.driver import Task, push_front
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.combat import (
     defended_target_10_44,
     phase_record,
@@ -98,11 +97,11 @@ def followup_8_5_4(state: GameState) -> list[str]:
     return phase_record(state)[FOLLOWUP]
 
 
-def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Problem]:
+def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Violation]:
     """A further file attacks only the units that advanced after an 8.24 retreat [8.5.4]:
     the phase's other attacks were written in its first file."""
     allowed = set(followup_8_5_4(state))
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     for o in orders:
         if o.verb != "attack":
             continue
@@ -110,13 +109,13 @@ def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Pr
         others = [defended] if defended is not None else [t for t in o.targets if t not in allowed]
         if others:
             probs.append(
-                Problem(
+                Violation(
                     "8.5.4",
                     f"{', '.join(others)}: after the 8.24 retreats only the units that "
                     f"advanced ({', '.join(sorted(allowed))}) may be attacked; the phase's "
                     "other attacks were made in its first file",
-                    "not-advanced",
-                    others[0],
+                    code="not-advanced",
+                    word=others[0],
                 ).at(o)
             )
     return probs

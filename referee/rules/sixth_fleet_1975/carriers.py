@@ -12,9 +12,8 @@ which carrier, what is in a box -- are in :mod:`air`.)
 
 from __future__ import annotations
 
-from referee.engine.core import Event
+from referee.engine.core import Event, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
 from referee.rules.sixth_fleet_1975.context import Game
@@ -33,19 +32,32 @@ def carrier_order_9_62(game: Game, carry: Carry, o: Order, claims: list[Order]) 
     ud, cd = game.unit(u), game.unit(cv)
     if not (ud.category == "air" and ud.has("carrier")):
         carry.refuse(
-            Problem("9.11", f"{u} is not a carrier-based air unit", "not-carrier-air", u, u), o
+            Violation(
+                "9.11",
+                f"{u} is not a carrier-based air unit",
+                code="not-carrier-air",
+                word=u,
+                unit=u,
+            ),
+            o,
         )
         return
     if cd.type != "CV" or cd.nationality != ud.nationality:
         carry.refuse(
-            Problem(
-                "9.62", f"{cv} is not a carrier of {u}'s nationality", "not-its-carrier", cv, u
+            Violation(
+                "9.62",
+                f"{cv} is not a carrier of {u}'s nationality",
+                code="not-its-carrier",
+                word=cv,
+                unit=u,
             ),
             o,
         )
         return
     if st.units[cv].location is None:
-        carry.refuse(Problem("9.62", f"{cv} is not on the map", "carrier-off-map", cv, u), o)
+        carry.refuse(
+            Violation("9.62", f"{cv} is not on the map", code="carrier-off-map", word=cv, unit=u), o
+        )
         return
     if o.verb == "cap":
         if carrier_of(st.units[u].box) == cv:
@@ -60,24 +72,24 @@ def carrier_order_9_62(game: Game, carry: Carry, o: Order, claims: list[Order]) 
         return
     if st.units[u].location != st.units[cv].location:
         carry.refuse(
-            Problem(
+            Violation(
                 "9.62B",
                 f"{u} must be in the hex of {cv} to go into its holding box",
-                "not-in-carrier-hex",
-                u,
-                u,
+                code="not-in-carrier-hex",
+                word=u,
+                unit=u,
             ),
             o,
         )
         return
     if len(box_contents(st, cv)) >= HOLDING_BOX_LIMIT:
         carry.refuse(
-            Problem(
+            Violation(
                 "9.62B",
                 f"the holding box of {cv} is full ({HOLDING_BOX_LIMIT})",
-                "holding-box-full",
-                cv,
-                u,
+                code="holding-box-full",
+                word=cv,
+                unit=u,
             ),
             o,
         )
@@ -93,12 +105,12 @@ def check_cap_claim_9_62A(carry: Carry, o: Order) -> None:
     u, cv = o.units[0], o.carrier or ""
     if st.units[u].location is None or st.units[u].location != st.units[cv].location:
         carry.refuse(
-            Problem(
+            Violation(
                 "9.62",
                 f"{u} must end in the hex of {cv} to fly CAP over it",
-                "cap-not-over-carrier",
-                u,
-                u,
+                code="cap-not-over-carrier",
+                word=u,
+                unit=u,
             ),
             o,
         )
@@ -119,13 +131,13 @@ def place_on_carrier_9_62(game: Game, carry: Carry, o: Order, u: str) -> None:
         or not ud.has("carrier")
     ):
         carry.refuse(
-            Problem(
+            Violation(
                 "9.62",
                 f"{u} cannot go to {cv}: place the carrier first, same "
                 "nationality, carrier-based air only",
-                "no-carrier",
-                cv,
-                u,
+                code="no-carrier",
+                word=cv,
+                unit=u,
             ),
             o,
         )
@@ -133,7 +145,13 @@ def place_on_carrier_9_62(game: Game, carry: Carry, o: Order, u: str) -> None:
     if o.mode == "box":
         if len(box_contents(st, cv)) >= HOLDING_BOX_LIMIT:
             carry.refuse(
-                Problem("9.62B", f"the holding box of {cv} is full", "holding-box-full", cv, u),
+                Violation(
+                    "9.62B",
+                    f"the holding box of {cv} is full",
+                    code="holding-box-full",
+                    word=cv,
+                    unit=u,
+                ),
                 o,
             )
             return

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from referee.engine.core import GameState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.strengths import (
     attack_key_8_43,
@@ -132,7 +131,7 @@ def analyse_attack(
     attackers: tuple[str, ...],
     targets: tuple[str, ...],
     rec: Mapping[str, list[str]] | None = None,
-) -> tuple[AttackCalc | None, list[Problem]]:
+) -> tuple[AttackCalc | None, list[Violation]]:
     """Check one attack and compute it. ``rec`` is the phase record (default: the state's).
     The steps: the attackers [8.0][8.1][8.12], the target (a Defended hex [10.44], or enemy
     units in one hex [8.3]), adjacency and one type of target [8.11][8.36], a strength against
@@ -149,10 +148,10 @@ def analyse_attack(
         return None, probs
     if len(thexes) > 1:
         return None, [
-            Problem(
+            Violation(
                 "8.34",
                 "one attack goes into one enemy-occupied hex only: " + ", ".join(sorted(thexes)),
-                "several-target-hexes",
+                code="several-target-hexes",
             )
         ]
     (thex,) = thexes
@@ -161,11 +160,11 @@ def analyse_attack(
         return None, probs
     (cat,) = cats
     probs = [
-        Problem(
+        Violation(
             "8.41",
             f"{a} has no {attack_key_8_43(cat)} strength (0) and may not attack {cat} units",
-            "no-strength",
-            a,
+            code="no-strength",
+            word=a,
         )
         for a in attackers
         if not can_attack_6_41(game, a, cat)
@@ -182,21 +181,21 @@ def _attacker_problems_8_1(
     side: str,
     attackers: tuple[str, ...],
     rec: Mapping[str, list[str]],
-) -> tuple[list[Problem], set[str]]:
+) -> tuple[list[Violation], set[str]]:
     """The attackers: the phasing player's units [8.0] on the map [8.11] (not in a holding box
     [9.62B]) that have not attacked [8.13], retreated under 8.24 [8.74] or advanced [8.5] this
     phase, each named once [8.42], from one hex [8.12]; and the hexes they attack from."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     hexes: set[str] = set()
     for a in attackers:
         u = state.units[a]
         if u.side != side:
             probs.append(
-                Problem(
+                Violation(
                     "8.0",
                     f"{a} is not a {side} unit: only the Phasing Player attacks",
-                    "not-phasing",
-                    a,
+                    code="not-phasing",
+                    word=a,
                 )
             )
             continue
@@ -206,64 +205,82 @@ def _attacker_problems_8_1(
         hexes.add(u.location)
         probs += _attacked_already_8_13(a, rec)
     if len(set(attackers)) != len(attackers):
-        probs.append(Problem("8.42", "a unit is named twice in one attack", "attacker-twice"))
+        probs.append(
+            Violation("8.42", "a unit is named twice in one attack", code="attacker-twice")
+        )
     if len(hexes) > 1 and not game.flags.allow_multi_hex_attack:
         probs.append(
-            Problem(
+            Violation(
                 "8.12",
                 "units in different hexes must make separate attacks: " + ", ".join(sorted(hexes)),
-                "several-hexes",
+                code="several-hexes",
                 hint="split the attack by hex",
             )
         )
     return probs, hexes
 
 
-def _off_map_8_11(unit: str, box: str | None, what: str) -> Problem:
+def _off_map_8_11(unit: str, box: str | None, what: str) -> Violation:
     """A unit off the map takes no part in combat [8.11]; one in a holding box [9.62B]."""
     if carrier_of(box) is not None:
-        return Problem(
-            "9.62B", f"{unit} is in a holding box and {what} [9.62]", "in-holding-box", unit
+        return Violation(
+            "9.62B",
+            f"{unit} is in a holding box and {what} [9.62]",
+            code="in-holding-box",
+            word=unit,
         )
     if what == "cannot attack":
-        return Problem("8.11", f"{unit} is off the map and cannot attack", "off-map", unit)
-    return Problem("8.11", f"{unit} is not on the map", "off-map", unit)
+        return Violation(
+            "8.11", f"{unit} is off the map and cannot attack", code="off-map", word=unit
+        )
+    return Violation("8.11", f"{unit} is not on the map", code="off-map", word=unit)
 
 
-def _attacked_already_8_13(a: str, rec: Mapping[str, list[str]]) -> list[Problem]:
+def _attacked_already_8_13(a: str, rec: Mapping[str, list[str]]) -> list[Violation]:
     """A unit attacks once a phase [8.13], never after its 8.24 retreat [8.74] or an advance
     after combat [8.5]."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     if a in rec["used"]:
-        probs.append(Problem("8.13", f"{a} has already attacked this Combat Phase", "attacked", a))
+        probs.append(
+            Violation(
+                "8.13", f"{a} has already attacked this Combat Phase", code="attacked", word=a
+            )
+        )
     if a in rec["retreated_824"]:
         probs.append(
-            Problem(
+            Violation(
                 "8.74",
                 f"{a} retreated under 8.24 and may not attack this phase",
-                "retreated-8.24",
-                a,
+                code="retreated-8.24",
+                word=a,
             )
         )
     if a in rec["advanced"]:
         probs.append(
-            Problem("8.5", f"{a} advanced after combat and may not attack again", "advanced", a)
+            Violation(
+                "8.5",
+                f"{a} advanced after combat and may not attack again",
+                code="advanced",
+                word=a,
+            )
         )
     return probs
 
 
 def _target_problems_8_3(
     game: Game, state: GameState, side: str, targets: tuple[str, ...]
-) -> tuple[list[Problem], set[str], set[str]]:
+) -> tuple[list[Violation], set[str], set[str]]:
     """The defenders: enemy units [8.0] on the map [8.11], each named once [8.31]; and their
     hexes and categories."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     thexes: set[str] = set()
     cats: set[str] = set()
     for t in targets:
         tu = state.units[t]
         if tu.side == side:
-            probs.append(Problem("8.0", f"{t} is a friendly unit", "friendly-target", t))
+            probs.append(
+                Violation("8.0", f"{t} is a friendly unit", code="friendly-target", word=t)
+            )
             continue
         if tu.location is None:
             probs.append(_off_map_8_11(t, tu.box, "cannot be attacked"))
@@ -271,7 +288,9 @@ def _target_problems_8_3(
         thexes.add(tu.location)
         cats.add(game.category(t))
     if len(set(targets)) != len(targets):
-        probs.append(Problem("8.31", "a defender is named twice in one attack", "defender-twice"))
+        probs.append(
+            Violation("8.31", "a defender is named twice in one attack", code="defender-twice")
+        )
     return probs, thexes, cats
 
 
@@ -282,24 +301,26 @@ def _adjacent_one_type_8_11(
     targets: tuple[str, ...],
     thex: str,
     cats: set[str],
-) -> list[Problem]:
+) -> list[Violation]:
     """Every attacker next to the target hex [8.11]; air, surface and submarine units attacked
     separately [8.36]."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     for a in attackers:
         loc = state.units[a].location
         assert loc is not None
         if not game.board.adjacent(loc, thex):
             probs.append(
-                Problem("8.11", f"{a} in {loc} is not adjacent to {thex}", "not-adjacent", a)
+                Violation(
+                    "8.11", f"{a} in {loc} is not adjacent to {thex}", code="not-adjacent", word=a
+                )
             )
     if len(cats) > 1:
         probs.append(
-            Problem(
+            Violation(
                 "8.36",
                 "air, surface and submarine units must be attacked separately: "
                 + ", ".join(f"{t} ({game.category(t)})" for t in targets),
-                "mixed-types",
+                code="mixed-types",
                 hint="one attack per unit type",
             )
         )
@@ -313,7 +334,7 @@ def _differential_8_23(
     targets: tuple[str, ...],
     thex: str,
     cat: str,
-) -> tuple[AttackCalc, list[Problem]]:
+) -> tuple[AttackCalc, list[Violation]]:
     """The attack's strengths [8.43]-[8.45], the top unit's ECM [8.9] and the differential:
     never below 0 [8.23], never below the lowest CRT column [8.9]."""
     key = attack_key_8_43(cat)
@@ -325,16 +346,18 @@ def _differential_8_23(
     calc = _calc(game, attackers, targets, thex, cat, key, att, dfn, ecm, top)
     if diff < 0:
         return calc, [
-            Problem(
+            Violation(
                 "8.23",
                 f"the differential is {fmt(diff)} ({key} {fmt(att)} - DEF {fmt(dfn)}): "
                 "an attack below 0 is never allowed",
-                "below-zero",
+                code="below-zero",
             )
         ]
     if calc.column is None:
         return calc, [
-            Problem("8.9", f"differential {fmt(diff)} is below the lowest CRT column", "below-crt")
+            Violation(
+                "8.9", f"differential {fmt(diff)} is below the lowest CRT column", code="below-crt"
+            )
         ]
     return calc, []
 
@@ -366,13 +389,13 @@ def _stack_order_7_44(
     attackers: tuple[str, ...],
     targets: tuple[str, ...],
     rec: Mapping[str, list[str]],
-) -> list[Problem]:
+) -> list[Violation]:
     """Attack a stack from the top down [7.44]: every unit above a target must already have
     been attacked this phase, or be in this attack, unless none of these attackers could
     attack it (it may then be skipped [7.45])."""
     stack = list(state.stacks.get(thex, ()))
     attacked = set(rec["attacked"]) | set(targets)
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     for t in targets:
         for above in stack[: stack.index(t)]:
             if above in attacked:
@@ -380,12 +403,12 @@ def _stack_order_7_44(
             if not any(can_attack_6_41(game, a, game.category(above)) for a in attackers):
                 continue  # [7.45] it may be skipped
             probs.append(
-                Problem(
+                Violation(
                     "7.44",
                     f"{t} may not be attacked before {above}, which is above it in the stack "
                     f"and has not been attacked this phase",
-                    "stack-order",
-                    t,
+                    code="stack-order",
+                    word=t,
                     hint=f"attack {above} first, or in the same attack if it is the same type",
                 )
             )
@@ -400,30 +423,34 @@ def _analyse_defended(
     attackers: tuple[str, ...],
     hex_id: str,
     hexes: set[str],
-) -> tuple[AttackCalc | None, list[Problem]]:
+) -> tuple[AttackCalc | None, list[Violation]]:
     """A Defended hex is attacked on its own, only when no unit occupies it [10.44]: total AS
     against its intrinsic DEF (never doubled [10.41]), on its ECM row."""
     d = game.board.defended(hex_id) if game.board.contains(hex_id) else None
     if d is None:
-        return None, [Problem("10.44", f"{hex_id} is not a Defended hex", "not-defended-hex")]
+        return None, [
+            Violation("10.44", f"{hex_id} is not a Defended hex", code="not-defended-hex")
+        ]
     if d.side == side:
         return None, [
-            Problem("10.44", f"{hex_id} is a friendly Defended hex", "friendly-defended-hex")
+            Violation("10.44", f"{hex_id} is a friendly Defended hex", code="friendly-defended-hex")
         ]
     if hex_id in game.destroyed_defended(state):
         return None, [
-            Problem(
-                "10.46", f"the Defended hex {hex_id} is already destroyed", "defended-destroyed"
+            Violation(
+                "10.46",
+                f"the Defended hex {hex_id} is already destroyed",
+                code="defended-destroyed",
             )
         ]
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     if state.stacks.get(hex_id):
         probs.append(
-            Problem(
+            Violation(
                 "10.44",
                 f"the Defended hex {hex_id} may be attacked only when no units occupy it "
                 f"(now: {', '.join(state.stacks[hex_id])})",
-                DEFENDED_HEX_OCCUPIED,
+                code=DEFENDED_HEX_OCCUPIED,
             )
         )
     for a in attackers:
@@ -431,12 +458,17 @@ def _analyse_defended(
         assert loc is not None
         if not game.board.adjacent(loc, hex_id):
             probs.append(
-                Problem("8.11", f"{a} in {loc} is not adjacent to {hex_id}", "not-adjacent", a)
+                Violation(
+                    "8.11", f"{a} in {loc} is not adjacent to {hex_id}", code="not-adjacent", word=a
+                )
             )
         if game.value(a, "AS") <= 0:
             probs.append(
-                Problem(
-                    "8.41", f"{a} has no AS strength to attack a Defended hex", "no-strength", a
+                Violation(
+                    "8.41",
+                    f"{a} has no AS strength to attack a Defended hex",
+                    code="no-strength",
+                    word=a,
                 )
             )
     if probs:
@@ -446,10 +478,10 @@ def _analyse_defended(
     calc = _calc(game, attackers, (), hex_id, "defended", "AS", att, dfn, d.ecm, hex_target(hex_id))
     if att - dfn < 0:
         return calc, [
-            Problem(
+            Violation(
                 "8.23",
                 f"the differential is {fmt(att - dfn)}: an attack below 0 is never allowed",
-                "below-zero",
+                code="below-zero",
             )
         ]
     return calc, []

@@ -17,10 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.driver import Task, push_front
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.advance import check_advances_8_5
 from referee.rules.sixth_fleet_1975.attack_advanced import check_followup_8_5_4, followup_8_5_4
 from referee.rules.sixth_fleet_1975.combat import (
@@ -118,11 +117,11 @@ class Declared:
 
 def check_attacks_8_0(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
-) -> tuple[list[Problem], Declared]:
+) -> tuple[list[Violation], Declared]:
     """Every attack legal as declared, in the order written [7.44][8.1x][8.3x][8.4x], and
     what the attacks declare. An attack on a Defended hex [10.44] may be declared after
     attacks on every unit in it."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     rec = phase_record(state)
     declared = Declared()
     declared_targets: set[str] = set()
@@ -157,21 +156,21 @@ def check_attacks_8_0(
     return probs, declared
 
 
-def _announcement_problem(o: Order) -> Problem:
+def _announcement_problem(o: Order) -> Violation:
     """``option`` in a Combat Phase: the only announcement, the violation of neutral air
     space, is made "at the start of any Soviet Movement Phase" [14.2]."""
-    return Problem(
+    return Violation(
         "14.2" if o.value == "14.2" else (o.value or "14"),
         f"option {o.value} is announced at the start of a Soviet Movement Phase, "
         "not in a Combat Phase",
-        "not-in-movement",
+        code="not-in-movement",
         hint="write it in the [movement] section of the Soviet Movement Phase",
     )
 
 
 def check_combat(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
-) -> list[Problem]:
+) -> list[Violation]:
     """Every attack legal as declared; every obligated hex attacks or retreats
     [8.21]-[8.24]; retreats and advances allowed [8.24][8.5]."""
     probs, declared = check_attacks_8_0(game, state, side, orders)

@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.driver import Handler, Task, drive
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.orders_file import apply_standing
 from referee.rules.sixth_fleet_1975.victory import score_13_0, unit_vp_13_0
@@ -60,7 +59,7 @@ def forecast(
     carry_out: Callable[[Game, GameState, str, tuple[Order, ...], list[Event]], GameState] | None,
     handlers: Mapping[str, Handler],
     auto: Callable[[GameState], list[dict[str, object]] | None],
-) -> list[Problem]:
+) -> list[Violation]:
     """The certain consequences of ``doc`` (orders that passed ``validate``) as warnings,
     each placed at the order that names the unit concerned, else at the section header."""
     side = str(doc.side)
@@ -86,7 +85,7 @@ def forecast(
     except DieNeeded:
         stopped_at_die = True
         st = last[0]
-    out: list[Problem] = []
+    out: list[Violation] = []
     for e in events:
         if e.kind == "phase" and e.data.get("phase") != state.phase:
             break  # the next step began: its own orders decide what happens there
@@ -97,18 +96,24 @@ def forecast(
         if e.kind == "eliminate" and unit and e.data.get("scores"):
             vp = unit_vp_13_0(game, unit)
             text += f": {vp} VP for {game.enemy_of(state.units[unit].side)} [13.0]"
-        out.append(Problem(e.rule, f"{text} ({_when(stopped_at_die)})", e.kind, unit, unit))
+        out.append(
+            Violation(
+                e.rule, f"{text} ({_when(stopped_at_die)})", code=e.kind, word=unit, unit=unit
+            )
+        )
     if not stopped_at_die and st.pending:
         p = st.pending[0]
-        out.append(Problem(p.rule, f"{p.side} will have to decide: {p.prompt}", "decision-pending"))
+        out.append(
+            Violation(p.rule, f"{p.side} will have to decide: {p.prompt}", code="decision-pending")
+        )
     before, after = score_13_0(game, state), score_13_0(game, st)
     if before.get("net") != after.get("net"):
         out.append(
-            Problem(
+            Violation(
                 "13.0",
                 f"victory points at stake: the net score goes from {before.get('net')} "
                 f"to {after.get('net')} before any die is rolled",
-                "vp-at-stake",
+                code="vp-at-stake",
             )
         )
     return [_placed(p._replace(severity="warning"), doc) for p in out]
@@ -118,7 +123,7 @@ def _when(stopped_at_die: bool) -> str:
     return "certain: before any die is rolled" if stopped_at_die else "certain: no die decides it"
 
 
-def _placed(p: Problem, doc: OrdersDoc) -> Problem:
+def _placed(p: Violation, doc: OrdersDoc) -> Violation:
     """At the order naming the unit, else at the header of the section of the orders."""
     if p.unit:
         for o in doc.orders:

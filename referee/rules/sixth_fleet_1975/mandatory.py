@@ -18,10 +18,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.driver import push_front
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.combat import (
     AttackCalc,
     analyse_attack,
@@ -124,7 +123,7 @@ def legal_groups_8_24(
     strength = {u: attack_strength_8_45(game, state, u, cat) for u in able}
     out: dict[tuple[str, ...], AttackCalc] = {}
 
-    def legal(group: tuple[str, ...]) -> tuple[AttackCalc | None, list[Problem]]:
+    def legal(group: tuple[str, ...]) -> tuple[AttackCalc | None, list[Violation]]:
         calc, probs = analyse_attack(game, state, side, group, (target,), rec)
         if calc is not None and not probs:
             out[group] = calc
@@ -179,12 +178,12 @@ def check_obligations_8_21(
     side: str,
     orders: tuple[Order, ...],
     attacks_from: set[str],
-) -> list[Problem]:
+) -> list[Violation]:
     """Every obligated hex that declared no attack had none to make [8.21]; its units that
     must retreat are given a hex when there is a choice [8.24]; a ``retreat UNIT -> HEX``
     order is only for such a unit [8.24], into a hex it may retreat into [8.71]. A refused
     hex cites the case that forbids it first (:func:`retreat_barrier`), [8.71] second."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     retreats = {o.units[0]: o for o in orders if o.verb == "retreat" and o.mode == "to"}
     must: set[str] = set()
     for h, _units in obligated_hexes_8_21(game, state, side).items():
@@ -194,12 +193,12 @@ def check_obligations_8_21(
         if best:
             b = best[0]
             probs.append(
-                Problem(
+                Violation(
                     "8.21",
                     f"units in {h} are in an enemy zone of control and must attack "
                     f"(e.g. attack {' '.join(b.attackers)} -> {' '.join(b.targets)} at "
                     f"{fmt(b.differential)})",
-                    "attack-owed",
+                    code="attack-owed",
                     hint=f"attack {' '.join(b.attackers)} -> {' '.join(b.targets)}",
                 )
             )
@@ -210,13 +209,13 @@ def check_obligations_8_21(
             probs.append(_retreat_warning(h, u, opts, game.is_air(u)))
             if u not in retreats and len(opts) > 1:
                 probs.append(
-                    Problem(
+                    Violation(
                         "8.24",
                         f"{u} in {h} cannot attack at 0 or better and must retreat; "
                         f"choose the hex ({' '.join(opts)})",
-                        "retreat-hex-owed",
-                        None,
-                        u,
+                        code="retreat-hex-owed",
+                        word=None,
+                        unit=u,
                         hint=f"retreat {u} -> {opts[0]}",
                     )
                 )
@@ -225,13 +224,13 @@ def check_obligations_8_21(
             continue
         if u not in must:
             probs.append(
-                Problem(
+                Violation(
                     "8.24",
                     f"{u} is not obliged to retreat: the phasing player retreats only "
                     "units that cannot make a mandatory attack",
-                    "not-obliged",
-                    u,
-                    u,
+                    code="not-obliged",
+                    word=u,
+                    unit=u,
                 ).at(o)
             )
             continue
@@ -242,12 +241,12 @@ def check_obligations_8_21(
             case, why = retreat_barrier(game, state, u, o.hexes[0])
             second = "" if case == "8.71" else " [8.71]"
             probs.append(
-                Problem(
+                Violation(
                     case,
                     f"{u} may not retreat into {o.hexes[0]}: {why}{second}",
-                    "not-a-retreat-hex",
-                    o.hexes[0],
-                    u,
+                    code="not-a-retreat-hex",
+                    word=o.hexes[0],
+                    unit=u,
                     hint=("legal: " + " ".join(opts))
                     if opts
                     else "no legal retreat: it is eliminated; leave the order out",
@@ -256,28 +255,28 @@ def check_obligations_8_21(
     return probs
 
 
-def _retreat_warning(hex_id: str, unit: str, opts: list[str], air: bool) -> Problem:
+def _retreat_warning(hex_id: str, unit: str, opts: list[str], air: bool) -> Violation:
     """What ``validate`` foresees for a unit that must retreat: the retreat [8.24], or its
     elimination -- an air unit because it never retreats [8.72], a naval unit because no
     hex may take it [8.71] -- with the general obligation [8.24] cited second."""
     if not opts:
-        return Problem(
+        return Violation(
             "8.72" if air else "8.71",
             f"{unit} in {hex_id} must retreat [8.24] but "
             + ("is an air unit, which never retreats" if air else "has no hex to retreat into")
             + ": it will be eliminated",
-            "will-be-eliminated",
-            None,
-            unit,
+            code="will-be-eliminated",
+            word=None,
+            unit=unit,
             severity="warning",
         )
-    return Problem(
+    return Violation(
         "8.24",
         f"{unit} in {hex_id} has no attack at 0 or better and will retreat "
         f"(into {' or '.join(opts)})",
-        "will-retreat",
-        None,
-        unit,
+        code="will-retreat",
+        word=None,
+        unit=unit,
         severity="warning",
     )
 

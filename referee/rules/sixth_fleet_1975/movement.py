@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from referee.engine.core import GameState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41
@@ -100,7 +99,7 @@ def terrain_case_10_1(game: Game, hex_id: str) -> str:
 
 def entry_problem_10_1(
     game: Game, state: GameState, unit: str, frm: str, to: str, cost: int | None
-) -> Problem | None:
+) -> Violation | None:
     """Why ``unit`` may not enter ``to`` from adjacent ``frm`` in movement, else ``None``:
     terrain [10.11][10.12][10.13] (``cost`` is :func:`entry_cost_5_12`, ``None`` when the
     terrain forbids it), all-land hexsides [10.12], an undestroyed enemy Defended hex [10.15],
@@ -120,32 +119,36 @@ def _entry_problem(
     frm: str,
     to: str,
     cost: int | None,
-) -> Problem | None:
+) -> Violation | None:
     """:func:`entry_problem_10_1` with the unit's category and side already looked up (the
     search asks it once per hex tried, so these are taken from its :class:`Mover`)."""
     if cost is None:
         t = game.board.terrain_type(to)
-        return Problem(
+        return Violation(
             terrain_case_10_1(game, to),
             f"{game.unit(unit).category} units may not enter {t.name} ({to})",
-            "terrain",
+            code="terrain",
         )
     if cat != "air" and game.board.hexside_blocked(frm, to, cat):
-        return Problem(
-            "10.12", f"naval units may not cross the all-land hexside {frm}/{to}", "hexside"
+        return Violation(
+            "10.12", f"naval units may not cross the all-land hexside {frm}/{to}", code="hexside"
         )
     if game.enemy_defended(state, to, side):
-        return Problem(
+        return Violation(
             "10.15",
             f"{to} is an enemy Defended hex that has not been destroyed",
-            "enemy-defended-hex",
+            code="enemy-defended-hex",
         )
     closed = closed_area_12_3(game, state, unit, to)
     if closed is not None:
-        return Problem(closed, f"{to} is closed to {cat} units until a later Game-Turn", "closed")
+        return Violation(
+            closed, f"{to} is closed to {cat} units until a later Game-Turn", code="closed"
+        )
     stack = state.stacks.get(to)
     if stack and any(state.units[e].side != side and can_attack_6_41(game, e, cat) for e in stack):
-        return Problem("5.21", f"{to} holds enemy units that can attack {unit}", "enemy-units")
+        return Violation(
+            "5.21", f"{to} holds enemy units that can attack {unit}", code="enemy-units"
+        )
     return None
 
 
@@ -190,21 +193,21 @@ def first_step(game: Game, state: GameState, m: Mover) -> Step:
     return Step(m.start, 0, 0, in_enemy_zoc(game, state, m.start, m.side, m.category), False)
 
 
-def leave_problem_6_43(game: Game, state: GameState, m: Mover, at: Step) -> Problem | None:
+def leave_problem_6_43(game: Game, state: GameState, m: Mover, at: Step) -> Violation | None:
     """A unit that starts in an enemy-controlled hex leaves it only as [6.43] allows: the
     case that governs leaving leads (none of its cases A-D applies); the zone-of-control case
     [6.11] and the Movement chapter's statement of it [5.26] are the second citations."""
     if at.ezoc and not may_leave_6_43(game, state, m.unit, m.start)[0]:
-        return Problem(
+        return Violation(
             "6.43",
             f"{m.unit} starts in the enemy-controlled hex {m.start} and may not leave it: "
             "no case of 6.43 (A-D) applies [6.11, 5.26]",
-            "may-not-leave",
+            code="may-not-leave",
         )
     return None
 
 
-def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Step | Problem:
+def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Step | Violation:
     """Enter ``to`` from ``here``: the new :class:`Step`, or the first rule that forbids it.
 
     In order: the hex is on the map [5.24] and adjacent [5.1]; the unit did not have to stop
@@ -214,21 +217,21 @@ def step_5_0(game: Game, state: GameState, m: Mover, here: Step, to: str) -> Ste
     :func:`check_path_5_0` (the validator and resolution of ``move``) both take steps only
     through here, so what a player is shown as legal is exactly what is accepted."""
     if not game.board.contains(to):
-        return Problem("5.24", f"hex {to} is not on the map", "off-map")
+        return Violation("5.24", f"hex {to} is not on the map", code="off-map")
     if not game.board.adjacent(here.hex, to):
-        return Problem("5.1", f"{to} is not adjacent to {here.hex}", "not-adjacent")
+        return Violation("5.1", f"{to} is not adjacent to {here.hex}", code="not-adjacent")
     if here.moved > 0 and here.ezoc:
-        return Problem(
+        return Violation(
             "6.11",
             f"{m.unit} entered the enemy-controlled hex {here.hex} and must stop there",
-            "must-stop",
+            code="must-stop",
         )
     return enter_5_0(game, state, m, here, to, _entry_cost(game, state, m.category, to))
 
 
 def enter_5_0(
     game: Game, state: GameState, m: Mover, here: Step, to: str, cost: int | None
-) -> Step | Problem:
+) -> Step | Violation:
     """The second half of :func:`step_5_0`, for a hex ``to`` next to ``here`` that the unit
     did not have to stop in; ``cost`` is :func:`entry_cost_5_12` of ``to``. (The search in
     :func:`reachable` only ever asks about such hexes, so it starts here.)"""
@@ -238,31 +241,33 @@ def enter_5_0(
     assert cost is not None
     if here.cost + cost > m.allowance:
         what = "Range Allowance" if m.category == "air" else "Movement Allowance"
-        return Problem(
+        return Violation(
             "5.23",
             f"{m.unit} needs {here.cost + cost} MP to enter {to}; its {what} is {m.allowance}",
-            "allowance",
+            code="allowance",
         )
     ezoc = in_enemy_zoc(game, state, to, m.side, m.category)
     if ezoc and here.ezoc and here.moved == 0 and m.category != "submarine":
         # an air unit's own case first [9.31], the general one [6.44] second
         air = m.category == "air"
-        return Problem(
+        return Violation(
             "9.31" if air else "6.44",
             f"{m.unit} may not move directly from the enemy-controlled hex {here.hex} into "
             f"the enemy-controlled hex {to}" + (" [6.44]" if air else ""),
-            "zoc-to-zoc",
+            code="zoc-to-zoc",
         )
     stack = state.stacks.get(to)
     occupied = stack is not None and any(state.units[e].side != m.side for e in stack)
     return Step(to, here.cost + cost, here.moved + 1, ezoc, occupied)
 
 
-def end_problem_5_21(m: Mover, at: Step) -> Problem | None:
+def end_problem_5_21(m: Mover, at: Step) -> Violation | None:
     """A move may not end in an enemy-occupied hex [5.21]."""
     if at.occupied:
-        return Problem(
-            "5.21", f"{m.unit} may not end its move in enemy-occupied {at.hex}", "ends-occupied"
+        return Violation(
+            "5.21",
+            f"{m.unit} may not end its move in enemy-occupied {at.hex}",
+            code="ends-occupied",
         )
     return None
 
@@ -298,7 +303,7 @@ def reachable(game: Game, state: GameState, unit: str) -> dict[str, Reach]:
             if cost is None or at.cost + cost > m.allowance:
                 continue
             s = enter_5_0(game, state, m, at, n, cost)
-            if isinstance(s, Problem) or (s.ezoc and s.occupied):
+            if isinstance(s, Violation) or (s.ezoc and s.occupied):
                 continue
             old = out.get(n)
             cand = (*path, n)
@@ -311,18 +316,18 @@ def reachable(game: Game, state: GameState, unit: str) -> dict[str, Reach]:
 
 def check_path_5_0(
     game: Game, state: GameState, unit: str, written: tuple[str, ...]
-) -> list[Problem]:
+) -> list[Violation]:
     """Problems with one explicit path (the starting hex may be written first or left out):
     each step through :func:`step_5_0`, the end by :func:`end_problem_5_21`. Each problem
     points at the written hex it is about (``word``); the unit is not set."""
     m = mover_5_0(game, state, unit)
     if m is None:
         return [
-            Problem(
+            Violation(
                 "5.1",
                 f"{unit} is not on the map and cannot move",
-                "not-on-map",
-                written[0] if written else None,
+                code="not-on-map",
+                word=written[0] if written else None,
             )
         ]
     offset = 0
@@ -336,11 +341,11 @@ def check_path_5_0(
 
     if not path:
         return [
-            Problem(
+            Violation(
                 "5.1",
                 f"{unit} is already in {m.start}; name the hexes it enters",
-                "no-path",
-                word(0),
+                code="no-path",
+                word=word(0),
             )
         ]
     at = first_step(game, state, m)
@@ -350,7 +355,7 @@ def check_path_5_0(
     for i, h in enumerate(path):
         idx = i + offset
         s = step_5_0(game, state, m, at, h)
-        if isinstance(s, Problem):
+        if isinstance(s, Violation):
             return [s._replace(word=word(idx - 1 if s.code == "must-stop" else idx))]
         at = s
     end = end_problem_5_21(m, at)

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.driver import Task, push_front
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import (
     airbase_usable_9_16,
@@ -119,8 +118,10 @@ def movement_5_0(game: Game, state: GameState, side: str, orders: tuple[Order, .
     if game.flags.refuse_overstack:
         for h, (n, a) in overstacked_7_0(game, carry.state, side).items():
             carry.refuse(
-                Problem(
-                    "7.0", f"{h} would hold {n} naval / {a} air units over the limit", "overstack"
+                Violation(
+                    "7.0",
+                    f"{h} would hold {n} naval / {a} air units over the limit",
+                    code="overstack",
                 )
             )
     return carry
@@ -134,24 +135,24 @@ def move_order_5_0(game: Game, carry: Carry, o: Order, moved: set[str], cv_moved
     if u not in st.units:
         return
     if u in moved:
-        carry.refuse(Problem("5.1", f"{u} has already moved this phase", "moved", u), o)
+        carry.refuse(Violation("5.1", f"{u} has already moved this phase", code="moved", word=u), o)
         return
     moved.add(u)
     cv = carrier_of_box(st.units[u].box)
     if cv and cv in cv_moved and game.flags.carrier_air_moves_first:
         carry.refuse(
-            Problem(
+            Violation(
                 "9.63",
                 f"{u} leaves {cv} after {cv} has moved; air units leaving a carrier move before it",
-                "after-carrier",
-                u,
+                code="after-carrier",
+                word=u,
                 hint=f"put this line above the move of {cv}",
             ),
             o,
         )
         return
     if st.units[u].location is None and cv is None:
-        carry.refuse(Problem("5.1", f"{u} is not on the map", "not-on-map", u), o)
+        carry.refuse(Violation("5.1", f"{u} is not on the map", code="not-on-map", word=u), o)
         return
     probs = check_path_5_0(game, st, u, o.hexes)
     if probs:
@@ -184,25 +185,25 @@ def check_base_claim_9_22(game: Game, carry: Carry, o: Order) -> None:
     h = o.hexes[0]
     if st.units[u].location != h:
         carry.refuse(
-            Problem(
+            Violation(
                 "9.22",
                 f"{u} ends its move in {st.units[u].location or 'no hex'}, not {h}",
-                "not-there",
-                h,
-                u,
+                code="not-there",
+                word=h,
+                unit=u,
             ),
             o,
         )
     elif not game.is_air(u) or not airbase_usable_9_16(game, st, u, h):
         if closed_without_14_3(game, st, u, h):
             carry.refuse(
-                Problem(
+                Violation(
                     "14.3",
                     f"{h} is an airbase of {game.country_name(h)}: used only with optional "
                     "rule 14.3, which this game does not use",
-                    "base-needs-14.3",
-                    h,
-                    u,
+                    code="base-needs-14.3",
+                    word=h,
+                    unit=u,
                 ),
                 o,
             )
@@ -211,7 +212,13 @@ def check_base_claim_9_22(game: Game, carry: Carry, o: Order) -> None:
             # base, 10.48, 9.61, 9.13 another NATO nation's), [9.22] second
             case = (unusable_base_rule(game, st, u, h) if game.is_air(u) else None) or "9.13"
             carry.refuse(
-                Problem(case, f"{h} is not an airbase {u} may use [9.22]", "not-its-base", h, u),
+                Violation(
+                    case,
+                    f"{h} is not an airbase {u} may use [9.22]",
+                    code="not-its-base",
+                    word=h,
+                    unit=u,
+                ),
                 o,
             )
 
@@ -244,13 +251,13 @@ def check_grounding_9_15(
         ]
         if own:
             carry.refuse(
-                Problem(
+                Violation(
                     "9.15",
                     f"{u} can reach a base of its own nationality ({', '.join(own)}); "
                     "it may land at another NATO nation's base only if it cannot",
-                    "own-base-reachable",
-                    None,
-                    u,
+                    code="own-base-reachable",
+                    word=None,
+                    unit=u,
                 ),
                 o,
             )
@@ -266,7 +273,7 @@ def carry_out_movement(
 
 def check_movement(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
-) -> list[Problem]:
+) -> list[Violation]:
     return movement_5_0(game, state, side, orders).problems
 
 

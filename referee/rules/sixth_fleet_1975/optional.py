@@ -12,10 +12,9 @@ Game-Turn Soviet naval units may enter the Bosporus (after_turn + roll, digest Â
 
 from __future__ import annotations
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.optional_rules import OptionalRule
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
@@ -103,29 +102,34 @@ def announce_14_2(game: Game, carry: Carry, side: str, o: Order) -> None:
     st = carry.state
     if o.value != "14.2":
         carry.refuse(
-            Problem(
+            Violation(
                 o.value or "14",
                 f"option {o.value} is not a choice a player announces in a "
                 "Movement Phase (only 14.2 is)",
-                "not-an-announcement",
+                code="not-an-announcement",
             ),
             o,
         )
         return
     if "14.2" not in st.options:
         carry.refuse(
-            Problem("14.2", "optional rule 14.2 is not in use in this game", "not-in-use"), o
+            Violation("14.2", "optional rule 14.2 is not in use in this game", code="not-in-use"), o
         )
         return
     if side != game.flags.soviet_side:
         carry.refuse(
-            Problem("14.2", "only the Soviet player may violate neutral air space", "not-soviet"),
+            Violation(
+                "14.2", "only the Soviet player may violate neutral air space", code="not-soviet"
+            ),
             o,
         )
         return
     if st.data.get("neutral_airspace"):
         carry.refuse(
-            Problem("14.2", "neutral air space has already been violated", "already-violated"), o
+            Violation(
+                "14.2", "neutral air space has already been violated", code="already-violated"
+            ),
+            o,
         )
         return
     carry.state = st.with_data(neutral_airspace=True)

@@ -18,10 +18,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.driver import Handler, Task
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.advance import advance_check, advance_vacated
@@ -51,7 +50,7 @@ from referee.rules.sixth_fleet_1975.reinforcement import (
 from referee.rules.sixth_fleet_1975.setup import carry_out_setup, check_setup
 from referee.rules.sixth_fleet_1975.victory import score_13_0
 
-Check = Callable[[Game, GameState, str, tuple[Order, ...]], list[Problem]]
+Check = Callable[[Game, GameState, str, tuple[Order, ...]], list[Violation]]
 CarryOut = Callable[[Game, GameState, str, tuple[Order, ...], list[Event]], GameState]
 Enter = Callable[[Game, GameState, Dice, list[Event]], GameState]
 

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.driver import push_front
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
 from referee.rules.sixth_fleet_1975.carriers import place_on_carrier_9_62
@@ -216,24 +215,34 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
             continue
         if o.verb != "place":
             carry.refuse(
-                Problem("12.2", f"'{o.verb}' is not a reinforcement order", "not-a-placement"), o
+                Violation(
+                    "12.2", f"'{o.verb}' is not a reinforcement order", code="not-a-placement"
+                ),
+                o,
             )
             continue
         u = o.units[0]
         if u not in due:
             carry.refuse(
-                Problem("12.2", f"{u} is not a reinforcement arriving now", "not-due", u, u), o
+                Violation(
+                    "12.2",
+                    f"{u} is not a reinforcement arriving now",
+                    code="not-due",
+                    word=u,
+                    unit=u,
+                ),
+                o,
             )
             continue
         if u in placed:
             carry.refuse(
-                Problem(
+                Violation(
                     "12.2",
                     f"{u} is placed twice: expected one place order a reinforcement, found a"
                     " second",
-                    "placed-twice",
-                    u,
-                    u,
+                    code="placed-twice",
+                    word=u,
+                    unit=u,
                     hint=f"keep one of the two 'place {u}' lines",
                 ),
                 o,
@@ -248,13 +257,13 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
         ok = entry_hexes_12_2(game, st, u, r)
         if aboard_only_12_22(game, u):
             carry.refuse(
-                Problem(
+                Violation(
                     "12.22",
                     f"{u} arrives aboard its carrier: on Combat Air Patrol over it or in its "
                     f"holding box, not in {h} [9.61]",
-                    "aboard-only",
-                    h,
-                    u,
+                    code="aboard-only",
+                    word=h,
+                    unit=u,
                     hint=f"place {u} cap {cv} or place {u} box {cv}"
                     if (cv := next(iter(carriers_ready_12_22(game, st, u)), None))
                     else "no carrier of its nation is in play: it cannot arrive",
@@ -264,12 +273,12 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
             continue
         if h not in ok:
             carry.refuse(
-                Problem(
+                Violation(
                     r.rule or "12.2",
                     f"{u} may not be placed in {h}",
-                    "not-an-entry-hex",
-                    h,
-                    u,
+                    code="not-an-entry-hex",
+                    word=h,
+                    unit=u,
                     hint=("legal: " + " ".join(ok)) if ok else "no legal hex",
                 ),
                 o,
@@ -283,12 +292,12 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
         aboard = aboard_only_12_22(game, u) and carriers_ready_12_22(game, carry.state, u)
         if u not in placed and (aboard or entry_hexes_12_2(game, carry.state, u, r)):
             carry.refuse(
-                Problem(
+                Violation(
                     "12.2",
                     f"{u} must be placed now (reinforcements may not be delayed)",
-                    "delayed",
-                    None,
-                    u,
+                    code="delayed",
+                    word=None,
+                    unit=u,
                     hint=f"place {u} HEX",
                 )
             )
@@ -300,7 +309,7 @@ def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Or
 
 def check_reinforcement(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
-) -> list[Problem]:
+) -> list[Violation]:
     return reinforcement_12_2(game, state, side, orders).problems
 
 

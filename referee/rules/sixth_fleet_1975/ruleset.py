@@ -9,14 +9,12 @@ pending decision; ``view`` is a side's view; ``score`` the victory points [13.0]
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.driver import drive
 from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import OrdersDoc
-from referee.engine.problems import Problem
 from referee.engine.ruleset import (
     OptionsReport,
     Ruleset,
@@ -147,8 +145,8 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
 
         errors = [p for p in self._problems(module, state, orders) if p.severity == "error"]
         # what a partial set-up still lacks comes after the real mistakes (issue 31)
-        return _sorted([p.violation() for p in errors if p.code not in SUMMARY_CODES]) + [
-            replace(p.violation(), summary=True) for p in errors if p.code in SUMMARY_CODES
+        return _sorted([p for p in errors if p.code not in SUMMARY_CODES]) + [
+            p._replace(summary=True) for p in errors if p.code in SUMMARY_CODES
         ]
 
     def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
@@ -178,21 +176,21 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
             key = (p.rule, p.unit or p.message)  # one warning per unit and rule
             if key not in seen:
                 seen.add(key)
-                uniq.append(_at_section(p, orders, self.flow.section_of(state)).violation())
+                uniq.append(_at_section(p, orders, self.flow.section_of(state)))
         return _sorted(uniq)
 
-    def _problems(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Problem]:
+    def _problems(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         game = Game.of(module, state)
         section = self.flow.section_of(state)
         head = check_header(game, state, orders, section)
         side = orders.side if orders.side in game.sides else None
         words = check_words(game, state, orders, side)
-        out = [_problem_of(v) for v in head + words]
+        out = head + words
         if side is None:
             return out
-        out += [_problem_of(v) for v in check_standing(game, state, side, orders)]
+        out += check_standing(game, state, side, orders)
         if state.pending or orders.answers:
-            out += [_problem_of(v) for v in check_answers(state, orders)]
+            out += check_answers(state, orders)
             return out
         step = [s for s in orders.sections if s != "standing"]
         if not step or (section is not None and step[0] != section) or side != state.active_side:
@@ -260,11 +258,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         return orders_for(module, state, self)
 
 
-def _problem_of(v: Violation) -> Problem:
-    return Problem(v.rule, v.message, "", None, v.unit, v.hint, v.where)
-
-
-def _at_section(p: Problem, doc: OrdersDoc, section: str | None) -> Problem:
+def _at_section(p: Violation, doc: OrdersDoc, section: str | None) -> Violation:
     """An unplaced problem at the header of the section it concerns (never at 1:1, which
     may be a comment)."""
     if p.where is not None or section is None:

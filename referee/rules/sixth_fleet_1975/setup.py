@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.driver import push_front
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
 from referee.rules.sixth_fleet_1975.context import Game
@@ -36,8 +35,8 @@ def _problem(
     hint: str | None = None,
     *,
     code: str,
-) -> Problem:
-    return Problem(rule, message, code, word, hint=hint).at(order)
+) -> Violation:
+    return Violation(rule, message, code=code, word=word, hint=hint).at(order)
 
 
 def to_place_11_0(game: Game, state: GameState, side: str) -> list[str]:
@@ -64,7 +63,7 @@ Placements = dict[str, tuple[str, str]]
 
 def check_setup_11_1(
     game: Game, state: GameState, side: str, orders: list[Order]
-) -> tuple[list[Problem], Placements]:
+) -> tuple[list[Violation], Placements]:
     """Problems with a side's ``place`` orders, and the placements they make:
     unit -> (``hex``|``cap``|``box``, hex or carrier). The steps: the orders themselves
     [11.0], the units left unplaced [11.0], each placement [11.1][11.2][9.62], each pool's
@@ -96,10 +95,10 @@ def check_setup_11_1(
 
 def _placements_11_0(
     state: GameState, todo: set[str], orders: list[Order]
-) -> tuple[list[Problem], Placements]:
+) -> tuple[list[Violation], Placements]:
     """The placements the orders make, and the orders that are no set-up order, place a unit
     that is not to be placed now, or place one twice [11.0]."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     placed: Placements = {}
     first: dict[str, Order] = {}
     for o in orders:
@@ -164,7 +163,7 @@ def _hex_placement_11_1(
     pool: SetupPool | None,
     ch: ChoicePlacement | None,
     rule: str,
-) -> list[Problem]:
+) -> list[Violation]:
     """A unit placed in a hex: terrain it may be in [10.11][10.12], its scenario choice of
     hexes [11.2] and its pool's hexes [11.1] (carrier air goes on CAP or in a box)."""
     u, where = o.units[0], o.hexes[0]
@@ -181,7 +180,7 @@ def _hex_placement_11_1(
                 code="terrain",
             )
         ]
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     if ch is not None and where not in ch.hexes:
         probs.append(
             _problem(
@@ -214,7 +213,7 @@ def _hex_placement_11_1(
 
 def _carrier_placement_9_62(
     game: Game, o: Order, pool: SetupPool | None, rule: str, cap_off_map: bool
-) -> list[Problem]:
+) -> list[Violation]:
     """A unit placed on CAP or in a holding box: a carrier [9.62], its own pool's carrier
     [11.1], of its nationality [9.62], on the map for CAP [9.62A]."""
     u = o.units[0]
@@ -223,7 +222,7 @@ def _carrier_placement_9_62(
     cvd = game.pieces.get(where)
     if cvd is None or cvd.type != "CV":
         return [_problem("9.62", f"{where} is not a carrier", o, where, code="not-a-carrier")]
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     if pool is not None and pool.where == "carrier" and pool.carrier != where:
         probs.append(
             _problem(
@@ -254,10 +253,10 @@ def _carrier_placement_9_62(
 
 def _pool_counts_11_1(
     game: Game, pool: SetupPool, pos: dict[str, str | None], unplaced: set[str]
-) -> list[Problem]:
+) -> list[Violation]:
     """A pool's units per set-up hex: every coded hex filled, 1 to 3 (or the pool's limits)
     [11.1]. ``unplaced``: the side's units still to place, for the hint."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     spare = sorted(set(pool.units) & unplaced)  # one a short hex, in order, for the hints
     cnt = Counter(pos[u] for u in pool.units if u in pos and pos[u] is not None)
     rule = pool.rule or "11.1"
@@ -299,7 +298,7 @@ def _pool_counts_11_1(
 
 def _stacking_7_0(
     game: Game, state: GameState, side: str, placed: Placements, pos: dict[str, str | None]
-) -> list[Problem]:
+) -> list[Violation]:
     """Stacking with what is already there: naval units [7.0], air units [9.41]."""
     naval: Counter[str] = Counter()
     air: Counter[str] = Counter()
@@ -328,13 +327,13 @@ def _stacking_7_0(
     return probs
 
 
-def _holding_boxes_9_62b(state: GameState, placed: Placements) -> list[Problem]:
+def _holding_boxes_9_62b(state: GameState, placed: Placements) -> list[Violation]:
     """A carrier's holding box holds at most :data:`HOLDING_BOX_LIMIT` air units [9.62B]."""
     boxes: Counter[str] = Counter()
     for kind, cv in placed.values():
         if kind == "box":
             boxes[cv] += 1
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     for cv, n in sorted(boxes.items()):
         total = n + len(box_contents(state, cv))
         if total > HOLDING_BOX_LIMIT:
@@ -355,14 +354,14 @@ SUMMARY_CODES = frozenset({"unplaced", "unplaced-14.3", "too-few"})
 SHOWN_IDS = 8  # unit ids a summary line names before "and N more"
 
 
-def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -> list[Problem]:
+def _unplaced_11_0(game: Game, pools: tuple[SetupPool, ...], units: list[str]) -> list[Violation]:
     """The units still to place [11.0], one problem per set-up pool (optional rule 14.3's
     Israeli air units on their own line [14.3]), naming the first few of them."""
     groups: dict[int, list[str]] = {}
     for u in units:
         pool = pool_of(pools, u)
         groups.setdefault(pools.index(pool) if pool is not None else -1, []).append(u)
-    out: list[Problem] = []
+    out: list[Violation] = []
     for k, ids in sorted(groups.items()):
         pool = pools[k] if k >= 0 else None
         shown = ", ".join(ids[:SHOWN_IDS]) + (
@@ -486,7 +485,7 @@ def setup_11_0(game: Game, state: GameState, side: str, orders: tuple[Order, ...
 
 def check_setup(
     game: Game, state: GameState, side: str, orders: tuple[Order, ...]
-) -> list[Problem]:
+) -> list[Violation]:
     return setup_11_0(game, state, side, orders).problems
 
 

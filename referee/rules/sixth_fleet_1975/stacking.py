@@ -7,9 +7,8 @@ naval units of their hex [7.43]; naval order is the owner's choice [7.42].
 
 from __future__ import annotations
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 
@@ -79,16 +78,16 @@ def stack_order_7_42(game: Game, carry: Carry, side: str, o: Order) -> None:
     mine = [u for u in here if st.units[u].side == side]
     listed = list(o.units)
     if sorted(set(listed)) != sorted(listed):
-        carry.refuse(Problem("7.42", "a unit is listed twice", "listed-twice"), o)
+        carry.refuse(Violation("7.42", "a unit is listed twice", code="listed-twice"), o)
         return
     missing = [u for u in listed if u not in mine]
     if missing:
         carry.refuse(
-            Problem(
+            Violation(
                 "7.42",
                 f"{', '.join(missing)} not in {h} (at the end of the orders)",
-                "not-there",
-                missing[0],
+                code="not-there",
+                word=missing[0],
             ),
             o,
         )
@@ -96,7 +95,9 @@ def stack_order_7_42(game: Game, carry: Carry, side: str, o: Order) -> None:
     naval = [u for u in mine if not game.is_air(u)]
     if any(u not in listed for u in naval):
         carry.refuse(
-            Problem("7.42", f"list every naval unit in {h}: {' '.join(naval)}", "not-all-listed"),
+            Violation(
+                "7.42", f"list every naval unit in {h}: {' '.join(naval)}", code="not-all-listed"
+            ),
             o,
         )
         return
@@ -104,7 +105,9 @@ def stack_order_7_42(game: Game, carry: Carry, side: str, o: Order) -> None:
     naval_listed = [u for u in listed if not game.is_air(u)]
     if listed != air_listed + naval_listed:
         carry.refuse(
-            Problem("7.43", "air units always sit above the naval units of their hex", "air-below"),
+            Violation(
+                "7.43", "air units always sit above the naval units of their hex", code="air-below"
+            ),
             o,
         )
         return

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.game import HOLDING, PROVISIONAL, Game, aboard, zone_of
 from referee.rules.sixth_fleet_2019.movement import (
     entry_problem,
     force_problems,
-    problem,
     resolve_zone,
 )
 from referee.rules.sixth_fleet_2019.stacking import fits_aboard
@@ -36,7 +34,7 @@ class Landing:
 
 def check_land(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Landing | None]:
+) -> tuple[list[Violation], Landing | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None
@@ -44,28 +42,26 @@ def check_land(
         loc = state.units[uid].location or ""
         if game.category(uid) != "ground" or not loc.startswith(HOLDING):
             return [
-                problem(
-                    "7.1.2", f"{uid} is not a ground unit aboard an amphibian", order, uid, unit=uid
-                )
+                Violation(
+                    "7.1.2", f"{uid} is not a ground unit aboard an amphibian", word=uid, unit=uid
+                ).at(order)
             ], None
         if game.unit(uid).has("no_amphibious"):
             return [
-                problem(
+                Violation(
                     "2.8",
                     f"{uid} is a Turkish Mech Corps: it cannot conduct amphibious assaults",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
-                )
+                ).at(order)
             ], None
     if len(order.units) > game.param("small_island_ground"):
         return [
-            problem(
+            Violation(
                 "7.1.2",
                 f"only {game.param('small_island_ground')} ground units may conduct an "
                 "amphibious invasion",
-                order,
-            )
+            ).at(order)
         ], None
     sea = zone_of(game, state, order.units[0])
     assert sea is not None
@@ -76,18 +72,20 @@ def check_land(
     w = order.locations[0]
     if not game.is_sea(sea):
         return [
-            problem(
-                "8.5.1", f"the amphibians are in port at {sea}, not at sea ({PROVISIONAL})", order
-            )
+            Violation(
+                "8.5.1", f"the amphibians are in port at {sea}, not at sea ({PROVISIONAL})"
+            ).at(order)
         ], None
     if not game.board.adjacent(sea, zone):
-        return [problem("8.0", f"{zone} is not adjacent to {sea}", order, w)], None
+        return [Violation("8.0", f"{zone} is not adjacent to {sea}", word=w).at(order)], None
     bad_entry = entry_problem(game, state, side, "ground", zone, last=True)
     if bad_entry and bad_entry[0] != "7.1.2":
-        return [problem(bad_entry[0], bad_entry[1], order, w)], None
+        return [Violation(bad_entry[0], bad_entry[1], word=w).at(order)], None
     if not game.is_land(zone):
         return [
-            problem("7.1.2", f"ground units land only in land zones, not {zone}", order, w)
+            Violation("7.1.2", f"ground units land only in land zones, not {zone}", word=w).at(
+                order
+            )
         ], None
     if game.zone_type(zone) == "small_island":
         here = [
@@ -97,56 +95,58 @@ def check_land(
         ]
         if len(here) + len(order.units) > game.param("small_island_ground"):
             return [
-                problem(
+                Violation(
                     "7.1.2",
                     f"only {game.param('small_island_ground')} {side} ground units may stack "
                     f"on {zone}",
-                    order,
-                    w,
-                )
+                    word=w,
+                ).at(order)
             ], None
     return [], Landing(tuple(order.units), zone)
 
 
 def check_embark(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Landing | None]:
+) -> tuple[list[Violation], Landing | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None
     ship = order.carrier or ""
     if ship not in state.units or state.units[ship].side != side or game.holding_box(ship) is None:
         return [
-            problem("8.5.1", f"{ship!r} is not a {side} ship with a holding box", order, ship)
+            Violation("8.5.1", f"{ship!r} is not a {side} ship with a holding box", word=ship).at(
+                order
+            )
         ], None
     zone = zone_of(game, state, order.units[0])
     if zone_of(game, state, ship) != zone or state.units[ship].location != zone:
         return [
-            problem("8.5.1", f"{ship} is not in {zone} with the units ({PROVISIONAL})", order, ship)
+            Violation(
+                "8.5.1", f"{ship} is not in {zone} with the units ({PROVISIONAL})", word=ship
+            ).at(order)
         ], None
     for uid in order.units:
         if game.category(uid) not in ("ground", "air") or (
             state.units[uid].location or ""
         ).startswith(HOLDING):
-            return [problem("8.5.1", f"{uid} cannot embark", order, uid, unit=uid)], None
+            return [Violation("8.5.1", f"{uid} cannot embark", word=uid, unit=uid).at(order)], None
         if game.category(uid) == "ground" and game.ma(uid) == 0:
             return [
-                problem(
-                    "2.8.2", f"{uid} has a printed movement allowance of 0", order, uid, unit=uid
-                )
+                Violation(
+                    "2.8.2", f"{uid} has a printed movement allowance of 0", word=uid, unit=uid
+                ).at(order)
             ], None
     msg = nationality_problem_6_6(game, state, [*order.units, ship])
     if msg:
-        return [problem("6.6", msg, order)], None
+        return [Violation("6.6", msg).at(order)], None
     if not fits_aboard(game, ship, [*aboard(state, ship), *order.units]):
         return [
-            problem(
+            Violation(
                 "7.1.2",
                 f"{ship}'s holding box has no room for them (2.0 errata: capacity printed in "
                 "the box)",
-                order,
-                ship,
-            )
+                word=ship,
+            ).at(order)
         ], None
     return [], Landing(tuple(order.units), zone or "", HOLDING + ship)
 

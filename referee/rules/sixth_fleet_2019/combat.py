@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_2019.basing import land_elsewhere_8_3_2
 from referee.rules.sixth_fleet_2019.control import base_owner, functional, may_base
 from referee.rules.sixth_fleet_2019.game import (
@@ -34,7 +33,6 @@ from referee.rules.sixth_fleet_2019.movement import (
     force_kind,
     force_problems,
     naval_distance,
-    problem,
     resolve_zone,
     slowest,
     target_hint,
@@ -60,7 +58,7 @@ def target_kind(game: Game, target: str) -> str:
 
 def check_attack(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Attack | None]:
+) -> tuple[list[Violation], Attack | None]:
     """An attack [9.0]: the force [8.1], the zone it attacks within its reach ([8.3.1], [8.4];
     ground units in their own zone), the targets there [9.0], [2.11], one kind of target and a
     factor against it. The first problem found, as a list, or the attack to carry out."""
@@ -70,12 +68,11 @@ def check_attack(
     kind = force_kind(game, order.units)
     if kind is None:
         return [
-            problem(
+            Violation(
                 "8.1",
                 "an attacking force is all air, all naval or all ground units (provisional: "
                 "not from the rulebook)",
-                order,
-            )
+            ).at(order)
         ], None
     start = zone_of(game, state, order.units[0])
     assert start is not None
@@ -92,25 +89,23 @@ def check_attack(
     kinds = {target_kind(game, t) for t in order.targets}
     if len(kinds) != 1:
         return [
-            problem("9.0", f"one attack is against one kind of target ({PROVISIONAL})", order)
+            Violation("9.0", f"one attack is against one kind of target ({PROVISIONAL})").at(order)
         ], None
     tkind = kinds.pop()
     key = str(game.module.tables["target_factors"].lookup(row=tkind, col="factor").value)
     total = sum(game.unit(u).values[key] for u in order.units)
     if total <= 0:
         return [
-            problem(
-                "9.0",
-                f"the force has no {key} factor against {tkind} targets ({PROVISIONAL})",
-                order,
-            )
+            Violation(
+                "9.0", f"the force has no {key} factor against {tkind} targets ({PROVISIONAL})"
+            ).at(order)
         ], None
     return [], Attack(tuple(order.units), start, zone, tkind, tuple(order.targets), total, key)
 
 
 def _reach_problem(
     game: Game, state: GameState, side: str, order: Order, kind: str, start: str, zone: str
-) -> Problem | None:
+) -> Violation | None:
     """The attacked zone within reach: each air unit's range [8.3.1], a naval force's way by
     sea [8.4], a ground force's own zone; never a No Entry area [2.1.2]."""
     written = order.locations[0]
@@ -119,33 +114,31 @@ def _reach_problem(
             rng = game.ma(uid)
             d = air_distance(game, start, zone)
             if d is None or (rng is not None and d > rng):
-                return problem(
+                return Violation(
                     "8.3.1",
                     f"{uid} has range {rng}; {zone} is {d} zones away",
-                    order,
-                    written,
+                    word=written,
                     unit=uid,
                     hint="count each zone entered on the way, not the starting zone (8.3.1)",
-                )
+                ).at(order)
     elif kind == "naval":
         bad = _naval_reach_problem(game, state, side, order, start, zone)
         if bad:
             return bad
     elif zone != start:
-        return problem(
-            "9.0",
-            f"ground units attack in their own zone ({start}) ({PROVISIONAL})",
-            order,
-            written,
-        )
+        return Violation(
+            "9.0", f"ground units attack in their own zone ({start}) ({PROVISIONAL})", word=written
+        ).at(order)
     if game.zone_type(zone) in ("no_entry", "box"):
-        return problem("2.1.2", f"{zone} cannot be entered by units of either side", order, written)
+        return Violation(
+            "2.1.2", f"{zone} cannot be entered by units of either side", word=written
+        ).at(order)
     return None
 
 
 def _naval_reach_problem(
     game: Game, state: GameState, side: str, order: Order, start: str, zone: str
-) -> Problem | None:
+) -> Violation | None:
     """A naval force reaches ``zone`` by sea within its slowest unit's rate [8.4]."""
     if zone == start:
         return None
@@ -156,60 +149,56 @@ def _naval_reach_problem(
         return None
     bad_entry = entry_problem(game, state, side, "naval", zone, last=True)
     if bad_entry:
-        return problem(bad_entry[0], bad_entry[1], order, written)
-    return problem(
+        return Violation(bad_entry[0], bad_entry[1], word=written).at(order)
+    return Violation(
         "8.4",
         f"the force cannot reach {zone} by sea within its range ({rate})",
-        order,
-        written,
+        word=written,
         hint="naval units move through sea zones only; the Turkish Straits "
         "only while their side controls Istanbul (3.3.1)",
-    )
+    ).at(order)
 
 
 def _targets_problem(
     game: Game, state: GameState, side: str, order: Order, zone: str
-) -> Problem | None:
+) -> Violation | None:
     """Named targets [9.0]: a functional enemy base in the zone, or enemy units there (not
     neutral [2.11], not friendly; units aboard a ship are attacked with it)."""
     if not order.targets:
-        return problem("9.0", "name the targets (units, or `base`)", order)
+        return Violation("9.0", "name the targets (units, or `base`)").at(order)
     for t in order.targets:
         if t == BASE:
             owner = base_owner(game, state, zone)
             if owner != other(side) or not functional(game, state, zone):
-                return problem(
+                return Violation(
                     "9.0",
                     f"{zone} has no functional enemy base to attack",
-                    order,
-                    t,
+                    word=t,
                     hint="name enemy units in the zone as targets instead",
-                )
+                ).at(order)
             continue
         if t not in state.units:
-            return problem(
-                "9.0", f"no unit {t!r} in this game", order, t, hint=target_hint(state, t)
-            )
+            return Violation(
+                "9.0", f"no unit {t!r} in this game", word=t, hint=target_hint(state, t)
+            ).at(order)
         tu = state.units[t]
         if tu.side == NEUTRAL:
-            return problem(
+            return Violation(
                 "2.11",
                 f"{t} is neutral: neutral units are controlled by neither side and "
                 "cannot be attacked",
-                order,
-                t,
+                word=t,
                 unit=t,
-            )
+            ).at(order)
         if tu.side == side:
-            return problem("9.0", f"{t} is a friendly unit", order, t, unit=t)
+            return Violation("9.0", f"{t} is a friendly unit", word=t, unit=t).at(order)
         if tu.location != zone:
-            return problem(
+            return Violation(
                 "9.0",
                 f"{t} is not in {zone} (units aboard a ship are attacked with it)",
-                order,
-                t,
+                word=t,
                 unit=t,
-            )
+            ).at(order)
     return None
 
 

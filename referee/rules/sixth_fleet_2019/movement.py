@@ -3,7 +3,7 @@
 A force is the units of one action: they start in the same zone [8.1], [2.12], stay together
 and move at the speed of the slowest [8.1]. Each zone entered must be adjacent to the last,
 across a vertex too [8.0]; an island covering a whole boundary keeps the two sea zones from
-touching (the map's geometry) [8.0]. Every check returns a list of :class:`Problem` (rule,
+touching (the map's geometry) [8.0]. Every check returns a list of :class:`Violation` (rule,
 message, the word at fault); the carry-out functions sit next to their checks.
 """
 
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.control import may_base, straits_problem_3_3_1
@@ -26,32 +25,17 @@ from referee.rules.sixth_fleet_2019.game import (
 )
 from referee.rules.sixth_fleet_2019.stacking import air_capacity_7_1_3, fits_aboard
 
-
-def problem(
-    rule: str,
-    message: str,
-    order: Order | None,
-    word: str | None = None,
-    *,
-    unit: str | None = None,
-    hint: str | None = None,
-    code: str = "",
-) -> Problem:
-    """A :class:`Problem` placed at ``word`` of ``order`` (or the order's start)."""
-    return Problem(rule, message, code, word, unit, hint).at(order, word)
-
-
 # ---- names ------------------------------------------------------------------------------------
 
 
-def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Problem | None]:
+def resolve_zone(game: Game, order: Order, written: str) -> tuple[str | None, Violation | None]:
     """A written zone name as the board spells it, or the problem with the nearest names."""
     name, hint = match_name(written, game.board.zones())
     if name is None:
         hint = hint or 'name a zone as the map spells it; quote a name with spaces ("Aegean Sea")'
-        return None, problem(
-            "8.0", f"unknown zone {written!r}", order, written, hint=hint, code="unknown-zone"
-        )
+        return None, Violation(
+            "8.0", f"unknown zone {written!r}", word=written, hint=hint, code="unknown-zone"
+        ).at(order)
     return name, None
 
 
@@ -64,91 +48,86 @@ def target_hint(state: GameState, written: str) -> str:
 # ---- the force [8.1], [6.6], [2.11] -------------------------------------------------------------
 
 
-def force_problems(game: Game, state: GameState, side: str, order: Order) -> list[Problem]:
+def force_problems(game: Game, state: GameState, side: str, order: Order) -> list[Violation]:
     """A force: known units of the acting side, on the map, all starting in one zone [8.1],
     of one nationality [6.6], none that already landed away from its base this phase
     [8.3.2], none that can never move or act (markers, strike units, neutrals) [2.11]."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     zones = set()
     for uid in order.units:
         if uid not in state.units:
             hint = match_name(uid, state.units)[1]
-            out.append(problem("8.1", f"no unit {uid!r} in this game", order, uid, hint=hint))
+            out.append(
+                Violation("8.1", f"no unit {uid!r} in this game", word=uid, hint=hint).at(order)
+            )
             continue
         u = state.units[uid]
         if u.side == NEUTRAL:
             out.append(
-                problem(
+                Violation(
                     "2.11",
                     f"{uid} is neutral: neutral units join a side only by an event",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
-                )
+                ).at(order)
             )
             continue
         if u.side != side:
-            out.append(problem("2.11", f"{uid} is not a {side} unit", order, uid, unit=uid))
+            out.append(
+                Violation("2.11", f"{uid} is not a {side} unit", word=uid, unit=uid).at(order)
+            )
             continue
         if game.category(uid) in ("marker", "strike"):
             out.append(
-                problem(
+                Violation(
                     "2.9",
                     f"{uid} is a marker or strike unit: it does not move as a force (17.0 is "
                     "not in the seed)",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
-                )
+                ).at(order)
             )
             continue
         z = zone_of(game, state, uid)
         if z is None:
             out.append(
-                problem(
-                    "8.1",
-                    f"{uid} is not on the map ({u.location or u.box})",
-                    order,
-                    uid,
-                    unit=uid,
-                )
+                Violation(
+                    "8.1", f"{uid} is not on the map ({u.location or u.box})", word=uid, unit=uid
+                ).at(order)
             )
             continue
         if "landed_elsewhere" in u.status:
             out.append(
-                problem(
+                Violation(
                     "8.3.2",
                     f"{uid} landed away from its base this phase and takes no further action",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
-                )
+                ).at(order)
             )
         zones.add(z)
     if len(set(order.units)) != len(order.units):
-        out.append(problem("8.1", "a unit is listed twice in the force", order))
+        out.append(Violation("8.1", "a unit is listed twice in the force").at(order))
     if len(zones) > 1:
         out.append(
-            problem(
+            Violation(
                 "8.1",
                 "all units of a force must start the action in the same zone ("
                 + ", ".join(sorted(zones))
                 + ")",
-                order,
-            )
+            ).at(order)
         )
     if not out:
         msg = nationality_problem_6_6(game, state, list(order.units))
         if msg:
             out.append(
-                problem(
+                Violation(
                     "6.6",
                     msg,
-                    order,
                     code="mixed-nationalities",
                     hint="NATO may combine nationalities while Naples has a functional NATO "
                     "base, after turn 1 (6.2); ACE units join any NATO force (8.2)",
-                )
+                ).at(order)
             )
     return out
 
@@ -266,7 +245,7 @@ class Move:
 
 def check_move(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Move | None]:
+) -> tuple[list[Violation], Move | None]:
     """A force's move along its written path: the force [8.1], its kind of movement, the
     zones it names [8.0], its rate and each zone it enters [8.0]-[8.4.1], and where it ends
     (a holding box [8.3.4], a base's air capacity [7.1.3], a small island [7.1.2]). The
@@ -281,7 +260,7 @@ def check_move(
     start = zone_of(game, state, order.units[0])
     assert start is not None
     path = _written_path(game, order, start)
-    if isinstance(path, Problem):
+    if isinstance(path, Violation):
         return [path], None
     zones, box = path
     bad = _rate_problem(game, order, kind, zones) or _path_problem(
@@ -294,34 +273,31 @@ def check_move(
     return [], Move(tuple(order.units), start, tuple(zones), box)
 
 
-def _kind_problem(game: Game, state: GameState, order: Order, kind: str | None) -> Problem | None:
+def _kind_problem(game: Game, state: GameState, order: Order, kind: str | None) -> Violation | None:
     """One kind of movement per force [8.1]; ground units aboard leave by amphibious assault
     [7.1.2]; static ground units never move [2.8.2]."""
     if kind is None:
-        return problem(
-            "8.1",
-            "a force moves by one kind of movement: naval, air or ground units, not a mix",
-            order,
-        )
+        return Violation(
+            "8.1", "a force moves by one kind of movement: naval, air or ground units, not a mix"
+        ).at(order)
     if kind != "ground":
         return None
     if any(state.units[u].location.startswith(HOLDING) for u in order.units):  # type: ignore[union-attr]
-        return problem(
-            "7.1.2", "ground units aboard a ship leave it by amphibious assault (`land`)", order
-        )
+        return Violation(
+            "7.1.2", "ground units aboard a ship leave it by amphibious assault (`land`)"
+        ).at(order)
     frozen = [u for u in order.units if game.ma(u) == 0]
     if frozen:
-        return problem(
+        return Violation(
             "2.8.2",
             f"{frozen[0]} has a printed movement allowance of 0: it may not move once placed",
-            order,
-            frozen[0],
+            word=frozen[0],
             unit=frozen[0],
-        )
+        ).at(order)
     return None
 
 
-def _written_path(game: Game, order: Order, start: str) -> tuple[list[str], str | None] | Problem:
+def _written_path(game: Game, order: Order, start: str) -> tuple[list[str], str | None] | Violation:
     """The zones the order names, the start left out, and a holding box it ends in [8.0]."""
     words = list(order.locations)
     zones: list[str] = []
@@ -338,28 +314,26 @@ def _written_path(game: Game, order: Order, start: str) -> tuple[list[str], str 
     if zones and zones[0] == start:
         zones = zones[1:]
     if not zones and box is None:
-        return problem(
+        return Violation(
             "8.0",
             "the path enters no zone",
-            order,
             hint="after `->` name the zones the force enters, each adjacent to the last",
-        )
+        ).at(order)
     return zones, box
 
 
-def _rate_problem(game: Game, order: Order, kind: str, zones: list[str]) -> Problem | None:
+def _rate_problem(game: Game, order: Order, kind: str, zones: list[str]) -> Violation | None:
     """No more zones than the slowest unit's rate [8.1] (naval [8.4], air [8.3.1])."""
     rate = slowest(game, order.units)
     if kind == "ground":
         rate = None if rate is None else rate * game.param("ground_ma_zones")
     if rate is None or len(zones) <= rate:
         return None
-    return problem(
+    return Violation(
         {"naval": "8.4", "air": "8.3.1", "ground": "8.1"}[kind],
         f"the force enters {len(zones)} zones; its slowest unit allows {rate}",
-        order,
         hint="a force moves at the rate of its slowest unit (8.1)",
-    )
+    ).at(order)
 
 
 def _path_problem(
@@ -371,38 +345,36 @@ def _path_problem(
     start: str,
     zones: list[str],
     box: str | None,
-) -> Problem | None:
+) -> Violation | None:
     """Each zone entered adjacent to the last [8.0], open to the force [2.1.2]-[8.4.1]; a
     naval force stops where enemy units patrol [8.4]."""
     prev = start
     for i, z in enumerate(zones):
         w = _word_for(order, z)
         if not game.board.adjacent(prev, z) or game.board.boundary_blocked(prev, z, kind):
-            return problem(
+            return Violation(
                 "8.0",
                 f"{z} is not adjacent to {prev}",
-                order,
-                w,
+                word=w,
                 hint="each zone entered must be adjacent to the last (a shared border or "
                 "vertex); an island covering the whole boundary separates two sea zones",
-            )
+            ).at(order)
         final = i == len(zones) - 1
         mission = kind == "air" and box is not None
         bad_entry = entry_problem(
             game, state, side, kind, z, last=final and (box is None or mission), mission=mission
         )
         if bad_entry:
-            return problem(bad_entry[0], bad_entry[1], order, w)
+            return Violation(bad_entry[0], bad_entry[1], word=w).at(order)
         if kind == "naval" and not final:
             enemy_patrol = stoppers_8_4(game, state, side, z)
             if enemy_patrol:
-                return problem(
+                return Violation(
                     "8.4",
                     f"the force must stop in {z}: enemy units on patrol there "
                     f"({', '.join(enemy_patrol)})",
-                    order,
-                    w,
-                )
+                    word=w,
+                ).at(order)
         prev = z
     return None
 
@@ -415,7 +387,7 @@ def _end_problem(
     kind: str,
     end: str,
     box: str | None,
-) -> Problem | None:
+) -> Violation | None:
     """Where the force ends: a friendly ship's holding box with room [8.3.4], [7.1.2]; a base
     within its air capacity [7.1.3]; a small island's ground stacking limit [7.1.2]."""
     if box is not None:
@@ -424,21 +396,19 @@ def _end_problem(
         cap = air_capacity_7_1_3(game, state, end, side)
         here = _own_here(game, state, side, end, "air")
         if cap is not None and here + len(order.units) > cap:
-            return problem(
+            return Violation(
                 "7.1.3",
                 f"the base at {end} holds {cap} {side} air units; {here} are there",
-                order,
-                _word_for(order, end),
-            )
+                word=_word_for(order, end),
+            ).at(order)
     elif kind == "ground" and game.zone_type(end) == "small_island":
         limit = game.param("small_island_ground")
         if _own_here(game, state, side, end, "ground") + len(order.units) > limit:
-            return problem(
+            return Violation(
                 "7.1.2",
                 f"only {limit} {side} ground units may stack on {end}",
-                order,
-                _word_for(order, end),
-            )
+                word=_word_for(order, end),
+            ).at(order)
     return None
 
 
@@ -453,7 +423,7 @@ def _own_here(game: Game, state: GameState, side: str, zone: str, category: str)
 
 def _box_problem(
     game: Game, state: GameState, side: str, order: Order, kind: str, end: str, box: str
-) -> Problem | None:
+) -> Violation | None:
     """A holding box: a ship of the moving side in the zone the force ends in, with room
     for it (CV-capable air [2.7], within the printed capacity) [8.3.4], [7.1.2]."""
     ship = box[len(HOLDING) :]
@@ -462,17 +432,16 @@ def _box_problem(
         or zone_of(game, state, ship) != end
         or state.units[ship].side != side
     ):
-        return problem(
-            "8.3.4", f"{box}: the ship is not a {side} ship in {end}", order, _word_for(order, box)
-        )
+        return Violation(
+            "8.3.4", f"{box}: the ship is not a {side} ship in {end}", word=_word_for(order, box)
+        ).at(order)
     if not fits_aboard(game, ship, [*aboard(state, ship), *order.units]):
-        return problem(
+        return Violation(
             "8.3.4" if kind == "air" else "7.1.2",
             f"{ship}'s holding box has no room for the force (only CV-capable air "
             "[2.7], within the printed capacity)",
-            order,
-            _word_for(order, box),
-        )
+            word=_word_for(order, box),
+        ).at(order)
     return None
 
 

@@ -20,9 +20,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation, refusals
 from referee.engine.orders import Order, parse_orders
-from referee.engine.problems import Problem, violations
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
@@ -39,7 +38,7 @@ def q(zone: str) -> str:
     return f'"{zone}"' if " " in zone else zone
 
 
-Check = Callable[[Game, GameState, str, Order], tuple[list[Problem], Any]]
+Check = Callable[[Game, GameState, str, Order], tuple[list[Violation], Any]]
 CHECKS: dict[str, Check] = {
     "move": check_move,
     "attack": check_attack,
@@ -60,7 +59,7 @@ def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
     one order decides it)."""
     order = _parsed(line)
     bad, _ = CHECKS[order.verb](game, ready, side, order)
-    return not violations(bad)
+    return not refusals(bad)
 
 
 def validated(game: Game, state: GameState, side: str, line: str) -> bool:

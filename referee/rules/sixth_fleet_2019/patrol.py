@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_2019.game import PROVISIONAL, Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import (
     air_distance,
     force_kind,
     force_problems,
-    problem,
     resolve_zone,
 )
 
@@ -34,7 +32,7 @@ class Patrol:
 
 def check_patrol(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Patrol | None]:
+) -> tuple[list[Violation], Patrol | None]:
     out = force_problems(game, state, side, order)
     if out:
         return out, None
@@ -47,22 +45,20 @@ def check_patrol(
     start = zone_of(game, state, order.units[0])
     if not game.is_sea(zone):
         return [
-            problem(
+            Violation(
                 "8.3",
                 f"a patrol is flown or sailed in a sea zone, not {zone} ({PROVISIONAL})",
-                order,
-                written,
-            )
+                word=written,
+            ).at(order)
         ], None
     if kind == "naval":
         if zone != start:
             return [
-                problem(
+                Violation(
                     "8.4",
                     f"a naval force patrols the zone it is in ({start}) ({PROVISIONAL})",
-                    order,
-                    written,
-                )
+                    word=written,
+                ).at(order)
             ], None
     elif kind == "air":
         d = air_distance(game, str(start), zone)
@@ -70,16 +66,15 @@ def check_patrol(
             rng = game.ma(uid)
             if d is None or (rng is not None and d > rng):
                 return [
-                    problem(
+                    Violation(
                         "8.3.1",
                         f"{uid} has range {rng}; {zone} is {d} zones away",
-                        order,
-                        written,
+                        word=written,
                         unit=uid,
-                    )
+                    ).at(order)
                 ], None
     else:
-        return [problem("8.3", f"only naval or air units patrol ({PROVISIONAL})", order)], None
+        return [Violation("8.3", f"only naval or air units patrol ({PROVISIONAL})").at(order)], None
     return [], Patrol(tuple(order.units), zone)
 
 

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.control import may_base
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, PROVISIONAL, REFIT, Game
-from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone
+from referee.rules.sixth_fleet_2019.movement import resolve_zone
 from referee.rules.sixth_fleet_2019.stacking import overstacked_7_2
 
 
@@ -35,26 +34,27 @@ class Refit:
 
 def check_refit(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Refit | None]:
+) -> tuple[list[Violation], Refit | None]:
     """Every reason the refit order may not be carried out (none: the :class:`Refit`)."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     for uid in order.units:
         if uid not in state.units:
             hint = match_name(uid, state.units)[1]
-            out.append(problem("11.0", f"no unit {uid!r} in this game", order, uid, hint=hint))
+            out.append(
+                Violation("11.0", f"no unit {uid!r} in this game", word=uid, hint=hint).at(order)
+            )
         elif state.units[uid].side != side:
             who = "neutral" if state.units[uid].side == NEUTRAL else f"not a {side} unit"
-            out.append(problem("2.11", f"{uid} is {who}", order, uid, unit=uid))
+            out.append(Violation("2.11", f"{uid} is {who}", word=uid, unit=uid).at(order))
         elif state.units[uid].location != REFIT:
             out.append(
-                problem(
+                Violation(
                     "7.2",
                     f"{uid} is not in the Refit Box ({state.units[uid].location}): only "
                     f"eliminated units refit ({PROVISIONAL})",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
-                )
+                ).at(order)
             )
     out, zone = force_to_zone(game, state, order, out, "refit_units_per_action", "refit", "Refit")
     if zone is None:
@@ -69,33 +69,32 @@ def force_to_zone(
     game: Game,
     state: GameState,
     order: Order,
-    out: list[Problem],
+    out: list[Violation],
     limit: str,
     noun: str,
     action: str,
-) -> tuple[list[Problem], str | None]:
+) -> tuple[list[Violation], str | None]:
     """The checks a Refit and a Reinforcement action share, after their own ``out``: no unit
     twice, at most the ``limit`` parameter's units in one action [6.4] (provisional), one
     nationality [6.6], and the zone written. Returns the problems, and the zone when there
     are none."""
     if len(set(order.units)) != len(order.units):
-        out.append(problem("6.6", "a unit is listed twice in the force", order))
+        out.append(Violation("6.6", "a unit is listed twice in the force").at(order))
     most = game.param(limit)
     if len(order.units) > most:
         out.append(
-            problem(
+            Violation(
                 "6.4",
                 f"{len(order.units)} units in one {noun}: at most {most} a {action} action "
                 f"({PROVISIONAL})",
-                order,
-                order.units[most],
-            )
+                word=order.units[most],
+            ).at(order)
         )
     if out:
         return out, None
     msg = nationality_problem_6_6(game, state, list(order.units))
     if msg:
-        return [problem("6.6", msg, order, code="mixed-nationalities")], None
+        return [Violation("6.6", msg, code="mixed-nationalities").at(order)], None
     zone, bad = resolve_zone(game, order, order.locations[0])
     if bad:
         return [bad], None
@@ -104,7 +103,7 @@ def force_to_zone(
 
 def base_problems(
     game: Game, state: GameState, side: str, order: Order, zone: str, why: str, verb: str
-) -> list[Problem]:
+) -> list[Violation]:
     """Whether the order's units may be put at ``zone`` (provisional, shared by refit and
     reinforcement): a functional base the side may use [3.2.1]; naval units only at a naval
     or off-map base [8.4.1], ground units only in a land zone [7.1.2]; within the stacking
@@ -113,22 +112,27 @@ def base_problems(
     written = order.locations[0]
     if not game.has_base(zone) or not may_base(game, state, zone, side):
         return [
-            problem(
+            Violation(
                 "3.2.1",
                 f"{zone} has no functional base {side} may use: {why} ({PROVISIONAL})",
-                order,
-                written,
-            )
+                word=written,
+            ).at(order)
         ]
     for uid in order.units:
         kind = game.kind(uid)
         base = str(game.prop(zone, "base", "none"))
         if kind == "naval" and base not in ("naval", "off_map"):
             return [
-                problem("8.4.1", f"{uid} {verb} only at a naval base", order, written, unit=uid)
+                Violation("8.4.1", f"{uid} {verb} only at a naval base", word=written, unit=uid).at(
+                    order
+                )
             ]
         if kind == "ground" and not game.is_land(zone):
-            return [problem("7.1.2", f"{uid} {verb} only in a land zone", order, written, unit=uid)]
+            return [
+                Violation("7.1.2", f"{uid} {verb} only in a land zone", word=written, unit=uid).at(
+                    order
+                )
+            ]
     after = place_at_base(state, tuple(order.units), zone)
     before = {(r, loc): len(x) for r, loc, x in overstacked_7_2(game, state)}
     for rule, loc, excess in overstacked_7_2(game, after):
@@ -136,12 +140,9 @@ def base_problems(
         # last listed, whoever they are)
         if loc == zone and len(excess) > before.get((rule, loc), 0):
             return [
-                problem(
-                    rule,
-                    f"{zone} is full: {', '.join(excess)} would be over-stacked",
-                    order,
-                    written,
-                )
+                Violation(
+                    rule, f"{zone} is full: {', '.join(excess)} would be over-stacked", word=written
+                ).at(order)
             ]
     return []
 

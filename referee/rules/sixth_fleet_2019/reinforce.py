@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, PROVISIONAL, Game
-from referee.rules.sixth_fleet_2019.movement import problem
 from referee.rules.sixth_fleet_2019.refit import base_problems, force_to_zone, place_at_base
 from referee.source.model import Reinforcement
 
@@ -67,43 +65,43 @@ def due(game: Game, state: GameState, side: str) -> list[str]:
 
 def check_reinforce(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Reinforce | None]:
+) -> tuple[list[Violation], Reinforce | None]:
     """Every reason the reinforce order may not be carried out (none: the :class:`Reinforce`)."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     for uid in order.units:
         if uid not in state.units:
             hint = match_name(uid, state.units)[1]
-            out.append(problem("10.0", f"no unit {uid!r} in this game", order, uid, hint=hint))
+            out.append(
+                Violation("10.0", f"no unit {uid!r} in this game", word=uid, hint=hint).at(order)
+            )
             continue
         u = state.units[uid]
         if u.side != side:
             who = "neutral" if u.side == NEUTRAL else f"not a {side} unit"
-            out.append(problem("2.11", f"{uid} is {who}", order, uid, unit=uid))
+            out.append(Violation("2.11", f"{uid} is {who}", word=uid, unit=uid).at(order))
             continue
         r = group_of(game, state, uid)
         if u.box != WAITING or r is None:
             where = u.location or u.box
             out.append(
-                problem(
+                Violation(
                     "10.0",
                     f"{uid} is not a reinforcement waiting to arrive ({where}): only the "
                     f"scenario's reinforcements are brought in ({PROVISIONAL})",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
-                )
+                ).at(order)
             )
         elif state.turn <= r.after_turn:
             out.append(
-                problem(
+                Violation(
                     "10.0",
                     f"{uid} arrives from Game-Turn {r.after_turn + 1} on; this is Game-Turn "
                     f"{state.turn} ({PROVISIONAL})",
-                    order,
-                    uid,
+                    word=uid,
                     unit=uid,
                     code="not-yet-due",
-                )
+                ).at(order)
             )
     out, zone = force_to_zone(
         game, state, order, out, "reinforce_units_per_action", "reinforcement", "Reinforcement"
@@ -115,15 +113,14 @@ def check_reinforce(
         assert r is not None
         if r.hexes and zone not in r.hexes:
             return [
-                problem(
+                Violation(
                     "10.0",
                     f"{uid} enters at {' or '.join(r.hexes)}, not {zone} (scenario data: "
                     f"estimate; {PROVISIONAL})",
-                    order,
-                    order.locations[0],
+                    word=order.locations[0],
                     unit=uid,
                     hint="its entry zones: " + ", ".join(_q(z) for z in r.hexes),
-                )
+                ).at(order)
             ], None
     why = base_problems(game, state, side, order, zone, "reinforcements arrive at one", "arrives")
     if why:

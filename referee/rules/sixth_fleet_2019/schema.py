@@ -9,23 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.source.schema import PhaseDecl, RulesetSchema, TableRollDecl, TrackDecl
+from referee.rules.sixth_fleet_2019.phases import PHASES
+from referee.source.schema import RulesetSchema, TableRollDecl, TrackDecl, tracker_steps
 
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
     from referee.source.model import Module
 
-# [5.0] one turn, as the referee walks it (sequence.PHASES; a test holds the two together):
-# the VASSAL module's turn tracker reads it from here. Each step belongs to a fixed side, so
-# the side is in its name and no step is "first" or "second" player's.
-SEQUENCE = (
-    PhaseDecl("soviet_events", "Soviet Random Events Phase", "5.1"),
-    PhaseDecl("soviet_actions", "Soviet Action Phase", "5.2"),
-    PhaseDecl("nato_events", "NATO Random Events Phase", "5.1"),
-    PhaseDecl("nato_actions", "NATO Action Phase", "5.2"),
-    PhaseDecl("turn_record", "Turn Record Phase", "5.3"),
-)
+# [5.0] one turn for the VASSAL turn tracker, read from the phases the referee walks
+# (phases.PHASES, declared once). Each step belongs to a fixed side, so the side is in its
+# name and no step is "first" or "second" player's.
+SEQUENCE = tracker_steps(PHASES)
 
 # ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
 

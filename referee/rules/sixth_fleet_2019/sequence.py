@@ -1,4 +1,4 @@
-"""The sequence of play [5.0], declared as data, and what happens between phases.
+"""The sequence of play [5.0] (its phases: ``phases.PHASES``) and what happens between phases.
 
 Soviet Random Events, Soviet Action, NATO Random Events, NATO Action and Turn Record Phases
 [5.0]; up to 15 turns [6.8]; sudden death ends the game at once [4.0], [5.3].
@@ -7,30 +7,16 @@ Soviet Random Events, Soviet Action, NATO Random Events, NATO Action and Turn Re
 from __future__ import annotations
 
 from referee.engine.core import Event, GameState, UnitState
-from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_2019.actions import actions_at_start_6_1
 from referee.rules.sixth_fleet_2019.control import control_3_2
 from referee.rules.sixth_fleet_2019.game import NATO, SOVIET, Game
+from referee.rules.sixth_fleet_2019.phases import PHASES
 from referee.rules.sixth_fleet_2019.victory import (
     level_4_4,
     sudden_death_4_1_4_2,
     victory_points_4_3,
 )
-from referee.rules.sixth_fleet_2019.vocabulary import ACTIONS, EVENTS
 
-PHASES: SequenceOfPlay[None] = SequenceOfPlay(
-    (
-        Phase(
-            "soviet_events", "Soviet Random Events Phase", "5.1", side=SOVIET, sections=(EVENTS,)
-        ),
-        Phase("soviet_actions", "Soviet Action Phase", "5.2", side=SOVIET, sections=(ACTIONS,)),
-        Phase("nato_events", "NATO Random Events Phase", "5.1", side=NATO, sections=(EVENTS,)),
-        Phase("nato_actions", "NATO Action Phase", "5.2", side=NATO, sections=(ACTIONS,)),
-        Phase("turn_record", "Turn Record Phase", "5.3", "nobody"),
-    )
-)
-"""[5.0]: each phase is one side's (its events file, then its actions file); the Turn
-Record Phase is the referee's alone."""
 BY_ID = PHASES.by_id
 OVER = "over"
 

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.core import GameState, Violation
+from referee.engine.core import GameState, Violation, refusals
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.problems import violations
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.game import HOLDING, Game
-from referee.rules.sixth_fleet_2019.movement import problem
 from referee.rules.sixth_fleet_2019.readings import readings_of
 
 KEY = "standing"
@@ -59,14 +57,18 @@ def check_standing(game: Game, state: GameState, side: str, doc: OrdersDoc) -> l
         for uid in o.units:
             if uid not in state.units or state.units[uid].side != side:
                 hint = match_name(uid, state.units)[1]
-                out.append(problem(rule, f"{uid} is not a {side} unit", o, uid, hint=hint))
+                out.append(
+                    Violation(rule, f"{uid} is not a {side} unit", word=uid, hint=hint).at(o)
+                )
             elif o.verb == "divert" and game.category(uid) != "air":
-                out.append(problem(rule, f"{uid} is not an air unit", o, uid, unit=uid))
+                out.append(Violation(rule, f"{uid} is not an air unit", word=uid, unit=uid).at(o))
         for written in o.locations:
             name, hint = match_name(written, game.board.zones())
             if name is None:
-                out.append(problem(rule, f"unknown zone {written!r}", o, written, hint=hint))
-    return violations(out)
+                out.append(
+                    Violation(rule, f"unknown zone {written!r}", word=written, hint=hint).at(o)
+                )
+    return refusals(out)
 
 
 def divert_places(game: Game, state: GameState, side: str, uid: str) -> list[str]:

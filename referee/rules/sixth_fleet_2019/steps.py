@@ -11,15 +11,14 @@ again just before carrying it out: if a die has made it impossible it is void, n
 
 from __future__ import annotations
 
-from referee.engine.core import Dice, Event, GameState, Violation
+from referee.engine.core import Dice, Event, GameState, Violation, refusals
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.problems import violations
 from referee.engine.steps import WithheldDice, checking
 from referee.rules.sixth_fleet_2019.amphibious import carry_out_landing, check_embark, check_land
 from referee.rules.sixth_fleet_2019.combat import carry_out_attack, check_attack
 from referee.rules.sixth_fleet_2019.events import random_event_5_1
 from referee.rules.sixth_fleet_2019.game import Game, zone_of
-from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move, problem
+from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move
 from referee.rules.sixth_fleet_2019.overstacking import enforce_7_2
 from referee.rules.sixth_fleet_2019.patrol import carry_out_patrol, check_patrol
 from referee.rules.sixth_fleet_2019.refit import carry_out_refit, check_refit
@@ -72,7 +71,7 @@ def one_order(
     if order.verb == "move":
         bad, mv = check_move(game, state, side, order)
         if bad or mv is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {mv.start, *mv.path}
         state = carry_out_move(_off_patrol(state, order.units), mv)
         events.append(
@@ -88,13 +87,13 @@ def one_order(
     elif order.verb == "attack":
         bad, atk = check_attack(game, state, side, order)
         if bad or atk is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {atk.zone, atk.start}
         state = carry_out_attack(game, _off_patrol(state, order.units), side, atk, dice, events)
     elif order.verb in ("land", "embark"):
         bad, ld = (check_land if order.verb == "land" else check_embark)(game, state, side, order)
         if bad or ld is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {ld.zone}
         state = carry_out_landing(_off_patrol(state, order.units), ld)
         rule = "7.1.2" if order.verb == "land" else "8.5.1"
@@ -115,7 +114,7 @@ def one_order(
     elif order.verb == "patrol":
         bad, pt = check_patrol(game, state, side, order)
         if bad or pt is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {pt.zone}
         state = _off_patrol(state, order.units)
         state = carry_out_patrol(state, pt)
@@ -131,7 +130,7 @@ def one_order(
     elif order.verb == "refit":
         bad, rf = check_refit(game, state, side, order)
         if bad or rf is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {rf.zone}
         state = carry_out_refit(state, rf)
         events.append(
@@ -146,7 +145,7 @@ def one_order(
     elif order.verb == "reinforce":
         bad, rn = check_reinforce(game, state, side, order)
         if bad or rn is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {rn.zone}
         state = carry_out_reinforce(state, rn)
         events.append(
@@ -167,11 +166,11 @@ def one_order(
     elif order.verb == "play":
         bad, pl = check_play(game, state, side, order)
         if bad or pl is None:
-            return violations(bad), state
+            return refusals(bad), state
         touched = {pl.attack.zone} if pl.attack else set()
         state = carry_out_play(game, state, side, pl, dice, events)
     else:
-        return [problem("6.7", f"{order.verb!r} is not an action", order).violation()], state
+        return [Violation("6.7", f"{order.verb!r} is not an action").at(order)], state
     touched |= {z for z in (zone_of(game, state, u) for u in order.units if u in state.units) if z}
     # control first [3.2.1]: who may base where follows it, and so over-stacking [7.2]
     return [], enforce_7_2(game, after_step(game, state, touched, events), events)
@@ -298,15 +297,14 @@ def _beyond(game: Game, n: int, order: Order, acts: list[Order]) -> Violation:
     """The first order beyond the phase's ``n`` actions (EW-generated ones included) [6.1];
     the orders after it are not read."""
     ordered = sum(_cost(game, o) for o in acts)
-    return problem(
+    return Violation(
         "6.1",
         f"{ordered} actions ordered, {n} available this phase: the action on this line is "
         "beyond those available",
-        order,
         hint="each player has one action plus the extras 6.2/6.3, events and played EW markers "
         "give, fixed at the start of his Action Phase",
         code="beyond-actions",
-    ).violation()
+    ).at(order)
 
 
 def validate(game: Game, state: GameState, doc: OrdersDoc) -> list[Violation]:

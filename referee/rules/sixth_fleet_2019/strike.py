@@ -24,15 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import Order
 from referee.engine.pools import draw
-from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.combat import BASE, Attack, carry_out_attack, target_kind
 from referee.rules.sixth_fleet_2019.control import base_owner, functional
 from referee.rules.sixth_fleet_2019.game import KEY_ZONES, NEUTRAL, PROVISIONAL, SIDES, Game, other
-from referee.rules.sixth_fleet_2019.movement import problem, resolve_zone, target_hint
+from referee.rules.sixth_fleet_2019.movement import resolve_zone, target_hint
 
 KEY = "strike"
 LABEL = PROVISIONAL + " (17.0)"
@@ -166,7 +165,7 @@ class Play:
 
 def check_play(
     game: Game, state: GameState, side: str, order: Order
-) -> tuple[list[Problem], Play | None]:
+) -> tuple[list[Violation], Play | None]:
     """Whether ``side`` may play this marker now: he holds it [2.12]; an attack marker names a
     map zone and enemy targets of a kind it may strike [6.4] (provisional 17.0)."""
     mid = order.arg("marker")[0]
@@ -174,32 +173,34 @@ def check_play(
         markers = [p for p in game.roster if game.category(p) == "strike"]
         hint = match_name(mid, markers)[1] or "the strike markers: " + ", ".join(markers)
         return [
-            problem("2.9", f"expected a strike marker, got {mid!r}", order, mid, hint=hint)
+            Violation("2.9", f"expected a strike marker, got {mid!r}", word=mid, hint=hint).at(
+                order
+            )
         ], None
     held = (state.data.get(KEY) or {}).get("held", {}).get(side)
     if not isinstance(held, list) or mid not in held:
         return [
-            problem(
+            Violation(
                 "2.12",
                 f"{side} does not hold {mid} ({LABEL})",
-                order,
-                mid,
+                word=mid,
                 hint="a side plays only the strike markers it has drawn from its cups",
-            )
+            ).at(order)
         ], None
     spec = marker(game, mid)
     if spec.effect == "action":
         if order.locations or order.targets:
-            return [problem(spec.rule, f"{mid} is played alone: `play {mid}`", order, mid)], None
+            return [
+                Violation(spec.rule, f"{mid} is played alone: `play {mid}`", word=mid).at(order)
+            ], None
         return [], Play(mid, spec, None)
     if not order.locations:
         return [
-            problem(
+            Violation(
                 spec.rule,
                 f"{mid} strikes a zone: `play {mid} -> ZONE hitting TARGET ...` ({LABEL})",
-                order,
-                mid,
-            )
+                word=mid,
+            ).at(order)
         ], None
     written = order.locations[0]
     zone, bad = resolve_zone(game, order, written)
@@ -207,7 +208,7 @@ def check_play(
         return [bad], None
     assert zone is not None
     if game.zone_type(zone) in ("no_entry", "box"):
-        return [problem("2.1.2", f"{zone} is outside the game", order, written)], None
+        return [Violation("2.1.2", f"{zone} is outside the game", word=written).at(order)], None
     atk, why = _targets(game, state, side, order, zone, mid, spec)
     if why is not None:
         return [why], None
@@ -216,52 +217,53 @@ def check_play(
 
 def _targets(
     game: Game, state: GameState, side: str, order: Order, zone: str, mid: str, spec: Marker
-) -> tuple[Attack | None, Problem | None]:
+) -> tuple[Attack | None, Violation | None]:
     if not order.targets:
-        return None, problem(spec.rule, "name the targets (units, or `base`)", order)
+        return None, Violation(spec.rule, "name the targets (units, or `base`)").at(order)
     kinds = set()
     for t in order.targets:
         if t == BASE:
             if base_owner(game, state, zone) != other(side) or not functional(game, state, zone):
-                return None, problem(
+                return None, Violation(
                     "9.0",
                     f"{zone} has no functional enemy base",
-                    order,
-                    t,
+                    word=t,
                     hint="name enemy units in the zone as targets instead",
-                )
+                ).at(order)
         elif t not in state.units:
-            return None, problem(
-                "9.0", f"no unit {t!r} in this game", order, t, hint=target_hint(state, t)
-            )
+            return None, Violation(
+                "9.0", f"no unit {t!r} in this game", word=t, hint=target_hint(state, t)
+            ).at(order)
         elif state.units[t].side in (side, NEUTRAL):
-            return None, problem("9.0", f"{t} is not an enemy unit", order, t, unit=t)
+            return None, Violation("9.0", f"{t} is not an enemy unit", word=t, unit=t).at(order)
         elif state.units[t].location != zone:
-            return None, problem(
+            return None, Violation(
                 "9.0",
                 f"{t} is not in {zone} (units aboard a ship are struck with it)",
-                order,
-                t,
+                word=t,
                 unit=t,
-            )
+            ).at(order)
         kinds.add(target_kind(game, t))
     if len(kinds) != 1:
-        return None, problem("9.0", f"one strike is against one kind of target ({LABEL})", order)
+        return None, Violation("9.0", f"one strike is against one kind of target ({LABEL})").at(
+            order
+        )
     kind = kinds.pop()
     if kind not in spec.targets:
-        return None, problem(
+        return None, Violation(
             spec.rule,
             f"{mid} strikes {', '.join(spec.targets)} targets, not {kind} ({LABEL})",
-            order,
-            order.targets[0],
-        )
+            word=order.targets[0],
+        ).at(order)
     if spec.factor == "printed":
         key = str(game.module.tables["target_factors"].lookup(row=kind, col="factor").value)
         factor = game.unit(mid).values[key]
     else:
         key, factor = spec.type, int(spec.factor)
     if factor <= 0:
-        return None, problem("9.0", f"{mid} has no factor against {kind} targets ({LABEL})", order)
+        return None, Violation("9.0", f"{mid} has no factor against {kind} targets ({LABEL})").at(
+            order
+        )
     return Attack((mid,), zone, zone, kind, tuple(order.targets), factor, key), None
 
 

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from referee.engine.core import GameState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import bases
 from referee.rules.sixth_fleet_dtp.tables import unit_row
@@ -71,36 +70,36 @@ def lands_9_24(on_cap_over_own_base: bool, left_base_hex: bool) -> bool:
 
 def rebase_problems_9_22(
     unit: str, distance: int, range_allowance: int, base_open: bool, room: bool
-) -> list[Problem]:
+) -> list[Violation]:
     """Phase 6 landing [DTP 9.22, 9.25]: a base within the unit's range, open (an airbase at
     D2 or worse is closed [DTP 10.44]), with room under the stacking limits [9.4]."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     if distance > range_allowance:
         out.append(
-            Problem(
+            Violation(
                 "DTP 9.22",
                 f"{unit} cannot reach that base: {distance} hexes, range {range_allowance}",
-                "rebase-out-of-range",
-                unit,
+                code="rebase-out-of-range",
+                word=unit,
                 hint="pick a base within range, or the unit is eliminated and recycles [DTP 8.51]",
             )
         )
     if not base_open:
         out.append(
-            Problem(
+            Violation(
                 "DTP 10.44",
                 f"{unit} cannot land: the airbase is closed (D2 or worse)",
-                "rebase-closed-base",
-                unit,
+                code="rebase-closed-base",
+                word=unit,
             )
         )
     if not room:
         out.append(
-            Problem(
+            Violation(
                 "DTP 9.25",
                 f"{unit} cannot land: the base is full (6 air units [9.4])",
-                "rebase-full",
-                unit,
+                code="rebase-full",
+                word=unit,
             )
         )
     return out
@@ -114,7 +113,7 @@ def carrier_air_9_27(cv_damage: int) -> str:
     return "stuck" if cv_damage >= 2 else "aboard"
 
 
-def grounded_problem(game: Game, state: GameState, unit: str) -> Problem | None:
+def grounded_problem(game: Game, state: GameState, unit: str) -> Violation | None:
     """Why an air unit cannot operate (move, attack, bounce) now, or ``None``: it is aboard a
     carrier at D2, stuck there [DTP 9.27, 8.55]; or it is on an airbase of its side at D2,
     closed to air operations [DTP 10.44]."""
@@ -125,12 +124,12 @@ def grounded_problem(game: Game, state: GameState, unit: str) -> Problem | None:
     if cv is not None:
         level = int((state.data.get("damage") or {}).get(cv, 0))
         if carrier_air_9_27(level) != "aboard":
-            return Problem(
+            return Violation(
                 "DTP 9.27",
                 f"{unit} is aboard {cv}, which is at D{level}: its air units are stuck aboard "
                 "(a D2 carrier conducts no air operations [DTP 8.55])",
-                "carrier-air-stuck",
-                unit,
+                code="carrier-air-stuck",
+                word=unit,
             )
         return None
     if st.location is None or game.board.airbase(st.location) is None:
@@ -139,26 +138,28 @@ def grounded_problem(game: Game, state: GameState, unit: str) -> Problem | None:
     nat = game.module.nationalities.get(base.nationality) if base is not None else None
     level = int((state.data.get("base_damage") or {}).get(st.location, 0))
     if nat is not None and nat.side == st.side and bases.airbase_closed_10_44(level):
-        return Problem(
+        return Violation(
             "DTP 10.44",
             f"{unit} is on the airbase in {st.location}, which is at D{min(level, 3)}: a closed "
             "airbase's air units cannot operate",
-            "base-closed",
-            unit,
+            code="base-closed",
+            word=unit,
         )
     return None
 
 
-def inactive_problems_9_23(units: Iterable[tuple[str, Iterable[str]]], doing: str) -> list[Problem]:
+def inactive_problems_9_23(
+    units: Iterable[tuple[str, Iterable[str]]], doing: str
+) -> list[Violation]:
     """Face-down air units are inactive until they pass a later phase 6 readiness roll
     [DTP 9.23]: they may not ``doing`` (fly, detect, attack, strike, bounce). ``units`` are
     ``(unit, statuses)``."""
     return [
-        Problem(
+        Violation(
             "DTP 9.23",
             f"{u} is face down (inactive) and may not {doing}",
-            "inactive",
-            u,
+            code="inactive",
+            word=u,
             hint="it becomes active when it passes its readiness roll in a later phase 6",
         )
         for u, status in units
@@ -197,7 +198,7 @@ def based_at_9_28b(game: Game, state: GameState, unit: str, hex_id: str) -> Game
 
 def return_home_problem_9_28b(
     game: Game, state: GameState, unit: str, hex_id: str, air_here: int
-) -> Problem | bool | None:
+) -> Violation | bool | None:
     """A returning Soviet air unit last based in Egypt or Syria returns in that country,
     possibly on a D2 base, never on a destroyed one [DTP 9.28(b)]: a problem if ``hex_id`` is
     not such a base with room; ``True`` when it is (the ordinary open-base test is then not
@@ -215,11 +216,11 @@ def return_home_problem_9_28b(
     )
     if ok:
         return True
-    return Problem(
+    return Violation(
         "DTP 9.28b",
         f"{unit} was based in {home} and returns in {home}, on an airbase there (D2 will "
         f"do, not a destroyed one), not at {hex_id}",
-        "home-country",
-        hex_id,
+        code="home-country",
+        word=hex_id,
         hint=f"if every {home} airbase is destroyed, {unit} does not return",
     )

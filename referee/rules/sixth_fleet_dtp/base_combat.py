@@ -28,9 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.combat import defended_target_10_44
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import (
@@ -110,7 +109,7 @@ def check_base_attack(
     attacked: Sequence[str],
     situation: combat.Situation,
     flags: DtpFlags,
-) -> list[Problem]:
+) -> list[Violation]:
     """The problems of one ``attack``/``strike`` on ``hex:NNNN`` [DTP 10.44, 8.1, 8.13, 8.15;
     subs: DTP 11.3 rule 4] (``attacked``: the units that attacked this phase [8.13]). The
     steps: the target is an enemy base still standing [DTP 10.44]; the attackers [8.1, 8.12];
@@ -128,12 +127,12 @@ def check_base_attack(
     left = defenders_10_44(game, state, base)
     if left:
         probs.append(
-            Problem(
+            Violation(
                 "DTP 10.44",
                 f"the base in {hex_id} may be attacked only once every unit friendly to it is "
                 f"gone (now: {', '.join(left)})",
-                "base-occupied",
-                word,
+                code="base-occupied",
+                word=word,
                 hint="attack those units first, earlier in this combat phase",
             )
         )
@@ -141,11 +140,11 @@ def check_base_attack(
     again = [a for a in o.units if a in attacked]
     if again:
         probs.append(
-            Problem(
+            Violation(
                 "8.13",
                 f"{', '.join(again)} already attacked this phase",
-                "attacked-twice",
-                again[0],
+                code="attacked-twice",
+                word=again[0],
             )
         )
     ahex = state.units[o.units[0]].location or ""
@@ -156,68 +155,74 @@ def check_base_attack(
             probs.append(grounded)
     if sum(combat.strength_8_43(unit_of(game, a), SURFACE, situation) for a in o.units) <= 0:
         probs.append(
-            Problem(
+            Violation(
                 "8.41",
                 "these units have no AS strength to attack a base (D2 units attack only when "
                 "answering back [DTP 8.21])",
-                "no-strength",
+                code="no-strength",
             )
         )
     return probs
 
 
-def _target_base_10_44(base: Base | None, hex_id: str, side: str, word: str) -> list[Problem]:
+def _target_base_10_44(base: Base | None, hex_id: str, side: str, word: str) -> list[Violation]:
     """The target is an enemy base or Defended hex that is not destroyed [DTP 10.44]."""
     if base is None:
         return [
-            Problem(
+            Violation(
                 "DTP 10.44",
                 f"{hex_id} is not a base or Defended hex",
-                "not-a-base",
-                word,
+                code="not-a-base",
+                word=word,
                 hint="name a hex with an enemy airbase or Defended hex: hex:NNNN",
             )
         ]
     if base.side == side:
-        return [Problem("DTP 10.44", f"{hex_id} is your own base", "own-base", word)]
+        return [Violation("DTP 10.44", f"{hex_id} is your own base", code="own-base", word=word)]
     if base.level >= bases.DESTROYED:
         return [
-            Problem(
+            Violation(
                 "DTP 10.44",
                 f"the base in {hex_id} is destroyed (D3 is permanent)",
-                "base-destroyed",
-                word,
+                code="base-destroyed",
+                word=word,
             )
         ]
     return []
 
 
-def _attackers_8_1(state: GameState, side: str, o: Order) -> list[Problem]:
+def _attackers_8_1(state: GameState, side: str, o: Order) -> list[Violation]:
     """The attackers: one's own units [8.1] on the map, in one hex [8.12]."""
     for u in o.units:
         if u not in state.units or state.units[u].location is None:
-            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
+            return [Violation("8.1", f"{u} is not on the map", code="not-on-map", word=u)]
     if any(state.units[u].side != side for u in o.units):
-        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
+        return [
+            Violation("8.1", "attackers must be your own units", code="not-own", word=o.units[0])
+        ]
     if len({state.units[u].location for u in o.units}) != 1:
-        return [Problem("8.12", "the attackers must be in one hex", "hexes")]
+        return [Violation("8.12", "the attackers must be in one hex", code="hexes")]
     return []
 
 
-def _kind_8_15(game: Game, o: Order) -> list[Problem]:
+def _kind_8_15(game: Game, o: Order) -> list[Violation]:
     """Air units on a base make a ``strike``, others an ``attack`` [DTP 8.15]; a first strike
     is made only on ships or subs [DTP 8.231]."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     cats = {game.category(u) for u in o.units}
     if o.verb == "strike" and cats != {"air"}:
-        probs.append(Problem("DTP 8.15", "a strike is made by air units only", "strike-kind"))
+        probs.append(
+            Violation("DTP 8.15", "a strike is made by air units only", code="strike-kind")
+        )
     if o.verb == "attack" and "air" in cats:
         probs.append(
-            Problem("DTP 8.15", "air on a base is a `strike` (contact first)", "use-strike")
+            Violation("DTP 8.15", "air on a base is a `strike` (contact first)", code="use-strike")
         )
     if o.mode == "first-strike":
         probs.append(
-            Problem("DTP 8.231", "a first strike is made only on ships or subs", "first-strike")
+            Violation(
+                "DTP 8.231", "a first strike is made only on ships or subs", code="first-strike"
+            )
         )
     return probs
 

@@ -18,9 +18,8 @@ reused, not copied.
 
 from __future__ import annotations
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
@@ -32,35 +31,51 @@ from referee.source.boxes import carrier_of
 VERBS = ("cap", "box")
 
 
-def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> list[Problem]:
+def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> list[Violation]:
     """The problems of one ``cap``/``box`` order on the position the orders above it leave
     [9.11, 9.62, DTP 9.27, 11.3 rule 1]."""
     u, cv = o.units[0], o.carrier or ""
     if u not in state.units or state.units[u].side != side:
-        return [Problem("9.62", f"{u} is not one of your units", "not-own", u, u)]
+        return [Violation("9.62", f"{u} is not one of your units", code="not-own", word=u, unit=u)]
     ud = game.unit(u)
     if not (ud.category == "air" and ud.has("carrier")):
-        return [Problem("9.11", f"{u} is not a carrier-based air unit", "not-carrier-air", u, u)]
+        return [
+            Violation(
+                "9.11",
+                f"{u} is not a carrier-based air unit",
+                code="not-carrier-air",
+                word=u,
+                unit=u,
+            )
+        ]
     if (
         cv not in state.units
         or not is_deck(game, cv)
         or game.unit(cv).nationality != (ud.nationality)
     ):
         return [
-            Problem("9.62", f"{cv} is not a carrier of {u}'s nationality", "not-its-carrier", cv, u)
+            Violation(
+                "9.62",
+                f"{cv} is not a carrier of {u}'s nationality",
+                code="not-its-carrier",
+                word=cv,
+                unit=u,
+            )
         ]
     if state.units[cv].location is None:
-        return [Problem("9.62", f"{cv} is not on the map", "carrier-off-map", cv, u)]
+        return [
+            Violation("9.62", f"{cv} is not on the map", code="carrier-off-map", word=cv, unit=u)
+        ]
     level = int((state.data.get("damage") or {}).get(cv, 0))
     if air.carrier_air_9_27(level) != "aboard":
         return [
-            Problem(
+            Violation(
                 "DTP 9.27",
                 f"{cv} is at D{level}: a D2 carrier conducts no air operations, nothing "
                 "launches from it or lands on it [DTP 8.55]",
-                "carrier-d2",
-                cv,
-                u,
+                code="carrier-d2",
+                word=cv,
+                unit=u,
                 hint="land on an airbase of its nationality in phase 6, or the unit recycles",
             )
         ]
@@ -69,12 +84,12 @@ def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> li
         return []
     if state.units[u].location != state.units[cv].location:
         return [
-            Problem(
+            Violation(
                 "9.62B",
                 f"{u} must be in the hex of {cv} to go below decks",
-                "not-in-carrier-hex",
-                u,
-                u,
+                code="not-in-carrier-hex",
+                word=u,
+                unit=u,
             )
         ]
     limit = capacity_9_62(game, cv)
@@ -82,25 +97,29 @@ def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> li
     on_track = f", {len(track)} of its air recycling on the turn track [DTP 9.26]" if track else ""
     if len(box_contents(state, cv)) + len(track) >= limit:
         return [
-            Problem(
+            Violation(
                 "DTP 9.26" if track else "9.62B" if limit == HOLDING_BOX_LIMIT else "DTP 11.3",
                 f"the holding box of {cv} is full ({limit}{on_track})",
-                "holding-box-full",
-                cv,
-                u,
+                code="holding-box-full",
+                word=cv,
+                unit=u,
             )
         ]
     return []
 
 
-def cap_claim_problem_9_62A(state: GameState, o: Order) -> Problem | None:
+def cap_claim_problem_9_62A(state: GameState, o: Order) -> Violation | None:
     """At the end of the file a unit claimed on CAP is over its carrier [9.62A]."""
     u, cv = o.units[0], o.carrier or ""
     loc = state.units[u].location
     if loc is not None and loc == state.units[cv].location:
         return None
-    return Problem(
-        "9.62", f"{u} must end in the hex of {cv} to fly CAP over it", "cap-not-over-carrier", u, u
+    return Violation(
+        "9.62",
+        f"{u} must end in the hex of {cv} to fly CAP over it",
+        code="cap-not-over-carrier",
+        word=u,
+        unit=u,
     )
 
 

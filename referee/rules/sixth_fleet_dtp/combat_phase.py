@@ -22,9 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
@@ -86,7 +85,7 @@ def _one_hex(state: GameState, ids: Sequence[str]) -> str | None:
 
 def _stack_problems_7_44(
     game: Game, state: GameState, attackers: list[Unit], targets: Sequence[str], thex: str
-) -> list[Problem]:
+) -> list[Violation]:
     """Top down [7.44]: every unit above a target engaged this phase, in this attack, or one
     these attackers may skip [7.45; digest 9.2 flag]."""
     engaged = set(record(state)["engaged"]) | set(targets)
@@ -97,18 +96,18 @@ def _stack_problems_7_44(
             if above in engaged or strikes.may_skip_7_45(attackers, unit_of(game, above), skip):
                 continue
             return [
-                Problem(
+                Violation(
                     "7.44",
                     f"{t} may not be attacked before {above}, above it in the stack",
-                    "stack-order",
-                    t,
+                    code="stack-order",
+                    word=t,
                     hint=f"attack {above} first",
                 )
             ]
     return []
 
 
-def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Problem]:
+def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Violation]:
     """One ``attack`` or ``strike`` order against the kept SPI rules and DTP's [8.1, 8.13,
     8.14, 8.15, 8.231, 8.233, 7.44]. The steps: a base attack goes to its own check [DTP
     10.4]; the parties [8.1, 8.12, 8.34]; the kind of order [DTP 8.15]; who may attack again,
@@ -127,10 +126,12 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     probs = inactive_problems_9_23([(a, state.units[a].status) for a in o.units], o.verb)
     ahex, thex = _one_hex(state, o.units), _one_hex(state, o.targets)
     if ahex is None or thex is None:
-        return [Problem("8.12", "attackers, and targets, must each be in one hex", "hexes")]
+        return [Violation("8.12", "attackers, and targets, must each be in one hex", code="hexes")]
     cats = {game.category(t) for t in o.targets}
     if len(cats) != 1:
-        return [Problem("8.34", "targets must be all air, all surface or all sub units", "mixed")]
+        return [
+            Violation("8.34", "targets must be all air, all surface or all sub units", code="mixed")
+        ]
     tcat = cats.pop()
     attackers = [unit_of(game, a) for a in o.units]
     probs += _kind_8_15(o, attackers, tcat)
@@ -138,11 +139,11 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     again = [a for a in o.units if a in rec["attacked"]]
     if again:
         probs.append(
-            Problem(
+            Violation(
                 "8.13",
                 f"{', '.join(again)} already attacked this phase",
-                "attacked-twice",
-                again[0],
+                code="attacked-twice",
+                word=again[0],
             )
         )
     probs += _reach_8_1(game, o, ahex, thex)
@@ -159,32 +160,38 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Prob
     return probs
 
 
-def _parties_8_1(state: GameState, side: str, o: Order) -> list[Problem]:
+def _parties_8_1(state: GameState, side: str, o: Order) -> list[Violation]:
     """Attackers and targets on the map, the attackers one's own, the targets the enemy's
     [8.1]."""
     for u in (*o.units, *o.targets):
         if u not in state.units or state.units[u].location is None:
-            return [Problem("8.1", f"{u} is not on the map", "not-on-map", u)]
+            return [Violation("8.1", f"{u} is not on the map", code="not-on-map", word=u)]
     if any(state.units[u].side != side for u in o.units):
-        return [Problem("8.1", "attackers must be your own units", "not-own", o.units[0])]
-    if any(state.units[t].side == side for t in o.targets):
-        return [Problem("8.1", "targets must be enemy units", "own-target", o.targets[0])]
-    return []
-
-
-def _kind_8_15(o: Order, attackers: list[Unit], tcat: str) -> list[Problem]:
-    """Air units on ships or subs make a ``strike``, everything else an ``attack`` [DTP 8.15]."""
-    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
-    if o.verb == "strike" and not air_on_naval:
-        return [Problem("DTP 8.15", "a strike is air units on ships or subs", "strike-kind")]
-    if o.verb == "attack" and air_on_naval:
         return [
-            Problem("DTP 8.15", "air on ships or subs is a `strike` (contact first)", "use-strike")
+            Violation("8.1", "attackers must be your own units", code="not-own", word=o.units[0])
+        ]
+    if any(state.units[t].side == side for t in o.targets):
+        return [
+            Violation("8.1", "targets must be enemy units", code="own-target", word=o.targets[0])
         ]
     return []
 
 
-def _reach_8_1(game: Game, o: Order, ahex: str, thex: str) -> list[Problem]:
+def _kind_8_15(o: Order, attackers: list[Unit], tcat: str) -> list[Violation]:
+    """Air units on ships or subs make a ``strike``, everything else an ``attack`` [DTP 8.15]."""
+    air_on_naval = all(a.category == "air" for a in attackers) and tcat in NAVAL
+    if o.verb == "strike" and not air_on_naval:
+        return [Violation("DTP 8.15", "a strike is air units on ships or subs", code="strike-kind")]
+    if o.verb == "attack" and air_on_naval:
+        return [
+            Violation(
+                "DTP 8.15", "air on ships or subs is a `strike` (contact first)", code="use-strike"
+            )
+        ]
+    return []
+
+
+def _reach_8_1(game: Game, o: Order, ahex: str, thex: str) -> list[Violation]:
     """Each attacker's range to the target hex [8.1]; under the pack ice only what may reach
     a sub there [DTP 11.3 rule 6]."""
     probs = strikes.reach_problems_8_1(
@@ -202,7 +209,7 @@ def _reach_8_1(game: Game, o: Order, ahex: str, thex: str) -> list[Problem]:
 
 def _strength_8_41(
     game: Game, state: GameState, side: str, o: Order, attackers: list[Unit], tcat: str
-) -> list[Problem]:
+) -> list[Violation]:
     """Some strength against the target's type [8.41]: a D2 unit has it only when answering
     back [DTP 8.21]; a unit damaged by a first strike may not answer [DTP 8.231]."""
     irec = state.data.get("impulses") or {}
@@ -213,24 +220,26 @@ def _strength_8_41(
     lost = impulses.lost_answer_8_231(irec, side, o.units)
     if lost:
         return [
-            Problem(
+            Violation(
                 "DTP 8.231",
                 f"{', '.join(lost)} damaged by a first strike may not answer back "
                 "(8.21 and 8.22 do not apply) and has no strength left [8.41]",
-                "no-answer-to-first-strike",
+                code="no-answer-to-first-strike",
             )
         ]
     return [
-        Problem(
+        Violation(
             "8.41",
             f"these units have no strength against {tcat} units "
             "(D2 units attack only when answering back [DTP 8.21])",
-            "no-strength",
+            code="no-strength",
         )
     ]
 
 
-def _detection_8_14(game: Game, state: GameState, o: Order, attackers: list[Unit]) -> list[Problem]:
+def _detection_8_14(
+    game: Game, state: GameState, o: Order, attackers: list[Unit]
+) -> list[Violation]:
     """A first strike's conditions [DTP 8.231]; otherwise a naval attacker needs a Detected
     target [DTP 8.14]."""
     if o.mode == "first-strike":
@@ -240,7 +249,7 @@ def _detection_8_14(game: Game, state: GameState, o: Order, attackers: list[Unit
             [unit_of(game, t) for t in o.targets],
             all(is_detected(game, state, t) for t in o.targets),
         )
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     if any(a.category in NAVAL for a in attackers):
         for t in o.targets:
             probs += strikes.detected_target_8_14(
@@ -261,7 +270,7 @@ def strike_stack_8_232(game: Game, state: GameState, strike: Mapping[str, Any]) 
 
 def _escorts_first_8_232(
     game: Game, state: GameState, o: Order, stack: Sequence[str], engaged: Sequence[str]
-) -> list[Problem]:
+) -> list[Violation]:
     """Stack order still applies to a bounce: an escort not yet attacked this phase is
     bounced before the bombers under it, unless the bouncers may skip it [DTP 8.232, 7.44,
     7.45]."""
@@ -274,12 +283,12 @@ def _escorts_first_8_232(
             if strikes.may_skip_7_45(bouncers, unit_of(game, above), skip):
                 continue
             return [
-                Problem(
+                Violation(
                     "DTP 8.232",
                     f"{above} flies above {t} and has not been attacked this phase: bounce it "
                     "first (stack order [7.44])",
-                    "escort-first",
-                    t,
+                    code="escort-first",
+                    word=t,
                     hint=f"bounce {' '.join(o.units)} -> {above}",
                 )
             ]
@@ -288,7 +297,7 @@ def _escorts_first_8_232(
 
 def check_impulse_8_2(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
-) -> list[Problem]:
+) -> list[Violation]:
     """The problems of one impulse file: whose turn [DTP 8.2], one attack, strike or pass,
     and that order's own problems; or, while a strike waits, the defender's bounces
     [DTP 8.232]."""
@@ -296,19 +305,21 @@ def check_impulse_8_2(
     if strike:
         if side != strike["defender"]:
             return [
-                Problem(
+                Violation(
                     "DTP 8.232",
                     f"waiting for {strike['defender']}'s bounces",
-                    "waiting-bounce",
+                    code="waiting-bounce",
                     hint=f"the strike on {strike.get('hex')} is answered first (side: "
                     f"{strike['defender']}); {side}'s orders come after",
                 )
             ]
-        probs: list[Problem] = []
+        probs: list[Violation] = []
         rec = record(state)
         for o in orders:
             if o.verb != "bounce":
-                probs.append(Problem("DTP 8.232", "only bounces answer a strike", "not-bounce"))
+                probs.append(
+                    Violation("DTP 8.232", "only bounces answer a strike", code="not-bounce")
+                )
                 continue
             for b in o.units:
                 grounded = air.grounded_problem(game, state, b)
@@ -326,11 +337,11 @@ def check_impulse_8_2(
             stack = strike_stack_8_232(game, state, strike)
             if not set(o.targets) <= set(stack):
                 probs.append(
-                    Problem(
+                    Violation(
                         "DTP 8.232",
                         "bounce only the striking stack's air units: the strike and its escorts "
                         f"({', '.join(stack)})",
-                        "bounce-target",
+                        code="bounce-target",
                     )
                 )
             else:
@@ -339,10 +350,10 @@ def check_impulse_8_2(
     probs = impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
     if len(acts) != 1:
-        one = Problem(
+        one = Violation(
             "DTP 8.2",
             f"an impulse is one attack, one strike or a pass; this file has {len(acts)}",
-            "one-per-impulse",
+            code="one-per-impulse",
             hint="send one of them now and the next in a later impulse",
         )
         return [*probs, one]
@@ -715,7 +726,7 @@ def best_differential(game: Game, state: GameState, side: str) -> int | None:
     return best_differential_bound_8_2(attack, near)
 
 
-def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
+def out_of_turn_8_2(state: GameState, side: str) -> list[Violation]:
     """Why ``side`` may not send a combat phase file now, under the case that governs it:
     a strike waiting for the defender's bounces [DTP 8.232], else an impulse out of turn or
     after a pass [DTP 8.2]; empty when ``side`` is awaited."""
@@ -724,10 +735,10 @@ def out_of_turn_8_2(state: GameState, side: str) -> list[Problem]:
         if side == strike["defender"]:
             return []
         return [
-            Problem(
+            Violation(
                 "DTP 8.232",
                 f"waiting for {strike['defender']}'s bounces",
-                "waiting-bounce",
+                code="waiting-bounce",
                 hint=f"the strike on {strike.get('hex')} is answered first (side: "
                 f"{strike['defender']}); {side}'s orders come after",
             )

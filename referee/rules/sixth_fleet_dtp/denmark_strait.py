@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from referee.engine.problems import Problem
+from referee.engine.core import Violation
 from referee.source.model import MapDef
 
 PACK_ICE = "pack_ice"
@@ -44,17 +44,19 @@ NAVAL_INFANTRY_STACK = 3
 NAVAL_INFANTRY_HEXES = ("Tromso", "Keflavik")
 
 
-def pack_ice_problem_11_3_6(terrain: str, unit_type: str, unit: str, hex_id: str) -> Problem | None:
+def pack_ice_problem_11_3_6(
+    terrain: str, unit_type: str, unit: str, hex_id: str
+) -> Violation | None:
     """Entering pack ice: only nuclear subs may [DTP 11.3 rule 6]."""
     if terrain != PACK_ICE or unit_type in NUCLEAR_SUBS:
         return None
-    return Problem(
+    return Violation(
         "DTP 11.3",
         f"{unit} ({unit_type}) may not enter pack ice in {hex_id}: only nuclear subs (SN, SG) "
         "may (rule 6)",
-        "pack-ice",
-        hex_id,
-        unit,
+        code="pack-ice",
+        word=hex_id,
+        unit=unit,
         hint="go around the ice, or use a nuclear sub",
     )
 
@@ -76,7 +78,7 @@ def under_ice_problem_11_3_6(
     by: Sequence[tuple[str, str, str]],
     distance: int,
     target_hex: str,
-) -> Problem | None:
+) -> Violation | None:
     """A detection attempt or attack on a sub under pack ice by units that may not reach it
     [DTP 11.3 rule 6]: ``by`` lists (unit, type, terrain of its hex); every one must be a
     nuclear sub under the ice or in an adjacent ocean hex. None when the target is not under
@@ -86,13 +88,13 @@ def under_ice_problem_11_3_6(
     ]
     if not bad:
         return None
-    return Problem(
+    return Violation(
         "DTP 11.3",
         f"{', '.join(bad)} may not {verb} a sub under the pack ice in {target_hex}: only a "
         "nuclear sub (SN, SG) under the ice or in an adjacent ocean hex may (rule 6)",
-        "under-ice",
-        target_hex,
-        bad[0],
+        code="under-ice",
+        word=target_hex,
+        unit=bad[0],
         hint="use a nuclear sub under the ice or next to it",
     )
 

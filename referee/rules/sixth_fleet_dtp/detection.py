@@ -23,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from referee.engine.core import Dice, Event
-from referee.engine.problems import Problem
+from referee.engine.core import Dice, Event, Violation
 from referee.rules.sixth_fleet_1975.strengths import attack_key_8_43
 from referee.rules.sixth_fleet_dtp.rounding import Reading, read
 from referee.rules.sixth_fleet_dtp.tables import DetectionEntry, parse_detection, unit_row
@@ -182,21 +181,21 @@ def attempt_problems_6_2(
     distance: int,
     tried: Sequence[tuple[str, str]],
     target_key: str,
-) -> list[Problem]:
+) -> list[Violation]:
     """Why a detection attempt may not be made, each with its case: no unit with a strength
     above 0 against the target type [DTP 6.21]; the target outside the detection zone
     [DTP 6.1, 6.2]; this detector already tried this target this movement phase [DTP 6.22]
     (``tried`` holds ``(detector id, target key)`` pairs of the phase)."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     kinds = attempt_groups_6_2b(detectors)
     if len(kinds) > 1:
         probs.append(
-            Problem(
+            Violation(
                 "DTP 6.2b",
                 "air, surface and sub units attempt detection separately: "
                 + "; ".join(f"{', '.join(u.id for u in us)} ({c})" for c, us in kinds.items()),
-                "detect-mixed-types",
-                detectors[0].id,
+                code="detect-mixed-types",
+                word=detectors[0].id,
                 hint="one `detect` line per type of detecting unit",
             )
         )
@@ -204,31 +203,31 @@ def attempt_problems_6_2(
     if not any(may_attempt_6_21(u, target_category) for u in detectors):
         names = ", ".join(u.id for u in detectors)
         probs.append(
-            Problem(
+            Violation(
                 "DTP 6.21",
                 f"{names} cannot detect {target_category} units: {key} is 0",
-                "detect-strength-0",
-                detectors[0].id if detectors else None,
+                code="detect-strength-0",
+                word=detectors[0].id if detectors else None,
                 hint=f"only a unit with {key} above 0 may try to detect {target_category} units",
             )
         )
     if not in_zone_6_1(distance):
         probs.append(
-            Problem(
+            Violation(
                 "DTP 6.1",
                 f"the target is {distance} hexes away, outside the detection zone",
-                "detect-out-of-zone",
+                code="detect-out-of-zone",
                 hint="a detection zone is the unit's hex and the six around it",
             )
         )
     again = [u.id for u in detectors if (u.id, target_key) in set(tried)]
     if again:
         probs.append(
-            Problem(
+            Violation(
                 "DTP 6.22",
                 f"{', '.join(again)} already tried to detect {target_key} this movement phase",
-                "detect-twice",
-                again[0],
+                code="detect-twice",
+                word=again[0],
                 hint="once per movement phase per detector and target; other units may try",
             )
         )

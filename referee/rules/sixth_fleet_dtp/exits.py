@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from referee.engine.core import Event, GameState, UnitState
-from referee.engine.problems import Problem
+from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.denmark_strait import CONVOY_FLAG
 from referee.rules.sixth_fleet_dtp.movement import (
@@ -90,12 +89,16 @@ def convoy_diverts_11_3_7(game: Game, state: GameState, unit: str, hex_id: str) 
     )
 
 
-def exit_problems(game: Game, state: GameState, side: str, unit: str) -> list[Problem]:
+def exit_problems(game: Game, state: GameState, side: str, unit: str) -> list[Violation]:
     """``exit UNIT``: the side's own ship or sub on the map; undamaged only by a victory exit
     [DTP 11.3 victory "cannot exit if damaged"]; damaged only by the retreat edge [DTP 5.24]."""
     st = state.units.get(unit)
     if st is None or st.side != side or st.location is None:
-        return [Problem("DTP 5.24", f"{unit} is not one of your units on the map", "not-own", unit)]
+        return [
+            Violation(
+                "DTP 5.24", f"{unit} is not one of your units on the map", code="not-own", word=unit
+            )
+        ]
     cat = game.category(unit)
     damage = int((state.data.get("damage") or {}).get(unit, 0))
     if damage == 0 and victory_exit_11_3(game, unit, st.location) is not None:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState
+from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
@@ -64,7 +63,7 @@ def player(game: Game, letter: str) -> str:
     return players_11_0(game.module)[letter]
 
 
-def out_of_turn(game: Game, state: GameState, side: str) -> list[Problem]:
+def out_of_turn(game: Game, state: GameState, side: str) -> list[Violation]:
     """The case that refuses a file from ``side``, who is not awaited, when the phase has a
     rule of its own for it: the combat phase's impulses [DTP 8.2, 8.232]. Empty otherwise
     (the sequence of play [DTP 4.1] governs)."""
@@ -162,7 +161,7 @@ def next_to_set_up(game: Game, state: GameState, side: str) -> tuple[GameState, 
     return state, (order[i + 1] if i + 1 < len(order) else None)
 
 
-def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> list[Problem]:
+def check(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> list[Violation]:
     """The current phase's check of a file's orders [DTP 4.1]."""
     if state.phase == SETUP:
         return setup_11_31(game, state, side, orders).problems

@@ -32,9 +32,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT
 from referee.rules.sixth_fleet_dtp import north_atlantic, special_bases
@@ -81,34 +80,34 @@ def rebased_11_31_1(
 
 def check_rebased_11_31_1(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
-) -> list[Problem]:
+) -> list[Violation]:
     """Up to 6 air units from an off-map box, each to the held place's hex, within the air
     stacking limit there with the rest of the file [DTP 11.31 rule 1][9.41]."""
     moved, rest = rebased_11_31_1(game, state, side, orders)
     if not moved:
         return []
     held = held_hexes(game)
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     for u, (h, o) in moved.items():
         if not game.is_air(u):
             probs.append(
-                Problem(
+                Violation(
                     RULE_1,
                     f"{u} is not an air unit: only air units from "
                     f"{state.units[u].box} may be based at {'/'.join(held.values())} instead",
-                    "not-air",
-                    u,
+                    code="not-air",
+                    word=u,
                     unit=u,
                 ).at(o)
             )
         elif h not in held:
             name, hx = next(iter(held.items()))[::-1]
             probs.append(
-                Problem(
+                Violation(
                     RULE_1,
                     f"{u} starts at {state.units[u].box}, or instead at {name} ({hx}); not in {h}",
-                    "not-keflavik",
-                    h,
+                    code="not-keflavik",
+                    word=h,
                     unit=u,
                     hint=f"place {u} {hx}, or leave it out to start at {state.units[u].box}",
                 ).at(o)
@@ -116,12 +115,12 @@ def check_rebased_11_31_1(
     if len(moved) > KEFLAVIK_LIMIT:
         last = list(moved)[-1]
         probs.append(
-            Problem(
+            Violation(
                 RULE_1,
                 f"up to {KEFLAVIK_LIMIT} air units from {state.units[last].box} may be based "
                 f"at {'/'.join(held.values())} instead; this file moves {len(moved)}",
-                "too-many-at-keflavik",
-                last,
+                code="too-many-at-keflavik",
+                word=last,
                 unit=last,
                 hint=f"leave {len(moved) - KEFLAVIK_LIMIT} of them at Murmansk",
             ).at(moved[last][1])
@@ -137,11 +136,11 @@ def check_rebased_11_31_1(
         air[h] += 1
         if air[h] == AIR_LIMIT + 1:
             probs.append(
-                Problem(
+                Violation(
                     "9.41",
                     f"more than {AIR_LIMIT} air units in {h} with {u}",
-                    "air-stacking",
-                    u,
+                    code="air-stacking",
+                    word=u,
                     unit=u,
                 ).at(o)
             )
@@ -165,7 +164,7 @@ def pool_units(game: Game, side: str, rule: str) -> list[str]:
 
 def _one_stack(
     name: str, rule: str, units: list[str], at: dict[str, tuple[str, Order]]
-) -> tuple[str | None, list[Problem]]:
+) -> tuple[str | None, list[Violation]]:
     """The one hex ``units`` were placed in, or the problem that they are split [DTP-60]."""
     hexes = sorted({at[u][0] for u in units if u in at})
     first = next((at[u][0] for u in units if u in at), None)  # the TF's hex: its lead ship's
@@ -173,11 +172,11 @@ def _one_stack(
         return first, []
     where = ", ".join(f"{u} in {at[u][0]}" for u in units if u in at)
     last = next(u for u in reversed(units) if u in at)
-    p = Problem(
+    p = Violation(
         rule,
         f"the {name} starts as one stack: {where}",
-        "tf-split",
-        at[last][0],
+        code="tf-split",
+        word=at[last][0],
         unit=last,
         hint=f"place every unit of the {name} in the same hex",
     ).at(at[last][1])
@@ -186,11 +185,11 @@ def _one_stack(
 
 def check_setup_11_31(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
-) -> list[Problem]:
+) -> list[Violation]:
     """The problems of ``side``'s set-up file with the Iceland choices [DTP 11.31 rules 3-5];
     none for a scenario whose pools and choices cite none of them."""
     at = placements(orders)
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     kiev = pool_units(game, side, RULE_3)
     if kiev:
         probs += _one_stack("Kiev TF", RULE_3, kiev, at)[1]
@@ -209,24 +208,24 @@ def check_setup_11_31(
     with_saipan = [u for u in adams if u in at and at[u][0] == saipan]
     if adams and not with_saipan:
         probs.append(
-            Problem(
+            Violation(
                 RULE_4,
                 f"the Saipan TF in {saipan} must be joined by a Charles F Adams DD "
                 f"({' or '.join(adams)})",
-                "adams-dd-missing",
-                saipan,
+                code="adams-dd-missing",
+                word=saipan,
                 hint=f"place {adams[0]} {saipan}",
             ).at(at[saipan_tf[0]][1] if saipan_tf[0] in at else None)
         )
     for u in adams:
         if u in at and u not in with_saipan and at[u][0] not in cv_hexes:
             probs.append(
-                Problem(
+                Violation(
                     RULE_4,
                     f"{u} in {at[u][0]} is neither with the Saipan TF ({saipan}) nor with a "
                     "US CV, the TF it was taken from [DTP-61]",
-                    "adams-dd-alone",
-                    at[u][0],
+                    code="adams-dd-alone",
+                    word=at[u][0],
                     unit=u,
                     hint=f"place {u} {saipan}, or in a US CV's hex",
                 ).at(at[u][1])
@@ -237,10 +236,10 @@ def check_setup_11_31(
 
 def _cv_near_saipan_11_31_5(
     game: Game, at: dict[str, tuple[str, Order]], saipan: str
-) -> list[Problem]:
+) -> list[Violation]:
     """A rule 5 CV off its own first hex stands 2-4 hexes from the Saipan TF; one at most
     [DTP 11.31 rule 5][DTP-62]."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     near: list[str] = []
     own: dict[str, str] = {}
     for c in game.scenario.choices:
@@ -253,13 +252,13 @@ def _cv_near_saipan_11_31_5(
         if not 2 <= d <= 4:
             why = "adjacent to" if d <= 1 else f"{d} hexes from"
             probs.append(
-                Problem(
+                Violation(
                     RULE_5,
                     f"{c.unit} in {h} is {why} the Saipan TF ({saipan}): a CV TF starts "
                     "within 4 hexes of it but not adjacent (2 to 4 hexes), or in its own "
                     f"hex {c.hexes[0]}",
-                    "cv-tf-distance",
-                    h,
+                    code="cv-tf-distance",
+                    word=h,
                     unit=c.unit,
                     hint=f"place {c.unit} {c.hexes[0]}, or 2 to 4 hexes from {saipan}",
                 ).at(o)
@@ -270,11 +269,11 @@ def _cv_near_saipan_11_31_5(
     if len(near) > 1:
         last = near[-1]
         probs.append(
-            Problem(
+            Violation(
                 RULE_5,
                 f"only one CV TF may start near the Saipan TF; {' and '.join(near)} both do",
-                "cv-tf-twice",
-                at[last][0],
+                code="cv-tf-twice",
+                word=at[last][0],
                 unit=last,
                 hint=f"place {last} {own[last]} (its own hex)",
             ).at(at[last][1])

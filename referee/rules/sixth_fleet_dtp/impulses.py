@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from referee.engine.problems import Problem
+from referee.engine.core import Violation
 
 Record = Mapping[str, Any]
 
@@ -101,27 +101,27 @@ def lost_answer_8_231(rec: Record, side: str, attackers: Iterable[str]) -> tuple
     return tuple(a for a in attackers if a in set(lost.get("units", ())))
 
 
-def turn_problems_8_2(rec: Record, side: str) -> list[Problem]:
+def turn_problems_8_2(rec: Record, side: str) -> list[Violation]:
     """An impulse out of turn: Player B opens, players alternate, a player who has passed has
     no more impulses (bounces excepted) [DTP 8.2]."""
     if side in rec.get("passed", ()):
         return [
-            Problem(
+            Violation(
                 "DTP 8.2",
                 f"{side} has passed and has no more impulses this combat phase",
-                "impulse-after-pass",
+                code="impulse-after-pass",
                 hint="after a pass only bounces are allowed [DTP 8.232]",
             )
         ]
     due = due_8_2(rec)
     if due != side:
         return [
-            Problem(
+            Violation(
                 "DTP 8.2",
                 (f"it is {due}'s impulse, not {side}'s" if side else f"it is {due}'s impulse")
                 if due
                 else "the combat phase is over",
-                "impulse-out-of-turn",
+                code="impulse-out-of-turn",
                 hint="impulses alternate, Player B first"
                 if side or not due
                 else f"add the line: side: {due}",

@@ -20,8 +20,7 @@ new position.
 
 from __future__ import annotations
 
-from referee.engine.core import GameState, UnitState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, UnitState, Violation
 from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
@@ -150,7 +149,7 @@ def where(state: GameState, unit: str) -> str | None:
 
 def deck_refusal(
     game: Game, state: GameState, unit: str, hex_id: str, landing: dict[str, int]
-) -> Problem | None:
+) -> Violation | None:
     """Why carrier air cannot land on a deck of its side and nationality in ``hex_id``: every
     one is at D2 or sunk [DTP 9.27, 8.55], or full after the ``landing`` already counted
     [9.62B, DTP 9.26]; ``None`` if no such deck is there (or one takes it)."""
@@ -167,13 +166,13 @@ def deck_refusal(
         return None
     if not decks_in(game, state, unit, hex_id):
         levels = ", ".join(f"{s} D{deck_level(state, s)}" for s in sorted(mine))
-        return Problem(
+        return Violation(
             "DTP 9.27",
             f"{unit} cannot land on {levels}: a D2 carrier conducts no air operations, nothing "
             "lands on it [DTP 8.55]",
-            "carrier-d2",
-            hex_id,
-            unit,
+            code="carrier-d2",
+            word=hex_id,
+            unit=unit,
             hint="land on an airbase of its side within range, or the unit recycles [DTP 8.51]",
         )
     if deck_with_room(game, state, unit, hex_id, landing) is None:
@@ -181,7 +180,7 @@ def deck_refusal(
     return None
 
 
-def full_problem(game: Game, state: GameState, unit: str, hex_id: str) -> Problem:
+def full_problem(game: Game, state: GameState, unit: str, hex_id: str) -> Violation:
     """No deck in ``hex_id`` has room for ``unit`` [9.62B, DTP 9.26]."""
     ds = decks_in(game, state, unit, hex_id)
     held = ", ".join(
@@ -189,13 +188,13 @@ def full_problem(game: Game, state: GameState, unit: str, hex_id: str) -> Proble
         + (f" with {len(r)} recycling" if (r := recycling_against(game, state, d)) else "")
         for d in ds
     )
-    return Problem(
+    return Violation(
         "DTP 9.26" if any(recycling_against(game, state, d) for d in ds) else "9.62B",
         f"{unit} cannot land on a carrier in {hex_id}: full ({held}); the deck's air recycling "
         "on the turn track counts against it [DTP 9.26]",
-        "deck-full",
-        hex_id,
-        unit,
+        code="deck-full",
+        word=hex_id,
+        unit=unit,
         hint="land on an airbase of its side within range, or the unit recycles [DTP 8.51]",
     )
 
@@ -240,19 +239,19 @@ def returns_aboard_9_26(game: Game, state: GameState, unit: str) -> str | None:
     return home if operating(state, home) else None
 
 
-def return_problem_9_26(game: Game, state: GameState, unit: str, hex_id: str) -> Problem | None:
+def return_problem_9_26(game: Game, state: GameState, unit: str, hex_id: str) -> Violation | None:
     """A ``base`` order for a unit that must return aboard its carrier names that carrier's hex
     [DTP 9.26]."""
     deck = returns_aboard_9_26(game, state, unit)
     if deck is None or where(state, deck) == hex_id:
         return None
-    return Problem(
+    return Violation(
         "DTP 9.26",
         f"{unit} recycled against {deck}'s stacking and returns on the carrier, in "
         f"{where(state, deck)}, not in {hex_id}",
-        "returns-aboard",
-        hex_id,
-        unit,
+        code="returns-aboard",
+        word=hex_id,
+        unit=unit,
         hint=f"base {unit} {where(state, deck)}",
     )
 

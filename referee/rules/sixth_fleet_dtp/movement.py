@@ -14,36 +14,36 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from referee.engine.problems import Problem
+from referee.engine.core import Violation
 from referee.rules.sixth_fleet_dtp.tables import parse_edges
 from referee.source.model import Module
 
 
 def through_problem_5_25(
     unit: str, category: str, enemy_categories: Iterable[str], ends_here: bool, hex_id: str
-) -> Problem | None:
+) -> Violation | None:
     """Whether ``unit`` may enter ``hex_id`` holding enemy units of ``enemy_categories``
     [DTP 5.25]: never to end there; surface ships not through enemy surface ships."""
     enemies = set(enemy_categories)
     if not enemies:
         return None
     if ends_here:
-        return Problem(
+        return Violation(
             "DTP 5.25",
             f"{unit} may not end its move in {hex_id}, which holds enemy units",
-            "ends-in-enemy-hex",
-            hex_id,
-            unit,
+            code="ends-in-enemy-hex",
+            word=hex_id,
+            unit=unit,
             hint="move on through it, or stop short",
         )
     if category == "surface" and "surface" in enemies:
-        return Problem(
+        return Violation(
             "DTP 5.25",
             f"{unit} may not pass through {hex_id}: surface ships pass only through hexes "
             "holding nothing but enemy subs or aircraft",
-            "through-enemy-surface",
-            hex_id,
-            unit,
+            code="through-enemy-surface",
+            word=hex_id,
+            unit=unit,
             hint="go around the enemy surface ships",
         )
     return None
@@ -81,26 +81,26 @@ def retreat_edge_11_0(module: Module, side: str) -> tuple[str, ...]:
 
 def exit_problem_5_24(
     unit: str, category: str, damage: int, hex_id: str, edge: Iterable[str], for_victory: bool
-) -> Problem | None:
+) -> Violation | None:
     """Leaving the map [DTP 5.24]: only a damaged ship or sub from its retreat edge, or a
     unit the scenario lets exit for victory."""
     if for_victory:
         return None
     if category not in ("surface", "submarine") or damage < 1:
-        return Problem(
+        return Violation(
             "DTP 5.24",
             f"{unit} may not leave the map: only damaged ships and subs may retreat off it",
-            "exit-undamaged",
-            hex_id,
-            unit,
+            code="exit-undamaged",
+            word=hex_id,
+            unit=unit,
         )
     if hex_id not in set(edge):
-        return Problem(
+        return Violation(
             "DTP 5.24",
             f"{unit} may leave the map only from its side's retreat edge, not from {hex_id}",
-            "exit-not-on-edge",
-            hex_id,
-            unit,
+            code="exit-not-on-edge",
+            word=hex_id,
+            unit=unit,
             hint="the retreat edges are the scenario's [DTP 11.0]",
         )
     return None

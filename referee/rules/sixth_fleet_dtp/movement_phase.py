@@ -22,9 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.optional import announce_14_2
@@ -82,12 +81,16 @@ def _inshore(game: Game, hex_id: str) -> bool:
 
 def _detect_check(
     game: Game, state: GameState, side: str, o: Order, last: Sequence[Moment]
-) -> list[Problem]:
+) -> list[Violation]:
     for u in (*o.units, *o.targets):
         if u not in state.units or state.units[u].location is None:
-            return [Problem("DTP 6.2", f"{u} is not on the map", "not-on-map", u)]
+            return [Violation("DTP 6.2", f"{u} is not on the map", code="not-on-map", word=u)]
     if any(state.units[u].side != side for u in o.units):
-        return [Problem("DTP 6.2", "detectors must be your own units", "not-own", o.units[0])]
+        return [
+            Violation(
+                "DTP 6.2", "detectors must be your own units", code="not-own", word=o.units[0]
+            )
+        ]
     tried = {tuple(x) for x in state.data.get("detect_tried", ())}
     kept = kept_moment_6_2b(state, side, o.units, o.targets)
     if kept is not None:  # the answer to an enemy move, at the moment's positions [DTP 6.2b]
@@ -105,10 +108,10 @@ def _detect_check(
     cats = {game.category(t) for t in o.targets}
     if len(dhex) != 1 or len(thex) != 1 or len(cats) != 1 or "air" in cats:
         return [
-            Problem(
+            Violation(
                 "DTP 6.2a",
                 "detect enemy ships or subs of one category in one hex, from units in one hex",
-                "detect-shape",
+                code="detect-shape",
             )
         ]
     d, t, cat = dhex.pop() or "", thex.pop() or "", cats.pop()
@@ -125,11 +128,11 @@ def _detect_check(
         probs.append(ice)
     if not any(m.at == d and m.their_hex == t for m in last):
         probs.append(
-            Problem(
+            Violation(
                 "DTP 6.2a",
                 f"no move just brought the units in {t} within one hex of {d}",
-                "detect-no-moment",
-                o.units[0],
+                code="detect-no-moment",
+                word=o.units[0],
                 hint="write the detect line right after the move that brings them into the "
                 "detection zone",
             )
@@ -139,7 +142,7 @@ def _detect_check(
 
 def _under_ice(
     game: Game, verb: str, units: Sequence[str], from_hex: str, target_hex: str
-) -> Problem | None:
+) -> Violation | None:
     """The pack-ice limit on ``units`` in ``from_hex`` reaching a sub in ``target_hex``
     [DTP 11.3 rule 6] (``denmark_strait.py``): None off the ice and on maps without it."""
     return denmark_strait.under_ice_problem_11_3_6(
@@ -168,7 +171,7 @@ def kept_moment_6_2b(
 
 def returning_problems_8_51(
     game: Game, state: GameState, side: str, o: Order, kind: str
-) -> list[Problem]:
+) -> list[Violation]:
     """``base UNIT HEX`` in an air movement phase brings back an aborted air unit whose turn
     has come: it arrives at the start of its owner's air movement phase on a usable airbase
     of its side, before the on-map air units move [DTP 8.51, 9.25, 10.44]."""
@@ -179,11 +182,11 @@ def returning_problems_8_51(
     due = int((state.data.get("recycle") or {}).get(u, 10**6))
     if kind != "air" or st is None or st.side != side or st.box != "recycle" or due > state.turn:
         return [
-            Problem(
+            Violation(
                 "DTP 8.51",
                 f"{u} is not an air unit of yours returning from the turn track this turn",
-                "not-returning",
-                u,
+                code="not-returning",
+                word=u,
                 hint="returning units are based at the start of their owner's air movement",
             )
         ]
@@ -193,26 +196,26 @@ def returning_problems_8_51(
     air_here = sum(1 for x in state.stacks.get(to, ()) if game.category(x) == "air")
     if westpac_bases.other_base_11_5083(game, u, to):  # [DTP 9.15; Westpac 11.5061, 11.5082]
         return [
-            Problem(
+            Violation(
                 westpac_bases.returning_rule(game),
                 f"{u} returns to a base of its own nation, not to {to}",
-                "returning-base",
-                to,
+                code="returning-base",
+                word=to,
                 hint=f"at {westpac_bases.other_words(game)} it would go through 8.51 again",
             )
         ]
     if special_bases.off_map_base(game.module, to) is not None:
         air_here = 0  # unlimited capacity [DTP 11.3 rule 2]
     home = return_home_problem_9_28b(game, state, u, to, air_here)
-    if isinstance(home, Problem):
+    if isinstance(home, Violation):
         return [home]
     if home is None and (not usable_base(game, state, u, to) or air_here >= AIR_PER_HEX_9_4):
         return [
-            Problem(
+            Violation(
                 "DTP 8.51",
                 f"{u} cannot be based at {to}: not an open airbase of its side with room",
-                "returning-base",
-                to,
+                code="returning-base",
+                word=to,
             )
         ]
     return []
@@ -232,7 +235,7 @@ def announce_14_2_first(
     state: GameState,
     side: str,
     orders: Sequence[Order],
-    probs: list[Problem],
+    probs: list[Violation],
     events: list[Event],
 ) -> GameState:
     """``option 14.2``, made "at the start of any Soviet Movement Phase" [14.2], so before
@@ -257,12 +260,12 @@ class _Walk:
     work: GameState
     last: tuple[Moment, ...] = ()
     claims: list[Order] = field(default_factory=list)
-    probs: list[Problem] = field(default_factory=list)
+    probs: list[Violation] = field(default_factory=list)
 
 
 def check_movement(
     game: Game, state: GameState, side: str, orders: Sequence[Order], kind: str
-) -> list[Problem]:
+) -> list[Violation]:
     """Every problem of a ship-and-sub (``kind="ship"``) or air (``"air"``) movement file,
     each order checked on the position the orders above it leave."""
     walk = _Walk(state)
@@ -312,14 +315,16 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     work = walk.work
     u = o.units[0]
     if u not in work.units or work.units[u].side != side:
-        walk.probs.append(Problem("5.1", f"{u} is not one of your units", "not-own", u))
+        walk.probs.append(Violation("5.1", f"{u} is not one of your units", code="not-own", word=u))
         return
     z5 = westpac_z5.move_problem_11_5095(game, work, u, o.hexes[-1], kind)  # [DTP 11.5095]
-    if isinstance(z5, Problem):
+    if isinstance(z5, Violation):
         walk.probs.append(z5.at(o))
         return
     if game.category(u) not in MOVES[kind] and z5 is not True:
-        walk.probs.append(Problem("DTP 4.1", f"{u} does not move in this phase", "wrong-phase", u))
+        walk.probs.append(
+            Violation("DTP 4.1", f"{u} does not move in this phase", code="wrong-phase", word=u)
+        )
         return
     grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
     if grounded is not None:
@@ -346,7 +351,7 @@ def _walk_relocate_11_3_5(game: Game, walk: _Walk, o: Order, kind: str) -> None:
     """A ``base`` that relocates a unit [DTP 11.3 rule 5], in an air movement phase only."""
     bad = [p for p in [north_atlantic.relocate_problem_11_3_5(walk.work, o.units[0])] if p]
     if kind != "air":
-        bad.append(Problem("DTP 4.1", "relocate in an air movement phase", "wrong-phase"))
+        bad.append(Violation("DTP 4.1", "relocate in an air movement phase", code="wrong-phase"))
     walk.probs += bad
     if not bad:
         walk.work = north_atlantic.relocate_11_3_5(game, walk.work, o.units[0], o.hexes[0], [])
@@ -357,11 +362,11 @@ def _walk_exit_5_24(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> 
     bad = exits.exit_problems(game, walk.work, side, o.units[0])
     if kind != "ship":
         bad = [
-            Problem(
+            Violation(
                 "DTP 5.24",
                 f"{o.units[0]} may leave the map only in a ship and sub movement phase",
-                "wrong-phase",
-                o.units[0],
+                code="wrong-phase",
+                word=o.units[0],
             )
         ]
     walk.probs += bad
@@ -392,7 +397,7 @@ def _walk_carrier_9_62(game: Game, walk: _Walk, side: str, o: Order, kind: str) 
     [9.62]; a CAP over another carrier is a claim checked at the end of the file [9.62A]."""
     if kind != "air":
         msg = "carrier air launches and lands in an air movement phase"
-        walk.probs.append(Problem("DTP 4.1", msg, "wrong-phase", o.units[0]).at(o))
+        walk.probs.append(Violation("DTP 4.1", msg, code="wrong-phase", word=o.units[0]).at(o))
         return
     bad = carriers.check_carrier_order(game, walk.work, side, o)
     walk.probs += [p.at(o) for p in bad]
@@ -404,7 +409,7 @@ def _walk_carrier_9_62(game: Game, walk: _Walk, side: str, o: Order, kind: str) 
 
 def stacking_problems_7_21(
     game: Game, before: GameState, after: GameState, side: str
-) -> list[Problem]:
+) -> list[Violation]:
     """SPI's limit, which DTP keeps [DTP 101.1]: at the end of a movement phase at most three
     naval and six air units of a side in a hex [7.21][7.11][9.41]. Only a hex the file makes
     over-stacked (or more so) is the file's fault. In Westpac the PRC's units also stack with
@@ -415,10 +420,10 @@ def stacking_problems_7_21(
         n0, a0 = was.get(hex_id, (0, 0))
         if naval > n0:
             msg = f"{NAVAL_LIMIT + naval} naval units of yours end in {hex_id}; the limit is 3"
-            out.append(Problem("7.21", msg, "naval-stacking", hex_id))
+            out.append(Violation("7.21", msg, code="naval-stacking", word=hex_id))
         if aircraft > a0:
             msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
-            out.append(Problem("9.41", msg, "air-stacking", hex_id))
+            out.append(Violation("9.41", msg, code="air-stacking", word=hex_id))
     return out + prc_stacking_problems_11_5081(game, before, after, side)
 
 

@@ -29,8 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState
-from referee.engine.problems import Problem
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate, move_piece
@@ -214,21 +213,21 @@ def _dock_11_3_7(
     return state.with_data(docked={"unit": unit, "port": port, "turn": state.turn})
 
 
-def docked_problem_11_3_7(state: GameState, unit: str) -> Problem | None:
+def docked_problem_11_3_7(state: GameState, unit: str) -> Violation | None:
     """A docked convoy has done its one job and stays in port [DTP 11.3 rule 7]."""
     d = state.data.get("docked") or {}
     if d.get("unit") != unit:
         return None
-    return Problem(
+    return Violation(
         "DTP 11.3 rule 7",
         f"{unit} docked at {d.get('port')} on Game-Turn {d.get('turn')} and moves no more",
-        "docked",
-        unit,
+        code="docked",
+        word=unit,
         hint="it stays in port, where it may still be attacked",
     )
 
 
-def port_problem_11_3_7(game: Game, state: GameState, unit: str, hex_id: str) -> Problem | None:
+def port_problem_11_3_7(game: Game, state: GameState, unit: str, hex_id: str) -> Violation | None:
     """The convoy may end its move in Trondheim only when it may dock there, i.e. when Tromso
     is occupied [DTP 11.3 rule 7]; elsewhere its moves are free."""
     if ds.CONVOY_FLAG not in game.unit(unit).flags:
@@ -237,11 +236,11 @@ def port_problem_11_3_7(game: Game, state: GameState, unit: str, hex_id: str) ->
         return None
     if ds.convoy_may_dock_11_3_7("Trondheim", TROMSO in occupied(state)):
         return None
-    return Problem(
+    return Violation(
         "DTP 11.3 rule 7",
         f"{unit} may divert to Trondheim only if naval infantry occupy Tromso",
-        "convoy-not-diverted",
-        hex_id,
+        code="convoy-not-diverted",
+        word=hex_id,
         hint="make for Tromso",
     )
 
@@ -260,16 +259,16 @@ def may_relocate_11_3_5(game: Game, state: GameState, unit: str, to: str) -> boo
     )
 
 
-def relocate_problem_11_3_5(state: GameState, unit: str) -> Problem | None:
+def relocate_problem_11_3_5(state: GameState, unit: str) -> Violation | None:
     """Only one such unit may relocate ("a (1) Beriev Be 12 unit") [DTP 11.3 rule 5]."""
     done = list(state.data.get("relocated") or ())
     if not done:
         return None
-    return Problem(
+    return Violation(
         "DTP 11.3 rule 5",
         f"{done[0]} has already relocated to the occupied base; only one unit may",
-        "relocated",
-        unit,
+        code="relocated",
+        word=unit,
     )
 
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.engine.core import GameState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import (
     entry_cost_5_12,
@@ -47,7 +46,7 @@ def allowance_8_55(game: Game, unit: str, damage: int) -> int:
 
 def check_path_5_0(
     game: Game, state: GameState, unit: str, written: Sequence[str], damage: int = 0
-) -> list[Problem]:
+) -> list[Violation]:
     """Problems with one explicit path (the start may be written first): each hex adjacent
     [5.1], enterable (SPI's kept tests), within the allowance [5.23], through enemy hexes
     only as [DTP 5.25] allows, and not ending in one [DTP 5.25]."""
@@ -56,35 +55,37 @@ def check_path_5_0(
     if entry is not None:  # from an off-map base: its anchor hex costs its distance
         start, spent = entry
     if start is None:
-        return [Problem("5.1", f"{unit} is not on the map and cannot move", "not-on-map")]
+        return [Violation("5.1", f"{unit} is not on the map and cannot move", code="not-on-map")]
     path = list(written[1:] if written and written[0] == start else written)
     if not path and entry is None:
         return [
-            Problem("5.1", f"{unit} is already in {start}; name the hexes it enters", "no-path")
+            Violation(
+                "5.1", f"{unit} is already in {start}; name the hexes it enters", code="no-path"
+            )
         ]
     side = state.units[unit].side
     allowance = allowance_8_55(game, unit, damage)
     here = start
     if spent > allowance:
         return [
-            Problem(
+            Violation(
                 "DTP 11.3 rule 2",
                 f"{unit} needs {spent} MP to reach {start} from its off-map base; "
                 f"its allowance is {allowance}",
-                "allowance",
-                start,
+                code="allowance",
+                word=start,
             )
         ]
     for i, to in enumerate(path):
         if not game.board.contains(to):
-            return [Problem("DTP 5.24", f"hex {to} is not on the map", "off-map", to)]
+            return [Violation("DTP 5.24", f"hex {to} is not on the map", code="off-map", word=to)]
         if not game.board.adjacent(here, to):
             return [
-                Problem(
+                Violation(
                     "5.1",
                     f"{to} is not adjacent to {here}",
-                    "not-adjacent",
-                    to,
+                    code="not-adjacent",
+                    word=to,
                     hint="name every hex of the path, each next to the one before",
                 )
             ]
@@ -101,7 +102,7 @@ def check_path_5_0(
         spent += cost
         if spent > allowance:
             return [
-                Problem(
+                Violation(
                     "5.23",
                     f"{unit} needs {spent} MP to enter {to}; its allowance is {allowance}"
                     + (
@@ -109,8 +110,8 @@ def check_path_5_0(
                         if allowance < game.movement_allowance(unit)
                         else ""
                     ),
-                    "allowance",
-                    to,
+                    code="allowance",
+                    word=to,
                 )
             ]
         enemies = {

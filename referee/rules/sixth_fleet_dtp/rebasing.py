@@ -28,9 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engine.core import Dice, Event, GameState, UnitState
+from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import (
     air,
@@ -101,11 +100,11 @@ def _air_at(game: Game, state: GameState, hex_id: str) -> int:
 
 def check_rebasing(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
-) -> list[Problem]:
+) -> list[Violation]:
     """Each ``rebase``: the side's own air unit, not on a closed airbase or aboard a D2 carrier
     [DTP 10.44, 9.27], to a usable airbase or (carrier air) a carrier of its nationality
     within range, with room [DTP 9.22, 9.25, 9.26, 10.44] (``landing``)."""
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     landing: dict[str, int] = {}
     on_decks: dict[str, int] = {}
     for o in orders:
@@ -113,11 +112,13 @@ def check_rebasing(
             continue
         u, to = o.units[0], o.hexes[0]
         if u not in state.units or state.units[u].side != side or game.category(u) != "air":
-            probs.append(Problem("DTP 9.22", f"{u} is not one of your air units", "not-own", u))
+            probs.append(
+                Violation("DTP 9.22", f"{u} is not one of your air units", code="not-own", word=u)
+            )
             continue
         here = decks.where(state, u)
         if here is None:
-            probs.append(Problem("DTP 9.22", f"{u} is not on the map", "not-on-map", u))
+            probs.append(Violation("DTP 9.22", f"{u} is not on the map", code="not-on-map", word=u))
             continue
         if here != to and (
             still := westpac_hostilities.taiwan_move_problem_11_51022(game, state, u)
@@ -155,11 +156,11 @@ def check_rebasing(
         if deck is None and off is None and game.board.airbase(to) is None:
             probs.append(
                 decks.deck_refusal(game, state, u, to, on_decks)
-                or Problem(
+                or Violation(
                     "DTP 9.22",
                     f"{to} is neither an airbase nor a carrier of {u}",
-                    "not-a-base",
-                    to,
+                    code="not-a-base",
+                    word=to,
                     hint="an air unit rebases to a friendly airbase's hex or onto a carrier "
                     "of its side",
                 )
@@ -172,12 +173,12 @@ def check_rebasing(
             own = own_base_in_range_9_15(game, state, u, here)
             if own:
                 probs.append(
-                    Problem(
+                    Violation(
                         westpac_bases.diversion_rule(game),
                         f"{u} can reach a base of its own nation ({', '.join(own)}); it may land "
                         f"at {westpac_bases.other_words(game)} only if it cannot [DTP 9.15]",
-                        "own-base-reachable",
-                        to,
+                        code="own-base-reachable",
+                        word=to,
                         hint="land at one of those bases",
                     )
                 )

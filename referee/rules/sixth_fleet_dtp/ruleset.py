@@ -9,13 +9,11 @@ DTP 11.0]; the scenario's players and retreat edges are the module's players tab
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.problems import Problem
 from referee.engine.ruleset import (
     Due,
     Ruleset,
@@ -131,10 +129,9 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         first = _first_order_naming(orders)
         # what a partial set-up still lacks comes after the real mistakes
         return _sorted(
-            words
-            + [_placed(p, orders, first).violation() for p in probs if p.code not in SUMMARY_CODES]
+            words + [_placed(p, orders, first) for p in probs if p.code not in SUMMARY_CODES]
         ) + [
-            replace(_placed(p, orders, first).violation(), summary=True)
+            _placed(p, orders, first)._replace(summary=True)
             for p in probs
             if p.code in SUMMARY_CODES and not words  # the units of a wrong line are not missing
         ]
@@ -258,7 +255,7 @@ def _first_order_naming(doc: OrdersDoc) -> dict[str, Order]:
     return first
 
 
-def _placed(p: Problem, doc: OrdersDoc, first: Mapping[str, Order]) -> Problem:
+def _placed(p: Violation, doc: OrdersDoc, first: Mapping[str, Order]) -> Violation:
     """A problem at the order whose words name its word, else at its section's header."""
     if p.where is not None:
         return p

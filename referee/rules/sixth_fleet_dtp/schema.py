@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_dtp.sequence import PHASES
 from referee.rules.sixth_fleet_dtp.westpac_tables import (
     RETREAT_RULES,
     VARIABLE_AIR,
@@ -29,6 +30,7 @@ from referee.source.schema import (
     RulesetSchema,
     TableRollDecl,
     TrackDecl,
+    tracker_steps,
 )
 from referee.source.tablemodel import Axis, TableDecl
 
@@ -199,19 +201,16 @@ VICTORY_EXITS = TableDecl(
     required=False,
 )
 
-# [DTP 4.1] one Game-Turn, as the kit lists it; "first" is Player A, "second" Player B. The
-# combat phase belongs to both (alternating impulses, B first [DTP 8.2]); phases 6 and 7 to
-# neither. Detection attempts happen inside the movement phases [DTP 4.0].
+# [DTP 4.1] one Game-Turn for the VASSAL tracker, read from the referee's own sequence
+# (sequence.PHASES, declared once): "first" is Player A, "second" Player B. The combat phase
+# belongs to both (alternating impulses, B first [DTP 8.2]); phases 6 and 7 to neither.
+# Detection attempts happen inside the movement phases [DTP 4.0].
 SEQUENCE = (
     PhaseDecl("setup", "Set-up", "11.0", once=True),
-    PhaseDecl("ship_movement_a", "Player A ship and sub movement", "DTP 4.1", "first"),
-    PhaseDecl("ship_movement_b", "Player B ship and sub movement", "DTP 4.1", "second"),
-    PhaseDecl("air_movement_b", "Player B air movement", "DTP 4.1", "second"),
-    PhaseDecl("air_movement_a", "Player A air movement", "DTP 4.1", "first"),
-    PhaseDecl("combat", "Combat phase", "DTP 8.2", ends=("attacked",)),
-    PhaseDecl("rebasing", "Air rebasing and readiness", "DTP 9.22"),
-    PhaseDecl(
-        "night", "Night: surface Detected markers removed", "DTP 6.62", ends=("detected_surface",)
+    *tracker_steps(
+        PHASES,
+        players={"A": "first", "B": "second"},
+        ends={"combat": ("attacked",), "night": ("detected_surface",)},
     ),
 )
 

@@ -19,7 +19,6 @@ Turns run AM, PM, Night with turn 1 = AM (digest §2, deduced from 6.62 and West
 from __future__ import annotations
 
 from referee.engine.sequence import Phase, SequenceOfPlay
-from referee.rules.sixth_fleet_dtp.schema import SEQUENCE
 from referee.source.model import Module
 
 DAY_PARTS = ("AM", "PM", "Night")
@@ -144,11 +143,3 @@ def players_11_0(module: Module) -> dict[str, str]:
     t = module.tables["players"]
     c = t.column("player")
     return {str(row[c]): t.row_keys[r].text for r, row in enumerate(t.cells)}
-
-
-def sequence_matches_schema() -> bool:
-    """The phases here are the schema's declared sequence (the VASSAL tracker's), in order:
-    the same seven steps after set-up, A's and B's in the same places."""
-    declared = [(d.id, d.name, d.rule, d.player) for d in SEQUENCE if not d.once]
-    who = {"A": "first", "B": "second"}
-    return declared == [(p.id, p.title, p.rule, who.get(p.side or "", "")) for p in PHASES]

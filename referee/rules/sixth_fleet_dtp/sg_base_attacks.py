@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engine.core import Event, GameState
-from referee.engine.problems import Problem
+from referee.engine.core import Event, GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.flags import DtpFlags
 from referee.source.model import Module
@@ -61,7 +60,7 @@ def sub_base_attack_problems_11_3_4(
     hex_id: str,
     flags: DtpFlags,
     word: str,
-) -> list[Problem]:
+) -> list[Violation]:
     """The problems of subs among ``attackers`` attacking the base in ``hex_id`` where the
     scenario limits them [DTP 11.3 rule 4, 10.44]: only the listed types, a coastal base,
     and (flag ``one_sg_base_attack``) once per sub per game. Empty for a module that does not
@@ -70,40 +69,40 @@ def sub_base_attack_problems_11_3_4(
     subs = [a for a in attackers if game.category(a) == "submarine"]
     if allowed is None or not subs:
         return []
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     for a in subs:
         kind = game.unit(a).type
         if kind not in allowed:
             types = ", ".join(sorted(allowed))
             which = f"only {side} subs of type {types}" if allowed else f"no {side} sub"
             probs.append(
-                Problem(
+                Violation(
                     RULE,
                     f"{a} ({kind}) may not attack a base: in this scenario {which} may attack "
                     "coastal bases (the base attack of [DTP 10.44])",
-                    "sub-base-attack",
-                    a,
+                    code="sub-base-attack",
+                    word=a,
                     hint="attack the base with surface or air units",
                 )
             )
     if len(probs) < len(subs) and game.board.terrain(hex_id) != COASTAL:
         probs.append(
-            Problem(
+            Violation(
                 RULE,
                 f"subs attack only coastal bases; {hex_id} is {game.board.terrain(hex_id)}",
-                "not-coastal-base",
-                word,
+                code="not-coastal-base",
+                word=word,
             )
         )
     if flags.one_sg_base_attack:
         for a in sorted(set(subs) & used_11_3_4(state)):
             probs.append(
-                Problem(
+                Violation(
                     RULE,
                     f"{a} has already made its one attack on a coastal base this game "
                     "(rule flag one_sg_base_attack)",
-                    "sg-base-attack-used",
-                    a,
+                    code="sg-base-attack-used",
+                    word=a,
                     hint="each SG attacks a base once per game; attack ships or subs with it",
                 )
             )

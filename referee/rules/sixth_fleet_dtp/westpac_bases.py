@@ -22,7 +22,7 @@ one of its nationalities, which only Westpac has); in every other module
 
 from __future__ import annotations
 
-from referee.engine.problems import Problem
+from referee.engine.core import Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import special_bases
 from referee.rules.sixth_fleet_dtp.westpac_national import PRC, national_11_508
@@ -114,7 +114,7 @@ def other_words(game: Game) -> str:
     return "another NATO nation's base"
 
 
-def unfriendly_11_5083(game: Game, unit: str, hex_id: str) -> Problem | None:
+def unfriendly_11_5083(game: Game, unit: str, hex_id: str) -> Violation | None:
     """A landing the PRC rule forbids outright: a PRC unit at another nation's base, or
     another East Block unit at a PRC base [DTP 11.5083]."""
     if not national_11_508(game.module) or game.board.airbase(hex_id) is None:
@@ -126,19 +126,19 @@ def unfriendly_11_5083(game: Game, unit: str, hex_id: str) -> Problem | None:
     if friendly_11_5083(game, unit, hex_id):
         return None
     whose = "a PRC base" if _prc_base(game, hex_id) else "another nation's base"
-    return Problem(
+    return Violation(
         RULE_DIVERT,
         f"{unit} may not land at {hex_id}, {whose}: PRC bases are not friendly to the other East "
         "Block nations, nor theirs to the PRC",
-        "unfriendly-base",
-        hex_id,
-        unit,
+        code="unfriendly-base",
+        word=hex_id,
+        unit=unit,
         hint="land at a base of the unit's own nation (or, if none is in range, another "
         "friendly one)",
     )
 
 
-def placement_problem_11_5082(game: Game, unit: str, hex_id: str) -> Problem | None:
+def placement_problem_11_5082(game: Game, unit: str, hex_id: str) -> Violation | None:
     """An air unit set up or placed on a base its nationality may not use [DTP 11.5082]."""
     if not national_11_508(game.module) or game.category(unit) != "air":
         return None
@@ -146,11 +146,11 @@ def placement_problem_11_5082(game: Game, unit: str, hex_id: str) -> Problem | N
         return None
     nat = game.unit(unit).nationality
     name = game.module.nationalities[nat].name if nat in game.module.nationalities else nat
-    return Problem(
+    return Violation(
         RULE_BASES,
         f"{unit} ({name}) may not be placed at {hex_id}: not a base its nationality may use",
-        "not-national-base",
-        hex_id,
-        unit,
+        code="not-national-base",
+        word=hex_id,
+        unit=unit,
         hint="bases by nationality: the map's nationality of each base and base_rules.csv",
     )

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from referee.engine.core import GameState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 
 RULE = "DTP 11.5091"
@@ -31,24 +30,24 @@ def is_command_ship(game: Game, unit: str) -> bool:
     return game.unit(unit).type in COMMAND_SHIP_TYPES
 
 
-def exit_problem_11_5091(game: Game, unit: str) -> Problem | None:
+def exit_problem_11_5091(game: Game, unit: str) -> Violation | None:
     """A command ship may not leave the map, damaged or not [DTP 11.5091]."""
     if not is_command_ship(game, unit):
         return None
-    return Problem(
+    return Violation(
         RULE,
         f"{unit} is a command ship: it may not exit the map even if damaged",
-        "command-ship-exit",
-        unit,
-        unit,
+        code="command-ship-exit",
+        word=unit,
+        unit=unit,
         hint="it stays at sea for the rest of the game",
     )
 
 
-def at_sea_problems_11_5091(game: Game, after: GameState, side: str) -> list[Problem]:
+def at_sea_problems_11_5091(game: Game, after: GameState, side: str) -> list[Violation]:
     """Each command ship of ``side`` that a ship and sub movement file leaves outside an
     all-sea hex [DTP 11.5091]."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     for pid in sorted(after.units):
         u = after.units[pid]
         if u.side != side or u.location is None or not is_command_ship(game, pid):
@@ -56,13 +55,13 @@ def at_sea_problems_11_5091(game: Game, after: GameState, side: str) -> list[Pro
         terrain = game.board.terrain(u.location)
         if terrain not in ALL_SEA:
             out.append(
-                Problem(
+                Violation(
                     RULE,
                     f"{pid} is a command ship: it must move to an all-sea hex and remain at "
                     f"sea, not end the phase in {u.location} ({terrain})",
-                    "command-ship-ashore",
-                    pid,
-                    pid,
+                    code="command-ship-ashore",
+                    word=pid,
+                    unit=pid,
                     hint=f"move {pid} to a High Seas hex in this file",
                 )
             )

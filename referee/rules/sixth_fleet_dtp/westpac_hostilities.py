@@ -33,9 +33,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.westpac_national import PRC, national_11_508
 
@@ -77,36 +76,36 @@ def asks_11_5101(game: Game, state: GameState, phase: str) -> bool:
     return rec.get("asked") != state.turn and not ("war" in rec and "prc" in rec)
 
 
-def check_11_5101(game: Game, state: GameState, orders: Sequence[Order]) -> list[Problem]:
+def check_11_5101(game: Game, state: GameState, orders: Sequence[Order]) -> list[Violation]:
     """The announcement file: ``commence`` and ``commence prc`` each at most once, neither of
     them again once begun, the PRC not before the others [DTP 11.5101, 11.51021]."""
     rec = record(state)
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     seen: set[str] = set()
     for o in orders:
         what = PRC_WORD if o.mode == PRC_WORD else "war"
         rule = RULE_PRC if what == PRC_WORD else RULE_START
         if o.verb != "commence":
             probs.append(
-                Problem(rule, f"'{o.verb}' is not an announcement", "not-announcement").at(o)
+                Violation(rule, f"'{o.verb}' is not an announcement", code="not-announcement").at(o)
             )
         elif what in rec or what in seen:
             probs.append(
-                Problem(
+                Violation(
                     rule,
                     f"{'PRC entry' if what == PRC_WORD else 'hostilities'} already announced",
-                    "announced-twice",
+                    code="announced-twice",
                     hint="announce each once",
                 ).at(o)
             )
         seen.add(what)
     if PRC_WORD in seen and "war" not in rec and "war" not in seen:
         probs.append(
-            Problem(
+            Violation(
                 RULE_PRC,
                 "the PRC may enter only with or after the other East Block nations: "
                 "announce 'commence' too",
-                "prc-before-war",
+                code="prc-before-war",
                 hint="commence",
             )
         )
@@ -138,7 +137,7 @@ def _nationality_of(game: Game, word: str) -> str | None:
     return game.unit(word).nationality if word in game.pieces else None
 
 
-def combat_problem_11_5102(game: Game, state: GameState, o: Order) -> Problem | None:
+def combat_problem_11_5102(game: Game, state: GameState, o: Order) -> Violation | None:
     """An attack, strike or bounce by or on a PRC or Taiwanese unit or base before the PRC
     enters [DTP 11.51021, 11.51022]."""
     if prc_at_war(game, state):
@@ -147,28 +146,28 @@ def combat_problem_11_5102(game: Game, state: GameState, o: Order) -> Problem | 
         nat = _nationality_of(game, w)
         if nat in (PRC, TAIWAN):
             who = "the PRC" if nat == PRC else "Taiwan"
-            return Problem(
+            return Violation(
                 RULE_TAIWAN if nat == TAIWAN else RULE_PRC,
                 f"{w} is {who}'s, and {who} is not at war until the PRC enters hostilities",
-                "not-at-war",
-                w,
+                code="not-at-war",
+                word=w,
                 hint="the East Block announces PRC entry at the beginning of a Game-Turn "
                 "('commence prc')",
             ).at(o)
     return None
 
 
-def taiwan_move_problem_11_51022(game: Game, state: GameState, unit: str) -> Problem | None:
+def taiwan_move_problem_11_51022(game: Game, state: GameState, unit: str) -> Violation | None:
     """A Taiwanese unit moving before the turn the PRC enters [DTP 11.51022]."""
     if prc_at_war(game, state) or game.unit(unit).nationality != TAIWAN:
         return None
-    return Problem(
+    return Violation(
         RULE_TAIWAN,
         f"{unit} is Taiwanese: no Taiwanese unit may move until the turn the PRC commences "
         "hostilities",
-        "taiwan-not-at-war",
-        unit,
-        unit,
+        code="taiwan-not-at-war",
+        word=unit,
+        unit=unit,
         hint="it stays where it is until the PRC enters",
     )
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.hexgrid import HexGrid
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
@@ -48,34 +47,34 @@ def capture_turn_11_5134(turn: int) -> bool:
 
 def capture_problem_11_5134(
     map_def: MapDef, grid: HexGrid, hex_id: str, turn: int, controlled: Collection[str]
-) -> Problem | None:
+) -> Violation | None:
     """Why the East Block may not capture ``hex_id`` on ``turn`` with ``controlled`` (the South
     Korean hexes it has taken), or None if it may [DTP 11.5134]."""
     if not capture_turn_11_5134(turn):
-        return Problem(
+        return Violation(
             RULE,
             f"a Korean hex is captured only on even-numbered AM turns, not on turn {turn}",
-            "capture-turn",
-            hex_id,
+            code="capture-turn",
+            word=hex_id,
             hint="the next is turn " + str(_next_capture_turn(turn)),
         )
     if nationality_of(map_def, hex_id) != SOUTH or hex_id in controlled:
-        return Problem(
+        return Violation(
             RULE,
             f"{hex_id} is not a South Korean hex still held by SEATO",
-            "capture-not-south-korea",
-            hex_id,
+            code="capture-not-south-korea",
+            word=hex_id,
         )
     held = [
         n for n in grid.neighbours(hex_id) if nationality_of(map_def, n) == NORTH or n in controlled
     ]
     if len(held) < NEEDED:
-        return Problem(
+        return Violation(
             RULE,
             f"{hex_id} is adjacent to {len(held)} hex(es) in North Korea or East Block "
             f"controlled ({', '.join(held) or 'none'}); it must be adjacent to {NEEDED}",
-            "capture-not-adjacent",
-            hex_id,
+            code="capture-not-adjacent",
+            word=hex_id,
             hint="choose a hex next to two North Korean or captured hexes",
         )
     return None
@@ -100,7 +99,7 @@ def captured_11_5134(state: GameState) -> dict[str, int]:
 
 def capture_order_problems_11_5134(
     game: Game, state: GameState, side: str, o: Order, kind: str
-) -> list[Problem]:
+) -> list[Violation]:
     """``capture HEX``: with optional rule 11.5134 only, by the East Block in its ship and sub
     movement phase of an even-numbered AM turn, one hex a turn, a hex the rule allows
     [DTP 11.5134]."""
@@ -113,7 +112,7 @@ def capture_order_problems_11_5134(
     elif state.turn in captured_11_5134(state).values():
         why = f"one hex each even-numbered AM turn: one has fallen on turn {state.turn}"
     if why is not None:
-        return [Problem(RULE, why, "capture-not-allowed", hex_id).at(o)]
+        return [Violation(RULE, why, code="capture-not-allowed", word=hex_id).at(o)]
     grid = game.module.map.grid
     assert grid is not None
     p = capture_problem_11_5134(game.module.map, grid, hex_id, state.turn, captured_11_5134(state))

@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS
 from referee.source.model import Module
@@ -40,7 +39,7 @@ def national_11_508(module: Module) -> bool:
     return PRC in module.nationalities
 
 
-def pooled_problem_11_5081(game: Game, o: Order) -> Problem | None:
+def pooled_problem_11_5081(game: Game, o: Order) -> Violation | None:
     """An attack, strike, bounce or detection attempt that pools PRC units with another
     nation's [DTP 11.5081]."""
     units = [u for u in o.units if u in game.pieces]
@@ -48,18 +47,18 @@ def pooled_problem_11_5081(game: Game, o: Order) -> Problem | None:
     if not prc or len(prc) == len(units) or not national_11_508(game.module):
         return None
     others = [u for u in units if u not in prc]
-    return Problem(
+    return Violation(
         RULE,
         f"PRC units may not combine with other nations' units: {', '.join(prc)} with "
         f"{', '.join(others)}",
-        "prc-combined",
-        prc[0],
-        prc[0],
+        code="prc-combined",
+        word=prc[0],
+        unit=prc[0],
         hint="the PRC units and the others each in an order of their own",
     ).at(o)
 
 
-def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Problem | None:
+def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Violation | None:
     """A non-PRC East Block air unit's path over a PRC all-land hex [DTP 11.5081]; coastal
     hexes may be flown through and ended in."""
     if not national_11_508(game.module) or game.category(unit) != "air":
@@ -73,13 +72,13 @@ def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Pr
         if hx is None or hx.country is None or game.board.terrain(h) != "land":
             continue
         if game.module.map.countries[hx.country].nationality == PRC:
-            return Problem(
+            return Violation(
                 RULE,
                 f"{unit} may not overfly {h}, a PRC all-land hex: other East Block air stays "
                 "out of PRC land hexes",
-                "prc-overflight",
-                h,
-                unit,
+                code="prc-overflight",
+                word=h,
+                unit=unit,
                 hint="fly round it, over the PRC's coastal hexes or the sea",
             )
     return None
@@ -99,16 +98,16 @@ def _mixed(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str]
 
 def prc_stacking_problems_11_5081(
     game: Game, before: GameState, after: GameState, side: str
-) -> list[Problem]:
+) -> list[Violation]:
     """A hex where the file puts PRC and non-PRC units of ``side`` together [DTP 11.5081]."""
     was = _mixed(game, before, side)
     return [
-        Problem(
+        Violation(
             RULE,
             f"PRC units may not stack with other nations' units: {', '.join(prc)} and "
             f"{', '.join(others)} in {hex_id}",
-            "prc-stacking",
-            hex_id,
+            code="prc-stacking",
+            word=hex_id,
             hint="end the PRC units' move in a hex of their own",
         )
         for hex_id, (prc, others) in sorted(_mixed(game, after, side).items())

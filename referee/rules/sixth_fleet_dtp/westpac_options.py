@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from referee.engine.core import Event, GameState, UnitState
+from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.optional_rules import OptionalRule
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.detection import STATUS
 from referee.source.model import Module
@@ -80,36 +79,36 @@ def _base_attack(o: Order) -> bool:
     return any(t.startswith("hex:") for t in o.targets)
 
 
-def sg_attack_problems_11_5093(game: Game, state: GameState, o: Order) -> list[Problem]:
+def sg_attack_problems_11_5093(game: Game, state: GameState, o: Order) -> list[Violation]:
     """An ``attack`` by Soviet SGs in Westpac: the Long Bin only on a coastal base
     [DTP 11.5093]; any other Soviet SG on a base only with option 11.5133. Empty elsewhere
     (a module without the Long Bin)."""
     if o.verb != "attack" or LONG_BIN not in state.units:
         return []
     sgs = [u for u in o.units if u in state.units and game.unit(u).type == "SG"]
-    out: list[Problem] = []
+    out: list[Violation] = []
     if LONG_BIN in sgs and not _base_attack(o):
         out.append(
-            Problem(
+            Violation(
                 "DTP 11.5093",
                 f"{LONG_BIN} (the Whiskey Long Bin) may only attack coastal bases",
-                "long-bin-target",
-                LONG_BIN,
-                LONG_BIN,
+                code="long-bin-target",
+                word=LONG_BIN,
+                unit=LONG_BIN,
                 hint="attack a coastal base: attack SO-SG-51 -> hex:NNNN",
             )
         )
     others = [u for u in sgs if u != LONG_BIN and game.unit(u).nationality == SOVIET]
     if _base_attack(o) and others and SG_ATTACKS not in state.options:
         out.append(
-            Problem(
+            Violation(
                 "DTP 11.5133",
                 f"{', '.join(others)} may attack a base only under optional rule 11.5133 "
                 "(each Soviet SG one attack on a coastal base); without it only the Long Bin "
                 "SG #51 may [DTP 11.5093]",
-                "sg-base-attack-option",
-                others[0],
-                others[0],
+                code="sg-base-attack-option",
+                word=others[0],
+                unit=others[0],
             )
         )
     return out

@@ -28,9 +28,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
@@ -82,24 +81,24 @@ def _naval_here(game: Game, state: GameState, side: str, hex_id: str) -> list[st
 
 def _order_problem(
     game: Game, after: GameState, side: str, o: Order, excess: dict[str, int], kind: str
-) -> Problem | None:
+) -> Violation | None:
     """What is wrong with one ``remove UNIT`` line, or None."""
     u = o.units[0]
     st = after.units.get(u)
     if kind != "ship":
         msg = "over-limit reinforcements are eliminated in their ship and sub movement phase"
-        return Problem(RULE, msg, "wrong-phase", u, u)
+        return Violation(RULE, msg, unit=u, code="wrong-phase", word=u)
     if st is None or st.side != side or game.is_air(u):
-        return Problem(RULE, f"{u} is not a ship or sub of yours", "not-own", u, u)
+        return Violation(RULE, f"{u} is not a ship or sub of yours", unit=u, code="not-own", word=u)
     if st.location not in excess:
         over = " ".join(sorted(excess))
-        return Problem(
+        return Violation(
             RULE,
             f"{u} is not in a hex its reinforcements left over the stacking limit "
             f"(at the end of the moves it is in {st.location or st.box})",
-            "not-over-limit",
-            u,
-            u,
+            code="not-over-limit",
+            word=u,
+            unit=u,
             hint=f"over the limit: {over}" if over else "nothing of yours is over the limit",
         )
     return None
@@ -107,7 +106,7 @@ def _order_problem(
 
 def problems_11_5063(
     game: Game, after: GameState, side: str, orders: Sequence[Order], kind: str
-) -> list[Problem]:
+) -> list[Violation]:
     """The file's ``remove`` lines against the position its moves leave (``after``): in a
     ship and sub movement phase, exactly the excess of each recorded hex, each unit once, of
     the owner's ships and subs in that hex [DTP 11.5063]."""
@@ -115,24 +114,24 @@ def problems_11_5063(
     excess = excess_11_5063(game, after, side) if kind == "ship" else {}
     if not in_play_11_5063(after):
         excess = {}
-    out: list[Problem] = []
+    out: list[Violation] = []
     named: Counter[str] = Counter()
     seen: set[str] = set()
     for o in lines:
         u = o.units[0]
         bad = _order_problem(game, after, side, o, excess, kind)
         if bad is None and u in seen:
-            bad = Problem(RULE, f"{u} is named twice", "listed-twice", u, u)
+            bad = Violation(RULE, f"{u} is named twice", unit=u, code="listed-twice", word=u)
         if bad is None:
             h = str(after.units[u].location)
             named[h] += 1
             if named[h] > excess[h]:
-                bad = Problem(
+                bad = Violation(
                     RULE,
                     f"{h} is {excess[h]} over the limit: remove {excess[h]} unit(s), not more",
-                    "too-many",
-                    u,
-                    u,
+                    code="too-many",
+                    word=u,
+                    unit=u,
                     hint=f"drop this line, or move a unit out of {h} instead",
                 )
         seen.add(u)
@@ -142,13 +141,13 @@ def problems_11_5063(
         if named[h] < n:
             here = " ".join(_naval_here(game, after, side, h))
             out.append(
-                Problem(
+                Violation(
                     RULE,
                     f"{NAVAL_LIMIT + n} naval units of yours end this phase in {h}, over the "
                     f"limit of {NAVAL_LIMIT} since their reinforcement: {n - named[h]} more "
                     f"must be eliminated",
-                    "over-limit",
-                    h,
+                    code="over-limit",
+                    word=h,
                     hint=f"move units out of {h}, or choose with 'remove UNIT' (in {h}: {here})",
                 )
             )

@@ -34,9 +34,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
@@ -191,24 +190,33 @@ def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[s
     """One ``place UNIT HEX`` order of the phase, checked on the position so far."""
     if o.verb != "place" or not o.hexes:
         carry.refuse(
-            Problem(RULE_TRACK, f"'{o.verb}' is not a reinforcement placement", "not-a-placement"),
+            Violation(
+                RULE_TRACK, f"'{o.verb}' is not a reinforcement placement", code="not-a-placement"
+            ),
             o,
         )
         return
     u, h = o.units[0], o.hexes[0]
     if u not in due:
         carry.refuse(
-            Problem(RULE_TRACK, f"{u} is not a reinforcement to place now", "not-due", u, u), o
+            Violation(
+                RULE_TRACK,
+                f"{u} is not a reinforcement to place now",
+                code="not-due",
+                word=u,
+                unit=u,
+            ),
+            o,
         )
         return
     if u in placed:
         carry.refuse(
-            Problem(
+            Violation(
                 RULE_TRACK,
                 f"{u} is placed twice: expected one place order a reinforcement, found a second",
-                "placed-twice",
-                u,
-                u,
+                code="placed-twice",
+                word=u,
+                unit=u,
                 hint=f"keep one of the two 'place {u}' lines",
             ),
             o,
@@ -218,12 +226,12 @@ def _place(game: Game, carry: Carry, o: Order, due: Sequence[str], placed: set[s
     ok = entry_hexes_11_506(game, carry.state, u)
     if h not in ok:
         carry.refuse(
-            Problem(
+            Violation(
                 _rule_of(game, carry.state, u, h),
                 f"{u} may not be placed in {h}",
-                "not-an-entry-hex",
-                h,
-                u,
+                code="not-an-entry-hex",
+                word=h,
+                unit=u,
                 hint=("legal: " + " ".join(ok)) if ok else "no legal hex: it is delayed",
             ),
             o,
@@ -262,13 +270,13 @@ def place_11_506(
         ok = entry_hexes_11_506(game, carry.state, u)
         if ok:
             carry.refuse(
-                Problem(
+                Violation(
                     RULE_NO_DELAY,
                     f"{u} must be placed now: reinforcements may not be voluntarily delayed "
                     f"and held off map",
-                    "held-off-map",
-                    None,
-                    u,
+                    code="held-off-map",
+                    word=None,
+                    unit=u,
                     hint=f"place {u} {ok[0]}" + (f" (or {' '.join(ok[1:])})" if ok[1:] else ""),
                 )
             )

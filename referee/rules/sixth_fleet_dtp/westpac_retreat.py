@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.core import GameState
-from referee.engine.problems import Problem
+from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
 from referee.rules.sixth_fleet_dtp.westpac_command_ships import exit_problem_11_5091
@@ -82,7 +81,7 @@ def _where(game: Game, row: RetreatRule) -> str:
 
 def exit_problems_11_503(
     game: Game, state: GameState, side: str, unit: str, damage: int
-) -> list[Problem] | None:
+) -> list[Violation] | None:
     """``exit UNIT`` in Westpac: a command ship never [DTP 11.5091]; a damaged unit from its
     nationality's removal port, or from the retreat edge if its nationality may use it
     [DTP 11.5031, 11.5032]. None on a module without ``retreat_rules`` or for an undamaged
@@ -108,7 +107,7 @@ def exit_problems_11_503(
     name = game.module.nationalities[nat].name if nat in game.module.nationalities else nat
     if on_edge or not (row.edge or row.ports):
         return [
-            Problem(
+            Violation(
                 row.rule,
                 f"{unit} ({name}) may not leave the map: "
                 + (
@@ -116,19 +115,19 @@ def exit_problems_11_503(
                     if row.edge or row.ports
                     else f"damaged {name} units may not be removed"
                 ),
-                "exit-nationality",
-                unit,
-                unit,
+                code="exit-nationality",
+                word=unit,
+                unit=unit,
                 hint="it stays on the map, damaged, and still scores the enemy its damage",
             )
         ]
     return [
-        Problem(
+        Violation(
             row.rule,
             f"{unit} may leave the map only at {_where(game, row)}, not from {here}",
-            "exit-not-on-edge",
-            unit,
-            unit,
+            code="exit-not-on-edge",
+            word=unit,
+            unit=unit,
             hint="move it there first (a move line above the exit)",
         )
     ]

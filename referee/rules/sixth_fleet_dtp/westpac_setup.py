@@ -29,9 +29,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import westpac_bases
 from referee.rules.sixth_fleet_dtp.iceland_setup import placements
@@ -93,18 +92,18 @@ def _where(units: list[tuple[str, str]], at: dict[str, tuple[str, Order]]) -> Wh
     return {u: at.get(u, (default, None)) for u, default in units}
 
 
-def _one_per_hex(rule: str, where: Where) -> list[Problem]:
+def _one_per_hex(rule: str, where: Where) -> list[Violation]:
     counts = Counter(h for h, _ in where.values())
-    out: list[Problem] = []
+    out: list[Violation] = []
     for u, (h, order) in where.items():
         if counts[h] > 1:
             others = ", ".join(x for x, (g, _) in where.items() if g == h and x != u)
             out.append(
-                Problem(
+                Violation(
                     case_of(rule),
                     f"{u} and {others} set up in {h}: one per hex",
-                    "setup-stacked",
-                    h,
+                    code="setup-stacked",
+                    word=h,
                     unit=u,
                     hint="place each of them in another of its hexes",
                 ).at(order)
@@ -113,7 +112,7 @@ def _one_per_hex(rule: str, where: Where) -> list[Problem]:
     return out
 
 
-def _soviet_tf(rule: str, where: Where) -> tuple[str | None, list[Problem]]:
+def _soviet_tf(rule: str, where: Where) -> tuple[str | None, list[Violation]]:
     """The hex of one Soviet TF, or its problems: three at sea in one hex, one escort (not the
     flagship, the first of the group) in Vladivostok [DTP 11.5052]."""
     flagship = next(iter(where))
@@ -124,12 +123,12 @@ def _soviet_tf(rule: str, where: Where) -> tuple[str | None, list[Problem]]:
     if len(sea_hexes) == 1 and len(at_sea) == TF_SIZE and flagship in at_sea:
         return sea_hexes[0], []
     got = ", ".join(f"{u} in {h}" for u, (h, _) in where.items())
-    p = Problem(
+    p = Violation(
         case_of(rule),
         f"a Soviet surface TF sets up as three stacked units at sea and one escort in "
         f"Vladivostok {TF_PORT}: {got}",
-        "tf-setup",
-        sea_hexes[0] if sea_hexes else TF_PORT,
+        code="tf-setup",
+        word=sea_hexes[0] if sea_hexes else TF_PORT,
         unit=in_port[0] if in_port else flagship,
         hint=f"place {flagship} and two escorts in one of {' or '.join(TF_HEXES)}, "
         f"the third escort in {TF_PORT}",
@@ -137,7 +136,7 @@ def _soviet_tf(rule: str, where: Where) -> tuple[str | None, list[Problem]]:
     return None, [p]
 
 
-def _tfs_apart(tf_hexes: dict[str, str], where_of: dict[str, Where]) -> list[Problem]:
+def _tfs_apart(tf_hexes: dict[str, str], where_of: dict[str, Where]) -> list[Violation]:
     """One TF each in 3136 and 5823 [DTP 11.5052]."""
     if sorted(tf_hexes.values()) == sorted(TF_HEXES) or len(tf_hexes) < len(TF_HEXES):
         return []
@@ -145,45 +144,45 @@ def _tfs_apart(tf_hexes: dict[str, str], where_of: dict[str, Where]) -> list[Pro
     where = where_of[rule]
     order = next((o for _, o in where.values() if o is not None), None)
     return [
-        Problem(
+        Violation(
             case_of(rule),
             f"the two Soviet surface TFs set up one each in {' and '.join(TF_HEXES)}, "
             f"not both in {tf_hexes[rule]}",
-            "tf-same-hex",
-            tf_hexes[rule],
+            code="tf-same-hex",
+            word=tf_hexes[rule],
             hint="swap one TF to the other hex",
         ).at(order)
     ]
 
 
-def _jmsdf(groups: dict[str, Where]) -> list[Problem]:
+def _jmsdf(groups: dict[str, Where]) -> list[Violation]:
     """The JMSDF ASW group in one of 3251/4146, SS #125 in the other [DTP 11.5053]."""
     group = next((w for r, w in groups.items() if JMSDF_GROUP in r), None)
     ss = next((w for r, w in groups.items() if JMSDF_SS in r), None)
     if not group or not ss:
         return []
-    out: list[Problem] = []
+    out: list[Violation] = []
     group_hexes = {h for h, _ in group.values()}
     rule = next(r for r in groups if JMSDF_GROUP in r)
     if len(group_hexes) > 1:
         u, (h, o) = list(group.items())[-1]
         out.append(
-            Problem(
+            Violation(
                 case_of(rule),
                 f"the JMSDF ASW group sets up together: {u} in {h}",
-                "jmsdf-split",
-                h,
+                code="jmsdf-split",
+                word=h,
                 unit=u,
             ).at(o)
         )
     for u, (h, o) in ss.items():
         if h in group_hexes:
             out.append(
-                Problem(
+                Violation(
                     case_of(next(r for r in groups if JMSDF_SS in r)),
                     f"{u} sets up in the hex the JMSDF ASW group does not take, not in {h}",
-                    "jmsdf-ss",
-                    h,
+                    code="jmsdf-ss",
+                    word=h,
                     unit=u,
                     hint="place it in the other of 3251 and 4146",
                 ).at(o)
@@ -193,13 +192,13 @@ def _jmsdf(groups: dict[str, Where]) -> list[Problem]:
 
 def check_setup_11_5052(
     game: Game, state: GameState, side: str, orders: Sequence[Order]
-) -> list[Problem]:
+) -> list[Violation]:
     """The problems of ``side``'s set-up file with the Westpac choices [DTP 11.5052, 11.5053];
     none for a scenario whose choices cite none of them."""
     del state  # the choices are the scenario's; the file is checked as written
     at = placements(orders)
     groups = {rule: _where(units, at) for rule, units in _groups(game, side).items()}
-    probs: list[Problem] = []
+    probs: list[Violation] = []
     tf_hexes: dict[str, str] = {}
     for rule, where in groups.items():
         if any(mark in rule for mark in ONE_EACH):
@@ -212,9 +211,9 @@ def check_setup_11_5052(
     return probs + _tfs_apart(tf_hexes, groups) + _jmsdf(groups) + _national_bases(game, orders)
 
 
-def _national_bases(game: Game, orders: Sequence[Order]) -> list[Problem]:
+def _national_bases(game: Game, orders: Sequence[Order]) -> list[Violation]:
     """An air unit set up on a base its nationality may not use [DTP 11.5082]."""
-    out: list[Problem] = []
+    out: list[Violation] = []
     for o in orders:
         if o.verb == "place" and o.hexes and o.units[0] in game.pieces:
             bad = westpac_bases.placement_problem_11_5082(game, o.units[0], o.hexes[0])
@@ -257,18 +256,18 @@ def released_11_505(state: GameState) -> GameState:
     return state
 
 
-def held_problems_11_505(game: Game, state: GameState, orders: Sequence[Order]) -> list[Problem]:
+def held_problems_11_505(game: Game, state: GameState, orders: Sequence[Order]) -> list[Violation]:
     """A line placing a unit this step holds back: SG #36 is set up after SEATO [DTP 11.505]."""
     step = step_11_505(game, state)
     if step is None or not step.but:
         return []
     return [
-        Problem(
+        Violation(
             RULE_ORDER,
             f"{o.units[0]} is set up after the SEATO player's set-up, not now",
-            "set-up-later",
-            o.units[0],
-            o.units[0],
+            code="set-up-later",
+            word=o.units[0],
+            unit=o.units[0],
             hint=f"leave out the line; the East Block places {o.units[0]} in a set-up file "
             "of its own once SEATO has set up",
         ).at(o)

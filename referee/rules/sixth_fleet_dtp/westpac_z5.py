@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.engine.core import Event, GameState, UnitState
+from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.westpac_unloading import UNLOADED, unloaded_11_50922
 from referee.rules.sixth_fleet_dtp.westpac_victory import destinations_11_5124
@@ -61,7 +60,7 @@ def assault(state: GameState) -> dict[str, object]:
 
 def move_problem_11_5095(
     game: Game, state: GameState, unit: str, to: str, kind: str
-) -> bool | Problem:
+) -> bool | Violation:
     """A Z-5 ``move``: in a ship and sub movement phase True when it ends where a PRC LSM has
     entered a destination hex [11.5095], else a problem; in an air movement phase a problem
     while its assault of this turn holds it [11.50951]; False for any other unit or case (the
@@ -71,24 +70,24 @@ def move_problem_11_5095(
     if kind == "ship":
         if to in assault_hexes_11_5095(game, state):
             return True
-        return Problem(
+        return Violation(
             RULE,
             f"{unit} flies in the ship and sub movement phase only to a hex where a PRC LSM has "
             f"just entered its destination, not to {to}",
-            "z5-no-landing",
-            unit,
-            unit,
+            code="z5-no-landing",
+            word=unit,
+            unit=unit,
             hint="move the LSM into its Taiwanese destination hex first, above this line",
         )
     held = assault(state)
     if held.get("turn") == state.turn and state.units[unit].location == held.get("hex"):
-        return Problem(
+        return Violation(
             "DTP 11.50951",
             f"{unit} stays in {held['hex']} through the air movement and combat phases of its "
             "air assault",
-            "z5-holds",
-            unit,
-            unit,
+            code="z5-holds",
+            word=unit,
+            unit=unit,
         )
     return False
 

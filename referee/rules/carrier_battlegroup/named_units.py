@@ -1,11 +1,10 @@
-"""Placing a rule problem in the orders file: the core's one :class:`Problem` type, pointed
-at the unit's word when the problem concerns a unit, else at the order."""
+"""The units an order names [2.2]: counters of the game, and USN ones (the game runs the
+Soviet side); and the case that says which units each verb names."""
 
 from __future__ import annotations
 
 from referee.engine.core import Violation
 from referee.engine.orders import Order
-from referee.engine.problems import Problem
 from referee.engine.vocabulary import match_name
 from referee.source.model import Module
 
@@ -23,17 +22,6 @@ UNIT_RULE = {
 TRACK_CARGO = ("fuel", "ammunition", "ew_enhancement", "air_defense")  # `buy N ITEM` [9.2]
 
 
-def at(
-    order: Order | None,
-    rule: str,
-    message: str,
-    hint: str | None = None,
-    unit: str | None = None,
-) -> Violation:
-    word = unit if order is not None and unit in (*order.units, *order.targets) else None
-    return Problem(rule, message, word=word, unit=unit, hint=hint).at(order).violation()
-
-
 def named_units_2_2(module: Module, o: Order) -> list[Violation]:
     """Every unit an order names is a counter of the game and a USN one: the game runs the
     Soviet side [2.2] (the roster is public, so saying a unit is Soviet reveals nothing,
@@ -43,15 +31,15 @@ def named_units_2_2(module: Module, o: Order) -> list[Violation]:
     if o.verb == "buy" and o.units and o.units[0].isascii() and o.units[0].isdigit():
         got = " ".join(o.units[1:])
         return [
-            at(
-                o,
+            Violation(
                 "9.2",
                 f"expected `buy {o.units[0]} ITEM` with ITEM one of {', '.join(TRACK_CARGO)}, "
                 f"got {got!r}"
                 if got
                 else f"expected a cargo word after `buy {o.units[0]}`",
-                "aircraft, crews and cruise missiles are bought by piece id: buy UNIT [UNIT ...]",
-            )
+                hint="aircraft, crews and cruise missiles are bought by piece id: "
+                "buy UNIT [UNIT ...]",
+            ).at(o)
         ]
     pieces = module.pieces()
     out: list[Violation] = []
@@ -59,22 +47,22 @@ def named_units_2_2(module: Module, o: Order) -> list[Violation]:
         if pid not in pieces:
             _got, hint = match_name(pid, pieces)
             out.append(
-                at(
-                    o,
+                Violation(
                     UNIT_RULE.get(o.verb, "2.2"),
                     f"no unit {pid!r}: expected a counter of this game",
-                    hint or "`referee options` lists the units each order may name",
-                    pid,
-                )
+                    word=pid,
+                    unit=pid,
+                    hint=hint or "`referee options` lists the units each order may name",
+                ).at(o)
             )
         elif pieces[pid].unit.side != "USN":
             out.append(
-                at(
-                    o,
+                Violation(
                     "2.2",
                     f"{pid} is a Soviet unit: expected a USN unit, the game runs the Soviet side",
-                    "order only USN units",
-                    pid,
-                )
+                    word=pid,
+                    unit=pid,
+                    hint="order only USN units",
+                ).at(o)
             )
     return out
