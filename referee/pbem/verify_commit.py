@@ -32,7 +32,6 @@ from referee.pbem import nonces
 from referee.pbem.archive import TurnDir
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.problems import Refusal
-from referee.pbem.record import REPORT_FORMAT
 from referee.pbem.rendercheck import RenderMismatch
 from referee.pbem.running import sealed_trail
 from referee.pbem.turn_folder import check_players_and_dice
@@ -44,7 +43,15 @@ from referee.pbem.verify_hidden import (
     public_step_checks,
     secret_folder,
 )
-from referee.pbem.verify_step import Hidden, Step, StepForm, check_nonces, resolve_step
+from referee.pbem.verify_step import (
+    Hidden,
+    Step,
+    StepForm,
+    chain_fields,
+    check_fields,
+    check_nonces,
+    resolve_step,
+)
 from referee.pbem.walk import Walk
 from referee.source.model import Module
 
@@ -55,21 +62,7 @@ class CommittedForm(StepForm):
     def check_record(self, w: Walk, t: TurnDir, rep: dict[str, Any], toml_sha: str) -> None:
         """The report's place in the game: its format, sequence, game, the report before it
         and ``game.toml`` (the hash chain), the ruleset and scenario."""
-        cfg = w.cfg
-        f = f"turns/{t.name}/report.json"
-        expect = {
-            "format": REPORT_FORMAT,
-            "sequence": t.sequence,
-            "game_id": cfg.game_id,
-            "previous_report": w.prev_sha,
-            "game_toml_sha256": toml_sha,
-            "ruleset": cfg.ruleset,
-            "scenario": cfg.scenario,
-        }
-        for key, want in expect.items():
-            if rep.get(key) != want:
-                check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
-                raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+        check_fields(f"turns/{t.name}/report.json", rep, chain_fields(w, t, toml_sha))
 
     def hidden_part(self, w: Walk, t: TurnDir) -> Hidden:
         """The step's released (or the referee's own) hidden part and its hidden seed; the

@@ -21,13 +21,20 @@ from referee.pbem.archive import TurnDir, module_info
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.game import SETUP_FOLDER
 from referee.pbem.problems import Refusal
-from referee.pbem.record import REPORT_FORMAT, phase_info, step_names, step_titles
+from referee.pbem.record import phase_info, step_names, step_titles
 from referee.pbem.rendercheck import RenderMismatch, check_step_renderings, template_rank
 from referee.pbem.reports import templates_sha256
 from referee.pbem.submit import orders_entry
 from referee.pbem.turn_folder import check_players_and_dice
 from referee.pbem.verdict import VerifyFailure
-from referee.pbem.verify_step import Step, StepForm, check_nonces, resolve_step
+from referee.pbem.verify_step import (
+    Step,
+    StepForm,
+    chain_fields,
+    check_fields,
+    check_nonces,
+    resolve_step,
+)
 from referee.pbem.walk import Walk
 from referee.source.model import Module
 
@@ -46,13 +53,7 @@ class OpenForm(StepForm):
         cfg = w.cfg
         f = f"turns/{t.name}/report.json"
         expect = {
-            "format": REPORT_FORMAT,
-            "sequence": t.sequence,
-            "game_id": cfg.game_id,
-            "previous_report": w.prev_sha,
-            "game_toml_sha256": toml_sha,
-            "ruleset": cfg.ruleset,
-            "scenario": cfg.scenario,
+            **chain_fields(w, t, toml_sha),
             "options": list(cfg.options),
             "referee": {"fingerprint": cfg.referee.fingerprint},
             "module": module_info(cfg),
@@ -62,10 +63,7 @@ class OpenForm(StepForm):
             raise VerifyFailure(f, "record", f"malformed: $.{(missing or ['players'])[0]} missing")
         if t.sequence == 0 and rep.get("game_toml_sha256") != toml_sha:
             raise VerifyFailure("game.toml", "hash chain", "changed since report 000 recorded it")
-        for key, want in expect.items():
-            if rep.get(key) != want:
-                check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
-                raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
+        check_fields(f, rep, expect)
 
     def public_checks(self, w: Walk, t: TurnDir, rep: dict[str, Any]) -> None:
         """Report 000: its players and dice commitment are those of ``game.toml``, nothing

@@ -36,7 +36,7 @@ from referee.pbem import nonces
 from referee.pbem.archive import TurnDir, sha256_hex
 from referee.pbem.envelope import Envelope
 from referee.pbem.publish import public_record
-from referee.pbem.record import awaiting_info, pretty_json
+from referee.pbem.record import REPORT_FORMAT, awaiting_info, pretty_json
 from referee.pbem.rulings import matching_start, new_start, score_reading
 from referee.pbem.running import sealed_trail
 from referee.pbem.turn_folder import check_folder_full
@@ -189,6 +189,31 @@ def start(w: Walk, step: Step, module: Module, rs: Ruleset) -> GameState:
         if problems:
             raise VerifyFailure(step.report_file, "commitment", "; ".join(problems))
     return new
+
+
+def chain_fields(w: Walk, t: TurnDir, toml_sha: str) -> dict[str, Any]:
+    """What every report records of its place in the game, whatever its form: its format,
+    sequence and game, the report before it and ``game.toml`` (the hash chain), the ruleset
+    and scenario."""
+    cfg = w.cfg
+    return {
+        "format": REPORT_FORMAT,
+        "sequence": t.sequence,
+        "game_id": cfg.game_id,
+        "previous_report": w.prev_sha,
+        "game_toml_sha256": toml_sha,
+        "ruleset": cfg.ruleset,
+        "scenario": cfg.scenario,
+    }
+
+
+def check_fields(f: str, rep: dict[str, Any], expect: dict[str, Any]) -> None:
+    """Each of ``expect``'s fields as the report ``f`` records it, the first that differs
+    named (a hash-chain field as the chain's failure)."""
+    for key, want in expect.items():
+        if rep.get(key) != want:
+            check = "hash chain" if key in ("previous_report", "game_toml_sha256") else "record"
+            raise VerifyFailure(f, check, f"{key} is {rep.get(key)!r}, expected {want!r}")
 
 
 def check_nonces(w: Walk, rep: dict[str, Any], f: str) -> None:
