@@ -34,7 +34,13 @@ from referee.vassal.foreign.game import location_key
 from referee.vassal.foreign.locations import OFFBOARD, ModuleLocations
 from referee.vassal.foreign.movelist import LogEvent, PieceAt, read_log
 from referee.vassal.foreign.saves import check_same_module
-from referee.vassal.position.vlog_import import Expected, Imported, Problem, chat_text
+from referee.vassal.position.vlog_import import (
+    Expected,
+    Imported,
+    Problem,
+    chat_text,
+    record_orders,
+)
 
 __all__ = ["SECTION", "import_imported_log"]
 
@@ -184,17 +190,4 @@ def import_imported_log(
     for e in reading.events:
         _event(r, e, state, verbs)
     orders = tuple(_written(ln, r.paths, state) for ln in r.lines)
-    head = [
-        f"# Orders made from the VASSAL log {source} by `referee import-vlog`.",
-        "# Check every line against the log; rolls are chat lines starting 'roll'.",
-        f"game: {expected.game_id}",
-        f"turn: {expected.turn}",
-        f"side: {expected.side}",
-        f"phase: {expected.phase}",
-        "",
-        f"[{SECTION}]",
-    ]
-    problems = tuple(sorted(r.problems, key=lambda p: p.step))
-    notes = [f"# not an order: {p}" for p in problems]
-    text = "\n".join([*head, *orders, *notes]) + "\n"
-    return Imported(text, SECTION, orders, problems)
+    return record_orders(source, expected, SECTION, orders, r.problems)

@@ -31,6 +31,7 @@ from referee.vassal.position.vlog_import import (
     chat_text,
     drop_undone,
     read_log,
+    record_orders,
 )
 
 SECTION = "orders"
@@ -77,19 +78,7 @@ def import_declared_log(
         if not paths[unit] or paths[unit][-1] != new.name:
             paths[unit].append(new.name)
     orders = tuple(_written(line, paths, state) for line in lines)
-    head = [
-        f"# Orders made from the VASSAL log {source} by `referee import-vlog`.",
-        "# Check every line against the log; rolls are chat lines starting 'roll'.",
-        f"game: {expected.game_id}",
-        f"turn: {expected.turn}",
-        f"side: {expected.side}",
-        f"phase: {expected.phase}",
-        "",
-        f"[{SECTION}]",
-    ]
-    notes = [f"# not an order: {p}" for p in out_problems]
-    text = "\n".join([*head, *orders, *notes]) + "\n"
-    return Imported(text, SECTION, orders, tuple(sorted(out_problems, key=lambda p: p.step)))
+    return record_orders(source, expected, SECTION, orders, out_problems)
 
 
 def _not_ours(state: GameState, side: str, unit: str, kind: str) -> str:

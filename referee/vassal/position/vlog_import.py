@@ -96,6 +96,27 @@ class Imported:
         }
 
 
+def record_orders(
+    source: str, expected: Expected, section: str, orders: tuple[str, ...], problems: list[Problem]
+) -> Imported:
+    """The orders file of a game refereed for its record (the declared and imported games):
+    the header the step expects, one section of order lines, then what was left out, each
+    as a comment (``# not an order: ...``), in the log's order."""
+    head = [
+        f"# Orders made from the VASSAL log {source} by `referee import-vlog`.",
+        "# Check every line against the log; rolls are chat lines starting 'roll'.",
+        f"game: {expected.game_id}",
+        f"turn: {expected.turn}",
+        f"side: {expected.side}",
+        f"phase: {expected.phase}",
+        "",
+        f"[{section}]",
+    ]
+    left_out = tuple(sorted(problems, key=lambda p: p.step))
+    notes = [f"# not an order: {p}" for p in left_out]
+    return Imported("\n".join([*head, *orders, *notes]) + "\n", section, orders, left_out)
+
+
 PHASE_SECTION: Final = {
     "setup": "setup",
     "movement": "movement",
