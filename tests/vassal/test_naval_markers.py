@@ -25,7 +25,11 @@ def test_ships_have_two_sides_and_a_damage_track_and_no_attacked_layer() -> None
     plan = table_for(m).plan
     assert not plan.attacked and "Attacked" not in dict(plan.shown_markers).values()
     assert "layer_attacked.png" not in plan.image_names()
-    assert [s.entry_name for s in plan.marker_slots] == ["Destroyed", "Port capacity"]
+    assert [s.entry_name for s in plan.marker_slots] == [
+        "Destroyed",
+        "Port capacity",
+        "Tracks",
+    ]  # Tracks: issue 27
     pieces = m.pieces()
     for pid, slot in plan.unit_slots.items():
         layers = _layers(plan.expanded(slot))

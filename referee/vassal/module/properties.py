@@ -28,6 +28,13 @@ from lxml import etree
 from referee.source.model import Module
 from referee.vassal.codec.pieces import BasicPiece, Labeler, Marker, Piece, Trait
 from referee.vassal.codec.sequence import encode_sequence
+from referee.vassal.module.traits import (
+    CLONE_KEY,
+    DELETE_KEY,
+    clone_trait,
+    delete_trait,
+    report_trait,
+)
 
 __all__ = [
     "TRACKS_MENU",
@@ -158,6 +165,11 @@ def tracks_piece(module: Module, gpid: int) -> Piece | None:
     if not tracks:
         return None
     traits: list[Trait] = [
+        report_trait([DELETE_KEY, CLONE_KEY], "Report marker removed or added"),
+        delete_trait("Remove the Tracks display"),
+        clone_trait("Another Tracks display"),
+    ]  # a marker like every other: removed or copied by menu (a display on each map)
+    traits += [
         _label(f"{t.title}: ${t.name}$", i, len(tracks), f"Track{i + 1}")
         for i, t in enumerate(tracks)
     ]

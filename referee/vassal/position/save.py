@@ -473,11 +473,14 @@ def track_values(table: Table, state: GameState) -> list[tuple[str, str]]:
     """Each Global Property of the module (``RulesetSchema.tracks``) with the referee's
     value: ``score:PATH`` from the ruleset's score, ``data:PATH`` from the state's data; a
     value the state does not hold yet, or holds outside a numeric track's bounds, is the
-    track's starting value."""
+    track's starting value. The score is asked only of a ruleset that plays on the module's
+    kind of map (``RulesetSchema.map_kinds``): a module that borrows a ruleset's roster for
+    another kind of map has no game to score, so its set-ups show the starting values."""
     module = table.module
     tracks = track_properties(module)
     score: Mapping[str, object] = {}
-    if any(t.source.startswith("score:") for t in tracks):
+    plays_here = module.schema is not None and module.map.kind in module.schema.map_kinds
+    if plays_here and any(t.source.startswith("score:") for t in tracks):
         from referee.engine.ruleset import get_ruleset
 
         score = get_ruleset(module.ruleset).score(module, state)
