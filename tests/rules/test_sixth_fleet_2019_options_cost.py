@@ -7,28 +7,15 @@ reinforcements: they must agree on each, accepted and refused lines both occurri
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_2019 import options
 from tests.conformance.rulesets.sixth_fleet_2019 import build_state, module_2019
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(
-        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
-    ) -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=hidden_from))
-        return v
+from tests.rules.test_sixth_fleet_2019_games import SeededDice
 
 
 def opening() -> GameState:
