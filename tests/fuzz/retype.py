@@ -85,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("source", type=Path, help="a module source folder")
     ap.add_argument("scenario", nargs="?", help="a scenario for `state new` (none: check only)")
     a = ap.parse_args(argv)
+    if not (a.source / "module.toml").is_file():
+        ap.error(f"{a.source}: no module.toml there (name a module source folder)")
     t0 = time.process_time()
     runs, crashes = retype(a.source, a.scenario)
     cpu = time.process_time() - t0
