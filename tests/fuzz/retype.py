@@ -87,6 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if not (a.source / "module.toml").is_file():
         ap.error(f"{a.source}: no module.toml there (name a module source folder)")
+    if a.scenario:  # each retyped copy must be able to fail where the source itself does not
+        with tempfile.TemporaryDirectory() as tmp:
+            new = ["state", "new", str(a.source), "--scenario", a.scenario]
+            code, err = run_cli([*new, "-o", str(Path(tmp) / "new.json")])
+        if code != 0:
+            ap.error(f"`referee state new` fails on the source itself: {err.strip()}")
     t0 = time.process_time()
     runs, crashes = retype(a.source, a.scenario)
     cpu = time.process_time() - t0
