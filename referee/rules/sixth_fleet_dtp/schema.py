@@ -436,5 +436,8 @@ SCHEMA: RulesetSchema = replace(
             source="score:vp.{side}",
         ),
     ),
+    # no Trigger adds a loss's VP: DTP scores a damaged ship's fraction [DTP 8.57] and
+    # Denmark Strait's NATO only some kinds [DTP 11.3], on text tracks; the saves set them
+    loss_score=None,
     rules=_rules,
 )
