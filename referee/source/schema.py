@@ -173,6 +173,9 @@ class MarkerDecl:
     compute: LevelsOf | None = None
     on: str = "unit"  # or "location"
     face_down: bool = False  # the layer shows the counter's printed back (face down [DTP 9.23])
+    # a marker with levels whose value makes a unit lost (sunk): the value for each unit, or
+    # None; the VASSAL module's Trigger eliminates the unit when its layer reaches it
+    lost_at: Callable[[Module, UnitDef], int | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)

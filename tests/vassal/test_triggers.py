@@ -219,3 +219,66 @@ def test_real_vassal_scores_an_eliminated_unit(name: str, tmp_path: Path) -> Non
         for slot, command, key, deck, inside in rows:
             assert (deck, inside, key) == (held[slot.split(" ")[0]], "true", "shift ctrl pressed C")
             assert command == f"Back to the {deck}"
+
+
+# ---- a damaged ship sinks ----------------------------------------------------------------------
+
+
+def _damage_key(plan: ModulePlan) -> str:
+    layer = next(m for m in plan.marker_layers if m.marker == "damage")
+    return f"{ord(layer.spec.key)},130"
+
+
+def test_a_ship_sinks_at_the_damage_the_rules_say() -> None:
+    """DTP: D3 sinks a ship or sub [DTP 8.55], D12 the Denmark Strait convoy [DTP 11.3 rule
+    7]; the naval module: damage past the Protection Rating [27.31], a flotilla at 3 [32.12],
+    a transport never (it goes to the Cadre Box [27.33])."""
+    dtp = _plan("sixth_fleet_dtp")
+    key = _damage_key(dtp).replace(",", "\\,")
+    assert f"macro;Sunk at Damage 3 [DTP 8.54];;;{{Damage_Level > 3}};{key};69\\,130;" in (
+        _slot(dtp, "US-CV-1")
+    )
+    assert not any("macro;Sunk" in _slot(dtp, p) for p, x in dtp.module.pieces().items()
+                   if x.unit.category == "air")  # fmt: skip
+    convoy = _plan("dtp_denmark_strait")
+    sunk12 = [p for p, x in convoy.module.pieces().items() if "convoy" in x.unit.flags]
+    assert sunk12 and all("{Damage_Level > 12}" in _slot(convoy, p) for p in sunk12)
+    naval = _plan("naval_module")
+    for pid, piece in naval.module.pieces().items():
+        unit, text = piece.unit, _slot(naval, pid)
+        if unit.category == "naval" and unit.type != "T":
+            assert f"{{Damage_Level > {int(unit.values['PROT']) + 1}}}" in text, pid
+        elif unit.category == "flotilla":
+            assert "{Damage_Level > 3}" in text, pid
+        else:
+            assert "macro;Sunk" not in text, pid
+    old = _plan("naval_module", pv.TRACKS)
+    assert not any("macro;" in s.text for s in old.unit_slots.values())
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize("name", ["sixth_fleet_dtp", "naval_module"])
+def test_real_vassal_sinks_a_ship_at_its_damage(name: str, tmp_path: Path) -> None:
+    from referee.vassal.position.placement import table_for
+    from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
+
+    module = _module(name)
+    plan = _plan(name)
+    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    setup = tmp_path / "setup.vsav"
+    setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
+    keys = ";".join([_damage_key(plan)] * 7)
+    code, out = run_vplay(vmod, ["--eliminate", str(setup), "2", keys], tmp_path)
+    assert code == 0, records(out, "PROBLEM")
+    assert not records(out, "PROBLEM")
+    decl = next(d for d in module.schema.markers if d.id == "damage")  # type: ignore[union-attr]
+    assert decl.lost_at is not None
+    rows = records(out, "ELIM")
+    slots = {r[0] for r in rows}
+    assert len(slots) >= 2
+    pieces = module.pieces()
+    for slot in slots:
+        sunk = decl.lost_at(module, pieces[slot.split(" ")[0]].unit)
+        assert sunk is not None and sunk <= 7
+        maps = [r[4] for r in rows if r[0] == slot]  # step 0 (placed), then one per key
+        assert maps[:sunk] == ["Main Map"] * sunk and maps[sunk] == "Eliminated", (slot, maps)

@@ -76,7 +76,7 @@ from referee.vassal.module.traits import (
     send_to_eliminated_trait,
     send_to_zone_trait,
 )
-from referee.vassal.module.triggers import CTRL_ALT, exit_traits, loss_traits
+from referee.vassal.module.triggers import CTRL_ALT, exit_traits, loss_traits, lost_at_traits
 
 __all__ = [
     "ATTACKED_OVERLAY",
@@ -409,6 +409,7 @@ def plan_module(
     marker_layers = _marker_layers(module)
     scoring = _scoring(module, piece_version)
     cup_return = _cup_return(module, piece_version)
+    sinking = _sinking(module, marker_layers, piece_version)
     masked = set(schema.masked_backs) if schema is not None else set()
     side_names = {s.id: s.name for s in module.sides}
     solitaire = schema.solitaire_side if schema is not None else ""
@@ -440,7 +441,7 @@ def plan_module(
             extra.append((spec, face_image(unit, True)))
         built = unit_piece(
             module, unit, pid, gpids[pid], returning, extra, mask,
-            outer=[*scoring(unit), *cup_return(pid)],
+            outer=[*scoring(unit), *sinking(unit), *cup_return(pid)],
         )  # fmt: skip
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
@@ -682,6 +683,37 @@ def _cup_return(module: Module, piece_version: int) -> Callable[[str], list[Trai
                 f"Back to the {cup}", stroke, cup, f"Back to the {cup} [17.0, provisional]"
             ),
         ]
+
+    return traits
+
+
+def _sinking(
+    module: Module, layers: tuple[MarkerLayer, ...], piece_version: int
+) -> Callable[[UnitDef], list[Trait]]:
+    """Each unit's Trigger eliminating it when a damage layer reaches the value that sinks it
+    (``MarkerDecl.lost_at``: D3 [DTP 8.55], past the Protection Rating [27.31]); none before
+    piece version 6."""
+    schema = module.schema
+    decls = {d.id: d for d in schema.markers} if schema is not None else {}
+    found = [
+        (layer, decls[layer.marker].lost_at, decls[layer.marker].rule)
+        for layer in layers
+        if layer.levels and layer.marker in decls and decls[layer.marker].lost_at is not None
+    ]
+    if not found or not has_piece_commands(piece_version):
+        return lambda _unit: []
+
+    def traits(unit: UnitDef) -> list[Trait]:
+        out: list[Trait] = []
+        for layer, lost_at, rule in found:
+            value = lost_at(module, unit) if lost_at is not None else None
+            carries = not layer.categories or unit.category in layer.categories
+            if value is not None and carries and value < len(layer.levels):
+                up = key_stroke(layer.spec.key)
+                out.append(
+                    lost_at_traits(layer.spec.name, up, value, key_stroke(ELIMINATE_KEY), rule)
+                )
+        return out
 
     return traits
 

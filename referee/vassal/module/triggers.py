@@ -36,6 +36,7 @@ __all__ = [
     "SCORE_KEY",
     "exit_traits",
     "loss_traits",
+    "lost_at_traits",
     "out_of_play",
 ]
 
@@ -131,3 +132,14 @@ def loss_traits(score: LossScore, track: TrackProperty, lost_zones: Sequence[str
             track, SCORE_KEY, score.vp, f"{score.vp:+d} to {track.name} [{score.rule}]"
         ),
     ]
+
+
+def lost_at_traits(layer: str, up_key: str, value: int, eliminate: str, rule: str) -> Trait:
+    """A Trigger eliminating a unit whose damage layer ``layer`` reaches ``value`` (a ship
+    sunk at D3 [DTP 8.55], past its Protection Rating [27.31]): it watches the layer's
+    increase key ``up_key`` and fires ``eliminate`` (Ctrl+E, the Eliminate Trigger, which lets
+    a scoring unit score). It acts after the Layer inside it has counted the damage; level
+    ``n + 1`` of the layer shows the value ``n`` (:mod:`referee.vassal.module.levels`)."""
+    return trigger_trait(
+        [up_key], [eliminate], f"{{{layer}_Level > {value}}}", f"Sunk at {layer} {value} [{rule}]"
+    )

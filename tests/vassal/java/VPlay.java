@@ -18,7 +18,7 @@
 //   SEEN    <name> <map> <masked to me> <location>  a piece of a --seen save as that side sees it
 //   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
 //           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
-//   ELIM    <slot> <side> <step> <key> <map> <location> <properties>  a unit with a Trigger
+//   ELIM    <slot> <side> <step> <key> <map> <location> <properties>  a unit with a Trigger of its own
 //           (up to --eliminate's N per side) on the first map of SAVE.vsav, each of KEYS pressed
 //           in turn (step 0: before any, key "-"); <properties> is every Global Property as
 //           name=value, space-separated; the reports follow as CHAT
@@ -246,7 +246,7 @@ public class VPlay {
     final GameModule g = GameModule.getGameModule();
     final java.util.Map<String, Integer> seen = new HashMap<>();
     for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
-      if (slot.getPiece() == null || Decorator.getDecorator(slot.getPiece(), TriggerAction.class) == null) continue;
+      if (!(slot.getPiece() instanceof TriggerAction)) continue;  // a unit's own Trigger, outermost
       final String side = String.valueOf(slot.getPiece().getProperty("Side"));
       if (seen.merge(side, 1, Integer::sum) > perSide) continue;
       final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
