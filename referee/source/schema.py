@@ -26,6 +26,9 @@ TableCheck = Callable[["Module"], "list[Diagnostic]"]
 """A ruleset's own check of one of its tables against the whole module (roster, map)."""
 LevelsOf = Callable[["Module", Any], "Mapping[str, int]"]
 """A marker's number for each unit or place, computed from a position (``MarkerDecl.compute``)."""
+ReducedSteps = Callable[["Module", "UnitDef"], "tuple[tuple[int, Mapping[str, int]], ...]"]
+"""A damaged unit's values, by the rules' formula (``MarkerDecl.reduces``): ``((from, values),
+...)``, each step the values printed on the counter from that marker value on, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,10 @@ class MarkerDecl:
     # a marker with levels whose value makes a unit lost (sunk): the value for each unit, or
     # None; the VASSAL module's Trigger eliminates the unit when its layer reaches it
     lost_at: Callable[[Module, UnitDef], int | None] | None = None
+    # a marker with levels that reduces a unit's values (D2 halves movement [DTP 8.55]): for
+    # each unit, the steps ``(from value, values)`` the rules' formula gives, () where none;
+    # the VASSAL module shows the reduced counter face from that value on
+    reduces: ReducedSteps | None = None
 
 
 @dataclass(frozen=True, slots=True)

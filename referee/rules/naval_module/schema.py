@@ -70,6 +70,23 @@ def _sunk_at_27_31(module: Module, unit: UnitDef) -> int | None:
     return int(unit.values.get("PROT", 0)) + 1
 
 
+def _reduced_27_36(module: Module, unit: UnitDef) -> tuple[tuple[int, Mapping[str, int]], ...]:
+    """A naval unit's values past half its Protection Rating: artillery halved rounding up,
+    one NMP less, transport capacity unchanged [27.36]; a flotilla keeps its printed NMP
+    (NM-41)."""
+    if unit.category != "naval":
+        return ()
+    from referee.rules.naval_module.ships import Ship
+
+    first = int(unit.values.get("PROT", 0)) // 2 + 1  # the first damage over half of it
+    hit = Ship(unit.id, unit, first, "ready")
+    values = dict(unit.values)
+    for key, now in (("ART", hit.artillery), ("NMP", hit.nmp)):
+        if key in values:
+            values[key] = now
+    return ((first, values),)
+
+
 MARKERS = (
     # one layer with levels: a ship's damage points; sunk when they exceed its Protection
     # Rating [27.31] (5 at most in the roster), a flotilla at 3 [32.12]
@@ -84,6 +101,7 @@ MARKERS = (
         levels=9,
         label="D{}",
         lost_at=_sunk_at_27_31,
+        reduces=_reduced_27_36,  # past half the Protection Rating [27.36]
     ),
     # on each port: the transport points it has left this player turn for the side that
     # controls it [26.25], after artillery, interdiction and a Naval Base [26.27]

@@ -9,9 +9,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
+from referee.rules.sixth_fleet_dtp.denmark_strait import allowance_11_3_7
 from referee.rules.sixth_fleet_dtp.rounding import Reading, halve_down_4_01a, read
 from referee.rules.sixth_fleet_dtp.tables import HitEntry, parse_hit
 from referee.source.model import Module
@@ -78,6 +80,26 @@ class DamageEffects:
     movement: int
     attacks: bool
     carrier_air_ops: bool
+
+
+ATTACK_STRENGTHS_8_55: Final = ("AA", "AS", "ASW")
+"""The attacking combat strengths a D2 ship or sub loses; ECM and DEF stay [DTP 8.55]."""
+REDUCED_FROM_8_55: Final = 2
+"""The damage level from which a ship's values are reduced [DTP 8.55]."""
+
+
+def reduced_values_8_55(printed: Mapping[str, int], flags: frozenset[str]) -> dict[str, int]:
+    """A ship's or sub's values at D2 and on, as its counter shows them: attack strengths 0,
+    MA halved rounded down [DTP 8.55, 4.01a], or 2 MP for the Denmark Strait convoy
+    [DTP 11.3 rule 7]; ECM and DEF as printed."""
+    out = dict(printed)
+    for k in ATTACK_STRENGTHS_8_55:
+        if k in out:
+            out[k] = 0
+    if "MA" in out:
+        convoy = allowance_11_3_7(flags, out["MA"], REDUCED_FROM_8_55)
+        out["MA"] = convoy if convoy is not None else halve_down_4_01a(out["MA"])
+    return out
 
 
 def effects_8_55(level: int, movement_allowance: int, limit: int = SUNK) -> DamageEffects:

@@ -35,6 +35,8 @@ from referee.source.schema import (
 from referee.source.tablemodel import Axis, TableDecl
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
     from referee.source.model import Module, UnitDef
@@ -223,6 +225,16 @@ def _sunk_at_8_55(module: Module, unit: UnitDef) -> int | None:
     return 12 if "convoy" in unit.flags else 3
 
 
+def _reduced_8_55(module: Module, unit: UnitDef) -> tuple[tuple[int, Mapping[str, int]], ...]:
+    """A ship's or sub's values from D2 on [DTP 8.55] (the convoy's 2 MP [DTP 11.3 rule 7]),
+    named lazily, as the rules are."""
+    if unit.category not in ("surface", "submarine"):
+        return ()
+    from referee.rules.sixth_fleet_dtp.hits import REDUCED_FROM_8_55, reduced_values_8_55
+
+    return ((REDUCED_FROM_8_55, reduced_values_8_55(unit.values, unit.flags)),)
+
+
 MARKERS = (
     MarkerDecl(
         "detected_surface",
@@ -251,6 +263,7 @@ MARKERS = (
         levels=12,
         label="D{}",
         lost_at=_sunk_at_8_55,  # D3 sinks a ship, D12 the convoy [DTP 8.55, 11.3 rule 7]
+        reduces=_reduced_8_55,  # D2: movement halved, attack strengths 0 [DTP 8.55]
     ),
     MarkerDecl(
         "inactive",

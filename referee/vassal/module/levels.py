@@ -61,24 +61,31 @@ def levelled_layer_trait(
     description: str,
     *,
     blank_first: bool,
+    follow: str = "",
 ) -> Embellishment:
     """An always-active ``emb2`` Layer with one level per value (§5.4): Ctrl+``key``
     increases, Ctrl+Shift+``key`` decreases, neither loops. ``blank_first``: the first level
-    (value 0) shows no image and leaves the piece name alone."""
+    (value 0) shows no image and leaves the piece name alone.
+
+    ``follow`` names a property instead (``Damage_Level``): the Layer has no keys and shows
+    the level that property's value names (VASSAL's "follow property value", first level
+    value 1, clamped to the last level), so it changes with the layer that owns the
+    property; ``names`` then leave the piece name alone and an empty image draws nothing."""
     letter = key.upper()
-    level_labels = [f"+ ({n})" for n in names]
+    level_labels = [f"+ ({n})" for n in names] if not follow else ["" for _ in names]
     level_images = list(images)
     if blank_first:
         level_labels[0] = ""
         level_images[0] = ""
+    up, down = (f"{name} +1", f"{name} -1") if not follow else ("", "")
     fields: list[str | int | bool | None] = [
         "",  # 1 activateCommand
         CTRL,  # 2 activateModifiers
         "",  # 3 activateKey
-        f"{name} +1",  # 4 upCommand
+        up,  # 4 upCommand
         CTRL,  # 5 upModifiers
         letter,  # 6 upKey
-        f"{name} -1",  # 7 downCommand
+        down,  # 7 downCommand
         CTRL_SHIFT,  # 8 downModifiers
         letter,  # 9 downKey
         "",  # 10 resetCommand
@@ -93,14 +100,14 @@ def levelled_layer_trait(
         name,  # 19 name
         "",  # 20 randomKey
         "",  # 21 randomText
-        False,  # 22 followProperty
-        "",  # 23 propertyName
+        bool(follow),  # 22 followProperty
+        follow,  # 23 propertyName
         1,  # 24 firstLevelValue
         1,  # 25 version
         True,  # 26 alwaysActive
         "",  # 27 activateKeyStroke
-        f"{ord(letter)},{CTRL}",  # 28 increaseKeyStroke
-        f"{ord(letter)},{CTRL_SHIFT}",  # 29 decreaseKeyStroke
+        f"{ord(letter)},{CTRL}" if letter else "",  # 28 increaseKeyStroke
+        f"{ord(letter)},{CTRL_SHIFT}" if letter else "",  # 29 decreaseKeyStroke
         description,  # 30 description
         "1.0",  # 31 scale
         "",  # 32 onlyPropertyName

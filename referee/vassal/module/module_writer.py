@@ -52,6 +52,7 @@ from referee.vassal.module.plan import (
     ModulePlan,
     plan_module,
 )
+from referee.vassal.module.reduced import ReducedFace
 from referee.vassal.module.tools import HELP_FILE, help_html
 
 if TYPE_CHECKING:
@@ -273,8 +274,10 @@ def module_entries(
 _WORKER_MODULE: Module | None = None
 _WORKER_DPI: int = 0
 
-Task = tuple[str, tuple[tuple[int, bool], ...] | str]
-"""``("faces", ((row, back), ...))``, ``("board", "")`` or ``("chart", name)``."""
+Task = tuple[str, tuple[tuple[int, bool], ...] | tuple[ReducedFace, ...] | str]
+"""``("faces", ((row, back), ...))``, ``("reduced", (face, ...))`` (a damaged counter's
+reduced faces, :mod:`referee.vassal.module.reduced`), ``("board", "")`` or
+``("chart", name)``."""
 
 
 def _init_worker(module: Module | None, dpi: int) -> None:
@@ -323,9 +326,12 @@ def _draw(task: Task) -> list[tuple[str, bytes]]:
     assert not isinstance(arg, str)
     out = []
     faces = narrowed(module, FACE_DRAW_READS)
-    for i, back in arg:
-        unit = module.units[i]
-        name = face_image(unit, back)
+    drawn = [(f.unit, False, f.image) for f in arg if isinstance(f, ReducedFace)]
+    for row in arg:
+        if not isinstance(row, ReducedFace):
+            unit = module.units[row[0]]
+            drawn.append((unit, row[1], face_image(unit, row[1])))
+    for unit, back, name in drawn:
         try:
             out.append((name, counter_png(faces, unit, back=back, dpi=dpi)))
         except NotDeclared:
@@ -364,6 +370,8 @@ def render_plan(
     tasks: list[Task] = [("board", "")] if board else []
     tasks += [("chart", c.source) for c in plan.charts if c.image not in done]
     tasks += [("faces", tuple(faces[i : i + chunk])) for i in range(0, len(faces), chunk)]
+    reduced = [f for f in plan.reduced if f.image not in done]
+    tasks += [("reduced", tuple(reduced[i : i + chunk])) for i in range(0, len(reduced), chunk)]
     return RenderPlan(tuple(tasks), processes if parallel else 1)
 
 
@@ -441,6 +449,8 @@ def _picture_keys(plan: ModulePlan) -> dict[str, str | None]:
     context = face_context(narrowed(module, FACE_DRAW_READS), dpi)
     for unit, back in plan.faces:
         keys[face_image(unit, back)] = face_key(module, context, unit, back)
+    for face in plan.reduced:
+        keys[face.image] = face_key(module, context, face.unit, False)
     return keys
 
 

@@ -232,6 +232,7 @@ def unit_piece(
     mask: Trait | None = None,
     *,
     outer: Sequence[Trait] = (),
+    under: Sequence[Trait] = (),
 ) -> Piece:
     """The palette piece of one physical counter (outermost trait first).
 
@@ -243,7 +244,9 @@ def unit_piece(
     face-down counters) sits just inside the prototype, so it hides the counter's name,
     values and layers. ``outer`` go outside everything, the prototype's Send Tos included:
     a Trigger that must see the counter before a Send To moves it
-    (:mod:`referee.vassal.module.triggers`).
+    (:mod:`referee.vassal.module.triggers`). ``under`` go inside every layer, just over the
+    printed face, so the marker layers draw over them: a damaged counter's reduced face
+    (:mod:`referee.vassal.module.reduced`).
     """
     traits: list[Trait] = [*outer, _use_prototype(prototype_name(unit.type))]
     if mask is not None:
@@ -257,6 +260,7 @@ def unit_piece(
         traits.append(report_trait([spec.key for spec, _ in own], "Report marker changes", shifted))
     for spec, layer in own:
         traits.append(layer_trait(spec, layer) if isinstance(layer, str) else layer)
+    traits.extend(under)
     traits.append(Marker.build(unit_properties(module, unit, piece_id)))
     traits.append(BasicPiece.build(piece_name(piece_id, unit), face_image(unit), gpid=str(gpid)))
     return Piece(tuple(traits))

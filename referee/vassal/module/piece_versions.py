@@ -69,7 +69,10 @@ PIECE_COMMANDS: Final = 6
 """Version 5, and the counters follow the rules by their own commands (issue 27): a unit's
 Eliminate scores its VP on the side's Global Property by a Trigger where the rules score a
 loss at once; the Tracks display changes the Global Properties by keys; Sixth Fleet 2019's
-units go to the Permanently Eliminated Box and its strike markers back to their cups by menu.
+units go to the Permanently Eliminated Box and its strike markers back to their cups by menu;
+a ship sinks by Trigger at the damage the rules sink it at; a damaged ship shows its reduced
+values (a Layer of reduced faces following its damage Layer, D2 [DTP 8.55], past half its
+Protection Rating [27.36]: :mod:`referee.vassal.module.reduced`).
 Every other piece command of the same issue joins this version."""
 
 VERSIONS: Final[Mapping[int, str]] = {
@@ -78,7 +81,8 @@ VERSIONS: Final[Mapping[int, str]] = {
     FACE_DOWN: "a side's saves show the face-down counters it knows of, masked",
     REFIT: "units have a Send To the map's Refit Box (Ctrl+Shift+R)",
     TRACKS: "saves set the Global Properties and fill Westpac's reinforcement displays",
-    PIECE_COMMANDS: "triggers (an eliminated unit scores its VP), property keys, more Send Tos",
+    PIECE_COMMANDS: "triggers (an eliminated unit scores its VP, a ship sinks at its damage), "
+    "property keys, more Send Tos, a damaged ship's reduced values",
 }
 CURRENT: Final = max(VERSIONS)
 """The version ``referee new`` records and ``referee build`` writes."""

@@ -59,6 +59,7 @@ from referee.vassal.module.properties import (
     track_properties,
     tracks_piece,
 )
+from referee.vassal.module.reduced import ReducedFace, reduced_faces, reduced_layer
 from referee.vassal.module.tracker import TrackerPlan, plan_tracker
 from referee.vassal.module.traits import (
     CTRL_SHIFT,
@@ -275,6 +276,9 @@ class ModulePlan:
     # where the status marks go on a counter (fractions of its side): its picture's box
     status_band: Band = DEFAULT_BAND
     piece_version: int = CURRENT_PIECES  # the piece-trait version (piece_versions)
+    # the damaged faces a damage layer switches to (MarkerDecl.reduces), one per roster row
+    # and step: drawn by the counter renderer like the printed faces (reduced.py)
+    reduced: tuple[ReducedFace, ...] = ()
 
     def expanded(self, slot: SlotDef) -> Piece:
         """The slot's piece with its prototypes expanded, as VASSAL puts it on the table
@@ -338,6 +342,7 @@ class ModulePlan:
         if self.off_map is not None:
             names.add(self.off_map_image)
         names.update(face_image(u, b) for u, b in self.faces)
+        names.update(f.image for f in self.reduced)
         if any(u.category == "air" and not u.back for u in self.module.units):
             names.add(RETURNING_OVERLAY)
         names.update(m.image for m in self.markers)
@@ -410,6 +415,8 @@ def plan_module(
     scoring = _scoring(module, piece_version)
     cup_return = _cup_return(module, piece_version)
     sinking = _sinking(module, marker_layers, piece_version)
+    reducing = _reducing(module, marker_layers, piece_version)
+    reduced: dict[str, ReducedFace] = {}
     masked = set(schema.masked_backs) if schema is not None else set()
     side_names = {s.id: s.name for s in module.sides}
     solitaire = schema.solitaire_side if schema is not None else ""
@@ -439,9 +446,12 @@ def plan_module(
             side = f"+ ({unit.back.replace('_', ' ')})" if unit.back else BACK_LAYER.level_name
             spec = replace(BACK_LAYER, level_name=side)
             extra.append((spec, face_image(unit, True)))
+        faces_under = reducing(unit)
+        reduced.update((f.image, f) for _layer, found in faces_under for f in found)
         built = unit_piece(
             module, unit, pid, gpids[pid], returning, extra, mask,
             outer=[*scoring(unit), *sinking(unit), *cup_return(pid)],
+            under=[trait for trait, _found in faces_under],
         )  # fmt: skip
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
@@ -519,6 +529,7 @@ def plan_module(
         attacked=attacked,
         status_band=_status_band(module),
         piece_version=piece_version,
+        reduced=tuple(reduced[k] for k in sorted(reduced)),
         prototypes=tuple(prototypes),
         holding=holding,
         charts=charts,
@@ -713,6 +724,35 @@ def _sinking(
                 out.append(
                     lost_at_traits(layer.spec.name, up, value, key_stroke(ELIMINATE_KEY), rule)
                 )
+        return out
+
+    return traits
+
+
+def _reducing(
+    module: Module, layers: tuple[MarkerLayer, ...], piece_version: int
+) -> Callable[[UnitDef], list[tuple[Trait, tuple[ReducedFace, ...]]]]:
+    """Each unit's Layers of reduced faces, one per damage layer that reduces its values
+    (``MarkerDecl.reduces``: D2 [DTP 8.55], past half the Protection Rating [27.36]), with
+    the faces they show; none before piece version 6."""
+    schema = module.schema
+    decls = {d.id: d for d in schema.markers} if schema is not None else {}
+    found = [
+        (layer, decls[layer.marker])
+        for layer in layers
+        if layer.levels and layer.marker in decls and decls[layer.marker].reduces is not None
+    ]
+    if not found or not has_piece_commands(piece_version):
+        return lambda _unit: []
+
+    def traits(unit: UnitDef) -> list[tuple[Trait, tuple[ReducedFace, ...]]]:
+        out: list[tuple[Trait, tuple[ReducedFace, ...]]] = []
+        for layer, decl in found:
+            if layer.categories and unit.category not in layer.categories:
+                continue
+            faces = reduced_faces(decl, module, unit)
+            if faces:
+                out.append((reduced_layer(layer.spec.name, faces, decl.rule), faces))
         return out
 
     return traits

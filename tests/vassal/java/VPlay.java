@@ -24,12 +24,17 @@
 //           name=value, space-separated; the reports follow as CHAT
 //   TKEY    <slot> <key> <properties>            a key pressed on the palette counter <slot>
 //           standing on the first map (its reports follow as CHAT)
+//   FACE    <slot> <step> <key> <level> <image> <file>  a unit whose counter has the Layer LAYER (up to
+//           --faces' N per side) placed on the first map of SAVE.vsav, each of KEYS pressed in
+//           turn (step 0: before any): LAYER's level and image as VASSAL reads them then, and
+//           the counter drawn at 100 % to <file> in OUTDIR
 //   CUP     <slot> <command> <key> <deck> <in deck>  a Return to Deck pressed on a piece on the
 //           first map: the DrawPile it went to, and whether the piece is now inside it
 //
 // Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
 //              [--picture SAVE.vsav MAPNAME OUT.png ...] [--eliminate SAVE.vsav N KEY;KEY...]
 //              [--trackkeys SAVE.vsav SLOT KEY;KEY...] [--cups SAVE.vsav]
+//              [--faces SAVE.vsav N KEY;KEY... LAYER OUTDIR]
 //   (a KEY is VASSAL's encoding, keycode,modifiers: 69,130 is Ctrl+E)
 import java.awt.*;
 import java.awt.event.InputEvent;
@@ -267,6 +272,40 @@ public class VPlay {
     }
   }
 
+  /** For up to ``perSide`` unit slots of each side whose counter has the Layer ``layer``: a
+   *  fresh piece on the first map, then each of ``keys`` pressed in turn; after each press
+   *  (and before the first) the Layer's level and image, and the counter drawn to a PNG. */
+  static void faces(int perSide, List<String> keys, String layer, File outDir) throws Exception {
+    final GameModule g = GameModule.getGameModule();
+    final java.util.Map<String, Integer> seen = new HashMap<>();
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null || slot.getPiece().getProperty(layer + "_Level") == null) continue;
+      final String side = String.valueOf(slot.getPiece().getProperty("Side"));
+      if (seen.merge(side, 1, Integer::sum) > perSide) continue;
+      final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final Map board = Map.getMapList().get(0);
+      board.placeAt(p, new Point(100, 100));
+      int step = 0;
+      String key = "-";
+      while (true) {
+        final Rectangle r = p.boundingBox();
+        final BufferedImage img = new BufferedImage(r.width, r.height, BufferedImage.TYPE_INT_ARGB);
+        final Graphics2D gg = img.createGraphics();
+        p.draw(gg, -r.x, -r.y, board.getView(), 1.0);
+        gg.dispose();
+        final File f = new File(outDir, slot.getConfigureName().split(" ")[0] + "-" + step + ".png");
+        javax.imageio.ImageIO.write(img, "png", f);
+        VCheck.emit("FACE", slot.getConfigureName(), Integer.toString(step), key,
+          String.valueOf(p.getProperty(layer + "_Level")), String.valueOf(p.getProperty(layer + "_Image")),
+          f.getPath());
+        if (step == keys.size() || p.getMap() == null) break;
+        key = keys.get(step++);
+        p.keyEvent(decodeKey(key));
+      }
+      if (p.getMap() != null) p.getMap().removePiece(p);
+    }
+  }
+
   /** The palette counter ``slotName`` on the first map, each of ``keys`` pressed in turn. */
   static void trackKeys(String slotName, List<String> keys) {
     for (final PieceSlot slot : GameModule.getGameModule().getAllDescendantComponentsOf(PieceSlot.class)) {
@@ -377,6 +416,7 @@ public class VPlay {
     String[] elim = null;
     String[] trackKeys = null;
     String cupsSave = null;
+    String[] faceArgs = null;
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
@@ -392,6 +432,10 @@ public class VPlay {
         i += 3;
       }
       else if (args[i].equals("--cups")) cupsSave = args[++i];
+      else if (args[i].equals("--faces")) {
+        faceArgs = new String[] {args[i + 1], args[i + 2], args[i + 3], args[i + 4], args[i + 5]};
+        i += 5;
+      }
       else if (args[i].equals("--seen")) {
         seens.add(new String[] {args[i + 1], args[i + 2]});
         i += 2;
@@ -482,6 +526,14 @@ public class VPlay {
           cups();
           return null;
         }, "cups");
+      }
+      if (faceArgs != null) {
+        final String[] e = faceArgs;
+        VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
+        VCheck.onEdt(() -> {
+          faces(Integer.parseInt(e[1]), Arrays.asList(e[2].split(";")), e[3], new File(e[4]));
+          return null;
+        }, "faces");
       }
       for (final String[] sv : seens) {
         VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
