@@ -183,6 +183,9 @@ class MarkerDecl:
     # each unit, the steps ``(from value, values)`` the rules' formula gives, () where none;
     # the VASSAL module shows the reduced counter face from that value on
     reduces: ReducedSteps | None = None
+    # the VASSAL piece version from which the module's counters carry it (a marker declared
+    # after games were begun: their saves keep the pieces of their version, piece_versions)
+    since: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,37 @@ def test_a_naval_unit_past_half_its_protection_shows_27_36() -> None:
         assert faces[unit.id].start == first and faces[unit.id].unit.values == want
 
 
+def test_carrier_battlegroup_shows_damaged_and_crippled_factors() -> None:
+    """[22.3]: any damage halves a unit's factors, EW and speed, rounding up, never its
+    Defense; [22.5]: crippled, they are 0. The carrier takes system hits instead [22.2].
+    Both markers are new in piece version 6: older games keep their counters."""
+    from referee.rules.carrier_battlegroup.damage import HALVED
+
+    plan = _plan("carrier_battlegroup")
+    faces = {f.image: f for f in plan.reduced}
+    damaged = crippled = 0
+    for unit in plan.module.units:
+        hit = faces.get(reduced_image(unit, "damage", 1))
+        out = faces.get(reduced_image(unit, "crippled", 1))
+        if unit.category not in ("surface", "submarine", "coastal") or unit.id == "US-CVN-68":
+            assert hit is None and out is None, unit.id
+            continue
+        for k, v in unit.values.items():
+            if hit is not None:
+                assert hit.unit.values[k] == (-(-v // 2) if k in HALVED else v), (unit.id, k)
+            if out is not None:
+                assert out.unit.values[k] == (0 if k in HALVED else v), (unit.id, k)
+        damaged += hit is not None
+        crippled += out is not None
+    assert damaged >= 10 and crippled >= 20
+    text = next(s.text for k, s in plan.unit_slots.items() if k.startswith("US-CG"))
+    # the crippled face lies over the damaged one (a crippled unit keeps its damage [22.5])
+    assert text.index(";Crippled values;") < text.index(";Damage values;")
+    old = _plan("carrier_battlegroup", pv.TRACKS)
+    assert not old.reduced and not old.marker_layers
+    assert not any(";Damage +1;" in s.text for s in old.unit_slots.values())
+
+
 def test_the_reduced_layer_follows_the_damage_level() -> None:
     """The Layer has no key, follows ``Damage_Level`` and lies inside every marker layer."""
     plan = _plan("sixth_fleet_dtp")
@@ -104,7 +135,7 @@ def _damage_key(plan: ModulePlan) -> str:
 
 
 @pytest.mark.vassal
-@pytest.mark.parametrize("name", ["sixth_fleet_dtp", "naval_module"])
+@pytest.mark.parametrize("name", ["sixth_fleet_dtp", "naval_module", "carrier_battlegroup"])
 def test_real_vassal_shows_the_reduced_face_from_the_damage(name: str, tmp_path: Path) -> None:
     """Real VASSAL counts the damage up by the layer's own key: below the reducing damage
     the counter shows its printed face, from it the reduced face (drawn differently), then
@@ -120,11 +151,16 @@ def test_real_vassal_shows_the_reduced_face_from_the_damage(name: str, tmp_path:
     out_dir = tmp_path / "faces"
     out_dir.mkdir()
     keys = ";".join([_damage_key(plan)] * 4)
+    if name == "carrier_battlegroup":  # damaged, then crippled: the crippled face on top
+        crippled = next(m for m in plan.marker_layers if m.marker == "crippled")
+        keys = f"{_damage_key(plan)};{ord(crippled.spec.key)},130"
     code, out = run_vplay(vmod, ["--faces", str(setup), "3", keys, LAYER, str(out_dir)], tmp_path)
     assert code == 0, records(out, "PROBLEM")
     assert not records(out, "PROBLEM")
     rows = records(out, "FACE")
-    faces = {f.unit.id: f for f in plan.reduced}
+    faces = {
+        f.unit.id: f for f in plan.reduced if f.image == reduced_image(f.unit, "damage", f.start)
+    }
     pieces = module.pieces()
     slots = {r[0] for r in rows}
     assert len(slots) >= 2, rows

@@ -18,7 +18,9 @@ from referee.vassal.module.module_writer import plan_build
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("name", ["sixth_fleet", "sixth_fleet_dtp", "naval_module"])
+@pytest.mark.parametrize(
+    "name", ["sixth_fleet", "sixth_fleet_dtp", "naval_module", "carrier_battlegroup"]
+)
 def test_no_status_mark_covers_a_printed_value(name: str) -> None:
     module, _ = load_module(ROOT / "module_src" / name)
     assert module is not None

@@ -48,6 +48,14 @@ def factors_22_3(printed: dict[str, int], c: Condition) -> dict[str, int]:
     return out
 
 
+def reduced_steps_22_3(printed: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """What a damaged unit's counter shows (any damage: factors, EW and speed halved rounding
+    up [22.3]) and a crippled one's (all 0 [22.5]); the Defense never changes."""
+    damaged = factors_22_3(printed, Condition(printed.get("DEF", 0), damage=1))
+    crippled = factors_22_3(printed, Condition(printed.get("DEF", 0), crippled=True))
+    return damaged, crippled
+
+
 def damage_22_3(c: Condition, points: int, *, per_point: bool = True) -> Condition:
     """[22.3], [22.5]: add damage points; sinks at the Defense, or on any damage once
     crippled; carried cruise missiles lost: one per point [22.3], or one for the hit when

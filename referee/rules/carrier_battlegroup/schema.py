@@ -15,6 +15,7 @@ from referee.source.schema import (
     DisplayDecl,
     DisplayRow,
     LossScore,
+    MarkerDecl,
     PhaseDecl,
     RulesetSchema,
     TableRollDecl,
@@ -23,6 +24,9 @@ from referee.source.schema import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
     from referee.source.model import Module, UnitDef
@@ -105,6 +109,63 @@ def _loss_score(module: Module, unit: UnitDef) -> LossScore | None:
     return loss_score_24_1(module, unit)
 
 
+DAMAGED = ("surface", "submarine", "coastal")  # [22.3]: damage points on these counters
+
+
+def _reduced(module: Module, unit: UnitDef, step: int) -> tuple[tuple[int, Mapping[str, int]], ...]:
+    from referee.rules.carrier_battlegroup.damage import reduced_steps_22_3
+    from referee.rules.carrier_battlegroup.setup import CARRIER
+
+    if unit.category not in DAMAGED or unit.id == CARRIER:  # the carrier: systems [22.2]
+        return ()
+    return ((1, reduced_steps_22_3(unit.values)[step]),)
+
+
+def _reduced_22_3(module: Module, unit: UnitDef) -> tuple[tuple[int, Mapping[str, int]], ...]:
+    """A damaged unit's factors, EW and speed, halved rounding up [22.3]."""
+    return _reduced(module, unit, 0)
+
+
+def _reduced_22_5(module: Module, unit: UnitDef) -> tuple[tuple[int, Mapping[str, int]], ...]:
+    """A crippled unit's factors, EW and speed, 0 [22.5]."""
+    return _reduced(module, unit, 1)
+
+
+def _crippled(module: Module, state: Any) -> Mapping[str, int]:
+    """1 for each crippled unit (``conditions.<piece>.crippled`` [22.5])."""
+    conds = state.data.get("conditions") or {}
+    return {pid: 1 for pid, c in conds.items() if isinstance(c, dict) and c.get("crippled")}
+
+
+# what the counters show of a unit's condition: its damage points and crippling [22.3, 22.5]
+MARKERS = (
+    MarkerDecl(
+        "damage",
+        "Damage",
+        "22.3",
+        "damage points: factors, EW and speed halved (rounded up); sunk at its Defense",
+        "conditions.*.damage",
+        DAMAGED,
+        levels=12,  # the highest Defense of a ship the rules damage by points (the roster's)
+        label="D{}",
+        reduces=_reduced_22_3,
+        since=6,  # games begun before piece version 6 keep their counters
+    ),
+    MarkerDecl(
+        "crippled",
+        "Crippled",
+        "22.5",
+        "crippled: factors, EW and speed 0; any further damage sinks it",
+        categories=DAMAGED,
+        levels=1,
+        label="Crippled",
+        compute=_crippled,
+        reduces=_reduced_22_5,
+        since=6,
+    ),
+)
+
+
 def _rules() -> Ruleset:
     from referee.rules.carrier_battlegroup.ruleset import RULESET
 
@@ -176,6 +237,7 @@ SCHEMA = RulesetSchema(
     masked_backs=("chit_back", "warship_back", "standoff_back", "coastal_back"),
     solitaire_side="USN",  # [1.0] "puts you in command"; the game runs the Soviet side
     displays=(SHIP_DISPLAY, TACTICAL_DISPLAY, SOVIET_DISPLAY),
+    markers=MARKERS,
     table_checks={
         "carrier": _check_carrier_4_0,
         "hit": _check_hit_22_0,

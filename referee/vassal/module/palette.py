@@ -245,8 +245,8 @@ def unit_piece(
     values and layers. ``outer`` go outside everything, the prototype's Send Tos included:
     a Trigger that must see the counter before a Send To moves it
     (:mod:`referee.vassal.module.triggers`). ``under`` go inside every layer, just over the
-    printed face, so the marker layers draw over them: a damaged counter's reduced face
-    (:mod:`referee.vassal.module.reduced`).
+    printed face, so the marker layers draw over them: a damaged counter's reduced faces
+    (:mod:`referee.vassal.module.reduced`), outermost first (a crippled face over a damaged one).
     """
     traits: list[Trait] = [*outer, _use_prototype(prototype_name(unit.type))]
     if mask is not None:

@@ -411,7 +411,7 @@ def plan_module(
     faces = _faces(module)
     has_back = {u.id for u, back in faces if back}
 
-    marker_layers = _marker_layers(module)
+    marker_layers = _marker_layers(module, piece_version)
     scoring = _scoring(module, piece_version)
     cup_return = _cup_return(module, piece_version)
     sinking = _sinking(module, marker_layers, piece_version)
@@ -451,7 +451,7 @@ def plan_module(
         built = unit_piece(
             module, unit, pid, gpids[pid], returning, extra, mask,
             outer=[*scoring(unit), *sinking(unit), *cup_return(pid)],
-            under=[trait for trait, _found in faces_under],
+            under=[trait for trait, _found in reversed(faces_under)],  # later on top
         )  # fmt: skip
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
@@ -558,13 +558,14 @@ def _displays(module: Module) -> tuple[DisplayDecl, ...]:
     return (*schema.displays, *own)
 
 
-def _marker_layers(module: Module) -> tuple[MarkerLayer, ...]:
-    """A Layer for each marker the ruleset declares beyond Attacked and Returning."""
+def _marker_layers(module: Module, piece_version: int) -> tuple[MarkerLayer, ...]:
+    """A Layer for each marker the ruleset declares beyond Attacked and Returning, on the
+    counters of ``piece_version`` and later (``MarkerDecl.since``)."""
     schema = module.schema
     out: list[MarkerLayer] = []
     used: set[str] = set()
     for decl in schema.markers if schema is not None else ():
-        if decl.id in BUILTIN_LAYERS or decl.on != "unit":
+        if decl.id in BUILTIN_LAYERS or decl.on != "unit" or decl.since > piece_version:
             continue
         key = _free_key(used, bool(decl.levels))
         if key is None:
