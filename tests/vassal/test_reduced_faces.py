@@ -173,3 +173,32 @@ def test_real_vassal_shows_the_reduced_face_from_the_damage(name: str, tmp_path:
             assert row[4] == (face.image if step >= face.start else ""), (slot, row)
         picture = Image.open(io.BytesIO(Path(mine[face.start][5]).read_bytes()))
         assert picture.size[0] >= plan.counter_px, slot  # the counter drawn, to look at
+
+
+def test_carrier_battlegroup_saves_set_damage_and_crippling_from_the_conditions() -> None:
+    """The referee's saves set both layers from ``conditions`` [22.3, 22.5], so a save shows a
+    damaged ship's halved factors and a crippled ship's zeros."""
+    from referee.engine.core import GameState, UnitState
+    from referee.vassal.codec.pieces import Embellishment
+    from referee.vassal.position.placement import table_for
+    from referee.vassal.position.save import marker_levels
+    from referee.vassal.position.savewriter import Placed, counter_piece
+
+    module = _module("carrier_battlegroup")
+    table = table_for(module)
+    ships = [p for p, x in module.pieces().items() if x.unit.category == "surface"]
+    hurt, broken, whole = [p for p in ships if p != "US-CVN-68"][:3]
+    state = GameState("g", module.id, "carrier_battlegroup", "s", 1, "combat", "USN", {}, {})
+    for pid in (hurt, broken, whole):
+        state = state.with_unit(UnitState(pid, module.pieces()[pid].unit.side, None, None))
+    state = state.with_data(
+        conditions={hurt: {"damage": 1}, broken: {"damage": 1, "crippled": True}, whole: {}}
+    )
+    levels = marker_levels(table, state)
+    assert levels == {
+        hurt: (("Damage", 2),),
+        broken: (("Crippled", 2), ("Damage", 2)),
+    }
+    piece = counter_piece(table, Placed(broken, "Main Map", 10, 10, frozenset(), levels[broken]))
+    layers = {t.layer_name: t for t in piece.traits if isinstance(t, Embellishment)}
+    assert layers["Crippled"].value == 2 and layers["Damage"].value == 2

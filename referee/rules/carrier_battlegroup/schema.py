@@ -137,20 +137,9 @@ def _crippled(module: Module, state: Any) -> Mapping[str, int]:
     return {pid: 1 for pid, c in conds.items() if isinstance(c, dict) and c.get("crippled")}
 
 
-# what the counters show of a unit's condition: its damage points and crippling [22.3, 22.5]
+# what the counters show of a unit's condition: crippling first, so its badge and zeroed face lie
+# over the damage's (a crippled unit keeps its damage [22.5]), then its damage points [22.3]
 MARKERS = (
-    MarkerDecl(
-        "damage",
-        "Damage",
-        "22.3",
-        "damage points: factors, EW and speed halved (rounded up); sunk at its Defense",
-        "conditions.*.damage",
-        DAMAGED,
-        levels=12,  # the highest Defense of a ship the rules damage by points (the roster's)
-        label="D{}",
-        reduces=_reduced_22_3,
-        since=6,  # games begun before piece version 6 keep their counters
-    ),
     MarkerDecl(
         "crippled",
         "Crippled",
@@ -162,6 +151,18 @@ MARKERS = (
         compute=_crippled,
         reduces=_reduced_22_5,
         since=6,
+    ),
+    MarkerDecl(
+        "damage",
+        "Damage",
+        "22.3",
+        "damage points: factors, EW and speed halved (rounded up); sunk at its Defense",
+        "conditions.*.damage",
+        DAMAGED,
+        levels=12,  # the highest Defense of a ship the rules damage by points (the roster's)
+        label="D{}",
+        reduces=_reduced_22_3,
+        since=6,  # games begun before piece version 6 keep their counters
     ),
 )
 

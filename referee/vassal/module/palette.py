@@ -246,7 +246,7 @@ def unit_piece(
     a Trigger that must see the counter before a Send To moves it
     (:mod:`referee.vassal.module.triggers`). ``under`` go inside every layer, just over the
     printed face, so the marker layers draw over them: a damaged counter's reduced faces
-    (:mod:`referee.vassal.module.reduced`), outermost first (a crippled face over a damaged one).
+    (:mod:`referee.vassal.module.reduced`), outermost first, in the order of their layers.
     """
     traits: list[Trait] = [*outer, _use_prototype(prototype_name(unit.type))]
     if mask is not None:

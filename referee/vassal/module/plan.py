@@ -451,7 +451,7 @@ def plan_module(
         built = unit_piece(
             module, unit, pid, gpids[pid], returning, extra, mask,
             outer=[*scoring(unit), *sinking(unit), *cup_return(pid)],
-            under=[trait for trait, _found in reversed(faces_under)],  # later on top
+            under=[trait for trait, _found in faces_under],  # as the badges: first on top
         )  # fmt: skip
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
