@@ -13,10 +13,11 @@ pieces and ends the log. ``import-vlog`` reads the log through the module's own 
   ``flip``, ``mark``, ``eliminate``) copied as an order: the referee rolls the dice, never
   VASSAL.
 
-What is no order is listed and left out, never guessed (the command exits 1): a piece
-taken from the palette or deleted, a drag off the boards, a piece's own change in VASSAL
-(a layer, a property: write ``flip`` or ``mark`` in the chat instead), an undo, VASSAL's
-own dice and any other chat line, a log that does not start from the game's position.
+What is no order is listed and left out, never guessed (the command exits 1): another
+side's piece dragged [G1], a piece taken from the palette or deleted, a drag off the
+boards, a piece's own change in VASSAL (a layer, a property: write ``flip`` or ``mark`` in
+the chat instead), an undo, VASSAL's own dice and any other chat line, a log that does not
+start from the game's position.
 """
 
 from __future__ import annotations
@@ -94,12 +95,18 @@ def _start_problems(r: _Reading, state: GameState, start: list[PieceAt]) -> None
             )
 
 
-def _move(r: _Reading, e: LogEvent, state: GameState) -> None:
+def _move(r: _Reading, e: LogEvent, state: GameState, side: str) -> None:
     to = r.key(e.map_to, e.to_location)
     for vid in (e.piece_id, *e.with_ids):
         pid = r.ids.get(vid)
         if pid is None or pid not in state.units:
             r.problems.append(Problem(e.step, f"{e.piece!r} is no piece of the game"))
+            continue
+        owner = state.units[pid].side
+        if owner and owner != side:  # [G1] another side's piece: no order of this side's
+            r.problems.append(
+                Problem(e.step, f"{pid} is a piece of {owner}, not of {side}: no order", pid)
+            )
             continue
         if to is None:
             where = e.to_location or OFFBOARD
@@ -114,10 +121,10 @@ def _move(r: _Reading, e: LogEvent, state: GameState) -> None:
             r.paths[pid].append(to)
 
 
-def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str]) -> None:
+def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: str) -> None:
     pid = r.ids.get(e.piece_id, e.piece)
     if e.kind == "move":
-        _move(r, e, state)
+        _move(r, e, state, side)
     elif e.kind == "chat":
         text = chat_text(e.text)
         if text.split(" ", 1)[0].lower() in verbs - {"move", "place"}:
@@ -188,6 +195,6 @@ def import_imported_log(
     _start_problems(r, state, reading.start)
     verbs = set(vocab.verb_names())
     for e in reading.events:
-        _event(r, e, state, verbs)
+        _event(r, e, state, verbs, expected.side)
     orders = tuple(_written(ln, r.paths, state) for ln in r.lines)
     return record_orders(source, expected, SECTION, orders, r.problems)
