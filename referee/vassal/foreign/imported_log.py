@@ -11,13 +11,17 @@ pieces and ends the log. ``import-vlog`` reads the log through the module's own 
   that is not one word is written in double quotes;
 * a chat line that starts with one of the declared ruleset's verbs (``roll 2d6 for "..."``,
   ``flip``, ``mark``, ``eliminate``) copied as an order: the referee rolls the dice, never
-  VASSAL.
+  VASSAL;
+* a piece of the game deleted (VASSAL's Delete) becomes ``eliminate PIECE``;
+* an Undo is followed: each command an Undo block reverses is dropped with the reversing
+  one (a drag, a delete), and the orders are held to where the log ends: a piece whose
+  path ends elsewhere is listed, and a deleted piece that is back is not eliminated.
 
 What is no order is listed and left out, never guessed (the command exits 1): another
-side's piece dragged [G1], a piece taken from the palette or deleted, a drag off the
+side's piece dragged or deleted [G1], a piece taken from the palette, a drag off the
 boards, a piece's own change in VASSAL (a layer, a property: write ``flip`` or ``mark`` in
-the chat instead), an undo, VASSAL's own dice and any other chat line, a log that does not
-start from the game's position.
+the chat instead), an undo of nothing the log did, VASSAL's own dice and any other chat
+line, a log that does not start from the game's position.
 """
 
 from __future__ import annotations
@@ -121,6 +125,61 @@ def _move(r: _Reading, e: LogEvent, state: GameState, side: str) -> None:
             r.paths[pid].append(to)
 
 
+def _delete(r: _Reading, e: LogEvent, state: GameState, side: str) -> None:
+    """A piece of the game deleted in VASSAL: ``eliminate PIECE`` [G1] (another side's
+    piece, or a piece already off the map, is listed instead)."""
+    pid = r.ids.get(e.piece_id)
+    if pid is None or pid not in state.units:
+        r.problems.append(Problem(e.step, f"{e.piece!r} was deleted: no piece of the game"))
+        return
+    owner = state.units[pid].side
+    if owner and owner != side:
+        r.problems.append(
+            Problem(e.step, f"{pid} is a piece of {owner}, not of {side}: no order", pid)
+        )
+        return
+    r.lines.append(f"\1{pid}")
+
+
+def _reverses(undo: LogEvent, done: LogEvent) -> bool:
+    """Whether ``undo`` (a command of an Undo block) reverses ``done`` (an earlier one):
+    the same piece dragged back, a deleted piece put back, a created one taken away, a
+    change changed back."""
+    if undo.piece_id != done.piece_id:
+        return False
+    if undo.kind == "move" and done.kind == "move":
+        return (undo.map_from, undo.from_location, undo.map_to, undo.to_location) == (
+            done.map_to,
+            done.to_location,
+            done.map_from,
+            done.from_location,
+        )
+    pairs = {("create", "delete"), ("delete", "create"), ("change", "change")}
+    return (undo.kind, done.kind) in pairs
+
+
+def drop_undone(events: list[LogEvent]) -> list[LogEvent]:
+    """The log's events less each one an Undo block reverses, with the reversing command
+    itself (VASSAL logs an Undo as the inverse commands between ``UNDO`` markers,
+    vassal-format.md §6.4); a command of an Undo block that reverses no earlier event is
+    left out, an ``undo`` event in its place to be listed."""
+    kept: list[LogEvent] = []
+    undoing = False
+    for e in events:
+        if e.kind == "undo":
+            undoing = e.text == "undo starts"
+            continue
+        if undoing and e.kind in ("move", "create", "delete", "change"):
+            done = next((i for i in range(len(kept) - 1, -1, -1) if _reverses(e, kept[i])), None)
+            if done is not None:
+                del kept[done]
+                continue
+            kept.append(LogEvent(e.step, "undo", text=f"{e.kind} of {e.piece}: left out"))
+            continue
+        kept.append(e)
+    return kept
+
+
 def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: str) -> None:
     pid = r.ids.get(e.piece_id, e.piece)
     if e.kind == "move":
@@ -136,9 +195,7 @@ def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: st
             Problem(e.step, f"{e.piece!r} was taken from the palette: no piece of the game")
         )
     elif e.kind == "delete":
-        r.problems.append(
-            Problem(e.step, f"{pid} was deleted; write 'eliminate {pid}' in the chat", pid)
-        )
+        _delete(r, e, state, side)
     elif e.kind == "change" and not set(e.changes) <= _BOOKKEEPING:
         what = ", ".join(c for c in e.changes if c not in _BOOKKEEPING)
         r.problems.append(
@@ -149,16 +206,23 @@ def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: st
                 pid,
             )
         )
-    elif e.kind in ("undo", "roll"):
-        what = "an undo" if e.kind == "undo" else f"VASSAL's own dice ({e.text!r})"
+    elif e.kind == "undo":
+        r.problems.append(Problem(e.step, f"an undo that reverses nothing of the log ({e.text})"))
+    elif e.kind == "roll":
         r.problems.append(
-            Problem(e.step, f"{what}: not an order (ask the referee's dice: roll 2d6 for ...)")
+            Problem(
+                e.step,
+                f"VASSAL's own dice ({e.text!r}): not an order (ask the referee's dice: "
+                "roll 2d6 for ...)",
+            )
         )
 
 
 def _written(line: str, paths: dict[str, list[str]], state: GameState) -> str:
     """An order line: a chat order as typed; a piece's drags as ``move PIECE LOC LOC...``, or
     ``place PIECE LOC`` (where it ends) for a piece off the map at the start [G1]."""
+    if line.startswith("\1"):
+        return f"eliminate {line[1:]}"
     if not line.startswith("\0"):
         return line
     pid = line[1:]
@@ -194,7 +258,32 @@ def import_imported_log(
     )
     _start_problems(r, state, reading.start)
     verbs = set(vocab.verb_names())
-    for e in reading.events:
+    for e in drop_undone(reading.events):
         _event(r, e, state, verbs, expected.side)
+    _end_problems(r, reading.end)
     orders = tuple(_written(ln, r.paths, state) for ln in r.lines)
     return record_orders(source, expected, SECTION, orders, r.problems)
+
+
+def _end_problems(r: _Reading, end: list[PieceAt]) -> None:
+    """The orders end where the log does: each piece moved is at the end of its path, and
+    a piece to be eliminated is gone (one that is back, by an Undo the reader could not pair,
+    is not eliminated); a piece whose path ends elsewhere is listed and its move left out."""
+    at = {r.ids[p.id]: r.key(p.map, p.location) for p in end if p.id in r.ids}
+    kept: list[str] = []
+    for line in r.lines:
+        pid = line[1:] if line.startswith("\0") else ""
+        if line.startswith("\1") and line[1:] in at:
+            continue
+        if pid and at.get(pid) != r.paths[pid][-1]:
+            r.problems.append(
+                Problem(
+                    0,
+                    f"{pid} ends the log at {at.get(pid) or 'no location'}, not at "
+                    f"{r.paths[pid][-1]} where its drags took it: its move is left out",
+                    pid,
+                )
+            )
+            continue
+        kept.append(line)
+    r.lines[:] = kept
