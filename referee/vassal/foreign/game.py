@@ -61,8 +61,11 @@ from referee.source.model import (
     UnitDef,
 )
 from referee.source.tomlpos import TomlText
+from referee.vassal.codec.commands import AddPiece, iter_leaves
 from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.pieces import decode_piece
 from referee.vassal.codec.savefile import build_savedata, read_save_bytes
+from referee.vassal.foreign.imported_layers import apply_status
 from referee.vassal.foreign.imported_save import rewrite_setup
 from referee.vassal.foreign.locations import OFFBOARD, BoardLayout, ModuleLocations
 from referee.vassal.foreign.movelist import read_log
@@ -401,11 +404,18 @@ def imported_locations(module: Module) -> ModuleLocations:
 # ---- the position as a save ------------------------------------------------------------------
 
 
-def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, str | None]) -> bytes:
+def imported_position_vsav(
+    module: Module,
+    scenario: str,
+    where: Mapping[str, str | None],
+    status: Mapping[str, Iterable[str]] | None = None,
+) -> bytes:
     """The game's position as a save of the module: the set-up save of ``scenario`` with each
     piece whose location in ``where`` (piece id -> location key, ``None`` for a piece off
     the map) differs from the set-up's at its location's point, in a stack of its own per
-    point, and each piece taken off the map removed; everything else as the set-up had it."""
+    point, each piece taken off the map removed, and the flip and marks of ``status``
+    (piece id -> its status words) on the pieces' own Layers
+    (:mod:`referee.vassal.foreign.imported_layers`); everything else as the set-up had it."""
     assert module.game is not None and module.game.imported is not None
     sc = module.game.imported.scenario(scenario)
     if sc is None:
@@ -424,4 +434,23 @@ def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, st
     )
     moduledata = moduledata_xml(module.name, module.version, module.description)
     save = resolve_inside(module.root, sc.save_file, what="set-up save").read_bytes()
-    return rewrite_setup(save, moved, savedata, moduledata)
+    states = _layer_states(save, sc, status or {})
+    return rewrite_setup(save, moved, savedata, moduledata, states)
+
+
+def _layer_states(
+    save: bytes, sc: ImportedScenario, status: Mapping[str, Iterable[str]]
+) -> dict[str, str]:
+    """VASSAL id -> the piece's state with the game's flip and marks, for each piece whose
+    Layers they change."""
+    marked = {p.vassal_id: frozenset(status[p.id]) for p in sc.pieces if status.get(p.id)}
+    if not marked:
+        return {}
+    out: dict[str, str] = {}
+    for command, _ in iter_leaves(read_save_bytes(save, sc.save_file).commands):
+        if isinstance(command, AddPiece) and command.id in marked:
+            piece = decode_piece(command.type, command.state)
+            new = apply_status(piece, marked[command.id]).state
+            if new != command.state:
+                out[command.id] = new
+    return out

@@ -13,15 +13,19 @@ pieces and ends the log. ``import-vlog`` reads the log through the module's own 
   ``flip``, ``mark``, ``eliminate``) copied as an order: the referee rolls the dice, never
   VASSAL;
 * a piece of the game deleted (VASSAL's Delete) becomes ``eliminate PIECE``;
+* a Layer of a piece changed (a flip, a marker switched on or off) becomes ``flip``,
+  ``mark`` or ``unmark`` (:mod:`referee.vassal.foreign.imported_layers`), from the piece as
+  the log starts and as it ends;
 * an Undo is followed: each command an Undo block reverses is dropped with the reversing
   one (a drag, a delete), and the orders are held to where the log ends: a piece whose
   path ends elsewhere is listed, and a deleted piece that is back is not eliminated.
 
 What is no order is listed and left out, never guessed (the command exits 1): another
 side's piece dragged or deleted [G1], a piece taken from the palette, a drag off the
-boards, a piece's own change in VASSAL (a layer, a property: write ``flip`` or ``mark`` in
-the chat instead), an undo of nothing the log did, VASSAL's own dice and any other chat
-line, a log that does not start from the game's position.
+boards, a piece's change in VASSAL that no order says (a property, a label, a Layer the
+set-up has on switched off: write ``flip`` or ``mark`` in the chat instead), an undo of
+nothing the log did, VASSAL's own dice and any other chat line, a log that does not start
+from the game's position.
 """
 
 from __future__ import annotations
@@ -35,7 +39,9 @@ from referee.errors import UserError
 from referee.source.gamedecl import ImportedScenario
 from referee.source.model import Module
 from referee.vassal.codec.savefile import SaveGame
+from referee.vassal.codec.tabletop import replay
 from referee.vassal.foreign.game import location_key
+from referee.vassal.foreign.imported_layers import layer_orders
 from referee.vassal.foreign.locations import OFFBOARD, ModuleLocations
 from referee.vassal.foreign.movelist import LogEvent, PieceAt, read_log
 from referee.vassal.foreign.saves import check_same_module
@@ -196,8 +202,8 @@ def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: st
         )
     elif e.kind == "delete":
         _delete(r, e, state, side)
-    elif e.kind == "change" and not set(e.changes) <= _BOOKKEEPING:
-        what = ", ".join(c for c in e.changes if c not in _BOOKKEEPING)
+    elif e.kind == "change" and not set(e.changes) - _BOOKKEEPING <= _layer_words(e):
+        what = ", ".join(c for c in e.changes if c not in _BOOKKEEPING and c not in _layer_words(e))
         r.problems.append(
             Problem(
                 e.step,
@@ -216,6 +222,32 @@ def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: st
                 "roll 2d6 for ...)",
             )
         )
+
+
+def _layer_words(e: LogEvent) -> set[str]:
+    """The words of a change that are a Layer's (``Step: Reduced (was Full)``, ``Captured:
+    on``): carried by :func:`_layer_changes` from where the log starts and ends."""
+    return {w for w in e.changes if ": " in w and " = " not in w and not w.startswith("label: ")}
+
+
+def _layer_changes(r: _Reading, save: SaveGame, state: GameState, side: str) -> None:
+    """[G1] each Layer of a piece of the game changed between the log's start and its end,
+    as ``flip``, ``mark`` and ``unmark`` (:mod:`referee.vassal.foreign.imported_layers`);
+    another side's piece, and a change no order says, are listed."""
+    played = replay(save.commands)
+    for vid, pid in r.ids.items():
+        old, new = played.start.pieces.get(vid), played.end.pieces.get(vid)
+        unit = state.units.get(pid)
+        if old is None or new is None or unit is None:
+            continue
+        orders, problems = layer_orders(pid, old, new, unit.status)
+        if (orders or problems) and unit.side and unit.side != side:
+            r.problems.append(
+                Problem(0, f"{pid} is a piece of {unit.side}, not of {side}: its layers", pid)
+            )
+            continue
+        r.lines += orders
+        r.problems += [Problem(0, what, pid) for what in problems]
 
 
 def _written(line: str, paths: dict[str, list[str]], state: GameState) -> str:
@@ -261,6 +293,7 @@ def import_imported_log(
     for e in drop_undone(reading.events):
         _event(r, e, state, verbs, expected.side)
     _end_problems(r, reading.end)
+    _layer_changes(r, save, state, expected.side)
     orders = tuple(_written(ln, r.paths, state) for ln in r.lines)
     return record_orders(source, expected, SECTION, orders, r.problems)
 
