@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.vassal.codec.commands import AddPiece, ChangePiece, iter_leaves
+from referee.vassal.codec.commands import AddPiece, ChangePiece, RemovePiece, iter_leaves
 from referee.vassal.codec.pieces import BasicPiece, Embellishment, Piece, decode_piece
 from referee.vassal.codec.savefile import read_save_bytes
 from referee.vassal.codec.sequence import decode_sequence, encode_sequence, encode_string_array
@@ -24,7 +24,7 @@ from referee.vassal.foreign.imported_layers import apply_status, layer_orders, w
 from referee.vassal.module.palette import LayerSpec, layer_trait
 from tests.declared.conftest import orders_lines, reports_of
 from tests.declared.imported import skirmish_vmod
-from tests.declared.test_imported_game import _Drags
+from tests.declared.test_imported_game import _Drags, _vassal_missing, _vcheck
 from tests.pbem.cliflow import Table, cli
 from tests.vassal.vcheck_locations import FIXTURES
 
@@ -42,8 +42,10 @@ def _flip_layer() -> Embellishment:
 
 
 def _captured_layer() -> Embellishment:
-    """A one-level Layer "Captured", off at first."""
-    one = layer_trait(LayerSpec("Captured", "Captured", "C", "", "captured"), "Red Pawn")
+    """A one-level Layer "Captured", off at first (on, it names the piece "Town
+    (captured)")."""
+    spec = LayerSpec("Captured", "Captured", "C", "+ (captured)", "captured")
+    one = layer_trait(spec, "Red Pawn")
     return Embellishment(one.type, "-1")
 
 
@@ -169,3 +171,50 @@ def test_a_layer_the_set_up_has_on_cannot_be_switched_off() -> None:
     ]
     assert word_of("Out of supply") == "out-of-supply" and word_of("+ (back)") == "back"
     assert _layers(apply_status(base, {"flipped"})) == [("Face", True, 2), ("Captured", True, 1)]
+
+
+@pytest.mark.vassal
+@pytest.mark.skipif(_vassal_missing() is not None, reason=str(_vassal_missing()))
+def test_real_vassal_loads_the_save_with_the_logs_layers_and_deletion(
+    source: Path, tmp_path: Path
+) -> None:
+    """A log that flips Town, switches its Captured Layer on, deletes a piece and drags Red
+    (then undoes a second drag) becomes Red's orders; real VASSAL 3.7.26 loads the step's
+    position.vsav with every piece where the log left it: Town on its back (its Face Layer's
+    level index 1) and named "Town (captured)", one "Captured by Red" left, Red on C02."""
+    code, out = cli("build", source, "-o", tmp_path / "build", "-q")
+    assert code == 0, out
+    vmod = next((tmp_path / "build").glob("*.vmod"))
+    t = Table(tmp_path / "play", source, ("Red", "Gray"))
+    t.new("skirmish")
+    p = _keys(t, source)
+    p.press("Town", _flip)
+    p.press("Town", _capture(True))
+    p.log(RemovePiece(p.ids["Captured-by-Red.2"]))
+    p.drag("Red", "C02")
+    p.drag("Red", "D02")
+    p.undo_drag("Red", "C02")
+    lines = _import(t, source, p, tmp_path / "red-1.txt")
+    assert _body(lines) == [
+        "eliminate Captured-by-Red.2",
+        "move Red C02",
+        "flip Town",
+        "mark Town captured",
+    ]
+    t.send("Red", *lines)
+    after = t.game / "turns" / "001-Red-first" / "position.vsav"
+    code, err = _vcheck(vmod, after, out=tmp_path / "load.txt", args="--no-slots --no-setups")
+    assert code == 0, err
+    rows = [
+        f for f in (ln.split("\t") for ln in (tmp_path / "load.txt").read_text().splitlines())
+        if f[0] == "PIECE" and f[1] == str(after)
+    ]  # fmt: skip
+    assert sorted((f[6], f[5]) for f in rows) == [
+        ("Captured by Gray", "D03"),
+        ("Captured by Red", "B03"),
+        ("Gray", "D04"),
+        ("Red", "C02"),
+        ("Town (captured)", "C03"),
+    ]
+    town = next(f for f in rows if f[6].startswith("Town"))
+    assert "Layer[Layer - front and back - Face]value=1;" in town[-1]
