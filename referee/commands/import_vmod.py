@@ -68,7 +68,7 @@ def import_source(file: Path, out: Path, label: str | None = None) -> Any:
     from referee.vassal.foreign.vmod_import import import_module
 
     if not file.is_file():
-        raise UserError(f"{file}: no such module file")
+        raise UserError(f"{file}: no such module file", hint="give the path of a .vmod file")
     try:
         vmod = read_vmod(file)
         imported = import_module(vmod, label or str(file))

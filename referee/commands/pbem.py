@@ -204,7 +204,10 @@ def _vmod_source(
         yield None
         return
     if module_src is not None or example is not None:
-        raise UserError("give either --vmod or --module/--example, not both")
+        raise UserError(
+            "give either --vmod or --module/--example, not both",
+            hint="--vmod FILE.vmod starts from the module itself; --module SRC from its source",
+        )
     refuse_game_folder(game_dir)
     made = not game_dir.exists()
     out = game_dir / GAME_SOURCE
