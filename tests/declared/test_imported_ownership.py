@@ -179,3 +179,15 @@ def test_a_log_that_drags_the_other_sides_piece_leaves_it_out(source: Path, tmp_
     assert [ln for ln in lines[lines.index("[orders]") + 1 :] if ln and ln[0] != "#"] == [
         "move Red C02"
     ]
+
+
+def test_check_says_which_piece_two_sides_claim(source: Path, tmp_path: Path) -> None:
+    sides = SIDES.replace('pieces = ["Red", "Captured by Red*"]', 'pieces = ["Red", "Town"]')
+    sides = sides.replace('prototypes = ["Pawn"]', 'pieces = ["Town"]\nprototypes = ["Pawn"]')
+    copy = _with_sides(source.parent / "plain", tmp_path / "src", sides)
+    code, out = cli("check", copy)
+    assert code == 1, out
+    assert "piece 'Town' is claimed by sides Red and Gray (pieces)" in out, out
+    assert "(hint: name it in one side's pieces only)" in out
+    code, out = cli("check", source)
+    assert code == 0, out

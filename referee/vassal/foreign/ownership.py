@@ -175,8 +175,8 @@ class Owners:
                     hits[1].line,
                     f"piece {piece.name!r} is claimed by sides {hits[0].side} and "
                     f"{hits[1].side} ({step})",
-                    hint=f"name it in one side's {step} only, or add it to one side's "
-                    "pieces (they come first)",
+                    hint=f"name it in one side's {step} only"
+                    + ("" if step == "pieces" else ", or in one side's pieces (they come first)"),
                 )
             if hits:
                 return hits[0].side, f"[[side]] {step}"
