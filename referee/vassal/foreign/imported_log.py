@@ -198,7 +198,11 @@ def _event(r: _Reading, e: LogEvent, state: GameState, verbs: set[str], side: st
             r.problems.append(Problem(e.step, f"a chat line that is no order: {text!r}"))
     elif e.kind == "create":
         r.problems.append(
-            Problem(e.step, f"{e.piece!r} was taken from the palette: no piece of the game")
+            Problem(
+                e.step,
+                f"{e.piece!r} was taken from the palette: no piece of the game (a game plays "
+                "the pieces of its set-up; put the piece in the set-up's save to play it)",
+            )
         )
     elif e.kind == "delete":
         _delete(r, e, state, side)
