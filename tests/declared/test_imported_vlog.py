@@ -130,3 +130,20 @@ def test_an_undo_of_nothing_the_log_did_is_listed(source: Path, tmp_path: Path) 
     text = "\n".join(lines)
     assert "an undo that reverses nothing of the log" in text, text
     assert _body(lines) == []
+
+
+def test_a_piece_taken_from_the_palette_is_listed_not_guessed(source: Path, tmp_path: Path) -> None:
+    from referee.vassal.codec.commands import AddPiece, iter_leaves
+
+    t = Table(tmp_path / "play", source, ("Red", "Gray"))
+    t.new("skirmish")
+    p, save = _player(t, source)
+    town = next(
+        c for c, _ in iter_leaves(read_save_bytes(save).commands)
+        if isinstance(c, AddPiece) and c.id == p.ids["Town"]
+    )  # fmt: skip
+    p.log(AddPiece("1800000000001", town.type, town.state))  # a second Town, new from the palette
+    p.drag("Red", "C02")
+    lines = _orders(t, source, p, tmp_path, 1)
+    assert "'Town' was taken from the palette: no piece of the game" in "\n".join(lines)
+    assert _body(lines) == ["move Red C02"]
