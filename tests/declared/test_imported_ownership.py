@@ -100,9 +100,9 @@ def test_two_sides_claiming_a_piece_is_an_error_at_the_second_side(
     (copy / "module.toml").write_text(text)
     module, diags = load_imported_game(copy)
     assert module is None
-    line = text.splitlines().index('id = "Gray"')  # 1-based line of the second [[side]]
+    line = text.splitlines().index('pieces = ["Town"]') + 1  # the second side's pieces key
     assert any(
-        f"module.toml:{line}:" in str(d)
+        str(d).startswith(f"module.toml:{line}:1: error: ")
         and "piece 'Town' is claimed by sides Red and Gray (pieces)" in str(d)
         for d in diags.errors
     ), [str(d) for d in diags.items]
@@ -113,7 +113,11 @@ def test_a_side_key_that_is_no_list_of_names_is_refused(source: Path, tmp_path: 
     copy = _with_sides(source.parent / "plain", tmp_path / "src", sides)
     module, diags = load_imported_game(copy)
     assert module is None
-    assert any("side Gray: palette must be a list of names" in str(d) for d in diags.errors)
+    line = (copy / "module.toml").read_text().splitlines().index('palette = "Territory"') + 1
+    assert any(
+        str(d).startswith(f"module.toml:{line}:1: error: side Gray: palette must be a list")
+        for d in diags.errors
+    ), [str(d) for d in diags.items]
 
 
 def _piece(name: str) -> ImportedPiece:

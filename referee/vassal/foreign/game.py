@@ -206,7 +206,7 @@ def _sides(
             diags.error(FILE, line, f"side {sid}: color {color!r} is not #RRGGBB")
             continue
         out.append(Side(sid, str(t.get("name", sid)), color))
-        claims.append(read_claims(t, sid, out[-1].name, line, diags))
+        claims.append(read_claims(t, sid, out[-1].name, line, diags, tt))
     if len(out) < 2 and not diags.errors:
         diags.error(
             FILE,

@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from referee.source.diagnostics import Diagnostics
 from referee.source.gamedecl import ImportedPiece
+from referee.source.tomlpos import TomlText
 from referee.vassal.codec.commands import AddPiece, Command, Compound, LogEntry
 from referee.vassal.codec.errors import VassalFormatError
 from referee.vassal.codec.pieces import Piece, UsePrototype, decode_piece
@@ -66,26 +67,45 @@ class SideClaims:
     prototypes: tuple[str, ...] = ()
     palette: tuple[str, ...] = ()
     line: int | None = None
+    keys: tuple[tuple[str, int | None, int | None], ...] = ()  # key, its line and column
+
+    def where(self, key: str) -> tuple[int | None, int | None]:
+        """The line and column of ``key`` in this side's table (its table's line else)."""
+        return next(((ln, col) for k, ln, col in self.keys if k == key), (self.line, None))
 
 
 def read_claims(
-    table: Mapping[str, Any], side: str, name: str, line: int | None, diags: Diagnostics
+    table: Mapping[str, Any],
+    side: str,
+    name: str,
+    line: int | None,
+    diags: Diagnostics,
+    tt: TomlText | None = None,
 ) -> SideClaims:
-    """The ownership keys of one ``[[side]]`` table; a value that is not a list of strings
-    is an error at the table's line."""
+    """The ownership keys of one ``[[side]]`` table (starting at ``line`` of ``tt``); a
+    value that is not a list of strings is an error at its key."""
     got: dict[str, tuple[str, ...]] = {}
+    keys: list[tuple[str, int | None, int | None]] = []
     for key in KEYS:
+        if key in table and tt is not None and line is not None:
+            at = tt.key_line(key, start=line)
+            col = tt.lines[at - 1].find(key) + 1 if at is not None else None
+            keys.append((key, at, col or None))
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            at, col = next(((a, c) for k, a, c in keys if k == key), (line, None))
             diags.error(
                 FILE,
-                line,
+                at,
                 f"side {side}: {key} must be a list of names",
+                col=col,
                 hint=f'{key} = ["..."] (docs/declared-games.md, whose a piece is)',
             )
             value = []
         got[key] = tuple(value)
-    return SideClaims(side, name, got["pieces"], got["prototypes"], got["palette"], line)
+    return SideClaims(
+        side, name, got["pieces"], got["prototypes"], got["palette"], line, tuple(keys)
+    )
 
 
 def restricted_sides(piece_type: str, prototypes: Mapping[str, str]) -> tuple[str, ...]:
@@ -170,11 +190,13 @@ class Owners:
                 continue
             hits = [c for c in self.claims if test(c)]
             if len(hits) > 1:
+                at, col = hits[1].where(step)
                 diags.error(
                     FILE,
-                    hits[1].line,
+                    at,
                     f"piece {piece.name!r} is claimed by sides {hits[0].side} and "
                     f"{hits[1].side} ({step})",
+                    col=col,
                     hint=f"name it in one side's {step} only"
                     + ("" if step == "pieces" else ", or in one side's pieces (they come first)"),
                 )
