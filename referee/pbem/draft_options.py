@@ -82,6 +82,15 @@ def _subjects(view: GameState, side: str, anyones: bool = False) -> list[str]:
     )
 
 
+def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
+    """Whether a declared game's options offer the pieces of no side [G1]: in games begun
+    at VASSAL piece version 6 or later (an older game's published options stay as ``verify``
+    recomputes them)."""
+    from referee.vassal.module.piece_versions import has_piece_commands, recorded_version
+
+    return ruleset.id == "declared" and has_piece_commands(recorded_version(view.data))
+
+
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
@@ -200,7 +209,7 @@ def draft_options(
     head = [ln for ln in (header or "").split("\n") if ":" in ln and not ln.startswith("answer ")]
     units: dict[str, Any] = {}
     if not view.pending:  # an answer step: the choices are the pending decisions' options
-        for uid in _subjects(view, side, anyones=ruleset.id == "declared"):
+        for uid in _subjects(view, side, anyones=_unclaimed_pieces_offered(ruleset, view)):
             entry = unit_entry(ruleset, module, view, uid, version)
             if entry is not None:
                 units[uid] = entry
