@@ -98,7 +98,11 @@ SCHEMA = RulesetSchema(
         "events_soviet": _check_events_soviet_5_1,
     },
     # the provisional strike table: one d6 read in the column of its number (9.0)
-    table_rolls=(TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),),
+    table_rolls=(
+        TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),
+        TableRollDecl("NATO random events", "events_nato", 1, "5.1"),
+        TableRollDecl("Soviet random events", "events_soviet", 1, "5.1"),
+    ),
     # each side's VP [4.3] and the actions the phasing player has left this Action Phase [6.1]
     tracks=(
         TrackDecl("VP_{side}", "{side} VP", "4.3", per_side=True, source="score:vp.{side}"),
