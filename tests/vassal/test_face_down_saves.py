@@ -191,3 +191,26 @@ def test_the_units_an_incident_generated_are_masked_not_absent(incident) -> None
     # the referee's full position holds the units themselves, no stand-in for them
     full = read_save_bytes(position_vsav_bytes(table, st)).stream
     assert FACE_DOWN_PROPERTY not in full and inc["generated"][0] in full
+
+
+@pytest.mark.vassal
+def test_real_vassal_shows_the_incident_units_masked_to_the_us_navy(
+    incident, tmp_path: Path
+) -> None:
+    """The save between the Incident and Combat Phases, loaded by real VASSAL 3.7.26 as the
+    US Navy: in the CVBG's space, one masked counter per generated unit, named only by its
+    back's kind (``face-down standoff``), none he can turn up."""
+    from referee.vassal.position.setups import build_module_with_setups
+
+    m, st, seen, table = incident
+    vmod = build_module_with_setups(m, tmp_path / "vassal", workers=1).path
+    save = tmp_path / "position-USN.vsav"
+    save.write_bytes(position_vsav_bytes(table, seen))
+    code, out = run_vplay(vmod, ["--seen", str(save), "US Navy"], tmp_path)
+    assert code == 0, records(out, "PROBLEM")
+    assert not records(out, "PROBLEM")
+    space = st.data["incident"]["space"]
+    masked = [r for r in records(out, "SEEN") if r[2] == "true" and r[3] == space]
+    sbgs = [g for g in seen.data["sbgs"].values() if not g["revealed"] and g["space"] == space]
+    assert len(masked) == len(st.data["incident"]["generated"]) + sum(g["units"] for g in sbgs)
+    assert {r[0] for r in masked} >= {"face-down standoff", "face-down warship"}
