@@ -95,7 +95,8 @@ class TableRollDecl:
     compare the roll with the cells: ``at_least`` (a cell is the lowest roll that succeeds, a
     letter an automatic success: DTP's detection [DTP 6.3] and strike contact [DTP 8.15]) and
     ``outcome`` (a die-range cell gives ``success`` on a roll inside it, any other written
-    cell is an automatic result as printed: DTP's Hit Table [DTP 8.52]). ``times`` names the
+    cell is an automatic result as printed: DTP's Hit Table [DTP 8.52]), and ``at_most`` (a
+    cell is the highest roll that succeeds: DTP's readiness ratings [DTP 9.23]). ``times`` names the
     value a ``row`` roll is multiplied by before it is read (Carrier Battlegroup's
     Intelligence Table, d6 times the ship's EW [11.1]): the line gives the result for every
     such value."""

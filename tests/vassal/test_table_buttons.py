@@ -22,7 +22,7 @@ from tests.vassal.vplay_run import cbg_played, records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
 M = "VASSAL.build.module."
-DTP = ["CRT", "Detection table", "Strike contact", "Hit table"]
+DTP = ["CRT", "Detection table", "Strike contact", "Hit table", "Readiness"]
 WANT = {
     "sixth_fleet": ["CRT"],
     "sixth_fleet_dtp": DTP,
@@ -126,6 +126,28 @@ def test_the_dtp_hit_line_is_the_books_examples() -> None:
     assert "; DEF 4: 5+ D1, 20+ D-1, 40+ D-2;" in b.lines[3 - b.lo]  # 10 is 1-5, 5 is 1-3
     assert "; DEF 4: 10+ D1, 20+ D-1, 40+ D-2;" in b.lines[5 - b.lo]
     assert "; DEF 10+: no effect" in b.lines[6 - b.lo]
+
+
+@pytest.mark.parametrize("name", ["sixth_fleet_dtp", "dtp_denmark_strait", "dtp_westpac"])
+def test_the_readiness_line_keeps_active_each_unit_rated_at_or_above_the_roll(name: str) -> None:
+    """[DTP 9.23] a landing air unit stays active on a d6 at or below its rating: the MiG-23's
+    attested 4 (DTP-EX-CE-3) is active on a 4, not on a 5; a modifier (Keflavik -1 [DTP 11.3
+    rule 5]) is asked for, and a total past every rating reads the edge line."""
+    b = next(b for b in table_buttons(_module(name)) if b.name == "Readiness")
+    table = _module(name).tables["readiness"]
+    assert b.modified
+
+    def state(total: int) -> dict[str, str]:
+        groups = dict(g.rsplit(": ", 1) for g in _line(name, "Readiness", total).split(", "))
+        return {u: word for units, word in groups.items() for u in units.split("/")}
+
+    for total in range(b.lo - 1, b.lo + len(b.lines) + 1):
+        seen = state(total)
+        for r, row in enumerate(table.row_keys):
+            rating = int(table.texts[r][table.column("rating")])
+            assert seen[row.text] == ("active" if total <= rating else "not active")
+    if "So M23" in state(4):  # the attested MiG-23
+        assert (state(4)["So M23"], state(5)["So M23"]) == ("active", "not active")
 
 
 def test_the_intelligence_line_reads_the_roll_times_each_ew() -> None:

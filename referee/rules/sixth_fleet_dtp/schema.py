@@ -447,6 +447,17 @@ SCHEMA: RulesetSchema = replace(
             success="contact",
         ),
         TableRollDecl("Hit table", "hit", 1, "DTP 8.52", read="outcome", success="D1"),
+        # a landing air unit stays active on a d6 at or below its rating [DTP 9.23] (Soviet
+        # air at Keflavik -1 [DTP 11.3 rule 5], asked for)
+        TableRollDecl(
+            "Readiness",
+            "readiness",
+            1,
+            "DTP 9.23",
+            read="at_most",
+            modified=True,
+            success="active",
+        ),
         # Westpac's East Block variable air [DTP 11.507]; the other modules have no such table
         TableRollDecl("Variable air", "variable_air", 1, "DTP 11.507"),
     ),

@@ -91,9 +91,10 @@ def _totals(decl: TableRollDecl, table: NamedTable) -> tuple[int, int]:
     lo, hi = decl.dice, decl.dice * 6
     if not decl.modified:
         return lo, hi
-    if decl.read in ("at_least", "outcome", "range"):
+    if decl.read in ("at_least", "outcome", "range", "at_most"):
         nums = [n for row in table.texts for cell in row for n in _cell_rolls(cell)]
-        return min([lo, *(n - 1 for n in nums)]), max([hi, *nums])
+        up = 1 if decl.read == "at_most" else 0  # past the highest rating nobody passes
+        return min([lo, *(n - 1 for n in nums)]), max([hi, *(n + up for n in nums)])
     keys = table.row_keys if decl.read == "row" else table.column_keys
     nums = [k for k in keys if k.numeric]
     lo = min([lo, *(k.lo for k in nums if k.lo is not None)])
@@ -293,12 +294,25 @@ def _outcome_line(decl: TableRollDecl, table: NamedTable, total: int) -> str:
     return f"by {col_word}: " + _grouped_line(table, texts, sep="; ")
 
 
+def _at_most_line(decl: TableRollDecl, table: NamedTable, total: int) -> str:
+    """``at_most``: each row's number is the highest roll that succeeds (DTP's readiness
+    rating: a d6 at or below it keeps the air unit active [DTP 9.23]); the rows grouped by
+    what the roll does to them: ``Br NIM/So M23: active, Br LTG/...: not active``."""
+    word = decl.success or "success"
+    texts = []
+    for r in range(len(table.row_keys)):
+        rolls = [n for cell in table.texts[r] for n in _cell_rolls(cell)[:1]]
+        texts.append(word if rolls and total <= rolls[0] else f"not {word}")
+    return _grouped_line(table, texts)
+
+
 READERS: Final = {
     "row": _row_line,
     "column": _column_line,
     "range": _range_line,
     "at_least": _at_least_line,
     "outcome": _outcome_line,
+    "at_most": _at_most_line,
 }
 
 
