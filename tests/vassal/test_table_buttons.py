@@ -22,7 +22,7 @@ from tests.vassal.vplay_run import cbg_played, records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
 M = "VASSAL.build.module."
-DTP = ["CRT", "Detection table", "Strike contact", "Hit table", "Readiness"]
+DTP = ["CRT", "Detection table", "Strike contact", "Hit table", "Readiness", "Abort delay"]
 WANT = {
     "sixth_fleet": ["CRT"],
     "sixth_fleet_dtp": DTP,
@@ -148,6 +148,23 @@ def test_the_readiness_line_keeps_active_each_unit_rated_at_or_above_the_roll(na
             assert seen[row.text] == ("active" if total <= rating else "not active")
     if "So M23" in state(4):  # the attested MiG-23
         assert (state(4)["So M23"], state(5)["So M23"]) == ("active", "not active")
+
+
+def test_the_abort_delay_line_is_2d6_less_the_rating_at_least_2() -> None:
+    """[DTP 8.51] DTP-EX-CE-3: a MiG-23 (rating 4) rolling 8 is back after 4 turns; every
+    unit's delay is 2d6 less its rating, never below 2; the 9.15 / 9.29 extra (3) is asked
+    for, so totals from -1 to 15 read their own line."""
+    name = "sixth_fleet_dtp"
+    b = next(b for b in table_buttons(_module(name)) if b.name == "Abort delay")
+    table = _module(name).tables["readiness"]
+    assert b.modified and b.dice == 2 and b.lo + len(b.lines) - 1 >= 12 + 3
+    for total in range(-1, 16):
+        groups = dict(g.rsplit(": ", 1) for g in _line(name, "Abort delay", total).split(", "))
+        turns = {u: t for units, t in groups.items() for u in units.split("/")}
+        for r, row in enumerate(table.row_keys):
+            rating = int(table.texts[r][table.column("rating")])
+            assert turns[row.text] == f"{max(2, total - rating)} turns"
+    assert "So M23" in next(g for g in _line(name, "Abort delay", 8).split(", ") if "4 turns" in g)
 
 
 def test_the_intelligence_line_reads_the_roll_times_each_ew() -> None:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_dtp.air import MIN_DELAY_8_51
 from referee.rules.sixth_fleet_dtp.sequence import PHASES
 from referee.rules.sixth_fleet_dtp.westpac_tables import (
     RETREAT_RULES,
@@ -457,6 +458,18 @@ SCHEMA: RulesetSchema = replace(
             read="at_most",
             modified=True,
             success="active",
+        ),
+        # an aborted air unit is back after 2d6 less its rating turns, at least 2 [DTP 8.51];
+        # a unit at another NATO nation's base adds the 9.15 / 9.29 extra, asked for
+        TableRollDecl(
+            "Abort delay",
+            "readiness",
+            2,
+            "DTP 8.51",
+            read="minus",
+            modified=True,
+            success="turns",
+            floor=MIN_DELAY_8_51,
         ),
         # Westpac's East Block variable air [DTP 11.507]; the other modules have no such table
         TableRollDecl("Variable air", "variable_air", 1, "DTP 11.507"),

@@ -91,6 +91,10 @@ def _totals(decl: TableRollDecl, table: NamedTable) -> tuple[int, int]:
     lo, hi = decl.dice, decl.dice * 6
     if not decl.modified:
         return lo, hi
+    if decl.read == "minus" and decl.modified:  # each rating's floor, up to no floor at all
+        nums = [n for row in table.texts for cell in row for n in _cell_rolls(cell)[:1]]
+        floor = decl.floor if decl.floor is not None else lo
+        return min([lo, floor + min(nums, default=0)]), max([hi, hi + 6])
     if decl.read in ("at_least", "outcome", "range", "at_most"):
         nums = [n for row in table.texts for cell in row for n in _cell_rolls(cell)]
         up = 1 if decl.read == "at_most" else 0  # past the highest rating nobody passes
@@ -306,6 +310,20 @@ def _at_most_line(decl: TableRollDecl, table: NamedTable, total: int) -> str:
     return _grouped_line(table, texts)
 
 
+def _minus_line(decl: TableRollDecl, table: NamedTable, total: int) -> str:
+    """``minus``: the total less each row's number, at least ``floor`` (an aborted air unit
+    is back after 2d6 less its readiness rating turns, at least 2 [DTP 8.51]), the rows
+    grouped by the result: ``Br NIM/So M23: 4 turns, Br LTG/...: 5 turns``."""
+    texts = []
+    for r in range(len(table.row_keys)):
+        rolls = [n for cell in table.texts[r] for n in _cell_rolls(cell)[:1]]
+        left = total - rolls[0] if rolls else total
+        if decl.floor is not None:
+            left = max(decl.floor, left)
+        texts.append(f"{left} {decl.success}".strip())
+    return _grouped_line(table, texts)
+
+
 READERS: Final = {
     "row": _row_line,
     "column": _column_line,
@@ -313,6 +331,7 @@ READERS: Final = {
     "at_least": _at_least_line,
     "outcome": _outcome_line,
     "at_most": _at_most_line,
+    "minus": _minus_line,
 }
 
 
