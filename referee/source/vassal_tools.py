@@ -183,6 +183,28 @@ TOOLS.update(
         "notes": NodeSpec(
             M + "NotesWindow", (Field("button", "buttonText"), Field("tooltip", "tooltip"))
         ),
+        "global_properties": NodeSpec(
+            M + "properties.GlobalProperties",
+            (),
+            "properties",
+            {
+                "": NodeSpec(
+                    M + "properties.GlobalProperty",
+                    (
+                        Field("name", "name"),
+                        Field("initial", "initialValue"),
+                        Field("description", "description"),
+                    ),
+                    "buttons",
+                    {
+                        "": NodeSpec(
+                            M + "properties.ChangePropertyButton",
+                            (Field("button", "text"), Field("report", "report")),
+                        )
+                    },
+                )
+            },
+        ),
         "language": NodeSpec(
             "VASSAL.i18n.Language",
             (),
@@ -193,8 +215,9 @@ TOOLS.update(
 )
 """Top-level arrays of ``tools.toml``, in the order ``build`` writes them: the tools, then
 the module's settings, then its action buttons (a phase button of a phase menu), toolbar
-menus (their ``items`` name the buttons they group), notes window and translations
-(each ``.properties`` file is carried under ``files/``)."""
+menus (their ``items`` name the buttons they group), notes window, global properties (each
+with its change buttons: the numbers players track) and translations (each ``.properties``
+file is carried under ``files/``)."""
 
 
 def _check_value(value: Any, kind: Kind) -> str | None:

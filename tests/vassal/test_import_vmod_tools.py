@@ -139,9 +139,11 @@ def test_tools_toml_says_what_a_designer_edits(built) -> None:
         "action_button": 4,
         "toolbar_menu": 2,
         "notes": 0,
+        "global_properties": 1,
         "language": 1,
     }
-    carried = ("DiceButton", "DoActionButton", "ToolbarMenu", "PlayerRoster", "Documentation")
+    carried = ("DiceButton", "DoActionButton", "ToolbarMenu", "PlayerRoster", "Documentation",
+               "GlobalProperties")  # fmt: skip
     assert not [r for r in report["not_carried_over"] if any(c in r["where"] for c in carried)]
 
 
@@ -365,18 +367,36 @@ def test_sides_options_help_phase_buttons_notes_and_translations_are_carried(
         "help/index.html": b"<html><body>Game rules</body></html>",
         "TODO": b"to do",
     }
-    with zipfile.ZipFile(vmod, "a") as z:
-        for name, data in extra.items():
+    with zipfile.ZipFile(vmod) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    # a global property the players change by a button (VP), which no fixture has
+    entries["buildFile"] = entries["buildFile"].replace(
+        b"\n    <VASSAL.build.module.properties.GlobalProperties/>\n",
+        b"\n    <VASSAL.build.module.properties.GlobalProperties>"
+        b'<VASSAL.build.module.properties.GlobalProperty description="Victory points" '
+        b'initialValue="0" isNumeric="true" max="50" min="0" name="VP" wrap="false">'
+        b'<VASSAL.build.module.properties.ChangePropertyButton hotkey="" report="VP up" '
+        b'text="VP +1"/></VASSAL.build.module.properties.GlobalProperty>'
+        b"</VASSAL.build.module.properties.GlobalProperties>\n",
+        1,
+    )
+    with zipfile.ZipFile(vmod, "w") as z:
+        for name, data in {**entries, **extra}.items():
             z.writestr(name, data)
     src = tmp_path / "src"
     code, out = _run("import-vmod", str(vmod), "-o", str(src), "-q")
     assert code == 0, out
     for name, data in extra.items():
         assert (src / "files" / name).read_bytes() == data
+    prop = tomllib.loads((src / "tools.toml").read_text(encoding="utf-8"))["global_properties"]
+    vp = prop[0]["properties"][0]
+    assert (vp["name"], vp["initial"], vp["description"]) == ("VP", "0", "Victory points")
+    assert vp["buttons"][0]["button"] == "VP +1"
     code, out = _run("build", str(src), "-o", str(tmp_path / "out"), "-q")
     assert code == 0, out
     with zipfile.ZipFile(Path(out.strip())) as z:
         assert {n: z.read(n) for n in extra} == extra
+    assert sorted(_tools(Path(out.strip())), key=repr) == sorted(_tools(vmod), key=repr)
     # a file the module writes itself is refused under files/
     (src / "files" / "moduledata").write_bytes(b"x")
     code, out = _run("check", str(src))

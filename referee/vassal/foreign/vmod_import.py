@@ -628,6 +628,7 @@ TOOL_LABELS = {
     "action_button": "action button(s)",
     "toolbar_menu": "toolbar menu(s)",
     "notes": "notes window(s)",
+    "global_properties": "global property set(s)",
     "language": "translation set(s)",
 }
 
