@@ -94,9 +94,12 @@ def register(app: typer.Typer) -> None:
         quiet: bool = quiet_option("Print only the summary line."),
     ) -> None:
         """Make a module source from an existing VASSAL module: boards and grids, pieces as
-        the roster, palette, set-ups as scenarios, dice buttons, chart windows and turn
-        trackers (tools.toml); what cannot be carried over is listed in import-report.txt
-        (and .json) beside the source; the first few are printed here. The art is also
+        the roster, palette, set-ups as scenarios, dice buttons, chart windows, turn
+        trackers, the player roster, global options, help and About, action (phase)
+        buttons, toolbar menus, notes and translations (tools.toml), the module's other
+        files (help pages, translations) under files/; what cannot be carried over is
+        listed in import-report.txt (and .json) beside the source; the first few are
+        printed here. The art is also
         written as a source that names a ruleset takes it: art/<map>-<board>.toml (a hex
         board's picture with [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front
         and back pictures).
@@ -115,6 +118,7 @@ def register(app: typer.Typer) -> None:
             f"{out}: {imported.units} unit(s), {imported.maps} map(s), "
             f"{imported.scenarios} scenario(s)"
             + (f", {tools}" if tools else "")
+            + (f", {imported.files_carried} other file(s)" if imported.files_carried else "")
             + f"; {len(imported.report)} thing(s) not carried over (import-report.txt)"
         )
         if not quiet:  # a summary here, every line in the report (issue 31)
