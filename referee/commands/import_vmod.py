@@ -59,6 +59,25 @@ def write_source(files: dict[str, bytes], out: Path) -> None:
         raise
 
 
+def import_source(file: Path, out: Path, label: str | None = None) -> Any:
+    """Import the module ``file`` into the new source folder ``out`` (written at once, or
+    not at all); returns what :func:`~referee.vassal.foreign.vmod_import.import_module`
+    made. ``label`` names the module file in the import report (default: as given)."""
+    from referee.vassal.codec.errors import VassalFormatError
+    from referee.vassal.foreign.vmod import read_vmod
+    from referee.vassal.foreign.vmod_import import import_module
+
+    if not file.is_file():
+        raise UserError(f"{file}: no such module file", hint="give the path of a .vmod file")
+    try:
+        vmod = read_vmod(file)
+        imported = import_module(vmod, label or str(file))
+    except VassalFormatError as exc:
+        raise UserError(f"{exc} (nothing written)") from exc
+    write_source(imported.files, out)
+    return imported
+
+
 def register(app: typer.Typer) -> None:
     @app.command("import-vmod")
     def import_vmod_command(
@@ -82,20 +101,11 @@ def register(app: typer.Typer) -> None:
         board's picture with [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front
         and back pictures).
         """
-        from referee.vassal.codec.errors import VassalFormatError
-        from referee.vassal.foreign.vmod import read_vmod
-        from referee.vassal.foreign.vmod_import import import_module, report_json, tools_summary
+        from referee.vassal.foreign.vmod_import import report_json, tools_summary
 
         how = output_format(fmt, as_json)
         refuse_stdio_folder(out)
-        if not file.is_file():
-            raise UserError(f"{file}: no such module file")
-        try:
-            vmod = read_vmod(file)
-            imported = import_module(vmod, str(file))
-        except VassalFormatError as exc:
-            raise UserError(f"{exc} (nothing written)") from exc
-        write_source(imported.files, out)
+        imported = import_source(file, out)
         data: dict[str, Any] = {"source": str(out), **report_json(imported)}
         if how == "json":
             print_json(data)

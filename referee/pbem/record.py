@@ -170,7 +170,8 @@ def positions(
         from referee.vassal.foreign.game import imported_position_vsav
 
         where = {u.id: u.location for u in state.units.values()}
-        return {"position.vsav": imported_position_vsav(module, state.scenario, where)}
+        status = {u.id: u.status for u in state.units.values()}
+        return {"position.vsav": imported_position_vsav(module, state.scenario, where, status)}
     table = vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
     if all(v.units == state.units for v in seen.values()):

@@ -519,9 +519,19 @@ def _sides(vmod: VmodContents) -> list[str]:
     names = list(dict.fromkeys(e for e in entries if e))
     if not names:
         return []
+    folders = {
+        el.get("entryName", "")
+        for el in vmod.buildfile.iter()
+        if isinstance(el.tag, str) and el.tag.startswith("VASSAL.build.widget.")
+        and el.tag != "VASSAL.build.widget.PieceSlot"
+    }  # fmt: skip
+    prototypes = {
+        el.get("name", "") for el in vmod.buildfile.iter("VASSAL.build.module.PrototypeDefinition")
+    }
     lines = [
         "# The sides of the module's player roster, which play a game of it by email",
-        "# (referee new); remove a side nobody plays (a solitaire entry).",
+        "# (referee new); remove a side nobody plays (a solitaire entry). A side's pieces",
+        "# (pieces, prototypes, palette): docs/declared-games.md, whose a piece is.",
     ]
     ids: set[str] = set()
     for name in names:
@@ -529,7 +539,12 @@ def _sides(vmod: VmodContents) -> list[str]:
         while sid in ids or not sid[0].isalnum():
             sid = f"side-{sid}"
         ids.add(sid)
-        lines += ["[[side]]", f"id = {toml_value(sid)}", f"name = {toml_value(name)}", ""]
+        lines += ["[[side]]", f"id = {toml_value(sid)}", f"name = {toml_value(name)}"]
+        if name in folders:  # a palette tab, panel or list of the side's name: its pieces
+            lines.append(f"palette = {toml_value([name])}")
+        if name in prototypes:
+            lines.append(f"prototypes = {toml_value([name])}")
+        lines.append("")
     return lines
 
 
