@@ -120,3 +120,33 @@ def test_the_directed_player_seeks_no_battle(demo_run: DemoRun) -> None:
     assert len(reports) < demo_wp.MAX_STEPS
     last = reports[-1]["orders"]
     assert (last["turn"], last["phase"]) == (4, "reinforcement_b")
+
+
+@pytest.mark.slow
+def test_the_director_brings_the_four_events_in_process() -> None:
+    """The demo's directed player without the archive (``resolve`` with seeded dice, not the
+    game's committed ones): every file it writes passes ``validate``, and by the end of the
+    reinforcement phase of Game-Turn 4 the game has shown all four events of
+    :data:`~referee.demos.dtp_westpac.WANTED`, in some 30 steps."""
+    from referee.engine.ruleset import parse_orders_for
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from referee.source.loader import load_module
+    from tests.rules.test_sixth_fleet_dtp_games import SeededDice
+
+    m, _ = load_module(demo_wp.SRC)
+    assert m is not None
+    director = demo_wp.WestpacDirector(m)
+    state = RULESET.new_game(m, demo_wp.SCENARIO, "wp-director")
+    seen: set[str] = set()
+    for k in range(1, demo_wp.MAX_STEPS + 1):
+        if len(seen) == len(demo_wp.WANTED) and not state.phase.startswith("reinforcement"):
+            break
+        text = director.orders(state, seen)
+        assert text is not None
+        doc = parse_orders_for(RULESET, text, f"step-{k}.txt")
+        assert not RULESET.validate(m, state, doc), (k, text)
+        out = RULESET.resolve(m, state, doc, SeededDice(k))
+        assert out.ok, (k, out.violations)
+        seen |= {w for e in out.events if (w := demo_wp.shows(e.to_json())) is not None}
+        state = out.state
+    assert seen == set(demo_wp.WANTED) and k < 40, (seen, k)
