@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo demo-sf naval-demo demo-solitaire demo-2019 demo-dtp demo-declared test lint format bench clean
+.PHONY: demo demo-sf naval-demo demo-solitaire demo-2019 demo-dtp demo-westpac demo-declared test lint format bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ demo-2019: $(STAMP)
 # (referee/demos/sixth_fleet_dtp.py)
 demo-dtp: $(STAMP)
 	$(BIN)/python -m referee.demos.sixth_fleet_dtp
+
+# the DTP Westpac scenario (DTP 11.5): a signed game until it has shown PRC entry, a convoy
+# docking, an amphibious landing and the turn-4 reinforcement phase, then verify
+# (referee/demos/dtp_westpac.py; some 30 steps, each seconds of CPU on the 60 x 73 map)
+demo-westpac: $(STAMP)
+	$(BIN)/python -m referee.demos.dtp_westpac
 
 # a declared game (no ruleset: module.toml declares it): Strait Patrol refereed for its record
 # and dice, then verify (referee/demos/strait_patrol.py)

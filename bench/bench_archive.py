@@ -12,7 +12,7 @@ this process) with pictures at ``--dpi`` (40, as ``docs/performance.md`` measure
 ``long`` plays the same campaign on a copy of the module source whose scenario runs
 ``--turns`` Game-Turns (103 by default: a synthetic length, made only here, so that one
 game reaches ``--steps`` steps; the rules do not change after Game-Turn 21) and stops after
-``--steps`` steps. Both print the CPU time of adjudicating steps 10, 100 and the last (each
+``--steps`` steps. Both print the CPU time of adjudicating steps 10, 20, 100, 300 and the last (each
 the ``adjudicate`` call alone: the scripted player's search and the signing are not counted),
 the largest step, the archive's size, its largest step folder against the average, and then
 what ``verify`` costs in a fresh process that may use bytecode (CPU, user + system: the
@@ -222,7 +222,7 @@ def main() -> int:
             shutil.rmtree(game)
         cost = play(game, tmp, module, args.dpi, limit)
         n = len(cost)
-        marks = [k for k in (10, 100, n) if k <= n]
+        marks = [k for k in (10, 20, 100, 300, n) if k <= n]
         print(
             f"{args.what}: {n} steps at {args.dpi} dpi; adjudicate CPU: "
             + ", ".join(f"step {k} {cost[k - 1]:.3f} s" for k in marks)

@@ -85,8 +85,10 @@ def _events(report: dict[str, Any]) -> list[Event]:
     ]
 
 
-def play(tmp: Path, turns: int) -> dict[str, Any]:
-    """The game from ``referee new`` to the end (or past Game-Turn ``turns``)."""
+def play(tmp: Path, turns: int, log: Path | None = None) -> dict[str, Any]:
+    """The game from ``referee new`` to the end (or past Game-Turn ``turns``); each step's
+    row is also appended to ``log`` (JSON lines) as it is played, so a run stopped early
+    still leaves its figures."""
     module, diags = load_module(SRC)
     assert module is not None, [str(d) for d in diags.items]
     keys = {side: demo_key(name) for side, name in KEYS.items()}
@@ -139,6 +141,9 @@ def play(tmp: Path, turns: int) -> dict[str, Any]:
                 "folder_bytes": _size(folder),
             }
         )
+        if log is not None:
+            with log.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"step": len(rows), "folder": folder.name, **rows[-1]}) + "\n")
         state = after
         if len(rows) % 50 == 0:
             print(
@@ -169,12 +174,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python bench/bench_westpac.py", description=__doc__)
     ap.add_argument("--turns", type=int, default=48, help="stop after this Game-Turn (48)")
     ap.add_argument("--keep", type=Path, help="keep the game archive in this folder")
+    ap.add_argument("--log", type=Path, help="append each step's figures here (JSON lines)")
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="westpac-bench-"))
     try:
         t0 = time.process_time()
         with activated(cache_from_env()):  # as `referee adjudicate` runs
-            got = play(tmp, args.turns)
+            got = play(tmp, args.turns, args.log)
         total = time.process_time() - t0
         rows, state, score = got["rows"], got["state"], got["score"]
         head, tail = rows[:WINDOW], rows[-WINDOW:]

@@ -99,10 +99,10 @@ def once_per_session(key: str, make: Callable[[Path], str]) -> tuple[Path, str]:
 @pytest.fixture(scope="session")
 def finished_demo() -> Callable[[str], DemoRun]:
     """The finished demo of a bundled module (``referee.demos``: ``sixth_fleet``,
-    ``dtp_denmark_strait``, ``sixth_fleet_2019``, ``carrier_battlegroup``, ``naval_module``,
-    ``strait_patrol``), played once per test session on first use, through the demo runner,
-    and shared by every test that reads it, in every worker process (:func:`once_per_session`).
-    Read it; copy it before changing anything."""
+    ``dtp_denmark_strait``, ``dtp_westpac``, ``sixth_fleet_2019``, ``carrier_battlegroup``,
+    ``naval_module``, ``strait_patrol``), played once per test session on first use, through
+    the demo runner, and shared by every test that reads it, in every worker process
+    (:func:`once_per_session`). Read it; copy it before changing anything."""
     made: dict[str, DemoRun] = {}
 
     def get(name: str) -> DemoRun:

@@ -27,6 +27,8 @@ def test_every_bundled_game_has_its_demo() -> None:
         mod = importlib.import_module(d.module)
         assert callable(mod.main) and hasattr(mod, "DEFAULT_OUT"), d.module
         assert d.target in targets, d.target
+        recipe = re.search(rf"^{d.target}:.*\n\t(.*)$", makefile, re.M)
+        assert recipe and recipe.group(1).endswith(f"-m {d.module}"), d.target
     assert re.search(r"^demo:.*\n\t.*-m referee\.demos$", makefile, re.M)
 
 

@@ -7,6 +7,8 @@ game                      one game alone           what it plays
 ========================  =======================  =====================================
 SPI Sixth Fleet (1975)    ``make demo-sf``         the example orders of the short scenario
 Sixth Fleet, DTP rules    ``make demo-dtp``        an Iceland game on the Denmark Strait map
+DTP Westpac (1978)        ``make demo-westpac``    PRC entry, a convoy docking, a landing,
+                                                   the turn-4 reinforcement phase
 Sixth Fleet (2019)        ``make demo-2019``       two turns with events and extra actions
 Carrier Battlegroup       ``make demo-solitaire``  a whole solitaire mission, revealed
 Naval module (Crimea)     ``make naval-demo``      readiness, losses, transport, assault
@@ -15,8 +17,8 @@ Strait Patrol (declared)  ``make demo-declared``   a game with no ruleset: recor
 
 Every demo checks its module source, builds its VASSAL module and play aids, plays a signed
 game by email with demo keys and a fixed dice seed root, and verifies the archive; each writes
-under ``build/`` (``build/demo``, ``build/demo-dtp``...). A demo that fails is reported and
-the others still run; the exit code is 1 if any failed.
+under ``build/`` (``build/demo``, ``build/demo-dtp``, ``build/demo-westpac``...). A demo that
+fails is reported and the others still run; the exit code is 1 if any failed.
 
 Usage: ``python -m referee.demos [--only NAME ...] [--no-play-aids]``.
 """
@@ -48,6 +50,12 @@ DEMOS: tuple[Demo, ...] = (
         "Sixth Fleet, DTP revised rules",
         "referee.demos.sixth_fleet_dtp",
         "demo-dtp",
+    ),
+    Demo(
+        "dtp_westpac",
+        "Sixth Fleet, DTP Westpac (1978)",
+        "referee.demos.dtp_westpac",
+        "demo-westpac",
     ),
     Demo("sixth_fleet_2019", "Sixth Fleet (2019)", "referee.demos.sixth_fleet_2019", "demo-2019"),
     Demo(

@@ -206,14 +206,15 @@ def play_aids(out: Path, src: str) -> list[str]:
     return missing
 
 
-def make_keys(out: Path) -> Path:
-    """The three demo key pairs, written as ``referee keygen`` writes them."""
+def make_keys(out: Path, names: Sequence[str] = tuple(DEMO_KEYS)) -> Path:
+    """The demo key pairs (the referee's and one for each side: :data:`DEMO_KEYS` unless
+    ``names`` says), written as ``referee keygen`` writes them."""
     from referee.pbem.keys import write_key_pair
 
     folder = out / "keys"
     print(f"\n== Demo keys (as `referee keygen NAME -o {shown(folder)}` would write them)")
     print("   derived from fixed public seeds so the archive is reproducible: demo only")
-    for name in DEMO_KEYS:
+    for name in names:
         key = demo_key(name)
         key_path, _pub = write_key_pair(key, folder)
         print(f"   {shown(key_path)} (+ .pub)  fingerprint {key.public.short}")
@@ -349,12 +350,12 @@ def play_examples(out: Path, game: Path, keys: Path, secret: Path) -> None:
         print(f"   -> {shown(folder)}: {summary(report)}")
 
 
-def viewers(out: Path, game: Path) -> list[Path]:
+def viewers(out: Path, game: Path, sides: Sequence[str] = ("NATO", "Soviet")) -> list[Path]:
     """The game viewer of each side (``referee viewer``; issue 17): one offline HTML file to
     step through the game on the map, made from that side's views only; turn folders hold
     none (issue 24), so this is how a player gets it."""
     made: list[Path] = []
-    for n, side in enumerate(["NATO", "Soviet"]):
+    for n, side in enumerate(sides):
         path = out / "viewer" / f"viewer-{side}.html"
         path.parent.mkdir(parents=True, exist_ok=True)
         run(

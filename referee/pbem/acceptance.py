@@ -16,6 +16,7 @@ from referee.engine.ruleset import Due, Ruleset
 from referee.numerals import HINT, shown, why_not
 from referee.pbem import nonces
 from referee.pbem.envelope import Envelope, open_envelope
+from referee.pbem.ledger import accepted, ledger
 from referee.pbem.problems import Refusal
 from referee.pbem.record import game_over
 from referee.pbem.running import RunningGame, StepResult, sealed_trail
@@ -128,7 +129,13 @@ def refuse_not_due(
 def refuse_nonce(game: RunningGame, env: Envelope, side: str) -> None:
     """A game with player nonces takes only files that reveal the side's last committed nonce
     and commit to a fresh one (``docs/dice.md``); the refusal burns no seed."""
-    past = nonces.history(r.get("orders") for r in game.reports)
+    led = ledger(
+        len(game.reports),
+        lambda i: game.reports[i].get("orders"),
+        lambda i: game.report_shas[i],
+        "record" if game.cfg.hides_information else "report",
+    )
+    past = accepted(led)
     h = env.header
     why = nonces.problem(
         past, nonces.Accepted(side, h.nonce, h.nonce_commit), required=game.cfg.player_nonces
@@ -205,8 +212,16 @@ def _orders_sha(game: RunningGame, i: int) -> str | None:
 
 def already_applied(game: RunningGame, env: Envelope, batch: set[str]) -> StepResult | None:
     """Step 3: a re-run of orders that made the latest step(s): their result. Refuses orders
-    adjudicated earlier, orders answering another report, and orders after the end."""
-    for i, rep in enumerate(game.reports):
+    adjudicated earlier, orders answering another report, and orders after the end.
+
+    Orders answering the latest report (or, in a sealed phase, a report of its window) can
+    only have made a step of that window (each file names the report it answers, and its
+    hash covers that line), so only there is it looked for: a step reads a few reports, not
+    every report of the game. Any other file is looked for everywhere, to say which step it
+    repeats or answers."""
+    first = _window_start(game, env)
+    for i in range(first, len(game.reports)):
+        rep = game.reports[i]
         if _orders_sha(game, i) != env.sha256:
             continue
         later = [_orders_sha(game, j) for j in range(i + 1, len(game.reports))]
@@ -242,6 +257,17 @@ def already_applied(game: RunningGame, env: Envelope, batch: set[str]) -> StepRe
     if game_over(game.state):
         raise Refusal("game-over", f"{env.file}: game {game.cfg.game_id} is over")
     return None
+
+
+def _window_start(game: RunningGame, env: Envelope) -> int:
+    """The first step orders answering the window of :func:`_refuse_fork` could have made
+    (0: look everywhere)."""
+    prev = env.header.previous_report
+    trail = sealed_trail(game.reports)
+    first = trail[0] if trail else len(game.reports)
+    if prev is not None and prev in game.report_shas[first - 1 :]:
+        return first
+    return 0
 
 
 def _refuse_fork(game: RunningGame, env: Envelope) -> None:

@@ -385,17 +385,23 @@ class Archive:
         if not self.turns.is_dir():
             raise Refusal("archive", "turns/: missing")
         out: list[TurnDir] = []
-        for p in sorted(self.turns.iterdir()):
-            if p.name.startswith(TMP_PREFIX):
+        import os
+
+        # one directory listing: its entries say whether each is a folder or a link without
+        # a stat of each (a 900-step game has 900 folders, listed at every step)
+        with os.scandir(self.turns) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+        for e in entries:
+            if e.name.startswith(TMP_PREFIX):
                 continue  # an adjudication that never finished; ignored, removed on next run
-            m = TURN_RE.match(p.name)
-            if not m or p.is_symlink() or not p.is_dir():
+            m = TURN_RE.match(e.name)
+            if not m or e.is_symlink() or not e.is_dir(follow_symlinks=False):
                 raise Refusal(
                     "archive",
-                    f"turns/{p.name}: not a turn folder",
+                    f"turns/{e.name}: not a turn folder",
                     hint="turns/ holds only folders named NNN-what, as the referee writes them",
                 )
-            out.append(TurnDir(int(m.group(1)), p.name, p))
+            out.append(TurnDir(int(m.group(1)), e.name, self.turns / e.name))
         out.sort(key=lambda t: t.sequence)
         for i, t in enumerate(out):
             if t.sequence != i:

@@ -28,6 +28,7 @@ from referee.pbem.envelope import (
     split_block,
 )
 from referee.pbem.keys import PrivateKey
+from referee.pbem.ledger import ledger
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +136,14 @@ def _fill_nonces(
     """Reveal this side's last committed nonce and commit to the next, both derived from the
     key (``docs/dice.md``), so they need not be stored anywhere. Headers the player wrote
     himself are kept when they are valid (a nonce of his own making)."""
-    past = nonces.history(
-        archive.read_json(t.path / "report.json").get("orders") for t in archive.turn_dirs()
+    turns = archive.turn_dirs()
+    led = ledger(
+        len(turns),
+        lambda i: archive.read_json(turns[i].path / "report.json").get("orders"),
+        lambda i: sha256_hex(archive.read(turns[i].path / "report.json")),
+        "report",
     )
-    mine = [a for a in past if a.side == side]
+    mine = led.get(side, [])
     i = len(mine)
     if not i and h.nonce is not None:
         raise UserError(
@@ -146,9 +151,9 @@ def _fill_nonces(
             "there is nothing to reveal yet",
             hint="remove the 'nonce:' line",
         )
-    if i and (h.nonce is None or nonces.commit_of_or_none(h.nonce) != mine[-1].nonce_commit):
+    if i and (h.nonce is None or nonces.commit_of_or_none(h.nonce) != mine[-1]):
         derived = nonces.derive_nonce(key, game_id, side, i - 1)
-        if nonces.commit_of(derived) != mine[-1].nonce_commit:
+        if nonces.commit_of(derived) != mine[-1]:
             raise UserError(
                 f"{side}'s previous orders committed to a nonce that this key does not derive "
                 "and this file does not reveal",
@@ -157,7 +162,7 @@ def _fill_nonces(
             )
         body = set_header(body, "nonce", derived)
         notes.append(f"set 'nonce:' (reveals dice nonce {i - 1} of {side})")
-    used = {a.nonce_commit for a in mine}
+    used = set(mine)
     own = h.nonce_commit
     if own is None or not nonces.HEX64.match(own) or own in used:
         fresh = nonces.commit_of(nonces.derive_nonce(key, game_id, side, i))

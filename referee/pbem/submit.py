@@ -373,9 +373,9 @@ def _write(
     if not dry_run:
         path = write_turn(game.archive, name, made.files, made.secret)
         write_state(game.archive, made.state_bytes, game.cfg.hides_information)
-        game.turns.append(TurnDir(sub.k, name, path))
+        turn = TurnDir(sub.k, name, path)
     else:
-        game.turns.append(TurnDir(sub.k, name, game.archive.turns / name))
+        turn = TurnDir(sub.k, name, game.archive.turns / name)
         if made.secret is not None:
             game.previewed[name] = made.secret
         if sub.due.kind == "sealed":  # what the real run would do; who is due is public
@@ -386,6 +386,5 @@ def _write(
                 else f"the sealed orders of {', '.join(taken.orders['sealed_sides'])} would be "
                 "opened and resolved together"
             )
-    game.reports.append(made.record)
-    game.report_shas.append(made.rsha)
+    game.add_step(turn, made.record, made.rsha)
     game.state = taken.outcome.state

@@ -426,6 +426,30 @@ def build_charts(module: Module) -> list[Chart]:
     return [c for _, make in _chart_makers(module) if (c := make()) is not None]
 
 
+def page_room(paper: str) -> tuple[float, float]:
+    """The width and height a chart may take on a page of ``paper`` at 100 %: inside the
+    margins, above the page's footer line."""
+    from referee.render.sheets import MARGIN_PT, paper_size
+
+    pw, ph = paper_size(paper)
+    return pw - 2 * MARGIN_PT, ph - 2 * MARGIN_PT - 14
+
+
+def print_charts(module: Module, paper: str = "letter") -> list[Chart]:
+    """:func:`build_charts` as the charts PDF prints them: a table taller than a page of
+    ``paper`` goes over several pages at 100 % (:func:`referee.render.tablechart.page_parts`)
+    instead of being shrunk onto one."""
+    from referee.render.tablechart import chart_name, generic_tables, page_parts
+
+    _, room = page_room(paper)
+    tables = {chart_name(t.name): t for t in generic_tables(module)}
+    out: list[Chart] = []
+    for c in build_charts(module):
+        t = tables.get(c.name)
+        out.extend(page_parts(module, t, room) if t and c.drawing.height > room else [c])
+    return out
+
+
 def chart_names(module: Module) -> list[str]:
     """The names :func:`chart_png` accepts (``crt``, ``tec``, ``victory``, ``sequence``,
     ``turns-<scenario>``, ``setup-<scenario>-<side>``)."""
@@ -463,7 +487,7 @@ def charts_pdf(
     from referee.render.sheets import MARGIN_PT, paper_size
 
     pw, ph = paper_size(paper)
-    aw, ah = pw - 2 * MARGIN_PT, ph - 2 * MARGIN_PT - 14
+    aw, ah = page_room(paper)
     pages: list[Drawing] = []
     page = Drawing(pw, ph)
     y = MARGIN_PT

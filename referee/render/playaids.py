@@ -172,12 +172,13 @@ def build_charts(
     that output profile's CMYK."""
     from referee.render.aidcache import cached_pdf, cached_png, cached_previews
     from referee.render.charts import build_charts as make
-    from referee.render.charts import charts_pdf
+    from referee.render.charts import charts_pdf, print_charts
     from referee.render.counters import png_bytes
     from referee.render.drawing import to_image
 
     folder = _out_dir(out)
     charts = make(module)
+    printed = print_charts(module, paper)  # long tables over several pages
     pdf, pages = cached_pdf(
         (
             "charts-pdf",
@@ -185,9 +186,9 @@ def build_charts(
             module.name,
             module.version,
             _colour_key(cmyk),
-            [c.drawing for c in charts],
+            [c.drawing for c in printed],
         ),
-        lambda: charts_pdf(module, charts, paper, cmyk=cmyk),
+        lambda: charts_pdf(module, printed, paper, cmyk=cmyk),
     )
     outputs = [(folder / f"{module.id}-charts.pdf", pdf)]
     for ch in charts:

@@ -94,7 +94,17 @@ class TableRollDecl:
     ``dice`` d6 and reports the table's result line (``referee.vassal.module.table_rolls``).
     ``read`` says how the total meets the table: ``row`` (it picks the row), ``column`` (it
     picks the column) or ``range`` (the cells are die ranges, as the CRT's [8.8]);
-    ``modified``: the rules add modifiers first, so the button asks for them."""
+    ``modified``: the rules add modifiers first, so the button asks for them. Two more reads
+    compare the roll with the cells: ``at_least`` (a cell is the lowest roll that succeeds, a
+    letter an automatic success: DTP's detection [DTP 6.3] and strike contact [DTP 8.15]) and
+    ``outcome`` (a die-range cell gives ``success`` on a roll inside it, any other written
+    cell is an automatic result as printed: DTP's Hit Table [DTP 8.52]), and ``at_most`` (a
+    cell is the highest roll that succeeds: DTP's readiness ratings [DTP 9.23]), and
+    ``minus`` (the total less each row's number, at least ``floor``, in ``success`` units: an
+    aborted air unit's delay, 2d6 less its rating, at least 2 turns [DTP 8.51]). ``times`` names the
+    value a ``row`` roll is multiplied by before it is read (Carrier Battlegroup's
+    Intelligence Table, d6 times the ship's EW [11.1]): the line gives the result for every
+    such value."""
 
     name: str
     table: str
@@ -102,6 +112,9 @@ class TableRollDecl:
     rule: str
     read: str = "row"
     modified: bool = False
+    success: str = ""
+    times: str = ""
+    floor: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -199,3 +199,34 @@ def test_a_hidden_game_publishes_the_nonces_and_its_players_check_them(tmp_path)
     forge(step, load_private(t.key("referee")), {}, rep)
     code, out = t.verify(copy)
     assert code == 1 and out["check"] == "dice nonce" and "does not hash" in out["message"]
+
+
+def test_a_step_reads_the_latest_report_not_every_one(make_game, monkeypatch) -> None:
+    """Issue 26: a step's cost does not grow with the game. With the cache active (as
+    ``referee adjudicate`` and ``referee sign`` run) a step reads report 000 (how the score is
+    recorded) and the chain head, never the reports between; the nonce commitments come from
+    the ledger kept under the chain head, and a commitment repeated from an earlier report is
+    still refused."""
+    from referee.cache import activated, cache_from_env
+    from referee.pbem import running
+
+    g: Game = make_game()
+    read: list[str] = []
+    real = running._read_report
+
+    def counting(archive: object, path: Path) -> object:
+        read.append(path.parent.name)
+        return real(archive, path)
+
+    monkeypatch.setattr(running, "_read_report", counting)
+    with activated(cache_from_env()):
+        setup_both(g)
+        old = _orders(g, "NATO")[0]["nonce_commit"]  # in report 001
+        bad = _resigned(g, "NATO", MOVE, "again.txt", **{"nonce-commit": old})
+        with pytest.raises(Refusal, match="repeats an earlier commitment"):
+            g.run(bad)
+        path = g.signed("NATO", MOVE)
+        read.clear()
+        [r] = g.run(path)
+    assert r.sequence == 3
+    assert {name[:3] for name in read} == {"000", "002"}, read

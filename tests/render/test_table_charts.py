@@ -74,3 +74,26 @@ def test_sixth_fleet_prints_its_14_3_table(sixth_fleet: Module) -> None:
     texts = _texts(sixth_fleet, "middle_east_air")
     assert texts[0] == "Middle East Air Forces [14.3]"
     assert "Israel" in texts and "6 IS-F4, 6 IS-A4" in texts
+
+
+def test_a_table_taller_than_a_page_prints_over_pages_at_full_size() -> None:
+    """The Westpac awards table [DTP 11.5124] (40 rows) is taller than a letter page: the
+    charts PDF prints it in parts that each fit at 100 %, every row once and in order, the
+    later parts titled "continued", where it used to be shrunk onto one page to a third of
+    its size; the chart of the table itself (its PNG, the module's tab) stays whole."""
+    from referee.render.charts import page_room, print_charts
+
+    root = Path(__file__).resolve().parents[2]
+    m, _ = load_module(root / "module_src" / "dtp_westpac")
+    assert m is not None
+    width, room = page_room("letter")
+    whole = chart(m, "victory_awards")
+    assert whole.drawing.height > room
+    parts = [c for c in print_charts(m) if c.name == "victory_awards"]
+    assert len(parts) > 1
+    assert all(c.drawing.height <= room and c.drawing.width <= width for c in parts)
+    assert "(continued, 2 of" in " ".join(x.text for x in parts[1].cells)
+    awards = [k.text for k in m.tables["victory_awards"].row_keys]
+    shown = [a for c in parts for a in awards if any(x.text == a for x in c.cells)]
+    assert shown == awards  # every row once, in order
+    assert all(f.fits for c in parts for f in c.cells)  # nothing overflows its cell

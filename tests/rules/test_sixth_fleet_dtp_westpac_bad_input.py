@@ -60,7 +60,7 @@ def test_a_soviet_ship_joining_a_prc_ship_is_refused(tmp_path: Path) -> None:
     )
     assert code == 1, out
     assert "[DTP 11.5081]" in out and "CH-DD-100" in out and "1850" in out, out
-    assert "orders.txt:7:" in out, out  # the move line
+    assert "orders.txt:7:20: [DTP 11.5081]" in out, out  # file:line:col of the hex it ends in
     # a PRC ship joining a PRC ship is no fault
     code, out = _validate(
         tmp_path, state, "EastBlock", "ship_movement_a", "move CH-DD-101 1950 1850"

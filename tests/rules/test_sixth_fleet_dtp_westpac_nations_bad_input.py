@@ -72,7 +72,7 @@ def test_a_taiwanese_unit_moving_before_the_prc_enters_is_refused(tmp_path: Path
     )
     assert code == 1, out
     assert "[DTP 11.51022]" in out and "TW-DD-146" in out, out
-    assert "orders.txt:7:" in out, out
+    assert "orders.txt:7:6: [DTP 11.51022]" in out, out  # file:line:col of the unit
     code, out = _validate(
         tmp_path, state, 2, "SEATO", "ship_movement_b", "movement", ["move JA-DD-112 2747"]
     )
@@ -133,7 +133,8 @@ def test_an_air_reinforcement_on_a_base_its_nation_may_not_use_is_refused(tmp_pa
         tmp_path, state, 4, "EastBlock", "reinforcement_a", "reinforcement", lines
     )
     assert code == 1, out
-    assert "[DTP 11.5082]" in out and "SO-S24V" in out and "orders.txt:8:" in out, out
+    assert "[DTP 11.5082]" in out and "SO-S24V" in out, out
+    assert "orders.txt:8:15: [DTP 11.5082]" in out, out  # file:line:col of the base
     assert "3032" in out, out  # the hint names the legal bases
     lines = ["place SO-AK-81 3033", "place SO-S24V 5916"]  # Kamchatka: not for reinforcements
     code, out = _validate(

@@ -63,7 +63,7 @@ def test_a_reinforcement_held_off_map_is_refused(tmp_path: Path) -> None:
     code, out = _validate(tmp_path, ["place US-AK-50 6060", "place US-F15.1 1771"])
     assert code == 1, out
     assert "[DTP 11.5062]" in out and "JA-TK-129" in out and "held off map" in out, out
-    assert "orders.txt:6:1" in out, out  # the [reinforcement] section: no line names it
+    assert "orders.txt:6:1: [DTP 11.5062]" in out, out  # the section: no line names it
     assert "place JA-TK-129 4473" in out, out  # the hint
     code, out = _validate(
         tmp_path, ["place US-AK-50 6060", "place US-F15.1 1771", "place JA-TK-129 4473"]

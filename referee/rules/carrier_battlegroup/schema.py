@@ -256,6 +256,9 @@ SCHEMA = RulesetSchema(
         TableRollDecl("Hit table", "hit", 1, "22.0"),
         TableRollDecl("Contact chart", "contact", 1, "18.1", modified=True),
         TableRollDecl("Initial Alert", "initial_alert", 1, "4.0 step 3", modified=True),
+        TableRollDecl("Intelligence table", "intelligence", 1, "11.1", times="EW"),
+        TableRollDecl("Escort selection", "escorts", 1, "4.0 step 7"),
+        TableRollDecl("Tactical deployment", "deployment", 1, "20.2"),
     ),
     # the US player's one VP track [24.1] and the Soviet Alert level, 1 to 6 [6.1]
     loss_score=_loss_score,  # a loss's row of the Victory Point table [24.1]

@@ -110,7 +110,11 @@ SCHEMA = RulesetSchema(
         "events_soviet": _check_events_soviet_5_1,
     },
     # the provisional strike table: one d6 read in the column of its number (9.0)
-    table_rolls=(TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),),
+    table_rolls=(
+        TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),
+        TableRollDecl("NATO random events", "events_nato", 1, "5.1"),
+        TableRollDecl("Soviet random events", "events_soviet", 1, "5.1"),
+    ),
     # each side's VP [4.3] and the actions the phasing player has left this Action Phase [6.1]
     loss_score=_loss_score,  # an enemy unit in the Refit or Permanently Eliminated Box [4.3]
     tracks=(

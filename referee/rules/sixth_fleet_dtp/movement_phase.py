@@ -258,9 +258,19 @@ class _Walk:
     last move opened [DTP 6.2], the CAP claims to check at the end [9.62A], the problems."""
 
     work: GameState
-    last: tuple[Moment, ...] = ()
+    # the last lawful move (the position it started from, the unit, its hexes): its
+    # detection moments are worked out only when a detect order asks for them (:meth:`last`);
+    # a file of moves alone, as each candidate move ``referee options`` checks, needs none
+    moved: tuple[GameState, str, tuple[str, ...]] | None = None
     claims: list[Order] = field(default_factory=list)
     probs: list[Violation] = field(default_factory=list)
+
+    def last(self, game: Game) -> tuple[Moment, ...]:
+        """The detection moments the last move opened [DTP 6.2] (none before any move)."""
+        if self.moved is None:
+            return ()
+        state, unit, hexes = self.moved
+        return detection_moments_6_2(game, state, unit, hexes)
 
 
 def check_movement(
@@ -343,7 +353,7 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
         return
     start = move_start(game, work, u) or ""
     hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
-    walk.last = detection_moments_6_2(game, work, u, hexes)
+    walk.moved = (work, u, tuple(hexes))
     walk.work = move_piece(game, work, u, hexes[-1])
 
 
@@ -382,7 +392,7 @@ def _walk_detect_6_2(game: Game, walk: _Walk, side: str, o: Order) -> None:
         [(u, work.units[u].status) for u in o.units if u in work.units],
         "attempt detection",
     )
-    bad = bad or _detect_check(game, work, side, o, walk.last)
+    bad = bad or _detect_check(game, work, side, o, walk.last(game))
     pooled = westpac_national.pooled_problem_11_5081(game, o)  # [DTP 11.5081]
     bad = [*bad, pooled] if pooled is not None else bad
     walk.probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
