@@ -72,7 +72,8 @@ loss at once; the Tracks display changes the Global Properties by keys; Sixth Fl
 units go to the Permanently Eliminated Box and its strike markers back to their cups by menu;
 a ship sinks by Trigger at the damage the rules sink it at; a damaged ship shows its reduced
 values (a Layer of reduced faces following its damage Layer, D2 [DTP 8.55], past half its
-Protection Rating [27.36]: :mod:`referee.vassal.module.reduced`).
+Protection Rating [27.36], Carrier Battlegroup's new Damage and Crippled layers [22.3, 22.5]:
+:mod:`referee.vassal.module.reduced`).
 Every other piece command of the same issue joins this version."""
 
 VERSIONS: Final[Mapping[int, str]] = {
