@@ -261,13 +261,16 @@ def draft_options(
             entry = unit_entry(ruleset, module, view, uid, version)
             if entry is not None:
                 units[uid] = entry
-    section = next((e.pop("section") for e in units.values() if "section" in e), view.phase)
+    section = next((e.pop("section") for e in units.values() if "section" in e), None)
     for e in units.values():
         e.pop("section", None)
     trees = _shared(units)
     more: dict[str, Any] = {}
     if version >= SIDE_ORDERS:
         more["side_choices"] = side_choices(ruleset, module, view, side)
+        if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
+            section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
+    section = section or view.phase
     return {
         **more,
         "format": FORMATS[version],

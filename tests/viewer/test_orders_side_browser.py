@@ -1,9 +1,9 @@
 """The orders of a whole side and the composed lines (options format 3), pointed at in a real
-headless Chromium (issue 28): Carrier Battlegroup's first turn and outfit drafted from the
-demo's own files line for line (the CVBG's move, the standing ``breakoff`` [18.2], the
-``escort`` line composed ship by ship [4.0 step 7]); DTP's ``pass`` of an impulse [DTP 8.2]
-and Sixth Fleet (2019)'s ``roll`` [5.1], buttons of the side. Each draft is downloaded and
-``referee validate`` accepts it on the side's view.
+headless Chromium (issue 28): Carrier Battlegroup's set-up and turns drafted from the demo's
+own files line for line (``begin`` [4.0], the CVBG's move [12.1], the standing ``breakoff``
+[18.2]) and its outfit's ``escort`` line composed ship by ship [4.0 step 7]; DTP's ``pass``
+of an impulse [DTP 8.2] and Sixth Fleet (2019)'s ``roll`` [5.1], buttons of the side. Each
+draft is downloaded and ``referee validate`` accepts it on the side's view.
 """
 
 from __future__ import annotations
@@ -46,41 +46,49 @@ def _usn_viewer(demo: Path, last: str, tmp_path: Path) -> tuple[Path, Path, Path
     return game, page, key
 
 
-def test_carrier_battlegroup_turn_and_outfit_line_for_line(
-    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+def _point_line(browser: Any, line: str) -> None:
+    """Point at ``line``: the side's button, else the first unit offering it."""
+    sides = browser.execute_script(
+        "return (window.refereeViewer.data.draft.side_choices || []).map(c => c.order)"
+    )
+    if line in sides:
+        _side_button(browser, line)
+        return
+    units = browser.execute_script("return Object.keys(window.refereeViewer.data.draft.units)")
+    unit, c = next(
+        (u, c) for u in sorted(units) for c in _choices(browser, u) if c["order"] == line
+    )
+    _point(browser, unit, c)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_carrier_battlegroup_set_up_and_turns_line_for_line(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path, width: int
 ) -> None:
+    """The demo's set-up (``begin`` [4.0]) and its two turns' files (the CVBG's move
+    [12.1], the standing ``breakoff`` [18.2]), each pointed at in the step it answers and
+    downloaded: the demo's own lines, which ``validate`` accepts on the USN's view. Then
+    the outfit (below)."""
     demo = finished_demo("carrier_battlegroup").out
     turns = sorted(p.name for p in (demo / "game" / "turns").iterdir())
-    # the first turn's file (02-usn.txt): the CVBG's move, then the side's breakoff
-    game, page, key = _usn_viewer(demo, turns[2], tmp_path / "turn")
-    want = _demo_lines(demo / "orders" / "02-usn.txt")
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    for line in want:
-        if line.startswith("["):
-            continue
-        if line.startswith("move "):
-            ship, c = next(
-                (u, c)
-                for u in sorted(
-                    browser.execute_script(
-                        "return Object.keys(window.refereeViewer.data.draft.units)"
-                    )
-                )
-                for c in _choices(browser, u)
-                if c["order"] == line
-            )
-            _point(browser, ship, c)
-        else:
-            _side_button(browser, line)
-    browser.save_screenshot(str(shots / "orders-cbg-turn-1280.png"))
-    text = _download(browser, downloads)
-    assert [ln for ln in _order_lines(text) if ":" not in ln.split()[0]] == want
-    draft = tmp_path / "turn.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
-    assert code == 0, out
+    for n, name in ((0, "00-usn.txt"), (2, "02-usn.txt"), (3, "03-usn.txt")):
+        game, page, key = _usn_viewer(demo, turns[n], tmp_path / name)
+        want = _demo_lines(demo / "orders" / name)
+        _open(browser, page, width, downloads)
+        for line in want:
+            if not line.startswith("["):
+                _point_line(browser, line)
+        browser.save_screenshot(str(shots / f"orders-cbg-{name[:2]}-{width}.png"))
+        text = _download(browser, downloads)
+        assert [ln for ln in _order_lines(text) if ":" not in ln.split()[0]] == want
+        draft = tmp_path / f"draft-{name}"
+        draft.write_text(text)
+        code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
+        assert code == 0, out
+    if width != 1280:
+        return
     # the outfit (01-usn.txt): the escort line composed ship by ship; the purchases typed
     game, page, key = _usn_viewer(demo, turns[1], tmp_path / "outfit")
     want = _demo_lines(demo / "orders" / "01-usn.txt")

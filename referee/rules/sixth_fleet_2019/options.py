@@ -272,5 +272,4 @@ def side_orders(module: Any, state: GameState, side: str) -> Options:
     text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[{section}]\n{line}\n"
     if steps.validate(Game.of(module), state, parse_orders(text, "o", VOCABULARY)):
         return []
-    kind = "pass" if line == "pass" else line
-    return [{"order": line, "kind": kind, "label": label}]
+    return [{"order": line, "kind": line, "label": label, "section": section}]
