@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from referee.engine.sequence import SequenceOfPlay
     from referee.source.diagnostics import Diagnostic
     from referee.source.gamedecl import GameDecl
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 TableCheck = Callable[["Module"], "list[Diagnostic]"]
 """A ruleset's own check of one of its tables against the whole module (roster, map)."""
@@ -126,6 +126,18 @@ class TrackDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class LossScore:
+    """What a unit's loss scores at once on a track (a :class:`TrackDecl`'s property):
+    ``track`` is the property's name for the scoring side (``VP_NATO``), ``vp`` what is
+    added to it (negative where the rules take points off, [CBG 24.1]), ``rule`` the case.
+    The VASSAL module's Trigger adds it when a player eliminates the unit by menu."""
+
+    track: str
+    vp: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class MarkerDecl:
     """A state a unit can be in that the players must see on the counter (attacked this
     phase, returning to base, detected, damaged, readiness...).
@@ -161,6 +173,9 @@ class MarkerDecl:
     compute: LevelsOf | None = None
     on: str = "unit"  # or "location"
     face_down: bool = False  # the layer shows the counter's printed back (face down [DTP 9.23])
+    # a marker with levels whose value makes a unit lost (sunk): the value for each unit, or
+    # None; the VASSAL module's Trigger eliminates the unit when its layer reaches it
+    lost_at: Callable[[Module, UnitDef], int | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,6 +280,10 @@ class RulesetSchema:
     dice: tuple[DiceDecl, ...] = ()
     # the numbers players keep by hand (VASSAL Global Properties): VP, levels, tracks
     tracks: tuple[TrackDecl, ...] = ()
+    # what each unit's loss scores at once (``LossScore``, or None: nothing, or not at once);
+    # the VASSAL module's Eliminate adds it to the track by a Trigger. Left out where the
+    # rules score by fractions or at the game's end only
+    loss_score: Callable[[Module, UnitDef], LossScore | None] | None = None
     # the rolls a rule reads on a table (the VASSAL module's table buttons)
     table_rolls: tuple[TableRollDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls

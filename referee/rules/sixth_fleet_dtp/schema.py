@@ -37,7 +37,7 @@ from referee.source.tablemodel import Axis, TableDecl
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 
 DETECTION = TableDecl(
@@ -214,6 +214,15 @@ SEQUENCE = (
     ),
 )
 
+
+def _sunk_at_8_55(module: Module, unit: UnitDef) -> int | None:
+    """The damage that sinks ``unit``: D3 [DTP 8.55], the Denmark Strait convoy D12 [DTP 11.3
+    rule 7]; a base is never sunk (it has no such counter)."""
+    if unit.category not in ("surface", "submarine"):
+        return None
+    return 12 if "convoy" in unit.flags else 3
+
+
 MARKERS = (
     MarkerDecl(
         "detected_surface",
@@ -241,6 +250,7 @@ MARKERS = (
         ("surface", "submarine"),
         levels=12,
         label="D{}",
+        lost_at=_sunk_at_8_55,  # D3 sinks a ship, D12 the convoy [DTP 8.55, 11.3 rule 7]
     ),
     MarkerDecl(
         "inactive",
@@ -436,5 +446,8 @@ SCHEMA: RulesetSchema = replace(
             source="score:vp.{side}",
         ),
     ),
+    # no Trigger adds a loss's VP: DTP scores a damaged ship's fraction [DTP 8.57] and
+    # Denmark Strait's NATO only some kinds [DTP 11.3], on text tracks; the saves set them
+    loss_score=None,
     rules=_rules,
 )
