@@ -1,9 +1,9 @@
 """`make naval-demo` plays the naval module's example orders by email and verifies the game.
 
-The demo must show a Naval Movement Loss roll with an Abort choice [27.32b] whatever the dice
-derivation gives: it tries its fixed seed roots in order and answers any open Abort decision
+The demo must show a Naval Movement Loss roll with an Abort choice [27.32b]: it plays one
+fixed dice seed root that its example files fit and answers any open Abort decision
 (``referee/demos/naval_module.py``). These tests check the game as played, never particular
-rolls."""
+rolls; a test never searches seed roots (one such search cost about 20 minutes)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,14 @@ import pytest
 
 from referee.demos import naval_module as naval_demo
 from referee.demos.naval_module import abort_choices, demo
+
+# The fixed seed root of the game whose example files have no Abort choice written in advance:
+# the files differ, so their dice differ from the demo's (a step's dice are derived from the
+# signed file), and on this root a loss roll gives an Abort, answered in a file of its own.
+# Found by hand, playing this test with the roots from 3 in order (2026-11-29: 3 to 20 fail,
+# most because a later example file no longer fits the dice, some with no Abort); when the dice
+# derivation or the example files change, find the next one the same way.
+ANSWERED_SEED = 21
 
 if TYPE_CHECKING:
     from tests.conftest import DemoRun
@@ -61,7 +69,7 @@ def test_naval_demo_answers_an_open_abort_decision(
         lines = f.read_text(encoding="utf-8").splitlines(keepends=True)
         (bare / f.name).write_text("".join(x for x in lines if not x.startswith("abort ")))
     monkeypatch.setattr(naval_demo, "example_files", lambda: sorted(bare.glob("[0-9][0-9]-*.txt")))
-    game = demo(tmp_path / "out", play_aids_too=False)
+    game = demo(tmp_path / "out", play_aids_too=False, seed=ANSWERED_SEED)
     out = capsys.readouterr().out
     answers = sorted((tmp_path / "out" / "orders").glob("*-answer-abort-*.txt"))
     assert answers, "no Abort decision was answered"

@@ -40,7 +40,7 @@ OUT_ENV = "REFEREE_DEMO_SOLITAIRE_DIR"
 GAME_ID = "cbg-demo"
 SCENARIO = "mission"
 # fixed and public (demo only); this take plays 11 turns with contact rolls and battles
-SEED_ROOT = hashlib.sha256(b"referee demo: Carrier Battlegroup, game cbg-demo, take 1").digest()
+SEED_ROOT = hashlib.sha256(b"referee demo: Carrier Battlegroup, game cbg-demo, take 3").digest()
 MIN_STEPS = 6  # set-up, outfitting and at least four turns
 MAX_STEPS = 40
 SHOWN_KINDS = ("mission", "incidents", "chit", "contact", "battle", "battle_result", "game_over")

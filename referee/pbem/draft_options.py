@@ -21,7 +21,14 @@ again in the format it names (:func:`published_version`), so a file written befo
 ruleset gave order lines stays verifiable. Format 1: order lines from the rulesets that gave
 them then (Sixth Fleet 1975 and 2019), the others' units as marked places only. Format 2: also
 the order lines a ruleset's options give since format 2 (``data["orders_since"] == 2``: DTP,
-the naval module, Carrier Battlegroup).
+the naval module, Carrier Battlegroup). Format 3: also the composed choices (a choice with
+``since`` 3: a line the player builds word by word by pointing, ``compose``: ``stack`` (the
+units ending in one hex, top first, each with its ``layer``) or ``hexes`` (places picked in
+order from ``from``), e.g. Sixth Fleet's ``stack`` [7.42] and standing ``retreat UNIT prefer
+HEX ...`` [8.71]), and in a step that awaits answers, the units' choices that belong in
+another section than ``[answer]`` (standing orders); and the side's own orders that no unit
+gives (``side_choices``: DTP's ``pass`` and ``commence``, a standing order of the whole
+side), from the ruleset's ``side_orders(module, view, side)`` where it has one.
 """
 
 from __future__ import annotations
@@ -36,11 +43,19 @@ from referee.pbem.archive import slug
 from referee.pbem.reports import next_header
 from referee.source.model import Module
 
-FORMATS = {1: "referee-draft-options/1", 2: "referee-draft-options/2"}
+FORMATS = {
+    1: "referee-draft-options/1",
+    2: "referee-draft-options/2",
+    3: "referee-draft-options/3",
+}
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 2
+OPTIONS_VERSION = 3
 """The version a new step publishes."""
 OPTIONS_FORMAT = FORMATS[OPTIONS_VERSION]
+STANDING_IN_ANSWERS = 3
+"""The format from which an answer step's file also lists the units' standing orders (of a
+ruleset whose options offer them: ``standing_choices = True`` on its ruleset class; the others'
+answer steps list no unit, so they cost nothing more)."""
 PREFIX = "options-"
 MAX_LINES = 12
 """Lines of ``referee options``'s text kept per unit (what the viewer prints beside the
@@ -48,6 +63,21 @@ choices); the choices themselves are all kept."""
 MAX_CHOICES = 400
 """Order lines kept per unit (a unit of a large position has far fewer; the cap bounds the
 file on any position)."""
+
+
+CHOICE_KEYS = (
+    "kind",
+    "label",
+    "at",
+    "path",
+    "uses",
+    "section",
+    "group",
+    "compose",
+    "layer",
+    "from",
+)
+"""What the viewer reads of a choice, besides its ``order`` (and ``anywhere``, a flag)."""
 
 
 def options_file(side: str) -> str:
@@ -94,12 +124,15 @@ def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
-    move as one, whose one ``move`` a later choice replaces)."""
+    move as one, whose one ``move`` a later choice replaces; the composed lines' keys, the
+    module docstring)."""
     out: dict[str, Any] = {"order": str(c["order"])}
-    for key in ("kind", "label", "at", "path", "uses", "section", "group"):
+    for key in CHOICE_KEYS:
         if c.get(key) not in (None, "", []):
             v = c[key]
             out[key] = [str(x) for x in v] if isinstance(v, list | tuple) else str(v)
+    if c.get("anywhere"):
+        out["anywhere"] = True
     return out
 
 
@@ -155,6 +188,12 @@ def unit_entry(
     offered = rep.data.get("orders")
     if int(rep.data.get("orders_since", 1)) > version:
         offered = None
+    if offered is not None:
+        offered = [c for c in offered if int(c.get("since", 1)) <= version]
+        if view.pending:  # an answer step: only what goes in another section (standing)
+            offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
+    elif view.pending:
+        return None
     choices = [_choice(c) for c in (offered or [])][:MAX_CHOICES]
     if offered is not None:
         if not choices:
@@ -193,6 +232,24 @@ def _shared(units: dict[str, Any]) -> list[dict[str, Any]]:
     return trees
 
 
+SIDE_ORDERS = 3
+"""The format from which the file lists the side's own orders (``side_choices``)."""
+
+
+def side_choices(ruleset: Ruleset, module: Module, view: GameState, side: str) -> list[Any]:
+    """The order lines of the whole side, not of one unit (a ``pass``, a declaration, a
+    standing order of the side), each one its validator accepts on the side's view; none
+    from a ruleset without ``side_orders``."""
+    ask = getattr(ruleset, "side_orders", None)
+    if ask is None:
+        return []
+    try:
+        offered = ask(module, view, side)
+    except UserError:
+        return []
+    return [_choice(c) for c in offered][:MAX_CHOICES]
+
+
 def draft_options(
     module: Module,
     ruleset: Ruleset,
@@ -208,16 +265,26 @@ def draft_options(
     header = next_header(dict(report), rsha, viewer=side)
     head = [ln for ln in (header or "").split("\n") if ":" in ln and not ln.startswith("answer ")]
     units: dict[str, Any] = {}
-    if not view.pending:  # an answer step: the choices are the pending decisions' options
+    # an answer step: the choices are the pending decisions' options (and, since format 3,
+    # the units' standing orders)
+    standing = version >= STANDING_IN_ANSWERS and getattr(ruleset, "standing_choices", False)
+    if not view.pending or standing:
         for uid in _subjects(view, side, anyones=_unclaimed_pieces_offered(ruleset, view)):
             entry = unit_entry(ruleset, module, view, uid, version)
             if entry is not None:
                 units[uid] = entry
-    section = next((e.pop("section") for e in units.values() if "section" in e), view.phase)
+    section = next((e.pop("section") for e in units.values() if "section" in e), None)
     for e in units.values():
         e.pop("section", None)
     trees = _shared(units)
+    more: dict[str, Any] = {}
+    if version >= SIDE_ORDERS:
+        more["side_choices"] = side_choices(ruleset, module, view, side)
+        if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
+            section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
+    section = section or view.phase
     return {
+        **more,
         "format": FORMATS[version],
         "side": side,
         "trees": trees,

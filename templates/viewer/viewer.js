@@ -426,6 +426,11 @@
     if (moved > 4) { return; }
     var m = e.target.closest(".mark"), c = m ? null : counterAt(e.clientX, e.clientY);
     if (m) { selectEvent(parseInt(m.getAttribute("data-event"), 10)); return; }
+    if (composing && composing.c.compose === "hexes") {  /* a hex pointed at joins the line */
+      var r = vp.getBoundingClientRect();
+      var hp = placeAt((e.clientX - r.left - view.x) / view.k, (e.clientY - r.top - view.y) / view.k);
+      if (hp && composeTakes(hp)) { composeAdd(hp); return; }
+    }
     if (c) {
       pinned = c.getAttribute("data-unit"); showUnit(pinned);
       if (D.draft && step === D.steps.length - 1 && D.draft.units[pinned]) { pick(pinned); }
@@ -513,13 +518,77 @@
     if (key) { byUnit[key] = line; }
     return "added";
   }
+  /* a composed line (options format 3): the player builds it word by word. "stack": the
+     units ending in the unit's hex, top first, air above naval [7.43]; "hexes": places
+     picked in order from the choice's list (standing retreat preferences [8.71]). */
+  var composing = null;
+  function endOf(u) {  /* where a unit ends after the draft: its drafted place or move, else where it is */
+    var line = byUnit[u + " where"];
+    if (line && $("draft").value.split("\n").indexOf(line) >= 0) {
+      var w = line.trim().split(/\s+/), last = w[w.length - 1];
+      if (B.places[last] && w[w.length - 2] !== "cap" && w[w.length - 2] !== "box") { return last; }
+      if (placements[step][last]) { return placements[step][last][0] || null; }  /* carrier air: its carrier's hex */
+    }
+    var p = placements[step][u];
+    return p && p[0] ? p[0] : null;
+  }
+  function stackChoice(u) {
+    var e = R.units[u];
+    return e ? e.choices.filter(function (c) { return c.compose === "stack"; })[0] || null : null;
+  }
+  function composeLine() {
+    var k = composing;
+    var words = k.c.compose === "stack"
+      ? k.words.filter(function (w) { return stackChoice(w).layer === "air"; }).concat(
+        k.words.filter(function (w) { return stackChoice(w).layer !== "air"; }))
+      : k.words;
+    return k.base + " " + words.join(" ");
+  }
+  function composeCandidates() {
+    var k = composing;
+    if (!k) { return []; }
+    if (k.c.compose !== "stack") { return (k.c.from || []).filter(function (h) { return k.words.indexOf(h) < 0; }); }
+    return Object.keys(R.units).sort().filter(function (v) {
+      return k.words.indexOf(v) < 0 && stackChoice(v) && endOf(v) === k.hex;
+    });
+  }
+  function composeTakes(w) {  /* a marked candidate, or with "anywhere" any hex of the board */
+    if (!composing) { return false; }
+    if (composeCandidates().indexOf(w) >= 0) { return true; }
+    return !!composing.c.anywhere && B.kinds[w] === "hex" && composing.words.indexOf(w) < 0;
+  }
+  function composeAdd(w) {
+    if (!composeTakes(w)) { return; }
+    composing.words.push(w);
+    var line = composeLine();
+    addLine(line, composing.key, composing.c.section);
+    $("draftnote").textContent = "Composing: " + line;
+    listChoices(null); drawOptions();
+  }
+  function startCompose(u, c) {
+    if (c.compose === "stack") {
+      var hex = endOf(u);
+      if (!hex) { $("draftnote").textContent = u + " is not on the map: place or move it first."; return; }
+      composing = { u: u, c: c, base: "stack " + hex, hex: hex, key: "stack " + hex, words: [u] };
+      var line = composeLine();
+      addLine(line, composing.key, c.section);
+      $("draftnote").textContent = "Composing: " + line + " (add the others ending in " + hex + ", top first; list every naval unit there [7.42])";
+    } else {  /* "hexes": places on the map; "words": units or words from a list */
+      composing = { u: u, c: c, base: c.order, key: u + " " + c.kind, words: [] };
+      $("draftnote").textContent = "Composing: " + c.order + " \u2026 (" +
+        (c.compose === "hexes" ? "point at the hexes, first choice first" : "add them in order") +
+        (c.anywhere ? ": the marked ones next to it, or any other hex of the map)" : ")");
+    }
+    listChoices(null); drawOptions();
+  }
   function choose(u, c) {
+    if (c.compose) { startCompose(u, c); return; }
     if (takenBy(c).length) { return; }
     var key = c.uses ? null : (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
     var how = addLine(c.order, key, c.section);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
-    pick(u);
+    pick(u === "side" ? picked : u); drawSideChoices();
   }
   function optTitle(c) { return c.order + (c.label ? " (" + c.label + ")" : ""); }
   function answerAt(a, o) {
@@ -545,6 +614,19 @@
     var g = $("optmarks"); clear(g);
     if (step !== D.steps.length - 1) { return; }
     drawAnswerMarks(g);
+    if (composing && composing.c.compose === "hexes") {
+      composeCandidates().forEach(function (p) {
+        var q = B.places[p];
+        if (!q) { return; }
+        var og = sv("g", { "class": "opt compose", "data-word": p, tabindex: "0", role: "button", "aria-label": composeLine() + " " + p });
+        var t = sv("title"); t.textContent = composeLine() + " " + p; og.appendChild(t);
+        og.appendChild(sv("circle", { cx: q[0], cy: q[1], r: Math.max(7, size * 0.28) }));
+        var lab = sv("text", { x: q[0], y: q[1] + 4 }); lab.textContent = String(composing.words.length + 1); og.appendChild(lab);
+        og.addEventListener("click", function (e) { if (moved > 4) { return; } e.stopPropagation(); composeAdd(p); });
+        g.appendChild(og);
+      });
+      return;
+    }
     if (!picked) { return; }
     var groups = {};
     choicesOf(picked).forEach(function (c, i) {
@@ -586,8 +668,22 @@
     listChoices(cs.length ? p : null);
     return cs.length > 0;
   }
+  function listCompose(box) {
+    box.appendChild(el("p", {}, ["Composing: " + (composing.words.length ? composeLine() : composing.base + " \u2026")]));
+    var cands = composeCandidates();
+    if (!cands.length) { box.appendChild(el("p", {}, ["Nothing more to add."])); }
+    cands.forEach(function (w) {
+      var b = el("button", { type: "button", "class": "choice compose", role: "listitem", "data-word": w }, ["add " + w]);
+      b.onclick = function () { composeAdd(w); };
+      box.appendChild(b);
+    });
+    var done = el("button", { type: "button", "class": "choice", id: "composedone" }, ["Done"]);
+    done.onclick = function () { composing = null; listChoices(null); drawOptions(); };
+    box.appendChild(done);
+  }
   function listChoices(only) {
     var box = $("choices"); clear(box);
+    if (composing) { listCompose(box); return; }
     if (!picked) { return; }
     var cs = choicesOf(picked).filter(function (c) { return !only || c.at === only; });
     cs = cs.filter(function (c) { return c.kind !== "move"; }).concat(cs.filter(function (c) { return c.kind === "move"; }));
@@ -605,6 +701,7 @@
     if (cs.length > 60) { box.appendChild(el("p", {}, [(cs.length - 60) + " more: point at a marked place on the map."])); }
   }
   function pick(u) {
+    if (composing && composing.u !== u) { composing = null; }
     picked = u && R.units[u] ? u : null;
     $("unitpick").value = picked || "";
     var box = $("unitlines"); clear(box);
@@ -640,11 +737,25 @@
       });
     });
   }
+  function drawSideChoices() {  /* the side's orders that no unit gives (options format 3) */
+    var box = $("sidechoices"); clear(box);
+    var cs = R.side_choices || [];
+    if (!cs.length) { return; }
+    box.appendChild(el("p", {}, ["Orders of your side:"]));
+    cs.forEach(function (c) {
+      var taken = takenBy(c);
+      var b = el("button", { type: "button", "class": "choice side", role: "listitem", "data-order": c.order,
+        title: taken.length ? "already in this draft: " + taken.join(", ") : "" }, [optTitle(c)]);
+      if (taken.length) { b.disabled = true; }
+      b.onclick = function () { choose("side", c); };
+      box.appendChild(b);
+    });
+  }
   function resetDraft() {
-    used = {}; byUnit = {};
+    used = {}; byUnit = {}; composing = null;
     $("draft").value = draftHead();
     $("draftnote").textContent = "";
-    pick(picked);
+    pick(picked); drawSideChoices();
   }
   if (R) {
     var sel = $("unitpick");
@@ -654,7 +765,7 @@
       sel.appendChild(el("option", { value: u }, [u + (info.name ? " \u2014 " + info.name : "") + (p && (p[0] || p[1]) ? " (" + (p[0] || p[1]) + ")" : "")]));
     });
     sel.onchange = function () { pick(sel.value); frameUnit(sel.value); };
-    drawAnswers();
+    drawAnswers(); drawSideChoices();
     $("draft").value = draftHead();
     $("copydraft").onclick = function () {
       var ta = $("draft");

@@ -270,6 +270,23 @@ def plain_tree(game: Path) -> dict[str, bytes]:
     return out
 
 
+def first_steps_differ(full: Path, first: Path) -> list[str]:
+    """The files in which ``first``, a game replayed from the same inputs over the first steps
+    of ``full`` only, differs from ``full``: its set-up (``game.toml``) and each of its step
+    folders, public and the referee's own (``secret/turns``), by :func:`plain_tree`. The same
+    bytes out for the same inputs, shown on a prefix of the game so a test need not play the
+    whole game a second time; the step folders must be the first ones of ``full``."""
+    steps = sorted(p.name for p in (first / "turns").iterdir())
+    assert steps, f"{first}: no step was played"
+    assert steps == sorted(p.name for p in (full / "turns").iterdir())[: len(steps)], steps
+    mine = plain_tree(first)
+    theirs = plain_tree(full)
+    inside = tuple(f"{root}turns/{s}/" for s in steps for root in ("", "secret/"))
+    kept = {rel for rel in mine if rel == "game.toml" or rel.startswith(inside)}
+    wanted = {rel for rel in theirs if rel == "game.toml" or rel.startswith(inside)}
+    return sorted(rel for rel in kept | wanted if mine.get(rel) != theirs.get(rel))
+
+
 def unpacked_part(part: Path, key: Path) -> dict[str, bytes]:
     """The files of one encrypted part, opened with Debian's ``age`` and ``key``."""
     from referee.pbem.parts import unpack

@@ -1,6 +1,8 @@
 """The viewer's orders mode in a real headless Chromium (issue 28, "How it is checked").
 
-The demo game of Sixth Fleet (1975) is cut back to the step before one of the demo's own
+Every one of the demo's orders files after the Soviet set-up is drafted by pointing, composed
+lines too (``stack`` [7.42], the standing ``retreat UNIT prefer`` [8.71]). The demo game of
+Sixth Fleet (1975) is cut back to the step before one of the demo's own
 orders files was sent; the awaited side's viewer is made of it with ``referee viewer``; the
 test points at each order the file gives (the unit in the list, then the choice: a button,
 or the marked hex on the map) and downloads the draft. The draft must be the demo's file line
@@ -27,10 +29,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 # the demo's orders file -> the turn folder it answers (the last one kept) and its side
 CASES = {
     "01-nato-setup.txt": ("000-setup-request", "NATO"),
+    "03-gt1-soviet-movement.txt": ("002-Soviet-setup", "Soviet"),
     "04-gt2-nato-combat.txt": ("003-Soviet-movement", "NATO"),
     "05-gt2-nato-movement.txt": ("004-NATO-combat", "NATO"),
     "06-gt2-soviet-combat.txt": ("005-NATO-movement", "Soviet"),
     "07-gt2-nato-answer.txt": ("006-Soviet-combat", "NATO"),
+    "08-gt2-soviet-movement.txt": ("007-NATO-answer", "Soviet"),
 }
 
 
@@ -84,6 +88,9 @@ def _point(browser: Any, line: str) -> None:
         browser.find_element("css selector", f'#answers button[data-order="{line}"]').click()
         return
     words = line.split()
+    if words[0] == "stack" or words[2:3] == ["prefer"]:
+        _compose(browser, words)
+        return
     unit = words[1]
     Select(browser.find_element("id", "unitpick")).select_by_value(unit)
     button = browser.execute_script(
@@ -99,6 +106,69 @@ def _point(browser: Any, line: str) -> None:
     browser.execute_script(
         "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", mark
     )
+
+
+def _click(browser: Any, element: Any) -> None:
+    browser.execute_script(
+        "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", element
+    )
+
+
+MARK = '#optmarks .opt.compose[data-word="{}"]'
+
+
+def _word(browser: Any, word: str) -> Any:
+    """The button that adds ``word`` to the line being composed."""
+    return browser.find_element("css selector", f'#choices button.compose[data-word="{word}"]')
+
+
+def _click_hex(browser: Any, hex_id: str) -> None:
+    """A click on the map where ``hex_id`` is drawn (brought into view first)."""
+    browser.execute_script(
+        """const v = window.refereeViewer, q = v.data.board.places[arguments[0]];
+        const vp = document.getElementById('viewport'), r = vp.getBoundingClientRect();
+        v.view.x = r.width / 2 - v.view.k * q[0]; v.view.y = r.height / 2 - v.view.k * q[1];
+        document.getElementById('world').style.transform =
+          `translate(${v.view.x}px,${v.view.y}px) scale(${v.view.k})`;
+        const x = r.left + v.view.x + v.view.k * q[0], y = r.top + v.view.y + v.view.k * q[1];
+        document.getElementById('overlay').dispatchEvent(
+          new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));""",
+        hex_id,
+    )
+
+
+def _compose(browser: Any, words: list[str]) -> None:
+    """A composed line (options format 3), built by pointing: ``stack HEX U1 U2 ...``: the
+    first unit's ``stack`` choice, then each other unit's button top first [7.42];
+    ``retreat UNIT prefer H1 H2``: the unit's choice, then each hex marked on the map [8.71]."""
+    from selenium.webdriver.support.ui import Select
+
+    stack = words[0] == "stack"
+    unit = words[2] if stack else words[1]
+    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+    kind = "stack" if stack else words[0]
+    start = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#choices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]) || null",
+        "stack" if stack else f"{kind} {unit} prefer",
+    )
+    assert start is not None, f"no {kind} choice for {unit}"
+    start.click()
+    if stack:
+        for w in words[3:]:
+            browser.find_element(
+                "css selector", f'#choices button.compose[data-word="{w}"]'
+            ).click()
+    else:  # a marked hex, else any hex of the map, clicked where it is drawn
+        for h in words[3:]:
+            marks = browser.find_elements(
+                "css selector", f'#optmarks .opt.compose[data-word="{h}"]'
+            )
+            if marks:
+                _click(browser, marks[0])
+            else:
+                _click_hex(browser, h)
+    browser.find_element("id", "composedone").click()
 
 
 def _download(browser: Any, downloads: Path) -> str:
@@ -131,12 +201,7 @@ def test_pointing_drafts_the_demo_orders_line_for_line(
     for line in want:
         if ":" in line.split()[0] or line.startswith("["):
             continue  # the header and the section: the page writes them
-        if line.startswith("retreat "):
-            continue  # a standing order: typed by hand (see the end of the test)
         _point(browser, line)
-    if example == "07-gt2-nato-answer.txt":  # the standing order, typed into the draft
-        box = browser.find_element("id", "draft")
-        box.send_keys("\n[standing]\nretreat GR-DD-2 prefer 1621 1521\n")
     name = example.removesuffix(".txt")
     browser.save_screenshot(str(shots / f"orders-{name}-1280.png"))
     text = _download(browser, downloads)
@@ -180,8 +245,9 @@ def test_a_choice_that_an_earlier_order_rules_out_cannot_be_pointed_at(
     from selenium.webdriver.support.ui import Select
 
     Select(browser.find_element("id", "unitpick")).select_by_value("SO-T22")
-    others = browser.find_elements("css selector", "#choices button.choice")
-    assert others and all(not b.is_enabled() for b in others)
+    buttons = browser.find_elements("css selector", "#choices button.choice")
+    others = [b for b in buttons if b.get_attribute("data-order").startswith("attack ")]
+    assert others and all(not b.is_enabled() for b in others)  # its standing orders stay
     hand = tmp_path / "hand.txt"
     text = browser.find_element("id", "draft").get_attribute("value")
     hand.write_text(text + "attack SO-T22 -> GR-DD-2\n")

@@ -113,3 +113,50 @@ def purchase_choices(purchases: list[dict[str, Any]], section: str) -> list[dict
         }
         for p in purchases
     ]
+
+
+BREAKOFF = (
+    ("yes", "the CVBG breaks off with the Tactical Edge [18.2]"),
+    ("strikes", "the air strikes break off and land [18.2]"),
+    ("all", "the CVBG and the air strikes break off [18.2]"),
+    ("no", "never break off [18.2]"),
+)
+"""The standing break-off choices without a space [18.2]: one a file (a later replaces)."""
+
+
+def escort_compose(ships: list[str]) -> list[dict[str, Any]]:
+    """The ``escort`` line of the outfit [4.0 step 7], composed ship by ship from the
+    available ships of the rolled classes (the counts per class are the validator's)."""
+    if not ships:
+        return []
+    return [
+        {
+            "order": "escort",
+            "kind": "escort",
+            "compose": "words",
+            "from": ships,
+            "label": "the escorts within the rolled classes [4.0 step 7]",
+            "section": "outfit",
+        }
+    ]
+
+
+def standing_choices(aircraft: list[str]) -> list[dict[str, Any]]:
+    """The standing orders of the battle [18.2], [14.1]: ``breakoff`` (one of four, a later
+    replaces the earlier) and ``lose`` (the aircraft given up first, composed in order)."""
+    out: list[dict[str, Any]] = [
+        {"order": f"breakoff {w}", "kind": "breakoff", "label": label, "section": "standing"}
+        for w, label in BREAKOFF
+    ]
+    if aircraft:
+        out.append(
+            {
+                "order": "lose",
+                "kind": "lose",
+                "compose": "words",
+                "from": aircraft,
+                "label": "the aircraft given up first when the carrier has no room [14.1]",
+                "section": "standing",
+            }
+        )
+    return out

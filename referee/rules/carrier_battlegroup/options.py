@@ -329,7 +329,9 @@ def escort_choices(module: Module, seen: GameState) -> list[dict[str, Any]]:
             for p, u in seen.units.items()
             if u.side == "USN" and u.box == "available" and class_of(module, p)[0] == k
         )
-        out.append({"order": f"{n} x {k}: " + " ".join(ships), "class": k, "count": n})
+        out.append(
+            {"order": f"{n} x {k}: " + " ".join(ships), "class": k, "count": n, "ships": ships}
+        )
     return out
 
 
@@ -367,3 +369,24 @@ def _notes(module: Module, seen: GameState) -> tuple[str, ...]:
     if CARRIER not in seen.data["cvbg"]["ships"]:
         notes.append("the carrier is not with the CVBG")
     return tuple(notes)
+
+
+def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+    """The USN player's orders that no one unit gives, for the viewer's orders mode: the
+    outfit's ``escort`` line, composed ship by ship [4.0 step 7]; in a turn (and the outfit)
+    the standing ``breakoff`` [18.2] and ``lose`` [14.1] lines, each kept only when the
+    validator accepts it (:mod:`referee.rules.carrier_battlegroup.draft`). From the
+    player's view only [17.0]."""
+    if side != "USN" or state.phase not in ("turn", "outfit") or state.pending:
+        return []
+    seen = view.player_view(state) if isinstance(state.data["pools"].get("chits"), list) else state
+    out: list[dict[str, Any]] = []
+    if state.phase == "outfit":
+        ships = sorted(s for c in escort_choices(module, seen) for s in c["ships"])
+        out += draft.escort_compose(ships)
+    air = sorted(seen.data["air"])
+    for c in draft.standing_choices(air):
+        line = c["order"] if c["kind"] != "lose" else f"lose {air[0]}"
+        if _legal(module, state, "standing", line):
+            out.append(c)
+    return out

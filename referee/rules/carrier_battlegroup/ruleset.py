@@ -127,6 +127,13 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
 
         return options_report(module, state, subject, limit)
 
+    def side_orders(self, module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+        """The USN's orders that no one unit gives, for the viewer's orders mode (``escort``
+        [4.0 step 7], standing ``breakoff`` [18.2] and ``lose`` [14.1]; ``options.py``)."""
+        from referee.rules.carrier_battlegroup.options import side_orders
+
+        return side_orders(module, state, side)
+
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         from referee.rules.carrier_battlegroup.end_of_turn import losses_24_1
 

@@ -13,6 +13,17 @@ path, and the units it uses (a unit attacks once a Combat Phase [8.12]).
   path; carrier air: ``cap UNIT CV`` from the holding box [9.62A], ``box UNIT CV`` over the
   carrier [9.62B] (a box with room for it).
 * Combat [8.0]: every legal single attack and every group attack [8.3] the unit takes part in.
+* Set-up and movement: ``stack HEX UNIT ...`` [7.42], composed in the viewer: the unit's
+  ``stack`` choice opens the line of the hex it ends in (its drafted ``place`` or ``move``,
+  else where it is), and the player adds the other units ending there top first; each
+  choice says its layer, so air stays above naval [7.43]. ``validate`` checks that every
+  naval unit there is listed [7.42] (it knows the whole file; the page only helps).
+* Any step the side is awaited, answers included: the standing ``retreat UNIT prefer HEX
+  ...`` and ``displace UNIT prefer HEX ...`` [8.71], composed from hexes pointed at (those
+  next to the unit marked), first choice first, in ``[standing]``.
+
+The composed choices (``compose``) are new in the options file's format 3 (``since``);
+files of format 2 leave them out, as they were written.
 """
 
 from __future__ import annotations
@@ -113,7 +124,68 @@ def combat_choices(st: GameState, info: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def choices(game: Game, st: GameState, unit: str, info: dict[str, Any]) -> list[dict[str, Any]]:
+COMPOSED = 3
+"""The options file format that first carries the composed choices (``stack``, standing)."""
+
+
+def stack_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]]:
+    """The ``stack`` line of the hex the unit ends in, top first [7.42]; its ``layer`` keeps
+    air above naval [7.43]. Only in the side's own set-up or Movement Phase [7.47]."""
+    if st.pending or st.units[unit].side != st.active_side:
+        return []
+    if st.phase not in (seq.SETUP, seq.MOVEMENT):
+        return []
+    return [
+        {
+            "order": "stack",
+            "kind": "stack",
+            "compose": "stack",
+            "layer": "air" if game.is_air(unit) else "naval",
+            "label": "the stacking order of its hex, top first [7.42]",
+            "since": COMPOSED,
+        }
+    ]
+
+
+def standing_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]]:
+    """The standing retreat and displacement preferences of a unit on the map [8.71]: hexes in
+    the order the player points at them (the first legal one wins), the ones next to it
+    marked, any other hex of the map taken too (a standing order outlives this position: the
+    unit may have moved when it applies)."""
+    where = st.units[unit].location
+    if where is None or not game.board.contains(where):
+        return []
+    near = sorted(h for h in game.board.neighbours(where) if game.board.contains(h))
+    if not near:
+        return []
+    return [
+        {
+            "order": f"{verb} {unit} prefer",
+            "kind": verb,
+            "compose": "hexes",
+            "from": near,
+            "anywhere": True,
+            "label": f"standing: where it {what}, first choice first [8.71]",
+            "section": "standing",
+            "since": COMPOSED,
+        }
+        for verb, what in (("retreat", "retreats"), ("displace", "is displaced to"))
+    ]
+
+
+def choices(
+    game: Game, st: GameState, unit: str, info: dict[str, Any], *, standing: bool = True
+) -> list[dict[str, Any]]:
+    """The order lines a unit may be given now: its phase's (below), the composed ``stack``
+    and (``standing``: SPI's verbs; DTP's set-up, which reuses this, has other standing
+    orders) the standing lines."""
+    out = phase_choices(game, st, unit, info) + stack_choices(game, st, unit)
+    return out + (standing_choices(game, st, unit) if standing else [])
+
+
+def phase_choices(
+    game: Game, st: GameState, unit: str, info: dict[str, Any]
+) -> list[dict[str, Any]]:
     """The order lines a unit of the side to move may be given in this phase (none for the
     other side's units, and none outside the set-up, movement and combat phases)."""
     if st.pending or st.units[unit].side != st.active_side:

@@ -83,10 +83,11 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
     return OptionsReport(subject, tuple(lines), info, marks, tuple(info["notes"]))
 
 
-def setup_options(game: Game, st: GameState, unit: str) -> OptionsReport:
+def setup_options(game: Game, st: GameState, unit: str, *, standing: bool = True) -> OptionsReport:
     """At set-up only placing is allowed [11.0]: the ``place`` lines the unit's pool
     allows, ready to paste into ``[setup]`` [11.1], [11.2]; none for a unit the scenario
-    places or the other side sets up. No moves: ``move`` is not a set-up order."""
+    places or the other side sets up. No moves: ``move`` is not a set-up order.
+    ``standing``: whether SPI's standing orders are offered too (not to DTP's set-up)."""
     from referee.rules.sixth_fleet_1975.setup import pool_of, setup_pools
 
     u = st.units[unit]
@@ -120,7 +121,7 @@ def setup_options(game: Game, st: GameState, unit: str) -> OptionsReport:
     said = pool.text if pool is not None else ""  # the pool's own words in the scenario file
     if pool is not None and said:
         info["notes"].append(f"[{pool.rule or '11.1'}] {said}")
-    info["orders"] = choices(game, st, unit, info)
+    info["orders"] = choices(game, st, unit, info, standing=standing)
     lines += [f"  {p}" for p in info["places"]]
     if not info["places"]:
         lines.append("  nothing to order now")

@@ -242,6 +242,8 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
 
     # ---- the orders vocabulary and the optional services ------------------------------------
     vocabulary = VOCABULARY
+    standing_choices = True
+    """Its options offer standing orders in every step, answers included (``draft.py``)."""
 
     def options(
         self, module: Module, state: GameState, subject: str, *, limit: int = 20

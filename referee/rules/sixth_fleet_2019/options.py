@@ -249,3 +249,27 @@ def _option_lines(
     if limit and len(attacks) > limit:
         lines.append(f"  ... and {len(attacks) - limit} more attacks")
     return lines or ["  no action now"]
+
+
+SIDE_LINES = {
+    "events": ("roll", "roll one die on your Random Events Table [5.1]"),
+    "actions": ("pass", "take no (more) actions; unused actions are lost [6.0]"),
+}
+"""The one order of the whole side each section takes, with what it does."""
+
+
+def side_orders(module: Any, state: GameState, side: str) -> Options:
+    """The orders of ``side`` that no unit gives, for the viewer's orders mode: ``roll`` in
+    its Random Events Phase [5.1], ``pass`` in its Action Phase [6.0]; each kept only if
+    ``validate`` accepts it as the file's one order (none in another side's phase)."""
+    p = BY_ID.get(state.phase)
+    if p is None or p.side != side or not p.sections or state.pending:
+        return []
+    section = p.sections[0]
+    if section not in SIDE_LINES:
+        return []
+    line, label = SIDE_LINES[section]
+    text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[{section}]\n{line}\n"
+    if steps.validate(Game.of(module), state, parse_orders(text, "o", VOCABULARY)):
+        return []
+    return [{"order": line, "kind": line, "label": label, "section": section}]

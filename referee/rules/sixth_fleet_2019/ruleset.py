@@ -153,6 +153,13 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
 
         return options_report(module, state, subject, limit)
 
+    def side_orders(self, module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+        """The side's orders that no unit gives, for the viewer's orders mode (``roll``
+        [5.1], ``pass`` [6.0]; ``options.py``)."""
+        from referee.rules.sixth_fleet_2019.options import side_orders
+
+        return side_orders(module, state, side)
+
     def phase_title(self, module: Module, state: GameState) -> str | None:
         """The phase's name as the sequence of play [5.0] gives it."""
         from referee.rules.sixth_fleet_2019.sequence import BY_ID

@@ -74,6 +74,22 @@ def bounce_choices(bounces: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def stack_choices(air: bool) -> list[dict[str, Any]]:
+    """The ``stack`` line of the hex the unit ends its move in, top first [7.42], composed in
+    the viewer (SPI's, :func:`referee.rules.sixth_fleet_1975.draft.stack_choices`; new in
+    the options file's format 3)."""
+    return [
+        {
+            "order": "stack",
+            "kind": "stack",
+            "compose": "stack",
+            "layer": "air" if air else "naval",
+            "label": "the stacking order of its hex, top first [7.42]",
+            "since": 3,
+        }
+    ]
+
+
 def rebase_choices(rebases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``rebase UNIT HEX|BASE`` to each base the phase's check accepts [DTP 9.22]."""
     return [
@@ -81,3 +97,30 @@ def rebase_choices(rebases: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for r in rebases
         if r["hex"]
     ]
+
+
+SIDE_LINES = {
+    "combat": (("pass", "pass", "no more impulses this phase [DTP 8.2]"),),
+    "hostilities": (
+        ("commence", "commence", "hostilities commence this Game-Turn [DTP 11.5101]"),
+        ("commence prc", "commence", "the PRC and Taiwan enter hostilities [DTP 11.51021]"),
+    ),
+}
+"""The orders of the whole side, by the phase's section: (line, kind, label)."""
+
+
+def side_choices(
+    lines: list[tuple[str, str, str]], section: str | None, accepted: Any
+) -> list[dict[str, Any]]:
+    """The side's own lines of this phase that ``accepted`` (the phase's check of a one-line
+    file) takes: the impulse's ``pass`` [DTP 8.2] (it uses the impulse, as an attack does),
+    ``commence`` [DTP 11.5101]."""
+    out = []
+    for line, kind, label in lines:
+        if not accepted(line):
+            continue
+        c: dict[str, Any] = {"order": line, "kind": kind, "label": label}
+        if section == "combat":
+            c["uses"] = [IMPULSE]
+        out.append(c)
+    return out

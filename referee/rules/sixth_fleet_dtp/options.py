@@ -186,11 +186,16 @@ def rebases_9_22(game: Game, state: GameState, side: str, unit: str) -> list[dic
     return out
 
 
-def _pointing(unit: str, found: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The order lines the viewer points at (:mod:`referee.rules.sixth_fleet_dtp.draft`)."""
+def _pointing(
+    game: Game, state: GameState, unit: str, found: dict[str, list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The order lines the viewer points at (:mod:`referee.rules.sixth_fleet_dtp.draft`);
+    a unit that moves in this phase also opens its hex's ``stack`` line [7.42]."""
     from referee.rules.sixth_fleet_dtp import draft
 
+    stack = draft.stack_choices(game.is_air(unit)) if found["moves"] else []
     return [
+        *stack,
         *draft.move_choices(unit, found["moves"]),
         *draft.detect_choices(found["detections"]),
         *draft.attack_choices(found["attacks"]),
@@ -236,7 +241,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     if state.phase == "setup":  # only placing is allowed [11.0]: SPI's set-up pools
         from referee.rules.sixth_fleet_1975.options_report import setup_options
 
-        return setup_options(game, state, subject)
+        return setup_options(game, state, subject, standing=False)
     u = state.units[subject]
     p = BY_ID.get(state.phase)
     phase = p.title if p else state.phase
@@ -273,7 +278,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
-        "orders": _pointing(subject, found),
+        "orders": _pointing(game, state, subject, found),
         "orders_since": 2,  # options files of format 1 had no DTP order lines
         "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
@@ -282,3 +287,19 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "before any move of the file (a move opens more [DTP 6.2a])",
     )
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)
+
+
+def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+    """The orders of ``side`` that no unit gives, each one the phase's own check accepts
+    (:func:`referee.rules.sixth_fleet_dtp.draft.side_choices`); none when the side is not due
+    or a strike waits for its bounces [DTP 8.232]."""
+    from referee.rules.sixth_fleet_dtp import draft
+
+    game = Game.of(module, state)
+    if state.phase == "setup" or side not in flow.due_sides(game, state):
+        return []
+    if state.data.get("strike"):
+        return []
+    section = flow.section_of(state)
+    lines = list(draft.SIDE_LINES.get(section or "", ()))
+    return draft.side_choices(lines, section, lambda line: orders_ok(game, state, side, [line]))

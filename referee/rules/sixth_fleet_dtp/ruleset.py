@@ -218,6 +218,13 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
 
         return options_report(module, state, subject, limit)
 
+    def side_orders(self, module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+        """The side's orders that no unit gives, for the viewer's orders mode (``pass``
+        [DTP 8.2], ``commence`` [DTP 11.5101]; ``options.py``)."""
+        from referee.rules.sixth_fleet_dtp.options import side_orders
+
+        return side_orders(module, state, side)
+
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         """The seeded random scripted player's orders for the awaited step (``scripted.py``)."""
         from referee.rules.sixth_fleet_dtp.scripted import scripted_orders

@@ -1,0 +1,191 @@
+"""The orders of a whole side and the composed lines (options format 3), pointed at in a real
+headless Chromium (issue 28): Carrier Battlegroup's set-up and turns drafted from the demo's
+own files line for line (``begin`` [4.0], the CVBG's move [12.1], the standing ``breakoff``
+[18.2]) and its outfit's ``escort`` line composed ship by ship [4.0 step 7]; DTP's ``pass``
+of an impulse [DTP 8.2] and Sixth Fleet (2019)'s ``roll`` [5.1], buttons of the side. Each
+draft is downloaded and ``referee validate`` accepts it on the side's view.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.pbem.cliflow import cli
+from tests.viewer.test_orders_browser import _cut, _download, _open, _order_lines, _word
+from tests.viewer.test_orders_hex_browser import _choices, _cut_hidden, _point
+
+pytestmark = [pytest.mark.slow, pytest.mark.chromium]
+
+
+def _side_button(browser: Any, line: str) -> None:
+    button = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#sidechoices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]) || null",
+        line,
+    )
+    assert button is not None, f"no side choice {line!r}"
+    button.click()
+
+
+def _demo_lines(path: Path) -> list[str]:
+    """An orders file's lines without its header, signature and nonces."""
+    text = path.read_text().split("-----BEGIN SSH SIGNATURE-----")[0]
+    return [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
+
+
+def _usn_viewer(demo: Path, last: str, tmp_path: Path) -> tuple[Path, Path, Path]:
+    game = _cut_hidden(demo, last, tmp_path)
+    key = demo / "keys" / "usn.key"
+    page = tmp_path / "viewer-USN.html"
+    code, out = cli("viewer", game, "--side", "USN", "--key", key, "-o", page)
+    assert code == 0, out
+    return game, page, key
+
+
+def _point_line(browser: Any, line: str) -> None:
+    """Point at ``line``: the side's button, else the first unit offering it."""
+    sides = browser.execute_script(
+        "return (window.refereeViewer.data.draft.side_choices || []).map(c => c.order)"
+    )
+    if line in sides:
+        _side_button(browser, line)
+        return
+    units = browser.execute_script("return Object.keys(window.refereeViewer.data.draft.units)")
+    unit, c = next(
+        (u, c) for u in sorted(units) for c in _choices(browser, u) if c["order"] == line
+    )
+    _point(browser, unit, c)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_carrier_battlegroup_set_up_and_turns_line_for_line(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path, width: int
+) -> None:
+    """The demo's set-up (``begin`` [4.0]) and its two turns' files (the CVBG's move
+    [12.1], the standing ``breakoff`` [18.2]), each pointed at in the step it answers and
+    downloaded: the demo's own lines, which ``validate`` accepts on the USN's view. Then
+    the outfit (below)."""
+    demo = finished_demo("carrier_battlegroup").out
+    turns = sorted(p.name for p in (demo / "game" / "turns").iterdir())
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for n, name in ((0, "00-usn.txt"), (2, "02-usn.txt"), (3, "03-usn.txt")):
+        game, page, key = _usn_viewer(demo, turns[n], tmp_path / name)
+        want = _demo_lines(demo / "orders" / name)
+        _open(browser, page, width, downloads)
+        for line in want:
+            if not line.startswith("["):
+                _point_line(browser, line)
+        browser.save_screenshot(str(shots / f"orders-cbg-{name[:2]}-{width}.png"))
+        text = _download(browser, downloads)
+        assert [ln for ln in _order_lines(text) if ":" not in ln.split()[0]] == want
+        draft = tmp_path / f"draft-{name}"
+        draft.write_text(text)
+        code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
+        assert code == 0, out
+    if width != 1280:
+        return
+    # the outfit (01-usn.txt): the escort line composed ship by ship; the purchases typed
+    game, page, key = _usn_viewer(demo, turns[1], tmp_path / "outfit")
+    want = _demo_lines(demo / "orders" / "01-usn.txt")
+    _open(browser, page, 390, downloads)
+    escort = next(ln for ln in want if ln.startswith("escort "))
+    _side_button(browser, "escort")
+    for ship in escort.split()[1:]:
+        _word(browser, ship).click()
+    browser.find_element("id", "composedone").click()
+    browser.save_screenshot(str(shots / "orders-cbg-outfit-390.png"))
+    box = browser.find_element("id", "draft")
+    box.send_keys("\n".join(ln for ln in want if ln.startswith("buy ")) + "\n")
+    text = _download(browser, downloads)
+    assert [ln for ln in _order_lines(text) if ":" not in ln.split()[0]] == want
+    draft = tmp_path / "outfit.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
+    assert code == 0, out
+
+
+def _first_offering(demo: Path, line: str) -> tuple[str, str]:
+    """The first turn folder whose published options (an open game's, not encrypted) offer
+    the side's ``line``: its name and the side."""
+    for t in sorted((demo / "game" / "turns").iterdir()):
+        for f in sorted(t.glob("options-*.json")):
+            doc = json.loads(f.read_bytes())
+            if any(c["order"] == line for c in doc.get("side_choices", [])):
+                return t.name, doc["side"]
+    raise AssertionError(f"no step of the demo offers {line!r}")
+
+
+def test_dtp_pass_of_an_impulse_is_a_button_of_the_side(
+    browser: Any, finished_demo: Any, tmp_path: Path
+) -> None:
+    """An impulse's ``pass`` [DTP 8.2] uses the impulse as an attack does: once drafted,
+    the attacks are disabled."""
+    demo = finished_demo("dtp_denmark_strait").out
+    last, side = _first_offering(demo, "pass")
+    game = _cut(demo, last, tmp_path)
+    page = tmp_path / f"viewer-{side}.html"
+    assert cli("viewer", game, "--side", side, "-o", page)[0] == 0
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    _side_button(browser, "pass")
+    attacks = browser.execute_script(
+        "const d = window.refereeViewer.data.draft; return Object.keys(d.units).filter("
+        "u => window.refereeViewer.choicesOf(u).some(c => (c.uses || []).length))"
+    )
+    if attacks:
+        from selenium.webdriver.support.ui import Select
+
+        Select(browser.find_element("id", "unitpick")).select_by_value(attacks[0])
+        used = [
+            b
+            for b in browser.find_elements("css selector", "#choices button.choice")
+            if "attack" in b.text or "strike" in b.text
+        ]
+        assert used and all(not b.is_enabled() for b in used)
+    text = _download(browser, downloads)
+    assert _order_lines(text)[-1] == "pass"
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", side)
+    assert code == 0, out
+
+
+def test_sixth_fleet_2019_roll_is_a_button_of_the_side(
+    browser: Any, finished_demo: Any, tmp_path: Path
+) -> None:
+    """The Random Events Phase's one order, ``roll`` [5.1], in NATO's part opened with its
+    key (the file is inside the part, so the step is found by its phase's name)."""
+    import shutil
+
+    demo = finished_demo("sixth_fleet_2019").out
+    last = next(
+        p.name
+        for p in sorted((demo / "game" / "turns").iterdir())
+        if p.name.endswith("-soviet_actions")
+    )
+    game = _cut(demo, last, tmp_path)
+    secret = game / "secret"
+    for t in sorted((secret / "turns").iterdir()):
+        if t.name > last:
+            shutil.rmtree(t)
+    shutil.copyfile(secret / "turns" / last / "state.json", secret / "state.json")
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    _side_button(browser, "roll")
+    text = _download(browser, downloads)
+    assert _order_lines(text)[-2:] == ["[events]", "roll"]
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
