@@ -371,6 +371,17 @@ def _load_entry_point(ruleset_id: str, ep: Any) -> object:
         ) from exc
 
 
+def schema_for(ruleset_id: str, game: GameDecl | None = None) -> RulesetSchema | None:
+    """The schema a module of ``ruleset_id`` carries (``Module.schema``): the registered one;
+    for a declared game (``game``), that schema with the game's own declarations. ``None``
+    for an id nobody registered. Whoever builds a module attaches it once, so nothing looks
+    a module's ruleset up by id again."""
+    base = ruleset_schema(ruleset_id)
+    if game is None or base is None:
+        return base
+    return declared_schema(game, base)
+
+
 def off_map_boxes(module: Module, ruleset_id: str | None = None) -> tuple[tuple[str, str], ...]:
     """The ruleset's off-map boxes of ``module`` (``RulesetSchema.off_map_boxes``): (box name,
     title) pairs, none for a ruleset that declares none."""
