@@ -10,7 +10,7 @@ value columns without touching the loader.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,17 +57,27 @@ def tracker_steps(
     *,
     players: Mapping[str, str] | None = None,
     ends: Mapping[str, tuple[str, ...]] | None = None,
+    turn: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[PhaseDecl, ...]:
     """The steps of one Game-Turn for the VASSAL turn tracker, read from the ruleset's own
     sequence of play (its engine :class:`~referee.engine.sequence.Phase` records, in order),
     so the sequence is declared once: each phase's id, title and case; its player from
     ``players`` (the phase's ``side`` -> ``"first"``/``"second"``; else ``""``, a step of both,
     of neither or of a fixed side); the markers that end with it from ``ends`` (phase id ->
-    marker ids). ``extra`` phases, entered out of the book's order, are no tracker steps."""
+    marker ids). ``extra`` phases, entered out of the book's order, are no tracker steps.
+
+    Where the book plays a phase once for each player (1975's Combat and Movement Phases of
+    the first, then of the second player [4.0]), ``turn`` lists the Game-Turn's steps as
+    (phase id, ``"first"``/``"second"``/``""``) instead: each step is that phase's id, title
+    and case, in the order given."""
     who, gone = players or {}, ends or {}
+    steps = (
+        [(p, who.get(p.side or "", "")) for p in phases]
+        if turn is None
+        else [(phases[pid], player) for pid, player in turn]
+    )
     return tuple(
-        PhaseDecl(p.id, p.title, p.rule, who.get(p.side or "", ""), gone.get(p.id, ()))
-        for p in phases
+        PhaseDecl(p.id, p.title, p.rule, player, gone.get(p.id, ())) for p, player in steps
     )
 
 
