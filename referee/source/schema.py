@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from referee.source.gamedecl import sequence_of_play
 from referee.source.tablemodel import TableDecl
 
 if TYPE_CHECKING:
@@ -77,7 +78,8 @@ def tracker_steps(
         else [(phases[pid], player) for pid, player in turn]
     )
     return tuple(
-        PhaseDecl(p.id, p.title, p.rule, player, gone.get(p.id, ())) for p, player in steps
+        PhaseDecl(p.id, p.title, p.rule, player, gone.get(p.id, ()), once=p.once)
+        for p, player in steps
     )
 
 
@@ -417,8 +419,9 @@ def declared_schema(game: GameDecl, base: RulesetSchema) -> RulesetSchema:
         terrain=game.terrain,
         victory_conditions=game.victory_conditions,
         masked_backs=game.masked_backs,
-        sequence=tuple(
-            PhaseDecl(p.id, p.name, p.rule or "sequence", p.side, once=p.once) for p in game.phases
+        sequence=tracker_steps(
+            sequence_of_play(game.phases, "sequence"),
+            players={"first": "first", "second": "second"},
         ),
         dice=tuple(DiceDecl(d.name, d.dice, d.rule or "dice", d.sides) for d in game.dice),
         # the pieces of a module imported from VASSAL belong to no side (side "")
