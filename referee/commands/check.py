@@ -101,6 +101,13 @@ def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
     from referee.vassal.foreign.rebuild import load_for_vassal
 
     source, diags = load_for_vassal(folder)
+    playable = source is not None and any(save for _, save, _ in source.scenarios)
+    if playable and _plays_by_email(folder):
+        from referee.vassal.foreign.game import load_imported_game
+
+        game, diags = load_imported_game(folder)  # its sides and whose each piece is too
+        if game is None:
+            source = None
     summary = (
         {
             "units": len(source.units),
@@ -126,6 +133,19 @@ def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
                 f"{summary['scenarios']} scenarios"
             )
     raise typer.Exit(0 if source is not None else EXIT_PROBLEMS)
+
+
+def _plays_by_email(folder: Path) -> bool:
+    """Whether an imported source declares the ``[[side]]`` tables of a game by email (two
+    or more: one side, or none, is a module built, not played)."""
+    import tomllib
+
+    try:
+        meta = tomllib.loads((folder / "module.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    sides = meta.get("side")
+    return isinstance(sides, list) and len(sides) >= 2
 
 
 def _print_diagnostics(

@@ -59,6 +59,25 @@ def write_source(files: dict[str, bytes], out: Path) -> None:
         raise
 
 
+def import_source(file: Path, out: Path, label: str | None = None) -> Any:
+    """Import the module ``file`` into the new source folder ``out`` (written at once, or
+    not at all); returns what :func:`~referee.vassal.foreign.vmod_import.import_module`
+    made. ``label`` names the module file in the import report (default: as given)."""
+    from referee.vassal.codec.errors import VassalFormatError
+    from referee.vassal.foreign.vmod import read_vmod
+    from referee.vassal.foreign.vmod_import import import_module
+
+    if not file.is_file():
+        raise UserError(f"{file}: no such module file", hint="give the path of a .vmod file")
+    try:
+        vmod = read_vmod(file)
+        imported = import_module(vmod, label or str(file))
+    except VassalFormatError as exc:
+        raise UserError(f"{exc} (nothing written)") from exc
+    write_source(imported.files, out)
+    return imported
+
+
 def register(app: typer.Typer) -> None:
     @app.command("import-vmod")
     def import_vmod_command(
@@ -75,27 +94,21 @@ def register(app: typer.Typer) -> None:
         quiet: bool = quiet_option("Print only the summary line."),
     ) -> None:
         """Make a module source from an existing VASSAL module: boards and grids, pieces as
-        the roster, palette, set-ups as scenarios, dice buttons, chart windows and turn
-        trackers (tools.toml); what cannot be carried over is listed in import-report.txt
-        (and .json) beside the source; the first few are printed here. The art is also
+        the roster, palette, set-ups as scenarios, dice buttons, chart windows, turn
+        trackers, the player roster, global options, help and About, action (phase)
+        buttons, toolbar menus, notes and translations (tools.toml), the module's other
+        files (help pages, translations) under files/; what cannot be carried over is
+        listed in import-report.txt (and .json) beside the source; the first few are
+        printed here. The art is also
         written as a source that names a ruleset takes it: art/<map>-<board>.toml (a hex
         board's picture with [[grid.anchor]] at VASSAL's hex centres) and art/roster.csv (front
         and back pictures).
         """
-        from referee.vassal.codec.errors import VassalFormatError
-        from referee.vassal.foreign.vmod import read_vmod
-        from referee.vassal.foreign.vmod_import import import_module, report_json, tools_summary
+        from referee.vassal.foreign.vmod_import import report_json, tools_summary
 
         how = output_format(fmt, as_json)
         refuse_stdio_folder(out)
-        if not file.is_file():
-            raise UserError(f"{file}: no such module file")
-        try:
-            vmod = read_vmod(file)
-            imported = import_module(vmod, str(file))
-        except VassalFormatError as exc:
-            raise UserError(f"{exc} (nothing written)") from exc
-        write_source(imported.files, out)
+        imported = import_source(file, out)
         data: dict[str, Any] = {"source": str(out), **report_json(imported)}
         if how == "json":
             print_json(data)
@@ -105,6 +118,7 @@ def register(app: typer.Typer) -> None:
             f"{out}: {imported.units} unit(s), {imported.maps} map(s), "
             f"{imported.scenarios} scenario(s)"
             + (f", {tools}" if tools else "")
+            + (f", {imported.files_carried} other file(s)" if imported.files_carried else "")
             + f"; {len(imported.report)} thing(s) not carried over (import-report.txt)"
         )
         if not quiet:  # a summary here, every line in the report (issue 31)

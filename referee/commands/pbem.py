@@ -8,7 +8,9 @@ proved; 75 the game is locked by another adjudication (try again later).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import shutil
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +129,7 @@ def game_module(game_dir: Path, module_src: Path | None, example: str | None):
     archive = Archive(game_dir)
     archive.require()
     cfg = archive.config()
-    return load_game_module(cfg, module_source(cfg, module_src, example))
+    return load_game_module(cfg, module_source(cfg, module_src, example, game_dir))
 
 
 def keygen(
@@ -186,12 +188,55 @@ def keygen(
         typer.echo(f"ssh-keygen -l shows: {key.public.ssh_fingerprint}")
 
 
+@contextlib.contextmanager
+def _vmod_source(
+    game_dir: Path, vmod: Path | None, module_src: Path | None, example: str | None
+) -> Iterator[Path | None]:
+    """``new --vmod``: the module imported into ``GAME_DIR/module`` for the block, taken
+    away again (with the game folder, if this made it) when the block fails, so a refused
+    ``new`` leaves nothing behind; ``None`` without --vmod."""
+    from referee.commands.import_vmod import import_source
+    from referee.errors import UserError
+    from referee.pbem.game import refuse_game_folder
+    from referee.pbem.rulesdata import GAME_SOURCE
+
+    if vmod is None:
+        yield None
+        return
+    if module_src is not None or example is not None:
+        raise UserError(
+            "give either --vmod or --module/--example, not both",
+            hint="--vmod FILE.vmod starts from the module itself; --module SRC from its source",
+        )
+    refuse_game_folder(game_dir)
+    made = not game_dir.exists()
+    out = game_dir / GAME_SOURCE
+    if out.exists():
+        raise UserError(
+            f"{out} already exists (a game started from a .vmod keeps the module's source there)",
+            hint="choose a new game folder",
+        )
+    try:
+        import_source(vmod, out, vmod.name)
+        yield out
+    except BaseException:
+        shutil.rmtree(game_dir if made else out, ignore_errors=True)
+        raise
+
+
 def new(
     game_dir: Path = typer.Argument(
         ..., metavar="GAME_DIR", help="Folder for the new game archive."
     ),
     module_src: Path | None = module_option(),
     example: str | None = example_option(),
+    vmod: Path | None = typer.Option(
+        None,
+        "--vmod",
+        metavar="MODULE.vmod",
+        help="Any VASSAL module instead: imported into GAME_DIR/module (as import-vmod "
+        "does) and played as a declared game, from one of its predefined set-ups.",
+    ),
     scenario: str = typer.Option(..., "--scenario", metavar="ID", help="Scenario id."),
     player: list[str] = typer.Option(
         [],
@@ -222,7 +267,11 @@ def new(
     as_json: bool = json_option(),
     quiet: bool = quiet_option("Print only the game folder."),
 ) -> None:
-    """Create a game archive and sign report 000, the set-up request."""
+    """Create a game archive and sign report 000, the set-up request.
+
+    With --vmod, the module's source is imported into GAME_DIR/module and the game's other
+    commands (adjudicate, verify, import-vlog, viewer) use it without --module.
+    """
     from referee.commands.common import load_game_source, resolve_source
     from referee.errors import UserError
     from referee.pbem.game import create_game, parse_player_option, refuse_private_inside
@@ -230,25 +279,27 @@ def new(
 
     how = output_format(fmt, as_json)
     refuse_private_inside(game_dir, referee_key)
-    module = load_game_source(resolve_source(module_src, example), quiet=True)
-    players = {}
-    for text in player:
-        side, path = parse_player_option(text)
-        if side in players:
-            raise UserError(f"--player {side} given twice")
-        players[side] = load_public(path)
-    made = create_game(
-        game_dir,
-        module,
-        scenario=scenario,
-        players=players,
-        referee_key=load_key(referee_key, passphrase_file),
-        options=tuple(option),
-        game_id=game_id,
-        dice_length=turns_of_dice,
-        referee_dir=referee_dir,
-        picture_dpi=picture_dpi,
-    )
+    with _vmod_source(game_dir, vmod, module_src, example) as src:
+        module = load_game_source(src or resolve_source(module_src, example), quiet=True)
+        players = {}
+        for text in player:
+            side, path = parse_player_option(text)
+            if side in players:
+                raise UserError(f"--player {side} given twice")
+            players[side] = load_public(path)
+        key = load_key(referee_key, passphrase_file)
+        made = create_game(
+            game_dir,
+            module,
+            scenario=scenario,
+            players=players,
+            referee_key=key,
+            options=tuple(option),
+            game_id=game_id,
+            dice_length=turns_of_dice,
+            referee_dir=referee_dir,
+            picture_dpi=picture_dpi,
+        )
     report = game_dir / "turns" / "000-setup-request" / "report.md"
     if how == "json":
         print_json(

@@ -427,7 +427,8 @@ def register(app: typer.Typer) -> None:
         as_json: bool = json_option(),
         quiet: bool = quiet_option("Print nothing but errors."),
     ) -> None:
-        """Write the position before set-up (fixed placements made)."""
+        """Write the position before set-up (fixed placements made), as `referee new`
+        records it."""
         from referee.commands.common import (
             is_stdio,
             load_checked,
@@ -438,6 +439,7 @@ def register(app: typer.Typer) -> None:
             write_output,
         )
         from referee.engine.ruleset import get_ruleset
+        from referee.pbem.rulings import new_start
 
         how = output_format(fmt, as_json)
         out = renamed(out if output_old is None else None, output_old, "-o/--out", "--output")
@@ -446,7 +448,9 @@ def register(app: typer.Typer) -> None:
         if gid is None:  # a name that says what the position is, not "game game: ..."
             gid = _default_game_id(module.id, scenario)
         rs = get_ruleset(module.ruleset)
-        st = rs.new_game(module, scenario, gid, tuple(option))
+        # the start `referee new` records, the VASSAL piece version included, so a
+        # position.vsav written from it (or a game begun from it) gets today's pieces
+        st = new_start(rs, module, scenario, gid, tuple(option))
         if is_stdio(out):
             if how == "json":
                 raise UserError("-o - and --json both want standard output", hint="give one")

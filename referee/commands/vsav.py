@@ -208,7 +208,7 @@ def import_vlog(
             state = GameState.from_json(archive.read_json(archive.state_json))
     except (Refusal, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UserError(f"{game}: cannot read the game's position: {exc}") from None
-    module = load_game_module(cfg, module_source(cfg, module_src, example))
+    module = load_game_module(cfg, module_source(cfg, module_src, example, game))
     side, _ = get_ruleset(cfg.ruleset).awaiting(module, state)
     if not side:
         raise UserError(f"game {cfg.game_id} awaits no orders (the game is over)")

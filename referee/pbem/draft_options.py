@@ -73,10 +73,22 @@ def awaited_sides(module: Module, ruleset: Ruleset, state: GameState) -> list[st
     return out
 
 
-def _subjects(view: GameState, side: str) -> list[str]:
+def _subjects(view: GameState, side: str, anyones: bool = False) -> list[str]:
     """The side's units its view shows, in id order (a face-down marker the view shows of
-    another side is not the side's)."""
-    return sorted(uid for uid, u in view.units.items() if u.side == side)
+    another side is not the side's); with ``anyones``, pieces of no side too (a declared
+    game's imported module, whose unclaimed pieces either side may order [G1])."""
+    return sorted(
+        uid for uid, u in view.units.items() if u.side == side or (anyones and not u.side)
+    )
+
+
+def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
+    """Whether a declared game's options offer the pieces of no side [G1]: in games begun
+    at VASSAL piece version 6 or later (an older game's published options stay as ``verify``
+    recomputes them)."""
+    from referee.vassal.module.piece_versions import has_piece_commands, recorded_version
+
+    return ruleset.id == "declared" and has_piece_commands(recorded_version(view.data))
 
 
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
@@ -197,7 +209,7 @@ def draft_options(
     head = [ln for ln in (header or "").split("\n") if ":" in ln and not ln.startswith("answer ")]
     units: dict[str, Any] = {}
     if not view.pending:  # an answer step: the choices are the pending decisions' options
-        for uid in _subjects(view, side):
+        for uid in _subjects(view, side, anyones=_unclaimed_pieces_offered(ruleset, view)):
             entry = unit_entry(ruleset, module, view, uid, version)
             if entry is not None:
                 units[uid] = entry

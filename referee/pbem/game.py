@@ -243,7 +243,6 @@ def _refuse_request(
     """What ``new`` refuses before it writes anything: two sides with one key, an optional
     rule the module lacks, a picture resolution out of range, a folder that holds a game or
     a private key."""
-    archive = Archive(game_dir)
     fps = [k.fingerprint for k in players.values()]
     if len(set(fps)) != len(fps):
         raise UserError("two sides have the same public key", hint="each player makes a key")
@@ -255,6 +254,13 @@ def _refuse_request(
             )
     if not 0 <= picture_dpi <= 300:
         raise UserError(f"picture dpi must be 0..300, not {picture_dpi}")
+    refuse_game_folder(game_dir)
+
+
+def refuse_game_folder(game_dir: Path) -> None:
+    """A game folder ``new`` must not write into: a file, a folder that holds a game or a
+    private key."""
+    archive = Archive(game_dir)
     if game_dir.exists():
         if not game_dir.is_dir():
             raise UserError(f"{game_dir} exists and is not a folder")

@@ -161,9 +161,17 @@ def positions(
 
     if module.game is not None and module.game.imported is not None:
         from referee.vassal.foreign.game import imported_position_vsav
+        from referee.vassal.module.piece_versions import has_piece_commands, recorded_version
 
         where = {u.id: u.location for u in state.units.values()}
-        return {"position.vsav": imported_position_vsav(module, state.scenario, where)}
+        # the pieces' Layers are set from piece version 6 on: an older game's saves keep
+        # the set-up's Layers, so verify still proves them
+        status = (
+            {u.id: u.status for u in state.units.values()}
+            if has_piece_commands(recorded_version(state.data))
+            else None
+        )
+        return {"position.vsav": imported_position_vsav(module, state.scenario, where, status)}
     table = vassal_table(module)
     seen = dict(seen_by or {}) or {s.id: ruleset.view(module, state, s.id) for s in module.sides}
     if all(v.units == state.units for v in seen.values()):

@@ -4,7 +4,8 @@
 (:func:`referee.pbem.archive.module_sha256`). Adjudication and verification load a module
 source (``--module SRC``, ``--example NAME``, by default the bundled example with the game's
 module id) and refuse it unless its hash matches: a replay with other rules data would prove
-nothing.
+nothing. A game started from a VASSAL module (``referee new --vmod FILE.vmod``) keeps the
+source imported from it in the archive, in :data:`GAME_SOURCE`: that is its module by default.
 """
 
 from __future__ import annotations
@@ -15,12 +16,23 @@ from referee.errors import UserError
 from referee.pbem.archive import GameConfig, module_sha256
 from referee.source.model import Module
 
+GAME_SOURCE = "module"
+"""The folder of a game archive that holds the module source ``referee new --vmod`` imported
+(public: the players have the .vmod; its hash is in report 000 as any module's)."""
 
-def module_source(cfg: GameConfig, src: Path | None, example: str | None) -> Path:
+
+def module_source(
+    cfg: GameConfig, src: Path | None, example: str | None, game_dir: Path | None = None
+) -> Path:
+    """The module source of a game: ``--module``, ``--example``, the source a game started
+    from a .vmod keeps in ``GAME_DIR/module``, or the bundled example of its module id."""
     from referee.resources import example_names, example_path
 
     if src is not None:
         return src
+    own = None if game_dir is None else game_dir / GAME_SOURCE
+    if example is None and own is not None and (own / "module.toml").is_file():
+        return own
     name = example or cfg.module_id
     p = example_path(name)
     if p is None:

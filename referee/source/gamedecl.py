@@ -81,7 +81,8 @@ class ImportedPiece:
     """A piece of an imported VASSAL module's set-up save: the referee's id for it (made from
     the module's own name, ``.2``, ``.3``... for repeats), VASSAL's piece id in the save, the
     module's name for it, and where the save has it (map, point, and the location key, empty
-    when VASSAL names the point ``offboard``)."""
+    when VASSAL names the point ``offboard``); the side it belongs to (empty: either side's)
+    and what said so (:mod:`referee.vassal.foreign.ownership`)."""
 
     id: str
     vassal_id: str
@@ -90,6 +91,8 @@ class ImportedPiece:
     x: int
     y: int
     location: str = ""
+    side: str = ""
+    side_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)

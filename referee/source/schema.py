@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from referee.engine.sequence import SequenceOfPlay
     from referee.source.diagnostics import Diagnostic
     from referee.source.gamedecl import GameDecl
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 TableCheck = Callable[["Module"], "list[Diagnostic]"]
 """A ruleset's own check of one of its tables against the whole module (roster, map)."""
@@ -103,7 +103,17 @@ class TableRollDecl:
     ``dice`` d6 and reports the table's result line (``referee.vassal.module.table_rolls``).
     ``read`` says how the total meets the table: ``row`` (it picks the row), ``column`` (it
     picks the column) or ``range`` (the cells are die ranges, as the CRT's [8.8]);
-    ``modified``: the rules add modifiers first, so the button asks for them."""
+    ``modified``: the rules add modifiers first, so the button asks for them. Two more reads
+    compare the roll with the cells: ``at_least`` (a cell is the lowest roll that succeeds, a
+    letter an automatic success: DTP's detection [DTP 6.3] and strike contact [DTP 8.15]) and
+    ``outcome`` (a die-range cell gives ``success`` on a roll inside it, any other written
+    cell is an automatic result as printed: DTP's Hit Table [DTP 8.52]), and ``at_most`` (a
+    cell is the highest roll that succeeds: DTP's readiness ratings [DTP 9.23]), and
+    ``minus`` (the total less each row's number, at least ``floor``, in ``success`` units: an
+    aborted air unit's delay, 2d6 less its rating, at least 2 turns [DTP 8.51]). ``times`` names the
+    value a ``row`` roll is multiplied by before it is read (Carrier Battlegroup's
+    Intelligence Table, d6 times the ship's EW [11.1]): the line gives the result for every
+    such value."""
 
     name: str
     table: str
@@ -111,6 +121,9 @@ class TableRollDecl:
     rule: str
     read: str = "row"
     modified: bool = False
+    success: str = ""
+    times: str = ""
+    floor: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +148,18 @@ class TrackDecl:
     per_side: bool = False
     numeric: bool = True
     source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LossScore:
+    """What a unit's loss scores at once on a track (a :class:`TrackDecl`'s property):
+    ``track`` is the property's name for the scoring side (``VP_NATO``), ``vp`` what is
+    added to it (negative where the rules take points off, [CBG 24.1]), ``rule`` the case.
+    The VASSAL module's Trigger adds it when a player eliminates the unit by menu."""
+
+    track: str
+    vp: int
+    rule: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +198,9 @@ class MarkerDecl:
     compute: LevelsOf | None = None
     on: str = "unit"  # or "location"
     face_down: bool = False  # the layer shows the counter's printed back (face down [DTP 9.23])
+    # a marker with levels whose value makes a unit lost (sunk): the value for each unit, or
+    # None; the VASSAL module's Trigger eliminates the unit when its layer reaches it
+    lost_at: Callable[[Module, UnitDef], int | None] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +305,10 @@ class RulesetSchema:
     dice: tuple[DiceDecl, ...] = ()
     # the numbers players keep by hand (VASSAL Global Properties): VP, levels, tracks
     tracks: tuple[TrackDecl, ...] = ()
+    # what each unit's loss scores at once (``LossScore``, or None: nothing, or not at once);
+    # the VASSAL module's Eliminate adds it to the track by a Trigger. Left out where the
+    # rules score by fractions or at the game's end only
+    loss_score: Callable[[Module, UnitDef], LossScore | None] | None = None
     # the rolls a rule reads on a table (the VASSAL module's table buttons)
     table_rolls: tuple[TableRollDecl, ...] = ()
     # sides a unit may carry beyond the module's playing sides: units no player controls

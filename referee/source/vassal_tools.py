@@ -22,7 +22,7 @@ from typing import Any, Literal
 from referee.safeio import UnsafeInput, resolve_inside
 from referee.source.diagnostics import Diagnostics
 
-__all__ = ["TOOLS", "Field", "NodeSpec", "check_tools"]
+__all__ = ["SETTINGS", "TEXT", "TOOLS", "Field", "NodeSpec", "check_tools"]
 
 M = "VASSAL.build.module."
 W = "VASSAL.build.widget."
@@ -30,9 +30,15 @@ W = "VASSAL.build.widget."
 Kind = Literal["str", "int", "bool", "image", "list"]
 
 
+TEXT = "#text"
+"""The ``attr`` of a field that stands for the element's text, not an attribute (a roster
+``entry``'s side, a global option's value)."""
+
+
 @dataclass(frozen=True)
 class Field:
-    """One named key of a tool table and the VASSAL attribute it stands for."""
+    """One named key of a tool table and the VASSAL attribute it stands for (:data:`TEXT`:
+    the element's text)."""
 
     key: str
     attr: str
@@ -120,7 +126,98 @@ TOOLS: dict[str, NodeSpec] = {
         _LEVELS,
     ),
 }
-"""Top-level arrays of ``tools.toml``, in the order ``build`` writes them."""
+
+_DOCS: dict[str, NodeSpec] = {
+    "about": NodeSpec(
+        M + "documentation.AboutScreen", (Field("title", "title"), Field("file", "fileName"))
+    ),
+    "help": NodeSpec(
+        M + "documentation.HelpFile",
+        (Field("title", "title"), Field("file", "fileName"), Field("file_type", "fileType")),
+    ),
+    "browser_help": NodeSpec(
+        M + "documentation.BrowserHelpFile",
+        (Field("title", "title"), Field("start", "startingPage")),
+    ),
+    "browser_pdf": NodeSpec(
+        M + "documentation.BrowserPDFFile", (Field("title", "title"), Field("file", "pdfFile"))
+    ),
+    "tutorial": NodeSpec(
+        M + "documentation.Tutorial", (Field("name", "name"), Field("log", "logfile"))
+    ),
+}
+SETTINGS: dict[str, NodeSpec] = {
+    "roster": NodeSpec(
+        M + "PlayerRoster",
+        (Field("button", "buttonText"), Field("tooltip", "buttonToolTip")),
+        "sides",
+        {"": NodeSpec("entry", (Field("name", TEXT),))},
+    ),
+    "global_options": NodeSpec(
+        M + "GlobalOptions",
+        (Field("auto_report", "autoReport"), Field("player_id", "playerIdFormat")),
+        "options",
+        {"": NodeSpec("option", (Field("name", "name"), Field("value", TEXT)))},
+    ),
+    "documentation": NodeSpec(M + "Documentation", (), "parts", _DOCS),
+}
+"""The module's own settings (``tools.toml``): the player roster (VASSAL's sides, a
+Solitaire seat included), the global options, the help files and About screen. ``build``
+writes each where every module has it, the default when the source has none."""
+
+TOOLS.update(SETTINGS)
+TOOLS.update(
+    {
+        "action_button": NodeSpec(
+            M + "DoActionButton", (*_BUTTON, Field("report", "reportFormat"))
+        ),
+        "toolbar_menu": NodeSpec(
+            M + "ToolbarMenu",
+            (
+                Field("button", "text"),
+                Field("tooltip", "tooltip"),
+                Field("description", "description"),
+                Field("items", "menuItems", "list"),
+            ),
+        ),
+        "notes": NodeSpec(
+            M + "NotesWindow", (Field("button", "buttonText"), Field("tooltip", "tooltip"))
+        ),
+        "global_properties": NodeSpec(
+            M + "properties.GlobalProperties",
+            (),
+            "properties",
+            {
+                "": NodeSpec(
+                    M + "properties.GlobalProperty",
+                    (
+                        Field("name", "name"),
+                        Field("initial", "initialValue"),
+                        Field("description", "description"),
+                    ),
+                    "buttons",
+                    {
+                        "": NodeSpec(
+                            M + "properties.ChangePropertyButton",
+                            (Field("button", "text"), Field("report", "report")),
+                        )
+                    },
+                )
+            },
+        ),
+        "language": NodeSpec(
+            "VASSAL.i18n.Language",
+            (),
+            "translations",
+            {"": NodeSpec("VASSAL.i18n.Translation", (Field("locale", "locale"),))},
+        ),
+    }
+)
+"""Top-level arrays of ``tools.toml``, in the order ``build`` writes them: the tools, then
+the module's settings, then its action buttons (a phase button of a phase menu), toolbar
+menus (their ``items`` name the buttons they group), notes window, global properties (each
+with its change buttons: the numbers players track) and translations (each ``.properties``
+file is carried under ``files/``)."""
 
 
 def _check_value(value: Any, kind: Kind) -> str | None:

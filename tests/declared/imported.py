@@ -7,6 +7,7 @@ copied into the repository."""
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from lxml import etree
@@ -20,6 +21,7 @@ from referee.vassal.codec.commands import (
     NullCommand,
     SetBoards,
 )
+from referee.vassal.codec.pieces import Piece
 from referee.vassal.codec.savefile import save_to_bytes
 from referee.vassal.foreign.game import location_points
 from referee.vassal.foreign.locations import read_module_locations
@@ -39,8 +41,9 @@ PIECE_IDS = ("Red", "Gray", "Town", "Captured-by-Red", "Captured-by-Red.2", "Cap
 """The referee's ids of the pieces of :data:`SETUP`, made from the module's names."""
 
 
-def skirmish_vmod(out: Path) -> Path:
-    """``out/zxvt-skirmish.vmod``: the fixture with the "Skirmish" set-up."""
+def skirmish_vmod(out: Path, decorate: Callable[[str, Piece], Piece] | None = None) -> Path:
+    """``out/zxvt-skirmish.vmod``: the fixture with the "Skirmish" set-up; ``decorate``
+    (the module's piece name, the piece) may give a set-up piece more traits."""
     vmod = fixture_vmod(FOLDER, out)
     contents = read_vmod(vmod)
     slots = {
@@ -54,6 +57,8 @@ def skirmish_vmod(out: Path) -> Path:
     for i, (name, square) in enumerate(SETUP):
         at = points[square]
         piece = slots[name].placed(at.map, at.x, at.y)
+        if decorate is not None:
+            piece = decorate(name, piece)
         adds.append(AddPiece(str(1_000_000 + i), piece.type, piece.state))
     tail = [
         SetBoards(name, tuple(BoardPlacement(p.board.name) for p in placed))

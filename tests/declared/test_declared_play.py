@@ -116,3 +116,27 @@ def test_real_vassal_loads_the_module_its_setup_and_the_last_position(
     assert setup["N-CL-1"] == ("Main Map", "0501") and setup["S-CL-1"] == ("Main Map", "0608")
     saved = next(v for k, v in seen.items() if k.endswith("position.vsav"))
     assert {u: loc for u, (m, loc) in saved.items() if m == "Main Map"} == on_map
+
+
+def viewer_data(html: str) -> dict:
+    """The data the game viewer steps through (its ``viewer-data`` script element)."""
+    start = html.index('<script type="application/json" id="viewer-data">')
+    body = html[html.index(">", start) + 1 : html.index("</script>", start)]
+    return json.loads(body)
+
+
+def test_the_viewer_shows_the_map_the_steps_and_the_dice(played: Table, tmp_path: Path) -> None:
+    """``referee viewer`` on a declared game: every step, its events and its dice, on the
+    game's own map (issue 30: the PBEM workflow for any game)."""
+    out = tmp_path / "viewer.html"
+    code, text = cli("viewer", played.game, "--module", SRC, "-o", out)
+    assert code == 0, text
+    html = out.read_text()
+    data = viewer_data(html)
+    reports = reports_of(played)
+    assert data["ruleset"] == "declared" and len(data["steps"]) == len(reports)
+    for step, report in zip(data["steps"], reports, strict=True):
+        assert [r["value"] for r in step["rolls"]] == [r["value"] for r in report["rolls"]]
+        assert [e["text"] for e in step["events"]] == [e["text"] for e in report["events"]]
+    assert any(step["rolls"] for step in data["steps"])  # the free rolls and the Gunnery Table
+    assert '<img id="board"' in html and data["board"]["grid"] is not None  # the hex map

@@ -263,3 +263,42 @@ def test_validate_says_what_the_referee_checks(played: Table, source: Path, tmp_
     code, out = cli("validate", orders, "--state", played.game / "state.json", "--module", source)
     assert code == 0 and "ok: no violations" in out, out
     assert f"a declared game, {NOT_RULES}" in out
+
+
+def test_the_viewer_shows_the_modules_map_the_steps_and_the_dice(
+    played: Table, source: Path, tmp_path: Path
+) -> None:
+    from tests.declared.test_declared_play import viewer_data
+
+    out = tmp_path / "viewer.html"
+    code, text = cli("viewer", played.game, "--module", source, "-o", out)
+    assert code == 0, text
+    html = out.read_text()
+    data = viewer_data(html)
+    reports = reports_of(played)
+    assert len(data["steps"]) == len(reports)
+    assert [r["value"] for r in data["steps"][1]["rolls"]] == [
+        r["value"] for r in reports[1]["rolls"]
+    ]
+    assert "Red moves to C01 by C02" in [e["text"] for e in data["steps"][1]["events"]]
+    assert '<img id="board"' in html  # the module's board, its locations by VASSAL's names
+    assert {"B02", "C01", "D05"} <= set(data["board"]["kinds"])
+
+
+def test_the_viewers_orders_mode_offers_the_awaited_sides_pieces(
+    played: Table, source: Path, tmp_path: Path
+) -> None:
+    """The awaited side's viewer drafts orders from the declared ruleset's options: its own
+    pieces and the pieces of no side (all of this module's), each with its moves."""
+    from tests.declared.test_declared_play import viewer_data
+
+    side = _state(played).active_side
+    assert side is not None
+    out = tmp_path / "viewer.html"
+    code, text = cli("viewer", played.game, "--module", source, "--side", side, "-o", out)
+    assert code == 0, text
+    draft = viewer_data(out.read_text())["draft"]
+    assert draft is not None and draft["side"] == side
+    units = draft["units"]
+    assert {"Red", "Gray", "Town"} <= set(units), sorted(units)
+    assert "Captured-by-Red.2" not in units  # eliminated: off the map, nothing to order

@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.graphboard import PointBoard
+from referee.rules.carrier_battlegroup import soviet
 from referee.vassal.codec.commands import AddPiece, Compound
-from referee.vassal.codec.pieces import Piece, decode_piece
+from referee.vassal.codec.pieces import Piece, decode_piece, marker_properties
 from referee.vassal.codec.savefile import read_save_bytes
 from referee.vassal.module import piece_versions as pv
 from referee.vassal.position.face_down import FACE_DOWN_PROPERTY
 from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
-from tests.conformance.rulesets.carrier_battlegroup import module, played, ruleset
+from tests.conformance.rulesets.carrier_battlegroup import dice_for, module, played, ruleset
 from tests.vassal.test_map_pictures import PICTURES
 from tests.vassal.vplay_run import records, run_vplay
 
@@ -134,3 +136,81 @@ def test_real_vassal_shows_them_masked_to_the_us_navy(game, tmp_path: Path) -> N
     assert spaces == {str(g["space"]) for g in seen.data["sbgs"].values() if not g["revealed"]} | (
         {str(seen.data["coastal"]["space"])} if not seen.data["coastal"]["revealed"] else set()
     )
+
+
+@pytest.fixture(scope="module")
+def incident():
+    """The game between its Incident and Combat Phases [5.0 steps 4-6]: the chits drawn in
+    the CVBG's space generated Soviet units, face down there, waiting to attack [16.2]
+    (the first seed whose chits generate both standoff units and warships)."""
+    m, rs = module(), ruleset()
+    st = played("mission", 2).with_data(**{pv.PIECES_KEY: pv.CURRENT})
+    # the CVBG at sea, on the first space of the open ocean (a NATO base draws no chits
+    # [16.1]), the Alert at its top (the most chits [16.0])
+    board = PointBoard(m.map)
+    sea = next(s for s in sorted(board.locations()) if board.terrain(s) == "high_seas")
+    st = st.with_data(alert=6, cvbg={**st.data["cvbg"], "space": sea})
+    for k in range(200):
+        after = soviet.incident_phase_16_0(m, st, dice_for(str(k), 9), [])
+        backs = (after.data.get("incident") or {}).get("backs") or []
+        if "standoff_back" in backs and "warship_back" in backs:
+            return m, after, rs.view(m, after, "USN"), table_for(m)
+    raise AssertionError("no seed generated both kinds of unit")
+
+
+def test_the_units_an_incident_generated_are_masked_not_absent(incident) -> None:
+    """[16.2] the generated units wait face down in the CVBG's space: the player drew the
+    chits, so he knows how many of each back are there, not which units."""
+    m, st, seen, table = incident
+    inc = st.data["incident"]
+    space = inc["space"]
+    assert seen.data["incident"]["generated"] == len(inc["generated"])  # counted, not named
+    vsav = position_vsav_bytes(table, seen)
+    point = table.location_point(space)
+    here = [
+        decode_piece(a.type, a.state)
+        for a in _added(vsav)
+        if FACE_DOWN_PROPERTY in a.type and _at(decode_piece(a.type, a.state)) == point
+    ]
+    sbg_there = sum(
+        g["units"] for g in seen.data["sbgs"].values() if not g["revealed"] and g["space"] == space
+    )
+    coastal = seen.data["coastal"]
+    coastal_there = coastal["units"] if not coastal["revealed"] and coastal["space"] == space else 0
+    assert len(here) == len(inc["generated"]) + sbg_there + coastal_there
+    faces = sorted(marker_properties(p).get(FACE_DOWN_PROPERTY, "") for p in here)
+    assert faces.count("standoff_back") == inc["backs"].count("standoff_back") > 0
+    # the bytes: no generated unit's id, name, picture or value, whoever reads the file
+    stream = read_save_bytes(vsav).stream
+    for uid in inc["generated"]:
+        unit = m.piece(uid).unit
+        assert uid not in stream
+        assert not re.search(rf"\b{re.escape(unit.name)}\b", stream), unit.name
+    texts = {a.type for a in _added(vsav) if FACE_DOWN_PROPERTY in a.type}
+    assert len(texts) == len({*faces, "warship_back", "coastal_back"} - {""})
+    # the referee's full position holds the units themselves, no stand-in for them
+    full = read_save_bytes(position_vsav_bytes(table, st)).stream
+    assert FACE_DOWN_PROPERTY not in full and inc["generated"][0] in full
+
+
+@pytest.mark.vassal
+def test_real_vassal_shows_the_incident_units_masked_to_the_us_navy(
+    incident, tmp_path: Path
+) -> None:
+    """The save between the Incident and Combat Phases, loaded by real VASSAL 3.7.26 as the
+    US Navy: in the CVBG's space, one masked counter per generated unit, named only by its
+    back's kind (``face-down standoff``), none he can turn up."""
+    from referee.vassal.position.setups import build_module_with_setups
+
+    m, st, seen, table = incident
+    vmod = build_module_with_setups(m, tmp_path / "vassal", workers=1).path
+    save = tmp_path / "position-USN.vsav"
+    save.write_bytes(position_vsav_bytes(table, seen))
+    code, out = run_vplay(vmod, ["--seen", str(save), "US Navy"], tmp_path)
+    assert code == 0, records(out, "PROBLEM")
+    assert not records(out, "PROBLEM")
+    space = st.data["incident"]["space"]
+    masked = [r for r in records(out, "SEEN") if r[2] == "true" and r[3] == space]
+    sbgs = [g for g in seen.data["sbgs"].values() if not g["revealed"] and g["space"] == space]
+    assert len(masked) == len(st.data["incident"]["generated"]) + sum(g["units"] for g in sbgs)
+    assert {r[0] for r in masked} >= {"face-down standoff", "face-down warship"}

@@ -59,9 +59,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
 
 
 def _canon(el: etree._Element) -> tuple:
-    """An element as (tag, sorted attributes, children), global hotkeys left out."""
+    """An element as (tag, sorted attributes, text, children), global hotkeys left out (a
+    roster entry's side and a global option's value are the element's text)."""
     kids = tuple(_canon(c) for c in el if isinstance(c.tag, str) and c.tag != HOTKEY)
-    return (el.tag, tuple(sorted(el.attrib.items())), kids)
+    return (el.tag, tuple(sorted(el.attrib.items())), (el.text or "").strip(), kids)
 
 
 PIECE_IMAGES = "VASSAL.build.module.gamepieceimage.GamePieceImageDefinitions"
@@ -131,8 +132,19 @@ def test_tools_toml_says_what_a_designer_edits(built) -> None:
         "special_dice": 0,
         "chart_window": 2,
         "turn_tracker": 0,
+        # the module's own settings and its phase buttons (issue 27)
+        "roster": 1,
+        "global_options": 1,
+        "documentation": 1,
+        "action_button": 4,
+        "toolbar_menu": 2,
+        "notes": 0,
+        "global_properties": 1,
+        "language": 1,
     }
-    assert not [r for r in report["not_carried_over"] if "DiceButton" in r["where"]]
+    carried = ("DiceButton", "DoActionButton", "ToolbarMenu", "PlayerRoster", "Documentation",
+               "GlobalProperties")  # fmt: skip
+    assert not [r for r in report["not_carried_over"] if any(c in r["where"] for c in carried)]
 
 
 def test_turn_tracker_levels_are_carried_and_its_hotkey_is_reported(built) -> None:
@@ -319,3 +331,73 @@ def test_a_setting_not_of_its_type_stays_as_vassal_text(built, tmp_path) -> None
     assert code == 0, out
     rebuilt = next(read_vmod(Path(out.strip())).buildfile.iter("VASSAL.build.module.DiceButton"))
     assert rebuilt.get("nDice") == " 2"
+
+
+def test_sides_options_help_phase_buttons_notes_and_translations_are_carried(
+    built, tmp_path: Path
+) -> None:
+    """Issue 27: the player roster (with its Solitaire seat), the global options, the help
+    files and About screen, the phase buttons and the menus grouping them, the notes window
+    and the translations are in tools.toml as a designer edits them, and the files the help
+    and translations read are carried under files/ and written back byte for byte."""
+    _, src, rebuilt = built["vive-lempereur"]
+    tools = tomllib.loads((src / "tools.toml").read_text(encoding="utf-8"))
+    assert [e["name"] for e in tools["roster"][0]["sides"]] == ["Solitaire", "France", "Coalition"]
+    assert tools["roster"][0]["button"] == "Retire"
+    options = {o["name"]: o["value"] for o in tools["global_options"][0]["options"]}
+    assert options["stepHotKey"] == "34,0" and tools["global_options"][0]["auto_report"] == "Always"
+    parts = tools["documentation"][0]["parts"]
+    assert parts[0] == {"kind": "about", "title": "About Module", "file": "Splash.png", "attrs": {}}
+    menus = {m["button"]: m["items"] for m in tools["toolbar_menu"]}
+    phases = [b["button"] for b in tools["action_button"]]
+    assert menus["Phase Declaration"][:2] == [
+        "1) Advance Game Turn Marker Phase", "2) Draw Activation Marker Phase"]  # fmt: skip
+    assert phases[0] == "1) Advance Game Turn Marker Phase" and len(phases) == 4
+    assert len(menus["Dice Rolls"]) == 13
+    root = read_vmod(rebuilt).buildfile
+    assert [e.text for e in root.iter("entry")] == ["Solitaire", "France", "Coalition"]
+    _, src, _ = built["zxvt-capture-the-territory"]
+    tools = tomllib.loads((src / "tools.toml").read_text(encoding="utf-8"))
+    assert [t["locale"] for t in tools["language"][0]["translations"]] == ["pl,PL", "ru,RU"]
+    assert tools["notes"][0]["button"] == "Notes"
+    # the files they read: a translation, a help page, the archive help file
+    vmod = fixture_vmod("zxvt-capture-the-territory", tmp_path / "in", setup=False)
+    extra = {
+        "Module_pl_PL.properties": b"Notes=Notatki\n",
+        "help/index.html": b"<html><body>Game rules</body></html>",
+        "TODO": b"to do",
+    }
+    with zipfile.ZipFile(vmod) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    # a global property the players change by a button (VP), which no fixture has
+    entries["buildFile"] = entries["buildFile"].replace(
+        b"\n    <VASSAL.build.module.properties.GlobalProperties/>\n",
+        b"\n    <VASSAL.build.module.properties.GlobalProperties>"
+        b'<VASSAL.build.module.properties.GlobalProperty description="Victory points" '
+        b'initialValue="0" isNumeric="true" max="50" min="0" name="VP" wrap="false">'
+        b'<VASSAL.build.module.properties.ChangePropertyButton hotkey="" report="VP up" '
+        b'text="VP +1"/></VASSAL.build.module.properties.GlobalProperty>'
+        b"</VASSAL.build.module.properties.GlobalProperties>\n",
+        1,
+    )
+    with zipfile.ZipFile(vmod, "w") as z:
+        for name, data in {**entries, **extra}.items():
+            z.writestr(name, data)
+    src = tmp_path / "src"
+    code, out = _run("import-vmod", str(vmod), "-o", str(src), "-q")
+    assert code == 0, out
+    for name, data in extra.items():
+        assert (src / "files" / name).read_bytes() == data
+    prop = tomllib.loads((src / "tools.toml").read_text(encoding="utf-8"))["global_properties"]
+    vp = prop[0]["properties"][0]
+    assert (vp["name"], vp["initial"], vp["description"]) == ("VP", "0", "Victory points")
+    assert vp["buttons"][0]["button"] == "VP +1"
+    code, out = _run("build", str(src), "-o", str(tmp_path / "out"), "-q")
+    assert code == 0, out
+    with zipfile.ZipFile(Path(out.strip())) as z:
+        assert {n: z.read(n) for n in extra} == extra
+    assert sorted(_tools(Path(out.strip())), key=repr) == sorted(_tools(vmod), key=repr)
+    # a file the module writes itself is refused under files/
+    (src / "files" / "moduledata").write_bytes(b"x")
+    code, out = _run("check", str(src))
+    assert code != 0 and "files/moduledata" in out, out

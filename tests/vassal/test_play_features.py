@@ -90,9 +90,15 @@ def test_units_can_be_deleted_and_eliminated_markers_cloned(name: str, built) ->
         kinds = _prefixes(piece)
         assert "delete;" in kinds and "sendto;" in kinds, uid
         assert "clone;" not in kinds, uid  # a second copy of a physical counter: no
+        # Eliminate (Ctrl+E) is a Trigger owning the menu entry (piece version 6): it fires
+        # the loss check, then the Send To's own key, Ctrl+Alt+E (tests/vassal/test_triggers.py)
+        menu = next(t for t in piece.traits if t.type.startswith("macro;Eliminate;"))
+        tfields = decode_sequence(menu.type[len("macro;") :], ";")
+        assert tfields[1] == "Eliminate" and tfields[2] == "69,130"  # Ctrl+E
         sendto = next(t for t in piece.traits if t.prefix == "sendto;")
         fields = decode_sequence(sendto.type[len("sendto;") :], ";")
-        assert fields[0] == "Eliminate" and fields[1] == "69,130"  # Ctrl+E
+        assert fields[0] == "" and fields[1] == "69,650"  # no menu entry of its own
+        assert decode_sequence(tfields[5], ",")[-1] == fields[1]
         assert fields[2] == "Eliminated" and fields[13] == "Z"  # a zone of that map
         assert fields[14] == "Eliminated $Side$"
     markers = [d for d in vmod.definitions if d.kind == "slot" and "Marker" in

@@ -16,7 +16,8 @@ from referee.vassal.module.plan import refit_zone
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
-REFIT = "sendto;Refit Box;82,195;Main Map;"
+REFIT = "macro;Refit Box;Refit Box;82,195;"  # the menu's Trigger (piece version 6)
+REFIT_SEND = "sendto;;82,650;Main Map;"  # its Send To, on the Trigger's key Ctrl+Alt+R
 
 
 def _unit(name: str, version: int = pv.CURRENT) -> str:
@@ -30,10 +31,13 @@ def test_2019_units_go_to_the_refit_box_by_menu() -> None:
     assert module is not None
     assert refit_zone(module) == "Refit Box"
     unit = _unit("sixth_fleet_2019")
-    assert unit.count(REFIT) == 1
+    assert unit.count(REFIT) == 1 and unit.count(REFIT_SEND) == 1
     assert ";Z;Refit Box;" in unit  # to the printed zone of that name
+    # a game of piece version 4 or 5 has the Send To itself on the menu
+    old = _unit("sixth_fleet_2019", pv.TRACKS)
+    assert old.count("sendto;Refit Box;82,195;Main Map;") == 1 and "macro;" not in old
     # and the Report Action logs it as it logs Eliminate and Delete (Ctrl+E, Ctrl+D)
-    assert "report;69\\,130,68\\,130,82\\,195;" in unit
+    assert "report;69\\,130,68\\,130,82\\,195," in unit  # (then Ctrl+Shift+E, version 6)
 
 
 def test_older_games_and_maps_without_a_refit_box_have_none() -> None:
@@ -57,11 +61,12 @@ def test_real_vassal_sends_a_unit_to_the_refit_box(tmp_path: Path) -> None:
     code, out = run_vplay(vmod, ["--sendto", str(setup)], tmp_path)
     assert code == 0, records(out, "PROBLEM")
     assert not records(out, "PROBLEM")
+    # each Send To pressed by its own key: since piece version 6 the menu's Ctrl+Shift+R is
+    # a Trigger firing Ctrl+Alt+R (the player's key: tests/vassal/test_triggers.py)
     rows = records(out, "SENDTO")
-    refit = [r for r in rows if r[1] == "Refit Box"]
+    refit = [r for r in rows if r[4] == "Refit Box"]
     assert refit, rows
-    for _slot, _cmd, key, map_name, location in refit:
-        assert key == "shift ctrl pressed R"
-        assert (map_name, location) == ("Main Map", "Refit Box")
-    eliminate = [r for r in rows if r[1] == "Eliminate"]
+    for _slot, cmd, key, map_name, _location in refit:
+        assert (cmd, key, map_name) == ("", "ctrl alt pressed R", "Main Map")
+    eliminate = [r for r in rows if r[2] == "ctrl alt pressed E"]
     assert eliminate and all(r[3] == "Eliminated" for r in eliminate)

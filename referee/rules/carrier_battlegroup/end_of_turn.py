@@ -12,7 +12,8 @@ from referee.rules.carrier_battlegroup import alert, pools, soviet, victory
 from referee.rules.carrier_battlegroup.damage import hangar_losses_14_1
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER, RED_OKTOBER, SSBN
-from referee.source.model import Module
+from referee.source.model import Module, UnitDef
+from referee.source.schema import LossScore
 
 
 def recovery_15_2(
@@ -96,6 +97,28 @@ VP_ROW = {
     "soviet_air": "soviet_air_eliminated",
     "coastal": "coastal_eliminated",
 }
+
+
+def loss_score_24_1(module: Module, unit: UnitDef) -> LossScore | None:
+    """What a unit's loss scores on the US player's VP [24.1]: a Soviet warship sunk, a
+    Soviet air unit or coastal defense unit eliminated, a US ship sunk, a US aircraft lost
+    (the Victory Point table's rows [22.8]); None for markers, missiles (spent, not lost
+    [22.3]) and chits. The rules add it up at the turn's Victory Phase [5.0 step 9]; the
+    module adds it when the player eliminates the unit, the running total he keeps."""
+    soviet = unit.side != "USN"
+    what = {
+        ("surface", True): "soviet_sunk",
+        ("submarine", True): "soviet_sunk",
+        ("air", True): "soviet_air",
+        ("coastal", True): "coastal",
+        ("surface", False): "sunk",
+        ("submarine", False): "sunk",
+        ("air", False): "aircraft",
+    }.get((unit.category, soviet))
+    if what is None:
+        return None
+    vp = int(module.tables["victory_points"].lookup(row=VP_ROW[what], col="vp").value)
+    return LossScore("VP", vp, "24.1")
 
 
 def losses_24_1(module: Module, state: GameState) -> list[dict[str, Any]]:

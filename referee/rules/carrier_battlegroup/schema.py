@@ -14,6 +14,7 @@ from referee.source.schema import (
     DiceDecl,
     DisplayDecl,
     DisplayRow,
+    LossScore,
     PhaseDecl,
     RulesetSchema,
     TableRollDecl,
@@ -24,7 +25,7 @@ from referee.source.schema import (
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 # The Ship Display's tracks [4.0 step 6], [10.0]: each system from 0 (out of action [22.2])
 # to the top printed on its track. The start values are the text's; the room above them
@@ -96,6 +97,12 @@ SOVIET_DISPLAY = DisplayDecl(
 )
 
 # ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _loss_score(module: Module, unit: UnitDef) -> LossScore | None:
+    from referee.rules.carrier_battlegroup.end_of_turn import loss_score_24_1
+
+    return loss_score_24_1(module, unit)
 
 
 def _rules() -> Ruleset:
@@ -186,8 +193,12 @@ SCHEMA = RulesetSchema(
         TableRollDecl("Hit table", "hit", 1, "22.0"),
         TableRollDecl("Contact chart", "contact", 1, "18.1", modified=True),
         TableRollDecl("Initial Alert", "initial_alert", 1, "4.0 step 3", modified=True),
+        TableRollDecl("Intelligence table", "intelligence", 1, "11.1", times="EW"),
+        TableRollDecl("Escort selection", "escorts", 1, "4.0 step 7"),
+        TableRollDecl("Tactical deployment", "deployment", 1, "20.2"),
     ),
     # the US player's one VP track [24.1] and the Soviet Alert level, 1 to 6 [6.1]
+    loss_score=_loss_score,  # a loss's row of the Victory Point table [24.1]
     tracks=(
         TrackDecl("VP", "US Navy VP", "24.1", minimum=-99, source="score:vp"),
         TrackDecl(

@@ -257,7 +257,14 @@ def incident_phase_16_0(
     # [16.2] all chits picked go back to the pool at the end of the phase
     state = state.with_data(
         pools={**state.data["pools"], "chits": sorted(cup + drawn, key=_chit_order(state))},
-        incident={"space": space, "generated": generated, "contact": contact, "drawn": drawn},
+        incident={
+            "space": space,
+            "generated": generated,
+            "contact": contact,
+            "drawn": drawn,
+            # the back each generated unit shows: public, the chits say which pool [16.2]
+            "backs": sorted(str(module.piece(p).unit.back) for p in generated),
+        },
     )
     return state
 

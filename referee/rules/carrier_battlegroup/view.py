@@ -58,11 +58,12 @@ COASTAL_BACK = "coastal_back"
 
 def face_down(state: GameState) -> dict[str, list[str]]:
     """[2.2 "Unrevealed"], [17.0]: what the player's view ``state`` knows lies face down on
-    the map, by space: the ships of each unrevealed SBG under its marker and the unrevealed
-    coastal defense units, as many warship or coastal backs as the view counts (never which
-    counters they are). The units an incident generated [16.2] are left out: the view
-    counts them but not which pool each came from, so not which back each shows. A full
-    position (the units themselves, not counts) has none."""
+    the map, by space: the ships of each unrevealed SBG under its marker, the unrevealed
+    coastal defense units, and the units an incident generated [16.2] waiting in the CVBG's
+    space for the Combat Phase, as many backs of each kind as the view counts (never which
+    counters they are). The incident's units are there only between the Incident and the
+    Combat Phase: at the end of a turn they have fought (and are face up [17.0]) or left
+    unseen [18.1 step 4]. A full position (the units themselves, not counts) has none."""
     out: dict[str, list[str]] = {}
     for g in state.data.get("sbgs", {}).values():
         if not g.get("revealed") and isinstance(g.get("units"), int) and g.get("space"):
@@ -70,4 +71,8 @@ def face_down(state: GameState) -> dict[str, list[str]]:
     c = state.data.get("coastal") or {}
     if not c.get("revealed") and isinstance(c.get("units"), int) and c.get("space"):
         out.setdefault(str(c["space"]), []).extend([COASTAL_BACK] * c["units"])
+    inc = state.data.get("incident") or {}
+    if isinstance(inc.get("generated"), int) and inc.get("space"):
+        backs = [str(b) for b in inc.get("backs") or ()]
+        out.setdefault(str(inc["space"]), []).extend(backs[: inc["generated"]])
     return out

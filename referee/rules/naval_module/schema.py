@@ -27,7 +27,7 @@ from referee.source.schema import (
 
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 NAVAL_TYPES = ("BB", "CL", "DL", "DD", "T")
 GROUND_TYPES = (
@@ -59,6 +59,17 @@ def _port_capacity_left(module: Module, state: Any) -> Mapping[str, int]:
 
 # What the VASSAL module shows of a naval position. Ready/Sailed is the counter's printed back
 # [25.31] (the status ``back``), not a marker.
+def _sunk_at_27_31(module: Module, unit: UnitDef) -> int | None:
+    """The damage that sinks ``unit``: one more than its Protection Rating [27.31], 3 for a
+    flotilla [32.12]; None for a transport, which goes to the Cadre Box, not the dead pile
+    [27.33]."""
+    if unit.category == "flotilla":
+        return 3
+    if unit.category != "naval" or unit.type == "T":
+        return None
+    return int(unit.values.get("PROT", 0)) + 1
+
+
 MARKERS = (
     # one layer with levels: a ship's damage points; sunk when they exceed its Protection
     # Rating [27.31] (5 at most in the roster), a flotilla at 3 [32.12]
@@ -72,6 +83,7 @@ MARKERS = (
         ("naval", "flotilla"),
         levels=9,
         label="D{}",
+        lost_at=_sunk_at_27_31,
     ),
     # on each port: the transport points it has left this player turn for the side that
     # controls it [26.25], after artillery, interdiction and a Naval Base [26.27]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.sequence import SEQUENCE as PLAYED
 from referee.source.schema import (
+    LossScore,
     MarkerDecl,
     PhaseDecl,
     RulesetSchema,
@@ -22,7 +23,7 @@ from referee.source.tablemodel import Axis, TableDecl
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 # [14.3] Middle East air forces: what each d6 roll (or "-": no roll, always) gives each
 # country. The roster and map checks are the ruleset's (middle_east.parse_table_14_3).
@@ -82,6 +83,12 @@ MARKERS = (
 # ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
 
 
+def _loss_score(module: Module, unit: UnitDef) -> LossScore | None:
+    from referee.rules.sixth_fleet_1975.victory import loss_score_13_0
+
+    return loss_score_13_0(module, unit)
+
+
 def _rules() -> Ruleset:
     from referee.rules.sixth_fleet_1975.ruleset import RULESET
 
@@ -116,5 +123,6 @@ SCHEMA = RulesetSchema(
     # each side's VP for units destroyed [13.0] (the area bonuses [13.1] come at the end)
     table_rolls=(TableRollDecl("CRT", "crt", 1, "8.8", read="range"),),
     tracks=(TrackDecl("VP_{side}", "{side} VP", "13.0", per_side=True, source="score:vp.{side}"),),
+    loss_score=_loss_score,  # a destroyed unit's ECM, at least 1, to the enemy [13.0]
     rules=_rules,
 )

@@ -14,12 +14,30 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.zoc import exerts_zoc_into_6_21
-from referee.source.model import VictoryBonus
+from referee.source.model import Module, UnitDef, VictoryBonus
+from referee.source.schema import LossScore
 
 
 def unit_vp_13_0(game: Game, unit: str) -> int:
     key = game.scenario.unit_vp or "ECM"
     return max(game.value(unit, key), game.scenario.unit_vp_minimum)
+
+
+def loss_score_13_0(module: Module, unit: UnitDef) -> LossScore | None:
+    """What destroying ``unit`` scores its enemy at once [13.0]: its ECM (the scenarios'
+    ``unit_vp`` value), at least their minimum, on the enemy's ``VP_<side>``. None where the
+    module's scenarios score units differently (the module has one counter for all of them)
+    or the unit has no enemy side. A unit grounded under [9.15] scores nothing: it is removed
+    by Delete, not eliminated [13.0]."""
+    rules = {(s.unit_vp or "ECM", s.unit_vp_minimum) for s in module.scenarios.values()}
+    enemies = [s.id for s in module.sides if s.id != unit.side]
+    if len(rules) != 1 or len(enemies) != 1 or unit.side not in {s.id for s in module.sides}:
+        return None
+    ((key, minimum),) = rules
+    value = unit.values.get(key, 0)
+    if not isinstance(value, int):
+        return None
+    return LossScore(f"VP_{enemies[0]}", max(value, minimum), "13.0")
 
 
 def _enemy_units_in_area(game: Game, state: GameState, area: str, side: str, naval: bool) -> bool:

@@ -10,12 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_2019.phases import PHASES
-from referee.source.schema import RulesetSchema, TableRollDecl, TrackDecl, tracker_steps
+from referee.source.schema import (
+    LossScore,
+    RulesetSchema,
+    TableRollDecl,
+    TrackDecl,
+    tracker_steps,
+)
 
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 # [5.0] one turn for the VASSAL turn tracker, read from the phases the referee walks
 # (phases.PHASES, declared once). Each step belongs to a fixed side, so the side is in its
@@ -23,6 +29,12 @@ if TYPE_CHECKING:
 SEQUENCE = tracker_steps(PHASES)
 
 # ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
+
+
+def _loss_score(module: Module, unit: UnitDef) -> LossScore | None:
+    from referee.rules.sixth_fleet_2019.victory import loss_score_4_3
+
+    return loss_score_4_3(module, unit)
 
 
 def _rules() -> Ruleset:
@@ -98,8 +110,13 @@ SCHEMA = RulesetSchema(
         "events_soviet": _check_events_soviet_5_1,
     },
     # the provisional strike table: one d6 read in the column of its number (9.0)
-    table_rolls=(TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),),
+    table_rolls=(
+        TableRollDecl("Strike table", "strike", 1, "9.0", read="column"),
+        TableRollDecl("NATO random events", "events_nato", 1, "5.1"),
+        TableRollDecl("Soviet random events", "events_soviet", 1, "5.1"),
+    ),
     # each side's VP [4.3] and the actions the phasing player has left this Action Phase [6.1]
+    loss_score=_loss_score,  # an enemy unit in the Refit or Permanently Eliminated Box [4.3]
     tracks=(
         TrackDecl("VP_{side}", "{side} VP", "4.3", per_side=True, source="score:vp.{side}"),
         TrackDecl(

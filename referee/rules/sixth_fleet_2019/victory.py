@@ -22,6 +22,8 @@ from referee.rules.sixth_fleet_2019.game import (
     on_map,
     other,
 )
+from referee.source.model import Module, UnitDef
+from referee.source.schema import LossScore
 
 NATO_CAPITAL = ("CV", "CVN", "CVH", "BBG")  # carriers [2.12] and BBG [4.1], [4.2]
 # [4.2] "carrier/RKR/SSGN/SSN": the TARKR is read as a (heavy) RKR and the SSN-A (Alfa) as an
@@ -66,7 +68,11 @@ def _vp(game: Game, item: str) -> int:
 
 
 def unit_item(game: Game, uid: str) -> str:
-    u = game.unit(uid)
+    return item_of(game.unit(uid))
+
+
+def item_of(u: UnitDef) -> str:
+    """The VP chart's row of an eliminated unit [4.3] ("" for a unit that scores nothing)."""
     if u.type in ("CV", "CVN", "CVH", "BBG", "TARKR"):
         return "capital_ship"
     return {"surface": "surface", "submarine": "submarine", "air": "air", "ground": "ground"}.get(
@@ -77,6 +83,17 @@ def unit_item(game: Game, uid: str) -> str:
 def unit_vp(game: Game, uid: str) -> int:
     """What an enemy unit in the Refit or Permanently Eliminated Box scores [4.3]."""
     return _vp(game, unit_item(game, uid))
+
+
+def loss_score_4_3(module: Module, unit: UnitDef) -> LossScore | None:
+    """What an enemy unit put in the Refit or Permanently Eliminated Box scores [4.3], on the
+    other side's ``VP_<side>``; None for a neutral or a marker. (A unit that refits stops
+    scoring [4.3]: the player takes it off with the track's -1, the referee's save sets it.)"""
+    item = item_of(unit)
+    if unit.side not in SIDES or not item:
+        return None
+    vp = int(module.tables["vp"].lookup(row=item, col="vp").value)
+    return LossScore(f"VP_{other(unit.side)}", vp, "4.3")
 
 
 def victory_points_4_3(game: Game, state: GameState) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_dtp.air import MIN_DELAY_8_51
 from referee.rules.sixth_fleet_dtp.sequence import PHASES
 from referee.rules.sixth_fleet_dtp.westpac_tables import (
     RETREAT_RULES,
@@ -37,7 +38,7 @@ from referee.source.tablemodel import Axis, TableDecl
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
     from referee.source.diagnostics import Diagnostic
-    from referee.source.model import Module
+    from referee.source.model import Module, UnitDef
 
 
 DETECTION = TableDecl(
@@ -214,6 +215,15 @@ SEQUENCE = (
     ),
 )
 
+
+def _sunk_at_8_55(module: Module, unit: UnitDef) -> int | None:
+    """The damage that sinks ``unit``: D3 [DTP 8.55], the Denmark Strait convoy D12 [DTP 11.3
+    rule 7]; a base is never sunk (it has no such counter)."""
+    if unit.category not in ("surface", "submarine"):
+        return None
+    return 12 if "convoy" in unit.flags else 3
+
+
 MARKERS = (
     MarkerDecl(
         "detected_surface",
@@ -241,6 +251,7 @@ MARKERS = (
         ("surface", "submarine"),
         levels=12,
         label="D{}",
+        lost_at=_sunk_at_8_55,  # D3 sinks a ship, D12 the convoy [DTP 8.55, 11.3 rule 7]
     ),
     MarkerDecl(
         "inactive",
@@ -424,7 +435,55 @@ SCHEMA: RulesetSchema = replace(
     displays=DISPLAYS,
     module_displays=_module_displays,  # Westpac's reinforcement track, variable air box
     dice=(DiceDecl("2d6", 2, "DTP 8.51, 9.15, 9.29"),),  # an aborted air unit's delay
-    table_rolls=(TableRollDecl("CRT", "crt", 1, "8.8", read="range"),),
+    table_rolls=(
+        TableRollDecl("CRT", "crt", 1, "8.8", read="range"),
+        # the +2 of Restricted or Coastal water [DTP 6.3 step 6] is asked for
+        TableRollDecl(
+            "Detection table",
+            "detection",
+            1,
+            "DTP 6.3",
+            read="at_least",
+            modified=True,
+            success="detection",
+        ),
+        # -1 ECM, +2 Detected, +2 Coastal or Restricted, -2 Night [DTP 8.15 step 10]
+        TableRollDecl(
+            "Strike contact",
+            "strike_contact",
+            1,
+            "DTP 8.15",
+            read="at_least",
+            modified=True,
+            success="contact",
+        ),
+        TableRollDecl("Hit table", "hit", 1, "DTP 8.52", read="outcome", success="D1"),
+        # a landing air unit stays active on a d6 at or below its rating [DTP 9.23] (Soviet
+        # air at Keflavik -1 [DTP 11.3 rule 5], asked for)
+        TableRollDecl(
+            "Readiness",
+            "readiness",
+            1,
+            "DTP 9.23",
+            read="at_most",
+            modified=True,
+            success="active",
+        ),
+        # an aborted air unit is back after 2d6 less its rating turns, at least 2 [DTP 8.51];
+        # a unit at another NATO nation's base adds the 9.15 / 9.29 extra, asked for
+        TableRollDecl(
+            "Abort delay",
+            "readiness",
+            2,
+            "DTP 8.51",
+            read="minus",
+            modified=True,
+            success="turns",
+            floor=MIN_DELAY_8_51,
+        ),
+        # Westpac's East Block variable air [DTP 11.507]; the other modules have no such table
+        TableRollDecl("Variable air", "variable_air", 1, "DTP 11.507"),
+    ),
     # each side's VP, fractions kept [DTP 8.57] (Westpac's awards [DTP 11.5124] too): text
     tracks=(
         TrackDecl(
@@ -436,5 +495,8 @@ SCHEMA: RulesetSchema = replace(
             source="score:vp.{side}",
         ),
     ),
+    # no Trigger adds a loss's VP: DTP scores a damaged ship's fraction [DTP 8.57] and
+    # Denmark Strait's NATO only some kinds [DTP 11.3], on text tracks; the saves set them
+    loss_score=None,
     rules=_rules,
 )

@@ -18,8 +18,11 @@ that source as a :class:`~referee.source.model.Module`:
   point nearest the middle of its points, so a piece put there is named by that name in
   VASSAL. A name of a map other than
   the first is written ``MAP: NAME`` when the first map has the same name;
-* a piece belongs to **no side** (a VASSAL module does not say whose a piece is): either
-  player may order it, and every report says the referee checks no rule.
+* a piece belongs to the side the source or the module says it does
+  (:mod:`referee.vassal.foreign.ownership`: ``[[side]] pieces``, a Restricted Access trait,
+  ``[[side]] prototypes`` or ``palette``), and only that side may order it [G1]; a piece
+  nothing claims belongs to no side: either player may order it. Every report says the
+  referee checks no rule.
 
 :func:`imported_position_vsav` writes a game's position as a save of the module: the set-up
 save with each piece the game moved at the point of its location, each eliminated piece
@@ -32,6 +35,7 @@ import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -58,12 +62,18 @@ from referee.source.model import (
 )
 from referee.source.schema import schema_for
 from referee.source.tomlpos import TomlText
+from referee.vassal.codec.commands import AddPiece, iter_leaves
 from referee.vassal.codec.errors import VassalFormatError
+from referee.vassal.codec.pieces import decode_piece
 from referee.vassal.codec.savefile import build_savedata, read_save_bytes
+from referee.vassal.foreign.imported_layers import apply_status
 from referee.vassal.foreign.imported_save import rewrite_setup
 from referee.vassal.foreign.locations import OFFBOARD, BoardLayout, ModuleLocations
 from referee.vassal.foreign.movelist import read_log
+from referee.vassal.foreign.ownership import Owners, SideClaims, piece_types, read_claims
 from referee.vassal.foreign.rebuild import load_for_vassal, source_locations
+from referee.vassal.foreign.vassal_only import VassalOnlySource
+from referee.vassal.foreign.vmod import decode_definition
 from referee.vassal.module.buildfile import DATE_SAVED, VASSAL_VERSION, moduledata_xml
 
 __all__ = [
@@ -171,11 +181,15 @@ def location_points(
 # ---- the source ----------------------------------------------------------------------------
 
 
-def _sides(meta: Mapping[str, Any], tt: TomlText, diags: Diagnostics) -> tuple[Side, ...]:
-    """The ``[[side]]`` tables: ``id`` (a word), ``name``, ``color`` (``#RRGGBB``)."""
+def _sides(
+    meta: Mapping[str, Any], tt: TomlText, diags: Diagnostics
+) -> tuple[tuple[Side, ...], tuple[SideClaims, ...]]:
+    """The ``[[side]]`` tables: ``id`` (a word), ``name``, ``color`` (``#RRGGBB``), and the
+    pieces each says are its own (``pieces``, ``prototypes``, ``palette``)."""
     tables = meta.get("side", [])
     starts = tt.block_starts("side")
     out: list[Side] = []
+    claims: list[SideClaims] = []
     for i, t in enumerate(tables if isinstance(tables, list) else []):
         line = starts[i] if i < len(starts) else None
         sid = t.get("id") if isinstance(t, dict) else None
@@ -193,6 +207,7 @@ def _sides(meta: Mapping[str, Any], tt: TomlText, diags: Diagnostics) -> tuple[S
             diags.error(FILE, line, f"side {sid}: color {color!r} is not #RRGGBB")
             continue
         out.append(Side(sid, str(t.get("name", sid)), color))
+        claims.append(read_claims(t, sid, out[-1].name, line, diags, tt))
     if len(out) < 2 and not diags.errors:
         diags.error(
             FILE,
@@ -202,7 +217,7 @@ def _sides(meta: Mapping[str, Any], tt: TomlText, diags: Diagnostics) -> tuple[S
             hint='add [[side]] id = "Red" (import-vmod writes one per side of the module\'s '
             "player roster; docs/declared-games.md)",
         )
-    return tuple(out)
+    return tuple(out), tuple(claims)
 
 
 def _turns_and_first(
@@ -244,10 +259,14 @@ def _piece_ids(names: list[str]) -> list[str]:
 
 
 def _scenario(
-    sid: str, title: str, save: bytes, module: ModuleLocations, save_file: str
-) -> ImportedScenario:
-    """The pieces and locations of one set-up save (raises VassalFormatError)."""
-    reading = read_log(read_save_bytes(save, save_file).commands, module)
+    sid: str, title: str, save: bytes, module: ModuleLocations, save_file: str,
+    owners: Owners, diags: Diagnostics,
+) -> ImportedScenario:  # fmt: skip
+    """The pieces, their sides and the locations of one set-up save (raises
+    VassalFormatError)."""
+    commands = read_save_bytes(save, save_file).commands
+    reading = read_log(commands, module)
+    types = piece_types(commands)
     layout = reading.layout or module.layout()
     points = location_points(layout, module, [(p.map, p.x, p.y) for p in reading.start])
     first = next(iter(module.maps), "")
@@ -257,13 +276,15 @@ def _scenario(
     for pid, p in zip(ids, reading.start, strict=True):
         key = location_key(first, p.map, p.location, first_names)
         where = key if p.location != OFFBOARD and key in points else ""
-        pieces.append(ImportedPiece(pid, p.id, p.name, p.map, p.x, p.y, where))
+        piece = ImportedPiece(pid, p.id, p.name, p.map, p.x, p.y, where)
+        side, by = owners.side_of(piece, types.get(p.id, ""), diags)
+        pieces.append(replace(piece, side=side, side_by=by))
     return ImportedScenario(sid, title, save_file, tuple(pieces), tuple(points.items()))
 
 
 def _scenarios(
     root: Path, meta: Mapping[str, Any], saves: list[tuple[str, bytes | None, str]],
-    module: ModuleLocations, diags: Diagnostics,
+    module: ModuleLocations, owners: Owners, diags: Diagnostics,
 ) -> list[ImportedScenario]:  # fmt: skip
     names = meta.get("files", {}).get("scenarios", [])
     out: list[ImportedScenario] = []
@@ -273,7 +294,7 @@ def _scenarios(
         sid = Path(str(listing)).stem
         save_file = str(listing)[: -len(".toml")] + ".vsav"  # as load_vassal_only reads it
         try:
-            out.append(_scenario(sid, title, save, module, save_file))
+            out.append(_scenario(sid, title, save, module, save_file, owners, diags))
         except VassalFormatError as exc:
             diags.error(save_file, None, str(exc))
     if not out and not diags.errors:
@@ -287,6 +308,21 @@ def _scenarios(
     return out
 
 
+def _owners(src: VassalOnlySource, claims: tuple[SideClaims, ...], diags: Diagnostics) -> Owners:
+    """What decides whose each piece is: the sides' claims, the module's prototypes (a
+    prototype that does not decode claims nothing) and the palette paths of each name."""
+    prototypes: dict[str, str] = {}
+    for name, text in src.prototypes:
+        try:
+            prototypes[name] = decode_definition(text, f"prototype {name}").type
+        except VassalFormatError:
+            continue  # load_for_vassal has said what is wrong with it
+    palettes: dict[str, tuple[str, ...]] = {}
+    for u in src.units:
+        palettes[u.name] = (*palettes.get(u.name, ()), u.palette)
+    return Owners(claims, prototypes, palettes)
+
+
 def load_imported_game(root: Path) -> tuple[Module | None, Diagnostics]:
     """Read an imported source as a declared game; ``None`` with its problems, each at its
     file (and line where the file has lines)."""
@@ -296,9 +332,10 @@ def load_imported_game(root: Path) -> tuple[Module | None, Diagnostics]:
     text = (root / FILE).read_text(encoding="utf-8")
     meta = tomllib.loads(text)
     tt = TomlText(text)
-    sides = _sides(meta, tt, diags)
+    sides, claims = _sides(meta, tt, diags)
     turns, first = _turns_and_first(meta, tt, sides, diags)
-    scenarios = _scenarios(root, meta, src.scenarios, source_locations(src), diags)
+    owners = _owners(src, claims, diags)
+    scenarios = _scenarios(root, meta, src.scenarios, source_locations(src), owners, diags)
     if diags.errors:
         return None, diags
     game = GameDecl(categories=(PIECE_CATEGORY,), imported=ImportedGame(tuple(scenarios)))
@@ -320,7 +357,8 @@ def _module(
     for sc in game.imported.scenarios:
         for p in sc.pieces:
             units.setdefault(
-                p.id, UnitDef(p.id, "", "", PIECE_CATEGORY, "", "", p.name, {}, frozenset())
+                p.id,
+                UnitDef(p.id, p.side, "", PIECE_CATEGORY, "", "", p.name, {}, frozenset()),
             )
         for key, pt in sc.locations:
             spaces.setdefault(key, Space(key, "location", (pt.x / 100, pt.y / 100)))
@@ -367,11 +405,18 @@ def imported_locations(module: Module) -> ModuleLocations:
 # ---- the position as a save ------------------------------------------------------------------
 
 
-def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, str | None]) -> bytes:
+def imported_position_vsav(
+    module: Module,
+    scenario: str,
+    where: Mapping[str, str | None],
+    status: Mapping[str, Iterable[str]] | None = None,
+) -> bytes:
     """The game's position as a save of the module: the set-up save of ``scenario`` with each
     piece whose location in ``where`` (piece id -> location key, ``None`` for a piece off
     the map) differs from the set-up's at its location's point, in a stack of its own per
-    point, and each piece taken off the map removed; everything else as the set-up had it."""
+    point, each piece taken off the map removed, and the flip and marks of ``status``
+    (piece id -> its status words) on the pieces' own Layers
+    (:mod:`referee.vassal.foreign.imported_layers`); everything else as the set-up had it."""
     assert module.game is not None and module.game.imported is not None
     sc = module.game.imported.scenario(scenario)
     if sc is None:
@@ -390,4 +435,23 @@ def imported_position_vsav(module: Module, scenario: str, where: Mapping[str, st
     )
     moduledata = moduledata_xml(module.name, module.version, module.description)
     save = resolve_inside(module.root, sc.save_file, what="set-up save").read_bytes()
-    return rewrite_setup(save, moved, savedata, moduledata)
+    states = _layer_states(save, sc, status or {})
+    return rewrite_setup(save, moved, savedata, moduledata, states)
+
+
+def _layer_states(
+    save: bytes, sc: ImportedScenario, status: Mapping[str, Iterable[str]]
+) -> dict[str, str]:
+    """VASSAL id -> the piece's state with the game's flip and marks, for each piece whose
+    Layers they change."""
+    marked = {p.vassal_id: frozenset(status[p.id]) for p in sc.pieces if status.get(p.id)}
+    if not marked:
+        return {}
+    out: dict[str, str] = {}
+    for command, _ in iter_leaves(read_save_bytes(save, sc.save_file).commands):
+        if isinstance(command, AddPiece) and command.id in marked:
+            piece = decode_piece(command.type, command.state)
+            new = apply_status(piece, marked[command.id]).state
+            if new != command.state:
+                out[command.id] = new
+    return out

@@ -10,6 +10,8 @@ definition, state, layers and stacking that VASSAL wrote (vassal-format.md §5, 
   after the pieces it lists, §5.8);
 * a piece the game took off the map: its ``AddPiece`` is dropped, and so is its id from
   its stack;
+* a piece whose Layers the game changed (a flip, a marker:
+  :mod:`referee.vassal.foreign.imported_layers`): its ``AddPiece`` state is the new one;
 * a stack left empty is dropped; everything else (boards, notes, decks, global properties,
   the save's ``savedata`` and ``moduledata``, its obfuscation key) stays byte for byte.
 
@@ -38,6 +40,7 @@ milliseconds, until 2033; an id the save uses already is skipped)."""
 class _Rewrite:
     moved: Mapping[str, ImportedPoint | None]
     used: set[str]
+    states: Mapping[str, str] = field(default_factory=dict)
     next_id: int = STACK_ID_BASE
     placed: list[tuple[str, ImportedPoint]] = field(default_factory=list)
 
@@ -77,12 +80,13 @@ def _piece(
         x, y = stack.position
         new = Stack.build(stack.map_id, x, y, kept, stack.layer)
         return AddPiece(command.id, command.type, new.state or "")
+    state = rw.states.get(command.id or "", command.state)
     if command.id not in rw.moved:
-        return command
+        return command if state == command.state else AddPiece(command.id, command.type, state)
     to = rw.moved[command.id]
     if to is None:
         return None
-    piece = decode_piece(command.type, command.state).placed(to.map, to.x, to.y)
+    piece = decode_piece(command.type, state).placed(to.map, to.x, to.y)
     here.append((command.id, to))
     return AddPiece(command.id, command.type, piece.state)
 
@@ -120,16 +124,21 @@ def _walk(command: Command, rw: _Rewrite) -> Command | None:
 
 
 def rewrite_setup(
-    save: bytes, moved: Mapping[str, ImportedPoint | None], savedata: bytes, moduledata: bytes
+    save: bytes,
+    moved: Mapping[str, ImportedPoint | None],
+    savedata: bytes,
+    moduledata: bytes,
+    states: Mapping[str, str] | None = None,
 ) -> bytes:
     """The set-up ``save`` with each piece of ``moved`` (VASSAL piece id -> its new point,
-    or ``None`` to take it off) changed as the module docstring says. A set-up save without
+    or ``None`` to take it off) and of ``states`` (VASSAL piece id -> its new state string)
+    changed as the module docstring says. A set-up save without
     ``savedata`` or ``moduledata`` (VASSAL then finds no module data in the save's metadata
     and says so) gets the ones given."""
     game = read_save_bytes(save, "set-up save")
-    if not moved and game.moduledata is not None and game.savedata is not None:
+    if not moved and not states and game.moduledata is not None and game.savedata is not None:
         return save
-    rw = _Rewrite(moved, _ids(game.commands, set()))
+    rw = _Rewrite(moved, _ids(game.commands, set()), dict(states or {}))
     commands = _walk(game.commands, rw) or NullCommand()
     return save_to_bytes(
         commands,

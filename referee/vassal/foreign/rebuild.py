@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from referee.source.diagnostics import Diagnostics
+from referee.source.vassal_tools import SETTINGS
 from referee.vassal.codec.commands import AddPiece, encode_command
 from referee.vassal.codec.errors import VassalFormatError
 from referee.vassal.codec.pieces import BasicPiece, Marker, Piece, UsePrototype
@@ -47,6 +48,11 @@ __all__ = [
 
 M = "VASSAL.build.module."
 BOARD = M + "map.boardPicker.Board"
+DEFAULT_SETTINGS: dict[str, dict[str, str]] = {
+    "documentation": {},
+    "global_options": {"autoReport": "Always"},
+}
+"""What a new module has where the source has none of its own (no roster: no sides)."""
 
 
 def _add(parent: etree._Element | None, table: Mapping[str, Any]) -> etree._Element:
@@ -145,9 +151,7 @@ def _module_tree(src: VassalOnlySource) -> etree._Element:
     root = etree.Element("VASSAL.build.GameModule", dict(sorted(attrs.items())))
     protos = _prototype_props(src.prototypes)
     texts = {u.id: piece_text(u, protos) for u in src.units}
-    for part in ("BasicCommandEncoder", "Documentation", "Chatter", "KeyNamer"):
-        etree.SubElement(root, M + part)
-    etree.SubElement(root, M + "GlobalOptions", {"autoReport": "Always"})
+    _settings(root, src)
     for component in src.components:  # Game Piece Image definitions, before the pieces
         _add(root, component)
     for m in src.maps:
@@ -173,13 +177,26 @@ def _module_tree(src: VassalOnlySource) -> etree._Element:
     container = etree.SubElement(root, M + "PrototypesContainer")
     for name, text in src.prototypes:
         etree.SubElement(container, M + "PrototypeDefinition", {"name": name}).text = text
-    add_tools(root, src.tools)
+    add_tools(root, src.tools, [k for k in src.tools if k not in SETTINGS])
     for title, data, file in src.scenarios:
         attrs = {"file": file, "isMenu": "false", "name": title, "useFile": "true"}
         if data is None:  # a blank game: VASSAL loads a file only with useFile and a file
             attrs = {"isMenu": "false", "name": title, "useFile": "false"}
         etree.SubElement(root, M + "PredefinedSetup", attrs)
     return root
+
+
+def _settings(root: etree._Element, src: VassalOnlySource) -> None:
+    """The components every module has: the module's own documentation, roster and global
+    options where the source has them, a new module's defaults where it does not."""
+    etree.SubElement(root, M + "BasicCommandEncoder")
+    for key in ("documentation", "roster", "global_options"):
+        if src.tools.get(key):
+            add_tools(root, src.tools, (key,))
+        elif key in DEFAULT_SETTINGS:
+            etree.SubElement(root, SETTINGS[key].tag, DEFAULT_SETTINGS[key])
+    for part in ("Chatter", "KeyNamer"):
+        etree.SubElement(root, M + part)
 
 
 def _with_slot_texts(table: Mapping[str, Any], texts: Mapping[str, str]) -> dict[str, Any]:
@@ -198,6 +215,7 @@ def rebuild_entries(src: VassalOnlySource) -> dict[str, bytes]:
         "moduledata": moduledata_xml(src.name, src.version, src.description),
     }
     entries.update(src.images)
+    entries.update(src.files)
     for title, data, file in src.scenarios:
         if data is None:
             continue

@@ -38,6 +38,7 @@ from referee.safeio import UnsafeInput, read_text, resolve_inside
 from referee.source.diagnostics import Diagnostics
 from referee.source.tomlpos import toml_error_position
 from referee.source.vassal_tools import check_tools
+from referee.vassal.codec.safezip import check_entry_name
 
 __all__ = [
     "FIXED_COLUMNS",
@@ -88,6 +89,7 @@ class VassalOnlySource:
     images: dict[str, bytes] = field(default_factory=dict)  # images/NAME -> bytes
     tools: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # tools.toml
     components: list[dict[str, Any]] = field(default_factory=list)  # piece_images.toml
+    files: dict[str, bytes] = field(default_factory=dict)  # files/NAME -> archive NAME
 
     @property
     def ruleset(self) -> str:
@@ -263,6 +265,7 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
     scenarios = _scenarios(root, files.get("scenarios", []), diags)
     tools = _optional_tools(root, files, diags)
     components = _optional_piece_images(root, files, diags)
+    other = _other_files(root, diags)
     if diags.errors:
         return None, diags
     source = VassalOnlySource(
@@ -281,6 +284,7 @@ def load_vassal_only(root: Path) -> tuple[VassalOnlySource | None, Diagnostics]:
         images,
         tools,
         components,
+        other,
     )
     return source, diags
 
@@ -442,6 +446,41 @@ def _more_images(root: Path, images: dict[str, bytes], diags: Diagnostics) -> No
             diags.error(diags.rel(path), None, "a symbolic link; images must be plain files")
         elif path.is_file():
             images["images/" + path.relative_to(folder).as_posix()] = path.read_bytes()
+
+
+RESERVED = frozenset({"buildFile", "buildFile.xml", "moduledata"})
+MAX_FILES_BYTES = 200_000_000  # all of files/ together; a module's help and translations
+
+
+def _other_files(root: Path, diags: Diagnostics) -> dict[str, bytes]:
+    """Every file under ``files/``, by the archive name it has in the module (``files/help/
+    index.html`` -> ``help/index.html``): help pages, translations, sounds, whatever the
+    module's components name besides images. ``build`` writes them back as they are."""
+    folder = root / "files"
+    out: dict[str, bytes] = {}
+    if not folder.is_dir():
+        return out
+    total = 0
+    for path in sorted(folder.rglob("*")):
+        rel = diags.rel(path)
+        if path.is_symlink():
+            diags.error(rel, None, "a symbolic link; the module's files must be plain files")
+            continue
+        if not path.is_file():
+            continue
+        name = path.relative_to(folder).as_posix()
+        why = check_entry_name(name)
+        if why is None and (name in RESERVED or name.startswith("images/")):
+            why = "the module writes that entry itself (images go under images/)"
+        if why is not None:
+            diags.error(rel, None, f"not a file of the module: {why}")
+            continue
+        total += path.stat().st_size
+        if total > MAX_FILES_BYTES:
+            diags.error(rel, None, f"files/ holds more than {MAX_FILES_BYTES} bytes")
+            break
+        out[name] = path.read_bytes()
+    return out
 
 
 def _scenarios(root: Path, names: Any, diags: Diagnostics) -> list[tuple[str, bytes | None, str]]:

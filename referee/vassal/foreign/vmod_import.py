@@ -40,7 +40,6 @@ from referee.vassal.codec.errors import VassalFormatError
 from referee.vassal.codec.pieces import BasicPiece, Marker, Piece, UsePrototype
 from referee.vassal.codec.safezip import check_entry_name
 from referee.vassal.codec.savefile import read_save_bytes
-from referee.vassal.codec.sequence import decode_string_array
 from referee.vassal.foreign.locations import ModuleLocations, module_locations
 from referee.vassal.foreign.movelist import read_log
 from referee.vassal.foreign.vmod import PieceDefinition, VmodContents
@@ -69,6 +68,9 @@ _GRID_TAGS = (
     "ZonedGrid",
 )
 FIXED_COLUMNS = ("id", "name", "palette", "image", "prototypes", "traits")
+BUILT = frozenset(
+    f"VASSAL.build.module.{c}" for c in ("BasicCommandEncoder", "Chatter", "KeyNamer")
+)
 REPORT_TXT = "import-report.txt"
 REPORT_JSON = "import-report.json"
 
@@ -94,6 +96,7 @@ class Imported:
     maps: int = 0
     scenarios: int = 0
     tools: dict[str, int] = field(default_factory=dict)  # tools.toml array -> how many
+    files_carried: int = 0  # other archive entries (help, translations) under files/
 
     def note(self, where: str, what: str) -> None:
         self.report.append(ReportItem(where, what))
@@ -175,6 +178,28 @@ def _images(vmod: VmodContents, boards: set[str], out: Imported, source: str) ->
         name = _safe_image(entry[len("images/") :], f"{source}!{entry}")
         folder = "boards" if name in boards else "images"
         out.files[f"{folder}/{name}"] = vmod.entries[entry]
+
+
+KEPT_BY_BUILD = frozenset({"buildFile", "buildFile.xml", "moduledata"})
+
+
+def _other_files(vmod: VmodContents, saves: set[str], out: Imported, source: str) -> int:
+    """Copy every entry of the archive that is neither the buildFile, the module data, an
+    image nor a set-up save to ``files/`` under its own name: the help pages and About
+    screen the documentation names, translations (``.properties``), sounds. ``build``
+    writes them back. Returns how many."""
+    n = 0
+    for entry in sorted(vmod.entries):
+        if entry in KEPT_BY_BUILD or entry in saves or entry.endswith("/"):
+            continue
+        if entry.startswith("images/"):
+            continue
+        why = check_entry_name(entry)
+        if why is not None:
+            raise VassalFormatError(f"{source}!{entry}", f"file name refused: {why}")
+        out.files[f"files/{entry}"] = vmod.entries[entry]
+        n += 1
+    return n
 
 
 def _palette_paths(root: etree._Element) -> dict[str, str]:
@@ -499,12 +524,8 @@ def _components(vmod: VmodContents, out: Imported) -> None:
         if isinstance(el.tag, str) and el.tag not in CARRIED:
             label = el.get("name") or el.get("text") or el.get("buttonText") or ""
             what = "not carried over"
-            if el.tag == "VASSAL.build.module.ToolbarMenu":
-                items = ", ".join(map(repr, decode_string_array(el.get("menuItems", ""))))
-                what += (
-                    f": of the buttons it groups ({items}), those carried over (dice, charts, "
-                    "turn trackers) stand on the toolbar one by one"
-                )
+            if el.tag in BUILT:
+                what = "not carried over: build writes its own (VASSAL's defaults)"
             out.note(f"module component {_short(el.tag)}" + (f" {label!r}" if label else ""), what)
 
 
@@ -519,9 +540,19 @@ def _sides(vmod: VmodContents) -> list[str]:
     names = list(dict.fromkeys(e for e in entries if e))
     if not names:
         return []
+    folders = {
+        el.get("entryName", "")
+        for el in vmod.buildfile.iter()
+        if isinstance(el.tag, str) and el.tag.startswith("VASSAL.build.widget.")
+        and el.tag != "VASSAL.build.widget.PieceSlot"
+    }  # fmt: skip
+    prototypes = {
+        el.get("name", "") for el in vmod.buildfile.iter("VASSAL.build.module.PrototypeDefinition")
+    }
     lines = [
         "# The sides of the module's player roster, which play a game of it by email",
-        "# (referee new); remove a side nobody plays (a solitaire entry).",
+        "# (referee new); remove a side nobody plays (a solitaire entry). A side's pieces",
+        "# (pieces, prototypes, palette): docs/declared-games.md, whose a piece is.",
     ]
     ids: set[str] = set()
     for name in names:
@@ -529,7 +560,12 @@ def _sides(vmod: VmodContents) -> list[str]:
         while sid in ids or not sid[0].isalnum():
             sid = f"side-{sid}"
         ids.add(sid)
-        lines += ["[[side]]", f"id = {toml_value(sid)}", f"name = {toml_value(name)}", ""]
+        lines += ["[[side]]", f"id = {toml_value(sid)}", f"name = {toml_value(name)}"]
+        if name in folders:  # a palette tab, panel or list of the side's name: its pieces
+            lines.append(f"palette = {toml_value([name])}")
+        if name in prototypes:
+            lines.append(f"prototypes = {toml_value([name])}")
+        lines.append("")
     return lines
 
 
@@ -551,6 +587,8 @@ def import_module(vmod: VmodContents, source: str) -> Imported:
     piece_images = _piece_images(vmod, out)
     scenarios = _scenarios(vmod, locations, out)
     out.scenarios = len(scenarios)
+    saves = {el.get("file", "") for el in vmod.buildfile.iter(SETUP) if el.get("file")}
+    out.files_carried = _other_files(vmod, saves, out, source)
     _components(vmod, out)
     name = locations.name or "Imported module"
     root = {k: v for k, v in sorted(vmod.buildfile.attrib.items())}
@@ -589,6 +627,7 @@ def report_json(out: Imported) -> dict[str, object]:
         "maps": out.maps,
         "scenarios": out.scenarios,
         "tools": dict(out.tools),
+        "files": out.files_carried,
         "not_carried_over": [r.to_json() for r in out.report],
     }
 
@@ -598,6 +637,14 @@ TOOL_LABELS = {
     "special_dice": "special dice button(s)",
     "chart_window": "chart window(s)",
     "turn_tracker": "turn tracker(s)",
+    "roster": "player roster(s)",
+    "global_options": "global options",
+    "documentation": "documentation (help, About)",
+    "action_button": "action button(s)",
+    "toolbar_menu": "toolbar menu(s)",
+    "notes": "notes window(s)",
+    "global_properties": "global property set(s)",
+    "language": "translation set(s)",
 }
 
 
@@ -611,6 +658,7 @@ def report_text(out: Imported) -> str:
     head = (
         f"{out.units} unit(s), {out.maps} map(s), {out.scenarios} scenario(s) imported"
         + (f" (tools.toml: {tools})" if tools else "")
+        + (f", {out.files_carried} other file(s) under files/" if out.files_carried else "")
         + "; "
         f"{len(out.report)} thing(s) not carried over:\n"
     )

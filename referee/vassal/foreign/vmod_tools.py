@@ -18,12 +18,12 @@ Pure: no disk access.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from lxml import etree
 
-from referee.source.vassal_tools import TOOLS, Field, NodeSpec
+from referee.source.vassal_tools import TEXT, TOOLS, Field, NodeSpec
 from referee.vassal.codec.errors import VassalFormatError
 from referee.vassal.codec.safezip import check_entry_name
 from referee.vassal.codec.sequence import decode_string_array, encode_string_array
@@ -69,7 +69,9 @@ def _table(
     attrs = {str(k): str(v) for k, v in el.attrib.items()}
     table: dict[str, Any] = {}
     for f in spec.fields:
-        if f.attr in attrs:
+        if f.attr == TEXT:
+            table[f.key] = (el.text or "").strip()
+        elif f.attr in attrs:
             value = _typed(attrs[f.attr], f, where, entries, note)
             if value is not None:
                 table[f.key] = value
@@ -88,6 +90,7 @@ def _table(
             or child.get("entryName")
             or child.get("chartName")
             or child.get("text")
+            or (child.text or "").strip()[:40]
             or ""
         )
         inner = f"{where} > {_short(tag)}" + (f" {label!r}" if label else "")
@@ -142,17 +145,29 @@ def _attr_text(value: Any, f: Field) -> str:
 
 def _element(parent: etree._Element, node: Mapping[str, Any], spec: NodeSpec) -> None:
     attrs = {str(k): str(v) for k, v in (node.get("attrs") or {}).items()}
+    text = None
     for f in spec.fields:
-        if f.key in node:
+        if f.key in node and f.attr == TEXT:
+            text = str(node[f.key])
+        elif f.key in node:
             attrs[f.attr] = _attr_text(node[f.key], f)
     el = etree.SubElement(parent, spec.tag, dict(sorted(attrs.items())))
+    if text:
+        el.text = text
     for kid in node.get(spec.child_key, []) if spec.child_key else []:
         kind = "" if "" in spec.children else str(kid.get("kind"))
         _element(el, kid, spec.children[kind])
 
 
-def add_tools(root: etree._Element, tools: Mapping[str, list[Mapping[str, Any]]]) -> None:
-    """The tools of a checked ``tools.toml`` as module components under ``root``."""
+def add_tools(
+    root: etree._Element,
+    tools: Mapping[str, list[Mapping[str, Any]]],
+    kinds: Collection[str] | None = None,
+) -> None:
+    """The tools of a checked ``tools.toml`` as module components under ``root`` (only those
+    of ``kinds`` when given)."""
     for key, spec in TOOLS.items():
+        if kinds is not None and key not in kinds:
+            continue
         for node in tools.get(key, []):
             _element(root, node, spec)

@@ -48,6 +48,7 @@ from referee.vassal.module.traits import (
     CLONE_KEY,
     DELETE_KEY,
     ELIMINATE_KEY,
+    PERMANENT_KEY,
     REFIT_KEY,
     clone_trait,
     delete_trait,
@@ -229,6 +230,8 @@ def unit_piece(
     returning_image: str | None,
     extra_layers: Sequence[tuple[LayerSpec, str | Embellishment]] = (),
     mask: Trait | None = None,
+    *,
+    outer: Sequence[Trait] = (),
 ) -> Piece:
     """The palette piece of one physical counter (outermost trait first).
 
@@ -238,9 +241,11 @@ def unit_piece(
     Ctrl+Shift key decreases it: :mod:`referee.vassal.module.levels`). A Report Action above this
     piece's own layers logs each of their keys. ``mask`` (VASSAL's Mask trait, for
     face-down counters) sits just inside the prototype, so it hides the counter's name,
-    values and layers.
+    values and layers. ``outer`` go outside everything, the prototype's Send Tos included:
+    a Trigger that must see the counter before a Send To moves it
+    (:mod:`referee.vassal.module.triggers`).
     """
-    traits: list[Trait] = [_use_prototype(prototype_name(unit.type))]
+    traits: list[Trait] = [*outer, _use_prototype(prototype_name(unit.type))]
     if mask is not None:
         traits.append(mask)
     own: list[tuple[LayerSpec, str | Embellishment]] = []
@@ -290,22 +295,29 @@ def unit_prototype(
     counter_px: int,
     *,
     trails: bool = True,
-    refit: Trait | None = None,
+    eliminate: Sequence[Trait] = (),
+    refit: Sequence[Trait] = (),
+    permanent: Sequence[Trait] = (),
 ) -> Piece:
     """The ``Unit`` prototype every unit has: a Report Action (Attacked, Eliminate, Delete),
     Delete, Send To the side's dead pile, the moved marker, the movement trail and the
     Attacked layer [7.44]. ``attacked_image=None`` leaves the Attacked layer out: a ruleset
     whose markers do not declare ``attacked`` has no such rule (``RulesetSchema.markers``).
     ``trails=False`` leaves the trail out: the pieces of a game begun before trails
-    (:mod:`referee.vassal.module.piece_versions`). ``refit``: the Send To of the map's
-    Refit Box (Ctrl+Shift+R), reported in the log too."""
+    (:mod:`referee.vassal.module.piece_versions`). ``eliminate``: the traits of Eliminate
+    (Ctrl+E; by default the Send To alone, from piece version 6 a Trigger owning the menu
+    and a Send To, :func:`referee.vassal.module.triggers.exit_traits`); ``refit``: those of
+    the map's Refit Box (Ctrl+Shift+R), ``permanent`` of its Permanently Eliminated Box
+    (Ctrl+Shift+E), each reported in the log too."""
     keys = [ATTACKED_LAYER.key] if attacked_image is not None else []
-    shifted = [REFIT_KEY] if refit is not None else []
+    shifted = [REFIT_KEY] if refit else []
+    shifted += [PERMANENT_KEY] if permanent else []
     traits: list[Trait] = [
         report_trait([*keys, ELIMINATE_KEY, DELETE_KEY], "Report to the log", shifted),
         delete_trait(),
-        send_to_eliminated_trait(),
-        *([refit] if refit is not None else []),
+        *(eliminate or [send_to_eliminated_trait()]),
+        *refit,
+        *permanent,
         moved_trait(moved_image, counter_px // 2 - moved_size(counter_px), -(counter_px // 2)),
     ]
     if trails:

@@ -29,10 +29,12 @@ __all__ = [
     "FACE_DOWN",
     "FIRST",
     "PIECES_KEY",
+    "PIECE_COMMANDS",
     "REFIT",
     "TRACKS",
     "TRAILS",
     "VERSIONS",
+    "has_piece_commands",
     "has_refit",
     "has_tracks",
     "has_trails",
@@ -63,12 +65,20 @@ TRACKS: Final = 5
 tracks) to the referee's values, and Westpac's reinforcement track and variable air box hold
 the units still to come (issue 27, issue 26 §5; :mod:`referee.vassal.module.properties`)."""
 
+PIECE_COMMANDS: Final = 6
+"""Version 5, and the counters follow the rules by their own commands (issue 27): a unit's
+Eliminate scores its VP on the side's Global Property by a Trigger where the rules score a
+loss at once; the Tracks display changes the Global Properties by keys; Sixth Fleet 2019's
+units go to the Permanently Eliminated Box and its strike markers back to their cups by menu.
+Every other piece command of the same issue joins this version."""
+
 VERSIONS: Final[Mapping[int, str]] = {
     FIRST: "the pieces of the games begun before the piece definitions were versioned",
     TRAILS: "every unit has a movement trail (Ctrl+Shift+T)",
     FACE_DOWN: "a side's saves show the face-down counters it knows of, masked",
     REFIT: "units have a Send To the map's Refit Box (Ctrl+Shift+R)",
     TRACKS: "saves set the Global Properties and fill Westpac's reinforcement displays",
+    PIECE_COMMANDS: "triggers (an eliminated unit scores its VP), property keys, more Send Tos",
 }
 CURRENT: Final = max(VERSIONS)
 """The version ``referee new`` records and ``referee build`` writes."""
@@ -98,6 +108,12 @@ def has_trails(version: int) -> bool:
 def has_tracks(version: int) -> bool:
     """Whether saves of ``version`` set the Global Properties and fill computed display boxes."""
     return version >= TRACKS
+
+
+def has_piece_commands(version: int) -> bool:
+    """Whether counters of ``version`` carry the rules' piece commands (triggers, property
+    keys, the 2019 Send Tos): :data:`PIECE_COMMANDS`."""
+    return version >= PIECE_COMMANDS
 
 
 def has_refit(version: int) -> bool:

@@ -12,7 +12,7 @@ and state from :attr:`ModulePlan.unit_slots`, and its ``.vsav`` files then plug 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Final
@@ -52,18 +52,31 @@ from referee.vassal.module.palette import (
     unit_prototype,
 )
 from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
-from referee.vassal.module.piece_versions import has_refit, has_trails
-from referee.vassal.module.properties import TRACKS_PIECE, tracks_piece
+from referee.vassal.module.piece_versions import has_piece_commands, has_refit, has_trails
+from referee.vassal.module.properties import (
+    TRACKS_PIECE,
+    TrackProperty,
+    track_properties,
+    tracks_piece,
+)
 from referee.vassal.module.tracker import TrackerPlan, plan_tracker
 from referee.vassal.module.traits import (
     CTRL_SHIFT,
+    CUP_KEY,
+    ELIMINATE_KEY,
     ELIMINATED_MAP,
+    PERMANENT_KEY,
     REFIT_KEY,
     SOLITAIRE_SIDE,
     eliminated_zone,
+    key_stroke,
     mask_trait,
+    report_trait,
+    return_to_deck_trait,
+    send_to_eliminated_trait,
     send_to_zone_trait,
 )
+from referee.vassal.module.triggers import CTRL_ALT, exit_traits, loss_traits, lost_at_traits
 
 __all__ = [
     "ATTACKED_OVERLAY",
@@ -394,6 +407,9 @@ def plan_module(
     has_back = {u.id for u, back in faces if back}
 
     marker_layers = _marker_layers(module)
+    scoring = _scoring(module, piece_version)
+    cup_return = _cup_return(module, piece_version)
+    sinking = _sinking(module, marker_layers, piece_version)
     masked = set(schema.masked_backs) if schema is not None else set()
     side_names = {s.id: s.name for s in module.sides}
     solitaire = schema.solitaire_side if schema is not None else ""
@@ -423,7 +439,10 @@ def plan_module(
             side = f"+ ({unit.back.replace('_', ' ')})" if unit.back else BACK_LAYER.level_name
             spec = replace(BACK_LAYER, level_name=side)
             extra.append((spec, face_image(unit, True)))
-        built = unit_piece(module, unit, pid, gpids[pid], returning, extra, mask)
+        built = unit_piece(
+            module, unit, pid, gpids[pid], returning, extra, mask,
+            outer=[*scoring(unit), *sinking(unit), *cup_return(pid)],
+        )  # fmt: skip
         slots[pid] = SlotDef(pid, piece_name(pid, unit), gpids[pid], built, slot_text(built))
 
     marker_slots = []
@@ -433,7 +452,9 @@ def plan_module(
         marker_slots.append(SlotDef(key, m.name, gpids[key], built, slot_text(built)))
     location_markers = _location_markers(located, gpids, marker_layers)
     marker_slots += [loc.slot for loc in location_markers]
-    tracks = tracks_piece(module, gpids[tracks_key])  # the Global Properties on the map
+    tracks = tracks_piece(  # the Global Properties on the map, changed by its menu too
+        module, gpids[tracks_key], commands=has_piece_commands(piece_version)
+    )
     if tracks is not None:
         marker_slots.append(
             SlotDef(tracks_key, TRACKS_PIECE, gpids[tracks_key], tracks, slot_text(tracks))
@@ -449,7 +470,7 @@ def plan_module(
             MOVED_IMAGE,
             counter_px,
             trails=has_trails(piece_version),
-            refit=_refit_trait(module) if has_refit(piece_version) else None,
+            **_exits(module, piece_version),
         )
     }
     proto_pieces.update((prototype_name(t), type_prototype(t, n)) for t, n in types.items())
@@ -610,28 +631,144 @@ def _mask_owners(side_names: Mapping[str, str], side: str) -> tuple[str, ...]:
     return (*own, SOLITAIRE_SIDE)
 
 
+def box_zone(module: Module, box: str) -> str | None:
+    """The zone of the map printed as a box of kind ``box`` (its ``box`` property), if any."""
+    zones = module.map.zones
+    if zones is None:
+        return None
+    return next((n for n, z in zones.zones.items() if z.properties.get("box") == box), None)
+
+
 def refit_zone(module: Module) -> str | None:
     """The zone of the map printed as the Refit Box (``box = "refit"``), if it has one: where
     the 2019 rules put units eliminated by over-stacking [7.2] (and, provisionally, in
     combat [2.8.3]) until they refit [4.3]."""
+    return box_zone(module, "refit")
+
+
+def permanent_zone(module: Module) -> str | None:
+    """The zone printed as the Permanently Eliminated Box (``box = "eliminated"``), if any:
+    where a 2019 unit goes that cannot refit [2.8.3, 4.3]."""
+    return box_zone(module, "eliminated")
+
+
+def cups(module: Module) -> dict[str, str]:
+    """Each counter a face-down deck box holds at set-up, and that box (the DrawPile of the
+    same name): the 2019 strike cups [2.0]."""
     zones = module.map.zones
     if zones is None:
-        return None
-    return next((n for n, z in zones.zones.items() if z.properties.get("box") == "refit"), None)
+        return {}
+    return {
+        pid: name
+        for name, z in zones.zones.items()
+        if z.properties.get("deck") == "face_down"
+        for pid in str(z.properties.get("deck_pieces", "")).split()
+    }
 
 
-def _refit_trait(module: Module) -> Trait | None:
-    zone = refit_zone(module)
-    if zone is None:
-        return None
-    return send_to_zone_trait(
-        "Refit Box",
-        f"{ord(REFIT_KEY)},{CTRL_SHIFT}",
-        MAIN_MAP,
-        module.map.title or module.name,
-        zone,
-        "To the Refit Box: eliminated by over-stacking or in combat, until it refits [7.2]",
-    )
+def _cup_return(module: Module, piece_version: int) -> Callable[[str], list[Trait]]:
+    """A counter of a cup goes back to it by menu (Ctrl+Shift+C, reported): a 2019 strike
+    marker played goes back to its cup (provisional 17.0, docs/interpretations.md). None before
+    piece version 6."""
+    held = cups(module) if has_piece_commands(piece_version) else {}
+    stroke = f"{ord(CUP_KEY)},{CTRL_SHIFT}"
+
+    def traits(pid: str) -> list[Trait]:
+        cup = held.get(pid)
+        if cup is None:
+            return []
+        return [
+            report_trait((), "Report the return to the cup", strokes=[stroke]),
+            return_to_deck_trait(
+                f"Back to the {cup}", stroke, cup, f"Back to the {cup} [17.0, provisional]"
+            ),
+        ]
+
+    return traits
+
+
+def _sinking(
+    module: Module, layers: tuple[MarkerLayer, ...], piece_version: int
+) -> Callable[[UnitDef], list[Trait]]:
+    """Each unit's Trigger eliminating it when a damage layer reaches the value that sinks it
+    (``MarkerDecl.lost_at``: D3 [DTP 8.55], past the Protection Rating [27.31]); none before
+    piece version 6."""
+    schema = module.schema
+    decls = {d.id: d for d in schema.markers} if schema is not None else {}
+    found = [
+        (layer, decls[layer.marker].lost_at, decls[layer.marker].rule)
+        for layer in layers
+        if layer.levels and layer.marker in decls and decls[layer.marker].lost_at is not None
+    ]
+    if not found or not has_piece_commands(piece_version):
+        return lambda _unit: []
+
+    def traits(unit: UnitDef) -> list[Trait]:
+        out: list[Trait] = []
+        for layer, lost_at, rule in found:
+            value = lost_at(module, unit) if lost_at is not None else None
+            carries = not layer.categories or unit.category in layer.categories
+            if value is not None and carries and value < len(layer.levels):
+                up = key_stroke(layer.spec.key)
+                out.append(
+                    lost_at_traits(layer.spec.name, up, value, key_stroke(ELIMINATE_KEY), rule)
+                )
+        return out
+
+    return traits
+
+
+def _scoring(module: Module, piece_version: int) -> Callable[[UnitDef], list[Trait]]:
+    """Each unit's Trigger, report and Set Global Property scoring its loss
+    (:mod:`referee.vassal.module.triggers`): none before piece version 6, none where the
+    ruleset scores no loss at once or on a text track."""
+    schema = module.schema
+    hook = schema.loss_score if schema is not None else None
+    if hook is None or not has_piece_commands(piece_version):
+        return lambda _unit: []
+    tracks: dict[str, TrackProperty] = {t.name: t for t in track_properties(module) if t.numeric}
+    lost = [z for z in (refit_zone(module), permanent_zone(module)) if z is not None]
+
+    def traits(unit: UnitDef) -> list[Trait]:
+        score = hook(module, unit)
+        track = tracks.get(score.track) if score is not None else None
+        if score is None or track is None:
+            return []
+        return loss_traits(score, track, lost)
+
+    return traits
+
+
+def _exits(module: Module, piece_version: int) -> dict[str, list[Trait]]:
+    """The ``Unit`` prototype's commands that take a unit out of play, by
+    :func:`~referee.vassal.module.palette.unit_prototype` keyword: Eliminate (Ctrl+E), the
+    Refit Box (Ctrl+Shift+R, from piece version 4) and the Permanently Eliminated Box
+    (Ctrl+Shift+E, version 6) where the map has them. From version 6 each is a Trigger owning
+    the menu entry, which lets a scoring unit score before a Send To moves it."""
+    triggered = has_piece_commands(piece_version)
+    board = module.map.title or module.name
+    out: dict[str, list[Trait]] = {}
+    wanted = [
+        ("eliminate", "Eliminate", key_stroke(ELIMINATE_KEY), "E", None, ""),
+        ("refit", "Refit Box", f"{ord(REFIT_KEY)},{CTRL_SHIFT}", "R",
+         refit_zone(module) if has_refit(piece_version) else None,
+         "To the Refit Box: eliminated by over-stacking or in combat, until it refits [7.2]"),
+        ("permanent", "Permanently Eliminated", f"{ord(PERMANENT_KEY)},{CTRL_SHIFT}", "P",
+         permanent_zone(module) if triggered else None,
+         "To the Permanently Eliminated Box: out of the game, scoring for the enemy [4.3]"),
+    ]  # fmt: skip
+    for keyword, command, stroke, letter, zone, note in wanted:
+        if keyword != "eliminate" and zone is None:
+            continue
+        hidden = f"{ord(letter)},{CTRL_ALT}"
+        name, key = ("", hidden) if triggered else (command, stroke)
+        send = (
+            send_to_eliminated_trait(name, key)
+            if zone is None
+            else send_to_zone_trait(name, key, MAIN_MAP, board, zone, note)
+        )
+        out[keyword] = exit_traits(command, stroke, hidden, send) if triggered else [send]
+    return out
 
 
 def mask_image(back: str) -> str:

@@ -26,7 +26,7 @@ from typing import Final
 from lxml import etree
 
 from referee.source.model import Module
-from referee.vassal.codec.pieces import BasicPiece, Labeler, Marker, Piece, Trait
+from referee.vassal.codec.pieces import BasicPiece, Labeler, Marker, Piece, Trait, UnknownTrait
 from referee.vassal.codec.sequence import encode_sequence
 from referee.vassal.module.traits import (
     CLONE_KEY,
@@ -158,9 +158,56 @@ def _label(text: str, line: int, lines: int, prop: str) -> Labeler:
     return Labeler(Labeler.ID + (encode_sequence(fields, ";") or ""), text)
 
 
-def tracks_piece(module: Module, gpid: int) -> Piece | None:
+def piece_commands(track: TrackProperty, index: int) -> list[tuple[str, str, str]]:
+    """(menu text, encoded key, ``propChanger``) of the Tracks counter's commands for the
+    track shown on line ``index`` (0-based, at most 9 tracks): +1 on Ctrl+digit and -1 on
+    Ctrl+Shift+digit for a numeric track, Set on Ctrl+Alt+digit for every track, the same
+    changes as the toolbar's buttons (:func:`change_buttons`)."""
+    digit = ord("1") + index
+    out = []
+    for (text, changer, _tip), mods in zip(
+        change_buttons(track), _MODIFIERS[track.numeric], strict=True
+    ):
+        out.append((text, f"{digit},{mods}", changer))
+    return out
+
+
+_MODIFIERS: Final = {True: (130, 195, 650), False: (650,)}  # Ctrl, Ctrl+Shift, Ctrl+Alt
+
+
+def _property_keys(track: TrackProperty, index: int) -> list[Trait]:
+    """A Set Global Property with the track's menu commands, then a Report Action (inside
+    it, so it reports the new value): ``NATO VP +1: now 4 [13.0]``."""
+    commands = [
+        encode_sequence([text, key, changer], ":") or ""
+        for text, key, changer in piece_commands(track, index)
+    ]
+    bounds = ["true" if track.numeric else "false", str(track.minimum), str(track.maximum)]
+    fields = [
+        track.name,
+        encode_sequence([*bounds, "false"], ","),
+        encode_sequence(commands, ","),
+        f"Changes {track.name} [{track.rule}]",
+        "Current Zone/Current Map/Module",
+        "",
+    ]
+    report = f"$PlayerName$: $menuCommand$: now ${track.name}$ [{track.rule}]"
+    return [
+        UnknownTrait("setprop;" + (encode_sequence(fields, ";") or ""), ""),
+        report_trait(
+            (),
+            f"Report {track.name} changed",
+            fmt=report,
+            strokes=[key for _t, key, _c in piece_commands(track, index)],
+        ),
+    ]
+
+
+def tracks_piece(module: Module, gpid: int, *, commands: bool = True) -> Piece | None:
     """The Tracks counter: one label per track, ``<title>: $<property>$``, which VASSAL
-    fills with the property's value; ``None`` for a module without tracks."""
+    fills with the property's value, and (``commands``, piece version 6) each track's
+    changes by menu and key, so players change them from the map too; ``None`` for a module
+    without tracks."""
     tracks = track_properties(module)
     if not tracks:
         return None
@@ -169,6 +216,8 @@ def tracks_piece(module: Module, gpid: int) -> Piece | None:
         delete_trait("Remove the Tracks display"),
         clone_trait("Another Tracks display"),
     ]  # a marker like every other: removed or copied by menu (a display on each map)
+    if commands:
+        traits += [t for i, track in enumerate(tracks[:9]) for t in _property_keys(track, i)]
     traits += [
         _label(f"{t.title}: ${t.name}$", i, len(tracks), f"Track{i + 1}")
         for i, t in enumerate(tracks)

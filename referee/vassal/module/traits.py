@@ -37,10 +37,12 @@ from referee.vassal.codec.sequence import encode_sequence
 
 __all__ = [
     "CLONE_KEY",
+    "CUP_KEY",
     "DELETE_KEY",
     "ELIMINATED_MAP",
     "ELIMINATE_KEY",
     "MOVED_KEY",
+    "PERMANENT_KEY",
     "REFIT_KEY",
     "SOLITAIRE_SIDE",
     "clone_trait",
@@ -50,6 +52,7 @@ __all__ = [
     "mask_trait",
     "moved_trait",
     "report_trait",
+    "return_to_deck_trait",
     "send_to_eliminated_trait",
     "send_to_zone_trait",
     "trail_trait",
@@ -63,6 +66,8 @@ ELIMINATE_KEY: Final = "E"
 MOVED_KEY: Final = "M"
 TRAIL_KEY: Final = "T"  # Ctrl+Shift+T (Ctrl+T is the Attacked layer): show or hide the trail
 REFIT_KEY: Final = "R"  # Ctrl+Shift+R (Ctrl+R is the Returning layer): to the Refit Box
+PERMANENT_KEY: Final = "E"  # Ctrl+Shift+E (Ctrl+E eliminates): Permanently Eliminated Box
+CUP_KEY: Final = "C"  # Ctrl+Shift+C (Ctrl+C clones a marker): a strike marker back to its cup
 MASK_KEY: Final = "F"  # Ctrl+F: face down / face up
 SOLITAIRE_SIDE: Final = "Solitaire"
 """The roster side of a player who plays every side (VASSAL's own name for it: the side
@@ -98,12 +103,14 @@ def clone_trait(description: str = "Another marker like this one") -> Trait:
     return UnknownTrait("clone;" + _se(["Clone", key_stroke(CLONE_KEY), description], ";"), "")
 
 
-def send_to_eliminated_trait() -> Trait:
+def send_to_eliminated_trait(command: str = "Eliminate", stroke: str = "") -> Trait:
     """Send To Location, destination a Zone (``Z``) of the Eliminated map named after the
-    counter's side (``Eliminated $Side$``); the state is "no way back stored yet"."""
+    counter's side (``Eliminated $Side$``); the state is "no way back stored yet". The menu
+    command and key (``keycode,modifiers``) are Eliminate, Ctrl+E unless given (an empty
+    command: no menu entry, the key of a Trigger that owns the menu)."""
     fields: list[str | int | bool | None] = [
-        "Eliminate",  # commandName
-        key_stroke(ELIMINATE_KEY),  # key
+        command,  # commandName
+        stroke or key_stroke(ELIMINATE_KEY),  # key
         ELIMINATED_MAP,  # mapId
         ELIMINATED_MAP,  # boardName
         "0",  # x
@@ -153,6 +160,23 @@ def send_to_zone_trait(
     return UnknownTrait("sendto;" + _se(fields, ";"), _se(["", "", ""], ";"))
 
 
+def return_to_deck_trait(command: str, stroke: str, deck: str, description: str) -> Trait:
+    """Return to Deck (``return;``) as VASSAL 3.7's ``ReturnToDeck.myGetType`` writes it: the
+    menu command, its key, no deck id, the (unused) prompt, the description, format version
+    2, no choosing at game time, and the deck by name (the DrawPile's ``name``)."""
+    fields: list[str | int | bool | None] = [
+        command,
+        stroke,
+        "",
+        "Select destination",
+        description,
+        2,
+        False,
+        deck,
+    ]
+    return UnknownTrait("return;" + _se(fields, ";"), "")
+
+
 def moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
     """Mark Moved: ``image`` drawn with its top left corner at ``(x_offset, y_offset)`` from
     the counter's centre while the counter has moved (until the map's "clear moved")."""
@@ -173,13 +197,23 @@ def moved_trait(image: str, x_offset: int, y_offset: int) -> Trait:
 
 
 def report_trait(
-    letters: Sequence[str], description: str = "Report to the log", shifted: Sequence[str] = ()
+    letters: Sequence[str],
+    description: str = "Report to the log",
+    shifted: Sequence[str] = (),
+    *,
+    fmt: str = REPORT_FORMAT,
+    strokes: Sequence[str] = (),
 ) -> Trait:
-    """Report Action on the Ctrl+letter keys (and the Ctrl+Shift+letter keys ``shifted``):
-    ``location: command - new name`` in the log."""
-    strokes = [key_stroke(k) for k in letters] + [f"{ord(k.upper())},{CTRL_SHIFT}" for k in shifted]
-    keys = _se(strokes, ",")
-    fields: list[str | int | bool | None] = [keys, REPORT_FORMAT, "", "", description, False]
+    """Report Action on the Ctrl+letter keys (and the Ctrl+Shift+letter keys ``shifted``,
+    and the encoded keys ``strokes``): ``fmt`` in the log, by default ``location: command -
+    new name``."""
+    keys = _se(
+        [key_stroke(k) for k in letters]
+        + [f"{ord(k.upper())},{CTRL_SHIFT}" for k in shifted]
+        + list(strokes),
+        ",",
+    )
+    fields: list[str | int | bool | None] = [keys, fmt, "", "", description, False]
     return UnknownTrait("report;" + _se(fields, ";"), "-1")
 
 

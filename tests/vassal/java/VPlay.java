@@ -18,9 +18,19 @@
 //   SEEN    <name> <map> <masked to me> <location>  a piece of a --seen save as that side sees it
 //   TRAIL   <slot> <menu command> <key> <shown before> <shown after>  a unit's Movement Trail
 //           (Footprint) as VASSAL read it, and its key pressed once on a fresh piece
+//   ELIM    <slot> <side> <step> <key> <map> <location> <properties>  a unit with a Trigger of its own
+//           (up to --eliminate's N per side) on the first map of SAVE.vsav, each of KEYS pressed
+//           in turn (step 0: before any, key "-"); <properties> is every Global Property as
+//           name=value, space-separated; the reports follow as CHAT
+//   TKEY    <slot> <key> <properties>            a key pressed on the palette counter <slot>
+//           standing on the first map (its reports follow as CHAT)
+//   CUP     <slot> <command> <key> <deck> <in deck>  a Return to Deck pressed on a piece on the
+//           first map: the DrawPile it went to, and whether the piece is now inside it
 //
 // Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
-//              [--picture SAVE.vsav MAPNAME OUT.png ...]
+//              [--picture SAVE.vsav MAPNAME OUT.png ...] [--eliminate SAVE.vsav N KEY;KEY...]
+//              [--trackkeys SAVE.vsav SLOT KEY;KEY...] [--cups SAVE.vsav]
+//   (a KEY is VASSAL's encoding, keycode,modifiers: 69,130 is Ctrl+E)
 import java.awt.*;
 import java.awt.event.InputEvent;
 import java.awt.image.BufferedImage;
@@ -215,6 +225,92 @@ public class VPlay {
     }
   }
 
+  static KeyStroke decodeKey(String k) {
+    final String[] f = k.split(",");
+    return KeyStroke.getKeyStroke(Integer.parseInt(f[0]), Integer.parseInt(f[1]));
+  }
+
+  /** Every Global Property of the module as name=value, space-separated, in module order. */
+  static String props() {
+    final List<String> out = new ArrayList<>();
+    for (final VASSAL.build.module.properties.GlobalProperty p : GameModule.getGameModule().getAllDescendantComponentsOf(VASSAL.build.module.properties.GlobalProperty.class)) {
+      out.add(p.getConfigureName() + "=" + p.getPropertyValue());
+    }
+    return String.join(" ", out);
+  }
+
+  /** For up to ``perSide`` unit slots of each side whose counter has a Trigger: a fresh piece
+   *  on the first map, then each of ``keys`` pressed in turn, the Global Properties read after
+   *  each press (and before the first). */
+  static void eliminate(int perSide, List<String> keys) {
+    final GameModule g = GameModule.getGameModule();
+    final java.util.Map<String, Integer> seen = new HashMap<>();
+    for (final PieceSlot slot : g.getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (!(slot.getPiece() instanceof TriggerAction)) continue;  // a unit's own Trigger, outermost
+      final String side = String.valueOf(slot.getPiece().getProperty("Side"));
+      if (seen.merge(side, 1, Integer::sum) > perSide) continue;
+      final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final Map board = Map.getMapList().get(0);
+      board.placeAt(p, new Point(100, 100));
+      VCheck.emit("ELIM", slot.getConfigureName(), side, "0", "-", board.getMapName(),
+        String.valueOf(board.locationName(p.getPosition())), props());
+      int step = 0;
+      for (final String k : keys) {
+        p.keyEvent(decodeKey(k));
+        final Map now = p.getMap();
+        VCheck.emit("ELIM", slot.getConfigureName(), side, Integer.toString(++step), k,
+          now == null ? "" : now.getMapName(),
+          now == null ? "" : String.valueOf(now.locationName(p.getPosition())), props());
+        VCheck.dumpChat();
+      }
+      if (p.getMap() != null) p.getMap().removePiece(p);
+    }
+  }
+
+  /** The palette counter ``slotName`` on the first map, each of ``keys`` pressed in turn. */
+  static void trackKeys(String slotName, List<String> keys) {
+    for (final PieceSlot slot : GameModule.getGameModule().getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (!slotName.equals(slot.getConfigureName())) continue;
+      final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final Map board = Map.getMapList().get(0);
+      board.placeAt(p, new Point(100, 100));
+      VCheck.emit("TKEY", slotName, "-", props());
+      for (final String k : keys) {
+        p.keyEvent(decodeKey(k));
+        VCheck.emit("TKEY", slotName, k, props());
+        VCheck.dumpChat();
+      }
+      board.removePiece(p);
+      return;
+    }
+    VCheck.problem("trackkeys", "no palette counter named '" + slotName + "'");
+  }
+
+  /** Every slot with a Return to Deck: a fresh piece on the first map, its key pressed. */
+  static void cups() throws Exception {
+    final java.lang.reflect.Field key = ReturnToDeck.class.getDeclaredField("returnKey");
+    key.setAccessible(true);
+    final java.lang.reflect.Field name = ReturnToDeck.class.getDeclaredField("returnCommand");
+    name.setAccessible(true);
+    for (final PieceSlot slot : GameModule.getGameModule().getAllDescendantComponentsOf(PieceSlot.class)) {
+      if (slot.getPiece() == null) continue;
+      final GamePiece p = PieceCloner.getInstance().clonePiece(slot.getPiece());
+      final ReturnToDeck t = (ReturnToDeck) Decorator.getDecorator(p, ReturnToDeck.class);
+      if (t == null) continue;
+      final Map board = Map.getMapList().get(0);
+      board.placeAt(p, new Point(100, 100));
+      final KeyStroke ks = ((VASSAL.tools.NamedKeyStroke) key.get(t)).getKeyStroke();
+      p.keyEvent(ks);
+      final VASSAL.counters.Stack parent = p.getParent();
+      final boolean inDeck = parent instanceof Deck;
+      VCheck.emit("CUP", slot.getConfigureName(), String.valueOf(name.get(t)),
+        KeyStroke.getKeyStroke(ks.getKeyCode(), ks.getModifiers()).toString(),
+        inDeck ? ((Deck) parent).getDeckName() : "", Boolean.toString(inDeck));
+      if (inDeck) ((Deck) parent).remove(p);
+      else if (p.getMap() != null) p.getMap().removePiece(p);
+    }
+  }
+
   /** Presses every +1 and -1 button of each Global Property (the -1 twice, so the second
    *  press meets the bound of a track that starts at its minimum), reading the value after
    *  each press; then reads the labels of the palette counter ``slotName``. */
@@ -278,12 +374,24 @@ public class VPlay {
     String sendToSave = null;
     final List<String[]> pictures = new ArrayList<>();
     final List<String[]> seens = new ArrayList<>();
+    String[] elim = null;
+    String[] trackKeys = null;
+    String cupsSave = null;
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--masks")) doMasks = true;
       else if (args[i].equals("--dice")) doDice = true;
       else if (args[i].equals("--tracks")) tracksSlot = args[++i];
       else if (args[i].equals("--trails")) doTrails = true;
       else if (args[i].equals("--sendto")) sendToSave = args[++i];
+      else if (args[i].equals("--eliminate")) {
+        elim = new String[] {args[i + 1], args[i + 2], args[i + 3]};
+        i += 3;
+      }
+      else if (args[i].equals("--trackkeys")) {
+        trackKeys = new String[] {args[i + 1], args[i + 2], args[i + 3]};
+        i += 3;
+      }
+      else if (args[i].equals("--cups")) cupsSave = args[++i];
       else if (args[i].equals("--seen")) {
         seens.add(new String[] {args[i + 1], args[i + 2]});
         i += 2;
@@ -350,6 +458,30 @@ public class VPlay {
           sendTo();
           return null;
         }, "sendto");
+      }
+      if (elim != null) {
+        final String[] e = elim;
+        VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
+        VCheck.onEdt(() -> {
+          eliminate(Integer.parseInt(e[1]), Arrays.asList(e[2].split(";")));
+          return null;
+        }, "eliminate");
+      }
+      if (trackKeys != null) {
+        final String[] e = trackKeys;
+        VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
+        VCheck.onEdt(() -> {
+          trackKeys(e[1], Arrays.asList(e[2].split(";")));
+          return null;
+        }, "trackkeys");
+      }
+      if (cupsSave != null) {
+        final String sv = cupsSave;
+        VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);
+        VCheck.onEdt(() -> {
+          cups();
+          return null;
+        }, "cups");
       }
       for (final String[] sv : seens) {
         VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);

@@ -1,0 +1,139 @@
+"""A game started straight from a VASSAL module (issue 30, part 3: "a module given with
+--vmod"): ``referee new --vmod FILE.vmod`` imports the module into the archive's ``module/``
+folder and every later command of the game (``adjudicate``, ``import-vlog``, ``verify``,
+``viewer``) uses it without ``--module``. The module is the zxvt fixture of
+``../shared/fixtures/vassal/`` with a set-up of its own pieces (``tests/declared/imported.py``),
+made in a temporary folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.vassal.foreign.game import load_imported_game
+from tests.declared.conftest import orders_lines
+from tests.declared.imported import skirmish_vmod
+from tests.declared.test_imported_game import _Drags
+from tests.pbem.cliflow import cli
+from tests.vassal.vcheck_locations import FIXTURES
+
+pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared fixtures missing")
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The players' and referee's keys and the module, in one folder."""
+    root = tmp_path_factory.mktemp("vmod-game")
+    skirmish_vmod(root)
+    for name in ("red", "gray", "referee"):
+        code, out = cli("keygen", name, "--out", root / "keys", "-q")
+        assert code == 0, out
+    return root
+
+
+def _new(root: Path, game: Path, *extra: object) -> tuple[int, str]:
+    return cli(
+        "new", game, "--scenario", "skirmish",
+        "--player", f"Red={root}/keys/red.pub", "--player", f"Gray={root}/keys/gray.pub",
+        "--referee-key", root / "keys" / "referee.key",
+        "--referee-dir", root / "secret" / game.name,
+        "--game-id", "g", "--picture-dpi", "20", *extra,
+    )  # fmt: skip
+
+
+def _send(root: Path, game: Path, side: str, path: Path) -> tuple[int, str]:
+    key = root / "keys" / f"{side.lower()}.key"
+    code, out = cli("sign", path, "--key", key, "--game-dir", game)
+    assert code == 0, out
+    return cli(
+        "adjudicate", game, path, "--key", root / "keys" / "referee.key",
+        "--referee-dir", root / "secret" / game.name,
+    )  # fmt: skip
+
+
+def test_a_game_from_a_vmod_plays_and_verifies_without_module(table: Path) -> None:
+    game = table / "game"
+    code, out = _new(table, game, "--vmod", table / "zxvt-skirmish.vmod")
+    assert code == 0, out
+    assert (game / "module" / "module.toml").is_file()
+    module, _ = load_imported_game(game / "module")
+    assert module is not None and [s.id for s in module.sides] == ["Red", "Gray"]
+    red = table / "red-1.txt"
+    red.write_text("\n".join(orders_lines("Red", 1, "move Red C02 C01", 'roll 2d6 for "C01"')))
+    code, out = _send(table, game, "Red", red)
+    assert code == 0, out
+    # Gray plays on the module: a VASSAL log of the latest position becomes the orders
+    sc = module.game.imported.scenario("skirmish")  # type: ignore[union-attr]
+    last = game / "turns" / "001-Red-first" / "position.vsav"
+    p = _Drags(
+        last.read_bytes(),
+        {q.id: q.vassal_id for q in sc.pieces},
+        {k: (pt.map, pt.x, pt.y) for k, pt in sc.locations},
+    )
+    p.drag("Gray", "D05")
+    p.chat('roll 1d6 for "Gray holds D05"')
+    log = table / "gray-1.vlog"
+    log.write_bytes(p.log_bytes())
+    gray = table / "gray-1.txt"
+    code, out = cli("import-vlog", log, "--game-dir", game, "-o", gray)
+    assert code == 0, out
+    code, out = _send(table, game, "Gray", gray)
+    assert code == 0, out
+    report = json.loads((game / "turns" / "002-Gray-second" / "report.json").read_text())
+    assert "Gray moves to D05" in [e["text"] for e in report["events"]]
+    code, out = cli("verify", game, "--json")
+    assert code == 0, out
+    assert json.loads(out)["ok"] is True
+    code, out = cli("viewer", game, "-o", table / "viewer")
+    assert code == 0 and (table / "viewer").is_file(), out
+
+
+def test_a_changed_module_folder_fails_verification(table: Path) -> None:
+    game = table / "changed"
+    code, out = _new(table, game, "--vmod", table / "zxvt-skirmish.vmod")
+    assert code == 0, out
+    units = game / "module" / "units.csv"
+    units.write_text(units.read_text() + "\n")
+    code, out = cli("verify", game)
+    assert code != 0 and "not the one game g was created with" in out, out
+
+
+@pytest.mark.parametrize(
+    ("extra", "want"),
+    [
+        (("--module", "x"), "give either --vmod or --module/--example, not both"),
+        ((), "no such module file"),
+    ],
+)
+def test_new_vmod_refusals_leave_nothing(
+    table: Path, tmp_path: Path, extra: tuple[str, ...], want: str
+) -> None:
+    game = tmp_path / "game"
+    code, out = _new(table, game, "--vmod", tmp_path / "missing.vmod", *extra)
+    assert code == 2 and want in out, out
+    assert not game.exists()
+
+
+def test_a_file_that_is_no_module_is_refused_and_leaves_nothing(
+    table: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "bad.vmod"
+    bad.write_bytes(b"not a zip at all")
+    game = tmp_path / "game"
+    code, out = _new(table, game, "--vmod", bad)
+    assert code == 2 and "nothing written" in out, out
+    assert not game.exists()
+
+
+def test_a_set_up_the_vmod_lacks_is_refused_and_leaves_nothing(table: Path, tmp_path: Path) -> None:
+    """A set-up that cannot start (an unknown scenario): exit 2, no folder left behind."""
+    game = tmp_path / "game"
+    code, out = cli(
+        "new", game, "--scenario", "nosuch", "--vmod", table / "zxvt-skirmish.vmod",
+        "--player", f"Red={table}/keys/red.pub", "--player", f"Gray={table}/keys/gray.pub",
+        "--referee-key", table / "keys" / "referee.key", "--referee-dir", tmp_path / "s",
+    )  # fmt: skip
+    assert code == 2 and "skirmish" in out, out
+    assert not game.exists()
