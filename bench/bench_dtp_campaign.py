@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.core import Roll  # noqa: E402
-from referee.engine.ruleset import get_ruleset, parse_orders_for  # noqa: E402
+from referee.engine.ruleset import get_ruleset  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 
 GAMES = (
@@ -55,7 +55,7 @@ def play(source: str, scenario: str) -> str:
     while (text := rs.scripted_orders(module, state)) is not None:  # type: ignore[attr-defined]
         k += 1
         t1 = time.perf_counter()
-        doc = parse_orders_for(rs, text, f"s{k}.txt")
+        doc = rs.parse_orders(text, f"s{k}.txt")
         assert not rs.validate(module, state, doc), (k, text)
         out = rs.resolve(module, state, doc, SeededDice(k))
         dt = time.perf_counter() - t1

@@ -48,7 +48,7 @@ def cpu_of(args: list[str]) -> tuple[float, int]:
 def a_position(src: Path, steps: int, want: str | None = None) -> tuple[dict, str]:
     """A position of the first ``steps`` scripted steps and the orders written for it: the
     one with the most order lines, or the first whose orders hold ``want``."""
-    from referee.engine.orders import parse_orders_any
+    from referee.engine.orders import parse_orders
     from referee.engine.ruleset import get_ruleset
     from referee.pbem.dice import CommittedDice
     from referee.source.loader import load_module
@@ -71,7 +71,7 @@ def a_position(src: Path, steps: int, want: str | None = None) -> tuple[dict, st
         ]
         if want is None and (best is None or len(body) > len(best[1].splitlines())):
             best = (state.to_json(), text)
-        doc = parse_orders_any(text, "o.txt", rs.vocabulary)
+        doc = parse_orders(text, "o.txt", rs.vocabulary)
         dice = CommittedDice(b"b" * 32, k, hashlib.sha256(text.encode()).hexdigest(), b"h" * 32)
         state = rs.resolve(module, state, doc, dice).state
     assert best is not None

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from referee.demos import sixth_fleet_2019 as demo_2019
 from referee.engine.core import GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.pbem.keys import load_private
 from referee.pbem.signing import sign_orders
 from referee.source.loader import load_module
@@ -64,7 +64,7 @@ def in_process() -> None:
     while (text := rs.scripted_orders(module, state)) is not None:  # type: ignore[attr-defined]
         k += 1
         t1 = time.perf_counter()
-        doc = parse_orders_for(rs, text, f"s{k}.txt")
+        doc = rs.parse_orders(text, f"s{k}.txt")
         assert not rs.validate(module, state, doc)
         state = rs.resolve(module, state, doc, SeededDice(k)).state
         times.append(time.perf_counter() - t1)

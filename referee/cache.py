@@ -122,10 +122,15 @@ def canonical(value: object) -> object:
 
 @lru_cache(maxsize=256)
 def _field_names(kind: type) -> tuple[str, ...] | None:
-    """The fields of a dataclass type that go into a key (``None``: not a dataclass)."""
+    """The fields of a dataclass type that go into a key (``None``: not a dataclass); a
+    ``derived`` field (a module's schema, attached from its ruleset) adds nothing."""
     if not dataclasses.is_dataclass(kind):
         return None
-    return tuple(f.name for f in dataclasses.fields(kind) if f.name != "origin")
+    return tuple(
+        f.name
+        for f in dataclasses.fields(kind)
+        if f.name != "origin" and not f.metadata.get("derived")
+    )
 
 
 def _sort_key(item: object) -> str:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.engine.core import GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.resources import example_path
 from referee.source.loader import load_module
@@ -60,7 +60,7 @@ def scripted_until(name: str, done: object, seed: int = 1) -> GameState:
             return st
         text = rs.scripted_orders(m, st)
         assert text is not None
-        out = rs.resolve(m, st, parse_orders_for(rs, text, "x.txt"), SeededDice(seed + k))
+        out = rs.resolve(m, st, rs.parse_orders(text, "x.txt"), SeededDice(seed + k))
         assert not out.violations, out.violations
         st = out.state
     raise AssertionError("the scripted game did not get there")
@@ -71,7 +71,7 @@ def messages(name: str, state: GameState, text: str) -> list[str]:
     rs = get_ruleset(m.ruleset)
     return [
         f"[{v.rule}] {v.message}" + (f" ({v.hint})" if v.hint else "")
-        for v in rs.validate(m, state, parse_orders_for(rs, text, "o.txt"))
+        for v in rs.validate(m, state, rs.parse_orders(text, "o.txt"))
     ]
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.orders import OrdersDoc, OrdersSyntaxError
-from referee.engine.ruleset import get_ruleset, parse_orders_for, ruleset_ids
+from referee.engine.ruleset import get_ruleset, ruleset_ids
 from referee.engine.vocabulary import verb_table
 from referee.source.loader import load_module
 
@@ -94,10 +94,10 @@ def test_example(page: str, ruleset: str, text: str, errors: str | None) -> None
     rs = get_ruleset(ruleset)
     if errors is not None:
         with pytest.raises(OrdersSyntaxError) as exc:
-            parse_orders_for(rs, text, "o.txt")
+            rs.parse_orders(text, "o.txt")
         assert [str(e) for e in exc.value.errors] == errors.strip().splitlines()
         return
-    doc = parse_orders_for(rs, text, "example.txt")
+    doc = rs.parse_orders(text, "example.txt")
     assert doc.orders or doc.standing or doc.answers
     if ruleset in MODULES:
         _real_words(ruleset, doc)

@@ -219,7 +219,7 @@ def test_every_command_runs_on_a_fresh_and_a_finished_game(
     and on the finished demo game of every ruleset: no internal error, and what `state show`
     says of the score is the score of the latest report (issue 31)."""
     from referee.demos.sixth_fleet_1975 import create_demo_game
-    from referee.engine.ruleset import get_ruleset, parse_orders_for
+    from referee.engine.ruleset import get_ruleset
     from referee.pbem.scoreboard import score_line
 
     module = _module(DEMOS[name])
@@ -266,7 +266,7 @@ def test_every_command_runs_on_a_fresh_and_a_finished_game(
     )
     game = tmp_path / "game"
     if text is not None and aw_side in players:
-        doc = parse_orders_for(rs, text, "x")
+        doc = rs.parse_orders(text, "x")
         assert doc is not None
         orders = tmp_path / "mine.txt"
         body = "\n".join(

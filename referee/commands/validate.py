@@ -170,7 +170,6 @@ def _check(
     from referee.engine.orders import OrdersSyntaxError
     from referee.engine.ruleset import (
         hides_information,
-        parse_orders_for,
         view_notes_of,
         warnings_of,
     )
@@ -179,7 +178,7 @@ def _check(
     rows: list[dict[str, object]] = []
     doc = None
     try:
-        doc = parse_orders_for(rs, text, shown)
+        doc = rs.parse_orders(text, shown)
     except OrdersSyntaxError as exc:
         for e in exc.errors:
             rows.append(

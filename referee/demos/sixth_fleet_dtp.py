@@ -47,7 +47,7 @@ from referee.demos import sixth_fleet_1975 as base
 from referee.engine.board import HexBoard
 from referee.engine.core import GameState
 from referee.engine.orders import OrdersSyntaxError
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.model import Module, UnitDef
 
 SRC = base.ROOT / "module_src" / "dtp_denmark_strait"
@@ -121,7 +121,7 @@ class Director:
     def legal(self, head: str, state: GameState, lines: Sequence[str]) -> bool:
         """``validate`` accepts the file with these lines (and reads every one of them)."""
         try:
-            doc = parse_orders_for(self.rs, head + "".join(f"{x}\n" for x in lines), "demo.txt")
+            doc = self.rs.parse_orders(head + "".join(f"{x}\n" for x in lines), "demo.txt")
         except OrdersSyntaxError:
             return False
         if len(doc.orders) != len(lines):

@@ -473,8 +473,19 @@ def _order(verb: str, section: str, pos: SourcePos, r: Reading, text: str) -> Or
 
 
 def parse_orders(text: str, file: str, vocabulary: Vocabulary) -> OrdersDoc:
-    """Parse an orders file written in ``vocabulary`` (see the module docstring). Raises
-    :class:`OrdersSyntaxError` listing every problem; never anything else."""
+    """Parse an orders file written in ``vocabulary``: the one parser of orders, which every
+    reader reaches (through :meth:`referee.engine.ruleset.Ruleset.parse_orders`, or a
+    ruleset's own scripted player with its vocabulary). JSON when the file looks like JSON
+    (starts with ``{``: :func:`parse_orders_json`), the text language otherwise (see the
+    module docstring). Raises :class:`OrdersSyntaxError` listing every problem; never
+    anything else."""
+    if text.lstrip().startswith("{"):
+        return parse_orders_json(text, file, vocabulary)
+    return _parse_text(text, file, vocabulary)
+
+
+def _parse_text(text: str, file: str, vocabulary: Vocabulary) -> OrdersDoc:
+    """The text language (see the module docstring)."""
     size = len(text.encode("utf-8", errors="replace"))
     if size > MAX_ORDERS_BYTES:
         raise OrdersSyntaxError(
@@ -563,7 +574,7 @@ def parse_orders_json(text: str | bytes, file: str, vocabulary: Vocabulary) -> O
                 lines.append(line)
     if problems:
         raise OrdersSyntaxError(problems)
-    return parse_orders("\n".join(lines) + "\n", file, vocabulary)
+    return _parse_text("\n".join(lines) + "\n", file, vocabulary)
 
 
 def _json_fail(
@@ -670,10 +681,3 @@ def _json_word(arg: str, vocab: Vocabulary) -> str:
     if vocab.quotes and spaced and not any(c in arg for c in '"#\n'):
         return f'"{arg}"'
     return arg
-
-
-def parse_orders_any(text: str, file: str, vocabulary: Vocabulary) -> OrdersDoc:
-    """JSON when the file looks like JSON (starts with ``{``), the text language otherwise."""
-    if text.lstrip().startswith("{"):
-        return parse_orders_json(text, file, vocabulary)
-    return parse_orders(text, file, vocabulary)

@@ -113,11 +113,11 @@ class Ruleset(ABC):
         """An orders file (text or JSON) in this ruleset's words: the core language with its
         ``vocabulary``. Raises :class:`~referee.engine.orders.OrdersSyntaxError` listing every
         problem."""
-        from referee.engine.orders import parse_orders_any
+        from referee.engine.orders import parse_orders
 
         if self.vocabulary is None:
             raise TypeError(f"ruleset {self.id!r} has neither a vocabulary nor parse_orders")
-        return parse_orders_any(text, file, self.vocabulary)
+        return parse_orders(text, file, self.vocabulary)
 
     def warnings(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         """For orders with no violation, what they make certain before any die (losses,
@@ -398,12 +398,6 @@ def view_notes_of(
     if not isinstance(ruleset, HiddenInformation):
         return []
     return list(ruleset.view_notes(module, view, side, orders))
-
-
-def parse_orders_for(ruleset: Ruleset, text: str, file: str) -> OrdersDoc:
-    """Parse an orders file (text or JSON) in ``ruleset``'s words (:meth:`Ruleset.parse_orders`).
-    Raises :class:`~referee.engine.orders.OrdersSyntaxError` listing every problem."""
-    return ruleset.parse_orders(text, file)
 
 
 def scripted_player(ruleset: Ruleset) -> ScriptedPlayer | None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.engine.core import Dice, GameState
-from referee.engine.ruleset import Ruleset, get_ruleset, parse_orders_for, scripted_player
+from referee.engine.ruleset import Ruleset, get_ruleset, scripted_player
 from referee.source.model import Module
 
 
@@ -84,7 +84,7 @@ def play(
         text = orders_for(module, state, rs)
         if text is None:
             return steps, state
-        doc = parse_orders_for(rs, text, f"step-{k:03d}.txt")
+        doc = rs.parse_orders(text, f"step-{k:03d}.txt")
         problems = rs.validate(module, state, doc)
         if problems:
             raise ScriptError(
@@ -119,7 +119,7 @@ def replay(
     rs = get_ruleset(module.ruleset)
     state = rs.new_game(module, scenario, game_id)
     for k, text in enumerate(texts, start=1):
-        doc = parse_orders_for(rs, text, f"step-{k:03d}.txt")
+        doc = rs.parse_orders(text, f"step-{k:03d}.txt")
         if rs.validate(module, state, doc):
             raise ScriptError(f"step {k}: the recorded orders no longer validate")
         state = rs.resolve(module, state, doc, dice_for(k, text)).state

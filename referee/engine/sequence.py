@@ -51,8 +51,9 @@ class Phase(Generic[StepsT]):
     by); ``number`` its number where the book numbers its phases (0: none); ``night_only``
     a phase played only on Night Game-Turns; ``flag`` a new-game flag a game must have for
     the phase to be played (a phase built after games began: an older game skips it, so its
-    archive replays as it was played); ``steps`` the ruleset's own functions for it (check,
-    carry out, automatic step), of a type the ruleset declares."""
+    archive replays as it was played); ``once`` a phase played once, before Game-Turn 1 (a
+    set-up step); ``steps`` the ruleset's own functions for it (check, carry out, automatic
+    step), of a type the ruleset declares."""
 
     id: str
     title: str
@@ -63,6 +64,7 @@ class Phase(Generic[StepsT]):
     number: int = 0
     night_only: bool = False
     flag: str | None = None
+    once: bool = False
     steps: StepsT | None = None
 
     def __post_init__(self) -> None:

@@ -25,10 +25,9 @@ from referee.source.model import Module
 
 def parse_orders_text(ruleset: Ruleset, body: str, file: str) -> Any:
     """Parse in the ruleset's words (its vocabulary, or its own orders language)."""
-    from referee.engine.ruleset import parse_orders_for
 
     try:
-        return parse_orders_for(ruleset, body, file)
+        return ruleset.parse_orders(body, file)
     except Exception as exc:
         errors = getattr(exc, "errors", None)  # OrdersSyntaxError lists every problem
         if not isinstance(errors, list):

@@ -21,6 +21,7 @@ from referee.pbem.archive import sha256_hex, slug
 from referee.pbem.keys import CONTEXT_REPORT, PrivateKey
 from referee.pbem.parts import Sealer
 from referee.pbem.reports import render_html, render_markdown, templates_sha256
+from referee.source.memo import per_module
 from referee.source.model import Module
 
 REPORT_FORMAT = "referee-report/1"
@@ -137,20 +138,12 @@ def views(
     return out
 
 
-_TABLES: dict[int, tuple[Module, Any]] = {}
-
-
 def vassal_table(module: Module) -> Any:
     """The VASSAL placement table of the module players built with ``referee build`` (same
     default dpi), computed once per module object."""
     from referee.vassal.position.placement import table_for
 
-    hit = _TABLES.get(id(module))
-    if hit is None or hit[0] is not module:
-        hit = (module, table_for(module))
-        _TABLES.clear()
-        _TABLES[id(module)] = hit
-    return hit[1]
+    return per_module(module, "vassal_table", lambda: table_for(module))
 
 
 def positions(

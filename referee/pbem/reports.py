@@ -17,6 +17,7 @@ import jinja2
 from referee.pbem.keys import short_fingerprint
 from referee.pbem.scoreboard import scoreboard
 from referee.resources import templates_dir
+from referee.source.memo import per_module
 from referee.source.model import Module
 
 
@@ -74,17 +75,12 @@ def templates_sha256() -> str:
     return h.hexdigest()
 
 
-_NAMES: dict[int, tuple[Module, dict[str, str]]] = {}
-
-
 def piece_names(module: Module) -> dict[str, str]:
     """Every counter's unit name by piece id, made once per module object (each report
     and view of a run lists the pieces)."""
-    hit = _NAMES.get(id(module))
-    if hit is None or hit[0] is not module:
-        _NAMES.clear()
-        hit = _NAMES[id(module)] = (module, {k: p.unit.name for k, p in module.pieces().items()})
-    return hit[1]
+    return per_module(
+        module, "piece_names", lambda: {k: p.unit.name for k, p in module.pieces().items()}
+    )
 
 
 def positions(module: Module, state: dict[str, Any]) -> list[dict[str, Any]]:

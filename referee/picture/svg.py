@@ -41,6 +41,7 @@ from referee.picture.png import (
     play_region,
     stack_keys,
 )
+from referee.source.memo import per_module
 from referee.source.model import Module
 
 SVG_FORMAT = "referee-position-svg/1"
@@ -99,39 +100,35 @@ class MapGeometry:
     style: str
 
 
-_LAYOUTS: dict[tuple[int, int], tuple[Module, MapGeometry]] = {}
-
-
 def _layout(module: Module, dpi: int) -> MapGeometry:
     """:class:`MapGeometry` at ``dpi``, made once per module object: every step of a run
     draws on the same map (issue 24: the board is drawn once per run)."""
+    return per_module(module, ("svg_layout", dpi), lambda: _geometry(module, dpi))
+
+
+def _geometry(module: Module, dpi: int) -> MapGeometry:
     from referee.render.board import board_layout
 
-    hit = _LAYOUTS.get((id(module), dpi))
-    if hit is None or hit[0] is not module:
-        if len(_LAYOUTS) > 8:
-            _LAYOUTS.clear()
-        lay = board_layout(module, dpi)
-        hexes: list[Hex] = []
-        style = ""
-        if lay.grid is not None:
-            colours = {h: _hex_colour(module, h) for h in sorted(module.map.hexes)}
-            names = {c: f"c{n}" for n, c in enumerate(sorted(set(colours.values())))}
-            style = "".join(f".{n}{{fill:{c}}}" for c, n in names.items())
-            size = max(4.0, lay.hex_width * 0.13)
-            up = -lay.grid.size * 0.66 + size * 0.35
-            for h, colour in colours.items():
-                x, y = lay.pixel_centre(h)
-                hexes.append(
-                    (
-                        x,
-                        y,
-                        f'<use href="#h" x="{round(x)}" y="{round(y)}" class="{names[colour]}"/>',
-                        f'<text x="{round(x)}" y="{round(y + up)}">{map_label(h)}</text>',
-                    )
+    lay = board_layout(module, dpi)
+    hexes: list[Hex] = []
+    style = ""
+    if lay.grid is not None:
+        colours = {h: _hex_colour(module, h) for h in sorted(module.map.hexes)}
+        names = {c: f"c{n}" for n, c in enumerate(sorted(set(colours.values())))}
+        style = "".join(f".{n}{{fill:{c}}}" for c, n in names.items())
+        size = max(4.0, lay.hex_width * 0.13)
+        up = -lay.grid.size * 0.66 + size * 0.35
+        for h, colour in colours.items():
+            x, y = lay.pixel_centre(h)
+            hexes.append(
+                (
+                    x,
+                    y,
+                    f'<use href="#h" x="{round(x)}" y="{round(y)}" class="{names[colour]}"/>',
+                    f'<text x="{round(x)}" y="{round(y + up)}">{map_label(h)}</text>',
                 )
-        hit = _LAYOUTS[(id(module), dpi)] = (module, MapGeometry(lay, hexes, style))
-    return hit[1]
+            )
+    return MapGeometry(lay, hexes, style)
 
 
 def _hex_colour(module: Module, hid: str) -> str:

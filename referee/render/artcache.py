@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from referee.cache import active, canonical, code_fingerprint, digest, valid_png
+from referee.source.memo import per_module
 from referee.source.model import Module, UnitDef
 
 __all__ = [
@@ -119,9 +120,6 @@ class _Unread:
         return f"<module field {self._field} not in the picture's key>"
 
 
-_NARROWED: dict[tuple[int, tuple[str, ...]], tuple[Module, Module]] = {}
-
-
 def narrowed(module: Module, reads: tuple[str, ...]) -> Module:
     """``module`` with every field not in ``reads`` replaced by a guard (see the module
     docstring). The same object for the same module and reads, so per-module caches of the
@@ -131,10 +129,10 @@ def narrowed(module: Module, reads: tuple[str, ...]) -> Module:
     and every picture read from it is keyed by its bytes (a map picture by the SHA-256 in
     ``map.art``, checked when it is opened; a roster picture by :func:`face_key`), so the
     folder's path would add nothing to a key but misses."""
-    memo_key = (id(module), reads)
-    hit = _NARROWED.get(memo_key)
-    if hit is not None and hit[0] is module:
-        return hit[1]
+    return per_module(module, ("narrowed", reads), lambda: _narrow(module, reads))
+
+
+def _narrow(module: Module, reads: tuple[str, ...]) -> Module:
     guards: dict[str, object] = {
         f.name: _Unread(f.name)
         for f in dataclasses.fields(module)
@@ -142,11 +140,7 @@ def narrowed(module: Module, reads: tuple[str, ...]) -> Module:
     }
     if ROSTER in reads and "units" not in reads:
         guards["units"] = _roster(module)
-    out = dataclasses.replace(module, **guards)  # type: ignore[arg-type]
-    if len(_NARROWED) > 16:
-        _NARROWED.clear()
-    _NARROWED[memo_key] = (module, out)
-    return out
+    return dataclasses.replace(module, **guards)  # type: ignore[arg-type]
 
 
 def _roster(module: Module) -> tuple[UnitDef, ...]:
@@ -170,22 +164,15 @@ def _field_value(module: Module, name: str) -> object:
     return getattr(module, name)
 
 
-_FIELD_DIGESTS: dict[tuple[int, str], tuple[Module, str]] = {}
-
-
 def read_fields(module: Module, reads: tuple[str, ...]) -> dict[str, str]:
     """The digest of each named field of ``module`` (each worked out once per module: the
     board and the terrain chart both read the 900-hex map)."""
-    out: dict[str, str] = {}
-    for name in reads:
-        hit = _FIELD_DIGESTS.get((id(module), name))
-        if hit is None or hit[0] is not module:
-            if len(_FIELD_DIGESTS) > 256:
-                _FIELD_DIGESTS.clear()
-            hit = (module, digest(_field_value(module, name)))
-            _FIELD_DIGESTS[(id(module), name)] = hit
-        out[name] = hit[1]
-    return out
+    return {
+        name: per_module(
+            module, ("field_digest", name), lambda name=name: digest(_field_value(module, name))
+        )
+        for name in reads
+    }
 
 
 def board_key(module: Module, dpi: int) -> str:

@@ -30,6 +30,7 @@ from referee.render.drawing import Item, Mark, Picture, Text, Vector
 from referee.render.drawing import Rect as Shape
 from referee.render.fonts import face_name, pil_font
 from referee.render.symbols import CATEGORY_DEFAULT, draw_symbol
+from referee.source.memo import per_module
 from referee.source.model import CounterLayout, LayoutBox, Module, UnitDef
 
 MIN_TEXT_PT = 4.0  # smallest printed type we accept on a counter (about 1.4 mm)
@@ -222,9 +223,6 @@ class _Sizing:
     size_px: float
 
 
-_SIZING_CACHE: dict[tuple[int, int], tuple[Module, dict[tuple[str, int], _Sizing]]] = {}
-
-
 def counter_sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
     """One type size per (layout, box): the largest that fits every face using that box.
 
@@ -232,10 +230,10 @@ def counter_sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
     (long value lines on a half-inch counter). Raises a UserError naming the first unit and box
     whose text cannot fit at :data:`MIN_TEXT_PT`.
     """
-    key = (id(module), dpi)
-    hit = _SIZING_CACHE.get(key)
-    if hit is not None and hit[0] is module:
-        return hit[1]
+    return per_module(module, ("counter_sizings", dpi), lambda: _sizings(module, dpi))
+
+
+def _sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
     side = counter_px(module, dpi)
     pad = text_pad(side)
     min_px = MIN_TEXT_PT * dpi / 72.0
@@ -270,9 +268,6 @@ def counter_sizings(module: Module, dpi: int) -> dict[tuple[str, int], _Sizing]:
                 "or use a larger counter.size_in",
             )
         out[(lname, i)] = _Sizing(font, size)
-    if len(_SIZING_CACHE) > 32:
-        _SIZING_CACHE.clear()
-    _SIZING_CACHE[key] = (module, out)
     return out
 
 

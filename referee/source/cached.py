@@ -29,6 +29,7 @@ from typing import Any, Final
 from referee.cache import active, code_fingerprint, digest
 from referee.source.diagnostics import Diagnostics
 from referee.source.model import Module
+from referee.source.schema import schema_for
 
 __all__ = ["decode", "encode", "load_module_cached", "source_key"]
 
@@ -108,7 +109,13 @@ def _fields(cls: type) -> tuple[tuple[str, Decoder], ...]:
     """Each field of a model class with the decoder of its type hint."""
     names: dict[str, Any] = {c.__name__: c for c in _classes().values()}
     hints = typing.get_type_hints(cls, localns=names)  # some names are imported for typing only
-    return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+    return tuple((f.name, _decoder(hints[f.name])) for f in _stored(cls))
+
+
+def _stored(cls: type) -> tuple[dataclasses.Field[Any], ...]:
+    """The fields of a model class the cache stores: all but the ``derived`` ones (a
+    module's schema, attached again from its ruleset when the module is rebuilt)."""
+    return tuple(f for f in dataclasses.fields(cls) if not f.metadata.get("derived"))
 
 
 def encode(value: object) -> object:
@@ -122,7 +129,7 @@ def encode(value: object) -> object:
         name = f"{cls.__module__}.{cls.__qualname__}"
         if _classes().get(name) is not cls:
             raise TypeError(f"{name} is not a model class")
-        return {"C": name, "v": [encode(getattr(value, f.name)) for f in dataclasses.fields(cls)]}
+        return {"C": name, "v": [encode(getattr(value, f.name)) for f in _stored(cls)]}
     if isinstance(value, tuple):
         return {"T": [encode(v) for v in value]}
     if isinstance(value, list):
@@ -304,6 +311,9 @@ def _decode_dataclass(data: object, expected: type | None) -> Any:
     setter = object.__setattr__
     for (field_name, dec), raw in zip(fields, values, strict=True):
         setter(obj, field_name, dec(raw))
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("derived"):
+            setter(obj, f.name, f.default)
     return obj
 
 
@@ -384,5 +394,7 @@ def _rebuild(data: bytes, root: Path) -> tuple[Module, Diagnostics] | None:
         return None
     except Exception:  # a type hint the codec cannot read is our gap: load the source
         return None
-    module = dataclasses.replace(module, root=root.resolve())
+    module = dataclasses.replace(
+        module, root=root.resolve(), schema=schema_for(module.ruleset, module.game)
+    )
     return module, Diagnostics(root=root, items=items)

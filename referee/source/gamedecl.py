@@ -18,7 +18,10 @@ Pure data; the model types here are encodable by the module cache.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from referee.engine.sequence import Phase, SequenceOfPlay
 
 DECLARED = "declared"
 """The ruleset id of every declared game (``referee/rules/declared``)."""
@@ -40,6 +43,27 @@ class GamePhase:
     side: str = ""
     rule: str = ""
     once: bool = False
+
+
+def sequence_of_play(phases: Sequence[GamePhase], rule: str) -> SequenceOfPlay[None]:
+    """The declared steps as the engine's sequence of play [G2], in the declared order: a
+    step of one side (``first``/``second``) is that side's phase, a step of neither passes
+    on its own (``nobody``); ``once`` steps are set-up steps. ``rule`` is the case cited for
+    a step that names none. The declared ruleset walks it and the VASSAL turn tracker is
+    read from it (``schema.tracker_steps``), so the two cannot disagree."""
+    return SequenceOfPlay(
+        tuple(
+            Phase(
+                p.id,
+                p.name,
+                p.rule or rule,
+                "side" if p.side else "nobody",
+                side=p.side or None,
+                once=p.once,
+            )
+            for p in phases
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,7 @@ def load_module(root: Path | str) -> tuple[Module | None, Diagnostics]:
         optional_rules=optional,
         unit_types=unit_types,
         game=head.game,
+        schema=ctx.schema,
     )
     if _ruleset_table_checks(ctx, module):
         return None, diags

@@ -1,5 +1,6 @@
 """The one cache of what is built from a loaded module: boards, rule tables, a ruleset's
-per-module facts.
+per-module facts, the renderer's type sizes and field digests, the PBEM referee's VASSAL
+placement table and piece names. Nothing else keys a cache by a module's identity.
 
 A loaded :class:`~referee.source.model.Module` is immutable, so anything computed from it
 alone stays true for as long as that object lives. Each entry is kept under the module

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from referee.hexgrid import HexGrid, hexside_key
 from referee.source.mapkinds import Canvas, PropValue, SpaceLayer, ZoneLayer
 from referee.source.origin import Origin
+from referee.source.schema import RulesetSchema
 from referee.source.tablemodel import NamedTable
 
 if TYPE_CHECKING:
     from referee.source.gamedecl import GameDecl
-    from referee.source.schema import RulesetSchema
 
 
 @dataclass(frozen=True, slots=True)
@@ -634,21 +634,14 @@ class Module:
     unit_types: dict[str, dict[str, str]] = field(default_factory=dict)  # type -> attributes
     # a game without a ruleset: what its own [game] table declares (ruleset "declared")
     game: GameDecl | None = None
-
-    @property
-    def schema(self) -> RulesetSchema | None:
-        """What the module's ruleset asks of it (``referee/source/schema.py``), registered
-        with the ruleset; for a declared game, that schema with the game's own declarations
-        (``referee/source/gamedecl.py``). ``None`` only for a ruleset this installation does
-        not know (the loader refuses such a module)."""
-        from referee.source.schema import ruleset_schema
-
-        base = ruleset_schema(self.ruleset)
-        if self.game is None or base is None:
-            return base
-        from referee.source.schema import declared_schema
-
-        return declared_schema(self.game, base)
+    # what the module's ruleset asks of it (``referee/source/schema.py``), attached once by
+    # whoever builds the module (the loader, the cache, a VASSAL import) from the registry:
+    # for a declared game, that schema with the game's own declarations. ``None`` only for a
+    # ruleset this installation does not know (the loader refuses such a module). Derived
+    # from ``ruleset`` and ``game``, so the module cache stores neither it nor its functions.
+    schema: RulesetSchema | None = field(
+        default=None, compare=False, repr=False, metadata={"derived": True}
+    )
 
     def scenario(self, scenario_id: str) -> Scenario:
         """The scenario ``scenario_id``; an unknown one is a UserError (exit 2) naming the

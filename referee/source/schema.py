@@ -10,10 +10,11 @@ value columns without touching the loader.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from referee.source.gamedecl import sequence_of_play
 from referee.source.tablemodel import TableDecl
 
 if TYPE_CHECKING:
@@ -60,17 +61,28 @@ def tracker_steps(
     *,
     players: Mapping[str, str] | None = None,
     ends: Mapping[str, tuple[str, ...]] | None = None,
+    turn: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[PhaseDecl, ...]:
     """The steps of one Game-Turn for the VASSAL turn tracker, read from the ruleset's own
     sequence of play (its engine :class:`~referee.engine.sequence.Phase` records, in order),
     so the sequence is declared once: each phase's id, title and case; its player from
     ``players`` (the phase's ``side`` -> ``"first"``/``"second"``; else ``""``, a step of both,
     of neither or of a fixed side); the markers that end with it from ``ends`` (phase id ->
-    marker ids). ``extra`` phases, entered out of the book's order, are no tracker steps."""
+    marker ids). ``extra`` phases, entered out of the book's order, are no tracker steps.
+
+    Where the book plays a phase once for each player (1975's Combat and Movement Phases of
+    the first, then of the second player [4.0]), ``turn`` lists the Game-Turn's steps as
+    (phase id, ``"first"``/``"second"``/``""``) instead: each step is that phase's id, title
+    and case, in the order given."""
     who, gone = players or {}, ends or {}
+    steps = (
+        [(p, who.get(p.side or "", "")) for p in phases]
+        if turn is None
+        else [(phases[pid], player) for pid, player in turn]
+    )
     return tuple(
-        PhaseDecl(p.id, p.title, p.rule, who.get(p.side or "", ""), gone.get(p.id, ()))
-        for p in phases
+        PhaseDecl(p.id, p.title, p.rule, player, gone.get(p.id, ()), once=p.once)
+        for p, player in steps
     )
 
 
@@ -413,6 +425,17 @@ def _load_entry_point(ruleset_id: str, ep: Any) -> object:
         ) from exc
 
 
+def schema_for(ruleset_id: str, game: GameDecl | None = None) -> RulesetSchema | None:
+    """The schema a module of ``ruleset_id`` carries (``Module.schema``): the registered one;
+    for a declared game (``game``), that schema with the game's own declarations. ``None``
+    for an id nobody registered. Whoever builds a module attaches it once, so nothing looks
+    a module's ruleset up by id again."""
+    base = ruleset_schema(ruleset_id)
+    if game is None or base is None:
+        return base
+    return declared_schema(game, base)
+
+
 def off_map_boxes(module: Module, ruleset_id: str | None = None) -> tuple[tuple[str, str], ...]:
     """The ruleset's off-map boxes of ``module`` (``RulesetSchema.off_map_boxes``): (box name,
     title) pairs, none for a ruleset that declares none."""
@@ -438,8 +461,9 @@ def declared_schema(game: GameDecl, base: RulesetSchema) -> RulesetSchema:
         terrain=game.terrain,
         victory_conditions=game.victory_conditions,
         masked_backs=game.masked_backs,
-        sequence=tuple(
-            PhaseDecl(p.id, p.name, p.rule or "sequence", p.side, once=p.once) for p in game.phases
+        sequence=tracker_steps(
+            sequence_of_play(game.phases, "sequence"),
+            players={"first": "first", "second": "second"},
         ),
         dice=tuple(DiceDecl(d.name, d.dice, d.rule or "dice", d.sides) for d in game.dice),
         # the pieces of a module imported from VASSAL belong to no side (side "")

@@ -88,7 +88,7 @@ def _cached(module: Module, key: str, make: Any) -> Any:
     from referee.cache import digest
     from referee.render.artcache import read_fields
 
-    names = tuple(f.name for f in dataclasses.fields(module))
+    names = tuple(f.name for f in dataclasses.fields(module) if not f.metadata.get("derived"))
     k = f"{digest('viewer', VIEWER_DPI, CHART_DPI, read_fields(module, names))}:{key}"
     if k not in _CACHE:
         if len(_CACHE) > 16:

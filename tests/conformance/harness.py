@@ -37,7 +37,7 @@ from referee.coverage.cases import load_cases
 from referee.coverage.citations import undeclared
 from referee.engine.core import GameState, ScriptedDice
 from referee.engine.orders import OrdersDoc, OrdersSyntaxError
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.model import Module
 from tests.conformance.rulesets import (
     Adapter,
@@ -176,7 +176,7 @@ def play_orders(play: Play, step: Mapping[str, Any]) -> list[str]:
     rs, module, state = play.ruleset, play.module, play.state
     assert module is not None and state is not None
     try:
-        doc: OrdersDoc = parse_orders_for(rs, orders_text(play, step), "orders.txt")
+        doc: OrdersDoc = rs.parse_orders(orders_text(play, step), "orders.txt")
     except OrdersSyntaxError as exc:
         return [] if exp.get("syntax_error") else [f"syntax error: {exc}"]
     problems = ["expected a syntax error"] if exp.get("syntax_error") else []
@@ -354,7 +354,7 @@ def pass_until(play: Play, want: Mapping[str, Any]) -> GameState:
         side = rs.awaiting(module, st)[0]
         body = play.adapter.empty_orders(st)
         text = f"game: {st.game_id}\nturn: {st.turn}\nside: {side}\n{body}\n"
-        out = rs.resolve(module, st, parse_orders_for(rs, text, "pass.txt"), ScriptedDice([]))
+        out = rs.resolve(module, st, rs.parse_orders(text, "pass.txt"), ScriptedDice([]))
         assert not out.violations, [(v.rule, v.message) for v in out.violations]
         st = out.state
     raise AssertionError(f"never reached {want}")

@@ -313,7 +313,7 @@ def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
     schema.register(_AREA_SCHEMA)
     try:
         rs = registry.get_ruleset("toy_area")
-        doc = registry.parse_orders_for(rs, '[actions]\npatrol US-CV-1 "Black Sea"\n', "t.txt")
+        doc = rs.parse_orders('[actions]\npatrol US-CV-1 "Black Sea"\n', "t.txt")
         assert doc.orders[0].hexes == ("Black Sea",)
         out = CliRunner().invoke(app, ["vocabulary", "toy_area", "--json"])
         assert json.loads(out.output)["locations"] == [

@@ -75,7 +75,7 @@ def game_id(src: Path) -> str:
 
 
 def _play(w: RealWorld, src: Path, module: Any) -> None:
-    from referee.engine.orders import parse_orders_any
+    from referee.engine.orders import parse_orders
     from referee.engine.ruleset import get_ruleset
     from referee.pbem.dice import CommittedDice
 
@@ -92,7 +92,7 @@ def _play(w: RealWorld, src: Path, module: Any) -> None:
         w.first.setdefault(src.name, pos)
         if state.pending:
             w.pending.append(pos)
-        doc = parse_orders_any(text, "o.txt", rs.vocabulary)
+        doc = parse_orders(text, "o.txt", rs.vocabulary)
         seed = hashlib.sha256(f"{src.name}:{k}".encode()).digest()
         dice = CommittedDice(seed, k, hashlib.sha256(text.encode()).hexdigest(), b"h" * 32)
         state = rs.resolve(module, state, doc, dice).state

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from tests.pbem.cliflow import (
     Table,
@@ -141,7 +141,7 @@ def test_each_orders_file_validates_alike_on_the_players_view(
         full = GameState.from_json(
             json.loads((t.game / "secret/turns" / folders[k].name / "state.json").read_text())
         )
-        assert rs.validate(module, full, parse_orders_for(rs, text, "o.txt")) == []
+        assert rs.validate(module, full, rs.parse_orders(text, "o.txt")) == []
         p = tmp_path / f"orders-{k}.txt"
         p.write_text(text)
         view = t.opened() / "turns" / folders[k].name / "view-USN.json"

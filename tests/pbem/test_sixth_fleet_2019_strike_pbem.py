@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from tests.pbem.cliflow import Table, cli, readable, received_by, verify_as_player
 
@@ -162,7 +162,7 @@ def test_each_orders_file_validates_alike_on_the_players_view(
         if "play " not in text:
             continue
         full = _secret_state(t, folders[k].name)
-        assert rs.validate(module, full, parse_orders_for(rs, text, "o.txt")) == []
+        assert rs.validate(module, full, rs.parse_orders(text, "o.txt")) == []
         p = tmp_path / f"orders-{k}.txt"
         p.write_text(text)
         view = t.opened() / "turns" / folders[k].name / f"view-{full.active_side}.json"

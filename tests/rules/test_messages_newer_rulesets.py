@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 from tests.conformance.rulesets.sixth_fleet_2019 import build_state, module_2019
@@ -33,7 +33,7 @@ def _first(name: str) -> tuple[Module, GameState]:
 
 def _violations(module: Module, state: GameState, text: str) -> list:
     rs = get_ruleset(module.ruleset)
-    return list(rs.validate(module, state, parse_orders_for(rs, text, "o.txt")))
+    return list(rs.validate(module, state, rs.parse_orders(text, "o.txt")))
 
 
 def _one(vs: list, rule: str):
@@ -182,7 +182,7 @@ def test_an_order_that_fits_no_form_says_what_was_written():
     rs = get_ruleset("sixth_fleet_2019")
     text = "game: t\nturn: 1\nside: Soviet\n[actions]\nreinforce SO-TU16.1\nplay\n"
     try:
-        parse_orders_for(rs, text, "o.txt")
+        rs.parse_orders(text, "o.txt")
     except OrdersSyntaxError as exc:
         shown = str(exc)
     else:
@@ -280,7 +280,7 @@ def test_naval_cd_unit_not_yours_gets_the_nearest_ids():
     }
     state = naval_state(module, case)
     head = f"game: case\nturn: {state.turn}\nside: "
-    support = parse_orders_for(rs, head + "Soviet\n[combat]\nsupport SU-CL-KK -> 2824\n", "o")
+    support = rs.parse_orders(head + "Soviet\n[combat]\nsupport SU-CL-KK -> 2824\n", "o")
     state = rs.resolve(module, state, support, ScriptedDice([])).state
     v = _one(
         _violations(module, state, head + "Axis\n[coast]\ncoastfire DE-CD-1.3 -> SU-CL-KK\n"),

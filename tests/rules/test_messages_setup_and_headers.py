@@ -13,7 +13,7 @@ import pytest
 
 from referee.engine.core import GameState
 from referee.engine.orders import OrdersSyntaxError
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -37,13 +37,13 @@ def _game(name: str) -> tuple[Module, GameState]:
 def _validate(name: str, orders: str) -> list:
     module, state = _game(name)
     rs = get_ruleset(module.ruleset)
-    return list(rs.validate(module, state, parse_orders_for(rs, HEADER + orders, "o.txt")))
+    return list(rs.validate(module, state, rs.parse_orders(HEADER + orders, "o.txt")))
 
 
 def _syntax_errors(name: str, text: str) -> list:
     module = _module(name)
     with pytest.raises(OrdersSyntaxError) as exc:
-        parse_orders_for(get_ruleset(module.ruleset), text, "o.txt")
+        get_ruleset(module.ruleset).parse_orders(text, "o.txt")
     return exc.value.errors
 
 
@@ -128,7 +128,6 @@ def test_a_westpac_reinforcement_placed_twice_says_which_line_to_keep() -> None:
     """[DTP 11.506]: the second 'place' of one reinforcement is refused with the line to keep
     (issue 31's standard: expected, found, hint)."""
     from referee.engine.core import ScriptedDice
-    from referee.engine.ruleset import parse_orders_for
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
@@ -143,7 +142,7 @@ def test_a_westpac_reinforcement_placed_twice_says_which_line_to_keep() -> None:
         f"game: {state.game_id}\nturn: {state.turn}\nside: {state.active_side}\n"
         f"phase: {state.phase}\n\n[reinforcement]\nplace SO-AK-81 3033\nplace SO-AK-81 3033\n"
     )
-    v = RULESET.validate(module(), state, parse_orders_for(RULESET, text, "orders.txt"))
+    v = RULESET.validate(module(), state, RULESET.parse_orders(text, "orders.txt"))
     twice = [x for x in v if "placed twice" in x.message]
     assert len(twice) == 1, v
     assert twice[0].rule == "DTP 11.506"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import Event, GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.engine.steps import WithheldDice
 from referee.rules.naval_module.context import Game, place, set_ship
 from referee.rules.naval_module.movement import capacity_now
@@ -164,7 +164,7 @@ def test_scripted_campaigns_keep_the_invariants(seed: int) -> None:
         text = scripted_orders(rs, m, state)
         if text is None:
             break
-        doc = parse_orders_for(rs, text, f"step-{k}.txt")
+        doc = rs.parse_orders(text, f"step-{k}.txt")
         assert not rs.validate(m, state, doc), text
         out = rs.resolve(m, state, doc, SeededDice(seed * 1000 + k))
         assert not out.violations

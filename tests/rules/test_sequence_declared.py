@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.engine.scripted import orders_for, orders_sha256
 from referee.pbem import dice as dicemod
 from referee.source.loader import load_module
@@ -45,7 +45,7 @@ def test_the_referee_walks_the_declared_sequence() -> None:
         text = orders_for(module, state, rs)
         if text is None or state.turn > 4:
             break
-        doc = parse_orders_for(rs, text, "o.txt")
+        doc = rs.parse_orders(text, "o.txt")
         dice = dicemod.CommittedDice(secret.seed(k), k, orders_sha256(text))
         state = rs.resolve(module, state, doc, dice).state
     assert state.turn > 3
@@ -92,7 +92,7 @@ def _walk(source: Path, scenario_id: str, steps: int) -> list[tuple[int, str, st
         text = orders_for(module, state, rs)
         if text is None:
             break
-        doc = parse_orders_for(rs, text, "o.txt")
+        doc = rs.parse_orders(text, "o.txt")
         # Carrier Battlegroup hides rolls from the player [4.0]: a hidden seed of its own
         hidden = hidden_secret.seed(k)
         dice = dicemod.CommittedDice(secret.seed(k), k, orders_sha256(text), hidden_seed=hidden)

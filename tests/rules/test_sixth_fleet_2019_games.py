@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.control import all_control
 from referee.rules.sixth_fleet_2019.game import Game, other
@@ -99,7 +99,7 @@ def play(scenario: str, seed: int) -> tuple[GameState, list[str]]:
         text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
         if text is None:
             return state, kinds
-        doc = parse_orders_for(rs, text, f"step-{k}.txt")
+        doc = rs.parse_orders(text, f"step-{k}.txt")
         assert not rs.validate(m, state, doc), (k, text)
         out = rs.resolve(m, state, doc, SeededDice(seed * 1000 + k))
         assert out.ok

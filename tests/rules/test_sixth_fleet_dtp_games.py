@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
 from referee.rules.sixth_fleet_1975.victory import bonus_holds_13_1, unit_vp_13_0
@@ -152,7 +152,7 @@ def play(name: str, scenario: str, game_id: str) -> tuple[GameState, list[str], 
         if text is None:
             return state, kinds, texts
         texts.append(text)
-        doc = parse_orders_for(rs, text, f"step-{k}.txt")
+        doc = rs.parse_orders(text, f"step-{k}.txt")
         assert not rs.validate(m, state, doc), (k, text, rs.validate(m, state, doc))
         out = rs.resolve(m, state, doc, SeededDice(k))
         assert out.ok, (k, out.violations)
@@ -222,5 +222,5 @@ def test_the_rebasing_phase_names_a_side_so_a_pbem_game_goes_on() -> None:
             seen += 1
         text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
         assert text is not None
-        state = rs.resolve(m, state, parse_orders_for(rs, text, "s"), SeededDice(k)).state
+        state = rs.resolve(m, state, rs.parse_orders(text, "s"), SeededDice(k)).state
     assert seen >= 2  # both players' files of at least one phase 6

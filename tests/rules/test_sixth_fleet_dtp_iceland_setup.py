@@ -8,7 +8,6 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import GameState, ScriptedDice
-from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from referee.source.loader import load_module
 from referee.source.model import Module
@@ -31,7 +30,7 @@ def set_up(game_id: str) -> GameState:
     for _ in range(2):
         text = RULESET.scripted_orders(m, state)
         assert text is not None
-        doc = parse_orders_for(RULESET, text, "setup.txt")
+        doc = RULESET.parse_orders(text, "setup.txt")
         assert not RULESET.validate(m, state, doc), text
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
     assert state.phase == "ship_movement_a"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.source.loader import load_module
 from referee.source.model import Module
@@ -45,7 +45,7 @@ def accepted(m: Module, state: GameState, side: str, line: str) -> bool:
         f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\nphase: {state.phase}\n\n"
         f"[{section}]\n{line}\n"
     )
-    return not rs.validate(m, state, parse_orders_for(rs, text, "o.txt"))
+    return not rs.validate(m, state, rs.parse_orders(text, "o.txt"))
 
 
 @cache
@@ -58,7 +58,7 @@ def listed_along_a_game() -> dict[str, int]:
         text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
         if text is None or state.turn > 3:
             return seen
-        doc = parse_orders_for(rs, text, "s.txt")
+        doc = rs.parse_orders(text, "s.txt")
         if state.phase != "setup" and state.phase in ("ship_movement_a", "combat"):
             side = doc.side or ""
             mine = sorted(u for u, s in state.units.items() if s.side == side and s.location)
@@ -95,7 +95,7 @@ def test_the_cheapest_path_and_the_allowance() -> None:
     while state.phase != "ship_movement_a":
         text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
         assert text is not None
-        state = rs.resolve(m, state, parse_orders_for(rs, text, "s"), SeededDice(1)).state
+        state = rs.resolve(m, state, rs.parse_orders(text, "s"), SeededDice(1)).state
     ship = next(
         u
         for u, s in sorted(state.units.items())

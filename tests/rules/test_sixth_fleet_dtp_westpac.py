@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import Event, GameState
-from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from referee.rules.sixth_fleet_dtp.westpac_setup import SetupStep, setup_steps_11_505
 from referee.rules.sixth_fleet_dtp.westpac_victory import ship_vp_11_5124
@@ -84,7 +83,7 @@ def _east_block_file(state: GameState, changes: dict[str, str]) -> tuple[str, li
         for ln in text.splitlines()
     ]
     text = "\n".join(lines) + "\n"
-    doc = parse_orders_for(RULESET, text, "setup.txt")
+    doc = RULESET.parse_orders(text, "setup.txt")
     return text, [str(p) for p in RULESET.validate(m, state, doc)]
 
 
@@ -143,7 +142,7 @@ def test_both_scripted_set_ups_are_lawful_and_the_game_begins() -> None:
         text = RULESET.scripted_orders(m, state)
         assert text is not None
         assert ("place SO-SG-36 " in text) == (len(sides) == 3), text
-        doc = parse_orders_for(RULESET, text, "setup.txt")
+        doc = RULESET.parse_orders(text, "setup.txt")
         assert [str(p) for p in RULESET.validate(m, state, doc)] == [], text
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
     assert sides == ["EastBlock", "SEATO", "EastBlock"]
@@ -217,7 +216,7 @@ def test_a_scripted_westpac_game_keeps_the_invariants_for_its_first_turns() -> N
             state = move_piece(game, state, "US-LPH-28", "2744")
         text = RULESET.scripted_orders(m, state)
         assert text is not None
-        doc = parse_orders_for(RULESET, text, f"step-{k}.txt")
+        doc = RULESET.parse_orders(text, f"step-{k}.txt")
         assert not RULESET.validate(m, state, doc), (k, text)
         out = RULESET.resolve(m, state, doc, SeededDice(k))
         assert out.ok, (k, out.violations)

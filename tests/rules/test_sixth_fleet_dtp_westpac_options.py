@@ -8,7 +8,6 @@ dtp_westpac/020-028 (the cruiser swap of 11.5131 in 024, the capture of 11.5134 
 from __future__ import annotations
 
 from referee.engine.core import GameState, ScriptedDice
-from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from tests.conformance.rulesets.dtp_westpac import module, set_up
 
@@ -28,7 +27,7 @@ def _last_rebasing(turn: int, options: tuple[str, ...]) -> GameState:
 def _seato_rebases(state: GameState, dice: list[int]) -> GameState:
     m = module()
     text = f"game: {state.game_id}\nturn: {state.turn}\nside: SEATO\n\n[rebasing]\n"
-    out = RULESET.resolve(m, state, parse_orders_for(RULESET, text, "r.txt"), ScriptedDice(dice))
+    out = RULESET.resolve(m, state, RULESET.parse_orders(text, "r.txt"), ScriptedDice(dice))
     assert out.ok, out.violations
     return out.state
 
@@ -84,4 +83,4 @@ def test_the_scripted_east_block_takes_the_admiral_senyavin_to_sea_on_entry() ->
     state = move_piece(Game.of(m, state), state, "SO-CCL-13", "3033")
     text = RULESET.scripted_orders(m, state)
     assert text is not None and "\nmove SO-CCL-13 " in text
-    assert not RULESET.validate(m, state, parse_orders_for(RULESET, text, "s.txt"))
+    assert not RULESET.validate(m, state, RULESET.parse_orders(text, "s.txt"))

@@ -86,7 +86,6 @@ def test_a_scripted_game_places_the_turn_4_track_before_any_movement() -> None:
     ``validate``, the invariants hold after every step, and turn 4 opens with the East Block's
     then SEATO's placements [DTP 11.5041, 11.506] before its first ship movement, every track
     unit of the turn arriving at its entry [DTP 11.5063, 11.5065]."""
-    from referee.engine.ruleset import parse_orders_for
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
     from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check
 
@@ -101,7 +100,7 @@ def test_a_scripted_game_places_the_turn_4_track_before_any_movement() -> None:
         k += 1
         text = RULESET.scripted_orders(m, state)
         assert text is not None
-        doc = parse_orders_for(RULESET, text, f"step-{k}.txt")
+        doc = RULESET.parse_orders(text, f"step-{k}.txt")
         assert not RULESET.validate(m, state, doc), (k, text)
         out = RULESET.resolve(m, state, doc, SeededDice(k))
         assert out.ok, (k, out.violations)

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import GameState, Roll
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -48,7 +48,7 @@ def play_until(
     for k in range(1, 400):
         text = rs.scripted_orders(m, state)  # type: ignore[attr-defined]
         assert text is not None, "the game ended before the position was reached"
-        out = rs.resolve(m, state, parse_orders_for(rs, text, f"step-{k}.txt"), SeededDice(k))
+        out = rs.resolve(m, state, rs.parse_orders(text, f"step-{k}.txt"), SeededDice(k))
         assert out.ok, out.violations
         state = out.state
         if done(state):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState, ScriptedDice
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.codec.savefile import read_save_bytes
@@ -48,7 +48,7 @@ def soviet_actions() -> GameState:
     module = _module("sixth_fleet_2019")
     rs = get_ruleset(module.ruleset)
     state = rs.new_game(module, "s1980", "g1")
-    doc = parse_orders_for(rs, "game: g1\nturn: 1\nside: Soviet\n[events]\nroll\n", "o.txt")
+    doc = rs.parse_orders("game: g1\nturn: 1\nside: Soviet\n[events]\nroll\n", "o.txt")
     state = rs.resolve(module, state, doc, ScriptedDice([1] * 10)).state
     assert (state.phase, state.active_side) == ("soviet_actions", "Soviet")
     return state
@@ -74,7 +74,7 @@ def _run(name: str, p: Player, state: GameState, side: str) -> Imported:
 def _violations(name: str, state: GameState, text: str) -> list[str]:
     module = _module(name)
     rs = get_ruleset(module.ruleset)
-    return [str(v) for v in rs.validate(module, state, parse_orders_for(rs, text, "o.txt"))]
+    return [str(v) for v in rs.validate(module, state, rs.parse_orders(text, "o.txt"))]
 
 
 def test_drags_between_zones_become_moves_with_quoted_names_and_validate_clean() -> None:
@@ -158,7 +158,7 @@ def test_a_point_to_point_move_without_units_names_the_spaces() -> None:
     assert lines.index("[movement]") < lines.index(f"move {written_name(one)} {written_name(two)}")
     assert "[launch]" in lines and f"strike US-A6.1 -> {written_name(two)}" in lines
     assert result.problems == ()
-    doc = parse_orders_for(rs, result.text, "o.txt")  # the ruleset's own parser reads it
+    doc = rs.parse_orders(result.text, "o.txt")  # the ruleset's own parser reads it
     assert [o.verb for o in doc.orders] == ["move", "strike"]
 
 
@@ -179,7 +179,7 @@ def test_zones_and_ports_over_hexes_name_the_port_and_the_zone() -> None:
     assert [x.unit for x in result.problems] == ["DE-ARM-1"]
     assert "DE-ARM-1 was dragged to 3621, not to a zone or space" in result.problems[0].message
     assert adjacent(module, "Ak-Mechet", "Karkinit Sea Zone")
-    doc = parse_orders_for(rs, result.text, "o.txt")
+    doc = rs.parse_orders(result.text, "o.txt")
     assert [o.verb for o in doc.orders] == ["move"]
 
 

@@ -9,6 +9,7 @@ The same module checked by real VASSAL is in ``test_real_vassal_play.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -349,8 +350,8 @@ def test_a_ruleset_marker_becomes_a_layer_and_shows_in_the_save(
     )
     fields = {f: getattr(base, f) for f in base.__dataclass_fields__}
     fake = type(base)(**{**fields, "markers": (*base.markers, detected, damaged), "sequence": seq})
-    monkeypatch.setattr(schema_mod, "ruleset_schema", lambda rid: fake)  # Module.schema
-    module = _module("mini")
+    monkeypatch.setattr(schema_mod, "ruleset_schema", lambda rid: fake)  # looked up by id
+    module = dataclasses.replace(_module("mini"), schema=fake)  # the module carries its schema
     table = table_for(module)
     plan = table.plan
     assert [m.spec.name for m in plan.marker_layers] == ["Detected", "Damaged"]

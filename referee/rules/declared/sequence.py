@@ -1,6 +1,8 @@
 """[G2] The declared sequence of play: which side is due, step by step.
 
-The steps are the module's ``[[game.phase]]`` (``referee/source/gamedecl.py``), in order; a
+The steps are the module's ``[[game.phase]]`` (``referee/source/gamedecl.py``), in order, read
+as the engine's sequence of play (``gamedecl.sequence_of_play``, which the VASSAL turn
+tracker reads too); a
 step of one side (``side = "first"`` or ``"second"``: the scenario's first player or the
 other) takes one orders file, a step of neither side passes on its own. Steps marked
 ``once`` are played once, as Game-Turn 0, before Game-Turn 1. A game that declares no
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.source.gamedecl import GamePhase
+from referee.source.gamedecl import GamePhase, sequence_of_play
 from referee.source.model import Module
 
 RULE = "G2"
@@ -41,10 +43,10 @@ def acting_steps(module: Module, scenario: str) -> tuple[Step, ...]:
     second = next((s.id for s in module.sides if s.id != first), first)
     phases = module.game.phases if module.game is not None and module.game.phases else ()
     out = []
-    for p in phases or DEFAULT_PHASES:
-        if p.side:
+    for p in sequence_of_play(phases or DEFAULT_PHASES, RULE):
+        if p.acts == "side":
             side = first if p.side == "first" else second
-            out.append(Step(p.id, p.name, side, p.once, p.rule or RULE))
+            out.append(Step(p.id, p.title, side, p.once, p.rule))
     return (*(s for s in out if s.once), *(s for s in out if not s.once))
 
 

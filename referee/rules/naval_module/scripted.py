@@ -40,7 +40,7 @@ from collections import deque
 
 from referee.engine.core import GameState
 from referee.engine.orders import OrdersSyntaxError
-from referee.engine.ruleset import Ruleset, parse_orders_for
+from referee.engine.ruleset import Ruleset
 from referee.numerals import is_digits
 from referee.rules.naval_module import flotilla
 from referee.rules.naval_module import ports as P
@@ -92,7 +92,7 @@ def _text(head: str, section: str, lines: list[str]) -> str:
 
 def _valid(rs: Ruleset, module: Module, state: GameState, text: str) -> bool:
     try:
-        doc = parse_orders_for(rs, text, "scripted.txt")
+        doc = rs.parse_orders(text, "scripted.txt")
     except OrdersSyntaxError:
         return False
     return not rs.validate(module, state, doc)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from referee.rules.sixth_fleet_1975.sequence import SEQUENCE as PLAYED
 from referee.source.schema import (
     LossScore,
     MarkerDecl,
@@ -15,6 +16,7 @@ from referee.source.schema import (
     RulesetSchema,
     TableRollDecl,
     TrackDecl,
+    tracker_steps,
 )
 from referee.source.tablemodel import Axis, TableDecl
 
@@ -46,16 +48,27 @@ MIDDLE_EAST_AIR = TableDecl(
 
 # [4.0] one Game-Turn: each player's Combat Phase, then his Movement Phase (combat BEFORE
 # movement [4.1]), then the Game-Turn Indication Phase; the Reinforcement Interphase [12.2]
-# follows the indication of a turn after which reinforcements arrive. The ids are the
-# engine's ``state.phase`` values of sequence.py (a test holds the two together).
+# follows the indication of a turn after which reinforcements arrive. The steps are read
+# from the referee's own sequence (sequence.SEQUENCE, declared once: each phase's id, title
+# and case); the engine plays the Combat and Movement Phases once for each player (its
+# ``state.active_side``), so the Game-Turn lists them per player here. Set-up (played once)
+# and the Game-Turn Indication, which the engine passes through on its own, are the
+# tracker's alone.
+_ENDS = {"combat": ("attacked",), "movement": ("returning",)}
 SEQUENCE = (
     PhaseDecl("setup", "Set-up", "11.0", once=True),
-    PhaseDecl("combat", "Combat Phase", "8.0", "first", ends=("attacked",)),
-    PhaseDecl("movement", "Movement Phase", "5.0", "first", ends=("returning",)),
-    PhaseDecl("combat", "Combat Phase", "8.0", "second", ends=("attacked",)),
-    PhaseDecl("movement", "Movement Phase", "5.0", "second", ends=("returning",)),
+    *tracker_steps(
+        PLAYED,
+        ends=_ENDS,
+        turn=(
+            ("combat", "first"),
+            ("movement", "first"),
+            ("combat", "second"),
+            ("movement", "second"),
+        ),
+    ),
     PhaseDecl("indication", "Game-Turn Indication", "4.0"),
-    PhaseDecl("reinforcement", "Reinforcement Interphase", "12.2"),
+    *tracker_steps(PLAYED, turn=(("reinforcement", ""),)),
 )
 
 # what a counter shows: attacked this Combat Phase (units below may now be attacked [7.44];

@@ -200,13 +200,9 @@ VOCABULARY = Vocabulary(
 
 
 def parse_orders(text: str, file: str) -> OrdersDoc:
-    """An orders file of this ruleset (the core parser with :data:`VOCABULARY`)."""
+    """An orders file of this ruleset, text or JSON (the core parser with
+    :data:`VOCABULARY`, as ``Ruleset.parse_orders`` reads it)."""
     return orders.parse_orders(text, file, VOCABULARY)
-
-
-def parse_orders_any(text: str, file: str) -> OrdersDoc:
-    """Text or JSON orders of this ruleset."""
-    return orders.parse_orders_any(text, file, VOCABULARY)
 
 
 def parse_orders_json(text: str | bytes, file: str) -> OrdersDoc:

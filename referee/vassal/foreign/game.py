@@ -60,6 +60,7 @@ from referee.source.model import (
     Tables,
     UnitDef,
 )
+from referee.source.schema import schema_for
 from referee.source.tomlpos import TomlText
 from referee.vassal.codec.commands import AddPiece, iter_leaves
 from referee.vassal.codec.errors import VassalFormatError
@@ -389,7 +390,7 @@ def _module(
         id=mid, name=name, version=version, ruleset="declared", description=description,
         root=root, sides=sides, nationalities={}, values=(), counter=counter,
         units=tuple(units.values()), map=board, tables=Tables(None, ()),
-        scenarios=scenarios, optional_rules={}, game=game,
+        scenarios=scenarios, optional_rules={}, game=game, schema=schema_for("declared", game),
     )  # fmt: skip
 
 

@@ -283,7 +283,6 @@ def _options(s: Mapping[str, Any]) -> dict[str, Any]:
 def _resolve(s: Mapping[str, Any]) -> dict[str, Any]:
     """An orders file as a player writes it, through the ruleset: parsed with its vocabulary,
     validated (header, words, the phase's check) and, if clean, resolved [DTP 4.1]."""
-    from referee.engine.ruleset import parse_orders_for
 
     game, state = _position(s)
     section = "rebasing" if s["phase"] == "rebasing" else "movement"
@@ -291,7 +290,7 @@ def _resolve(s: Mapping[str, Any]) -> dict[str, Any]:
         f"game: g\nturn: {state.turn}\nside: {s['side']}\nphase: {s['phase']}\n\n"
         f"[{section}]\n" + "\n".join(s["lines"]) + "\n"
     )
-    doc = parse_orders_for(RULESET, text, "orders.txt")
+    doc = RULESET.parse_orders(text, "orders.txt")
     bad = RULESET.validate(game.module, state, doc)
     out: dict[str, Any] = {"violations": [f"{v.rule}: {v.message}" for v in bad]}
     if bad:
@@ -309,19 +308,18 @@ def _setup(s: Mapping[str, Any]) -> dict[str, Any]:
     """A set-up file of the Iceland scenario as a player writes it [11.0][DTP 11.31 rules 3-5]:
     validated and, if clean, resolved. The Soviet player sets up second, so a Soviet step is
     played after NATO's ``before`` lines (or, without them, the scripted NATO set-up)."""
-    from referee.engine.ruleset import parse_orders_for
 
     m = module()
     state = RULESET.new_game(m, "iceland", "g")
 
     def doc_of(side: str, lines: list[str]) -> Any:
         text = f"game: g\nturn: {state.turn}\nside: {side}\nphase: setup\n\n[setup]\n"
-        return parse_orders_for(RULESET, text + "\n".join(lines) + "\n", "orders.txt")
+        return RULESET.parse_orders(text + "\n".join(lines) + "\n", "orders.txt")
 
     if s["side"] == "Soviet":
         nato = s.get("before")
         if nato is None:  # the scripted NATO set-up, seeded by the game id
-            doc = parse_orders_for(RULESET, RULESET.scripted_orders(m, state) or "", "n.txt")
+            doc = RULESET.parse_orders(RULESET.scripted_orders(m, state) or "", "n.txt")
         else:
             doc = doc_of("NATO", nato)
         assert not RULESET.validate(m, state, doc)

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
-from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import counts
@@ -45,7 +44,7 @@ def east_block_set_up() -> GameState:
     m, state = module(), start()
     text = RULESET.scripted_orders(m, state)
     assert text is not None
-    doc = parse_orders_for(RULESET, text, "setup.txt")
+    doc = RULESET.parse_orders(text, "setup.txt")
     return RULESET.resolve(m, state, doc, ScriptedDice([])).state
 
 
@@ -57,7 +56,7 @@ def set_up_files() -> GameState:
     while state.phase == "setup":  # SEATO, then the East Block's SG #36 [DTP 11.505]
         text = RULESET.scripted_orders(m, state)
         assert text is not None
-        doc = parse_orders_for(RULESET, text, "setup.txt")
+        doc = RULESET.parse_orders(text, "setup.txt")
         state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
     return state
 
@@ -69,7 +68,7 @@ def set_up() -> GameState:
     m, state = module(), set_up_files()
     text = RULESET.scripted_orders(m, state)
     assert text is not None and state.phase == "hostilities"
-    doc = parse_orders_for(RULESET, text, "hostilities.txt")
+    doc = RULESET.parse_orders(text, "hostilities.txt")
     state = RULESET.resolve(m, state, doc, ScriptedDice([])).state
     assert state.phase == "ship_movement_a" and state.turn == 1
     return state
@@ -131,7 +130,7 @@ def _reinforce(s: Mapping[str, Any]) -> dict[str, Any]:
             text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n"
             text += f"phase: {state.phase}\n\n[{section}]\n" + "".join(f"{x}\n" for x in lines)
         assert text is not None
-        doc = parse_orders_for(RULESET, text, "orders.txt")
+        doc = RULESET.parse_orders(text, "orders.txt")
         v = RULESET.validate(m, state, doc)
         rules |= {x.rule for x in v}
         if v:
@@ -176,7 +175,7 @@ def _setup(s: Mapping[str, Any]) -> dict[str, Any]:
         if words[:1] == ["place"] and words[1] in changes:
             ln = f"place {words[1]} {changes[words[1]]}"
         lines.append(ln)
-    doc = parse_orders_for(RULESET, "\n".join(lines) + "\n", "setup.txt")
+    doc = RULESET.parse_orders("\n".join(lines) + "\n", "setup.txt")
     v = RULESET.validate(m, state, doc)
     return {"legal": not v, "rules": sorted({x.rule for x in v})}
 
@@ -249,7 +248,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         section = flow.section_of(state)
         text = f"game: {state.game_id}\nturn: {state.turn}\nside: {state.active_side}\n\n"
         text += f"[{section}]\n" + "".join(f"{x}\n" for x in s["lines"])
-        doc = parse_orders_for(RULESET, text, "orders.txt")
+        doc = RULESET.parse_orders(text, "orders.txt")
         v = RULESET.validate(m, state, doc)
         got.update(
             legal=not v,
@@ -300,7 +299,7 @@ def _new(s: Mapping[str, Any]) -> dict[str, Any]:
     while state.phase == "setup":
         text = RULESET.scripted_orders(m, state)
         assert text is not None
-        out = RULESET.resolve(m, state, parse_orders_for(RULESET, text, "s.txt"), ScriptedDice([]))
+        out = RULESET.resolve(m, state, RULESET.parse_orders(text, "s.txt"), ScriptedDice([]))
         assert out.ok, out.violations
         state, events = out.state, [*events, *out.events]
     return {

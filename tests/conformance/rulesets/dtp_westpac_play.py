@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
-from referee.engine.ruleset import parse_orders_for
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement, westpac_variable_air
@@ -76,7 +75,7 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     got: dict[str, Any] = {"legal": True, "rules": [], "located": True, "messages": []}
     events: list[Event] = []
     for side, body in s.get("files", []):
-        doc = parse_orders_for(RULESET, _text(state, side, body), "orders.txt")
+        doc = RULESET.parse_orders(_text(state, side, body), "orders.txt")
         v = RULESET.validate(m, state, doc)
         if v:
             got["legal"] = False
@@ -125,7 +124,7 @@ def _variable_air(s: Mapping[str, Any]) -> dict[str, Any]:
         text = _text(
             state, "EastBlock", "[reinforcement]\n" + "".join(f"{x}\n" for x in s["orders"])
         )
-        doc = parse_orders_for(RULESET, text, "orders.txt")
+        doc = RULESET.parse_orders(text, "orders.txt")
         v = RULESET.validate(m, state, doc)
         got["legal"], got["rules"] = not v, sorted({x.rule for x in v})
         got["located"] = all(x.where is not None for x in v)
@@ -147,7 +146,7 @@ def _announce(s: Mapping[str, Any]) -> dict[str, Any]:
             got["asked"] = False  # nothing left to announce: no announcement phase
             break
         text = _text(state, "EastBlock", "[hostilities]\n" + "".join(f"{x}\n" for x in lines))
-        doc = parse_orders_for(RULESET, text, "orders.txt")
+        doc = RULESET.parse_orders(text, "orders.txt")
         v = RULESET.validate(m, state, doc)
         if v:
             got["legal"], got["rules"] = False, sorted({x.rule for x in v})
@@ -172,9 +171,9 @@ def _rest_of_turn(out: Any) -> tuple[GameState, list[str]]:
         side = flow.due_sides(Game.of(m, state), state)[0]
         section = flow.section_of(state)
         body = f"[{section}]\n" + ("pass\n" if section == "combat" else "")
-        doc = parse_orders_for(RULESET, _text(state, side, body), "x.txt")
+        doc = RULESET.parse_orders(_text(state, side, body), "x.txt")
         if RULESET.validate(m, state, doc):  # a file some rule requires (a ship that must sail)
-            doc = parse_orders_for(RULESET, RULESET.scripted_orders(m, state) or "", "x.txt")
+            doc = RULESET.parse_orders(RULESET.scripted_orders(m, state) or "", "x.txt")
             assert not RULESET.validate(m, state, doc), (state.phase, side)
         out = RULESET.resolve(m, state, doc, SeededDice(k))
         state, events = out.state, [*events, *out.events]
@@ -202,7 +201,7 @@ def _setup_steps(s: Mapping[str, Any]) -> dict[str, Any]:
         drop = set(s.get("drop", {}).get(str(step), ()))
         lines = [x for x in text.splitlines() if not (x.split()[1:2] and x.split()[1] in drop)]
         text = "\n".join([*lines, *s.get("add", {}).get(str(step), ())]) + "\n"
-        doc = parse_orders_for(RULESET, text, "setup.txt")
+        doc = RULESET.parse_orders(text, "setup.txt")
         v = RULESET.validate(m, state, doc)
         if v:
             got["legal"], got["rules"] = False, sorted({x.rule for x in v})

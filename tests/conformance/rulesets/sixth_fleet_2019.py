@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import GameState, UnitState
-from referee.engine.ruleset import get_ruleset, parse_orders_for
+from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 from tests.conformance.rulesets import Adapter
@@ -94,7 +94,7 @@ def _with_standing(module: Module, state: GameState, lines: Mapping[str, str]) -
     """A side's earlier standing orders (``divert``, ``eliminate``) [8.3.2], [7.2]."""
     rs = get_ruleset(module.ruleset)
     for other, text in lines.items():
-        earlier = parse_orders_for(rs, f"side: {other}\n[standing]\n{text}\n", "earlier.txt")
+        earlier = rs.parse_orders(f"side: {other}\n[standing]\n{text}\n", "earlier.txt")
         standing = dict(state.data.get("standing") or {})
         standing[other] = [o.to_json() for o in earlier.standing]
         state = state.with_data(standing=standing)
