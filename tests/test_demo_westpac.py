@@ -128,7 +128,6 @@ def test_the_director_brings_the_four_events_in_process() -> None:
     game's committed ones): every file it writes passes ``validate``, and by the end of the
     reinforcement phase of Game-Turn 4 the game has shown all four events of
     :data:`~referee.demos.dtp_westpac.WANTED`, in some 30 steps."""
-    from referee.engine.ruleset import parse_orders_for
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
     from referee.source.loader import load_module
     from tests.rules.test_sixth_fleet_dtp_games import SeededDice
@@ -143,7 +142,7 @@ def test_the_director_brings_the_four_events_in_process() -> None:
             break
         text = director.orders(state, seen)
         assert text is not None
-        doc = parse_orders_for(RULESET, text, f"step-{k}.txt")
+        doc = RULESET.parse_orders(text, f"step-{k}.txt")
         assert not RULESET.validate(m, state, doc), (k, text)
         out = RULESET.resolve(m, state, doc, SeededDice(k))
         assert out.ok, (k, out.violations)
