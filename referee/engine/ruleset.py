@@ -209,6 +209,16 @@ class UnitOptions(ABC):
     """``referee options``: every legal thing a unit (or a location's units) may do now,
     from the validator's own code."""
 
+    standing_choices: ClassVar[bool] = False
+    """Whether a unit's options include its standing orders (1975's ``retreat UNIT prefer``
+    [8.71]), which a side may also give in a step that answers a pending decision: the
+    published options of such steps list the units too (options format 3)."""
+
+    def side_orders(self, module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+        """The order lines of the whole side, not of one unit (a ``pass``, a declaration, a
+        side's standing order), as choices for the viewer's orders mode; none by default."""
+        return []
+
     @abstractmethod
     def options(
         self, module: Module, state: GameState, subject: str, *, limit: int = 20

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.engine.core import GameState
-from referee.engine.ruleset import Ruleset, due_of, referee_sides, unit_options
+from referee.engine.ruleset import Ruleset, UnitOptions, due_of, referee_sides, unit_options
 from referee.errors import UserError
 from referee.pbem.archive import slug
 from referee.pbem.reports import next_header
@@ -240,11 +240,10 @@ def side_choices(ruleset: Ruleset, module: Module, view: GameState, side: str) -
     """The order lines of the whole side, not of one unit (a ``pass``, a declaration, a
     standing order of the side), each one its validator accepts on the side's view; none
     from a ruleset without ``side_orders``."""
-    ask = getattr(ruleset, "side_orders", None)
-    if ask is None:
+    if not isinstance(ruleset, UnitOptions):
         return []
     try:
-        offered = ask(module, view, side)
+        offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
     return [_choice(c) for c in offered][:MAX_CHOICES]
@@ -267,7 +266,11 @@ def draft_options(
     units: dict[str, Any] = {}
     # an answer step: the choices are the pending decisions' options (and, since format 3,
     # the units' standing orders)
-    standing = version >= STANDING_IN_ANSWERS and getattr(ruleset, "standing_choices", False)
+    standing = (
+        version >= STANDING_IN_ANSWERS
+        and isinstance(ruleset, UnitOptions)
+        and ruleset.standing_choices
+    )
     if not view.pending or standing:
         for uid in _subjects(view, side, anyones=_unclaimed_pieces_offered(ruleset, view)):
             entry = unit_entry(ruleset, module, view, uid, version)
