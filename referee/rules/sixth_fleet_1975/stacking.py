@@ -50,8 +50,8 @@ def overstacked_7_0(game: Game, state: GameState, side: str) -> dict[str, tuple[
 
     The last few answers are kept by the identity of the (immutable) position: a movement
     phase's options check each candidate move against the same position before it, so the
-    "before" side of :func:`referee.rules.sixth_fleet_dtp.movement_phase.stacking_problems_7_21`
-    is counted once a step, not once a candidate (issue 26: a 60 x 73 map)."""
+    "before" side of a stacking check (the DTP ruleset's ``stacking_problems_7_21`` uses this
+    function) is counted once a step, not once a candidate (issue 26: a 60 x 73 map)."""
     for st, g, sd, got in _LAST:
         if st is state and g is game and sd == side:
             return dict(got)
