@@ -139,13 +139,18 @@ def ship_options(module: Module, state: GameState, sid: str) -> dict[str, Any]:
     for zone, path in sorted(paths(game, start, sh.nmp).items()):
         ends = [] if zone == start else [zone]
         ends += sorted(p for p in game.ports if P.port_zone(module, p) == zone and p != start)
-        ends += sorted(h for h in game.zones[zone].hexes if game.terrain(h) == "sea")
-        for end in ends:
+        at_sea = [h for h in sorted(game.zones[zone].hexes) if game.terrain(h) == "sea"]
+        verdict: list[Violation] | None = None  # the zone's all-sea hexes: one verdict
+        for end in [*ends, *at_sea]:
             chain = path if end == zone else [*path, end]
             if not chain or end == start:
                 continue
             line = f"move {sid} -> " + " ".join(q(x) for x in chain)
-            refused = _check(state, u.side, line, module)
+            if end in ends or verdict is None:
+                refused = _check(state, u.side, line, module)
+                verdict = refused if end not in ends else None
+            else:
+                refused = verdict
             if not refused:
                 moves.append({"to": end, "path": chain, "nmp": len(path), "line": line})
                 continue
