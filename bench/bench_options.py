@@ -175,6 +175,8 @@ def main() -> None:
     parser.add_argument("demos", nargs="+", type=Path, help="finished demos' output folders")
     parser.add_argument("--no-browser", action="store_true", help="skip the open times")
     ns = parser.parse_args()
+    from referee.pbem.archive import Archive
+
     print(
         f"{platform.node()}: {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
@@ -185,8 +187,9 @@ def main() -> None:
         turn, side, data = _largest(out)
         fmt = json.loads(data)["format"].rsplit("/", 1)[-1]
         cpu, same = options_cpu(out, turn, side, data)
+        cfg = Archive(out / "game").config()
         line = (
-            f"{out.name}: largest options {turn} {side}: {len(data) / 1000:.1f} kB "
+            f"{cfg.module_id}: largest options {turn} {side}: {len(data) / 1000:.1f} kB "
             f"(format {fmt}), {cpu:.3f} s CPU, same bytes: {'yes' if same else 'NO'}"
         )
         over |= len(data) > BUDGET_BYTES
