@@ -34,8 +34,8 @@ BUDGET_BYTES = 300_000
 BUDGET_OPEN_S = 1.0
 
 
-def _largest(out: Path) -> tuple[str, str, bytes]:
-    """The turn folder, side and bytes of the demo's largest options file (from the parts
+def _published(out: Path) -> list[tuple[str, str, bytes]]:
+    """The turn folder, side and bytes of each of the demo's options files (from the parts
     of a game that hides information, opened with the demo's keys)."""
     from referee.pbem.archive import Archive
     from referee.pbem.draft_options import is_options_file
@@ -48,7 +48,7 @@ def _largest(out: Path) -> tuple[str, str, bytes]:
         for side in sorted(archive.config().players)
         if (out / "keys" / f"{side.lower()}.key").is_file()
     }
-    best: tuple[int, str, str, bytes] = (-1, "", "", b"")
+    out_files: list[tuple[str, str, bytes]] = []
     for t in archive.turn_dirs():
         found: dict[str, bytes] = {
             f.name: f.read_bytes() for f in t.path.iterdir() if is_options_file(f.name)
@@ -58,11 +58,10 @@ def _largest(out: Path) -> tuple[str, str, bytes]:
                 files = open_part(archive, t, side, [identity_of(key)])
                 found.update({n: b for n, b in files.items() if is_options_file(n)})
         for _, data in sorted(found.items()):
-            if len(data) > best[0]:
-                best = (len(data), t.name, json.loads(data)["side"], data)
-    if best[0] < 0:
+            out_files.append((t.name, json.loads(data)["side"], data))
+    if not out_files:
         raise SystemExit(f"{out}: no step publishes an options file")
-    return best[1], best[2], best[3]
+    return out_files
 
 
 def _full_state(game: Path, turn: str) -> Any:
@@ -77,10 +76,12 @@ def _full_state(game: Path, turn: str) -> Any:
     raise SystemExit(f"{game}: no full position of {turn} (the referee's secret folder)")
 
 
-def options_cpu(out: Path, turn: str, side: str, published: bytes) -> tuple[float, bool]:
-    """CPU seconds (best of 3 after a warm-up) of the step's options computed again on the
-    side's view, and whether the bytes are the published ones (the header aside in a game
-    whose side reads its own record: the CPU is the same)."""
+def options_cpu(
+    out: Path, turn: str, side: str, published: bytes, runs: int = 3
+) -> tuple[float, bool]:
+    """CPU seconds (best of ``runs`` after a warm-up) of the step's options computed again
+    on the side's view, and whether the bytes are the published ones (the header aside in a
+    game whose side reads its own record: the CPU is the same)."""
     from referee.commands.pbem import game_module
     from referee.engine.ruleset import get_ruleset
     from referee.pbem.archive import Archive
@@ -97,7 +98,7 @@ def options_cpu(out: Path, turn: str, side: str, published: bytes) -> tuple[floa
     rsha = doc["report_sha256"]
     again = draft_options(module, rs, report, rsha, view, side, version)  # warm-up
     best = float("inf")
-    for _ in range(3):
+    for _ in range(runs):
         c0 = time.process_time()
         again = draft_options(module, rs, report, rsha, view, side, version)
         best = min(best, time.process_time() - c0)
@@ -174,6 +175,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("demos", nargs="+", type=Path, help="finished demos' output folders")
     parser.add_argument("--no-browser", action="store_true", help="skip the open times")
+    parser.add_argument(
+        "--every", action="store_true", help="also the CPU of every step (one run each)"
+    )
     ns = parser.parse_args()
     from referee.pbem.archive import Archive
 
@@ -184,7 +188,8 @@ def main() -> None:
     )
     over = False
     for out in ns.demos:
-        turn, side, data = _largest(out)
+        files = _published(out)
+        turn, side, data = max(files, key=lambda f: len(f[2]))
         fmt = json.loads(data)["format"].rsplit("/", 1)[-1]
         cpu, same = options_cpu(out, turn, side, data)
         cfg = Archive(out / "game").config()
@@ -209,6 +214,14 @@ def main() -> None:
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
         print(line, flush=True)
+        if ns.every:
+            costs = [(options_cpu(out, t, sd, d, 1)[0], t, sd) for t, sd, d in files]
+            worst = max(costs)
+            print(
+                f"  every step: {len(costs)} files, {sum(c for c, _, _ in costs):.2f} s CPU in "
+                f"all; the costliest {worst[1]} {worst[2]} {worst[0]:.3f} s",
+                flush=True,
+            )
     print(
         f"budgets: {BUDGET_BYTES / 1000:.0f} kB a file, {BUDGET_OPEN_S:.0f} s to open: "
         + ("EXCEEDED" if over else "met")
