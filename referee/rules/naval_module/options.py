@@ -9,8 +9,9 @@ and kept only when ``steps.run`` (what ``validate`` runs) accepts it, so what ``
 lists is what ``validate`` accepts. The all-sea hexes of one zone share one verdict, that of
 the first of them: the validator's only checks of the hex itself are its zone and its
 terrain [30.14a], [26.12d], which every candidate meets (a ship's reach is a thousand hexes
-under a dozen zones; ``tests/test_naval_options.py`` judges every hex alone too). When nothing is legal, the first refusal is given with its
-case (a Sailed unit [26.31], another side's or step's turn [26.12a]). In the Readiness step,
+under a dozen zones; ``tests/test_naval_options.py`` judges every hex alone too). When
+nothing is legal, the first refusal is given with its case (a Sailed unit [26.31], another
+side's or step's turn [26.12a]). In the Readiness step,
 the ``ready`` and ``repair`` lines ``validate`` accepts [25.32], [27.41]. Each is also an
 order line the viewer's orders mode points at (``data["orders"]``). Nothing is hidden on the
 naval side of the game, so the report is the same for every side.
