@@ -66,3 +66,28 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
     assert code in (0, 2) and "internal error" not in out, out
     if code == 2:
         assert "state.json: $.data does not hold what ruleset carrier_battlegroup keeps" in out
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "expected"),
+    [
+        (("cvbg", "space"), 7, "$.data.cvbg.space: expected a string, got the number 7"),
+        (("alert",), "3", "$.data.alert: expected an integer"),
+        (("sbgs_",), 1, "$.data.sbgs_: expected a fact ruleset carrier_battlegroup declares"),
+    ],
+)
+def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(tmp_path, path, value, expected):
+    """Carrier Battlegroup declares its position facts (``facts.CbgFacts``): a fact of the
+    wrong type, or a key it does not declare, is refused at the edge, exit 2, at its path."""
+    st = tmp_path / "state.json"
+    code, out = run_cli(_new("carrier_battlegroup", st))
+    assert code == 0, out
+    doc = json.loads(st.read_text("utf-8"))
+    where = doc["data"]
+    for k in path[:-1]:
+        where = where[k]
+    where[path[-1]] = value
+    st.write_text(json.dumps(doc), "utf-8")
+    for argv in (["options", "--state", str(st), "US-CVN-68"],):
+        code, out = run_cli(argv)
+        assert code == 2 and expected in out, out

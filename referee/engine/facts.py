@@ -93,14 +93,35 @@ class Facts:
 
     @classmethod
     def of(cls, state: GameState) -> Self:
-        """The facts of ``state``, typed (values are the state's own, not copies)."""
-        return cls.of_data(state.data)
+        """The facts of ``state``, typed (values are the state's own, not copies).
+
+        The rules ask many times per step, and successive states share one ``data`` mapping
+        until a fact is written: the facts of the last few mappings are kept, by identity."""
+        data = state.data
+        key = (cls, id(data))
+        hit = _RECENT.get(key)
+        if hit is not None and hit[0] is data:
+            return hit[1]  # type: ignore[return-value]
+        got = cls.of_data(data)
+        if len(_RECENT) >= _KEEP:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[key] = (data, got)  # holding ``data`` keeps its id from being reused
+        return got
 
     @classmethod
     def of_data(cls, data: Mapping[str, Any]) -> Self:
         """The facts of a ``state.data`` mapping (a key it lacks reads as its default)."""
-        names = _field_names(cls)
-        return cls(**{k: data[k] for k in names if k in data})
+        fixed, made, required = _defaults(cls)
+        values = dict(fixed)
+        for k, make in made:
+            values[k] = make()
+        values.update((k, data[k]) for k in _field_names(cls) if k in data)
+        for k in required:
+            if k not in values:
+                raise KeyError(f"the state holds no fact {k!r} ({cls.__name__})")
+        out = object.__new__(cls)  # the frozen __init__ would set each field: read often
+        out.__dict__.update(values)
+        return out
 
     @classmethod
     def put(cls, state: GameState, **changes: Any) -> GameState:
@@ -146,9 +167,31 @@ class Facts:
             shape(v, key_path(path, k))
 
 
+_KEEP = 64
+_RECENT: dict[tuple[type, int], tuple[Mapping[str, Any], Facts]] = {}
+
+
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _defaults(
+    cls: type,
+) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], tuple[str, ...]]:
+    """The fields' plain defaults, their default factories, and the fields without one."""
+    fixed: dict[str, Any] = {}
+    made: list[tuple[str, Any]] = []
+    required: list[str] = []
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            fixed[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            made.append((f.name, f.default_factory))
+        else:
+            required.append(f.name)
+    return fixed, tuple(made), tuple(required)
 
 
 @functools.cache

@@ -110,6 +110,10 @@ def _raw_reads(package: Path) -> list[str]:
     return out
 
 
+def test_some_ruleset_declares_its_facts():
+    assert "carrier_battlegroup" in _declaring()
+
+
 @pytest.mark.parametrize("ruleset", _declaring())
 def test_a_ruleset_that_declares_its_facts_reads_no_raw_state_data(ruleset):
     rs = get_ruleset(ruleset)
