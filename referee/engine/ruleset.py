@@ -25,6 +25,7 @@ from referee.engine.core import Dice, GameState, Outcome, Violation
 from referee.engine.steps import run_step
 
 if TYPE_CHECKING:
+    from referee.engine.facts import Facts
     from referee.engine.orders import OrdersDoc
     from referee.engine.vocabulary import Vocabulary
     from referee.source.model import Module
@@ -229,6 +230,21 @@ class UnitOptions(ABC):
     ) -> OptionsReport:
         """``limit`` caps long lists in ``lines`` (0: all); ``data`` has everything. Raise
         :class:`referee.errors.UserError` for an unknown subject."""
+
+
+class PositionFacts:
+    """The ruleset declares its position facts (``docs/rulesets.md``, "Position facts"):
+    ``facts`` is its :class:`~referee.engine.facts.Facts` dataclass, the typed keys of
+    ``state.data``. Its rules read and write them through it, never ``state.data`` raw, and
+    a state read from a file is checked against it at the edge
+    (:func:`referee.engine.state_shape.check_state_fits`)."""
+
+    facts: ClassVar[type[Facts]]
+
+
+def position_facts(ruleset: Ruleset) -> type[Facts] | None:
+    """The ruleset's declared facts, or ``None`` when its ``state.data`` is undeclared."""
+    return ruleset.facts if isinstance(ruleset, PositionFacts) else None
 
 
 class SealedResolution(ABC):

@@ -134,7 +134,9 @@ def _reduced_22_5(module: Module, unit: UnitDef) -> tuple[tuple[int, Mapping[str
 
 def _crippled(module: Module, state: Any) -> Mapping[str, int]:
     """1 for each crippled unit (``conditions.<piece>.crippled`` [22.5])."""
-    conds = state.data.get("conditions") or {}
+    from referee.rules.carrier_battlegroup.facts import facts_of
+
+    conds = facts_of(state).conditions or {}
     return {pid: 1 for pid, c in conds.items() if isinstance(c, dict) and c.get("crippled")}
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from referee.engine.core import GameState
 from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import facts_of
 
 SETUP = "setup"
 COMBAT = "combat"
@@ -89,7 +90,7 @@ def next_step_4_0(game: Game, state: GameState) -> tuple[int, str, str | None]:
 def stopped_11_0(game: Game, state: GameState) -> bool:
     """Have both players agreed (``stop``) to end the Campaign at this Interphase, after
     Game-Turn 10, and score it [11.0]?"""
-    return set(game.sides) <= set(state.data.get("stop_11_0", ()))
+    return set(game.sides) <= set(facts_of(state).stop_11_0 or ())
 
 
 def _after_indication(game: Game, turn: int) -> tuple[int, str, str | None]:
