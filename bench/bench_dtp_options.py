@@ -1,7 +1,8 @@
 """Benchmark: the awaited side's options (``options-SIDE.json``) in a Westpac position, for an
 air movement, a ship movement and a rebasing phase (issue 26).
 
-Plain script (not a timed test): ``python bench/bench_dtp_options.py [--runs N] [--refresh] [--only PHASE]``.
+Plain script (not a timed test):
+``python bench/bench_dtp_options.py [--runs N] [--refresh] [--only PHASE]``.
 
 The positions are those of the scripted Westpac game (``RULESET.scripted_orders``, the seeded
 lawful player of the whole-game tests; options 11.5131, 11.5133, 11.5134 as in
