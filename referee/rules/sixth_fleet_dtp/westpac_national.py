@@ -84,23 +84,8 @@ def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Vi
     return None
 
 
-_LAST: list[tuple[GameState, Game, str, dict[str, tuple[list[str], list[str]]]]] = []
-
-
 def _mixed(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str], list[str]]]:
-    """Hex -> (PRC units, other units) of ``side`` where both are present; the last few
-    answers kept by the identity of the (immutable) position, as ``overstacked_7_0`` keeps
-    its own (a movement phase's options check every candidate against one position)."""
-    for st, g, sd, got in _LAST:
-        if st is state and g is game and sd == side:
-            return dict(got)
-    out = _mixed_now(game, state, side)
-    _LAST.insert(0, (state, game, side, out))
-    del _LAST[4:]
-    return dict(out)
-
-
-def _mixed_now(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str], list[str]]]:
+    """Hex -> (PRC units, other units) of ``side`` where both are present."""
     out: dict[str, tuple[list[str], list[str]]] = {}
     for hex_id, pieces in state.stacks.items():
         mix = mix_11_5081(game, state, pieces, side)
