@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, Roll, Violation
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp import flow, special_bases
+from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.options import ATTACK_RADIUS, PASSABLE, attacks_8_2, moves_5_0
 from referee.rules.sixth_fleet_dtp.path import check_path_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
@@ -247,3 +248,23 @@ def test_a_hex_over_the_limit_since_reinforcement_refuses_every_move_that_keeps_
             assert fast == [], u  # the hex stays over the limit
         kept_moves += len(fast)
     assert kept_moves > 0
+
+
+def test_a_move_with_only_warnings_is_judged_by_walking_the_file() -> None:
+    """A lone move whose own checks give warnings only (none do today) is not carried out by
+    the walk, so ``LoneMove`` asks the whole check rather than its facts: the same verdict
+    as ``validate``'s for every move the search lists."""
+    m = module("dtp_denmark_strait")
+    state = positions("dtp_denmark_strait", "denmark_strait", "cost-ds", 2)["ship_movement_a"]
+    game = Game.of(m, state)
+    side, units = movers(game, state)
+    judge = LoneMove.of(game, state, side, "ship")
+    note = Violation("5.0", "a note", severity="warning")
+    tried = 0
+    for u in units[:3]:
+        for mv in moves_5_0(game, state, side, u)[:5]:
+            assert judge.accepts(u, mv["path"], [note]) is orders_ok(
+                game, state, side, [mv["order"]]
+            )
+            tried += 1
+    assert tried > 0
