@@ -2,7 +2,7 @@
 movement phases, a combat impulse and the rebasing phase (issue 26).
 
 Plain script (not a timed test):
-``python bench/bench_dtp_options.py [--runs N] [--refresh] [--only PHASE]``.
+``python bench/bench_dtp_options.py [--runs N] [--refresh] [--only PHASE] [--format N]``.
 
 The positions are those of the scripted Westpac game (``RULESET.scripted_orders``, the seeded
 lawful player of the whole-game tests; options 11.5131, 11.5133, 11.5134 as in
@@ -10,9 +10,10 @@ lawful player of the whole-game tests; options 11.5131, 11.5133, 11.5134 as in
 each phase below; each is kept as ``build/bench_dtp_options/PHASE.json`` so later runs
 start at once (``--refresh`` plays the game again). For each position the options file of
 the awaited side is drafted as ``adjudicate`` drafts it (``draft_options`` on the side's view,
-format 3), its CPU measured with ``time.process_time`` (user + system of this process, best
-of ``--runs``), and the SHA-256 of the file's bytes printed: the bytes must not change when
-the options get faster (``verify`` renders old archives' files again).
+format 3 unless ``--format`` says otherwise), its CPU measured with ``time.process_time``
+(user + system of this process, best of ``--runs``), and the SHA-256 of the file's bytes
+printed: the bytes must not change when the options get faster (``verify`` renders old
+archives' files again).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ docs/performance.md: some 30 air units over the 60 x 73 map), the first combat i
 rebasing phase (the East Block first)."""
 REPORT = {"game_id": GAME_ID, "after": {"turn": TURN, "phase": ""}}
 RSHA = "0" * 64
+FORMAT = 3
+"""The options file's format the SHA-256s of docs/performance.md were taken in (``--format``
+drafts another, e.g. today's)."""
 
 
 class SeededDice:
@@ -102,12 +106,14 @@ def positions(module: Module, refresh: bool) -> dict[str, GameState]:
     return found
 
 
-def options_bytes(module: Module, state: GameState) -> tuple[str, bytes]:
-    """The awaited side and its ``options-SIDE.json`` bytes, as ``adjudicate`` drafts them."""
+def options_bytes(module: Module, state: GameState, version: int = FORMAT) -> tuple[str, bytes]:
+    """The awaited side and its ``options-SIDE.json`` bytes in format ``version``, as
+    ``adjudicate`` drafts them."""
     side, _ = RULESET.awaiting(module, state)
     view = RULESET.view(module, state, side)
     report = {**REPORT, "after": {"turn": state.turn, "phase": state.phase}}
-    return side, compact_json(draft_options(module, RULESET, report, RSHA, view, side))
+    doc = draft_options(module, RULESET, report, RSHA, view, side, version)
+    return side, compact_json(doc)
 
 
 def main() -> None:
@@ -115,6 +121,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1, help="runs per position (best kept)")
     ap.add_argument("--refresh", action="store_true", help="play the game to the positions again")
     ap.add_argument("--only", choices=PHASES, action="append", help="this phase only")
+    ap.add_argument("--format", type=int, default=FORMAT, help=f"file format ({FORMAT})")
     args = ap.parse_args()
     module, diags = load_module(SRC)
     assert module is not None, [str(d) for d in diags.items]
@@ -126,7 +133,7 @@ def main() -> None:
         best, data, side = float("inf"), b"", ""
         for _ in range(max(1, args.runs)):
             t0 = time.process_time()
-            side, data = options_bytes(module, state)
+            side, data = options_bytes(module, state, args.format)
             best = min(best, time.process_time() - t0)
         doc = json.loads(data)
         choices = sum(len(u.get("choices", [])) for u in doc["units"].values())
