@@ -128,6 +128,11 @@ def test_at_the_end_of_turn_48_sea_control_is_assessed_and_the_east_block_wins()
     assert _awards(score) == {"eb_sea_of_japan": 50, "eb_sea_of_okhotsk": 50, "se_okhotsk_ssn": 4}
     result = "East Block wins by 98 VP (East Block 103, SEATO 5): East Block Victory [DTP 11.5125]"
     assert score["result"] == result
+    awarded = [(e.rule, e.data["award"], e.data["vp"]) for e in events if e.kind == "award"]
+    assert awarded == [
+        ("DTP 11.5123", "eb_sea_of_japan", 50),
+        ("DTP 11.5123", "eb_sea_of_okhotsk", 50),
+    ]
     over = events[-1]
     assert over.rule == "DTP 11.5125" and result in over.text
     assert over.data == {

@@ -352,7 +352,7 @@ def _game_over(game: Game, state: GameState, events: list[Event]) -> GameState:
     """The game is over (``state``): a scenario scored by an awards table (Westpac) names
     its result in the step's events, sea control assessed now [DTP 11.5123, 11.5125]."""
     if "victory_awards" in game.module.tables:
-        events.append(westpac_score.game_over_11_5125(game, state))
+        events += westpac_score.game_over_11_5125(game, state)
     return state
 
 

@@ -227,22 +227,36 @@ def result_11_5125(game: Game, vp: dict[str, Fraction], level: str) -> str:
     return f"{_side_name(game, side)} wins by {margin} VP ({totals}): {level} [{RESULT_RULE}]"
 
 
-def game_over_11_5125(game: Game, state: GameState) -> Event:
-    """The event of the step that ends the game: the final score [DTP 11.5121-11.5126], sea
-    control assessed [DTP 11.5123], and the result [DTP 11.5125] (``state``: the position
-    with the game over)."""
+def game_over_11_5125(game: Game, state: GameState) -> list[Event]:
+    """The events of the step that ends the game (``state``: the position with the game
+    over): each sea control award held now [DTP 11.5123, 11.5124], then the result with the
+    final score [DTP 11.5125]."""
     score = score_11_5124(game, state, final=True)
+    out = [
+        Event(
+            "award",
+            "DTP 11.5123",
+            f"{_side_name(game, a.side)} +{a.points} VP: sea control of {a.hexes[0]} at the "
+            f"end of the game, no enemy ship or sub there ({a.id})",
+            {"award": a.id, "vp": a.points},
+        )
+        for a in awards_11_5124(game.module)
+        if a.per == "end" and sea_control_11_5123(game, state, a)
+    ]
     vp = {s: Fraction(v) for s, v in score["vp"].items()}
     side, margin = winner_11_5125(game, vp)
-    return Event(
-        "game_over",
-        RESULT_RULE,
-        f"the game is over; the result: {score['result']}",
-        {
-            "winner": side or "",
-            "margin": str(margin),
-            "level": score["level"],
-            "vp": score["vp"],
-            "net": score["net"],
-        },
+    out.append(
+        Event(
+            "game_over",
+            RESULT_RULE,
+            f"the game is over; the result: {score['result']}",
+            {
+                "winner": side or "",
+                "margin": str(margin),
+                "level": score["level"],
+                "vp": score["vp"],
+                "net": score["net"],
+            },
+        )
     )
+    return out
