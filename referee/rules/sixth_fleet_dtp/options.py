@@ -25,13 +25,15 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
+from referee.engine.orders import MAX_LINE_CHARS
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_dtp import flow, special_bases
-from referee.rules.sixth_fleet_dtp.path import check_path_5_0
+from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
+from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.source.model import Module
@@ -41,7 +43,13 @@ ATTACK_RADIUS = 12  # candidates tried; the impulse check decides reach [8.1]
 
 
 def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
-    """Every hex ``unit`` may end in this phase, cheapest path first [5.12][5.23][DTP 5.25]."""
+    """Every hex ``unit`` may end in this phase, cheapest path first [5.12][5.23][DTP 5.25].
+
+    The search checks each path one hex at a time (``path.step_5_0``, the walk of
+    ``check_path_5_0``): a path carries the first problem it meets going on through its
+    hexes, so a longer one costs one more hex, not its whole length again. Each hex it
+    reaches is kept when the phase's check accepts the lone ``move`` line, judged by
+    ``movement_phase.LoneMove`` from the position's facts counted once (issue 26)."""
     start, mp0, first = start_hex(game, state, unit), 0, ()
     entry = special_bases.entry_11_3_2(game, state.units[unit].box) if start is None else None
     if entry is not None:  # from an off-map base: onto its anchor hex [DTP 11.3 rule 2]
@@ -50,29 +58,46 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
     if start is None:
         return []
     damage = int((state.data.get("damage") or {}).get(unit, 0))
+    allowance = allowance_8_55(game, unit, damage)
+    if mp0 > allowance:  # every path's check refuses the entry itself [DTP 11.3 rule 2]
+        return []
+    phase = BY_ID[state.phase]
+    judge = LoneMove.of(game, state, side, "ship" if phase.id.startswith("ship") else "air")
+    owner = state.units[unit].side
     best: dict[str, int] = {start: mp0}
-    heap: list[tuple[int, str, tuple[str, ...]]] = [(mp0, start, first)]
+    # (MP, hex, path, the path's problem ending here, its problem going on through here)
+    heap: list[tuple[int, str, tuple[str, ...], Violation | None, Violation | None]] = [
+        (mp0, start, first, None, None)
+    ]
     found: dict[str, dict[str, Any]] = {}
     while heap:
-        mp, here, path = heapq.heappop(heap)
+        mp, here, path, ending, through = heapq.heappop(heap)
         if mp > best.get(here, mp):
             continue
         if path and here not in found:
             line = f"move {unit} {' '.join(path)}"
-            if orders_ok(game, state, side, [line]):
+            if len(line) <= MAX_LINE_CHARS and judge.accepts(unit, path, _listed(ending)):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
         for to in sorted(game.board.neighbours(here)):
             cost = entry_cost_5_12(game, state, unit, to)
             if cost is None or to in path or to == start:
                 continue
-            step = (*path, to)
-            probs = check_path_5_0(game, state, unit, step, damage)
-            if any(p.code not in PASSABLE for p in probs):
+            # a problem met on the way is the whole path's: the check stops at the first
+            if through is None:
+                step = step_5_0(game, state, unit, owner, allowance, here, to, mp)
+                ends, goes = step.ending, step.through
+            else:
+                ends, goes = through, through
+            if ends is not None and ends.code not in PASSABLE:
                 continue
             if mp + cost < best.get(to, 1 << 30):
                 best[to] = mp + cost
-                heapq.heappush(heap, (mp + cost, to, step))
+                heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
     return sorted(found.values(), key=lambda m: (m["mp"], m["hex"]))
+
+
+def _listed(problem: Violation | None) -> list[Violation]:
+    return [problem] if problem is not None else []
 
 
 def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
