@@ -1,5 +1,5 @@
-"""Benchmark: the awaited side's options (``options-SIDE.json``) in a Westpac position, for an
-air movement, a ship movement and a rebasing phase (issue 26).
+"""Benchmark: the awaited side's options (``options-SIDE.json``) in a Westpac position, for the
+movement phases, a combat impulse and the rebasing phase (issue 26).
 
 Plain script (not a timed test):
 ``python bench/bench_dtp_options.py [--runs N] [--refresh] [--only PHASE]``.
@@ -39,10 +39,17 @@ KEEP = ROOT / "build" / "bench_dtp_options"
 GAME_ID = "westpac-options-bench"
 OPTIONS = ("11.5131", "11.5133", "11.5134")
 TURN = 3
-PHASES = ("ship_movement_a", "ship_movement_b", "air_movement_b", "air_movement_a", "rebasing")
+PHASES = (
+    "ship_movement_a",
+    "ship_movement_b",
+    "air_movement_b",
+    "air_movement_a",
+    "combat",
+    "rebasing",
+)
 """Both ship and sub movements, both air movements (SEATO's is the figure of
-docs/performance.md: some 30 air units over the 60 x 73 map) and the rebasing phase (the East
-Block first)."""
+docs/performance.md: some 30 air units over the 60 x 73 map), the first combat impulse and the
+rebasing phase (the East Block first)."""
 REPORT = {"game_id": GAME_ID, "after": {"turn": TURN, "phase": ""}}
 RSHA = "0" * 64
 

@@ -5,7 +5,9 @@ own checks, so what ``options`` lists is what ``validate`` accepts:
   the cheapest path costs [5.12][5.23][DTP 8.55] -- the paths are searched cheapest first
   over the hexes the path check [DTP 5.24, 5.25] lets it pass (through an enemy hex where
   5.25 allows, never ending there), each destination kept only if the phase's check accepts
-  the ``move`` line (so also the stacking limit [7.21]);
+  the ``move`` line (so also the stacking limit [7.21]): the path checked hex by hex as the
+  search grows it, the line judged by ``movement_phase.LoneMove``, the phase's end-of-file
+  checks from the position's facts counted once (a Westpac air phase tries some 13,000);
 * in any movement phase its side files: the detection attempts it may make now, on the
   enemy units within one hex [DTP 6.1, 6.2, 6.21, 6.22];
 * in its side's impulse [DTP 8.2]: the attacks (ships and subs, with ``first-strike`` where
