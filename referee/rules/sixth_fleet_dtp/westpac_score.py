@@ -202,6 +202,13 @@ def _side_name(game: Game, side: str) -> str:
     return next((s.name for s in game.module.sides if s.id == side), side)
 
 
+def _area_name(game: Game, area: str) -> str:
+    """A victory area's name as the map declares it, without what follows a colon (the
+    map's note of the rule): "Sea of Okhotsk bastion"."""
+    a = game.module.map.areas.get(area)
+    return a.name.split(":", 1)[0].strip() if a is not None else area
+
+
 def winner_11_5125(game: Game, vp: dict[str, Fraction]) -> tuple[str | None, Fraction]:
     """The side with the larger total and its margin, or ``(None, 0)`` for a tie: "The
     player with the larger total of points wins. A tie is a tie" [DTP 11.5125]; fractions
@@ -236,8 +243,9 @@ def game_over_11_5125(game: Game, state: GameState) -> list[Event]:
         Event(
             "award",
             "DTP 11.5123",
-            f"{_side_name(game, a.side)} +{a.points} VP: sea control of {a.hexes[0]} at the "
-            f"end of the game, no enemy ship or sub there ({a.id})",
+            f"{_side_name(game, a.side)} +{a.points} VP: sea control of the "
+            f"{_area_name(game, a.hexes[0])} at the end of the game, no enemy ship or sub "
+            f"there ({a.id})",
             {"award": a.id, "vp": a.points},
         )
         for a in awards_11_5124(game.module)
