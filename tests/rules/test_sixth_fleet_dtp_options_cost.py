@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, Roll, Violation
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp import flow, special_bases
-from referee.rules.sixth_fleet_dtp.options import PASSABLE, moves_5_0
+from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
+from referee.rules.sixth_fleet_dtp.options import ATTACK_RADIUS, PASSABLE, attacks_8_2, moves_5_0
 from referee.rules.sixth_fleet_dtp.path import check_path_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
 from referee.rules.sixth_fleet_dtp.westpac_overstack import KEY as OVER_LIMIT
@@ -96,7 +97,7 @@ def positions(name: str, scenario: str, game_id: str, turn: int) -> dict[str, Ga
     state = rs.new_game(m, scenario, game_id)
     found: dict[str, GameState] = {}
     for k in range(1, 400):
-        if state.turn == turn and "movement" in state.phase:
+        if state.turn == turn and ("movement" in state.phase or state.phase == "combat"):
             found.setdefault(state.phase, state)
         if state.turn > turn:
             break
@@ -131,6 +132,50 @@ def compare(m: Module, state: GameState, every: int) -> int:
     return n
 
 
+def all_candidate_attacks(
+    game: Game, state: GameState, side: str, unit: str
+) -> list[dict[str, Any]]:
+    """The impulse's attacks as the options listed them before issue 26's speed-up: every
+    enemy unit and base within :data:`ATTACK_RADIUS` tried by the impulse's whole check."""
+    here = state.units[unit].location
+    if here is None or state.data.get("strike"):
+        return []
+    verb = "strike" if game.category(unit) == "air" else "attack"
+    out = []
+    for t, ts in sorted(state.units.items()):
+        if ts.side == side or ts.location is None:
+            continue
+        d = game.board.distance(here, ts.location)
+        if d > ATTACK_RADIUS:
+            continue
+        forms = [f"{verb} {unit} -> {t}"]
+        if verb == "attack":
+            forms.append(f"attack {unit} -> {t} first-strike")
+        for line in forms:
+            if orders_ok(game, state, side, [line]):
+                out.append({"target": t, "hex": ts.location, "distance": d, "order": line})
+    for h in game.board.within(here, ATTACK_RADIUS):
+        if game.board.airbase(h) is None and game.board.defended(h) is None:
+            continue
+        line = f"{verb} {unit} -> hex:{h}"
+        if orders_ok(game, state, side, [line]):
+            d = game.board.distance(here, h)
+            out.append({"target": f"hex:{h}", "hex": h, "distance": d, "order": line})
+    return out
+
+
+def compare_attacks(m: Module, state: GameState) -> int:
+    """Every unit's attacks of the impulse by both ways, equal; the number of attacks."""
+    game = Game.of(m, state)
+    side = flow.due_sides(game, state)[0]
+    n = 0
+    for u in sorted(u for u, s in state.units.items() if s.side == side):
+        fast = attacks_8_2(game, state, side, u)
+        assert fast == all_candidate_attacks(game, state, side, u), u
+        n += len(fast)
+    return n
+
+
 @pytest.mark.parametrize(
     ("name", "scenario", "game_id", "turn"),
     [
@@ -146,7 +191,24 @@ def test_the_moves_are_what_the_whole_check_accepts(
     assert {"ship_movement_a", "ship_movement_b", "air_movement_a", "air_movement_b"} <= set(kept)
     m = module(name)
     for phase, state in sorted(kept.items()):  # a sample of the air units: the whole check
-        assert compare(m, state, every=1 if phase.startswith("ship") else 4) > 0, phase
+        if phase != "combat":
+            assert compare(m, state, every=1 if phase.startswith("ship") else 4) > 0, phase
+
+
+@pytest.mark.parametrize(
+    ("name", "scenario", "game_id", "turn"),
+    [
+        ("sixth_fleet_dtp", "short", "cost-med", 1),
+        pytest.param("dtp_westpac", "westpac", "cost-wp", 1, marks=pytest.mark.slow),
+    ],
+)
+def test_the_attacks_are_what_the_whole_check_accepts(
+    name: str, scenario: str, game_id: str, turn: int
+) -> None:
+    """Attacks and strikes on units and bases beyond reach [8.1] are not tried; what is
+    listed is what the impulse's whole check accepts of every candidate within 12 hexes."""
+    state = positions(name, scenario, game_id, turn)["combat"]
+    assert compare_attacks(module(name), state) > 0
 
 
 @pytest.mark.slow
@@ -158,7 +220,8 @@ def test_westpac_moves_are_what_the_whole_check_accepts() -> None:
     kept = positions("dtp_westpac", "westpac", "cost-wp", 1)
     assert {"ship_movement_a", "ship_movement_b", "air_movement_a", "air_movement_b"} <= set(kept)
     for phase, state in sorted(kept.items()):
-        assert compare(m, state, every=1 if phase.startswith("ship") else 6) > 0, phase
+        if phase != "combat":
+            assert compare(m, state, every=1 if phase.startswith("ship") else 6) > 0, phase
 
 
 @pytest.mark.slow
@@ -185,3 +248,23 @@ def test_a_hex_over_the_limit_since_reinforcement_refuses_every_move_that_keeps_
             assert fast == [], u  # the hex stays over the limit
         kept_moves += len(fast)
     assert kept_moves > 0
+
+
+def test_a_move_with_only_warnings_is_judged_by_walking_the_file() -> None:
+    """A lone move whose own checks give warnings only (none do today) is not carried out by
+    the walk, so ``LoneMove`` asks the whole check rather than its facts: the same verdict
+    as ``validate``'s for every move the search lists."""
+    m = module("dtp_denmark_strait")
+    state = positions("dtp_denmark_strait", "denmark_strait", "cost-ds", 2)["ship_movement_a"]
+    game = Game.of(m, state)
+    side, units = movers(game, state)
+    judge = LoneMove.of(game, state, side, "ship")
+    note = Violation("5.0", "a note", severity="warning")
+    tried = 0
+    for u in units[:3]:
+        for mv in moves_5_0(game, state, side, u)[:5]:
+            assert judge.accepts(u, mv["path"], [note]) is orders_ok(
+                game, state, side, [mv["order"]]
+            )
+            tried += 1
+    assert tried > 0

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState, Violation
+from referee.engine.core import Dice, Event, GameState, SourcePos, UnitState, Violation
 from referee.engine.orders import Order
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
@@ -536,8 +536,6 @@ def _errors(probs: Sequence[Violation]) -> bool:
 
 def _lone(unit: str, written: Sequence[str]) -> Order:
     """The order ``move UNIT WRITTEN`` as the orders parser reads it."""
-    from referee.engine.core import SourcePos
-
     return Order("move", "movement", SourcePos("options", 1, 1), (unit,), tuple(written))
 
 

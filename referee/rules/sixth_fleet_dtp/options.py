@@ -33,7 +33,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
-from referee.rules.sixth_fleet_dtp import flow, special_bases
+from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
 from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
@@ -41,7 +41,7 @@ from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.source.model import Module
 
 PASSABLE = ("", "ends-in-enemy-hex")  # a path may go on from a hex it may not end in [5.25]
-ATTACK_RADIUS = 12  # candidates tried; the impulse check decides reach [8.1]
+ATTACK_RADIUS = 12  # hexes searched; reach [8.1] prunes, the impulse check decides
 
 
 def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
@@ -130,8 +130,8 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
         if ts.side == side or ts.location is None:
             continue
         d = game.board.distance(here, ts.location)
-        if d > ATTACK_RADIUS:
-            continue
+        if d > ATTACK_RADIUS or strikes.reach_problems_8_1([(unit, d)], ts.location):
+            continue  # beyond reach: the impulse check refuses it whatever else holds [8.1]
         forms = [f"{verb} {unit} -> {t}"]
         if verb == "attack":
             forms.append(f"attack {unit} -> {t} first-strike")
@@ -141,9 +141,11 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
     for h in game.board.within(here, ATTACK_RADIUS):  # bases and Defended hexes [DTP 10.44]
         if game.board.airbase(h) is None and game.board.defended(h) is None:
             continue
+        d = game.board.distance(here, h)
+        if strikes.reach_problems_8_1([(unit, d)], h):
+            continue  # beyond reach: the base attack's check refuses it [8.1, DTP 10.44]
         line = f"{verb} {unit} -> hex:{h}"
         if orders_ok(game, state, side, [line]):
-            d = game.board.distance(here, h)
             out.append({"target": f"hex:{h}", "hex": h, "distance": d, "order": line})
     return out
 
