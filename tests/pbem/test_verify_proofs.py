@@ -79,3 +79,37 @@ def test_no_cache_no_memory(make_game, monkeypatch: pytest.MonkeyPatch) -> None:
     verify_archive(g.dir, g.module)
     verify_archive(g.dir, g.module)
     assert rendered == [0, 1, 2, 0, 1, 2]
+
+
+def test_a_revealed_game_with_commitments_is_remembered_too(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``referee verify`` (the command, which uses the cache) of a revealed game that hid
+    information: the second run proves every step from memory, with the same JSON; a copy
+    whose last step was rewritten and signed again is rendered again and fails."""
+    from referee.pbem import proofs
+    from referee.pbem.keys import load_private
+    from tests.pbem import toy_solitaire, toys_common
+    from tests.pbem.cliflow import Table, cli
+    from tests.pbem.test_solitaire import MOVES
+
+    root = tmp_path_factory.mktemp("proofs-hidden")
+    monkeypatch.setenv("REFEREE_CACHE", str(root / "cache"))
+    t = Table(root, toys_common.module_dir(root, toy_solitaire.ID), ("NATO",))
+    t.new()
+    for lines in MOVES:
+        t.send("NATO", *lines)
+    assert cli("reveal", t.game, "--module", t.module)[0] == 0
+    hits: list[bool] = []
+    real = proofs.proved
+    monkeypatch.setattr(proofs, "proved", lambda key: hits.append(real(key)) or hits[-1])
+    code, first = t.verify()
+    assert code == 0 and hits and not any(hits)
+    n = len(hits)
+    code, second = t.verify()
+    assert code == 0 and second == first and hits[n:] == [True] * n
+    last = sorted(p for p in (t.game / "turns").iterdir() if p.is_dir())[-1]
+    md = (last / "report.md").read_bytes() + b"\nforged\n"
+    forge(last, load_private(t.key("referee")), {"report.md": md})
+    code, out = t.verify()
+    assert code == 1 and out["check"] == "rendering" and last.name in out["file"]
