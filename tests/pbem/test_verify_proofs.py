@@ -5,6 +5,7 @@ as without the cache; every record check still runs for every step."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,8 @@ def test_a_revealed_game_with_commitments_is_remembered_too(
     n = len(hits)
     code, second = t.verify()
     assert code == 0 and second == first and hits[n:] == [True] * n
+    code, out = cli("verify", t.game, "--module", t.module, "--json", "--no-cache")
+    assert code == 0 and json.loads(out) == first and not any(hits[2 * n :])  # renders all
     last = sorted(p for p in (t.game / "turns").iterdir() if p.is_dir())[-1]
     md = (last / "report.md").read_bytes() + b"\nforged\n"
     forge(last, load_private(t.key("referee")), {"report.md": md})
