@@ -153,6 +153,9 @@
       if (st.score.net !== null && st.score.net !== undefined) {
         box.appendChild(el("p", { id: "level" }, ["Net " + st.score.net + (st.score.level ? "; level of victory now: " + st.score.level : "")]));
       }
+      if (st.score.result) {
+        box.appendChild(el("p", { id: "result" }, ["Result: " + st.score.result]));
+      }
     }
   }
   function drawEvents() {
