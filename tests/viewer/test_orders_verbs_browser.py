@@ -1,0 +1,61 @@
+"""The verbs the viewer's orders mode offers since options format 4, pointed at in a real
+headless Chromium (issue 28): each drafted by pointing in the awaited side's viewer of a
+shared demo game, downloaded, accepted by ``referee validate`` and carried out by ``referee
+adjudicate`` (signed with the side's demo key).
+
+The naval module: in the Soviet Movement Phase of the demo, the 1330 Regiment boards the
+transport Gp-B in Sevastopol (``load``, pointed on the ground unit: the line goes before the
+ship's move, units load before it moves [28.14a]), the transport sails, and its Abort choice
+is made in advance (``abort SHIP damage`` [27.32b]). Screenshots at 1280 and 390 px go to
+``$REFEREE_VIEWER_SHOTS``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.viewer.test_orders_browser import _download, _open, _order_lines
+from tests.viewer.test_orders_hex_browser import (
+    _awaiting,
+    _choices,
+    _point,
+    _signed_and_carried_out,
+    _viewer,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.chromium]
+
+
+def test_naval_load_move_and_abort_pointed_are_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    demo = finished_demo("naval_module").out
+    last, side, doc = _awaiting(demo, "load")
+    game, page = _viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):  # the phone's screenshot first, then the desktop's drafting
+        _open(browser, page, width, downloads)
+        cargo = next(u for u in sorted(doc["units"]) if any(
+            c.get("kind") == "load" for c in _choices(browser, u)))  # fmt: skip
+        load = next(c for c in _choices(browser, cargo) if c.get("kind") == "load")
+        _point(browser, cargo, load)
+        browser.save_screenshot(str(shots / f"orders-naval-load-{width}.png"))
+    ship = load["order"].split()[-1]
+    move = next(c for c in _choices(browser, ship) if c.get("kind") == "move")
+    _point(browser, ship, move)
+    aborts = [c for c in _choices(browser, ship) if c.get("kind") == "abort"]
+    abort = next(c for c in aborts if c["order"].endswith(" return"))
+    _point(browser, ship, abort)
+    damage = next(c["order"] for c in aborts if c["order"].endswith(" damage"))
+    _point(browser, ship, {"order": damage})  # the other Abort choice replaces the first
+    assert abort["order"] not in browser.find_element("id", "draft").get_attribute("value")
+    browser.save_screenshot(str(shots / "orders-naval-abort-1280.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
+    assert lines == [f"[{doc['section']}]", load["order"], move["order"], damage]
+    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
