@@ -211,3 +211,47 @@ def test_host_results_are_every_set_and_the_second_signature_repeats_the_first(
         "host H2 cleared",
         "host H3 held",
     ]
+
+
+def _at_sea_with_cargo(module: Any) -> GameState:
+    """The transport Gp-B on the all-sea hex 3023 with the 1330 Regiment aboard (the demo's
+    assault off Feodosia), in the Soviet Combat Phase."""
+    st = NM.new_game(module, "kerch_feodosia", "nm-opt")
+    st = place(place(st, "SU-T-GPB", "3023"), "SU-INF-1330", None, "aboard:SU-T-GPB")
+    st = set_ship(st, "SU-T-GPB", cargo=["SU-INF-1330"], status="sailed")
+    return st.evolve(phase="combat", active_side="Soviet").with_data(phasing="Soviet")
+
+
+def _accepted(module: Any, st: GameState, side: str, section: str, line: str) -> bool:
+    text = f"game: {st.game_id}\nturn: {st.turn}\nside: {side}\n[{section}]\n{line}\n"
+    return NM.validate(module, st, parse_orders(text, "t", VOCABULARY)) == []
+
+
+def test_combat_step_lines_of_ground_and_air_units_are_ones_validate_accepts(
+    module: Any,
+) -> None:
+    """A unit aboard a ship on an all-sea hex: its assault on the hexes next to it [30.11]
+    (2923, the demo's, among them); an Axis air unit in the Reaction Phase: a Shipping
+    Attack on a Soviet ship at sea [31.22]; a CD unit in the enemy's Combat Phase: fire at a
+    ship it reaches [27.12], [30.23]; each line one ``validate`` accepts, each at the place it
+    names; nothing in the other side's step."""
+    st = _at_sea_with_cargo(module)
+    rep = NM.options(module, st, "SU-INF-1330")
+    assaults = {c["order"]: c["at"] for c in rep.data["orders"] if c["kind"] == "assault"}
+    assert assaults.get("assault SU-INF-1330 -> 2923") == "2923"
+    assert all(_accepted(module, st, "Soviet", "combat", a) for a in assaults)
+    reaction = place(st, "SU-DL-TA", "Kerch Sea Zone").evolve(phase="reaction")
+    strikes = [c for c in NM.options(module, reaction, "DE-Ju87").data["orders"]]
+    assert "shipping DE-Ju87 -> SU-DL-TA" in [c["order"] for c in strikes]
+    assert all(_accepted(module, reaction, "Axis", "reaction", c["order"]) for c in strikes)
+    assert not NM.options(module, st, "DE-Ju87").data["orders"]  # the Soviet Combat Phase
+    from referee.rules.naval_module.context import Game
+
+    next_to_cd = Game.of(module).hexes.neighbours(st.units["DE-CD-1.2"].location)
+    sea = next(h for h in sorted(next_to_cd) if module.map.hexes[h].terrain == "sea")
+    coast = place(st, "SU-CL-KK", sea).evolve(phase="coast")
+    fire = [c for c in NM.options(module, coast, "DE-CD-1.2").data["orders"]]
+    assert [c["order"] for c in fire if c["kind"] == "coastfire"] == [
+        "coastfire DE-CD-1.2 -> SU-CL-KK"
+    ]
+    assert all(_accepted(module, coast, "Axis", "coast", c["order"]) for c in fire)

@@ -26,7 +26,7 @@ from referee.engine.orders import parse_orders
 from referee.engine.ruleset import OptionsReport
 from referee.engine.steps import WithheldDice
 from referee.errors import UserError
-from referee.rules.naval_module import flotilla, steps
+from referee.rules.naval_module import defence, flotilla, steps
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.air import MAX_BOX
@@ -47,10 +47,10 @@ def subjects(game: Game, state: GameState, subject: str) -> list[str]:
     """The naval units the subject names: one unit (a naval unit, or a ground unit that
     ships carry [28.12]), or the naval units at a location (any case)."""
     if subject in state.units:
-        if not game.is_ship(subject) and not is_cargo(game, subject):
+        if not game.is_ship(subject) and not is_land_or_air(game, subject):
             raise UserError(
-                f"{subject} is not a naval unit: options covers naval units [25.1] and the "
-                "ground units they carry [28.12]"
+                f"{subject} is not a naval unit: options covers naval units [25.1], the "
+                "ground units they carry [28.12] and the air units that strike them [31.2]"
             )
         return [subject]
     loc = subject if subject in game.module.map.hexes else game.name_of(subject)[0]
@@ -95,9 +95,14 @@ def paths(game: Game, start: str, allowance: int) -> dict[str, list[str]]:
     return best
 
 
-def is_cargo(game: Game, pid: str) -> bool:
-    """A ground unit, which a naval unit may carry [28.12]."""
-    return pid in game.pieces and not game.is_ship(pid) and game.unit(pid).category == "ground"
+def is_land_or_air(game: Game, pid: str) -> bool:
+    """A ground unit (a naval unit may carry it [28.12]; a CD unit fires at ships [27.12]) or
+    an air unit (Shipping Attacks [31.2]): a subject of ``options`` beside the naval units."""
+    return (
+        pid in game.pieces
+        and not game.is_ship(pid)
+        and game.unit(pid).category in ("ground", "air")
+    )
 
 
 def awaited(game: Game, state: GameState) -> str:
@@ -221,6 +226,11 @@ def readiness_lines(module: Module, state: GameState, sid: str) -> list[str]:
     ]
 
 
+def _section(state: GameState) -> str:
+    """The orders section of the step ``state`` is in."""
+    return seq.SECTION.get(state.phase, state.phase)
+
+
 def _movers_step(module: Module, state: GameState, side: str) -> bool:
     """Whether ``side`` is the one a naval movement step awaits now [26.12a]."""
     return (
@@ -230,12 +240,63 @@ def _movers_step(module: Module, state: GameState, side: str) -> bool:
     )
 
 
-def cargo_options(module: Module, state: GameState, pid: str) -> dict[str, Any]:
-    """A ground unit's part in naval transport this step, each line one ``validate``
-    accepts alone: aboard a ship in port, ``unload PID`` [28.14e]; ashore in a port, ``load
-    PID -> SHIP`` for each of the side's ships there that has not moved [28.14a] (units and
-    their ship begin together in port). Where the ship ends after a drafted move decides an
-    unload, so ``validate`` stays the judge of the whole file."""
+def _enemy_ships(game: Game, state: GameState, side: str) -> list[str]:
+    return sorted(
+        u.id
+        for u in state.units.values()
+        if u.side != side and game.is_ship(u.id) and u.location is not None
+    )
+
+
+def _cargo_candidates(game: Game, state: GameState, pid: str, aboard: str | None) -> list[str]:
+    """In a naval movement step: aboard a ship in port, ``unload PID`` [28.14e]; ashore in a
+    port, ``load PID -> SHIP`` for each of the side's ships there [28.14a]."""
+    u = state.units[pid]
+    at = state.units[aboard].location if aboard is not None else u.location
+    if at not in game.ports:
+        return []
+    if aboard is not None:
+        return [f"unload {pid}"]
+    here = game.hex_of(at)
+    ships = sorted(
+        s.id
+        for s in state.units.values()
+        if s.side == u.side and game.is_ship(s.id) and s.location in game.ports
+        and game.hex_of(s.location) == here and not game.ship(state, s.id).is_flotilla
+    )  # fmt: skip
+    return [f"load {pid} -> {sid}" for sid in ships]
+
+
+def _combat_candidates(
+    game: Game, state: GameState, pid: str, aboard: str | None, section: str
+) -> list[str]:
+    """In a combat step: an air unit's Shipping Attack on each enemy naval unit in play
+    [31.21]; a CD unit's fire at each enemy ship on a hex [27.12] and its support of each
+    attacked hex [30.25]; a unit aboard a ship on an all-sea hex, its assault on each hex next
+    to it [30.11]. ``validate`` keeps the legal ones (range, line of sight, Ready, ...)."""
+    u = state.units[pid]
+    d = game.unit(pid)
+    if section in ("combat", "reaction") and d.category == "air":
+        return [f"shipping {pid} -> {t}" for t in _enemy_ships(game, state, u.side)]
+    if section == "coast" and d.category == "ground" and d.type == "CD":
+        targets = [t for t in _enemy_ships(game, state, u.side) if game.hex_of(
+            state.units[t].location) is not None]  # fmt: skip
+        return [f"coastfire {pid} -> {t}" for t in targets] + [
+            f"coastsupport {pid} -> {h}" for h in defence.attacked_hexes(state)
+        ]
+    if section == "combat" and aboard is not None:
+        sea = state.units[aboard].location
+        if sea in game.module.map.hexes:
+            return [f"assault {pid} -> {h}" for h in sorted(game.hexes.neighbours(sea))]
+    return []
+
+
+def unit_options(module: Module, state: GameState, pid: str) -> dict[str, Any]:
+    """A ground or air unit's part in this step, each line one ``validate`` accepts alone:
+    its load or unload [28.14a], [28.14e] in a naval movement step; its Shipping Attack
+    [31.21], coast artillery fire or support [27.12], [30.25] or amphibious assault [30.11]
+    in a combat step. Where the ship ends after a drafted move decides an unload, and the
+    force a line joins decides an attack, so ``validate`` stays the judge of the file."""
     game = Game.of(module)
     u = state.units[pid]
     aboard = u.box[7:] if (u.box or "").startswith("aboard:") else None
@@ -248,20 +309,14 @@ def cargo_options(module: Module, state: GameState, pid: str) -> dict[str, Any]:
         "aboard": aboard,
         "lines": [],
     }
-    if not _movers_step(module, state, u.side) or at not in game.ports:
+    if state.pending or awaited(game, state) != u.side:
         return out
-    if aboard is not None:
-        candidates = [f"unload {pid}"]
+    section = _section(state)
+    if state.phase in seq.NAVAL_MOVEMENT:
+        candidates = _cargo_candidates(game, state, pid, aboard)
     else:
-        here = game.hex_of(at)
-        ships = sorted(
-            s.id
-            for s in state.units.values()
-            if s.side == u.side and game.is_ship(s.id) and s.location in game.ports
-            and game.hex_of(s.location) == here and not game.ship(state, s.id).is_flotilla
-        )  # fmt: skip
-        candidates = [f"load {pid} -> {sid}" for sid in ships]
-    out["lines"] = [ln for ln in candidates if not _check(state, u.side, ln, module)]
+        candidates = _combat_candidates(game, state, pid, aboard, section)
+    out["lines"] = [ln for ln in candidates if not _check(state, u.side, ln, module, section)]
     return out
 
 
@@ -279,19 +334,62 @@ def abort_lines(module: Module, state: GameState, sid: str) -> list[str]:
     ]
 
 
-def _cargo_choices(o: dict[str, Any]) -> list[dict[str, Any]]:
-    """A ground unit's ``load``/``unload`` lines as choices at its port [28.14a], [28.14e]
-    (options format 4); a load goes first in its section: units load before their ship
-    moves [28.14a]."""
+VERB_RULES = {
+    "load": "28.14a",
+    "unload": "28.14e",
+    "shipping": "31.21",
+    "coastfire": "27.12",
+    "coastsupport": "30.25",
+    "assault": "30.11",
+    "defend": "29.25",
+}
+"""The rule case of each line a ground or air unit (or a defending ship) is offered."""
+
+
+def _unit_choices(state: GameState, o: dict[str, Any]) -> list[dict[str, Any]]:
+    """A ground or air unit's lines as choices (options format 4), each at the place it
+    names: the port of a load or unload, the target ship's place, the hex of a support or an
+    assault. A load goes first in its section: units load before their ship moves
+    [28.14a]."""
     out: list[dict[str, Any]] = []
     for line in o["lines"]:
-        verb = line.split()[0]
-        c: dict[str, Any] = {"order": line, "kind": verb, "at": o["at"], "since": 4}
-        c["label"] = f"board {line.split()[-1]}" if verb == "load" else "go ashore"
+        verb, last = line.split()[0], line.split()[-1]
+        at = state.units[last].location if last in state.units else last
+        c: dict[str, Any] = {"order": line, "kind": verb, "since": 4}
+        c["at"] = o["at"] if verb in ("load", "unload") else at
+        c["label"] = {"load": f"board {last}", "unload": "go ashore"}.get(verb, f"{verb} {last}")
+        c["label"] += f" [{VERB_RULES[verb]}]"
         if verb == "load":
             c["first"] = True
         out.append(c)
     return out
+
+
+def _unit_text(o: dict[str, Any]) -> list[str]:
+    """``referee options`` of a ground or air unit: where it is, and its lines."""
+    where = f"aboard {o['aboard']} at {o['at']}" if o["aboard"] else f"at {o['at']}"
+    out = [f"{o['unit']} ({o['type']}, {o['side']}) {where}"]
+    out += [f"  {ln}  [{VERB_RULES[ln.split()[0]]}]" for ln in o["lines"]]
+    if not o["lines"]:
+        out.append(
+            "  nothing to order for it in this step (naval transport [28.1x], Shipping "
+            "Attacks [31.2x], coast artillery [27.12], assaults [30.1x])"
+        )
+    return out
+
+
+def defend_lines(module: Module, state: GameState, sid: str) -> list[str]:
+    """In the enemy's Combat Phase, ``defend SHIP -> HEX`` for each attacked hex the ship may
+    support from port [29.12], [29.25], each when ``validate`` accepts it alone."""
+    side = state.units[sid].side
+    game = Game.of(module)
+    if state.pending or _section(state) != "coast" or awaited(game, state) != side:
+        return []
+    return [
+        line
+        for line in (f"defend {sid} -> {h}" for h in defence.attacked_hexes(state))
+        if not _check(state, side, line, module, "coast")
+    ]
 
 
 def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -304,8 +402,8 @@ def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> l
     out: list[dict[str, Any]] = []
     for o in units:
         sid = o["unit"]
-        if "lines" in o:  # a ground unit
-            out.extend(_cargo_choices(o))
+        if "lines" in o:  # a ground or air unit
+            out.extend(_unit_choices(state, o))
             continue
         for m in o["moves"]:
             out.append(
@@ -320,6 +418,10 @@ def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> l
         if o["moves"]:
             for line in abort_lines(module, state, sid):
                 out.append({"order": line, "kind": "abort", "label": line.split()[-1], "since": 4})
+        for line in defend_lines(module, state, sid):
+            target = line.split()[-1]
+            label = f"defend {target} [29.25]"
+            out.append({"order": line, "kind": "defend", "at": target, "label": label, "since": 4})
         here = state.units[sid].location
         for line in readiness_lines(module, state, sid):
             c = {"order": line, "kind": line.split()[0], "label": line.split()[0]}
@@ -327,10 +429,6 @@ def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> l
                 c["at"] = here
             out.append(c)
     return out
-
-
-def _section(state: GameState) -> str:
-    return seq.SECTION.get(state.phase, state.phase)
 
 
 def _interdict(module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
@@ -442,15 +540,9 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         lines.append(f"no naval unit at {subject}")
     for sid in units:
         if not game.is_ship(sid):
-            o = cargo_options(module, state, sid)
+            o = unit_options(module, state, sid)
             data.append(o)
-            where = f"aboard {o['aboard']} at {o['at']}" if o["aboard"] else f"at {o['at']}"
-            lines.append(f"{sid} ({o['type']}, {o['side']}) {where} [28.12]")
-            lines.extend(
-                f"  {ln}  [28.14{'a' if ln.startswith('load') else 'e'}]" for ln in o["lines"]
-            )
-            if not o["lines"]:
-                lines.append("  no loading or unloading now [28.14a], [28.14e]")
+            lines.extend(_unit_text(o))
             continue
         o = ship_options(module, state, sid)
         data.append(o)
