@@ -15,7 +15,19 @@ from tests.viewer.test_options_format3 import _step
 
 pytestmark = pytest.mark.slow
 
-NEW_KINDS = {"load", "unload", "abort", "interdict", "survivors", "host"}
+NEW_KINDS = {
+    "load",
+    "unload",
+    "abort",
+    "interdict",
+    "survivors",
+    "host",
+    "shipping",
+    "coastfire",
+    "coastsupport",
+    "defend",
+    "assault",
+}
 
 
 def _without_format_4(doc: dict[str, Any]) -> dict[str, Any]:
