@@ -5,12 +5,13 @@ archive of format 3 still verifies: ``verify`` renders a file again in the forma
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import pytest
 
-from referee.pbem.draft_options import draft_options
+from referee.pbem.draft_options import compact_json, draft_options
 from tests.viewer.test_options_format3 import _step
 
 pytestmark = pytest.mark.slow
@@ -30,22 +31,31 @@ NEW_KINDS = {
 }
 
 
-def _without_format_4(doc: dict[str, Any]) -> dict[str, Any]:
-    """Format 4's file as format 3 wrote it: the choices given since format 4 left out (a unit
-    left with none is not listed), the side's own orders of the naval module too."""
-    units = {}
-    for uid, e in doc["units"].items():
-        kept = [c for c in e["choices"] if c.get("kind") not in NEW_KINDS]
-        if kept or e.get("route"):
-            units[uid] = {**e, "choices": kept}
-    side = [c for c in doc["side_choices"] if c.get("kind") not in NEW_KINDS]
-    return {**doc, "format": "referee-draft-options/3", "units": units, "side_choices": side}
+def _without_since_4(rs: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ruleset's options as they were before format 4's verbs: every choice given with
+    ``since`` 4 left out, of the units and of the side."""
+    cls = type(rs)
+    options, side_orders = cls.options, cls.side_orders
+
+    def old_options(self: Any, *args: Any, **kw: Any) -> Any:
+        rep = options(self, *args, **kw)
+        kept = [c for c in rep.data.get("orders") or [] if int(c.get("since", 1)) < 4]
+        return dataclasses.replace(rep, data={**rep.data, "orders": kept})
+
+    def old_side_orders(self: Any, *args: Any) -> Any:
+        return [c for c in side_orders(self, *args) if int(c.get("since", 1)) < 4]
+
+    monkeypatch.setattr(cls, "options", old_options)
+    monkeypatch.setattr(cls, "side_orders", old_side_orders)
 
 
-def test_naval_movement_step_offers_load_and_abort_only_in_format_4(finished_demo: Any) -> None:
+def test_naval_movement_step_offers_load_and_abort_only_in_format_4(
+    finished_demo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The Soviet Movement Phase of the naval demo: format 4 offers the 1330 Regiment's
     ``load`` onto the transport in its port (first in its section [28.14a]) and each moving
-    ship's Abort choice [27.32b]; format 3's file is format 4's without them, key for key."""
+    ship's Abort choice [27.32b]; format 3's file is byte for byte the one the options gave
+    before these verbs."""
     demo = finished_demo("naval_module").out
     turn = next(
         t.name[:4]
@@ -64,7 +74,9 @@ def test_naval_movement_step_offers_load_and_abort_only_in_format_4(finished_dem
     loads = [c for e in new["units"].values() for c in e["choices"] if c["kind"] == "load"]
     assert all(c["first"] and c["order"].startswith("load ") for c in loads)
     assert not any(c.get("first") for e in old["units"].values() for c in e["choices"])
-    assert json.dumps(_without_format_4(new), sort_keys=True) == json.dumps(old, sort_keys=True)
+    _without_since_4(rs, monkeypatch)
+    before = draft_options(module, rs, report, "0" * 64, view, side, 3)
+    assert compact_json(before) == compact_json(old)
 
 
 def test_the_published_naval_files_verify_in_their_format(finished_demo: Any) -> None:
