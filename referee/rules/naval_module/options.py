@@ -358,6 +358,13 @@ VERB_RULES = {
 """The rule case of each line a ground or air unit (or a defending ship) is offered."""
 
 
+ABORT_LABELS = {
+    "return": "if it Aborts: back to its departure port [27.32b]",
+    "damage": "if it Aborts: one more damage point, and on [27.32b]",
+}
+"""What each Abort choice made in advance does, as the viewer labels it."""
+
+
 def _unit_choices(state: GameState, o: dict[str, Any]) -> list[dict[str, Any]]:
     """A ground or air unit's lines as choices (options format 4), each at the place it
     names: the port of a load or unload, the target ship's place, the hex of a support or an
@@ -369,8 +376,7 @@ def _unit_choices(state: GameState, o: dict[str, Any]) -> list[dict[str, Any]]:
         at = state.units[last].location if last in state.units else last
         c: dict[str, Any] = {"order": line, "kind": verb, "since": 4}
         c["at"] = o["at"] if verb in ("load", "unload") else at
-        c["label"] = {"load": f"board {last}", "unload": "go ashore"}.get(verb, f"{verb} {last}")
-        c["label"] += f" [{VERB_RULES[verb]}]"
+        c["label"] = f"[{VERB_RULES[verb]}]"
         if verb == "load":
             c["first"] = True
         out.append(c)
@@ -429,10 +435,11 @@ def pointing(module: Module, state: GameState, units: list[dict[str, Any]]) -> l
             )
         if o["moves"]:
             for line in abort_lines(module, state, sid):
-                out.append({"order": line, "kind": "abort", "label": line.split()[-1], "since": 4})
+                label = ABORT_LABELS[line.split()[-1]]
+                out.append({"order": line, "kind": "abort", "label": label, "since": 4})
         for line in defend_lines(module, state, sid):
             target = line.split()[-1]
-            label = f"defend {target} [29.25]"
+            label = "[29.25]"
             out.append({"order": line, "kind": "defend", "at": target, "label": label, "since": 4})
         here = state.units[sid].location
         for line in readiness_lines(module, state, sid):
