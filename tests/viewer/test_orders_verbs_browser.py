@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.pbem.cliflow import cli
 from tests.viewer.test_orders_browser import _download, _open, _order_lines
 from tests.viewer.test_orders_hex_browser import (
     _awaiting,
@@ -59,3 +60,49 @@ def test_naval_load_move_and_abort_pointed_are_carried_out(
     lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
     assert lines == [f"[{doc['section']}]", load["order"], move["order"], damage]
     _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+
+
+def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_validate_accepts(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Sixth Fleet (2019), NATO's part opened with NATO's key, its first Action Phase: a
+    unit's ``patrol`` (pointed at its zone on the area map, provisional 15.0) and, where
+    NATO holds one, a strike marker's ``play`` (a button of the side: only the markers the
+    side holds are offered [2.12]); downloaded and accepted by ``validate`` on NATO's
+    view."""
+    from tests.viewer.test_orders_hex_browser import _cut_hidden
+    from tests.viewer.test_orders_side_browser import _side_button
+
+    demo = finished_demo("sixth_fleet_2019").out
+    last = "003-NATO-nato_events"
+    game = _cut_hidden(demo, last, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        unit, patrol = next(
+            (u, c)
+            for u in sorted(doc["units"])
+            for c in _choices(browser, u)
+            if c.get("kind") == "patrol"
+        )
+        _point(browser, unit, patrol)
+        browser.save_screenshot(str(shots / f"orders-2019-patrol-{width}.png"))
+    chosen = [patrol["order"]]
+    plays = [c for c in doc.get("side_choices", []) if c.get("kind") == "play"]
+    if plays:
+        _side_button(browser, plays[0]["order"])
+        chosen.append(plays[0]["order"])
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == chosen, lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
