@@ -106,3 +106,60 @@ def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_validate_accepts(
     draft.write_text(text)
     code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
     assert code == 0, out
+
+
+def test_carrier_battlegroup_standing_deploy_and_breakoff_pointed_are_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Carrier Battlegroup, the USN part opened with the player's key, a turn of the demo:
+    the standing ``deploy outer`` composed unit by unit (buttons of the side, then the
+    units [20.2]) and a ``breakoff yes -> SPACE`` [18.2]; downloaded, accepted by
+    ``validate`` on the player's view and carried out by ``adjudicate``."""
+    from tests.viewer.test_orders_hex_browser import _cut_hidden
+    from tests.viewer.test_orders_leak import _files
+    from tests.viewer.test_orders_side_browser import _side_button
+
+    demo = finished_demo("carrier_battlegroup").out
+    last, doc = next(
+        (name, d)
+        for name, d, _ in _files(demo, "USN")
+        if any(c.get("kind") == "deploy" for c in d.get("side_choices", []))
+    )
+    game = _cut_hidden(demo, last, tmp_path)
+    key = demo / "keys" / "usn.key"
+    page = tmp_path / "viewer-USN.html"
+    code, out = cli("viewer", game, "--side", "USN", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    deploy = next(c for c in doc["side_choices"] if c.get("kind") == "deploy")
+    breakoff = next(
+        c["order"] for c in doc["side_choices"] if c["order"].startswith("breakoff yes -> ")
+    )
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        _side_button(browser, "deploy outer")
+        for unit in deploy["from"][:2]:
+            browser.find_element("css selector", f'#choices button[data-word="{unit}"]').click()
+        browser.save_screenshot(str(shots / f"orders-cbg-deploy-{width}.png"))
+    browser.find_element("id", "composedone").click()
+    _side_button(browser, breakoff)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    at = lines.index("[standing]")
+    composed = "deploy outer " + " ".join(deploy["from"][:2])
+    assert composed in lines[at:] and breakoff in lines[at:], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
+    assert code == 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate", game, signed, "--key", demo / "keys" / "referee.key",
+        "--referee-dir", tmp_path / "referee",
+    )  # fmt: skip
+    assert code == 0, out
+    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
