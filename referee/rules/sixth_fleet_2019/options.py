@@ -27,13 +27,13 @@ from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.amphibious import check_embark, check_land
 from referee.rules.sixth_fleet_2019.combat import BASE, check_attack, target_kind
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts
 from referee.rules.sixth_fleet_2019.game import HOLDING, NEUTRAL, REFIT, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import check_move
 from referee.rules.sixth_fleet_2019.patrol import check_patrol
 from referee.rules.sixth_fleet_2019.refit import check_refit
 from referee.rules.sixth_fleet_2019.reinforce import WAITING, check_reinforce, group_of
 from referee.rules.sixth_fleet_2019.sequence import BY_ID
-from referee.rules.sixth_fleet_2019.strike import KEY as STRIKES
 from referee.rules.sixth_fleet_2019.strike import check_play, marker
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 
@@ -58,7 +58,7 @@ CHECKS: dict[str, Check] = {
 
 def _one_action(state: GameState) -> GameState:
     """The position a one-action file is judged in: one action available [6.1]."""
-    return state.with_data(actions_left=1)
+    return SixthFleet2019Facts.put(state, actions_left=1)
 
 
 def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
@@ -289,7 +289,8 @@ def _plays(game: Game, state: GameState, side: str) -> Options:
     the validator accepts it (provisional 17.0): an EW marker alone, one more action [6.1];
     an attack marker on each kind of enemy target in each zone holding one, every target of
     that kind there named, or on the zone's enemy ``base`` [6.4]."""
-    held = (state.data.get(STRIKES) or {}).get("held", {}).get(side)
+    cups = SixthFleet2019Facts.of(state).strike
+    held = cups["held"].get(side) if cups else None
     if not isinstance(held, list):
         return []
     ready = _one_action(state)
