@@ -1,9 +1,10 @@
 """Benchmark the awaited side's options (issue 28): size and CPU of each demo's largest
 ``options-SIDE.json``, and how fast that side's viewer opens with it embedded.
 
-Plain script: ``.venv/bin/python bench/bench_options.py DEMO_OUT [DEMO_OUT ...] [--no-browser]``,
-each ``DEMO_OUT`` a finished demo's output folder (``python -m referee.demos --only NAME``
-writes it: ``game/``, ``keys/``, ``referee/``). For each: the step whose options file is the
+Plain script: ``.venv/bin/python bench/bench_options.py [DEMO_OUT ...] [--no-browser]
+[--every]``, each ``DEMO_OUT`` a finished demo's output folder (``python -m referee.demos
+--only NAME`` writes it: ``game/``, ``keys/``, ``referee/``); by default every demo ``make
+demo`` has written. For each: the step whose options file is the
 largest (opened from the side's encrypted part with the demo's key in a game that hides
 information), its bytes and format; the CPU time (user + system, best of 3, in-process after
 one warm-up) of computing it again with ``draft_options`` on the side's view, and whether
@@ -171,9 +172,31 @@ def open_times(page: Path) -> list[float] | None:
         d.quit()
 
 
+def made_demos() -> list[Path]:
+    """The output folders of the bundled demos (``python -m referee.demos``, each at its
+    default place or its ``$OUT_ENV``) that hold a finished game."""
+    import importlib
+
+    from referee.demos import DEMOS
+
+    found = []
+    for demo in DEMOS:
+        mod = importlib.import_module(demo.module)
+        env = getattr(mod, "OUT_ENV", None)
+        out = Path((os.environ.get(env) if env else None) or mod.DEFAULT_OUT)
+        if (out / "game" / "turns").is_dir() and (out / "keys").is_dir():
+            found.append(out)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("demos", nargs="+", type=Path, help="finished demos' output folders")
+    parser.add_argument(
+        "demos",
+        nargs="*",
+        type=Path,
+        help="finished demos' output folders (default: those of `make demo` that exist)",
+    )
     parser.add_argument("--no-browser", action="store_true", help="skip the open times")
     parser.add_argument(
         "--every", action="store_true", help="also the CPU of every step (one run each)"
@@ -181,13 +204,18 @@ def main() -> None:
     ns = parser.parse_args()
     from referee.pbem.archive import Archive
 
+    demos = ns.demos or made_demos()
+    if not demos:
+        print("no finished demo to measure: run `make demo` first, or name demos' folders")
+        return
+
     print(
         f"{platform.node()}: {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
     over = False
-    for out in ns.demos:
+    for out in demos:
         files = _published(out)
         turn, side, data = max(files, key=lambda f: len(f[2]))
         fmt = json.loads(data)["format"].rsplit("/", 1)[-1]
