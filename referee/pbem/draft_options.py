@@ -28,7 +28,11 @@ order from ``from``), e.g. Sixth Fleet's ``stack`` [7.42] and standing ``retreat
 HEX ...`` [8.71]), and in a step that awaits answers, the units' choices that belong in
 another section than ``[answer]`` (standing orders); and the side's own orders that no unit
 gives (``side_choices``: DTP's ``pass`` and ``commence``, a standing order of the whole
-side), from the ruleset's ``side_orders(module, view, side)`` where it has one.
+side), from the ruleset's ``side_orders(module, view, side)`` where it has one. Format 4: also
+the verbs the options give since format 4 (a choice with ``since`` 4, of a unit or of the
+side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a choice's
+``first`` flag (its line goes at the start of its section: a load before the ship's move
+[28.14a]). A format-3 file of an older game is written again without them, byte for byte.
 """
 
 from __future__ import annotations
@@ -52,6 +56,9 @@ FORMATS = {
 """Each format's name, by version (the module docstring)."""
 OPTIONS_VERSION = 4
 """The version a new step publishes."""
+MORE_VERBS = 4
+"""The format from which a ruleset's choices with ``since`` 4 are kept (the module
+docstring), and the ``first`` flag."""
 OPTIONS_FORMAT = FORMATS[OPTIONS_VERSION]
 STANDING_IN_ANSWERS = 3
 """The format from which an answer step's file also lists the units' standing orders (of a
@@ -129,6 +136,11 @@ def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
     return ruleset.orders_unclaimed_pieces and has_piece_commands(recorded_version(view.data))
 
 
+def _offered(c: Mapping[str, Any], version: int) -> bool:
+    """Whether a format-``version`` file lists choice ``c`` (given since its ``since``)."""
+    return int(c.get("since", 1)) <= version
+
+
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
@@ -141,6 +153,8 @@ def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = [str(x) for x in v] if isinstance(v, list | tuple) else str(v)
     if c.get("anywhere"):
         out["anywhere"] = True
+    if c.get("first"):  # only choices given since format 4 carry it
+        out["first"] = True
     return out
 
 
@@ -210,7 +224,7 @@ def unit_entry(
     if int(rep.data.get("orders_since", 1)) > version:
         offered = None
     if offered is not None:
-        offered = [c for c in offered if int(c.get("since", 1)) <= version]
+        offered = [c for c in offered if _offered(c, version)]
         if view.pending:  # an answer step: only what goes in another section (standing)
             offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
     elif view.pending:
@@ -312,17 +326,20 @@ SIDE_ORDERS = 3
 """The format from which the file lists the side's own orders (``side_choices``)."""
 
 
-def side_choices(ruleset: Ruleset, module: Module, view: GameState, side: str) -> list[Any]:
+def side_choices(
+    ruleset: Ruleset, module: Module, view: GameState, side: str, version: int = OPTIONS_VERSION
+) -> list[Any]:
     """The order lines of the whole side, not of one unit (a ``pass``, a declaration, a
     standing order of the side), each one its validator accepts on the side's view; none
-    from a ruleset without ``side_orders``."""
+    from a ruleset without ``side_orders``; those given since a later format than
+    ``version`` left out."""
     if not isinstance(ruleset, UnitOptions):
         return []
     try:
         offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
-    return [_choice(c) for c in offered][:MAX_CHOICES]
+    return [_choice(c) for c in offered if _offered(c, version)][:MAX_CHOICES]
 
 
 def draft_options(
@@ -358,7 +375,7 @@ def draft_options(
     trees = _shared(units, version)
     more: dict[str, Any] = {}
     if version >= SIDE_ORDERS:
-        more["side_choices"] = side_choices(ruleset, module, view, side)
+        more["side_choices"] = side_choices(ruleset, module, view, side, version)
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
             section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
     section = section or view.phase

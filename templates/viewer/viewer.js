@@ -511,24 +511,26 @@
     lines[i] = line;
     return lines.join("\n");
   }
-  function insertLine(text, line, section) {  /* at the end of its section, opened if need be */
+  function insertLine(text, line, section, first) {  /* at the end of its section (at its start
+    when "first": a load before the ship's move, options format 4), opened if need be */
     var lines = text.replace(/\n+$/, "").split("\n"), want = "[" + (section || R.section) + "]";
     var at = lines.indexOf(want);
     if (at < 0) { return (text.trim() ? lines.join("\n") + "\n\n" : "") + want + "\n" + line + "\n"; }
+    if (first) { lines.splice(at + 1, 0, line); return lines.join("\n") + "\n"; }
     var end = at + 1;
     while (end < lines.length && !/^\s*\[/.test(lines[end])) { end++; }
     while (end > at + 1 && lines[end - 1].trim() === "") { end--; }
     lines.splice(end, 0, line);
     return lines.join("\n") + "\n";
   }
-  function addLine(line, key, section) {
+  function addLine(line, key, section, first) {
     var ta = $("draft"), text = ta.value;
     if (key && byUnit[key] && byUnit[key] !== line) {
       var swapped = replaceLine(text, byUnit[key], line);
       if (swapped !== null) { ta.value = swapped; byUnit[key] = line; return "replaced"; }
     }
     if (key && byUnit[key] === line && text.split("\n").indexOf(line) >= 0) { return "already"; }
-    ta.value = insertLine(text, line, section);
+    ta.value = insertLine(text, line, section, first);
     if (key) { byUnit[key] = line; }
     return "added";
   }
@@ -599,7 +601,7 @@
     if (c.compose) { startCompose(u, c); return; }
     if (takenBy(c).length) { return; }
     var key = c.uses ? null : (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
-    var how = addLine(c.order, key, c.section);
+    var how = addLine(c.order, key, c.section, c.first);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
     pick(u === "side" ? picked : u); drawSideChoices();

@@ -399,4 +399,51 @@ def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, A
         line = c["order"] if c["kind"] != "lose" else f"lose {air[0]}"
         if _legal(module, state, "standing", line):
             out.append(c)
+    if state.phase == "turn":
+        out += [{**c, "since": 4} for c in more_side_orders(module, state, seen)]
+    return out
+
+
+def _composed(
+    module: Module, state: GameState, section: str, base: str, units: list[str], label: str
+) -> list[dict[str, Any]]:
+    """``BASE UNIT ...`` composed unit by unit from those of ``units`` whose one-unit line
+    the validator accepts; none when no unit qualifies."""
+    ok = [u for u in units if _legal(module, state, section, f"{base} {u}")]
+    if not ok:
+        return []
+    kind = base.split()[0]
+    return [{"order": base, "kind": kind, "compose": "words", "from": ok, "label": label,
+             "section": section}]  # fmt: skip
+
+
+WHO = {"yes": "the CVBG breaks off", "all": "the CVBG and the strikes break off"}
+
+
+def more_side_orders(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """The turn's orders added in options format 4, each kept when the validator accepts it,
+    from the player's view [17.0]: the Objective Phase's ``bombard`` [23.1], ``land`` of
+    the Marines or SEALs aboard and ``embark`` of those ashore [23.2] (composed unit by unit);
+    the standing ``deploy outer`` of the units the player puts in the Outer Zone [20.2]
+    (composed) and ``breakoff yes|all -> SPACE`` toward each space next to the CVBG [18.2]."""
+    from referee.rules.carrier_battlegroup.objective import MARINES
+
+    out: list[dict[str, Any]] = []
+    if _legal(module, state, "objective", "bombard"):
+        out.append({"order": "bombard", "kind": "bombard", "label": "shore bombardment [23.1]",
+                    "section": "objective"})  # fmt: skip
+    marines = sorted(p for p, u in seen.units.items() if u.side == "USN"
+                     and module.piece(p).unit.id in MARINES)  # fmt: skip
+    out += _composed(module, state, "objective", "land", marines, "amphibious landing [23.2]")
+    out += _composed(module, state, "objective", "embark", marines, "back aboard [23.2]")
+    usn = sorted([*seen.data["cvbg"]["ships"], *seen.data["air"]])
+    out += _composed(module, state, "standing", "deploy outer", usn, "Outer Zone in battle [20.2]")
+    here = seen.data["cvbg"]["space"]
+    for mode in ("yes", "all"):
+        for space in sorted(PointBoard(module.map).neighbours(here)):
+            line = f"breakoff {mode} -> {q(space)}"
+            label = f"{WHO[mode]} to {space}, next to the CVBG now [18.2]"
+            if _legal(module, state, "standing", line):
+                out.append({"order": line, "kind": "breakoff", "section": "standing",
+                            "label": label})  # fmt: skip
     return out
