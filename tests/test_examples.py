@@ -27,11 +27,12 @@ from referee.demos.sixth_fleet_1975 import (
     example_side,
 )
 from referee.engine.core import GameState, ScriptedDice
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.engine.scripted import orders_for, orders_sha256
 from referee.engine.scripted import play as scripted_play
 from referee.pbem import dice as dicemod
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -57,7 +58,7 @@ def played() -> tuple[tuple[str, GameState, GameState], ...]:
     out = []
     for k, path in enumerate(example_files(SRC), start=1):
         text = path.read_text(encoding="utf-8")
-        doc = parse_orders(text, path.name)
+        doc = parse_orders(text, path.name, VOCABULARY)
         violations = rs.validate(m, state, doc)
         assert not violations, (path.name, [str(v) for v in violations])
         dice = dicemod.CommittedDice(secret.seed(k), k, hashlib.sha256(text.encode()).hexdigest())
@@ -87,7 +88,7 @@ def test_each_file_is_a_template_for_the_step_it_is_played_at() -> None:
     rs = get_ruleset(module().ruleset)
     for name, before, _after in played():
         text = (SRC / "examples" / name).read_text(encoding="utf-8")
-        doc = parse_orders(text, name)
+        doc = parse_orders(text, name, VOCABULARY)
         assert doc.game_id == DEMO_GAME_ID
         assert doc.turn == before.turn, name
         assert doc.side == example_side(text) == rs.awaiting(module(), before)[0], name
@@ -156,7 +157,9 @@ def test_the_retreat_does_not_depend_on_the_die(face: int) -> None:
     rs = get_ruleset(m.ruleset)
     before = next(b for name, b, _a in played() if name == PENDING_AFTER)
     text = (SRC / "examples" / PENDING_AFTER).read_text(encoding="utf-8")
-    outcome = rs.resolve(m, before, parse_orders(text, PENDING_AFTER), ScriptedDice([face]))
+    outcome = rs.resolve(
+        m, before, parse_orders(text, PENDING_AFTER, VOCABULARY), ScriptedDice([face])
+    )
     assert [r.value for r in outcome.rolls] == [face]
     assert [p.id for p in outcome.state.pending] == ["D2-1"]
 
@@ -170,7 +173,7 @@ def test_a_wrong_answer_is_refused_with_the_options() -> None:
         .read_text(encoding="utf-8")
         .replace("answer D2-1 1620", "answer D2-1 1721")
     )
-    violations = rs.validate(m, before, parse_orders(text, ANSWERED_BY))
+    violations = rs.validate(m, before, parse_orders(text, ANSWERED_BY, VOCABULARY))
     assert violations and violations[0].rule == "8.71"
     assert "1619, 1620" in violations[0].message
 
@@ -211,7 +214,7 @@ def test_the_scripted_player_sets_up_the_middle_east_air_forces_with_14_3() -> N
     for face in (4, 4):  # the Soviet 14.3 roll happens while NATO's set-up is resolved
         text = orders_for(m, state, rs)
         assert text is not None
-        doc = parse_orders(text, "scripted.txt")
+        doc = parse_orders(text, "scripted.txt", VOCABULARY)
         assert rs.validate(m, state, doc) == []
         state = rs.resolve(m, state, doc, ScriptedDice([face])).state
         texts.append(text)

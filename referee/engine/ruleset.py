@@ -44,6 +44,10 @@ class Ruleset(ABC):
     # the sides that the ruleset's own procedure plays (Carrier Battlegroup's Soviet
     # system): they have no player and never submit orders
     referee_sides: ClassVar[tuple[str, ...]] = ()
+    # whether either side may order the pieces of no side (a declared game's imported
+    # module, whose unclaimed pieces either side may move [G1]): the options a step
+    # publishes for the awaited side list them too
+    orders_unclaimed_pieces: ClassVar[bool] = False
 
     @property
     def schema(self) -> RulesetSchema:

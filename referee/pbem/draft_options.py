@@ -113,12 +113,13 @@ def _subjects(view: GameState, side: str, anyones: bool = False) -> list[str]:
 
 
 def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
-    """Whether a declared game's options offer the pieces of no side [G1]: in games begun
-    at VASSAL piece version 6 or later (an older game's published options stay as ``verify``
+    """Whether the options offer the pieces of no side, for a ruleset whose players may order
+    them (``Ruleset.orders_unclaimed_pieces``: a declared game [G1]): in games begun at VASSAL
+    piece version 6 or later (an older game's published options stay as ``verify``
     recomputes them)."""
     from referee.vassal.module.piece_versions import has_piece_commands, recorded_version
 
-    return ruleset.id == "declared" and has_piece_commands(recorded_version(view.data))
+    return ruleset.orders_unclaimed_pieces and has_piece_commands(recorded_version(view.data))
 
 
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,18 +21,22 @@ SETUP = "setup"
 COMBAT = "combat"
 MOVEMENT = "movement"
 REINFORCEMENT = "reinforcement"
+INDICATION = "indication"
 GAME_OVER = "game-over"
 
 SEQUENCE: SequenceOfPlay[None] = SequenceOfPlay(
     (
-        Phase(SETUP, "set-up", "11.0", "side", sections=("setup",)),
+        Phase(SETUP, "set-up", "11.0", "side", sections=("setup",), once=True),
         Phase(COMBAT, "Combat Phase", "8.0", "side", sections=("combat",)),
         Phase(MOVEMENT, "Movement Phase", "5.0", "side", sections=("movement",)),
         Phase(
             REINFORCEMENT, "Reinforcement Interphase", "12.2", "side", sections=("reinforcement",)
         ),
         Phase(GAME_OVER, "game over", "13.0", "nobody"),
-    )
+    ),
+    # passed through on its own between the second player's Movement Phase and the next
+    # Game-Turn (``next_step_4_0``): never a ``state.phase``, a step of the turn tracker
+    extra=(Phase(INDICATION, "Game-Turn Indication", "4.0", "nobody"),),
 )
 """Who acts in each step and the orders section it takes [4.0]: the side whose step it is
 (``state.active_side``, the phasing player) writes it; the other answers decisions left to
