@@ -1,0 +1,49 @@
+"""Every position a whole game passes through fits its ruleset's declared position facts
+(``docs/rulesets.md``, "Position facts"), and so does every side's view of it: what the
+rules write is what the declaration says, so ``--state`` never refuses a state the referee
+wrote. Played by the scripted player with fixed dice, for each ruleset that declares them."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from referee.engine.ruleset import get_ruleset, position_facts
+from referee.engine.scripted import orders_for
+from referee.pbem.dice import CommittedDice
+from referee.source.loader import load_module
+
+SRC = Path(__file__).resolve().parents[2] / "module_src"
+GAMES = {
+    "carrier_battlegroup": ("carrier_battlegroup", "mission"),
+    "sixth_fleet_1975": ("sixth_fleet", "short"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", sorted(GAMES))
+def test_every_position_of_a_game_and_its_views_fit_the_declared_facts(ruleset: str) -> None:
+    folder, scenario = GAMES[ruleset]
+    module, diags = load_module(SRC / folder)
+    assert module is not None, [str(d) for d in diags.items]
+    rs = get_ruleset(module.ruleset)
+    facts = position_facts(rs)
+    assert facts is not None
+    state = rs.new_game(module, scenario, "facts")
+    sides = [s.id for s in module.sides]
+    checked = 0
+    for k in range(1, 400):
+        for seen in [state, *(rs.view(module, state, side) for side in sides)]:
+            facts.check(seen.data)
+            checked += 1
+        text = orders_for(module, state, rs)
+        if text is None:
+            break
+        doc = rs.parse_orders(text, f"step-{k:03d}.txt")
+        sha = hashlib.sha256(text.encode()).hexdigest()
+        dice = CommittedDice(b"f" * 32, k, sha, b"h" * 32)
+        state = rs.resolve(module, state, doc, dice).state
+    assert text is None, "the game did not end within 400 steps"
+    assert checked > 20
