@@ -9,11 +9,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.orders import Order, OrdersSyntaxError
-from referee.rules.sixth_fleet_1975.vocabulary import (
-    parse_orders,
-    parse_orders_json,
-)
+from referee.engine import orders as core
+from referee.engine.orders import Order, OrdersDoc, OrdersSyntaxError
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
+
+
+def parse_orders(text: str, file: str) -> OrdersDoc:
+    """The one parser with Sixth Fleet (1975)'s vocabulary, as its ruleset calls it."""
+    return core.parse_orders(text, file, VOCABULARY)
+
+
+def parse_orders_json(text: str | bytes, file: str) -> OrdersDoc:
+    return core.parse_orders_json(text, file, VOCABULARY)
+
 
 GOOD = """\
 # NATO orders for Game-Turn 2
