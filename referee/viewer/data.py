@@ -93,6 +93,8 @@ def _score(module: Module, report: Mapping[str, Any]) -> dict[str, Any] | None:
     if not isinstance(score, Mapping) or not score:
         return None
     sb = scoreboard(module, score, str(report.get("scenario", "")))
+    if not sb["sides"] and sb["net"] is None and not sb["level"]:
+        return None  # a game with no score (a declared or imported game [G1]): no table
     return {
         "sides": [[s["name"], s["total"]] for s in sb["sides"]],
         "net": sb["net"],
