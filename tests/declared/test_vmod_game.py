@@ -195,3 +195,21 @@ def test_the_viewer_shows_what_the_imported_game_has(table: Path) -> None:
     png = base64.b64decode(aids[0]["image"].split(",", 1)[1])
     with Image.open(io.BytesIO(png)) as img:
         assert img.size == (AID_PIXELS, 200)
+
+
+def test_the_score_panel_shows_what_a_game_scores() -> None:
+    """No panel for a game that scores nothing (a declared or imported game [G1]); the one
+    VP track of a game that has one [CBG 24.1]; a row a side otherwise."""
+    from referee.commands.common import load_checked
+    from referee.demos.base import ROOT
+    from referee.viewer.data import score_table
+
+    declared = load_checked(ROOT / "module_src" / "strait_patrol", quiet=True)
+    not_scored = {"result": "not scored (a declared game)", "rule": "G1"}
+    assert score_table(declared, {"score": not_scored, "scenario": "patrol"}) is None
+    cbg = load_checked(ROOT / "module_src" / "carrier_battlegroup", quiet=True)
+    panel = score_table(cbg, {"score": {"vp": -3, "rule": "24.1"}, "scenario": "mission"})
+    assert panel is not None and panel["sides"] == [["the game", -3]]
+    sf = load_checked(ROOT / "module_src" / "sixth_fleet", quiet=True)
+    panel = score_table(sf, {"score": {"vp": {"NATO": 4, "Soviet": 7}}, "scenario": "short"})
+    assert panel is not None and [row[1] for row in panel["sides"]] == [4, 7]
