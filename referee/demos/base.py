@@ -368,6 +368,40 @@ class Player:
         """What the referee published for the step that ``state`` awaited."""
 
 
+class RulesetPlayer(Player):
+    """A player that writes its orders with the ruleset's help: the module source's module
+    and ruleset at hand, and :meth:`accepts` to keep only what ``validate`` accepts."""
+
+    def __init__(self, src: Path) -> None:
+        from referee.engine.ruleset import get_ruleset
+        from referee.source.loader import load_module
+
+        module, _ = load_module(src)
+        if module is None:
+            raise DemoFailed(f"the module source {shown(src)} does not load")
+        self.module, self.rs = module, get_ruleset(module.ruleset)
+
+    def accepts(self, state: GameState, text: str, orders: int | None = None) -> bool:
+        """Whether ``validate`` accepts the orders file ``text`` in ``state`` (and, given
+        ``orders``, reads that many orders in it: no line was taken for something else)."""
+        return accepted(self.rs, self.module, state, text, orders)
+
+
+def accepted(rs: Any, module: Any, state: GameState, text: str, orders: int | None = None) -> bool:
+    """Whether ruleset ``rs`` parses the orders file ``text`` (into ``orders`` orders, when
+    given) and ``validate`` finds nothing wrong with it in ``state``: how a demo's directed
+    player keeps only lawful orders, the referee's own checks deciding."""
+    from referee.engine.orders import OrdersSyntaxError
+
+    try:
+        doc = rs.parse_orders(text, "demo.txt")
+    except OrdersSyntaxError:
+        return False
+    if orders is not None and len(doc.orders) != orders:
+        return False
+    return not rs.validate(module, state, doc)
+
+
 def read_state(game: Path, *, secret: bool) -> GameState:
     """The game's current position: the referee's full one (``secret``) or the public one."""
     from referee.engine.core import GameState

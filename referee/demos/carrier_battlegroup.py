@@ -7,6 +7,15 @@ scripted player's orders -- each file signed with the player's key and adjudicat
 incidents, contact and Tactical Routines; then ``referee reveal`` releases the referee-only
 part and ``referee verify`` proves every draw came from the committed pools and dice.
 
+The game must show incidents, contact, a battle and the game's end over several turns
+(:data:`WANTED`, :data:`MIN_STEPS`), whatever the dice: the orders are written from the
+published position, and in its first turns (until the game has lasted :data:`MIN_STEPS`
+steps) the player's standing order breaks off from a battle where he holds the Tactical Edge
+[18.2] instead of ``breakoff no``, so that an early meeting with several converging Soviet
+groups (one dice stream sank three escorts and lost the game by VP at its second turn
+[24.3]) does not end the mission before it has shown several turns; from then on he
+stands and fights. ``--seed N`` plays the demo's seed root number ``N``.
+
 Usage: ``python -m referee.demos.carrier_battlegroup [OUT_DIR] [--no-play-aids] [--seed N]``
 (default ``build/demo-solitaire``). ``OUT_DIR`` is emptied first (only an earlier demo's
 folder).
@@ -21,7 +30,7 @@ from typing import Any
 from referee.demos import base
 from referee.engine.core import GameState
 
-# fixed and public (demo only); this take plays 11 turns with contact rolls and battles
+# fixed and public (demo only)
 GAME = base.Game(
     "of Carrier Battlegroup (solitaire: the referee plays the Soviet side)",
     base.ROOT / "module_src" / "carrier_battlegroup",
@@ -38,9 +47,9 @@ WANTED = ("incidents", "contact", "battle", "game_over")
 """The kinds of event the game must show."""
 
 
-class Scripted(base.Player):
-    """The ruleset's scripted player, from the referee's full position, to the game's end;
-    it notes the kinds of every event."""
+class Scripted(base.RulesetPlayer):
+    """The ruleset's scripted player, from the referee's full position, to the game's end,
+    breaking off in the first turns (module docstring); it notes the kinds of every event."""
 
     reads_secret = True
     shown_kinds = (
@@ -55,22 +64,23 @@ class Scripted(base.Player):
     max_steps = 40
 
     def __init__(self, src: Path) -> None:
-        from referee.engine.ruleset import get_ruleset
-        from referee.source.loader import load_module
-
-        module, _ = load_module(src)
-        assert module is not None
-        self.module, self.rs = module, get_ruleset(module.ruleset)
+        super().__init__(src)
         self.seen: set[str] = set()
+        self.steps = 1  # the set-up request, report 000
 
     def orders(self, state: GameState) -> str | None:
-        return self.rs.scripted_orders(self.module, state)  # type: ignore[attr-defined]
+        text = self.rs.scripted_orders(self.module, state)  # type: ignore[attr-defined]
+        if text is None or self.steps >= MIN_STEPS - 1:
+            return text
+        careful = text.replace("\nbreakoff no\n", "\nbreakoff yes\n")  # [18.2]
+        return careful if careful != text and self.accepts(state, careful) else text
 
     def file_name(self, step: int, state: GameState, side: str) -> str:
         return f"{step - 1:02d}-usn.txt"
 
     def heard(self, state: GameState, folder: Path, report: dict[str, Any]) -> None:
         self.seen |= {e["kind"] for e in report.get("events") or []}
+        self.steps += 1
 
 
 def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game = GAME) -> list[str]:

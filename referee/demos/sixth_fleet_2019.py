@@ -44,7 +44,7 @@ WANTED = ("random_event", "actions", "control")
 """The kinds of event the demo must show."""
 
 
-class Scripted(base.Player):
+class Scripted(base.RulesetPlayer):
     """The ruleset's scripted player (``RULESET.scripted_orders``), each side from its own
     view of the referee's position (the strike cups are hidden: provisional 17.0), until
     turn :data:`TURNS` is over; it notes the kinds of every event."""
@@ -62,12 +62,7 @@ class Scripted(base.Player):
     max_steps = 39
 
     def __init__(self, src: Path) -> None:
-        from referee.engine.ruleset import get_ruleset
-        from referee.source.loader import load_module
-
-        module, _ = load_module(src)
-        assert module is not None
-        self.module, self.rs = module, get_ruleset(module.ruleset)
+        super().__init__(src)
         self.kinds: list[str] = []
 
     def orders(self, state: GameState) -> str | None:

@@ -44,7 +44,6 @@ from typing import Any
 from referee.demos import base
 from referee.engine.board import HexBoard
 from referee.engine.core import GameState
-from referee.engine.orders import OrdersSyntaxError
 from referee.engine.ruleset import get_ruleset
 from referee.source.model import Module, UnitDef
 
@@ -121,13 +120,8 @@ class Director:
 
     def legal(self, head: str, state: GameState, lines: Sequence[str]) -> bool:
         """``validate`` accepts the file with these lines (and reads every one of them)."""
-        try:
-            doc = self.rs.parse_orders(head + "".join(f"{x}\n" for x in lines), "demo.txt")
-        except OrdersSyntaxError:
-            return False
-        if len(doc.orders) != len(lines):
-            return False
-        return not self.rs.validate(self.module, state, doc)
+        text = head + "".join(f"{x}\n" for x in lines)
+        return base.accepted(self.rs, self.module, state, text, len(lines))
 
     def keep(self, head: str, state: GameState, lines: list[str], cands: Sequence[str]) -> None:
         """Add each candidate the file still accepts, in order."""
