@@ -39,7 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.engine.core import GameState
+    from referee.engine.ruleset import Ruleset
     from referee.pbem.keys import PrivateKey
+    from referee.source.model import Module
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -387,7 +389,9 @@ class RulesetPlayer(Player):
         return accepted(self.rs, self.module, state, text, orders)
 
 
-def accepted(rs: Any, module: Any, state: GameState, text: str, orders: int | None = None) -> bool:
+def accepted(
+    rs: Ruleset, module: Module, state: GameState, text: str, orders: int | None = None
+) -> bool:
     """Whether ruleset ``rs`` parses the orders file ``text`` (into ``orders`` orders, when
     given) and ``validate`` finds nothing wrong with it in ``state``: how a demo's directed
     player keeps only lawful orders, the referee's own checks deciding."""
