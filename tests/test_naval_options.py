@@ -110,3 +110,45 @@ def test_flotilla_options_are_hex_moves_validate_accepts(module: Any) -> None:
         assert verdict(module, st, "Soviet", m["line"]) == [], m["line"]
     assert "(1 MP, flotilla movement) [32.11]" in "\n".join(rep.lines)
     assert any(line.startswith("  ... ") for line in rep.lines)  # the limit
+
+
+def _every_hex_move(module: Any, st: GameState, sid: str) -> dict[str, bool]:
+    """``validate``'s verdict on the move of ``sid`` to every all-sea hex within its reach,
+    each line run alone (what ``options`` did hex by hex before it judged a zone's hexes
+    by one of them)."""
+    from referee.rules.naval_module.context import Game
+    from referee.rules.naval_module.options import paths, q
+
+    game = Game.of(module)
+    start = st.units[sid].location
+    out: dict[str, bool] = {}
+    for zone, path in paths(game, start, game.ship(st, sid).nmp).items():
+        for h in sorted(game.zones[zone].hexes):
+            if game.terrain(h) == "sea" and h != start:
+                line = f"move {sid} -> " + " ".join(q(x) for x in [*path, h])
+                out[h] = verdict(module, st, "Soviet", line) == []
+    return out
+
+
+@pytest.mark.parametrize("duty", [False, True])
+def test_a_zones_hexes_share_one_verdict(module: Any, duty: bool) -> None:
+    """``options`` judges one all-sea hex of a zone and gives its verdict to the zone's
+    other all-sea hexes (the validator's only checks of the hex itself are its zone and its
+    terrain [30.14a], [26.12d], which the candidates already meet): every hex of the reach,
+    each checked alone by ``validate``, gets the same verdict. With a return duty [29.13]
+    every hex is refused and only ports are listed."""
+    st = movement(module).evolve(phase="movement")
+    if duty:
+        st = st.with_data(return_to_port=["SU-CL-KK"])
+    (unit,) = NM.options(module, st, "SU-CL-KK", limit=0).data["units"]
+    listed = {m["to"] for m in unit["moves"] if m["to"].isdigit()}
+    each = _every_hex_move(module, st, "SU-CL-KK")
+    assert len(each) > 100
+    assert listed == {h for h, ok in each.items() if ok}
+    if duty:
+        from referee.rules.naval_module.context import Game
+
+        assert not listed and unit["moves"]
+        assert all(m["to"] in Game.of(module).ports for m in unit["moves"])  # [29.13]
+    else:
+        assert listed == set(each)

@@ -468,6 +468,17 @@
      computed for it (D.draft, its options-SIDE.json) and the page drafts orders.txt. It holds
      no key; `referee validate` and the referee judge the file. */
   var R = D.draft, picked = null, used = {}, byUnit = {};
+  function plainTree(t) {  /* options format 4 writes a move tree as each place's successors
+    (kids) and each label's ends (labels); read it back as each place's predecessor (prev)
+    and each end's label (ends), the shape of formats 1-3 */
+    if (t.prev) { return t; }
+    var prev = {}, ends = {};
+    Object.keys(t.kids || {}).forEach(function (p) { t.kids[p].forEach(function (h) { prev[h] = p; }); });
+    Object.keys(t.labels || {}).forEach(function (l) { t.labels[l].forEach(function (h) { ends[h] = l; }); });
+    return { prev: prev, ends: ends };
+  }
+  if (R) { R.trees = (R.trees || []).map(plainTree); }
+  function spelled(h) { return h.indexOf(" ") >= 0 ? '"' + h + '"' : h; }  /* a name with spaces, quoted as an order line writes it */
   function pathTo(tree, h) {
     var out = [], seen = {};
     while (h && !seen[h]) { seen[h] = 1; out.unshift(h); h = tree.prev[h]; }
@@ -479,7 +490,7 @@
       var tree = R.trees[e.route.tree];
       Object.keys(tree.ends).sort().forEach(function (h) {
         var p = pathTo(tree, h);
-        out.push({ order: e.route.order + " " + p.join(" "), kind: e.route.kind, at: h, path: p, label: tree.ends[h] });
+        out.push({ order: e.route.order + " " + p.map(spelled).join(" "), kind: e.route.kind, at: h, path: p, label: tree.ends[h] });
       });
     }
     return out;

@@ -6,8 +6,12 @@ allowance [26.14], [27.36] and cargo [28.14]; then every move it may make in thi
 candidate move -- the cheapest chain of sea zones to each zone within the allowance [26.14b],
 then ending there, in one of its ports or on one of its hexes -- is written as an orders line
 and kept only when ``steps.run`` (what ``validate`` runs) accepts it, so what ``options``
-lists is what ``validate`` accepts. When nothing is legal, the first refusal is given with its
-case (a Sailed unit [26.31], another side's or step's turn [26.12a]). In the Readiness step,
+lists is what ``validate`` accepts. The all-sea hexes of one zone share one verdict, that of
+the first of them: the validator's only checks of the hex itself are its zone and its
+terrain [30.14a], [26.12d], which every candidate meets (a ship's reach is a thousand hexes
+under a dozen zones; ``tests/test_naval_options.py`` judges every hex alone too). When
+nothing is legal, the first refusal is given with its case (a Sailed unit [26.31], another
+side's or step's turn [26.12a]). In the Readiness step,
 the ``ready`` and ``repair`` lines ``validate`` accepts [25.32], [27.41]. Each is also an
 order line the viewer's orders mode points at (``data["orders"]``). Nothing is hidden on the
 naval side of the game, so the report is the same for every side.
@@ -139,13 +143,18 @@ def ship_options(module: Module, state: GameState, sid: str) -> dict[str, Any]:
     for zone, path in sorted(paths(game, start, sh.nmp).items()):
         ends = [] if zone == start else [zone]
         ends += sorted(p for p in game.ports if P.port_zone(module, p) == zone and p != start)
-        ends += sorted(h for h in game.zones[zone].hexes if game.terrain(h) == "sea")
-        for end in ends:
+        at_sea = [h for h in sorted(game.zones[zone].hexes) if game.terrain(h) == "sea"]
+        verdict: list[Violation] | None = None  # the zone's all-sea hexes: one verdict
+        for end in [*ends, *at_sea]:
             chain = path if end == zone else [*path, end]
             if not chain or end == start:
                 continue
             line = f"move {sid} -> " + " ".join(q(x) for x in chain)
-            refused = _check(state, u.side, line, module)
+            if end in ends or verdict is None:
+                refused = _check(state, u.side, line, module)
+                verdict = refused if end not in ends else None
+            else:
+                refused = verdict
             if not refused:
                 moves.append({"to": end, "path": chain, "nmp": len(path), "line": line})
                 continue

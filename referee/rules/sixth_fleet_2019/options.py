@@ -26,6 +26,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.combat import check_attack
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, REFIT, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import check_move
 from referee.rules.sixth_fleet_2019.refit import check_refit
@@ -50,7 +51,7 @@ CHECKS: dict[str, Check] = {
 
 def _one_action(state: GameState) -> GameState:
     """The position a one-action file is judged in: one action available [6.1]."""
-    return state.with_data(actions_left=1)
+    return SixthFleet2019Facts.put(state, actions_left=1)
 
 
 def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
