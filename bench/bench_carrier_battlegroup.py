@@ -57,7 +57,7 @@ def _signed_turn(out: Path) -> tuple[Path, Path, Path, Path]:
     import json
 
     from referee.demos import carrier_battlegroup as demo_solitaire
-    from referee.demos.sixth_fleet_1975 import run
+    from referee.demos.base import begin, prepare, run
     from referee.engine.core import GameState
     from referee.engine.ruleset import get_ruleset
     from referee.source.loader import load_module
@@ -66,9 +66,8 @@ def _signed_turn(out: Path) -> tuple[Path, Path, Path, Path]:
     assert module is not None
     rs = get_ruleset("carrier_battlegroup")
     with contextlib.redirect_stdout(io.StringIO()):
-        demo_solitaire.prepare(out)
-        keys = demo_solitaire.make_keys(out)
-        game, secret = demo_solitaire.new_game(out, keys)
+        prepare(out)
+        game, keys, secret = begin(out, demo_solitaire.GAME)
         for k in range(3):  # set-up, outfitting, then turn 1's orders (signed, not adjudicated)
             full = json.loads((game / "secret" / "state.json").read_text(encoding="utf-8"))
             text = rs.scripted_orders(module, GameState.from_json(full))  # type: ignore[attr-defined]

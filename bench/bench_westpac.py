@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.cache import activated, cache_from_env  # noqa: E402
-from referee.demos.sixth_fleet_1975 import demo_key  # noqa: E402
+from referee.demos.base import demo_key  # noqa: E402
 from referee.engine.core import Event, GameState  # noqa: E402
 from referee.pbem.adjudicate import adjudicate  # noqa: E402
 from referee.pbem.game import create_game  # noqa: E402

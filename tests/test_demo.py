@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from referee.demos.sixth_fleet_1975 import DEMO_GAME_ID, MARKER, SRC, main
+from referee.demos.base import MARKER
+from referee.demos.sixth_fleet_1975 import GAME, SRC, main
 from referee.pbem.verify import verify_archive
 from referee.source.loader import load_module
 
@@ -43,7 +44,7 @@ def test_the_demo_plays_every_example_and_the_archive_verifies(demo_run: tuple[P
     module, _ = load_module(SRC)
     assert module is not None
     result = verify_archive(game, module)
-    assert result.game_id == DEMO_GAME_ID
+    assert result.game_id == GAME.game_id
     assert result.reports == 9  # report 000 + the eight example files
     turns = sorted(p.name for p in (game / "turns").iterdir())
     assert turns[-1] == "008-Soviet-movement"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from referee.demos import sixth_fleet_2019 as demo_2019
-from referee.demos.sixth_fleet_1975 import make_keys, prepare
+from referee.demos.base import begin, prepare
 from tests.pbem.cliflow import cli, first_steps_differ
 
 if TYPE_CHECKING:
@@ -29,8 +29,7 @@ def _first_turn(out: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(demo_2019, "TURNS", 1)
     with contextlib.redirect_stdout(io.StringIO()):
         prepare(out)
-        keys = make_keys(out)
-        game, secret = demo_2019.new_game(out, keys)
+        game, keys, secret = begin(out, demo_2019.GAME)
         demo_2019.play_turns(out, game, keys, secret)
     return game
 

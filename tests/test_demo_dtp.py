@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from referee.demos import sixth_fleet_dtp as demo_dtp
-from referee.demos.sixth_fleet_1975 import make_keys, prepare
+from referee.demos.base import begin, prepare
 from tests.pbem.cliflow import first_steps_differ
 
 if TYPE_CHECKING:
@@ -97,15 +97,14 @@ def test_verify_replays_the_archive_and_a_second_run_is_identical(
     kind of step file and signature the game makes) instead of a whole second game."""
     game, printed = demo_run
     reports = len(list((game / "turns").iterdir()))
-    assert f"ok: game {demo_dtp.GAME_ID}, {reports} report(s)" in printed
+    assert f"ok: game {demo_dtp.GAME.game_id}, {reports} report(s)" in printed
     assert "replay matches" in printed
     assert (game.parent / "viewer" / "viewer-NATO.html").is_file()
     out = tmp_path / "b"
     monkeypatch.setattr(demo_dtp, "MAX_STEPS", FIRST_STEPS)
     with contextlib.redirect_stdout(io.StringIO()):
         prepare(out)
-        keys = make_keys(out)
-        again, secret = demo_dtp.new_game(out, keys)
+        again, keys, secret = begin(out, demo_dtp.GAME)
         demo_dtp.play(out, again, keys, secret)
     assert len(list((again / "turns").iterdir())) == FIRST_STEPS + 1  # and the set-up request
     assert first_steps_differ(game, again) == []

@@ -99,9 +99,9 @@ def test_the_demo_prints_each_event_with_its_report_and_case(demo_run: DemoRun) 
 
 def test_verify_replayed_the_archive_and_the_viewers_are_written(demo_run: DemoRun) -> None:
     reports = len(list((demo_run.game / "turns").iterdir()))
-    assert f"ok: game {demo_wp.GAME_ID}, {reports} report(s)" in demo_run.printed
+    assert f"ok: game {demo_wp.GAME.game_id}, {reports} report(s)" in demo_run.printed
     assert "replay matches" in demo_run.printed
-    for side in demo_wp.SIDES:
+    for side in demo_wp.GAME.sides:
         assert (demo_run.out / "viewer" / f"viewer-{side}.html").is_file()
     table = demo_run.printed.split("== Every bundled game")[1]
     row = next(x for x in table.splitlines() if "DTP Westpac" in x)
@@ -132,10 +132,10 @@ def test_the_director_brings_the_four_events_in_process() -> None:
     from referee.source.loader import load_module
     from tests.rules.test_sixth_fleet_dtp_games import SeededDice
 
-    m, _ = load_module(demo_wp.SRC)
+    m, _ = load_module(demo_wp.GAME.src)
     assert m is not None
     director = demo_wp.WestpacDirector(m)
-    state = RULESET.new_game(m, demo_wp.SCENARIO, "wp-director")
+    state = RULESET.new_game(m, demo_wp.GAME.scenario, "wp-director")
     seen: set[str] = set()
     for k in range(1, demo_wp.MAX_STEPS + 1):
         if len(seen) == len(demo_wp.WANTED) and not state.phase.startswith("reinforcement"):

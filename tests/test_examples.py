@@ -2,7 +2,7 @@
 Game-Turn 2 Soviet attack stops at NATO's retreat decision [8.71] whatever the die says.
 
 The files are played through the ruleset alone (no archive), with the demo's committed dice:
-seed ``k`` of the chain whose root is :data:`referee.demos.sixth_fleet_1975.DEMO_SEED_ROOT`, and the
+seed ``k`` of the chain whose root is :attr:`referee.demos.sixth_fleet_1975.GAME.seed_root`, and the
 hash of the
 template text (the real game hashes the signed text; the attack's CRT entry is 1-6, so no
 die face can change the outcome -- which ``test_the_retreat_does_not_depend_on_the_die``
@@ -19,13 +19,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from referee.demos.sixth_fleet_1975 import (
-    DEMO_GAME_ID,
-    DEMO_SCENARIO,
-    DEMO_SEED_ROOT,
-    example_files,
-    example_side,
-)
+from referee.demos.base import example_files, example_side
+from referee.demos.sixth_fleet_1975 import GAME
 from referee.engine.core import GameState, ScriptedDice
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
@@ -54,8 +49,8 @@ def played() -> tuple[tuple[str, GameState, GameState], ...]:
     """(file name, state before, state after) for every example file, in order."""
     m = module()
     rs = get_ruleset(m.ruleset)
-    secret = dicemod.SeedSecret.new(DEMO_GAME_ID, dicemod.DEFAULT_LENGTH, DEMO_SEED_ROOT)
-    state = rs.new_game(m, DEMO_SCENARIO, DEMO_GAME_ID)
+    secret = dicemod.SeedSecret.new(GAME.game_id, dicemod.DEFAULT_LENGTH, GAME.seed_root)
+    state = rs.new_game(m, GAME.scenario, GAME.game_id)
     out = []
     for k, path in enumerate(example_files(SRC), start=1):
         text = path.read_text(encoding="utf-8")
@@ -90,7 +85,7 @@ def test_each_file_is_a_template_for_the_step_it_is_played_at() -> None:
     for name, before, _after in played():
         text = (SRC / "examples" / name).read_text(encoding="utf-8")
         doc = parse_orders(text, name, VOCABULARY)
-        assert doc.game_id == DEMO_GAME_ID
+        assert doc.game_id == GAME.game_id
         assert doc.turn == before.turn, name
         assert doc.side == example_side(text) == rs.awaiting(module(), before)[0], name
         assert doc.phase == before.phase, name
@@ -103,7 +98,7 @@ def test_nato_setup_fills_every_coded_hex_and_places_every_unit() -> None:
     coded hex filled; the fixed placements kept; every NATO piece placed."""
     m = module()
     _name, _before, after = played()[0]
-    sc = m.scenarios[DEMO_SCENARIO]
+    sc = m.scenarios[GAME.scenario]
     for pool in sc.pools:
         if pool.side != "NATO" or pool.where != "setup_code":
             continue

@@ -218,7 +218,7 @@ def test_every_command_runs_on_a_fresh_and_a_finished_game(
     """`state show`, `options`, `validate`, `adjudicate`, `verify` and `viewer` on a fresh game
     and on the finished demo game of every ruleset: no internal error, and what `state show`
     says of the score is the score of the latest report (issue 31)."""
-    from referee.demos.sixth_fleet_1975 import create_demo_game
+    from referee.demos.base import Game, create_demo_game
     from referee.engine.ruleset import get_ruleset
     from referee.pbem.scoreboard import score_line
 
@@ -261,9 +261,8 @@ def test_every_command_runs_on_a_fresh_and_a_finished_game(
         for s in module.sides
         if (demo / "keys" / f"{s.id.lower()}.pub").is_file()
     }
-    create_demo_game(
-        tmp_path, demo / "keys", example_path(DEMOS[name]), FRESH[name], "fresh", bytes(32), players
-    )
+    fresh = Game("fresh", example_path(DEMOS[name]), FRESH[name], "fresh", "fresh", players)
+    create_demo_game(tmp_path, demo / "keys", fresh)
     game = tmp_path / "game"
     if text is not None and aw_side in players:
         doc = rs.parse_orders(text, "x")

@@ -71,8 +71,7 @@ def register(app: typer.Typer) -> None:
             _write_art_preview(module, png, quiet)
         if _print_diagnostics(folder, diags, how, quiet, summary):
             if module is None:
-                n = len(diags.errors)
-                typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
+                _echo_errors(folder, len(diags.errors))
             elif not quiet:
                 assert summary is not None
                 where = f"{summary['hexes']} hexes"
@@ -122,8 +121,7 @@ def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
     )
     if _print_diagnostics(folder, diags, how, quiet, summary):
         if source is None:
-            n = len(diags.errors)
-            typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
+            _echo_errors(folder, len(diags.errors))
         elif not quiet:
             assert summary is not None
             typer.echo(
@@ -133,6 +131,11 @@ def _check_vassal_only(folder: Path, how: str, quiet: bool) -> None:
                 f"{summary['scenarios']} scenarios"
             )
     raise typer.Exit(0 if source is not None else EXIT_PROBLEMS)
+
+
+def _echo_errors(folder: Path, n: int) -> None:
+    """The one-line verdict on a refused source, on standard error."""
+    typer.echo(f"{folder}: {n} error{'s' if n != 1 else ''}", err=True)
 
 
 def _plays_by_email(folder: Path) -> bool:

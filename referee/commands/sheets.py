@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -25,6 +27,9 @@ from referee.commands.common import (
     resolve_source,
     source_argument,
 )
+
+if TYPE_CHECKING:
+    from referee.source.model import Module
 
 
 def register(app: typer.Typer) -> None:
@@ -81,25 +86,7 @@ def register(app: typer.Typer) -> None:
             module = load_checked(folder, quiet=quiet or as_json)
             # the bar only on a terminal: a CI log would get a stray "counters" line (as build)
             show = not quiet and not as_json and sys.stderr.isatty()
-            if show:
-                from referee.render.sheets import has_backs, sheet_pieces
-
-                total = 0 if alignment_test else len(sheet_pieces(module))
-                total *= 2 if has_backs(module) else 1
-                with typer.progressbar(length=total, label="counters", file=sys.stderr) as bar:
-                    result = write_sheets(
-                        module,
-                        out,
-                        paper=paper,
-                        bleed=bleed,
-                        alignment_test=alignment_test,
-                        png=png,
-                        png_dpi=dpi,
-                        art_dpi=art_dpi,
-                        cmyk=profile,
-                        progress=bar.update,
-                    )
-            else:
+            with counters_bar(module, alignment_test) if show else nullcontext() as bar:
                 result = write_sheets(
                     module,
                     out,
@@ -110,9 +97,20 @@ def register(app: typer.Typer) -> None:
                     png_dpi=dpi,
                     art_dpi=art_dpi,
                     cmyk=profile,
+                    progress=None if bar is None else bar.update,
                 )
         if as_json:
             print_json(result.to_json())
         else:
             for p in result.files:
                 typer.echo(str(p))
+
+
+def counters_bar(module: Module, alignment_test: bool) -> Any:
+    """The progress bar of the counters a sheet run draws (fronts, and backs when the
+    module has them; none for the alignment test sheet)."""
+    from referee.render.sheets import has_backs, sheet_pieces
+
+    total = 0 if alignment_test else len(sheet_pieces(module))
+    total *= 2 if has_backs(module) else 1
+    return typer.progressbar(length=total, label="counters", file=sys.stderr)

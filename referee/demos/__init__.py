@@ -17,8 +17,9 @@ Strait Patrol (declared)  ``make demo-declared``   a game with no ruleset: recor
 
 Every demo checks its module source, builds its VASSAL module and play aids, plays a signed
 game by email with demo keys and a fixed dice seed root, and verifies the archive; each writes
-under ``build/`` (``build/demo``, ``build/demo-dtp``, ``build/demo-westpac``...). A demo that
-fails is reported and the others still run; the exit code is 1 if any failed.
+under ``build/`` (``build/demo``, ``build/demo-dtp``, ``build/demo-westpac``...). What they
+share is :mod:`referee.demos.base`; each game's module says only what is its game's. A demo
+that fails is reported and the others still run; the exit code is 1 if any failed.
 
 Usage: ``python -m referee.demos [--only NAME ...] [--no-play-aids]``.
 """
@@ -100,7 +101,7 @@ def run_one(demo: Demo, *, play_aids_too: bool) -> Outcome:
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
-    from referee.demos.sixth_fleet_1975 import shown
+    from referee.demos.base import shown
 
     rows = [("game", "result", "time", "output", "alone")]
     for o in outcomes:

@@ -7,144 +7,101 @@ scripted player's orders -- each file signed with the player's key and adjudicat
 incidents, contact and Tactical Routines; then ``referee reveal`` releases the referee-only
 part and ``referee verify`` proves every draw came from the committed pools and dice.
 
-Usage: ``python -m referee.demos.carrier_battlegroup [OUT_DIR] [--no-play-aids]`` (default
-``build/demo-solitaire``). ``OUT_DIR`` is emptied first (only an earlier demo's folder).
+The game must show incidents, contact, a battle and the game's end over several turns
+(:data:`WANTED`, :data:`MIN_STEPS`), whatever the dice: the orders are written from the
+published position, and in its first turns (until the game has lasted :data:`MIN_STEPS`
+steps) the player's standing order breaks off from a battle where he holds the Tactical Edge
+[18.2] instead of ``breakoff no``, so that an early meeting with several converging Soviet
+groups (one dice stream sank three escorts and lost the game by VP at its second turn
+[24.3]) does not end the mission before it has shown several turns; from then on he
+stands and fights. ``--seed N`` plays the demo's seed root number ``N``.
+
+Usage: ``python -m referee.demos.carrier_battlegroup [OUT_DIR] [--no-play-aids] [--seed N]``
+(default ``build/demo-solitaire``). ``OUT_DIR`` is emptied first (only an earlier demo's
+folder).
 """
 
 from __future__ import annotations
 
-import argparse
-import hashlib
-import json
-import os
-import shutil
-import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from referee.demos.sixth_fleet_1975 import (
-    MARKER,
-    DemoFailed,
-    create_demo_game,
-    demo_key,
-    run,
-    shown,
-    sign_and_adjudicate,
+from referee.demos import base
+from referee.engine.core import GameState
+
+# fixed and public (demo only)
+GAME = base.Game(
+    "of Carrier Battlegroup (solitaire: the referee plays the Soviet side)",
+    base.ROOT / "module_src" / "carrier_battlegroup",
+    "mission",
+    "cbg-demo",
+    "referee demo: Carrier Battlegroup, game cbg-demo, take 3",
+    {"USN": "usn"},
 )
-
-ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "module_src" / "carrier_battlegroup"
-DEFAULT_OUT = ROOT / "build" / "demo-solitaire"
+SRC = GAME.src
+DEFAULT_OUT = base.BUILD / "demo-solitaire"
 OUT_ENV = "REFEREE_DEMO_SOLITAIRE_DIR"
-GAME_ID = "cbg-demo"
-SCENARIO = "mission"
-# fixed and public (demo only); this take plays 11 turns with contact rolls and battles
-SEED_ROOT = hashlib.sha256(b"referee demo: Carrier Battlegroup, game cbg-demo, take 3").digest()
 MIN_STEPS = 6  # set-up, outfitting and at least four turns
-MAX_STEPS = 40
-SHOWN_KINDS = ("mission", "incidents", "chit", "contact", "battle", "battle_result", "game_over")
+WANTED = ("incidents", "contact", "battle", "game_over")
+"""The kinds of event the game must show."""
 
 
-def prepare(out: Path) -> None:
-    if out.exists():
-        if any(out.iterdir()) and not (out / MARKER).is_file():
-            raise DemoFailed(f"{out} holds other files; give an empty or new folder")
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    (out / MARKER).write_text("made by python -m referee.demos.carrier_battlegroup\n")
+class Scripted(base.RulesetPlayer):
+    """The ruleset's scripted player, from the referee's full position, to the game's end,
+    breaking off in the first turns (module docstring); it notes the kinds of every event."""
+
+    reads_secret = True
+    shown_kinds = (
+        "mission",
+        "incidents",
+        "chit",
+        "contact",
+        "battle",
+        "battle_result",
+        "game_over",
+    )
+    max_steps = 40
+
+    def __init__(self, src: Path) -> None:
+        super().__init__(src)
+        self.seen: set[str] = set()
+        self.steps = 1  # the set-up request, report 000
+
+    def orders(self, state: GameState) -> str | None:
+        text = self.rs.scripted_orders(self.module, state)  # type: ignore[attr-defined]
+        if text is None or self.steps >= MIN_STEPS - 1:
+            return text
+        careful = text.replace("\nbreakoff no\n", "\nbreakoff yes\n")  # [18.2]
+        return careful if careful != text and self.accepts(state, careful) else text
+
+    def file_name(self, step: int, state: GameState, side: str) -> str:
+        return f"{step - 1:02d}-usn.txt"
+
+    def heard(self, state: GameState, folder: Path, report: dict[str, Any]) -> None:
+        self.seen |= {e["kind"] for e in report.get("events") or []}
+        self.steps += 1
 
 
-def make_keys(out: Path) -> Path:
-    from referee.pbem.keys import write_key_pair
-
-    folder = out / "keys"
-    print("\n== Demo keys (fixed public seeds: demo only)")
-    for name in ("referee", "usn"):
-        key_path, _ = write_key_pair(demo_key(name), folder)
-        print(f"   {shown(key_path)} (+ .pub)")
-    return folder
-
-
-def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    game, secret = out / "game", out / "referee"
-    print("\n== A new solitaire game: the referee plays the Soviet side")
-    made = create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, SEED_ROOT, {"USN": "usn"})
-    print(f"   created {made.game_id}; the pools are committed in report 000")
-    return game, secret
+def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game = GAME) -> list[str]:
+    """The scripted player's orders, signed and adjudicated, until the game ends; what it did
+    not show."""
+    player = Scripted(game.src)
+    steps = base.play_steps(out, game, game_dir, keys, secret, player)
+    lacking = sorted(set(WANTED) - player.seen)
+    if steps + 1 < MIN_STEPS:  # and the set-up request
+        lacking.append(f"{MIN_STEPS} steps (it lasted {steps + 1}): it should show several turns")
+    return lacking
 
 
-def play(out: Path, game: Path, keys: Path, secret: Path) -> set[str]:
-    """Sign and adjudicate the scripted player's orders until the game ends."""
-    from referee.engine.core import GameState
-    from referee.engine.ruleset import get_ruleset
-    from referee.source.loader import load_module
-
-    module, _ = load_module(SRC)
-    assert module is not None
-    rs = get_ruleset("carrier_battlegroup")
-    orders_dir = out / "orders"
-    orders_dir.mkdir()
-    seen: set[str] = set()
-    for k in range(MAX_STEPS):
-        full = json.loads((game / "secret" / "state.json").read_text(encoding="utf-8"))
-        text = rs.scripted_orders(module, GameState.from_json(full))  # type: ignore[attr-defined]
-        if text is None:
-            break
-        orders = orders_dir / f"{k:02d}-usn.txt"
-        orders.write_text(text, encoding="utf-8")
-        _folder, report = sign_and_adjudicate(
-            game, orders, "the player", keys / "usn.key", keys, secret
-        )
-        for ev in report.get("events") or []:
-            seen.add(ev["kind"])
-            if ev["kind"] in SHOWN_KINDS:
-                print(f"   [{ev['rule']}] {ev['text']}")
-    return seen
-
-
-def demo(out: Path, *, play_aids_too: bool = True) -> Path:
-    t0 = time.perf_counter()
-    prepare(out)
-    run("Check the module source", ["check", shown(SRC)])
-    if play_aids_too:
-        run("Build the VASSAL module", ["build", shown(SRC), "-o", shown(out / "vassal")])
-    keys = make_keys(out)
-    game, secret = new_game(out, keys)
-    seen = play(out, game, keys, secret)
-    missing = {"incidents", "contact", "battle", "game_over"} - seen
-    if missing:
-        raise DemoFailed(f"the demo game showed no {', '.join(sorted(missing))}")
-    steps = len([p for p in (game / "turns").iterdir() if p.is_dir()])
-    if steps < MIN_STEPS:
-        raise DemoFailed(f"the demo game lasted {steps} steps; it should show several turns")
-    run("Anyone can check the game before the reveal", ["verify", shown(game)])
-    run("The referee reveals the hidden pools and rolls", ["reveal", shown(game)])
-    run("Anyone can now check every draw", ["verify", shown(game)])
-    print(f"\nSolitaire demo finished in {time.perf_counter() - t0:.1f} s: {shown(game)}")
-    return game
+def demo(out: Path, *, play_aids_too: bool = True, seed: int | None = None) -> Path:
+    """Run the whole demo into ``out``; returns the game archive folder."""
+    return base.run_demo(out, GAME.on_seed(seed), play, play_aids_too=play_aids_too, reveal=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m referee.demos.carrier_battlegroup", description=__doc__
-    )
-    parser.add_argument(
-        "out",
-        nargs="?",
-        type=Path,
-        default=Path(os.environ.get(OUT_ENV) or DEFAULT_OUT),
-        help=f"output folder (default ${OUT_ENV} or build/demo-solitaire); emptied first",
-    )
-    parser.add_argument("--no-play-aids", action="store_true", help="skip the VASSAL build")
-    ns = parser.parse_args(argv)
-    try:
-        demo(ns.out, play_aids_too=not ns.no_play_aids)
-    except DemoFailed as exc:
-        print(f"demo: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return base.demo_main(argv, __name__)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

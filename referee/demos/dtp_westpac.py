@@ -43,26 +43,25 @@ Deterministic like ``make demo`` (fixed public keys and seed root: demo only). U
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.demos import sixth_fleet_1975 as base
+from referee.demos import base
 from referee.demos.sixth_fleet_dtp import Director
 from referee.engine.core import GameState
 
-SRC = base.ROOT / "module_src" / "dtp_westpac"
+GAME = base.Game(
+    "of Westpac [DTP 11.5]",
+    base.ROOT / "module_src" / "dtp_westpac",
+    "westpac",
+    "westpac-demo",
+    "referee demo: DTP Westpac, game westpac-demo",
+    {"EastBlock": "eastblock", "SEATO": "seato"},
+)
 DEFAULT_OUT = base.BUILD / "demo-westpac"
 OUT_ENV = "REFEREE_DEMO_WESTPAC_DIR"
-GAME_ID = "westpac-demo"
-SCENARIO = "westpac"
-SEED_ROOT = hashlib.sha256(b"referee demo: DTP Westpac, game westpac-demo").digest()
-SIDES = {"EastBlock": "eastblock", "SEATO": "seato"}
-"""Each side and the demo key that signs for it."""
 MAX_STEPS = 60
 """The four events come by about step 30; a game past this has gone wrong."""
 
@@ -164,61 +163,46 @@ class WestpacDirector(Director):
         return lines
 
 
-def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    game, secret = out / "game", out / "referee"
-    print(f"\n== A new play-by-email game of Westpac [DTP 11.5], scenario {SCENARIO}")
-    print("   East Block is player A, SEATO player B [DTP 11.502]; each signs with its demo key")
-    made = base.create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, SEED_ROOT, sides=SIDES)
-    print(f"   created game {made.game_id}; waiting for: {(made.awaiting or {}).get('what')}")
-    return game, secret
-
-
 SHOWN = ("hostilities", "unload", "unload-barred", "reinforce", "delay")
 
 
-def summary(report: dict[str, Any]) -> str:
-    parts = [
-        f"{ev['text']} [{ev['rule']}]"
-        for ev in report.get("events") or []
-        if ev.get("kind") in SHOWN
-    ]
-    aw = report.get("awaiting")
-    parts.append(f"next: {aw['what']}" if aw else "the game is over")
-    return "; ".join(parts)
+class Directed(base.Player):
+    """The :class:`WestpacDirector`'s orders until every event of :data:`WANTED` has
+    happened and the reinforcement phase is over; for each wanted thing seen, it keeps the
+    lines that show it (``turns/NNN: text [case]``)."""
 
+    shown_kinds = SHOWN
 
-def play(out: Path, game: Path, keys: Path, secret: Path) -> dict[str, list[str]]:
-    """Orders, signed and adjudicated, until every event of :data:`WANTED` has happened and
-    the reinforcement phase is over. Returns, for each wanted thing seen, the lines that
-    show it (``turns/NNN: text [case]``)."""
-    from referee.source.loader import load_module
+    def __init__(self, director: WestpacDirector) -> None:
+        self.director = director
+        self.found: dict[str, list[str]] = {}
+        self.max_steps = MAX_STEPS
 
-    module, _ = load_module(SRC)
-    assert module is not None
-    director = WestpacDirector(module)
-    orders_dir = out / "orders"
-    orders_dir.mkdir()
-    found: dict[str, list[str]] = {}
-    for k in range(1, MAX_STEPS + 1):
-        state = GameState.from_json(json.loads((game / "state.json").read_text("utf-8")))
-        if len(found) == len(WANTED) and not state.phase.startswith("reinforcement"):
-            break
-        text = director.orders(state, set(found))
-        if text is None:
-            break
-        side = base.example_side(text)
-        name = f"{k:03d}-t{state.turn}-{side.lower()}-{state.phase.replace('_', '-')}.txt"
-        orders = orders_dir / name
-        orders.write_text(text, encoding="utf-8")
-        key = keys / f"{SIDES[side]}.key"
-        folder, report = base.sign_and_adjudicate(game, orders, side, key, keys, secret)
+    def orders(self, state: GameState) -> str | None:
+        if len(self.found) == len(WANTED) and not state.phase.startswith("reinforcement"):
+            return None
+        return self.director.orders(state, set(self.found))
+
+    def heard(self, state: GameState, folder: Path, report: dict[str, Any]) -> None:
         for ev in report.get("events") or []:
             what = shows(ev)
             if what is not None:
                 line = f"{folder.parent.name}/{folder.name}: {ev['text']} [{ev['rule']}]"
-                found.setdefault(what, []).append(line)
-        print(f"   -> {base.shown(folder)}: {summary(report)}")
-    return found
+                self.found.setdefault(what, []).append(line)
+
+
+def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game = GAME) -> list[str]:
+    """Orders, signed and adjudicated, until every event of :data:`WANTED` has happened and
+    the reinforcement phase is over (:class:`Directed`); prints where each was shown and
+    returns what the game did not show."""
+    from referee.source.loader import load_module
+
+    module, _ = load_module(game.src)
+    assert module is not None
+    player = Directed(WestpacDirector(module))
+    base.play_steps(out, game, game_dir, keys, secret, player)
+    shown_events(player.found)
+    return [w.what for key, w in WANTED.items() if key not in player.found]
 
 
 def shown_events(found: dict[str, list[str]]) -> None:
@@ -230,35 +214,15 @@ def shown_events(found: dict[str, list[str]]) -> None:
             print(f"      {line}")
 
 
-def demo(out: Path, *, play_aids_too: bool = True) -> Path:
-    t0 = time.perf_counter()
-    base.prepare(out)
-    src = base.shown(SRC)
-    base.run("Check the module source", ["check", src])
-    missing = base.play_aids(out, src) if play_aids_too else ["build", "sheets", "charts"]
-    keys = base.make_keys(out, ("referee", *SIDES.values()))
-    game, secret = new_game(out, keys)
-    found = play(out, game, keys, secret)
-    lacking = [w.what for key, w in WANTED.items() if key not in found]
-    if lacking:
-        raise base.DemoFailed("the demo game showed no " + ", ".join(lacking))
-    shown_events(found)
-    base.run("Anyone can check the whole game", ["verify", base.shown(game)])
-    base.viewers(out, game, sides=tuple(SIDES))
-    base.listing(out, game, missing)
-    print(f"\nDemo finished in {time.perf_counter() - t0:.1f} s.")
-    return game
+def demo(out: Path, *, play_aids_too: bool = True, seed: int | None = None) -> Path:
+    """Run the whole demo into ``out``; returns the game archive folder."""
+    return base.run_demo(
+        out, GAME.on_seed(seed), play, play_aids_too=play_aids_too, with_viewers=True
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return base.demo_main(
-        argv,
-        prog="python -m referee.demos.dtp_westpac",
-        description=__doc__,
-        demo=demo,
-        out_env=OUT_ENV,
-        default_out=DEFAULT_OUT,
-    )
+    return base.demo_main(argv, __name__)
 
 
 if __name__ == "__main__":

@@ -1,27 +1,34 @@
 """`make naval-demo`: a play-by-email game of the naval module, end to end.
 
-The variant of ``make demo`` (``referee/demos/sixth_fleet_1975.py``) for the ruleset
-``naval_module`` on
-``module_src/naval_module``: check the source, build the VASSAL module and the play aids, make
-the demo keys and a game of the Kerch-Feodosia scenario, then sign and adjudicate the orders of
-``module_src/naval_module/examples/`` in order -- a Naval Movement Interdiction Box opposed by a
-Soviet naval fighter (a standing order) with the host game's air combat result signed by both
-players [31.13], a transport loading at Sevastopol, naval movement with its loss rolls and an
-Abort choice written in advance [27.32b], a ship moving in both the Motorized Movement and the
-Movement Phase of one player turn, a loss roll after each [26.12a], [27.11], an Axis Reaction
-Phase strike on a ship still at sea
-[31.22], naval artillery support and an amphibious assault handed to the host game,
-the host result signed by both players [30.16], a Readiness roll [25.32] -- and verify the
-whole archive. Deterministic: fixed public keys and dice seed root (demo only).
+The variant of ``make demo`` for the ruleset ``naval_module`` on ``module_src/naval_module``:
+check the source, build the VASSAL module and the play aids, make the demo keys and a game of
+the Kerch-Feodosia scenario, play it by email, and verify the whole archive. The game must show
+each thing of :data:`WANTED` (the demo fails, saying what is missing, if it does not):
 
-The game is played on one fixed dice seed root (``SEED``), the one whose dice the example
-files fit: the dice of a step are derived from the seed root and the signed orders file
-(``referee/pbem/dice.py``), so a changed file, a new ruleset rule or a new module version
-(new games record the VASSAL piece version) can draw other dice. When they no longer fit, the
-demo stops with the file that was refused or with "no Abort choice", and ``SEED`` is moved to a
-root that fits again (``--seed N`` plays root ``N``: try 2, 3, ... by hand; never a search in
-a test). An Abort decision left open is answered by the owner whenever it arises (``answer
-abort-SHIP return``, [27.32b]), so a game without the choices written in advance still plays.
+* a Naval Movement Interdiction Box opposed by a Soviet naval fighter (a standing order), the
+  host game's air combat result signed by both players [31.13];
+* a transport loading at Sevastopol [28.14b];
+* naval movement with its Naval Movement Loss rolls [27.1], [27.2], and an Abort decision
+  [27.32b] answered by the ship's owner;
+* a ship moving in both the Motorized Movement and the Movement Phase of one player turn, a
+  loss roll after each [26.12a], [27.11];
+* an Axis Reaction Phase strike on a ship still at sea [31.22], its air combat and AA fire the
+  host game's [31.23], [31.25a];
+* an amphibious assault handed to the host game, the host result signed by both players
+  [30.15a], [30.16];
+* a Readiness roll [25.32].
+
+The orders follow the published outcomes, never a die assumed in advance (:class:`Director`):
+each step plays the example file written for it (``module_src/naval_module/examples/``, the
+story above), less every line the position no longer accepts (``validate``: a ship sunk,
+turned back or not Ready), with the host game's hand-off numbers read from the position. The
+example files write no Abort choice in advance, so every Abort result is a decision its owner
+answers in a file of its own (the ruleset's scripted answer: the damage when the ship survives
+it, else the return). A step the examples do not cover, and every step after them until the
+game has shown all of :data:`WANTED`, is the ruleset's scripted player's. So a changed dice
+stream (another seed root, or a new module version recorded in report 000: every orders hash,
+hence every roll, changes) plays another game that still shows each event; ``--seed N``
+plays the demo's seed root number ``N``.
 
 Usage: ``python -m referee.demos.naval_module [OUT_DIR] [--no-play-aids] [--seed N]`` (default
 ``build/naval-demo``).
@@ -29,189 +36,250 @@ Usage: ``python -m referee.demos.naval_module [OUT_DIR] [--no-play-aids] [--seed
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
-import os
-import sys
-import time
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.demos.sixth_fleet_1975 import (
-    ROOT,
-    DemoFailed,
-    create_demo_game,
-    demo_key,
-    example_side,
-    latest_report,
-    make_keys,
-    play_aids,
-    prepare,
-    run,
-    shown,
-    sign_and_adjudicate,
-    summary,
-)
+from referee.demos import base
+from referee.engine.core import GameState
+from referee.pbem.envelope import read_header
 
-SRC = ROOT / "module_src" / "naval_module"
-DEFAULT_OUT = ROOT / "build" / "naval-demo"
+SEED = 5
+"""The demo's own seed root number: any plays a game showing the same things; on this one the
+example files and one answered Abort show them all (25 reports, ``docs/performance.md``)."""
+GAME = base.Game(
+    "of the naval module",
+    base.ROOT / "module_src" / "naval_module",
+    "kerch_feodosia",
+    "nm-demo",
+    "referee demo: naval module, game nm-demo",
+    {"Soviet": "soviet", "Axis": "axis"},
+    seed=SEED,
+)
+SRC = GAME.src
+DEFAULT_OUT = base.BUILD / "naval-demo"
 OUT_ENV = "REFEREE_NAVAL_DEMO_DIR"
-GAME_ID = "nm-demo"
-SCENARIO = "kerch_feodosia"
-# the demo's dice seed root: its game fits every example file and shows a 27.32b Abort choice
-# (seed roots 2 to 3 tried in order on 2026-11-29, after new games began to record the VASSAL
-# piece version; root 2 refuses an example file)
-SEED = 3
-SIDE_KEYS = {"Soviet": "soviet", "Axis": "axis"}
+MAX_STEPS = 80
+"""The examples are some 25 steps; a game still short of :data:`WANTED` past this has gone
+wrong."""
+HANDOFF = re.compile(r"\bH[0-9]+\b")
+SECTION = re.compile(r"^\[([a-z_]+)\]$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """One thing the demo must show: its name, and the (kind, case) pairs of the events that
+    show it (any one of them; none: found otherwise, see :func:`shows`)."""
+
+    what: str
+    events: frozenset[tuple[str, str]] = frozenset()
+
+
+WANTED = {
+    "opposed": Wanted(
+        "a naval fighter opposing the box, the host's air combat signed by both [31.13]",
+        frozenset({("interdiction", "31.13")}),
+    ),
+    "load": Wanted("a transport loading [28.14b]", frozenset({("load", "28.14b")})),
+    "abort": Wanted("an Abort decision answered by the ship's owner [27.32b]"),
+    "twice": Wanted(
+        "a ship's loss roll after both the Motorized Movement and the Movement Phase [26.12a]"
+    ),
+    "reaction": Wanted(
+        "an Axis Reaction Phase strike on a ship at sea [31.22]",
+        frozenset({("shipping_attack", "31.26")}),
+    ),
+    "assault": Wanted(
+        "an amphibious assault handed to the host game, its result signed by both [30.16]",
+        frozenset({("assault_cleared", "30.16b"), ("assault_held", "30.16b")}),
+    ),
+    "readiness": Wanted("a Readiness roll [25.32]", frozenset({("readiness", "25.32")})),
+}
 
 
 def example_files() -> list[Path]:
-    return sorted(p for p in (SRC / "examples").glob("[0-9][0-9]-*.txt"))
+    return base.example_files(SRC)
 
 
-def seed_root(n: int) -> bytes:
-    """The fixed, public dice seed root number ``n`` of the demo (demo only)."""
-    return hashlib.sha256(f"referee demo: naval module, game nm-demo, seed {n}".encode()).digest()
+def reports(game: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Each turn folder's name and report, in order."""
+    return [
+        (folder.name, json.loads((folder / "report.json").read_text(encoding="utf-8")))
+        for folder in sorted(p for p in (game / "turns").iterdir() if p.is_dir())
+        if (folder / "report.json").is_file()
+    ]
 
 
 def abort_choices(game: Path) -> list[str]:
     """The Abort choices made after a Naval Movement Loss roll in the archive [27.32b]: the
     text of each ``abort_return``/``abort_damage`` event of a ship whose loss roll gave an
-    Abort result (``A`` or ``ADn``) [27.2] -- in the same report (a choice written in advance)
-    or a later one (the answer to the pending decision)."""
+    Abort result (``A`` or ``ADn``) [27.2], in the report of the file that answered the
+    pending decision (``answer abort-SHIP ...``)."""
     found: list[str] = []
     aborted: set[str] = set()
-    for folder in sorted(p for p in (game / "turns").iterdir() if p.is_dir()):
-        path = folder / "report.json"
-        if not path.is_file():
-            continue
-        for ev in json.loads(path.read_text(encoding="utf-8")).get("events") or []:
+    for _, report in reports(game):
+        answers = (report.get("orders") or {}).get("answers") or []
+        for ev in report.get("events") or []:
             data = ev.get("data") or {}
             if ev.get("kind") == "loss_roll" and str(data.get("result", "")).startswith("A"):
                 aborted.update(data.get("ships") or [])
-            elif ev.get("kind") in ("abort_return", "abort_damage") and data.get("ship") in aborted:
+            elif (
+                ev.get("kind") in ("abort_return", "abort_damage")
+                and data.get("ship") in aborted
+                and answers
+            ):
                 found.append(ev["text"])
     return found
 
 
-def new_game(out: Path, keys: Path, seed: int) -> tuple[Path, Path]:
-    game, secret = out / "game", out / "referee"
-    print(f"\n== A new play-by-email game of {SCENARIO} (fixed demo dice seed root {seed})")
-    t0 = time.perf_counter()
-    made = create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, seed_root(seed), SIDE_KEYS)
-    print(f"   created game {made.game_id}; waiting for: {(made.awaiting or {}).get('what')}")
-    print(f"   ({time.perf_counter() - t0:.2f} s)")
-    return game, secret
+def shows(game: Path) -> dict[str, list[str]]:
+    """For each thing of :data:`WANTED` the game has shown, where (``NNN-...: text [case]``)."""
+    found: dict[str, list[str]] = {}
+    rolled: dict[tuple[int, str], set[str]] = {}  # (turn, ship) -> phases with a loss roll
+    for name, report in reports(game):
+        turn = int((report.get("orders") or {}).get("turn") or 0)
+        for ev in report.get("events") or []:
+            line = f"{name}: {ev['text']} [{ev['rule']}]"
+            pair = (str(ev.get("kind")), str(ev.get("rule")))
+            for key, w in WANTED.items():
+                if pair in w.events:
+                    found.setdefault(key, []).append(line)
+            if ev.get("kind") == "loss_roll":
+                for ship in (ev.get("data") or {}).get("ships") or []:
+                    phases = rolled.setdefault((turn, ship), set())
+                    phases.add(name.rsplit("-", 1)[-1])
+                    if {"motorized", "movement"} <= phases:
+                        found.setdefault("twice", []).append(line)
+    if choices := abort_choices(game):
+        found["abort"] = choices
+    return found
 
 
-def play(out: Path, game: Path, keys: Path, secret: Path) -> None:
-    orders_dir = out / "orders"
-    orders_dir.mkdir()
-    for template in example_files():
-        text = template.read_text(encoding="utf-8")
-        side = example_side(text)
-        orders = orders_dir / template.name
-        orders.write_text(text, encoding="utf-8")
-        key = keys / f"{SIDE_KEYS[side]}.key"
-        sign_and_adjudicate(game, orders, side, key, keys, secret)
-        report = show_latest(game)
-        step = template.name[:2]
-        while any(str(p.get("id", "")).startswith("abort-") for p in report.get("pending") or []):
-            report = answer_abort(orders_dir, game, keys, secret, report, step)
+class Director(base.RulesetPlayer):
+    """The demo's player (module docstring): each step's example file, less the lines the
+    position refuses; the scripted player's answer to a pending decision; the scripted
+    player's orders where no example file fits, and after the examples until the game has
+    shown all of :data:`WANTED`."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        super().__init__(SRC)
+        self.examples = [(p.name, p.read_text(encoding="utf-8")) for p in files]
+        self.next = 0  # the first example file not played yet
+        self.name = ""
+        self.last = "00"  # the number of the last example played, for the names of the others
+        self.game: Path | None = None
+        self.max_steps = MAX_STEPS
+
+    def orders(self, state: GameState) -> str | None:
+        scripted = self.rs.scripted_orders(self.module, state)  # type: ignore[attr-defined]
+        if scripted is None:
+            return None  # the game is over
+        side = base.example_side(scripted)
+        if state.pending:  # an Abort's choice [27.32b] (or the box's opposition [31.13])
+            self.name = f"{self.last}a-{side.lower()}-answer-{state.pending[0].id}.txt"
+            return scripted
+        at = self.example_for(state.turn, side, step_section(scripted))
+        if at is not None:
+            name, text = self.examples[at]
+            self.next, self.last = at + 1, name[:2]
+            fitted = self.fitted(state, text)
+            if fitted is not None:
+                self.name = name
+                return fitted
+        elif self.next >= len(self.examples) and self.done():
+            return None
+        self.name = f"-t{state.turn}-{side.lower()}-{state.phase}.txt"  # numbered below
+        return scripted
+
+    def done(self) -> bool:
+        """Whether the game has shown every thing of :data:`WANTED`."""
+        return self.game is not None and set(shows(self.game)) >= set(WANTED)
+
+    def example_for(self, turn: int, side: str, section: str) -> int | None:
+        """The first example file from :attr:`next` on written for this step (its turn, side
+        and section); ``None`` when none is (those passed over were for steps the game did
+        not have)."""
+        for at in range(self.next, len(self.examples)):
+            text = self.examples[at][1]
+            head = read_header(text)
+            if (head.turn, head.side, step_section(text)) == (turn, side, section):
+                return at
+        return None
+
+    def fitted(self, state: GameState, text: str) -> str | None:
+        """The example file less each order line the position refuses, a host hand-off
+        number the position does not hold replaced by one it holds [30.16], [31.13], [31.23];
+        ``None`` when the file is still refused."""
+        keep: list[str] = []
+        ids = handoffs(state)
+        for line in text.splitlines():
+            if not is_order(line):
+                keep.append(line)
+                continue
+            named = HANDOFF.findall(line)
+            tries = [line] + [HANDOFF.sub(h, line) for h in ids if named and h not in named]
+            keep += next(([t] for t in tries if self.legal(state, [*keep, t])), [])
+        return "".join(f"{x}\n" for x in keep) if self.legal(state, keep) else None
+
+    def legal(self, state: GameState, lines: list[str]) -> bool:
+        return self.accepts(state, "".join(f"{x}\n" for x in lines))
+
+    def file_name(self, step: int, state: GameState, side: str) -> str:
+        """An example's own name; an answer after the example it answers; a scripted step
+        after the last example played, with its step number."""
+        return f"{self.last}s{step:03d}{self.name}" if self.name.startswith("-") else self.name
+
+    def heard(self, state: GameState, folder: Path, report: dict[str, Any]) -> None:
+        self.game = folder.parent.parent
 
 
-def show_latest(game: Path) -> dict[str, Any]:
-    folder, report = latest_report(game)
-    print(f"   -> {shown(folder)}: {summary(report)}")
-    for ev in report.get("events") or []:
-        print(f"      [{ev['rule']}] {ev['text']}")
-    return report
+def step_section(text: str) -> str:
+    """The section an orders file is for: its last ``[section]`` line (a file may carry
+    ``[standing]`` orders before it)."""
+    found = SECTION.findall(text)
+    return found[-1] if found else ""
 
 
-def answer_abort(
-    orders_dir: Path, game: Path, keys: Path, secret: Path, report: dict[str, Any], step: str
-) -> dict[str, Any]:
-    """The owner answers an open Abort decision: back to the departure port [27.32b]."""
-    pd = next(p for p in report["pending"] if str(p["id"]).startswith("abort-"))
-    side = str(pd["side"])
-    turn = json.loads((game / "state.json").read_text(encoding="utf-8"))["turn"]
-    orders = orders_dir / f"{step}a-{side.lower()}-answer-{pd['id']}.txt"
-    orders.write_text(
-        f"game: {GAME_ID}\nturn: {turn}\nside: {side}\n[answer]\nanswer {pd['id']} return\n",
-        encoding="utf-8",
-    )
-    key = keys / f"{SIDE_KEYS[side]}.key"
-    run(
-        f"{orders.name}: {side} answers {pd['id']}",
-        ["sign", shown(orders), "--key", shown(key), "--game-dir", shown(game)],
-        show_output=False,
-    )
-    args = ["adjudicate", shown(game), shown(orders), "--key", shown(keys / "referee.key")]
-    run(None, [*args, "--referee-dir", shown(secret)], show_output=False)
-    return show_latest(game)
+def is_order(line: str) -> bool:
+    """An order line of a file (not its header, a section line, a comment or a blank)."""
+    x = line.strip()
+    return bool(x) and not x.startswith(("#", "[")) and ":" not in x.split()[0]
 
 
-def demo(out: Path, *, play_aids_too: bool = True, seed: int = SEED) -> Path:
-    t0 = time.perf_counter()
-    prepare(out)
-    src = shown(SRC)
-    run("Check the module source", ["check", src])
-    if play_aids_too:
-        play_aids(out, src)
-    from referee.pbem.keys import write_key_pair
-
-    keys = make_keys(out)
-    write_key_pair(demo_key("axis"), keys)
-    game = play_seed(out, keys, seed)
-    run("Anyone can check the whole game", ["verify", shown(game)])
-    print(f"\nNaval demo finished in {time.perf_counter() - t0:.1f} s; the game is {shown(game)}")
-    return game
+def handoffs(state: GameState) -> list[str]:
+    """The host game hand-offs the position names (the box's air combat [31.13], a Shipping
+    Attack's air combat and AA fire [31.23], the open ones [30.15a]), by number."""
+    data = state.data
+    named = [(data.get(key) or {}).get("handoff") for key in ("box_combat", "shipping_combat")]
+    named += [h.get("id") for h in data.get("handoffs") or []]
+    return sorted({str(h) for h in named if h}, key=lambda h: int(h[1:]))
 
 
-def play_seed(out: Path, keys: Path, seed: int) -> Path:
-    """A new game on seed root ``seed`` with every example file played: its archive. Raises
-    :class:`DemoFailed` when a file is refused or no loss roll gives an Abort with its choice
-    [27.32b] (the demo must show one)."""
-    game, secret = new_game(out, keys, seed)
-    try:
-        play(out, game, keys, secret)
-    except DemoFailed as exc:
-        raise DemoFailed(
-            f"seed root {seed}: {exc} (the example files do not fit its dice)"
-        ) from exc
-    if not abort_choices(game):
-        raise DemoFailed(f"seed root {seed}: no Abort choice after a loss roll [27.32b]")
-    return game
+def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game) -> list[str]:
+    """The game (:class:`Director`), then what it did not show of :data:`WANTED`, having
+    printed where it showed each."""
+    base.play_steps(out, game, game_dir, keys, secret, Director(example_files()))
+    found = shows(game_dir)
+    print("\n== What the game showed, and where (each event as its report gives it)")
+    for key, wanted in WANTED.items():
+        print(f"   {wanted.what}:")
+        for line in found.get(key, [])[:3]:
+            print(f"      {line}")
+    return [w.what for key, w in WANTED.items() if key not in found]
+
+
+def demo(out: Path, *, play_aids_too: bool = True, seed: int | None = None) -> Path:
+    """Run the whole demo into ``out`` on demo seed root ``seed`` (default :data:`SEED`);
+    returns the game archive."""
+    return base.run_demo(out, GAME.on_seed(seed), play, play_aids_too=play_aids_too)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m referee.demos.naval_module", description=__doc__
-    )
-    parser.add_argument(
-        "out",
-        nargs="?",
-        type=Path,
-        default=Path(os.environ.get(OUT_ENV) or DEFAULT_OUT),
-        help=f"output folder (default ${OUT_ENV} or build/naval-demo); emptied first",
-    )
-    parser.add_argument("--no-play-aids", action="store_true", help="skip build, sheets, charts")
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=SEED,
-        help=f"dice seed root number (default {SEED}, the one the example files fit)",
-    )
-    ns = parser.parse_args(argv)
-    try:
-        demo(ns.out, play_aids_too=not ns.no_play_aids, seed=ns.seed)
-    except DemoFailed as exc:
-        print(f"naval demo: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return base.demo_main(argv, __name__)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -22,109 +22,85 @@ Deterministic like ``make demo`` (fixed public keys and seed root: demo only). U
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from referee.demos import sixth_fleet_1975 as base
+from referee.demos import base
+from referee.engine.core import GameState
 
-SRC = base.ROOT / "module_src" / "sixth_fleet_2019"
+GAME = base.Game(
+    "of Sixth Fleet (2019)",
+    base.ROOT / "module_src" / "sixth_fleet_2019",
+    "s1980",
+    "sf19-demo",
+    "referee demo: Sixth Fleet (2019), game sf19-demo",
+)
+SRC = GAME.src
 DEFAULT_OUT = base.BUILD / "demo-2019"
 OUT_ENV = "REFEREE_DEMO_2019_DIR"
-GAME_ID = "sf19-demo"
-SCENARIO = "s1980"
-SEED_ROOT = hashlib.sha256(b"referee demo: Sixth Fleet (2019), game sf19-demo").digest()
 TURNS = 2
+WANTED = ("random_event", "actions", "control")
+"""The kinds of event the demo must show."""
 
 
-def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    game, secret = out / "game", out / "referee"
-    print(f"\n== A new play-by-email game of Sixth Fleet (2019), scenario {SCENARIO}")
-    made = base.create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, SEED_ROOT)
-    print(f"   created game {made.game_id}; waiting for: {(made.awaiting or {}).get('what')}")
-    return game, secret
+class Scripted(base.RulesetPlayer):
+    """The ruleset's scripted player (``RULESET.scripted_orders``), each side from its own
+    view of the referee's position (the strike cups are hidden: provisional 17.0), until
+    turn :data:`TURNS` is over; it notes the kinds of every event."""
 
+    reads_secret = True
+    shown_kinds = (
+        "random_event",
+        "actions",
+        "control",
+        "attack",
+        "neutral_joins",
+        "strike_draw",
+        "strike_marker",
+    )
+    max_steps = 39
 
-def summary(report: dict) -> str:
-    parts = []
-    for ev in report.get("events") or []:
-        if ev.get("kind") in (
-            "random_event",
-            "actions",
-            "control",
-            "attack",
-            "neutral_joins",
-            "strike_draw",
-            "strike_marker",
-        ):
-            parts.append(f"{ev['text']} [{ev['rule']}]")
-    aw = report.get("awaiting")
-    parts.append(f"next: {aw['what']}" if aw else "the game is over")
-    return "; ".join(parts)
+    def __init__(self, src: Path) -> None:
+        super().__init__(src)
+        self.kinds: list[str] = []
 
-
-def play_turns(out: Path, game: Path, keys: Path, secret: Path) -> list[str]:
-    """Scripted orders, signed and adjudicated, until turn ``TURNS`` is over. Returns the
-    kinds of every event, so the caller can check the demo showed what it promises."""
-    from referee.engine.core import GameState
-    from referee.engine.ruleset import get_ruleset
-    from referee.source.loader import load_module
-
-    module, _ = load_module(SRC)
-    assert module is not None
-    rs = get_ruleset(module.ruleset)
-    orders_dir = out / "orders"
-    orders_dir.mkdir()
-    kinds: list[str] = []
-    for k in range(1, 40):
-        # the referee's full position (the strike cups are hidden: provisional 17.0); the
-        # scripted player plays from its own side's view of it, as a player would
-        state = GameState.from_json(json.loads((game / "secret" / "state.json").read_text("utf-8")))
+    def orders(self, state: GameState) -> str | None:
         if state.turn > TURNS or state.phase == "over":
-            break
-        seen = rs.view(module, state, state.active_side)
-        text = rs.scripted_orders(module, seen)  # type: ignore[attr-defined]
-        assert text is not None
-        side = base.example_side(text)
-        name = f"{k:02d}-t{state.turn}-{side.lower()}-{state.phase.split('_')[1]}.txt"
-        orders = orders_dir / name
-        orders.write_text(text, encoding="utf-8")
-        key = keys / f"{base.key_for_side(side)}.key"
-        folder, report = base.sign_and_adjudicate(game, orders, side, key, keys, secret)
-        kinds += [e.get("kind", "") for e in report.get("events") or []]
-        print(f"   -> {base.shown(folder)}: {summary(report)}")
-    return kinds
+            return None
+        seen = self.rs.view(self.module, state, state.active_side)
+        return self.rs.scripted_orders(self.module, seen)  # type: ignore[attr-defined]
+
+    def file_name(self, step: int, state: GameState, side: str) -> str:
+        return f"{step:02d}-t{state.turn}-{side.lower()}-{state.phase.split('_')[1]}.txt"
+
+    def heard(self, state: GameState, folder: Path, report: dict[str, Any]) -> None:
+        self.kinds += [e.get("kind", "") for e in report.get("events") or []]
 
 
-def demo(out: Path, *, play_aids_too: bool = True) -> Path:
-    t0 = time.perf_counter()
-    base.prepare(out)
-    src = base.shown(SRC)
-    base.run("Check the module source", ["check", src])
-    missing = base.play_aids(out, src) if play_aids_too else ["build", "sheets", "charts"]
-    keys = base.make_keys(out)
-    game, secret = new_game(out, keys)
-    kinds = play_turns(out, game, keys, secret)
-    for want in ("random_event", "actions", "control"):
-        if want not in kinds:
-            raise base.DemoFailed(f"the demo game showed no {want!r} event")
-    base.run("Anyone can check the whole game", ["verify", base.shown(game)])
-    base.listing(out, game, missing)
-    print(f"\nDemo finished in {time.perf_counter() - t0:.1f} s.")
-    return game
+def play_turns(
+    out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game = GAME
+) -> list[str]:
+    """The scripted orders, signed and adjudicated, until turn :data:`TURNS` is over. Returns
+    the kinds of every event, so the caller can check the demo showed what it promises."""
+    player = Scripted(game.src)
+    base.play_steps(out, game, game_dir, keys, secret, player)
+    return player.kinds
+
+
+def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game) -> list[str]:
+    """:func:`play_turns`; what the game did not show of :data:`WANTED`."""
+    kinds = play_turns(out, game_dir, keys, secret, game)
+    return [f"{want!r} event" for want in WANTED if want not in kinds]
+
+
+def demo(out: Path, *, play_aids_too: bool = True, seed: int | None = None) -> Path:
+    """Run the whole demo into ``out``; returns the game archive folder."""
+    return base.run_demo(out, GAME.on_seed(seed), play, play_aids_too=play_aids_too)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return base.demo_main(
-        argv,
-        prog="python -m referee.demos.sixth_fleet_2019",
-        description=__doc__,
-        demo=demo,
-        out_env=OUT_ENV,
-        default_out=DEFAULT_OUT,
-    )
+    return base.demo_main(argv, __name__)
 
 
 if __name__ == "__main__":

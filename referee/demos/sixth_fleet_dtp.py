@@ -36,26 +36,26 @@ Deterministic like ``make demo`` (fixed public keys and seed root: demo only). U
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.demos import sixth_fleet_1975 as base
+from referee.demos import base
 from referee.engine.board import HexBoard
 from referee.engine.core import GameState
-from referee.engine.orders import OrdersSyntaxError
 from referee.engine.ruleset import get_ruleset
 from referee.source.model import Module, UnitDef
 
-SRC = base.ROOT / "module_src" / "dtp_denmark_strait"
+GAME = base.Game(
+    "under the DTP rules",
+    base.ROOT / "module_src" / "dtp_denmark_strait",
+    "iceland",
+    "dtp-demo",
+    "referee demo: DTP revised rules, game dtp-demo",
+)
 DEFAULT_OUT = base.BUILD / "demo-dtp"
 OUT_ENV = "REFEREE_DEMO_DTP_DIR"
-GAME_ID = "dtp-demo"
-SCENARIO = "iceland"
-SEED_ROOT = hashlib.sha256(b"referee demo: DTP revised rules, game dtp-demo").digest()
 MAX_STEPS = 300
 WANTED = {
     "detect": "a detection attempt [DTP 6.3]",
@@ -120,13 +120,8 @@ class Director:
 
     def legal(self, head: str, state: GameState, lines: Sequence[str]) -> bool:
         """``validate`` accepts the file with these lines (and reads every one of them)."""
-        try:
-            doc = self.rs.parse_orders(head + "".join(f"{x}\n" for x in lines), "demo.txt")
-        except OrdersSyntaxError:
-            return False
-        if len(doc.orders) != len(lines):
-            return False
-        return not self.rs.validate(self.module, state, doc)
+        text = head + "".join(f"{x}\n" for x in lines)
+        return base.accepted(self.rs, self.module, state, text, len(lines))
 
     def keep(self, head: str, state: GameState, lines: list[str], cands: Sequence[str]) -> None:
         """Add each candidate the file still accepts, in order."""
@@ -267,106 +262,75 @@ class Director:
         return ["pass"]
 
 
-def new_game(out: Path, keys: Path) -> tuple[Path, Path]:
-    game, secret = out / "game", out / "referee"
-    print(f"\n== A new play-by-email game under the DTP rules, scenario {SCENARIO}")
-    made = base.create_demo_game(out, keys, SRC, SCENARIO, GAME_ID, SEED_ROOT)
-    print(f"   created game {made.game_id}; waiting for: {(made.awaiting or {}).get('what')}")
-    return game, secret
-
-
 SHOWN = ("detect", "contact", "bounce", "attack", "hit", "abort", "pass", "readiness")
 
 
-def summary(report: dict[str, Any]) -> str:
-    parts = [
-        f"{ev['text']} [{ev['rule']}]"
-        for ev in report.get("events") or []
-        if ev.get("kind") in SHOWN
-    ]
-    aw = report.get("awaiting")
-    parts.append(f"next: {aw['what']}" if aw else "the game is over")
-    return "; ".join(parts)
-
-
-def play(out: Path, game: Path, keys: Path, secret: Path) -> tuple[set[str], dict[int, int]]:
-    """Orders, signed and adjudicated, until Game-Turn 1 is over and every event of
-    :data:`WANTED` has happened. Returns the kinds of event seen and, per Game-Turn, the
+class Directed(base.Player):
+    """The :class:`Director`'s orders until Game-Turn 1 is over and every event of
+    :data:`WANTED` has happened; it notes the kinds of event seen and, per Game-Turn, the
     impulses of the combat phase [DTP 8.2] (``state.data["impulses"]["count"]``)."""
-    from referee.source.loader import load_module
 
-    module, _ = load_module(SRC)
-    assert module is not None
-    director = Director(module)
-    orders_dir = out / "orders"
-    orders_dir.mkdir()
-    seen: set[str] = set()
-    impulses: dict[int, int] = {}
-    bounce_turn: int | None = None
-    for k in range(1, MAX_STEPS + 1):
-        state = GameState.from_json(json.loads((game / "state.json").read_text("utf-8")))
-        if state.turn > 1 and done(seen, impulses, bounce_turn):
-            break
-        text = director.orders(state, seen)
-        if text is None:
-            break
-        side = base.example_side(text)
-        name = f"{k:03d}-t{state.turn}-{side.lower()}-{state.phase.replace('_', '-')}.txt"
-        orders = orders_dir / name
-        orders.write_text(text, encoding="utf-8")
-        key = keys / f"{base.key_for_side(side)}.key"
-        folder, report = base.sign_and_adjudicate(game, orders, side, key, keys, secret)
+    shown_kinds = SHOWN
+
+    def __init__(self, director: Director) -> None:
+        self.director = director
+        self.seen: set[str] = set()
+        self.impulses: dict[int, int] = {}
+        self.bounce_turn: int | None = None
+        self.max_steps = MAX_STEPS
+
+    def orders(self, state: GameState) -> str | None:
+        if state.turn > 1 and self.done():
+            return None
+        return self.director.orders(state, self.seen)
+
+    def heard(self, state: GameState, folder: Path, report: dict[str, Any]) -> None:
         kinds = {e.get("kind", "") for e in report.get("events") or []}
-        if "bounce" in kinds and bounce_turn is None:
-            bounce_turn = state.turn
-        seen |= kinds
+        if "bounce" in kinds and self.bounce_turn is None:
+            self.bounce_turn = state.turn
+        self.seen |= kinds
         if state.phase == "combat":
             after = json.loads((folder / "state.json").read_text("utf-8"))
             count = int(((after.get("data") or {}).get("impulses") or {}).get("count", 0))
-            impulses[state.turn] = max(impulses.get(state.turn, 0), count)
-        print(f"   -> {base.shown(folder)}: {summary(report)}")
-    return seen | ({"impulses"} if done(seen, impulses, bounce_turn) else set()), impulses
+            self.impulses[state.turn] = max(self.impulses.get(state.turn, 0), count)
+
+    def done(self) -> bool:
+        """Every wanted event, and the bounce's combat phase had :data:`MIN_IMPULSES`."""
+        return (
+            all(w in self.seen for w in WANTED)
+            and self.bounce_turn is not None
+            and self.impulses.get(self.bounce_turn, 0) >= MIN_IMPULSES
+        )
+
+    def lacking(self) -> list[str]:
+        """What the game has not shown yet."""
+        lacking = [what for w, what in WANTED.items() if w not in self.seen]
+        if not self.done():
+            lacking.append(f"a combat phase of {MIN_IMPULSES} impulses with the bounce [DTP 8.2]")
+        return lacking
 
 
-def done(seen: set[str], impulses: dict[int, int], bounce_turn: int | None) -> bool:
-    """Every wanted event, and the bounce's combat phase had :data:`MIN_IMPULSES`."""
-    return (
-        all(w in seen for w in WANTED)
-        and bounce_turn is not None
-        and impulses.get(bounce_turn, 0) >= MIN_IMPULSES
+def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game = GAME) -> list[str]:
+    """Orders, signed and adjudicated, until Game-Turn 1 is over and every event of
+    :data:`WANTED` has happened (:class:`Directed`); what the game did not show."""
+    from referee.source.loader import load_module
+
+    module, _ = load_module(game.src)
+    assert module is not None
+    player = Directed(Director(module))
+    base.play_steps(out, game, game_dir, keys, secret, player)
+    return player.lacking()
+
+
+def demo(out: Path, *, play_aids_too: bool = True, seed: int | None = None) -> Path:
+    """Run the whole demo into ``out``; returns the game archive folder."""
+    return base.run_demo(
+        out, GAME.on_seed(seed), play, play_aids_too=play_aids_too, with_viewers=True
     )
-
-
-def demo(out: Path, *, play_aids_too: bool = True) -> Path:
-    t0 = time.perf_counter()
-    base.prepare(out)
-    src = base.shown(SRC)
-    base.run("Check the module source", ["check", src])
-    missing = base.play_aids(out, src) if play_aids_too else ["build", "sheets", "charts"]
-    keys = base.make_keys(out)
-    game, secret = new_game(out, keys)
-    seen, _ = play(out, game, keys, secret)
-    lacking = [what for w, what in WANTED.items() if w not in seen]
-    if "impulses" not in seen:
-        lacking.append(f"a combat phase of {MIN_IMPULSES} impulses with the bounce [DTP 8.2]")
-    if lacking:
-        raise base.DemoFailed("the demo game showed no " + ", ".join(lacking))
-    base.run("Anyone can check the whole game", ["verify", base.shown(game)])
-    base.viewers(out, game)
-    base.listing(out, game, missing)
-    print(f"\nDemo finished in {time.perf_counter() - t0:.1f} s.")
-    return game
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return base.demo_main(
-        argv,
-        prog="python -m referee.demos.sixth_fleet_dtp",
-        description=__doc__,
-        demo=demo,
-        out_env=OUT_ENV,
-        default_out=DEFAULT_OUT,
-    )
+    return base.demo_main(argv, __name__)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from referee.safeio import UnsafeInput, resolve_inside
 from referee.source.diagnostics import Diagnostics
 
-__all__ = ["SETTINGS", "TEXT", "TOOLS", "Field", "NodeSpec", "check_tools"]
+__all__ = ["SETTINGS", "TEXT", "TOOLS", "Field", "NodeSpec", "chart_pictures", "check_tools"]
 
 M = "VASSAL.build.module."
 W = "VASSAL.build.widget."
@@ -310,3 +310,23 @@ def check_tools(
             _check_node(item, spec, f"{key}[{i}]", file, root, diags)
         out[key] = [i for i in items if isinstance(i, dict)]
     return out
+
+
+def chart_pictures(tools: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each chart the chart windows of checked ``tools`` (:func:`check_tools`) show, as
+    (its name, its image under the source), in the module's order: an imported module's own
+    play aids, by the module's own names (a chart with no name takes its window's)."""
+    found: list[tuple[str, str]] = []
+
+    def walk(widgets: Any, window: str) -> None:
+        for w in widgets if isinstance(widgets, list) else ():
+            if not isinstance(w, dict):
+                continue
+            if w.get("kind") == "chart" and w.get("image"):
+                found.append((str(w.get("chart") or window), str(w["image"])))
+            walk(w.get("widgets"), window)
+
+    for window in tools.get("chart_window") or ():
+        if isinstance(window, dict):
+            walk(window.get("widgets"), str(window.get("name") or window.get("button") or ""))
+    return found

@@ -88,13 +88,20 @@ def _placements(state: GameState) -> dict[str, list[Any]]:
     }
 
 
-def _score(module: Module, report: Mapping[str, Any]) -> dict[str, Any] | None:
+def score_table(module: Module, report: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The viewer's Score panel of a report: a row a side (or the game's one VP track), the
+    net and the level of victory; ``None`` when the game scores nothing."""
     score = report.get("score")
     if not isinstance(score, Mapping) or not score:
         return None
     sb = scoreboard(module, score, str(report.get("scenario", "")))
+    rows = [[s["name"], s["total"]] for s in sb["sides"]]
+    if not rows and sb["track"] is not None:  # one VP track for the game [CBG 24.1]
+        rows = [["the game", sb["track"]]]
+    if not rows and sb["net"] is None and not sb["level"]:
+        return None  # a game with no score (a declared or imported game [G1]): no table
     return {
-        "sides": [[s["name"], s["total"]] for s in sb["sides"]],
+        "sides": rows,
         "net": sb["net"],
         "level": sb["level"],
         "final": sb["final"],
@@ -183,7 +190,7 @@ def _step(
             }
             for p in r.get("pending") or []
         ],
-        "score": _score(module, r),
+        "score": score_table(module, r),
         "orders": None
         if orders is None
         else {

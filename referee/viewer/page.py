@@ -178,7 +178,10 @@ def board(module: Module) -> dict[str, Any]:
 
 def play_aids(module: Module, scenario: str) -> list[dict[str, str]]:
     """The charts one click away: sequence of play, CRT, TEC, victory, the scenario's turn
-    track, then the module's other named tables (never a side's set-up chart)."""
+    track, then the module's other named tables (never a side's set-up chart); a module
+    imported from VASSAL has its own charts instead (:func:`imported_aids`)."""
+    if module.game is not None and module.game.imported is not None:
+        return _cached(module, "aids:imported", lambda: imported_aids(module))
 
     def make() -> list[dict[str, str]]:
         from referee.render.charts import build_charts, to_image
@@ -200,6 +203,46 @@ def play_aids(module: Module, scenario: str) -> list[dict[str, str]]:
         ]
 
     return _cached(module, f"aids:{scenario}", make)
+
+
+AID_PIXELS = 1600
+"""The longest side of an imported chart's picture in the viewer (a scan may be far larger)."""
+
+
+def imported_aids(module: Module) -> list[dict[str, str]]:
+    """The charts of an imported module's chart windows (``tools.toml``), under the module's
+    own names and with its own pictures, each fitted within :data:`AID_PIXELS`; none when the
+    module has none, or when its ``tools.toml`` is not as ``import-vmod`` writes it."""
+    import tomllib
+
+    from PIL import Image
+
+    from referee.safeio import UnsafeInput, resolve_inside
+    from referee.source.diagnostics import Diagnostics
+    from referee.source.vassal_tools import chart_pictures, check_tools
+
+    path = module.root / "tools.toml"
+    if not path.is_file():
+        return []
+    diags = Diagnostics()
+    try:
+        tools = check_tools(
+            tomllib.loads(path.read_text("utf-8")), "tools.toml", module.root, diags
+        )
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return []
+    if diags.errors:
+        return []
+    aids: list[dict[str, str]] = []
+    for n, (name, image) in enumerate(chart_pictures(tools), start=1):
+        try:
+            with Image.open(resolve_inside(module.root, image, what="image")) as img:
+                img.thumbnail((AID_PIXELS, AID_PIXELS))
+                picture = _data_uri(_palette_png(img))
+        except (OSError, UnsafeInput, Image.DecompressionBombError):
+            continue  # a picture the source lacks or that is no image: VASSAL says so too
+        aids.append({"name": f"chart-{n}", "title": name, "image": picture})
+    return aids
 
 
 def script_json(data: Any) -> str:

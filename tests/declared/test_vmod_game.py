@@ -7,10 +7,15 @@ made in a temporary folder."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
+from lxml import etree
+from PIL import Image
 
 from referee.vassal.foreign.game import load_imported_game
 from tests.declared.conftest import orders_lines
@@ -137,3 +142,74 @@ def test_a_set_up_the_vmod_lacks_is_refused_and_leaves_nothing(table: Path, tmp_
     )  # fmt: skip
     assert code == 2 and "skirmish" in out, out
     assert not game.exists()
+
+
+def _with_a_chart(vmod: Path, out: Path) -> Path:
+    """``vmod`` with a chart window of its own: "Orders of Battle", one chart of that name
+    and its picture (as a module's designer adds one in VASSAL's editor)."""
+    with zipfile.ZipFile(vmod) as z:
+        entries = {n: z.read(n) for n in z.namelist()}
+    name = "buildFile.xml" if "buildFile.xml" in entries else "buildFile"
+    root = etree.fromstring(entries[name])
+    window = etree.SubElement(
+        root,
+        "VASSAL.build.module.ChartWindow",
+        {"hotkey": "", "icon": "", "name": "Orders of Battle", "text": "OOB", "tooltip": ""},
+    )
+    etree.SubElement(
+        window,
+        "VASSAL.build.widget.Chart",
+        {"chartName": "Orders of Battle", "fileName": "oob.png"},
+    )
+    entries[name] = etree.tostring(root, xml_declaration=True, encoding="UTF-8")
+    buf = io.BytesIO()
+    Image.new("RGB", (2400, 300), (200, 30, 30)).save(buf, format="PNG")
+    entries["images/oob.png"] = buf.getvalue()
+    path = out / "zxvt-chart.vmod"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for n in sorted(entries):
+            z.writestr(n, entries[n])
+    return path
+
+
+def test_the_viewer_shows_what_the_imported_game_has(table: Path) -> None:
+    """A game begun from a VASSAL module: its viewer has no Score table (the game has no
+    score [G1]) and its play aids are the module's own charts, by the module's own names,
+    not charts drawn for a module of ours (no Terrain Effects Chart, no turn record)."""
+    from referee.commands.common import load_game_source
+    from referee.viewer.page import AID_PIXELS, imported_aids
+
+    game = table / "charted"
+    code, out = _new(table, game, "--vmod", _with_a_chart(table / "zxvt-skirmish.vmod", table))
+    assert code == 0, out
+    module = load_game_source(game / "module", quiet=True)
+    aids = imported_aids(module)
+    assert [a["title"] for a in aids] == ["Orders of Battle"]
+    code, out = cli("viewer", game, "-o", table / "charted.html")
+    assert code == 0, out
+    html = (table / "charted.html").read_text(encoding="utf-8")
+    assert ">Orders of Battle</button>" in html
+    assert "Terrain Effects Chart" not in html and "Turn Record" not in html
+    assert '"score":null' in html and '"score":{' not in html
+    # the picture is the module's own, fitted to the viewer (2400 px wide in the module)
+    png = base64.b64decode(aids[0]["image"].split(",", 1)[1])
+    with Image.open(io.BytesIO(png)) as img:
+        assert img.size == (AID_PIXELS, 200)
+
+
+def test_the_score_panel_shows_what_a_game_scores() -> None:
+    """No panel for a game that scores nothing (a declared or imported game [G1]); the one
+    VP track of a game that has one [CBG 24.1]; a row a side otherwise."""
+    from referee.commands.common import load_checked
+    from referee.demos.base import ROOT
+    from referee.viewer.data import score_table
+
+    declared = load_checked(ROOT / "module_src" / "strait_patrol", quiet=True)
+    not_scored = {"result": "not scored (a declared game)", "rule": "G1"}
+    assert score_table(declared, {"score": not_scored, "scenario": "patrol"}) is None
+    cbg = load_checked(ROOT / "module_src" / "carrier_battlegroup", quiet=True)
+    panel = score_table(cbg, {"score": {"vp": -3, "rule": "24.1"}, "scenario": "mission"})
+    assert panel is not None and panel["sides"] == [["the game", -3]]
+    sf = load_checked(ROOT / "module_src" / "sixth_fleet", quiet=True)
+    panel = score_table(sf, {"score": {"vp": {"NATO": 4, "Soviet": 7}}, "scenario": "short"})
+    assert panel is not None and [row[1] for row in panel["sides"]] == [4, 7]

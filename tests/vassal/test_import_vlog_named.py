@@ -242,13 +242,12 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
     from typer.testing import CliRunner
 
     from referee.cli import app
-    from referee.demos import sixth_fleet_1975 as base
+    from referee.demos import base
     from referee.demos import sixth_fleet_2019 as demo_2019
     from tests.pbem.cliflow import unpacked_part
 
     run = CliRunner()
-    keys = base.make_keys(tmp_path)
-    game, secret = demo_2019.new_game(tmp_path, keys)
+    game, keys, secret = base.begin(tmp_path, demo_2019.GAME)
 
     def referee(*args: str) -> str:
         r = run.invoke(app, list(args))
@@ -256,7 +255,7 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
         return r.stdout
 
     roll = tmp_path / "roll.txt"
-    roll.write_text(f"game: {demo_2019.GAME_ID}\nturn: 1\nside: Soviet\n[events]\nroll\n")
+    roll.write_text(f"game: {demo_2019.GAME.game_id}\nturn: 1\nside: Soviet\n[events]\nroll\n")
     referee("sign", str(roll), "--key", str(keys / "soviet.key"), "--game-dir", str(game))
     referee("adjudicate", str(game), str(roll), "--key", str(keys / "referee.key"),
             "--referee-dir", str(secret))  # fmt: skip

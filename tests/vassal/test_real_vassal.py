@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from referee.demos.sixth_fleet_1975 import DEMO_SCENARIO, SRC
+from referee.demos.sixth_fleet_1975 import GAME, SRC
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.vassal.position.setups import SETUP_GAME_ID, build_module_with_setups
@@ -81,7 +81,7 @@ def test_every_piece_stands_where_the_state_puts_it(
         if (turn / "position.vsav").is_file():
             state = json.loads((turn / "state.json").read_text(encoding="utf-8"))
             expected[str((turn / "position.vsav").resolve())] = _hexes(state)
-    assert DEMO_SCENARIO in module.scenarios
+    assert GAME.scenario in module.scenarios
     for source, hexes in expected.items():
         assert source in seen, f"VASSAL did not load {source}"
         got = seen[source]

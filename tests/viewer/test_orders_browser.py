@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from referee.demos.sixth_fleet_1975 import example_files
+from referee.demos.base import example_files
+from referee.demos.sixth_fleet_1975 import SRC as SF_SRC
 from tests.pbem.cliflow import cli
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
@@ -192,7 +193,7 @@ def test_pointing_drafts_the_demo_orders_line_for_line(
     page = tmp_path / f"viewer-{side}.html"
     code, out = cli("viewer", game, "--side", side, "-o", page)
     assert code == 0, out
-    want_file = next(p for p in example_files() if p.name == example)
+    want_file = next(p for p in example_files(SF_SRC) if p.name == example)
     want = _order_lines(want_file.read_text())
     downloads = tmp_path / "downloads"
     downloads.mkdir()
