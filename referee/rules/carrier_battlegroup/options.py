@@ -436,9 +436,13 @@ def more_side_orders(module: Module, state: GameState, seen: GameState) -> list[
                      and module.piece(p).unit.id in MARINES)  # fmt: skip
     out += _composed(module, state, "objective", "land", marines, "amphibious landing [23.2]")
     out += _composed(module, state, "objective", "embark", marines, "back aboard [23.2]")
-    usn = sorted([*seen.data["cvbg"]["ships"], *seen.data["air"]])
+    facts = facts_of(seen)
+    if facts.cvbg is None:  # before set-up step 9 there is no task force to deploy [4.0]
+        return out
+    cvbg = facts.cvbg
+    usn = sorted([*cvbg["ships"], *facts.air])
     out += _composed(module, state, "standing", "deploy outer", usn, "Outer Zone in battle [20.2]")
-    here = seen.data["cvbg"]["space"]
+    here = cvbg["space"]
     for mode in ("yes", "all"):
         for space in sorted(PointBoard(module.map).neighbours(here)):
             line = f"breakoff {mode} -> {q(space)}"
