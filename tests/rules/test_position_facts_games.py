@@ -19,6 +19,7 @@ SRC = Path(__file__).resolve().parents[2] / "module_src"
 GAMES = {
     "carrier_battlegroup": ("carrier_battlegroup", "mission"),
     "sixth_fleet_1975": ("sixth_fleet", "short"),
+    "sixth_fleet_2019": ("sixth_fleet_2019", "s1970"),
 }
 
 
