@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,3 +172,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.chromium)
         if needs & {"finished_demo", "browser"} or item.get_closest_marker("vassal"):
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_sessionfinish() -> None:
+    """End the test process's batch JVMs of real VASSAL, if it started any
+    (:mod:`tests.vassal.vassal_jvm`), while the process waits for them (their CPU time is
+    then counted as the process's children's)."""
+    jvm = sys.modules.get("tests.vassal.vassal_jvm")
+    if jvm is not None:
+        jvm.close_all()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -25,6 +24,7 @@ from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
 from referee.vassal.position.setups import build_module_with_setups
 from tests.pbem.cliflow import unsealed
+from tests.vassal.vassal_jvm import vcheck
 
 if TYPE_CHECKING:
     from tests.conftest import DemoRun
@@ -74,13 +74,7 @@ def test_real_vassal_reports_every_piece_by_zone(
     # the saves of steps into each side's Action Phase (its C2 marker off zero), and the last
     saves = [s for s in every if s.parent.name.endswith("_events")][-4:] + every[-2:]
     out = tmp_path / "vcheck.txt"
-    run = subprocess.run(
-        [str(VCHECK), str(vmod), *map(str, saves)],
-        env=dict(os.environ, VCHECK_OUT=str(out)),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    run = vcheck([vmod, *saves], out)
     assert run.returncode == 0, run.stderr
     text = out.read_text(encoding="utf-8")
     pieces, anonymous = _pieces(text), _anonymous(text)
