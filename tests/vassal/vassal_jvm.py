@@ -84,6 +84,7 @@ class _Jvm:
     proc: subprocess.Popen[bytes]
     work: Path
     runs: int = 0
+    cpu_ms: int = 0  # the JVM's CPU time after its last run
 
 
 @dataclass
@@ -106,6 +107,16 @@ class _Pool:
 
 _POOL = _Pool()
 atexit.register(_POOL.close)
+
+
+_CPU = [0.0]
+
+
+def cpu_seconds() -> float:
+    """CPU time (user and system) the batch JVMs of this process have spent on runs so far,
+    counted when each run ends (a JVM is this process's child, but its time is counted as the
+    process's children's only once it has ended); Xvfb's is not in it."""
+    return _CPU[0]
 
 
 def close_all() -> None:
@@ -192,7 +203,9 @@ def run_in_jvm(
         if not ready:
             raise subprocess.TimeoutExpired([main, *args], timeout)
         raise RuntimeError(f"the batch JVM ended during {main} {args}: {stderr}")
-    _, status, heap = line.rstrip("\n").split("\t")
+    _, status, heap, cpu_ms = line.rstrip("\n").split("\t")
+    _CPU[0] += (int(cpu_ms) - jvm.cpu_ms) / 1000
+    jvm.cpu_ms = int(cpu_ms)
     shutil.rmtree(conf, ignore_errors=True)
     if int(heap) > HEAP_LIMIT_MB:
         _POOL.close(flavour)

@@ -21,9 +21,10 @@
 //   in:  CLASS <tab> OUT <tab> CONF <tab> ARG...   (CLASS: VCheck or VPlay; OUT: the run's
 //        standard output, OUT.stderr its standard error; CONF: a new folder for VASSAL's
 //        configuration)
-//   out: DONE <tab> STATUS <tab> HEAP_MB           (STATUS: the run's exit status, or 2 and
-//        its exception in OUT.stderr when it ended without one; HEAP_MB: heap in use after
-//        the run, so the caller can start a fresh JVM when leaked runs pile up)
+//   out: DONE <tab> STATUS <tab> HEAP_MB <tab> CPU_MS  (STATUS: the run's exit status, or 2
+//        and its exception in OUT.stderr when it ended without one; HEAP_MB: heap in use
+//        after the run, so the caller can start a fresh JVM when leaked runs pile up; CPU_MS:
+//        the JVM's CPU time so far, user and system, so the caller can count a run's share)
 // Usage: VBatch CLASSPATH   (the runs' class path, path-separated; VBatch itself is not on it)
 import java.awt.EventQueue;
 import java.awt.Window;
@@ -78,7 +79,10 @@ public class VBatch {
         Arrays.copyOfRange(f, 3, f.length), err);
       System.gc();
       final Runtime rt = Runtime.getRuntime();
-      reply.println("DONE\t" + status + "\t" + (rt.totalMemory() - rt.freeMemory()) / (1 << 20));
+      final long cpu = ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+      reply.println("DONE\t" + status + "\t" + (rt.totalMemory() - rt.freeMemory()) / (1 << 20)
+        + "\t" + cpu / 1_000_000);
     }
     leaving = true;
     Runtime.getRuntime().halt(0);
