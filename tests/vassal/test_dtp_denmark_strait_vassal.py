@@ -14,7 +14,7 @@ import pytest
 
 from referee.source.loader import load_module
 from referee.source.model import FixedPlacement
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.vassal.vassal_jvm import vcheck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def _reason() -> str | None:
 def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> None:
     module, diags = load_module(SOURCE)
     assert module is not None, [str(d) for d in diags.items]
-    vmod = build_module_with_setups(module, tmp_path / "build", workers=1).path
+    vmod = bundled_vmod("dtp_denmark_strait")
     out = tmp_path / "vcheck.txt"
     run = vcheck([vmod], out, args=" ".join(f"--hex {h}" for h in NAMED))
     if run.returncode == 2 and "missing" in run.stderr:

@@ -22,7 +22,7 @@ from referee.demos import sixth_fleet_2019 as demo_2019
 from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.pbem.cliflow import unsealed
 from tests.vassal.vassal_jvm import vcheck
 
@@ -67,7 +67,7 @@ def test_real_vassal_reports_every_piece_by_zone(
         pytest.skip("the real-VASSAL checker or Java is missing")
     module, _ = load_module(demo_2019.SRC)
     assert module is not None
-    vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
+    vmod = bundled_vmod("sixth_fleet_2019")
     game = finished_demo("sixth_fleet_2019").game  # the session's demo game, read only
     game = unsealed(game, tmp_path / "unsealed")  # each side's files, from its encrypted parts
     every = sorted(game.glob("turns/*/position-*.vsav"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import once_per_session
+from tests.conftest import bundled_vmod, once_per_session
 from tests.vassal.vassal_jvm import one_jvm_each, run_in_jvm
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
@@ -82,14 +82,13 @@ def cbg_played(args: tuple[str, ...]) -> str:
     """Carrier Battlegroup's module built once per session and played by ``VPlay ARGS``
     once (the dice, tables and tracks tests read the same run): its output records."""
     from referee.source.loader import load_module
-    from referee.vassal.position.setups import build_module_with_setups
 
     root = Path(__file__).resolve().parents[2]
 
     def play(folder: Path) -> str:
         module, _ = load_module(root / "module_src" / "carrier_battlegroup")
         assert module is not None
-        vmod = build_module_with_setups(module, folder / "vassal", workers=1).path
+        vmod = bundled_vmod("carrier_battlegroup")
         code, out = run_vplay(vmod, list(args), folder)
         if code != 0:
             raise AssertionError(f"VPlay exit {code}: {records(out, 'PROBLEM')}")
