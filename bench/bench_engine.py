@@ -25,12 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.core import ScriptedDice  # noqa: E402
+from referee.engine.orders import parse_orders  # noqa: E402
 from referee.engine.ruleset import get_ruleset  # noqa: E402
 from referee.rules.sixth_fleet_1975.context import Game  # noqa: E402
 from referee.rules.sixth_fleet_1975.group_attacks import group_attacks_8_3  # noqa: E402
 from referee.rules.sixth_fleet_1975.middle_east import read_table_14_3  # noqa: E402
 from referee.rules.sixth_fleet_1975.movement import reachable  # noqa: E402
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders  # noqa: E402
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 from tests.rules.play import RandomDice, header, play  # noqa: E402
 
@@ -88,7 +89,7 @@ def main() -> None:
     while len(lines) < 60:  # pad with orders that re-check every unit's path
         lines += lines[: 60 - len(lines)]
     text = header(state, side) + "[movement]\n" + "\n".join(lines[:60]) + "\n"
-    doc = parse_orders(text, "bench.txt")
+    doc = parse_orders(text, "bench.txt", VOCABULARY)
     best, med = _best(lambda: rs.validate(module, state, doc))
     nviol = len(rs.validate(module, state, doc))
     print(

@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from referee.engine.core import GameState, ScriptedDice  # noqa: E402
+from referee.engine.orders import parse_orders  # noqa: E402
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET  # noqa: E402
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders  # noqa: E402
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 
 SRC = ROOT / "module_src" / "sixth_fleet_dtp"
@@ -40,7 +41,7 @@ def _file(state: GameState, side: str, section: str, body: str) -> str:
 
 
 def _play(module, state: GameState, side: str, section: str, body: str, dice: list[int]):  # type: ignore[no-untyped-def]
-    doc = parse_orders(_file(state, side, section, body), "o.txt")
+    doc = parse_orders(_file(state, side, section, body), "o.txt", VOCABULARY)
     out = RULESET.resolve(module, state, doc, ScriptedDice(dice))
     assert out.ok, [str(v) for v in out.violations]
     return out.state
@@ -51,7 +52,9 @@ def position(module) -> tuple[GameState, GameState]:  # type: ignore[no-untyped-
     state = RULESET.new_game(module, "short", "bench")
     for name in ("01-nato-setup.txt", "02-soviet-setup.txt"):
         raw = (EXAMPLES / name).read_text(encoding="utf-8").replace("game: sf-demo", "game: bench")
-        state = RULESET.resolve(module, state, parse_orders(raw, name), ScriptedDice([])).state
+        state = RULESET.resolve(
+            module, state, parse_orders(raw, name, VOCABULARY), ScriptedDice([])
+        ).state
     moving = state
     state = _play(
         module, state, "Soviet", "movement", "move SO-CG-2 1120\ndetect SO-CG-2 -> US-DE-1", [4]
@@ -75,9 +78,13 @@ def main() -> None:
     module, _ = load_module(SRC)
     assert module is not None
     moving, combat = position(module)
-    impulse = parse_orders(_file(combat, "NATO", "combat", "attack US-SN-2 -> SO-CG-2"), "i.txt")
+    impulse = parse_orders(
+        _file(combat, "NATO", "combat", "attack US-SN-2 -> SO-CG-2"), "i.txt", VOCABULARY
+    )
     move = parse_orders(
-        _file(moving, "Soviet", "movement", "move SO-CG-2 1120\ndetect SO-CG-2 -> US-DE-1"), "m.txt"
+        _file(moving, "Soviet", "movement", "move SO-CG-2 1120\ndetect SO-CG-2 -> US-DE-1"),
+        "m.txt",
+        VOCABULARY,
     )
     assert RULESET.validate(module, combat, impulse) == []
     v = best(lambda: RULESET.validate(module, combat, impulse))

@@ -43,12 +43,10 @@ from referee.pbem.game import create_game  # noqa: E402
 from referee.pbem.signing import sign_orders  # noqa: E402
 from referee.pbem.verify import verify_archive  # noqa: E402
 from referee.rules.sixth_fleet_1975.context import Game  # noqa: E402
-from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts  # noqa: E402
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET  # noqa: E402
-from referee.rules.sixth_fleet_dtp.westpac_overstack import KEY as OVER_LIMIT  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
-from tests.rules.test_sixth_fleet_dtp_games import check  # noqa: E402
 from tests.rules.test_sixth_fleet_dtp_westpac_score import agrees  # noqa: E402
+from tests.test_westpac_game_slice import invariants  # noqa: E402
 
 SRC = ROOT / "module_src" / "dtp_westpac"
 GAME_ID = "westpac-bench"
@@ -58,20 +56,6 @@ OPTIONS = ("11.5131", "11.5133", "11.5134")  # 11.5132 (the armistice) would end
 LEVELS = ("SEATO Victory", "Tie", "East Block Victory")
 WINDOW = 25  # steps averaged at the start and at the end
 DICE_LENGTH = 2048  # the dice seed chain: 48 Game-Turns are some 900 steps (the default 1024)
-
-
-def invariants(game: Game, before: GameState, after: GameState) -> list[str]:
-    """:func:`check` of the whole-game tests, with stacking as Westpac has it: a hex that
-    ship reinforcements left over the naval limit may stay so until its owner's ship and sub
-    movement ends [DTP 11.5063] (``state.data["over_limit_11_5063"]``)."""
-    bad = [b for b in check(game, before, after) if " naval and " not in b]
-    allowed = {(s, h) for s, hexes in (after.data.get(OVER_LIMIT) or {}).items() for h in hexes}
-    for hex_id in after.stacks:
-        for side in game.sides:
-            naval, air = counts(game, after, hex_id, side)
-            if air > AIR_LIMIT or (naval > NAVAL_LIMIT and (side, hex_id) not in allowed):
-                bad.append(f"{side} has {naval} naval and {air} air units in {hex_id}")
-    return bad
 
 
 def _size(path: Path) -> int:
@@ -185,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         rows, state, score = got["rows"], got["state"], got["score"]
         head, tail = rows[:WINDOW], rows[-WINDOW:]
         print(f"steps: {len(rows)}; last Game-Turn {state.turn}, phase {state.phase}")
-        print(f"result: {score['level']} (VP {score['vp']}, net {score['net']})")
+        print(f"level: {score['level']} (VP {score['vp']}, net {score['net']})")
+        print(f"result: {score.get('result') or 'none: the game is not over'}")
         for name, part in (("first", head), ("last", tail)):
             adj = _mean([r["adjudicate_cpu"] for r in part])
             orders = _mean([r["orders_cpu"] for r in part])

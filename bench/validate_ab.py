@@ -64,14 +64,12 @@ from pathlib import Path
 from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
-try:
-    from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
-except ImportError:
-    from referee.engine.orders import parse_orders
+from referee.engine.orders import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 module, _ = load_module(Path("module_src/sixth_fleet"))
 rs = get_ruleset(module.ruleset)
 state = GameState.from_json(json.loads(Path(sys.argv[1]).read_text()))
-doc = parse_orders(Path(sys.argv[2]).read_text(), "bench.txt")
+doc = parse_orders(Path(sys.argv[2]).read_text(), "bench.txt", VOCABULARY)
 assert not rs.validate(module, state, doc), "the orders must be legal in both trees"
 ts = []
 for _ in range(int(sys.argv[3])):

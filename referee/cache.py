@@ -66,11 +66,15 @@ MAGIC: Final = b"referee-cache 1\n"
 LAYOUT: Final = "v1"
 """Folder of this entry format; a new format gets a new folder, never a reinterpretation."""
 MAX_ENTRY_BYTES: Final = 256 * 1024 * 1024
-KINDS: Final = frozenset({"png", "pdf", "module", "measure", "jinja", "raw", "viewer", "history"})
+KINDS: Final = frozenset(
+    {"png", "pdf", "module", "measure", "jinja", "raw", "viewer", "history", "proof"}
+)
 """``raw``: uncompressed pixels (a board layer read back without decoding a PNG); ``viewer``:
 the offline viewer's board and play aids as JSON (``viewer/page.py``); ``history``: each
 side's dice-nonce commitments in a game's reports up to one report, under that report's
-SHA-256 (``pbem/ledger.py``: a step reads them from the step before, not from every report)."""
+SHA-256 (``pbem/ledger.py``: a step reads them from the step before, not from every report);
+``proof``: a step whose every file ``verify`` rendered again and found the same, under the
+SHA-256 of everything that comparison depended on (``pbem/proofs.py``)."""
 STALE_TEMP_SECONDS: Final = 3600
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent

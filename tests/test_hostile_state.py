@@ -66,3 +66,31 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
     assert code in (0, 2) and "internal error" not in out, out
     if code == 2:
         assert "state.json: $.data does not hold what ruleset carrier_battlegroup keeps" in out
+
+
+@pytest.mark.parametrize(
+    ("example", "path", "value", "expected"),
+    [
+        ("carrier_battlegroup", ("cvbg", "space"), 7, "$.data.cvbg.space: expected a string"),
+        ("carrier_battlegroup", ("alert",), "3", "$.data.alert: expected an integer"),
+        ("carrier_battlegroup", ("sbgs_",), 1, "$.data.sbgs_: expected a fact ruleset"),
+        ("sixth_fleet", ("entered",), "yes", "$.data.entered: expected true or false"),
+        ("sixth_fleet", ("losses",), {}, "$.data.losses: expected a list"),
+    ],
+)
+def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
+    tmp_path, example, path, value, expected
+):
+    """Carrier Battlegroup and SPI Sixth Fleet declare their position facts (``facts.py``): a
+    fact of the wrong type, or a key not declared, is refused at the edge, exit 2, at its path."""
+    st = tmp_path / "state.json"
+    code, out = run_cli(_new(example, st))
+    assert code == 0, out
+    doc = json.loads(st.read_text("utf-8"))
+    where = doc["data"]
+    for k in path[:-1]:
+        where = where[k]
+    where[path[-1]] = value
+    st.write_text(json.dumps(doc), "utf-8")
+    code, out = run_cli(["options", "--state", str(st), doc["units"][0]["id"]])
+    assert code == 2 and expected in out, out

@@ -581,15 +581,19 @@ def verify(
     quiet: bool = quiet_option(
         "Print nothing: the exit code says it (0 ok, 1 failed, 3 files unchecked)."
     ),
+    no_cache: bool = no_cache_option(),
 ) -> None:
     """Check every signature, the hash chain, every die roll, and replay the game; render
-    every file a player opens again and compare.
+    every file a player opens again and compare. A step whose files an earlier run on this
+    machine proved (the same report, the same files, the same program) is not rendered
+    again; --no-cache renders every step.
 
     Exit 0: everything this run could check holds (the parts it could not open or that
     are missing from this copy are listed as notes, and under "parts" in --json). 1: a
     check failed (the file is named). 2: a usage error. 3: the record holds, but some
     files (pictures, viewers or saves written by an earlier referee version) could not
     be proved; they are listed."""
+    from referee.cache import activated, cache_from_env
     from referee.pbem.problems import Refusal
     from referee.pbem.verify import (
         VerifyFailure,
@@ -605,16 +609,19 @@ def verify(
         refused(exc, as_json)
         return
     try:
-        try:
-            module = game_module(game_dir, module_src, example)
-        except Refusal as exc:  # a damaged game.toml: the archive fails verification
-            raise VerifyFailure("game.toml", "archive", exc.message) from None
-        want_head = head_of(head) if head is not None else None
-        loaded = [load_key(k, passphrase_file) for k in keys]
-        since_sha = head_of(since) if since is not None else None
-        result = _verify_with_bar(
-            game_dir, module, upto, since_sha, show=not (quiet or as_json), keys=loaded
-        )
+        # the cache answers the module's load and the steps proved by an earlier run
+        # (referee/pbem/proofs.py: the same verdict as without it)
+        with activated(cache_from_env(enabled=not no_cache)):
+            try:
+                module = game_module(game_dir, module_src, example)
+            except Refusal as exc:  # a damaged game.toml: the archive fails verification
+                raise VerifyFailure("game.toml", "archive", exc.message) from None
+            want_head = head_of(head) if head is not None else None
+            loaded = [load_key(k, passphrase_file) for k in keys]
+            since_sha = head_of(since) if since is not None else None
+            result = _verify_with_bar(
+                game_dir, module, upto, since_sha, show=not (quiet or as_json), keys=loaded
+            )
         if want_head is not None:
             check_head(result, want_head)
         fp = (referee_fingerprint or "").replace(":", "").lower()

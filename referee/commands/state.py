@@ -216,13 +216,23 @@ def module_for(state: Any, src: Path | None, example: str | None):  # -> Module
     # the board's neighbour table, which the ruleset builds again anyway (start-up time)
     board = _HexIds(module.map.hexes) if module.map.kind == "hex" else board_for(module.map)
     try:
-        check_state_fits(state, module, board)
+        check_state_fits(state, module, board, _declared_facts(module))
     except ShapeError as exc:
         raise UserError(
             f"the state does not fit module {module.id!r}: {exc}",
             hint="pass the state.json written by `referee state new` for this module",
         ) from None
     return module
+
+
+def _declared_facts(module: Any):  # -> type[Facts] | None
+    """The position facts the module's ruleset declares (``None``: it declares none)."""
+    from referee.engine.ruleset import position_facts
+
+    schema = module.schema
+    if schema is None or schema.rules is None:
+        return None
+    return position_facts(schema.rules())
 
 
 class _HexIds:

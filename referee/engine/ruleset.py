@@ -25,6 +25,7 @@ from referee.engine.core import Dice, GameState, Outcome, Violation
 from referee.engine.steps import run_step
 
 if TYPE_CHECKING:
+    from referee.engine.facts import Facts
     from referee.engine.orders import OrdersDoc
     from referee.engine.vocabulary import Vocabulary
     from referee.source.model import Module
@@ -43,6 +44,10 @@ class Ruleset(ABC):
     # the sides that the ruleset's own procedure plays (Carrier Battlegroup's Soviet
     # system): they have no player and never submit orders
     referee_sides: ClassVar[tuple[str, ...]] = ()
+    # whether either side may order the pieces of no side (a declared game's imported
+    # module, whose unclaimed pieces either side may move [G1]): the options a step
+    # publishes for the awaited side list them too
+    orders_unclaimed_pieces: ClassVar[bool] = False
 
     @property
     def schema(self) -> RulesetSchema:
@@ -225,6 +230,21 @@ class UnitOptions(ABC):
     ) -> OptionsReport:
         """``limit`` caps long lists in ``lines`` (0: all); ``data`` has everything. Raise
         :class:`referee.errors.UserError` for an unknown subject."""
+
+
+class PositionFacts:
+    """The ruleset declares its position facts (``docs/rulesets.md``, "Position facts"):
+    ``facts`` is its :class:`~referee.engine.facts.Facts` dataclass, the typed keys of
+    ``state.data``. Its rules read and write them through it, never ``state.data`` raw, and
+    a state read from a file is checked against it at the edge
+    (:func:`referee.engine.state_shape.check_state_fits`)."""
+
+    facts: ClassVar[type[Facts]]
+
+
+def position_facts(ruleset: Ruleset) -> type[Facts] | None:
+    """The ruleset's declared facts, or ``None`` when its ``state.data`` is undeclared."""
+    return ruleset.facts if isinstance(ruleset, PositionFacts) else None
 
 
 class SealedResolution(ABC):

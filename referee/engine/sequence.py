@@ -52,8 +52,13 @@ class Phase(Generic[StepsT]):
     a phase played only on Night Game-Turns; ``flag`` a new-game flag a game must have for
     the phase to be played (a phase built after games began: an older game skips it, so its
     archive replays as it was played); ``once`` a phase played once, before Game-Turn 1 (a
-    set-up step); ``steps`` the ruleset's own functions for it (check, carry out, automatic
-    step), of a type the ruleset declares."""
+    set-up step); ``within`` the phase of the sequence this one is played inside (a second
+    signature, a host game's result, the enemy's fire in the phasing player's Combat Phase,
+    or a step that takes the orders of several phases at once, inside the first of them):
+    it is no step of its own on the VASSAL turn tracker, which stands on that phase while
+    the referee waits for this one (``None``: a phase of its own); ``steps`` the ruleset's
+    own functions for it (check, carry out, automatic step), of a type the ruleset
+    declares."""
 
     id: str
     title: str
@@ -65,11 +70,14 @@ class Phase(Generic[StepsT]):
     night_only: bool = False
     flag: str | None = None
     once: bool = False
+    within: str | None = None
     steps: StepsT | None = None
 
     def __post_init__(self) -> None:
         if self.acts not in ACTS:
             raise ValueError(f"phase {self.id!r}: unknown 'acts' {self.acts!r} (one of {ACTS})")
+        if self.within == self.id:
+            raise ValueError(f"phase {self.id!r} cannot be played within itself")
 
     @property
     def section(self) -> str | None:
@@ -86,7 +94,9 @@ class Phase(Generic[StepsT]):
 @dataclass(frozen=True)
 class SequenceOfPlay(Generic[StepsT]):
     """The phases of a Game-Turn in the rulebook's order, and ``extra`` phases the ruleset
-    enters out of that order (a scenario's reinforcement phase). Ids are unique."""
+    enters out of that order (a scenario's reinforcement phase, a set-up played before it) or
+    passes through on its own (a Game-Turn Indication). Ids are unique; a phase played
+    ``within`` another names a phase of its own."""
 
     phases: tuple[Phase[StepsT], ...]
     extra: tuple[Phase[StepsT], ...] = ()
@@ -98,6 +108,13 @@ class SequenceOfPlay(Generic[StepsT]):
             if p.id in by_id:
                 raise ValueError(f"phase {p.id!r} is declared twice in the sequence of play")
             by_id[p.id] = p
+        for p in by_id.values():
+            host = by_id.get(p.within) if p.within is not None else None
+            if p.within is not None and (host is None or host.within is not None):
+                raise ValueError(
+                    f"phase {p.id!r} is played within {p.within!r}, which is no phase of its "
+                    "own in the sequence of play"
+                )
         object.__setattr__(self, "by_id", by_id)
 
     def __iter__(self) -> Iterator[Phase[StepsT]]:
@@ -125,6 +142,11 @@ class SequenceOfPlay(Generic[StepsT]):
     def ids(self) -> tuple[str, ...]:
         """The ids of the sequence's phases, in order (``extra`` left out)."""
         return tuple(p.id for p in self.phases)
+
+    def parts(self, phase_id: str) -> tuple[str, ...]:
+        """The ids of the phases played within ``phase_id`` (:attr:`Phase.within`), in
+        declaration order."""
+        return tuple(p.id for p in (*self.phases, *self.extra) if p.within == phase_id)
 
     def after(self, phase_id: str) -> Phase[StepsT] | None:
         """The phase declared after ``phase_id`` in the sequence (``None`` after the last)."""

@@ -10,7 +10,7 @@ message names the JSON path of the first value that does not fit. What only a mo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.numerals import is_digits
 from referee.shapes import (
@@ -58,6 +58,9 @@ STATE = obj(
     },
     extra=False,
 )
+if TYPE_CHECKING:
+    from referee.engine.facts import Facts
+
 _ = boolean  # re-exported for rulesets declaring their own state data
 
 
@@ -93,11 +96,15 @@ def check_state_json(d: Any) -> None:
             )
 
 
-def check_state_fits(state: Any, module: Any, board: Any) -> None:
-    """The state's units, sides and locations are the module's (``board``: its Board).
+def check_state_fits(state: Any, module: Any, board: Any, facts: type[Facts] | None = None) -> None:
+    """The state's units, sides and locations are the module's (``board``: its Board), and
+    its ``data`` holds the position facts its ruleset declares (``facts``, the ruleset's
+    :class:`~referee.engine.ruleset.PositionFacts`), each of its declared type.
 
     A unit's side is one of the module's sides or one its ruleset declares for units that no
     player controls (``RulesetSchema.unit_sides``, e.g. neutrals); only a module side acts."""
+    if facts is not None:
+        facts.check(state.data)
     pieces = module.pieces()
     sides = {s.id for s in module.sides}
     unit_sides = sides | set(_uncontrolled_sides(module))

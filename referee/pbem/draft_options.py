@@ -28,7 +28,11 @@ order from ``from``), e.g. Sixth Fleet's ``stack`` [7.42] and standing ``retreat
 HEX ...`` [8.71]), and in a step that awaits answers, the units' choices that belong in
 another section than ``[answer]`` (standing orders); and the side's own orders that no unit
 gives (``side_choices``: DTP's ``pass`` and ``commence``, a standing order of the whole
-side), from the ruleset's ``side_orders(module, view, side)`` where it has one.
+side), from the ruleset's ``side_orders(module, view, side)`` where it has one. Format 4: also
+the verbs the options give since format 4 (a choice with ``since`` 4, of a unit or of the
+side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a choice's
+``first`` flag (its line goes at the start of its section: a load before the ship's move
+[28.14a]). A format-3 file of an older game is written again without them, byte for byte.
 """
 
 from __future__ import annotations
@@ -47,10 +51,14 @@ FORMATS = {
     1: "referee-draft-options/1",
     2: "referee-draft-options/2",
     3: "referee-draft-options/3",
+    4: "referee-draft-options/4",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 3
+OPTIONS_VERSION = 4
 """The version a new step publishes."""
+MORE_VERBS = 4
+"""The format from which a ruleset's choices with ``since`` 4 are kept (the module
+docstring), and the ``first`` flag."""
 OPTIONS_FORMAT = FORMATS[OPTIONS_VERSION]
 STANDING_IN_ANSWERS = 3
 """The format from which an answer step's file also lists the units' standing orders (of a
@@ -62,7 +70,13 @@ MAX_LINES = 12
 choices); the choices themselves are all kept."""
 MAX_CHOICES = 400
 """Order lines kept per unit (a unit of a large position has far fewer; the cap bounds the
-file on any position)."""
+file on any position). Since format 4 the moves of a unit's tree are not counted: a tree
+holds each place of the map once, so the map bounds it."""
+COMPACT = 4
+"""The format from which move trees are written compactly (:func:`_encoded`), a path's
+names with spaces are spelled quoted (the orders grammar's quotes, so the naval module's
+zone and port moves are a tree too), and every move of a unit goes in its tree before the
+:data:`MAX_CHOICES` cap."""
 
 
 CHOICE_KEYS = (
@@ -113,12 +127,18 @@ def _subjects(view: GameState, side: str, anyones: bool = False) -> list[str]:
 
 
 def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
-    """Whether a declared game's options offer the pieces of no side [G1]: in games begun
-    at VASSAL piece version 6 or later (an older game's published options stay as ``verify``
+    """Whether the options offer the pieces of no side, for a ruleset whose players may order
+    them (``Ruleset.orders_unclaimed_pieces``: a declared game [G1]): in games begun at VASSAL
+    piece version 6 or later (an older game's published options stay as ``verify``
     recomputes them)."""
     from referee.vassal.module.piece_versions import has_piece_commands, recorded_version
 
-    return ruleset.id == "declared" and has_piece_commands(recorded_version(view.data))
+    return ruleset.orders_unclaimed_pieces and has_piece_commands(recorded_version(view.data))
+
+
+def _offered(c: Mapping[str, Any], version: int) -> bool:
+    """Whether a format-``version`` file lists choice ``c`` (given since its ``since``)."""
+    return int(c.get("since", 1)) <= version
 
 
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
@@ -133,26 +153,41 @@ def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
             out[key] = [str(x) for x in v] if isinstance(v, list | tuple) else str(v)
     if c.get("anywhere"):
         out["anywhere"] = True
+    if c.get("first"):  # only choices given since format 4 carry it
+        out["first"] = True
     return out
 
 
-def _routes(choices: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+def spelled(word: str) -> str:
+    """A place as an order line writes it: a name with spaces in double quotes (the orders
+    grammar's quotes, as the rulesets' options spell a zone or a port)."""
+    return f'"{word}"' if " " in word else word
+
+
+def _routes(
+    choices: list[dict[str, Any]], quoted: bool = False
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """Choices with a ``path`` (moves: hundreds per air unit) as one tree: each hex the paths
     pass with the hex before it (``prev``, ``""`` for the first), and the hexes a move may end
-    in with their labels (``ends``); the viewer spells ``ORDER PATH`` back. Only when every
+    in with their labels (``ends``); the viewer spells ``ORDER PATH`` back (with ``quoted``,
+    since format 4, each name with spaces in quotes: :func:`spelled`). Only when every
     path's line is ``ORDER PATH`` with one ``ORDER`` and the paths agree on each hex's
     predecessor (cheapest paths do); else the choices stay as they are. Returns the other
     choices and the tree."""
     routed = [c for c in choices if c.get("path")]
     if not routed:
         return choices, None
-    head = routed[0]["order"][: -len(" ".join(routed[0]["path"])) - 1]
+
+    def words(path: list[str]) -> str:
+        return " ".join(spelled(h) for h in path) if quoted else " ".join(path)
+
+    head = routed[0]["order"][: -len(words(routed[0]["path"])) - 1]
     kind = routed[0].get("kind", "")
     prev: dict[str, str] = {}
     ends: dict[str, str] = {}
     for c in routed:
         path = c["path"]
-        if c["order"] != f"{head} {' '.join(path)}" or c.get("kind", "") != kind:
+        if c["order"] != f"{head} {words(path)}" or c.get("kind", "") != kind:
             return choices, None
         if c.get("at") != path[-1] or any(c.get(k) for k in ("uses", "section", "group")):
             return choices, None
@@ -189,16 +224,19 @@ def unit_entry(
     if int(rep.data.get("orders_since", 1)) > version:
         offered = None
     if offered is not None:
-        offered = [c for c in offered if int(c.get("since", 1)) <= version]
+        offered = [c for c in offered if _offered(c, version)]
         if view.pending:  # an answer step: only what goes in another section (standing)
             offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
     elif view.pending:
         return None
-    choices = [_choice(c) for c in (offered or [])][:MAX_CHOICES]
+    choices = [_choice(c) for c in (offered or [])]
+    if version < COMPACT:
+        choices = choices[:MAX_CHOICES]
     if offered is not None:
         if not choices:
             return None
-        rest, routes = _routes(choices)
+        rest, routes = _routes(choices, quoted=version >= COMPACT)
+        rest = rest[:MAX_CHOICES]
         out: dict[str, Any] = {"lines": list(rep.lines[:1]), "choices": rest}
         if rep.data.get("section"):
             out["section"] = str(rep.data["section"])
@@ -211,10 +249,24 @@ def unit_entry(
     return {"lines": list(rep.lines[:MAX_LINES]), "marks": marks, "choices": []}
 
 
-def _shared(units: dict[str, Any]) -> list[dict[str, Any]]:
+def _encoded(prev: dict[str, str], ends: dict[str, str]) -> dict[str, Any]:
+    """A move tree as format 4 writes it: each place's successors under it (``kids``, the
+    first places under ``""``) and the ends under their label (``labels``), each list in id
+    order: every place named once, not once per key and once per value (a naval ship's
+    reach is a thousand all-sea hexes under a few zones and a few labels)."""
+    kids: dict[str, list[str]] = {}
+    for h, before in sorted(prev.items()):
+        kids.setdefault(before, []).append(h)
+    labels: dict[str, list[str]] = {}
+    for h, label in sorted(ends.items()):
+        labels.setdefault(label, []).append(h)
+    return {"kids": kids, "labels": labels}
+
+
+def _shared(units: dict[str, Any], version: int = OPTIONS_VERSION) -> list[dict[str, Any]]:
     """The move trees of ``units`` kept once each (the units of a stack, or of an airbase,
     with the same reach share one), each unit's ``routes`` replaced by the tree's index
-    (``route``) and its own ``order`` words."""
+    (``route``) and its own ``order`` words; since format 4 each tree :func:`_encoded`."""
     import json
 
     trees: list[dict[str, Any]] = []
@@ -223,7 +275,11 @@ def _shared(units: dict[str, Any]) -> list[dict[str, Any]]:
         r = entry.pop("routes", None)
         if r is None:
             continue
-        tree = {"prev": r["prev"], "ends": r["ends"]}
+        tree = (
+            _encoded(r["prev"], r["ends"])
+            if version >= COMPACT
+            else {"prev": r["prev"], "ends": r["ends"]}
+        )
         key = json.dumps(tree, sort_keys=True)
         if key not in index:
             index[key] = len(trees)
@@ -232,21 +288,58 @@ def _shared(units: dict[str, Any]) -> list[dict[str, Any]]:
     return trees
 
 
+def tree_lines(tree: Mapping[str, Any], order: str) -> dict[str, str]:
+    """The order line of each end of a move ``tree`` as the viewer spells it (``ORDER PATH``,
+    each name with spaces quoted), by end; a tree of any format (``prev``/``ends``, or
+    format 4's ``kids``/``labels``)."""
+    prev = dict(tree.get("prev") or {})
+    for before, hexes in (tree.get("kids") or {}).items():
+        prev.update({h: before for h in hexes})
+    ends = set(tree.get("ends") or ()) | {
+        h for hs in (tree.get("labels") or {}).values() for h in hs
+    }
+    out: dict[str, str] = {}
+    for end in sorted(ends):
+        path, h, seen = [], end, set()
+        while h and h not in seen:
+            seen.add(h)
+            path.insert(0, h)
+            h = prev.get(h, "")
+        out[end] = " ".join([order, *(spelled(x) for x in path)])
+    return out
+
+
+def offered_lines(doc: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Every whole order line an options document offers each unit (its choices, then its
+    tree's moves), as the viewer lists them: what the file's format encodes, decoded."""
+    out: dict[str, list[str]] = {}
+    for uid, e in doc["units"].items():
+        lines = [c["order"] for c in e["choices"]]
+        r = e.get("route")
+        if r is not None:
+            lines += tree_lines(doc["trees"][r["tree"]], r["order"]).values()
+        out[uid] = lines
+    return out
+
+
 SIDE_ORDERS = 3
 """The format from which the file lists the side's own orders (``side_choices``)."""
 
 
-def side_choices(ruleset: Ruleset, module: Module, view: GameState, side: str) -> list[Any]:
+def side_choices(
+    ruleset: Ruleset, module: Module, view: GameState, side: str, version: int = OPTIONS_VERSION
+) -> list[Any]:
     """The order lines of the whole side, not of one unit (a ``pass``, a declaration, a
     standing order of the side), each one its validator accepts on the side's view; none
-    from a ruleset without ``side_orders``."""
+    from a ruleset without ``side_orders``; those given since a later format than
+    ``version`` left out."""
     if not isinstance(ruleset, UnitOptions):
         return []
     try:
         offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
-    return [_choice(c) for c in offered][:MAX_CHOICES]
+    return [_choice(c) for c in offered if _offered(c, version)][:MAX_CHOICES]
 
 
 def draft_options(
@@ -279,10 +372,10 @@ def draft_options(
     section = next((e.pop("section") for e in units.values() if "section" in e), None)
     for e in units.values():
         e.pop("section", None)
-    trees = _shared(units)
+    trees = _shared(units, version)
     more: dict[str, Any] = {}
     if version >= SIDE_ORDERS:
-        more["side_choices"] = side_choices(ruleset, module, view, side)
+        more["side_choices"] = side_choices(ruleset, module, view, side, version)
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
             section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
     section = section or view.phase

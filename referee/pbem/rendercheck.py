@@ -71,6 +71,10 @@ KNOWN_TEMPLATES: dict[str, tuple[str, Callable[[str, bytes], bytes]]] = {
         "the Score section, the pieces of no side and the sign hint (issue 31)",
         _as_before_issue_31,
     ),
+    "68279cff41a4585c7ac53b5cacd5bb563ea1a0e034a7fdea185c9f58558fd56f": (
+        "the Score section (the result line of a game that is over, issue 26)",
+        _without_score,
+    ),
 }
 TEMPLATE_ORDER = (*KNOWN_TEMPLATES, "current")
 LEGACY_PICTURES = ("position.png",)

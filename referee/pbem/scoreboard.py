@@ -11,6 +11,8 @@ rows with their meaning spelled out:
 * ``bonuses``: each bonus condition of the scenario, whether it holds now and its points, with
   the scenario's own words for it [13.1];
 * ``net`` and ``level``: the net total read on the Level of Victory table [13.2];
+* ``result``: once the game is over, the result in words (who won, by how much, the level
+  and its case), as a ruleset that names it gives it (Westpac [DTP 11.5125]);
 * any other key (e.g. ``neutral_airspace_penalty`` [14.2]): listed by name, so nothing
   signed is hidden.
 
@@ -38,6 +40,7 @@ KNOWN = frozenset(
         "net",
         "level",
         "final",
+        "result",
     }
 )
 VP_LABEL = "VP for enemy units destroyed"  # what ``vp`` counts unless ``vp_label`` says
@@ -57,7 +60,8 @@ def _bonus_texts(module: Module, scenario: str) -> dict[str, str]:
 
 def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[str, Any]:
     """Rows for the report templates: ``sides``, ``losses``, ``bonuses``, ``net``, ``level``,
-    ``final``, ``rule``, ``others`` (other keys as ``(name, JSON text)``)."""
+    ``final``, ``result`` (text, or None), ``rule``, ``others`` (other keys as ``(name, JSON
+    text)``)."""
     pieces = module.pieces()
     vp = score.get("vp") if isinstance(score.get("vp"), Mapping) else {}
     raw_bonuses = score.get("bonuses") if isinstance(score.get("bonuses"), list) else []
@@ -126,6 +130,7 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
         "net": score.get("net"),
         "level": score.get("level"),
         "final": bool(score.get("final")),
+        "result": str(score["result"]) if score.get("result") else None,
         "others": others,
     }
 

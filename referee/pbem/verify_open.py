@@ -17,6 +17,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset, phase_title_of
 from referee.pbem import dice as dicemod
+from referee.pbem import proofs
 from referee.pbem.archive import TurnDir, module_info
 from referee.pbem.envelope import Envelope, open_envelope
 from referee.pbem.game import SETUP_FOLDER
@@ -151,12 +152,20 @@ class OpenForm(StepForm):
             if not w.since.rendering_due(rsha):
                 w.history.add_from(read, manifest["files"])
                 return
-            if rep.get("templates_sha256") != templates_sha256():
+            current = rep.get("templates_sha256") == templates_sha256()
+            if not current:
                 w.skipped_render += 1
+            key = w.proof_key(rsha, dict(manifest["files"]), rs, frozenset())
+            if current and proofs.proved(key):  # proved before: the same bytes again
+                w.history.add_from(read, manifest["files"])
+                return
+            unchecked = len(w.unchecked)
             check_step_renderings(
                 f"turns/{t.name}", read, module, rs, rep, rsha, new, w.state, w.events,
                 w.cfg.picture_dpi, dict(manifest["files"]), w.history, w.unchecked,
             )  # fmt: skip
+            if current and len(w.unchecked) == unchecked:
+                proofs.remember(key)
         except RenderMismatch as exc:
             raise VerifyFailure(exc.file, "rendering", exc.message) from None
 

@@ -70,6 +70,24 @@ class Walk:
         self.score = TODAY  # how the game records its score: report 000 says (rulings.py)
         self.template_rank = 0  # the report templates' version may only grow along the chain
 
+    def proof_key(
+        self, rsha: str, listed: dict[str, str], rs: Ruleset, skip: set[str] | frozenset[str]
+    ) -> str:
+        """The key under which a step's proved renderings are remembered
+        (:mod:`referee.pbem.proofs`)."""
+        from referee.pbem.proofs import step_key
+
+        cfg = self.cfg
+        return step_key(
+            rsha,
+            listed,
+            ruleset=rs,
+            module_sha256=cfg.module_sha256,
+            picture_dpi=cfg.picture_dpi,
+            hides=cfg.hides_information,
+            skip=skip,
+        )
+
     def verified(self, turns: list[TurnDir]) -> Verified:
         """The summary of a walk through ``turns`` that raised no failure."""
         cfg = self.cfg

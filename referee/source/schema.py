@@ -34,17 +34,21 @@ ReducedSteps = Callable[["Module", "UnitDef"], "tuple[tuple[int, Mapping[str, in
 
 @dataclass(frozen=True, slots=True)
 class PhaseDecl:
-    """One step of a ruleset's sequence of play, as data (the hook the VASSAL turn tracker
-    reads, so the module's tracker follows the same steps as the referee).
+    """One step of a ruleset's sequence of play, as the VASSAL turn tracker lists it: read
+    from the engine's phase records by :func:`tracker_steps`, so the module's tracker follows
+    the same steps as the referee (``tests/rules/test_sequence_declared.py`` holds every
+    ruleset's tracker to its sequence).
 
-    ``id`` is the engine's ``GameState.phase`` for this step (a step the engine passes
-    through on its own, such as a Game-Turn indication, has an id of its own); ``player`` is
-    ``"first"`` or ``"second"`` for a step of one player (the scenario's first or second
-    player), ``""`` for a step of both or of neither; ``ends`` lists the unit markers
-    (:class:`MarkerDecl` ids) that end with this step; ``once`` marks a step played once
-    before Game-Turn 1 (set-up); ``within`` lists the engine's other ``GameState.phase``
-    values played inside this step (a second signature, a host-game result), so the
-    tracker stands on the step while the referee waits for them.
+    ``id`` is the engine's ``GameState.phase`` for this step; ``name`` and ``rule`` the
+    phase's title (its first letter a capital) and case; ``player`` is ``"first"`` or
+    ``"second"`` for a step of one player (the scenario's first or second player), ``""``
+    for a step of both or of neither; ``ends`` lists the unit markers (:class:`MarkerDecl`
+    ids) that end with this step; ``once`` marks a step played once before Game-Turn 1
+    (set-up); ``within`` lists the engine's phases played inside this step
+    (``Phase.within``: a second signature, a host-game result), so the tracker stands on the
+    step while the referee waits for them; ``player_turn``: the step is named by its
+    player's turn ("Soviet Player Turn: Reaction Phase", where the other player acts in some
+    steps of a player turn).
     """
 
     id: str
@@ -54,6 +58,7 @@ class PhaseDecl:
     ends: tuple[str, ...] = ()
     once: bool = False  # played once, before Game-Turn 1 (set-up), not in every Game-Turn
     within: tuple[str, ...] = ()  # the engine's sub-steps of this step
+    player_turn: bool = False  # named "<side> Player Turn: <name>"
 
 
 def tracker_steps(
@@ -62,26 +67,44 @@ def tracker_steps(
     players: Mapping[str, str] | None = None,
     ends: Mapping[str, tuple[str, ...]] | None = None,
     turn: Sequence[tuple[str, str]] | None = None,
+    player_turns: bool = False,
 ) -> tuple[PhaseDecl, ...]:
     """The steps of one Game-Turn for the VASSAL turn tracker, read from the ruleset's own
     sequence of play (its engine :class:`~referee.engine.sequence.Phase` records, in order),
-    so the sequence is declared once: each phase's id, title and case; its player from
-    ``players`` (the phase's ``side`` -> ``"first"``/``"second"``; else ``""``, a step of both,
-    of neither or of a fixed side); the markers that end with it from ``ends`` (phase id ->
-    marker ids). ``extra`` phases, entered out of the book's order, are no tracker steps.
+    so the sequence is declared once: each phase's id, title and case, whether it is played
+    once (set-up), and the phases played within it (``Phase.within``, which are no steps of
+    their own); its player from ``players`` (the phase's ``side`` ->
+    ``"first"``/``"second"``; else ``""``, a step of both, of neither or of a fixed side);
+    the markers that end with it from ``ends`` (phase id -> marker ids). ``extra`` phases,
+    entered out of the book's order, are no tracker steps, but for a set-up (``once``),
+    which comes first.
 
     Where the book plays a phase once for each player (1975's Combat and Movement Phases of
     the first, then of the second player [4.0]), ``turn`` lists the Game-Turn's steps as
-    (phase id, ``"first"``/``"second"``/``""``) instead: each step is that phase's id, title
-    and case, in the order given."""
+    (phase id, ``"first"``/``"second"``/``""``) instead: each step is that phase's, in the
+    order given. ``player_turns``: the whole sequence is a player turn, played by the first
+    player, then by the second, each step named by its player's turn."""
     who, gone = players or {}, ends or {}
-    steps = (
-        [(p, who.get(p.side or "", "")) for p in phases]
-        if turn is None
-        else [(phases[pid], player) for pid, player in turn]
-    )
+    if turn is not None:
+        steps = [(phases[pid], player) for pid, player in turn]
+    else:
+        own = [p for p in (*(p for p in phases.extra if p.once), *phases) if p.within is None]
+        if player_turns:
+            steps = [(p, "") for p in own if p.once]
+            steps += [(p, pl) for pl in ("first", "second") for p in own if not p.once]
+        else:
+            steps = [(p, who.get(p.side or "", "")) for p in own]
     return tuple(
-        PhaseDecl(p.id, p.title, p.rule, player, gone.get(p.id, ()), once=p.once)
+        PhaseDecl(
+            p.id,
+            p.title[:1].upper() + p.title[1:],
+            p.rule,
+            player,
+            gone.get(p.id, ()),
+            once=p.once,
+            within=phases.parts(p.id),
+            player_turn=player_turns and not p.once,
+        )
         for p, player in steps
     )
 

@@ -173,7 +173,17 @@ def _options_shape() -> Any:
         },
     )
     answer = obj({"id": string, "rule": string, "prompt": string, "options": list_of(string)})
-    tree = obj({"prev": map_of(string), "ends": map_of(string)})
+    # format 1-3: each place's predecessor and each end's label; format 4 (compact): each
+    # place's successors and each label's ends
+    tree = obj(
+        {},
+        {
+            "prev": map_of(string),
+            "ends": map_of(string),
+            "kids": map_of(list_of(string)),
+            "labels": map_of(list_of(string)),
+        },
+    )
     return obj(
         {
             "format": one_of(*FORMATS.values()),

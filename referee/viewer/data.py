@@ -98,6 +98,7 @@ def _score(module: Module, report: Mapping[str, Any]) -> dict[str, Any] | None:
         "net": sb["net"],
         "level": sb["level"],
         "final": sb["final"],
+        "result": sb["result"],  # once the game is over (Westpac [DTP 11.5125])
         "rule": sb["rule"],
     }
 

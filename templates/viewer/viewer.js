@@ -153,6 +153,9 @@
       if (st.score.net !== null && st.score.net !== undefined) {
         box.appendChild(el("p", { id: "level" }, ["Net " + st.score.net + (st.score.level ? "; level of victory now: " + st.score.level : "")]));
       }
+      if (st.score.result) {
+        box.appendChild(el("p", { id: "result" }, ["Result: " + st.score.result]));
+      }
     }
   }
   function drawEvents() {
@@ -468,6 +471,17 @@
      computed for it (D.draft, its options-SIDE.json) and the page drafts orders.txt. It holds
      no key; `referee validate` and the referee judge the file. */
   var R = D.draft, picked = null, used = {}, byUnit = {};
+  function plainTree(t) {  /* options format 4 writes a move tree as each place's successors
+    (kids) and each label's ends (labels); read it back as each place's predecessor (prev)
+    and each end's label (ends), the shape of formats 1-3 */
+    if (t.prev) { return t; }
+    var prev = {}, ends = {};
+    Object.keys(t.kids || {}).forEach(function (p) { t.kids[p].forEach(function (h) { prev[h] = p; }); });
+    Object.keys(t.labels || {}).forEach(function (l) { t.labels[l].forEach(function (h) { ends[h] = l; }); });
+    return { prev: prev, ends: ends };
+  }
+  if (R) { R.trees = (R.trees || []).map(plainTree); }
+  function spelled(h) { return h.indexOf(" ") >= 0 ? '"' + h + '"' : h; }  /* a name with spaces, quoted as an order line writes it */
   function pathTo(tree, h) {
     var out = [], seen = {};
     while (h && !seen[h]) { seen[h] = 1; out.unshift(h); h = tree.prev[h]; }
@@ -479,7 +493,7 @@
       var tree = R.trees[e.route.tree];
       Object.keys(tree.ends).sort().forEach(function (h) {
         var p = pathTo(tree, h);
-        out.push({ order: e.route.order + " " + p.join(" "), kind: e.route.kind, at: h, path: p, label: tree.ends[h] });
+        out.push({ order: e.route.order + " " + p.map(spelled).join(" "), kind: e.route.kind, at: h, path: p, label: tree.ends[h] });
       });
     }
     return out;
@@ -497,24 +511,26 @@
     lines[i] = line;
     return lines.join("\n");
   }
-  function insertLine(text, line, section) {  /* at the end of its section, opened if need be */
+  function insertLine(text, line, section, first) {  /* at the end of its section (at its start
+    when "first": a load before the ship's move, options format 4), opened if need be */
     var lines = text.replace(/\n+$/, "").split("\n"), want = "[" + (section || R.section) + "]";
     var at = lines.indexOf(want);
     if (at < 0) { return (text.trim() ? lines.join("\n") + "\n\n" : "") + want + "\n" + line + "\n"; }
+    if (first) { lines.splice(at + 1, 0, line); return lines.join("\n") + "\n"; }
     var end = at + 1;
     while (end < lines.length && !/^\s*\[/.test(lines[end])) { end++; }
     while (end > at + 1 && lines[end - 1].trim() === "") { end--; }
     lines.splice(end, 0, line);
     return lines.join("\n") + "\n";
   }
-  function addLine(line, key, section) {
+  function addLine(line, key, section, first) {
     var ta = $("draft"), text = ta.value;
     if (key && byUnit[key] && byUnit[key] !== line) {
       var swapped = replaceLine(text, byUnit[key], line);
       if (swapped !== null) { ta.value = swapped; byUnit[key] = line; return "replaced"; }
     }
     if (key && byUnit[key] === line && text.split("\n").indexOf(line) >= 0) { return "already"; }
-    ta.value = insertLine(text, line, section);
+    ta.value = insertLine(text, line, section, first);
     if (key) { byUnit[key] = line; }
     return "added";
   }
@@ -585,7 +601,7 @@
     if (c.compose) { startCompose(u, c); return; }
     if (takenBy(c).length) { return; }
     var key = c.uses ? null : (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
-    var how = addLine(c.order, key, c.section);
+    var how = addLine(c.order, key, c.section, c.first);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
     pick(u === "side" ? picked : u); drawSideChoices();

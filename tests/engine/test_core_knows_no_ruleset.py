@@ -52,3 +52,39 @@ def test_the_scan_would_catch_an_import(tmp_path: Path) -> None:
     found = [n for _, n in _imports(ast.parse(src))]
     assert "referee.rules.x.y" in found and "referee.rules.x" in found
     assert "referee.rules" in found
+
+
+RULESET_IDS = {
+    "carrier_battlegroup",
+    "declared",
+    "naval_module",
+    "sixth_fleet_1975",
+    "sixth_fleet_2019",
+    "sixth_fleet_dtp",
+}
+
+
+def _names_a_ruleset(node: ast.expr) -> bool:
+    """A string constant that is a ruleset id, alone or in a tuple/list/set literal."""
+    if isinstance(node, ast.Constant):
+        return node.value in RULESET_IDS
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_ruleset(e) for e in node.elts)
+    return False
+
+
+def test_the_pbem_core_and_the_engine_branch_on_no_ruleset_id() -> None:
+    """The PBEM core and the engine never compare anything with a ruleset's id (``ruleset.id
+    == "declared"``): what differs between rulesets is a typed part of the contract
+    (``Ruleset.orders_unclaimed_pieces``, a capability), so a new ruleset gets it by
+    declaring it."""
+    bad = []
+    for folder in ("engine", "pbem", "picture", "viewer"):
+        for path in sorted((REFEREE / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Compare) and any(
+                    _names_a_ruleset(x) for x in (node.left, *node.comparators)
+                ):
+                    bad.append(f"referee/{path.relative_to(REFEREE)}:{node.lineno}")
+    assert not bad, bad

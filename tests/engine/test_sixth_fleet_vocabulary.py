@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.orders import OrdersSyntaxError
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.engine.orders import OrdersSyntaxError, parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 
 LEGACY = Path(__file__).resolve().parents[1] / "fixtures" / "orders"
 
 
 def _result(section: str, line: str) -> str:
     try:
-        doc = parse_orders(f"[{section}]\n{line}\n", "o.txt")
+        doc = parse_orders(f"[{section}]\n{line}\n", "o.txt", VOCABULARY)
     except OrdersSyntaxError:
         return "error"
     return hashlib.sha256(json.dumps(doc.to_json(), sort_keys=True).encode()).hexdigest()[:16]
@@ -45,7 +45,7 @@ def test_same_documents_and_refusals_as_the_legacy_parser() -> None:
 
 def test_a_form_in_the_wrong_section_says_what_this_section_takes() -> None:
     with pytest.raises(OrdersSyntaxError) as exc:
-        parse_orders("[standing]\nadvance US-DD-1 -> 1423\n", "o.txt")
+        parse_orders("[standing]\nadvance US-DD-1 -> 1423\n", "o.txt", VOCABULARY)
     (err,) = exc.value.errors
     assert (err.line, err.col) == (2, 9)
     assert err.message == (

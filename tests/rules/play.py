@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from referee.engine.core import GameState, Roll
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16, is_based_9_22
@@ -26,7 +27,7 @@ from referee.rules.sixth_fleet_1975.reinforcement import due_12_2, entry_hexes_1
 from referee.rules.sixth_fleet_1975.retreat import displacement_hexes_8_71, retreat_hexes_8_71
 from referee.rules.sixth_fleet_1975.setup import setup_pools
 from referee.rules.sixth_fleet_1975.stacking import counts
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.model import Module
 
 
@@ -190,7 +191,7 @@ def play(
                 state.phase, "reinforcement"
             )
             text = header(state, side) + f"[{section}]\n" + "\n".join(body) + "\n"
-        doc = parse_orders(text, "random.txt")
+        doc = parse_orders(text, "random.txt", VOCABULARY)
         out = rs.resolve(module, state, doc, dice)
         assert not out.violations, (text, [str(v) for v in out.violations])
         state = out.state

@@ -9,10 +9,11 @@ import json
 from typing import Any
 
 from referee.engine.core import GameState, NoDice
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.pbem.verify import matching_start
 from referee.rules.sixth_fleet_1975.flags import NEW_GAME_FLAGS
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules.play import header
 
@@ -21,7 +22,7 @@ RETREATS = "retreat SO-DD-1 -> 1322\nretreat SO-DD-2 -> 1322\nretreat SO-DE-1 ->
 
 
 def _doc(state: GameState, side: str, body: str) -> object:
-    return parse_orders(header(state, side) + body, "o.txt")
+    return parse_orders(header(state, side) + body, "o.txt", VOCABULARY)
 
 
 def _position(flag: bool | None, standing: list[str] | None = None) -> GameState:

@@ -15,12 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import GameState
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.combat import analyse_attack
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.group_attacks import die_range_8_9, group_attacks_8_3
 from referee.rules.sixth_fleet_1975.options import hex_attacks, legal_moves
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.model import CrtCell
 from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 
@@ -77,7 +78,7 @@ def test_the_example_stack() -> None:
     # every listed attack is accepted by the validator, as an orders file
     for att, tgt in got:
         text = f"game: t\nturn: 2\nside: Soviet\n[combat]\nattack {' '.join(att)} -> "
-        doc = parse_orders(text + " ".join(tgt) + "\n", "o.txt")
+        doc = parse_orders(text + " ".join(tgt) + "\n", "o.txt", VOCABULARY)
         assert RS.validate(m, s, doc) == [], (att, tgt)
 
 

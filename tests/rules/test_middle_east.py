@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import GameState, NoDice, ScriptedDice
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
@@ -27,7 +28,7 @@ from referee.rules.sixth_fleet_1975.middle_east import (
     parse_table_14_3,
     read_table_14_3,
 )
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.model import Module
 from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
 from tests.rules.play import header, setup_orders
@@ -43,7 +44,7 @@ def sf() -> Module:
 
 
 def _resolve(m: Module, s: GameState, side: str, lines: list[str], dice: object) -> GameState:
-    doc = parse_orders(header(s, side) + "[setup]\n" + "\n".join(lines) + "\n", "o.txt")
+    doc = parse_orders(header(s, side) + "[setup]\n" + "\n".join(lines) + "\n", "o.txt", VOCABULARY)
     out = RS.resolve(m, s, doc, dice)  # type: ignore[arg-type]
     assert out.ok, [str(v) for v in out.violations]
     return out.state
@@ -55,6 +56,7 @@ def _after_nato_setup(m: Module, roll: int) -> tuple[GameState, ScriptedDice, li
     doc = parse_orders(
         header(s, "NATO") + "[setup]\n" + "\n".join(setup_orders(Game.of(m, s), s, "NATO")) + "\n",
         "o.txt",
+        VOCABULARY,
     )
     out = RS.resolve(m, s, doc, dice)
     assert out.ok, [str(v) for v in out.violations]
@@ -180,7 +182,9 @@ def test_per_airbase_limits_match_the_rule(roll: int, syria: list[int], egypt: l
         for p, k in zip(f["units"], picks, strict=False):
             lines.append(f"place {p} {bases[k]}")
             per_base[bases[k]] += 1
-    doc = parse_orders(header(s, "Soviet") + "[setup]\n" + "\n".join(lines) + "\n", "o.txt")
+    doc = parse_orders(
+        header(s, "Soviet") + "[setup]\n" + "\n".join(lines) + "\n", "o.txt", VOCABULARY
+    )
     rules = sorted(v.rule for v in RS.validate(sf, s, doc))
     ok = all(1 <= per_base[b] <= 6 for b in SYRIA + EGYPT)
     assert (rules == []) == ok, (per_base, rules)

@@ -13,11 +13,12 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.advance import advance_problem_8_5
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.retreat import retreat_barrier
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 from tests.rules.play import header
 
@@ -28,7 +29,7 @@ RUN = CliRunner()
 def _violations(case: dict[str, Any], section: str, body: str) -> list[str]:
     m = fixture_module("sf75ex")
     s = build_state(m, case)
-    doc = parse_orders(header(s, str(case["side"])) + f"[{section}]\n{body}\n", "o.txt")
+    doc = parse_orders(header(s, str(case["side"])) + f"[{section}]\n{body}\n", "o.txt", VOCABULARY)
     return [str(v) for v in RS.validate(m, s, doc)]
 
 
@@ -138,7 +139,7 @@ def test_a_naval_unit_with_no_retreat_hex_is_foreseen_lost_under_8_71() -> None:
     }
     m = fixture_module("sf75ex")
     s = build_state(m, case)
-    doc = parse_orders(header(s, "Soviet") + "[combat]\n", "o.txt")
+    doc = parse_orders(header(s, "Soviet") + "[combat]\n", "o.txt", VOCABULARY)
     lost = [str(w) for w in RS.warnings(m, s, doc) if "it will be eliminated" in w.message]
     assert len(lost) == 1 and "[8.71] SO-DD-1 in 1620 must retreat [8.24]" in lost[0], lost
 

@@ -19,12 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import Event, GameState
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import check_path_5_0, reachable, start_hex
 from referee.rules.sixth_fleet_1975.phases import FLOW, PHASES, TASKS
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.model import Module
 from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules import play as P
@@ -38,7 +39,7 @@ RESULTS = {"retreat", "eliminate", "displace", "destroy-defended", "advance", "g
 
 
 def _validate(module: Module, state: GameState, text: str) -> list[str]:
-    doc = parse_orders(text, "o.txt")
+    doc = parse_orders(text, "o.txt", VOCABULARY)
     return [str(v) for v in get_ruleset(module.ruleset).validate(module, state, doc)]
 
 
@@ -130,14 +131,14 @@ def _play_checking(module: Module, scenario: str, seed: int, steps: int) -> int:
                 body = P.combat_orders(game, state, side, rng)
                 more = _with_advances(state, body, rng)
                 text = P.header(state, side) + "[combat]\n" + "\n".join(more) + "\n"
-                doc = parse_orders(text, "more.txt")
+                doc = parse_orders(text, "more.txt", VOCABULARY)
                 if more != body and not rs.validate(module, state, doc):
                     tried += 1
                     body = more
             else:
                 body = P.reinforcement_orders(game, state, side)
             text = P.header(state, side) + f"[{section}]\n" + "\n".join(body) + "\n"
-        doc = parse_orders(text, "random.txt")
+        doc = parse_orders(text, "random.txt", VOCABULARY)
         assert not rs.validate(module, state, doc), text
         out = rs.resolve(module, state, doc, dice)
         assert not out.violations

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from referee.engine.core import GameState, NoDice, ScriptedDice
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
 from tests.rules.play import header, setup_orders
 
@@ -17,7 +18,7 @@ RS = get_ruleset("sixth_fleet_1975")
 
 
 def _doc(state: GameState, side: str, body: str) -> object:
-    return parse_orders(header(state, side) + body, "o.txt")
+    return parse_orders(header(state, side) + body, "o.txt", VOCABULARY)
 
 
 def test_new_game_refuses_unknown_scenarios_and_options() -> None:
@@ -90,7 +91,7 @@ def test_bad_orders_leave_the_state_untouched() -> None:
         "game: other\nturn: 7\nside: Soviet\n[movement]\n"
         "move US-SN-1 1425\nmove SO-SG-1 9999\nmove SO-SG-2 1421\n"
     )
-    out = RS.resolve(m, s, parse_orders(bad, "o.txt"), NoDice())
+    out = RS.resolve(m, s, parse_orders(bad, "o.txt", VOCABULARY), NoDice())
     rules = sorted(v.rule for v in out.violations)
     assert "orders" in rules and "4.0" in rules and "5.11" in rules and "5.24" in rules
     texts = " ".join(str(v) for v in out.violations)

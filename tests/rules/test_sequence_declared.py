@@ -9,12 +9,16 @@ the declared order, each of the declared player.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from referee.engine.ruleset import get_ruleset
 from referee.engine.scripted import orders_for, orders_sha256
+from referee.engine.sequence import SequenceOfPlay
 from referee.pbem import dice as dicemod
 from referee.source.loader import load_module
-from referee.source.schema import ruleset_schema
+from referee.source.schema import PhaseDecl, ruleset_schema
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet"
 
@@ -74,6 +78,92 @@ def test_the_2019_schema_declares_the_2019_sequence() -> None:
     assert [(s.id, s.name, s.rule) for s in schema.sequence] == [
         (p.id, p.title, p.rule) for p in PHASES
     ]
+
+
+def _sequences(ruleset_id: str) -> tuple[SequenceOfPlay[Any], ...]:
+    """The engine sequences of play a bundled ruleset's turn tracker is read from (DTP's
+    set-up is SPI's [11.0], which DTP keeps)."""
+    from referee.rules.carrier_battlegroup.sequence import SEQUENCE as CBG
+    from referee.rules.naval_module.sequence import PHASES as NAVAL
+    from referee.rules.sixth_fleet_1975.sequence import SEQUENCE as SPI
+    from referee.rules.sixth_fleet_2019.phases import PHASES as DG
+    from referee.rules.sixth_fleet_dtp.sequence import PHASES as DTP
+
+    return {
+        "carrier_battlegroup": (CBG,),
+        "naval_module": (NAVAL,),
+        "sixth_fleet_1975": (SPI,),
+        "sixth_fleet_2019": (DG,),
+        "sixth_fleet_dtp": (DTP, SPI),
+    }[ruleset_id]
+
+
+def _assert_tracker_is_sequence(
+    steps: tuple[PhaseDecl, ...], sequences: tuple[SequenceOfPlay[Any], ...]
+) -> None:
+    """Every tracker step is a phase of its own of one of ``sequences``, with that phase's
+    title and case, its ``once``, and the phases played within it; every phase of the first
+    sequence (``extra`` left out) is a tracker step or played within one."""
+    for step in steps:
+        seq = next((q for q in sequences if step.id in q), None)
+        assert seq is not None, f"tracker step {step.id!r} is no phase of the sequence"
+        phase = seq[step.id]
+        assert phase.within is None, step.id
+        title = phase.title[:1].upper() + phase.title[1:]
+        assert (step.name, step.rule, step.once) == (title, phase.rule, phase.once), step
+        assert step.within == seq.parts(phase.id), step
+    shown = {i for s in steps for i in (s.id, *s.within)}
+    game_over = {"game-over"}  # 1975's end of the game [13.0], no step of a Game-Turn
+    assert {p.id for p in sequences[0]} - game_over <= shown
+
+
+@pytest.mark.parametrize(
+    "ruleset_id",
+    [
+        "carrier_battlegroup",
+        "naval_module",
+        "sixth_fleet_1975",
+        "sixth_fleet_2019",
+        "sixth_fleet_dtp",
+    ],
+)
+def test_every_tracker_is_its_rulesets_sequence_of_play(ruleset_id: str) -> None:
+    """The VASSAL turn tracker's steps (``RulesetSchema.sequence``) are the phases of the
+    sequence of play the referee walks, titles and cases, declared once: the two cannot
+    disagree."""
+    schema = ruleset_schema(ruleset_id)
+    assert schema is not None and schema.sequence
+    _assert_tracker_is_sequence(schema.sequence, _sequences(ruleset_id))
+
+
+def test_a_declared_games_tracker_is_its_declared_sequence() -> None:
+    """A declared game [G2]: the tracker's steps are the engine's sequence made from its
+    ``[[game.phase]]`` declarations."""
+    from referee.source.gamedecl import sequence_of_play
+
+    module, _ = load_module(SRC.parent / "strait_patrol")
+    assert module is not None and module.game is not None and module.schema is not None
+    seq = sequence_of_play(module.game.phases, "sequence")
+    _assert_tracker_is_sequence(module.schema.sequence, (seq,))
+
+
+def test_every_bundled_ruleset_is_held_to_its_sequence() -> None:
+    """A new bundled ruleset joins the test above (the declared one is the test after it)."""
+    from referee.source.schema import known_rulesets
+
+    bundled = set()
+    for rid in known_rulesets():
+        schema = ruleset_schema(rid)
+        rules = schema.rules if schema is not None else None
+        if rules is not None and rules.__module__.startswith("referee.rules."):
+            bundled.add(rid)
+    assert bundled - {"declared"} == {
+        "carrier_battlegroup",
+        "naval_module",
+        "sixth_fleet_1975",
+        "sixth_fleet_2019",
+        "sixth_fleet_dtp",
+    }
 
 
 def _walk(source: Path, scenario_id: str, steps: int) -> list[tuple[int, str, str]]:

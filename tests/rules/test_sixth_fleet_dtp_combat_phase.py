@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
+from referee.engine.orders import parse_orders
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.combat_phase import (
     carry_out_impulse_8_2,
@@ -15,7 +16,7 @@ from referee.rules.sixth_fleet_dtp.combat_phase import (
     due_8_2,
 )
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -55,7 +56,9 @@ def start() -> tuple[Game, GameState]:
 
 
 def impulse(game: Game, state: GameState, side: str, body: str, dice: list[int]) -> GameState:
-    doc = parse_orders(f"game: g\nturn: 4\nside: {side}\nphase: combat\n\n[combat]\n{body}\n", "o")
+    doc = parse_orders(
+        f"game: g\nturn: 4\nside: {side}\nphase: combat\n\n[combat]\n{body}\n", "o", VOCABULARY
+    )
     probs = check_impulse_8_2(game, state, side, doc.orders)
     assert probs == [], [p.message for p in probs]
     events: list[Event] = []
@@ -66,7 +69,9 @@ def impulse(game: Game, state: GameState, side: str, body: str, dice: list[int])
 
 
 def problems(game: Game, state: GameState, side: str, body: str) -> list[tuple[str, str]]:
-    doc = parse_orders(f"game: g\nturn: 4\nside: {side}\nphase: combat\n\n[combat]\n{body}\n", "o")
+    doc = parse_orders(
+        f"game: g\nturn: 4\nside: {side}\nphase: combat\n\n[combat]\n{body}\n", "o", VOCABULARY
+    )
     return [(p.rule, p.code) for p in check_impulse_8_2(game, state, side, doc.orders)]
 
 
@@ -132,6 +137,7 @@ def test_a_bounce_is_reported_under_its_own_case() -> None:
     doc = parse_orders(
         "game: g\nturn: 4\nside: Soviet\nphase: combat\n\n[combat]\nbounce SO-T22 -> US-S3.1\n",
         "o",
+        VOCABULARY,
     )
     # stack order still applies [DTP 8.232]: the F4 above the S3 has not been attacked this
     # phase, so it must be bounced first

@@ -9,9 +9,10 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
+from referee.engine.orders import parse_orders
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.movement_phase import carry_out_movement, check_movement
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -42,7 +43,7 @@ def start() -> tuple[Game, GameState]:
 
 def orders(side: str, body: str):  # type: ignore[no-untyped-def]
     text = f"game: g\nturn: 1\nside: {side}\nphase: ship_movement_b\n\n[movement]\n{body}\n"
-    return parse_orders(text, "o.txt").orders
+    return parse_orders(text, "o.txt", VOCABULARY).orders
 
 
 def codes(game: Game, state: GameState, side: str, body: str) -> list[tuple[str, str]]:

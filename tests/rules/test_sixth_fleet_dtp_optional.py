@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import Dice, GameState, NoDice, ScriptedDice
+from referee.engine.orders import parse_orders
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 from tests.rules.play import setup_orders
@@ -34,7 +35,7 @@ def send(state: GameState, side: str, section: str, lines: list[str], dice: Dice
         f"game: g\nturn: {state.turn}\nside: {side}\nphase: {state.phase}\n\n"
         f"[{section}]\n" + "\n".join(lines) + "\n"
     )
-    return RULESET.resolve(module(), state, parse_orders(text, "o.txt"), dice)
+    return RULESET.resolve(module(), state, parse_orders(text, "o.txt", VOCABULARY), dice)
 
 
 def set_up(options: tuple[str, ...], dice: list[int]) -> tuple[GameState, list]:

@@ -8,13 +8,14 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
+from referee.engine.orders import parse_orders
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.rebasing import (
     carry_out_rebasing,
     check_rebasing,
     night_phase_4_1,
 )
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -39,7 +40,7 @@ def start() -> tuple[Game, GameState]:
 
 def orders(body: str):  # type: ignore[no-untyped-def]
     text = f"game: g\nturn: 3\nside: NATO\nphase: rebasing\n\n[rebasing]\n{body}\n"
-    return parse_orders(text, "o.txt").orders
+    return parse_orders(text, "o.txt", VOCABULARY).orders
 
 
 def test_landing_checks() -> None:

@@ -8,8 +8,9 @@ from functools import cache
 from pathlib import Path
 
 from referee.engine.core import GameState, ScriptedDice
+from referee.engine.orders import parse_orders
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -33,7 +34,7 @@ def text(state: GameState, side: str, section: str, body: str) -> str:
 
 
 def play(state: GameState, side: str, section: str, body: str, dice: list[int]) -> GameState:
-    doc = parse_orders(text(state, side, section, body), "o.txt")
+    doc = parse_orders(text(state, side, section, body), "o.txt", VOCABULARY)
     out = RULESET.resolve(module(), state, doc, ScriptedDice(dice))
     assert out.ok, [str(v) for v in out.violations]
     return out.state
@@ -49,7 +50,9 @@ def setup() -> GameState:
             .replace("game: sf-demo", "game: dtp-1")
         )
         side = RULESET.awaiting(module(), state)[0]
-        out = RULESET.resolve(module(), state, parse_orders(raw, name), ScriptedDice([]))
+        out = RULESET.resolve(
+            module(), state, parse_orders(raw, name, VOCABULARY), ScriptedDice([])
+        )
         assert out.ok, (name, side, [str(v) for v in out.violations])
         state = out.state
     return state
@@ -64,10 +67,10 @@ def test_set_up_then_player_a_moves_first() -> None:
 
 def test_out_of_turn_and_wrong_section_are_refused() -> None:
     state = setup()
-    doc = parse_orders(text(state, "NATO", "movement", ""), "o.txt")
+    doc = parse_orders(text(state, "NATO", "movement", ""), "o.txt", VOCABULARY)
     rules = [v.rule for v in RULESET.validate(module(), state, doc)]
     assert rules == ["DTP 4.1"]
-    doc = parse_orders(text(state, "Soviet", "combat", "pass"), "o.txt")
+    doc = parse_orders(text(state, "Soviet", "combat", "pass"), "o.txt", VOCABULARY)
     assert [v.rule for v in RULESET.validate(module(), state, doc)] == ["DTP 4.1"]
 
 
@@ -109,7 +112,9 @@ def test_detection_both_ways_then_an_attack() -> None:
     state = play(state, "NATO", "combat", "attack US-SN-2 -> SO-CG-2", [1])
     assert state.data["damage"] == {"SO-CG-2": 1}
     assert "detected_sub" in state.units["US-SN-2"].status  # [DTP 8.234]
-    doc = parse_orders(text(state, "Soviet", "combat", "attack SO-CG-2 -> US-DE-1"), "o.txt")
+    doc = parse_orders(
+        text(state, "Soviet", "combat", "attack SO-CG-2 -> US-DE-1"), "o.txt", VOCABULARY
+    )
     assert [v.rule for v in RULESET.validate(module(), state, doc)] == ["7.44"]
     state = play(state, "Soviet", "combat", "pass", [])
     state = play(state, "NATO", "combat", "pass", [])
@@ -133,7 +138,7 @@ def test_standing_pass_below_passes_without_a_file() -> None:
     state = setup()
     state = play(state, "Soviet", "movement", "", [])
     doc = parse_orders(
-        text(state, "NATO", "movement", "") + "\n[standing]\npass below 99\n", "o.txt"
+        text(state, "NATO", "movement", "") + "\n[standing]\npass below 99\n", "o.txt", VOCABULARY
     )
     out = RULESET.resolve(module(), state, doc, ScriptedDice([]))
     assert out.ok, [str(v) for v in out.violations]

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from referee.engine.orders import parse_orders
 from referee.rules.sixth_fleet_1975 import strengths as spi_strengths
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY as SPI_VOCABULARY
 from referee.rules.sixth_fleet_dtp import crt, detection
 from referee.rules.sixth_fleet_dtp.schema import SCHEMA
 from referee.rules.sixth_fleet_dtp.sequence import PHASES
-from referee.rules.sixth_fleet_dtp.vocabulary import KEPT_FROM_SPI, VOCABULARY, parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import KEPT_FROM_SPI, VOCABULARY
 from referee.source.schema import ruleset_schema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +84,7 @@ def test_the_new_orders_parse() -> None:
         "bounce US-F4C -> SO-T16\npass\n\n"
         "[standing]\ndetect whenever-allowed\nbounce min-aa 8\npass below 10\n"
     )
-    doc = parse_orders(text, "t.txt")
+    doc = parse_orders(text, "t.txt", VOCABULARY)
     got = [(o.verb, o.units, o.targets, o.mode) for o in doc.orders]
     assert got == [
         ("strike", ("US-P3", "BR-NIM"), ("SO-SN-1",), None),
@@ -103,5 +104,5 @@ def test_the_orders_page_is_the_declaration_and_its_example_parses() -> None:
     table = page[page.index("\n", start) + 1 : page.index("<!-- end of verb table -->")]
     assert table.strip() == verb_table(VOCABULARY).strip()
     block = page.split("```orders\n", 1)[1].split("```", 1)[0]
-    doc = parse_orders(block, "sixth_fleet_dtp.md")
+    doc = parse_orders(block, "sixth_fleet_dtp.md", VOCABULARY)
     assert [o.verb for o in doc.orders] == ["strike"]

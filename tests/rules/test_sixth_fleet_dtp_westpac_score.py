@@ -38,9 +38,31 @@ def _unit_vp(game: Game, unit: str, damage: int, lost: bool) -> Fraction:
     return 2 * full if kind in ("LCC", "CCL") else full  # double [DTP 11.5091]
 
 
+AREAS = ("sea_of_japan", "formosa_strait", "sea_of_okhotsk")  # [DTP 11.5123]
+
+
+def sea_control(game: Game, state: GameState) -> dict[str, Fraction]:
+    """[DTP 11.5123] counted again: 50 to the side with ships or subs in an area (D2 and
+    worse left out) where the enemy has none."""
+    vp = {s: Fraction(0) for s in game.sides}
+    damage = state.data.get("damage") or {}
+    for area in AREAS:
+        there = {
+            u.side
+            for pid, u in state.units.items()
+            if u.location is not None
+            and game.category(pid) in ("surface", "submarine")
+            and int(damage.get(pid, 0)) < 2
+            and game.module.map.in_area(u.location, area)
+        }
+        if len(there) == 1:
+            vp[there.pop()] += 50
+    return vp
+
+
 def westpac_recount(game: Game, state: GameState) -> dict[str, Fraction]:
-    """[DTP 11.5124] counted again: losses, damage, bases, unloads and turn awards (sea
-    control is the end's, not counted here)."""
+    """[DTP 11.5124] counted again: losses, damage, bases, unloads and turn awards; sea
+    control only once the game is over [DTP 11.5123]."""
     vp = {s: Fraction(0) for s in game.sides}
     lost = {x["unit"] for x in state.data.get("losses", ()) if x.get("scores", True)}
     damage = state.data.get("damage") or {}
@@ -60,6 +82,9 @@ def westpac_recount(game: Game, state: GameState) -> dict[str, Fraction]:
         vp[awards[x["award"]]] += int(x["vp"])
     for award, turns in (state.data.get("award_turns") or {}).items():
         vp[awards[award]] += int(turns)
+    if state.phase == "game-over":
+        for side, points in sea_control(game, state).items():
+            vp[side] += points
     return vp
 
 

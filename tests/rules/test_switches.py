@@ -125,9 +125,10 @@ def test_each_switch_both_ways(switch: str) -> None:
 
 def _first_strike_vp(scores: bool) -> dict[str, int]:
     """The 14.1 First Strike of tests/rules/test_ruleset.py, under ``scores``."""
+    from referee.engine.orders import parse_orders
     from referee.engine.ruleset import get_ruleset
     from referee.rules.sixth_fleet_1975.context import Game
-    from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+    from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
     from tests.conformance.rulesets.sixth_fleet_1975 import fixture_module
     from tests.rules.play import header, setup_orders
 
@@ -138,7 +139,7 @@ def _first_strike_vp(scores: bool) -> dict[str, int]:
     for side in ("NATO", "Soviet"):
         body = "[setup]\n" + "\n".join(setup_orders(Game.of(m, s), s, side)) + "\n"
         dice = ScriptedDice([2] if side == "Soviet" else [])
-        out = rs.resolve(m, s, parse_orders(header(s, side) + body, "o.txt"), dice)
+        out = rs.resolve(m, s, parse_orders(header(s, side) + body, "o.txt", VOCABULARY), dice)
         assert out.ok, [str(v) for v in out.violations]
         s = out.state
     assert s.units["US-CV-1"].box == "eliminated" and s.units["SO-SN-1"].box == "eliminated"

@@ -15,11 +15,12 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.engine.core import GameState, ScriptedDice
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import reachable
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.codec.commands import (
@@ -60,7 +61,7 @@ def resolve(state: GameState, side: str, section: str, lines: list[str]) -> Game
     module = mini()
     rs = get_ruleset(module.ruleset)
     text = f"game: g1\nturn: {state.turn}\nside: {side}\n[{section}]\n" + "\n".join(lines) + "\n"
-    doc = parse_orders(text, "o.txt")
+    doc = parse_orders(text, "o.txt", VOCABULARY)
     assert rs.validate(module, state, doc) == []
     return rs.resolve(module, state, doc, ScriptedDice([6] * 20)).state
 
@@ -191,7 +192,7 @@ def run(p: Player, state: GameState, **kw: object) -> Imported:
 
 def violations(state: GameState, text: str) -> list[str]:
     module = mini()
-    doc = parse_orders(text, "orders.txt")
+    doc = parse_orders(text, "orders.txt", VOCABULARY)
     return [str(v) for v in get_ruleset(module.ruleset).validate(module, state, doc)]
 
 
@@ -268,7 +269,7 @@ def test_off_map_and_deleted_counters_and_enemy_drags_are_reported() -> None:
     assert any("US-DD-1 is not a Soviet unit" in m for m in messages)
     assert any("SO-T16.1 was deleted" in m for m in messages)
     assert result.text.count("# NOT TRANSLATED") == 3
-    parse_orders(result.text, "o.txt")
+    parse_orders(result.text, "o.txt", VOCABULARY)
 
 
 def test_a_drag_into_a_holding_box_is_a_box_order() -> None:
@@ -300,7 +301,7 @@ def test_attack_chat_lines_become_attacks_in_the_combat_phase() -> None:
     p.chat("attack US-CV-1 US-DD-1 -&gt; SO-SG-1")
     result = run(p, state)
     assert result.orders == ("attack US-CV-1 US-DD-1 -> SO-SG-1",)
-    doc = parse_orders(result.text, "o.txt")
+    doc = parse_orders(result.text, "o.txt", VOCABULARY)
     assert doc.orders[0].targets == ("SO-SG-1",)
 
 

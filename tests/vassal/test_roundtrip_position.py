@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine.core import GameState, ScriptedDice, UnitState
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.codec.commands import AddPiece, iter_leaves
@@ -50,7 +51,7 @@ def after_setup() -> GameState:
         ("Soviet", ["place SO-SG-1 0405", "place SO-DD-1 0506", "place SO-T16.1 0608"]),
     ):
         text = f"game: g1\nturn: 0\nside: {side}\n[setup]\n" + "\n".join(lines) + "\n"
-        doc = parse_orders(text, "o.txt")
+        doc = parse_orders(text, "o.txt", VOCABULARY)
         assert rs.validate(module, state, doc) == []
         state = rs.resolve(module, state, doc, ScriptedDice([])).state
     return state

@@ -60,8 +60,83 @@ LEAK_CASES = [
     ("carrier_battlegroup", "carrier_battlegroup", "USN"),  # Soviet chits face down [17.0]
 ]
 """Rulesets whose views hide unit ids. Sixth Fleet (2019)'s views hide none (its hidden
-facts, the strike markers in the cups, are not units of the view), so the id search would
-prove nothing there (the last assertion says so); DTP is an open game."""
+facts, the strike markers in the cups, are not units of the view): its markers are searched
+by :func:`test_no_hidden_strike_marker_reaches_a_sides_options`; DTP is an open game
+(:func:`test_dtp_hides_nothing_the_options_could_leak`)."""
+
+
+def _hidden_markers(full: GameState, view: GameState) -> set[str]:
+    """Sixth Fleet (2019)'s strike markers [2.0] in a cup or a hand the view shows only as a
+    count (provisional 17.0): the other side's."""
+    whole, seen = full.data.get("strike") or {}, view.data.get("strike") or {}
+    out: set[str] = set()
+    for part in ("cups", "held"):
+        for k, v in (whole.get(part) or {}).items():
+            if isinstance(v, list) and not isinstance((seen.get(part) or {}).get(k), list):
+                out |= set(v)
+    return out
+
+
+@pytest.mark.parametrize("side", ["NATO", "Soviet"])
+def test_no_hidden_strike_marker_reaches_a_sides_options(
+    finished_demo: Callable[[str], DemoRun], side: str
+) -> None:
+    """Sixth Fleet (2019): at every step of the demo that awaits ``side``, its options file
+    (opened from its part) names none of the other side's strike markers, in its cups or in
+    its hand [2.0], [2.12] (provisional 17.0), and is the file computed on the side's view
+    alone (its units, their moves and the side's own orders the same, the full position not
+    consulted)."""
+    from referee.pbem.draft_options import draft_options
+
+    demo = finished_demo("sixth_fleet_2019").out
+    module = load_module(ROOT / "sixth_fleet_2019")[0]
+    assert module is not None
+    rs = get_ruleset(module.ruleset)
+    steps = _files(demo, side)
+    assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
+    searched = 0
+    for name, doc, full in steps:
+        view = rs.view(module, full, side)
+        hidden = _hidden_markers(full, view)
+        searched += len(hidden)
+        text = json.dumps(doc)
+        for mid in sorted(hidden):
+            assert f'"{mid}"' not in text and f" {mid}" not in text, (name, mid)
+        again = draft_options(module, rs, {}, doc["report_sha256"], view, side)
+        for key in ("units", "trees", "side_choices", "answers"):
+            assert again[key] == doc[key], (name, key)
+    assert searched, "the demo hid no marker from this side: the test proves nothing"
+
+
+def test_dtp_hides_nothing_the_options_could_leak(
+    finished_demo: Callable[[str], DemoRun],
+) -> None:
+    """DTP is an open game: the ruleset hides nothing (not ``HiddenInformation``), each
+    step's full position is published beside the views, and each side's view shows every
+    unit of the position at every step of the demo, so no unit id or hex is hidden from a
+    side and none can leak through its options. Should DTP ever hide a unit, this fails
+    and the unit search above must cover it."""
+    from referee.engine.ruleset import hides_information
+
+    demo = finished_demo("dtp_denmark_strait").out
+    module = load_module(ROOT / "dtp_denmark_strait")[0]
+    assert module is not None
+    rs = get_ruleset(module.ruleset)
+    assert not hides_information(rs)
+    checked = 0
+    for t in sorted((demo / "game" / "turns").iterdir()):
+        assert (t / "state.json").is_file(), t.name  # the full position, published
+        files = sorted(t.glob("options-*.json"))
+        if not files:
+            continue
+        full = GameState.from_json(json.loads((t / "state.json").read_bytes()))
+        for f in files:
+            side = json.loads(f.read_bytes())["side"]
+            view = rs.view(module, full, side)
+            assert set(view.units) == set(full.units), (t.name, side)
+            assert all(view.units[u] == full.units[u] for u in full.units), (t.name, side)
+            checked += 1
+    assert checked
 
 
 @pytest.mark.parametrize(("demo_name", "src", "side"), LEAK_CASES)

@@ -19,12 +19,13 @@ from typing import Any
 from referee.engine.core import Event, GameState, UnitState
 from referee.rules.carrier_battlegroup import soviet
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.source.model import Module
 
 
 @dataclass
 class _Records:
-    """The parts of ``state.data`` a battle's end changes, copied so they change together."""
+    """The position facts a battle's end changes, copied so they change together."""
 
     state: GameState
     conds: dict[str, Any]
@@ -38,17 +39,17 @@ class _Records:
 
     @classmethod
     def of(cls, state: GameState) -> _Records:
-        d = state.data
+        d = facts_of(state)
         return cls(
             state,
-            dict(d["conditions"]),
-            list(d["cvbg"]["ships"]),
-            dict(d["missiles"]),
-            dict(d["air"]),
-            {k: list(v) for k, v in d["pools"].items()},
-            {k: dict(v) for k, v in d["sbgs"].items()},
-            list(d["losses"]),
-            dict(d["coastal"]),
+            dict(d.conditions),
+            list(d.cvbg["ships"]),
+            dict(d.missiles),
+            dict(d.air),
+            {k: list(v) for k, v in d.pools.items()},
+            {k: dict(v) for k, v in d.sbgs.items()},
+            list(d.losses),
+            dict(d.coastal),
         )
 
     def put(self, pid: str, side: str, box: str) -> None:
@@ -164,8 +165,10 @@ def losses_22_8(module: Module, state: GameState, b: Battle, events: list[Event]
             _usn(r, f)
         else:
             _soviet(module, r, f, events)
-    data: dict[str, Any] = dict(state.data)
-    data.update(
+    before = facts_of(state)
+    out = r.state
+    out = CbgFacts.put(
+        out,
         carrier=b.systems,
         conditions=r.conds,
         missiles=r.missiles,
@@ -174,8 +177,7 @@ def losses_22_8(module: Module, state: GameState, b: Battle, events: list[Event]
         sbgs=r.sbgs,
         losses=r.losses,
         coastal=r.coastal,
-        cvbg={**data["cvbg"], "ships": r.ships},
+        cvbg={**before.cvbg, "ships": r.ships},
+        revealed=sorted(p for p in before.revealed if out.units[p].location is not None),
     )
-    out = r.state
-    data["revealed"] = sorted(p for p in data["revealed"] if out.units[p].location is not None)
-    return soviet.drop_empty_sbgs(out.evolve(data=data), events)
+    return soviet.drop_empty_sbgs(out, events)

@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -128,7 +129,7 @@ def check_buys(
                         Violation(
                             "9.0",
                             f"expected the CVBG at a NATO base to buy {pid}, found it at "
-                            f"{state.data['cvbg']['space']}",
+                            f"{facts_of(state).cvbg['space']}",
                             word=pid,
                             unit=pid,
                             hint=AT_SEA_HINT
@@ -147,7 +148,7 @@ def check_buys(
                     Violation(
                         "9.0",
                         f"expected the CVBG at a NATO base to buy {item}, found it at "
-                        f"{state.data['cvbg']['space']}",
+                        f"{facts_of(state).cvbg['space']}",
                         hint=AT_SEA_HINT
                         if item in COD_ITEMS
                         else "Cargo is bought only at a NATO "
@@ -164,17 +165,17 @@ def check_buys(
                 continue
             b.lp += n * price(module, item)
             b.tracks[item] = b.tracks.get(item, 0) + n
-    if b.lp > state.data["lp"]:
+    if b.lp > facts_of(state).lp:
         out.append(
             Violation(
                 "9.1",
-                f"the purchases cost {b.lp} LP: expected at most the {state.data['lp']} LP left",
+                f"the purchases cost {b.lp} LP: expected at most the {facts_of(state).lp} LP left",
                 hint="buy less; unused LP are saved for a later Logistics Phase [9.0]",
             ).at(orders[0] if orders else None)
         )
     air = [p for p in b.pieces if item_of(module, p) == "carrier_aircraft"]
-    aboard = sum(1 for v in state.data["air"].values() if v == "hangar")
-    hangar = state.data.get("carrier", {}).get("Hangar", 8)
+    aboard = sum(1 for v in facts_of(state).air.values() if v == "hangar")
+    hangar = facts_of(state).carrier.get("Hangar", 8)
     if air and aboard + len(air) > hangar:
         out.append(
             Violation(
@@ -185,7 +186,7 @@ def check_buys(
             ).at(orders[0])
         )
     missiles = [p for p in b.pieces if item_of(module, p) == "cruise_missile"]
-    room = sum(capacity_of(module, s) for s in ships) - len(state.data["missiles"])
+    room = sum(capacity_of(module, s) for s in ships) - len(facts_of(state).missiles)
     if len(missiles) > room:
         out.append(
             Violation(
@@ -207,7 +208,7 @@ def land_base_9_1(module: Module, state: GameState, space: str) -> str:
     from referee.rules.carrier_battlegroup.readings import readings_of
 
     board = PointBoard(module.map)
-    if not readings_of(state.data).land_aircraft_to_base or board.terrain(space) == "nato_base":
+    if not readings_of(state).land_aircraft_to_base or board.terrain(space) == "nato_base":
         return space
     bases = [s for s in board.locations() if board.terrain(s) == "nato_base"]
     return min(bases, key=lambda b: (board.distance(space, b), b))
@@ -215,20 +216,20 @@ def land_base_9_1(module: Module, state: GameState, space: str) -> str:
 
 def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]) -> GameState:
     """Place what was bought [9.2], [4.0 step 9]."""
-    data: dict[str, Any] = dict(state.data)
-    data["lp"] = data["lp"] - b.lp
-    carrier = dict(data.get("carrier", {}))
+    got = facts_of(state)
+    data: dict[str, Any] = {"lp": got.lp - b.lp}
+    carrier = dict(got.carrier)
     for item, n in sorted(b.tracks.items()):
         key = TRACK_ITEMS[item]
         if key in ("fuel", "ammo"):
-            data[key] = data[key] + n
+            data[key] = data.get(key, got.fuel if key == "fuel" else got.ammo) + n
         else:
             carrier[key] = carrier.get(key, 0) + n
     data["carrier"] = carrier
-    air = dict(data["air"])
-    missiles = dict(data["missiles"])
-    crews = list(data["crews"])
-    space = data["cvbg"]["space"]
+    air = dict(got.air)
+    missiles = dict(got.missiles)
+    crews = list(got.crews)
+    space = got.cvbg["space"]
     for pid in b.pieces:
         item = item_of(module, pid)
         side = "USN"
@@ -251,7 +252,7 @@ def carry_out_buys(module: Module, state: GameState, b: Basket, ships: list[str]
             missiles[pid] = ship
             state = state.with_unit(UnitState(pid, side, None, f"carried:{ship}"))
     data.update(air=air, missiles=missiles, crews=sorted(crews))
-    return state.evolve(data=data)
+    return CbgFacts.put(state, **data)
 
 
 def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[Violation]:
@@ -260,8 +261,8 @@ def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[
     ship of the CVBG, the ship named is another ship of the CVBG that can carry it, within
     its capacity once every trade is made [15.1], [9.2]."""
     out: list[Violation] = []
-    ships = state.data["cvbg"]["ships"]
-    missiles = dict(state.data["missiles"])
+    ships = facts_of(state).cvbg["ships"]
+    missiles = dict(facts_of(state).missiles)
     for o in orders:
         ship = (o.arg("carrier") or ("",))[0]
         if ship not in ships:
@@ -281,7 +282,8 @@ def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[
                         f"expected a cruise missile carried by the CVBG, found {pid}",
                         word=pid,
                         unit=pid,
-                        hint="carried now: " + (" ".join(sorted(state.data["missiles"])) or "none"),
+                        hint="carried now: "
+                        + (" ".join(sorted(facts_of(state).missiles)) or "none"),
                     ).at(o)
                 )
                 continue
@@ -300,7 +302,7 @@ def check_trades(module: Module, state: GameState, orders: list[Order]) -> list[
 
 def carry_out_trades(state: GameState, orders: list[Order], ev: list[Event]) -> GameState:
     """[5.0 step 2c] the cruise missiles go under the ship named."""
-    missiles = dict(state.data["missiles"])
+    missiles = dict(facts_of(state).missiles)
     for o in orders:
         ship = o.arg("carrier")[0]
         for pid in o.units:
@@ -314,4 +316,4 @@ def carry_out_trades(state: GameState, orders: list[Order], ev: list[Event]) -> 
                 {"units": list(o.units), "to": ship},
             )
         )
-    return state.with_data(missiles=missiles)
+    return CbgFacts.put(state, missiles=missiles)

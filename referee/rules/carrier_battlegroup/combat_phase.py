@@ -23,6 +23,7 @@ from referee.rules.carrier_battlegroup import (
 )
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -30,8 +31,8 @@ from referee.source.model import Module
 
 def _cond(module: Module, state: GameState, pid: str) -> Condition:
     u = module.piece(pid).unit
-    c = state.data["conditions"].get(pid, {})
-    carried = sum(1 for s in state.data["missiles"].values() if s == pid)
+    c = facts_of(state).conditions.get(pid, {})
+    carried = sum(1 for s in facts_of(state).missiles.values() if s == pid)
     return Condition(
         u.values["DEF"], int(c.get("damage", 0)), bool(c.get("crippled", False)), missiles=carried
     )
@@ -56,7 +57,7 @@ def crew_bonuses_21_5(module: Module, state: GameState) -> tuple[dict[str, int],
     table = module.tables["crew"]
     carrier: dict[str, int] = {}
     pilots: dict[str, int] = {}
-    for pid in state.data["crews"]:
+    for pid in facts_of(state).crews:
         found = table.find(row=module.piece(pid).unit.name, col="AA")
         if found is None:
             continue
@@ -86,12 +87,12 @@ def combat_phase(
     """[5.0 step 6] every space with both sides, the CVBG's first. ``strikes``: the standoff
     units at each space; ``onward``: for a unit an SBG stopped on its way [12.4], the spaces
     it flies on to, one after the other, while no contact occurs where it stands."""
-    cvbg_space = state.data["cvbg"]["space"]
+    cvbg_space = facts_of(state).cvbg["space"]
     strikes = {k: list(v) for k, v in strikes.items()}
     onward = {k: list(v) for k, v in (onward or {}).items()}
     queue = [cvbg_space, *sorted(s for s in strikes if s != cvbg_space)]
     done: list[str] = []
-    inc = state.data.get("incident") or {}
+    inc = facts_of(state).incident or {}
     while queue:
         space = queue.pop(0)
         if space in done:
@@ -99,7 +100,7 @@ def combat_phase(
         done.append(space)
         state = recon_11_3(module, state, space, strikes.get(space, []), events)
         sov = soviet_here(state, space)
-        usn = list(state.data["cvbg"]["ships"]) if space == cvbg_space else []
+        usn = list(facts_of(state).cvbg["ships"]) if space == cvbg_space else []
         usn += strikes.get(space, [])
         contact_ = False
         if sov and usn:
@@ -110,9 +111,9 @@ def combat_phase(
         if not contact_:
             state, reached = _fly_on_12_4(state, space, strikes, onward, done, events)
             queue += [s for s in reached if s not in queue]
-    if readings_of(state.data).incident_units_leave:
+    if readings_of(state).incident_units_leave:
         state = incident_units_leave_18_1(module, state, inc, events)
-    return state.with_data(incident=None)
+    return CbgFacts.put(state, incident=None)
 
 
 def _fly_on_12_4(
@@ -159,11 +160,13 @@ def incident_units_leave_18_1(
     left = [
         p
         for p in inc.get("generated") or []
-        if p in state.units and state.units[p].location == space and p not in state.data["revealed"]
+        if p in state.units
+        and state.units[p].location == space
+        and p not in facts_of(state).revealed
     ]
     if not left:
         return state
-    pools_ = {k: list(v) for k, v in state.data["pools"].items()}
+    pools_ = {k: list(v) for k, v in facts_of(state).pools.items()}
     for p in left:
         pool = "standoff" if module.piece(p).unit.category in ("air", "missile") else "warships"
         pools_[pool].append(p)
@@ -177,19 +180,19 @@ def incident_units_leave_18_1(
             {"count": len(left)},
         )
     )
-    return state.with_data(pools=pools_)
+    return CbgFacts.put(state, pools=pools_)
 
 
 def _attacker_20_1(state: GameState, space: str, auto: bool) -> str:
     """[20.1] the side that entered; incident units attack, except with a Contact chit."""
     if auto:
         return "USN"
-    inc = state.data.get("incident") or {}
+    inc = facts_of(state).incident or {}
     if inc.get("space") == space and inc.get("generated"):
         return "Soviet"
     return (
         "USN"
-        if state.data.get("entered") == space or space != state.data["cvbg"]["space"]
+        if facts_of(state).entered == space or space != facts_of(state).cvbg["space"]
         else "Soviet"
     )
 
@@ -200,12 +203,12 @@ def reveal_space(
     """Every Soviet unit in ``space`` face up for good: the SBGs there, the coastal defense
     units, the rest; a Glitch goes back to its pool [17.0], [17.1]. ``rule`` is what
     revealed them: contact [17.0] or an aircraft's reconnaissance [11.3]."""
-    hidden = [p for p in sov if p not in state.data["revealed"]]
-    for name, g in state.data["sbgs"].items():
+    hidden = [p for p in sov if p not in facts_of(state).revealed]
+    for name, g in facts_of(state).sbgs.items():
         if g["space"] == space and not g["revealed"]:
             state = soviet.reveal_sbg(state, name, rule, events)
-    if state.data["coastal"]["space"] == space and not state.data["coastal"]["revealed"]:
-        state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
+    if facts_of(state).coastal["space"] == space and not facts_of(state).coastal["revealed"]:
+        state = CbgFacts.put(state, coastal={**facts_of(state).coastal, "revealed": True})
     return soviet.reveal_17_0(
         state,
         [
@@ -213,7 +216,7 @@ def reveal_space(
             for p in hidden
             if p in state.units
             and state.units[p].location == space
-            and p not in state.data["revealed"]
+            and p not in facts_of(state).revealed
         ],
         rule,
         events,
@@ -227,12 +230,12 @@ def recon_11_3(
     enemy unit there, contact or not (the battle usually follows)."""
     if not any(module.piece(p).unit.category == "air" for p in flown):
         return state
-    sbg = any(g["space"] == space for g in state.data["sbgs"].values())
-    coastal = state.data["coastal"]["space"] == space and bool(state.data["coastal"]["units"])
+    sbg = any(g["space"] == space for g in facts_of(state).sbgs.values())
+    coastal = facts_of(state).coastal["space"] == space and bool(facts_of(state).coastal["units"])
     if not (sbg or coastal):
         return state
     sov = soviet_here(state, space)
-    if all(p in state.data["revealed"] for p in sov):
+    if all(p in facts_of(state).revealed for p in sov):
         return state
     events.append(
         Event("recon", "11.3", f"{space}: aircraft reconnoitre the space; every unit is revealed")
@@ -255,7 +258,7 @@ def _one_battle(
     also whether contact occurred (standoff units an SBG stopped fly on without it
     [12.4])."""
     fighters = [_fighter(module, state, p) for p in usn + sov]
-    systems = dict(state.data["carrier"])
+    systems = dict(facts_of(state).carrier)
     attacker = _attacker_20_1(state, space, auto)
     edge = _contact_18_1(module, state, dice, space, usn, sov, auto, events)
     if edge is None:
@@ -273,7 +276,7 @@ def _one_battle(
         ]
         # [17.0]: they fight on the Tactical Display, so the player sees them from now on
         state = soviet.reveal_17_0(
-            state, [p for p in aircraft if p not in state.data["revealed"]], "17.0", events
+            state, [p for p in aircraft if p not in facts_of(state).revealed], "17.0", events
         )
         sov += aircraft
     fighters = [f for f in fighters if f.side == "USN"] + [_fighter(module, state, p) for p in sov]
@@ -285,9 +288,9 @@ def _one_battle(
         if not stay:
             return state, True
         fighters = [f for f in fighters if f.side == "Soviet" or f.id in stay]
-    b = Battle(space, edge, attacker, fighters, systems, state.data["ammo"])
+    b = Battle(space, edge, attacker, fighters, systems, facts_of(state).ammo)
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
-    b.readings = readings_of(state.data)
+    b.readings = readings_of(state)
     events.append(
         Event(
             "battle",
@@ -315,24 +318,24 @@ def _contact_18_1(
     """[18.0], [18.1]: the side with the Tactical Edge ("none": neither), or None when no
     contact occurs. A Contact chit makes contact automatic, the USN attacking [20.1]; the
     Edge it gives is a declared reading (switch ``contact_chit_gives_edge``)."""
-    rd = readings_of(state.data)
+    rd = readings_of(state)
     chit = f"{space}: a Contact chit makes contact automatic; the USN attacks"
     tag = readings.label(rd, "contact_chit_gives_edge")
     if auto and rd.contact_chit_gives_edge:
         said = f"{chit} with the Tactical Edge ({tag})" if tag else chit
         events.append(Event("contact", "18.0", said))
         return "USN"
-    systems = state.data["carrier"]
+    systems = facts_of(state).carrier
     carrier_ew = crews.carrier_ew_3_5(module, state)
     usn_ews = [carrier_ew if p == CARRIER else module.piece(p).unit.values["EW"] for p in usn]
     sov_ews = [
         module.piece(p).unit.values["EW"] for p in sov if module.piece(p).unit.category != "coastal"
     ]
-    standoff_only = space != state.data["cvbg"]["space"]
+    standoff_only = space != facts_of(state).cvbg["space"]
     u_r = contact.usn_rating_18_1(
         systems["CIC"], systems["CAG"], usn_ews, standoff_only=standoff_only
     )
-    s_r = contact.soviet_rating_18_1(sov_ews, state.data["alert"])
+    s_r = contact.soviet_rating_18_1(sov_ews, facts_of(state).alert)
     r = dice.roll(6, f"contact at {space}", "18.1")
     res = contact.read_chart_18_1(module, u_r, s_r, r)
     data = {
@@ -399,17 +402,17 @@ def _break_off_18_2(
     space when one is legal), the aircraft there land at once; "Cruise missiles may not
     break-off", so they stay. 1 Fuel if the CVBG has a non-nuclear ship; none: no break-off.
     Returns the state and the USN units that still fight (all of them: no break-off)."""
-    cvbg_here = space == state.data["cvbg"]["space"]
-    if not readings_of(state.data).breakoff_by_the_player:
+    cvbg_here = space == facts_of(state).cvbg["space"]
+    if not readings_of(state).breakoff_by_the_player:
         older = _break_off_older_18_2(module, state, space, events) if cvbg_here else None
         return (state, usn) if older is None else (older, [])
     if standing["breakoff"] not in ("all", "yes" if cvbg_here else "strikes"):
         return state, usn
     stay = [p for p in usn if module.piece(p).unit.category == "missile"]
     leave = [p for p in usn if p not in stay]
-    needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
+    needs = any("nuclear" not in module.piece(p).unit.flags for p in facts_of(state).cvbg["ships"])
     if not contact.may_break_off_18_2(
-        "USN", cruise_missiles_only=not leave, fuel=state.data["fuel"], needs_fuel=needs
+        "USN", cruise_missiles_only=not leave, fuel=facts_of(state).fuel, needs_fuel=needs
     ):
         why = "cruise missiles may not break off" if not leave else "no Fuel: no break-off"
         events.append(Event("breakoff", "18.2", f"{space}: {why}"))
@@ -427,12 +430,12 @@ def _break_off_18_2(
         state = _land_18_2(module, state, aircraft)
         said += ("; " if cvbg_here else "") + f"{', '.join(aircraft)} break off and land"
     if needs:
-        state = state.with_data(fuel=state.data["fuel"] - 1)
+        state = CbgFacts.put(state, fuel=facts_of(state).fuel - 1)
     said += " (1 Fuel)" if needs else ""
     if stay:
         said += f"; {', '.join(stay)} may not break off and fight on"
     events.append(
-        Event("breakoff", "18.2", said, {"to": state.data["cvbg"]["space"], "land": aircraft})
+        Event("breakoff", "18.2", said, {"to": facts_of(state).cvbg["space"], "land": aircraft})
     )
     return state, stay
 
@@ -443,8 +446,8 @@ def _break_off_older_18_2(
     """[18.2] as a game begun before ``breakoff_by_the_player`` plays it: the CVBG, one
     space closer to the nearest NATO base, never into an SBG; 1 Fuel for non-nuclear ships;
     every unit in its space leaves the battle (None: no break-off)."""
-    needs = any("nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"])
-    if needs and state.data["fuel"] < 1:
+    needs = any("nuclear" not in module.piece(p).unit.flags for p in facts_of(state).cvbg["ships"])
+    if needs and facts_of(state).fuel < 1:
         events.append(Event("breakoff", "18.2", "no Fuel: the CVBG cannot break off"))
         return None
     to = _toward_base(module, state, space, "nato_base")
@@ -453,7 +456,7 @@ def _break_off_older_18_2(
         return None
     state = _move_cvbg(state, to)
     if needs:
-        state = state.with_data(fuel=state.data["fuel"] - 1)
+        state = CbgFacts.put(state, fuel=facts_of(state).fuel - 1)
     said = f"the CVBG breaks off to {to}" + (" (1 Fuel)" if needs else "")
     events.append(Event("breakoff", "18.2", said, {"to": to}))
     return state
@@ -462,14 +465,14 @@ def _break_off_older_18_2(
 def _land_18_2(module: Module, state: GameState, aircraft: list[str]) -> GameState:
     """[18.2] "Air units that break-off must immediately land (recover)": carrier aircraft
     in the carrier's hangar, land-based ones on their base [15.2]."""
-    air = dict(state.data["air"])
+    air = dict(facts_of(state).air)
     for pid in aircraft:
         if "land" in module.piece(pid).unit.flags:
             state = state.with_unit(UnitState(pid, "USN", air[pid], None))
         else:
             air[pid] = "hangar"
             state = state.with_unit(UnitState(pid, "USN", None, f"hangar:{CARRIER}"))
-    return state.with_data(air=air)
+    return CbgFacts.put(state, air=air)
 
 
 def _break_off_space(
@@ -481,7 +484,7 @@ def _break_off_space(
     one space toward the nearest NATO base. Returns the space and how it was chosen."""
     board = PointBoard(module.map)
     bases = [s for s in board.locations() if board.terrain(s) == "nato_base"]
-    sbgs = {g["space"] for g in state.data["sbgs"].values()}
+    sbgs = {g["space"] for g in facts_of(state).sbgs.values()}
     legal = {
         n
         for n in board.neighbours(space)
@@ -513,7 +516,7 @@ def _toward_base(module: Module, state: GameState, space: str, base: str) -> str
 
     here = dist(space)
     enemy = (
-        {g["space"] for g in state.data["sbgs"].values()}
+        {g["space"] for g in facts_of(state).sbgs.values()}
         if base == "nato_base"
         else soviet.usn_spaces(state)
     )
@@ -524,10 +527,10 @@ def _toward_base(module: Module, state: GameState, space: str, base: str) -> str
 
 
 def _move_cvbg(state: GameState, to: str) -> GameState:
-    for pid in [*state.data["cvbg"]["ships"], "US-CVBG"]:
+    for pid in [*facts_of(state).cvbg["ships"], "US-CVBG"]:
         u = state.units[pid]
         state = state.with_unit(UnitState(pid, u.side, to, None, u.status))
-    return state.with_data(cvbg={**state.data["cvbg"], "space": to})
+    return CbgFacts.put(state, cvbg={**facts_of(state).cvbg, "space": to})
 
 
 def _after_battle_22_8(
@@ -556,21 +559,21 @@ def _result_20_2(module: Module, state: GameState, b: Battle, events: list[Event
     )
     fruits = victory.fruits_20_3(result, cvbg=cvbg_in, aircraft_only=aircraft_only)
     if fruits:
-        sysd = dict(state.data["carrier"])
+        sysd = dict(facts_of(state).carrier)
         for k, d in fruits.items():
             sysd[k] = max(0, sysd[k] + d)
-        state = state.with_data(carrier=sysd)
+        state = CbgFacts.put(state, carrier=sysd)
         events.append(
             Event("fruits", "20.3", ", ".join(f"{k} {d:+d}" for k, d in fruits.items()), fruits)
         )
     state = crews.camera_crew_3_5(module, state, result, b.space, events)
     state = _loser_withdraws_20_2(module, state, b, result, cvbg_in, events)
     if not aircraft_only:
-        ammo = max(0, state.data["ammo"] - 1)
-        state = state.with_data(ammo=ammo)
+        ammo = max(0, facts_of(state).ammo - 1)
+        state = CbgFacts.put(state, ammo=ammo)
         events.append(Event("ammunition", "20.5", f"Ammunition -> {ammo}", {"ammo": ammo}))
     if b.carrier_sunk:
-        state = state.with_data(result="defeat: the carrier is sunk [24.2]")
+        state = CbgFacts.put(state, result="defeat: the carrier is sunk [24.2]")
     return state
 
 
@@ -600,7 +603,7 @@ def _loser_withdraws_20_2(
             state = _move_cvbg(state, to)
             events.append(Event("withdraw", "20.2", f"the CVBG withdraws to {to}", {"to": to}))
     elif result == "USN":
-        for name, g in sorted(state.data["sbgs"].items()):
+        for name, g in sorted(facts_of(state).sbgs.items()):
             if g["space"] == b.space:
                 to = _toward_base(module, state, b.space, "soviet_base")
                 if to:
@@ -611,15 +614,15 @@ def _loser_withdraws_20_2(
 def bombard_23_1(module: Module, state: GameState, dice: Dice, events: list[Event]) -> GameState:
     """[23.1]: the USN attacks the coastal defense units here, all in the Inner Zone, as in
     a normal battle [21.0]."""
-    space = state.data["cvbg"]["space"]
-    coastal = list(state.data["coastal"]["units"])
-    hidden = [p for p in coastal if p not in state.data["revealed"]]
+    space = facts_of(state).cvbg["space"]
+    coastal = list(facts_of(state).coastal["units"])
+    hidden = [p for p in coastal if p not in facts_of(state).revealed]
     state = soviet.reveal_17_0(state, hidden, "23.1", events)
-    state = state.with_data(coastal={**state.data["coastal"], "revealed": True})
-    fighters = [_fighter(module, state, p) for p in [*state.data["cvbg"]["ships"], *coastal]]
-    b = Battle(space, "USN", "USN", fighters, dict(state.data["carrier"]), state.data["ammo"])
+    state = CbgFacts.put(state, coastal={**facts_of(state).coastal, "revealed": True})
+    fighters = [_fighter(module, state, p) for p in [*facts_of(state).cvbg["ships"], *coastal]]
+    b = Battle(space, "USN", "USN", fighters, dict(facts_of(state).carrier), facts_of(state).ammo)
     b.crew, b.pilots = crew_bonuses_21_5(module, state)
-    b.readings = readings_of(state.data)
+    b.readings = readings_of(state)
     for f in b.fighters:
         f.zone = "Inner"
     battle.fight_20_2(b, module, dice)

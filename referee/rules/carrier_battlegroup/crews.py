@@ -9,6 +9,7 @@ before keeps its older play, the crews doing nothing here (docs/interpretations.
 from __future__ import annotations
 
 from referee.engine.core import Event, GameState
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.source.model import Module
 
@@ -19,7 +20,7 @@ CAMERA_VP = "camera_crew_battle_won"
 
 def _aboard(module: Module, state: GameState) -> list[str]:
     """The names of the special crews aboard the carrier, one per counter."""
-    return [module.piece(p).unit.name for p in state.data["crews"]]
+    return [module.piece(p).unit.name for p in facts_of(state).crews]
 
 
 def carrier_ew_3_5(module: Module, state: GameState) -> int:
@@ -27,8 +28,8 @@ def carrier_ew_3_5(module: Module, state: GameState) -> int:
     EW on the Crew Chart, for contact [18.1] and Intelligence [11.1]. A system at 0 "ceases
     to function for any game purpose" [22.2], so no crew raises it from 0 (as no crew adds
     to a 0 factor [21.5])."""
-    ew = int(state.data["carrier"]["EW"])
-    if ew <= 0 or not readings_of(state.data).special_crews_3_5:
+    ew = int(facts_of(state).carrier["EW"])
+    if ew <= 0 or not readings_of(state).special_crews_3_5:
         return max(0, ew)
     table = module.tables["crew"]
     for name in _aboard(module, state):
@@ -45,20 +46,20 @@ def camera_crew_3_5(
     battle the USN wins scores the Victory Point Chart's ``camera_crew_battle_won`` VP
     (provisional: the Crew Chart that gives its effect is missing; docs/interpretations.md,
     CBG 3.5)."""
-    if winner != "USN" or not readings_of(state.data).special_crews_3_5:
+    if winner != "USN" or not readings_of(state).special_crews_3_5:
         return state
     cameras = _aboard(module, state).count(CAMERA)
     if not cameras:
         return state
     per = int(module.tables["victory_points"].lookup(row=CAMERA_VP, col="vp").value)
-    vp = state.data["vp"] + per * cameras
+    vp = facts_of(state).vp + per * cameras
     events.append(
         Event(
             "vp",
             "3.5",
-            f"the Camera Crew publicizes the USN win at {space}: VP {state.data['vp']} -> {vp} "
+            f"the Camera Crew publicizes the USN win at {space}: VP {facts_of(state).vp} -> {vp} "
             "(provisional: not from the rulebook; docs/interpretations.md CBG 3.5)",
             {"vp": vp},
         )
     )
-    return state.with_data(vp=vp)
+    return CbgFacts.put(state, vp=vp)

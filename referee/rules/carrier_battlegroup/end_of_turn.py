@@ -10,6 +10,7 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, pools, soviet, victory
 from referee.rules.carrier_battlegroup.damage import hangar_losses_14_1
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER, RED_OKTOBER, SSBN
 from referee.source.model import Module, UnitDef
@@ -23,7 +24,7 @@ def recovery_15_2(
     aircraft over that are lost, the player choosing ("you must select and then eliminate
     air units" [14.1]): those his standing ``lose`` names first, in his order, then the
     last in id order (docs/interpretations.md, CBG 14.1)."""
-    air = dict(state.data["air"])
+    air = dict(facts_of(state).air)
     aloft = sorted(
         p
         for p, w in air.items()
@@ -41,10 +42,10 @@ def recovery_15_2(
         u = module.piece(pid).unit
         if "land" in u.flags and state.units[pid].location not in (None, w):
             state = state.with_unit(UnitState(pid, "USN", w, None))
-    sysd = state.data["carrier"]
+    sysd = facts_of(state).carrier
     aboard = sorted(p for p, w in air.items() if w == "hangar")
     lost = hangar_losses_14_1(len(aboard), sysd["Hangar"], sysd["Flight Deck"])
-    losses = list(state.data["losses"])
+    losses = list(facts_of(state).losses)
     chosen = [p for p in (lose_first or []) if p in aboard][:lost]
     rest = [p for p in aboard if p not in chosen]
     more = lost - len(chosen)
@@ -56,7 +57,7 @@ def recovery_15_2(
         ev.append(Event("lost", "14.1", f"{pid} has no room aboard and is lost, {how} [15.2]"))
     if aloft:
         ev.append(Event("recovery", "15.2", f"{len(aloft)} aircraft recovered"))
-    return state.with_data(air=air, losses=losses)
+    return CbgFacts.put(state, air=air, losses=losses)
 
 
 def alert_events_6_0(module: Module, state: GameState, ev: list[Event]) -> GameState:
@@ -65,25 +66,25 @@ def alert_events_6_0(module: Module, state: GameState, ev: list[Event]) -> GameS
     t = module.tables["alert_events"]
     changes: list[int] = []
     sunk = [
-        x for x in state.data["losses"] if x["turn"] == state.turn and x["what"] == "soviet_sunk"
+        x for x in facts_of(state).losses if x["turn"] == state.turn and x["what"] == "soviet_sunk"
     ]
     changes += [int(t.lookup(row="soviet_ship_sunk", col="change").value)] * len(sunk)
-    entered = state.data.get("entered")
+    entered = facts_of(state).entered
     if entered and PointBoard(module.map).terrain(entered) == "soviet_base":
         changes.append(int(t.lookup(row="enter_soviet_base", col="change").value))
     if not changes:
         return state
-    level = alert.net_alert_6_1(state.data["alert"], changes)
-    if level != state.data["alert"]:
+    level = alert.net_alert_6_1(facts_of(state).alert, changes)
+    if level != facts_of(state).alert:
         ev.append(
             Event(
                 "alert",
                 "6.0",
-                f"Alert {state.data['alert']} -> {level} (changes {changes})",
+                f"Alert {facts_of(state).alert} -> {level} (changes {changes})",
                 {"alert": level},
             )
         )
-    return state.with_data(alert=level)
+    return CbgFacts.put(state, alert=level)
 
 
 # what a loss is [22.8] -> its row of the Victory Point table [24.1]
@@ -127,9 +128,9 @@ def losses_24_1(module: Module, state: GameState) -> list[dict[str, Any]]:
     Victory Phase has scored it (None before). The score's loss rows: the same record the
     events come from."""
     t = module.tables["victory_points"]
-    scored = state.data.get("scored", {})
+    scored = facts_of(state).scored
     out: dict[str, dict[str, Any]] = {}
-    for loss in state.data["losses"]:
+    for loss in facts_of(state).losses:
         unit = loss["unit"]
         row = scored.get(unit)
         out[unit] = {
@@ -145,9 +146,9 @@ def victory_phase_24_1(module: Module, state: GameState, ev: list[Event]) -> Gam
     """[24.1]: VP for this turn's losses; a ship damaged then sunk counts only as sunk."""
     t = module.tables["victory_points"]
     key = VP_ROW
-    scored = dict(state.data.get("scored", {}))
-    vp = state.data["vp"]
-    for loss in state.data["losses"]:
+    scored = dict(facts_of(state).scored)
+    vp = facts_of(state).vp
+    for loss in facts_of(state).losses:
         if loss["turn"] != state.turn:
             continue
         k = key[loss["what"]]
@@ -158,19 +159,19 @@ def victory_phase_24_1(module: Module, state: GameState, ev: list[Event]) -> Gam
             vp -= int(t.lookup(row=prev, col="vp").value)
         vp += int(t.lookup(row=k, col="vp").value)
         scored[loss["unit"]] = k
-    if vp != state.data["vp"]:
-        ev.append(Event("vp", "24.1", f"VP {state.data['vp']} -> {vp}", {"vp": vp}))
-    return state.with_data(vp=vp, scored=scored)
+    if vp != facts_of(state).vp:
+        ev.append(Event("vp", "24.1", f"VP {facts_of(state).vp} -> {vp}", {"vp": vp}))
+    return CbgFacts.put(state, vp=vp, scored=scored)
 
 
 def completed_5_0(state: GameState) -> bool:
     """[5.0 step 10] the mission Objective is completed: the CVBG is in the Objective space
     [24.0], no coastal defense unit is left there [23.1], and every unit the Orders name to
     destroy is sunk [24.0 note] (docs/interpretations.md, CBG 5.0 step 10)."""
-    d = state.data
-    here = d["cvbg"]["space"] == d["mission"]["objective"]
-    coastal = d["coastal"]["units"] and d["coastal"]["space"] == d["mission"]["objective"]
-    kill = [k for k in str(d["mission"].get("kill") or "").split(";") if k.strip()]
+    d = facts_of(state)
+    here = d.cvbg["space"] == d.mission["objective"]
+    coastal = d.coastal["units"] and d.coastal["space"] == d.mission["objective"]
+    kill = [k for k in str(d.mission.get("kill") or "").split(";") if k.strip()]
     killed = all(k in state.units and state.units[k].box == "sunk" for k in kill)
     return bool(here and not coastal and killed)
 
@@ -179,24 +180,24 @@ def end_of_turn_5_0(
     module: Module, state: GameState, dice: Dice, ev: list[Event]
 ) -> tuple[GameState, list[Event]]:
     """[5.0 step 10], [24.2], [24.3], [25.2]."""
-    d = state.data
-    if d["result"] is None and d["kind"] == RED_OKTOBER:
+    d = facts_of(state)
+    if d.result is None and d.kind == RED_OKTOBER:
         if state.units[SSBN].box == "sunk":
-            state = state.with_data(result="victory: Red Oktober is destroyed [25.2]")
+            state = CbgFacts.put(state, result="victory: Red Oktober is destroyed [25.2]")
         elif soviet.ssbn_at_entry_25_2(state):
-            state = state.with_data(
-                result="defeat: Red Oktober reached the Atlantic Ocean Entry [25.2]"
+            state = CbgFacts.put(
+                state, result="defeat: Red Oktober reached the Atlantic Ocean Entry [25.2]"
             )
-    elif d["result"] is None:
-        chk = victory.vp_check_24_3(d["vp"])
+    elif d.result is None:
+        chk = victory.vp_check_24_3(d.vp)
         if chk.needed:
             r = pools.roll_dice(dice, 2, "VP defeat check", "24.3")
-            lost = victory.vp_defeat_24_3(d["vp"], r)
+            lost = victory.vp_defeat_24_3(d.vp, r)
             ev.append(
                 Event(
                     "vp_check",
                     "24.3",
-                    f"VP {d['vp']}: 2d6 {r} "
+                    f"VP {d.vp}: 2d6 {r} "
                     + ("<=" if lost else ">")
                     + f" {chk.lose_at_most}"
                     + (": defeat" if lost else ""),
@@ -204,29 +205,30 @@ def end_of_turn_5_0(
                 )
             )
             if lost:
-                state = state.with_data(result="defeat: VP too low [24.3]")
+                state = CbgFacts.put(state, result="defeat: VP too low [24.3]")
     if (
-        state.data["result"] is None
-        and state.data["kind"] != RED_OKTOBER
-        and readings_of(state.data).objective_ends_early
-        and state.turn < state.data["mission"]["turns"]
+        facts_of(state).result is None
+        and facts_of(state).kind != RED_OKTOBER
+        and readings_of(state).objective_ends_early
+        and state.turn < facts_of(state).mission["turns"]
         and completed_5_0(state)
     ):
-        state = state.with_data(
-            result="victory: the mission Objective is completed [5.0 step 10], [24.0]"
+        state = CbgFacts.put(
+            state, result="victory: the mission Objective is completed [5.0 step 10], [24.0]"
         )
-    if state.data["result"] is None and state.turn >= state.data["mission"]["turns"]:
-        if state.data["kind"] == RED_OKTOBER:
-            state = state.with_data(result="defeat: Red Oktober was not destroyed [25.2]")
+    if facts_of(state).result is None and state.turn >= facts_of(state).mission["turns"]:
+        if facts_of(state).kind == RED_OKTOBER:
+            state = CbgFacts.put(state, result="defeat: Red Oktober was not destroyed [25.2]")
         else:
-            held = state.data["cvbg"]["space"] == state.data["mission"]["objective"]
-            state = state.with_data(
+            held = facts_of(state).cvbg["space"] == facts_of(state).mission["objective"]
+            state = CbgFacts.put(
+                state,
                 result="victory: the Objective is held [24.0]"
                 if held
-                else "defeat: the Objective is not held [24.0]"
+                else "defeat: the Objective is not held [24.0]",
             )
-    if state.data["result"] is not None:
-        ev.append(Event("game_over", "24.0", state.data["result"]))
+    if facts_of(state).result is not None:
+        ev.append(Event("game_over", "24.0", facts_of(state).result))
         return state.evolve(phase="over", active_side=None), ev
     state = state.evolve(turn=state.turn + 1)
     ev.append(Event("phase", "5.0", f"turn {state.turn} begins"))

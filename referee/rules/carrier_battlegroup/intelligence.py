@@ -10,6 +10,7 @@ from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup import alert, rows, soviet
 from referee.rules.carrier_battlegroup.crews import carrier_ew_3_5
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -59,7 +60,7 @@ def check_intel_11_0(
 def ew_out_22_2(module: Module, state: GameState) -> bool:
     """[22.2] the carrier's EW system is at 0 and out of action (in a game that records
     ``systems_at_0_22_2``; an older one rolls d6 x 0)."""
-    return readings_of(state.data).systems_at_0_22_2 and carrier_ew_3_5(module, state) <= 0
+    return readings_of(state).systems_at_0_22_2 and carrier_ew_3_5(module, state) <= 0
 
 
 def intelligence_phase_11_0(
@@ -88,20 +89,20 @@ def intelligence_phase_11_0(
             )
         )
         if int(v["alert"]):
-            lvl = alert.net_alert_6_1(state.data["alert"], [int(v["alert"])])
-            state = state.with_data(alert=lvl)
+            lvl = alert.net_alert_6_1(facts_of(state).alert, [int(v["alert"])])
+            state = CbgFacts.put(state, alert=lvl)
             ev.append(Event("alert", "11.2", f"Alert -> {lvl}", {"alert": lvl}))
         if v["reveal"]:
             hidden = sorted(
-                (board.distance(state.data["cvbg"]["space"], g["space"]), n)
-                for n, g in state.data["sbgs"].items()
+                (board.distance(facts_of(state).cvbg["space"], g["space"]), n)
+                for n, g in facts_of(state).sbgs.items()
                 if not g["revealed"]
             )
             if hidden:
                 state = soviet.reveal_sbg(state, hidden[0][1], "11.2", ev)
         if int(v["turns"]):
-            m = state.data["mission"]
-            state = state.with_data(mission={**m, "turns": m["turns"] + int(v["turns"])})
+            m = facts_of(state).mission
+            state = CbgFacts.put(state, mission={**m, "turns": m["turns"] + int(v["turns"])})
             ev.append(
                 Event(
                     "turns",

@@ -12,6 +12,7 @@ from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import combat_phase, view
+from referee.rules.carrier_battlegroup.facts import facts_of
 from referee.rules.carrier_battlegroup.movement_phase import space_named
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.source.model import Module
@@ -25,7 +26,7 @@ def strike_target_19_1(state: GameState, dest: str) -> bool | None:
     where none shows there the answer is ``None``: the referee's, on the full position
     (``validate`` on the view must not refuse what a hidden unit could allow)."""
     if combat_phase.soviet_here(state, dest) or any(
-        g["space"] == dest for g in state.data["sbgs"].values()
+        g["space"] == dest for g in facts_of(state).sbgs.values()
     ):
         return True
     return None if view.is_player_view(state) else False
@@ -55,10 +56,10 @@ def view_notes_19_1(module: Module, seen: GameState, doc: OrdersDoc) -> list[Vio
 def flight_deck_15_0(state: GameState) -> int:
     """[15.0] launches per phase: the Flight Deck, +1 per Flight Deck crew; a Flight Deck at
     0 "ceases to function for any game purpose" [22.2], so no crew makes it launch."""
-    deck = int(state.data["carrier"]["Flight Deck"])
+    deck = int(facts_of(state).carrier["Flight Deck"])
     if deck <= 0:
         return 0
-    return deck + sum(1 for c in state.data["crews"] if c.startswith("US-CREW-FD"))
+    return deck + sum(1 for c in facts_of(state).crews if c.startswith("US-CREW-FD"))
 
 
 def range_19_2(module: Module, pid: str, *, refueled: bool) -> int:
@@ -72,8 +73,8 @@ def range_19_2(module: Module, pid: str, *, refueled: bool) -> int:
 def start_19_1(state: GameState, pid: str) -> str:
     """Where a launched unit takes off: the CVBG's space (the hangar, or under a ship), or
     the NATO base it is based on."""
-    where = state.data["air"].get(pid)
-    return state.data["cvbg"]["space"] if where in (None, "hangar") else str(where)
+    where = facts_of(state).air.get(pid)
+    return facts_of(state).cvbg["space"] if where in (None, "hangar") else str(where)
 
 
 def _distance_avoiding(board: PointBoard, a: str, b: str, avoid: set[str]) -> int | None:
@@ -99,8 +100,8 @@ def stops_12_4(board: PointBoard, state: GameState, start: str, dest: str, rng: 
     switch ``strikes_stop_at_sbgs``). The unit takes a route within its range that passes
     no SBG when there is one (the player's best choice); else the shortest route
     (``PointBoard.path``: ties to the alphabetically first space)."""
-    sbgs = {g["space"] for g in state.data["sbgs"].values()} - {start, dest}
-    if not sbgs or not readings_of(state.data).strikes_stop_at_sbgs:
+    sbgs = {g["space"] for g in facts_of(state).sbgs.values()} - {start, dest}
+    if not sbgs or not readings_of(state).strikes_stop_at_sbgs:
         return []
     clear = _distance_avoiding(board, start, dest, sbgs)
     if clear is not None and clear <= rng:
@@ -114,7 +115,7 @@ def check_launch_19_0(
 ) -> list[Violation]:
     """[19.0], [19.1] every ``strike`` order; [15.0] the Flight Deck limit."""
     out: list[Violation] = []
-    here = state.data["cvbg"]["space"]
+    here = facts_of(state).cvbg["space"]
     launched: list[str] = []
     for o in orders:
         dest = space_named(board, o, o.hexes[0], out)
@@ -137,9 +138,9 @@ def check_launch_19_0(
                 continue
             launched.append(pid)
             where = (
-                state.data["air"].get(pid)
+                facts_of(state).air.get(pid)
                 if u.category == "air"
-                else (here if pid in state.data["missiles"] else None)
+                else (here if pid in facts_of(state).missiles else None)
             )
             if where is None:
                 out.append(
@@ -177,7 +178,7 @@ def check_launch_19_0(
                 ).at(o)
             )
     deck = flight_deck_15_0(state)
-    from_carrier = [p for p in launched if state.data["air"].get(p) == "hangar"]
+    from_carrier = [p for p in launched if facts_of(state).air.get(p) == "hangar"]
     if len(from_carrier) > deck:
         out.append(
             Violation(

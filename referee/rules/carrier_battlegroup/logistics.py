@@ -19,6 +19,7 @@ from referee.engine.orders import Order
 from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import rows
 from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -28,10 +29,10 @@ REPAIR_CREWS = ("US-CREW-DC", "US-CREW-FD")  # [10.4]
 def cod_range_9_3(module: Module, state: GameState, board: PointBoard) -> int | None:
     """[9.3] the longest range of a Cargo aircraft aboard the carrier, when the CVBG is within
     it of a NATO base; ``None`` when no COD can replenish the CVBG now."""
-    here = state.data["cvbg"]["space"]
+    here = facts_of(state).cvbg["space"]
     cods = [
         module.piece(p).unit.values["SPD"]
-        for p, w in state.data["air"].items()
+        for p, w in facts_of(state).air.items()
         if w == "hangar" and "cod" in module.piece(p).unit.flags
     ]
     if not cods:
@@ -46,14 +47,14 @@ def cod_range_9_3(module: Module, state: GameState, board: PointBoard) -> int | 
 def aircraft_to_repair(state: GameState, written: str) -> str | None:
     """The USN aircraft a ``repair`` order names [10.3], or ``None`` (a carrier system)."""
     name = written.strip()
-    return name if name in state.data["air"] else None
+    return name if name in facts_of(state).air else None
 
 
 def escort_to_repair(state: GameState, written: str) -> str | None:
     """The CVBG escort a ``repair`` order names ("Damaged Repair: ... removing Damaged
     markers" [10.0]), or ``None``."""
     name = written.strip()
-    return name if name in state.data["cvbg"]["ships"] and name != CARRIER else None
+    return name if name in facts_of(state).cvbg["ships"] and name != CARRIER else None
 
 
 def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list[Violation]:
@@ -64,7 +65,7 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
         written = " ".join(o.arg("system"))
         pid = aircraft_to_repair(state, written) or escort_to_repair(state, written)
         if pid is not None:
-            c = state.data["conditions"].get(pid, {})
+            c = facts_of(state).conditions.get(pid, {})
             if c.get("crippled"):
                 out.append(
                     Violation(
@@ -76,7 +77,7 @@ def check_repairs(module: Module, state: GameState, orders: list[Order]) -> list
                     ).at(o)
                 )
             elif not c.get("damage"):
-                rule = "10.3" if pid in state.data["air"] else "10.0"
+                rule = "10.3" if pid in facts_of(state).air else "10.0"
                 out.append(
                     Violation(
                         rule,
@@ -113,7 +114,7 @@ def _dice_10_1(
     n = int(row["dice"])
     if crews:
         per = int(t.lookup(row="crew", col="dice").value)
-        n += per * sum(1 for c in state.data["crews"] if c.startswith(REPAIR_CREWS))
+        n += per * sum(1 for c in facts_of(state).crews if c.startswith(REPAIR_CREWS))
     return n, int(row["succeeds"]), str(row["key"])
 
 
@@ -130,12 +131,12 @@ def repair_10_1(
     if ship is not None:
         return _repair_escort_10_0(module, state, ship, dice, ev, board)
     system = match_name(written, CARRIER_SYSTEMS)[0] or ""
-    base = board.terrain(state.data["cvbg"]["space"]) == "nato_base"
+    base = board.terrain(facts_of(state).cvbg["space"]) == "nato_base"
     n, succeeds, _row = _dice_10_1(module, state, at_base=base, crews=True)
     rolls = [dice.roll(6, f"repair {system} die {k + 1}", "10.1") for k in range(n)]
     ok = sum(1 for r in rolls if r >= succeeds)
-    sysd = dict(state.data["carrier"])
-    cap = state.data["carrier_start"][system]
+    sysd = dict(facts_of(state).carrier)
+    cap = facts_of(state).carrier_start[system]
     new = min(cap, sysd[system] + ok)
     ev.append(
         Event(
@@ -146,7 +147,7 @@ def repair_10_1(
         )
     )
     sysd[system] = new
-    return state.with_data(carrier=sysd)
+    return CbgFacts.put(state, carrier=sysd)
 
 
 def _repair_escort_10_0(
@@ -156,11 +157,11 @@ def _repair_escort_10_0(
     success removes the escort's Damaged marker (all its damage points); the NATO-base bonus
     [10.2] where the CVBG is; the carrier's crews help the carrier only (CBG 21.5). The
     repair skips the Movement Phase [10.1 note] (docs/interpretations.md, CBG 10.0)."""
-    base = board.terrain(state.data["cvbg"]["space"]) == "nato_base"
+    base = board.terrain(facts_of(state).cvbg["space"]) == "nato_base"
     n, succeeds, _row = _dice_10_1(module, state, at_base=base, crews=False)
     rolls = [dice.roll(6, f"repair {pid} die {k + 1}", "10.1") for k in range(n)]
     fixed = any(r >= succeeds for r in rolls)
-    conds = dict(state.data["conditions"])
+    conds = dict(facts_of(state).conditions)
     if fixed:
         conds.pop(pid, None)
     ev.append(
@@ -172,7 +173,7 @@ def _repair_escort_10_0(
             {"unit": pid, "rolls": rolls, "repaired": fixed},
         )
     )
-    return state.with_data(conditions=conds)
+    return CbgFacts.put(state, conditions=conds)
 
 
 def _repair_aircraft_10_3(
@@ -180,14 +181,14 @@ def _repair_aircraft_10_3(
 ) -> GameState:
     """[10.3] per [10.1]: any success removes the aircraft's Damaged marker. The NATO-base
     bonus [10.2] applies where the aircraft is based; the carrier's crews help aboard only."""
-    where = state.data["air"][pid]
+    where = facts_of(state).air[pid]
     aboard = where == "hangar"
-    space = state.data["cvbg"]["space"] if aboard else where
+    space = facts_of(state).cvbg["space"] if aboard else where
     base = board.contains(space) and board.terrain(space) == "nato_base"
     n, succeeds, _row = _dice_10_1(module, state, at_base=base, crews=aboard)
     rolls = [dice.roll(6, f"repair {pid} die {k + 1}", "10.3") for k in range(n)]
     fixed = any(r >= succeeds for r in rolls)
-    conds = dict(state.data["conditions"])
+    conds = dict(facts_of(state).conditions)
     if fixed:
         conds.pop(pid, None)
     ev.append(
@@ -200,4 +201,4 @@ def _repair_aircraft_10_3(
             {"unit": pid, "rolls": rolls, "repaired": fixed},
         )
     )
-    return state.with_data(conditions=conds)
+    return CbgFacts.put(state, conditions=conds)

@@ -12,6 +12,7 @@ from referee.engine.graphboard import PointBoard
 from referee.engine.orders import Order
 from referee.engine.vocabulary import match_name
 from referee.rules.carrier_battlegroup import combat_phase, movement
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -31,17 +32,17 @@ def allowance(module: Module, state: GameState, *, spend_fuel: bool) -> int:
     no maximum-speed bonus, 0 at Propulsion 0 (a system at 0 is out of action [22.2])."""
     ships = []
     cap: int | None = None
-    for pid in state.data["cvbg"]["ships"]:
+    for pid in facts_of(state).cvbg["ships"]:
         u = module.piece(pid).unit
         if pid == CARRIER:
-            now = int(state.data["carrier"]["Propulsion"])
-            start = int((state.data.get("carrier_start") or {}).get("Propulsion", now))
+            now = int(facts_of(state).carrier["Propulsion"])
+            start = int((facts_of(state).carrier_start or {}).get("Propulsion", now))
             if now < start:
                 cap = now
             else:
                 ships.append((now, True))
         else:
-            c = state.data["conditions"].get(pid, {})
+            c = facts_of(state).conditions.get(pid, {})
             spd = movement.damaged_speed_12_3(
                 u.values["SPD"], damaged=bool(c.get("damage")), crippled=bool(c.get("crippled"))
             )
@@ -58,8 +59,8 @@ def check_move_12_0(
     """[12.1]-[12.4] the ``move`` orders; ``logistics``: this turn's Logistics skips the
     Movement Phase [5.0]."""
     out: list[Violation] = []
-    here = state.data["cvbg"]["space"]
-    ships = state.data["cvbg"]["ships"]
+    here = facts_of(state).cvbg["space"]
+    ships = facts_of(state).cvbg["ships"]
     if len(orders) > 1:
         out.append(
             Violation(
@@ -85,7 +86,7 @@ def check_move_12_0(
         route = [here, *path] if path and path[0] != here else path
         spend = o.mode == "max"
         needs_fuel = any("nuclear" not in module.piece(p).unit.flags for p in ships)
-        if spend and needs_fuel and state.data["fuel"] < 1:
+        if spend and needs_fuel and facts_of(state).fuel < 1:
             out.append(
                 Violation(
                     "12.2",
@@ -103,7 +104,7 @@ def check_move_12_0(
                     hint="the slowest ship sets it; `max` adds 2 for 1 Fuel [12.2]",
                 ).at(o)
             )
-        sbg = {g["space"] for g in state.data["sbgs"].values()}
+        sbg = {g["space"] for g in facts_of(state).sbgs.values()}
         for i, (a, b) in enumerate(itertools.pairwise(route)):
             if not board.adjacent(a, b):
                 out.append(
@@ -133,22 +134,24 @@ def movement_phase_12_0(
     module: Module, state: GameState, board: PointBoard, orders: list[Order], ev: list[Event]
 ) -> GameState:
     """[12.1] the CVBG moves; [12.2] 1 Fuel for maximum speed; [12.5] Out of Lane."""
-    state = state.with_data(entered=None)
-    moved = [state.data["cvbg"]["space"]]
+    state = CbgFacts.put(state, entered=None)
+    moved = [facts_of(state).cvbg["space"]]
     for o in orders:
         route = [match_name(w, board.locations())[0] for w in o.hexes]
-        route = [r for r in route if r and r != state.data["cvbg"]["space"]]
+        route = [r for r in route if r and r != facts_of(state).cvbg["space"]]
         if not route:
             continue
         needs = any(
-            "nuclear" not in module.piece(p).unit.flags for p in state.data["cvbg"]["ships"]
+            "nuclear" not in module.piece(p).unit.flags for p in facts_of(state).cvbg["ships"]
         )
         if o.mode == "max" and needs:
-            state = state.with_data(fuel=state.data["fuel"] - 1)
-            ev.append(Event("fuel", "12.2", f"1 Fuel for maximum speed: Fuel {state.data['fuel']}"))
-        start = state.data["cvbg"]["space"]
+            state = CbgFacts.put(state, fuel=facts_of(state).fuel - 1)
+            ev.append(
+                Event("fuel", "12.2", f"1 Fuel for maximum speed: Fuel {facts_of(state).fuel}")
+            )
+        start = facts_of(state).cvbg["space"]
         state = combat_phase._move_cvbg(state, route[-1])
-        state = state.with_data(entered=route[-1])
+        state = CbgFacts.put(state, entered=route[-1])
         ev.append(Event("move", "12.1", "the CVBG moves " + " -> ".join(route), {"path": route}))
         moved = [start, *route]
     state = lane_12_5(board, state, moved, ev)
@@ -157,7 +160,7 @@ def movement_phase_12_0(
 
 def lane_12_5(board: PointBoard, state: GameState, moved: list[str], ev: list[Event]) -> GameState:
     """[12.5]: note whether the CVBG is Out of Lane for this turn's Incident chits."""
-    lanes = state.data["mission"].get("lanes", [])
+    lanes = facts_of(state).mission.get("lanes", [])
     out = movement.out_of_lane_12_5(board, moved, lanes)
     if out:
         ev.append(
@@ -169,4 +172,4 @@ def lane_12_5(board: PointBoard, state: GameState, moved: list[str], ev: list[Ev
                 {"space": moved[-1]},
             )
         )
-    return state.with_data(out_of_lane=out)
+    return CbgFacts.put(state, out_of_lane=out)

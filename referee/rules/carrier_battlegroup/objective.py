@@ -11,6 +11,7 @@ from __future__ import annotations
 from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.carrier_battlegroup import combat_phase
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
@@ -22,9 +23,9 @@ def check_objective_23_0(
     """[23.1] a bombardment needs coastal defense units here; [23.2] a landing needs Orders
     that allow it and Marine or SEAL units aboard."""
     out: list[Violation] = []
-    here = state.data["cvbg"]["space"]
+    here = facts_of(state).cvbg["space"]
     for o in bombard:
-        if here != state.data["mission"]["objective"] or not state.data["coastal"]["units"]:
+        if here != facts_of(state).mission["objective"] or not facts_of(state).coastal["units"]:
             out.append(
                 Violation(
                     "23.1",
@@ -32,18 +33,18 @@ def check_objective_23_0(
                     hint="bombard at the Objective while its coastal defense units remain",
                 ).at(o)
             )
+    mission = facts_of(state).mission
     for o in land:
-        if not state.data["mission"]["landing"]:
+        if not mission["landing"]:
             out.append(
                 Violation(
                     "23.2",
-                    f"expected Orders that allow a landing, found {state.data['mission']['order']}"
-                    " (no landing)",
+                    f"expected Orders that allow a landing, found {mission['order']} (no landing)",
                     hint="only some missions allow a landing [23.2]",
                 ).at(o)
             )
         for pid in o.units:
-            if pid not in state.data["crews"] or module.piece(pid).unit.id not in MARINES:
+            if pid not in facts_of(state).crews or module.piece(pid).unit.id not in MARINES:
                 out.append(
                     Violation(
                         "23.2",
@@ -63,8 +64,8 @@ def check_embark_23_2(state: GameState, embark: list[Order]) -> list[Violation]:
     """[23.2] "You may re-embark a Marine or SEALs unit onto a CVBG in the same space during
     any subsequent game turn": each unit landed, on an earlier turn, in the CVBG's space."""
     out: list[Violation] = []
-    landed = state.data.get("landed_at") or {}
-    here = state.data["cvbg"]["space"]
+    landed = facts_of(state).landed_at or {}
+    here = facts_of(state).cvbg["space"]
     for o in embark:
         for pid in o.units:
             got = landed.get(pid)
@@ -111,8 +112,8 @@ def objective_phase_23_0(
     """[23.1] the bombardments, then [23.2] the landings."""
     for _o in bombard:
         if (
-            state.data["coastal"]["units"]
-            and state.data["cvbg"]["space"] == state.data["coastal"]["space"]
+            facts_of(state).coastal["units"]
+            and facts_of(state).cvbg["space"] == facts_of(state).coastal["space"]
         ):
             ev.append(
                 Event(
@@ -124,18 +125,18 @@ def objective_phase_23_0(
             state = combat_phase.bombard_23_1(module, state, dice, ev)
     for o in land:
         if (
-            not state.data["coastal"]["units"]
-            and state.data["cvbg"]["space"] == state.data["mission"]["objective"]
+            not facts_of(state).coastal["units"]
+            and facts_of(state).cvbg["space"] == facts_of(state).mission["objective"]
         ):
-            state = state.with_data(landed=sorted(o.units))
+            state = CbgFacts.put(state, landed=sorted(o.units))
             ev.append(
                 Event(
                     "landing",
                     "23.2",
-                    f"{', '.join(o.units)} land at {state.data['mission']['objective']}",
+                    f"{', '.join(o.units)} land at {facts_of(state).mission['objective']}",
                 )
             )
-            if readings_of(state.data).landings_23_2:
+            if readings_of(state).landings_23_2:
                 state = _ashore_23_2(state, list(o.units))
         else:
             ev.append(
@@ -150,21 +151,21 @@ def objective_phase_23_0(
 
 def _ashore_23_2(state: GameState, units: list[str]) -> GameState:
     """The landed units leave the carrier's crews and stand in the CVBG's space."""
-    here = state.data["cvbg"]["space"]
-    landed = dict(state.data.get("landed_at") or {})
+    here = facts_of(state).cvbg["space"]
+    landed = dict(facts_of(state).landed_at or {})
     for pid in units:
         landed[pid] = {"space": here, "turn": state.turn}
         state = state.with_unit(UnitState(pid, "USN", here, None))
-    crews = [c for c in state.data["crews"] if c not in units]
-    return state.with_data(crews=crews, landed_at=landed)
+    crews = [c for c in facts_of(state).crews if c not in units]
+    return CbgFacts.put(state, crews=crews, landed_at=landed)
 
 
 def embark_23_2(state: GameState, embark: list[Order], ev: list[Event]) -> GameState:
     """[23.2] landed units go back aboard the CVBG in their space (checked before)."""
     if not embark:
         return state
-    landed = dict(state.data.get("landed_at") or {})
-    crews = list(state.data["crews"])
+    landed = dict(facts_of(state).landed_at or {})
+    crews = list(facts_of(state).crews)
     for o in embark:
         for pid in o.units:
             landed.pop(pid, None)
@@ -174,8 +175,8 @@ def embark_23_2(state: GameState, embark: list[Order], ev: list[Event]) -> GameS
             Event(
                 "embark",
                 "23.2",
-                f"{', '.join(o.units)} re-embark on the CVBG at {state.data['cvbg']['space']}",
+                f"{', '.join(o.units)} re-embark on the CVBG at {facts_of(state).cvbg['space']}",
                 {"units": list(o.units)},
             )
         )
-    return state.with_data(crews=crews, landed_at=landed)
+    return CbgFacts.put(state, crews=crews, landed_at=landed)

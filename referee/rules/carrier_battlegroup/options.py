@@ -31,6 +31,7 @@ from referee.rules.carrier_battlegroup import (
     view,
 )
 from referee.rules.carrier_battlegroup.damage import CARRIER_SYSTEMS
+from referee.rules.carrier_battlegroup.facts import facts_of
 from referee.rules.carrier_battlegroup.setup import CARRIER, CVBG
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
 from referee.source.model import Module
@@ -56,12 +57,12 @@ def _legal(module: Module, state: GameState, section: str, line: str) -> bool:
 def _public_targets(seen: GameState) -> dict[str, str]:
     """Spaces the player sees Soviet units in, and what he sees there [17.0]."""
     out: dict[str, str] = {}
-    for name, g in sorted(seen.data["sbgs"].items()):
+    for name, g in sorted(facts_of(seen).sbgs.items()):
         out[g["space"]] = name + ("" if g["revealed"] else " (face down)")
     for u in sorted(seen.units.values(), key=lambda u: u.id):
         if u.side == "Soviet" and u.location and not u.id.startswith("SO-SBG"):
             out.setdefault(u.location, "revealed Soviet units")
-    c = seen.data["coastal"]
+    c = facts_of(seen).coastal
     n = c["units"] if isinstance(c["units"], int) else len(c["units"])
     if n:
         out.setdefault(c["space"], f"{n} coastal defense unit(s)")
@@ -71,10 +72,10 @@ def _public_targets(seen: GameState) -> dict[str, str]:
 def moves(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
     """[12.1]-[12.5]: every space the CVBG may reach, its cost, Fuel, stop and chits."""
     board = PointBoard(module.map)
-    here = seen.data["cvbg"]["space"]
+    here = facts_of(seen).cvbg["space"]
     cruise = movement_phase.allowance(module, seen, spend_fuel=False)
     fast = movement_phase.allowance(module, seen, spend_fuel=True)
-    sbg = {g["space"] for g in seen.data["sbgs"].values()}
+    sbg = {g["space"] for g in facts_of(seen).sbgs.values()}
     parent: dict[str, str] = {here: here}
     frontier = [here]
     for _ in range(fast):
@@ -87,7 +88,7 @@ def moves(module: Module, state: GameState, seen: GameState) -> list[dict[str, A
                     parent[n] = s
                     nxt.append(n)
         frontier = nxt
-    lanes = seen.data["mission"].get("lanes", [])
+    lanes = facts_of(seen).mission.get("lanes", [])
     out: list[dict[str, Any]] = []
     for dest in sorted(parent, key=lambda s: (_depth(parent, s), s)):
         if dest == here:
@@ -104,7 +105,10 @@ def moves(module: Module, state: GameState, seen: GameState) -> list[dict[str, A
         kind = board.terrain(dest)
         stop = movement.must_stop_12_4(kind, sbg_here=dest in sbg)
         chits = incidents.chits_to_draw_16_0(
-            module, seen.data["alert"], kind, objective=dest == seen.data["mission"]["objective"]
+            module,
+            facts_of(seen).alert,
+            kind,
+            objective=dest == facts_of(seen).mission["objective"],
         )
         fuel = 1 if mode and fast > cruise and _needs_fuel(module, seen) else 0
         out.append(
@@ -132,7 +136,7 @@ def _depth(parent: dict[str, str], s: str) -> int:
 
 
 def _needs_fuel(module: Module, seen: GameState) -> bool:
-    return any("nuclear" not in module.piece(p).unit.flags for p in seen.data["cvbg"]["ships"])
+    return any("nuclear" not in module.piece(p).unit.flags for p in facts_of(seen).cvbg["ships"])
 
 
 def launches(module: Module, state: GameState, seen: GameState, pid: str) -> list[dict[str, Any]]:
@@ -148,10 +152,10 @@ def launches(module: Module, state: GameState, seen: GameState, pid: str) -> lis
 def purchases(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
     """[9.0]-[9.3]: each kind of Cargo the LP and the place allow now, one at a time."""
     board = PointBoard(module.map)
-    here = seen.data["cvbg"]["space"]
+    here = facts_of(seen).cvbg["space"]
     at_base = state.phase == "outfit" or board.terrain(here) == "nato_base"
     cod = logistics.cod_range_9_3(module, seen, board) is not None
-    ships = seen.data["cvbg"]["ships"]
+    ships = facts_of(seen).cvbg["ships"]
     section = "outfit" if state.phase == "outfit" else "logistics"
     out: list[dict[str, Any]] = []
 
@@ -162,7 +166,7 @@ def purchases(module: Module, state: GameState, seen: GameState) -> list[dict[st
 
     for item in TRACKS:
         price = cargo.price(module, item)
-        most = seen.data["lp"] // price
+        most = facts_of(seen).lp // price
         if most and ok(f"buy 1 {item}"):
             out.append({"item": item, "lp": price, "most": most, "order": f"buy {most} {item}"})
     seen_kinds: set[tuple[str, str]] = set()
@@ -186,18 +190,18 @@ def repairs(module: Module, state: GameState, seen: GameState) -> list[dict[str,
     aircraft."""
     out = []
     for s in CARRIER_SYSTEMS:
-        if seen.data["carrier"][s] < seen.data["carrier_start"][s]:
+        if facts_of(seen).carrier[s] < facts_of(seen).carrier_start[s]:
             line = f"repair {s}"
             if _legal(module, state, "logistics", line):
                 out.append({"repair": s, "skips_movement": True, "order": line})
-    for pid in seen.data["cvbg"]["ships"]:
+    for pid in facts_of(seen).cvbg["ships"]:
         line = f"repair {pid}"
-        c = seen.data["conditions"].get(pid, {})
+        c = facts_of(seen).conditions.get(pid, {})
         if c.get("damage") and not c.get("crippled") and _legal(module, state, "logistics", line):
             out.append({"repair": pid, "skips_movement": True, "order": line})
-    for pid in sorted(seen.data["air"]):
+    for pid in sorted(facts_of(seen).air):
         line = f"repair {pid}"
-        if seen.data["conditions"].get(pid, {}).get("damage") and _legal(
+        if facts_of(seen).conditions.get(pid, {}).get("damage") and _legal(
             module, state, "logistics", line
         ):
             out.append({"repair": pid, "skips_movement": False, "order": line})
@@ -210,9 +214,9 @@ def _subject(module: Module, seen: GameState, subject: str) -> str:
         return "all"
     if subject in CARGO:
         return "cargo"
-    if subject in ("CVBG", CVBG) or subject in seen.data["cvbg"]["ships"]:
+    if subject in ("CVBG", CVBG) or subject in facts_of(seen).cvbg["ships"]:
         return "cvbg"
-    if subject in seen.data["air"] or subject in seen.data["missiles"]:
+    if subject in facts_of(seen).air or subject in facts_of(seen).missiles:
         return "air"
     try:
         side = module.piece(subject).unit.side
@@ -235,10 +239,12 @@ def _subject(module: Module, seen: GameState, subject: str) -> str:
 
 def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
     """The report ``referee options SUBJECT`` prints (see the module docstring)."""
-    seen = view.player_view(state) if isinstance(state.data["pools"].get("chits"), list) else state
+    seen = (
+        view.player_view(state) if isinstance(facts_of(state).pools.get("chits"), list) else state
+    )
     kind = _subject(module, seen, subject)
     data: dict[str, Any] = {"subject": subject, "phase": state.phase, "turn": state.turn}
-    lines = [f"{subject}: {state.phase} of turn {state.turn}; LP {seen.data['lp']}"]
+    lines = [f"{subject}: {state.phase} of turn {state.turn}; LP {facts_of(seen).lp}"]
     if state.phase == "setup":  # the one order of set-up [4.0 steps 1-7]
         data["setup"] = [{"order": "begin"}]
         data["orders"] = draft.setup_choices()
@@ -254,14 +260,16 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         sections["escorts"] = escort_choices(module, seen)
     if state.phase == "turn" and kind in ("all", "cvbg"):
         sections["moves"] = moves(module, state, seen)
-        ships = seen.data["cvbg"]["ships"] if subject in (*ALL, "CVBG", CVBG) else [subject]
+        ships = facts_of(seen).cvbg["ships"] if subject in (*ALL, "CVBG", CVBG) else [subject]
         sections["intel"] = [
             {"unit": s, "order": f"intel {s}"}
             for s in ships
             if _legal(module, state, "intelligence", f"intel {s}")
         ]
     if state.phase == "turn" and kind in ("all", "air"):
-        units = sorted([*seen.data["air"], *seen.data["missiles"]]) if kind == "all" else [subject]
+        units = (
+            sorted([*facts_of(seen).air, *facts_of(seen).missiles]) if kind == "all" else [subject]
+        )
         sections["launches"] = [x for p in units for x in launches(module, state, seen, p)]
     if kind in ("all", "cargo"):
         sections["purchases"] = purchases(module, state, seen)
@@ -300,7 +308,7 @@ def pointing(
     :mod:`referee.rules.carrier_battlegroup.draft`): the lines of its sections, each in its
     orders-file section; a ship of the CVBG also offers the group's purchases (the flagship,
     the first ship listed, only: one place for them) [9.0]-[9.3]."""
-    here = seen.data["cvbg"]["space"]
+    here = facts_of(seen).cvbg["space"]
     out = [
         *draft.move_choices(sections.get("moves", [])),
         *draft.intel_choices(sections.get("intel", []), here),
@@ -308,7 +316,7 @@ def pointing(
         *draft.repair_choices(sections.get("repairs", []), here),
     ]
     buys = sections.get("purchases")
-    ships = seen.data["cvbg"]["ships"]
+    ships = facts_of(seen).cvbg["ships"]
     if buys is None and kind == "cvbg" and ships and subject == ships[0]:
         buys = purchases(module, state, seen)
     section = "outfit" if state.phase == "outfit" else "logistics"
@@ -321,7 +329,7 @@ def escort_choices(module: Module, seen: GameState) -> list[dict[str, Any]]:
     from referee.rules.carrier_battlegroup.outfit import class_of
 
     out = []
-    for k, n in sorted(seen.data["escort_classes"].items()):
+    for k, n in sorted(facts_of(seen).escort_classes.items()):
         if not n:
             continue
         ships = sorted(
@@ -366,7 +374,7 @@ def _notes(module: Module, seen: GameState) -> tuple[str, ...]:
         "a Cargo aircraft [9.3] or an aircraft's repair [10.3] does not",
         "face-down Soviet units are shown only as what is on the table [17.0]",
     ]
-    if CARRIER not in seen.data["cvbg"]["ships"]:
+    if CARRIER not in facts_of(seen).cvbg["ships"]:
         notes.append("the carrier is not with the CVBG")
     return tuple(notes)
 
@@ -379,14 +387,63 @@ def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, A
     player's view only [17.0]."""
     if side != "USN" or state.phase not in ("turn", "outfit") or state.pending:
         return []
-    seen = view.player_view(state) if isinstance(state.data["pools"].get("chits"), list) else state
+    seen = (
+        view.player_view(state) if isinstance(facts_of(state).pools.get("chits"), list) else state
+    )
     out: list[dict[str, Any]] = []
     if state.phase == "outfit":
         ships = sorted(s for c in escort_choices(module, seen) for s in c["ships"])
         out += draft.escort_compose(ships)
-    air = sorted(seen.data["air"])
+    air = sorted(facts_of(seen).air)
     for c in draft.standing_choices(air):
         line = c["order"] if c["kind"] != "lose" else f"lose {air[0]}"
         if _legal(module, state, "standing", line):
             out.append(c)
+    if state.phase == "turn":
+        out += [{**c, "since": 4} for c in more_side_orders(module, state, seen)]
+    return out
+
+
+def _composed(
+    module: Module, state: GameState, section: str, base: str, units: list[str], label: str
+) -> list[dict[str, Any]]:
+    """``BASE UNIT ...`` composed unit by unit from those of ``units`` whose one-unit line
+    the validator accepts; none when no unit qualifies."""
+    ok = [u for u in units if _legal(module, state, section, f"{base} {u}")]
+    if not ok:
+        return []
+    kind = base.split()[0]
+    return [{"order": base, "kind": kind, "compose": "words", "from": ok, "label": label,
+             "section": section}]  # fmt: skip
+
+
+WHO = {"yes": "the CVBG breaks off", "all": "the CVBG and the strikes break off"}
+
+
+def more_side_orders(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """The turn's orders added in options format 4, each kept when the validator accepts it,
+    from the player's view [17.0]: the Objective Phase's ``bombard`` [23.1], ``land`` of
+    the Marines or SEALs aboard and ``embark`` of those ashore [23.2] (composed unit by unit);
+    the standing ``deploy outer`` of the units the player puts in the Outer Zone [20.2]
+    (composed) and ``breakoff yes|all -> SPACE`` toward each space next to the CVBG [18.2]."""
+    from referee.rules.carrier_battlegroup.objective import MARINES
+
+    out: list[dict[str, Any]] = []
+    if _legal(module, state, "objective", "bombard"):
+        out.append({"order": "bombard", "kind": "bombard", "label": "shore bombardment [23.1]",
+                    "section": "objective"})  # fmt: skip
+    marines = sorted(p for p, u in seen.units.items() if u.side == "USN"
+                     and module.piece(p).unit.id in MARINES)  # fmt: skip
+    out += _composed(module, state, "objective", "land", marines, "amphibious landing [23.2]")
+    out += _composed(module, state, "objective", "embark", marines, "back aboard [23.2]")
+    usn = sorted([*seen.data["cvbg"]["ships"], *seen.data["air"]])
+    out += _composed(module, state, "standing", "deploy outer", usn, "Outer Zone in battle [20.2]")
+    here = seen.data["cvbg"]["space"]
+    for mode in ("yes", "all"):
+        for space in sorted(PointBoard(module.map).neighbours(here)):
+            line = f"breakoff {mode} -> {q(space)}"
+            label = f"{WHO[mode]} to {space}, next to the CVBG now [18.2]"
+            if _legal(module, state, "standing", line):
+                out.append({"order": line, "kind": "breakoff", "section": "standing",
+                            "label": label})  # fmt: skip
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import OrdersDoc
 from referee.rules.carrier_battlegroup import cargo, escorts
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.named_units import named_units_2_2
 from referee.rules.carrier_battlegroup.setup import CARRIER, NATO_BASE
 from referee.source.model import Module
@@ -43,7 +44,7 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
                 "4.0",
                 "pick the escorts: `escort UNIT ...` in [outfit]",
                 hint="the classes rolled: "
-                + ", ".join(f"{v} x {k}" for k, v in state.data["escort_classes"].items() if v),
+                + ", ".join(f"{v} x {k}" for k, v in facts_of(state).escort_classes.items() if v),
             ).at(None)
         )
     escorts_ok = True  # the escort words all known and escorts: then check them together
@@ -66,7 +67,7 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
                 )
             picks.append(pid)
     if esc and escorts_ok:
-        want = {k: v for k, v in state.data["escort_classes"].items() if v}
+        want = {k: v for k, v in facts_of(state).escort_classes.items() if v}
         got: dict[str, int] = {}
         for pid in picks:
             k = class_of(module, pid)[0] or ""
@@ -113,10 +114,10 @@ def carry_out_outfit(
     ev: list[Event] = []
     picks = [p for o in doc.orders if o.verb == "escort" for p in o.units]
     ships = [CARRIER, *picks]
-    start = state.data["cvbg"]["space"]  # where the scenario starts it [4.0 step 9a], [8.1]
+    start = facts_of(state).cvbg["space"]  # where the scenario starts it [4.0 step 9a], [8.1]
     for pid in picks:
         state = state.with_unit(UnitState(pid, "USN", start, None))
-    state = state.with_data(cvbg={"space": start, "ships": ships})
+    state = CbgFacts.put(state, cvbg={"space": start, "ships": ships})
     ev.append(Event("escorts", "4.0", "the CVBG: " + ", ".join(ships), {"ships": ships}))
     buys = [o for o in doc.orders if o.verb == "buy"]
     if buys:
@@ -128,7 +129,7 @@ def carry_out_outfit(
                 "4.0",
                 f"bought for {b.lp} LP: "
                 + ", ".join([*b.pieces, *(f"{n} {k}" for k, n in sorted(b.tracks.items()))])
-                + f"; {state.data['lp']} LP left",
+                + f"; {facts_of(state).lp} LP left",
                 {"lp": b.lp},
             )
         )

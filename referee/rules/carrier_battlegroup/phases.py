@@ -4,12 +4,13 @@ sections), each with its check and its carrying-out side by side."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import OrdersDoc
-from referee.engine.sequence import Phase, SequenceOfPlay
+from referee.engine.sequence import SequenceOfPlay
 from referee.rules.carrier_battlegroup import outfit, setup, turn
+from referee.rules.carrier_battlegroup.sequence import SEQUENCE
 from referee.source.model import Module
 
 Check = Callable[[Module, GameState, OrdersDoc], list[Violation]]
@@ -30,35 +31,18 @@ def _no_check(module: Module, state: GameState, doc: OrdersDoc) -> list[Violatio
     return []
 
 
-PHASES: SequenceOfPlay[PhaseSteps] = SequenceOfPlay(
-    (
-        Phase(
-            "setup",
-            "set-up steps 1-7",
-            "4.0",
-            side="USN",
-            sections=("setup",),
-            steps=PhaseSteps(_no_check, lambda m, s, d, dice: setup.setup_4_0(m, s, dice)),
-        ),
-        Phase(
-            "outfit",
-            "escorts, purchases and placement",
-            "4.0",
-            side="USN",
-            sections=("outfit",),
-            steps=PhaseSteps(
-                outfit.check_outfit, lambda m, s, d, dice: outfit.carry_out_outfit(m, s, d)
-            ),
-        ),
-        Phase(
-            "turn",
-            "the turn's orders",
-            "5.0",
-            side="USN",
-            sections=("intelligence", "logistics", "movement", "launch", "objective"),
-            steps=PhaseSteps(turn.check_turn, turn.carry_out_turn),
-        ),
-    )
-)
+STEPS: dict[str, PhaseSteps] = {
+    "setup": PhaseSteps(_no_check, lambda m, s, d, dice: setup.setup_4_0(m, s, dice)),
+    "outfit": PhaseSteps(
+        outfit.check_outfit, lambda m, s, d, dice: outfit.carry_out_outfit(m, s, d)
+    ),
+    "turn": PhaseSteps(turn.check_turn, turn.carry_out_turn),
+}
 """The steps the USN player writes orders for; the Soviet side is the referee's own
 procedure (``referee_sides``), run inside the turn's carry-out [5.0]."""
+
+PHASES: SequenceOfPlay[PhaseSteps] = SequenceOfPlay(
+    tuple(replace(p, steps=STEPS.get(p.id)) for p in SEQUENCE)
+)
+"""The sequence of play [4.0], [5.0] (:data:`sequence.SEQUENCE`), the steps the referee
+waits for with their check and carry-out; [5.0]'s phases are carried out within ``turn``."""

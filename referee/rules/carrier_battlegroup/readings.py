@@ -1,15 +1,21 @@
 """The declared readings of Carrier Battlegroup that a game may switch
 (docs/interpretations.md, Carrier Battlegroup).
 
-A game's ``state.data["flags"]`` (field name -> value) sets them. ``new_game`` records the
-rulings made after the first archives (:data:`NEW_GAME_FLAGS`), so a state without the key
-replays as it was played and ``verify`` accepts such an archive's start (``earlier_starts``).
+A game's ``flags`` fact (``CbgFacts.flags``: field name -> value) sets them. ``new_game``
+records the rulings made after the first archives (:data:`NEW_GAME_FLAGS`), so a state without
+the key replays as it was played and ``verify`` accepts such an archive's start
+(``earlier_starts``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
+
+if TYPE_CHECKING:
+    from referee.engine.core import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,30 +121,25 @@ FLAG_GENERATIONS: tuple[dict[str, Any], ...] = (
 NEW_GAME_FLAGS: dict[str, Any] = {k: v for g in FLAG_GENERATIONS for k, v in g.items()}
 
 
-def readings_of(data: Any) -> Readings:
-    """The switches of a game's ``state.data``."""
-    given = dict(data.get("flags") or {})
+def readings_of(state: GameState) -> Readings:
+    """The switches of a game's position (its ``flags`` fact)."""
+    given = facts_of(state).flags
     return Readings(**{f.name: bool(given[f.name]) for f in fields(Readings) if f.name in given})
 
 
-def _without(data: dict[str, Any], names: set[str]) -> dict[str, Any]:
-    flags = {k: v for k, v in (data.get("flags") or {}).items() if k not in names}
-    out = dict(data)
-    if flags:
-        out["flags"] = flags
-    else:
-        out.pop("flags", None)
-    return out
+def _without(state: GameState, names: set[str]) -> GameState:
+    flags = {k: v for k, v in facts_of(state).flags.items() if k not in names}
+    return CbgFacts.put(state, flags=flags) if flags else CbgFacts.drop(state, "flags")
 
 
-def earlier_datas(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """``data`` as each older version's ``new_game`` made it, the latest first: without the
-    flags of the last generation, then of the last two, ... (empty: it has none of them)."""
-    flags = dict(data.get("flags") or {})
-    out: list[dict[str, Any]] = []
+def earlier_starts(state: GameState) -> tuple[GameState, ...]:
+    """``state`` as each older version's ``new_game`` made it, the latest first: without the
+    flags of the last generation, then of the last two, ... (none: it has none of them)."""
+    flags = facts_of(state).flags
+    out: list[GameState] = []
     dropped: set[str] = set()
     for gen in reversed(FLAG_GENERATIONS):
         dropped |= set(gen)
         if any(k in flags for k in gen):
-            out.append(_without(data, dropped))
-    return out
+            out.append(_without(state, dropped))
+    return tuple(out)

@@ -16,12 +16,14 @@ from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import (
     Due,
     HiddenInformation,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     Submissions,
     UnitOptions,
 )
 from referee.rules.carrier_battlegroup import launch, scripted, setup, view
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.phases import PHASES
 from referee.rules.carrier_battlegroup.vocabulary import VOCABULARY
 from referee.source.model import Module
@@ -30,11 +32,14 @@ if TYPE_CHECKING:  # the return type of options only
     from referee.engine.ruleset import OptionsReport
 
 
-class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer, UnitOptions):
+class CarrierBattlegroup(
+    Ruleset, Submissions, HiddenInformation, ScriptedPlayer, UnitOptions, PositionFacts
+):
     id = "carrier_battlegroup"
     name = "Carrier Battlegroup"
     vocabulary = VOCABULARY
     referee_sides = ("Soviet",)
+    facts = CbgFacts
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -45,9 +50,9 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
         """The starts older versions of this ruleset made for the same game: without the
         flags of later rulings (readings.FLAG_GENERATIONS, [5.0 step 10], [12.4]).
         ``verify`` accepts each as the start of an archive begun before the ruling."""
-        from referee.rules.carrier_battlegroup.readings import earlier_datas
+        from referee.rules.carrier_battlegroup.readings import earlier_starts
 
-        return tuple(state.evolve(data=d) for d in earlier_datas(dict(state.data)))
+        return earlier_starts(state)
 
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
         if state.active_side is None or state.phase not in PHASES:
@@ -104,11 +109,11 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
     def hidden_pools(self, module: Module, state: GameState) -> dict[str, list[str]]:
         """[4.0], [16.2]: each pool as committed at set-up (and SBG/coastal contents once
         drawn), so ``verify`` can replay every draw after ``reveal``."""
-        out = {f"pool:{k}": list(v) for k, v in sorted(state.data["pools"].items())}
-        for n, g in sorted(state.data["sbgs"].items()):
+        out = {f"pool:{k}": list(v) for k, v in sorted(facts_of(state).pools.items())}
+        for n, g in sorted(facts_of(state).sbgs.items()):
             if not g["revealed"]:
                 out[n] = list(g["units"])
-        c = state.data["coastal"]
+        c = facts_of(state).coastal
         if c["units"] and not c["revealed"]:
             out["coastal"] = list(c["units"])
         return out
@@ -137,14 +142,14 @@ class CarrierBattlegroup(Ruleset, Submissions, HiddenInformation, ScriptedPlayer
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         from referee.rules.carrier_battlegroup.end_of_turn import losses_24_1
 
-        d = state.data
+        d = facts_of(state)
         return {
-            "vp": d["vp"],  # one VP track, the US player's [24.1]
+            "vp": d.vp,  # one VP track, the US player's [24.1]
             "losses": losses_24_1(module, state),
-            "alert": d["alert"],
-            "lp": d["lp"],
-            "result": d["result"],
-            "turns": (d.get("mission") or {}).get("turns"),
+            "alert": d.alert,
+            "lp": d.lp,
+            "result": d.result,
+            "turns": (d.mission or {}).get("turns"),
             "rule": "24.1",
         }
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from referee.rules.carrier_battlegroup.sequence import SEQUENCE as PLAYED
 from referee.source.schema import (
     DiceDecl,
     DisplayDecl,
     DisplayRow,
     LossScore,
     MarkerDecl,
-    PhaseDecl,
     RulesetSchema,
     TableRollDecl,
     TrackDecl,
     TrackMarker,
+    tracker_steps,
 )
 
 if TYPE_CHECKING:
@@ -133,7 +134,9 @@ def _reduced_22_5(module: Module, unit: UnitDef) -> tuple[tuple[int, Mapping[str
 
 def _crippled(module: Module, state: Any) -> Mapping[str, int]:
     """1 for each crippled unit (``conditions.<piece>.crippled`` [22.5])."""
-    conds = state.data.get("conditions") or {}
+    from referee.rules.carrier_battlegroup.facts import facts_of
+
+    conds = facts_of(state).conditions or {}
     return {pid: 1 for pid, c in conds.items() if isinstance(c, dict) and c.get("crippled")}
 
 
@@ -191,26 +194,11 @@ def _check_terrain_16_1(module: Module) -> list[Diagnostic]:
     return check_terrain_16_1(module)
 
 
-# [4.0] set-up (the referee's steps 1-7, then the player's escorts, purchases and placement,
-# steps 7-9), played once; then [5.0] each turn's ten phases in order. The referee takes one
-# turn's orders at once (phases.PHASES "turn": intelligence, logistics, movement, launch,
-# objective sections) and carries out the phases in this order, so the engine's "turn" step
-# is the Intelligence Phase, where a turn's orders begin; the other ids are the phases'
-# own. 5.0 numbers the phases 1) to 10).
-SEQUENCE = (
-    PhaseDecl("setup", "Set-up (steps 1-7)", "4.0", once=True),
-    PhaseDecl("outfit", "Set-up: escorts, purchases and placement (steps 7-9)", "4.0", once=True),
-    PhaseDecl("turn", "Intelligence Phase", "5.0"),
-    PhaseDecl("logistics", "Logistics Phase", "5.0"),
-    PhaseDecl("movement", "Movement Phase", "5.0"),
-    PhaseDecl("incident", "Incident Phase", "5.0"),
-    PhaseDecl("launch", "USN Launch Phase", "5.0"),
-    PhaseDecl("combat", "Combat Phase", "5.0"),
-    PhaseDecl("objective", "Objective Phase", "5.0"),
-    PhaseDecl("recovery", "Recovery Phase", "5.0"),
-    PhaseDecl("victory", "Victory Phase", "5.0"),
-    PhaseDecl("end", "End of Turn", "5.0"),
-)
+# [4.0] set-up, played once, then [5.0] each turn's ten phases in order, read from the
+# referee's own sequence (sequence.SEQUENCE, declared once); the engine's "turn" step, which
+# takes one turn's orders at once, is played within the Intelligence Phase, where a turn's
+# orders begin.
+SEQUENCE = tracker_steps(PLAYED)
 
 SCHEMA = RulesetSchema(
     id="carrier_battlegroup",

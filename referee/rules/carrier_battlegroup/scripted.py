@@ -9,6 +9,7 @@ from referee.engine.core import GameState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import cargo, movement, movement_phase, outfit
 from referee.rules.carrier_battlegroup.escorts import AEGIS_LIMIT
+from referee.rules.carrier_battlegroup.facts import facts_of
 from referee.rules.carrier_battlegroup.setup import CARRIER
 from referee.source.model import Module
 
@@ -31,7 +32,7 @@ def scripted_orders(module: Module, state: GameState) -> str | None:
 
 
 def _outfit(module: Module, state: GameState) -> str:
-    want = dict(state.data["escort_classes"])
+    want = dict(facts_of(state).escort_classes)
     picks: list[str] = []
     aegis = 0
     for pid in module.pieces():
@@ -44,7 +45,9 @@ def _outfit(module: Module, state: GameState) -> str:
             aegis += 1
         picks.append(pid)
         want[k] -= 1
-    lp = state.data["lp"] - 2 * cargo.price(module, "fuel") - 2 * cargo.price(module, "ammunition")
+    lp = (
+        facts_of(state).lp - 2 * cargo.price(module, "fuel") - 2 * cargo.price(module, "ammunition")
+    )
     room = sum(cargo.capacity_of(module, s) for s in [CARRIER, *picks])
     buys: list[str] = []
     aircraft = 0
@@ -58,7 +61,7 @@ def _outfit(module: Module, state: GameState) -> str:
         if cost > lp:
             continue
         if item == "carrier_aircraft":
-            if aircraft >= state.data["carrier"]["Hangar"]:
+            if aircraft >= facts_of(state).carrier["Hangar"]:
                 continue
             aircraft += 1
         if item == "cruise_missile":
@@ -75,14 +78,14 @@ def _outfit(module: Module, state: GameState) -> str:
 
 def _turn(module: Module, state: GameState) -> str:
     board = PointBoard(module.map)
-    here = state.data["cvbg"]["space"]
-    goal = state.data["mission"]["objective"]
+    here = facts_of(state).cvbg["space"]
+    goal = facts_of(state).mission["objective"]
     lines = ["", "[standing]", "breakoff no"]
-    lanes = state.data["mission"].get("lanes", [])
+    lanes = facts_of(state).mission.get("lanes", [])
     route = (
         movement.lane_path_12_5(board, here, goal, lanes) or board.path(here, goal) or [here]
     )  # in lane when it can be [12.5]
-    sbg = {g["space"] for g in state.data["sbgs"].values()}
+    sbg = {g["space"] for g in facts_of(state).sbgs.values()}
     allow = movement_phase.allowance(module, state, spend_fuel=False)
     path: list[str] = []
     for s in route[1 : 1 + allow]:
@@ -95,24 +98,24 @@ def _turn(module: Module, state: GameState) -> str:
     strike = _strike(module, state, board)
     if strike:
         body += ["[launch]", strike]
-    if here == goal and state.data["coastal"]["units"]:
+    if here == goal and facts_of(state).coastal["units"]:
         body += ["[objective]", "bombard"]
     return "\n".join(["", *body, *lines]) + "\n"
 
 
 def _strike(module: Module, state: GameState, board: PointBoard) -> str | None:
-    here = state.data["cvbg"]["space"]
+    here = facts_of(state).cvbg["space"]
     attackers = sorted(
         p
-        for p, w in state.data["air"].items()
+        for p, w in facts_of(state).air.items()
         if w == "hangar" and module.piece(p).unit.values["AS"] > 0
     )
-    deck = state.data["carrier"]["Flight Deck"]
+    deck = facts_of(state).carrier["Flight Deck"]
     attackers = attackers[:deck]
     if not attackers:
         return None
     rng = min(module.piece(p).unit.values["SPD"] for p in attackers)
-    for _name, g in sorted(state.data["sbgs"].items()):
+    for _name, g in sorted(facts_of(state).sbgs.items()):
         if g["space"] != here and board.distance(here, g["space"]) <= rng:
             return "strike " + " ".join(attackers) + " -> " + _q(g["space"])
     return None

@@ -16,6 +16,7 @@ from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.numerals import HINT, read_whole, shown, why_not
 from referee.rules.carrier_battlegroup import alert, movement, pools, rows
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import NEW_GAME_FLAGS
 from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS, TRACKS
 from referee.source.diagnostics import Diagnostic
@@ -80,33 +81,34 @@ def new_game(
         active_side="USN",
         units={},
         stacks={},
-        data={
-            "kind": RED_OKTOBER if scenario == RED_OKTOBER else "mission",
-            "pools": lists,
-            "chit_order": list(lists["chits"]),
-            "alert": 0,
-            "lp": 0,
-            "vp": 0,
-            "fuel": 0,
-            "ammo": 0,
-            # the printed start values [4.0 step 6]; CIC and CAG come with their d6 in set-up
-            "carrier": printed_systems(module),
-            "sbgs": {},
-            "coastal": {"space": None, "units": [], "revealed": False},
-            "revealed": [],
-            "cvbg": {"space": start, "ships": [CARRIER]},
-            "air": {},
-            "missiles": {},
-            "crews": [],
-            "conditions": {},
-            "sunk": [],
-            "damaged_box": [],
-            "crippled_box": [],
-            "losses": [],
-            "result": None,
-            "flags": dict(NEW_GAME_FLAGS),
-        },
         options=tuple(options),
+    )
+    state = CbgFacts.put(
+        state,
+        kind=RED_OKTOBER if scenario == RED_OKTOBER else "mission",
+        pools=lists,
+        chit_order=list(lists["chits"]),
+        alert=0,
+        lp=0,
+        vp=0,
+        fuel=0,
+        ammo=0,
+        # the printed start values [4.0 step 6]; CIC and CAG come with their d6 in set-up
+        carrier=printed_systems(module),
+        sbgs={},
+        coastal={"space": None, "units": [], "revealed": False},
+        revealed=[],
+        cvbg={"space": start, "ships": [CARRIER]},
+        air={},
+        missiles={},
+        crews=[],
+        conditions={},
+        sunk=[],
+        damaged_box=[],
+        crippled_box=[],
+        losses=[],
+        result=None,
+        flags=dict(NEW_GAME_FLAGS),
     )
     tracks = {m.piece for m in TRACK_MARKERS}  # the Ship Display's markers show data
     for pid, piece in module.pieces().items():
@@ -195,13 +197,13 @@ def _draw_group(
     state: GameState, count: int, pool: str, dice: Dice, purpose: str, rule: str
 ) -> tuple[GameState, list[str]]:
     got: list[str] = []
-    p = list(state.data["pools"][pool])
+    p = list(facts_of(state).pools[pool])
     for k in range(count):
         if not p:
             break
         pid, p = pools.draw(p, dice, f"{purpose} draw {k + 1}", rule, hidden=True)
         got.append(pid)
-    return state.with_data(pools={**state.data["pools"], pool: p}), got
+    return CbgFacts.put(state, pools={**facts_of(state).pools, pool: p}), got
 
 
 def place_face_down(state: GameState, ids: list[str], space: str) -> GameState:
@@ -214,17 +216,18 @@ def place_face_down(state: GameState, ids: list[str], space: str) -> GameState:
 def setup_4_0(module: Module, state: GameState, dice: Dice) -> tuple[GameState, list[Event]]:
     """[4.0] steps 1-7 (and 25.0 for the Red Oktober scenario)."""
     ev: list[Event] = []
-    data: dict[str, Any] = dict(state.data)
+    got = facts_of(state)
+    changes: dict[str, Any] = {}
     orders_table = module.tables["orders"]
-    if data["kind"] == RED_OKTOBER:
+    if got.kind == RED_OKTOBER:
         order = "RO"
         ev.append(Event("orders", "25.0", "The Hunt for Red Oktober: no Orders marker is drawn"))
     else:
         marker, _rest = pools.draw(
-            list(data["pools"]["orders"]), dice, "Orders marker", "4.0", hidden=False
+            list(got.pools["orders"]), dice, "Orders marker", "4.0", hidden=False
         )
         order = marker.removeprefix("ORD-")
-        data["pools"] = {**data["pools"], "orders": []}
+        changes["pools"] = {**got.pools, "orders": []}
         ev.append(
             Event(
                 "orders",
@@ -244,20 +247,20 @@ def setup_4_0(module: Module, state: GameState, dice: Dice) -> tuple[GameState, 
         "kill": str(row.get("kill") or ""),
         "lanes": list(movement.lanes_of_orders(str(row.get("lanes") or ""))),  # [12.5]
     }
-    data["mission"] = mission
-    data["lp"] = int(row["lp"])
+    changes["mission"] = mission
+    changes["lp"] = int(row["lp"])
     ev.append(
         Event(
             "mission",
             "4.0",
             f"Orders {order}: objective {mission['objective']} by {mission['line']}, "
-            f"{mission['turns']} turns, {data['lp']} LP",
+            f"{mission['turns']} turns, {changes['lp']} LP",
             mission,
         )
     )
     r = dice.roll(6, "initial Alert", "6.0")
     level, how = alert.initial_alert_6_0(module, r, int(row["alert_drm"]))
-    data["alert"] = level
+    changes["alert"] = level
     ev.append(
         Event(
             "alert",
@@ -266,8 +269,8 @@ def setup_4_0(module: Module, state: GameState, dice: Dice) -> tuple[GameState, 
             {"alert": level},
         )
     )
-    state = state.evolve(data=data)
-    if data["kind"] == RED_OKTOBER:
+    state = CbgFacts.put(state, **changes)
+    if got.kind == RED_OKTOBER:
         state, ev2 = _red_oktober_25_0(module, state, dice)
     else:
         state, ev2 = _sbgs_4_0(module, state, dice, mission)
@@ -292,7 +295,7 @@ def setup_4_0(module: Module, state: GameState, dice: Dice) -> tuple[GameState, 
             {"roll": e, "classes": picks},
         )
     )
-    state = state.with_data(carrier=systems, carrier_start=dict(systems), escort_classes=picks)
+    state = CbgFacts.put(state, carrier=systems, carrier_start=dict(systems), escort_classes=picks)
     state = state.evolve(phase="outfit")
     return state, ev
 
@@ -304,7 +307,7 @@ def _sbgs_4_0(
     ev: list[Event] = []
     sbgs: dict[str, Any] = {}
     markers = [p for p in module.pieces() if p.startswith("SO-SBG")]
-    for k in range(state.data["alert"]):
+    for k in range(facts_of(state).alert):
         name = f"SBG-{k + 1}"
         n = dice.roll(6, f"{name} size", "4.0")
         state, got = _draw_group(state, n, "warships", dice, name, "4.0")
@@ -331,7 +334,7 @@ def _sbgs_4_0(
                 hidden_from=pools.HIDDEN_FROM_PLAYER,
             )
         )
-    return state.with_data(sbgs=sbgs), ev
+    return CbgFacts.put(state, sbgs=sbgs), ev
 
 
 def _red_oktober_25_0(
@@ -370,7 +373,7 @@ def _red_oktober_25_0(
                 hidden_from=pools.HIDDEN_FROM_PLAYER,
             )
         )
-    return state.with_data(sbgs=sbgs), ev
+    return CbgFacts.put(state, sbgs=sbgs), ev
 
 
 def _coastal_4_0(
@@ -382,9 +385,10 @@ def _coastal_4_0(
         return state, []
     state, got = _draw_group(state, n, "coastal", dice, "coastal defense", "4.0")
     state = place_face_down(state, got, mission["objective"])
-    state = state.with_data(
+    state = CbgFacts.put(
+        state,
         coastal={"space": mission["objective"], "units": got, "revealed": False},
-        pools={**state.data["pools"], "coastal": []},  # the rest are out of the scenario
+        pools={**facts_of(state).pools, "coastal": []},  # the rest are out of the scenario
     )
     return state, [
         Event(

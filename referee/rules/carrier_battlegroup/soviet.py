@@ -13,6 +13,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.engine.graphboard import PointBoard
 from referee.rules.carrier_battlegroup import alert, incidents, pools, rows
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 from referee.rules.carrier_battlegroup.readings import readings_of
 from referee.rules.carrier_battlegroup.setup import SSBN
 from referee.source.model import Module
@@ -26,9 +27,9 @@ def usn_spaces(state: GameState) -> set[str]:
 
 def reveal_17_0(state: GameState, ids: list[str], rule: str, events: list[Event]) -> GameState:
     """[17.0] flip face up for good; a Glitch goes back to its pool instead [11.4], [17.1]."""
-    revealed = set(state.data["revealed"])
-    pools_ = {k: list(v) for k, v in state.data["pools"].items()}
-    sbgs = {k: dict(v) for k, v in state.data["sbgs"].items()}
+    revealed = set(facts_of(state).revealed)
+    pools_ = {k: list(v) for k, v in facts_of(state).pools.items()}
+    sbgs = {k: dict(v) for k, v in facts_of(state).sbgs.items()}
     for pid in ids:
         u = state.units[pid]
         if pid.startswith("SO-GLITCH") or pid.startswith("SO-MASK"):
@@ -43,7 +44,7 @@ def reveal_17_0(state: GameState, ids: list[str], rule: str, events: list[Event]
             continue
         revealed.add(pid)
         state = state.with_unit(UnitState(pid, u.side, u.location, u.box, u.status - {"face_down"}))
-    state = state.with_data(revealed=sorted(revealed), pools=pools_, sbgs=sbgs)
+    state = CbgFacts.put(state, revealed=sorted(revealed), pools=pools_, sbgs=sbgs)
     if ids:
         events.append(
             Event(
@@ -59,7 +60,7 @@ def reveal_17_0(state: GameState, ids: list[str], rule: str, events: list[Event]
 def drop_empty_sbgs(state: GameState, events: list[Event]) -> GameState:
     """[17.0]: an SBG whose ships are all gone (or all glitches) leaves the map."""
     sbgs = {}
-    for name, g in state.data["sbgs"].items():
+    for name, g in facts_of(state).sbgs.items():
         if g["units"]:
             sbgs[name] = g
         else:
@@ -68,7 +69,7 @@ def drop_empty_sbgs(state: GameState, events: list[Event]) -> GameState:
             events.append(
                 Event("sbg_gone", "17.0", f"{name} has no ships left: its marker leaves the map")
             )
-    return state.with_data(sbgs=sbgs)
+    return CbgFacts.put(state, sbgs=sbgs)
 
 
 def move_sbg_13_0(
@@ -83,7 +84,7 @@ def move_sbg_13_0(
     """[13.0]: move the SBG ``spaces`` toward ``toward``; stop on entering a space with a USN
     unit or a Soviet naval base; never enter a NATO base (stop short)."""
     board = PointBoard(module.map)
-    g = dict(state.data["sbgs"][name])
+    g = dict(facts_of(state).sbgs[name])
     route = board.path(g["space"], toward) or [g["space"]]
     here = g["space"]
     usn = usn_spaces(state)
@@ -109,14 +110,14 @@ def move_sbg_13_0(
     for pid in [*g["units"], g["marker"]]:
         u = state.units[pid]
         state = state.with_unit(UnitState(pid, u.side, here, None, u.status))
-    return state.with_data(sbgs={**state.data["sbgs"], name: g})
+    return CbgFacts.put(state, sbgs={**facts_of(state).sbgs, name: g})
 
 
 def closed_bases_23_2(state: GameState) -> set[str]:
     """[23.2] "Soviet bases cannot be used ... if occupied by a Marine or SEAL unit": the
     spaces where landed Marines or SEALs stand, closed to the Soviet side
     (docs/interpretations.md, CBG 23.2)."""
-    return {str(v["space"]) for v in (state.data.get("landed_at") or {}).values()}
+    return {str(v["space"]) for v in (facts_of(state).landed_at or {}).values()}
 
 
 def red_oktober_25_1(
@@ -124,20 +125,20 @@ def red_oktober_25_1(
 ) -> GameState:
     """[25.1]: each SBG moves the higher of 2d6 toward the Atlantic Ocean Entry; one that
     enters it stops and is revealed there."""
-    for name in sorted(state.data["sbgs"]):
+    for name in sorted(facts_of(state).sbgs):
         a = dice.roll(6, f"{name} run, die 1", "25.1")
         b = dice.roll(6, f"{name} run, die 2", "25.1")
         state = move_sbg_13_0(module, state, name, max(a, b), ATLANTIC_ENTRY, "25.1", events)
-        g = state.data["sbgs"].get(name)
+        g = facts_of(state).sbgs.get(name)
         if g and g["space"] == ATLANTIC_ENTRY and not g["revealed"]:
             state = reveal_sbg(state, name, "25.1", events)
     return state
 
 
 def reveal_sbg(state: GameState, name: str, rule: str, events: list[Event]) -> GameState:
-    g = state.data["sbgs"][name]
-    sbgs = {**state.data["sbgs"], name: {**g, "revealed": True}}
-    state = state.with_data(sbgs=sbgs)
+    g = facts_of(state).sbgs[name]
+    sbgs = {**facts_of(state).sbgs, name: {**g, "revealed": True}}
+    state = CbgFacts.put(state, sbgs=sbgs)
     return reveal_17_0(state, list(g["units"]), rule, events)
 
 
@@ -147,15 +148,15 @@ def incident_phase_16_0(
     """[16.0]-[16.2]: draw Alert (+ space) chits; unit chits wait for Combat; the rest act
     now; Alert changes net out [6.1]; every chit goes back to the pool."""
     board = PointBoard(module.map)
-    space = state.data["cvbg"]["space"]
-    objective = state.data["mission"]["objective"]
-    entered = state.data.get("entered") == space
+    space = facts_of(state).cvbg["space"]
+    objective = facts_of(state).mission["objective"]
+    entered = facts_of(state).entered == space
     n = incidents.chits_to_draw_16_0(
         module,
-        state.data["alert"],
+        facts_of(state).alert,
         board.terrain(space),
         objective=space == objective,
-        entered=entered or not readings_of(state.data).chits_on_entering,
+        entered=entered or not readings_of(state).chits_on_entering,
     )
     if n == 0:
         events.append(
@@ -166,13 +167,13 @@ def incident_phase_16_0(
         Event(
             "incidents",
             "16.0",
-            f"Alert {state.data['alert']} at {space} ({board.terrain(space)}"
+            f"Alert {facts_of(state).alert} at {space} ({board.terrain(space)}"
             + ("" if entered else ", not entered this turn: no extra chits [16.1]")
             + f"): {n} chit(s)",
             {"count": n, "entered": entered},
         )
     )
-    cup = list(state.data["pools"]["chits"])
+    cup = list(facts_of(state).pools["chits"])
     drawn: list[str] = []
     for k in range(min(n, len(cup))):
         pid, cup = pools.draw(cup, dice, f"Incident chit {k + 1} of {n}", "16.2", hidden=False)
@@ -182,7 +183,7 @@ def incident_phase_16_0(
     changes: list[int] = []
     generated: list[str] = []
     contact = False
-    pools_ = {k: list(v) for k, v in state.data["pools"].items()}
+    pools_ = {k: list(v) for k, v in facts_of(state).pools.items()}
     for pid in drawn:
         rec = by_unit[pid.split(".")[0]]
         events.append(
@@ -204,7 +205,7 @@ def incident_phase_16_0(
         if int(rec["alert"]):
             changes.append(int(rec["alert"]))
         sanction = int(rec.get("lane_alert") or 0)
-        if sanction and state.data.get("out_of_lane"):
+        if sanction and facts_of(state).out_of_lane:
             changes.append(sanction)
             events.append(
                 Event(
@@ -217,22 +218,22 @@ def incident_phase_16_0(
         if rec["contact"]:
             contact = True
         if int(rec["sbg_move"]):
-            for name in sorted(state.data["sbgs"]):
+            for name in sorted(facts_of(state).sbgs):
                 state = move_sbg_13_0(
                     module, state, name, int(rec["sbg_move"]), space, "13.0", events
                 )
-    state = state.with_data(pools=pools_)
+    state = CbgFacts.put(state, pools=pools_)
     if changes:
-        level = alert.net_alert_6_1(state.data["alert"], changes)
+        level = alert.net_alert_6_1(facts_of(state).alert, changes)
         events.append(
             Event(
                 "alert",
                 "6.1",
-                f"Alert {state.data['alert']} -> {level} (changes {changes} net out)",
+                f"Alert {facts_of(state).alert} -> {level} (changes {changes} net out)",
                 {"alert": level},
             )
         )
-        state = state.with_data(alert=level)
+        state = CbgFacts.put(state, alert=level)
     for pid in generated:
         u = state.units[pid]
         state = state.with_unit(UnitState(pid, u.side, space, None, frozenset({"face_down"})))
@@ -255,8 +256,9 @@ def incident_phase_16_0(
             )
         )
     # [16.2] all chits picked go back to the pool at the end of the phase
-    state = state.with_data(
-        pools={**state.data["pools"], "chits": sorted(cup + drawn, key=_chit_order(state))},
+    state = CbgFacts.put(
+        state,
+        pools={**facts_of(state).pools, "chits": sorted(cup + drawn, key=_chit_order(state))},
         incident={
             "space": space,
             "generated": generated,
@@ -271,7 +273,7 @@ def incident_phase_16_0(
 
 def _chit_order(state: GameState) -> Any:
     """The committed order of the cup, so the pool returns to the same listing."""
-    order = {pid: i for i, pid in enumerate(state.data["chit_order"])}
+    order = {pid: i for i, pid in enumerate(facts_of(state).chit_order)}
     return lambda pid: order[pid]
 
 

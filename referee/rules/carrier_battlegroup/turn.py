@@ -27,6 +27,7 @@ from referee.rules.carrier_battlegroup import (
     soviet,
 )
 from referee.rules.carrier_battlegroup import logistics as logistics_
+from referee.rules.carrier_battlegroup.facts import facts_of
 from referee.rules.carrier_battlegroup.named_units import named_units_2_2
 from referee.rules.carrier_battlegroup.setup import CVBG, RED_OKTOBER
 from referee.source.model import Module
@@ -94,8 +95,8 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
             "embark",
         )
     }
-    here = state.data["cvbg"]["space"]
-    ships = state.data["cvbg"]["ships"]
+    here = facts_of(state).cvbg["space"]
+    ships = facts_of(state).cvbg["ships"]
     for o in doc.orders:
         out += _units_of_2_2(module, o)
     spaces = [
@@ -147,7 +148,7 @@ def carry_out_turn(
         )
     }
     standing = standing_of(doc)
-    if state.data["kind"] == RED_OKTOBER:
+    if facts_of(state).kind == RED_OKTOBER:
         state = soviet.red_oktober_25_1(module, state, dice, ev)
     # 1 Intelligence [11.0]
     state = intelligence.intelligence_phase_11_0(module, state, board, by["intel"], dice, ev)
@@ -158,18 +159,18 @@ def carry_out_turn(
             module,
             state,
             by["buy"],
-            state.data["cvbg"]["ships"],
-            at_base=board.terrain(state.data["cvbg"]["space"]) == "nato_base",
+            facts_of(state).cvbg["ships"],
+            at_base=board.terrain(facts_of(state).cvbg["space"]) == "nato_base",
             cod=cod,
         )
-        state = cargo.carry_out_buys(module, state, b, state.data["cvbg"]["ships"])
+        state = cargo.carry_out_buys(module, state, b, facts_of(state).cvbg["ships"])
         if cargo.by_cod_only_9_3(module, b, cod=cod):
             ev.append(
                 Event(
                     "logistics",
                     "9.3",
                     f"the Cargo aircraft replenishes the CVBG for {b.lp} LP; "
-                    f"{state.data['lp']} LP left; the Movement Phase is not skipped",
+                    f"{facts_of(state).lp} LP left; the Movement Phase is not skipped",
                 )
             )
         else:
@@ -177,7 +178,7 @@ def carry_out_turn(
                 Event(
                     "logistics",
                     "9.1",
-                    f"Cargo bought for {b.lp} LP; {state.data['lp']} LP left; "
+                    f"Cargo bought for {b.lp} LP; {facts_of(state).lp} LP left; "
                     "Movement Phase skipped",
                 )
             )

@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.core import GameState
+from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
 
 
 def hidden_ids(state: GameState) -> set[str]:
     """Soviet pieces the player may not see: face down, or in a pool."""
-    revealed = set(state.data["revealed"])
+    revealed = set(facts_of(state).revealed)
     out = set()
     for u in state.units.values():
         if u.side != "Soviet" or u.id.startswith("SO-SBG"):
@@ -25,7 +26,7 @@ def is_player_view(state: GameState) -> bool:
     """Whether ``state`` is :func:`player_view` of a position rather than the position: the
     view keeps only the number of units in each pool. ``validate`` on it must not refuse
     what the units it leaves out could allow ([19.1], ``launch.strike_target_19_1``)."""
-    counts = state.data.get("pools") or {}
+    counts = facts_of(state).pools or {}
     return bool(counts) and all(isinstance(v, int) for v in counts.values())
 
 
@@ -34,19 +35,19 @@ def player_view(state: GameState) -> GameState:
     units = {k: v for k, v in state.units.items() if k not in hidden}
     stacks = {h: tuple(x for x in ids if x not in hidden) for h, ids in state.stacks.items()}
     stacks = {h: ids for h, ids in stacks.items() if ids}
-    d: dict[str, Any] = dict(state.data)
-    d["pools"] = {k: len(v) for k, v in state.data["pools"].items()}
-    d.pop("chit_order", None)
+    d: dict[str, Any] = {}
+    d["pools"] = {k: len(v) for k, v in facts_of(state).pools.items()}
     d["sbgs"] = {
         n: {**g, "units": g["units"] if g["revealed"] else len(g["units"])}
-        for n, g in state.data["sbgs"].items()
+        for n, g in facts_of(state).sbgs.items()
     }
-    c = state.data["coastal"]
+    c = facts_of(state).coastal
     d["coastal"] = {**c, "units": c["units"] if c["revealed"] else len(c["units"])}
-    inc = state.data.get("incident")
+    inc = facts_of(state).incident
     if inc:
         d["incident"] = {**inc, "generated": len(inc["generated"])}
-    return state.evolve(units=units, stacks=stacks, data=d)
+    seen = CbgFacts.drop(state.evolve(units=units, stacks=stacks), "chit_order")
+    return CbgFacts.put(seen, **d)
 
 
 SBG_BACK = "warship_back"
@@ -65,13 +66,13 @@ def face_down(state: GameState) -> dict[str, list[str]]:
     Combat Phase: at the end of a turn they have fought (and are face up [17.0]) or left
     unseen [18.1 step 4]. A full position (the units themselves, not counts) has none."""
     out: dict[str, list[str]] = {}
-    for g in state.data.get("sbgs", {}).values():
+    for g in facts_of(state).sbgs.values():
         if not g.get("revealed") and isinstance(g.get("units"), int) and g.get("space"):
             out.setdefault(str(g["space"]), []).extend([SBG_BACK] * g["units"])
-    c = state.data.get("coastal") or {}
+    c = facts_of(state).coastal or {}
     if not c.get("revealed") and isinstance(c.get("units"), int) and c.get("space"):
         out.setdefault(str(c["space"]), []).extend([COASTAL_BACK] * c["units"])
-    inc = state.data.get("incident") or {}
+    inc = facts_of(state).incident or {}
     if isinstance(inc.get("generated"), int) and inc.get("space"):
         backs = [str(b) for b in inc.get("backs") or ()]
         out.setdefault(str(inc["space"]), []).extend(backs[: inc["generated"]])

@@ -33,6 +33,7 @@ class DeclaredRules(Ruleset, UnitOptions):
     id = "declared"
     name = "Declared game (record and dice, not rules)"
     vocabulary = VOCABULARY
+    orders_unclaimed_pieces = True  # an imported module's pieces of no side [G1]
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()

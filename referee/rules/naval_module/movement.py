@@ -511,6 +511,13 @@ def _defender_hex_points_30_24(w: Work, ships: list[str], cd_side: str) -> int:
 
 
 def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = False) -> None:
+    """The Naval Movement Loss Table roll of ``ships`` [27.2]: its column from the
+    interdiction level and the CD points along the way [27.22], then the result applied
+    [27.32]. Nothing when only checking: the column feeds the roll alone, and the CD points
+    are the costly part (every CD unit against every hex crossing of the way), which
+    ``referee options`` would otherwise pay once per candidate move."""
+    if not w.live:
+        return
     g = w.game
     first = ships[0]
     facts = dict(w.state.data.get("ships", {}).get(first, {}))
@@ -532,8 +539,6 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
         forced_sortie_sailed=sailed,
         storm=storm,
     )
-    if not w.live:
-        return
     a, b = w.roll2d6(f"Naval Movement Loss Table for {' '.join(ships)}", "27.2")
     modified = a + b + mods.total
     result, how = lookup_27_2(g.module, column, modified)

@@ -166,6 +166,13 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
 
         return options_report(module, state, subject, limit)
 
+    def side_orders(self, module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+        """The side's orders no one naval unit gives: the interdiction box, the host game's
+        results [31.11], [31.13], [31.23], [30.16] (``options.py``)."""
+        from referee.rules.naval_module.options import side_orders
+
+        return side_orders(module, state, side)
+
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.naval_module.scripted import scripted_orders
 

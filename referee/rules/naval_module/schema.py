@@ -13,16 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from referee.rules.naval_module.sequence import PHASES
 from referee.source.schema import (
     BoxUnits,
     DiceDecl,
     DisplayDecl,
     DisplayRow,
     MarkerDecl,
-    PhaseDecl,
     RulesetSchema,
     TableRollDecl,
     TrackDecl,
+    tracker_steps,
 )
 
 if TYPE_CHECKING:
@@ -140,54 +141,20 @@ DISPLAYS = (
     ),
 )
 
-# The phases of each player turn the naval rules act in, as the referee walks them
-# (sequence.PHASES; a test holds the two together): the host series' sequence is not in the
-# text, so these are the phases the naval rules name [25.32], [31.1], [26.12a], [31.22],
-# [29.0]. The Motorized Movement and the Movement Phase [26.12a] share one tracker entry: a
-# position save records the tracker's entries, so a separate entry would change the save of
-# every step of a game begun before the Motorized Movement Phase was built (which skips it,
-# ``sequence.Phase.flag``) and ``verify`` would refuse its archive. The referee's other steps
-# are sub-steps of one of them: the host game's air combat signed by both sides [31.13],
-# [31.23], the enemy's coast artillery and defensive naval support [27.12], and an assault's
-# host game result [30.16].
-# The tracker names each step by its player turn ("Soviet Player Turn: Reaction Phase"): the
-# other side acts in some of them, and [31.22] calls the Reaction Phase of the Soviet player
-# turn the Axis Reaction Phase.
-SEQUENCE = tuple(
-    step
-    for player in ("first", "second")
-    for step in (
-        PhaseDecl("readiness", "Player Turn: Naval Readiness Phase", "25.32", player),
-        PhaseDecl(
-            "interdiction",
-            "Player Turn: Air Interdiction Phase",
-            "31.1",
-            player,
-            within=("aircombat", "aircombat_confirm"),
-        ),
-        PhaseDecl(
-            "movement",
-            "Player Turn: Motorized Movement and Movement Phases",
-            "26.12a",
-            player,
-            within=("motorized",),
-        ),
-        PhaseDecl(
-            "reaction",
-            "Player Turn: Reaction Phase",
-            "31.22",
-            player,
-            within=("reaction_air", "reaction_air_confirm"),
-        ),
-        PhaseDecl(
-            "combat",
-            "Player Turn: Combat Phase",
-            "29.0",
-            player,
-            within=("combat_air", "combat_air_confirm", "coast", "host", "host_confirm"),
-        ),
-    )
-)
+# The phases of each player turn the naval rules act in, read from the phases the referee
+# walks (sequence.PHASES, declared once): the host series' sequence is not in the text, so
+# these are the phases the naval rules name [25.32], [31.1], [26.12a], [31.22], [29.0]. The
+# referee's other steps are played within one of them (``Phase.within``): the host game's air
+# combat signed by both sides [31.13], [31.23], the enemy's coast artillery and defensive
+# naval support [27.12], an assault's host game result [30.16], and the Motorized Movement
+# Phase [26.12a], which shares the Movement Phase's entry: a position save records the
+# tracker's entries, so an entry of its own would change the save of every step of a game
+# begun before it was built (which skips it, ``sequence.Phase.flag``) and ``verify`` would
+# refuse its archive. The first player's turn, then the second's; the tracker names each
+# step by its player turn ("Soviet Player Turn: Reaction Phase"): the other side acts in
+# some of them, and [31.22] calls the Reaction Phase of the Soviet player turn the Axis
+# Reaction Phase.
+SEQUENCE = tracker_steps(PHASES, player_turns=True)
 
 # ---- what the schema names lazily: ``referee check`` reads the schema without the rules ----
 

@@ -38,6 +38,7 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             "Air Interdiction Phase: host air combat, mission side",
             "31.13",
             side=ENEMY,
+            within="interdiction",
         ),
         Phase(
             "aircombat_confirm",
@@ -45,10 +46,18 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             "31.13",
             side=PHASING,
             sections=("aircombat",),
+            within="interdiction",
         ),
-        # played only in games begun with this step built (``Phase.flag``)
+        # played only in games begun with this step built (``Phase.flag``); the turn tracker
+        # shows it within the Movement Phase (one entry: a position save records the tracker's
+        # entries, so an entry of its own would change every save of an older game)
         Phase(
-            "motorized", "Motorized Movement Phase", "26.12a", side=PHASING, flag="motorized_phase"
+            "motorized",
+            "Motorized Movement Phase",
+            "26.12a",
+            side=PHASING,
+            flag="motorized_phase",
+            within="movement",
         ),
         Phase("movement", "Movement Phase", "26.12a", side=PHASING),
         Phase("reaction", "Reaction Phase (Axis air against ships at sea)", "31.22", side=ENEMY),
@@ -58,6 +67,7 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             "31.23",
             side=ENEMY,
             sections=("shipping",),
+            within="reaction",
         ),
         Phase(
             "reaction_air_confirm",
@@ -65,6 +75,7 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             "31.23",
             side=PHASING,
             sections=("shipping",),
+            within="reaction",
         ),
         Phase("combat", "Combat Phase", "29.0", side=PHASING),
         Phase(
@@ -73,6 +84,7 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             "31.23",
             side=PHASING,
             sections=("shipping",),
+            within="combat",
         ),
         Phase(
             "combat_air_confirm",
@@ -80,20 +92,29 @@ PHASES: SequenceOfPlay[None] = SequenceOfPlay(
             "31.23",
             side=ENEMY,
             sections=("shipping",),
+            within="combat",
         ),
         Phase(
             "coast",
             "Combat Phase: the enemy's coast artillery and defensive naval support",
             "27.12",
             side=ENEMY,
+            within="combat",
         ),
-        Phase("host", "host game result, phasing player's signature", "30.16", side=PHASING),
+        Phase(
+            "host",
+            "host game result, phasing player's signature",
+            "30.16",
+            side=PHASING,
+            within="combat",
+        ),
         Phase(
             "host_confirm",
             "host game result, other player's signature",
             "30.16",
             side=ENEMY,
             sections=("host",),
+            within="combat",
         ),
     )
 )

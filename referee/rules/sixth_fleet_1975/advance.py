@@ -21,6 +21,7 @@ from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.combat import phase_record, with_record
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.decisions import pend, phase_orders, standing_orders
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
@@ -84,8 +85,8 @@ def check_advances_8_5(
     against, with each attacked Defended hex destroyed (an advance into it follows only
     that result [10.44][10.45])."""
     if defended_attacked:
-        gone = {*state.data.get("destroyed_defended", ()), *defended_attacked}
-        state = state.with_data(destroyed_defended=sorted(gone))
+        gone = {*(facts_of(state).destroyed_defended or ()), *defended_attacked}
+        state = SixthFleetFacts.put(state, destroyed_defended=sorted(gone))
     probs: list[Violation] = []
     per_hex: dict[str, int] = {}
     for o in orders:

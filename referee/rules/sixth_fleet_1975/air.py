@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import facts_of
 from referee.source.boxes import carrier_of as carrier_of_box
 from referee.source.boxes import holding_box
 
@@ -27,7 +28,9 @@ def airbase_usable_9_16(
     base = game.board.airbase(hex_id)
     if base is None:
         return False
-    if hex_id in game.destroyed_defended(state) or hex_id in state.data.get("destroyed_bases", ()):
+    if hex_id in game.destroyed_defended(state) or hex_id in (
+        facts_of(state).destroyed_bases or ()
+    ):
         return False
     ud = game.unit(unit)
     nat = game.module.nationalities.get(base.nationality)
@@ -52,7 +55,7 @@ def unusable_base_rule(game: Game, state: GameState, unit: str, hex_id: str) -> 
         return None
     if hex_id in game.destroyed_defended(state):
         return "10.48"
-    if hex_id in state.data.get("destroyed_bases", ()):
+    if hex_id in (facts_of(state).destroyed_bases or ()):
         return "9.16"
     ud = game.unit(unit)
     nat = game.module.nationalities.get(base.nationality)

@@ -103,6 +103,9 @@ def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Vi
     allowed = set(followup_8_5_4(state))
     probs: list[Violation] = []
     for o in orders:
+        if o.verb == "retreat":
+            probs.append(_retreat_in_followup(o, allowed).at(o))
+            continue
         if o.verb != "attack":
             continue
         defended = defended_target_10_44(o.targets)
@@ -119,3 +122,19 @@ def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Vi
                 ).at(o)
             )
     return probs
+
+
+def _retreat_in_followup(o: Order, allowed: set[str]) -> Violation:
+    """A ``retreat`` line in a further file would never be carried out: the 8.24 retreats were
+    made after the first file [8.24], and the further file's attacks retreat only enemy units
+    [8.71], so none of the phasing player's units retreats again this phase [8.5.4]."""
+    return Violation(
+        "8.5.4",
+        f"{o.text}: the 8.24 retreats were made after the first file; a further file may only "
+        f"attack the units that advanced ({', '.join(sorted(allowed))}), and none of your units "
+        "retreats again this phase",
+        code="no-retreat-in-further-file",
+        word=o.verb,
+        hint="a further [8.5.4] file may only attack the units that advanced "
+        "(with `advance` and `displace` lines for those attacks); remove this line",
+    )

@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.strengths import (
     attack_key_8_43,
     attack_strength_8_45,
@@ -65,15 +66,15 @@ def phase_record(state: GameState) -> dict[str, list[str]]:
     """This Combat Phase's record: defenders attacked [7.44], attackers used [8.13], units
     retreated under 8.24 [8.74][8.75], units that advanced [8.5], hexes that attacked [8.21]
     and, when there are any, the enemy units that advanced after an 8.24 retreat [8.5.4]."""
-    rec = state.data.get("combat") or {}
+    rec = facts_of(state).combat or {}
     out = {k: list(rec.get(k, ())) for k in PHASE_KEYS}
     out.update({k: list(rec.get(k, ())) for k in LATER_KEYS})
     return out
 
 
 def with_record(state: GameState, rec: Mapping[str, list[str]]) -> GameState:
-    return state.with_data(
-        combat={k: sorted(set(v)) for k, v in rec.items() if v or k not in LATER_KEYS}
+    return SixthFleetFacts.put(
+        state, combat={k: sorted(set(v)) for k, v in rec.items() if v or k not in LATER_KEYS}
     )
 
 

@@ -32,6 +32,7 @@ from referee.rules.sixth_fleet_1975.combat import (
     with_record,
 )
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.mandatory import (
     best_attacks_from,
     check_obligations_8_21,
@@ -47,7 +48,7 @@ from referee.rules.sixth_fleet_1975.strengths import fmt
 def enter_combat(game: Game, state: GameState, dice: Dice, events: list[Event]) -> GameState:
     """A new phase record; the phase is skipped when the phasing side has no possible attack
     and no unit that must attack [8.11][8.21]."""
-    state = state.with_data(combat=None)
+    state = SixthFleetFacts.put(state, combat=None)
     side = state.active_side
     assert side is not None
     if not combat_possible_8_11(game, state, side):
@@ -189,7 +190,7 @@ def carry_out_combat(
     """Keep the orders decided now for later (``retreat``, ``advance``, ``displace``) and
     queue the attacks in the order written, then the end of the phase."""
     kept = [o.to_json() for o in orders if o.verb in ("retreat", "advance", "displace")]
-    state = state.with_data(phase_orders={"side": side, "orders": kept})
+    state = SixthFleetFacts.put(state, phase_orders={"side": side, "orders": kept})
     attack_tasks: list[dict[str, Any]] = [
         {"t": "attack", "order": o.to_json()} for o in orders if o.verb == "attack"
     ]
@@ -244,8 +245,8 @@ def attack(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Event]
     if not hit:
         return state
     if calc.category == "defended":
-        dd = sorted({*state.data.get("destroyed_defended", ()), calc.target_hex})
-        state = state.with_data(destroyed_defended=dd)
+        dd = sorted({*(facts_of(state).destroyed_defended or ()), calc.target_hex})
+        state = SixthFleetFacts.put(state, destroyed_defended=dd)
         ev.append(
             Event(
                 "destroy-defended",

@@ -11,6 +11,7 @@ from functools import cached_property
 
 from referee.engine.board import HexBoard
 from referee.engine.core import GameState
+from referee.rules.sixth_fleet_1975.facts import facts_of
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS, RuleFlags
 from referee.source.memo import per_module
 from referee.source.model import Module, Scenario, UnitDef
@@ -41,7 +42,7 @@ class Game:
     def of(module: Module, state: GameState) -> Game:
         board, pieces = _module_facts(module)
         scenario = module.scenarios[state.scenario]
-        flags = DEFAULT_FLAGS.with_overrides(state.data.get("flags"))
+        flags = DEFAULT_FLAGS.with_overrides(facts_of(state).flags)
         return Game(module, scenario, board, pieces, flags)
 
     @staticmethod
@@ -96,7 +97,7 @@ class Game:
         return self.scenario.is_night(turn)
 
     def destroyed_defended(self, state: GameState) -> frozenset[str]:
-        return frozenset(state.data.get("destroyed_defended", ()))
+        return frozenset(facts_of(state).destroyed_defended or ())
 
     def enemy_defended(self, state: GameState, hex_id: str, side: str) -> bool:
         """An undestroyed Defended hex of the other side [10.15]."""

@@ -16,14 +16,15 @@ from typing import Any
 from referee.engine.core import GameState, PendingDecision
 from referee.engine.driver import push_front
 from referee.engine.orders import Order
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 
 
 def standing_orders(state: GameState, side: str) -> list[Order]:
-    return [Order.from_json(o) for o in (state.data.get("standing") or {}).get(side, ())]
+    return [Order.from_json(o) for o in (facts_of(state).standing or {}).get(side, ())]
 
 
 def phase_orders(state: GameState, side: str) -> list[Order]:
-    po = state.data.get("phase_orders") or {}
+    po = facts_of(state).phase_orders or {}
     if po.get("side") != side:
         return []
     return [Order.from_json(o) for o in po.get("orders", ())]
@@ -81,11 +82,11 @@ def pend(
 ) -> GameState:
     """Stop here: put ``task`` back at the front of the queue and make the decision pending.
     The answer will be stored in the task as ``choice``."""
-    n = int(state.data.get("next_decision", 1))
+    n = int(facts_of(state).next_decision or 1)
     did = f"D{state.turn}-{n}"
     t = dict(task)
     t["decision"] = did
-    state = push_front(state.with_data(next_decision=n + 1), [t])
+    state = push_front(SixthFleetFacts.put(state, next_decision=n + 1), [t])
     pd = PendingDecision(
         id=did,
         side=side,

@@ -173,14 +173,54 @@ def standing_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any
     ]
 
 
+MORE_VERBS = 4
+"""The options file format that first carries ``retreat UNIT -> HEX`` [8.24]."""
+
+
+def retreat_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]]:
+    """In its side's Combat Phase, a unit of a hex in an enemy zone of control from which no
+    legal attack can be made, and that must retreat [8.24]: ``retreat UNIT -> HEX`` into each
+    hex it may retreat into [8.71] (the validator's own lists)."""
+    from referee.rules.sixth_fleet_1975.mandatory import (
+        best_attacks_from,
+        must_retreat_8_24,
+        obligated_hexes_8_21,
+    )
+    from referee.rules.sixth_fleet_1975.retreat import retreat_options_8_71
+
+    u = st.units[unit]
+    if st.pending or st.phase != seq.COMBAT or u.side != st.active_side or u.location is None:
+        return []
+    here = u.location
+    if here not in obligated_hexes_8_21(game, st, u.side):
+        return []
+    if unit not in must_retreat_8_24(game, st, u.side, here) or best_attacks_from(
+        game, st, u.side, here
+    ):
+        return []
+    return [
+        {
+            "order": f"retreat {unit} -> {h}",
+            "kind": "retreat_to",
+            "at": h,
+            "label": "no attack at 0 or better: it retreats [8.24]",
+            "since": MORE_VERBS,
+        }
+        for h in retreat_options_8_71(game, st, unit)
+    ]
+
+
 def choices(
     game: Game, st: GameState, unit: str, info: dict[str, Any], *, standing: bool = True
 ) -> list[dict[str, Any]]:
     """The order lines a unit may be given now: its phase's (below), the composed ``stack``
     and (``standing``: SPI's verbs; DTP's set-up, which reuses this, has other standing
-    orders) the standing lines."""
+    orders) the standing lines and the retreat of a unit that cannot make its mandatory
+    attack [8.24]."""
     out = phase_choices(game, st, unit, info) + stack_choices(game, st, unit)
-    return out + (standing_choices(game, st, unit) if standing else [])
+    if not standing:
+        return out
+    return out + retreat_choices(game, st, unit) + standing_choices(game, st, unit)
 
 
 def phase_choices(

@@ -2,7 +2,7 @@
 
 The defaults are the resolutions recommended by the rules digest (§16); each is recorded in
 ``docs/interpretations.md`` with the case, the options and why. A game may override a flag in
-``state.data["flags"]`` (a JSON object of field name -> value), so one module can host house
+the ``flags`` fact (a JSON object of field name -> value), so one module can host house
 rules without code changes.
 """
 
@@ -29,7 +29,7 @@ class RuleFlags:
     # [8.5] the non-phasing player's advance into a hex emptied by 8.24 retreats is his
     # decision ("if he wishes"): with no standing order for the hex he is asked (a pending
     # decision). False is the reading of games created before this ruling (standing orders
-    # only, no advance otherwise); ``new_game`` records True in ``state.data["flags"]``, so a
+    # only, no advance otherwise); ``new_game`` records True in the ``flags`` fact, so a
     # state without the key replays as it was played (docs/interpretations.md [8.5])
     ask_advance_after_824: bool = False
     # [8.5.4] non-phasing units that advanced after an 8.24 retreat "may be subsequently
@@ -87,6 +87,6 @@ class RuleFlags:
 DEFAULT_FLAGS = RuleFlags()
 
 NEW_GAME_FLAGS: dict[str, Any] = {"ask_advance_after_824": True, "attack_advanced_8_5_4": True}
-"""Flags ``new_game`` records in a new game's ``state.data["flags"]``: rulings adopted after
+"""Flags ``new_game`` records in a new game's ``flags`` fact: rulings adopted after
 games were already being played, oldest first, whose dataclass default stays the old reading
 so that a state without the key (an older archive) replays unchanged [8.5][8.5.4]."""

@@ -10,7 +10,7 @@ The table is module data (``tables/middle_east_air.csv``, the rules folder's tab
 named table ``middle_east_air`` that the ruleset's schema declares (``schema.MIDDLE_EAST_AIR``),
 loaded and checked by the module loader like every table. :func:`read_table_14_3` adds the
 checks that need the roster and the map; ``new_game`` calls it once and keeps what the game
-needs in ``state.data["middle_east_14_3"]``, so validation and resolution read only the state:
+needs in its ``middle_east_14_3`` fact, so validation and resolution read only the state:
 
 ``{"roller": side, "roll": null | 1-6, "forces": [FORCE...], "table": {"1": [FORCE...], ...}}``
 with ``FORCE = {"country": code, "name": name, "side": side, "units": [piece ids]}``:
@@ -26,6 +26,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 
 # reading and checking the table lives in middle_east_table (which `referee check` imports
 # without the rules engine); TABLE_FILE and parse_table_14_3 stay importable from here
@@ -101,7 +102,7 @@ def prepare_14_3(game: Game, state: GameState, table: MiddleEastTable) -> GameSt
         for p in f["units"]:
             units[p] = UnitState(p, f["side"], None, "unplaced")
     data = {"roller": roller, "roll": None, "forces": always, "table": rolls}
-    return state.evolve(units=units).with_data(**{DATA_KEY: data})
+    return SixthFleetFacts.put(state.evolve(units=units), middle_east_14_3=data)
 
 
 def check_room_14_3(game: Game, state: GameState, force: Mapping[str, Any]) -> None:
@@ -139,7 +140,7 @@ def airbases_14_3(game: Game, state: GameState, force: Mapping[str, Any]) -> tup
 def facts_14_3(state: GameState) -> Mapping[str, Any] | None:
     if RULE not in state.options:
         return None
-    return state.data.get(DATA_KEY) or None
+    return facts_of(state).middle_east_14_3 or None
 
 
 def pools_14_3(game: Game, state: GameState) -> tuple[SetupPool, ...]:
@@ -205,7 +206,7 @@ def middle_east_roll_14_3(
             {"roll": roll, "units": {f["name"]: list(f["units"]) for f in got}},
         )
     )
-    return state.evolve(units=units).with_data(**{DATA_KEY: facts})
+    return SixthFleetFacts.put(state.evolve(units=units), middle_east_14_3=facts)
 
 
 def _counted(game: Game, pieces: list[str]) -> str:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.blacksea import closed_area_12_3
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import facts_of
 from referee.rules.sixth_fleet_1975.strengths import can_attack_6_41
 from referee.rules.sixth_fleet_1975.zoc import in_enemy_zoc, may_leave_6_43
 from referee.source.boxes import carrier_of
@@ -81,7 +82,7 @@ def _entry_cost(game: Game, state: GameState, cat: str, hex_id: str) -> int | No
     if (
         cost is None
         and cat == "air"
-        and state.data.get("neutral_airspace")
+        and facts_of(state).neutral_airspace
         and game.board.terrain(hex_id) in game.flags.neutral_airspace_terrain
     ):
         return 1

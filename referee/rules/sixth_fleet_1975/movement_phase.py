@@ -28,6 +28,7 @@ from referee.rules.sixth_fleet_1975.air import (
 from referee.rules.sixth_fleet_1975.carriers import carrier_order_9_62, check_cap_claim_9_62A
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.decisions import elimination_preference, pend
+from referee.rules.sixth_fleet_1975.facts import facts_of
 from referee.rules.sixth_fleet_1975.movement import (
     check_path_5_0,
     path_after_start,
@@ -54,7 +55,7 @@ def enter_movement(game: Game, state: GameState, dice: Dice, events: list[Event]
     if (
         "14.1" in state.options
         and side == game.flags.soviet_side
-        and not state.data.get("first_strike_done")
+        and not facts_of(state).first_strike_done
     ):
         state = first_strike_14_1(game, state, dice, events)
     return flag_returning_9_22(game, state, side, events)

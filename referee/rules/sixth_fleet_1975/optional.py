@@ -17,6 +17,7 @@ from referee.engine.optional_rules import OptionalRule
 from referee.engine.orders import Order
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.position import eliminate
 
 OPTIONAL_RULES: tuple[OptionalRule, ...] = (
@@ -41,7 +42,7 @@ def first_strike_14_1(game: Game, state: GameState, dice: Dice, events: list[Eve
         ),
         key=lambda u: (game.unit(u.id).number.zfill(4), u.id),
     )
-    state = state.with_data(first_strike_done=True)
+    state = SixthFleetFacts.put(state, first_strike_done=True)
     if not cvs:
         events.append(Event("first-strike", "14.1", "First Strike: no US carrier on the map"))
         return state
@@ -59,7 +60,7 @@ def first_strike_14_1(game: Game, state: GameState, dice: Dice, events: list[Eve
     )
     scores = game.flags.first_strike_losses_score
     state = eliminate(game, state, target.id, "14.1", "Soviet First Strike", events, scores=scores)
-    assigned = state.data.get("assigned") or {}
+    assigned = facts_of(state).assigned or {}
     for air, cv in sorted(assigned.items()):
         if cv == target.id and state.units[air].box not in ("eliminated", "grounded"):
             state = eliminate(
@@ -93,7 +94,7 @@ def black_sea_delay_14_4(
             {"roll": roll, "gate_turn": gate},
         )
     )
-    return state.with_data(gate_turn=gate)
+    return SixthFleetFacts.put(state, gate_turn=gate)
 
 
 def announce_14_2(game: Game, carry: Carry, side: str, o: Order) -> None:
@@ -124,7 +125,7 @@ def announce_14_2(game: Game, carry: Carry, side: str, o: Order) -> None:
             o,
         )
         return
-    if st.data.get("neutral_airspace"):
+    if facts_of(st).neutral_airspace:
         carry.refuse(
             Violation(
                 "14.2", "neutral air space has already been violated", code="already-violated"
@@ -132,7 +133,7 @@ def announce_14_2(game: Game, carry: Carry, side: str, o: Order) -> None:
             o,
         )
         return
-    carry.state = st.with_data(neutral_airspace=True)
+    carry.state = SixthFleetFacts.put(st, neutral_airspace=True)
     carry.events.append(
         Event(
             "option",

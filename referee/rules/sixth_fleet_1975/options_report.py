@@ -79,6 +79,7 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
             lines.append(f"  attack {a['target']}: not allowed: " + "; ".join(a["why_not"]))
     lines += _attacks("group attack", info["group_attacks"], info["group_attacks_untried"], limit)
     info["orders"] = choices(game, st, subject, info)
+    lines += [f"  {c['order']}  [8.24]" for c in info["orders"] if c["kind"] == "retreat_to"]
     marks = {m["hex"]: str(m["cost"]) for m in info["moves"] if m["may_end"]}
     return OptionsReport(subject, tuple(lines), info, marks, tuple(info["notes"]))
 

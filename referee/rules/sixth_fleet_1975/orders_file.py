@@ -16,6 +16,7 @@ from referee.engine.orders import OrdersDoc
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.combat import HEX_TARGET, is_hex_target
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.middle_east import only_with_14_3
 from referee.source.diagnostics import did_you_mean
 
@@ -355,9 +356,9 @@ def apply_standing(state: GameState, side: str, doc: OrdersDoc) -> GameState:
     """Standing orders replace the side's previous standing orders."""
     if "standing" not in _sections_with_standing(doc):
         return state
-    standing = dict(state.data.get("standing") or {})
+    standing = dict(facts_of(state).standing or {})
     standing[side] = [o.to_json() for o in doc.standing]
-    return state.with_data(standing=standing)
+    return SixthFleetFacts.put(state, standing=standing)
 
 
 def _sections_with_standing(doc: OrdersDoc) -> set[str]:
@@ -372,7 +373,7 @@ def carry_out_answer(state: GameState, side: str, doc: OrdersDoc, events: list[E
     queue = queue_of(state)
     if queue and queue[0].get("decision") == pd.id:
         queue[0]["choice"] = answer.value
-    state = state.evolve(pending=state.pending[1:]).with_data(queue=queue)
+    state = SixthFleetFacts.put(state.evolve(pending=state.pending[1:]), queue=queue)
     events.append(
         Event(
             "answer",

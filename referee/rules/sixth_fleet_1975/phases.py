@@ -34,6 +34,7 @@ from referee.rules.sixth_fleet_1975.combat_phase import (
 )
 from referee.rules.sixth_fleet_1975.combat_results import displace, finish_retreat, retreat
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.middle_east import middle_east_roll_14_3, roll_due_14_3
 from referee.rules.sixth_fleet_1975.movement_phase import (
     carry_out_movement,
@@ -105,9 +106,9 @@ PHASES: SequenceOfPlay[PhaseSteps] = SequenceOfPlay(
 
 def auto(game: Game, state: GameState) -> list[dict[str, Any]] | None:
     """What the current phase does on its own: enter it once; otherwise wait for orders."""
-    if state.phase == seq.GAME_OVER and state.data.get("entered"):
+    if state.phase == seq.GAME_OVER and facts_of(state).entered:
         return None
-    if not state.data.get("entered"):
+    if not facts_of(state).entered:
         return [{"t": "enter"}]
     return None
 
@@ -121,7 +122,7 @@ def enter(
     events: list[Event],
 ) -> GameState:
     """Begin the current step [4.0], then the phase's own automatic step (from ``phases``)."""
-    state = state.with_data(entered=True)
+    state = SixthFleetFacts.put(state, entered=True)
     events.append(
         Event(
             "phase",
@@ -141,8 +142,11 @@ def end_phase(game: Game, state: GameState, task: Task, dice: Dice, ev: list[Eve
     turn, phase, side = seq.next_step_4_0(game, state)
     if turn > state.turn and state.phase != seq.SETUP:
         ev.append(Event("turn", "4.0", f"Game-Turn Indication: Game-Turn {turn}", {"turn": turn}))
-    return state.evolve(turn=turn, phase=phase, active_side=side).with_data(
-        entered=False, combat=None, phase_orders=None
+    return SixthFleetFacts.put(
+        state.evolve(turn=turn, phase=phase, active_side=side),
+        entered=False,
+        combat=None,
+        phase_orders=None,
     )
 
 

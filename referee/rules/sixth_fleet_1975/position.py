@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.air import box_contents, holding_box
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.stacking import normalise
 
 
@@ -48,11 +49,11 @@ def eliminate(
         return state
     where = u.location or u.box or ""
     state = state.with_unit(UnitState(u.id, u.side, None, box, frozenset()))
-    losses = list(state.data.get("losses", ()))
+    losses = list(facts_of(state).losses or ())
     losses.append(
         {"unit": unit, "side": u.side, "turn": state.turn, "rule": rule, "scores": scores}
     )
-    state = state.with_data(losses=losses)
+    state = SixthFleetFacts.put(state, losses=losses)
     kind = "ground" if box == "grounded" else "eliminate"
     events.append(
         Event(

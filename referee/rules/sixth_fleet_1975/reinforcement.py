@@ -20,6 +20,7 @@ from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16
 from referee.rules.sixth_fleet_1975.carriers import place_on_carrier_9_62
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.optional import black_sea_delay_14_4
 from referee.rules.sixth_fleet_1975.position import move_piece
@@ -159,7 +160,7 @@ def arrivals_12_2(
     if (
         "14.4" in state.options
         and side == game.flags.soviet_side
-        and "gate_turn" not in state.data
+        and facts_of(state).gate_turn is None
         and game.flags.black_sea_gate
     ):
         state = black_sea_delay_14_4(game, state, dice, events)
@@ -187,8 +188,8 @@ def agree_to_stop_11_0(state: GameState, side: str) -> GameState:
     """``stop``: ``side`` agrees to end the Campaign at this Interphase, after Game-Turn 10,
     and score it [11.0: "players may stop after turn 10 or play to turn 21"]; the game stops
     when every player has agreed (``sequence.stopped_11_0``)."""
-    votes = sorted({*state.data.get("stop_11_0", ()), side})
-    return state.with_data(stop_11_0=votes)
+    votes = sorted({*(facts_of(state).stop_11_0 or ()), side})
+    return SixthFleetFacts.put(state, stop_11_0=votes)
 
 
 def reinforcement_12_2(game: Game, state: GameState, side: str, orders: tuple[Order, ...]) -> Carry:

@@ -17,6 +17,7 @@ from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import (
     OptionsReport,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     UnitOptions,
@@ -25,6 +26,7 @@ from referee.engine.ruleset import (
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import holding_box
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.flags import NEW_GAME_FLAGS
 from referee.rules.sixth_fleet_1975.middle_east import TABLE_FILE, prepare_14_3, read_table_14_3
 from referee.rules.sixth_fleet_1975.optional import OPTIONAL_RULES
@@ -46,9 +48,10 @@ from referee.source.model import Module
 RULESET_ID = "sixth_fleet_1975"
 
 
-class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
+class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions, PositionFacts):
     id = RULESET_ID
     name = "SPI Sixth Fleet (1975)"
+    facts = SixthFleetFacts
     flow: Flow = FLOW
     """The phases and tasks (:mod:`phases`); a derived ruleset gives its own."""
 
@@ -83,15 +86,16 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
             active_side=sc.setup_order[0],
             units=units,
             stacks={},
-            data={
-                "losses": [],
-                "destroyed_defended": [],
-                "entered": True,
-                # rulings made after games began to be played: recorded so that an older
-                # archive (no key) keeps replaying with the reading it was played under
-                "flags": dict(NEW_GAME_FLAGS),
-            },
             options=options,
+        )
+        state = SixthFleetFacts.put(
+            state,
+            losses=[],
+            destroyed_defended=[],
+            entered=True,
+            # rulings made after games began to be played: recorded so that an older
+            # archive (no key) keeps replaying with the reading it was played under
+            flags=dict(NEW_GAME_FLAGS),
         )
         assigned: dict[str, str] = {}
         for f in sorted(sc.fixed, key=lambda f: (f.status is not None, f.unit)):
@@ -106,7 +110,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
             if pool.where == "carrier" and pool.carrier:
                 for u in pool.units:
                     assigned[u] = pool.carrier
-        state = state.with_data(assigned=assigned)
+        state = SixthFleetFacts.put(state, assigned=assigned)
         if "14.3" in state.options:
             table = read_table_14_3(module)
             if table is None:
@@ -234,8 +238,8 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions):
         other side's standing orders (they are decisions not yet taken)."""
         if side is None:
             return state
-        standing = {k: v for k, v in (state.data.get("standing") or {}).items() if k == side}
-        return state.with_data(standing=standing)
+        standing = {k: v for k, v in (facts_of(state).standing or {}).items() if k == side}
+        return SixthFleetFacts.put(state, standing=standing)
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         return score_13_0(Game.of(module, state), state)

@@ -12,7 +12,6 @@ from referee.rules.sixth_fleet_1975.sequence import SEQUENCE as PLAYED
 from referee.source.schema import (
     LossScore,
     MarkerDecl,
-    PhaseDecl,
     RulesetSchema,
     TableRollDecl,
     TrackDecl,
@@ -51,24 +50,20 @@ MIDDLE_EAST_AIR = TableDecl(
 # follows the indication of a turn after which reinforcements arrive. The steps are read
 # from the referee's own sequence (sequence.SEQUENCE, declared once: each phase's id, title
 # and case); the engine plays the Combat and Movement Phases once for each player (its
-# ``state.active_side``), so the Game-Turn lists them per player here. Set-up (played once)
-# and the Game-Turn Indication, which the engine passes through on its own, are the
-# tracker's alone.
-_ENDS = {"combat": ("attacked",), "movement": ("returning",)}
-SEQUENCE = (
-    PhaseDecl("setup", "Set-up", "11.0", once=True),
-    *tracker_steps(
-        PLAYED,
-        ends=_ENDS,
-        turn=(
-            ("combat", "first"),
-            ("movement", "first"),
-            ("combat", "second"),
-            ("movement", "second"),
-        ),
+# ``state.active_side``), so the Game-Turn lists them per player here. Set-up is played
+# once; the engine passes through the Game-Turn Indication on its own.
+SEQUENCE = tracker_steps(
+    PLAYED,
+    ends={"combat": ("attacked",), "movement": ("returning",)},
+    turn=(
+        ("setup", ""),
+        ("combat", "first"),
+        ("movement", "first"),
+        ("combat", "second"),
+        ("movement", "second"),
+        ("indication", ""),
+        ("reinforcement", ""),
     ),
-    PhaseDecl("indication", "Game-Turn Indication", "4.0"),
-    *tracker_steps(PLAYED, turn=(("reinforcement", ""),)),
 )
 
 # what a counter shows: attacked this Combat Phase (units below may now be attacked [7.44];

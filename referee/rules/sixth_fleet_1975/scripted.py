@@ -17,7 +17,9 @@ lawful player would send:
   can reach;
 * **combat** [8.0]: exactly the mandatory attacks -- from every hex in an enemy zone of
   control, its best legal attack by differential [8.21]; when a hex has none, its units
-  retreat [8.24] to their first legal hex;
+  retreat [8.24] to their first legal hex; the further file that may attack units which
+  advanced after those retreats [8.5.4] is empty (such an attack is never mandatory), which
+  ends the phase;
 * **reinforcements** [12.2]: carriers first, each unit on its first legal hex, carrier air in
   the holding box of its carrier;
 * **answers**: the first option of the pending decision.
@@ -35,6 +37,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16, carrier_here_9_62
+from referee.rules.sixth_fleet_1975.attack_advanced import followup_8_5_4
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.mandatory import (
     best_attacks_from,
@@ -251,7 +254,14 @@ def movement_orders(game: Game, state: GameState, side: str) -> list[str]:
 
 
 def combat_orders(game: Game, state: GameState, side: str) -> list[str]:
-    """Exactly the mandatory attacks [8.21], and the retreats of hexes that have none [8.24]."""
+    """Exactly the mandatory attacks [8.21], and the retreats of hexes that have none [8.24].
+
+    A further file after the 8.24 retreats may attack only the units that advanced [8.5.4];
+    no such attack is mandatory (an advance creates no new obligation, docs/interpretations.md
+    [8.5.4]), so this player writes it empty, which ends the phase. Writing the mandatory
+    attacks again there would be refused [8.5.4]."""
+    if followup_8_5_4(state):
+        return []
     lines: list[str] = []
     used: set[str] = set()
     for h in obligated_hexes_8_21(game, state, side):

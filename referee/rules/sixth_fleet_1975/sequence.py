@@ -15,23 +15,28 @@ from __future__ import annotations
 from referee.engine.core import GameState
 from referee.engine.sequence import Phase, SequenceOfPlay
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import facts_of
 
 SETUP = "setup"
 COMBAT = "combat"
 MOVEMENT = "movement"
 REINFORCEMENT = "reinforcement"
+INDICATION = "indication"
 GAME_OVER = "game-over"
 
 SEQUENCE: SequenceOfPlay[None] = SequenceOfPlay(
     (
-        Phase(SETUP, "set-up", "11.0", "side", sections=("setup",)),
+        Phase(SETUP, "set-up", "11.0", "side", sections=("setup",), once=True),
         Phase(COMBAT, "Combat Phase", "8.0", "side", sections=("combat",)),
         Phase(MOVEMENT, "Movement Phase", "5.0", "side", sections=("movement",)),
         Phase(
             REINFORCEMENT, "Reinforcement Interphase", "12.2", "side", sections=("reinforcement",)
         ),
         Phase(GAME_OVER, "game over", "13.0", "nobody"),
-    )
+    ),
+    # passed through on its own between the second player's Movement Phase and the next
+    # Game-Turn (``next_step_4_0``): never a ``state.phase``, a step of the turn tracker
+    extra=(Phase(INDICATION, "Game-Turn Indication", "4.0", "nobody"),),
 )
 """Who acts in each step and the orders section it takes [4.0]: the side whose step it is
 (``state.active_side``, the phasing player) writes it; the other answers decisions left to
@@ -85,7 +90,7 @@ def next_step_4_0(game: Game, state: GameState) -> tuple[int, str, str | None]:
 def stopped_11_0(game: Game, state: GameState) -> bool:
     """Have both players agreed (``stop``) to end the Campaign at this Interphase, after
     Game-Turn 10, and score it [11.0]?"""
-    return set(game.sides) <= set(state.data.get("stop_11_0", ()))
+    return set(game.sides) <= set(facts_of(state).stop_11_0 or ())
 
 
 def _after_indication(game: Game, turn: int) -> tuple[int, str, str | None]:

@@ -20,6 +20,7 @@ from referee.engine.orders import Order
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.air import HOLDING_BOX_LIMIT, box_contents
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts, facts_of
 from referee.rules.sixth_fleet_1975.middle_east import pools_14_3
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, terrain_case_10_1
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
@@ -453,7 +454,7 @@ def setup_11_0(game: Game, state: GameState, side: str, orders: tuple[Order, ...
     if carry.problems:
         return carry
     st = state
-    assigned = dict(st.data.get("assigned") or {})
+    assigned = dict(facts_of(st).assigned or {})
     for pool in game.scenario.pools:
         if pool.where == "carrier" and pool.carrier:
             for u in pool.units:
@@ -468,7 +469,7 @@ def setup_11_0(game: Game, state: GameState, side: str, orders: tuple[Order, ...
             st = move_piece(game, st, u, loc)
         elif kind == "box":
             st = to_box(st, u, where)
-    carry.state = st.with_data(assigned=assigned)
+    carry.state = SixthFleetFacts.put(st, assigned=assigned)
     for o in orders:
         if o.verb == "stack":
             stack_order_7_42(game, carry, side, o)

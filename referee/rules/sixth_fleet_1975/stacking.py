@@ -42,26 +42,8 @@ def room_for_7_22(game: Game, state: GameState, hex_id: str, side: str, units: l
     return naval <= NAVAL_LIMIT and air <= AIR_LIMIT
 
 
-_LAST: list[tuple[GameState, Game, str, dict[str, tuple[int, int]]]] = []
-
-
 def overstacked_7_0(game: Game, state: GameState, side: str) -> dict[str, tuple[int, int]]:
-    """Hexes where ``side`` is over the limit: hex -> (naval excess, air excess).
-
-    The last few answers are kept by the identity of the (immutable) position: a movement
-    phase's options check each candidate move against the same position before it, so the
-    "before" side of a stacking check (the DTP ruleset's ``stacking_problems_7_21`` uses this
-    function) is counted once a step, not once a candidate (issue 26: a 60 x 73 map)."""
-    for st, g, sd, got in _LAST:
-        if st is state and g is game and sd == side:
-            return dict(got)
-    out = _overstacked(game, state, side)
-    _LAST.insert(0, (state, game, side, out))
-    del _LAST[4:]
-    return dict(out)
-
-
-def _overstacked(game: Game, state: GameState, side: str) -> dict[str, tuple[int, int]]:
+    """Hexes where ``side`` is over the limit: hex -> (naval excess, air excess)."""
     out: dict[str, tuple[int, int]] = {}
     for hex_id in sorted(state.stacks):
         naval, air = counts(game, state, hex_id, side)

@@ -13,6 +13,7 @@ from typing import Any
 
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_1975.facts import facts_of
 from referee.rules.sixth_fleet_1975.zoc import exerts_zoc_into_6_21
 from referee.source.model import Module, UnitDef, VictoryBonus
 from referee.source.schema import LossScore
@@ -120,7 +121,7 @@ def bonus_holds_13_1(game: Game, state: GameState, bonus: VictoryBonus, earned: 
 def score_13_0(game: Game, state: GameState) -> dict[str, Any]:
     vp = {s: 0 for s in game.sides}
     destroyed: dict[str, list[dict[str, Any]]] = {s: [] for s in game.sides}
-    for loss in state.data.get("losses", ()):
+    for loss in facts_of(state).losses or ():
         unit, side = loss["unit"], loss["side"]
         worth = unit_vp_13_0(game, unit) if loss.get("scores", True) else 0
         winner = game.enemy_of(side)
@@ -143,7 +144,7 @@ def score_13_0(game: Game, state: GameState) -> dict[str, Any]:
         )
     soviet, nato = game.flags.soviet_side, game.flags.nato_side
     bonus_total = {s: sum(b["vp"] for b in bonuses if b["side"] == s) for s in game.sides}
-    penalty = game.flags.neutral_airspace_vp if state.data.get("neutral_airspace") else 0
+    penalty = game.flags.neutral_airspace_vp if facts_of(state).neutral_airspace else 0
     net = (
         vp.get(soviet, 0)
         - vp.get(nato, 0)

@@ -8,8 +8,6 @@ checked by ``steps.py``; this module says only how it is written.
 
 from __future__ import annotations
 
-from referee.engine import orders
-from referee.engine.orders import OrdersDoc
 from referee.engine.vocabulary import (
     Part,
     Verb,
@@ -197,14 +195,3 @@ VOCABULARY = Vocabulary(
         ),
     ),
 )
-
-
-def parse_orders(text: str, file: str) -> OrdersDoc:
-    """An orders file of this ruleset, text or JSON (the core parser with
-    :data:`VOCABULARY`, as ``Ruleset.parse_orders`` reads it)."""
-    return orders.parse_orders(text, file, VOCABULARY)
-
-
-def parse_orders_json(text: str | bytes, file: str) -> OrdersDoc:
-    """JSON orders of this ruleset."""
-    return orders.parse_orders_json(text, file, VOCABULARY)

@@ -17,6 +17,7 @@ from referee.engine.core import Dice, Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_2019.basing import land_elsewhere_8_3_2
 from referee.rules.sixth_fleet_2019.control import base_owner, functional, may_base
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import (
     HOLDING,
     NEUTRAL,
@@ -230,8 +231,8 @@ def carry_out_attack(
             state = state.with_unit(UnitState(uid, u.side, atk.zone, None, u.status))
     for t in atk.targets[:hits]:
         if t == BASE:
-            state = state.with_data(
-                destroyed_bases=sorted({*state.data.get("destroyed_bases", []), atk.zone})
+            state = SixthFleet2019Facts.put(
+                state, destroyed_bases=sorted({*facts_of(state).destroyed_bases, atk.zone})
             )
             events.append(
                 Event(

@@ -9,6 +9,7 @@ zones are never controlled [3.3].
 from __future__ import annotations
 
 from referee.engine.core import GameState
+from referee.rules.sixth_fleet_2019.facts import facts_of
 from referee.rules.sixth_fleet_2019.game import (
     KEY_ZONES,
     NATO,
@@ -29,19 +30,19 @@ def base_owner(game: Game, state: GameState, zone: str) -> str | None:
         return str(game.prop(zone, "side"))
     aff = str(game.prop(zone, "affiliation", NEUTRAL))
     if aff == NEUTRAL:
-        return state.data.get("joined", {}).get(str(game.prop(zone, "nationality")))
+        return facts_of(state).joined.get(str(game.prop(zone, "nationality")))
     return aff
 
 
 def functional(game: Game, state: GameState, zone: str) -> bool:
     """A base with no Base Destroyed marker [2.12]."""
-    return game.has_base(zone) and zone not in state.data.get("destroyed_bases", [])
+    return game.has_base(zone) and zone not in facts_of(state).destroyed_bases
 
 
 def initial_control(game: Game, state: GameState, zone: str) -> str:
     aff = str(game.prop(zone, "affiliation", NEUTRAL))
     if aff == NEUTRAL:
-        return state.data.get("joined", {}).get(str(game.prop(zone, "nationality")), NEUTRAL)
+        return facts_of(state).joined.get(str(game.prop(zone, "nationality")), NEUTRAL)
     return aff
 
 
@@ -71,9 +72,9 @@ def all_control(game: Game, state: GameState) -> dict[str, str]:
 
 
 def controller(state: GameState, zone: str) -> str | None:
-    """The recorded control of a zone (``state.data["control"]``, kept current after every
+    """The recorded control of a zone (the ``control`` fact, kept current after every
     step)."""
-    return state.data.get("control", {}).get(zone)
+    return facts_of(state).control.get(zone)
 
 
 def straits_problem_3_3_1(game: Game, state: GameState, side: str) -> str | None:

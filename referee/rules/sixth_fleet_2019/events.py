@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.numerals import HINT, read_whole, shown, whole, why_not
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import NATO, NEUTRAL, PROVISIONAL, Game
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module
@@ -25,7 +26,7 @@ def random_event_5_1(
         event, param, text = (
             str(table.lookup(row=roll, col=c).value) for c in ("event", "param", "text")
         )
-        if event == "neutral_joins" and param in state.data.get("joined", {}):
+        if event == "neutral_joins" and param in facts_of(state).joined:
             events.append(
                 Event(
                     "event_void",
@@ -44,8 +45,8 @@ def random_event_5_1(
             )
         )
         if event == "extra_action":  # a whole number: check_events_5_1
-            extra = state.data.get("event_actions", 0) + whole(param, what="extra actions")
-            return state.with_data(event_actions=extra)
+            extra = facts_of(state).event_actions + whole(param, what="extra actions")
+            return SixthFleet2019Facts.put(state, event_actions=extra)
         if event == "neutral_joins":
             return join_2_3(game, state, param, side, events)
         return state
@@ -86,8 +87,8 @@ def join_2_3(
 ) -> GameState:
     """A neutral joins ``side``: its units become that side's and its country that side's
     [2.3], [2.11]."""
-    joined = {**state.data.get("joined", {}), nation: side}
-    state = state.with_data(joined=joined)
+    joined = {**facts_of(state).joined, nation: side}
+    state = SixthFleet2019Facts.put(state, joined=joined)
     for uid, u in sorted(state.units.items()):
         if game.unit(uid).nationality == nation and u.side == NEUTRAL:
             state = state.with_unit(UnitState(uid, side, u.location, u.box, u.status))

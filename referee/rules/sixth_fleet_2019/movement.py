@@ -16,6 +16,7 @@ from referee.engine.orders import Order
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.actions import nationality_problem_6_6
 from referee.rules.sixth_fleet_2019.control import may_base, straits_problem_3_3_1
+from referee.rules.sixth_fleet_2019.facts import facts_of
 from referee.rules.sixth_fleet_2019.game import (
     HOLDING,
     NEUTRAL,
@@ -198,7 +199,7 @@ def _ground_entry(game: Game, state: GameState, zone: str) -> tuple[str, str] | 
             f"ground units cross the sea zone {zone} only by amphibious or airborne "
             "movement (8.5.1, 8.6)",
         )
-    if ztype == "neutral" and game.prop(zone, "nationality") not in state.data.get("joined", {}):
+    if ztype == "neutral" and game.prop(zone, "nationality") not in facts_of(state).joined:
         return (
             "2.1.2",
             f"{zone} is neutral: not affiliated with either side unless brought in by an event",
@@ -503,7 +504,7 @@ def stoppers_8_4(game: Game, state: GameState, side: str, zone: str) -> list[str
     not in the seed; a unit is on patrol from its `patrol` action until it acts again)."""
     return sorted(
         u
-        for u in state.data.get("patrol", [])
+        for u in facts_of(state).patrol
         if u in state.units
         and state.units[u].side not in (side, NEUTRAL)
         and state.units[u].location == zone

@@ -25,12 +25,16 @@ from referee.engine.orders import Order, parse_orders
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_2019 import steps
-from referee.rules.sixth_fleet_2019.combat import check_attack
-from referee.rules.sixth_fleet_2019.game import NEUTRAL, REFIT, Game, other, zone_of
+from referee.rules.sixth_fleet_2019.amphibious import check_embark, check_land
+from referee.rules.sixth_fleet_2019.combat import BASE, check_attack, target_kind
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts
+from referee.rules.sixth_fleet_2019.game import HOLDING, NEUTRAL, REFIT, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import check_move
+from referee.rules.sixth_fleet_2019.patrol import check_patrol
 from referee.rules.sixth_fleet_2019.refit import check_refit
 from referee.rules.sixth_fleet_2019.reinforce import WAITING, check_reinforce, group_of
 from referee.rules.sixth_fleet_2019.sequence import BY_ID
+from referee.rules.sixth_fleet_2019.strike import check_play, marker
 from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 
 
@@ -44,13 +48,17 @@ CHECKS: dict[str, Check] = {
     "attack": check_attack,
     "refit": check_refit,
     "reinforce": check_reinforce,
+    "land": check_land,
+    "embark": check_embark,
+    "patrol": check_patrol,
+    "play": check_play,
 }
 """The check ``steps.one_order`` runs first for each verb a candidate line uses."""
 
 
 def _one_action(state: GameState) -> GameState:
     """The position a one-action file is judged in: one action available [6.1]."""
-    return state.with_data(actions_left=1)
+    return SixthFleet2019Facts.put(state, actions_left=1)
 
 
 def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
@@ -125,7 +133,11 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
     moves, attacks = _moves_and_attacks(game, state, subject)
     refits = _refits(game, state, subject)
     arrivals = _arrivals(game, state, subject)
+    more = _landings_and_patrols(game, state, subject)
     lines = [head, *_option_lines(moves, attacks, refits, arrivals, limit)]
+    lines += [f"  {c['order']}  ({c['label']})" for c in more]
+    if more and lines[1] == "  no action now":
+        del lines[1]
     marks = {r["zone"]: "move" for r in [*refits, *arrivals]}
     marks.update({m["zone"]: "move" for m in moves})
     marks.update({a["zone"]: "attack" for a in attacks})
@@ -138,7 +150,7 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "refits": refits,
         "reinforcements": arrivals,
         "section": "actions",
-        "orders": _choices(moves, attacks, refits, arrivals),
+        "orders": _choices(moves, attacks, refits, arrivals) + more,
     }
     notes = (
         "each line is one action [6.1]; combat, refit and reinforcement are provisional: not "
@@ -233,6 +245,80 @@ def _arrivals(game: Game, state: GameState, subject: str) -> Options:
     return out
 
 
+MORE_VERBS = 4
+"""The options format from which the lines below are published (``since``): a file of an
+older format is written again without them, byte for byte."""
+
+
+def _landings_and_patrols(game: Game, state: GameState, subject: str) -> Options:
+    """A unit's one-unit ``land``, ``embark`` and ``patrol`` actions the validator accepts
+    (provisional 8.5.1, 15.0): a ground unit aboard an amphibian lands in each land zone next
+    to its sea zone [7.1.2]; a ground or air unit boards each of its side's ships with a
+    holding box in its zone [8.5.1]; a naval unit patrols its own sea zone [8.4], an air unit
+    flies a patrol to each sea zone in its range [8.3.1]."""
+    u = state.units[subject]
+    zone = zone_of(game, state, subject)
+    if zone is None or u.side == NEUTRAL or not _acting(state, u.side):
+        return []
+    ready = _one_action(state)
+    kind = game.category(subject)
+    lines: list[tuple[str, str, str]] = []
+    if (u.location or "").startswith(HOLDING):
+        lines += [(f"land {subject} -> {q(z)}", z, "amphibious assault [7.1.2]")
+                  for z in sorted(game.board.neighbours(zone))]  # fmt: skip
+    elif kind in ("ground", "air"):
+        lines += [
+            (f"embark {subject} -> {s}", zone, f"board {s} [8.5.1]")
+            for s, su in sorted(state.units.items())
+            if su.side == u.side and su.location == zone and game.holding_box(s) is not None
+        ]
+    if u.location == zone and kind == "air":
+        lines += [(f"patrol {subject} -> {q(z)}", z, "air patrol [8.3]")
+                  for z in game.map_zones() if game.is_sea(z)]  # fmt: skip
+    elif u.location == zone and game.is_sea(zone):
+        lines.append((f"patrol {subject} -> {q(zone)}", zone, "naval patrol [8.4]"))
+    return [
+        {"order": line, "kind": line.split()[0], "at": at, "label": label, "since": MORE_VERBS}
+        for line, at, label in lines
+        if _legal(game, ready, u.side, line)
+    ]
+
+
+def _plays(game: Game, state: GameState, side: str) -> Options:
+    """The strike markers ``side`` holds (its own view holds only its own), each played as
+    the validator accepts it (provisional 17.0): an EW marker alone, one more action [6.1];
+    an attack marker on each kind of enemy target in each zone holding one, every target of
+    that kind there named, or on the zone's enemy ``base`` [6.4]."""
+    cups = SixthFleet2019Facts.of(state).strike
+    held = cups["held"].get(side) if cups else None
+    if not isinstance(held, list):
+        return []
+    ready = _one_action(state)
+    by_zone: dict[str, dict[str, list[str]]] = {}
+    for t, tu in sorted(state.units.items()):
+        if tu.side == other(side) and tu.location is not None and game.board.contains(tu.location):
+            kinds = by_zone.setdefault(tu.location, {})
+            kinds.setdefault(target_kind(game, t), []).append(t)
+    out: Options = []
+    for mid in sorted(held):
+        if marker(game, mid).effect == "action":
+            cands = [(f"play {mid}", None, "one more action [6.1]")]
+        else:
+            cands = [
+                (f"play {mid} -> {q(z)} hitting {' '.join(ts)}", z, f"strike {kind} in {z}")
+                for z, kinds in sorted(by_zone.items())
+                for kind, ts in sorted(kinds.items())
+            ]
+            cands += [(f"play {mid} -> {q(z)} hitting {BASE}", z, f"strike the base of {z}")
+                      for z in sorted(by_zone)]  # fmt: skip
+        for line, at, label in cands:
+            if _legal(game, ready, side, line):
+                c = {"order": line, "kind": "play", "label": label, "section": "actions"}
+                c["group"] = mid  # one line a marker: a later choice replaces the earlier
+                out.append({**c, "since": MORE_VERBS, **({"at": at} if at else {})})
+    return out
+
+
 def _option_lines(
     moves: Options, attacks: Options, refits: Options, arrivals: Options, limit: int
 ) -> list[str]:
@@ -270,6 +356,7 @@ def side_orders(module: Any, state: GameState, side: str) -> Options:
         return []
     line, label = SIDE_LINES[section]
     text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[{section}]\n{line}\n"
+    plays = _plays(Game.of(module), state, side) if section == "actions" else []
     if steps.validate(Game.of(module), state, parse_orders(text, "o", VOCABULARY)):
-        return []
-    return [{"order": line, "kind": line, "label": label, "section": section}]
+        return plays
+    return [{"order": line, "kind": line, "label": label, "section": section}, *plays]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import PROVISIONAL, Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import (
     air_distance,
@@ -82,4 +83,4 @@ def carry_out_patrol(state: GameState, pt: Patrol) -> GameState:
     for uid in pt.units:
         u = state.units[uid]
         state = state.with_unit(UnitState(uid, u.side, pt.zone, None, u.status))
-    return state.with_data(patrol=sorted({*state.data.get("patrol", []), *pt.units}))
+    return SixthFleet2019Facts.put(state, patrol=sorted({*facts_of(state).patrol, *pt.units}))

@@ -1,6 +1,6 @@
 """The declared readings of Sixth Fleet (2019) as switches (docs/interpretations.md).
 
-A game may set a switch in ``state.data["flags"]`` (field name -> value); a value the
+A game may set a switch in its ``flags`` fact (``facts.py``) (field name -> value); a value the
 switch does not allow, or no value, gives the default, so a state without the key replays as
 it was played.
 """
@@ -8,7 +8,12 @@ it was played.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING
+
+from referee.rules.sixth_fleet_2019.facts import facts_of
+
+if TYPE_CHECKING:
+    from referee.engine.core import GameState
 
 # the values each switch allows, the default first
 CHOICES: dict[str, tuple[str, ...]] = {"lost_base_air": ("refit", "land_elsewhere")}
@@ -22,9 +27,9 @@ class Readings:
     lost_base_air: str = "refit"
 
 
-def readings_of(data: dict[str, Any] | Any) -> Readings:
-    """The switches of a game's ``state.data``."""
-    given = dict(data.get("flags") or {})
+def readings_of(state: GameState) -> Readings:
+    """The switches of a game's position (its ``flags`` fact)."""
+    given = dict(facts_of(state).flags or {})
     values = {
         f.name: given[f.name]
         for f in fields(Readings)

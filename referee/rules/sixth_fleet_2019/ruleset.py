@@ -11,12 +11,14 @@ from referee.engine.ruleset import (
     HiddenInformation,
     OptionsReport,
     PhaseTitles,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     UnitOptions,
 )
 from referee.rules.sixth_fleet_2019 import steps, strike
 from referee.rules.sixth_fleet_2019.control import all_control
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import NEUTRAL, NEUTRAL_NATIONS, PROVISIONAL, Game
 from referee.rules.sixth_fleet_2019.reinforce import WAITING
 from referee.rules.sixth_fleet_2019.sequence import BY_ID, OVER
@@ -25,7 +27,9 @@ from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
 from referee.source.model import Module
 
 
-class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, UnitOptions):
+class SixthFleet2019(
+    Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, UnitOptions, PositionFacts
+):
     """Hidden information: the strike marker cups and the markers a side holds are hidden
     from the other side (provisional 17.0, ``strike.py``), so the referee publishes views and
     commitments only."""
@@ -33,6 +37,7 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
     id = "sixth_fleet_2019"
     name = "Decision Games Sixth Fleet (2019)"
     vocabulary = VOCABULARY
+    facts = SixthFleet2019Facts
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -74,16 +79,17 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
             active_side="Soviet",
             units=units,
             stacks={k: tuple(v) for k, v in stacks.items()},
-            data={
-                "joined": {},
-                "destroyed_bases": [],
-                "patrol": [],
-                "actions_left": 0,
-                "event_actions": 0,
-                strike.KEY: strike.set_up(game, scenario),
-            },
         )
-        return state.with_data(control=all_control(game, state))
+        state = SixthFleet2019Facts.put(
+            state,
+            joined={},
+            destroyed_bases=[],
+            patrol=[],
+            actions_left=0,
+            event_actions=0,
+            **{strike.KEY: strike.set_up(game, scenario)},
+        )
+        return SixthFleet2019Facts.put(state, control=all_control(game, state))
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         if state.phase == OVER:
@@ -93,7 +99,7 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
             return str(ph.side), f"{ph.title} of turn {state.turn}: `roll` [5.1]"
         return str(
             ph.side
-        ), f"{ph.title} of turn {state.turn}: {state.data.get('actions_left', 0)} action(s) [6.1]"
+        ), f"{ph.title} of turn {state.turn}: {facts_of(state).actions_left} action(s) [6.1]"
 
     def validate(self, module: Module, state: GameState, orders: OrdersDoc) -> list[Violation]:
         return steps.validate(Game.of(module), state, orders)
@@ -109,10 +115,12 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
         marker cups and the markers the other side holds are hidden (provisional 17.0), and so
         are the other side's standing orders (decisions he has not yet had to take)."""
         seen = strike.view_of(Game.of(module), state, side)
-        standing = seen.data.get("standing")
+        standing = facts_of(seen).standing
         if side is None or not standing:
             return seen
-        return seen.with_data(standing={k: v for k, v in standing.items() if k == side})
+        return SixthFleet2019Facts.put(
+            seen, standing={k: v for k, v in standing.items() if k == side}
+        )
 
     def hidden_pools(self, module: Module, state: GameState) -> dict[str, list[str]]:
         """The strike marker cups as committed at set-up [2.0], [2.12] (provisional 17.0), so
@@ -139,8 +147,8 @@ class SixthFleet2019(Ruleset, HiddenInformation, PhaseTitles, ScriptedPlayer, Un
             "note": "VP values are estimates (the VP chart is not in the seed)",
             **level_4_4(game, vp),
         }
-        if "result" in state.data:
-            out["result"] = state.data["result"]
+        if facts_of(state).result is not None:
+            out["result"] = facts_of(state).result
         out["provisional"] = (
             PROVISIONAL + ": combat (9.0), events, the VP chart and strike markers (17.0)"
         )

@@ -17,6 +17,7 @@ from referee.engine.core import GameState
 from referee.engine.orders import OrdersDoc, parse_orders
 from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.control import base_owner, controller, functional
+from referee.rules.sixth_fleet_2019.facts import facts_of
 from referee.rules.sixth_fleet_2019.game import KEY_ZONES, REFIT, SOVIET, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import air_distance
 from referee.rules.sixth_fleet_2019.reinforce import due, group_of
@@ -38,7 +39,7 @@ def scripted_orders(game: Game, state: GameState) -> str | None:
         return head + "[events]\nroll\n"
     ew, strikes = scripted_plays(game, state, side)  # strike markers (provisional 17.0)
     chosen: list[str] = []
-    left = int(state.data.get("actions_left", 0))
+    left = int(facts_of(state).actions_left)
     if ew and not steps.validate(game, state, _doc(head, ew)):
         chosen, left = list(ew), left + sum(_gain(game, line) for line in ew)
     cands = candidates(game, state, side)
@@ -72,7 +73,7 @@ def candidates(game: Game, state: GameState, side: str) -> list[str]:
                 out.append(f"move {uid} -> Istanbul")
                 break
     arrivals = _reinforcements(game, state, side)
-    if int(state.data.get("actions_left", 0)) >= 2:
+    if int(facts_of(state).actions_left) >= 2:
         out, arrivals = out + arrivals, []
     # strikes on enemy bases in key zones, then on enemy ground units there
     for z in KEY_ZONES:
@@ -120,7 +121,7 @@ def candidates(game: Game, state: GameState, side: str) -> list[str]:
             force = [u for u in navy if game.unit(u).nationality == nat]
             out.append(f"attack {' '.join(force)} -> {q(z)} hitting {t}")
     refits = _refits(game, state, side)
-    if refits and int(state.data.get("actions_left", 0)) >= 2:
+    if refits and int(facts_of(state).actions_left) >= 2:
         # with actions to spare, the first unit's refit first (provisional 11.0)
         first = refits[0].split()[1]
         mine = [r for r in refits if r.split()[1] == first]

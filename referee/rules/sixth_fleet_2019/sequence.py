@@ -9,6 +9,7 @@ from __future__ import annotations
 from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_2019.actions import actions_at_start_6_1
 from referee.rules.sixth_fleet_2019.control import control_3_2
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import NATO, SOVIET, Game
 from referee.rules.sixth_fleet_2019.phases import PHASES
 from referee.rules.sixth_fleet_2019.victory import (
@@ -34,7 +35,7 @@ def start_action_phase_6_1(game: Game, state: GameState, events: list[Event]) ->
     side = BY_ID[state.phase].side
     assert side is not None
     why = actions_at_start_6_1(game, state, side)
-    extra = int(state.data.get("event_actions", 0))
+    extra = int(facts_of(state).event_actions)
     if extra:
         why = [*why, *[("5.1", "a random event")] * extra]
     n = len(why)
@@ -46,12 +47,12 @@ def start_action_phase_6_1(game: Game, state: GameState, events: list[Event]) ->
             {"side": side, "actions": n, "why": [list(w) for w in why]},
         )
     )
-    return state.with_data(actions_left=n, actions_total=n, event_actions=0)
+    return SixthFleet2019Facts.put(state, actions_left=n, actions_total=n, event_actions=0)
 
 
 def end_action_phase(game: Game, state: GameState, events: list[Event]) -> GameState:
     """Unused actions are lost [6.0]; the 8.3.2 penalty ends with the phase."""
-    left = int(state.data.get("actions_left", 0))
+    left = int(facts_of(state).actions_left)
     if left:
         events.append(
             Event(
@@ -66,7 +67,7 @@ def end_action_phase(game: Game, state: GameState, events: list[Event]) -> GameS
             state = state.with_unit(
                 UnitState(uid, u.side, u.location, u.box, u.status - {"landed_elsewhere"})
             )
-    state = state.with_data(actions_left=0)
+    state = SixthFleet2019Facts.put(state, actions_left=0)
     if state.phase == "soviet_actions":
         return state.evolve(phase="nato_events", active_side=NATO)
     return turn_record_5_3(game, state, events)
@@ -105,13 +106,14 @@ def game_over(game: Game, state: GameState, events: list[Event]) -> GameState:
             {"vp": {s: vp[s]["vp"] for s in vp}, **level},
         )
     )
-    return state.evolve(phase=OVER, active_side=None).with_data(result={"by": "points", **level})
+    over = state.evolve(phase=OVER, active_side=None)
+    return SixthFleet2019Facts.put(over, result={"by": "points", **level})
 
 
 def after_step(game: Game, state: GameState, zones: set[str], events: list[Event]) -> GameState:
     """After every action or event: control of the zones it touched, determined instantly
     [3.2.1], and the sudden-death check [4.1], [4.2]."""
-    control = dict(state.data.get("control", {}))
+    control = dict(facts_of(state).control)
     for z in sorted(zones):
         if z not in control:
             continue
@@ -126,15 +128,16 @@ def after_step(game: Game, state: GameState, zones: set[str], events: list[Event
                 )
             )
             control[z] = now
-    state = state.with_data(control=control)
+    state = SixthFleet2019Facts.put(state, control=control)
     won = sudden_death_4_1_4_2(game, state)
     if won:
         side, rule, why = won
         events.append(
             Event("sudden_death", rule, f"{side} wins by sudden death: {why}", {"winner": side})
         )
-        state = state.evolve(phase=OVER, active_side=None).with_data(
-            result={"by": "sudden_death", "winner": side, "rule": rule}
+        state = SixthFleet2019Facts.put(
+            state.evolve(phase=OVER, active_side=None),
+            result={"by": "sudden_death", "winner": side, "rule": rule},
         )
     return state
 
@@ -145,7 +148,7 @@ def track_markers_6_0(game: Game, state: GameState) -> GameState:
     for uid, u in sorted(state.units.items()):
         kind = game.unit(uid).type
         if kind == "C2":
-            left = int(state.data.get("actions_left", 0)) if state.active_side == u.side else 0
+            left = int(facts_of(state).actions_left) if state.active_side == u.side else 0
             where = f"{u.side} Actions {max(0, min(7, left))}"
         elif kind == "TURN":
             where = f"Turn {max(1, min(15, state.turn))}"

@@ -13,7 +13,7 @@ they replace his earlier standing orders and hold until he writes new ones. Wher
 none for the case at hand the referee applies the declared reading (docs/interpretations.md,
 [8.3.2] and [7.2]) and says so in the event.
 
-The game's switches (``state.data["flags"]``) are declared in readings.py.
+The game's switches (the ``flags`` fact) are declared in readings.py.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 from referee.engine.core import GameState, Violation, refusals
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.vocabulary import match_name
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import HOLDING, Game
 from referee.rules.sixth_fleet_2019.readings import readings_of
 
@@ -31,11 +32,11 @@ KEY = "standing"
 
 def reading(state: GameState, name: str) -> str:
     """The game's setting of a declared reading (readings.py)."""
-    return str(getattr(readings_of(state.data), name))
+    return str(getattr(readings_of(state), name))
 
 
 def orders_of(state: GameState, side: str) -> list[Order]:
-    return [Order.from_json(o) for o in (state.data.get(KEY) or {}).get(side, ())]
+    return [Order.from_json(o) for o in (facts_of(state).standing or {}).get(side, ())]
 
 
 def apply_standing(state: GameState, side: str, doc: OrdersDoc) -> GameState:
@@ -43,9 +44,9 @@ def apply_standing(state: GameState, side: str, doc: OrdersDoc) -> GameState:
     earlier ones hold)."""
     if not doc.standing:
         return state
-    standing: dict[str, Any] = dict(state.data.get(KEY) or {})
+    standing: dict[str, Any] = dict(facts_of(state).standing or {})
     standing[side] = [o.to_json() for o in doc.standing]
-    return state.with_data(**{KEY: standing})
+    return SixthFleet2019Facts.put(state, **{KEY: standing})
 
 
 def check_standing(game: Game, state: GameState, side: str, doc: OrdersDoc) -> list[Violation]:

@@ -17,6 +17,7 @@ from referee.engine.steps import WithheldDice, checking
 from referee.rules.sixth_fleet_2019.amphibious import carry_out_landing, check_embark, check_land
 from referee.rules.sixth_fleet_2019.combat import carry_out_attack, check_attack
 from referee.rules.sixth_fleet_2019.events import random_event_5_1
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import Game, zone_of
 from referee.rules.sixth_fleet_2019.movement import carry_out_move, check_move
 from referee.rules.sixth_fleet_2019.overstacking import enforce_7_2
@@ -178,10 +179,10 @@ def one_order(
 
 def _off_patrol(state: GameState, units: tuple[str, ...]) -> GameState:
     """A unit that acts again is no longer on patrol (provisional 15.0)."""
-    patrol = state.data.get("patrol", [])
+    patrol = facts_of(state).patrol
     if not any(u in patrol for u in units):
         return state
-    return state.with_data(patrol=[u for u in patrol if u not in units])
+    return SixthFleet2019Facts.put(state, patrol=[u for u in patrol if u not in units])
 
 
 def run(
@@ -253,7 +254,7 @@ def _walk(
                 )
             )
             break
-        cost, left = _cost(game, order), int(state.data.get("actions_left", 0))
+        cost, left = _cost(game, order), int(facts_of(state).actions_left)
         if cost > left:
             out.append(_beyond(game, used + left, order, acts))
             break
@@ -263,7 +264,7 @@ def _walk(
                 out.extend(bad)
                 # an action ordered is counted even when it is wrong, so that "N actions
                 # ordered, M available" [6.1] shows in the same run as the other mistakes
-                state = state.with_data(actions_left=left - cost)
+                state = SixthFleet2019Facts.put(state, actions_left=left - cost)
                 used += cost
             else:
                 events.append(
@@ -276,7 +277,9 @@ def _walk(
                     )
                 )
             continue
-        state = state.with_data(actions_left=int(state.data["actions_left"]) - cost)
+        state = SixthFleet2019Facts.put(
+            state, actions_left=int(facts_of(state).actions_left) - cost
+        )
         used += cost
     if out or state.phase == OVER:
         return out, state

@@ -16,7 +16,7 @@ marker is played [6.1]. Everything else is module data a designer replaces
   with the provisional combat [9.0]; a played marker goes back to its cup or out of the game.
 
 The cups' contents and the markers a side holds are hidden from the other side
-(``state.data["strike"]``; :func:`view_of`); a marker shows when it is played.
+(the ``strike`` fact; :func:`view_of`); a marker shows when it is played.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from referee.engine.pools import draw
 from referee.engine.vocabulary import match_name
 from referee.rules.sixth_fleet_2019.combat import BASE, Attack, carry_out_attack, target_kind
 from referee.rules.sixth_fleet_2019.control import base_owner, functional
+from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts, facts_of
 from referee.rules.sixth_fleet_2019.game import KEY_ZONES, NEUTRAL, PROVISIONAL, SIDES, Game, other
 from referee.rules.sixth_fleet_2019.movement import resolve_zone, target_hint
 
@@ -97,7 +98,7 @@ def cup_of(game: Game, mid: str) -> Cup | None:
 
 
 def set_up(game: Game, scenario: str) -> dict[str, Any]:
-    """``state.data["strike"]`` at set-up: every strike counter of the scenario's code [2.4]
+    """The ``strike`` fact at set-up: every strike counter of the scenario's code [2.4]
     (a flag named as the scenario; a counter with no scenario's flag is in every one) in its
     cup, in sorted id order (the canonical order ``hidden_pools`` commits to); nothing held."""
     cup_ids: dict[str, list[str]] = {c.name: [] for c in cups(game)}
@@ -120,7 +121,7 @@ def draw_markers(
     """At the start of ``side``'s Action Phase, draw at random from each of his cups until he
     holds its ``hold`` markers [2.12] (provisional 17.0). The roll and the marker drawn are
     hidden from the other side; that a marker was drawn is public."""
-    data = state.data.get(KEY)
+    data = facts_of(state).strike
     if not data:
         return state
     pools = dict(data["cups"])
@@ -153,7 +154,9 @@ def draw_markers(
                     hidden_from=hidden,
                 )
             )
-    return state.with_data(**{KEY: {**data, "cups": pools, "held": {**data["held"], side: held}}})
+    return SixthFleet2019Facts.put(
+        state, **{KEY: {**data, "cups": pools, "held": {**data["held"], side: held}}}
+    )
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def check_play(
                 order
             )
         ], None
-    held = (state.data.get(KEY) or {}).get("held", {}).get(side)
+    held = (facts_of(state).strike or {}).get("held", {}).get(side)
     if not isinstance(held, list) or mid not in held:
         return [
             Violation(
@@ -273,7 +276,7 @@ def carry_out_play(
     """Play the marker: it shows [2.12]; EW gives its actions [6.1], a strike is resolved with
     the provisional combat [6.4], [9.0]; then it goes back to its cup or out of the game."""
     mid, spec = play.marker, play.spec
-    data = state.data[KEY]
+    data = facts_of(state).strike
     held = {**data["held"], side: [m for m in data["held"][side] if m != mid]}
     pools = dict(data["cups"])  # on a side's view the other side's cups are counts only
     spent = list(data.get("spent", []))
@@ -282,7 +285,7 @@ def carry_out_play(
         pools[c.name] = sorted([*pools[c.name], mid])
     else:
         spent.append(mid)
-    state = state.with_data(**{KEY: {"cups": pools, "held": held, "spent": spent}})
+    state = SixthFleet2019Facts.put(state, **{KEY: {"cups": pools, "held": held, "spent": spent}})
     where = f"back to the {c.name}" if spec.after == "cup" and c else "out of the game"
     if play.attack is None:
         events.append(
@@ -294,9 +297,9 @@ def carry_out_play(
                 {"side": side, "marker": mid, "gain": spec.gain, "provisional": True},
             )
         )
-        left = int(state.data.get("actions_left", 0)) + spec.gain
-        total = int(state.data.get("actions_total", 0)) + spec.gain
-        return state.with_data(actions_left=left, actions_total=total)
+        left = int(facts_of(state).actions_left) + spec.gain
+        total = int(facts_of(state).actions_total) + spec.gain
+        return SixthFleet2019Facts.put(state, actions_left=left, actions_total=total)
     atk = play.attack
     events.append(
         Event(
@@ -313,13 +316,13 @@ def carry_out_play(
 def view_of(game: Game, state: GameState, side: str | None) -> GameState:
     """What ``side`` may see of the cups: his own cups' contents and his own markers; of the
     other side's, only how many markers each cup and his hand hold (provisional 17.0)."""
-    data = state.data.get(KEY)
+    data = facts_of(state).strike
     if side is None or not data:
         return state
     own = {c.name for c in cups(game) if c.side == side}
     seen = {k: (v if k in own else _count(v)) for k, v in data["cups"].items()}
     held = {s: (v if s == side else _count(v)) for s, v in data["held"].items()}
-    return state.with_data(**{KEY: {**data, "cups": seen, "held": held}})
+    return SixthFleet2019Facts.put(state, **{KEY: {**data, "cups": seen, "held": held}})
 
 
 def _count(v: list[str] | int) -> int:
@@ -328,7 +331,7 @@ def _count(v: list[str] | int) -> int:
 
 def hidden_pools(state: GameState) -> dict[str, list[str]]:
     """Each cup as it stands (at set-up: as committed), for ``hidden_pools``."""
-    data = state.data.get(KEY) or {}
+    data = facts_of(state).strike or {}
     return {f"cup:{k}": list(v) for k, v in sorted(data.get("cups", {}).items())}
 
 
@@ -336,7 +339,7 @@ def deck_contents(state: GameState) -> dict[str, list[str] | int]:
     """Each cup as ``state`` holds it, by cup name: its markers in sorted id order, or a count
     (the other side's cup on a side's view, :func:`view_of`). The cups are the map's deck
     boxes, so VASSAL saves show them as face-down decks (docs/vassal.md, "Decks")."""
-    data = state.data.get(KEY) or {}
+    data = facts_of(state).strike or {}
     return {k: (v if isinstance(v, int) else sorted(v)) for k, v in data.get("cups", {}).items()}
 
 
@@ -346,7 +349,7 @@ def scripted_plays(game: Game, state: GameState, side: str) -> tuple[list[str], 
     kind it may strike: a surface ship, a functional base in a key zone, then one anywhere, a
     ground unit in a key zone [6.4]). The caller keeps a candidate only if the file still
     validates (provisional 17.0)."""
-    held = (state.data.get(KEY) or {}).get("held", {}).get(side)
+    held = (facts_of(state).strike or {}).get("held", {}).get(side)
     if not isinstance(held, list):
         return [], []
     ew, strikes = [], []

@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_2019.control import base_owner, controller
+from referee.rules.sixth_fleet_2019.facts import facts_of
 from referee.rules.sixth_fleet_2019.game import (
     ELIMINATED,
     KEY_ZONES,
@@ -110,7 +111,7 @@ def victory_points_4_3(game: Game, state: GameState) -> dict[str, Any]:
         )
         bases = [
             z
-            for z in state.data.get("destroyed_bases", [])
+            for z in facts_of(state).destroyed_bases
             if base_owner(game, state, z) == other(side) and controller(state, z) != side
         ]
         vp = (

@@ -335,16 +335,25 @@ def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> Game
         and not westpac_armistice.extends_11_5132(state)  # [DTP 11.5103, 11.5132]
     ):
         events.append(Event("phase", "DTP 4.1", "the last Game-Turn is over", {}))
-        return state.evolve(phase=GAME_OVER, active_side=None)
+        return _game_over(game, state.evolve(phase=GAME_OVER, active_side=None), events)
     if turn != state.turn:  # the optional armistice roll [DTP 11.5132]
         state, over = westpac_armistice.roll_11_5132(state, turn, dice, events)
         if over:
-            return state.evolve(turn=turn, phase=GAME_OVER, active_side=None)
+            ended = state.evolve(turn=turn, phase=GAME_OVER, active_side=None)
+            return _game_over(game, ended, events)
     if turn != state.turn:  # SPI's Reinforcement Interphase between two Game-Turns [12.2]
         sides = reinforcement.due_after_12_2(game, state)
         if sides:
             return _after_interphase_12_2(game, state.with_data(**{OWED: sides}), dice, events)
     return _enter(game, state.evolve(turn=turn), phase, dice, events)
+
+
+def _game_over(game: Game, state: GameState, events: list[Event]) -> GameState:
+    """The game is over (``state``): a scenario scored by an awards table (Westpac) names
+    its result in the step's events, sea control assessed now [DTP 11.5123, 11.5125]."""
+    if "victory_awards" in game.module.tables:
+        events += westpac_score.game_over_11_5125(game, state)
+    return state
 
 
 def _after_interphase_12_2(

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engine.core import Dice, Event, GameState, UnitState, Violation
+from referee.engine.core import Dice, Event, GameState, SourcePos, UnitState, Violation
 from referee.engine.orders import Order
 from referee.engine.steps import Carry
 from referee.rules.sixth_fleet_1975.context import Game
@@ -31,6 +31,7 @@ from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import (
     AIR_LIMIT,
     NAVAL_LIMIT,
+    counts,
     overstacked_7_0,
     stack_order_7_42,
 )
@@ -68,7 +69,11 @@ from referee.rules.sixth_fleet_dtp.path import (
 )
 from referee.rules.sixth_fleet_dtp.removal import enemy_base_adjacent, unit_of
 from referee.rules.sixth_fleet_dtp.standing import best_stack_6_23
-from referee.rules.sixth_fleet_dtp.westpac_command_ships import at_sea_problems_11_5091
+from referee.rules.sixth_fleet_dtp.westpac_command_ships import (
+    ALL_SEA,
+    at_sea_problems_11_5091,
+    is_command_ship,
+)
 from referee.rules.sixth_fleet_dtp.westpac_national import prc_stacking_problems_11_5081
 from referee.source.boxes import carrier_of
 
@@ -319,42 +324,57 @@ def check_movement(
 
 
 def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> None:
-    """A ``move``: the mover's own unit [5.1] of this phase [DTP 4.1], not grounded [DTP 9.27,
-    10.44] or inactive [DTP 9.23], on a legal path [DTP 5.0], not docked and into no closed
-    port [DTP 11.3 rule 7]; it opens the detection moments of its path [DTP 6.2]."""
+    """A ``move`` (:func:`move_problems_5_0`); a lawful one opens the detection moments of its
+    path [DTP 6.2]."""
     work = walk.work
-    u = o.units[0]
-    if u not in work.units or work.units[u].side != side:
-        walk.probs.append(Violation("5.1", f"{u} is not one of your units", code="not-own", word=u))
-        return
-    z5 = westpac_z5.move_problem_11_5095(game, work, u, o.hexes[-1], kind)  # [DTP 11.5095]
-    if isinstance(z5, Violation):
-        walk.probs.append(z5.at(o))
-        return
-    if game.category(u) not in MOVES[kind] and z5 is not True:
-        walk.probs.append(
-            Violation("DTP 4.1", f"{u} does not move in this phase", code="wrong-phase", word=u)
-        )
-        return
-    grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
-    if grounded is not None:
-        walk.probs.append(grounded)
-        return
-    damage = int((work.data.get("damage") or {}).get(u, 0))
-    bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
-    bad = bad or check_path_5_0(game, work, u, o.hexes, damage)
-    docked = north_atlantic.docked_problem_11_3_7(work, u)
-    port = north_atlantic.port_problem_11_3_7(game, work, u, o.hexes[-1])
-    over = westpac_national.overflight_problem_11_5081(game, u, o.hexes)  # [DTP 11.5081]
-    taiwan = westpac_hostilities.taiwan_move_problem_11_51022(game, work, u)  # [DTP 11.51022]
-    bad = [*bad, *(p for p in (taiwan, docked, port, over) if p is not None)]
+    bad = move_problems_5_0(game, work, side, o.units[0], o.hexes, kind, o)
     if bad:
         walk.probs += bad
         return
+    u = o.units[0]
     start = move_start(game, work, u) or ""
     hexes = [start, *(o.hexes[1:] if o.hexes[0] == start else o.hexes)]
     walk.moved = (work, u, tuple(hexes))
     walk.work = move_piece(game, work, u, hexes[-1])
+
+
+def move_problems_5_0(
+    game: Game,
+    work: GameState,
+    side: str,
+    u: str,
+    written: Sequence[str],
+    kind: str,
+    o: Order | None = None,
+    path: Sequence[Violation] | None = None,
+) -> list[Violation]:
+    """The problems of ``move u WRITTEN``: the mover's own unit [5.1] of this phase [DTP 4.1],
+    not grounded [DTP 9.27, 10.44] or inactive [DTP 9.23], on a legal path [DTP 5.0], not
+    docked and into no closed port [DTP 11.3 rule 7], over no PRC land [DTP 11.5081], not
+    Taiwanese before the PRC enters [DTP 11.51022]. ``o``: the order, to place the Z-5's
+    problem on; ``path``: :func:`check_path_5_0`'s answer when the caller has it already (a
+    legal-move search that checked the path hex by hex)."""
+    if u not in work.units or work.units[u].side != side:
+        return [Violation("5.1", f"{u} is not one of your units", code="not-own", word=u)]
+    z5 = westpac_z5.move_problem_11_5095(game, work, u, written[-1], kind)  # [DTP 11.5095]
+    if isinstance(z5, Violation):
+        return [z5.at(o) if o is not None else z5]
+    if game.category(u) not in MOVES[kind] and z5 is not True:
+        return [
+            Violation("DTP 4.1", f"{u} does not move in this phase", code="wrong-phase", word=u)
+        ]
+    grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
+    if grounded is not None:
+        return [grounded]
+    damage = int((work.data.get("damage") or {}).get(u, 0))
+    bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
+    if not bad:
+        bad = list(path) if path is not None else check_path_5_0(game, work, u, written, damage)
+    docked = north_atlantic.docked_problem_11_3_7(work, u)
+    port = north_atlantic.port_problem_11_3_7(game, work, u, written[-1])
+    over = westpac_national.overflight_problem_11_5081(game, u, written)  # [DTP 11.5081]
+    taiwan = westpac_hostilities.taiwan_move_problem_11_51022(game, work, u)  # [DTP 11.51022]
+    return [*bad, *(p for p in (taiwan, docked, port, over) if p is not None)]
 
 
 def _walk_relocate_11_3_5(game: Game, walk: _Walk, o: Order, kind: str) -> None:
@@ -435,6 +455,88 @@ def stacking_problems_7_21(
             msg = f"{AIR_LIMIT + aircraft} air units of yours end in {hex_id}; the limit is 6"
             out.append(Violation("9.41", msg, code="air-stacking", word=hex_id))
     return out + prc_stacking_problems_11_5081(game, before, after, side)
+
+
+@dataclass(frozen=True, slots=True)
+class LoneMove:
+    """A movement file of one ``move`` judged without walking it: what :func:`check_movement`
+    finds at the end of such a file [7.21][9.41][DTP 11.5063, 11.5081, 11.5091], from facts
+    of the position before it counted once (:meth:`of`) and the two hexes the move changes
+    (the one it leaves, the one it ends in). ``referee options`` judges every hex a unit may
+    reach this way (issue 26: some 13,000 candidate moves in a Westpac air movement phase);
+    ``validate`` walks the file. The two agree by construction: nothing else in the position
+    differs between before and after a lone move (tests/rules/test_sixth_fleet_dtp_options_cost.py
+    takes both on every candidate of several positions)."""
+
+    game: Game
+    state: GameState
+    side: str
+    kind: str
+    ashore: frozenset[str]  # the side's command ships not in an all-sea hex [DTP 11.5091]
+    recorded: tuple[str, ...]  # the hexes over the limit since reinforcement [DTP 11.5063]
+
+    @classmethod
+    def of(cls, game: Game, state: GameState, side: str, kind: str) -> LoneMove:
+        ashore = frozenset(
+            p.unit or ""
+            for p in (at_sea_problems_11_5091(game, state, side) if kind == "ship" else ())
+        )
+        recorded: tuple[str, ...] = ()
+        if kind == "ship" and westpac_overstack.in_play_11_5063(state):
+            recorded = tuple(westpac_overstack.recorded_11_5063(state, side))
+        return cls(game, state, side, kind, ashore, recorded)
+
+    def accepts(self, unit: str, written: Sequence[str], path: Sequence[Violation]) -> bool:
+        """Whether ``check_movement`` accepts the file ``move UNIT WRITTEN`` (no error), with
+        ``path`` the path check's answer for it."""
+        game, state, side = self.game, self.state, self.side
+        probs = move_problems_5_0(game, state, side, unit, written, self.kind, path=path)
+        if any(p.severity == "error" for p in probs):
+            return False
+        if probs:  # warnings only: the file is walked as written
+            return not _errors(check_movement(game, state, side, [_lone(unit, written)], self.kind))
+        start = move_start(game, state, unit) or ""
+        end = ([start, *(written[1:] if written[0] == start else written)])[-1]
+        return not self._end_faults(unit, state.units[unit].location, end)
+
+    def _end_faults(self, unit: str, left: str | None, end: str) -> bool:
+        """The end-of-file checks of the position after ``unit`` moved from ``left`` (None:
+        from a box) to ``end``: only those two hexes changed."""
+        game, state, side = self.game, self.state, self.side
+        if self.kind == "ship":  # [DTP 11.5091]
+            ashore = self.ashore - {unit}
+            if is_command_ship(game, unit) and game.board.terrain(end) not in ALL_SEA:
+                ashore |= {unit}
+            if ashore:
+                return True
+        naval = not game.is_air(unit)
+        for h in self.recorded:  # [DTP 11.5063], a file with no ``remove`` line
+            n = counts(game, state, h, side)[0]
+            n += naval * ((h == end) - (h == left))
+            if n > NAVAL_LIMIT:
+                return True
+        if end == left:
+            return False
+        n0, a0 = counts(game, state, end, side)  # [7.21][9.41]: only the hex it enters grows
+        n1, a1 = (n0 + 1, a0) if naval else (n0, a0 + 1)
+        if max(0, n1 - NAVAL_LIMIT) > max(0, n0 - NAVAL_LIMIT):
+            return True
+        if max(0, a1 - AIR_LIMIT) > max(0, a0 - AIR_LIMIT):
+            return True
+        here = state.stacks.get(end, ())  # [DTP 11.5081]: a mix the move makes
+        return (
+            westpac_national.mix_11_5081(game, state, (unit, *here), side) is not None
+            and westpac_national.mix_11_5081(game, state, here, side) is None
+        )
+
+
+def _errors(probs: Sequence[Violation]) -> bool:
+    return any(p.severity == "error" for p in probs)
+
+
+def _lone(unit: str, written: Sequence[str]) -> Order:
+    """The order ``move UNIT WRITTEN`` as the orders parser reads it."""
+    return Order("move", "movement", SourcePos("options", 1, 1), (unit,), tuple(written))
 
 
 def detected_by_base_6_43(

@@ -5,7 +5,9 @@ own checks, so what ``options`` lists is what ``validate`` accepts:
   the cheapest path costs [5.12][5.23][DTP 8.55] -- the paths are searched cheapest first
   over the hexes the path check [DTP 5.24, 5.25] lets it pass (through an enemy hex where
   5.25 allows, never ending there), each destination kept only if the phase's check accepts
-  the ``move`` line (so also the stacking limit [7.21]);
+  the ``move`` line (so also the stacking limit [7.21]): the path checked hex by hex as the
+  search grows it, the line judged by ``movement_phase.LoneMove``, the phase's end-of-file
+  checks from the position's facts counted once (a Westpac air phase tries some 13,000);
 * in any movement phase its side files: the detection attempts it may make now, on the
   enemy units within one hex [DTP 6.1, 6.2, 6.21, 6.22];
 * in its side's impulse [DTP 8.2]: the attacks (ships and subs, with ``first-strike`` where
@@ -25,23 +27,31 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, Violation
+from referee.engine.orders import MAX_LINE_CHARS
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
-from referee.rules.sixth_fleet_dtp import flow, special_bases
-from referee.rules.sixth_fleet_dtp.path import check_path_5_0
+from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
+from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
+from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.source.model import Module
 
 PASSABLE = ("", "ends-in-enemy-hex")  # a path may go on from a hex it may not end in [5.25]
-ATTACK_RADIUS = 12  # candidates tried; the impulse check decides reach [8.1]
+ATTACK_RADIUS = 12  # hexes searched; reach [8.1] prunes, the impulse check decides
 
 
 def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
-    """Every hex ``unit`` may end in this phase, cheapest path first [5.12][5.23][DTP 5.25]."""
+    """Every hex ``unit`` may end in this phase, cheapest path first [5.12][5.23][DTP 5.25].
+
+    The search checks each path one hex at a time (``path.step_5_0``, the walk of
+    ``check_path_5_0``): a path carries the first problem it meets going on through its
+    hexes, so a longer one costs one more hex, not its whole length again. Each hex it
+    reaches is kept when the phase's check accepts the lone ``move`` line, judged by
+    ``movement_phase.LoneMove`` from the position's facts counted once (issue 26)."""
     start, mp0, first = start_hex(game, state, unit), 0, ()
     entry = special_bases.entry_11_3_2(game, state.units[unit].box) if start is None else None
     if entry is not None:  # from an off-map base: onto its anchor hex [DTP 11.3 rule 2]
@@ -50,29 +60,46 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
     if start is None:
         return []
     damage = int((state.data.get("damage") or {}).get(unit, 0))
+    allowance = allowance_8_55(game, unit, damage)
+    if mp0 > allowance:  # every path's check refuses the entry itself [DTP 11.3 rule 2]
+        return []
+    phase = BY_ID[state.phase]
+    judge = LoneMove.of(game, state, side, "ship" if phase.id.startswith("ship") else "air")
+    owner = state.units[unit].side
     best: dict[str, int] = {start: mp0}
-    heap: list[tuple[int, str, tuple[str, ...]]] = [(mp0, start, first)]
+    # (MP, hex, path, the path's problem ending here, its problem going on through here)
+    heap: list[tuple[int, str, tuple[str, ...], Violation | None, Violation | None]] = [
+        (mp0, start, first, None, None)
+    ]
     found: dict[str, dict[str, Any]] = {}
     while heap:
-        mp, here, path = heapq.heappop(heap)
+        mp, here, path, ending, through = heapq.heappop(heap)
         if mp > best.get(here, mp):
             continue
         if path and here not in found:
             line = f"move {unit} {' '.join(path)}"
-            if orders_ok(game, state, side, [line]):
+            if len(line) <= MAX_LINE_CHARS and judge.accepts(unit, path, _listed(ending)):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
         for to in sorted(game.board.neighbours(here)):
             cost = entry_cost_5_12(game, state, unit, to)
             if cost is None or to in path or to == start:
                 continue
-            step = (*path, to)
-            probs = check_path_5_0(game, state, unit, step, damage)
-            if any(p.code not in PASSABLE for p in probs):
+            # a problem met on the way is the whole path's: the check stops at the first
+            if through is None:
+                step = step_5_0(game, state, unit, owner, allowance, here, to, mp)
+                ends, goes = step.ending, step.through
+            else:
+                ends, goes = through, through
+            if ends is not None and ends.code not in PASSABLE:
                 continue
             if mp + cost < best.get(to, 1 << 30):
                 best[to] = mp + cost
-                heapq.heappush(heap, (mp + cost, to, step))
+                heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
     return sorted(found.values(), key=lambda m: (m["mp"], m["hex"]))
+
+
+def _listed(problem: Violation | None) -> list[Violation]:
+    return [problem] if problem is not None else []
 
 
 def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
@@ -103,8 +130,8 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
         if ts.side == side or ts.location is None:
             continue
         d = game.board.distance(here, ts.location)
-        if d > ATTACK_RADIUS:
-            continue
+        if d > ATTACK_RADIUS or strikes.reach_problems_8_1([(unit, d)], ts.location):
+            continue  # beyond reach: the impulse check refuses it whatever else holds [8.1]
         forms = [f"{verb} {unit} -> {t}"]
         if verb == "attack":
             forms.append(f"attack {unit} -> {t} first-strike")
@@ -114,9 +141,11 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
     for h in game.board.within(here, ATTACK_RADIUS):  # bases and Defended hexes [DTP 10.44]
         if game.board.airbase(h) is None and game.board.defended(h) is None:
             continue
+        d = game.board.distance(here, h)
+        if strikes.reach_problems_8_1([(unit, d)], h):
+            continue  # beyond reach: the base attack's check refuses it [8.1, DTP 10.44]
         line = f"{verb} {unit} -> hex:{h}"
         if orders_ok(game, state, side, [line]):
-            d = game.board.distance(here, h)
             out.append({"target": f"hex:{h}", "hex": h, "distance": d, "order": line})
     return out
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
@@ -77,53 +78,81 @@ def check_path_5_0(
             )
         ]
     for i, to in enumerate(path):
-        if not game.board.contains(to):
-            return [Violation("DTP 5.24", f"hex {to} is not on the map", code="off-map", word=to)]
-        if not game.board.adjacent(here, to):
-            return [
-                Violation(
-                    "5.1",
-                    f"{to} is not adjacent to {here}",
-                    code="not-adjacent",
-                    word=to,
-                    hint="name every hex of the path, each next to the one before",
-                )
-            ]
-        cost = entry_cost_5_12(game, state, unit, to)
-        kept = entry_problem_10_1(game, state, unit, here, to, cost)
-        if kept is not None and kept.code == "enemy-defended-hex" and _destroyed_10_44(state, to):
-            kept = None  # its defences are at D3 on the Hit Table [DTP 10.44]
-        if kept is not None and kept.code != "enemy-units":
-            return [kept._replace(word=to)]
-        assert cost is not None
-        ice = pack_ice_problem_11_3_6(game.board.terrain(to), game.unit(unit).type, unit, to)
-        if ice is not None:
-            return [ice]
-        spent += cost
-        if spent > allowance:
-            return [
-                Violation(
-                    "5.23",
-                    f"{unit} needs {spent} MP to enter {to}; its allowance is {allowance}"
-                    + (
-                        " (halved at D2 [DTP 8.55])"
-                        if allowance < game.movement_allowance(unit)
-                        else ""
-                    ),
-                    code="allowance",
-                    word=to,
-                )
-            ]
-        enemies = {
-            game.category(e) for e in state.stacks.get(to, ()) if state.units[e].side != side
-        }
-        bad = through_problem_5_25(unit, game.category(unit), enemies, i == len(path) - 1, to)
-        if bad is not None and north_atlantic.landing_11_3_5(game, state, unit, to, enemies):
-            bad = None  # ships landing naval infantry at a base with only air on it
+        step = step_5_0(game, state, unit, side, allowance, here, to, spent)
+        bad = step.ending if i == len(path) - 1 else step.through
         if bad is not None:
             return [bad]
-        here = to
+        spent, here = step.spent, to
     return []
+
+
+class Step(NamedTuple):
+    """One hex entered along a path [DTP 5.0]: the problem if the path ends there, the problem
+    if it goes on through it (the two differ only where [DTP 5.25] does), and the MP spent
+    once it is entered."""
+
+    ending: Violation | None
+    through: Violation | None
+    spent: int
+
+
+def step_5_0(
+    game: Game,
+    state: GameState,
+    unit: str,
+    side: str,
+    allowance: int,
+    here: str,
+    to: str,
+    spent: int,
+) -> Step:
+    """The check of one hex ``to`` entered from ``here`` with ``spent`` MP spent before it
+    (the body of :func:`check_path_5_0`'s walk, which a legal-move search takes one hex at a
+    time): on the map [DTP 5.24] and next to ``here`` [5.1], enterable (SPI's kept tests
+    [10.11-10.15, 12.3]), the pack ice [DTP 11.3 rule 6], within the allowance [5.23],
+    through or into enemy units as [DTP 5.25] allows."""
+    if not game.board.contains(to):
+        bad = Violation("DTP 5.24", f"hex {to} is not on the map", code="off-map", word=to)
+        return Step(bad, bad, spent)
+    if not game.board.adjacent(here, to):
+        bad = Violation(
+            "5.1",
+            f"{to} is not adjacent to {here}",
+            code="not-adjacent",
+            word=to,
+            hint="name every hex of the path, each next to the one before",
+        )
+        return Step(bad, bad, spent)
+    cost = entry_cost_5_12(game, state, unit, to)
+    kept = entry_problem_10_1(game, state, unit, here, to, cost)
+    if kept is not None and kept.code == "enemy-defended-hex" and _destroyed_10_44(state, to):
+        kept = None  # its defences are at D3 on the Hit Table [DTP 10.44]
+    if kept is not None and kept.code != "enemy-units":
+        bad = kept._replace(word=to)
+        return Step(bad, bad, spent)
+    assert cost is not None
+    ice = pack_ice_problem_11_3_6(game.board.terrain(to), game.unit(unit).type, unit, to)
+    if ice is not None:
+        return Step(ice, ice, spent)
+    spent += cost
+    if spent > allowance:
+        bad = Violation(
+            "5.23",
+            f"{unit} needs {spent} MP to enter {to}; its allowance is {allowance}"
+            + (" (halved at D2 [DTP 8.55])" if allowance < game.movement_allowance(unit) else ""),
+            code="allowance",
+            word=to,
+        )
+        return Step(bad, bad, spent)
+    enemies = {game.category(e) for e in state.stacks.get(to, ()) if state.units[e].side != side}
+    category = game.category(unit)
+    out = []
+    for last in (True, False):
+        bad = through_problem_5_25(unit, category, enemies, last, to)
+        if bad is not None and north_atlantic.landing_11_3_5(game, state, unit, to, enemies):
+            bad = None  # ships landing naval infantry at a base with only air on it
+        out.append(bad)
+    return Step(out[0], out[1], spent)
 
 
 def _destroyed_10_44(state: GameState, hex_id: str) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from referee.rules.sixth_fleet_1975.schema import SCHEMA as SPI_SCHEMA
+from referee.rules.sixth_fleet_1975.sequence import SEQUENCE as SPI_PLAYED
 from referee.rules.sixth_fleet_dtp.air import MIN_DELAY_8_51
 from referee.rules.sixth_fleet_dtp.sequence import PHASES
 from referee.rules.sixth_fleet_dtp.westpac_tables import (
@@ -27,7 +28,6 @@ from referee.source.schema import (
     DisplayDecl,
     DisplayRow,
     MarkerDecl,
-    PhaseDecl,
     RulesetSchema,
     TableRollDecl,
     TrackDecl,
@@ -207,9 +207,10 @@ VICTORY_EXITS = TableDecl(
 # [DTP 4.1] one Game-Turn for the VASSAL tracker, read from the referee's own sequence
 # (sequence.PHASES, declared once): "first" is Player A, "second" Player B. The combat phase
 # belongs to both (alternating impulses, B first [DTP 8.2]); phases 6 and 7 to neither.
-# Detection attempts happen inside the movement phases [DTP 4.0].
+# Detection attempts happen inside the movement phases [DTP 4.0]. Set-up is SPI's [11.0],
+# which DTP keeps: its step is read from SPI's sequence.
 SEQUENCE = (
-    PhaseDecl("setup", "Set-up", "11.0", once=True),
+    *tracker_steps(SPI_PLAYED, turn=(("setup", ""),)),
     *tracker_steps(
         PHASES,
         players={"A": "first", "B": "second"},

@@ -36,7 +36,7 @@ import random
 from collections.abc import Sequence
 
 from referee.engine.core import GameState
-from referee.engine.orders import Order, OrdersSyntaxError
+from referee.engine.orders import Order, OrdersSyntaxError, parse_orders
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import start_hex
 from referee.rules.sixth_fleet_1975.scripted import reinforcement_orders, setup_orders
@@ -55,7 +55,7 @@ from referee.rules.sixth_fleet_dtp import (
 )
 from referee.rules.sixth_fleet_dtp.decks import is_deck
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, INTERPHASE_12_2
-from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.rules.sixth_fleet_dtp.westpac_command_ships import to_sea_lines_11_5091
 from referee.source.model import Module
 
@@ -196,7 +196,7 @@ def _iceland_where(
 
 def _orders(state: GameState, side: str, lines: Sequence[str]) -> tuple[Order, ...]:
     text = header(state, side) + f"[{flow.section_of(state)}]\n" + "\n".join(lines) + "\n"
-    return parse_orders(text, "scripted.txt").orders
+    return parse_orders(text, "scripted.txt", VOCABULARY).orders
 
 
 def orders_ok(game: Game, state: GameState, side: str, lines: Sequence[str]) -> bool:

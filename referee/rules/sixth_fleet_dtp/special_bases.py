@@ -27,6 +27,7 @@ from referee.numerals import is_digits, read_whole
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.tables import cell_column
 from referee.source.diagnostics import Diagnostic
+from referee.source.memo import per_module
 from referee.source.model import Module
 
 UNLIMITED = "unlimited"
@@ -55,7 +56,13 @@ class BaseRule:
 
 
 def base_rules(module: Module) -> dict[str, BaseRule]:
-    """The ``base_rules`` table by base name; empty without it."""
+    """The ``base_rules`` table by base name; empty without it. Read once per module (a
+    rebasing phase's options ask it for every base of every air unit: issue 26); a copy, so
+    no caller changes the module's."""
+    return dict(per_module(module, "sixth_fleet_dtp.base_rules", lambda: _read(module)))
+
+
+def _read(module: Module) -> dict[str, BaseRule]:
     t = module.tables.get("base_rules")
     if t is None:
         return {}

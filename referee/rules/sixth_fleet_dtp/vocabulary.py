@@ -12,8 +12,6 @@ impulse [DTP 6.2, 8.2, 8.232].
 
 from __future__ import annotations
 
-from referee.engine import orders
-from referee.engine.orders import OrdersDoc
 from referee.engine.vocabulary import (
     LocationSyntax,
     Part,
@@ -203,8 +201,3 @@ VOCABULARY = Vocabulary(
         ),
     ),
 )
-
-
-def parse_orders(text: str, file: str) -> OrdersDoc:
-    """An orders file of the DTP rules (the core parser with :data:`VOCABULARY`)."""
-    return orders.parse_orders(text, file, VOCABULARY)

@@ -84,31 +84,25 @@ def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Vi
     return None
 
 
-_LAST: list[tuple[GameState, Game, str, dict[str, tuple[list[str], list[str]]]]] = []
-
-
 def _mixed(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str], list[str]]]:
-    """Hex -> (PRC units, other units) of ``side`` where both are present; the last few
-    answers kept by the identity of the (immutable) position, as ``overstacked_7_0`` keeps
-    its own (a movement phase's options check every candidate against one position)."""
-    for st, g, sd, got in _LAST:
-        if st is state and g is game and sd == side:
-            return dict(got)
-    out = _mixed_now(game, state, side)
-    _LAST.insert(0, (state, game, side, out))
-    del _LAST[4:]
-    return dict(out)
-
-
-def _mixed_now(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str], list[str]]]:
+    """Hex -> (PRC units, other units) of ``side`` where both are present."""
     out: dict[str, tuple[list[str], list[str]]] = {}
     for hex_id, pieces in state.stacks.items():
-        ours = [p for p in pieces if state.units[p].side == side]
-        prc = [p for p in ours if game.unit(p).nationality == PRC]
-        others = [p for p in ours if game.unit(p).nationality != PRC]
-        if prc and others:
-            out[hex_id] = (prc, others)
+        mix = mix_11_5081(game, state, pieces, side)
+        if mix is not None:
+            out[hex_id] = mix
     return out
+
+
+def mix_11_5081(
+    game: Game, state: GameState, pieces: Sequence[str], side: str
+) -> tuple[list[str], list[str]] | None:
+    """(PRC units, other units) of ``side`` among the ``pieces`` of one hex when both are
+    there [DTP 11.5081], else None."""
+    ours = [p for p in pieces if state.units[p].side == side]
+    prc = [p for p in ours if game.unit(p).nationality == PRC]
+    others = [p for p in ours if game.unit(p).nationality != PRC]
+    return (prc, others) if prc and others else None
 
 
 def prc_stacking_problems_11_5081(

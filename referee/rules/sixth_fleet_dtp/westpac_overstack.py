@@ -60,11 +60,16 @@ def record_11_5063(game: Game, state: GameState, side: str, hex_id: str) -> Game
     return state.with_data(**{KEY: dict(sorted(rec.items()))})
 
 
+def recorded_11_5063(state: GameState, side: str) -> list[str]:
+    """The hexes recorded for ``side``: over the naval limit since a reinforcement."""
+    return _record(state).get(side, [])
+
+
 def excess_11_5063(game: Game, state: GameState, side: str) -> dict[str, int]:
     """The recorded hexes of ``side`` still over the naval limit in ``state``: hex -> units
     over it."""
     out = {}
-    for h in _record(state).get(side, ()):
+    for h in recorded_11_5063(state, side):
         naval = counts(game, state, h, side)[0]
         if naval > NAVAL_LIMIT:
             out[h] = naval - NAVAL_LIMIT

@@ -22,6 +22,10 @@ Formosa Strait, Sea of Japan and Sea of Okhotsk" [11.5121]. The score reads the 
 
 "The player with the larger total of points wins. A tie is a tie" [11.5125]: the module's
 ``victory_levels`` bands on the net (East Block minus SEATO). Fractions are kept [11.5126].
+Once the game is over (the end of Game-Turn 48 [11.5103], or the armistice of the optional
+rule [11.5132]) the score also names the **result**: who won, by how many points, and the
+table's level (:func:`result_11_5125`); the game-over event says it with its case
+(:func:`game_over_11_5125`).
 """
 
 from __future__ import annotations
@@ -176,12 +180,91 @@ def score_11_5124(game: Game, state: GameState, final: bool) -> dict[str, Any]:
         vp[a.side] = vp.get(a.side, Fraction(0)) + got
         bonuses.append({"id": a.id, "side": a.side, "vp": got, "holds": bool(got), "rule": a.rule})
     net = vp.get(game.flags.soviet_side, Fraction(0)) - vp.get(game.flags.nato_side, Fraction(0))
-    return {
+    level = level_11_3(game.module, net)
+    out = {
         "rule": RULE,
         "vp": {s: str(v) for s, v in vp.items()},
         "bonuses_in_vp": True,
         "destroyed": destroyed,
         "bonuses": bonuses,
         "net": str(net),
-        "level": level_11_3(game.module, net),
+        "level": level,
     }
+    if final:
+        out["result"] = result_11_5125(game, vp, level)
+    return out
+
+
+RESULT_RULE = "DTP 11.5125"
+
+
+def _side_name(game: Game, side: str) -> str:
+    return next((s.name for s in game.module.sides if s.id == side), side)
+
+
+def _area_name(game: Game, area: str) -> str:
+    """A victory area's name as the map declares it, without what follows a colon (the
+    map's note of the rule): "Sea of Okhotsk bastion"."""
+    a = game.module.map.areas.get(area)
+    return a.name.split(":", 1)[0].strip() if a is not None else area
+
+
+def winner_11_5125(game: Game, vp: dict[str, Fraction]) -> tuple[str | None, Fraction]:
+    """The side with the larger total and its margin, or ``(None, 0)`` for a tie: "The
+    player with the larger total of points wins. A tie is a tie" [DTP 11.5125]; fractions
+    are kept [DTP 11.5126], so a quarter point decides."""
+    a, b = game.flags.soviet_side, game.flags.nato_side
+    margin = vp.get(a, Fraction(0)) - vp.get(b, Fraction(0))
+    if margin == 0:
+        return None, Fraction(0)
+    return (a, margin) if margin > 0 else (b, -margin)
+
+
+def result_11_5125(game: Game, vp: dict[str, Fraction], level: str) -> str:
+    """The result in words, for the last report, the score table and ``state show``: the
+    winner, by how much, the two totals, the table's level and the case; e.g. "East Block
+    wins by 49/4 VP (East Block 229/4, SEATO 45): East Block Victory [DTP 11.5125]"."""
+    totals = ", ".join(  # as the score table prints them: 57, 229/4 [DTP 11.5126]
+        f"{_side_name(game, s)} {vp.get(s, Fraction(0))}"
+        for s in (game.flags.soviet_side, game.flags.nato_side)
+    )
+    side, margin = winner_11_5125(game, vp)
+    if side is None:
+        return f"a tie ({totals}): {level} [{RESULT_RULE}]"
+    return f"{_side_name(game, side)} wins by {margin} VP ({totals}): {level} [{RESULT_RULE}]"
+
+
+def game_over_11_5125(game: Game, state: GameState) -> list[Event]:
+    """The events of the step that ends the game (``state``: the position with the game
+    over): each sea control award held now [DTP 11.5123, 11.5124], then the result with the
+    final score [DTP 11.5125]."""
+    score = score_11_5124(game, state, final=True)
+    out = [
+        Event(
+            "award",
+            "DTP 11.5123",
+            f"{_side_name(game, a.side)} +{a.points} VP: sea control of the "
+            f"{_area_name(game, a.hexes[0])} at the end of the game, no enemy ship or sub "
+            f"there ({a.id})",
+            {"award": a.id, "vp": a.points},
+        )
+        for a in awards_11_5124(game.module)
+        if a.per == "end" and sea_control_11_5123(game, state, a)
+    ]
+    vp = {s: Fraction(v) for s, v in score["vp"].items()}
+    side, margin = winner_11_5125(game, vp)
+    out.append(
+        Event(
+            "game_over",
+            RESULT_RULE,
+            f"the game is over; the result: {score['result']}",
+            {
+                "winner": side or "",
+                "margin": str(margin),
+                "level": score["level"],
+                "vp": score["vp"],
+                "net": score["net"],
+            },
+        )
+    )
+    return out

@@ -138,13 +138,17 @@ def _players(module: Module) -> dict[str, str]:
 
 
 def _step_name(module: Module, step: PhaseDecl, players: Mapping[str, str]) -> str:
+    """``NATO Combat Phase``, ``First Player Combat Phase`` or, for a step named by its
+    player turn, ``Soviet Player Turn: Reaction Phase``."""
     if not step.player:
         return step.name
     side = players.get(step.player)
     if side is None:
-        return f"{step.player.capitalize()} Player {step.name}"
+        who = f"{step.player.capitalize()} Player"
+        return f"{who} Turn: {step.name}" if step.player_turn else f"{who} {step.name}"
     names = {s.id: s.name for s in module.sides}
-    return f"{names.get(side, side)} {step.name}"
+    turn = " Player Turn:" if step.player_turn else ""
+    return f"{names.get(side, side)}{turn} {step.name}"
 
 
 def plan_tracker(module: Module, layers: Mapping[str, str]) -> TrackerPlan:

@@ -11,6 +11,7 @@ from referee.engine.core import Event, GameState, ScriptedDice, UnitState
 from referee.rules.carrier_battlegroup import battle, combat_phase, damage, targeting
 from referee.rules.carrier_battlegroup.battle import Battle, Fighter
 from referee.rules.carrier_battlegroup.damage import Condition
+from referee.rules.carrier_battlegroup.facts import CbgFacts
 from referee.rules.carrier_battlegroup.readings import Readings, readings_of
 from referee.rules.carrier_battlegroup.targeting import Combatant
 from tests.conformance.rulesets.carrier_battlegroup import dice_for, module, played
@@ -26,8 +27,8 @@ def _f(pid: str, side: str, cat: str, ty: str, ew: int = 2, **v: int) -> Fighter
 
 def test_readings_default_to_the_declared_choice_and_a_game_may_switch_them() -> None:
     st = played(steps=2)
-    assert readings_of(st.data) == Readings(**{**st.data["flags"]})
-    got = readings_of({"flags": {"ssn_escort_never_targeted": False}})
+    assert readings_of(st) == Readings(**{**st.data["flags"]})
+    got = readings_of(CbgFacts.put(st, flags={"ssn_escort_never_targeted": False}))
     assert not got.ssn_escort_never_targeted and got.contact_chit_gives_edge
 
 

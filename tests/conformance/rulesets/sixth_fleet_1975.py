@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.core import Event, GameState, ScriptedDice, UnitState
-from referee.rules.sixth_fleet_1975.vocabulary import parse_orders
+from referee.engine.orders import parse_orders
+from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.loader import load_module
 from referee.source.model import Module
 from tests.conformance.rulesets import Adapter
@@ -75,7 +76,7 @@ def _data(case: Mapping[str, Any]) -> dict[str, Any]:
     if "standing" in case:
         standing = {}
         for side, lines in case["standing"].items():
-            doc = parse_orders("[standing]\n" + "\n".join(lines) + "\n", "standing.txt")
+            doc = parse_orders("[standing]\n" + "\n".join(lines) + "\n", "standing.txt", VOCABULARY)
             standing[side] = [o.to_json() for o in doc.standing]
         data["standing"] = standing
     return data

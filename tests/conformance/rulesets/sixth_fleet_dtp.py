@@ -472,10 +472,11 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
     carrier air records of ``landing.py`` (``home_deck``, ``not_9_26``), the losses (unit, case)
     and the net score."""
     from referee.engine.core import GameState, ScriptedDice, UnitState
+    from referee.engine.orders import parse_orders
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_dtp.flow import section_of
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-    from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+    from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 
     m = _module_named(s.get("module", "sixth_fleet_dtp"))
     game = Game.for_scenario(m, s["scenario"])
@@ -508,7 +509,9 @@ def _play(s: Mapping[str, Any]) -> dict[str, Any]:
         f"game: g\nturn: {state.turn}\nside: {s['side']}\nphase: {state.phase}\n\n"
         f"[{section_of(state)}]\n" + "\n".join(s.get("orders", ())) + "\n"
     )
-    out = RULESET.resolve(m, state, parse_orders(text, "case.txt"), ScriptedDice(s.get("dice", [])))
+    out = RULESET.resolve(
+        m, state, parse_orders(text, "case.txt", VOCABULARY), ScriptedDice(s.get("dice", []))
+    )
     after = out.state
     return {
         "ok": out.ok,
@@ -543,11 +546,12 @@ def _new_game(s: Mapping[str, Any]) -> dict[str, Any]:
     files of the sides before the last are played by SPI's scripted set-up, and the cases and
     rolls of their events answered (``events``: [case, roll])."""
     from referee.engine.core import ScriptedDice
+    from referee.engine.orders import parse_orders
     from referee.errors import UserError
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_1975.scripted import setup_orders
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-    from referee.rules.sixth_fleet_dtp.vocabulary import parse_orders
+    from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 
     m = _module_named(s.get("module", "sixth_fleet_dtp"))
     try:
@@ -563,7 +567,7 @@ def _new_game(s: Mapping[str, Any]) -> dict[str, Any]:
         for side in list(Game.of(m, state).scenario.setup_order)[:-1]:
             lines = setup_orders(Game.of(m, state), state, side)
             text = f"game: g\nturn: 0\nside: {side}\n\n[setup]\n" + "\n".join(lines) + "\n"
-            res = RULESET.resolve(m, state, parse_orders(text, "setup.txt"), dice)
+            res = RULESET.resolve(m, state, parse_orders(text, "setup.txt", VOCABULARY), dice)
             assert res.ok, [str(v) for v in res.violations]
             state, events = res.state, [*events, *res.events]
         out["events"] = [[e.rule, e.data.get("roll")] for e in events if e.data.get("roll")]
