@@ -15,8 +15,12 @@ once too.
 from __future__ import annotations
 
 import importlib
+import json
 import os
-from collections.abc import Callable, Iterator
+import resource
+import sys
+from collections import Counter
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,6 +164,24 @@ def _play(name: str, out: Path) -> str:
     return buf.getvalue()
 
 
+def bundled_vmod(name: str) -> Path:
+    """The bundled module ``module_src/NAME`` built with its set-ups
+    (``build_module_with_setups``, one worker) once per test session, for every test and worker
+    that loads it unchanged into real VASSAL (about 2.6 s of CPU a build with a warm picture
+    cache, over 20 builds a session before). Read it; a test that changes the module builds
+    its own."""
+
+    def build(folder: Path) -> str:
+        from referee.source.loader import load_module
+        from referee.vassal.position.setups import build_module_with_setups
+
+        module, diags = load_module(Path(__file__).resolve().parents[1] / "module_src" / name)
+        assert module is not None, [str(d) for d in diags.items]
+        return str(build_module_with_setups(module, folder / "vassal", workers=1).path)
+
+    return Path(once_per_session(f"vmod-{name}", build)[1])
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark what is slow by what it needs, so ``-m "not slow"`` is the quick subset:
     a test that reads a shared demo game (``finished_demo``, also through ``demo_game`` or a
@@ -171,3 +193,68 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.chromium)
         if needs & {"finished_demo", "browser"} or item.get_closest_marker("vassal"):
             item.add_marker(pytest.mark.slow)
+
+
+# CPU time (user + system) by test file, this process's and its children's, and the batch
+# JVMs' (:func:`tests.vassal.vassal_jvm.cpu_seconds`): what CI prints as "CPU by folder"
+# (docs/performance.md, "The test suite"). A session-scoped fixture's cost falls to the first
+# test that asks for it, as in ``--durations``; Xvfb's own CPU and a child still running when
+# its test ends (the batch JVMs between runs) are not counted.
+_CPU_BY_FILE: Counter[str] = Counter()
+
+
+def _cpu_now() -> float:
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    jvm = sys.modules.get("tests.vassal.vassal_jvm")
+    extra = jvm.cpu_seconds() if jvm is not None else 0.0
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime + extra
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    start = _cpu_now()
+    yield
+    _CPU_BY_FILE[item.nodeid.split("::", 1)[0]] += _cpu_now() - start
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """End the test process's batch JVMs of real VASSAL, if it started any
+    (:mod:`tests.vassal.vassal_jvm`), while the process waits for them (their CPU time is
+    then counted as the process's children's); a worker of pytest-xdist hands its CPU by
+    file to the controller."""
+    jvm = sys.modules.get("tests.vassal.vassal_jvm")
+    if jvm is not None:
+        jvm.close_all()
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["cpu_by_file"] = json.dumps(dict(_CPU_BY_FILE))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object) -> None:
+    """The controller of pytest-xdist adds up its workers' CPU by file."""
+    output = getattr(node, "workeroutput", {})
+    _CPU_BY_FILE.update(json.loads(output.get("cpu_by_file", "{}")))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """CPU time by folder (a test file at the top of ``tests/`` is its own line when it costs
+    over a minute, else counted in ``tests/*.py``), and the 15 costliest files."""
+    if not _CPU_BY_FILE:
+        return
+    folders: Counter[str] = Counter()
+    for path, cpu in _CPU_BY_FILE.items():
+        parts = path.split("/")
+        key = "/".join(parts[:2]) if len(parts) > 2 else path if cpu > 60 else "tests/*.py"
+        folders[key] += cpu
+    write = terminalreporter.write_line
+    terminalreporter.section("CPU by folder (user + system, s; the tests' own processes)")
+    for key, cpu in folders.most_common():
+        write(f"{cpu:9.1f}  {key}")
+    write(f"{sum(folders.values()):9.1f}  in all")
+    terminalreporter.section("the 15 costliest test files (CPU, s)")
+    for path, cpu in _CPU_BY_FILE.most_common(15):
+        write(f"{cpu:9.1f}  {path}")

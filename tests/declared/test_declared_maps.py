@@ -130,13 +130,12 @@ def test_real_vassal_loads_the_module_and_its_setup(
 ) -> None:
     """Real VASSAL 3.7.26 (``vcheck``) loads each fixture's module with no problem, and its
     New Game set-up with every piece in the zone or space the scenario names."""
-    import os
     import shutil
-    import subprocess
 
     from referee.source.loader import load_module
     from referee.vassal.position.setups import build_module_with_setups
     from tests.vassal.test_real_vassal_play import VCHECK
+    from tests.vassal.vassal_jvm import vcheck
 
     if not VCHECK.is_file() or (
         shutil.which("java") is None and not list(Path("/usr/lib/jvm").glob("java-17-*/bin/java"))
@@ -146,10 +145,7 @@ def test_real_vassal_loads_the_module_and_its_setup(
     assert module is not None
     vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
     out = tmp_path / "vcheck.txt"
-    run = subprocess.run(
-        [str(VCHECK), str(vmod)], env=dict(os.environ, VCHECK_OUT=str(out)),
-        capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
+    run = vcheck([vmod], out)
     assert run.returncode == 0, run.stderr
     setup = f"setup:{module.scenarios[scenario].name}"
     pieces = {

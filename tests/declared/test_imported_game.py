@@ -7,9 +7,7 @@ of its own pieces (``tests/declared/imported.py``), made in a temporary folder."
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from tests.declared.imported import PIECE_IDS, skirmish_vmod
 from tests.pbem.cliflow import Table, cli
 from tests.vassal.test_import_vlog import Player
 from tests.vassal.test_real_vassal_play import VCHECK
+from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_locations import FIXTURES
 
 pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared fixtures missing")
@@ -196,12 +195,7 @@ def _vassal_missing() -> str | None:
 def _vcheck(vmod: Path, *saves: Path, out: Path, args: str = "") -> tuple[int, str]:
     """Real VASSAL 3.7.26 on ``vmod`` and ``saves``: exit code, stderr (the zxvt board has no
     image in the original module too: that one problem is allowed)."""
-    env = dict(os.environ, VCHECK_OUT=str(out), VCHECK_ALLOW="board has no image")
-    env["VCHECK_ARGS"] = args
-    run = subprocess.run(
-        [str(VCHECK), str(vmod), *map(str, saves)], env=env, capture_output=True, text=True,
-        timeout=600, check=False,
-    )  # fmt: skip
+    run = vcheck([vmod, *saves], out, args=args, allow="board has no image")
     if run.returncode == 2 and "missing" in run.stderr:
         pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
     return run.returncode, run.stderr

@@ -8,15 +8,14 @@ every set-up piece lands in the hex the scenario gives it (the players' choices 
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from referee.source.loader import load_module
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
+from tests.vassal.vassal_jvm import vcheck
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "module_src" / "dtp_westpac"
@@ -46,14 +45,9 @@ def _reason() -> str | None:
 def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> None:
     module, diags = load_module(SOURCE)
     assert module is not None, [str(d) for d in diags.items]
-    vmod = build_module_with_setups(module, tmp_path / "build", workers=1).path
+    vmod = bundled_vmod("dtp_westpac")
     out = tmp_path / "vcheck.txt"
-    env = dict(os.environ, VCHECK_OUT=str(out))
-    env.pop("VCHECK_ALLOW", None)
-    env["VCHECK_ARGS"] = " ".join(f"--hex {h}" for h in NAMED)
-    run = subprocess.run(
-        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600, check=False
-    )
+    run = vcheck([vmod], out, args=" ".join(f"--hex {h}" for h in NAMED))
     if run.returncode == 2 and "missing" in run.stderr:
         pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
     lines = [ln.split("\t") for ln in out.read_text(encoding="utf-8").splitlines()]

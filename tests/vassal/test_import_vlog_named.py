@@ -8,7 +8,6 @@ with VASSAL's own commands; skipped where Java is missing, except under CI)."""
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from referee.vassal.position.save import position_vsav_bytes
 from referee.vassal.position.vlog_import import Expected, Imported
 from referee.vassal.position.vlog_named import adjacent, import_named_log, written_name
 from tests.vassal.test_import_vlog import Player, order_lines
+from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_run import VCHECK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -208,15 +208,8 @@ def test_a_log_written_by_real_vassal_becomes_a_zone_move(tmp_path: Path) -> Non
     state = soviet_actions()
     save, vlog = tmp_path / "position.vsav", tmp_path / "turn.vlog"
     save.write_bytes(position_vsav_bytes(table, state))
-    env = dict(os.environ, VCHECK_OUT=str(tmp_path / "vcheck.txt"))
-    env["VCHECK_ARGS"] = (
-        f"--no-slots --no-setups --write-vlog {save} SO-SU24.1 Anatolia,Syria {vlog}"
-    )
-    env.pop("VCHECK_ALLOW", None)
-    run = subprocess.run(
-        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600,
-        check=False,
-    )  # fmt: skip
+    args = f"--no-slots --no-setups --write-vlog {save} SO-SU24.1 Anatolia,Syria {vlog}"
+    run = vcheck([vmod], tmp_path / "vcheck.txt", args=args)
     if run.returncode == 2 and "missing" in run.stderr:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail("under CI=true the real-VASSAL check must run: " + run.stderr)

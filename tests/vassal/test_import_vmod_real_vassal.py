@@ -11,8 +11,6 @@ checker is there: then that is a failure.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections import Counter
 from pathlib import Path
 
@@ -22,6 +20,7 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.source.vassal_tools import TOOLS
 from tests.vassal.import_fixtures import FOLDERS, edited_vmod, fixture_vmod
+from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_run import VCHECK
 from tests.vassal.vcheck_run import unavailable as _unavailable
 
@@ -30,12 +29,7 @@ RUN = CliRunner()
 
 
 def _vcheck(vmod: Path, out: Path) -> tuple[int, list[str]]:
-    env = dict(os.environ, VCHECK_OUT=str(out))
-    env.pop("VCHECK_ALLOW", None)
-    env.pop("VCHECK_ARGS", None)
-    proc = subprocess.run(
-        [str(VCHECK), str(vmod)], capture_output=True, text=True, env=env, timeout=600
-    )
+    proc = vcheck([vmod], out)
     if proc.returncode == 2 and "missing" in proc.stderr:
         _unavailable("vcheck's prerequisites are missing: " + proc.stderr.strip())
     assert out.is_file(), proc.stderr

@@ -4,9 +4,7 @@ or space name (``../shared/tools/vassal-check/vcheck``, skipped where Java is ab
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -25,6 +23,7 @@ from referee.vassal.position.placement import Table, table_for
 from referee.vassal.position.savewriter import Placed, build_save
 from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
 from referee.vassal.position.survey import survey
+from tests.vassal.vassal_jvm import vcheck
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "modules"
@@ -198,14 +197,7 @@ def test_real_vassal_reports_every_piece_by_zone_or_space(
     save = tmp_path / f"{name}.vsav"
     save.write_bytes(_fixed_save(name))
     out = tmp_path / "vcheck.txt"
-    env = dict(os.environ, VCHECK_OUT=str(out))
-    run = subprocess.run(
-        [str(VCHECK), str(built[name]), str(save)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = vcheck([built[name], save], out, timeout=300)
     assert run.returncode == 0, run.stderr
     pieces: dict[str, dict[str, str]] = {}
     for line in out.read_text(encoding="utf-8").splitlines():

@@ -22,7 +22,7 @@ from referee.render.board_layers import name_boxes
 from referee.source.loader import load_module
 from referee.vassal.module.layers import STACK_STEP
 from referee.vassal.module.module_writer import plan_build
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +60,7 @@ def test_counters_fit_their_hexes(name: str) -> None:
 def test_picture_of_the_main_map_with_its_set_up(name: str, tmp_path: Path) -> None:
     module, _ = load_module(ROOT / "module_src" / name)
     assert module is not None
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod(name)
     with zipfile.ZipFile(vmod) as z:
         setup = sorted(n for n in z.namelist() if n.startswith("setup_") and n.endswith(".vsav"))[0]
         save = tmp_path / setup

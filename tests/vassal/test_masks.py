@@ -22,7 +22,7 @@ from referee.vassal.codec.sequence import decode_sequence
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.traits import SOLITAIRE_SIDE
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_a_solitaire_mask_belongs_to_the_player_and_never_peeks() -> None:
 @pytest.mark.vassal
 @pytest.mark.parametrize("name", ["carrier_battlegroup", "sixth_fleet_2019"])
 def test_each_side_presses_each_mask_key_in_real_vassal(name: str, tmp_path: Path) -> None:
-    vmod = build_module_with_setups(_module(name), tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod(name)
     code, out = run_vplay(vmod, ["--masks"], tmp_path)
     assert code == 0, [r for r in records(out, "PROBLEM")]
     sides = records(out, "SIDES")[0]

@@ -24,7 +24,8 @@ import pytest
 from referee.demos.sixth_fleet_1975 import GAME, SRC
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
-from referee.vassal.position.setups import SETUP_GAME_ID, build_module_with_setups
+from referee.vassal.position.setups import SETUP_GAME_ID
+from tests.conftest import bundled_vmod
 from tests.vassal.vcheck_run import pieces, run_vcheck
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def vassal_run(
     out = tmp_path_factory.mktemp("real-vassal")
     module, _ = load_module(SRC)
     assert module is not None
-    vmod = build_module_with_setups(module, out / "vassal", workers=1).path
+    vmod = bundled_vmod("sixth_fleet")
     game = finished_demo("sixth_fleet").game  # the session's demo game, read only
     saves = sorted(str(p) for p in (game / "turns").glob("*/position.vsav"))
     assert len(saves) >= 8

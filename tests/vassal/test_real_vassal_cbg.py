@@ -24,7 +24,7 @@ from referee.demos import carrier_battlegroup as demo_solitaire
 from referee.engine.ruleset import get_ruleset
 from referee.rules.carrier_battlegroup.schema import TRACK_MARKERS
 from referee.source.loader import load_module
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.pbem.cliflow import unsealed
 from tests.vassal.test_real_vassal import MAIN_MAP
 from tests.vassal.vcheck_run import pieces, run_vcheck
@@ -42,7 +42,7 @@ def vassal_run(
     out = tmp_path_factory.mktemp("real-vassal-cbg")
     module, _ = load_module(demo_solitaire.SRC)
     assert module is not None
-    vmod = build_module_with_setups(module, out / "vassal", workers=1).path
+    vmod = bundled_vmod("carrier_battlegroup")
     game = finished_demo("carrier_battlegroup").game  # the session's demo game, read only
     game = unsealed(game, out / "unsealed" / "game")  # the player's files, from his parts
     saves = sorted(str(p) for p in (game / "turns").glob("*/position-USN.vsav"))

@@ -16,9 +16,7 @@ is missing.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,6 +29,7 @@ from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
 from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.test_play_features import KINDS, _mini_state, _module
+from tests.vassal.vassal_jvm import vcheck
 
 ROOT = Path(__file__).resolve().parents[2]
 VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
@@ -58,16 +57,7 @@ def test_real_vassal_lists_the_play_features(name: str, tmp_path: Path) -> None:
         save.write_bytes(position_vsav_bytes(table_for(module), _mini_state()))
         saves.append(str(save))
     out = tmp_path / "vcheck.txt"
-    env = dict(os.environ, VCHECK_OUT=str(out))
-    env.pop("VCHECK_ALLOW", None)
-    run = subprocess.run(
-        [str(VCHECK), str(vmod), *saves],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    run = vcheck([vmod, *saves], out)
     if run.returncode == 2 and "missing" in run.stderr:
         pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
     lines = [ln.split("\t") for ln in out.read_text(encoding="utf-8").splitlines()]
@@ -133,13 +123,8 @@ def test_vassal_holds_the_tracker_and_markers_of_a_referee_save(tmp_path: Path) 
     save, vlog = tmp_path / "position.vsav", tmp_path / "out.vlog"
     state = _mini_state()
     save.write_bytes(position_vsav_bytes(table_for(module), state))
-    env = dict(os.environ, VCHECK_OUT=str(tmp_path / "vcheck.txt"))
-    env["VCHECK_ARGS"] = f"--no-slots --no-setups --write-vlog {save} US-DD-1 0303 {vlog}"
-    env.pop("VCHECK_ALLOW", None)
-    run = subprocess.run(
-        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600,
-        check=False,
-    )  # fmt: skip
+    args = f"--no-slots --no-setups --write-vlog {save} US-DD-1 0303 {vlog}"
+    run = vcheck([vmod], tmp_path / "vcheck.txt", args=args)
     if run.returncode == 2 and "missing" in run.stderr:
         pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
     assert run.returncode == 0, run.stderr

@@ -21,6 +21,7 @@ from referee.vassal.module import piece_versions as pv
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.plan import ModulePlan
 from referee.vassal.module.reduced import reduced_image
+from tests.conftest import bundled_vmod
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,11 +142,11 @@ def test_real_vassal_shows_the_reduced_face_from_the_damage(name: str, tmp_path:
     the counter shows its printed face, from it the reduced face (drawn differently), then
     the ship sinks; no warning."""
     from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
+    from referee.vassal.position.setups import scenario_setup_vsav
 
     module = _module(name)
     plan = _plan(name)
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod(name)
     setup = tmp_path / "setup.vsav"
     setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
     out_dir = tmp_path / "faces"

@@ -13,6 +13,7 @@ from referee.source.loader import load_module
 from referee.vassal.module import piece_versions as pv
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.plan import refit_zone
+from tests.conftest import bundled_vmod
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,14 +49,13 @@ def test_older_games_and_maps_without_a_refit_box_have_none() -> None:
 
 @pytest.mark.vassal
 def test_real_vassal_sends_a_unit_to_the_refit_box(tmp_path: Path) -> None:
-    from referee.vassal.position.setups import build_module_with_setups
 
     module, _ = load_module(ROOT / "module_src" / "sixth_fleet_2019")
     assert module is not None
     from referee.vassal.position.placement import table_for
     from referee.vassal.position.setups import scenario_setup_vsav
 
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod("sixth_fleet_2019")
     setup = tmp_path / "setup.vsav"
     setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
     code, out = run_vplay(vmod, ["--sendto", str(setup)], tmp_path)

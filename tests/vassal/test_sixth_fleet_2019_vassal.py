@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -23,8 +22,9 @@ from referee.demos import sixth_fleet_2019 as demo_2019
 from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.game import Game
 from referee.source.loader import load_module
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.pbem.cliflow import unsealed
+from tests.vassal.vassal_jvm import vcheck
 
 if TYPE_CHECKING:
     from tests.conftest import DemoRun
@@ -67,20 +67,14 @@ def test_real_vassal_reports_every_piece_by_zone(
         pytest.skip("the real-VASSAL checker or Java is missing")
     module, _ = load_module(demo_2019.SRC)
     assert module is not None
-    vmod = build_module_with_setups(module, tmp_path / "vmod", workers=1).path
+    vmod = bundled_vmod("sixth_fleet_2019")
     game = finished_demo("sixth_fleet_2019").game  # the session's demo game, read only
     game = unsealed(game, tmp_path / "unsealed")  # each side's files, from its encrypted parts
     every = sorted(game.glob("turns/*/position-*.vsav"))
     # the saves of steps into each side's Action Phase (its C2 marker off zero), and the last
     saves = [s for s in every if s.parent.name.endswith("_events")][-4:] + every[-2:]
     out = tmp_path / "vcheck.txt"
-    run = subprocess.run(
-        [str(VCHECK), str(vmod), *map(str, saves)],
-        env=dict(os.environ, VCHECK_OUT=str(out)),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    run = vcheck([vmod, *saves], out)
     assert run.returncode == 0, run.stderr
     text = out.read_text(encoding="utf-8")
     pieces, anonymous = _pieces(text), _anonymous(text)

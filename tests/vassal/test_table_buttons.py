@@ -17,7 +17,7 @@ from referee.source.model import Module
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.table_rolls import MAX_LINE, TABLES_MENU, TableButton, table_buttons
-from tests.conftest import once_per_session
+from tests.conftest import bundled_vmod, once_per_session
 from tests.vassal.vplay_run import cbg_played, records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -215,10 +215,9 @@ def _check_chat(out: str, buttons: dict[str, TableButton]) -> dict[str, set[int]
 def test_the_dtp_table_buttons_report_their_line_in_real_vassal(name: str) -> None:
     """Every button of the DTP module (Westpac's own variable air too) pressed 24 times in
     real VASSAL 3.7.26: each chat line is the table's line for the total rolled."""
-    from referee.vassal.position.setups import build_module_with_setups
 
     def play(folder: Path) -> str:
-        vmod = build_module_with_setups(_module(name), folder / "vassal", workers=1).path
+        vmod = bundled_vmod(name)
         code, out = run_vplay(vmod, ["--dice"], folder)
         assert code == 0, records(out, "PROBLEM")
         return out

@@ -16,8 +16,6 @@ tracker stands exactly where the referee put it.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -34,6 +32,7 @@ from referee.vassal.codec.sequence import decode_sequence
 from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
 from referee.vassal.position.setups import build_module_with_setups
+from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,15 +145,10 @@ def _round_trip(name: str, state: GameState, to: str, tmp_path: Path) -> tuple[s
     vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
     save, vlog = tmp_path / "position.vsav", tmp_path / "out.vlog"
     save.write_bytes(position_vsav_bytes(table_for(module), state))
-    env = dict(os.environ, VCHECK_OUT=str(tmp_path / "vcheck.txt"))
-    env["VCHECK_ARGS"] = f"--no-slots --no-setups --write-vlog {save} {unit.id} {to} {vlog}"
-    env.pop("VCHECK_ALLOW", None)
+    args = f"--no-slots --no-setups --write-vlog {save} {unit.id} {to} {vlog}"
     if not VCHECK.is_file():
         unavailable(f"the real-VASSAL checker is not here ({VCHECK})")
-    run = subprocess.run(
-        [str(VCHECK), str(vmod)], env=env, capture_output=True, text=True, timeout=600,
-        check=False,
-    )  # fmt: skip
+    run = vcheck([vmod], tmp_path / "vcheck.txt", args=args)
     if run.returncode == 2 and "missing" in run.stderr:
         unavailable("vcheck's prerequisites are missing: " + run.stderr.strip())
     assert run.returncode == 0, run.stderr

@@ -13,7 +13,7 @@ from lxml import etree
 from referee.source.loader import load_module
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def test_the_trail_state_is_a_fresh_pieces() -> None:
 def test_real_vassal_reads_the_trail_and_toggles_it(tmp_path: Path) -> None:
     module, _ = load_module(ROOT / "module_src" / "sixth_fleet")
     assert module is not None
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod("sixth_fleet")
     code, out = run_vplay(vmod, ["--trails"], tmp_path)
     assert code == 0, records(out, "PROBLEM")
     assert not records(out, "PROBLEM")

@@ -20,6 +20,7 @@ from referee.vassal.module import piece_versions as pv
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.plan import ModulePlan, cups, permanent_zone
 from referee.vassal.module.triggers import CHECK_KEY, SCORE_KEY
+from tests.conftest import bundled_vmod
 from tests.vassal.vplay_run import records, run_vplay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,10 +176,10 @@ def _props(text: str) -> dict[str, int]:
 @pytest.mark.parametrize("name", sorted(KEYS))
 def test_real_vassal_scores_an_eliminated_unit(name: str, tmp_path: Path) -> None:
     from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
+    from referee.vassal.position.setups import scenario_setup_vsav
 
     module = _module(name)
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod(name)
     setup = tmp_path / "setup.vsav"
     setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
     args = ["--eliminate", str(setup), "2", KEYS[name]]
@@ -260,11 +261,11 @@ def test_a_ship_sinks_at_the_damage_the_rules_say() -> None:
 @pytest.mark.parametrize("name", ["sixth_fleet_dtp", "naval_module"])
 def test_real_vassal_sinks_a_ship_at_its_damage(name: str, tmp_path: Path) -> None:
     from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import build_module_with_setups, scenario_setup_vsav
+    from referee.vassal.position.setups import scenario_setup_vsav
 
     module = _module(name)
     plan = _plan(name)
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
+    vmod = bundled_vmod(name)
     setup = tmp_path / "setup.vsav"
     setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
     keys = ";".join([_damage_key(plan)] * 7)

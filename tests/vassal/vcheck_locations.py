@@ -17,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import subprocess
 import sys
 import zipfile
 from dataclasses import dataclass
@@ -297,15 +295,10 @@ def parse_pieces(output: str) -> dict[tuple[str, int, int], str]:
 
 def run_vcheck(vmod: Path, saves: list[Path], work: Path) -> str:
     """Run vcheck; returns its full output file's text (problems do not matter here)."""
+    from tests.vassal.vassal_jvm import vcheck
+
     out = work / "vcheck.txt"
-    env = dict(os.environ, VCHECK_OUT=str(out), VCHECK_ARGS="--no-slots --no-setups")
-    subprocess.run(
-        [str(VCHECK), str(vmod), *map(str, saves)],
-        env=env,
-        capture_output=True,
-        timeout=600,
-        check=False,
-    )
+    vcheck([vmod, *saves], out, args="--no-slots --no-setups")
     return out.read_text(encoding="utf-8")
 
 

@@ -5,13 +5,13 @@ reported (skipped, or a failure under ``CI=true`` when the checker is there), an
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
+from tests.vassal.vassal_jvm import ROOT, VCHECK, vcheck
+
+__all__ = ["ROOT", "VCHECK", "pieces", "run_vcheck", "unavailable", "vcheck"]
 
 
 def unavailable(reason: str) -> None:
@@ -23,19 +23,11 @@ def unavailable(reason: str) -> None:
 
 def run_vcheck(vmod: Path, saves: list[str], listing: Path) -> tuple[int, str, str]:
     """``vcheck VMOD SAVES...`` with its full output in ``listing``: (exit code, stderr,
-    output). Skips (see :func:`unavailable`) when the checker or Java/Xvfb is missing."""
+    output). Skips (see :func:`unavailable`) when the checker or Java/Xvfb is missing. Runs in
+    the test process's batch JVM (:mod:`tests.vassal.vassal_jvm`)."""
     if not VCHECK.is_file():
         pytest.skip(f"the real-VASSAL checker is not here ({VCHECK}); it lives in ../shared")
-    env = dict(os.environ, VCHECK_OUT=str(listing))
-    env.pop("VCHECK_ALLOW", None)
-    proc = subprocess.run(
-        [str(VCHECK), str(vmod), *saves],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=False,
-    )
+    proc = vcheck([vmod, *saves], listing)
     if proc.returncode == 2 and "missing" in proc.stderr:
         unavailable("vcheck's prerequisites are missing: " + proc.stderr.strip())
     text = listing.read_text(encoding="utf-8") if listing.is_file() else ""

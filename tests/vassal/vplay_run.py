@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import once_per_session
+from tests.conftest import bundled_vmod, once_per_session
+from tests.vassal.vassal_jvm import one_jvm_each, run_in_jvm
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
 SOURCE = Path(__file__).with_name("java") / "VPlay.java"
@@ -27,8 +28,9 @@ def _classpath(checker: Path) -> list[str]:
 
 
 def run_vplay(vmod: Path, args: list[str], work: Path) -> tuple[int, str]:
-    """``VPlay VMOD ARGS...``: (exit code, its output records). ``work`` holds the classes,
-    VASSAL's throwaway configuration and the output."""
+    """``VPlay VMOD ARGS...``: (exit code, its output records, in ``work/vplay.txt``), run in
+    the test process's batch JVM (:mod:`tests.vassal.vassal_jvm`; ``REFEREE_TEST_JVM=each``:
+    a JVM of its own, VASSAL's throwaway configuration in ``work``)."""
     if not VCHECK.is_file():
         pytest.skip(f"the real-VASSAL checker is not here ({VCHECK}); it lives in ../shared")
     checker = VCHECK.parent
@@ -37,8 +39,11 @@ def run_vplay(vmod: Path, args: list[str], work: Path) -> tuple[int, str]:
         unavailable("java, javac and xvfb-run are needed to play a module in real VASSAL")
     cp = _classpath(checker)
     classes = _compiled(javac, cp)
-    conf = Path(tempfile.mkdtemp(dir=work, prefix="vassal-conf-"))
     out = work / "vplay.txt"
+    if not one_jvm_each():
+        code = run_in_jvm("vplay", java, [str(classes), *cp], "VPlay", [str(vmod), *args], out, 900)
+        return code, out.read_text(encoding="utf-8")
+    conf = Path(tempfile.mkdtemp(dir=work, prefix="vassal-conf-"))
     with out.open("w", encoding="utf-8") as fh:
         proc = subprocess.run(
             [str(xvfb), "-a", "-s", "-screen 0 1600x1200x24", str(java), "-Xmx2g",
@@ -77,14 +82,13 @@ def cbg_played(args: tuple[str, ...]) -> str:
     """Carrier Battlegroup's module built once per session and played by ``VPlay ARGS``
     once (the dice, tables and tracks tests read the same run): its output records."""
     from referee.source.loader import load_module
-    from referee.vassal.position.setups import build_module_with_setups
 
     root = Path(__file__).resolve().parents[2]
 
     def play(folder: Path) -> str:
         module, _ = load_module(root / "module_src" / "carrier_battlegroup")
         assert module is not None
-        vmod = build_module_with_setups(module, folder / "vassal", workers=1).path
+        vmod = bundled_vmod("carrier_battlegroup")
         code, out = run_vplay(vmod, list(args), folder)
         if code != 0:
             raise AssertionError(f"VPlay exit {code}: {records(out, 'PROBLEM')}")
