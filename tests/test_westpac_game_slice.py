@@ -139,7 +139,7 @@ def _expected_result(game: Game, vp: dict[str, Fraction]) -> str:
 
 @pytest.mark.slow
 def test_the_last_game_turn_by_email_reaches_the_result_and_verifies(tmp_path: Path) -> None:
-    from referee.demos.sixth_fleet_1975 import demo_key
+    from referee.demos.base import demo_key
     from referee.pbem.adjudicate import adjudicate
     from referee.pbem.game import create_game
     from referee.pbem.signing import sign_orders

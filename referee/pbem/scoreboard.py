@@ -110,10 +110,13 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
                 "destroyed": sum(1 for row in losses if row["scorer"] == s.name),
             }
         )
+    # a result in words (Westpac [DTP 11.5125]); a ruleset that records its result as a
+    # record (2019 [4.4]) has it listed with the other keys, as before
+    result = score.get("result") if isinstance(score.get("result"), str) else None
     others = [
         (k.replace("_", " "), json.dumps(score[k], sort_keys=True, ensure_ascii=False))
         for k in sorted(score)
-        if k not in KNOWN
+        if k not in KNOWN or (k == "result" and result is None and k in score)
     ]
     return {
         "rule": str(score.get("rule", "")),
@@ -130,7 +133,7 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
         "net": score.get("net"),
         "level": score.get("level"),
         "final": bool(score.get("final")),
-        "result": str(score["result"]) if score.get("result") else None,
+        "result": result or None,
         "others": others,
     }
 

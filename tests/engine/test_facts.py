@@ -94,7 +94,14 @@ def test_a_type_the_edge_cannot_check_is_refused_when_declared():
 
 
 def _declaring() -> list[str]:
-    return [r for r in ruleset_ids() if position_facts(get_ruleset(r)) is not None]
+    """The rulesets that declare facts; a schema registered without rules (a table-only toy
+    module some test installs in the same process) has no ruleset object to ask."""
+    from referee.source.schema import ruleset_schema
+
+    with_rules = [
+        r for r in ruleset_ids() if (s := ruleset_schema(r)) is not None and s.rules is not None
+    ]
+    return [r for r in with_rules if position_facts(get_ruleset(r)) is not None]
 
 
 EVENTS = ("e", "ev", "event")

@@ -16,6 +16,7 @@ from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import airbase_usable_9_16, is_based_9_22
+from referee.rules.sixth_fleet_1975.attack_advanced import followup_8_5_4
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.mandatory import (
     best_attacks_from,
@@ -115,6 +116,7 @@ def combat_orders(game: Game, state: GameState, side: str, rng: random.Random) -
     lines: list[str] = []
     used: set[str] = set()
     obligated = obligated_hexes_8_21(game, state, side)
+    further = bool(followup_8_5_4(state))  # the 8.24 retreats were made already [8.5.4]
     for h in sorted(state.stacks):
         if not any(state.units[u].side == side for u in state.stacks[h]):
             continue
@@ -123,7 +125,7 @@ def combat_orders(game: Game, state: GameState, side: str, rng: random.Random) -
             b = best[0]
             lines.append(f"attack {' '.join(b.attackers)} -> {' '.join(b.targets)}")
             used.update(b.attackers)
-        elif h in obligated and not best:
+        elif h in obligated and not best and not further:
             for u in must_retreat_8_24(game, state, side, h):
                 opts = retreat_hexes_8_71(game, state, u) or displacement_hexes_8_71(game, state, u)
                 if len(opts) > 1:

@@ -192,8 +192,10 @@ def test_carrier_battlegroup_saves_set_damage_and_crippling_from_the_conditions(
     state = GameState("g", module.id, "carrier_battlegroup", "s", 1, "combat", "USN", {}, {})
     for pid in (hurt, broken, whole):
         state = state.with_unit(UnitState(pid, module.pieces()[pid].unit.side, None, None))
-    state = state.with_data(
-        conditions={hurt: {"damage": 1}, broken: {"damage": 1, "crippled": True}, whole: {}}
+    state = state.with_data(  # the two facts every Carrier Battlegroup position declares
+        kind="mission",
+        pools={},
+        conditions={hurt: {"damage": 1}, broken: {"damage": 1, "crippled": True}, whole: {}},
     )
     levels = marker_levels(table, state)
     assert levels == {
