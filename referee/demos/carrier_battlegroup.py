@@ -36,7 +36,7 @@ GAME = base.Game(
     base.ROOT / "module_src" / "carrier_battlegroup",
     "mission",
     "cbg-demo",
-    "referee demo: Carrier Battlegroup, game cbg-demo, take 4",
+    "referee demo: Carrier Battlegroup, game cbg-demo, take 3, seed 5",
     {"USN": "usn"},
 )
 SRC = GAME.src

@@ -135,7 +135,8 @@ DISPLAYS = {
 
 
 def _vmod(game: Path) -> Path:
-    return next(game.parents[1].glob("vassal/*.vmod"))
+    """The module the positions were loaded in: the session's build of the bundled source."""
+    return bundled_vmod("carrier_battlegroup")
 
 
 def test_face_down_counters_carry_vassals_mask_trait(
