@@ -618,7 +618,7 @@ def verify(
                 raise VerifyFailure("game.toml", "archive", exc.message) from None
             want_head = head_of(head) if head is not None else None
             loaded = [load_key(k, passphrase_file) for k in keys]
-            since_sha = head_of(since) if since is not None else None
+            since_sha = head_of(since, "--since") if since is not None else None
             result = _verify_with_bar(
                 game_dir, module, upto, since_sha, show=not (quiet or as_json), keys=loaded
             )

@@ -76,7 +76,7 @@ _HEAD_PATTERNS = (
 )
 
 
-def head_of(value: str) -> str:
+def head_of(value: str, option: str = "--head") -> str:
     """The report hash a player holds: a SHA-256 in hex, a ``report.json`` (its hash), a
     ``report.md``/``view-*.md``/``report.html``/``view-*.json`` (the hash it states), or a
     signed orders file (the report it answers, its ``previous-report:``)."""
@@ -88,7 +88,7 @@ def head_of(value: str) -> str:
         data = path.read_bytes()[: 32 * 1024 * 1024]
     except OSError:
         raise UserError(
-            f"--head {value}: neither a report SHA-256 (64 hex digits) nor a readable file",
+            f"{option} {value}: neither a report SHA-256 (64 hex digits) nor a readable file",
             hint="give the report.json SHA-256 printed in your latest report, or that report",
         ) from None
     if path.name == "report.json":
@@ -98,7 +98,7 @@ def head_of(value: str) -> str:
         m = rx.search(text)
         if m:
             return m.group(1)
-    raise UserError(f"--head {value}: no report SHA-256 found in this file")
+    raise UserError(f"{option} {value}: no report SHA-256 found in this file")
 
 
 def check_head(result: Verified, head: str) -> None:
