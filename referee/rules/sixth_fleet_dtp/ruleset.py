@@ -16,6 +16,7 @@ from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.ruleset import (
     Due,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     Submissions,
@@ -49,10 +50,11 @@ from referee.source.model import Module
 RULESET_ID = "sixth_fleet_dtp"
 
 
-class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
+class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFacts):
     id = RULESET_ID
     name = "Sixth Fleet, DTP revised rules"
     vocabulary = VOCABULARY
+    facts = DtpFacts
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
