@@ -33,9 +33,6 @@ the verbs the options give since format 4 (a choice with ``since`` 4, of a unit 
 side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a choice's
 ``first`` flag (its line goes at the start of its section: a load before the ship's move
 [28.14a]). A format-3 file of an older game is written again without them, byte for byte.
-Format 5: also the verbs the options give since format 5 (a choice with ``since`` 5: DTP's
-``base``, ``cap``, ``box``, ``exit``, ``remove``, ``capture`` and ``option``, Sixth Fleet's
-reinforcement places [12.2], ...); a format-4 file is format 5's without them.
 """
 
 from __future__ import annotations
@@ -63,10 +60,6 @@ OPTIONS_VERSION = 5
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module
 docstring), and the ``first`` flag."""
-STILL_MORE_VERBS = 5
-"""The format from which a ruleset's choices with ``since`` 5 are kept (the module
-docstring): the verbs made pointable after format 4 (DTP's carrier, return, exit and Westpac
-verbs, Sixth Fleet's reinforcement places)."""
 OPTIONS_FORMAT = FORMATS[OPTIONS_VERSION]
 STANDING_IN_ANSWERS = 3
 """The format from which an answer step's file also lists the units' standing orders (of a

@@ -39,7 +39,7 @@ def test_naval_largest_step_offers_every_move_within_the_budget(finished_demo: A
     f = _largest(demo)
     published = f.read_bytes()
     doc = json.loads(published)
-    assert doc["format"] == drafts.OPTIONS_FORMAT  # format 4's trees, or a later format's
+    assert doc["format"] == drafts.OPTIONS_FORMAT  # today's: format 4's trees (and 5's forces)
     assert len(published) < BUDGET, len(published)
     module = load_module(SRC / "naval_module")[0]
     assert module is not None
