@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,3 +78,35 @@ def test_the_published_dtp_files_are_todays_format(finished_demo: Any) -> None:
     }
     assert formats == {OPTIONS_FORMAT} == {"referee-draft-options/5"}
     assert "Anyone can check the whole game" in demo.printed
+
+
+def test_sixth_fleet_reinforcement_places_only_in_format_5(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Campaign's Reinforcement Interphase [12.2] (the conformance case 094's position):
+    format 5 offers the reinforcement's ``place`` on its entry hex [12.21]; format 4's file
+    is byte for byte the one the options gave before (no unit of the side listed)."""
+    from referee.engine.ruleset import get_ruleset
+    from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
+
+    folder = Path(__file__).resolve().parents[1] / "conformance" / "sixth_fleet_1975"
+    case = json.loads((folder / "094-12.21-reinforcement-with-loc.json").read_text())
+    module = fixture_module(case["position"].get("module", "sf75ex"))
+    state = build_state(module, case["position"])
+    rs = get_ruleset(module.ruleset)
+    side = case["position"]["side"]
+    view = rs.view(module, state, side)
+    report = {
+        "game_id": state.game_id,
+        "after": {"turn": state.turn, "phase": state.phase},
+        "awaiting": {"side": side, "due": [{"side": side}]},
+    }
+    old, new = (draft_options(module, rs, report, "0" * 64, view, side, v) for v in (4, 5))
+    assert [c["order"] for c in new["units"]["US-F4.3"]["choices"]] == [
+        "place US-F4.3 1220",
+        "stack",
+    ]
+    assert new["section"] == "reinforcement" and old["units"] == {}
+    _without_since_5(rs, monkeypatch)
+    before = draft_options(module, rs, report, "0" * 64, view, side, 4)
+    assert compact_json(before) == compact_json(old)
