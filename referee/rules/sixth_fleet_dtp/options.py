@@ -486,7 +486,7 @@ def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, 
     p = BY_ID.get(state.phase)
     if p is None or p.section != "movement" or u.side not in flow.due_sides(game, state):
         return []
-    if state.data.get("strike"):
+    if facts_of(state).strike:
         return []
     judge = _Alone(game, state, u.side)
     if p.id.startswith("air"):
