@@ -303,3 +303,64 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
     )  # fmt: skip
     assert code == 0, out
     assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
+
+
+def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
+    browser: Any, tmp_path: Path, shots: Path
+) -> None:
+    """DTP Westpac, the East Block's ship and sub movement of Game-Turn 4 with optional rule
+    11.5134 (a small prepared position from the rules' conformance set-up): a damaged
+    destroyer in Vladivostok leaves by its removal port (``exit``, its marked hex
+    [DTP 11.5031]) and the Korean hex next to two North Korean ones falls (``capture``, a
+    button of the side [DTP 11.5134]); ``validate`` takes the download and the phase
+    carries it out."""
+    import json
+
+    from referee.engine.core import ScriptedDice
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from tests.conformance.rulesets import dtp_westpac
+    from tests.pbem.cliflow import cli
+    from tests.viewer.test_orders_side_browser import _side_button
+
+    src = Path(__file__).resolve().parents[2] / "module_src" / "dtp_westpac"
+    module = dtp_westpac.module()
+    state = (
+        dtp_westpac.set_up()
+        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock", options=("11.5134",))
+        .with_data(
+            hostilities={"war": 1, "prc": 1, "asked": 4},
+            variable_air={"rolls": {"4": 1}, "arrived": {}},
+            damage={"SO-DD-5": 1},
+        )
+    )
+    report = {
+        "game_id": state.game_id,
+        "scenario": state.scenario,
+        "after": {"turn": state.turn, "phase": state.phase},
+        "awaiting": {"side": "EastBlock", "due": [{"side": "EastBlock"}]},
+    }
+    page = tmp_path / "viewer-EastBlock.html"
+    doc = _prepared_viewer(module, RULESET, state, report, "EastBlock", page)
+    assert any(c["order"] == "capture 2541" for c in doc["side_choices"])
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        exit_ = next(c for c in _choices(browser, "SO-DD-5") if c.get("kind") == "exit")
+        _point(browser, "SO-DD-5", exit_)
+        _side_button(browser, "capture 2541")
+        browser.save_screenshot(str(shots / f"orders-westpac-exit-capture-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[movement]") + 1 :] == ["exit SO-DD-5", "capture 2541"], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    position = tmp_path / "state.json"
+    position.write_text(json.dumps(state.to_json()))
+    code, out = cli("validate", draft, "--state", position, "--module", src)
+    assert code == 0, out
+    out = RULESET.resolve(module, state, RULESET.parse_orders(text, "orders.txt"), ScriptedDice([]))
+    assert out.ok, out.violations
+    assert out.state.units["SO-DD-5"].box == "retreated"
+    assert "2541" in out.state.data["korea_captured"]
