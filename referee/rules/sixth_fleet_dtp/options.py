@@ -284,6 +284,8 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         lines += [fmt(x) for x in shown]
         if limit and len(items) > limit:
             lines.append(f"  ... and {len(items) - limit} more {title}")
+    more = more_choices(module, state, subject)
+    lines += [f"  {c['order']}  ({c['label']})" for c in more if not c.get("compose")]
     if len(lines) == 1:
         lines.append("  nothing now" + ("" if due else ": the game waits for another side"))
     marks = {m["hex"]: "move" for m in moves}
@@ -300,7 +302,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
-        "orders": [*_pointing(game, state, subject, found), *more_choices(module, state, subject)],
+        "orders": [*_pointing(game, state, subject, found), *more],
         "orders_since": 2,  # options files of format 1 had no DTP order lines
         "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
@@ -479,11 +481,20 @@ def removals_11_5063(
 
 def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, Any]]:
     """The unit's lines given since options format 5 in its side's movement phase: ``base``,
-    ``cap``/``box``, ``exit``, ``remove`` (none when its side is not due)."""
+    ``cap``/``box``, ``exit``, ``remove``; in the Med Campaign's Reinforcement Interphase,
+    SPI's ``place`` lines [12.2] (none when its side is not due)."""
+    from referee.rules.sixth_fleet_dtp.sequence import INTERPHASE_12_2
+
     game = Game.of(module, state)
     u = state.units[unit]
     p = BY_ID.get(state.phase)
-    if p is None or p.section != "movement" or u.side not in flow.due_sides(game, state):
+    if p is None or u.side not in flow.due_sides(game, state):
+        return []
+    if p.id == INTERPHASE_12_2.id:  # the Med Campaign's: SPI's own places [12.2, DTP 11.0]
+        from referee.rules.sixth_fleet_1975.draft import reinforcement_choices
+
+        return reinforcement_choices(game, state, unit)
+    if p.section != "movement":
         return []
     if state.data.get("strike"):
         return []
