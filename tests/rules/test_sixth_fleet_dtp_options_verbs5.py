@@ -147,3 +147,25 @@ def test_the_med_campaigns_reinforcements_are_offered_their_entry_places() -> No
     )
     bad = RULESET.validate(m, state, RULESET.parse_orders(text, "o.txt"))
     assert [v for v in bad if v.code != "delayed"] == []
+
+
+def test_westpac_reinforcements_are_offered_their_entry_hexes() -> None:
+    """Westpac's reinforcement phase before Game-Turn 4's first ship movement [DTP 11.5041,
+    11.506]: the East Block's AK due now is offered its port, and that file is accepted."""
+    from referee.engine.core import ScriptedDice
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement
+
+    m = dtp_westpac.module()
+    state = _westpac(4, "ship_movement_a", "EastBlock")
+    game = Game.of(m, state)
+    owed = westpac_reinforcement.detour_11_506(game, state, "ship_movement_a")
+    state = flow.reinforce_11_506(game, state.with_data(reinforce=owed), ScriptedDice([]), [])
+    assert (state.phase, state.active_side) == ("reinforcement_a", "EastBlock")
+    got = [(c["order"], c["at"]) for c in _unit_lines(m, state, "SO-AK-81")]
+    assert got == [("place SO-AK-81 3033", "3033")]
+    text = (
+        f"game: {state.game_id}\nturn: 4\nside: EastBlock\nphase: reinforcement_a\n\n"
+        "[reinforcement]\nplace SO-AK-81 3033\n"
+    )
+    assert not RULESET.validate(m, state, RULESET.parse_orders(text, "o.txt"))

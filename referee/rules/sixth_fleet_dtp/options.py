@@ -494,6 +494,8 @@ def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, 
         from referee.rules.sixth_fleet_1975.draft import reinforcement_choices
 
         return reinforcement_choices(game, state, unit)
+    if p.section == "reinforcement":  # Westpac's [DTP 11.506]
+        return westpac_places_11_506(game, state, u.side, unit)
     if p.section != "movement":
         return []
     if state.data.get("strike"):
@@ -508,6 +510,28 @@ def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, 
         *exits_5_24(game, state, u.side, unit, judge),
         *removals_11_5063(game, state, u.side, unit, judge),
     ]
+
+
+def westpac_places_11_506(
+    game: Game, state: GameState, side: str, unit: str
+) -> list[dict[str, Any]]:
+    """Westpac's reinforcement phase: ``place UNIT HEX`` for a unit due now, on each hex it
+    may enter (the check's own ``entry_hexes_11_506``: a ship's entry hexes or port, an air
+    unit's bases its nation may use with room [DTP 11.506, 11.5061, 11.5082]), each the
+    phase's check accepts in a file of that line alone, apart from the units it leaves
+    unplaced (every unit that can be placed must be [DTP 11.5062]: the file's other lines)."""
+    from referee.rules.sixth_fleet_dtp import westpac_reinforcement as wr
+
+    then = wr.owed_11_506(state)["then"]
+    if unit not in wr.due_11_506(game, state, side, then):
+        return []
+    judge = _Alone(game, state, side)
+    out = []
+    for h in wr.entry_hexes_11_506(game, state, unit):
+        line = f"place {unit} {h}"
+        if judge.accepts(line):
+            out.append(_choice_5(line, "place", h, "arrives [DTP 11.506]"))
+    return out
 
 
 def captures_11_5134(
