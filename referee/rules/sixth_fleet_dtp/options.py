@@ -35,6 +35,7 @@ from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
@@ -60,7 +61,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
         first = (start,)
     if start is None:
         return []
-    damage = int((state.data.get("damage") or {}).get(unit, 0))
+    damage = int(facts_of(state).damage.get(unit, 0))
     allowance = allowance_8_55(game, unit, damage)
     if mp0 > allowance:  # every path's check refuses the entry itself [DTP 11.3 rule 2]
         return []
@@ -123,7 +124,7 @@ def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[d
 def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """The impulse's attacks or strikes ``unit`` may make now [DTP 8.1, 8.2, 8.231]."""
     here = state.units[unit].location
-    if here is None or state.data.get("strike"):
+    if here is None or facts_of(state).strike:
         return []
     verb = "strike" if game.category(unit) == "air" else "attack"
     out = []
@@ -183,7 +184,7 @@ def stack_attacks_8_2(
 def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """While a strike that made contact waits: ``unit``'s bounce of it, when the impulse
     check accepts it [DTP 8.232]."""
-    strike = state.data.get("strike") or {}
+    strike = facts_of(state).strike or {}
     strikers = [str(s) for s in strike.get("units") or ()]
     if not strikers or state.units[unit].location is None:
         return []
@@ -241,7 +242,7 @@ def _found(game: Game, state: GameState, subject: str) -> dict[str, list[dict[st
         if game.category(subject) in kinds:
             found["moves"] = moves_5_0(game, state, u.side, subject)
         found["detections"] = detections_6_2(game, state, u.side, subject)
-    elif p.section == "combat" and state.data.get("strike"):
+    elif p.section == "combat" and facts_of(state).strike:
         found["bounces"] = bounces_8_232(game, state, u.side, subject)
     elif p.section == "combat":
         found["attacks"] = attacks_8_2(game, state, u.side, subject)
@@ -322,7 +323,7 @@ def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, A
     game = Game.of(module, state)
     if state.phase == "setup" or side not in flow.due_sides(game, state):
         return []
-    if state.data.get("strike"):
+    if facts_of(state).strike:
         return []
     section = flow.section_of(state)
     lines = list(draft.SIDE_LINES.get(section or "", ()))
@@ -498,7 +499,7 @@ def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, 
         return westpac_places_11_506(game, state, u.side, unit)
     if p.section != "movement":
         return []
-    if state.data.get("strike"):
+    if facts_of(state).strike:
         return []
     judge = _Alone(game, state, u.side)
     if p.id.startswith("air"):
