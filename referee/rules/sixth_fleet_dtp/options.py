@@ -28,7 +28,7 @@ import heapq
 from collections import Counter
 from typing import Any
 
-from referee.engine.core import GameState, Violation
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import MAX_LINE_CHARS
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
@@ -449,7 +449,7 @@ def exits_5_24(
 ) -> list[dict[str, Any]]:
     """``exit UNIT``: a ship or sub off the map from the edge hex (or removal port) it is in,
     where the rules let it [DTP 5.24, 11.3, 11.503]."""
-    from referee.rules.sixth_fleet_dtp.exits import exit_problems
+    from referee.rules.sixth_fleet_dtp.exits import carry_out_exit, exit_problems
 
     st = state.units[unit]
     if st.location is None or game.category(unit) == "air":
@@ -459,7 +459,10 @@ def exits_5_24(
     line = f"exit {unit}"
     if not judge.accepts(line):
         return []
-    return [_choice_5(line, "exit", st.location, "leaves the map [DTP 5.24]")]
+    said: list[Event] = []  # the way out the rules give it, as the referee will say it
+    carry_out_exit(game, state, unit, said)
+    rule = said[0].rule if said else "DTP 5.24"
+    return [_choice_5(line, "exit", st.location, f"leaves the map [{rule}]")]
 
 
 def removals_11_5063(
