@@ -367,9 +367,11 @@ class _Alone:
 
     def __init__(self, game: Game, state: GameState, side: str) -> None:
         self.game, self.state, self.side = game, state, side
-        self.base = _errors_of(game, state, side, [])
+        self.base: Counter[tuple[str, str]] | None = None  # checked once, when first asked
 
     def accepts(self, line: str) -> bool:
+        if self.base is None:
+            self.base = _errors_of(self.game, self.state, self.side, [])
         return not (_errors_of(self.game, self.state, self.side, [line]) - self.base)
 
 
