@@ -14,6 +14,7 @@ once too.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -167,6 +168,31 @@ def _play(name: str, out: Path) -> str:
     return printed
 
 
+@contextlib.contextmanager
+def session_cache() -> Iterator[None]:
+    """The session's shared cache folder turned on, as a command turns it on
+    (:func:`referee.cache.activated`): a library call inside (a module build above all) reads
+    and stores its pictures there, so the same counter, board and chart pictures are drawn
+    once a session, not once a build. The library's default stays off; the cache's entries
+    give the same bytes as drawing them (``tests/vassal/test_artcache.py`` checks it)."""
+    from referee.cache import activated, cache_from_env
+
+    with activated(cache_from_env()):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _shared_cache_when_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test file marked ``shared_cache`` (``pytestmark``: a file whose module builds are a
+    means, not what it tests) runs inside :func:`session_cache`, its module-scoped fixtures
+    too (an autouse fixture is made before the other fixtures of its scope)."""
+    if request.node.get_closest_marker("shared_cache") is None:
+        yield
+        return
+    with session_cache():
+        yield
+
+
 def bundled_vmod(name: str) -> Path:
     """The bundled module ``module_src/NAME`` built with its set-ups
     (``build_module_with_setups``, one worker) once per test session, for every test and worker
@@ -180,7 +206,8 @@ def bundled_vmod(name: str) -> Path:
 
         module, diags = load_module(Path(__file__).resolve().parents[1] / "module_src" / name)
         assert module is not None, [str(d) for d in diags.items]
-        return str(build_module_with_setups(module, folder / "vassal", workers=1).path)
+        with session_cache():
+            return str(build_module_with_setups(module, folder / "vassal", workers=1).path)
 
     return Path(once_per_session(f"vmod-{name}", build)[1])
 

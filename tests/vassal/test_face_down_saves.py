@@ -26,6 +26,8 @@ from tests.conformance.rulesets.carrier_battlegroup import dice_for, module, pla
 from tests.vassal.test_map_pictures import PICTURES
 from tests.vassal.vplay_run import records, run_vplay
 
+pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
+
 
 def _added(vsav: bytes) -> list[AddPiece]:
     out: list[AddPiece] = []

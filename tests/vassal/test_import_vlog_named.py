@@ -27,6 +27,8 @@ from tests.vassal.test_import_vlog import Player, order_lines
 from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_run import VCHECK
 
+pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

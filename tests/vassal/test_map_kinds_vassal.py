@@ -25,6 +25,8 @@ from referee.vassal.position.setups import build_module_with_setups, scenario_se
 from referee.vassal.position.survey import survey
 from tests.vassal.vassal_jvm import vcheck
 
+pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "modules"
 VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"

@@ -29,7 +29,7 @@ from referee.vassal.position.setups import build_module_with_setups
 from .marker_games import dtp_position, naval_position
 from .vcheck_run import run_vcheck
 
-pytestmark = pytest.mark.vassal
+pytestmark = [pytest.mark.vassal, pytest.mark.shared_cache]  # its builds are a means
 LAYER = re.compile(r"Layer\[(.*?)\]value=(-?\d+);")
 
 

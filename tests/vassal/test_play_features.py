@@ -35,6 +35,8 @@ from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
 from referee.vassal.position.setups import build_module_with_setups, setup_file_name
 
+pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
 KINDS = {"mini": "hex", "area_med": "area", "point_north": "point", "naval_mix": "combined"}
 M = "VASSAL.build.module."

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
 M = "VASSAL.build.module."
 
-pytestmark = pytest.mark.vassal
+pytestmark = [pytest.mark.vassal, pytest.mark.shared_cache]  # its builds are a means
 
 
 def _reason() -> str | None:

@@ -35,6 +35,8 @@ from referee.vassal.position.setups import build_module_with_setups
 from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
+pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {"cbg": ROOT / "module_src" / "carrier_battlegroup",
            "naval": ROOT / "module_src" / "naval_module"}  # fmt: skip
