@@ -33,6 +33,13 @@ the verbs the options give since format 4 (a choice with ``since`` 4, of a unit 
 side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a choice's
 ``first`` flag (its line goes at the start of its section: a load before the ship's move
 [28.14a]). A format-3 file of an older game is written again without them, byte for byte.
+Format 5: also the forces (:func:`force_mates`): for each unit of a ruleset whose lines a
+force of several units may give (``force_verbs``), the units that may join its line of each
+such verb (``force``: each pair's two-unit line accepted by the validator), the most units a
+line of a verb may name (``force_most``), an attack choice's further targets (``more``: the
+words that may follow its last, each accepted alone), and the choices a ruleset gives since
+format 5 (2019's strike on some of the targets of one kind [6.4]). A format-4 file is format
+5's without them.
 """
 
 from __future__ import annotations
@@ -52,9 +59,10 @@ FORMATS = {
     2: "referee-draft-options/2",
     3: "referee-draft-options/3",
     4: "referee-draft-options/4",
+    5: "referee-draft-options/5",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 4
+OPTIONS_VERSION = 5
 """The version a new step publishes."""
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module
@@ -141,7 +149,17 @@ def _offered(c: Mapping[str, Any], version: int) -> bool:
     return int(c.get("since", 1)) <= version
 
 
-def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
+FORCES = 5
+"""The format from which the file lists the forces (``force``, ``force_most``, ``more``:
+the module docstring)."""
+FORCE_TRIES = 3
+"""Lines two units share that the validator is asked of their two-unit force before the pair
+is left out (the first, the middle and the last, in order): whether two units may form a
+force is the same on every line they share but where the end decides (a holding box's room),
+and the cap bounds the cost on a crowded base."""
+
+
+def _choice(c: Mapping[str, Any], version: int = OPTIONS_VERSION) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
     move as one, whose one ``move`` a later choice replaces; the composed lines' keys, the
@@ -155,6 +173,8 @@ def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
         out["anywhere"] = True
     if c.get("first"):  # only choices given since format 4 carry it
         out["first"] = True
+    if version >= FORCES and c.get("more"):
+        out["more"] = [str(x) for x in c["more"]]
     return out
 
 
@@ -229,7 +249,7 @@ def unit_entry(
             offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
     elif view.pending:
         return None
-    choices = [_choice(c) for c in (offered or [])]
+    choices = [_choice(c, version) for c in (offered or [])]
     if version < COMPACT:
         choices = choices[:MAX_CHOICES]
     if offered is not None:
@@ -322,6 +342,77 @@ def offered_lines(doc: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def force_parts(line: str) -> tuple[str, list[str], str] | None:
+    """A force's line read as the orders grammar writes it, ``VERB UNIT ... -> REST``: its
+    verb, its units and ``-> REST`` (what the units of one force share); ``None`` for a line
+    of another shape. The viewer splits the same way."""
+    head, arrow, rest = line.partition(" -> ")
+    words = head.split()
+    if not arrow or len(words) < 2:
+        return None
+    return words[0], words[1:], f"-> {rest}"
+
+
+def force_mates(
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    side: str,
+    lines: Mapping[str, list[str]],
+) -> dict[str, dict[str, list[str]]]:
+    """For each unit, by verb, the other units that may join its line in one force: two
+    units whose one-unit lines of a ``force_verbs`` verb share their rest (``-> ZONE ...``:
+    the same destination, the same target) and whose two-unit line the ruleset's validator
+    accepts on one of those it is asked (:data:`FORCE_TRIES`). A force of more units than
+    two is offered only where every pair of it may join (the viewer's intersection); what
+    holds only for the whole force (a base's room, a limit of the action) stays the
+    validator's to judge when the file is sent, and the viewer says so."""
+    if not isinstance(ruleset, UnitOptions) or not ruleset.force_verbs:
+        return {}
+    by_rest: dict[tuple[str, str], list[str]] = {}
+    for uid, offered in sorted(lines.items()):
+        for line in offered:
+            parts = force_parts(line)
+            if parts and parts[0] in ruleset.force_verbs and parts[1] == [uid]:
+                by_rest.setdefault((parts[0], parts[2]), []).append(uid)
+    shared: dict[tuple[str, str, str], list[str]] = {}
+    for (verb, rest), units in sorted(by_rest.items()):
+        for n, a in enumerate(units):
+            for b in units[n + 1 :]:
+                shared.setdefault((verb, a, b), []).append(rest)
+    out: dict[str, dict[str, list[str]]] = {}
+    for (verb, a, b), rests in sorted(shared.items()):
+        tried = [rests[i] for i in sorted({0, len(rests) // 2, len(rests) - 1})][:FORCE_TRIES]
+        if any(ruleset.force_accepts(module, view, side, f"{verb} {a} {b} {r}") for r in tried):
+            out.setdefault(a, {}).setdefault(verb, []).append(b)
+            out.setdefault(b, {}).setdefault(verb, []).append(a)
+    for by_verb in out.values():
+        for verb in by_verb:
+            by_verb[verb] = sorted(by_verb[verb])
+    return out
+
+
+def _with_forces(
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    side: str,
+    units: dict[str, Any],
+    trees: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Format 5's forces: each unit's mates (``force``, :func:`force_mates`) put in its
+    entry, and the file's ``force_most`` (the ruleset's caps, of the verbs that have mates)."""
+    doc = {"units": units, "trees": trees}
+    mates = force_mates(ruleset, module, view, side, offered_lines(doc))
+    for uid, by_verb in mates.items():
+        units[uid]["force"] = by_verb
+    if not mates or not isinstance(ruleset, UnitOptions):
+        return {}
+    verbs = {v for by_verb in mates.values() for v in by_verb}
+    most = {v: int(n) for v, n in sorted(ruleset.force_most(module, view).items()) if v in verbs}
+    return {"force_most": most} if most else {}
+
+
 SIDE_ORDERS = 3
 """The format from which the file lists the side's own orders (``side_choices``)."""
 
@@ -339,7 +430,7 @@ def side_choices(
         offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
-    return [_choice(c) for c in offered if _offered(c, version)][:MAX_CHOICES]
+    return [_choice(c, version) for c in offered if _offered(c, version)][:MAX_CHOICES]
 
 
 def draft_options(
@@ -374,6 +465,8 @@ def draft_options(
         e.pop("section", None)
     trees = _shared(units, version)
     more: dict[str, Any] = {}
+    if version >= FORCES:
+        more.update(_with_forces(ruleset, module, view, side, units, trees))
     if version >= SIDE_ORDERS:
         more["side_choices"] = side_choices(ruleset, module, view, side, version)
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])

@@ -135,6 +135,13 @@ def _check(
     )
 
 
+def accepted(module: Module, state: GameState, side: str, line: str) -> bool:
+    """Whether ``validate`` accepts ``line`` as the one line of ``side``'s file in the
+    section of the step ``state`` is in (a force's line: the viewer's forces, options
+    format 5)."""
+    return not _check(state, side, line, module, _section(state))
+
+
 def ship_options(module: Module, state: GameState, sid: str) -> dict[str, Any]:
     """One naval unit's facts and its legal moves now, each with its NMP cost."""
     game = Game.of(module)

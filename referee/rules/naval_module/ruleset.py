@@ -173,6 +173,25 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
 
         return side_orders(module, state, side)
 
+    force_verbs = frozenset({"shipping", "coastfire", "coastsupport", "defend", "assault"})
+    """The combat lines several units give together: a Shipping Attack [31.21], coast
+    artillery fire and support [27.12], [30.25], defensive naval support [29.25], an
+    amphibious assault [30.11]."""
+
+    def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether ``validate`` accepts the one-line file of ``side`` in this step's section
+        (the check ``options`` judges every line by)."""
+        from referee.rules.naval_module.options import accepted
+
+        return accepted(module, state, side, line)
+
+    def force_most(self, module: Module, state: GameState) -> dict[str, int]:
+        """At most three air units fly Shipping Attacks [31.23]; at most two naval units
+        combine for one Declared Attack [29.23]."""
+        from referee.rules.naval_module.combat import MAX_SHIPPING
+
+        return {"shipping": MAX_SHIPPING, "defend": 2}
+
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.naval_module.scripted import scripted_orders
 

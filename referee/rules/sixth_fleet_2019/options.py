@@ -70,6 +70,12 @@ def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
     return not refusals(bad)
 
 
+def accepted(game: Game, state: GameState, side: str, line: str) -> bool:
+    """Whether ``validate`` accepts ``line`` as a one-action file of ``side`` in ``state``
+    (a force's line: the viewer's forces, options format 5)."""
+    return _legal(game, _one_action(state), side, line)
+
+
 def validated(game: Game, state: GameState, side: str, line: str) -> bool:
     """The same verdict through the whole of ``steps.validate`` (a one-action file of
     ``side``): what :func:`_legal` must always agree with (the test holds them equal)."""
@@ -150,7 +156,7 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "refits": refits,
         "reinforcements": arrivals,
         "section": "actions",
-        "orders": _choices(moves, attacks, refits, arrivals) + more,
+        "orders": _choices(game, moves, attacks, refits, arrivals) + more,
     }
     notes = (
         "each line is one action [6.1]; combat, refit and reinforcement are provisional: not "
@@ -162,7 +168,9 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
 Options = list[dict[str, Any]]
 
 
-def _choices(moves: Options, attacks: Options, refits: Options, arrivals: Options) -> Options:
+def _choices(
+    game: Game, moves: Options, attacks: Options, refits: Options, arrivals: Options
+) -> Options:
     """The same lines as choices the viewer's orders mode points at (issue 28): where each
     points (``at``), a move's zones (``path``)."""
     out: Options = [
@@ -177,9 +185,27 @@ def _choices(moves: Options, attacks: Options, refits: Options, arrivals: Option
     ]
     out += [
         {"order": a["order"], "kind": "attack", "at": a["zone"], "label": a["target"]}
+        | ({"more": more} if (more := _more_targets(game, a, attacks)) else {})
         for a in attacks
     ]
     return out
+
+
+def _more_targets(game: Game, attack: dict[str, Any], attacks: Options) -> list[str]:
+    """The other targets of ``attack``'s kind in its zone that the unit may attack too (each
+    one's line accepted alone): one attack hits units of one kind [9.0] (provisional), so a
+    line may name some of them (options format 5: the viewer adds them word by word)."""
+    t = attack["target"]
+    if t == BASE:
+        return []
+    kind = target_kind(game, t)
+    return [
+        a["target"]
+        for a in attacks
+        if a["zone"] == attack["zone"]
+        and a["target"] not in (t, BASE)
+        and target_kind(game, a["target"]) == kind
+    ]
 
 
 def _acting(state: GameState, side: str) -> bool:
@@ -316,6 +342,32 @@ def _plays(game: Game, state: GameState, side: str) -> Options:
                 c = {"order": line, "kind": "play", "label": label, "section": "actions"}
                 c["group"] = mid  # one line a marker: a later choice replaces the earlier
                 out.append({**c, "since": MORE_VERBS, **({"at": at} if at else {})})
+        if marker(game, mid).effect != "action":
+            out += _some_targets(game, ready, side, mid, by_zone)
+    return out
+
+
+SOME_TARGETS = 5
+"""The options format from which a strike on some of the targets of one kind is offered."""
+
+
+def _some_targets(
+    game: Game, ready: GameState, side: str, mid: str, by_zone: dict[str, dict[str, list[str]]]
+) -> Options:
+    """An attack marker's strike on some of the targets of one kind in a zone, composed
+    target by target in the viewer (``compose`` ``words``) from those whose one-target line
+    the validator accepts (provisional 17.0; one kind of target an attack [9.0]), where
+    there are two or more of them to choose from [6.4]."""
+    out: Options = []
+    for z, kinds in sorted(by_zone.items()):
+        for kind, ts in sorted(kinds.items()):
+            head = f"play {mid} -> {q(z)} hitting"
+            ok = [t for t in ts if _legal(game, ready, side, f"{head} {t}")]
+            if len(ok) < 2:
+                continue
+            out.append({"order": head, "kind": "play", "compose": "words", "from": ok,
+                        "label": f"strike some {kind} in {z}", "section": "actions",
+                        "group": mid, "at": z, "since": SOME_TARGETS})  # fmt: skip
     return out
 
 

@@ -1,0 +1,138 @@
+"""Forces in the published options (options format 5, issue 28): several units in one line.
+
+Sixth Fleet (2019): each action is one force [6.6], [8.1]. In NATO's first Action Phase of
+the demo, each unit's ``force`` lists the units that may join its line of a verb; every such
+pair's two-unit line on a rest they share is accepted by ``validate`` (the whole of it, not
+the check the options use), and each pair of units that share a rest but are left out is
+refused by it (another nationality [6.6], another kind of force [8.1]); an attack's further
+targets (``more``) are each accepted in the line; a strike marker's strike on some of the
+targets of one kind in a zone is composed from targets each accepted [6.4] (provisional
+17.0). A format-4 file of the same position is format 5's without the forces, byte for
+byte, so an archive of format 4 still verifies.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from referee.engine.core import GameState
+from referee.engine.ruleset import get_ruleset
+from referee.pbem.draft_options import (
+    FORMATS,
+    compact_json,
+    draft_options,
+    force_parts,
+    offered_lines,
+)
+from referee.source.loader import load_module
+
+if TYPE_CHECKING:
+    from tests.conftest import DemoRun
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2] / "module_src"
+STEP = "003-NATO-nato_events"
+"""The step after which NATO's first Action Phase is awaited."""
+
+
+@pytest.fixture(scope="module")
+def nato_actions(finished_demo: Callable[[str], DemoRun]) -> tuple[Any, Any, GameState]:
+    """The 2019 module, its ruleset and NATO's view of its first Action Phase."""
+    demo = finished_demo("sixth_fleet_2019").out
+    module = load_module(ROOT / "sixth_fleet_2019")[0]
+    assert module is not None
+    rs = get_ruleset(module.ruleset)
+    full = json.loads((demo / "game" / "secret" / "turns" / STEP / "state.json").read_text())
+    view = rs.view(module, GameState.from_json(full), "NATO")
+    assert view.phase == "nato_actions"
+    return module, rs, view
+
+
+def _validates(module: Any, view: GameState, line: str) -> bool:
+    from referee.rules.sixth_fleet_2019.game import Game
+    from referee.rules.sixth_fleet_2019.options import validated
+
+    return validated(Game.of(module), view, "NATO", line)
+
+
+def _rests(lines: dict[str, list[str]], verb: str) -> dict[str, set[str]]:
+    """Each unit's one-unit lines of ``verb``, as the rest after the unit (``-> ...``)."""
+    out: dict[str, set[str]] = {}
+    for uid, offered in lines.items():
+        for line in offered:
+            p = force_parts(line)
+            if p and p[0] == verb and p[1] == [uid]:
+                out.setdefault(uid, set()).add(p[2])
+    return out
+
+
+def test_2019_force_mates_are_the_pairs_validate_accepts(nato_actions: Any) -> None:
+    module, rs, view = nato_actions
+    doc = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
+    assert doc["format"] == FORMATS[5]
+    lines = offered_lines(doc)
+    accepted = refused = 0
+    for verb in sorted(rs.force_verbs):
+        rests = _rests(lines, verb)
+        for a in sorted(rests):
+            for b in sorted(rests):
+                shared = sorted(rests[a] & rests[b])
+                if a >= b or not shared:
+                    continue
+                mates = doc["units"][a].get("force", {}).get(verb, [])
+                line = f"{verb} {a} {b} {shared[0]}"
+                if b in mates:
+                    assert a in doc["units"][b]["force"][verb]  # both ways
+                    assert _validates(module, view, line), line
+                    accepted += 1
+                elif refused < 12:  # a sample of those left out: each refused by validate
+                    assert not any(
+                        _validates(module, view, f"{verb} {a} {b} {r}") for r in shared[:3]
+                    ), line
+                    refused += 1
+    assert accepted > 20 and refused > 3, (accepted, refused)
+    assert not any("refit" in e.get("force", {}) for e in doc["units"].values())  # 1 a Refit
+    # [6.4]
+
+
+def test_2019_further_targets_and_some_targets_of_a_marker_are_accepted(
+    nato_actions: Any,
+) -> None:
+    module, rs, view = nato_actions
+    doc = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
+    checked = 0
+    for e in doc["units"].values():
+        for c in e["choices"]:
+            for t in c.get("more", [])[:2]:
+                assert _validates(module, view, f"{c['order']} {t}"), (c["order"], t)
+                checked += 1
+    assert checked > 10
+    some = [c for c in doc["side_choices"] if c.get("compose") == "words"]
+    assert some, "NATO holds an attack marker with two targets of a kind to choose from"
+    for c in some:
+        assert c["order"].startswith("play ") and c["order"].endswith(" hitting")
+        assert _validates(module, view, f"{c['order']} {c['from'][0]}"), c
+        assert _validates(module, view, f"{c['order']} {' '.join(c['from'][:2])}"), c
+
+
+def test_a_format_4_file_is_format_5_without_the_forces(nato_actions: Any) -> None:
+    module, rs, view = nato_actions
+    new = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
+    old = draft_options(module, rs, {}, "0" * 64, view, "NATO", 4)
+    assert old["format"] == FORMATS[4] and "force_most" not in old
+    stripped = json.loads(compact_json(new))
+    stripped["format"] = FORMATS[4]
+    stripped.pop("force_most", None)
+    for e in stripped["units"].values():
+        e.pop("force", None)
+        for c in e["choices"]:
+            c.pop("more", None)
+    stripped["side_choices"] = [c for c in stripped["side_choices"] if c.get("compose") is None]
+    assert compact_json(stripped) == compact_json(old)
+    assert any(e.get("force") for e in new["units"].values())
