@@ -774,10 +774,10 @@
   }
   function forceNote() {
     var f = composing.force, most = (R.force_most || {})[f.verb];
-    return el("p", { "class": "forcenote" }, ["Offered: the units that may act with " + f.units.join(", ") +
-      " in one force (each pair checked by the referee on this position)" + (most ? ", at most " + most + " a line" : "") +
-      (f.more.length ? ", and the targets of the kind every unit of it may attack" : "") +
-      ". A limit of the whole force (a base's or a carrier's room, the phase's actions) is judged by referee validate when you send the file."]);
+    return el("p", { "class": "forcenote" }, ["Offered: units that may act with " + f.units.join(", ") +
+      " in one force (each pair checked by the referee)" + (most ? ", " + most + " at most" : "") +
+      (f.more.length ? ", and more targets of the kind" : "") +
+      ". The whole force (a base's room, the actions left) is judged by referee validate."]);
   }
   function forcePlace(w) {  /* where a unit or a target is now */
     var p = placements[step][w];
@@ -799,8 +799,9 @@
       var q = B.places[p], ws = by[p], label = ws.map(forceWordLabel).join("; ");
       var og = sv("g", { "class": "opt compose force", "data-place": p, "data-word": ws[0], tabindex: "0", role: "button", "aria-label": label });
       var t = sv("title"); t.textContent = composeLine() + "\n" + ws.map(forceWordLabel).join("\n"); og.appendChild(t);
-      og.appendChild(sv("circle", { cx: q[0], cy: q[1] - size * 0.7, r: Math.max(8, size * 0.3) }));
-      var lab = sv("text", { x: q[0], y: q[1] - size * 0.7 + 4 }); lab.textContent = "+" + ws.length; og.appendChild(lab);
+      var cx = q[0] - size * 0.85, cy = q[1];  /* beside the stack: its count is above it */
+      og.appendChild(sv("circle", { cx: cx, cy: cy, r: Math.max(8, size * 0.3) }));
+      var lab = sv("text", { x: cx, y: cy + 4 }); lab.textContent = "+" + ws.length; og.appendChild(lab);
       og.addEventListener("click", function (e) { if (moved > 4) { return; } e.stopPropagation(); composeAdd(ws[0]); });
       g.appendChild(og);
     });

@@ -1,0 +1,186 @@
+"""A force of several units pointed at in a real headless Chromium (issue 28, options format
+5): Sixth Fleet (2019), NATO's part opened with NATO's key, its first Action Phase of the
+demo. Each action is one force [6.6], [8.1]: a strike by two units of one zone on two
+targets of one kind (the first unit's line, then its mate pointed at on the map, then the
+further target), and a naval force's move (the carrier's move, its escorts added). The
+draft is downloaded, accepted by ``referee validate``, signed with NATO's demo key and
+carried out by ``referee adjudicate``: the report tells of each force acting as one. A unit
+the referee found may not join (another nationality, another kind of force) is never
+offered, and the same line typed by hand is refused by ``validate``. Screenshots at 1280
+and 390 px of the force being composed go to ``$REFEREE_VIEWER_SHOTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.pbem.draft_options import force_parts
+from tests.pbem.cliflow import cli
+from tests.viewer.test_orders_browser import _click, _download, _open, _order_lines
+from tests.viewer.test_orders_hex_browser import _choices, _cut_hidden
+
+pytestmark = [pytest.mark.slow, pytest.mark.chromium]
+
+STEP = "003-NATO-nato_events"
+"""The step after which NATO's first Action Phase is awaited."""
+
+
+def _rest_sharers(browser: Any, doc: dict[str, Any], verb: str, rest: str) -> set[str]:
+    """The units whose own one-unit line of ``verb`` has this rest (``-> ...``)."""
+    out = set()
+    for u in doc["units"]:
+        for c in _choices(browser, u):
+            p = force_parts(c["order"])
+            if p and p[0] == verb and p[1] == [u] and p[2] == rest:
+                out.add(u)
+    return out
+
+
+def _strike(browser: Any, doc: dict[str, Any]) -> tuple[str, dict[str, Any], set[str]]:
+    """An air unit's attack with a mate, a further target, and a unit left out that shares
+    its line: the unit, the choice and the units left out."""
+    for u in sorted(doc["units"]):
+        mates = doc["units"][u].get("force", {}).get("attack", [])
+        for c in _choices(browser, u):
+            if c.get("kind") != "attack" or not c.get("more") or not mates:
+                continue
+            verb, _, rest = force_parts(c["order"]) or ("", [], "")
+            shared = _rest_sharers(browser, doc, verb, rest) & set(mates)
+            left_out = _rest_sharers(browser, doc, verb, rest) - set(mates) - {u}
+            if shared and left_out:
+                return u, c, left_out
+    raise AssertionError("no attack of a force with a further target and a unit left out")
+
+
+def _start(browser: Any, unit: str, order: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+    browser.execute_script(
+        "Array.from(document.querySelectorAll('#choices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]).click()",
+        order,
+    )
+
+
+def _offered(browser: Any) -> list[str]:
+    """The words the force being composed may take now (its buttons)."""
+    return [
+        b.get_attribute("data-word")
+        for b in browser.find_elements("css selector", "#choices button.compose")
+    ]
+
+
+def _frame(browser: Any, places: list[str], most: float) -> None:
+    """The map framed on ``places`` (a hex's width around them), zoomed in at most ``most``."""
+    browser.execute_script(
+        """const v = window.refereeViewer, b = v.data.board;
+        const qs = arguments[0].map(p => b.places[p]), pad = b.hex_width * 1.5;
+        const xs = qs.map(q => q[0]), ys = qs.map(q => q[1]);
+        const x0 = Math.min(...xs) - pad, x1 = Math.max(...xs) + pad;
+        const y0 = Math.min(...ys) - pad, y1 = Math.max(...ys) + pad;
+        const vp = document.getElementById('viewport'), r = vp.getBoundingClientRect();
+        v.view.k = Math.min(r.width / (x1 - x0), r.height / (y1 - y0), arguments[1]);
+        v.view.x = r.width / 2 - v.view.k * (x0 + x1) / 2;
+        v.view.y = r.height / 2 - v.view.k * (y0 + y1) / 2;
+        document.getElementById('world').style.transform =
+          `translate(${v.view.x}px,${v.view.y}px) scale(${v.view.k})`;""",
+        places,
+        most,
+    )
+
+
+SHOW = "document.getElementById(arguments[0]).scrollIntoView({block: 'nearest'})"
+"""Brings a part of the orders panel into view (for a screenshot)."""
+
+
+def _draft(browser: Any) -> list[str]:
+    return browser.find_element("id", "draft").get_attribute("value").split("\n")
+
+
+def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    demo = finished_demo("sixth_fleet_2019").out
+    game = _cut_hidden(demo, STEP, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
+        _open(browser, page, width, downloads)
+        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        assert doc["format"] == "referee-draft-options/5"
+        unit, attack, left_out = _strike(browser, doc)
+        _start(browser, unit, attack["order"])
+        offered = _offered(browser)
+        assert not set(offered) & left_out, (offered, left_out)  # never offered
+        mate = next(w for w in offered if w in doc["units"])
+        mark = browser.find_element("css selector", f'#optmarks .opt.force[data-word="{mate}"]')
+        marked = [m.get_attribute("data-place") for m in browser.find_elements(
+            "css selector", "#optmarks .opt.force")]  # fmt: skip
+        _frame(browser, marked, 1.3)
+        browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
+        browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
+        _click(browser, mark)  # the mate pointed at on the map
+        assert set(_offered(browser)) & set(attack["more"])  # the further targets now
+        browser.execute_script(SHOW, "choices")
+        browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
+    target = attack["more"][0]
+    browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
+    verb, _, rest = force_parts(attack["order"]) or ("", [], "")
+    strike = f"{verb} {unit} {mate} {rest} {target}"
+    assert strike in _draft(browser), _draft(browser)
+    assert attack["order"] not in _draft(browser)  # the force's line replaced the unit's
+    browser.find_element("id", "composedone").click()
+    ships = next(  # a naval force: a unit with move mates of its own sea zone
+        u
+        for u in sorted(doc["units"])
+        if len(doc["units"][u].get("force", {}).get("move", [])) >= 2
+        and u.split("-")[1] in ("CVN", "CV", "CG")
+    )
+    move = next(c for c in _choices(browser, ships) if c.get("kind") == "move")
+    _start(browser, ships, move["order"])
+    escorts = [w for w in _offered(browser) if w in doc["units"]]
+    assert len(escorts) >= 2 and set(escorts) <= set(doc["units"][ships]["force"]["move"])
+    for w in escorts:
+        browser.find_element("css selector", f'#choices button.compose[data-word="{w}"]').click()
+    _, _, mrest = force_parts(move["order"]) or ("", [], "")
+    fleet = f"move {' '.join([ships, *escorts])} {mrest}"
+    assert fleet in _draft(browser)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [strike, fleet], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    bad = tmp_path / "bad.txt"  # a unit left out, typed in by hand: validate refuses it
+    bad.write_text(text.replace(strike, f"{verb} {unit} {sorted(left_out)[0]} {rest} {target}"))
+    code, out = cli("validate", bad, "--state", game, "--side", "NATO", "--key", key)
+    assert code != 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate",
+        game,
+        signed,
+        "--key",
+        demo / "keys" / "referee.key",
+        "--referee-dir",
+        tmp_path / "referee",
+    )
+    assert code == 0, out
+    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > STEP  # carried out
+    turn = sorted((game / "turns").iterdir())[-1]
+    said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    assert any(s.startswith(f"{unit}, {mate} attack ") for s in said), said  # one force [6.6]
+    assert any(s.startswith(f"{', '.join([ships, *escorts])} move from ") for s in said), said
