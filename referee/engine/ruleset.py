@@ -236,6 +236,12 @@ class UnitOptions(ABC):
         verb) as the one order of ``side``'s file now; ``False`` by default."""
         return False
 
+    def alike(self, module: Module, state: GameState, side: str) -> list[list[str]]:
+        """Groups of words a line may name together where its last names one (2019: the
+        enemy units of one kind in one zone, which one attack may hit [9.0]), as ``side``'s
+        view shows them; none by default."""
+        return []
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """The most units one line of a verb may name, where the rules cap a force (2019's
         refit and reinforcement actions [6.4], a Shipping Attack's 3 air units [31.11]);

@@ -36,10 +36,11 @@ side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a cho
 Format 5: also the forces (:func:`force_mates`): for each unit of a ruleset whose lines a
 force of several units may give (``force_verbs``), the units that may join its line of each
 such verb (``force``: each pair's two-unit line accepted by the validator), the most units a
-line of a verb may name (``force_most``), an attack choice's further targets (``more``: the
-words that may follow its last, each accepted alone), and the choices a ruleset gives since
-format 5 (2019's strike on some of the targets of one kind [6.4]). A format-4 file is format
-5's without them.
+line of a verb may name (``force_most``), the groups of targets one line may name together
+(``alike``: 2019's enemy units of one kind in a zone [9.0]; the viewer offers the others of a
+line's last target where every unit of the force has the line of each), and the choices a
+ruleset gives since format 5 (2019's strike on some of the targets of one kind [6.4]). A
+format-4 file is format 5's without them.
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def _offered(c: Mapping[str, Any], version: int) -> bool:
 
 
 FORCES = 5
-"""The format from which the file lists the forces (``force``, ``force_most``, ``more``:
+"""The format from which the file lists the forces (``force``, ``force_most``, ``alike``:
 the module docstring)."""
 FORCE_TRIES = 3
 """Lines two units share that the validator is asked of their two-unit force before the pair
@@ -159,7 +160,7 @@ force is the same on every line they share but where the end decides (a holding 
 and the cap bounds the cost on a crowded base."""
 
 
-def _choice(c: Mapping[str, Any], version: int = OPTIONS_VERSION) -> dict[str, Any]:
+def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
     move as one, whose one ``move`` a later choice replaces; the composed lines' keys, the
@@ -173,8 +174,6 @@ def _choice(c: Mapping[str, Any], version: int = OPTIONS_VERSION) -> dict[str, A
         out["anywhere"] = True
     if c.get("first"):  # only choices given since format 4 carry it
         out["first"] = True
-    if version >= FORCES and c.get("more"):
-        out["more"] = [str(x) for x in c["more"]]
     return out
 
 
@@ -249,7 +248,7 @@ def unit_entry(
             offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
     elif view.pending:
         return None
-    choices = [_choice(c, version) for c in (offered or [])]
+    choices = [_choice(c) for c in (offered or [])]
     if version < COMPACT:
         choices = choices[:MAX_CHOICES]
     if offered is not None:
@@ -401,16 +400,24 @@ def _with_forces(
     trees: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """Format 5's forces: each unit's mates (``force``, :func:`force_mates`) put in its
-    entry, and the file's ``force_most`` (the ruleset's caps, of the verbs that have mates)."""
+    entry, the file's ``force_most`` (the ruleset's caps, of the verbs that have mates) and
+    ``alike`` (the ruleset's groups of targets one line may name together), when the side
+    has units to order."""
     doc = {"units": units, "trees": trees}
     mates = force_mates(ruleset, module, view, side, offered_lines(doc))
     for uid, by_verb in mates.items():
         units[uid]["force"] = by_verb
-    if not mates or not isinstance(ruleset, UnitOptions):
+    if not units or not isinstance(ruleset, UnitOptions):
         return {}
+    out: dict[str, Any] = {}
     verbs = {v for by_verb in mates.values() for v in by_verb}
     most = {v: int(n) for v, n in sorted(ruleset.force_most(module, view).items()) if v in verbs}
-    return {"force_most": most} if most else {}
+    if most:
+        out["force_most"] = most
+    alike = [[str(w) for w in group] for group in ruleset.alike(module, view, side)]
+    if alike:
+        out["alike"] = alike
+    return out
 
 
 SIDE_ORDERS = 3
@@ -430,7 +437,7 @@ def side_choices(
         offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
-    return [_choice(c, version) for c in offered if _offered(c, version)][:MAX_CHOICES]
+    return [_choice(c) for c in offered if _offered(c, version)][:MAX_CHOICES]
 
 
 def draft_options(

@@ -710,9 +710,9 @@
      supports by several units). The unit's line pointed at is drafted at once; then the units
      the referee found may join it (its `force`: each pair's two-unit line accepted by the
      validator) that offer the same rest of the line (the same destination, path and target)
-     are offered, each one joining every unit already in, up to the verb's `force_most`; an
-     attack's further targets of one kind (`more`) are offered where every unit of the force
-     may attack them. What holds only for the whole force (a base's room, the action's
+     are offered, each one joining every unit already in, up to the verb's `force_most`; the
+     line's target's like ones (`alike`: of one kind in one zone) are offered where every unit
+     of the force has the line of each. What holds only for the whole force (a base's room, the action's
      allowance) is `referee validate`'s to judge, and the page says so. */
   function forceSplit(order) {  /* as referee/pbem/draft_options.py force_parts reads a line */
     var i = order.indexOf(" -> ");
@@ -729,11 +729,16 @@
     });
     return out;
   }
+  function forceAlike(w) {  /* the other words of w's group (options format 5 "alike": targets
+    one line may name together) */
+    var g = (R.alike || []).filter(function (ws) { return ws.indexOf(w) >= 0; })[0] || [];
+    return g.filter(function (x) { return x !== w; });
+  }
   function forceMates(u, verb) { var f = R.units[u] && R.units[u].force; return (f && f[verb]) || []; }
   function forceStart(u, c, key) {
     var p = forceSplit(c.order);
     if (!p || p.units.length !== 1 || p.units[0] !== u) { return; }
-    var more = c.more || [];
+    var words0 = p.rest.split(" "), more = forceAlike(words0[words0.length - 1]);
     if (!forceMates(u, p.verb).length && !more.length) { return; }
     var words = p.rest.split(" "), last = more.length ? words.pop() : null;
     composing = { u: u, c: { compose: "force", kind: p.verb, section: c.section }, key: key, words: [], line: c.order,
@@ -777,7 +782,7 @@
     return el("p", { "class": "forcenote" }, ["Offered: units that may act with " + f.units.join(", ") +
       " in one force (each pair checked by the referee)" + (most ? ", " + most + " at most" : "") +
       (f.more.length ? ", and more targets of the kind" : "") +
-      ". The whole force (a base's room, the actions left) is judged by referee validate."]);
+      ". What holds only for the whole force (room where it ends, an allowance shared with other lines) is judged by referee validate."]);
   }
   function forcePlace(w) {  /* where a unit or a target is now */
     var p = placements[step][w];

@@ -5,10 +5,10 @@ the demo, each unit's ``force`` lists the units that may join its line of a verb
 pair's two-unit line on a rest they share is accepted by ``validate`` (the whole of it, not
 the check the options use), and each pair of units that share a rest but are left out is
 refused by it (another nationality [6.6], another kind of force [8.1]); an attack's further
-targets (``more``) are each accepted in the line; a strike marker's strike on some of the
-targets of one kind in a zone is composed from targets each accepted [6.4] (provisional
-17.0). A format-4 file of the same position is format 5's without the forces, byte for
-byte, so an archive of format 4 still verifies.
+targets (``alike``: of one kind in its zone) are each accepted in the line; a strike
+marker's strike on some of the targets of one kind in a zone is composed from targets each
+accepted [6.4] (provisional 17.0). A format-4 file of the same position is format 5's
+without the forces, byte for byte, so an archive of format 4 still verifies.
 """
 
 from __future__ import annotations
@@ -106,12 +106,20 @@ def test_2019_further_targets_and_some_targets_of_a_marker_are_accepted(
 ) -> None:
     module, rs, view = nato_actions
     doc = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
+    groups = doc["alike"]
+    kinds = {view.units[t].location for g in groups for t in g}
+    assert groups and len(kinds) > 1  # enemy units of one kind, in several zones
     checked = 0
-    for e in doc["units"].values():
-        for c in e["choices"]:
-            for t in c.get("more", [])[:2]:
-                assert _validates(module, view, f"{c['order']} {t}"), (c["order"], t)
-                checked += 1
+    for lines in offered_lines(doc).values():
+        for line in lines:
+            p = force_parts(line)
+            if not p or p[0] != "attack":
+                continue
+            last = line.split()[-1]
+            for t in next((g for g in groups if last in g), [])[:3]:
+                if t != last and f"{line[: -len(last)]}{t}" in lines:  # the unit's own line
+                    assert _validates(module, view, f"{line} {t}"), (line, t)
+                    checked += 1
     assert checked > 10
     some = [c for c in doc["side_choices"] if c.get("compose") == "words"]
     assert some, "NATO holds an attack marker with two targets of a kind to choose from"
@@ -129,10 +137,9 @@ def test_a_format_4_file_is_format_5_without_the_forces(nato_actions: Any) -> No
     stripped = json.loads(compact_json(new))
     stripped["format"] = FORMATS[4]
     stripped.pop("force_most", None)
+    stripped.pop("alike")
     for e in stripped["units"].values():
         e.pop("force", None)
-        for c in e["choices"]:
-            c.pop("more", None)
     stripped["side_choices"] = [c for c in stripped["side_choices"] if c.get("compose") is None]
     assert compact_json(stripped) == compact_json(old)
     assert any(e.get("force") for e in new["units"].values())

@@ -40,13 +40,20 @@ def _rest_sharers(browser: Any, doc: dict[str, Any], verb: str, rest: str) -> se
     return out
 
 
+def _alike(doc: dict[str, Any], order: str) -> list[str]:
+    """The other targets of the kind of the line's last in its zone (``alike``)."""
+    last = order.split()[-1]
+    group = next((g for g in doc.get("alike", []) if last in g), [])
+    return [t for t in group if t != last]
+
+
 def _strike(browser: Any, doc: dict[str, Any]) -> tuple[str, dict[str, Any], set[str]]:
     """An air unit's attack with a mate, a further target, and a unit left out that shares
     its line: the unit, the choice and the units left out."""
     for u in sorted(doc["units"]):
         mates = doc["units"][u].get("force", {}).get("attack", [])
         for c in _choices(browser, u):
-            if c.get("kind") != "attack" or not c.get("more") or not mates:
+            if c.get("kind") != "attack" or not mates or not _alike(doc, c["order"]):
                 continue
             verb, _, rest = force_parts(c["order"]) or ("", [], "")
             shared = _rest_sharers(browser, doc, verb, rest) & set(mates)
@@ -129,10 +136,10 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
         browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
         _click(browser, mark)  # the mate pointed at on the map
-        assert set(_offered(browser)) & set(attack["more"])  # the further targets now
+        assert set(_offered(browser)) & set(_alike(doc, attack["order"]))  # further targets
         browser.execute_script(SHOW, "choices")
         browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
-    target = attack["more"][0]
+    target = next(t for t in _alike(doc, attack["order"]) if t in _offered(browser))
     browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
     verb, _, rest = force_parts(attack["order"]) or ("", [], "")
     strike = f"{verb} {unit} {mate} {rest} {target}"
@@ -184,3 +191,55 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
     assert any(s.startswith(f"{unit}, {mate} attack ") for s in said), said  # one force [6.6]
     assert any(s.startswith(f"{', '.join([ships, *escorts])} move from ") for s in said), said
+
+
+def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """The naval module, the Axis Combat Phase of the demo: a Shipping Attack by several
+    Ready air units on one Soviet ship, one line [31.21], [31.23]: the first unit's strike
+    pointed at on the map (the target's place), its mates added on the map (their
+    airfields) or from the list; downloaded, accepted by ``validate`` and carried out."""
+    from tests.viewer.test_orders_hex_browser import KEYS, _signed_and_carried_out, _viewer
+
+    assert KEYS["Axis"]
+    demo = finished_demo("naval_module").out
+    last, doc = next(
+        (f.parent.name, d)
+        for f in sorted((demo / "game" / "turns").glob("*/options-*.json"))
+        for d in [json.loads(f.read_text())]
+        if any("shipping" in e.get("force", {}) for e in d["units"].values())
+    )
+    side = doc["side"]
+    game, page = _viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    unit = next(u for u in sorted(doc["units"]) if doc["units"][u].get("force", {}).get("shipping"))
+    mates = doc["units"][unit]["force"]["shipping"]
+    strike = next(c for c in _choices(browser, unit) if c.get("kind") == "shipping")
+    _start(browser, unit, strike["order"])
+    added = [unit]
+    while offered := [w for w in _offered(browser) if w in doc["units"]]:
+        assert set(offered) <= set(mates), offered  # only the units the referee paired
+        marks = browser.find_elements(
+            "css selector", f'#optmarks .opt.force[data-word="{offered[0]}"]'
+        )
+        if marks:
+            _click(browser, marks[0])  # its airfield on the map
+        else:
+            browser.find_element(
+                "css selector", f'#choices button.compose[data-word="{offered[0]}"]'
+            ).click()
+        added.append(offered[0])
+    assert 2 <= len(added) <= doc["force_most"]["shipping"]
+    browser.save_screenshot(str(shots / "orders-naval-shipping-force-1280.png"))
+    _, _, rest = force_parts(strike["order"]) or ("", [], "")
+    line = f"shipping {' '.join(added)} {rest}"
+    assert line in _draft(browser)
+    browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index(f"[{doc['section']}]") + 1 :] == [line], lines
+    _signed_and_carried_out(demo, game, tmp_path, text, side, last)

@@ -156,7 +156,7 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "refits": refits,
         "reinforcements": arrivals,
         "section": "actions",
-        "orders": _choices(game, moves, attacks, refits, arrivals) + more,
+        "orders": _choices(moves, attacks, refits, arrivals) + more,
     }
     notes = (
         "each line is one action [6.1]; combat, refit and reinforcement are provisional: not "
@@ -168,9 +168,7 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
 Options = list[dict[str, Any]]
 
 
-def _choices(
-    game: Game, moves: Options, attacks: Options, refits: Options, arrivals: Options
-) -> Options:
+def _choices(moves: Options, attacks: Options, refits: Options, arrivals: Options) -> Options:
     """The same lines as choices the viewer's orders mode points at (issue 28): where each
     points (``at``), a move's zones (``path``)."""
     out: Options = [
@@ -185,27 +183,21 @@ def _choices(
     ]
     out += [
         {"order": a["order"], "kind": "attack", "at": a["zone"], "label": a["target"]}
-        | ({"more": more} if (more := _more_targets(game, a, attacks)) else {})
         for a in attacks
     ]
     return out
 
 
-def _more_targets(game: Game, attack: dict[str, Any], attacks: Options) -> list[str]:
-    """The other targets of ``attack``'s kind in its zone that the unit may attack too (each
-    one's line accepted alone): one attack hits units of one kind [9.0] (provisional), so a
-    line may name some of them (options format 5: the viewer adds them word by word)."""
-    t = attack["target"]
-    if t == BASE:
-        return []
-    kind = target_kind(game, t)
-    return [
-        a["target"]
-        for a in attacks
-        if a["zone"] == attack["zone"]
-        and a["target"] not in (t, BASE)
-        and target_kind(game, a["target"]) == kind
-    ]
+def alike_targets(game: Game, state: GameState, side: str) -> list[list[str]]:
+    """The enemy units one attack may name together: those of one kind in one zone [9.0]
+    (provisional: one kind of target an attack), as the side's own view shows them, each
+    group of two or more in id order (options format 5: the viewer adds them to an attack's
+    line where every unit of the force may attack each)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for t, tu in sorted(state.units.items()):
+        if tu.side == other(side) and tu.location is not None and game.board.contains(tu.location):
+            groups.setdefault((tu.location, target_kind(game, t)), []).append(t)
+    return [ts for _, ts in sorted(groups.items()) if len(ts) > 1]
 
 
 def _acting(state: GameState, side: str) -> bool:

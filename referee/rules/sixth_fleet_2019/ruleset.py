@@ -178,6 +178,13 @@ class SixthFleet2019(
 
         return accepted(Game.of(module), state, side, line)
 
+    def alike(self, module: Module, state: GameState, side: str) -> list[list[str]]:
+        """The enemy units of one kind in one zone, which one attack may name together
+        [9.0] (provisional)."""
+        from referee.rules.sixth_fleet_2019.options import alike_targets
+
+        return alike_targets(Game.of(module), state, side)
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """The units one Refit or Reinforcement action takes [6.4] (module parameters,
         estimates: 10.0 and 11.0 are missing) and the ground units of one amphibious
