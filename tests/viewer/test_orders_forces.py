@@ -143,3 +143,40 @@ def test_a_format_4_file_is_format_5_without_the_forces(nato_actions: Any) -> No
     stripped["side_choices"] = [c for c in stripped["side_choices"] if c.get("compose") is None]
     assert compact_json(stripped) == compact_json(old)
     assert any(e.get("force") for e in new["units"].values())
+
+
+def test_2019_reinforcements_arrive_as_a_force_of_one_nationality() -> None:
+    """A built position, NATO's Action Phase of Game-Turn 3 with the US cruiser division and
+    destroyer squadron due and the French airborne too (the 1980 scenario's reinforcements,
+    provisional 10.0): the two US units pair for each entry zone they share, a force
+    ``validate`` accepts, and the file caps a Reinforcement action's units (``force_most``,
+    a module parameter, an estimate [6.4]); the French unit pairs with neither [6.6] and the
+    line with it typed is refused. Units in the Refit Box refit one an action (the same
+    parameter's estimate), so none pair."""
+    from tests.conformance.rulesets.sixth_fleet_2019 import module_2019
+    from tests.rules.test_sixth_fleet_2019_options_cost import REFIT, built
+
+    module = module_2019()
+    rs = get_ruleset(module.ruleset)
+    due = [["US-CGN-1", None], ["US-DDG-1.2", None], ["FR-ABN", None], ["SO-KR-1", "Ionian Sea"]]
+    state = built({"turn": 3, "phase": "nato_actions", "units": due})
+    doc = draft_options(module, rs, {}, "0" * 64, state, "NATO", 5)
+    assert doc["force_most"] == {"reinforce": 2}
+    assert doc["units"]["US-CGN-1"]["force"] == {"reinforce": ["US-DDG-1.2"]}
+    assert "force" not in doc["units"]["FR-ABN"]
+    lines = offered_lines(doc)
+    for line in lines["US-CGN-1"]:
+        zone = line.split(" -> ", 1)[1]
+        assert _validates_as(module, state, "NATO", f"reinforce US-CGN-1 US-DDG-1.2 -> {zone}")
+    assert not _validates_as(module, state, "NATO", "reinforce US-CGN-1 FR-ABN -> France")
+    refit = built({"turn": 2, "phase": "soviet_actions", "units": REFIT})
+    doc = draft_options(module, rs, {}, "0" * 64, refit, "Soviet", 5)
+    assert sum(ln.startswith("refit ") for ls in offered_lines(doc).values() for ln in ls) > 1
+    assert not any("refit" in e.get("force", {}) for e in doc["units"].values())
+
+
+def _validates_as(module: Any, state: GameState, side: str, line: str) -> bool:
+    from referee.rules.sixth_fleet_2019.game import Game
+    from referee.rules.sixth_fleet_2019.options import validated
+
+    return validated(Game.of(module), state, side, line)
