@@ -243,3 +243,64 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
     lines = _order_lines(text)
     assert lines[lines.index(f"[{doc['section']}]") + 1 :] == [line], lines
     _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+
+
+def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """A strike marker NATO holds, played on some of the enemy units of one kind in a zone
+    (provisional 17.0, a GS action [6.4]): the side's composed choice, then one target of
+    those offered; downloaded, accepted by ``validate`` and carried out by ``adjudicate``."""
+    demo = finished_demo("sixth_fleet_2019").out
+    game = _cut_hidden(demo, STEP, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    some = next(c for c in doc["side_choices"] if c.get("compose") == "words")
+    whole = next(
+        c["order"]
+        for c in doc["side_choices"]
+        if c["order"].startswith(some["order"] + " ") and not c.get("compose")
+    )
+    assert whole.split()[5:] == some["from"]  # every target of the kind: the whole line
+    browser.execute_script(
+        "Array.from(document.querySelectorAll('#sidechoices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]).click()",
+        some["order"],
+    )
+    target = some["from"][-1]
+    browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
+    line = f"{some['order']} {target}"
+    assert line in _draft(browser)
+    browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [line], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate",
+        game,
+        signed,
+        "--key",
+        demo / "keys" / "referee.key",
+        "--referee-dir",
+        tmp_path / "referee",
+    )
+    assert code == 0, out
+    turn = sorted((game / "turns").iterdir())[-1]
+    said = " ".join(
+        str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]
+    )
+    assert some["order"].split()[1] in said, said
