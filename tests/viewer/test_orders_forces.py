@@ -180,3 +180,35 @@ def _validates_as(module: Any, state: GameState, side: str, line: str) -> bool:
     from referee.rules.sixth_fleet_2019.options import validated
 
     return validated(Game.of(module), state, side, line)
+
+
+def test_naval_coast_artillery_fire_by_two_cd_units_is_one_force() -> None:
+    """The naval module, the conformance position of two German CD units and one Soviet
+    flotilla in reach (case NM-085): in the Axis coast step each CD unit's one-unit
+    ``coastfire`` pairs with the other's (``force``), and their one line is accepted and
+    carried out as one Shipping Attack of both units' points [27.12], [27.31c]."""
+    from tests.conformance.rulesets.naval_module import build_state, naval_module
+    from tests.rules.test_sixth_fleet_2019_games import SeededDice
+
+    case = json.loads((CASES / "085-27.31c-two-cd-one-roll.json").read_text())
+    module = naval_module()
+    rs = get_ruleset(module.ruleset)
+    state = build_state(module, case["position"])
+    soviet = rs.resolve(
+        module, state, rs.parse_orders(HEAD + "Soviet\n[combat]\n", "o"), SeededDice(1)
+    )
+    assert soviet.ok and soviet.state.phase == "coast", soviet.violations
+    view = rs.view(module, soviet.state, "Axis")
+    doc = draft_options(module, rs, {}, "0" * 64, view, "Axis", 5)
+    assert doc["units"]["DE-CD-1.1"]["force"] == {"coastfire": ["DE-CD-1.2"]}
+    assert offered_lines(doc)["DE-CD-1.2"] == ["coastfire DE-CD-1.2 -> SU-FL-AZ"]
+    line = "coastfire DE-CD-1.1 DE-CD-1.2 -> SU-FL-AZ"
+    text = HEAD + f"Axis\n[coast]\n{line}\n"
+    out = rs.resolve(module, soviet.state, rs.parse_orders(text, "o"), SeededDice(3))
+    assert out.ok, out.violations
+    fired = [e for e in out.events if e.kind == "cd_shipping_attack"]
+    assert len(fired) == 1 and fired[0].data["ship"] == "SU-FL-AZ", fired
+
+
+CASES = Path(__file__).resolve().parents[1] / "conformance" / "naval_module"
+HEAD = "game: case\nturn: 1\nside: "
