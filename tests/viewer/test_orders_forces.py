@@ -129,26 +129,48 @@ def test_2019_further_targets_and_some_targets_of_a_marker_are_accepted(
         assert _validates(module, view, f"{c['order']} {' '.join(c['from'][:2])}"), c
 
 
-def test_a_format_4_file_is_format_5_without_the_forces(nato_actions: Any) -> None:
+def test_a_format_4_file_is_format_5_without_the_forces(
+    nato_actions: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     module, rs, view = nato_actions
-    new = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
     old = draft_options(module, rs, {}, "0" * 64, view, "NATO", 4)
     assert old["format"] == FORMATS[4] and "force_most" not in old
+    _before_5(rs, monkeypatch)
+    new = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
     assert compact_json(_without_forces(new)) == compact_json(old)
     assert any(e.get("force") for e in new["units"].values())
 
 
 def _without_forces(doc: dict[str, Any]) -> dict[str, Any]:
-    """A format-5 file as format 4 writes it: no forces, no choice given since 5 (2019's
-    composed strikes on some targets are its only ones)."""
+    """A format-5 file as format 4 writes it, but for the choices given since 5 (left out
+    by :func:`_before_5`): no forces."""
     out = json.loads(compact_json(doc))
     out["format"] = FORMATS[4]
     out.pop("force_most", None)
     out.pop("alike", None)
     for e in out["units"].values():
         e.pop("force", None)
-    out["side_choices"] = [c for c in out["side_choices"] if c.get("compose") is None]
     return out
+
+
+def _before_5(rs: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ruleset's options without the choices given since format 5 (of the units and of
+    the side): what a format-4 file holds."""
+    import dataclasses
+
+    cls = type(rs)
+    options, side_orders = cls.options, cls.side_orders
+
+    def old_options(self: Any, *args: Any, **kw: Any) -> Any:
+        rep = options(self, *args, **kw)
+        kept = [c for c in rep.data.get("orders") or [] if int(c.get("since", 1)) < 5]
+        return dataclasses.replace(rep, data={**rep.data, "orders": kept})
+
+    def old_side_orders(self: Any, *args: Any) -> Any:
+        return [c for c in side_orders(self, *args) if int(c.get("since", 1)) < 5]
+
+    monkeypatch.setattr(cls, "options", old_options)
+    monkeypatch.setattr(cls, "side_orders", old_side_orders)
 
 
 def test_2019_reinforcements_arrive_as_a_force_of_one_nationality() -> None:
@@ -188,7 +210,9 @@ def _validates_as(module: Any, state: GameState, side: str, line: str) -> bool:
     return validated(Game.of(module), state, side, line)
 
 
-def test_naval_coast_artillery_fire_by_two_cd_units_is_one_force() -> None:
+def test_naval_coast_artillery_fire_by_two_cd_units_is_one_force(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The naval module, the conformance position of two German CD units and one Soviet
     flotilla in reach (case NM-085): in the Axis coast step each CD unit's one-unit
     ``coastfire`` pairs with the other's (``force``), and their one line is accepted and
@@ -209,7 +233,10 @@ def test_naval_coast_artillery_fire_by_two_cd_units_is_one_force() -> None:
     assert doc["units"]["DE-CD-1.1"]["force"] == {"coastfire": ["DE-CD-1.2"]}
     assert offered_lines(doc)["DE-CD-1.2"] == ["coastfire DE-CD-1.2 -> SU-FL-AZ"]
     old = draft_options(module, rs, {}, "0" * 64, view, "Axis", 4)
-    assert compact_json(_without_forces(doc)) == compact_json(old)  # format 4 byte for byte
+    with monkeypatch.context() as m:
+        _before_5(rs, m)
+        before = draft_options(module, rs, {}, "0" * 64, view, "Axis", 5)
+    assert compact_json(_without_forces(before)) == compact_json(old)  # format 4 byte for byte
     line = "coastfire DE-CD-1.1 DE-CD-1.2 -> SU-FL-AZ"
     text = HEAD + f"Axis\n[coast]\n{line}\n"
     out = rs.resolve(module, soviet.state, rs.parse_orders(text, "o"), SeededDice(3))

@@ -28,13 +28,14 @@ import heapq
 from collections import Counter
 from typing import Any
 
-from referee.engine.core import GameState, Violation
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import MAX_LINE_CHARS
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
@@ -60,7 +61,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
         first = (start,)
     if start is None:
         return []
-    damage = int((state.data.get("damage") or {}).get(unit, 0))
+    damage = int(facts_of(state).damage.get(unit, 0))
     allowance = allowance_8_55(game, unit, damage)
     if mp0 > allowance:  # every path's check refuses the entry itself [DTP 11.3 rule 2]
         return []
@@ -123,7 +124,7 @@ def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[d
 def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """The impulse's attacks or strikes ``unit`` may make now [DTP 8.1, 8.2, 8.231]."""
     here = state.units[unit].location
-    if here is None or state.data.get("strike"):
+    if here is None or facts_of(state).strike:
         return []
     verb = "strike" if game.category(unit) == "air" else "attack"
     out = []
@@ -183,7 +184,7 @@ def stack_attacks_8_2(
 def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """While a strike that made contact waits: ``unit``'s bounce of it, when the impulse
     check accepts it [DTP 8.232]."""
-    strike = state.data.get("strike") or {}
+    strike = facts_of(state).strike or {}
     strikers = [str(s) for s in strike.get("units") or ()]
     if not strikers or state.units[unit].location is None:
         return []
@@ -241,7 +242,7 @@ def _found(game: Game, state: GameState, subject: str) -> dict[str, list[dict[st
         if game.category(subject) in kinds:
             found["moves"] = moves_5_0(game, state, u.side, subject)
         found["detections"] = detections_6_2(game, state, u.side, subject)
-    elif p.section == "combat" and state.data.get("strike"):
+    elif p.section == "combat" and facts_of(state).strike:
         found["bounces"] = bounces_8_232(game, state, u.side, subject)
     elif p.section == "combat":
         found["attacks"] = attacks_8_2(game, state, u.side, subject)
@@ -284,6 +285,8 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         lines += [fmt(x) for x in shown]
         if limit and len(items) > limit:
             lines.append(f"  ... and {len(items) - limit} more {title}")
+    more = more_choices(module, state, subject)
+    lines += [f"  {c['order']}  ({c['label']})" for c in more if not c.get("compose")]
     if len(lines) == 1:
         lines.append("  nothing now" + ("" if due else ": the game waits for another side"))
     marks = {m["hex"]: "move" for m in moves}
@@ -300,7 +303,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
-        "orders": [*_pointing(game, state, subject, found), *more_choices(module, state, subject)],
+        "orders": [*_pointing(game, state, subject, found), *more],
         "orders_since": 2,  # options files of format 1 had no DTP order lines
         "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
@@ -320,7 +323,7 @@ def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, A
     game = Game.of(module, state)
     if state.phase == "setup" or side not in flow.due_sides(game, state):
         return []
-    if state.data.get("strike"):
+    if facts_of(state).strike:
         return []
     section = flow.section_of(state)
     lines = list(draft.SIDE_LINES.get(section or "", ()))
@@ -446,7 +449,7 @@ def exits_5_24(
 ) -> list[dict[str, Any]]:
     """``exit UNIT``: a ship or sub off the map from the edge hex (or removal port) it is in,
     where the rules let it [DTP 5.24, 11.3, 11.503]."""
-    from referee.rules.sixth_fleet_dtp.exits import exit_problems
+    from referee.rules.sixth_fleet_dtp.exits import carry_out_exit, exit_problems
 
     st = state.units[unit]
     if st.location is None or game.category(unit) == "air":
@@ -456,7 +459,10 @@ def exits_5_24(
     line = f"exit {unit}"
     if not judge.accepts(line):
         return []
-    return [_choice_5(line, "exit", st.location, "leaves the map [DTP 5.24]")]
+    said: list[Event] = []  # the way out the rules give it, as the referee will say it
+    carry_out_exit(game, state, unit, said)
+    rule = said[0].rule if said else "DTP 5.24"
+    return [_choice_5(line, "exit", st.location, f"leaves the map [{rule}]")]
 
 
 def removals_11_5063(
@@ -479,13 +485,24 @@ def removals_11_5063(
 
 def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, Any]]:
     """The unit's lines given since options format 5 in its side's movement phase: ``base``,
-    ``cap``/``box``, ``exit``, ``remove`` (none when its side is not due)."""
+    ``cap``/``box``, ``exit``, ``remove``; in the Med Campaign's Reinforcement Interphase,
+    SPI's ``place`` lines [12.2] (none when its side is not due)."""
+    from referee.rules.sixth_fleet_dtp.sequence import INTERPHASE_12_2
+
     game = Game.of(module, state)
     u = state.units[unit]
     p = BY_ID.get(state.phase)
-    if p is None or p.section != "movement" or u.side not in flow.due_sides(game, state):
+    if p is None or u.side not in flow.due_sides(game, state):
         return []
-    if state.data.get("strike"):
+    if p.id == INTERPHASE_12_2.id:  # the Med Campaign's: SPI's own places [12.2, DTP 11.0]
+        from referee.rules.sixth_fleet_1975.draft import reinforcement_choices
+
+        return reinforcement_choices(game, state, unit)
+    if p.section == "reinforcement":  # Westpac's [DTP 11.506]
+        return westpac_places_11_506(game, state, u.side, unit)
+    if p.section != "movement":
+        return []
+    if facts_of(state).strike:
         return []
     judge = _Alone(game, state, u.side)
     if p.id.startswith("air"):
@@ -497,6 +514,28 @@ def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, 
         *exits_5_24(game, state, u.side, unit, judge),
         *removals_11_5063(game, state, u.side, unit, judge),
     ]
+
+
+def westpac_places_11_506(
+    game: Game, state: GameState, side: str, unit: str
+) -> list[dict[str, Any]]:
+    """Westpac's reinforcement phase: ``place UNIT HEX`` for a unit due now, on each hex it
+    may enter (the check's own ``entry_hexes_11_506``: a ship's entry hexes or port, an air
+    unit's bases its nation may use with room [DTP 11.506, 11.5061, 11.5082]), each the
+    phase's check accepts in a file of that line alone, apart from the units it leaves
+    unplaced (every unit that can be placed must be [DTP 11.5062]: the file's other lines)."""
+    from referee.rules.sixth_fleet_dtp import westpac_reinforcement as wr
+
+    then = wr.owed_11_506(state)["then"]
+    if unit not in wr.due_11_506(game, state, side, then):
+        return []
+    judge = _Alone(game, state, side)
+    out = []
+    for h in wr.entry_hexes_11_506(game, state, unit):
+        line = f"place {unit} {h}"
+        if judge.accepts(line):
+            out.append(_choice_5(line, "place", h, "arrives [DTP 11.506]"))
+    return out
 
 
 def captures_11_5134(
