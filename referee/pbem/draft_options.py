@@ -35,7 +35,8 @@ side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a cho
 [28.14a]). A format-3 file of an older game is written again without them, byte for byte.
 Format 5: also the forces (:func:`force_mates`): for each unit of a ruleset whose lines a
 force of several units may give (``force_verbs``), the units that may join its line of each
-such verb (``force``: each pair's two-unit line accepted by the validator), the most units a
+such verb (``force``: each pair's two-unit line accepted by the validator; ``force_not``:
+the rests a pair's line is refused on, room where it ends), the most units a
 line of a verb may name (``force_most``), the groups of targets one line may name together
 (``alike``: 2019's enemy units of one kind in a zone [9.0]; the viewer offers the others of a
 line's last target where every unit of the force has the line of each), and the choices a
@@ -156,8 +157,9 @@ the module docstring)."""
 FORCE_TRIES = 3
 """Lines two units share that the validator is asked of their two-unit force before the pair
 is left out (the first, the middle and the last, in order): whether two units may form a
-force is the same on every line they share but where the end decides (a holding box's room),
-and the cap bounds the cost on a crowded base."""
+force is the same on every line they share but where the end decides (a base's room), so a
+pair of other nationalities costs three checks, not one a line; a pair it accepts is then
+asked every other line (:func:`force_mates`)."""
 
 
 def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
@@ -358,16 +360,19 @@ def force_mates(
     view: GameState,
     side: str,
     lines: Mapping[str, list[str]],
-) -> dict[str, dict[str, list[str]]]:
+) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, dict[str, list[str]]]]]:
     """For each unit, by verb, the other units that may join its line in one force: two
     units whose one-unit lines of a ``force_verbs`` verb share their rest (``-> ZONE ...``:
     the same destination, the same target) and whose two-unit line the ruleset's validator
-    accepts on one of those it is asked (:data:`FORCE_TRIES`). A force of more units than
-    two is offered only where every pair of it may join (the viewer's intersection); what
-    holds only for the whole force (a base's room, a limit of the action) stays the
-    validator's to judge when the file is sent, and the viewer says so."""
+    accepts on one of the first it is asked (:data:`FORCE_TRIES`); then every other rest
+    they share is asked too, and those it refuses (room where the force ends) are the
+    pair's exceptions. Returns the mates and the exceptions (unit, verb, mate: the rests).
+    So every two-unit line the viewer can form is one the validator accepts; a force of
+    more units is offered where every pair of it may join (the viewer's intersection), and
+    what holds only for the whole of it (a base's room, a limit of the action) stays the
+    validator's to judge when the file is sent, as the viewer says."""
     if not isinstance(ruleset, UnitOptions) or not ruleset.force_verbs:
-        return {}
+        return {}, {}
     by_rest: dict[tuple[str, str], list[str]] = {}
     for uid, offered in sorted(lines.items()):
         for line in offered:
@@ -379,16 +384,40 @@ def force_mates(
         for n, a in enumerate(units):
             for b in units[n + 1 :]:
                 shared.setdefault((verb, a, b), []).append(rest)
-    out: dict[str, dict[str, list[str]]] = {}
+    mates: dict[str, dict[str, list[str]]] = {}
+    not_on: dict[str, dict[str, dict[str, list[str]]]] = {}
     for (verb, a, b), rests in sorted(shared.items()):
-        tried = [rests[i] for i in sorted({0, len(rests) // 2, len(rests) - 1})][:FORCE_TRIES]
-        if any(ruleset.force_accepts(module, view, side, f"{verb} {a} {b} {r}") for r in tried):
-            out.setdefault(a, {}).setdefault(verb, []).append(b)
-            out.setdefault(b, {}).setdefault(verb, []).append(a)
-    for by_verb in out.values():
+        refused = _pair_refused(ruleset, module, view, side, f"{verb} {a} {b}", rests)
+        if refused is None:
+            continue
+        for x, y in ((a, b), (b, a)):
+            mates.setdefault(x, {}).setdefault(verb, []).append(y)
+            if refused:
+                not_on.setdefault(x, {}).setdefault(verb, {})[y] = refused
+    for by_verb in mates.values():
         for verb in by_verb:
             by_verb[verb] = sorted(by_verb[verb])
-    return out
+    return mates, not_on
+
+
+def _pair_refused(
+    ruleset: UnitOptions, module: Module, view: GameState, side: str, head: str, rests: list[str]
+) -> list[str] | None:
+    """The rests the validator refuses a pair's line ``HEAD REST`` on; ``None`` when it
+    refuses each of the first it is asked (:data:`FORCE_TRIES`): the pair forms no force."""
+    tried = sorted({0, len(rests) // 2, len(rests) - 1})[:FORCE_TRIES]
+    first = next(
+        (i for i in tried if ruleset.force_accepts(module, view, side, f"{head} {rests[i]}")), None
+    )
+    if first is None:
+        return None
+    known = {i for i in tried if i < first}  # asked before the first accepted: refused
+    return [
+        r
+        for i, r in enumerate(rests)
+        if i != first
+        and (i in known or not ruleset.force_accepts(module, view, side, f"{head} {r}"))
+    ]
 
 
 def _with_forces(
@@ -404,9 +433,11 @@ def _with_forces(
     ``alike`` (the ruleset's groups of targets one line may name together), when the side
     has units to order."""
     doc = {"units": units, "trees": trees}
-    mates = force_mates(ruleset, module, view, side, offered_lines(doc))
+    mates, not_on = force_mates(ruleset, module, view, side, offered_lines(doc))
     for uid, by_verb in mates.items():
         units[uid]["force"] = by_verb
+    for uid, by_verb in not_on.items():
+        units[uid]["force_not"] = by_verb
     if not units or not isinstance(ruleset, UnitOptions):
         return {}
     out: dict[str, Any] = {}

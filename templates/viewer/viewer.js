@@ -750,6 +750,11 @@
     return g.filter(function (x) { return x !== w; });
   }
   function forceMates(u, verb) { var f = R.units[u] && R.units[u].force; return (f && f[verb]) || []; }
+  function forcePairOn(a, b, verb, rest) {  /* not one of the rests the pair's line is refused on
+    (format 5 "force_not": room where it ends) */
+    var n = R.units[a] && R.units[a].force_not, off = n && n[verb] && n[verb][b];
+    return !off || off.indexOf(rest) < 0;
+  }
   function forceStart(u, c, key) {
     var p = forceSplit(c.order);
     if (!p || p.units.length !== 1 || p.units[0] !== u) { return; }
@@ -772,10 +777,15 @@
       if (f.units.indexOf(v) >= 0) { return false; }
       if (!f.units.every(function (u) { return forceMates(u, f.verb).indexOf(v) >= 0; })) { return false; }
       var offers = forceOffers(v, f.verb);
-      return forceRests(f).every(function (r) { return offers[r]; });
+      return forceRests(f).every(function (r) {
+        return offers[r] && f.units.every(function (u) { return forcePairOn(u, v, f.verb, r); });
+      });
     });
     var targets = f.more.filter(function (t) {
-      return f.targets.indexOf(t) < 0 && f.units.every(function (u) { return forceOffers(u, f.verb)[f.rest + " " + t]; });
+      var r = f.rest + " " + t;
+      return f.targets.indexOf(t) < 0 && f.units.every(function (u) {
+        return forceOffers(u, f.verb)[r] && f.units.every(function (w) { return w === u || forcePairOn(u, w, f.verb, r); });
+      });
     });
     return units.concat(targets);
   }

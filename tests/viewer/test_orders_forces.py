@@ -3,8 +3,10 @@
 Sixth Fleet (2019): each action is one force [6.6], [8.1]. In NATO's first Action Phase of
 the demo, each unit's ``force`` lists the units that may join its line of a verb; every such
 pair's two-unit line on a rest they share is accepted by ``validate`` (the whole of it, not
-the check the options use), and each pair of units that share a rest but are left out is
-refused by it (another nationality [6.6], another kind of force [8.1]); an attack's further
+the check the options use) but on the rests listed in ``force_not``, which it refuses (a
+friendly neutral base's room for two air units [7.1.3]), and each pair of units that share a
+rest but are left out is refused by it (another nationality [6.6], another kind of force
+[8.1]); an attack's further
 targets (``alike``: of one kind in its zone) are each accepted in the line; a strike
 marker's strike on some of the targets of one kind in a zone is composed from targets each
 accepted [6.4] (provisional 17.0). A format-4 file of the same position is format 5's
@@ -77,7 +79,7 @@ def test_2019_force_mates_are_the_pairs_validate_accepts(nato_actions: Any) -> N
     doc = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
     assert doc["format"] == FORMATS[5]
     lines = offered_lines(doc)
-    accepted = refused = 0
+    accepted = refused = refusals = 0
     for verb in sorted(rs.force_verbs):
         rests = _rests(lines, verb)
         for a in sorted(rests):
@@ -89,14 +91,18 @@ def test_2019_force_mates_are_the_pairs_validate_accepts(nato_actions: Any) -> N
                 line = f"{verb} {a} {b} {shared[0]}"
                 if b in mates:
                     assert a in doc["units"][b]["force"][verb]  # both ways
-                    assert _validates(module, view, line), line
+                    off = doc["units"][a].get("force_not", {}).get(verb, {}).get(b, [])
+                    assert off == doc["units"][b].get("force_not", {}).get(verb, {}).get(a, [])
+                    for r in shared[:4] + off:  # the pair's lines, and those it is refused
+                        assert _validates(module, view, f"{verb} {a} {b} {r}") == (r not in off)
+                        refusals += r in off
                     accepted += 1
                 elif refused < 12:  # a sample of those left out: each refused by validate
                     assert not any(
                         _validates(module, view, f"{verb} {a} {b} {r}") for r in shared[:3]
                     ), line
                     refused += 1
-    assert accepted > 20 and refused > 3, (accepted, refused)
+    assert accepted > 20 and refused > 3 and refusals, (accepted, refused, refusals)
     assert not any("refit" in e.get("force", {}) for e in doc["units"].values())  # 1 a Refit
     # [6.4]
 
@@ -150,6 +156,7 @@ def _without_forces(doc: dict[str, Any]) -> dict[str, Any]:
     out.pop("alike", None)
     for e in out["units"].values():
         e.pop("force", None)
+        e.pop("force_not", None)
     return out
 
 
