@@ -64,14 +64,11 @@ def _strike(browser: Any, doc: dict[str, Any]) -> tuple[str, dict[str, Any], set
 
 
 def _start(browser: Any, unit: str, order: str) -> None:
-    from selenium.webdriver.support.ui import Select
+    """The unit's one-unit line pointed at: its place marked on the map, then its button
+    where several lines share that place (the line is drafted, the force composed from it)."""
+    from tests.viewer.test_orders_hex_browser import _point
 
-    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
-    browser.execute_script(
-        "Array.from(document.querySelectorAll('#choices button.choice'))"
-        ".find(b => b.dataset.order === arguments[0]).click()",
-        order,
-    )
+    _point(browser, unit, next(c for c in _choices(browser, unit) if c["order"] == order))
 
 
 def _offered(browser: Any) -> list[str]:
@@ -304,3 +301,52 @@ def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_
         str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]
     )
     assert some["order"].split()[1] in said, said
+
+
+def test_a_pair_refused_where_it_ends_is_not_offered_there(
+    browser: Any, finished_demo: Any, tmp_path: Path
+) -> None:
+    """A pair the validator accepts on most of the lines its units share but refuses on one
+    (room where it ends: a friendly neutral base takes two air units [7.1.3]): on that line
+    the page does not offer the mate, on another it does."""
+    demo = finished_demo("sixth_fleet_2019").out
+    game = _cut_hidden(demo, STEP, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    _open(browser, page, 1280, tmp_path)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    unit, verb, mate, rest = next(
+        (u, verb, m, rests[0])
+        for u in sorted(doc["units"])
+        for verb, by_mate in sorted(doc["units"][u].get("force_not", {}).items())
+        for m, rests in sorted(by_mate.items())
+    )
+    _start(browser, unit, f"{verb} {unit} {rest}")
+    assert mate not in _offered(browser)
+    typed = f"{verb} {unit} {mate} {rest}"
+    assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
+    refused = doc["units"][unit]["force_not"][verb][mate]
+    theirs = {c["order"] for c in _choices(browser, mate)}
+    other = next(
+        c["order"]
+        for c in _choices(browser, unit)
+        if c["order"].startswith(f"{verb} {unit} -> ")
+        and c["order"].split(f"{verb} {unit} ", 1)[1] not in refused
+        and c["order"].replace(f"{verb} {unit} ", f"{verb} {mate} ", 1) in theirs
+    )
+    browser.find_element("id", "composedone").click()
+    _start(browser, unit, other)
+    assert mate in _offered(browser)
+    both = other.replace(f"{verb} {unit} ", f"{verb} {unit} {mate} ", 1)
+    assert _validates_typed(tmp_path, game, key, doc["header"], both)
+
+
+def _validates_typed(tmp_path: Path, game: Path, key: Path, head: list[str], line: str) -> bool:
+    """Whether ``validate`` accepts NATO's file of ``line`` typed by hand (``head``: the
+    header the page drafts with)."""
+    typed = tmp_path / "typed.txt"
+    typed.write_text("\n".join([*head, "", "[actions]", line, ""]))
+    code, _ = cli("validate", typed, "--state", game, "--side", "NATO", "--key", key)
+    return code == 0
