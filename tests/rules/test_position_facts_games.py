@@ -23,6 +23,7 @@ GAMES = {
     # DTP [DTP 11.0]: the Med, and the North Atlantic's Denmark Strait [DTP 11.3]
     "sixth_fleet_dtp": ("sixth_fleet_dtp", "short"),
     "dtp_denmark_strait": ("dtp_denmark_strait", "denmark_strait"),
+    "dtp_iceland": ("dtp_denmark_strait", "iceland"),  # [DTP 11.31]: Keflavik held at the start
 }
 WESTPAC_STEPS = 60
 """Westpac [DTP 11.50] is long (770 steps): its set-up [DTP 11.505], hostilities, the

@@ -367,9 +367,11 @@ class _Alone:
 
     def __init__(self, game: Game, state: GameState, side: str) -> None:
         self.game, self.state, self.side = game, state, side
-        self.base = _errors_of(game, state, side, [])
+        self.base: Counter[tuple[str, str]] | None = None  # checked once, when first asked
 
     def accepts(self, line: str) -> bool:
+        if self.base is None:
+            self.base = _errors_of(self.game, self.state, self.side, [])
         return not (_errors_of(self.game, self.state, self.side, [line]) - self.base)
 
 
@@ -557,7 +559,8 @@ def captures_11_5134(
             continue
         line = f"capture {h}"
         if judge.accepts(line):
-            out.append(_choice_5(line, "capture", h, "the East Block takes it [DTP 11.5134]"))
+            c = _choice_5(line, "capture", h, "the East Block takes it [DTP 11.5134]")
+            out.append({**c, "section": "movement"})
     return out
 
 
@@ -572,7 +575,8 @@ def more_side_orders(module: Module, state: GameState, side: str) -> list[dict[s
     judge = _Alone(game, state, side)
     out = []
     if "14.2" in state.options and judge.accepts("option 14.2"):
-        out.append(_choice_5("option 14.2", "option", None, "violate neutral air space [14.2]"))
+        c = _choice_5("option 14.2", "option", None, "violate neutral air space [14.2]")
+        out.append({**c, "section": "movement"})  # its section, also where no unit moves
     if p.id.startswith("ship"):
         out += captures_11_5134(game, state, side, judge)
     return out
