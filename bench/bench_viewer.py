@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from bench.bench_campaign import SCENARIO, SEED_ROOT, load
+from bench.browser import headless_chromium
 from referee.engine.core import GameState
 from referee.engine.scripted import orders_for
 from referee.pbem.adjudicate import adjudicate
@@ -59,19 +60,9 @@ def play(game: Path, tmp: Path, module: object, dpi: int) -> int:
 
 def open_time(path: Path) -> float | None:
     """Seconds from navigation to the last step drawn, in headless Chromium (best of 3)."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        return None
-    if not (Path("/usr/bin/chromium").is_file() and Path("/usr/bin/chromedriver").is_file()):
-        return None
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    try:
+    with headless_chromium() as d:
+        if d is None:
+            return None
         best = float("inf")
         for _ in range(3):
             t0 = time.perf_counter()
@@ -79,8 +70,6 @@ def open_time(path: Path) -> float | None:
             d.execute_script("return window.refereeViewer.step()")
             best = min(best, time.perf_counter() - t0)
         return best
-    finally:
-        d.quit()
 
 
 def main() -> None:

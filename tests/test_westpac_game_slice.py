@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, SeededDice
 from referee.pbem.scoreboard import score_line
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
@@ -49,7 +49,7 @@ from referee.rules.sixth_fleet_dtp.westpac_overstack import KEY as OVER_LIMIT
 from referee.rules.sixth_fleet_dtp.westpac_victory import awards_11_5124
 from referee.source.model import Module
 from tests.conformance.rulesets.dtp_westpac import module
-from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check
+from tests.rules.test_sixth_fleet_dtp_games import check
 from tests.rules.test_sixth_fleet_dtp_westpac_score import agrees, sea_control, westpac_recount
 from tests.test_westpac_game_end import passive_text
 
