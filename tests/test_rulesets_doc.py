@@ -59,3 +59,23 @@ def test_module_map_names_every_module(ruleset: str) -> None:
     engine = {p.name for p in (ROOT / "referee" / "engine").glob("*.py")}
     stray = named - have - engine
     assert stray == set(), f"the map names modules {ruleset} does not have: {sorted(stray)}"
+
+
+def test_each_rulesets_section_names_what_its_package_has() -> None:
+    """In a ruleset's section of the guide, ``module.name`` (``facts.CbgFacts``,
+    ``launch.strike_target_19_1``) is a module of that package defining that name."""
+    text = (DOCS / "rulesets.md").read_text(encoding="utf-8")
+    bundled = text[text.index("## The bundled rulesets") :]
+    wrong = []
+    for section in bundled.split("\n### ")[1:]:
+        head = re.search(r"`referee/rules/([a-z0-9_]+)/`", section.split("\n", 1)[0])
+        assert head is not None, section.split("\n", 1)[0]
+        package = ROOT / "referee" / "rules" / head.group(1)
+        for module, name in re.findall(r"`([a-z0-9_]+)\.([A-Za-z_][A-Za-z0-9_]*)`", section):
+            source = package / f"{module}.py"
+            if name == "py" or not source.is_file():
+                continue  # a file name (checked above), or another package's module
+            defined = rf"^(?:def|class) {name}\b|^{name}\b\s*[:=]|^    def {name}\b"
+            if not re.search(defined, source.read_text(encoding="utf-8"), re.M):
+                wrong.append(f"{head.group(1)}: {module}.{name}")
+    assert not wrong, f"docs/rulesets.md names what its package lacks: {wrong}"

@@ -13,6 +13,9 @@ rows with their meaning spelled out:
 * ``net`` and ``level``: the net total read on the Level of Victory table [13.2];
 * ``result``: once the game is over, the result in words (who won, by how much, the level
   and its case), as a ruleset that names it gives it (Westpac [DTP 11.5125]);
+* numbers shown as people read them: a fraction the rules keep (1/4 and 1/2 [DTP 8.57,
+  11.5126]) as a mixed number, ``81 3/4``, in the tables, the net and the result's words;
+  the signed JSON keeps the exact ``327/4``;
 * any other key (e.g. ``neutral_airspace_penalty`` [14.2]): listed by name, so nothing
   signed is hidden.
 
@@ -22,6 +25,7 @@ Pure: the same record gives the same rows, so ``referee verify`` re-renders repo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -130,10 +134,13 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
         # whether the ruleset's score lists losses at all: only then "none" is news
         "counts_losses": "destroyed" in score or "losses" in score,
         "bonuses": bonuses,
-        "net": score.get("net"),
+        # the Condition column only where a bonus says its condition (Westpac's awards are
+        # named by their id and rule [DTP 11.5124]: no empty column)
+        "bonus_conditions": any(b["text"] for b in bonuses),
+        "net": _shown(score.get("net")),
         "level": score.get("level"),
         "final": bool(score.get("final")),
-        "result": result or None,
+        "result": _shown_text(result) if result else None,
         "others": others,
     }
 
@@ -176,7 +183,9 @@ def score_line(module: Module, score: Mapping[str, Any], scenario: str) -> str:
         parts.append(f"{_side_name(module, str(leader))} leads by {margin}")
     if board["level"]:
         parts.append(str(board["level"]))
-    if score.get("result"):
+    if board["result"]:  # a result in words, its fractions as mixed numbers
+        parts.append(board["result"])
+    elif score.get("result"):  # a result recorded as a record (2019 [4.4])
         parts.append(str(score["result"]))
     if board["counts_losses"]:
         n = len(board["losses"])
@@ -186,6 +195,44 @@ def score_line(module: Module, score: Mapping[str, Any], scenario: str) -> str:
 
 
 def _number(v: Fraction) -> int | str:
-    """A whole number as such; a fraction (the DTP rules keep 1/4 and 1/2 [DTP 8.57]) as its
-    exact text, ``19/4``."""
-    return int(v) if v.denominator == 1 else str(v)
+    """A whole number as such; a fraction (the DTP rules keep 1/4 and 1/2 [DTP 8.57, 11.5126])
+    as the mixed number people read, ``4 3/4`` (``3/4`` below one, ``-2 1/4`` below zero).
+    The score's JSON keeps the exact ``19/4``: this is only how it is shown."""
+    if v.denominator == 1:
+        return int(v)
+    whole, part = divmod(abs(v.numerator), v.denominator)
+    sign = "-" if v < 0 else ""
+    return f"{sign}{whole} {part}/{v.denominator}" if whole else f"{sign}{part}/{v.denominator}"
+
+
+def shown_value(shown: int | str) -> Fraction:
+    """The exact value of a number as the tables show it (``60``, ``3/4``, ``141 3/4``,
+    ``-2 1/4``): the inverse of :func:`_number`, for whoever reads a table back."""
+    text = str(shown).strip()
+    sign = -1 if text.startswith("-") else 1
+    return sign * sum((Fraction(p) for p in text.lstrip("-").split()), Fraction(0))
+
+
+# a fraction written in a score's text (a result in words): digits, a slash, digits
+_FRACTION = re.compile(r"(?<![0-9/.])([0-9]{1,12})/([0-9]{1,12})(?![0-9/])")
+
+
+def _shown(value: Any) -> Any:
+    """A score's number (an int, or the exact text ``"-9/4"``) as :func:`_number` shows it;
+    anything else as it is."""
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,12}(/[0-9]{1,12})?", value):
+        d = value.rsplit("/", 1)[-1]
+        return _number(Fraction(value)) if d != "0" else value
+    return value
+
+
+def _shown_text(text: str) -> str:
+    """A score's text (Westpac's result [DTP 11.5125]) with each fraction in it shown as a
+    mixed number: "wins by 327/4 VP" reads "wins by 81 3/4 VP"."""
+
+    def mixed(m: re.Match[str]) -> str:
+        if m.group(2) == "0":
+            return m.group(0)
+        return str(_number(Fraction(int(m.group(1)), int(m.group(2)))))
+
+    return _FRACTION.sub(mixed, text)
