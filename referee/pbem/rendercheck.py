@@ -75,10 +75,6 @@ KNOWN_TEMPLATES: dict[str, tuple[str, Callable[[str, bytes], bytes]]] = {
         "the Score section (the result line of a game that is over, issue 26)",
         _without_score,
     ),
-    "11e527af52824a4677dc63018595e107be602bca6f5b781ee1e9e83df85570d0": (
-        "the Score section (fractions as mixed numbers, no empty Condition column, issue 25)",
-        _without_score,
-    ),
 }
 TEMPLATE_ORDER = (*KNOWN_TEMPLATES, "current")
 LEGACY_PICTURES = ("position.png",)
