@@ -118,7 +118,10 @@ def main() -> None:
             best = min(best, time.process_time() - t0)
         doc = json.loads(data)
         choices = sum(len(u.get("choices", [])) for u in doc["units"].values())
-        ends = sum(len(t["ends"]) for t in doc["trees"])
+        ends = sum(  # a tree's ends: format 3's "ends", format 4's "labels"
+            len(t["ends"]) if "ends" in t else sum(len(hs) for hs in t["labels"].values())
+            for t in doc["trees"]
+        )
         total += best
         print(
             f"{phase:16} Game-Turn {state.turn} {side:9} units {len(doc['units']):3} "
