@@ -10,6 +10,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, SourcePos, Violation
 from referee.engine.steps import checking
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.facts import NavalFacts
 
 
 @dataclass
@@ -56,9 +57,11 @@ class Work:
         b = self.dice.roll(6, purpose + " (second die)", rule)
         return a, b
 
-    def data(self, key: str, default: Any) -> Any:
-        v = self.state.data.get(key)
-        return default if v is None else v
+    @property
+    def facts(self) -> NavalFacts:
+        """The position facts as the orders have left them so far (``facts.py``)."""
+        return NavalFacts.of(self.state)
 
-    def set(self, **changes: Any) -> None:
-        self.state = self.state.with_data(**changes)
+    def put(self, **changes: Any) -> None:
+        """Write the facts named (only those keys)."""
+        self.state = NavalFacts.put(self.state, **changes)
