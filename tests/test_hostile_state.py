@@ -76,12 +76,24 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
         ("carrier_battlegroup", ("sbgs_",), 1, "$.data.sbgs_: expected a fact ruleset"),
         ("sixth_fleet", ("entered",), "yes", "$.data.entered: expected true or false"),
         ("sixth_fleet", ("losses",), {}, "$.data.losses: expected a list"),
+        ("naval_module", ("phasing",), 1, "$.data.phasing: expected a string"),
+        ("naval_module", ("control", "Sevastopol"), 7, "$.data.control.Sevastopol: expected a"),
+        ("naval_module", ("flags", "motorized_phase"), "yes", "motorized_phase: expected true"),
+        (
+            "naval_module",
+            ("ships",),
+            {"SU-CL-KK": {"damage": "2"}},
+            "$.data.ships['SU-CL-KK'].damage: expected an integer",
+        ),
+        ("naval_module", ("handoffs",), [{"id": "H1"}], "$.data.handoffs[0].kind: expected"),
+        ("naval_module", ("moves",), [], "$.data.moves: expected a fact ruleset naval_module"),
     ],
 )
 def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
     tmp_path, example, path, value, expected
 ):
-    """Carrier Battlegroup and SPI Sixth Fleet declare their position facts (``facts.py``): a
+    """Carrier Battlegroup, SPI Sixth Fleet and the naval module declare their position facts
+    (``facts.py``): a
     fact of the wrong type, or a key not declared, is refused at the edge, exit 2, at its path."""
     st = tmp_path / "state.json"
     code, out = run_cli(_new(example, st))
