@@ -21,6 +21,9 @@ class Work:
     dice: Dice
     events: list[Event] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    # the facts of ``known_state`` (a step reads them hundreds of times between changes)
+    known: NavalFacts | None = field(default=None, repr=False, compare=False)
+    known_state: GameState | None = field(default=None, repr=False, compare=False)
 
     def refuse(self, violation: Violation) -> None:
         """Record ``violation`` (placed: the naval checks know the order's words)."""
@@ -60,7 +63,9 @@ class Work:
     @property
     def facts(self) -> NavalFacts:
         """The position facts as the orders have left them so far (``facts.py``)."""
-        return NavalFacts.of(self.state)
+        if self.known is None or self.known_state is not self.state:
+            self.known, self.known_state = NavalFacts.of(self.state), self.state
+        return self.known
 
     def put(self, **changes: Any) -> None:
         """Write the facts named (only those keys)."""
