@@ -87,14 +87,30 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
         ),
         ("naval_module", ("handoffs",), [{"id": "H1"}], "$.data.handoffs[0].kind: expected"),
         ("naval_module", ("moves",), [], "$.data.moves: expected a fact ruleset naval_module"),
+        ("sixth_fleet_dtp", ("damage",), {"US-CV-59": "D1"}, "$.data.damage['US-CV-59']: expected"),
+        ("sixth_fleet_dtp", ("strike",), {"side": "NATO"}, "$.data.strike.defender: expected"),
+        (
+            "sixth_fleet_dtp",
+            ("moments",),
+            [{"mover": "US-CV-59", "at": "1907", "units": []}],
+            "$.data.moments[0].from: expected",
+        ),
+        (
+            "sixth_fleet_dtp",
+            ("dtp_flags",),
+            {"bases_attack_air": "yes"},
+            "$.data.dtp_flags.bases_attack_air: expected true or false",
+        ),
     ],
 )
 def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
     tmp_path, example, path, value, expected
 ):
-    """Carrier Battlegroup, SPI Sixth Fleet and the naval module declare their position facts
-    (``facts.py``): a
-    fact of the wrong type, or a key not declared, is refused at the edge, exit 2, at its path."""
+    """Carrier Battlegroup, SPI Sixth Fleet, DTP and the naval module declare their position
+    facts (``facts.py``): a fact of the wrong type, or a key not declared, is refused at the
+    edge, exit 2, at its path (a DTP fact: a damage level [DTP 8.54], a pending strike
+    [DTP 8.232], a kept detection moment [DTP 6.2b]; a naval one: a port's control [26.28], a
+    ship's damage [27.36], a hand-off's kind [30.15a])."""
     st = tmp_path / "state.json"
     code, out = run_cli(_new(example, st))
     assert code == 0, out

@@ -142,7 +142,9 @@ def _raw_reads(package: Path) -> list[str]:
 
 
 def test_some_ruleset_declares_its_facts():
-    assert {"carrier_battlegroup", "sixth_fleet_1975", "naval_module"} <= set(_declaring())
+    assert {"carrier_battlegroup", "sixth_fleet_1975", "sixth_fleet_dtp", "naval_module"} <= set(
+        _declaring()
+    )
 
 
 @pytest.mark.parametrize("ruleset", _declaring())
