@@ -173,17 +173,11 @@ def test_air_combat_survivors_signed_by_both_players(
     or ``none``, only units of the mission offered."""
     demo = finished_demo("naval_module").out
     last, _, doc = _awaiting_side(demo, "survivors")
-    box = {
-        w
-        for c in doc["side_choices"]
-        if c["kind"] == "survivors"
-        for w in c["order"].split("->")[-1].split()
-    } - {"none"}
-    assert all(
-        set(c["order"].split("->")[1].split()) <= box
-        for c in doc["side_choices"]
-        if "->" in c["order"]
-    )
+    state = json.loads((demo / "game" / "turns" / last / "state.json").read_bytes())
+    mission = set(state["data"]["box_combat"]["units"])  # the units in the box [31.11]
+    offered = [c["order"] for c in doc["side_choices"] if c["kind"] == "survivors"]
+    assert len(offered) == 2 ** len(mission)  # each set of them, none included
+    assert all(set(o.split(" -> ")[1].split()) <= mission for o in offered if " -> " in o)
     _sign_host_result(browser, demo, "survivors", tmp_path, shots, "31.13")
 
 
