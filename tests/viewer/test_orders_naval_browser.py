@@ -229,3 +229,46 @@ def test_a_unit_s_strike_or_assault_pointed_is_carried_out(
     assert _lines(text) == [f"[{doc['section']}]", cs[0]["order"]]
     _refused(game, tmp_path, text, bad, side, rule)
     _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+
+
+def test_a_unit_loaded_in_port_is_unloaded_by_pointing(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """``unload UNIT`` [28.14e]: the demo never leaves a unit aboard a ship in port, so the
+    real pipeline makes it: in the first step offering a ``load`` the ground unit boards a
+    ship and the ship stays (the draft carried out); the next step offers its ``unload``
+    at the port, and nothing else for it. A unit not aboard typed by hand is refused."""
+    demo = finished_demo("naval_module").out
+    last, side, doc = _awaiting(demo, "load")
+    game, page = _viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    cargo, load = next(
+        (u, c) for u in sorted(doc["units"]) for c in _choices(browser, u) if c["kind"] == "load"
+    )
+    _point(browser, cargo, load)
+    text = _download(browser, downloads)
+    assert _lines(text) == [f"[{doc['section']}]", load["order"]]
+    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    nxt, doc2 = _latest(game)
+    assert doc2["side"] == side
+    page2 = tmp_path / f"viewer-{side}-2.html"
+    assert cli("viewer", game, "--side", side, "-o", page2)[0] == 0
+    for width in (390, 1280):
+        _open(browser, page2, width, downloads)
+        (unload,) = _choices(browser, cargo)  # aboard in port: only its unload
+        assert unload["order"] == f"unload {cargo}" and unload["kind"] == "unload"
+        _point(browser, cargo, unload)
+        browser.save_screenshot(str(shots / f"orders-naval-unload-{width}.png"))
+    _no_errors(browser)
+    text2 = _download(browser, downloads)
+    assert _lines(text2) == [f"[{doc2['section']}]", unload["order"]]
+    ashore = next(
+        u
+        for u in sorted(doc2["units"])
+        if u != cargo and not any(c["kind"] == "unload" for c in _choices(browser, u))
+        and any(c["kind"] == "load" for c in _choices(browser, u))
+    )  # fmt: skip
+    _refused(game, tmp_path, text2, f"unload {ashore}", side, "28.14e")
+    _signed_and_carried_out(demo, game, tmp_path, text2, side, nxt)
