@@ -1,11 +1,11 @@
 """Sixth Fleet (2019)'s verbs of options format 4 pointed at in a real headless Chromium
 (issue 28, "How it is checked"), carried out by the referee: NATO's part of the demo game
 opened with NATO's key, its first Action Phase: a naval unit's ``patrol`` of the sea zone it
-is in (provisional 8.4: the only patrol offered it) and the play of a strike marker NATO
-holds (a button of the side [6.1]); downloaded, accepted by ``validate`` on NATO's view,
-signed and carried out by ``adjudicate``. A patrol into another zone is not offered, and
-typed by hand it is refused [8.4]. Screenshots at 1280 and 390 px go to
-``$REFEREE_VIEWER_SHOTS``.
+is in (provisional 8.4: the only patrol offered it), the play of a strike marker NATO holds
+(a button of the side [6.1]) and the side's ``pass`` [6.0]; downloaded, accepted by
+``validate`` on NATO's view, signed and carried out by ``adjudicate``. A patrol into another
+zone is not offered, and typed by hand it is refused [8.4]. Screenshots at 1280 and 390 px
+go to ``$REFEREE_VIEWER_SHOTS``.
 """
 
 from __future__ import annotations
@@ -50,10 +50,11 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
         browser.save_screenshot(str(shots / f"orders-2019-naval-patrol-{width}.png"))
     play = next(c for c in doc["side_choices"] if c.get("kind") == "play" and "at" not in c)
     _side_button(browser, play["order"])
+    _side_button(browser, "pass")  # no more actions this phase [6.0]
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = _download(browser, downloads)
     lines = _order_lines(text)
-    assert lines[lines.index("[actions]") + 1 :] == [patrol["order"], play["order"]], lines
+    assert lines[lines.index("[actions]") + 1 :] == [patrol["order"], play["order"], "pass"]
     draft = tmp_path / "orders.txt"
     draft.write_text(text)
     code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
