@@ -64,6 +64,12 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
     hand.write_text(text.replace(patrol["order"], f'patrol {unit} -> "{other}"'))
     code, out = cli("validate", hand, "--state", game, "--side", "NATO", "--key", key)
     assert code == 1 and "[8.4]" in out, out
+    _carried_out(demo, game, draft, tmp_path, last)
+
+
+def _carried_out(demo: Path, game: Path, draft: Path, tmp_path: Path, last: str) -> None:
+    """The draft signed with NATO's key and adjudicated: the game has a new step."""
+    key = demo / "keys" / "nato.key"
     signed = tmp_path / "signed.txt"
     code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
     assert code == 0, out
@@ -73,3 +79,49 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
     )  # fmt: skip
     assert code == 0, out
     assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
+
+
+def test_a_reinforcement_pointed_at_its_entry_zone_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """A reinforcement's ``reinforce UNIT -> ZONE`` [10.0], the first step offering one:
+    only its entry zones are offered; another zone typed by hand is refused [10.0]."""
+    from tests.viewer.test_orders_leak import _files
+
+    demo = finished_demo("sixth_fleet_2019").out
+    last = next(
+        name
+        for name, d, _ in _files(demo, "NATO")
+        if any(c["kind"] == "reinforce" for e in d["units"].values() for c in e["choices"])
+    )
+    game = _cut_hidden(demo, last, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    unit, entries = next(
+        (u, cs)
+        for u in sorted(doc["units"])
+        if (cs := [c for c in _choices(browser, u) if c.get("kind") == "reinforce"])
+    )
+    zones = {c["at"] for c in entries}
+    _point(browser, unit, entries[0])
+    browser.save_screenshot(str(shots / "orders-2019-reinforce-1280.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [entries[0]["order"]]
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    other = next(z for z in ("Atlantic", "Malta", "Crete") if z not in zones)
+    hand = tmp_path / "hand.txt"
+    hand.write_text(text.replace(entries[0]["order"], f"reinforce {unit} -> {other}"))
+    code, out = cli("validate", hand, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 1 and "[10.0]" in out, out
+    _carried_out(demo, game, draft, tmp_path, last)
