@@ -606,7 +606,11 @@
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
     pick(u === "side" ? picked : u); drawSideChoices();
   }
-  function optTitle(c) { return c.order + (c.label ? " (" + c.label + ")" : ""); }
+  function optTitle(c) {  /* a label that only repeats a word of the line is left out; a rule case alone is not put in parentheses */
+    var l = c.label || "";
+    if (!l || c.order.split(/\s+/).indexOf(l) >= 0) { return c.order; }
+    return c.order + (/^\[[^\]]*\]$/.test(l) ? " " + l : " (" + l + ")");
+  }
   function answerAt(a, o) {
     addLine("answer " + a.id + " " + o, "answer " + a.id);
     $("draftnote").textContent = "Answered " + a.id + ": " + o;

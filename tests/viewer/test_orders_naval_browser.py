@@ -223,6 +223,12 @@ def test_a_unit_s_strike_or_assault_pointed_is_carried_out(
         cs = [c for c in _choices(browser, unit) if c.get("kind") == kind]
         assert cs and bad not in [c["order"] for c in cs]
         _point(browser, unit, cs[0])
+        shown = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#choices button.choice'))"
+            ".map(b => b.textContent)"
+        )
+        # the rule case follows the line, not doubly bracketed: "shipping A -> S [31.21]"
+        assert f"{cs[-1]['order']} {cs[-1]['label']}" in shown, shown
         browser.save_screenshot(str(shots / f"orders-naval-{kind}-{width}.png"))
     _no_errors(browser)
     text = _download(browser, downloads)
@@ -272,3 +278,42 @@ def test_a_unit_loaded_in_port_is_unloaded_by_pointing(
     )  # fmt: skip
     _refused(game, tmp_path, text2, f"unload {ashore}", side, "28.14e")
     _signed_and_carried_out(demo, game, tmp_path, text2, side, nxt)
+
+
+def test_coast_artillery_supports_an_attacked_hex_by_pointing(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """``coastsupport CD -> HEX`` [30.25]: the demo never attacks a hex a coast-defence
+    unit reaches, so the real pipeline makes it: in the Soviet Combat Phase the Soviet
+    player declares the host game's attack on the hex of the Axis CD unit DE-CD-1.2
+    (``attack HEX``, typed: the host game's own attacks are not the module's to offer
+    [29.25]); the Axis coast step that follows offers that CD unit's support of the hex, and
+    none to DE-CD-1.1, 6 hexes away (Range 2): typed by hand it is refused [30.25]."""
+    demo = finished_demo("naval_module").out
+    last, side, _ = _awaiting(demo, "assault")
+    game, page = _viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    # typed under the section the page wrote
+    browser.find_element("id", "draft").send_keys("attack 3121\n")
+    text = _download(browser, downloads)
+    assert _lines(text) == ["[combat]", "attack 3121"]
+    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    nxt, doc2 = _latest(game)
+    assert (doc2["side"], doc2["section"]) == ("Axis", "coast")
+    page2 = tmp_path / "viewer-Axis.html"
+    assert cli("viewer", game, "--side", "Axis", "-o", page2)[0] == 0
+    for width in (390, 1280):
+        _open(browser, page2, width, downloads)
+        units = browser.execute_script("return window.refereeViewer.data.draft.units")
+        assert "DE-CD-1.1" not in units  # out of Range: nothing to offer it
+        (support,) = _choices(browser, "DE-CD-1.2")
+        assert support["order"] == "coastsupport DE-CD-1.2 -> 3121"
+        _point(browser, "DE-CD-1.2", support)
+        browser.save_screenshot(str(shots / f"orders-naval-coastsupport-{width}.png"))
+    _no_errors(browser)
+    text2 = _download(browser, downloads)
+    assert _lines(text2) == ["[coast]", support["order"]]
+    _refused(game, tmp_path, text2, "coastsupport DE-CD-1.1 -> 3121", "Axis", "30.25")
+    _signed_and_carried_out(demo, game, tmp_path, text2, "Axis", nxt)
