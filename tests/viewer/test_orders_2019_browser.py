@@ -81,19 +81,25 @@ def _carried_out(demo: Path, game: Path, draft: Path, tmp_path: Path, last: str)
     assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
 
 
-def test_a_reinforcement_pointed_at_its_entry_zone_is_carried_out(
-    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+def _offers(d: dict[str, Any], kind: str) -> bool:
+    return any(
+        kind in {c["kind"] for c in e["choices"]} | {e.get("route", {}).get("kind")}
+        for e in d["units"].values()
+    )
+
+
+@pytest.mark.parametrize(("kind", "rule"), [("reinforce", "10.0"), ("move", "8.0")])
+def test_a_unit_s_move_or_reinforcement_pointed_at_its_zone_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path, kind: str, rule: str
 ) -> None:
-    """A reinforcement's ``reinforce UNIT -> ZONE`` [10.0], the first step offering one:
-    only its entry zones are offered; another zone typed by hand is refused [10.0]."""
+    """A reinforcement's ``reinforce UNIT -> ZONE`` [10.0] (only its entry zones offered),
+    a unit's ``move UNIT -> ZONE ...`` (each zone it may reach, the way through adjacent
+    zones [8.0]): the first step offering one, pointed at on the area map, carried out; a
+    zone not offered, typed by hand, is refused with its case."""
     from tests.viewer.test_orders_leak import _files
 
     demo = finished_demo("sixth_fleet_2019").out
-    last = next(
-        name
-        for name, d, _ in _files(demo, "NATO")
-        if any(c["kind"] == "reinforce" for e in d["units"].values() for c in e["choices"])
-    )
+    last = next(name for name, d, _ in _files(demo, "NATO") if _offers(d, kind))
     game = _cut_hidden(demo, last, tmp_path)
     key = demo / "keys" / "nato.key"
     page = tmp_path / "viewer-NATO.html"
@@ -103,25 +109,25 @@ def test_a_reinforcement_pointed_at_its_entry_zone_is_carried_out(
     downloads.mkdir()
     _open(browser, page, 1280, downloads)
     doc = browser.execute_script("return window.refereeViewer.data.draft")
-    unit, entries = next(
+    unit, offered = next(
         (u, cs)
         for u in sorted(doc["units"])
-        if (cs := [c for c in _choices(browser, u) if c.get("kind") == "reinforce"])
+        if (cs := [c for c in _choices(browser, u) if c.get("kind") == kind])
     )
-    zones = {c["at"] for c in entries}
-    _point(browser, unit, entries[0])
-    browser.save_screenshot(str(shots / "orders-2019-reinforce-1280.png"))
+    zones = {c["at"] for c in offered}
+    _point(browser, unit, offered[0])
+    browser.save_screenshot(str(shots / f"orders-2019-{kind}-1280.png"))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = _download(browser, downloads)
     lines = _order_lines(text)
-    assert lines[lines.index("[actions]") + 1 :] == [entries[0]["order"]]
+    assert lines[lines.index("[actions]") + 1 :] == [offered[0]["order"]]
     draft = tmp_path / "orders.txt"
     draft.write_text(text)
     code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
     assert code == 0, out
     other = next(z for z in ("Atlantic", "Malta", "Crete") if z not in zones)
     hand = tmp_path / "hand.txt"
-    hand.write_text(text.replace(entries[0]["order"], f"reinforce {unit} -> {other}"))
+    hand.write_text(text.replace(offered[0]["order"], f"{kind} {unit} -> {other}"))
     code, out = cli("validate", hand, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 1 and "[10.0]" in out, out
+    assert code == 1 and f"[{rule}]" in out, out
     _carried_out(demo, game, draft, tmp_path, last)
