@@ -657,8 +657,12 @@
       if (B.places[p] && !groups[p]) { groups[p] = [[{ order: "", label: e.marks[p], at: p }, -1]]; }
     });
     var from = placements[step][picked] ? B.places[placements[step][picked][0]] : null;
+    var stacks = stacksAt(step);
     Object.keys(groups).sort().forEach(function (p) {
       var q = B.places[p], cs = groups[p], c = cs[0][0];
+      /* where counters stand, the mark goes on their lower right corner: their values and
+         the place's name (an area map's zone) stay readable */
+      if (stacks[p]) { q = [q[0] + size * 0.5, q[1] + size * 0.5]; }
       var off = cs.every(function (x) { return takenBy(x[0]).length; });
       var og = sv("g", { "class": "opt" + (off ? " off" : "") + (c.order ? "" : " info"), "data-place": p,
         "data-kind": c.kind || "", tabindex: "0", role: "button", "aria-label": cs.map(function (x) { return optTitle(x[0]); }).join("; ") });
