@@ -76,13 +76,29 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
         ("carrier_battlegroup", ("sbgs_",), 1, "$.data.sbgs_: expected a fact ruleset"),
         ("sixth_fleet", ("entered",), "yes", "$.data.entered: expected true or false"),
         ("sixth_fleet", ("losses",), {}, "$.data.losses: expected a list"),
+        ("sixth_fleet_dtp", ("damage",), {"US-CV-59": "D1"}, "$.data.damage['US-CV-59']: expected"),
+        ("sixth_fleet_dtp", ("strike",), {"side": "NATO"}, "$.data.strike.defender: expected"),
+        (
+            "sixth_fleet_dtp",
+            ("moments",),
+            [{"mover": "US-CV-59", "at": "1907", "units": []}],
+            "$.data.moments[0].from: expected",
+        ),
+        (
+            "sixth_fleet_dtp",
+            ("dtp_flags",),
+            {"bases_attack_air": "yes"},
+            "$.data.dtp_flags.bases_attack_air: expected true or false",
+        ),
     ],
 )
 def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
     tmp_path, example, path, value, expected
 ):
-    """Carrier Battlegroup and SPI Sixth Fleet declare their position facts (``facts.py``): a
-    fact of the wrong type, or a key not declared, is refused at the edge, exit 2, at its path."""
+    """Carrier Battlegroup, SPI Sixth Fleet and DTP declare their position facts (``facts.py``):
+    a fact of the wrong type, or a key not declared, is refused at the edge, exit 2, at its path
+    (a DTP fact: a damage level [DTP 8.54], a pending strike [DTP 8.232], a kept detection
+    moment [DTP 6.2b])."""
     st = tmp_path / "state.json"
     code, out = run_cli(_new(example, st))
     assert code == 0, out

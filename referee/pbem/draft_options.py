@@ -52,9 +52,10 @@ FORMATS = {
     2: "referee-draft-options/2",
     3: "referee-draft-options/3",
     4: "referee-draft-options/4",
+    5: "referee-draft-options/5",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 4
+OPTIONS_VERSION = 5
 """The version a new step publishes."""
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module

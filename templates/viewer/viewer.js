@@ -482,6 +482,21 @@
   }
   if (R) { R.trees = (R.trees || []).map(plainTree); }
   function spelled(h) { return h.indexOf(" ") >= 0 ? '"' + h + '"' : h; }  /* a name with spaces, quoted as an order line writes it */
+  function wordsOf(line) {  /* a drafted line read back as the referee reads it (referee/engine/
+    orders.py, _tokens): a comment dropped, a name in double quotes one word (its quotes off),
+    "->" a word of its own; an unclosed quote ends the words (validate names it) */
+    var out = [], re = /"[^"]*"|[^\s"]+|"/g, m, text = line.split("#")[0];
+    while ((m = re.exec(text)) !== null) {
+      var w = m[0];
+      if (w.charAt(0) === '"') {
+        if (w.length < 2 || w.charAt(w.length - 1) !== '"') { break; }
+        out.push(w.slice(1, -1).trim());
+        continue;
+      }
+      w.split(/(->)/).forEach(function (part) { if (part) { out.push(part); } });
+    }
+    return out;
+  }
   function pathTo(tree, h) {
     var out = [], seen = {};
     while (h && !seen[h]) { seen[h] = 1; out.unshift(h); h = tree.prev[h]; }
@@ -541,7 +556,7 @@
   function endOf(u) {  /* where a unit ends after the draft: its drafted place or move, else where it is */
     var line = byUnit[u + " where"];
     if (line && $("draft").value.split("\n").indexOf(line) >= 0) {
-      var w = line.trim().split(/\s+/), last = w[w.length - 1];
+      var w = wordsOf(line), last = w[w.length - 1];
       if (B.places[last] && w[w.length - 2] !== "cap" && w[w.length - 2] !== "box") { return last; }
       if (placements[step][last]) { return placements[step][last][0] || null; }  /* carrier air: its carrier's hex */
     }
@@ -558,7 +573,7 @@
       ? k.words.filter(function (w) { return stackChoice(w).layer === "air"; }).concat(
         k.words.filter(function (w) { return stackChoice(w).layer !== "air"; }))
       : k.words;
-    return k.base + " " + words.join(" ");
+    return k.base + " " + words.map(spelled).join(" ");
   }
   function composeCandidates() {
     var k = composing;
@@ -585,7 +600,7 @@
     if (c.compose === "stack") {
       var hex = endOf(u);
       if (!hex) { $("draftnote").textContent = u + " is not on the map: place or move it first."; return; }
-      composing = { u: u, c: c, base: "stack " + hex, hex: hex, key: "stack " + hex, words: [u] };
+      composing = { u: u, c: c, base: "stack " + spelled(hex), hex: hex, key: "stack " + hex, words: [u] };
       var line = composeLine();
       addLine(line, composing.key, c.section);
       $("draftnote").textContent = "Composing: " + line + " (add the others ending in " + hex + ", top first; list every naval unit there [7.42])";
@@ -817,5 +832,6 @@
   region();
   window.addEventListener("resize", region);
   window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D,
-    pick: function (u) { pick(u); }, choicesOf: function (u) { return choicesOf(u); } };
+    pick: function (u) { pick(u); }, choicesOf: function (u) { return choicesOf(u); },
+    endOf: function (u) { return endOf(u); }, wordsOf: wordsOf };
 }());

@@ -128,7 +128,7 @@ def _raw_reads(package: Path) -> list[str]:
 
 
 def test_some_ruleset_declares_its_facts():
-    assert {"carrier_battlegroup", "sixth_fleet_1975"} <= set(_declaring())
+    assert {"carrier_battlegroup", "sixth_fleet_1975", "sixth_fleet_dtp"} <= set(_declaring())
 
 
 @pytest.mark.parametrize("ruleset", _declaring())

@@ -209,7 +209,13 @@ def test_dtp_rebase_to_no_base_and_a_broken_path_hint_the_fix(tmp_path):
 def test_dtp_orders_while_a_strike_waits_for_bounces_name_the_side(tmp_path):
     from tests.rules.test_sixth_fleet_dtp_bad_input import _position, _validate
 
-    strike = {"defender": "Soviet", "hex": "1311", "attacker": "NATO", "units": ["US-A6.1"]}
+    strike = {  # the record a strike that made contact leaves [DTP 8.232] (facts.Strike)
+        "side": "NATO",
+        "defender": "Soviet",
+        "units": ["US-A6.1"],
+        "targets": ["SO-CG-1"],
+        "hex": "1311",
+    }
     state = _position(
         tmp_path, "combat", "NATO", {"US-A6.1": "1313", "SO-CG-1": "1311"}, {"strike": strike}
     )

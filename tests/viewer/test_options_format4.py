@@ -39,7 +39,7 @@ def test_naval_largest_step_offers_every_move_within_the_budget(finished_demo: A
     f = _largest(demo)
     published = f.read_bytes()
     doc = json.loads(published)
-    assert doc["format"] == "referee-draft-options/4"
+    assert doc["format"] == drafts.OPTIONS_FORMAT  # today's: format 4's trees (and 5's forces)
     assert len(published) < BUDGET, len(published)
     module = load_module(SRC / "naval_module")[0]
     assert module is not None
@@ -74,7 +74,7 @@ def test_format_4_trees_spell_the_same_lines_as_format_3(finished_demo: Any) -> 
     demo = finished_demo("sixth_fleet").out
     f = _largest(demo)
     new = json.loads(f.read_bytes())
-    assert new["format"] == "referee-draft-options/4" and new["trees"]
+    assert new["format"] == drafts.OPTIONS_FORMAT and new["trees"]
     assert all(set(t) == {"kids", "labels"} for t in new["trees"])
     module = load_module(SRC / "sixth_fleet")[0]
     assert module is not None

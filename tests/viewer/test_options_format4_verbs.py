@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import referee.pbem.draft_options as drafts
 from referee.pbem.draft_options import compact_json, draft_options
 from tests.viewer.test_options_format3 import _step
 
@@ -80,7 +81,7 @@ def test_naval_movement_step_offers_load_and_abort_only_in_format_4(
 
 
 def test_the_published_naval_files_verify_in_their_format(finished_demo: Any) -> None:
-    """Every step of the naval demo publishes today's format 4, and the demo's ``verify`` of
+    """Every step of the naval demo publishes today's format, and the demo's ``verify`` of
     the whole archive (which renders each file again in the format it names) passed: a
     failed step stops the demo."""
     demo = finished_demo("naval_module").out
@@ -88,5 +89,5 @@ def test_the_published_naval_files_verify_in_their_format(finished_demo: Any) ->
         json.loads(f.read_bytes())["format"]
         for f in (demo / "game" / "turns").glob("*/options-*.json")
     }
-    assert formats == {"referee-draft-options/4"}
+    assert formats == {drafts.OPTIONS_FORMAT}
     assert "Anyone can check the whole game" in finished_demo("naval_module").printed

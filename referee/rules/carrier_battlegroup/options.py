@@ -290,6 +290,8 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
     marks = {m["space"]: "move" for m in sections.get("moves", [])}
     marks.update({x["space"]: "strike" for x in sections.get("launches", [])})
     data["orders"] = pointing(module, state, seen, subject, kind, sections)
+    if state.phase == "turn" and kind == "air":
+        data["orders"] += trades_5_0(module, state, seen, subject)
     data["orders_since"] = 2  # options files of format 1 had no CBG order lines
     data["section"] = "outfit" if state.phase == "outfit" else "movement"  # the draft's first
     notes = _notes(module, seen)
@@ -450,4 +452,37 @@ def more_side_orders(module: Module, state: GameState, seen: GameState) -> list[
             if _legal(module, state, "standing", line):
                 out.append({"order": line, "kind": "breakoff", "section": "standing",
                             "label": label})  # fmt: skip
+    return out
+
+
+TRADES = 5
+"""The options file format that first carries ``trade`` [5.0 step 2c] (a file of format 4
+leaves it out, as it was written)."""
+
+
+def trades_5_0(module: Module, state: GameState, seen: GameState, pid: str) -> list[dict[str, Any]]:
+    """Trade Cargo [5.0 step 2c]: ``trade MISSILE -> SHIP`` for a cruise missile the CVBG
+    carries, to each other ship of the CVBG that can carry it within its capacity [15.1],
+    each kept when the validator accepts it (it skips the Movement Phase, as a Logistics
+    Phase action does). One missile a line; several lines trade several."""
+    facts = facts_of(seen)
+    now = facts.missiles.get(pid)
+    if now is None or facts.cvbg is None:
+        return []
+    here = facts.cvbg["space"]
+    out = []
+    for ship in facts.cvbg["ships"]:
+        line = f"trade {pid} -> {ship}"
+        if ship == now or not _legal(module, state, "logistics", line):
+            continue
+        out.append(
+            {
+                "order": line,
+                "kind": "trade",
+                "at": here,
+                "section": "logistics",
+                "label": f"under {ship} (skips Movement) [5.0 step 2c]",
+                "since": TRADES,
+            }
+        )
     return out

@@ -18,6 +18,10 @@ path, and the units it uses (a unit attacks once a Combat Phase [8.12]).
   else where it is), and the player adds the other units ending there top first; each
   choice says its layer, so air stays above naval [7.43]. ``validate`` checks that every
   naval unit there is listed [7.42] (it knows the whole file; the page only helps).
+* Reinforcement Interphase [12.2] (since the options file's format 5): ``place UNIT HEX`` on
+  each hex the reinforcement may enter now [12.21]-[12.24] and ``place UNIT cap|box CV`` on
+  each carrier of its nation that takes it [12.22], each the Interphase's own check accepts;
+  and the ``stack`` line of the hex it is placed in [7.42].
 * Any step the side is awaited, answers included: the standing ``retreat UNIT prefer HEX
   ...`` and ``displace UNIT prefer HEX ...`` [8.71], composed from hexes pointed at (those
   next to the unit marked), first choice first, in ``[standing]``.
@@ -240,4 +244,78 @@ def phase_choices(
         return movement_choices(game, st, unit, info)
     if st.phase == seq.COMBAT:
         return combat_choices(st, info)
+    if st.phase == seq.REINFORCEMENT:
+        return reinforcement_choices(game, st, unit)
     return []
+
+
+REINFORCEMENT_PLACES = 5
+"""The options file format that first carries the Reinforcement Interphase's places [12.2]
+(a file of format 4 leaves them out, as it was written)."""
+
+
+def _placement_problems(game: Game, st: GameState, side: str, *lines: str) -> list[Any]:
+    """The Interphase's own check of a file of ``lines``: its problems, not those of the units
+    it leaves unplaced (``delayed`` [12.2]: the other lines of the file place them)."""
+    from referee.engine.orders import OrdersSyntaxError, parse_orders
+    from referee.rules.sixth_fleet_1975.reinforcement import check_reinforcement
+    from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
+
+    body = "".join(f"{x}\n" for x in lines)
+    text = f"game: {st.game_id}\nturn: {st.turn}\nside: {side}\n\n[reinforcement]\n{body}"
+    try:
+        orders = parse_orders(text, "options.txt", VOCABULARY).orders
+    except OrdersSyntaxError:
+        return list(lines)
+    return [p for p in check_reinforcement(game, st, side, orders) if p.code != "delayed"]
+
+
+def reinforcement_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]]:
+    """A reinforcement due now [12.2]: ``place UNIT HEX`` on each hex it may enter
+    (:func:`~referee.rules.sixth_fleet_1975.reinforcement.entry_hexes_12_2`, the check's own
+    list [12.21]-[12.24]), ``place UNIT cap|box CV`` on each carrier of its nation that may
+    take it [12.22] (at the carrier's hex, when it is on the map), each line the
+    Interphase's check accepts alone (below the carrier's own ``place`` line when the carrier
+    arrives now too); then the ``stack`` line of its hex [7.42]."""
+    from referee.rules.sixth_fleet_1975.reinforcement import (
+        carriers_ready_12_22,
+        due_12_2,
+        entry_hexes_12_2,
+    )
+
+    side = st.units[unit].side
+    due = dict(due_12_2(game, st, side))
+    if unit not in due:
+        return []
+    out: list[dict[str, Any]] = []
+    for h in entry_hexes_12_2(game, st, unit, due[unit]):
+        line = f"place {unit} {h}"
+        if not _placement_problems(game, st, side, line):
+            out.append({"order": line, "kind": "place", "at": h, "label": "arrives [12.2]"})
+    if game.is_air(unit) and game.unit(unit).has("carrier"):
+        for cv in carriers_ready_12_22(game, st, unit):
+            above: tuple[str, ...] = ()
+            if cv in due and st.units[cv].location is None:  # arrives now: placed first
+                hexes = entry_hexes_12_2(game, st, cv, due[cv])
+                above = (f"place {cv} {hexes[0]}",) if hexes else ()
+            for mode, what in (("cap", "on CAP over"), ("box", "in the holding box of")):
+                line = f"place {unit} {mode} {cv}"
+                if _placement_problems(game, st, side, *above, line):
+                    continue
+                label = f"{what} {cv}" + (f", below {cv}'s place line" if above else "")
+                c: dict[str, Any] = {"order": line, "kind": "place", "label": label}
+                if st.units[cv].location is not None:
+                    c["at"] = st.units[cv].location
+                out.append(c)
+    if out:
+        layer = "air" if game.is_air(unit) else "naval"
+        out.append(
+            {
+                "order": "stack",
+                "kind": "stack",
+                "compose": "stack",
+                "layer": layer,
+                "label": "the stacking order of its hex, top first [7.42]",
+            }
+        )
+    return [{**c, "since": REINFORCEMENT_PLACES} for c in out]

@@ -80,6 +80,7 @@ def options_report(module: Module, st: GameState, subject: str, limit: int) -> O
     lines += _attacks("group attack", info["group_attacks"], info["group_attacks_untried"], limit)
     info["orders"] = choices(game, st, subject, info)
     lines += [f"  {c['order']}  [8.24]" for c in info["orders"] if c["kind"] == "retreat_to"]
+    lines += [f"  {c['order']}  [12.2]" for c in info["orders"] if c["kind"] == "place"]
     marks = {m["hex"]: str(m["cost"]) for m in info["moves"] if m["may_end"]}
     return OptionsReport(subject, tuple(lines), info, marks, tuple(info["notes"]))
 

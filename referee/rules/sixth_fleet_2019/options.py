@@ -156,6 +156,7 @@ def options_report(module: Any, state: GameState, subject: str, limit: int) -> O
         "each line is one action [6.1]; combat, refit and reinforcement are provisional: not "
         "from the rulebook",
     )
+    data["orders"] += diverts_8_3_2(game, state, subject)
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)
 
 
@@ -360,3 +361,41 @@ def side_orders(module: Any, state: GameState, side: str) -> Options:
     if steps.validate(Game.of(module), state, parse_orders(text, "o", VOCABULARY)):
         return plays
     return [{"order": line, "kind": line, "label": label, "section": section}, *plays]
+
+
+DIVERTS = 5
+"""The options format from which the standing ``divert`` is offered (a file of format 4 leaves
+it out, as it was written)."""
+
+
+def diverts_8_3_2(game: Game, state: GameState, subject: str) -> Options:
+    """An air unit's standing ``divert UNIT -> PLACE ...`` [8.3.2], composed place by place in
+    the viewer, first choice first (``compose`` ``hexes``: the zones marked on the map, the
+    holding boxes listed): where it lands when it cannot return to its base or carrier,
+    "another base or carrier": each zone where its side may base air units [3.2.1][7.1.3]
+    and each holding box of its side's ships [8.3.4]. Range and room are judged when it
+    lands, from where it is then (a standing order outlives this position); the first of
+    its places that is legal then is taken. Offered in its side's own phases."""
+    from referee.rules.sixth_fleet_2019.stacking import air_capacity_7_1_3
+
+    u = state.units[subject]
+    p = BY_ID.get(state.phase)
+    if game.category(subject) != "air" or p is None or p.side != u.side or state.pending:
+        return []
+    bases = [
+        z
+        for z in game.map_zones()
+        if (game.is_land(z) or game.zone_type(z) == "off_map")
+        and air_capacity_7_1_3(game, state, z, u.side) != 0
+    ]
+    boxes = sorted(
+        HOLDING + s
+        for s, su in state.units.items()
+        if su.side == u.side and su.location is not None and game.holding_box(s) is not None
+    )
+    if not bases and not boxes:
+        return []
+    line = f"divert {subject} ->"
+    label = "standing: where it lands if it cannot return, first choice first [8.3.2]"
+    return [{"order": line, "kind": "divert", "compose": "hexes", "from": [*bases, *boxes],
+             "label": label, "section": "standing", "since": DIVERTS}]  # fmt: skip

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from referee.engine.core import GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import bases
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.tables import unit_row
 from referee.source.boxes import carrier_of
 from referee.source.model import Module
@@ -122,7 +123,7 @@ def grounded_problem(game: Game, state: GameState, unit: str) -> Violation | Non
         return None
     cv = carrier_of(st.box)
     if cv is not None:
-        level = int((state.data.get("damage") or {}).get(cv, 0))
+        level = int(facts_of(state).damage.get(cv, 0))
         if carrier_air_9_27(level) != "aboard":
             return Violation(
                 "DTP 9.27",
@@ -136,7 +137,7 @@ def grounded_problem(game: Game, state: GameState, unit: str) -> Violation | Non
         return None
     base = game.board.airbase(st.location)
     nat = game.module.nationalities.get(base.nationality) if base is not None else None
-    level = int((state.data.get("base_damage") or {}).get(st.location, 0))
+    level = int(facts_of(state).base_damage.get(st.location, 0))
     if nat is not None and nat.side == st.side and bases.airbase_closed_10_44(level):
         return Violation(
             "DTP 10.44",
@@ -185,7 +186,7 @@ def home_country_9_28b(game: Game, hex_id: str) -> str | None:
 def based_at_9_28b(game: Game, state: GameState, unit: str, hex_id: str) -> GameState:
     """Where a Soviet air unit is based, as far as [DTP 9.28(b)] cares: the record
     ``home_9_28b`` holds the country (Egypt, Syria) of the base it landed on last."""
-    homes = dict(state.data.get("home_9_28b") or {})
+    homes = dict(facts_of(state).home_9_28b)
     home = home_country_9_28b(game, hex_id)
     if state.units[unit].side != game.flags.soviet_side or home is None:
         if unit not in homes:
@@ -193,7 +194,7 @@ def based_at_9_28b(game: Game, state: GameState, unit: str, hex_id: str) -> Game
         homes.pop(unit)
     else:
         homes[unit] = home
-    return state.with_data(home_9_28b=homes)
+    return DtpFacts.put(state, home_9_28b=homes)
 
 
 def return_home_problem_9_28b(
@@ -203,10 +204,10 @@ def return_home_problem_9_28b(
     possibly on a D2 base, never on a destroyed one [DTP 9.28(b)]: a problem if ``hex_id`` is
     not such a base with room; ``True`` when it is (the ordinary open-base test is then not
     asked: a D2 base will do); ``None`` when the rule does not apply."""
-    home = (state.data.get("home_9_28b") or {}).get(unit)
+    home = facts_of(state).home_9_28b.get(unit)
     if home is None:
         return None
-    level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+    level = int(facts_of(state).base_damage.get(hex_id, 0))
     ok = (
         game.board.contains(hex_id)
         and game.board.airbase(hex_id) is not None

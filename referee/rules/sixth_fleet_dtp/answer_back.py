@@ -25,8 +25,7 @@ from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
-
-KEY = "answer_8_22"
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 
 
 def hold_8_22(
@@ -65,24 +64,24 @@ def hold_8_22(
         "sunk": {u: [r, lv] for u, (r, lv) in sorted(sunk.items())},
         "aborted": dict(sorted(aborted.items())),
     }
-    return state.with_data(**{KEY: held})
+    return DtpFacts.put(state, answer_8_22=held)
 
 
 def held_units(state: GameState) -> list[str]:
     """The units whose removal waits for their answer [DTP 8.22], sorted."""
-    held = state.data.get(KEY) or {}
+    held = facts_of(state).answer_8_22 or {}
     return sorted({*held.get("sunk", {}), *held.get("aborted", {})})
 
 
 def window_open_8_22(state: GameState) -> bool:
     """Is the held units' answer still to come: the next impulse is their owner's, and the
     answer-back chance names them [DTP 8.22]? A strike waiting for bounces keeps it open."""
-    held = state.data.get(KEY) or {}
+    held = facts_of(state).answer_8_22 or {}
     if not held:
         return False
-    if state.data.get("strike"):
+    if facts_of(state).strike:
         return True
-    ab = (state.data.get("impulses") or {}).get("answer_back") or {}
+    ab = (facts_of(state).impulses or {}).get("answer_back") or {}
     return ab.get("side") == held.get("side") and bool(
         set(ab.get("units", ())) & set(held_units(state))
     )
@@ -91,7 +90,7 @@ def window_open_8_22(state: GameState) -> bool:
 def settle_8_22(game: Game, state: GameState, events: list[Event]) -> GameState:
     """The answer window is over: the held sunk ships are removed [DTP 8.55] with the carrier
     air aboard [DTP 9.27], the held aborted air units go to the turn track [DTP 8.51]."""
-    held = state.data.get(KEY) or {}
+    held = facts_of(state).answer_8_22 or {}
     if not held or window_open_8_22(state):
         return state
     for t, (rule, level) in sorted(held.get("sunk", {}).items()):
@@ -100,7 +99,7 @@ def settle_8_22(game: Game, state: GameState, events: list[Event]) -> GameState:
         for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
             state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
         state = eliminate(game, state, t, str(rule), f"sunk at D{level}", events)
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for t, turn in sorted(held.get("aborted", {}).items()):
         u = state.units.get(t)
         if u is None or u.location is None:
@@ -115,4 +114,4 @@ def settle_8_22(game: Game, state: GameState, events: list[Event]) -> GameState:
                 {"unit": t, "turn": int(turn)},
             )
         )
-    return state.with_data(recycle=recycle, **{KEY: None})
+    return DtpFacts.put(state, recycle=recycle, answer_8_22=None)

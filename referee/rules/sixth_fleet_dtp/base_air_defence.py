@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import air, bases, crt, hits
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 
 RULE = "DTP 10.41"
 
@@ -62,7 +63,7 @@ def base_fires_10_41(
     )
     if not res.success:
         return state
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for u in left:
         d, st = game.unit(u), state.units[u]
         two_d6 = dice.roll(6, f"abort: {u}", "DTP 8.51") + dice.roll(6, f"abort: {u}", "DTP 8.51")
@@ -80,4 +81,4 @@ def base_fires_10_41(
                 {"unit": u, "return_turn": r.return_turn, "provisional": True},
             )
         )
-    return state.with_data(recycle=recycle)
+    return DtpFacts.put(state, recycle=recycle)

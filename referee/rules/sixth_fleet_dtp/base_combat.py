@@ -43,6 +43,7 @@ from referee.rules.sixth_fleet_dtp import (
     sg_base_attacks,
 )
 from referee.rules.sixth_fleet_dtp.detection import STATUS
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.flags import DtpFlags
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.strikes import detected_after_attack_8_234, reach_problems_8_1
@@ -78,7 +79,7 @@ def base_at(game: Game, state: GameState, hex_id: str) -> Base | None:
     if d is None and a is not None:
         nat = game.module.nationalities.get(a.nationality)
         side = nat.side if nat is not None else ""
-    level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+    level = int(facts_of(state).base_damage.get(hex_id, 0))
     defense, ecm = (d.defense, d.ecm) if d is not None else (0, 0)
     held = north_atlantic.occupied_base(game, state, hex_id)
     if held is not None:
@@ -262,7 +263,7 @@ def resolve_base_attack_10_44(
     if res.success:
         state = _hit_base(game, state, base, att, dice, events)
     if flags.bases_attack_air and all(game.category(a) == "air" for a in attackers):
-        level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+        level = int(facts_of(state).base_damage.get(hex_id, 0))
         state = base_air_defence.base_fires_10_41(
             game, state, hex_id, base.ecm, level, attackers, dice, events
         )
@@ -271,10 +272,10 @@ def resolve_base_attack_10_44(
         if u.location is not None and detected_after_attack_8_234(unit_of(game, a)):
             marker = STATUS[game.category(a)]
             state = state.with_unit(UnitState(u.id, u.side, u.location, u.box, u.status | {marker}))
-    rec = dict(state.data.get("combat") or {})
+    rec = dict(facts_of(state).combat or {})
     rec["attacked"] = sorted(set(rec.get("attacked", ())) | set(attackers))
     rec["engaged"] = sorted(rec.get("engaged", ()))
-    return state.with_data(combat=rec)
+    return DtpFacts.put(state, combat=rec)
 
 
 def _hit_base(
@@ -290,8 +291,8 @@ def _hit_base(
     )
     h = hits.hit_8_52(game.module, strength, def_row, hroll)
     level = hits.add_damage_8_54(base.level, h.levels)
-    damage = {**(state.data.get("base_damage") or {}), base.hex: level}
-    state = state.with_data(base_damage=damage)
+    damage = {**facts_of(state).base_damage, base.hex: level}
+    state = DtpFacts.put(state, base_damage=damage)
     note = ""
     if level >= bases.DESTROYED:
         note = ": destroyed, for good"
@@ -307,8 +308,8 @@ def _hit_base(
         )
     )
     if level >= bases.DESTROYED:
-        gone = sorted({*state.data.get("destroyed_defended", ()), base.hex})
-        state = state.with_data(destroyed_defended=gone)
+        gone = sorted({*(facts_of(state).destroyed_defended or ()), base.hex})
+        state = DtpFacts.put(state, destroyed_defended=gone)
         state = recycle_face_down_9_29(game, state, base.hex, dice, events)
     return state
 
@@ -318,7 +319,7 @@ def recycle_face_down_9_29(
 ) -> GameState:
     """Face-down air units on a base that reaches D3 are not destroyed: they recycle on the
     turn track with +6 on the 2d6 [DTP 9.29, 8.51]."""
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for u in [x for x in state.stacks.get(hex_id, ()) if game.category(x) == "air"]:
         st = state.units[u]
         if "inactive" not in st.status:
@@ -342,4 +343,4 @@ def recycle_face_down_9_29(
                 {"unit": u, "return_turn": r.return_turn},
             )
         )
-    return state.with_data(recycle=recycle)
+    return DtpFacts.put(state, recycle=recycle)

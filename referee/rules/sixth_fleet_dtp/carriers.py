@@ -25,6 +25,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_dtp import air
 from referee.rules.sixth_fleet_dtp.decks import capacity_9_62, is_deck
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.landing import recycling_against
 from referee.source.boxes import carrier_of
 
@@ -66,7 +67,7 @@ def check_carrier_order(game: Game, state: GameState, side: str, o: Order) -> li
         return [
             Violation("9.62", f"{cv} is not on the map", code="carrier-off-map", word=cv, unit=u)
         ]
-    level = int((state.data.get("damage") or {}).get(cv, 0))
+    level = int(facts_of(state).damage.get(cv, 0))
     if air.carrier_air_9_27(level) != "aboard":
         return [
             Violation(

@@ -46,6 +46,7 @@ from referee.rules.sixth_fleet_dtp import (
 from referee.rules.sixth_fleet_dtp.air import inactive_problems_9_23
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.flags import flags_of
 from referee.rules.sixth_fleet_dtp.removal import unit_of
 from referee.rules.sixth_fleet_dtp.sequence import is_night_4_0
@@ -56,7 +57,7 @@ HEX = "hex:"
 
 
 def record(state: GameState) -> dict[str, list[str]]:
-    rec = state.data.get("combat") or {}
+    rec = facts_of(state).combat or {}
     return {"attacked": list(rec.get("attacked", ())), "engaged": list(rec.get("engaged", ()))}
 
 
@@ -72,7 +73,7 @@ def _situation(game: Game, state: GameState, answering: Sequence[str] = ()) -> c
     return combat.Situation(
         turn=state.turn,
         night=is_night_4_0(state.turn),
-        damage=dict(state.data.get("damage") or {}),
+        damage=dict(facts_of(state).damage),
         answering=frozenset(answering),
         daylight=frozenset(u for u in state.units if game.unit(u).has("daylight")),
     )
@@ -115,7 +116,7 @@ def check_attack(game: Game, state: GameState, side: str, o: Order) -> list[Viol
     8.231]; detection [DTP 8.14, 8.231]; the stack's order [7.44] and CAP first [DTP 8.233]."""
     rec = record(state)
     if any(t.startswith(HEX) for t in o.targets):
-        answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+        answering = impulses.may_answer_8_21(facts_of(state).impulses or {}, side, o.units)
         sit = _situation(game, state, answering)
         return base_combat.check_base_attack(
             game, state, side, o, rec["attacked"], sit, flags_of(state)
@@ -212,7 +213,7 @@ def _strength_8_41(
 ) -> list[Violation]:
     """Some strength against the target's type [8.41]: a D2 unit has it only when answering
     back [DTP 8.21]; a unit damaged by a first strike may not answer [DTP 8.231]."""
-    irec = state.data.get("impulses") or {}
+    irec = facts_of(state).impulses or {}
     answering = impulses.may_answer_8_21(irec, side, o.units)
     sit = _situation(game, state, answering)
     if sum(combat.strength_8_43(a, tcat, sit) for a in attackers) > 0:
@@ -301,7 +302,7 @@ def check_impulse_8_2(
     """The problems of one impulse file: whose turn [DTP 8.2], one attack, strike or pass,
     and that order's own problems; or, while a strike waits, the defender's bounces
     [DTP 8.232]."""
-    strike = state.data.get("strike")
+    strike = facts_of(state).strike
     if strike:
         if side != strike["defender"]:
             return [
@@ -347,7 +348,7 @@ def check_impulse_8_2(
             else:
                 probs += _escorts_first_8_232(game, state, o, stack, rec["engaged"])
         return probs
-    probs = impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
+    probs = impulses.turn_problems_8_2(facts_of(state).impulses or {}, side)
     acts = [o for o in orders if o.verb in ("attack", "strike", "pass")]
     if len(acts) != 1:
         one = Violation(
@@ -382,14 +383,14 @@ def _apply(
     (sunk, D2 or aborted: they may answer back [DTP 8.21, 8.22]). With ``hold`` (an attack
     they may answer) the sunk and aborted units stay until their answer (``answer_back``)."""
     events.extend(out.events)
-    damage = dict(state.data.get("damage") or {})
+    damage = dict(facts_of(state).damage)
     before = dict(damage)
     hurt: list[str] = []
     for t, lvl in out.damage.items():
         damage[t] = lvl
         if lvl >= 2 and lvl > before.get(t, 0):  # D2 now, or sunk (from D2 too) [DTP 8.22]
             hurt.append(t)
-    state = state.with_data(damage=damage)
+    state = DtpFacts.put(state, damage=damage)
     sunk: dict[str, tuple[str, int]] = {}
     for t, lvl in sorted(out.damage.items()):
         sunk_at = denmark_strait.sunk_at_11_3_7(game.unit(t).flags)
@@ -408,7 +409,7 @@ def _apply(
             )
     hurt += sorted(out.aborted)
     owner = state.units[hurt[0]].side if hurt else None
-    passed = (state.data.get("impulses") or {}).get("passed", ())
+    passed = (facts_of(state).impulses or {}).get("passed", ())
     if hold and owner is not None and owner not in passed:  # he has an impulse to answer in
         state = answer_back.hold_8_22(state, owner, sunk, out.aborted, events)
     else:
@@ -421,7 +422,7 @@ def _apply(
     rec = record(state)
     rec["attacked"] = sorted(set(rec["attacked"]) | set(attackers))
     rec["engaged"] = sorted(set(rec["engaged"]) | set(targets))
-    return state.with_data(combat=rec), hurt
+    return DtpFacts.put(state, combat=rec), hurt
 
 
 def _remove_at_once(
@@ -438,12 +439,12 @@ def _remove_at_once(
         for a in box_contents(state, t):  # carrier air aboard sinks with it [DTP 9.27]
             state = eliminate(game, state, a, "DTP 9.27", f"aboard {t}, sunk", events)
         state = eliminate(game, state, t, rule, f"sunk at D{level}", events)
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for t, turn in sorted(aborted.items()):
         u = state.units[t]
         state = state.with_unit(UnitState(u.id, u.side, None, "recycle", frozenset()))
         recycle[t] = turn
-    return state.with_data(recycle=recycle)
+    return DtpFacts.put(state, recycle=recycle)
 
 
 def _target_unit(game: Game, state: GameState, hex_id: str, pid: str) -> Unit:
@@ -470,7 +471,7 @@ def _resolve(
 ) -> tuple[GameState, list[str]]:
     """One attack on units, rolled and applied (:func:`_apply`; ``hold``: its sunk and
     aborted targets wait for their answer [DTP 8.21, 8.22])."""
-    answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, attackers)
+    answering = impulses.may_answer_8_21(facts_of(state).impulses or {}, side, attackers)
     sit = _situation(game, state, answering)
     thex = state.units[targets[0]].location or ""
     # day-rated air is not halved when its target is on or above the Arctic light line
@@ -504,9 +505,9 @@ def _after(
     game: Game, state: GameState, side: str, hurt: Sequence[str], answerable: bool
 ) -> GameState:
     rec = impulses.after_attack_8_2(
-        state.data.get("impulses") or {}, _sides(game), side, hurt, answerable
+        facts_of(state).impulses or {}, _sides(game), side, hurt, answerable
     )
-    return state.with_data(impulses=rec)
+    return DtpFacts.put(state, impulses=rec)
 
 
 def _strike_resolves(
@@ -515,7 +516,7 @@ def _strike_resolves(
     """The strike after the bounces: its units still in the air attack [DTP 8.232]."""
     side = strike["side"]
     left = [u for u in strike["units"] if state.units[u].location is not None]
-    state = state.with_data(strike=None)
+    state = DtpFacts.put(state, strike=None)
     hurt: list[str] = []
     base = [t[len(HEX) :] for t in strike["targets"] if t.startswith(HEX)]
     targets = [t for t in strike["targets"] if t in state.units and state.units[t].location]
@@ -570,7 +571,7 @@ def _impulse(
     events: list[Event],
     bounce_min_aa: int | None,
 ) -> GameState:
-    strike = state.data.get("strike")
+    strike = facts_of(state).strike
     if strike:
         for o in orders:
             if o.verb == "bounce":
@@ -586,11 +587,11 @@ def _impulse(
         return _strike_resolves(game, state, strike, dice, events)
     o = next(x for x in orders if x.verb in ("attack", "strike", "pass"))
     if o.verb == "pass":
-        rec = impulses.after_pass_8_2(state.data.get("impulses") or {}, _sides(game), side)
+        rec = impulses.after_pass_8_2(facts_of(state).impulses or {}, _sides(game), side)
         events.append(Event("pass", "DTP 8.2", f"{side} passes", {}))
-        return state.with_data(impulses=rec)
+        return DtpFacts.put(state, impulses=rec)
     if o.verb == "attack" and o.targets[0].startswith(HEX):
-        answering = impulses.may_answer_8_21(state.data.get("impulses") or {}, side, o.units)
+        answering = impulses.may_answer_8_21(facts_of(state).impulses or {}, side, o.units)
         sit = _situation(game, state, answering)
         hex_id = o.targets[0][len(HEX) :]
         state = base_combat.resolve_base_attack_10_44(
@@ -618,7 +619,7 @@ def _strike(
 
     base = base_combat.base_at(game, state, o.targets[0][len(HEX) :])
     thex = base.hex if base is not None else state.units[o.targets[0]].location or ""
-    origins = state.data.get("origin") or {}  # where each began this turn's air movement
+    origins = facts_of(state).origin  # where each began this turn's air movement
     strikers = [
         (
             a,
@@ -680,7 +681,7 @@ def _strike(
                 state, _ = _resolve(game, state, defender, [b], [top], dice, events)
         return _strike_resolves(game, state, pending, dice, events)
     events.append(Event("strike", "DTP 8.232", f"contact made: {defender} may bounce", pending))
-    return state.with_data(strike=pending)
+    return DtpFacts.put(state, strike=pending)
 
 
 def best_differential(game: Game, state: GameState, side: str) -> int | None:
@@ -730,7 +731,7 @@ def out_of_turn_8_2(state: GameState, side: str) -> list[Violation]:
     """Why ``side`` may not send a combat phase file now, under the case that governs it:
     a strike waiting for the defender's bounces [DTP 8.232], else an impulse out of turn or
     after a pass [DTP 8.2]; empty when ``side`` is awaited."""
-    strike = state.data.get("strike")
+    strike = facts_of(state).strike
     if strike:
         if side == strike["defender"]:
             return []
@@ -743,13 +744,13 @@ def out_of_turn_8_2(state: GameState, side: str) -> list[Violation]:
                 f"{strike['defender']}); {side}'s orders come after",
             )
         ]
-    return impulses.turn_problems_8_2(state.data.get("impulses") or {}, side)
+    return impulses.turn_problems_8_2(facts_of(state).impulses or {}, side)
 
 
 def due_8_2(state: GameState) -> str | None:
     """Who is awaited in the combat phase: the defender while a strike waits for bounces
     [DTP 8.232], else whose impulse it is [DTP 8.2]; ``None`` when both have passed."""
-    strike = state.data.get("strike")
+    strike = facts_of(state).strike
     if strike:
         return str(strike["defender"])
-    return impulses.due_8_2(state.data.get("impulses") or {})
+    return impulses.due_8_2(facts_of(state).impulses or {})

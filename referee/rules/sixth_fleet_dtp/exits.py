@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.denmark_strait import CONVOY_FLAG
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement import (
     edge_hexes_5_24,
     exit_problem_5_24,
@@ -100,7 +101,7 @@ def exit_problems(game: Game, state: GameState, side: str, unit: str) -> list[Vi
             )
         ]
     cat = game.category(unit)
-    damage = int((state.data.get("damage") or {}).get(unit, 0))
+    damage = int(facts_of(state).damage.get(unit, 0))
     if damage == 0 and victory_exit_11_3(game, unit, st.location) is not None:
         return []
     if convoy_diverts_11_3_7(game, state, unit, st.location):
@@ -124,7 +125,7 @@ def carry_out_exit(game: Game, state: GameState, unit: str, events: list[Event])
     st = state.units[unit]
     here = st.location or ""
     x = victory_exit_11_3(game, unit, here)
-    damaged = int((state.data.get("damage") or {}).get(unit, 0)) > 0
+    damaged = int(facts_of(state).damage.get(unit, 0)) > 0
     box = RETREATED if damaged or x is None else EXITED
     if convoy_diverts_11_3_7(game, state, unit, here):
         state = state.with_unit(UnitState(unit, st.side, None, RETREATED, st.status))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from referee.engine.core import GameState
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ LATER_FLAGS: dict[str, Any] = {**NEW_GAME_FLAGS, **WESTPAC_NEW_GAME_FLAGS}
 
 def flags_of(state: GameState) -> DtpFlags:
     """The DTP flags of a game: the defaults with its ``dtp_flags`` overrides."""
-    return DEFAULT_FLAGS.with_overrides(state.data.get("dtp_flags"))
+    return DEFAULT_FLAGS.with_overrides(facts_of(state).dtp_flags)
 
 
 def other_nato_base_extra_9_15(flags: DtpFlags) -> int:

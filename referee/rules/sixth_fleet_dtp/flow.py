@@ -43,9 +43,9 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_variable_air,
     westpac_z5,
 )
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.path import origin_8_15
-from referee.rules.sixth_fleet_dtp.reinforcement import OWED
 from referee.rules.sixth_fleet_dtp.removal import sub_removal_6_63
 from referee.rules.sixth_fleet_dtp.sequence import (
     BY_ID,
@@ -87,7 +87,7 @@ def due_sides(game: Game, state: GameState) -> list[str]:
         side = combat_phase.due_8_2(state)
         return [side] if side else []
     if p.acts == "both":
-        done = set(state.data.get("rebased") or ())
+        done = set(facts_of(state).rebased)
         return [s for s in (player(game, "A"), player(game, "B")) if s not in done]
     return []
 
@@ -106,7 +106,7 @@ def _named_int(o: dict[str, Any], role: str) -> int:
 
 
 def _standing(state: GameState, side: str, verb: str) -> list[dict[str, Any]]:
-    return [o for o in (state.data.get("standing") or {}).get(side, ()) if o.get("verb") == verb]
+    return [o for o in (facts_of(state).standing or {}).get(side, ()) if o.get("verb") == verb]
 
 
 def setup_11_31(game: Game, state: GameState, side: str, orders: Sequence[Order]) -> Carry:
@@ -198,21 +198,19 @@ def _carry_movement(
     orders, the Z-5's air assault after a ship phase [DTP 11.5095], the fliers that moved."""
     whenever = any(o.get("mode") == "whenever-allowed" for o in _standing(state, other, "detect"))
     if kind == "air":
-        origin = dict(state.data.get("origin") or {})
+        origin = dict(facts_of(state).origin)
         for o in orders:
             if o.verb == "move" and o.units[0] not in origin:
                 start = origin_8_15(game, state, o.units[0])
                 if start is not None:
                     origin[o.units[0]] = start
-        state = state.with_data(origin=origin)
+        state = DtpFacts.put(state, origin=origin)
     state = movement_phase.carry_out_movement(game, state, side, orders, dice, events, whenever)
     if kind == "ship":  # the excess of ship reinforcements eliminated [DTP 11.5063]
         state = westpac_overstack.eliminate_11_5063(game, state, side, orders, events)
         return westpac_z5.record_11_5095(game, state, orders, events)
-    moved = set(state.data.get("moved_air") or ()) | {
-        o.units[0] for o in orders if o.verb == "move"
-    }
-    return state.with_data(moved_air=sorted(moved))
+    moved = set(facts_of(state).moved_air) | {o.units[0] for o in orders if o.verb == "move"}
+    return DtpFacts.put(state, moved_air=sorted(moved))
 
 
 def carry_out(
@@ -247,7 +245,7 @@ def carry_out(
         owed = westpac_reinforcement.owed_11_506(state)
         carry = westpac_reinforcement.place_11_506(game, state, side, orders, owed["then"])
         events.extend(carry.events)
-        state = carry.state.with_data(reinforce={**owed, "sides": owed["sides"][1:]})
+        state = DtpFacts.put(carry.state, reinforce={**owed, "sides": owed["sides"][1:]})
         return reinforce_11_506(game, state, dice, events)
     other = next(s for s in game.sides if s != side)
     if p.section == "movement":
@@ -264,7 +262,7 @@ def carry_out(
         due = combat_phase.due_8_2(state)
         return _next(game, state, dice, events) if due is None else state.evolve(active_side=due)
     # rebasing [DTP 9.22-9.24]: CAP over its own base that never left it stays up
-    moved = set(state.data.get("moved_air") or ())
+    moved = set(facts_of(state).moved_air)
     cap = frozenset(
         u
         for u, st in state.units.items()
@@ -276,8 +274,8 @@ def carry_out(
         and not any(o.verb == "rebase" and o.units[0] == u for o in orders)
     )
     state = rebasing.carry_out_rebasing(game, state, side, orders, dice, events, cap)
-    done = sorted(set(state.data.get("rebased") or ()) | {side})
-    state = state.with_data(rebased=done)
+    done = sorted(set(facts_of(state).rebased) | {side})
+    state = DtpFacts.put(state, rebased=done)
     if len(done) == len(game.sides):
         return _next(game, state, dice, events)
     return state.evolve(active_side=due_sides(game, state)[0])
@@ -290,7 +288,7 @@ def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameStat
     from referee.rules.sixth_fleet_dtp.impulses import after_pass_8_2
     from referee.rules.sixth_fleet_dtp.standing import passes_8_2
 
-    while not state.data.get("strike"):
+    while not facts_of(state).strike:
         side = combat_phase.due_8_2(state)
         if side is None:
             return state
@@ -303,11 +301,11 @@ def auto_pass_8_2(game: Game, state: GameState, events: list[Event]) -> GameStat
             combat_phase.best_differential(game, state, side), max(below)
         ):
             return state
-        rec = after_pass_8_2(state.data.get("impulses") or {}, list(game.sides), side)
+        rec = after_pass_8_2(facts_of(state).impulses or {}, list(game.sides), side)
         events.append(
             Event("pass", "DTP 8.2", f"{side} passes (standing: pass below {max(below)})", {})
         )
-        state = state.with_data(impulses=rec)
+        state = DtpFacts.put(state, impulses=rec)
     return state
 
 
@@ -344,7 +342,9 @@ def _next(game: Game, state: GameState, dice: Dice, events: list[Event]) -> Game
     if turn != state.turn:  # SPI's Reinforcement Interphase between two Game-Turns [12.2]
         sides = reinforcement.due_after_12_2(game, state)
         if sides:
-            return _after_interphase_12_2(game, state.with_data(**{OWED: sides}), dice, events)
+            return _after_interphase_12_2(
+                game, DtpFacts.put(state, interphase_12_2=sides), dice, events
+            )
     return _enter(game, state.evolve(turn=turn), phase, dice, events)
 
 
@@ -359,11 +359,11 @@ def _game_over(game: Game, state: GameState, events: list[Event]) -> GameState:
 def _after_interphase_12_2(
     game: Game, state: GameState, dice: Dice, events: list[Event]
 ) -> GameState:
-    """The sides still owed in the Interphase (``state.data[OWED]``) place theirs; once none
+    """The sides still owed in the Interphase (``interphase_12_2``) place theirs; once none
     has anything left to place, Player A's ship and sub movement of the next Game-Turn
     [12.25][DTP 4.1]."""
     awaited = reinforcement.interphase_12_2(
-        game, state, list(state.data.get(OWED) or ()), dice, events
+        game, state, list(facts_of(state).interphase_12_2), dice, events
     )
     if awaited is not None:
         return awaited
@@ -384,12 +384,12 @@ def reinforce_11_506(game: Game, state: GameState, dice: Dice, events: list[Even
             events.append(
                 Event("phase", p.rule, f"Game-Turn {state.turn}: {p.title}", {"phase": p.id})
             )
-            return state.with_data(reinforce=owed).evolve(phase=p.id, active_side=side)
+            return DtpFacts.put(state, reinforce=owed).evolve(phase=p.id, active_side=side)
         carry = westpac_reinforcement.place_11_506(game, state, side, (), then)
         events.extend(carry.events)
         state = carry.state
         owed["sides"] = owed["sides"][1:]
-    state = state.evolve(data={k: v for k, v in state.data.items() if k != "reinforce"})
+    state = DtpFacts.drop(state, "reinforce")
     return _enter(game, state, owed["then"], dice, events)
 
 
@@ -412,7 +412,7 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
     state = westpac_variable_air.roll_11_507(game, state, phase, dice, events)
     owed = westpac_reinforcement.detour_11_506(game, state, phase)
     if owed is not None:
-        return reinforce_11_506(game, state.with_data(reinforce=owed), dice, events)
+        return reinforce_11_506(game, DtpFacts.put(state, reinforce=owed), dice, events)
     p = BY_ID[phase]
     side = player(game, p.side) if p.acts == "side" and p.side is not None else None
     state = state.evolve(phase=phase, active_side=side)
@@ -422,16 +422,16 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         assert side is not None
         if optional.first_strike_due_14_1(game, state, side):
             state = first_strike_14_1(game, state, dice, events)
-        state = state.with_data(detect_tried=[])
+        state = DtpFacts.put(state, detect_tried=[])
         state = sub_removal_6_63(game, state, side, events)
         state = westpac_unloading.unload_11_50922(game, state, side, events)  # [DTP 11.50922]
         state = westpac_options.long_bin_gone_11_5093(game, state, events)  # [DTP 11.5093]
     elif phase.startswith("air_movement"):
-        state = state.with_data(detect_tried=[])
+        state = DtpFacts.put(state, detect_tried=[])
         assert side is not None
         state = westpac_z5.no_lsm_left_11_50953(game, state, side, events)  # [DTP 11.50953]
     elif phase == "combat":
-        state = state.with_data(impulses=start_8_2(player(game, "B")), combat={}, strike=None)
+        state = DtpFacts.put(state, impulses=start_8_2(player(game, "B")), combat={}, strike=None)
         state = auto_pass_8_2(game, state, events)
         if combat_phase.due_8_2(state) is None:
             return _next(game, state, dice, events)
@@ -440,12 +440,12 @@ def _enter(game: Game, state: GameState, phase: str, dice: Dice, events: list[Ev
         state = westpac_z5.assault_done_11_50952(game, state, events)  # [DTP 11.50952]
         # both players file, in either order [DTP 9.22]; the game names the first still owed
         # as its active side (a game with no active side is over for the play-by-email layer)
-        state = state.with_data(rebased=[], moments=[]).evolve(active_side=player(game, "A"))
+        state = DtpFacts.put(state, rebased=[], moments=[]).evolve(active_side=player(game, "A"))
     elif phase == "night":
         assert is_night_4_0(state.turn)
         state = rebasing.night_phase_4_1(game, state, dice, events)
-        state = state.with_data(moved_air=[])
+        state = DtpFacts.put(state, moved_air=[])
         return _next(game, state, dice, events)
     if phase == "ship_movement_a":  # a new Game-Turn: no air has flown yet
-        state = state.with_data(moved_air=[], origin={})
+        state = DtpFacts.put(state, moved_air=[], origin={})
     return state

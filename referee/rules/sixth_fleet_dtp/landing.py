@@ -26,16 +26,12 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece, to_box
 from referee.rules.sixth_fleet_dtp import air
 from referee.rules.sixth_fleet_dtp.decks import capacity_9_62, is_deck
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.source.boxes import carrier_of
-
-HOME = "home_deck"
-"""``state.data`` key: carrier air unit -> the deck it belongs to ("" once land-based)."""
-NOT_9_26 = "not_9_26"
-"""``state.data`` key: units that recycle outside [DTP 9.26] because of [DTP 9.28a]."""
 
 
 def deck_level(state: GameState, ship: str) -> int:
-    return int((state.data.get("damage") or {}).get(ship, 0))
+    return int(facts_of(state).damage.get(ship, 0))
 
 
 def operating(state: GameState, ship: str) -> bool:
@@ -72,7 +68,7 @@ def home_deck(game: Game, state: GameState, unit: str) -> str | None:
     aboard = carrier_of(state.units[unit].box) if unit in state.units else None
     if aboard is not None:
         return aboard
-    rec = state.data.get(HOME) or {}
+    rec = facts_of(state).home_deck
     if unit in rec:
         return rec[unit] or None
     if not game.unit(unit).has("carrier"):
@@ -99,10 +95,10 @@ def home_deck(game: Game, state: GameState, unit: str) -> str | None:
 def recycling_against(game: Game, state: GameState, deck: str) -> list[str]:
     """The deck's carrier air on the turn track, which counts against its stacking and
     returns aboard [DTP 9.26], less those [DTP 9.28a] frees."""
-    free = set(state.data.get(NOT_9_26) or ())
+    free = set(facts_of(state).not_9_26)
     return sorted(
         u
-        for u in (state.data.get("recycle") or {})
+        for u in facts_of(state).recycle
         if u in state.units
         and state.units[u].box == "recycle"
         and u not in free
@@ -206,15 +202,15 @@ def land(game: Game, state: GameState, unit: str, hex_id: str) -> GameState:
     st = state.units[unit]
     aboard = carrier_of(st.box)
     if aboard is not None and where(state, unit) == hex_id:
-        return state.with_data(**{HOME: {**(state.data.get(HOME) or {}), unit: aboard}})
+        return DtpFacts.put(state, home_deck={**facts_of(state).home_deck, unit: aboard})
     deck = deck_with_room(game, state, unit, hex_id, {})
-    homes = dict(state.data.get(HOME) or {})
+    homes = dict(facts_of(state).home_deck)
     if deck is not None:
         homes[unit] = deck
-        return to_box(state, unit, deck).with_data(**{HOME: homes})
+        return DtpFacts.put(to_box(state, unit, deck), home_deck=homes)
     if game.unit(unit).has("carrier"):
         homes[unit] = ""
-        state = state.with_data(**{HOME: homes})
+        state = DtpFacts.put(state, home_deck=homes)
     return move_piece(game, state, unit, hex_id)
 
 
@@ -223,15 +219,15 @@ def leave_9_28a(game: Game, state: GameState, unit: str) -> GameState:
     [DTP 9.28a]."""
     if not not_9_26_after_failed_landing(game, state, unit):
         return state
-    free = sorted(set(state.data.get(NOT_9_26) or ()) | {unit})
-    return state.with_data(**{NOT_9_26: free})
+    free = sorted(set(facts_of(state).not_9_26) | {unit})
+    return DtpFacts.put(state, not_9_26=free)
 
 
 def returns_aboard_9_26(game: Game, state: GameState, unit: str) -> str | None:
     """The deck a unit coming back from the turn track returns on [DTP 9.26]: the home deck
     it counted against, while that deck still operates; ``None`` for any other unit (it is
     based on an airbase [DTP 8.51], interpretation DTP-41)."""
-    if unit in set(state.data.get(NOT_9_26) or ()):
+    if unit in set(facts_of(state).not_9_26):
         return None
     home = home_deck(game, state, unit)
     if home is None or unit not in recycling_against(game, state, home):
@@ -264,7 +260,7 @@ def arrive_8_51(game: Game, state: GameState, unit: str, hex_id: str) -> GameSta
     if deck is not None:
         return to_box(state.with_unit(UnitState(unit, st.side, None, None)), unit, deck)
     if game.unit(unit).has("carrier"):
-        homes = {**(state.data.get(HOME) or {}), unit: ""}
-        free = sorted(set(state.data.get(NOT_9_26) or ()) - {unit})
-        state = state.with_data(**{HOME: homes, NOT_9_26: free})
+        homes = {**facts_of(state).home_deck, unit: ""}
+        free = sorted(set(facts_of(state).not_9_26) - {unit})
+        state = DtpFacts.put(state, home_deck=homes, not_9_26=free)
     return move_piece(game, state.with_unit(UnitState(unit, st.side, None, None)), unit, hex_id)

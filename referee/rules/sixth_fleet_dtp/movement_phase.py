@@ -61,6 +61,7 @@ from referee.rules.sixth_fleet_dtp.detection import (
     attempt_groups_6_2b,
     attempt_problems_6_2,
 )
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.path import (
     Moment,
     check_path_5_0,
@@ -96,7 +97,7 @@ def _detect_check(
                 "DTP 6.2", "detectors must be your own units", code="not-own", word=o.units[0]
             )
         ]
-    tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+    tried = {tuple(x) for x in facts_of(state).detect_tried}
     kept = kept_moment_6_2b(state, side, o.units, o.targets)
     if kept is not None:  # the answer to an enemy move, at the moment's positions [DTP 6.2b]
         probs = attempt_problems_6_2(
@@ -164,7 +165,7 @@ def kept_moment_6_2b(
 ) -> dict[str, Any] | None:
     """The kept moment (``state.data["moments"]``) this ``detect`` answers: an enemy mover
     that entered the zone of these stationary units of ``side`` [DTP 6.2b]."""
-    for m in state.data.get("moments") or ():
+    for m in facts_of(state).moments:
         if (
             list(targets) == [m["mover"]]
             and set(detectors) <= set(m["units"])
@@ -184,7 +185,7 @@ def returning_problems_8_51(
 
     u, to = o.units[0], (o.hexes[0] if o.hexes else "")
     st = state.units.get(u)
-    due = int((state.data.get("recycle") or {}).get(u, 10**6))
+    due = int(facts_of(state).recycle.get(u, 10**6))
     if kind != "air" or st is None or st.side != side or st.box != "recycle" or due > state.turn:
         return [
             Violation(
@@ -366,7 +367,7 @@ def move_problems_5_0(
     grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
     if grounded is not None:
         return [grounded]
-    damage = int((work.data.get("damage") or {}).get(u, 0))
+    damage = int(facts_of(work).damage.get(u, 0))
     bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
     if not bad:
         bad = list(path) if path is not None else check_path_5_0(game, work, u, written, damage)
@@ -417,9 +418,9 @@ def _walk_detect_6_2(game: Game, walk: _Walk, side: str, o: Order) -> None:
     bad = [*bad, pooled] if pooled is not None else bad
     walk.probs += [p if p.where else p.at(o) for p in bad]  # this line, not the move's
     if not bad:
-        tried = [list(x) for x in work.data.get("detect_tried", ())]
+        tried = [list(x) for x in facts_of(work).detect_tried]
         tried += [[d, t] for d in o.units for t in o.targets]
-        walk.work = work.with_data(detect_tried=tried)
+        walk.work = DtpFacts.put(work, detect_tried=tried)
 
 
 def _walk_carrier_9_62(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> None:
@@ -589,9 +590,9 @@ def _try(
         dice,
     )
     events.extend(evs)
-    tried = [list(x) for x in state.data.get("detect_tried", ())]
+    tried = [list(x) for x in facts_of(state).detect_tried]
     tried += [[d, t] for d in detectors for t in targets]
-    state = state.with_data(detect_tried=sorted(tried))
+    state = DtpFacts.put(state, detect_tried=sorted(tried))
     if res.detected:
         for t in targets:
             if game.category(t) == cat:
@@ -620,9 +621,9 @@ def _reaction_6_2b(
         return state
     if standing:
         return _standing_attempts_6_2b(game, state, mover, able, cat, dice, events)
-    kept: list[Any] = list(state.data.get("moments") or [])
+    kept: list[Any] = list(facts_of(state).moments)
     kept.append({"mover": mover, "at": m.at, "from": m.their_hex, "units": able})
-    return state.with_data(moments=kept)
+    return DtpFacts.put(state, moments=kept)
 
 
 def _standing_attempts_6_2b(
@@ -648,7 +649,7 @@ def _standing_attempts_6_2b(
     for _, _, detectors in sorted(ranked):
         if rolled and STATUS[cat] in state.units[mover].status:
             break  # Detected: the other groups need not roll
-        tried = {tuple(x) for x in state.data.get("detect_tried", ())}
+        tried = {tuple(x) for x in facts_of(state).detect_tried}
         if not any((u, mover) in tried for u in detectors):
             state = _try(game, state, detectors, [mover], dice, events)
             rolled = True
@@ -676,9 +677,9 @@ def carry_out_movement(
         elif o.verb == "base":  # a returning unit arrives [DTP 8.51]
             u, to = o.units[0], o.hexes[0]
             state = _based(game, state, u, to)
-            recycle = dict(state.data.get("recycle") or {})
+            recycle = dict(facts_of(state).recycle)
             recycle.pop(u, None)
-            state = state.with_data(recycle=recycle)
+            state = DtpFacts.put(state, recycle=recycle)
             events.append(Event("return", "DTP 8.51", f"{u} returns at {to}", {"unit": u}))
         if o.verb == "move":
             u = o.units[0]
@@ -708,7 +709,7 @@ def carry_out_movement(
             kept = kept_moment_6_2b(state, side, o.units, o.targets)
             state = _try(game, state, o.units, o.targets, dice, events, kept and kept["at"])
     # the moments kept for this player are answered in this file or not at all (DTP-18)
-    left = [m for m in state.data.get("moments") or () if state.units[m["mover"]].side == side]
-    if state.data.get("moments"):
-        state = state.with_data(moments=left)
+    left = [m for m in facts_of(state).moments if state.units[m["mover"]].side == side]
+    if facts_of(state).moments:
+        state = DtpFacts.put(state, moments=left)
     return state

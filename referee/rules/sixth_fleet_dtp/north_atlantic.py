@@ -36,6 +36,7 @@ from referee.rules.sixth_fleet_1975.position import eliminate, move_piece
 from referee.rules.sixth_fleet_dtp import air, special_bases
 from referee.rules.sixth_fleet_dtp import denmark_strait as ds
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.source.model import VictoryBonus
 
 TROMSO = "Tromso"
@@ -53,7 +54,7 @@ def place_at(game: Game, hex_id: str, names: Sequence[str]) -> str | None:
 
 
 def occupied(state: GameState) -> dict[str, int]:
-    return dict(state.data.get("occupied") or {})
+    return dict(facts_of(state).occupied)
 
 
 def occupied_base(game: Game, state: GameState, hex_id: str) -> special_bases.BaseRule | None:
@@ -70,7 +71,7 @@ def defences_destroyed_11_3_5(game: Game, state: GameState, hex_id: str) -> bool
     [DTP 10.44] (or destroyed under SPI's record, kept for positions that hold it)."""
     if game.module.map.hex(hex_id).defended is None:
         return True
-    level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+    level = int(facts_of(state).base_damage.get(hex_id, 0))
     return level >= DESTROYED or hex_id in game.destroyed_defended(state)
 
 
@@ -123,10 +124,10 @@ def _recapture_11_31_6(
         return state
     occ = occupied(state)
     occ.pop(held.name, None)
-    damage = dict(state.data.get("base_damage") or {})
+    damage = dict(facts_of(state).base_damage)
     damage[hex_id] = max(int(damage.get(hex_id, 0)), RECAPTURE_DAMAGE)
-    taken = sorted(set(state.data.get("recaptured") or ()) | {held.name})
-    state = state.with_data(occupied=occ, base_damage=damage, recaptured=taken)
+    taken = sorted(set(facts_of(state).recaptured) | {held.name})
+    state = DtpFacts.put(state, occupied=occ, base_damage=damage, recaptured=taken)
     events.append(
         Event(
             "recapture",
@@ -135,7 +136,7 @@ def _recapture_11_31_6(
             {"place": held.name, "hex": hex_id},
         )
     )
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for u in sorted(here):
         st = state.units[u]
         if st.side == game.flags.nato_side or game.category(u) != "air":
@@ -156,7 +157,7 @@ def _recapture_11_31_6(
                 {"unit": u, "roll": roll},
             )
         )
-    return state.with_data(recycle=recycle)
+    return DtpFacts.put(state, recycle=recycle)
 
 
 def _naval_infantry_11_3_5(
@@ -174,8 +175,8 @@ def _naval_infantry_11_3_5(
         return state
     occ = occupied(state)
     occ[place] = state.turn
-    ever = sorted(set(state.data.get("ever_occupied") or ()) | {place})
-    state = state.with_data(occupied=occ, ever_occupied=ever)
+    ever = sorted(set(facts_of(state).ever_occupied) | {place})
+    state = DtpFacts.put(state, occupied=occ, ever_occupied=ever)
     events.append(
         Event(
             "occupy",
@@ -197,7 +198,7 @@ def _naval_infantry_11_3_5(
 def _dock_11_3_7(
     game: Game, state: GameState, unit: str, hex_id: str, events: list[Event]
 ) -> GameState:
-    if ds.CONVOY_FLAG not in game.unit(unit).flags or state.data.get("docked"):
+    if ds.CONVOY_FLAG not in game.unit(unit).flags or facts_of(state).docked:
         return state
     port = place_at(game, hex_id, PORTS_11_3_7)
     if port is None or not ds.convoy_may_dock_11_3_7(port, TROMSO in occupied(state)):
@@ -210,12 +211,12 @@ def _dock_11_3_7(
             {"unit": unit, "port": port, "hex": hex_id},
         )
     )
-    return state.with_data(docked={"unit": unit, "port": port, "turn": state.turn})
+    return DtpFacts.put(state, docked={"unit": unit, "port": port, "turn": state.turn})
 
 
 def docked_problem_11_3_7(state: GameState, unit: str) -> Violation | None:
     """A docked convoy has done its one job and stays in port [DTP 11.3 rule 7]."""
-    d = state.data.get("docked") or {}
+    d = facts_of(state).docked or {}
     if d.get("unit") != unit:
         return None
     return Violation(
@@ -261,7 +262,7 @@ def may_relocate_11_3_5(game: Game, state: GameState, unit: str, to: str) -> boo
 
 def relocate_problem_11_3_5(state: GameState, unit: str) -> Violation | None:
     """Only one such unit may relocate ("a (1) Beriev Be 12 unit") [DTP 11.3 rule 5]."""
-    done = list(state.data.get("relocated") or ())
+    done = list(facts_of(state).relocated)
     if not done:
         return None
     return Violation(
@@ -288,7 +289,7 @@ def relocate_11_3_5(
             {"unit": unit, "hex": to},
         )
     )
-    return state.with_data(relocated=[unit])
+    return DtpFacts.put(state, relocated=[unit])
 
 
 def reinforce_11_31_6(
@@ -298,11 +299,11 @@ def reinforce_11_31_6(
     arrive next turn, based by their owner like returning units; the dead-pile counters keep
     counting for the Soviet player [DTP 11.31 rule 6] (docs/interpretations.md DTP-DS-10)."""
     rule = special_bases.rule_at(game.module, hex_id)
-    taken = list(state.data.get("recaptured") or ())
+    taken = list(facts_of(state).recaptured)
     repaired_to_d1 = (before, after) == (RECAPTURE_DAMAGE, RECAPTURE_DAMAGE - 1)
     if rule is None or rule.name not in taken or not rule.reinforced_by or not repaired_to_d1:
         return state
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for u in rule.reinforced_by:
         st = state.units.get(u)
         if st is None or st.location is not None:
@@ -319,7 +320,7 @@ def reinforce_11_31_6(
             {"hex": hex_id},
         )
     )
-    return state.with_data(recycle=recycle, recaptured=taken)
+    return DtpFacts.put(state, recycle=recycle, recaptured=taken)
 
 
 # ---- the victory schedule's watched hexes ---------------------------------------------------
@@ -330,7 +331,7 @@ def _matches(game: Game, unit: str, b: VictoryBonus) -> bool:
 
 
 def _watched(state: GameState) -> dict[str, dict[str, Any]]:
-    return {k: dict(v) for k, v in (state.data.get("watched") or {}).items()}
+    return {k: dict(v) for k, v in facts_of(state).watched.items()}
 
 
 def _watch_entries(game: Game, state: GameState, unit: str, hexes: Sequence[str]) -> GameState:
@@ -347,7 +348,7 @@ def _watch_entries(game: Game, state: GameState, unit: str, hexes: Sequence[str]
         if b.condition == "unit_held" and hexes[-1] == h and "held" not in w.get(b.id, {}):
             w[b.id] = {"unit": unit, "since": state.turn}
             changed = True
-    return state.with_data(watched=w) if changed else state
+    return DtpFacts.put(state, watched=w) if changed else state
 
 
 def on_phase_11_3(game: Game, state: GameState, phase: str, events: list[Event]) -> GameState:
@@ -382,14 +383,14 @@ def on_phase_11_3(game: Game, state: GameState, phase: str, events: list[Event])
             else:
                 w.pop(b.id)
             changed = True
-    return state.with_data(watched=w) if changed else state
+    return DtpFacts.put(state, watched=w) if changed else state
 
 
 def _cap_only(game: Game, state: GameState, carrier: str, hex_id: str) -> bool:
     """The carrier is still in ``hex_id`` and each of its air units is aboard or over it."""
     if state.units[carrier].location != hex_id:
         return False
-    assigned = state.data.get("assigned") or {}
+    assigned = facts_of(state).assigned or {}
     for u, cv in assigned.items():
         if cv != carrier or u not in state.units:
             continue
@@ -406,7 +407,7 @@ def start_11_3(game: Game, state: GameState) -> GameState:
     up ``eliminated`` start in the dead pile and count as lost; a place a bonus says the
     Soviets hold from the start is occupied [DTP 11.31 rule 1]."""
     names = special_bases.off_map_names(game.module)
-    losses = list(state.data.get("losses") or ())
+    losses = list(facts_of(state).losses or ())
     for f in game.scenario.fixed:
         u = state.units[f.unit]
         if f.status in names:
@@ -415,12 +416,12 @@ def start_11_3(game: Game, state: GameState) -> GameState:
             state = state.with_unit(UnitState(u.id, u.side, None, "eliminated", frozenset()))
             losses.append({"unit": u.id, "side": u.side, "turn": 0, "rule": f.rule, "scores": True})
     if losses:
-        state = state.with_data(losses=losses)
+        state = DtpFacts.put(state, losses=losses)
     held = {
         str(b.params["place"])
         for b in game.scenario.victory_bonuses
         if b.params.get("held_at_start") is True and "place" in b.params
     }
     if held:
-        state = state.with_data(occupied=dict.fromkeys(sorted(held), 0))
+        state = DtpFacts.put(state, occupied=dict.fromkeys(sorted(held), 0))
     return state

@@ -15,6 +15,7 @@ from referee.engine.core import GameState
 from referee.engine.optional_rules import OptionalRule
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import westpac_options
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.source.model import Module
 
 
@@ -50,5 +51,5 @@ def first_strike_due_14_1(game: Game, state: GameState, side: str | None) -> boo
     return (
         "14.1" in state.options
         and side == game.flags.soviet_side
-        and not state.data.get("first_strike_done")
+        and not facts_of(state).first_strike_done
     )

@@ -25,6 +25,7 @@ The functions compute; no I/O.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from typing import Any
 
 from referee.engine.core import GameState, Violation
@@ -34,6 +35,7 @@ from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
 from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
 from referee.rules.sixth_fleet_dtp.scripted import orders_ok
@@ -59,7 +61,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
         first = (start,)
     if start is None:
         return []
-    damage = int((state.data.get("damage") or {}).get(unit, 0))
+    damage = int(facts_of(state).damage.get(unit, 0))
     allowance = allowance_8_55(game, unit, damage)
     if mp0 > allowance:  # every path's check refuses the entry itself [DTP 11.3 rule 2]
         return []
@@ -122,7 +124,7 @@ def detections_6_2(game: Game, state: GameState, side: str, unit: str) -> list[d
 def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """The impulse's attacks or strikes ``unit`` may make now [DTP 8.1, 8.2, 8.231]."""
     here = state.units[unit].location
-    if here is None or state.data.get("strike"):
+    if here is None or facts_of(state).strike:
         return []
     verb = "strike" if game.category(unit) == "air" else "attack"
     out = []
@@ -182,7 +184,7 @@ def stack_attacks_8_2(
 def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """While a strike that made contact waits: ``unit``'s bounce of it, when the impulse
     check accepts it [DTP 8.232]."""
-    strike = state.data.get("strike") or {}
+    strike = facts_of(state).strike or {}
     strikers = [str(s) for s in strike.get("units") or ()]
     if not strikers or state.units[unit].location is None:
         return []
@@ -199,16 +201,8 @@ def rebases_9_22(game: Game, state: GameState, side: str, unit: str) -> list[dic
     ``rebase`` line [DTP 9.22], [DTP 11.3 rule 2]."""
     if game.category(unit) != "air":
         return []
-    where: dict[str, str] = {h: h for h in game.board.airbase_hexes()}
-    for cv, s in state.units.items():
-        if s.side == side and s.location is not None and game.unit(cv).has("carrier"):
-            where.setdefault(s.location, s.location)
-    for name in sorted(special_bases.off_map_names(game.module)):
-        entry = special_bases.entry_11_3_2(game, name)
-        if entry is not None:
-            where[name] = entry[0]
     out = []
-    for to, at in sorted(where.items()):
+    for to, at in sorted(_landing_places(game, state, side).items()):
         line = f"rebase {unit} {to}"
         if orders_ok(game, state, side, [line]):
             out.append({"base": to, "hex": at, "order": line})
@@ -248,7 +242,7 @@ def _found(game: Game, state: GameState, subject: str) -> dict[str, list[dict[st
         if game.category(subject) in kinds:
             found["moves"] = moves_5_0(game, state, u.side, subject)
         found["detections"] = detections_6_2(game, state, u.side, subject)
-    elif p.section == "combat" and state.data.get("strike"):
+    elif p.section == "combat" and facts_of(state).strike:
         found["bounces"] = bounces_8_232(game, state, u.side, subject)
     elif p.section == "combat":
         found["attacks"] = attacks_8_2(game, state, u.side, subject)
@@ -307,7 +301,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
-        "orders": _pointing(game, state, subject, found),
+        "orders": [*_pointing(game, state, subject, found), *more_choices(module, state, subject)],
         "orders_since": 2,  # options files of format 1 had no DTP order lines
         "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
@@ -327,8 +321,220 @@ def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, A
     game = Game.of(module, state)
     if state.phase == "setup" or side not in flow.due_sides(game, state):
         return []
-    if state.data.get("strike"):
+    if facts_of(state).strike:
         return []
     section = flow.section_of(state)
     lines = list(draft.SIDE_LINES.get(section or "", ()))
-    return draft.side_choices(lines, section, lambda line: orders_ok(game, state, side, [line]))
+    offered = draft.side_choices(lines, section, lambda line: orders_ok(game, state, side, [line]))
+    return [*offered, *more_side_orders(module, state, side)]
+
+
+# ---- the verbs made pointable in options format 5 ---------------------------------------------
+STILL_MORE_VERBS = 5
+"""The options format from which the lines below are published (``since``): a file of an
+older format (an older game's archive, which ``verify`` renders again in the format it names)
+is written without them, byte for byte (:mod:`referee.pbem.draft_options`)."""
+
+
+def _errors_of(
+    game: Game, state: GameState, side: str, lines: list[str]
+) -> Counter[tuple[str, str]]:
+    """The phase's check of the file ``lines``: its errors, counted by rule and fault."""
+    from referee.engine.orders import OrdersSyntaxError, parse_orders
+    from referee.rules.sixth_fleet_dtp.scripted import header
+    from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
+
+    text = header(state, side) + f"[{flow.section_of(state)}]\n" + "".join(f"{x}\n" for x in lines)
+    try:
+        orders = parse_orders(text, "options.txt", VOCABULARY).orders
+    except OrdersSyntaxError:
+        return Counter({("syntax", "syntax"): 1})
+    if len(orders) != len(lines):
+        return Counter({("syntax", "syntax"): 1})
+    return Counter(
+        (p.rule, p.code) for p in flow.check(game, state, side, orders) if p.severity == "error"
+    )
+
+
+class _Alone:
+    """Judges a one-line file of the phase: a line is offered when the phase's own check of
+    the file holding it alone finds no error the empty file does not (the position's own
+    faults, a command ship still in port [DTP 11.5091] or a hex over the limit since a
+    reinforcement [DTP 11.5063], are the file's to mend, not this line's; ``validate``
+    judges the whole file)."""
+
+    def __init__(self, game: Game, state: GameState, side: str) -> None:
+        self.game, self.state, self.side = game, state, side
+        self.base = _errors_of(game, state, side, [])
+
+    def accepts(self, line: str) -> bool:
+        return not (_errors_of(self.game, self.state, self.side, [line]) - self.base)
+
+
+def _choice_5(line: str, kind: str, at: str | None, label: str) -> dict[str, Any]:
+    c: dict[str, Any] = {"order": line, "kind": kind, "label": label, "since": STILL_MORE_VERBS}
+    if at:
+        c["at"] = at
+    return c
+
+
+def _landing_places(game: Game, state: GameState, side: str) -> dict[str, str]:
+    """Where an air unit of ``side`` may come down, each at its hex on the map: the airbases,
+    its side's carriers' hexes, the off-map bases at their anchor hex [DTP 9.22, 11.3 rule 2]."""
+    where: dict[str, str] = {h: h for h in game.board.airbase_hexes()}
+    for cv, s in state.units.items():
+        if s.side == side and s.location is not None and game.unit(cv).has("carrier"):
+            where.setdefault(s.location, s.location)
+    for name in sorted(special_bases.off_map_names(game.module)):
+        entry = special_bases.entry_11_3_2(game, name)
+        if entry is not None:
+            where[name] = entry[0]
+    return where
+
+
+def bases_8_51(
+    game: Game, state: GameState, side: str, unit: str, judge: _Alone
+) -> list[dict[str, Any]]:
+    """``base UNIT HEX|BASE`` in an air movement phase, where it is a choice: an aborted air
+    unit whose turn on the track has come, on each base it may return to [DTP 8.51, 9.26];
+    a unit at an off-map base that may relocate to an occupied base [DTP 11.3 rule 5]. (As a
+    claim about a unit that moves, the move's end decides it [9.1]: not offered.)"""
+    st = state.units[unit]
+    off_map = special_bases.off_map_base(game.module, st.box) is not None
+    if game.category(unit) != "air" or not (st.box == "recycle" or off_map):
+        return []
+    out = []
+    for to, at in sorted(_landing_places(game, state, side).items()):
+        if to == st.box:
+            continue
+        line = f"base {unit} {to}"
+        if judge.accepts(line):
+            rule = "DTP 11.3 rule 5" if off_map else "DTP 8.51"
+            out.append(_choice_5(line, "base", at, f"base at {to} [{rule}]"))
+    return out
+
+
+def carrier_air_9_62(
+    game: Game, state: GameState, side: str, unit: str, judge: _Alone
+) -> list[dict[str, Any]]:
+    """``cap UNIT CV`` (launch from the holding box onto CAP, or a claim that it ends over
+    the carrier) and ``box UNIT CV`` (land below decks) for carrier air, on each carrier of
+    its side the phase's check accepts [9.62, DTP 9.27]; not ``box`` onto the carrier whose
+    holding box it is in already."""
+    from referee.rules.sixth_fleet_dtp.decks import is_deck
+    from referee.source.boxes import carrier_of
+
+    if game.category(unit) != "air" or not game.unit(unit).has("carrier"):
+        return []
+    out = []
+    for cv, s in sorted(state.units.items()):
+        if s.side != side or s.location is None or not is_deck(game, cv):
+            continue
+        for verb, label in (
+            ("cap", f"CAP over {cv} [9.62A]"),
+            ("box", f"below decks on {cv} [9.62B]"),
+        ):
+            line = f"{verb} {unit} {cv}"
+            if verb == "box" and carrier_of(state.units[unit].box) == cv:
+                continue
+            if judge.accepts(line):
+                out.append(_choice_5(line, verb, s.location, label))
+    return out
+
+
+def exits_5_24(
+    game: Game, state: GameState, side: str, unit: str, judge: _Alone
+) -> list[dict[str, Any]]:
+    """``exit UNIT``: a ship or sub off the map from the edge hex (or removal port) it is in,
+    where the rules let it [DTP 5.24, 11.3, 11.503]."""
+    from referee.rules.sixth_fleet_dtp.exits import exit_problems
+
+    st = state.units[unit]
+    if st.location is None or game.category(unit) == "air":
+        return []
+    if exit_problems(game, state, side, unit):
+        return []
+    line = f"exit {unit}"
+    if not judge.accepts(line):
+        return []
+    return [_choice_5(line, "exit", st.location, "leaves the map [DTP 5.24]")]
+
+
+def removals_11_5063(
+    game: Game, state: GameState, side: str, unit: str, judge: _Alone
+) -> list[dict[str, Any]]:
+    """Westpac: ``remove UNIT`` for a ship or sub of a hex its side's reinforcements left
+    over the stacking limit, still over it [DTP 11.5063]."""
+    from referee.rules.sixth_fleet_dtp import westpac_overstack
+
+    st = state.units[unit]
+    if not westpac_overstack.in_play_11_5063(state) or game.category(unit) == "air":
+        return []
+    if st.location not in westpac_overstack.excess_11_5063(game, state, side):
+        return []
+    line = f"remove {unit}"
+    if not judge.accepts(line):
+        return []
+    return [_choice_5(line, "remove", st.location, "removed: over the limit [DTP 11.5063]")]
+
+
+def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, Any]]:
+    """The unit's lines given since options format 5 in its side's movement phase: ``base``,
+    ``cap``/``box``, ``exit``, ``remove`` (none when its side is not due)."""
+    game = Game.of(module, state)
+    u = state.units[unit]
+    p = BY_ID.get(state.phase)
+    if p is None or p.section != "movement" or u.side not in flow.due_sides(game, state):
+        return []
+    if facts_of(state).strike:
+        return []
+    judge = _Alone(game, state, u.side)
+    if p.id.startswith("air"):
+        return [
+            *bases_8_51(game, state, u.side, unit, judge),
+            *carrier_air_9_62(game, state, u.side, unit, judge),
+        ]
+    return [
+        *exits_5_24(game, state, u.side, unit, judge),
+        *removals_11_5063(game, state, u.side, unit, judge),
+    ]
+
+
+def captures_11_5134(
+    game: Game, state: GameState, side: str, judge: _Alone
+) -> list[dict[str, Any]]:
+    """Westpac's optional Korean land war: ``capture HEX`` on each South Korean hex the East
+    Block may take this turn [DTP 11.5134]."""
+    from referee.rules.sixth_fleet_dtp import westpac_korea as korea
+
+    grid = game.module.map.grid
+    if korea.OPTION not in state.options or side != game.flags.soviet_side or grid is None:
+        return []
+    if not korea.capture_turn_11_5134(state.turn):
+        return []
+    held = korea.captured_11_5134(state)
+    out = []
+    for h in sorted(game.module.map.hexes):
+        if korea.capture_problem_11_5134(game.module.map, grid, h, state.turn, held) is not None:
+            continue
+        line = f"capture {h}"
+        if judge.accepts(line):
+            out.append(_choice_5(line, "capture", h, "the East Block takes it [DTP 11.5134]"))
+    return out
+
+
+def more_side_orders(module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
+    """The side's lines given since options format 5 in its movement phase: ``option 14.2``
+    (the Soviet player violates neutral air space, once a game [14.2]) and Westpac's
+    ``capture HEX`` [DTP 11.5134], each where the phase's check accepts it."""
+    game = Game.of(module, state)
+    p = BY_ID.get(state.phase)
+    if p is None or p.section != "movement" or side not in flow.due_sides(game, state):
+        return []
+    judge = _Alone(game, state, side)
+    out = []
+    if "14.2" in state.options and judge.accepts("option 14.2"):
+        out.append(_choice_5("option 14.2", "option", None, "violate neutral air space [14.2]"))
+    if p.id.startswith("ship"):
+        out += captures_11_5134(game, state, side, judge)
+    return out

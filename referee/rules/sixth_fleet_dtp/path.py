@@ -31,6 +31,7 @@ from referee.rules.sixth_fleet_1975.movement import (
 from referee.rules.sixth_fleet_dtp import denmark_strait, north_atlantic, special_bases
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
 from referee.rules.sixth_fleet_dtp.denmark_strait import pack_ice_problem_11_3_6
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement import through_problem_5_25
 from referee.rules.sixth_fleet_dtp.rounding import halve_down_4_01a
 
@@ -157,7 +158,7 @@ def step_5_0(
 
 def _destroyed_10_44(state: GameState, hex_id: str) -> bool:
     """A Defended hex whose Hit Table damage reached D3 is destroyed [DTP 10.44]."""
-    return int((state.data.get("base_damage") or {}).get(hex_id, 0)) >= DESTROYED
+    return int(facts_of(state).base_damage.get(hex_id, 0)) >= DESTROYED
 
 
 def move_start(game: Game, state: GameState, unit: str) -> str | None:

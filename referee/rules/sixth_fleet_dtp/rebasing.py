@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_dtp import (
 )
 from referee.rules.sixth_fleet_dtp import landing as decks
 from referee.rules.sixth_fleet_dtp.combat_phase import flags_of
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.flags import other_nato_base_extra_9_15
 from referee.rules.sixth_fleet_dtp.removal import night_removal_6_62
 from referee.source.boxes import carrier_of
@@ -66,7 +67,7 @@ def usable_base(game: Game, state: GameState, unit: str, hex_id: str) -> bool:
         return side == game.flags.soviet_side and (
             from_start or game.unit(unit).type in held.occupied_users
         )
-    level = int((state.data.get("base_damage") or {}).get(hex_id, 0))
+    level = int(facts_of(state).base_damage.get(hex_id, 0))
     return _nation_side(game, base.nationality) == side and not bases.airbase_closed_10_44(level)
 
 
@@ -198,7 +199,7 @@ def carry_out_rebasing(
     in the air (not rebased, not CAP over their own base [DTP 9.24]) are eliminated and
     recycle [DTP 8.51]."""
     rebased = {o.units[0]: o.hexes[0] for o in orders if o.verb == "rebase"}
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for u in sorted(state.units):
         st = state.units[u]
         if st.side != side or game.category(u) != "air" or decks.where(state, u) is None:
@@ -268,7 +269,7 @@ def carry_out_rebasing(
                 {"unit": u, "roll": roll},
             )
         )
-    return state.with_data(recycle=recycle)
+    return DtpFacts.put(state, recycle=recycle)
 
 
 def _diverted_9_15(
@@ -304,7 +305,7 @@ def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event
     """Phase 7 of a Night turn: surface Detected markers off [DTP 6.62], then each damaged
     base's repair roll [DTP 10.44]."""
     state = night_removal_6_62(game, state, events)
-    damage = dict(state.data.get("base_damage") or {})
+    damage = dict(facts_of(state).base_damage)
     for hex_id in sorted(damage):
         level = int(damage[hex_id])
         if level <= 0 or level >= bases.DESTROYED or game.board.airbase(hex_id) is None:
@@ -324,4 +325,4 @@ def night_phase_4_1(game: Game, state: GameState, dice: Dice, events: list[Event
         state = north_atlantic.reinforce_11_31_6(
             game, state, hex_id, level, damage[hex_id], events
         )  # [DTP 11.31 rule 6]
-    return state.with_data(base_damage=damage)
+    return DtpFacts.put(state, base_damage=damage)

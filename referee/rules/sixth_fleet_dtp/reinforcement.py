@@ -19,11 +19,10 @@ from referee.engine.core import Dice, Event, GameState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.reinforcement import arrivals_12_2
 from referee.rules.sixth_fleet_1975.sequence import reinforcing_sides_12_2
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts
 from referee.rules.sixth_fleet_dtp.flags import flags_of
 from referee.rules.sixth_fleet_dtp.optional import med_11_0
 from referee.rules.sixth_fleet_dtp.sequence import INTERPHASE_12_2
-
-OWED = "interphase_12_2"  # state.data: the sides still to place in this Interphase
 
 
 def due_after_12_2(game: Game, state: GameState) -> list[str]:
@@ -52,7 +51,7 @@ def interphase_12_2(
         )
         state, left = arrivals_12_2(game, state, side, dice, events)
         if left:
-            return state.with_data(**{OWED: sides[i + 1 :]}).evolve(
+            return DtpFacts.put(state, interphase_12_2=sides[i + 1 :]).evolve(
                 phase=INTERPHASE_12_2.id, active_side=side
             )
     return None
@@ -60,4 +59,4 @@ def interphase_12_2(
 
 def end_12_2(state: GameState) -> GameState:
     """The Interphase record removed once every side has placed."""
-    return state.evolve(data={k: v for k, v in state.data.items() if k != OWED})
+    return DtpFacts.drop(state, "interphase_12_2")

@@ -19,6 +19,7 @@ from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.denmark_strait import may_reach_under_ice_11_3_6
 from referee.rules.sixth_fleet_dtp.detection import STATUS, Unit, keeps_detection_6_64
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 
 
 def unit_of(game: Game, pid: str) -> Unit:
@@ -30,7 +31,7 @@ def unit_of(game: Game, pid: str) -> Unit:
 def enemy_base_adjacent(game: Game, state: GameState, hex_id: str, side: str) -> bool:
     """Is ``hex_id`` next to an airbase of the enemy of ``side`` that is not destroyed? (A
     surface unit there is Detected [DTP 6.43] and keeps its marker [DTP 6.65].)"""
-    destroyed = {h for h, lvl in (state.data.get("base_damage") or {}).items() if lvl >= 3}
+    destroyed = {h for h, lvl in facts_of(state).base_damage.items() if lvl >= 3}
     for h in game.board.neighbours(hex_id):
         base = game.board.airbase(h)
         if base is None or h in destroyed:

@@ -16,6 +16,7 @@ from referee.engine.optional_rules import chosen_options
 from referee.engine.orders import Order, OrdersDoc
 from referee.engine.ruleset import (
     Due,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     Submissions,
@@ -33,6 +34,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_options,
     westpac_reinforcement,
 )
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.flags import (
     LATER_FLAGS,
     NEW_GAME_FLAGS,
@@ -48,10 +50,11 @@ from referee.source.model import Module
 RULESET_ID = "sixth_fleet_dtp"
 
 
-class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
+class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFacts):
     id = RULESET_ID
     name = "Sixth Fleet, DTP revised rules"
     vocabulary = VOCABULARY
+    facts = DtpFacts
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -64,21 +67,24 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         own = {r.id for r in westpac_options.OPTIONS}
         st = SPI.new_game(module, scenario, game_id, tuple(o for o in chosen if o not in own))
         st = st.evolve(options=chosen)
-        data = {**st.data, "damage": {}, "recycle": {}, "base_damage": {}, "combat": {}}
+        spi_game = Game.of(module, st)  # SPI's start, as the kit's rulings below read it
+        st = DtpFacts.put(st, damage={}, recycle={}, base_damage={}, combat={})
         # SPI's 8.5.4 ruling is SPI's combat phase, which the kit replaces [DTP 8.0]: its flag
         # stays out, so a DTP game starts as DTP games always have (and old archives verify)
         spi_only = {"attack_advanced_8_5_4"}
-        data["flags"] = {k: v for k, v in (data.get("flags") or {}).items() if k not in spi_only}
+        flags = {k: v for k, v in (facts_of(st).flags or {}).items() if k not in spi_only}
         sides = side_flags_11_502(module)  # East Block and SEATO [DTP 11.502]
-        if sides:
-            data["flags"] = {**(data.get("flags") or {}), **sides}
-        if optional.med_11_0(module) and Game.of(module, st).scenario.reinforcements:
+        st = DtpFacts.put(st, flags={**flags, **sides} if sides else flags)
+        dtp_flags: dict[str, bool] | None = None
+        if optional.med_11_0(module) and spi_game.scenario.reinforcements:
             # SPI's Reinforcement Interphase [12.2]: a ruling new games record
-            data["dtp_flags"] = {**(data.get("dtp_flags") or {}), **NEW_GAME_FLAGS}
-        if westpac_reinforcement.has_track_11_506(Game.of(module, st)):
+            dtp_flags = {**(dtp_flags or {}), **NEW_GAME_FLAGS}
+        if westpac_reinforcement.has_track_11_506(spi_game):
             # the excess of ship reinforcements eliminated [DTP 11.5063]: a ruling new games record
-            data["dtp_flags"] = {**(data.get("dtp_flags") or {}), **WESTPAC_NEW_GAME_FLAGS}
-        st = st.evolve(ruleset=self.id, data=data)
+            dtp_flags = {**(dtp_flags or {}), **WESTPAC_NEW_GAME_FLAGS}
+        if dtp_flags is not None:
+            st = DtpFacts.put(st, dtp_flags=dtp_flags)
+        st = st.evolve(ruleset=self.id)
         # off-map bases and places held from the start [DTP 11.3 rule 2, 11.31 rule 1]
         return north_atlantic.start_11_3(Game.of(module, st), st)
 
@@ -236,8 +242,8 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         """An open game: a side sees the board, not the other side's standing orders."""
         if side is None:
             return state
-        standing = {k: v for k, v in (state.data.get("standing") or {}).items() if k == side}
-        return state.with_data(standing=standing)
+        standing = {k: v for k, v in (facts_of(state).standing or {}).items() if k == side}
+        return DtpFacts.put(state, standing=standing)
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """[DTP 8.57]: sunk and eliminated units their full value [13.0], damaged ships and

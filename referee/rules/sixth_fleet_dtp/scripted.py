@@ -54,6 +54,7 @@ from referee.rules.sixth_fleet_dtp import (
     westpac_setup,
 )
 from referee.rules.sixth_fleet_dtp.decks import is_deck
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.sequence import BY_ID, INTERPHASE_12_2
 from referee.rules.sixth_fleet_dtp.vocabulary import VOCABULARY
 from referee.rules.sixth_fleet_dtp.westpac_command_ships import to_sea_lines_11_5091
@@ -75,9 +76,9 @@ def seed_of(state: GameState) -> int:
             state.turn,
             state.phase,
             state.active_side,
-            state.data.get("impulses"),
-            state.data.get("strike"),
-            sorted(state.data.get("rebased") or ()),
+            facts_of(state).impulses,
+            facts_of(state).strike,
+            sorted(facts_of(state).rebased),
         ],
         sort_keys=True,
         default=str,
@@ -321,7 +322,7 @@ def _over_limit_lines_11_5063(
 
 def impulse_lines(game: Game, state: GameState, side: str, rng: random.Random) -> list[str]:
     """One impulse [DTP 8.2], or the defender's bounces while a strike waits [DTP 8.232]."""
-    strike = state.data.get("strike")
+    strike = facts_of(state).strike
     if strike:
         if rng.random() >= BOUNCE_CHANCE_8_232:
             return []
@@ -399,7 +400,7 @@ def rebasing_lines(game: Game, state: GameState, side: str) -> list[str]:
         for d, st in state.units.items()
         if st.location is not None and game.category(d) == "surface" and is_deck(game, d)
     }
-    moved = set(state.data.get("moved_air") or ())
+    moved = set(facts_of(state).moved_air)
     for u in _mine(state, side):
         here = state.units[u].location
         if game.category(u) != "air" or here is None:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from referee.engine.core import Event, GameState, Violation
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.flags import DtpFlags
 from referee.source.model import Module
 from referee.source.tablemodel import TableMiss
@@ -32,7 +33,6 @@ from referee.source.tablemodel import TableMiss
 RULE = "DTP 11.3 rule 4"
 COLUMN = "base_attack_subs"
 COASTAL = "coastal"
-USED = "sg_base_attacks"
 
 
 def base_attack_subs_11_3_4(module: Module, side: str) -> frozenset[str] | None:
@@ -49,7 +49,7 @@ def base_attack_subs_11_3_4(module: Module, side: str) -> frozenset[str] | None:
 
 def used_11_3_4(state: GameState) -> frozenset[str]:
     """The subs that have made their one base attack this game [DTP 11.3 rule 4]."""
-    return frozenset(state.data.get(USED) or ())
+    return frozenset(facts_of(state).sg_base_attacks)
 
 
 def sub_base_attack_problems_11_3_4(
@@ -133,4 +133,4 @@ def record_11_3_4(
             {"units": list(subs), "hex": hex_id},
         )
     )
-    return state.with_data(**{USED: sorted(used_11_3_4(state) | set(subs))})
+    return DtpFacts.put(state, sg_base_attacks=sorted(used_11_3_4(state) | set(subs)))

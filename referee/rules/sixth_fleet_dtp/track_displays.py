@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from math import ceil
 from typing import Any
 
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.source.model import Module
 from referee.source.schema import BoxUnits, DisplayDecl, DisplayRow
 
@@ -27,8 +28,6 @@ TRACK, AIR_BOX = "Reinforcement track", "Variable air box"
 TRACK_BOX, AIR = "Arrives Game-Turn {}", "Variable air units"
 PER_ROW, ACROSS = 5, 4  # boxes per row of the track; counters across a box
 WAITING = "reinforcements"  # the engine's box of a unit still to arrive
-DELAYED = "delayed"  # state.data: a delayed unit -> the Game-Turn it was delayed on [11.5063]
-ARRIVED = "variable_air"  # state.data["variable_air"]["arrived"]: unit -> Game-Turn [11.507]
 
 
 def _arrivals(module: Module) -> dict[int, list[str]]:
@@ -70,9 +69,9 @@ def on_track_11_506(module: Module, state: Any) -> Mapping[str, int]:
     if scn is None:
         return {}
     turn_of = {u: r.after_turn + 1 for r in scn.reinforcements for u in r.units}
-    arrived = (state.data.get(ARRIVED) or {}).get("arrived") or {}
+    arrived = (facts_of(state).variable_air or {}).get("arrived") or {}
     turn_of.update({str(u): int(t) for u, t in arrived.items()})
-    delayed = state.data.get(DELAYED) or {}
+    delayed = facts_of(state).delayed or {}
     out: dict[str, int] = {}
     for u, turn in turn_of.items():
         st = state.units.get(u)

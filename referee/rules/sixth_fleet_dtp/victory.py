@@ -18,6 +18,7 @@ from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.victory import bonus_holds_13_1, unit_vp_13_0
 from referee.rules.sixth_fleet_dtp import denmark_strait
 from referee.rules.sixth_fleet_dtp.exits import EXITED
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.source.diagnostics import Diagnostic
 from referee.source.model import Module, VictoryBonus
 
@@ -81,17 +82,17 @@ def bonus_holds_11_3(state: GameState, b: VictoryBonus) -> bool:
     """The North Atlantic bonus conditions on the facts ``north_atlantic.py`` records
     [DTP 11.3 victory, 11.31 rule 8]."""
     p = b.params
-    watched = (state.data.get("watched") or {}).get(b.id) or {}
+    watched = facts_of(state).watched.get(b.id) or {}
     if b.condition == "no_unit_entered":  # no US CV TF ever enters 2603 (Soviet +20)
         return "entered" not in watched
     if b.condition == "unit_held":  # a US CV held 2603 with its air on CAP only (NATO +20)
         return "held" in watched
     if b.condition == "occupied":  # Tromso or Keflavik occupied at any time (Soviet +10)
-        return str(p.get("place")) in (state.data.get("ever_occupied") or ())
+        return str(p.get("place")) in facts_of(state).ever_occupied
     if b.condition == "occupied_at_end":  # Iceland: Keflavik held at the end (Soviet +10)
-        return str(p.get("place")) in (state.data.get("occupied") or {})
+        return str(p.get("place")) in facts_of(state).occupied
     if b.condition == "convoy_docked":  # Tromso +20, Trondheim +10 (NATO)
-        return (state.data.get("docked") or {}).get("port") == p.get("port")
+        return (facts_of(state).docked or {}).get("port") == p.get("port")
     return False
 
 
@@ -103,10 +104,10 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
     vp: dict[str, Fraction] = {s: Fraction(0) for s in game.sides}
     lost = {
         loss["unit"]: str(loss.get("rule", ""))
-        for loss in state.data.get("losses", ())
+        for loss in (facts_of(state).losses or ())
         if loss.get("scores", True)
     }
-    damage = state.data.get("damage") or {}
+    damage = facts_of(state).damage
     scores = scoring_sides(game.module)
     # each scoring unit for the report's loss table, by the side it scores for
     destroyed: dict[str, list[dict[str, Any]]] = {s: [] for s in game.sides}
@@ -159,7 +160,7 @@ def score_8_57(game: Game, state: GameState) -> dict[str, Any]:
 def neutral_airspace_14_2(game: Game, state: GameState) -> int:
     """The Soviet player's loss for violating neutral air space, once announced [14.2][13.0]
     (SPI's optional rule, kept in the Med [DTP 11.0]): ``flags.neutral_airspace_vp``."""
-    return game.flags.neutral_airspace_vp if state.data.get("neutral_airspace") else 0
+    return game.flags.neutral_airspace_vp if facts_of(state).neutral_airspace else 0
 
 
 DTP_CONDITIONS = frozenset(

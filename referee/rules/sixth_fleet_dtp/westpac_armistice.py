@@ -20,18 +20,18 @@ turn, so AM turns are 1, 4, 7, ...
 from __future__ import annotations
 
 from referee.engine.core import Dice, Event, GameState
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 
 RULE = "DTP 11.5132"
 OPTION = "11.5132"
 AFTER = 21  # "not less than 7 days (21 turns) after the commencement of hostilities"
 AM_EVERY = 3
 ENDS_ON = (1, 2, 3)  # the first roll ends on 1, the second on 1-2, the third and later 1-3
-KEY = "armistice"
 
 
 def hostilities_began(state: GameState) -> int:
     """The Game-Turn hostilities began: the recorded one, else turn 1 [DTP 11.5101]."""
-    rec = state.data.get("hostilities") or {}
+    rec = facts_of(state).hostilities
     return int(rec["war"]) if rec.get("war") is not None else 1
 
 
@@ -57,7 +57,7 @@ def roll_11_5132(
     recorded, and whether an armistice ends the game [DTP 11.5132]."""
     if OPTION not in state.options or not rolls_on_11_5132(turn, hostilities_began(state)):
         return state, False
-    rolls = {str(k): int(v) for k, v in (state.data.get(KEY) or {}).items()}
+    rolls = {str(k): int(v) for k, v in facts_of(state).armistice.items()}
     if str(turn) in rolls:
         return state, False
     roll = dice.roll(6, "armistice", RULE)
@@ -73,4 +73,4 @@ def roll_11_5132(
             {"turn": turn, "roll": roll, "ends_on": limit},
         )
     )
-    return state.with_data(**{KEY: rolls}), over
+    return DtpFacts.put(state, armistice=rolls), over

@@ -36,6 +36,7 @@ from typing import Any
 from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.westpac_national import PRC, national_11_508
 
 RULE_START, RULE_DELAY, RULE_PRC, RULE_TAIWAN = (
@@ -47,13 +48,12 @@ RULE_START, RULE_DELAY, RULE_PRC, RULE_TAIWAN = (
 TAIWAN = "Tw"  # the Republic of China in module_src/dtp_westpac
 PHASE = "hostilities"
 BEFORE = "ship_movement_a"  # the turn's first phase: the announcement comes before it
-RECORD = "hostilities"
 PRC_WORD = "prc"
 
 
 def record(state: GameState) -> dict[str, int]:
     """``war``, ``prc`` (the Game-Turns hostilities and PRC entry began) and ``asked``."""
-    rec = state.data.get(RECORD) or {}
+    rec = facts_of(state).hostilities
     return {str(k): int(v) for k, v in rec.items() if v is not None}
 
 
@@ -126,7 +126,7 @@ def carry_out_11_5101(
             else f"Game-Turn {state.turn}: hostilities commence"
         )
         events.append(Event("hostilities", RULE_PRC if what == PRC_WORD else RULE_START, text, {}))
-    return state.with_data(**{RECORD: dict(sorted(rec.items()))})
+    return DtpFacts.put(state, hostilities=dict(sorted(rec.items())))
 
 
 def _nationality_of(game: Game, word: str) -> str | None:

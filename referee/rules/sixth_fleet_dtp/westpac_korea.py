@@ -24,6 +24,7 @@ from referee.hexgrid import HexGrid
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.source.model import MapDef
 
 RULE = "DTP 11.5134"
@@ -89,12 +90,11 @@ def _next_capture_turn(turn: int) -> int:
 
 # ---- the capture in play (optional rule 11.5134) ----------------------------------------------
 OPTION = "11.5134"
-CAPTURED = "korea_captured"  # state.data: hex -> the Game-Turn it fell
 
 
 def captured_11_5134(state: GameState) -> dict[str, int]:
     """The South Korean hexes the East Block has taken, each with its Game-Turn."""
-    return {str(h): int(t) for h, t in (state.data.get(CAPTURED) or {}).items()}
+    return {str(h): int(t) for h, t in facts_of(state).korea_captured.items()}
 
 
 def capture_order_problems_11_5134(
@@ -124,7 +124,7 @@ def capture_11_5134(game: Game, state: GameState, hex_id: str, events: list[Even
     units there permanently eliminated, a base or defended hex there destroyed (D3), all for
     VP [DTP 11.5134]."""
     taken = {**captured_11_5134(state), hex_id: state.turn}
-    state = state.with_data(**{CAPTURED: taken})
+    state = DtpFacts.put(state, korea_captured=taken)
     events.append(
         Event(
             "capture",
@@ -138,8 +138,8 @@ def capture_11_5134(game: Game, state: GameState, hex_id: str, events: list[Even
             state = eliminate(game, state, u, RULE, f"caught in {hex_id} as it falls", events)
     m = game.module.map
     if m.hexes[hex_id].defended is not None or game.board.airbase(hex_id) is not None:
-        damage = {**(state.data.get("base_damage") or {}), hex_id: DESTROYED}
-        state = state.with_data(base_damage=damage)
+        damage = {**facts_of(state).base_damage, hex_id: DESTROYED}
+        state = DtpFacts.put(state, base_damage=damage)
         events.append(
             Event(
                 "base-destroyed",

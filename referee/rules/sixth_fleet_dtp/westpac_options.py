@@ -25,6 +25,7 @@ from referee.engine.optional_rules import OptionalRule
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.detection import STATUS
+from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.source.model import Module
 
 CRUISERS, ARMISTICE, SG_ATTACKS, KOREA = "11.5131", "11.5132", "11.5133", "11.5134"
@@ -120,7 +121,7 @@ def long_bin_gone_11_5093(game: Game, state: GameState, events: list[Event]) -> 
     ship and sub movement phase, the Long Bin that has attacked and is no longer Detected
     leaves the map (box ``expended``; not sunk, no VP)."""
     u = state.units.get(LONG_BIN)
-    fired = LONG_BIN in (state.data.get("sg_base_attacks") or ())
+    fired = LONG_BIN in facts_of(state).sg_base_attacks
     if u is None or u.location is None or not fired or STATUS["submarine"] in u.status:
         return state
     events.append(

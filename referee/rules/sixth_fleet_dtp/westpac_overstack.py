@@ -34,6 +34,7 @@ from referee.rules.sixth_fleet_1975.air import box_contents
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import eliminate
 from referee.rules.sixth_fleet_1975.stacking import NAVAL_LIMIT, counts
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.flags import flags_of
 
 RULE = "DTP 11.5063"
@@ -47,7 +48,7 @@ def in_play_11_5063(state: GameState) -> bool:
 
 
 def _record(state: GameState) -> dict[str, list[str]]:
-    return {str(k): [str(h) for h in v] for k, v in (state.data.get(KEY) or {}).items()}
+    return {str(k): [str(h) for h in v] for k, v in facts_of(state).over_limit_11_5063.items()}
 
 
 def record_11_5063(game: Game, state: GameState, side: str, hex_id: str) -> GameState:
@@ -57,7 +58,7 @@ def record_11_5063(game: Game, state: GameState, side: str, hex_id: str) -> Game
         return state
     rec = _record(state)
     rec[side] = sorted({*rec.get(side, ()), hex_id})
-    return state.with_data(**{KEY: dict(sorted(rec.items()))})
+    return DtpFacts.put(state, over_limit_11_5063=dict(sorted(rec.items())))
 
 
 def recorded_11_5063(state: GameState, side: str) -> list[str]:
@@ -179,7 +180,7 @@ def eliminate_11_5063(
             game, state, u, RULE, f"over the stacking limit in {where} after its move", events
         )
     rec.pop(side)
-    return state.with_data(**{KEY: dict(sorted(rec.items()))})
+    return DtpFacts.put(state, over_limit_11_5063=dict(sorted(rec.items())))
 
 
 def scripted_lines(game: Game, state: GameState, side: str) -> list[str]:

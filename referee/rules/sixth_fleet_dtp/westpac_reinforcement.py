@@ -42,6 +42,7 @@ from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_1975.stacking import room_for_7_22
 from referee.rules.sixth_fleet_dtp import westpac_bases, westpac_overstack, westpac_variable_air
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.rebasing import usable_base
 from referee.rules.sixth_fleet_dtp.sequence import day_part_4_0
 from referee.source.model import Reinforcement
@@ -58,7 +59,6 @@ PHASE_IDS = (PHASE_A, PHASE_B)
 ENTRY_HEX = "hex"
 VARIABLE = "variable"  # a variable air unit's entry: any base its nationality may take [11.507]
 BEFORE = ("ship_movement_a", "air_movement_a", "air_movement_b")  # the phases placed before
-DELAYED = "delayed"  # state.data: unit -> the Game-Turn it was delayed on
 
 
 def has_track_11_506(game: Game) -> bool:
@@ -81,7 +81,7 @@ def _track(game: Game, state: GameState) -> dict[str, Reinforcement]:
 
 
 def _delayed(state: GameState) -> dict[str, int]:
-    return {str(k): int(v) for k, v in (state.data.get(DELAYED) or {}).items()}
+    return {str(k): int(v) for k, v in (facts_of(state).delayed or {}).items()}
 
 
 def due_11_506(game: Game, state: GameState, side: str, before: str) -> list[str]:
@@ -290,8 +290,8 @@ def place_11_506(
                     {"unit": u},
                 )
             )
-    if not carry.problems and (delayed or DELAYED in state.data):
-        carry.state = carry.state.with_data(**{DELAYED: dict(sorted(delayed.items()))})
+    if not carry.problems and (delayed or facts_of(state).delayed is not None):
+        carry.state = DtpFacts.put(carry.state, delayed=dict(sorted(delayed.items())))
     return carry
 
 
@@ -311,7 +311,7 @@ def owed_11_506(state: GameState) -> dict[str, Any]:
     """The placements owed in a reinforcement phase (``state.data["reinforce"]``); a position
     without them (a hand-made state file) owes the awaited side's, before the first ship
     movement [DTP 11.5041]."""
-    owed = state.data.get("reinforce")
+    owed = facts_of(state).reinforce
     if isinstance(owed, dict) and owed.get("then") in BEFORE:
         return {"then": owed["then"], "sides": [str(s) for s in owed.get("sides") or ()]}
     return {"then": "ship_movement_a", "sides": [state.active_side] if state.active_side else []}

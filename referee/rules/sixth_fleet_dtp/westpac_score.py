@@ -36,6 +36,7 @@ from typing import Any
 from referee.engine.core import Event, GameState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.base_combat import base_at
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.victory import base_vp_8_57, level_11_3
 from referee.rules.sixth_fleet_dtp.westpac_unloading import unloaded_11_50922
 from referee.rules.sixth_fleet_dtp.westpac_victory import (
@@ -69,10 +70,10 @@ def unit_worth_11_5124(game: Game, unit: str, damage: int, lost: bool) -> Fracti
 def _losses(game: Game, state: GameState) -> dict[str, list[dict[str, Any]]]:
     lost = {
         x["unit"]: str(x.get("rule", ""))
-        for x in state.data.get("losses", ())
+        for x in (facts_of(state).losses or ())
         if x.get("scores", True)
     }
-    damage = state.data.get("damage") or {}
+    damage = facts_of(state).damage
     out: dict[str, list[dict[str, Any]]] = {s: [] for s in game.sides}
     for pid, u in sorted(state.units.items()):
         gone = pid in lost or u.box == "recycle"
@@ -84,7 +85,7 @@ def _losses(game: Game, state: GameState) -> dict[str, list[dict[str, Any]]]:
             continue
         row = {"unit": pid, "vp": str(worth), "rule": lost.get(pid) or RULE}
         out[game.enemy_of(u.side)].append(row if gone else {**row, "what": f"damaged D{level}"})
-    for hex_id, level in sorted((state.data.get("base_damage") or {}).items()):
+    for hex_id, level in sorted(facts_of(state).base_damage.items()):
         base = base_at(game, state, hex_id)
         if base is None or not level or base.side not in out:
             continue
@@ -98,7 +99,7 @@ def _losses(game: Game, state: GameState) -> dict[str, list[dict[str, Any]]]:
 
 def _present(game: Game, state: GameState, area: str, side: str) -> list[str]:
     """``side``'s ships and subs in ``area`` below D2 [DTP 11.5123]."""
-    damage = state.data.get("damage") or {}
+    damage = facts_of(state).damage
     return sorted(
         pid
         for pid, u in state.units.items()
@@ -122,7 +123,7 @@ def okhotsk_presence_11_5124(game: Game, state: GameState, a: Award) -> bool:
     """A ``turn`` award: at least three undamaged US SSNs (``okhotsk_ssn``), or three
     undamaged US surface units of ASW 12 or more (``okhotsk_asw``), in the area now."""
     area = a.hexes[0]
-    damage = state.data.get("damage") or {}
+    damage = facts_of(state).damage
     count = 0
     for pid, u in state.units.items():
         d = game.unit(pid)
@@ -139,7 +140,7 @@ def okhotsk_presence_11_5124(game: Game, state: GameState, a: Award) -> bool:
 def end_of_turn_11_5124(game: Game, state: GameState, events: list[Event]) -> GameState:
     """The end of a Game-Turn: each ``turn`` award that holds now scores once more
     (``state.data["award_turns"]``: award -> turns earned) [DTP 11.5124 *]."""
-    turns = dict(state.data.get("award_turns") or {})
+    turns = dict(facts_of(state).award_turns)
     changed = False
     for a in awards_11_5124(game.module):
         if a.per == "turn" and okhotsk_presence_11_5124(game, state, a):
@@ -153,7 +154,7 @@ def end_of_turn_11_5124(game: Game, state: GameState, events: list[Event]) -> Ga
                     {"award": a.id, "vp": a.points},
                 )
             )
-    return state.with_data(award_turns=turns) if changed else state
+    return DtpFacts.put(state, award_turns=turns) if changed else state
 
 
 def _award_vp(game: Game, state: GameState, a: Award, final: bool) -> int | None:
@@ -163,7 +164,7 @@ def _award_vp(game: Game, state: GameState, a: Award, final: bool) -> int | None
     if a.per in ("once", "unit"):
         return sum(int(x["vp"]) for x in unloaded_11_50922(state) if x["award"] == a.id)
     if a.per == "turn":
-        return a.points * int((state.data.get("award_turns") or {}).get(a.id, 0))
+        return a.points * int(facts_of(state).award_turns.get(a.id, 0))
     return a.points if final and sea_control_11_5123(game, state, a) else 0
 
 

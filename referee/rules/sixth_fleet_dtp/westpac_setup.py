@@ -33,6 +33,7 @@ from referee.engine.core import GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp import westpac_bases
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.iceland_setup import placements
 from referee.rules.sixth_fleet_dtp.sequence import players_11_0
 from referee.rules.sixth_fleet_dtp.westpac_national import national_11_508
@@ -45,7 +46,6 @@ TF_PORT = "3033"  # Vladivostok
 JMSDF_GROUP, JMSDF_SS = "JMSDF ASW group", "SS #125"  # [DTP 11.5053]
 LAST_UNIT = "SO-SG-36"  # [DTP 11.505]
 RULE_ORDER = "DTP 11.505"
-STEP = "setup_step"  # state.data: the set-up step reached [DTP 11.505]
 UNPLACED, HELD = "unplaced", "held back"
 
 Where = dict[str, tuple[str, Order | None]]
@@ -233,7 +233,7 @@ def steps_of(game: Game, state: GameState) -> tuple[SetupStep, ...]:
 def step_11_505(game: Game, state: GameState) -> SetupStep | None:
     """The set-up step the game is at, if the scenario has steps."""
     steps = steps_of(game, state)
-    i = int(state.data.get(STEP) or 0)
+    i = int(facts_of(state).setup_step or 0)
     return steps[i] if i < len(steps) else None
 
 
@@ -282,8 +282,8 @@ def next_side_11_505(game: Game, state: GameState) -> tuple[GameState, str | Non
     steps = steps_of(game, state)
     if not steps:
         return state, None
-    i = int(state.data.get(STEP) or 0) + 1
-    return state.with_data(**{STEP: i}), (steps[i].side if i < len(steps) else None)
+    i = int(facts_of(state).setup_step or 0) + 1
+    return DtpFacts.put(state, setup_step=i), (steps[i].side if i < len(steps) else None)
 
 
 def not_held_11_505(game: Game, state: GameState, orders: Sequence[Order]) -> list[Order]:

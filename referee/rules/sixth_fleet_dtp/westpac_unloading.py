@@ -34,6 +34,7 @@ from referee.engine.core import Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.base_combat import base_at
 from referee.rules.sixth_fleet_dtp.bases import DESTROYED
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.westpac_hostilities import TAIWAN, at_war, prc_at_war
 from referee.rules.sixth_fleet_dtp.westpac_korea import nationality_of
 from referee.rules.sixth_fleet_dtp.westpac_victory import (
@@ -52,7 +53,7 @@ PRC = "Ch"
 
 def unloaded_11_50922(state: GameState) -> list[dict[str, Any]]:
     """The units set aside so far, in order: unit, hex, award, vp, turn."""
-    return [dict(x) for x in state.data.get("unloaded") or ()]
+    return [dict(x) for x in facts_of(state).unloaded]
 
 
 def _landing_barred_11_50941(game: Game, state: GameState, unit: str, hex_id: str) -> str | None:
@@ -153,4 +154,4 @@ def unload_11_50922(game: Game, state: GameState, side: str, events: list[Event]
                 {"unit": pid, "hex": here, "award": award.id, "vp": vp},
             )
         )
-    return state.with_data(unloaded=done) if len(done) > before else state
+    return DtpFacts.put(state, unloaded=done) if len(done) > before else state

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from referee.engine.core import Dice, Event, GameState, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.sequence import day_part_4_0
 
 RULE = "DTP 11.507"
 FIRST_TURN = 4  # [DTP 11.507]
-RECORD = "variable_air"
 BOX = "reinforcements"
 BEFORE = "ship_movement_a"
 
@@ -50,7 +50,7 @@ def roll_turn_11_507(turn: int) -> bool:
 
 
 def _record(state: GameState) -> dict[str, dict[str, int]]:
-    rec = state.data.get(RECORD) or {}
+    rec = facts_of(state).variable_air or {}
     return {
         "rolls": {str(k): int(v) for k, v in (rec.get("rolls") or {}).items()},
         "arrived": {str(k): int(v) for k, v in (rec.get("arrived") or {}).items()},
@@ -96,7 +96,7 @@ def roll_11_507(
                 {"roll": roll},
             )
         )
-        return state.with_data(**{RECORD: rec})
+        return DtpFacts.put(state, variable_air=rec)
     rec["arrived"][unit] = state.turn
     side = game.unit(unit).side
     events.append(
@@ -108,4 +108,4 @@ def roll_11_507(
         )
     )
     state = state.with_unit(UnitState(unit, side, None, BOX))
-    return state.with_data(**{RECORD: rec})
+    return DtpFacts.put(state, variable_air=rec)

@@ -29,12 +29,12 @@ from collections.abc import Sequence
 from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
+from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
 from referee.rules.sixth_fleet_dtp.westpac_unloading import UNLOADED, unloaded_11_50922
 from referee.rules.sixth_fleet_dtp.westpac_victory import destinations_11_5124
 
 Z5_TYPE, LSM_TYPE, PRC = "Z5", "LSM", "Ch"
 RULE = "DTP 11.5095"
-KEY = "z5_assault"
 SET_ASIDE = "set_aside"
 
 
@@ -55,7 +55,7 @@ def assault_hexes_11_5095(game: Game, state: GameState) -> list[str]:
 
 
 def assault(state: GameState) -> dict[str, object]:
-    return dict(state.data.get(KEY) or {})
+    return dict(facts_of(state).z5_assault or {})
 
 
 def move_problem_11_5095(
@@ -107,7 +107,7 @@ def record_11_5095(
                     {"unit": o.units[0], "hex": here},
                 )
             )
-            state = state.with_data(**{KEY: {"hex": here, "turn": state.turn}})
+            state = DtpFacts.put(state, z5_assault={"hex": here, "turn": state.turn})
     return state
 
 
@@ -128,7 +128,7 @@ def assault_done_11_50952(game: Game, state: GameState, events: list[Event]) -> 
         done.append(
             {"unit": pid, "hex": u.location, "award": award.id, "vp": vp, "turn": state.turn}
         )
-        state = state.with_data(unloaded=done)
+        state = DtpFacts.put(state, unloaded=done)
         state = state.with_unit(UnitState(pid, u.side, None, UNLOADED, frozenset()))
         events.append(
             Event(
@@ -146,7 +146,7 @@ def no_lsm_left_11_50953(game: Game, state: GameState, side: str, events: list[E
     """The start of ``side``'s air movement: a damaged Z-5 whose return is due comes back only
     "so long as there is still an active PRC LSM unit in play"; with none on the map it is
     set aside (box ``set_aside``) "and will not count for VP" [DTP 11.50953]."""
-    recycle = dict(state.data.get("recycle") or {})
+    recycle = dict(facts_of(state).recycle)
     for pid in sorted(recycle):
         u = state.units.get(pid)
         if u is None or u.side != side or u.box != "recycle" or not is_z5(game, pid):
@@ -155,7 +155,7 @@ def no_lsm_left_11_50953(game: Game, state: GameState, side: str, events: list[E
             continue
         recycle.pop(pid)
         state = state.with_unit(UnitState(pid, u.side, None, SET_ASIDE, frozenset()))
-        state = state.with_data(recycle=recycle)
+        state = DtpFacts.put(state, recycle=recycle)
         events.append(
             Event(
                 "set-aside",

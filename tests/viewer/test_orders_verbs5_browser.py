@@ -1,0 +1,366 @@
+"""The verbs the viewer's orders mode offers since options format 5, pointed at in a real
+headless Chromium (issue 28): each drafted by pointing in the awaited side's viewer of a
+shared demo game, downloaded, accepted by ``referee validate`` and carried out by ``referee
+adjudicate`` (signed with the side's demo key).
+
+DTP, Denmark Strait: NATO's first air movement launches carrier air from the holding box onto
+CAP over its carrier (``cap UNIT CV`` [9.62A]); the Soviet one relocates a Be-12 from Murmansk
+to occupied Keflavik (``base UNIT HEX`` [DTP 11.3 rule 5]) and lands a Forger below decks on
+the Kiev (``box UNIT CV`` [9.62B]). Screenshots at 1280 and 390 px go to
+``$REFEREE_VIEWER_SHOTS``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.viewer.test_orders_browser import _download, _open, _order_lines
+from tests.viewer.test_orders_hex_browser import (
+    _awaiting,
+    _choices,
+    _point,
+    _signed_and_carried_out,
+    _viewer,
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.chromium]
+
+
+def _draft(
+    browser: Any, demo: Path, kinds: tuple[str, ...], tmp_path: Path, shots: Path, name: str
+) -> None:
+    """The first step offering ``kinds[0]``: one choice of each kind pointed at (a unit each),
+    at both widths; the download is the section's header and exactly those lines, and the
+    referee takes it."""
+    last, side, doc = _awaiting(demo, kinds[0])
+    game, page = _viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        chosen, units = [], set()
+        for kind in kinds:
+            unit, c = next(
+                (u, c)
+                for u in sorted(doc["units"])
+                if u not in units
+                for c in _choices(browser, u)
+                if c.get("kind") == kind
+            )
+            units.add(unit)
+            _point(browser, unit, c)
+            chosen.append(c["order"])
+        browser.save_screenshot(str(shots / f"orders-{name}-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index(f"[{doc['section']}]") + 1 :] == chosen, lines
+    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+
+
+def test_dtp_carrier_air_launched_on_cap_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    demo = finished_demo("dtp_denmark_strait").out
+    _draft(browser, demo, ("cap",), tmp_path, shots, "dtp-cap")
+
+
+def test_dtp_relocation_to_keflavik_and_a_landing_below_decks_are_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    demo = finished_demo("dtp_denmark_strait").out
+    _draft(browser, demo, ("base", "box"), tmp_path, shots, "dtp-base-box")
+
+
+def test_sixth_fleet_reinforcements_placed_by_pointing_validate_and_are_carried_out(
+    browser: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Sixth Fleet (1975), the Campaign's Reinforcement Interphase after Game-Turn 10, NATO's
+    part (a small prepared position, the conformance case 161's): the French CV arrives on
+    an entry hex [12.2] (its marked place on the map) and its Crusaders on Combat Air Patrol
+    over it [12.22] (the button: the line goes below the carrier's); ``validate`` takes the
+    download and the Interphase carries it out."""
+    import json
+
+    from referee.engine.core import ScriptedDice
+    from referee.engine.ruleset import get_ruleset
+    from referee.pbem.draft_options import draft_options
+    from referee.viewer.data import StepDoc
+    from referee.viewer.page import render_viewer
+    from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
+    from tests.pbem.cliflow import cli
+
+    src = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet"
+    case = json.loads(
+        (
+            Path(__file__).resolve().parents[1]
+            / "conformance"
+            / "sixth_fleet_1975"
+            / "161-12.22-french-carrier-air-on-cap.json"
+        ).read_text()
+    )
+    module = fixture_module("sixth_fleet")
+    state = build_state(module, case["position"])
+    rs = get_ruleset(module.ruleset)
+    view = rs.view(module, state, "NATO")
+    report = {
+        "sequence": 0,
+        "title": "Reinforcement Interphase",
+        "game_id": state.game_id,
+        "scenario": state.scenario,
+        "after": {"turn": state.turn, "phase": state.phase},
+        "awaiting": {"side": "NATO", "due": [{"side": "NATO"}]},
+    }
+    doc = draft_options(module, rs, report, "0" * 64, view, "NATO")
+    assert doc["format"].endswith("/5")
+    html = render_viewer(
+        module, [StepDoc(report, "0" * 64, view.to_json())], side="NATO", referee="0" * 64,
+        draft=doc,
+    )  # fmt: skip
+    page = tmp_path / "viewer-NATO.html"
+    page.write_text(html)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        cv = next(c for c in _choices(browser, "FR-CV-1") if c["order"] == "place FR-CV-1 1401")
+        _point(browser, "FR-CV-1", cv)
+        air = next(
+            c for c in _choices(browser, "FR-F8") if c["order"].startswith("place FR-F8 cap")
+        )
+        assert "at" not in air  # the carrier arrives now: no hex yet
+        _point(browser, "FR-F8", air)
+        browser.save_screenshot(str(shots / f"orders-1975-reinforcement-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[reinforcement]") + 1 :] == [cv["order"], air["order"]], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    position = tmp_path / "state.json"
+    position.write_text(json.dumps(state.to_json()))
+    code, out = cli("validate", draft, "--state", position, "--module", src)
+    assert code == 0, out
+    out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), ScriptedDice([]))
+    assert out.ok, out.violations
+    assert out.state.units["FR-F8"].location == out.state.units["FR-CV-1"].location == "1401"
+
+
+def _prepared_viewer(
+    module: Any, rs: Any, state: Any, report: dict[str, Any], side: str, page: Path
+) -> dict[str, Any]:
+    """The viewer of ``side`` over one prepared position (its view), with the options the
+    referee would publish for it; the options document."""
+    from referee.pbem.draft_options import draft_options
+    from referee.viewer.data import StepDoc
+    from referee.viewer.page import render_viewer
+
+    view = rs.view(module, state, side)
+    doc = draft_options(module, rs, report, "0" * 64, view, side)
+    assert doc["format"].endswith("/5")
+    steps = [StepDoc(report, "0" * 64, view.to_json())]
+    html = render_viewer(module, steps, side=side, referee="0" * 64, draft=doc)
+    page.write_text(html)
+    return doc
+
+
+def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Carrier Battlegroup, the demo's first turn with the CVBG's Tomahawks all under ships
+    (each full) and one of them fired since (a small prepared position: its missile back in
+    the available Cargo [22.8 USN 1]), so the DDG that carried it has room: the Trade Cargo
+    of another missile to it [5.0 step 2c] is pointed at (the CVBG's space), downloaded,
+    accepted by ``validate`` and carried out (the missile under the DDG)."""
+    import json
+
+    from referee.engine.core import GameState, UnitState
+    from referee.engine.ruleset import get_ruleset
+    from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
+    from referee.source.loader import load_module
+    from tests.pbem.cliflow import cli
+    from tests.rules.test_sixth_fleet_dtp_games import SeededDice
+
+    src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
+    demo = finished_demo("carrier_battlegroup").out
+    turn = sorted((demo / "game" / "revealed" / "turns").glob("*-USN-outfit"))[0].name
+    state = GameState.from_json(
+        json.loads((demo / "game" / "revealed" / "turns" / turn / "state.json").read_bytes())
+    )
+    report = json.loads((demo / "game" / "turns" / turn / "report.json").read_bytes())
+    missiles = dict(facts_of(state).missiles)
+    fired = sorted(missiles)[-1]
+    roomy = missiles.pop(fired)
+    state = CbgFacts.put(state, missiles=missiles).with_unit(
+        UnitState(fired, "USN", None, "available")
+    )
+    module = load_module(src)[0]
+    rs = get_ruleset(module.ruleset)
+    page = tmp_path / "viewer-USN.html"
+    doc = _prepared_viewer(module, rs, state, report, "USN", page)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        unit, trade = next(
+            (u, c)
+            for u in sorted(doc["units"])
+            for c in _choices(browser, u)
+            if c.get("kind") == "trade"
+        )
+        assert trade["order"] == f"trade {unit} -> {roomy}", trade  # the one ship with room
+        _point(browser, unit, trade)
+        browser.save_screenshot(str(shots / f"orders-cbg-trade-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[logistics]") + 1 :] == [trade["order"]], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    position = tmp_path / "state.json"
+    position.write_text(json.dumps(state.to_json()))
+    code, out = cli("validate", draft, "--state", position, "--module", src)
+    assert code == 0, out
+    out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), SeededDice(1))
+    assert out.ok, out.violations
+    assert facts_of(out.state).missiles[unit] == roomy
+
+
+def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Sixth Fleet (2019), NATO's part opened with NATO's key, its first Action Phase: an air
+    unit's standing ``divert UNIT -> PLACE ...`` [8.3.2] composed place by place (a base's
+    zone marked on the map, then a carrier's holding box from the list, first choice
+    first); downloaded, accepted by ``validate`` on NATO's view and carried out by
+    ``adjudicate``."""
+    from selenium.webdriver.support.ui import Select
+
+    from tests.pbem.cliflow import cli
+    from tests.viewer.test_orders_hex_browser import _cut_hidden
+
+    demo = finished_demo("sixth_fleet_2019").out
+    last = "003-NATO-nato_events"
+    game = _cut_hidden(demo, last, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        unit, divert = next(
+            (u, c)
+            for u in sorted(doc["units"])
+            for c in _choices(browser, u)
+            if c.get("kind") == "divert"
+        )
+        zones = [p for p in divert["from"] if not p.startswith("Holding ")]
+        boxes = [p for p in divert["from"] if p.startswith("Holding ")]
+        assert zones, divert
+        Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+        browser.execute_script(
+            "Array.from(document.querySelectorAll('#choices button.choice'))"
+            ".find(b => b.dataset.order === arguments[0]).click()",
+            divert["order"],
+        )
+        mark = browser.find_element(
+            "css selector", f'#optmarks .opt.compose[data-word="{zones[0]}"]'
+        )  # the first choice: a base's zone, on the map
+        browser.execute_script(
+            "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", mark
+        )
+        chosen = [zones[0], *boxes[:1]]
+        for word in chosen[1:]:  # then a holding box, from the list
+            browser.execute_script(
+                "Array.from(document.querySelectorAll('#choices button.compose'))"
+                ".find(b => b.dataset.word === arguments[0]).click()",
+                word,
+            )
+        browser.save_screenshot(str(shots / f"orders-2019-divert-{width}.png"))
+        browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    spelled = [f'"{p}"' if " " in p else p for p in chosen]
+    want = f"{divert['order']} {' '.join(spelled)}"
+    assert lines[lines.index("[standing]") + 1 :] == [want], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate", game, signed, "--key", demo / "keys" / "referee.key",
+        "--referee-dir", tmp_path / "referee",
+    )  # fmt: skip
+    assert code == 0, out
+    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
+
+
+def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
+    browser: Any, tmp_path: Path, shots: Path
+) -> None:
+    """DTP Westpac, the East Block's ship and sub movement of Game-Turn 4 with optional rule
+    11.5134 (a small prepared position from the rules' conformance set-up): a damaged
+    destroyer in Vladivostok leaves by its removal port (``exit``, its marked hex
+    [DTP 11.5031]) and the Korean hex next to two North Korean ones falls (``capture``, a
+    button of the side [DTP 11.5134]); ``validate`` takes the download and the phase
+    carries it out."""
+    import json
+
+    from referee.engine.core import ScriptedDice
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from tests.conformance.rulesets import dtp_westpac
+    from tests.pbem.cliflow import cli
+    from tests.viewer.test_orders_side_browser import _side_button
+
+    src = Path(__file__).resolve().parents[2] / "module_src" / "dtp_westpac"
+    module = dtp_westpac.module()
+    state = (
+        dtp_westpac.set_up()
+        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock", options=("11.5134",))
+        .with_data(
+            hostilities={"war": 1, "prc": 1, "asked": 4},
+            variable_air={"rolls": {"4": 1}, "arrived": {}},
+            damage={"SO-DD-5": 1},
+        )
+    )
+    report = {
+        "game_id": state.game_id,
+        "scenario": state.scenario,
+        "after": {"turn": state.turn, "phase": state.phase},
+        "awaiting": {"side": "EastBlock", "due": [{"side": "EastBlock"}]},
+    }
+    page = tmp_path / "viewer-EastBlock.html"
+    doc = _prepared_viewer(module, RULESET, state, report, "EastBlock", page)
+    assert any(c["order"] == "capture 2541" for c in doc["side_choices"])
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        exit_ = next(c for c in _choices(browser, "SO-DD-5") if c.get("kind") == "exit")
+        _point(browser, "SO-DD-5", exit_)
+        _side_button(browser, "capture 2541")
+        browser.save_screenshot(str(shots / f"orders-westpac-exit-capture-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[movement]") + 1 :] == ["exit SO-DD-5", "capture 2541"], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    position = tmp_path / "state.json"
+    position.write_text(json.dumps(state.to_json()))
+    code, out = cli("validate", draft, "--state", position, "--module", src)
+    assert code == 0, out
+    out = RULESET.resolve(module, state, RULESET.parse_orders(text, "orders.txt"), ScriptedDice([]))
+    assert out.ok, out.violations
+    assert out.state.units["SO-DD-5"].box == "retreated"
+    assert "2541" in out.state.data["korea_captured"]
