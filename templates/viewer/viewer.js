@@ -623,7 +623,7 @@
   }
   function optTitle(c) {  /* a label that only repeats a word of the line is left out; a rule case alone is not put in parentheses */
     var l = c.label || "";
-    if (!l || c.order.split(/\s+/).indexOf(l) >= 0) { return c.order; }
+    if (!l || wordsOf(c.order).indexOf(l) >= 0) { return c.order; }
     return c.order + (/^\[[^\]]*\]$/.test(l) ? " " + l : " (" + l + ")");
   }
   function answerAt(a, o) {
