@@ -121,3 +121,51 @@ def test_each_naval_unit_of_a_hex_over_the_limit_may_be_removed() -> None:
     assert _accepted(m, state, "EastBlock", f"remove {naval[-1]}")
     within = move_piece(game, state, "SO-AK-78", "3034")
     assert not _unit_lines(m, within, "SO-DD-9")
+
+
+def test_the_med_campaigns_reinforcements_are_offered_their_entry_places() -> None:
+    """The DTP Med Campaign's Reinforcement Interphase after Game-Turn 10 (SPI's [12.2],
+    [DTP 11.0]): the US F4 its two entry airbases, the French carrier air its carrier
+    [12.22]; each line refused for nothing but the other reinforcements it leaves unplaced
+    (the file's other lines place them [12.2])."""
+    m = sixth_fleet_dtp.module()
+    state = RULESET.new_game(m, "campaign", "g").evolve(
+        turn=10, phase="reinforcement_12_2", active_side="NATO"
+    )
+    view = RULESET.view(m, state, "NATO")
+    offered = {
+        u: [c["order"] for c in RULESET.options(m, view, u, limit=0).data["orders"]]
+        for u in ("US-F4.3", "FR-F8")
+    }
+    assert offered == {
+        "US-F4.3": ["place US-F4.3 1022", "place US-F4.3 1311", "stack"],
+        "FR-F8": ["place FR-F8 cap FR-CV-1", "place FR-F8 box FR-CV-1", "stack"],
+    }
+    text = (
+        "game: g\nturn: 10\nside: NATO\nphase: reinforcement_12_2\n\n[reinforcement]\n"
+        "place US-F4.3 1311\nplace FR-CV-1 1401\nplace FR-F8 cap FR-CV-1\n"
+    )
+    bad = RULESET.validate(m, state, RULESET.parse_orders(text, "o.txt"))
+    assert [v for v in bad if v.code != "delayed"] == []
+
+
+def test_westpac_reinforcements_are_offered_their_entry_hexes() -> None:
+    """Westpac's reinforcement phase before Game-Turn 4's first ship movement [DTP 11.5041,
+    11.506]: the East Block's AK due now is offered its port, and that file is accepted."""
+    from referee.engine.core import ScriptedDice
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement
+
+    m = dtp_westpac.module()
+    state = _westpac(4, "ship_movement_a", "EastBlock")
+    game = Game.of(m, state)
+    owed = westpac_reinforcement.detour_11_506(game, state, "ship_movement_a")
+    state = flow.reinforce_11_506(game, state.with_data(reinforce=owed), ScriptedDice([]), [])
+    assert (state.phase, state.active_side) == ("reinforcement_a", "EastBlock")
+    got = [(c["order"], c["at"]) for c in _unit_lines(m, state, "SO-AK-81")]
+    assert got == [("place SO-AK-81 3033", "3033")]
+    text = (
+        f"game: {state.game_id}\nturn: 4\nside: EastBlock\nphase: reinforcement_a\n\n"
+        "[reinforcement]\nplace SO-AK-81 3033\n"
+    )
+    assert not RULESET.validate(m, state, RULESET.parse_orders(text, "o.txt"))

@@ -110,3 +110,33 @@ def test_sixth_fleet_reinforcement_places_only_in_format_5(
     _without_since_5(rs, monkeypatch)
     before = draft_options(module, rs, report, "0" * 64, view, side, 4)
     assert compact_json(before) == compact_json(old)
+
+
+def test_sixth_fleet_2019_divert_only_in_format_5(
+    finished_demo: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The 2019 demo, NATO's first Action Phase (the referee's record of the position): format
+    5 offers each air unit's standing ``divert`` [8.3.2], composed from its side's bases and
+    holding boxes; format 4's file is byte for byte the one the options gave before it."""
+    from referee.engine.core import GameState
+    from referee.engine.ruleset import get_ruleset
+    from referee.source.loader import load_module
+
+    demo = finished_demo("sixth_fleet_2019").out
+    turn = "003-NATO-nato_events"
+    state = GameState.from_json(
+        json.loads((demo / "game" / "secret" / "turns" / turn / "state.json").read_bytes())
+    )
+    report = json.loads((demo / "game" / "turns" / turn / "report.json").read_bytes())
+    src = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_2019"
+    module = load_module(src)[0]
+    assert module is not None
+    rs = get_ruleset(module.ruleset)
+    view = rs.view(module, state, "NATO")
+    old, new = (draft_options(module, rs, report, "0" * 64, view, "NATO", v) for v in (4, 5))
+    diverts = [c for e in new["units"].values() for c in e["choices"] if c["kind"] == "divert"]
+    assert diverts and all(c["section"] == "standing" and c["from"] for c in diverts)
+    assert not [c for e in old["units"].values() for c in e["choices"] if c["kind"] == "divert"]
+    _without_since_5(rs, monkeypatch)
+    before = draft_options(module, rs, report, "0" * 64, view, "NATO", 4)
+    assert compact_json(before) == compact_json(old)

@@ -177,12 +177,11 @@ def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
     accepted by ``validate`` and carried out (the missile under the DDG)."""
     import json
 
-    from referee.engine.core import GameState, UnitState
+    from referee.engine.core import GameState, SeededDice, UnitState
     from referee.engine.ruleset import get_ruleset
     from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
     from referee.source.loader import load_module
     from tests.pbem.cliflow import cli
-    from tests.rules.test_sixth_fleet_dtp_games import SeededDice
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
     demo = finished_demo("carrier_battlegroup").out
@@ -364,3 +363,98 @@ def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
     assert out.ok, out.violations
     assert out.state.units["SO-DD-5"].box == "retreated"
     assert "2541" in out.state.data["korea_captured"]
+
+
+def _prepared(name: str) -> tuple[Any, Any, Path]:
+    """A small prepared DTP position of the rules' conformance set-ups, its module and its
+    source: ``option`` (the Med's short scenario, the Soviet first ship and sub movement
+    with optional rule 14.2 in use [14.2]) or ``remove`` (Westpac's Game-Turn 4, a fourth
+    East Block naval unit in Vladivostok, the hex recorded over the limit [DTP 11.5063])."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_1975.position import move_piece
+    from referee.rules.sixth_fleet_dtp import westpac_overstack
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from tests.conformance.rulesets import dtp_westpac, sixth_fleet_dtp
+
+    root = Path(__file__).resolve().parents[2] / "module_src"
+    if name == "option":
+        module = sixth_fleet_dtp.module()
+        state = RULESET.new_game(module, "short", "g", ("14.2",))
+        return (
+            module,
+            state.evolve(phase="ship_movement_a", active_side="Soviet"),
+            root / ("sixth_fleet_dtp"),
+        )
+    module = dtp_westpac.module()
+    state = (
+        dtp_westpac.set_up()
+        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock")
+        .with_data(
+            hostilities={"war": 1, "prc": 1, "asked": 4},
+            variable_air={"rolls": {"4": 1}, "arrived": {}},
+        )
+    )
+    game = Game.of(module, state)
+    state = move_piece(game, state, "SO-AK-78", "3033")
+    state = westpac_overstack.record_11_5063(game, state, "EastBlock", "3033")
+    return module, state, root / "dtp_westpac"
+
+
+@pytest.mark.parametrize("kind", ["option", "remove"])
+def test_dtp_option_and_remove_pointed_validate_and_are_carried_out(
+    browser: Any, tmp_path: Path, shots: Path, kind: str
+) -> None:
+    """DTP on small prepared positions: the Soviet player's ``option 14.2`` (a button of the
+    side [14.2]) and, in Westpac, the ``remove`` of a naval unit of a hex over the limit
+    (its marked hex [DTP 11.5063]); ``validate`` takes the download (the empty file is
+    refused for the Westpac excess) and the phase carries it out."""
+    import json
+
+    from referee.engine.core import ScriptedDice
+    from referee.rules.sixth_fleet_dtp.ruleset import RULESET
+    from tests.pbem.cliflow import cli
+    from tests.viewer.test_orders_side_browser import _side_button
+
+    module, state, src = _prepared(kind)
+    side = str(state.active_side)
+    report = {
+        "game_id": state.game_id,
+        "scenario": state.scenario,
+        "after": {"turn": state.turn, "phase": state.phase},
+        "awaiting": {"side": side, "due": [{"side": side}]},
+    }
+    page = tmp_path / f"viewer-{side}.html"
+    doc = _prepared_viewer(module, RULESET, state, report, side, page)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        if kind == "option":
+            line = "option 14.2"
+            _side_button(browser, line)
+        else:
+            unit, c = next(
+                (u, c)
+                for u in sorted(doc["units"])
+                for c in _choices(browser, u)
+                if c.get("kind") == "remove"
+            )
+            line = c["order"]
+            _point(browser, unit, c)
+        browser.save_screenshot(str(shots / f"orders-dtp-{kind}-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[movement]") + 1 :] == [line], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    position = tmp_path / "state.json"
+    position.write_text(json.dumps(state.to_json()))
+    code, out = cli("validate", draft, "--state", position, "--module", src)
+    assert code == 0, out
+    out = RULESET.resolve(module, state, RULESET.parse_orders(text, "orders.txt"), ScriptedDice([]))
+    assert out.ok, out.violations
+    if kind == "option":  # announced, carried out before the file's other lines [14.2]
+        assert any(e.rule == "14.2" for e in out.events), out.events
+    else:  # eliminated for all purposes at the end of the phase [DTP 11.5063]
+        assert out.state.units[line.split()[1]].location is None

@@ -15,6 +15,7 @@ from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Viol
 from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import (
     Due,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     Submissions,
@@ -25,6 +26,7 @@ from referee.engine.steps import WithheldDice
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
+from referee.rules.naval_module.facts import NavalFacts, facts_of
 from referee.rules.naval_module.readings import NEW_GAME_FLAGS
 from referee.rules.naval_module.vocabulary import VOCABULARY
 from referee.source.model import Module
@@ -32,10 +34,11 @@ from referee.source.model import Module
 RULESET_ID = "naval_module"
 
 
-class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
+class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFacts):
     id = RULESET_ID
     name = "Naval units module (rules 25.0-32.0)"
     vocabulary = VOCABULARY
+    facts = NavalFacts
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -70,12 +73,13 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             active_side=sc.first_player,
             units=units,
             stacks={},
-            data={
-                "phasing": sc.first_player,
-                "first": sc.first_player,
-                "control": control,
-                "flags": dict(NEW_GAME_FLAGS),
-            },
+        )
+        state = NavalFacts.put(
+            state,
+            phasing=sc.first_player,
+            first=sc.first_player,
+            control=control,
+            flags=dict(NEW_GAME_FLAGS),
         )
         for f in sorted(sc.fixed, key=lambda f: f.unit):
             state = place(state, f.unit, f.hex)
@@ -138,7 +142,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """The naval rules give no victory conditions (the host series does): the ledger of
         ships sunk and passengers lost, with their cases."""
-        sunk = list(state.data.get("sunk", []))
+        sunk = list(facts_of(state).sunk)
         by_side: dict[str, list[str]] = {}
         for sid in sunk:
             by_side.setdefault(state.units[sid].side, []).append(sid)

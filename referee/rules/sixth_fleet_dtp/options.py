@@ -28,7 +28,7 @@ import heapq
 from collections import Counter
 from typing import Any
 
-from referee.engine.core import GameState, Violation
+from referee.engine.core import Event, GameState, Violation
 from referee.engine.orders import MAX_LINE_CHARS
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
@@ -285,6 +285,8 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         lines += [fmt(x) for x in shown]
         if limit and len(items) > limit:
             lines.append(f"  ... and {len(items) - limit} more {title}")
+    more = more_choices(module, state, subject)
+    lines += [f"  {c['order']}  ({c['label']})" for c in more if not c.get("compose")]
     if len(lines) == 1:
         lines.append("  nothing now" + ("" if due else ": the game waits for another side"))
     marks = {m["hex"]: "move" for m in moves}
@@ -301,7 +303,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
-        "orders": [*_pointing(game, state, subject, found), *more_choices(module, state, subject)],
+        "orders": [*_pointing(game, state, subject, found), *more],
         "orders_since": 2,  # options files of format 1 had no DTP order lines
         "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
@@ -365,9 +367,11 @@ class _Alone:
 
     def __init__(self, game: Game, state: GameState, side: str) -> None:
         self.game, self.state, self.side = game, state, side
-        self.base = _errors_of(game, state, side, [])
+        self.base: Counter[tuple[str, str]] | None = None  # checked once, when first asked
 
     def accepts(self, line: str) -> bool:
+        if self.base is None:
+            self.base = _errors_of(self.game, self.state, self.side, [])
         return not (_errors_of(self.game, self.state, self.side, [line]) - self.base)
 
 
@@ -447,7 +451,7 @@ def exits_5_24(
 ) -> list[dict[str, Any]]:
     """``exit UNIT``: a ship or sub off the map from the edge hex (or removal port) it is in,
     where the rules let it [DTP 5.24, 11.3, 11.503]."""
-    from referee.rules.sixth_fleet_dtp.exits import exit_problems
+    from referee.rules.sixth_fleet_dtp.exits import carry_out_exit, exit_problems
 
     st = state.units[unit]
     if st.location is None or game.category(unit) == "air":
@@ -457,7 +461,10 @@ def exits_5_24(
     line = f"exit {unit}"
     if not judge.accepts(line):
         return []
-    return [_choice_5(line, "exit", st.location, "leaves the map [DTP 5.24]")]
+    said: list[Event] = []  # the way out the rules give it, as the referee will say it
+    carry_out_exit(game, state, unit, said)
+    rule = said[0].rule if said else "DTP 5.24"
+    return [_choice_5(line, "exit", st.location, f"leaves the map [{rule}]")]
 
 
 def removals_11_5063(
@@ -480,11 +487,22 @@ def removals_11_5063(
 
 def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, Any]]:
     """The unit's lines given since options format 5 in its side's movement phase: ``base``,
-    ``cap``/``box``, ``exit``, ``remove`` (none when its side is not due)."""
+    ``cap``/``box``, ``exit``, ``remove``; in the Med Campaign's Reinforcement Interphase,
+    SPI's ``place`` lines [12.2] (none when its side is not due)."""
+    from referee.rules.sixth_fleet_dtp.sequence import INTERPHASE_12_2
+
     game = Game.of(module, state)
     u = state.units[unit]
     p = BY_ID.get(state.phase)
-    if p is None or p.section != "movement" or u.side not in flow.due_sides(game, state):
+    if p is None or u.side not in flow.due_sides(game, state):
+        return []
+    if p.id == INTERPHASE_12_2.id:  # the Med Campaign's: SPI's own places [12.2, DTP 11.0]
+        from referee.rules.sixth_fleet_1975.draft import reinforcement_choices
+
+        return reinforcement_choices(game, state, unit)
+    if p.section == "reinforcement":  # Westpac's [DTP 11.506]
+        return westpac_places_11_506(game, state, u.side, unit)
+    if p.section != "movement":
         return []
     if facts_of(state).strike:
         return []
@@ -498,6 +516,28 @@ def more_choices(module: Module, state: GameState, unit: str) -> list[dict[str, 
         *exits_5_24(game, state, u.side, unit, judge),
         *removals_11_5063(game, state, u.side, unit, judge),
     ]
+
+
+def westpac_places_11_506(
+    game: Game, state: GameState, side: str, unit: str
+) -> list[dict[str, Any]]:
+    """Westpac's reinforcement phase: ``place UNIT HEX`` for a unit due now, on each hex it
+    may enter (the check's own ``entry_hexes_11_506``: a ship's entry hexes or port, an air
+    unit's bases its nation may use with room [DTP 11.506, 11.5061, 11.5082]), each the
+    phase's check accepts in a file of that line alone, apart from the units it leaves
+    unplaced (every unit that can be placed must be [DTP 11.5062]: the file's other lines)."""
+    from referee.rules.sixth_fleet_dtp import westpac_reinforcement as wr
+
+    then = wr.owed_11_506(state)["then"]
+    if unit not in wr.due_11_506(game, state, side, then):
+        return []
+    judge = _Alone(game, state, side)
+    out = []
+    for h in wr.entry_hexes_11_506(game, state, unit):
+        line = f"place {unit} {h}"
+        if judge.accepts(line):
+            out.append(_choice_5(line, "place", h, "arrives [DTP 11.506]"))
+    return out
 
 
 def captures_11_5134(
@@ -519,7 +559,8 @@ def captures_11_5134(
             continue
         line = f"capture {h}"
         if judge.accepts(line):
-            out.append(_choice_5(line, "capture", h, "the East Block takes it [DTP 11.5134]"))
+            c = _choice_5(line, "capture", h, "the East Block takes it [DTP 11.5134]")
+            out.append({**c, "section": "movement"})
     return out
 
 
@@ -534,7 +575,8 @@ def more_side_orders(module: Module, state: GameState, side: str) -> list[dict[s
     judge = _Alone(game, state, side)
     out = []
     if "14.2" in state.options and judge.accepts("option 14.2"):
-        out.append(_choice_5("option 14.2", "option", None, "violate neutral air space [14.2]"))
+        c = _choice_5("option 14.2", "option", None, "violate neutral air space [14.2]")
+        out.append({**c, "section": "movement"})  # its section, also where no unit moves
     if p.id.startswith("ship"):
         out += captures_11_5134(game, state, side, judge)
     return out
