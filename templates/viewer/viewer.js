@@ -626,7 +626,11 @@
     if (u !== "side") { forceStart(u, c, key); }
     pick(u === "side" ? picked : u); drawSideChoices();
   }
-  function optTitle(c) { return c.order + (c.label ? " (" + c.label + ")" : ""); }
+  function optTitle(c) {  /* a label that only repeats a word of the line is left out; a rule case alone is not put in parentheses */
+    var l = c.label || "";
+    if (!l || wordsOf(c.order).indexOf(l) >= 0) { return c.order; }
+    return c.order + (/^\[[^\]]*\]$/.test(l) ? " " + l : " (" + l + ")");
+  }
   function answerAt(a, o) {
     addLine("answer " + a.id + " " + o, "answer " + a.id);
     $("draftnote").textContent = "Answered " + a.id + ": " + o;
@@ -674,8 +678,12 @@
       if (B.places[p] && !groups[p]) { groups[p] = [[{ order: "", label: e.marks[p], at: p }, -1]]; }
     });
     var from = placements[step][picked] ? B.places[placements[step][picked][0]] : null;
+    var stacks = stacksAt(step);
     Object.keys(groups).sort().forEach(function (p) {
       var q = B.places[p], cs = groups[p], c = cs[0][0];
+      /* where counters stand, the mark goes on their lower right corner: their values and
+         the place's name (an area map's zone) stay readable */
+      if (stacks[p]) { q = [q[0] + size * 0.5, q[1] + size * 0.5]; }
       var off = cs.every(function (x) { return takenBy(x[0]).length; });
       var og = sv("g", { "class": "opt" + (off ? " off" : "") + (c.order ? "" : " info"), "data-place": p,
         "data-kind": c.kind || "", tabindex: "0", role: "button", "aria-label": cs.map(function (x) { return optTitle(x[0]); }).join("; ") });
