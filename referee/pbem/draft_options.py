@@ -162,11 +162,12 @@ pair of other nationalities costs three checks, not one a line; a pair it accept
 asked every other line (:func:`force_mates`)."""
 
 
-def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
+def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
     move as one, whose one ``move`` a later choice replaces; the composed lines' keys, the
-    module docstring)."""
+    module docstring; since format 5 a composed line's ``most`` words, so a line over the
+    rule's count cannot be pointed, e.g. at most 3 air units interdict [31.11])."""
     out: dict[str, Any] = {"order": str(c["order"])}
     for key in CHOICE_KEYS:
         if c.get(key) not in (None, "", []):
@@ -176,6 +177,8 @@ def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
         out["anywhere"] = True
     if c.get("first"):  # only choices given since format 4 carry it
         out["first"] = True
+    if c.get("most") and version >= FORCES:
+        out["most"] = int(c["most"])
     return out
 
 
@@ -250,7 +253,7 @@ def unit_entry(
             offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
     elif view.pending:
         return None
-    choices = [_choice(c) for c in (offered or [])]
+    choices = [_choice(c, version) for c in (offered or [])]
     if version < COMPACT:
         choices = choices[:MAX_CHOICES]
     if offered is not None:
@@ -468,7 +471,7 @@ def side_choices(
         offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
-    return [_choice(c) for c in offered if _offered(c, version)][:MAX_CHOICES]
+    return [_choice(c, version) for c in offered if _offered(c, version)][:MAX_CHOICES]
 
 
 def draft_options(

@@ -581,6 +581,7 @@
     var k = composing;
     if (!k) { return []; }
     if (k.c.compose === "force") { return forceCandidates(); }
+    if (k.c.most && k.words.length >= k.c.most) { return []; }  /* the rule's count reached (format 5) */
     if (k.c.compose !== "stack") { return (k.c.from || []).filter(function (h) { return k.words.indexOf(h) < 0; }); }
     return Object.keys(R.units).sort().filter(function (v) {
       return k.words.indexOf(v) < 0 && stackChoice(v) && endOf(v) === k.hex;

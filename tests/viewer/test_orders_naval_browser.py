@@ -89,7 +89,7 @@ def test_interdiction_box_composed_from_the_ready_air_units(
 ) -> None:
     """``interdict AIR ...`` [31.11]: the side's button opens the line, each Ready air unit
     is a word to add; no unit of the other side nor a ground or naval unit is offered; four
-    units typed by hand are refused (at most three [31.11])."""
+    units typed by hand are refused, and cannot be pointed (at most three [31.11])."""
     demo = finished_demo("naval_module").out
     last, side, doc = _awaiting_side(demo, "interdict")
     game, page = _viewer(demo, last, side, tmp_path)
@@ -123,6 +123,14 @@ def test_interdiction_box_composed_from_the_ready_air_units(
     four = "interdict " + " ".join(sorted(choice["from"])[:4])
     _refused(game, tmp_path, text.replace("interdict " + " ".join(words), ""), four, side, "31.11")
     _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    # a fourth unit cannot be pointed: the line stops at the rule's three [31.11]
+    assert choice["most"] == 3 and len(choice["from"]) > 3
+    _open(browser, page, 1280, downloads)
+    _side_button(browser, "interdict")
+    for w in choice["from"][:3]:
+        browser.find_element("css selector", f'#choices button[data-word="{w}"]').click()
+    assert not browser.find_elements("css selector", "#choices button.compose")
+    _no_errors(browser)
 
 
 def _sign_host_result(

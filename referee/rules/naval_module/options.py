@@ -487,6 +487,7 @@ def _interdict(module: Module, state: GameState, side: str) -> list[dict[str, An
             "label": "the air units in the Naval Movement Interdiction Box, at most 3 [31.11]",
             "section": "interdiction",
             "since": 4,
+            "most": 3,  # [31.11] the viewer stops the line at three (format 5)
         }
     ]
 
