@@ -33,23 +33,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.signed import new_signed_game  # noqa: E402
 from referee.cache import activated, cache_from_env  # noqa: E402
-from referee.engine.core import GameState  # noqa: E402
-from referee.engine.scripted import orders_for  # noqa: E402
-from referee.pbem.adjudicate import adjudicate  # noqa: E402
-from referee.pbem.game import create_game  # noqa: E402
-from referee.pbem.keys import generate  # noqa: E402
-from referee.pbem.signing import sign_orders  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
 from referee.source.model import Module  # noqa: E402
 
 SCENARIO = "campaign"
-SEED_ROOT = bytes(range(32))
 
 VERIFY = """
 import json, resource, sys, time
@@ -90,43 +83,16 @@ def load(src: Path) -> Module:
 
 def play(game: Path, tmp: Path, module: Module, dpi: int, limit: int) -> list[float]:
     """Play until the game ends or ``limit`` steps; the CPU seconds of each adjudication."""
-    keys = {n: generate(n) for n in ("nato", "soviet", "ref")}
-    side_key = {"NATO": keys["nato"], "Soviet": keys["soviet"]}
-    create_game(
-        game,
-        module,
-        scenario=SCENARIO,
-        players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
-        referee_key=keys["ref"],
-        game_id="bench",
-        referee_dir=tmp / "secret",
-        seed_root=SEED_ROOT,
-        picture_dpi=dpi,
-        dice_length=limit + 8,
-    )
+    g = new_signed_game(game, tmp, module, SCENARIO, picture_dpi=dpi, dice_length=limit + 8)
     cost: list[float] = []
     with activated(cache_from_env()):  # as `referee adjudicate` runs
-        while len(cost) < limit and _step(game, tmp, module, side_key, keys["ref"], cost):
+        while len(cost) < limit and (path := g.scripted_file(len(cost) + 1)) is not None:
+            t = time.process_time()
+            g.adjudicate(path)
+            cost.append(time.process_time() - t)
             if len(cost) % 50 == 0:
                 print(f"  ... {len(cost)} steps", file=sys.stderr)
     return cost
-
-
-def _step(game: Path, tmp: Path, module: Module, side_key: dict, ref: Any, cost: list) -> bool:
-    """One scripted step signed and adjudicated (its CPU added to ``cost``); ``False`` at the
-    end of the game."""
-    state = GameState.from_json(json.loads((game / "state.json").read_text()))
-    text = orders_for(module, state)
-    if text is None:
-        return False
-    side = text.split("side: ", 1)[1].split("\n", 1)[0]
-    signed = sign_orders(text, f"{len(cost) + 1:03d}.txt", side_key[side], game)
-    path = tmp / f"{len(cost) + 1:03d}.txt"
-    path.write_text(signed.text)
-    t = time.process_time()
-    adjudicate(game, [path], referee_key=ref, module=module, referee_dir=tmp / "secret")
-    cost.append(time.process_time() - t)
-    return True
 
 
 def sizes(game: Path) -> tuple[int, int, float, str]:

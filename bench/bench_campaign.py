@@ -16,27 +16,21 @@ Plain script (not a timed test): ``.venv/bin/python bench/bench_campaign.py [--d
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from referee.engine.core import GameState
-from referee.engine.scripted import orders_for, orders_sha256, play, replay
+from bench.signed import SEED_ROOT, new_signed_game
+from referee.engine.scripted import orders_sha256, play, replay
 from referee.pbem import dice as dicemod
-from referee.pbem.adjudicate import adjudicate
-from referee.pbem.game import create_game
-from referee.pbem.keys import generate
-from referee.pbem.signing import sign_orders
 from referee.pbem.verify import verify_archive
 from referee.source.loader import load_module
 from referee.source.model import Module
 
 REPO = Path(__file__).resolve().parents[1]
 SCENARIO = "campaign"
-SEED_ROOT = bytes(range(32))
 
 
 def load() -> Module:
@@ -75,40 +69,21 @@ def engine_alone(module: Module) -> None:
 
 
 def pbem(module: Module, dpi: int) -> None:
-    keys = {n: generate(n) for n in ("nato", "soviet", "ref")}
-    side_key = {"NATO": keys["nato"], "Soviet": keys["soviet"]}
     tmp = Path(tempfile.mkdtemp(prefix="bench-campaign-"))
     try:
         game = tmp / "game"
         t0 = time.perf_counter()
-        create_game(
-            game,
-            module,
-            scenario=SCENARIO,
-            players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
-            referee_key=keys["ref"],
-            game_id="bench",
-            referee_dir=tmp / "secret",
-            seed_root=SEED_ROOT,
-            picture_dpi=dpi,
-        )
+        g = new_signed_game(game, tmp, module, SCENARIO, picture_dpi=dpi)
         t_new = time.perf_counter() - t0
         t_orders = t_adj = 0.0
         steps = 0
         while True:
             t0 = time.perf_counter()
-            state = GameState.from_json(json.loads((game / "state.json").read_text()))
-            text = orders_for(module, state)
-            if text is None:
+            path = g.scripted_file(steps + 1)
+            if path is None:
                 break
-            side = text.split("side: ", 1)[1].split("\n", 1)[0]
-            signed = sign_orders(text, f"{steps + 1:03d}.txt", side_key[side], game)
-            path = tmp / f"{steps + 1:03d}.txt"
-            path.write_text(signed.text)
             t1 = time.perf_counter()
-            adjudicate(
-                game, [path], referee_key=keys["ref"], module=module, referee_dir=tmp / "secret"
-            )
+            g.adjudicate(path)
             t2 = time.perf_counter()
             t_orders += t1 - t0
             t_adj += t2 - t1

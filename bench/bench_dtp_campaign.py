@@ -11,18 +11,15 @@ candidate line with the phase's check), and the time to adjudicate one file
 
 from __future__ import annotations
 
-import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.games import scripted_game
+from referee.engine.ruleset import get_ruleset
+from referee.source.loader import load_module
 
-from referee.engine.core import Roll  # noqa: E402
-from referee.engine.ruleset import get_ruleset  # noqa: E402
-from referee.source.loader import load_module  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 GAMES = (
     ("sixth_fleet_dtp", "short"),
@@ -30,17 +27,6 @@ GAMES = (
     ("dtp_denmark_strait", "denmark_strait"),
     ("dtp_denmark_strait", "iceland"),
 )
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 def play(source: str, scenario: str) -> str:
@@ -51,18 +37,12 @@ def play(source: str, scenario: str) -> str:
     every: list[float] = []
     impulses: list[float] = []
     t0 = time.perf_counter()
-    k = 0
-    while (text := rs.scripted_orders(module, state)) is not None:  # type: ignore[attr-defined]
-        k += 1
-        t1 = time.perf_counter()
-        doc = rs.parse_orders(text, f"s{k}.txt")
-        assert not rs.validate(module, state, doc), (k, text)
-        out = rs.resolve(module, state, doc, SeededDice(k))
-        dt = time.perf_counter() - t1
-        every.append(dt)
-        if state.phase == "combat":
-            impulses.append(dt)
-        state = out.state
+    for step in scripted_game(rs, module, state):
+        every.append(step.seconds)
+        if step.before.phase == "combat":
+            impulses.append(step.seconds)
+        state = step.after
+    k = len(every)
     total = time.perf_counter() - t0
     score = rs.score(module, state)
     return (

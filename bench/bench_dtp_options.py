@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -29,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.engine.core import GameState, Roll  # noqa: E402
+from bench.games import scripted_game  # noqa: E402
+from referee.engine.core import GameState  # noqa: E402
 from referee.pbem.draft_options import compact_json, draft_options  # noqa: E402
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
@@ -58,37 +58,18 @@ FORMAT = 3
 drafts another, e.g. today's)."""
 
 
-class SeededDice:
-    """Seeded dice for the in-process game (as the whole-game tests roll)."""
-
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
-
-
 def play_to_positions(module: Module) -> dict[str, GameState]:
     """The scripted game from its start until each of :data:`PHASES` is awaited in
     Game-Turn :data:`TURN`."""
     state = RULESET.new_game(module, "westpac", GAME_ID, OPTIONS)
     found: dict[str, GameState] = {}
-    for k in range(1, 2000):
-        if state.turn == TURN and state.phase in PHASES and state.phase not in found:
-            found[state.phase] = state
-            print(f"   kept {state.phase} (step {k})", flush=True)
-        if len(found) == len(PHASES) or state.turn > TURN:
+    for step in scripted_game(RULESET, module, state):
+        s = step.after
+        if s.turn == TURN and s.phase in PHASES and s.phase not in found:
+            found[s.phase] = s
+            print(f"   kept {s.phase} (step {step.k + 1})", flush=True)
+        if len(found) == len(PHASES) or s.turn > TURN:
             break
-        text = RULESET.scripted_orders(module, state)
-        if text is None:
-            break
-        doc = RULESET.parse_orders(text, f"step-{k}.txt")
-        out = RULESET.resolve(module, state, doc, SeededDice(k))
-        assert out.ok, (k, out.violations)
-        state = out.state
     missing = [p for p in PHASES if p not in found]
     assert not missing, f"the game never awaited {missing} in Game-Turn {TURN}"
     return found

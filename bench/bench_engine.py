@@ -33,7 +33,7 @@ from referee.rules.sixth_fleet_1975.middle_east import read_table_14_3  # noqa: 
 from referee.rules.sixth_fleet_1975.movement import reachable  # noqa: E402
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY  # noqa: E402
 from referee.source.loader import load_module  # noqa: E402
-from tests.rules.play import RandomDice, header, play  # noqa: E402
+from tests.rules.play import header, play  # noqa: E402
 
 
 def _module():
@@ -202,7 +202,6 @@ def _script(module, scenario):
         play(module, scenario, seed=7, steps=1000)
     finally:
         rs.resolve = real_resolve  # type: ignore[method-assign]
-    _ = RandomDice
     return script
 
 

@@ -147,19 +147,11 @@ def open_times(page: Path) -> list[float] | None:
     """Milliseconds from navigation to DOMContentLoaded, first contentful paint, the map's
     picture in the page, and load (best of 3 each), in headless Chromium; ``None`` without
     a browser."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        return None
-    if not (Path("/usr/bin/chromium").is_file() and Path("/usr/bin/chromedriver").is_file()):
-        return None
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    try:
+    from bench.browser import headless_chromium
+
+    with headless_chromium() as d:
+        if d is None:
+            return None
         d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": MARK_JS})
         best = [float("inf")] * 4
         for _ in range(3):
@@ -168,8 +160,6 @@ def open_times(page: Path) -> list[float] | None:
             got = d.execute_script(OPEN_JS)
             best = [min(b, g) if g is not None else b for b, g in zip(best, got, strict=True)]
         return best
-    finally:
-        d.quit()
 
 
 def made_demos() -> list[Path]:

@@ -20,11 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.pbem.adjudicate import adjudicate
-from referee.pbem.game import create_game
-from referee.pbem.keys import generate
+from bench.signed import new_signed_game
 from referee.pbem.problems import Refusal
-from referee.pbem.signing import sign_orders
 from referee.pbem.verify import verify_archive
 from referee.source.loader import load_module
 from referee.source.model import Module
@@ -47,21 +44,11 @@ def pick_module(arg: str | None) -> Module:
 def main() -> None:
     module = pick_module(sys.argv[1] if len(sys.argv) > 1 else None)
     scenario = max(module.scenarios, key=lambda s: module.scenarios[s].turns)
-    keys = {n: generate(n) for n in ("nato", "soviet", "ref")}
     tmp = Path(tempfile.mkdtemp())
     try:
         game = tmp / "game"
         t0 = time.perf_counter()
-        create_game(
-            game,
-            module,
-            scenario=scenario,
-            players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
-            referee_key=keys["ref"],
-            game_id="bench",
-            referee_dir=tmp / "secret",
-            picture_dpi=40,
-        )
+        g = new_signed_game(game, tmp, module, scenario, picture_dpi=40, seed_root=None)
         print(f"module {module.id}, scenario {scenario}: new game {time.perf_counter() - t0:.3f} s")
         times: list[float] = []
         steps = 0
@@ -72,14 +59,10 @@ def main() -> None:
             side, section = state_side
             text = SETUP.get(f"{side}-{section}", "") if module.id == "mini" else ""
             text = text or f"[{section}]\n"
-            signed = sign_orders(text, "o.txt", keys["nato" if side == "NATO" else "soviet"], game)
-            path = tmp / f"o{steps}.txt"
-            path.write_text(signed.text)
+            path = g.signed_file(text, side, f"o{steps}.txt")
             t0 = time.perf_counter()
             try:
-                adjudicate(
-                    game, [path], referee_key=keys["ref"], module=module, referee_dir=tmp / "secret"
-                )
+                g.adjudicate(path)
             except Refusal as exc:
                 print(f"stopped after {steps} steps: an empty orders file was refused: {exc}")
                 break

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import resource
 import shutil
 import statistics
@@ -30,27 +29,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.games import scripted_game
 from referee.demos import sixth_fleet_2019 as demo_2019
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset
 from referee.pbem.keys import load_private
 from referee.pbem.signing import sign_orders
 from referee.source.loader import load_module
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(
-        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
-    ) -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=hidden_from))
-        return v
 
 
 def in_process() -> None:
@@ -60,14 +47,10 @@ def in_process() -> None:
     state = rs.new_game(module, "s1980", "bench")
     times = []
     t0 = time.perf_counter()
-    k = 0
-    while (text := rs.scripted_orders(module, state)) is not None:  # type: ignore[attr-defined]
-        k += 1
-        t1 = time.perf_counter()
-        doc = rs.parse_orders(text, f"s{k}.txt")
-        assert not rs.validate(module, state, doc)
-        state = rs.resolve(module, state, doc, SeededDice(k)).state
-        times.append(time.perf_counter() - t1)
+    for step in scripted_game(rs, module, state):
+        times.append(step.seconds)
+        state = step.after
+    k = len(times)
     total = time.perf_counter() - t0
     print(
         f"scripted 1980s game: {k} orders files, {state.turn} turns, {total:.2f} s in all "

@@ -20,58 +20,27 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.bench_campaign import SCENARIO, SEED_ROOT, load
-from referee.engine.core import GameState
-from referee.engine.scripted import orders_for
-from referee.pbem.adjudicate import adjudicate
-from referee.pbem.game import create_game
-from referee.pbem.keys import generate
-from referee.pbem.signing import sign_orders
+from bench.bench_campaign import SCENARIO, load
+from bench.browser import headless_chromium
+from bench.signed import new_signed_game
+from referee.source.model import Module
 
 
-def play(game: Path, tmp: Path, module: object, dpi: int) -> int:
-    keys = {n: generate(n) for n in ("nato", "soviet", "ref")}
-    side_key = {"NATO": keys["nato"], "Soviet": keys["soviet"]}
-    create_game(
-        game,
-        module,  # type: ignore[arg-type]
-        scenario=SCENARIO,
-        players={"NATO": keys["nato"].public, "Soviet": keys["soviet"].public},
-        referee_key=keys["ref"],
-        game_id="bench",
-        referee_dir=tmp / "secret",
-        seed_root=SEED_ROOT,
-        picture_dpi=dpi,
-    )
+def play(game: Path, tmp: Path, module: Module, dpi: int) -> int:
+    """The campaign played as a signed archive to its end; the number of steps."""
+    g = new_signed_game(game, tmp, module, SCENARIO, picture_dpi=dpi)
     steps = 0
-    while True:
-        state = GameState.from_json(json.loads((game / "state.json").read_text()))
-        text = orders_for(module, state)  # type: ignore[arg-type]
-        if text is None:
-            return steps
-        side = text.split("side: ", 1)[1].split("\n", 1)[0]
-        signed = sign_orders(text, f"{steps + 1:03d}.txt", side_key[side], game)
-        path = tmp / f"{steps + 1:03d}.txt"
-        path.write_text(signed.text)
-        adjudicate(game, [path], referee_key=keys["ref"], module=module, referee_dir=tmp / "secret")  # type: ignore[arg-type]
+    while (path := g.scripted_file(steps + 1)) is not None:
+        g.adjudicate(path)
         steps += 1
+    return steps
 
 
 def open_time(path: Path) -> float | None:
     """Seconds from navigation to the last step drawn, in headless Chromium (best of 3)."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        return None
-    if not (Path("/usr/bin/chromium").is_file() and Path("/usr/bin/chromedriver").is_file()):
-        return None
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        opts.add_argument(a)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    try:
+    with headless_chromium() as d:
+        if d is None:
+            return None
         best = float("inf")
         for _ in range(3):
             t0 = time.perf_counter()
@@ -79,8 +48,6 @@ def open_time(path: Path) -> float | None:
             d.execute_script("return window.refereeViewer.step()")
             best = min(best, time.perf_counter() - t0)
         return best
-    finally:
-        d.quit()
 
 
 def main() -> None:

@@ -128,9 +128,9 @@ def test_the_director_brings_the_four_events_in_process() -> None:
     game's committed ones): every file it writes passes ``validate``, and by the end of the
     reinforcement phase of Game-Turn 4 the game has shown all four events of
     :data:`~referee.demos.dtp_westpac.WANTED`, in some 30 steps."""
+    from referee.engine.core import SeededDice
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
     from referee.source.loader import load_module
-    from tests.rules.test_sixth_fleet_dtp_games import SeededDice
 
     m, _ = load_module(demo_wp.GAME.src)
     assert m is not None

@@ -3,7 +3,6 @@ a regression test. Fast: fresh positions and a few scripted steps, no demo game.
 
 from __future__ import annotations
 
-import random
 from functools import cache
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.resources import example_path
@@ -26,19 +25,6 @@ FRESH = {
     "naval_module": "kerch_feodosia",
     "carrier_battlegroup": "mission",
 }
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(
-        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
-    ) -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=hidden_from))
-        return v
 
 
 @cache

@@ -76,6 +76,17 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
         ("carrier_battlegroup", ("sbgs_",), 1, "$.data.sbgs_: expected a fact ruleset"),
         ("sixth_fleet", ("entered",), "yes", "$.data.entered: expected true or false"),
         ("sixth_fleet", ("losses",), {}, "$.data.losses: expected a list"),
+        ("naval_module", ("phasing",), 1, "$.data.phasing: expected a string"),
+        ("naval_module", ("control", "Sevastopol"), 7, "$.data.control.Sevastopol: expected a"),
+        ("naval_module", ("flags", "motorized_phase"), "yes", "motorized_phase: expected true"),
+        (
+            "naval_module",
+            ("ships",),
+            {"SU-CL-KK": {"damage": "2"}},
+            "$.data.ships['SU-CL-KK'].damage: expected an integer",
+        ),
+        ("naval_module", ("handoffs",), [{"id": "H1"}], "$.data.handoffs[0].kind: expected"),
+        ("naval_module", ("moves",), [], "$.data.moves: expected a fact ruleset naval_module"),
         ("sixth_fleet_dtp", ("damage",), {"US-CV-59": "D1"}, "$.data.damage['US-CV-59']: expected"),
         ("sixth_fleet_dtp", ("strike",), {"side": "NATO"}, "$.data.strike.defender: expected"),
         (
@@ -95,10 +106,11 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
 def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
     tmp_path, example, path, value, expected
 ):
-    """Carrier Battlegroup, SPI Sixth Fleet and DTP declare their position facts (``facts.py``):
-    a fact of the wrong type, or a key not declared, is refused at the edge, exit 2, at its path
-    (a DTP fact: a damage level [DTP 8.54], a pending strike [DTP 8.232], a kept detection
-    moment [DTP 6.2b])."""
+    """Carrier Battlegroup, SPI Sixth Fleet, DTP and the naval module declare their position
+    facts (``facts.py``): a fact of the wrong type, or a key not declared, is refused at the
+    edge, exit 2, at its path (a DTP fact: a damage level [DTP 8.54], a pending strike
+    [DTP 8.232], a kept detection moment [DTP 6.2b]; a naval one: a port's control [26.28], a
+    ship's damage [27.36], a hand-off's kind [30.15a])."""
     st = tmp_path / "state.json"
     code, out = run_cli(_new(example, st))
     assert code == 0, out

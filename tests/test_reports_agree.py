@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from referee.engine.core import GameState
-from referee.pbem.scoreboard import scoreboard
+from referee.pbem.scoreboard import scoreboard, shown_value
 from referee.resources import example_path
 from referee.source.loader import load_module
 from referee.source.model import Module
@@ -107,10 +107,10 @@ def test_score_tables_agree_with_the_events(
         assert not missing, f"{turn.name}: events lose {sorted(missing)}, the table does not"
         # the totals add up: side rows, or the one VP track, or the net
         for s in board["sides"]:
-            assert Fraction(str(s["units"])) + s["bonus"] == Fraction(str(s["total"])), s
+            assert shown_value(s["units"]) + s["bonus"] == shown_value(s["total"]), s
         vp = score.get("vp")
         if isinstance(vp, dict) and board["sides"]:
-            totals = {s["name"]: Fraction(str(s["total"])) for s in board["sides"]}
+            totals = {s["name"]: shown_value(s["total"]) for s in board["sides"]}
             assert sorted(totals.values()) == sorted(
                 Fraction(str(v)) + (0 if score.get("bonuses_in_vp") else bonus)
                 for v, bonus in _with_bonuses(module, score)

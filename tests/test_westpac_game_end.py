@@ -172,6 +172,10 @@ def test_a_tie_is_a_tie_with_the_fractions_kept() -> None:
     assert score["vp"] == {"EastBlock": "5/2", "SEATO": "5/2"}
     assert score["net"] == "0" and score["level"] == "Tie"
     assert score["result"] == "a tie (East Block 5/2, SEATO 5/2): Tie [DTP 11.5125]"
+    # shown in mixed numbers by the viewer and state show; the record and report keep 5/2
+    shown = "a tie (East Block 2 1/2, SEATO 2 1/2): Tie [DTP 11.5125]"
+    assert scoreboard(module(), score, "westpac", mixed=True)["result"] == shown
+    assert shown in score_line(module(), score, "westpac")
 
 
 def test_a_quarter_point_decides() -> None:
@@ -185,6 +189,14 @@ def test_a_quarter_point_decides() -> None:
     assert score["result"] == (
         "SEATO wins by 1/4 VP (East Block 5/2, SEATO 11/4): SEATO Victory [DTP 11.5125]"
     )
+    board = scoreboard(module(), score, "westpac", mixed=True)  # the viewer's
+    shown = "SEATO wins by 1/4 VP (East Block 2 1/2, SEATO 2 3/4): SEATO Victory [DTP 11.5125]"
+    assert board["result"] == shown and board["net"] == "-1/4"
+    assert [(s["name"], s["total"]) for s in board["sides"]] == [
+        ("East Block", "2 1/2"),
+        ("SEATO", "2 3/4"),
+    ]
+    assert shown in score_line(module(), score, "westpac")
 
 
 def test_the_armistice_ends_the_game_early_with_its_result() -> None:

@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, SeededDice
 from referee.pbem.scoreboard import score_line
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
@@ -49,7 +49,7 @@ from referee.rules.sixth_fleet_dtp.westpac_overstack import KEY as OVER_LIMIT
 from referee.rules.sixth_fleet_dtp.westpac_victory import awards_11_5124
 from referee.source.model import Module
 from tests.conformance.rulesets.dtp_westpac import module
-from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check
+from tests.rules.test_sixth_fleet_dtp_games import check
 from tests.rules.test_sixth_fleet_dtp_westpac_score import agrees, sea_control, westpac_recount
 from tests.test_westpac_game_end import passive_text
 
@@ -124,17 +124,28 @@ def _events(report: dict[str, Any]) -> list[Event]:
     ]
 
 
-def _expected_result(game: Game, vp: dict[str, Fraction]) -> str:
-    """The result sentence for the recounted totals [DTP 11.5125], made here independently."""
+def _mixed(v: Fraction) -> str:
+    """``v`` as people read it: 49 3/4, 1/4, 50."""
+    whole, part = divmod(v.numerator, v.denominator)
+    if not part:
+        return str(whole)
+    return f"{whole} {part}/{v.denominator}" if whole else f"{part}/{v.denominator}"
+
+
+def _expected_result(game: Game, vp: dict[str, Fraction], shown: bool = False) -> str:
+    """The result sentence for the recounted totals [DTP 11.5125], made here independently:
+    as recorded (exact fractions, 199/4, as the reports print it too), or ``shown`` as the
+    viewer and ``state show`` print it (mixed numbers, 49 3/4)."""
+    say = _mixed if shown else str
     names = {s.id: s.name for s in game.module.sides}
     a, b = game.flags.soviet_side, game.flags.nato_side
     net = vp[a] - vp[b]
     level = level_11_3(game.module, net)
-    totals = f"{names[a]} {vp[a]}, {names[b]} {vp[b]}"
+    totals = f"{names[a]} {say(vp[a])}, {names[b]} {say(vp[b])}"
     if net == 0:
         return f"a tie ({totals}): {level} [DTP 11.5125]"
     winner, margin = (a, net) if net > 0 else (b, -net)
-    return f"{names[winner]} wins by {margin} VP ({totals}): {level} [DTP 11.5125]"
+    return f"{names[winner]} wins by {say(margin)} VP ({totals}): {level} [DTP 11.5125]"
 
 
 @pytest.mark.slow
@@ -210,12 +221,13 @@ def test_the_last_game_turn_by_email_reaches_the_result_and_verifies(tmp_path: P
     over = [e for e in last["events"] if e["kind"] == "game_over"]
     assert len(over) == 1 and over[0]["rule"] == "DTP 11.5125" and result in over[0]["text"]
     folder = sorted((game_dir / "turns").iterdir())[-1]
-    md = (folder / "report.md").read_text("utf-8")
+    md = (folder / "report.md").read_text("utf-8")  # the reports keep the record's fractions
     assert "## Score (final) [DTP 11.5124]" in md and f"**Result**: {result}." in md
     assert f"<b>Result</b>: {result}." in (folder / "report.html").read_text("utf-8")
-    assert result in score_line(m, score, "westpac")  # `referee state show`
+    shown = _expected_result(game, vp, shown=True)  # in mixed numbers where people read it
+    assert shown in score_line(m, score, "westpac")  # `referee state show`
     docs, _, referee = archive_steps(game_dir, m, rs, "SEATO")
     model = viewer_model(m, docs, side="SEATO", referee=referee)
-    assert model["steps"][-1]["score"]["result"] == result  # the viewer
+    assert model["steps"][-1]["score"]["result"] == shown  # the viewer
     v = verify_archive(game_dir, m, ruleset=rs)
     assert v.reports == steps + 1 and not v.unchecked

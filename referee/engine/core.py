@@ -13,6 +13,7 @@ This module imports no ruleset. See ``docs/rulesets.md`` for how a ruleset plugs
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -284,6 +285,26 @@ class ScriptedDice:
             raise RuntimeError(f"scripted dice ran out (asked for: {purpose})") from None
         if not 1 <= v <= sides:
             raise ValueError(f"scripted roll {v} is not a d{sides} value")
+        self.rolls.append(
+            Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=tuple(hidden_from))
+        )
+        return v
+
+
+class SeededDice:
+    """Dice from a seeded pseudo-random generator, for games played in process (whole-game
+    tests, property tests, benchmarks): the same seed rolls the same faces on every run.
+    Never a game's dice: the referee's are committed before the orders
+    (``referee/pbem/dice.py``)."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+        self.rolls: list[Roll] = []
+
+    def roll(
+        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
+    ) -> int:
+        v = self._random.randint(1, sides)
         self.rolls.append(
             Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=tuple(hidden_from))
         )

@@ -103,9 +103,7 @@ class Facts:
         if hit is not None and hit[0] is data:
             return hit[1]  # type: ignore[return-value]
         got = cls.of_data(data)
-        if len(_RECENT) >= _KEEP:
-            del _RECENT[next(iter(_RECENT))]
-        _RECENT[key] = (data, got)  # holding ``data`` keeps its id from being reused
+        _remember(cls, data, got)
         return got
 
     @classmethod
@@ -126,11 +124,20 @@ class Facts:
     @classmethod
     def put(cls, state: GameState, **changes: Any) -> GameState:
         """``state`` with the facts named set (only those keys are written)."""
-        names = _field_names(cls)
+        names = _field_set(cls)
         for k in changes:
             if k not in names:
                 raise TypeError(f"{k!r} is no fact {cls.__name__} declares: declare it there")
-        return state.with_data(**changes)
+        new = state.with_data(**changes)
+        hit = _RECENT.get((cls, id(state.data)))
+        if hit is not None and hit[0] is state.data:
+            # the facts read next are those known with the changes: the rules write one fact
+            # and read the others many times, so none is read again from the whole mapping
+            known = object.__new__(cls)
+            known.__dict__.update(hit[1].__dict__)
+            known.__dict__.update(changes)
+            _remember(cls, new.data, known)
+        return new
 
     @classmethod
     def drop(cls, state: GameState, *names: str) -> GameState:
@@ -171,9 +178,20 @@ _KEEP = 64
 _RECENT: dict[tuple[type, int], tuple[Mapping[str, Any], Facts]] = {}
 
 
+def _remember(cls: type, data: Mapping[str, Any], facts: Facts) -> None:
+    if len(_RECENT) >= _KEEP:
+        _RECENT.clear()  # not the oldest alone: a dict emptied from its front slows to iterate
+    _RECENT[(cls, id(data))] = (data, facts)  # holding ``data`` keeps its id from being reused
+
+
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _field_set(cls: type) -> frozenset[str]:
+    return frozenset(_field_names(cls))
 
 
 @functools.cache

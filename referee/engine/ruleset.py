@@ -224,6 +224,30 @@ class UnitOptions(ABC):
         side's standing order), as choices for the viewer's orders mode; none by default."""
         return []
 
+    force_verbs: ClassVar[frozenset[str]] = frozenset()
+    """The verbs a force of several units gives in one line, ``VERB UNIT UNIT ... -> ...``
+    (Sixth Fleet 2019's ``move`` [8.1]; the naval module's ``shipping`` [31.21]): the
+    published options (format 5) list, for each unit, the units that may join its line of
+    such a verb (:func:`referee.pbem.draft_options.force_mates`), each pair's line judged
+    by :meth:`force_accepts`."""
+
+    def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether ``validate`` accepts ``line`` (a force's line of a :attr:`force_verbs`
+        verb) as the one order of ``side``'s file now; ``False`` by default."""
+        return False
+
+    def alike(self, module: Module, state: GameState, side: str) -> list[list[str]]:
+        """Groups of words a line may name together where its last names one (2019: the
+        enemy units of one kind in one zone, which one attack may hit [9.0]), as ``side``'s
+        view shows them; none by default."""
+        return []
+
+    def force_most(self, module: Module, state: GameState) -> dict[str, int]:
+        """The most units one line of a verb may name, where the rules cap a force (2019's
+        refit and reinforcement actions [6.4], a Shipping Attack's 3 air units [31.11]);
+        none by default."""
+        return {}
+
     @abstractmethod
     def options(
         self, module: Module, state: GameState, subject: str, *, limit: int = 20

@@ -33,6 +33,15 @@ the verbs the options give since format 4 (a choice with ``since`` 4, of a unit 
 side: the naval module's ``load``, ``unload`` and Abort choices, ...), and a choice's
 ``first`` flag (its line goes at the start of its section: a load before the ship's move
 [28.14a]). A format-3 file of an older game is written again without them, byte for byte.
+Format 5: also the forces (:func:`force_mates`): for each unit of a ruleset whose lines a
+force of several units may give (``force_verbs``), the units that may join its line of each
+such verb (``force``: each pair's two-unit line accepted by the validator; ``force_not``:
+the rests a pair's line is refused on, room where it ends), the most units a
+line of a verb may name (``force_most``), the groups of targets one line may name together
+(``alike``: 2019's enemy units of one kind in a zone [9.0]; the viewer offers the others of a
+line's last target where every unit of the force has the line of each), and the choices a
+ruleset gives since format 5 (2019's strike on some of the targets of one kind [6.4]). A
+format-4 file is format 5's without them.
 """
 
 from __future__ import annotations
@@ -142,11 +151,23 @@ def _offered(c: Mapping[str, Any], version: int) -> bool:
     return int(c.get("since", 1)) <= version
 
 
-def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
+FORCES = 5
+"""The format from which the file lists the forces (``force``, ``force_most``, ``alike``:
+the module docstring)."""
+FORCE_TRIES = 3
+"""Lines two units share that the validator is asked of their two-unit force before the pair
+is left out (the first, the middle and the last, in order): whether two units may form a
+force is the same on every line they share but where the end decides (a base's room), so a
+pair of other nationalities costs three checks, not one a line; a pair it accepts is then
+asked every other line (:func:`force_mates`)."""
+
+
+def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
     move as one, whose one ``move`` a later choice replaces; the composed lines' keys, the
-    module docstring)."""
+    module docstring; since format 5 a composed line's ``most`` words, so a line over the
+    rule's count cannot be pointed, e.g. at most 3 air units interdict [31.11])."""
     out: dict[str, Any] = {"order": str(c["order"])}
     for key in CHOICE_KEYS:
         if c.get(key) not in (None, "", []):
@@ -156,6 +177,8 @@ def _choice(c: Mapping[str, Any]) -> dict[str, Any]:
         out["anywhere"] = True
     if c.get("first"):  # only choices given since format 4 carry it
         out["first"] = True
+    if c.get("most") and version >= FORCES:
+        out["most"] = int(c["most"])
     return out
 
 
@@ -230,7 +253,7 @@ def unit_entry(
             offered = [c for c in offered if c.get("section") not in (None, "", "answer")]
     elif view.pending:
         return None
-    choices = [_choice(c) for c in (offered or [])]
+    choices = [_choice(c, version) for c in (offered or [])]
     if version < COMPACT:
         choices = choices[:MAX_CHOICES]
     if offered is not None:
@@ -323,6 +346,114 @@ def offered_lines(doc: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def force_parts(line: str) -> tuple[str, list[str], str] | None:
+    """A force's line read as the orders grammar writes it, ``VERB UNIT ... -> REST``: its
+    verb, its units and ``-> REST`` (what the units of one force share); ``None`` for a line
+    of another shape. The viewer splits the same way."""
+    head, arrow, rest = line.partition(" -> ")
+    words = head.split()
+    if not arrow or len(words) < 2:
+        return None
+    return words[0], words[1:], f"-> {rest}"
+
+
+def force_mates(
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    side: str,
+    lines: Mapping[str, list[str]],
+) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, dict[str, list[str]]]]]:
+    """For each unit, by verb, the other units that may join its line in one force: two
+    units whose one-unit lines of a ``force_verbs`` verb share their rest (``-> ZONE ...``:
+    the same destination, the same target) and whose two-unit line the ruleset's validator
+    accepts on one of the first it is asked (:data:`FORCE_TRIES`); then every other rest
+    they share is asked too, and those it refuses (room where the force ends) are the
+    pair's exceptions. Returns the mates and the exceptions (unit, verb, mate: the rests).
+    So every two-unit line the viewer can form is one the validator accepts; a force of
+    more units is offered where every pair of it may join (the viewer's intersection), and
+    what holds only for the whole of it (a base's room, a limit of the action) stays the
+    validator's to judge when the file is sent, as the viewer says."""
+    if not isinstance(ruleset, UnitOptions) or not ruleset.force_verbs:
+        return {}, {}
+    by_rest: dict[tuple[str, str], list[str]] = {}
+    for uid, offered in sorted(lines.items()):
+        for line in offered:
+            parts = force_parts(line)
+            if parts and parts[0] in ruleset.force_verbs and parts[1] == [uid]:
+                by_rest.setdefault((parts[0], parts[2]), []).append(uid)
+    shared: dict[tuple[str, str, str], list[str]] = {}
+    for (verb, rest), units in sorted(by_rest.items()):
+        for n, a in enumerate(units):
+            for b in units[n + 1 :]:
+                shared.setdefault((verb, a, b), []).append(rest)
+    mates: dict[str, dict[str, list[str]]] = {}
+    not_on: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for (verb, a, b), rests in sorted(shared.items()):
+        refused = _pair_refused(ruleset, module, view, side, f"{verb} {a} {b}", rests)
+        if refused is None:
+            continue
+        for x, y in ((a, b), (b, a)):
+            mates.setdefault(x, {}).setdefault(verb, []).append(y)
+            if refused:
+                not_on.setdefault(x, {}).setdefault(verb, {})[y] = refused
+    for by_verb in mates.values():
+        for verb in by_verb:
+            by_verb[verb] = sorted(by_verb[verb])
+    return mates, not_on
+
+
+def _pair_refused(
+    ruleset: UnitOptions, module: Module, view: GameState, side: str, head: str, rests: list[str]
+) -> list[str] | None:
+    """The rests the validator refuses a pair's line ``HEAD REST`` on; ``None`` when it
+    refuses each of the first it is asked (:data:`FORCE_TRIES`): the pair forms no force."""
+    tried = sorted({0, len(rests) // 2, len(rests) - 1})[:FORCE_TRIES]
+    first = next(
+        (i for i in tried if ruleset.force_accepts(module, view, side, f"{head} {rests[i]}")), None
+    )
+    if first is None:
+        return None
+    known = {i for i in tried if i < first}  # asked before the first accepted: refused
+    return [
+        r
+        for i, r in enumerate(rests)
+        if i != first
+        and (i in known or not ruleset.force_accepts(module, view, side, f"{head} {r}"))
+    ]
+
+
+def _with_forces(
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    side: str,
+    units: dict[str, Any],
+    trees: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """Format 5's forces: each unit's mates (``force``, :func:`force_mates`) put in its
+    entry, the file's ``force_most`` (the ruleset's caps, of the verbs that have mates) and
+    ``alike`` (the ruleset's groups of targets one line may name together), when the side
+    has units to order."""
+    doc = {"units": units, "trees": trees}
+    mates, not_on = force_mates(ruleset, module, view, side, offered_lines(doc))
+    for uid, by_verb in mates.items():
+        units[uid]["force"] = by_verb
+    for uid, by_verb in not_on.items():
+        units[uid]["force_not"] = by_verb
+    if not units or not isinstance(ruleset, UnitOptions):
+        return {}
+    out: dict[str, Any] = {}
+    verbs = {v for by_verb in mates.values() for v in by_verb}
+    most = {v: int(n) for v, n in sorted(ruleset.force_most(module, view).items()) if v in verbs}
+    if most:
+        out["force_most"] = most
+    alike = [[str(w) for w in group] for group in ruleset.alike(module, view, side)]
+    if alike:
+        out["alike"] = alike
+    return out
+
+
 SIDE_ORDERS = 3
 """The format from which the file lists the side's own orders (``side_choices``)."""
 
@@ -340,7 +471,7 @@ def side_choices(
         offered = ruleset.side_orders(module, view, side)
     except UserError:
         return []
-    return [_choice(c) for c in offered if _offered(c, version)][:MAX_CHOICES]
+    return [_choice(c, version) for c in offered if _offered(c, version)][:MAX_CHOICES]
 
 
 def draft_options(
@@ -375,6 +506,8 @@ def draft_options(
         e.pop("section", None)
     trees = _shared(units, version)
     more: dict[str, Any] = {}
+    if version >= FORCES:
+        more.update(_with_forces(ruleset, module, view, side, units, trees))
     if version >= SIDE_ORDERS:
         more["side_choices"] = side_choices(ruleset, module, view, side, version)
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])

@@ -24,7 +24,6 @@ from typing import Any
 
 from referee.engine.core import GameState
 from referee.engine.ruleset import Ruleset
-from referee.pbem.rendercheck import KNOWN_TEMPLATES
 from referee.source.model import Module
 from referee.vassal.module.piece_versions import CURRENT as CURRENT_PIECES
 from referee.vassal.module.piece_versions import PIECES_KEY, VERSIONS
@@ -64,8 +63,14 @@ def _with_earlier_pieces(state: GameState) -> list[GameState]:
 
 # What the score tables of the reports read, added to every ruleset's score by issue 31.
 SCORE_TABLE_ENTRIES = frozenset({"losses", "destroyed", "vp_label", "bonuses_in_vp"})
-# The report templates of the referee versions before the score tables (every earlier one).
-BEFORE_SCORE_TABLES = frozenset(KNOWN_TEMPLATES)
+# The report templates of the referee versions before the score tables, named one by one:
+# the template sets of later versions (also in KNOWN_TEMPLATES) record today's score.
+BEFORE_SCORE_TABLES = frozenset(
+    {
+        "cd777dd0e35ca150d2c70c6d8557fe87f77211d538cf7a1320995ffde4efc867",
+        "0345707263fb3e07e1fb3f819d01d6cf3df6eb4341d37a8976df01660ba9cdf3",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,11 @@ rows with their meaning spelled out:
 * ``net`` and ``level``: the net total read on the Level of Victory table [13.2];
 * ``result``: once the game is over, the result in words (who won, by how much, the level
   and its case), as a ruleset that names it gives it (Westpac [DTP 11.5125]);
+* numbers: exact in the reports (``327/4``, as the signed JSON and every report so far
+  has them: a report's rendering is proved byte for byte by ``verify``, and the templates'
+  hash is chained into every later step's orders); with ``mixed``, for the viewer and
+  ``referee state show``, a fraction the rules keep (1/4 and 1/2 [DTP 8.57, 11.5126]) as
+  the mixed number people read, ``81 3/4``, in the tables, the net and the result's words;
 * any other key (e.g. ``neutral_airspace_penalty`` [14.2]): listed by name, so nothing
   signed is hidden.
 
@@ -22,7 +27,8 @@ Pure: the same record gives the same rows, so ``referee verify`` re-renders repo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -58,10 +64,13 @@ def _bonus_texts(module: Module, scenario: str) -> dict[str, str]:
     return {b.id: b.text for b in sc.victory_bonuses} if sc is not None else {}
 
 
-def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[str, Any]:
+def scoreboard(
+    module: Module, score: Mapping[str, Any], scenario: str, *, mixed: bool = False
+) -> dict[str, Any]:
     """Rows for the report templates: ``sides``, ``losses``, ``bonuses``, ``net``, ``level``,
     ``final``, ``result`` (text, or None), ``rule``, ``others`` (other keys as ``(name, JSON
-    text)``)."""
+    text)``); with ``mixed`` its fractions as mixed numbers (the viewer, ``state show``)."""
+    number = _mixed if mixed else _number
     pieces = module.pieces()
     vp = score.get("vp") if isinstance(score.get("vp"), Mapping) else {}
     raw_bonuses = score.get("bonuses") if isinstance(score.get("bonuses"), list) else []
@@ -89,11 +98,12 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
     for scorer in sorted(destroyed):
         for loss in destroyed[scorer] or ():
             if isinstance(loss, Mapping):
-                losses.append(_loss_row(module, pieces, loss, _side_name(module, str(scorer))))
+                scorer_name = _side_name(module, str(scorer))
+                losses.append(_loss_row(module, pieces, loss, scorer_name, number))
     lost = score.get("losses") if isinstance(score.get("losses"), list) else []
     for loss in lost:  # losses no side scores (one VP track, or none) [CBG 24.1]
         if isinstance(loss, Mapping):
-            losses.append(_loss_row(module, pieces, loss, ""))
+            losses.append(_loss_row(module, pieces, loss, "", number))
     track = score.get("vp")
     sides = []
     for s in module.sides if isinstance(vp, Mapping) and vp else ():
@@ -104,9 +114,9 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
         sides.append(
             {
                 "name": s.name,
-                "units": _number(units),
+                "units": number(units),
                 "bonus": extra,
-                "total": _number(units + extra),
+                "total": number(units + extra),
                 "destroyed": sum(1 for row in losses if row["scorer"] == s.name),
             }
         )
@@ -123,23 +133,27 @@ def scoreboard(module: Module, score: Mapping[str, Any], scenario: str) -> dict[
         "vp_label": str(score.get("vp_label", VP_LABEL)),
         "sides": sides,
         # one VP track for the game, not one a side (Carrier Battlegroup [24.1])
-        "track": _number(Fraction(str(track)))
+        "track": number(Fraction(str(track)))
         if isinstance(track, int | float | str) and not isinstance(track, bool)
         else None,
         "losses": losses,
         # whether the ruleset's score lists losses at all: only then "none" is news
         "counts_losses": "destroyed" in score or "losses" in score,
         "bonuses": bonuses,
-        "net": score.get("net"),
+        "net": _shown(score.get("net")) if mixed else score.get("net"),
         "level": score.get("level"),
         "final": bool(score.get("final")),
-        "result": result or None,
+        "result": (_shown_text(result) if mixed else result) if result else None,
         "others": others,
     }
 
 
 def _loss_row(
-    module: Module, pieces: Mapping[str, Any], loss: Mapping[str, Any], scorer: str
+    module: Module,
+    pieces: Mapping[str, Any],
+    loss: Mapping[str, Any],
+    scorer: str,
+    number: Callable[[Fraction], int | str],
 ) -> dict[str, Any]:
     """One unit lost: who lost it, the rule that removed it, its VP, who scored them; a loss
     that is not an elimination (a ship crippled or damaged [CBG 22.5]) says what it is."""
@@ -154,7 +168,7 @@ def _loss_row(
         "name": f"{name} ({what})" if what else name,
         "owner": _side_name(module, owner) if owner else "",
         "rule": str(loss.get("rule", "")),
-        "vp": "" if vp is None else _number(Fraction(str(vp))),
+        "vp": "" if vp is None else number(Fraction(str(vp))),
         "scorer": scorer,
     }
 
@@ -163,7 +177,7 @@ def score_line(module: Module, score: Mapping[str, Any], scenario: str) -> str:
     """The score in one line for the terminal (``state show``), from the same rows as the
     report's table: VP by side or the one VP track, the net or the leader, the level, the
     result, the number of units lost."""
-    board = scoreboard(module, score, scenario)
+    board = scoreboard(module, score, scenario, mixed=True)
     parts: list[str] = []
     if board["sides"]:
         parts.append("VP " + ", ".join(f"{s['name']} {s['total']}" for s in board["sides"]))
@@ -176,7 +190,9 @@ def score_line(module: Module, score: Mapping[str, Any], scenario: str) -> str:
         parts.append(f"{_side_name(module, str(leader))} leads by {margin}")
     if board["level"]:
         parts.append(str(board["level"]))
-    if score.get("result"):
+    if board["result"]:  # a result in words, its fractions as mixed numbers
+        parts.append(board["result"])
+    elif score.get("result"):  # a result recorded as a record (2019 [4.4])
         parts.append(str(score["result"]))
     if board["counts_losses"]:
         n = len(board["losses"])
@@ -187,5 +203,50 @@ def score_line(module: Module, score: Mapping[str, Any], scenario: str) -> str:
 
 def _number(v: Fraction) -> int | str:
     """A whole number as such; a fraction (the DTP rules keep 1/4 and 1/2 [DTP 8.57]) as its
-    exact text, ``19/4``."""
+    exact text, ``19/4``, as the reports print it."""
     return int(v) if v.denominator == 1 else str(v)
+
+
+def _mixed(v: Fraction) -> int | str:
+    """A whole number as such; a fraction (the DTP rules keep 1/4 and 1/2 [DTP 8.57, 11.5126])
+    as the mixed number people read, ``4 3/4`` (``3/4`` below one, ``-2 1/4`` below zero).
+    The score's JSON keeps the exact ``19/4``: this is only how it is shown."""
+    if v.denominator == 1:
+        return int(v)
+    whole, part = divmod(abs(v.numerator), v.denominator)
+    sign = "-" if v < 0 else ""
+    return f"{sign}{whole} {part}/{v.denominator}" if whole else f"{sign}{part}/{v.denominator}"
+
+
+def shown_value(shown: int | str) -> Fraction:
+    """The exact value of a number as the tables show it (``60``, ``19/4``, ``141 3/4``,
+    ``-2 1/4``): the inverse of :func:`_number` and :func:`_mixed`, for whoever reads a table
+    back."""
+    text = str(shown).strip()
+    sign = -1 if text.startswith("-") else 1
+    return sign * sum((Fraction(p) for p in text.lstrip("-").split()), Fraction(0))
+
+
+# a fraction written in a score's text (a result in words): digits, a slash, digits
+_FRACTION = re.compile(r"(?<![0-9/.])([0-9]{1,12})/([0-9]{1,12})(?![0-9/])")
+
+
+def _shown(value: Any) -> Any:
+    """A score's number (an int, or the exact text ``"-9/4"``) as :func:`_mixed` shows it;
+    anything else as it is."""
+    if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,12}(/[0-9]{1,12})?", value):
+        d = value.rsplit("/", 1)[-1]
+        return _mixed(Fraction(value)) if d != "0" else value
+    return value
+
+
+def _shown_text(text: str) -> str:
+    """A score's text (Westpac's result [DTP 11.5125]) with each fraction in it shown as a
+    mixed number: "wins by 327/4 VP" reads "wins by 81 3/4 VP"."""
+
+    def mixed(m: re.Match[str]) -> str:
+        if m.group(2) == "0":
+            return m.group(0)
+        return str(_mixed(Fraction(int(m.group(1)), int(m.group(2)))))
+
+    return _FRACTION.sub(mixed, text)

@@ -94,7 +94,7 @@ def score_table(module: Module, report: Mapping[str, Any]) -> dict[str, Any] | N
     score = report.get("score")
     if not isinstance(score, Mapping) or not score:
         return None
-    sb = scoreboard(module, score, str(report.get("scenario", "")))
+    sb = scoreboard(module, score, str(report.get("scenario", "")), mixed=True)
     rows = [[s["name"], s["total"]] for s in sb["sides"]]
     if not rows and sb["track"] is not None:  # one VP track for the game [CBG 24.1]
         rows = [["the game", sb["track"]]]

@@ -434,6 +434,7 @@
       var hp = placeAt((e.clientX - r.left - view.x) / view.k, (e.clientY - r.top - view.y) / view.k);
       if (hp && composeTakes(hp)) { composeAdd(hp); return; }
     }
+    if (c && forcePoint(c.getAttribute("data-unit"))) { return; }
     if (c) {
       pinned = c.getAttribute("data-unit"); showUnit(pinned);
       if (D.draft && step === D.steps.length - 1 && D.draft.units[pinned]) { pick(pinned); }
@@ -569,6 +570,7 @@
   }
   function composeLine() {
     var k = composing;
+    if (k.c.compose === "force") { return forceLine(k.force); }
     var words = k.c.compose === "stack"
       ? k.words.filter(function (w) { return stackChoice(w).layer === "air"; }).concat(
         k.words.filter(function (w) { return stackChoice(w).layer !== "air"; }))
@@ -578,6 +580,8 @@
   function composeCandidates() {
     var k = composing;
     if (!k) { return []; }
+    if (k.c.compose === "force") { return forceCandidates(); }
+    if (k.c.most && k.words.length >= k.c.most) { return []; }  /* the rule's count reached (format 5) */
     if (k.c.compose !== "stack") { return (k.c.from || []).filter(function (h) { return k.words.indexOf(h) < 0; }); }
     return Object.keys(R.units).sort().filter(function (v) {
       return k.words.indexOf(v) < 0 && stackChoice(v) && endOf(v) === k.hex;
@@ -590,6 +594,7 @@
   }
   function composeAdd(w) {
     if (!composeTakes(w)) { return; }
+    if (composing.c.compose === "force") { forceAdd(w); return; }
     composing.words.push(w);
     var line = composeLine();
     addLine(line, composing.key, composing.c.section);
@@ -605,7 +610,7 @@
       addLine(line, composing.key, c.section);
       $("draftnote").textContent = "Composing: " + line + " (add the others ending in " + hex + ", top first; list every naval unit there [7.42])";
     } else {  /* "hexes": places on the map; "words": units or words from a list */
-      composing = { u: u, c: c, base: c.order, key: u + " " + c.kind, words: [] };
+      composing = { u: u, c: c, base: c.order, key: (c.group || u) + " " + c.kind, words: [] };
       $("draftnote").textContent = "Composing: " + c.order + " \u2026 (" +
         (c.compose === "hexes" ? "point at the hexes, first choice first" : "add them in order") +
         (c.anywhere ? ": the marked ones next to it, or any other hex of the map)" : ")");
@@ -619,9 +624,14 @@
     var how = addLine(c.order, key, c.section, c.first);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
+    if (u !== "side") { forceStart(u, c, key); }
     pick(u === "side" ? picked : u); drawSideChoices();
   }
-  function optTitle(c) { return c.order + (c.label ? " (" + c.label + ")" : ""); }
+  function optTitle(c) {  /* a label that only repeats a word of the line is left out; a rule case alone is not put in parentheses */
+    var l = c.label || "";
+    if (!l || wordsOf(c.order).indexOf(l) >= 0) { return c.order; }
+    return c.order + (/^\[[^\]]*\]$/.test(l) ? " " + l : " (" + l + ")");
+  }
   function answerAt(a, o) {
     addLine("answer " + a.id + " " + o, "answer " + a.id);
     $("draftnote").textContent = "Answered " + a.id + ": " + o;
@@ -645,6 +655,7 @@
     var g = $("optmarks"); clear(g);
     if (step !== D.steps.length - 1) { return; }
     drawAnswerMarks(g);
+    if (composing && composing.c.compose === "force") { drawForceMarks(g); return; }
     if (composing && composing.c.compose === "hexes") {
       composeCandidates().forEach(function (p) {
         var q = B.places[p];
@@ -668,8 +679,12 @@
       if (B.places[p] && !groups[p]) { groups[p] = [[{ order: "", label: e.marks[p], at: p }, -1]]; }
     });
     var from = placements[step][picked] ? B.places[placements[step][picked][0]] : null;
+    var stacks = stacksAt(step);
     Object.keys(groups).sort().forEach(function (p) {
       var q = B.places[p], cs = groups[p], c = cs[0][0];
+      /* where counters stand, the mark goes on their lower right corner: their values and
+         the place's name (an area map's zone) stay readable */
+      if (stacks[p]) { q = [q[0] + size * 0.5, q[1] + size * 0.5]; }
       var off = cs.every(function (x) { return takenBy(x[0]).length; });
       var og = sv("g", { "class": "opt" + (off ? " off" : "") + (c.order ? "" : " info"), "data-place": p,
         "data-kind": c.kind || "", tabindex: "0", role: "button", "aria-label": cs.map(function (x) { return optTitle(x[0]); }).join("; ") });
@@ -700,17 +715,143 @@
     return cs.length > 0;
   }
   function listCompose(box) {
-    box.appendChild(el("p", {}, ["Composing: " + (composing.words.length ? composeLine() : composing.base + " \u2026")]));
+    var force = composing.c.compose === "force";
+    box.appendChild(el("p", {}, ["Composing: " + (composing.words.length || force ? composeLine() : composing.base + " \u2026")]));
+    if (force) { box.appendChild(forceNote()); }
     var cands = composeCandidates();
     if (!cands.length) { box.appendChild(el("p", {}, ["Nothing more to add."])); }
     cands.forEach(function (w) {
-      var b = el("button", { type: "button", "class": "choice compose", role: "listitem", "data-word": w }, ["add " + w]);
+      var b = el("button", { type: "button", "class": "choice compose", role: "listitem", "data-word": w }, [force ? forceWordLabel(w) : "add " + w]);
       b.onclick = function () { composeAdd(w); };
       box.appendChild(b);
     });
     var done = el("button", { type: "button", "class": "choice", id: "composedone" }, ["Done"]);
     done.onclick = function () { composing = null; listChoices(null); drawOptions(); };
     box.appendChild(done);
+  }
+  /* ---- a force (options format 5): several units in one line, `VERB UNIT UNIT ... -> REST`
+     (Sixth Fleet 2019's actions, one force each [6.6], [8.1]; the naval module's strikes and
+     supports by several units). The unit's line pointed at is drafted at once; then the units
+     the referee found may join it (its `force`: each pair's two-unit line accepted by the
+     validator) that offer the same rest of the line (the same destination, path and target)
+     are offered, each one joining every unit already in, up to the verb's `force_most`; the
+     line's target's like ones (`alike`: of one kind in one zone) are offered where every unit
+     of the force has the line of each. What holds only for the whole force (a base's room, the action's
+     allowance) is `referee validate`'s to judge, and the page says so. */
+  function forceSplit(order) {  /* as referee/pbem/draft_options.py force_parts reads a line */
+    var i = order.indexOf(" -> ");
+    if (i < 0) { return null; }
+    var head = order.slice(0, i).split(/\s+/);
+    return head.length < 2 ? null : { verb: head[0], units: head.slice(1), rest: order.slice(i + 1) };
+  }
+  function forceOffers(u, verb) {  /* the unit's own one-unit lines of the verb, by their rest */
+    var out = {};
+    if (!R.units[u]) { return out; }
+    choicesOf(u).forEach(function (c) {
+      var p = forceSplit(c.order);
+      if (p && p.verb === verb && p.units.length === 1 && p.units[0] === u) { out[p.rest] = c; }
+    });
+    return out;
+  }
+  function forceAlike(w) {  /* the other words of w's group (options format 5 "alike": targets
+    one line may name together) */
+    var g = (R.alike || []).filter(function (ws) { return ws.indexOf(w) >= 0; })[0] || [];
+    return g.filter(function (x) { return x !== w; });
+  }
+  function forceMates(u, verb) { var f = R.units[u] && R.units[u].force; return (f && f[verb]) || []; }
+  function forcePairOn(a, b, verb, rest) {  /* not one of the rests the pair's line is refused on
+    (format 5 "force_not": room where it ends) */
+    var n = R.units[a] && R.units[a].force_not, off = n && n[verb] && n[verb][b];
+    return !off || off.indexOf(rest) < 0;
+  }
+  function forceStart(u, c, key) {
+    var p = forceSplit(c.order);
+    if (!p || p.units.length !== 1 || p.units[0] !== u) { return; }
+    var words0 = p.rest.split(" "), more = forceAlike(words0[words0.length - 1]);
+    if (!forceMates(u, p.verb).length && !more.length) { return; }
+    var words = p.rest.split(" "), last = more.length ? words.pop() : null;
+    composing = { u: u, c: { compose: "force", kind: p.verb, section: c.section }, key: key, words: [], line: c.order,
+      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more } };
+    $("draftnote").textContent += " \u2014 add the units that act with it in one force" + (more.length ? ", or more targets of the kind" : "") + ", or Done.";
+  }
+  function forceRests(f) {  /* the rest of the line each unit must offer alone: one per target */
+    return f.targets.length ? f.targets.map(function (t) { return f.rest + " " + t; }) : [f.rest];
+  }
+  function forceLine(f) {
+    return f.verb + " " + f.units.join(" ") + " " + f.rest + (f.targets.length ? " " + f.targets.join(" ") : "");
+  }
+  function forceCandidates() {
+    var f = composing.force, most = (R.force_most || {})[f.verb];
+    var units = most && f.units.length >= most ? [] : Object.keys(R.units).sort().filter(function (v) {
+      if (f.units.indexOf(v) >= 0) { return false; }
+      if (!f.units.every(function (u) { return forceMates(u, f.verb).indexOf(v) >= 0; })) { return false; }
+      var offers = forceOffers(v, f.verb);
+      return forceRests(f).every(function (r) {
+        return offers[r] && f.units.every(function (u) { return forcePairOn(u, v, f.verb, r); });
+      });
+    });
+    var targets = f.more.filter(function (t) {
+      var r = f.rest + " " + t;
+      return f.targets.indexOf(t) < 0 && f.units.every(function (u) {
+        return forceOffers(u, f.verb)[r] && f.units.every(function (w) { return w === u || forcePairOn(u, w, f.verb, r); });
+      });
+    });
+    return units.concat(targets);
+  }
+  function forceAdd(w) {
+    var k = composing, f = k.force;
+    (R.units[w] ? f.units : f.targets).push(w);
+    var line = forceLine(f), ta = $("draft"), swapped = replaceLine(ta.value, k.line, line);
+    ta.value = swapped !== null ? swapped : insertLine(ta.value, line, k.c.section);
+    if (k.key) { byUnit[k.key] = line; }
+    k.line = line;
+    $("draftnote").textContent = "Composing: " + line;
+    listChoices(null); drawOptions(); forceHighlight();
+  }
+  function forceWordLabel(w) {
+    return R.units[w] ? "add " + w + " to the force" + (placements[step][w] ? " (" + (placements[step][w][0] || placements[step][w][1] || "") + ")" : "") : "add target " + w;
+  }
+  function forceNote() {
+    var f = composing.force, most = (R.force_most || {})[f.verb];
+    return el("p", { "class": "forcenote" }, ["Offered: units that may act with " + f.units.join(", ") +
+      " in one force (each pair checked by the referee)" + (most ? ", " + most + " at most" : "") +
+      (f.more.length ? ", and more targets of the kind" : "") +
+      ". What holds only for the whole force (room where it ends, an allowance shared with other lines) is judged by referee validate."]);
+  }
+  function forcePlace(w) {  /* where a unit or a target is now */
+    var p = placements[step][w];
+    return p ? p[0] || null : null;
+  }
+  function forcePoint(w) {  /* a counter pointed at while composing a force: it joins if it may, else the
+    first unit or target of its place that may */
+    if (!composing || composing.c.compose !== "force" || !w) { return false; }
+    var cands = composeCandidates(), at = forcePlace(w);
+    var x = cands.indexOf(w) >= 0 ? w : cands.filter(function (v) { return at && forcePlace(v) === at; })[0];
+    if (!x) { return false; }
+    composeAdd(x);
+    return true;
+  }
+  function drawForceMarks(g) {  /* each place with units or targets that may join: "+n" */
+    var by = {};
+    composeCandidates().forEach(function (w) { var p = forcePlace(w); if (p && B.places[p]) { (by[p] = by[p] || []).push(w); } });
+    Object.keys(by).sort().forEach(function (p) {
+      var q = B.places[p], ws = by[p], label = ws.map(forceWordLabel).join("; ");
+      var og = sv("g", { "class": "opt compose force", "data-place": p, "data-word": ws[0], tabindex: "0", role: "button", "aria-label": label });
+      var t = sv("title"); t.textContent = composeLine() + "\n" + ws.map(forceWordLabel).join("\n"); og.appendChild(t);
+      var cx = q[0] - size * 0.85, cy = q[1];  /* beside the stack: its count is above it */
+      og.appendChild(sv("circle", { cx: cx, cy: cy, r: Math.max(8, size * 0.3) }));
+      var lab = sv("text", { x: cx, y: cy + 4 }); lab.textContent = "+" + ws.length; og.appendChild(lab);
+      og.addEventListener("click", function (e) { if (moved > 4) { return; } e.stopPropagation(); composeAdd(ws[0]); });
+      g.appendChild(og);
+    });
+  }
+  function forceHighlight() {  /* the force's units outlined, the ones that may join dashed */
+    var f = composing && composing.c.compose === "force" ? composing.force : null, cands = f ? composeCandidates() : [];
+    document.querySelectorAll("#units .counter").forEach(function (c) {
+      var u = c.getAttribute("data-unit");
+      c.classList.toggle("inforce", !!f && f.units.indexOf(u) >= 0);
+      c.classList.toggle("mayjoin", cands.indexOf(u) >= 0);
+    });
   }
   function listChoices(only) {
     var box = $("choices"); clear(box);
@@ -733,6 +874,7 @@
   }
   function pick(u) {
     if (composing && composing.u !== u) { composing = null; }
+    forceHighlight();
     picked = u && R.units[u] ? u : null;
     $("unitpick").value = picked || "";
     var box = $("unitlines"); clear(box);

@@ -54,6 +54,20 @@ def test_put_writes_exactly_the_keys_named_byte_for_byte_as_with_data():
     assert ToyFacts.drop(ToyFacts.put(s, vp=3), "vp").canonical() == s.canonical()
 
 
+def test_the_facts_read_after_a_write_are_those_of_the_whole_new_mapping():
+    """``put`` hands the next read the facts it derives from those known before: they must be
+    what reading the new mapping afresh gives."""
+    s = _state(kind="a", pools={"cup": ["a"]})
+    ToyFacts.of(s)  # known before the write
+    t = ToyFacts.put(s, vp=3, spot={"space": "X", "units": 2})
+    t = ToyFacts.put(t, kind="b")
+    derived, fresh = ToyFacts.of(t), ToyFacts.of_data(t.data)
+    assert derived is not fresh
+    assert derived == fresh
+    assert (derived.kind, derived.vp, derived.spot) == ("b", 3, {"space": "X", "units": 2})
+    assert derived.pools is t.data["pools"]
+
+
 def test_an_undeclared_fact_cannot_be_written():
     with pytest.raises(TypeError, match="'bogus' is no fact ToyFacts declares"):
         ToyFacts.put(_state(kind="a"), bogus=1)
@@ -128,7 +142,9 @@ def _raw_reads(package: Path) -> list[str]:
 
 
 def test_some_ruleset_declares_its_facts():
-    assert {"carrier_battlegroup", "sixth_fleet_1975", "sixth_fleet_dtp"} <= set(_declaring())
+    assert {"carrier_battlegroup", "sixth_fleet_1975", "sixth_fleet_dtp", "naval_module"} <= set(
+        _declaring()
+    )
 
 
 @pytest.mark.parametrize("ruleset", _declaring())

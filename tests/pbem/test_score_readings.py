@@ -91,3 +91,17 @@ def test_adjudicating_it_goes_on_with_the_score_it_was_started_with(tmp_path: Pa
     assert not rulings.SCORE_TABLE_ENTRIES & set(step.report["score"])
     v = verify_archive(game, module)
     assert v.reports == 4
+
+
+def test_only_the_templates_before_the_score_tables_read_the_older_score() -> None:
+    """The template sets of later versions (the result line of issue 26, the mixed numbers of
+    issue 25) are listed for their reports' rendering, yet their games record today's score."""
+    from referee.pbem.rendercheck import KNOWN_TEMPLATES
+    from referee.pbem.reports import templates_sha256
+
+    assert rulings.BEFORE_SCORE_TABLES.issubset(KNOWN_TEMPLATES)
+    for sha in KNOWN_TEMPLATES:
+        before = sha in rulings.BEFORE_SCORE_TABLES
+        expected = rulings.WITHOUT_SCORE_TABLES if before else rulings.TODAY
+        assert rulings.score_reading({"templates_sha256": sha}) is expected, sha
+    assert rulings.score_reading({"templates_sha256": templates_sha256()}) is rulings.TODAY

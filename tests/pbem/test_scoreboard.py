@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.pbem.reports import render_html, render_markdown
-from referee.pbem.scoreboard import scoreboard
+from referee.pbem.scoreboard import score_line, scoreboard
 from referee.source.loader import load_module
 from referee.source.model import Module
 
@@ -101,8 +101,42 @@ def test_a_score_without_losses_says_so() -> None:
 
 
 def test_fractional_vp_of_the_dtp_rules_are_kept_exact() -> None:
-    """[DTP 8.57] keeps 1/4 and 1/2: the scoreboard shows 19/4, not a crash or a rounding."""
-    from referee.pbem.scoreboard import _number
+    """[DTP 8.57] keeps 1/4 and 1/2: the reports show 19/4, not a crash or a rounding; the
+    viewer and ``state show`` the mixed number 4 3/4."""
+    from referee.pbem.scoreboard import _mixed, _number, shown_value
 
     assert _number(Fraction(19, 4)) == "19/4"
     assert _number(Fraction(8, 2)) == 4
+    assert _mixed(Fraction(19, 4)) == "4 3/4"
+    assert _mixed(Fraction(8, 2)) == 4
+    assert _mixed(Fraction(3, 4)) == "3/4"
+    assert _mixed(Fraction(-9, 4)) == "-2 1/4"
+    assert _mixed(Fraction(-1, 4)) == "-1/4"
+    for v in (Fraction(19, 4), Fraction(3, 4), Fraction(-9, 4), Fraction(-1, 4), Fraction(4)):
+        assert shown_value(_mixed(v)) == v == shown_value(_number(v))
+
+
+def test_a_score_in_fractions_is_shown_in_mixed_numbers_and_kept_exact() -> None:
+    """The viewer and ``state show`` read the net and a result in words in mixed numbers;
+    the report keeps 327/4, as the record does."""
+    module = sixth_fleet()
+    score = {
+        "vp": {"NATO": "60", "Soviet": "567/4"},
+        "net": "327/4",
+        "result": "Soviet wins by 327/4 VP (Soviet 567/4, NATO 60): Victory [DTP 11.5125]",
+        "final": True,
+    }
+    board = scoreboard(module, score, "short", mixed=True)
+    assert board["net"] == "81 3/4"
+    assert board["result"] == (
+        "Soviet wins by 81 3/4 VP (Soviet 141 3/4, NATO 60): Victory [DTP 11.5125]"
+    )
+    assert [(s["name"], s["total"]) for s in board["sides"]] == [
+        ("NATO", 60),
+        ("Soviet", "141 3/4"),
+    ]
+    line = score_line(module, score, "short")
+    assert "net 81 3/4" in line and "wins by 81 3/4 VP" in line and "327/4" not in line
+    report = scoreboard(module, score, "short")
+    assert report["net"] == "327/4" and report["result"] == score["result"]
+    assert [s["total"] for s in report["sides"]] == [60, "567/4"]

@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, SeededDice
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
@@ -30,17 +30,6 @@ from referee.rules.sixth_fleet_1975.setup import setup_pools
 from referee.rules.sixth_fleet_1975.stacking import counts
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
 from referee.source.model import Module
-
-
-class RandomDice:
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self._rng.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 def header(state: GameState, side: str) -> str:
@@ -170,7 +159,7 @@ def play(
     """Play a whole game with legal random orders; ``check(state)`` after every step."""
     rs = get_ruleset(module.ruleset)
     rng = random.Random(seed)
-    dice = RandomDice(seed)
+    dice = SeededDice(seed)
     state = rs.new_game(module, scenario, "prop", options)
     for _ in range(steps):
         if state.phase == seq.GAME_OVER:

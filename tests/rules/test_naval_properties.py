@@ -9,13 +9,12 @@ Phase attack only on a ship at sea [31.22]. Each invariant is shown to fail on a
 
 from __future__ import annotations
 
-import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from referee.engine.core import Event, GameState, Roll
+from referee.engine.core import Event, GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.engine.steps import WithheldDice
 from referee.rules.naval_module.context import Game, place, set_ship
@@ -28,17 +27,6 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "naval_module"
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self._r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self._r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 @cache

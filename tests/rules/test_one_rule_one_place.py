@@ -18,7 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.engine.core import Event, GameState
+from referee.engine.core import Event, GameState, SeededDice
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975 import sequence as seq
@@ -110,7 +110,7 @@ def _play_checking(module: Module, scenario: str, seed: int, steps: int) -> int:
     resolved and must not be refused after the dice. Returns the advances tried."""
     rs = get_ruleset(module.ruleset)
     rng = random.Random(seed)
-    dice = P.RandomDice(seed)
+    dice = SeededDice(seed)
     state = rs.new_game(module, scenario, "prop")
     tried = 0
     for _ in range(steps):

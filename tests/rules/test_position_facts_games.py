@@ -24,6 +24,7 @@ GAMES = {
     "sixth_fleet_dtp": ("sixth_fleet_dtp", "short"),
     "dtp_denmark_strait": ("dtp_denmark_strait", "denmark_strait"),
     "dtp_iceland": ("dtp_denmark_strait", "iceland"),  # [DTP 11.31]: Keflavik held at the start
+    "naval_module": ("naval_module", "kerch_feodosia"),
 }
 WESTPAC_STEPS = 60
 """Westpac [DTP 11.50] is long (770 steps): its set-up [DTP 11.505], hostilities, the
@@ -69,3 +70,39 @@ def test_every_position_of_a_game_and_its_views_fit_the_declared_facts(game: str
 def test_every_position_of_a_westpac_slice_and_its_views_fit_the_declared_facts() -> None:
     checked, text = _play("dtp_westpac", "westpac", WESTPAC_STEPS)
     assert text is not None and checked == 3 * (WESTPAC_STEPS - 1)
+
+
+FROM_CASES = ("naval_module",)
+"""The rulesets whose conformance positions are checked too: a scripted game leaves some facts
+unwritten (the naval module's weather, captured ports, Naval Bases placed, standing orders),
+which the cases set up or write."""
+
+
+@pytest.mark.parametrize("ruleset", FROM_CASES)
+def test_every_position_of_the_conformance_cases_fits_the_declared_facts(ruleset: str) -> None:
+    """Each case's position as the harness builds it and as each of its steps leaves it; and
+    each declared fact is held by one of them (the declaration names no dead key)."""
+    from tests.conformance.harness import ADAPTERS, Play, case_paths, load_case, run_step
+
+    facts = position_facts(get_ruleset(ruleset))
+    assert facts is not None
+    seen: set[str] = set()
+    for path in case_paths(ruleset):
+        case = load_case(path)
+        if "position" not in case:
+            continue
+        adapter = ADAPTERS[case["ruleset"]]
+        play = Play(adapter, adapter.module(case["position"]), None)
+        play.state = adapter.build(play.module, case["position"])
+        for i, step in enumerate(case["steps"]):
+            try:
+                facts.check(play.state.data)
+            except Exception as e:
+                raise AssertionError(f"{path.name}, before step {i}: {e}") from e
+            seen |= set(play.state.data)
+            run_step(play, step)
+        facts.check(play.state.data)
+        seen |= set(play.state.data)
+    # every fact declared is one the rules (or a case's set-up) write: none is dead
+    unseen = set(facts.declared()) - {"vassal_pieces"} - seen
+    assert not unseen, sorted(unseen)

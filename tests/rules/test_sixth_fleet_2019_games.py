@@ -7,13 +7,12 @@ the scripted player writes validates. Same seed, same game, byte for byte."""
 from __future__ import annotations
 
 import json
-import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_2019 import strike
 from referee.rules.sixth_fleet_2019.control import all_control
@@ -24,19 +23,6 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_2019"
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(
-        self, sides: int, purpose: str, rule: str = "", hidden_from: tuple[str, ...] = ()
-    ) -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule, hidden_from=hidden_from))
-        return v
 
 
 @cache

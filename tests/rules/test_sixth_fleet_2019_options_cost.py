@@ -11,11 +11,10 @@ from collections import Counter
 
 import pytest
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_2019 import options
 from tests.conformance.rulesets.sixth_fleet_2019 import build_state, module_2019
-from tests.rules.test_sixth_fleet_2019_games import SeededDice
 
 
 def opening() -> GameState:

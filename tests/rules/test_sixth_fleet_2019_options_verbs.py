@@ -60,8 +60,12 @@ def test_patrols_and_the_markers_the_side_holds() -> None:
     flights = [c["order"] for c in _orders(state, air, "patrol")]
     assert len(flights) > 1 and _all_validated(state, "Soviet", flights)
     held = state.data["strike"]["held"]["Soviet"]
-    plays = [c for c in get_ruleset(module.ruleset).side_orders(module, state, "Soviet")  # type: ignore[attr-defined]
-             if c["kind"] == "play"]  # fmt: skip
+    offered = get_ruleset(module.ruleset).side_orders(module, state, "Soviet")  # type: ignore[attr-defined]
+    plays = [c for c in offered if c["kind"] == "play" and not c.get("compose")]
+    some = [c for c in offered if c["kind"] == "play" and c.get("compose")]  # format 5
+    for c in some:  # some of the targets of one kind, each accepted alone [6.4]
+        assert c["since"] == 5 and c["compose"] == "words" and len(c["from"]) > 1
+        assert _all_validated(state, "Soviet", [f"{c['order']} {t}" for t in c["from"]])
     assert {c["order"].split()[1] for c in plays} == set(held)
     ew = next(m for m in held if "EW" in m)
     assert f"play {ew}" in [c["order"] for c in plays]

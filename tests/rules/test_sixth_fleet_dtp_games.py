@@ -8,14 +8,13 @@ the same game byte for byte."""
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.stacking import AIR_LIMIT, NAVAL_LIMIT, counts
@@ -25,17 +24,6 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 
 ROOT = Path(__file__).resolve().parents[2] / "module_src"
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 @cache

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from referee.engine.core import SeededDice
 from referee.engine.scripted import play
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-from tests.rules.test_sixth_fleet_dtp_games import SeededDice, module
+from tests.rules.test_sixth_fleet_dtp_games import module
 
 FLAG = "reinforcement_interphase_12_2"
 

@@ -5,30 +5,18 @@ it lists [5.0][5.23][DTP 6.2][DTP 8.2]."""
 
 from __future__ import annotations
 
-import random
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.errors import UserError
 from referee.source.loader import load_module
 from referee.source.model import Module
 
 SRC = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet_dtp"
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 @cache

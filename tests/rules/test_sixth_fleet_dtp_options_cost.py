@@ -10,14 +10,13 @@ unit's moves equal those of the old search, kept here as it was: each path check
 from __future__ import annotations
 
 import heapq
-import random
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.engine.core import GameState, Roll, Violation
+from referee.engine.core import GameState, SeededDice, Violation
 from referee.engine.ruleset import get_ruleset
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
@@ -33,17 +32,6 @@ from referee.source.model import Module
 
 ROOT = Path(__file__).resolve().parents[2] / "module_src"
 SHIPS = ("surface", "submarine")
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 @cache

@@ -199,9 +199,10 @@ def test_a_scripted_westpac_game_keeps_the_invariants_for_its_first_turns() -> N
     stacking, VP equal to a recount, the report's score table agreeing with the events) and the
     result is a band of the scenario's table [DTP 11.5125]; an LPH put at Pohang lands and
     scores [DTP 11.50942]. The whole 48-turn game is a later benchmark (issue 26)."""
+    from referee.engine.core import SeededDice
     from referee.rules.sixth_fleet_1975.context import Game
     from referee.rules.sixth_fleet_1975.position import move_piece
-    from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check
+    from tests.rules.test_sixth_fleet_dtp_games import check
     from tests.rules.test_sixth_fleet_dtp_westpac_score import agrees, westpac_recount
 
     m = module()

@@ -86,8 +86,9 @@ def test_a_scripted_game_places_the_turn_4_track_before_any_movement() -> None:
     ``validate``, the invariants hold after every step, and turn 4 opens with the East Block's
     then SEATO's placements [DTP 11.5041, 11.506] before its first ship movement, every track
     unit of the turn arriving at its entry [DTP 11.5063, 11.5065]."""
+    from referee.engine.core import SeededDice
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-    from tests.rules.test_sixth_fleet_dtp_games import SeededDice, check
+    from tests.rules.test_sixth_fleet_dtp_games import check
 
     m, _ = load_module(WP)
     assert m is not None

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from referee.engine.core import Event, GameState
-from referee.pbem.scoreboard import scoreboard
+from referee.pbem.scoreboard import scoreboard, shown_value
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
@@ -103,7 +103,7 @@ def agrees(
     board = scoreboard(game.module, score, "westpac")
     bad: list[str] = []
     for s in board["sides"]:
-        if Fraction(str(s["units"])) + s["bonus"] != Fraction(str(s["total"])):
+        if shown_value(s["units"]) + s["bonus"] != shown_value(s["total"]):
             bad.append(f"{s['name']}: units + awards != total")
     recount = westpac_recount(game, state)
     if score["vp"] != {s: str(v) for s, v in recount.items()}:

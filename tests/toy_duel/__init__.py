@@ -1,8 +1,10 @@
 """``toy_duel``: a sixth ruleset written as a third-party author would write one.
 
 It is one package (``schema.py`` declares what it asks of a module and names its ruleset
-object; ``ruleset.py`` is that object; ``cases.toml`` its rule cases) plus its module data
-(``module/``). It touches nothing in ``referee/``: it is found through a ``referee.rulesets``
+object; ``sequence.py`` its sequence of play as data, which the schema's turn tracker is
+read from; ``facts.py`` its position facts; ``ruleset.py`` the object, one walk over the
+orders for ``validate`` and ``carry_out``; ``cases.toml`` its rule cases) plus its module
+data (``module/``). It touches nothing in ``referee/``: it is found through a ``referee.rulesets``
 entry point, as an installed distribution declares one (``test_duel.py`` makes that
 distribution's metadata), and plays a signed game through ``verify``.
 

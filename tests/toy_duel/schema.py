@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.source.schema import PhaseDecl, RulesetSchema
+from referee.source.schema import RulesetSchema, tracker_steps
+from tests.toy_duel.sequence import PHASES
 
 if TYPE_CHECKING:
     from referee.engine.ruleset import Ruleset
@@ -24,9 +25,7 @@ SCHEMA = RulesetSchema(
     categories=("ship",),
     unit_types={"ship": ("DD",)},
     setup_kinds=(),
-    sequence=(
-        PhaseDecl("action", "Blue Action Phase", "D2", "first"),
-        PhaseDecl("action", "Red Action Phase", "D2", "second"),
-    ),
+    # the turn tracker: the Action Phase of Blue's player turn, then of Red's [D2]
+    sequence=tracker_steps(PHASES, player_turns=True),
     rules=_rules,
 )

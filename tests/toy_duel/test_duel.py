@@ -5,6 +5,7 @@ and plays a signed game by email that ``verify`` accepts."""
 from __future__ import annotations
 
 import json
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,6 +40,22 @@ def test_the_entry_point_registers_the_ruleset_and_its_schema(installed: Path) -
     assert rs.schema.id == "toy_duel" and rs.schema.rules is not None
     code, out = cli("check", MODULE)
     assert code == 0, out
+
+
+def test_the_turn_tracker_is_the_declared_sequence(installed: Path) -> None:
+    """[D2] The schema's tracker steps are read from the ruleset's own sequence of play: the
+    Action Phase of Blue's player turn, then of Red's, each with its title and case."""
+    from tests.toy_duel.sequence import PHASES
+
+    steps = get_ruleset("toy_duel").schema.sequence
+    assert [(s.id, s.name, s.rule, s.player, s.player_turn) for s in steps] == [
+        (p.id, p.title, p.rule, player, True) for player in ("first", "second") for p in PHASES
+    ]
+    code, out = cli("build", MODULE, "-o", installed / "build")
+    assert code == 0, out
+    (vmod,) = (installed / "build").glob("*.vmod")
+    build_file = zipfile.ZipFile(vmod).read("buildFile.xml").decode()
+    assert 'list="Blue Player Turn: Action Phase,Red Player Turn: Action Phase"' in build_file
 
 
 def test_without_it_the_ruleset_is_unknown() -> None:

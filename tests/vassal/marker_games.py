@@ -5,30 +5,16 @@ the Naval Movement Interdiction Box, ports used). Engine states, not hand-made o
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from referee.engine.core import GameState, Roll
+from referee.engine.core import GameState, SeededDice
 from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 
 SOURCES = Path(__file__).resolve().parents[2] / "module_src"
-
-
-class SeededDice:
-    """Dice from a seeded generator, so a game is the same on every run."""
-
-    def __init__(self, seed: int) -> None:
-        self.r = random.Random(seed)
-        self.rolls: list[Roll] = []
-
-    def roll(self, sides: int, purpose: str, rule: str = "") -> int:
-        v = self.r.randint(1, sides)
-        self.rolls.append(Roll(len(self.rolls), sides, v, purpose, rule))
-        return v
 
 
 @cache

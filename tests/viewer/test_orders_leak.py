@@ -85,7 +85,8 @@ def test_no_hidden_strike_marker_reaches_a_sides_options(
     (opened from its part) names none of the other side's strike markers, in its cups or in
     its hand [2.0], [2.12] (provisional 17.0), and is the file computed on the side's view
     alone (its units, their moves and the side's own orders the same, the full position not
-    consulted)."""
+    consulted, its forces too: each unit's mates and an attack's further targets, options
+    format 5)."""
     from referee.pbem.draft_options import draft_options
 
     demo = finished_demo("sixth_fleet_2019").out
@@ -94,7 +95,7 @@ def test_no_hidden_strike_marker_reaches_a_sides_options(
     rs = get_ruleset(module.ruleset)
     steps = _files(demo, side)
     assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
-    searched = 0
+    searched = forces = 0
     for name, doc, full in steps:
         view = rs.view(module, full, side)
         hidden = _hidden_markers(full, view)
@@ -105,7 +106,11 @@ def test_no_hidden_strike_marker_reaches_a_sides_options(
         again = draft_options(module, rs, {}, doc["report_sha256"], view, side)
         for key in ("units", "trees", "side_choices", "answers"):
             assert again[key] == doc[key], (name, key)
+        for key in ("force_most", "alike"):  # format 5: the forces, the targets alike
+            assert again.get(key) == doc.get(key), (name, key)
+        forces += sum(bool(e.get("force")) for e in doc["units"].values())
     assert searched, "the demo hid no marker from this side: the test proves nothing"
+    assert forces, "no step offered a force (format 5): its units and targets went unsearched"
 
 
 def test_dtp_hides_nothing_the_options_could_leak(

@@ -177,12 +177,11 @@ def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
     accepted by ``validate`` and carried out (the missile under the DDG)."""
     import json
 
-    from referee.engine.core import GameState, UnitState
+    from referee.engine.core import GameState, SeededDice, UnitState
     from referee.engine.ruleset import get_ruleset
     from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
     from referee.source.loader import load_module
     from tests.pbem.cliflow import cli
-    from tests.rules.test_sixth_fleet_dtp_games import SeededDice
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
     demo = finished_demo("carrier_battlegroup").out

@@ -66,3 +66,29 @@ def named_units_2_2(module: Module, o: Order) -> list[Violation]:
                 ).at(o)
             )
     return out
+
+
+def standing_units_2_2(module: Module, standing: tuple[Order, ...]) -> list[Violation]:
+    """The units the standing orders name: counters of the game and USN ones [2.2], like
+    any order's; and ``lose`` names aircraft only, the ones given up first when the carrier
+    has no room for them [14.1] (a ship named there would be silently ignored)."""
+    pieces = module.pieces()
+    out: list[Violation] = []
+    for o in standing:
+        named = named_units_2_2(module, o)
+        out += named
+        if o.verb != "lose" or named:
+            continue
+        for pid in o.units:
+            if pieces[pid].unit.category != "air":
+                out.append(
+                    Violation(
+                        "14.1",
+                        f"{pid} is not an aircraft: `lose` names the aircraft given up first "
+                        "when the carrier has no room for them",
+                        word=pid,
+                        unit=pid,
+                        hint="name the CVBG's aircraft, in the order they are given up",
+                    ).at(o)
+                )
+    return out

@@ -11,7 +11,7 @@ from referee.engine.core import Event, GameState, UnitState, Violation
 from referee.engine.orders import OrdersDoc
 from referee.rules.carrier_battlegroup import cargo, escorts
 from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
-from referee.rules.carrier_battlegroup.named_units import named_units_2_2
+from referee.rules.carrier_battlegroup.named_units import named_units_2_2, standing_units_2_2
 from referee.rules.carrier_battlegroup.setup import CARRIER, NATO_BASE
 from referee.source.model import Module
 
@@ -37,6 +37,7 @@ def check_outfit(module: Module, state: GameState, doc: OrdersDoc) -> list[Viola
     picks: list[str] = []
     for o in doc.orders:
         out += named_units_2_2(module, o)
+    out += standing_units_2_2(module, doc.standing)
     usn = {p for p, u in state.units.items() if u.side == "USN"}
     if not esc:
         out.append(

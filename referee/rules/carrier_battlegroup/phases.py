@@ -10,6 +10,7 @@ from referee.engine.core import Dice, Event, GameState, Violation
 from referee.engine.orders import OrdersDoc
 from referee.engine.sequence import SequenceOfPlay
 from referee.rules.carrier_battlegroup import outfit, setup, turn
+from referee.rules.carrier_battlegroup.named_units import standing_units_2_2
 from referee.rules.carrier_battlegroup.sequence import SEQUENCE
 from referee.source.model import Module
 
@@ -27,12 +28,27 @@ class PhaseSteps:
     carry_out: CarryOut
 
 
-def _no_check(module: Module, state: GameState, doc: OrdersDoc) -> list[Violation]:
-    return []
+def check_setup(module: Module, state: GameState, doc: OrdersDoc) -> list[Violation]:
+    """The set-up file says ``begin`` once [4.0]: the referee then rolls set-up steps 1-7
+    itself, so a file without it (or saying it twice) is not what the player meant; the
+    standing orders it may carry name USN units [2.2]."""
+    out = list(standing_units_2_2(module, doc.standing))
+    begins = [o for o in doc.orders if o.verb == "begin"]
+    if not begins:
+        out.append(
+            Violation(
+                "4.0",
+                "the set-up file does not say `begin`",
+                hint="write `begin` under [setup]: the referee rolls set-up steps 1-7 [4.0]",
+            )
+        )
+    for o in begins[1:]:
+        out.append(Violation("4.0", "`begin` is said once", hint="delete this line").at(o))
+    return out
 
 
 STEPS: dict[str, PhaseSteps] = {
-    "setup": PhaseSteps(_no_check, lambda m, s, d, dice: setup.setup_4_0(m, s, dice)),
+    "setup": PhaseSteps(check_setup, lambda m, s, d, dice: setup.setup_4_0(m, s, dice)),
     "outfit": PhaseSteps(
         outfit.check_outfit, lambda m, s, d, dice: outfit.carry_out_outfit(m, s, d)
     ),

@@ -28,7 +28,7 @@ from referee.rules.carrier_battlegroup import (
 )
 from referee.rules.carrier_battlegroup import logistics as logistics_
 from referee.rules.carrier_battlegroup.facts import facts_of
-from referee.rules.carrier_battlegroup.named_units import named_units_2_2
+from referee.rules.carrier_battlegroup.named_units import named_units_2_2, standing_units_2_2
 from referee.rules.carrier_battlegroup.setup import CVBG, RED_OKTOBER
 from referee.source.model import Module
 
@@ -99,6 +99,7 @@ def check_turn(module: Module, state: GameState, doc: OrdersDoc) -> list[Violati
     ships = facts_of(state).cvbg["ships"]
     for o in doc.orders:
         out += _units_of_2_2(module, o)
+    out += standing_units_2_2(module, doc.standing)
     spaces = [
         v
         for o in doc.standing

@@ -28,6 +28,7 @@ from itertools import combinations
 from referee.engine.core import GameState, PendingDecision, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.facts import facts_of
 from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.work import Work
 
@@ -44,16 +45,16 @@ OPPOSE_ID = "oppose-box"
 def flown(state: GameState, side: str) -> list[str]:
     """The side's air units in the Flown Box: not Ready for another mission this Game-Turn
     (the host series' refit is not in the text: NM-25)."""
-    return list((state.data.get("flown") or {}).get(side, []))
+    return list(facts_of(state).flown.get(side, []))
 
 
 def to_flown_box(w: Work, units: list[str]) -> None:
-    box = {k: list(v) for k, v in w.data("flown", {}).items()}
+    box = {k: list(v) for k, v in w.facts.flown.items()}
     for pid in units:
         side = w.state.units[pid].side
         if pid not in box.setdefault(side, []):
             box[side].append(pid)
-    w.set(flown={k: sorted(v) for k, v in sorted(box.items())})
+    w.put(flown={k: sorted(v) for k, v in sorted(box.items())})
 
 
 def ready_air(w: Work, o: Order, pid: str, rule: str) -> bool:
@@ -171,7 +172,7 @@ def opposition_options(fighters: list[str]) -> tuple[str, ...]:
 def standing_opposition(game: Game, state: GameState) -> list[str] | None:
     """The Soviet standing ``oppose`` order, if any: the fighters named that may still
     oppose (``none``: no opposition) [31.13]."""
-    for j in (state.data.get("standing") or {}).get(SOVIET) or []:
+    for j in facts_of(state).standing.get(SOVIET) or []:
         o = Order.from_json(j)
         if o.verb == "oppose":
             able = set(naval_fighters(game, state))
@@ -222,7 +223,7 @@ def oppose(w: Work, box: dict, fighters: list[str]) -> None:
         units=list(box["units"]),
         fighters=fighters,
     )
-    w.set(box_combat={**box, "handoff": hid, "fighters": fighters})
+    w.put(box_combat={**box, "handoff": hid, "fighters": fighters})
 
 
 def set_level(w: Work, box: dict, survivors: list[str]) -> None:
@@ -230,12 +231,12 @@ def set_level(w: Work, box: dict, survivors: list[str]) -> None:
     goes to the Flown Box [31.13]."""
     total = sum(_rating(w, p) for p in survivors)
     level = min(MAX_LEVEL, total)
-    inter = dict(w.data("interdiction", {}))
+    inter = dict(w.facts.interdiction)
     inter[str(box["against"])] = level
     # who flies in the box, by owner: the VASSAL position shows them there [31.11]
-    in_box = dict(w.data("interdiction_box", {}))
+    in_box = dict(w.facts.interdiction_box)
     in_box[str(box["side"])] = sorted(survivors)
-    w.set(interdiction=inter, interdiction_box=in_box)
+    w.put(interdiction=inter, interdiction_box=in_box)
     if not box["units"]:
         return
     lost = [p for p in box["units"] if p not in survivors]
@@ -255,7 +256,7 @@ def set_level(w: Work, box: dict, survivors: list[str]) -> None:
 def air_combat_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
     """The host game's air combat result for the box, signed by the mission player and then,
     identically, by the Soviet player (NM-23)."""
-    bc = dict(w.data("box_combat", {}))
+    bc = dict(w.facts.box_combat)
     hid = str(bc.get("handoff", ""))
     given: list[str] | None = None
     for o in orders:
@@ -298,11 +299,11 @@ def air_combat_result(w: Work, orders: list[Order], *, confirming: bool) -> None
             )
         )
         return
-    if confirming and sorted(given) != sorted(w.data("box_signed", [])):
+    if confirming and sorted(given) != sorted(w.facts.box_signed):
         w.refuse(
             Violation(
                 "31.13",
-                f"{hid}: the other player signed {w.data('box_signed', [])}, not {given}",
+                f"{hid}: the other player signed {w.facts.box_signed}, not {given}",
                 None,
                 hint="both players sign the same host result",
             )
@@ -310,14 +311,14 @@ def air_combat_result(w: Work, orders: list[Order], *, confirming: bool) -> None
     if w.violations:
         return
     if not confirming:
-        w.set(box_signed=sorted(given))
+        w.put(box_signed=sorted(given))
         w.note("host_signed", "31.13", f"{hid}: survivors signed: {', '.join(given) or 'none'}")
         return
-    w.set(box_combat={}, box_signed=[])
-    offs = [h for h in w.data("handoffs", []) if h["id"] == hid]
-    w.set(
-        handoffs=[h for h in w.data("handoffs", []) if h["id"] != hid],
-        handoff_log=[*w.data("handoff_log", []), *offs],
+    w.put(box_combat={}, box_signed=[])
+    offs = [h for h in w.facts.handoffs if h["id"] == hid]
+    w.put(
+        handoffs=[h for h in w.facts.handoffs if h["id"] != hid],
+        handoff_log=[*w.facts.handoff_log, *offs],
     )
     set_level(w, bc, [p for p in bc["units"] if p in given])
 
@@ -354,7 +355,7 @@ def shipping_target_31_22(w: Work, o: Order, target: str) -> bool:
 def reaction_due(game: Game, state: GameState) -> bool:
     """The Axis Reaction Phase has a step when the Soviets are phasing, a Soviet naval unit
     (not a flotilla [32.14]) is at sea and a Ready Axis air unit has an Interdiction rating."""
-    if state.data.get("phasing") != SOVIET:
+    if facts_of(state).phasing != SOVIET:
         return False
     gone = set(flown(state, AXIS))
     air = any(

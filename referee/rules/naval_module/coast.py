@@ -52,7 +52,7 @@ def _cd_unit(w: Work, o: Order, pid: str, how: str) -> str | None:
     if at is None:
         w.refuse(Violation("27.12", f"{pid} is on no hex of the map", o.pos_of(pid), pid))
         return None
-    used = w.data("cd_used", {})
+    used = w.facts.cd_used
     if pid in used:
         if used[pid] != how:
             rule = "27.12a"  # a firing CD unit joins no ground combat
@@ -72,9 +72,9 @@ def _cd_unit(w: Work, o: Order, pid: str, how: str) -> str | None:
 
 
 def _use(w: Work, pid: str, how: str) -> None:
-    used = dict(w.data("cd_used", {}))
+    used = dict(w.facts.cd_used)
     used[pid] = how
-    w.set(cd_used=used)
+    w.put(cd_used=used)
 
 
 def coast_fire(w: Work, o: Order) -> None:
@@ -118,17 +118,17 @@ def coast_fire(w: Work, o: Order) -> None:
             return
         _use(w, pid, FIRE)
         points += g.unit(pid).values.get("ART", 0)
-    queue = dict(w.data("cd_queue", {}))
+    queue = dict(w.facts.cd_queue)
     prev = queue.get(target, {"cd": [], "points": 0})
     queue[target] = {"cd": prev["cd"] + list(o.units), "points": prev["points"] + points}
-    w.set(cd_queue=queue)
+    w.put(cd_queue=queue)
 
 
 def resolve_coast_fire(w: Work) -> None:
     """Every target declared, then one roll per target naval unit, the CD points on it
     totalled into one DRM [27.31b], [27.31c]; Abort at sea is the owner's choice [27.32b]."""
-    queue = dict(w.data("cd_queue", {}))
-    w.set(cd_queue={})
+    queue = dict(w.facts.cd_queue)
+    w.put(cd_queue={})
     if not w.live:
         return
     table = w.game.module.tables["shipping_attack"]
@@ -157,9 +157,9 @@ def resolve_coast_fire(w: Work) -> None:
         damage_ship(w, sid, r.damage, "27.12")
         u = w.state.units[sid]
         if r.abort and u.location is not None and u.location not in w.game.ports:
-            due = dict(w.data("abort_due", {}))
+            due = dict(w.facts.abort_due)
             due[sid] = u.side
-            w.set(abort_due=due)
+            w.put(abort_due=due)
 
 
 def coast_support(w: Work, o: Order) -> None:

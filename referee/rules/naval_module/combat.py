@@ -89,7 +89,7 @@ def support(w: Work, o: Order) -> None:
     if len(ships) > 2:
         w.refuse(Violation("29.23", "at most two naval units combine for one attack", o.pos))
         return
-    used = {h.get("target") for h in w.data("handoffs", []) if h["kind"] == "support"}
+    used = {h.get("target") for h in w.facts.handoffs if h["kind"] == "support"}
     if at_sea and target in used:
         w.refuse(
             Violation("29.11", f"{target} already has naval support from a ship at sea", o.pos)
@@ -117,8 +117,8 @@ def support(w: Work, o: Order) -> None:
         **extra,
     )
     if at_sea:
-        back = list(w.data("return_to_port", []))
-        w.set(return_to_port=sorted(set(back + at_sea)))
+        back = list(w.facts.return_to_port)
+        w.put(return_to_port=sorted(set(back + at_sea)))
 
 
 def ground_artillery_29_22(
@@ -175,11 +175,11 @@ def must_return_29_13(w: Work) -> None:
     next Movement Phase [29.13]: each must be ordered into a port; the duty ends with that
     phase."""
     g = w.game
-    for sid in w.data("return_to_port", []):
+    for sid in w.facts.return_to_port:
         u = w.state.units.get(sid)
         if u is None or u.side != w.side or u.location is None:
             continue
-        if u.location in g.ports and sid in w.data("moved", []):
+        if u.location in g.ports and sid in w.facts.moved:
             continue
         w.refuse(
             Violation(
@@ -199,17 +199,17 @@ def returned_29_13(w: Work, *, all_due: bool = True) -> None:
     done with theirs (NM-47)."""
     left = [
         sid
-        for sid in w.data("return_to_port", [])
+        for sid in w.facts.return_to_port
         if (u := w.state.units.get(sid)) is not None
         and (u.side != w.side or not (all_due or u.location in w.game.ports))
     ]
-    if left == list(w.data("return_to_port", [])):
+    if left == list(w.facts.return_to_port):
         return  # nothing was due: the position stays as it was
-    for sid in sorted(set(w.data("return_to_port", [])) - set(left)):
+    for sid in sorted(set(w.facts.return_to_port) - set(left)):
         u = w.state.units.get(sid)
         if u is not None and u.location in w.game.ports:
             w.note("returned", "29.13", f"{sid} is back in {u.location} [29.13]", ship=sid)
-    w.set(return_to_port=left)
+    w.put(return_to_port=left)
 
 
 # ---- amphibious assault -----------------------------------------------------------------------
@@ -228,7 +228,7 @@ def assault(w: Work, o: Order) -> None:
             )
         )
         return
-    placed = dict(w.data("assault_hexes", {}))
+    placed = dict(w.facts.assault_hexes)
     units: list[str] = []
     ships: list[str] = []
     flotillas = [p for p in o.units if g.is_ship(p) and g.ship(w.state, p).is_flotilla]
@@ -251,9 +251,9 @@ def assault(w: Work, o: Order) -> None:
             )
         )
         return
-    w.set(assault_hexes=placed)
-    assaulted = sorted(set(w.data("assaulted", [])) | set(ships))
-    w.set(assaulted=assaulted)
+    w.put(assault_hexes=placed)
+    assaulted = sorted(set(w.facts.assaulted) | set(ships))
+    w.put(assaulted=assaulted)
     _assault_made_30_15(w, target, units, ships, flotillas)
 
 
@@ -292,7 +292,7 @@ def _assaulting_unit_30_11(
             )
         )
         return None
-    if u.side != "Soviet" and pid in w.data("activated", []):
+    if u.side != "Soviet" and pid in w.facts.activated:
         w.refuse(
             Violation(
                 "28.14a",
@@ -335,7 +335,7 @@ def _may_assault_30_13(
     if problem is not None:
         w.refuse(problem.at(o, pid))
         return False
-    if pid in w.data("evacuated", []):
+    if pid in w.facts.evacuated:
         w.refuse(
             Violation(
                 "30.13b",
@@ -459,7 +459,7 @@ def shipping(w: Work, o: Order) -> None:
             )
         )
         return
-    flown = list(w.data("shipping_flown", []))
+    flown = list(w.facts.shipping_flown)
     for pid in o.units:
         if not air.ready_air(w, o, pid, "31.21"):
             return
@@ -484,10 +484,10 @@ def shipping(w: Work, o: Order) -> None:
     if not strikers:
         w.refuse(Violation("31.21", "none of these air units has an Interdiction rating", o.pos))
         return
-    w.set(shipping_flown=flown)
-    queue = list(w.data("shipping_queue", []))
+    w.put(shipping_flown=flown)
+    queue = list(w.facts.shipping_queue)
     queue.append({"air": strikers, "target": target})
-    w.set(shipping_queue=queue)
+    w.put(shipping_queue=queue)
 
 
 def shipping_column(ship_type: str) -> str:
@@ -507,12 +507,12 @@ def resolve_shipping(w: Work) -> None:
     to the Flown Box [31.26]."""
     from referee.rules.naval_module.readings import readings_of
 
-    queue = list(w.data("shipping_queue", []))
-    flown = list(w.data("shipping_flown", []))
-    host_step = readings_of(w.state.data).shipping_host_step
+    queue = list(w.facts.shipping_queue)
+    flown = list(w.facts.shipping_flown)
+    host_step = readings_of(w.state).shipping_host_step
     if not host_step:
         air.to_flown_box(w, flown)  # [31.26]
-    w.set(shipping_queue=[], shipping_flown=[])
+    w.put(shipping_queue=[], shipping_flown=[])
     if not w.live or not queue:
         return
     air.aa_handoffs(w, queue)
@@ -531,7 +531,7 @@ def resolve_shipping(w: Work) -> None:
         units=flown,
         targets=targets,
     )
-    w.set(shipping_combat={"handoff": hid, "units": flown, "queue": queue})
+    w.put(shipping_combat={"handoff": hid, "units": flown, "queue": queue})
 
 
 def roll_shipping(w: Work, queue: list[dict]) -> None:
@@ -560,9 +560,9 @@ def roll_shipping(w: Work, queue: list[dict]) -> None:
             if r.abort and w.state.units[sid].location is not None:
                 in_port = w.state.units[sid].location in w.game.ports
                 if not in_port:
-                    due = dict(w.data("abort_due", {}))
+                    due = dict(w.facts.abort_due)
                     due[sid] = w.state.units[sid].side
-                    w.set(abort_due=due)
+                    w.put(abort_due=due)
 
 
 def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
@@ -571,7 +571,7 @@ def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
     who so confirms the attackers [31.23], [31.25a] (NM-43); then the survivors roll
     [31.24], [31.26] (an escort without an Interdiction rating never rolls [31.21]); then
     every mission unit goes to the Flown Box [31.26]."""
-    sc = dict(w.data("shipping_combat", {}))
+    sc = dict(w.facts.shipping_combat)
     hid = str(sc.get("handoff", ""))
     given: list[str] | None = None
     for o in orders:
@@ -603,11 +603,11 @@ def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
             )
         )
         return
-    if confirming and sorted(given) != sorted(w.data("shipping_signed", [])):
+    if confirming and sorted(given) != sorted(w.facts.shipping_signed):
         w.refuse(
             Violation(
                 "31.23",
-                f"{hid}: the mission side signed {w.data('shipping_signed', [])}, not {given}",
+                f"{hid}: the mission side signed {w.facts.shipping_signed}, not {given}",
                 None,
                 hint="both players sign the same host result",
             )
@@ -615,15 +615,15 @@ def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
     if w.violations:
         return
     if not confirming:
-        w.set(shipping_signed=sorted(given))
+        w.put(shipping_signed=sorted(given))
         w.note("host_signed", "31.23", f"{hid}: survivors signed: {', '.join(given) or 'none'}")
         return
-    offs = [h for h in w.data("handoffs", []) if h["id"] == hid]
-    w.set(
+    offs = [h for h in w.facts.handoffs if h["id"] == hid]
+    w.put(
         shipping_combat={},
         shipping_signed=[],
-        handoffs=[h for h in w.data("handoffs", []) if h["id"] != hid],
-        handoff_log=[*w.data("handoff_log", []), *offs],
+        handoffs=[h for h in w.facts.handoffs if h["id"] != hid],
+        handoff_log=[*w.facts.handoff_log, *offs],
     )
     lost = [p for p in sc["units"] if p not in given]
     w.note(
@@ -644,7 +644,7 @@ def shipping_result(w: Work, orders: list[Order], *, confirming: bool) -> None:
 def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
     """Every open assault hand-off needs one result; the second signature must repeat the
     first exactly."""
-    open_ = {h["id"]: h for h in w.data("handoffs", []) if h["kind"] == "assault"}
+    open_ = {h["id"]: h for h in w.facts.handoffs if h["kind"] == "assault"}
     given: dict[str, str] = {}
     for o in orders:
         hid = (o.arg("handoff") or ("",))[0]
@@ -668,7 +668,7 @@ def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
             )
         )
     if confirming:
-        first = w.data("host_signed", {})
+        first = w.facts.host_signed
         for hid, res in given.items():
             if first.get(hid) != res:
                 w.refuse(
@@ -682,7 +682,7 @@ def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
     if w.violations:
         return
     if not confirming:
-        w.set(host_signed=given)
+        w.put(host_signed=given)
         w.note(
             "host_signed",
             "30.16",
@@ -723,5 +723,5 @@ def host_results(w: Work, orders: list[Order], *, confirming: bool) -> None:
                 "sea and may assault again next turn without a new loss roll",
                 handoff=hid,
             )
-    log = list(w.data("handoff_log", [])) + list(w.data("handoffs", []))
-    w.set(handoffs=[], host_signed={}, handoff_log=log)
+    log = list(w.facts.handoff_log) + list(w.facts.handoffs)
+    w.put(handoffs=[], host_signed={}, handoff_log=log)

@@ -11,6 +11,7 @@ from referee.engine.board import HexBoard
 from referee.engine.core import Event, GameState, UnitState
 from referee.engine.vocabulary import match_name
 from referee.numerals import is_digits
+from referee.rules.naval_module.facts import NavalFacts, facts_of
 from referee.rules.naval_module.ships import Ship, is_ship, ship, ship_facts
 from referee.source.memo import per_module
 from referee.source.model import Module, UnitDef
@@ -61,7 +62,7 @@ class Game:
         return pid in self.pieces and is_ship(self.unit(pid))
 
     def ship(self, state: GameState, pid: str) -> Ship:
-        return ship(self.module, dict(state.data), pid)
+        return ship(self.module, facts_of(state).ships, pid)
 
     # ---- locations ------------------------------------------------------------------------
     def name_of(self, written: str) -> tuple[str | None, str | None]:
@@ -106,7 +107,7 @@ class Game:
         return sorted(out)
 
     def cargo(self, state: GameState, ship_id: str) -> list[str]:
-        return list(ship_facts(dict(state.data), ship_id)["cargo"])
+        return list(ship_facts(facts_of(state).ships, ship_id)["cargo"])
 
     def in_range(self, state: GameState, side: str, hex_id: str, types: tuple[str, ...]) -> list:
         """Units of ``side`` of these types whose Range reaches ``hex_id``: (piece, points, hex)."""
@@ -128,11 +129,11 @@ class Game:
 def set_ship(state: GameState, pid: str, **facts: Any) -> GameState:
     """Change a ship's facts; a Sailed ship also shows its back face (the unit status
     ``back``, which the VASSAL position save turns into the counter's Back layer) [25.31]."""
-    ships = {k: dict(v) for k, v in (state.data.get("ships") or {}).items()}
-    f = ship_facts(dict(state.data), pid)
+    ships: dict[str, Any] = {k: dict(v) for k, v in facts_of(state).ships.items()}
+    f = ship_facts(ships, pid)
     f.update(facts)
     ships[pid] = f
-    state = state.with_data(ships=ships)
+    state = NavalFacts.put(state, ships=ships)
     if "status" in facts:
         u = state.units[pid]
         status = u.status | {"back"} if f["status"] == "sailed" else u.status - {"back"}

@@ -21,6 +21,7 @@ from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module.combat import ground_artillery_29_22
 from referee.rules.naval_module.context import Game, enemy_of
+from referee.rules.naval_module.facts import facts_of
 from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.work import Work
 
@@ -30,10 +31,8 @@ ATTACK_KINDS = ("support", "assault")
 def attacked_hexes(state: GameState) -> list[str]:
     """The Defender hexes of this Combat Phase: the targets of the phasing player's naval
     support and assault hand-offs and the hexes he declared with ``attack`` [29.25]."""
-    hexes = {
-        str(h["target"]) for h in state.data.get("handoffs") or [] if h["kind"] in ATTACK_KINDS
-    }
-    hexes.update(str(h) for h in state.data.get("declared_attacks") or [])
+    hexes = {str(h["target"]) for h in facts_of(state).handoffs if h["kind"] in ATTACK_KINDS}
+    hexes.update(str(h) for h in facts_of(state).declared_attacks)
     return sorted(hexes)
 
 
@@ -43,7 +42,7 @@ def declare_attack(w: Work, o: Order) -> None:
     enemy ground unit (a Defender hex)."""
     g = w.game
     enemy = enemy_of(g, w.side)
-    declared = list(w.data("declared_attacks", []))
+    declared = list(w.facts.declared_attacks)
     for written in o.hexes:
         pos = o.pos_of(written)
         if written not in g.module.map.hexes:
@@ -67,7 +66,7 @@ def declare_attack(w: Work, o: Order) -> None:
             )
             return
         declared.append(written)
-    w.set(declared_attacks=declared)
+    w.put(declared_attacks=declared)
     w.note(
         "declared_attack",
         "29.25",
@@ -110,7 +109,7 @@ def defend(w: Work, o: Order) -> None:
             )
         )
         return
-    done = dict(w.data("defended", {}))
+    done = dict(w.facts.defended)
     if target in done.values():
         w.refuse(
             Violation(
@@ -165,7 +164,7 @@ def defend(w: Work, o: Order) -> None:
     )
     for u in [*ships, *guns[:1]]:
         done[u] = target
-    w.set(defended=done)
+    w.put(defended=done)
 
 
 def _ship_may_defend(w: Work, o: Order, sid: str, target: str, done: dict[str, Any]) -> bool:

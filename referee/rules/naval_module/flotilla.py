@@ -84,7 +84,7 @@ def move_flotilla(w: Work, o: Order, sid: str) -> None:
             )
         )
         return
-    if sid in w.data("moved", []):
+    if sid in w.facts.moved:
         w.refuse(Violation("26.12a", f"{sid} has already moved this phase", o.pos_of(sid), sid))
         return
     written = list(o.hexes)
@@ -159,7 +159,7 @@ def move_flotilla(w: Work, o: Order, sid: str) -> None:
         passed=[],
         path=path,
     )
-    w.set(moved=[*w.data("moved", []), sid])
+    w.put(moved=[*w.facts.moved, sid])
     w.note(
         "flotilla_move",
         "32.11",
@@ -173,9 +173,9 @@ def move_flotilla(w: Work, o: Order, sid: str) -> None:
     why = loss_roll_due(w.game, w.state, sid, path)
     if why:
         w.note("flotilla_loss_due", "32.11", f"{sid} rolls on the loss table: {why}", ship=sid)
-        rolls = list(w.data("loss_rolls", []))
+        rolls = list(w.facts.loss_rolls)
         rolls.append({"ships": [sid], "order": o.to_json()})
-        w.set(loss_rolls=rolls)
+        w.put(loss_rolls=rolls)
 
 
 def _port_on(game: Game, hex_id: str) -> str | None:

@@ -12,9 +12,9 @@ from referee.rules.naval_module.work import Work
 
 def handoff(w: Work, kind: str, rule: str, text: str, **data: Any) -> str:
     """Record what goes to the host game: a numbered hand-off and its event [30.15a]."""
-    offs = list(w.data("handoffs", []))
-    hid = f"H{len(w.data('handoff_log', [])) + len(offs) + 1}"
+    offs = list(w.facts.handoffs)
+    hid = f"H{len(w.facts.handoff_log) + len(offs) + 1}"
     offs.append({"id": hid, "kind": kind, **data})
-    w.set(handoffs=offs)
+    w.put(handoffs=offs)
     w.note("handoff", rule, f"{hid} for the host game: {text}", handoff=hid, kind=kind, **data)
     return hid

@@ -10,6 +10,7 @@ from referee.engine.core import GameState
 from referee.engine.steps import WithheldDice
 from referee.rules.naval_module import ports as P
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.facts import facts_of
 from referee.rules.naval_module.movement import capacity_now
 from referee.rules.naval_module.work import Work
 from referee.source.model import Module
@@ -21,8 +22,8 @@ def port_capacity_left(module: Module, state: GameState) -> dict[str, int]:
     [28.23a]) less what loading and unloading used [26.25]. A port no side controls is left
     out."""
     game = Game.of(module)
-    control = state.data.get("control") or {}
-    used = state.data.get("port_used") or {}
+    facts = facts_of(state)
+    control, used = facts.control, facts.port_used
     out: dict[str, int] = {}
     for port in sorted(game.ports):
         side = control.get(port)

@@ -37,7 +37,7 @@ SOVIET = "Soviet"
 # ---- ports ---------------------------------------------------------------------------------
 def port_friendly(w: Work, port: str, side: str) -> bool:
     """A port is friendly while its side controls it and no enemy ground unit holds it."""
-    control = w.data("control", {}).get(port)
+    control = w.facts.control.get(port)
     hex_id = w.game.hex_of(port)
     enemy = enemy_of(w.game, side)
     if hex_id and w.game.ground_at(w.state, hex_id, enemy):
@@ -53,14 +53,14 @@ def capacity_now(w: Work, port: str, side: str, *, loading: bool) -> P.Capacity:
         return P.Capacity(0, (("26.27c", "enemy adjacent and no friendly ground unit", 0),))
     artillery = sum(p for _, p, _ in w.game.in_range(w.state, enemy, hex_id, ARTILLERY))
     base = any(
-        int(w.data("naval_bases", {}).get(port, 0)) < w.state.turn
+        int(w.facts.naval_bases.get(port, 0)) < w.state.turn
         for _ in naval_bases_at(w, hex_id, side)
     )  # [32.22]: from the turn after placement; one set up with the scenario counts at once
-    evac = loading and port in w.data("evacuation", {})
+    evac = loading and port in w.facts.evacuation
     return P.port_capacity(
         w.game.module,
         port,
-        interdiction_level=int(w.data("interdiction", {}).get(side, 0)),
+        interdiction_level=int(w.facts.interdiction.get(side, 0)),
         artillery_points=artillery,
         naval_base=base,
         evacuation_loading=evac,
@@ -82,14 +82,14 @@ def _enemy_adjacent(w: Work, hex_id: str, enemy: str) -> bool:
 
 
 def _use_port(w: Work, port: str, points: int) -> None:
-    used = dict(w.data("port_used", {}))
+    used = dict(w.facts.port_used)
     used[port] = int(used.get(port, 0)) + points
-    w.set(port_used=used)
+    w.put(port_used=used)
 
 
 def _port_left(w: Work, port: str, side: str, *, loading: bool) -> tuple[int, P.Capacity]:
     cap = capacity_now(w, port, side, loading=loading)
-    used = int(w.data("port_used", {}).get(port, 0))
+    used = int(w.facts.port_used.get(port, 0))
     return P.remaining_26_25(cap.value, used), cap
 
 
@@ -102,9 +102,9 @@ def evacuate(w: Work, o: Order) -> None:
     if not port_friendly(w, port, w.side):
         w.refuse(Violation("28.21", f"{port} is not a friendly port", o.pos))
         return
-    evac = dict(w.data("evacuation", {}))
+    evac = dict(w.facts.evacuation)
     evac[port] = w.side
-    w.set(evacuation=evac)
+    w.put(evacuation=evac)
     w.note(
         "evacuation",
         "28.22",
@@ -128,7 +128,7 @@ def load(w: Work, o: Order) -> None:
             )
         )
         return
-    if sid in w.data("moved", []):
+    if sid in w.facts.moved:
         w.refuse(
             Violation(
                 "28.14a", f"{sid} has already moved: units load before it moves", o.pos_of(sid), sid
@@ -136,7 +136,7 @@ def load(w: Work, o: Order) -> None:
         )
         return
     port_hex = g.hex_of(where)
-    evacuating = where in w.data("evacuation", {})
+    evacuating = where in w.facts.evacuation
     adding: list[tuple[str, Any]] = []
     for pid in o.units:
         u = st.units.get(pid)
@@ -154,7 +154,7 @@ def load(w: Work, o: Order) -> None:
                 )
             )
             continue
-        if pid in w.data("do_not_move", {}):
+        if pid in w.facts.do_not_move:
             w.refuse(Violation("28.24", f"{pid} has a Do Not Move marker", o.pos_of(pid), pid))
             continue
         if g.hex_of(u.location) != port_hex and not evacuating:
@@ -191,8 +191,8 @@ def load(w: Work, o: Order) -> None:
     _use_port(w, where, need)
     cargo = g.cargo(w.state, sid) + [a for a, _ in adding]
     w.state = set_ship(w.state, sid, cargo=cargo)
-    dnm = dict(w.data("do_not_move", {}))
-    evacuated = list(w.data("evacuated", []))
+    dnm = dict(w.facts.do_not_move)
+    evacuated = list(w.facts.evacuated)
     for pid, d in adding:
         w.state = place(w.state, pid, None, aboard(sid))
         if evacuating:
@@ -201,7 +201,7 @@ def load(w: Work, o: Order) -> None:
                 w.note(
                     "hq_non_op", "28.25", f"{pid} goes Non-Op as it loads for Evacuation", unit=pid
                 )
-    w.set(do_not_move=dnm, evacuated=sorted(set(evacuated)))
+    w.put(do_not_move=dnm, evacuated=sorted(set(evacuated)))
     _activated_28_14a(w, adding)
     w.note(
         "load",
@@ -222,7 +222,7 @@ def _activated_28_14a(w: Work, adding: list[tuple[str, Any]]) -> None:
     units = [a for a, d in adding if "motorized" not in d.flags]
     if w.state.phase != "motorized" or not units:
         return
-    w.set(activated=sorted({*w.data("activated", []), *units}))
+    w.put(activated=sorted({*w.facts.activated, *units}))
     w.note(
         "activated",
         "28.14a",
@@ -263,7 +263,7 @@ def move(w: Work, o: Order) -> None:
             Violation("26.12a", "a group moves only if its ships begin together", o.pos, ships[0])
         )
         return
-    moved = list(w.data("moved", []))
+    moved = list(w.facts.moved)
     if any(g.ship(st, s).is_flotilla for s in ships):  # hex by hex, alone [32.11]
         if len(ships) > 1:
             w.refuse(
@@ -281,7 +281,7 @@ def move(w: Work, o: Order) -> None:
                     f"{s} is Sailed and cannot move until it is Ready"
                     + (
                         ": it ended the Motorized Movement Phase in port [26.12a]"
-                        if s in w.data("moved_motorized", [])
+                        if s in w.facts.moved_motorized
                         else ""
                     ),
                     o.pos_of(s),
@@ -293,7 +293,7 @@ def move(w: Work, o: Order) -> None:
         if s in moved:
             w.refuse(Violation("26.12a", f"{s} has already moved this phase", o.pos_of(s), s))
             return
-        if s in w.data("assaulted", []):
+        if s in w.facts.assaulted:
             w.refuse(
                 Violation(
                     "30.16f",
@@ -334,7 +334,7 @@ def move(w: Work, o: Order) -> None:
             started_at_sea=start not in g.ports,
             passed=passed,
         )
-    w.set(moved=moved + ships)
+    w.put(moved=moved + ships)
     w.note(
         "move",
         "26.14b",
@@ -345,9 +345,9 @@ def move(w: Work, o: Order) -> None:
         nmp=spent,
     )
     if spent >= 1:
-        rolls = list(w.data("loss_rolls", []))
+        rolls = list(w.facts.loss_rolls)
         rolls.append({"ships": ships, "order": o.to_json()})
-        w.set(loss_rolls=rolls)
+        w.put(loss_rolls=rolls)
 
 
 def walk_path(w: Work, o: Order, start: str, ships: list[str]) -> tuple[str, int, list] | None:
@@ -465,7 +465,7 @@ def _may_use_port(w: Work, port: str, ships: list[str], pos: Any) -> bool:
                 )
             )
             return False
-    captured = w.data("captured", {})
+    captured = w.facts.captured
     if port in captured and int(captured[port]) >= w.state.turn:
         w.refuse(
             Violation("26.28", f"{port} was captured this turn: usable from the next turn", pos)
@@ -480,8 +480,8 @@ def _may_use_port(w: Work, port: str, ships: list[str], pos: Any) -> bool:
 # ---- the loss table --------------------------------------------------------------------------
 def resolve_losses(w: Work) -> None:
     """Roll the loss table for each ship or group that spent NMP [27.11], [28.14d]."""
-    pending = list(w.data("loss_rolls", []))
-    w.set(loss_rolls=[])
+    pending = list(w.facts.loss_rolls)
+    w.put(loss_rolls=[])
     for entry in pending:
         roll_for(w, list(entry["ships"]), forced_sortie=False)
 
@@ -491,10 +491,10 @@ def _defender_hex_points_30_24(w: Work, ships: list[str], cd_side: str) -> int:
     that end on an all-sea hex make Amphibious Assault naval movement, their hex a naval
     Target Hex [30.22]; CD units in a Defender hex next to it count twice [30.24]."""
     g = w.game
-    if not readings_of(w.state.data).cd_defender_hex_doubles:
+    if not readings_of(w.state).cd_defender_hex_doubles:
         return 0
     target = g.hex_of(str(w.state.units[ships[0]].location))
-    cargo = any(w.state.data.get("ships", {}).get(s, {}).get("cargo") for s in ships)
+    cargo = any(w.facts.ships.get(s, {}).get("cargo") for s in ships)
     if target is None or g.terrain(target) != "sea" or not cargo:
         return 0
     extra = cd_doubling_30_24(g, w.state, cd_side, target)
@@ -520,10 +520,10 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
         return
     g = w.game
     first = ships[0]
-    facts = dict(w.state.data.get("ships", {}).get(first, {}))
+    facts = dict(w.facts.ships.get(first, {}))
     owner = w.state.units[first].side
     enemy = enemy_of(g, owner)
-    level = int(w.data("interdiction", {}).get(owner, 0))
+    level = int(w.facts.interdiction.get(owner, 0))
     places = [facts.get("departure"), w.state.units[first].location]
     if facts.get("path"):  # a flotilla's hexes, each CD unit once [32.11]
         cd = cd_points_on_path(g, w.state, enemy, list(facts["path"]))
@@ -531,7 +531,7 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
         cd = cd_points_against(g, w.state, enemy, places, facts.get("passed", []))
         cd += _defender_hex_points_30_24(w, ships, enemy)
     column, why = column_27_2(level, cd)
-    storm = w.data("weather", {}).get(str(w.state.turn)) == "storm"  # [26.12b note]
+    storm = w.facts.weather.get(str(w.state.turn)) == "storm"  # [26.12b note]
     mods = modifiers_27_2(
         g.module,
         interdiction_level=level,
@@ -560,7 +560,7 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
             continue
         applied = apply_27_32(
             result,
-            started_at_sea=bool(w.state.data["ships"][s].get("started_at_sea")),
+            started_at_sea=bool(w.facts.ships[s].get("started_at_sea")),
             forced_sortie=forced_sortie,
             storm_only=mods.storm_only,
         )
@@ -568,18 +568,18 @@ def roll_for(w: Work, ships: list[str], *, forced_sortie: bool, sailed: bool = F
             w.note("abort_as_damage", applied.rule, f"{s}: {applied.note}", ship=s)
         damage_ship(w, s, applied.damage, applied.rule)
         if applied.abort_choice and w.state.units[s].location is not None:
-            choices = dict(w.data("abort_due", {}))
+            choices = dict(w.facts.abort_due)
             choices[s] = owner
-            w.set(abort_due=choices)
+            w.put(abort_due=choices)
 
 
 def abort_choice(w: Work, sid: str, choice: str, rule: str = "27.32b") -> None:
     """Return to the departure port (no NMP, no new roll) or one more damage point [27.32b]."""
-    due = dict(w.data("abort_due", {}))
+    due = dict(w.facts.abort_due)
     due.pop(sid, None)
-    w.set(abort_due=due)
+    w.put(abort_due=due)
     if choice == "return":
-        back = str(w.state.data["ships"][sid]["departure"])
+        back = str(w.facts.ships[sid]["departure"])
         w.state = place(w.state, sid, back)
         w.note(
             "abort_return",
@@ -596,7 +596,7 @@ def abort_choice(w: Work, sid: str, choice: str, rule: str = "27.32b") -> None:
 def choice_for(w: Work, sid: str, orders: list[Order]) -> str | None:
     """The owner's choice written in advance: this file's or his standing ``abort`` order."""
     owner = w.state.units[sid].side
-    standing = [Order.from_json(x) for x in (w.data("standing", {}).get(owner) or [])]
+    standing = [Order.from_json(x) for x in (w.facts.standing.get(owner) or [])]
     for o in [*orders, *standing]:
         if o.verb == "abort" and sid in o.units:
             return o.mode
@@ -632,7 +632,7 @@ def unload(w: Work, o: Order) -> None:
                 )
             )
             return
-        if where in w.data("evacuation", {}):
+        if where in w.facts.evacuation:
             w.refuse(
                 Violation(
                     "28.23b", f"{where} is under Evacuation: it only loads", o.pos_of(units[0])
@@ -671,9 +671,9 @@ def unload(w: Work, o: Order) -> None:
         _use_port(w, where, need)
         land(w, sid, units, hex_id, "28.14e")
         if bases:
-            placed = dict(w.data("naval_bases", {}))
+            placed = dict(w.facts.naval_bases)
             placed[where] = w.state.turn
-            w.set(naval_bases=placed)
+            w.put(naval_bases=placed)
             w.note(
                 "naval_base",
                 "32.22",
@@ -687,15 +687,15 @@ def unload(w: Work, o: Order) -> None:
 def land(w: Work, sid: str, units: list[str], hex_id: str, rule: str) -> None:
     cargo = [c for c in w.game.cargo(w.state, sid) if c not in units]
     w.state = set_ship(w.state, sid, cargo=cargo)
-    dnm = dict(w.data("do_not_move", {}))
-    evacuated = set(w.data("evacuated", []))
+    dnm = dict(w.facts.do_not_move)
+    evacuated = set(w.facts.evacuated)
     for pid in units:
         w.state = place(w.state, pid, hex_id)
         if pid in evacuated:
             dnm[pid] = {"n": 2, "landed": w.state.turn, "side": w.side}
             w.note("do_not_move", "28.24", f"{pid} lands: Do Not Move 2 GTs", unit=pid)
             evacuated.discard(pid)
-    w.set(do_not_move=dnm, evacuated=sorted(evacuated))
+    w.put(do_not_move=dnm, evacuated=sorted(evacuated))
     w.note(
         "unload",
         rule,
@@ -712,11 +712,11 @@ def end_movement(w: Work) -> None:
     K.Kavkas over after its Motorized Movement Phase, "not available for further naval
     movement until it returns to its Ready mode" [26.12a]."""
     title = BY_ID[w.state.phase].title
-    for sid in w.data("moved", []):
+    for sid in w.facts.moved:
         u = w.state.units[sid]
         if w.game.ship(w.state, sid).is_flotilla:
             continue  # no Ready/Sailed status: flotillas are not naval units [32.1]
-        if u.location in w.game.ports and u.location not in w.data("evacuation", {}):
+        if u.location in w.game.ports and u.location not in w.facts.evacuation:
             if port_friendly(w, u.location, u.side):
                 w.state = set_ship(w.state, sid, status=SAILED)
                 w.note(
@@ -733,5 +733,5 @@ def end_movement(w: Work) -> None:
                 ship=sid,
             )
     if w.state.phase == "motorized":  # for the Movement Phase's refusals [26.31]
-        w.set(moved_motorized=sorted(w.data("moved", [])))
-    w.set(moved=[])
+        w.put(moved_motorized=sorted(w.facts.moved))
+    w.put(moved=[])

@@ -38,6 +38,7 @@ from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.air import MAX_BOX
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.facts import facts_of
 from referee.rules.naval_module.vocabulary import VOCABULARY
 from referee.source.diagnostics import did_you_mean
 from referee.source.model import Module
@@ -135,12 +136,19 @@ def _check(
     )
 
 
+def accepted(module: Module, state: GameState, side: str, line: str) -> bool:
+    """Whether ``validate`` accepts ``line`` as the one line of ``side``'s file in the
+    section of the step ``state`` is in (a force's line: the viewer's forces, options
+    format 5)."""
+    return not _check(state, side, line, module, _section(state))
+
+
 def ship_options(module: Module, state: GameState, sid: str) -> dict[str, Any]:
     """One naval unit's facts and its legal moves now, each with its NMP cost."""
     game = Game.of(module)
     sh = game.ship(state, sid)
     u = state.units[sid]
-    facts = dict(state.data.get("ships", {}).get(sid) or {})
+    facts = dict(facts_of(state).ships.get(sid) or {})
     start = u.location
     out: dict[str, Any] = {
         "unit": sid,
@@ -479,6 +487,7 @@ def _interdict(module: Module, state: GameState, side: str) -> list[dict[str, An
             "label": "the air units in the Naval Movement Interdiction Box, at most 3 [31.11]",
             "section": "interdiction",
             "since": 4,
+            "most": 3,  # [31.11] the viewer stops the line at three (format 5)
         }
     ]
 
@@ -488,8 +497,8 @@ def _survivors(module: Module, state: GameState, side: str) -> list[dict[str, An
     Shipping Attack's [31.23]): every set of the mission's units that may have survived, each
     line kept when ``validate`` accepts it (the second signature only the first's)."""
     section = _section(state)
-    key = "box_combat" if section == "aircombat" else "shipping_combat"
-    combat = dict(state.data.get(key) or {})
+    known = facts_of(state)
+    combat = dict(known.box_combat if section == "aircombat" else known.shipping_combat)
     hid, units = str(combat.get("handoff", "")), list(combat.get("units") or [])
     if not hid or len(units) > MAX_BOX:  # at most 3 a mission: at most 8 sets [31.11], [31.21]
         return []
@@ -509,8 +518,9 @@ def _host(module: Module, state: GameState, side: str) -> list[dict[str, Any]]:
     hand-off and result (``group``: the hand-off, a later choice replaces the earlier), each
     kept when ``validate`` accepts it beside the other hand-offs' results (the second
     signature: only the first's)."""
-    open_ = sorted(h["id"] for h in state.data.get("handoffs") or [] if h["kind"] == "assault")
-    signed = dict(state.data.get("host_signed") or {})
+    known = facts_of(state)
+    open_ = sorted(h["id"] for h in known.handoffs if h["kind"] == "assault")
+    signed = dict(known.host_signed)
     out: list[dict[str, Any]] = []
     for hid in open_:
         rest = [f"host {h} {signed.get(h, 'held')}" for h in open_ if h != hid]
@@ -602,15 +612,11 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
                 f"  or end on any of {len(ms)} all-sea hexes of the {zone} "
                 f"({ms[0]['nmp']} NMP), e.g. {ms[0]['line']} [26.14b], [30.14a]"
             )
-    return OptionsReport(
-        subject=subject,
-        lines=tuple(lines),
-        data={
-            "subject": subject,
-            "units": data,
-            "orders": pointing(module, state, data),
-            "orders_since": 2,  # options files of format 1 had no naval order lines
-            "section": seq.SECTION.get(state.phase, state.phase),
-        },
-        marks=marks or None,
-    )
+    report = {
+        "subject": subject,
+        "units": data,
+        "orders": pointing(module, state, data),
+        "orders_since": 2,  # options files of format 1 had no naval order lines
+        "section": seq.SECTION.get(state.phase, state.phase),
+    }
+    return OptionsReport(subject, tuple(lines), report, marks or None)

@@ -42,9 +42,9 @@ def _weather(w: Work, o: Order) -> None:
     """The host game's weather for this Game-Turn, written by the phasing player: Storm is
     the only weather that modifies the Naval Movement Loss Table [26.12b note], [27.32a]."""
     storm = o.mode == "storm"
-    weather = dict(w.data("weather", {}))
+    weather = dict(w.facts.weather)
     weather[str(w.state.turn)] = "storm" if storm else "clear"
-    w.set(weather=weather)
+    w.put(weather=weather)
     w.note(
         "weather",
         "27.32a" if storm else "26.12b",
@@ -63,7 +63,7 @@ def _mine(w: Work, o: Order, sid: str) -> bool:
 
 
 def _level(w: Work) -> int:
-    return int(w.data("interdiction", {}).get(w.side, 0))
+    return int(w.facts.interdiction.get(w.side, 0))
 
 
 def _ready(w: Work, o: Order, sid: str) -> None:
@@ -145,7 +145,7 @@ def _repair(w: Work, o: Order, sid: str) -> None:
 def _cadre_returns_27_44(w: Work, sid: str) -> None:
     """A transport leaves the Cadre Box after one repair: Sailed, 2 damage, at a friendly
     major port [27.44]."""
-    control = w.data("control", {})
+    control = w.facts.control
     majors = sorted(
         p for p, sp in w.game.ports.items() if sp.type == "major_port" and control.get(p) == w.side
     )

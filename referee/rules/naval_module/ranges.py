@@ -83,7 +83,7 @@ def cd_points_against(
         if isinstance(strait, list):
             hexes.extend(str(h) for h in strait)
     found = {u: pts for u, pts, _ in cd_units_reaching(game, state, cd_side, hexes)}
-    if readings_of(state.data).cd_forced_crossings:
+    if readings_of(state).cd_forced_crossings:
         first = game.zone_of(str(places[0])) if places and places[0] is not None else None
         zones = [z for z in [first, *passed_zones] if z is not None]
         found.update(cd_units_on_crossings_27_22(game, state, cd_side, zones, set(found)))

@@ -1,6 +1,6 @@
 """The declared readings of the naval module that a game may switch (docs/interpretations.md).
 
-A game's ``state.data["flags"]`` (field name -> value) sets them. ``new_game`` records the
+A game's ``flags`` fact (field name -> value) sets them. ``new_game`` records the
 rulings made after the first archives (:data:`NEW_GAME_FLAGS`), so a state without the key
 replays as it was played and ``verify`` accepts such an archive's start (``earlier_starts``).
 """
@@ -8,7 +8,12 @@ replays as it was played and ``verify`` accepts such an archive's start (``earli
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from referee.rules.naval_module.facts import facts_of
+
+if TYPE_CHECKING:
+    from referee.engine.core import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +47,7 @@ NEW_GAME_FLAGS: dict[str, Any] = {
 }
 
 
-def readings_of(data: Any) -> Readings:
-    """The switches of a game's ``state.data``."""
-    given = dict(data.get("flags") or {})
+def readings_of(state: GameState) -> Readings:
+    """The switches of a game's position (its ``flags`` fact)."""
+    given = dict(facts_of(state).flags)
     return Readings(**{f.name: bool(given[f.name]) for f in fields(Readings) if f.name in given})

@@ -15,6 +15,7 @@ from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Viol
 from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import (
     Due,
+    PositionFacts,
     Ruleset,
     ScriptedPlayer,
     Submissions,
@@ -25,6 +26,7 @@ from referee.engine.steps import WithheldDice
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module import steps
 from referee.rules.naval_module.context import Game, place
+from referee.rules.naval_module.facts import NavalFacts, facts_of
 from referee.rules.naval_module.readings import NEW_GAME_FLAGS
 from referee.rules.naval_module.vocabulary import VOCABULARY
 from referee.source.model import Module
@@ -32,10 +34,11 @@ from referee.source.model import Module
 RULESET_ID = "naval_module"
 
 
-class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
+class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFacts):
     id = RULESET_ID
     name = "Naval units module (rules 25.0-32.0)"
     vocabulary = VOCABULARY
+    facts = NavalFacts
 
     def new_game(
         self, module: Module, scenario: str, game_id: str, options: tuple[str, ...] = ()
@@ -70,12 +73,13 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
             active_side=sc.first_player,
             units=units,
             stacks={},
-            data={
-                "phasing": sc.first_player,
-                "first": sc.first_player,
-                "control": control,
-                "flags": dict(NEW_GAME_FLAGS),
-            },
+        )
+        state = NavalFacts.put(
+            state,
+            phasing=sc.first_player,
+            first=sc.first_player,
+            control=control,
+            flags=dict(NEW_GAME_FLAGS),
         )
         for f in sorted(sc.fixed, key=lambda f: f.unit):
             state = place(state, f.unit, f.hex)
@@ -138,7 +142,7 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """The naval rules give no victory conditions (the host series does): the ledger of
         ships sunk and passengers lost, with their cases."""
-        sunk = list(state.data.get("sunk", []))
+        sunk = list(facts_of(state).sunk)
         by_side: dict[str, list[str]] = {}
         for sid in sunk:
             by_side.setdefault(state.units[sid].side, []).append(sid)
@@ -172,6 +176,25 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions):
         from referee.rules.naval_module.options import side_orders
 
         return side_orders(module, state, side)
+
+    force_verbs = frozenset({"shipping", "coastfire", "coastsupport", "defend", "assault"})
+    """The combat lines several units give together: a Shipping Attack [31.21], coast
+    artillery fire and support [27.12], [30.25], defensive naval support [29.25], an
+    amphibious assault [30.11]."""
+
+    def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether ``validate`` accepts the one-line file of ``side`` in this step's section
+        (the check ``options`` judges every line by)."""
+        from referee.rules.naval_module.options import accepted
+
+        return accepted(module, state, side, line)
+
+    def force_most(self, module: Module, state: GameState) -> dict[str, int]:
+        """At most three air units fly Shipping Attacks [31.23]; at most two naval units
+        combine for one Declared Attack [29.23]."""
+        from referee.rules.naval_module.combat import MAX_SHIPPING
+
+        return {"shipping": MAX_SHIPPING, "defend": 2}
 
     def scripted_orders(self, module: Module, state: GameState) -> str | None:
         from referee.rules.naval_module.scripted import scripted_orders

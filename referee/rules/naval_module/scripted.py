@@ -47,6 +47,7 @@ from referee.rules.naval_module import ports as P
 from referee.rules.naval_module import sequence as seq
 from referee.rules.naval_module.context import Game
 from referee.rules.naval_module.defence import attacked_hexes
+from referee.rules.naval_module.facts import facts_of
 from referee.rules.naval_module.ships import SAILED, sinks_at
 from referee.source.model import Module
 
@@ -107,19 +108,19 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
         box = air[: min(3, len(air) - 1)] if len(air) > 1 else air
         return [f"interdict {' '.join(box)}"] if box else []
     if phase == "aircombat":  # the host's air combat: the first box unit is lost
-        bc = state.data.get("box_combat") or {}
+        bc = facts_of(state).box_combat
         alive = bc["units"][1:]
         return [f"survivors {bc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
     if phase == "aircombat_confirm":
-        bc = state.data.get("box_combat") or {}
-        alive = state.data.get("box_signed") or []
+        bc = facts_of(state).box_combat
+        alive = facts_of(state).box_signed
         return [f"survivors {bc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
     if phase in ("reaction_air", "combat_air"):  # the host's air combat and AA: all survive
-        sc = state.data.get("shipping_combat") or {}
+        sc = facts_of(state).shipping_combat
         return [f"survivors {sc['handoff']} -> {' '.join(sc['units'])}"]
     if phase in ("reaction_air_confirm", "combat_air_confirm"):
-        sc = state.data.get("shipping_combat") or {}
-        alive = state.data.get("shipping_signed") or []
+        sc = facts_of(state).shipping_combat
+        alive = facts_of(state).shipping_signed
         return [f"survivors {sc['handoff']} " + (f"-> {' '.join(alive)}" if alive else "none")]
     if phase == "reaction":
         return _shipping(game, state, side)
@@ -131,13 +132,9 @@ def _candidates(game: Game, state: GameState, side: str) -> list[str]:
         return _coast(game, state, side)
     if phase == "host":
         res = "cleared" if state.turn % 2 else "held"
-        return [
-            f"host {h['id']} {res}"
-            for h in state.data.get("handoffs", [])
-            if h["kind"] == "assault"
-        ]
+        return [f"host {h['id']} {res}" for h in facts_of(state).handoffs if h["kind"] == "assault"]
     if phase == "host_confirm":
-        signed = state.data.get("host_signed") or {}
+        signed = facts_of(state).host_signed
         return [f"host {k} {v}" for k, v in sorted(signed.items())]
     return []
 
@@ -196,9 +193,9 @@ def _zone_steps(game: Game, start: str) -> dict[str, list[str]]:
 def _movement(game: Game, state: GameState, side: str) -> list[str]:
     out: list[str] = []
     enemy = next(s for s in game.sides if s != side)
-    control = state.data.get("control") or {}
+    control = facts_of(state).control
     ships = [u for u in _mine(state, side) if game.is_ship(u.id) and u.location is not None]
-    due = set(state.data.get("return_to_port") or [])
+    due = set(facts_of(state).return_to_port)
     returns: list[str] = []  # the 29.13 returns, one candidate: a file validates only whole
     for u in ships:
         s = game.ship(state, u.id)
@@ -316,7 +313,7 @@ def _combat(game: Game, state: GameState, side: str) -> list[str]:
 
 def _ready_air(game: Game, state: GameState, side: str) -> list[str]:
     """The side's interdiction-rated air units not in the Flown Box [31.22]."""
-    gone = set((state.data.get("flown") or {}).get(side, []))
+    gone = set(facts_of(state).flown.get(side, []))
     return [
         u.id
         for u in _mine(state, side)

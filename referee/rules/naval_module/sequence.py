@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from referee.engine.core import GameState
 from referee.engine.sequence import Phase, SequenceOfPlay
+from referee.rules.naval_module.facts import facts_of
 
 # who writes a phase's orders: the phasing player or the other ("enemy") one; a second
 # signature is written under the first one's section
@@ -140,13 +141,13 @@ def player_order(first: str, sides: tuple[str, ...]) -> tuple[str, str]:
 def actor(state: GameState, sides: tuple[str, ...]) -> str:
     """Whose orders the current phase takes."""
     phase = BY_ID[state.phase]
-    phasing = str(state.data["phasing"])
+    phasing = facts_of(state).phasing
     return phasing if phase.side == PHASING else other(sides, phasing)
 
 
 def describe(state: GameState, sides: tuple[str, ...]) -> str:
     phase = BY_ID[state.phase]
     return (
-        f"{actor(state, sides)} orders for the {state.data['phasing']} {phase.title}, "
+        f"{actor(state, sides)} orders for the {facts_of(state).phasing} {phase.title}, "
         f"Game-Turn {state.turn} [{phase.rule}]"
     )

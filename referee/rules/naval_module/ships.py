@@ -1,14 +1,16 @@
 """Naval unit values and condition [25.12], [27.36], [32.12].
 
 A ship's printed values come from the roster; its condition (damage, Ready or Sailed, cargo)
-lives in ``state.data["ships"]`` as plain JSON, keyed by piece id.
+is the position fact ``ships`` (``facts.py``), keyed by piece id.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from referee.rules.naval_module.facts import ShipState
 from referee.source.model import Module, UnitDef
 
 NAVAL = "naval"
@@ -82,17 +84,18 @@ def is_ship(unit: UnitDef) -> bool:
     return unit.category in (NAVAL, FLOTILLA)
 
 
-def ship_facts(data: dict[str, Any], piece_id: str) -> dict[str, Any]:
-    """The mutable facts of one ship (a copy), with defaults."""
-    f = dict(data.get("ships", {}).get(piece_id, {}))
+def ship_facts(ships: Mapping[str, ShipState], piece_id: str) -> dict[str, Any]:
+    """The mutable facts of one ship (a copy), with defaults (``ships``: the position's
+    ``ships`` fact)."""
+    f: dict[str, Any] = dict(ships.get(piece_id, {}))
     f.setdefault("status", READY)
     f.setdefault("damage", 0)
     f.setdefault("cargo", [])
     return f
 
 
-def ship(module: Module, data: dict[str, Any], piece_id: str) -> Ship:
-    f = ship_facts(data, piece_id)
+def ship(module: Module, ships: Mapping[str, ShipState], piece_id: str) -> Ship:
+    f = ship_facts(ships, piece_id)
     return Ship(piece_id, module.piece(piece_id).unit, int(f["damage"]), str(f["status"]))
 
 

@@ -25,6 +25,6 @@ def damage_ship(w: Work, sid: str, points: int, rule: str) -> None:
     )
     for pid in r.passengers_eliminated:
         w.state = place(w.state, pid, None, "eliminated")
-    sunk = list(w.data("sunk", []))
+    sunk = list(w.facts.sunk)
     sunk.append(sid)
-    w.set(sunk=sorted(set(sunk)))
+    w.put(sunk=sorted(set(sunk)))

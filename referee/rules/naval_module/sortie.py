@@ -28,16 +28,16 @@ def capture(w: Work, o: Order) -> None:
     if port is None or port not in g.ports:
         w.refuse(Violation("26.28", f"{o.hexes[0]!r} is not a port", o.pos, hint=hint))
         return
-    control = dict(w.data("control", {}))
+    control = dict(w.facts.control)
     if control.get(port) == w.side:
         w.refuse(Violation("26.28", f"{port} is already yours", o.pos))
         return
     enemy = enemy_of(g, w.side)
     control[port] = w.side
-    captured = dict(w.data("captured", {}))
+    captured = dict(w.facts.captured)
     captured[port] = w.state.turn
-    evac = {k: v for k, v in w.data("evacuation", {}).items() if k != port}
-    w.set(control=control, captured=captured, evacuation=evac)
+    evac = {k: v for k, v in w.facts.evacuation.items() if k != port}
+    w.put(control=control, captured=captured, evacuation=evac)
     w.note(
         "capture", "26.28", f"{port} is taken: usable from Game-Turn {w.state.turn + 1}", port=port
     )

@@ -136,7 +136,7 @@ def _readiness_step(w: Work, orders: list[Order], phase: str) -> bool:
 
 
 def _interdiction_step(w: Work, orders: list[Order], phase: str) -> bool:
-    air.interdiction_phase(w, orders, against=str(w.state.data["phasing"]))
+    air.interdiction_phase(w, orders, against=w.facts.phasing)
     return bool(w.state.pending)
 
 
@@ -184,7 +184,7 @@ def _coast_step(w: Work, orders: list[Order], phase: str) -> bool:
             "defend": defence.defend,
         }[o.verb](w, o)
     coast.resolve_coast_fire(w)
-    w.set(cd_used={}, defended={})
+    w.put(cd_used={}, defended={})
     _ask_aborts(w, orders, "coast")
     return bool(w.state.pending)
 
@@ -224,9 +224,9 @@ def _standing(w: Work, doc: OrdersDoc) -> None:
             u = w.state.units.get(sid)
             if u is None or u.side != w.side or not w.game.is_ship(sid):
                 w.not_own_ship("27.32b", sid, o.pos_of(sid))
-    standing = dict(w.data("standing", {}))
+    standing = dict(w.facts.standing)
     standing[w.side] = [o.to_json() for o in doc.standing]
-    w.set(standing=standing)
+    w.put(standing=standing)
 
 
 # ---- the Motorized Movement Phase and the Movement Phase -----------------------------------------
@@ -254,7 +254,7 @@ def _movement(w: Work, orders: list[Order]) -> None:
         return
     movement.resolve_losses(w)
     unloads = [o.to_json() for o in orders if o.verb == "unload"]
-    w.set(deferred=unloads)
+    w.put(deferred=unloads)
     _ask_aborts(w, orders, w.state.phase)
     if w.state.pending:
         return
@@ -262,27 +262,27 @@ def _movement(w: Work, orders: list[Order]) -> None:
 
 
 def _finish_movement(w: Work) -> None:
-    for j in w.data("deferred", []):
+    for j in w.facts.deferred:
         o = Order.from_json(j)
         if all(w.state.units[p].box == "eliminated" for p in o.units if p in w.state.units):
             # passengers lost with their ship in this phase's loss roll: nothing to unload
             w.note("unload_void", "27.33", f"no unload of {', '.join(o.units)}: lost at sea")
             continue
         movement.unload(w, o)
-    w.set(deferred=[])
+    w.put(deferred=[])
     movement.end_movement(w)
     combat.returned_29_13(w, all_due=w.state.phase == "movement")
 
 
 def _ask_aborts(w: Work, orders: list[Order], phase: str) -> None:
     """Take each Abort choice from the orders or standing orders; otherwise ask [27.32b]."""
-    for sid, owner in sorted(w.data("abort_due", {}).items()):
+    for sid, owner in sorted(w.facts.abort_due.items()):
         mine = orders if owner == w.side else []
         choice = movement.choice_for(w, sid, mine)
         if choice is not None:
             movement.abort_choice(w, sid, choice)
             continue
-        back = w.state.data["ships"][sid].get("departure", "its departure port")
+        back = w.facts.ships[sid].get("departure", "its departure port")
         pd = PendingDecision(
             id=f"abort-{sid}",
             side=owner,
@@ -365,17 +365,17 @@ def _skipped(w: Work, phase: str) -> bool:
     [30.25] or a naval unit in port in Range of an attacked Defender hex [29.25]."""
     flag = seq.BY_ID[phase].flag
     if flag is not None:
-        return not getattr(readings_of(w.state.data), flag)
+        return not getattr(readings_of(w.state), flag)
     if phase.startswith("host"):
         return not _open_assaults(w)
     if phase.startswith("aircombat"):
-        return not w.data("box_combat", {})
+        return not w.facts.box_combat
     if phase.startswith(("reaction_air", "combat_air")):
-        return not w.data("shipping_combat", {})
+        return not w.facts.shipping_combat
     if phase == "reaction":
         return not air.reaction_due(w.game, w.state)
     if phase == "coast":
-        phasing = str(w.state.data["phasing"])
+        phasing = w.facts.phasing
         return not (
             coast.coast_phase_due(w.game, w.state, phasing)
             or defence.defence_due(w.game, w.state, phasing)
@@ -384,33 +384,33 @@ def _skipped(w: Work, phase: str) -> bool:
 
 
 def _open_assaults(w: Work) -> bool:
-    return any(h["kind"] == "assault" for h in w.data("handoffs", []))
+    return any(h["kind"] == "assault" for h in w.facts.handoffs)
 
 
 def end_player_turn(w: Work) -> None:
     """The phasing player's turn ends: port capacity is used per player turn [26.25]; the
     landing turn's Engineering Phase turns "Do Not Move 2 GTs" into "1 GT" [28.24]."""
-    phasing = str(w.state.data["phasing"])
-    dnm = {k: dict(v) for k, v in w.data("do_not_move", {}).items()}
+    phasing = w.facts.phasing
+    dnm = {k: dict(v) for k, v in w.facts.do_not_move.items()}
     for uid, m in dnm.items():
         if m["n"] == 2 and m.get("side") == phasing:
             m["n"] = 1
             w.note("do_not_move", "28.24", f"{uid}: Do Not Move 1 GT", unit=uid)
     kinds = ("support", "cd_support", "defensive_support", "aa")
-    supported = [h for h in w.data("handoffs", []) if h["kind"] in kinds]
-    log = list(w.data("handoff_log", [])) + supported
-    w.set(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
-    if w.data("declared_attacks", []):
-        w.set(declared_attacks=[])
-    if w.data("moved_motorized", []) or w.data("activated", []):
-        w.set(moved_motorized=[], activated=[])
-    first = str(w.state.data["first"])
+    supported = [h for h in w.facts.handoffs if h["kind"] in kinds]
+    log = list(w.facts.handoff_log) + supported
+    w.put(port_used={}, assault_hexes={}, do_not_move=dnm, handoffs=[], handoff_log=log)
+    if w.facts.declared_attacks:
+        w.put(declared_attacks=[])
+    if w.facts.moved_motorized or w.facts.activated:
+        w.put(moved_motorized=[], activated=[])
+    first = w.facts.first
     nxt = seq.other(w.game.sides, phasing)
     if nxt == first:
         end_game_turn(w)
         if w.state.phase == seq.GAME_OVER:
             return
-    w.set(phasing=nxt)
+    w.put(phasing=nxt)
     w.state = w.state.evolve(phase=seq.PHASES.first.id, active_side=nxt)
     w.note("player_turn", "25.32", f"{nxt} player turn, Game-Turn {w.state.turn}")
 
@@ -422,14 +422,14 @@ def end_game_turn(w: Work) -> None:
     turn = w.state.turn
     dnm = {
         k: v
-        for k, v in w.data("do_not_move", {}).items()
+        for k, v in w.facts.do_not_move.items()
         if not (v["n"] == 1 and int(v["landed"]) < turn)
     }
-    for k in sorted(set(w.data("do_not_move", {})) - set(dnm)):
+    for k in sorted(set(w.facts.do_not_move) - set(dnm)):
         w.note("do_not_move", "28.24", f"{k}: Do Not Move marker removed", unit=k)
-    if any(w.data("flown", {}).values()):
+    if any(w.facts.flown.values()):
         w.note("air_ready", "31.22", "the air units in the Flown Box are Ready again")
-    w.set(
+    w.put(
         do_not_move=dnm,
         evacuation={},
         interdiction={},
@@ -437,7 +437,7 @@ def end_game_turn(w: Work) -> None:
         assaulted=[],
         flown={},
     )
-    total = int(w.state.data.get("last_turn") or w.game.module.scenarios[w.state.scenario].turns)
+    total = w.facts.last_turn or w.game.module.scenarios[w.state.scenario].turns
     if turn >= total:
         w.state = w.state.evolve(phase=seq.GAME_OVER, active_side=None)
         w.note("game_over", "25.0", f"the scenario's {total} Game-Turns are played")

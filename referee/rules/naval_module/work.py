@@ -10,6 +10,7 @@ from typing import Any
 from referee.engine.core import Dice, Event, GameState, SourcePos, Violation
 from referee.engine.steps import checking
 from referee.rules.naval_module.context import Game
+from referee.rules.naval_module.facts import NavalFacts
 
 
 @dataclass
@@ -20,6 +21,9 @@ class Work:
     dice: Dice
     events: list[Event] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
+    # the facts of ``known_state`` (a step reads them hundreds of times between changes)
+    known: NavalFacts | None = field(default=None, repr=False, compare=False)
+    known_state: GameState | None = field(default=None, repr=False, compare=False)
 
     def refuse(self, violation: Violation) -> None:
         """Record ``violation`` (placed: the naval checks know the order's words)."""
@@ -56,9 +60,13 @@ class Work:
         b = self.dice.roll(6, purpose + " (second die)", rule)
         return a, b
 
-    def data(self, key: str, default: Any) -> Any:
-        v = self.state.data.get(key)
-        return default if v is None else v
+    @property
+    def facts(self) -> NavalFacts:
+        """The position facts as the orders have left them so far (``facts.py``)."""
+        if self.known is None or self.known_state is not self.state:
+            self.known, self.known_state = NavalFacts.of(self.state), self.state
+        return self.known
 
-    def set(self, **changes: Any) -> None:
-        self.state = self.state.with_data(**changes)
+    def put(self, **changes: Any) -> None:
+        """Write the facts named (only those keys)."""
+        self.state = NavalFacts.put(self.state, **changes)

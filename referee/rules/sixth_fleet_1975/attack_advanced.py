@@ -97,6 +97,28 @@ def followup_8_5_4(state: GameState) -> list[str]:
     return phase_record(state)[FOLLOWUP]
 
 
+def not_advanced_8_5_4(state: GameState, targets: tuple[str, ...]) -> Violation | None:
+    """In a further file, an attack on a unit that did not advance after the 8.24 retreats
+    (or on a Defended hex [10.44]) is refused [8.5.4]: the phase's other attacks were made in
+    its first file. ``None`` for an attack a further file may make, and in a first file.
+    The validator's check, and what ``referee options`` (hence the viewer) leaves out."""
+    allowed = followup_8_5_4(state)
+    if not allowed:
+        return None
+    defended = defended_target_10_44(targets)
+    others = [defended] if defended is not None else [t for t in targets if t not in allowed]
+    if not others:
+        return None
+    return Violation(
+        "8.5.4",
+        f"{', '.join(others)}: after the 8.24 retreats only the units that "
+        f"advanced ({', '.join(sorted(allowed))}) may be attacked; the phase's "
+        "other attacks were made in its first file",
+        code="not-advanced",
+        word=others[0],
+    )
+
+
 def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Violation]:
     """A further file attacks only the units that advanced after an 8.24 retreat [8.5.4]:
     the phase's other attacks were written in its first file."""
@@ -108,19 +130,9 @@ def check_followup_8_5_4(state: GameState, orders: tuple[Order, ...]) -> list[Vi
             continue
         if o.verb != "attack":
             continue
-        defended = defended_target_10_44(o.targets)
-        others = [defended] if defended is not None else [t for t in o.targets if t not in allowed]
-        if others:
-            probs.append(
-                Violation(
-                    "8.5.4",
-                    f"{', '.join(others)}: after the 8.24 retreats only the units that "
-                    f"advanced ({', '.join(sorted(allowed))}) may be attacked; the phase's "
-                    "other attacks were made in its first file",
-                    code="not-advanced",
-                    word=others[0],
-                ).at(o)
-            )
+        refused = not_advanced_8_5_4(state, o.targets)
+        if refused is not None:
+            probs.append(refused.at(o))
     return probs
 
 

@@ -184,7 +184,9 @@ MORE_VERBS = 4
 def retreat_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]]:
     """In its side's Combat Phase, a unit of a hex in an enemy zone of control from which no
     legal attack can be made, and that must retreat [8.24]: ``retreat UNIT -> HEX`` into each
-    hex it may retreat into [8.71] (the validator's own lists)."""
+    hex it may retreat into [8.71] (the validator's own lists). None in a further [8.5.4]
+    file: the 8.24 retreats were made after the first one."""
+    from referee.rules.sixth_fleet_1975.attack_advanced import followup_8_5_4
     from referee.rules.sixth_fleet_1975.mandatory import (
         best_attacks_from,
         must_retreat_8_24,
@@ -194,6 +196,8 @@ def retreat_choices(game: Game, st: GameState, unit: str) -> list[dict[str, Any]
 
     u = st.units[unit]
     if st.pending or st.phase != seq.COMBAT or u.side != st.active_side or u.location is None:
+        return []
+    if followup_8_5_4(st):  # a further file: the 8.24 retreats were made [8.5.4]
         return []
     here = u.location
     if here not in obligated_hexes_8_21(game, st, u.side):

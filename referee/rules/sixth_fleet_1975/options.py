@@ -12,6 +12,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_1975 import sequence as seq
 from referee.rules.sixth_fleet_1975.air import is_based_9_22
+from referee.rules.sixth_fleet_1975.attack_advanced import followup_8_5_4, not_advanced_8_5_4
 from referee.rules.sixth_fleet_1975.combat import AttackCalc, analyse_attack, hex_target
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.group_attacks import (
@@ -32,6 +33,42 @@ def attack_json(calc: AttackCalc) -> dict[str, Any]:
     """One legal attack as ``referee options`` shows it: the computation [8.0] and the die
     rolls that force a retreat [8.9]."""
     return {**calc.to_json(), "die_range": die_range_8_9(calc.cell)}
+
+
+def _attack_entry(
+    game: Game, state: GameState, side: str, unit: str, target: str
+) -> dict[str, Any]:
+    """A single attack of ``unit`` on ``target`` (a unit or a Defended hex), with the reasons
+    the validator would refuse it: its own [8.0] checks, and in a further file the attack on
+    a unit that did not advance after the 8.24 retreats [8.5.4]."""
+    calc, probs = analyse_attack(game, state, side, (unit,), (target,))
+    refused = not_advanced_8_5_4(state, (target,))
+    probs = [*probs, *([refused] if refused is not None else [])]
+    return {
+        "target": target,
+        "legal": not probs,
+        "why_not": [f"[{p.rule}] {p.message}" for p in probs],
+        **(attack_json(calc) if calc is not None else {}),
+    }
+
+
+def _further_file_note(state: GameState) -> str:
+    """The note of a further file's step [8.5.4]: its only attacks, no obligation."""
+    return (
+        "a further [8.5.4] file: only the units that advanced after the 8.24 retreats "
+        f"({', '.join(followup_8_5_4(state))}) may be attacked; the obligations of "
+        "[8.21]-[8.24] were met by the phase's first file"
+    )
+
+
+def _group_attacks(
+    game: Game, state: GameState, side: str, hex_id: str, cap: int, **kw: Any
+) -> tuple[list[dict[str, Any]], int]:
+    """The legal group attacks [8.3] from ``hex_id`` (``kw``: those of one unit), in a
+    further file only those on the units that advanced [8.5.4]; and the count untried."""
+    found = group_attacks_8_3(game, state, side, hex_id, cap=cap, **kw)
+    kept = [c for c in found.attacks if not_advanced_8_5_4(state, c.targets) is None]
+    return [attack_json(c) for c in kept], found.untried
 
 
 def legal_moves(
@@ -64,34 +101,17 @@ def legal_moves(
     if u.location is not None:
         side = u.side
         for e in adjacent_enemies(game, state, u.location, side):
-            if not can_attack_unit(game, unit, e):
-                continue
-            calc, probs = analyse_attack(game, state, side, (unit,), (e,))
-            out["attacks"].append(
-                {
-                    "target": e,
-                    "legal": not probs,
-                    "why_not": [f"[{p.rule}] {p.message}" for p in probs],
-                    **(attack_json(calc) if calc is not None else {}),
-                }
-            )
+            if can_attack_unit(game, unit, e):
+                out["attacks"].append(_attack_entry(game, state, side, unit, e))
         for n in game.board.neighbours(u.location):
             if game.enemy_defended(state, n, side) and game.value(unit, "AS") > 0:
-                calc, probs = analyse_attack(game, state, side, (unit,), (hex_target(n),))
-                out["attacks"].append(
-                    {
-                        "target": hex_target(n),
-                        "legal": not probs,
-                        "why_not": [f"[{p.rule}] {p.message}" for p in probs],
-                        **(attack_json(calc) if calc is not None else {}),
-                    }
-                )
-        groups = group_attacks_8_3(
-            game, state, side, u.location, including=unit, groups_only=True, cap=cap
+                out["attacks"].append(_attack_entry(game, state, side, unit, hex_target(n)))
+        out["group_attacks"], out["group_attacks_untried"] = _group_attacks(
+            game, state, side, u.location, cap, including=unit, groups_only=True
         )
-        out["group_attacks"] = [attack_json(c) for c in groups.attacks]
-        out["group_attacks_untried"] = groups.untried
-        if u.location in obligated_hexes_8_21(game, state, side):
+        if followup_8_5_4(state):
+            out["notes"].append(_further_file_note(state))
+        elif u.location in obligated_hexes_8_21(game, state, side):
             out["notes"].append(
                 f"{u.location} is in an enemy zone of control: in a friendly Combat Phase a unit "
                 "there must attack, or retreat if it cannot [8.21]-[8.24]"
@@ -118,13 +138,13 @@ def hex_attacks(
     if side is None:
         out["notes"].append(f"no unit in {hex_id}")
         return out
-    found = group_attacks_8_3(game, state, side, hex_id, cap=cap)
-    out["attacks"] = [attack_json(c) for c in found.attacks]
-    out["untried"] = found.untried
-    if hex_id in obligated_hexes_8_21(game, state, side) and found.attacks:
+    out["attacks"], out["untried"] = _group_attacks(game, state, side, hex_id, cap)
+    if followup_8_5_4(state):
+        out["notes"].append(_further_file_note(state))
+    elif hex_id in obligated_hexes_8_21(game, state, side) and out["attacks"]:
         out["notes"].append(
             f"{hex_id} is in an enemy zone of control: in a friendly Combat Phase one of the "
-            f"{len(found.attacks)} attacks listed must be made, or the units retreat "
+            f"{len(out['attacks'])} attacks listed must be made, or the units retreat "
             "[8.21]-[8.24]"
         )
     elif hex_id in obligated_hexes_8_21(game, state, side):

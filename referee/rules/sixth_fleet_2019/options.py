@@ -70,6 +70,12 @@ def _legal(game: Game, ready: GameState, side: str, line: str) -> bool:
     return not refusals(bad)
 
 
+def accepted(game: Game, state: GameState, side: str, line: str) -> bool:
+    """Whether ``validate`` accepts ``line`` as a one-action file of ``side`` in ``state``
+    (a force's line: the viewer's forces, options format 5)."""
+    return _legal(game, _one_action(state), side, line)
+
+
 def validated(game: Game, state: GameState, side: str, line: str) -> bool:
     """The same verdict through the whole of ``steps.validate`` (a one-action file of
     ``side``): what :func:`_legal` must always agree with (the test holds them equal)."""
@@ -181,6 +187,18 @@ def _choices(moves: Options, attacks: Options, refits: Options, arrivals: Option
         for a in attacks
     ]
     return out
+
+
+def alike_targets(game: Game, state: GameState, side: str) -> list[list[str]]:
+    """The enemy units one attack may name together: those of one kind in one zone [9.0]
+    (provisional: one kind of target an attack), as the side's own view shows them, each
+    group of two or more in id order (options format 5: the viewer adds them to an attack's
+    line where every unit of the force may attack each)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for t, tu in sorted(state.units.items()):
+        if tu.side == other(side) and tu.location is not None and game.board.contains(tu.location):
+            groups.setdefault((tu.location, target_kind(game, t)), []).append(t)
+    return [ts for _, ts in sorted(groups.items()) if len(ts) > 1]
 
 
 def _acting(state: GameState, side: str) -> bool:
@@ -317,6 +335,32 @@ def _plays(game: Game, state: GameState, side: str) -> Options:
                 c = {"order": line, "kind": "play", "label": label, "section": "actions"}
                 c["group"] = mid  # one line a marker: a later choice replaces the earlier
                 out.append({**c, "since": MORE_VERBS, **({"at": at} if at else {})})
+        if marker(game, mid).effect != "action":
+            out += _some_targets(game, ready, side, mid, by_zone)
+    return out
+
+
+SOME_TARGETS = 5
+"""The options format from which a strike on some of the targets of one kind is offered."""
+
+
+def _some_targets(
+    game: Game, ready: GameState, side: str, mid: str, by_zone: dict[str, dict[str, list[str]]]
+) -> Options:
+    """An attack marker's strike on some of the targets of one kind in a zone, composed
+    target by target in the viewer (``compose`` ``words``) from those whose one-target line
+    the validator accepts (provisional 17.0; one kind of target an attack [9.0]), where
+    there are two or more of them to choose from [6.4]."""
+    out: Options = []
+    for z, kinds in sorted(by_zone.items()):
+        for kind, ts in sorted(kinds.items()):
+            head = f"play {mid} -> {q(z)} hitting"
+            ok = [t for t in ts if _legal(game, ready, side, f"{head} {t}")]
+            if len(ok) < 2:
+                continue
+            out.append({"order": head, "kind": "play", "compose": "words", "from": ok,
+                        "label": f"strike some {kind} in {z}", "section": "actions",
+                        "group": mid, "at": z, "since": SOME_TARGETS})  # fmt: skip
     return out
 
 

@@ -168,6 +168,34 @@ class SixthFleet2019(
 
         return side_orders(module, state, side)
 
+    force_verbs = frozenset({"move", "attack", "refit", "reinforce", "land", "embark", "patrol"})
+    """Each action is one force [6.6], [8.1]: these verbs' lines name several units."""
+
+    def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether ``validate`` accepts the force's ``line`` as a one-action file of ``side``
+        (the check ``options`` judges every line by)."""
+        from referee.rules.sixth_fleet_2019.options import accepted
+
+        return accepted(Game.of(module), state, side, line)
+
+    def alike(self, module: Module, state: GameState, side: str) -> list[list[str]]:
+        """The enemy units of one kind in one zone, which one attack may name together
+        [9.0] (provisional)."""
+        from referee.rules.sixth_fleet_2019.options import alike_targets
+
+        return alike_targets(Game.of(module), state, side)
+
+    def force_most(self, module: Module, state: GameState) -> dict[str, int]:
+        """The units one Refit or Reinforcement action takes [6.4] (module parameters,
+        estimates: 10.0 and 11.0 are missing) and the ground units of one amphibious
+        invasion [7.1.2]."""
+        game = Game.of(module)
+        return {
+            "refit": game.param("refit_units_per_action"),
+            "reinforce": game.param("reinforce_units_per_action"),
+            "land": game.param("small_island_ground"),
+        }
+
     def phase_title(self, module: Module, state: GameState) -> str | None:
         """The phase's name as the sequence of play [5.0] gives it."""
         from referee.rules.sixth_fleet_2019.sequence import BY_ID

@@ -28,14 +28,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.engine.core import Event, GameState, ScriptedDice, UnitState
+from referee.engine.core import Event, GameState, ScriptedDice, SeededDice, UnitState
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.position import move_piece
 from referee.rules.sixth_fleet_dtp import flow, westpac_reinforcement, westpac_variable_air
 from referee.rules.sixth_fleet_dtp.impulses import start_8_2
 from referee.rules.sixth_fleet_dtp.ruleset import RULESET
 from tests.conformance.rulesets.dtp_westpac import module, set_up, set_up_files
-from tests.rules.test_sixth_fleet_dtp_games import SeededDice
 
 AT_WAR = {"war": 1, "prc": 1, "asked": 1}
 

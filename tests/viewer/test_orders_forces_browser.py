@@ -1,0 +1,352 @@
+"""A force of several units pointed at in a real headless Chromium (issue 28, options format
+5): Sixth Fleet (2019), NATO's part opened with NATO's key, its first Action Phase of the
+demo. Each action is one force [6.6], [8.1]: a strike by two units of one zone on two
+targets of one kind (the first unit's line, then its mate pointed at on the map, then the
+further target), and a naval force's move (the carrier's move, its escorts added). The
+draft is downloaded, accepted by ``referee validate``, signed with NATO's demo key and
+carried out by ``referee adjudicate``: the report tells of each force acting as one. A unit
+the referee found may not join (another nationality, another kind of force) is never
+offered, and the same line typed by hand is refused by ``validate``. Screenshots at 1280
+and 390 px of the force being composed go to ``$REFEREE_VIEWER_SHOTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.pbem.draft_options import force_parts
+from tests.pbem.cliflow import cli
+from tests.viewer.test_orders_browser import _click, _download, _open, _order_lines
+from tests.viewer.test_orders_hex_browser import _choices, _cut_hidden
+
+pytestmark = [pytest.mark.slow, pytest.mark.chromium]
+
+STEP = "003-NATO-nato_events"
+"""The step after which NATO's first Action Phase is awaited."""
+
+
+def _rest_sharers(browser: Any, doc: dict[str, Any], verb: str, rest: str) -> set[str]:
+    """The units whose own one-unit line of ``verb`` has this rest (``-> ...``)."""
+    out = set()
+    for u in doc["units"]:
+        for c in _choices(browser, u):
+            p = force_parts(c["order"])
+            if p and p[0] == verb and p[1] == [u] and p[2] == rest:
+                out.add(u)
+    return out
+
+
+def _alike(doc: dict[str, Any], order: str) -> list[str]:
+    """The other targets of the kind of the line's last in its zone (``alike``)."""
+    last = order.split()[-1]
+    group = next((g for g in doc.get("alike", []) if last in g), [])
+    return [t for t in group if t != last]
+
+
+def _strike(browser: Any, doc: dict[str, Any]) -> tuple[str, dict[str, Any], set[str]]:
+    """An air unit's attack with a mate, a further target, and a unit left out that shares
+    its line: the unit, the choice and the units left out."""
+    for u in sorted(doc["units"]):
+        mates = doc["units"][u].get("force", {}).get("attack", [])
+        for c in _choices(browser, u):
+            if c.get("kind") != "attack" or not mates or not _alike(doc, c["order"]):
+                continue
+            verb, _, rest = force_parts(c["order"]) or ("", [], "")
+            shared = _rest_sharers(browser, doc, verb, rest) & set(mates)
+            left_out = _rest_sharers(browser, doc, verb, rest) - set(mates) - {u}
+            if shared and left_out:
+                return u, c, left_out
+    raise AssertionError("no attack of a force with a further target and a unit left out")
+
+
+def _start(browser: Any, unit: str, order: str) -> None:
+    """The unit's one-unit line pointed at: its place marked on the map, then its button
+    where several lines share that place (the line is drafted, the force composed from it)."""
+    from tests.viewer.test_orders_hex_browser import _point
+
+    _point(browser, unit, next(c for c in _choices(browser, unit) if c["order"] == order))
+
+
+def _offered(browser: Any) -> list[str]:
+    """The words the force being composed may take now (its buttons)."""
+    return [
+        b.get_attribute("data-word")
+        for b in browser.find_elements("css selector", "#choices button.compose")
+    ]
+
+
+def _frame(browser: Any, places: list[str], most: float) -> None:
+    """The map framed on ``places`` (a hex's width around them), zoomed in at most ``most``."""
+    browser.execute_script(
+        """const v = window.refereeViewer, b = v.data.board;
+        const qs = arguments[0].map(p => b.places[p]), pad = b.hex_width * 1.5;
+        const xs = qs.map(q => q[0]), ys = qs.map(q => q[1]);
+        const x0 = Math.min(...xs) - pad, x1 = Math.max(...xs) + pad;
+        const y0 = Math.min(...ys) - pad, y1 = Math.max(...ys) + pad;
+        const vp = document.getElementById('viewport'), r = vp.getBoundingClientRect();
+        v.view.k = Math.min(r.width / (x1 - x0), r.height / (y1 - y0), arguments[1]);
+        v.view.x = r.width / 2 - v.view.k * (x0 + x1) / 2;
+        v.view.y = r.height / 2 - v.view.k * (y0 + y1) / 2;
+        document.getElementById('world').style.transform =
+          `translate(${v.view.x}px,${v.view.y}px) scale(${v.view.k})`;""",
+        places,
+        most,
+    )
+
+
+SHOW = "document.getElementById(arguments[0]).scrollIntoView({block: 'nearest'})"
+"""Brings a part of the orders panel into view (for a screenshot)."""
+
+
+def _draft(browser: Any) -> list[str]:
+    return browser.find_element("id", "draft").get_attribute("value").split("\n")
+
+
+def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    demo = finished_demo("sixth_fleet_2019").out
+    game = _cut_hidden(demo, STEP, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
+        _open(browser, page, width, downloads)
+        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        assert doc["format"] == "referee-draft-options/5"
+        unit, attack, left_out = _strike(browser, doc)
+        _start(browser, unit, attack["order"])
+        offered = _offered(browser)
+        assert not set(offered) & left_out, (offered, left_out)  # never offered
+        mate = next(w for w in offered if w in doc["units"])
+        mark = browser.find_element("css selector", f'#optmarks .opt.force[data-word="{mate}"]')
+        marked = [m.get_attribute("data-place") for m in browser.find_elements(
+            "css selector", "#optmarks .opt.force")]  # fmt: skip
+        _frame(browser, marked, 1.3)
+        browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
+        browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
+        _click(browser, mark)  # the mate pointed at on the map
+        assert set(_offered(browser)) & set(_alike(doc, attack["order"]))  # further targets
+        browser.execute_script(SHOW, "choices")
+        browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
+    target = next(t for t in _alike(doc, attack["order"]) if t in _offered(browser))
+    browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
+    verb, _, rest = force_parts(attack["order"]) or ("", [], "")
+    strike = f"{verb} {unit} {mate} {rest} {target}"
+    assert strike in _draft(browser), _draft(browser)
+    assert attack["order"] not in _draft(browser)  # the force's line replaced the unit's
+    browser.find_element("id", "composedone").click()
+    ships = next(  # a naval force: a unit with move mates of its own sea zone
+        u
+        for u in sorted(doc["units"])
+        if len(doc["units"][u].get("force", {}).get("move", [])) >= 2
+        and u.split("-")[1] in ("CVN", "CV", "CG")
+    )
+    move = next(c for c in _choices(browser, ships) if c.get("kind") == "move")
+    _start(browser, ships, move["order"])
+    escorts = [w for w in _offered(browser) if w in doc["units"]]
+    assert len(escorts) >= 2 and set(escorts) <= set(doc["units"][ships]["force"]["move"])
+    for w in escorts:
+        browser.find_element("css selector", f'#choices button.compose[data-word="{w}"]').click()
+    _, _, mrest = force_parts(move["order"]) or ("", [], "")
+    fleet = f"move {' '.join([ships, *escorts])} {mrest}"
+    assert fleet in _draft(browser)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [strike, fleet], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    bad = tmp_path / "bad.txt"  # a unit left out, typed in by hand: validate refuses it
+    bad.write_text(text.replace(strike, f"{verb} {unit} {sorted(left_out)[0]} {rest} {target}"))
+    code, out = cli("validate", bad, "--state", game, "--side", "NATO", "--key", key)
+    assert code != 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate",
+        game,
+        signed,
+        "--key",
+        demo / "keys" / "referee.key",
+        "--referee-dir",
+        tmp_path / "referee",
+    )
+    assert code == 0, out
+    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > STEP  # carried out
+    turn = sorted((game / "turns").iterdir())[-1]
+    said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    assert any(s.startswith(f"{unit}, {mate} attack ") for s in said), said  # one force [6.6]
+    assert any(s.startswith(f"{', '.join([ships, *escorts])} move from ") for s in said), said
+
+
+def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """The naval module, the Axis Combat Phase of the demo: a Shipping Attack by several
+    Ready air units on one Soviet ship, one line [31.21], [31.23]: the first unit's strike
+    pointed at on the map (the target's place), its mates added on the map (their
+    airfields) or from the list; downloaded, accepted by ``validate`` and carried out."""
+    from tests.viewer.test_orders_hex_browser import KEYS, _signed_and_carried_out, _viewer
+
+    assert KEYS["Axis"]
+    demo = finished_demo("naval_module").out
+    last, doc = next(
+        (f.parent.name, d)
+        for f in sorted((demo / "game" / "turns").glob("*/options-*.json"))
+        for d in [json.loads(f.read_text())]
+        if any("shipping" in e.get("force", {}) for e in d["units"].values())
+    )
+    side = doc["side"]
+    game, page = _viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    unit = next(u for u in sorted(doc["units"]) if doc["units"][u].get("force", {}).get("shipping"))
+    mates = doc["units"][unit]["force"]["shipping"]
+    strike = next(c for c in _choices(browser, unit) if c.get("kind") == "shipping")
+    _start(browser, unit, strike["order"])
+    added = [unit]
+    while offered := [w for w in _offered(browser) if w in doc["units"]]:
+        assert set(offered) <= set(mates), offered  # only the units the referee paired
+        marks = browser.find_elements(
+            "css selector", f'#optmarks .opt.force[data-word="{offered[0]}"]'
+        )
+        if marks:
+            _click(browser, marks[0])  # its airfield on the map
+        else:
+            browser.find_element(
+                "css selector", f'#choices button.compose[data-word="{offered[0]}"]'
+            ).click()
+        added.append(offered[0])
+    assert 2 <= len(added) <= doc["force_most"]["shipping"]
+    browser.save_screenshot(str(shots / "orders-naval-shipping-force-1280.png"))
+    _, _, rest = force_parts(strike["order"]) or ("", [], "")
+    line = f"shipping {' '.join(added)} {rest}"
+    assert line in _draft(browser)
+    browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index(f"[{doc['section']}]") + 1 :] == [line], lines
+    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+
+
+def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_out(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """A strike marker NATO holds, played on some of the enemy units of one kind in a zone
+    (provisional 17.0, a GS action [6.4]): the side's composed choice, then one target of
+    those offered; downloaded, accepted by ``validate`` and carried out by ``adjudicate``."""
+    demo = finished_demo("sixth_fleet_2019").out
+    game = _cut_hidden(demo, STEP, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    some = next(c for c in doc["side_choices"] if c.get("compose") == "words")
+    whole = next(
+        c["order"]
+        for c in doc["side_choices"]
+        if c["order"].startswith(some["order"] + " ") and not c.get("compose")
+    )
+    assert whole.split()[5:] == some["from"]  # every target of the kind: the whole line
+    browser.execute_script(
+        "Array.from(document.querySelectorAll('#sidechoices button.choice'))"
+        ".find(b => b.dataset.order === arguments[0]).click()",
+        some["order"],
+    )
+    target = some["from"][-1]
+    browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
+    line = f"{some['order']} {target}"
+    assert line in _draft(browser)
+    browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [line], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate",
+        game,
+        signed,
+        "--key",
+        demo / "keys" / "referee.key",
+        "--referee-dir",
+        tmp_path / "referee",
+    )
+    assert code == 0, out
+    turn = sorted((game / "turns").iterdir())[-1]
+    said = " ".join(
+        str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]
+    )
+    assert some["order"].split()[1] in said, said
+
+
+def test_a_pair_refused_where_it_ends_is_not_offered_there(
+    browser: Any, finished_demo: Any, tmp_path: Path
+) -> None:
+    """A pair the validator accepts on most of the lines its units share but refuses on one
+    (room where it ends: a friendly neutral base takes two air units [7.1.3]): on that line
+    the page does not offer the mate, on another it does."""
+    demo = finished_demo("sixth_fleet_2019").out
+    game = _cut_hidden(demo, STEP, tmp_path)
+    key = demo / "keys" / "nato.key"
+    page = tmp_path / "viewer-NATO.html"
+    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
+    assert code == 0, out
+    _open(browser, page, 1280, tmp_path)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    unit, verb, mate, rest = next(
+        (u, verb, m, rests[0])
+        for u in sorted(doc["units"])
+        for verb, by_mate in sorted(doc["units"][u].get("force_not", {}).items())
+        for m, rests in sorted(by_mate.items())
+    )
+    _start(browser, unit, f"{verb} {unit} {rest}")
+    assert mate not in _offered(browser)
+    typed = f"{verb} {unit} {mate} {rest}"
+    assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
+    refused = doc["units"][unit]["force_not"][verb][mate]
+    theirs = {c["order"] for c in _choices(browser, mate)}
+    other = next(
+        c["order"]
+        for c in _choices(browser, unit)
+        if c["order"].startswith(f"{verb} {unit} -> ")
+        and c["order"].split(f"{verb} {unit} ", 1)[1] not in refused
+        and c["order"].replace(f"{verb} {unit} ", f"{verb} {mate} ", 1) in theirs
+    )
+    browser.find_element("id", "composedone").click()
+    _start(browser, unit, other)
+    assert mate in _offered(browser)
+    both = other.replace(f"{verb} {unit} ", f"{verb} {unit} {mate} ", 1)
+    assert _validates_typed(tmp_path, game, key, doc["header"], both)
+
+
+def _validates_typed(tmp_path: Path, game: Path, key: Path, head: list[str], line: str) -> bool:
+    """Whether ``validate`` accepts NATO's file of ``line`` typed by hand (``head``: the
+    header the page drafts with)."""
+    typed = tmp_path / "typed.txt"
+    typed.write_text("\n".join([*head, "", "[actions]", line, ""]))
+    code, _ = cli("validate", typed, "--state", game, "--side", "NATO", "--key", key)
+    return code == 0

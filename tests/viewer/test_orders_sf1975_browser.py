@@ -1,0 +1,89 @@
+"""Sixth Fleet (1975)'s ``retreat UNIT -> HEX`` [8.24] (options format 4), pointed at in a
+real headless Chromium (issue 28, "How it is checked").
+
+The demo never leaves a unit in an enemy zone of control with no attack at 0 or better, so
+the real pipeline makes the position from the demo game: cut back to the Soviet Movement
+Phase of Game-Turn 1, the Soviet viewer points at a move of the bomber SO-T22 next to the
+destroyer US-DE-1 (a bomber the destroyer cannot attack at 0 or better), the draft is signed
+and adjudicated; in NATO's Combat Phase that follows, NATO's viewer offers the destroyer's
+retreat into each hex it may retreat into [8.71] and none other. The draft (the retreat, and
+the attacks the validator says NATO owes elsewhere [8.21], each pointed at) is downloaded,
+``validate`` accepts it and ``adjudicate`` carries it out; a retreat into an enemy-controlled
+hex typed by hand is refused [6.5], [8.71]. Screenshots at 1280 and 390 px go to
+``$REFEREE_VIEWER_SHOTS``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.pbem.cliflow import cli
+from tests.viewer.test_orders_browser import _cut, _download, _open, _order_lines
+from tests.viewer.test_orders_browser import _point as _point_line
+from tests.viewer.test_orders_hex_browser import _choices, _point, _signed_and_carried_out
+
+pytestmark = [pytest.mark.slow, pytest.mark.chromium]
+
+BOMBER, TO, DESTROYER = "SO-T22", "1122", "US-DE-1"
+"""The Soviet bomber's move, and the NATO destroyer next to its end hex."""
+
+
+def _owed(game: Path, draft: Path) -> list[str]:
+    """The attacks ``validate`` says the draft still owes [8.21], from its hints."""
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO")
+    owed = re.findall(r"\[8\.21\].*?\(hint: (attack [^)]*)\)", out)
+    assert code == (1 if owed else 0), out
+    return owed
+
+
+def test_an_8_24_retreat_is_pointed_at_and_carried_out(
+    browser: Any, demo_game: Path, tmp_path: Path, shots: Path
+) -> None:
+    last = "002-Soviet-setup"
+    game = _cut(demo_game, last, tmp_path)
+    page = tmp_path / "viewer-Soviet.html"
+    assert cli("viewer", game, "--side", "Soviet", "-o", page)[0] == 0
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    move = next(c for c in _choices(browser, BOMBER) if c["kind"] == "move" and c["at"] == TO)
+    _point(browser, BOMBER, move)
+    text = _download(browser, downloads)
+    _signed_and_carried_out(demo_game, game, tmp_path, text, "Soviet", last)
+    # NATO's Combat Phase: the destroyer cannot attack the bomber at 0 or better [8.24]
+    nxt = sorted(p.name for p in (game / "turns").iterdir())[-1]
+    doc = json.loads((game / "turns" / nxt / "options-NATO.json").read_bytes())
+    assert doc["section"] == "combat"
+    page = tmp_path / "viewer-NATO.html"
+    assert cli("viewer", game, "--side", "NATO", "-o", page)[0] == 0
+    for width in (390, 1280):
+        _open(browser, page, width, downloads)
+        cs = _choices(browser, DESTROYER)
+        retreats = [c for c in cs if c["kind"] == "retreat_to"]
+        near = next(c["from"] for c in cs if c["kind"] == "retreat")  # the hexes next to it
+        assert retreats and {c["at"] for c in retreats} < set(near)
+        _point(browser, DESTROYER, retreats[0])
+        browser.save_screenshot(str(shots / f"orders-sf1975-retreat-{width}.png"))
+    offered = {c["at"] for c in retreats}
+    draft = tmp_path / "draft.txt"
+    draft.write_text(browser.find_element("id", "draft").get_attribute("value"))
+    owed = _owed(game, draft)
+    for line in owed:  # the attacks owed elsewhere [8.21], pointed at too
+        _point_line(browser, line)
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
+    assert lines == ["[combat]", retreats[0]["order"], *owed]
+    # not offered, and typed by hand refused: a hex next to it the rules close [6.5], [8.71]
+    closed = sorted(set(near) - offered)
+    assert closed
+    hand = tmp_path / "hand.txt"
+    hand.write_text(text.replace(retreats[0]["order"], f"retreat {DESTROYER} -> {closed[0]}"))
+    code, out = cli("validate", hand, "--state", game, "--side", "NATO")
+    assert code == 1 and "[8.71]" in out and f"may not retreat into {closed[0]}" in out, out
+    _signed_and_carried_out(demo_game, game, tmp_path, text, "NATO", nxt)
