@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.support.ui import Select
 
 from tests.pbem.cliflow import cli
 from tests.viewer.test_orders_browser import _download, _open, _order_lines
@@ -232,11 +233,14 @@ def test_a_unit_s_strike_assault_or_readiness_pointed_is_carried_out(
         _open(browser, page, width, downloads)
         cs = [c for c in _choices(browser, unit) if c.get("kind") == kind]
         assert cs and bad not in [c["order"] for c in cs]
-        _point(browser, unit, cs[0])
+        # the unit's choices as listed once it is picked (pointing a shipping line then
+        # lists the units that may join its force, format 5)
+        Select(browser.find_element("id", "unitpick")).select_by_value(unit)
         shown = browser.execute_script(
             "return Array.from(document.querySelectorAll('#choices button.choice'))"
             ".map(b => b.textContent)"
         )
+        _point(browser, unit, cs[0])
         # the rule case follows the line, not doubly bracketed: "shipping A -> S [31.21]";
         # a label that repeats a word of the line ("ready") is left out
         order, label = cs[-1]["order"], cs[-1]["label"]
