@@ -17,7 +17,7 @@ import pytest
 
 from tests.pbem.cliflow import cli
 from tests.viewer.test_orders_browser import _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import _choices, _cut_hidden, _point
+from tests.viewer.test_orders_hex_browser import _choices, _hidden_viewer, _point
 from tests.viewer.test_orders_side_browser import _side_button
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
@@ -28,11 +28,7 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
 ) -> None:
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):
@@ -100,11 +96,7 @@ def test_a_unit_s_move_or_reinforcement_pointed_at_its_zone_is_carried_out(
 
     demo = finished_demo("sixth_fleet_2019").out
     last = next(name for name, d, _ in _files(demo, "NATO") if _offers(d, kind))
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     _open(browser, page, 1280, downloads)

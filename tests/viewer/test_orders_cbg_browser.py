@@ -16,7 +16,7 @@ import pytest
 
 from tests.pbem.cliflow import cli
 from tests.viewer.test_orders_browser import _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import _cut_hidden
+from tests.viewer.test_orders_hex_browser import _hidden_viewer
 from tests.viewer.test_orders_side_browser import _side_button
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
@@ -36,11 +36,7 @@ def test_the_aircraft_given_up_first_composed_and_carried_out(
     lose = next(c for c in doc["side_choices"] if c.get("kind") == "lose")
     deploy = next(c for c in doc["side_choices"] if c.get("kind") == "deploy")
     ship = next(u for u in deploy["from"] if u not in lose["from"])  # a ship of the CVBG
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "usn.key"
-    page = tmp_path / "viewer-USN.html"
-    code, out = cli("viewer", game, "--side", "USN", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "USN", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):

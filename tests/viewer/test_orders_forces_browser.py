@@ -21,7 +21,7 @@ import pytest
 from referee.pbem.draft_options import force_parts
 from tests.pbem.cliflow import cli
 from tests.viewer.test_orders_browser import _click, _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import _choices, _cut_hidden
+from tests.viewer.test_orders_hex_browser import _choices, _hidden_viewer
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -110,11 +110,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
 ) -> None:
     demo = finished_demo("sixth_fleet_2019").out
-    game = _cut_hidden(demo, STEP, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
@@ -249,11 +245,7 @@ def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_
     (provisional 17.0, a GS action [6.4]): the side's composed choice, then one target of
     those offered; downloaded, accepted by ``validate`` and carried out by ``adjudicate``."""
     demo = finished_demo("sixth_fleet_2019").out
-    game = _cut_hidden(demo, STEP, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     _open(browser, page, 1280, downloads)
@@ -310,11 +302,7 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
     (room where it ends: a friendly neutral base takes two air units [7.1.3]): on that line
     the page does not offer the mate, on another it does."""
     demo = finished_demo("sixth_fleet_2019").out
-    game = _cut_hidden(demo, STEP, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
     _open(browser, page, 1280, tmp_path)
     doc = browser.execute_script("return window.refereeViewer.data.draft")
     unit, verb, mate, rest = next(

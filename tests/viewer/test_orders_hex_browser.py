@@ -272,6 +272,17 @@ def _cut_hidden(demo: Path, last: str, into: Path) -> Path:
     return game
 
 
+def _hidden_viewer(demo: Path, last: str, side: str, tmp_path: Path) -> tuple[Path, Path, Path]:
+    """The game cut back to ``last`` (:func:`_cut_hidden`) and ``side``'s viewer of it, its
+    part opened with the side's demo key: the game, the page and the key."""
+    game = _cut_hidden(demo, last, tmp_path)
+    key = demo / "keys" / f"{side.lower()}.key"
+    page = tmp_path / f"viewer-{side}.html"
+    code, out = cli("viewer", game, "--side", side, "--key", key, "-o", page)
+    assert code == 0, out
+    return game, page, key
+
+
 def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
     browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
 ) -> None:
@@ -287,11 +298,7 @@ def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
         for name, d, _ in _files(demo, "USN")
         if any(c.get("kind") == "move" for e in d["units"].values() for c in e["choices"])
     )
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "usn.key"
-    page = tmp_path / "viewer-USN.html"
-    code, out = cli("viewer", game, "--side", "USN", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "USN", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     ship = next(

@@ -16,7 +16,7 @@ import pytest
 
 from tests.pbem.cliflow import cli
 from tests.viewer.test_orders_browser import _cut, _download, _open, _order_lines, _word
-from tests.viewer.test_orders_hex_browser import _choices, _cut_hidden, _point
+from tests.viewer.test_orders_hex_browser import _choices, _hidden_viewer, _point
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -38,11 +38,7 @@ def _demo_lines(path: Path) -> list[str]:
 
 
 def _usn_viewer(demo: Path, last: str, tmp_path: Path) -> tuple[Path, Path, Path]:
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "usn.key"
-    page = tmp_path / "viewer-USN.html"
-    code, out = cli("viewer", game, "--side", "USN", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "USN", tmp_path)
     return game, page, key
 
 

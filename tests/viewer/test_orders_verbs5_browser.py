@@ -239,15 +239,11 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
     from selenium.webdriver.support.ui import Select
 
     from tests.pbem.cliflow import cli
-    from tests.viewer.test_orders_hex_browser import _cut_hidden
+    from tests.viewer.test_orders_hex_browser import _hidden_viewer
 
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):

@@ -70,16 +70,12 @@ def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_validate_accepts(
     NATO holds one, a strike marker's ``play`` (a button of the side: only the markers the
     side holds are offered [2.12]); downloaded and accepted by ``validate`` on NATO's
     view."""
-    from tests.viewer.test_orders_hex_browser import _cut_hidden
+    from tests.viewer.test_orders_hex_browser import _hidden_viewer
     from tests.viewer.test_orders_side_browser import _side_button
 
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):
@@ -115,7 +111,7 @@ def test_carrier_battlegroup_standing_deploy_and_breakoff_pointed_are_carried_ou
     the standing ``deploy outer`` composed unit by unit (buttons of the side, then the
     units [20.2]) and a ``breakoff yes -> SPACE`` [18.2]; downloaded, accepted by
     ``validate`` on the player's view and carried out by ``adjudicate``."""
-    from tests.viewer.test_orders_hex_browser import _cut_hidden
+    from tests.viewer.test_orders_hex_browser import _hidden_viewer
     from tests.viewer.test_orders_leak import _files
     from tests.viewer.test_orders_side_browser import _side_button
 
@@ -125,11 +121,7 @@ def test_carrier_battlegroup_standing_deploy_and_breakoff_pointed_are_carried_ou
         for name, d, _ in _files(demo, "USN")
         if any(c.get("kind") == "deploy" for c in d.get("side_choices", []))
     )
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / "usn.key"
-    page = tmp_path / "viewer-USN.html"
-    code, out = cli("viewer", game, "--side", "USN", "--key", key, "-o", page)
-    assert code == 0, out
+    game, page, key = _hidden_viewer(demo, last, "USN", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     deploy = next(c for c in doc["side_choices"] if c.get("kind") == "deploy")
