@@ -39,6 +39,7 @@ from tests.viewer.drafting import (
     order_lines,
     pick,
     point,
+    point_line,
     refused,
     side_button,
     side_orders,
@@ -296,3 +297,45 @@ def test_coast_artillery_supports_an_attacked_hex_by_pointing(
     assert body_lines(text2) == ["[coast]", support["order"]]
     refused(game, tmp_path, f"{text2}coastsupport DE-CD-1.1 -> 3121\n", "Axis", "30.25")
     signed_and_carried_out(demo, game, tmp_path, text2, "Axis", nxt)
+
+
+def test_an_abort_decision_answered_by_pointing_is_the_demo_s_own_file(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """``answer DECISION OPTION`` [27.32b]: the first step of the demo that asks the awaited
+    side a decision (a ship's Abort: return to port, or one more damage point and stay);
+    its viewer offers each option, and the option pointed at drafts the demo's own answer
+    file line for line; an option the decision does not offer, typed, is refused."""
+    demo = finished_demo("naval_module").out
+    last, doc = next(
+        (f.parent.name, d)
+        for f in sorted((demo / "game" / "turns").glob("*/options-*.json"))
+        for d in [json.loads(f.read_text())]
+        if d.get("answers")
+    )
+    side, decision = doc["side"], doc["answers"][0]
+    own = next(
+        lines
+        for f in sorted((demo / "orders").glob("*.txt"))
+        for lines in [body_lines(f.read_text().split("-----BEGIN SSH SIGNATURE-----")[0])]
+        if any(ln.startswith(f"answer {decision['id']} ") for ln in lines)
+    )
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for width in (390, 1280):
+        open_page(browser, page, width, downloads)
+        offered = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#answers button'))"
+            ".map(b => b.dataset.order)"
+        )
+        assert offered == [f"answer {decision['id']} {o}" for o in decision["options"]]
+        for line in own[1:]:
+            point_line(browser, line)
+        browser.save_screenshot(str(shots / f"orders-naval-answer-{width}.png"))
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == own
+    typed = text.replace(own[1], f"answer {decision['id']} sink")
+    refused(game, tmp_path, typed, side, decision["rule"])
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
