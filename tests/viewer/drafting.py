@@ -222,6 +222,13 @@ def latest(game: Path) -> tuple[str, dict[str, Any]]:
 # ---- the page ---------------------------------------------------------------------------------
 
 
+def downloads_dir(tmp_path: Path) -> Path:
+    """An empty folder for the page's downloads."""
+    out = tmp_path / "downloads"
+    out.mkdir()
+    return out
+
+
 def open_page(browser: Any, page: Path, width: int, downloads: Path) -> None:
     """``page`` at ``width`` px, its downloads going to ``downloads``."""
     browser.set_window_size(width, 900)
@@ -334,6 +341,16 @@ def side_orders(browser: Any) -> list[str]:
             ".map(b => b.dataset.order)"
         )
     )
+
+
+def page_options(browser: Any) -> dict[str, Any]:
+    """The options document the page embeds (the side's ``options-SIDE.json``)."""
+    return dict(browser.execute_script("return window.refereeViewer.data.draft"))
+
+
+def first_choice(browser: Any, units: Any, kind: str) -> tuple[str, dict[str, Any]]:
+    """The first of ``units`` (sorted) the page offers a choice of ``kind``, and that choice."""
+    return next((u, c) for u in sorted(units) for c in choices(browser, u) if c.get("kind") == kind)
 
 
 def choices(browser: Any, unit: str) -> list[dict[str, Any]]:

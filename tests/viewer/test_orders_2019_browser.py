@@ -19,10 +19,12 @@ from tests.viewer.drafting import (
     carried_out,
     choices,
     download,
+    downloads_dir,
     hidden_viewer,
     no_errors,
     offers_kind,
     open_page,
+    page_options,
     point,
     refused,
     sealed_options,
@@ -40,11 +42,10 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        doc = page_options(browser)
         unit, patrol = next(
             (u, c)
             for u in sorted(doc["units"])
@@ -79,10 +80,9 @@ def test_a_unit_s_move_or_reinforcement_pointed_at_its_zone_is_carried_out(
     demo = finished_demo("sixth_fleet_2019").out
     last = next(name for name, d, _ in sealed_options(demo, "NATO") if offers_kind(d, kind))
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
-    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    doc = page_options(browser)
     unit, offered = next(
         (u, cs)
         for u in sorted(doc["units"])

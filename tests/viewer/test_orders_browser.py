@@ -24,6 +24,7 @@ from referee.demos.sixth_fleet_1975 import SRC as SF_SRC
 from tests.pbem.cliflow import cli
 from tests.viewer.drafting import (
     download,
+    downloads_dir,
     hidden_viewer,
     no_errors,
     open_page,
@@ -57,8 +58,7 @@ def test_pointing_drafts_the_demo_orders_line_for_line(
     game, page = viewer(demo_game, last, side, tmp_path)
     want_file = next(p for p in example_files(SF_SRC) if p.name == example)
     want = order_lines(want_file.read_text())
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     assert "referee validate" in browser.find_element("id", "judge").text
     for line in want:
@@ -122,8 +122,7 @@ def test_an_area_map_game_that_hides_information_drafts_by_pointing(
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     lines = [
         "refit TK-F104 -> Atlantic",

@@ -16,6 +16,7 @@ import pytest
 
 from tests.viewer.drafting import (
     download,
+    downloads_dir,
     hidden_viewer,
     no_errors,
     offered_words,
@@ -45,8 +46,7 @@ def test_the_aircraft_given_up_first_composed_and_carried_out(
     deploy = next(c for c in doc["side_choices"] if c.get("kind") == "deploy")
     ship = next(u for u in deploy["from"] if u not in lose["from"])  # a ship of the CVBG
     game, page, key = hidden_viewer(demo, last, "USN", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         side_button(browser, "lose")

@@ -21,6 +21,7 @@ from tests.viewer.drafting import (
     choice_button,
     choices,
     download,
+    downloads_dir,
     draft_text,
     no_errors,
     offered_words,
@@ -50,8 +51,7 @@ def test_a_set_up_hex_s_stacking_order_is_composed_and_carried_out(
     hex_id = min(h for h, n in hexes.items() if n == 2)  # a hex of two units
     pair = [ln.split()[1] for ln in places if ln.split()[-1] == hex_id]
     elsewhere = next(ln.split()[1] for ln in places if ln.split()[-1] != hex_id)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         for line in places:

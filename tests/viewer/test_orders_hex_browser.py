@@ -27,10 +27,12 @@ from tests.viewer.drafting import (
     choices,
     cut,
     download,
+    downloads_dir,
     draft_text,
     hidden_viewer,
     open_page,
     order_lines,
+    page_options,
     pick,
     point,
     screenshots,
@@ -63,8 +65,7 @@ def test_pointing_on_a_hex_map_drafts_orders_the_referee_carries_out(
     demo = finished_demo(demo_name).out
     last, side, doc = awaiting(demo, kind)
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     assert "referee validate" in browser.find_element("id", "judge").text
     chosen: list[str] = []
@@ -156,7 +157,7 @@ def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
         code, out = cli("viewer", game, "--side", side, "-o", page)
         assert code == 0, out
         open_page(browser, page, 1280, tmp_path)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        doc = page_options(browser)
         assert doc["side"] == side and f"side: {side}" in doc["header"]
         assert all(side_of[u] == side for u in doc["units"]), side
         options = [
@@ -190,8 +191,7 @@ def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
         if any(c.get("kind") == "move" for e in d["units"].values() for c in e["choices"])
     )
     game, page, key = hidden_viewer(demo, last, "USN", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     ship = next(
         u
         for u in sorted(doc["units"])

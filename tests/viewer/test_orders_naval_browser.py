@@ -32,6 +32,8 @@ from tests.viewer.drafting import (
     body_lines,
     choices,
     download,
+    downloads_dir,
+    first_choice,
     latest,
     no_errors,
     offered_words,
@@ -70,8 +72,7 @@ def test_interdiction_box_composed_from_the_ready_air_units(
         for ln in order_lines(f.read_text())
         if ln.startswith("interdict ")
     )
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         side_button(browser, "interdict")
@@ -108,8 +109,7 @@ def _sign_host_result(
     game, page = viewer(demo, last, side, tmp_path)
     offered = [c["order"] for c in doc["side_choices"] if c["kind"] == kind]
     assert len(offered) > 1, offered
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     assert side_orders(browser) == offered
     first, chosen = offered[-1], offered[0]
@@ -189,8 +189,7 @@ def test_a_unit_s_strike_assault_or_readiness_pointed_is_carried_out(
     demo = finished_demo("naval_module").out
     last, side, doc = awaiting(demo, kind)
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     unit = next(u for u in sorted(doc["units"]) if doc["units"][u]["choices"])
     bad = typed.format(unit=unit)
     for width in (390, 1280):
@@ -227,12 +226,9 @@ def test_a_unit_loaded_in_port_is_unloaded_by_pointing(
     demo = finished_demo("naval_module").out
     last, side, doc = awaiting(demo, "load")
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
-    cargo, load = next(
-        (u, c) for u in sorted(doc["units"]) for c in choices(browser, u) if c["kind"] == "load"
-    )
+    cargo, load = first_choice(browser, doc["units"], "load")
     point(browser, cargo, load)
     text = download(browser, downloads)
     assert body_lines(text) == [f"[{doc['section']}]", load["order"]]
@@ -272,8 +268,7 @@ def test_coast_artillery_supports_an_attacked_hex_by_pointing(
     demo = finished_demo("naval_module").out
     last, side, _ = awaiting(demo, "assault")
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     # typed under the section the page wrote
     browser.find_element("id", "draft").send_keys("attack 3121\n")
@@ -321,8 +316,7 @@ def test_an_abort_decision_answered_by_pointing_is_the_demo_s_own_file(
         if any(ln.startswith(f"answer {decision['id']} ") for ln in lines)
     )
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         offered = browser.execute_script(

@@ -12,7 +12,8 @@ out (the report tells of it). The choice the rules refuse is not on the page; th
 typed by hand is refused by ``validate`` with its rule case.
 
 * the naval module: ``coastfire CD -> SHIP`` [27.12] (no shot at a ship out of Range
-  [30.23]) and ``defend SHIP -> HEX`` [29.25] (only to the hex the Axis attacks);
+  [30.23]), ``defend SHIP -> HEX`` [29.25] (only to the hex the Axis attacks) and
+  ``repair SHIP`` [27.42] (in port only [26.32]);
 * Sixth Fleet (2019): ``embark UNIT -> SHIP`` and ``land UNIT -> ZONE`` (provisional 8.5.1);
 * Carrier Battlegroup: the Objective Phase's ``bombard`` [23.1], ``land UNIT`` and
   ``embark UNIT`` [23.2];
@@ -35,6 +36,7 @@ from tests.viewer.drafting import (
     body_lines,
     choices,
     download,
+    downloads_dir,
     hidden_viewer,
     latest,
     no_errors,
@@ -42,6 +44,7 @@ from tests.viewer.drafting import (
     open_page,
     opening,
     order_lines,
+    page_options,
     point,
     prepared_game,
     refused,
@@ -84,12 +87,6 @@ def _finish_composing(browser: Any) -> None:
         done.click()
 
 
-def _downloads(tmp_path: Path) -> Path:
-    out = tmp_path / "downloads"
-    out.mkdir()
-    return out
-
-
 # ---- the naval module: the coast step ------------------------------------------------------
 
 
@@ -127,7 +124,7 @@ def test_naval_coastfire_at_a_ship_in_range_is_carried_out(
     beyond the CD unit's Range is not offered and, typed, refused [30.23]."""
     root, last = naval_coastfire
     game, page = viewer(root, last, "Axis", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     fire = [c for c in choices(browser, "DE-CD-1.2") if c.get("kind") == "coastfire"]
     assert [c["order"] for c in fire] == ["coastfire DE-CD-1.2 -> SU-CL-KK"]
@@ -153,7 +150,7 @@ def test_naval_defend_of_the_attacked_hex_is_carried_out(
     ship in port is offered; the hex nobody attacks, typed, is refused [29.25]."""
     root, last = naval_defend
     game, page = viewer(root, last, "Soviet", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     for ship in ("SU-BB-PK", "SU-CL-KO", "SU-DD-BO"):
         offered = [c["order"] for c in choices(browser, ship) if c.get("kind") == "defend"]
@@ -170,6 +167,47 @@ def test_naval_defend_of_the_attacked_hex_is_carried_out(
     signed_and_carried_out(root, game, tmp_path, text, "Soviet", last)
     said = [e for e in _events(game) if e.get("rule") == "29.25"]
     assert any("SU-BB-PK" in str(e.get("text")) for e in said), _events(game)
+
+
+@pytest.fixture(scope="module")
+def naval_repair(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Cases NM-019 and NM-020 together: the Soviet Readiness Phase, SU-CL-KK damaged twice
+    in Sevastopol, SU-CL-KR damaged once at sea in the Crimea Sea Zone."""
+    from tests.conformance.rulesets import naval_module as nm
+
+    module = nm.naval_module()
+    position = {
+        "phase": "readiness",
+        "units": [["SU-CL-KK", "Sevastopol"], ["SU-CL-KR", "Crimea Sea Zone"]],
+        "ships": {"SU-CL-KK": {"damage": 2}, "SU-CL-KR": {"damage": 1}},
+    }
+    root = tmp_path_factory.mktemp("naval-repair")
+    return prepared_game(root, module, nm.build_state(module, position))
+
+
+def test_naval_repair_in_port_is_carried_out(
+    browser: Any, naval_repair: Path, tmp_path: Path, shots: Path
+) -> None:
+    """``repair SU-CL-KK`` [27.42], pointed at its port; the ship at sea is offered no
+    repair and, typed, its repair is refused [26.32]; the phase rolls the repair."""
+    root = naval_repair
+    last = opening(root)
+    game, page = viewer(root, last, "Soviet", tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    assert "SU-CL-KR" not in page_options(browser)["units"]  # at sea: nothing to offer it
+    (repair,) = [c for c in choices(browser, "SU-CL-KK") if c.get("kind") == "repair"]
+    assert (repair["order"], repair["at"]) == ("repair SU-CL-KK", "Sevastopol")
+    point(browser, "SU-CL-KK", repair)
+    browser.save_screenshot(str(shots / "orders-prepared-naval-repair-1280.png"))
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == ["[readiness]", "repair SU-CL-KK"]
+    refused(game, tmp_path, text.replace("SU-CL-KK", "SU-CL-KR"), "Soviet", "26.32")
+    signed_and_carried_out(root, game, tmp_path, text, "Soviet", last)
+    rolled = [e for e in _events(game) if e.get("kind") == "repair"]
+    assert rolled and rolled[0]["rule"] == "27.42", _events(game)
+    assert str(rolled[0]["text"]).startswith("SU-CL-KK Repair"), rolled
 
 
 # ---- Sixth Fleet (2019): amphibious movement -----------------------------------------------
@@ -206,7 +244,7 @@ def test_sixth_fleet_2019_embark_and_land_are_carried_out(
     root = amphibians_2019
     last = opening(root)
     game, page, key = hidden_viewer(root, last, "NATO", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     (embark,) = [c for c in choices(browser, "IT-ABN") if c.get("kind") == "embark"]
     assert embark["order"] == "embark IT-ABN -> ACE-AWG"
@@ -270,6 +308,9 @@ def cbg_objective(tmp_path_factory: pytest.TempPathFactory) -> Path:
         state = state.with_unit(fresh.units[pid])
     for pid in there:
         state = state.with_unit(UnitState(pid, "Soviet", objective, None, frozenset({"face_down"})))
+    for pid in [*facts.cvbg["ships"], "US-CVBG"]:  # the task force's counters there too
+        u = state.units[pid]
+        state = state.with_unit(UnitState(pid, u.side, objective, None, u.status))
     state = state.with_unit(UnitState("US-MEU", "USN", None, f"crew:{CARRIER}"))
     state = state.with_unit(UnitState("US-SEAL", "USN", objective, None))
     state = CbgFacts.put(
@@ -298,7 +339,7 @@ def test_carrier_battlegroup_bombard_land_and_embark_are_carried_out(
     objective = {c["kind"] for c in doc["side_choices"] if c.get("section") == "objective"}
     assert objective == {"bombard", "land", "embark"}, objective
     game, page, key = hidden_viewer(root, last, "USN", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     side_button(browser, "bombard")
     for verb, unit in (("land", "US-MEU"), ("embark", "US-SEAL")):
@@ -372,7 +413,7 @@ def test_dtp_med_campaign_reinforcement_placed_is_carried_out(
     root = med_interphase
     last = opening(root)
     game, page = viewer(root, last, "NATO", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     places = {c["at"]: c for c in choices(browser, "US-F4.3") if c.get("kind") == "place"}
     assert sorted(places) == ["1022", "1311"], sorted(places)
@@ -398,14 +439,7 @@ def westpac_reinforcements(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     from tests.conformance.rulesets import dtp_westpac
 
     module = dtp_westpac.module()
-    state = (
-        dtp_westpac.set_up()
-        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock")
-        .with_data(
-            hostilities={"war": 1, "prc": 1, "asked": 4},
-            variable_air={"rolls": {"4": 1}, "arrived": {}},
-        )
-    )
+    state = dtp_westpac.at_war(4)
     game = Game.of(module, state)
     owed = westpac_reinforcement.detour_11_506(game, state, "ship_movement_a")
     state = flow.reinforce_11_506(game, state.with_data(reinforce=owed), ScriptedDice([]), [])
@@ -422,9 +456,9 @@ def test_dtp_westpac_reinforcements_placed_are_carried_out(
     typed for the air unit is refused [DTP 11.5082]."""
     root, last = westpac_reinforcements
     game, page = viewer(root, last, "SEATO", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
-    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    doc = page_options(browser)
     chosen = []
     for unit in sorted(doc["units"]):
         places = [c for c in choices(browser, unit) if c.get("kind") == "place"]
@@ -462,7 +496,7 @@ def test_dtp_westpac_hostilities_commenced_by_pointing_are_carried_out(
     root = westpac_hostilities
     last = opening(root)
     game, page = viewer(root, last, "EastBlock", tmp_path)
-    downloads = _downloads(tmp_path)
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     assert side_orders(browser) == ["commence"]
     side_button(browser, "commence")

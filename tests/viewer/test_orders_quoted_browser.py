@@ -22,6 +22,7 @@ from tests.pbem.cliflow import Table, cli
 from tests.viewer.drafting import (
     choices,
     download,
+    downloads_dir,
     no_errors,
     open_page,
     order_lines,
@@ -42,8 +43,7 @@ def test_a_move_to_a_quoted_zone_is_read_back_whole(
     page = tmp_path / "viewer-Escort.html"
     code, out = cli("viewer", t.game, "--side", "Escort", "--module", AREA, "-o", page)
     assert code == 0, out
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     wanted = {"E-DD-1": "Aegean Sea", "E-CV-1": "Ionian Sea"}  # from Ionian Sea, Western Med
     for width in (390, 1280):
         open_page(browser, page, width, downloads)

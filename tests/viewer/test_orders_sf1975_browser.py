@@ -27,6 +27,7 @@ from tests.viewer.drafting import (
     body_lines,
     choices,
     download,
+    downloads_dir,
     draft_text,
     no_errors,
     open_page,
@@ -57,8 +58,7 @@ def test_an_8_24_retreat_is_pointed_at_and_carried_out(
 ) -> None:
     last = "002-Soviet-setup"
     game, page = viewer(demo_game, last, "Soviet", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     move = next(c for c in choices(browser, BOMBER) if c["kind"] == "move" and c["at"] == TO)
     point(browser, BOMBER, move)

@@ -18,6 +18,7 @@ from tests.viewer.drafting import (
     body_lines,
     choices,
     download,
+    downloads_dir,
     hidden_viewer,
     open_page,
     order_lines,
@@ -62,8 +63,7 @@ def test_carrier_battlegroup_set_up_and_turns_line_for_line(
     the outfit (below)."""
     demo = finished_demo("carrier_battlegroup").out
     turns = sorted(p.name for p in (demo / "game" / "turns").iterdir())
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for n, name in ((0, "00-usn.txt"), (2, "02-usn.txt"), (3, "03-usn.txt")):
         game, page, key = hidden_viewer(demo, turns[n], "USN", tmp_path / name)
         want = _demo_lines(demo / "orders" / name)
@@ -115,8 +115,7 @@ def test_dtp_pass_of_an_impulse_is_a_button_of_the_side(
     demo = finished_demo("dtp_denmark_strait").out
     last, side = _first_offering(demo, "pass")
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     side_button(browser, "pass")
     attacks = browser.execute_script(
@@ -148,8 +147,7 @@ def test_sixth_fleet_2019_roll_is_a_button_of_the_side(
         if p.name.endswith("-soviet_actions")
     )
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     side_button(browser, "roll")
     text = download(browser, downloads)

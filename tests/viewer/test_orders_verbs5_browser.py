@@ -22,10 +22,13 @@ from tests.viewer.drafting import (
     choices,
     click,
     download,
+    downloads_dir,
+    first_choice,
     hidden_viewer,
     no_errors,
     open_page,
     order_lines,
+    page_options,
     pick,
     point,
     prepared_report,
@@ -48,8 +51,7 @@ def _draft(
     referee takes it."""
     last, side, doc = awaiting(demo, kinds[0])
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         chosen, units = [], set()
@@ -118,8 +120,7 @@ def test_sixth_fleet_reinforcements_placed_by_pointing_validate_and_are_carried_
     }
     page = tmp_path / "viewer-NATO.html"
     prepared_viewer(module, rs, state, report, "NATO", page)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         cv = next(c for c in choices(browser, "FR-CV-1") if c["order"] == "place FR-CV-1 1401")
@@ -170,16 +171,10 @@ def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
     rs = get_ruleset(module.ruleset)
     page = tmp_path / "viewer-USN.html"
     doc = prepared_viewer(module, rs, state, report, "USN", page)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
-        unit, trade = next(
-            (u, c)
-            for u in sorted(doc["units"])
-            for c in choices(browser, u)
-            if c.get("kind") == "trade"
-        )
+        unit, trade = first_choice(browser, doc["units"], "trade")
         assert trade["order"] == f"trade {unit} -> {roomy}", trade  # the one ship with room
         point(browser, unit, trade)
         browser.save_screenshot(str(shots / f"orders-cbg-trade-{width}.png"))
@@ -203,17 +198,11 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
-        unit, divert = next(
-            (u, c)
-            for u in sorted(doc["units"])
-            for c in choices(browser, u)
-            if c.get("kind") == "divert"
-        )
+        doc = page_options(browser)
+        unit, divert = first_choice(browser, doc["units"], "divert")
         zones = [p for p in divert["from"] if not p.startswith("Holding ")]
         boxes = [p for p in divert["from"] if p.startswith("Holding ")]
         assert zones, divert
@@ -259,21 +248,12 @@ def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "dtp_westpac"
     module = dtp_westpac.module()
-    state = (
-        dtp_westpac.set_up()
-        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock", options=("11.5134",))
-        .with_data(
-            hostilities={"war": 1, "prc": 1, "asked": 4},
-            variable_air={"rolls": {"4": 1}, "arrived": {}},
-            damage={"SO-DD-5": 1},
-        )
-    )
+    state = dtp_westpac.at_war(4).evolve(options=("11.5134",)).with_data(damage={"SO-DD-5": 1})
     report = prepared_report(state, "EastBlock")
     page = tmp_path / "viewer-EastBlock.html"
     doc = prepared_viewer(module, RULESET, state, report, "EastBlock", page)
     assert any(c["order"] == "capture 2541" for c in doc["side_choices"])
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         exit_ = next(c for c in choices(browser, "SO-DD-5") if c.get("kind") == "exit")
@@ -312,14 +292,7 @@ def _prepared(name: str) -> tuple[Any, Any, Path]:
             root / ("sixth_fleet_dtp"),
         )
     module = dtp_westpac.module()
-    state = (
-        dtp_westpac.set_up()
-        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock")
-        .with_data(
-            hostilities={"war": 1, "prc": 1, "asked": 4},
-            variable_air={"rolls": {"4": 1}, "arrived": {}},
-        )
-    )
+    state = dtp_westpac.at_war(4)
     game = Game.of(module, state)
     state = move_piece(game, state, "SO-AK-78", "3033")
     state = westpac_overstack.record_11_5063(game, state, "EastBlock", "3033")
@@ -342,20 +315,14 @@ def test_dtp_option_and_remove_pointed_validate_and_are_carried_out(
     report = prepared_report(state, side)
     page = tmp_path / f"viewer-{side}.html"
     doc = prepared_viewer(module, RULESET, state, report, side, page)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
         if kind == "option":
             line = "option 14.2"
             side_button(browser, line)
         else:
-            unit, c = next(
-                (u, c)
-                for u in sorted(doc["units"])
-                for c in choices(browser, u)
-                if c.get("kind") == "remove"
-            )
+            unit, c = first_choice(browser, doc["units"], "remove")
             line = c["order"]
             point(browser, unit, c)
         browser.save_screenshot(str(shots / f"orders-dtp-{kind}-{width}.png"))

@@ -22,10 +22,13 @@ from tests.viewer.drafting import (
     body_lines,
     choices,
     download,
+    downloads_dir,
+    first_choice,
     hidden_viewer,
     no_errors,
     open_page,
     order_lines,
+    page_options,
     point,
     sealed_options,
     section_lines,
@@ -45,8 +48,7 @@ def test_naval_load_move_and_abort_pointed_are_carried_out(
     demo = finished_demo("naval_module").out
     last, side, doc = awaiting(demo, "load")
     game, page = viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):  # the phone's screenshot first, then the desktop's drafting
         open_page(browser, page, width, downloads)
         cargo = next(u for u in sorted(doc["units"]) if any(
@@ -81,17 +83,11 @@ def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_validate_accepts(
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
         open_page(browser, page, width, downloads)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
-        unit, patrol = next(
-            (u, c)
-            for u in sorted(doc["units"])
-            for c in choices(browser, u)
-            if c.get("kind") == "patrol"
-        )
+        doc = page_options(browser)
+        unit, patrol = first_choice(browser, doc["units"], "patrol")
         point(browser, unit, patrol)
         browser.save_screenshot(str(shots / f"orders-2019-patrol-{width}.png"))
     chosen = [patrol["order"]]
@@ -119,8 +115,7 @@ def test_carrier_battlegroup_standing_deploy_and_breakoff_pointed_are_carried_ou
         if any(c.get("kind") == "deploy" for c in d.get("side_choices", []))
     )
     game, page, key = hidden_viewer(demo, last, "USN", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     deploy = next(c for c in doc["side_choices"] if c.get("kind") == "deploy")
     breakoff = next(
         c["order"] for c in doc["side_choices"] if c["order"].startswith("breakoff yes -> ")
