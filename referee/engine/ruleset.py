@@ -242,6 +242,26 @@ class UnitOptions(ABC):
         view shows them; none by default."""
         return []
 
+    def force_joins(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether the units of ``line`` (a force's line of a :attr:`force_verbs` verb) may
+        act as one force at all, wherever the line goes: ``False`` only where the validator
+        refuses every line of that verb naming them (its check of the force itself, run
+        before the rest of the line: another nationality [6.6], another kind [8.1]), so the
+        options leave the pair out after one check (options format 6); ``True`` by default:
+        each of their lines is asked."""
+        return True
+
+    def force_room(
+        self, module: Module, state: GameState, side: str, verb: str, rest: str, units: list[str]
+    ) -> list[tuple[int, list[str]]]:
+        """The counts that cap a force's line ``VERB UNIT ... REST`` made of ``units`` (each
+        of which has the line alone): ``(n, group)``, at most ``n`` of ``group`` in one line,
+        where the room the line ends in or an allowance the rules give the side caps it (a
+        base's air units [7.1.3], a carrier's holding box [8.3.4]), so the viewer never
+        offers a force of three or more that the validator refuses though each pair of it
+        is accepted (options format 6); none by default."""
+        return []
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """The most units one line of a verb may name, where the rules cap a force (2019's
         refit and reinforcement actions [6.4], a Shipping Attack's 3 air units [31.11]);
