@@ -116,7 +116,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
         _open(browser, page, width, downloads)
         doc = browser.execute_script("return window.refereeViewer.data.draft")
-        assert doc["format"] == "referee-draft-options/5"
+        assert doc["format"] == "referee-draft-options/6"
         unit, attack, left_out = _strike(browser, doc)
         _start(browser, unit, attack["order"])
         offered = _offered(browser)
@@ -338,3 +338,80 @@ def _validates_typed(tmp_path: Path, game: Path, key: Path, head: list[str], lin
     typed.write_text("\n".join([*head, "", "[actions]", line, ""]))
     code, _ = cli("validate", typed, "--state", game, "--side", "NATO", "--key", key)
     return code == 0
+
+
+def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
+    browser: Any, finished_demo: Any, tmp_path: Path
+) -> None:
+    """Options format 6 (``force_room``): three US air units each pair of which the
+    validator accepts on a move to a base with room for two more (Malta, Cyprus [7.1.3]):
+    the page offers the second but not the third, and the three typed by hand are refused
+    by ``validate``. To a base with room for three or more, the third is offered, and the
+    force of three pointed at is accepted by ``validate``, signed with NATO's demo key and
+    carried out by ``referee adjudicate`` as one force [8.1]."""
+    demo = finished_demo("sixth_fleet_2019").out
+    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    assert doc["format"] == "referee-draft-options/6"
+    rooms = doc["force_room"]["move"]
+    unit, full = next(
+        (u, rest)
+        for rest, caps in sorted(rooms.items())
+        for n, group in caps
+        for u in group
+        if n == 2 and len(set(doc["units"][u]["force"]["move"]) & set(group)) >= 2
+    )
+    _start(browser, unit, f"move {unit} {full}")
+    group = next(g for n, g in rooms[full] if n == 2)
+    mate = next(w for w in _offered(browser) if w in group)
+    browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
+    assert f"move {unit} {mate} {full}" in _draft(browser)
+    third = sorted(set(doc["units"][unit]["force"]["move"]) & set(group) - {mate})[0]
+    assert mate in doc["units"][third]["force"]["move"]  # each pair of the three accepted
+    assert not set(_offered(browser)) & set(group), _offered(browser)  # no room for a third
+    typed = f"move {' '.join(sorted([unit, mate, third]))} {full}"
+    assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
+    browser.find_element("id", "composedone").click()
+    roomy = next(
+        rest
+        for rest, caps in sorted(rooms.items())
+        if any(unit in g and n >= 3 for n, g in caps)
+        and f"move {unit} {rest}" in {c["order"] for c in _choices(browser, unit)}
+    )
+    _start(browser, unit, f"move {unit} {roomy}")
+    force = [unit]
+    for _ in range(2):
+        force.append(next(w for w in _offered(browser) if w in doc["units"]))
+        browser.find_element(
+            "css selector", f'#choices button.compose[data-word="{force[-1]}"]'
+        ).click()
+    line = f"move {' '.join(force)} {roomy}"
+    assert line in _draft(browser), _draft(browser)
+    browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [line], lines  # the unit's line replaced
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate",
+        game,
+        signed,
+        "--key",
+        demo / "keys" / "referee.key",
+        "--referee-dir",
+        tmp_path / "referee",
+    )
+    assert code == 0, out
+    turn = sorted((game / "turns").iterdir())[-1]
+    said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    assert any(s.startswith(f"{', '.join(force)} move from ") for s in said), said
