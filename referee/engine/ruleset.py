@@ -231,6 +231,11 @@ class UnitOptions(ABC):
     such a verb (:func:`referee.pbem.draft_options.force_mates`), each pair's line judged
     by :meth:`force_accepts`."""
 
+    force_since: ClassVar[Mapping[str, int]] = {}
+    """The options format from which the forces of a verb of :attr:`force_verbs` are listed,
+    where later than format 5 (when forces began): a format-5 file of an older game is
+    written again without them (Carrier Battlegroup's ``trade`` of several missiles, 6)."""
+
     def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
         """Whether ``validate`` accepts ``line`` (a force's line of a :attr:`force_verbs`
         verb) as the one order of ``side``'s file now; ``False`` by default."""

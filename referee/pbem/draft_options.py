@@ -388,11 +388,12 @@ def force_mates(
     validator's to judge when the file is sent, as the viewer says."""
     if not isinstance(ruleset, UnitOptions) or not ruleset.force_verbs:
         return {}, {}
+    verbs = {v for v in ruleset.force_verbs if ruleset.force_since.get(v, FORCES) <= version}
     by_rest: dict[tuple[str, str], list[str]] = {}
     for uid, offered in sorted(lines.items()):
         for line in offered:
             parts = force_parts(line)
-            if parts and parts[0] in ruleset.force_verbs and parts[1] == [uid]:
+            if parts and parts[0] in verbs and parts[1] == [uid]:
                 by_rest.setdefault((parts[0], parts[2]), []).append(uid)
     shared: dict[tuple[str, str, str], list[str]] = {}
     for (verb, rest), units in sorted(by_rest.items()):
