@@ -41,7 +41,11 @@ line of a verb may name (``force_most``), the groups of targets one line may nam
 (``alike``: 2019's enemy units of one kind in a zone [9.0]; the viewer offers the others of a
 line's last target where every unit of the force has the line of each), and the choices a
 ruleset gives since format 5 (2019's strike on some of the targets of one kind [6.4]). A
-format-4 file is format 5's without them.
+format-4 file is format 5's without them. Format 6: the forces searched whole (no pair left
+out after three refused lines: :data:`WHOLE_FORCES`), the counts that cap a force of three
+or more where it ends (``force_room``: :func:`force_rooms`, a base's room [7.1.3]), and the
+forces of the verbs a ruleset gives since format 6 (``force_since``: Carrier Battlegroup's
+``trade`` of several missiles [5.0 step 2c]). A format-5 file is written again as it was.
 """
 
 from __future__ import annotations
