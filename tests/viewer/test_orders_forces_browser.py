@@ -341,14 +341,15 @@ def _validates_typed(tmp_path: Path, game: Path, key: Path, head: list[str], lin
 
 
 def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
-    browser: Any, finished_demo: Any, tmp_path: Path
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
 ) -> None:
     """Options format 6 (``force_room``): three US air units each pair of which the
     validator accepts on a move to a base with room for two more (Malta, Cyprus [7.1.3]):
     the page offers the second but not the third, and the three typed by hand are refused
     by ``validate``. To a base with room for three or more, the third is offered, and the
     force of three pointed at is accepted by ``validate``, signed with NATO's demo key and
-    carried out by ``referee adjudicate`` as one force [8.1]."""
+    carried out by ``referee adjudicate`` as one force [8.1]. A screenshot of the force of
+    two at the full base goes to ``$REFEREE_VIEWER_SHOTS``."""
     demo = finished_demo("sixth_fleet_2019").out
     game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
@@ -372,6 +373,8 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     third = sorted(set(doc["units"][unit]["force"]["move"]) & set(group) - {mate})[0]
     assert mate in doc["units"][third]["force"]["move"]  # each pair of the three accepted
     assert not set(_offered(browser)) & set(group), _offered(browser)  # no room for a third
+    browser.execute_script(SHOW, "choices")
+    browser.save_screenshot(str(shots / "orders-2019-force-room-1280.png"))
     typed = f"move {' '.join(sorted([unit, mate, third]))} {full}"
     assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
     browser.find_element("id", "composedone").click()
@@ -470,7 +473,7 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
             typed.write_text("\n".join([*doc["header"], "", "[logistics]", line, ""]))
             code, out = cli("validate", typed, "--state", position, "--module", src)
             assert code != 0 and "15.1" in out, out
-            browser.find_element("id", "composedone").click()
+            assert not browser.find_elements("id", "composedone")  # no mate: no force begun
             continue
         assert doc["units"][first]["force"]["trade"] == [mate]
         browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
