@@ -401,3 +401,41 @@ def test_2019_no_pair_is_left_out_and_format_5_stays_as_it_was(nato_actions: Any
     new["format"] = FORMATS[5]
     new.pop("force_room")
     assert compact_json(new) == compact_json(old)
+
+
+def test_2019_a_holding_box_room_as_counts_is_the_validators_fit() -> None:
+    """The counts ``force_room`` gives for a holding box [8.3.4], [2.0 errata] (the air units
+    that are not V/STOL within the air places, all air within both, ground units within the
+    land places, less those aboard) say yes exactly where the validator's fit does, for
+    every set of up to four CV-capable air and ground units of the roster, on every ship
+    with a holding box, empty and with one of them aboard (V/STOL, other air, ground)."""
+    from itertools import combinations
+
+    from referee.engine.core import UnitState
+    from referee.rules.sixth_fleet_2019.forces import box_room
+    from referee.rules.sixth_fleet_2019.game import HOLDING, Game
+    from referee.rules.sixth_fleet_2019.stacking import fits_aboard
+    from tests.conformance.rulesets.sixth_fleet_2019 import module_2019
+    from tests.rules.test_sixth_fleet_2019_options_cost import built
+
+    game = Game.of(module_2019())
+    ships = [s for s in sorted(game.roster) if game.holding_box(s) is not None]
+    air = [u for u in sorted(game.roster) if game.category(u) == "air" and game.unit(u).has("cv")]
+    vstol = [u for u in air if game.unit(u).has("vstol")]
+    ground = [u for u in sorted(game.roster) if game.category(u) == "ground"][:3]
+    pool = [*vstol[:3], *[u for u in air if u not in vstol][:3], *ground]
+    assert ships and vstol and len(pool) >= 8, (ships, pool)
+    empty = built({"turn": 2, "phase": "nato_actions", "units": []})
+    checked = 0
+    for ship in ships:
+        for on in ([], [pool[0]], [pool[3]], [pool[-1]]):
+            state = empty
+            for u in on:
+                state = state.with_unit(UnitState(u, game.unit(u).side, HOLDING + ship, None))
+            for k in range(1, 5):
+                for units in combinations([u for u in pool if u not in on], k):
+                    caps = box_room(game, state, ship, list(units))
+                    by_counts = all(sum(u in g for u in units) <= n for n, g in caps)
+                    assert by_counts == fits_aboard(game, ship, [*on, *units]), (ship, on, units)
+                    checked += 1
+    assert checked > 500
