@@ -19,7 +19,7 @@ every force of three or more of the demo's Action Phases):
 
 from __future__ import annotations
 
-from referee.engine.core import GameState
+from referee.engine.core import GameState, refusals
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_2019.amphibious import check_land
 from referee.rules.sixth_fleet_2019.game import HOLDING, Game, aboard
@@ -38,7 +38,7 @@ def never_joins(game: Game, ready: GameState, side: str, order: Order) -> bool:
     check it runs on the units alone before the rest of the line (:data:`JOINED_FIRST`)."""
     if order.verb not in JOINED_FIRST:
         return False
-    if force_problems(game, ready, side, order):
+    if refusals(force_problems(game, ready, side, order)):
         return True
     return order.verb in ONE_KIND and force_kind(game, tuple(order.units)) is None
 
