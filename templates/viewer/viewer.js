@@ -327,7 +327,7 @@
      radius on the screen, grown about its own centre, but never past half the way to the
      nearest other mark (on a dense map, the naval module's sea hexes, they would cover each
      other: there the player zooms in); zoomed in, a mark grows with the map. */
-  var MARK_MIN = 9, MARK_MIN_PHONE = 13, markK = null, markDiscs = [];
+  var MARK_MIN = 9, MARK_MIN_PHONE = 13, markK = null, markDiscs = [], framedForce = null;
   var phoneWide = window.matchMedia ? window.matchMedia("(max-width: 760px)") : null;
   function measureMarks() {  /* each mark's disc and the room around it, once a drawing */
     markDiscs = [];
@@ -685,7 +685,7 @@
       });
     });
   }
-  function drawOptions() { drawOptionMarks(); measureMarks(); sizeMarks(); }
+  function drawOptions() { drawOptionMarks(); measureMarks(); frameForce(); sizeMarks(); }
   function drawOptionMarks() {
     var g = $("optmarks"); clear(g);
     if (step !== D.steps.length - 1) { return; }
@@ -921,24 +921,38 @@
   }
   function frameUnit(u) {  /* the map shows the unit and every place its options mark */
     if (!u || !R.units[u]) { return; }
-    var xs = [], ys = [];
-    function add(p) { var q = B.places[p]; if (q) { xs.push(q[0]); ys.push(q[1]); } }
+    var pts = [];
+    function add(p) { if (B.places[p]) { pts.push(B.places[p]); } }
     if (placements[step][u]) { add(placements[step][u][0]); }
     choicesOf(u).forEach(function (c) { add(c.at); });
     Object.keys(R.units[u].marks || {}).forEach(add);
-    if (!xs.length) { return; }
+    frameOn(pts, placements[step][u] ? B.places[placements[step][u][0]] : null);
+  }
+  function frameOn(pts, at) {  /* the map framed on the points ``pts`` (board units), at most
+    twice the board's scale; where its marks are too many too close to read at that scale (a
+    ship's every sea hex), closer in around ``at`` (the unit): the farther ones are a pan away */
+    if (!pts.length) { return; }
     var pad = B.hex_width * 1.5;
+    var xs = pts.map(function (q) { return q[0]; }), ys = pts.map(function (q) { return q[1]; });
     var x0 = Math.min.apply(null, xs) - pad, x1 = Math.max.apply(null, xs) + pad;
     var y0 = Math.min.apply(null, ys) - pad, y1 = Math.max.apply(null, ys) + pad;
     var k = Math.min(vp.clientWidth / (x1 - x0), vp.clientHeight / (y1 - y0), 2);
     var cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, near = denseZoom();
-    if (near > k && placements[step][u] && B.places[placements[step][u][0]]) {
-      /* too many marks too close to read at that scale (a ship's every sea hex): closer in,
-         around the unit; the farther ones are a pan away */
-      k = Math.min(near, 2); cx = B.places[placements[step][u][0]][0]; cy = B.places[placements[step][u][0]][1];
-    }
+    if (near > k && at) { k = Math.min(near, 2); cx = at[0]; cy = at[1]; }
     view.k = k; view.x = vp.clientWidth / 2 - k * cx; view.y = vp.clientHeight / 2 - k * cy;
     apply();
+  }
+  function frameForce() {  /* once a force is being composed, the map frames the force's units,
+    where its line goes (the place after "->", its targets) and the "+n" marks of the units
+    that may join it, not every place the first unit could go */
+    var f = composing && composing.c.compose === "force" ? composing.force : null;
+    if (!f || framedForce === composing) { return; }
+    framedForce = composing;
+    var ws = wordsOf(f.rest), to = ws.indexOf("->");
+    var places = f.units.concat(f.targets).map(forcePlace).concat(to >= 0 ? [ws[to + 1]] : []);
+    var pts = places.filter(function (p) { return p && B.places[p]; }).map(function (p) { return B.places[p]; });
+    markDiscs.forEach(function (m) { pts.push([m.x, m.y]); });
+    frameOn(pts, pts[0] || null);
   }
   function denseZoom() {  /* the least zoom at which half the marks have room for their least size */
     var rooms = markDiscs.map(function (m) { return m.room; }).filter(isFinite).sort(function (a, b) { return a - b; });
