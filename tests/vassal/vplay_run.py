@@ -145,8 +145,14 @@ def plays(*names: str, request: str) -> Callable[[Request], Request]:
     return declare
 
 
-def _options(args: list[str]) -> list[str]:
-    return [a for a in args if a in PART_OF]
+def _parts(args: list[str]) -> set[tuple[str, str]]:
+    """The parts VPlay prints for ``args``: (part, its save for ``--seen`` and ``--picture``,
+    else "")."""
+    return {
+        (PART_OF[a], args[i + 1] if a in ("--seen", "--picture") else "")
+        for i, a in enumerate(args)
+        if a in PART_OF
+    }
 
 
 def played(name: str, request: str) -> str:
@@ -164,7 +170,7 @@ def played(name: str, request: str) -> str:
         seen: dict[str, str] = {}
         for asked, build in wanted.items():
             mine = build(stage)
-            for option in _options(mine):
+            for option in [a for a in mine if a in PART_OF]:
                 if option in seen and option not in ("--picture", "--seen"):
                     raise AssertionError(f"{name}: {asked} and {seen[option]} both ask {option}")
                 seen[option] = asked
@@ -176,18 +182,20 @@ def played(name: str, request: str) -> str:
         return out
 
     folder, out = once_per_session(f"vplay-{name}-{key}", play)
-    mine = _options((folder / f"request-{request}.txt").read_text(encoding="utf-8").split("\n"))
-    return part(out, {PART_OF[o] for o in mine})
+    mine = (folder / f"request-{request}.txt").read_text(encoding="utf-8").split("\n")
+    return part(out, _parts(mine))
 
 
-def part(out: str, parts: set[str]) -> str:
+def part(out: str, parts: set[tuple[str, str]]) -> str:
     """The lines of a VPlay run's output before its first ``PART`` record and inside the
-    ``parts`` named, with every ``PROBLEM`` and ``SUMMARY`` record wherever it is."""
+    ``parts`` named ((part, save) as :func:`_parts` gives them), with every ``PROBLEM`` and
+    ``SUMMARY`` record wherever it is."""
     keep, inside = [], True
     for line in out.splitlines():
         tag = line.split("\t", 1)[0]
         if tag == "PART":
-            inside = line.split("\t")[1] in parts
+            f = line.split("\t")
+            inside = (f[1], f[2] if len(f) > 2 else "") in parts
         elif inside or tag in ("PROBLEM", "SUMMARY"):
             keep.append(line)
     return "\n".join(keep) + "\n"

@@ -30,8 +30,9 @@
 //           the counter drawn at 100 % to <file> in OUTDIR
 //   CUP     <slot> <command> <key> <deck> <in deck>  a Return to Deck pressed on a piece on the
 //           first map: the DrawPile it went to, and whether the piece is now inside it
-//   PART    <part>                             before each part of the run (masks, dice, trails,
-//           sendto, eliminate, trackkeys, cups, faces, seen, tracks, picture: the option's name),
+//   PART    <part> [<save>]                    before each part of the run (masks, dice, tracks,
+//           trails, sendto, eliminate, trackkeys, cups, faces, seen, picture: the option's name;
+//           seen and picture, which may repeat, with their SAVE.vsav),
 //           so the tests sharing one run of a module each read their own part's records; the
 //           parts run in this order whatever the order of the options
 //
@@ -495,6 +496,15 @@ public class VPlay {
           return null;
         }, "dice");
       }
+      // before any save is loaded: the properties read first are the module's own
+      if (tracksSlot != null) {
+        final String slotName = tracksSlot;
+        VCheck.emit("PART", "tracks");
+        VCheck.onEdt(() -> {
+          tracks(slotName);
+          return null;
+        }, "tracks");
+      }
       if (doTrails) {
         VCheck.emit("PART", "trails");
         VCheck.onEdt(() -> {
@@ -548,23 +558,15 @@ public class VPlay {
         }, "faces");
       }
       for (final String[] sv : seens) {
-        VCheck.emit("PART", "seen");
+        VCheck.emit("PART", "seen", sv[0]);
         VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
         VCheck.onEdt(() -> {
           seen(sv[1]);
           return null;
         }, "seen " + sv[0]);
       }
-      if (tracksSlot != null) {
-        final String slotName = tracksSlot;
-        VCheck.emit("PART", "tracks");
-        VCheck.onEdt(() -> {
-          tracks(slotName);
-          return null;
-        }, "tracks");
-      }
       for (final String[] pic : pictures) {
-        VCheck.emit("PART", "picture");
+        VCheck.emit("PART", "picture", pic[0]);
         VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
         VCheck.onEdt(() -> {
           picture(pic[0], pic[1], new File(pic[2]));
