@@ -87,11 +87,12 @@ def records(text: str, tag: str) -> list[list[str]]:
 # not each start a run: a test file declares what it asks of a module (``@plays(NAME, ...)``:
 # the VPlay options, built from the run's folder), and the first test that reads a part
 # (:func:`played`) plays every request declared for that module in one run, once for the
-# session and both workers (:func:`once_per_session`). VPlay prints ``PART <option>`` before
-# each part; a test reads the run's opening records (``SIDES``) and the parts of its own
+# session and both workers (:func:`once_per_session`). VPlay prints ``PART <option> [<save>]``
+# before each part; a test reads the run's opening records (``SIDES``) and the parts of its own
 # options only, with the same assertions as on a run of its own. Each part that needs a
 # position loads its save first (VASSAL's game reset), so one part's key presses do not reach
-# the next. Running one test file alone plays only that file's requests.
+# the next; the tracks are read before any save is loaded. Running one test file alone plays
+# only that file's requests (docs/performance.md, "The test suite").
 
 # VPlay's options and the part each one prints (``--picture`` and ``--seen`` may repeat)
 PART_OF = {
