@@ -88,8 +88,11 @@ def _choices(module: Module, state: GameState, uid: str) -> tuple[list[dict[str,
     )
 
 
-def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
-    """``referee options PIECE`` [G1], [G2], [G5]."""
+def options_report(
+    module: Module, state: GameState, subject: str, limit: int, *, choices: bool = True
+) -> OptionsReport:
+    """``referee options PIECE`` [G1], [G2], [G5]; without ``choices`` (a game begun before
+    options were published) the piece's lines without order choices and marks."""
     unit = state.units.get(subject)
     if unit is None:
         raise UserError(
@@ -106,13 +109,14 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
             + ("the game is over" if not due else f"{state.active_side} is due, not {unit.side}")
         )
         return OptionsReport(subject, tuple(lines), data, None, (f"A declared game, {NOT_RULES}.",))
-    choices, summary = _choices(module, state, subject)
-    data["orders"] = choices
+    listed, summary = _choices(module, state, subject)
+    if choices:
+        data["orders"] = listed
     lines.append(f"  {summary}")
-    shown = choices if limit <= 0 else choices[:limit]
+    shown = listed if limit <= 0 else listed[:limit]
     lines += [f"    {c['order']}" for c in shown]
-    if len(shown) < len(choices):
-        lines.append(f"    ... and {len(choices) - len(shown)} more (--format json lists all)")
-    marks = {c["at"]: c["kind"] for c in choices if "at" in c}
+    if len(shown) < len(listed):
+        lines.append(f"    ... and {len(listed) - len(shown)} more (--format json lists all)")
+    marks = {c["at"]: c["kind"] for c in listed if "at" in c} if choices else {}
     notes = (f"A declared game, {NOT_RULES}.", "mark PIECE WORD puts any marker word on it")
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)

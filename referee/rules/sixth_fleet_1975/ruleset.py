@@ -127,7 +127,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions, PositionFacts):
         flags of the later rulings (:data:`NEW_GAME_FLAGS`, oldest first), the newest ruling
         dropped first, i.e. under the older readings [8.5][8.5.4]. ``verify`` accepts each as
         the start of an archive begun before the ruling."""
-        return starts_without_later_flags(state, NEW_GAME_FLAGS)
+        return starts_without_later_flags(state, NEW_GAME_FLAGS, SixthFleetFacts)
 
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:

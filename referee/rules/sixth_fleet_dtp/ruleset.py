@@ -93,7 +93,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionF
         rulings (:data:`flags.LATER_FLAGS`: the Med Campaign's Interphase [12.2], Westpac's
         elimination of over-limit ship reinforcements [DTP 11.5063]), so that ``verify``
         replays an archive begun before them."""
-        return starts_without_later_flags(state, LATER_FLAGS, key="dtp_flags")
+        return starts_without_later_flags(state, LATER_FLAGS, DtpFacts, key="dtp_flags")
 
     # ---- whose turn ---------------------------------------------------------------------------
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:

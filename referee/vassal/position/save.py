@@ -519,11 +519,12 @@ def _turn(table: Table, state: GameState) -> SetTurn | None:
     tracker = table.plan.tracker
     if tracker is None:
         return None
-    scenario = table.module.scenarios.get(state.scenario)
-    # the phasing side where the ruleset records one: the enemy's orders inside a phase
-    # (an interdiction, a second signature) are still the phasing player's phase
-    phasing = state.data.get("phasing")
-    side = phasing if isinstance(phasing, str) else state.active_side
+    module = table.module
+    scenario = module.scenarios.get(state.scenario)
+    # the phasing side, as the ruleset says (``Ruleset.phasing_side``): the enemy's orders
+    # inside a phase (an interdiction, a second signature) are still the phasing player's
+    plays = module.schema is not None and module.schema.rules is not None
+    side = get_ruleset(module.ruleset).phasing_side(module, state) if plays else state.active_side
     text = tracker_state(tracker, scenario, state.turn, state.phase, side)
     return SetTurn(TRACKER_ID, text)
 
