@@ -28,13 +28,17 @@ from referee.source.gamedecl import NOT_RULES
 from referee.source.model import Module
 
 FLIPPED = "flipped"
-NEW_GAME_FLAGS: dict[str, Any] = {"options": True}
+NEW_GAME_FLAGS: dict[str, Any] = {"options": True, "closed": True}
 """Rulings made after the first declared games, oldest first, recorded by ``new_game`` in
-the fact ``flags`` (:class:`~referee.rules.declared.facts.DeclaredFacts`) so an archive
-begun before one replays as it was played:
-``options``: each step publishes the awaited side's options (``options-SIDE.json``, the
-viewer's orders mode) from :mod:`referee.rules.declared.options`; a game begun before lists
-none."""
+the fact ``flags`` (:class:`~referee.rules.declared.facts.DeclaredFacts`), so an archive
+begun before one replays as it was played (``earlier_starts``):
+
+* ``options``: each step publishes the awaited side's options (``options-SIDE.json``, the
+  viewer's orders mode) from :mod:`referee.rules.declared.options`; a game begun before lists
+  none;
+* ``closed``: no piece moves into or is placed on a location the source closes to it [G6]
+  (:func:`referee.rules.declared.checks.closed_to`), in ``validate`` and in the options; a
+  game begun before checks only [G1]-[G5]."""
 
 
 class DeclaredRules(Ruleset, UnitOptions, PositionFacts):
@@ -147,12 +151,19 @@ class DeclaredRules(Ruleset, UnitOptions, PositionFacts):
     def options(
         self, module: Module, state: GameState, subject: str, *, limit: int = 20
     ) -> OptionsReport:
-        """What an own piece may be ordered now [G1], [G2], [G5] (``options.py``); in a game
-        begun before options were published, the piece's lines without order choices."""
+        """What an own piece may be ordered now [G1], [G2], [G5], [G6] (``options.py``); in a
+        game begun before options were published, the piece's lines without order choices."""
         from referee.rules.declared.options import options_report
 
-        choices = bool(DeclaredFacts.of(state).flags.get("options"))
-        return options_report(module, state, subject, limit, choices=choices)
+        flags = DeclaredFacts.of(state).flags
+        return options_report(
+            module,
+            state,
+            subject,
+            limit,
+            choices=bool(flags.get("options")),
+            closed=bool(flags.get("closed")),
+        )
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         return state  # nothing is hidden
