@@ -138,6 +138,13 @@ class Ruleset(ABC):
         module's interdiction, a second signature) says whose phase it still is."""
         return state.active_side
 
+    def marked_locations(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The locations a marker counter of the module's palette stands on in ``state``, by
+        the marker's name (SPI Sixth Fleet's ``Destroyed`` on each Defended hex whose
+        intrinsic DEF is gone [10.44]): the VASSAL saves put the counter there
+        (``referee.vassal.position.save``). None by default."""
+        return {}
+
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
         """The starts older versions of this ruleset made for the game ``state`` starts (a
         ruling recorded in new games): ``verify`` accepts an archive begun before the ruling

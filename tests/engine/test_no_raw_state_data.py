@@ -39,10 +39,9 @@ DECLARED: dict[str, tuple[int, str]] = {
     "pbem/draft_options.py": (1, "vassal_pieces, the fact Facts itself declares"),
     "vassal/module/levels.py": (1, "the schema's declared data paths (MarkerDecl.data)"),
     "vassal/position/save.py": (
-        7,
-        "the schema's declared data paths (MarkerDecl, TrackDecl, TrackMarker, BoxUnits), "
-        "vassal_pieces, and SPI's destroyed_defended for the palette's Destroyed marker "
-        "[10.44] (left: no declaration names it yet)",
+        6,
+        "the schema's declared data paths (MarkerDecl, TrackDecl, TrackMarker, BoxUnits) "
+        "and vassal_pieces",
     ),
     "vassal/position/vlog_import.py": (
         1,
@@ -97,14 +96,15 @@ def test_no_raw_state_data_outside_the_rulesets_but_the_declared_places():
 
 
 def test_the_places_that_went_through_the_contract_stay_there():
-    """The engine's earlier starts, the VASSAL save's phasing side, the naval demo's hand-offs
-    and the phase driver's queue read no raw ``state.data`` (issue 25)."""
+    """The engine's earlier starts, the VASSAL save's phasing side and Destroyed markers, the
+    naval demo's hand-offs and the phase driver's queue read no raw ``state.data`` (issue
+    25)."""
     found = _found()
     for rel in ("engine/driver.py", "demos/naval_module.py"):
         assert found[rel] == 0, rel
     save = (REFEREE / "vassal/position/save.py").read_text("utf-8")
-    assert '"phasing"' not in save
-    assert ".phasing_side(" in save
+    assert '"phasing"' not in save and '"destroyed_defended"' not in save
+    assert ".phasing_side(" in save and ".marked_locations(" in save
 
 
 def _schema_paths(schema) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ pending decision; ``view`` is a side's view; ``score`` the victory points [13.0]
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
@@ -233,6 +233,10 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions, PositionFacts):
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
     # ---- views and score -------------------------------------------------------------------
+    def marked_locations(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The Destroyed marker on each Defended hex whose intrinsic DEF is gone [10.44]."""
+        return {"Destroyed": tuple(facts_of(state).destroyed_defended or ())}
+
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """Sixth Fleet is an open game: a side sees the whole board. It does not see the
         other side's standing orders (they are decisions not yet taken)."""
