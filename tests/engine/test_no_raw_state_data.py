@@ -147,3 +147,36 @@ def test_every_data_path_a_schema_declares_names_a_declared_fact(ruleset):
         if path.split(".", 1)[0] not in facts.declared()
     ]
     assert undeclared == []
+
+
+def test_the_contract_answers_what_the_raw_reads_did():
+    """What the three places read raw, the contract now gives: the naval module's phasing
+    player and host hand-offs (by number, open ones and those being signed), SPI's
+    Destroyed markers [10.44]; a ruleset without them gives the side acting and none."""
+    from referee.engine.ruleset import host_handoffs
+    from referee.rules.naval_module.facts import NavalFacts
+    from referee.rules.sixth_fleet_1975.facts import SixthFleetFacts
+    from referee.source.loader import load_module
+
+    root = REFEREE.parent / "module_src"
+    naval, _ = load_module(root / "naval_module")
+    assert naval is not None
+    rs = get_ruleset("naval_module")
+    state = rs.new_game(naval, next(iter(naval.scenarios)), "g")
+    other = next(s.id for s in naval.sides if s.id != NavalFacts.of(state).phasing)
+    state = NavalFacts.put(
+        state.evolve(active_side=other),
+        handoffs=[{"id": "H10", "kind": "assault"}, {"id": "H9", "kind": "support"}],
+        box_combat={"handoff": "H2", "units": []},
+    )
+    assert rs.phasing_side(naval, state) == NavalFacts.of(state).phasing != other
+    assert host_handoffs(rs, naval, state) == ("H2", "H9", "H10")
+
+    spi, _ = load_module(root / "sixth_fleet")
+    assert spi is not None
+    rs75 = get_ruleset("sixth_fleet_1975")
+    start = rs75.new_game(spi, next(iter(spi.scenarios)), "g")
+    gone = SixthFleetFacts.put(start, destroyed_defended=["0432"])
+    assert rs75.marked_locations(spi, gone) == {"Destroyed": ("0432",)}
+    assert host_handoffs(rs75, spi, start) == ()
+    assert rs75.phasing_side(spi, start) == start.active_side
