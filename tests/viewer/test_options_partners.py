@@ -74,6 +74,9 @@ def test_the_ships_defend_line_lists_exactly_the_partners_validate_accepts(modul
         got = refusals(module, st, f"defend {SHIP} {u} {rest}")
         assert [v.rule for v in got] == ["29.22"], (u, got)
     assert [u for u, e in doc["units"].items() if e.get("partners")] == [SHIP]
+    # hidden stays hidden: a partner is a unit of the side in its own view (the naval
+    # module's view hides nothing, but the hook is asked on the view, never the full state)
+    assert all(view.units[u].side == "Axis" for u in accepted)
 
 
 def test_no_partner_where_the_validator_refuses_the_pair(module: Any) -> None:
