@@ -282,6 +282,15 @@ class UnitOptions(ABC):
         is accepted (options format 6); none by default."""
         return []
 
+    def force_partners(self, module: Module, state: GameState, side: str, verb: str) -> list[str]:
+        """The units of ``side`` that have no line of ``verb`` of their own but may join a
+        unit's one-unit line of that verb as its partner, where the rules let such a unit add
+        to another's order (the naval module's ground artillery unit beside a ship in port's
+        ``defend`` [29.22]): the published options (format 7) list, for each unit's line, the
+        candidates whose two-unit line :meth:`force_accepts` accepts
+        (:func:`referee.pbem.draft_options.force_partners`); none by default."""
+        return []
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """The most units one line of a verb may name, where the rules cap a force (2019's
         refit and reinforcement actions [6.4], a Shipping Attack's 3 air units [31.11]);

@@ -205,6 +205,15 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFac
 
         return accepted(module, state, side, line)
 
+    def force_partners(self, module: Module, state: GameState, side: str, verb: str) -> list[str]:
+        """A single ship in port combines with a single ground artillery unit [29.22]: for a
+        ``defend`` line (defensive support from port [29.25]), the side's ground artillery
+        units in play (``combat.artillery_partners``); the ground unit gives no ``defend``
+        line of its own. Each is offered where the validator accepts the ship's line with it."""
+        from referee.rules.naval_module.combat import artillery_partners
+
+        return artillery_partners(module, state, side) if verb == "defend" else []
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """At most three air units fly Shipping Attacks [31.23]; at most two naval units
         combine for one Declared Attack [29.23]."""
