@@ -777,7 +777,8 @@
      of the force has the line of each. Since format 6 a unit joins only within each count that caps
      the line where it ends (`force_room`: a base's room [7.1.3], a holding box's places [8.3.4]), so
      a force of three or more is one the validator accepts; what holds only for the whole file (an
-     allowance shared with other lines) is `referee validate`'s to judge, and the page says so. */
+     allowance shared with other lines) is `referee validate`'s to judge, and the page says so. Since format 7 a unit with no line of the verb of its own joins a one-unit line as its
+     partner where the referee accepted the two (`partners`: a ground artillery unit beside a ship's defend [29.22]). */
   function forceSplit(order) {  /* as referee/pbem/draft_options.py force_parts reads a line */
     var i = order.indexOf(" -> ");
     if (i < 0) { return null; }
@@ -804,6 +805,11 @@
     var n = R.units[a] && R.units[a].force_not, off = n && n[verb] && n[verb][b];
     return !off || off.indexOf(rest) < 0;
   }
+  function forcePartners(u, verb, rest) {  /* the units with no line of the verb of their own that may join
+    u's one-unit line of this rest (format 7 "partners": a ground artillery unit beside a ship's defend [29.22]) */
+    var p = R.units[u] && R.units[u].partners, on = p && p[verb];
+    return (on && on[rest]) || [];
+  }
   function forceWhole() {  /* a file of format 6 or later: its forces within the counts where they end */
     var m = /\/(\d+)$/.exec(R.format || "");
     return !!m && +m[1] >= 6;
@@ -819,10 +825,11 @@
     var p = forceSplit(c.order);
     if (!p || p.units.length !== 1 || p.units[0] !== u) { return; }
     var words0 = p.rest.split(" "), more = forceAlike(words0[words0.length - 1]);
-    if (!forceMates(u, p.verb).length && !more.length) { return; }
+    var pals = forcePartners(u, p.verb, p.rest);
+    if (!forceMates(u, p.verb).length && !more.length && !pals.length) { return; }
     var words = p.rest.split(" "), last = more.length ? words.pop() : null;
     composing = { u: u, c: { compose: "force", kind: p.verb, section: c.section }, key: key, words: [], line: c.order,
-      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more } };
+      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more, pals: pals } };
     $("draftnote").textContent += " \u2014 add the units that act with it in one force" + (more.length ? ", or more targets of the kind" : "") + ", or Done.";
   }
   function forceRests(f) {  /* the rest of the line each unit must offer alone: one per target */
@@ -849,11 +856,17 @@
         return forceOffers(u, f.verb)[r] && f.units.every(function (w) { return w === u || forcePairOn(u, w, f.verb, r); });
       });
     });
-    return units.concat(targets);
+    /* a partner joins only the one-unit line it was judged with (format 7) */
+    var rests = forceRests(f), pals = f.units.length === 1 && rests.length === 1 && !(most && most < 2) ?
+      forcePartners(f.units[0], f.verb, rests[0]) : [];
+    return units.concat(pals, targets);
+  }
+  function forceIsUnit(w) {  /* a unit of the side (one with options, or a partner), not a target */
+    return !!R.units[w] || (!!composing && !!composing.force && (composing.force.pals || []).indexOf(w) >= 0);
   }
   function forceAdd(w) {
     var k = composing, f = k.force;
-    (R.units[w] ? f.units : f.targets).push(w);
+    (forceIsUnit(w) ? f.units : f.targets).push(w);
     var line = forceLine(f), ta = $("draft"), swapped = replaceLine(ta.value, k.line, line);
     ta.value = swapped !== null ? swapped : insertLine(ta.value, line, k.c.section);
     if (k.key) { byUnit[k.key] = line; }
@@ -862,13 +875,14 @@
     listChoices(null); drawOptions(); forceHighlight();
   }
   function forceWordLabel(w) {
-    return R.units[w] ? "add " + w + " to the force" + (placements[step][w] ? " (" + (placements[step][w][0] || placements[step][w][1] || "") + ")" : "") : "add target " + w;
+    return forceIsUnit(w) ? "add " + w + " to the force" + (placements[step][w] ? " (" + (placements[step][w][0] || placements[step][w][1] || "") + ")" : "") : "add target " + w;
   }
   function forceNote() {
     var f = composing.force, most = (R.force_most || {})[f.verb];
     return el("p", { "class": "forcenote" }, ["Offered: units that may act with " + f.units.join(", ") +
       " in one force (each pair checked by the referee" + (forceWhole() ? ", and the room where it ends" : "") + ")" + (most ? ", " + most + " at most" : "") +
       (f.more.length ? ", and more targets of the kind" : "") +
+      ((f.pals || []).length ? ", or a unit with no such line of its own that the rules let join this one (each line checked by the referee)" : "") +
       ". What holds only for the whole " + (forceWhole() ? "file (an allowance shared with other lines)" : "force (room where it ends, an allowance shared with other lines)") + " is judged by referee validate."]);
   }
   function forcePlace(w) {  /* where a unit or a target is now */
