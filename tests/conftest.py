@@ -162,12 +162,17 @@ def _play(name: str, out: Path, cache: Path | None = None) -> str:
         env["REFEREE_CACHE"] = str(cache)
     env["PYTHONUNBUFFERED"] = "1"  # its two streams in the order they were written
     flags = [] if name in WITH_PLAY_AIDS else ["--no-play-aids"]
-    ran = subprocess.run(
+    ran = subprocess.Popen(
         [sys.executable, "-m", "referee.demos", "--only", name, *flags],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         cwd=Path(__file__).resolve().parents[1],
     )  # fmt: skip
-    printed = ran.stdout.decode("utf-8", "replace")
+    assert ran.stdout is not None
+    with ran.stdout:
+        printed = ran.stdout.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(ran.pid, 0)  # the demo's own CPU, whatever else ends meanwhile
+    ran.returncode = os.waitstatus_to_exitcode(status)
+    _DEMO_CPU[name] = usage.ru_utime + usage.ru_stime
     assert ran.returncode == 0, printed[-3000:]
     return printed
 
@@ -185,11 +190,7 @@ DEMOS_AHEAD = (
 )
 _AHEAD: list[threading.Thread] = []
 _CPU_AHEAD: dict[str, float] = {}  # demo -> CPU (user + system) of its play ahead
-
-
-def _children_cpu() -> float:
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return kids.ru_utime + kids.ru_stime
+_DEMO_CPU: dict[str, float] = {}  # demo -> CPU (user + system) of its play by this process
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -219,11 +220,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     _SHARED[:] = [base]
 
     def play(name: str, f: Path) -> str:
-        start = _children_cpu()
         try:
             return _play(name, f / "out", folder)
         finally:
-            _CPU_AHEAD[name] = _children_cpu() - start
+            _CPU_AHEAD[name] = _DEMO_CPU.get(name, 0.0)
 
     def play_all() -> None:
         for name in DEMOS_AHEAD:
