@@ -231,6 +231,11 @@ class UnitOptions(ABC):
     such a verb (:func:`referee.pbem.draft_options.force_mates`), each pair's line judged
     by :meth:`force_accepts`."""
 
+    force_since: ClassVar[Mapping[str, int]] = {}
+    """The options format from which the forces of a verb of :attr:`force_verbs` are listed,
+    where later than format 5 (when forces began): a format-5 file of an older game is
+    written again without them (Carrier Battlegroup's ``trade`` of several missiles, 6)."""
+
     def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
         """Whether ``validate`` accepts ``line`` (a force's line of a :attr:`force_verbs`
         verb) as the one order of ``side``'s file now; ``False`` by default."""
@@ -240,6 +245,26 @@ class UnitOptions(ABC):
         """Groups of words a line may name together where its last names one (2019: the
         enemy units of one kind in one zone, which one attack may hit [9.0]), as ``side``'s
         view shows them; none by default."""
+        return []
+
+    def force_joins(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether the units of ``line`` (a force's line of a :attr:`force_verbs` verb) may
+        act as one force at all, wherever the line goes: ``False`` only where the validator
+        refuses every line of that verb naming them (its check of the force itself, run
+        before the rest of the line: another nationality [6.6], another kind [8.1]), so the
+        options leave the pair out after one check (options format 6); ``True`` by default:
+        each of their lines is asked."""
+        return True
+
+    def force_room(
+        self, module: Module, state: GameState, side: str, verb: str, rest: str, units: list[str]
+    ) -> list[tuple[int, list[str]]]:
+        """The counts that cap a force's line ``VERB UNIT ... REST`` made of ``units`` (each
+        of which has the line alone): ``(n, group)``, at most ``n`` of ``group`` in one line,
+        where the room the line ends in or an allowance the rules give the side caps it (a
+        base's air units [7.1.3], a carrier's holding box [8.3.4]), so the viewer never
+        offers a force of three or more that the validator refuses though each pair of it
+        is accepted (options format 6); none by default."""
         return []
 
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:

@@ -41,7 +41,11 @@ line of a verb may name (``force_most``), the groups of targets one line may nam
 (``alike``: 2019's enemy units of one kind in a zone [9.0]; the viewer offers the others of a
 line's last target where every unit of the force has the line of each), and the choices a
 ruleset gives since format 5 (2019's strike on some of the targets of one kind [6.4]). A
-format-4 file is format 5's without them.
+format-4 file is format 5's without them. Format 6: the forces searched whole (no pair left
+out after three refused lines: :data:`WHOLE_FORCES`), the counts that cap a force of three
+or more where it ends (``force_room``: :func:`force_rooms`, a base's room [7.1.3]), and the
+forces of the verbs a ruleset gives since format 6 (``force_since``: Carrier Battlegroup's
+``trade`` of several missiles [5.0 step 2c]). A format-5 file is written again as it was.
 """
 
 from __future__ import annotations
@@ -62,9 +66,10 @@ FORMATS = {
     3: "referee-draft-options/3",
     4: "referee-draft-options/4",
     5: "referee-draft-options/5",
+    6: "referee-draft-options/6",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 5
+OPTIONS_VERSION = 6
 """The version a new step publishes."""
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module
@@ -159,7 +164,15 @@ FORCE_TRIES = 3
 is left out (the first, the middle and the last, in order): whether two units may form a
 force is the same on every line they share but where the end decides (a base's room), so a
 pair of other nationalities costs three checks, not one a line; a pair it accepts is then
-asked every other line (:func:`force_mates`)."""
+asked every other line (:func:`force_mates`). Format 5's search; format 6 asks no fewer
+than needed (:data:`WHOLE_FORCES`)."""
+WHOLE_FORCES = 6
+"""The format from which the forces are searched whole: a pair's line is asked on every
+rest the two share (none left out after :data:`FORCE_TRIES` refusals) unless the ruleset's
+:meth:`~referee.engine.ruleset.UnitOptions.force_joins` proves, on the first, that the
+validator refuses the two on every line (its check of the force itself); and the file lists
+``force_room``, the counts that cap a force of three or more where each pair of it is
+accepted (a base's room [7.1.3]: :func:`force_rooms`)."""
 
 
 def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
@@ -363,24 +376,28 @@ def force_mates(
     view: GameState,
     side: str,
     lines: Mapping[str, list[str]],
+    version: int = OPTIONS_VERSION,
 ) -> tuple[dict[str, dict[str, list[str]]], dict[str, dict[str, dict[str, list[str]]]]]:
     """For each unit, by verb, the other units that may join its line in one force: two
     units whose one-unit lines of a ``force_verbs`` verb share their rest (``-> ZONE ...``:
     the same destination, the same target) and whose two-unit line the ruleset's validator
-    accepts on one of the first it is asked (:data:`FORCE_TRIES`); then every other rest
-    they share is asked too, and those it refuses (room where the force ends) are the
-    pair's exceptions. Returns the mates and the exceptions (unit, verb, mate: the rests).
-    So every two-unit line the viewer can form is one the validator accepts; a force of
-    more units is offered where every pair of it may join (the viewer's intersection), and
-    what holds only for the whole of it (a base's room, a limit of the action) stays the
+    accepts on one of the first it is asked (:data:`FORCE_TRIES`; since format 6 on any
+    rest they share, :data:`WHOLE_FORCES`); then every other rest they share is asked too,
+    and those it refuses (room where the force ends) are the pair's exceptions. Returns
+    the mates and the exceptions (unit, verb, mate: the rests). So every two-unit line the
+    viewer can form is one the validator accepts; a force of more units is offered where
+    every pair of it may join (the viewer's intersection) and, since format 6, within the
+    counts of ``force_room`` (:func:`force_rooms`); what holds only for the file as a whole
+    (an allowance shared with other lines) stays the
     validator's to judge when the file is sent, as the viewer says."""
     if not isinstance(ruleset, UnitOptions) or not ruleset.force_verbs:
         return {}, {}
+    verbs = {v for v in ruleset.force_verbs if ruleset.force_since.get(v, FORCES) <= version}
     by_rest: dict[tuple[str, str], list[str]] = {}
     for uid, offered in sorted(lines.items()):
         for line in offered:
             parts = force_parts(line)
-            if parts and parts[0] in ruleset.force_verbs and parts[1] == [uid]:
+            if parts and parts[0] in verbs and parts[1] == [uid]:
                 by_rest.setdefault((parts[0], parts[2]), []).append(uid)
     shared: dict[tuple[str, str, str], list[str]] = {}
     for (verb, rest), units in sorted(by_rest.items()):
@@ -390,7 +407,12 @@ def force_mates(
     mates: dict[str, dict[str, list[str]]] = {}
     not_on: dict[str, dict[str, dict[str, list[str]]]] = {}
     for (verb, a, b), rests in sorted(shared.items()):
-        refused = _pair_refused(ruleset, module, view, side, f"{verb} {a} {b}", rests)
+        head = f"{verb} {a} {b}"
+        refused = (
+            _pair_refused_on(ruleset, module, view, side, head, rests)
+            if version >= WHOLE_FORCES
+            else _pair_refused(ruleset, module, view, side, head, rests)
+        )
         if refused is None:
             continue
         for x, y in ((a, b), (b, a)):
@@ -423,6 +445,59 @@ def _pair_refused(
     ]
 
 
+def _pair_refused_on(
+    ruleset: UnitOptions, module: Module, view: GameState, side: str, head: str, rests: list[str]
+) -> list[str] | None:
+    """The rests the validator refuses a pair's line ``HEAD REST`` on; ``None`` when it
+    refuses every one: the pair forms no force. Complete (format 6): each rest is asked,
+    but where the ruleset's :meth:`~referee.engine.ruleset.UnitOptions.force_joins` says
+    the two may not act as one force at all (a check the validator runs on the units alone,
+    before the rest), which one check of the first rest proves for all."""
+    if not ruleset.force_joins(module, view, side, f"{head} {rests[0]}"):
+        return None
+    refused = [r for r in rests if not ruleset.force_accepts(module, view, side, f"{head} {r}")]
+    return None if len(refused) == len(rests) else refused
+
+
+def force_rooms(
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    side: str,
+    lines: Mapping[str, list[str]],
+    mates: Mapping[str, Mapping[str, list[str]]],
+) -> dict[str, dict[str, list[list[Any]]]]:
+    """By verb and rest, the counts that cap a force's line (format 6 ``force_room``): each
+    ``[n, group]`` says a line of that verb and rest names at most ``n`` of the units of
+    ``group``, from the ruleset's
+    :meth:`~referee.engine.ruleset.UnitOptions.force_room` (a base's room for air units
+    [7.1.3], a holding box's places [8.3.4]). Listed only where it binds a force of three
+    or more that the pairs allow: ``n`` at least 2 (fewer, and no pair of the group is
+    accepted on the rest: ``force_not``) and more than ``n`` of the group offering the
+    rest with a mate. So a force the viewer lets a player point at is one every pair of
+    which the validator accepts, within each count."""
+    if not isinstance(ruleset, UnitOptions):
+        return {}
+    by_rest: dict[tuple[str, str], list[str]] = {}
+    for uid, offered in sorted(lines.items()):
+        for line in offered:
+            parts = force_parts(line)
+            if parts and parts[1] == [uid] and mates.get(uid, {}).get(parts[0]):
+                by_rest.setdefault((parts[0], parts[2]), []).append(uid)
+    out: dict[str, dict[str, list[list[Any]]]] = {}
+    for (verb, rest), units in sorted(by_rest.items()):
+        if len(units) < 3:
+            continue
+        caps = [
+            [int(n), sorted(u for u in group if u in units)]
+            for n, group in ruleset.force_room(module, view, side, verb, rest, units)
+        ]
+        caps = [c for c in caps if 2 <= c[0] < len(c[1])]
+        if caps:
+            out.setdefault(verb, {})[rest] = sorted(caps)
+    return out
+
+
 def _with_forces(
     ruleset: Ruleset,
     module: Module,
@@ -430,13 +505,16 @@ def _with_forces(
     side: str,
     units: dict[str, Any],
     trees: list[dict[str, Any]],
+    version: int = OPTIONS_VERSION,
 ) -> dict[str, Any]:
     """Format 5's forces: each unit's mates (``force``, :func:`force_mates`) put in its
     entry, the file's ``force_most`` (the ruleset's caps, of the verbs that have mates) and
     ``alike`` (the ruleset's groups of targets one line may name together), when the side
-    has units to order."""
+    has units to order; since format 6 the complete search and ``force_room``
+    (:data:`WHOLE_FORCES`)."""
     doc = {"units": units, "trees": trees}
-    mates, not_on = force_mates(ruleset, module, view, side, offered_lines(doc))
+    lines = offered_lines(doc)
+    mates, not_on = force_mates(ruleset, module, view, side, lines, version)
     for uid, by_verb in mates.items():
         units[uid]["force"] = by_verb
     for uid, by_verb in not_on.items():
@@ -451,6 +529,10 @@ def _with_forces(
     alike = [[str(w) for w in group] for group in ruleset.alike(module, view, side)]
     if alike:
         out["alike"] = alike
+    if version >= WHOLE_FORCES:
+        room = force_rooms(ruleset, module, view, side, lines, mates)
+        if room:
+            out["force_room"] = room
     return out
 
 
@@ -507,7 +589,7 @@ def draft_options(
     trees = _shared(units, version)
     more: dict[str, Any] = {}
     if version >= FORCES:
-        more.update(_with_forces(ruleset, module, view, side, units, trees))
+        more.update(_with_forces(ruleset, module, view, side, units, trees, version))
     if version >= SIDE_ORDERS:
         more["side_choices"] = side_choices(ruleset, module, view, side, version)
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])

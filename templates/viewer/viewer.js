@@ -736,8 +736,10 @@
      validator) that offer the same rest of the line (the same destination, path and target)
      are offered, each one joining every unit already in, up to the verb's `force_most`; the
      line's target's like ones (`alike`: of one kind in one zone) are offered where every unit
-     of the force has the line of each. What holds only for the whole force (a base's room, the action's
-     allowance) is `referee validate`'s to judge, and the page says so. */
+     of the force has the line of each. Since format 6 a unit joins only within each count that caps
+     the line where it ends (`force_room`: a base's room [7.1.3], a holding box's places [8.3.4]), so
+     a force of three or more is one the validator accepts; what holds only for the whole file (an
+     allowance shared with other lines) is `referee validate`'s to judge, and the page says so. */
   function forceSplit(order) {  /* as referee/pbem/draft_options.py force_parts reads a line */
     var i = order.indexOf(" -> ");
     if (i < 0) { return null; }
@@ -764,6 +766,17 @@
     var n = R.units[a] && R.units[a].force_not, off = n && n[verb] && n[verb][b];
     return !off || off.indexOf(rest) < 0;
   }
+  function forceWhole() {  /* a file of format 6 or later: its forces within the counts where they end */
+    var m = /\/(\d+)$/.exec(R.format || "");
+    return !!m && +m[1] >= 6;
+  }
+  function forceRoomFor(units, verb, rest) {  /* whether units fit each count that caps the verb's line
+    of this rest (format 6 "force_room": [n, group], at most n of group: a base's room [7.1.3]) */
+    var caps = ((R.force_room || {})[verb] || {})[rest] || [];
+    return caps.every(function (cap) {
+      return units.filter(function (u) { return cap[1].indexOf(u) >= 0; }).length <= cap[0];
+    });
+  }
   function forceStart(u, c, key) {
     var p = forceSplit(c.order);
     if (!p || p.units.length !== 1 || p.units[0] !== u) { return; }
@@ -786,13 +799,15 @@
       if (f.units.indexOf(v) >= 0) { return false; }
       if (!f.units.every(function (u) { return forceMates(u, f.verb).indexOf(v) >= 0; })) { return false; }
       var offers = forceOffers(v, f.verb);
+      var withV = f.units.concat([v]);
       return forceRests(f).every(function (r) {
-        return offers[r] && f.units.every(function (u) { return forcePairOn(u, v, f.verb, r); });
+        return offers[r] && f.units.every(function (u) { return forcePairOn(u, v, f.verb, r); }) &&
+          forceRoomFor(withV, f.verb, r);
       });
     });
     var targets = f.more.filter(function (t) {
       var r = f.rest + " " + t;
-      return f.targets.indexOf(t) < 0 && f.units.every(function (u) {
+      return f.targets.indexOf(t) < 0 && forceRoomFor(f.units, f.verb, r) && f.units.every(function (u) {
         return forceOffers(u, f.verb)[r] && f.units.every(function (w) { return w === u || forcePairOn(u, w, f.verb, r); });
       });
     });
@@ -814,9 +829,9 @@
   function forceNote() {
     var f = composing.force, most = (R.force_most || {})[f.verb];
     return el("p", { "class": "forcenote" }, ["Offered: units that may act with " + f.units.join(", ") +
-      " in one force (each pair checked by the referee)" + (most ? ", " + most + " at most" : "") +
+      " in one force (each pair checked by the referee" + (forceWhole() ? ", and the room where it ends" : "") + ")" + (most ? ", " + most + " at most" : "") +
       (f.more.length ? ", and more targets of the kind" : "") +
-      ". What holds only for the whole force (room where it ends, an allowance shared with other lines) is judged by referee validate."]);
+      ". What holds only for the whole " + (forceWhole() ? "file (an allowance shared with other lines)" : "force (room where it ends, an allowance shared with other lines)") + " is judged by referee validate."]);
   }
   function forcePlace(w) {  /* where a unit or a target is now */
     var p = placements[step][w];

@@ -254,3 +254,188 @@ def test_naval_coast_artillery_fire_by_two_cd_units_is_one_force(
 
 CASES = Path(__file__).resolve().parents[1] / "conformance" / "naval_module"
 HEAD = "game: case\nturn: 1\nside: "
+
+
+# ---- format 6: forces of three or more, and no pair left out ----------------------------------
+
+
+def _viewer_allows(doc: dict[str, Any], verb: str, rest: str, force: tuple[str, ...]) -> bool:
+    """Whether the viewer lets a player compose ``force`` on ``rest`` (viewer.js
+    forceCandidates): each pair mates, neither refused on the rest (``force_not``), within
+    the verb's ``force_most`` and each count of ``force_room`` on the rest."""
+    from itertools import combinations
+
+    units = doc["units"]
+    for a, b in combinations(force, 2):
+        if b not in units[a].get("force", {}).get(verb, []):
+            return False
+        if rest in units[a].get("force_not", {}).get(verb, {}).get(b, []):
+            return False
+    if len(force) > doc.get("force_most", {}).get(verb, len(force)):
+        return False
+    caps = doc.get("force_room", {}).get(verb, {}).get(rest, [])
+    return all(sum(u in group for u in force) <= n for n, group in caps)
+
+
+def _forces_of_three(
+    doc: dict[str, Any], rs: Any, most: int
+) -> list[tuple[str, str, tuple[str, ...], bool]]:
+    """Every force of three to ``most`` units on a rest its units share, each pair of which
+    mates and may go there (``force_not``), as (verb, rest, units, allowed by the counts)."""
+    from itertools import combinations
+
+    lines = offered_lines(doc)
+    out = []
+    for verb in sorted(rs.force_verbs):
+        for rest, units in sorted(_sharers(lines, verb).items()):
+            for k in range(3, most + 1):
+                for force in combinations(units, k):
+                    pairs_ok = all(
+                        _viewer_allows(doc, verb, rest, pair) for pair in combinations(force, 2)
+                    )
+                    if pairs_ok:
+                        out.append((verb, rest, force, _viewer_allows(doc, verb, rest, force)))
+    return out
+
+
+def _sharers(lines: dict[str, list[str]], verb: str) -> dict[str, list[str]]:
+    """By rest, the units whose one-unit line of ``verb`` has it, in id order."""
+    out: dict[str, list[str]] = {}
+    for uid, rests in sorted(_rests(lines, verb).items()):
+        for r in rests:
+            out.setdefault(r, []).append(uid)
+    return out
+
+
+def _spread(items: list[Any], n: int) -> list[Any]:
+    """At most ``n`` of ``items``, spread evenly (the first and the last among them)."""
+    if len(items) <= n:
+        return items
+    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("step", "side", "phase"),
+    [(STEP, "NATO", "nato_actions"), ("001-Soviet-soviet_events", "Soviet", "soviet_actions")],
+)
+def test_2019_forces_of_three_or_more_the_viewer_allows_are_accepted(
+    finished_demo: Callable[[str], DemoRun], step: str, side: str, phase: str
+) -> None:
+    """Gap of format 5: a force of three air units each pair of which the validator accepts
+    is refused where it ends, at a base with room for two more (NATO's first Action Phase:
+    ``move US-A6.1 US-F14.1 US-F4.1 -> Malta``, [7.1.3]). Format 6's ``force_room`` caps the
+    force there: every force of three or four (and, on the Soviet side, five) the viewer
+    allows on a rest its units share is accepted by ``validate``, and every one it leaves
+    out by a count alone is refused, by the room rule (a sample, spread over all of them,
+    bounded to keep the test fast; the Soviet side's checks are cheap, so it asks more)."""
+    demo = finished_demo("sixth_fleet_2019").out
+    module = load_module(ROOT / "sixth_fleet_2019")[0]
+    rs = get_ruleset(module.ruleset)
+    full = json.loads((demo / "game" / "secret" / "turns" / step / "state.json").read_text())
+    view = rs.view(module, GameState.from_json(full), side)
+    assert view.phase == phase
+    doc = draft_options(module, rs, {}, "0" * 64, view, side, 6)
+    assert doc["format"] == FORMATS[6] and doc["force_room"]
+    forces = _forces_of_three(doc, rs, 4 if side == "NATO" else 5)
+    allowed = [f for f in forces if f[3]]
+    capped = [f for f in forces if not f[3]]
+    assert len(allowed) > 20 and capped, (len(allowed), len(capped))
+    n = 40 if side == "NATO" else 400
+    for verb, rest, force, _ in _spread(allowed, n):
+        line = f"{verb} {' '.join(force)} {rest}"
+        assert _validates_as(module, view, side, line), line
+    for verb, rest, force, _ in _spread(capped, n // 2):
+        line = f"{verb} {' '.join(force)} {rest}"
+        assert _refused_by(module, view, side, line) & {"7.1.3", "7.1.2", "8.3.4"}, line
+    if side == "NATO":
+        malta = ("move", "-> Malta", ("US-A6.1", "US-F14.1", "US-F4.1"), False)
+        assert malta in forces  # each pair accepted, the three refused [7.1.3]
+        assert _refused_by(module, view, side, "move US-A6.1 US-F14.1 US-F4.1 -> Malta") == {
+            "7.1.3"
+        }
+
+
+def _refused_by(module: Any, state: GameState, side: str, line: str) -> set[str]:
+    """The rule cases ``validate`` refuses a one-action file of ``line`` by."""
+    from referee.engine.core import refusals
+    from referee.engine.orders import parse_orders
+    from referee.rules.sixth_fleet_2019 import steps
+    from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts
+    from referee.rules.sixth_fleet_2019.game import Game
+    from referee.rules.sixth_fleet_2019.vocabulary import VOCABULARY
+
+    ready = SixthFleet2019Facts.put(state, actions_left=1)
+    text = f"game: {state.game_id}\nturn: {state.turn}\nside: {side}\n[actions]\n{line}\n"
+    doc = parse_orders(text, "o", VOCABULARY)
+    return {v.rule for v in refusals(steps.validate(Game.of(module), ready, doc))}
+
+
+def test_2019_no_pair_is_left_out_and_format_5_stays_as_it_was(nato_actions: Any) -> None:
+    """Format 5 asked a pair on three of the rests it shares and left it out when all three
+    were refused; format 6 asks every rest but where the force check itself refuses the two
+    ([8.1], [6.6], [2.11]: ``force_joins``), which the validator runs before the rest of
+    every line, so one check proves them refused everywhere. A sample of the pairs format 6
+    leaves out is refused on every rest the two share, each pair it proves never joins too;
+    on this position format 5 left none out, so its file is format 6's without the counts."""
+    module, rs, view = nato_actions
+    doc = draft_options(module, rs, {}, "0" * 64, view, "NATO", 6)
+    lines = offered_lines(doc)
+    left_out = []
+    for verb in sorted(rs.force_verbs):
+        rests = _rests(lines, verb)
+        for a in sorted(rests):
+            for b in sorted(rests):
+                shared = sorted(rests[a] & rests[b])
+                if a < b and shared and b not in doc["units"][a].get("force", {}).get(verb, []):
+                    left_out.append((verb, a, b, shared))
+    assert len(left_out) > 5
+    never = 0
+    for verb, a, b, shared in _spread(left_out, 8):
+        for r in _spread(shared, 5):
+            assert not _validates(module, view, f"{verb} {a} {b} {r}"), (verb, a, b, r)
+        never += not rs.force_joins(module, view, "NATO", f"{verb} {a} {b} {shared[0]}")
+    assert never
+    old = draft_options(module, rs, {}, "0" * 64, view, "NATO", 5)
+    assert old["format"] == FORMATS[5] and "force_room" not in old
+    new = json.loads(compact_json(doc))
+    new["format"] = FORMATS[5]
+    new.pop("force_room")
+    assert compact_json(new) == compact_json(old)
+
+
+def test_2019_a_holding_box_room_as_counts_is_the_validators_fit() -> None:
+    """The counts ``force_room`` gives for a holding box [8.3.4], [2.0 errata] (the air units
+    that are not V/STOL within the air places, all air within both, ground units within the
+    land places, less those aboard) say yes exactly where the validator's fit does, for
+    every set of up to four CV-capable air and ground units of the roster, on every ship
+    with a holding box, empty and with one of them aboard (V/STOL, other air, ground)."""
+    from itertools import combinations
+
+    from referee.engine.core import UnitState
+    from referee.rules.sixth_fleet_2019.forces import box_room
+    from referee.rules.sixth_fleet_2019.game import HOLDING, Game
+    from referee.rules.sixth_fleet_2019.stacking import fits_aboard
+    from tests.conformance.rulesets.sixth_fleet_2019 import module_2019
+    from tests.rules.test_sixth_fleet_2019_options_cost import built
+
+    game = Game.of(module_2019())
+    ships = [s for s in sorted(game.roster) if game.holding_box(s) is not None]
+    air = [u for u in sorted(game.roster) if game.category(u) == "air" and game.unit(u).has("cv")]
+    vstol = [u for u in air if game.unit(u).has("vstol")]
+    ground = [u for u in sorted(game.roster) if game.category(u) == "ground"][:3]
+    pool = [*vstol[:3], *[u for u in air if u not in vstol][:3], *ground]
+    assert ships and vstol and len(pool) >= 8, (ships, pool)
+    empty = built({"turn": 2, "phase": "nato_actions", "units": []})
+    checked = 0
+    for ship in ships:
+        for on in ([], [pool[0]], [pool[3]], [pool[-1]]):
+            state = empty
+            for u in on:
+                state = state.with_unit(UnitState(u, game.unit(u).side, HOLDING + ship, None))
+            for k in range(1, 5):
+                for units in combinations([u for u in pool if u not in on], k):
+                    caps = box_room(game, state, ship, list(units))
+                    by_counts = all(sum(u in g for u in units) <= n for n, g in caps)
+                    assert by_counts == fits_aboard(game, ship, [*on, *units]), (ship, on, units)
+                    checked += 1
+    assert checked > 500

@@ -116,7 +116,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
         _open(browser, page, width, downloads)
         doc = browser.execute_script("return window.refereeViewer.data.draft")
-        assert doc["format"] == "referee-draft-options/5"
+        assert doc["format"] == "referee-draft-options/6"
         unit, attack, left_out = _strike(browser, doc)
         _start(browser, unit, attack["order"])
         offered = _offered(browser)
@@ -338,3 +338,155 @@ def _validates_typed(tmp_path: Path, game: Path, key: Path, head: list[str], lin
     typed.write_text("\n".join([*head, "", "[actions]", line, ""]))
     code, _ = cli("validate", typed, "--state", game, "--side", "NATO", "--key", key)
     return code == 0
+
+
+def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """Options format 6 (``force_room``): three US air units each pair of which the
+    validator accepts on a move to a base with room for two more (Malta, Cyprus [7.1.3]):
+    the page offers the second but not the third, and the three typed by hand are refused
+    by ``validate``. To a base with room for three or more, the third is offered, and the
+    force of three pointed at is accepted by ``validate``, signed with NATO's demo key and
+    carried out by ``referee adjudicate`` as one force [8.1]. A screenshot of the force of
+    two at the full base goes to ``$REFEREE_VIEWER_SHOTS``."""
+    demo = finished_demo("sixth_fleet_2019").out
+    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _open(browser, page, 1280, downloads)
+    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    assert doc["format"] == "referee-draft-options/6"
+    rooms = doc["force_room"]["move"]
+    unit, full = next(
+        (u, rest)
+        for rest, caps in sorted(rooms.items())
+        for n, group in caps
+        for u in group
+        if n == 2 and len(set(doc["units"][u]["force"]["move"]) & set(group)) >= 2
+    )
+    _start(browser, unit, f"move {unit} {full}")
+    group = next(g for n, g in rooms[full] if n == 2)
+    mate = next(w for w in _offered(browser) if w in group)
+    browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
+    assert f"move {unit} {mate} {full}" in _draft(browser)
+    third = sorted(set(doc["units"][unit]["force"]["move"]) & set(group) - {mate})[0]
+    assert mate in doc["units"][third]["force"]["move"]  # each pair of the three accepted
+    assert not set(_offered(browser)) & set(group), _offered(browser)  # no room for a third
+    browser.execute_script(SHOW, "choices")
+    browser.save_screenshot(str(shots / "orders-2019-force-room-1280.png"))
+    typed = f"move {' '.join(sorted([unit, mate, third]))} {full}"
+    assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
+    browser.find_element("id", "composedone").click()
+    roomy = next(
+        rest
+        for rest, caps in sorted(rooms.items())
+        if any(unit in g and n >= 3 for n, g in caps)
+        and f"move {unit} {rest}" in {c["order"] for c in _choices(browser, unit)}
+    )
+    _start(browser, unit, f"move {unit} {roomy}")
+    force = [unit]
+    for _ in range(2):
+        force.append(next(w for w in _offered(browser) if w in doc["units"]))
+        browser.find_element(
+            "css selector", f'#choices button.compose[data-word="{force[-1]}"]'
+        ).click()
+    line = f"move {' '.join(force)} {roomy}"
+    assert line in _draft(browser), _draft(browser)
+    browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[actions]") + 1 :] == [line], lines  # the unit's line replaced
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
+    assert code == 0, out
+    signed = tmp_path / "signed.txt"
+    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
+    assert code == 0, out
+    code, out = cli(
+        "adjudicate",
+        game,
+        signed,
+        "--key",
+        demo / "keys" / "referee.key",
+        "--referee-dir",
+        tmp_path / "referee",
+    )
+    assert code == 0, out
+    turn = sorted((game / "turns").iterdir())[-1]
+    said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    assert any(s.startswith(f"{', '.join(force)} move from ") for s in said), said
+
+
+def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_room(
+    browser: Any, finished_demo: Any, tmp_path: Path
+) -> None:
+    """Carrier Battlegroup (options format 6: ``trade`` a force [5.0 step 2c]): the demo's
+    first turn, the CVBG's cruise missiles all under ships (each full), prepared as two
+    small positions where the cruiser's missiles were fired since (back in the available
+    Cargo [22.8 USN 1]). With one fired, the cruiser has room for one [15.1]: each DDG's
+    missile may be traded to it alone, but the two are not offered together, and typed by
+    hand ``validate`` refuses them. With both fired, the room is two: one DDG's missile is
+    traded by pointing, the other joins the line, which is downloaded, accepted by
+    ``validate`` and carried out (both under the cruiser)."""
+    from referee.engine.core import GameState, SeededDice, UnitState
+    from referee.engine.ruleset import get_ruleset
+    from referee.rules.carrier_battlegroup.cargo import capacity_of
+    from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
+    from referee.source.loader import load_module
+    from tests.viewer.test_orders_verbs5_browser import _prepared_viewer
+
+    src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
+    demo = finished_demo("carrier_battlegroup").out
+    turn = sorted((demo / "game" / "revealed" / "turns").glob("*-USN-outfit"))[0].name
+    start = GameState.from_json(
+        json.loads((demo / "game" / "revealed" / "turns" / turn / "state.json").read_bytes())
+    )
+    report = json.loads((demo / "game" / "turns" / turn / "report.json").read_bytes())
+    module = load_module(src)[0]
+    rs = get_ruleset(module.ruleset)
+    carried = dict(facts_of(start).missiles)
+    roomy = next(s for s in sorted(set(carried.values())) if capacity_of(module, s) >= 2)
+    first, mate = sorted(m for m, s in carried.items() if s != roomy)[:2]
+    line = f"trade {first} {mate} -> {roomy}"
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    for fired in (1, 2):
+        missiles, state = dict(carried), start
+        for m in sorted(m for m, s in carried.items() if s == roomy)[:fired]:
+            missiles.pop(m)
+            state = state.with_unit(UnitState(m, "USN", None, "available"))
+        state = CbgFacts.put(state, missiles=missiles)
+        assert capacity_of(module, roomy) - sum(v == roomy for v in missiles.values()) == fired
+        page = tmp_path / f"viewer-USN-{fired}.html"
+        doc = _prepared_viewer(module, rs, state, report, "USN", page)
+        _open(browser, page, 1280, downloads)
+        _start(browser, first, f"trade {first} -> {roomy}")
+        assert f"trade {mate} -> {roomy}" in {c["order"] for c in _choices(browser, mate)}
+        position = tmp_path / f"state-{fired}.json"
+        position.write_text(json.dumps(state.to_json()))
+        if fired == 1:  # room for one: the other is not offered, and typed it is refused
+            assert mate not in _offered(browser), _offered(browser)
+            typed = tmp_path / "typed.txt"
+            typed.write_text("\n".join([*doc["header"], "", "[logistics]", line, ""]))
+            code, out = cli("validate", typed, "--state", position, "--module", src)
+            assert code != 0 and "15.1" in out, out
+            assert not browser.find_elements("id", "composedone")  # no mate: no force begun
+            continue
+        assert doc["units"][first]["force"]["trade"] == [mate]
+        browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
+        assert line in _draft(browser), _draft(browser)
+        browser.find_element("id", "composedone").click()
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    text = _download(browser, downloads)
+    lines = _order_lines(text)
+    assert lines[lines.index("[logistics]") + 1 :] == [line], lines
+    draft = tmp_path / "orders.txt"
+    draft.write_text(text)
+    code, out = cli("validate", draft, "--state", position, "--module", src)
+    assert code == 0, out
+    out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), SeededDice(1))
+    assert out.ok, out.violations
+    assert facts_of(out.state).missiles[first] == facts_of(out.state).missiles[mate] == roomy

@@ -115,7 +115,7 @@ def test_sixth_fleet_reinforcements_placed_by_pointing_validate_and_are_carried_
         "awaiting": {"side": "NATO", "due": [{"side": "NATO"}]},
     }
     doc = draft_options(module, rs, report, "0" * 64, view, "NATO")
-    assert doc["format"].endswith("/5")
+    assert int(doc["format"].rsplit("/", 1)[1]) >= 5  # today's: the verbs of format 5
     html = render_viewer(
         module, [StepDoc(report, "0" * 64, view.to_json())], side="NATO", referee="0" * 64,
         draft=doc,
@@ -160,7 +160,7 @@ def _prepared_viewer(
 
     view = rs.view(module, state, side)
     doc = draft_options(module, rs, report, "0" * 64, view, side)
-    assert doc["format"].endswith("/5")
+    assert int(doc["format"].rsplit("/", 1)[1]) >= 5  # today's: the verbs of format 5
     steps = [StepDoc(report, "0" * 64, view.to_json())]
     html = render_viewer(module, steps, side=side, referee="0" * 64, draft=doc)
     page.write_text(html)

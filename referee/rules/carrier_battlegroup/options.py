@@ -50,6 +50,12 @@ def _doc_lines(state: GameState, section: str, line: str) -> Any:
     return parse_orders(text, "options", VOCABULARY)
 
 
+def accepted(module: Module, state: GameState, section: str, line: str) -> bool:
+    """Whether ``validate`` accepts ``line`` as the one line of a file's ``section`` (a
+    force's line: several missiles traded to one ship, options format 6)."""
+    return _legal(module, state, section, line)
+
+
 def _legal(module: Module, state: GameState, section: str, line: str) -> bool:
     return not turn.check_turn(module, state, _doc_lines(state, section, line))
 

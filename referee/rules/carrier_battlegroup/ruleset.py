@@ -9,7 +9,7 @@ from them (``hidden_from=("USN",)``) until ``referee reveal`` at the end of the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
 from referee.engine.orders import OrdersDoc
@@ -138,6 +138,31 @@ class CarrierBattlegroup(
         from referee.rules.carrier_battlegroup.options import side_orders
 
         return side_orders(module, state, side)
+
+    force_verbs = frozenset({"trade"})
+    """Several cruise missiles go under one ship in one line, ``trade MISSILE ... -> SHIP``
+    [5.0 step 2c] (options format 6: ``force_since``)."""
+    force_since: ClassVar[Mapping[str, int]] = {"trade": 6}
+
+    def force_accepts(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """Whether ``validate`` accepts the one-line file of the Logistics Phase (the check
+        ``options`` judges every ``trade`` by)."""
+        from referee.rules.carrier_battlegroup.options import accepted
+
+        return accepted(module, state, "logistics", line)
+
+    def force_room(
+        self, module: Module, state: GameState, side: str, verb: str, rest: str, units: list[str]
+    ) -> list[tuple[int, list[str]]]:
+        """The ship's room for cruise missiles once they are under it [15.1], [9.2]: its
+        capacity less those it carries now."""
+        from referee.rules.carrier_battlegroup.cargo import capacity_of
+
+        ship = rest.removeprefix("-> ").strip()
+        if verb != "trade" or ship not in module.pieces():
+            return []
+        under = sum(1 for s in facts_of(state).missiles.values() if s == ship)
+        return [(capacity_of(module, ship) - under, list(units))]
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         from referee.rules.carrier_battlegroup.end_of_turn import losses_24_1

@@ -395,7 +395,7 @@ def _end_problem(
         return _box_problem(game, state, side, order, kind, end, box)
     if kind == "air":
         cap = air_capacity_7_1_3(game, state, end, side)
-        here = _own_here(game, state, side, end, "air")
+        here = own_here(game, state, side, end, "air")
         if cap is not None and here + len(order.units) > cap:
             return Violation(
                 "7.1.3",
@@ -404,7 +404,7 @@ def _end_problem(
             ).at(order)
     elif kind == "ground" and game.zone_type(end) == "small_island":
         limit = game.param("small_island_ground")
-        if _own_here(game, state, side, end, "ground") + len(order.units) > limit:
+        if own_here(game, state, side, end, "ground") + len(order.units) > limit:
             return Violation(
                 "7.1.2",
                 f"only {limit} {side} ground units may stack on {end}",
@@ -413,7 +413,7 @@ def _end_problem(
     return None
 
 
-def _own_here(game: Game, state: GameState, side: str, zone: str, category: str) -> int:
+def own_here(game: Game, state: GameState, side: str, zone: str, category: str) -> int:
     """How many of ``side``'s units of ``category`` are in ``zone``."""
     return sum(
         1

@@ -28,6 +28,7 @@ from referee.rules.sixth_fleet_2019 import steps
 from referee.rules.sixth_fleet_2019.amphibious import check_embark, check_land
 from referee.rules.sixth_fleet_2019.combat import BASE, check_attack, target_kind
 from referee.rules.sixth_fleet_2019.facts import SixthFleet2019Facts
+from referee.rules.sixth_fleet_2019.forces import never_joins, room
 from referee.rules.sixth_fleet_2019.game import HOLDING, NEUTRAL, REFIT, Game, other, zone_of
 from referee.rules.sixth_fleet_2019.movement import check_move
 from referee.rules.sixth_fleet_2019.patrol import check_patrol
@@ -74,6 +75,21 @@ def accepted(game: Game, state: GameState, side: str, line: str) -> bool:
     """Whether ``validate`` accepts ``line`` as a one-action file of ``side`` in ``state``
     (a force's line: the viewer's forces, options format 5)."""
     return _legal(game, _one_action(state), side, line)
+
+
+def joins(game: Game, state: GameState, side: str, line: str) -> bool:
+    """Whether the units of a force's ``line`` may act as one force at all (options format 6:
+    :func:`referee.rules.sixth_fleet_2019.forces.never_joins`)."""
+    return not never_joins(game, _one_action(state), side, _parsed(line))
+
+
+def force_room(
+    game: Game, state: GameState, side: str, verb: str, rest: str, units: list[str]
+) -> list[tuple[int, list[str]]]:
+    """The counts that cap a force of ``units`` on ``VERB UNIT REST`` where it ends (options
+    format 6: :func:`referee.rules.sixth_fleet_2019.forces.room`)."""
+    line = f"{verb} {units[0]} {rest}"
+    return room(game, _one_action(state), side, _parsed(line), units)
 
 
 def validated(game: Game, state: GameState, side: str, line: str) -> bool:

@@ -178,6 +178,22 @@ class SixthFleet2019(
 
         return accepted(Game.of(module), state, side, line)
 
+    def force_joins(self, module: Module, state: GameState, side: str, line: str) -> bool:
+        """The check of the force itself, run before the rest of its line ([8.1], [6.6],
+        [2.11]; ``forces.py``)."""
+        from referee.rules.sixth_fleet_2019.options import joins
+
+        return joins(Game.of(module), state, side, line)
+
+    def force_room(
+        self, module: Module, state: GameState, side: str, verb: str, rest: str, units: list[str]
+    ) -> list[tuple[int, list[str]]]:
+        """Where the line ends: a base's air units [7.1.3], a small island's ground units
+        [7.1.2], a holding box's places [8.3.4] (``forces.py``)."""
+        from referee.rules.sixth_fleet_2019.options import force_room
+
+        return force_room(Game.of(module), state, side, verb, rest, units)
+
     def alike(self, module: Module, state: GameState, side: str) -> list[list[str]]:
         """The enemy units of one kind in one zone, which one attack may name together
         [9.0] (provisional)."""
