@@ -360,30 +360,48 @@ class Cache:
         folder = self._folder()
         if folder is None or not folder.is_dir():
             return 0
-        entries: list[tuple[float, int, Path]] = []
+        entries: list[tuple[float, int, str]] = []
         total = 0
-        for dirpath, _dirs, files in os.walk(folder):
-            for name in files:
-                p = Path(dirpath) / name
-                try:
-                    st = p.stat()
-                except OSError:
-                    continue
-                if name.startswith("."):  # a temporary file: another run's, or a crash's
-                    if st.st_mtime < time.time() - STALE_TEMP_SECONDS:
-                        with contextlib.suppress(OSError):
-                            p.unlink()
-                    continue
-                entries.append((st.st_mtime, st.st_size, p))
-                total += st.st_size
+        stale = time.time() - STALE_TEMP_SECONDS
+        for name, path, st in _files(str(folder)):
+            if name.startswith("."):  # a temporary file: another run's, or a crash's
+                if st.st_mtime < stale:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)
+                continue
+            entries.append((st.st_mtime, st.st_size, path))
+            total += st.st_size
         removed = 0
-        for _mtime, size, p in sorted(entries):
+        if total <= self.max_bytes:
+            return 0
+        for _mtime, size, path in sorted(entries):
             if total - removed <= self.max_bytes:
                 break
             with contextlib.suppress(OSError):
-                p.unlink()
+                os.unlink(path)
                 removed += size
         return removed
+
+
+def _files(top: str) -> list[tuple[str, str, os.stat_result]]:
+    """Every regular file under ``top`` (name, path, ``lstat``), folders that cannot be read
+    left out. :meth:`Cache.prune` lists every entry after each command that stored one (some
+    thousands), so this walks with ``os.scandir`` and plain strings: no ``Path`` object, no
+    second ``stat``, per entry."""
+    out: list[tuple[str, str, os.stat_result]] = []
+    folders = [top]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as it:
+                for e in it:
+                    with contextlib.suppress(OSError):
+                        if e.is_dir(follow_symlinks=False):
+                            folders.append(e.path)
+                        elif e.is_file(follow_symlinks=False):
+                            out.append((e.name, e.path, e.stat(follow_symlinks=False)))
+        except OSError:
+            continue
+    return out
 
 
 def _safe_folder(path: Path) -> bool:

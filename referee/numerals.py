@@ -8,12 +8,17 @@ cell or a VASSAL entry is written with the digits 0-9 and nothing else, and ever
 goes through :func:`read_whole` (the number or ``None``) or :func:`whole` (the number or a
 :class:`NumberError` that says what was expected and why the text is not it). Patterns that
 take numbers apart use :data:`DIGIT` in place of ``\\d``.
+
+The other way, a fraction the rules keep (a quarter and a half point [DTP 8.57, 11.5126]) is
+written for people as a mixed number, ``81 3/4`` (:func:`mixed_number`, :func:`mixed_in_text`),
+here and only here: the score tables, ``state show``, the viewer and Westpac's result.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from fractions import Fraction
 
 #: A regular-expression class for one ASCII digit: use it where ``\d`` would match "٣".
 DIGIT = "[0-9]"
@@ -96,3 +101,31 @@ def why_not(text: object) -> str:
     if digits.isascii() and digits.isdigit() and len(digits) > MAX_DIGITS:
         return f" (more than {MAX_DIGITS} digits)"
     return ""
+
+
+def mixed_number(v: Fraction) -> int | str:
+    """A whole number as such; a fraction as the mixed number people read, ``4 3/4``
+    (``3/4`` below one, ``-2 1/4`` below zero). ``str(v)`` is the exact ``19/4``."""
+    if v.denominator == 1:
+        return int(v)
+    whole_part, part = divmod(abs(v.numerator), v.denominator)
+    sign = "-" if v < 0 else ""
+    if whole_part:
+        return f"{sign}{whole_part} {part}/{v.denominator}"
+    return f"{sign}{part}/{v.denominator}"
+
+
+# a fraction written in a text: digits, a slash, digits (no date, path or decimal around it)
+_FRACTION = re.compile(r"(?<![0-9/.])([0-9]{1,12})/([0-9]{1,12})(?![0-9/])")
+
+
+def mixed_in_text(text: str) -> str:
+    """``text`` with each fraction in it as a mixed number: "wins by 327/4 VP" reads "wins
+    by 81 3/4 VP" (a zero denominator is left as written)."""
+
+    def mixed(m: re.Match[str]) -> str:
+        if m.group(2) == "0":
+            return m.group(0)
+        return str(mixed_number(Fraction(int(m.group(1)), int(m.group(2)))))
+
+    return _FRACTION.sub(mixed, text)

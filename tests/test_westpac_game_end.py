@@ -31,6 +31,7 @@ from referee.rules.sixth_fleet_dtp.sequence import BY_ID
 from referee.source.model import Module
 from tests.conformance.rulesets.dtp_westpac import module, set_up
 
+MIXED = "mixed_fractions_11_5126"  # the DTP flag of the score's words [DTP 11.5126]
 PASSIVE = frozenset({"movement", "combat"})  # the sections a passive file leaves empty
 
 
@@ -151,11 +152,18 @@ def test_at_the_end_of_turn_48_sea_control_is_assessed_and_the_east_block_wins()
     assert result in score_line(module(), score, "westpac")
 
 
-def _quarter_point(extra: Mapping[str, int]) -> Mapping[str, object]:
+def _quarter_point(extra: Mapping[str, int], *, older: bool = False) -> Mapping[str, object]:
     """The set-up on Game-Turn 48, every area held by both sides (no sea control), with
-    US-LCC-26 at D1 and three East Block ships damaged, plus ``extra`` damage; played out."""
+    US-LCC-26 at D1 and three East Block ships damaged, plus ``extra`` damage; played out.
+    ``older``: a game begun before new games recorded ``mixed_fractions_11_5126`` (its
+    ``earlier_starts`` reading)."""
     damage = {"US-LCC-26": 1, "SO-CG-7": 1, "SO-DD-8": 2, "SO-SG-51": 1, **extra}
-    score, _ = _the_end(turn_48({}, damage))
+    state = turn_48({}, damage)
+    assert state.data["dtp_flags"]["mixed_fractions_11_5126"] is True  # a new game's
+    if older:
+        flags = {k: v for k, v in state.data["dtp_flags"].items() if k != MIXED}
+        state = state.with_data(dtp_flags=flags)
+    score, _ = _the_end(state)
     assert not _awards(score)  # each area held by both sides: no sea control [DTP 11.5123]
     return score
 
@@ -167,35 +175,46 @@ def test_a_tie_is_a_tie_with_the_fractions_kept() -> None:
     5): 2 x 5/4 = 5/2. SEATO: SO CG #7 (ECM 3) at D1, 3/4; SO DD #8 (ECM 3) at D2, 3/2; SO SG
     #51 (ECM 1) at D1, 1/4: 5/2. No sea control: US #1 SSN stays in the Sea of Japan, US #2
     and SO #41 in the bastion, Taiwan and the PRC in the Formosa Strait. Net 0: "a tie (East
-    Block 5/2, SEATO 5/2): Tie [DTP 11.5125]"."""
-    score = _quarter_point({})
-    assert score["vp"] == {"EastBlock": "5/2", "SEATO": "5/2"}
-    assert score["net"] == "0" and score["level"] == "Tie"
-    assert score["result"] == "a tie (East Block 5/2, SEATO 5/2): Tie [DTP 11.5125]"
-    # shown in mixed numbers by the viewer and state show; the record and report keep 5/2
+    Block 2 1/2, SEATO 2 1/2): Tie [DTP 11.5125]" in a new game, whose score says its
+    fractions are mixed (the report prints them so); "a tie (East Block 5/2, SEATO 5/2)" in a
+    game begun before (``mixed_fractions_11_5126`` off: its reports keep their words)."""
     shown = "a tie (East Block 2 1/2, SEATO 2 1/2): Tie [DTP 11.5125]"
-    assert scoreboard(module(), score, "westpac", mixed=True)["result"] == shown
-    assert shown in score_line(module(), score, "westpac")
+    exact = "a tie (East Block 5/2, SEATO 5/2): Tie [DTP 11.5125]"
+    for older, result in ((False, shown), (True, exact)):
+        score = _quarter_point({}, older=older)
+        assert score["vp"] == {"EastBlock": "5/2", "SEATO": "5/2"}  # exact in the JSON
+        assert score["net"] == "0" and score["level"] == "Tie"
+        assert score["result"] == result
+        assert ("fractions" in score) is not older
+        report = scoreboard(module(), score, "westpac")  # the report's table
+        assert report["result"] == result
+        assert [s["total"] for s in report["sides"]] == (
+            ["5/2", "5/2"] if older else ["2 1/2", "2 1/2"]
+        )
+        # the viewer and state show: mixed numbers either way
+        assert scoreboard(module(), score, "westpac", mixed=True)["result"] == shown
+        assert shown in score_line(module(), score, "westpac")
 
 
 def test_a_quarter_point_decides() -> None:
     """The same position with SO AK #79 (a convoy, '*' ECM) at D1 more: one damage level of
     three is a quarter of the convoy's 1 VP [DTP 11.50921, 11.5126], so SEATO has 5/2 + 1/4 =
-    11/4 against 5/2: "SEATO wins by 1/4 VP (East Block 5/2, SEATO 11/4): SEATO Victory
+    11/4 against 5/2: "SEATO wins by 1/4 VP (East Block 2 1/2, SEATO 2 3/4): SEATO Victory
     [DTP 11.5125]"."""
     score = _quarter_point({"SO-AK-79": 1})
     assert score["vp"] == {"EastBlock": "5/2", "SEATO": "11/4"}
     assert Fraction(str(score["net"])) == Fraction(-1, 4) and score["level"] == "SEATO Victory"
-    assert score["result"] == (
-        "SEATO wins by 1/4 VP (East Block 5/2, SEATO 11/4): SEATO Victory [DTP 11.5125]"
-    )
-    board = scoreboard(module(), score, "westpac", mixed=True)  # the viewer's
     shown = "SEATO wins by 1/4 VP (East Block 2 1/2, SEATO 2 3/4): SEATO Victory [DTP 11.5125]"
-    assert board["result"] == shown and board["net"] == "-1/4"
-    assert [(s["name"], s["total"]) for s in board["sides"]] == [
-        ("East Block", "2 1/2"),
-        ("SEATO", "2 3/4"),
-    ]
+    assert score["result"] == shown
+    for board in (
+        scoreboard(module(), score, "westpac", mixed=True),  # the viewer's
+        scoreboard(module(), score, "westpac"),  # the report's
+    ):
+        assert board["result"] == shown and board["net"] == "-1/4"
+        assert [(s["name"], s["total"]) for s in board["sides"]] == [
+            ("East Block", "2 1/2"),
+            ("SEATO", "2 3/4"),
+        ]
     assert shown in score_line(module(), score, "westpac")
 
 

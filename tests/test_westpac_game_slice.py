@@ -134,8 +134,9 @@ def _mixed(v: Fraction) -> str:
 
 def _expected_result(game: Game, vp: dict[str, Fraction], shown: bool = False) -> str:
     """The result sentence for the recounted totals [DTP 11.5125], made here independently:
-    as recorded (exact fractions, 199/4, as the reports print it too), or ``shown`` as the
-    viewer and ``state show`` print it (mixed numbers, 49 3/4)."""
+    with exact fractions (199/4, the words of a game begun before new games recorded
+    ``mixed_fractions_11_5126``), or ``shown`` in mixed numbers (49 3/4: a new game's record
+    and reports, the viewer and ``state show``) [DTP 11.5126]."""
     say = _mixed if shown else str
     names = {s.id: s.name for s in game.module.sides}
     a, b = game.flags.soviet_side, game.flags.nato_side
@@ -207,7 +208,7 @@ def test_the_last_game_turn_by_email_reaches_the_result_and_verifies(tmp_path: P
     assert RULESET.awaiting(m, state)[0] == ""
     # the result the table gives for the recounted totals, sea control assessed now
     vp = westpac_recount(game, state)
-    result = _expected_result(game, vp)
+    result = _expected_result(game, vp, shown=True)  # a new game: mixed numbers [DTP 11.5126]
     score = RULESET.score(m, state)
     assert score["final"] and score["vp"] == {s: str(v) for s, v in vp.items()}
     assert score["result"] == result
@@ -221,10 +222,10 @@ def test_the_last_game_turn_by_email_reaches_the_result_and_verifies(tmp_path: P
     over = [e for e in last["events"] if e["kind"] == "game_over"]
     assert len(over) == 1 and over[0]["rule"] == "DTP 11.5125" and result in over[0]["text"]
     folder = sorted((game_dir / "turns").iterdir())[-1]
-    md = (folder / "report.md").read_text("utf-8")  # the reports keep the record's fractions
+    md = (folder / "report.md").read_text("utf-8")  # the reports print the record's words
     assert "## Score (final) [DTP 11.5124]" in md and f"**Result**: {result}." in md
     assert f"<b>Result</b>: {result}." in (folder / "report.html").read_text("utf-8")
-    shown = _expected_result(game, vp, shown=True)  # in mixed numbers where people read it
+    shown = result  # in mixed numbers wherever people read it
     assert shown in score_line(m, score, "westpac")  # `referee state show`
     docs, _, referee = archive_steps(game_dir, m, rs, "SEATO")
     model = viewer_model(m, docs, side="SEATO", referee=referee)

@@ -134,14 +134,17 @@ class Ran:
 
 
 def _invoke(args: list[str]) -> Ran:
+    """``referee ARGS`` in this process, through the app the console script builds for them
+    (``cli.app_for``: the named command's module alone, not every command's options read
+    again for each step of a demo)."""
     from typer.testing import CliRunner
 
-    from referee.cli import app
+    from referee.cli import app_for
     from referee.errors import UserError
 
     t0 = time.perf_counter()
     try:
-        result = CliRunner().invoke(app, args, catch_exceptions=False)
+        result = CliRunner().invoke(app_for(args), args, catch_exceptions=False)
         code, out = result.exit_code, result.output
     except UserError as exc:  # what `referee` (cli.main) prints as one line
         code, out = exc.exit_code, f"referee: error: {exc}\n"

@@ -45,6 +45,7 @@ from typing import Any
 
 from referee.demos import base
 from referee.engine.core import GameState
+from referee.engine.ruleset import host_handoffs
 from referee.pbem.envelope import read_header
 
 SEED = 5
@@ -214,7 +215,7 @@ class Director(base.RulesetPlayer):
         number the position does not hold replaced by one it holds [30.16], [31.13], [31.23];
         ``None`` when the file is still refused."""
         keep: list[str] = []
-        ids = handoffs(state)
+        ids = host_handoffs(self.rs, self.module, state)
         for line in text.splitlines():
             if not is_order(line):
                 keep.append(line)
@@ -247,15 +248,6 @@ def is_order(line: str) -> bool:
     """An order line of a file (not its header, a section line, a comment or a blank)."""
     x = line.strip()
     return bool(x) and not x.startswith(("#", "[")) and ":" not in x.split()[0]
-
-
-def handoffs(state: GameState) -> list[str]:
-    """The host game hand-offs the position names (the box's air combat [31.13], a Shipping
-    Attack's air combat and AA fire [31.23], the open ones [30.15a]), by number."""
-    data = state.data
-    named = [(data.get(key) or {}).get("handoff") for key in ("box_combat", "shipping_combat")]
-    named += [h.get("id") for h in data.get("handoffs") or []]
-    return sorted({str(h) for h in named if h}, key=lambda h: int(h[1:]))
 
 
 def play(out: Path, game_dir: Path, keys: Path, secret: Path, game: base.Game) -> list[str]:

@@ -13,7 +13,7 @@ these questions thousands of times per adjudication, and a 60-order validation m
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from referee.hexgrid import hexside_key
@@ -92,22 +92,7 @@ class HexBoard:
             return None
         if a == b:
             return [a]
-        table = self._table(kind)
-        parent = {a: a}
-        queue = deque((a,))
-        while queue:
-            cur = queue.popleft()
-            for nxt in table.get(cur, ()):
-                if nxt in parent:
-                    continue
-                parent[nxt] = cur
-                if nxt == b:
-                    out = [b]
-                    while out[-1] != a:
-                        out.append(parent[out[-1]])
-                    return out[::-1]
-                queue.append(nxt)
-        return None
+        return shortest_path(self._table(kind), a, b)
 
     def properties(self, location: str) -> dict[str, Any]:
         """A hex's named facts (name, country, airbase, set-up code), for generic code that
@@ -204,3 +189,26 @@ class HexBoard:
 
     def suggest_ids(self) -> Iterable[str]:
         return self._ids
+
+
+def shortest_path(table: Mapping[str, Sequence[str]], a: str, b: str) -> list[str] | None:
+    """A shortest path from ``a`` to ``b`` (both ends included, ``a != b``) over a board's
+    neighbour ``table`` for one kind of movement, breadth first, or ``None`` when there is
+    none. The tables list each location's neighbours sorted, so ties go to the first at
+    each step and the answer is the same on every run: the one search of
+    :meth:`HexBoard.path` and :meth:`referee.engine.graphboard.GraphBoard.path`."""
+    parent = {a: a}
+    queue = deque((a,))
+    while queue:
+        cur = queue.popleft()
+        for nxt in table.get(cur, ()):
+            if nxt in parent:
+                continue
+            parent[nxt] = cur
+            if nxt == b:
+                out = [b]
+                while out[-1] != a:
+                    out.append(parent[out[-1]])
+                return out[::-1]
+            queue.append(nxt)
+    return None

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from referee.engine.board import shortest_path
 from referee.engine.core import Board
 from referee.source.mapkinds import (
     ANY_KIND,
@@ -181,22 +182,7 @@ class GraphBoard:
             return None
         if a == b:
             return [a]
-        table = self._table(kind)
-        parent: dict[str, str] = {a: a}
-        queue = deque((a,))
-        while queue:
-            cur = queue.popleft()
-            for nxt in table.get(cur, ()):
-                if nxt in parent:
-                    continue
-                parent[nxt] = cur
-                if nxt == b:
-                    out = [b]
-                    while out[-1] != a:
-                        out.append(parent[out[-1]])
-                    return out[::-1]
-                queue.append(nxt)
-        return None
+        return shortest_path(self._table(kind), a, b)
 
     def reachable(
         self, start: str, steps: int | None = None, kind: str | None = None

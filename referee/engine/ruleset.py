@@ -4,7 +4,8 @@ A ruleset is one object, an instance of a subclass of :class:`Ruleset`: a small 
 (the five abstract methods, ``awaiting`` unless it has :class:`Submissions`, its ``id``,
 ``name`` and orders ``vocabulary``) plus the typed
 capabilities it declares by subclassing them (:class:`Submissions`, :class:`HiddenInformation`,
-:class:`PhaseTitles`, :class:`ScriptedPlayer`, :class:`UnitOptions`, :class:`SealedResolution`).
+:class:`PhaseTitles`, :class:`ScriptedPlayer`, :class:`UnitOptions`, :class:`PositionFacts`,
+:class:`HostGame`, :class:`SealedResolution`).
 The engine core, the PBEM referee and every command call a ruleset only through the methods
 of these classes and the functions below, so a new rule system is a new package with a
 ``schema.py`` (``referee/source/schema.py``: what it asks of a module source, and how to get
@@ -129,6 +130,20 @@ class Ruleset(ABC):
         retreats, decisions, victory points), each citing its case (``validate`` and
         ``adjudicate --dry-run``). None by default."""
         return []
+
+    def phasing_side(self, module: Module, state: GameState) -> str | None:
+        """The side whose phase ``state`` is in, the turn tracker's player (the VASSAL saves'
+        tracker, ``referee.vassal.position.save``): by default the side acting. A ruleset in
+        which the other side's orders come inside the phasing player's phase (the naval
+        module's interdiction, a second signature) says whose phase it still is."""
+        return state.active_side
+
+    def marked_locations(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The locations a marker counter of the module's palette stands on in ``state``, by
+        the marker's name (SPI Sixth Fleet's ``Destroyed`` on each Defended hex whose
+        intrinsic DEF is gone [10.44]): the VASSAL saves put the counter there
+        (``referee.vassal.position.save``). None by default."""
+        return {}
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
         """The starts older versions of this ruleset made for the game ``state`` starts (a
@@ -267,6 +282,15 @@ class UnitOptions(ABC):
         is accepted (options format 6); none by default."""
         return []
 
+    def force_partners(self, module: Module, state: GameState, side: str, verb: str) -> list[str]:
+        """The units of ``side`` that have no line of ``verb`` of their own but may join a
+        unit's one-unit line of that verb as its partner, where the rules let such a unit add
+        to another's order (the naval module's ground artillery unit beside a ship in port's
+        ``defend`` [29.22]): the published options (format 7) list, for each unit's line, the
+        candidates whose two-unit line :meth:`force_accepts` accepts
+        (:func:`referee.pbem.draft_options.force_partners`); none by default."""
+        return []
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """The most units one line of a verb may name, where the rules cap a force (2019's
         refit and reinforcement actions [6.4], a Shipping Attack's 3 air units [31.11]);
@@ -294,6 +318,24 @@ class PositionFacts:
 def position_facts(ruleset: Ruleset) -> type[Facts] | None:
     """The ruleset's declared facts, or ``None`` when its ``state.data`` is undeclared."""
     return ruleset.facts if isinstance(ruleset, PositionFacts) else None
+
+
+class HostGame(ABC):
+    """The ruleset is a module played inside a host game (the naval module inside its land
+    series): what its rules leave to the host game goes there as a numbered hand-off, and
+    the host game's result comes back as an order naming the number, signed by both players
+    in turn."""
+
+    @abstractmethod
+    def handoffs(self, module: Module, state: GameState) -> tuple[str, ...]:
+        """The numbers of the hand-offs ``state`` holds for the host game (those open, and
+        one whose result is being signed), in order: what an orders file may name."""
+
+
+def host_handoffs(ruleset: Ruleset, module: Module, state: GameState) -> tuple[str, ...]:
+    """The host game hand-offs ``state`` holds (:class:`HostGame`); none for a ruleset that
+    is not played inside a host game."""
+    return tuple(ruleset.handoffs(module, state)) if isinstance(ruleset, HostGame) else ()
 
 
 class SealedResolution(ABC):
@@ -528,21 +570,20 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
 
 
 def starts_without_later_flags(
-    state: GameState, later_flags: Mapping[str, Any], key: str = "flags"
+    state: GameState, later_flags: Mapping[str, Any], facts: type[Facts], key: str = "flags"
 ) -> tuple[GameState, ...]:
     """The starts older versions of a ruleset made for the same game, for its
     ``earlier_starts``: ``state`` without the flags of rulings adopted after games began
-    (``later_flags``, oldest first, each recorded by ``new_game`` in ``state.data[key]``),
-    the newest dropped first, down to a start with none of them."""
-    flags = dict(state.data.get(key) or {})
+    (``later_flags``, oldest first, each recorded by ``new_game`` in the fact ``key`` the
+    ruleset's ``facts`` declare), the newest dropped first, down to a start with none of
+    them. Read and written through the declaration (``Facts.of``, ``put``, ``drop``), so a
+    ``key`` it does not declare is a ``TypeError``."""
+    if key not in facts.declared():
+        raise TypeError(f"{key!r} is no fact {facts.__name__} declares: declare it there")
+    flags = dict(getattr(facts.of(state), key) or {})
     later = [k for k in later_flags if k in flags]
     out: list[GameState] = []
     while later:
         flags.pop(later.pop(), None)
-        data = dict(state.data)
-        if flags:
-            data[key] = dict(flags)
-        else:
-            data.pop(key, None)
-        out.append(state.evolve(data=data))
+        out.append(facts.put(state, **{key: dict(flags)}) if flags else facts.drop(state, key))
     return tuple(out)

@@ -46,6 +46,10 @@ out after three refused lines: :data:`WHOLE_FORCES`), the counts that cap a forc
 or more where it ends (``force_room``: :func:`force_rooms`, a base's room [7.1.3]), and the
 forces of the verbs a ruleset gives since format 6 (``force_since``: Carrier Battlegroup's
 ``trade`` of several missiles [5.0 step 2c]). A format-5 file is written again as it was.
+Format 7: also the partners (:func:`force_partners`): for each unit's one-unit line of a
+verb, the units with no line of that verb of their own that may join it (``partners``: the
+naval module's ground artillery unit beside a ship's ``defend`` [29.22]), each two-unit line
+accepted by the validator. A format-6 file is format 7's without them, byte for byte.
 """
 
 from __future__ import annotations
@@ -67,9 +71,10 @@ FORMATS = {
     4: "referee-draft-options/4",
     5: "referee-draft-options/5",
     6: "referee-draft-options/6",
+    7: "referee-draft-options/7",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 6
+OPTIONS_VERSION = 7
 """The version a new step publishes."""
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module
@@ -459,6 +464,54 @@ def _pair_refused_on(
     return None if len(refused) == len(rests) else refused
 
 
+PARTNERS = 7
+"""The format from which each unit's entry lists its ``partners`` (:func:`force_partners`)."""
+
+
+def force_partners(
+    ruleset: Ruleset,
+    module: Module,
+    view: GameState,
+    side: str,
+    lines: Mapping[str, list[str]],
+) -> dict[str, dict[str, dict[str, list[str]]]]:
+    """For each unit, by verb and rest, its partners: the units the ruleset names
+    (:meth:`~referee.engine.ruleset.UnitOptions.force_partners`: units with no line of the
+    verb of their own that the rules let join another's, a ground artillery unit beside a
+    ship in port [29.22]) whose two-unit line ``VERB UNIT PARTNER REST`` the validator
+    accepts. A partner joins the one-unit line it was judged with, so the viewer offers it
+    only there: every line it lets a player make with a partner is one the validator
+    accepts. The cost: units with a line of the verb x their rests x candidates checks."""
+    if not isinstance(ruleset, UnitOptions) or not ruleset.force_verbs:
+        return {}
+    out: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for verb in sorted(ruleset.force_verbs):
+        candidates = ruleset.force_partners(module, view, side, verb)
+        if not candidates:
+            continue
+        own = {
+            uid
+            for uid, offered in lines.items()
+            for line in offered
+            if (p := force_parts(line)) and p[0] == verb and p[1] == [uid]
+        }
+        for uid, offered in sorted(lines.items()):
+            for line in offered:
+                parts = force_parts(line)
+                if not parts or parts[0] != verb or parts[1] != [uid]:
+                    continue
+                ok = [
+                    c
+                    for c in candidates
+                    if c != uid
+                    and c not in own
+                    and ruleset.force_accepts(module, view, side, f"{verb} {uid} {c} {parts[2]}")
+                ]
+                if ok:
+                    out.setdefault(uid, {}).setdefault(verb, {})[parts[2]] = ok
+    return out
+
+
 def force_rooms(
     ruleset: Ruleset,
     module: Module,
@@ -533,6 +586,9 @@ def _with_forces(
         room = force_rooms(ruleset, module, view, side, lines, mates)
         if room:
             out["force_room"] = room
+    if version >= PARTNERS:
+        for uid, by_verb in force_partners(ruleset, module, view, side, lines).items():
+            units[uid]["partners"] = by_verb
     return out
 
 

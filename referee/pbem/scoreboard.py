@@ -13,11 +13,14 @@ rows with their meaning spelled out:
 * ``net`` and ``level``: the net total read on the Level of Victory table [13.2];
 * ``result``: once the game is over, the result in words (who won, by how much, the level
   and its case), as a ruleset that names it gives it (Westpac [DTP 11.5125]);
-* numbers: exact in the reports (``327/4``, as the signed JSON and every report so far
-  has them: a report's rendering is proved byte for byte by ``verify``, and the templates'
-  hash is chained into every later step's orders); with ``mixed``, for the viewer and
-  ``referee state show``, a fraction the rules keep (1/4 and 1/2 [DTP 8.57, 11.5126]) as
-  the mixed number people read, ``81 3/4``, in the tables, the net and the result's words;
+* numbers: exact in the reports (``327/4``, as the signed JSON has them), unless the score
+  says ``"fractions": "mixed"`` (a Westpac game begun since the ruleset records it [DTP
+  11.5126]); with ``mixed``, for the viewer and ``referee state show``, always: a fraction the
+  rules keep (1/4 and 1/2 [DTP 8.57, 11.5126]) as the mixed number people read, ``81 3/4``,
+  in the tables, the net and the result's words. The switch is in the signed score, not in
+  the templates: a report's rendering is proved byte for byte by ``verify`` and the
+  templates' hash is chained into every game's orders, so an archive made before renders as
+  it did and no other game's dice change;
 * any other key (e.g. ``neutral_airspace_penalty`` [14.2]): listed by name, so nothing
   signed is hidden.
 
@@ -32,6 +35,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
+from referee.numerals import mixed_in_text, mixed_number
 from referee.source.model import Module
 
 KNOWN = frozenset(
@@ -47,6 +51,7 @@ KNOWN = frozenset(
         "level",
         "final",
         "result",
+        "fractions",
     }
 )
 VP_LABEL = "VP for enemy units destroyed"  # what ``vp`` counts unless ``vp_label`` says
@@ -70,7 +75,8 @@ def scoreboard(
     """Rows for the report templates: ``sides``, ``losses``, ``bonuses``, ``net``, ``level``,
     ``final``, ``result`` (text, or None), ``rule``, ``others`` (other keys as ``(name, JSON
     text)``); with ``mixed`` its fractions as mixed numbers (the viewer, ``state show``)."""
-    number = _mixed if mixed else _number
+    mixed = mixed or score.get("fractions") == "mixed"
+    number = mixed_number if mixed else _number
     pieces = module.pieces()
     vp = score.get("vp") if isinstance(score.get("vp"), Mapping) else {}
     raw_bonuses = score.get("bonuses") if isinstance(score.get("bonuses"), list) else []
@@ -143,7 +149,7 @@ def scoreboard(
         "net": _shown(score.get("net")) if mixed else score.get("net"),
         "level": score.get("level"),
         "final": bool(score.get("final")),
-        "result": (_shown_text(result) if mixed else result) if result else None,
+        "result": (mixed_in_text(result) if mixed else result) if result else None,
         "others": others,
     }
 
@@ -207,46 +213,19 @@ def _number(v: Fraction) -> int | str:
     return int(v) if v.denominator == 1 else str(v)
 
 
-def _mixed(v: Fraction) -> int | str:
-    """A whole number as such; a fraction (the DTP rules keep 1/4 and 1/2 [DTP 8.57, 11.5126])
-    as the mixed number people read, ``4 3/4`` (``3/4`` below one, ``-2 1/4`` below zero).
-    The score's JSON keeps the exact ``19/4``: this is only how it is shown."""
-    if v.denominator == 1:
-        return int(v)
-    whole, part = divmod(abs(v.numerator), v.denominator)
-    sign = "-" if v < 0 else ""
-    return f"{sign}{whole} {part}/{v.denominator}" if whole else f"{sign}{part}/{v.denominator}"
-
-
 def shown_value(shown: int | str) -> Fraction:
     """The exact value of a number as the tables show it (``60``, ``19/4``, ``141 3/4``,
-    ``-2 1/4``): the inverse of :func:`_number` and :func:`_mixed`, for whoever reads a table
-    back."""
+    ``-2 1/4``): the inverse of :func:`_number` and :func:`referee.numerals.mixed_number`,
+    for whoever reads a table back."""
     text = str(shown).strip()
     sign = -1 if text.startswith("-") else 1
     return sign * sum((Fraction(p) for p in text.lstrip("-").split()), Fraction(0))
 
 
-# a fraction written in a score's text (a result in words): digits, a slash, digits
-_FRACTION = re.compile(r"(?<![0-9/.])([0-9]{1,12})/([0-9]{1,12})(?![0-9/])")
-
-
 def _shown(value: Any) -> Any:
-    """A score's number (an int, or the exact text ``"-9/4"``) as :func:`_mixed` shows it;
-    anything else as it is."""
+    """A score's number (an int, or the exact text ``"-9/4"``) as a mixed number
+    (:func:`referee.numerals.mixed_number`); anything else as it is."""
     if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,12}(/[0-9]{1,12})?", value):
         d = value.rsplit("/", 1)[-1]
-        return _mixed(Fraction(value)) if d != "0" else value
+        return mixed_number(Fraction(value)) if d != "0" else value
     return value
-
-
-def _shown_text(text: str) -> str:
-    """A score's text (Westpac's result [DTP 11.5125]) with each fraction in it shown as a
-    mixed number: "wins by 327/4 VP" reads "wins by 81 3/4 VP"."""
-
-    def mixed(m: re.Match[str]) -> str:
-        if m.group(2) == "0":
-            return m.group(0)
-        return str(_mixed(Fraction(int(m.group(1)), int(m.group(2)))))
-
-    return _FRACTION.sub(mixed, text)

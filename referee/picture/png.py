@@ -243,12 +243,12 @@ def position_png(
         color = {"attack": ATTACK, "retreat": RETREAT}.get(kind, MOVE)
         end = pts[-1]
         if hexes[-1] in keys and len(pts) >= 2:
-            end = _towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
+            end = towards(pts[-2], pts[-1], r)  # the head touches the disc, not its letter
         _arrow(draw, [*pts[:-1], end], color, w, dashed=kind == "retreat", head=r * 0.9)
     region_of_play = play_region(module, after, todo) if module.map.grid is not None else []
     # a zone or port of a combined map (hexes with zones and spaces over them) is placed where
     # the board draws it, like a hex
-    x0, y0, x1, y1 = _crop_box(lay, [anchor(module, lay, h) for h in region_of_play])
+    x0, y0, x1, y1 = crop_box(lay, [anchor(module, lay, h) for h in region_of_play])
     region = board.crop((x0, y0, x1, y1))
     panel = _key_panel(
         module,
@@ -280,8 +280,9 @@ def _font(role: str, size: float) -> Any:
     return pil_font(role, size)
 
 
-def _towards(a: Point, b: Point, d: float) -> Point:
-    """The point ``d`` short of ``b`` on the segment from ``a``."""
+def towards(a: Point, b: Point, d: float) -> Point:
+    """The point ``d`` short of ``b`` on the segment from ``a`` (an arrow's head touching a
+    disc, not its letter: the PNG's and the SVG's)."""
     length = math.dist(a, b)
     if length <= d:
         return b
@@ -289,9 +290,9 @@ def _towards(a: Point, b: Point, d: float) -> Point:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-def _crop_box(lay: Any, points: Sequence[Point]) -> tuple[int, int, int, int]:
-    """The map pixels round ``points`` (the places in play) with one hex to spare, inside the
-    map; the whole map when nothing is on it."""
+def crop_box(lay: Any, points: Sequence[Point]) -> tuple[int, int, int, int]:
+    """The map pixels round ``points`` (the places in play) with one and a half hexes to
+    spare, inside the map; the whole map when nothing is on it (the PNG's and the SVG's)."""
     ox, oy = lay.map_origin
     mw, mh = lay.map_size
     if not points:

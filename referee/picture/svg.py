@@ -34,12 +34,14 @@ from referee.picture.png import (
     MOVE,
     PANEL,
     RETREAT,
+    crop_box,
     disc_radius,
     eliminated_units,
     is_place,
     marks,
     play_region,
     stack_keys,
+    towards,
 )
 from referee.source.memo import per_module
 from referee.source.model import Module
@@ -263,30 +265,6 @@ def _arrow(pts: Sequence[Point], color: str, width: float, dashed: bool, head: f
     return line + f'<polygon points="{_pts([(x1, y1), left, right])}" fill="{color}"/>'
 
 
-def _towards(a: Point, b: Point, d: float) -> Point:
-    length = math.dist(a, b)
-    if length <= d:
-        return b
-    t = (length - d) / length
-    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
-
-
-def _crop(lay: Any, points: Sequence[Point]) -> tuple[float, float, float, float]:
-    """The map round ``points`` with one and a half hexes to spare, inside the map."""
-    ox, oy = lay.map_origin
-    mw, mh = lay.map_size
-    if not points:
-        return ox, oy, ox + mw, oy + mh
-    pad = lay.hex_width * 1.5
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return (
-        max(ox, math.floor(min(xs) - pad)),
-        max(oy, math.floor(min(ys) - pad)),
-        min(ox + mw, math.ceil(max(xs) + pad)),
-        min(oy + mh, math.ceil(max(ys) + pad)),
-    )
-
-
 def _pieces(
     module: Module, lay: Any, after: GameState, todo: Sequence[tuple[str, list[str]]]
 ) -> tuple[list[str], dict[str, str]]:
@@ -325,7 +303,7 @@ def _pieces(
             continue
         color = rgb({"attack": ATTACK, "retreat": RETREAT}.get(kind, MOVE))
         if hexes[-1] in keys:
-            pts[-1] = _towards(pts[-2], pts[-1], r)  # the head touches the disc
+            pts[-1] = towards(pts[-2], pts[-1], r)  # the head touches the disc
         out.append(_arrow(pts, color, w, kind == "retreat", r * 0.9))
     return out, keys
 
@@ -450,7 +428,7 @@ def position_svg(
     lay = geo.layout
     todo = marks(module, before, after, events)
     region = play_region(module, after, todo) if module.map.grid is not None else []
-    x0, y0, x1, y1 = _crop(lay, [anchor(module, lay, h) for h in region])
+    x0, y0, x1, y1 = crop_box(lay, [anchor(module, lay, h) for h in region])
     pieces, keys = _pieces(module, lay, after, todo)
     panel, pw, ph = _key_panel(
         module,

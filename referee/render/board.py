@@ -87,26 +87,9 @@ def board_layout(module: Module, dpi: int = 100) -> BoardLayout:
     grid = g.scaled(hex_width=hw, margin=margin)
     mw, mh = grid.pixel_size()
     map_w, map_h = math.ceil(mw - 1e-9), math.ceil(mh - 1e-9)
-    title_h = round(0.55 * dpi)
     entries = tuple(legend_entries(module))
-    width = map_w
-    cols, rows = _legend_grid(width, dpi, hw, entries)
-    legend_h = round(0.2 * dpi) * 2 + round(0.3 * dpi) + rows * round(0.32 * dpi)
-    return BoardLayout(
-        dpi=dpi,
-        grid=grid,
-        width=width,
-        height=title_h + map_h + legend_h,
-        map_origin=(0, title_h),
-        map_size=(map_w, map_h),
-        title_height=title_h,
-        legend_top=title_h + map_h,
-        legend_height=legend_h,
-        legend_columns=cols,
-        legend=entries,
-        scale=hw / g.hex_width,
-        offset=(float(margin), float(title_h + margin)),
-    )
+    legend = _legend_grid(map_w, dpi, hw, entries)
+    return BoardLayout.framed(dpi, grid, (map_w, map_h), entries, legend, hw / g.hex_width, margin)
 
 
 def _legend_grid(

@@ -40,6 +40,40 @@ class BoardLayout:
     scale: float = 0.0  # image pixels per inch of the map's own coordinates (zones, spaces)
     offset: tuple[float, float] = (0.0, 0.0)  # the image pixel of the map's (0, 0)
 
+    @classmethod
+    def framed(
+        cls,
+        dpi: int,
+        grid: HexGrid | None,
+        map_size: tuple[int, int],
+        legend: tuple[LegendEntry, ...],
+        legend_grid: tuple[int, int],
+        scale: float,
+        margin: int,
+    ) -> BoardLayout:
+        """The one frame of every printed board: a title band, the map (``map_size`` pixels,
+        its drawing ``margin`` pixels in), and the legend under it in ``legend_grid``
+        (columns, rows); ``scale`` is image pixels per inch of the map's own coordinates."""
+        map_w, map_h = map_size
+        cols, rows = legend_grid
+        title_h = round(0.55 * dpi)
+        legend_h = round(0.2 * dpi) * 2 + round(0.3 * dpi) + rows * round(0.32 * dpi)
+        return cls(
+            dpi=dpi,
+            grid=grid,
+            width=map_w,
+            height=title_h + map_h + legend_h,
+            map_origin=(0, title_h),
+            map_size=(map_w, map_h),
+            title_height=title_h,
+            legend_top=title_h + map_h,
+            legend_height=legend_h,
+            legend_columns=cols,
+            legend=legend,
+            scale=scale,
+            offset=(float(margin), float(title_h + margin)),
+        )
+
     @property
     def hex_width(self) -> int:
         return round(self.grid.hex_width) if self.grid is not None else round(0.5 * self.dpi)

@@ -51,25 +51,9 @@ def canvas_layout(
     margin = max(4, round(0.2 * dpi))
     map_w = math.ceil(canvas.width * dpi - 1e-9) + 2 * margin
     map_h = math.ceil(canvas.height * dpi - 1e-9) + 2 * margin
-    title_h = round(0.55 * dpi)
     legend = tuple(entries)
-    cols, rows = legend_grid(map_w, dpi, round(0.5 * dpi), legend)
-    legend_h = round(0.2 * dpi) * 2 + round(0.3 * dpi) + rows * round(0.32 * dpi)
-    return BoardLayout(
-        dpi=dpi,
-        grid=None,
-        width=map_w,
-        height=title_h + map_h + legend_h,
-        map_origin=(0, title_h),
-        map_size=(map_w, map_h),
-        title_height=title_h,
-        legend_top=title_h + map_h,
-        legend_height=legend_h,
-        legend_columns=cols,
-        legend=legend,
-        scale=float(dpi),
-        offset=(float(margin), float(title_h + margin)),
-    )
+    cols_rows = legend_grid(map_w, dpi, round(0.5 * dpi), legend)
+    return BoardLayout.framed(dpi, None, (map_w, map_h), legend, cols_rows, float(dpi), margin)
 
 
 def zone_label_point(zone: Zone) -> Point:

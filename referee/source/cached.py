@@ -360,9 +360,9 @@ def load_module_cached(
     if key is not None:
         data = cache.get("module", key)
         if data is not None:
-            got = _rebuild(data, root)
+            got = _held(key, data, root) or _rebuild(data, root)
             if got is not None:
-                return got
+                return _hold(key, data, got)
             cache.stats.refused += 1
     if loader is None:
         from referee.source.loader import load_module as loader
@@ -378,7 +378,38 @@ def load_module_cached(
         except (TypeError, ValueError):  # something this codec does not know: no caching
             return module, diags
         cache.put("module", key, blob)
+        _hold(key, blob, (module, diags))
     return module, diags
+
+
+MAX_HELD: Final = 4
+"""Module objects this process keeps, by source key (the few it is working with)."""
+
+_HELD: dict[str, tuple[bytes, Module, tuple[Any, ...]]] = {}
+
+
+def _held(key: str, data: bytes, root: Path) -> tuple[Module, Diagnostics] | None:
+    """The module object this process already made from exactly this cache entry (same
+    source key: same bytes, path and program; same entry bytes), with a fresh copy of its
+    diagnostics; ``None`` when it made none.
+
+    A process that runs several commands on one game (the demos, the tests, a script over
+    the library) loads the module once a command; handing back the same immutable object
+    lets every table built from it (:func:`referee.source.memo.per_module`: the boards, the
+    VASSAL placement table, the picture's map layer) serve the next command too, instead of
+    being built again and held a second time beside the first. The entry is still read and
+    checked as before (a damaged one is refused), only not decoded again."""
+    got = _HELD.get(key)
+    if got is None or got[0] != hashlib.sha256(data).digest():
+        return None
+    return got[1], Diagnostics(root=root, items=list(got[2]))
+
+
+def _hold(key: str, data: bytes, loaded: tuple[Module, Diagnostics]) -> tuple[Module, Diagnostics]:
+    if key not in _HELD and len(_HELD) >= MAX_HELD:
+        del _HELD[next(iter(_HELD))]
+    _HELD[key] = (hashlib.sha256(data).digest(), loaded[0], tuple(loaded[1].items))
+    return loaded
 
 
 def _rebuild(data: bytes, root: Path) -> tuple[Module, Diagnostics] | None:

@@ -21,6 +21,7 @@ What a property *means* is the ruleset's business; the model only records it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from referee.source.origin import Origin
 
@@ -226,10 +227,15 @@ def self_intersection(poly: tuple[Point, ...] | list[Point]) -> tuple[int, int] 
     return None
 
 
+@lru_cache(maxsize=4096)
 def polygons_overlap(a: tuple[Point, ...], b: tuple[Point, ...]) -> bool:
     """Whether two simple polygons share interior: an edge of one crosses an edge of the
     other, or one lies inside the other. Shared edges and corners (neighbouring zones drawn
-    along one border) do not count."""
+    along one border) do not count.
+
+    Every pair of edges is tried (most of the cost of loading a map of zones), so the answer
+    is kept per pair of outlines: a process that loads one source several times (``check``,
+    ``new`` and the player of a demo; a test session) asks each pair once."""
     na, nb = len(a), len(b)
     for i in range(na):
         p, q = a[i], a[(i + 1) % na]

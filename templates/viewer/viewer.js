@@ -317,7 +317,44 @@
 
   /* ---- zoom and pan: wheel, trackpad (ctrl+wheel pinch), drag, two-finger pinch ---- */
   var vp = $("viewport"), world = $("world"), view = { k: 1, x: 0, y: 0 };
-  function apply() { world.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.k + ")"; }
+  function apply() {
+    world.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.k + ")";
+    if (view.k !== markK) { sizeMarks(); }
+  }
+  /* The option marks (a move's end, a target, "+n" beside a stack) are drawn in the map's
+     units and shrink with it: on a phone the map fits a narrow screen and a mark was 11-13
+     CSS px wide. Each is kept at least MARK_MIN (at phone width MARK_MIN_PHONE) CSS px in
+     radius on the screen, grown about its own centre, but never past half the way to the
+     nearest other mark (on a dense map, the naval module's sea hexes, they would cover each
+     other: there the player zooms in); zoomed in, a mark grows with the map. */
+  var MARK_MIN = 9, MARK_MIN_PHONE = 13, markK = null, markDiscs = [], framedForce = null;
+  var phoneWide = window.matchMedia ? window.matchMedia("(max-width: 760px)") : null;
+  function measureMarks() {  /* each mark's disc and the room around it, once a drawing */
+    markDiscs = [];
+    document.querySelectorAll("#optmarks .opt").forEach(function (o) {
+      var c = o.querySelector("circle");
+      if (c) { markDiscs.push({ g: o, x: +c.getAttribute("cx"), y: +c.getAttribute("cy"), r: +c.getAttribute("r"), room: Infinity }); }
+    });
+    /* each one's nearest, sorted by x: a side is searched only as far as the nearest found
+       (thousands of marks, a ship's or an air unit's every hex, in a few milliseconds) */
+    var n = markDiscs.length;
+    markDiscs.sort(function (a, b) { return a.x - b.x; });
+    function near(a, b) { var d = Math.sqrt((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)); if (d < a.room) { a.room = d; } }
+    for (var i = 0; i < n; i++) {
+      var a = markDiscs[i], j;
+      for (j = i + 1; j < n && markDiscs[j].x - a.x < a.room; j++) { near(a, markDiscs[j]); }
+      for (j = i - 1; j >= 0 && a.x - markDiscs[j].x < a.room; j--) { near(a, markDiscs[j]); }
+    }
+  }
+  function sizeMarks() {
+    markK = view.k;
+    var min = phoneWide && phoneWide.matches ? MARK_MIN_PHONE : MARK_MIN;
+    markDiscs.forEach(function (m) {
+      var s = Math.min(min / (view.k * m.r), m.room / 2 / m.r);
+      if (s > 1) { m.g.setAttribute("transform", "translate(" + m.x + " " + m.y + ") scale(" + s + ") translate(" + (-m.x) + " " + (-m.y) + ")"); }
+      else { m.g.removeAttribute("transform"); }
+    });
+  }
   function zoomAt(f, cx, cy) {
     var k = Math.max(0.05, Math.min(8, view.k * f));
     view.x = cx - (cx - view.x) * (k / view.k); view.y = cy - (cy - view.y) * (k / view.k); view.k = k; apply();
@@ -651,7 +688,8 @@
       });
     });
   }
-  function drawOptions() {
+  function drawOptions() { drawOptionMarks(); measureMarks(); frameForce(); sizeMarks(); }
+  function drawOptionMarks() {
     var g = $("optmarks"); clear(g);
     if (step !== D.steps.length - 1) { return; }
     drawAnswerMarks(g);
@@ -739,7 +777,8 @@
      of the force has the line of each. Since format 6 a unit joins only within each count that caps
      the line where it ends (`force_room`: a base's room [7.1.3], a holding box's places [8.3.4]), so
      a force of three or more is one the validator accepts; what holds only for the whole file (an
-     allowance shared with other lines) is `referee validate`'s to judge, and the page says so. */
+     allowance shared with other lines) is `referee validate`'s to judge, and the page says so. Since format 7 a unit with no line of the verb of its own joins a one-unit line as its
+     partner where the referee accepted the two (`partners`: a ground artillery unit beside a ship's defend [29.22]). */
   function forceSplit(order) {  /* as referee/pbem/draft_options.py force_parts reads a line */
     var i = order.indexOf(" -> ");
     if (i < 0) { return null; }
@@ -766,6 +805,11 @@
     var n = R.units[a] && R.units[a].force_not, off = n && n[verb] && n[verb][b];
     return !off || off.indexOf(rest) < 0;
   }
+  function forcePartners(u, verb, rest) {  /* the units with no line of the verb of their own that may join
+    u's one-unit line of this rest (format 7 "partners": a ground artillery unit beside a ship's defend [29.22]) */
+    var p = R.units[u] && R.units[u].partners, on = p && p[verb];
+    return (on && on[rest]) || [];
+  }
   function forceWhole() {  /* a file of format 6 or later: its forces within the counts where they end */
     var m = /\/(\d+)$/.exec(R.format || "");
     return !!m && +m[1] >= 6;
@@ -781,10 +825,11 @@
     var p = forceSplit(c.order);
     if (!p || p.units.length !== 1 || p.units[0] !== u) { return; }
     var words0 = p.rest.split(" "), more = forceAlike(words0[words0.length - 1]);
-    if (!forceMates(u, p.verb).length && !more.length) { return; }
+    var pals = forcePartners(u, p.verb, p.rest);
+    if (!forceMates(u, p.verb).length && !more.length && !pals.length) { return; }
     var words = p.rest.split(" "), last = more.length ? words.pop() : null;
     composing = { u: u, c: { compose: "force", kind: p.verb, section: c.section }, key: key, words: [], line: c.order,
-      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more } };
+      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more, pals: pals } };
     $("draftnote").textContent += " \u2014 add the units that act with it in one force" + (more.length ? ", or more targets of the kind" : "") + ", or Done.";
   }
   function forceRests(f) {  /* the rest of the line each unit must offer alone: one per target */
@@ -811,11 +856,17 @@
         return forceOffers(u, f.verb)[r] && f.units.every(function (w) { return w === u || forcePairOn(u, w, f.verb, r); });
       });
     });
-    return units.concat(targets);
+    /* a partner joins only the one-unit line it was judged with (format 7) */
+    var rests = forceRests(f), pals = f.units.length === 1 && rests.length === 1 && !(most && most < 2) ?
+      forcePartners(f.units[0], f.verb, rests[0]) : [];
+    return units.concat(pals, targets);
+  }
+  function forceIsUnit(w) {  /* a unit of the side (one with options, or a partner), not a target */
+    return !!R.units[w] || (!!composing && !!composing.force && (composing.force.pals || []).indexOf(w) >= 0);
   }
   function forceAdd(w) {
     var k = composing, f = k.force;
-    (R.units[w] ? f.units : f.targets).push(w);
+    (forceIsUnit(w) ? f.units : f.targets).push(w);
     var line = forceLine(f), ta = $("draft"), swapped = replaceLine(ta.value, k.line, line);
     ta.value = swapped !== null ? swapped : insertLine(ta.value, line, k.c.section);
     if (k.key) { byUnit[k.key] = line; }
@@ -824,13 +875,14 @@
     listChoices(null); drawOptions(); forceHighlight();
   }
   function forceWordLabel(w) {
-    return R.units[w] ? "add " + w + " to the force" + (placements[step][w] ? " (" + (placements[step][w][0] || placements[step][w][1] || "") + ")" : "") : "add target " + w;
+    return forceIsUnit(w) ? "add " + w + " to the force" + (placements[step][w] ? " (" + (placements[step][w][0] || placements[step][w][1] || "") + ")" : "") : "add target " + w;
   }
   function forceNote() {
     var f = composing.force, most = (R.force_most || {})[f.verb];
     return el("p", { "class": "forcenote" }, ["Offered: units that may act with " + f.units.join(", ") +
       " in one force (each pair checked by the referee" + (forceWhole() ? ", and the room where it ends" : "") + ")" + (most ? ", " + most + " at most" : "") +
       (f.more.length ? ", and more targets of the kind" : "") +
+      ((f.pals || []).length ? ", or a unit with no such line of its own that the rules let join this one (each line checked by the referee)" : "") +
       ". What holds only for the whole " + (forceWhole() ? "file (an allowance shared with other lines)" : "force (room where it ends, an allowance shared with other lines)") + " is judged by referee validate."]);
   }
   function forcePlace(w) {  /* where a unit or a target is now */
@@ -901,18 +953,43 @@
   }
   function frameUnit(u) {  /* the map shows the unit and every place its options mark */
     if (!u || !R.units[u]) { return; }
-    var xs = [], ys = [];
-    function add(p) { var q = B.places[p]; if (q) { xs.push(q[0]); ys.push(q[1]); } }
+    var pts = [];
+    function add(p) { if (B.places[p]) { pts.push(B.places[p]); } }
     if (placements[step][u]) { add(placements[step][u][0]); }
     choicesOf(u).forEach(function (c) { add(c.at); });
     Object.keys(R.units[u].marks || {}).forEach(add);
-    if (!xs.length) { return; }
+    frameOn(pts, placements[step][u] ? B.places[placements[step][u][0]] : null);
+  }
+  function frameOn(pts, at) {  /* the map framed on the points ``pts`` (board units), at most
+    twice the board's scale; where its marks are too many too close to read at that scale (a
+    ship's every sea hex), closer in around ``at`` (the unit): the farther ones are a pan away */
+    if (!pts.length) { return; }
     var pad = B.hex_width * 1.5;
+    var xs = pts.map(function (q) { return q[0]; }), ys = pts.map(function (q) { return q[1]; });
     var x0 = Math.min.apply(null, xs) - pad, x1 = Math.max.apply(null, xs) + pad;
     var y0 = Math.min.apply(null, ys) - pad, y1 = Math.max.apply(null, ys) + pad;
     var k = Math.min(vp.clientWidth / (x1 - x0), vp.clientHeight / (y1 - y0), 2);
-    view.k = k; view.x = vp.clientWidth / 2 - k * (x0 + x1) / 2; view.y = vp.clientHeight / 2 - k * (y0 + y1) / 2;
+    var cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, near = denseZoom();
+    if (near > k && at) { k = Math.min(near, 2); cx = at[0]; cy = at[1]; }
+    view.k = k; view.x = vp.clientWidth / 2 - k * cx; view.y = vp.clientHeight / 2 - k * cy;
     apply();
+  }
+  function frameForce() {  /* once a force is being composed, the map frames the force's units,
+    where its line goes (the place after "->", its targets) and the "+n" marks of the units
+    that may join it, not every place the first unit could go */
+    var f = composing && composing.c.compose === "force" ? composing.force : null;
+    if (!f || framedForce === composing) { return; }
+    framedForce = composing;
+    var ws = wordsOf(f.rest), to = ws.indexOf("->");
+    var places = f.units.concat(f.targets).map(forcePlace).concat(to >= 0 ? [ws[to + 1]] : []);
+    var pts = places.filter(function (p) { return p && B.places[p]; }).map(function (p) { return B.places[p]; });
+    markDiscs.forEach(function (m) { pts.push([m.x, m.y]); });
+    frameOn(pts, pts[0] || null);
+  }
+  function denseZoom() {  /* the least zoom at which half the marks have room for their least size */
+    var rooms = markDiscs.map(function (m) { return m.room; }).filter(isFinite).sort(function (a, b) { return a - b; });
+    if (!rooms.length) { return 0; }
+    return 2 * (phoneWide && phoneWide.matches ? MARK_MIN_PHONE : MARK_MIN) / rooms[Math.floor(rooms.length / 2)];
   }
   function drawAnswers() {
     var box = $("answers"); clear(box);
@@ -946,6 +1023,7 @@
     pick(picked); drawSideChoices();
   }
   if (R) {
+    document.documentElement.classList.add("drafting");  /* at phone width the map stays on screen above the orders (viewer.css) */
     var sel = $("unitpick");
     sel.appendChild(el("option", { value: "" }, [Object.keys(R.units).length ? "(choose a unit, or click one on the map)" : "(no unit has an order to point at)"]));
     Object.keys(R.units).sort().forEach(function (u) {
@@ -979,7 +1057,15 @@
   var m = /step=(\d+)/.exec(location.hash);
   go(m ? parseInt(m[1], 10) - 1 : D.steps.length - 1);
   region();
-  window.addEventListener("resize", region);
+  /* a phone's browser resizes the page as its address bar shows and hides while the page
+     scrolls: only a new width frames the map again (the unit picked, else the region) */
+  var lastWidth = vp.clientWidth;
+  window.addEventListener("resize", function () {
+    if (vp.clientWidth === lastWidth) { sizeMarks(); return; }
+    lastWidth = vp.clientWidth;
+    if (picked && step === D.steps.length - 1) { frameUnit(picked); } else { region(); }
+    sizeMarks();
+  });
   window.refereeViewer = { go: go, step: function () { return step; }, view: view, data: D,
     pick: function (u) { pick(u); }, choicesOf: function (u) { return choicesOf(u); },
     endOf: function (u) { return endOf(u); }, wordsOf: wordsOf };

@@ -103,7 +103,8 @@ def test_a_score_without_losses_says_so() -> None:
 def test_fractional_vp_of_the_dtp_rules_are_kept_exact() -> None:
     """[DTP 8.57] keeps 1/4 and 1/2: the reports show 19/4, not a crash or a rounding; the
     viewer and ``state show`` the mixed number 4 3/4."""
-    from referee.pbem.scoreboard import _mixed, _number, shown_value
+    from referee.numerals import mixed_number as _mixed
+    from referee.pbem.scoreboard import _number, shown_value
 
     assert _number(Fraction(19, 4)) == "19/4"
     assert _number(Fraction(8, 2)) == 4
@@ -140,3 +141,27 @@ def test_a_score_in_fractions_is_shown_in_mixed_numbers_and_kept_exact() -> None
     report = scoreboard(module, score, "short")
     assert report["net"] == "327/4" and report["result"] == score["result"]
     assert [s["total"] for s in report["sides"]] == [60, "567/4"]
+
+
+def test_a_score_that_says_its_fractions_are_mixed_is_reported_in_mixed_numbers() -> None:
+    """A Westpac game begun since the ruleset records ``mixed_fractions_11_5126`` scores with
+    ``"fractions": "mixed"``: its reports print 81 3/4 like the viewer [DTP 11.5126]; the
+    score's exact values stay in the JSON, and a score without the key (an older game) is
+    reported exact as before."""
+    module = sixth_fleet()
+    score = {
+        "vp": {"NATO": "60", "Soviet": "567/4"},
+        "net": "327/4",
+        "fractions": "mixed",
+        "destroyed": {"Soviet": [{"unit": "x", "side": "NATO", "vp": "1/4", "rule": "8.57"}]},
+        "final": True,
+    }
+    board = scoreboard(module, score, "short")
+    assert board["net"] == "81 3/4"
+    assert [s["total"] for s in board["sides"]] == [60, "141 3/4"]
+    assert [row["vp"] for row in board["losses"]] == ["1/4"]
+    assert not any(name == "fractions" for name, _ in board["others"])  # a switch, not a score
+    md = render_markdown(module, _report(score), "0" * 64, {"units": []})
+    assert "**81 3/4**" in md and "141 3/4" in md and "327/4" not in md and "567/4" not in md
+    older = {k: v for k, v in score.items() if k != "fractions"}
+    assert scoreboard(module, older, "short")["net"] == "327/4"

@@ -35,12 +35,17 @@ def test_games_without_spi_reinforcements_start_as_before(name: str, scenario: s
     assert RULESET.earlier_starts(st) == ()
 
 
-def test_westpac_records_only_its_own_later_ruling() -> None:
+def test_westpac_records_only_its_own_later_rulings() -> None:
     """Westpac has no SPI reinforcements (no Interphase flag) but records the elimination of
-    over-limit ship reinforcements [DTP 11.5063]; an earlier start drops it."""
+    over-limit ship reinforcements [DTP 11.5063] and, later, its fractions written as mixed
+    numbers [DTP 11.5126]; the earlier starts drop the newest first."""
     st = RULESET.new_game(module("dtp_westpac"), "westpac", "g")
-    assert st.data["dtp_flags"] == {"eliminate_overstacked_11_5063": True}
-    (older,) = RULESET.earlier_starts(st)
+    assert st.data["dtp_flags"] == {
+        "eliminate_overstacked_11_5063": True,
+        "mixed_fractions_11_5126": True,
+    }
+    between, older = RULESET.earlier_starts(st)
+    assert between.data["dtp_flags"] == {"eliminate_overstacked_11_5063": True}
     assert "dtp_flags" not in older.data
 
 

@@ -43,6 +43,29 @@ def test_the_rebuilt_model_equals_a_fresh_load(src: Path, tmp_path: Path) -> Non
     assert again.root == fresh.root
 
 
+def test_a_process_gets_its_module_object_again(tmp_path: Path) -> None:
+    """The commands of one process (a demo, a test session) share the module object loaded
+    from one cache entry, so what is built from it once (``per_module``) serves them all; the
+    entry is still read (a hit) and each caller gets diagnostics of its own."""
+    src = FIXTURES / "mini"
+    with activated(Cache(tmp_path / "c")):
+        first, first_diags = load_module_cached(src)
+    with activated(Cache(tmp_path / "c")) as warm:
+        again, again_diags = load_module_cached(src)
+        third, _ = load_module_cached(src)
+    assert first is not None
+    assert again is first and third is first
+    assert warm.stats.hits == 2 and warm.stats.misses == 0
+    assert again_diags.items == first_diags.items
+    assert again_diags.items is not first_diags.items
+    with activated(Cache(tmp_path / "other")):
+        elsewhere, _ = load_module_cached(src)  # a miss: loaded from the source again
+    assert elsewhere == first
+    with activated(Cache(None)):
+        off, _ = load_module_cached(src)  # no cache: loaded from the source
+    assert off == first and off is not first
+
+
 def test_any_change_to_the_folder_is_a_new_key(tmp_path: Path) -> None:
     src = tmp_path / "mini"
     shutil.copytree(FIXTURES / "mini", src)

@@ -16,7 +16,7 @@ from referee.source.loader import load_module
 from referee.source.schema import ruleset_schema
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
-from tests.vassal.vplay_run import cbg_played, records
+from tests.vassal.vplay_run import played, records
 
 ROOT = Path(__file__).resolve().parents[2]
 M = "VASSAL.build.module."
@@ -56,7 +56,7 @@ def test_each_module_rolls_its_rules_dice_from_one_menu(name: str) -> None:
 
 @pytest.mark.vassal
 def test_the_dice_menu_rolls_in_real_vassal() -> None:
-    out = cbg_played(("--dice", "--tracks", "Tracks"))  # the run the tables and tracks read
+    out = played("carrier_battlegroup", "dice")  # the run the tables and tracks read
     menus = [m for m in records(out, "MENU") if m[0] == "Dice"]
     assert menus == [["Dice", "1d6", "2d6", "3d6", "Higher of 2d6"]]
     results: dict[str, list[int]] = {}

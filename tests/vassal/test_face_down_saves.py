@@ -9,7 +9,6 @@ the US Navy player (``tests/vassal/java/VPlay.java --seen``)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +23,8 @@ from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
 from tests.conformance.rulesets.carrier_battlegroup import dice_for, module, played, ruleset
 from tests.vassal.test_map_pictures import PICTURES
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, plays, records
+from tests.vassal.vplay_run import played as vplayed
 
 pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
 
@@ -47,12 +47,29 @@ def _at(piece: Piece) -> tuple[str | None, int, int]:
     return (basic.map_id, *basic.position)
 
 
-@pytest.fixture(scope="module")
-def game():
+def _game():  # type: ignore[no-untyped-def]
     m, rs = module(), ruleset()
     st = played("mission", 2).with_data(**{pv.PIECES_KEY: pv.CURRENT})
     seen = rs.view(m, st, "USN")
     return m, st, seen, table_for(m)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return _game()
+
+
+PICTURE = PICTURES / "carrier_battlegroup-position-USN-face-down.png"  # to look at
+
+
+@plays("carrier_battlegroup", request="face-down")
+def _seen_face_down(stage: Stage) -> list[str]:
+    """The US Navy's save after set-up and outfitting, seen as the US Navy and drawn."""
+    _, _, seen, table = _game()
+    save = stage.folder / "position-USN-face-down.vsav"
+    save.write_bytes(position_vsav_bytes(table, seen))
+    PICTURES.mkdir(parents=True, exist_ok=True)
+    return ["--seen", str(save), "US Navy", "--picture", str(save), "Main Map", str(PICTURE)]
 
 
 def test_the_players_save_shows_each_unrevealed_sbg_ship_and_coastal_unit_masked(game) -> None:
@@ -113,18 +130,9 @@ def test_an_older_game_keeps_its_saves_without_them(game) -> None:
 
 
 @pytest.mark.vassal
-def test_real_vassal_shows_them_masked_to_the_us_navy(game, tmp_path: Path) -> None:
-    from referee.vassal.position.setups import build_module_with_setups
-
-    m, _, seen, table = game
-    vmod = build_module_with_setups(m, tmp_path / "vassal", workers=1).path
-    save = tmp_path / "position-USN.vsav"
-    save.write_bytes(position_vsav_bytes(table, seen))
-    PICTURES.mkdir(parents=True, exist_ok=True)
-    picture = PICTURES / "carrier_battlegroup-position-USN-face-down.png"  # to look at
-    args = ["--seen", str(save), "US Navy", "--picture", str(save), "Main Map", str(picture)]
-    code, out = run_vplay(vmod, args, tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+def test_real_vassal_shows_them_masked_to_the_us_navy(game) -> None:
+    _, _, seen, _ = game
+    out = vplayed("carrier_battlegroup", "face-down")  # the module's one VPlay run, exit 0
     assert not records(out, "PROBLEM")
     seen_rows = records(out, "SEEN")
     masked = [r for r in seen_rows if r[2] == "true"]  # name, map, masked to me, location
@@ -140,8 +148,7 @@ def test_real_vassal_shows_them_masked_to_the_us_navy(game, tmp_path: Path) -> N
     )
 
 
-@pytest.fixture(scope="module")
-def incident():
+def _incident():  # type: ignore[no-untyped-def]
     """The game between its Incident and Combat Phases [5.0 steps 4-6]: the chits drawn in
     the CVBG's space generated Soviet units, face down there, waiting to attack [16.2]
     (the first seed whose chits generate both standoff units and warships)."""
@@ -158,6 +165,20 @@ def incident():
         if "standoff_back" in backs and "warship_back" in backs:
             return m, after, rs.view(m, after, "USN"), table_for(m)
     raise AssertionError("no seed generated both kinds of unit")
+
+
+@pytest.fixture(scope="module")
+def incident():
+    return _incident()
+
+
+@plays("carrier_battlegroup", request="incident")
+def _seen_incident(stage: Stage) -> list[str]:
+    """The US Navy's save between the Incident and Combat Phases, seen as the US Navy."""
+    _, _, seen, table = _incident()
+    save = stage.folder / "position-USN-incident.vsav"
+    save.write_bytes(position_vsav_bytes(table, seen))
+    return ["--seen", str(save), "US Navy"]
 
 
 def test_the_units_an_incident_generated_are_masked_not_absent(incident) -> None:
@@ -196,20 +217,12 @@ def test_the_units_an_incident_generated_are_masked_not_absent(incident) -> None
 
 
 @pytest.mark.vassal
-def test_real_vassal_shows_the_incident_units_masked_to_the_us_navy(
-    incident, tmp_path: Path
-) -> None:
+def test_real_vassal_shows_the_incident_units_masked_to_the_us_navy(incident) -> None:
     """The save between the Incident and Combat Phases, loaded by real VASSAL 3.7.26 as the
     US Navy: in the CVBG's space, one masked counter per generated unit, named only by its
     back's kind (``face-down standoff``), none he can turn up."""
-    from referee.vassal.position.setups import build_module_with_setups
-
-    m, st, seen, table = incident
-    vmod = build_module_with_setups(m, tmp_path / "vassal", workers=1).path
-    save = tmp_path / "position-USN.vsav"
-    save.write_bytes(position_vsav_bytes(table, seen))
-    code, out = run_vplay(vmod, ["--seen", str(save), "US Navy"], tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+    _, st, seen, _ = incident
+    out = vplayed("carrier_battlegroup", "incident")  # the module's one VPlay run, exit 0
     assert not records(out, "PROBLEM")
     space = st.data["incident"]["space"]
     masked = [r for r in records(out, "SEEN") if r[2] == "true" and r[3] == space]

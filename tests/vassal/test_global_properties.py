@@ -17,10 +17,9 @@ from referee.source.loader import load_module
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.properties import TRACKS_MENU, TRACKS_PIECE, track_properties
-from tests.vassal.vplay_run import cbg_played, records
+from tests.vassal.vplay_run import played, records
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYED = ("--dice", "--tracks", TRACKS_PIECE)  # one real-VASSAL run for dice, tables, tracks
 M = "VASSAL.build.module."
 P = M + "properties."
 # the property names other parts of the module and the saves refer to (triggers: VP_<side>)
@@ -75,7 +74,7 @@ def test_dtp_victory_points_keep_their_fractions() -> None:
 
 @pytest.mark.vassal
 def test_the_tracks_change_and_show_in_real_vassal() -> None:
-    out = cbg_played(PLAYED)
+    out = played("carrier_battlegroup", "tracks")  # the module's one VPlay run, exit 0
     assert records(out, "PROP") == [["VP", "0"], ["Alert", "1"]]
     assert records(out, "PRESS") == [
         ["US Navy VP +1", "VP", "1"],

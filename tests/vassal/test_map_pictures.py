@@ -23,7 +23,7 @@ from referee.source.loader import load_module
 from referee.vassal.module.layers import STACK_STEP
 from referee.vassal.module.module_writer import plan_build
 from tests.conftest import bundled_vmod
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 PICTURES = ROOT / "build" / "vassal-pictures"
@@ -55,20 +55,33 @@ def test_counters_fit_their_hexes(name: str) -> None:
     assert side <= high and side <= apart, (side, across, high, apart)
 
 
-@pytest.mark.vassal
-@pytest.mark.parametrize("name", MODULES)
-def test_picture_of_the_main_map_with_its_set_up(name: str, tmp_path: Path) -> None:
-    module, _ = load_module(ROOT / "module_src" / name)
-    assert module is not None
-    vmod = bundled_vmod(name)
-    with zipfile.ZipFile(vmod) as z:
-        setup = sorted(n for n in z.namelist() if n.startswith("setup_") and n.endswith(".vsav"))[0]
-        save = tmp_path / setup
+def _first_setup(name: str) -> str:
+    with zipfile.ZipFile(bundled_vmod(name)) as z:
+        return sorted(n for n in z.namelist() if n.startswith("setup_") and n.endswith(".vsav"))[0]
+
+
+def _picture(name: str) -> Path:
+    return PICTURES / f"{name}-{_first_setup(name).removesuffix('.vsav')}.png"
+
+
+@plays(*MODULES, request="picture")
+def _main_map_picture(stage: Stage) -> list[str]:
+    """The main map drawn at 100 % with the module's first set-up (the save in its .vmod)."""
+    setup = _first_setup(stage.name)
+    save = stage.folder / setup
+    with zipfile.ZipFile(bundled_vmod(stage.name)) as z:
         save.write_bytes(z.read(setup))
     PICTURES.mkdir(parents=True, exist_ok=True)
-    picture = PICTURES / f"{name}-{setup.removesuffix('.vsav')}.png"
-    code, out = run_vplay(vmod, ["--picture", str(save), "Main Map", str(picture)], tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+    return ["--picture", str(save), "Main Map", str(_picture(stage.name))]
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize("name", MODULES)
+def test_picture_of_the_main_map_with_its_set_up(name: str) -> None:
+    module, _ = load_module(ROOT / "module_src" / name)
+    assert module is not None
+    out = played(name, "picture")  # the module's one VPlay run of the session, exit 0
+    picture = _picture(name)
     assert records(out, "PICTURE") and picture.stat().st_size > 10_000
     plan = plan_build(module)
     names = name_boxes(module, board_layout(module, plan.dpi))

@@ -22,8 +22,7 @@ from referee.vassal.codec.sequence import decode_sequence
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.traits import SOLITAIRE_SIDE
-from tests.conftest import bundled_vmod
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(p.name for p in (ROOT / "module_src").iterdir() if (p / "module.toml").is_file())
@@ -85,12 +84,20 @@ def test_a_solitaire_mask_belongs_to_the_player_and_never_peeks() -> None:
     assert all(f[4] == "I" and f[7] == "Peek" for f in masks)
 
 
+MASKING = ("carrier_battlegroup", "sixth_fleet_2019")
+
+
+@plays(*MASKING, request="masks")
+def _masks(stage: Stage) -> list[str]:
+    """Each side presses each Mask key of the palette, and every side looks."""
+    return ["--masks"]
+
+
 @pytest.mark.vassal
-@pytest.mark.parametrize("name", ["carrier_battlegroup", "sixth_fleet_2019"])
-def test_each_side_presses_each_mask_key_in_real_vassal(name: str, tmp_path: Path) -> None:
-    vmod = bundled_vmod(name)
-    code, out = run_vplay(vmod, ["--masks"], tmp_path)
-    assert code == 0, [r for r in records(out, "PROBLEM")]
+@pytest.mark.parametrize("name", MASKING)
+def test_each_side_presses_each_mask_key_in_real_vassal(name: str) -> None:
+    out = played(name, "masks")  # the module's one VPlay run of the session, exit 0
+    assert not records(out, "PROBLEM")
     sides = records(out, "SIDES")[0]
     assert SOLITAIRE_SIDE in sides
     looks = records(out, "MASK")

@@ -21,8 +21,7 @@ from referee.vassal.module import piece_versions as pv
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.plan import ModulePlan
 from referee.vassal.module.reduced import reduced_image
-from tests.conftest import bundled_vmod
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYER = "Damage values"
@@ -135,28 +134,32 @@ def _damage_key(plan: ModulePlan) -> str:
     return f"{ord(layer.spec.key)},130"
 
 
+REDUCING = ("sixth_fleet_dtp", "naval_module", "carrier_battlegroup")
+
+
+@plays(*REDUCING, request="faces")
+def _damage_faces(stage: Stage) -> list[str]:
+    """The damage key pressed on three units a side of the first scenario's set-up, each
+    counter drawn after each press (Carrier Battlegroup: damaged, then crippled)."""
+    plan = _plan(stage.name)
+    out_dir = stage.folder / "faces"
+    out_dir.mkdir(exist_ok=True)
+    keys = ";".join([_damage_key(plan)] * 4)
+    if stage.name == "carrier_battlegroup":  # damaged, then crippled: the crippled face on top
+        crippled = next(m for m in plan.marker_layers if m.marker == "crippled")
+        keys = f"{_damage_key(plan)};{ord(crippled.spec.key)},130"
+    return ["--faces", str(stage.setup()), "3", keys, LAYER, str(out_dir)]
+
+
 @pytest.mark.vassal
-@pytest.mark.parametrize("name", ["sixth_fleet_dtp", "naval_module", "carrier_battlegroup"])
-def test_real_vassal_shows_the_reduced_face_from_the_damage(name: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", REDUCING)
+def test_real_vassal_shows_the_reduced_face_from_the_damage(name: str) -> None:
     """Real VASSAL counts the damage up by the layer's own key: below the reducing damage
     the counter shows its printed face, from it the reduced face (drawn differently), then
     the ship sinks; no warning."""
-    from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import scenario_setup_vsav
-
     module = _module(name)
     plan = _plan(name)
-    vmod = bundled_vmod(name)
-    setup = tmp_path / "setup.vsav"
-    setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
-    out_dir = tmp_path / "faces"
-    out_dir.mkdir()
-    keys = ";".join([_damage_key(plan)] * 4)
-    if name == "carrier_battlegroup":  # damaged, then crippled: the crippled face on top
-        crippled = next(m for m in plan.marker_layers if m.marker == "crippled")
-        keys = f"{_damage_key(plan)};{ord(crippled.spec.key)},130"
-    code, out = run_vplay(vmod, ["--faces", str(setup), "3", keys, LAYER, str(out_dir)], tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+    out = played(name, "faces")  # the module's one VPlay run of the session, exit 0
     assert not records(out, "PROBLEM")
     rows = records(out, "FACE")
     faces = {

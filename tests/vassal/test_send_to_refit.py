@@ -13,8 +13,7 @@ from referee.source.loader import load_module
 from referee.vassal.module import piece_versions as pv
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.plan import refit_zone
-from tests.conftest import bundled_vmod
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 REFIT = "macro;Refit Box;Refit Box;82,195;"  # the menu's Trigger (piece version 6)
@@ -47,19 +46,15 @@ def test_older_games_and_maps_without_a_refit_box_have_none() -> None:
         assert "Refit Box" not in _unit(name)
 
 
+@plays("sixth_fleet_2019", request="sendto")
+def _send_to(stage: Stage) -> list[str]:
+    """Each Send To of the pieces on the first map of the first scenario's set-up."""
+    return ["--sendto", str(stage.setup())]
+
+
 @pytest.mark.vassal
-def test_real_vassal_sends_a_unit_to_the_refit_box(tmp_path: Path) -> None:
-
-    module, _ = load_module(ROOT / "module_src" / "sixth_fleet_2019")
-    assert module is not None
-    from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import scenario_setup_vsav
-
-    vmod = bundled_vmod("sixth_fleet_2019")
-    setup = tmp_path / "setup.vsav"
-    setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
-    code, out = run_vplay(vmod, ["--sendto", str(setup)], tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+def test_real_vassal_sends_a_unit_to_the_refit_box() -> None:
+    out = played("sixth_fleet_2019", "sendto")  # the module's one VPlay run, exit 0
     assert not records(out, "PROBLEM")
     # each Send To pressed by its own key: since piece version 6 the menu's Ctrl+Shift+R is
     # a Trigger firing Ctrl+Alt+R (the player's key: tests/vassal/test_triggers.py)

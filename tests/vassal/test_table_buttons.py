@@ -17,8 +17,7 @@ from referee.source.model import Module
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.table_rolls import MAX_LINE, TABLES_MENU, TableButton, table_buttons
-from tests.conftest import bundled_vmod, once_per_session
-from tests.vassal.vplay_run import cbg_played, records, run_vplay
+from tests.vassal.vplay_run import played
 
 ROOT = Path(__file__).resolve().parents[2]
 M = "VASSAL.build.module."
@@ -216,13 +215,7 @@ def test_the_dtp_table_buttons_report_their_line_in_real_vassal(name: str) -> No
     """Every button of the DTP module (Westpac's own variable air too) pressed 24 times in
     real VASSAL 3.7.26: each chat line is the table's line for the total rolled."""
 
-    def play(folder: Path) -> str:
-        vmod = bundled_vmod(name)
-        code, out = run_vplay(vmod, ["--dice"], folder)
-        assert code == 0, records(out, "PROBLEM")
-        return out
-
-    out = once_per_session(f"vplay-dice-{name}", play)[1]
+    out = played(name, "dice")  # the module's one VPlay run of the session, exit 0
     buttons = {b.name: b for b in table_buttons(_module(name))}
     seen = _check_chat(out, buttons)
     assert set(seen) == set(buttons)  # every button reported a line
@@ -231,7 +224,7 @@ def test_the_dtp_table_buttons_report_their_line_in_real_vassal(name: str) -> No
 
 @pytest.mark.vassal
 def test_the_table_buttons_report_their_line_in_real_vassal() -> None:
-    out = cbg_played(("--dice", "--tracks", "Tracks"))
+    out = played("carrier_battlegroup", "dice")  # the module's one VPlay run, exit 0
     buttons = {b.name: b for b in table_buttons(_module("carrier_battlegroup"))}
     seen = _check_chat(out, buttons)
     assert set(seen) == set(buttons)  # every button reported a line

@@ -13,8 +13,7 @@ from lxml import etree
 from referee.source.loader import load_module
 from referee.vassal.module.buildfile import buildfile_xml
 from referee.vassal.module.module_writer import plan_build
-from tests.conftest import bundled_vmod
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = (
@@ -64,13 +63,17 @@ def test_the_trail_state_is_a_fresh_pieces() -> None:
     assert t.state == "false;;0;false;0"  # VASSAL's Footprint.myGetState, nothing moved yet
 
 
+@plays("sixth_fleet", request="trails")
+def _trails(stage: Stage) -> list[str]:
+    """Each unit's Movement Trail read, and its key pressed on a fresh piece."""
+    return ["--trails"]
+
+
 @pytest.mark.vassal
-def test_real_vassal_reads_the_trail_and_toggles_it(tmp_path: Path) -> None:
+def test_real_vassal_reads_the_trail_and_toggles_it() -> None:
     module, _ = load_module(ROOT / "module_src" / "sixth_fleet")
     assert module is not None
-    vmod = bundled_vmod("sixth_fleet")
-    code, out = run_vplay(vmod, ["--trails"], tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+    out = played("sixth_fleet", "trails")  # the module's one VPlay run of the session, exit 0
     assert not records(out, "PROBLEM")
     trails = records(out, "TRAIL")
     assert len(trails) == len(module.pieces())  # every unit slot, no marker

@@ -20,8 +20,7 @@ from referee.vassal.module import piece_versions as pv
 from referee.vassal.module.module_writer import plan_build
 from referee.vassal.module.plan import ModulePlan, cups, permanent_zone
 from referee.vassal.module.triggers import CHECK_KEY, SCORE_KEY
-from tests.conftest import bundled_vmod
-from tests.vassal.vplay_run import records, run_vplay
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = CHECK_KEY.replace(",", "\\,")
@@ -168,26 +167,27 @@ KEYS = {
 }
 
 
+@plays(*KEYS, request="scores")
+def _eliminate_and_track(stage: Stage) -> list[str]:
+    """Each unit's Eliminate key pressed (and again on the dead pile), the Tracks counter's
+    keys, and on the 2019 map the cups, on the first scenario's set-up."""
+    setup = str(stage.setup())
+    args = ["--eliminate", setup, "2", KEYS[stage.name]]
+    args += ["--trackkeys", setup, "Tracks", "49,130;49,195"]
+    if stage.name == "sixth_fleet_2019":
+        args += ["--cups", setup]
+    return args
+
+
 def _props(text: str) -> dict[str, int]:
     return {k: int(v) for k, v in (p.split("=") for p in text.split())}
 
 
 @pytest.mark.vassal
 @pytest.mark.parametrize("name", sorted(KEYS))
-def test_real_vassal_scores_an_eliminated_unit(name: str, tmp_path: Path) -> None:
-    from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import scenario_setup_vsav
-
+def test_real_vassal_scores_an_eliminated_unit(name: str) -> None:
     module = _module(name)
-    vmod = bundled_vmod(name)
-    setup = tmp_path / "setup.vsav"
-    setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
-    args = ["--eliminate", str(setup), "2", KEYS[name]]
-    args += ["--trackkeys", str(setup), "Tracks", "49,130;49,195"]
-    if name == "sixth_fleet_2019":
-        args += ["--cups", str(setup)]
-    code, out = run_vplay(vmod, args, tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+    out = played(name, "scores")  # the module's one VPlay run of the session, exit 0
     assert not records(out, "PROBLEM")
     hook = module.schema.loss_score if module.schema is not None else None
     assert hook is not None
@@ -257,20 +257,21 @@ def test_a_ship_sinks_at_the_damage_the_rules_say() -> None:
     assert not any("macro;" in s.text for s in old.unit_slots.values())
 
 
-@pytest.mark.vassal
-@pytest.mark.parametrize("name", ["sixth_fleet_dtp", "naval_module"])
-def test_real_vassal_sinks_a_ship_at_its_damage(name: str, tmp_path: Path) -> None:
-    from referee.vassal.position.placement import table_for
-    from referee.vassal.position.setups import scenario_setup_vsav
+SINKING = ("sixth_fleet_dtp", "naval_module")
 
+
+@plays(*SINKING, request="sinks")
+def _damage_seven_times(stage: Stage) -> list[str]:
+    """The damage key pressed seven times on each unit of the first scenario's set-up."""
+    keys = ";".join([_damage_key(_plan(stage.name))] * 7)
+    return ["--eliminate", str(stage.setup()), "2", keys]
+
+
+@pytest.mark.vassal
+@pytest.mark.parametrize("name", SINKING)
+def test_real_vassal_sinks_a_ship_at_its_damage(name: str) -> None:
     module = _module(name)
-    plan = _plan(name)
-    vmod = bundled_vmod(name)
-    setup = tmp_path / "setup.vsav"
-    setup.write_bytes(scenario_setup_vsav(table_for(module), next(iter(module.scenarios))))
-    keys = ";".join([_damage_key(plan)] * 7)
-    code, out = run_vplay(vmod, ["--eliminate", str(setup), "2", keys], tmp_path)
-    assert code == 0, records(out, "PROBLEM")
+    out = played(name, "sinks")  # the module's one VPlay run of the session, exit 0
     assert not records(out, "PROBLEM")
     decl = next(d for d in module.schema.markers if d.id == "damage")  # type: ignore[union-attr]
     assert decl.lost_at is not None

@@ -10,7 +10,10 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -78,21 +81,155 @@ def records(text: str, tag: str) -> list[list[str]]:
     return [ln.split("\t")[1:] for ln in text.splitlines() if ln.split("\t", 1)[0] == tag]
 
 
-def cbg_played(args: tuple[str, ...]) -> str:
-    """Carrier Battlegroup's module built once per session and played by ``VPlay ARGS``
-    once (the dice, tables and tracks tests read the same run): its output records."""
-    from referee.source.loader import load_module
+# ---- one VPlay run per bundled module per session ------------------------------------------
+#
+# Each VPlay run loads its module into a fresh VASSAL (a class loader of its own, every class
+# loaded and compiled again: seconds of CPU before the first key is pressed). So the tests do
+# not each start a run: a test file declares what it asks of a module (``@plays(NAME, ...)``:
+# the VPlay options, built from the run's folder), and the first test that reads a part
+# (:func:`played`) plays every request declared for that module in one run, once for the
+# session and both workers (:func:`once_per_session`). VPlay prints ``PART <option> [<save>]``
+# before each part; a test reads the run's opening records (``SIDES``) and the parts of its own
+# options only, with the same assertions as on a run of its own. Each part that needs a
+# position loads its save first (VASSAL's game reset), so one part's key presses do not reach
+# the next; the tracks are read before any save is loaded. Running one test file alone plays
+# only that file's requests (docs/performance.md, "The test suite").
 
-    root = Path(__file__).resolve().parents[2]
+# VPlay's options and the part each one prints (``--picture`` and ``--seen`` may repeat)
+PART_OF = {
+    "--masks": "masks", "--dice": "dice", "--trails": "trails", "--sendto": "sendto",
+    "--eliminate": "eliminate", "--trackkeys": "trackkeys", "--cups": "cups",
+    "--faces": "faces", "--seen": "seen", "--tracks": "tracks", "--picture": "picture",
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """What a request is built from: the bundled module's name and the shared run's folder."""
+
+    name: str
+    folder: Path
+
+    def setup(self) -> Path:
+        """The module's first scenario set up as a game (``scenario_setup_vsav``), the save the
+        trigger, face, Send To and cup requests load; written once in the run's folder."""
+        from referee.source.loader import load_module
+        from referee.vassal.position.placement import table_for
+        from referee.vassal.position.setups import scenario_setup_vsav
+
+        save = self.folder / "setup.vsav"
+        if not save.is_file():
+            root = Path(__file__).resolve().parents[2]
+            module, _ = load_module(root / "module_src" / self.name)
+            assert module is not None
+            scenario = next(iter(module.scenarios))
+            save.write_bytes(scenario_setup_vsav(table_for(module), scenario))
+        return save
+
+
+Request = Callable[[Stage], list[str]]
+# module name -> (request's name, its builder), in the order the test files declared them
+_REQUESTS: dict[str, dict[str, Request]] = {}
+
+
+def plays(*names: str, request: str) -> Callable[[Request], Request]:
+    """Declare a test file's VPlay request of each bundled module ``names`` (a decorator on
+    the function that builds its options from a :class:`Stage`); ``request`` names it for
+    :func:`played`. Two requests of one module may not use the same option (but
+    ``--picture`` and ``--seen``): VPlay would play it once."""
+
+    def declare(build: Request) -> Request:
+        for name in names:
+            known = _REQUESTS.setdefault(name, {}).setdefault(request, build)
+            assert known is build, f"two VPlay requests named {request!r} for {name}"
+        return build
+
+    return declare
+
+
+def _parts(args: list[str]) -> set[tuple[str, str]]:
+    """The parts VPlay prints for ``args``: (part, its save for ``--seen`` and ``--picture``,
+    else "")."""
+    return {
+        (PART_OF[a], args[i + 1] if a in ("--seen", "--picture") else "")
+        for i, a in enumerate(args)
+        if a in PART_OF
+    }
+
+
+def played(name: str, request: str) -> str:
+    """The records of ``request`` (declared by :func:`plays`) in the session's one VPlay run of
+    the bundled module ``name``: the run's opening records, then each part of the request's
+    options, with the ``PROBLEM`` records and ``SUMMARY`` of the whole run. The run must exit
+    0: a problem in any part fails every test reading the run, naming the problems."""
+    wanted = _REQUESTS.get(name, {})
+    assert request in wanted, f"no VPlay request {request!r} declared for {name}"
+    key = hashlib.sha256("\0".join(sorted(wanted)).encode()).hexdigest()[:12]
 
     def play(folder: Path) -> str:
-        module, _ = load_module(root / "module_src" / "carrier_battlegroup")
-        assert module is not None
-        vmod = bundled_vmod("carrier_battlegroup")
-        code, out = run_vplay(vmod, list(args), folder)
+        stage = Stage(name, folder)
+        args: list[str] = []
+        seen: dict[str, str] = {}
+        for asked, build in wanted.items():
+            mine = build(stage)
+            for option in [a for a in mine if a in PART_OF]:
+                if option in seen and option not in ("--picture", "--seen"):
+                    raise AssertionError(f"{name}: {asked} and {seen[option]} both ask {option}")
+                seen[option] = asked
+            args += mine
+            (folder / f"request-{asked}.txt").write_text("\n".join(mine), encoding="utf-8")
+        code, out = run_vplay(bundled_vmod(name), args, folder)
+        if code != 0 and only_the_empty_dialog_race(out):
+            code, out = run_vplay(bundled_vmod(name), args, folder)
         if code != 0:
-            raise AssertionError(f"VPlay exit {code}: {records(out, 'PROBLEM')}")
+            raise AssertionError(f"VPlay {name} exit {code}: {records(out, 'PROBLEM')}")
         return out
 
-    key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
-    return once_per_session(f"vplay-cbg-{key}", play)[1]
+    folder, out = once_per_session(f"vplay-{name}-{key}", play)
+    mine = (folder / f"request-{request}.txt").read_text(encoding="utf-8").split("\n")
+    return part(out, _parts(mine))
+
+
+EMPTY_DIALOG: Final = ["dialog", "title='null' text=''"]
+"""The one problem a run is played again for: a dialog with neither title nor text. The
+shared checker's watchdog looks at the open windows every 150 ms and judges each window once;
+it can meet VASSAL's side-choice wizard (which it accepts by its text) before Swing has filled
+the text in, and then reports this empty dialog (seen once in a shared run of the 2019 module;
+the same requests ran clean again). A second run that shows it again, or any other problem,
+still fails."""
+
+
+def only_the_empty_dialog_race(out: str) -> bool:
+    """Whether the run's only problems are :data:`EMPTY_DIALOG` (see there)."""
+    found = [r[0:2] for r in records(out, "PROBLEM")]
+    return bool(found) and all(r == EMPTY_DIALOG for r in found)
+
+
+def part(out: str, parts: set[tuple[str, str]]) -> str:
+    """The lines of a VPlay run's output before its first ``PART`` record and inside the
+    ``parts`` named ((part, save) as :func:`_parts` gives them), with every ``PROBLEM`` and
+    ``SUMMARY`` record wherever it is."""
+    keep, inside = [], True
+    for line in out.splitlines():
+        tag = line.split("\t", 1)[0]
+        if tag == "PART":
+            f = line.split("\t")
+            inside = (f[1], f[2] if len(f) > 2 else "") in parts
+        elif inside or tag in ("PROBLEM", "SUMMARY"):
+            keep.append(line)
+    return "\n".join(keep) + "\n"
+
+
+# the requests several test files read (the table buttons, the dice menu, the tracks)
+@plays("sixth_fleet_dtp", "dtp_westpac", "carrier_battlegroup", request="dice")
+def _dice(stage: Stage) -> list[str]:
+    """Each toolbar menu listed, and every Dice Button pressed 24 times."""
+    return ["--dice"]
+
+
+@plays("carrier_battlegroup", request="tracks")
+def _tracks(stage: Stage) -> list[str]:
+    """The Tracks counter's +1/-1 buttons pressed (Carrier Battlegroup's VP and Alert)."""
+    from referee.vassal.module.properties import TRACKS_PIECE
+
+    return ["--tracks", TRACKS_PIECE]

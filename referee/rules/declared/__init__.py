@@ -20,6 +20,10 @@ Its cases (cited by every event and refusal, ``G`` for the generic referee):
   one the map declares connected to it (a zone's adjacency, a space's lines and links, a
   one-way link only its way). Hex steps, movement allowances and closed boundaries are the
   game's rules and not checked.
+* [G6] Closed locations: no ``move`` or ``place`` enters a location the source closes to
+  the piece's category (a zone or space type ``closed_to`` every kind or the category, a
+  terrain whose ``cost_<category>`` is ``-``); the refusal names the declaration. Not in a
+  game begun before the check (its start without the new-game flag ``closed``).
 * [G4] Rolls on a declared table: ``roll 2d6 on TABLE [COLUMN]`` rolls and reports the
   table's row for the total (and the column's cell), as the module's table reads it.
 """

@@ -1,8 +1,9 @@
-"""What the declared referee checks in an orders file, and nothing more [G1]-[G5]: the side
+"""What the declared referee checks in an orders file, and nothing more [G1]-[G6]: the side
 is due [G2]; each piece exists and is the side's own, each location is on the map [G1]; a
-move follows the map's declared connections where it has any [G5];
-each roll's dice are a dice expression and its table is one of the module's, with a row for
-every total the dice can make [G3], [G4]. Never a rule of the game. Pure."""
+move follows the map's declared connections where it has any [G5]; no piece moves into or is
+placed on a location the source declares closed to it [G6]; each roll's dice are a dice
+expression and its table is one of the module's, with a row for every total the dice can
+make [G3], [G4]. Never a rule of the game beyond what the source declares. Pure."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from itertools import pairwise
 from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order, OrdersDoc
 from referee.rules.declared.dice_expr import DiceExpr, parse_dice
+from referee.rules.declared.facts import DeclaredFacts
 from referee.rules.declared.sequence import OVER, step_of
 from referee.source.diagnostics import did_you_mean
+from referee.source.mapkinds import ANY_KIND
 from referee.source.model import Module
 from referee.source.tablemodel import NamedTable
 
@@ -65,6 +68,8 @@ def check_order(module: Module, state: GameState, side: str, o: Order) -> list[V
                     hint="mark UNIT disrupted",
                 )
             )
+    if not out and o.verb in ("move", "place") and checks_closed(state):
+        out += check_closed(module, state.units[o.units[0]].id, o)
     if not out and o.verb == "move":
         unit = state.units[o.units[0]]
         if unit.location is not None:
@@ -110,6 +115,66 @@ def check_connections(module: Module, uid: str, start: str, o: Order) -> list[Vi
                 else f"{a} has no connection",
             )
         ]
+    return []
+
+
+def checks_closed(state: GameState) -> bool:
+    """Whether the game checks closed locations [G6]: a game begun before the check (its
+    start without the new-game flag ``closed``) replays as it was played."""
+    return bool(DeclaredFacts.of(state).flags.get("closed"))
+
+
+def closed_to(module: Module, location: str, category: str) -> str | None:
+    """Why the source closes ``location`` to a piece of ``category``, or ``None`` [G6]: its
+    zone or space type is closed to every kind of movement (``closed_to = ["*"]``, a no-entry
+    zone) or to the category; or its terrain (a hex's, or the terrain table's row of the
+    zone or space type) costs ``-`` for the category, "may not enter". Each reason names the
+    declaration, with the game's rule where the source gives one."""
+    m = module.map
+    kind = (
+        m.zones.types.get(m.zones.zones[location].type)
+        if m.zones and location in m.zones.zones
+        else None
+    )
+    if kind is None and m.spaces is not None and location in m.spaces.spaces:
+        kind = m.spaces.types.get(m.spaces.spaces[location].type)
+    if kind is not None and kind.closed(category):
+        every = ANY_KIND in kind.closed_to
+        return (
+            f"its type {kind.name} ({kind.id}) is closed to "
+            + ("every kind of movement" if every else category)
+            + f" ({kind.origin})"
+        )
+    terrain_id = m.hexes[location].terrain if location in m.hexes else kind.id if kind else None
+    terrain = m.terrain.get(terrain_id) if terrain_id is not None else None
+    if terrain is None or category not in terrain.costs or terrain.costs[category] is not None:
+        return None
+    said = "; ".join(x for x in (terrain.rule and f"rule {terrain.rule}", terrain.notes) if x)
+    return (
+        f"its terrain {terrain.name} ({terrain.id}) costs '-' for {category} on the terrain "
+        f"table, may not enter ({terrain.origin})" + (f": {said}" if said else "")
+    )
+
+
+def check_closed(module: Module, uid: str, o: Order) -> list[Violation]:
+    """[G6] a ``move`` enters each location of its path, a ``place`` its location: none may
+    be one the source closes to the piece's category (:func:`closed_to`)."""
+    piece = module.pieces().get(uid)
+    if piece is None:
+        return []
+    category = piece.unit.category
+    for loc in o.hexes:
+        why = closed_to(module, loc, category)
+        if why is not None:
+            return [
+                Violation(
+                    "G6",
+                    f"{uid} ({category}) may not enter {loc}: {why}",
+                    o.pos_of(loc),
+                    unit=uid,
+                    hint=f"`referee options {uid}` lists the locations open to it",
+                )
+            ]
     return []
 
 

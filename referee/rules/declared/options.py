@@ -1,12 +1,14 @@
 """What an own piece may be ordered to do now in a declared game (``referee options``, the
-viewer's orders mode) [G1], [G5]: everything the generic referee would accept for it, from
-the declaration alone, never from the game's rules.
+viewer's orders mode) [G1], [G5], [G6]: everything the generic referee would accept for it,
+from the declaration alone, never from the game's rules.
 
 * a piece on the map may ``move`` to each location the map connects to its own (a zone's
   adjacency, a space's lines and links, a neighbouring hex); on a map that declares no
   connections (the locations of a module imported from VASSAL) to every location; it may be
   flipped, marked and eliminated;
 * a piece off the map (not eliminated) may be placed on every location;
+* never into a location the source closes to the piece's category [G6] (a no-entry zone,
+  a terrain it may not enter), in a game that checks it (the new-game flag ``closed``);
 * only while its side is due [G2]; a piece of no side (an imported module's) is anyone's.
 
 Each choice is an order line ``validate`` accepts. Pure.
@@ -20,6 +22,7 @@ from typing import Any
 from referee.engine.core import GameState
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
+from referee.rules.declared.checks import closed_to
 from referee.rules.declared.sequence import OVER
 from referee.source.diagnostics import did_you_mean
 from referee.source.gamedecl import NOT_RULES
@@ -57,17 +60,29 @@ def _reach(module: Module, state: GameState, at: str) -> list[str]:
     return list(board.neighbours(at)) if board.contains(at) else []
 
 
-def _choices(module: Module, state: GameState, uid: str) -> tuple[list[dict[str, Any]], str]:
+def _open(module: Module, uid: str, places: list[str]) -> list[str]:
+    """``places`` less those the source closes to the piece's category [G6]."""
+    piece = module.pieces().get(uid)
+    if piece is None:
+        return places
+    return [p for p in places if closed_to(module, p, piece.unit.category) is None]
+
+
+def _choices(
+    module: Module, state: GameState, uid: str, closed: bool
+) -> tuple[list[dict[str, Any]], str]:
     unit = state.units[uid]
     if unit.location is None:
         if unit.box == "eliminated":
             return [], f"{uid} is eliminated"
         places = _locations(module, state)
+        places = _open(module, uid, places) if closed else places
         return [
             {"order": f"place {uid} {written(p)}", "kind": "place", "at": p, "label": "place"}
             for p in places
         ], f"{uid} is off the map: it may be placed on any of {len(places)} locations"
     reach = _reach(module, state, unit.location)
+    reach = _open(module, uid, reach) if closed else reach
     out: list[dict[str, Any]] = [
         {
             "order": f"move {uid} {written(p)}",
@@ -88,8 +103,18 @@ def _choices(module: Module, state: GameState, uid: str) -> tuple[list[dict[str,
     )
 
 
-def options_report(module: Module, state: GameState, subject: str, limit: int) -> OptionsReport:
-    """``referee options PIECE`` [G1], [G2], [G5]."""
+def options_report(
+    module: Module,
+    state: GameState,
+    subject: str,
+    limit: int,
+    *,
+    choices: bool = True,
+    closed: bool = True,
+) -> OptionsReport:
+    """``referee options PIECE`` [G1], [G2], [G5], [G6]; without ``choices`` (a game begun
+    before options were published) the piece's lines without order choices and marks;
+    without ``closed`` (a game begun before [G6]) closed locations too."""
     unit = state.units.get(subject)
     if unit is None:
         raise UserError(
@@ -106,13 +131,14 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
             + ("the game is over" if not due else f"{state.active_side} is due, not {unit.side}")
         )
         return OptionsReport(subject, tuple(lines), data, None, (f"A declared game, {NOT_RULES}.",))
-    choices, summary = _choices(module, state, subject)
-    data["orders"] = choices
+    listed, summary = _choices(module, state, subject, closed)
+    if choices:
+        data["orders"] = listed
     lines.append(f"  {summary}")
-    shown = choices if limit <= 0 else choices[:limit]
+    shown = listed if limit <= 0 else listed[:limit]
     lines += [f"    {c['order']}" for c in shown]
-    if len(shown) < len(choices):
-        lines.append(f"    ... and {len(choices) - len(shown)} more (--format json lists all)")
-    marks = {c["at"]: c["kind"] for c in choices if "at" in c}
+    if len(shown) < len(listed):
+        lines.append(f"    ... and {len(listed) - len(shown)} more (--format json lists all)")
+    marks = {c["at"]: c["kind"] for c in listed if "at" in c} if choices else {}
     notes = (f"A declared game, {NOT_RULES}.", "mark PIECE WORD puts any marker word on it")
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)

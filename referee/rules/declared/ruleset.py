@@ -12,27 +12,40 @@ from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
 from referee.engine.orders import Order, OrdersDoc
-from referee.engine.ruleset import OptionsReport, Ruleset, UnitOptions, starts_without_later_flags
+from referee.engine.ruleset import (
+    OptionsReport,
+    PositionFacts,
+    Ruleset,
+    UnitOptions,
+    starts_without_later_flags,
+)
 from referee.rules.declared.checks import check_due, check_order
 from referee.rules.declared.dice_expr import parse_dice
+from referee.rules.declared.facts import DeclaredFacts
 from referee.rules.declared.sequence import OVER, first_step, next_step, step_of
 from referee.rules.declared.vocabulary import VOCABULARY
 from referee.source.gamedecl import NOT_RULES
 from referee.source.model import Module
 
 FLIPPED = "flipped"
-NEW_GAME_FLAGS: dict[str, Any] = {"options": True}
+NEW_GAME_FLAGS: dict[str, Any] = {"options": True, "closed": True}
 """Rulings made after the first declared games, oldest first, recorded by ``new_game`` in
-``state.data["flags"]`` so an archive begun before one replays as it was played:
-``options``: each step publishes the awaited side's options (``options-SIDE.json``, the
-viewer's orders mode) from :mod:`referee.rules.declared.options`; a game begun before lists
-none."""
+the fact ``flags`` (:class:`~referee.rules.declared.facts.DeclaredFacts`), so an archive
+begun before one replays as it was played (``earlier_starts``):
+
+* ``options``: each step publishes the awaited side's options (``options-SIDE.json``, the
+  viewer's orders mode) from :mod:`referee.rules.declared.options`; a game begun before lists
+  none;
+* ``closed``: no piece moves into or is placed on a location the source closes to it [G6]
+  (:func:`referee.rules.declared.checks.closed_to`), in ``validate`` and in the options; a
+  game begun before checks only [G1]-[G5]."""
 
 
-class DeclaredRules(Ruleset, UnitOptions):
+class DeclaredRules(Ruleset, UnitOptions, PositionFacts):
     id = "declared"
     name = "Declared game (record and dice, not rules)"
     vocabulary = VOCABULARY
+    facts = DeclaredFacts
     orders_unclaimed_pieces = True  # an imported module's pieces of no side [G1]
 
     def new_game(
@@ -52,9 +65,10 @@ class DeclaredRules(Ruleset, UnitOptions):
             active_side=step.side,
             units={},
             stacks={},
-            data={"flags": dict(NEW_GAME_FLAGS)} if NEW_GAME_FLAGS else {},
             options=tuple(options),
         )
+        if NEW_GAME_FLAGS:
+            state = DeclaredFacts.put(state, flags=dict(NEW_GAME_FLAGS))
         pieces = module.pieces()
         for pid in sorted(sc.all_pieces()):
             state = state.with_unit(UnitState(pid, pieces[pid].unit.side))
@@ -132,21 +146,24 @@ class DeclaredRules(Ruleset, UnitOptions):
 
     def earlier_starts(self, state: GameState) -> tuple[GameState, ...]:
         """The starts of games begun before the rulings of :data:`NEW_GAME_FLAGS`."""
-        return starts_without_later_flags(state, NEW_GAME_FLAGS)
+        return starts_without_later_flags(state, NEW_GAME_FLAGS, DeclaredFacts)
 
     def options(
         self, module: Module, state: GameState, subject: str, *, limit: int = 20
     ) -> OptionsReport:
-        """What an own piece may be ordered now [G1], [G2], [G5] (``options.py``); in a game
-        begun before options were published, the piece's lines without order choices."""
+        """What an own piece may be ordered now [G1], [G2], [G5], [G6] (``options.py``); in a
+        game begun before options were published, the piece's lines without order choices."""
         from referee.rules.declared.options import options_report
 
-        report = options_report(module, state, subject, limit)
-        if (state.data.get("flags") or {}).get("options"):
-            return report
-        data = dict(report.data)
-        data["orders"] = []
-        return OptionsReport(report.subject, report.lines, data, None, report.notes)
+        flags = DeclaredFacts.of(state).flags
+        return options_report(
+            module,
+            state,
+            subject,
+            limit,
+            choices=bool(flags.get("options")),
+            closed=bool(flags.get("closed")),
+        )
 
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         return state  # nothing is hidden

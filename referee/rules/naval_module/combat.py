@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.core import Violation
+from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.naval_module import air
 from referee.rules.naval_module.amphibious import eligible_30_13a, special_transport_30_3
-from referee.rules.naval_module.context import enemy_of, place
+from referee.rules.naval_module.context import Game, enemy_of, place
 from referee.rules.naval_module.host import handoff
 from referee.rules.naval_module.losses import parse_result
 from referee.rules.naval_module.movement import land
 from referee.rules.naval_module.sinking import damage_ship
 from referee.rules.naval_module.work import Work
+from referee.source.model import Module
 
 MAX_SHIPPING = 3  # [31.23]
 
@@ -134,7 +135,7 @@ def ground_artillery_29_22(
     if u is None or u.side != w.side or u.location is None:
         w.refuse(Violation("29.22", f"{gun} is not a unit of yours in play", o.pos_of(gun), gun))
         return False
-    if d.category != "ground" or d.values.get("ART", 0) <= 0 or d.type == "CD":
+    if not is_ground_artillery(d):
         w.refuse(
             Violation(
                 "29.22",
@@ -168,6 +169,27 @@ def ground_artillery_29_22(
         )
         return False
     return True
+
+
+def is_ground_artillery(d: Any) -> bool:
+    """A ground artillery unit [29.22]: a ground unit with an artillery value, not coast
+    artillery (a CD unit fires or supports on its own [27.12], [30.25])."""
+    return bool(d.category == "ground" and d.values.get("ART", 0) > 0 and d.type != "CD")
+
+
+def artillery_partners(module: Module, state: GameState, side: str) -> list[str]:
+    """The ground artillery units of ``side`` in play that may combine with a single naval
+    unit in port [29.22] (the host game checks the HQ's command range): the candidates the
+    options ask the validator of, beside each ship's support line."""
+    g = Game.of(module)
+    return sorted(
+        uid
+        for uid, u in state.units.items()
+        if u.side == side
+        and u.location is not None
+        and uid in g.pieces
+        and is_ground_artillery(g.unit(uid))
+    )
 
 
 def must_return_29_13(w: Work) -> None:

@@ -15,6 +15,7 @@ from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Viol
 from referee.engine.orders import OrdersDoc
 from referee.engine.ruleset import (
     Due,
+    HostGame,
     PositionFacts,
     Ruleset,
     ScriptedPlayer,
@@ -34,7 +35,7 @@ from referee.source.model import Module
 RULESET_ID = "naval_module"
 
 
-class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFacts):
+class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFacts, HostGame):
     id = RULESET_ID
     name = "Naval units module (rules 25.0-32.0)"
     vocabulary = VOCABULARY
@@ -117,7 +118,22 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFac
         flags of the later rulings (readings.NEW_GAME_FLAGS, oldest first: NM-43, NM-45, NM-46,
         NM-47), the newest dropped first. ``verify`` accepts each as the start of an archive
         begun before the ruling."""
-        return starts_without_later_flags(state, NEW_GAME_FLAGS)
+        return starts_without_later_flags(state, NEW_GAME_FLAGS, NavalFacts)
+
+    def phasing_side(self, module: Module, state: GameState) -> str | None:
+        """The phasing player [25.32]: the other side's orders inside his phase (the
+        interdiction box's opposition, a second signature of the host game's result) are
+        still his phase's."""
+        return facts_of(state).phasing
+
+    def handoffs(self, module: Module, state: GameState) -> tuple[str, ...]:
+        """The host game hand-offs the position names, by number: the interdiction box's air
+        combat [31.13], a Shipping Attack's air combat and AA fire [31.23], the open ones
+        [30.15a] (``host.py``)."""
+        known = facts_of(state)
+        named = [c.get("handoff") for c in (known.box_combat, known.shipping_combat)]
+        named += [h["id"] for h in known.handoffs]
+        return tuple(sorted({str(h) for h in named if h}, key=lambda h: int(h[1:])))
 
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
         """The first :meth:`due`, for older callers."""
@@ -188,6 +204,15 @@ class NavalModule(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionFac
         from referee.rules.naval_module.options import accepted
 
         return accepted(module, state, side, line)
+
+    def force_partners(self, module: Module, state: GameState, side: str, verb: str) -> list[str]:
+        """A single ship in port combines with a single ground artillery unit [29.22]: for a
+        ``defend`` line (defensive support from port [29.25]), the side's ground artillery
+        units in play (``combat.artillery_partners``); the ground unit gives no ``defend``
+        line of its own. Each is offered where the validator accepts the ship's line with it."""
+        from referee.rules.naval_module.combat import artillery_partners
+
+        return artillery_partners(module, state, side) if verb == "defend" else []
 
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """At most three air units fly Shipping Attacks [31.23]; at most two naval units

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from referee.engine.facts import Facts
+from referee.engine.driver import DriverFacts
 
 if TYPE_CHECKING:
     from referee.engine.core import GameState
@@ -53,12 +53,12 @@ class MiddleEast(TypedDict):
 
 
 @dataclass(frozen=True)
-class SixthFleetFacts(Facts):
-    """What SPI Sixth Fleet keeps beyond units and stacks."""
+class SixthFleetFacts(DriverFacts):
+    """What SPI Sixth Fleet keeps beyond units and stacks; it runs on the phase driver, whose
+    ``queue`` (the phase's remaining tasks) it declares by subclassing :class:`DriverFacts`."""
 
     ruleset = "sixth_fleet_1975"
 
-    queue: list[dict[str, Any]] | None = None  # the phase's remaining tasks (engine/driver.py)
     entered: bool | None = None  # the current phase has started (its automatic step ran)
     # this Combat Phase's record [8.13], [8.24], [8.5]: attacked, used, retreated_824,
     # advanced, attacked_from, advanced_824, followup_824 (unit or hex ids)

@@ -66,22 +66,10 @@ def retreat_barrier(game: Game, state: GameState, unit: str, hex_id: str) -> tup
 
 
 def retreat_hexes_8_71(game: Game, state: GameState, unit: str) -> list[str]:
-    """The hexes ``unit`` may retreat into without displacing anyone, sorted."""
-    u = state.units[unit]
-    if u.location is None or game.is_air(unit):
-        return []
-    out: list[str] = []
-    for n in game.board.neighbours(u.location):
-        if not _enterable(game, state, unit, u.location, n):
-            continue
-        if any(state.units[e].side != u.side for e in state.stacks.get(n, ())):
-            continue
-        if not room_for_7_22(game, state, n, u.side, [unit]):
-            continue
-        if in_enemy_zoc(game, state, n, u.side, game.category(unit)):
-            continue
-        out.append(n)
-    return sorted(out)
+    """The hexes ``unit`` may retreat into without displacing anyone, sorted: those a
+    displaced unit could go to (:func:`displace_hexes_8_71`: enterable, not enemy-occupied,
+    within stacking [7.22], not enemy-controlled [6.5]); an air unit never retreats."""
+    return [] if game.is_air(unit) else displace_hexes_8_71(game, state, unit)
 
 
 def displacement_hexes_8_71(game: Game, state: GameState, unit: str) -> list[str]:

@@ -8,7 +8,7 @@ pending decision; ``view`` is a side's view; ``score`` the victory points [13.0]
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, UnitState, Violation
@@ -127,7 +127,7 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions, PositionFacts):
         flags of the later rulings (:data:`NEW_GAME_FLAGS`, oldest first), the newest ruling
         dropped first, i.e. under the older readings [8.5][8.5.4]. ``verify`` accepts each as
         the start of an archive begun before the ruling."""
-        return starts_without_later_flags(state, NEW_GAME_FLAGS)
+        return starts_without_later_flags(state, NEW_GAME_FLAGS, SixthFleetFacts)
 
     # ---- whose turn -------------------------------------------------------------------------
     def awaiting(self, module: Module, state: GameState) -> tuple[str, str]:
@@ -233,6 +233,10 @@ class SixthFleet1975(Ruleset, ScriptedPlayer, UnitOptions, PositionFacts):
         return Outcome(state, tuple(events), tuple(dice.rolls))
 
     # ---- views and score -------------------------------------------------------------------
+    def marked_locations(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The Destroyed marker on each Defended hex whose intrinsic DEF is gone [10.44]."""
+        return {"Destroyed": tuple(facts_of(state).destroyed_defended or ())}
+
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """Sixth Fleet is an open game: a side sees the whole board. It does not see the
         other side's standing orders (they are decisions not yet taken)."""

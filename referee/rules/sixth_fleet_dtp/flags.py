@@ -44,6 +44,12 @@ class DtpFlags:
     # could stay so); ``new_game`` records True for a scenario with the DTP reinforcement
     # track, so an older archive replays as it was played
     eliminate_overstacked_11_5063: bool = False
+    # [DTP 11.5126] "fractions are kept": how the score's words and report tables write them.
+    # True: as people read them, "81 3/4" (the score says ``"fractions": "mixed"``, the result
+    # and the game-over event are worded so); False: as the exact "327/4", the wording of games
+    # created before (their signed reports keep it). ``new_game`` records True for Westpac.
+    # A way of writing, not a reading of the rules: the points are the same either way
+    mixed_fractions_11_5126: bool = False
 
     def with_overrides(self, raw: Mapping[str, Any] | None) -> DtpFlags:
         """These flags with a game's overrides; unknown names and wrong types are refused."""
@@ -67,9 +73,12 @@ NEW_GAME_FLAGS: dict[str, Any] = {"reinforcement_interphase_12_2": True}
 scenario with SPI reinforcements [12.2]): rulings adopted after DTP games were already being
 played, oldest first, whose default stays the old reading (``earlier_starts``)."""
 
-WESTPAC_NEW_GAME_FLAGS: dict[str, Any] = {"eliminate_overstacked_11_5063": True}
+WESTPAC_NEW_GAME_FLAGS: dict[str, Any] = {
+    "eliminate_overstacked_11_5063": True,
+    "mixed_fractions_11_5126": True,
+}
 """Flags ``new_game`` records for a scenario with the DTP reinforcement track (Westpac
-[DTP 11.506]), adopted after Westpac games could be played; same reading as
+[DTP 11.506]), adopted after Westpac games could be played, oldest first; same reading as
 :data:`NEW_GAME_FLAGS`."""
 
 LATER_FLAGS: dict[str, Any] = {**NEW_GAME_FLAGS, **WESTPAC_NEW_GAME_FLAGS}

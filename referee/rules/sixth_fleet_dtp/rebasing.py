@@ -84,7 +84,26 @@ def readiness_modifier(game: Game, state: GameState, hex_id: str) -> int:
 
 def own_base_in_range_9_15(game: Game, state: GameState, unit: str, here: str) -> list[str]:
     """The usable bases of the unit's own nation within its range: while there is one, a NATO
-    unit may not land at another NATO nation's base [9.15, kept by DTP 9.1]."""
+    unit may not land at another NATO nation's base [9.15, kept by DTP 9.1].
+
+    Asked again for each other nation's base a rebasing file names and, in a rebasing
+    phase's options, for each of the unit's candidate bases (every base of the map tried
+    each time: 17 % of rendering a Westpac rebasing step), so the answers are kept for the
+    last position asked about (``game`` and ``state`` by identity: both are immutable)."""
+    memo = _IN_RANGE_MEMO
+    if memo[0] is not game or memo[1] is not state:
+        memo[:] = [game, state, {}]
+    known: dict[tuple[str, str], list[str]] = memo[2]  # type: ignore[assignment]
+    got = known.get((unit, here))
+    if got is None:
+        got = known[(unit, here)] = _own_base_in_range(game, state, unit, here)
+    return list(got)
+
+
+_IN_RANGE_MEMO: list[object] = [None, None, {}]
+
+
+def _own_base_in_range(game: Game, state: GameState, unit: str, here: str) -> list[str]:
     rng = game.movement_allowance(unit)
     return sorted(
         b.hex

@@ -8,7 +8,7 @@ DTP 11.0]; the scenario's players and retreat edges are the module's players tab
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.engine.core import Dice, Event, GameState, Outcome, Violation
@@ -93,7 +93,7 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionF
         rulings (:data:`flags.LATER_FLAGS`: the Med Campaign's Interphase [12.2], Westpac's
         elimination of over-limit ship reinforcements [DTP 11.5063]), so that ``verify``
         replays an archive begun before them."""
-        return starts_without_later_flags(state, LATER_FLAGS, key="dtp_flags")
+        return starts_without_later_flags(state, LATER_FLAGS, DtpFacts, key="dtp_flags")
 
     # ---- whose turn ---------------------------------------------------------------------------
     def due(self, module: Module, state: GameState) -> tuple[Due, ...]:
@@ -238,6 +238,10 @@ class SixthFleetDTP(Ruleset, Submissions, ScriptedPlayer, UnitOptions, PositionF
         return scripted_orders(module, state)
 
     # ---- views and score ----------------------------------------------------------------------
+    def marked_locations(self, module: Module, state: GameState) -> Mapping[str, Sequence[str]]:
+        """The Destroyed marker on each Defended hex whose intrinsic DEF is gone [10.44]."""
+        return {"Destroyed": tuple(facts_of(state).destroyed_defended or ())}
+
     def view(self, module: Module, state: GameState, side: str | None) -> GameState:
         """An open game: a side sees the board, not the other side's standing orders."""
         if side is None:

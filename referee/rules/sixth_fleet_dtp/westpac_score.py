@@ -34,9 +34,11 @@ from fractions import Fraction
 from typing import Any
 
 from referee.engine.core import Event, GameState
+from referee.numerals import mixed_number
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_dtp.base_combat import base_at
 from referee.rules.sixth_fleet_dtp.facts import DtpFacts, facts_of
+from referee.rules.sixth_fleet_dtp.flags import flags_of
 from referee.rules.sixth_fleet_dtp.victory import base_vp_8_57, level_11_3
 from referee.rules.sixth_fleet_dtp.westpac_unloading import unloaded_11_50922
 from referee.rules.sixth_fleet_dtp.westpac_victory import (
@@ -182,7 +184,8 @@ def score_11_5124(game: Game, state: GameState, final: bool) -> dict[str, Any]:
         bonuses.append({"id": a.id, "side": a.side, "vp": got, "holds": bool(got), "rule": a.rule})
     net = vp.get(game.flags.soviet_side, Fraction(0)) - vp.get(game.flags.nato_side, Fraction(0))
     level = level_11_3(game.module, net)
-    out = {
+    mixed = flags_of(state).mixed_fractions_11_5126
+    out: dict[str, Any] = {
         "rule": RULE,
         "vp": {s: str(v) for s, v in vp.items()},
         "bonuses_in_vp": True,
@@ -191,8 +194,10 @@ def score_11_5124(game: Game, state: GameState, final: bool) -> dict[str, Any]:
         "net": str(net),
         "level": level,
     }
+    if mixed:  # the reports write the fractions as mixed numbers [DTP 11.5126]
+        out["fractions"] = "mixed"
     if final:
-        out["result"] = result_11_5125(game, vp, level)
+        out["result"] = result_11_5125(game, vp, level, mixed=mixed)
     return out
 
 
@@ -221,18 +226,26 @@ def winner_11_5125(game: Game, vp: dict[str, Fraction]) -> tuple[str | None, Fra
     return (a, margin) if margin > 0 else (b, -margin)
 
 
-def result_11_5125(game: Game, vp: dict[str, Fraction], level: str) -> str:
+def result_11_5125(game: Game, vp: dict[str, Fraction], level: str, *, mixed: bool = False) -> str:
     """The result in words, for the last report, the score table and ``state show``: the
     winner, by how much, the two totals, the table's level and the case; e.g. "East Block
-    wins by 49/4 VP (East Block 229/4, SEATO 45): East Block Victory [DTP 11.5125]"."""
-    totals = ", ".join(  # as the score table prints them: 57, 229/4 [DTP 11.5126]
-        f"{_side_name(game, s)} {vp.get(s, Fraction(0))}"
+    wins by 12 1/4 VP (East Block 57 1/4, SEATO 45): East Block Victory [DTP 11.5125]".
+    Fractions are kept [DTP 11.5126]: as mixed numbers with ``mixed`` (the game's
+    ``mixed_fractions_11_5126``), else exact ("49/4", the wording of older games)."""
+
+    def shown(v: Fraction) -> int | str:
+        return mixed_number(v) if mixed else str(v)
+
+    totals = ", ".join(  # as the score table prints them [DTP 11.5126]
+        f"{_side_name(game, s)} {shown(vp.get(s, Fraction(0)))}"
         for s in (game.flags.soviet_side, game.flags.nato_side)
     )
     side, margin = winner_11_5125(game, vp)
     if side is None:
         return f"a tie ({totals}): {level} [{RESULT_RULE}]"
-    return f"{_side_name(game, side)} wins by {margin} VP ({totals}): {level} [{RESULT_RULE}]"
+    return (
+        f"{_side_name(game, side)} wins by {shown(margin)} VP ({totals}): {level} [{RESULT_RULE}]"
+    )
 
 
 def game_over_11_5125(game: Game, state: GameState) -> list[Event]:

@@ -23,7 +23,7 @@ from typing import Final
 
 from lxml import etree
 
-from referee.vassal.module.displays import DisplayPlan
+from referee.vassal.module.artwork import HoldingLayout
 from referee.vassal.module.grid import HEXGRID, NUMBERING
 from referee.vassal.module.plan import ModulePlan, SlotDef
 from referee.vassal.module.properties import global_properties, tracks_menu
@@ -139,14 +139,7 @@ def buildfile_tree(plan: ModulePlan, setups: Sequence[PredefinedSetup] = ()) -> 
     _el(root, M + "properties.GlobalTranslatableMessages")
     _el(root, "VASSAL.i18n.Language")
     _main_map(root, plan)
-    if plan.holding is not None:
-        _holding_map(root, plan)
-    if plan.eliminated is not None:
-        _eliminated_map(root, plan)
-    if plan.off_map is not None:
-        _off_map_map(root, plan)
-    for display in plan.displays:
-        _display_map(root, display)
+    _box_maps(root, plan)
     protos = _el(root, M + "PrototypesContainer")
     for name, text in plan.prototypes:
         _el(protos, M + "PrototypeDefinition", {"description": "", "name": name}, text)
@@ -347,59 +340,22 @@ def _layer_grids(board: etree._Element, plan: ModulePlan) -> None:
                                             "originy": str(z.region[1])})  # fmt: skip
 
 
-def _holding_map(root: etree._Element, plan: ModulePlan) -> None:
-    """A small map window with one Zone per carrier: air units moved into a box are
-    reported as "Holding box US-CV-1" [9.62B]."""
-    assert plan.holding is not None
-    map_el = _map(root, plan.holding_map_name, "Holding Boxes", launch=True)
+def _boxes_map(
+    root: etree._Element,
+    map_name: str,
+    button: str,
+    board_name: str,
+    image: str,
+    layout: HoldingLayout,
+) -> None:
+    """A map window of named boxes (the carriers' holding boxes, the dead piles, the
+    off-map boxes, a ruleset's display): one Zone per box, named as the box, so VASSAL
+    reports a counter put there by the box's name ("Holding box US-CV-1" [9.62B])."""
+    map_el = _map(root, map_name, button, launch=True)
     board = _el(
         _picker(map_el),
         BP + "Board",
-        {"image": plan.holding_image, "name": "Holding Boxes", "reversible": "false"},
-    )
-    zoned = _el(board, BOARD + "ZonedGrid")
-    for box in plan.holding.boxes:
-        _el(
-            zoned,
-            BOARD + "mapgrid.Zone",
-            {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
-             "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
-        )  # fmt: skip
-    map_helpers(map_el, "0.5,0.75,1.0", "3")
-
-
-def _eliminated_map(root: etree._Element, plan: ModulePlan) -> None:
-    """The dead piles: one Zone per side, where a unit's "Eliminate" (Ctrl+E) sends it."""
-    layout = plan.eliminated
-    assert layout is not None
-    map_el = _map(root, plan.eliminated_map_name, "Eliminated", launch=True)
-    board = _el(
-        _picker(map_el),
-        BP + "Board",
-        {"image": plan.eliminated_image, "name": plan.eliminated_map_name,
-         "reversible": "false"},
-    )  # fmt: skip
-    zoned = _el(board, BOARD + "ZonedGrid")
-    for box in layout.boxes:
-        _el(
-            zoned,
-            BOARD + "mapgrid.Zone",
-            {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
-             "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
-        )  # fmt: skip
-    map_helpers(map_el, "0.5,0.75,1.0", "3")
-
-
-def _off_map_map(root: etree._Element, plan: ModulePlan) -> None:
-    """The ruleset's off-map boxes (an off-map base): one Zone per box, named as the box, so
-    VASSAL reports a unit there by the box's name."""
-    layout = plan.off_map
-    assert layout is not None
-    map_el = _map(root, plan.off_map_map_name, "Off-map", launch=True)
-    board = _el(
-        _picker(map_el),
-        BP + "Board",
-        {"image": plan.off_map_image, "name": plan.off_map_map_name, "reversible": "false"},
+        {"image": image, "name": board_name, "reversible": "false"},
     )
     zoned = _el(board, BOARD + "ZonedGrid")
     for box in layout.boxes:
@@ -412,23 +368,23 @@ def _off_map_map(root: etree._Element, plan: ModulePlan) -> None:
     map_helpers(map_el, "0.5,0.75,1.0", "3")
 
 
-def _display_map(root: etree._Element, display: DisplayPlan) -> None:
-    """One of the ruleset's displays (a ship's tracks, a battle display): a map window with
-    one Zone per box, named as the box, so VASSAL reports a counter there by the box's name."""
-    name = display.decl.name
-    map_el = _map(root, name, name, launch=True)
-    board = _el(
-        _picker(map_el), BP + "Board", {"image": display.image, "name": name, "reversible": "false"}
-    )
-    zoned = _el(board, BOARD + "ZonedGrid")
-    for box in display.layout.boxes:
-        _el(
-            zoned,
-            BOARD + "mapgrid.Zone",
-            {"highlightProperty": "", "locationFormat": "$name$", "name": box.zone,
-             "path": box.path, "useHighlight": "false", "useParentGrid": "false"},
-        )  # fmt: skip
-    map_helpers(map_el, "0.5,0.75,1.0", "3")
+def _box_maps(root: etree._Element, plan: ModulePlan) -> None:
+    """The maps of boxes beside the main map: the carriers' holding boxes [9.62B], the dead
+    piles (one Zone per side, where a unit's "Eliminate" (Ctrl+E) sends it), the ruleset's
+    off-map boxes (an off-map base), and each of the ruleset's displays (a ship's tracks, a
+    battle display)."""
+    if plan.holding is not None:
+        name = plan.holding_map_name
+        _boxes_map(root, name, "Holding Boxes", "Holding Boxes", plan.holding_image, plan.holding)
+    if plan.eliminated is not None:
+        name = plan.eliminated_map_name
+        _boxes_map(root, name, "Eliminated", name, plan.eliminated_image, plan.eliminated)
+    if plan.off_map is not None:
+        name = plan.off_map_map_name
+        _boxes_map(root, name, "Off-map", name, plan.off_map_image, plan.off_map)
+    for display in plan.displays:
+        name = display.decl.name
+        _boxes_map(root, name, name, name, display.image, display.layout)
 
 
 def _slot(parent: etree._Element, slot: SlotDef, size: int) -> None:

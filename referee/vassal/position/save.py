@@ -378,19 +378,25 @@ def display_placements(table: Table, state: GameState) -> list[list[Placed]]:
     return out
 
 
-def _destroyed_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
-    """A Destroyed marker for each Defended hex whose intrinsic DEF is gone [10.44]."""
+def _palette_markers(table: Table, state: GameState) -> list[tuple[Piece, str, int, int]]:
+    """A marker counter of the palette on each location the ruleset marks
+    (``Ruleset.marked_locations``: a Destroyed marker on each Defended hex whose intrinsic
+    DEF is gone [10.44]), where the module has the counter and the map the hex."""
+    module = table.module
     slots = {s.key: s for s in table.plan.marker_slots}
-    slot = slots.get("marker:Destroyed")
-    hexes = state.data.get("destroyed_defended") or ()
-    if slot is None or not isinstance(hexes, list | tuple):
+    plays = module.schema is not None and module.schema.rules is not None
+    if not plays or not slots:
         return []
+    grid = module.map.grid
     out = []
-    for hex_id in sorted({str(h) for h in hexes}):
-        grid = table.module.map.grid
-        if grid is not None and grid.is_valid_id(hex_id):
-            map_id, x, y = table.location_point(hex_id)
-            out.append((slot.piece, map_id, x, y))
+    for name, hexes in get_ruleset(module.ruleset).marked_locations(module, state).items():
+        slot = slots.get(f"marker:{name}")
+        if slot is None:
+            continue
+        for hex_id in sorted({str(h) for h in hexes}):
+            if grid is not None and grid.is_valid_id(hex_id):
+                map_id, x, y = table.location_point(hex_id)
+                out.append((slot.piece, map_id, x, y))
     return out
 
 
@@ -459,7 +465,7 @@ def position_vsav_bytes(
         position_placements(table, state) + display_placements(table, state),
         notes=f"Position after adjudication. {where}.",
         description=f"referee position: {where}",
-        extra=_destroyed_markers(table, state)
+        extra=_palette_markers(table, state)
         + _location_markers(table, state)
         + level_markers(table, state)
         + hidden,
@@ -519,11 +525,12 @@ def _turn(table: Table, state: GameState) -> SetTurn | None:
     tracker = table.plan.tracker
     if tracker is None:
         return None
-    scenario = table.module.scenarios.get(state.scenario)
-    # the phasing side where the ruleset records one: the enemy's orders inside a phase
-    # (an interdiction, a second signature) are still the phasing player's phase
-    phasing = state.data.get("phasing")
-    side = phasing if isinstance(phasing, str) else state.active_side
+    module = table.module
+    scenario = module.scenarios.get(state.scenario)
+    # the phasing side, as the ruleset says (``Ruleset.phasing_side``): the enemy's orders
+    # inside a phase (an interdiction, a second signature) are still the phasing player's
+    plays = module.schema is not None and module.schema.rules is not None
+    side = get_ruleset(module.ruleset).phasing_side(module, state) if plays else state.active_side
     text = tracker_state(tracker, scenario, state.turn, state.phase, side)
     return SetTurn(TRACKER_ID, text)
 

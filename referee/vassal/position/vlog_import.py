@@ -160,12 +160,23 @@ def _check_snapped(table: Table, start: list[CounterAt], source: str) -> None:
 
 
 @dataclass
-class _Drag:
+class Drag:
+    """A counter dragged in one step of a log from one place to another (hex, zone, space,
+    box or off the map), alone or with its stack: what a move order is written from, the
+    hex map's (here) and the named maps' (``vlog_named``)."""
+
     unit: str
     step: int
     old: Location
     new: Location
     as_stack: bool
+
+    @classmethod
+    def of(cls, table: Table, s: Step, unit: str) -> Drag | None:
+        """``unit``'s drag in the log step ``s``, or ``None`` when it ends where it began."""
+        old = table.locate(*s.old) if s.old else Location("no-map")
+        new = table.locate(*s.new) if s.new else Location("no-map")
+        return None if old == new else cls(unit, s.index, old, new, s.moved_as_stack)
 
 
 def units_by_vassal_id(top: Tabletop) -> dict[str, str]:
@@ -229,9 +240,9 @@ class _Writer:
         self.lines.append(f"# {text}")
 
     # -- movement [5.0]
-    def movement(self, drags: list[_Drag], start_hex: dict[str, str | None]) -> None:
+    def movement(self, drags: list[Drag], start_hex: dict[str, str | None]) -> None:
         grid = self.table.module.map.grid
-        paths: dict[str, list[_Drag]] = {}
+        paths: dict[str, list[Drag]] = {}
         at: dict[str, list[int]] = {}
         for i, d in enumerate(drags):
             paths.setdefault(d.unit, []).append(d)
@@ -429,20 +440,19 @@ def import_log(
 
 def _read_steps(
     w: _Writer, table: Table, steps: list[Step], units_of: dict[str, str], section: str
-) -> tuple[list[_Drag], dict[str, int]]:
+) -> tuple[list[Drag], dict[str, int]]:
     """The log's steps that matter: each counter dragged to another place (in order), the
     last step that touched each unit, and what the log may not do (take a counter from the
     palette outside a set-up, delete one, attack outside the Combat Phase)."""
-    drags: list[_Drag] = []
+    drags: list[Drag] = []
     last_step: dict[str, int] = {}
     for s in steps:
         unit = units_of.get(s.piece) if s.piece else None
         if s.kind == "drag" and unit:
-            old = table.locate(*s.old) if s.old else Location("no-map")
-            new = table.locate(*s.new) if s.new else Location("no-map")
-            if old == new:
+            drag = Drag.of(table, s, unit)
+            if drag is None:
                 continue
-            drags.append(_Drag(unit, s.index, old, new, s.moved_as_stack))
+            drags.append(drag)
             last_step[unit] = s.index
         elif s.kind == "create" and unit:
             if section not in ("setup", "reinforcement"):
@@ -483,7 +493,7 @@ def _header(source: str, expected: Expected, section: str) -> list[str]:
 def _write_section(
     w: _Writer,
     section: str,
-    drags: list[_Drag],
+    drags: list[Drag],
     start: list[CounterAt],
     end: list[CounterAt],
     last_step: dict[str, int],

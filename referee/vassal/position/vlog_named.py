@@ -29,15 +29,14 @@ the file as it checks any other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee.engine.core import GameState
 from referee.engine.vocabulary import BARE_NAME_RE, Vocabulary
 from referee.errors import UserError
 from referee.source.model import Module
 from referee.vassal.codec.savefile import SaveGame
-from referee.vassal.position.placement import Location, Table
+from referee.vassal.position.placement import Table
 from referee.vassal.position.vlog_import import (
+    Drag,
     Expected,
     Imported,
     Problem,
@@ -78,15 +77,6 @@ def adjacent(module: Module, a: str, b: str) -> bool:
             if (x, y) == (a, b) or (not line.directed and (y, x) == (a, b)):
                 return True
     return False
-
-
-@dataclass
-class _Drag:
-    unit: str
-    step: int
-    old: Location
-    new: Location
-    as_stack: bool
 
 
 class _Writer:
@@ -173,18 +163,17 @@ def import_named_log(
         us = state.units.get(unit)
         return us is not None and us.side == expected.side
 
-    drags: list[_Drag] = []
+    drags: list[Drag] = []
     for s in drop_undone(played.steps):
         unit = units_of.get(s.piece) if s.piece else None
         if s.kind == "drag" and unit:
-            old = table.locate(*s.old) if s.old else Location("no-map")
-            new = table.locate(*s.new) if s.new else Location("no-map")
-            if old == new:
+            drag = Drag.of(table, s, unit)
+            if drag is None:
                 continue
             if not ours(unit):
                 w.problem(section, s.index, f"{unit} is not {expected.side}'s counter", unit)
                 continue
-            drags.append(_Drag(unit, s.index, old, new, s.moved_as_stack))
+            drags.append(drag)
         elif s.kind == "create" and unit:
             w.problem(section, s.index, f"{unit} was taken from the palette onto the table", unit)
         elif s.kind == "delete" and unit:
@@ -221,7 +210,7 @@ def _chat_order(w: _Writer, vocab: Vocabulary, section: str, step: int, text: st
 def _moves(
     w: _Writer,
     module: Module,
-    drags: list[_Drag],
+    drags: list[Drag],
     section: str,
     with_units: bool,
     arrow: bool,

@@ -30,6 +30,11 @@
 //           the counter drawn at 100 % to <file> in OUTDIR
 //   CUP     <slot> <command> <key> <deck> <in deck>  a Return to Deck pressed on a piece on the
 //           first map: the DrawPile it went to, and whether the piece is now inside it
+//   PART    <part> [<save>]                    before each part of the run (masks, dice, tracks,
+//           trails, sendto, eliminate, trackkeys, cups, faces, seen, picture: the option's name;
+//           seen and picture, which may repeat, with their SAVE.vsav),
+//           so the tests sharing one run of a module each read their own part's records; the
+//           parts run in this order whatever the order of the options
 //
 // Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
 //              [--picture SAVE.vsav MAPNAME OUT.png ...] [--eliminate SAVE.vsav N KEY;KEY...]
@@ -477,6 +482,7 @@ public class VPlay {
     final List<String> sides = new ArrayList<>(g.getPlayerRoster().getSides());
     VCheck.emit("SIDES", String.join("\t", sides));
     if (doMasks) {
+      VCheck.emit("PART", "masks");
       VCheck.onEdt(() -> {
         masks(sides);
         return null;
@@ -484,12 +490,23 @@ public class VPlay {
     }
     try {
       if (doDice) {
+        VCheck.emit("PART", "dice");
         VCheck.onEdt(() -> {
           dice();
           return null;
         }, "dice");
       }
+      // before any save is loaded: the properties read first are the module's own
+      if (tracksSlot != null) {
+        final String slotName = tracksSlot;
+        VCheck.emit("PART", "tracks");
+        VCheck.onEdt(() -> {
+          tracks(slotName);
+          return null;
+        }, "tracks");
+      }
       if (doTrails) {
+        VCheck.emit("PART", "trails");
         VCheck.onEdt(() -> {
           trails();
           return null;
@@ -497,6 +514,7 @@ public class VPlay {
       }
       if (sendToSave != null) {
         final String sv = sendToSave;
+        VCheck.emit("PART", "sendto");
         VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);  // a game: the maps' boards
         VCheck.onEdt(() -> {
           sendTo();
@@ -505,6 +523,7 @@ public class VPlay {
       }
       if (elim != null) {
         final String[] e = elim;
+        VCheck.emit("PART", "eliminate");
         VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
         VCheck.onEdt(() -> {
           eliminate(Integer.parseInt(e[1]), Arrays.asList(e[2].split(";")));
@@ -513,6 +532,7 @@ public class VPlay {
       }
       if (trackKeys != null) {
         final String[] e = trackKeys;
+        VCheck.emit("PART", "trackkeys");
         VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
         VCheck.onEdt(() -> {
           trackKeys(e[1], Arrays.asList(e[2].split(";")));
@@ -521,6 +541,7 @@ public class VPlay {
       }
       if (cupsSave != null) {
         final String sv = cupsSave;
+        VCheck.emit("PART", "cups");
         VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);
         VCheck.onEdt(() -> {
           cups();
@@ -529,6 +550,7 @@ public class VPlay {
       }
       if (faceArgs != null) {
         final String[] e = faceArgs;
+        VCheck.emit("PART", "faces");
         VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
         VCheck.onEdt(() -> {
           faces(Integer.parseInt(e[1]), Arrays.asList(e[2].split(";")), e[3], new File(e[4]));
@@ -536,20 +558,15 @@ public class VPlay {
         }, "faces");
       }
       for (final String[] sv : seens) {
+        VCheck.emit("PART", "seen", sv[0]);
         VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
         VCheck.onEdt(() -> {
           seen(sv[1]);
           return null;
         }, "seen " + sv[0]);
       }
-      if (tracksSlot != null) {
-        final String slotName = tracksSlot;
-        VCheck.onEdt(() -> {
-          tracks(slotName);
-          return null;
-        }, "tracks");
-      }
       for (final String[] pic : pictures) {
+        VCheck.emit("PART", "picture", pic[0]);
         VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
         VCheck.onEdt(() -> {
           picture(pic[0], pic[1], new File(pic[2]));
