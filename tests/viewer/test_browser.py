@@ -17,6 +17,7 @@ import pytest
 
 from referee.demos.sixth_fleet_1975 import SRC
 from referee.source.loader import load_module
+from tests.viewer.drafting import open_fresh, shown
 
 STEP = "006-Soviet-combat"  # Game-Turn 2: three Soviet units attack GR-DD-2 in 1720 [8.0]
 TARGET = "1720"
@@ -29,13 +30,6 @@ def nato(demo_game: Path) -> Path:
 
 def _view(demo_game: Path, step: str, side: str = "NATO") -> dict[str, Any]:
     return json.loads((demo_game / "game/turns" / step / f"view-{side}.json").read_text())
-
-
-def _open(browser: Any, path: Path, width: int = 1400, height: int = 900) -> None:
-    browser.set_window_size(width, height)
-    browser.get(path.resolve().as_uri())
-    browser.get_log("performance")  # drop the entries of earlier pages
-    browser.refresh()
 
 
 def _status(browser: Any) -> str:
@@ -54,20 +48,8 @@ def _go_to(browser: Any, title: str) -> None:
     raise AssertionError(f"never reached {title!r}: {_status(browser)}")
 
 
-def _shown(browser: Any) -> dict[str, list[str]]:
-    """Units drawn on the map, by place (stack order: top first)."""
-    return browser.execute_script(
-        """const out = {};
-        document.querySelectorAll('#units g.stack').forEach(s => {
-          out[s.dataset.place] = Array.from(s.querySelectorAll('g.counter'))
-            .map(c => c.dataset.unit).reverse();
-        });
-        return out;"""
-    )
-
-
 def test_it_loads_offline_with_no_request_and_no_error(browser: Any, nato: Path) -> None:
-    _open(browser, nato)
+    open_fresh(browser, nato)
     urls = []
     for entry in browser.get_log("performance"):
         msg = json.loads(entry["message"])["message"]
@@ -83,20 +65,20 @@ def test_it_loads_offline_with_no_request_and_no_error(browser: Any, nato: Path)
 def test_stepping_shows_the_units_of_the_engine_state(
     browser: Any, nato: Path, demo_game: Path
 ) -> None:
-    _open(browser, nato)
+    open_fresh(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     state = _view(demo_game, STEP)["state"]
     want = {h: list(ids) for h, ids in state["stacks"].items() if ids}
-    assert _shown(browser) == want
-    assert _shown(browser)[TARGET] == ["GR-DD-2"]
+    assert shown(browser) == want
+    assert shown(browser)[TARGET] == ["GR-DD-2"]
     # one step on (NATO's answer): GR-DD-2 retreated to 1620 [8.71]
     from selenium.webdriver.common.keys import Keys
 
     browser.find_element("tag name", "body").send_keys(Keys.ARROW_RIGHT)
     assert "NATO answer" in _status(browser)
     after = _view(demo_game, "007-NATO-answer")["state"]["stacks"]
-    assert _shown(browser) == {h: list(ids) for h, ids in after.items() if ids}
-    assert TARGET not in _shown(browser) and "GR-DD-2" in _shown(browser)["1620"]
+    assert shown(browser) == {h: list(ids) for h, ids in after.items() if ids}
+    assert TARGET not in shown(browser) and "GR-DD-2" in shown(browser)["1620"]
     # the slider goes anywhere: the first step is the set-up request (fixed set-ups only)
     browser.execute_script(
         "const s = document.getElementById('slider'); s.value = 0;"
@@ -104,8 +86,8 @@ def test_stepping_shows_the_units_of_the_engine_state(
     )
     assert "Step 1 of 9: set-up request" in _status(browser)
     first = _view(demo_game, "000-setup-request")["state"]["stacks"]
-    assert _shown(browser) == {h: list(ids) for h, ids in first.items() if ids}
-    assert len(_shown(browser)) < len(want)
+    assert shown(browser) == {h: list(ids) for h, ids in first.items() if ids}
+    assert len(shown(browser)) < len(want)
 
 
 def test_hovering_a_counter_shows_its_values_status_and_stack(browser: Any, nato: Path) -> None:
@@ -113,7 +95,7 @@ def test_hovering_a_counter_shows_its_values_status_and_stack(browser: Any, nato
 
     module, _ = load_module(SRC)
     assert module is not None
-    _open(browser, nato)
+    open_fresh(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     counter = browser.find_element("css selector", f'g.stack[data-place="{TARGET}"] g.counter')
     ActionChains(browser).move_to_element(counter).perform()
@@ -131,7 +113,7 @@ def test_hovering_a_counter_shows_its_values_status_and_stack(browser: Any, nato
 def test_clicking_the_attack_shows_its_differential_and_die(
     browser: Any, nato: Path, demo_game: Path
 ) -> None:
-    _open(browser, nato)
+    open_fresh(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     events = _view(demo_game, STEP)["report"]["events"]
     attack = next(e for e in events if e["kind"] == "attack")
@@ -163,7 +145,7 @@ def test_clicking_the_attack_shows_its_differential_and_die(
 
 
 def test_score_turn_pending_and_play_aids(browser: Any, nato: Path, demo_game: Path) -> None:
-    _open(browser, nato)
+    open_fresh(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     rep = _view(demo_game, STEP)["report"]
     summary = browser.find_element("id", "summary").text
@@ -185,7 +167,7 @@ def test_keyboard_zoom_and_the_screenshot_matches_the_position(
     from PIL import Image
     from selenium.webdriver.common.keys import Keys
 
-    _open(browser, nato)
+    open_fresh(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     body = browser.find_element("tag name", "body")
     k_region = browser.execute_script("return window.refereeViewer.view.k")
@@ -236,7 +218,7 @@ def test_keyboard_zoom_and_the_screenshot_matches_the_position(
 
 
 def test_readable_at_phone_width(browser: Any, nato: Path, shots: Path) -> None:
-    _open(browser, nato, 390, 844)
+    open_fresh(browser, nato, 390, 844)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     width = browser.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390, "the page scrolls sideways at phone width"
@@ -256,7 +238,7 @@ def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path, demo_game
     events = _view(demo_game, STEP)["report"]["events"]
     rolled = next(e for e in events if e["kind"] == "roll")["data"]["roll"]
     forged = rolled % 6 + 1
-    _open(browser, nato)
+    open_fresh(browser, nato)
     _go_to(browser, "Game-Turn 2, Soviet combat")
     browser.find_element("id", "checkdice").click()
     box = browser.find_element("id", "dicecheck")
@@ -281,7 +263,7 @@ def test_the_dice_are_recomputed_in_the_page(browser: Any, nato: Path, demo_game
 def test_wheel_drag_and_two_finger_pinch(browser: Any, nato: Path) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
 
-    _open(browser, nato)
+    open_fresh(browser, nato)
 
     def view() -> dict[str, float]:
         return browser.execute_script("return Object.assign({}, window.refereeViewer.view)")

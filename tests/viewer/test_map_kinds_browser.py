@@ -15,7 +15,7 @@ from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.viewer.data import StepDoc
 from referee.viewer.page import render_viewer
-from tests.viewer.test_browser import _open, _shown
+from tests.viewer.drafting import open_fresh, shown
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -42,7 +42,7 @@ def test_every_map_kind_shows_its_stacks_and_names_the_place_under_the_pointer(
     html = render_viewer(module, [StepDoc(report, "0" * 64, seen)], side=side, referee="0" * 64)
     path = tmp_path / "v.html"
     path.write_text(html)
-    _open(browser, path)
+    open_fresh(browser, path)
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     kinds = browser.execute_script(
         "return JSON.parse(document.getElementById('viewer-data').textContent).board.kinds"
@@ -53,7 +53,7 @@ def test_every_map_kind_shows_its_stacks_and_names_the_place_under_the_pointer(
     placed = {p: list(ids) for p, ids in seen["stacks"].items() if ids}
     on_map = {p: ids for p, ids in placed.items() if p in kinds or (grid and p.isdigit())}
     assert on_map, "nothing of the opening position is on the map"
-    assert _shown(browser) == on_map
+    assert shown(browser) == on_map
     # the place under the pointer: hover the top counter of a stack of the map's own kind
     of_kind = sorted(p for p in on_map if kinds.get(p) == kind or (kind == "hex" and p.isdigit()))
     assert of_kind, (kind, sorted(on_map)[:5])

@@ -15,10 +15,23 @@ from typing import Any
 
 import pytest
 
-from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import _choices, _hidden_viewer, _point
-from tests.viewer.test_orders_side_browser import _side_button
+from tests.viewer.drafting import (
+    carried_out,
+    choices,
+    download,
+    downloads_dir,
+    hidden_viewer,
+    no_errors,
+    offers_kind,
+    open_page,
+    page_options,
+    point,
+    refused,
+    sealed_options,
+    section_lines,
+    side_button,
+    validated,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -28,60 +41,32 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
 ) -> None:
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
-    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        open_page(browser, page, width, downloads)
+        doc = page_options(browser)
         unit, patrol = next(
             (u, c)
             for u in sorted(doc["units"])
-            for c in _choices(browser, u)
+            for c in choices(browser, u)
             if c.get("kind") == "patrol" and "naval" in c["label"]
         )
         # a naval unit patrols the zone it is in: no other zone is offered [8.4]
-        assert [c for c in _choices(browser, unit) if c.get("kind") == "patrol"] == [patrol]
-        _point(browser, unit, patrol)
+        assert [c for c in choices(browser, unit) if c.get("kind") == "patrol"] == [patrol]
+        point(browser, unit, patrol)
         browser.save_screenshot(str(shots / f"orders-2019-naval-patrol-{width}.png"))
     play = next(c for c in doc["side_choices"] if c.get("kind") == "play" and "at" not in c)
-    _side_button(browser, play["order"])
-    _side_button(browser, "pass")  # no more actions this phase [6.0]
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[actions]") + 1 :] == [patrol["order"], play["order"], "pass"]
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
+    side_button(browser, play["order"])
+    side_button(browser, "pass")  # no more actions this phase [6.0]
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert section_lines(text, "actions") == [patrol["order"], play["order"], "pass"]
+    draft = validated(text, game, "NATO", tmp_path, key)
     other = next(z for z in ("Eastern Med", "Western Med", "Central Med") if z != patrol["at"])
-    hand = tmp_path / "hand.txt"
-    hand.write_text(text.replace(patrol["order"], f'patrol {unit} -> "{other}"'))
-    code, out = cli("validate", hand, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 1 and "[8.4]" in out, out
-    _carried_out(demo, game, draft, tmp_path, last)
-
-
-def _carried_out(demo: Path, game: Path, draft: Path, tmp_path: Path, last: str) -> None:
-    """The draft signed with NATO's key and adjudicated: the game has a new step."""
-    key = demo / "keys" / "nato.key"
-    signed = tmp_path / "signed.txt"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate", game, signed, "--key", demo / "keys" / "referee.key",
-        "--referee-dir", tmp_path / "referee",
-    )  # fmt: skip
-    assert code == 0, out
-    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
-
-
-def _offers(d: dict[str, Any], kind: str) -> bool:
-    return any(
-        kind in {c["kind"] for c in e["choices"]} | {e.get("route", {}).get("kind")}
-        for e in d["units"].values()
-    )
+    hand = text.replace(patrol["order"], f'patrol {unit} -> "{other}"')
+    refused(game, tmp_path, hand, "NATO", "8.4", key)
+    carried_out(demo, game, draft, key, tmp_path, last)
 
 
 @pytest.mark.parametrize(("kind", "rule"), [("reinforce", "10.0"), ("move", "8.0")])
@@ -92,34 +77,25 @@ def test_a_unit_s_move_or_reinforcement_pointed_at_its_zone_is_carried_out(
     a unit's ``move UNIT -> ZONE ...`` (each zone it may reach, the way through adjacent
     zones [8.0]): the first step offering one, pointed at on the area map, carried out; a
     zone not offered, typed by hand, is refused with its case."""
-    from tests.viewer.test_orders_leak import _files
-
     demo = finished_demo("sixth_fleet_2019").out
-    last = next(name for name, d, _ in _files(demo, "NATO") if _offers(d, kind))
-    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    doc = browser.execute_script("return window.refereeViewer.data.draft")
+    last = next(name for name, d, _ in sealed_options(demo, "NATO") if offers_kind(d, kind))
+    game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    doc = page_options(browser)
     unit, offered = next(
         (u, cs)
         for u in sorted(doc["units"])
-        if (cs := [c for c in _choices(browser, u) if c.get("kind") == kind])
+        if (cs := [c for c in choices(browser, u) if c.get("kind") == kind])
     )
     zones = {c["at"] for c in offered}
-    _point(browser, unit, offered[0])
+    point(browser, unit, offered[0])
     browser.save_screenshot(str(shots / f"orders-2019-{kind}-1280.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[actions]") + 1 :] == [offered[0]["order"]]
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert section_lines(text, "actions") == [offered[0]["order"]]
+    draft = validated(text, game, "NATO", tmp_path, key)
     other = next(z for z in ("Atlantic", "Malta", "Crete") if z not in zones)
-    hand = tmp_path / "hand.txt"
-    hand.write_text(text.replace(offered[0]["order"], f"{kind} {unit} -> {other}"))
-    code, out = cli("validate", hand, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 1 and f"[{rule}]" in out, out
-    _carried_out(demo, game, draft, tmp_path, last)
+    hand = text.replace(offered[0]["order"], f"{kind} {unit} -> {other}")
+    refused(game, tmp_path, hand, "NATO", rule, key)
+    carried_out(demo, game, draft, key, tmp_path, last)

@@ -20,8 +20,17 @@ import pytest
 
 from referee.pbem.draft_options import force_parts
 from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _click, _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import _choices, _hidden_viewer
+from tests.viewer.drafting import (
+    choices,
+    click,
+    download,
+    hidden_viewer,
+    open_page,
+    order_lines,
+    point,
+    signed_and_carried_out,
+    viewer,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -33,7 +42,7 @@ def _rest_sharers(browser: Any, doc: dict[str, Any], verb: str, rest: str) -> se
     """The units whose own one-unit line of ``verb`` has this rest (``-> ...``)."""
     out = set()
     for u in doc["units"]:
-        for c in _choices(browser, u):
+        for c in choices(browser, u):
             p = force_parts(c["order"])
             if p and p[0] == verb and p[1] == [u] and p[2] == rest:
                 out.add(u)
@@ -52,7 +61,7 @@ def _strike(browser: Any, doc: dict[str, Any]) -> tuple[str, dict[str, Any], set
     its line: the unit, the choice and the units left out."""
     for u in sorted(doc["units"]):
         mates = doc["units"][u].get("force", {}).get("attack", [])
-        for c in _choices(browser, u):
+        for c in choices(browser, u):
             if c.get("kind") != "attack" or not mates or not _alike(doc, c["order"]):
                 continue
             verb, _, rest = force_parts(c["order"]) or ("", [], "")
@@ -66,9 +75,7 @@ def _strike(browser: Any, doc: dict[str, Any]) -> tuple[str, dict[str, Any], set
 def _start(browser: Any, unit: str, order: str) -> None:
     """The unit's one-unit line pointed at: its place marked on the map, then its button
     where several lines share that place (the line is drafted, the force composed from it)."""
-    from tests.viewer.test_orders_hex_browser import _point
-
-    _point(browser, unit, next(c for c in _choices(browser, unit) if c["order"] == order))
+    point(browser, unit, next(c for c in choices(browser, unit) if c["order"] == order))
 
 
 def _offered(browser: Any) -> list[str]:
@@ -110,11 +117,11 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
 ) -> None:
     demo = finished_demo("sixth_fleet_2019").out
-    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
+    game, page, key = hidden_viewer(demo, STEP, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
-        _open(browser, page, width, downloads)
+        open_page(browser, page, width, downloads)
         doc = browser.execute_script("return window.refereeViewer.data.draft")
         assert doc["format"] == "referee-draft-options/7"
         unit, attack, left_out = _strike(browser, doc)
@@ -128,7 +135,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         _frame(browser, marked, 1.3)
         browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
         browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
-        _click(browser, mark)  # the mate pointed at on the map
+        click(browser, mark)  # the mate pointed at on the map
         assert set(_offered(browser)) & set(_alike(doc, attack["order"]))  # further targets
         browser.execute_script(SHOW, "choices")
         browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
@@ -145,7 +152,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         if len(doc["units"][u].get("force", {}).get("move", [])) >= 2
         and u.split("-")[1] in ("CVN", "CV", "CG")
     )
-    move = next(c for c in _choices(browser, ships) if c.get("kind") == "move")
+    move = next(c for c in choices(browser, ships) if c.get("kind") == "move")
     _start(browser, ships, move["order"])
     escorts = [w for w in _offered(browser) if w in doc["units"]]
     assert len(escorts) >= 2 and set(escorts) <= set(doc["units"][ships]["force"]["move"])
@@ -155,8 +162,8 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     fleet = f"move {' '.join([ships, *escorts])} {mrest}"
     assert fleet in _draft(browser)
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    text = download(browser, downloads)
+    lines = order_lines(text)
     assert lines[lines.index("[actions]") + 1 :] == [strike, fleet], lines
     draft = tmp_path / "orders.txt"
     draft.write_text(text)
@@ -193,9 +200,6 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
     Ready air units on one Soviet ship, one line [31.21], [31.23]: the first unit's strike
     pointed at on the map (the target's place), its mates added on the map (their
     airfields) or from the list; downloaded, accepted by ``validate`` and carried out."""
-    from tests.viewer.test_orders_hex_browser import KEYS, _signed_and_carried_out, _viewer
-
-    assert KEYS["Axis"]
     demo = finished_demo("naval_module").out
     last, doc = next(
         (f.parent.name, d)
@@ -204,13 +208,13 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
         if any("shipping" in e.get("force", {}) for e in d["units"].values())
     )
     side = doc["side"]
-    game, page = _viewer(demo, last, side, tmp_path)
+    game, page = viewer(demo, last, side, tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    _open(browser, page, 1280, downloads)
+    open_page(browser, page, 1280, downloads)
     unit = next(u for u in sorted(doc["units"]) if doc["units"][u].get("force", {}).get("shipping"))
     mates = doc["units"][unit]["force"]["shipping"]
-    strike = next(c for c in _choices(browser, unit) if c.get("kind") == "shipping")
+    strike = next(c for c in choices(browser, unit) if c.get("kind") == "shipping")
     _start(browser, unit, strike["order"])
     added = [unit]
     while offered := [w for w in _offered(browser) if w in doc["units"]]:
@@ -219,7 +223,7 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
             "css selector", f'#optmarks .opt.force[data-word="{offered[0]}"]'
         )
         if marks:
-            _click(browser, marks[0])  # its airfield on the map
+            click(browser, marks[0])  # its airfield on the map
         else:
             browser.find_element(
                 "css selector", f'#choices button.compose[data-word="{offered[0]}"]'
@@ -232,10 +236,10 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
     assert line in _draft(browser)
     browser.find_element("id", "composedone").click()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    text = download(browser, downloads)
+    lines = order_lines(text)
     assert lines[lines.index(f"[{doc['section']}]") + 1 :] == [line], lines
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
 
 
 def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_out(
@@ -245,10 +249,10 @@ def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_
     (provisional 17.0, a GS action [6.4]): the side's composed choice, then one target of
     those offered; downloaded, accepted by ``validate`` and carried out by ``adjudicate``."""
     demo = finished_demo("sixth_fleet_2019").out
-    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
+    game, page, key = hidden_viewer(demo, STEP, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    _open(browser, page, 1280, downloads)
+    open_page(browser, page, 1280, downloads)
     doc = browser.execute_script("return window.refereeViewer.data.draft")
     some = next(c for c in doc["side_choices"] if c.get("compose") == "words")
     whole = next(
@@ -268,8 +272,8 @@ def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_
     assert line in _draft(browser)
     browser.find_element("id", "composedone").click()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    text = download(browser, downloads)
+    lines = order_lines(text)
     assert lines[lines.index("[actions]") + 1 :] == [line], lines
     draft = tmp_path / "orders.txt"
     draft.write_text(text)
@@ -302,8 +306,8 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
     (room where it ends: a friendly neutral base takes two air units [7.1.3]): on that line
     the page does not offer the mate, on another it does."""
     demo = finished_demo("sixth_fleet_2019").out
-    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
-    _open(browser, page, 1280, tmp_path)
+    game, page, key = hidden_viewer(demo, STEP, "NATO", tmp_path)
+    open_page(browser, page, 1280, tmp_path)
     doc = browser.execute_script("return window.refereeViewer.data.draft")
     unit, verb, mate, rest = next(
         (u, verb, m, rests[0])
@@ -316,10 +320,10 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
     typed = f"{verb} {unit} {mate} {rest}"
     assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
     refused = doc["units"][unit]["force_not"][verb][mate]
-    theirs = {c["order"] for c in _choices(browser, mate)}
+    theirs = {c["order"] for c in choices(browser, mate)}
     other = next(
         c["order"]
-        for c in _choices(browser, unit)
+        for c in choices(browser, unit)
         if c["order"].startswith(f"{verb} {unit} -> ")
         and c["order"].split(f"{verb} {unit} ", 1)[1] not in refused
         and c["order"].replace(f"{verb} {unit} ", f"{verb} {mate} ", 1) in theirs
@@ -351,10 +355,10 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     carried out by ``referee adjudicate`` as one force [8.1]. A screenshot of the force of
     two at the full base goes to ``$REFEREE_VIEWER_SHOTS``."""
     demo = finished_demo("sixth_fleet_2019").out
-    game, page, key = _hidden_viewer(demo, STEP, "NATO", tmp_path)
+    game, page, key = hidden_viewer(demo, STEP, "NATO", tmp_path)
     downloads = tmp_path / "downloads"
     downloads.mkdir()
-    _open(browser, page, 1280, downloads)
+    open_page(browser, page, 1280, downloads)
     doc = browser.execute_script("return window.refereeViewer.data.draft")
     assert doc["format"] == "referee-draft-options/7"
     rooms = doc["force_room"]["move"]
@@ -382,7 +386,7 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
         rest
         for rest, caps in sorted(rooms.items())
         if any(unit in g and n >= 3 for n, g in caps)
-        and f"move {unit} {rest}" in {c["order"] for c in _choices(browser, unit)}
+        and f"move {unit} {rest}" in {c["order"] for c in choices(browser, unit)}
     )
     _start(browser, unit, f"move {unit} {roomy}")
     force = [unit]
@@ -395,8 +399,8 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     assert line in _draft(browser), _draft(browser)
     browser.find_element("id", "composedone").click()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    text = download(browser, downloads)
+    lines = order_lines(text)
     assert lines[lines.index("[actions]") + 1 :] == [line], lines  # the unit's line replaced
     draft = tmp_path / "orders.txt"
     draft.write_text(text)
@@ -436,7 +440,7 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
     from referee.rules.carrier_battlegroup.cargo import capacity_of
     from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
     from referee.source.loader import load_module
-    from tests.viewer.test_orders_verbs5_browser import _prepared_viewer
+    from tests.viewer.drafting import prepared_viewer
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
     demo = finished_demo("carrier_battlegroup").out
@@ -461,10 +465,10 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
         state = CbgFacts.put(state, missiles=missiles)
         assert capacity_of(module, roomy) - sum(v == roomy for v in missiles.values()) == fired
         page = tmp_path / f"viewer-USN-{fired}.html"
-        doc = _prepared_viewer(module, rs, state, report, "USN", page)
-        _open(browser, page, 1280, downloads)
+        doc = prepared_viewer(module, rs, state, report, "USN", page)
+        open_page(browser, page, 1280, downloads)
         _start(browser, first, f"trade {first} -> {roomy}")
-        assert f"trade {mate} -> {roomy}" in {c["order"] for c in _choices(browser, mate)}
+        assert f"trade {mate} -> {roomy}" in {c["order"] for c in choices(browser, mate)}
         position = tmp_path / f"state-{fired}.json"
         position.write_text(json.dumps(state.to_json()))
         if fired == 1:  # room for one: the other is not offered, and typed it is refused
@@ -480,8 +484,8 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
         assert line in _draft(browser), _draft(browser)
         browser.find_element("id", "composedone").click()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    text = download(browser, downloads)
+    lines = order_lines(text)
     assert lines[lines.index("[logistics]") + 1 :] == [line], lines
     draft = tmp_path / "orders.txt"
     draft.write_text(text)

@@ -20,84 +20,29 @@ from typing import Any
 import pytest
 
 from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _cut, _download, _open, _order_lines
+from tests.viewer.drafting import (
+    awaiting,
+    body_lines,
+    choice_button,
+    choices,
+    cut,
+    download,
+    downloads_dir,
+    draft_text,
+    hidden_viewer,
+    open_page,
+    order_lines,
+    page_options,
+    pick,
+    point,
+    screenshots,
+    sealed_options,
+    signed_and_carried_out,
+    validate,
+    viewer,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
-
-KEYS = {"NATO": "nato", "Soviet": "soviet", "Axis": "axis", "USN": "usn"}
-
-
-def _awaiting(demo: Path, kind: str) -> tuple[str, str, dict[str, Any]]:
-    """The first turn folder whose published options offer a choice of ``kind``: its name,
-    the awaited side and the options document."""
-    for t in sorted((demo / "game" / "turns").iterdir()):
-        for f in sorted(t.glob("options-*.json")):
-            doc = json.loads(f.read_bytes())
-            for e in doc["units"].values():
-                kinds = {c.get("kind") for c in e["choices"]} | {e.get("route", {}).get("kind")}
-                if kind in kinds:
-                    return t.name, doc["side"], doc
-    raise AssertionError(f"no step of the demo offers a {kind} choice")
-
-
-def _choices(browser: Any, unit: str) -> list[dict[str, Any]]:
-    return list(browser.execute_script("return window.refereeViewer.choicesOf(arguments[0])", unit))
-
-
-def _point(browser: Any, unit: str, c: dict[str, Any]) -> None:
-    """Pick ``unit`` in the list, click its choice's marked place on the map; where several
-    choices share that place the page lists them: click the one wanted."""
-    from selenium.webdriver.support.ui import Select
-
-    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
-    draft = browser.find_element("id", "draft")
-    if c.get("at"):
-        mark = browser.find_element("css selector", f'#optmarks .opt[data-place="{c["at"]}"]')
-        browser.execute_script(
-            "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", mark
-        )
-    if c["order"] not in draft.get_attribute("value").split("\n"):
-        button = browser.execute_script(
-            "return Array.from(document.querySelectorAll('#choices button.choice'))"
-            ".find(b => b.dataset.order === arguments[0]) || null",
-            c["order"],
-        )
-        assert button is not None, c
-        button.click()
-    assert c["order"] in draft.get_attribute("value").split("\n"), c
-
-
-def _signed_and_carried_out(
-    demo: Path, game: Path, tmp_path: Path, text: str, side: str, last: str
-) -> None:
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", side)
-    assert code == 0, out
-    signed = tmp_path / "signed.txt"
-    key = demo / "keys" / f"{KEYS[side]}.key"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate",
-        game,
-        signed,
-        "--key",
-        demo / "keys" / "referee.key",
-        "--referee-dir",
-        tmp_path / "referee",
-    )
-    assert code == 0, out
-    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last  # carried out
-
-
-def _viewer(demo: Path, last: str, side: str, tmp_path: Path) -> tuple[Path, Path]:
-    game = _cut(demo, last, tmp_path)
-    page = tmp_path / f"viewer-{side}.html"
-    code, out = cli("viewer", game, "--side", side, "-o", page)
-    assert code == 0, out
-    return game, page
-
 
 CASES = [
     ("dtp_denmark_strait", "place"),
@@ -118,45 +63,43 @@ def test_pointing_on_a_hex_map_drafts_orders_the_referee_carries_out(
     kind: str,
 ) -> None:
     demo = finished_demo(demo_name).out
-    last, side, doc = _awaiting(demo, kind)
-    game, page = _viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
+    last, side, doc = awaiting(demo, kind)
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
     assert "referee validate" in browser.find_element("id", "judge").text
     chosen: list[str] = []
     if kind == "place":  # the demo's own set-up file, line for line
         k = sorted(p.name for p in (demo / "game" / "turns").iterdir()).index(last) + 1
         own = next((demo / "orders").glob(f"{k:03d}-*.txt"))
-        want = [ln for ln in _order_lines(own.read_text()) if ln.startswith("place ")]
+        want = [ln for ln in order_lines(own.read_text()) if ln.startswith("place ")]
         for line in want:
             unit = line.split()[1]
-            c = next(c for c in _choices(browser, unit) if c["order"] == line)
-            _point(browser, unit, c)
+            c = next(c for c in choices(browser, unit) if c["order"] == line)
+            point(browser, unit, c)
             chosen.append(line)
     else:
         ends: set[str] = set()  # each unit to a place of its own (no stacking question)
         for unit in sorted(doc["units"]):
             cs = [
                 c
-                for c in _choices(browser, unit)
+                for c in choices(browser, unit)
                 if c.get("kind") == kind and c.get("at") and c["at"] not in ends
             ]
             if not cs:
                 continue
-            _point(browser, unit, cs[0])
+            point(browser, unit, cs[0])
             chosen.append(cs[0]["order"])
             ends.add(cs[0]["at"])
             if kind == "attack" or len(chosen) == 3:  # one attack an impulse [DTP 8.2]
                 break
     assert chosen
     browser.save_screenshot(str(shots / f"orders-{demo_name}-{kind}-1280.png"))
-    text = _download(browser, downloads)
-    lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
-    assert lines == [f"[{doc['section']}]", *chosen]
+    text = download(browser, downloads)
+    assert body_lines(text) == [f"[{doc['section']}]", *chosen]
     if kind == "attack":
         _no_second_attack(browser, doc, chosen[0], game, tmp_path, text, side)
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
 
 
 def _no_second_attack(
@@ -164,42 +107,19 @@ def _no_second_attack(
 ) -> None:
     """One attack an impulse [DTP 8.2]: once one is drafted, no other can be pointed at (its
     button is disabled), and a second typed by hand is refused by ``validate``."""
-    from selenium.webdriver.support.ui import Select
-
     others = [
         (u, c)
         for u in sorted(doc["units"])
-        for c in _choices(browser, u)
+        for c in choices(browser, u)
         if c.get("kind") == "attack" and c["order"] != first
     ]
     assert others, "the step offers one attack only: nothing to rule out"
     unit, other = others[0]
-    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
-    button = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#choices button.choice'))"
-        ".find(b => b.dataset.order === arguments[0]) || null",
-        other["order"],
-    )
+    pick(browser, unit)
+    button = choice_button(browser, other["order"])
     assert button is not None and not button.is_enabled()
-    hand = tmp_path / "hand.txt"
-    hand.write_text(text + other["order"] + "\n")
-    code, out = cli("validate", hand, "--state", game, "--side", side)
+    code, out = validate(text + other["order"] + "\n", game, side, tmp_path)
     assert code != 0, out
-
-
-def _screenshots(browser: Any, unit: str, shots: Path, name: str) -> None:
-    """The unit picked from the list (the map frames it and its options), the map then the
-    draft scrolled into view; the page logged no error."""
-    from selenium.webdriver.support.ui import Select
-
-    Select(browser.find_element("id", "unitpick")).select_by_value(unit)
-    assert browser.find_elements("css selector", "#optmarks .opt")
-    browser.execute_script("document.getElementById('mapbox').scrollIntoView()")
-    browser.save_screenshot(str(shots / f"orders-{name}-map.png"))
-    browser.execute_script("document.getElementById('unitpick').scrollIntoView()")
-    browser.save_screenshot(str(shots / f"orders-{name}-draft.png"))
-    browser.execute_script("window.scrollTo(0, 0)")
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 @pytest.mark.parametrize("demo_name", ["dtp_denmark_strait", "naval_module"])
@@ -207,11 +127,11 @@ def test_hex_map_screenshots_at_desktop_and_phone_widths(
     browser: Any, finished_demo: Any, tmp_path: Path, shots: Path, demo_name: str
 ) -> None:
     demo = finished_demo(demo_name).out
-    last, side, doc = _awaiting(demo, "move")
-    _, page = _viewer(demo, last, side, tmp_path)
+    last, side, doc = awaiting(demo, "move")
+    _, page = viewer(demo, last, side, tmp_path)
     for width in (1280, 390):
-        _open(browser, page, width, tmp_path)
-        _screenshots(browser, sorted(doc["units"])[0], shots, f"{demo_name}-{width}")
+        open_page(browser, page, width, tmp_path)
+        screenshots(browser, sorted(doc["units"])[0], shots, f"{demo_name}-{width}")
 
 
 def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
@@ -226,7 +146,7 @@ def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
         for t in sorted((demo / "game" / "turns").iterdir())
         if len(list(t.glob("options-*.json"))) > 1
     )
-    game = _cut(demo, both.name, tmp_path)
+    game = cut(demo, both.name, tmp_path)
     state = json.loads((game / "state.json").read_bytes())
     side_of = {u["id"]: u["side"] for u in state["units"]}
     sides = sorted(json.loads(f.read_bytes())["side"] for f in both.glob("options-*.json"))
@@ -236,8 +156,8 @@ def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
         page = tmp_path / f"viewer-{side}.html"
         code, out = cli("viewer", game, "--side", side, "-o", page)
         assert code == 0, out
-        _open(browser, page, 1280, tmp_path)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
+        open_page(browser, page, 1280, tmp_path)
+        doc = page_options(browser)
         assert doc["side"] == side and f"side: {side}" in doc["header"]
         assert all(side_of[u] == side for u in doc["units"]), side
         options = [
@@ -246,41 +166,15 @@ def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
         ]
         assert all(side_of[u] == side for u in options if u), side
         for unit in sorted(doc["units"]):
-            cs = [c for c in _choices(browser, unit) if c.get("at")]
+            cs = [c for c in choices(browser, unit) if c.get("at")]
             if cs:
-                _point(browser, unit, cs[0])
-                text = browser.find_element("id", "draft").get_attribute("value")
-                path = tmp_path / f"orders-{side}.txt"
-                path.write_text(text)
-                code, out = cli("validate", path, "--state", game, "--side", side)
+                point(browser, unit, cs[0])
+                text = draft_text(browser)
+                code, out = validate(text, game, side, tmp_path, name=f"orders-{side}")
                 assert code == 0, out
                 drafted += 1
                 break
     assert drafted, "neither side had a choice to point at"
-
-
-def _cut_hidden(demo: Path, last: str, into: Path) -> Path:
-    """:func:`_cut` for a game that hides information: the referee's record cut back too."""
-    import shutil
-
-    game = _cut(demo, last, into)
-    secret = game / "secret"
-    for t in sorted((secret / "turns").iterdir()):
-        if t.name > last:
-            shutil.rmtree(t)
-    shutil.copyfile(secret / "turns" / last / "state.json", secret / "state.json")
-    return game
-
-
-def _hidden_viewer(demo: Path, last: str, side: str, tmp_path: Path) -> tuple[Path, Path, Path]:
-    """The game cut back to ``last`` (:func:`_cut_hidden`) and ``side``'s viewer of it, its
-    part opened with the side's demo key: the game, the page and the key."""
-    game = _cut_hidden(demo, last, tmp_path)
-    key = demo / "keys" / f"{side.lower()}.key"
-    page = tmp_path / f"viewer-{side}.html"
-    code, out = cli("viewer", game, "--side", side, "--key", key, "-o", page)
-    assert code == 0, out
-    return game, page, key
 
 
 def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
@@ -290,50 +184,35 @@ def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
     space (clicked on the map), a ship's Intelligence attempt and a strike where one is
     offered, each in its own section of one turn's file [5.0]; downloaded, accepted by
     ``validate`` on the player's view, and carried out by ``adjudicate``."""
-    from tests.viewer.test_orders_leak import _files
-
     demo = finished_demo("carrier_battlegroup").out
     last, doc = next(
         (name, d)
-        for name, d, _ in _files(demo, "USN")
+        for name, d, _ in sealed_options(demo, "USN")
         if any(c.get("kind") == "move" for e in d["units"].values() for c in e["choices"])
     )
-    game, page, key = _hidden_viewer(demo, last, "USN", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    game, page, key = hidden_viewer(demo, last, "USN", tmp_path)
+    downloads = downloads_dir(tmp_path)
     ship = next(
         u
         for u in sorted(doc["units"])
         if any(c.get("kind") == "move" for c in doc["units"][u]["choices"])
     )
     for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
-        _open(browser, page, width, downloads)
-        _screenshots(browser, ship, shots, f"cbg-{width}")
+        open_page(browser, page, width, downloads)
+        screenshots(browser, ship, shots, f"cbg-{width}")
     chosen: dict[str, list[str]] = {}
     for kind in ("move", "intel", "attack"):
         for unit in sorted(doc["units"]):
-            cs = [c for c in _choices(browser, unit) if c.get("kind") == kind and c.get("at")]
+            cs = [c for c in choices(browser, unit) if c.get("kind") == kind and c.get("at")]
             if cs:
-                _point(browser, unit, cs[0])
+                point(browser, unit, cs[0])
                 chosen.setdefault(cs[0]["section"], []).append(cs[0]["order"])
                 break
     assert "movement" in chosen, chosen
     browser.save_screenshot(str(shots / "orders-cbg-1280.png"))
-    text = _download(browser, downloads)
-    lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
+    text = download(browser, downloads)
+    lines = body_lines(text)
     for section, orders in chosen.items():
         at = lines.index(f"[{section}]")
         assert lines[at + 1 : at + 1 + len(orders)] == orders, (section, lines)
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
-    assert code == 0, out
-    signed = tmp_path / "signed.txt"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate", game, signed, "--key", demo / "keys" / "referee.key",
-        "--referee-dir", tmp_path / "referee",
-    )  # fmt: skip
-    assert code == 0, out
-    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
+    signed_and_carried_out(demo, game, tmp_path, text, "USN", last, key)

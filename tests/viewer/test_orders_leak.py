@@ -16,17 +16,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset
-from referee.pbem.archive import Archive
-from referee.pbem.draft_options import options_file
-from referee.pbem.keys import load_private, passphrase_source
-from referee.pbem.parts import identity_of, open_part
 from referee.source.loader import load_module
+from tests.viewer.drafting import sealed_options
 
 if TYPE_CHECKING:
     from tests.conftest import DemoRun
@@ -39,21 +36,6 @@ ROOT = Path(__file__).resolve().parents[2] / "module_src"
 @pytest.fixture(scope="module")
 def demo_2019(finished_demo: Callable[[str], DemoRun]) -> Path:
     return finished_demo("sixth_fleet_2019").out
-
-
-def _files(out: Path, side: str) -> list[tuple[str, dict[str, Any], GameState]]:
-    """Each step's options file of ``side`` (opened from its part), with the full position."""
-    archive = Archive(out / "game")
-    key = load_private(out / "keys" / f"{side.lower()}.key", passphrase_source(None))
-    found = []
-    for t in archive.turn_dirs():
-        files = open_part(archive, t, side, [identity_of(key)])
-        name = options_file(side)
-        if name in files:
-            kept = out / "game" / "secret" / "turns" / t.name / "state.json"
-            full = json.loads(kept.read_text())
-            found.append((t.name, json.loads(files[name]), GameState.from_json(full)))
-    return found
 
 
 LEAK_CASES = [
@@ -93,7 +75,7 @@ def test_no_hidden_strike_marker_reaches_a_sides_options(
     module = load_module(ROOT / "sixth_fleet_2019")[0]
     assert module is not None
     rs = get_ruleset(module.ruleset)
-    steps = _files(demo, side)
+    steps = sealed_options(demo, side)
     assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
     searched = forces = 0
     for name, doc, full in steps:
@@ -156,7 +138,7 @@ def test_no_hidden_unit_reaches_a_sides_options(
     module = load_module(ROOT / src)[0]
     assert module is not None
     rs = get_ruleset(module.ruleset)
-    steps = _files(demo, side)
+    steps = sealed_options(demo, side)
     assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
     hidden_somewhere = 0
     for name, doc, full in steps:
@@ -190,7 +172,7 @@ def test_the_viewer_embeds_the_sides_own_options(demo_2019: Path, tmp_path: Path
     assert code == 0, out
     html = page.read_text()
     data = json.loads(html.split('id="viewer-data">', 1)[1].split("</script>", 1)[0])
-    last = _files(demo_2019, "NATO")[-1]
+    last = sealed_options(demo_2019, "NATO")[-1]
     awaited = last[0] == sorted(p.name for p in (demo_2019 / "game" / "turns").iterdir())[-1]
     if awaited:
         assert data["draft"]["units"] == last[1]["units"]

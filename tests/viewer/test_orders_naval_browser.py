@@ -24,65 +24,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.webdriver.support.ui import Select
 
 from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import (
-    _awaiting,
-    _choices,
-    _point,
-    _signed_and_carried_out,
-    _viewer,
+from tests.viewer.drafting import (
+    awaiting,
+    awaiting_side,
+    body_lines,
+    choices,
+    download,
+    downloads_dir,
+    first_choice,
+    latest,
+    no_errors,
+    offered_words,
+    open_page,
+    order_lines,
+    pick,
+    point,
+    point_line,
+    refused,
+    side_button,
+    side_orders,
+    signed_and_carried_out,
+    viewer,
+    word,
 )
-from tests.viewer.test_orders_side_browser import _side_button
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
-
-
-def _awaiting_side(demo: Path, kind: str) -> tuple[str, str, dict[str, Any]]:
-    """The first turn folder whose published options offer the side a choice of ``kind``
-    (``side_choices``): its name, the awaited side and the options document."""
-    for t in sorted((demo / "game" / "turns").iterdir()):
-        for f in sorted(t.glob("options-*.json")):
-            doc = json.loads(f.read_bytes())
-            if any(c.get("kind") == kind for c in doc.get("side_choices", [])):
-                return t.name, doc["side"], doc
-    raise AssertionError(f"no step of the demo offers the side a {kind} choice")
-
-
-def _side_orders(browser: Any) -> list[str]:
-    """The side's buttons the page shows."""
-    return list(
-        browser.execute_script(
-            "return Array.from(document.querySelectorAll('#sidechoices button.choice'))"
-            ".map(b => b.dataset.order)"
-        )
-    )
-
-
-def _refused(game: Path, tmp_path: Path, text: str, line: str, side: str, rule: str) -> None:
-    """``line`` added by hand to the downloaded draft: ``validate`` refuses it, citing
-    ``rule``."""
-    hand = tmp_path / "hand.txt"
-    hand.write_text(text + line + "\n")
-    code, out = cli("validate", hand, "--state", game, "--side", side)
-    assert code == 1 and f"[{rule}]" in out, out
-
-
-def _lines(text: str) -> list[str]:
-    return [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
-
-
-def _latest(game: Path) -> tuple[str, dict[str, Any]]:
-    """The game's newest turn folder and the awaited side's options there (one side)."""
-    t = sorted((game / "turns").iterdir())[-1]
-    (f,) = sorted(t.glob("options-*.json"))
-    return t.name, json.loads(f.read_bytes())
-
-
-def _no_errors(browser: Any) -> None:
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 def test_interdiction_box_composed_from_the_ready_air_units(
@@ -92,8 +60,8 @@ def test_interdiction_box_composed_from_the_ready_air_units(
     is a word to add; no unit of the other side nor a ground or naval unit is offered; four
     units typed by hand are refused, and cannot be pointed (at most three [31.11])."""
     demo = finished_demo("naval_module").out
-    last, side, doc = _awaiting_side(demo, "interdict")
-    game, page = _viewer(demo, last, side, tmp_path)
+    last, side, doc = awaiting_side(demo, "interdict")
+    game, page = viewer(demo, last, side, tmp_path)
     (choice,) = [c for c in doc["side_choices"] if c["kind"] == "interdict"]
     state = json.loads((game / "turns" / last / "state.json").read_bytes())
     ours = {u["id"] for u in state["units"] if u["side"] == side}
@@ -101,37 +69,33 @@ def test_interdiction_box_composed_from_the_ready_air_units(
     words = next(  # the demo's own line
         ln.split()[1:]
         for f in sorted((demo / "orders").glob("*.txt"))
-        for ln in _order_lines(f.read_text())
+        for ln in order_lines(f.read_text())
         if ln.startswith("interdict ")
     )
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        _side_button(browser, "interdict")
-        offered = [
-            b.get_attribute("data-word")
-            for b in browser.find_elements("css selector", "#choices button.compose")
-        ]
-        assert offered == choice["from"]  # the side's Ready air units only
+        open_page(browser, page, width, downloads)
+        side_button(browser, "interdict")
+        assert offered_words(browser) == choice["from"]  # the side's Ready air units only
         for w in words:
-            browser.find_element("css selector", f'#choices button[data-word="{w}"]').click()
+            word(browser, w).click()
         browser.save_screenshot(str(shots / f"orders-naval-interdict-{width}.png"))
     browser.find_element("id", "composedone").click()
-    _no_errors(browser)
-    text = _download(browser, downloads)
-    assert _lines(text) == [f"[{doc['section']}]", "interdict " + " ".join(words)]
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == [f"[{doc['section']}]", "interdict " + " ".join(words)]
     four = "interdict " + " ".join(sorted(choice["from"])[:4])
-    _refused(game, tmp_path, text.replace("interdict " + " ".join(words), ""), four, side, "31.11")
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    without = text.replace("interdict " + " ".join(words), "")
+    refused(game, tmp_path, f"{without}{four}\n", side, "31.11")
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
     # a fourth unit cannot be pointed: the line stops at the rule's three [31.11]
     assert choice["most"] == 3 and len(choice["from"]) > 3
-    _open(browser, page, 1280, downloads)
-    _side_button(browser, "interdict")
+    open_page(browser, page, 1280, downloads)
+    side_button(browser, "interdict")
     for w in choice["from"][:3]:
-        browser.find_element("css selector", f'#choices button[data-word="{w}"]').click()
-    assert not browser.find_elements("css selector", "#choices button.compose")
-    _no_errors(browser)
+        word(browser, w).click()
+    assert not offered_words(browser)
+    no_errors(browser)
 
 
 def _sign_host_result(
@@ -141,38 +105,38 @@ def _sign_host_result(
     result (the last one pointed at replaces the earlier: one result a hand-off), his draft
     is carried out; the game the referee wrote then awaits the other player, whose page
     offers the first player's line only; another line typed by hand is refused [``rule``]."""
-    last, side, doc = _awaiting_side(demo, kind)
-    game, page = _viewer(demo, last, side, tmp_path)
+    last, side, doc = awaiting_side(demo, kind)
+    game, page = viewer(demo, last, side, tmp_path)
     offered = [c["order"] for c in doc["side_choices"] if c["kind"] == kind]
     assert len(offered) > 1, offered
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    assert _side_orders(browser) == offered
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    assert side_orders(browser) == offered
     first, chosen = offered[-1], offered[0]
-    _side_button(browser, first)
-    _side_button(browser, chosen)  # the same hand-off's other result replaces it
+    side_button(browser, first)
+    side_button(browser, chosen)  # the same hand-off's other result replaces it
     browser.save_screenshot(str(shots / f"orders-naval-{kind}-1280.png"))
-    _no_errors(browser)
-    text = _download(browser, downloads)
-    assert _lines(text) == [f"[{doc['section']}]", chosen]
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == [f"[{doc['section']}]", chosen]
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
     # the other player, in the step the referee just wrote
-    nxt, doc2 = _latest(game)
+    nxt, doc2 = latest(game)
     assert doc2["side"] != side
     page2 = tmp_path / f"viewer-{doc2['side']}.html"
     code, out = cli("viewer", game, "--side", doc2["side"], "-o", page2)
     assert code == 0, out
-    _open(browser, page2, 390, downloads)
-    assert _side_orders(browser) == [chosen]  # only the first signature's line
-    _side_button(browser, chosen)
+    open_page(browser, page2, 390, downloads)
+    assert side_orders(browser) == [chosen]  # only the first signature's line
+    side_button(browser, chosen)
     browser.save_screenshot(str(shots / f"orders-naval-{kind}-confirm-390.png"))
-    _no_errors(browser)
-    text2 = _download(browser, downloads)
-    assert _lines(text2) == [f"[{doc2['section']}]", chosen]
+    no_errors(browser)
+    text2 = download(browser, downloads)
+    assert body_lines(text2) == [f"[{doc2['section']}]", chosen]
     other = next(o for o in offered if o != chosen)
-    _refused(game, tmp_path, text2.replace(chosen + "\n", ""), other, doc2["side"], rule)
-    _signed_and_carried_out(demo, game, tmp_path, text2, doc2["side"], nxt)
+    without = text2.replace(chosen + "\n", "")
+    refused(game, tmp_path, f"{without}{other}\n", doc2["side"], rule)
+    signed_and_carried_out(demo, game, tmp_path, text2, doc2["side"], nxt)
 
 
 def test_air_combat_survivors_signed_by_both_players(
@@ -181,7 +145,7 @@ def test_air_combat_survivors_signed_by_both_players(
     """The host game's air combat in the Interdiction Box [31.13]: ``survivors H -> AIR ...``
     or ``none``, only units of the mission offered."""
     demo = finished_demo("naval_module").out
-    last, _, doc = _awaiting_side(demo, "survivors")
+    last, _, doc = awaiting_side(demo, "survivors")
     state = json.loads((demo / "game" / "turns" / last / "state.json").read_bytes())
     mission = set(state["data"]["box_combat"]["units"])  # the units in the box [31.11]
     offered = [c["order"] for c in doc["side_choices"] if c["kind"] == "survivors"]
@@ -223,34 +187,33 @@ def test_a_unit_s_strike_assault_or_readiness_pointed_is_carried_out(
     unit's choices are marked at the target's place; the line the rules refuse is not among
     them; typed by hand, ``validate`` refuses it."""
     demo = finished_demo("naval_module").out
-    last, side, doc = _awaiting(demo, kind)
-    game, page = _viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    last, side, doc = awaiting(demo, kind)
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
     unit = next(u for u in sorted(doc["units"]) if doc["units"][u]["choices"])
     bad = typed.format(unit=unit)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        cs = [c for c in _choices(browser, unit) if c.get("kind") == kind]
+        open_page(browser, page, width, downloads)
+        cs = [c for c in choices(browser, unit) if c.get("kind") == kind]
         assert cs and bad not in [c["order"] for c in cs]
         # the unit's choices as listed once it is picked (pointing a shipping line then
         # lists the units that may join its force, format 5)
-        Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+        pick(browser, unit)
         shown = browser.execute_script(
             "return Array.from(document.querySelectorAll('#choices button.choice'))"
             ".map(b => b.textContent)"
         )
-        _point(browser, unit, cs[0])
+        point(browser, unit, cs[0])
         # the rule case follows the line, not doubly bracketed: "shipping A -> S [31.21]";
         # a label that repeats a word of the line ("ready") is left out
         order, label = cs[-1]["order"], cs[-1]["label"]
         assert (order if label in order.split() else f"{order} {label}") in shown, shown
         browser.save_screenshot(str(shots / f"orders-naval-{kind}-{width}.png"))
-    _no_errors(browser)
-    text = _download(browser, downloads)
-    assert _lines(text) == [f"[{doc['section']}]", cs[0]["order"]]
-    _refused(game, tmp_path, text, bad, side, rule)
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == [f"[{doc['section']}]", cs[0]["order"]]
+    refused(game, tmp_path, f"{text}{bad}\n", side, rule)
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
 
 
 def test_a_unit_loaded_in_port_is_unloaded_by_pointing(
@@ -261,39 +224,36 @@ def test_a_unit_loaded_in_port_is_unloaded_by_pointing(
     ship and the ship stays (the draft carried out); the next step offers its ``unload``
     at the port, and nothing else for it. A unit not aboard typed by hand is refused."""
     demo = finished_demo("naval_module").out
-    last, side, doc = _awaiting(demo, "load")
-    game, page = _viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    cargo, load = next(
-        (u, c) for u in sorted(doc["units"]) for c in _choices(browser, u) if c["kind"] == "load"
-    )
-    _point(browser, cargo, load)
-    text = _download(browser, downloads)
-    assert _lines(text) == [f"[{doc['section']}]", load["order"]]
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
-    nxt, doc2 = _latest(game)
+    last, side, doc = awaiting(demo, "load")
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    cargo, load = first_choice(browser, doc["units"], "load")
+    point(browser, cargo, load)
+    text = download(browser, downloads)
+    assert body_lines(text) == [f"[{doc['section']}]", load["order"]]
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    nxt, doc2 = latest(game)
     assert doc2["side"] == side
     page2 = tmp_path / f"viewer-{side}-2.html"
     assert cli("viewer", game, "--side", side, "-o", page2)[0] == 0
     for width in (390, 1280):
-        _open(browser, page2, width, downloads)
-        (unload,) = _choices(browser, cargo)  # aboard in port: only its unload
+        open_page(browser, page2, width, downloads)
+        (unload,) = choices(browser, cargo)  # aboard in port: only its unload
         assert unload["order"] == f"unload {cargo}" and unload["kind"] == "unload"
-        _point(browser, cargo, unload)
+        point(browser, cargo, unload)
         browser.save_screenshot(str(shots / f"orders-naval-unload-{width}.png"))
-    _no_errors(browser)
-    text2 = _download(browser, downloads)
-    assert _lines(text2) == [f"[{doc2['section']}]", unload["order"]]
+    no_errors(browser)
+    text2 = download(browser, downloads)
+    assert body_lines(text2) == [f"[{doc2['section']}]", unload["order"]]
     ashore = next(
         u
         for u in sorted(doc2["units"])
-        if u != cargo and not any(c["kind"] == "unload" for c in _choices(browser, u))
-        and any(c["kind"] == "load" for c in _choices(browser, u))
+        if u != cargo and not any(c["kind"] == "unload" for c in choices(browser, u))
+        and any(c["kind"] == "load" for c in choices(browser, u))
     )  # fmt: skip
-    _refused(game, tmp_path, text2, f"unload {ashore}", side, "28.14e")
-    _signed_and_carried_out(demo, game, tmp_path, text2, side, nxt)
+    refused(game, tmp_path, f"{text2}unload {ashore}\n", side, "28.14e")
+    signed_and_carried_out(demo, game, tmp_path, text2, side, nxt)
 
 
 def test_coast_artillery_supports_an_attacked_hex_by_pointing(
@@ -306,30 +266,70 @@ def test_coast_artillery_supports_an_attacked_hex_by_pointing(
     [29.25]); the Axis coast step that follows offers that CD unit's support of the hex, and
     none to DE-CD-1.1, 6 hexes away (Range 2): typed by hand it is refused [30.25]."""
     demo = finished_demo("naval_module").out
-    last, side, _ = _awaiting(demo, "assault")
-    game, page = _viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
+    last, side, _ = awaiting(demo, "assault")
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
     # typed under the section the page wrote
     browser.find_element("id", "draft").send_keys("attack 3121\n")
-    text = _download(browser, downloads)
-    assert _lines(text) == ["[combat]", "attack 3121"]
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
-    nxt, doc2 = _latest(game)
+    text = download(browser, downloads)
+    assert body_lines(text) == ["[combat]", "attack 3121"]
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    nxt, doc2 = latest(game)
     assert (doc2["side"], doc2["section"]) == ("Axis", "coast")
     page2 = tmp_path / "viewer-Axis.html"
     assert cli("viewer", game, "--side", "Axis", "-o", page2)[0] == 0
     for width in (390, 1280):
-        _open(browser, page2, width, downloads)
+        open_page(browser, page2, width, downloads)
         units = browser.execute_script("return window.refereeViewer.data.draft.units")
         assert "DE-CD-1.1" not in units  # out of Range: nothing to offer it
-        (support,) = _choices(browser, "DE-CD-1.2")
+        (support,) = choices(browser, "DE-CD-1.2")
         assert support["order"] == "coastsupport DE-CD-1.2 -> 3121"
-        _point(browser, "DE-CD-1.2", support)
+        point(browser, "DE-CD-1.2", support)
         browser.save_screenshot(str(shots / f"orders-naval-coastsupport-{width}.png"))
-    _no_errors(browser)
-    text2 = _download(browser, downloads)
-    assert _lines(text2) == ["[coast]", support["order"]]
-    _refused(game, tmp_path, text2, "coastsupport DE-CD-1.1 -> 3121", "Axis", "30.25")
-    _signed_and_carried_out(demo, game, tmp_path, text2, "Axis", nxt)
+    no_errors(browser)
+    text2 = download(browser, downloads)
+    assert body_lines(text2) == ["[coast]", support["order"]]
+    refused(game, tmp_path, f"{text2}coastsupport DE-CD-1.1 -> 3121\n", "Axis", "30.25")
+    signed_and_carried_out(demo, game, tmp_path, text2, "Axis", nxt)
+
+
+def test_an_abort_decision_answered_by_pointing_is_the_demo_s_own_file(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
+) -> None:
+    """``answer DECISION OPTION`` [27.32b]: the first step of the demo that asks the awaited
+    side a decision (a ship's Abort: return to port, or one more damage point and stay);
+    its viewer offers each option, and the option pointed at drafts the demo's own answer
+    file line for line; an option the decision does not offer, typed, is refused."""
+    demo = finished_demo("naval_module").out
+    last, doc = next(
+        (f.parent.name, d)
+        for f in sorted((demo / "game" / "turns").glob("*/options-*.json"))
+        for d in [json.loads(f.read_text())]
+        if d.get("answers")
+    )
+    side, decision = doc["side"], doc["answers"][0]
+    own = next(
+        lines
+        for f in sorted((demo / "orders").glob("*.txt"))
+        for lines in [body_lines(f.read_text().split("-----BEGIN SSH SIGNATURE-----")[0])]
+        if any(ln.startswith(f"answer {decision['id']} ") for ln in lines)
+    )
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
+    for width in (390, 1280):
+        open_page(browser, page, width, downloads)
+        offered = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#answers button'))"
+            ".map(b => b.dataset.order)"
+        )
+        assert offered == [f"answer {decision['id']} {o}" for o in decision["options"]]
+        for line in own[1:]:
+            point_line(browser, line)
+        browser.save_screenshot(str(shots / f"orders-naval-answer-{width}.png"))
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == own
+    typed = text.replace(own[1], f"answer {decision['id']} sink")
+    refused(game, tmp_path, typed, side, decision["rule"])
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from tests.pbem.cliflow import Table, cli
-from tests.viewer.test_orders_browser import _download, _open, _order_lines
+from tests.viewer.drafting import download, open_page, order_lines
 from tests.viewer.test_orders_forces_browser import _draft, _offered, _start
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
@@ -63,11 +63,11 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
     browser: Any, tmp_path: Path, shots: Path
 ) -> None:
     from referee.engine.core import SeededDice
-    from tests.viewer.test_orders_verbs5_browser import _prepared_viewer
+    from tests.viewer.drafting import prepared_viewer
 
     module, rs, state, report = _defence(tmp_path)
     page = tmp_path / "viewer-Axis.html"
-    doc = _prepared_viewer(module, rs, state, report, "Axis", page)
+    doc = prepared_viewer(module, rs, state, report, "Axis", page)
     assert doc["format"] == "referee-draft-options/7"
     own = f"defend {SHIP} -> {HEX}"
     line = f"defend {SHIP} {GUN} -> {HEX}"
@@ -77,7 +77,7 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     for width in (390, 1280):  # the phone's screenshot first, then the desktop's drafting
-        _open(browser, page, width, downloads)
+        open_page(browser, page, width, downloads)
         _start(browser, SHIP, own)
         assert own in _draft(browser), _draft(browser)
         assert _offered(browser) == [GUN, "DE-RRA-1"]  # the infantry is not offered
@@ -93,8 +93,8 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
     assert _offered(browser) == []  # one ship, one ground artillery unit [29.22]
     browser.find_element("id", "composedone").click()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    text = download(browser, downloads)
+    lines = order_lines(text)
     assert lines[lines.index("[coast]") + 1 :] == [line], lines
     draft = tmp_path / "orders.txt"
     draft.write_text(text)

@@ -19,8 +19,16 @@ from typing import Any
 import pytest
 
 from tests.pbem.cliflow import Table, cli
-from tests.viewer.test_orders_browser import _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import _choices, _point
+from tests.viewer.drafting import (
+    choices,
+    download,
+    downloads_dir,
+    no_errors,
+    open_page,
+    order_lines,
+    point,
+    section_lines,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -35,16 +43,15 @@ def test_a_move_to_a_quoted_zone_is_read_back_whole(
     page = tmp_path / "viewer-Escort.html"
     code, out = cli("viewer", t.game, "--side", "Escort", "--module", AREA, "-o", page)
     assert code == 0, out
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     wanted = {"E-DD-1": "Aegean Sea", "E-CV-1": "Ionian Sea"}  # from Ionian Sea, Western Med
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
+        open_page(browser, page, width, downloads)
         chosen = []
         for unit, zone in wanted.items():
-            move = next(c for c in _choices(browser, unit) if c.get("at") == zone)
+            move = next(c for c in choices(browser, unit) if c.get("at") == zone)
             assert move["order"] == f'move {unit} "{zone}"', move
-            _point(browser, unit, move)
+            point(browser, unit, move)
             chosen.append(move["order"])
             end = browser.execute_script("return window.refereeViewer.endOf(arguments[0])", unit)
             assert end == zone  # whole, not the last half of the quoted name
@@ -54,10 +61,9 @@ def test_a_move_to_a_quoted_zone_is_read_back_whole(
         'stack "Aegean Sea" E-DD-1->E-CV-1  # a comment "with quotes"',
     )
     assert words == ["stack", "Aegean Sea", "E-DD-1", "->", "E-CV-1"]
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[orders]") + 1 :] == chosen, lines
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert section_lines(text, "orders") == chosen, order_lines(text)
     draft = tmp_path / "orders.txt"
     draft.write_text(text)
     code, out = cli("validate", draft, "--state", t.game, "--side", "Escort", "--module", AREA)

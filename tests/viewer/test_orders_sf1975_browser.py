@@ -23,9 +23,21 @@ from typing import Any
 import pytest
 
 from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _cut, _download, _open, _order_lines
-from tests.viewer.test_orders_browser import _point as _point_line
-from tests.viewer.test_orders_hex_browser import _choices, _point, _signed_and_carried_out
+from tests.viewer.drafting import (
+    body_lines,
+    choices,
+    download,
+    downloads_dir,
+    draft_text,
+    no_errors,
+    open_page,
+    point,
+    point_line,
+    refused,
+    signed_and_carried_out,
+    validate,
+    viewer,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -33,9 +45,9 @@ BOMBER, TO, DESTROYER = "SO-T22", "1122", "US-DE-1"
 """The Soviet bomber's move, and the NATO destroyer next to its end hex."""
 
 
-def _owed(game: Path, draft: Path) -> list[str]:
+def _owed(game: Path, text: str, tmp_path: Path) -> list[str]:
     """The attacks ``validate`` says the draft still owes [8.21], from its hints."""
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO")
+    code, out = validate(text, game, "NATO", tmp_path, name="draft")
     owed = re.findall(r"\[8\.21\].*?\(hint: (attack [^)]*)\)", out)
     assert code == (1 if owed else 0), out
     return owed
@@ -45,16 +57,13 @@ def test_an_8_24_retreat_is_pointed_at_and_carried_out(
     browser: Any, demo_game: Path, tmp_path: Path, shots: Path
 ) -> None:
     last = "002-Soviet-setup"
-    game = _cut(demo_game, last, tmp_path)
-    page = tmp_path / "viewer-Soviet.html"
-    assert cli("viewer", game, "--side", "Soviet", "-o", page)[0] == 0
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    move = next(c for c in _choices(browser, BOMBER) if c["kind"] == "move" and c["at"] == TO)
-    _point(browser, BOMBER, move)
-    text = _download(browser, downloads)
-    _signed_and_carried_out(demo_game, game, tmp_path, text, "Soviet", last)
+    game, page = viewer(demo_game, last, "Soviet", tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    move = next(c for c in choices(browser, BOMBER) if c["kind"] == "move" and c["at"] == TO)
+    point(browser, BOMBER, move)
+    text = download(browser, downloads)
+    signed_and_carried_out(demo_game, game, tmp_path, text, "Soviet", last)
     # NATO's Combat Phase: the destroyer cannot attack the bomber at 0 or better [8.24]
     nxt = sorted(p.name for p in (game / "turns").iterdir())[-1]
     doc = json.loads((game / "turns" / nxt / "options-NATO.json").read_bytes())
@@ -62,28 +71,24 @@ def test_an_8_24_retreat_is_pointed_at_and_carried_out(
     page = tmp_path / "viewer-NATO.html"
     assert cli("viewer", game, "--side", "NATO", "-o", page)[0] == 0
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        cs = _choices(browser, DESTROYER)
+        open_page(browser, page, width, downloads)
+        cs = choices(browser, DESTROYER)
         retreats = [c for c in cs if c["kind"] == "retreat_to"]
         near = next(c["from"] for c in cs if c["kind"] == "retreat")  # the hexes next to it
         assert retreats and {c["at"] for c in retreats} < set(near)
-        _point(browser, DESTROYER, retreats[0])
+        point(browser, DESTROYER, retreats[0])
         browser.save_screenshot(str(shots / f"orders-sf1975-retreat-{width}.png"))
     offered = {c["at"] for c in retreats}
-    draft = tmp_path / "draft.txt"
-    draft.write_text(browser.find_element("id", "draft").get_attribute("value"))
-    owed = _owed(game, draft)
+    owed = _owed(game, draft_text(browser), tmp_path)
     for line in owed:  # the attacks owed elsewhere [8.21], pointed at too
-        _point_line(browser, line)
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
-    assert lines == ["[combat]", retreats[0]["order"], *owed]
+        point_line(browser, line)
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert body_lines(text) == ["[combat]", retreats[0]["order"], *owed]
     # not offered, and typed by hand refused: a hex next to it the rules close [6.5], [8.71]
     closed = sorted(set(near) - offered)
     assert closed
-    hand = tmp_path / "hand.txt"
-    hand.write_text(text.replace(retreats[0]["order"], f"retreat {DESTROYER} -> {closed[0]}"))
-    code, out = cli("validate", hand, "--state", game, "--side", "NATO")
-    assert code == 1 and "[8.71]" in out and f"may not retreat into {closed[0]}" in out, out
-    _signed_and_carried_out(demo_game, game, tmp_path, text, "NATO", nxt)
+    hand = text.replace(retreats[0]["order"], f"retreat {DESTROYER} -> {closed[0]}")
+    out = refused(game, tmp_path, hand, "NATO", "8.71")
+    assert f"may not retreat into {closed[0]}" in out, out
+    signed_and_carried_out(demo_game, game, tmp_path, text, "NATO", nxt)

@@ -14,32 +14,30 @@ from typing import Any
 
 import pytest
 
-from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _cut, _download, _open, _order_lines, _word
-from tests.viewer.test_orders_hex_browser import _choices, _hidden_viewer, _point
+from tests.viewer.drafting import (
+    body_lines,
+    choices,
+    download,
+    downloads_dir,
+    hidden_viewer,
+    open_page,
+    order_lines,
+    pick,
+    point,
+    side_button,
+    validate,
+    validated,
+    viewer,
+    word,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
-
-
-def _side_button(browser: Any, line: str) -> None:
-    button = browser.execute_script(
-        "return Array.from(document.querySelectorAll('#sidechoices button.choice'))"
-        ".find(b => b.dataset.order === arguments[0]) || null",
-        line,
-    )
-    assert button is not None, f"no side choice {line!r}"
-    button.click()
 
 
 def _demo_lines(path: Path) -> list[str]:
     """An orders file's lines without its header, signature and nonces."""
     text = path.read_text().split("-----BEGIN SSH SIGNATURE-----")[0]
-    return [ln for ln in _order_lines(text) if ":" not in ln.split()[0]]
-
-
-def _usn_viewer(demo: Path, last: str, tmp_path: Path) -> tuple[Path, Path, Path]:
-    game, page, key = _hidden_viewer(demo, last, "USN", tmp_path)
-    return game, page, key
+    return body_lines(text)
 
 
 def _point_line(browser: Any, line: str) -> None:
@@ -48,13 +46,11 @@ def _point_line(browser: Any, line: str) -> None:
         "return (window.refereeViewer.data.draft.side_choices || []).map(c => c.order)"
     )
     if line in sides:
-        _side_button(browser, line)
+        side_button(browser, line)
         return
     units = browser.execute_script("return Object.keys(window.refereeViewer.data.draft.units)")
-    unit, c = next(
-        (u, c) for u in sorted(units) for c in _choices(browser, u) if c["order"] == line
-    )
-    _point(browser, unit, c)
+    unit, c = next((u, c) for u in sorted(units) for c in choices(browser, u) if c["order"] == line)
+    point(browser, unit, c)
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -67,41 +63,36 @@ def test_carrier_battlegroup_set_up_and_turns_line_for_line(
     the outfit (below)."""
     demo = finished_demo("carrier_battlegroup").out
     turns = sorted(p.name for p in (demo / "game" / "turns").iterdir())
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for n, name in ((0, "00-usn.txt"), (2, "02-usn.txt"), (3, "03-usn.txt")):
-        game, page, key = _usn_viewer(demo, turns[n], tmp_path / name)
+        game, page, key = hidden_viewer(demo, turns[n], "USN", tmp_path / name)
         want = _demo_lines(demo / "orders" / name)
-        _open(browser, page, width, downloads)
+        open_page(browser, page, width, downloads)
         for line in want:
             if not line.startswith("["):
                 _point_line(browser, line)
         browser.save_screenshot(str(shots / f"orders-cbg-{name[:2]}-{width}.png"))
-        text = _download(browser, downloads)
-        assert [ln for ln in _order_lines(text) if ":" not in ln.split()[0]] == want
-        draft = tmp_path / f"draft-{name}"
-        draft.write_text(text)
-        code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
+        text = download(browser, downloads)
+        assert body_lines(text) == want
+        code, out = validate(text, game, "USN", tmp_path, key, name=f"draft-{name[:-4]}")
         assert code == 0, out
     if width != 1280:
         return
     # the outfit (01-usn.txt): the escort line composed ship by ship; the purchases typed
-    game, page, key = _usn_viewer(demo, turns[1], tmp_path / "outfit")
+    game, page, key = hidden_viewer(demo, turns[1], "USN", tmp_path / "outfit")
     want = _demo_lines(demo / "orders" / "01-usn.txt")
-    _open(browser, page, 390, downloads)
+    open_page(browser, page, 390, downloads)
     escort = next(ln for ln in want if ln.startswith("escort "))
-    _side_button(browser, "escort")
+    side_button(browser, "escort")
     for ship in escort.split()[1:]:
-        _word(browser, ship).click()
+        word(browser, ship).click()
     browser.find_element("id", "composedone").click()
     browser.save_screenshot(str(shots / "orders-cbg-outfit-390.png"))
     box = browser.find_element("id", "draft")
     box.send_keys("\n".join(ln for ln in want if ln.startswith("buy ")) + "\n")
-    text = _download(browser, downloads)
-    assert [ln for ln in _order_lines(text) if ":" not in ln.split()[0]] == want
-    draft = tmp_path / "outfit.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "USN", "--key", key)
+    text = download(browser, downloads)
+    assert body_lines(text) == want
+    code, out = validate(text, game, "USN", tmp_path, key, name="outfit")
     assert code == 0, out
 
 
@@ -123,33 +114,25 @@ def test_dtp_pass_of_an_impulse_is_a_button_of_the_side(
     the attacks are disabled."""
     demo = finished_demo("dtp_denmark_strait").out
     last, side = _first_offering(demo, "pass")
-    game = _cut(demo, last, tmp_path)
-    page = tmp_path / f"viewer-{side}.html"
-    assert cli("viewer", game, "--side", side, "-o", page)[0] == 0
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    _side_button(browser, "pass")
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    side_button(browser, "pass")
     attacks = browser.execute_script(
         "const d = window.refereeViewer.data.draft; return Object.keys(d.units).filter("
         "u => window.refereeViewer.choicesOf(u).some(c => (c.uses || []).length))"
     )
     if attacks:
-        from selenium.webdriver.support.ui import Select
-
-        Select(browser.find_element("id", "unitpick")).select_by_value(attacks[0])
+        pick(browser, attacks[0])
         used = [
             b
             for b in browser.find_elements("css selector", "#choices button.choice")
             if "attack" in b.text or "strike" in b.text
         ]
         assert used and all(not b.is_enabled() for b in used)
-    text = _download(browser, downloads)
-    assert _order_lines(text)[-1] == "pass"
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", side)
-    assert code == 0, out
+    text = download(browser, downloads)
+    assert order_lines(text)[-1] == "pass"
+    validated(text, game, side, tmp_path)
 
 
 def test_sixth_fleet_2019_roll_is_a_button_of_the_side(
@@ -157,31 +140,16 @@ def test_sixth_fleet_2019_roll_is_a_button_of_the_side(
 ) -> None:
     """The Random Events Phase's one order, ``roll`` [5.1], in NATO's part opened with its
     key (the file is inside the part, so the step is found by its phase's name)."""
-    import shutil
-
     demo = finished_demo("sixth_fleet_2019").out
     last = next(
         p.name
         for p in sorted((demo / "game" / "turns").iterdir())
         if p.name.endswith("-soviet_actions")
     )
-    game = _cut(demo, last, tmp_path)
-    secret = game / "secret"
-    for t in sorted((secret / "turns").iterdir()):
-        if t.name > last:
-            shutil.rmtree(t)
-    shutil.copyfile(secret / "turns" / last / "state.json", secret / "state.json")
-    key = demo / "keys" / "nato.key"
-    page = tmp_path / "viewer-NATO.html"
-    code, out = cli("viewer", game, "--side", "NATO", "--key", key, "-o", page)
-    assert code == 0, out
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    _open(browser, page, 1280, downloads)
-    _side_button(browser, "roll")
-    text = _download(browser, downloads)
-    assert _order_lines(text)[-2:] == ["[events]", "roll"]
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
+    game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
+    downloads = downloads_dir(tmp_path)
+    open_page(browser, page, 1280, downloads)
+    side_button(browser, "roll")
+    text = download(browser, downloads)
+    assert order_lines(text)[-2:] == ["[events]", "roll"]
+    validated(text, game, "NATO", tmp_path, key)

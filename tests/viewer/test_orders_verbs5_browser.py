@@ -17,13 +17,27 @@ from typing import Any
 
 import pytest
 
-from tests.viewer.test_orders_browser import _download, _open, _order_lines
-from tests.viewer.test_orders_hex_browser import (
-    _awaiting,
-    _choices,
-    _point,
-    _signed_and_carried_out,
-    _viewer,
+from tests.viewer.drafting import (
+    awaiting,
+    choices,
+    click,
+    download,
+    downloads_dir,
+    first_choice,
+    hidden_viewer,
+    no_errors,
+    open_page,
+    order_lines,
+    page_options,
+    pick,
+    point,
+    prepared_report,
+    prepared_viewer,
+    section_lines,
+    side_button,
+    signed_and_carried_out,
+    validated_on,
+    viewer,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
@@ -35,30 +49,28 @@ def _draft(
     """The first step offering ``kinds[0]``: one choice of each kind pointed at (a unit each),
     at both widths; the download is the section's header and exactly those lines, and the
     referee takes it."""
-    last, side, doc = _awaiting(demo, kinds[0])
-    game, page = _viewer(demo, last, side, tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    last, side, doc = awaiting(demo, kinds[0])
+    game, page = viewer(demo, last, side, tmp_path)
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
+        open_page(browser, page, width, downloads)
         chosen, units = [], set()
         for kind in kinds:
             unit, c = next(
                 (u, c)
                 for u in sorted(doc["units"])
                 if u not in units
-                for c in _choices(browser, u)
+                for c in choices(browser, u)
                 if c.get("kind") == kind
             )
             units.add(unit)
-            _point(browser, unit, c)
+            point(browser, unit, c)
             chosen.append(c["order"])
         browser.save_screenshot(str(shots / f"orders-{name}-{width}.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index(f"[{doc['section']}]") + 1 :] == chosen, lines
-    _signed_and_carried_out(demo, game, tmp_path, text, side, last)
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert section_lines(text, doc["section"]) == chosen, order_lines(text)
+    signed_and_carried_out(demo, game, tmp_path, text, side, last)
 
 
 def test_dtp_carrier_air_launched_on_cap_is_carried_out(
@@ -87,11 +99,7 @@ def test_sixth_fleet_reinforcements_placed_by_pointing_validate_and_are_carried_
 
     from referee.engine.core import ScriptedDice
     from referee.engine.ruleset import get_ruleset
-    from referee.pbem.draft_options import draft_options
-    from referee.viewer.data import StepDoc
-    from referee.viewer.page import render_viewer
     from tests.conformance.rulesets.sixth_fleet_1975 import build_state, fixture_module
-    from tests.pbem.cliflow import cli
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "sixth_fleet"
     case = json.loads(
@@ -105,66 +113,30 @@ def test_sixth_fleet_reinforcements_placed_by_pointing_validate_and_are_carried_
     module = fixture_module("sixth_fleet")
     state = build_state(module, case["position"])
     rs = get_ruleset(module.ruleset)
-    view = rs.view(module, state, "NATO")
     report = {
         "sequence": 0,
         "title": "Reinforcement Interphase",
-        "game_id": state.game_id,
-        "scenario": state.scenario,
-        "after": {"turn": state.turn, "phase": state.phase},
-        "awaiting": {"side": "NATO", "due": [{"side": "NATO"}]},
+        **prepared_report(state, "NATO"),
     }
-    doc = draft_options(module, rs, report, "0" * 64, view, "NATO")
-    assert int(doc["format"].rsplit("/", 1)[1]) >= 5  # today's: the verbs of format 5
-    html = render_viewer(
-        module, [StepDoc(report, "0" * 64, view.to_json())], side="NATO", referee="0" * 64,
-        draft=doc,
-    )  # fmt: skip
     page = tmp_path / "viewer-NATO.html"
-    page.write_text(html)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    prepared_viewer(module, rs, state, report, "NATO", page)
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        cv = next(c for c in _choices(browser, "FR-CV-1") if c["order"] == "place FR-CV-1 1401")
-        _point(browser, "FR-CV-1", cv)
-        air = next(
-            c for c in _choices(browser, "FR-F8") if c["order"].startswith("place FR-F8 cap")
-        )
+        open_page(browser, page, width, downloads)
+        cv = next(c for c in choices(browser, "FR-CV-1") if c["order"] == "place FR-CV-1 1401")
+        point(browser, "FR-CV-1", cv)
+        air = next(c for c in choices(browser, "FR-F8") if c["order"].startswith("place FR-F8 cap"))
         assert "at" not in air  # the carrier arrives now: no hex yet
-        _point(browser, "FR-F8", air)
+        point(browser, "FR-F8", air)
         browser.save_screenshot(str(shots / f"orders-1975-reinforcement-{width}.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[reinforcement]") + 1 :] == [cv["order"], air["order"]], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    position = tmp_path / "state.json"
-    position.write_text(json.dumps(state.to_json()))
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
+    no_errors(browser)
+    text = download(browser, downloads)
+    want = [cv["order"], air["order"]]
+    assert section_lines(text, "reinforcement") == want, order_lines(text)
+    validated_on(text, state, src, tmp_path)
     out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), ScriptedDice([]))
     assert out.ok, out.violations
     assert out.state.units["FR-F8"].location == out.state.units["FR-CV-1"].location == "1401"
-
-
-def _prepared_viewer(
-    module: Any, rs: Any, state: Any, report: dict[str, Any], side: str, page: Path
-) -> dict[str, Any]:
-    """The viewer of ``side`` over one prepared position (its view), with the options the
-    referee would publish for it; the options document."""
-    from referee.pbem.draft_options import draft_options
-    from referee.viewer.data import StepDoc
-    from referee.viewer.page import render_viewer
-
-    view = rs.view(module, state, side)
-    doc = draft_options(module, rs, report, "0" * 64, view, side)
-    assert int(doc["format"].rsplit("/", 1)[1]) >= 5  # today's: the verbs of format 5
-    steps = [StepDoc(report, "0" * 64, view.to_json())]
-    html = render_viewer(module, steps, side=side, referee="0" * 64, draft=doc)
-    page.write_text(html)
-    return doc
 
 
 def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
@@ -181,7 +153,6 @@ def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
     from referee.engine.ruleset import get_ruleset
     from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
     from referee.source.loader import load_module
-    from tests.pbem.cliflow import cli
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
     demo = finished_demo("carrier_battlegroup").out
@@ -199,30 +170,18 @@ def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
     module = load_module(src)[0]
     rs = get_ruleset(module.ruleset)
     page = tmp_path / "viewer-USN.html"
-    doc = _prepared_viewer(module, rs, state, report, "USN", page)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    doc = prepared_viewer(module, rs, state, report, "USN", page)
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        unit, trade = next(
-            (u, c)
-            for u in sorted(doc["units"])
-            for c in _choices(browser, u)
-            if c.get("kind") == "trade"
-        )
+        open_page(browser, page, width, downloads)
+        unit, trade = first_choice(browser, doc["units"], "trade")
         assert trade["order"] == f"trade {unit} -> {roomy}", trade  # the one ship with room
-        _point(browser, unit, trade)
+        point(browser, unit, trade)
         browser.save_screenshot(str(shots / f"orders-cbg-trade-{width}.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[logistics]") + 1 :] == [trade["order"]], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    position = tmp_path / "state.json"
-    position.write_text(json.dumps(state.to_json()))
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert section_lines(text, "logistics") == [trade["order"]], order_lines(text)
+    validated_on(text, state, src, tmp_path)
     out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), SeededDice(1))
     assert out.ok, out.violations
     assert facts_of(out.state).missiles[unit] == roomy
@@ -236,29 +195,18 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
     zone marked on the map, then a carrier's holding box from the list, first choice
     first); downloaded, accepted by ``validate`` on NATO's view and carried out by
     ``adjudicate``."""
-    from selenium.webdriver.support.ui import Select
-
-    from tests.pbem.cliflow import cli
-    from tests.viewer.test_orders_hex_browser import _hidden_viewer
-
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
-    game, page, key = _hidden_viewer(demo, last, "NATO", tmp_path)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        doc = browser.execute_script("return window.refereeViewer.data.draft")
-        unit, divert = next(
-            (u, c)
-            for u in sorted(doc["units"])
-            for c in _choices(browser, u)
-            if c.get("kind") == "divert"
-        )
+        open_page(browser, page, width, downloads)
+        doc = page_options(browser)
+        unit, divert = first_choice(browser, doc["units"], "divert")
         zones = [p for p in divert["from"] if not p.startswith("Holding ")]
         boxes = [p for p in divert["from"] if p.startswith("Holding ")]
         assert zones, divert
-        Select(browser.find_element("id", "unitpick")).select_by_value(unit)
+        pick(browser, unit)
         browser.execute_script(
             "Array.from(document.querySelectorAll('#choices button.choice'))"
             ".find(b => b.dataset.order === arguments[0]).click()",
@@ -267,9 +215,7 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
         mark = browser.find_element(
             "css selector", f'#optmarks .opt.compose[data-word="{zones[0]}"]'
         )  # the first choice: a base's zone, on the map
-        browser.execute_script(
-            "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", mark
-        )
+        click(browser, mark)
         chosen = [zones[0], *boxes[:1]]
         for word in chosen[1:]:  # then a holding box, from the list
             browser.execute_script(
@@ -279,25 +225,12 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
             )
         browser.save_screenshot(str(shots / f"orders-2019-divert-{width}.png"))
         browser.find_element("id", "composedone").click()
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
+    no_errors(browser)
+    text = download(browser, downloads)
     spelled = [f'"{p}"' if " " in p else p for p in chosen]
     want = f"{divert['order']} {' '.join(spelled)}"
-    assert lines[lines.index("[standing]") + 1 :] == [want], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
-    signed = tmp_path / "signed.txt"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate", game, signed, "--key", demo / "keys" / "referee.key",
-        "--referee-dir", tmp_path / "referee",
-    )  # fmt: skip
-    assert code == 0, out
-    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last
+    assert section_lines(text, "standing") == [want], order_lines(text)
+    signed_and_carried_out(demo, game, tmp_path, text, "NATO", last, key)
 
 
 def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
@@ -309,52 +242,29 @@ def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
     [DTP 11.5031]) and the Korean hex next to two North Korean ones falls (``capture``, a
     button of the side [DTP 11.5134]); ``validate`` takes the download and the phase
     carries it out."""
-    import json
-
     from referee.engine.core import ScriptedDice
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
     from tests.conformance.rulesets import dtp_westpac
-    from tests.pbem.cliflow import cli
-    from tests.viewer.test_orders_side_browser import _side_button
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "dtp_westpac"
     module = dtp_westpac.module()
-    state = (
-        dtp_westpac.set_up()
-        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock", options=("11.5134",))
-        .with_data(
-            hostilities={"war": 1, "prc": 1, "asked": 4},
-            variable_air={"rolls": {"4": 1}, "arrived": {}},
-            damage={"SO-DD-5": 1},
-        )
-    )
-    report = {
-        "game_id": state.game_id,
-        "scenario": state.scenario,
-        "after": {"turn": state.turn, "phase": state.phase},
-        "awaiting": {"side": "EastBlock", "due": [{"side": "EastBlock"}]},
-    }
+    state = dtp_westpac.at_war(4).evolve(options=("11.5134",)).with_data(damage={"SO-DD-5": 1})
+    report = prepared_report(state, "EastBlock")
     page = tmp_path / "viewer-EastBlock.html"
-    doc = _prepared_viewer(module, RULESET, state, report, "EastBlock", page)
+    doc = prepared_viewer(module, RULESET, state, report, "EastBlock", page)
     assert any(c["order"] == "capture 2541" for c in doc["side_choices"])
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
-        exit_ = next(c for c in _choices(browser, "SO-DD-5") if c.get("kind") == "exit")
-        _point(browser, "SO-DD-5", exit_)
-        _side_button(browser, "capture 2541")
+        open_page(browser, page, width, downloads)
+        exit_ = next(c for c in choices(browser, "SO-DD-5") if c.get("kind") == "exit")
+        point(browser, "SO-DD-5", exit_)
+        side_button(browser, "capture 2541")
         browser.save_screenshot(str(shots / f"orders-westpac-exit-capture-{width}.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[movement]") + 1 :] == ["exit SO-DD-5", "capture 2541"], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    position = tmp_path / "state.json"
-    position.write_text(json.dumps(state.to_json()))
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
+    no_errors(browser)
+    text = download(browser, downloads)
+    want = ["exit SO-DD-5", "capture 2541"]
+    assert section_lines(text, "movement") == want, order_lines(text)
+    validated_on(text, state, src, tmp_path)
     out = RULESET.resolve(module, state, RULESET.parse_orders(text, "orders.txt"), ScriptedDice([]))
     assert out.ok, out.violations
     assert out.state.units["SO-DD-5"].box == "retreated"
@@ -382,14 +292,7 @@ def _prepared(name: str) -> tuple[Any, Any, Path]:
             root / ("sixth_fleet_dtp"),
         )
     module = dtp_westpac.module()
-    state = (
-        dtp_westpac.set_up()
-        .evolve(turn=4, phase="ship_movement_a", active_side="EastBlock")
-        .with_data(
-            hostilities={"war": 1, "prc": 1, "asked": 4},
-            variable_air={"rolls": {"4": 1}, "arrived": {}},
-        )
-    )
+    state = dtp_westpac.at_war(4)
     game = Game.of(module, state)
     state = move_piece(game, state, "SO-AK-78", "3033")
     state = westpac_overstack.record_11_5063(game, state, "EastBlock", "3033")
@@ -404,50 +307,29 @@ def test_dtp_option_and_remove_pointed_validate_and_are_carried_out(
     side [14.2]) and, in Westpac, the ``remove`` of a naval unit of a hex over the limit
     (its marked hex [DTP 11.5063]); ``validate`` takes the download (the empty file is
     refused for the Westpac excess) and the phase carries it out."""
-    import json
-
     from referee.engine.core import ScriptedDice
     from referee.rules.sixth_fleet_dtp.ruleset import RULESET
-    from tests.pbem.cliflow import cli
-    from tests.viewer.test_orders_side_browser import _side_button
 
     module, state, src = _prepared(kind)
     side = str(state.active_side)
-    report = {
-        "game_id": state.game_id,
-        "scenario": state.scenario,
-        "after": {"turn": state.turn, "phase": state.phase},
-        "awaiting": {"side": side, "due": [{"side": side}]},
-    }
+    report = prepared_report(state, side)
     page = tmp_path / f"viewer-{side}.html"
-    doc = _prepared_viewer(module, RULESET, state, report, side, page)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
+    doc = prepared_viewer(module, RULESET, state, report, side, page)
+    downloads = downloads_dir(tmp_path)
     for width in (390, 1280):
-        _open(browser, page, width, downloads)
+        open_page(browser, page, width, downloads)
         if kind == "option":
             line = "option 14.2"
-            _side_button(browser, line)
+            side_button(browser, line)
         else:
-            unit, c = next(
-                (u, c)
-                for u in sorted(doc["units"])
-                for c in _choices(browser, u)
-                if c.get("kind") == "remove"
-            )
+            unit, c = first_choice(browser, doc["units"], "remove")
             line = c["order"]
-            _point(browser, unit, c)
+            point(browser, unit, c)
         browser.save_screenshot(str(shots / f"orders-dtp-{kind}-{width}.png"))
-    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
-    text = _download(browser, downloads)
-    lines = _order_lines(text)
-    assert lines[lines.index("[movement]") + 1 :] == [line], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    position = tmp_path / "state.json"
-    position.write_text(json.dumps(state.to_json()))
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
+    no_errors(browser)
+    text = download(browser, downloads)
+    assert section_lines(text, "movement") == [line], order_lines(text)
+    validated_on(text, state, src, tmp_path)
     out = RULESET.resolve(module, state, RULESET.parse_orders(text, "orders.txt"), ScriptedDice([]))
     assert out.ok, out.violations
     if kind == "option":  # announced, carried out before the file's other lines [14.2]

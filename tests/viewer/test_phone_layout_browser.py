@@ -20,8 +20,7 @@ from typing import Any
 import pytest
 
 from tests.pbem.cliflow import cli
-from tests.viewer.test_orders_browser import _cut, _open
-from tests.viewer.test_orders_hex_browser import _hidden_viewer
+from tests.viewer.drafting import cut, hidden_viewer, open_page
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -73,10 +72,10 @@ def test_the_picked_unit_s_options_stay_on_the_map_and_big_enough_to_tap(
     marks :data:`SMALLEST` wide and none under :data:`CROWDED` at phone width; on a phone the
     list and the draft, scrolled to, show below the map, not under it; nothing scrolls
     sideways."""
-    game = _cut(demo_game, "004-NATO-combat", tmp_path)
+    game = cut(demo_game, "004-NATO-combat", tmp_path)
     page = tmp_path / "viewer-NATO.html"
     assert cli("viewer", game, "--side", "NATO", "-o", page)[0] == 0
-    _open(browser, page, width, tmp_path)
+    open_page(browser, page, width, tmp_path)
     browser.set_window_size(width, 844)
     _pick_from_the_list(browser, "US-CG-3")
     g = _geometry(browser)
@@ -119,8 +118,8 @@ def test_a_force_s_marks_at_phone_width(
     holds them on the screen with the line's own marks, each mark at least 26 CSS px wide,
     and its "+n" text at least 14 CSS px tall; a "+n" clicked joins the force."""
     demo = finished_demo("sixth_fleet_2019").out
-    _, page, _ = _hidden_viewer(demo, "003-NATO-nato_events", "NATO", tmp_path)
-    _open(browser, page, PHONE, tmp_path)
+    _, page, _ = hidden_viewer(demo, "003-NATO-nato_events", "NATO", tmp_path)
+    open_page(browser, page, PHONE, tmp_path)
     browser.set_window_size(PHONE, 844)
     found = browser.execute_script(
         """const V = window.refereeViewer, R = V.data.draft;

@@ -74,18 +74,24 @@ def set_up() -> GameState:
     return state
 
 
+def at_war(turn: int) -> GameState:
+    """The set-up position on Game-Turn ``turn``, the East Block's first ship and sub
+    movement awaited: at war since Game-Turn 1 [DTP 11.5101] (the PRC too [DTP 11.51021])
+    and the turn's variable air roll made, bringing nothing [DTP 11.507]."""
+    state = set_up().evolve(turn=turn, phase="ship_movement_a", active_side="EastBlock")
+    return state.with_data(
+        hostilities={"war": 1, "prc": 1, "asked": turn},
+        variable_air={"rolls": {str(turn): 1}, "arrived": {}},
+    )
+
+
 def _turn(s: Mapping[str, Any]) -> tuple[Game, GameState]:
     """The set-up position on Game-Turn ``turn`` (4), with ``move`` (unit -> hex),
     ``base_damage`` (hex -> level) and ``delayed`` (unit -> turn) applied; at war since turn 1
     [DTP 11.5101] and the turn's variable air roll made, bringing nothing [DTP 11.507] (its
     own cases: ``dtp_westpac_play``)."""
     m = module()
-    turn = s.get("turn", 4)
-    state = set_up().evolve(turn=turn, phase="ship_movement_a", active_side="EastBlock")
-    state = state.with_data(
-        hostilities={"war": 1, "prc": 1, "asked": turn},
-        variable_air={"rolls": {str(turn): 1}, "arrived": {}},
-    )
+    state = at_war(s.get("turn", 4))
     if "dtp_flags" in s:  # a game's rulings (an older game's reading: the flag off)
         state = state.with_data(dtp_flags=dict(s["dtp_flags"]))
     game = Game.of(m, state)
