@@ -533,6 +533,12 @@ def carried_out(demo: Path, game: Path, draft: Path, key: Path, tmp_path: Path, 
     assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last  # carried out
 
 
+def reported(game: Path) -> list[str]:
+    """The texts of the events the game's newest report tells."""
+    turn = sorted((game / "turns").iterdir())[-1]
+    return [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+
+
 def signed_and_carried_out(
     demo: Path,
     game: Path,

@@ -21,6 +21,7 @@ import pytest
 from referee.pbem.draft_options import force_parts
 from tests.pbem.cliflow import cli
 from tests.viewer.drafting import (
+    carried_out,
     choices,
     click,
     download,
@@ -28,7 +29,10 @@ from tests.viewer.drafting import (
     open_page,
     order_lines,
     point,
+    reported,
     signed_and_carried_out,
+    validate,
+    validated,
     viewer,
 )
 
@@ -165,30 +169,12 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     text = download(browser, downloads)
     lines = order_lines(text)
     assert lines[lines.index("[actions]") + 1 :] == [strike, fleet], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
-    bad = tmp_path / "bad.txt"  # a unit left out, typed in by hand: validate refuses it
-    bad.write_text(text.replace(strike, f"{verb} {unit} {sorted(left_out)[0]} {rest} {target}"))
-    code, out = cli("validate", bad, "--state", game, "--side", "NATO", "--key", key)
-    assert code != 0, out
-    signed = tmp_path / "signed.txt"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate",
-        game,
-        signed,
-        "--key",
-        demo / "keys" / "referee.key",
-        "--referee-dir",
-        tmp_path / "referee",
-    )
-    assert code == 0, out
-    assert sorted(p.name for p in (game / "turns").iterdir())[-1] > STEP  # carried out
-    turn = sorted((game / "turns").iterdir())[-1]
-    said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    draft = validated(text, game, "NATO", tmp_path, key)
+    # a unit left out, typed in by hand: validate refuses it
+    bad = text.replace(strike, f"{verb} {unit} {sorted(left_out)[0]} {rest} {target}")
+    assert validate(bad, game, "NATO", tmp_path, key, name="bad")[0] != 0
+    carried_out(demo, game, draft, key, tmp_path, STEP)
+    said = reported(game)
     assert any(s.startswith(f"{unit}, {mate} attack ") for s in said), said  # one force [6.6]
     assert any(s.startswith(f"{', '.join([ships, *escorts])} move from ") for s in said), said
 
@@ -275,27 +261,8 @@ def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_
     text = download(browser, downloads)
     lines = order_lines(text)
     assert lines[lines.index("[actions]") + 1 :] == [line], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
-    signed = tmp_path / "signed.txt"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate",
-        game,
-        signed,
-        "--key",
-        demo / "keys" / "referee.key",
-        "--referee-dir",
-        tmp_path / "referee",
-    )
-    assert code == 0, out
-    turn = sorted((game / "turns").iterdir())[-1]
-    said = " ".join(
-        str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]
-    )
+    carried_out(demo, game, validated(text, game, "NATO", tmp_path, key), key, tmp_path, STEP)
+    said = " ".join(reported(game))
     assert some["order"].split()[1] in said, said
 
 
@@ -402,25 +369,8 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     text = download(browser, downloads)
     lines = order_lines(text)
     assert lines[lines.index("[actions]") + 1 :] == [line], lines  # the unit's line replaced
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", game, "--side", "NATO", "--key", key)
-    assert code == 0, out
-    signed = tmp_path / "signed.txt"
-    code, out = cli("sign", draft, "--key", key, "--game-dir", game, "-o", signed)
-    assert code == 0, out
-    code, out = cli(
-        "adjudicate",
-        game,
-        signed,
-        "--key",
-        demo / "keys" / "referee.key",
-        "--referee-dir",
-        tmp_path / "referee",
-    )
-    assert code == 0, out
-    turn = sorted((game / "turns").iterdir())[-1]
-    said = [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    carried_out(demo, game, validated(text, game, "NATO", tmp_path, key), key, tmp_path, STEP)
+    said = reported(game)
     assert any(s.startswith(f"{', '.join(force)} move from ") for s in said), said
 
 
