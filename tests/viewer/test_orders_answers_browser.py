@@ -210,12 +210,14 @@ def test_sixth_fleet_1975_displace_prefer_composed_decides_without_asking(
 ) -> None:
     """The attack pointed at and ``displace US-F4.1 prefer 1521 1419`` composed beside it (a
     standing order: the F4's button, then the hexes marked on the map, first choice first
-    [8.71]): adjudicated, the F4 goes to 1521 and no decision is asked."""
+    [8.71]): adjudicated, the F4 goes to 1521 and no decision is asked. The enemy SS has no
+    such choice on NATO's page and, typed, is refused (a side orders only its own units)."""
     root = sf_displace
     last = opening(root)
     game, page = viewer(root, last, "NATO", tmp_path)
     downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
+    assert "SO-SS-3" not in page_options(browser)["units"]  # NATO composes only its own units
     attack = next(c for c in choices(browser, "US-SN-1") if c["order"] == ATTACK)
     point(browser, "US-SN-1", attack)
     compose(browser, ["displace", "US-F4.1", "prefer", "1521", "1419"])
@@ -228,6 +230,8 @@ def test_sixth_fleet_1975_displace_prefer_composed_decides_without_asking(
         "[standing]",
         "displace US-F4.1 prefer 1521 1419",
     ]
+    enemy = text.replace("displace US-F4.1 prefer", "displace SO-SS-3 prefer")
+    refused(game, tmp_path, enemy, "NATO", "orders")  # the owner decides [8.71]
     signed_and_carried_out(root, game, tmp_path, text, "NATO", last)
     told = reported(game)
     assert "US-F4.1 displaced 1420 -> 1521" in told, told
