@@ -109,9 +109,10 @@ def _answers_offered(browser: Any) -> list[str]:
 
 # ---- the advance after an 8.24 retreat [8.5] -------------------------------------------------
 
-ADVANCE_UNITS = [["SO-DD-1", "1422"], ["US-CV-1", "1423"], ["US-DD-1", "1426"]]
+ADVANCE_UNITS = [["SO-DD-1", "1422"], ["US-CV-1", "1423"], ["US-DD-1", "1424"]]
 """The Soviet DD next to the US CV, in its zone of control with no attack at 0 or better
-[8.24]; a US DD two hexes from 1422, too far to advance into it [8.5]."""
+[8.24]; a US DD in 1424, two hexes from 1422, too far to advance into it [8.5]. 1422, 1423,
+1424 and 1322 (where the DD retreats) are restricted water."""
 
 
 @pytest.fixture(scope="module")
@@ -152,9 +153,9 @@ DISPLACE_UNITS = [
     ["SO-SS-3", "1520"],
     ["US-F4.1", "1420"],
 ]
-"""The US SN and CV (ASW 15 + 36) next to the Soviet SS (DEF 5, ECM 1): column 40, where
-every die retreats [8.9]; 1420, the SS's only way out, held by a US F4 that cannot attack a
-submarine [8.71]."""
+"""The US SN and CV (ASW 15 + 36) in 1620 (restricted water) next to the Soviet SS (DEF 5,
+ECM 1) in the coastal hex 1520: column 40, where every die retreats [8.9]; 1420 (coastal),
+the SS's only way out, held by a US F4 that cannot attack a submarine [8.71]."""
 
 ATTACK = "attack US-SN-1 US-CV-1 -> SO-SS-3"
 
