@@ -153,13 +153,13 @@ def register(app: typer.Typer) -> None:
 
 
 def _declared_note(module: Any) -> list[str]:
-    """A declared game's orders are checked for the record, not the rules: said on every
-    run (docs/declared-games.md)."""
+    """A declared game's orders are checked for the record, not the rules (but closed
+    locations [G6], in a game begun since): said on every run (docs/declared-games.md)."""
     if getattr(module, "game", None) is None:
         return []
-    from referee.source.gamedecl import NOT_RULES
+    from referee.source.gamedecl import not_rules
 
-    return [f"a declared game, {NOT_RULES}"]
+    return [f"a declared game, {not_rules(None)}"]
 
 
 def _check(

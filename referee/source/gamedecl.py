@@ -30,7 +30,28 @@ NOT_RULES = (
     "exist and are the side's own, that locations and tables exist and that the side is "
     "due, and nothing of the game's rules"
 )
-"""What every report and ``validate`` say of a declared game (docs/declared-games.md)."""
+"""What every report and ``validate`` say of a declared game begun before [G6] (a start
+without the new-game flag ``closed``; docs/declared-games.md)."""
+NOT_RULES_BUT_CLOSED = (
+    "refereed for its record and its dice, not its rules: the referee checks that pieces "
+    "exist and are the side's own, that locations and tables exist and that the side is "
+    "due, and of the game's rules only that no piece enters a location its source closes "
+    "to it [G6]"
+)
+"""The same of a game that checks closed locations [G6] (every game begun since)."""
+
+
+def not_rules(closed: bool | None) -> str:
+    """What the referee says it checks of a declared game: :data:`NOT_RULES_BUT_CLOSED` where
+    the game checks closed locations [G6], :data:`NOT_RULES` where it does not (as an older
+    game's reports said it, so they replay to the same bytes); ``None`` where the game is not
+    at hand (``validate``'s note), both in one sentence."""
+    if closed is None:
+        return (
+            f"{NOT_RULES} (but, in a game begun since [G6], that no piece enters a location "
+            "its source closes to it)"
+        )
+    return NOT_RULES_BUT_CLOSED if closed else NOT_RULES
 
 
 @dataclass(frozen=True, slots=True)

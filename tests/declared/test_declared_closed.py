@@ -14,6 +14,7 @@ from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset, unit_options
 from referee.rules.declared.checks import closed_to
 from referee.rules.declared.facts import DeclaredFacts
+from referee.source.gamedecl import NOT_RULES
 from referee.source.loader import load_module
 from referee.source.model import Module
 from tests.declared.conftest import SRC, orders_lines
@@ -126,3 +127,14 @@ def test_every_declared_game_offers_only_what_validate_accepts_and_nothing_close
         for uid in _on_map(state):
             where = state.units[uid].location or ""
             assert closed_to(module, where, pieces[uid].unit.category) is None, (uid, where)
+
+
+def test_the_reports_say_what_the_game_checks_of_its_rules():
+    """Every report's first sentence [G1] says what the referee checks: a game that checks
+    closed locations says so [G6]; a game begun before says, byte for byte, what its reports
+    said then (they replay to the same bytes)."""
+    module, state = _game(AREA, "raid")
+    rs = get_ruleset("declared")
+    before = DeclaredFacts.put(state, flags={"options": True})
+    assert "[G6]" in rs.score(module, state)["result"]
+    assert rs.score(module, before)["result"] == f"not scored (a declared game, {NOT_RULES})"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine.core import GameState
-from referee.source.gamedecl import NOT_RULES
+from referee.source.gamedecl import NOT_RULES, not_rules
 from referee.vassal.codec.savefile import read_save_bytes
 from referee.vassal.foreign.game import imported_locations, load_imported_game
 from referee.vassal.foreign.movelist import read_log
@@ -88,7 +88,7 @@ def test_orders_are_recorded_in_the_modules_names_and_verify(played: Table) -> N
     reports = reports_of(played)
     red, gray = reports[1], reports[2]
     for r in reports[1:]:
-        assert r["events"][0]["text"] == f"A declared game, {NOT_RULES}."
+        assert r["events"][0]["text"] == f"A declared game, {not_rules(True)}."  # begun since [G6]
     texts = [e["text"] for e in red["events"]]
     assert "Red moves to C01 by C02" in texts and "Town marked held" in texts
     roll = next(e for e in red["events"] if e["kind"] == "roll")

@@ -25,7 +25,7 @@ from referee.errors import UserError
 from referee.rules.declared.checks import closed_to
 from referee.rules.declared.sequence import OVER
 from referee.source.diagnostics import did_you_mean
-from referee.source.gamedecl import NOT_RULES
+from referee.source.gamedecl import not_rules
 from referee.source.model import Module
 
 SECTION = "orders"
@@ -130,7 +130,8 @@ def options_report(
             "  no options now: "
             + ("the game is over" if not due else f"{state.active_side} is due, not {unit.side}")
         )
-        return OptionsReport(subject, tuple(lines), data, None, (f"A declared game, {NOT_RULES}.",))
+        said = (f"A declared game, {not_rules(closed)}.",)
+        return OptionsReport(subject, tuple(lines), data, None, said)
     listed, summary = _choices(module, state, subject, closed)
     if choices:
         data["orders"] = listed
@@ -140,5 +141,5 @@ def options_report(
     if len(shown) < len(listed):
         lines.append(f"    ... and {len(listed) - len(shown)} more (--format json lists all)")
     marks = {c["at"]: c["kind"] for c in listed if "at" in c} if choices else {}
-    notes = (f"A declared game, {NOT_RULES}.", "mark PIECE WORD puts any marker word on it")
+    notes = (f"A declared game, {not_rules(closed)}.", "mark PIECE WORD puts any marker word on it")
     return OptionsReport(subject, tuple(lines), data, marks or None, notes)

@@ -19,12 +19,12 @@ from referee.engine.ruleset import (
     UnitOptions,
     starts_without_later_flags,
 )
-from referee.rules.declared.checks import check_due, check_order
+from referee.rules.declared.checks import check_due, check_order, checks_closed
 from referee.rules.declared.dice_expr import parse_dice
 from referee.rules.declared.facts import DeclaredFacts
 from referee.rules.declared.sequence import OVER, first_step, next_step, step_of
 from referee.rules.declared.vocabulary import VOCABULARY
-from referee.source.gamedecl import NOT_RULES
+from referee.source.gamedecl import not_rules
 from referee.source.model import Module
 
 FLIPPED = "flipped"
@@ -96,7 +96,7 @@ class DeclaredRules(Ruleset, UnitOptions, PositionFacts):
         return out
 
     def carry_out(self, module: Module, state: GameState, orders: OrdersDoc, dice: Dice) -> Outcome:
-        events = [Event("note", "G1", f"A declared game, {NOT_RULES}.")]
+        events = [Event("note", "G1", f"A declared game, {not_rules(checks_closed(state))}.")]
         for o in orders.orders:
             state = self._carry_out(module, state, o, dice, events)
         state = self._next(module, state, events)
@@ -170,7 +170,10 @@ class DeclaredRules(Ruleset, UnitOptions, PositionFacts):
 
     def score(self, module: Module, state: GameState) -> Mapping[str, Any]:
         """Not scored: a declared game has no victory rules the referee applies."""
-        return {"rule": "G1", "result": f"not scored (a declared game, {NOT_RULES})"}
+        return {
+            "rule": "G1",
+            "result": f"not scored (a declared game, {not_rules(checks_closed(state))})",
+        }
 
 
 def _data(unit: UnitState, to: str) -> dict[str, Any]:
