@@ -23,6 +23,7 @@ from tests.vassal.import_fixtures import FOLDERS, edited_vmod, fixture_vmod
 from tests.vassal.vassal_jvm import vcheck
 from tests.vassal.vcheck_run import VCHECK
 from tests.vassal.vcheck_run import unavailable as _unavailable
+from tests.vassal.vplay_run import EMPTY_DIALOG
 
 pytestmark = pytest.mark.vassal
 RUN = CliRunner()
@@ -38,6 +39,14 @@ def _vcheck(vmod: Path, out: Path) -> tuple[int, list[str]]:
 
 def _tagged(lines: list[str], tag: str) -> list[str]:
     return [line.split("\t", 1)[1] for line in lines if line.split("\t", 1)[0] == tag]
+
+
+def _problems(lines: list[str]) -> set[str]:
+    """The run's problems but the checker's empty-dialog race (a dialog judged before Swing
+    filled its text in: ``EMPTY_DIALOG``, seen beside the tour's board chooser in one run of
+    the original module and not in the next)."""
+    race = "\t".join(EMPTY_DIALOG)
+    return {p for p in _tagged(lines, "PROBLEM") if p != race}
 
 
 PIECE_IMAGE_CLASSES = {
@@ -100,8 +109,8 @@ def test_vassal_loads_the_rebuilt_module_like_the_original(folder: str, tmp_path
     for p in pieces:
         location = p.split("\t")[4]
         assert f"location = {location!r}".replace("'", '"') in listing
-    problems = set(_tagged(after, "PROBLEM"))
-    assert problems == set(_tagged(before, "PROBLEM"))
+    problems = _problems(after)
+    assert problems == _problems(before)
     # what remains is the module's own (the same stand-in images are in both): zxvt's board
     # without an image, the tour's board chooser (several boards, no default)
     assert {p.split("\t")[0] for p in problems} == OWN_PROBLEMS[folder], problems
