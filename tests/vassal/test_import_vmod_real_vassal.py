@@ -20,10 +20,9 @@ from typer.testing import CliRunner
 from referee.cli import app
 from referee.source.vassal_tools import TOOLS
 from tests.vassal.import_fixtures import FOLDERS, edited_vmod, fixture_vmod
-from tests.vassal.vassal_jvm import vcheck
+from tests.vassal.vassal_jvm import EMPTY_DIALOG, vcheck
 from tests.vassal.vcheck_run import VCHECK
 from tests.vassal.vcheck_run import unavailable as _unavailable
-from tests.vassal.vplay_run import EMPTY_DIALOG
 
 pytestmark = pytest.mark.vassal
 RUN = CliRunner()

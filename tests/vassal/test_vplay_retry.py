@@ -1,8 +1,8 @@
-"""The shared VPlay run is played again only for the checker's empty-dialog race."""
+"""A real-VASSAL run (VPlay, vcheck) is played again only for the empty-dialog race."""
 
 from __future__ import annotations
 
-from tests.vassal.vplay_run import only_the_empty_dialog_race
+from tests.vassal.vassal_jvm import only_the_empty_dialog_race
 
 
 def test_only_a_run_whose_one_problem_is_an_empty_dialog_is_played_again() -> None:

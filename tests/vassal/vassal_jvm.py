@@ -29,6 +29,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from tests.conftest import once_per_session
 
@@ -244,10 +245,29 @@ def vcheck(
     java = checker_java()
     assert java is not None
     resolved = [str(Path(f).resolve()) for f in files]
-    status = run_in_jvm(
-        "vcheck", java, library_jars(), "VCheck", [*resolved, *args.split()], out, timeout
-    )
-    return _verdict(argv, status, out, allow)
+    for _ in range(2):  # once more on the watchdog's race only (EMPTY_DIALOG)
+        status = run_in_jvm(
+            "vcheck", java, library_jars(), "VCheck", [*resolved, *args.split()], out, timeout
+        )
+        got = _verdict(argv, status, out, allow)
+        if got.returncode != 1 or not only_the_empty_dialog_race(out.read_text(encoding="utf-8")):
+            break
+    return got
+
+
+EMPTY_DIALOG: Final = ["dialog", "title='null' text=''"]
+"""The one problem a run is played again for: a dialog with neither title nor text. The
+checker's dialog watchdog looks at the open windows every 150 ms and judges each window once;
+it can meet VASSAL's side-choice wizard (which it accepts by its text) before Swing has filled
+the text in, and then reports this empty dialog (seen in a VPlay run of the 2019 module and a
+check of the imported tour module; the same runs were clean again). A second run that shows
+it again, or any other problem, still fails."""
+
+
+def only_the_empty_dialog_race(out: str) -> bool:
+    """Whether the run's only problems are :data:`EMPTY_DIALOG` (see there)."""
+    found = [ln.split("\t")[1:3] for ln in out.splitlines() if ln.startswith("PROBLEM\t")]
+    return bool(found) and all(r == EMPTY_DIALOG for r in found)
 
 
 def _verdict(

@@ -13,12 +13,11 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 import pytest
 
 from tests.conftest import bundled_vmod, once_per_session
-from tests.vassal.vassal_jvm import one_jvm_each, run_in_jvm
+from tests.vassal.vassal_jvm import one_jvm_each, only_the_empty_dialog_race, run_in_jvm
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
 SOURCE = Path(__file__).with_name("java") / "VPlay.java"
@@ -188,21 +187,6 @@ def played(name: str, request: str) -> str:
     folder, out = once_per_session(f"vplay-{name}-{key}", play)
     mine = (folder / f"request-{request}.txt").read_text(encoding="utf-8").split("\n")
     return part(out, _parts(mine))
-
-
-EMPTY_DIALOG: Final = ["dialog", "title='null' text=''"]
-"""The one problem a run is played again for: a dialog with neither title nor text. The
-shared checker's watchdog looks at the open windows every 150 ms and judges each window once;
-it can meet VASSAL's side-choice wizard (which it accepts by its text) before Swing has filled
-the text in, and then reports this empty dialog (seen once in a shared run of the 2019 module;
-the same requests ran clean again). A second run that shows it again, or any other problem,
-still fails."""
-
-
-def only_the_empty_dialog_race(out: str) -> bool:
-    """Whether the run's only problems are :data:`EMPTY_DIALOG` (see there)."""
-    found = [r[0:2] for r in records(out, "PROBLEM")]
-    return bool(found) and all(r == EMPTY_DIALOG for r in found)
 
 
 def part(out: str, parts: set[tuple[str, str]]) -> str:
