@@ -533,6 +533,16 @@ def carried_out(demo: Path, game: Path, draft: Path, key: Path, tmp_path: Path, 
     assert sorted(p.name for p in (game / "turns").iterdir())[-1] > last  # carried out
 
 
+def typed_step(root: Path, side: str, lines: list[str]) -> str:
+    """``side``'s orders of the prepared game's newest step, typed (the header its options
+    give), accepted, signed and adjudicated in the game itself: the new step's name."""
+    last, doc = latest(root / "game")
+    assert doc["side"] == side, doc["side"]
+    text = "\n".join([*doc["header"], "", f"[{doc['section']}]", *lines, ""])
+    signed_and_carried_out(root, root / "game", root, text, side, last)
+    return latest(root / "game")[0]
+
+
 def reported(game: Path) -> list[str]:
     """The texts of the events the game's newest report tells."""
     turn = sorted((game / "turns").iterdir())[-1]

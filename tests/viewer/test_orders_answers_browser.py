@@ -46,7 +46,6 @@ from tests.viewer.drafting import (
     compose,
     download,
     downloads_dir,
-    latest,
     no_errors,
     open_page,
     opening,
@@ -57,6 +56,7 @@ from tests.viewer.drafting import (
     refused,
     reported,
     signed_and_carried_out,
+    typed_step,
     viewer,
 )
 
@@ -81,16 +81,6 @@ def _sixth_fleet_1975(root: Path, side: str, units: list[list[str]]) -> Path:
     }
     prepared_game(root, module, build_state(module, position))
     return root
-
-
-def _typed_step(root: Path, side: str, lines: list[str]) -> str:
-    """``side``'s orders of the prepared game's newest step, typed (the header its options
-    give), accepted, signed and adjudicated in the game itself: the new step's name."""
-    last, doc = latest(root / "game")
-    assert doc["side"] == side, doc["side"]
-    text = "\n".join([*doc["header"], "", f"[{doc['section']}]", *lines, ""])
-    signed_and_carried_out(root, root / "game", root, text, side, last)
-    return latest(root / "game")[0]
 
 
 def _answers_offered(browser: Any) -> list[str]:
@@ -120,7 +110,7 @@ def sf_advance(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The Soviet combat file sent (``retreat SO-DD-1 -> 1322``, typed [8.24]); NATO's answer
     to the advance into 1422 is awaited: the game and that step's name."""
     root = _sixth_fleet_1975(tmp_path_factory.mktemp("sf1975-advance"), "Soviet", ADVANCE_UNITS)
-    return root, _typed_step(root, "Soviet", ["retreat SO-DD-1 -> 1322"])
+    return root, typed_step(root, "Soviet", ["retreat SO-DD-1 -> 1322"])
 
 
 def test_sixth_fleet_1975_advance_answered_by_pointing_is_carried_out(
@@ -175,7 +165,7 @@ def sf_displaced(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The NATO attack sent (typed) with no standing order for the F4: the SS retreats into
     1420 and NATO's answer to the F4's displacement is awaited: the game and that step."""
     root = _sixth_fleet_1975(tmp_path_factory.mktemp("sf1975-displaced"), "NATO", DISPLACE_UNITS)
-    return root, _typed_step(root, "NATO", [ATTACK])
+    return root, typed_step(root, "NATO", [ATTACK])
 
 
 def test_sixth_fleet_1975_displacement_answered_by_pointing_is_carried_out(

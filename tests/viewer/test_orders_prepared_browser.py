@@ -52,6 +52,7 @@ from tests.viewer.drafting import (
     side_button,
     side_orders,
     signed_and_carried_out,
+    typed_step,
     viewer,
     word,
 )
@@ -59,16 +60,6 @@ from tests.viewer.drafting import (
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
 CASES = Path(__file__).resolve().parents[1] / "conformance"
-
-
-def _typed_step(root: Path, side: str, lines: list[str]) -> str:
-    """``side``'s orders of the prepared game's newest step, typed (the header its options
-    give), accepted, signed and adjudicated in the game itself: the new step's name."""
-    last, doc = latest(root / "game")
-    assert doc["side"] == side, doc["side"]
-    text = "\n".join([*doc["header"], "", f"[{doc['section']}]", *lines, ""])
-    signed_and_carried_out(root, root / "game", root, text, side, last)
-    return latest(root / "game")[0]
 
 
 def _case_position(folder: str, name: str) -> dict[str, Any]:
@@ -96,7 +87,7 @@ def _naval(root: Path, case: str, first: tuple[str, list[str]]) -> tuple[Path, s
     module = nm.naval_module()
     state = nm.build_state(module, _case_position("naval_module", case))
     prepared_game(root, module, state)
-    return root, _typed_step(root, *first)
+    return root, typed_step(root, *first)
 
 
 @pytest.fixture(scope="module")
@@ -445,7 +436,7 @@ def westpac_reinforcements(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     state = flow.reinforce_11_506(game, state.with_data(reinforce=owed), ScriptedDice([]), [])
     root = tmp_path_factory.mktemp("westpac-reinforcements")
     prepared_game(root, module, state)
-    return root, _typed_step(root, "EastBlock", ["place SO-AK-81 3033"])
+    return root, typed_step(root, "EastBlock", ["place SO-AK-81 3033"])
 
 
 def test_dtp_westpac_reinforcements_placed_are_carried_out(
