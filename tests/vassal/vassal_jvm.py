@@ -38,8 +38,16 @@ VCHECK = ROOT.parent / "shared" / "tools" / "vassal-check" / "vcheck"
 CHECKER = VCHECK.parent
 SOURCE = Path(__file__).with_name("java") / "VBatch.java"
 # a JVM whose heap after a run (garbage collected) is above this is replaced before the next
-# run: a run's loader is freed only once nothing of it is left running
+# run: a safety net, should something of a run outlive it (``VBatch.cleanUp`` ends what is
+# known to: its threads, its drag listeners; with RUN_HEAP a JVM keeps 20-60 MB between runs)
 HEAP_LIMIT_MB = 1000
+# The batch JVM's own options: soft references are cleared at every collection, as weak ones
+# are. A run's finished module stays reachable through VASSAL's and the JDK's soft caches
+# (images, reflection data), which a collection keeps while the heap has room, so the heap
+# grew by 70-90 MB a run and the JVM was replaced at HEAP_LIMIT_MB after about 12 runs; the
+# caches' entries are made again when wanted (the same values). Measured beside the old heap
+# (docs/performance.md, "The test suite"): 15 runs 37.6 -> 34.8 s of CPU, no JVM replaced.
+RUN_HEAP = ("-Xmx2g", "-XX:SoftRefLRUPolicyMSPerMB=0")
 
 
 def one_jvm_each() -> bool:
@@ -103,6 +111,9 @@ class _Pool:
                 jvm.proc.wait(timeout=30)
             except (OSError, subprocess.TimeoutExpired):
                 _kill(jvm.proc)
+            # reaped, the whole JVM's time is now this process's children's: its runs' share
+            # leaves cpu_seconds (it was counted twice, in the test that ended the JVM)
+            _CPU[0] -= jvm.cpu_ms / 1000
             shutil.rmtree(jvm.work, ignore_errors=True)
 
 
@@ -114,9 +125,11 @@ _CPU = [0.0]
 
 
 def cpu_seconds() -> float:
-    """CPU time (user and system) the batch JVMs of this process have spent on runs so far,
-    counted when each run ends (a JVM is this process's child, but its time is counted as the
-    process's children's only once it has ended); Xvfb's is not in it."""
+    """CPU time (user and system) the live batch JVMs of this process have spent on runs so
+    far, counted when each run ends: a JVM is this process's child, but its time is counted
+    as the process's children's only once it has ended and been reaped (``_Pool.close``),
+    and from then on there alone (with its start, its idle time and its Xvfb's), so its runs
+    leave this count then."""
     return _CPU[0]
 
 
@@ -160,7 +173,7 @@ def _start(flavour: str, java: str, classpath: list[str]) -> _Jvm:
     work = Path(tempfile.mkdtemp(prefix=f"vbatch-{flavour}-"))
     proc = subprocess.Popen(
         [shutil.which("xvfb-run") or "xvfb-run", "-a", "-s", "-screen 0 1600x1200x24", java,
-         "-Xmx2g", "-Djava.security.manager=allow", f"-Duser.home={work}",
+         *RUN_HEAP, "-Djava.security.manager=allow", f"-Duser.home={work}",
          f"-DVASSAL.conf={work / 'vassal'}",
          f"-Dlogback.configurationFile={CHECKER / 'logback.xml'}", *FLAVOURS[flavour],
          "-cp", str(_compiled(javac)), "VBatch", os.pathsep.join(classpath)],

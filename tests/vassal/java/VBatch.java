@@ -15,7 +15,10 @@
 //
 // The checker ends a run with Runtime.halt / System.exit; a security manager turns that into
 // an exception carrying the status, so the JVM lives on. After a run its dialog watchdog is
-// stopped, its windows disposed and its loader closed.
+// stopped, its windows disposed, its other threads ended and its listeners on the JDK's drag
+// source removed, and its loader closed: nothing of it is then held but by soft references
+// (VASSAL's and the JDK's caches), which the JVM's options clear at the next collection
+// (tests/vassal/vassal_jvm.py, RUN_HEAP).
 //
 // Protocol, one line each way (UTF-8, tab-separated), a run at a time:
 //   in:  CLASS <tab> OUT <tab> CONF <tab> ARG...   (CLASS: VCheck or VPlay; OUT: the run's
@@ -72,6 +75,11 @@ public class VBatch {
         }
       }
     });
+    // AWT's event queue (and its dispatch thread) made now, while the context class loader is
+    // the JDK's: made in the first run, it would keep that run's loader for good (EventQueue
+    // records its maker's loader and gives it to every dispatch thread it starts)
+    Thread.currentThread().setContextClassLoader(null);
+    EventQueue.invokeAndWait(() -> { });
     final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       final String[] f = line.split("\t", -1);
@@ -115,11 +123,12 @@ public class VBatch {
         else c.printStackTrace(e);
       }
       finally {
-        cleanUp();
+        cleanUp(loader, err);
         System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.out), true));
         System.setErr(err);
         Thread.setDefaultUncaughtExceptionHandler(null);
         Thread.currentThread().setContextClassLoader(null);
+        EventQueue.invokeAndWait(() -> Thread.currentThread().setContextClassLoader(null));
       }
     }
     catch (Throwable t) {
@@ -129,9 +138,21 @@ public class VBatch {
   }
 
   /** Stops what a run left behind that could act in the next: the checker's dialog watchdog
-   *  (it would close the next run's dialogs and record them as its own) and every window. */
-  static void cleanUp() {
+   *  (it would close the next run's dialogs and record them as its own) and every window;
+   *  and every other thread of a class of the run's own loader (Batik's CleanerThread, one a
+   *  run, which never ends by itself): a live thread keeps its class, and with it the run's
+   *  loader and everything the run made (the heap grew by 70-90 MB a run). */
+  @SuppressWarnings("removal")
+  static void cleanUp(ClassLoader loader, PrintStream err) {
     for (final Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getClass().getClassLoader() == loader && !t.getName().equals("dialog-watchdog")) {
+        err.println("VBatch: stopping the run's thread " + t.getName());
+        t.setUncaughtExceptionHandler((th, ex) -> { });  // its end is not the run's problem
+        t.stop();  // Java 17 still ends a thread so (Batik's ignores an interrupt)
+      }
+      else if (t.getContextClassLoader() == loader) {
+        t.setContextClassLoader(null);  // a JDK thread the run started (Swing's TimerQueue)
+      }
       if (t.getName().equals("dialog-watchdog")) {
         t.interrupt();
         try {
@@ -141,6 +162,14 @@ public class VBatch {
           Thread.currentThread().interrupt();
         }
       }
+    }
+    // the JDK's own drag source outlives the run: its listeners from the run's classes go
+    final java.awt.dnd.DragSource drag = java.awt.dnd.DragSource.getDefaultDragSource();
+    for (final java.awt.dnd.DragSourceMotionListener l : drag.getDragSourceMotionListeners()) {
+      if (l.getClass().getClassLoader() == loader) drag.removeDragSourceMotionListener(l);
+    }
+    for (final java.awt.dnd.DragSourceListener l : drag.getDragSourceListeners()) {
+      if (l.getClass().getClassLoader() == loader) drag.removeDragSourceListener(l);
     }
     try {
       EventQueue.invokeAndWait(() -> {
