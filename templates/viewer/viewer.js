@@ -677,8 +677,9 @@
   }
   function drawAnswerMarks(g) {  /* a pending decision's options that are places: on the map */
     R.answers.forEach(function (a) {
+      var at = markPlaces(a.options.filter(function (o) { return B.places[o]; }));
       a.options.forEach(function (o) {
-        var q = B.places[o];
+        var q = at[o];
         if (!q) { return; }
         var og = sv("g", { "class": "opt answer", "data-answer": a.id, "data-option": o, tabindex: "0", role: "button",
           "aria-label": "answer " + a.id + " " + o });
@@ -697,8 +698,9 @@
     drawAnswerMarks(g);
     if (composing && composing.c.compose === "force") { drawForceMarks(g); return; }
     if (composing && composing.c.compose === "hexes") {
-      composeCandidates().forEach(function (p) {
-        var q = B.places[p];
+      var cands = composeCandidates(), spot = markPlaces(cands.filter(function (p) { return B.places[p]; }));
+      cands.forEach(function (p) {
+        var q = spot[p];
         if (!q) { return; }
         var og = sv("g", { "class": "opt compose", "data-word": p, tabindex: "0", role: "button", "aria-label": composeLine() + " " + p });
         var t = sv("title"); t.textContent = composeLine() + " " + p; og.appendChild(t);
@@ -1013,8 +1015,9 @@
   }
   function onBoard(c, span, size) {  /* a frame's centre moved so the frame stays on the board where
     the board fills it (a unit at the board's edge: the naval module's Ak-Mechet left a third of
-    the map empty), else the board's middle; what the frame holds stays in it */
-    return span >= size ? size / 2 : Math.max(span / 2, Math.min(size - span / 2, c));
+    the map empty), else so the whole board stays in it; what the frame holds stays in it */
+    var a = span / 2, b = size - span / 2;
+    return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
   }
   function frameForce() {  /* once a force is being composed, the map frames the force's units,
     where its line ends (the chosen line's place: a move's destination, not the first place of

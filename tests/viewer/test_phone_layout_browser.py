@@ -326,3 +326,34 @@ def test_a_unit_with_no_orders_clicked_on_the_map_says_so(
     assert browser.find_elements("css selector", "#optmarks .opt") == []
     assert browser.find_element("id", "unitpick").get_attribute("value") == ""
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.mark.parametrize("width", [PHONE, DESKTOP])
+def test_a_unit_at_the_board_s_edge_is_framed_on_the_board(
+    browser: Any, finished_demo: Any, tmp_path: Path, shots: Path, width: int
+) -> None:
+    """The naval module, the Axis's movement: RO-T-1 in Ak-Mechet, near the board's left
+    edge, with a mark on each of its 266 moves, too many too close to read at once, so the
+    map is framed closer in around it. The frame stays on the board (before, centred on the
+    port, the left third of the map at desktop width was off the board, empty), and the
+    unit is still in it."""
+    demo = finished_demo("naval_module").out
+    _, page = viewer(demo, "003-Axis-motorized", "Axis", tmp_path)
+    open_page(browser, page, width, tmp_path)
+    browser.set_window_size(width, 844)
+    _pick_from_the_list(browser, "RO-T-1")
+    x0, y0, x1, y1, *_ = browser.execute_script(VIEW)
+    board, at = browser.execute_script(
+        """const V = window.refereeViewer, B = V.data.board;
+        const p = document.querySelector('#units .counter[data-unit="RO-T-1"]')
+          .closest('.stack').dataset.place;
+        return [[B.width, B.height], B.places[p]];"""
+    )
+    assert x1 - x0 < board[0] and y1 - y0 < board[1]  # closer in than the whole board
+    assert x0 >= -1 and y0 >= -1 and x1 <= board[0] + 1 and y1 <= board[1] + 1, (
+        [x0, y0, x1, y1],
+        board,
+    )
+    assert x0 <= at[0] <= x1 and y0 <= at[1] <= y1, (at, [x0, y0, x1, y1])
+    browser.save_screenshot(str(shots / f"phone-layout-edge-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
