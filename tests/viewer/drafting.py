@@ -118,7 +118,11 @@ def prepared_game(root: Path, module: Any, state: Any) -> Path:
     (the options, the parts, every adjudication) is the real pipeline's. Its step 000 is
     therefore not the scenario's set-up, and ``referee verify`` would refuse it: the
     tests that use it do not ask. Its keys and dice seeds are derived from fixed bytes, so a
-    prepared game plays the same every run."""
+    prepared game plays the same every run.
+
+    A position no game could reach is refused before anything is written
+    (:func:`refuse_impossible`), with a :class:`~referee.shapes.ShapeError` naming the unit
+    and why: the test's mistake, not a finding of the rules under test."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from referee.engine.ruleset import get_ruleset
@@ -126,6 +130,7 @@ def prepared_game(root: Path, module: Any, state: Any) -> Path:
     from referee.pbem.keys import PrivateKey, write_key_pair
 
     real = get_ruleset(module.ruleset)
+    refuse_impossible(module, real, state)
 
     class Prepared(type(real)):  # type: ignore[misc]
         def new_game(self, *_: Any) -> Any:
@@ -155,6 +160,53 @@ def prepared_game(root: Path, module: Any, state: Any) -> Path:
         ruleset=Prepared(),
     )
     return root
+
+
+def refuse_impossible(module: Any, ruleset: Any, state: Any) -> None:
+    """Raise :class:`~referee.shapes.ShapeError` unless ``state`` is a position the module's
+    pieces could stand in: the checks every state read from a file passes (``referee validate
+    --state``: its shape and cross-references, then its units, sides, locations and the
+    position facts the ruleset declares: :func:`~referee.engine.state_shape.check_state_fits`),
+    and each unit on a location its kind may be in. The rulesets have no check of a whole
+    position of their own (each judges the orders that change one), so the last is the
+    module's own data the rules read: a hex's row of the Terrain Effects Chart, where ``-``
+    (no cost) for the unit's category closes it [5.12] (a naval unit on a land hex, a ground
+    unit at sea), and a zone's or space's location type closed to that category."""
+    from referee.engine.core import GameState
+    from referee.engine.graphboard import board_for
+    from referee.engine.ruleset import position_facts
+    from referee.engine.state_shape import check_state_fits
+    from referee.shapes import ShapeError
+
+    GameState.from_json(state.to_json())  # the shape a state file must have
+    board = board_for(module.map)
+    check_state_fits(state, module, board, position_facts(ruleset))
+    pieces = module.pieces()
+    for i, uid in enumerate(sorted(state.units)):
+        where, category = state.units[uid].location, pieces[uid].unit.category
+        if where is None:
+            continue
+        if where in module.map.hexes:
+            terrain = module.map.terrain[module.map.hexes[where].terrain]
+            if category in terrain.costs and terrain.costs[category] is None:
+                raise ShapeError(
+                    f"$.units[{i}].location",
+                    f"a hex a {category} unit may enter ({uid} in {where}: the Terrain "
+                    f"Effects Chart closes {terrain.name} to {category} units)",
+                    where,
+                )
+        elif (
+            hasattr(board, "may_enter")
+            and board.contains(where)
+            and not board.may_enter(where, category)
+        ):
+            kind = board.location_type(where).name
+            raise ShapeError(
+                f"$.units[{i}].location",
+                f"a location a {category} unit may be in ({uid} in {where}: a {kind} is "
+                f"closed to {category} units)",
+                where,
+            )
 
 
 def opening(root: Path) -> str:
@@ -543,10 +595,32 @@ def typed_step(root: Path, side: str, lines: list[str]) -> str:
     return latest(root / "game")[0]
 
 
+def newest_state(game: Path) -> GameState:
+    """The referee's whole position after the game's newest step: its record in
+    ``secret/`` where the game hides information, else the step's ``state.json``."""
+    turn = sorted((game / "turns").iterdir())[-1].name
+    kept = game / "secret" / "turns" / turn / "state.json"
+    path = kept if kept.is_file() else game / "turns" / turn / "state.json"
+    return GameState.from_json(json.loads(path.read_text()))
+
+
+def events(game: Path) -> list[dict[str, Any]]:
+    """The events the game's newest report tells (each its kind, rule case, text, data)."""
+    turn = sorted((game / "turns").iterdir())[-1]
+    return list(json.loads((turn / "report.json").read_text())["events"])
+
+
 def reported(game: Path) -> list[str]:
     """The texts of the events the game's newest report tells."""
-    turn = sorted((game / "turns").iterdir())[-1]
-    return [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    return [str(e.get("text")) for e in events(game)]
+
+
+def revealed_state(demo: Path, pattern: str) -> GameState:
+    """The referee's position at the first step of a finished demo whose turn folder's name
+    matches ``pattern`` (a glob), from the record the game revealed at its end."""
+    turns = demo / "game" / "revealed" / "turns"
+    turn = sorted(turns.glob(pattern))[0]
+    return GameState.from_json(json.loads((turn / "state.json").read_bytes()))
 
 
 def signed_and_carried_out(
