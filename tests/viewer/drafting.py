@@ -76,35 +76,6 @@ def hidden_viewer(demo: Path, last: str, side: str, tmp_path: Path) -> tuple[Pat
     return game, page, key
 
 
-def prepared_viewer(
-    module: Any, rs: Any, state: Any, report: dict[str, Any], side: str, page: Path
-) -> dict[str, Any]:
-    """The viewer of ``side`` over one prepared position (its view), with the options the
-    referee would publish for it; the options document."""
-    from referee.pbem.draft_options import draft_options
-    from referee.viewer.data import StepDoc
-    from referee.viewer.page import render_viewer
-
-    view = rs.view(module, state, side)
-    doc = draft_options(module, rs, report, "0" * 64, view, side)
-    assert int(doc["format"].rsplit("/", 1)[1]) >= 5  # today's: the verbs of format 5
-    steps = [StepDoc(report, "0" * 64, view.to_json())]
-    html = render_viewer(module, steps, side=side, referee="0" * 64, draft=doc)
-    page.write_text(html)
-    return doc
-
-
-def prepared_report(state: Any, side: str) -> dict[str, Any]:
-    """The report of a prepared position, as much of it as the options and the page read:
-    the game, the step and the side awaited."""
-    return {
-        "game_id": state.game_id,
-        "scenario": state.scenario,
-        "after": {"turn": state.turn, "phase": state.phase},
-        "awaiting": {"side": side, "due": [{"side": side}]},
-    }
-
-
 def prepared_game(root: Path, module: Any, state: Any) -> Path:
     """A small signed game archive at ``root`` whose opening step is the prepared position
     ``state`` (a conformance case's, or a demo's position changed), laid out as a demo's
@@ -167,11 +138,16 @@ def refuse_impossible(module: Any, ruleset: Any, state: Any) -> None:
     pieces could stand in: the checks every state read from a file passes (``referee validate
     --state``: its shape and cross-references, then its units, sides, locations and the
     position facts the ruleset declares: :func:`~referee.engine.state_shape.check_state_fits`),
-    and each unit on a location its kind may be in. The rulesets have no check of a whole
-    position of their own (each judges the orders that change one), so the last is the
-    module's own data the rules read: a hex's row of the Terrain Effects Chart, where ``-``
-    (no cost) for the unit's category closes it [5.12] (a naval unit on a land hex, a ground
-    unit at sea), and a zone's or space's location type closed to that category."""
+    and no unit on a hex the module's own data, which the rules read, closes to it. The
+    rulesets have no check of a whole position of their own (each judges the orders that
+    change one), so that data is the hex's row of the Terrain Effects Chart, where ``-`` (no
+    cost) for the unit's category closes the hex to it (a naval unit on a land hex [10.12],
+    a ship on a coastal hex of the naval module, a ground unit at sea). A zone's or space's
+    location type is not asked: it says what movement may enter it, and units are carried
+    where none may (a Marine brigade in its amphibian's holding box, closed to all
+    movement). A position only an exception to the chart allows (Sixth Fleet's air units
+    over neutral hexes once their air space is violated [14.2]) is refused too: a prepared
+    position has no need of one."""
     from referee.engine.core import GameState
     from referee.engine.graphboard import board_for
     from referee.engine.ruleset import position_facts
@@ -179,32 +155,18 @@ def refuse_impossible(module: Any, ruleset: Any, state: Any) -> None:
     from referee.shapes import ShapeError
 
     GameState.from_json(state.to_json())  # the shape a state file must have
-    board = board_for(module.map)
-    check_state_fits(state, module, board, position_facts(ruleset))
+    check_state_fits(state, module, board_for(module.map), position_facts(ruleset))
     pieces = module.pieces()
     for i, uid in enumerate(sorted(state.units)):
         where, category = state.units[uid].location, pieces[uid].unit.category
-        if where is None:
-            continue
-        if where in module.map.hexes:
-            terrain = module.map.terrain[module.map.hexes[where].terrain]
-            if category in terrain.costs and terrain.costs[category] is None:
-                raise ShapeError(
-                    f"$.units[{i}].location",
-                    f"a hex a {category} unit may enter ({uid} in {where}: the Terrain "
-                    f"Effects Chart closes {terrain.name} to {category} units)",
-                    where,
-                )
-        elif (
-            hasattr(board, "may_enter")
-            and board.contains(where)
-            and not board.may_enter(where, category)
-        ):
-            kind = board.location_type(where).name
+        if where not in module.map.hexes:
+            continue  # off the map, or a zone, port, space or box
+        terrain = module.map.terrain[module.map.hexes[where].terrain]
+        if category in terrain.costs and terrain.costs[category] is None:
             raise ShapeError(
                 f"$.units[{i}].location",
-                f"a location a {category} unit may be in ({uid} in {where}: a {kind} is "
-                f"closed to {category} units)",
+                f"a hex a {category} unit may enter ({uid} in {where}: the Terrain Effects "
+                f"Chart closes {terrain.name} to {category} units)",
                 where,
             )
 
@@ -548,18 +510,6 @@ def validated(text: str, game: Path, side: str, tmp_path: Path, key: Path | None
     code, out = validate(text, game, side, tmp_path, key, name="orders")
     assert code == 0, out
     return tmp_path / "orders.txt"
-
-
-def validated_on(text: str, state: Any, src: Path, tmp_path: Path) -> Path:
-    """``validate`` accepts the draft on a prepared position (its ``state.json``, the module
-    read from its source ``src``): the draft's file."""
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    position = tmp_path / "state.json"
-    position.write_text(json.dumps(state.to_json()))
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
-    return draft
 
 
 def refused(

@@ -26,10 +26,15 @@ from tests.viewer.drafting import (
     click,
     download,
     hidden_viewer,
+    newest_state,
     open_page,
+    opening,
     order_lines,
     point,
+    prepared_game,
+    refused,
     reported,
+    revealed_state,
     signed_and_carried_out,
     validate,
     validated,
@@ -378,29 +383,22 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
     browser: Any, finished_demo: Any, tmp_path: Path
 ) -> None:
     """Carrier Battlegroup (options format 6: ``trade`` a force [5.0 step 2c]): the demo's
-    first turn, the CVBG's cruise missiles all under ships (each full), prepared as two
-    small positions where the cruiser's missiles were fired since (back in the available
-    Cargo [22.8 USN 1]). With one fired, the cruiser has room for one [15.1]: each DDG's
-    missile may be traded to it alone, but the two are not offered together, and typed by
-    hand ``validate`` refuses them. With both fired, the room is two: one DDG's missile is
-    traded by pointing, the other joins the line, which is downloaded, accepted by
-    ``validate`` and carried out (both under the cruiser)."""
-    from referee.engine.core import GameState, SeededDice, UnitState
-    from referee.engine.ruleset import get_ruleset
+    first turn, the CVBG's cruise missiles all under ships (each full), made into two small
+    prepared games where the cruiser's missiles were fired since (back in the available
+    Cargo [22.8 USN 1]), each opened in the USN part with the player's key. With one fired,
+    the cruiser has room for one [15.1]: each DDG's missile may be traded to it alone, but
+    the two are not offered together, and typed by hand ``validate`` refuses them [15.1].
+    With both fired, the room is two: one DDG's missile is traded by pointing, the other
+    joins the line, which is downloaded, accepted by ``validate`` and carried out by
+    ``adjudicate`` (both under the cruiser)."""
+    from referee.engine.core import UnitState
     from referee.rules.carrier_battlegroup.cargo import capacity_of
     from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
     from referee.source.loader import load_module
-    from tests.viewer.drafting import prepared_viewer
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
-    demo = finished_demo("carrier_battlegroup").out
-    turn = sorted((demo / "game" / "revealed" / "turns").glob("*-USN-outfit"))[0].name
-    start = GameState.from_json(
-        json.loads((demo / "game" / "revealed" / "turns" / turn / "state.json").read_bytes())
-    )
-    report = json.loads((demo / "game" / "turns" / turn / "report.json").read_bytes())
+    start = revealed_state(finished_demo("carrier_battlegroup").out, "*-USN-outfit")
     module = load_module(src)[0]
-    rs = get_ruleset(module.ruleset)
     carried = dict(facts_of(start).missiles)
     roomy = next(s for s in sorted(set(carried.values())) if capacity_of(module, s) >= 2)
     first, mate = sorted(m for m, s in carried.items() if s != roomy)[:2]
@@ -414,19 +412,18 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
             state = state.with_unit(UnitState(m, "USN", None, "available"))
         state = CbgFacts.put(state, missiles=missiles)
         assert capacity_of(module, roomy) - sum(v == roomy for v in missiles.values()) == fired
-        page = tmp_path / f"viewer-USN-{fired}.html"
-        doc = prepared_viewer(module, rs, state, report, "USN", page)
+        root = prepared_game(tmp_path / f"prepared-{fired}", module, state)
+        last = opening(root)
+        into = tmp_path / f"fired-{fired}"
+        game, page, key = hidden_viewer(root, last, "USN", into)
         open_page(browser, page, 1280, downloads)
+        doc = browser.execute_script("return window.refereeViewer.data.draft")
         _start(browser, first, f"trade {first} -> {roomy}")
         assert f"trade {mate} -> {roomy}" in {c["order"] for c in choices(browser, mate)}
-        position = tmp_path / f"state-{fired}.json"
-        position.write_text(json.dumps(state.to_json()))
         if fired == 1:  # room for one: the other is not offered, and typed it is refused
             assert mate not in _offered(browser), _offered(browser)
-            typed = tmp_path / "typed.txt"
-            typed.write_text("\n".join([*doc["header"], "", "[logistics]", line, ""]))
-            code, out = cli("validate", typed, "--state", position, "--module", src)
-            assert code != 0 and "15.1" in out, out
+            typed = "\n".join([*doc["header"], "", "[logistics]", line, ""])
+            refused(game, into, typed, "USN", "15.1", key)
             assert not browser.find_elements("id", "composedone")  # no mate: no force begun
             continue
         assert doc["units"][first]["force"]["trade"] == [mate]
@@ -437,10 +434,6 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
     text = download(browser, downloads)
     lines = order_lines(text)
     assert lines[lines.index("[logistics]") + 1 :] == [line], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
-    out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), SeededDice(1))
-    assert out.ok, out.violations
-    assert facts_of(out.state).missiles[first] == facts_of(out.state).missiles[mate] == roomy
+    signed_and_carried_out(root, game, into, text, "USN", last, key)
+    after = facts_of(newest_state(game)).missiles
+    assert after[first] == after[mate] == roomy, after

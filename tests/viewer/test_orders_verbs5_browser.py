@@ -1,13 +1,19 @@
 """The verbs the viewer's orders mode offers since options format 5, pointed at in a real
 headless Chromium (issue 28): each drafted by pointing in the awaited side's viewer of a
-shared demo game, downloaded, accepted by ``referee validate`` and carried out by ``referee
-adjudicate`` (signed with the side's demo key).
+shared demo game or of a small prepared game (a conformance case's position, or a demo's
+changed: :func:`tests.viewer.drafting.prepared_game`), downloaded, accepted by ``referee
+validate`` and carried out by ``referee adjudicate`` (signed with the side's key); what it
+did is read from the adjudicated game's state or report. On the prepared games the choice
+the rules refuse is not on the page, and the same line typed by hand is refused by
+``validate`` with its rule case.
 
 DTP, Denmark Strait: NATO's first air movement launches carrier air from the holding box onto
 CAP over its carrier (``cap UNIT CV`` [9.62A]); the Soviet one relocates a Be-12 from Murmansk
 to occupied Keflavik (``base UNIT HEX`` [DTP 11.3 rule 5]) and lands a Forger below decks on
-the Kiev (``box UNIT CV`` [9.62B]). Screenshots at 1280 and 390 px go to
-``$REFEREE_VIEWER_SHOTS``.
+the Kiev (``box UNIT CV`` [9.62B]). Prepared: Sixth Fleet (1975)'s Reinforcement Interphase
+``place`` [12.2], [12.22]; DTP's ``exit`` [DTP 11.5031], ``capture`` [DTP 11.5134],
+``option 14.2`` [14.2] and ``remove`` [DTP 11.5063]; Carrier Battlegroup's ``trade`` [5.0
+step 2c]. Screenshots at 1280 and 390 px go to ``$REFEREE_VIEWER_SHOTS``.
 """
 
 from __future__ import annotations
