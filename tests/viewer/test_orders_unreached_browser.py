@@ -183,8 +183,8 @@ def test_dtp_westpac_prc_entry_pointed_is_carried_out(
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[hostilities]", "commence prc"]
-    out = refused(game, tmp_path, text.replace("commence prc", "commence"), "EastBlock",
-                  "DTP 11.5101")  # fmt: skip
+    again = text.replace("commence prc", "commence")
+    out = refused(game, tmp_path, again, "EastBlock", "DTP 11.5101")
     assert "hostilities already announced" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "EastBlock", last)
     said = [(e.get("kind"), e.get("rule")) for e in _events(game)]
