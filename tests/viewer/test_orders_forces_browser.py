@@ -27,6 +27,7 @@ from tests.viewer.drafting import (
     download,
     hidden_viewer,
     newest_state,
+    offered_words,
     open_page,
     opening,
     order_lines,
@@ -87,14 +88,6 @@ def _start(browser: Any, unit: str, order: str) -> None:
     point(browser, unit, next(c for c in choices(browser, unit) if c["order"] == order))
 
 
-def _offered(browser: Any) -> list[str]:
-    """The words the force being composed may take now (its buttons)."""
-    return [
-        b.get_attribute("data-word")
-        for b in browser.find_elements("css selector", "#choices button.compose")
-    ]
-
-
 def _frame(browser: Any, places: list[str], most: float) -> None:
     """The map framed on ``places`` (a hex's width around them), zoomed in at most ``most``."""
     browser.execute_script(
@@ -135,7 +128,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         assert doc["format"] == "referee-draft-options/7"
         unit, attack, left_out = _strike(browser, doc)
         _start(browser, unit, attack["order"])
-        offered = _offered(browser)
+        offered = offered_words(browser)
         assert not set(offered) & left_out, (offered, left_out)  # never offered
         mate = next(w for w in offered if w in doc["units"])
         mark = browser.find_element("css selector", f'#optmarks .opt.force[data-word="{mate}"]')
@@ -145,10 +138,10 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
         browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
         click(browser, mark)  # the mate pointed at on the map
-        assert set(_offered(browser)) & set(_alike(doc, attack["order"]))  # further targets
+        assert set(offered_words(browser)) & set(_alike(doc, attack["order"]))  # further targets
         browser.execute_script(SHOW, "choices")
         browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
-    target = next(t for t in _alike(doc, attack["order"]) if t in _offered(browser))
+    target = next(t for t in _alike(doc, attack["order"]) if t in offered_words(browser))
     browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
     verb, _, rest = force_parts(attack["order"]) or ("", [], "")
     strike = f"{verb} {unit} {mate} {rest} {target}"
@@ -163,7 +156,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     )
     move = next(c for c in choices(browser, ships) if c.get("kind") == "move")
     _start(browser, ships, move["order"])
-    escorts = [w for w in _offered(browser) if w in doc["units"]]
+    escorts = [w for w in offered_words(browser) if w in doc["units"]]
     assert len(escorts) >= 2 and set(escorts) <= set(doc["units"][ships]["force"]["move"])
     for w in escorts:
         browser.find_element("css selector", f'#choices button.compose[data-word="{w}"]').click()
@@ -208,7 +201,7 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
     strike = next(c for c in choices(browser, unit) if c.get("kind") == "shipping")
     _start(browser, unit, strike["order"])
     added = [unit]
-    while offered := [w for w in _offered(browser) if w in doc["units"]]:
+    while offered := [w for w in offered_words(browser) if w in doc["units"]]:
         assert set(offered) <= set(mates), offered  # only the units the referee paired
         marks = browser.find_elements(
             "css selector", f'#optmarks .opt.force[data-word="{offered[0]}"]'
@@ -288,7 +281,7 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
         for m, rests in sorted(by_mate.items())
     )
     _start(browser, unit, f"{verb} {unit} {rest}")
-    assert mate not in _offered(browser)
+    assert mate not in offered_words(browser)
     typed = f"{verb} {unit} {mate} {rest}"
     assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
     refused = doc["units"][unit]["force_not"][verb][mate]
@@ -302,7 +295,7 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
     )
     browser.find_element("id", "composedone").click()
     _start(browser, unit, other)
-    assert mate in _offered(browser)
+    assert mate in offered_words(browser)
     both = other.replace(f"{verb} {unit} ", f"{verb} {unit} {mate} ", 1)
     assert _validates_typed(tmp_path, game, key, doc["header"], both)
 
@@ -343,12 +336,14 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     )
     _start(browser, unit, f"move {unit} {full}")
     group = next(g for n, g in rooms[full] if n == 2)
-    mate = next(w for w in _offered(browser) if w in group)
+    mate = next(w for w in offered_words(browser) if w in group)
     browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
     assert f"move {unit} {mate} {full}" in _draft(browser)
     third = sorted(set(doc["units"][unit]["force"]["move"]) & set(group) - {mate})[0]
     assert mate in doc["units"][third]["force"]["move"]  # each pair of the three accepted
-    assert not set(_offered(browser)) & set(group), _offered(browser)  # no room for a third
+    assert not set(offered_words(browser)) & set(group), offered_words(
+        browser
+    )  # no room for a third
     browser.execute_script(SHOW, "choices")
     browser.save_screenshot(str(shots / "orders-2019-force-room-1280.png"))
     typed = f"move {' '.join(sorted([unit, mate, third]))} {full}"
@@ -363,7 +358,7 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     _start(browser, unit, f"move {unit} {roomy}")
     force = [unit]
     for _ in range(2):
-        force.append(next(w for w in _offered(browser) if w in doc["units"]))
+        force.append(next(w for w in offered_words(browser) if w in doc["units"]))
         browser.find_element(
             "css selector", f'#choices button.compose[data-word="{force[-1]}"]'
         ).click()
@@ -421,7 +416,7 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
         _start(browser, first, f"trade {first} -> {roomy}")
         assert f"trade {mate} -> {roomy}" in {c["order"] for c in choices(browser, mate)}
         if fired == 1:  # room for one: the other is not offered, and typed it is refused
-            assert mate not in _offered(browser), _offered(browser)
+            assert mate not in offered_words(browser), offered_words(browser)
             typed = "\n".join([*doc["header"], "", "[logistics]", line, ""])
             refused(game, into, typed, "USN", "15.1", key)
             assert not browser.find_elements("id", "composedone")  # no mate: no force begun

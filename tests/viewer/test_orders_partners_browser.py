@@ -24,18 +24,21 @@ from typing import Any
 import pytest
 
 from tests.viewer.drafting import (
+    choices,
     download,
+    draft_text,
     events,
+    offered_words,
     open_page,
     opening,
     order_lines,
     page_options,
+    point,
     prepared_game,
     refused,
     signed_and_carried_out,
     viewer,
 )
-from tests.viewer.test_orders_forces_browser import _draft, _offered, _start
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -74,9 +77,9 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
         doc = page_options(browser)
         assert doc["format"] == "referee-draft-options/7"
         assert doc["units"][SHIP]["partners"] == {"defend": {f"-> {HEX}": [GUN, "DE-RRA-1"]}}
-        _start(browser, SHIP, own)
-        assert own in _draft(browser), _draft(browser)
-        assert _offered(browser) == [GUN, "DE-RRA-1"]  # the infantry is not offered
+        point(browser, SHIP, next(c for c in choices(browser, SHIP) if c["order"] == own))
+        assert own in draft_text(browser).split("\n"), draft_text(browser)
+        assert offered_words(browser) == [GUN, "DE-RRA-1"]  # the infantry is not offered
         marks = browser.execute_script(
             "return Array.from(document.querySelectorAll('g.opt.compose.force'))"
             ".map(g => [g.dataset.place, g.dataset.word])"
@@ -85,8 +88,9 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
         assert sorted(marks) == sorted([p, u] for u, p in places.items()), marks
         browser.save_screenshot(str(shots / f"orders-naval-defend-partner-{width}.png"))
     browser.find_element("css selector", f'#choices button.compose[data-word="{GUN}"]').click()
-    assert line in _draft(browser) and own not in _draft(browser), _draft(browser)
-    assert _offered(browser) == []  # one ship, one ground artillery unit [29.22]
+    drafted = draft_text(browser).split("\n")
+    assert line in drafted and own not in drafted, drafted
+    assert offered_words(browser) == []  # one ship, one ground artillery unit [29.22]
     browser.find_element("id", "composedone").click()
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = download(browser, downloads)
