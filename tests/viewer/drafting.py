@@ -543,10 +543,16 @@ def typed_step(root: Path, side: str, lines: list[str]) -> str:
     return latest(root / "game")[0]
 
 
+def report_events(game: Path) -> list[dict[str, Any]]:
+    """The events the game's newest (published) report tells: each one's ``kind``, ``rule``,
+    ``text`` and ``data``."""
+    turn = sorted((game / "turns").iterdir())[-1]
+    return list(json.loads((turn / "report.json").read_text())["events"])
+
+
 def reported(game: Path) -> list[str]:
     """The texts of the events the game's newest report tells."""
-    turn = sorted((game / "turns").iterdir())[-1]
-    return [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    return [str(e.get("text")) for e in report_events(game)]
 
 
 def signed_and_carried_out(
