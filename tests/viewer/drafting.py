@@ -554,15 +554,16 @@ def newest_state(game: Path) -> GameState:
     return GameState.from_json(json.loads(path.read_text()))
 
 
-def events(game: Path) -> list[dict[str, Any]]:
-    """The events the game's newest report tells (each its kind, rule case, text, data)."""
+def report_events(game: Path) -> list[dict[str, Any]]:
+    """The events the game's newest (published) report tells: each one's ``kind``, ``rule``,
+    ``text`` and ``data``."""
     turn = sorted((game / "turns").iterdir())[-1]
     return list(json.loads((turn / "report.json").read_text())["events"])
 
 
 def reported(game: Path) -> list[str]:
     """The texts of the events the game's newest report tells."""
-    return [str(e.get("text")) for e in events(game)]
+    return [str(e.get("text")) for e in report_events(game)]
 
 
 def revealed_state(demo: Path, pattern: str) -> GameState:

@@ -27,7 +27,6 @@ from tests.viewer.drafting import (
     choices,
     download,
     draft_text,
-    events,
     offered_words,
     open_page,
     opening,
@@ -36,6 +35,7 @@ from tests.viewer.drafting import (
     point,
     prepared_game,
     refused,
+    report_events,
     signed_and_carried_out,
     viewer,
 )
@@ -99,8 +99,8 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
     typed = text.replace(line, f"defend {SHIP} {NOT_A_GUN} -> {HEX}")
     refused(game, tmp_path, typed, "Axis", "29.22")
     signed_and_carried_out(root, game, tmp_path, text, "Axis", last)
-    handoffs = [e for e in events(game) if e["data"].get("kind") == "defensive_support"]
+    handoffs = [e for e in report_events(game) if e["data"].get("kind") == "defensive_support"]
     assert [
         (h["data"]["ships"], h["data"]["artillery"], h["data"]["target"]) for h in handoffs
-    ] == [([SHIP], GUN, HEX)], events(game)
+    ] == [([SHIP], GUN, HEX)], report_events(game)
     assert "[29.22]" in handoffs[0]["text"], handoffs[0]["text"]

@@ -35,7 +35,6 @@ from tests.viewer.drafting import (
     choices,
     download,
     downloads_dir,
-    events,
     hidden_viewer,
     newest_state,
     no_errors,
@@ -45,6 +44,7 @@ from tests.viewer.drafting import (
     point,
     prepared_game,
     refused,
+    report_events,
     reported,
     section_lines,
     side_button,
@@ -119,8 +119,8 @@ def test_dtp_detect_answering_an_enemy_move_is_carried_out(
     out = refused(game, tmp_path, text.replace("SO-SS-1", "SO-SN-1"), "NATO", "DTP 6.2a")
     assert "no move just brought the units in 0814 within one hex of 0815" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "NATO", last)
-    tried = {e["data"]["units"][0]: e for e in events(game) if e.get("kind") == "detect"}
-    assert sorted(tried) == ["SO-CG-2", "SO-SS-1"], events(game)
+    tried = {e["data"]["units"][0]: e for e in report_events(game) if e.get("kind") == "detect"}
+    assert sorted(tried) == ["SO-CG-2", "SO-SS-1"], report_events(game)
     assert {e["rule"] for e in tried.values()} == {"DTP 6.3"}, tried
     after = newest_state(game)
     for unit, marker in (("SO-CG-2", "detected_surface"), ("SO-SS-1", "detected_sub")):
@@ -167,7 +167,7 @@ def test_dtp_westpac_prc_entry_pointed_is_carried_out(
     out = refused(game, tmp_path, again, "EastBlock", "DTP 11.5101")
     assert "hostilities already announced" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "EastBlock", last)
-    said = [(e.get("kind"), e.get("rule")) for e in events(game)]
+    said = [(e.get("kind"), e.get("rule")) for e in report_events(game)]
     assert ("hostilities", "DTP 11.51021") in said and ("hostilities", "DTP 11.5101") not in said
     assert "Game-Turn 2: the PRC enters hostilities, and with it Taiwan" in reported(game)
     kept = newest_state(game).data["hostilities"]
@@ -244,7 +244,9 @@ def test_carrier_battlegroup_repairs_are_carried_out(
     out = refused(game, tmp_path, crippled, "USN", "10.0", key)
     assert "found US-DDG-K.1 Crippled: that marker is never removed" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "USN", last, key)
-    rolled = {str(e["text"]).split(":")[0]: e for e in events(game) if e.get("kind") == "repair"}
+    rolled = {
+        str(e["text"]).split(":")[0]: e for e in report_events(game) if e.get("kind") == "repair"
+    }
     assert {k: e["rule"] for k, e in rolled.items()} == {
         "repair Hull": "10.1",
         "repair US-FFG.1": "10.0",
@@ -289,7 +291,7 @@ def test_carrier_battlegroup_purchases_are_carried_out(
     out = refused(game, tmp_path, text.replace("US-SEAL", "US-TASM.3"), "USN", "9.2", key)
     assert "expected at most 0 cruise missiles" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "USN", last, key)
-    said = [(e.get("kind"), e.get("rule"), e.get("text")) for e in events(game)]
+    said = [(e.get("kind"), e.get("rule"), e.get("text")) for e in report_events(game)]
     assert ("logistics", "9.1", "Cargo bought for 6 LP; 2 LP left; Movement Phase skipped") in (
         said
     ), said

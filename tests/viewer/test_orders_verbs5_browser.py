@@ -30,7 +30,6 @@ from tests.viewer.drafting import (
     click,
     download,
     downloads_dir,
-    events,
     first_choice,
     hidden_viewer,
     newest_state,
@@ -43,6 +42,7 @@ from tests.viewer.drafting import (
     point,
     prepared_game,
     refused,
+    report_events,
     revealed_state,
     section_lines,
     side_button,
@@ -327,6 +327,6 @@ def test_dtp_option_and_remove_pointed_validate_and_are_carried_out(
         assert "SO-DD-8 is not in a hex its reinforcements left over the stacking limit" in out
     signed_and_carried_out(root, game, tmp_path, text, side, last)
     if kind == "option":  # announced, carried out before the file's other lines [14.2]
-        assert any(e.get("rule") == "14.2" for e in events(game)), events(game)
+        assert any(e.get("rule") == "14.2" for e in report_events(game)), report_events(game)
     else:  # eliminated for all purposes at the end of the phase [DTP 11.5063]
         assert newest_state(game).units[line.split()[1]].location is None
