@@ -46,7 +46,9 @@ HEAP_LIMIT_MB = 1000
 # (images, reflection data), which a collection keeps while the heap has room, so the heap
 # grew by 70-90 MB a run and the JVM was replaced at HEAP_LIMIT_MB after about 12 runs; the
 # caches' entries are made again when wanted (the same values). Measured beside the old heap
-# (docs/performance.md, "The test suite"): 15 runs 37.6 -> 34.8 s of CPU, no JVM replaced.
+# (docs/performance.md, "The test suite"): 15 runs, median of 3, 36.7 s of CPU before (one
+# JVM replaced), 34.8 s after (none); on the largest map VASSAL draws again what its caches
+# dropped (three Westpac runs 11.8 -> 12.5 s).
 RUN_HEAP = ("-Xmx2g", "-XX:SoftRefLRUPolicyMSPerMB=0")
 
 
