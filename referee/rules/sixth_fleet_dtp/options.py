@@ -74,6 +74,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
         (mp0, start, first, None, None)
     ]
     found: dict[str, dict[str, Any]] = {}
+    costs: dict[str, int | None] = {}  # each hex's entry cost for this unit [5.12], asked once
     while heap:
         mp, here, path, ending, through = heapq.heappop(heap)
         if mp > best.get(here, mp):
@@ -82,10 +83,12 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
             line = f"move {unit} {' '.join(path)}"
             if len(line) <= MAX_LINE_CHARS and judge.accepts(unit, path, _listed(ending)):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
-        for to in sorted(game.board.neighbours(here)):
-            cost = entry_cost_5_12(game, state, unit, to)
-            if cost is None or to in path or to == start:
-                continue
+        for to in sorted(game.board.adjacent_hexes(here)):
+            if to not in costs:
+                costs[to] = entry_cost_5_12(game, state, unit, to)
+            cost = costs[to]
+            if cost is None or to in path or to == start or mp + cost >= best.get(to, 1 << 30):
+                continue  # no cheaper way to ``to``: its step need not be checked
             # a problem met on the way is the whole path's: the check stops at the first
             if through is None:
                 step = step_5_0(game, state, unit, owner, allowance, here, to, mp)
@@ -94,9 +97,8 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
                 ends, goes = through, through
             if ends is not None and ends.code not in PASSABLE:
                 continue
-            if mp + cost < best.get(to, 1 << 30):
-                best[to] = mp + cost
-                heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
+            best[to] = mp + cost
+            heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
     return sorted(found.values(), key=lambda m: (m["mp"], m["hex"]))
 
 
