@@ -189,7 +189,9 @@ def main() -> None:
     )
     parser.add_argument("--no-browser", action="store_true", help="skip the open times")
     parser.add_argument(
-        "--every", action="store_true", help="also the CPU of every step (one run each)"
+        "--every",
+        action="store_true",
+        help="also the CPU of every step (one run each), each file compared with the published",
     )
     ns = parser.parse_args()
     from referee.pbem.archive import Archive
@@ -233,11 +235,13 @@ def main() -> None:
                 shutil.rmtree(tmp, ignore_errors=True)
         print(line, flush=True)
         if ns.every:
-            costs = [(options_cpu(out, t, sd, d, 1)[0], t, sd) for t, sd, d in files]
+            costs = [(*options_cpu(out, t, sd, d, 1), t, sd) for t, sd, d in files]
             worst = max(costs)
+            differ = [f"{t} {sd}" for _, same, t, sd in costs if not same]
             print(
-                f"  every step: {len(costs)} files, {sum(c for c, _, _ in costs):.2f} s CPU in "
-                f"all; the costliest {worst[1]} {worst[2]} {worst[0]:.3f} s",
+                f"  every step: {len(costs)} files, {sum(c for c, *_ in costs):.2f} s CPU in "
+                f"all; the costliest {worst[2]} {worst[3]} {worst[0]:.3f} s; same bytes: "
+                + (f"NO: {', '.join(differ)}" if differ else "all"),
                 flush=True,
             )
     print(

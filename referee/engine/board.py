@@ -46,6 +46,7 @@ class HexBoard:
         self._by_kind: dict[str, dict[str, tuple[str, ...]]] = {}
         self._cubes: dict[str, Cube] = {}  # each hex's cube coordinate, once asked
         self._airbases: tuple[str, ...] | None = None
+        self._bases: tuple[str, ...] | None = None
         self._areas: dict[str, tuple[str, ...]] = {}
         for h in self._ids:
             for a in sorted(map_def.hexes[h].areas):
@@ -200,6 +201,18 @@ class HexBoard:
         if self._airbases is None:
             self._airbases = tuple(h for h in self._ids if self.map.hexes[h].airbase is not None)
         return self._airbases
+
+    def base_hexes(self) -> tuple[str, ...]:
+        """The hexes with an airbase or a Defended hex, sorted: what a strike on a place may
+        aim at, listed once per board."""
+        if self._bases is None:
+            hexes = self.map.hexes
+            self._bases = tuple(
+                h
+                for h in self._ids
+                if hexes[h].airbase is not None or hexes[h].defended is not None
+            )
+        return self._bases
 
     def within(self, centre: str, radius: int) -> list[str]:
         return [h for h in self.map.grid.within(centre, radius) if h in self._set]
