@@ -45,6 +45,7 @@ class HexBoard:
                 self._edge_of[h] = (*self._edge_of[h], edge.id)
         self._by_kind: dict[str, dict[str, tuple[str, ...]]] = {}
         self._cubes: dict[str, Cube] = {}  # each hex's cube coordinate, once asked
+        self._sorted_nbrs: dict[str, tuple[str, ...]] = {}
         self._airbases: tuple[str, ...] | None = None
         self._bases: tuple[str, ...] | None = None
         self._areas: dict[str, tuple[str, ...]] = {}
@@ -74,6 +75,14 @@ class HexBoard:
         """:meth:`neighbours` without the copy, for the hottest loops of a ruleset (the
         zone-of-control test of every step a move search tries); never to be changed."""
         return self._nbrs.get(location, ())
+
+    def adjacent_sorted(self, location: str) -> tuple[str, ...]:
+        """:meth:`adjacent_hexes` in id order, sorted once per hex and board (a legal-move
+        search expands its hexes in id order, some thousands a step)."""
+        got = self._sorted_nbrs.get(location)
+        if got is None:
+            got = self._sorted_nbrs[location] = tuple(sorted(self._nbrs.get(location, ())))
+        return got
 
     def distance(self, a: str, b: str) -> int:
         """Hexes between ``a`` and ``b``: the grid's distance, from each hex's cube coordinate

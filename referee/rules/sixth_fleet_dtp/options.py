@@ -83,11 +83,11 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
             line = f"move {unit} {' '.join(path)}"
             if len(line) <= MAX_LINE_CHARS and judge.accepts(unit, path, _listed(ending)):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
-        for to in sorted(game.board.adjacent_hexes(here)):
+        for to in game.board.adjacent_sorted(here):
             if to not in costs:
                 costs[to] = entry_cost_5_12(game, state, unit, to)
             cost = costs[to]
-            if cost is None or to in path or to == start or mp + cost >= best.get(to, 1 << 30):
+            if cost is None or mp + cost >= best.get(to, 1 << 30) or to in path or to == start:
                 continue  # no cheaper way to ``to``: its step need not be checked
             # a problem met on the way is the whole path's: the check stops at the first
             if through is None:
