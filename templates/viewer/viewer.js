@@ -654,10 +654,20 @@
     }
     listChoices(null); drawOptions();
   }
+  var EACH_ITS_OWN = { buy: true, repair: true, detect: true };
+  /* kinds whose every line is an order of its own beside the unit's others of the kind: a
+     purchase [CBG 9.1], a repair (two carrier systems in one Logistics Phase [CBG 10.1]), a
+     detection attempt on another target [DTP 6.22]; not alternatives, where a later choice
+     replaces the earlier (a unit's place or move, its abort, its standing order) */
+  function draftKey(u, c) {  /* what a later choice replaces: the same key's line */
+    if (c.uses) { return null; }
+    if (EACH_ITS_OWN[c.kind]) { return "line " + c.order; }
+    return (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
+  }
   function choose(u, c) {
     if (c.compose) { startCompose(u, c); return; }
     if (takenBy(c).length) { return; }
-    var key = c.uses ? null : (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
+    var key = draftKey(u, c);
     var how = addLine(c.order, key, c.section, c.first);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;

@@ -136,10 +136,13 @@ def readable(path: Path) -> str:
 def age_decrypt(path: Path, key: Path) -> bytes | None:
     """What Debian's ``age -d -i KEY`` makes of ``path``: the plaintext, or ``None`` when the
     key opens nothing in it (the interop a player relies on: docs/pbem.md)."""
+    import shutil
     import subprocess
 
+    age = shutil.which("age")
+    assert age, "Debian's age is needed to open a part as a player does: apt-get install age"
     r = subprocess.run(
-        ["age", "-d", "-i", str(key), str(path)], capture_output=True, check=False, timeout=60
+        [age, "-d", "-i", str(key), str(path)], capture_output=True, check=False, timeout=60
     )
     return r.stdout if r.returncode == 0 else None
 
