@@ -221,9 +221,10 @@ def test_entries_another_run_stores_during_a_walk_stay_counted(tmp_path: Path) -
     real = walker._walk
 
     def walk_while_another_stores(folder: Path) -> int:
+        removed = real(folder)  # listed (without the entry below) and the total written
         other.put("png", digest("meanwhile"), bytes(5000))
-        other.settle()  # appends to the new ledger
-        return real(folder)
+        other.settle()  # appends to the new ledger, which the walk must keep
+        return removed
 
     walker._walk = walk_while_another_stores  # type: ignore[method-assign]
     walker.prune()
