@@ -53,11 +53,14 @@ demo-declared: $(STAMP)
 # out costliest first by each file's recorded CPU (tests/file_costs.txt; `pytest --record-costs`
 # writes it), in the suite's own order (`--no-loadscope-reorder`), and the demos are played
 # beside the tests from the start (`--demos-ahead`), so no worker waits idle.
+# Bytecode is written even where the shell sets PYTHONDONTWRITEBYTECODE (these machines do):
+# the CLI subprocesses the tests start read the package's compiled code instead of compiling
+# it each time, and pytest keeps its rewritten test modules (docs/performance.md, the suite).
 TEST_WORKERS ?= 2
 test: $(STAMP)
 	$(BIN)/ruff check referee tests bench
 	$(BIN)/ruff format --check referee tests bench
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --demos-ahead
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --demos-ahead
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix referee tests bench
