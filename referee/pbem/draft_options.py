@@ -50,6 +50,17 @@ Format 7: also the partners (:func:`force_partners`): for each unit's one-unit l
 verb, the units with no line of that verb of their own that may join it (``partners``: the
 naval module's ground artillery unit beside a ship's ``defend`` [29.22]), each two-unit line
 accepted by the validator. A format-6 file is format 7's without them, byte for byte.
+Format 8: also the lines whose legality depends on earlier lines of the same file (issue 28
+§1). A choice's ``after`` is the line it follows: offered once that line is in the draft,
+and drafted right behind it (DTP's ``detect`` right after the unit's own ``move`` [DTP
+6.2a], ``commence prc`` with ``commence`` [DTP 11.51021]); a choice's ``spends`` is what it
+takes of the file's ``allowances`` (by name, what the side has to spend this step, from the
+ruleset's :meth:`~referee.engine.ruleset.UnitOptions.allowances`: Carrier Battlegroup's LP,
+Hangar room and cruise missile room [9.1], [9.2], its one Intelligence attempt a turn
+[11.0]), so the viewer offers a line only while what the draft's lines already spend leaves
+room for it; and a ruleset may give a choice ``until`` a format, where format 8 gives other
+lines in its place (Carrier Battlegroup's every count of a track and every piece, each repair
+on the piece it repairs). A format-7 file is written again as it was, byte for byte.
 """
 
 from __future__ import annotations
@@ -72,9 +83,10 @@ FORMATS = {
     5: "referee-draft-options/5",
     6: "referee-draft-options/6",
     7: "referee-draft-options/7",
+    8: "referee-draft-options/8",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 7
+OPTIONS_VERSION = 8
 """The version a new step publishes."""
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module
@@ -157,8 +169,11 @@ def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
 
 
 def _offered(c: Mapping[str, Any], version: int) -> bool:
-    """Whether a format-``version`` file lists choice ``c`` (given since its ``since``)."""
-    return int(c.get("since", 1)) <= version
+    """Whether a format-``version`` file lists choice ``c`` (given since its ``since``, and
+    until its ``until`` where a later format gives other lines in its place: Carrier
+    Battlegroup's one ``buy`` at the most of a track, written up to format 7, each count
+    since format 8)."""
+    return int(c.get("since", 1)) <= version <= int(c.get("until", version))
 
 
 FORCES = 5
@@ -180,6 +195,12 @@ validator refuses the two on every line (its check of the force itself); and the
 accepted (a base's room [7.1.3]: :func:`force_rooms`)."""
 
 
+AFTER_A_LINE = 8
+"""The format from which a choice may depend on the draft (the module docstring): its
+``after`` (the line it is offered behind) and its ``spends`` (what it takes of the file's
+``allowances``)."""
+
+
 def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
@@ -197,6 +218,11 @@ def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
         out["first"] = True
     if c.get("most") and version >= FORCES:
         out["most"] = int(c["most"])
+    if version >= AFTER_A_LINE:
+        if c.get("after"):
+            out["after"] = str(c["after"])
+        if c.get("spends"):
+            out["spends"] = {str(k): int(v) for k, v in sorted(c["spends"].items())}
     return out
 
 
@@ -648,6 +674,10 @@ def draft_options(
         more.update(_with_forces(ruleset, module, view, side, units, trees, version))
     if version >= SIDE_ORDERS:
         more["side_choices"] = side_choices(ruleset, module, view, side, version)
+    if version >= AFTER_A_LINE and isinstance(ruleset, UnitOptions):
+        allowances = {str(k): int(v) for k, v in ruleset.allowances(module, view, side).items()}
+        if allowances:
+            more["allowances"] = dict(sorted(allowances.items()))
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
             section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
     section = section or view.phase

@@ -68,7 +68,7 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
     module, rs, state, report = _defence(tmp_path)
     page = tmp_path / "viewer-Axis.html"
     doc = prepared_viewer(module, rs, state, report, "Axis", page)
-    assert doc["format"] == "referee-draft-options/7"
+    assert doc["format"] == "referee-draft-options/8"
     own = f"defend {SHIP} -> {HEX}"
     line = f"defend {SHIP} {GUN} -> {HEX}"
     assert doc["units"][SHIP]["partners"] == {"defend": {f"-> {HEX}": [GUN, "DE-RRA-1"]}}
