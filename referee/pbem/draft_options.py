@@ -674,12 +674,12 @@ def draft_options(
         more.update(_with_forces(ruleset, module, view, side, units, trees, version))
     if version >= SIDE_ORDERS:
         more["side_choices"] = side_choices(ruleset, module, view, side, version)
+        if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
+            section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
     if version >= AFTER_A_LINE and isinstance(ruleset, UnitOptions):
         allowances = {str(k): int(v) for k, v in ruleset.allowances(module, view, side).items()}
         if allowances:
             more["allowances"] = dict(sorted(allowances.items()))
-        if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
-            section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
     section = section or view.phase
     return {
         **more,

@@ -115,6 +115,42 @@ def test_dtp_detects_after_a_move_are_accepted_behind_it_and_refused_alone(dtp: 
     assert checked >= 6, after
 
 
+def detects_judged(module: Any, rs: Any, state: GameState, side: str) -> tuple[int, int]:
+    """Every attempt the validator's own moments allow behind every move the options offer
+    (each move's path through :func:`detection_moments_6_2`, the moments where it ends, each
+    enemy unit there): offered ``after`` that move exactly when the phase's check accepts
+    the file of the two. The count of attempts offered and refused."""
+    from referee.rules.sixth_fleet_1975.context import Game
+    from referee.rules.sixth_fleet_dtp.path import detection_moments_6_2, move_start
+    from referee.rules.sixth_fleet_dtp.scripted import orders_ok
+
+    view = rs.view(module, state, side)
+    game = Game.of(module, view)
+    doc = draft_options(module, rs, {}, "0" * 64, view, side)
+    seen = {0: 0, 1: 0}
+    for unit, lines in offered_lines(doc).items():
+        after = {(c["after"], c["order"]) for c in doc["units"][unit]["choices"] if "after" in c}
+        start = move_start(game, view, unit)
+        for move in (x for x in lines if x.startswith("move ")):
+            path = move.split()[2:]
+            hexes = [start, *(path[1:] if path[0] == start else path)]
+            for m in detection_moments_6_2(game, view, unit, hexes):
+                for t in m.enemies if m.at == path[-1] else ():
+                    line = f"detect {unit} -> {t}"
+                    ok = orders_ok(game, view, side, [move, line])
+                    assert ((move, line) in after) == ok, (move, line)
+                    seen[ok] += 1
+    return seen[1], seen[0]
+
+
+def test_dtp_every_attempt_behind_a_move_is_offered_exactly_when_accepted(dtp: Any) -> None:
+    """:func:`detects_judged` on the Med position: the options' own moments and quick judge
+    agree with the validator's walk of the whole file, both ways."""
+    module, rs, state = dtp
+    offered, refused_ = detects_judged(module, rs, state, "Soviet")
+    assert offered >= 6, (offered, refused_)
+
+
 def test_dtp_format_7_is_the_file_before_format_8(dtp: Any) -> None:
     """A format-7 file of the position is format 8's without the lines offered ``after``
     another, byte for byte: ``verify`` renders an older step as it was published."""

@@ -598,21 +598,27 @@ def detects_after_6_2a(
     game: Game, state: GameState, unit: str, moves: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The detection attempts ``unit`` may make right after one of its ``moves`` [DTP 6.2a]:
-    where the move's last hex brings enemy units within one hex (a detection moment of the
-    path, :func:`~referee.rules.sixth_fleet_dtp.path.detection_moments_6_2`), ``detect UNIT
-    -> TARGET`` on each of them, offered once that move is in the draft (``after``: the
-    viewer puts it right after the move) and kept when the phase's check of the file
-    ``move``, ``detect`` finds no error the move alone does not. The enemies are those of
-    the position the options are computed on, the side's own view: nothing hidden is named.
-    A moment on the way, not at the move's end, is the detect-and-stop of a path the player
-    writes (``validate`` judges it)."""
-    from referee.rules.sixth_fleet_dtp.path import detection_moments_6_2, move_start
+    where the move's last hex brings enemy units within one hex (the detection moment of the
+    path's last step, as :func:`~referee.rules.sixth_fleet_dtp.path.detection_moments_6_2`
+    finds it), ``detect UNIT -> TARGET`` on each of them, offered once that move is in the
+    draft (``after``: the viewer puts it right after the move) and kept when the phase's
+    check of the file ``move``, ``detect`` accepts it
+    (:func:`~referee.rules.sixth_fleet_dtp.movement_phase.detects_after_move_6_2a`: each
+    move offered is one the check accepts alone). The enemies are those of the position the
+    options are computed on, the side's own view: nothing hidden is named. A moment on the
+    way, not at the move's end, is opened by a move the player writes to that hex. The cost:
+    one check of the attempt for each enemy unit a move's last step brings within one hex,
+    no walk of the move again."""
+    from referee.rules.sixth_fleet_dtp.movement_phase import detects_after_move_6_2a
+    from referee.rules.sixth_fleet_dtp.path import Moment, move_start
 
     side = state.units[unit].side
-    near: set[str] = set()
-    for s in state.units.values():
-        if s.side != side and s.location is not None:
-            near.update(game.board.within(s.location, 1))
+    enemies: dict[str, list[str]] = {}
+    for e in sorted(state.units):
+        s = state.units[e]
+        if s.side != side and s.location is not None and e != unit:
+            enemies.setdefault(s.location, []).append(e)
+    near = {h for z in enemies for h in game.board.within(z, 1)}
     start = move_start(game, state, unit)
     out: list[dict[str, Any]] = []
     for m in moves:
@@ -620,16 +626,23 @@ def detects_after_6_2a(
         if start is None or path[-1] not in near:
             continue
         hexes = [start, *(path[1:] if path[0] == start else path)]
-        at_end = [x for x in detection_moments_6_2(game, state, unit, hexes) if x.at == path[-1]]
-        base: Counter[tuple[str, str]] | None = None
-        for moment in at_end:
-            for target in sorted(moment.enemies):
-                line = f"detect {unit} -> {target}"
-                if base is None:
-                    base = _errors_of(game, state, side, [m["order"]])
-                if _errors_of(game, state, side, [m["order"], line]) - base:
-                    continue
-                c = _choice_5(line, "detect", moment.their_hex, "after the move [DTP 6.2a]")
+        if len(hexes) < 2:  # no step taken: no moment [DTP 6.2]
+            continue
+        before = set(game.board.within(hexes[-2], 1))
+        opened = [  # the moments of the last step, as detection_moments_6_2 finds them
+            Moment(len(hexes) - 1, path[-1], z, tuple(enemies[z]))
+            for z in sorted(game.board.within(path[-1], 1))
+            if z in enemies and z not in before
+        ]
+        targets = {t: x.their_hex for x in opened for t in x.enemies}
+        if not targets:
+            continue
+        judged = detects_after_move_6_2a(game, state, side, unit, hexes, opened, sorted(targets))
+        for t in sorted(targets):
+            if judged[t]:
+                c = _choice_5(
+                    f"detect {unit} -> {t}", "detect", targets[t], "after the move [DTP 6.2a]"
+                )
                 out.append({**c, "after": m["order"], "since": AFTER_A_LINE})
     return out
 
