@@ -53,7 +53,8 @@ accepted by the validator. A format-6 file is format 7's without them, byte for 
 Format 8: also the lines whose legality depends on earlier lines of the same file (issue 28
 §1). A choice's ``after`` is the line it follows: offered once that line is in the draft,
 and drafted right behind it (DTP's ``detect`` right after the unit's own ``move`` [DTP
-6.2a], ``commence prc`` with ``commence`` [DTP 11.51021]); a choice's ``spends`` is what it
+6.2a], ``commence prc`` with ``commence`` [DTP 11.51021]; behind a line of the unit's own
+move tree, written ``after_route``, the end of that move); a choice's ``spends`` is what it
 takes of the file's ``allowances`` (by name, what the side has to spend this step, from the
 ruleset's :meth:`~referee.engine.ruleset.UnitOptions.allowances`: Carrier Battlegroup's LP,
 Hangar room and cruise missile room [9.1], [9.2], its one Intelligence attempt a turn
@@ -304,7 +305,7 @@ def unit_entry(
         if not choices:
             return None
         rest, routes = _routes(choices, quoted=version >= COMPACT)
-        rest = rest[:MAX_CHOICES]
+        rest = _behind_routes(rest[:MAX_CHOICES], routes)
         out: dict[str, Any] = {"lines": list(rep.lines[:1]), "choices": rest}
         if rep.data.get("section"):
             out["section"] = str(rep.data["section"])
@@ -315,6 +316,37 @@ def unit_entry(
     if not marks:
         return None
     return {"lines": list(rep.lines[:MAX_LINES]), "marks": marks, "choices": []}
+
+
+def _behind_routes(
+    choices: list[dict[str, Any]], routes: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Format 8's choices offered behind one of the unit's own moves (``after``, a DTP
+    attempt behind the move [DTP 6.2a]) written compactly: ``after_route``, the end of the
+    unit's move tree whose line it follows, instead of that line again (a Westpac move is
+    a path of up to twenty hexes, and each of its attempts would repeat it); the viewer
+    spells the line back from the tree (:func:`choice_after`)."""
+    if routes is None or not any("after" in c for c in choices):
+        return choices
+    by_line = {line: end for end, line in tree_lines(routes, routes["order"]).items()}
+    out = []
+    for c in choices:
+        end = by_line.get(c.get("after", ""))
+        if end is not None:
+            c = {k: v for k, v in c.items() if k != "after"}
+            c["after_route"] = end
+        out.append(c)
+    return out
+
+
+def choice_after(doc: Mapping[str, Any], uid: str, c: Mapping[str, Any]) -> str | None:
+    """The line a choice of unit ``uid`` is offered behind (format 8): its ``after``, or
+    the line of its ``after_route``, an end of the unit's move tree, as the viewer spells it;
+    ``None`` for a choice offered on its own."""
+    if "after_route" not in c:
+        return c.get("after")
+    r = doc["units"][uid]["route"]
+    return tree_lines(doc["trees"][r["tree"]], r["order"])[str(c["after_route"])]
 
 
 def _encoded(prev: dict[str, str], ends: dict[str, str]) -> dict[str, Any]:

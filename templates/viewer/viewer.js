@@ -541,7 +541,8 @@
     return out;
   }
   function choicesOf(u) {  /* the unit's choices the draft allows now (format 8: draftAllows) */
-    var e = R.units[u], out = e.choices.filter(function (c) { return draftAllows(u, c); });
+    var e = R.units[u], out = e.choices.map(function (c) { return behindRoute(u, c); })
+      .filter(function (c) { return draftAllows(u, c); });
     if (e.route) {
       var tree = R.trees[e.route.tree];
       Object.keys(tree.ends).sort().forEach(function (h) {
@@ -609,6 +610,11 @@
     var idx = spendIndex(), n = 0;
     lines.forEach(function (l) { if (l !== except && idx[l] && idx[l][name]) { n += idx[l][name]; } });
     return n;
+  }
+  function behindRoute(u, c) {  /* "after_route": the end of the unit's move tree whose line it follows */
+    if (c.after_route === undefined) { return c; }
+    var r = R.units[u].route, p = pathTo(R.trees[r.tree], c.after_route);
+    return Object.assign({}, c, { after: r.order + " " + p.map(spelled).join(" ") });
   }
   function draftAllows(u, c) {
     if (!c.after && !c.spends) { return true; }

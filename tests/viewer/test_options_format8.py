@@ -25,7 +25,7 @@ import pytest
 import referee.pbem.draft_options as drafts
 from referee.engine.core import GameState, UnitState
 from referee.engine.ruleset import get_ruleset
-from referee.pbem.draft_options import compact_json, draft_options, offered_lines
+from referee.pbem.draft_options import choice_after, compact_json, draft_options, offered_lines
 from tests.pbem.cliflow import Table
 
 ROOT = Path(__file__).resolve().parents[2] / "module_src"
@@ -40,8 +40,8 @@ def _without(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool]) -> dic
     for c_list in [*(e["choices"] for e in out["units"].values()), out["side_choices"]]:
         c_list[:] = [c for c in c_list if keep(c)]
         for c in c_list:
-            c.pop("after", None)
-            c.pop("spends", None)
+            for key in ("after", "after_route", "spends"):
+                c.pop(key, None)
     out["units"] = {u: e for u, e in out["units"].items() if e["choices"] or e.get("route")}
     return out
 
@@ -88,13 +88,17 @@ def test_dtp_detects_after_a_move_are_accepted_behind_it_and_refused_alone(dtp: 
     doc = draft_options(module, rs, {}, "0" * 64, view, "Soviet")
     assert doc["format"] == "referee-draft-options/8"
     moves = offered_lines(doc)
-    after = {u: [c for c in e["choices"] if c.get("after")] for u, e in doc["units"].items()}
-    assert {
+    after = {
+        u: [{**c, "after": a} for c in e["choices"] if (a := choice_after(doc, u, c))]
+        for u, e in doc["units"].items()
+    }
+    assert {  # the move's line written as the end of the unit's move tree (``after_route``)
         "order": "detect SO-SN-1 -> US-DD-1",
         "kind": "detect",
         "at": "0812",
         "after": "move SO-SN-1 0813",
-        "label": "after the move [DTP 6.2a]",
+        "after_route": "0813",
+        "label": "[DTP 6.2a]",
     } in after["SO-SN-1"]
     from referee.rules.sixth_fleet_1975.context import Game
 
@@ -129,7 +133,7 @@ def detects_judged(module: Any, rs: Any, state: GameState, side: str) -> tuple[i
     doc = draft_options(module, rs, {}, "0" * 64, view, side)
     seen = {0: 0, 1: 0}
     for unit, lines in offered_lines(doc).items():
-        after = {(c["after"], c["order"]) for c in doc["units"][unit]["choices"] if "after" in c}
+        after = {(choice_after(doc, unit, c), c["order"]) for c in doc["units"][unit]["choices"]}
         start = move_start(game, view, unit)
         for move in (x for x in lines if x.startswith("move ")):
             path = move.split()[2:]
@@ -158,7 +162,7 @@ def test_dtp_format_7_is_the_file_before_format_8(dtp: Any) -> None:
     view = rs.view(module, state, "Soviet")
     new, old = (draft_options(module, rs, {}, "0" * 64, view, "Soviet", v) for v in (8, 7))
     assert old["format"] == "referee-draft-options/7"
-    assert compact_json(_without(new, lambda c: "after" not in c)) == compact_json(old)
+    assert compact_json(_without(new, lambda c: "after_route" not in c)) == compact_json(old)
 
 
 # ---- DTP Westpac: commence prc with commence [DTP 11.51021] ---------------------------------

@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 
+from referee.pbem.draft_options import choice_after
 from tests.viewer.drafting import (
     body_lines,
     choices,
@@ -119,7 +120,10 @@ def test_dtp_detect_after_the_units_own_move_is_carried_out(
     unit, line = "SO-SN-1", "detect SO-SN-1 -> US-DD-1"
     assert _of_kind(browser, unit, "detect") == []  # no move drafted: no moment [DTP 6.2a]
     moves = {c["at"]: c for c in choices(browser, unit) if c.get("kind") == "move"}
-    opening_one = {c.get("after") for c in page_options(browser)["units"][unit]["choices"]}
+    opening_one = {c.get("after") for c in choices(browser, unit)}  # none before the move
+    assert opening_one == {None}
+    doc = page_options(browser)
+    opening_one = {choice_after(doc, unit, c) for c in doc["units"][unit]["choices"]}
     there = moves["0813"]
     far = next(c for h, c in sorted(moves.items()) if c["order"] not in opening_one)
     point(browser, unit, there)

@@ -136,14 +136,17 @@ def _detects_after_are_of_the_view(
     """Each ``detect`` a DTP options file offers behind a move (format 8 ``after`` [DTP
     6.2a]) names an enemy unit of the side's view, at the hex the view shows it in, within one
     hex of where the move ends: the count of them."""
+    from referee.pbem.draft_options import choice_after
+
     n = 0
-    for e in doc["units"].values():
+    for uid, e in doc["units"].items():
         for c in e["choices"]:
-            if c.get("kind") != "detect" or "after" not in c:
+            after = choice_after(doc, uid, c)
+            if c.get("kind") != "detect" or after is None:
                 continue
             target = view.units[c["order"].split(" -> ")[1]]
             assert target.side != side and target.location == c["at"], c
-            assert board.distance(c["after"].split()[-1], c["at"]) <= 1, c
+            assert board.distance(after.split()[-1], c["at"]) <= 1, c
             n += 1
     return n
 

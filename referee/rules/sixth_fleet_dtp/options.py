@@ -612,6 +612,8 @@ def detects_after_6_2a(
     from referee.rules.sixth_fleet_dtp.movement_phase import detects_after_move_6_2a
     from referee.rules.sixth_fleet_dtp.path import Moment, move_start
 
+    if not moves:  # a unit that does not move in this phase, or a phase without moves
+        return []
     side = state.units[unit].side
     enemies: dict[str, list[str]] = {}
     for e in sorted(state.units):
@@ -640,9 +642,7 @@ def detects_after_6_2a(
         judged = detects_after_move_6_2a(game, state, side, unit, hexes, opened, sorted(targets))
         for t in sorted(targets):
             if judged[t]:
-                c = _choice_5(
-                    f"detect {unit} -> {t}", "detect", targets[t], "after the move [DTP 6.2a]"
-                )
+                c = _choice_5(f"detect {unit} -> {t}", "detect", targets[t], "[DTP 6.2a]")
                 out.append({**c, "after": m["order"], "since": AFTER_A_LINE})
     return out
 
