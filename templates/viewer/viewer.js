@@ -348,7 +348,7 @@
   }
   function sizeMarks() {
     markK = view.k;
-    var min = phoneWide && phoneWide.matches ? MARK_MIN_PHONE : MARK_MIN;
+    var min = markMin();
     markDiscs.forEach(function (m) {
       var s = Math.min(min / (view.k * m.r), m.room / 2 / m.r);
       if (s > 1) { m.g.setAttribute("transform", "translate(" + m.x + " " + m.y + ") scale(" + s + ") translate(" + (-m.x) + " " + (-m.y) + ")"); }
@@ -474,7 +474,7 @@
     if (c && forcePoint(c.getAttribute("data-unit"))) { return; }
     if (c) {
       pinned = c.getAttribute("data-unit"); showUnit(pinned);
-      if (D.draft && step === D.steps.length - 1 && D.draft.units[pinned]) { pick(pinned); }
+      if (D.draft && step === D.steps.length - 1 && (D.draft.units[pinned] || ownUnit(pinned))) { pick(pinned); }
       return;
     }
     pinned = null; showUnit(null);
@@ -540,8 +540,11 @@
     while (h && !seen[h]) { seen[h] = 1; out.unshift(h); h = tree.prev[h]; }
     return out;
   }
-  function choicesOf(u) {  /* the unit's choices the draft allows now (format 8: draftAllows) */
-    var e = R.units[u], out = e.choices.map(function (c) { return behindRoute(u, c); })
+  function choicesOf(u) {  /* the unit's choices the draft allows now (format 8: draftAllows); a unit
+    the options do not list (none of its orders at this step): none */
+    var e = R.units[u];
+    if (!e) { return []; }
+    var out = e.choices.map(function (c) { return behindRoute(u, c); })
       .filter(function (c) { return draftAllows(u, c); });
     if (e.route) {
       var tree = R.trees[e.route.tree];
@@ -753,8 +756,9 @@
   }
   function drawAnswerMarks(g) {  /* a pending decision's options that are places: on the map */
     R.answers.forEach(function (a) {
+      var at = markPlaces(a.options.filter(function (o) { return B.places[o]; }));
       a.options.forEach(function (o) {
-        var q = B.places[o];
+        var q = at[o];
         if (!q) { return; }
         var og = sv("g", { "class": "opt answer", "data-answer": a.id, "data-option": o, tabindex: "0", role: "button",
           "aria-label": "answer " + a.id + " " + o });
@@ -773,8 +777,9 @@
     drawAnswerMarks(g);
     if (composing && composing.c.compose === "force") { drawForceMarks(g); return; }
     if (composing && composing.c.compose === "hexes") {
-      composeCandidates().forEach(function (p) {
-        var q = B.places[p];
+      var cands = composeCandidates(), spot = markPlaces(cands.filter(function (p) { return B.places[p]; }));
+      cands.forEach(function (p) {
+        var q = spot[p];
         if (!q) { return; }
         var og = sv("g", { "class": "opt compose", "data-word": p, tabindex: "0", role: "button", "aria-label": composeLine() + " " + p });
         var t = sv("title"); t.textContent = composeLine() + " " + p; og.appendChild(t);
@@ -795,12 +800,9 @@
       if (B.places[p] && !groups[p]) { groups[p] = [[{ order: "", label: e.marks[p], at: p }, -1]]; }
     });
     var from = placements[step][picked] ? B.places[placements[step][picked][0]] : null;
-    var stacks = stacksAt(step);
+    var at = markPlaces(Object.keys(groups).sort());
     Object.keys(groups).sort().forEach(function (p) {
-      var q = B.places[p], cs = groups[p], c = cs[0][0];
-      /* where counters stand, the mark goes on their lower right corner: their values and
-         the place's name (an area map's zone) stay readable */
-      if (stacks[p]) { q = [q[0] + size * 0.5, q[1] + size * 0.5]; }
+      var q = at[p], cs = groups[p], c = cs[0][0];
       var off = cs.every(function (x) { return takenBy(x[0]).length; });
       var og = sv("g", { "class": "opt" + (off ? " off" : "") + (c.order ? "" : " info"), "data-place": p,
         "data-kind": c.kind || "", tabindex: "0", role: "button", "aria-label": cs.map(function (x) { return optTitle(x[0]); }).join("; ") });
@@ -815,6 +817,33 @@
       g.appendChild(og);
     });
     var pg = sv("g", { id: "optpath" }); g.insertBefore(pg, g.firstChild);
+  }
+  /* Where each place's option mark goes: on the place, but where counters stand on a corner
+     or a side of their top counter, so the counters' type and the place's name (an area
+     map's zone) stay readable: the one farthest from the other marks, the lower right
+     corner unless another has more room (then the other corners before the sides). Always
+     on the lower right, a mark on a stack beside a marked place had little more than half
+     the room of the others, and at phone width was 19 CSS px wide where they were 26. The
+     top right corner is the stack's count's (x n). */
+  var CORNERS = [[0.5, 0.5], [-0.5, 0.5], [-0.5, -0.5], [0.5, 0], [-0.5, 0], [0, 0.5], [0, -0.5]];
+  function markPlaces(places) {
+    var stacks = stacksAt(step), out = {}, fixed = [];
+    places.forEach(function (p) { if (!stacks[p]) { out[p] = B.places[p]; fixed.push(out[p]); } });
+    function room(q) {
+      var best = Infinity;
+      fixed.forEach(function (f) { var d = Math.hypot(f[0] - q[0], f[1] - q[1]); if (d < best) { best = d; } });
+      return best;
+    }
+    places.forEach(function (p) {
+      if (!stacks[p]) { return; }
+      var c = B.places[p], best = null, most = -1;
+      CORNERS.forEach(function (k) {
+        var q = [c[0] + k[0] * size, c[1] + k[1] * size], r = room(q);
+        if (r > most + 1) { most = r; best = q; }  /* a board pixel more, else the earlier corner */
+      });
+      out[p] = best; fixed.push(best);
+    });
+    return out;
   }
   function showPath(from, c) {
     var g = document.getElementById("optpath"); if (!g) { return; }
@@ -907,7 +936,7 @@
     if (!forceMates(u, p.verb).length && !more.length && !pals.length) { return; }
     var words = p.rest.split(" "), last = more.length ? words.pop() : null;
     composing = { u: u, c: { compose: "force", kind: p.verb, section: c.section }, key: key, words: [], line: c.order,
-      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more, pals: pals } };
+      force: { verb: p.verb, units: [u], rest: words.join(" "), targets: last ? [last] : [], more: more, pals: pals, end: c.at || null } };
     $("draftnote").textContent += " \u2014 add the units that act with it in one force" + (more.length ? ", or more targets of the kind" : "") + ", or Done.";
   }
   function forceRests(f) {  /* the rest of the line each unit must offer alone: one per target */
@@ -1018,13 +1047,16 @@
     });
     if (cs.length > 60) { box.appendChild(el("p", {}, [(cs.length - 60) + " more: point at a marked place on the map."])); }
   }
-  function pick(u) {
+  function ownUnit(u) { var info = D.units[u]; return !!R && !!info && info.side === R.side; }
+  function pick(u) {  /* u's lines and choices; a unit the options do not list (one of the side's,
+    clicked on the map) is said to have none, and nothing of another unit stays offered */
     if (composing && composing.u !== u) { composing = null; }
     forceHighlight();
     picked = u && R.units[u] ? u : null;
     $("unitpick").value = picked || "";
     var box = $("unitlines"); clear(box);
     if (picked) { R.units[picked].lines.forEach(function (l) { box.appendChild(el("p", { "class": "optline" }, [l])); }); }
+    else if (u) { box.appendChild(el("p", { "class": "optline", id: "noorders" }, [u + ": no orders for this unit at this step."])); }
     listChoices(null); drawOptions();
     document.querySelectorAll("#units .counter").forEach(function (c) {
       c.classList.toggle("hl", c.getAttribute("data-unit") === picked);
@@ -1040,35 +1072,54 @@
     frameOn(pts, placements[step][u] ? B.places[placements[step][u][0]] : null);
   }
   function frameOn(pts, at) {  /* the map framed on the points ``pts`` (board units), at most
-    twice the board's scale; where its marks are too many too close to read at that scale (a
-    ship's every sea hex), closer in around ``at`` (the unit): the farther ones are a pan away */
+    twice the board's scale, with a margin of a hex and a half; where a mark would not have
+    room for its least size at that scale (a mark on a stack's corner beside a marked place),
+    closer in, down to a margin of a mark's size, as far as every point stays in the frame; where
+    its marks are too many too close to read at that scale (a ship's every sea hex), closer in
+    around ``at`` (the unit): the farther ones are a pan away */
     if (!pts.length) { return; }
-    var pad = B.hex_width * 1.5;
     var xs = pts.map(function (q) { return q[0]; }), ys = pts.map(function (q) { return q[1]; });
-    var x0 = Math.min.apply(null, xs) - pad, x1 = Math.max.apply(null, xs) + pad;
-    var y0 = Math.min.apply(null, ys) - pad, y1 = Math.max.apply(null, ys) + pad;
-    var k = Math.min(vp.clientWidth / (x1 - x0), vp.clientHeight / (y1 - y0), 2);
+    var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs);
+    var y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
+    function fits(pad, screen) {  /* the zoom that frames the points with a margin, in board units or CSS px */
+      var w = vp.clientWidth - 2 * screen, h = vp.clientHeight - 2 * screen;
+      return Math.min(w / (x1 - x0 + 2 * pad), h / (y1 - y0 + 2 * pad), 2);
+    }
+    var k = fits(B.hex_width * 1.5, 0), need = roomZoom();
+    if (k < need) { k = Math.max(k, Math.min(need, fits(0, markMin() + 4))); }
     var cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, near = denseZoom();
     if (near > k && at) { k = Math.min(near, 2); cx = at[0]; cy = at[1]; }
-    view.k = k; view.x = vp.clientWidth / 2 - k * cx; view.y = vp.clientHeight / 2 - k * cy;
+    view.k = k; view.x = vp.clientWidth / 2 - k * onBoard(cx, vp.clientWidth / k, B.width);
+    view.y = vp.clientHeight / 2 - k * onBoard(cy, vp.clientHeight / k, B.height);
     apply();
   }
+  function onBoard(c, span, size) {  /* a frame's centre moved so the frame stays on the board where
+    the board fills it (a unit at the board's edge: the naval module's Ak-Mechet left a third of
+    the map empty), else so the whole board stays in it; what the frame holds stays in it */
+    var a = span / 2, b = size - span / 2;
+    return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+  }
   function frameForce() {  /* once a force is being composed, the map frames the force's units,
-    where its line goes (the place after "->", its targets) and the "+n" marks of the units
-    that may join it, not every place the first unit could go */
+    where its line ends (the chosen line's place: a move's destination, not the first place of
+    its path; an attack's target, and the targets added) and the "+n" marks of the units that
+    may join it, not every place the first unit could go */
     var f = composing && composing.c.compose === "force" ? composing.force : null;
     if (!f || framedForce === composing) { return; }
     framedForce = composing;
-    var ws = wordsOf(f.rest), to = ws.indexOf("->");
-    var places = f.units.concat(f.targets).map(forcePlace).concat(to >= 0 ? [ws[to + 1]] : []);
+    var places = f.units.concat(f.targets).map(forcePlace).concat([f.end]);
     var pts = places.filter(function (p) { return p && B.places[p]; }).map(function (p) { return B.places[p]; });
     markDiscs.forEach(function (m) { pts.push([m.x, m.y]); });
     frameOn(pts, pts[0] || null);
   }
+  function markMin() { return phoneWide && phoneWide.matches ? MARK_MIN_PHONE : MARK_MIN; }  /* CSS px, a mark's least radius */
+  function rooms() { return markDiscs.map(function (m) { return m.room; }).filter(isFinite).sort(function (a, b) { return a - b; }); }
   function denseZoom() {  /* the least zoom at which half the marks have room for their least size */
-    var rooms = markDiscs.map(function (m) { return m.room; }).filter(isFinite).sort(function (a, b) { return a - b; });
-    if (!rooms.length) { return 0; }
-    return 2 * (phoneWide && phoneWide.matches ? MARK_MIN_PHONE : MARK_MIN) / rooms[Math.floor(rooms.length / 2)];
+    var r = rooms();
+    return r.length ? 2 * markMin() / r[Math.floor(r.length / 2)] : 0;
+  }
+  function roomZoom() {  /* the least zoom at which every mark has room for its least size */
+    var r = rooms();
+    return r.length ? 2 * markMin() / r[0] : 0;
   }
   function drawAnswers() {
     var box = $("answers"); clear(box);

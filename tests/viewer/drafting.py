@@ -76,35 +76,6 @@ def hidden_viewer(demo: Path, last: str, side: str, tmp_path: Path) -> tuple[Pat
     return game, page, key
 
 
-def prepared_viewer(
-    module: Any, rs: Any, state: Any, report: dict[str, Any], side: str, page: Path
-) -> dict[str, Any]:
-    """The viewer of ``side`` over one prepared position (its view), with the options the
-    referee would publish for it; the options document."""
-    from referee.pbem.draft_options import draft_options
-    from referee.viewer.data import StepDoc
-    from referee.viewer.page import render_viewer
-
-    view = rs.view(module, state, side)
-    doc = draft_options(module, rs, report, "0" * 64, view, side)
-    assert int(doc["format"].rsplit("/", 1)[1]) >= 5  # today's: the verbs of format 5
-    steps = [StepDoc(report, "0" * 64, view.to_json())]
-    html = render_viewer(module, steps, side=side, referee="0" * 64, draft=doc)
-    page.write_text(html)
-    return doc
-
-
-def prepared_report(state: Any, side: str) -> dict[str, Any]:
-    """The report of a prepared position, as much of it as the options and the page read:
-    the game, the step and the side awaited."""
-    return {
-        "game_id": state.game_id,
-        "scenario": state.scenario,
-        "after": {"turn": state.turn, "phase": state.phase},
-        "awaiting": {"side": side, "due": [{"side": side}]},
-    }
-
-
 def prepared_game(root: Path, module: Any, state: Any) -> Path:
     """A small signed game archive at ``root`` whose opening step is the prepared position
     ``state`` (a conformance case's, or a demo's position changed), laid out as a demo's
@@ -118,7 +89,11 @@ def prepared_game(root: Path, module: Any, state: Any) -> Path:
     (the options, the parts, every adjudication) is the real pipeline's. Its step 000 is
     therefore not the scenario's set-up, and ``referee verify`` would refuse it: the
     tests that use it do not ask. Its keys and dice seeds are derived from fixed bytes, so a
-    prepared game plays the same every run."""
+    prepared game plays the same every run.
+
+    A position no game could reach is refused before anything is written
+    (:func:`refuse_impossible`), with a :class:`~referee.shapes.ShapeError` naming the unit
+    and why: the test's mistake, not a finding of the rules under test."""
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     from referee.engine.ruleset import get_ruleset
@@ -126,6 +101,7 @@ def prepared_game(root: Path, module: Any, state: Any) -> Path:
     from referee.pbem.keys import PrivateKey, write_key_pair
 
     real = get_ruleset(module.ruleset)
+    refuse_impossible(module, real, state)
 
     class Prepared(type(real)):  # type: ignore[misc]
         def new_game(self, *_: Any) -> Any:
@@ -155,6 +131,44 @@ def prepared_game(root: Path, module: Any, state: Any) -> Path:
         ruleset=Prepared(),
     )
     return root
+
+
+def refuse_impossible(module: Any, ruleset: Any, state: Any) -> None:
+    """Raise :class:`~referee.shapes.ShapeError` unless ``state`` is a position the module's
+    pieces could stand in: the checks every state read from a file passes (``referee validate
+    --state``: its shape and cross-references, then its units, sides, locations and the
+    position facts the ruleset declares: :func:`~referee.engine.state_shape.check_state_fits`),
+    and no unit on a hex the module's own data, which the rules read, closes to it. The
+    rulesets have no check of a whole position of their own (each judges the orders that
+    change one), so that data is the hex's row of the Terrain Effects Chart, where ``-`` (no
+    cost) for the unit's category closes the hex to it (a naval unit on a land hex [10.12],
+    a ship on a coastal hex of the naval module, a ground unit at sea). A zone's or space's
+    location type is not asked: it says what movement may enter it, and units are carried
+    where none may (a Marine brigade in its amphibian's holding box, closed to all
+    movement). A position only an exception to the chart allows (Sixth Fleet's air units
+    over neutral hexes once their air space is violated [14.2]) is refused too: a prepared
+    position has no need of one."""
+    from referee.engine.core import GameState
+    from referee.engine.graphboard import board_for
+    from referee.engine.ruleset import position_facts
+    from referee.engine.state_shape import check_state_fits
+    from referee.shapes import ShapeError
+
+    GameState.from_json(state.to_json())  # the shape a state file must have
+    check_state_fits(state, module, board_for(module.map), position_facts(ruleset))
+    pieces = module.pieces()
+    for i, uid in enumerate(sorted(state.units)):
+        where, category = state.units[uid].location, pieces[uid].unit.category
+        if where not in module.map.hexes:
+            continue  # off the map, or a zone, port, space or box
+        terrain = module.map.terrain[module.map.hexes[where].terrain]
+        if category in terrain.costs and terrain.costs[category] is None:
+            raise ShapeError(
+                f"$.units[{i}].location",
+                f"a hex a {category} unit may enter ({uid} in {where}: the Terrain Effects "
+                f"Chart closes {terrain.name} to {category} units)",
+                where,
+            )
 
 
 def opening(root: Path) -> str:
@@ -498,18 +512,6 @@ def validated(text: str, game: Path, side: str, tmp_path: Path, key: Path | None
     return tmp_path / "orders.txt"
 
 
-def validated_on(text: str, state: Any, src: Path, tmp_path: Path) -> Path:
-    """``validate`` accepts the draft on a prepared position (its ``state.json``, the module
-    read from its source ``src``): the draft's file."""
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    position = tmp_path / "state.json"
-    position.write_text(json.dumps(state.to_json()))
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
-    return draft
-
-
 def refused(
     game: Path, tmp_path: Path, text: str, side: str, rule: str, key: Path | None = None
 ) -> str:
@@ -543,10 +545,33 @@ def typed_step(root: Path, side: str, lines: list[str]) -> str:
     return latest(root / "game")[0]
 
 
+def newest_state(game: Path) -> GameState:
+    """The referee's whole position after the game's newest step: its record in
+    ``secret/`` where the game hides information, else the step's ``state.json``."""
+    turn = sorted((game / "turns").iterdir())[-1].name
+    kept = game / "secret" / "turns" / turn / "state.json"
+    path = kept if kept.is_file() else game / "turns" / turn / "state.json"
+    return GameState.from_json(json.loads(path.read_text()))
+
+
+def report_events(game: Path) -> list[dict[str, Any]]:
+    """The events the game's newest (published) report tells: each one's ``kind``, ``rule``,
+    ``text`` and ``data``."""
+    turn = sorted((game / "turns").iterdir())[-1]
+    return list(json.loads((turn / "report.json").read_text())["events"])
+
+
 def reported(game: Path) -> list[str]:
     """The texts of the events the game's newest report tells."""
-    turn = sorted((game / "turns").iterdir())[-1]
-    return [str(e.get("text")) for e in json.loads((turn / "report.json").read_text())["events"]]
+    return [str(e.get("text")) for e in report_events(game)]
+
+
+def revealed_state(demo: Path, pattern: str) -> GameState:
+    """The referee's position at the first step of a finished demo whose turn folder's name
+    matches ``pattern`` (a glob), from the record the game revealed at its end."""
+    turns = demo / "game" / "revealed" / "turns"
+    turn = sorted(turns.glob(pattern))[0]
+    return GameState.from_json(json.loads((turn / "state.json").read_bytes()))
 
 
 def signed_and_carried_out(

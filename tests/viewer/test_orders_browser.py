@@ -23,6 +23,7 @@ from referee.demos.base import example_files
 from referee.demos.sixth_fleet_1975 import SRC as SF_SRC
 from tests.pbem.cliflow import cli
 from tests.viewer.drafting import (
+    carried_out,
     download,
     downloads_dir,
     hidden_viewer,
@@ -31,6 +32,7 @@ from tests.viewer.drafting import (
     order_lines,
     pick,
     point_line,
+    report_events,
     signed_and_carried_out,
     validated,
     viewer,
@@ -118,7 +120,8 @@ def test_an_area_map_game_that_hides_information_drafts_by_pointing(
 ) -> None:
     """Sixth Fleet (2019), zones of an area map, NATO's part opened with NATO's key: two of
     the demo's own lines of its first NATO Action Phase (a refit and an attack on a detected
-    unit [6.0], [9.0]) pointed at, downloaded, and accepted by validate on NATO's view."""
+    unit [6.0], [9.0]) pointed at, downloaded, accepted by validate on NATO's view, signed
+    and carried out by ``adjudicate``: the report tells the refit and the attack."""
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
@@ -133,4 +136,14 @@ def test_an_area_map_game_that_hides_information_drafts_by_pointing(
     browser.save_screenshot(str(shots / "orders-2019-1280.png"))
     text = download(browser, downloads)
     assert order_lines(text)[-3:] == ["[actions]", *lines]
-    validated(text, game, "NATO", tmp_path, key)
+    draft = validated(text, game, "NATO", tmp_path, key)
+    carried_out(demo, game, draft, key, tmp_path, last)
+    told = [
+        (e["kind"], e["rule"], e["data"].get("units") or e["text"].split()[0], e["data"]["zone"])
+        for e in report_events(game)
+        if e["kind"] in ("refit", "attack")
+    ]
+    assert told == [
+        ("refit", "6.4", ["TK-F104"], "Atlantic"),
+        ("attack", "9.0", "US-S3", "Western Med"),
+    ], told

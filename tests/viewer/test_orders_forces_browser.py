@@ -26,10 +26,16 @@ from tests.viewer.drafting import (
     click,
     download,
     hidden_viewer,
+    newest_state,
+    offered_words,
     open_page,
+    opening,
     order_lines,
     point,
+    prepared_game,
+    refused,
     reported,
+    revealed_state,
     signed_and_carried_out,
     validate,
     validated,
@@ -82,14 +88,6 @@ def _start(browser: Any, unit: str, order: str) -> None:
     point(browser, unit, next(c for c in choices(browser, unit) if c["order"] == order))
 
 
-def _offered(browser: Any) -> list[str]:
-    """The words the force being composed may take now (its buttons)."""
-    return [
-        b.get_attribute("data-word")
-        for b in browser.find_elements("css selector", "#choices button.compose")
-    ]
-
-
 def _frame(browser: Any, places: list[str], most: float) -> None:
     """The map framed on ``places`` (a hex's width around them), zoomed in at most ``most``."""
     browser.execute_script(
@@ -130,7 +128,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         assert doc["format"] == "referee-draft-options/8"
         unit, attack, left_out = _strike(browser, doc)
         _start(browser, unit, attack["order"])
-        offered = _offered(browser)
+        offered = offered_words(browser)
         assert not set(offered) & left_out, (offered, left_out)  # never offered
         mate = next(w for w in offered if w in doc["units"])
         mark = browser.find_element("css selector", f'#optmarks .opt.force[data-word="{mate}"]')
@@ -140,10 +138,10 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
         browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
         browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
         click(browser, mark)  # the mate pointed at on the map
-        assert set(_offered(browser)) & set(_alike(doc, attack["order"]))  # further targets
+        assert set(offered_words(browser)) & set(_alike(doc, attack["order"]))  # further targets
         browser.execute_script(SHOW, "choices")
         browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
-    target = next(t for t in _alike(doc, attack["order"]) if t in _offered(browser))
+    target = next(t for t in _alike(doc, attack["order"]) if t in offered_words(browser))
     browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
     verb, _, rest = force_parts(attack["order"]) or ("", [], "")
     strike = f"{verb} {unit} {mate} {rest} {target}"
@@ -158,7 +156,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     )
     move = next(c for c in choices(browser, ships) if c.get("kind") == "move")
     _start(browser, ships, move["order"])
-    escorts = [w for w in _offered(browser) if w in doc["units"]]
+    escorts = [w for w in offered_words(browser) if w in doc["units"]]
     assert len(escorts) >= 2 and set(escorts) <= set(doc["units"][ships]["force"]["move"])
     for w in escorts:
         browser.find_element("css selector", f'#choices button.compose[data-word="{w}"]').click()
@@ -203,7 +201,7 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
     strike = next(c for c in choices(browser, unit) if c.get("kind") == "shipping")
     _start(browser, unit, strike["order"])
     added = [unit]
-    while offered := [w for w in _offered(browser) if w in doc["units"]]:
+    while offered := [w for w in offered_words(browser) if w in doc["units"]]:
         assert set(offered) <= set(mates), offered  # only the units the referee paired
         marks = browser.find_elements(
             "css selector", f'#optmarks .opt.force[data-word="{offered[0]}"]'
@@ -283,7 +281,7 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
         for m, rests in sorted(by_mate.items())
     )
     _start(browser, unit, f"{verb} {unit} {rest}")
-    assert mate not in _offered(browser)
+    assert mate not in offered_words(browser)
     typed = f"{verb} {unit} {mate} {rest}"
     assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
     refused = doc["units"][unit]["force_not"][verb][mate]
@@ -297,7 +295,7 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
     )
     browser.find_element("id", "composedone").click()
     _start(browser, unit, other)
-    assert mate in _offered(browser)
+    assert mate in offered_words(browser)
     both = other.replace(f"{verb} {unit} ", f"{verb} {unit} {mate} ", 1)
     assert _validates_typed(tmp_path, game, key, doc["header"], both)
 
@@ -338,12 +336,14 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     )
     _start(browser, unit, f"move {unit} {full}")
     group = next(g for n, g in rooms[full] if n == 2)
-    mate = next(w for w in _offered(browser) if w in group)
+    mate = next(w for w in offered_words(browser) if w in group)
     browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
     assert f"move {unit} {mate} {full}" in _draft(browser)
     third = sorted(set(doc["units"][unit]["force"]["move"]) & set(group) - {mate})[0]
     assert mate in doc["units"][third]["force"]["move"]  # each pair of the three accepted
-    assert not set(_offered(browser)) & set(group), _offered(browser)  # no room for a third
+    assert not set(offered_words(browser)) & set(group), offered_words(
+        browser
+    )  # no room for a third
     browser.execute_script(SHOW, "choices")
     browser.save_screenshot(str(shots / "orders-2019-force-room-1280.png"))
     typed = f"move {' '.join(sorted([unit, mate, third]))} {full}"
@@ -358,7 +358,7 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     _start(browser, unit, f"move {unit} {roomy}")
     force = [unit]
     for _ in range(2):
-        force.append(next(w for w in _offered(browser) if w in doc["units"]))
+        force.append(next(w for w in offered_words(browser) if w in doc["units"]))
         browser.find_element(
             "css selector", f'#choices button.compose[data-word="{force[-1]}"]'
         ).click()
@@ -378,29 +378,22 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
     browser: Any, finished_demo: Any, tmp_path: Path
 ) -> None:
     """Carrier Battlegroup (options format 6: ``trade`` a force [5.0 step 2c]): the demo's
-    first turn, the CVBG's cruise missiles all under ships (each full), prepared as two
-    small positions where the cruiser's missiles were fired since (back in the available
-    Cargo [22.8 USN 1]). With one fired, the cruiser has room for one [15.1]: each DDG's
-    missile may be traded to it alone, but the two are not offered together, and typed by
-    hand ``validate`` refuses them. With both fired, the room is two: one DDG's missile is
-    traded by pointing, the other joins the line, which is downloaded, accepted by
-    ``validate`` and carried out (both under the cruiser)."""
-    from referee.engine.core import GameState, SeededDice, UnitState
-    from referee.engine.ruleset import get_ruleset
+    first turn, the CVBG's cruise missiles all under ships (each full), made into two small
+    prepared games where the cruiser's missiles were fired since (back in the available
+    Cargo [22.8 USN 1]), each opened in the USN part with the player's key. With one fired,
+    the cruiser has room for one [15.1]: each DDG's missile may be traded to it alone, but
+    the two are not offered together, and typed by hand ``validate`` refuses them [15.1].
+    With both fired, the room is two: one DDG's missile is traded by pointing, the other
+    joins the line, which is downloaded, accepted by ``validate`` and carried out by
+    ``adjudicate`` (both under the cruiser)."""
+    from referee.engine.core import UnitState
     from referee.rules.carrier_battlegroup.cargo import capacity_of
     from referee.rules.carrier_battlegroup.facts import CbgFacts, facts_of
     from referee.source.loader import load_module
-    from tests.viewer.drafting import prepared_viewer
 
     src = Path(__file__).resolve().parents[2] / "module_src" / "carrier_battlegroup"
-    demo = finished_demo("carrier_battlegroup").out
-    turn = sorted((demo / "game" / "revealed" / "turns").glob("*-USN-outfit"))[0].name
-    start = GameState.from_json(
-        json.loads((demo / "game" / "revealed" / "turns" / turn / "state.json").read_bytes())
-    )
-    report = json.loads((demo / "game" / "turns" / turn / "report.json").read_bytes())
+    start = revealed_state(finished_demo("carrier_battlegroup").out, "*-USN-outfit")
     module = load_module(src)[0]
-    rs = get_ruleset(module.ruleset)
     carried = dict(facts_of(start).missiles)
     roomy = next(s for s in sorted(set(carried.values())) if capacity_of(module, s) >= 2)
     first, mate = sorted(m for m, s in carried.items() if s != roomy)[:2]
@@ -414,19 +407,18 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
             state = state.with_unit(UnitState(m, "USN", None, "available"))
         state = CbgFacts.put(state, missiles=missiles)
         assert capacity_of(module, roomy) - sum(v == roomy for v in missiles.values()) == fired
-        page = tmp_path / f"viewer-USN-{fired}.html"
-        doc = prepared_viewer(module, rs, state, report, "USN", page)
+        root = prepared_game(tmp_path / f"prepared-{fired}", module, state)
+        last = opening(root)
+        into = tmp_path / f"fired-{fired}"
+        game, page, key = hidden_viewer(root, last, "USN", into)
         open_page(browser, page, 1280, downloads)
+        doc = browser.execute_script("return window.refereeViewer.data.draft")
         _start(browser, first, f"trade {first} -> {roomy}")
         assert f"trade {mate} -> {roomy}" in {c["order"] for c in choices(browser, mate)}
-        position = tmp_path / f"state-{fired}.json"
-        position.write_text(json.dumps(state.to_json()))
         if fired == 1:  # room for one: the other is not offered, and typed it is refused
-            assert mate not in _offered(browser), _offered(browser)
-            typed = tmp_path / "typed.txt"
-            typed.write_text("\n".join([*doc["header"], "", "[logistics]", line, ""]))
-            code, out = cli("validate", typed, "--state", position, "--module", src)
-            assert code != 0 and "15.1" in out, out
+            assert mate not in offered_words(browser), offered_words(browser)
+            typed = "\n".join([*doc["header"], "", "[logistics]", line, ""])
+            refused(game, into, typed, "USN", "15.1", key)
             assert not browser.find_elements("id", "composedone")  # no mate: no force begun
             continue
         assert doc["units"][first]["force"]["trade"] == [mate]
@@ -437,10 +429,6 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
     text = download(browser, downloads)
     lines = order_lines(text)
     assert lines[lines.index("[logistics]") + 1 :] == [line], lines
-    draft = tmp_path / "orders.txt"
-    draft.write_text(text)
-    code, out = cli("validate", draft, "--state", position, "--module", src)
-    assert code == 0, out
-    out = rs.resolve(module, state, rs.parse_orders(text, "orders.txt"), SeededDice(1))
-    assert out.ok, out.violations
-    assert facts_of(out.state).missiles[first] == facts_of(out.state).missiles[mate] == roomy
+    signed_and_carried_out(root, game, into, text, "USN", last, key)
+    after = facts_of(newest_state(game)).missiles
+    assert after[first] == after[mate] == roomy, after

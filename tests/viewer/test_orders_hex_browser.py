@@ -35,6 +35,7 @@ from tests.viewer.drafting import (
     page_options,
     pick,
     point,
+    report_events,
     screenshots,
     sealed_options,
     signed_and_carried_out,
@@ -137,9 +138,12 @@ def test_hex_map_screenshots_at_desktop_and_phone_widths(
 def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
     browser: Any, finished_demo: Any, tmp_path: Path
 ) -> None:
-    """A step that awaits both sides (the DTP rebasing phase, sealed orders [DTP 9.22]):
-    each side's viewer offers its own units only, under its own header, and the draft of a
-    side's own choices validates as that side's file."""
+    """A step that awaits both sides (the DTP rebasing phase: both players file, in either
+    order [DTP 9.22]): each side's viewer offers its own units only, under its own header,
+    and the draft of a side's own choices (a unit's ``rebase``) validates as that side's
+    file. Both drafts are then carried out by ``adjudicate``, one after the other, each
+    signed on the report it follows (the second side's after the first's step): each step's
+    report tells its unit landing at the base pointed at [DTP 9.23]."""
     demo = finished_demo("dtp_denmark_strait").out
     both = next(
         t
@@ -151,7 +155,7 @@ def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
     side_of = {u["id"]: u["side"] for u in state["units"]}
     sides = sorted(json.loads(f.read_bytes())["side"] for f in both.glob("options-*.json"))
     assert len(sides) == 2
-    drafted = 0
+    drafted: list[tuple[str, str, dict[str, Any]]] = []  # each side's draft and its rebase
     for side in sides:
         page = tmp_path / f"viewer-{side}.html"
         code, out = cli("viewer", game, "--side", side, "-o", page)
@@ -168,13 +172,24 @@ def test_when_both_sides_act_each_sides_viewer_drafts_only_its_own(
         for unit in sorted(doc["units"]):
             cs = [c for c in choices(browser, unit) if c.get("at")]
             if cs:
+                assert cs[0]["kind"] == "rebase", cs[0]
                 point(browser, unit, cs[0])
                 text = draft_text(browser)
                 code, out = validate(text, game, side, tmp_path, name=f"orders-{side}")
                 assert code == 0, out
-                drafted += 1
+                drafted.append((side, text, cs[0]))
                 break
-    assert drafted, "neither side had a choice to point at"
+    assert [side for side, _, _ in drafted] == sides, "a side had no choice to point at"
+    for side, text, rebase in drafted:
+        last = sorted(p.name for p in (game / "turns").iterdir())[-1]
+        signed_and_carried_out(demo, game, tmp_path, text, side, last)
+        unit = rebase["order"].split()[1]
+        landed = [
+            (e["rule"], e["text"].split(":")[0])
+            for e in report_events(game)
+            if e["kind"] == "readiness" and e["data"]["unit"] == unit
+        ]
+        assert landed == [("DTP 9.23", f"{unit} lands at {rebase['at']}")], report_events(game)
 
 
 def test_carrier_battlegroup_pointing_on_the_point_to_point_map(

@@ -39,6 +39,7 @@ from tests.viewer.drafting import (
     downloads_dir,
     hidden_viewer,
     latest,
+    newest_state,
     no_errors,
     offered_words,
     open_page,
@@ -48,6 +49,7 @@ from tests.viewer.drafting import (
     point,
     prepared_game,
     refused,
+    report_events,
     sealed_options,
     side_button,
     side_orders,
@@ -64,12 +66,6 @@ CASES = Path(__file__).resolve().parents[1] / "conformance"
 
 def _case_position(folder: str, name: str) -> dict[str, Any]:
     return dict(json.loads((CASES / folder / name).read_text())["position"])
-
-
-def _events(game: Path) -> list[dict[str, Any]]:
-    """The events of the game's newest report."""
-    turn = sorted((game / "turns").iterdir())[-1]
-    return list(json.loads((turn / "report.json").read_text())["events"])
 
 
 def _finish_composing(browser: Any) -> None:
@@ -129,8 +125,8 @@ def test_naval_coastfire_at_a_ship_in_range_is_carried_out(
     out_of_range = text.replace(fire[0]["order"], "coastfire DE-CD-1.2 -> SU-CL-KR")
     refused(game, tmp_path, out_of_range, "Axis", "30.23")
     signed_and_carried_out(root, game, tmp_path, text, "Axis", last)
-    shots_at = [e for e in _events(game) if e.get("kind") == "cd_shipping_attack"]
-    assert shots_at and shots_at[0]["rule"] == "27.12", _events(game)
+    shots_at = [e for e in report_events(game) if e.get("kind") == "cd_shipping_attack"]
+    assert shots_at and shots_at[0]["rule"] == "27.12", report_events(game)
     assert shots_at[0]["data"]["ship"] == "SU-CL-KK"
 
 
@@ -156,8 +152,8 @@ def test_naval_defend_of_the_attacked_hex_is_carried_out(
     unattacked = text.replace("defend SU-BB-PK -> 1626", "defend SU-BB-PK -> 1826")
     refused(game, tmp_path, unattacked, "Soviet", "29.25")
     signed_and_carried_out(root, game, tmp_path, text, "Soviet", last)
-    said = [e for e in _events(game) if e.get("rule") == "29.25"]
-    assert any("SU-BB-PK" in str(e.get("text")) for e in said), _events(game)
+    said = [e for e in report_events(game) if e.get("rule") == "29.25"]
+    assert any("SU-BB-PK" in str(e.get("text")) for e in said), report_events(game)
 
 
 @pytest.fixture(scope="module")
@@ -196,8 +192,8 @@ def test_naval_repair_in_port_is_carried_out(
     assert body_lines(text) == ["[readiness]", "repair SU-CL-KK"]
     refused(game, tmp_path, text.replace("SU-CL-KK", "SU-CL-KR"), "Soviet", "26.32")
     signed_and_carried_out(root, game, tmp_path, text, "Soviet", last)
-    rolled = [e for e in _events(game) if e.get("kind") == "repair"]
-    assert rolled and rolled[0]["rule"] == "27.42", _events(game)
+    rolled = [e for e in report_events(game) if e.get("kind") == "repair"]
+    assert rolled and rolled[0]["rule"] == "27.42", report_events(game)
     assert str(rolled[0]["text"]).startswith("SU-CL-KK Repair"), rolled
 
 
@@ -255,7 +251,7 @@ def test_sixth_fleet_2019_embark_and_land_are_carried_out(
     far = text.replace(lands["Greece"]["order"], 'land US-MEB -> "Western Med"')
     refused(game, tmp_path, far, "NATO", "8.0", key)
     signed_and_carried_out(root, game, tmp_path, text, "NATO", last, key)
-    said = [str(e.get("text")) for e in _events(game)]
+    said = [str(e.get("text")) for e in report_events(game)]
     assert any(s.startswith("IT-ABN embark") for s in said), said
     assert any(s.startswith("US-MEB land in Greece") for s in said), said
 
@@ -323,6 +319,8 @@ def test_carrier_battlegroup_bombard_land_and_embark_are_carried_out(
     [23.1] (a button of the side), ``land US-MEU`` and ``embark US-SEAL`` [23.2] (composed:
     only the Marine aboard may land, only the SEALs ashore may re-embark); the SEALs
     landing, or the Marines re-embarking, typed, are refused [23.2]."""
+    from referee.rules.carrier_battlegroup.facts import facts_of
+
     root = cbg_objective
     last = opening(root)
     ((name, doc, _),) = sealed_options(root, "USN")  # the options sealed into its part
@@ -351,23 +349,14 @@ def test_carrier_battlegroup_bombard_land_and_embark_are_carried_out(
     )
     assert "expected a landed Marine or SEAL unit, found US-MEU" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "USN", last, key)
-    rules = {(e.get("kind"), e.get("rule")) for e in _events(game)}
+    rules = {(e.get("kind"), e.get("rule")) for e in report_events(game)}
     assert ("landing", "23.2") in rules and ("embark", "23.2") in rules, rules
     # the bombardment is carried out where coastal defense units are left when the
     # Objective Phase comes [23.1]: the Combat Phase's battle there may sink them all (with
-    # this game's fixed keys and seeds one is left, and it is bombarded)
-    assert ("bombard", "23.1") in rules or _coastal_left(game) == [], rules
-
-
-def _coastal_left(game: Path) -> list[str]:
-    """The Objective's coastal defense units left after the newest step, in the referee's
-    full position (a game that hides them from the player)."""
-    from referee.engine.core import GameState
-    from referee.rules.carrier_battlegroup.facts import facts_of
-
-    turn = sorted((game / "turns").iterdir())[-1].name
-    full = json.loads((game / "secret" / "turns" / turn / "state.json").read_text())
-    return list(facts_of(GameState.from_json(full)).coastal["units"])
+    # this game's fixed keys and seeds one is left, and it is bombarded); the units left are
+    # the referee's to know (the game hides them from the player)
+    left = facts_of(newest_state(game)).coastal["units"]
+    assert ("bombard", "23.1") in rules or left == [], (rules, left)
 
 
 # ---- DTP: the reinforcements' places ------------------------------------------------------------
@@ -416,7 +405,7 @@ def test_dtp_med_campaign_reinforcement_placed_is_carried_out(
     out = refused(game, tmp_path, text.replace(" 1311", " 0812"), "NATO", "12.21")
     assert "US-F4.3 may not be placed in 0812" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "NATO", last)
-    assert any(e.get("rule") == "12.21" for e in _events(game)), _events(game)
+    assert any(e.get("rule") == "12.21" for e in report_events(game)), report_events(game)
     assert latest(game)[1]["section"] != "reinforcement"  # on to Game-Turn 11
 
 
@@ -464,7 +453,7 @@ def test_dtp_westpac_reinforcements_placed_are_carried_out(
     refused(game, tmp_path, text.replace(air, "place US-F15.1 3033"), "SEATO", "DTP 11.5082")
     signed_and_carried_out(root, game, tmp_path, text, "SEATO", last)
     placed = {
-        e["data"]["unit"]: e["data"]["hex"] for e in _events(game) if e["kind"] == "reinforce"
+        e["data"]["unit"]: e["data"]["hex"] for e in report_events(game) if e["kind"] == "reinforce"
     }
     assert placed == {line.split()[1]: line.split()[2] for line in chosen}, placed
 
@@ -497,4 +486,4 @@ def test_dtp_westpac_hostilities_commenced_by_pointing_are_carried_out(
     assert body_lines(text) == ["[hostilities]", "commence"]
     refused(game, tmp_path, text.replace("commence", "commence prc"), "EastBlock", "DTP 11.51021")
     signed_and_carried_out(root, game, tmp_path, text, "EastBlock", last)
-    assert any(e.get("rule") == "DTP 11.5101" for e in _events(game)), _events(game)
+    assert any(e.get("rule") == "DTP 11.5101" for e in report_events(game)), report_events(game)

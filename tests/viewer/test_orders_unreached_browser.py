@@ -25,7 +25,6 @@ Screenshots at 1280 px go to ``$REFEREE_VIEWER_SHOTS``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ from tests.viewer.drafting import (
     download,
     downloads_dir,
     hidden_viewer,
+    newest_state,
     no_errors,
     open_page,
     opening,
@@ -44,6 +44,7 @@ from tests.viewer.drafting import (
     point,
     prepared_game,
     refused,
+    report_events,
     reported,
     section_lines,
     side_button,
@@ -54,27 +55,6 @@ from tests.viewer.drafting import (
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
-
-
-def _events(game: Path) -> list[dict[str, Any]]:
-    """The events of the game's newest report."""
-    turn = sorted((game / "turns").iterdir())[-1]
-    return list(json.loads((turn / "report.json").read_text())["events"])
-
-
-def _position(game: Path) -> Any:
-    """The position after the newest step of an open game (its ``state.json``)."""
-    from referee.engine.core import GameState
-
-    turn = sorted((game / "turns").iterdir())[-1]
-    return GameState.from_json(json.loads((turn / "state.json").read_text()))
-
-
-def _kept(game: Path) -> dict[str, Any]:
-    """The referee's full position after the newest step of a game that hides information
-    (its ``secret/turns/<step>/state.json``): the game's data."""
-    turn = sorted((game / "turns").iterdir())[-1].name
-    return dict(json.loads((game / "secret" / "turns" / turn / "state.json").read_text())["data"])
 
 
 # ---- DTP: a detection attempt answering an enemy move [DTP 6.2b] ---------------------------
@@ -139,10 +119,10 @@ def test_dtp_detect_answering_an_enemy_move_is_carried_out(
     out = refused(game, tmp_path, text.replace("SO-SS-1", "SO-SN-1"), "NATO", "DTP 6.2a")
     assert "no move just brought the units in 0814 within one hex of 0815" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "NATO", last)
-    tried = {e["data"]["units"][0]: e for e in _events(game) if e.get("kind") == "detect"}
-    assert sorted(tried) == ["SO-CG-2", "SO-SS-1"], _events(game)
+    tried = {e["data"]["units"][0]: e for e in report_events(game) if e.get("kind") == "detect"}
+    assert sorted(tried) == ["SO-CG-2", "SO-SS-1"], report_events(game)
     assert {e["rule"] for e in tried.values()} == {"DTP 6.3"}, tried
-    after = _position(game)
+    after = newest_state(game)
     for unit, marker in (("SO-CG-2", "detected_surface"), ("SO-SS-1", "detected_sub")):
         assert str(tried[unit]["text"]).startswith(f"US-CV-1 try to detect {unit}"), tried
         got = after.units[unit]
@@ -187,10 +167,10 @@ def test_dtp_westpac_prc_entry_pointed_is_carried_out(
     out = refused(game, tmp_path, again, "EastBlock", "DTP 11.5101")
     assert "hostilities already announced" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "EastBlock", last)
-    said = [(e.get("kind"), e.get("rule")) for e in _events(game)]
+    said = [(e.get("kind"), e.get("rule")) for e in report_events(game)]
     assert ("hostilities", "DTP 11.51021") in said and ("hostilities", "DTP 11.5101") not in said
     assert "Game-Turn 2: the PRC enters hostilities, and with it Taiwan" in reported(game)
-    kept = _position(game).data["hostilities"]
+    kept = newest_state(game).data["hostilities"]
     assert (kept["war"], kept["prc"]) == (1, 2), kept
 
 
@@ -274,13 +254,15 @@ def test_carrier_battlegroup_repairs_are_carried_out(
     out = refused(game, tmp_path, crippled, "USN", "10.0", key)
     assert "found US-DDG-K.1 Crippled: that marker is never removed" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "USN", last, key)
-    rolled = {str(e["text"]).split(":")[0]: e for e in _events(game) if e.get("kind") == "repair"}
+    rolled = {
+        str(e["text"]).split(":")[0]: e for e in report_events(game) if e.get("kind") == "repair"
+    }
     assert {k: e["rule"] for k, e in rolled.items()} == {
         "repair Hull": "10.1",
         "repair US-FFG.1": "10.0",
         "repair US-F14.1": "10.3",
     }, rolled
-    kept = _kept(game)
+    kept = newest_state(game).data
     hull = str(rolled["repair Hull"]["text"]).rsplit("10 -> ", 1)[1]
     assert kept["carrier"]["Hull"] == int(hull) >= 10, (kept["carrier"], rolled)
     for unit in ("US-FFG.1", "US-F14.1"):
@@ -319,9 +301,9 @@ def test_carrier_battlegroup_purchases_are_carried_out(
     out = refused(game, tmp_path, text.replace("US-SEAL", "US-TASM.3"), "USN", "9.2", key)
     assert "expected at most 0 cruise missiles" in out, out
     signed_and_carried_out(root, game, tmp_path, text, "USN", last, key)
-    said = [(e.get("kind"), e.get("rule"), e.get("text")) for e in _events(game)]
+    said = [(e.get("kind"), e.get("rule"), e.get("text")) for e in report_events(game)]
     assert ("logistics", "9.1", "Cargo bought for 6 LP; 2 LP left; Movement Phase skipped") in (
         said
     ), said
-    kept = _kept(game)
+    kept = newest_state(game).data
     assert kept["lp"] == 2 and {"US-CREW-FD", "US-SEAL"} <= set(kept["crews"]), kept["crews"]

@@ -30,11 +30,11 @@ from tests.viewer.drafting import (
     order_lines,
     page_options,
     point,
+    report_events,
     sealed_options,
     section_lines,
     side_button,
     signed_and_carried_out,
-    validated,
     viewer,
     word,
 )
@@ -72,14 +72,15 @@ def test_naval_load_move_and_abort_pointed_are_carried_out(
     signed_and_carried_out(demo, game, tmp_path, text, side, last)
 
 
-def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_validate_accepts(
+def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_are_carried_out(
     browser: Any, finished_demo: Any, tmp_path: Path, shots: Path
 ) -> None:
     """Sixth Fleet (2019), NATO's part opened with NATO's key, its first Action Phase: a
     unit's ``patrol`` (pointed at its zone on the area map, provisional 15.0) and, where
     NATO holds one, a strike marker's ``play`` (a button of the side: only the markers the
-    side holds are offered [2.12]); downloaded and accepted by ``validate`` on NATO's
-    view."""
+    side holds are offered [2.12]); downloaded, accepted by ``validate`` on NATO's view,
+    signed and carried out by ``adjudicate``: the report tells the patrol [8.4] and the
+    marker played."""
     demo = finished_demo("sixth_fleet_2019").out
     last = "003-NATO-nato_events"
     game, page, key = hidden_viewer(demo, last, "NATO", tmp_path)
@@ -98,7 +99,14 @@ def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_validate_accepts(
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "actions") == chosen, order_lines(text)
-    validated(text, game, "NATO", tmp_path, key)
+    signed_and_carried_out(demo, game, tmp_path, text, "NATO", last, key)
+    told = report_events(game)
+    patrols = [
+        (e["rule"], e["data"]["units"], e["data"]["zone"]) for e in told if e["kind"] == "patrol"
+    ]
+    assert patrols == [("8.4", [unit], patrol["at"])], told
+    played = [e["data"]["marker"] for e in told if e["kind"] == "strike_marker"]
+    assert played == ([plays[0]["order"].split()[1]] if plays else []), told
 
 
 def test_carrier_battlegroup_standing_deploy_and_breakoff_pointed_are_carried_out(
