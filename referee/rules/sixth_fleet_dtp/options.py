@@ -629,7 +629,10 @@ def detects_after_6_2a(
         s = state.units[e]
         if s.side != side and s.location is not None and e != unit:
             enemies.setdefault(s.location, []).append(e)
-    near = {h for z in enemies for h in game.board.within(z, 1)}
+    near: dict[str, set[str]] = {}  # each hex: the enemy hexes within one hex of it [DTP 6.1]
+    for z in enemies:
+        for h in (z, *game.board.adjacent_hexes(z)):
+            near.setdefault(h, set()).add(z)
     start = move_start(game, state, unit)
     out: list[dict[str, Any]] = []
     for m in moves:
@@ -639,11 +642,9 @@ def detects_after_6_2a(
         hexes = [start, *(path[1:] if path[0] == start else path)]
         if len(hexes) < 2:  # no step taken: no moment [DTP 6.2]
             continue
-        before = set(game.board.within(hexes[-2], 1))
         opened = [  # the moments of the last step, as detection_moments_6_2 finds them
             Moment(len(hexes) - 1, path[-1], z, tuple(enemies[z]))
-            for z in sorted(game.board.within(path[-1], 1))
-            if z in enemies and z not in before
+            for z in sorted(near[path[-1]] - near.get(hexes[-2], set()))
         ]
         targets = {t: x.their_hex for x in opened for t in x.enemies}
         if not targets:
