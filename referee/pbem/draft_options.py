@@ -340,15 +340,44 @@ def tree_lines(tree: Mapping[str, Any], order: str) -> dict[str, str]:
     ends = set(tree.get("ends") or ()) | {
         h for hs in (tree.get("labels") or {}).values() for h in hs
     }
+    spelt: dict[str, str] = {}  # a place's path from the first, spelled (a chain with no loop)
     out: dict[str, str] = {}
     for end in sorted(ends):
-        path, h, seen = [], end, set()
-        while h and h not in seen:
-            seen.add(h)
-            path.insert(0, h)
-            h = prev.get(h, "")
-        out[end] = " ".join([order, *(spelled(x) for x in path)])
+        words = _path_words(end, prev, spelt)
+        out[end] = f"{order} {words}" if words else order
     return out
+
+
+def _path_words(end: str, prev: Mapping[str, str], spelt: dict[str, str]) -> str:
+    """The places from the first to ``end`` along ``prev``, spelled and joined: each path
+    spelled once however many ends share it (a ship's tree: a thousand ends, paths of
+    dozens), kept in ``spelt``. A chain that loops (never in a tree the rules drafted) is
+    walked back until a place repeats, as the viewer does."""
+    chain: list[str] = []
+    seen: set[str] = set()
+    h = end
+    while h and h not in spelt:
+        if h in seen:
+            return " ".join(spelled(x) for x in _looped(end, prev))
+        seen.add(h)
+        chain.append(h)
+        h = prev.get(h, "")
+    words = spelt[h] if h else ""
+    for x in reversed(chain):
+        words = f"{words} {spelled(x)}" if words else spelled(x)
+        spelt[x] = words
+    return words
+
+
+def _looped(end: str, prev: Mapping[str, str]) -> list[str]:
+    """The places back from ``end`` along ``prev`` until one repeats, first first."""
+    path: list[str] = []
+    h, seen = end, set()
+    while h and h not in seen:
+        seen.add(h)
+        path.append(h)
+        h = prev.get(h, "")
+    return path[::-1]
 
 
 def offered_lines(doc: Mapping[str, Any]) -> dict[str, list[str]]:

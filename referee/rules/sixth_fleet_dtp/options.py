@@ -34,7 +34,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
-from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
+from referee.rules.sixth_fleet_dtp import air, flow, landing, special_bases, strikes
 from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
@@ -74,6 +74,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
         (mp0, start, first, None, None)
     ]
     found: dict[str, dict[str, Any]] = {}
+    costs: dict[str, int | None] = {}  # each hex's entry cost for this unit [5.12], asked once
     while heap:
         mp, here, path, ending, through = heapq.heappop(heap)
         if mp > best.get(here, mp):
@@ -82,10 +83,12 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
             line = f"move {unit} {' '.join(path)}"
             if len(line) <= MAX_LINE_CHARS and judge.accepts(unit, path, _listed(ending)):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
-        for to in sorted(game.board.neighbours(here)):
-            cost = entry_cost_5_12(game, state, unit, to)
-            if cost is None or to in path or to == start:
-                continue
+        for to in game.board.adjacent_sorted(here):
+            if to not in costs:
+                costs[to] = entry_cost_5_12(game, state, unit, to)
+            cost = costs[to]
+            if cost is None or mp + cost >= best.get(to, 1 << 30) or to in path or to == start:
+                continue  # no cheaper way to ``to``: its step need not be checked
             # a problem met on the way is the whole path's: the check stops at the first
             if through is None:
                 step = step_5_0(game, state, unit, owner, allowance, here, to, mp)
@@ -94,9 +97,8 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
                 ends, goes = through, through
             if ends is not None and ends.code not in PASSABLE:
                 continue
-            if mp + cost < best.get(to, 1 << 30):
-                best[to] = mp + cost
-                heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
+            best[to] = mp + cost
+            heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
     return sorted(found.values(), key=lambda m: (m["mp"], m["hex"]))
 
 
@@ -140,10 +142,10 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
         for line in forms:
             if orders_ok(game, state, side, [line]):
                 out.append({"target": t, "hex": ts.location, "distance": d, "order": line})
-    for h in game.board.within(here, ATTACK_RADIUS):  # bases and Defended hexes [DTP 10.44]
-        if game.board.airbase(h) is None and game.board.defended(h) is None:
-            continue
+    for h in game.board.base_hexes():  # bases and Defended hexes [DTP 10.44]
         d = game.board.distance(here, h)
+        if d > ATTACK_RADIUS:
+            continue
         if strikes.reach_problems_8_1([(unit, d)], h):
             continue  # beyond reach: the base attack's check refuses it [8.1, DTP 10.44]
         line = f"{verb} {unit} -> hex:{h}"
@@ -198,11 +200,18 @@ def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[di
 def rebases_9_22(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """The bases ``unit`` may land on in phase 6: airbases, its side's carriers' hexes and
     the off-map bases (at their anchor hex), each kept when the phase's check accepts the
-    ``rebase`` line [DTP 9.22], [DTP 11.3 rule 2]."""
+    ``rebase`` line [DTP 9.22], [DTP 11.3 rule 2]. A base beyond the unit's range is not
+    tried: ``air.rebase_problems_9_22``, which the check adds for every ``rebase`` from where
+    the unit is (``landing.where``), refuses it [DTP 9.22]."""
     if game.category(unit) != "air":
         return []
+    here, reach = landing.where(state, unit), game.movement_allowance(unit)
     out = []
     for to, at in sorted(_landing_places(game, state, side).items()):
+        if here is not None and air.rebase_problems_9_22(
+            unit, special_bases.distance_11_3_2(game, here, to), reach, True, True
+        ):
+            continue  # beyond its range: the phase's check refuses it whatever else holds
         line = f"rebase {unit} {to}"
         if orders_ok(game, state, side, [line]):
             out.append({"base": to, "hex": at, "order": line})
