@@ -275,6 +275,10 @@
     var stack = stacksAt(step)[p[0]] || [u];
     box.hidden = false;
     box.appendChild(el("b", {}, [u + (info.name ? " \u2014 " + info.name : "")]));
+    if (stack.length > 1) {  /* first, so a phone's short unit box shows it without scrolling */
+      box.appendChild(el("p", { "class": "stacknote" }, [(stackCycle(p[0]).indexOf(u) + 1) + " of " + stack.length +
+        " in this stack (tap it again for the next): ", stackButtons(u, p[0])]));
+    }
     var t = el("table", {}, []);
     t.appendChild(row(["Side", sideName[info.side] || info.side || ""]));
     t.appendChild(row(["Type", (info.type || "") + (info.category ? " (" + info.category + ")" : "")]));
@@ -283,6 +287,18 @@
     t.appendChild(row(["Status", p[2].length ? p[2].join(", ") : "normal"]));
     t.appendChild(row(["Stack", stack.join(", ")]));
     box.appendChild(t);
+  }
+  function stackButtons(u, loc) {  /* the units of a stack, each a button that picks it (issue 28):
+    a counter under the top one has no place of its own to tap */
+    var span = el("span", { "class": "stackunits", role: "list", "aria-label": "Units of this stack" }, []);
+    stackCycle(loc).forEach(function (v, i) {
+      if (i) { span.appendChild(document.createTextNode(", ")); }
+      var b = el("button", { type: "button", "class": "stackunit", role: "listitem", "data-unit": v,
+        "aria-pressed": v === u ? "true" : "false", title: (D.units[v] || {}).name || v }, [v]);
+      b.onclick = function () { pinUnit(v); };
+      span.appendChild(b);
+    });
+    return span;
   }
 
   /* ---- steps ---- */
@@ -472,13 +488,27 @@
       if (hp && composeTakes(hp)) { composeAdd(hp); return; }
     }
     if (c && forcePoint(c.getAttribute("data-unit"))) { return; }
-    if (c) {
-      pinned = c.getAttribute("data-unit"); showUnit(pinned);
-      if (D.draft && step === D.steps.length - 1 && (D.draft.units[pinned] || ownUnit(pinned))) { pick(pinned); }
-      return;
-    }
+    if (c) { pinUnit(tapped(c.getAttribute("data-unit"))); return; }
     pinned = null; showUnit(null);
   });
+  /* a stack's units in the order taps on it pick them (issue 28): while drafting, the side's
+     units with orders at this step first, then the others, each part top first */
+  function stackCycle(loc) {
+    var ids = stacksAt(step)[loc] || [], R = D.draft;
+    if (!R || step !== D.steps.length - 1) { return ids; }
+    return ids.filter(function (v) { return R.units[v]; }).concat(ids.filter(function (v) { return !R.units[v]; }));
+  }
+  function tapped(u) {  /* the counter under the finger (the stack's top); tapped again, the
+    stack of the unit shown or picked gives its next unit, so any unit of a stack can be picked */
+    var cur = pinned || (D.draft ? picked : null), p = placements[step][u], q = cur && placements[step][cur];
+    if (!p || !p[0] || !q || q[0] !== p[0]) { return u; }
+    var cyc = stackCycle(p[0]);
+    return cyc.length > 1 ? cyc[(cyc.indexOf(cur) + 1) % cyc.length] : u;
+  }
+  function pinUnit(u) {  /* u shown (its values and its stack), and picked when the side may order it */
+    pinned = u; showUnit(u);
+    if (D.draft && step === D.steps.length - 1 && (D.draft.units[u] || ownUnit(u))) { pick(u); }
+  }
   $("events").addEventListener("click", function (e) {
     var li = e.target.closest("li[data-event]");
     if (li) { selectEvent(parseInt(li.getAttribute("data-event"), 10)); }
