@@ -218,7 +218,8 @@ def test_carrier_battlegroup_repairs_are_carried_out(
 ) -> None:
     """``repair Hull`` [10.1], ``repair US-FFG.1`` (an escort's Damaged marker [10.0]) and
     ``repair US-F14.1`` (an aircraft's [10.3]), each pointed at the CVBG's space in the USN
-    part opened with the player's key, the first two in the carrier's list. The Crippled
+    part opened with the player's key, each in the list of the piece it repairs (options
+    format 8: the carrier's systems on the carrier; no other ship offers them). The Crippled
     escort is offered no repair, and its repair typed is refused [10.0]. Carried out, each
     repair is rolled, and what it restored is in the referee's position."""
     root = cbg_logistics
@@ -227,9 +228,18 @@ def test_carrier_battlegroup_repairs_are_carried_out(
     downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     assert _offered(browser, "repair") == {"repair Hull", "repair US-FFG.1", "repair US-F14.1"}
-    for unit, line in (  # the carrier's two lines both drafted: the second replaces nothing
+    on = {
+        u: [c["order"] for c in choices(browser, u) if c.get("kind") == "repair"]
+        for u in page_options(browser)["units"]
+    }
+    assert {u: r for u, r in on.items() if r} == {
+        "US-CVN-68": ["repair Hull"],
+        "US-FFG.1": ["repair US-FFG.1"],
+        "US-F14.1": ["repair US-F14.1"],
+    }
+    for unit, line in (  # each drafted beside the others: the second replaces nothing
         ("US-CVN-68", "repair Hull"),
-        ("US-CVN-68", "repair US-FFG.1"),
+        ("US-FFG.1", "repair US-FFG.1"),
         ("US-F14.1", "repair US-F14.1"),
     ):
         (c,) = [c for c in choices(browser, unit) if c["order"] == line]

@@ -270,13 +270,17 @@ class _Walk:
     moved: tuple[GameState, str, tuple[str, ...]] | None = None
     claims: list[Order] = field(default_factory=list)
     probs: list[Violation] = field(default_factory=list)
+    # the moments of ``moved`` once worked out (several detect lines behind one move)
+    seen: tuple[tuple[GameState, str, tuple[str, ...]], tuple[Moment, ...]] | None = None
 
     def last(self, game: Game) -> tuple[Moment, ...]:
         """The detection moments the last move opened [DTP 6.2] (none before any move)."""
         if self.moved is None:
             return ()
-        state, unit, hexes = self.moved
-        return detection_moments_6_2(game, state, unit, hexes)
+        if self.seen is None or self.seen[0] is not self.moved:
+            state, unit, hexes = self.moved
+            self.seen = (self.moved, detection_moments_6_2(game, state, unit, hexes))
+        return self.seen[1]
 
 
 def check_movement(
@@ -743,3 +747,31 @@ def carry_out_movement(
     if facts_of(state).moments:
         state = DtpFacts.put(state, moments=left)
     return state
+
+
+def detects_after_move_6_2a(
+    game: Game,
+    state: GameState,
+    side: str,
+    unit: str,
+    hexes: Sequence[str],
+    opened: Sequence[Moment],
+    targets: Sequence[str],
+) -> dict[str, bool]:
+    """Whether :func:`check_movement` accepts the file ``move UNIT ...`` (``hexes``, its
+    start first) then ``detect UNIT -> TARGET`` [DTP 6.2a], for each of ``targets``, where
+    the move alone is accepted (:class:`LoneMove`, as every move ``referee options`` offers)
+    and ``opened`` are the detection moments of its last step: the only ones an attempt
+    behind it can answer, the detector standing where the move ends (:func:`_detect_check`).
+    Each attempt is judged as the file's walk judges it, on the position the move leaves;
+    the file's end checks are the lone move's (an attempt changes no unit, only the attempts
+    tried [DTP 6.22]), so they are not run again. Options format 8."""
+    moved = (state, unit, tuple(hexes))
+    work = move_piece(game, state, unit, hexes[-1])
+    out: dict[str, bool] = {}
+    for t in targets:
+        walk = _Walk(work, moved=moved, seen=(moved, tuple(opened)))
+        line = Order("detect", "movement", SourcePos("options", 2, 1), (unit,), (), (t,))
+        _walk_detect_6_2(game, walk, side, line)
+        out[t] = not _errors(walk.probs)
+    return out
