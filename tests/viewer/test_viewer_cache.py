@@ -85,30 +85,6 @@ def _no_drawing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(referee.render.charts, "to_image", drawn)
 
 
-@pytest.mark.slow
-def test_the_viewer_command_writes_the_same_bytes_with_and_without_the_cache(
-    finished_demo: Callable[[str], DemoRun], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Sixth Fleet (2019), NATO's viewer with its key (its views from the sealed parts):
-    ``--no-cache`` stores nothing; a cold cache stores the loaded module and
-    the board and play aids; a warm run stores nothing new and draws nothing; the three files
-    are byte-identical."""
-    demo = finished_demo("sixth_fleet_2019").out
-    key = side_key(demo, "NATO")
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("REFEREE_CACHE", str(cache))
-    plain = _viewer(demo / "game", "NATO", tmp_path / "plain.html", "--key", key, "--no-cache")
-    assert _entries(cache) == {}
-    cold = _viewer(demo / "game", "NATO", tmp_path / "cold.html", "--key", key)
-    stored = _entries(cache)
-    assert {name.split("/")[0] for name in stored} >= {"module", "viewer"}
-    _no_drawing(monkeypatch)
-    warm = _viewer(demo / "game", "NATO", tmp_path / "warm.html", "--key", key)
-    assert _entries(cache) == stored
-    assert plain == cold == warm
-    assert b"viewer for NATO" in plain
-
-
 def _hidden_from(demo: Path, side: str) -> set[str]:
     """The units of the referee's full position at some step of the demo whose ids none of
     the side's views names (its ``view-SIDE.json`` of every step, opened from its part with
@@ -142,7 +118,7 @@ SIDE_CASES = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("demo_name", "first", "then"), SIDE_CASES)
-def test_a_sides_viewer_takes_nothing_of_another_side_from_the_cache(
+def test_a_sides_viewer_is_the_same_bytes_and_takes_nothing_of_another_side_from_the_cache(
     finished_demo: Callable[[str], DemoRun],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -150,11 +126,13 @@ def test_a_sides_viewer_takes_nothing_of_another_side_from_the_cache(
     first: str,
     then: str,
 ) -> None:
-    """Two viewers on one machine, ``first`` then ``then``, in a game that hides
-    information: what ``first`` stored is exactly what ``then`` stores alone in an empty
-    cache (the same entry names and bytes: no key or value depends on the side); ``then``'s
-    file made after ``first``'s is byte for byte the one made without any cache; and in
-    Carrier Battlegroup it names none of the units its views never name (the Soviet ships,
+    """Two viewers on one machine, ``first`` then ``then`` (with its key: its views from its
+    sealed parts), in a game that hides information. ``then``'s file is byte-identical
+    made with ``--no-cache`` (which stores nothing), with an empty cache, and with the cache
+    ``first`` filled, where it draws nothing. What ``first`` stored (the loaded module, the
+    board and play aids) is exactly what ``then`` stores alone in an empty cache, the same
+    entry names and bytes: no key or value depends on the side. In Carrier Battlegroup
+    ``then``'s file names none of the units its views never name (the Soviet ships,
     aircraft and chits it never detected [17.0]), which the referee's file does name."""
     demo = finished_demo(demo_name).out
     game = demo / "game"
@@ -164,16 +142,20 @@ def test_a_sides_viewer_takes_nothing_of_another_side_from_the_cache(
 
     shared, alone = tmp_path / "shared", tmp_path / "alone"
     monkeypatch.setenv("REFEREE_CACHE", str(shared))
+    plain = _viewer(game, then, tmp_path / "plain.html", *keyed(then), "--no-cache")
+    assert _entries(shared) == {}
     before = _viewer(game, first, tmp_path / "first.html", *keyed(first))
     from_first = _entries(shared)
-    assert from_first
+    assert {name.split("/")[0] for name in from_first} >= {"module", "viewer"}
+    monkeypatch.setenv("REFEREE_CACHE", str(alone))
+    cold = _viewer(game, then, tmp_path / "alone.html", *keyed(then))
+    assert _entries(alone) == from_first
+    monkeypatch.setenv("REFEREE_CACHE", str(shared))
+    _no_drawing(monkeypatch)
     after = _viewer(game, then, tmp_path / "after.html", *keyed(then))
     assert _entries(shared) == from_first  # it found everything it needed stored
-    monkeypatch.setenv("REFEREE_CACHE", str(alone))
-    _viewer(game, then, tmp_path / "alone.html", *keyed(then))
-    assert _entries(alone) == from_first
-    plain = _viewer(game, then, tmp_path / "plain.html", *keyed(then), "--no-cache")
-    assert after == plain
+    assert plain == cold == after
+    assert f"viewer for {then}".encode() in after
     assert before != after
     if first == "referee":
         hidden = _hidden_from(demo, then)
