@@ -23,10 +23,11 @@ from typing import Any
 import pytest
 
 import referee.pbem.draft_options as drafts
-from referee.engine.core import GameState, UnitState
+from referee.engine.core import GameState
 from referee.engine.ruleset import get_ruleset
 from referee.pbem.draft_options import choice_after, compact_json, draft_options, offered_lines
 from tests.pbem.cliflow import Table
+from tests.viewer.drafting import dtp_detection_position
 
 ROOT = Path(__file__).resolve().parents[2] / "module_src"
 
@@ -54,20 +55,7 @@ def dtp() -> tuple[Any, Any, GameState]:
     """The Med map under DTP, the Soviet ship and sub movement of Game-Turn 1: the US CV in
     0815, a US DD in 0812, the Soviet CG and SS in 0817 and an SN in 0814 (the position of
     ``test_orders_unreached_browser.py``, before the Soviet file)."""
-    from tests.conformance.rulesets import sixth_fleet_dtp
-
-    module = sixth_fleet_dtp.module()
-    state = GameState("detect", module.id, "sixth_fleet_dtp", "short", 1, "ship_movement_a",
-                      "Soviet", {}, {})  # fmt: skip
-    for pid, side, hex_id in (
-        ("US-CV-1", "NATO", "0815"),
-        ("US-DD-1", "NATO", "0812"),
-        ("SO-CG-2", "Soviet", "0817"),
-        ("SO-SS-1", "Soviet", "0817"),
-        ("SO-SN-1", "Soviet", "0814"),
-    ):
-        state = state.with_unit(UnitState(pid, side, hex_id, None))
-    state = state.with_data(damage={}, recycle={}, base_damage={}, combat={})
+    module, state = dtp_detection_position()
     return module, get_ruleset("sixth_fleet_dtp"), state
 
 

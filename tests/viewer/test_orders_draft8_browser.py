@@ -37,6 +37,7 @@ from tests.viewer.drafting import (
     download,
     downloads_dir,
     draft_text,
+    dtp_detection_position,
     hidden_viewer,
     no_errors,
     open_page,
@@ -85,21 +86,7 @@ def dtp_move(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The Med map under DTP, the Soviet ship and sub movement of Game-Turn 1 (the short
     scenario): the US CV in 0815, a US DD in 0812, the Soviet CG and SS in 0817 and an SN in
     0814. The Soviet file is awaited."""
-    from referee.engine.core import GameState, UnitState
-    from tests.conformance.rulesets import sixth_fleet_dtp
-
-    module = sixth_fleet_dtp.module()
-    state = GameState("detect", module.id, "sixth_fleet_dtp", "short", 1, "ship_movement_a",
-                      "Soviet", {}, {})  # fmt: skip
-    for pid, side, hex_id in (
-        ("US-CV-1", "NATO", "0815"),
-        ("US-DD-1", "NATO", "0812"),
-        ("SO-CG-2", "Soviet", "0817"),
-        ("SO-SS-1", "Soviet", "0817"),
-        ("SO-SN-1", "Soviet", "0814"),
-    ):
-        state = state.with_unit(UnitState(pid, side, hex_id, None))
-    state = state.with_data(damage={}, recycle={}, base_damage={}, combat={})
+    module, state = dtp_detection_position()
     root = tmp_path_factory.mktemp("dtp-move")
     return prepared_game(root, module, state)
 

@@ -35,6 +35,7 @@ from tests.viewer.drafting import (
     choices,
     download,
     downloads_dir,
+    dtp_detection_position,
     hidden_viewer,
     newest_state,
     no_errors,
@@ -68,21 +69,7 @@ def dtp_moment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     within one hex of the CV, and try no detection; NATO has no standing order, so the CV's
     chance at each is kept for NATO's own file [DTP 6.2b]. NATO's ship and sub movement is
     awaited."""
-    from referee.engine.core import GameState, UnitState
-    from tests.conformance.rulesets import sixth_fleet_dtp
-
-    module = sixth_fleet_dtp.module()
-    state = GameState("detect", module.id, "sixth_fleet_dtp", "short", 1, "ship_movement_a",
-                      "Soviet", {}, {})  # fmt: skip
-    for pid, side, hex_id in (
-        ("US-CV-1", "NATO", "0815"),
-        ("US-DD-1", "NATO", "0812"),
-        ("SO-CG-2", "Soviet", "0817"),
-        ("SO-SS-1", "Soviet", "0817"),
-        ("SO-SN-1", "Soviet", "0814"),
-    ):
-        state = state.with_unit(UnitState(pid, side, hex_id, None))
-    state = state.with_data(damage={}, recycle={}, base_damage={}, combat={})
+    module, state = dtp_detection_position()
     root = tmp_path_factory.mktemp("dtp-moment")
     prepared_game(root, module, state)
     return root, typed_step(root, "Soviet", ["move SO-CG-2 0816", "move SO-SS-1 0816"])
