@@ -1,6 +1,7 @@
-"""Benchmark the cache where designers and CI iterate: whole ``referee`` processes.
+"""Benchmark the cache where designers, CI and players iterate: whole ``referee`` processes.
 
-Run: ``.venv/bin/python bench/bench_cache.py [--repeat N] [--only validate|build]``.
+Run: ``.venv/bin/python bench/bench_cache.py [--repeat N] [--only validate|build|playaids|turn]
+[--demo OUT ...]``.
 
 Cases, each a fresh process, timed ``--repeat`` times (median and best of wall time, and the
 median CPU time the process used, user + system, which a busy shared machine inflates less):
@@ -12,7 +13,19 @@ median CPU time the process used, user + system, which a busy shared machine inf
   the number of new cache entries that rebuild made, i.e. what it computed (the edited
   counter's face and the edited source itself);
 
-and it checks that the module built cold, warm and with ``--no-cache`` is byte-identical.
+and it checks that the module built cold, warm and with ``--no-cache`` is byte-identical;
+
+- ``turn`` (only with ``--only turn``): what a player runs on every turn of a game
+  (docs/pbem.md, "The game viewer"), on the archive of a finished demo (``--demo OUT``,
+  repeatable: a demo's output folder, e.g. ``python -m referee.demos.dtp_westpac OUT
+  --no-play-aids``; without it the Sixth Fleet (1975) demo is played into the temporary
+  folder), cut back to the step before its last, whose orders file (the last step's
+  ``orders.txt``, its signature block left out) its side then drafts: ``verify --key`` of
+  the whole archive, ``viewer --side --key`` and ``validate --state GAME --side`` of the
+  orders, each with a warm cache and with ``--no-cache``, and ``sign --game-dir`` (which
+  draws nothing and has no ``--no-cache``); it checks that every command succeeds and that
+  the viewer is byte-identical with and without the cache.
+
 The cache lives in a temporary folder (``REFEREE_CACHE``), never the user's. Python writes
 bytecode as usual (``PYTHONDONTWRITEBYTECODE`` is unset), as on a designer's machine.
 """
@@ -30,6 +43,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,10 +59,12 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     )
     out, _ = proc.communicate()
     wall = time.perf_counter() - t0
+    _LAST_CODE[0] = proc.returncode
     return wall, _cpu_of_last_child(), out.decode("utf-8", "replace")
 
 
 _LAST_CHILD_CPU = [0.0]
+_LAST_CODE = [0]  # the exit code of the last process :func:`run` ran
 
 
 def _cpu_of_last_child() -> float:
@@ -81,10 +97,95 @@ def _entries(folder: Path) -> set[Path]:
     return {p for p in folder.rglob("*") if p.is_file()}
 
 
+SIGNATURE = "-----BEGIN SSH SIGNATURE-----"
+
+
+def _cut(demo: Path, into: Path) -> tuple[Path, str, str]:
+    """A copy of the demo's game without its last step, and that step's orders: ``(game, the
+    orders' side, their text without the signature block)``. An open game only (each step
+    publishes its full position, which becomes the copy's ``state.json``)."""
+    game = into / "game"
+    shutil.copytree(demo / "game", game)
+    turns = sorted(p for p in (game / "turns").iterdir() if p.is_dir())
+    last, before = turns[-1], turns[-2]
+    if not (before / "state.json").is_file():
+        raise SystemExit(f"{demo}: not an open game's demo (no turns/{before.name}/state.json)")
+    text = (last / "orders.txt").read_text("utf-8").split(SIGNATURE, 1)[0]
+    side = next(ln.split(":", 1)[1].strip() for ln in text.splitlines() if ln.startswith("side:"))
+    shutil.rmtree(last)
+    shutil.copyfile(before / "state.json", game / "state.json")
+    return game, side, text
+
+
+def _demo_1975(tmp: Path, env: dict[str, str]) -> Path:
+    out = tmp / "demo-1975"
+    subprocess.run(
+        [sys.executable, "-m", "referee.demos.sixth_fleet_1975", str(out), "--no-play-aids"],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+    )
+    return out
+
+
+def turn_commands(demo: Path, tmp: Path, env: dict[str, str], repeat: int) -> None:
+    """The ``turn`` case on one demo's archive (module docstring)."""
+    work = tmp / f"turn-{demo.name}"
+    work.mkdir()
+    game, side, text = _cut(demo, work)
+    key = demo / "keys" / f"{side.lower()}.key"
+    orders = work / "orders.txt"
+    orders.write_text(text, "utf-8")
+    referee = [sys.executable, "-m", "referee"]
+    cases = {
+        "verify --key": [*referee, "verify", str(game), "--key", str(key), "-q"],
+        "viewer": [*referee, "viewer", str(game), "--side", side, "--key", str(key), "-q"],
+        "validate": [*referee, "validate", str(orders), "--state", str(game), "--side", side],
+    }
+    print(f"{demo.name}: {len(list((game / 'turns').iterdir()))} steps, {side} drafts next")
+    pages: dict[str, bytes] = {}
+    for name, cmd in cases.items():
+        for how, extra in (("warm cache", []), ("--no-cache", ["--no-cache"])):
+            page = work / f"viewer-{how}.html"
+            full = [*cmd, "-o", str(page)] if name == "viewer" else list(cmd)
+            full += extra
+            once = partial(checked, full, env)
+            if how == "warm cache":
+                once()  # the cache and the bytecode warmed
+            timed(f"  {name}, {how}", repeat, once)
+            if name == "viewer":
+                pages[how] = page.read_bytes()
+    same = len(set(pages.values())) == 1
+    print(f"  the viewer byte-identical with a warm cache and --no-cache: {same}")
+    if not same:
+        raise SystemExit("the cache changed the viewer")
+    sign = [*referee, "sign", str(orders), "--key", str(key), "--game-dir", str(game), "-q"]
+    sign += ["-o", str(work / "signed.txt")]
+    timed("  sign --game-dir", repeat, partial(checked, sign, env))
+
+
+def checked(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """:func:`run`, stopping the benchmark when the command fails."""
+    wall, cpu, out = run(cmd, env)
+    if _LAST_CODE[0] != 0:
+        raise SystemExit(f"{' '.join(cmd)}: exit {_LAST_CODE[0]}: {out[-2000:]}")
+    return wall, cpu, out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=7)
-    parser.add_argument("--only", choices=("validate", "build", "playaids"))
+    parser.add_argument("--only", choices=("validate", "build", "playaids", "turn"))
+    parser.add_argument(
+        "--demo",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="OUT",
+        help="turn: a finished demo's output folder (repeatable; default: play Sixth Fleet "
+        "(1975)'s)",
+    )
     args = parser.parse_args()
     referee = [sys.executable, "-m", "referee"]
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -93,6 +194,11 @@ def main() -> None:
         env["REFEREE_CACHE"] = str(tmp / "cache")
         _cpu_of_last_child()
         print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+        if args.only == "turn":  # only when asked: it plays a demo unless given one
+            for demo in args.demo or [_demo_1975(tmp, env)]:
+                turn_commands(demo.resolve(), tmp, env, args.repeat)
+            print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+            return
         if args.only in (None, "validate"):
             state = tmp / "state.json"
             subprocess.run(

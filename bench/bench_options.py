@@ -14,7 +14,9 @@ chromedriver are installed and ``selenium`` is importable, the time headless Chr
 to open it (Performance API, best of 3: navigation to ``DOMContentLoaded``, to the first
 contentful paint, the first counter drawn on the map, and ``load``). Budgets (issue 28): a
 few hundred KB a file (300 KB here), under a second to open, the options' CPU well under a
-second.
+second. With ``--every``, also every step's options computed again (one run each after a
+warm-up): their CPU in all, the costliest, and the steps whose bytes are not the published
+ones (none, or a faster search changed what is offered).
 """
 
 from __future__ import annotations
@@ -189,7 +191,9 @@ def main() -> None:
     )
     parser.add_argument("--no-browser", action="store_true", help="skip the open times")
     parser.add_argument(
-        "--every", action="store_true", help="also the CPU of every step (one run each)"
+        "--every",
+        action="store_true",
+        help="also the CPU of every step (one run each), each file compared with the published",
     )
     ns = parser.parse_args()
     from referee.pbem.archive import Archive
@@ -233,11 +237,13 @@ def main() -> None:
                 shutil.rmtree(tmp, ignore_errors=True)
         print(line, flush=True)
         if ns.every:
-            costs = [(options_cpu(out, t, sd, d, 1)[0], t, sd) for t, sd, d in files]
+            costs = [(*options_cpu(out, t, sd, d, 1), t, sd) for t, sd, d in files]
             worst = max(costs)
+            differ = [f"{t} {sd}" for _, same, t, sd in costs if not same]
             print(
-                f"  every step: {len(costs)} files, {sum(c for c, _, _ in costs):.2f} s CPU in "
-                f"all; the costliest {worst[1]} {worst[2]} {worst[0]:.3f} s",
+                f"  every step: {len(costs)} files, {sum(c for c, *_ in costs):.2f} s CPU in "
+                f"all; the costliest {worst[2]} {worst[3]} {worst[0]:.3f} s; same bytes: "
+                + (f"NO: {', '.join(differ)}" if differ else "all"),
                 flush=True,
             )
     print(

@@ -11,7 +11,9 @@ the cache only costs the time to draw again.
 Where: ``$REFEREE_CACHE`` if set (``off`` or ``0`` turns the cache off), else
 ``$XDG_CACHE_HOME/referee``, else ``~/.cache/referee`` (``%LOCALAPPDATA%\\referee\\cache`` on
 Windows). Commands take ``--no-cache``. The cache holds at most ``$REFEREE_CACHE_MAX_MB``
-megabytes (default 256); the least recently used entries go first.
+megabytes (default 256); the least recently used entries go first (down to 90 % of it). The
+whole folder is walked to enforce that only when a ledger beside it says the bound may be
+exceeded (:meth:`Cache.settle`).
 
 Trust: an entry is a small header (magic, its key, the SHA-256 and length of the payload)
 and the payload bytes. It is used only when all of these match, so a truncated, corrupted
@@ -76,6 +78,18 @@ SHA-256 (``pbem/ledger.py``: a step reads them from the step before, not from ev
 ``proof``: a step whose every file ``verify`` rendered again and found the same, under the
 SHA-256 of everything that comparison depended on (``pbem/proofs.py``)."""
 STALE_TEMP_SECONDS: Final = 3600
+LEDGER_TOTAL: Final = f"{LAYOUT}.total"
+"""Beside the entry folder: the bytes of its entries at the last walk, and when it was."""
+LEDGER_ADDED: Final = f"{LAYOUT}.added"
+"""Beside the entry folder, appended to: the bytes each command stored since the last walk."""
+LEDGER_MAX_AGE: Final = 24 * 3600
+"""A walk at least this often (seconds) whatever the ledger says: it clears a crash's
+temporary files and corrects what concurrent walks can miscount (:meth:`Cache.settle`)."""
+LEDGER_MAX_LINES: Final = 4096
+"""A walk once this many commands stored since the last one: reading the ledger stays cheap."""
+PRUNE_TO: Final = 0.9
+"""A walk that finds the cache over its bound removes entries until it holds this share of
+it: the commands after it store that much before the next walk, not one each."""
 OFF_VALUES: Final = frozenset({"", "0", "off", "no", "false", "none"})
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -255,6 +269,7 @@ class CacheStats:
     refused: int = 0  # entries present but failing their checks (then recomputed)
     stored: int = 0
     missed: list[tuple[str, str]] = field(default_factory=list)  # (kind, key)
+    stored_bytes: int = 0  # the entries' file sizes (for the ledger, :meth:`Cache.settle`)
 
     def misses_of(self, kind: str) -> int:
         return sum(1 for k, _ in self.missed if k == kind)
@@ -338,6 +353,7 @@ class Cache:
         with contextlib.suppress(OSError):
             write_bytes_atomic(path, header + data, durable=False)
             self.stats.stored += 1
+            self.stats.stored_bytes += len(header) + len(data)
 
     def fetch(
         self, kind: str, key: str, make: Callable[[], bytes], valid: Callable[[bytes], bool]
@@ -354,12 +370,58 @@ class Cache:
         self.put(kind, key, data)
         return data
 
+    def settle(self) -> int:
+        """After a command that stored entries: keep the cache within ``max_bytes`` without
+        listing it each time. The bytes this run stored are appended to a ledger beside the
+        entry folder (:data:`LEDGER_ADDED`); only when the total of the last walk
+        (:data:`LEDGER_TOTAL`) plus the ledger exceeds the bound, or either is missing or
+        unreadable, or the walk is a day old, or the ledger long, is the folder walked
+        (:meth:`prune`). Returns the bytes removed.
+
+        The ledger never counts less than the folder holds (an entry stored again, or one
+        another walk removed, is counted too often, which only walks sooner): each run
+        appends after its entries are written, and a walk starts a new ledger before it
+        lists the folder, so what another run appends meanwhile is either listed by the walk
+        or counted in the new ledger. Two walks at once may miscount what was stored between
+        them; the daily walk corrects it. A cache folder written by an older ``referee``,
+        which walks after every command, is walked here when the ledger is missing."""
+        folder = self._folder()
+        if folder is None:
+            return 0
+        root = folder.parent
+        with contextlib.suppress(OSError), open(root / LEDGER_ADDED, "a", encoding="ascii") as fh:
+            fh.write(f"{self.stats.stored_bytes}\n")
+        estimate = _ledger(root)
+        if estimate is not None and estimate <= self.max_bytes:
+            return 0
+        return self.prune()
+
     def prune(self) -> int:
-        """Remove least recently used entries until the cache holds at most ``max_bytes``;
-        returns the bytes removed. Also clears temporary files a crash left (an hour old)."""
+        """When the cache holds more than ``max_bytes``, remove least recently used entries
+        until it holds at most :data:`PRUNE_TO` of it; returns the bytes removed. Also clears
+        temporary files a crash left (an hour old). Walks the whole folder; records what it
+        holds after for :meth:`settle`."""
         folder = self._folder()
         if folder is None or not folder.is_dir():
             return 0
+        root = folder.parent
+        closed = root / f"{LEDGER_ADDED}.{os.getpid()}"
+        with contextlib.suppress(OSError):  # a new ledger for what others store meanwhile
+            os.replace(root / LEDGER_ADDED, closed)
+        removed = self._walk(folder)
+        stale = time.time() - STALE_TEMP_SECONDS
+        for old in root.glob(f"{LEDGER_ADDED}.*"):  # this walk's, or a crashed walk's
+            with contextlib.suppress(OSError):
+                if old == closed or old.stat().st_mtime < stale:
+                    old.unlink()
+        return removed
+
+    def _walk(self, folder: Path) -> int:
+        """:meth:`prune`'s walk: every entry listed, the least recently used removed while
+        over the bound, the total left written to :data:`LEDGER_TOTAL`."""
+        from referee.safeio import write_bytes_atomic
+
+        started = time.time()
         entries: list[tuple[float, int, str]] = []
         total = 0
         stale = time.time() - STALE_TEMP_SECONDS
@@ -372,22 +434,41 @@ class Cache:
             entries.append((st.st_mtime, st.st_size, path))
             total += st.st_size
         removed = 0
-        if total <= self.max_bytes:
-            return 0
-        for _mtime, size, path in sorted(entries):
-            if total - removed <= self.max_bytes:
-                break
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-                removed += size
+        if total > self.max_bytes:
+            keep = int(self.max_bytes * PRUNE_TO)
+            for _mtime, size, path in sorted(entries):
+                if total - removed <= keep:
+                    break
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                    removed += size
+        with contextlib.suppress(OSError):
+            text = f"{total - removed} {started:.0f}\n".encode("ascii")
+            write_bytes_atomic(folder.parent / LEDGER_TOTAL, text, durable=False)
         return removed
+
+
+def _ledger(root: Path) -> int | None:
+    """The bytes the cache may hold by its ledger (:meth:`Cache.settle`): the last walk's
+    total plus what was stored since; ``None`` when a walk is due (a file missing or not
+    as written, the walk a day old, the ledger long)."""
+    try:
+        total_text = (root / LEDGER_TOTAL).read_text("ascii").split()
+        added = (root / LEDGER_ADDED).read_text("ascii").split()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if len(total_text) != 2 or not all(w.isdigit() for w in (*total_text, *added)):
+        return None
+    if time.time() - int(total_text[1]) > LEDGER_MAX_AGE or len(added) > LEDGER_MAX_LINES:
+        return None
+    return int(total_text[0]) + sum(int(w) for w in added)
 
 
 def _files(top: str) -> list[tuple[str, str, os.stat_result]]:
     """Every regular file under ``top`` (name, path, ``lstat``), folders that cannot be read
-    left out. :meth:`Cache.prune` lists every entry after each command that stored one (some
-    thousands), so this walks with ``os.scandir`` and plain strings: no ``Path`` object, no
-    second ``stat``, per entry."""
+    left out. :meth:`Cache.prune` lists every entry (some thousands) when the ledger says
+    the bound may be exceeded, so this walks with ``os.scandir`` and plain strings: no
+    ``Path`` object, no second ``stat``, per entry."""
     out: list[tuple[str, str, os.stat_result]] = []
     folders = [top]
     while folders:
@@ -472,8 +553,8 @@ def active() -> Cache:
 
 @contextlib.contextmanager
 def activated(cache: Cache) -> Iterator[Cache]:
-    """Make ``cache`` the one :func:`active` returns while the block runs; prune it after
-    anything was stored."""
+    """Make ``cache`` the one :func:`active` returns while the block runs; keep it within its
+    bound after anything was stored (:meth:`Cache.settle`)."""
     global _ACTIVE
     previous, _ACTIVE = _ACTIVE, cache
     try:
@@ -482,4 +563,4 @@ def activated(cache: Cache) -> Iterator[Cache]:
         _ACTIVE = previous
         if cache.stats.stored:
             with contextlib.suppress(OSError):
-                cache.prune()
+                cache.settle()

@@ -200,6 +200,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="play every demo of finished_demo once, beside the tests, from the session's "
         "start (make test), so a test that reads one rarely waits for its game",
     )
+    parser.addoption(
+        "--record-costs",
+        action="store_true",
+        help="write each test file's CPU in this session to tests/file_costs.txt (the files "
+        "not run keep their lines), the order make test hands the files out in",
+    )
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -304,22 +310,47 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.chromium)
         if needs & {"finished_demo", "browser"} or item.get_closest_marker("vassal"):
             item.add_marker(pytest.mark.slow)
-    _slow_files_first(items)
+    _costly_files_first(items)
 
 
-def _slow_files_first(items: list[pytest.Item]) -> None:
-    """Order the files by their number of slow tests, most first, then by their number of
-    tests (each file's own order kept): ``make test`` hands whole files to its workers in this
+# What each test file cost in a whole run of the suite, for handing the files out costliest
+# first: CPU seconds (user + system) as in the suite's table, one ``SECONDS PATH`` line a file,
+# written by ``pytest --record-costs`` (a run of some files updates their lines only).
+FILE_COSTS = Path(__file__).with_name("file_costs.txt")
+# a file not in FILE_COSTS yet (a new one) is guessed from its tests
+GUESS_SLOW, GUESS_QUICK = 2.0, 0.05
+
+
+def read_file_costs(path: Path = FILE_COSTS) -> dict[str, float]:
+    """The recorded CPU by test file (:data:`FILE_COSTS`); ``{}`` when there is none."""
+    if not path.is_file():
+        return {}
+    costs: dict[str, float] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            cpu, name = line.split(maxsplit=1)
+            costs[name] = float(cpu)
+    return costs
+
+
+def _costly_files_first(items: list[pytest.Item]) -> None:
+    """Order the files by what each cost in a recorded run (:data:`FILE_COSTS`), costliest
+    first, each file's own order kept: ``make test`` hands whole files to its workers in this
     order (``--dist loadfile --no-loadscope-reorder``), so the last files a worker gets are
-    short ones and the two workers end together, instead of one worker running a long file
-    alone at the end (pytest-xdist's own order is by number of tests alone)."""
+    cheap ones and the two workers end together (the longest first, the classic rule for
+    packing jobs on a few machines). Ordered by their number of slow tests before, the files
+    of one or two tests came last, one of them a real-VASSAL test of 22 s and two signed DTP
+    games: one worker ran them alone at the end. A file not recorded yet counts
+    :data:`GUESS_SLOW` seconds a slow test and :data:`GUESS_QUICK` another."""
     files = [item.nodeid.split("::", 1)[0] for item in items]
-    slow: Counter[str] = Counter()
+    guess: Counter[str] = Counter()
     for path, item in zip(files, items, strict=True):
-        slow[path] += item.get_closest_marker("slow") is not None
-    count, first = Counter(files), {path: k for k, path in enumerate(dict.fromkeys(files))}
+        guess[path] += GUESS_SLOW if item.get_closest_marker("slow") else GUESS_QUICK
+    recorded = read_file_costs()
+    first = {path: k for k, path in enumerate(dict.fromkeys(files))}
     order = {
-        id(item): (-slow[p], -count[p], first[p]) for p, item in zip(files, items, strict=True)
+        id(item): (-recorded.get(p, guess[p]), first[p])
+        for p, item in zip(files, items, strict=True)
     }
     items.sort(key=lambda item: order[id(item)])
 
@@ -327,12 +358,25 @@ def _slow_files_first(items: list[pytest.Item]) -> None:
 # CPU time (user + system) by test file, this process's and its children's, and the batch
 # JVMs' (:func:`tests.vassal.vassal_jvm.cpu_seconds`): what CI prints as "CPU by folder"
 # (docs/performance.md, "The test suite"). A session-scoped fixture's cost falls to the first
-# test that asks for it, as in ``--durations``; Xvfb's own CPU and a child still running when
-# its test ends (the batch JVMs between runs) are not counted.
+# test that asks for it, as in ``--durations``, and its teardown's to the process's last test
+# unless the fixture counts it apart (:func:`count_apart`: the headless Chromium); Xvfb's own
+# CPU and a child still running when its test ends (the batch JVMs between runs) are not
+# counted.
 _CPU_BY_FILE: Counter[str] = Counter()
+_APART: list[float] = [0.0]  # CPU of the running test's protocol counted apart (count_apart)
 
 
-def _cpu_now() -> float:
+def count_apart(key: str, cpu: float) -> None:
+    """Count ``cpu`` seconds, spent inside the running test's protocol (measured by the
+    caller with :func:`cpu_now`), under ``key`` instead of that test's file: the headless
+    Chromium's whole CPU, for one, is reaped when the session's browser is quit, in the
+    teardown of whichever test a worker ran last (it showed as 23.8 s of
+    ``tests/viewer/test_viewer_cache.py``, a test of under 2 s)."""
+    _CPU_BY_FILE[key] += cpu
+    _APART[0] += cpu
+
+
+def cpu_now() -> float:
     me, kids = (
         resource.getrusage(resource.RUSAGE_SELF),
         resource.getrusage(resource.RUSAGE_CHILDREN),
@@ -344,9 +388,9 @@ def _cpu_now() -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
-    start = _cpu_now()
+    start, _APART[0] = cpu_now(), 0.0
     yield
-    _CPU_BY_FILE[item.nodeid.split("::", 1)[0]] += _cpu_now() - start
+    _CPU_BY_FILE[item.nodeid.split("::", 1)[0]] += cpu_now() - start - _APART[0]
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -388,6 +432,31 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for key, cpu in folders.most_common():
         write(f"{cpu:9.1f}  {key}")
     write(f"{sum(folders.values()):9.1f}  in all")
+    if terminalreporter.config.getoption("record_costs"):
+        write_file_costs(_CPU_BY_FILE)
+        write(f"each file's CPU recorded in {FILE_COSTS}")
     terminalreporter.section("the 15 costliest test files (CPU, s)")
     for path, cpu in _CPU_BY_FILE.most_common(15):
         write(f"{cpu:9.1f}  {path}")
+
+
+def write_file_costs(cpu_by_file: Counter[str], path: Path = FILE_COSTS) -> None:
+    """Record this session's CPU of each test file (``--record-costs``) in :data:`FILE_COSTS`,
+    costliest first; a file this session did not run keeps its recorded line, one that no
+    longer exists loses it. What a test counts apart (``count_apart``: the browser) is not a
+    file and is left out."""
+    import datetime
+
+    root = path.parent.parent
+    costs = {p: c for p, c in read_file_costs(path).items() if (root / p).is_file()}
+    costs.update({p: c for p, c in cpu_by_file.items() if "::" not in p})
+    day = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [
+        "# CPU (user + system, s) of each test file in a run of the suite, as in its table:",
+        "# make test hands the files out costliest first (tests/conftest.py, FILE_COSTS).",
+        f"# Written by pytest --record-costs, {day}.",
+        *(f"{c:7.1f}  {p}" for p, c in sorted(costs.items(), key=lambda pc: (-pc[1], pc[0]))),
+    ]
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)

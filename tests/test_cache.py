@@ -129,6 +129,111 @@ def test_prune_keeps_the_cache_under_its_bound(tmp_path: Path) -> None:
     assert keys[1] not in left  # the least recently used went first
 
 
+def _held(root: Path) -> int:
+    """The bytes of the entries in a cache folder (temporary files aside), listed."""
+    return sum(
+        f.stat().st_size
+        for f in (root / "v1").rglob("*")
+        if f.is_file() and not f.name.startswith(".")
+    )
+
+
+def _walks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each listing of a cache folder, recorded."""
+    import referee.cache as cache_mod
+
+    seen: list[str] = []
+    listing = cache_mod._files
+
+    def counted(top: str) -> list[tuple[str, str, os.stat_result]]:
+        seen.append(top)
+        return listing(top)
+
+    monkeypatch.setattr(cache_mod, "_files", counted)
+    return seen
+
+
+def test_commands_walk_the_cache_only_when_its_ledger_may_exceed_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Eighty commands each storing one entry of 250 bytes in a cache bounded at 10 kB: the
+    folder is walked when the ledger has no total yet and when the ledger's count passes
+    the bound (then pruned to 9 kB, so the next walk is four commands later), not after
+    every command; after each command the entries fit the bound."""
+    walks = _walks(monkeypatch)
+    root = tmp_path / "c"
+    for i in range(80):
+        with activated(Cache(root, max_bytes=10_000)) as cache:
+            cache.put("png", digest("entry", i), bytes(100))
+            size = cache.stats.stored_bytes
+        assert _held(root) <= 10_000, i
+    assert size == 250
+    # the first command; none while filling (40 entries); then one in every four or five
+    assert 1 + 40 // 5 <= len(walks) <= 1 + 40 // 4, len(walks)
+    assert 8_500 < _held(root) <= 10_000  # pruned to 90 % of the bound, not emptied
+
+
+def test_a_command_storing_nothing_neither_writes_the_ledger_nor_walks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "c"
+    for key in (KEY, digest("two")):  # the first walks (no total yet), the second only counts
+        with activated(Cache(root)) as cache:
+            cache.put("png", key, b"payload")
+    walks = _walks(monkeypatch)
+    ledger = (root / "v1.added").read_bytes()
+    assert ledger == b"%d\n" % (_held(root) // 2)  # the second command's entry, two alike
+    with activated(Cache(root)) as cache:
+        assert cache.get("png", KEY) == b"payload"
+    assert walks == [] and (root / "v1.added").read_bytes() == ledger
+
+
+def test_a_missing_or_day_old_ledger_means_a_walk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "c"
+    with activated(Cache(root)) as cache:
+        cache.put("png", KEY, b"payload")
+    walks = _walks(monkeypatch)
+    with activated(Cache(root)) as cache:
+        cache.put("png", digest("two"), b"payload")
+    assert walks == []  # far under the bound: the ledger says so
+    (root / "v1.total").unlink()
+    with activated(Cache(root)) as cache:
+        cache.put("png", digest("three"), b"payload")
+    assert len(walks) == 1  # no total: listed, and the total written again
+    total, when = (root / "v1.total").read_text().split()
+    assert int(total) == _held(root)
+    (root / "v1.total").write_text(f"{total} {int(when) - 2 * 24 * 3600}\n")
+    with activated(Cache(root)) as cache:
+        cache.put("png", digest("four"), b"payload")
+    assert len(walks) == 2  # the last walk two days ago
+
+
+def test_entries_another_run_stores_during_a_walk_stay_counted(tmp_path: Path) -> None:
+    """A walk starts a new ledger before it lists: a run that appends meanwhile is counted
+    either by the listing or by the new ledger, never by neither."""
+    root = tmp_path / "c"
+    with activated(Cache(root, max_bytes=100_000)) as cache:
+        cache.put("png", KEY, bytes(1000))
+    walker = Cache(root, max_bytes=100_000)
+    other = Cache(root, max_bytes=100_000)
+    real = walker._walk
+
+    def walk_while_another_stores(folder: Path) -> int:
+        removed = real(folder)  # listed (without the entry below) and the total written
+        other.put("png", digest("meanwhile"), bytes(5000))
+        other.settle()  # appends to the new ledger, which the walk must keep
+        return removed
+
+    walker._walk = walk_while_another_stores  # type: ignore[method-assign]
+    walker.prune()
+    from referee.cache import _ledger
+
+    counted = _ledger(root)
+    assert counted is not None and counted >= _held(root) > 6000
+
+
 def test_a_write_failure_only_costs_time(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -16,6 +16,7 @@ from referee.commands.common import (
     format_option,
     json_option,
     module_option,
+    no_cache_option,
     output_format,
     print_json,
     quiet_option,
@@ -50,6 +51,7 @@ def register(app: typer.Typer) -> None:
             help="Your private key: opens your side's encrypted part of each step (a game "
             "whose steps are split into parts; docs/pbem.md).",
         ),
+        no_cache: bool = no_cache_option(),
     ) -> None:
         """Write one offline HTML file to step through the game on the map.
 
@@ -58,6 +60,7 @@ def register(app: typer.Typer) -> None:
         their rule cases, every die roll and how to check it, the score and what is
         pending, the play aids, and each report's hash and signature status.
         """
+        from referee.cache import activated, cache_from_env
         from referee.commands.pbem import game_module, refused
         from referee.engine.ruleset import get_ruleset
         from referee.errors import UserError
@@ -73,28 +76,32 @@ def register(app: typer.Typer) -> None:
                 + ("a folder" if out.is_dir() else f"no folder {out.parent} to write it in"),
                 hint="-o names the HTML file to write, e.g. -o viewer-NATO.html",
             )
-        module = game_module(game_dir, module_src, example)
-        ruleset = get_ruleset(Archive(game_dir).config().ruleset)
-        try:
-            loaded = None
-            if key is not None:
-                from referee.commands.pbem import load_key
+        # the cache answers the module's load and the board and play-aid pictures, which
+        # depend on the module alone (never on a side's view, so no side's entry can reach
+        # another side's file); the same bytes as without it (docs/performance.md)
+        with activated(cache_from_env(enabled=not no_cache)):
+            module = game_module(game_dir, module_src, example)
+            ruleset = get_ruleset(Archive(game_dir).config().ruleset)
+            try:
+                loaded = None
+                if key is not None:
+                    from referee.commands.pbem import load_key
 
-                loaded = load_key(key, None)
-            steps, sigs, referee = archive_steps(game_dir, module, ruleset, side, loaded)
-            draft = draft_options(game_dir, side, steps, loaded)
-        except Refusal as exc:
-            refused(exc, as_json)
-            return
-        html = render_viewer(
-            module,
-            steps,
-            side=None if side == REFEREE else side,
-            referee=referee,
-            game_dir_hint=str(game_dir),
-            signatures=sigs,
-            draft=draft,
-        ).encode()
+                    loaded = load_key(key, None)
+                steps, sigs, referee = archive_steps(game_dir, module, ruleset, side, loaded)
+                draft = draft_options(game_dir, side, steps, loaded)
+            except Refusal as exc:
+                refused(exc, as_json)
+                return
+            html = render_viewer(
+                module,
+                steps,
+                side=None if side == REFEREE else side,
+                referee=referee,
+                game_dir_hint=str(game_dir),
+                signatures=sigs,
+                draft=draft,
+            ).encode()
         write_output(out, html)
         bad = sum(1 for s in sigs if s.startswith("BAD"))
         if as_json:

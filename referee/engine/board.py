@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from referee.hexgrid import hexside_key
+from referee.hexgrid import Cube, cube_distance, hexside_key
 from referee.source.model import Airbase, DefendedHex, MapDef, TerrainType
 
 # Hexside kinds a ruleset may ask about. ``all_land`` is the only one the map format records
@@ -44,6 +44,10 @@ class HexBoard:
                 self._edge_of.setdefault(h, ())
                 self._edge_of[h] = (*self._edge_of[h], edge.id)
         self._by_kind: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._cubes: dict[str, Cube] = {}  # each hex's cube coordinate, once asked
+        self._sorted_nbrs: dict[str, tuple[str, ...]] = {}
+        self._airbases: tuple[str, ...] | None = None
+        self._bases: tuple[str, ...] | None = None
         self._areas: dict[str, tuple[str, ...]] = {}
         for h in self._ids:
             for a in sorted(map_def.hexes[h].areas):
@@ -72,8 +76,30 @@ class HexBoard:
         zone-of-control test of every step a move search tries); never to be changed."""
         return self._nbrs.get(location, ())
 
+    def adjacent_sorted(self, location: str) -> tuple[str, ...]:
+        """:meth:`adjacent_hexes` in id order, sorted once per hex and board (a legal-move
+        search expands its hexes in id order, some thousands a step)."""
+        got = self._sorted_nbrs.get(location)
+        if got is None:
+            got = self._sorted_nbrs[location] = tuple(sorted(self._nbrs.get(location, ())))
+        return got
+
     def distance(self, a: str, b: str) -> int:
-        return self.map.grid.distance(a, b)
+        """Hexes between ``a`` and ``b``: the grid's distance, from each hex's cube coordinate
+        kept once per board (a legal-move search asks it some thousands of times a step);
+        an id not on the board is the grid's to read (or refuse) as ever."""
+        cubes = self._cubes
+        ca = cubes.get(a)
+        if ca is None:
+            ca = self.map.grid.to_cube(a)
+            if a in self._set:
+                cubes[a] = ca
+        cb = cubes.get(b)
+        if cb is None:
+            cb = self.map.grid.to_cube(b)
+            if b in self._set:
+                cubes[b] = cb
+        return cube_distance(ca, cb)
 
     def terrain(self, location: str) -> str:
         return self.map.hexes[location].terrain
@@ -179,7 +205,23 @@ class HexBoard:
         return self.map.hexes[location].setup_code
 
     def airbase_hexes(self) -> tuple[str, ...]:
-        return tuple(h for h in self._ids if self.map.hexes[h].airbase is not None)
+        """The hexes with an airbase, sorted (listed once per board: the rebasing options
+        ask for every air unit)."""
+        if self._airbases is None:
+            self._airbases = tuple(h for h in self._ids if self.map.hexes[h].airbase is not None)
+        return self._airbases
+
+    def base_hexes(self) -> tuple[str, ...]:
+        """The hexes with an airbase or a Defended hex, sorted: what a strike on a place may
+        aim at, listed once per board."""
+        if self._bases is None:
+            hexes = self.map.hexes
+            self._bases = tuple(
+                h
+                for h in self._ids
+                if hexes[h].airbase is not None or hexes[h].defended is not None
+            )
+        return self._bases
 
     def within(self, centre: str, radius: int) -> list[str]:
         return [h for h in self.map.grid.within(centre, radius) if h in self._set]

@@ -291,6 +291,13 @@ class UnitOptions(ABC):
         (:func:`referee.pbem.draft_options.force_partners`); none by default."""
         return []
 
+    def allowances(self, module: Module, state: GameState, side: str) -> dict[str, int]:
+        """What ``side`` has to spend in its file now, by name (Carrier Battlegroup's LP
+        [9.1], a turn's one Intelligence attempt [11.0]), which the choices' ``spends`` take
+        from: the published options (format 8) list them, so the viewer offers a line only
+        while the lines of the draft leave room for it; none by default."""
+        return {}
+
     def force_most(self, module: Module, state: GameState) -> dict[str, int]:
         """The most units one line of a verb may name, where the rules cap a force (2019's
         refit and reinforcement actions [6.4], a Shipping Attack's 3 air units [31.11]);

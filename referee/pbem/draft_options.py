@@ -50,6 +50,18 @@ Format 7: also the partners (:func:`force_partners`): for each unit's one-unit l
 verb, the units with no line of that verb of their own that may join it (``partners``: the
 naval module's ground artillery unit beside a ship's ``defend`` [29.22]), each two-unit line
 accepted by the validator. A format-6 file is format 7's without them, byte for byte.
+Format 8: also the lines whose legality depends on earlier lines of the same file (issue 28
+§1). A choice's ``after`` is the line it follows: offered once that line is in the draft,
+and drafted right behind it (DTP's ``detect`` right after the unit's own ``move`` [DTP
+6.2a], ``commence prc`` with ``commence`` [DTP 11.51021]; behind a line of the unit's own
+move tree, written ``after_route``, the end of that move); a choice's ``spends`` is what it
+takes of the file's ``allowances`` (by name, what the side has to spend this step, from the
+ruleset's :meth:`~referee.engine.ruleset.UnitOptions.allowances`: Carrier Battlegroup's LP,
+Hangar room and cruise missile room [9.1], [9.2], its one Intelligence attempt a turn
+[11.0]), so the viewer offers a line only while what the draft's lines already spend leaves
+room for it; and a ruleset may give a choice ``until`` a format, where format 8 gives other
+lines in its place (Carrier Battlegroup's every count of a track and every piece, each repair
+on the piece it repairs). A format-7 file is written again as it was, byte for byte.
 """
 
 from __future__ import annotations
@@ -72,9 +84,10 @@ FORMATS = {
     5: "referee-draft-options/5",
     6: "referee-draft-options/6",
     7: "referee-draft-options/7",
+    8: "referee-draft-options/8",
 }
 """Each format's name, by version (the module docstring)."""
-OPTIONS_VERSION = 7
+OPTIONS_VERSION = 8
 """The version a new step publishes."""
 MORE_VERBS = 4
 """The format from which a ruleset's choices with ``since`` 4 are kept (the module
@@ -157,8 +170,11 @@ def _unclaimed_pieces_offered(ruleset: Ruleset, view: GameState) -> bool:
 
 
 def _offered(c: Mapping[str, Any], version: int) -> bool:
-    """Whether a format-``version`` file lists choice ``c`` (given since its ``since``)."""
-    return int(c.get("since", 1)) <= version
+    """Whether a format-``version`` file lists choice ``c`` (given since its ``since``, and
+    until its ``until`` where a later format gives other lines in its place: Carrier
+    Battlegroup's one ``buy`` at the most of a track, written up to format 7, each count
+    since format 8)."""
+    return int(c.get("since", 1)) <= version <= int(c.get("until", version))
 
 
 FORCES = 5
@@ -180,6 +196,12 @@ validator refuses the two on every line (its check of the force itself); and the
 accepted (a base's room [7.1.3]: :func:`force_rooms`)."""
 
 
+AFTER_A_LINE = 8
+"""The format from which a choice may depend on the draft (the module docstring): its
+``after`` (the line it is offered behind) and its ``spends`` (what it takes of the file's
+``allowances``)."""
+
+
 def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
     """One order line the ruleset offers, reduced to what the viewer reads (``section``: the
     orders file's section it goes in, when not the step's own; ``group``: the units that
@@ -197,6 +219,11 @@ def _choice(c: Mapping[str, Any], version: int) -> dict[str, Any]:
         out["first"] = True
     if c.get("most") and version >= FORCES:
         out["most"] = int(c["most"])
+    if version >= AFTER_A_LINE:
+        if c.get("after"):
+            out["after"] = str(c["after"])
+        if c.get("spends"):
+            out["spends"] = {str(k): int(v) for k, v in sorted(c["spends"].items())}
     return out
 
 
@@ -278,7 +305,7 @@ def unit_entry(
         if not choices:
             return None
         rest, routes = _routes(choices, quoted=version >= COMPACT)
-        rest = rest[:MAX_CHOICES]
+        rest = _behind_routes(rest[:MAX_CHOICES], routes)
         out: dict[str, Any] = {"lines": list(rep.lines[:1]), "choices": rest}
         if rep.data.get("section"):
             out["section"] = str(rep.data["section"])
@@ -289,6 +316,37 @@ def unit_entry(
     if not marks:
         return None
     return {"lines": list(rep.lines[:MAX_LINES]), "marks": marks, "choices": []}
+
+
+def _behind_routes(
+    choices: list[dict[str, Any]], routes: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Format 8's choices offered behind one of the unit's own moves (``after``, a DTP
+    attempt behind the move [DTP 6.2a]) written compactly: ``after_route``, the end of the
+    unit's move tree whose line it follows, instead of that line again (a Westpac move is
+    a path of up to twenty hexes, and each of its attempts would repeat it); the viewer
+    spells the line back from the tree (:func:`choice_after`)."""
+    if routes is None or not any("after" in c for c in choices):
+        return choices
+    by_line = {line: end for end, line in tree_lines(routes, routes["order"]).items()}
+    out = []
+    for c in choices:
+        end = by_line.get(c.get("after", ""))
+        if end is not None:
+            c = {k: v for k, v in c.items() if k != "after"}
+            c["after_route"] = end
+        out.append(c)
+    return out
+
+
+def choice_after(doc: Mapping[str, Any], uid: str, c: Mapping[str, Any]) -> str | None:
+    """The line a choice of unit ``uid`` is offered behind (format 8): its ``after``, or
+    the line of its ``after_route``, an end of the unit's move tree, as the viewer spells it;
+    ``None`` for a choice offered on its own."""
+    if "after_route" not in c:
+        return c.get("after")
+    r = doc["units"][uid]["route"]
+    return tree_lines(doc["trees"][r["tree"]], r["order"])[str(c["after_route"])]
 
 
 def _encoded(prev: dict[str, str], ends: dict[str, str]) -> dict[str, Any]:
@@ -340,15 +398,44 @@ def tree_lines(tree: Mapping[str, Any], order: str) -> dict[str, str]:
     ends = set(tree.get("ends") or ()) | {
         h for hs in (tree.get("labels") or {}).values() for h in hs
     }
+    spelt: dict[str, str] = {}  # a place's path from the first, spelled (a chain with no loop)
     out: dict[str, str] = {}
     for end in sorted(ends):
-        path, h, seen = [], end, set()
-        while h and h not in seen:
-            seen.add(h)
-            path.insert(0, h)
-            h = prev.get(h, "")
-        out[end] = " ".join([order, *(spelled(x) for x in path)])
+        words = _path_words(end, prev, spelt)
+        out[end] = f"{order} {words}" if words else order
     return out
+
+
+def _path_words(end: str, prev: Mapping[str, str], spelt: dict[str, str]) -> str:
+    """The places from the first to ``end`` along ``prev``, spelled and joined: each path
+    spelled once however many ends share it (a ship's tree: a thousand ends, paths of
+    dozens), kept in ``spelt``. A chain that loops (never in a tree the rules drafted) is
+    walked back until a place repeats, as the viewer does."""
+    chain: list[str] = []
+    seen: set[str] = set()
+    h = end
+    while h and h not in spelt:
+        if h in seen:
+            return " ".join(spelled(x) for x in _looped(end, prev))
+        seen.add(h)
+        chain.append(h)
+        h = prev.get(h, "")
+    words = spelt[h] if h else ""
+    for x in reversed(chain):
+        words = f"{words} {spelled(x)}" if words else spelled(x)
+        spelt[x] = words
+    return words
+
+
+def _looped(end: str, prev: Mapping[str, str]) -> list[str]:
+    """The places back from ``end`` along ``prev`` until one repeats, first first."""
+    path: list[str] = []
+    h, seen = end, set()
+    while h and h not in seen:
+        seen.add(h)
+        path.append(h)
+        h = prev.get(h, "")
+    return path[::-1]
 
 
 def offered_lines(doc: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -650,6 +737,10 @@ def draft_options(
         more["side_choices"] = side_choices(ruleset, module, view, side, version)
         if section is None:  # a step no unit acts in (2019's Random Events Phase [5.1])
             section = next((c["section"] for c in more["side_choices"] if "section" in c), None)
+    if version >= AFTER_A_LINE and isinstance(ruleset, UnitOptions):
+        allowances = {str(k): int(v) for k, v in ruleset.allowances(module, view, side).items()}
+        if allowances:
+            more["allowances"] = dict(sorted(allowances.items()))
     section = section or view.phase
     return {
         **more,

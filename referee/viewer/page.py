@@ -181,7 +181,15 @@ def play_aids(module: Module, scenario: str) -> list[dict[str, str]]:
     track, then the module's other named tables (never a side's set-up chart); a module
     imported from VASSAL has its own charts instead (:func:`imported_aids`)."""
     if module.game is not None and module.game.imported is not None:
-        return _cached(module, "aids:imported", lambda: imported_aids(module))
+        from referee.source.cached import source_key
+
+        # its charts are files of the source (tools.toml and the pictures it names), not
+        # fields of the module: the key holds every file's bytes, so an edited picture is
+        # drawn again; a source too large to hash is drawn every time
+        files = source_key(module.root)
+        if files is None:
+            return imported_aids(module)
+        return _cached(module, f"aids:imported:{files}", lambda: imported_aids(module))
 
     def make() -> list[dict[str, str]]:
         from referee.render.charts import build_charts, to_image

@@ -275,6 +275,10 @@
     var stack = stacksAt(step)[p[0]] || [u];
     box.hidden = false;
     box.appendChild(el("b", {}, [u + (info.name ? " \u2014 " + info.name : "")]));
+    if (stack.length > 1) {  /* first, so a phone's short unit box shows it without scrolling */
+      box.appendChild(el("p", { "class": "stacknote" }, [(stackCycle(p[0]).indexOf(u) + 1) + " of " + stack.length +
+        " in this stack (tap it again for the next): ", stackButtons(u, p[0])]));
+    }
     var t = el("table", {}, []);
     t.appendChild(row(["Side", sideName[info.side] || info.side || ""]));
     t.appendChild(row(["Type", (info.type || "") + (info.category ? " (" + info.category + ")" : "")]));
@@ -283,6 +287,18 @@
     t.appendChild(row(["Status", p[2].length ? p[2].join(", ") : "normal"]));
     t.appendChild(row(["Stack", stack.join(", ")]));
     box.appendChild(t);
+  }
+  function stackButtons(u, loc) {  /* the units of a stack, each a button that picks it (issue 28):
+    a counter under the top one has no place of its own to tap */
+    var span = el("span", { "class": "stackunits", role: "list", "aria-label": "Units of this stack" }, []);
+    stackCycle(loc).forEach(function (v, i) {
+      if (i) { span.appendChild(document.createTextNode(", ")); }
+      var b = el("button", { type: "button", "class": "stackunit", role: "listitem", "data-unit": v,
+        "aria-pressed": v === u ? "true" : "false", title: (D.units[v] || {}).name || v }, [v]);
+      b.onclick = function () { pinUnit(v); };
+      span.appendChild(b);
+    });
+    return span;
   }
 
   /* ---- steps ---- */
@@ -472,13 +488,27 @@
       if (hp && composeTakes(hp)) { composeAdd(hp); return; }
     }
     if (c && forcePoint(c.getAttribute("data-unit"))) { return; }
-    if (c) {
-      pinned = c.getAttribute("data-unit"); showUnit(pinned);
-      if (D.draft && step === D.steps.length - 1 && (D.draft.units[pinned] || ownUnit(pinned))) { pick(pinned); }
-      return;
-    }
+    if (c) { pinUnit(tapped(c.getAttribute("data-unit"))); return; }
     pinned = null; showUnit(null);
   });
+  /* a stack's units in the order taps on it pick them (issue 28): while drafting, the side's
+     units with orders at this step first, then the others, each part top first */
+  function stackCycle(loc) {
+    var ids = stacksAt(step)[loc] || [], R = D.draft;
+    if (!R || step !== D.steps.length - 1) { return ids; }
+    return ids.filter(function (v) { return R.units[v]; }).concat(ids.filter(function (v) { return !R.units[v]; }));
+  }
+  function tapped(u) {  /* the counter under the finger (the stack's top); tapped again, the
+    stack of the unit shown or picked gives its next unit, so any unit of a stack can be picked */
+    var cur = pinned || (D.draft ? picked : null), p = placements[step][u], q = cur && placements[step][cur];
+    if (!p || !p[0] || !q || q[0] !== p[0]) { return u; }
+    var cyc = stackCycle(p[0]);
+    return cyc.length > 1 ? cyc[(cyc.indexOf(cur) + 1) % cyc.length] : u;
+  }
+  function pinUnit(u) {  /* u shown (its values and its stack), and picked when the side may order it */
+    pinned = u; showUnit(u);
+    if (D.draft && step === D.steps.length - 1 && (D.draft.units[u] || ownUnit(u))) { pick(u); }
+  }
   $("events").addEventListener("click", function (e) {
     var li = e.target.closest("li[data-event]");
     if (li) { selectEvent(parseInt(li.getAttribute("data-event"), 10)); }
@@ -540,10 +570,12 @@
     while (h && !seen[h]) { seen[h] = 1; out.unshift(h); h = tree.prev[h]; }
     return out;
   }
-  function choicesOf(u) {  /* a unit the options do not list (none of its orders at this step): none */
+  function choicesOf(u) {  /* the unit's choices the draft allows now (format 8: draftAllows); a unit
+    the options do not list (none of its orders at this step): none */
     var e = R.units[u];
     if (!e) { return []; }
-    var out = e.choices.slice();
+    var out = e.choices.map(function (c) { return behindRoute(u, c); })
+      .filter(function (c) { return draftAllows(u, c); });
     if (e.route) {
       var tree = R.trees[e.route.tree];
       Object.keys(tree.ends).sort().forEach(function (h) {
@@ -582,12 +614,79 @@
     var ta = $("draft"), text = ta.value;
     if (key && byUnit[key] && byUnit[key] !== line) {
       var swapped = replaceLine(text, byUnit[key], line);
-      if (swapped !== null) { ta.value = swapped; byUnit[key] = line; return "replaced"; }
+      if (swapped !== null) { ta.value = dropBehind(swapped, byUnit[key]); byUnit[key] = line; return "replaced"; }
     }
     if (key && byUnit[key] === line && text.split("\n").indexOf(line) >= 0) { return "already"; }
     ta.value = insertLine(text, line, section, first);
     if (key) { byUnit[key] = line; }
     return "added";
+  }
+  /* ---- lines that depend on the draft (options format 8). A choice's "after" is the line it
+     follows: offered once that line is in the draft, drafted right behind it (and dropped
+     with it when a later choice replaces it): a detection attempt right after the unit's own
+     move [DTP 6.2a], commence prc with commence [DTP 11.51021]. A choice's "spends" takes
+     from the file's "allowances": offered only while what the draft's lines spend leaves
+     room for it (the LP, Hangar and missile room of Carrier Battlegroup's purchases [9.1],
+     [9.2]; its one Intelligence attempt a turn [11.0]). Read from the draft's text, so a line
+     typed or deleted by hand counts too; validate judges the file. */
+  var behind = {}, spendsOf = null;  /* a line drafted behind another: that line */
+  function draftLines() { return $("draft").value.split("\n").map(function (l) { return l.trim(); }); }
+  function spendIndex() {  /* each line of the file that spends, by its order */
+    if (spendsOf) { return spendsOf; }
+    spendsOf = {};
+    function add(c) { if (c.spends) { spendsOf[c.order] = c.spends; } }
+    Object.keys(R.units).forEach(function (u) { R.units[u].choices.forEach(add); });
+    (R.side_choices || []).forEach(add);
+    return spendsOf;
+  }
+  function spent(name, lines, except) {  /* what the draft's lines spend of an allowance, but "except" */
+    var idx = spendIndex(), n = 0;
+    lines.forEach(function (l) { if (l !== except && idx[l] && idx[l][name]) { n += idx[l][name]; } });
+    return n;
+  }
+  function behindRoute(u, c) {  /* "after_route": the end of the unit's move tree whose line it follows */
+    if (c.after_route === undefined) { return c; }
+    var r = R.units[u].route, p = pathTo(R.trees[r.tree], c.after_route);
+    return Object.assign({}, c, { after: r.order + " " + p.map(spelled).join(" ") });
+  }
+  function draftAllows(u, c) {
+    if (!c.after && !c.spends) { return true; }
+    var lines = draftLines();
+    if (c.after && lines.indexOf(c.after) < 0) { return false; }
+    if (!c.spends) { return true; }
+    var key = draftKey(u, c), gone = key && byUnit[key] && byUnit[key] !== c.order ? byUnit[key] : null;
+    var except = lines.indexOf(c.order) >= 0 ? c.order : gone;  /* drafted already, or the line it replaces */
+    return Object.keys(c.spends).every(function (name) {
+      var has = (R.allowances || {})[name];
+      return has === undefined || spent(name, lines, except) + c.spends[name] <= has;
+    });
+  }
+  function allowanceNotes(u) {  /* what is left of each allowance the unit's lines spend */
+    var names = {}, lines = draftLines();
+    R.units[u].choices.forEach(function (c) { Object.keys(c.spends || {}).forEach(function (n) { names[n] = 1; }); });
+    return Object.keys(names).sort().filter(function (n) { return (R.allowances || {})[n] !== undefined; }).map(function (n) {
+      var has = R.allowances[n];
+      return n + ": " + (has - spent(n, lines, null)) + " of " + has + " left in this draft";
+    });
+  }
+  function addBehind(line, anchor, key, section) {  /* right behind "anchor" and the lines already behind it */
+    var ta = $("draft"), lines = ta.value.split("\n"), at = lines.map(function (l) { return l.trim(); }).indexOf(anchor);
+    if (lines.map(function (l) { return l.trim(); }).indexOf(line) >= 0) { return "already"; }
+    if (at < 0) { return addLine(line, key, section); }
+    var end = at + 1;
+    while (end < lines.length && behind[lines[end].trim()] === anchor) { end++; }
+    lines.splice(end, 0, line);
+    ta.value = lines.join("\n");
+    behind[line] = anchor;
+    if (key) { byUnit[key] = line; }
+    return "added";
+  }
+  function dropBehind(text, anchor) {  /* the lines drafted behind a line that is replaced go with it */
+    return text.split("\n").filter(function (l) {
+      if (behind[l.trim()] !== anchor) { return true; }
+      delete behind[l.trim()];
+      return false;
+    }).join("\n");
   }
   /* a composed line (options format 3): the player builds it word by word. "stack": the
      units ending in the unit's hex, top first, air above naval [7.43]; "hexes": places
@@ -663,14 +762,14 @@
      replaces the earlier (a unit's place or move, its abort, its standing order) */
   function draftKey(u, c) {  /* what a later choice replaces: the same key's line */
     if (c.uses) { return null; }
-    if (EACH_ITS_OWN[c.kind]) { return "line " + c.order; }
+    if (EACH_ITS_OWN[c.kind] || c.after) { return "line " + c.order; }
     return (c.group || u) + " " + (c.kind === "place" || c.kind === "move" ? "where" : c.kind);
   }
   function choose(u, c) {
     if (c.compose) { startCompose(u, c); return; }
     if (takenBy(c).length) { return; }
     var key = draftKey(u, c);
-    var how = addLine(c.order, key, c.section, c.first);
+    var how = c.after ? addBehind(c.order, c.after, key, c.section) : addLine(c.order, key, c.section, c.first);
     (c.uses || []).forEach(function (x) { used[x] = c.order; });
     $("draftnote").textContent = (how === "replaced" ? "Replaced " + u + "'s earlier order: " : how === "already" ? "Already in the draft: " : "Added: ") + c.order;
     if (u !== "side") { forceStart(u, c, key); }
@@ -966,6 +1065,7 @@
     cs = cs.filter(function (c) { return c.kind !== "move"; }).concat(cs.filter(function (c) { return c.kind === "move"; }));
     if (only) { box.appendChild(el("p", {}, ["At " + only + ":"])); }
     if (!cs.length) { box.appendChild(el("p", {}, ["No order to point at for this unit here; the lines above say why."])); }
+    allowanceNotes(picked).forEach(function (t) { box.appendChild(el("p", { "class": "allowance" }, [t])); });
     cs.slice(0, 60).forEach(function (c) {
       var taken = takenBy(c);
       var b = el("button", { type: "button", "class": "choice", role: "listitem", "data-order": c.order,
@@ -1064,7 +1164,7 @@
   }
   function drawSideChoices() {  /* the side's orders that no unit gives (options format 3) */
     var box = $("sidechoices"); clear(box);
-    var cs = R.side_choices || [];
+    var cs = (R.side_choices || []).filter(function (c) { return draftAllows("side", c); });
     if (!cs.length) { return; }
     box.appendChild(el("p", {}, ["Orders of your side:"]));
     cs.forEach(function (c) {
@@ -1077,7 +1177,7 @@
     });
   }
   function resetDraft() {
-    used = {}; byUnit = {}; composing = null;
+    used = {}; byUnit = {}; behind = {}; composing = null;
     $("draft").value = draftHead();
     $("draftnote").textContent = "";
     pick(picked); drawSideChoices();

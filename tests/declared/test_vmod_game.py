@@ -197,6 +197,36 @@ def test_the_viewer_shows_what_the_imported_game_has(table: Path) -> None:
         assert img.size == (AID_PIXELS, 200)
 
 
+def test_an_edited_chart_picture_is_not_taken_from_the_cache(table: Path, tmp_path: Path) -> None:
+    """An imported module's charts are files of its source (``tools.toml`` and the pictures
+    it names), not fields of the module: a picture edited in place, the module otherwise the
+    same, is drawn again with the cache on, not handed back from the entry of the old one."""
+    import shutil
+
+    from referee.cache import Cache, activated
+    from referee.commands.common import load_game_source
+    from referee.viewer import page
+
+    game = table / "charted-cache"
+    code, out = _new(table, game, "--vmod", _with_a_chart(table / "zxvt-skirmish.vmod", table))
+    assert code == 0, out
+    src = tmp_path / "module"
+    shutil.copytree(game / "module", src)
+    with activated(Cache(tmp_path / "cache")) as cache:
+        page._CACHE.clear()
+        red = page.play_aids(load_game_source(src, quiet=True), "skirmish")
+        assert cache.stats.stored
+        picture = next(p for p in src.rglob("oob.png"))
+        Image.new("RGB", (2400, 300), (30, 30, 200)).save(picture, format="PNG")
+        page._CACHE.clear()  # as a new process would start
+        edited = load_game_source(src, quiet=True)
+        blue = page.play_aids(edited, "skirmish")
+    page._CACHE.clear()
+    assert [a["title"] for a in blue] == ["Orders of Battle"]
+    assert blue != red
+    assert blue == json.loads(json.dumps(page.imported_aids(edited)))
+
+
 def test_the_score_panel_shows_what_a_game_scores() -> None:
     """No panel for a game that scores nothing (a declared or imported game [G1]); the one
     VP track of a game that has one [CBG 24.1]; a row a side otherwise."""

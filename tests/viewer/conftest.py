@@ -73,7 +73,11 @@ def browser() -> Iterator[Any]:
         driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": BLOCKED})
         yield driver
     finally:
-        driver.quit()
+        from tests.conftest import count_apart, cpu_now
+
+        start = cpu_now()
+        driver.quit()  # chromedriver reaped, and with it every Chromium process's CPU
+        count_apart("tests/viewer/conftest.py::browser (Chromium)", cpu_now() - start)
 
 
 @pytest.fixture

@@ -588,3 +588,25 @@ def signed_and_carried_out(
     (:func:`carried_out`)."""
     draft = validated(text, game, side, tmp_path, key)
     carried_out(demo, game, draft, key or side_key(demo, side), tmp_path, last)
+
+
+def dtp_detection_position() -> tuple[Any, GameState]:
+    """The Med map under DTP, the Soviet ship and sub movement of Game-Turn 1 (the short
+    scenario): the US CV in 0815, a US DD in 0812, the Soviet CG and SS in 0817 and an SN in
+    0814, next to the CV. The detection tests' one position [DTP 6.2a], [DTP 6.2b]: a Soviet
+    move to 0816 brings the CG and SS within one hex of the CV."""
+    from referee.engine.core import UnitState
+    from tests.conformance.rulesets import sixth_fleet_dtp
+
+    module = sixth_fleet_dtp.module()
+    state = GameState("detect", module.id, "sixth_fleet_dtp", "short", 1, "ship_movement_a",
+                      "Soviet", {}, {})  # fmt: skip
+    for pid, side, hex_id in (
+        ("US-CV-1", "NATO", "0815"),
+        ("US-DD-1", "NATO", "0812"),
+        ("SO-CG-2", "Soviet", "0817"),
+        ("SO-SS-1", "Soviet", "0817"),
+        ("SO-SN-1", "Soviet", "0814"),
+    ):
+        state = state.with_unit(UnitState(pid, side, hex_id, None))
+    return module, state.with_data(damage={}, recycle={}, base_damage={}, combat={})

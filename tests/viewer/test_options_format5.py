@@ -76,7 +76,7 @@ def test_the_published_dtp_files_are_todays_format(finished_demo: Any) -> None:
         json.loads(f.read_bytes())["format"]
         for f in (demo.out / "game" / "turns").glob("*/options-*.json")
     }
-    assert formats == {OPTIONS_FORMAT} == {"referee-draft-options/7"}
+    assert formats == {OPTIONS_FORMAT} == {"referee-draft-options/8"}
     assert "Anyone can check the whole game" in demo.printed
 
 

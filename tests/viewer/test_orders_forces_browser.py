@@ -125,7 +125,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     for width in (390, 1280):  # the phone's screenshots first, then the desktop's drafting
         open_page(browser, page, width, downloads)
         doc = browser.execute_script("return window.refereeViewer.data.draft")
-        assert doc["format"] == "referee-draft-options/7"
+        assert doc["format"] == "referee-draft-options/8"
         unit, attack, left_out = _strike(browser, doc)
         _start(browser, unit, attack["order"])
         offered = offered_words(browser)
@@ -325,7 +325,7 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     downloads.mkdir()
     open_page(browser, page, 1280, downloads)
     doc = browser.execute_script("return window.refereeViewer.data.draft")
-    assert doc["format"] == "referee-draft-options/7"
+    assert doc["format"] == "referee-draft-options/8"
     rooms = doc["force_room"]["move"]
     unit, full = next(
         (u, rest)

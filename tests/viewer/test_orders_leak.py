@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -104,13 +104,14 @@ def test_dtp_hides_nothing_the_options_could_leak(
     side and none can leak through its options. Should DTP ever hide a unit, this fails
     and the unit search above must cover it."""
     from referee.engine.ruleset import hides_information
+    from referee.rules.sixth_fleet_1975.context import Game
 
     demo = finished_demo("dtp_denmark_strait").out
     module = load_module(ROOT / "dtp_denmark_strait")[0]
     assert module is not None
     rs = get_ruleset(module.ruleset)
     assert not hides_information(rs)
-    checked = 0
+    checked = afters = 0
     for t in sorted((demo / "game" / "turns").iterdir()):
         assert (t / "state.json").is_file(), t.name  # the full position, published
         files = sorted(t.glob("options-*.json"))
@@ -123,7 +124,31 @@ def test_dtp_hides_nothing_the_options_could_leak(
             assert set(view.units) == set(full.units), (t.name, side)
             assert all(view.units[u] == full.units[u] for u in full.units), (t.name, side)
             checked += 1
+            doc = json.loads(f.read_bytes())
+            afters += _detects_after_are_of_the_view(doc, view, side, Game.of(module, view).board)
     assert checked
+    assert afters, "no step offered a detection after a move (format 8): none was checked"
+
+
+def _detects_after_are_of_the_view(
+    doc: dict[str, Any], view: GameState, side: str, board: Any
+) -> int:
+    """Each ``detect`` a DTP options file offers behind a move (format 8 ``after`` [DTP
+    6.2a]) names an enemy unit of the side's view, at the hex the view shows it in, within one
+    hex of where the move ends: the count of them."""
+    from referee.pbem.draft_options import choice_after
+
+    n = 0
+    for uid, e in doc["units"].items():
+        for c in e["choices"]:
+            after = choice_after(doc, uid, c)
+            if c.get("kind") != "detect" or after is None:
+                continue
+            target = view.units[c["order"].split(" -> ")[1]]
+            assert target.side != side and target.location == c["at"], c
+            assert board.distance(after.split()[-1], c["at"]) <= 1, c
+            n += 1
+    return n
 
 
 @pytest.mark.parametrize(("demo_name", "src", "side"), LEAK_CASES)
@@ -140,7 +165,7 @@ def test_no_hidden_unit_reaches_a_sides_options(
     rs = get_ruleset(module.ruleset)
     steps = sealed_options(demo, side)
     assert any(doc["units"] for _, doc, _ in steps), "no step offered the side anything"
-    hidden_somewhere = 0
+    hidden_somewhere = allowances = 0
     for name, doc, full in steps:
         view = rs.view(module, full, side)
         hidden = sorted(u for u in full.units if u not in view.units)
@@ -160,7 +185,11 @@ def test_no_hidden_unit_reaches_a_sides_options(
                     assert c["at"] in seen_enemy, (name, c)
         for c in doc.get("side_choices", []):
             assert not set(c.get("from", [])) & set(hidden), (name, c)
+        if "allowances" in doc:  # format 8: what the side has to spend, from its view alone
+            assert doc["allowances"] == rs.allowances(module, view, side), name
+            allowances += 1
     assert hidden_somewhere, "the demo hid nothing from this side: the test proves nothing"
+    assert allowances, "no step listed the side's allowances (format 8): they went unchecked"
 
 
 def test_the_viewer_embeds_the_sides_own_options(demo_2019: Path, tmp_path: Path) -> None:

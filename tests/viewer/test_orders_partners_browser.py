@@ -75,7 +75,7 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
     for width in (390, 1280):  # the phone's screenshot first, then the desktop's drafting
         open_page(browser, page, width, downloads)
         doc = page_options(browser)
-        assert doc["format"] == "referee-draft-options/7"
+        assert doc["format"] == "referee-draft-options/8"
         assert doc["units"][SHIP]["partners"] == {"defend": {f"-> {HEX}": [GUN, "DE-RRA-1"]}}
         point(browser, SHIP, next(c for c in choices(browser, SHIP) if c["order"] == own))
         assert own in draft_text(browser).split("\n"), draft_text(browser)

@@ -35,6 +35,7 @@ from tests.viewer.drafting import (
     choices,
     download,
     downloads_dir,
+    dtp_detection_position,
     hidden_viewer,
     newest_state,
     no_errors,
@@ -68,21 +69,7 @@ def dtp_moment(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     within one hex of the CV, and try no detection; NATO has no standing order, so the CV's
     chance at each is kept for NATO's own file [DTP 6.2b]. NATO's ship and sub movement is
     awaited."""
-    from referee.engine.core import GameState, UnitState
-    from tests.conformance.rulesets import sixth_fleet_dtp
-
-    module = sixth_fleet_dtp.module()
-    state = GameState("detect", module.id, "sixth_fleet_dtp", "short", 1, "ship_movement_a",
-                      "Soviet", {}, {})  # fmt: skip
-    for pid, side, hex_id in (
-        ("US-CV-1", "NATO", "0815"),
-        ("US-DD-1", "NATO", "0812"),
-        ("SO-CG-2", "Soviet", "0817"),
-        ("SO-SS-1", "Soviet", "0817"),
-        ("SO-SN-1", "Soviet", "0814"),
-    ):
-        state = state.with_unit(UnitState(pid, side, hex_id, None))
-    state = state.with_data(damage={}, recycle={}, base_damage={}, combat={})
+    module, state = dtp_detection_position()
     root = tmp_path_factory.mktemp("dtp-moment")
     prepared_game(root, module, state)
     return root, typed_step(root, "Soviet", ["move SO-CG-2 0816", "move SO-SS-1 0816"])
@@ -218,7 +205,8 @@ def test_carrier_battlegroup_repairs_are_carried_out(
 ) -> None:
     """``repair Hull`` [10.1], ``repair US-FFG.1`` (an escort's Damaged marker [10.0]) and
     ``repair US-F14.1`` (an aircraft's [10.3]), each pointed at the CVBG's space in the USN
-    part opened with the player's key, the first two in the carrier's list. The Crippled
+    part opened with the player's key, each in the list of the piece it repairs (options
+    format 8: the carrier's systems on the carrier; no other ship offers them). The Crippled
     escort is offered no repair, and its repair typed is refused [10.0]. Carried out, each
     repair is rolled, and what it restored is in the referee's position."""
     root = cbg_logistics
@@ -227,9 +215,18 @@ def test_carrier_battlegroup_repairs_are_carried_out(
     downloads = downloads_dir(tmp_path)
     open_page(browser, page, 1280, downloads)
     assert _offered(browser, "repair") == {"repair Hull", "repair US-FFG.1", "repair US-F14.1"}
-    for unit, line in (  # the carrier's two lines both drafted: the second replaces nothing
+    on = {
+        u: [c["order"] for c in choices(browser, u) if c.get("kind") == "repair"]
+        for u in page_options(browser)["units"]
+    }
+    assert {u: r for u, r in on.items() if r} == {
+        "US-CVN-68": ["repair Hull"],
+        "US-FFG.1": ["repair US-FFG.1"],
+        "US-F14.1": ["repair US-F14.1"],
+    }
+    for unit, line in (  # each drafted beside the others: the second replaces nothing
         ("US-CVN-68", "repair Hull"),
-        ("US-CVN-68", "repair US-FFG.1"),
+        ("US-FFG.1", "repair US-FFG.1"),
         ("US-F14.1", "repair US-F14.1"),
     ):
         (c,) = [c for c in choices(browser, unit) if c["order"] == line]

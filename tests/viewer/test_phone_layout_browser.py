@@ -12,8 +12,9 @@ the most room, and the map is framed closer in until each has room), growing wit
 when zoomed in. Nothing stays on top of the map when the page scrolls (the step and zoom bar
 scrolls away), so no mark is covered. A force being composed frames its units, the "+n"
 marks and where its line ends, not the first place of its path. A unit of the side that
-the options do not list, clicked on the map, is said to have no orders at this step.
-Screenshots go to ``$REFEREE_VIEWER_SHOTS``.
+the options do not list, clicked on the map, is said to have no orders at this step. The
+play aids are one row that scrolls sideways on a phone (they wrapped into 4-5 rows above the
+map). Screenshots go to ``$REFEREE_VIEWER_SHOTS``.
 """
 
 from __future__ import annotations
@@ -356,4 +357,44 @@ def test_a_unit_at_the_board_s_edge_is_framed_on_the_board(
     )
     assert x0 <= at[0] <= x1 and y0 <= at[1] <= y1, (at, [x0, y0, x1, y1])
     browser.save_screenshot(str(shots / f"phone-layout-edge-{width}.png"))
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+AIDS = """
+const bar = document.getElementById('aidbar').getBoundingClientRect();
+const tops = Array.from(document.querySelectorAll('#aidbar button.aid'))
+  .map(b => Math.round(b.getBoundingClientRect().top));
+const vp = document.getElementById('viewport').getBoundingClientRect();
+return {tops: tops, bar: bar.height, map: [vp.top, vp.bottom], height: innerHeight,
+        wide: document.getElementById('aidbar').scrollWidth > bar.width,
+        sideways: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+"""
+
+
+def test_the_play_aids_are_one_row_above_the_map_on_a_phone(
+    browser: Any, demo_game: Path, tmp_path: Path, shots: Path
+) -> None:
+    """The Sixth Fleet demo's viewer has six play aids. At phone width they took 4-5
+    wrapped rows above the map, which opened half below the first screen; now they are one
+    row that scrolls sideways (the page itself does not), and at least two thirds of the map
+    are on the screen when the page opens. Each aid still opens its picture."""
+    game = cut(demo_game, "004-NATO-combat", tmp_path)
+    page = tmp_path / "viewer-NATO.html"
+    assert cli("viewer", game, "--side", "NATO", "-o", page)[0] == 0
+    open_page(browser, page, PHONE, tmp_path)
+    browser.set_window_size(PHONE, 844)
+    a = browser.execute_script(AIDS)
+    assert len(a["tops"]) >= 5, a
+    assert len(set(a["tops"])) == 1, a  # one row
+    assert a["bar"] < 60 and a["wide"], a  # a row that scrolls sideways, not the page
+    assert a["sideways"] <= 0, a
+    top, bottom = a["map"]
+    assert (min(bottom, a["height"]) - top) >= (bottom - top) * 2 / 3, a
+    browser.save_screenshot(str(shots / "phone-layout-aids.png"))
+    last = browser.find_elements("css selector", "#aidbar button.aid")[-1]
+    browser.execute_script("arguments[0].scrollIntoView({inline: 'end', block: 'nearest'})", last)
+    last.click()
+    assert browser.execute_script(
+        "return document.getElementById('aid-' + arguments[0].dataset.aid).open", last
+    )
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

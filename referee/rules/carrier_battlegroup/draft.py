@@ -66,6 +66,7 @@ def intel_choices(intel: list[dict[str, Any]], here: str) -> list[dict[str, Any]
             "at": here,
             "label": "Intelligence attempt",
             "section": "intelligence",
+            **({"spends": i["spends"]} if i.get("spends") else {}),
         }
         for i in intel
     ]
@@ -110,6 +111,7 @@ def purchase_choices(purchases: list[dict[str, Any]], section: str) -> list[dict
             "kind": "buy",
             "label": f"{p['lp']} LP each",
             "section": section,
+            **{k: p[k] for k in ("spends", "since") if k in p},
         }
         for p in purchases
     ]

@@ -268,7 +268,7 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         sections["moves"] = moves(module, state, seen)
         ships = facts_of(seen).cvbg["ships"] if subject in (*ALL, "CVBG", CVBG) else [subject]
         sections["intel"] = [
-            {"unit": s, "order": f"intel {s}"}
+            {"unit": s, "order": f"intel {s}", "spends": {INTEL: 1}}
             for s in ships
             if _legal(module, state, "intelligence", f"intel {s}")
         ]
@@ -317,18 +317,108 @@ def pointing(
     orders-file section; a ship of the CVBG also offers the group's purchases (the flagship,
     the first ship listed, only: one place for them) [9.0]-[9.3]."""
     here = facts_of(seen).cvbg["space"]
+    repairs_of = sections.get("repairs", [])
     out = [
         *draft.move_choices(sections.get("moves", [])),
         *draft.intel_choices(sections.get("intel", []), here),
         *draft.launch_choices(sections.get("launches", [])),
-        *draft.repair_choices(sections.get("repairs", []), here),
+        *[
+            c if _repairs_own(subject, kind, r["repair"]) else {**c, "until": ONE_LINE_A_KIND}
+            for r, c in zip(repairs_of, draft.repair_choices(repairs_of, here), strict=True)
+        ],
     ]
     buys = sections.get("purchases")
     ships = facts_of(seen).cvbg["ships"]
     if buys is None and kind == "cvbg" and ships and subject == ships[0]:
         buys = purchases(module, state, seen)
     section = "outfit" if state.phase == "outfit" else "logistics"
-    return out + draft.purchase_choices(buys or [], section)
+    old = [{**c, "until": ONE_LINE_A_KIND} for c in draft.purchase_choices(buys or [], section)]
+    each = draft.purchase_choices(every_purchase(module, state, seen), section) if buys else []
+    return out + old + each
+
+
+ONE_LINE_A_KIND = 7
+"""The last options format whose ``buy`` lines are one a track (at the most the LP buy) and
+one piece a kind, and whose ``repair`` lines are on every ship of the CVBG: format 8 gives
+every count and every piece, each with what it spends [9.1], [9.2], and each repair on the
+piece it repairs [10.0]-[10.3] (:mod:`referee.pbem.draft_options`)."""
+EACH_LINE = 8
+"""The options format from which :func:`every_purchase`'s lines are published."""
+LP, HANGAR, MISSILE_ROOM = "LP [9.1]", "Hangar room [9.1]", "cruise missile room [9.2]"
+INTEL = "Intelligence attempt [11.0]"
+"""The names of what the USN player has to spend in a file (:func:`allowances`)."""
+
+
+def _repairs_own(subject: str, kind: str, repaired: str) -> bool:
+    """Whether ``subject``'s list offers the repair of ``repaired`` in options format 8: a
+    carrier system on the carrier, a Damaged escort or aircraft on itself [10.0]-[10.3]
+    (``referee options USN``, the whole side's, lists every repair; the CVBG's own marker
+    none: it repairs nothing itself)."""
+    if kind != "cvbg" or subject in ALL:
+        return True
+    return repaired == subject or (repaired in CARRIER_SYSTEMS and subject == CARRIER)
+
+
+def every_purchase(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """[9.0]-[9.2], options format 8: each track's Cargo at every count from 1 to the most
+    the LP buy, and every available piece (a second of a kind too), each the purchase check
+    accepts alone and each with what it spends of :func:`allowances` (its LP; a carrier
+    aircraft's place in the Hangar, a cruise missile's room under the CVBG's ships), so the
+    viewer offers a line only while the draft's purchases leave room for it [9.1]."""
+    board = PointBoard(module.map)
+    here = facts_of(seen).cvbg["space"]
+    at_base = state.phase == "outfit" or board.terrain(here) == "nato_base"
+    cod = logistics.cod_range_9_3(module, seen, board) is not None
+    ships = facts_of(seen).cvbg["ships"]
+    section = "outfit" if state.phase == "outfit" else "logistics"
+
+    def ok(line: str) -> bool:
+        orders = list(_doc_lines(seen, section, line).orders)
+        return not cargo.check_buys(module, state, orders, ships, at_base=at_base, cod=cod)[1]
+
+    out: list[dict[str, Any]] = []
+    for item in TRACKS:
+        price = cargo.price(module, item)
+        for n in range(1, facts_of(seen).lp // price + 1):
+            if ok(f"buy {n} {item}"):
+                spends = {LP: n * price}
+                out.append({"lp": price, "order": f"buy {n} {item}", "spends": spends})
+    for pid in sorted(seen.units):
+        if seen.units[pid].side != "USN" or seen.units[pid].box != "available":
+            continue
+        item = cargo.item_of(module, pid)
+        if item is None or not ok(f"buy {pid}"):
+            continue
+        spends = {LP: cargo.price(module, item)}
+        if item == "carrier_aircraft":
+            spends[HANGAR] = 1
+        elif item == "cruise_missile":
+            spends[MISSILE_ROOM] = 1
+        out.append({"lp": spends[LP], "order": f"buy {pid}", "spends": spends})
+    return [{**x, "since": EACH_LINE} for x in out]
+
+
+def allowances(module: Module, state: GameState) -> dict[str, int]:
+    """What the USN player has to spend in a turn's (or the outfit's) file, from the
+    player's view: the LP [9.1], the carrier aircraft the Hangar still takes [9.1], the
+    cruise missiles the CVBG's ships still have room for [9.2], and in a turn the one
+    Intelligence attempt [11.0] (options format 8: the choices' ``spends``)."""
+    if state.phase not in ("turn", "outfit") or state.pending:
+        return {}
+    seen = (
+        view.player_view(state) if isinstance(facts_of(state).pools.get("chits"), list) else state
+    )
+    got = facts_of(seen)
+    aboard = sum(1 for v in got.air.values() if v == "hangar")
+    room = sum(cargo.capacity_of(module, s) for s in got.cvbg["ships"]) - len(got.missiles)
+    out = {
+        LP: got.lp,
+        HANGAR: max(got.carrier.get("Hangar", 8) - aboard, 0),
+        MISSILE_ROOM: max(room, 0),
+    }
+    if state.phase == "turn":
+        out[INTEL] = 1
+    return out
 
 
 def escort_choices(module: Module, seen: GameState) -> list[dict[str, Any]]:

@@ -139,6 +139,14 @@ class CarrierBattlegroup(
 
         return side_orders(module, state, side)
 
+    def allowances(self, module: Module, state: GameState, side: str) -> dict[str, int]:
+        """The USN's LP, Hangar room and cruise missile room [9.1], [9.2] and a turn's one
+        Intelligence attempt [11.0], which the ``buy`` and ``intel`` choices spend (options
+        format 8; ``options.py``)."""
+        from referee.rules.carrier_battlegroup.options import allowances
+
+        return allowances(module, state) if side == "USN" else {}
+
     force_verbs = frozenset({"trade"})
     """Several cruise missiles go under one ship in one line, ``trade MISSILE ... -> SHIP``
     [5.0 step 2c] (options format 6: ``force_since``)."""

@@ -270,13 +270,17 @@ class _Walk:
     moved: tuple[GameState, str, tuple[str, ...]] | None = None
     claims: list[Order] = field(default_factory=list)
     probs: list[Violation] = field(default_factory=list)
+    # the moments of ``moved`` once worked out (several detect lines behind one move)
+    seen: tuple[tuple[GameState, str, tuple[str, ...]], tuple[Moment, ...]] | None = None
 
     def last(self, game: Game) -> tuple[Moment, ...]:
         """The detection moments the last move opened [DTP 6.2] (none before any move)."""
         if self.moved is None:
             return ()
-        state, unit, hexes = self.moved
-        return detection_moments_6_2(game, state, unit, hexes)
+        if self.seen is None or self.seen[0] is not self.moved:
+            state, unit, hexes = self.moved
+            self.seen = (self.moved, detection_moments_6_2(game, state, unit, hexes))
+        return self.seen[1]
 
 
 def check_movement(
@@ -339,6 +343,31 @@ def _walk_move_5_0(game: Game, walk: _Walk, side: str, o: Order, kind: str) -> N
     walk.work = move_piece(game, work, u, hexes[-1])
 
 
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """What :func:`move_problems_5_0` finds of a unit before any hex of its path, the same
+    for every path it may be given: grounded [DTP 9.27, 10.44], face down [DTP 9.23],
+    docked [DTP 11.3 rule 7], Taiwanese before the PRC enters [DTP 11.51022], and its damage
+    (a D2 ship moves half [DTP 8.55]). A legal-move search asks it once a unit
+    (:meth:`LoneMove.accepts`), not once a hex."""
+
+    grounded: Violation | None
+    inactive: tuple[Violation, ...]
+    docked: Violation | None
+    taiwan: Violation | None
+    damage: int
+
+    @classmethod
+    def of(cls, game: Game, work: GameState, u: str) -> Mover:
+        return cls(
+            grounded=air.grounded_problem(game, work, u),  # [DTP 9.27, 10.44]
+            inactive=tuple(inactive_problems_9_23([(u, work.units[u].status)], "fly")),
+            docked=north_atlantic.docked_problem_11_3_7(work, u),
+            taiwan=westpac_hostilities.taiwan_move_problem_11_51022(game, work, u),
+            damage=int(facts_of(work).damage.get(u, 0)),
+        )
+
+
 def move_problems_5_0(
     game: Game,
     work: GameState,
@@ -348,13 +377,15 @@ def move_problems_5_0(
     kind: str,
     o: Order | None = None,
     path: Sequence[Violation] | None = None,
+    mover: Mover | None = None,
 ) -> list[Violation]:
     """The problems of ``move u WRITTEN``: the mover's own unit [5.1] of this phase [DTP 4.1],
     not grounded [DTP 9.27, 10.44] or inactive [DTP 9.23], on a legal path [DTP 5.0], not
     docked and into no closed port [DTP 11.3 rule 7], over no PRC land [DTP 11.5081], not
     Taiwanese before the PRC enters [DTP 11.51022]. ``o``: the order, to place the Z-5's
     problem on; ``path``: :func:`check_path_5_0`'s answer when the caller has it already (a
-    legal-move search that checked the path hex by hex)."""
+    legal-move search that checked the path hex by hex); ``mover``: :meth:`Mover.of` of ``u``
+    in ``work`` when the caller has it already (the same search, for each hex it reaches)."""
     if u not in work.units or work.units[u].side != side:
         return [Violation("5.1", f"{u} is not one of your units", code="not-own", word=u)]
     z5 = westpac_z5.move_problem_11_5095(game, work, u, written[-1], kind)  # [DTP 11.5095]
@@ -364,18 +395,15 @@ def move_problems_5_0(
         return [
             Violation("DTP 4.1", f"{u} does not move in this phase", code="wrong-phase", word=u)
         ]
-    grounded = air.grounded_problem(game, work, u)  # [DTP 9.27, 10.44]
-    if grounded is not None:
-        return [grounded]
-    damage = int(facts_of(work).damage.get(u, 0))
-    bad = inactive_problems_9_23([(u, work.units[u].status)], "fly")
+    m = mover if mover is not None else Mover.of(game, work, u)
+    if m.grounded is not None:
+        return [m.grounded]
+    bad = list(m.inactive)
     if not bad:
-        bad = list(path) if path is not None else check_path_5_0(game, work, u, written, damage)
-    docked = north_atlantic.docked_problem_11_3_7(work, u)
+        bad = list(path) if path is not None else check_path_5_0(game, work, u, written, m.damage)
     port = north_atlantic.port_problem_11_3_7(game, work, u, written[-1])
     over = westpac_national.overflight_problem_11_5081(game, u, written)  # [DTP 11.5081]
-    taiwan = westpac_hostilities.taiwan_move_problem_11_51022(game, work, u)  # [DTP 11.51022]
-    return [*bad, *(p for p in (taiwan, docked, port, over) if p is not None)]
+    return [*bad, *(p for p in (m.taiwan, m.docked, port, over) if p is not None)]
 
 
 def _walk_relocate_11_3_5(game: Game, walk: _Walk, o: Order, kind: str) -> None:
@@ -475,6 +503,7 @@ class LoneMove:
     kind: str
     ashore: frozenset[str]  # the side's command ships not in an all-sea hex [DTP 11.5091]
     recorded: tuple[str, ...]  # the hexes over the limit since reinforcement [DTP 11.5063]
+    movers: dict[str, Mover] = field(default_factory=dict, compare=False)  # by unit, once asked
 
     @classmethod
     def of(cls, game: Game, state: GameState, side: str, kind: str) -> LoneMove:
@@ -491,7 +520,12 @@ class LoneMove:
         """Whether ``check_movement`` accepts the file ``move UNIT WRITTEN`` (no error), with
         ``path`` the path check's answer for it."""
         game, state, side = self.game, self.state, self.side
-        probs = move_problems_5_0(game, state, side, unit, written, self.kind, path=path)
+        mover = self.movers.get(unit)
+        if mover is None and unit in state.units:
+            mover = self.movers[unit] = Mover.of(game, state, unit)
+        probs = move_problems_5_0(
+            game, state, side, unit, written, self.kind, path=path, mover=mover
+        )
         if any(p.severity == "error" for p in probs):
             return False
         if probs:  # warnings only: the file is walked as written
@@ -713,3 +747,31 @@ def carry_out_movement(
     if facts_of(state).moments:
         state = DtpFacts.put(state, moments=left)
     return state
+
+
+def detects_after_move_6_2a(
+    game: Game,
+    state: GameState,
+    side: str,
+    unit: str,
+    hexes: Sequence[str],
+    opened: Sequence[Moment],
+    targets: Sequence[str],
+) -> dict[str, bool]:
+    """Whether :func:`check_movement` accepts the file ``move UNIT ...`` (``hexes``, its
+    start first) then ``detect UNIT -> TARGET`` [DTP 6.2a], for each of ``targets``, where
+    the move alone is accepted (:class:`LoneMove`, as every move ``referee options`` offers)
+    and ``opened`` are the detection moments of its last step: the only ones an attempt
+    behind it can answer, the detector standing where the move ends (:func:`_detect_check`).
+    Each attempt is judged as the file's walk judges it, on the position the move leaves;
+    the file's end checks are the lone move's (an attempt changes no unit, only the attempts
+    tried [DTP 6.22]), so they are not run again. Options format 8."""
+    moved = (state, unit, tuple(hexes))
+    work = move_piece(game, state, unit, hexes[-1])
+    out: dict[str, bool] = {}
+    for t in targets:
+        walk = _Walk(work, moved=moved, seen=(moved, tuple(opened)))
+        line = Order("detect", "movement", SourcePos("options", 2, 1), (unit,), (), (t,))
+        _walk_detect_6_2(game, walk, side, line)
+        out[t] = not _errors(walk.probs)
+    return out

@@ -34,7 +34,7 @@ from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.movement import entry_cost_5_12, start_hex
-from referee.rules.sixth_fleet_dtp import flow, special_bases, strikes
+from referee.rules.sixth_fleet_dtp import air, flow, landing, special_bases, strikes
 from referee.rules.sixth_fleet_dtp.facts import facts_of
 from referee.rules.sixth_fleet_dtp.movement_phase import LoneMove
 from referee.rules.sixth_fleet_dtp.path import allowance_8_55, step_5_0
@@ -74,6 +74,7 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
         (mp0, start, first, None, None)
     ]
     found: dict[str, dict[str, Any]] = {}
+    costs: dict[str, int | None] = {}  # each hex's entry cost for this unit [5.12], asked once
     while heap:
         mp, here, path, ending, through = heapq.heappop(heap)
         if mp > best.get(here, mp):
@@ -82,10 +83,12 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
             line = f"move {unit} {' '.join(path)}"
             if len(line) <= MAX_LINE_CHARS and judge.accepts(unit, path, _listed(ending)):
                 found[here] = {"hex": here, "mp": mp, "path": list(path), "order": line}
-        for to in sorted(game.board.neighbours(here)):
-            cost = entry_cost_5_12(game, state, unit, to)
-            if cost is None or to in path or to == start:
-                continue
+        for to in game.board.adjacent_sorted(here):
+            if to not in costs:
+                costs[to] = entry_cost_5_12(game, state, unit, to)
+            cost = costs[to]
+            if cost is None or mp + cost >= best.get(to, 1 << 30) or to in path or to == start:
+                continue  # no cheaper way to ``to``: its step need not be checked
             # a problem met on the way is the whole path's: the check stops at the first
             if through is None:
                 step = step_5_0(game, state, unit, owner, allowance, here, to, mp)
@@ -94,9 +97,8 @@ def moves_5_0(game: Game, state: GameState, side: str, unit: str) -> list[dict[s
                 ends, goes = through, through
             if ends is not None and ends.code not in PASSABLE:
                 continue
-            if mp + cost < best.get(to, 1 << 30):
-                best[to] = mp + cost
-                heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
+            best[to] = mp + cost
+            heapq.heappush(heap, (mp + cost, to, (*path, to), ends, goes))
     return sorted(found.values(), key=lambda m: (m["mp"], m["hex"]))
 
 
@@ -140,10 +142,10 @@ def attacks_8_2(game: Game, state: GameState, side: str, unit: str) -> list[dict
         for line in forms:
             if orders_ok(game, state, side, [line]):
                 out.append({"target": t, "hex": ts.location, "distance": d, "order": line})
-    for h in game.board.within(here, ATTACK_RADIUS):  # bases and Defended hexes [DTP 10.44]
-        if game.board.airbase(h) is None and game.board.defended(h) is None:
-            continue
+    for h in game.board.base_hexes():  # bases and Defended hexes [DTP 10.44]
         d = game.board.distance(here, h)
+        if d > ATTACK_RADIUS:
+            continue
         if strikes.reach_problems_8_1([(unit, d)], h):
             continue  # beyond reach: the base attack's check refuses it [8.1, DTP 10.44]
         line = f"{verb} {unit} -> hex:{h}"
@@ -198,11 +200,18 @@ def bounces_8_232(game: Game, state: GameState, side: str, unit: str) -> list[di
 def rebases_9_22(game: Game, state: GameState, side: str, unit: str) -> list[dict[str, Any]]:
     """The bases ``unit`` may land on in phase 6: airbases, its side's carriers' hexes and
     the off-map bases (at their anchor hex), each kept when the phase's check accepts the
-    ``rebase`` line [DTP 9.22], [DTP 11.3 rule 2]."""
+    ``rebase`` line [DTP 9.22], [DTP 11.3 rule 2]. A base beyond the unit's range is not
+    tried: ``air.rebase_problems_9_22``, which the check adds for every ``rebase`` from where
+    the unit is (``landing.where``), refuses it [DTP 9.22]."""
     if game.category(unit) != "air":
         return []
+    here, reach = landing.where(state, unit), game.movement_allowance(unit)
     out = []
     for to, at in sorted(_landing_places(game, state, side).items()):
+        if here is not None and air.rebase_problems_9_22(
+            unit, special_bases.distance_11_3_2(game, here, to), reach, True, True
+        ):
+            continue  # beyond its range: the phase's check refuses it whatever else holds
         line = f"rebase {unit} {to}"
         if orders_ok(game, state, side, [line]):
             out.append({"base": to, "hex": at, "order": line})
@@ -303,7 +312,11 @@ def options_report(module: Module, state: GameState, subject: str, limit: int) -
         "stack_attacks": found["stack_attacks"],
         "bounces": found["bounces"],
         "rebases": found["rebases"],
-        "orders": [*_pointing(game, state, subject, found), *more],
+        "orders": [
+            *_pointing(game, state, subject, found),
+            *more,
+            *detects_after_6_2a(game, state, subject, moves),
+        ],
         "orders_since": 2,  # options files of format 1 had no DTP order lines
         "section": p.sections[0] if p is not None and p.sections else state.phase,  # [DTP 4.1]
     }
@@ -328,7 +341,8 @@ def side_orders(module: Module, state: GameState, side: str) -> list[dict[str, A
     section = flow.section_of(state)
     lines = list(draft.SIDE_LINES.get(section or "", ()))
     offered = draft.side_choices(lines, section, lambda line: orders_ok(game, state, side, [line]))
-    return [*offered, *more_side_orders(module, state, side)]
+    later = prc_after_11_51021(game, state, side)
+    return [*offered, *more_side_orders(module, state, side), *later]
 
 
 # ---- the verbs made pointable in options format 5 ---------------------------------------------
@@ -580,3 +594,82 @@ def more_side_orders(module: Module, state: GameState, side: str) -> list[dict[s
     if p.id.startswith("ship"):
         out += captures_11_5134(game, state, side, judge)
     return out
+
+
+# ---- the lines offered once an earlier line is in the draft (options format 8) -------------
+AFTER_A_LINE = 8
+"""The options format from which a line that is legal only after another line of the same
+file is published, with that line as its ``after`` (:mod:`referee.pbem.draft_options`): a
+file of an older format is written without them, byte for byte."""
+
+
+def detects_after_6_2a(
+    game: Game, state: GameState, unit: str, moves: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The detection attempts ``unit`` may make right after one of its ``moves`` [DTP 6.2a]:
+    where the move's last hex brings enemy units within one hex (the detection moment of the
+    path's last step, as :func:`~referee.rules.sixth_fleet_dtp.path.detection_moments_6_2`
+    finds it), ``detect UNIT -> TARGET`` on each of them, offered once that move is in the
+    draft (``after``: the viewer puts it right after the move) and kept when the phase's
+    check of the file ``move``, ``detect`` accepts it
+    (:func:`~referee.rules.sixth_fleet_dtp.movement_phase.detects_after_move_6_2a`: each
+    move offered is one the check accepts alone). The enemies are those of the position the
+    options are computed on, the side's own view: nothing hidden is named. A moment on the
+    way, not at the move's end, is opened by a move the player writes to that hex. The cost:
+    one check of the attempt for each enemy unit a move's last step brings within one hex,
+    no walk of the move again."""
+    from referee.rules.sixth_fleet_dtp.movement_phase import detects_after_move_6_2a
+    from referee.rules.sixth_fleet_dtp.path import Moment, move_start
+
+    if not moves:  # a unit that does not move in this phase, or a phase without moves
+        return []
+    side = state.units[unit].side
+    enemies: dict[str, list[str]] = {}
+    for e in sorted(state.units):
+        s = state.units[e]
+        if s.side != side and s.location is not None and e != unit:
+            enemies.setdefault(s.location, []).append(e)
+    near: dict[str, set[str]] = {}  # each hex: the enemy hexes within one hex of it [DTP 6.1]
+    for z in enemies:
+        for h in (z, *game.board.adjacent_hexes(z)):
+            near.setdefault(h, set()).add(z)
+    start = move_start(game, state, unit)
+    out: list[dict[str, Any]] = []
+    for m in moves:
+        path = [str(h) for h in m["path"]]
+        if start is None or path[-1] not in near:
+            continue
+        hexes = [start, *(path[1:] if path[0] == start else path)]
+        if len(hexes) < 2:  # no step taken: no moment [DTP 6.2]
+            continue
+        opened = [  # the moments of the last step, as detection_moments_6_2 finds them
+            Moment(len(hexes) - 1, path[-1], z, tuple(enemies[z]))
+            for z in sorted(near[path[-1]] - near.get(hexes[-2], set()))
+        ]
+        targets = {t: x.their_hex for x in opened for t in x.enemies}
+        if not targets:
+            continue
+        judged = detects_after_move_6_2a(game, state, side, unit, hexes, opened, sorted(targets))
+        for t in sorted(targets):
+            if judged[t]:
+                c = _choice_5(f"detect {unit} -> {t}", "detect", targets[t], "[DTP 6.2a]")
+                out.append({**c, "after": m["order"], "since": AFTER_A_LINE})
+    return out
+
+
+def prc_after_11_51021(game: Game, state: GameState, side: str) -> list[dict[str, Any]]:
+    """``commence prc`` once ``commence`` is in the draft, on the Game-Turn hostilities begin
+    [DTP 11.51021]: "PRC entry is announced at the very beginning of any turn", with or after
+    the other East Block nations, so alone it is refused until hostilities have begun
+    [DTP 11.5101] and is offered after ``commence`` where the check accepts the two."""
+    from referee.rules.sixth_fleet_dtp import draft
+
+    if flow.section_of(state) != "hostilities":
+        return []
+    prc = next(x for x in draft.SIDE_LINES["hostilities"] if x[0] == "commence prc")
+    if orders_ok(game, state, side, [prc[0]]) or not orders_ok(
+        game, state, side, ["commence", prc[0]]
+    ):
+        return []
+    c = {"order": prc[0], "kind": prc[1], "label": prc[2], "after": "commence"}
+    return [{**c, "since": AFTER_A_LINE}]
