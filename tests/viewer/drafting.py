@@ -610,3 +610,18 @@ def dtp_detection_position() -> tuple[Any, GameState]:
     ):
         state = state.with_unit(UnitState(pid, side, hex_id, None))
     return module, state.with_data(damage={}, recycle={}, base_damage={}, combat={})
+
+
+def demo_step(demo: Path, src: str, turn: str) -> tuple[Any, Any, Any, dict[str, Any]]:
+    """The module (from ``module_src/SRC``), ruleset and position after turn folder ``turn``
+    of an open demo game, and that step's report: what the options tests compute a side's
+    file from."""
+    from referee.engine.ruleset import get_ruleset
+    from referee.source.loader import load_module
+
+    module = load_module(Path(__file__).resolve().parents[2] / "module_src" / src)[0]
+    assert module is not None
+    folder = next((demo / "game" / "turns").glob(f"{turn}*"))
+    state = GameState.from_json(json.loads((folder / "state.json").read_bytes()))
+    report = json.loads((folder / "report.json").read_bytes())
+    return module, get_ruleset(module.ruleset), state, report

@@ -6,30 +6,14 @@ archive of format 2 still verifies: ``verify`` renders a file again in the forma
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee.pbem.draft_options import draft_options, options_files
+from tests.viewer.drafting import demo_step
 
 pytestmark = pytest.mark.slow
-
-SRC = Path(__file__).resolve().parents[2] / "module_src"
-
-
-def _step(demo: Path, src: str, turn: str) -> tuple[Any, Any, Any, dict[str, Any]]:
-    """The module, ruleset and position after turn folder ``turn`` of an open demo game."""
-    from referee.engine.core import GameState
-    from referee.engine.ruleset import get_ruleset
-    from referee.source.loader import load_module
-
-    module = load_module(SRC / src)[0]
-    assert module is not None
-    folder = next((demo / "game" / "turns").glob(f"{turn}*"))
-    state = GameState.from_json(json.loads((folder / "state.json").read_bytes()))
-    report = json.loads((folder / "report.json").read_bytes())
-    return module, get_ruleset(module.ruleset), state, report
 
 
 def _docs(module: Any, rs: Any, state: Any, report: dict[str, Any], side: str) -> tuple:
@@ -44,7 +28,7 @@ def test_sixth_fleet_answer_step_offers_standing_orders_only_in_format_3(
     their standing ``retreat``/``displace`` preferences only, each composed from the hexes
     next to the unit, any hex of the map taken too."""
     demo = finished_demo("sixth_fleet").out
-    module, rs, state, report = _step(demo, "sixth_fleet", "006-")
+    module, rs, state, report = demo_step(demo, "sixth_fleet", "006-")
     old, new = _docs(module, rs, state, report, "NATO")
     assert old["format"].endswith("/2") and new["format"].endswith("/3")
     assert old["units"] == {} and "side_choices" not in old
@@ -68,7 +52,7 @@ def test_sixth_fleet_movement_offers_the_stack_line_in_format_3_only(
     air above naval [7.43]) is in format 3; format 2's file has the same units and
     choices without any composed one."""
     demo = finished_demo("sixth_fleet").out
-    module, rs, state, report = _step(demo, "sixth_fleet", "002-")
+    module, rs, state, report = demo_step(demo, "sixth_fleet", "002-")
     old, new = _docs(module, rs, state, report, "Soviet")
     assert set(old["units"]) <= set(new["units"])
     for uid, e in old["units"].items():
@@ -106,7 +90,7 @@ def test_dtp_side_pass_and_stack_only_in_format_3(finished_demo: Any) -> None:
         if all(seen.values()):
             break
     assert all(seen.values()), seen
-    module, rs, state, report = _step(demo, "dtp_denmark_strait", name)
+    module, rs, state, report = demo_step(demo, "dtp_denmark_strait", name)
     side = json.loads(next((demo / "game" / "turns" / name).glob("options-*.json")).read_bytes())
     old, _ = _docs(module, rs, state, report, side["side"])
     assert "side_choices" not in old

@@ -13,7 +13,7 @@ import pytest
 
 import referee.pbem.draft_options as drafts
 from referee.pbem.draft_options import compact_json, draft_options
-from tests.viewer.test_options_format3 import _step
+from tests.viewer.drafting import demo_step
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +64,7 @@ def test_naval_movement_step_offers_load_and_abort_only_in_format_4(
         for f in t.glob("options-*.json")
         if b'"kind":"load"' in f.read_bytes()
     )
-    module, rs, state, report = _step(demo, "naval_module", turn)
+    module, rs, state, report = demo_step(demo, "naval_module", turn)
     side = state.active_side
     view = rs.view(module, state, side)
     old, new = (draft_options(module, rs, report, "0" * 64, view, side, v) for v in (3, 4))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from referee.pbem.draft_options import OPTIONS_FORMAT, compact_json, draft_options
-from tests.viewer.test_options_format3 import _step
+from tests.viewer.drafting import demo_step
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +50,7 @@ def test_dtp_air_movement_offers_carrier_and_base_lines_only_in_format_5(
         for f in t.glob("options-*.json")
         if f'"kind":"{kind}"'.encode() in f.read_bytes()
     )
-    module, rs, state, report = _step(demo, "dtp_denmark_strait", turn)
+    module, rs, state, report = demo_step(demo, "dtp_denmark_strait", turn)
     side = state.active_side
     view = rs.view(module, state, side)
     old, new = (draft_options(module, rs, report, "0" * 64, view, side, v) for v in (4, 5))
