@@ -13,11 +13,12 @@ Soviet piece is never described, so the report is the same whatever lies face do
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.engine.core import GameState
 from referee.engine.graphboard import PointBoard
-from referee.engine.orders import Order, parse_orders
+from referee.engine.orders import parse_orders
 from referee.engine.ruleset import OptionsReport
 from referee.errors import UserError
 from referee.rules.carrier_battlegroup import (
@@ -155,21 +156,28 @@ def launches(module: Module, state: GameState, seen: GameState, pid: str) -> lis
     return out
 
 
-def purchases(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
-    """[9.0]-[9.3]: each kind of Cargo the LP and the place allow now, one at a time."""
+def _purchase_check(module: Module, state: GameState, seen: GameState) -> Callable[[str], bool]:
+    """Whether the purchase check accepts one ``buy`` line alone in this step's file [9.0]-[9.3]:
+    at the NATO base or in the outfit, within the COD's range [9.3], for the CVBG's ships. One
+    check for :func:`purchases` (format 7) and :func:`every_purchase` (format 8)."""
     board = PointBoard(module.map)
     here = facts_of(seen).cvbg["space"]
     at_base = state.phase == "outfit" or board.terrain(here) == "nato_base"
     cod = logistics.cod_range_9_3(module, seen, board) is not None
     ships = facts_of(seen).cvbg["ships"]
     section = "outfit" if state.phase == "outfit" else "logistics"
-    out: list[dict[str, Any]] = []
 
-    def ok(line: str) -> list[Order]:
+    def ok(line: str) -> bool:
         orders = list(_doc_lines(seen, section, line).orders)
-        _b, errs = cargo.check_buys(module, state, orders, ships, at_base=at_base, cod=cod)
-        return [] if errs else orders
+        return not cargo.check_buys(module, state, orders, ships, at_base=at_base, cod=cod)[1]
 
+    return ok
+
+
+def purchases(module: Module, state: GameState, seen: GameState) -> list[dict[str, Any]]:
+    """[9.0]-[9.3]: each kind of Cargo the LP and the place allow now, one at a time."""
+    ok = _purchase_check(module, state, seen)
+    out: list[dict[str, Any]] = []
     for item in TRACKS:
         price = cargo.price(module, item)
         most = facts_of(seen).lp // price
@@ -365,17 +373,7 @@ def every_purchase(module: Module, state: GameState, seen: GameState) -> list[di
     accepts alone and each with what it spends of :func:`allowances` (its LP; a carrier
     aircraft's place in the Hangar, a cruise missile's room under the CVBG's ships), so the
     viewer offers a line only while the draft's purchases leave room for it [9.1]."""
-    board = PointBoard(module.map)
-    here = facts_of(seen).cvbg["space"]
-    at_base = state.phase == "outfit" or board.terrain(here) == "nato_base"
-    cod = logistics.cod_range_9_3(module, seen, board) is not None
-    ships = facts_of(seen).cvbg["ships"]
-    section = "outfit" if state.phase == "outfit" else "logistics"
-
-    def ok(line: str) -> bool:
-        orders = list(_doc_lines(seen, section, line).orders)
-        return not cargo.check_buys(module, state, orders, ships, at_base=at_base, cod=cod)[1]
-
+    ok = _purchase_check(module, state, seen)
     out: list[dict[str, Any]] = []
     for item in TRACKS:
         price = cargo.price(module, item)
