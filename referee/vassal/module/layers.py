@@ -244,14 +244,21 @@ def _clear_spot(
     step = max(4, counter_px // 4)
     xs = [p[0] for p in poly]
     ys = [p[1] for p in poly]
-    boxes = list(names.values())
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    # only the name boxes some stack box of the zone's lattice can overlap (the others add
+    # 0.0 to every sum, so the sums are the same numbers): a board has a few hundred names,
+    # a zone's stacks reach a handful of them
+    reach = (x0 - half, y0 - half - gy, x1 + half + gx, y1 + half)
+    boxes = [b for b in names.values() if _overlap(reach, b)]
     best: tuple[float, int, float, int, int] | None = None
-    for y in range(min(ys), max(ys) + 1, step):
-        for x in range(min(xs), max(xs) + 1, step):
+    for y in range(y0, y1 + 1, step):
+        for x in range(x0, x1 + 1, step):
             if not (awt_contains(poly, x, y) and point_in_polygon((x, y), poly)):
                 continue
             box = (x - half, y - half - gy, x + half + gx, y + half)
             covered = sum(_overlap(box, b) for b in boxes)
+            if best is not None and covered > best[0]:
+                continue  # it cannot win, whatever its corners
             corners = ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3]))
             outside = sum(1 for cx, cy in corners if not awt_contains(poly, round(cx), round(cy)))
             d = (x - label[0]) ** 2 + (y - label[1]) ** 2
