@@ -85,8 +85,11 @@ def overflight_problem_11_5081(game: Game, unit: str, path: Sequence[str]) -> Vi
 
 
 def _mixed(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str], list[str]]]:
-    """Hex -> (PRC units, other units) of ``side`` where both are present."""
+    """Hex -> (PRC units, other units) of ``side`` where both are present (none in a module
+    without the PRC: its every stack checked came to 0.9 million calls in a Med campaign)."""
     out: dict[str, tuple[list[str], list[str]]] = {}
+    if not national_11_508(game.module):
+        return out
     for hex_id, pieces in state.stacks.items():
         mix = mix_11_5081(game, state, pieces, side)
         if mix is not None:
@@ -99,6 +102,8 @@ def mix_11_5081(
 ) -> tuple[list[str], list[str]] | None:
     """(PRC units, other units) of ``side`` among the ``pieces`` of one hex when both are
     there [DTP 11.5081], else None."""
+    if not national_11_508(game.module):
+        return None
     ours = [p for p in pieces if state.units[p].side == side]
     prc = [p for p in ours if game.unit(p).nationality == PRC]
     others = [p for p in ours if game.unit(p).nationality != PRC]
