@@ -67,6 +67,38 @@ def _short_jvms() -> Iterator[None]:
             os.environ["JAVA_TOOL_OPTIONS"] = previous
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _referee_command_built_once() -> Iterator[None]:
+    """Typer's test runner (``typer.testing.CliRunner.invoke``) turns the Typer app into a
+    Click command on every call: about 20 ms of CPU for ``referee.cli.app`` (it reads the type
+    hints of nineteen commands' functions), over a thousand times a session. The tests of
+    this session run in-process ``referee`` commands only through that app, which nothing
+    changes once built, so its Click command is built once and handed to every later call,
+    as the fuzz harness does (``tests/fuzz/inprocess.py``, ``_Built``); any other app, and
+    the same app with Typer's shell detection switched otherwise (the one environment
+    variable the build reads), is built as before. Parsing and running a command make a new
+    Click context each call, as before."""
+    import typer.testing
+
+    build = typer.testing._get_command
+    built: dict[tuple[int, str | None], object] = {}
+
+    def once(app: object) -> object:
+        cli = sys.modules.get("referee.cli")
+        if cli is None or app is not cli.app:  # the full app: made on first use, then kept
+            return build(app)  # type: ignore[arg-type]
+        key = (id(app), os.environ.get("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION"))
+        if key not in built:
+            built[key] = build(app)  # type: ignore[arg-type]
+        return built[key]
+
+    typer.testing._get_command = once  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        typer.testing._get_command = build
+
+
 @dataclass(frozen=True, slots=True)
 class DemoRun:
     """One bundled game's demo as ``make demo`` runs it (``python -m referee.demos --only
