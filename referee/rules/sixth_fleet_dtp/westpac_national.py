@@ -27,6 +27,7 @@ from referee.engine.core import GameState, Violation
 from referee.engine.orders import Order
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.flags import DEFAULT_FLAGS
+from referee.source.memo import per_module
 from referee.source.model import Module
 
 RULE = "DTP 11.5081"
@@ -90,11 +91,23 @@ def _mixed(game: Game, state: GameState, side: str) -> dict[str, tuple[list[str]
     out: dict[str, tuple[list[str], list[str]]] = {}
     if not national_11_508(game.module):
         return out
+    prc = _prc_units(game)
     for hex_id, pieces in state.stacks.items():
+        if prc.isdisjoint(pieces):  # no PRC unit: no mix, whoever else is there
+            continue
         mix = mix_11_5081(game, state, pieces, side)
         if mix is not None:
             out[hex_id] = mix
     return out
+
+
+def _prc_units(game: Game) -> frozenset[str]:
+    """The module's PRC units [DTP 11.5081], found once per module."""
+    return per_module(
+        game.module,
+        "prc_units_11_5081",
+        lambda: frozenset(p for p, u in game.pieces.items() if u.nationality == PRC),
+    )
 
 
 def mix_11_5081(
