@@ -16,7 +16,7 @@ without the forces, byte for byte, so an archive of format 4 still verifies.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -288,14 +288,32 @@ def _forces_of_three(
     out = []
     for verb in sorted(rs.force_verbs):
         for rest, units in sorted(_sharers(lines, verb).items()):
+            # each pair asked once, not once for every force it is in; the forces in the
+            # order of ``combinations(units, k)``, those with a pair that does not mate left
+            # out as they are made (a force holding such a pair is never one)
+            mates = {pair: _viewer_allows(doc, verb, rest, pair) for pair in combinations(units, 2)}
             for k in range(3, most + 1):
-                for force in combinations(units, k):
-                    pairs_ok = all(
-                        _viewer_allows(doc, verb, rest, pair) for pair in combinations(force, 2)
-                    )
-                    if pairs_ok:
-                        out.append((verb, rest, force, _viewer_allows(doc, verb, rest, force)))
+                for force in _cliques(units, k, mates):
+                    out.append((verb, rest, force, _viewer_allows(doc, verb, rest, force)))
     return out
+
+
+def _cliques(
+    units: list[str], k: int, mates: dict[tuple[str, str], bool]
+) -> Iterator[tuple[str, ...]]:
+    """The ``k``-unit forces of ``units`` each pair of which mates, in the order
+    ``combinations(units, k)`` makes them (a force grows by later units only)."""
+
+    def grow(force: tuple[str, ...], start: int) -> Iterator[tuple[str, ...]]:
+        if len(force) == k:
+            yield force
+            return
+        for i in range(start, len(units) - (k - len(force)) + 1):
+            u = units[i]
+            if all(mates[(f, u)] for f in force):
+                yield from grow((*force, u), i + 1)
+
+    return grow((), 0)
 
 
 def _sharers(lines: dict[str, list[str]], verb: str) -> dict[str, list[str]]:
