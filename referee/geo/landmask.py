@@ -108,7 +108,15 @@ def load_globe(places: Iterable[tuple[float, float]], path: Path | None = None) 
     meta = ast.literal_eval(_read_exact(d, d.unconsumed_tail, hlen).decode("latin-1"))
     if meta != {"descr": "|b1", "fortran_order": False, "shape": (ROWS, COLS)}:
         raise UserError(f"{src}: unexpected land mask layout {meta!r}", hint=INSTALL_HINT)
-    _read_exact(d, d.unconsumed_tail, r0 * COLS, keep=False)
+    marks = _MARKS.setdefault(_file_key(src), [])
+    at, d, tail = max(
+        ((row, md.copy(), mt) for row, md, mt in marks if row <= r0),
+        key=lambda m: m[0],
+        default=(0, d, d.unconsumed_tail),
+    )
+    _read_exact(d, tail, (r0 - at) * COLS, keep=False)
+    if at != r0:
+        marks[:] = [*marks[-(MAX_MARKS - 1) :], (r0, d.copy(), d.unconsumed_tail)]
     kept: list[bytes] = []
     for _ in range(r0, r1 + 1):
         row = _read_exact(d, d.unconsumed_tail, COLS)
@@ -117,6 +125,21 @@ def load_globe(places: Iterable[tuple[float, float]], path: Path | None = None) 
         else:
             kept.append(row[col0:] + row[: col0 + width - COLS])
     return GlobeBand(r0, col0, width, kept)
+
+
+MAX_MARKS = 8
+_MARKS: dict[tuple[str, int, int], list[tuple[int, zlib._Decompress, bytes]]] = {}
+"""Where inflating the mask reached the start of a band before, by file (path, change time,
+size): (row, the inflater there, its input left). Deflate reads only from the start, so a
+band at 36° N inflated 280 MB to skip the rows above it, again for each map of a session
+(twelve maps in the command's tests); a later band starts from the nearest mark above it
+(a copy of the inflater, which gives the same bytes). A mark is about the compressed file's
+size (2.5 MB) at most."""
+
+
+def _file_key(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path), st.st_mtime_ns, st.st_size
 
 
 def _column_window(cols: list[int]) -> tuple[int, int]:
