@@ -12,6 +12,7 @@ from __future__ import annotations
 from referee.engine.core import GameState
 from referee.rules.sixth_fleet_2019.control import may_base
 from referee.rules.sixth_fleet_2019.game import HOLDING, REFIT, SIDES, Game
+from referee.source.memo import per_module
 
 
 def air_capacity_7_1_3(game: Game, state: GameState, zone: str, side: str) -> int | None:
@@ -39,7 +40,11 @@ def holding_capacity(game: Game, ship: str) -> dict[str, int]:
 def fits_aboard(game: Game, ship: str, units: list[str]) -> bool:
     """Whether ``units`` fit a ship's holding box: CV-capable air in the air places, V/STOL
     air first in the V/STOL places [2.0 errata], ground units in the land places [8.3.4]."""
-    cap = holding_capacity(game, ship)
+    return _fit(game, holding_capacity(game, ship), units)
+
+
+def _fit(game: Game, cap: dict[str, int], units: list[str]) -> bool:
+    """:func:`fits_aboard` for a holding box of capacity ``cap``."""
     air = [u for u in units if game.category(u) == "air"]
     land = [u for u in units if game.category(u) == "ground"]
     if any(not game.unit(u).has("cv") for u in air) or len(land) > cap["land"]:
@@ -56,7 +61,9 @@ def overstacked_7_2(game: Game, state: GameState) -> list[tuple[str, str, list[s
     # in roster order, whatever order the position was read in (a position read back from
     # its JSON lists units sorted by id): the same excess on the referee's run and on
     # verify's replay (docs/interpretations.md, 7.2)
-    rank = {pid: i for i, pid in enumerate(game.roster)}
+    rank = per_module(
+        game.module, "sixth_fleet_2019.rank", lambda: {p: i for i, p in enumerate(game.roster)}
+    )
     for uid in sorted(state.units, key=lambda x: (rank.get(x, len(rank)), x)):
         u = state.units[uid]
         if u.location is not None and u.side in SIDES:
@@ -89,7 +96,8 @@ def holding_excess(game: Game, ship: str, uids: list[str]) -> list[str]:
     """The units of ``uids`` (in order) that do not fit the ship's holding box once the
     earlier ones are aboard [8.3.4], [2.0 errata]."""
     keep: list[str] = []
+    cap = holding_capacity(game, ship)  # once, not once a unit
     for uid in uids:
-        if fits_aboard(game, ship, [*keep, uid]):
+        if _fit(game, cap, [*keep, uid]):
             keep.append(uid)
     return [u for u in uids if u not in keep]
