@@ -47,11 +47,23 @@ def _short_module(root: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Table, list[str]]:
-    root = tmp_path_factory.mktemp("sf19strike")
-    t = Table(root, _short_module(root), SIDES)
-    out = t.new("s1980")
+def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A table as ``referee new`` leaves it (keys, module, game, the referee's folder), made
+    once for the file: each test that plays copies it (:func:`_copy`)."""
+    root = tmp_path_factory.mktemp("sf19new")
+    out = Table(root, _short_module(root), SIDES).new("s1980")
     assert "waiting for: Soviet" in out, out
+    return root
+
+
+def _copy(started: Path, root: Path) -> Table:
+    shutil.copytree(started, root)
+    return Table(root, root / "sixth_fleet_2019", SIDES)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, started: Path) -> tuple[Table, list[str]]:
+    t = _copy(started, tmp_path_factory.mktemp("sf19strike") / "table")
     module, _ = load_module(t.module)
     assert module is not None
     rs = get_ruleset(module.ruleset)
@@ -215,12 +227,11 @@ def test_reveal_then_verify_proves_the_draws(played: tuple[Table, list[str]]) ->
 
 
 def test_playing_a_marker_one_does_not_hold_is_refused_and_nothing_written(
-    played: tuple[Table, list[str]], tmp_path: Path
+    started: Path, tmp_path: Path
 ) -> None:
     """[2.12]: a side plays only markers it has drawn; the refusal names the file:line:col and
     the case, and no turn folder is written."""
-    t = Table(tmp_path, _short_module(tmp_path), SIDES)
-    t.new("s1980")
+    t = _copy(started, tmp_path / "table")
     t.send("Soviet", "[events]", "roll")
     state = GameState.from_json(json.loads((t.game / "secret" / "state.json").read_text()))
     held = state.data["strike"]["held"]["Soviet"]
