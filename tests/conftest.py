@@ -29,6 +29,12 @@ from pathlib import Path
 
 import pytest
 
+# Hypothesis runs every "hypothesis" entry point of the installed packages when it is imported:
+# the one installed is trio's (for trio's own scheduler under Hypothesis; no test here runs
+# trio), and it imported trio into every test process's collection, about 0.15-0.25 s of CPU
+# a process. Set before any test module imports Hypothesis; a value the user set is kept.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
