@@ -220,11 +220,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     of its own, one after another, while the workers run tests. A test that asks for a demo
     takes it when done, or plays it itself if the thread has not come to it yet (the lock
     keeps each demo to one play). Without it a worker that asks for a demo another worker is
-    playing waits idle for the whole game: a core of the two lost for a minute."""
+    playing waits idle for the whole game: a core of the two lost for a minute. Then, with
+    the first demo under way, the controller writes the bytecode every worker would
+    otherwise write for itself at collection (:mod:`tests.compile_ahead`)."""
     config = session.config
     workers = getattr(config.option, "numprocesses", None)
-    if not config.getoption("demos_ahead") or not workers or hasattr(config, "workerinput"):
+    if not workers or hasattr(config, "workerinput"):
         return  # one test process: its children's CPU is counted in its tests
+    if config.getoption("demos_ahead"):
+        _start_demos_ahead(config)
+    from tests.compile_ahead import compile_ahead
+
+    compile_ahead(config)  # before pytest-xdist starts the workers (its hook is trylast)
+
+
+def _start_demos_ahead(config: pytest.Config) -> None:
     # the controller's base folder, the workers' parent (pytest-xdist reads it the same way)
     base = config._tmp_path_factory.getbasetemp()
     folder = base / "referee-cache"
