@@ -13,8 +13,8 @@ adjudicates it.
 Each test's first `referee` line runs through the shell as typed, the console script on the
 PATH; its later `referee` lines run in the test process through the same `main`
 (:func:`tests.clirun.run_main`: the same exit codes and output, in the page's folder, with
-its `REFEREE_HOME`), which spares an interpreter's start and imports a line (about 50
-lines in all). Lines for other programs (`printf`, `ssh-keygen`) run through the shell."""
+its `REFEREE_HOME`), which spares an interpreter's start and imports a line (40 of the
+45 lines). Lines for other programs (`printf`, `ssh-keygen`) run through the shell."""
 
 from __future__ import annotations
 
