@@ -6,10 +6,11 @@ fresh clone: ``make test`` writes bytecode, ``PYTHONDONTWRITEBYTECODE`` cleared)
 rewrote the asserts of all 350 test modules and compiled them and the package itself, the
 workers side by side, so each paid it: about 12 s of CPU a worker against 2.5 s with the
 bytecode there (docs/performance.md, "The test suite"). Here the controller writes the same
-files once, where each worker would have: the package's ordinary bytecode
-(:mod:`compileall`), and for each test module pytest's own rewritten one, made by pytest's
-rewriting with this session's configuration, under pytest's file name. A file whose
-bytecode is already up to date is left alone, so a warm run pays only the checks.
+files once, where each worker would have: the ordinary bytecode of the package and of the
+tests' helper modules (:mod:`compileall`), and for each test module pytest's own rewritten
+one, made by pytest's rewriting with this session's configuration, under pytest's file
+name. A file whose bytecode is already up to date is left alone, so a warm run pays only
+the checks.
 
 pytest keeps its rewriting to itself (``_pytest.assertion.rewrite``): if its names are not
 there (another pytest), nothing is written and each worker compiles for itself as before. A
@@ -45,7 +46,8 @@ def compile_ahead(config: pytest.Config) -> int:
     done = 0
     for fn in sorted((ROOT / "tests").rglob("*.py")):
         if not any(fnmatch.fnmatch(fn.name, p) for p in patterns):
-            continue  # a helper module: compiled on import like the package
+            compileall.compile_file(fn, quiet=1)  # a helper module: imported like the package
+            continue
         pyc = get_cache_dir(fn) / (fn.name[:-3] + PYC_TAIL)
         source_hash = importlib.util.source_hash(fn.read_bytes())
         if _header(pyc) == _expected(source_hash):
