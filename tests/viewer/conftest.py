@@ -64,6 +64,14 @@ def browser() -> Iterator[Any]:
         "--window-size=1400,900",
         "--force-device-scale-factor=1",
         "--proxy-server=127.0.0.1:9",  # nothing may leave the machine either
+        # no background work a test has no use for (updates, sync, extensions, first-run)
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--disable-sync",
+        "--no-first-run",
+        "--mute-audio",
     ):
         opts.add_argument(a)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
@@ -82,7 +90,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$REFEREE_VIEWER_SHOTS`` (to look at them), else a tmp dir."""
+    """Where screenshots go: ``$REFEREE_VIEWER_SHOTS`` (to look at them), else a tmp dir,
+    where :func:`tests.viewer.drafting.snap` takes none (nobody would look)."""
     folder = Path(os.environ.get("REFEREE_VIEWER_SHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -17,7 +17,7 @@ import pytest
 
 from referee.demos.sixth_fleet_1975 import SRC
 from referee.source.loader import load_module
-from tests.viewer.drafting import open_fresh, shown
+from tests.viewer.drafting import open_fresh, shown, snap
 
 STEP = "006-Soviet-combat"  # Game-Turn 2: three Soviet units attack GR-DD-2 in 1720 [8.0]
 TARGET = "1720"
@@ -224,9 +224,9 @@ def test_readable_at_phone_width(browser: Any, nato: Path, shots: Path) -> None:
     assert width <= 390, "the page scrolls sideways at phone width"
     vp = browser.find_element("id", "viewport").rect
     assert vp["width"] >= 350 and vp["height"] >= 300
-    browser.save_screenshot(str(shots / "viewer-phone.png"))
+    snap(browser, shots / "viewer-phone.png")
     browser.execute_script("document.getElementById('events').scrollIntoView()")
-    browser.save_screenshot(str(shots / "viewer-phone-events.png"))
+    snap(browser, shots / "viewer-phone-events.png")
     assert browser.find_element("css selector", "#events li").is_displayed()
 
 
