@@ -262,11 +262,10 @@ def open_page(browser: Any, page: Path, width: int, downloads: Path) -> None:
 
 
 def open_fresh(browser: Any, path: Path, width: int = 1400, height: int = 900) -> None:
-    """``path`` at ``width`` x ``height``, loaded once the performance log was emptied: the
-    log then holds this page's requests only (loaded once: a load of a viewer costs about
-    250 ms of Chromium's CPU)."""
+    """``path`` at ``width`` x ``height``, loaded once (a load of a viewer costs about 250 ms
+    of Chromium's CPU). The performance log, where a test reads it, is a fresh browser's
+    (``logged_browser``): it holds this page's requests only."""
     size(browser, width, height)
-    browser.get_log("performance")  # drop the entries of earlier pages
     browser.get(path.resolve().as_uri())
 
 

@@ -48,7 +48,8 @@ def _go_to(browser: Any, title: str) -> None:
     raise AssertionError(f"never reached {title!r}: {_status(browser)}")
 
 
-def test_it_loads_offline_with_no_request_and_no_error(browser: Any, nato: Path) -> None:
+def test_it_loads_offline_with_no_request_and_no_error(logged_browser: Any, nato: Path) -> None:
+    browser = logged_browser
     open_fresh(browser, nato)
     urls = []
     for entry in browser.get_log("performance"):
