@@ -67,6 +67,23 @@ def _short_jvms() -> Iterator[None]:
             os.environ["JAVA_TOOL_OPTIONS"] = previous
 
 
+def _hypothesis_without_deadlines() -> None:
+    """The suite's Hypothesis settings: no deadline and no "too slow" health check. ``make
+    test`` runs more workers than the machine has cores (tests/lanes.py), so how long one
+    example took says how busy the machine was, not how slow the code is: an example of a
+    quarter of a millisecond took 268 ms once and failed its 200 ms deadline. What each
+    property checks is unchanged; the speed of the code is measured by ``bench/``."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "referee-suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile("referee-suite")
+
+
+_hypothesis_without_deadlines()
+
+
 @dataclass(frozen=True, slots=True)
 class DemoRun:
     """One bundled game's demo as ``make demo`` runs it (``python -m referee.demos --only
