@@ -73,6 +73,23 @@ def _short_jvms() -> Iterator[None]:
             os.environ["JAVA_TOOL_OPTIONS"] = previous
 
 
+def _hypothesis_without_deadlines() -> None:
+    """The suite's Hypothesis settings: no deadline and no "too slow" health check. ``make
+    test`` runs more workers than the machine has cores (tests/lanes.py), so how long one
+    example took says how busy the machine was, not how slow the code is: an example of a
+    quarter of a millisecond took 268 ms once and failed its 200 ms deadline. What each
+    property checks is unchanged; the speed of the code is measured by ``bench/``."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "referee-suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile("referee-suite")
+
+
+_hypothesis_without_deadlines()
+
+
 @dataclass(frozen=True, slots=True)
 class DemoRun:
     """One bundled game's demo as ``make demo`` runs it (``python -m referee.demos --only
@@ -207,6 +224,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "start (make test), so a test that reads one rarely waits for its game",
     )
     parser.addoption(
+        "--lane",
+        action="append",
+        default=[],
+        metavar="KIND[+KIND]",
+        help="with pytest-xdist's --dist loadfile: give the files of KIND (vassal: real "
+        "VASSAL; browser: headless Chromium) a worker of their own, the last worker the "
+        "first --lane named; the other workers take the other files (tests/lanes.py)",
+    )
+    parser.addoption(
         "--record-costs",
         action="store_true",
         help="write each test file's CPU in this session to tests/file_costs.txt (the files "
@@ -315,11 +341,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(20_000, 10, 10)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark what is slow by what it needs, so ``-m "not slow"`` is the quick subset:
     a test that reads a shared demo game (``finished_demo``, also through ``demo_game`` or a
     file's ``demo_run``) or runs real VASSAL (``vassal``) is ``slow``; one that drives the
-    headless browser (``browser``) is ``chromium`` and ``slow``. ``make test`` and CI run all."""
+    headless browser (``browser``) is ``chromium`` and ``slow``. ``make test`` and CI run all.
+    With ``--lane``, a worker records each file's kind for the controller (:mod:`tests.lanes`)."""
     for item in items:
         needs = set(getattr(item, "fixturenames", ()))
         if "browser" in needs:
@@ -327,6 +354,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if needs & {"finished_demo", "browser"} or item.get_closest_marker("vassal"):
             item.add_marker(pytest.mark.slow)
     _costly_files_first(items)
+    if config.getoption("lane") and hasattr(config, "workerinput"):
+        from tests.lanes import file_kinds, kind_of, write_kinds
+
+        tests = [
+            (
+                item.nodeid.split("::", 1)[0],
+                kind_of((m.name for m in item.iter_markers()), getattr(item, "fixturenames", ())),
+            )
+            for item in items
+        ]
+        # the controller's base folder: each worker's is ``popen-gwN`` inside it
+        write_kinds(config._tmp_path_factory.getbasetemp().parent, file_kinds(tests))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--lane``: pytest-xdist's ``loadfile`` with workers of their own for the files that
+    mostly wait (:mod:`tests.lanes`); otherwise pytest-xdist's own scheduler."""
+    lanes = config.getoption("lane")
+    if not lanes or config.getoption("dist") != "loadfile":
+        return None
+    from tests.lanes import make_scheduler
+
+    return make_scheduler(config, log, config._tmp_path_factory.getbasetemp(), lanes)
 
 
 # What each test file cost in a whole run of the suite, for handing the files out costliest
