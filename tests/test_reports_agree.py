@@ -192,13 +192,12 @@ FRESH = {
 
 
 def _cli(*args: str) -> tuple[int, str]:
-    from typer.testing import CliRunner
-
     from referee.cli import app
     from referee.errors import UserError
+    from tests.clirun import Runner
 
     try:
-        r = CliRunner().invoke(app, list(args), catch_exceptions=False)
+        r = Runner().invoke(app, list(args), catch_exceptions=False)
     except UserError as exc:
         return exc.exit_code, str(exc)
     return r.exit_code, r.output

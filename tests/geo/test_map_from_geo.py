@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.geo.fit import fit_grid
@@ -16,12 +15,13 @@ from referee.geo.spec import parse_spec
 from referee.hexgrid import HexGrid
 from referee.source.diagnostics import Diagnostics
 from referee.source.mappicture import parse_map_picture
+from tests.clirun import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 GIBRALTAR = ROOT / "tests" / "fixtures" / "geo" / "gibraltar.toml"
 DENMARK = ROOT / "docs" / "examples" / "denmark_strait"
 WESTPAC = ROOT / "docs" / "examples" / "westpac"
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _run(*args: str):

@@ -11,16 +11,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
 from referee.cli import app
 from referee.errors import UserError
 from referee.vassal.codec.obfuscation import deobfuscate
+from tests.clirun import Runner
 
 
 def cli(*args: Any) -> tuple[int, str]:
     """``referee ARGS``: (exit code, stdout and stderr); a UserError exits 2 as in main()."""
-    r = CliRunner().invoke(app, [str(a) for a in args])
+    r = Runner().invoke(app, [str(a) for a in args])
     if r.exception is not None and not isinstance(r.exception, SystemExit):
         if isinstance(r.exception, UserError):
             return getattr(r.exception, "exit_code", 2), str(r.exception)

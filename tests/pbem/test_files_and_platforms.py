@@ -11,10 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.safeio import atomic_path, write_bytes_atomic, write_new_file
+from tests.clirun import Runner
 from tests.pbem.conftest import Game, setup_both
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def test_the_one_writer_follows_the_umask_except_for_private_files(tmp_path, uma
 
 @posix_only
 def test_keygen_under_umask_022_shares_the_public_key_only(tmp_path, umask_022):
-    r = CliRunner().invoke(app, ["keygen", "alice", "-o", str(tmp_path)])
+    r = Runner().invoke(app, ["keygen", "alice", "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output
     assert _mode(tmp_path / "alice.key") == 0o600
     assert _mode(tmp_path / "alice.pub") == 0o644
@@ -76,16 +76,16 @@ def test_state_files_and_signed_orders_are_shared(tmp_path, umask_022):
     from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES
 
     out = tmp_path / "s.json"
-    r = CliRunner().invoke(
+    r = Runner().invoke(
         app, ["state", "new", str(FIXTURES / "mini"), "--scenario", "skirmish", "-o", str(out)]
     )
     assert r.exit_code == 0, r.output
     assert _mode(out) == 0o644
-    CliRunner().invoke(app, ["keygen", "bob", "-o", str(tmp_path)])
+    Runner().invoke(app, ["keygen", "bob", "-o", str(tmp_path)])
     orders = tmp_path / "o.txt"
     orders.write_text("game: g\nside: NATO\nturn: 0\n[setup]\n")
     os.chmod(orders, 0o600)
-    r = CliRunner().invoke(app, ["sign", str(orders), "--key", str(tmp_path / "bob.key")])
+    r = Runner().invoke(app, ["sign", str(orders), "--key", str(tmp_path / "bob.key")])
     assert r.exit_code == 0, r.output
     assert _mode(orders) == 0o644
 

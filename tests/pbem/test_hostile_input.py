@@ -13,15 +13,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.engine.core import GameState
 from referee.pbem.verify import VerifyFailure, verify_archive
 from referee.shapes import ShapeError
+from tests.clirun import Runner
 from tests.pbem.conftest import setup_both
 from tests.pbem.test_pbem_verify import _resign
 
-runner = CliRunner()
+runner = Runner()
 
 
 def _cli(args: list[str]) -> tuple[int, str]:

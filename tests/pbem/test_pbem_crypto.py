@@ -9,7 +9,6 @@ import stat
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -30,12 +29,13 @@ from referee.pbem.keys import (
     write_key_pair,
 )
 from referee.pbem.problems import Refusal
+from tests.clirun import Runner
 
 # ---- keys
 
 
 def test_keygen_writes_a_0600_private_key_and_never_prints_it(tmp_path):
-    r = CliRunner().invoke(app, ["keygen", "alice", "-o", str(tmp_path)])
+    r = Runner().invoke(app, ["keygen", "alice", "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output
     key, pub = tmp_path / "alice.key", tmp_path / "alice.pub"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
@@ -46,9 +46,9 @@ def test_keygen_writes_a_0600_private_key_and_never_prints_it(tmp_path):
     pk = load_private(key)
     assert load_public(pub).fingerprint == pk.public.fingerprint
     assert pk.public.short in r.output
-    again = CliRunner().invoke(app, ["keygen", "alice", "-o", str(tmp_path)])
+    again = Runner().invoke(app, ["keygen", "alice", "-o", str(tmp_path)])
     assert again.exit_code != 0 and load_private(key).public == pk.public
-    forced = CliRunner().invoke(app, ["keygen", "alice", "-o", str(tmp_path), "--force"])
+    forced = Runner().invoke(app, ["keygen", "alice", "-o", str(tmp_path), "--force"])
     assert forced.exit_code == 0 and load_private(key).public != pk.public
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
 

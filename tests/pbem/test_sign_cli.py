@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
 from referee.pbem.envelope import open_envelope
 from referee.pbem.keys import write_key_pair
 from referee.pbem.signing import sign_orders
+from tests.clirun import Runner
 from tests.pbem.conftest import Game
 
-RUN = CliRunner()
+RUN = Runner()
 SETUP = ["place US-DD-1 0202", "place US-F4.2 0203"]
 
 

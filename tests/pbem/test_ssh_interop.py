@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -21,13 +20,14 @@ from referee.pbem.keys import load_private, load_public, write_key_pair
 from referee.pbem.problems import Refusal
 from referee.pbem.signing import sign_orders
 from referee.pbem.sshsig import BEGIN
+from tests.clirun import Runner
 from tests.pbem.conftest import Game
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 if SSH_KEYGEN is None and os.environ.get("CI"):
     raise RuntimeError("ssh-keygen is missing under CI: .ci/run installs openssh-client")
 needs_ssh = pytest.mark.skipif(SSH_KEYGEN is None, reason="OpenSSH ssh-keygen not installed")
-RUN = CliRunner()
+RUN = Runner()
 SETUP = ["place US-DD-1 0202", "place US-F4.2 0203"]
 
 

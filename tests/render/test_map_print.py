@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -21,11 +20,12 @@ from referee.render.mapprint import map_geometry, parse_overlap_in, row_letters
 from referee.render.playaids import build_map, write_map
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 from tests.render.pdfread import image_placements, media_boxes
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "modules"
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _load(path: Path) -> Module:

@@ -7,14 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
 from referee.errors import UserError
+from tests.clirun import Runner
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES
 
 MINI = str(FIXTURES / "mini")
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _new(tmp: Path) -> Path:

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
+from tests.clirun import Runner
 from tests.conformance.harness import load_case
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 
 CASE = Path(__file__).resolve().parents[1] / "conformance" / "sixth_fleet_1975"
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _validate(tmp_path: Path, body: str, *fmt: str) -> tuple[int, str]:

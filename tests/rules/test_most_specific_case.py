@@ -10,8 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
 from referee.cli import app
 from referee.engine.orders import parse_orders
 from referee.engine.ruleset import get_ruleset
@@ -19,11 +17,12 @@ from referee.rules.sixth_fleet_1975.advance import advance_problem_8_5
 from referee.rules.sixth_fleet_1975.context import Game
 from referee.rules.sixth_fleet_1975.retreat import retreat_barrier
 from referee.rules.sixth_fleet_1975.vocabulary import VOCABULARY
+from tests.clirun import Runner
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 from tests.rules.play import header
 
 RS = get_ruleset("sixth_fleet_1975")
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _violations(case: dict[str, Any], section: str, body: str) -> list[str]:

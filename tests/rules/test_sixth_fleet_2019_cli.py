@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
+from tests.clirun import Runner
 from tests.conformance.rulesets.sixth_fleet_2019 import SOURCE, build_state, module_2019
 
-RUN = CliRunner()
+RUN = Runner()
 UNITS = [
     ["US-FF-1", "Tyrrhenian Sea"],
     ["SP-DDG-1", "Tyrrhenian Sea"],

@@ -7,13 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
-
 from referee.cli import app
+from tests.clirun import Runner
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 
 SF75EX = str(FIXTURES / "sf75ex")
-RUN = CliRunner()
+RUN = Runner()
 
 AIR_OFF_BASE: dict[str, Any] = {
     "turn": 2,
