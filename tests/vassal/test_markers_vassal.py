@@ -24,12 +24,13 @@ from referee.rules.naval_module.markers import port_capacity_left
 from referee.rules.sixth_fleet_dtp.special_bases import off_map_base
 from referee.source.boxes import carried_by, carrier_of
 from referee.vassal.position.save import write_position_vsav
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 
 from .marker_games import dtp_position, naval_position
 from .vcheck_run import run_vcheck
 
-pytestmark = [pytest.mark.vassal, pytest.mark.shared_cache]  # its builds are a means
+# the bundled modules as built once a session (``bundled_vmod``): the positions are of them
+pytestmark = pytest.mark.vassal
 LAYER = re.compile(r"Layer\[(.*?)\]value=(-?\d+);")
 
 
@@ -63,7 +64,7 @@ def _vcheck(vmod: Path, saves: list[Path], tmp_path: Path) -> str:
 
 def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling(tmp_path: Path) -> None:
     m, state = dtp_position()
-    vmod = build_module_with_setups(m, tmp_path / "build", workers=1).path
+    vmod = bundled_vmod("dtp_denmark_strait")
     played = tmp_path / "played.vsav"
     write_position_vsav(m, state, played)
     damage = {u: int(d) for u, d in (state.data.get("damage") or {}).items()}
@@ -107,7 +108,7 @@ def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling(tmp_pa
 
 def test_naval_position_shows_ports_zones_sides_damage_boxes_and_capacity(tmp_path: Path) -> None:
     m, state = naval_position()
-    vmod = build_module_with_setups(m, tmp_path / "build", workers=1).path
+    vmod = bundled_vmod("naval_module")
     played = tmp_path / "played.vsav"
     write_position_vsav(m, state, played)
     out = _vcheck(vmod, [played], tmp_path)
