@@ -20,14 +20,16 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.core import GameState
 from referee.rules.naval_module.markers import port_capacity_left
 from referee.rules.sixth_fleet_dtp.special_bases import off_map_base
 from referee.source.boxes import carried_by, carrier_of
+from referee.source.model import Module
 from referee.vassal.position.save import write_position_vsav
 from tests.conftest import bundled_vmod
 
 from .marker_games import dtp_position, naval_position
-from .vcheck_run import run_vcheck
+from .vcheck_run import checked, checks, run_vcheck
 
 # the bundled modules as built once a session (``bundled_vmod``): the positions are of them
 pytestmark = pytest.mark.vassal
@@ -62,17 +64,30 @@ def _vcheck(vmod: Path, saves: list[Path], tmp_path: Path) -> str:
     return out
 
 
-def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling(tmp_path: Path) -> None:
+def _convoy(m: Module, state: GameState) -> str:
+    return next(u for u in state.units if m.piece(u).unit.id.startswith("US-CVY"))
+
+
+@checks("dtp_denmark_strait", request="markers")
+def _dtp_saves(folder: Path) -> tuple[list[Path], list[str]]:
+    """The played position, and a copy with the convoy's damage raised to D11 (its track)."""
     m, state = dtp_position()
-    vmod = bundled_vmod("dtp_denmark_strait")
-    played = tmp_path / "played.vsav"
-    write_position_vsav(m, state, played)
     damage = {u: int(d) for u, d in (state.data.get("damage") or {}).items()}
-    convoy = next(u for u in state.units if m.piece(u).unit.id.startswith("US-CVY"))
-    raised = state.with_data(damage={**damage, convoy: 11})  # D11: the convoy's track
-    deep = tmp_path / "convoy_d11.vsav"
+    raised = state.with_data(damage={**damage, _convoy(m, state): 11})
+    played, deep = folder / "played.vsav", folder / "convoy_d11.vsav"
+    write_position_vsav(m, state, played)
     write_position_vsav(m, raised, deep)
-    out = _vcheck(vmod, [played, deep], tmp_path)
+    return [played, deep], []
+
+
+def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling() -> None:
+    """On the session's one vcheck run of the bundled module (shared with its hex test)."""
+    m, state = dtp_position()
+    folder, out = checked("dtp_denmark_strait", "markers")  # exit 0, no problem
+    assert not [ln for ln in out.splitlines() if ln.split("\t")[0] in ("WARN", "ERROR")]
+    played, deep = (folder / "played.vsav").resolve(), (folder / "convoy_d11.vsav").resolve()
+    damage = {u: int(d) for u, d in (state.data.get("damage") or {}).items()}
+    convoy = _convoy(m, state)
 
     recycle = state.data["recycle"]
     expected = {}
