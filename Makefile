@@ -49,18 +49,23 @@ demo-declared: $(STAMP)
 
 # the suite on TEST_WORKERS processes (pytest-xdist); each test file runs whole on one of them,
 # so a file's module-scoped game is played once, and each demo is played once for all of
-# them (tests/conftest.py). `make test TEST_WORKERS=0` runs it in one process. The files go
-# out costliest first by each file's recorded CPU (tests/file_costs.txt; `pytest --record-costs`
-# writes it), in the suite's own order (`--no-loadscope-reorder`), and the demos are played
-# beside the tests from the start (`--demos-ahead`), so no worker waits idle.
+# them (tests/conftest.py). `make test TEST_WORKERS=0` runs it in one process. Four workers on
+# two cores: the last one takes the real-VASSAL files and the one before it the headless
+# Chromium files (`--lane`, tests/lanes.py), which mostly wait (VASSAL's checker sleeps between
+# its steps), so their waits overlap the other two workers' CPU-bound files instead of leaving
+# a core idle. The files go out costliest first by each file's recorded CPU
+# (tests/file_costs.txt; `pytest --record-costs` writes it), in the suite's own order
+# (`--no-loadscope-reorder`), and the demos are played beside the tests from the start
+# (`--demos-ahead`), so no worker waits idle.
 # Bytecode is written even where the shell sets PYTHONDONTWRITEBYTECODE (these machines do):
 # the CLI subprocesses the tests start read the package's compiled code instead of compiling
 # it each time, and pytest keeps its rewritten test modules (docs/performance.md, the suite).
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 4
 test: $(STAMP)
 	$(BIN)/ruff check referee tests bench
 	$(BIN)/ruff format --check referee tests bench
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --demos-ahead
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --demos-ahead \
+	  --lane vassal --lane browser
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix referee tests bench

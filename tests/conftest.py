@@ -29,6 +29,12 @@ from pathlib import Path
 
 import pytest
 
+# Hypothesis runs every "hypothesis" entry point of the installed packages when it is imported:
+# the one installed is trio's (for trio's own scheduler under Hypothesis; no test here runs
+# trio), and it imported trio into every test process's collection, about 0.15-0.25 s of CPU
+# a process. Set before any test module imports Hypothesis; a value the user set is kept.
+os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
@@ -65,6 +71,23 @@ def _short_jvms() -> Iterator[None]:
             os.environ.pop("JAVA_TOOL_OPTIONS", None)
         else:
             os.environ["JAVA_TOOL_OPTIONS"] = previous
+
+
+def _hypothesis_without_deadlines() -> None:
+    """The suite's Hypothesis settings: no deadline and no "too slow" health check. ``make
+    test`` runs more workers than the machine has cores (tests/lanes.py), so how long one
+    example took says how busy the machine was, not how slow the code is: an example of a
+    quarter of a millisecond took 268 ms once and failed its 200 ms deadline. What each
+    property checks is unchanged; the speed of the code is measured by ``bench/``."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "referee-suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.load_profile("referee-suite")
+
+
+_hypothesis_without_deadlines()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +224,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "start (make test), so a test that reads one rarely waits for its game",
     )
     parser.addoption(
+        "--lane",
+        action="append",
+        default=[],
+        metavar="KIND[+KIND]",
+        help="with pytest-xdist's --dist loadfile: give the files of KIND (vassal: real "
+        "VASSAL; browser: headless Chromium) a worker of their own, the last worker the "
+        "first --lane named; the other workers take the other files (tests/lanes.py)",
+    )
+    parser.addoption(
         "--record-costs",
         action="store_true",
         help="write each test file's CPU in this session to tests/file_costs.txt (the files "
@@ -214,11 +246,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     of its own, one after another, while the workers run tests. A test that asks for a demo
     takes it when done, or plays it itself if the thread has not come to it yet (the lock
     keeps each demo to one play). Without it a worker that asks for a demo another worker is
-    playing waits idle for the whole game: a core of the two lost for a minute."""
+    playing waits idle for the whole game: a core of the two lost for a minute. Then, with
+    the first demo under way, the controller writes the bytecode every worker would
+    otherwise write for itself at collection (:mod:`tests.compile_ahead`)."""
     config = session.config
     workers = getattr(config.option, "numprocesses", None)
-    if not config.getoption("demos_ahead") or not workers or hasattr(config, "workerinput"):
+    if not workers or hasattr(config, "workerinput"):
         return  # one test process: its children's CPU is counted in its tests
+    if config.getoption("demos_ahead"):
+        _start_demos_ahead(config)
+    from tests.compile_ahead import compile_ahead
+
+    compile_ahead(config)  # before pytest-xdist starts the workers (its hook is trylast)
+
+
+def _start_demos_ahead(config: pytest.Config) -> None:
     # the controller's base folder, the workers' parent (pytest-xdist reads it the same way)
     base = config._tmp_path_factory.getbasetemp()
     folder = base / "referee-cache"
@@ -299,11 +341,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(20_000, 10, 10)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark what is slow by what it needs, so ``-m "not slow"`` is the quick subset:
     a test that reads a shared demo game (``finished_demo``, also through ``demo_game`` or a
     file's ``demo_run``) or runs real VASSAL (``vassal``) is ``slow``; one that drives the
-    headless browser (``browser``) is ``chromium`` and ``slow``. ``make test`` and CI run all."""
+    headless browser (``browser``) is ``chromium`` and ``slow``. ``make test`` and CI run all.
+    With ``--lane``, a worker records each file's kind for the controller (:mod:`tests.lanes`)."""
     for item in items:
         needs = set(getattr(item, "fixturenames", ()))
         if "browser" in needs:
@@ -311,6 +354,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if needs & {"finished_demo", "browser"} or item.get_closest_marker("vassal"):
             item.add_marker(pytest.mark.slow)
     _costly_files_first(items)
+    if config.getoption("lane") and hasattr(config, "workerinput"):
+        from tests.lanes import file_kinds, kind_of, write_kinds
+
+        tests = [
+            (
+                item.nodeid.split("::", 1)[0],
+                kind_of((m.name for m in item.iter_markers()), getattr(item, "fixturenames", ())),
+            )
+            for item in items
+        ]
+        # the controller's base folder: each worker's is ``popen-gwN`` inside it
+        write_kinds(config._tmp_path_factory.getbasetemp().parent, file_kinds(tests))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--lane``: pytest-xdist's ``loadfile`` with workers of their own for the files that
+    mostly wait (:mod:`tests.lanes`); otherwise pytest-xdist's own scheduler."""
+    lanes = config.getoption("lane")
+    if not lanes or config.getoption("dist") != "loadfile":
+        return None
+    from tests.lanes import make_scheduler
+
+    return make_scheduler(config, log, config._tmp_path_factory.getbasetemp(), lanes)
 
 
 # What each test file cost in a whole run of the suite, for handing the files out costliest

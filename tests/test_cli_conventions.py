@@ -9,18 +9,19 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import pytest
 from typer.main import get_command
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.commands.common import github_annotation, github_escape_property
+from tests.clirun import Ran, Runner, run_main
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES
 
 MINI = str(FIXTURES / "mini")
-RUN = CliRunner()
+RUN = Runner()
 PY_TYPE = re.compile(r"<(list\[[^\]]*\]|int range|float range|str|path|int|float|text|file)>")
 
 
@@ -37,6 +38,13 @@ def _commands() -> Iterator[tuple[list[str], object]]:
 
 
 COMMANDS = [p for p, _ in _commands()]
+
+
+@cache
+def _command_at() -> dict[tuple[str, ...], object]:
+    """Each command by its path, from one build of the command line (Typer builds all of it
+    afresh on each ``get_command``, about 23 ms)."""
+    return {tuple(p): c for p, c in _commands()}
 
 
 def _code(r) -> int:
@@ -66,7 +74,7 @@ def test_help_is_for_people(path: list[str]) -> None:
 
 @pytest.mark.parametrize("path", COMMANDS, ids=[" ".join(p) for p in COMMANDS])
 def test_every_command_has_quiet_json_and_format(path: list[str]) -> None:
-    cmd = dict((tuple(p), c) for p, c in _commands())[tuple(path)]
+    cmd = _command_at()[tuple(path)]
     opts = {o for p in cmd.params for o in getattr(p, "opts", [])}  # type: ignore[attr-defined]
     missing = {"-q", "--quiet", "--json", "--format"} - opts
     assert not missing, (
@@ -79,7 +87,7 @@ def test_every_command_has_quiet_json_and_format(path: list[str]) -> None:
 
 def test_output_options_are_named_alike() -> None:
     for path in COMMANDS:
-        cmd = dict((tuple(p), c) for p, c in _commands())[tuple(path)]
+        cmd = _command_at()[tuple(path)]
         for p in cmd.params:  # type: ignore[attr-defined]
             opts = getattr(p, "opts", [])
             if "-o" in opts:
@@ -97,19 +105,25 @@ def test_root_help_documents_exit_codes_environment_and_completion() -> None:
     assert "--install-completion" in r.output and "--show-completion" in r.output
 
 
-def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
+def _run(*args: str) -> Ran:
+    """``python -m referee ARGS`` in a process of its own: what a user's shell gets."""
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, check=False
     )
+    return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def _run_first_alone(cases: list[list[str]]) -> Iterator[tuple[list[str], Ran]]:
+    """Each case's run: the first in a process of its own (:func:`_run`), the others in this
+    process through the same ``main`` (:func:`tests.clirun.run_main`), which gives the same
+    exit code and streams without an interpreter's start and imports each."""
+    for k, args in enumerate(cases):
+        yield args, _run(*args) if k == 0 else run_main(args)
 
 
 def test_usage_errors_exit_2_everywhere(tmp_path: Path) -> None:
     missing = str(tmp_path / "nonexistent")
-    for args in (
+    cases = [
         ["check", missing],
         ["build", missing, "-o", str(tmp_path / "b")],
         ["sheets", missing, "-o", str(tmp_path / "b")],
@@ -117,10 +131,10 @@ def test_usage_errors_exit_2_everywhere(tmp_path: Path) -> None:
         ["validate", missing, "--state", missing],
         ["verify", missing],
         ["check", "--no-such-option"],
-    ):
-        done = _run(*args)
-        assert done.returncode == 2, (args, done.stderr)
-        assert "Traceback" not in done.stderr
+    ]
+    for args, done in _run_first_alone(cases):
+        assert done.code == 2, (args, done.err)
+        assert "Traceback" not in done.err
 
 
 def _state(tmp: Path) -> Path:
@@ -250,28 +264,29 @@ def test_an_output_path_the_system_refuses_is_exit_2_not_an_internal_error(
     blocker.write_text("not a folder", encoding="utf-8")
     orders = tmp_path / "orders.txt"
     orders.write_text("[setup]\n", encoding="utf-8")
-    assert _run("keygen", "k", "-q", "-o", str(tmp_path)).returncode == 0
-    for args in (
+    assert run_main(["keygen", "k", "-q", "-o", str(tmp_path)]).code == 0
+    cases = [
         ["state", "new", MINI, "--scenario", "skirmish", "-o", str(blocker / "s.json")],
         ["keygen", "zz", "-o", str(blocker / "keys")],
         ["sign", str(orders), "--key", str(tmp_path / "k.key"), "-o", str(blocker / "o.txt")],
-    ):
-        done = _run(*args)
-        assert done.returncode == 2, (args, done.stderr)
-        lines = done.stderr.strip().splitlines()
+    ]
+    for args, done in _run_first_alone(cases):
+        assert done.code == 2, (args, done.err)
+        lines = done.err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"referee: error: {blocker}"), lines
         assert "a file stands where a folder is needed" in lines[0] and "hint:" in lines[0]
-        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+        assert "internal error" not in done.err and "Traceback" not in done.err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "k.key", "k.pub", "orders.txt"]
 
 
 def test_sheets_off_a_terminal_prints_only_what_it_wrote(tmp_path: Path) -> None:
     # the progress bar's label "counters" reached CI logs on standard error; like build,
     # sheets shows its bar only on a terminal
+    # a process of its own: a warning would reach its standard error, not pytest's record
     done = _run("sheets", MINI, "-o", str(tmp_path))
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == "", done.stderr
-    assert done.stdout.strip().endswith("-counters.pdf"), done.stdout
+    assert done.code == 0, done.err
+    assert done.err == "", done.err
+    assert done.out.strip().endswith("-counters.pdf"), done.out
 
 
 def test_state_new_without_a_game_id_names_the_module_and_scenario(tmp_path: Path) -> None:

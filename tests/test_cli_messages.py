@@ -9,12 +9,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
+from tests.clirun import Runner
 from tests.conformance.rulesets.sixth_fleet_1975 import FIXTURES, build_state, fixture_module
 
-RUN = CliRunner()
+RUN = Runner()
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -14,13 +14,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
 from referee.rules.sixth_fleet_dtp.tables import parse_edges
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "module_src" / "dtp_denmark_strait"
@@ -211,7 +211,7 @@ def test_dtp_tables_are_the_med_ones(name: str) -> None:
 
 
 def test_referee_check_and_build(tmp_path: Path) -> None:
-    runner = CliRunner()
+    runner = Runner()
     r = runner.invoke(app, ["check", str(ROOT)])
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["build", str(ROOT), "-o", str(tmp_path), "-q"])

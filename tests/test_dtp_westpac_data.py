@@ -16,13 +16,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.rules.sixth_fleet_dtp.denmark_strait import above_light_line_11_3_8
 from referee.rules.sixth_fleet_dtp.movement import retreat_edge_11_0
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = REPO / "module_src" / "dtp_westpac"
@@ -255,7 +255,7 @@ def test_a_bad_award_is_reported_with_its_row(tmp_path: Path) -> None:
     shutil.copytree(ROOT, src)
     p = src / "tables" / "victory_awards.csv"
     p.write_text(p.read_text().replace(",15,once,2746,SO-LSD-33,", ",15,twice,9999,SO-LSD-99,"))
-    r = CliRunner().invoke(app, ["check", str(src)])
+    r = Runner().invoke(app, ["check", str(src)])
     assert r.exit_code == 1
     assert "eb_rogov_tsushima: 'per' 'twice' is not one of once, unit, turn, end" in r.output
     assert "'9999' is no hex or area of the map" in r.output
@@ -268,7 +268,7 @@ def test_a_bad_retreat_rule_is_reported_with_its_row(tmp_path: Path) -> None:
     p = src / "tables" / "retreat_rules.csv"
     text = p.read_text().replace("Ja,yes,3945 3546 3147,", "Ja,maybe,3945 9999 3147,")
     p.write_text(text.replace("\nVi,no,", "\nXx,no,"))
-    r = CliRunner().invoke(app, ["check", str(src)])
+    r = Runner().invoke(app, ["check", str(src)])
     assert r.exit_code == 1
     assert "retreat_rules.csv" in r.output
     assert "Ja: retreat_edge 'maybe' is not yes or no [DTP 11.503]" in r.output
@@ -277,7 +277,7 @@ def test_a_bad_retreat_rule_is_reported_with_its_row(tmp_path: Path) -> None:
 
 
 def test_check_is_clean() -> None:
-    r = CliRunner().invoke(app, ["check", str(ROOT)])
+    r = Runner().invoke(app, ["check", str(ROOT)])
     assert r.exit_code == 0, r.output
     assert "139 units (176 counters), 4380 hexes" in r.output
 

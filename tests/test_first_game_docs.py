@@ -8,13 +8,20 @@ each say what the awaited player points at in the viewer each turn (issue 28 §4
 blocks of keys and `referee new` make the game, and their "each turn" block runs as written
 on the first file due, the viewer's envelope headers above the scripted player's lines; the
 page's `ssh-keygen -Y sign -n referee-orders-v1` line signs the same file, and the referee
-adjudicates it."""
+adjudicates it.
+
+Each test's first `referee` line runs through the shell as typed, the console script on the
+PATH; its later `referee` lines run in the test process through the same `main`
+(:func:`tests.clirun.run_main`: the same exit codes and output, in the page's folder, with
+its `REFEREE_HOME`), which spares an interpreter's start and imports a line (40 of the
+45 lines). Lines for other programs (`printf`, `ssh-keygen`) run through the shell."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from referee.commands.pbem import ROLLS_SHOWN
+from tests.clirun import Ran, run_main
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "first-game" / "carrier_battlegroup.md"
 BLOCK = re.compile(r"```sh\n(.*?)```", re.S)
@@ -29,47 +37,67 @@ BLOCK = re.compile(r"```sh\n(.*?)```", re.S)
 pytestmark = pytest.mark.slow
 
 
-def test_the_solitaire_walkthrough_runs_as_written(tmp_path: Path) -> None:
+class Shell:
+    """A reader's shell in a fresh folder: the console script on the PATH, the page's
+    ``REFEREE_HOME``. Its first ``referee`` line runs as typed, through the shell; later
+    ones in this process through ``main`` (the folder and ``REFEREE_HOME`` the same)."""
+
+    def __init__(self, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.folder = folder
+        self.env = {
+            **os.environ,
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+            "REFEREE_HOME": str(folder / "home"),
+        }
+        monkeypatch.chdir(folder)
+        monkeypatch.setenv("REFEREE_HOME", self.env["REFEREE_HOME"])
+        self.typed = 0  # `referee` lines run through the shell
+
+    def run(self, line: str) -> Ran:
+        """One line of the page: its exit code and output."""
+        ours = line.startswith("referee ") and not set(line) & set("|&;<>$`\\")
+        if ours and self.typed:
+            return run_main(shlex.split(line)[1:])
+        self.typed += ours
+        done = subprocess.run(
+            line, shell=True, cwd=self.folder, env=self.env, capture_output=True, text=True
+        )
+        return Ran(done.returncode, done.stdout, done.stderr)
+
+    def ok(self, line: str) -> Ran:
+        done = self.run(line)
+        assert done.code == 0, (line, done.out, done.err)
+        return done
+
+
+def test_the_solitaire_walkthrough_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocks = BLOCK.findall(PAGE.read_text("utf-8"))
     assert len(blocks) >= 5
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "REFEREE_HOME": str(tmp_path / "home"),
-    }
+    shell = Shell(tmp_path, monkeypatch)
     for block in blocks[:4]:  # keys and new game; state show; the set-up; options
         for line in block.strip().splitlines():
-            done = subprocess.run(
-                line, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True
-            )
-            assert done.returncode == 0, (line, done.stdout, done.stderr)
+            done = shell.ok(line)
             if line.startswith("referee adjudicate"):
                 # the set-up's rolls depend on the dice (the keys are new each run): more than
                 # ROLLS_SHOWN give one summary line, fewer a line each
                 report = tmp_path / "cbg-game" / "turns" / "001-USN-setup" / "report.json"
                 rolls = json.loads(report.read_text("utf-8"))["rolls"]
                 if len(rolls) > ROLLS_SHOWN:
-                    assert "die rolls: each with its purpose and rule in" in done.stdout
-                    assert "  roll " not in done.stdout and len(done.stdout.splitlines()) <= 5
+                    assert "die rolls: each with its purpose and rule in" in done.out
+                    assert "  roll " not in done.out and len(done.out.splitlines()) <= 5
                 else:
-                    assert done.stdout.count("  roll ") == len(rolls), done.stdout
-                    assert "die rolls: each with" not in done.stdout
+                    assert done.out.count("  roll ") == len(rolls), done.out
+                    assert "die rolls: each with" not in done.out
+    assert shell.typed == 1  # the page's first line ran as typed
     assert (tmp_path / "cbg-game" / "turns" / "001-USN-setup" / "report.md").is_file()
     outfit = blocks[4].strip().splitlines()
-    subprocess.run(outfit[0], shell=True, cwd=tmp_path, env=env, check=True)
-    done = subprocess.run(
-        outfit[1], shell=True, cwd=tmp_path, env=env, capture_output=True, text=True
-    )
-    assert done.returncode in (0, 1) and "internal error" not in done.stderr, done.stderr
-    ok = subprocess.run(
-        "referee verify cbg-game",
-        shell=True,
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert ok.returncode == 0 and "cbg-game: ok" in ok.stdout, ok.stderr
+    shell.ok(outfit[0])
+    done = shell.run(outfit[1])
+    assert done.code in (0, 1) and "internal error" not in done.err, done.err
+    ok = shell.run("referee verify cbg-game")
+    assert ok.code == 0 and "cbg-game: ok" in ok.out, ok.err
 
 
 # The pages of the games played by email: (page, game folder, the side whose file comes
@@ -83,12 +111,6 @@ BY_EMAIL = [
     ("sixth_fleet_dtp.md", "westpac-game", "EastBlock", "eastblock.key"),
 ]
 SSH_SIGN = re.compile(r"`(ssh-keygen -Y sign [^`]*)`")
-
-
-def _run(line: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(line, shell=True, cwd=cwd, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, (line, done.stdout, done.stderr)
-    return done
 
 
 def _first_file(game: Path, example: str) -> str:
@@ -108,15 +130,11 @@ def _first_file(game: Path, example: str) -> str:
 
 @pytest.mark.parametrize(("page", "folder", "side", "key"), BY_EMAIL)
 def test_each_turn_s_steps_run_as_written(
-    tmp_path: Path, page: str, folder: str, side: str, key: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, page: str, folder: str, side: str, key: str
 ) -> None:
     text = (PAGE.parent / page).read_text("utf-8")
     blocks = BLOCK.findall(text)
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-        "REFEREE_HOME": str(tmp_path / "home"),
-    }
+    shell = Shell(tmp_path, monkeypatch)
     making = [b for b in blocks if "referee keygen" in b or f"referee new {folder} " in b]
     turn = [b for b in blocks if f"referee viewer {folder} " in b]
     assert making and len(turn) == 1, (page, folder)
@@ -132,11 +150,11 @@ def test_each_turn_s_steps_run_as_written(
                 and (tmp_path / f"{line.split()[-1]}.key").is_file()
             ):
                 continue
-            _run(line, tmp_path, env)
+            shell.ok(line)
     lines = turn[0].strip().splitlines()
     assert [ln.split()[1] for ln in lines] == ["viewer", "validate", "sign"], lines
     assert all(f"--side {side} " in ln for ln in lines[:2]) and f"--key {key}" in lines[2]
-    _run(lines[0], tmp_path, env)
+    shell.ok(lines[0])
     page_html = (tmp_path / lines[0].split("-o ")[1]).read_text("utf-8")
     assert 'id="orders"' in page_html and "Download orders.txt" in page_html  # it drafts
     # the downloaded draft: the page's envelope headers, then the lines pointed at
@@ -146,7 +164,7 @@ def test_each_turn_s_steps_run_as_written(
     draft = "\n".join(header) + "\n\n" + body[body.index("\n[") + 1 :]
     (tmp_path / "orders.txt").write_text(draft, "utf-8")
     for line in lines[1:]:
-        _run(line, tmp_path, env)
+        shell.ok(line)
     signed = (tmp_path / "orders.txt").read_text("utf-8")
     assert f"side: {side}\n" in signed and "-----BEGIN SSH SIGNATURE-----" in signed
 
@@ -154,7 +172,8 @@ def test_each_turn_s_steps_run_as_written(
     ssh = [m for m in SSH_SIGN.findall(" ".join(text.split())) if f"-f {key} " in m]
     assert len(ssh) == 1 and "-n referee-orders-v1 " in ssh[0], ssh
     (tmp_path / "orders.txt").write_text(signed.split("-----BEGIN SSH SIGNATURE-----")[0], "utf-8")
-    _run(ssh[0], tmp_path, env)
+    shell.ok(ssh[0])
     assert (tmp_path / "orders.txt.sig").is_file()
-    done = _run(f"referee adjudicate {folder} orders.txt --key referee.key", tmp_path, env)
-    assert "report SHA-256" in done.stdout, done.stdout
+    done = shell.ok(f"referee adjudicate {folder} orders.txt --key referee.key")
+    assert "report SHA-256" in done.out, done.out
+    assert shell.typed == 1  # the page's first line ran as typed

@@ -7,7 +7,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.engine.core import GameState, SeededDice
@@ -16,6 +15,7 @@ from referee.errors import UserError
 from referee.resources import example_path
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 
 # bundled module -> a scenario of it
 FRESH = {
@@ -63,7 +63,7 @@ def messages(name: str, state: GameState, text: str) -> list[str]:
 
 def cli(*args: str) -> tuple[int, str]:
     try:
-        r = CliRunner().invoke(app, list(args), catch_exceptions=False)
+        r = Runner().invoke(app, list(args), catch_exceptions=False)
     except UserError as exc:  # what cli.main prints, exit 2
         return exc.exit_code, str(exc)
     return r.exit_code, r.output

@@ -8,10 +8,7 @@ never the internal error (70) and never a silent reading.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import shutil
-import sys
 import zipfile
 from pathlib import Path
 
@@ -20,27 +17,17 @@ import pytest
 from referee.engine.orders import OrdersSyntaxError, parse_orders
 from referee.numerals import MAX_DIGITS, NumberError, is_digits, read_whole, whole
 from referee.pbem.envelope import read_header
+from tests.clirun import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "module_src"
 
 
 def run_cli(args: list[str]) -> tuple[int, str]:
-    """``referee ARGS`` in-process as the console script runs it: (exit code, all output)."""
-    from referee import cli
-
-    out = io.StringIO()
-    old = sys.argv
-    sys.argv = ["referee", *args]
-    code = 0
-    try:
-        with contextlib.redirect_stderr(out), contextlib.redirect_stdout(out):
-            cli.main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    finally:
-        sys.argv = old
-    return code, out.getvalue()
+    """``referee ARGS`` in-process as the console script runs it (:func:`run_main`): (exit
+    code, standard output then standard error)."""
+    ran = run_main(args)
+    return ran.code, ran.out + ran.err
 
 
 # -- the one reader -----------------------------------------------------------------------

@@ -27,12 +27,26 @@ def _new(example: str, p) -> list[str]:
     return ["state", "new", "--example", example, "--scenario", EXAMPLES[example], "-o", str(p)]
 
 
+@pytest.fixture(scope="module")
+def new_state(tmp_path_factory):
+    """A fresh ``state.json`` of an example (``state new``), made once per example for the
+    file's tests: each test edits its own copy of the document."""
+    made: dict[str, str] = {}
+
+    def get(example: str) -> dict:
+        if example not in made:
+            p = tmp_path_factory.mktemp(example) / "state.json"
+            code, out = run_cli(_new(example, p))
+            assert code == 0, out
+            made[example] = p.read_text("utf-8")
+        return json.loads(made[example])
+
+    return get
+
+
 @pytest.fixture(scope="module", params=sorted(EXAMPLES))
-def fresh(request, tmp_path_factory):
-    p = tmp_path_factory.mktemp(request.param) / "state.json"
-    code, out = run_cli(_new(request.param, p))
-    assert code == 0, out
-    return request.param, json.loads(p.read_text("utf-8"))
+def fresh(request, new_state):
+    return request.param, new_state(request.param)
 
 
 @pytest.mark.parametrize("odd", [None, "x", 7, [], {}])
@@ -54,12 +68,10 @@ def test_retyped_data_is_refused_not_crashed(fresh, tmp_path, odd):
     assert code in (0, 1, 2) and "internal error" not in out, out
 
 
-def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
+def test_a_key_the_rules_need_missing_names_the_file(tmp_path, new_state):
     """The DTP reproducer's shape: a record under $.data without a field the rules read."""
     st = tmp_path / "state.json"
-    code, out = run_cli(_new("carrier_battlegroup", st))
-    assert code == 0, out
-    doc = json.loads(st.read_text("utf-8"))
+    doc = new_state("carrier_battlegroup")
     del doc["data"]["carrier"]
     st.write_text(json.dumps(doc), "utf-8")
     code, out = run_cli(["options", "--state", str(st), "US-CVN-68"])
@@ -104,7 +116,7 @@ def test_a_key_the_rules_need_missing_names_the_file(tmp_path):
     ],
 )
 def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
-    tmp_path, example, path, value, expected
+    tmp_path, new_state, example, path, value, expected
 ):
     """Carrier Battlegroup, SPI Sixth Fleet, DTP and the naval module declare their position
     facts (``facts.py``): a fact of the wrong type, or a key not declared, is refused at the
@@ -112,9 +124,7 @@ def test_a_declared_fact_of_the_wrong_type_is_refused_at_its_path(
     [DTP 8.232], a kept detection moment [DTP 6.2b]; a naval one: a port's control [26.28], a
     ship's damage [27.36], a hand-off's kind [30.15a])."""
     st = tmp_path / "state.json"
-    code, out = run_cli(_new(example, st))
-    assert code == 0, out
-    doc = json.loads(st.read_text("utf-8"))
+    doc = new_state(example)
     where = doc["data"]
     for k in path[:-1]:
         where = where[k]

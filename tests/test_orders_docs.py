@@ -163,11 +163,10 @@ def test_the_authors_guide_vocabulary_example_works() -> None:
 
 
 def test_the_vocabulary_command_prints_the_declaration() -> None:
-    from typer.testing import CliRunner
-
     from referee.cli import app
+    from tests.clirun import Runner
 
-    runner = CliRunner()
+    runner = Runner()
     md = runner.invoke(app, ["vocabulary", "sixth_fleet_1975", "--format", "markdown"])
     assert md.exit_code == 0
     page = (DOCS / "orders" / "sixth_fleet_1975.md").read_text(encoding="utf-8")

@@ -13,15 +13,15 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.coverage.cases import CasesError, parse_cases
 from referee.coverage.citations import cited_in_source, rows_for
 from referee.coverage.generate import coverage_of, declared_rulesets, page_files
 from referee.coverage.page import build
+from tests.clirun import Runner
 
-RUN = CliRunner()
+RUN = Runner()
 RULESETS = declared_rulesets()
 
 

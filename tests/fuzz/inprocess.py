@@ -27,9 +27,7 @@ testing anything new (measured with ``python -m cProfile``, docs/reliability.md)
 from __future__ import annotations
 
 import contextlib
-import io
 import os
-import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from functools import lru_cache
@@ -121,17 +119,7 @@ def _app_for_cached(app_for: Any) -> Any:
 def run_cli(args: list[str]) -> tuple[int, str]:
     """``referee ARGS`` in-process through :func:`referee.cli.main`, as the console script
     runs it: the exit code and what was written to standard error."""
-    from referee import cli
+    from tests.clirun import run_main
 
-    err, out = io.StringIO(), io.StringIO()
-    old = sys.argv
-    sys.argv = ["referee", *args]
-    code = 0
-    try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
-            cli.main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    finally:
-        sys.argv = old
-    return code, err.getvalue()
+    ran = run_main(args)
+    return ran.code, ran.err

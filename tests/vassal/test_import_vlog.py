@@ -394,6 +394,19 @@ def zip_of(entries: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> byt
     return buf.getvalue()
 
 
+# the hostile files' kinds, named for collecting the tests: their bytes (an 80 MB zip bomb
+# compressed, a game's log) are made on first use, not by every test process's collection
+HOSTILE = (
+    "truncated",
+    "corrupt",
+    "not a zip",
+    "zip bomb",
+    "path traversal",
+    "entity expansion",
+    "external entity",
+)
+
+
 @cache
 def hostile_files() -> dict[str, bytes]:
     good = player(first_movement()).log_bytes()
@@ -440,10 +453,11 @@ def setup_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "g1"
 
 
-@pytest.mark.parametrize("kind", list(hostile_files()))
+@pytest.mark.parametrize("kind", HOSTILE)
 def test_hostile_files_are_refused_and_nothing_is_written(
     kind: str, tmp_path: Path, setup_game: Path
 ) -> None:
+    assert tuple(hostile_files()) == HOSTILE  # every kind made is tested
     bad = tmp_path / "turn.vlog"
     bad.write_bytes(hostile_files()[kind])
     out = tmp_path / "orders.txt"

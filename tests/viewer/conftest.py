@@ -44,8 +44,22 @@ def _why_no_browser() -> str | None:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Headless Chromium with every network request blocked (DevTools ``setBlockedURLs``) and
-    the performance log on, so a test can list every URL the page asked for."""
+    """Headless Chromium with every network request blocked (DevTools ``setBlockedURLs``),
+    one for the test process's whole session."""
+    yield from _chromium(performance_log=False)
+
+
+@pytest.fixture
+def logged_browser() -> Iterator[Any]:
+    """A headless Chromium of the test's own with the performance log on too, so the test
+    can list every URL the page asked for. The session's :func:`browser` has it off: the log
+    keeps every request of every page, a viewer's pictures inlined as ``data:`` URLs of up
+    to 1.4 MB among them, which ChromeDriver copies for each load (about 10 ms) and again
+    when the log is read (about 35 ms a page)."""
+    yield from _chromium(performance_log=True)
+
+
+def _chromium(performance_log: bool) -> Iterator[Any]:
     why = _why_no_browser()
     if why is not None:
         if os.environ.get("CI") == "true" and CHROMIUM.is_file():
@@ -64,9 +78,18 @@ def browser() -> Iterator[Any]:
         "--window-size=1400,900",
         "--force-device-scale-factor=1",
         "--proxy-server=127.0.0.1:9",  # nothing may leave the machine either
+        # no background work a test has no use for (updates, sync, extensions, first-run)
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--disable-sync",
+        "--no-first-run",
+        "--mute-audio",
     ):
         opts.add_argument(a)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    logs = {"browser": "ALL", **({"performance": "ALL"} if performance_log else {})}
+    opts.set_capability("goog:loggingPrefs", logs)
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
     try:
         driver.execute_cdp_cmd("Network.enable", {})
@@ -82,7 +105,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$REFEREE_VIEWER_SHOTS`` (to look at them), else a tmp dir."""
+    """Where screenshots go: ``$REFEREE_VIEWER_SHOTS`` (to look at them), else a tmp dir,
+    where :func:`tests.viewer.drafting.snap` takes none (nobody would look)."""
     folder = Path(os.environ.get("REFEREE_VIEWER_SHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -17,7 +17,7 @@ import pytest
 
 from referee.demos.sixth_fleet_1975 import SRC
 from referee.source.loader import load_module
-from tests.viewer.drafting import open_fresh, shown
+from tests.viewer.drafting import open_fresh, shown, snap
 
 STEP = "006-Soviet-combat"  # Game-Turn 2: three Soviet units attack GR-DD-2 in 1720 [8.0]
 TARGET = "1720"
@@ -48,7 +48,8 @@ def _go_to(browser: Any, title: str) -> None:
     raise AssertionError(f"never reached {title!r}: {_status(browser)}")
 
 
-def test_it_loads_offline_with_no_request_and_no_error(browser: Any, nato: Path) -> None:
+def test_it_loads_offline_with_no_request_and_no_error(logged_browser: Any, nato: Path) -> None:
+    browser = logged_browser
     open_fresh(browser, nato)
     urls = []
     for entry in browser.get_log("performance"):
@@ -224,9 +225,9 @@ def test_readable_at_phone_width(browser: Any, nato: Path, shots: Path) -> None:
     assert width <= 390, "the page scrolls sideways at phone width"
     vp = browser.find_element("id", "viewport").rect
     assert vp["width"] >= 350 and vp["height"] >= 300
-    browser.save_screenshot(str(shots / "viewer-phone.png"))
+    snap(browser, shots / "viewer-phone.png")
     browser.execute_script("document.getElementById('events').scrollIntoView()")
-    browser.save_screenshot(str(shots / "viewer-phone-events.png"))
+    snap(browser, shots / "viewer-phone-events.png")
     assert browser.find_element("css selector", "#events li").is_displayed()
 
 

@@ -30,6 +30,7 @@ from tests.viewer.drafting import (
     sealed_options,
     section_lines,
     side_button,
+    snap,
     validated,
 )
 
@@ -55,7 +56,7 @@ def test_a_naval_patrol_and_a_held_marker_pointed_are_carried_out(
         # a naval unit patrols the zone it is in: no other zone is offered [8.4]
         assert [c for c in choices(browser, unit) if c.get("kind") == "patrol"] == [patrol]
         point(browser, unit, patrol)
-        browser.save_screenshot(str(shots / f"orders-2019-naval-patrol-{width}.png"))
+        snap(browser, shots / f"orders-2019-naval-patrol-{width}.png")
     play = next(c for c in doc["side_choices"] if c.get("kind") == "play" and "at" not in c)
     side_button(browser, play["order"])
     side_button(browser, "pass")  # no more actions this phase [6.0]
@@ -90,7 +91,7 @@ def test_a_unit_s_move_or_reinforcement_pointed_at_its_zone_is_carried_out(
     )
     zones = {c["at"] for c in offered}
     point(browser, unit, offered[0])
-    browser.save_screenshot(str(shots / f"orders-2019-{kind}-1280.png"))
+    snap(browser, shots / f"orders-2019-{kind}-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "actions") == [offered[0]["order"]]

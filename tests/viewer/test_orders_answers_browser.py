@@ -56,6 +56,7 @@ from tests.viewer.drafting import (
     refused,
     reported,
     signed_and_carried_out,
+    snap,
     typed_step,
     viewer,
 )
@@ -126,7 +127,7 @@ def test_sixth_fleet_1975_advance_answered_by_pointing_is_carried_out(
     assert pending["rule"] == "8.5" and "1422" in pending["prompt"], pending
     assert _answers_offered(browser) == ["answer D2-1 US-CV-1", "answer D2-1 none"]
     point_line(browser, "answer D2-1 US-CV-1")
-    browser.save_screenshot(str(shots / "orders-answers-1975-advance-1280.png"))
+    snap(browser, shots / "orders-answers-1975-advance-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[answer]", "answer D2-1 US-CV-1"]
@@ -183,7 +184,7 @@ def test_sixth_fleet_1975_displacement_answered_by_pointing_is_carried_out(
     marks = browser.find_elements("css selector", "#optmarks .opt.answer")
     assert sorted(m.get_attribute("data-option") for m in marks) == DISPLACED_TO  # on the map
     point_line(browser, "answer D2-1 1419")
-    browser.save_screenshot(str(shots / "orders-answers-1975-displace-1280.png"))
+    snap(browser, shots / "orders-answers-1975-displace-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[answer]", "answer D2-1 1419"]
@@ -212,7 +213,7 @@ def test_sixth_fleet_1975_displace_prefer_composed_decides_without_asking(
     attack = next(c for c in choices(browser, "US-SN-1") if c["order"] == ATTACK)
     point(browser, "US-SN-1", attack)
     compose(browser, ["displace", "US-F4.1", "prefer", "1521", "1419"])
-    browser.save_screenshot(str(shots / "orders-answers-1975-displace-prefer-1280.png"))
+    snap(browser, shots / "orders-answers-1975-displace-prefer-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == [

@@ -34,6 +34,7 @@ from tests.viewer.drafting import (
     point_line,
     report_events,
     signed_and_carried_out,
+    snap,
     validated,
     viewer,
 )
@@ -68,7 +69,7 @@ def test_pointing_drafts_the_demo_orders_line_for_line(
             continue  # the header and the section: the page writes them
         point_line(browser, line)
     name = example.removesuffix(".txt")
-    browser.save_screenshot(str(shots / f"orders-{name}-1280.png"))
+    snap(browser, shots / f"orders-{name}-1280.png")
     text = download(browser, downloads)
     got = [ln for ln in order_lines(text) if not ln.startswith("previous-report:")]
     drafted = want if "phase" in text else [ln for ln in want if not ln.startswith("phase:")]
@@ -107,9 +108,9 @@ def test_screenshots_of_a_unit_s_options_and_the_draft(
     pick(browser, "IT-CH-1")
     marks = browser.find_elements("css selector", "#optmarks .opt")
     assert len(marks) > 5
-    browser.save_screenshot(str(shots / f"orders-map-{width}.png"))
+    snap(browser, shots / f"orders-map-{width}.png")
     browser.execute_script("document.getElementById('draft').scrollIntoView()")
-    browser.save_screenshot(str(shots / f"orders-draft-{width}.png"))
+    snap(browser, shots / f"orders-draft-{width}.png")
     text = browser.find_element("id", "draft").get_attribute("value")
     assert "move US-CG-3 1216 1117 1017" in text
     no_errors(browser)
@@ -133,7 +134,7 @@ def test_an_area_map_game_that_hides_information_drafts_by_pointing(
     ]
     for line in lines:
         point_line(browser, line)
-    browser.save_screenshot(str(shots / "orders-2019-1280.png"))
+    snap(browser, shots / "orders-2019-1280.png")
     text = download(browser, downloads)
     assert order_lines(text)[-3:] == ["[actions]", *lines]
     draft = validated(text, game, "NATO", tmp_path, key)

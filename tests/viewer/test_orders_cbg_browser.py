@@ -22,11 +22,13 @@ from tests.viewer.drafting import (
     offered_words,
     open_page,
     order_lines,
+    press,
     refused,
     sealed_options,
     section_lines,
     side_button,
     signed_and_carried_out,
+    snap,
     word,
 )
 
@@ -53,9 +55,9 @@ def test_the_aircraft_given_up_first_composed_and_carried_out(
         offered = offered_words(browser)
         assert offered == lose["from"] and ship not in offered  # aircraft only
         for unit in lose["from"][:2]:
-            word(browser, unit).click()
-        browser.save_screenshot(str(shots / f"orders-cbg-lose-{width}.png"))
-    browser.find_element("id", "composedone").click()
+            press(browser, word(browser, unit))
+        snap(browser, shots / f"orders-cbg-lose-{width}.png")
+    press(browser, "#composedone")
     no_errors(browser)
     text = download(browser, downloads)
     line = "lose " + " ".join(lose["from"][:2])

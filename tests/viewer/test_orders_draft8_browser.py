@@ -52,6 +52,7 @@ from tests.viewer.drafting import (
     side_button,
     side_orders,
     signed_and_carried_out,
+    snap,
     viewer,
 )
 
@@ -123,7 +124,7 @@ def test_dtp_detect_after_the_units_own_move_is_carried_out(
     assert _of_kind(browser, unit, "detect") == []
     point(browser, unit, there)
     point(browser, unit, next(c for c in choices(browser, unit) if c.get("kind") == "detect"))
-    browser.save_screenshot(str(shots / "orders-draft8-dtp-detect-after-move-1280.png"))
+    snap(browser, shots / "orders-draft8-dtp-detect-after-move-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[movement]", "move SO-SN-1 0813", line]
@@ -167,7 +168,7 @@ def test_dtp_westpac_prc_entry_with_hostilities_is_carried_out(
     side_button(browser, "commence")
     assert side_orders(browser) == ["commence", "commence prc"]
     side_button(browser, "commence prc")
-    browser.save_screenshot(str(shots / "orders-draft8-westpac-commence-prc-1280.png"))
+    snap(browser, shots / "orders-draft8-westpac-commence-prc-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[hostilities]", "commence", "commence prc"]
@@ -236,7 +237,7 @@ def test_carrier_battlegroup_purchases_within_the_lp_are_carried_out(
         ".map(p => p.textContent)"
     )
     assert "LP [9.1]: 0 of 14 left in this draft" in notes, notes
-    browser.save_screenshot(str(shots / "orders-draft8-cbg-buy-1280.png"))
+    snap(browser, shots / "orders-draft8-cbg-buy-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "logistics") == ["buy US-P3.1", "buy US-P3.2", "buy 2 fuel"]
@@ -277,7 +278,7 @@ def test_carrier_battlegroup_one_intelligence_attempt_is_carried_out(
         "US-DDG-K.1": [],
         "US-FFG.1": [],
     }
-    browser.save_screenshot(str(shots / "orders-draft8-cbg-intel-1280.png"))
+    snap(browser, shots / "orders-draft8-cbg-intel-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "intelligence") == ["intel US-CGN"]

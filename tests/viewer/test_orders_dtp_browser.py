@@ -29,8 +29,10 @@ from tests.viewer.drafting import (
     order_lines,
     pick,
     point,
+    press,
     refused,
     signed_and_carried_out,
+    snap,
     viewer,
     word,
 )
@@ -58,13 +60,13 @@ def test_a_set_up_hex_s_stacking_order_is_composed_and_carried_out(
             unit = line.split()[1]
             point(browser, unit, next(c for c in choices(browser, unit) if c["order"] == line))
         pick(browser, pair[0])
-        choice_button(browser, "stack").click()
+        press(browser, choice_button(browser, "stack"))
         # only the other unit placed there; not `elsewhere`
         assert offered_words(browser) == [pair[1]]
         assert f"stack {hex_id} {pair[0]}" in draft_text(browser)  # opened on its placed hex
-        word(browser, pair[1]).click()
-        browser.save_screenshot(str(shots / f"orders-dtp-stack-{width}.png"))
-    browser.find_element("id", "composedone").click()
+        press(browser, word(browser, pair[1]))
+        snap(browser, shots / f"orders-dtp-stack-{width}.png")
+    press(browser, "#composedone")
     no_errors(browser)
     text = download(browser, downloads)
     line = f"stack {hex_id} {' '.join(pair)}"

@@ -33,10 +33,12 @@ from tests.viewer.drafting import (
     order_lines,
     point,
     prepared_game,
+    press,
     refused,
     reported,
     revealed_state,
     signed_and_carried_out,
+    snap,
     validate,
     validated,
     viewer,
@@ -136,18 +138,18 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
             "css selector", "#optmarks .opt.force")]  # fmt: skip
         _frame(browser, marked, 1.3)
         browser.execute_script(SHOW, "draft" if width > 400 else "viewport")  # a phone: the map
-        browser.save_screenshot(str(shots / f"orders-2019-force-{width}.png"))
+        snap(browser, shots / f"orders-2019-force-{width}.png")
         click(browser, mark)  # the mate pointed at on the map
         assert set(offered_words(browser)) & set(_alike(doc, attack["order"]))  # further targets
         browser.execute_script(SHOW, "choices")
-        browser.save_screenshot(str(shots / f"orders-2019-force-added-{width}.png"))
+        snap(browser, shots / f"orders-2019-force-added-{width}.png")
     target = next(t for t in _alike(doc, attack["order"]) if t in offered_words(browser))
-    browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
+    press(browser, f'#choices button.compose[data-word="{target}"]')
     verb, _, rest = force_parts(attack["order"]) or ("", [], "")
     strike = f"{verb} {unit} {mate} {rest} {target}"
     assert strike in _draft(browser), _draft(browser)
     assert attack["order"] not in _draft(browser)  # the force's line replaced the unit's
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     ships = next(  # a naval force: a unit with move mates of its own sea zone
         u
         for u in sorted(doc["units"])
@@ -159,7 +161,7 @@ def test_a_2019_force_pointed_at_is_accepted_and_carried_out(
     escorts = [w for w in offered_words(browser) if w in doc["units"]]
     assert len(escorts) >= 2 and set(escorts) <= set(doc["units"][ships]["force"]["move"])
     for w in escorts:
-        browser.find_element("css selector", f'#choices button.compose[data-word="{w}"]').click()
+        press(browser, f'#choices button.compose[data-word="{w}"]')
     _, _, mrest = force_parts(move["order"]) or ("", [], "")
     fleet = f"move {' '.join([ships, *escorts])} {mrest}"
     assert fleet in _draft(browser)
@@ -209,16 +211,14 @@ def test_a_naval_shipping_attack_by_several_air_units_pointed_at_is_carried_out(
         if marks:
             click(browser, marks[0])  # its airfield on the map
         else:
-            browser.find_element(
-                "css selector", f'#choices button.compose[data-word="{offered[0]}"]'
-            ).click()
+            press(browser, f'#choices button.compose[data-word="{offered[0]}"]')
         added.append(offered[0])
     assert 2 <= len(added) <= doc["force_most"]["shipping"]
-    browser.save_screenshot(str(shots / "orders-naval-shipping-force-1280.png"))
+    snap(browser, shots / "orders-naval-shipping-force-1280.png")
     _, _, rest = force_parts(strike["order"]) or ("", [], "")
     line = f"shipping {' '.join(added)} {rest}"
     assert line in _draft(browser)
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = download(browser, downloads)
     lines = order_lines(text)
@@ -251,10 +251,10 @@ def test_a_2019_strike_marker_on_some_targets_of_a_kind_is_accepted_and_carried_
         some["order"],
     )
     target = some["from"][-1]
-    browser.find_element("css selector", f'#choices button.compose[data-word="{target}"]').click()
+    press(browser, f'#choices button.compose[data-word="{target}"]')
     line = f"{some['order']} {target}"
     assert line in _draft(browser)
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = download(browser, downloads)
     lines = order_lines(text)
@@ -293,7 +293,7 @@ def test_a_pair_refused_where_it_ends_is_not_offered_there(
         and c["order"].split(f"{verb} {unit} ", 1)[1] not in refused
         and c["order"].replace(f"{verb} {unit} ", f"{verb} {mate} ", 1) in theirs
     )
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     _start(browser, unit, other)
     assert mate in offered_words(browser)
     both = other.replace(f"{verb} {unit} ", f"{verb} {unit} {mate} ", 1)
@@ -337,7 +337,7 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     _start(browser, unit, f"move {unit} {full}")
     group = next(g for n, g in rooms[full] if n == 2)
     mate = next(w for w in offered_words(browser) if w in group)
-    browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
+    press(browser, f'#choices button.compose[data-word="{mate}"]')
     assert f"move {unit} {mate} {full}" in _draft(browser)
     third = sorted(set(doc["units"][unit]["force"]["move"]) & set(group) - {mate})[0]
     assert mate in doc["units"][third]["force"]["move"]  # each pair of the three accepted
@@ -345,10 +345,10 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
         browser
     )  # no room for a third
     browser.execute_script(SHOW, "choices")
-    browser.save_screenshot(str(shots / "orders-2019-force-room-1280.png"))
+    snap(browser, shots / "orders-2019-force-room-1280.png")
     typed = f"move {' '.join(sorted([unit, mate, third]))} {full}"
     assert not _validates_typed(tmp_path, game, key, doc["header"], typed)
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     roomy = next(
         rest
         for rest, caps in sorted(rooms.items())
@@ -359,12 +359,10 @@ def test_a_force_of_three_past_the_room_where_it_ends_cannot_be_pointed_at(
     force = [unit]
     for _ in range(2):
         force.append(next(w for w in offered_words(browser) if w in doc["units"]))
-        browser.find_element(
-            "css selector", f'#choices button.compose[data-word="{force[-1]}"]'
-        ).click()
+        press(browser, f'#choices button.compose[data-word="{force[-1]}"]')
     line = f"move {' '.join(force)} {roomy}"
     assert line in _draft(browser), _draft(browser)
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = download(browser, downloads)
     lines = order_lines(text)
@@ -422,9 +420,9 @@ def test_carrier_battlegroup_trade_of_several_missiles_is_one_line_within_the_ro
             assert not browser.find_elements("id", "composedone")  # no mate: no force begun
             continue
         assert doc["units"][first]["force"]["trade"] == [mate]
-        browser.find_element("css selector", f'#choices button.compose[data-word="{mate}"]').click()
+        press(browser, f'#choices button.compose[data-word="{mate}"]')
         assert line in _draft(browser), _draft(browser)
-        browser.find_element("id", "composedone").click()
+        press(browser, "#composedone")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = download(browser, downloads)
     lines = order_lines(text)

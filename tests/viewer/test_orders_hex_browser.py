@@ -39,6 +39,7 @@ from tests.viewer.drafting import (
     screenshots,
     sealed_options,
     signed_and_carried_out,
+    snap,
     validate,
     viewer,
 )
@@ -95,7 +96,7 @@ def test_pointing_on_a_hex_map_drafts_orders_the_referee_carries_out(
             if kind == "attack" or len(chosen) == 3:  # one attack an impulse [DTP 8.2]
                 break
     assert chosen
-    browser.save_screenshot(str(shots / f"orders-{demo_name}-{kind}-1280.png"))
+    snap(browser, shots / f"orders-{demo_name}-{kind}-1280.png")
     text = download(browser, downloads)
     assert body_lines(text) == [f"[{doc['section']}]", *chosen]
     if kind == "attack":
@@ -224,7 +225,7 @@ def test_carrier_battlegroup_pointing_on_the_point_to_point_map(
                 chosen.setdefault(cs[0]["section"], []).append(cs[0]["order"])
                 break
     assert "movement" in chosen, chosen
-    browser.save_screenshot(str(shots / "orders-cbg-1280.png"))
+    snap(browser, shots / "orders-cbg-1280.png")
     text = download(browser, downloads)
     lines = body_lines(text)
     for section, orders in chosen.items():

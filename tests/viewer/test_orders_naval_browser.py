@@ -42,10 +42,12 @@ from tests.viewer.drafting import (
     pick,
     point,
     point_line,
+    press,
     refused,
     side_button,
     side_orders,
     signed_and_carried_out,
+    snap,
     viewer,
     word,
 )
@@ -78,9 +80,9 @@ def test_interdiction_box_composed_from_the_ready_air_units(
         side_button(browser, "interdict")
         assert offered_words(browser) == choice["from"]  # the side's Ready air units only
         for w in words:
-            word(browser, w).click()
-        browser.save_screenshot(str(shots / f"orders-naval-interdict-{width}.png"))
-    browser.find_element("id", "composedone").click()
+            press(browser, word(browser, w))
+        snap(browser, shots / f"orders-naval-interdict-{width}.png")
+    press(browser, "#composedone")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == [f"[{doc['section']}]", "interdict " + " ".join(words)]
@@ -93,7 +95,7 @@ def test_interdiction_box_composed_from_the_ready_air_units(
     open_page(browser, page, 1280, downloads)
     side_button(browser, "interdict")
     for w in choice["from"][:3]:
-        word(browser, w).click()
+        press(browser, word(browser, w))
     assert not offered_words(browser)
     no_errors(browser)
 
@@ -115,7 +117,7 @@ def _sign_host_result(
     first, chosen = offered[-1], offered[0]
     side_button(browser, first)
     side_button(browser, chosen)  # the same hand-off's other result replaces it
-    browser.save_screenshot(str(shots / f"orders-naval-{kind}-1280.png"))
+    snap(browser, shots / f"orders-naval-{kind}-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == [f"[{doc['section']}]", chosen]
@@ -129,7 +131,7 @@ def _sign_host_result(
     open_page(browser, page2, 390, downloads)
     assert side_orders(browser) == [chosen]  # only the first signature's line
     side_button(browser, chosen)
-    browser.save_screenshot(str(shots / f"orders-naval-{kind}-confirm-390.png"))
+    snap(browser, shots / f"orders-naval-{kind}-confirm-390.png")
     no_errors(browser)
     text2 = download(browser, downloads)
     assert body_lines(text2) == [f"[{doc2['section']}]", chosen]
@@ -208,7 +210,7 @@ def test_a_unit_s_strike_assault_or_readiness_pointed_is_carried_out(
         # a label that repeats a word of the line ("ready") is left out
         order, label = cs[-1]["order"], cs[-1]["label"]
         assert (order if label in order.split() else f"{order} {label}") in shown, shown
-        browser.save_screenshot(str(shots / f"orders-naval-{kind}-{width}.png"))
+        snap(browser, shots / f"orders-naval-{kind}-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == [f"[{doc['section']}]", cs[0]["order"]]
@@ -242,7 +244,7 @@ def test_a_unit_loaded_in_port_is_unloaded_by_pointing(
         (unload,) = choices(browser, cargo)  # aboard in port: only its unload
         assert unload["order"] == f"unload {cargo}" and unload["kind"] == "unload"
         point(browser, cargo, unload)
-        browser.save_screenshot(str(shots / f"orders-naval-unload-{width}.png"))
+        snap(browser, shots / f"orders-naval-unload-{width}.png")
     no_errors(browser)
     text2 = download(browser, downloads)
     assert body_lines(text2) == [f"[{doc2['section']}]", unload["order"]]
@@ -286,7 +288,7 @@ def test_coast_artillery_supports_an_attacked_hex_by_pointing(
         (support,) = choices(browser, "DE-CD-1.2")
         assert support["order"] == "coastsupport DE-CD-1.2 -> 3121"
         point(browser, "DE-CD-1.2", support)
-        browser.save_screenshot(str(shots / f"orders-naval-coastsupport-{width}.png"))
+        snap(browser, shots / f"orders-naval-coastsupport-{width}.png")
     no_errors(browser)
     text2 = download(browser, downloads)
     assert body_lines(text2) == ["[coast]", support["order"]]
@@ -326,7 +328,7 @@ def test_an_abort_decision_answered_by_pointing_is_the_demo_s_own_file(
         assert offered == [f"answer {decision['id']} {o}" for o in decision["options"]]
         for line in own[1:]:
             point_line(browser, line)
-        browser.save_screenshot(str(shots / f"orders-naval-answer-{width}.png"))
+        snap(browser, shots / f"orders-naval-answer-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == own

@@ -34,9 +34,11 @@ from tests.viewer.drafting import (
     page_options,
     point,
     prepared_game,
+    press,
     refused,
     report_events,
     signed_and_carried_out,
+    snap,
     viewer,
 )
 
@@ -86,12 +88,12 @@ def test_a_ship_and_its_ground_artillery_defend_pointed_at_is_carried_out(
         )
         places = {u: state.units[u].location for u in (GUN, "DE-RRA-1")}
         assert sorted(marks) == sorted([p, u] for u, p in places.items()), marks
-        browser.save_screenshot(str(shots / f"orders-naval-defend-partner-{width}.png"))
-    browser.find_element("css selector", f'#choices button.compose[data-word="{GUN}"]').click()
+        snap(browser, shots / f"orders-naval-defend-partner-{width}.png")
+    press(browser, f'#choices button.compose[data-word="{GUN}"]')
     drafted = draft_text(browser).split("\n")
     assert line in drafted and own not in drafted, drafted
     assert offered_words(browser) == []  # one ship, one ground artillery unit [29.22]
-    browser.find_element("id", "composedone").click()
+    press(browser, "#composedone")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
     text = download(browser, downloads)
     lines = order_lines(text)

@@ -48,12 +48,14 @@ from tests.viewer.drafting import (
     page_options,
     point,
     prepared_game,
+    press,
     refused,
     report_events,
     sealed_options,
     side_button,
     side_orders,
     signed_and_carried_out,
+    snap,
     typed_step,
     viewer,
     word,
@@ -71,7 +73,7 @@ def _case_position(folder: str, name: str) -> dict[str, Any]:
 def _finish_composing(browser: Any) -> None:
     """A line that may grow into a force (format 5) is drafted as it is: done composing."""
     for done in browser.find_elements("id", "composedone"):
-        done.click()
+        press(browser, done)
 
 
 # ---- the naval module: the coast step ------------------------------------------------------
@@ -118,7 +120,7 @@ def test_naval_coastfire_at_a_ship_in_range_is_carried_out(
     assert fire[0]["at"] == "2925"
     point(browser, "DE-CD-1.2", fire[0])
     _finish_composing(browser)
-    browser.save_screenshot(str(shots / "orders-prepared-naval-coastfire-1280.png"))
+    snap(browser, shots / "orders-prepared-naval-coastfire-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[coast]", fire[0]["order"]]
@@ -145,7 +147,7 @@ def test_naval_defend_of_the_attacked_hex_is_carried_out(
     defend = next(c for c in choices(browser, "SU-BB-PK") if c.get("kind") == "defend")
     point(browser, "SU-BB-PK", defend)
     _finish_composing(browser)
-    browser.save_screenshot(str(shots / "orders-prepared-naval-defend-1280.png"))
+    snap(browser, shots / "orders-prepared-naval-defend-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[coast]", "defend SU-BB-PK -> 1626"]
@@ -186,7 +188,7 @@ def test_naval_repair_in_port_is_carried_out(
     (repair,) = [c for c in choices(browser, "SU-CL-KK") if c.get("kind") == "repair"]
     assert (repair["order"], repair["at"]) == ("repair SU-CL-KK", "Sevastopol")
     point(browser, "SU-CL-KK", repair)
-    browser.save_screenshot(str(shots / "orders-prepared-naval-repair-1280.png"))
+    snap(browser, shots / "orders-prepared-naval-repair-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[readiness]", "repair SU-CL-KK"]
@@ -241,7 +243,7 @@ def test_sixth_fleet_2019_embark_and_land_are_carried_out(
     _finish_composing(browser)
     point(browser, "US-MEB", lands["Greece"])
     _finish_composing(browser)
-    browser.save_screenshot(str(shots / "orders-prepared-2019-amphibious-1280.png"))
+    snap(browser, shots / "orders-prepared-2019-amphibious-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     lines = order_lines(text)
@@ -334,9 +336,9 @@ def test_carrier_battlegroup_bombard_land_and_embark_are_carried_out(
     for verb, unit in (("land", "US-MEU"), ("embark", "US-SEAL")):
         side_button(browser, verb)
         assert offered_words(browser) == [unit]  # the other Marine unit is not offered
-        word(browser, unit).click()
-        browser.find_element("id", "composedone").click()
-    browser.save_screenshot(str(shots / "orders-prepared-cbg-objective-1280.png"))
+        press(browser, word(browser, unit))
+        press(browser, "#composedone")
+    snap(browser, shots / "orders-prepared-cbg-objective-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     lines = order_lines(text)
@@ -398,7 +400,7 @@ def test_dtp_med_campaign_reinforcement_placed_is_carried_out(
     places = {c["at"]: c for c in choices(browser, "US-F4.3") if c.get("kind") == "place"}
     assert sorted(places) == ["1022", "1311"], sorted(places)
     point(browser, "US-F4.3", places["1311"])
-    browser.save_screenshot(str(shots / "orders-prepared-dtp-med-reinforcement-1280.png"))
+    snap(browser, shots / "orders-prepared-dtp-med-reinforcement-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[reinforcement]", "place US-F4.3 1311"]
@@ -445,7 +447,7 @@ def test_dtp_westpac_reinforcements_placed_are_carried_out(
         assert places and "3033" not in {c["at"] for c in places}, places
         point(browser, unit, places[-1])
         chosen.append(places[-1]["order"])
-    browser.save_screenshot(str(shots / "orders-prepared-dtp-westpac-reinforcement-1280.png"))
+    snap(browser, shots / "orders-prepared-dtp-westpac-reinforcement-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[reinforcement]", *chosen]
@@ -480,7 +482,7 @@ def test_dtp_westpac_hostilities_commenced_by_pointing_are_carried_out(
     open_page(browser, page, 1280, downloads)
     assert side_orders(browser) == ["commence"]
     side_button(browser, "commence")
-    browser.save_screenshot(str(shots / "orders-prepared-dtp-westpac-commence-1280.png"))
+    snap(browser, shots / "orders-prepared-dtp-westpac-commence-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[hostilities]", "commence"]

@@ -28,6 +28,7 @@ from tests.viewer.drafting import (
     order_lines,
     point,
     section_lines,
+    snap,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
@@ -55,7 +56,7 @@ def test_a_move_to_a_quoted_zone_is_read_back_whole(
             chosen.append(move["order"])
             end = browser.execute_script("return window.refereeViewer.endOf(arguments[0])", unit)
             assert end == zone  # whole, not the last half of the quoted name
-        browser.save_screenshot(str(shots / f"orders-quoted-{width}.png"))
+        snap(browser, shots / f"orders-quoted-{width}.png")
     words = browser.execute_script(
         "return window.refereeViewer.wordsOf(arguments[0])",
         'stack "Aegean Sea" E-DD-1->E-CV-1  # a comment "with quotes"',

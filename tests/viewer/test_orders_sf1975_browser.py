@@ -35,6 +35,7 @@ from tests.viewer.drafting import (
     point_line,
     refused,
     signed_and_carried_out,
+    snap,
     validate,
     viewer,
 )
@@ -77,7 +78,7 @@ def test_an_8_24_retreat_is_pointed_at_and_carried_out(
         near = next(c["from"] for c in cs if c["kind"] == "retreat")  # the hexes next to it
         assert retreats and {c["at"] for c in retreats} < set(near)
         point(browser, DESTROYER, retreats[0])
-        browser.save_screenshot(str(shots / f"orders-sf1975-retreat-{width}.png"))
+        snap(browser, shots / f"orders-sf1975-retreat-{width}.png")
     offered = {c["at"] for c in retreats}
     owed = _owed(game, draft_text(browser), tmp_path)
     for line in owed:  # the attacks owed elsewhere [8.21], pointed at too

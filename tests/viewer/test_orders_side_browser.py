@@ -28,9 +28,11 @@ from tests.viewer.drafting import (
     order_lines,
     pick,
     point,
+    press,
     report_events,
     side_button,
     signed_and_carried_out,
+    snap,
     validated,
     viewer,
     word,
@@ -77,7 +79,7 @@ def test_carrier_battlegroup_set_up_and_turns_line_for_line(
         for line in want:
             if not line.startswith("["):
                 _point_line(browser, line)
-        browser.save_screenshot(str(shots / f"orders-cbg-{name[:2]}-{width}.png"))
+        snap(browser, shots / f"orders-cbg-{name[:2]}-{width}.png")
         text = download(browser, downloads)
         assert body_lines(text) == want
         signed_and_carried_out(demo, game, tmp_path / name, text, "USN", turns[n], key)
@@ -91,9 +93,9 @@ def test_carrier_battlegroup_set_up_and_turns_line_for_line(
     escort = next(ln for ln in want if ln.startswith("escort "))
     side_button(browser, "escort")
     for ship in escort.split()[1:]:
-        word(browser, ship).click()
-    browser.find_element("id", "composedone").click()
-    browser.save_screenshot(str(shots / "orders-cbg-outfit-390.png"))
+        press(browser, word(browser, ship))
+    press(browser, "#composedone")
+    snap(browser, shots / "orders-cbg-outfit-390.png")
     box = browser.find_element("id", "draft")
     box.send_keys("\n".join(ln for ln in want if ln.startswith("buy ")) + "\n")
     text = download(browser, downloads)

@@ -51,6 +51,7 @@ from tests.viewer.drafting import (
     side_button,
     side_orders,
     signed_and_carried_out,
+    snap,
     typed_step,
     viewer,
 )
@@ -99,7 +100,7 @@ def test_dtp_detect_answering_an_enemy_move_is_carried_out(
     for detect in detects["US-CV-1"]:
         assert detect["at"] == "0816", detect
         point(browser, "US-CV-1", detect)
-    browser.save_screenshot(str(shots / "orders-unreached-dtp-detect-1280.png"))
+    snap(browser, shots / "orders-unreached-dtp-detect-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[movement]", *lines]
@@ -146,7 +147,7 @@ def test_dtp_westpac_prc_entry_pointed_is_carried_out(
     open_page(browser, page, 1280, downloads)
     assert side_orders(browser) == ["commence prc"]
     side_button(browser, "commence prc")
-    browser.save_screenshot(str(shots / "orders-unreached-dtp-westpac-prc-1280.png"))
+    snap(browser, shots / "orders-unreached-dtp-westpac-prc-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == ["[hostilities]", "commence prc"]
@@ -232,7 +233,7 @@ def test_carrier_battlegroup_repairs_are_carried_out(
         (c,) = [c for c in choices(browser, unit) if c["order"] == line]
         assert c["at"] == "NATO Base (Britain)", c  # the CVBG's space
         point(browser, unit, c)
-    browser.save_screenshot(str(shots / "orders-unreached-cbg-repair-1280.png"))
+    snap(browser, shots / "orders-unreached-cbg-repair-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     lines = ["repair Hull", "repair US-FFG.1", "repair US-F14.1"]
@@ -279,7 +280,7 @@ def test_carrier_battlegroup_purchases_are_carried_out(
         (c,) = [c for c in choices(browser, "US-CVN-68") if c["order"] == line]
         assert c.get("at") is None, c  # a purchase is not at a place: its button
         point(browser, "US-CVN-68", c)
-    browser.save_screenshot(str(shots / "orders-unreached-cbg-buy-1280.png"))
+    snap(browser, shots / "orders-unreached-cbg-buy-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "logistics") == ["buy US-CREW-FD", "buy US-SEAL"]

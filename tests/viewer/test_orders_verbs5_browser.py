@@ -41,6 +41,7 @@ from tests.viewer.drafting import (
     pick,
     point,
     prepared_game,
+    press,
     refused,
     report_events,
     revealed_state,
@@ -48,6 +49,7 @@ from tests.viewer.drafting import (
     side_button,
     side_orders,
     signed_and_carried_out,
+    snap,
     viewer,
 )
 
@@ -80,7 +82,7 @@ def _draft(
             units.add(unit)
             point(browser, unit, c)
             chosen.append(c["order"])
-        browser.save_screenshot(str(shots / f"orders-{name}-{width}.png"))
+        snap(browser, shots / f"orders-{name}-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, doc["section"]) == chosen, order_lines(text)
@@ -128,7 +130,7 @@ def test_sixth_fleet_reinforcements_placed_by_pointing_validate_and_are_carried_
         air = next(c for c in choices(browser, "FR-F8") if c["order"].startswith("place FR-F8 cap"))
         assert "at" not in air  # the carrier arrives now: no hex yet
         point(browser, "FR-F8", air)
-        browser.save_screenshot(str(shots / f"orders-1975-reinforcement-{width}.png"))
+        snap(browser, shots / f"orders-1975-reinforcement-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     want = [cv["order"], air["order"]]
@@ -174,7 +176,7 @@ def test_carrier_battlegroup_trade_to_a_ship_with_room_is_carried_out(
         full = next(s for m, s in sorted(missiles.items()) if s not in (roomy, missiles[unit]))
         assert f"trade {unit} -> {full}" not in {c["order"] for c in choices(browser, unit)}
         point(browser, unit, trade)
-        browser.save_screenshot(str(shots / f"orders-cbg-trade-{width}.png"))
+        snap(browser, shots / f"orders-cbg-trade-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "logistics") == [trade["order"]], order_lines(text)
@@ -220,8 +222,8 @@ def test_sixth_fleet_2019_standing_divert_composed_by_pointing_is_carried_out(
                 ".find(b => b.dataset.word === arguments[0]).click()",
                 word,
             )
-        browser.save_screenshot(str(shots / f"orders-2019-divert-{width}.png"))
-        browser.find_element("id", "composedone").click()
+        snap(browser, shots / f"orders-2019-divert-{width}.png")
+        press(browser, "#composedone")
     no_errors(browser)
     text = download(browser, downloads)
     spelled = [f'"{p}"' if " " in p else p for p in chosen]
@@ -254,7 +256,7 @@ def test_dtp_westpac_exit_and_capture_pointed_validate_and_are_carried_out(
         exit_ = next(c for c in choices(browser, "SO-DD-5") if c.get("kind") == "exit")
         point(browser, "SO-DD-5", exit_)
         side_button(browser, "capture 2541")
-        browser.save_screenshot(str(shots / f"orders-westpac-exit-capture-{width}.png"))
+        snap(browser, shots / f"orders-westpac-exit-capture-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     want = ["exit SO-DD-5", "capture 2541"]
@@ -318,7 +320,7 @@ def test_dtp_option_and_remove_pointed_validate_and_are_carried_out(
             unit, c = first_choice(browser, doc["units"], "remove")
             line = c["order"]
             point(browser, unit, c)
-        browser.save_screenshot(str(shots / f"orders-dtp-{kind}-{width}.png"))
+        snap(browser, shots / f"orders-dtp-{kind}-{width}.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert section_lines(text, "movement") == [line], order_lines(text)

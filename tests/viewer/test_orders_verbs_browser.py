@@ -30,11 +30,13 @@ from tests.viewer.drafting import (
     order_lines,
     page_options,
     point,
+    press,
     report_events,
     sealed_options,
     section_lines,
     side_button,
     signed_and_carried_out,
+    snap,
     viewer,
     word,
 )
@@ -55,7 +57,7 @@ def test_naval_load_move_and_abort_pointed_are_carried_out(
             c.get("kind") == "load" for c in choices(browser, u)))  # fmt: skip
         load = next(c for c in choices(browser, cargo) if c.get("kind") == "load")
         point(browser, cargo, load)
-        browser.save_screenshot(str(shots / f"orders-naval-load-{width}.png"))
+        snap(browser, shots / f"orders-naval-load-{width}.png")
     ship = load["order"].split()[-1]
     move = next(c for c in choices(browser, ship) if c.get("kind") == "move")
     point(browser, ship, move)
@@ -65,7 +67,7 @@ def test_naval_load_move_and_abort_pointed_are_carried_out(
     damage = next(c["order"] for c in aborts if c["order"].endswith(" damage"))
     point(browser, ship, {"order": damage})  # the other Abort choice replaces the first
     assert abort["order"] not in browser.find_element("id", "draft").get_attribute("value")
-    browser.save_screenshot(str(shots / "orders-naval-abort-1280.png"))
+    snap(browser, shots / "orders-naval-abort-1280.png")
     no_errors(browser)
     text = download(browser, downloads)
     assert body_lines(text) == [f"[{doc['section']}]", load["order"], move["order"], damage]
@@ -90,7 +92,7 @@ def test_sixth_fleet_2019_patrol_and_a_held_marker_pointed_are_carried_out(
         doc = page_options(browser)
         unit, patrol = first_choice(browser, doc["units"], "patrol")
         point(browser, unit, patrol)
-        browser.save_screenshot(str(shots / f"orders-2019-patrol-{width}.png"))
+        snap(browser, shots / f"orders-2019-patrol-{width}.png")
     chosen = [patrol["order"]]
     plays = [c for c in doc.get("side_choices", []) if c.get("kind") == "play"]
     if plays:
@@ -132,9 +134,9 @@ def test_carrier_battlegroup_standing_deploy_and_breakoff_pointed_are_carried_ou
         open_page(browser, page, width, downloads)
         side_button(browser, "deploy outer")
         for unit in deploy["from"][:2]:
-            word(browser, unit).click()
-        browser.save_screenshot(str(shots / f"orders-cbg-deploy-{width}.png"))
-    browser.find_element("id", "composedone").click()
+            press(browser, word(browser, unit))
+        snap(browser, shots / f"orders-cbg-deploy-{width}.png")
+    press(browser, "#composedone")
     side_button(browser, breakoff)
     no_errors(browser)
     text = download(browser, downloads)

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.pbem.cliflow import cli
-from tests.viewer.drafting import click_hex, cut, hidden_viewer, open_page, viewer
+from tests.viewer.drafting import click_hex, cut, hidden_viewer, open_page, snap, viewer
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -128,7 +128,7 @@ def test_the_picked_unit_s_options_stay_on_the_map_and_big_enough_to_tap(
     # on a phone the list scrolled to is below the map, not hidden under it
     pick = browser.find_element("id", "unitpick").rect
     assert pick["y"] - g["scrolled"] >= bottom - 1 or not phone, (pick, g["map"])
-    browser.save_screenshot(str(shots / f"phone-layout-pick-{width}.png"))
+    snap(browser, shots / f"phone-layout-pick-{width}.png")
     # a move pointed at: the draft has it; scrolled to the draft, the map is still there
     mark = browser.find_element("css selector", '#optmarks .opt[data-place="0914"]')
     browser.execute_script(
@@ -143,7 +143,7 @@ def test_the_picked_unit_s_options_stay_on_the_map_and_big_enough_to_tap(
     assert at >= g["map"][3] - 1 or not phone, (at, g["map"])
     assert g["sideways"] <= g["width"], "the page scrolls sideways"
     assert _covered(browser)[2] == []
-    browser.save_screenshot(str(shots / f"phone-layout-draft-{width}.png"))
+    snap(browser, shots / f"phone-layout-draft-{width}.png")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
@@ -191,7 +191,7 @@ def test_a_force_s_marks_at_phone_width(
         ".map(t => [t.textContent, t.getBoundingClientRect().height])"
     )
     assert all(text.startswith("+") and h >= 14 for text, h in tall), tall
-    browser.save_screenshot(str(shots / "phone-layout-force-390.png"))
+    snap(browser, shots / "phone-layout-force-390.png")
     before = browser.find_element("id", "draft").get_attribute("value")
     mark = browser.find_element("css selector", "#optmarks .opt.force")
     browser.execute_script(
@@ -221,7 +221,7 @@ def test_nothing_stays_on_top_of_the_map_when_a_desktop_page_scrolls(
     assert scrolled > 40, scrolled  # the page did scroll: the map's top went up the screen
     assert tall > 200, tall
     assert covered == [], covered
-    browser.save_screenshot(str(shots / "phone-layout-scrolled-1280.png"))
+    snap(browser, shots / "phone-layout-scrolled-1280.png")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
@@ -289,7 +289,7 @@ def test_a_force_moving_along_a_path_is_framed_with_where_it_ends(
     w = max(p[0] for p in pts) - min(p[0] for p in pts) + pad
     h = max(p[1] for p in pts) - min(p[1] for p in pts) + pad
     assert k >= 0.98 * min(vw / w, vh / h, 2), (k, vw / w, vh / h)  # framed on those alone
-    browser.save_screenshot(str(shots / "phone-layout-force-path-390.png"))
+    snap(browser, shots / "phone-layout-force-path-390.png")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
@@ -356,7 +356,7 @@ def test_a_unit_at_the_board_s_edge_is_framed_on_the_board(
         board,
     )
     assert x0 <= at[0] <= x1 and y0 <= at[1] <= y1, (at, [x0, y0, x1, y1])
-    browser.save_screenshot(str(shots / f"phone-layout-edge-{width}.png"))
+    snap(browser, shots / f"phone-layout-edge-{width}.png")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
@@ -390,7 +390,7 @@ def test_the_play_aids_are_one_row_above_the_map_on_a_phone(
     assert a["sideways"] <= 0, a
     top, bottom = a["map"]
     assert (min(bottom, a["height"]) - top) >= (bottom - top) * 2 / 3, a
-    browser.save_screenshot(str(shots / "phone-layout-aids.png"))
+    snap(browser, shots / "phone-layout-aids.png")
     last = browser.find_elements("css selector", "#aidbar button.aid")[-1]
     browser.execute_script("arguments[0].scrollIntoView({inline: 'end', block: 'nearest'})", last)
     last.click()

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.viewer.drafting import click_hex, no_errors, open_page, viewer
+from tests.viewer.drafting import click_hex, no_errors, open_page, snap, viewer
 
 pytestmark = [pytest.mark.slow, pytest.mark.chromium]
 
@@ -74,7 +74,7 @@ def test_a_second_tap_on_a_stack_picks_its_lower_unit(
     assert second["offered"] > 0 and second["marks"] > 0, second  # its moves on the map
     assert any(c.startswith("move SO-SG-2 ") for c in second["choices"]), second
     assert not any("SO-CG-2" in c for c in second["choices"]), second  # none of the top's
-    browser.save_screenshot(str(shots / f"stack-second-tap-{width}.png"))
+    snap(browser, shots / f"stack-second-tap-{width}.png")
 
     click_hex(browser, HEX)
     assert _state(browser)["picked"] == "SO-SG-1"
@@ -87,7 +87,7 @@ def test_a_second_tap_on_a_stack_picks_its_lower_unit(
     chosen = _state(browser, "SO-SG-1")
     assert chosen["picked"] == "SO-SG-1" and chosen["pressed"] == ["SO-SG-1"], chosen
     assert chosen["marks"] > 0 and any(c.startswith("move SO-SG-1 ") for c in chosen["choices"])
-    browser.save_screenshot(str(shots / f"stack-button-{width}.png"))
+    snap(browser, shots / f"stack-button-{width}.png")
     no_errors(browser)
 
 
