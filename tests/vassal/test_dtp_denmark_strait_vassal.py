@@ -2,7 +2,9 @@
 
 The map is new (30 x 24, flat-topped, ids column then row growing south), so this checks that
 VASSAL's own grid numbering names each hex the text names as the module source does, and that
-every set-up piece of both scenarios lands in the hex the scenario gives it.
+every set-up piece of both scenarios lands in the hex the scenario gives it. The check is the
+session's one vcheck run of the bundled module, shared with the marker tests' saves
+(``tests/vassal/vcheck_run.py``, ``checked``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ import pytest
 
 from referee.source.loader import load_module
 from referee.source.model import FixedPlacement
-from tests.conftest import bundled_vmod
-from tests.vassal.vassal_jvm import vcheck
+from tests.vassal.vcheck_run import checked, checks
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "module_src" / "dtp_denmark_strait"
@@ -49,17 +50,19 @@ def _reason() -> str | None:
     return None
 
 
+@checks("dtp_denmark_strait", request="hexes")
+def _named_hexes(folder: Path) -> tuple[list[Path], list[str]]:
+    """No save of its own (the module's set-ups are loaded in every run): the named hexes
+    asked of VASSAL's grid."""
+    return [], [a for h in NAMED for a in ("--hex", h)]
+
+
 @pytest.mark.skipif(_reason() is not None, reason=str(_reason()))
-def test_real_vassal_loads_the_module_and_names_the_hexes(tmp_path: Path) -> None:
+def test_real_vassal_loads_the_module_and_names_the_hexes() -> None:
     module, diags = load_module(SOURCE)
     assert module is not None, [str(d) for d in diags.items]
-    vmod = bundled_vmod("dtp_denmark_strait")
-    out = tmp_path / "vcheck.txt"
-    run = vcheck([vmod], out, args=" ".join(f"--hex {h}" for h in NAMED))
-    if run.returncode == 2 and "missing" in run.stderr:
-        pytest.skip("vcheck's prerequisites are missing: " + run.stderr.strip())
-    lines = [ln.split("\t") for ln in out.read_text(encoding="utf-8").splitlines()]
-    assert run.returncode == 0, run.stderr
+    _folder, out = checked("dtp_denmark_strait", "hexes")  # exit 0, no problem
+    lines = [ln.split("\t") for ln in out.splitlines()]
     assert [ln for ln in lines if ln[0] in ("PROBLEM", "WARN", "ERROR")] == []
 
     named = {ln[1]: ln[5] for ln in lines if ln[0] == "HEX"}

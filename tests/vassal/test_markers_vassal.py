@@ -20,16 +20,19 @@ from pathlib import Path
 
 import pytest
 
+from referee.engine.core import GameState
 from referee.rules.naval_module.markers import port_capacity_left
 from referee.rules.sixth_fleet_dtp.special_bases import off_map_base
 from referee.source.boxes import carried_by, carrier_of
+from referee.source.model import Module
 from referee.vassal.position.save import write_position_vsav
-from referee.vassal.position.setups import build_module_with_setups
+from tests.conftest import bundled_vmod
 
 from .marker_games import dtp_position, naval_position
-from .vcheck_run import run_vcheck
+from .vcheck_run import checked, checks, run_vcheck
 
-pytestmark = [pytest.mark.vassal, pytest.mark.shared_cache]  # its builds are a means
+# the bundled modules as built once a session (``bundled_vmod``): the positions are of them
+pytestmark = pytest.mark.vassal
 LAYER = re.compile(r"Layer\[(.*?)\]value=(-?\d+);")
 
 
@@ -61,17 +64,30 @@ def _vcheck(vmod: Path, saves: list[Path], tmp_path: Path) -> str:
     return out
 
 
-def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling(tmp_path: Path) -> None:
+def _convoy(m: Module, state: GameState) -> str:
+    return next(u for u in state.units if m.piece(u).unit.id.startswith("US-CVY"))
+
+
+@checks("dtp_denmark_strait", request="markers")
+def _dtp_saves(folder: Path) -> tuple[list[Path], list[str]]:
+    """The played position, and a copy with the convoy's damage raised to D11 (its track)."""
     m, state = dtp_position()
-    vmod = build_module_with_setups(m, tmp_path / "build", workers=1).path
-    played = tmp_path / "played.vsav"
-    write_position_vsav(m, state, played)
     damage = {u: int(d) for u, d in (state.data.get("damage") or {}).items()}
-    convoy = next(u for u in state.units if m.piece(u).unit.id.startswith("US-CVY"))
-    raised = state.with_data(damage={**damage, convoy: 11})  # D11: the convoy's track
-    deep = tmp_path / "convoy_d11.vsav"
+    raised = state.with_data(damage={**damage, _convoy(m, state): 11})
+    played, deep = folder / "played.vsav", folder / "convoy_d11.vsav"
+    write_position_vsav(m, state, played)
     write_position_vsav(m, raised, deep)
-    out = _vcheck(vmod, [played, deep], tmp_path)
+    return [played, deep], []
+
+
+def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling() -> None:
+    """On the session's one vcheck run of the bundled module (shared with its hex test)."""
+    m, state = dtp_position()
+    folder, out = checked("dtp_denmark_strait", "markers")  # exit 0, no problem
+    assert not [ln for ln in out.splitlines() if ln.split("\t")[0] in ("WARN", "ERROR")]
+    played, deep = (folder / "played.vsav").resolve(), (folder / "convoy_d11.vsav").resolve()
+    damage = {u: int(d) for u, d in (state.data.get("damage") or {}).items()}
+    convoy = _convoy(m, state)
 
     recycle = state.data["recycle"]
     expected = {}
@@ -107,7 +123,7 @@ def test_dtp_position_shows_hexes_damage_detection_inactive_and_recycling(tmp_pa
 
 def test_naval_position_shows_ports_zones_sides_damage_boxes_and_capacity(tmp_path: Path) -> None:
     m, state = naval_position()
-    vmod = build_module_with_setups(m, tmp_path / "build", workers=1).path
+    vmod = bundled_vmod("naval_module")
     played = tmp_path / "played.vsav"
     write_position_vsav(m, state, played)
     out = _vcheck(vmod, [played], tmp_path)

@@ -9,14 +9,14 @@ title of the referee's own phase (``tests/rules/test_sequence_declared.py``). A 
 inside a phase (the host game's air combat [31.13], the coast artillery [27.12], the
 Motorized Movement Phase) stands on that phase, of the phasing player.
 
-The ``vassal``-marked test loads a referee ``position.vsav`` of each module in real VASSAL
-3.7.26 and has VASSAL write its live state back out (vcheck's ``--write-vlog``): the
-tracker stands exactly where the referee put it.
+The ``vassal``-marked test loads referee ``position.vsav`` files of each bundled module in
+real VASSAL 3.7.26 (all of a module's in one VPlay run, shared with the module's other VPlay
+tests: ``tests/vassal/vplay_run.py``) and reads back the state VASSAL holds: the tracker
+stands exactly where the referee put it.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -27,21 +27,16 @@ from referee.engine.ruleset import get_ruleset
 from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.codec.commands import SetTurn, iter_leaves
-from referee.vassal.codec.savefile import SaveGame, read_save_bytes
+from referee.vassal.codec.savefile import read_save_bytes
 from referee.vassal.codec.sequence import decode_sequence
 from referee.vassal.position.placement import table_for
 from referee.vassal.position.save import position_vsav_bytes
-from referee.vassal.position.setups import build_module_with_setups
-from tests.vassal.vassal_jvm import vcheck
-from tests.vassal.vcheck_run import VCHECK, unavailable
-
-pytestmark = pytest.mark.shared_cache  # its module builds are a means, not what it tests
+from tests.vassal.vplay_run import Stage, played, plays, records
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {"cbg": ROOT / "module_src" / "carrier_battlegroup",
            "naval": ROOT / "module_src" / "naval_module"}  # fmt: skip
 SCENARIO = {"cbg": "mission", "naval": "kerch_feodosia"}
-M = "VASSAL.build.module."
 
 CBG_PHASES = [
     "Set-up steps 1-7",
@@ -131,63 +126,50 @@ def test_the_position_sets_the_tracker_to_the_games_step(
     assert _where(text) == expected
 
 
-def _round_trip(name: str, state: GameState, to: str, tmp_path: Path) -> tuple[str, str]:
-    """(the tracker state the referee wrote, the one VASSAL holds after loading it). The
-    harness moves one piece to ``to`` (a place name of one word) after the load; the log
-    it writes starts with VASSAL's own restore command of the loaded game."""
-    module = _module(name)
-    # the harness names the piece it moves by its VASSAL name, one word: a unit of the
-    # first player, never masked, is given an empty name (its piece name is then its id)
-    unit = next(
-        u for _, u in sorted(state.units.items()) if u.location and u.side == state.active_side
-    )
-    module = replace(
-        module, units=tuple(replace(u, name="") if u.id == unit.id else u for u in module.units)
-    )
-    vmod = build_module_with_setups(module, tmp_path / "vassal", workers=1).path
-    save, vlog = tmp_path / "position.vsav", tmp_path / "out.vlog"
-    save.write_bytes(position_vsav_bytes(table_for(module), state))
-    args = f"--no-slots --no-setups --write-vlog {save} {unit.id} {to} {vlog}"
-    if not VCHECK.is_file():
-        unavailable(f"the real-VASSAL checker is not here ({VCHECK})")
-    run = vcheck([vmod], tmp_path / "vcheck.txt", args=args)
-    if run.returncode == 2 and "missing" in run.stderr:
-        unavailable("vcheck's prerequisites are missing: " + run.stderr.strip())
-    assert run.returncode == 0, run.stderr
+# the positions real VASSAL loads: (module, phase, turn, phasing side, where the tracker stands)
+HELD = [
+    ("cbg", "outfit", 0, None, (0, 1)),
+    ("cbg", "turn", 5, None, (4, 2)),
+    ("naval", "coast", 4, "Soviet", (3, 9)),
+]
+BUNDLED = {"cbg": "carrier_battlegroup", "naval": "naval_module"}  # module_src/<name>
 
-    def turns(s: SaveGame) -> list[str]:
-        return [c.state for c, _ in iter_leaves(s.commands) if isinstance(c, SetTurn)]
 
-    ours, theirs = (
-        turns(read_save_bytes(save.read_bytes())),
-        turns(read_save_bytes(vlog.read_bytes())),
-    )
-    assert len(ours) == 1
-    return ours[0], theirs[0] if len(theirs) == 1 else repr(theirs)
+def _held(phase: str, turn: int) -> str:
+    """The file name of the ``position.vsav`` of a :data:`HELD` case in the shared run."""
+    return f"tracker-{phase}-{turn}.vsav"
+
+
+def _position(name: str, phase: str, turn: int, phasing: str | None) -> bytes:
+    return position_vsav_bytes(table_for(_module(name)), _state(name, phase, turn, phasing))
+
+
+@plays(*BUNDLED.values(), request="tracker")
+def _trackers(stage: Stage) -> list[str]:
+    """Each :data:`HELD` position of the module loaded in the session's VPlay run of it, its
+    Turn Tracker read back (``--turns``, one part a save)."""
+    args = []
+    for name, phase, turn, phasing, _ in HELD:
+        if BUNDLED[name] == stage.name:
+            save = stage.folder / _held(phase, turn)
+            save.write_bytes(_position(name, phase, turn, phasing))
+            args += ["--turns", str(save)]
+    return args
 
 
 @pytest.mark.vassal
-@pytest.mark.parametrize(
-    ("name", "phase", "turn", "phasing", "to", "expected"),
-    [
-        ("cbg", "outfit", 0, None, "Iceland", (0, 1)),
-        ("cbg", "turn", 5, None, "Iceland", (4, 2)),
-        ("naval", "coast", 4, "Soviet", "3620", (3, 9)),
-    ],
-)
+@pytest.mark.parametrize(("name", "phase", "turn", "phasing", "expected"), HELD)
 def test_real_vassal_holds_the_tracker_where_the_referee_put_it(
-    name: str,
-    phase: str,
-    turn: int,
-    phasing: str | None,
-    to: str,
-    expected: tuple[int, int],
-    tmp_path: Path,
+    name: str, phase: str, turn: int, phasing: str | None, expected: tuple[int, int]
 ) -> None:
-    ours, theirs = _round_trip(name, _state(name, phase, turn, phasing), to, tmp_path)
+    """VASSAL loads the referee's ``position.vsav`` of the bundled module and holds its one
+    Turn Tracker, of two levels (Game-Turn, then Phase), exactly where the save put it: the
+    state it holds (``TurnTracker.getState``, what its own restore command writes) is ours."""
+    ours = _tracker(_position(name, phase, turn, phasing))
     assert _where(ours) == expected
+    out = played(BUNDLED[name], "tracker")
+    held = [f for f in records(out, "TURN") if Path(f[0]).name == _held(phase, turn)]
+    assert len(held) == 1, out  # the module's one tracker, read once the save was loaded
+    _save, _name, levels, theirs = held[0]
+    assert [lv.split(":")[0] for lv in levels.split(",")] == ["ListTurnLevel"] * 2, levels
     assert theirs == ours
-    levels = [ln.split("\t") for ln in (tmp_path / "vcheck.txt").read_text().splitlines()]
-    classes = [ln[2] for ln in levels if ln[0] == "COMP"]
-    assert classes.count(M + "turn.TurnTracker") == 1
-    assert classes.count(M + "turn.ListTurnLevel") == 2  # Game-Turn, then Phase

@@ -94,12 +94,14 @@ def records(text: str, tag: str) -> list[list[str]]:
 # the next; the tracks are read before any save is loaded. Running one test file alone plays
 # only that file's requests (docs/performance.md, "The test suite").
 
-# VPlay's options and the part each one prints (``--picture`` and ``--seen`` may repeat)
+# VPlay's options and the part each one prints (those of REPEATED may repeat, one part a save)
 PART_OF = {
     "--masks": "masks", "--dice": "dice", "--trails": "trails", "--sendto": "sendto",
     "--eliminate": "eliminate", "--trackkeys": "trackkeys", "--cups": "cups",
     "--faces": "faces", "--seen": "seen", "--tracks": "tracks", "--picture": "picture",
+    "--turns": "turns",
 }  # fmt: skip
+REPEATED = ("--picture", "--seen", "--turns")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +136,8 @@ _REQUESTS: dict[str, dict[str, Request]] = {}
 def plays(*names: str, request: str) -> Callable[[Request], Request]:
     """Declare a test file's VPlay request of each bundled module ``names`` (a decorator on
     the function that builds its options from a :class:`Stage`); ``request`` names it for
-    :func:`played`. Two requests of one module may not use the same option (but
-    ``--picture`` and ``--seen``): VPlay would play it once."""
+    :func:`played`. Two requests of one module may not use the same option (but those of
+    :data:`REPEATED`): VPlay would play it once."""
 
     def declare(build: Request) -> Request:
         for name in names:
@@ -147,10 +149,10 @@ def plays(*names: str, request: str) -> Callable[[Request], Request]:
 
 
 def _parts(args: list[str]) -> set[tuple[str, str]]:
-    """The parts VPlay prints for ``args``: (part, its save for ``--seen`` and ``--picture``,
-    else "")."""
+    """The parts VPlay prints for ``args``: (part, its save for an option of
+    :data:`REPEATED`, else "")."""
     return {
-        (PART_OF[a], args[i + 1] if a in ("--seen", "--picture") else "")
+        (PART_OF[a], args[i + 1] if a in REPEATED else "")
         for i, a in enumerate(args)
         if a in PART_OF
     }
@@ -172,7 +174,7 @@ def played(name: str, request: str) -> str:
         for asked, build in wanted.items():
             mine = build(stage)
             for option in [a for a in mine if a in PART_OF]:
-                if option in seen and option not in ("--picture", "--seen"):
+                if option in seen and option not in REPEATED:
                     raise AssertionError(f"{name}: {asked} and {seen[option]} both ask {option}")
                 seen[option] = asked
             args += mine

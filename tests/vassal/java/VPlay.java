@@ -1,7 +1,8 @@
 // Plays a module in real VASSAL 3.7.26 the way a player at the table does, for the tests:
 // it presses keys as each side of the roster and draws maps at 100 %. It runs beside the
-// shared checker (vcheck.jar, whose VCheck helpers it calls: dialog watchdog, problem
-// lines, EDT runner) and prints the same tab-separated records, plus:
+// shared checker (vcheck.jar, whose VCheck helpers it calls: dialog watchdog, problem and
+// record lines, a save's decoding, the pieces listed, the chat read) and prints the same
+// tab-separated records, plus:
 //
 //   SIDES   <side> ...                      the roster's sides, in order
 //   MASK    <slot> <owners> <masker> <viewer> <masked> <obscuredToViewer> <viewerCanUnmask> <nameSeen>
@@ -30,16 +31,20 @@
 //           the counter drawn at 100 % to <file> in OUTDIR
 //   CUP     <slot> <command> <key> <deck> <in deck>  a Return to Deck pressed on a piece on the
 //           first map: the DrawPile it went to, and whether the piece is now inside it
+//   TURN    <save> <tracker> <levels> <state>   each Turn Tracker of the game SAVE.vsav of a --turns
+//           part as VASSAL holds it once the save is loaded: <levels> its turn levels as
+//           Class:name, comma-separated, nested ones after their parent; <state> its getState(),
+//           the state VASSAL's own restore command (a save's or log's first command) writes
 //   PART    <part> [<save>]                    before each part of the run (masks, dice, tracks,
-//           trails, sendto, eliminate, trackkeys, cups, faces, seen, picture: the option's name;
-//           seen and picture, which may repeat, with their SAVE.vsav),
+//           trails, sendto, eliminate, trackkeys, cups, faces, seen, turns, picture: the option's
+//           name; seen, turns and picture, which may repeat, with their SAVE.vsav),
 //           so the tests sharing one run of a module each read their own part's records; the
 //           parts run in this order whatever the order of the options
 //
 // Usage: VPlay MODULE.vmod [--masks] [--dice] [--tracks SLOT] [--trails] [--sendto SAVE.vsav] [--seen SAVE.vsav SIDE ...]
 //              [--picture SAVE.vsav MAPNAME OUT.png ...] [--eliminate SAVE.vsav N KEY;KEY...]
 //              [--trackkeys SAVE.vsav SLOT KEY;KEY...] [--cups SAVE.vsav]
-//              [--faces SAVE.vsav N KEY;KEY... LAYER OUTDIR]
+//              [--faces SAVE.vsav N KEY;KEY... LAYER OUTDIR] [--turns SAVE.vsav ...]
 //   (a KEY is VASSAL's encoding, keycode,modifiers: 69,130 is Ctrl+E)
 import java.awt.*;
 import java.awt.event.InputEvent;
@@ -382,6 +387,18 @@ public class VPlay {
     }
   }
 
+  /** Each Turn Tracker of the loaded save ``source``: its levels and its state (see TURN). */
+  static void turns(String source) {
+    for (final VASSAL.build.module.turn.TurnTracker t
+        : GameModule.getGameModule().getAllDescendantComponentsOf(VASSAL.build.module.turn.TurnTracker.class)) {
+      final List<String> levels = new ArrayList<>();
+      for (final VASSAL.build.module.turn.TurnLevel l : t.getAllDescendantComponentsOf(VASSAL.build.module.turn.TurnLevel.class)) {
+        levels.add(l.getClass().getSimpleName() + ":" + l.getConfigureName());
+      }
+      VCheck.emit("TURN", source, String.valueOf(t.getConfigureName()), String.join(",", levels), t.getState());
+    }
+  }
+
   /** Draws ``mapName`` as the player sees it at 100 %: its boards, then its pieces. */
   static void picture(String source, String mapName, File outFile) throws Exception {
     for (final Map m : Map.getMapList()) {
@@ -409,6 +426,167 @@ public class VPlay {
     VCheck.problem("picture", "no map named '" + mapName + "'");
   }
 
+  // ---- the EDT runner and a save's load, as the checker's (VCheck.onEdt, VCheck.loadSave),
+  // without their fixed sleeps: VCheck.onEdt drains the EDT with 3 x (invokeAndWait + 100 ms)
+  // after each step, 4 steps a save, and VCheck.finish sleeps 500 ms (about three quarters of
+  // a run's wall was sleeping, the JVM idle). VPlay settles instead: it waits until VASSAL's
+  // queued work is done, and no longer.
+
+  /** A step longer than this is a problem ("timeout"), as in VCheck.onEdt. */
+  static final long STEP_SECONDS = 300;
+  /** How long {@link #settle} waits for a quiet event queue before going on (a step that keeps
+   *  posting events, a Swing timer firing fast): the checker's drain waited 0.3 s in all. */
+  static final long SETTLE_MS = 5000;
+
+  /** Runs ``r`` on the EDT, as VCheck.onEdt does (its exception or a timeout is a problem
+   *  record), then {@link #settle}s. */
+  static void onEdt(java.util.concurrent.Callable<Void> r, String what) {
+    final java.util.concurrent.FutureTask<Void> f = new java.util.concurrent.FutureTask<>(r);
+    javax.swing.SwingUtilities.invokeLater(f);
+    try {
+      f.get(STEP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    catch (java.util.concurrent.ExecutionException e) {
+      final Throwable c = e.getCause();
+      VCheck.problem("exception", what + ": " + c);
+      c.printStackTrace();
+    }
+    catch (java.util.concurrent.TimeoutException e) {
+      VCheck.problem("timeout", what + " did not finish in " + STEP_SECONDS + " s");
+    }
+    catch (InterruptedException e) {
+      VCheck.problem("interrupted", what);
+    }
+    settle();
+  }
+
+  /** Waits until VASSAL's queued work is done: the EDT has run everything posted before
+   *  (invokeAndWait) and the system event queue then holds no event, twice in a row, with no
+   *  dialog showing. A dialog is left to the checker's watchdog (it looks every 150 ms, records
+   *  the dialog as a problem, or the side-choice wizard as a note, and closes it): the settle
+   *  waits until it is closed, so a dialog is still seen and still a problem. */
+  static void settle() {
+    final EventQueue q = Toolkit.getDefaultToolkit().getSystemEventQueue();
+    final long end = System.nanoTime() + SETTLE_MS * 1_000_000L;
+    int quiet = 0;
+    while (quiet < 2 && System.nanoTime() < end) {
+      try {
+        javax.swing.SwingUtilities.invokeAndWait(() -> { });
+        if (dialogShowing()) {
+          quiet = 0;
+          Thread.sleep(20);  // the watchdog's turn
+        }
+        else if (q.peekEvent() == null) quiet++;
+        else {
+          quiet = 0;
+          Thread.sleep(1);  // more is queued (a resize's layout, a repaint): its turn, no spin
+        }
+      }
+      catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      catch (java.lang.reflect.InvocationTargetException e) {
+        VCheck.problem("exception", "settle: " + e.getCause());
+      }
+    }
+  }
+
+  static boolean dialogShowing() {
+    for (final Window w : Window.getWindows()) {
+      if (w instanceof Dialog && w.isShowing()) return true;
+    }
+    return false;
+  }
+
+  /** VASSAL's game closed, as VCheck.resetGame does, with {@link #onEdt}. */
+  static void resetGame(String what) {
+    onEdt(() -> {
+      final VASSAL.build.module.GameState gs = GameModule.getGameModule().getGameState();
+      gs.setModified(false);
+      if (gs.isGameStarted()) {
+        GameModule.getGameModule().setGameFileMode(GameModule.GameFileMode.NEW_GAME);
+        gs.setup(false);
+      }
+      return null;
+    }, "close game before " + what);
+  }
+
+  static boolean boardsDone = false;
+
+  /** The save ``source`` loaded as VCheck.loadSave(source, bytes, false) loads it, with the
+   *  same records: LOAD, the game reset, the save decoded (its undecodable lines named) and
+   *  loaded as VASSAL's Open Game does (loadGameInForeground), a log stepped through as the
+   *  Step button does, every piece listed (PIECE) and drawn, the boards' images read once a
+   *  run (INFO board lines), the chat read; each step with {@link #onEdt}. */
+  static void loadSave(String source) throws IOException {
+    final byte[] bytes = Files.readAllBytes(Path.of(source));
+    VCheck.emit("LOAD", source);
+    resetGame(source);
+    onEdt(() -> {
+      final VASSAL.command.Command c = VCheck.decodeChecked(source, new ByteArrayInputStream(bytes));
+      if (c != null) {
+        final GameModule g = GameModule.getGameModule();
+        g.getGameState().loadGameInForeground(source, new ByteArrayInputStream(bytes));
+        if (!g.getGameState().isGameStarted()) {
+          VCheck.problem("load", source + ": game not started after executing the save's command");
+        }
+      }
+      return null;
+    }, "load " + source);
+    onEdt(() -> {
+      final BasicLogger lg = (BasicLogger) GameModule.getGameModule().getLogger();
+      final java.lang.reflect.Field f = BasicLogger.class.getDeclaredField("stepAction");
+      f.setAccessible(true);
+      int steps = 0;
+      while (lg.hasMoreCommands() && steps < 100000) {
+        ((javax.swing.Action) f.get(lg)).actionPerformed(null);
+        steps++;
+      }
+      if (steps > 0) VCheck.emit("INFO", source + ": stepped through " + steps + " logged command(s)");
+      return null;
+    }, "replay " + source);
+    onEdt(() -> {
+      VCheck.listPieces(source);
+      return null;
+    }, "list " + source);
+    if (!boardsDone) {
+      boardsDone = true;
+      onEdt(() -> {
+        boards();
+        return null;
+      }, "boards");
+    }
+    VCheck.dumpChat();
+  }
+
+  /** Every board's image read, as VCheck.boardsAndHexes does with no hex asked. */
+  static void boards() {
+    for (final Map m : Map.getMapList()) {
+      for (final Board b : m.getBoards()) {
+        VCheck.emit("INFO", "board '" + b.getName() + "' on map '" + m.getMapName() + "' bounds " + b.bounds()
+          + " grid " + (b.getGrid() == null ? "none" : b.getGrid().getClass().getSimpleName()));
+        try {
+          final VASSAL.tools.imageop.ImageOp op = VCheck.boardOp(b);
+          if (op == null) VCheck.problem("board-image", b.getName() + ": board has no image op");
+          else if (op.getImage() == null) VCheck.problem("board-image", b.getName() + ": no image");
+        }
+        catch (Throwable t) {
+          VCheck.problem("board-image", b.getName() + ": " + t);
+        }
+      }
+    }
+  }
+
+  /** The run's SUMMARY and exit status, as VCheck.finish gives them, after a {@link #settle}
+   *  instead of its 500 ms sleep. */
+  static void finish() {
+    settle();
+    VCheck.emit("SUMMARY", VCheck.problems.isEmpty() ? "OK" : "PROBLEMS", Integer.toString(VCheck.problems.size()));
+    VCheck.out.flush();
+    Runtime.getRuntime().halt(VCheck.problems.isEmpty() ? 0 : 1);
+  }
+
   public static void main(String[] args) throws Exception {
     final String vmod = args[0];
     boolean doMasks = false;
@@ -418,6 +596,7 @@ public class VPlay {
     String sendToSave = null;
     final List<String[]> pictures = new ArrayList<>();
     final List<String[]> seens = new ArrayList<>();
+    final List<String> turnSaves = new ArrayList<>();
     String[] elim = null;
     String[] trackKeys = null;
     String cupsSave = null;
@@ -445,6 +624,7 @@ public class VPlay {
         seens.add(new String[] {args[i + 1], args[i + 2]});
         i += 2;
       }
+      else if (args[i].equals("--turns")) turnSaves.add(args[++i]);
       else if (args[i].equals("--picture")) {
         pictures.add(new String[] {args[i + 1], args[i + 2], args[i + 3]});
         i += 3;
@@ -467,7 +647,7 @@ public class VPlay {
     });
     VCheck.startDialogWatchdog();
     final File mf = new File(vmod);
-    VCheck.onEdt(() -> {
+    onEdt(() -> {
       GameModule.init(new GameModule(new DataArchive(mf.getPath())));
       Localization.getInstance().translate();
       final GameModule g = GameModule.getGameModule();
@@ -483,7 +663,7 @@ public class VPlay {
     VCheck.emit("SIDES", String.join("\t", sides));
     if (doMasks) {
       VCheck.emit("PART", "masks");
-      VCheck.onEdt(() -> {
+      onEdt(() -> {
         masks(sides);
         return null;
       }, "masks");
@@ -491,7 +671,7 @@ public class VPlay {
     try {
       if (doDice) {
         VCheck.emit("PART", "dice");
-        VCheck.onEdt(() -> {
+        onEdt(() -> {
           dice();
           return null;
         }, "dice");
@@ -500,14 +680,14 @@ public class VPlay {
       if (tracksSlot != null) {
         final String slotName = tracksSlot;
         VCheck.emit("PART", "tracks");
-        VCheck.onEdt(() -> {
+        onEdt(() -> {
           tracks(slotName);
           return null;
         }, "tracks");
       }
       if (doTrails) {
         VCheck.emit("PART", "trails");
-        VCheck.onEdt(() -> {
+        onEdt(() -> {
           trails();
           return null;
         }, "trails");
@@ -515,8 +695,8 @@ public class VPlay {
       if (sendToSave != null) {
         final String sv = sendToSave;
         VCheck.emit("PART", "sendto");
-        VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);  // a game: the maps' boards
-        VCheck.onEdt(() -> {
+        loadSave(sv);  // a game: the maps' boards
+        onEdt(() -> {
           sendTo();
           return null;
         }, "sendto");
@@ -524,8 +704,8 @@ public class VPlay {
       if (elim != null) {
         final String[] e = elim;
         VCheck.emit("PART", "eliminate");
-        VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
-        VCheck.onEdt(() -> {
+        loadSave(e[0]);
+        onEdt(() -> {
           eliminate(Integer.parseInt(e[1]), Arrays.asList(e[2].split(";")));
           return null;
         }, "eliminate");
@@ -533,8 +713,8 @@ public class VPlay {
       if (trackKeys != null) {
         final String[] e = trackKeys;
         VCheck.emit("PART", "trackkeys");
-        VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
-        VCheck.onEdt(() -> {
+        loadSave(e[0]);
+        onEdt(() -> {
           trackKeys(e[1], Arrays.asList(e[2].split(";")));
           return null;
         }, "trackkeys");
@@ -542,8 +722,8 @@ public class VPlay {
       if (cupsSave != null) {
         final String sv = cupsSave;
         VCheck.emit("PART", "cups");
-        VCheck.loadSave(sv, Files.readAllBytes(Path.of(sv)), false);
-        VCheck.onEdt(() -> {
+        loadSave(sv);
+        onEdt(() -> {
           cups();
           return null;
         }, "cups");
@@ -551,35 +731,43 @@ public class VPlay {
       if (faceArgs != null) {
         final String[] e = faceArgs;
         VCheck.emit("PART", "faces");
-        VCheck.loadSave(e[0], Files.readAllBytes(Path.of(e[0])), false);
-        VCheck.onEdt(() -> {
+        loadSave(e[0]);
+        onEdt(() -> {
           faces(Integer.parseInt(e[1]), Arrays.asList(e[2].split(";")), e[3], new File(e[4]));
           return null;
         }, "faces");
       }
       for (final String[] sv : seens) {
         VCheck.emit("PART", "seen", sv[0]);
-        VCheck.loadSave(sv[0], Files.readAllBytes(Path.of(sv[0])), false);
-        VCheck.onEdt(() -> {
+        loadSave(sv[0]);
+        onEdt(() -> {
           seen(sv[1]);
           return null;
         }, "seen " + sv[0]);
       }
+      for (final String sv : turnSaves) {
+        VCheck.emit("PART", "turns", sv);
+        loadSave(sv);
+        onEdt(() -> {
+          turns(sv);
+          return null;
+        }, "turns " + sv);
+      }
       for (final String[] pic : pictures) {
         VCheck.emit("PART", "picture", pic[0]);
-        VCheck.loadSave(pic[0], Files.readAllBytes(Path.of(pic[0])), false);
-        VCheck.onEdt(() -> {
+        loadSave(pic[0]);
+        onEdt(() -> {
           picture(pic[0], pic[1], new File(pic[2]));
           return null;
         }, "picture " + pic[0]);
       }
-      VCheck.resetGame("exit");
+      resetGame("exit");
     }
     catch (Throwable t) {
       VCheck.problem("uncaught", "main: " + t);
     }
     finally {
-      VCheck.finish();
+      finish();
     }
   }
 }
