@@ -227,14 +227,13 @@ def test_sheets_print_art_counters_at_size_with_duplex_backs_aligned(
 
 
 def test_check_png_previews_the_cut_with_every_id(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from referee.cli import app
     from referee.render.art_preview import sheet_panels
+    from tests.clirun import Runner
 
     src, _ = sheet_source(tmp_path)
     out = tmp_path / "preview.png"
-    run = CliRunner().invoke(app, ["check", str(src), "--png", str(out)])
+    run = Runner().invoke(app, ["check", str(src), "--png", str(out)])
     assert run.exit_code == 0, run.output
     img = Image.open(out)
     module, _ = load_module(src)

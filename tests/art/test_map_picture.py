@@ -208,9 +208,8 @@ def test_docs_example_loads_and_check_prints_what_the_docs_show(tmp_path: Path) 
     tests draw, loads; `referee check` prints the fit the docs quote."""
     import re
 
-    from typer.testing import CliRunner
-
     from referee.cli import app
+    from tests.clirun import Runner
 
     section = _doc_section()
     toml = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
@@ -223,7 +222,7 @@ def test_docs_example_loads_and_check_prints_what_the_docs_show(tmp_path: Path) 
     assert len(module.map.art.fit.anchors) == 4
     assert len(module.map.art.legend) == 4
     shown = re.search(r"```text\n\$ referee check artmini\n(.*?)```", section, re.S).group(1)
-    run = CliRunner().invoke(app, ["check", str(src)])
+    run = Runner().invoke(app, ["check", str(src)])
     assert run.exit_code == 0, run.output
     assert run.output.replace(str(src), "artmini") == shown
 

@@ -304,18 +304,17 @@ _AREA_SCHEMA = RulesetSchema(
 
 
 def test_a_registered_rulesets_orders_and_vocabulary_reach_the_core() -> None:
-    from typer.testing import CliRunner
-
     from referee.cli import app
     from referee.engine import ruleset as registry
     from referee.source import schema
+    from tests.clirun import Runner
 
     schema.register(_AREA_SCHEMA)
     try:
         rs = registry.get_ruleset("toy_area")
         doc = rs.parse_orders('[actions]\npatrol US-CV-1 "Black Sea"\n', "t.txt")
         assert doc.orders[0].hexes == ("Black Sea",)
-        out = CliRunner().invoke(app, ["vocabulary", "toy_area", "--json"])
+        out = Runner().invoke(app, ["vocabulary", "toy_area", "--json"])
         assert json.loads(out.output)["locations"] == [
             {"kind": "name", "noun": "zone", "digits": None}
         ]

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -23,6 +22,7 @@ from referee.render.charts import (
 from referee.render.playaids import build_charts as build_chart_files
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 
 from .conftest import MINI
 from .pdfread import media_boxes
@@ -109,7 +109,7 @@ def test_files_are_deterministic_and_pages_sized(mini: Module, tmp_path: Path) -
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
 def test_charts_pdf_rasterises(tmp_path: Path) -> None:
-    r = CliRunner().invoke(app, ["charts", str(MINI), "-o", str(tmp_path)])
+    r = Runner().invoke(app, ["charts", str(MINI), "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output
     subprocess.run(
         [
@@ -135,13 +135,13 @@ def test_missing_crt_row_is_refused_and_nothing_written(mini_copy: Path, tmp_pat
     lines = crt.read_text().splitlines()
     crt.write_text("\n".join([lines[0], lines[1], lines[2] + ",", *lines[3:]]) + "\n")
     out = tmp_path / "out"
-    r = CliRunner().invoke(app, ["charts", str(mini_copy), "-o", str(out)])
+    r = Runner().invoke(app, ["charts", str(mini_copy), "-o", str(out)])
     assert r.exit_code != 0
     assert not out.exists()
 
 
 def test_cli_unknown_paper(tmp_path: Path) -> None:
-    r = CliRunner().invoke(app, ["charts", str(MINI), "-o", str(tmp_path / "o"), "--paper", "x"])
+    r = Runner().invoke(app, ["charts", str(MINI), "-o", str(tmp_path / "o"), "--paper", "x"])
     assert r.exit_code != 0 and isinstance(r.exception, UserError)
     assert not (tmp_path / "o").exists()
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
+from tests.clirun import Runner
 
 
 def _shrink_value_boxes(src: Path) -> list[int]:
@@ -28,20 +27,20 @@ def _shrink_value_boxes(src: Path) -> list[int]:
 
 
 def test_check_passes_a_source_whose_counters_fit(mini_copy: Path) -> None:
-    r = CliRunner().invoke(app, ["check", str(mini_copy)])
+    r = Runner().invoke(app, ["check", str(mini_copy)])
     assert r.exit_code == 0, r.output
 
 
 def test_check_reports_every_box_a_counter_text_overflows(mini_copy: Path, tmp_path: Path) -> None:
     box_lines = _shrink_value_boxes(mini_copy)
     assert len(box_lines) == 2  # the naval and the air value lines
-    r = CliRunner().invoke(app, ["check", str(mini_copy)])
+    r = Runner().invoke(app, ["check", str(mini_copy)])
     assert r.exit_code == 1, r.output
     found = re.findall(r"module\.toml:(\d+): error: unit \S+: text '[^']+' does not fit", r.output)
     assert sorted(int(n) for n in found) == box_lines, r.output
     assert "under the legible minimum of 4.0 pt" in r.output
     # and sheets refuses the same source, so check is the earlier warning, not a different rule
-    s = CliRunner().invoke(app, ["sheets", str(mini_copy), "-o", str(tmp_path / "o"), "-q"])
+    s = Runner().invoke(app, ["sheets", str(mini_copy), "-o", str(tmp_path / "o"), "-q"])
     assert s.exit_code != 0 and "does not fit" in s.output + str(s.exception)
 
 
@@ -49,7 +48,7 @@ def test_check_json_lists_the_fit_errors(mini_copy: Path) -> None:
     import json
 
     _shrink_value_boxes(mini_copy)
-    r = CliRunner().invoke(app, ["check", str(mini_copy), "--json"])
+    r = Runner().invoke(app, ["check", str(mini_copy), "--json"])
     data = json.loads(r.output)
     assert data["ok"] is False
     assert sum("does not fit box" in e["message"] for e in data["errors"]) == 2

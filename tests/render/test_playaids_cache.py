@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cache import Cache, activated
 from referee.cli import app
 from referee.render.playaids import build_charts
 from referee.source.loader import load_module
+from tests.clirun import Runner
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "modules" / "mini"
@@ -23,7 +22,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def test_cli_charts_cold_warm_and_no_cache(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_CACHE", str(tmp_path / "cache"))
-    runner = CliRunner()
+    runner = Runner()
     for name, extra in (("cold", []), ("warm", []), ("none", ["--no-cache"])):
         args = ["charts", str(MINI), "--dpi", "60", "-o", str(tmp_path / name), "-q", *extra]
         result = runner.invoke(app, args)
@@ -51,7 +50,7 @@ def test_a_warm_run_draws_nothing_and_a_spoilt_pdf_is_made_again(tmp_path: Path)
 
 def test_cli_sheets_cold_warm_and_no_cache(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_CACHE", str(tmp_path / "cache"))
-    runner = CliRunner()
+    runner = Runner()
     for name, extra in (("cold", []), ("warm", []), ("none", ["--no-cache"])):
         args = ["sheets", str(MINI), "--png", "--bleed", "0.0625in", "-o", str(tmp_path / name)]
         result = runner.invoke(app, [*args, "-q", *extra])

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -24,6 +23,7 @@ from referee.render.sheets import (
     sheet_pieces,
 )
 from referee.source.model import Module
+from tests.clirun import Runner
 
 from .pdfread import filled_squares, image_placements, media_boxes
 
@@ -166,7 +166,7 @@ def test_parse_length() -> None:
 def test_cli_sheets(tmp_path: Path) -> None:
     from .conftest import MINI
 
-    r = CliRunner().invoke(app, ["sheets", str(MINI), "-o", str(tmp_path), "--quiet", "--png"])
+    r = Runner().invoke(app, ["sheets", str(MINI), "-o", str(tmp_path), "--quiet", "--png"])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "mini-counters.pdf").is_file()
     assert (tmp_path / "mini-counters-p01.png").is_file()
@@ -176,7 +176,7 @@ def test_cli_sheets(tmp_path: Path) -> None:
 def test_cli_bad_paper_is_a_clean_error(tmp_path: Path) -> None:
     from .conftest import MINI
 
-    r = CliRunner().invoke(app, ["sheets", str(MINI), "-o", str(tmp_path / "o"), "--paper", "x"])
+    r = Runner().invoke(app, ["sheets", str(MINI), "-o", str(tmp_path / "o"), "--paper", "x"])
     assert r.exit_code != 0
     assert isinstance(r.exception, UserError)
     assert not (tmp_path / "o").exists()
@@ -214,9 +214,7 @@ def test_png_previews_take_a_dpi(tmp_path: Path, args: list[str], width: int) ->
 
     from .conftest import MINI
 
-    r = CliRunner().invoke(
-        app, ["sheets", str(MINI), "-o", str(tmp_path), "--quiet", "--png", *args]
-    )
+    r = Runner().invoke(app, ["sheets", str(MINI), "-o", str(tmp_path), "--quiet", "--png", *args])
     assert r.exit_code == 0, r.output
     with Image.open(tmp_path / "mini-counters-p01.png") as im:
         assert im.width == width  # letter paper, 8.5 in: 150 dpi by default

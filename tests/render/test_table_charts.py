@@ -7,12 +7,12 @@ import io
 from pathlib import Path
 
 from PIL import Image
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.render.charts import build_charts, chart, chart_names, chart_png
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 from tests.source.tables_toy import TABLES_TOY, install
 
 
@@ -53,7 +53,7 @@ def test_the_generic_chart_shows_the_declared_keys_cells_and_source() -> None:
 
 def test_charts_command_writes_one_png_per_table(tmp_path: Path) -> None:
     install()
-    r = CliRunner().invoke(app, ["charts", str(TABLES_TOY), "-o", str(tmp_path)])
+    r = Runner().invoke(app, ["charts", str(TABLES_TOY), "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output
     for name in ("tec", "detection", "hits", "strike", "outcome"):
         png = tmp_path / f"tables_toy-chart-{name}.png"

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -24,6 +23,7 @@ from referee.render.drawing import Drawing, Picture, pdf_bytes, transformed
 from referee.render.playaids import build_charts, build_sheets, write_sheets
 from referee.render.rasterise import pdf_page_images
 from referee.source.model import Module
+from tests.clirun import Runner
 
 from .conftest import MINI
 from .pdfread import image_placements, page_contents
@@ -183,7 +183,7 @@ def test_missing_rasteriser_is_a_clear_error(monkeypatch, tmp_path: Path) -> Non
 
     monkeypatch.setattr(builtins, "__import__", no_pdfium)
     args = ["sheets", str(MINI), "-o", str(tmp_path / "o"), "-q", "--png", "--no-cache"]
-    r = CliRunner().invoke(app, args)
+    r = Runner().invoke(app, args)
     assert isinstance(r.exception, UserError) and r.exception.exit_code == 2
     assert "pypdfium2" in str(r.exception) and "leave out --png" in (r.exception.hint or "")
     assert not (tmp_path / "o").exists()  # nothing half-written
@@ -212,7 +212,7 @@ def test_cmyk_writes_cmyk_colour_and_the_output_intent(mini: Module, tmp_path: P
 
 @needs_profile
 def test_cmyk_cli_for_sheets_and_charts_and_bad_profiles(tmp_path: Path) -> None:
-    runner = CliRunner()
+    runner = Runner()
     for cmd in ("sheets", "charts"):
         r = runner.invoke(
             app, [cmd, str(MINI), "-o", str(tmp_path / cmd), "-q", "--cmyk", str(CMYK_PROFILE)]

@@ -9,13 +9,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cache import Cache, activated
 from referee.cli import app
 from referee.source.cached import Refused, decode, encode, load_module_cached, source_key
 from referee.source.loader import load_module
 from referee.source.model import Module
+from tests.clirun import Runner
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "modules"
@@ -153,7 +153,7 @@ def test_decode_checks_types() -> None:
 def test_cli_validate_with_cold_warm_and_no_cache(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_CACHE", str(tmp_path / "cache"))
     src = REPO / "module_src" / "sixth_fleet"
-    runner = CliRunner()
+    runner = Runner()
     state = tmp_path / "state.json"
     made = runner.invoke(app, ["state", "new", str(src), "--scenario", "short", "-o", str(state)])
     assert made.exit_code == 0, made.output

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.source.loader import load_module
 from referee.source.tablemodel import Axis, Key, NamedTable, TableDecl, TableMiss, resolve
+from tests.clirun import Runner
 from tests.source.tables_toy import TABLES_TOY, install
 
 Edit = Callable[[Path, str, str], None]
@@ -332,7 +332,7 @@ def test_the_documented_example_is_the_toy_module() -> None:
 def test_referee_check_lists_every_broken_table_cell(toy: Path, edit: Edit) -> None:
     edit(toy / "tables" / "detection.csv", "CV,4,3,3,2,1", "CV,4,three,3,2,1")
     edit(toy / "tables" / "strike.csv", "8,1,1,2", "8,1,1,2.5")
-    r = CliRunner().invoke(app, ["check", str(toy), "--json"])
+    r = Runner().invoke(app, ["check", str(toy), "--json"])
     assert r.exit_code == 1, r.output
     got = json.loads(r.stdout)
     where = {(e["file"], e["line"], e["col"]): e["message"] for e in got["errors"]}

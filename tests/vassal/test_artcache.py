@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import referee.render.artcache as artcache
 from referee.cache import Cache, activated
@@ -22,6 +21,7 @@ from referee.source.loader import load_module
 from referee.source.model import Module
 from referee.vassal.module.module_writer import module_entries, plan_build
 from referee.vassal.module.palette import face_image
+from tests.clirun import Runner
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "modules" / "mini"
@@ -148,7 +148,7 @@ def test_spoilt_measurements_are_ignored() -> None:
 
 def test_cli_build_cold_warm_and_no_cache(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("REFEREE_CACHE", str(tmp_path / "cache"))
-    runner = CliRunner()
+    runner = Runner()
     outs = {}
     for name, extra in (("cold", []), ("warm", []), ("none", ["--no-cache"])):
         result = runner.invoke(

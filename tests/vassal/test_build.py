@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
@@ -32,6 +31,7 @@ from referee.vassal.foreign.vmod import VmodContents, read_buildfile, read_vmod
 from referee.vassal.module.buildfile import PredefinedSetup
 from referee.vassal.module.grid import HEXGRID, NUMBERING, vassal_centre, vassal_label
 from referee.vassal.module.module_writer import build_module, vmod_name
+from tests.clirun import Runner
 
 REPO = Path(__file__).resolve().parents[2]
 MINI = REPO / "tests" / "fixtures" / "modules" / "mini"
@@ -452,7 +452,7 @@ def test_no_sides_or_no_units_is_refused(mini: Module, tmp_path: Path) -> None:
 
 
 def test_cli_json(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["build", str(MINI), "-o", str(tmp_path), "--json"])
+    result = Runner().invoke(app, ["build", str(MINI), "-o", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == {"path", "counters", "images", "bytes", "seconds"}
@@ -461,7 +461,7 @@ def test_cli_json(tmp_path: Path) -> None:
 
 
 def test_cli_quiet_prints_path(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["build", str(MINI), "-o", str(tmp_path), "--quiet"])
+    result = Runner().invoke(app, ["build", str(MINI), "-o", str(tmp_path), "--quiet"])
     assert result.exit_code == 0, result.output
     assert result.stdout.strip() == str(tmp_path / "mini-0.1.vmod")
 
@@ -470,7 +470,7 @@ def test_cli_refuses_a_broken_source_like_check(tmp_path: Path) -> None:
     src = _copy_mini(tmp_path)
     units = src / "units.csv"
     units.write_text(units.read_text().replace("Saratoga,7,", "Saratoga,x7,"))
-    runner = CliRunner()
+    runner = Runner()
     build = runner.invoke(app, ["build", str(src), "-o", str(tmp_path / "out")])
     check = runner.invoke(app, ["check", str(src)])
     assert build.exit_code == 1 and check.exit_code == 1
@@ -483,7 +483,7 @@ def test_cli_empty_roster(tmp_path: Path) -> None:
     src = _copy_mini(tmp_path)
     units = src / "units.csv"
     units.write_text(units.read_text().splitlines()[0] + "\n")
-    result = CliRunner().invoke(app, ["build", str(src), "-o", str(tmp_path / "out")])
+    result = Runner().invoke(app, ["build", str(src), "-o", str(tmp_path / "out")])
     assert result.exit_code == 1
     assert "roster is empty" in result.output
     assert not (tmp_path / "out").exists()

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.vassal.codec.obfuscation import HEADER
@@ -25,9 +24,10 @@ from referee.vassal.foreign.grids_read import (
     read_grid,
 )
 from referee.vassal.module.grid import NUMBERING, vassal_label
+from tests.clirun import Runner
 from tests.vassal import vcheck_locations as probes
 
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _code(r) -> int:

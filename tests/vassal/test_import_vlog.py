@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.engine.core import GameState, ScriptedDice
@@ -41,6 +40,7 @@ from referee.vassal.module.buildfile import moduledata_xml
 from referee.vassal.position.placement import Table, table_for
 from referee.vassal.position.save import position_vsav_bytes
 from referee.vassal.position.vlog_import import Expected, Imported, import_log
+from tests.clirun import Runner
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "modules" / "mini"
 
@@ -461,7 +461,7 @@ def test_hostile_files_are_refused_and_nothing_is_written(
     bad = tmp_path / "turn.vlog"
     bad.write_bytes(hostile_files()[kind])
     out = tmp_path / "orders.txt"
-    result = CliRunner().invoke(
+    result = Runner().invoke(
         app,
         ["import-vlog", str(bad), "--game", str(setup_game), "--module", str(MINI), "-o", str(out)],
     )
@@ -486,12 +486,12 @@ def test_cli_writes_orders_for_the_awaited_side(tmp_path: Path, setup_game: Path
         "-o",
         str(out),
     ]
-    result = CliRunner().invoke(app, args)
+    result = Runner().invoke(app, args)
     assert result.exit_code == 0, result.output
     text = out.read_text()
     assert "side: NATO" in text and "place US-DD-1 0203" in text
     assert violations(at_setup(), text) == []
-    shown = CliRunner().invoke(app, ["show-vsav", str(log), "--module", str(MINI), "--json"])
+    shown = Runner().invoke(app, ["show-vsav", str(log), "--module", str(MINI), "--json"])
     assert shown.exit_code == 0, shown.output
     assert '"unit": "US-DD-1"' in shown.output
 
@@ -511,7 +511,7 @@ def test_cli_refuses_a_log_from_another_module(tmp_path: Path, setup_game: Path)
         "-o",
         str(out),
     ]
-    result = CliRunner().invoke(app, args)
+    result = Runner().invoke(app, args)
     assert isinstance(result.exception, UserError)
     assert not out.exists()
 

@@ -234,14 +234,13 @@ def test_the_command_on_a_game_archive_gives_orders_the_referee_adjudicates(
     a log of one drag and one chat attack, the orders file signed and adjudicated."""
     import json
 
-    from typer.testing import CliRunner
-
     from referee.cli import app
     from referee.demos import base
     from referee.demos import sixth_fleet_2019 as demo_2019
+    from tests.clirun import Runner
     from tests.pbem.cliflow import unpacked_part
 
-    run = CliRunner()
+    run = Runner()
     game, keys, secret = base.begin(tmp_path, demo_2019.GAME)
 
     def referee(*args: str) -> str:

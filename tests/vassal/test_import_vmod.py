@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.vassal.codec.pieces import marker_properties
@@ -22,10 +21,11 @@ from referee.vassal.foreign.locations import module_locations
 from referee.vassal.foreign.rebuild import rebuild_entries
 from referee.vassal.foreign.vassal_only import load_vassal_only
 from referee.vassal.foreign.vmod import read_vmod
+from tests.clirun import Runner
 from tests.vassal.import_fixtures import FOLDERS, fixture_vmod
 from tests.vassal.vcheck_locations import FIXTURES
 
-RUN = CliRunner()
+RUN = Runner()
 pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared fixtures missing")
 
 

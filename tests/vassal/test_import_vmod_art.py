@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.hexgrid import HexGrid
@@ -27,11 +26,12 @@ from referee.similarity_fit import fit_similarity
 from referee.vassal.foreign.grids_read import HexGridSpec, read_grid
 from referee.vassal.foreign.vmod import read_vmod
 from referee.vassal.module.grid import HEXGRID, raw_centre
+from tests.clirun import Runner
 from tests.vassal.art_module import BOARD, PIECES, art_vmod
 from tests.vassal.vcheck_locations import FIXTURES
 from tests.vassal.vcheck_run import run_vcheck
 
-RUN = CliRunner()
+RUN = Runner()
 MINI = Path(__file__).parents[1] / "fixtures" / "modules" / "mini"
 HEX_GRID = "VASSAL.build.module.map.boardPicker.board.HexGrid"
 

@@ -15,17 +15,17 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.source.vassal_tools import TOOLS
+from tests.clirun import Runner
 from tests.vassal.import_fixtures import FOLDERS, edited_vmod, fixture_vmod
 from tests.vassal.vassal_jvm import EMPTY_DIALOG, vcheck
 from tests.vassal.vcheck_run import VCHECK
 from tests.vassal.vcheck_run import unavailable as _unavailable
 
 pytestmark = pytest.mark.vassal
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _vcheck(vmod: Path, out: Path) -> tuple[int, list[str]]:

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.vassal.foreign.vmod import read_vmod
 from referee.vassal.foreign.vmod_tools import TOOL_TAGS
+from tests.clirun import Runner
 from tests.vassal.import_fixtures import FOLDERS, edited_vmod, fixture_vmod
 from tests.vassal.vcheck_locations import FIXTURES
 
-RUN = CliRunner()
+RUN = Runner()
 pytestmark = pytest.mark.skipif(not FIXTURES.is_dir(), reason="../shared fixtures missing")
 HOTKEY = "VASSAL.build.module.turn.TurnGlobalHotkey"
 CASES = (*FOLDERS, "zxvt+tracker")

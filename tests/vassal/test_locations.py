@@ -34,14 +34,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.vassal.codec.commands import SetBoards
 from referee.vassal.foreign.locations import read_module_locations
+from tests.clirun import Runner
 from tests.vassal import vcheck_locations as probes
 
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _need_fixtures() -> None:

@@ -19,13 +19,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.errors import UserError
+from tests.clirun import Runner
 from tests.vassal import vcheck_locations as probes
 
-RUN = CliRunner()
+RUN = Runner()
 
 
 def _need_fixtures() -> None:

@@ -9,16 +9,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from referee.cli import app
 from referee.engine.ruleset import get_ruleset
 from referee.pbem.rulings import new_start
 from referee.source.loader import load_module
 from referee.vassal.module import piece_versions as pv
+from tests.clirun import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
-RUN = CliRunner()
+RUN = Runner()
 
 
 def test_state_new_records_the_piece_version_as_referee_new_does(tmp_path: Path) -> None:

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.engine.graphboard import PointBoard
 from referee.errors import UserError
 from referee.rules.carrier_battlegroup import cargo, movement, view
+from tests.clirun import Runner
 from tests.conformance.rulesets.carrier_battlegroup import (
     SRC,
     doc,
@@ -152,7 +152,7 @@ def test_options_cli_text_json_png_and_bad_subject(tmp_path: Path) -> None:
     st = played(steps=2)
     sf = tmp_path / "state.json"
     sf.write_text(json.dumps(st.to_json()))
-    run = CliRunner().invoke
+    run = Runner().invoke
     base = ["options", "--state", str(sf), "--module", str(SRC)]
     out = run(app, [*base[:1], "CVBG", *base[1:], "-q"])
     assert out.exit_code == 0 and "Shetland Gap" in out.output and "note:" not in out.output
