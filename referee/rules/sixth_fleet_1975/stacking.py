@@ -46,7 +46,7 @@ def overstacked_7_0(game: Game, state: GameState, side: str) -> dict[str, tuple[
     """Hexes where ``side`` is over the limit: hex -> (naval excess, air excess)."""
     out: dict[str, tuple[int, int]] = {}
     for hex_id in sorted(state.stacks):
-        if len(state.stacks[hex_id]) <= NAVAL_LIMIT:  # within both limits, whoever's they are
+        if len(state.stacks[hex_id]) <= min(NAVAL_LIMIT, AIR_LIMIT):  # within both, whoever's
             continue
         naval, air = counts(game, state, hex_id, side)
         ex = (max(0, naval - NAVAL_LIMIT), max(0, air - AIR_LIMIT))
