@@ -22,6 +22,7 @@ import os
 import resource
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
@@ -390,30 +391,47 @@ GUESS_SLOW, GUESS_QUICK = 2.0, 0.05
 
 def read_file_costs(path: Path = FILE_COSTS) -> dict[str, float]:
     """The recorded CPU by test file (:data:`FILE_COSTS`); ``{}`` when there is none."""
+    return {name: cpu for name, (cpu, _wall) in read_file_times(path).items()}
+
+
+def read_file_times(path: Path = FILE_COSTS) -> dict[str, tuple[float, float]]:
+    """The recorded (CPU, wall) seconds by test file: ``CPU WALL PATH`` lines (a line of an
+    older table, ``CPU PATH``, counts its CPU as its wall too); ``{}`` when there is none."""
     if not path.is_file():
         return {}
-    costs: dict[str, float] = {}
+    times: dict[str, tuple[float, float]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
-            cpu, name = line.split(maxsplit=1)
-            costs[name] = float(cpu)
-    return costs
+            cpu, *wall, name = line.split()  # a test file's path has no space
+            times[name] = (float(cpu), float(wall[0]) if wall else float(cpu))
+    return times
 
 
 def _costly_files_first(items: list[pytest.Item]) -> None:
     """Order the files by what each cost in a recorded run (:data:`FILE_COSTS`), costliest
-    first, each file's own order kept: ``make test`` hands whole files to its workers in this
-    order (``--dist loadfile --no-loadscope-reorder``), so the last files a worker gets are
-    cheap ones and the two workers end together (the longest first, the classic rule for
+    first, each file's own order kept (a file of a lane's kind, real VASSAL or Chromium, by
+    its wall time: its worker's time is mostly waiting, so the longest waits go first and the
+    lane ends on short files; any other by its CPU): ``make test`` hands whole files to its
+    workers in this order (``--dist loadfile --no-loadscope-reorder``), so the last files a
+    worker gets are cheap ones and the workers end together (the longest first, the classic rule for
     packing jobs on a few machines). Ordered by their number of slow tests before, the files
     of one or two tests came last, one of them a real-VASSAL test of 22 s and two signed DTP
     games: one worker ran them alone at the end. A file not recorded yet counts
     :data:`GUESS_SLOW` seconds a slow test and :data:`GUESS_QUICK` another."""
+    from tests.lanes import CPU, file_kinds, kind_of
+
     files = [item.nodeid.split("::", 1)[0] for item in items]
     guess: Counter[str] = Counter()
     for path, item in zip(files, items, strict=True):
         guess[path] += GUESS_SLOW if item.get_closest_marker("slow") else GUESS_QUICK
-    recorded = read_file_costs()
+    kinds = file_kinds(
+        (path, kind_of((m.name for m in item.iter_markers()), getattr(item, "fixturenames", ())))
+        for path, item in zip(files, items, strict=True)
+    )
+    recorded = {
+        path: wall if kinds.get(path, CPU) != CPU else cpu
+        for path, (cpu, wall) in read_file_times().items()
+    }
     first = {path: k for k, path in enumerate(dict.fromkeys(files))}
     order = {
         id(item): (-recorded.get(p, guess[p]), first[p])
@@ -430,6 +448,7 @@ def _costly_files_first(items: list[pytest.Item]) -> None:
 # CPU and a child still running when its test ends (the batch JVMs between runs) are not
 # counted.
 _CPU_BY_FILE: Counter[str] = Counter()
+_WALL_BY_FILE: Counter[str] = Counter()  # wall seconds by test file (--record-costs)
 _APART: list[float] = [0.0]  # CPU of the running test's protocol counted apart (count_apart)
 
 
@@ -455,9 +474,11 @@ def cpu_now() -> float:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
-    start, _APART[0] = cpu_now(), 0.0
+    start, wall, _APART[0] = cpu_now(), time.monotonic(), 0.0
     yield
-    _CPU_BY_FILE[item.nodeid.split("::", 1)[0]] += cpu_now() - start - _APART[0]
+    path = item.nodeid.split("::", 1)[0]
+    _CPU_BY_FILE[path] += cpu_now() - start - _APART[0]
+    _WALL_BY_FILE[path] += time.monotonic() - wall
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -473,6 +494,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     output = getattr(session.config, "workeroutput", None)
     if output is not None:
         output["cpu_by_file"] = json.dumps(dict(_CPU_BY_FILE))
+        output["wall_by_file"] = json.dumps(dict(_WALL_BY_FILE))
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -480,6 +502,7 @@ def pytest_testnodedown(node: object) -> None:
     """The controller of pytest-xdist adds up its workers' CPU by file."""
     output = getattr(node, "workeroutput", {})
     _CPU_BY_FILE.update(json.loads(output.get("cpu_by_file", "{}")))
+    _WALL_BY_FILE.update(json.loads(output.get("wall_by_file", "{}")))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -500,29 +523,38 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         write(f"{cpu:9.1f}  {key}")
     write(f"{sum(folders.values()):9.1f}  in all")
     if terminalreporter.config.getoption("record_costs"):
-        write_file_costs(_CPU_BY_FILE)
+        write_file_costs(_CPU_BY_FILE, wall_by_file=_WALL_BY_FILE)
         write(f"each file's CPU recorded in {FILE_COSTS}")
     terminalreporter.section("the 15 costliest test files (CPU, s)")
     for path, cpu in _CPU_BY_FILE.most_common(15):
         write(f"{cpu:9.1f}  {path}")
 
 
-def write_file_costs(cpu_by_file: Counter[str], path: Path = FILE_COSTS) -> None:
-    """Record this session's CPU of each test file (``--record-costs``) in :data:`FILE_COSTS`,
-    costliest first; a file this session did not run keeps its recorded line, one that no
-    longer exists loses it. What a test counts apart (``count_apart``: the browser) is not a
-    file and is left out."""
+def write_file_costs(
+    cpu_by_file: Counter[str],
+    path: Path = FILE_COSTS,
+    wall_by_file: Counter[str] | None = None,
+) -> None:
+    """Record this session's CPU and wall time of each test file (``--record-costs``) in
+    :data:`FILE_COSTS`, costliest CPU first; a file this session did not run keeps its
+    recorded line, one that no longer exists loses it. What a test counts apart
+    (``count_apart``: the browser) is not a file and is left out."""
     import datetime
 
     root = path.parent.parent
-    costs = {p: c for p, c in read_file_costs(path).items() if (root / p).is_file()}
-    costs.update({p: c for p, c in cpu_by_file.items() if "::" not in p})
+    times = {p: t for p, t in read_file_times(path).items() if (root / p).is_file()}
+    walls = wall_by_file or Counter()
+    times.update({p: (c, walls.get(p, c)) for p, c in cpu_by_file.items() if "::" not in p})
     day = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        "# CPU (user + system, s) of each test file in a run of the suite, as in its table:",
-        "# make test hands the files out costliest first (tests/conftest.py, FILE_COSTS).",
+        "# CPU (user + system, s) and wall time (s) of each test file in a run of the suite",
+        "# (CPU as in its table): make test hands the files out costliest first, a real-VASSAL",
+        "# or Chromium file by its wall time, any other by its CPU (tests/conftest.py).",
         f"# Written by pytest --record-costs, {day}.",
-        *(f"{c:7.1f}  {p}" for p, c in sorted(costs.items(), key=lambda pc: (-pc[1], pc[0]))),
+        *(
+            f"{c:7.1f} {w:7.1f}  {p}"
+            for p, (c, w) in sorted(times.items(), key=lambda pt: (-pt[1][0], pt[0]))
+        ),
     ]
     tmp = path.with_suffix(".tmp")
     tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
