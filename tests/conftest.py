@@ -112,7 +112,7 @@ WITH_PLAY_AIDS = frozenset({"sixth_fleet"})
 
 def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The temporary folder every process of this test session shares. Under pytest-xdist
-    (``make test`` runs two workers) each worker's base folder is ``popen-gwN`` inside the
+    (``make test`` runs four workers) each worker's base folder is ``popen-gwN`` inside the
     controller's, so their parent is common; in a single process it is the base folder."""
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import bundled_vmod, once_per_session
+from tests.vassal.requests import Requests
 from tests.vassal.vassal_jvm import ROOT, VCHECK, vcheck
 
 __all__ = [
@@ -89,21 +90,14 @@ def problems_by_load(out: str) -> list[str]:
 
 Check = Callable[[Path], tuple[list[Path], list[str]]]
 # module name -> (request's name, its builder), in the order the test files declared them
-_CHECKS: dict[str, dict[str, Check]] = {}
+_CHECKS: Requests[Check] = Requests("vcheck")
 
 
 def checks(*names: str, request: str) -> Callable[[Check], Check]:
     """Declare a test file's saves and options (a decorator on the function that writes them
     into a folder and returns ``(saves, options)``) for the shared vcheck run of each bundled
     module ``names``; ``request`` names it for :func:`checked`."""
-
-    def declare(build: Check) -> Check:
-        for name in names:
-            known = _CHECKS.setdefault(name, {}).setdefault(request, build)
-            assert known is build, f"two vcheck requests named {request!r} for {name}"
-        return build
-
-    return declare
+    return _CHECKS.declare(*names, request=request)
 
 
 def checked(name: str, request: str) -> tuple[Path, str]:
@@ -111,8 +105,7 @@ def checked(name: str, request: str) -> tuple[Path, str]:
     bundled module ``name`` with the saves and options of every request declared for it
     (:func:`checks`). The run must be clean: a problem fails every test reading it, named by
     the set-up or save it came in. Skips as :func:`run_vcheck` does."""
-    wanted = _CHECKS.get(name, {})
-    assert request in wanted, f"no vcheck request {request!r} declared for {name}"
+    wanted = _CHECKS.of(name, request)
     key = hashlib.sha256("\0".join(sorted(wanted)).encode()).hexdigest()[:12]
 
     def check(folder: Path) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import bundled_vmod, once_per_session
+from tests.vassal.requests import Requests
 from tests.vassal.vassal_jvm import one_jvm_each, only_the_empty_dialog_race, run_in_jvm
 from tests.vassal.vcheck_run import VCHECK, unavailable
 
@@ -130,7 +131,7 @@ class Stage:
 
 Request = Callable[[Stage], list[str]]
 # module name -> (request's name, its builder), in the order the test files declared them
-_REQUESTS: dict[str, dict[str, Request]] = {}
+_REQUESTS: Requests[Request] = Requests("VPlay")
 
 
 def plays(*names: str, request: str) -> Callable[[Request], Request]:
@@ -139,13 +140,7 @@ def plays(*names: str, request: str) -> Callable[[Request], Request]:
     :func:`played`. Two requests of one module may not use the same option (but those of
     :data:`REPEATED`): VPlay would play it once."""
 
-    def declare(build: Request) -> Request:
-        for name in names:
-            known = _REQUESTS.setdefault(name, {}).setdefault(request, build)
-            assert known is build, f"two VPlay requests named {request!r} for {name}"
-        return build
-
-    return declare
+    return _REQUESTS.declare(*names, request=request)
 
 
 def _parts(args: list[str]) -> set[tuple[str, str]]:
@@ -163,8 +158,7 @@ def played(name: str, request: str) -> str:
     the bundled module ``name``: the run's opening records, then each part of the request's
     options, with the ``PROBLEM`` records and ``SUMMARY`` of the whole run. The run must exit
     0: a problem in any part fails every test reading the run, naming the problems."""
-    wanted = _REQUESTS.get(name, {})
-    assert request in wanted, f"no VPlay request {request!r} declared for {name}"
+    wanted = _REQUESTS.of(name, request)
     key = hashlib.sha256("\0".join(sorted(wanted)).encode()).hexdigest()[:12]
 
     def play(folder: Path) -> str:
