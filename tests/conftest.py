@@ -354,19 +354,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.chromium)
         if needs & {"finished_demo", "browser"} or item.get_closest_marker("vassal"):
             item.add_marker(pytest.mark.slow)
-    _costly_files_first(items)
-    if config.getoption("lane") and hasattr(config, "workerinput"):
-        from tests.lanes import file_kinds, kind_of, write_kinds
+    from tests.lanes import file_kinds, kind_of, write_kinds
 
-        tests = [
-            (
-                item.nodeid.split("::", 1)[0],
-                kind_of((m.name for m in item.iter_markers()), getattr(item, "fixturenames", ())),
-            )
-            for item in items
-        ]
+    kinds = file_kinds(
+        (
+            item.nodeid.split("::", 1)[0],
+            kind_of((m.name for m in item.iter_markers()), getattr(item, "fixturenames", ())),
+        )
+        for item in items
+    )
+    _costly_files_first(items, kinds)
+    if config.getoption("lane") and hasattr(config, "workerinput"):
         # the controller's base folder: each worker's is ``popen-gwN`` inside it
-        write_kinds(config._tmp_path_factory.getbasetemp().parent, file_kinds(tests))
+        write_kinds(config._tmp_path_factory.getbasetemp().parent, kinds)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -389,14 +389,10 @@ FILE_COSTS = Path(__file__).with_name("file_costs.txt")
 GUESS_SLOW, GUESS_QUICK = 2.0, 0.05
 
 
-def read_file_costs(path: Path = FILE_COSTS) -> dict[str, float]:
-    """The recorded CPU by test file (:data:`FILE_COSTS`); ``{}`` when there is none."""
-    return {name: cpu for name, (cpu, _wall) in read_file_times(path).items()}
-
-
 def read_file_times(path: Path = FILE_COSTS) -> dict[str, tuple[float, float]]:
-    """The recorded (CPU, wall) seconds by test file: ``CPU WALL PATH`` lines (a line of an
-    older table, ``CPU PATH``, counts its CPU as its wall too); ``{}`` when there is none."""
+    """The recorded (CPU, wall) seconds by test file (:data:`FILE_COSTS`): ``CPU WALL PATH``
+    lines (a line of an older table, ``CPU PATH``, counts its CPU as its wall too); ``{}``
+    when there is none."""
     if not path.is_file():
         return {}
     times: dict[str, tuple[float, float]] = {}
@@ -407,27 +403,24 @@ def read_file_times(path: Path = FILE_COSTS) -> dict[str, tuple[float, float]]:
     return times
 
 
-def _costly_files_first(items: list[pytest.Item]) -> None:
+def _costly_files_first(items: list[pytest.Item], kinds: dict[str, str]) -> None:
     """Order the files by what each cost in a recorded run (:data:`FILE_COSTS`), costliest
     first, each file's own order kept (a file of a lane's kind, real VASSAL or Chromium, by
     its wall time: its worker's time is mostly waiting, so the longest waits go first and the
     lane ends on short files; any other by its CPU): ``make test`` hands whole files to its
     workers in this order (``--dist loadfile --no-loadscope-reorder``), so the last files a
-    worker gets are cheap ones and the workers end together (the longest first, the classic rule for
-    packing jobs on a few machines). Ordered by their number of slow tests before, the files
-    of one or two tests came last, one of them a real-VASSAL test of 22 s and two signed DTP
-    games: one worker ran them alone at the end. A file not recorded yet counts
-    :data:`GUESS_SLOW` seconds a slow test and :data:`GUESS_QUICK` another."""
-    from tests.lanes import CPU, file_kinds, kind_of
+    worker gets are cheap ones and the workers end together (the longest first, the classic
+    rule for packing jobs on a few machines). Ordered by their number of slow tests before,
+    the files of one or two tests came last, one of them a real-VASSAL test of 22 s and two
+    signed DTP games: one worker ran them alone at the end. A file not recorded yet counts
+    :data:`GUESS_SLOW` seconds a slow test and :data:`GUESS_QUICK` another. ``kinds``: each
+    file's kind (:mod:`tests.lanes`)."""
+    from tests.lanes import CPU
 
     files = [item.nodeid.split("::", 1)[0] for item in items]
     guess: Counter[str] = Counter()
     for path, item in zip(files, items, strict=True):
         guess[path] += GUESS_SLOW if item.get_closest_marker("slow") else GUESS_QUICK
-    kinds = file_kinds(
-        (path, kind_of((m.name for m in item.iter_markers()), getattr(item, "fixturenames", ())))
-        for path, item in zip(files, items, strict=True)
-    )
     recorded = {
         path: wall if kinds.get(path, CPU) != CPU else cpu
         for path, (cpu, wall) in read_file_times().items()
